@@ -1,0 +1,25 @@
+#ifndef CPOSIXSPAWN_H
+#define CPOSIXSPAWN_H
+
+// The few POSIX/Linux calls that Swift's Glibc module does not show: GNU extensions
+// (pipe2, posix_spawn_file_actions_addchdir_np, ..._addclosefrom_np) and raw syscalls (pidfd_open).
+
+#include <spawn.h>
+#include <sys/types.h>
+
+/// pipe2(fds, O_CLOEXEC | (nonblocking ? O_NONBLOCK : 0)); returns 0 or -1 with errno set.
+int cps_pipe_cloexec(int fds[2], int nonblocking);
+
+/// pidfd_open(pid, 0); returns a descriptor that polls readable when the process exits, or -1.
+int cps_pidfd_open(pid_t pid);
+
+/// posix_spawn_file_actions_addchdir_np (glibc >= 2.29); returns 0 or an errno.
+int cps_spawn_addchdir(posix_spawn_file_actions_t *actions, const char *path);
+
+/// posix_spawn_file_actions_addclosefrom_np (glibc >= 2.34); returns 0 or an errno.
+int cps_spawn_addclosefrom(posix_spawn_file_actions_t *actions, int from);
+
+/// The current thread's errno after a failed call made in C.
+int cps_errno(void);
+
+#endif

@@ -1,0 +1,19 @@
+/// What a job is, as the queue announces it in `job.queued`: its number, name, operation and
+/// the snapshot of its updates (rule 4: indices are positions in this list).
+public struct JobDescriptor: Sendable, Hashable, Identifiable {
+    /// The queue's job number, from 1 up, never reused within one engine.
+    public var id: Int
+    public var name: String
+    public var operation: UpdateOperation
+    public var updates: [Update]
+    /// Rule 18: after a failed update the rest are aborted with `callCancelled`.
+    public var stopOnFailure: Bool
+
+    public init(id: Int, name: String, operation: UpdateOperation, updates: [Update], stopOnFailure: Bool) {
+        self.id = id
+        self.name = name
+        self.operation = operation
+        self.updates = updates
+        self.stopOnFailure = stopOnFailure
+    }
+}

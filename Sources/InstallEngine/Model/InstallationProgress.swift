@@ -1,0 +1,43 @@
+/// An immutable snapshot of a job's progress (WUA `IInstallationProgress`, rule 5).
+///
+/// Percentages never go down while a job runs (rule 6). `percentComplete` gives every update
+/// equal weight: `100 × (finished + current%/100) / count`.
+public struct InstallationProgress: Sendable, Hashable {
+    /// Zero-based index of the update running now, or of the last one when the job is over.
+    public let currentUpdateIndex: Int
+    /// 0–100.
+    public let currentUpdatePercentComplete: Double
+    /// 0–100, the whole job.
+    public let percentComplete: Double
+    /// True while the current update has not reported any percentage (rule 7): show elapsed
+    /// time and a moving indicator, never a frozen 0 %.
+    public let currentUpdateIsIndeterminate: Bool
+    /// The latest status text of the current update, if it reported any.
+    public let currentUpdateMessage: String?
+    private let updateResults: [UpdateInstallationResult]
+
+    public init(
+        currentUpdateIndex: Int,
+        currentUpdatePercentComplete: Double,
+        percentComplete: Double,
+        currentUpdateIsIndeterminate: Bool,
+        currentUpdateMessage: String?,
+        updateResults: [UpdateInstallationResult]
+    ) {
+        self.currentUpdateIndex = currentUpdateIndex
+        self.currentUpdatePercentComplete = currentUpdatePercentComplete
+        self.percentComplete = percentComplete
+        self.currentUpdateIsIndeterminate = currentUpdateIsIndeterminate
+        self.currentUpdateMessage = currentUpdateMessage
+        self.updateResults = updateResults
+    }
+
+    /// How many updates the job has.
+    public var updateCount: Int { updateResults.count }
+
+    /// The result of update `index` as of this snapshot (`notStarted`, `inProgress` or final).
+    /// - Precondition: `0 <= index < updateCount`.
+    public func updateResult(at index: Int) -> UpdateInstallationResult {
+        updateResults[index]
+    }
+}

@@ -1,0 +1,51 @@
+/// The result of a whole job (WUA `IInstallationResult`), returned by `endInstall`.
+public struct InstallationResult: Sendable, Hashable {
+    public var resultCode: OperationResultCode
+    public var hResult: HResult
+    /// The OR of the updates' `rebootRequired`.
+    public var rebootRequired: Bool
+    /// One per update, in the order of the job's update list.
+    public var updateResults: [UpdateInstallationResult]
+
+    public init(
+        resultCode: OperationResultCode,
+        hResult: HResult,
+        rebootRequired: Bool,
+        updateResults: [UpdateInstallationResult]
+    ) {
+        self.resultCode = resultCode
+        self.hResult = hResult
+        self.rebootRequired = rebootRequired
+        self.updateResults = updateResults
+    }
+
+    /// The result of update `index`.
+    public func updateResult(at index: Int) -> UpdateInstallationResult {
+        updateResults[index]
+    }
+
+    /// Rule 16: abort requested → aborted; all succeeded → succeeded; every update failed →
+    /// failed with `allUpdatesFailed`; any other mix → succeededWithErrors.
+    /// Rule 18: a `stop_on_failure` stop is not an abort, so callers pass `abortRequested: false`.
+    public static func combining(
+        _ updateResults: [UpdateInstallationResult],
+        abortRequested: Bool
+    ) -> InstallationResult {
+        let reboot = updateResults.contains { $0.rebootRequired }
+        let codes = updateResults.map(\.resultCode)
+        let code: OperationResultCode
+        var hResult = HResult.ok
+        if abortRequested {
+            code = .aborted
+        } else if codes.allSatisfy({ $0 == .succeeded }) {
+            code = .succeeded
+        } else if codes.allSatisfy({ $0 == .failed }) {
+            code = .failed
+            hResult = .allUpdatesFailed
+        } else {
+            code = .succeededWithErrors
+        }
+        return InstallationResult(
+            resultCode: code, hResult: hResult, rebootRequired: reboot, updateResults: updateResults)
+    }
+}

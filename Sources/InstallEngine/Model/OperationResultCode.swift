@@ -1,0 +1,31 @@
+/// The outcome of an update or a job. Raw values are WUA's `OperationResultCode` and are part
+/// of the JSON contract.
+public enum OperationResultCode: Int, Sendable, Hashable, CaseIterable {
+    /// orcNotStarted: not reached yet.
+    case notStarted = 0
+    /// orcInProgress: running now.
+    case inProgress = 1
+    /// orcSucceeded: finished without error.
+    case succeeded = 2
+    /// orcSucceededWithErrors: finished, but errors were reported.
+    case succeededWithErrors = 3
+    /// orcFailed: did not complete.
+    case failed = 4
+    /// orcAborted: cancelled by an abort request.
+    case aborted = 5
+
+    /// The camelCase name used in JSON (`"result":"succeededWithErrors"`).
+    public var name: String {
+        switch self {
+        case .notStarted: return "notStarted"
+        case .inProgress: return "inProgress"
+        case .succeeded: return "succeeded"
+        case .succeededWithErrors: return "succeededWithErrors"
+        case .failed: return "failed"
+        case .aborted: return "aborted"
+        }
+    }
+
+    /// Whether this is a final state (anything but not started and in progress).
+    public var isFinal: Bool { rawValue >= OperationResultCode.succeeded.rawValue }
+}

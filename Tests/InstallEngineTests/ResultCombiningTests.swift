@@ -1,0 +1,40 @@
+import InstallEngine
+import Testing
+
+@Suite("Rule 16: a job's result from its updates' results")
+struct ResultCombiningTests {
+    private func results(_ codes: OperationResultCode...) -> [UpdateInstallationResult] {
+        codes.map { UpdateInstallationResult(resultCode: $0) }
+    }
+
+    @Test func allSucceededIsSucceeded() {
+        let result = InstallationResult.combining(results(.succeeded, .succeeded), abortRequested: false)
+        #expect(result.resultCode == .succeeded)
+        #expect(result.hResult == .ok)
+    }
+
+    @Test func everyUpdateFailedIsFailedWithAllUpdatesFailed() {
+        let result = InstallationResult.combining(results(.failed, .failed), abortRequested: false)
+        #expect(result.resultCode == .failed)
+        #expect(result.hResult == .allUpdatesFailed)
+        #expect(result.hResult.description == "0x80240022")
+    }
+
+    @Test func aMixIsSucceededWithErrors() {
+        #expect(InstallationResult.combining(results(.succeeded, .failed), abortRequested: false).resultCode == .succeededWithErrors)
+        #expect(InstallationResult.combining(results(.succeededWithErrors), abortRequested: false).resultCode == .succeededWithErrors)
+        #expect(InstallationResult.combining(results(.succeeded, .aborted), abortRequested: false).resultCode == .succeededWithErrors)
+    }
+
+    @Test func anAbortRequestWinsOverEverything() {
+        let result = InstallationResult.combining(results(.succeeded, .succeeded), abortRequested: true)
+        #expect(result.resultCode == .aborted)
+    }
+
+    @Test func rebootRequiredIsTheOrOfTheUpdates() {
+        var updates = results(.succeeded, .succeeded)
+        updates[1].rebootRequired = true
+        #expect(InstallationResult.combining(updates, abortRequested: false).rebootRequired)
+        #expect(!InstallationResult.combining(results(.succeeded), abortRequested: false).rebootRequired)
+    }
+}
