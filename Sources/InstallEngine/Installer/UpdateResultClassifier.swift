@@ -1,0 +1,66 @@
+import Foundation
+import Glibc
+
+/// Turns how an update's run ended into its result (rules 11, 17 and the HResult table).
+struct UpdateResultClassifier {
+    /// What the engine knew about the run when it ended.
+    struct Facts {
+        var outcome: UpdateRunOutcome
+        var abortRequested: Bool
+        /// The engine's timeout fired (and no abort was requested before it).
+        var timedOut: Bool
+        var timeout: Duration?
+        var reportedErrors: [String]
+        var rebootReported: Bool
+        var rebootBehavior: RebootBehavior
+        var rebootMarkerChanged: Bool
+        var startedAt: Date
+        var endedAt: Date
+    }
+
+    static func result(for facts: Facts) -> UpdateInstallationResult {
+        var result = UpdateInstallationResult(
+            resultCode: .failed, hResult: .installerFailure, reportedErrors: facts.reportedErrors,
+            startedAt: facts.startedAt, endedAt: facts.endedAt)
+        switch facts.outcome {
+        case .exited(0):
+            // Rule 11: an update that exits 0 keeps its real result even after an abort request.
+            result.resultCode = facts.reportedErrors.isEmpty ? .succeeded : .succeededWithErrors
+            result.hResult = .ok
+            result.rebootRequired = facts.rebootBehavior == .always || facts.rebootReported
+                || facts.rebootMarkerChanged
+            if let first = facts.reportedErrors.first {
+                result.reason = facts.reportedErrors.count == 1
+                    ? "reported an error: \(first)"
+                    : "reported \(facts.reportedErrors.count) errors, the first: \(first)"
+            }
+        case .exited(let status):
+            result.unmappedResultCode = status
+            classifyStopped(&result, facts: facts, otherwise: "exited with status \(status)")
+        case .signaled(let signal):
+            result.unmappedResultCode = 128 + signal
+            classifyStopped(&result, facts: facts, otherwise: "killed by signal \(signal) (\(signalName(signal)))")
+        case .failedToStart(let reason):
+            result.reason = reason
+        }
+        return result
+    }
+
+    private static func classifyStopped(_ result: inout UpdateInstallationResult, facts: Facts, otherwise: String) {
+        if facts.timedOut {
+            result.hResult = .installerHung
+            result.reason = "timed out after \((facts.timeout ?? .zero).shortText)"
+        } else if facts.abortRequested {
+            result.resultCode = .aborted
+            result.hResult = .operationCancelled
+            result.reason = "aborted while running (\(otherwise))"
+        } else {
+            result.reason = otherwise
+        }
+    }
+
+    private static func signalName(_ signal: Int32) -> String {
+        guard let text = strsignal(signal) else { return "unknown signal" }
+        return String(cString: text)
+    }
+}
