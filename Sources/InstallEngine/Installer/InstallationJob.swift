@@ -88,6 +88,9 @@ public final class InstallationJob: Sendable {
     /// (rule 9), so `endInstall` called inside it returns at once.
     public var isCompleted: Bool { state.withLock { $0.isCompleted } }
 
+    /// The final result once the job has completed, `nil` before.
+    public var result: InstallationResult? { state.withLock { $0.result } }
+
     /// An immutable snapshot of the job's progress (rule 5).
     public func progress() -> InstallationProgress {
         state.withLock { makeProgress($0) }

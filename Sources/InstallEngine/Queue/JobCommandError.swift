@@ -1,0 +1,17 @@
+/// Why the queue refused a command (abort, clean-up, retry). The text is the reply a monitor or
+/// daemon client shows.
+public enum JobCommandError: Error, Sendable, Hashable, CustomStringConvertible {
+    case unknownJob(Int)
+    case alreadyCompleted(Int)
+    case notCompleted(Int)
+    case nothingToRetry(Int)
+
+    public var description: String {
+        switch self {
+        case .unknownJob(let id): return "there is no job \(id)"
+        case .alreadyCompleted(let id): return "job \(id) has already completed"
+        case .notCompleted(let id): return "job \(id) has not completed yet"
+        case .nothingToRetry(let id): return "job \(id) has no failed or aborted updates to retry"
+        }
+    }
+}

@@ -1,0 +1,31 @@
+import Foundation
+
+/// What consumers know about one job of the queue, built from engine events.
+public struct JobState: Sendable, Hashable, Identifiable {
+    public var descriptor: JobDescriptor
+    public var phase: JobPhase = .queued
+    public var updates: [UpdateState]
+    /// 0–100, the whole job (rule 6).
+    public var percent: Double = 0
+    public var abortRequested = false
+    /// The abort was escalated to SIGKILL (rule 12).
+    public var abortForced = false
+    public var result: InstallationResult?
+    public var queuedAt: Date
+    public var startedAt: Date?
+    public var completedAt: Date?
+
+    public var id: Int { descriptor.id }
+
+    public init(descriptor: JobDescriptor, queuedAt: Date, outputCapacity: Int) {
+        self.descriptor = descriptor
+        self.queuedAt = queuedAt
+        updates = descriptor.updates.map { UpdateState(update: $0, outputCapacity: outputCapacity) }
+    }
+
+    /// How many updates have their final result.
+    public var finishedCount: Int { updates.count { $0.result.resultCode.isFinal } }
+
+    /// The update running now, if any.
+    public var runningIndex: Int? { updates.firstIndex { $0.result.resultCode == .inProgress } }
+}

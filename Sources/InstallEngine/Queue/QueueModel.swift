@@ -1,0 +1,145 @@
+import Foundation
+
+/// The state of a job queue as seen by its consumers, built only from `EngineEvent`s.
+///
+/// The engine keeps one (to replay to late subscribers), and so do the monitor and daemon
+/// clients: one reducer, so every view of the queue agrees. Events about unknown jobs are
+/// ignored, which makes it safe to start from any snapshot.
+public struct QueueModel: Sendable, Hashable {
+    /// The jobs in queue order (by job number).
+    public private(set) var jobs: [JobState] = []
+    private var positions: [Int: Int] = [:]
+    /// Lines of output kept per update.
+    public let outputCapacity: Int
+
+    public init(outputCapacity: Int = 1000) {
+        self.outputCapacity = outputCapacity
+    }
+
+    /// The job with number `id`, if it is in the queue.
+    public func job(_ id: Int) -> JobState? {
+        positions[id].map { jobs[$0] }
+    }
+
+    // MARK: - Reducing
+
+    /// Applies one event.
+    public mutating func apply(_ event: EngineEvent) {
+        switch event.kind {
+        case .jobQueued(let descriptor):
+            guard positions[descriptor.id] == nil else { return }
+            let position = jobs.firstIndex { $0.id > descriptor.id } ?? jobs.count
+            jobs.insert(JobState(descriptor: descriptor, queuedAt: event.time, outputCapacity: outputCapacity), at: position)
+            reindex(from: position)
+        case .jobStarted(let id):
+            modify(id) { job in
+                job.phase = .running
+                job.startedAt = event.time
+            }
+        case .updateStarted(let id, let index, _):
+            modify(id, index) { update in
+                update.result = UpdateInstallationResult(resultCode: .inProgress, startedAt: event.time)
+                update.startedAt = event.time
+                update.percent = nil
+                update.message = nil
+            }
+            modify(id) { $0.phase = .running }
+        case .progress(let id, let index, let updatePercent, let jobPercent, let message):
+            modify(id, index) { update in
+                update.percent = updatePercent
+                if let message { update.message = message }
+            }
+            modify(id) { $0.percent = max($0.percent, jobPercent) }
+        case .output(let id, let index, let stream, let line):
+            modify(id, index) { $0.output.append(OutputLine(stream: stream, text: line)) }
+        case .updateCompleted(let id, let index, _, let result):
+            modify(id, index) { update in
+                update.result = result
+                if result.resultCode == .succeeded || result.resultCode == .succeededWithErrors {
+                    update.percent = 100
+                }
+            }
+            modify(id) { job in
+                job.percent = max(job.percent, 100 * Double(job.finishedCount) / Double(max(1, job.updates.count)))
+            }
+        case .jobAbortRequested(let id, let force):
+            modify(id) { job in
+                job.abortRequested = true
+                job.abortForced = job.abortForced || force
+            }
+        case .jobCompleted(let id, let result):
+            modify(id) { job in
+                job.phase = .completed
+                job.result = result
+                job.completedAt = event.time
+                job.percent = 100
+                for index in job.updates.indices where index < result.updateResults.count {
+                    job.updates[index].result = result.updateResults[index]
+                }
+            }
+        case .jobCleanedUp(let id):
+            guard let position = positions[id] else { return }
+            jobs.remove(at: position)
+            positions[id] = nil
+            reindex(from: position)
+        }
+    }
+
+    // MARK: - Replaying
+
+    /// Events that rebuild this model from an empty one, for a subscriber that arrives late:
+    /// each job's `jobQueued`, then its started/progress/output/completed history as it stands.
+    public func replayEvents(time: Date = Date()) -> [EngineEvent] {
+        var events: [EngineEvent] = []
+        for job in jobs {
+            let id = job.id
+            events.append(EngineEvent(time: job.queuedAt, kind: .jobQueued(job.descriptor)))
+            if let startedAt = job.startedAt {
+                events.append(EngineEvent(time: startedAt, kind: .jobStarted(job: id)))
+            }
+            if job.abortRequested {
+                events.append(EngineEvent(time: time, kind: .jobAbortRequested(job: id, force: false)))
+                if job.abortForced {
+                    events.append(EngineEvent(time: time, kind: .jobAbortRequested(job: id, force: true)))
+                }
+            }
+            for (index, update) in job.updates.enumerated() {
+                let updateID = update.update.id
+                if let startedAt = update.startedAt {
+                    events.append(EngineEvent(time: startedAt, kind: .updateStarted(job: id, index: index, updateID: updateID)))
+                }
+                for line in update.output.lines {
+                    events.append(EngineEvent(time: time, kind: .output(job: id, index: index, stream: line.stream, line: line.text)))
+                }
+                if update.result.resultCode == .inProgress, update.percent != nil || update.message != nil {
+                    events.append(EngineEvent(time: time, kind: .progress(
+                        job: id, index: index, updatePercent: update.percent, jobPercent: job.percent, message: update.message)))
+                }
+                if update.result.resultCode.isFinal {
+                    events.append(EngineEvent(time: update.result.endedAt ?? time, kind: .updateCompleted(
+                        job: id, index: index, updateID: updateID, result: update.result)))
+                }
+            }
+            if let result = job.result {
+                events.append(EngineEvent(time: job.completedAt ?? time, kind: .jobCompleted(job: id, result: result)))
+            }
+        }
+        return events
+    }
+
+    // MARK: - Private
+
+    private mutating func modify(_ id: Int, _ body: (inout JobState) -> Void) {
+        guard let position = positions[id] else { return }
+        body(&jobs[position])
+    }
+
+    private mutating func modify(_ id: Int, _ index: Int, _ body: (inout UpdateState) -> Void) {
+        guard let position = positions[id], jobs[position].updates.indices.contains(index) else { return }
+        body(&jobs[position].updates[index])
+    }
+
+    private mutating func reindex(from position: Int) {
+        for index in position..<jobs.count { positions[jobs[index].id] = index }
+    }
+}
