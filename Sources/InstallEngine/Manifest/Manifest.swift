@@ -8,6 +8,7 @@ public struct Manifest: Sendable, Hashable {
     /// Never empty.
     public var jobs: [ManifestJob]
 
+    /// Wraps already-checked jobs; `ManifestLoader` is the usual way to get a manifest.
     public init(path: String, jobs: [ManifestJob]) {
         self.path = path
         self.jobs = jobs

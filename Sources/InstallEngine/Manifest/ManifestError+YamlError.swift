@@ -4,15 +4,17 @@ extension ManifestError {
     // MARK: - YAML syntax errors
 
     /// The problem Yams (libyaml) found, at the position it reports, as
-    /// `invalid YAML: PROBLEM (CONTEXT at line L, column C)`.
+    /// `invalid YAML: [CONTEXT at line L, column C, ]PROBLEM`.
     init(_ error: YamlError, file: String) {
         switch error {
         case .scanner(let context, let problem, let mark, _),
             .parser(let context, let problem, let mark, _),
             .composer(let context, let problem, let mark, _):
+            // libyaml's context and problem read as one sentence in this order: "while scanning
+            // a quoted scalar at line 2, column 11, found unexpected end of stream".
             var message = "invalid YAML: \(problem)"
             if let context {
-                message += " (\(context.text) at line \(context.mark.line), column \(context.mark.column))"
+                message = "invalid YAML: \(context.text) at line \(context.mark.line), column \(context.mark.column), \(problem)"
             }
             self.init(file: file, line: mark.line, column: mark.column, message: message)
         case .reader(let problem, let offset, _, let yaml):

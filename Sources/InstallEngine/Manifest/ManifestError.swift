@@ -12,6 +12,7 @@ public struct ManifestError: Sendable, Hashable, CustomStringConvertible {
     /// What is wrong and what was expected, without the position.
     public var message: String
 
+    /// `line` and `column` are 1-based.
     public init(file: String, line: Int, column: Int, message: String) {
         self.file = file
         self.line = line

@@ -1,6 +1,8 @@
 /// One job of a manifest: a list of updates to install or uninstall together.
 public struct ManifestJob: Sendable, Hashable {
+    /// Shown to the operator and passed to children as `INSTALLTOP_JOB`; never empty.
     public var name: String
+    /// `install` unless the manifest says `operation: uninstall`.
     public var operation: UpdateOperation
     /// Rule 18: when true, the first failed update ends the job and the rest are aborted.
     public var stopOnFailure: Bool
@@ -9,6 +11,7 @@ public struct ManifestJob: Sendable, Hashable {
     /// 1-based line where the job starts in the manifest, to point back at it in messages.
     public var line: Int
 
+    /// Wraps already-checked values; `ManifestLoader` is the usual way to get jobs.
     public init(name: String, operation: UpdateOperation, stopOnFailure: Bool, updates: [Update], line: Int) {
         self.name = name
         self.operation = operation
