@@ -1,0 +1,26 @@
+/// A loaded and checked manifest: the jobs to run, in the file's order.
+///
+/// Every `Update` is complete: defaults, job settings and the update's own keys are already
+/// merged, and its working directory is absolute.
+public struct Manifest: Sendable, Hashable {
+    /// The path the manifest was loaded from, as given to the loader.
+    public var path: String
+    /// Never empty.
+    public var jobs: [ManifestJob]
+
+    /// Wraps already-checked jobs; `ManifestLoader` is the usual way to get a manifest.
+    public init(path: String, jobs: [ManifestJob]) {
+        self.path = path
+        self.jobs = jobs
+    }
+
+    /// How many updates all jobs hold together.
+    public var updateCount: Int { jobs.reduce(0) { $0 + $1.updates.count } }
+
+    /// `FILE: OK — 3 jobs, 8 updates` (singular for one), what `installtop validate` prints.
+    public var validationSummary: String {
+        let jobs = jobs.count == 1 ? "1 job" : "\(jobs.count) jobs"
+        let updates = updateCount == 1 ? "1 update" : "\(updateCount) updates"
+        return "\(path): OK — \(jobs), \(updates)"
+    }
+}

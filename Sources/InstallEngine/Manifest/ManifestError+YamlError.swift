@@ -1,0 +1,50 @@
+import Yams
+
+extension ManifestError {
+    // MARK: - YAML syntax errors
+
+    /// The problem Yams (libyaml) found, at the position it reports, as
+    /// `invalid YAML: [CONTEXT at line L, column C, ]PROBLEM`.
+    init(_ error: YamlError, file: String) {
+        switch error {
+        case .scanner(let context, let problem, let mark, _),
+            .parser(let context, let problem, let mark, _),
+            .composer(let context, let problem, let mark, _):
+            // libyaml's context and problem read as one sentence in this order: "while scanning
+            // a quoted scalar at line 2, column 11, found unexpected end of stream".
+            var message = "invalid YAML: \(problem)"
+            if let context {
+                message = "invalid YAML: \(context.text) at line \(context.mark.line), column \(context.mark.column), \(problem)"
+            }
+            self.init(file: file, line: mark.line, column: mark.column, message: message)
+        case .reader(let problem, let offset, _, let yaml):
+            let position = offset.map { Self.position(ofCharacterOffset: $0, in: yaml) } ?? .start
+            self.init(file: file, line: position.line, column: position.column, message: "invalid YAML: \(problem)")
+        case .duplicatedKeysInMapping(let duplicates, let context):
+            let keys = duplicates.map { "`\($0)`" }.joined(separator: ", ")
+            // Yams marks the first occurrence only, so the message says "more than once"
+            // rather than pointing at a particular repeat.
+            let message = duplicates.count == 1
+                ? "key \(keys) appears more than once in this mapping"
+                : "keys \(keys) appear more than once in this mapping"
+            self.init(file: file, line: context.mark.line, column: context.mark.column, message: message)
+        default:
+            self.init(file: file, line: 1, column: 1, message: "invalid YAML: \(error)")
+        }
+    }
+
+    /// Line and column (in Unicode scalars, like Yams' marks) of the character at `offset`.
+    private static func position(ofCharacterOffset offset: Int, in text: String) -> SourcePosition {
+        let end = text.index(text.startIndex, offsetBy: offset, limitedBy: text.endIndex) ?? text.endIndex
+        var position = SourcePosition.start
+        for scalar in text[..<end].unicodeScalars {
+            if scalar == "\n" {
+                position.line += 1
+                position.column = 1
+            } else {
+                position.column += 1
+            }
+        }
+        return position
+    }
+}

@@ -1,0 +1,22 @@
+/// One job of a manifest: a list of updates to install or uninstall together.
+public struct ManifestJob: Sendable, Hashable {
+    /// Shown to the operator and passed to children as `INSTALLTOP_JOB`; never empty.
+    public var name: String
+    /// `install` unless the manifest says `operation: uninstall`.
+    public var operation: UpdateOperation
+    /// Rule 18: when true, the first failed update ends the job and the rest are aborted.
+    public var stopOnFailure: Bool
+    /// Never empty; each has the command `operation` needs. An exclusive update is alone.
+    public var updates: [Update]
+    /// 1-based line where the job starts in the manifest, to point back at it in messages.
+    public var line: Int
+
+    /// Wraps already-checked values; `ManifestLoader` is the usual way to get jobs.
+    public init(name: String, operation: UpdateOperation, stopOnFailure: Bool, updates: [Update], line: Int) {
+        self.name = name
+        self.operation = operation
+        self.stopOnFailure = stopOnFailure
+        self.updates = updates
+        self.line = line
+    }
+}

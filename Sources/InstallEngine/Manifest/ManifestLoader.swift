@@ -1,0 +1,36 @@
+import Yams
+
+/// Loads a manifest (PRODUCT.md, "Manifest (YAML)") into jobs of complete `Update`s.
+///
+/// Every problem is collected, not just the first: the thrown `ManifestErrors` lists them all,
+/// each with file, line, column and what was expected. A YAML syntax error stops reading at
+/// that point, so it comes alone.
+public enum ManifestLoader {
+    // MARK: - Loading
+
+    /// Reads and checks the manifest at `path` (relative paths start at the current folder).
+    /// An unreadable file gives one error at 1:1 naming the OS error.
+    public static func load(contentsOfFile path: String) throws(ManifestErrors) -> Manifest {
+        let yaml = try ManifestSourceFile.text(ofFile: path)
+        return try load(yaml: yaml, path: path)
+    }
+
+    /// Checks the manifest text `yaml` as if it were the file at `path`: `path` names the file
+    /// in messages, and its folder is the base of relative workdirs and the default workdir
+    /// (so `./scripts/apply.sh` works from any current folder). Workdirs that are written in
+    /// the manifest must exist; the default one is not checked.
+    public static func load(yaml: String, path: String) throws(ManifestErrors) -> Manifest {
+        let root: Node?
+        do {
+            root = try Yams.compose(yaml: yaml)
+        } catch let error as YamlError {
+            throw ManifestErrors([ManifestError(error, file: path)])
+        } catch {
+            throw ManifestErrors([ManifestError(file: path, line: 1, column: 1, message: "invalid YAML: \(error)")])
+        }
+        var reader = ManifestReader(file: path)
+        let jobs = reader.read(root)
+        guard reader.errors.isEmpty else { throw ManifestErrors(reader.errors) }
+        return Manifest(path: path, jobs: jobs)
+    }
+}

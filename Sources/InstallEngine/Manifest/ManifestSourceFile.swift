@@ -1,0 +1,64 @@
+import Foundation
+
+/// Reads a manifest file as UTF-8 text, turning every failure into a positioned error.
+enum ManifestSourceFile {
+    // MARK: - Reading
+
+    /// The file's text. Throws one error at 1:1 naming the OS error (`No such file or
+    /// directory`, `Permission denied`, `Is a directory`), or one at the first byte that is not
+    /// UTF-8.
+    static func text(ofFile path: String) throws(ManifestErrors) -> String {
+        var code: Int32 = 0
+        guard let bytes = readBytes(path, errorCode: &code) else {
+            throw ManifestErrors([
+                ManifestError(file: path, line: 1, column: 1, message: "cannot read the manifest: \(String(cString: strerror(code)))")
+            ])
+        }
+        if let text = String(validating: bytes, as: UTF8.self) { return text }
+        let position = firstInvalidUTF8(in: bytes)
+        throw ManifestErrors([
+            ManifestError(
+                file: path, line: position.line, column: position.column,
+                message: "the manifest is not valid UTF-8 text")
+        ])
+    }
+
+    // MARK: - Bytes
+
+    /// A manifest is small, so it is read whole. `nil` with `errorCode` set to `errno` on failure.
+    private static func readBytes(_ path: String, errorCode: inout Int32) -> [UInt8]? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            errorCode = errno
+            return nil
+        }
+        defer { close(descriptor) }
+        var contents: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count == 0 { return contents }
+            if count < 0 {
+                if errno == EINTR { continue }
+                errorCode = errno
+                return nil
+            }
+            contents += chunk[..<count]
+        }
+    }
+
+    private static func firstInvalidUTF8(in bytes: [UInt8]) -> SourcePosition {
+        var position = SourcePosition.start
+        var iterator = bytes.makeIterator()
+        var decoder = UTF8()
+        while case .scalarValue(let scalar) = decoder.decode(&iterator) {
+            if scalar == "\n" {
+                position.line += 1
+                position.column = 1
+            } else {
+                position.column += 1
+            }
+        }
+        return position
+    }
+}

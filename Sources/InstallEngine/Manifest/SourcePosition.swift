@@ -1,0 +1,21 @@
+import Yams
+
+/// A 1-based line and column in the manifest.
+struct SourcePosition: Hashable {
+    var line: Int
+    var column: Int
+
+    /// Line 1, column 1: for problems with the whole file.
+    static let start = SourcePosition(line: 1, column: 1)
+
+    init(line: Int, column: Int) {
+        self.line = line
+        self.column = column
+    }
+
+    /// Where `node` starts. Nodes composed by Yams always carry a mark; a node without one
+    /// (built in code) counts as the start of the file.
+    init(_ node: Node) {
+        self.init(line: node.mark?.line ?? 1, column: node.mark?.column ?? 1)
+    }
+}

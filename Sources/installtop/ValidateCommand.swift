@@ -1,0 +1,29 @@
+import ArgumentParser
+import Foundation
+import InstallEngine
+
+/// `installtop validate FILE`: checks a manifest and prints every problem, not just the first.
+struct ValidateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "validate",
+        abstract: "Check a manifest and print every error.",
+        discussion: """
+            On success prints `FILE: OK — N jobs, M updates` and exits 0. Otherwise prints each \
+            error as `FILE:LINE:COLUMN: message` on standard error, then the number of errors, \
+            and exits 2.
+            """
+    )
+
+    @Argument(help: "The manifest (YAML) to check.")
+    var file: String
+
+    func run() throws {
+        do {
+            let manifest = try ManifestLoader.load(contentsOfFile: file)
+            print(manifest.validationSummary)
+        } catch {
+            FileHandle.standardError.write(Data("\(error.description)\n\(error.countLine)\n".utf8))
+            throw ExitCode(2)
+        }
+    }
+}
