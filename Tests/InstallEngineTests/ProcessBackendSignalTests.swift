@@ -67,4 +67,21 @@ struct ProcessBackendSignalTests {
         running.kill()
         #expect(await settledOutcome(of: running) == .signaled(SIGKILL))
     }
+
+    @Test func aProcessThatLeftTheGroupDelaysCompletionOnlyByTheDrainTimeout() async throws {
+        let directory = try ProcessTestDirectory()
+        defer { directory.remove() }
+        let pidFile = directory.file("escapee.pid")
+        let backend = ProcessBackend(drainTimeout: .milliseconds(100))
+        let reporter = RecordingReporter()
+        let script = "setsid sleep 300 & echo $! > '\(pidFile)'; echo started; exit 0"
+        let running = backend.start(.running(.shell(script)), reporter: reporter)
+        let outcome = await settledOutcome(of: running, within: .seconds(5))
+        let escapee = await pidWritten(to: pidFile)
+        // A limit of process groups (only a cgroup would catch it): clean up by hand.
+        if let escapee { kill(escapee, SIGKILL) }
+        #expect(outcome == .exited(0))
+        #expect(reporter.lines(.stdout) == ["started"])
+        #expect(escapee != nil)
+    }
 }

@@ -21,8 +21,7 @@ struct ProcessBackendSpawnTests {
         let reporter = RecordingReporter()
         let request = UpdateRunRequest.running(.argv(["installtop-test-tool"]),
                                                environment: ["PATH": "\(directory.file("tools")):/usr/bin:/bin"])
-        let running = backend.start(request, reporter: reporter)
-        #expect(await settledOutcome(of: running) == .exited(0))
+        #expect(await outcomeOfFreshExecutable(request, on: backend, reporter: reporter) == .exited(0))
         #expect(reporter.lines(.stdout) == ["tool ran"])
     }
 
@@ -31,8 +30,8 @@ struct ProcessBackendSpawnTests {
         defer { directory.remove() }
         try directory.script("apply.sh", "echo applied; exit 4")
         let reporter = RecordingReporter()
-        let running = backend.start(.running(.argv(["./apply.sh"]), workingDirectory: directory.path), reporter: reporter)
-        #expect(await settledOutcome(of: running) == .exited(4))
+        let request = UpdateRunRequest.running(.argv(["./apply.sh"]), workingDirectory: directory.path)
+        #expect(await outcomeOfFreshExecutable(request, on: backend, reporter: reporter) == .exited(4))
         #expect(reporter.lines(.stdout) == ["applied"])
     }
 
@@ -84,8 +83,8 @@ struct ProcessBackendSpawnTests {
         let file = directory.file("garbage")
         try Data([0x7F, 0x45, 0x4C, 0x46, 0x00, 0x01, 0x02]).write(to: URL(fileURLWithPath: file))
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: file)
-        let running = backend.start(.running(.argv([file])), reporter: RecordingReporter())
-        #expect(await settledOutcome(of: running) == .failedToStart("cannot run \(file): Exec format error"))
+        let outcome = await outcomeOfFreshExecutable(.running(.argv([file])), on: backend, reporter: RecordingReporter())
+        #expect(outcome == .failedToStart("cannot run \(file): Exec format error"))
     }
 
     @Test func aMissingWorkingDirectoryIsNamed() async {

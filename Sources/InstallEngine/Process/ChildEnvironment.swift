@@ -19,13 +19,13 @@ struct ChildEnvironment {
         while let entry = environ[index] {
             index += 1
             let text = String(cString: entry)
-            guard let equals = text.firstIndex(of: "=") else { continue }
+            guard let equals = text.utf8.firstIndex(of: UInt8(ascii: "=")) else { continue }
             let name = String(text[..<equals])
             if overrides[name] != nil { continue }
-            if name == "PATH" { searchPath = String(text[text.index(after: equals)...]) }
+            if name == "PATH" { searchPath = String(text[text.utf8.index(after: equals)...]) }
             entries.append(text)
         }
-        for (name, value) in overrides where !name.isEmpty && !name.contains("=") {
+        for (name, value) in overrides where !name.isEmpty && !name.utf8.contains(UInt8(ascii: "=")) {
             if name == "PATH" { searchPath = value }
             entries.append("\(name)=\(value)")
         }

@@ -11,22 +11,24 @@ enum ChildSpawner {
         var message: String
     }
 
-    /// Spawns the command of `request`, or explains why it cannot run.
-    static func spawn(_ request: UpdateRunRequest) -> Result<SpawnedChild, Failure> {
-        let arguments: [String]
-        switch request.command {
-        case .argv(let list):
-            guard !list.isEmpty else { return .failure(Failure(message: "cannot run an empty command")) }
-            arguments = list
-        case .shell(let script):
-            arguments = ["/bin/sh", "-c", script]
+    /// The argv of `command`: its own list, or `/bin/sh -c STRING`.
+    static func arguments(of command: UpdateCommand) -> [String] {
+        switch command {
+        case .argv(let list): return list
+        case .shell(let script): return ["/bin/sh", "-c", script]
         }
-        let name = arguments[0]
+    }
+
+    /// Spawns the command of `request`, or explains why it cannot run. With `openingPidfd`
+    /// the child comes with a pidfd when the kernel offers one.
+    static func spawn(_ request: UpdateRunRequest, openingPidfd: Bool) -> Result<SpawnedChild, Failure> {
+        let arguments = arguments(of: request.command)
+        guard let name = arguments.first else { return .failure(Failure(message: "cannot run an empty command")) }
         let workingDirectory = request.update.workingDirectory
         let environment = ChildEnvironment(for: request)
 
         let executable: String
-        if name.contains("/") {
+        if name.utf8.contains(UInt8(ascii: "/")) {
             executable = name
         } else {
             switch ExecutableLookup.find(name, searchPath: environment.searchPath, workingDirectory: workingDirectory) {
@@ -53,7 +55,8 @@ enum ChildSpawner {
         for pipe in pipes { close(pipe.writeEnd) }
         switch result {
         case .success(let pid):
-            return .success(SpawnedChild(pid: pid, pidfd: cps_pidfd_open(pid), stdoutRead: pipes[0].readEnd,
+            let pidfd = openingPidfd ? cps_pidfd_open(pid) : -1
+            return .success(SpawnedChild(pid: pid, pidfd: pidfd, stdoutRead: pipes[0].readEnd,
                                          stderrRead: pipes[1].readEnd, progressRead: pipes[2].readEnd))
         case .failure(let error):
             for pipe in pipes { close(pipe.readEnd) }

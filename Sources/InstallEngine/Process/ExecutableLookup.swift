@@ -14,7 +14,7 @@ enum ExecutableLookup {
         var sawDenied = false
         for directory in (searchPath ?? defaultSearchPath).split(separator: ":", omittingEmptySubsequences: false) {
             let candidate = directory.isEmpty ? name : "\(directory)/\(name)"
-            let checked = candidate.hasPrefix("/") || workingDirectory == nil ? candidate : "\(workingDirectory!)/\(candidate)"
+            let checked = candidate.utf8.first == UInt8(ascii: "/") || workingDirectory == nil ? candidate : "\(workingDirectory!)/\(candidate)"
             var info = stat()
             guard stat(checked, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
             if access(checked, X_OK) == 0 { return .success(checked) }

@@ -4,8 +4,9 @@ import Glibc
 ///
 /// Lines end at `\n`; one trailing `\r` is removed. A line longer than `maxLineBytes` keeps its
 /// first `maxLineBytes` bytes (cut back to a whole UTF-8 character), drops the rest up to the
-/// next `\n`, and ends with ` …[cut N bytes]` where N counts the dropped bytes. Complete lines
-/// inside a chunk are handed out without copying; only a line split across chunks is buffered.
+/// next `\n`, and ends with ` …[cut N bytes]` where N counts the dropped bytes (`1 byte`).
+/// Complete lines inside a chunk are handed out without copying; only a line split across
+/// chunks is buffered.
 struct LineAssembler {
     let maxLineBytes: Int
     /// The start of a line whose end has not arrived yet (at most `maxLineBytes` bytes).
@@ -65,7 +66,7 @@ struct LineAssembler {
 
     private mutating func completeLine(emit: (UnsafeBufferPointer<UInt8>) -> Void) {
         if droppedBytes > 0 {
-            pending.append(contentsOf: " …[cut \(droppedBytes) bytes]".utf8)
+            pending.append(contentsOf: " …[cut \(droppedBytes) \(droppedBytes == 1 ? "byte" : "bytes")]".utf8)
         } else if pending.last == UInt8(ascii: "\r") {
             pending.removeLast()
         }

@@ -33,6 +33,17 @@ public final class ProcessBackend: InstallBackend {
     public init(maxLineBytes: Int = 16 * 1024, drainTimeout: Duration = .milliseconds(200)) {
         self.maxLineBytes = maxLineBytes
         self.drainTimeout = drainTimeout
+        watchesExitWithPidfd = true
+    }
+
+    /// Whether the monitor polls a pidfd for the exit; without one (old kernels, or tests of
+    /// that path) it polls the pipes with a short timeout and checks `waitpid(WNOHANG)`.
+    let watchesExitWithPidfd: Bool
+
+    init(maxLineBytes: Int = 16 * 1024, drainTimeout: Duration = .milliseconds(200), watchesExitWithPidfd: Bool) {
+        self.maxLineBytes = maxLineBytes
+        self.drainTimeout = drainTimeout
+        self.watchesExitWithPidfd = watchesExitWithPidfd
     }
 
     /// Spawns the update's command and returns at once. A command that cannot start
@@ -40,7 +51,7 @@ public final class ProcessBackend: InstallBackend {
     /// handle whose outcome is already `.failedToStart("cannot run <argv0>: <cause>")`.
     public func start(_ request: UpdateRunRequest, reporter: any UpdateReporter) -> any RunningUpdate {
         let child: SpawnedChild
-        switch ChildSpawner.spawn(request) {
+        switch ChildSpawner.spawn(request, openingPidfd: watchesExitWithPidfd) {
         case .success(let spawned): child = spawned
         case .failure(let failure): return ProcessRunningUpdate(finishedWith: .failedToStart(failure.message))
         }
@@ -49,7 +60,7 @@ public final class ProcessBackend: InstallBackend {
                                           maxLineBytes: maxLineBytes, drainTimeout: drainTimeout)
         if let error = ChildProcessMonitor.startThread(for: monitor) {
             monitor.abandon()
-            let name = request.command.displayString
+            let name = ChildSpawner.arguments(of: request.command).first ?? ""
             return ProcessRunningUpdate(finishedWith: .failedToStart("cannot run \(name): cannot start a thread to watch it: \(error.description)"))
         }
         return handle
