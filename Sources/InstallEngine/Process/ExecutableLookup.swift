@@ -13,8 +13,8 @@ enum ExecutableLookup {
         guard !name.isEmpty else { return .failure(SystemError(code: ENOENT)) }
         var sawDenied = false
         for directory in (searchPath ?? defaultSearchPath).split(separator: ":", omittingEmptySubsequences: false) {
-            let candidate = directory.isEmpty ? name : "\(directory)/\(name)"
-            let checked = candidate.utf8.first == UInt8(ascii: "/") || workingDirectory == nil ? candidate : "\(workingDirectory!)/\(candidate)"
+            var checked = directory.isEmpty ? name : "\(directory)/\(name)"
+            if let workingDirectory, checked.utf8.first != UInt8(ascii: "/") { checked = "\(workingDirectory)/\(checked)" }
             var info = stat()
             guard stat(checked, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
             if access(checked, X_OK) == 0 { return .success(checked) }
