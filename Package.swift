@@ -32,6 +32,11 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Prints timings of the process backend; run with `swift run -c release installtop-bench`.
+        .executableTarget(
+            name: "installtop-bench",
+            dependencies: ["InstallEngine", "InstallEngineTesting"]
+        ),
         .testTarget(
             name: "InstallEngineTests",
             dependencies: ["InstallEngine", "InstallEngineTesting"]

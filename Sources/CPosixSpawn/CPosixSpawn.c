@@ -4,7 +4,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <spawn.h>
+#include <string.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 int cps_pipe_cloexec(int fds[2], int nonblocking) {
@@ -29,3 +31,13 @@ int cps_spawn_addclosefrom(posix_spawn_file_actions_t *actions, int from) {
 }
 
 int cps_errno(void) { return errno; }
+
+const char *cps_error_description(int errnum) {
+    const char *text = strerrordesc_np(errnum);
+    return text != NULL ? text : "Unknown error";
+}
+
+int cps_wait_exited(int status) { return WIFEXITED(status); }
+int cps_wait_exit_code(int status) { return WEXITSTATUS(status); }
+int cps_wait_signaled(int status) { return WIFSIGNALED(status); }
+int cps_wait_term_signal(int status) { return WTERMSIG(status); }

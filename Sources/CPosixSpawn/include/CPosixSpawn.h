@@ -22,4 +22,17 @@ int cps_spawn_addclosefrom(posix_spawn_file_actions_t *actions, int from);
 /// The current thread's errno after a failed call made in C.
 int cps_errno(void);
 
+/// The English description of an errno value ("No such file or directory"); thread-safe,
+/// never NULL ("Unknown error" for values glibc does not know).
+const char *cps_error_description(int errnum);
+
+/// WIFEXITED(status): 1 when the child ended by exiting.
+int cps_wait_exited(int status);
+/// WEXITSTATUS(status): the exit code, meaningful only when cps_wait_exited is 1.
+int cps_wait_exit_code(int status);
+/// WIFSIGNALED(status): 1 when the child was ended by a signal.
+int cps_wait_signaled(int status);
+/// WTERMSIG(status): the signal, meaningful only when cps_wait_signaled is 1.
+int cps_wait_term_signal(int status);
+
 #endif

@@ -1,0 +1,34 @@
+import CPosixSpawn
+import Glibc
+
+/// One pipe from a child to installtop. Both ends are close-on-exec; the read end is
+/// non-blocking for the monitor's poll loop, the write end stays blocking for the child.
+struct ChildPipe {
+    let readEnd: Int32
+    let writeEnd: Int32
+
+    /// Creates the pipe, or returns the errno that prevented it.
+    static func make() -> Result<ChildPipe, SystemError> {
+        var fds: [Int32] = [-1, -1]
+        guard cps_pipe_cloexec(&fds, 0) == 0 else { return .failure(.current) }
+        // A daemon may run with 0-2 closed, so a pipe can get a descriptor the child's
+        // dup2(…, 1/2/3) would overwrite before using it: keep ours at 4 and above.
+        let readEnd = movedAboveStandardDescriptors(fds[0])
+        let writeEnd = movedAboveStandardDescriptors(fds[1])
+        guard readEnd >= 0, writeEnd >= 0 else {
+            let code = cps_errno()
+            if readEnd >= 0 { close(readEnd) }
+            if writeEnd >= 0 { close(writeEnd) }
+            return .failure(SystemError(code: code))
+        }
+        _ = fcntl(readEnd, F_SETFL, fcntl(readEnd, F_GETFL) | O_NONBLOCK)
+        return .success(ChildPipe(readEnd: readEnd, writeEnd: writeEnd))
+    }
+
+    private static func movedAboveStandardDescriptors(_ fd: Int32) -> Int32 {
+        guard fd < 4 else { return fd }
+        let moved = fcntl(fd, F_DUPFD_CLOEXEC, 4)
+        close(fd)
+        return moved
+    }
+}

@@ -1,0 +1,130 @@
+import CPosixSpawn
+import Glibc
+
+/// Starts one update's command with `posix_spawn`, following CHILD-PROCESSES.md: stdin from
+/// /dev/null, stdout/stderr/fd 3 to pipes, its own process group, default signal dispositions
+/// and an empty signal mask, the update's working directory, and nothing else inherited.
+enum ChildSpawner {
+    /// Why a command could not be started, as the outcome's text:
+    /// `cannot run ./apply.sh: Permission denied`.
+    struct Failure: Error {
+        var message: String
+    }
+
+    /// The argv of `command`: its own list, or `/bin/sh -c STRING`.
+    static func arguments(of command: UpdateCommand) -> [String] {
+        switch command {
+        case .argv(let list): return list
+        case .shell(let script): return ["/bin/sh", "-c", script]
+        }
+    }
+
+    /// Spawns the command of `request`, or explains why it cannot run. With `openingPidfd`
+    /// the child comes with a pidfd when the kernel offers one.
+    static func spawn(_ request: UpdateRunRequest, openingPidfd: Bool) -> Result<SpawnedChild, Failure> {
+        let arguments = arguments(of: request.command)
+        guard let name = arguments.first else { return .failure(Failure(message: "cannot run an empty command")) }
+        let workingDirectory = request.update.workingDirectory
+        let environment = ChildEnvironment(for: request)
+
+        let executable: String
+        if name.utf8.contains(UInt8(ascii: "/")) {
+            executable = name
+        } else {
+            switch ExecutableLookup.find(name, searchPath: environment.searchPath, workingDirectory: workingDirectory) {
+            case .success(let path): executable = path
+            case .failure(let error): return .failure(failure(running: name, error, in: workingDirectory))
+            }
+        }
+
+        var pipes: [ChildPipe] = []
+        for _ in 0..<3 {
+            switch ChildPipe.make() {
+            case .success(let pipe):
+                pipes.append(pipe)
+            case .failure(let error):
+                for pipe in pipes { close(pipe.readEnd); close(pipe.writeEnd) }
+                return .failure(Failure(message: "cannot run \(name): cannot create a pipe: \(error.description)"))
+            }
+        }
+
+        let result = spawn(executable, arguments: arguments, environment: environment.entries,
+                           workingDirectory: workingDirectory, stdout: pipes[0].writeEnd,
+                           stderr: pipes[1].writeEnd, progress: pipes[2].writeEnd)
+        // The child has its own copies now; ours would keep the pipes from ever reaching EOF.
+        for pipe in pipes { close(pipe.writeEnd) }
+        switch result {
+        case .success(let pid):
+            let pidfd = openingPidfd ? cps_pidfd_open(pid) : -1
+            return .success(SpawnedChild(pid: pid, pidfd: pidfd, stdoutRead: pipes[0].readEnd,
+                                         stderrRead: pipes[1].readEnd, progressRead: pipes[2].readEnd))
+        case .failure(let error):
+            for pipe in pipes { close(pipe.readEnd) }
+            return .failure(failure(running: name, error, in: workingDirectory))
+        }
+    }
+
+    // MARK: - posix_spawn
+
+    private static func spawn(
+        _ executable: String, arguments: [String], environment: [String], workingDirectory: String?,
+        stdout: Int32, stderr: Int32, progress: Int32
+    ) -> Result<pid_t, SystemError> {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+
+        var setup = posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        // dup2 clears close-on-exec on the target (glibc does so even when the numbers match).
+        if setup == 0 { setup = posix_spawn_file_actions_adddup2(&actions, stdout, 1) }
+        if setup == 0 { setup = posix_spawn_file_actions_adddup2(&actions, stderr, 2) }
+        if setup == 0 { setup = posix_spawn_file_actions_adddup2(&actions, progress, 3) }
+        if setup == 0, let workingDirectory { setup = cps_spawn_addchdir(&actions, workingDirectory) }
+        // Everything of ours is close-on-exec already; this is the second line of defence.
+        if setup == 0 { setup = cps_spawn_addclosefrom(&actions, 4) }
+
+        var allSignals = sigset_t()
+        sigfillset(&allSignals)
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        if setup == 0 { setup = posix_spawnattr_setsigdefault(&attributes, &allSignals) }
+        if setup == 0 { setup = posix_spawnattr_setsigmask(&attributes, &noSignals) }
+        if setup == 0 { setup = posix_spawnattr_setpgroup(&attributes, 0) }
+        if setup == 0 {
+            setup = posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        }
+        guard setup == 0 else { return .failure(SystemError(code: setup)) }
+
+        var pid: pid_t = 0
+        let argv = CStringArray(arguments)
+        let envp = CStringArray(environment)
+        let code = argv.withPointers { argv in
+            envp.withPointers { envp in
+                posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+            }
+        }
+        return code == 0 ? .success(pid) : .failure(SystemError(code: code))
+    }
+
+    // MARK: - Messages
+
+    /// glibc reports a failed chdir and a failed exec with the same errno, so look at the
+    /// working directory to say which one it was.
+    private static func failure(running name: String, _ error: SystemError, in workingDirectory: String?) -> Failure {
+        if let workingDirectory, let problem = problem(withDirectory: workingDirectory) {
+            return Failure(message: "cannot run \(name): working directory \(workingDirectory): \(problem.description)")
+        }
+        return Failure(message: "cannot run \(name): \(error.description)")
+    }
+
+    private static func problem(withDirectory path: String) -> SystemError? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return .current }
+        guard info.st_mode & S_IFMT == S_IFDIR else { return SystemError(code: ENOTDIR) }
+        guard access(path, X_OK) == 0 else { return .current }
+        return nil
+    }
+}

@@ -1,0 +1,68 @@
+/// Runs updates as real child processes (CHILD-PROCESSES.md, PRODUCT.md "What a child process
+/// gets").
+///
+/// Each update is spawned with `posix_spawn`: stdin is /dev/null; stdout, stderr and file
+/// descriptor 3 (the progress channel) are pipes; it leads its own process group with default
+/// signal handling and an empty signal mask; its working directory is the update's; its
+/// environment is installtop's plus the update's `env` plus `INSTALLTOP_PROGRESS_FD=3`,
+/// `INSTALLTOP_UPDATE_ID`, `INSTALLTOP_OPERATION` and `INSTALLTOP_JOB` (these four win over
+/// `env`). An `.argv` command without `/` is looked up in the child's `PATH`; a relative path
+/// resolves against the working directory; `.shell(s)` runs `/bin/sh -c s`.
+///
+/// One dedicated thread per running update (never the Swift concurrency pool) reads the pipes
+/// and reports each line: stdout/stderr lines as `.output`, fd-3 lines through
+/// `ProgressChannelParser`, with consecutive progress lines of one read merged into one report.
+/// Lines are bounded (`maxLineBytes`; the rest is cut and marked), so a flood of output never
+/// grows memory. The update ends when the child exits: it is reaped, what is left of its group
+/// is SIGKILLed, the pipes are drained for at most `drainTimeout`, and only then the outcome
+/// settles.
+///
+/// Limits: a process that leaves the group (`setsid`, `setpgid`) escapes `terminate()`,
+/// `kill()` and the final clean-up; only per-update cgroups would catch it. The backend never
+/// times out, detects reboot markers or scans output for percentages: the engine does.
+public final class ProcessBackend: InstallBackend {
+    /// The most bytes kept of one output or channel line.
+    public let maxLineBytes: Int
+    /// How long to keep reading the pipes after the child exited and its group was killed.
+    public let drainTimeout: Duration
+
+    /// - Parameters:
+    ///   - maxLineBytes: the most bytes kept of one line; the rest of a longer line is dropped
+    ///     and the kept part ends with ` …[cut N bytes]`. Values below 4 count as 4.
+    ///   - drainTimeout: how long to wait for the pipes' end of file once the child is gone.
+    public init(maxLineBytes: Int = 16 * 1024, drainTimeout: Duration = .milliseconds(200)) {
+        self.maxLineBytes = maxLineBytes
+        self.drainTimeout = drainTimeout
+        watchesExitWithPidfd = true
+    }
+
+    /// Whether the monitor polls a pidfd for the exit; without one (old kernels, or tests of
+    /// that path) it polls the pipes with a short timeout and checks `waitpid(WNOHANG)`.
+    let watchesExitWithPidfd: Bool
+
+    init(maxLineBytes: Int = 16 * 1024, drainTimeout: Duration = .milliseconds(200), watchesExitWithPidfd: Bool) {
+        self.maxLineBytes = maxLineBytes
+        self.drainTimeout = drainTimeout
+        self.watchesExitWithPidfd = watchesExitWithPidfd
+    }
+
+    /// Spawns the update's command and returns at once. A command that cannot start
+    /// (missing, not executable, bad working directory, no descriptors or threads left) gives a
+    /// handle whose outcome is already `.failedToStart("cannot run <argv0>: <cause>")`.
+    public func start(_ request: UpdateRunRequest, reporter: any UpdateReporter) -> any RunningUpdate {
+        let child: SpawnedChild
+        switch ChildSpawner.spawn(request, openingPidfd: watchesExitWithPidfd) {
+        case .success(let spawned): child = spawned
+        case .failure(let failure): return ProcessRunningUpdate(finishedWith: .failedToStart(failure.message))
+        }
+        let handle = ProcessRunningUpdate(processGroup: child.pid)
+        let monitor = ChildProcessMonitor(child: child, handle: handle, reporter: reporter,
+                                          maxLineBytes: maxLineBytes, drainTimeout: drainTimeout)
+        if let error = ChildProcessMonitor.startThread(for: monitor) {
+            monitor.abandon()
+            let name = ChildSpawner.arguments(of: request.command).first ?? ""
+            return ProcessRunningUpdate(finishedWith: .failedToStart("cannot run \(name): cannot start a thread to watch it: \(error.description)"))
+        }
+        return handle
+    }
+}

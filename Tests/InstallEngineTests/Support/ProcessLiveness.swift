@@ -1,0 +1,22 @@
+import Foundation
+import Glibc
+
+/// Whether process `pid` is gone: `kill(pid, 0)` fails with ESRCH, or it is a zombie waiting
+/// for a parent that does not reap (our init may not), which no signal can reach any more.
+func processIsGone(_ pid: pid_t) -> Bool {
+    if kill(pid, 0) == -1, errno == ESRCH { return true }
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+          let afterName = stat.range(of: ") ", options: .backwards) else { return true }
+    return stat[afterName.upperBound...].hasPrefix("Z")
+}
+
+/// The pid a test script wrote into `file`, once it is there (polls up to 10 s).
+func pidWritten(to file: String) async -> pid_t? {
+    var pid: pid_t?
+    _ = await eventually {
+        let text = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
+        pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines))
+        return pid != nil
+    }
+    return pid
+}
