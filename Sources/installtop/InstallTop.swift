@@ -5,6 +5,7 @@ import ArgumentParser
 struct InstallTop: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "installtop",
-        abstract: "Run installations as child processes and watch them."
+        abstract: "Run installations as child processes and watch them.",
+        subcommands: [HistoryCommand.self]
     )
 }
