@@ -10,9 +10,11 @@ import InstallEngine
 public struct HistoryEntry: Sendable, Hashable {
     /// The row id, `nil` until inserted. Ids only grow, so they order rows written at one time.
     public var id: Int64?
+    /// Install (1) or uninstall (2), WUA's numbers.
     public var operation: UpdateOperation
     /// `inProgress` while running; final once settled.
     public var resultCode: OperationResultCode
+    /// WUA's error code; `ok` on success.
     public var hResult: HResult
     /// The raw exit status, or 128 + signal number; 0 when the child never ran.
     public var unmappedResultCode: Int32
@@ -22,13 +24,17 @@ public struct HistoryEntry: Sendable, Hashable {
     public var startedAt: Date?
     /// `nil` while running.
     public var endedAt: Date?
+    /// The update's id in its manifest.
     public var updateID: String
+    /// The update's revision.
     public var revision: Int
+    /// The update's title as the manifest gave it (unsanitized).
     public var title: String
+    /// The name of the job the update ran in.
     public var jobName: String
     /// The caller that ran the job (WUA `ClientApplicationID`); "installtop" unless set.
     public var clientApplicationID: String
-    /// `nil` while running and for an update that never started.
+    /// `nil` while running, for an update that never started, and for an interrupted one.
     public var durationMs: Int64?
     /// The last lines of the update's stdout and stderr (at most 200), joined with "\n".
     public var outputTail: String
@@ -37,6 +43,7 @@ public struct HistoryEntry: Sendable, Hashable {
     /// True from the update's start until its row is settled (or recovered as interrupted).
     public var isRunning: Bool
 
+    /// A row with the given fields; the defaults are those of a plain successful install.
     public init(
         id: Int64? = nil,
         operation: UpdateOperation,

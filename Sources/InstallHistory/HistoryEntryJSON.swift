@@ -9,24 +9,42 @@ import InstallEngine
 /// milliseconds. `running` is true for an update still running (or whose writer's death
 /// has not been noticed yet).
 public struct HistoryEntryJSON: Encodable, Sendable, Hashable {
+    /// The row id.
     public var id: Int64?
+    /// "install" or "uninstall".
     public var operation: String
+    /// WUA's `OperationResultCode` number.
     public var resultCode: Int
+    /// The result's name ("succeeded", "failed", …).
     public var result: String
+    /// `0x%08X`.
     public var hResult: String
+    /// The raw exit status, or 128 + signal number.
     public var unmappedResultCode: Int32
+    /// Why it failed, or `null`.
     public var reason: String?
+    /// RFC 3339 UTC; `null` for an update that never started.
     public var startedAt: String?
+    /// RFC 3339 UTC; `null` while running.
     public var endedAt: String?
+    /// The update's id.
     public var updateId: String
+    /// The update's revision.
     public var revision: Int
+    /// The update's title, unsanitized (JSON escapes it).
     public var title: String
+    /// The job's name.
     public var job: String
+    /// Who ran the job ("installtop" unless set).
     public var clientApplicationId: String
+    /// Milliseconds; `null` while running, when it never started, or when interrupted.
     public var durationMs: Int64?
+    /// The last output lines, joined with "\n".
     public var outputTail: String
+    /// Whether the update is still running.
     public var running: Bool
 
+    /// The JSON form of `entry`.
     public init(_ entry: HistoryEntry) {
         let format = Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: .gmt)
         id = entry.id

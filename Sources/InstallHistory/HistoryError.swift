@@ -9,6 +9,7 @@ public enum HistoryError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A read or a write failed on a database that opened fine.
     case accessFailed(path: String, operation: String, reason: String)
 
+    /// One line for the operator, naming the file.
     public var description: String {
         switch self {
         case .missingDatabase(let path):

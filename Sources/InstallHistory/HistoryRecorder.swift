@@ -18,7 +18,9 @@ public final class HistoryRecorder: Sendable {
     /// The `clientApplicationID` recorded unless the caller names another.
     public static let defaultClientApplicationID = "installtop"
 
+    /// Where the rows go.
     public let store: HistoryStore
+    /// Recorded in every row (WUA `ClientApplicationID`).
     public let clientApplicationID: String
     private let writer: ProcessIdentity
     private let jobs = Mutex<[Int: JobMemory]>([:])
@@ -71,14 +73,14 @@ public final class HistoryRecorder: Sendable {
 
     private func recordStart(job: Int, index: Int, updateID: String, at time: Date) throws(HistoryError) {
         let entry = jobs.withLock { jobs -> HistoryEntry? in
-            guard var memory = jobs[job], let entry = newEntry(memory.descriptor, index, updateID) else { return nil }
-            var running = entry
-            running.resultCode = .inProgress
-            running.startedAt = time
-            running.isRunning = true
-            memory.running[index] = RunningUpdate(entry: running)
-            jobs[job] = memory
-            return running
+            guard let descriptor = jobs[job]?.descriptor, var entry = newEntry(descriptor, index, updateID) else {
+                return nil
+            }
+            entry.resultCode = .inProgress
+            entry.startedAt = time
+            entry.isRunning = true
+            jobs[job]?.running[index] = RunningUpdate(entry: entry)
+            return entry
         }
         guard let entry else { return }
         // The database write happens outside the lock so output of other jobs is not held up.

@@ -6,7 +6,8 @@ import InstallEngine
 
 extension HistoryStore {
     /// Settles every row still marked running whose writer process is gone, as `failed` with
-    /// `installerFailure` and reason "interrupted", ended `now`. Call it at start-up.
+    /// `installerFailure` and reason "interrupted", ended `now`, with no duration (when the
+    /// writer died is unknown). Call it at start-up.
     ///
     /// A writer is gone when its pid no longer exists, is a zombie, belongs to a process that
     /// started at another time (a reused pid), or was recorded before the last reboot. Rows
@@ -27,7 +28,8 @@ extension HistoryStore {
                 entry.hResult = .installerFailure
                 entry.reason = Self.interruptedReason
                 entry.endedAt = now
-                entry.durationMs = entry.startedAt.map { max(0, Int64((now.timeIntervalSince($0) * 1000).rounded())) }
+                // When the writer died is unknown (possibly long before `now`), so is the duration.
+                entry.durationMs = nil
                 try entry.update(db)
                 recovered.append(entry)
             }

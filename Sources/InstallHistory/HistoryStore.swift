@@ -7,8 +7,9 @@ import InstallEngine
 ///
 /// Several processes may write at once: each write is one short IMMEDIATE transaction, and a
 /// writer that finds the file locked waits up to `busyTimeout` instead of failing with
-/// "database is locked". Rows are never deleted; a running row is settled exactly once, by
-/// its writer or, if that writer died, by `recoverInterruptedEntries()`.
+/// "database is locked"; opening (which may create the file and its schema) is serialized
+/// across processes by `FolderLock`. Rows are never deleted; a running row is settled by its
+/// writer or, if that writer died, by `recoverInterruptedEntries()`.
 public final class HistoryStore: Sendable {
     /// The database file.
     public let path: String
@@ -28,7 +29,7 @@ public final class HistoryStore: Sendable {
     /// parent folders, with mode 0700 since the output tails may hold anything an installer
     /// printed. Without it a missing file throws `missingDatabase` and nothing is created.
     /// A file that is not a database, is corrupt or cannot be written throws
-    /// `unusableDatabase`.
+    /// `unusableDatabase`, and so does another process opening it for over 10 s.
     public init(path: String, createIfMissing: Bool = true) throws(HistoryError) {
         self.path = path
         if !FileManager.default.fileExists(atPath: path) {

@@ -14,12 +14,14 @@ import Darwin
 /// recorded with it. A live process with the same pid but another start time, or any process
 /// after a reboot, is a different writer.
 public struct ProcessIdentity: Sendable, Hashable {
+    /// The process id.
     public var pid: Int32
     /// Clock ticks after boot at which the process started; `nil` where `/proc` is missing.
     public var startTime: UInt64?
     /// `/proc/sys/kernel/random/boot_id`; `nil` where it is missing.
     public var bootID: String?
 
+    /// An identity as recorded; `current()` and `of(pid:)` read a real one.
     public init(pid: Int32, startTime: UInt64?, bootID: String?) {
         self.pid = pid
         self.startTime = startTime

@@ -41,10 +41,12 @@ struct HistoryCommand: ParsableCommand {
     func run() throws {
         let path = historyDB ?? HistoryStore.defaultPath()
         let entries: [HistoryEntry]
+        let total: Int
         do {
             let store = try HistoryStore(path: path, createIfMissing: false)
             try store.recoverInterruptedEntries()
             entries = try store.entries(limit: limit, offset: offset, updateID: updateID, jobName: jobName)
+            total = json ? 0 : try store.count(updateID: updateID, jobName: jobName)
         } catch .missingDatabase(let missing) {
             Self.printError("no install history yet (\(missing) does not exist)")
             throw ExitCode.failure
@@ -58,6 +60,9 @@ struct HistoryCommand: ParsableCommand {
             print(offset > 0 || updateID != nil || jobName != nil ? "No matching history entries." : "No install history yet.")
         } else {
             print(HistoryTable.render(entries), terminator: "")
+            if offset + entries.count < total {
+                print("(\(offset + 1)-\(offset + entries.count) of \(total); --offset \(offset + entries.count) for older entries)")
+            }
         }
     }
 
