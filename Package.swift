@@ -11,6 +11,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // The POSIX calls Swift's Glibc module does not show (pidfd_open, addchdir_np, closefrom).
@@ -25,10 +26,19 @@ let package = Package(
         ),
         // The scripted fake backend: a real target so tests and benchmarks share it.
         .target(name: "InstallEngineTesting", dependencies: ["InstallEngine"]),
+        .target(
+            name: "InstallHistory",
+            dependencies: [
+                "InstallEngine",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "DequeModule", package: "swift-collections"),
+            ]
+        ),
         .executableTarget(
             name: "installtop",
             dependencies: [
                 "InstallEngine",
+                "InstallHistory",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -40,6 +50,14 @@ let package = Package(
         .testTarget(
             name: "InstallEngineTests",
             dependencies: ["InstallEngine", "InstallEngineTesting"]
+        ),
+        .testTarget(
+            name: "InstallHistoryTests",
+            dependencies: [
+                "InstallHistory",
+                "InstallEngine",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

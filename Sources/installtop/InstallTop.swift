@@ -1,11 +1,31 @@
 import ArgumentParser
+import Foundation
 
 /// The `installtop` command: runs installs as child processes and monitors them.
+///
+/// `main` is synchronous on purpose: the monitor's curses loop must own the main thread
+/// (SWIFT-NCURSES.md), while the engine runs on the Swift concurrency pool.
 @main
-struct InstallTop: AsyncParsableCommand {
+struct InstallTop: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "installtop",
         abstract: "Run installations as child processes and watch them.",
-        subcommands: [ValidateCommand.self]
+        subcommands: [RunCommand.self, DemoCommand.self, ValidateCommand.self, HistoryCommand.self]
     )
+
+    /// Parses and runs, mapping usage errors to exit status 2 as PRODUCT.md specifies
+    /// (swift-argument-parser would use 64).
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            let code = exitCode(for: error)
+            if code == .validationFailure {
+                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                Foundation.exit(ExitStatus.invalidUsage.rawValue)
+            }
+            exit(withError: error)
+        }
+    }
 }

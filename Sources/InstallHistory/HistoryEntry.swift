@@ -1,0 +1,175 @@
+import Foundation
+import GRDB
+import InstallEngine
+
+/// One row of the install history: one update of one job, running or finished (rule 19).
+///
+/// A row is inserted, marked running, when its update starts, and settled when it completes;
+/// an update that never started (aborted before its turn) gets one finished row. Dates are
+/// stored in UTC with millisecond precision.
+public struct HistoryEntry: Sendable, Hashable {
+    /// The row id, `nil` until inserted. Ids only grow, so they order rows written at one time.
+    public var id: Int64?
+    /// Install (1) or uninstall (2), WUA's numbers.
+    public var operation: UpdateOperation
+    /// `inProgress` while running; final once settled.
+    public var resultCode: OperationResultCode
+    /// WUA's error code; `ok` on success.
+    public var hResult: HResult
+    /// The raw exit status, or 128 + signal number; 0 when the child never ran.
+    public var unmappedResultCode: Int32
+    /// Why it failed (`interrupted`, `timed out after 30s`, …); `nil` when there is nothing to say.
+    public var reason: String?
+    /// `nil` for an update that never started.
+    public var startedAt: Date?
+    /// `nil` while running.
+    public var endedAt: Date?
+    /// The update's id in its manifest.
+    public var updateID: String
+    /// The update's revision.
+    public var revision: Int
+    /// The update's title as the manifest gave it (unsanitized).
+    public var title: String
+    /// The name of the job the update ran in.
+    public var jobName: String
+    /// The caller that ran the job (WUA `ClientApplicationID`); "installtop" unless set.
+    public var clientApplicationID: String
+    /// `nil` while running, for an update that never started, and for an interrupted one.
+    public var durationMs: Int64?
+    /// The last lines of the update's stdout and stderr (at most 200), joined with "\n".
+    public var outputTail: String
+    /// The installtop process that wrote the row; `nil` for rows of the first schema.
+    public var writer: ProcessIdentity?
+    /// True from the update's start until its row is settled (or recovered as interrupted).
+    public var isRunning: Bool
+
+    /// A row with the given fields; the defaults are those of a plain successful install.
+    public init(
+        id: Int64? = nil,
+        operation: UpdateOperation,
+        resultCode: OperationResultCode,
+        hResult: HResult = .ok,
+        unmappedResultCode: Int32 = 0,
+        reason: String? = nil,
+        startedAt: Date?,
+        endedAt: Date?,
+        updateID: String,
+        revision: Int = 1,
+        title: String,
+        jobName: String,
+        clientApplicationID: String = HistoryRecorder.defaultClientApplicationID,
+        durationMs: Int64? = nil,
+        outputTail: String = "",
+        writer: ProcessIdentity? = nil,
+        isRunning: Bool = false
+    ) {
+        self.id = id
+        self.operation = operation
+        self.resultCode = resultCode
+        self.hResult = hResult
+        self.unmappedResultCode = unmappedResultCode
+        self.reason = reason
+        self.startedAt = startedAt
+        self.endedAt = endedAt
+        self.updateID = updateID
+        self.revision = revision
+        self.title = title
+        self.jobName = jobName
+        self.clientApplicationID = clientApplicationID
+        self.durationMs = durationMs
+        self.outputTail = outputTail
+        self.writer = writer
+        self.isRunning = isRunning
+    }
+
+    /// `durationMs` as a `Duration`.
+    public var duration: Duration? { durationMs.map { .milliseconds($0) } }
+}
+
+// MARK: - Codable (the database row)
+
+extension HistoryEntry: Codable {
+    /// Column names of the `historyEntry` table.
+    enum CodingKeys: String, CodingKey, ColumnExpression {
+        case id, operation, resultCode, hResult, unmappedResultCode, reason, startedAt, endedAt
+        case updateID, revision, title, jobName, clientApplicationID, durationMs, outputTail
+        case writerPID, writerStartTime, writerBootID, isRunning
+    }
+
+    /// Decodes a row. Unknown operation or result numbers (written by a newer installtop) are
+    /// reported as a decoding error rather than guessed.
+    public init(from decoder: any Decoder) throws {
+        let row = try decoder.container(keyedBy: CodingKeys.self)
+        id = try row.decodeIfPresent(Int64.self, forKey: .id)
+        let operationValue = try row.decode(Int.self, forKey: .operation)
+        guard let operation = UpdateOperation(rawValue: operationValue) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .operation, in: row, debugDescription: "unknown operation \(operationValue)")
+        }
+        self.operation = operation
+        let resultValue = try row.decode(Int.self, forKey: .resultCode)
+        guard let resultCode = OperationResultCode(rawValue: resultValue) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .resultCode, in: row, debugDescription: "unknown result code \(resultValue)")
+        }
+        self.resultCode = resultCode
+        hResult = HResult(rawValue: UInt32(truncatingIfNeeded: try row.decode(Int64.self, forKey: .hResult)))
+        unmappedResultCode = try row.decode(Int32.self, forKey: .unmappedResultCode)
+        reason = try row.decodeIfPresent(String.self, forKey: .reason)
+        startedAt = try row.decodeIfPresent(Date.self, forKey: .startedAt)
+        endedAt = try row.decodeIfPresent(Date.self, forKey: .endedAt)
+        updateID = try row.decode(String.self, forKey: .updateID)
+        revision = try row.decode(Int.self, forKey: .revision)
+        title = try row.decode(String.self, forKey: .title)
+        jobName = try row.decode(String.self, forKey: .jobName)
+        clientApplicationID = try row.decode(String.self, forKey: .clientApplicationID)
+        durationMs = try row.decodeIfPresent(Int64.self, forKey: .durationMs)
+        outputTail = try row.decode(String.self, forKey: .outputTail)
+        if let pid = try row.decodeIfPresent(Int32.self, forKey: .writerPID) {
+            writer = ProcessIdentity(
+                pid: pid,
+                startTime: try row.decodeIfPresent(Int64.self, forKey: .writerStartTime).map { UInt64($0) },
+                bootID: try row.decodeIfPresent(String.self, forKey: .writerBootID))
+        } else {
+            writer = nil
+        }
+        isRunning = try row.decode(Bool.self, forKey: .isRunning)
+    }
+
+    /// Encodes the row; every column is written, `nil` as NULL.
+    public func encode(to encoder: any Encoder) throws {
+        var row = encoder.container(keyedBy: CodingKeys.self)
+        try row.encode(id, forKey: .id)
+        try row.encode(operation.rawValue, forKey: .operation)
+        try row.encode(resultCode.rawValue, forKey: .resultCode)
+        try row.encode(Int64(hResult.rawValue), forKey: .hResult)
+        try row.encode(unmappedResultCode, forKey: .unmappedResultCode)
+        try row.encode(reason, forKey: .reason)
+        try row.encode(startedAt, forKey: .startedAt)
+        try row.encode(endedAt, forKey: .endedAt)
+        try row.encode(updateID, forKey: .updateID)
+        try row.encode(revision, forKey: .revision)
+        try row.encode(title, forKey: .title)
+        try row.encode(jobName, forKey: .jobName)
+        try row.encode(clientApplicationID, forKey: .clientApplicationID)
+        try row.encode(durationMs, forKey: .durationMs)
+        try row.encode(outputTail, forKey: .outputTail)
+        try row.encode(writer?.pid, forKey: .writerPID)
+        // SQLite integers are signed 64-bit; clock ticks since boot never come near the limit.
+        try row.encode(writer?.startTime.map { Int64(clamping: $0) }, forKey: .writerStartTime)
+        try row.encode(writer?.bootID, forKey: .writerBootID)
+        try row.encode(isRunning, forKey: .isRunning)
+    }
+}
+
+// MARK: - GRDB record
+
+extension HistoryEntry: FetchableRecord, MutablePersistableRecord {
+    /// The table, created by `HistorySchema`.
+    public static let databaseTableName = "historyEntry"
+
+    /// Keeps the row id SQLite chose.
+    public mutating func didInsert(_ inserted: InsertionSuccess) {
+        id = inserted.rowID
+    }
+}

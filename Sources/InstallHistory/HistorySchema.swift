@@ -1,0 +1,65 @@
+import GRDB
+
+/// The history database's schema, as a list of named migrations.
+///
+/// Migrations are append-only: a released one is never edited, removed or reordered, because
+/// databases in the field have recorded its name as applied. Change the schema by adding one.
+enum HistorySchema {
+    /// The migration names, in order.
+    enum Migration: String, CaseIterable {
+        /// The table of rule 19, with a running flag.
+        case createHistoryEntry = "v1-createHistoryEntry"
+        /// Who wrote a row, so rule 20's recovery can tell a dead writer from a live one.
+        case addWriterIdentity = "v2-addWriterIdentity"
+        /// Newest-first paging, the update and job filters, ETAs and recovery.
+        case addQueryIndexes = "v3-addQueryIndexes"
+    }
+
+    /// The expression rows are ordered by (newest first, then by id): when the update
+    /// started, or when it was settled if it never started. Queries must spell it exactly
+    /// like this for SQLite to use the indexes built on it.
+    static let dateExpression = "coalesce(startedAt, endedAt)"
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration(Migration.createHistoryEntry.rawValue) { db in
+            try db.create(table: HistoryEntry.databaseTableName) { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("operation", .integer).notNull()
+                t.column("resultCode", .integer).notNull()
+                t.column("hResult", .integer).notNull()
+                t.column("unmappedResultCode", .integer).notNull().defaults(to: 0)
+                t.column("reason", .text)
+                t.column("startedAt", .datetime)
+                t.column("endedAt", .datetime)
+                t.column("updateID", .text).notNull()
+                t.column("revision", .integer).notNull()
+                t.column("title", .text).notNull()
+                t.column("jobName", .text).notNull()
+                t.column("clientApplicationID", .text).notNull()
+                t.column("durationMs", .integer)
+                t.column("outputTail", .text).notNull().defaults(to: "")
+                t.column("isRunning", .boolean).notNull().defaults(to: false)
+            }
+        }
+        migrator.registerMigration(Migration.addWriterIdentity.rawValue) { db in
+            try db.alter(table: HistoryEntry.databaseTableName) { t in
+                t.add(column: "writerPID", .integer)
+                t.add(column: "writerStartTime", .integer)
+                t.add(column: "writerBootID", .text)
+            }
+        }
+        migrator.registerMigration(Migration.addQueryIndexes.rawValue) { db in
+            let table = HistoryEntry.databaseTableName
+            try db.execute(sql: """
+                CREATE INDEX historyEntry_byDate ON \(table)(\(dateExpression), id);
+                CREATE INDEX historyEntry_byUpdate ON \(table)(updateID, \(dateExpression), id);
+                CREATE INDEX historyEntry_byJob ON \(table)(jobName, \(dateExpression), id);
+                CREATE INDEX historyEntry_succeededDurations ON \(table)(updateID, durationMs)
+                    WHERE resultCode = 2 AND durationMs IS NOT NULL;
+                CREATE INDEX historyEntry_running ON \(table)(id) WHERE isRunning;
+                """)
+        }
+        return migrator
+    }
+}

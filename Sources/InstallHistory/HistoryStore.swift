@@ -1,0 +1,116 @@
+import Foundation
+import GRDB
+import InstallEngine
+
+/// The install history: one SQLite file in WAL mode, shared safely by every installtop
+/// process that opens it (rules 19 and 20).
+///
+/// Several processes may write at once: each write is one short IMMEDIATE transaction, and a
+/// writer that finds the file locked waits up to `busyTimeout` instead of failing with
+/// "database is locked"; opening (which may create the file and its schema) is serialized
+/// across processes by `FolderLock`. Rows are never deleted; a running row is settled by its
+/// writer or, if that writer died, by `recoverInterruptedEntries()`.
+public final class HistoryStore: Sendable {
+    /// The database file.
+    public let path: String
+    let pool: DatabasePool
+
+    /// How long a write waits for another process's transaction before failing.
+    public static let busyTimeout: TimeInterval = 5
+
+    /// The `reason` of rows whose writer died while their update ran.
+    public static let interruptedReason = "interrupted"
+
+    // MARK: - Opening
+
+    /// Opens the history at `path`, bringing its schema up to date.
+    ///
+    /// With `createIfMissing` (the default) a missing file is created, and so are its missing
+    /// parent folders, with mode 0700 since the output tails may hold anything an installer
+    /// printed. Without it a missing file throws `missingDatabase` and nothing is created.
+    /// A file that is not a database, is corrupt or cannot be written throws
+    /// `unusableDatabase`, and so does another process opening it for over 10 s.
+    public init(path: String, createIfMissing: Bool = true) throws(HistoryError) {
+        self.path = path
+        if !FileManager.default.fileExists(atPath: path) {
+            guard createIfMissing else { throw .missingDatabase(path: path) }
+            try Self.createParentFolder(of: path)
+        }
+        do {
+            pool = try FolderLock.withLock(on: (path as NSString).deletingLastPathComponent, timeout: .seconds(10)) {
+                let pool = try DatabasePool(path: path, configuration: Self.configuration)
+                try HistorySchema.migrator.migrate(pool)
+                return pool
+            }
+        } catch {
+            throw .unusableDatabase(path: path, reason: Self.describe(error))
+        }
+    }
+
+    /// `$XDG_STATE_HOME/installtop/history.sqlite3`, or `$HOME/.local/state/installtop/
+    /// history.sqlite3` when `XDG_STATE_HOME` is unset, empty or relative (the XDG spec says
+    /// to ignore relative paths). Without `HOME`, the user's home folder from the password
+    /// database is used.
+    public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        let stateHome: String
+        if let xdg = environment["XDG_STATE_HOME"], xdg.hasPrefix("/") {
+            stateHome = xdg
+        } else {
+            let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 }
+                ?? FileManager.default.homeDirectoryForCurrentUser.path
+            stateHome = (home as NSString).appendingPathComponent(".local/state")
+        }
+        return (stateHome as NSString).appendingPathComponent("installtop/history.sqlite3")
+    }
+
+    private static var configuration: Configuration {
+        var configuration = Configuration()
+        configuration.label = "installtop.history"
+        configuration.busyMode = .timeout(busyTimeout)
+        configuration.prepareDatabase { db in
+            // In WAL mode NORMAL loses no committed transaction when a process is killed,
+            // only (at worst) the last ones on a power cut, and spares an fsync per commit.
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+        return configuration
+    }
+
+    private static func createParentFolder(of path: String) throws(HistoryError) {
+        let folder = (path as NSString).deletingLastPathComponent
+        guard !folder.isEmpty else { return }
+        do {
+            try FileManager.default.createDirectory(
+                atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw .unusableDatabase(path: path, reason: "cannot create folder \(folder): \(describe(error))")
+        }
+    }
+
+    // MARK: - Errors
+
+    static func describe(_ error: any Error) -> String {
+        if let error = error as? DatabaseError {
+            return error.message ?? "SQLite error \(error.resultCode.rawValue)"
+        }
+        if let error = error as? FolderLock.TimedOut { return error.description }
+        return (error as NSError).localizedDescription
+    }
+
+    /// Runs `body` as one write transaction, turning its errors into `accessFailed`.
+    func write<T: Sendable>(_ operation: String, _ body: (Database) throws -> T) throws(HistoryError) -> T {
+        do {
+            return try pool.write(body)
+        } catch {
+            throw .accessFailed(path: path, operation: operation, reason: Self.describe(error))
+        }
+    }
+
+    /// Runs `body` in a read-only snapshot, turning its errors into `accessFailed`.
+    func read<T: Sendable>(_ body: (Database) throws -> T) throws(HistoryError) -> T {
+        do {
+            return try pool.read(body)
+        } catch {
+            throw .accessFailed(path: path, operation: "read", reason: Self.describe(error))
+        }
+    }
+}

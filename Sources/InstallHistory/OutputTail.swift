@@ -1,0 +1,32 @@
+import DequeModule
+
+/// The last lines of an update's output, bounded in lines and in bytes per line so a chatty
+/// or binary-spewing installer cannot grow installtop's memory.
+struct OutputTail: Sendable, Hashable {
+    /// Lines kept.
+    static let lineLimit = 200
+    /// Longer lines are cut to this many bytes (on a character boundary) and marked with "…".
+    static let lineByteLimit = 4096
+
+    private var lines: Deque<String> = []
+
+    mutating func append(_ line: String) {
+        if lines.count == Self.lineLimit { lines.removeFirst() }
+        lines.append(Self.bounded(line))
+    }
+
+    /// The lines, oldest first, joined with "\n".
+    var text: String { lines.joined(separator: "\n") }
+
+    private static func bounded(_ line: String) -> String {
+        guard line.utf8.count > lineByteLimit else { return line }
+        var cut = ""
+        var bytes = 0
+        for character in line {
+            bytes += character.utf8.count
+            if bytes > lineByteLimit - 3 { break }
+            cut.append(character)
+        }
+        return cut + "…"
+    }
+}

@@ -1,0 +1,72 @@
+import ArgumentParser
+import Foundation
+import InstallHistory
+
+/// `installtop history`: the install history, newest first (rule 19).
+///
+/// Before listing, rows left running by an installtop that died are settled as interrupted
+/// (rule 20). A missing or unusable database is reported on stderr with exit status 1.
+struct HistoryCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "history",
+        abstract: "Show the install history, newest first."
+    )
+
+    @Option(help: "How many entries to show.")
+    var limit = 20
+
+    @Option(help: "How many of the newest entries to skip (zero-based paging).")
+    var offset = 0
+
+    @Option(name: .customLong("update"), help: ArgumentHelp("Only entries of this update id.", valueName: "id"))
+    var updateID: String?
+
+    @Option(name: .customLong("job"), help: ArgumentHelp("Only entries of this job name.", valueName: "name"))
+    var jobName: String?
+
+    @Flag(help: "Print JSON Lines, one object per entry.")
+    var json = false
+
+    @Option(
+        name: .customLong("history-db"),
+        help: ArgumentHelp(
+            "The history database (default: $XDG_STATE_HOME/installtop/history.sqlite3).", valueName: "path"))
+    var historyDB: String?
+
+    func validate() throws {
+        guard limit >= 1 else { throw ValidationError("--limit must be at least 1.") }
+        guard offset >= 0 else { throw ValidationError("--offset must not be negative.") }
+    }
+
+    func run() throws {
+        let path = historyDB ?? HistoryStore.defaultPath()
+        let entries: [HistoryEntry]
+        let total: Int
+        do {
+            let store = try HistoryStore(path: path, createIfMissing: false)
+            try store.recoverInterruptedEntries()
+            entries = try store.entries(limit: limit, offset: offset, updateID: updateID, jobName: jobName)
+            total = json ? 0 : try store.count(updateID: updateID, jobName: jobName)
+        } catch .missingDatabase(let missing) {
+            Self.printError("no install history yet (\(missing) does not exist)")
+            throw ExitCode.failure
+        } catch {
+            Self.printError(error.description)
+            throw ExitCode.failure
+        }
+        if json {
+            for entry in entries { print(try HistoryEntryJSON.line(for: entry)) }
+        } else if entries.isEmpty {
+            print(offset > 0 || updateID != nil || jobName != nil ? "No matching history entries." : "No install history yet.")
+        } else {
+            print(HistoryTable.render(entries), terminator: "")
+            if offset + entries.count < total {
+                print("(\(offset + 1)-\(offset + entries.count) of \(total); --offset \(offset + entries.count) for older entries)")
+            }
+        }
+    }
+
+    private static func printError(_ message: String) {
+        FileHandle.standardError.write(Data("installtop: \(message)\n".utf8))
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import GRDB
+import InstallEngine
+@testable import InstallHistory
+import Testing
+
+@Suite("Rule 20: updates interrupted by the death of installtop")
+final class RecoveryTests {
+    private let folder = TemporaryFolder()
+    private let store: HistoryStore
+
+    init() throws {
+        store = try HistoryStore(path: folder.file("history.sqlite3"))
+    }
+
+    private func running(_ updateID: String, writer: ProcessIdentity?) throws -> HistoryEntry {
+        try store.insert(HistoryEntry(
+            operation: .install, resultCode: .inProgress, startedAt: EngineEvents.time(0), endedAt: nil,
+            updateID: updateID, title: updateID, jobName: "job", writer: writer, isRunning: true))
+    }
+
+    @Test func rowsOfDeadWritersBecomeFailedInterruptedAndLiveOnesAreLeftAlone() throws {
+        let me = ProcessIdentity.current()
+        let finished = try store.insert(HistoryEntry(
+            operation: .install, resultCode: .succeeded, startedAt: EngineEvents.time(-10),
+            endedAt: EngineEvents.time(-9), updateID: "done", title: "done", jobName: "job", durationMs: 1000,
+            outputTail: "ok", writer: ProcessIdentity(pid: Int32.max, startTime: 1, bootID: nil)))
+        let mine = try running("mine", writer: me)
+        var reused = me
+        reused.startTime = me.startTime.map { $0 + 1 }
+        let reusedPID = try running("reused-pid", writer: reused)
+        let gone = try running("gone", writer: ProcessIdentity(pid: Int32.max, startTime: 1, bootID: me.bootID))
+        var otherBoot = me
+        otherBoot.bootID = "00000000-0000-0000-0000-000000000000"
+        let earlierBoot = try running("earlier-boot", writer: otherBoot)
+        let unknownWriter = try running("unknown-writer", writer: nil)
+
+        let now = EngineEvents.time(60)
+        let recovered = try store.recoverInterruptedEntries(now: now)
+
+        #expect(Set(recovered.map(\.id)) == Set([reusedPID.id, gone.id, earlierBoot.id, unknownWriter.id]))
+        let rows = Dictionary(uniqueKeysWithValues: try store.entries(limit: 100).map { ($0.updateID, $0) })
+        for id in ["reused-pid", "gone", "earlier-boot", "unknown-writer"] {
+            let row = try #require(rows[id])
+            #expect(row.isRunning == false)
+            #expect(row.resultCode == .failed)
+            #expect(row.hResult == .installerFailure)
+            #expect(row.reason == "interrupted")
+            #expect(row.endedAt == now)
+            #expect(row.startedAt == EngineEvents.time(0))
+            #expect(row.durationMs == nil)
+        }
+        #expect(rows["mine"] == mine, "the live writer's row is untouched")
+        #expect(rows["done"] == finished, "finished rows are never changed")
+        #expect(try store.recoverInterruptedEntries(now: now).isEmpty, "a second pass finds nothing")
+
+        let integrity = try store.pool.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
+        #expect(integrity == ["ok"])
+    }
+
+    @Test func aLiveSecondProcessKeepsItsRowsUntilItDies() throws {
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: "/bin/sleep")
+        child.arguments = ["60"]
+        try child.run()
+        defer { if child.isRunning { kill(child.processIdentifier, SIGKILL) } }
+        let identity = try #require(ProcessIdentity.of(pid: child.processIdentifier))
+        #expect(identity.pid != ProcessIdentity.current().pid)
+        let row = try running("other-process", writer: identity)
+
+        #expect(try store.recoverInterruptedEntries().isEmpty)
+        #expect(try store.entries().first == row)
+
+        // SIGKILL: Foundation's Process hands the spawning thread's blocked signals, SIGTERM
+        // among them, on to the child, where a SIGTERM would wait unseen.
+        kill(child.processIdentifier, SIGKILL)
+        child.waitUntilExit()
+        let recovered = try store.recoverInterruptedEntries()
+        #expect(recovered.map(\.id) == [row.id])
+        #expect(recovered.first?.reason == "interrupted")
+    }
+
+    @Test func procStatIsReadPastAProcessNameWithSpacesAndParentheses() throws {
+        let fields = (4...52).map(String.init).joined(separator: " ")
+        let line = "1234 (a) (b c) S \(fields)\n"
+        let stat = try #require(ProcStat.parse(line))
+        #expect(stat.state == "S")
+        #expect(stat.startTime == 22)
+        #expect(ProcStat.parse("1234 (x) Z 1 2\n") == nil)
+        #expect(ProcStat.parse("garbage") == nil)
+    }
+
+    @Test func thisProcessIsAliveAndANonexistentPidIsNot() {
+        let me = ProcessIdentity.current()
+        #expect(me.startTime != nil, "Linux has /proc")
+        #expect(me.isAlive)
+        #expect(ProcessIdentity.of(pid: Int32.max) == nil)
+        #expect(!ProcessIdentity(pid: Int32.max, startTime: nil, bootID: nil).isAlive)
+    }
+}
