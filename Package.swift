@@ -32,6 +32,9 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Pure terminal drawing: cells, styles, widths, layout and widgets. No curses, no I/O.
+        .target(name: "TerminalUI"),
+        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI"]),
         .testTarget(
             name: "InstallEngineTests",
             dependencies: ["InstallEngine", "InstallEngineTesting"]
