@@ -57,6 +57,27 @@ public struct Buffer: Sendable, Hashable {
         }
     }
 
+    /// Calls `body` for every cell that differs from the cell at the same place in `previous`
+    /// (for every cell when `previous` is `nil` or has another size), row by row, left to right.
+    /// Continuation cells are skipped: a terminal draws a wide grapheme from its first cell, and
+    /// that cell differs whenever its continuation does. How an adapter sends only changes.
+    public func forEachCell(changedFrom previous: Buffer?, _ body: (_ x: Int, _ y: Int, _ cell: Cell) -> Void) {
+        let old = previous.flatMap { $0.width == width && $0.height == height ? $0.cells : nil } ?? []
+        cells.withUnsafeBufferPointer { new in
+            old.withUnsafeBufferPointer { old in
+                let compare = !old.isEmpty
+                for y in 0..<height {
+                    let start = y * width
+                    for x in 0..<width {
+                        let cell = new[start + x]
+                        if cell.isContinuation || (compare && old[start + x] == cell) { continue }
+                        body(x, y, cell)
+                    }
+                }
+            }
+        }
+    }
+
     // MARK: - Writing
 
     /// Writes `text` from (x, y) to the right, one cell per column, and returns how many columns

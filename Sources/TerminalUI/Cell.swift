@@ -23,10 +23,15 @@ public struct Cell: Sendable, Hashable {
 
     /// A cell holding `character` (its first `maxScalars` scalars; a space if it has none).
     public init(character: Character, style: Style, width: UInt8) {
+        self.init(scalars: character.unicodeScalars, style: style, width: width)
+    }
+
+    /// A cell holding the first `maxScalars` scalars of one grapheme (a space if none).
+    init(scalars: some Sequence<Unicode.Scalar>, style: Style, width: UInt8) {
         var low: UInt64 = 0
         var high: UInt64 = 0
         var count = 0
-        for scalar in character.unicodeScalars where scalar.value != 0 {
+        for scalar in scalars where scalar.value != 0 {
             let bits = UInt64(scalar.value) << UInt64(21 * (count % 3))
             if count < 3 { low |= bits } else { high |= bits }
             count += 1

@@ -134,6 +134,32 @@ public enum Color: Sendable, Hashable {
     }
 }
 
+// MARK: - Compact code
+
+extension Color {
+    /// The colour as one integer, so styles compare and hash as plain integers: the kind in the
+    /// top byte (0 default, 1 named, 2 indexed, 3 RGB), the index or 0xRRGGBB below.
+    var code: UInt32 {
+        switch self {
+        case .default: return 0
+        case .indexed(let index): return 2 << 24 | UInt32(index)
+        case .rgb(let red, let green, let blue): return 3 << 24 | UInt32(red) << 16 | UInt32(green) << 8 | UInt32(blue)
+        default: return 1 << 24 | UInt32(paletteIndex!)
+        }
+    }
+
+    /// The colour whose `code` this is.
+    init(code: UInt32) {
+        let payload = code & 0xFF_FFFF
+        switch code >> 24 {
+        case 1: self = Color.named[Int(payload & 0xF)]
+        case 2: self = .indexed(UInt8(payload & 0xFF))
+        case 3: self = .rgb(UInt8(payload >> 16), UInt8(payload >> 8 & 0xFF), UInt8(payload & 0xFF))
+        default: self = .default
+        }
+    }
+}
+
 // MARK: - CustomStringConvertible
 
 extension Color: CustomStringConvertible {

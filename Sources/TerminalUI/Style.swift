@@ -1,11 +1,15 @@
 /// How a cell looks: colours and attributes. A value type; `.plain` is the terminal's default.
+///
+/// Stored as three integers so that buffers compare and copy cheaply.
 public struct Style: Sendable, Hashable {
-    public var foreground: Color
-    public var background: Color
-    public var bold: Bool
-    public var dim: Bool
-    public var reverse: Bool
-    public var underline: Bool
+    private var foregroundCode: UInt32
+    private var backgroundCode: UInt32
+    private var attributes: UInt8
+
+    private static let boldBit: UInt8 = 1
+    private static let dimBit: UInt8 = 2
+    private static let reverseBit: UInt8 = 4
+    private static let underlineBit: UInt8 = 8
 
     /// The terminal's default colours, no attributes.
     public static let plain = Style()
@@ -18,12 +22,46 @@ public struct Style: Sendable, Hashable {
         reverse: Bool = false,
         underline: Bool = false
     ) {
-        self.foreground = foreground
-        self.background = background
-        self.bold = bold
-        self.dim = dim
-        self.reverse = reverse
-        self.underline = underline
+        foregroundCode = foreground.code
+        backgroundCode = background.code
+        attributes = (bold ? Style.boldBit : 0) | (dim ? Style.dimBit : 0) | (reverse ? Style.reverseBit : 0)
+            | (underline ? Style.underlineBit : 0)
+    }
+
+    // MARK: - Properties
+
+    public var foreground: Color {
+        get { Color(code: foregroundCode) }
+        set { foregroundCode = newValue.code }
+    }
+
+    public var background: Color {
+        get { Color(code: backgroundCode) }
+        set { backgroundCode = newValue.code }
+    }
+
+    public var bold: Bool {
+        get { attributes & Style.boldBit != 0 }
+        set { setAttribute(Style.boldBit, newValue) }
+    }
+
+    public var dim: Bool {
+        get { attributes & Style.dimBit != 0 }
+        set { setAttribute(Style.dimBit, newValue) }
+    }
+
+    public var reverse: Bool {
+        get { attributes & Style.reverseBit != 0 }
+        set { setAttribute(Style.reverseBit, newValue) }
+    }
+
+    public var underline: Bool {
+        get { attributes & Style.underlineBit != 0 }
+        set { setAttribute(Style.underlineBit, newValue) }
+    }
+
+    private mutating func setAttribute(_ bit: UInt8, _ on: Bool) {
+        attributes = on ? attributes | bit : attributes & ~bit
     }
 
     // MARK: - Combining
@@ -31,14 +69,11 @@ public struct Style: Sendable, Hashable {
     /// This style with `top` laid over it: each colour of `top` that is not `.default` wins, and
     /// attributes are the union of both. Overlaying `.plain` changes nothing.
     public func overlaid(by top: Style) -> Style {
-        Style(
-            foreground: top.foreground == .default ? foreground : top.foreground,
-            background: top.background == .default ? background : top.background,
-            bold: bold || top.bold,
-            dim: dim || top.dim,
-            reverse: reverse || top.reverse,
-            underline: underline || top.underline
-        )
+        var result = self
+        if top.foregroundCode != 0 { result.foregroundCode = top.foregroundCode }
+        if top.backgroundCode != 0 { result.backgroundCode = top.backgroundCode }
+        result.attributes |= top.attributes
+        return result
     }
 
     /// Both colours approximated for the terminal (see `Color.approximated(for:)`). On an

@@ -118,4 +118,21 @@ struct BufferTests {
         #expect(buffer.lines == ["\u{FFFD}\u{FFFD} "])
         #expect(!buffer.cells[2].isContinuation)
     }
+
+    @Test func changedCellsAreReportedOnceAndContinuationsSkipped() {
+        var old = Buffer(width: 4, height: 2)
+        old.write("ab", x: 0, y: 0)
+        var new = old
+        new.write("漢", x: 1, y: 1)
+        new.write("b", x: 0, y: 0, style: Style(bold: true))
+        var changed: [String] = []
+        new.forEachCell(changedFrom: old) { x, y, cell in changed.append("\(x),\(y):\(cell.character)") }
+        #expect(changed == ["0,0:b", "1,1:漢"])
+        var all = 0
+        new.forEachCell(changedFrom: nil) { _, _, _ in all += 1 }
+        #expect(all == 7)
+        var resized = 0
+        new.forEachCell(changedFrom: Buffer(width: 3, height: 2)) { _, _, _ in resized += 1 }
+        #expect(resized == 7)
+    }
 }
