@@ -34,6 +34,14 @@ let package = Package(
         ),
         // Pure terminal drawing: cells, styles, widths, layout and widgets. No curses, no I/O.
         .target(name: "TerminalUI"),
+        .systemLibrary(
+            name: "CNcursesw",
+            path: "Sources/CNcursesw",
+            pkgConfig: "ncursesw",
+            providers: [.apt(["libncurses-dev"])]
+        ),
+        // The only importer of CNcursesw: terminal lifecycle, signals, drawing a Buffer, keys.
+        .target(name: "CursesTerminal", dependencies: ["CNcursesw", "TerminalUI"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI"]),
         .testTarget(
             name: "InstallEngineTests",
