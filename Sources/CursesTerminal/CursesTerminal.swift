@@ -98,6 +98,7 @@ public final class CursesTerminal {
     /// Room for one cell's scalars plus the terminating 0, reused for every cell.
     private var wideCharacters = [wchar_t](repeating: 0, count: 8)
 
+    /// A terminal that does nothing until `start()`.
     public init() {}
 
     deinit {

@@ -10,6 +10,7 @@ public enum CursesTerminalError: Error, Sendable, Hashable, CustomStringConverti
     /// Creating the signal pipe failed with this `errno`.
     case signalPipe(errno: Int32)
 
+    /// A message for the user, naming what to fix.
     public var description: String {
         switch self {
         case .notATerminal:

@@ -4,14 +4,17 @@ public struct BoxFrame: Sendable, Hashable {
     /// Shown as ` title ` after the top-left corner; truncated with the glyph set's ellipsis
     /// when the box is narrow, left out when fewer than 5 columns wide.
     public var title: String?
+    /// Style of the corners and lines.
     public var borderStyle: Style
     /// Style of the title and the blank on either side of it.
     public var titleStyle: Style
+    /// Box-drawing (`.unicode`) or `+-|` (`.ascii`) characters, and the title's ellipsis.
     public var glyphs: GlyphSet
     /// When set, the inside is cleared with blanks in this style (for overlays drawn over other
     /// content); when `nil` the inside is left as it is.
     public var fillStyle: Style?
 
+    /// A frame; every part is optional and the defaults draw a plain Unicode box.
     public init(
         title: String? = nil,
         borderStyle: Style = .plain,

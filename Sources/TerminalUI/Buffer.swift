@@ -4,7 +4,9 @@
 /// silently clipped. The buffer keeps one invariant: a continuation cell always follows a
 /// double-width grapheme; overwriting either half of a wide grapheme blanks the other half.
 public struct Buffer: Sendable, Hashable {
+    /// Columns (never negative).
     public let width: Int
+    /// Rows (never negative).
     public let height: Int
     /// Row-major: cell (x, y) is `cells[y * width + x]`.
     public private(set) var cells: [Cell]

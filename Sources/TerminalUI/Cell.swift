@@ -14,6 +14,7 @@ public struct Cell: Sendable, Hashable {
     /// (U+0000 never reaches a cell).
     private var low: UInt64
     private var high: UInt64
+    /// Colours and attributes of the cell.
     public var style: Style
     /// Columns the grapheme takes: 1 or 2, or 0 for the continuation half of a wide grapheme.
     public var width: UInt8

@@ -3,7 +3,9 @@
 public enum Color: Sendable, Hashable {
     /// The terminal's own foreground or background colour.
     case `default`
+    /// The 8 ANSI colours, palette indexes 0–7.
     case black, red, green, yellow, blue, magenta, cyan, white
+    /// Their bright variants, palette indexes 8–15 (`bright-black` … in themes).
     case brightBlack, brightRed, brightGreen, brightYellow, brightBlue, brightMagenta, brightCyan, brightWhite
     /// One of the xterm 256-colour palette entries. 0–15 are the same colours as the named cases.
     case indexed(UInt8)

@@ -14,6 +14,7 @@ public enum ColorCapability: Int, Sendable, Hashable, Comparable, CaseIterable {
     /// 24-bit colour.
     case direct
 
+    /// Fewer colours first: `.none < .basic8 < … < .direct`.
     public static func < (lhs: ColorCapability, rhs: ColorCapability) -> Bool {
         lhs.rawValue < rhs.rawValue
     }

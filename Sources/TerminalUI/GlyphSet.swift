@@ -1,11 +1,14 @@
 /// The glyphs the widgets draw with: box-drawing and block characters for UTF-8 terminals,
 /// plain ASCII otherwise. Every glyph is one column wide.
 public struct GlyphSet: Sendable, Hashable {
+    /// Box corners, clockwise from the top left.
     public var topLeft: Character
     public var topRight: Character
     public var bottomLeft: Character
     public var bottomRight: Character
+    /// Top and bottom border.
     public var horizontal: Character
+    /// Left and right border.
     public var vertical: Character
     /// A completely filled progress-bar cell.
     public var barFull: Character
@@ -17,6 +20,7 @@ public struct GlyphSet: Sendable, Hashable {
     /// Marks truncated text; one column wide in both sets so layouts match.
     public var ellipsis: Character
 
+    /// A custom set; every glyph should be one column wide or layouts shift.
     public init(
         topLeft: Character, topRight: Character, bottomLeft: Character, bottomRight: Character,
         horizontal: Character, vertical: Character,

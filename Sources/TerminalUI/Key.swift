@@ -5,9 +5,13 @@ public enum Key: Sendable, Hashable {
     /// Ctrl plus a letter, lower-cased (`.control("c")` for Ctrl-C), for the control codes that
     /// are not Tab, Enter or Backspace.
     case control(Character)
+    /// Arrow keys.
     case up, down, left, right
+    /// Navigation keys.
     case pageUp, pageDown, home, end
+    /// Editing keys (`delete` is the forward-delete key).
     case insert, delete, backspace
+    /// `backTab` is Shift-Tab.
     case tab, backTab, enter, escape
     /// F1…F63 as `.function(1)`…
     case function(Int)

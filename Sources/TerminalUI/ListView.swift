@@ -4,6 +4,7 @@
 /// as `offset` next time, so the view scrolls only as far as needed to keep the selection
 /// visible.
 public struct ListView: Sendable, Hashable {
+    /// How many items the list has (negative counts as none).
     public var itemCount: Int
     /// The selected item, or `nil` for none. Out-of-range values are clamped.
     public var selectedIndex: Int?
@@ -12,6 +13,7 @@ public struct ListView: Sendable, Hashable {
     /// Laid over the selected row after it is drawn (see `Buffer.overlayStyle`).
     public var selectionStyle: Style
 
+    /// A list; the default selection style is reverse video, visible on every terminal.
     public init(itemCount: Int, selectedIndex: Int?, offset: Int = 0, selectionStyle: Style = Style(reverse: true)) {
         self.itemCount = itemCount
         self.selectedIndex = selectedIndex

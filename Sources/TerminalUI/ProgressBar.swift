@@ -14,11 +14,16 @@ public struct ProgressBar: Sendable, Hashable {
         case indeterminate(phase: Int)
     }
 
+    /// Fraction or indeterminate phase.
     public var mode: Mode
+    /// Style of the filled cells (and the foreground of a partly filled one).
     public var doneStyle: Style
+    /// Style of the unfilled cells (and the background of a partly filled one).
     public var todoStyle: Style
+    /// Eighth blocks (`.unicode`) or `#`/`-` (`.ascii`).
     public var glyphs: GlyphSet
 
+    /// A bar; with the default plain styles only the glyphs show progress.
     public init(_ mode: Mode, doneStyle: Style = .plain, todoStyle: Style = .plain, glyphs: GlyphSet = .unicode) {
         self.mode = mode
         self.doneStyle = doneStyle

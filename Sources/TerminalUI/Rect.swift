@@ -1,8 +1,12 @@
 /// A rectangle of cells: origin (x, y) and size. Sizes are never negative.
 public struct Rect: Sendable, Hashable {
+    /// Left column (may be negative; drawing clips).
     public var x: Int
+    /// Top row (may be negative; drawing clips).
     public var y: Int
+    /// Columns; keep it non-negative when assigning directly.
     public var width: Int
+    /// Rows; keep it non-negative when assigning directly.
     public var height: Int
 
     /// A rectangle; negative sizes become 0.

@@ -14,6 +14,7 @@ public struct Style: Sendable, Hashable {
     /// The terminal's default colours, no attributes.
     public static let plain = Style()
 
+    /// A style; everything defaults to the terminal's default look.
     public init(
         foreground: Color = .default,
         background: Color = .default,
@@ -30,31 +31,37 @@ public struct Style: Sendable, Hashable {
 
     // MARK: - Properties
 
+    /// Text colour; `.default` leaves the terminal's.
     public var foreground: Color {
         get { Color(code: foregroundCode) }
         set { foregroundCode = newValue.code }
     }
 
+    /// Cell colour; `.default` leaves the terminal's.
     public var background: Color {
         get { Color(code: backgroundCode) }
         set { backgroundCode = newValue.code }
     }
 
+    /// Bold (often also brighter).
     public var bold: Bool {
         get { attributes & Style.boldBit != 0 }
         set { setAttribute(Style.boldBit, newValue) }
     }
 
+    /// Faint; ignored by terminals without it.
     public var dim: Bool {
         get { attributes & Style.dimBit != 0 }
         set { setAttribute(Style.dimBit, newValue) }
     }
 
+    /// Foreground and background swapped: visible even without colours.
     public var reverse: Bool {
         get { attributes & Style.reverseBit != 0 }
         set { setAttribute(Style.reverseBit, newValue) }
     }
 
+    /// Underlined.
     public var underline: Bool {
         get { attributes & Style.underlineBit != 0 }
         set { setAttribute(Style.underlineBit, newValue) }

@@ -25,14 +25,18 @@
 public struct TextSanitizer: Sendable, Hashable {
     /// Which characters the result may contain.
     public enum Mode: Sendable, Hashable {
+        /// Keep printable Unicode; for UTF-8 locales.
         case unicode
+        /// Printable ASCII only; for other locales.
         case ascii
     }
 
+    /// Which characters the result may contain.
     public var mode: Mode
     /// Tab stops every this many columns (at least 1).
     public var tabWidth: Int
 
+    /// A sanitizer; Unicode mode with tab stops every 8 columns by default.
     public init(mode: Mode = .unicode, tabWidth: Int = 8) {
         self.mode = mode
         self.tabWidth = max(1, tabWidth)
