@@ -14,8 +14,19 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
+        // MARK: - C shims
+
         // The POSIX calls Swift's Glibc module does not show (pidfd_open, addchdir_np, closefrom).
         .target(name: "CPosixSpawn"),
+        .systemLibrary(
+            name: "CNcursesw",
+            path: "Sources/CNcursesw",
+            pkgConfig: "ncursesw",
+            providers: [.apt(["libncurses-dev"])]
+        ),
+
+        // MARK: - Engine
+
         .target(
             name: "InstallEngine",
             dependencies: [
@@ -34,23 +45,35 @@ let package = Package(
                 .product(name: "DequeModule", package: "swift-collections"),
             ]
         ),
+
+        // MARK: - Terminal
+
+        // Pure: cells, styles, width, sanitizing, layout and widgets. No curses.
+        .target(name: "TerminalUI"),
+        // The only importer of CNcursesw: terminal lifecycle, signals, drawing a Buffer, keys.
+        .target(name: "CursesTerminal", dependencies: ["CNcursesw", "TerminalUI"]),
+
+        // MARK: - Executables
+
         .executableTarget(
             name: "installtop",
             dependencies: [
                 "InstallEngine",
                 "InstallHistory",
+                "TerminalUI",
+                "CursesTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // Prints timings of the process backend; run with `swift run -c release installtop-bench`.
+        // Prints timings; run with `swift run -c release installtop-bench [NAME]`.
         .executableTarget(
             name: "installtop-bench",
-            dependencies: ["InstallEngine", "InstallEngineTesting"]
+            dependencies: ["InstallEngine", "InstallEngineTesting", "InstallHistory", "TerminalUI"]
         ),
-        .testTarget(
-            name: "InstallEngineTests",
-            dependencies: ["InstallEngine", "InstallEngineTesting"]
-        ),
+
+        // MARK: - Tests
+
+        .testTarget(name: "InstallEngineTests", dependencies: ["InstallEngine", "InstallEngineTesting"]),
         .testTarget(
             name: "InstallHistoryTests",
             dependencies: [
@@ -59,6 +82,7 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
+        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI"]),
     ],
     swiftLanguageModes: [.v6]
 )
