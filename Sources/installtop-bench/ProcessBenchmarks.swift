@@ -4,12 +4,6 @@ import Synchronization
 
 /// Benchmarks of `ProcessBackend` with real children. Each prints its figures and the goal.
 enum ProcessBenchmarks {
-    /// A benchmark and the name that selects it on the command line.
-    struct Benchmark: Sendable {
-        var name: String
-        var run: @Sendable () async -> Void
-    }
-
     static let all: [Benchmark] = [
         Benchmark(name: "spawn-overhead", run: spawnOverhead),
         Benchmark(name: "progress-flood", run: progressFlood),

@@ -1,9 +1,10 @@
-// installtop-bench: prints figures for the process backend, asserts nothing.
+// installtop-bench: prints figures for the engine, the process backend and the monitor;
+// asserts nothing. Run in release mode: swift run -c release installtop-bench
 // Usage: installtop-bench [benchmark-name]   (no name runs them all)
 
 import Glibc
 
-let benchmarks = ProcessBenchmarks.all
+let benchmarks = EngineBenchmarks.all + ProcessBenchmarks.all
 let requested = CommandLine.arguments.dropFirst().first
 let selected = benchmarks.filter { requested == nil || $0.name == requested }
 

@@ -10,7 +10,7 @@ struct InstallTop: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "installtop",
         abstract: "Run installations as child processes and watch them.",
-        subcommands: [ValidateCommand.self, HistoryCommand.self]
+        subcommands: [RunCommand.self, DemoCommand.self, ValidateCommand.self, HistoryCommand.self]
     )
 
     /// Parses and runs, mapping usage errors to exit status 2 as PRODUCT.md specifies
@@ -23,7 +23,7 @@ struct InstallTop: ParsableCommand {
             let code = exitCode(for: error)
             if code == .validationFailure {
                 FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
-                Foundation.exit(2)
+                Foundation.exit(ExitStatus.invalidUsage.rawValue)
             }
             exit(withError: error)
         }

@@ -76,18 +76,23 @@ public final class CallbackQueue: Sendable {
     }
 
     /// Runs items until the queue is empty. Only the deliverer chosen by `append` calls this.
+    /// Items are taken in batches, so producers and the deliverer meet at the lock once per
+    /// batch rather than once per item.
     func deliverPending() {
         while true {
-            let next = state.withLock { state -> (@Sendable () -> Void)? in
-                if let work = state.pending.popFirst() { return work }
-                state.isDelivering = false
-                state.deliveringThread = nil
-                return nil
+            let batch = state.withLock { state -> Deque<@Sendable () -> Void>? in
+                guard !state.pending.isEmpty else {
+                    state.isDelivering = false
+                    state.deliveringThread = nil
+                    return nil
+                }
+                defer { state.pending = [] }
+                return state.pending
             }
-            guard let next else { return }
-            next()
+            guard let batch else { return }
+            for work in batch { work() }
             let ready = state.withLock { state -> [@Sendable () -> Void] in
-                state.delivered += 1
+                state.delivered += UInt64(batch.count)
                 guard !state.waiters.isEmpty else { return [] }
                 let delivered = state.delivered
                 let ready = state.waiters.filter { $0.ticket <= delivered }.map(\.resume)

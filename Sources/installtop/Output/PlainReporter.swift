@@ -1,0 +1,201 @@
+import Foundation
+import Glibc
+import InstallEngine
+import Synchronization
+import TerminalUI
+
+/// Line output for logs and pipes (`--plain`, or stdout not a terminal): one line when a job or
+/// update starts and ends, progress at most every 10 % or 5 s per update, and a summary table
+/// at the end. Child text is sanitized: escape sequences are shown, never sent.
+final class PlainReporter: Sendable {
+    private struct UpdateKey: Hashable {
+        var job: Int
+        var index: Int
+    }
+
+    private struct Printed {
+        var decile: Int
+        var at: ContinuousClock.Instant
+    }
+
+    private struct State {
+        var model = QueueModel(outputCapacity: 5)
+        var printed: [UpdateKey: Printed] = [:]
+    }
+
+    /// Lines of output shown under a failed update.
+    static let failureTailLines = 5
+    static let quietInterval = Duration.seconds(5)
+
+    private let output: StandardOutput
+    private let sanitizer: TextSanitizer
+    private let state = Mutex(State())
+    private let quietCheck = OnDemandTicker(interval: .seconds(1))
+
+    init(output: StandardOutput, sanitizer: TextSanitizer) {
+        self.output = output
+        self.sanitizer = sanitizer
+    }
+
+    /// Called for every engine event, in order.
+    func handle(_ event: EngineEvent) {
+        state.withLock { state in
+            state.model.apply(event)
+            guard let line = line(for: event, state: &state) else { return }
+            output.line(Self.clock(event.time) + " " + line)
+        }
+    }
+
+    // MARK: - Lines
+
+    private func line(for event: EngineEvent, state: inout State) -> String? {
+        switch event.kind {
+        case .jobQueued(let descriptor):
+            let count = descriptor.updates.count
+            return "job \(descriptor.id) \(clean(descriptor.name)): queued, \(descriptor.operation.name) \(count) update\(count == 1 ? "" : "s")"
+        case .jobStarted(let job):
+            return "job \(job) \(jobName(job, state)): started"
+        case .updateStarted(let job, let index, _):
+            state.printed[UpdateKey(job: job, index: index)] = Printed(decile: 0, at: .now)
+            quietCheck.ensureRunning { [weak self] in self?.reportQuietUpdates() ?? false }
+            guard let update = state.model.job(job)?.updates[index] else { return nil }
+            return "\(tag(job, index, state)) started: \(clean(update.update.title))"
+        case .progress(let job, let index, let percent, _, let message):
+            let key = UpdateKey(job: job, index: index)
+            let decile = percent.map { Int($0 / 10) } ?? 0
+            guard let printed = state.printed[key], decile > printed.decile || ContinuousClock.now - printed.at >= Self.quietInterval
+            else { return nil }
+            state.printed[key] = Printed(decile: max(decile, printed.decile), at: .now)
+            return progressLine(job, index, percent: percent, message: message, state: state)
+        case .output:
+            return nil
+        case .updateCompleted(let job, let index, _, let result):
+            state.printed[UpdateKey(job: job, index: index)] = nil
+            var line = "\(tag(job, index, state)) \(result.resultCode.name)"
+            if let duration = result.duration { line += " in \(duration.shortText)" }
+            if result.resultCode != .succeeded {
+                var details: [String] = []
+                if let reason = result.reason { details.append(clean(reason)) }
+                if result.hResult != .ok { details.append(result.hResult.description) }
+                if !details.isEmpty { line += ": " + details.joined(separator: ", ") }
+            }
+            if result.rebootRequired { line += " (reboot required)" }
+            if result.resultCode == .failed, let update = state.model.job(job)?.updates[index] {
+                for output in update.output.lines.suffix(Self.failureTailLines) {
+                    line += "\n    | " + clean(output.text)
+                }
+            }
+            return line
+        case .jobAbortRequested(let job, let force):
+            let running = state.model.job(job)?.runningIndex != nil
+            let what = force ? "abort forced: killing the running update now"
+                : running ? "abort requested: no further update starts; the running one gets SIGTERM"
+                : "abort requested"
+            return "job \(job) \(jobName(job, state)): \(what)"
+        case .jobCompleted(let job, let result):
+            let counts = Self.counts(result.updateResults.map(\.resultCode))
+            return "job \(job) \(jobName(job, state)): \(result.resultCode.name) (\(counts))"
+                + (result.rebootRequired ? ", reboot required" : "")
+        case .jobCleanedUp:
+            return nil
+        }
+    }
+
+    private func progressLine(_ job: Int, _ index: Int, percent: Double?, message: String?, state: State) -> String {
+        var line = tag(job, index, state)
+        line += percent.map { " \(Int($0))%" } ?? " running"
+        if let startedAt = state.model.job(job)?.updates[index].startedAt, Date().timeIntervalSince(startedAt) >= 1 {
+            line += " (\(Duration.seconds(Int64(Date().timeIntervalSince(startedAt))).shortText))"
+        }
+        if let message, !message.isEmpty { line += " " + clean(message) }
+        return line
+    }
+
+    /// Every 5 s without a line, a running update gets one, so a log shows it is alive.
+    /// Returns whether any update is still running.
+    private func reportQuietUpdates() -> Bool {
+        state.withLock { state in
+            let now = ContinuousClock.now
+            for (key, printed) in state.printed where now - printed.at >= Self.quietInterval {
+                guard let update = state.model.job(key.job)?.updates[key.index],
+                      update.result.resultCode == .inProgress else { continue }
+                state.printed[key] = Printed(decile: printed.decile, at: now)
+                output.line(Self.clock(Date()) + " "
+                    + progressLine(key.job, key.index, percent: update.percent, message: update.message, state: state))
+            }
+            return !state.printed.isEmpty
+        }
+    }
+
+    // MARK: - Summary
+
+    /// The table printed when the run is over.
+    func summary(of model: QueueModel) -> String {
+        var rows: [[String]] = [["JOB", "UPDATE", "RESULT", "HRESULT", "EXIT", "TIME", "REBOOT", "TITLE"]]
+        for job in model.jobs {
+            for update in job.updates {
+                let result = update.result
+                rows.append([
+                    String(job.id), clean(update.update.id), result.resultCode.name, result.hResult.description,
+                    String(result.unmappedResultCode), result.duration?.shortText ?? "-",
+                    result.rebootRequired ? "yes" : "", clean(update.update.title),
+                ])
+            }
+        }
+        let widths = (0..<rows[0].count).map { column in rows.map { DisplayWidth.of($0[column]) }.max() ?? 0 }
+        var text = "\nSummary\n"
+        for row in rows {
+            let cells = row.enumerated().map { column, cell in
+                column == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[column] - DisplayWidth.of(cell))
+            }
+            text += cells.joined(separator: "  ").trimmingTrailingSpaces() + "\n"
+        }
+        let codes = model.jobs.flatMap { $0.updates.map(\.result.resultCode) }
+        let reboot = model.jobs.contains { $0.result?.rebootRequired == true }
+        text += "\(model.jobs.count) job\(model.jobs.count == 1 ? "" : "s"), \(codes.count) updates: \(Self.counts(codes))"
+        text += reboot ? " · a reboot is required" : ""
+        return text
+    }
+
+    // MARK: - Helpers
+
+    private static func counts(_ codes: [OperationResultCode]) -> String {
+        let order: [OperationResultCode] = [.succeeded, .succeededWithErrors, .failed, .aborted, .inProgress, .notStarted]
+        let words: [OperationResultCode: String] = [
+            .succeeded: "succeeded", .succeededWithErrors: "with errors", .failed: "failed",
+            .aborted: "aborted", .inProgress: "running", .notStarted: "not started",
+        ]
+        return order.compactMap { code in
+            let count = codes.count { $0 == code }
+            return count == 0 ? nil : "\(count) \(words[code]!)"
+        }.joined(separator: ", ")
+    }
+
+    private func tag(_ job: Int, _ index: Int, _ state: State) -> String {
+        let total = state.model.job(job)?.updates.count ?? 0
+        let id = state.model.job(job)?.updates[index].update.id ?? "?"
+        return "[\(job) \(index + 1)/\(total)] \(clean(id))"
+    }
+
+    private func jobName(_ job: Int, _ state: State) -> String {
+        clean(state.model.job(job)?.descriptor.name ?? "")
+    }
+
+    private func clean(_ text: String) -> String { sanitizer.sanitize(text) }
+
+    /// Local wall-clock time, `HH:MM:SS`, like a log line.
+    private static func clock(_ date: Date) -> String {
+        var seconds = time_t(date.timeIntervalSince1970)
+        var parts = tm()
+        localtime_r(&seconds, &parts)
+        return String(format: "%02d:%02d:%02d", parts.tm_hour, parts.tm_min, parts.tm_sec)
+    }
+}
+
+private extension String {
+    func trimmingTrailingSpaces() -> String {
+        var text = self
+        while text.last == " " { text.removeLast() }
+        return text
+    }
+}

@@ -1,0 +1,97 @@
+import Dispatch
+import Foundation
+import Glibc
+import InstallEngine
+import InstallHistory
+
+/// One `installtop run` (or `demo`): the manifest's jobs on a queue of real processes, the
+/// history recorder, and the chosen output, until every job is done.
+struct RunSession {
+    let manifest: Manifest
+    let options: RunOptions
+
+    /// Runs everything and returns the exit status. Returns only after every child is gone.
+    func run() -> ExitStatus {
+        let configuration = EngineConfiguration(abortGraceOverride: options.abortGrace.map { .milliseconds(Int64($0 * 1000)) })
+        let queue = JobQueue(backend: ProcessBackend(), concurrency: options.concurrency, configuration: configuration)
+        let warnings = Warnings()
+        if !options.noHistory { attachHistory(to: queue, warnings: warnings) }
+
+        let mode = OutputMode(options: options)
+        let status: ExitStatus
+        switch mode {
+        case .json:
+            let writer = JSONEventWriter(output: .stdout, includeLogs: options.jsonLogs)
+            queue.subscribe { writer.handle($0) }
+            status = runHeadless(queue)
+        case .plain, .monitor:
+            let reporter = PlainReporter(output: .stdout, sanitizer: TextEnvironment.sanitizer)
+            queue.subscribe { reporter.handle($0) }
+            status = runHeadless(queue)
+            StandardOutput.stdout.line(reporter.summary(of: queue.snapshot()))
+        }
+        for warning in warnings.all { StandardOutput.stderr.line("installtop: \(warning)") }
+        return status
+    }
+
+    /// Plain and JSON modes: submit, relay signals into aborts, wait for the queue to drain.
+    private func runHeadless(_ queue: JobQueue) -> ExitStatus {
+        let relay = SignalRelay { signal, count in
+            if count == 1 {
+                StandardOutput.stderr.line("installtop: \(Self.name(of: signal)): aborting every job (again to kill at once)")
+                queue.abortAll(force: false)
+            } else {
+                StandardOutput.stderr.line("installtop: \(Self.name(of: signal)) again: killing the running updates")
+                queue.abortAll(force: true)
+            }
+        }
+        defer { relay.cancel() }
+        submitJobs(to: queue)
+        waitUntilIdle(queue)
+        return ExitStatus(finishedQueue: queue.snapshot())
+    }
+
+    /// Queues every job of the manifest; they were validated when it was loaded.
+    func submitJobs(to queue: JobQueue) {
+        for job in manifest.jobs {
+            do {
+                try queue.submit(name: job.name, operation: job.operation, updates: job.updates, stopOnFailure: job.stopOnFailure)
+            } catch {
+                StandardOutput.stderr.line("installtop: job \(job.name) was not queued: \(error)")
+            }
+        }
+    }
+
+    /// Blocks the calling (main) thread until the queue is idle; the engine runs on the pool.
+    func waitUntilIdle(_ queue: JobQueue) {
+        let done = DispatchSemaphore(value: 0)
+        Task.detached {
+            await queue.waitUntilIdle()
+            done.signal()
+        }
+        done.wait()
+    }
+
+    private func attachHistory(to queue: JobQueue, warnings: Warnings) {
+        let path = options.historyDb ?? HistoryStore.defaultPath()
+        do {
+            let store = try HistoryStore(path: path)
+            try store.recoverInterruptedEntries()
+            let recorder = HistoryRecorder(store: store)
+            queue.subscribe { event in
+                do { try recorder.record(event) } catch { warnings.add("history not recorded: \(error)") }
+            }
+        } catch {
+            warnings.add("running without history: \(error)")
+        }
+    }
+
+    private static func name(of signal: Int32) -> String {
+        switch signal {
+        case SIGINT: return "SIGINT"
+        case SIGTERM: return "SIGTERM"
+        case SIGHUP: return "SIGHUP"
+        default: return "signal \(signal)"
+        }
+    }
+}
