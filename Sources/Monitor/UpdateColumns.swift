@@ -1,6 +1,7 @@
 /// How the updates pane splits a row into columns for its width: mark, title, bar, percent,
-/// elapsed, ETA and status text. Narrow panes drop the ETA first, then the status text, then
-/// the elapsed time, and finally shrink the bar.
+/// elapsed, ETA and status text. The title keeps at least a third of the row (16 columns or
+/// more); what does not fit beside it goes, in this order: the ETA, the status text, the
+/// elapsed time; the bar shrinks last.
 struct UpdateColumns: Hashable {
     /// Each column's width; 0 when dropped. The mark takes 1 column and a blank follows every
     /// column but the last.
@@ -16,32 +17,24 @@ struct UpdateColumns: Hashable {
     init(width: Int) {
         var bar = width >= 90 ? 10 : 8
         let percent = 4
-        var elapsed = 7
-        var eta = 6
-        var message = 10
-        func fixed() -> Int {
-            2 + bar + 1 + percent + 1 + (elapsed > 0 ? elapsed + 1 : 0) + (eta > 0 ? eta + 1 : 0)
-                + (message > 0 ? message + 1 : 0)
+        var used = 2 + bar + 1 + percent + 1
+        if width - used < UpdateColumns.minimumTitle {
+            bar = 5
+            used -= 3
         }
-        if fixed() + UpdateColumns.minimumTitle > width { eta = 0 }
-        if fixed() + UpdateColumns.minimumTitle > width { message = 0 }
-        if fixed() + UpdateColumns.minimumTitle > width { elapsed = 0 }
-        if fixed() + UpdateColumns.minimumTitle > width { bar = 5 }
-        let available = max(0, width - fixed())
-        let title: Int
-        if message > 0 {
-            // Titles get up to 40 columns; the status text takes the rest.
-            title = max(UpdateColumns.minimumTitle, min(40, available * 2 / 3, width * 3 / 10))
-            message += available - title
-        } else {
-            title = available
-        }
-        self.title = title
+        let elapsed = width - used - 8 >= UpdateColumns.minimumTitle ? 7 : 0
+        if elapsed > 0 { used += elapsed + 1 }
+        // The title's share when the status text is shown too.
+        let target = min(36, max(UpdateColumns.minimumTitle, width / 3))
+        let showsMessage = width - used - target >= 11
+        let eta = showsMessage && width - used - target - 11 >= 7 ? 6 : 0
+        if eta > 0 { used += eta + 1 }
+        title = max(0, showsMessage ? target : width - used)
+        message = showsMessage ? width - used - title - 1 : 0
         self.bar = bar
         self.percent = percent
         self.elapsed = elapsed
         self.eta = eta
-        self.message = message
     }
 
     /// Left edges relative to the row's start.
