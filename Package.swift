@@ -100,6 +100,8 @@ let package = Package(
             dependencies: ["Monitor", "InstallEngine", "TerminalUI"],
             exclude: ["Snapshots"]
         ),
+        // Runs the built installtop in tmux; needs `tmux` and `swift build` (which `swift test` does).
+        .testTarget(name: "MonitorEndToEndTests"),
     ],
     swiftLanguageModes: [.v6]
 )
