@@ -74,6 +74,7 @@ let package = Package(
                 "TerminalUI",
                 "CursesTerminal",
                 "Monitor",
+                .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -80,7 +80,12 @@ extension MonitorState {
         case .jobStarted, .progress, .jobAbortRequested:
             break
         }
-        fixScrolling()
+        // Only these change what the lists hold or select; the rest (the flood of progress
+        // and output) leaves the scroll positions valid.
+        switch event.kind {
+        case .jobQueued, .jobCleanedUp, .updateStarted, .jobCompleted: fixScrolling()
+        default: break
+        }
         effects.append(.redraw)
         return effects
     }

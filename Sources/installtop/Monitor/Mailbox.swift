@@ -1,18 +1,29 @@
+import DequeModule
 import Glibc
 import InstallEngine
 import Synchronization
 
-/// Hands items from any thread to the monitor's loop: a locked list plus a non-blocking
-/// self-pipe whose read end the loop `poll()`s. Only the first item after a drain writes a
-/// byte, so a flood of events costs one wake-up per frame, not one per event.
+/// Hands engine events from any thread to the monitor's loop: a locked list plus a
+/// non-blocking self-pipe whose read end the loop `poll()`s. Only the first item after a drain
+/// writes a byte, so a flood of events costs one wake-up per frame, not one per event.
 ///
-/// Progress events for an update still waiting in the list are replaced by newer ones (the
-/// screen only shows the latest); every other event is kept, in order.
+/// What waits is bounded, so a child flooding its output cannot put the loop minutes behind
+/// the keyboard: a progress event replaces the one of the same update still waiting (the
+/// screen shows the latest), and an update's waiting output lines are kept in one slot that
+/// holds at most `outputLimit` lines (older ones would leave the monitor's tail anyway).
+/// Every other event is kept, in order.
 final class Mailbox: Sendable {
+    /// One waiting entry; output lines of one update share one.
+    private enum Slot {
+        case item(MailboxItem)
+        case output(job: Int, index: Int, lines: Deque<EngineEvent>)
+    }
+
     private struct Pending {
-        var items: [MailboxItem] = []
-        /// Where each update's waiting progress event is in `items`.
+        var slots: [Slot] = []
+        /// Where each update's waiting progress event and output lines are in `slots`.
         var progressSlots: [UpdateSlot: Int] = [:]
+        var outputSlots: [UpdateSlot: Int] = [:]
     }
 
     private struct UpdateSlot: Hashable {
@@ -21,12 +32,15 @@ final class Mailbox: Sendable {
     }
 
     private let pending = Mutex(Pending())
+    private let outputLimit: Int
     /// For `poll()`: readable while items wait.
     let readDescriptor: Int32
     private let writeDescriptor: Int32
 
+    /// - Parameter outputLimit: output lines kept waiting per update (the monitor's tail size).
     /// - Throws: `MailboxError` when the pipe cannot be created.
-    init() throws(MailboxError) {
+    init(outputLimit: Int) throws(MailboxError) {
+        self.outputLimit = max(1, outputLimit)
         var descriptors: [Int32] = [-1, -1]
         guard pipe(&descriptors) == 0 else { throw MailboxError(errno: errno) }
         for descriptor in descriptors {
@@ -44,17 +58,37 @@ final class Mailbox: Sendable {
 
     /// Adds an item; safe from any thread, never blocks.
     func post(_ item: MailboxItem) {
+        let limit = outputLimit
         let wasEmpty = pending.withLock { pending -> Bool in
-            let wasEmpty = pending.items.isEmpty
-            if case .engine(let event) = item, case .progress(let job, let index, _, _, _) = event.kind {
-                let slot = UpdateSlot(job: job, index: index)
-                if let position = pending.progressSlots[slot] {
-                    pending.items[position] = item
-                    return wasEmpty
-                }
-                pending.progressSlots[slot] = pending.items.count
+            let wasEmpty = pending.slots.isEmpty
+            guard case .engine(let event) = item else {
+                pending.slots.append(.item(item))
+                return wasEmpty
             }
-            pending.items.append(item)
+            switch event.kind {
+            case .progress(let job, let index, _, _, _):
+                let key = UpdateSlot(job: job, index: index)
+                if let position = pending.progressSlots[key] {
+                    pending.slots[position] = .item(item)
+                } else {
+                    pending.progressSlots[key] = pending.slots.count
+                    pending.slots.append(.item(item))
+                }
+            case .output(let job, let index, _, _):
+                let key = UpdateSlot(job: job, index: index)
+                if let position = pending.outputSlots[key], case .output(_, _, var lines) = pending.slots[position] {
+                    // Free the slot's storage first, so appending does not copy it.
+                    pending.slots[position] = .item(item)
+                    if lines.count == limit { lines.removeFirst() }
+                    lines.append(event)
+                    pending.slots[position] = .output(job: job, index: index, lines: lines)
+                } else {
+                    pending.outputSlots[key] = pending.slots.count
+                    pending.slots.append(.output(job: job, index: index, lines: [event]))
+                }
+            default:
+                pending.slots.append(.item(item))
+            }
             return wasEmpty
         }
         if wasEmpty {
@@ -68,9 +102,18 @@ final class Mailbox: Sendable {
     func drain() -> [MailboxItem] {
         var bytes = [UInt8](repeating: 0, count: 64)
         while read(readDescriptor, &bytes, bytes.count) > 0 {}
-        return pending.withLock { pending in
+        let slots = pending.withLock { pending in
             defer { pending = Pending() }
-            return pending.items
+            return pending.slots
         }
+        var items: [MailboxItem] = []
+        items.reserveCapacity(slots.count)
+        for slot in slots {
+            switch slot {
+            case .item(let item): items.append(item)
+            case .output(_, _, let lines): items.append(contentsOf: lines.lazy.map { .engine($0) })
+            }
+        }
+        return items
     }
 }

@@ -73,6 +73,7 @@ struct MonitorLoop {
 
     // MARK: - Input
 
+    /// Keys first: under a flood of engine events, what the user typed still acts at once.
     private mutating func processInput() {
         for signal in terminal.takeSignals() {
             switch signal {
@@ -82,13 +83,6 @@ struct MonitorLoop {
             default: break
             }
         }
-        for item in mailbox.drain() {
-            switch item {
-            case .engine(let event): apply(.engine(event))
-            case .commandResult(let text): apply(.commandResult(text))
-            }
-        }
-        if !state.queue.jobs.isEmpty { sawJobs = true }
         for key in terminal.readKeys() {
             if key == .resize {
                 terminal.invalidate()
@@ -97,6 +91,13 @@ struct MonitorLoop {
                 apply(.key(key))
             }
         }
+        for item in mailbox.drain() {
+            switch item {
+            case .engine(let event): apply(.engine(event))
+            case .commandResult(let text): apply(.commandResult(text))
+            }
+        }
+        if !state.queue.jobs.isEmpty { sawJobs = true }
         if let tick = state.nextTickTime, tick <= Date() {
             apply(.tick(Date()))
         }

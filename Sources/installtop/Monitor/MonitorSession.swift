@@ -38,7 +38,7 @@ enum MonitorSession {
         guard !themes.isEmpty else {
             throw catalog.problems.first ?? ThemeError(file: "Themes", message: "no theme could be loaded")
         }
-        let mailbox = try Mailbox()
+        let mailbox = try Mailbox(outputLimit: QueueModel().outputCapacity)
         let terminal = CursesTerminal()
         try terminal.start()
         defer { terminal.stop() }
