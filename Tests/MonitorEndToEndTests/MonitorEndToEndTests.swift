@@ -47,9 +47,9 @@ struct MonitorEndToEndTests {
         """
 
     /// `installtop run MANIFEST`, then its exit status and `stty -a` into files of `folder`.
-    private func runCommand(_ manifest: String, in folder: EndToEndFolder) throws -> String {
+    private func runCommand(_ manifest: String, in folder: EndToEndFolder, prefix: String = "", options: String = "") throws -> String {
         let binary = try EndToEndFolder.binary()
-        return "'\(binary)' run '\(manifest)' --no-history; echo $? > '\(folder.path("rc"))'; "
+        return "\(prefix)'\(binary)' run '\(manifest)' --no-history \(options); echo $? > '\(folder.path("rc"))'; "
             + "stty -a > '\(folder.path("stty.tmp"))'; mv '\(folder.path("stty.tmp"))' '\(folder.path("stty"))'; sleep 60"
     }
 
@@ -150,6 +150,29 @@ struct MonitorEndToEndTests {
         let tmux = try TmuxSession(home: folder.url, command: try runCommand(manifest, in: folder))
         defer { tmux.close() }
         await tmux.waitForScreen("the job done") { $0.contains("✔ Quick job") }
+        tmux.send("q")
+        #expect(await expectSaneTerminalAfterExit(folder) == 0)
+    }
+
+    @Test func exitWhenDoneClosesTheMonitorByItself() async throws {
+        let folder = try EndToEndFolder()
+        defer { folder.remove() }
+        let manifest = try manifest(in: folder, jobs: quickJob)
+        let tmux = try TmuxSession(home: folder.url, command: try runCommand(manifest, in: folder, options: "--exit-when-done"))
+        defer { tmux.close() }
+        #expect(await expectSaneTerminalAfterExit(folder) == 0)
+    }
+
+    @Test func asciiWhenTheLocaleIsNotUTF8() async throws {
+        let folder = try EndToEndFolder()
+        defer { folder.remove() }
+        let manifest = try manifest(in: folder, jobs: quickJob)
+        let command = try runCommand(manifest, in: folder, prefix: "LANG=C LC_ALL=C ")
+        let tmux = try TmuxSession(home: folder.url, command: command)
+        defer { tmux.close() }
+        let screen = try #require(await tmux.waitForScreen("the ASCII frame") { $0.contains("|+ Quick job") })
+        #expect(screen.contains("+ Jobs -"))
+        #expect(screen.unicodeScalars.allSatisfy { $0.isASCII })
         tmux.send("q")
         #expect(await expectSaneTerminalAfterExit(folder) == 0)
     }
