@@ -109,13 +109,17 @@ extension MonitorState {
         }
     }
 
-    /// A new line pushes older ones up: a view scrolled back keeps showing the same lines.
+    /// A new line pushes older ones up: a view scrolled back keeps showing the same lines, until
+    /// they leave the bounded tail and it stops at the oldest line kept.
     private mutating func keepScrolledViewsStill(job: Int, index: Int) {
+        guard outputScroll > 0 || overlay != nil, let state = queue.job(job), state.updates.indices.contains(index) else { return }
+        let lines = state.updates[index].output.lines.count
         if outputScroll > 0, job == selectedJobID, index == selectedUpdateIndex {
-            outputScroll += 1
+            outputScroll = min(outputScroll + 1, max(0, lines - pageSize(of: .output)))
         }
         if case .fullOutput(job, index, let scroll)? = overlay, scroll > 0 {
-            overlay = .fullOutput(job: job, index: index, scroll: scroll + 1)
+            let maximum = max(0, lines - MonitorLayout.innerRows(layout.body))
+            overlay = .fullOutput(job: job, index: index, scroll: min(scroll + 1, maximum))
         }
     }
 

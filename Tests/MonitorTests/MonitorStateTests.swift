@@ -113,6 +113,21 @@ struct MonitorStateTests {
         #expect(scenario.screen().split(separator: "\n")[0].contains("⟳ reboot required"))
     }
 
+    @Test func aScrolledBackViewStopsAtTheOldestLineKept() {
+        var scenario = Scenario(width: 80, height: 24)
+        scenario.state = MonitorState(width: 80, height: 24, now: scenario.now, outputCapacity: 10)
+        let job = scenario.queue("Tools", ["jq"])
+        scenario.startJob(job)
+        scenario.startUpdate(job, 0)
+        for number in 1...10 { scenario.output(job, 0, "line \(number)") }
+        scenario.press(.tab, .tab, .home)
+        let rows = MonitorLayout.innerRows(scenario.state.layout.output)
+        #expect(scenario.state.outputScroll == 10 - rows)
+        for number in 11...30 { scenario.output(job, 0, "line \(number)") }
+        #expect(scenario.state.outputScroll == 10 - rows)
+        #expect(scenario.screen().contains("line 21"), "the oldest line kept is on screen")
+    }
+
     @Test func outputPaneScrollsBackAndFollowsAgain() {
         var scenario = Scenario()
         let job = scenario.queue("Tools", ["jq"])
