@@ -82,6 +82,8 @@ let package = Package(
             ]
         ),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI"]),
+        // Drives the built `installtop` executable (`swift build` builds it); imports none of our modules.
+        .testTarget(name: "EndToEndTests"),
     ],
     swiftLanguageModes: [.v6]
 )
