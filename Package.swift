@@ -52,6 +52,18 @@ let package = Package(
         // The only importer of CNcursesw: terminal lifecycle, signals, drawing a Buffer, keys.
         .target(name: "CursesTerminal", dependencies: ["CNcursesw", "TerminalUI"]),
 
+        // MARK: - Monitor
+
+        // Pure: the monitor's state machine, renderer and themes (Themes/*.yaml embedded at build time).
+        .target(
+            name: "Monitor",
+            dependencies: ["InstallEngine", "TerminalUI", .product(name: "Yams", package: "Yams")],
+            plugins: ["EmbedThemes"]
+        ),
+        // Turns Themes/*.yaml into a Swift file of string literals (run by the EmbedThemes plugin).
+        .executableTarget(name: "embed-themes"),
+        .plugin(name: "EmbedThemes", capability: .buildTool(), dependencies: ["embed-themes"]),
+
         // MARK: - Executables
 
         .executableTarget(
@@ -61,13 +73,14 @@ let package = Package(
                 "InstallHistory",
                 "TerminalUI",
                 "CursesTerminal",
+                "Monitor",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // Prints timings; run with `swift run -c release installtop-bench [NAME]`.
         .executableTarget(
             name: "installtop-bench",
-            dependencies: ["InstallEngine", "InstallEngineTesting", "InstallHistory", "TerminalUI"]
+            dependencies: ["InstallEngine", "InstallEngineTesting", "InstallHistory", "TerminalUI", "Monitor"]
         ),
 
         // MARK: - Tests
@@ -82,6 +95,11 @@ let package = Package(
             ]
         ),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI"]),
+        .testTarget(
+            name: "MonitorTests",
+            dependencies: ["Monitor", "InstallEngine", "TerminalUI"],
+            exclude: ["Snapshots"]
+        ),
         // Drives the built `installtop` executable (`swift build` builds it); imports none of our modules.
         .testTarget(name: "EndToEndTests"),
     ],

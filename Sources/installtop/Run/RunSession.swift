@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 import InstallEngine
 import InstallHistory
+import Monitor
 
 /// One `installtop run` (or `demo`): the manifest's jobs on a queue of real processes, the
 /// history recorder, and the chosen output, until every job is done.
@@ -24,7 +25,9 @@ struct RunSession {
             let writer = JSONEventWriter(output: .stdout, includeLogs: options.jsonLogs)
             queue.subscribe { writer.handle($0) }
             status = runHeadless(queue)
-        case .plain, .monitor:
+        case .monitor:
+            status = runMonitor(queue)
+        case .plain:
             let reporter = PlainReporter(output: .stdout, sanitizer: TextEnvironment.sanitizer)
             queue.subscribe { reporter.handle($0) }
             status = runHeadless(queue)
@@ -49,6 +52,26 @@ struct RunSession {
         submitJobs(to: queue)
         waitUntilIdle(queue)
         return ExitStatus(finishedQueue: queue.snapshot())
+    }
+
+    /// The monitor on the terminal; plain lines when the terminal cannot host it.
+    private func runMonitor(_ queue: JobQueue) -> ExitStatus {
+        do {
+            let quitWhileRunning = try MonitorSession.run(
+                queue: queue, themeOption: options.theme, exitWhenDone: options.exitWhenDone
+            ) { submitJobs(to: queue) }
+            // Quitting waited for the aborted jobs; clean-ups may have emptied the queue.
+            waitUntilIdle(queue)
+            return quitWhileRunning ? .aborted : ExitStatus(finishedQueue: queue.snapshot())
+        } catch let error as ThemeError {
+            StandardOutput.stderr.line("installtop: \(error)")
+            return .invalidUsage
+        } catch {
+            StandardOutput.stderr.line("installtop: cannot start the monitor (\(error)); printing lines instead")
+            let reporter = PlainReporter(output: .stdout, sanitizer: TextEnvironment.sanitizer)
+            queue.subscribe { reporter.handle($0) }
+            return runHeadless(queue)
+        }
     }
 
     /// Queues every job of the manifest; they were validated when it was loaded.

@@ -1,0 +1,10 @@
+/// A question the monitor asks before doing something that cannot be undone; `y` answers yes,
+/// `n` or Esc no.
+public enum Confirmation: Sendable, Hashable {
+    /// Abort job `job` (named `name`).
+    case abortJob(job: Int, name: String)
+    /// Abort every job that has not completed (`count` of them).
+    case abortAll(count: Int)
+    /// Quit while `count` jobs have not completed: they would be aborted.
+    case quit(count: Int)
+}

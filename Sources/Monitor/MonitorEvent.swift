@@ -1,0 +1,22 @@
+import Foundation
+import InstallEngine
+import TerminalUI
+
+/// Everything that can change the monitor's state; the runtime feeds them to
+/// `MonitorState.handle(_:)`.
+public enum MonitorEvent: Sendable, Hashable {
+    /// Something happened in the engine.
+    case engine(EngineEvent)
+    /// A key press.
+    case key(Key)
+    /// Time passed: animations advance, elapsed times and ETAs are recomputed, status messages
+    /// expire. The runtime sends them only while `MonitorState.nextTickTime` is not `nil`.
+    case tick(Date)
+    /// The terminal now has this many columns and rows.
+    case resize(width: Int, height: Int)
+    /// SIGINT, SIGTERM or SIGHUP arrived.
+    case signal(TerminationSignal)
+    /// The engine refused a command (abort, clean-up, retry) or the runtime has something to
+    /// say: the text is shown in the status line.
+    case commandResult(String)
+}

@@ -1,0 +1,48 @@
+import InstallEngine
+import TerminalUI
+
+/// The characters the monitor draws with: box and bar glyphs plus status marks, in a Unicode
+/// and an ASCII version (for locales that are not UTF-8). Every mark is one column wide, so
+/// both versions lay out the same.
+public struct MonitorGlyphs: Sendable, Hashable {
+    /// Boxes, bars and the ellipsis.
+    public var box: GlyphSet
+    /// How child text is made safe to show.
+    public var sanitizer: TextSanitizer
+    public var succeeded: Character
+    public var succeededWithErrors: Character
+    public var failed: Character
+    public var aborted: Character
+    public var running: Character
+    public var queued: Character
+    /// Between header items.
+    public var separator: String
+    /// Before "reboot required".
+    public var reboot: String
+    /// The selection keys in the footer.
+    public var upDown: String
+
+    /// `✔ ! ✖ ⊘ ▶ ·`, box drawing, eighth blocks, `⟳`.
+    public static let unicode = MonitorGlyphs(
+        box: .unicode, sanitizer: TextSanitizer(mode: .unicode),
+        succeeded: "✔", succeededWithErrors: "!", failed: "✖", aborted: "⊘", running: "▶", queued: "·",
+        separator: " · ", reboot: "⟳", upDown: "↑↓")
+
+    /// `+ ! x / > .`, `+-|` boxes, `#`/`-` bars.
+    public static let ascii = MonitorGlyphs(
+        box: .ascii, sanitizer: TextSanitizer(mode: .ascii),
+        succeeded: "+", succeededWithErrors: "!", failed: "x", aborted: "/", running: ">", queued: ".",
+        separator: " | ", reboot: "(!)", upDown: "Up/Dn")
+
+    /// The mark of a result code (running for `inProgress`, queued for `notStarted`).
+    public func mark(for code: OperationResultCode) -> Character {
+        switch code {
+        case .notStarted: return queued
+        case .inProgress: return running
+        case .succeeded: return succeeded
+        case .succeededWithErrors: return succeededWithErrors
+        case .failed: return failed
+        case .aborted: return aborted
+        }
+    }
+}

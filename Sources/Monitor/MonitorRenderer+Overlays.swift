@@ -1,0 +1,74 @@
+import InstallEngine
+import TerminalUI
+
+extension MonitorRenderer {
+    static func drawOverlay(_ overlay: MonitorOverlay, into buffer: inout Buffer, layout: MonitorLayout, state: MonitorState, theme: Theme) {
+        switch overlay {
+        case .help:
+            drawHelp(into: &buffer, layout: layout, state: state, theme: theme)
+        case .confirm(let question):
+            drawConfirmation(question, into: &buffer, layout: layout, state: state, theme: theme)
+        case .fullOutput(let job, let index, let scroll):
+            guard let job = state.queue.job(job), job.updates.indices.contains(index) else { return }
+            let update = job.updates[index]
+            let glyphs = state.glyphs
+            let count = update.output.lines.count
+            var title = "Output" + glyphs.separator + glyphs.sanitizer.sanitize(update.update.title, maxWidth: state.width)
+            let rows = MonitorLayout.innerRows(layout.body)
+            let last = max(0, count - scroll)
+            title += glyphs.separator + "lines \(max(1, last - rows + 1))-\(last) of \(count)"
+            if update.output.droppedCount > 0 { title += " (\(update.output.droppedCount) older dropped)" }
+            title += glyphs.separator + "Esc closes"
+            let inner = BoxFrame(title: title, borderStyle: theme[.focus], titleStyle: theme[.title], glyphs: glyphs.box,
+                fillStyle: theme[.text]).render(into: &buffer, area: layout.body)
+            drawOutputLines(update.output, scroll: scroll, into: &buffer, area: inner, state: state, theme: theme)
+        }
+    }
+
+    private static func centredBox(width: Int, height: Int, in area: Rect) -> Rect {
+        let boxWidth = min(width, area.width)
+        let boxHeight = min(height, area.height)
+        return Rect(x: area.x + (area.width - boxWidth) / 2, y: area.y + (area.height - boxHeight) / 2, width: boxWidth, height: boxHeight)
+    }
+
+    private static func drawHelp(into buffer: inout Buffer, layout: MonitorLayout, state: MonitorState, theme: Theme) {
+        let keys = MonitorState.keyHelp
+        let ascii = state.glyphs.box == .ascii
+        let box = centredBox(width: 80, height: keys.count + 4, in: layout.body)
+        let inner = BoxFrame(title: "Keys", borderStyle: theme[.focus], titleStyle: theme[.title], glyphs: state.glyphs.box,
+            fillStyle: theme[.text]).render(into: &buffer, area: box)
+        let keyWidth = min(20, inner.width / 3)
+        for (row, entry) in keys.enumerated() {
+            let y = inner.y + row
+            let keyText = ascii ? entry.keys.replacingOccurrences(of: "↑ ↓", with: "Up Dn") : entry.keys
+            buffer.write(keyText, x: inner.x + 1, y: y, style: theme[.title], maxWidth: keyWidth)
+            let actionWidth = inner.width - keyWidth - 2
+            buffer.write(TextTruncation.truncate(entry.action, toWidth: actionWidth, ellipsis: state.glyphs.box.ellipsis),
+                x: inner.x + keyWidth + 2, y: y, style: theme[.text], maxWidth: actionWidth)
+        }
+        TextLine("any key closes this help", style: theme[.dim], alignment: .center)
+            .render(into: &buffer, area: inner.row(inner.height - 1))
+    }
+
+    private static func drawConfirmation(
+        _ question: Confirmation, into buffer: inout Buffer, layout: MonitorLayout, state: MonitorState, theme: Theme
+    ) {
+        let lines: [String]
+        switch question {
+        case .abortJob(_, let name):
+            lines = ["Abort \(state.glyphs.sanitizer.sanitize(name))?", "Its running update is stopped."]
+        case .abortAll(let count):
+            lines = ["Abort \(count == 1 ? "the 1 unfinished job" : "all \(count) unfinished jobs")?", "Running updates are stopped."]
+        case .quit(let count):
+            lines = ["\(count) \(count == 1 ? "job has" : "jobs have") not completed.", "Quit and abort \(count == 1 ? "it" : "them")?"]
+        }
+        let box = centredBox(width: 50, height: lines.count + 4, in: layout.body)
+        let inner = BoxFrame(title: "Confirm", borderStyle: theme[.focus], titleStyle: theme[.title], glyphs: state.glyphs.box,
+            fillStyle: theme[.text]).render(into: &buffer, area: box)
+        for (row, line) in lines.enumerated() {
+            TextLine(line, style: row == 0 ? theme[.status] : theme[.text], alignment: .center, ellipsis: state.glyphs.box.ellipsis)
+                .render(into: &buffer, area: inner.row(row))
+        }
+        TextLine("y yes    n no", style: theme[.title], alignment: .center).render(into: &buffer, area: inner.row(inner.height - 1))
+    }
+}

@@ -1,0 +1,225 @@
+import Foundation
+import InstallEngine
+import TerminalUI
+
+extension MonitorRenderer {
+    // MARK: - Jobs
+
+    static func drawJobs(into buffer: inout Buffer, area: Rect, state: MonitorState, theme: Theme) {
+        let jobs = state.visibleJobs
+        var title = "Jobs"
+        if state.filter.isActive { title += "\(state.glyphs.separator)\(jobs.count)/\(state.queue.jobs.count)" }
+        let inner = BoxFrame(
+            title: title, borderStyle: borderStyle(focused: state.focusedPane == .jobs, theme: theme),
+            titleStyle: theme[.title], glyphs: state.glyphs.box
+        ).render(into: &buffer, area: area)
+        guard !jobs.isEmpty else {
+            let text = state.queue.jobs.isEmpty ? "no jobs" : "no job matches"
+            TextLine(text, style: theme[.dim], ellipsis: state.glyphs.box.ellipsis).render(into: &buffer, area: inner.row(0))
+            return
+        }
+        let selectedRow = jobs.firstIndex { $0.id == state.selectedJobID }
+        ListView(itemCount: jobs.count, selectedIndex: selectedRow, offset: state.jobsOffset, selectionStyle: theme[.selection])
+            .render(into: &buffer, area: inner) { buffer, index, row, _ in
+                drawJobRow(jobs[index], into: &buffer, row: row, state: state, theme: theme)
+            }
+    }
+
+    private static func drawJobRow(_ job: JobState, into buffer: inout Buffer, row: Rect, state: MonitorState, theme: Theme) {
+        let glyphs = state.glyphs
+        let code: OperationResultCode
+        switch job.phase {
+        case .queued: code = .notStarted
+        case .running: code = .inProgress
+        case .completed: code = job.result?.resultCode ?? .failed
+        }
+        buffer.set(glyphs.mark(for: code), x: row.x, y: row.y, style: theme[role(for: code)])
+        let waiting = state.pendingCleanUps.contains(job.id)
+        // The words "waiting to clean up…" take what they need from the name.
+        let statusWidth = min(waiting ? 20 : 13, max(0, row.width - 2 - 6))
+        let nameWidth = max(0, row.width - 2 - statusWidth - 1)
+        let name = glyphs.sanitizer.sanitize(job.descriptor.name, maxWidth: nameWidth)
+        buffer.write(TextTruncation.truncate(name, toWidth: nameWidth, ellipsis: glyphs.box.ellipsis),
+            x: row.x + 2, y: row.y, style: theme[.text])
+        let status = Rect(x: row.maxX - statusWidth, y: row.y, width: statusWidth, height: 1)
+        let ellipsis = String(glyphs.box.ellipsis)
+        if waiting {
+            TextLine("waiting to clean up" + ellipsis, style: theme[.dim], ellipsis: glyphs.box.ellipsis).render(into: &buffer, area: status)
+            return
+        }
+        switch job.phase {
+        case .queued:
+            TextLine("queued", style: theme[.queued]).render(into: &buffer, area: status)
+        case .running where job.abortRequested:
+            TextLine((job.abortForced ? "killing" : "aborting") + ellipsis, style: theme[.aborted], ellipsis: glyphs.box.ellipsis)
+                .render(into: &buffer, area: status)
+        case .running:
+            let barWidth = max(0, statusWidth - 5)
+            ProgressBar(.fraction(job.percent / 100), doneStyle: theme[.barDone], todoStyle: theme[.barTodo], glyphs: glyphs.box)
+                .render(into: &buffer, area: Rect(x: status.x, y: row.y, width: barWidth, height: 1))
+            TextLine(percentText(job.percent), style: theme[.running], alignment: .right)
+                .render(into: &buffer, area: Rect(x: status.x + barWidth, y: row.y, width: statusWidth - barWidth, height: 1))
+        case .completed:
+            // A mixed result names its failures, as in "failed 1/4".
+            let failed = job.updates.count { $0.result.resultCode == .failed }
+            var text = resultWord(code)
+            if failed > 0, code != .aborted { text = "failed \(failed)/\(job.updates.count)" }
+            TextLine(text, style: theme[role(for: code)], ellipsis: glyphs.box.ellipsis).render(into: &buffer, area: status)
+        }
+    }
+
+    static func resultWord(_ code: OperationResultCode) -> String {
+        switch code {
+        case .notStarted: return "queued"
+        case .inProgress: return "running"
+        case .succeeded: return "succeeded"
+        case .succeededWithErrors: return "errors"
+        case .failed: return "failed"
+        case .aborted: return "aborted"
+        }
+    }
+
+    // MARK: - Updates
+
+    static func drawUpdates(into buffer: inout Buffer, area: Rect, state: MonitorState, theme: Theme) {
+        let glyphs = state.glyphs
+        let job = state.selectedJob
+        let inner = BoxFrame(
+            title: job.map { updatesTitle($0, state: state) } ?? "Updates",
+            borderStyle: borderStyle(focused: state.focusedPane == .updates, theme: theme),
+            titleStyle: theme[.title], glyphs: glyphs.box
+        ).render(into: &buffer, area: area)
+        guard let job else { return }
+        let updates = state.visibleUpdates(of: job)
+        let columns = UpdateColumns(width: inner.width)
+        let selectedRow = state.selectedUpdateIndex.flatMap { updates.row(of: $0) }
+        ListView(itemCount: updates.count, selectedIndex: selectedRow, offset: state.updatesOffset, selectionStyle: theme[.selection])
+            .render(into: &buffer, area: inner) { buffer, row, rect, _ in
+                drawUpdateRow(job: job, index: updates[row], columns: columns, into: &buffer, row: rect, state: state, theme: theme)
+            }
+    }
+
+    /// `Security updates · install · 3/8 · 41% · ETA 1m20s`
+    private static func updatesTitle(_ job: JobState, state: MonitorState) -> String {
+        let separator = state.glyphs.separator
+        var title = state.glyphs.sanitizer.sanitize(job.descriptor.name, maxWidth: state.width)
+        title += separator + job.descriptor.operation.name
+        title += separator + "\(job.finishedCount)/\(job.updates.count)"
+        title += separator + percentText(job.percent)
+        if let eta = state.etaSeconds(job: job) { title += separator + "ETA " + TimeText.remaining(eta) }
+        return title
+    }
+
+    private static func drawUpdateRow(
+        job: JobState, index: Int, columns: UpdateColumns, into buffer: inout Buffer, row: Rect, state: MonitorState, theme: Theme
+    ) {
+        let glyphs = state.glyphs
+        let update = job.updates[index]
+        let code = update.result.resultCode
+        let y = row.y
+        buffer.set(glyphs.mark(for: code), x: row.x, y: y, style: theme[role(for: code)])
+        let title = glyphs.sanitizer.sanitize(update.update.title, maxWidth: columns.title)
+        buffer.write(TextTruncation.truncate(title, toWidth: columns.title, ellipsis: glyphs.box.ellipsis),
+            x: row.x + columns.titleX, y: y, style: theme[.text])
+        let bar = Rect(x: row.x + columns.barX, y: y, width: columns.bar, height: 1)
+        let wordArea = Rect(x: bar.x, y: y, width: columns.bar + 1 + columns.percent, height: 1)
+        switch code {
+        case .notStarted:
+            TextLine("queued", style: theme[.queued]).render(into: &buffer, area: wordArea)
+        case .inProgress:
+            if let percent = update.percent {
+                ProgressBar(.fraction(percent / 100), doneStyle: theme[.barDone], todoStyle: theme[.barTodo], glyphs: glyphs.box)
+                    .render(into: &buffer, area: bar)
+                drawPercent(percent, x: row.x + columns.percentX, y: y, columns: columns, into: &buffer, style: theme[.running])
+            } else {
+                ProgressBar(.indeterminate(phase: state.phase / 2), doneStyle: theme[.running], todoStyle: theme[.barTodo], glyphs: glyphs.box)
+                    .render(into: &buffer, area: bar)
+            }
+        case .succeeded, .succeededWithErrors:
+            ProgressBar(.fraction(1), doneStyle: theme[.barDone], todoStyle: theme[.barTodo], glyphs: glyphs.box).render(into: &buffer, area: bar)
+            drawPercent(100, x: row.x + columns.percentX, y: y, columns: columns, into: &buffer, style: theme[role(for: code)])
+        case .failed, .aborted:
+            TextLine(resultWord(code), style: theme[role(for: code)]).render(into: &buffer, area: wordArea)
+        }
+        if columns.elapsed > 0, let elapsed = state.elapsedSeconds(job: job, index: index) {
+            TextLine(TimeText.elapsed(elapsed), style: theme[.dim], alignment: .right)
+                .render(into: &buffer, area: Rect(x: row.x + columns.elapsedX, y: y, width: columns.elapsed, height: 1))
+        }
+        if columns.eta > 0, let eta = state.etaSeconds(job: job, index: index) {
+            TextLine(TimeText.remaining(eta), style: theme[.dim], alignment: .right)
+                .render(into: &buffer, area: Rect(x: row.x + columns.etaX, y: y, width: columns.eta, height: 1))
+        }
+        if columns.message > 0 {
+            drawUpdateMessage(update, area: Rect(x: row.x + columns.messageX, y: y, width: columns.message, height: 1),
+                into: &buffer, state: state, theme: theme)
+        }
+    }
+
+    private static func drawPercent(_ percent: Double, x: Int, y: Int, columns: UpdateColumns, into buffer: inout Buffer, style: Style) {
+        TextLine(percentText(percent), style: style, alignment: .right)
+            .render(into: &buffer, area: Rect(x: x, y: y, width: columns.percent, height: 1))
+    }
+
+    /// The reboot mark, then the failure reason, the first reported error or the latest status.
+    private static func drawUpdateMessage(_ update: UpdateState, area: Rect, into buffer: inout Buffer, state: MonitorState, theme: Theme) {
+        let glyphs = state.glyphs
+        var x = area.x
+        if update.result.rebootRequired {
+            x += buffer.write(glyphs.reboot + " ", x: x, y: area.y, style: theme[.reboot], maxWidth: area.width)
+        }
+        let text: String?
+        let style: Style
+        switch update.result.resultCode {
+        case .failed, .aborted:
+            text = update.result.reason ?? update.message
+            style = theme[role(for: update.result.resultCode)]
+        case .succeededWithErrors:
+            text = update.result.reportedErrors.first ?? update.message
+            style = theme[.warning]
+        default:
+            text = update.message
+            style = theme[.text]
+        }
+        guard let text, area.maxX > x else { return }
+        let width = area.maxX - x
+        let sanitized = glyphs.sanitizer.sanitize(text, maxWidth: width)
+        buffer.write(TextTruncation.truncate(sanitized, toWidth: width, ellipsis: glyphs.box.ellipsis), x: x, y: area.y, style: style)
+    }
+
+    // MARK: - Output
+
+    static func drawOutput(into buffer: inout Buffer, area: Rect, state: MonitorState, theme: Theme) {
+        let glyphs = state.glyphs
+        let update = state.selectedJob.flatMap { job in
+            state.selectedUpdateIndex.flatMap { job.updates.indices.contains($0) ? job.updates[$0] : nil }
+        }
+        var title = "Output"
+        if let update {
+            title += glyphs.separator + glyphs.sanitizer.sanitize(update.update.title, maxWidth: state.width)
+            if state.outputScroll > 0 { title += glyphs.separator + "\(state.outputScroll) lines back" }
+        }
+        let inner = BoxFrame(
+            title: title, borderStyle: borderStyle(focused: state.focusedPane == .output, theme: theme),
+            titleStyle: theme[.title], glyphs: glyphs.box
+        ).render(into: &buffer, area: area)
+        guard let update else { return }
+        drawOutputLines(update.output, scroll: state.outputScroll, into: &buffer, area: inner, state: state, theme: theme)
+    }
+
+    /// The lines of `output` that fit in `area`, ending `scroll` lines before the newest.
+    static func drawOutputLines(_ output: OutputTail, scroll: Int, into buffer: inout Buffer, area: Rect, state: MonitorState, theme: Theme) {
+        let glyphs = state.glyphs
+        let lines = output.lines
+        guard !lines.isEmpty else {
+            TextLine("no output yet", style: theme[.dim]).render(into: &buffer, area: area.row(0))
+            return
+        }
+        let end = max(0, lines.count - max(0, scroll))
+        let start = max(0, end - area.height)
+        for (offset, position) in (start..<end).enumerated() {
+            let text = glyphs.sanitizer.sanitize(lines[position].text, maxWidth: area.width)
+            buffer.write(TextTruncation.truncate(text, toWidth: area.width, ellipsis: glyphs.box.ellipsis),
+                x: area.x, y: area.y + offset, style: theme[.text])
+        }
+    }
+}

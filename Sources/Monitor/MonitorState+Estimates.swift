@@ -1,0 +1,54 @@
+import Foundation
+import InstallEngine
+
+extension MonitorState {
+    /// Seconds update `index` of job `job` has run: until its end when it has completed, until
+    /// now while it runs; `nil` when it never started.
+    public func elapsedSeconds(job: JobState, index: Int) -> TimeInterval? {
+        let update = job.updates[index]
+        guard let startedAt = update.startedAt ?? update.result.startedAt else { return nil }
+        let end = update.result.resultCode.isFinal ? (update.result.endedAt ?? now) : now
+        return max(0, end.timeIntervalSince(startedAt))
+    }
+
+    /// Seconds until update `index` of job `job` completes, from its smoothed rate of progress;
+    /// `nil` when it is not running, is indeterminate, or has no rate yet.
+    public func etaSeconds(job: JobState, index: Int) -> TimeInterval? {
+        let update = job.updates[index]
+        guard update.result.resultCode == .inProgress, update.percent != nil else { return nil }
+        return rates[UpdateKey(job: job.id, index: index)]?.remainingSeconds(at: now)
+    }
+
+    /// Seconds until `job` completes: the running update's ETA plus, for each update not
+    /// started, the mean duration of the job's finished updates (or the running update's
+    /// expected total when none finished). `nil` when the running update has no ETA or the job
+    /// is not running.
+    public func etaSeconds(job: JobState) -> TimeInterval? {
+        guard job.phase == .running, let running = job.runningIndex,
+            let current = etaSeconds(job: job, index: running)
+        else { return nil }
+        let notStarted = job.updates.count { $0.result.resultCode == .notStarted }
+        guard notStarted > 0 else { return current }
+        let durations = job.updates.compactMap { update -> TimeInterval? in
+            guard update.result.resultCode.isFinal, let start = update.result.startedAt, let end = update.result.endedAt
+            else { return nil }
+            return end.timeIntervalSince(start)
+        }
+        let perUpdate: TimeInterval
+        if durations.isEmpty {
+            perUpdate = (elapsedSeconds(job: job, index: running) ?? 0) + current
+        } else {
+            perUpdate = durations.reduce(0, +) / Double(durations.count)
+        }
+        return current + Double(notStarted) * perUpdate
+    }
+
+    /// Records a progress sample for an ETA.
+    mutating func recordProgress(_ percent: Double, key: UpdateKey, at time: Date) {
+        if rates[key] == nil {
+            let startedAt = queue.job(key.job).flatMap { $0.updates.indices.contains(key.index) ? $0.updates[key.index].startedAt : nil }
+            rates[key] = ProgressRate(percent: 0, at: startedAt ?? time)
+        }
+        rates[key]?.record(percent: percent, at: time)
+    }
+}

@@ -1,0 +1,152 @@
+import Foundation
+import InstallEngine
+import TerminalUI
+
+extension MonitorState {
+    /// Applies one event and returns the work for the runtime: engine commands, `.quit`, and
+    /// `.redraw` when the screen no longer matches the state. Never traps on unexpected input:
+    /// events about unknown jobs and keys with no meaning in the current mode are ignored.
+    public mutating func handle(_ event: MonitorEvent) -> [MonitorEffect] {
+        switch event {
+        case .engine(let engineEvent):
+            return handleEngine(engineEvent)
+        case .key(let key):
+            var effects = handleKey(key)
+            fixScrolling()
+            if !effects.contains(.redraw) { effects.append(.redraw) }
+            return effects
+        case .tick(let time):
+            return handleTick(time)
+        case .resize(let newWidth, let newHeight):
+            width = max(0, newWidth)
+            height = max(0, newHeight)
+            fixScrolling()
+            return [.redraw]
+        case .signal(let signal):
+            return handleSignal(signal) + [.redraw]
+        case .commandResult(let text):
+            say(text)
+            return [.redraw]
+        }
+    }
+
+    // MARK: - Engine events
+
+    private mutating func handleEngine(_ event: EngineEvent) -> [MonitorEffect] {
+        if event.time > now { now = event.time }
+        var effects: [MonitorEffect] = []
+        // Where the selected job was, so a clean-up can select its neighbour.
+        let selectedRow = event.kind.isCleanUp ? visibleJobs.firstIndex { $0.id == selectedJobID } : nil
+        queue.apply(event)
+        switch event.kind {
+        case .jobQueued(let descriptor):
+            if let job = queue.job(descriptor.id) { filter.add(job) }
+            if selectedJob == nil, filter.shows(job: descriptor.id) { select(job: descriptor.id) }
+        case .updateStarted(let job, let index, _):
+            rates[UpdateKey(job: job, index: index)] = ProgressRate(percent: 0, at: event.time)
+            if job == selectedJobID, followsRunningUpdate, let state = queue.job(job),
+                visibleUpdates(of: state).row(of: index) != nil
+            {
+                selectedUpdateIndex = index
+                outputScroll = 0
+            }
+        case .progress(let job, let index, let percent?, _, _):
+            recordProgress(percent, key: UpdateKey(job: job, index: index), at: event.time)
+        case .output(let job, let index, _, _):
+            keepScrolledViewsStill(job: job, index: index)
+        case .updateCompleted(let job, let index, _, _):
+            rates[UpdateKey(job: job, index: index)] = nil
+        case .jobCompleted(let job, _):
+            rates = rates.filter { $0.key.job != job }
+            if quitPhase != nil, isIdle { effects.append(.quit(abortRunning: true)) }
+        case .jobCleanedUp(let job):
+            pendingCleanUps.remove(job)
+            filter.remove(job: job)
+            if case .fullOutput(job, _, _)? = overlay { overlay = nil }
+            if selectedJobID == job {
+                let remaining = visibleJobs
+                if remaining.isEmpty {
+                    selectedJobID = nil
+                    selectedUpdateIndex = nil
+                } else {
+                    select(job: remaining[min(selectedRow ?? 0, remaining.count - 1)].id)
+                }
+            }
+        case .jobStarted, .progress, .jobAbortRequested:
+            break
+        }
+        fixScrolling()
+        effects.append(.redraw)
+        return effects
+    }
+
+    /// A new line pushes older ones up: a view scrolled back keeps showing the same lines.
+    private mutating func keepScrolledViewsStill(job: Int, index: Int) {
+        if outputScroll > 0, job == selectedJobID, index == selectedUpdateIndex {
+            outputScroll += 1
+        }
+        if case .fullOutput(job, index, let scroll)? = overlay, scroll > 0 {
+            overlay = .fullOutput(job: job, index: index, scroll: scroll + 1)
+        }
+    }
+
+    // MARK: - Time
+
+    private mutating func handleTick(_ time: Date) -> [MonitorEffect] {
+        if time > now { now = time }
+        phase &+= 1
+        var changed = quitPhase != nil || queue.jobs.contains { $0.phase == .running }
+        if let status, status.expiresAt <= now {
+            self.status = nil
+            changed = true
+        }
+        return changed ? [.redraw] : []
+    }
+
+    // MARK: - Signals and quitting
+
+    private mutating func handleSignal(_ signal: TerminationSignal) -> [MonitorEffect] {
+        switch signal {
+        case .interrupt, .terminate:
+            if quitPhase != nil { return forceQuit() }
+            if case .confirm(.quit)? = overlay { return confirmQuit() }
+            return requestQuit()
+        case .hangup:
+            if quitPhase != nil { return forceQuit() }
+            return confirmQuit()
+        }
+    }
+
+    /// `q`: quits at once when no job is queued or running, otherwise asks first.
+    mutating func requestQuit() -> [MonitorEffect] {
+        let count = unfinishedJobCount
+        guard count > 0 else { return [.quit(abortRunning: false)] }
+        overlay = .confirm(.quit(count: count))
+        return []
+    }
+
+    /// Aborts every job and waits for them before quitting.
+    mutating func confirmQuit() -> [MonitorEffect] {
+        overlay = nil
+        let count = unfinishedJobCount
+        guard count > 0 else { return [.quit(abortRunning: false)] }
+        quitPhase = .waitingForAborts
+        say("Aborting \(count) \(count == 1 ? "job" : "jobs") before quitting; q again kills them now")
+        return [.abortAll(force: false)]
+    }
+
+    /// `q` while waiting to quit: kill instead of waiting for graceful aborts.
+    mutating func forceQuit() -> [MonitorEffect] {
+        guard quitPhase == .waitingForAborts else { return [] }
+        quitPhase = .killing
+        say("Killing the remaining jobs' processes; quitting when they have ended")
+        return [.abortAll(force: true)]
+    }
+}
+
+extension EngineEvent.Kind {
+    var isCleanUp: Bool {
+        if case .jobCleanedUp = self { return true }
+        return false
+    }
+}

@@ -1,0 +1,83 @@
+import InstallEngine
+import TerminalUI
+
+extension MonitorState {
+    /// Rows of items a pane shows at the current size.
+    func pageSize(of pane: MonitorPane) -> Int {
+        let layout = self.layout
+        switch pane {
+        case .jobs: return MonitorLayout.innerRows(layout.jobs)
+        case .updates: return MonitorLayout.innerRows(layout.updates)
+        case .output: return MonitorLayout.innerRows(layout.output)
+        }
+    }
+
+    /// Moves the focused pane's selection (or the output's scroll position) by `delta` rows,
+    /// clamped to the list; `Int.min` and `Int.max` go to the ends.
+    mutating func move(by delta: Int) {
+        switch focusedPane {
+        case .jobs:
+            let jobs = visibleJobs
+            guard !jobs.isEmpty else { return }
+            let row = jobs.firstIndex { $0.id == selectedJobID } ?? 0
+            let target = jobs[clampedRow(row, delta, count: jobs.count)].id
+            if target != selectedJobID { select(job: target) }
+        case .updates:
+            guard let job = selectedJob else { return }
+            let updates = visibleUpdates(of: job)
+            guard !updates.isEmpty else { return }
+            let row = selectedUpdateIndex.flatMap { updates.nearestRow(to: $0) } ?? 0
+            let target = updates[clampedRow(row, delta, count: updates.count)]
+            if target != selectedUpdateIndex {
+                selectedUpdateIndex = target
+                outputScroll = 0
+            }
+            followsRunningUpdate = false
+        case .output:
+            // Up (negative delta) scrolls back in time.
+            outputScroll = delta == Int.min ? Int.max : delta == Int.max ? 0 : outputScroll - delta
+        }
+    }
+
+    /// Selects job `id` and, in it, the running update (or the first shown).
+    mutating func select(job id: Int) {
+        selectedJobID = id
+        followsRunningUpdate = true
+        updatesOffset = 0
+        outputScroll = 0
+        guard let job = queue.job(id) else {
+            selectedUpdateIndex = nil
+            return
+        }
+        let updates = visibleUpdates(of: job)
+        if let running = job.runningIndex, updates.row(of: running) != nil {
+            selectedUpdateIndex = running
+        } else {
+            selectedUpdateIndex = updates.first
+        }
+    }
+
+    /// Brings the scroll offsets in line with the selection and the size: the selection stays
+    /// visible and no pane scrolls past its end.
+    mutating func fixScrolling() {
+        let jobs = visibleJobs
+        let jobRow = jobs.firstIndex { $0.id == selectedJobID }
+        jobsOffset = ListView.offset(itemCount: jobs.count, selected: jobRow, visibleRows: pageSize(of: .jobs), previousOffset: jobsOffset)
+        if let job = selectedJob {
+            let updates = visibleUpdates(of: job)
+            let updateRow = selectedUpdateIndex.flatMap { updates.row(of: $0) }
+            updatesOffset = ListView.offset(itemCount: updates.count, selected: updateRow, visibleRows: pageSize(of: .updates), previousOffset: updatesOffset)
+            let lines = selectedUpdateIndex.map { job.updates.indices.contains($0) ? job.updates[$0].output.lines.count : 0 } ?? 0
+            outputScroll = min(max(0, outputScroll), max(0, lines - pageSize(of: .output)))
+        } else {
+            updatesOffset = 0
+            outputScroll = 0
+        }
+    }
+
+    private func clampedRow(_ row: Int, _ delta: Int, count: Int) -> Int {
+        if delta == Int.min { return 0 }
+        if delta == Int.max { return count - 1 }
+        return min(max(0, row + delta), count - 1)
+    }
+}

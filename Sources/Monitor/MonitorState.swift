@@ -1,0 +1,127 @@
+import Foundation
+import InstallEngine
+import TerminalUI
+
+/// Everything the monitor shows and remembers, as a value: the queue (rebuilt from engine
+/// events) and the UI state. `handle(_:)` is the only way it changes; `MonitorRenderer` draws
+/// it. The runtime owns one and performs the effects `handle` returns.
+public struct MonitorState: Sendable {
+    // MARK: - Queue
+
+    /// The jobs, as the engine's events describe them.
+    public internal(set) var queue: QueueModel
+    /// Smoothed progress rates of running updates, for ETAs.
+    var rates: [UpdateKey: ProgressRate] = [:]
+    /// Jobs whose clean-up was asked for and that are still in the queue ("waiting to clean up…").
+    public internal(set) var pendingCleanUps: Set<Int> = []
+
+    // MARK: - Selection and scrolling
+
+    /// The selected job's number; `nil` when no job is shown.
+    public internal(set) var selectedJobID: Int?
+    /// The selected update's position in the selected job.
+    public internal(set) var selectedUpdateIndex: Int?
+    /// While true, the selection moves to each update of the selected job as it starts; moving
+    /// the selection by hand turns it off until another job is selected.
+    public internal(set) var followsRunningUpdate = true
+    /// The pane the arrow keys act on.
+    public internal(set) var focusedPane: MonitorPane = .jobs
+    /// First visible row of the jobs pane.
+    public internal(set) var jobsOffset = 0
+    /// First visible row of the updates pane.
+    public internal(set) var updatesOffset = 0
+    /// Lines the output pane is scrolled up from the newest line (0 follows the output).
+    public internal(set) var outputScroll = 0
+
+    // MARK: - Filter, overlays, messages
+
+    /// The `/` filter text; empty when not filtering.
+    public internal(set) var filterText = ""
+    /// True while keys type into the filter.
+    public internal(set) var isEditingFilter = false
+    var filter = JobFilter()
+    /// Drawn over the panes, taking the keys.
+    public internal(set) var overlay: MonitorOverlay?
+    /// The footer's transient message.
+    public internal(set) var status: StatusMessage?
+    /// Set once the user confirmed quitting while jobs ran.
+    public internal(set) var quitPhase: QuitPhase?
+
+    // MARK: - Appearance and time
+
+    /// Display names of the themes `t` cycles through.
+    public let themeNames: [String]
+    /// The theme in use, an index into `themeNames`.
+    public internal(set) var themeIndex: Int
+    /// Terminal columns and rows.
+    public internal(set) var width: Int
+    public internal(set) var height: Int
+    /// Unicode or ASCII drawing, and how child text is sanitized.
+    public var glyphs: MonitorGlyphs
+    /// Advances with every tick; moves the indeterminate bars.
+    public internal(set) var phase = 0
+    /// The current time, from ticks and engine events.
+    public internal(set) var now: Date
+
+    /// A monitor with an empty queue.
+    /// - Parameters:
+    ///   - themeNames: the names `t` cycles through (at least one is assumed for display).
+    ///   - outputCapacity: lines of output kept per update.
+    public init(
+        width: Int, height: Int, glyphs: MonitorGlyphs = .unicode, themeNames: [String] = ["Default"],
+        themeIndex: Int = 0, now: Date = Date(), outputCapacity: Int = 1000
+    ) {
+        queue = QueueModel(outputCapacity: outputCapacity)
+        self.width = width
+        self.height = height
+        self.glyphs = glyphs
+        self.themeNames = themeNames
+        self.themeIndex = themeNames.indices.contains(themeIndex) ? themeIndex : 0
+        self.now = now
+    }
+
+    // MARK: - Queries
+
+    /// Where everything goes at the current size.
+    public var layout: MonitorLayout { MonitorLayout(width: width, height: height) }
+
+    /// The jobs the jobs pane lists (all, or those matching the filter), in queue order.
+    public var visibleJobs: [JobState] {
+        filter.isActive ? queue.jobs.filter { filter.shows(job: $0.id) } : queue.jobs
+    }
+
+    /// The selected job, if any.
+    public var selectedJob: JobState? { selectedJobID.flatMap { queue.job($0) } }
+
+    /// The positions of `job`'s updates the updates pane lists.
+    public func visibleUpdates(of job: JobState) -> VisibleIndices { filter.visibleUpdates(of: job) }
+
+    /// Jobs that are queued or running.
+    public var unfinishedJobCount: Int { queue.jobs.count { $0.phase != .completed } }
+
+    /// True when no job is queued or running (the queue may be empty).
+    public var isIdle: Bool { !queue.jobs.contains { $0.phase != .completed } }
+
+    /// Whether any update that completed requires a reboot.
+    public var rebootRequired: Bool {
+        queue.jobs.contains { job in
+            job.result?.rebootRequired ?? job.updates.contains { $0.result.rebootRequired }
+        }
+    }
+
+    /// When the runtime should send the next `.tick`: 10 times a second while a job runs or the
+    /// monitor waits to quit (elapsed times, ETAs, the moving bars), at a status message's
+    /// expiry otherwise, and never (`nil`) when nothing can change by itself.
+    public var nextTickTime: Date? {
+        if quitPhase != nil || queue.jobs.contains(where: { $0.phase == .running }) {
+            return now.addingTimeInterval(0.1)
+        }
+        return status?.expiresAt
+    }
+
+    // MARK: - Status line
+
+    mutating func say(_ text: String) {
+        status = StatusMessage(text: text, expiresAt: now.addingTimeInterval(StatusMessage.lifetime))
+    }
+}

@@ -1,0 +1,27 @@
+/// A theme file that cannot be used: where and why. The monitor shows it and goes on with the
+/// other themes; `--theme` with a broken file is a usage error.
+public struct ThemeError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The file as given (or `built-in (name.yaml)`).
+    public var file: String
+    /// 1-based; 1 for problems with the whole file.
+    public var line: Int
+    public var column: Int
+    /// The dotted key the problem is about (`styles.failed.fg`); empty when it is the file.
+    public var key: String
+    /// What was expected and what was found.
+    public var message: String
+
+    public init(file: String, line: Int = 1, column: Int = 1, key: String = "", message: String) {
+        self.file = file
+        self.line = line
+        self.column = column
+        self.key = key
+        self.message = message
+    }
+
+    /// `themes/x.yaml:4:11: styles.failed.fg: expected a colour …`
+    public var description: String {
+        let prefix = "\(file):\(line):\(column): "
+        return key.isEmpty ? prefix + message : prefix + key + ": " + message
+    }
+}

@@ -1,0 +1,47 @@
+/// How the updates pane splits a row into columns for its width: mark, title, bar, percent,
+/// elapsed, ETA and status text. The title keeps at least a third of the row (16 columns or
+/// more); what does not fit beside it goes, in this order: the ETA, the status text, the
+/// elapsed time; the bar shrinks last.
+struct UpdateColumns: Hashable {
+    /// Each column's width; 0 when dropped. The mark takes 1 column and a blank follows every
+    /// column but the last.
+    let title: Int
+    let bar: Int
+    let percent: Int
+    let elapsed: Int
+    let eta: Int
+    let message: Int
+
+    static let minimumTitle = 16
+
+    init(width: Int) {
+        var bar = width >= 90 ? 10 : 8
+        let percent = 4
+        var used = 2 + bar + 1 + percent + 1
+        if width - used < UpdateColumns.minimumTitle {
+            bar = 5
+            used -= 3
+        }
+        let elapsed = width - used - 8 >= UpdateColumns.minimumTitle ? 7 : 0
+        if elapsed > 0 { used += elapsed + 1 }
+        // The title's share when the status text is shown too.
+        let target = min(36, max(UpdateColumns.minimumTitle, width / 3))
+        let showsMessage = width - used - target >= 11
+        let eta = showsMessage && width - used - target - 11 >= 7 ? 6 : 0
+        if eta > 0 { used += eta + 1 }
+        title = max(0, showsMessage ? target : width - used)
+        message = showsMessage ? width - used - title - 1 : 0
+        self.bar = bar
+        self.percent = percent
+        self.elapsed = elapsed
+        self.eta = eta
+    }
+
+    /// Left edges relative to the row's start.
+    var titleX: Int { 2 }
+    var barX: Int { titleX + title + 1 }
+    var percentX: Int { barX + bar + 1 }
+    var elapsedX: Int { percentX + percent + 1 }
+    var etaX: Int { elapsedX + (elapsed > 0 ? elapsed + 1 : 0) }
+    var messageX: Int { etaX + (eta > 0 ? eta + 1 : 0) }
+}

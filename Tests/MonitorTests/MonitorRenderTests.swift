@@ -1,0 +1,114 @@
+import Foundation
+import InstallEngine
+import TerminalUI
+import Testing
+
+@testable import Monitor
+
+@Suite("Monitor frames")
+struct MonitorRenderTests {
+    @Test func productPictureAt80x24() {
+        expectSnapshot(Scenario.product(width: 80, height: 24).render(), named: "product-80x24")
+    }
+
+    @Test func productPictureAt120x40() {
+        expectSnapshot(Scenario.product(width: 120, height: 40).render(), named: "product-120x40")
+    }
+
+    @Test func productPictureAt40x12() {
+        expectSnapshot(Scenario.product(width: 40, height: 12).render(), named: "product-40x12")
+    }
+
+    @Test func tooSmall() {
+        expectSnapshot(Scenario.product(width: 39, height: 11).render(), named: "too-small-39x11")
+        expectSnapshot(Scenario.product(width: 20, height: 5).render(), named: "too-small-20x5")
+    }
+
+    @Test func asciiFallback() {
+        let buffer = Scenario.product(width: 80, height: 24, glyphs: .ascii).render()
+        expectSnapshot(buffer, named: "product-ascii-80x24")
+        for line in buffer.lines {
+            #expect(line.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value < 0x7F }, "not ASCII: \(line)")
+        }
+    }
+
+    @Test func wideTitles() {
+        var scenario = Scenario(width: 80, height: 16)
+        let job = scenario.queue("日本語のジョブ名がとても長い場合", ["安全更新プログラム カーネル 6.1", "🎉 party 🇫🇷 flags 👩‍👩‍👧", "café ﬁnal e\u{301}"])
+        scenario.startJob(job)
+        scenario.startUpdate(job, 0)
+        scenario.progress(job, 0, 62.5, message: "展開しています…")
+        scenario.output(job, 0, "出力行：テスト🎉")
+        let buffer = scenario.render()
+        expectSnapshot(buffer, named: "wide-titles-80x16")
+        // Every row fills exactly the width: no wide glyph pushed a border out of place.
+        for y in 0..<buffer.height {
+            var columns = 0
+            for x in 0..<buffer.width where !(buffer[x, y]!.isContinuation) { columns += Int(buffer[x, y]!.width) }
+            #expect(columns == buffer.width)
+        }
+    }
+
+    @Test func monoThemeUsesNoColourAndReverseSelection() {
+        let scenario = Scenario.product()
+        let buffer = scenario.render(theme: Themes.mono)
+        expectSnapshot(buffer, named: "product-mono-80x24")
+        for cell in buffer.cells {
+            #expect(cell.style.foreground == .default && cell.style.background == .default)
+        }
+        let selectedRow = (0..<buffer.height).first { buffer.lines[$0].hasPrefix("│▶ Security updates") }!
+        #expect(buffer.style(atX: 3, y: selectedRow).reverse)
+    }
+
+    @Test func noColorKeepsSelectionVisible() {
+        let theme = Themes.default.withoutColors()
+        for role in ThemeRole.allCases {
+            #expect(theme[role].foreground == .default && theme[role].background == .default)
+        }
+        #expect(theme[.selection].reverse)
+        #expect(!theme[.text].reverse)
+        #expect(theme[.failed].bold, "attributes stay")
+    }
+
+    @Test func failedRowsUseTheFailedStyle() {
+        var scenario = Scenario.product()
+        // Select Drivers (the second job) to see its failed update.
+        scenario.press(.home, .down)
+        let buffer = scenario.render()
+        let failed = Themes.default[.failed]
+        let row = (0..<buffer.height).first { buffer.lines[$0].contains("firmware-iwlwifi") }!
+        let line = buffer.lines[row]
+        let title = line.range(of: "firmware-iwlwifi")!
+        let column = line.distance(from: line.startIndex, to: line.range(of: "failed", range: title.upperBound..<line.endIndex)!.lowerBound)
+        #expect(buffer.style(atX: column, y: row) == failed)
+        let markColumn = line.distance(from: line.startIndex, to: line.firstIndex(of: "✖")!)
+        #expect(buffer.style(atX: markColumn, y: row).foreground == .red)
+        let succeededRow = (0..<buffer.height).first { buffer.lines[$0].contains("nvidia 535") }!
+        let succeededLine = buffer.lines[succeededRow]
+        let check = succeededLine.distance(from: succeededLine.startIndex, to: succeededLine.firstIndex(of: "✔")!)
+        #expect(buffer.style(atX: check, y: succeededRow).foreground == .green)
+    }
+
+    @Test func confirmationDialog() {
+        var scenario = Scenario.product()
+        scenario.press(.character("q"))
+        expectSnapshot(scenario.render(), named: "confirm-quit-80x24")
+    }
+
+    @Test func helpOverlay() {
+        var scenario = Scenario.product(width: 80, height: 24)
+        scenario.press(.character("?"))
+        expectSnapshot(scenario.render(), named: "help-80x24")
+    }
+
+    @Test func tenThousandUpdatesDrawOnlyVisibleRows() {
+        var scenario = Scenario(width: 200, height: 60)
+        let job = scenario.queue("Huge", (0..<10_000).map { "update number \($0)" })
+        scenario.startJob(job)
+        scenario.startUpdate(job, 5_000)
+        scenario.progress(job, 5_000, 30)
+        let screen = scenario.screen()
+        #expect(screen.contains("update number 5000"))
+        #expect(screen.contains("0/10000"))
+    }
+}
