@@ -16,6 +16,7 @@ struct RunSession {
         let configuration = EngineConfiguration(abortGraceOverride: options.abortGrace.map { .milliseconds(Int64($0 * 1000)) })
         let queue = JobQueue(backend: ProcessBackend(), concurrency: options.concurrency, configuration: configuration)
         let warnings = Warnings()
+        let tally = JobResultTally(queue: queue)
         if !options.noHistory { attachHistory(to: queue, warnings: warnings) }
 
         let mode = OutputMode(options: options)
@@ -24,21 +25,23 @@ struct RunSession {
         case .json:
             let writer = JSONEventWriter(output: .stdout, includeLogs: options.jsonLogs)
             queue.subscribe { writer.handle($0) }
-            status = runHeadless(queue)
+            runHeadless(queue)
+            status = tally.exitStatus
         case .monitor:
-            status = runMonitor(queue)
+            status = runMonitor(queue, tally: tally)
         case .plain:
             let reporter = PlainReporter(output: .stdout, sanitizer: TextEnvironment.sanitizer)
             queue.subscribe { reporter.handle($0) }
-            status = runHeadless(queue)
+            runHeadless(queue)
             StandardOutput.stdout.line(reporter.summary(of: queue.snapshot()))
+            status = tally.exitStatus
         }
         for warning in warnings.all { StandardOutput.stderr.line("installtop: \(warning)") }
         return status
     }
 
     /// Plain and JSON modes: submit, relay signals into aborts, wait for the queue to drain.
-    private func runHeadless(_ queue: JobQueue) -> ExitStatus {
+    private func runHeadless(_ queue: JobQueue) {
         let relay = SignalRelay { signal, count in
             if count == 1 {
                 StandardOutput.stderr.line("installtop: \(Self.name(of: signal)): aborting every job (again to kill at once)")
@@ -51,18 +54,17 @@ struct RunSession {
         defer { relay.cancel() }
         submitJobs(to: queue)
         waitUntilIdle(queue)
-        return ExitStatus(finishedQueue: queue.snapshot())
     }
 
     /// The monitor on the terminal; plain lines when the terminal cannot host it.
-    private func runMonitor(_ queue: JobQueue) -> ExitStatus {
+    private func runMonitor(_ queue: JobQueue, tally: JobResultTally) -> ExitStatus {
         do {
             let quitWhileRunning = try MonitorSession.run(
                 queue: queue, themeOption: options.theme, exitWhenDone: options.exitWhenDone
             ) { submitJobs(to: queue) }
             // Quitting waited for the aborted jobs; clean-ups may have emptied the queue.
             waitUntilIdle(queue)
-            return quitWhileRunning ? .aborted : ExitStatus(finishedQueue: queue.snapshot())
+            return quitWhileRunning ? .aborted : tally.exitStatus
         } catch let error as ThemeError {
             StandardOutput.stderr.line("installtop: \(error)")
             return .invalidUsage
@@ -70,7 +72,9 @@ struct RunSession {
             StandardOutput.stderr.line("installtop: cannot start the monitor (\(error)); printing lines instead")
             let reporter = PlainReporter(output: .stdout, sanitizer: TextEnvironment.sanitizer)
             queue.subscribe { reporter.handle($0) }
-            return runHeadless(queue)
+            runHeadless(queue)
+            StandardOutput.stdout.line(reporter.summary(of: queue.snapshot()))
+            return tally.exitStatus
         }
     }
 
