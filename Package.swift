@@ -100,8 +100,10 @@ let package = Package(
             dependencies: ["Monitor", "InstallEngine", "TerminalUI"],
             exclude: ["Snapshots"]
         ),
-        // Drives the built `installtop` executable (`swift build` builds it); imports none of our modules.
+        // Drive the built `installtop` executable (`swift test` builds it); they import none of our modules.
         .testTarget(name: "EndToEndTests"),
+        // Runs the built installtop in tmux, which `.ci/run` installs when it is missing.
+        .testTarget(name: "MonitorEndToEndTests"),
     ],
     swiftLanguageModes: [.v6]
 )

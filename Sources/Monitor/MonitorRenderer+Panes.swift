@@ -61,7 +61,7 @@ extension MonitorRenderer {
                 .render(into: &buffer, area: Rect(x: status.x + barWidth, y: row.y, width: statusWidth - barWidth, height: 1))
         case .completed:
             // A mixed result names its failures, as in "failed 1/4".
-            let failed = job.updates.count { $0.result.resultCode == .failed }
+            let failed = state.failedCount(of: job)
             var text = resultWord(code)
             if failed > 0, code != .aborted { text = "failed \(failed)/\(job.updates.count)" }
             TextLine(text, style: theme[role(for: code)], ellipsis: glyphs.box.ellipsis).render(into: &buffer, area: status)
@@ -104,7 +104,7 @@ extension MonitorRenderer {
         let separator = state.glyphs.separator
         var title = state.glyphs.sanitizer.sanitize(job.descriptor.name, maxWidth: state.width)
         title += separator + job.descriptor.operation.name
-        title += separator + "\(job.finishedCount)/\(job.updates.count)"
+        title += separator + "\(state.finishedCount(of: job))/\(job.updates.count)"
         title += separator + percentText(job.percent)
         if let eta = state.etaSeconds(job: job) { title += separator + "ETA " + TimeText.remaining(eta) }
         return title

@@ -64,7 +64,7 @@ public enum MonitorRenderer {
         var done = 0.0
         for job in jobs {
             updates += job.updates.count
-            finished += job.finishedCount
+            finished += state.finishedCount(of: job)
             done += job.percent / 100 * Double(job.updates.count)
         }
         let running = jobs.count { $0.phase == .running }

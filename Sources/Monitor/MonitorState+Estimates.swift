@@ -24,22 +24,13 @@ extension MonitorState {
     /// expected total when none finished). `nil` when the running update has no ETA or the job
     /// is not running.
     public func etaSeconds(job: JobState) -> TimeInterval? {
-        guard job.phase == .running, let running = job.runningIndex,
+        let tally = tally(of: job)
+        guard job.phase == .running, let running = tally.running,
             let current = etaSeconds(job: job, index: running)
         else { return nil }
-        let notStarted = job.updates.count { $0.result.resultCode == .notStarted }
+        let notStarted = job.updates.count - tally.finished - 1
         guard notStarted > 0 else { return current }
-        let durations = job.updates.compactMap { update -> TimeInterval? in
-            guard update.result.resultCode.isFinal, let start = update.result.startedAt, let end = update.result.endedAt
-            else { return nil }
-            return end.timeIntervalSince(start)
-        }
-        let perUpdate: TimeInterval
-        if durations.isEmpty {
-            perUpdate = (elapsedSeconds(job: job, index: running) ?? 0) + current
-        } else {
-            perUpdate = durations.reduce(0, +) / Double(durations.count)
-        }
+        let perUpdate = tally.meanDuration ?? (elapsedSeconds(job: job, index: running) ?? 0) + current
         return current + Double(notStarted) * perUpdate
     }
 

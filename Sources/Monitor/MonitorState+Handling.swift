@@ -37,7 +37,12 @@ extension MonitorState {
         var effects: [MonitorEffect] = []
         // Where the selected job was, so a clean-up can select its neighbour.
         let selectedRow = event.kind.isCleanUp ? visibleJobs.firstIndex { $0.id == selectedJobID } : nil
+        var wasFinal = false
+        if case .updateCompleted(let job, let index, _, _) = event.kind, let state = queue.job(job), state.updates.indices.contains(index) {
+            wasFinal = state.updates[index].result.resultCode.isFinal
+        }
         queue.apply(event)
+        updateTally(for: event.kind, wasFinal: wasFinal)
         switch event.kind {
         case .jobQueued(let descriptor):
             if let job = queue.job(descriptor.id) { filter.add(job) }
@@ -78,6 +83,25 @@ extension MonitorState {
         fixScrolling()
         effects.append(.redraw)
         return effects
+    }
+
+    /// Keeps `tallies` in step with the queue: counted afresh when a job arrives or completes
+    /// (its results may all change then), adjusted for single updates otherwise.
+    private mutating func updateTally(for kind: EngineEvent.Kind, wasFinal: Bool) {
+        switch kind {
+        case .jobQueued(let descriptor):
+            tallies[descriptor.id] = queue.job(descriptor.id).map(JobTally.init)
+        case .jobCompleted(let job, _):
+            tallies[job] = queue.job(job).map(JobTally.init)
+        case .updateStarted(let job, let index, _):
+            tallies[job]?.started(index)
+        case .updateCompleted(let job, let index, _, let result):
+            tallies[job]?.completed(index, result: result, wasFinal: wasFinal)
+        case .jobCleanedUp(let job):
+            tallies[job] = nil
+        case .jobStarted, .progress, .output, .jobAbortRequested:
+            break
+        }
     }
 
     /// A new line pushes older ones up: a view scrolled back keeps showing the same lines.

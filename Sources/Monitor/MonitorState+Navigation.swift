@@ -50,7 +50,7 @@ extension MonitorState {
             return
         }
         let updates = visibleUpdates(of: job)
-        if let running = job.runningIndex, updates.row(of: running) != nil {
+        if let running = tally(of: job).running, updates.row(of: running) != nil {
             selectedUpdateIndex = running
         } else {
             selectedUpdateIndex = updates.first

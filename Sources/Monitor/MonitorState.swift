@@ -12,6 +12,8 @@ public struct MonitorState: Sendable {
     public internal(set) var queue: QueueModel
     /// Smoothed progress rates of running updates, for ETAs.
     var rates: [UpdateKey: ProgressRate] = [:]
+    /// Per job, the counts a frame needs (see `tally(of:)`).
+    var tallies: [Int: JobTally] = [:]
     /// Jobs whose clean-up was asked for and that are still in the queue ("waiting to clean up…").
     public internal(set) var pendingCleanUps: Set<Int> = []
 
@@ -104,10 +106,17 @@ public struct MonitorState: Sendable {
 
     /// Whether any update that completed requires a reboot.
     public var rebootRequired: Bool {
-        queue.jobs.contains { job in
-            job.result?.rebootRequired ?? job.updates.contains { $0.result.rebootRequired }
-        }
+        queue.jobs.contains { tally(of: $0).rebootRequired }
     }
+
+    /// How many of `job`'s updates have their final result.
+    public func finishedCount(of job: JobState) -> Int { tally(of: job).finished }
+
+    /// How many of `job`'s updates failed.
+    public func failedCount(of job: JobState) -> Int { tally(of: job).failed }
+
+    /// The counts of `job`, cached by the reducer (counted afresh for a job it has not seen).
+    func tally(of job: JobState) -> JobTally { tallies[job.id] ?? JobTally(job) }
 
     /// When the runtime should send the next `.tick`: 10 times a second while a job runs or the
     /// monitor waits to quit (elapsed times, ETAs, the moving bars), at a status message's

@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+
+/// A temporary folder for one end-to-end test: manifests, scripts, marker files and `HOME`.
+struct EndToEndFolder {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("installtop-e2e-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+
+    /// Writes `text` to `name`, executable when `executable`.
+    func write(_ name: String, _ text: String, executable: Bool = false) throws {
+        try text.write(toFile: path(name), atomically: true, encoding: .utf8)
+        if executable {
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path(name))
+        }
+    }
+
+    func read(_ name: String) -> String? { try? String(contentsOfFile: path(name), encoding: .utf8) }
+
+    func remove() { try? FileManager.default.removeItem(at: url) }
+
+    /// The built `installtop` (`.build/debug/installtop` beside this package, or the
+    /// `INSTALLTOP_BINARY` environment variable); `swift test` builds it with the tests.
+    static func binary() throws -> String {
+        if let path = ProcessInfo.processInfo.environment["INSTALLTOP_BINARY"] { return path }
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        for configuration in ["debug", "release"] {
+            let path = root.appendingPathComponent(".build/\(configuration)/installtop").path
+            if FileManager.default.isExecutableFile(atPath: path) { return path }
+        }
+        throw EndToEndError("installtop is not built: run `swift build` first")
+    }
+
+    /// Polls every 20 ms until `condition` holds or 15 s pass.
+    static func eventually(timeout: Duration = .seconds(15), _ condition: () -> Bool) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if condition() { return true }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return condition()
+    }
+}
+
+struct EndToEndError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,213 @@
+import Foundation
+import Testing
+
+/// The real binary in a real terminal (tmux): keys, resizes, signals, hostile output, and the
+/// terminal handed back sane. Serialized: each test starts a tmux server and child processes.
+@Suite("Monitor end to end", .serialized)
+struct MonitorEndToEndTests {
+    // MARK: - Fixtures
+
+    /// A script that reports progress for a minute and records its pid (its process group).
+    private static let slowScript = """
+        #!/bin/sh
+        echo $$ > "$1"
+        i=0
+        while [ $i -lt 600 ]; do
+            echo "progress $((i / 6)) step $i" >&3
+            i=$((i + 1))
+            sleep 0.1
+        done
+        """
+
+    /// Writes `manifest.yaml` with the given jobs section and the slow script beside it.
+    private func manifest(in folder: EndToEndFolder, jobs: String) throws -> String {
+        try folder.write("slow.sh", Self.slowScript, executable: true)
+        try folder.write("manifest.yaml", "jobs:\n" + jobs)
+        return folder.path("manifest.yaml")
+    }
+
+    private func slowJob(_ folder: EndToEndFolder) -> String {
+        """
+          - name: Slow job
+            updates:
+              - id: slow
+                title: Slow update
+                install: [\(folder.path("slow.sh")), \(folder.path("slow.pid"))]
+
+        """
+    }
+
+    private let quickJob = """
+          - name: Quick job
+            updates:
+              - id: quick
+                title: Quick update
+                install: "true"
+
+        """
+
+    /// `installtop run MANIFEST`, then its exit status and `stty -a` into files of `folder`.
+    private func runCommand(_ manifest: String, in folder: EndToEndFolder) throws -> String {
+        let binary = try EndToEndFolder.binary()
+        return "'\(binary)' run '\(manifest)' --no-history; echo $? > '\(folder.path("rc"))'; "
+            + "stty -a > '\(folder.path("stty.tmp"))'; mv '\(folder.path("stty.tmp"))' '\(folder.path("stty"))'; sleep 60"
+    }
+
+    /// True when no process is left in the process group `pgid`.
+    private func groupIsGone(_ pgid: Int32) -> Bool {
+        kill(-pgid, 0) == -1 && errno == ESRCH
+    }
+
+    /// Waits for the program to end; checks it gave back echo and canonical input.
+    private func expectSaneTerminalAfterExit(_ folder: EndToEndFolder, sourceLocation: SourceLocation = #_sourceLocation) async -> Int? {
+        let ended = await EndToEndFolder.eventually { folder.read("stty") != nil }
+        #expect(ended, "installtop did not exit", sourceLocation: sourceLocation)
+        let flags = (folder.read("stty") ?? "").split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == ";" })
+        #expect(flags.contains("echo") && !flags.contains("-echo"), "echo is back", sourceLocation: sourceLocation)
+        #expect(flags.contains("icanon") && !flags.contains("-icanon"), "canonical input is back", sourceLocation: sourceLocation)
+        return folder.read("rc").flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+    }
+
+    // MARK: - Tests
+
+    @Test func demoShowsBarsMoving() async throws {
+        let folder = try EndToEndFolder()
+        defer { folder.remove() }
+        let binary = try EndToEndFolder.binary()
+        let tmux = try TmuxSession(home: folder.url, command: "'\(binary)' demo --no-history; sleep 60")
+        defer { tmux.close() }
+        let first = try #require(await tmux.waitForScreen("a running update with a bar") {
+            $0.contains(" installtop ") && $0.contains("▶") && $0.contains("█")
+        })
+        let header = first.split(separator: "\n").first.map(String.init) ?? ""
+        await tmux.waitForScreen("the overall progress to move") { $0.split(separator: "\n").first.map(String.init) != header }
+        tmux.send("q")
+        await tmux.waitForScreen("the quit question") { $0.contains("Quit and abort") }
+        tmux.send("y")
+    }
+
+    @Test func abortConfirmedEndsTheJobAbortedWithNoChildLeft() async throws {
+        let folder = try EndToEndFolder()
+        defer { folder.remove() }
+        let manifest = try manifest(in: folder, jobs: slowJob(folder) + quickJob)
+        let tmux = try TmuxSession(home: folder.url, command: try runCommand(manifest, in: folder))
+        defer { tmux.close() }
+        await tmux.waitForScreen("the slow update's progress") { $0.contains("step ") }
+        let pgid = try #require(folder.read("slow.pid").flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) })
+        tmux.send("a")
+        await tmux.waitForScreen("the abort question") { $0.contains("Abort Slow job?") }
+        #expect(!groupIsGone(pgid), "nothing is aborted before the answer")
+        tmux.send("y")
+        await tmux.waitForScreen("the job aborted") { $0.contains("⊘ Slow job") && $0.contains("aborted") }
+        #expect(await EndToEndFolder.eventually { groupIsGone(pgid) }, "no process of the aborted update is left")
+        await tmux.waitForScreen("the quick job to run next") { $0.contains("✔ Quick job") }
+        tmux.send("q")
+        #expect(await expectSaneTerminalAfterExit(folder) == 3, "an aborted job makes the run exit with 3")
+    }
+
+    @Test func cleanUpRemovesAFinishedJob() async throws {
+        let folder = try EndToEndFolder()
+        defer { folder.remove() }
+        let manifest = try manifest(in: folder, jobs: quickJob + slowJob(folder))
+        let tmux = try TmuxSession(home: folder.url, command: try runCommand(manifest, in: folder))
+        defer { tmux.close() }
+        await tmux.waitForScreen("the quick job done") { $0.contains("✔ Quick job") }
+        tmux.send("c")
+        await tmux.waitForScreen("the quick job gone from the panes") { screen in
+            let panes = screen.split(separator: "\n").dropFirst().dropLast()
+            return !panes.contains { $0.contains("Quick job") } && panes.contains { $0.contains("Slow job") }
+        }
+        tmux.send("q")
+        await tmux.waitForScreen("the quit question") { $0.contains("Quit and abort it?") }
+        tmux.send("y")
+        #expect(await expectSaneTerminalAfterExit(folder) == 3)
+    }
+
+    @Test func resizeRedrawsAtOnce() async throws {
+        let folder = try EndToEndFolder()
+        defer { folder.remove() }
+        let manifest = try manifest(in: folder, jobs: slowJob(folder))
+        let tmux = try TmuxSession(home: folder.url, command: try runCommand(manifest, in: folder))
+        defer { tmux.close() }
+        await tmux.waitForScreen("the monitor") { $0.contains("step ") }
+        tmux.resize(width: 60, height: 20)
+        await tmux.waitForScreen("a 60×20 frame") { screen in
+            let lines = screen.split(separator: "\n", omittingEmptySubsequences: false)
+            return lines.count >= 20 && lines[18].hasPrefix("└") && lines[18].hasSuffix("┘") && lines[18].count == 60
+        }
+        tmux.resize(width: 30, height: 10)
+        await tmux.waitForScreen("the too-small message") { $0.contains("terminal too small") }
+        tmux.resize(width: 100, height: 30)
+        await tmux.waitForScreen("the full frame again") { $0.contains(" installtop ") && $0.contains("┌ Jobs") }
+        tmux.send("q", "y")
+        #expect(await expectSaneTerminalAfterExit(folder) == 3)
+    }
+
+    @Test func quitWhenDoneLeavesTheTerminalSane() async throws {
+        let folder = try EndToEndFolder()
+        defer { folder.remove() }
+        let manifest = try manifest(in: folder, jobs: quickJob)
+        let tmux = try TmuxSession(home: folder.url, command: try runCommand(manifest, in: folder))
+        defer { tmux.close() }
+        await tmux.waitForScreen("the job done") { $0.contains("✔ Quick job") }
+        tmux.send("q")
+        #expect(await expectSaneTerminalAfterExit(folder) == 0)
+    }
+
+    @Test func sigtermAsksThenASecondOneAbortsAndQuits() async throws {
+        let folder = try EndToEndFolder()
+        defer { folder.remove() }
+        let manifest = try manifest(in: folder, jobs: slowJob(folder))
+        let tmux = try TmuxSession(home: folder.url, command: try runCommand(manifest, in: folder))
+        defer { tmux.close() }
+        await tmux.waitForScreen("the slow update's progress") { $0.contains("step ") }
+        let pgid = try #require(folder.read("slow.pid").flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) })
+        let monitor = try #require(installtopProcess(of: tmux))
+        kill(monitor, SIGTERM)
+        await tmux.waitForScreen("the quit question") { $0.contains("Quit and abort it?") }
+        kill(monitor, SIGTERM)
+        #expect(await expectSaneTerminalAfterExit(folder) == 3)
+        // The update's shell was reaped before exit; its `sleep` child, orphaned by the same
+        // SIGTERM, may still be waiting for init to reap it.
+        #expect(await EndToEndFolder.eventually { groupIsGone(pgid) }, "the aborted update's processes are gone")
+    }
+
+    @Test func hostileOutputNeitherRetitlesNorClears() async throws {
+        let folder = try EndToEndFolder()
+        defer { folder.remove() }
+        try folder.write("hostile.sh", "#!/bin/sh\nprintf '\\033[2J\\033]0;HACKED\\007\\033[31mhostile line\\n'\nexit 0\n", executable: true)
+        let manifest = try manifest(in: folder, jobs: """
+              - name: Hostile job
+                updates:
+                  - id: hostile
+                    title: "Hostile \\e]0;TITLE\\a update"
+                    install: [\(folder.path("hostile.sh"))]
+
+            """)
+        let tmux = try TmuxSession(home: folder.url, command: try runCommand(manifest, in: folder))
+        defer { tmux.close() }
+        let titleBefore = tmux.paneTitle()
+        let screen = try #require(await tmux.waitForScreen("the hostile line") { $0.contains("hostile line") })
+        #expect(screen.contains("␛[2J␛]0;HACKED␇␛[31mhostile line"))
+        #expect(screen.contains("Hostile ␛]0;TITLE␇ update"))
+        #expect(screen.hasPrefix(" installtop "), "the screen was not cleared")
+        #expect(screen.contains("┌ Jobs"))
+        let title = tmux.paneTitle()
+        #expect(title == titleBefore && !title.contains("HACKED") && !title.contains("TITLE"))
+        tmux.send("q")
+        #expect(await expectSaneTerminalAfterExit(folder) == 0)
+    }
+
+    /// The pid of the `installtop` the pane's shell started.
+    private func installtopProcess(of tmux: TmuxSession) -> Int32? {
+        let children = try? String(contentsOfFile: "/proc/\(panePid(tmux))/task/\(panePid(tmux))/children", encoding: .utf8)
+        return children?.split(separator: " ").compactMap { Int32($0) }.first { pid in
+            let name = try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8)
+            return name?.hasPrefix("installtop") == true
+        }
+    }
+
+    private func panePid(_ tmux: TmuxSession) -> Int32 {
+        Int32(tmux.panePid) ?? -1
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import Testing
+
+/// `installtop` running in a detached tmux session on a private socket, at a pinned size and
+/// locale: the end-to-end tests type into it and read the screen back. `close()` kills the
+/// server and removes the socket.
+final class TmuxSession {
+    let socket = "installtop-e2e-\(UUID().uuidString.prefix(8))"
+    /// The tmux server's pid, to end it when `kill-server` is not heard.
+    private var serverPid: pid_t = -1
+
+    /// Starts `command` (run by /bin/sh) with `LANG=C.UTF-8`, `TERM=xterm-256color`, no
+    /// `NO_COLOR`, `HOME` set to `home` and no interactive backtraces.
+    init(width: Int = 100, height: Int = 30, home: URL, command: String) throws {
+        // tmux ignores `-e TERM=`: the pane command sets the environment itself.
+        let pane = "env -u NO_COLOR LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=xterm-256color SWIFT_BACKTRACE=interactive=no "
+            + "HOME='\(home.path)' XDG_CONFIG_HOME='\(home.path)/config' /bin/sh -c \(Self.quoted(command))"
+        try tmux(["new-session", "-d", "-x", "\(width)", "-y", "\(height)", pane])
+        serverPid = pid_t(try tmux(["display-message", "-p", "#{pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+    }
+
+    /// The screen as text, one line per row.
+    func capture() -> String {
+        (try? tmux(["capture-pane", "-p"])) ?? ""
+    }
+
+    /// The pane's title (what an OSC 0 sequence would change).
+    func paneTitle() -> String {
+        ((try? tmux(["display-message", "-p", "#{pane_title}"])) ?? "").trimmingCharacters(in: .newlines)
+    }
+
+    /// The pid of the pane's first process (the shell running the command).
+    var panePid: String {
+        ((try? tmux(["display-message", "-p", "#{pane_pid}"])) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Types keys, in tmux's names (`a`, `Enter`, `Escape`, `Down`).
+    func send(_ keys: String...) {
+        _ = try? tmux(["send-keys"] + keys)
+    }
+
+    func resize(width: Int, height: Int) {
+        _ = try? tmux(["resize-window", "-x", "\(width)", "-y", "\(height)"])
+    }
+
+    /// Polls the screen every 20 ms until `condition` holds (returns that screen) or 15 s pass
+    /// (records an issue with the last screen and returns nil).
+    @discardableResult
+    func waitForScreen(
+        _ what: String, timeout: Duration = .seconds(15), sourceLocation: SourceLocation = #_sourceLocation,
+        _ condition: (String) -> Bool
+    ) async -> String? {
+        let deadline = ContinuousClock.now + timeout
+        var screen = capture()
+        while !condition(screen) {
+            if ContinuousClock.now > deadline {
+                Issue.record("timed out waiting for \(what); the screen was:\n\(screen)", sourceLocation: sourceLocation)
+                return nil
+            }
+            try? await Task.sleep(for: .milliseconds(20))
+            screen = capture()
+        }
+        return screen
+    }
+
+    func close() {
+        _ = try? tmux(["kill-server"])
+        // The server exits after its panes; do not leave it behind if it cannot.
+        let deadline = ContinuousClock.now + .seconds(2)
+        while serverPid > 0, kill(serverPid, 0) == 0, ContinuousClock.now < deadline {
+            usleep(10_000)
+        }
+        if serverPid > 0, kill(serverPid, 0) == 0 {
+            kill(serverPid, SIGTERM)
+        }
+        let uid = getuid()
+        let base = ProcessInfo.processInfo.environment["TMUX_TMPDIR"] ?? "/tmp"
+        try? FileManager.default.removeItem(atPath: "\(base)/tmux-\(uid)/\(socket)")
+    }
+
+    // MARK: - Private
+
+    /// Runs tmux on this session's socket and returns what it printed. Spawned and reaped by
+    /// hand (posix_spawn, waitpid) rather than with Foundation's Process, whose reaping hung in
+    /// the test process. The output goes through a file: the server forked by `new-session`
+    /// would keep a pipe open forever.
+    @discardableResult
+    private func tmux(_ arguments: [String]) throws -> String {
+        let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("tmux-\(UUID().uuidString)").path
+        defer { unlink(outputPath) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        // The test runner's threads block some signals, and a spawned process inherits the
+        // mask: a tmux server started that way ignores kill-server (it waits for SIGCHLD).
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        var allSignals = sigset_t()
+        sigfillset(&allSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setsigdefault(&attributes, &allSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        let argv = ["tmux", "-L", socket, "-f", "/dev/null"] + arguments
+        let environment = ProcessInfo.processInfo.environment.filter { $0.key != "TMUX" }.map { "\($0.key)=\($0.value)" }
+        var pid: pid_t = 0
+        let status = withCStrings(argv) { argv in
+            withCStrings(environment) { environment in
+                posix_spawnp(&pid, "tmux", &actions, &attributes, argv, environment)
+            }
+        }
+        guard status == 0 else { throw EndToEndError("cannot run tmux: \(String(cString: strerror(status)))") }
+        var exitStatus: Int32 = 0
+        while waitpid(pid, &exitStatus, 0) == -1, errno == EINTR {}
+        return (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+    }
+
+    private func withCStrings<Result>(_ strings: [String], _ body: ([UnsafeMutablePointer<CChar>?]) -> Result) -> Result {
+        let pointers = strings.map { strdup($0) } + [nil]
+        defer { pointers.forEach { free($0) } }
+        return body(pointers)
+    }
+
+    private static func quoted(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+}
