@@ -11,24 +11,26 @@ extension MonitorState {
         return max(0, end.timeIntervalSince(startedAt))
     }
 
-    /// Seconds until update `index` of job `job` completes, from its smoothed rate of progress;
-    /// `nil` when it is not running, is indeterminate, or has no rate yet.
+    /// Seconds until update `index` of job `job` completes: from its smoothed rate of progress
+    /// blended with its median past duration (see `blendedETA`); `nil` when it is not running
+    /// or neither estimate exists (indeterminate or no rate yet, and no history or overdue).
     public func etaSeconds(job: JobState, index: Int) -> TimeInterval? {
         let update = job.updates[index]
-        guard update.result.resultCode == .inProgress, update.percent != nil else { return nil }
-        return rates[UpdateKey(job: job.id, index: index)]?.remainingSeconds(at: now)
+        guard update.result.resultCode == .inProgress else { return nil }
+        let live = update.percent == nil ? nil : rates[UpdateKey(job: job.id, index: index)]?.remainingSeconds(at: now)
+        return blendedETA(live: live, history: historicalRemaining(job: job, index: index), percent: update.percent)
     }
 
     /// Seconds until `job` completes: the running update's ETA plus, for each update not
-    /// started, the mean duration of the job's finished updates (or the running update's
-    /// expected total when none finished). `nil` when the running update has no ETA or the job
-    /// is not running.
+    /// started, its median past duration, or else the mean duration of the job's finished
+    /// updates (or the running update's expected total when none finished). `nil` when the
+    /// running update has no ETA or the job is not running.
     public func etaSeconds(job: JobState) -> TimeInterval? {
         guard job.phase == .running, let running = job.runningIndex,
             let current = etaSeconds(job: job, index: running)
         else { return nil }
-        let notStarted = job.updates.count { $0.result.resultCode == .notStarted }
-        guard notStarted > 0 else { return current }
+        let notStarted = job.updates.filter { $0.result.resultCode == .notStarted }
+        guard !notStarted.isEmpty else { return current }
         let durations = job.updates.compactMap { update -> TimeInterval? in
             guard update.result.resultCode.isFinal, let start = update.result.startedAt, let end = update.result.endedAt
             else { return nil }
@@ -40,7 +42,7 @@ extension MonitorState {
         } else {
             perUpdate = durations.reduce(0, +) / Double(durations.count)
         }
-        return current + Double(notStarted) * perUpdate
+        return notStarted.reduce(current) { $0 + (historicalDurations[$1.update.id] ?? perUpdate) }
     }
 
     /// Records a progress sample for an ETA.
