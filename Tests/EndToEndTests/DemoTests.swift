@@ -12,7 +12,9 @@ struct DemoTests {
 
         let run = try InstalltopProcess(["demo", "--plain", "--no-history"], in: folder, workingDirectory: "/",
                                         environment: ["INSTALLTOP_DEMO_SPEED": "8"])
-        try await run.waitForOutput("db-migrate started", timeout: .seconds(45))
+        // Wait for its first progress line: by then migrate.sh has set its TERM trap (a SIGINT
+        // right at the start would end it by the signal, not by its rollback).
+        try await run.waitForOutput("db-migrate 10%", timeout: .seconds(45))
         run.send(SIGINT)
         let result = try await run.finish()
 

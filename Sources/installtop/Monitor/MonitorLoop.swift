@@ -13,6 +13,9 @@ struct MonitorLoop {
     let mailbox: Mailbox
     let themes: [Theme]
     let exitWhenDone: Bool
+    /// Answers `.loadHistory`: reads the newest rows (synchronously: a page of an indexed
+    /// table takes milliseconds) and returns the event that carries them or says why not.
+    let loadHistory: (Int) -> MonitorEvent
     var state: MonitorState
 
     private var needsDraw = true
@@ -20,7 +23,11 @@ struct MonitorLoop {
     private var quitResult: Bool?
     private var sawJobs = false
 
-    init(queue: JobQueue, terminal: CursesTerminal, mailbox: Mailbox, themes: [Theme], exitWhenDone: Bool, state: MonitorState) {
+    init(
+        queue: JobQueue, terminal: CursesTerminal, mailbox: Mailbox, themes: [Theme], exitWhenDone: Bool,
+        loadHistory: @escaping (Int) -> MonitorEvent, state: MonitorState
+    ) {
+        self.loadHistory = loadHistory
         self.queue = queue
         self.terminal = terminal
         self.mailbox = mailbox
@@ -129,6 +136,8 @@ struct MonitorLoop {
             } catch {
                 apply(.commandResult(error.description))
             }
+        case .loadHistory(let limit):
+            apply(loadHistory(limit))
         case .quit(let abortRunning):
             quitResult = abortRunning
         case .redraw:

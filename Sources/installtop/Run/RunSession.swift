@@ -17,7 +17,8 @@ struct RunSession {
         let queue = JobQueue(backend: ProcessBackend(), concurrency: options.concurrency, configuration: configuration)
         let warnings = Warnings()
         let tally = JobResultTally(queue: queue)
-        if !options.noHistory { attachHistory(to: queue, warnings: warnings) }
+        let history: MonitorHistory.Source =
+            options.noHistory ? .off("history is off: --no-history") : attachHistory(to: queue, warnings: warnings)
 
         let mode = OutputMode(options: options)
         let status: ExitStatus
@@ -28,7 +29,7 @@ struct RunSession {
             runHeadless(queue)
             status = tally.exitStatus
         case .monitor:
-            status = runMonitor(queue, tally: tally)
+            status = runMonitor(queue, tally: tally, history: monitorHistory(history, warnings: warnings))
         case .plain:
             let reporter = PlainReporter(output: .stdout, sanitizer: TextEnvironment.sanitizer)
             queue.subscribe { reporter.handle($0) }
@@ -57,10 +58,10 @@ struct RunSession {
     }
 
     /// The monitor on the terminal; plain lines when the terminal cannot host it.
-    private func runMonitor(_ queue: JobQueue, tally: JobResultTally) -> ExitStatus {
+    private func runMonitor(_ queue: JobQueue, tally: JobResultTally, history: MonitorHistory) -> ExitStatus {
         do {
             let quitWhileRunning = try MonitorSession.run(
-                queue: queue, themeOption: options.theme, exitWhenDone: options.exitWhenDone
+                queue: queue, themeOption: options.theme, exitWhenDone: options.exitWhenDone, history: history
             ) { submitJobs(to: queue) }
             // Quitting waited for the aborted jobs; clean-ups may have emptied the queue.
             waitUntilIdle(queue)
@@ -99,10 +100,13 @@ struct RunSession {
         done.wait()
     }
 
-    private func attachHistory(to queue: JobQueue, warnings: Warnings) {
+    /// Records the queue's events in the history store; returns the store, or why there is no
+    /// history (with a warning).
+    private func attachHistory(to queue: JobQueue, warnings: Warnings) -> MonitorHistory.Source {
         let path = options.historyDb ?? HistoryStore.defaultPath()
+        let store: HistoryStore
         do {
-            let store = try HistoryStore(path: path)
+            store = try HistoryStore(path: path)
             try store.recoverInterruptedEntries()
             let recorder = HistoryRecorder(store: store)
             queue.subscribe { event in
@@ -110,6 +114,21 @@ struct RunSession {
             }
         } catch {
             warnings.add("running without history: \(error)")
+            return .off("history is unavailable: \(error)")
+        }
+        return .store(store)
+    }
+
+    /// What the monitor gets of the history: the rows' source and the median durations of the
+    /// manifest's updates (fewer when they cannot be read, with a warning).
+    private func monitorHistory(_ source: MonitorHistory.Source, warnings: Warnings) -> MonitorHistory {
+        switch source {
+        case .off(let reason):
+            return .off(reason)
+        case .store(let store):
+            return MonitorHistory(store: store, updateIDs: manifest.jobs.lazy.flatMap(\.updates).map(\.id)) { error in
+                warnings.add("no ETAs from history: \(error)")
+            }
         }
     }
 
