@@ -101,7 +101,9 @@ let package = Package(
             dependencies: ["Monitor", "InstallEngine", "TerminalUI"],
             exclude: ["Snapshots"]
         ),
-        // Runs the built installtop in tmux; needs `tmux` and `swift build` (which `swift test` does).
+        // Drive the built `installtop` executable (`swift test` builds it); they import none of our modules.
+        .testTarget(name: "EndToEndTests"),
+        // Runs the built installtop in tmux, which `.ci/run` installs when it is missing.
         .testTarget(name: "MonitorEndToEndTests"),
     ],
     swiftLanguageModes: [.v6]

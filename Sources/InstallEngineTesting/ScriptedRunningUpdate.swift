@@ -9,13 +9,12 @@ final class ScriptedRunningUpdate: RunningUpdate {
         /// Set by release, terminate or kill: the outcome to end with.
         var stopOutcome: UpdateRunOutcome?
         var resumeWhenStopped: CheckedContinuation<Void, Never>?
-        var outcome: UpdateRunOutcome?
-        var outcomeWaiters: [CheckedContinuation<UpdateRunOutcome, Never>] = []
     }
 
     private let script: UpdateScript
     private let reporter: any UpdateReporter
     private let state = Mutex(State())
+    private let slot = OutcomeSlot()
 
     init(script: UpdateScript, reporter: any UpdateReporter) {
         self.script = script
@@ -47,12 +46,7 @@ final class ScriptedRunningUpdate: RunningUpdate {
             }
             final = state.withLock { $0.stopOutcome! }
         }
-        let waiters = state.withLock { state -> [CheckedContinuation<UpdateRunOutcome, Never>] in
-            state.outcome = final
-            defer { state.outcomeWaiters = [] }
-            return state.outcomeWaiters
-        }
-        for waiter in waiters { waiter.resume(returning: final) }
+        slot.settle(final)
     }
 
     private func stop(with outcome: UpdateRunOutcome) {
@@ -74,15 +68,6 @@ final class ScriptedRunningUpdate: RunningUpdate {
     func kill() { stop(with: .signaled(9)) }
 
     var outcome: UpdateRunOutcome {
-        get async {
-            await withCheckedContinuation { continuation in
-                let done = state.withLock { state -> UpdateRunOutcome? in
-                    if let outcome = state.outcome { return outcome }
-                    state.outcomeWaiters.append(continuation)
-                    return nil
-                }
-                if let done { continuation.resume(returning: done) }
-            }
-        }
+        get async { await slot.outcome }
     }
 }

@@ -13,6 +13,9 @@ public enum MonitorEffect: Sendable, Hashable {
     /// Leave the monitor. `abortRunning` is true when the user quit while jobs ran (they have
     /// been aborted and have completed by now), which the runner reports in its exit status.
     case quit(abortRunning: Bool)
+    /// Read the newest `limit` rows of the install history and answer with `.historyLoaded`
+    /// (or `.historyUnavailable` when history is off or cannot be read).
+    case loadHistory(limit: Int)
     /// The screen no longer matches the state: render and draw (the runtime may coalesce).
     case redraw
 }

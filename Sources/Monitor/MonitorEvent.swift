@@ -19,4 +19,11 @@ public enum MonitorEvent: Sendable, Hashable {
     /// The engine refused a command (abort, clean-up, retry) or the runtime has something to
     /// say: the text is shown in the status line.
     case commandResult(String)
+    /// The median seconds past successful runs of each update took, by update id, for ETAs; sent
+    /// once at start when history is on. Replaces what was known before.
+    case historicalDurations([String: TimeInterval])
+    /// The answer to `.loadHistory`: rows newest first.
+    case historyLoaded([HistoryRow])
+    /// The answer to `.loadHistory` when there is no history to show; the text says why.
+    case historyUnavailable(String)
 }

@@ -7,4 +7,6 @@ public enum MonitorOverlay: Sendable, Hashable {
     /// The whole output tail of update `index` of job `job`; `scroll` is how many lines the
     /// view is scrolled up from the newest (0 follows the output).
     case fullOutput(job: Int, index: Int, scroll: Int)
+    /// The install history, newest first, with its own filter and scroll position.
+    case history(HistoryView)
 }

@@ -22,6 +22,8 @@ extension MonitorRenderer {
             let inner = BoxFrame(title: title, borderStyle: theme[.focus], titleStyle: theme[.title], glyphs: glyphs.box,
                 fillStyle: theme[.text]).render(into: &buffer, area: layout.body)
             drawOutputLines(update.output, scroll: scroll, into: &buffer, area: inner, state: state, theme: theme)
+        case .history(let view):
+            drawHistory(view, into: &buffer, layout: layout, state: state, theme: theme)
         }
     }
 

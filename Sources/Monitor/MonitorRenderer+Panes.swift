@@ -19,13 +19,16 @@ extension MonitorRenderer {
             return
         }
         let selectedRow = jobs.firstIndex { $0.id == state.selectedJobID }
+        let starts = state.queuedStartEstimates()
         ListView(itemCount: jobs.count, selectedIndex: selectedRow, offset: state.jobsOffset, selectionStyle: theme[.selection])
             .render(into: &buffer, area: inner) { buffer, index, row, _ in
-                drawJobRow(jobs[index], into: &buffer, row: row, state: state, theme: theme)
+                drawJobRow(jobs[index], startsIn: starts[jobs[index].id], into: &buffer, row: row, state: state, theme: theme)
             }
     }
 
-    private static func drawJobRow(_ job: JobState, into buffer: inout Buffer, row: Rect, state: MonitorState, theme: Theme) {
+    private static func drawJobRow(
+        _ job: JobState, startsIn: TimeInterval?, into buffer: inout Buffer, row: Rect, state: MonitorState, theme: Theme
+    ) {
         let glyphs = state.glyphs
         let code: OperationResultCode
         switch job.phase {
@@ -49,7 +52,7 @@ extension MonitorRenderer {
         }
         switch job.phase {
         case .queued:
-            TextLine("queued", style: theme[.queued]).render(into: &buffer, area: status)
+            TextLine(queuedText(startsIn: startsIn, width: statusWidth), style: theme[.queued]).render(into: &buffer, area: status)
         case .running where job.abortRequested:
             TextLine((job.abortForced ? "killing" : "aborting") + ellipsis, style: theme[.aborted], ellipsis: glyphs.box.ellipsis)
                 .render(into: &buffer, area: status)
@@ -66,6 +69,13 @@ extension MonitorRenderer {
             if failed > 0, code != .aborted { text = "failed \(failed)/\(job.updates.count)" }
             TextLine(text, style: theme[role(for: code)], ellipsis: glyphs.box.ellipsis).render(into: &buffer, area: status)
         }
+    }
+
+    /// `starts in ~2m`, shortened to `in ~2m` or `queued` when the column is narrower.
+    static func queuedText(startsIn: TimeInterval?, width: Int) -> String {
+        guard let startsIn else { return "queued" }
+        let time = "~" + TimeText.remaining(startsIn)
+        return ["starts in " + time, "in " + time].first { DisplayWidth.of($0) <= width } ?? "queued"
     }
 
     static func resultWord(_ code: OperationResultCode) -> String {
@@ -107,6 +117,9 @@ extension MonitorRenderer {
         title += separator + "\(state.finishedCount(of: job))/\(job.updates.count)"
         title += separator + percentText(job.percent)
         if let eta = state.etaSeconds(job: job) { title += separator + "ETA " + TimeText.remaining(eta) }
+        if job.phase == .queued, let start = state.queuedStartEstimates()[job.id] {
+            title += separator + "starts in ~" + TimeText.remaining(start)
+        }
         return title
     }
 

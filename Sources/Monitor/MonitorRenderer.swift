@@ -118,6 +118,8 @@ public enum MonitorRenderer {
             return
         }
         var text = " \(state.glyphs.upDown) select  Tab pane  a abort  c clean up  / filter  t theme  ? help  q quit"
+        let withHistory = text.replacingOccurrences(of: "  ? help", with: "  h history  ? help")
+        if DisplayWidth.of(withHistory) <= area.width { text = withHistory }
         if !state.filterText.isEmpty {
             text = " filter: " + sanitizer.sanitize(state.filterText) + " (Esc clears) " + text
         }

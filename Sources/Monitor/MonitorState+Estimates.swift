@@ -11,18 +11,20 @@ extension MonitorState {
         return max(0, end.timeIntervalSince(startedAt))
     }
 
-    /// Seconds until update `index` of job `job` completes, from its smoothed rate of progress;
-    /// `nil` when it is not running, is indeterminate, or has no rate yet.
+    /// Seconds until update `index` of job `job` completes: from its smoothed rate of progress
+    /// blended with its median past duration (see `blendedETA`); `nil` when it is not running
+    /// or neither estimate exists (indeterminate or no rate yet, and no history or overdue).
     public func etaSeconds(job: JobState, index: Int) -> TimeInterval? {
         let update = job.updates[index]
-        guard update.result.resultCode == .inProgress, update.percent != nil else { return nil }
-        return rates[UpdateKey(job: job.id, index: index)]?.remainingSeconds(at: now)
+        guard update.result.resultCode == .inProgress else { return nil }
+        let live = update.percent == nil ? nil : rates[UpdateKey(job: job.id, index: index)]?.remainingSeconds(at: now)
+        return blendedETA(live: live, history: historicalRemaining(job: job, index: index), percent: update.percent)
     }
 
     /// Seconds until `job` completes: the running update's ETA plus, for each update not
-    /// started, the mean duration of the job's finished updates (or the running update's
-    /// expected total when none finished). `nil` when the running update has no ETA or the job
-    /// is not running.
+    /// started, its median past duration, or else the mean duration of the job's finished
+    /// updates (or the running update's expected total when none finished). `nil` when the
+    /// running update has no ETA or the job is not running.
     public func etaSeconds(job: JobState) -> TimeInterval? {
         let tally = tally(of: job)
         guard job.phase == .running, let running = tally.running,
@@ -31,7 +33,11 @@ extension MonitorState {
         let notStarted = job.updates.count - tally.finished - 1
         guard notStarted > 0 else { return current }
         let perUpdate = tally.meanDuration ?? (elapsedSeconds(job: job, index: running) ?? 0) + current
-        return current + Double(notStarted) * perUpdate
+        guard !historicalDurations.isEmpty else { return current + Double(notStarted) * perUpdate }
+        // Updates run in order, so the ones after the running update are those not started.
+        return job.updates[(running + 1)...].reduce(current) { total, update in
+            update.result.resultCode == .notStarted ? total + (historicalDurations[update.update.id] ?? perUpdate) : total
+        }
     }
 
     /// Records a progress sample for an ETA.

@@ -27,6 +27,13 @@ extension MonitorState {
         case .commandResult(let text):
             say(text)
             return [.redraw]
+        case .historicalDurations(let durations):
+            historicalDurations = durations
+            return [.redraw]
+        case .historyLoaded(let rows):
+            return historyLoaded(.rows(rows))
+        case .historyUnavailable(let reason):
+            return historyLoaded(.unavailable(reason))
         }
     }
 

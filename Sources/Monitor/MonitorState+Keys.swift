@@ -15,6 +15,7 @@ extension MonitorState {
         ("C", "clean up every completed job"),
         ("r", "re-queue a completed job's failed and aborted updates"),
         ("/", "filter jobs and updates (Enter keeps, Esc clears)"),
+        ("h", "install history (/ filters, Esc closes)"),
         ("t", "next theme"),
         ("?", "this help"),
         ("q", "quit (asks while jobs run: they would be aborted)"),
@@ -31,6 +32,9 @@ extension MonitorState {
             return answer(question, key: key)
         case .fullOutput(let job, let index, let scroll)?:
             scrollFullOutput(job: job, index: index, scroll: scroll, key: key)
+            return []
+        case .history(let view)?:
+            handleHistoryKey(key, view: view)
             return []
         case nil:
             break
@@ -56,6 +60,7 @@ extension MonitorState {
         case .character("t"):
             themeIndex = (themeIndex + 1) % max(1, themeNames.count)
             say("Theme: \(themeNames.indices.contains(themeIndex) ? themeNames[themeIndex] : "default")")
+        case .character("h"): return openHistory()
         case .character("?"): overlay = .help
         case .character("q"):
             return quitPhase == nil ? requestQuit() : forceQuit()

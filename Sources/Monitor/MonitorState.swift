@@ -64,6 +64,13 @@ public struct MonitorState: Sendable {
     public internal(set) var phase = 0
     /// The current time, from ticks and engine events.
     public internal(set) var now: Date
+    /// The time zone the history view shows dates in.
+    public var timeZone: TimeZone = .current
+
+    // MARK: - History
+
+    /// Median seconds of past successful runs by update id, for ETAs (empty without history).
+    public internal(set) var historicalDurations: [String: TimeInterval] = [:]
 
     /// A monitor with an empty queue.
     /// - Parameters:

@@ -41,13 +41,6 @@ enum EngineBenchmarks {
         print("  \(String(format: "%.2f", cpu)) s of CPU: \(String(format: "%.0f", Double(events) / cpu)) events per CPU-second")
     }
 
-    private static func cpuSeconds() -> Double {
-        var usage = rusage()
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
-            + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
-    }
-
     private final class Counter: Sendable {
         private let count = Atomic<Int>(0)
         func add() { count.add(1, ordering: .relaxed) }

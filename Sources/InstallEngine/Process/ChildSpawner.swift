@@ -101,10 +101,18 @@ enum ChildSpawner {
         var pid: pid_t = 0
         let argv = CStringArray(arguments)
         let envp = CStringArray(environment)
-        let code = argv.withPointers { argv in
-            envp.withPointers { envp in
-                posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+        var code: Int32 = 0
+        // ETXTBSY: another process (any fork anywhere on the machine that inherited a write
+        // descriptor of a freshly written script) still holds the file open for writing for a
+        // moment. Linux offers no way to wait for that; a few short retries ride it out.
+        for attempt in 0..<5 {
+            code = argv.withPointers { argv in
+                envp.withPointers { envp in
+                    posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+                }
             }
+            guard code == ETXTBSY, attempt < 4 else { break }
+            usleep(20_000 << UInt32(attempt))
         }
         return code == 0 ? .success(pid) : .failure(SystemError(code: code))
     }

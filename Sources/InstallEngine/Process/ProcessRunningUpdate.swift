@@ -21,24 +21,25 @@ final class ProcessRunningUpdate: RunningUpdate {
         var reaped: Bool
         var terminateSent = false
         var killSent = false
-        var outcome: UpdateRunOutcome?
-        var waiters: [CheckedContinuation<UpdateRunOutcome, Never>] = []
     }
 
     /// The child's pid, which is also its process group id; 0 when nothing was started.
     private let processGroup: pid_t
     private let state: Mutex<State>
+    private let slot: OutcomeSlot
 
     /// A handle on a running child that leads its own process group.
     init(processGroup: pid_t) {
         self.processGroup = processGroup
         state = Mutex(State(reaped: false))
+        slot = OutcomeSlot()
     }
 
     /// A handle on a command that never started: its outcome is already known.
     init(finishedWith outcome: UpdateRunOutcome) {
         processGroup = 0
-        state = Mutex(State(reaped: true, outcome: outcome))
+        state = Mutex(State(reaped: true))
+        slot = OutcomeSlot(outcome)
     }
 
     // MARK: - RunningUpdate
@@ -48,16 +49,7 @@ final class ProcessRunningUpdate: RunningUpdate {
     func kill() { signalGroup(SIGKILL, unlessAlready: \.killSent) }
 
     var outcome: UpdateRunOutcome {
-        get async {
-            await withCheckedContinuation { continuation in
-                let known = state.withLock { state -> UpdateRunOutcome? in
-                    if let outcome = state.outcome { return outcome }
-                    state.waiters.append(continuation)
-                    return nil
-                }
-                if let known { continuation.resume(returning: known) }
-            }
-        }
+        get async { await slot.outcome }
     }
 
     /// A SIGTERM after a SIGKILL would change nothing, so it is skipped as well.
@@ -94,11 +86,6 @@ final class ProcessRunningUpdate: RunningUpdate {
 
     /// Settles the outcome and wakes every waiter. Called once, after the last report.
     func resolve(_ outcome: UpdateRunOutcome) {
-        let waiters = state.withLock { state -> [CheckedContinuation<UpdateRunOutcome, Never>] in
-            state.outcome = outcome
-            defer { state.waiters = [] }
-            return state.waiters
-        }
-        for waiter in waiters { waiter.resume(returning: outcome) }
+        slot.settle(outcome)
     }
 }

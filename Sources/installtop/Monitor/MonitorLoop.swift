@@ -13,14 +13,24 @@ struct MonitorLoop {
     let mailbox: Mailbox
     let themes: [Theme]
     let exitWhenDone: Bool
+    /// Answers `.loadHistory`: reads the newest rows (synchronously: a page of an indexed
+    /// table takes milliseconds) and returns the event that carries them or says why not.
+    let loadHistory: (Int) -> MonitorEvent
     var state: MonitorState
 
     private var needsDraw = true
     private var lastDraw: ContinuousClock.Instant?
     private var quitResult: Bool?
     private var sawJobs = false
+    /// The terminal hung up (its input reports POLLHUP or an error): it is left out of
+    /// `poll()` from then on, which would otherwise return at once forever and spin.
+    private var inputLost = false
 
-    init(queue: JobQueue, terminal: CursesTerminal, mailbox: Mailbox, themes: [Theme], exitWhenDone: Bool, state: MonitorState) {
+    init(
+        queue: JobQueue, terminal: CursesTerminal, mailbox: Mailbox, themes: [Theme], exitWhenDone: Bool,
+        loadHistory: @escaping (Int) -> MonitorEvent, state: MonitorState
+    ) {
+        self.loadHistory = loadHistory
         self.queue = queue
         self.terminal = terminal
         self.mailbox = mailbox
@@ -53,7 +63,7 @@ struct MonitorLoop {
 
     /// Sleeps in `poll()` until input, an engine event, a signal, the next tick or the next
     /// allowed frame; with none of the last two pending it sleeps without a timeout.
-    private func wait() {
+    private mutating func wait() {
         var deadlines: [Duration] = []
         if let tick = state.nextTickTime {
             deadlines.append(.milliseconds(Int64(max(0, tick.timeIntervalSinceNow) * 1000)))
@@ -63,12 +73,19 @@ struct MonitorLoop {
         }
         let timeout = deadlines.min().map { Int32(clamping: $0.components.seconds * 1000 + $0.components.attoseconds / 1_000_000_000_000_000) } ?? -1
         var descriptors = [
-            pollfd(fd: terminal.inputDescriptor, events: Int16(POLLIN), revents: 0),
             pollfd(fd: mailbox.readDescriptor, events: Int16(POLLIN), revents: 0),
             pollfd(fd: terminal.signalDescriptor, events: Int16(POLLIN), revents: 0),
         ]
+        if !inputLost {
+            descriptors.append(pollfd(fd: terminal.inputDescriptor, events: Int16(POLLIN), revents: 0))
+        }
         // EINTR (SIGWINCH, our signals) just means: look at everything again.
         _ = poll(&descriptors, nfds_t(descriptors.count), timeout)
+        if !inputLost, Int32(descriptors[2].revents) & (POLLHUP | POLLERR | POLLNVAL) != 0 {
+            // Like SIGHUP, which a vanished terminal does not always send: abort and wait.
+            inputLost = true
+            apply(.signal(.hangup))
+        }
     }
 
     // MARK: - Input
@@ -130,6 +147,8 @@ struct MonitorLoop {
             } catch {
                 apply(.commandResult(error.description))
             }
+        case .loadHistory(let limit):
+            apply(loadHistory(limit))
         case .quit(let abortRunning):
             quitResult = abortRunning
         case .redraw:

@@ -24,13 +24,17 @@ enum MonitorSession {
     /// - Parameters:
     ///   - themeOption: the `--theme` value (a name or a path); `nil` for the default theme.
     ///     User themes come from `~/.config/installtop/themes`; `NO_COLOR` removes colour.
+    ///   - history: what the `h` view shows and the medians ETAs start from; off by default.
     ///   - onStart: called once the screen is set up and the monitor subscribed, before the
     ///     first frame: the place to submit jobs, so that nothing runs when the monitor could
     ///     not start (the errors below are thrown before it is called).
     /// - Returns: true when the user quit while jobs were queued or running (they were aborted).
     /// - Throws: `ThemeError` for a bad `--theme` (before the screen changes),
     ///   `CursesTerminalError` when stdin/stdout is not a usable terminal, `MailboxError`.
-    static func run(queue: JobQueue, themeOption: String?, exitWhenDone: Bool, onStart: () -> Void = {}) throws -> Bool {
+    static func run(
+        queue: JobQueue, themeOption: String?, exitWhenDone: Bool, history: MonitorHistory = .off("history is off"),
+        onStart: () -> Void = {}
+    ) throws -> Bool {
         var catalog = ThemeCatalog(userDirectory: ThemeCatalog.userDirectory())
         let themeIndex = try themeOption.map { name throws(ThemeError) in try catalog.resolve(name) } ?? 0
         let noColor = ProcessInfo.processInfo.environment["NO_COLOR"] != nil
@@ -46,10 +50,12 @@ enum MonitorSession {
         defer { subscription.cancel() }
         var loop = MonitorLoop(
             queue: queue, terminal: terminal, mailbox: mailbox, themes: themes, exitWhenDone: exitWhenDone,
-            state: MonitorState(
+            loadHistory: history.load(limit:), state: MonitorState(
                 width: terminal.size.width, height: terminal.size.height,
                 glyphs: terminal.isUTF8Locale ? .unicode : .ascii,
                 themeNames: themes.map(\.name), themeIndex: themeIndex, now: Date()))
+        let durations = history.medianDurations
+        if !durations.isEmpty { loop.apply(.historicalDurations(durations)) }
         onStart()
         if let problem = catalog.problems.first {
             loop.apply(.commandResult("Theme skipped: \(problem)"))

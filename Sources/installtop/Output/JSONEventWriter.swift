@@ -8,11 +8,6 @@ import Synchronization
 /// progress event goes out at once and its last state is flushed before its `update.completed`,
 /// so a consumer always sees where each update started and ended.
 final class JSONEventWriter: Sendable {
-    private struct UpdateKey: Hashable {
-        var job: Int
-        var index: Int
-    }
-
     private struct State {
         var lastEmitted: [UpdateKey: ContinuousClock.Instant] = [:]
         var pending: [UpdateKey: EngineEvent] = [:]

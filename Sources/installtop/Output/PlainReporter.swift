@@ -8,11 +8,6 @@ import TerminalUI
 /// update starts and ends, progress at most every 10 % or 5 s per update, and a summary table
 /// at the end. Child text is sanitized: escape sequences are shown, never sent.
 final class PlainReporter: Sendable {
-    private struct UpdateKey: Hashable {
-        var job: Int
-        var index: Int
-    }
-
     private struct Printed {
         var decile: Int
         var at: ContinuousClock.Instant

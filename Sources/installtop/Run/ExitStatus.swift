@@ -12,14 +12,12 @@ enum ExitStatus: Int32 {
     /// Everything succeeded and a reboot is required.
     case rebootRequired = 4
 
-    /// The status for a finished queue.
-    init(finishedQueue model: QueueModel) {
-        let results = model.jobs.compactMap(\.result)
-        let updateCodes = model.jobs.flatMap { $0.updates.map(\.result.resultCode) }
-        if results.contains(where: { $0.resultCode == .aborted }) || model.jobs.contains(where: { $0.result == nil }) {
+    /// The status for the results of a run; `unfinished` when some job never completed.
+    init(results: [InstallationResult], unfinished: Bool) {
+        let updateCodes = results.flatMap { $0.updateResults.map(\.resultCode) }
+        if unfinished || results.contains(where: { $0.resultCode == .aborted }) {
             self = .aborted
-        } else if results.contains(where: { $0.resultCode != .succeeded })
-            || updateCodes.contains(where: { $0 != .succeeded }) {
+        } else if results.contains(where: { $0.resultCode != .succeeded }) || updateCodes.contains(where: { $0 != .succeeded }) {
             self = .failed
         } else if results.contains(where: \.rebootRequired) {
             self = .rebootRequired

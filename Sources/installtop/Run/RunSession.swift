@@ -16,7 +16,9 @@ struct RunSession {
         let configuration = EngineConfiguration(abortGraceOverride: options.abortGrace.map { .milliseconds(Int64($0 * 1000)) })
         let queue = JobQueue(backend: ProcessBackend(), concurrency: options.concurrency, configuration: configuration)
         let warnings = Warnings()
-        if !options.noHistory { attachHistory(to: queue, warnings: warnings) }
+        let tally = JobResultTally(queue: queue)
+        let history: MonitorHistory.Source =
+            options.noHistory ? .off("history is off: --no-history") : attachHistory(to: queue, warnings: warnings)
 
         let mode = OutputMode(options: options)
         let status: ExitStatus
@@ -24,21 +26,23 @@ struct RunSession {
         case .json:
             let writer = JSONEventWriter(output: .stdout, includeLogs: options.jsonLogs)
             queue.subscribe { writer.handle($0) }
-            status = runHeadless(queue)
+            runHeadless(queue)
+            status = tally.exitStatus
         case .monitor:
-            status = runMonitor(queue)
+            status = runMonitor(queue, tally: tally, history: monitorHistory(history, warnings: warnings))
         case .plain:
             let reporter = PlainReporter(output: .stdout, sanitizer: TextEnvironment.sanitizer)
             queue.subscribe { reporter.handle($0) }
-            status = runHeadless(queue)
+            runHeadless(queue)
             StandardOutput.stdout.line(reporter.summary(of: queue.snapshot()))
+            status = tally.exitStatus
         }
         for warning in warnings.all { StandardOutput.stderr.line("installtop: \(warning)") }
         return status
     }
 
     /// Plain and JSON modes: submit, relay signals into aborts, wait for the queue to drain.
-    private func runHeadless(_ queue: JobQueue) -> ExitStatus {
+    private func runHeadless(_ queue: JobQueue) {
         let relay = SignalRelay { signal, count in
             if count == 1 {
                 StandardOutput.stderr.line("installtop: \(Self.name(of: signal)): aborting every job (again to kill at once)")
@@ -51,18 +55,17 @@ struct RunSession {
         defer { relay.cancel() }
         submitJobs(to: queue)
         waitUntilIdle(queue)
-        return ExitStatus(finishedQueue: queue.snapshot())
     }
 
     /// The monitor on the terminal; plain lines when the terminal cannot host it.
-    private func runMonitor(_ queue: JobQueue) -> ExitStatus {
+    private func runMonitor(_ queue: JobQueue, tally: JobResultTally, history: MonitorHistory) -> ExitStatus {
         do {
             let quitWhileRunning = try MonitorSession.run(
-                queue: queue, themeOption: options.theme, exitWhenDone: options.exitWhenDone
+                queue: queue, themeOption: options.theme, exitWhenDone: options.exitWhenDone, history: history
             ) { submitJobs(to: queue) }
             // Quitting waited for the aborted jobs; clean-ups may have emptied the queue.
             waitUntilIdle(queue)
-            return quitWhileRunning ? .aborted : ExitStatus(finishedQueue: queue.snapshot())
+            return quitWhileRunning ? .aborted : tally.exitStatus
         } catch let error as ThemeError {
             StandardOutput.stderr.line("installtop: \(error)")
             return .invalidUsage
@@ -70,7 +73,9 @@ struct RunSession {
             StandardOutput.stderr.line("installtop: cannot start the monitor (\(error)); printing lines instead")
             let reporter = PlainReporter(output: .stdout, sanitizer: TextEnvironment.sanitizer)
             queue.subscribe { reporter.handle($0) }
-            return runHeadless(queue)
+            runHeadless(queue)
+            StandardOutput.stdout.line(reporter.summary(of: queue.snapshot()))
+            return tally.exitStatus
         }
     }
 
@@ -95,10 +100,13 @@ struct RunSession {
         done.wait()
     }
 
-    private func attachHistory(to queue: JobQueue, warnings: Warnings) {
+    /// Records the queue's events in the history store; returns the store, or why there is no
+    /// history (with a warning).
+    private func attachHistory(to queue: JobQueue, warnings: Warnings) -> MonitorHistory.Source {
         let path = options.historyDb ?? HistoryStore.defaultPath()
+        let store: HistoryStore
         do {
-            let store = try HistoryStore(path: path)
+            store = try HistoryStore(path: path)
             try store.recoverInterruptedEntries()
             let recorder = HistoryRecorder(store: store)
             queue.subscribe { event in
@@ -106,6 +114,21 @@ struct RunSession {
             }
         } catch {
             warnings.add("running without history: \(error)")
+            return .off("history is unavailable: \(error)")
+        }
+        return .store(store)
+    }
+
+    /// What the monitor gets of the history: the rows' source and the median durations of the
+    /// manifest's updates (fewer when they cannot be read, with a warning).
+    private func monitorHistory(_ source: MonitorHistory.Source, warnings: Warnings) -> MonitorHistory {
+        switch source {
+        case .off(let reason):
+            return .off(reason)
+        case .store(let store):
+            return MonitorHistory(store: store, updateIDs: manifest.jobs.lazy.flatMap(\.updates).map(\.id)) { error in
+                warnings.add("no ETAs from history: \(error)")
+            }
         }
     }
 

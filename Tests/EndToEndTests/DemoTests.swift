@@ -1,0 +1,43 @@
+import Foundation
+import Glibc
+import Testing
+
+/// `installtop demo`, the first thing a new user runs: from any directory, abortable.
+@Suite("demo")
+struct DemoTests {
+    @Test("demo --plain from / aborted during the migration: exit 3, earlier results kept, no process left")
+    func abortDuringMigration() async throws {
+        let folder = try TestFolder()
+        defer { folder.remove() }
+
+        let run = try InstalltopProcess(["demo", "--plain", "--no-history"], in: folder, workingDirectory: "/",
+                                        environment: ["INSTALLTOP_DEMO_SPEED": "8"])
+        // Wait for its first progress line: by then migrate.sh has set its TERM trap (a SIGINT
+        // right at the start would end it by the signal, not by its rollback).
+        try await run.waitForOutput("db-migrate 10%", timeout: .seconds(45))
+        run.send(SIGINT)
+        let result = try await run.finish()
+
+        #expect(result.status == 3, "stdout: \(result.stdout)\nstderr: \(result.stderr)")
+        for id in ["openssl", "libc6", "curl"] {
+            let row = result.summaryRow(of: id)
+            #expect(row?.job == 1 && row?.result == "succeeded", "\(id): \(String(describing: row))")
+        }
+        #expect(result.summaryRow(of: "linux-image-6.1.0-27")?.result == "succeeded")
+        #expect(result.stdout.contains("[2 1/1] linux-image-6.1.0-27 succeeded") && result.stdout.contains("(reboot required)"))
+        #expect(result.summaryRow(of: "wifi-firmware")?.result == "succeededWithErrors")
+        let nvidia = try #require(result.summaryRow(of: "nvidia-driver"), "stdout: \(result.stdout)")
+        #expect(nvidia.result == "failed" && nvidia.hResult == "0x8024200B" && nvidia.exit == 3, "\(nvidia)")
+        let migrate = try #require(result.summaryRow(of: "db-migrate"))
+        #expect(migrate.result == "aborted" && migrate.hResult == "0x80242008", "\(migrate)")
+        // migrate.sh traps SIGTERM, rolls back, then exits 130 on its own.
+        #expect(migrate.exit == 130, "\(migrate)")
+        let remove = try #require(result.summaryRow(of: "linux-image-6.1.0-25"))
+        #expect(remove.result == "aborted" && remove.hResult == "0x8024000B", "\(remove)")
+
+        #expect(run.leftovers.isEmpty, "demo processes left behind: \(run.leftovers)")
+        let demoFolders = try FileManager.default.contentsOfDirectory(atPath: folder.file("tmp"))
+            .filter { $0.hasPrefix("installtop-demo-") }
+        #expect(demoFolders.isEmpty, "the demo's folder was not removed: \(demoFolders)")
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+
+/// `--plain`: a line when each update starts and ends, a summary table, and child text made
+/// visible rather than sent to the terminal.
+@Suite("run --plain")
+struct PlainOutputTests {
+    @Test("start and end lines per update, and a summary table with ids and results")
+    func linesAndSummary() async throws {
+        let folder = try TestFolder()
+        defer { folder.remove() }
+        try folder.write("two.yaml", """
+            jobs:
+              - name: Tools
+                updates:
+                  - {id: jq, title: jq 1.6, install: 'echo "progress 100 installed" >&3'}
+                  - {id: curl, title: curl 7.88, install: 'echo "curl: broken" >&2; exit 5'}
+            """)
+
+        let result = try await installtop(["run", "--plain", "--no-history", "two.yaml"], in: folder)
+
+        #expect(result.status == 1)
+        let lines = result.stdoutLines
+        let clock = #/^\d\d:\d\d:\d\d /#
+        func line(_ text: String) -> String? { lines.first { $0.contains(text) } }
+        let jqStarted = try #require(line("[1 1/2] jq started: jq 1.6"), "stdout: \(result.stdout)")
+        #expect(jqStarted.prefixMatch(of: clock) != nil, "no clock: \(jqStarted)")
+        #expect(line("[1 1/2] jq succeeded in ") != nil, "stdout: \(result.stdout)")
+        #expect(line("[1 2/2] curl started: curl 7.88") != nil)
+        let curlEnded = try #require(line("[1 2/2] curl failed in "), "stdout: \(result.stdout)")
+        #expect(curlEnded.contains("exited with status 5") && curlEnded.contains("0x8024200B"), "\(curlEnded)")
+        #expect(lines.contains("    | curl: broken"), "the failure's output tail is missing: \(result.stdout)")
+        #expect(line("job 1 Tools: succeededWithErrors (1 succeeded, 1 failed)") != nil)
+
+        let header = try #require(lines.first { $0.hasPrefix("JOB") })
+        #expect(header.split(separator: " ", omittingEmptySubsequences: true)
+            == ["JOB", "UPDATE", "RESULT", "HRESULT", "EXIT", "TIME", "REBOOT", "TITLE"])
+        let jq = try #require(result.summaryRow(of: "jq"), "stdout: \(result.stdout)")
+        #expect(jq.job == 1 && jq.result == "succeeded" && jq.hResult == "0x00000000" && jq.exit == 0)
+        #expect(jq.line.hasSuffix("jq 1.6"))
+        let curl = try #require(result.summaryRow(of: "curl"))
+        #expect(curl.result == "failed" && curl.hResult == "0x8024200B" && curl.exit == 5)
+        #expect(lines.last == "1 job, 2 updates: 1 succeeded, 1 failed")
+    }
+
+    @Test("escape sequences in child output and titles show as text; no ESC or BEL byte reaches stdout")
+    func hostileOutput() async throws {
+        let folder = try TestFolder()
+        defer { folder.remove() }
+        try folder.script("hostile.sh", #"""
+            printf 'set title \033]0;pwned\007 now\n'
+            printf 'clear \033[2J screen\n' >&2
+            exit 1
+            """#)
+        try folder.write("hostile.yaml", #"""
+            jobs:
+              - name: "Hostile \e[31mjob"
+                updates:
+                  - id: hostile
+                    title: "Evil \e]0;title\a update"
+                    install: [./hostile.sh]
+            """#)
+
+        let result = try await installtop(["run", "--plain", "--no-history", "hostile.yaml"], in: folder)
+
+        #expect(result.status == 1)
+        let lines = result.stdoutLines
+        #expect(lines.contains("    | set title ␛]0;pwned␇ now"), "stdout: \(result.stdout)")
+        #expect(lines.contains("    | clear ␛[2J screen"), "stdout: \(result.stdout)")
+        #expect(lines.contains { $0.hasSuffix("hostile started: Evil ␛]0;title␇ update") }, "stdout: \(result.stdout)")
+        #expect(lines.contains { $0.contains("job 1 Hostile ␛[31mjob: failed") }, "stdout: \(result.stdout)")
+        #expect(result.summaryRow(of: "hostile")?.line.hasSuffix("Evil ␛]0;title␇ update") == true)
+        #expect(!result.stdoutBytes.contains(0x1B), "a raw ESC reached stdout")
+        #expect(!result.stdoutBytes.contains(0x07), "a raw BEL reached stdout")
+    }
+}

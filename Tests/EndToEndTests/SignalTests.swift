@@ -1,0 +1,86 @@
+import Foundation
+import Glibc
+import Testing
+
+/// Signals in plain mode: the first SIGINT or SIGTERM aborts gracefully (rule 11), a second
+/// kills at once (rule 12); installtop exits 3 only after every child, grandchildren
+/// included, is gone.
+@Suite("signals")
+struct SignalTests {
+    @Test("SIGINT or SIGTERM aborts the running update: exit 3, aborted 0x80242008, script and its child gone",
+          arguments: [SIGINT, SIGTERM])
+    func firstSignalAbortsGracefully(signal: Int32) async throws {
+        let folder = try TestFolder()
+        defer { folder.remove() }
+        try folder.script("wait.sh", """
+            sleep 300 &
+            echo $! > sleep.pid
+            echo $$ > script.pid.tmp && mv script.pid.tmp script.pid
+            wait
+            """)
+        try folder.write("slow.yaml", """
+            jobs:
+              - name: Slow
+                updates:
+                  - {id: slow, title: Slow update, install: [./wait.sh]}
+                  - {id: later, title: Never starts, install: "touch later-ran"}
+            """)
+
+        let run = try InstalltopProcess(["run", "--plain", "--no-history", "slow.yaml"], in: folder)
+        let scriptPID = try await pidWritten(to: folder.file("script.pid"))
+        let sleepPID = try await pidWritten(to: folder.file("sleep.pid"))
+        run.send(signal)
+        let result = try await run.finish()
+
+        #expect(result.status == 3, "stdout: \(result.stdout)\nstderr: \(result.stderr)")
+        let slow = try #require(result.summaryRow(of: "slow"), "stdout: \(result.stdout)")
+        #expect(slow.result == "aborted" && slow.hResult == "0x80242008", "\(slow)")
+        #expect(slow.exit == 128 + SIGTERM, "\(slow)")
+        let later = try #require(result.summaryRow(of: "later"))
+        #expect(later.result == "aborted" && later.hResult == "0x8024000B", "\(later)")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("later-ran")))
+        #expect(processIsGone(scriptPID), "the script \(scriptPID) outlived installtop")
+        #expect(processIsGone(sleepPID), "the script's sleep \(sleepPID) outlived installtop")
+        #expect(run.leftovers.isEmpty, "left behind: \(run.leftovers)")
+    }
+
+    @Test("a second SIGINT kills an update that ignores SIGTERM at once: exit 3, unmapped 137")
+    func secondSigintKills() async throws {
+        let folder = try TestFolder()
+        defer { folder.remove() }
+        try folder.script("stubborn.sh", """
+            trap '' TERM
+            sleep 300 &
+            child=$!
+            echo $child > sleep.pid
+            echo $$ > script.pid.tmp && mv script.pid.tmp script.pid
+            while kill -0 $child 2>/dev/null; do wait $child; done
+            """)
+        try folder.write("stubborn.yaml", """
+            jobs:
+              - name: Stubborn
+                updates:
+                  - {id: stubborn, title: Ignores SIGTERM, install: [./stubborn.sh]}
+            """)
+
+        // A grace far longer than `finish`'s deadline: exiting in time proves the escalation.
+        let run = try InstalltopProcess(["run", "--plain", "--no-history", "--abort-grace", "600", "stubborn.yaml"],
+                                        in: folder)
+        let scriptPID = try await pidWritten(to: folder.file("script.pid"))
+        let sleepPID = try await pidWritten(to: folder.file("sleep.pid"))
+        run.send(SIGINT)
+        try await run.waitForOutput("abort requested")
+        #expect(!processIsGone(scriptPID), "the script should survive SIGTERM")
+        run.send(SIGINT)
+        let result = try await run.finish(timeout: .seconds(60))
+
+        #expect(result.status == 3, "stdout: \(result.stdout)\nstderr: \(result.stderr)")
+        #expect(result.stderr.contains("again"), "stderr: \(result.stderr)")
+        let row = try #require(result.summaryRow(of: "stubborn"), "stdout: \(result.stdout)")
+        #expect(row.result == "aborted" && row.hResult == "0x80242008" && row.exit == 137, "\(row)")
+        #expect(processIsGone(scriptPID))
+        #expect(processIsGone(sleepPID))
+        #expect(run.leftovers.isEmpty, "left behind: \(run.leftovers)")
+    }
+
+}

@@ -1,0 +1,106 @@
+import Foundation
+import Glibc
+
+/// One running `installtop`, started the way a shell would (see `SpawnedProcess`): stdin
+/// /dev/null, stdout and stderr captured to files in the test's folder (readable while it
+/// runs), a controlled environment.
+///
+/// The environment is the test runner's plus `SWIFT_BACKTRACE=interactive=no`,
+/// `LANG=C.UTF-8` (LC_ALL and LC_CTYPE removed), `XDG_STATE_HOME` and `TMPDIR` inside the
+/// test folder (so nothing touches the real history or leaves demo folders behind), and
+/// `INSTALLTOP_E2E_MARKER`, a unique value every descendant inherits (see `leftovers`).
+final class InstalltopProcess {
+    let arguments: [String]
+    /// Unique to this run; found in the environment of every process it started.
+    let marker = "installtop-e2e-" + UUID().uuidString
+    private let process: SpawnedProcess
+    private let stdoutPath: String
+    private let stderrPath: String
+
+    /// Starts installtop with `arguments` in `folder`.
+    ///
+    /// - Parameters:
+    ///   - executable: another program to run the same way (a tool such as sqlite3); installtop when `nil`.
+    ///   - workingDirectory: the current directory; the test folder when `nil`.
+    ///   - environment: extra variables, applied last.
+    init(_ arguments: [String], in folder: TestFolder, executable: String? = nil, workingDirectory: String? = nil,
+         environment: [String: String] = [:]) throws {
+        self.arguments = arguments
+        let name = UUID().uuidString.prefix(8)
+        stdoutPath = folder.file("installtop-\(name).stdout")
+        stderrPath = folder.file("installtop-\(name).stderr")
+        for path in [stdoutPath, stderrPath] { try Data().write(to: URL(fileURLWithPath: path)) }
+        let stateHome = folder.file("state")
+        let temporary = folder.file("tmp")
+        for path in [stateHome, temporary] {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        }
+
+        var variables = ProcessInfo.processInfo.environment
+        variables["LC_ALL"] = nil
+        variables["LC_CTYPE"] = nil
+        variables["SWIFT_BACKTRACE"] = "interactive=no"
+        variables["LANG"] = "C.UTF-8"
+        variables["XDG_STATE_HOME"] = stateHome
+        variables["TMPDIR"] = temporary
+        variables["INSTALLTOP_E2E_MARKER"] = marker
+        variables.merge(environment) { _, extra in extra }
+
+        process = try SpawnedProcess(
+            executable: try executable ?? InstalltopBinary.path(), arguments: arguments, environment: variables,
+            workingDirectory: workingDirectory ?? folder.path, stdoutPath: stdoutPath, stderrPath: stderrPath)
+    }
+
+    var pid: pid_t { process.pid }
+
+    /// Everything written to stdout so far.
+    var stdout: String { (try? String(contentsOfFile: stdoutPath, encoding: .utf8)) ?? "" }
+    /// Everything written to stdout so far, as bytes.
+    var stdoutBytes: Data { FileManager.default.contents(atPath: stdoutPath) ?? Data() }
+    /// Everything written to stderr so far.
+    var stderr: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
+
+    /// Sends `signal` to installtop itself (not to its children's process groups).
+    func send(_ signal: Int32) {
+        kill(process.pid, signal)
+    }
+
+    /// Waits until stdout contains `text`.
+    func waitForOutput(_ text: String, timeout: Duration = .seconds(20)) async throws {
+        try await waitUntil("installtop's stdout to contain \(text.debugDescription); it holds:\n\(stdout)\nstderr:\n\(stderr)",
+                            timeout: timeout) { stdout.contains(text) }
+    }
+
+    /// Waits for installtop to exit and returns what it did. Past `timeout` it is killed with
+    /// SIGKILL and `timedOut` is thrown with its output so far.
+    func finish(timeout: Duration = .seconds(60)) async throws -> RunResult {
+        guard await eventually(timeout: timeout, { process.poll() != nil }) else {
+            kill(process.pid, SIGKILL)
+            _ = process.waitBlocking()
+            throw EndToEndError.timedOut(arguments: arguments, seconds: Int(timeout.components.seconds),
+                                         stdout: stdout, stderr: stderr)
+        }
+        let status = process.waitBlocking()
+        return RunResult(status: status, stdout: stdout, stdoutBytes: stdoutBytes, stderr: stderr)
+    }
+
+    /// The live processes this run started that are still around (should be none once it exited).
+    var leftovers: [pid_t] { liveProcesses(withEnvironmentMarker: marker) }
+
+    /// A test that failed half-way leaves nothing running: installtop and everything it
+    /// started get SIGKILL.
+    deinit {
+        if process.poll() == nil {
+            kill(process.pid, SIGKILL)
+            _ = process.waitBlocking()
+        }
+        for pid in leftovers { kill(pid, SIGKILL) }
+    }
+}
+
+/// Runs installtop to completion (see `InstalltopProcess`) and returns what it did.
+func installtop(_ arguments: [String], in folder: TestFolder, workingDirectory: String? = nil,
+                environment: [String: String] = [:], timeout: Duration = .seconds(60)) async throws -> RunResult {
+    try await InstalltopProcess(arguments, in: folder, workingDirectory: workingDirectory, environment: environment)
+        .finish(timeout: timeout)
+}

@@ -1,0 +1,35 @@
+import Foundation
+import Glibc
+
+/// Whether process `pid` is gone: `kill(pid, 0)` fails with ESRCH, or it is a zombie waiting
+/// for a parent that does not reap (a container's init may not), which no signal reaches.
+func processIsGone(_ pid: pid_t) -> Bool {
+    if kill(pid, 0) == -1, errno == ESRCH { return true }
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+          let afterName = stat.range(of: ") ", options: .backwards) else { return true }
+    return stat[afterName.upperBound...].hasPrefix("Z")
+}
+
+/// The live (non-zombie) processes whose environment holds `marker`: everything a test's
+/// installtop started inherits it, so after the run this lists what was left behind.
+/// Processes of other users (unreadable environments) are skipped.
+func liveProcesses(withEnvironmentMarker marker: String) -> [pid_t] {
+    let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+    let needle = Data(marker.utf8)
+    return entries.compactMap { pid_t($0) }.filter { pid in
+        guard pid != getpid(),
+              let environment = FileManager.default.contents(atPath: "/proc/\(pid)/environ") else { return false }
+        return environment.range(of: needle) != nil && !processIsGone(pid)
+    }
+}
+
+/// The pid a test script wrote into `file` (written atomically with `mv`), once it is there.
+func pidWritten(to file: String, timeout: Duration = .seconds(20)) async throws -> pid_t {
+    func read() -> pid_t? {
+        let text = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
+        return pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+    try await waitUntil("a pid in \(file)", timeout: timeout) { read() != nil }
+    guard let pid = read() else { throw EndToEndError.conditionNotMet("a pid in \(file)") }
+    return pid
+}

@@ -1,0 +1,98 @@
+import Foundation
+import Glibc
+
+/// A child process started with `posix_spawn` the way a shell starts one: empty signal mask
+/// and default signal dispositions, stdin /dev/null, stdout and stderr into files, and no
+/// other descriptor of the test runner.
+///
+/// Foundation's `Process` is not used because it passes on the spawning thread's signal
+/// mask, and the Swift concurrency pool's threads block almost every signal: installtop
+/// would start with SIGINT, SIGTERM and SIGHUP already blocked, unlike under any shell.
+/// It also reports an exit only once every descendant has closed an inherited descriptor.
+///
+/// Closing every other descriptor matters: tests run in parallel, and a child that inherited
+/// the write descriptor of a script another test is writing makes exec of that script fail
+/// with ETXTBSY ("Text file busy").
+final class SpawnedProcess {
+    let pid: pid_t
+    private var exitStatus: Int32?
+
+    /// Starts `executable` with `arguments` (not including argv[0]) in `workingDirectory`.
+    ///
+    /// - Throws: `EndToEndError.spawnFailed` with the errno text when posix_spawn fails.
+    init(executable: String, arguments: [String], environment: [String: String], workingDirectory: String,
+         stdoutPath: String, stderrPath: String) throws {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, stdoutPath, O_WRONLY | O_APPEND, 0)
+        posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, stderrPath, O_WRONLY | O_APPEND, 0)
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        var allSignals = sigset_t()
+        sigfillset(&allSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setsigdefault(&attributes, &allSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+        _ = try Self.fileAction("posix_spawn_file_actions_addclosefrom_np", ClosefromAction.self)(&actions, 3)
+        try workingDirectory.withCString { path in
+            _ = try Self.fileAction("posix_spawn_file_actions_addchdir_np", ChdirAction.self)(&actions, path)
+        }
+
+        let argv = [executable] + arguments
+        let envp = environment.map { "\($0.key)=\($0.value)" }
+        var cArguments = argv.map { strdup($0) } + [nil]
+        var cEnvironment = envp.map { strdup($0) } + [nil]
+        defer {
+            for pointer in cArguments { free(pointer) }
+            for pointer in cEnvironment { free(pointer) }
+        }
+        var pid: pid_t = 0
+        let result = posix_spawn(&pid, executable, &actions, &attributes, &cArguments, &cEnvironment)
+        guard result == 0 else { throw EndToEndError.spawnFailed(executable: executable, reason: String(cString: strerror(result))) }
+        self.pid = pid
+    }
+
+    /// The exit status (128 + signal number when a signal ended it), or `nil` while it runs.
+    /// Reaps the process the first time it finds it exited.
+    func poll() -> Int32? {
+        if let exitStatus { return exitStatus }
+        var status: Int32 = 0
+        guard waitpid(pid, &status, WNOHANG) == pid else { return nil }
+        exitStatus = Self.decode(status)
+        return exitStatus
+    }
+
+    /// Blocks until the process exits; for after SIGKILL, which cannot be ignored.
+    func waitBlocking() -> Int32 {
+        if let exitStatus { return exitStatus }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        exitStatus = Self.decode(status)
+        return exitStatus ?? -1
+    }
+
+    // MARK: - glibc's non-portable file actions
+
+    private typealias ClosefromAction = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+    private typealias ChdirAction = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32
+
+    /// A glibc `posix_spawn_file_actions_*_np` function (2.29+ for chdir, 2.34+ for closefrom),
+    /// looked up at run time because Swift's Glibc module does not show them.
+    private static func fileAction<Function>(_ name: String, _ type: Function.Type) throws -> Function {
+        guard let symbol = dlsym(nil, name) else { throw EndToEndError.spawnFailed(executable: name, reason: "not in this libc") }
+        return unsafeBitCast(symbol, to: type)
+    }
+
+    /// WIFEXITED/WEXITSTATUS and WTERMSIG, which Swift does not import (they are macros).
+    private static func decode(_ status: Int32) -> Int32 {
+        let signal = status & 0x7F
+        return signal == 0 ? (status >> 8) & 0xFF : 128 + signal
+    }
+}
