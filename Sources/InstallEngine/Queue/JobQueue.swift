@@ -10,8 +10,9 @@ import Synchronization
 public final class JobQueue: Sendable {
     private enum Phase {
         case queued
-        /// Aborted before it started; its completion events are on their way to subscribers.
-        case abortedWhileQueued
+        /// Completed without running (aborted while queued, or refused by its installer); its
+        /// completion events are on their way to subscribers.
+        case completing
         case running(InstallationJob)
         /// Its `jobCompleted` event has been delivered.
         case completed(InstallationJob?)
@@ -124,12 +125,12 @@ public final class JobQueue: Sendable {
         let action = try state.withLock { state throws(JobCommandError) -> Action in
             guard let entry = state.entries[id] else { throw .unknownJob(id) }
             switch entry.phase {
-            case .completed, .abortedWhileQueued:
+            case .completed, .completing:
                 throw .alreadyCompleted(id)
             case .running(let job):
                 return .abortRunning(job)
             case .queued:
-                state.entries[id]?.phase = .abortedWhileQueued
+                state.entries[id]?.phase = .completing
                 return .abortQueued(entry.descriptor)
             }
         }
@@ -158,7 +159,7 @@ public final class JobQueue: Sendable {
                 switch entry.phase {
                 case .queued: queued.append(id)
                 case .running: running.append(id)
-                case .completed, .abortedWhileQueued: break
+                case .completed, .completing: break
                 }
             }
             return (queued.sorted(), running.sorted())
@@ -250,7 +251,7 @@ public final class JobQueue: Sendable {
         } catch {
             // The installer was free and the updates validated at submit; if it still refuses,
             // the job fails visibly instead of hanging in the queue.
-            state.entries[id]?.phase = .abortedWhileQueued
+            state.entries[id]?.phase = .completing
             let failed = UpdateInstallationResult(resultCode: .failed, hResult: error.hResult, reason: error.description)
             for (index, update) in descriptor.updates.enumerated() {
                 mustDeliver = appendEvent(.updateCompleted(job: id, index: index, updateID: update.id, result: failed)) || mustDeliver
@@ -318,7 +319,7 @@ public final class JobQueue: Sendable {
         let waiters = state.withLock { state -> [@Sendable () -> Void] in
             switch state.entries[id]?.phase {
             case .running(let job)?: state.entries[id]?.phase = .completed(job)
-            case .queued?, .abortedWhileQueued?: state.entries[id]?.phase = .completed(nil)
+            case .queued?, .completing?: state.entries[id]?.phase = .completed(nil)
             case .completed?, nil: break
             }
             defer { state.completionWaiters = [] }
