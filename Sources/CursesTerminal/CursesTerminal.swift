@@ -409,9 +409,12 @@ public final class CursesTerminal {
             _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
             _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
         }
+        // Every global a handler reads is touched here first, so that Swift's lazy global
+        // initialisation never runs inside a handler.
         signalDescriptor = descriptors[0]
         signalPipeWriteEnd.store(descriptors[1], ordering: .releasing)
         _ = pendingSignals.exchange(0, ordering: .relaxed)
+        cursesActive.store(false, ordering: .relaxed)
 
         var record = sigaction()
         record.__sigaction_handler.sa_handler = { recordSignal($0) }
