@@ -38,12 +38,7 @@ extension ManifestError {
         let end = text.index(text.startIndex, offsetBy: offset, limitedBy: text.endIndex) ?? text.endIndex
         var position = SourcePosition.start
         for scalar in text[..<end].unicodeScalars {
-            if scalar == "\n" {
-                position.line += 1
-                position.column = 1
-            } else {
-                position.column += 1
-            }
+            position.advance(past: scalar)
         }
         return position
     }

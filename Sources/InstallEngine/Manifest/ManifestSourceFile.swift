@@ -52,12 +52,7 @@ enum ManifestSourceFile {
         var iterator = bytes.makeIterator()
         var decoder = UTF8()
         while case .scalarValue(let scalar) = decoder.decode(&iterator) {
-            if scalar == "\n" {
-                position.line += 1
-                position.column = 1
-            } else {
-                position.column += 1
-            }
+            position.advance(past: scalar)
         }
         return position
     }

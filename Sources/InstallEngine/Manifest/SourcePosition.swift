@@ -18,4 +18,15 @@ struct SourcePosition: Hashable {
     init(_ node: Node) {
         self.init(line: node.mark?.line ?? 1, column: node.mark?.column ?? 1)
     }
+
+    /// Moves past `scalar`: a newline starts the next line; anything else is one column
+    /// (columns count Unicode scalars, like Yams' marks).
+    mutating func advance(past scalar: Unicode.Scalar) {
+        if scalar == "\n" {
+            line += 1
+            column = 1
+        } else {
+            column += 1
+        }
+    }
 }
