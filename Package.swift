@@ -101,10 +101,13 @@ let package = Package(
             dependencies: ["Monitor", "InstallEngine", "TerminalUI"],
             exclude: ["Snapshots"]
         ),
-        // Drive the built `installtop` executable (`swift test` builds it); they import none of our modules.
-        .testTarget(name: "EndToEndTests"),
+        // Spawning children with the signals a shell gives them, for the end-to-end tests.
+        .target(name: "TestProcessSupport", path: "Tests/TestProcessSupport"),
+        // Drive the built `installtop` executable (`swift test` builds it); they import none of
+        // installtop's modules.
+        .testTarget(name: "EndToEndTests", dependencies: ["TestProcessSupport"]),
         // Runs the built installtop in tmux, which `.ci/run` installs when it is missing.
-        .testTarget(name: "MonitorEndToEndTests"),
+        .testTarget(name: "MonitorEndToEndTests", dependencies: ["TestProcessSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 import Foundation
+import TestProcessSupport
 import Testing
 
 /// `installtop` running in a detached tmux session on a private socket, at a pinned size and
@@ -94,24 +95,14 @@ final class TmuxSession {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        // The test runner's threads block some signals, and a spawned process inherits the
-        // mask: a tmux server started that way ignores kill-server (it waits for SIGCHLD).
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        var allSignals = sigset_t()
-        sigfillset(&allSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        posix_spawnattr_setsigdefault(&attributes, &allSignals)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         let argv = ["tmux", "-L", socket, "-f", "/dev/null"] + arguments
         let environment = ProcessInfo.processInfo.environment.filter { $0.key != "TMUX" }.map { "\($0.key)=\($0.value)" }
         var pid: pid_t = 0
         let status = withCStrings(argv) { argv in
             withCStrings(environment) { environment in
-                posix_spawnp(&pid, "tmux", &actions, &attributes, argv, environment)
+                withShellLikeSignals { attributes in
+                    posix_spawnp(&pid, "tmux", &actions, &attributes, argv, environment)
+                }
             }
         }
         guard status == 0 else { throw EndToEndError("cannot run tmux: \(String(cString: strerror(status)))") }

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestProcessSupport
 
 /// A child process started with `posix_spawn` the way a shell starts one: empty signal mask
 /// and default signal dispositions, stdin /dev/null, stdout and stderr into files, and no
@@ -29,16 +30,6 @@ final class SpawnedProcess {
         posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, stdoutPath, O_WRONLY | O_APPEND, 0)
         posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, stderrPath, O_WRONLY | O_APPEND, 0)
 
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        var allSignals = sigset_t()
-        sigfillset(&allSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        posix_spawnattr_setsigdefault(&attributes, &allSignals)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
 
         _ = try Self.fileAction("posix_spawn_file_actions_addclosefrom_np", ClosefromAction.self)(&actions, 3)
         try workingDirectory.withCString { path in
@@ -54,7 +45,9 @@ final class SpawnedProcess {
             for pointer in cEnvironment { free(pointer) }
         }
         var pid: pid_t = 0
-        let result = posix_spawn(&pid, executable, &actions, &attributes, &cArguments, &cEnvironment)
+        let result = withShellLikeSignals { attributes in
+            posix_spawn(&pid, executable, &actions, &attributes, &cArguments, &cEnvironment)
+        }
         guard result == 0 else { throw EndToEndError.spawnFailed(executable: executable, reason: String(cString: strerror(result))) }
         self.pid = pid
     }
