@@ -95,7 +95,7 @@ struct JSONEventsTests {
 
         let result = try await installtop(["run", "--json", "--no-history", "flood.yaml"], in: folder)
 
-        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.status == 0, "stdout: \(result.stdout)\nstderr: \(result.stderr)")
         let events = try result.jsonEvents()
         let progress = events.filter { $0.name == "progress" }
         #expect(!progress.isEmpty)

@@ -95,6 +95,8 @@ final class TmuxSession {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        // The server forked from this client lives on: it must not hold the test process's files.
+        try addCloseFrom(3, to: &actions)
         let argv = ["tmux", "-L", socket, "-f", "/dev/null"] + arguments
         let environment = ProcessInfo.processInfo.environment.filter { $0.key != "TMUX" }.map { "\($0.key)=\($0.value)" }
         var pid: pid_t = 0

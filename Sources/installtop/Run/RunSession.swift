@@ -31,14 +31,19 @@ struct RunSession {
         case .monitor:
             status = runMonitor(queue, tally: tally, history: monitorHistory(history, warnings: warnings))
         case .plain:
-            let reporter = PlainReporter(output: .stdout, sanitizer: TextEnvironment.sanitizer)
-            queue.subscribe { reporter.handle($0) }
-            runHeadless(queue)
-            StandardOutput.stdout.line(reporter.summary(of: queue.snapshot()))
+            runPlain(queue)
             status = tally.exitStatus
         }
         for warning in warnings.all { StandardOutput.stderr.line("installtop: \(warning)") }
         return status
+    }
+
+    /// Plain lines while the jobs run, then the summary table.
+    private func runPlain(_ queue: JobQueue) {
+        let reporter = PlainReporter(output: .stdout, sanitizer: TextEnvironment.sanitizer)
+        queue.subscribe { reporter.handle($0) }
+        runHeadless(queue)
+        StandardOutput.stdout.line(reporter.summary(of: queue.snapshot()))
     }
 
     /// Plain and JSON modes: submit, relay signals into aborts, wait for the queue to drain.
@@ -71,10 +76,7 @@ struct RunSession {
             return .invalidUsage
         } catch {
             StandardOutput.stderr.line("installtop: cannot start the monitor (\(error)); printing lines instead")
-            let reporter = PlainReporter(output: .stdout, sanitizer: TextEnvironment.sanitizer)
-            queue.subscribe { reporter.handle($0) }
-            runHeadless(queue)
-            StandardOutput.stdout.line(reporter.summary(of: queue.snapshot()))
+            runPlain(queue)
             return tally.exitStatus
         }
     }

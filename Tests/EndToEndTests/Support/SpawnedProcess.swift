@@ -31,10 +31,8 @@ final class SpawnedProcess {
         posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, stderrPath, O_WRONLY | O_APPEND, 0)
 
 
-        _ = try Self.fileAction("posix_spawn_file_actions_addclosefrom_np", ClosefromAction.self)(&actions, 3)
-        try workingDirectory.withCString { path in
-            _ = try Self.fileAction("posix_spawn_file_actions_addchdir_np", ChdirAction.self)(&actions, path)
-        }
+        try addCloseFrom(3, to: &actions)
+        try addChdir(workingDirectory, to: &actions)
 
         let argv = [executable] + arguments
         let envp = environment.map { "\($0.key)=\($0.value)" }
@@ -71,17 +69,7 @@ final class SpawnedProcess {
         return exitStatus ?? -1
     }
 
-    // MARK: - glibc's non-portable file actions
-
-    private typealias ClosefromAction = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
-    private typealias ChdirAction = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32
-
-    /// A glibc `posix_spawn_file_actions_*_np` function (2.29+ for chdir, 2.34+ for closefrom),
-    /// looked up at run time because Swift's Glibc module does not show them.
-    private static func fileAction<Function>(_ name: String, _ type: Function.Type) throws -> Function {
-        guard let symbol = dlsym(nil, name) else { throw EndToEndError.spawnFailed(executable: name, reason: "not in this libc") }
-        return unsafeBitCast(symbol, to: type)
-    }
+    // MARK: - Status
 
     /// WIFEXITED/WEXITSTATUS and WTERMSIG, which Swift does not import (they are macros).
     private static func decode(_ status: Int32) -> Int32 {
