@@ -45,6 +45,14 @@ let package = Package(
             ]
         ),
 
+        // Pure: JSON reading and writing, and the daemon's wire protocol (events, commands, replies).
+        .target(name: "EngineWire", dependencies: ["InstallEngine"]),
+
+        // Unix sockets: bind/connect/accept with the right flags, SO_PEERCRED, send without SIGPIPE.
+        .target(name: "CUnixSocket"),
+        // Daemon mode: the engine's socket server and the client `submit`, `attach` … use.
+        .target(name: "EngineDaemon", dependencies: ["CUnixSocket", "EngineWire", "InstallEngine", "InstallHistory"]),
+
         // MARK: - Terminal
 
         // Pure: cells, styles, width, sanitizing, layout and widgets. No curses.
@@ -71,6 +79,8 @@ let package = Package(
             dependencies: [
                 "InstallEngine",
                 "InstallHistory",
+                "EngineWire",
+                "EngineDaemon",
                 "TerminalUI",
                 "CursesTerminal",
                 "Monitor",

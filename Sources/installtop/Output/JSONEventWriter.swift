@@ -1,3 +1,4 @@
+import EngineWire
 import Foundation
 import InstallEngine
 import Synchronization
@@ -68,74 +69,5 @@ final class JSONEventWriter: Sendable {
         }
     }
 
-    // MARK: - Encoding
-
-    /// One event as a JSON object with the contract's field names.
-    static func encode(_ event: EngineEvent) -> String {
-        var object = JSONObject()
-        switch event.kind {
-        case .jobQueued(let descriptor):
-            object.add("event", "job.queued")
-            object.add("job", descriptor.id)
-            object.add("name", descriptor.name)
-            object.add("operation", descriptor.operation.name)
-            let updates = descriptor.updates.enumerated().map { index, update in
-                var item = JSONObject()
-                item.add("index", index)
-                item.add("id", update.id)
-                item.add("title", update.title)
-                return item.json
-            }
-            object.addRaw("updates", "[" + updates.joined(separator: ",") + "]")
-        case .jobStarted(let job):
-            object.add("event", "job.started")
-            object.add("job", job)
-        case .updateStarted(let job, let index, let updateID):
-            object.add("event", "update.started")
-            object.add("job", job)
-            object.add("index", index)
-            object.add("id", updateID)
-        case .progress(let job, let index, let updatePercent, let jobPercent, let message):
-            object.add("event", "progress")
-            object.add("job", job)
-            object.add("index", index)
-            if let updatePercent { object.add("updatePercent", updatePercent) } else { object.addNull("updatePercent") }
-            object.add("jobPercent", jobPercent)
-            if let message { object.add("message", message) } else { object.addNull("message") }
-        case .output(let job, let index, let stream, let line):
-            object.add("event", "log")
-            object.add("job", job)
-            object.add("index", index)
-            object.add("stream", stream.rawValue)
-            object.add("line", line)
-        case .updateCompleted(let job, let index, let updateID, let result):
-            object.add("event", "update.completed")
-            object.add("job", job)
-            object.add("index", index)
-            object.add("id", updateID)
-            object.add("resultCode", result.resultCode.rawValue)
-            object.add("result", result.resultCode.name)
-            object.add("hResult", result.hResult.description)
-            object.add("unmappedResultCode", result.unmappedResultCode)
-            object.add("rebootRequired", result.rebootRequired)
-            object.add("durationMs", Int(result.duration?.wholeMilliseconds ?? 0))
-            if let reason = result.reason { object.add("reason", reason) }
-        case .jobAbortRequested(let job, let force):
-            object.add("event", "job.abortRequested")
-            object.add("job", job)
-            if force { object.add("force", true) }
-        case .jobCompleted(let job, let result):
-            object.add("event", "job.completed")
-            object.add("job", job)
-            object.add("resultCode", result.resultCode.rawValue)
-            object.add("result", result.resultCode.name)
-            object.add("hResult", result.hResult.description)
-            object.add("rebootRequired", result.rebootRequired)
-        case .jobCleanedUp(let job):
-            object.add("event", "job.cleanedUp")
-            object.add("job", job)
-        }
-        object.add("time", RFC3339.string(from: event.time))
-        return object.json
-    }
+    static func encode(_ event: EngineEvent) -> String { EventCoding.encode(event) }
 }

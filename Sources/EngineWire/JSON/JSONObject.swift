@@ -1,33 +1,42 @@
+import Foundation
+
 /// Builds one JSON object as text with its fields in the order they are added, so events
 /// read like the contract in PRODUCT.md.
-struct JSONObject {
+public struct JSONObject {
     private var text = "{"
     private var isEmpty = true
 
-    mutating func add(_ key: String, _ value: String) { addRaw(key, Self.quoted(value)) }
-    mutating func add(_ key: String, _ value: Int) { addRaw(key, String(value)) }
-    mutating func add(_ key: String, _ value: Int32) { addRaw(key, String(value)) }
-    mutating func add(_ key: String, _ value: Bool) { addRaw(key, value ? "true" : "false") }
+    public init() {}
+
+    public mutating func add(_ key: String, _ value: String) { addRaw(key, Self.quoted(value)) }
+    public mutating func add(_ key: String, _ value: Int) { addRaw(key, String(value)) }
+    public mutating func add(_ key: String, _ value: Int32) { addRaw(key, String(value)) }
+    public mutating func add(_ key: String, _ value: Int64) { addRaw(key, String(value)) }
+    public mutating func add(_ key: String, _ value: Bool) { addRaw(key, value ? "true" : "false") }
+    public mutating func add(_ key: String, _ value: JSONValue) { addRaw(key, value.json) }
+    public mutating func add(_ key: String, strings: [String]) {
+        addRaw(key, "[" + strings.map(Self.quoted).joined(separator: ",") + "]")
+    }
 
     /// Numbers keep one decimal at least (`42.0`), as in the contract's examples.
-    mutating func add(_ key: String, _ value: Double) {
+    public mutating func add(_ key: String, _ value: Double) {
         let rounded = (value * 100).rounded() / 100
         addRaw(key, rounded == rounded.rounded() ? String(format: "%.1f", rounded) : String(rounded))
     }
 
-    mutating func addNull(_ key: String) { addRaw(key, "null") }
+    public mutating func addNull(_ key: String) { addRaw(key, "null") }
 
     /// Adds already-encoded JSON (an array or object).
-    mutating func addRaw(_ key: String, _ json: String) {
+    public mutating func addRaw(_ key: String, _ json: String) {
         if !isEmpty { text += "," }
         text += Self.quoted(key) + ":" + json
         isEmpty = false
     }
 
-    var json: String { text + "}" }
+    public var json: String { text + "}" }
 
     /// A JSON string literal: quotes, backslashes and every control character escaped.
-    static func quoted(_ value: String) -> String {
+    public static func quoted(_ value: String) -> String {
         var result = "\""
         result.reserveCapacity(value.utf8.count + 2)
         for scalar in value.unicodeScalars {
@@ -47,4 +56,3 @@ struct JSONObject {
     }
 }
 
-import Foundation

@@ -1,0 +1,51 @@
+import EngineWire
+import Glibc
+
+/// Why the daemon or a client of it could not do what was asked, worded for the operator.
+public enum DaemonError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// No `--socket` and no default: not root and `XDG_RUNTIME_DIR` is unset.
+    case noDefaultSocket
+    /// The socket's directory is missing, not ours, or writable by others.
+    case unsafeDirectory(String, reason: String)
+    /// Another engine holds the socket (its pid when known).
+    case alreadyServing(String, pid: Int32?)
+    /// Something that is not a socket is in the way.
+    case notASocket(String)
+    /// Nothing listens at the path: no file, or a socket left by an engine that is gone.
+    case noEngine(String)
+    /// The engine belongs to another user (its uid).
+    case engineOfAnotherUser(String, uid: UInt32)
+    /// A system call failed.
+    case system(String, errno: Int32)
+    /// The engine closed the connection.
+    case connectionClosed(String)
+    /// The engine refused the command.
+    case refused(WireError)
+    /// The engine sent something this client cannot read.
+    case unexpectedMessage(String)
+
+    public var description: String {
+        switch self {
+        case .noDefaultSocket:
+            return "no socket given and no default: XDG_RUNTIME_DIR is not set (pass --socket PATH)"
+        case .unsafeDirectory(let path, let reason):
+            return "will not use a socket in \(path): \(reason)"
+        case .alreadyServing(let path, let pid):
+            return "an engine is already serving on \(path)" + (pid.map { " (pid \($0))" } ?? "")
+        case .notASocket(let path):
+            return "\(path) exists and is not a socket; remove it or choose another --socket"
+        case .noEngine(let path):
+            return "no engine is serving on \(path) (start one with `installtop serve`)"
+        case .engineOfAnotherUser(let path, let uid):
+            return "the engine on \(path) runs as uid \(uid), not as you; refusing to talk to it"
+        case .system(let call, let code):
+            return "\(call): \(String(cString: strerror(code)))"
+        case .connectionClosed(let path):
+            return "the engine on \(path) closed the connection"
+        case .refused(let error):
+            return error.message
+        case .unexpectedMessage(let text):
+            return "the engine sent something unexpected: \(text)"
+        }
+    }
+}

@@ -1,0 +1,25 @@
+/// One client as the I/O thread sees it: its socket, who it is, the unfinished command line,
+/// and the bytes being written.
+struct ClientConnection {
+    let id: Int
+    let descriptor: Int32
+    let peer: PeerCredentials
+    var reader: LineReader
+    /// Taken from the outbox, being written from `sentCount` on.
+    var sending: [UInt8] = []
+    var sentCount = 0
+    /// The client shut down its sending side: nothing more to read.
+    var inputClosed = false
+    /// It subscribed to events (it stays connected after its input closes).
+    var subscribed = false
+
+    init(id: Int, descriptor: Int32, peer: PeerCredentials, maximumLineLength: Int) {
+        self.id = id
+        self.descriptor = descriptor
+        self.peer = peer
+        reader = LineReader(maximumLength: maximumLineLength)
+    }
+
+    /// For log lines.
+    var name: String { "client \(id) (pid \(peer.pid))" }
+}

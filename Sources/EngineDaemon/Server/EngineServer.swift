@@ -1,0 +1,138 @@
+import EngineWire
+import Foundation
+import Glibc
+import InstallEngine
+import Synchronization
+
+/// The engine's side of daemon mode: listens on a Unix socket, sends subscribed clients a
+/// snapshot of the queue and then every event, and carries out their commands on the queue.
+///
+/// One I/O thread serves every connection with `poll()`. Engine events are encoded once, on
+/// the engine's callback thread, and appended to each subscribed client's outbox; the I/O
+/// thread writes them. Nothing a client does can block the engine: commands are short, a
+/// client that stops reading is dropped once `ServerOptions.backlogLimit` bytes wait for it,
+/// and a line longer than `maximumLineLength` is skipped with an error reply.
+///
+/// Only peers with the engine's effective uid are served (SO_PEERCRED); others get a
+/// `notAllowed` reply and are disconnected.
+public final class EngineServer: Sendable {
+    struct Shared {
+        /// The queue as subscribers have seen it: the snapshot new subscribers get.
+        var model: QueueModel
+        var outboxes: [Int: ClientOutbox] = [:]
+        /// A byte is in the wake pipe and the I/O thread has not looked yet.
+        var wakePending = false
+        var acceptsSubmissions = true
+        var stopping = false
+    }
+
+    let queue: JobQueue
+    let history: ServerHistory
+    let options: ServerOptions
+    let shared: Mutex<Shared>
+    private let listener: ListeningSocket
+    let wakeRead: Int32
+    private let wakeWrite: Int32
+    private let subscription = Mutex<EventSubscription?>(nil)
+    private let finished = DispatchSemaphore(value: 0)
+
+    /// Claims the socket and starts serving.
+    /// - Throws: `DaemonError`: the directory is unsafe, another engine serves there, the path
+    ///   is taken by something else, or a system call failed.
+    public init(queue: JobQueue, history: ServerHistory, options: ServerOptions) throws(DaemonError) {
+        self.queue = queue
+        self.history = history
+        self.options = options
+        listener = try ListeningSocket(path: options.socketPath)
+        var descriptors: [Int32] = [-1, -1]
+        guard pipe(&descriptors) == 0 else {
+            listener.remove()
+            throw .system("pipe", errno: errno)
+        }
+        for descriptor in descriptors {
+            _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+        }
+        wakeRead = descriptors[0]
+        wakeWrite = descriptors[1]
+        shared = Mutex(Shared(model: QueueModel(outputCapacity: queue.snapshot().outputCapacity)))
+        let events = queue.subscribe { [weak self] event in self?.publish(event) }
+        subscription.withLock { $0 = events }
+        let thread = Thread { [self] in
+            var loop = ServerLoop(server: self, listener: listener.descriptor)
+            loop.run()
+            finished.signal()
+        }
+        thread.name = "installtop-server"
+        thread.start()
+    }
+
+    deinit {
+        close(wakeRead)
+        close(wakeWrite)
+    }
+
+    /// The socket's path.
+    public var socketPath: String { listener.path }
+
+    /// From now on `submit` is refused with `shuttingDown` (the engine is stopping).
+    public func refuseSubmissions() {
+        shared.withLock { $0.acceptsSubmissions = false }
+    }
+
+    /// Stops serving: gives clients up to `drainTimeout` to receive what waits for them, closes
+    /// every connection, removes the socket. Returns when the I/O thread is done.
+    public func stop(drainTimeout: Duration = .seconds(1)) {
+        shared.withLock { $0.stopping = true }
+        wake()
+        _ = finished.wait(timeout: .now() + .milliseconds(Int(drainTimeout.components.seconds * 1000) + 100))
+        subscription.withLock { $0?.cancel() }
+        listener.remove()
+    }
+
+    // MARK: - Engine events
+
+    /// Runs on the engine's callback thread: one encoding, appended to every subscriber.
+    private func publish(_ event: EngineEvent) {
+        var line = Array(EventCoding.encode(event).utf8)
+        line.append(UInt8(ascii: "\n"))
+        let mustWake = shared.withLock { shared -> Bool in
+            shared.model.apply(event)
+            var touched = false
+            for id in Array(shared.outboxes.keys) {
+                if case .none = shared.outboxes[id]!.subscription { continue }
+                // Queued, or dropped for its backlog: either way the I/O thread has work.
+                _ = shared.outboxes[id]!.enqueue(line, isEvent: true)
+                touched = true
+            }
+            return touched && Self.claimWake(&shared)
+        }
+        if mustWake { wake() }
+    }
+
+    // MARK: - For the I/O thread and command handlers
+
+    /// Queues a line (without its newline) for client `id`; wakes the I/O thread when needed.
+    func send(_ line: String, to id: Int) {
+        var bytes = Array(line.utf8)
+        bytes.append(UInt8(ascii: "\n"))
+        let mustWake = shared.withLock { shared -> Bool in
+            guard shared.outboxes[id] != nil else { return false }
+            _ = shared.outboxes[id]!.enqueue(bytes, isEvent: false)
+            return Self.claimWake(&shared)
+        }
+        if mustWake { wake() }
+    }
+
+    /// True when the caller must write the wake byte (none is pending yet).
+    static func claimWake(_ shared: inout Shared) -> Bool {
+        guard !shared.wakePending else { return false }
+        shared.wakePending = true
+        return true
+    }
+
+    func wake() {
+        var byte: UInt8 = 1
+        _ = write(wakeWrite, &byte, 1)
+    }
+}

@@ -1,0 +1,185 @@
+import EngineWire
+import Foundation
+import InstallEngine
+import InstallHistory
+
+extension ServerLoop {
+    /// Answers one line from client `id`. Never throws and never blocks on the engine:
+    /// `cleanup`, which waits for a job, replies from a task.
+    mutating func handle(_ line: LineReader.Line, from id: Int) {
+        let bytes: [UInt8]
+        switch line {
+        case .tooLong(let length):
+            reply(to: id, WireReply(command: "error", requestID: nil, error: WireError(
+                .lineTooLong, "a command line of \(length) bytes was skipped: the limit is \(server.options.maximumLineLength) bytes")))
+            return
+        case .complete(let complete):
+            bytes = complete
+        }
+        if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }
+        let members: [String: JSONValue]
+        do {
+            guard case .object(let object) = try JSONParser.parse(bytes) else {
+                reply(to: id, WireReply(command: "error", requestID: nil, error: WireError(.malformed, "a command must be a JSON object")))
+                return
+            }
+            members = object
+        } catch {
+            reply(to: id, WireReply(command: "error", requestID: nil, error: WireError(.malformed, error.description)))
+            return
+        }
+        let requestID = members["id"]?.intValue
+        let name = members["command"]?.stringValue ?? "error"
+        do throws(WireError) {
+            let command = try WireCommand(members)
+            if let answer = try perform(command, requestID: requestID, from: id) { reply(to: id, answer) }
+        } catch {
+            reply(to: id, WireReply(command: name, requestID: requestID, error: error))
+        }
+    }
+
+    /// Carries out `command`; returns the reply, or `nil` when it will be sent later.
+    private mutating func perform(_ command: WireCommand, requestID: Int?, from id: Int) throws(WireError) -> WireReply? {
+        let ok = WireReply(command: command.name, requestID: requestID)
+        let who = connections[id]?.name ?? "client \(id)"
+        switch command {
+        case .subscribe:
+            guard connections[id]?.subscribed == false else { throw WireError(.badArgument, "already subscribed") }
+            connections[id]?.subscribed = true
+            reply(to: id, ok)
+            sendSnapshot(to: id)
+            return nil
+        case .submit(let jobs):
+            return try submit(jobs, requestID: requestID, who: who)
+        case .abort(let job, let force):
+            do {
+                try server.queue.abort(job: job, force: force)
+            } catch {
+                throw WireError(error)
+            }
+            server.options.log("\(who) aborted job \(job)\(force ? " (forced)" : "")")
+            return ok
+        case .abortAll(let force):
+            server.queue.abortAll(force: force)
+            server.options.log("\(who) aborted every job\(force ? " (forced)" : "")")
+            return ok
+        case .cleanUp(let job):
+            let server = self.server
+            Task.detached {
+                do throws(JobCommandError) {
+                    try await server.queue.cleanUp(job: job)
+                    server.send(ok.line, to: id)
+                } catch {
+                    server.send(WireReply(command: ok.command, requestID: requestID, error: WireError(error)).line, to: id)
+                }
+            }
+            return nil
+        case .retry(let job):
+            let descriptor: JobDescriptor
+            do {
+                descriptor = try server.queue.retry(job: job)
+            } catch {
+                throw WireError(error)
+            }
+            server.options.log("\(who) re-queued job \(job) as job \(descriptor.id)")
+            return WireReply(command: ok.command, requestID: requestID, fields: ["job": .integer(descriptor.id)])
+        case .history(let limit):
+            return WireReply(command: ok.command, requestID: requestID, fields: ["entries": .array(try historyEntries(limit: limit))])
+        case .durations(let updateIDs):
+            return WireReply(command: ok.command, requestID: requestID, fields: ["durations": .object(try durations(of: updateIDs))])
+        }
+    }
+
+    private func submit(_ jobs: [JobSubmission], requestID: Int?, who: String) throws(WireError) -> WireReply {
+        guard server.shared.withLock({ $0.acceptsSubmissions }) else {
+            throw WireError(.shuttingDown, "the engine is shutting down and takes no new jobs")
+        }
+        guard !jobs.isEmpty else { throw WireError(.badArgument, "submit: `jobs` is empty") }
+        // All or nothing: every job is checked before the first is queued.
+        for (position, job) in jobs.enumerated() {
+            do {
+                try UpdateInstaller.validate(job.updates, for: job.operation)
+            } catch {
+                throw WireError(.invalidJob, "job \(position + 1) (\(job.name)): \(error.description)")
+            }
+        }
+        var ids: [JSONValue] = []
+        for job in jobs {
+            do {
+                let descriptor = try server.queue.submit(
+                    name: job.name, operation: job.operation, updates: job.updates, stopOnFailure: job.stopOnFailure)
+                ids.append(.integer(descriptor.id))
+                server.options.log("\(who) submitted job \(descriptor.id): \(job.name) (\(job.updates.count) updates)")
+            } catch {
+                throw WireError(.invalidJob, "job \(job.name): \(error.description)")
+            }
+        }
+        return WireReply(command: "submit", requestID: requestID, fields: ["jobs": .array(ids)])
+    }
+
+    private func historyEntries(limit: Int) throws(WireError) -> [JSONValue] {
+        switch server.history {
+        case .off(let reason):
+            throw WireError(.historyUnavailable, reason)
+        case .store(let store):
+            do {
+                return try store.entries(limit: limit).map { try JSONParser.parse(try HistoryEntryJSON.line(for: $0)) }
+            } catch {
+                throw WireError(.historyUnavailable, "history could not be read: \(error)")
+            }
+        }
+    }
+
+    private func durations(of updateIDs: [String]) throws(WireError) -> [String: JSONValue] {
+        guard case .store(let store) = server.history else { return [:] }
+        var durations: [String: JSONValue] = [:]
+        for updateID in Set(updateIDs) {
+            do {
+                if let median = try store.medianDuration(updateID: updateID) {
+                    durations[updateID] = .double(Double(median.wholeMilliseconds) / 1000)
+                }
+            } catch {
+                throw WireError(.historyUnavailable, "history could not be read: \(error)")
+            }
+        }
+        return durations
+    }
+
+    /// Sends `snapshot.begin`, the replay of the queue as the engine's events built it, and
+    /// `snapshot.end`; events that arrive meanwhile wait and follow it, none lost or repeated.
+    /// The snapshot does not count towards the client's backlog limit.
+    private func sendSnapshot(to id: Int) {
+        let model = server.shared.withLock { shared -> QueueModel? in
+            guard shared.outboxes[id] != nil else { return nil }
+            shared.outboxes[id]!.subscription = .replaying(held: [])
+            return shared.model
+        }
+        guard let model else { return }
+        let events = model.replayEvents()
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(events.count * 160)
+        bytes.append(contentsOf: ServerMessage.snapshotBeginLine(jobs: model.jobs.count).utf8)
+        bytes.append(UInt8(ascii: "\n"))
+        for event in events {
+            bytes.append(contentsOf: EventCoding.encode(event).utf8)
+            bytes.append(UInt8(ascii: "\n"))
+        }
+        bytes.append(contentsOf: ServerMessage.snapshotEndLine.utf8)
+        bytes.append(UInt8(ascii: "\n"))
+        let backlogLimit = server.options.backlogLimit
+        let mustWake = server.shared.withLock { shared -> Bool in
+            guard var outbox = shared.outboxes[id], case .replaying(let held) = outbox.subscription else { return false }
+            outbox.subscription = .live
+            outbox.limit = outbox.queuedBytes + bytes.count + held.count + backlogLimit
+            _ = outbox.enqueue(bytes, isEvent: true)
+            _ = outbox.enqueue(held, isEvent: true)
+            shared.outboxes[id] = outbox
+            return EngineServer.claimWake(&shared)
+        }
+        if mustWake { server.wake() }
+    }
+
+    private func reply(to id: Int, _ reply: WireReply) {
+        server.send(reply.line, to: id)
+    }
+}

@@ -1,0 +1,182 @@
+import CUnixSocket
+import EngineWire
+import Glibc
+
+/// The server's I/O thread: accepts, reads commands, writes what waits in the outboxes. Owns
+/// every socket; touches shared state only through `EngineServer.shared`.
+struct ServerLoop {
+    let server: EngineServer
+    let listener: Int32
+    let uid = geteuid()
+    var connections: [Int: ClientConnection] = [:]
+    private var nextID = 1
+
+    init(server: EngineServer, listener: Int32) {
+        self.server = server
+        self.listener = listener
+    }
+
+    mutating func run() {
+        var stopDeadline: ContinuousClock.Instant?
+        while true {
+            let stopping = collectOutput()
+            writeAll()
+            if stopping {
+                let deadline = stopDeadline ?? ContinuousClock.now + .seconds(1)
+                stopDeadline = deadline
+                if connections.values.allSatisfy({ $0.sending.isEmpty }) || ContinuousClock.now >= deadline {
+                    for id in Array(connections.keys) { disconnect(id, reason: nil) }
+                    return
+                }
+            }
+            var descriptors = [pollfd(fd: server.wakeRead, events: Int16(POLLIN), revents: 0)]
+            if !stopping { descriptors.append(pollfd(fd: listener, events: Int16(POLLIN), revents: 0)) }
+            let ids = Array(connections.keys)
+            for id in ids {
+                let connection = connections[id]!
+                var events: Int32 = 0
+                if !connection.inputClosed && !stopping { events |= POLLIN }
+                if connection.sentCount < connection.sending.count { events |= POLLOUT }
+                descriptors.append(pollfd(fd: connection.descriptor, events: Int16(events), revents: 0))
+            }
+            _ = poll(&descriptors, nfds_t(descriptors.count), stopping ? 50 : -1)
+            if !stopping, descriptors[1].revents != 0 { acceptAll() }
+            let offset = stopping ? 1 : 2
+            for (position, id) in ids.enumerated() {
+                let revents = Int32(descriptors[offset + position].revents)
+                guard revents != 0, connections[id] != nil else { continue }
+                if revents & POLLIN != 0 {
+                    readAll(id)
+                } else if revents & (POLLHUP | POLLERR | POLLNVAL) != 0 {
+                    disconnect(id, reason: nil)
+                }
+            }
+        }
+    }
+
+    // MARK: - Output
+
+    /// Empties the wake pipe, moves waiting bytes to connections that have finished their
+    /// last write, and closes dropped clients. Returns whether the server is stopping.
+    private mutating func collectOutput() -> Bool {
+        var bytes = [UInt8](repeating: 0, count: 256)
+        while read(server.wakeRead, &bytes, bytes.count) > 0 {}
+        var drops: [(Int, String)] = []
+        let stopping = server.shared.withLock { shared -> Bool in
+            shared.wakePending = false
+            for (id, var outbox) in shared.outboxes {
+                if let reason = outbox.dropReason {
+                    drops.append((id, reason))
+                    continue
+                }
+                guard var connection = connections[id], connection.sentCount == connection.sending.count,
+                    !outbox.pending.isEmpty
+                else { continue }
+                swap(&connection.sending, &outbox.pending)
+                outbox.pending.removeAll(keepingCapacity: true)
+                connection.sentCount = 0
+                connections[id] = connection
+                shared.outboxes[id] = outbox
+            }
+            return shared.stopping
+        }
+        for (id, reason) in drops { disconnect(id, reason: "dropped: \(reason)") }
+        return stopping
+    }
+
+    /// Writes as much as each socket takes without blocking.
+    private mutating func writeAll() {
+        var written: [Int: Int] = [:]
+        for id in Array(connections.keys) {
+            guard var connection = connections[id], connection.sentCount < connection.sending.count else { continue }
+            let before = connection.sentCount
+            var failed = false
+            while connection.sentCount < connection.sending.count {
+                let count = connection.sending.withUnsafeBytes { buffer in
+                    cus_send_nonblocking(
+                        connection.descriptor, buffer.baseAddress! + connection.sentCount, buffer.count - connection.sentCount)
+                }
+                if count > 0 {
+                    connection.sentCount += count
+                } else if count < 0 && errno == EINTR {
+                    continue
+                } else {
+                    failed = count < 0 && errno != EAGAIN && errno != EWOULDBLOCK
+                    break
+                }
+            }
+            written[id] = connection.sentCount - before
+            if connection.sentCount == connection.sending.count {
+                connection.sending.removeAll(keepingCapacity: connection.sending.capacity <= 1 << 20)
+                connection.sentCount = 0
+            }
+            connections[id] = connection
+            if failed { disconnect(id, reason: nil) }
+        }
+        guard !written.isEmpty else { return }
+        server.shared.withLock { shared in
+            for (id, count) in written { shared.outboxes[id]?.queuedBytes -= count }
+        }
+    }
+
+    // MARK: - Connections
+
+    private mutating func acceptAll() {
+        while true {
+            let descriptor = cus_accept(listener)
+            guard descriptor >= 0 else { return }
+            guard let peer = try? PeerCredentials(of: descriptor) else {
+                close(descriptor)
+                continue
+            }
+            guard peer.uid == uid else {
+                let reply = WireReply(command: "connect", requestID: nil, error: WireError(
+                    .notAllowed, "this engine serves uid \(uid) only; you are uid \(peer.uid)"))
+                let line = Array((reply.line + "\n").utf8)
+                _ = line.withUnsafeBytes { cus_send_nonblocking(descriptor, $0.baseAddress, $0.count) }
+                close(descriptor)
+                server.options.log("refused a connection from uid \(peer.uid) (pid \(peer.pid)): not the engine's uid \(uid)")
+                continue
+            }
+            let id = nextID
+            nextID += 1
+            connections[id] = ClientConnection(
+                id: id, descriptor: descriptor, peer: peer, maximumLineLength: server.options.maximumLineLength)
+            let limit = server.options.backlogLimit
+            server.shared.withLock { $0.outboxes[id] = ClientOutbox(limit: limit) }
+        }
+    }
+
+    /// Reads what the client sent (at most 1 MiB a turn, so one client cannot starve the rest)
+    /// and handles every complete line.
+    private mutating func readAll(_ id: Int) {
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        for _ in 0..<16 {
+            guard var connection = connections[id] else { return }
+            let count = buffer.withUnsafeMutableBytes { read(connection.descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                if errno == EAGAIN || errno == EWOULDBLOCK { return }
+                disconnect(id, reason: nil)
+                return
+            }
+            if count == 0 {
+                // Half-closed: replies and events still go out until the client closes
+                // (POLLHUP) or a write fails.
+                connection.inputClosed = true
+                connections[id] = connection
+                return
+            }
+            let lines = buffer.withUnsafeBytes { connection.reader.append(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+            connections[id] = connection
+            for line in lines { handle(line, from: id) }
+        }
+    }
+
+    mutating func disconnect(_ id: Int, reason: String?) {
+        guard let connection = connections.removeValue(forKey: id) else { return }
+        close(connection.descriptor)
+        server.shared.withLock { _ = $0.outboxes.removeValue(forKey: id) }
+        if let reason { server.options.log("\(connection.name) \(reason)") }
+    }
+}

@@ -1,0 +1,163 @@
+import Foundation
+import InstallEngine
+
+/// Engine events as the JSON objects of PRODUCT.md ("JSON events"), both ways: `--json` and
+/// the daemon write them, daemon clients read them back.
+///
+/// `job.queued` carries more of each update than the contract's `index`, `id` and `title`
+/// (`revision`, `reboot`, `impact`, `progress`, and `size` and `severity` when known) and the
+/// job's `stopOnFailure`, so an attached monitor shows what a local one does. Commands,
+/// environments and working directories stay in the engine.
+public enum EventCoding {
+    /// One event as a line of JSON, without the newline.
+    public static func encode(_ event: EngineEvent) -> String {
+        var object = JSONObject()
+        switch event.kind {
+        case .jobQueued(let descriptor):
+            object.add("event", "job.queued")
+            object.add("job", descriptor.id)
+            object.add("name", descriptor.name)
+            object.add("operation", descriptor.operation.name)
+            object.add("stopOnFailure", descriptor.stopOnFailure)
+            let updates = descriptor.updates.enumerated().map { index, update in
+                var item = JSONObject()
+                item.add("index", index)
+                item.add("id", update.id)
+                item.add("title", update.title)
+                item.add("revision", update.revision)
+                item.add("reboot", update.rebootBehavior.name)
+                item.add("impact", update.impact.name)
+                item.add("progress", update.progressSource.rawValue)
+                if let size = update.sizeInBytes { item.add("size", size) }
+                if let severity = update.severity { item.add("severity", severity) }
+                return item.json
+            }
+            object.addRaw("updates", "[" + updates.joined(separator: ",") + "]")
+        case .jobStarted(let job):
+            object.add("event", "job.started")
+            object.add("job", job)
+        case .updateStarted(let job, let index, let updateID):
+            object.add("event", "update.started")
+            object.add("job", job)
+            object.add("index", index)
+            object.add("id", updateID)
+        case .progress(let job, let index, let updatePercent, let jobPercent, let message):
+            object.add("event", "progress")
+            object.add("job", job)
+            object.add("index", index)
+            if let updatePercent { object.add("updatePercent", updatePercent) } else { object.addNull("updatePercent") }
+            object.add("jobPercent", jobPercent)
+            if let message { object.add("message", message) } else { object.addNull("message") }
+        case .output(let job, let index, let stream, let line):
+            object.add("event", "log")
+            object.add("job", job)
+            object.add("index", index)
+            object.add("stream", stream.rawValue)
+            object.add("line", line)
+        case .updateCompleted(let job, let index, let updateID, let result):
+            object.add("event", "update.completed")
+            object.add("job", job)
+            object.add("index", index)
+            object.add("id", updateID)
+            object.add("resultCode", result.resultCode.rawValue)
+            object.add("result", result.resultCode.name)
+            object.add("hResult", result.hResult.description)
+            object.add("unmappedResultCode", result.unmappedResultCode)
+            object.add("rebootRequired", result.rebootRequired)
+            object.add("durationMs", Int(result.duration?.wholeMilliseconds ?? 0))
+            if let reason = result.reason { object.add("reason", reason) }
+            if !result.reportedErrors.isEmpty { object.add("errors", strings: result.reportedErrors) }
+            if let startedAt = result.startedAt { object.add("startedAt", RFC3339.string(from: startedAt)) }
+        case .jobAbortRequested(let job, let force):
+            object.add("event", "job.abortRequested")
+            object.add("job", job)
+            if force { object.add("force", true) }
+        case .jobCompleted(let job, let result):
+            object.add("event", "job.completed")
+            object.add("job", job)
+            object.add("resultCode", result.resultCode.rawValue)
+            object.add("result", result.resultCode.name)
+            object.add("hResult", result.hResult.description)
+            object.add("rebootRequired", result.rebootRequired)
+        case .jobCleanedUp(let job):
+            object.add("event", "job.cleanedUp")
+            object.add("job", job)
+        }
+        object.add("time", RFC3339.string(from: event.time))
+        return object.json
+    }
+
+    /// Reads the event named `name` (the object's `"event"`); `nil` for a name this version does
+    /// not know. `job.completed` comes back without per-update results: a consumer's
+    /// `QueueModel` already holds them from the `update.completed` events before it.
+    /// - Throws: `badArgument` naming the member that is missing or of the wrong type.
+    public static func decode(name: String, _ members: [String: JSONValue]) throws(WireError) -> EngineEvent? {
+        let object = WireObject(members, context: name)
+        let time = try object.optionalString("time").flatMap(RFC3339.date(from:)) ?? Date()
+        let kind: EngineEvent.Kind
+        switch name {
+        case "job.queued":
+            let operation = try object.name("operation", UpdateOperation.named, expected: "install or uninstall")
+            var updates: [Update] = []
+            for item in try object.objects("updates") {
+                updates.append(Update(
+                    id: try item.string("id"), revision: try item.optionalInt("revision") ?? 1, title: try item.optionalString("title"),
+                    rebootBehavior: try item.optionalString("reboot").flatMap(RebootBehavior.named) ?? .never,
+                    impact: try item.optionalString("impact").flatMap(InstallationImpact.named) ?? .normal,
+                    progressSource: try item.optionalString("progress").flatMap(ProgressSource.init(rawValue:)) ?? .channel,
+                    sizeInBytes: try item.optionalInt("size").map(Int64.init), severity: try item.optionalString("severity")))
+            }
+            kind = .jobQueued(JobDescriptor(
+                id: try object.int("job"), name: try object.string("name"), operation: operation, updates: updates,
+                stopOnFailure: try object.bool("stopOnFailure", default: false)))
+        case "job.started":
+            kind = .jobStarted(job: try object.int("job"))
+        case "update.started":
+            kind = .updateStarted(job: try object.int("job"), index: try object.int("index"), updateID: try object.string("id"))
+        case "progress":
+            kind = .progress(
+                job: try object.int("job"), index: try object.int("index"), updatePercent: try object.optionalDouble("updatePercent"),
+                jobPercent: try object.double("jobPercent"), message: try object.optionalString("message"))
+        case "log":
+            let stream = try object.name("stream", StandardStream.init(rawValue:), expected: "stdout or stderr")
+            kind = .output(job: try object.int("job"), index: try object.int("index"), stream: stream, line: try object.string("line"))
+        case "update.completed":
+            let durationMs = try object.optionalInt("durationMs") ?? 0
+            let startedAt = try object.optionalString("startedAt").flatMap(RFC3339.date(from:))
+            let result = UpdateInstallationResult(
+                resultCode: try resultCode(object), hResult: try hResult(object),
+                rebootRequired: try object.bool("rebootRequired", default: false),
+                unmappedResultCode: Int32(clamping: try object.optionalInt("unmappedResultCode") ?? 0),
+                reason: try object.optionalString("reason"), reportedErrors: try object.strings("errors"),
+                startedAt: startedAt ?? time.addingTimeInterval(-Double(durationMs) / 1000), endedAt: time)
+            kind = .updateCompleted(job: try object.int("job"), index: try object.int("index"), updateID: try object.string("id"), result: result)
+        case "job.abortRequested":
+            kind = .jobAbortRequested(job: try object.int("job"), force: try object.bool("force", default: false))
+        case "job.completed":
+            kind = .jobCompleted(job: try object.int("job"), result: InstallationResult(
+                resultCode: try resultCode(object), hResult: try hResult(object),
+                rebootRequired: try object.bool("rebootRequired", default: false), updateResults: []))
+        case "job.cleanedUp":
+            kind = .jobCleanedUp(job: try object.int("job"))
+        default:
+            return nil
+        }
+        return EngineEvent(time: time, kind: kind)
+    }
+
+    private static func resultCode(_ object: WireObject) throws(WireError) -> OperationResultCode {
+        let raw = try object.int("resultCode")
+        guard let code = OperationResultCode(rawValue: raw) else {
+            throw WireError(.badArgument, "\(object.context): `resultCode` \(raw) is not a result code (0–5)")
+        }
+        return code
+    }
+
+    private static func hResult(_ object: WireObject) throws(WireError) -> HResult {
+        guard let text = try object.optionalString("hResult") else { return .ok }
+        guard let value = HResult(text: text) else {
+            throw WireError(.badArgument, "\(object.context): `hResult` must look like 0x80240022; got \"\(text)\"")
+        }
+        return value
+    }
+}

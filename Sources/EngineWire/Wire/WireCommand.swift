@@ -1,0 +1,95 @@
+/// What a client asks of the engine: one JSON object per line, `{"command":"abort","job":3}`,
+/// with an optional integer `"id"` that the reply echoes.
+public enum WireCommand: Sendable, Hashable {
+    /// Start receiving events: the snapshot (`snapshot.begin`, the queue's replay,
+    /// `snapshot.end`), then every live event. Only subscribed connections get events.
+    case subscribe
+    /// Queue jobs; the reply's `"jobs"` lists their numbers. All are validated first: when one
+    /// is refused, none is queued.
+    case submit([JobSubmission])
+    case abort(job: Int, force: Bool)
+    case abortAll(force: Bool)
+    /// Waits for the job to complete and removes it; the reply comes once it is removed.
+    case cleanUp(job: Int)
+    /// Re-queues the failed and aborted updates; the reply's `"job"` is the new job's number.
+    case retry(job: Int)
+    /// The newest `limit` rows of the install history, in the reply's `"entries"` (each as
+    /// `installtop history --json` prints it).
+    case history(limit: Int)
+    /// Median past durations of these updates, in the reply's `"durations"` (seconds by id).
+    case durations(updateIDs: [String])
+
+    /// The name in `"command"` (and in the reply's `"reply"`).
+    public var name: String {
+        switch self {
+        case .subscribe: return "subscribe"
+        case .submit: return "submit"
+        case .abort: return "abort"
+        case .abortAll: return "abortAll"
+        case .cleanUp: return "cleanup"
+        case .retry: return "retry"
+        case .history: return "history"
+        case .durations: return "durations"
+        }
+    }
+
+    /// The command as one line of JSON, without the newline.
+    public func line(requestID: Int? = nil) -> String {
+        var object = JSONObject()
+        object.add("command", name)
+        if let requestID { object.add("id", requestID) }
+        switch self {
+        case .subscribe:
+            break
+        case .submit(let jobs):
+            object.addRaw("jobs", "[" + jobs.map(\.json).joined(separator: ",") + "]")
+        case .abort(let job, let force):
+            object.add("job", job)
+            object.add("force", force)
+        case .abortAll(let force):
+            object.add("force", force)
+        case .cleanUp(let job), .retry(let job):
+            object.add("job", job)
+        case .history(let limit):
+            object.add("limit", limit)
+        case .durations(let updateIDs):
+            object.add("updates", strings: updateIDs)
+        }
+        return object.json
+    }
+
+    /// Reads a command object.
+    /// - Throws: `unknownCommand`, or `badArgument` naming the member at fault.
+    public init(_ members: [String: JSONValue]) throws(WireError) {
+        guard let name = members["command"]?.stringValue else {
+            throw WireError(.badArgument, "a command needs a `command` string")
+        }
+        let object = WireObject(members, context: name)
+        switch name {
+        case "subscribe":
+            self = .subscribe
+        case "submit":
+            var jobs: [JobSubmission] = []
+            for job in try object.objects("jobs") { jobs.append(try JobSubmission(job)) }
+            self = .submit(jobs)
+        case "abort":
+            self = .abort(job: try object.int("job"), force: try object.bool("force", default: false))
+        case "abortAll":
+            self = .abortAll(force: try object.bool("force", default: false))
+        case "cleanup":
+            self = .cleanUp(job: try object.int("job"))
+        case "retry":
+            self = .retry(job: try object.int("job"))
+        case "history":
+            let limit = try object.optionalInt("limit") ?? 50
+            guard limit >= 0 else { throw WireError(.badArgument, "history: `limit` must be 0 or more") }
+            self = .history(limit: min(limit, 10_000))
+        case "durations":
+            self = .durations(updateIDs: try object.strings("updates"))
+        default:
+            throw WireError(
+                .unknownCommand,
+                "unknown command \"\(name)\"; known: subscribe, submit, abort, abortAll, cleanup, retry, history, durations")
+        }
+    }
+}

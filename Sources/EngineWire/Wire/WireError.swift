@@ -1,0 +1,50 @@
+import InstallEngine
+
+/// An error reply's reason: a stable `code` for programs and a `message` for people.
+public struct WireError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The stable names of the reasons, as they appear in `"error"`.
+    public enum Code: String, Sendable, Hashable, CaseIterable {
+        /// The line is not a JSON object.
+        case malformed
+        /// The line was longer than the engine accepts; it was skipped.
+        case lineTooLong
+        /// `"command"` names no command the engine knows.
+        case unknownCommand
+        /// A member of the command is missing or has the wrong type.
+        case badArgument
+        case unknownJob
+        case alreadyCompleted
+        case notCompleted
+        case nothingToRetry
+        /// A submitted job failed validation; nothing was queued.
+        case invalidJob
+        /// The peer's uid is not the engine's: the connection is closed after this reply.
+        case notAllowed
+        /// History is off or cannot be read.
+        case historyUnavailable
+        /// The engine is stopping and takes no new jobs.
+        case shuttingDown
+        /// The line could not be understood as a message from the engine (client side only).
+        case unexpectedMessage
+    }
+
+    public var code: Code
+    public var message: String
+
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    /// The reply for a refusal of the queue.
+    public init(_ error: JobCommandError) {
+        switch error {
+        case .unknownJob: self.init(.unknownJob, error.description)
+        case .alreadyCompleted: self.init(.alreadyCompleted, error.description)
+        case .notCompleted: self.init(.notCompleted, error.description)
+        case .nothingToRetry: self.init(.nothingToRetry, error.description)
+        }
+    }
+
+    public var description: String { message }
+}
