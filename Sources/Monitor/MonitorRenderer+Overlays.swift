@@ -34,7 +34,7 @@ extension MonitorRenderer {
     }
 
     private static func drawHelp(into buffer: inout Buffer, layout: MonitorLayout, state: MonitorState, theme: Theme) {
-        let keys = MonitorState.keyHelp
+        let keys = state.keyHelp
         let ascii = state.glyphs.box == .ascii
         let box = centredBox(width: 80, height: keys.count + 4, in: layout.body)
         let inner = BoxFrame(title: "Keys", borderStyle: theme[.focus], titleStyle: theme[.title], glyphs: state.glyphs.box,

@@ -117,7 +117,8 @@ public enum MonitorRenderer {
             TextLine(text, style: theme[.status], ellipsis: ellipsis).render(into: &buffer, area: area)
             return
         }
-        var text = " \(state.glyphs.upDown) select  Tab pane  a abort  c clean up  / filter  t theme  ? help  q quit"
+        var text = " \(state.glyphs.upDown) select  Tab pane  a abort  c clean up  / filter  t theme  ? help  "
+            + (state.isAttached ? "d detach" : "q quit")
         let withHistory = text.replacingOccurrences(of: "  ? help", with: "  h history  ? help")
         if DisplayWidth.of(withHistory) <= area.width { text = withHistory }
         if !state.filterText.isEmpty {

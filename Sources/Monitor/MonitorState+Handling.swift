@@ -146,6 +146,8 @@ extension MonitorState {
     // MARK: - Signals and quitting
 
     private mutating func handleSignal(_ signal: TerminationSignal) -> [MonitorEffect] {
+        // Attached, the jobs belong to the engine: any signal just detaches.
+        if isAttached { return [.quit(abortRunning: false)] }
         switch signal {
         case .interrupt, .terminate:
             if quitPhase != nil { return forceQuit() }

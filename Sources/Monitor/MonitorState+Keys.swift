@@ -3,7 +3,14 @@ import InstallEngine
 import TerminalUI
 
 extension MonitorState {
-    /// Every key of the monitor with what it does, for the help overlay (and its tests).
+    /// Every key of this monitor with what it does, for the help overlay: attached, `q` and `d`
+    /// detach.
+    public var keyHelp: [(keys: String, action: String)] {
+        guard isAttached else { return Self.keyHelp }
+        return Self.keyHelp.dropLast() + [("q  d", "detach: the jobs keep running in the engine")]
+    }
+
+    /// Every key of the monitor in `installtop run`, with what it does.
     public static let keyHelp: [(keys: String, action: String)] = [
         ("↑ ↓  k j", "select (scroll in the output pane)"),
         ("Tab  Shift-Tab", "switch pane"),
@@ -62,8 +69,12 @@ extension MonitorState {
             say("Theme: \(themeNames.indices.contains(themeIndex) ? themeNames[themeIndex] : "default")")
         case .character("h"): return openHistory()
         case .character("?"): overlay = .help
+        case .character("q") where isAttached, .character("d") where isAttached:
+            return [.quit(abortRunning: false)]
         case .character("q"):
             return quitPhase == nil ? requestQuit() : forceQuit()
+        case .character("d"):
+            say("d detaches an attached monitor (installtop attach); q quits")
         default:
             break
         }

@@ -72,6 +72,12 @@ public struct MonitorState: Sendable {
     /// Median seconds of past successful runs by update id, for ETAs (empty without history).
     public internal(set) var historicalDurations: [String: TimeInterval] = [:]
 
+    // MARK: - Session
+
+    /// The monitor is attached to an engine in another process (`installtop attach`): `q`, `d`
+    /// and signals detach at once and the jobs keep running, instead of asking and aborting.
+    public var isAttached = false
+
     /// A monitor with an empty queue.
     /// - Parameters:
     ///   - themeNames: the names `t` cycles through (at least one is assumed for display).

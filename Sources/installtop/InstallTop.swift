@@ -10,7 +10,11 @@ struct InstallTop: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "installtop",
         abstract: "Run installations as child processes and watch them.",
-        subcommands: [RunCommand.self, DemoCommand.self, ValidateCommand.self, HistoryCommand.self, ThemesCommand.self]
+        subcommands: [
+            RunCommand.self, DemoCommand.self, ValidateCommand.self, HistoryCommand.self, ThemesCommand.self,
+            ServeCommand.self, SubmitCommand.self, AttachCommand.self, StatusCommand.self, AbortCommand.self,
+            CleanupCommand.self,
+        ]
     )
 
     /// Parses and runs, mapping usage errors to exit status 2 as PRODUCT.md specifies

@@ -122,14 +122,15 @@ public enum EventCoding {
             let stream = try object.name("stream", StandardStream.init(rawValue:), expected: "stdout or stderr")
             kind = .output(job: try object.int("job"), index: try object.int("index"), stream: stream, line: try object.string("line"))
         case "update.completed":
-            let durationMs = try object.optionalInt("durationMs") ?? 0
+            // Without `startedAt` (an update that never started, or an older writer) the
+            // duration is unknown rather than derived.
             let startedAt = try object.optionalString("startedAt").flatMap(RFC3339.date(from:))
             let result = UpdateInstallationResult(
                 resultCode: try resultCode(object), hResult: try hResult(object),
                 rebootRequired: try object.bool("rebootRequired", default: false),
                 unmappedResultCode: Int32(clamping: try object.optionalInt("unmappedResultCode") ?? 0),
                 reason: try object.optionalString("reason"), reportedErrors: try object.strings("errors"),
-                startedAt: startedAt ?? time.addingTimeInterval(-Double(durationMs) / 1000), endedAt: time)
+                startedAt: startedAt, endedAt: time)
             kind = .updateCompleted(job: try object.int("job"), index: try object.int("index"), updateID: try object.string("id"), result: result)
         case "job.abortRequested":
             kind = .jobAbortRequested(job: try object.int("job"), force: try object.bool("force", default: false))

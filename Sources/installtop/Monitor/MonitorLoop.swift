@@ -8,30 +8,28 @@ import TerminalUI
 /// The state of one monitor run: what `MonitorSession.run` loops over. Not thread-safe (it
 /// owns curses); everything from other threads comes in through the mailbox.
 struct MonitorLoop {
-    let queue: JobQueue
+    let link: any EngineLink
     let terminal: CursesTerminal
     let mailbox: Mailbox
     let themes: [Theme]
     let exitWhenDone: Bool
-    /// Answers `.loadHistory`: reads the newest rows (synchronously: a page of an indexed
-    /// table takes milliseconds) and returns the event that carries them or says why not.
-    let loadHistory: (Int) -> MonitorEvent
     var state: MonitorState
 
     private var needsDraw = true
     private var lastDraw: ContinuousClock.Instant?
     private var quitResult: Bool?
+    /// Why the engine went away, when it did; the loop ends with it.
+    private(set) var lostLink: String?
     private var sawJobs = false
     /// The terminal hung up (its input reports POLLHUP or an error): it is left out of
     /// `poll()` from then on, which would otherwise return at once forever and spin.
     private var inputLost = false
 
     init(
-        queue: JobQueue, terminal: CursesTerminal, mailbox: Mailbox, themes: [Theme], exitWhenDone: Bool,
-        loadHistory: @escaping (Int) -> MonitorEvent, state: MonitorState
+        link: any EngineLink, terminal: CursesTerminal, mailbox: Mailbox, themes: [Theme], exitWhenDone: Bool,
+        state: MonitorState
     ) {
-        self.loadHistory = loadHistory
-        self.queue = queue
+        self.link = link
         self.terminal = terminal
         self.mailbox = mailbox
         self.themes = themes
@@ -39,12 +37,13 @@ struct MonitorLoop {
         self.state = state
     }
 
-    /// Loops until a `.quit` effect (or every job done with `exitWhenDone`); returns whether
-    /// the user quit while jobs ran.
+    /// Loops until a `.quit` effect (or every job done with `exitWhenDone`, or the engine
+    /// lost: see `lostLink`); returns whether the user quit while jobs ran.
     mutating func run() -> Bool {
         while true {
             drawIfDue()
             if let quitResult { return quitResult }
+            if lostLink != nil { return false }
             if exitWhenDone, sawJobs, state.isIdle {
                 draw()
                 return false
@@ -112,6 +111,8 @@ struct MonitorLoop {
             switch item {
             case .engine(let event): apply(.engine(event))
             case .commandResult(let text): apply(.commandResult(text))
+            case .monitor(let event): apply(event)
+            case .linkLost(let reason): lostLink = reason
             }
         }
         if !state.queue.jobs.isEmpty { sawJobs = true }
@@ -124,31 +125,10 @@ struct MonitorLoop {
 
     private mutating func perform(_ effect: MonitorEffect) {
         switch effect {
-        case .abort(let job, let force):
-            do {
-                try queue.abort(job: job, force: force)
-            } catch {
-                apply(.commandResult(error.description))
-            }
-        case .abortAll(let force):
-            queue.abortAll(force: force)
-        case .cleanUp(let job):
-            let (queue, mailbox) = (self.queue, self.mailbox)
-            Task.detached {
-                do {
-                    try await queue.cleanUp(job: job)
-                } catch {
-                    mailbox.post(.commandResult("\(error)"))
-                }
-            }
-        case .retry(let job):
-            do {
-                try queue.retry(job: job)
-            } catch {
-                apply(.commandResult(error.description))
-            }
+        case .abort, .abortAll, .cleanUp, .retry:
+            link.perform(effect)
         case .loadHistory(let limit):
-            apply(loadHistory(limit))
+            link.loadHistory(limit: limit)
         case .quit(let abortRunning):
             quitResult = abortRunning
         case .redraw:

@@ -14,27 +14,27 @@ enum MonitorSession {
     /// The shortest time between two frames (30 per second).
     static let frameInterval: Duration = .milliseconds(33)
 
-    /// Runs the monitor on `queue` until the user quits (or, with `exitWhenDone`, until every
-    /// job has completed), then gives the terminal back.
+    /// Runs the monitor on the engine behind `link` until the user quits (or, with
+    /// `exitWhenDone`, until every job has completed, or until the engine goes away), then gives
+    /// the terminal back.
     ///
-    /// Quitting while jobs run aborts them and waits until they have completed, showing it,
-    /// before returning; a second `q` (or signal) kills them. SIGINT and SIGTERM ask like `q`;
-    /// SIGHUP aborts and quits without asking.
+    /// In this process's engine, quitting while jobs run aborts them and waits until they have
+    /// completed, showing it, before returning; a second `q` (or signal) kills them. SIGINT and
+    /// SIGTERM ask like `q`; SIGHUP aborts and quits without asking. Attached to an engine
+    /// elsewhere (`link.jobsOutliveMonitor`), `q`, `d` and every signal detach at once.
     ///
     /// - Parameters:
     ///   - themeOption: the `--theme` value (a name or a path); `nil` for the default theme.
     ///     User themes come from `~/.config/installtop/themes`; `NO_COLOR` removes colour.
-    ///   - history: what the `h` view shows and the medians ETAs start from; off by default.
     ///   - onStart: called once the screen is set up and the monitor subscribed, before the
     ///     first frame: the place to submit jobs, so that nothing runs when the monitor could
     ///     not start (the errors below are thrown before it is called).
-    /// - Returns: true when the user quit while jobs were queued or running (they were aborted).
+    /// - Returns: how it ended; `.quitWhileRunning` means the jobs were aborted.
     /// - Throws: `ThemeError` for a bad `--theme` (before the screen changes),
     ///   `CursesTerminalError` when stdin/stdout is not a usable terminal, `MailboxError`.
     static func run(
-        queue: JobQueue, themeOption: String?, exitWhenDone: Bool, history: MonitorHistory = .off("history is off"),
-        onStart: () -> Void = {}
-    ) throws -> Bool {
+        link: any EngineLink, themeOption: String?, exitWhenDone: Bool, onStart: () -> Void = {}
+    ) throws -> MonitorOutcome {
         var catalog = ThemeCatalog(userDirectory: ThemeCatalog.userDirectory())
         let themeIndex = try themeOption.map { name throws(ThemeError) in try catalog.resolve(name) } ?? 0
         let noColor = ProcessInfo.processInfo.environment["NO_COLOR"] != nil
@@ -46,20 +46,22 @@ enum MonitorSession {
         let terminal = CursesTerminal()
         try terminal.start()
         defer { terminal.stop() }
-        let subscription = queue.subscribe { mailbox.post(.engine($0)) }
-        defer { subscription.cancel() }
+        link.start(posting: mailbox)
+        defer { link.stop() }
+        var state = MonitorState(
+            width: terminal.size.width, height: terminal.size.height,
+            glyphs: terminal.isUTF8Locale ? .unicode : .ascii,
+            themeNames: themes.map(\.name), themeIndex: themeIndex, now: Date())
+        state.isAttached = link.jobsOutliveMonitor
         var loop = MonitorLoop(
-            queue: queue, terminal: terminal, mailbox: mailbox, themes: themes, exitWhenDone: exitWhenDone,
-            loadHistory: history.load(limit:), state: MonitorState(
-                width: terminal.size.width, height: terminal.size.height,
-                glyphs: terminal.isUTF8Locale ? .unicode : .ascii,
-                themeNames: themes.map(\.name), themeIndex: themeIndex, now: Date()))
-        let durations = history.medianDurations
-        if !durations.isEmpty { loop.apply(.historicalDurations(durations)) }
+            link: link, terminal: terminal, mailbox: mailbox, themes: themes, exitWhenDone: exitWhenDone, state: state)
         onStart()
         if let problem = catalog.problems.first {
             loop.apply(.commandResult("Theme skipped: \(problem)"))
         }
-        return loop.run()
+        let quitWhileRunning = loop.run()
+        if let reason = loop.lostLink { return .linkLost(reason) }
+        return quitWhileRunning ? .quitWhileRunning : .quit
+
     }
 }

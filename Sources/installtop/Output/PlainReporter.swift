@@ -137,14 +137,7 @@ final class PlainReporter: Sendable {
                 ])
             }
         }
-        let widths = (0..<rows[0].count).map { column in rows.map { DisplayWidth.of($0[column]) }.max() ?? 0 }
-        var text = "\nSummary\n"
-        for row in rows {
-            let cells = row.enumerated().map { column, cell in
-                column == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[column] - DisplayWidth.of(cell))
-            }
-            text += cells.joined(separator: "  ").trimmingTrailingSpaces() + "\n"
-        }
+        var text = "\nSummary\n" + TextTable.render(rows)
         let codes = model.jobs.flatMap { $0.updates.map(\.result.resultCode) }
         let reboot = model.jobs.contains { $0.result?.rebootRequired == true }
         text += "\(model.jobs.count) job\(model.jobs.count == 1 ? "" : "s"), \(codes.count) updates: \(Self.counts(codes))"
@@ -184,13 +177,5 @@ final class PlainReporter: Sendable {
         var parts = tm()
         localtime_r(&seconds, &parts)
         return String(format: "%02d:%02d:%02d", parts.tm_hour, parts.tm_min, parts.tm_sec)
-    }
-}
-
-private extension String {
-    func trimmingTrailingSpaces() -> String {
-        var text = self
-        while text.last == " " { text.removeLast() }
-        return text
     }
 }

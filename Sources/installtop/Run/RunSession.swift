@@ -18,7 +18,8 @@ struct RunSession {
         let warnings = Warnings()
         let tally = JobResultTally(queue: queue)
         let history: MonitorHistory.Source =
-            options.noHistory ? .off("history is off: --no-history") : attachHistory(to: queue, warnings: warnings)
+            options.noHistory
+            ? .off("history is off: --no-history") : HistoryAttachment.attach(to: queue, path: options.historyDb, warnings: warnings)
 
         let mode = OutputMode(options: options)
         let status: ExitStatus
@@ -59,18 +60,19 @@ struct RunSession {
         }
         defer { relay.cancel() }
         submitJobs(to: queue)
-        waitUntilIdle(queue)
+        Self.waitUntilIdle(queue)
     }
 
     /// The monitor on the terminal; plain lines when the terminal cannot host it.
     private func runMonitor(_ queue: JobQueue, tally: JobResultTally, history: MonitorHistory) -> ExitStatus {
         do {
-            let quitWhileRunning = try MonitorSession.run(
-                queue: queue, themeOption: options.theme, exitWhenDone: options.exitWhenDone, history: history
+            let outcome = try MonitorSession.run(
+                link: LocalEngineLink(queue: queue, history: history), themeOption: options.theme,
+                exitWhenDone: options.exitWhenDone
             ) { submitJobs(to: queue) }
             // Quitting waited for the aborted jobs; clean-ups may have emptied the queue.
-            waitUntilIdle(queue)
-            return quitWhileRunning ? .aborted : tally.exitStatus
+            Self.waitUntilIdle(queue)
+            return outcome == .quitWhileRunning ? .aborted : tally.exitStatus
         } catch let error as ThemeError {
             StandardOutput.stderr.line("installtop: \(error)")
             return .invalidUsage
@@ -93,32 +95,13 @@ struct RunSession {
     }
 
     /// Blocks the calling (main) thread until the queue is idle; the engine runs on the pool.
-    func waitUntilIdle(_ queue: JobQueue) {
+    static func waitUntilIdle(_ queue: JobQueue) {
         let done = DispatchSemaphore(value: 0)
         Task.detached {
             await queue.waitUntilIdle()
             done.signal()
         }
         done.wait()
-    }
-
-    /// Records the queue's events in the history store; returns the store, or why there is no
-    /// history (with a warning).
-    private func attachHistory(to queue: JobQueue, warnings: Warnings) -> MonitorHistory.Source {
-        let path = options.historyDb ?? HistoryStore.defaultPath()
-        let store: HistoryStore
-        do {
-            store = try HistoryStore(path: path)
-            try store.recoverInterruptedEntries()
-            let recorder = HistoryRecorder(store: store)
-            queue.subscribe { event in
-                do { try recorder.record(event) } catch { warnings.add("history not recorded: \(error)") }
-            }
-        } catch {
-            warnings.add("running without history: \(error)")
-            return .off("history is unavailable: \(error)")
-        }
-        return .store(store)
     }
 
     /// What the monitor gets of the history: the rows' source and the median durations of the

@@ -1,0 +1,134 @@
+import CUnixSocket
+import EngineWire
+import Glibc
+import Synchronization
+
+/// A connection to an engine's socket, for `submit`, `status`, `abort`, `cleanup` and
+/// `attach`. Sending is safe from any thread; reading (`nextMessage`) belongs to one thread at
+/// a time. `close()` from another thread wakes a blocked reader, which then sees the end.
+public final class EngineClient: Sendable {
+    /// The socket's path, for messages.
+    public let path: String
+    private let descriptor: Int32
+    private let reader = Mutex(LineReader(maximumLength: 256 << 20))
+    /// Lines read and not yet returned, from `next` on.
+    private let pendingLines = Mutex<(lines: [LineReader.Line], next: Int)>(([], 0))
+    private let sendLock = Mutex(())
+    private let closed = Atomic<Bool>(false)
+    private let nextRequestID = Atomic<Int>(1)
+
+    /// Connects to the engine on `path` and checks that it runs as this user.
+    /// - Throws: `noEngine` (nothing there, or a socket whose engine is gone),
+    ///   `engineOfAnotherUser`, `system` (permission denied …).
+    public init(path: String) throws(DaemonError) {
+        let descriptor = cus_connect(path)
+        guard descriptor >= 0 else {
+            switch errno {
+            case ENOENT, ECONNREFUSED: throw .noEngine(path)
+            case ENOTSOCK: throw .notASocket(path)
+            default: throw .system("connect \(path)", errno: errno)
+            }
+        }
+        do throws(DaemonError) {
+            let engine = try PeerCredentials(of: descriptor)
+            guard engine.uid == geteuid() else { throw DaemonError.engineOfAnotherUser(path, uid: engine.uid) }
+        } catch {
+            Glibc.close(descriptor)
+            throw error
+        }
+        self.path = path
+        self.descriptor = descriptor
+    }
+
+    deinit {
+        Glibc.close(descriptor)
+    }
+
+    /// Sends `command`; returns the request id its reply will carry.
+    /// - Throws: `connectionClosed` when the engine is gone.
+    @discardableResult
+    public func send(_ command: WireCommand) throws(DaemonError) -> Int {
+        let requestID = nextRequestID.wrappingAdd(1, ordering: .relaxed).oldValue
+        var bytes = Array(command.line(requestID: requestID).utf8)
+        bytes.append(UInt8(ascii: "\n"))
+        let failed = sendLock.withLock { _ -> Bool in
+            var offset = 0
+            while offset < bytes.count {
+                let count = bytes.withUnsafeBytes { cus_send(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { return true }
+                offset += count
+            }
+            return false
+        }
+        if failed { throw .connectionClosed(path) }
+        return requestID
+    }
+
+    /// The next message from the engine, waiting for it; `nil` once the engine has closed the
+    /// connection (or `close()` was called).
+    /// - Throws: `unexpectedMessage` for a line that is not one of the engine's messages.
+    public func nextMessage() throws(DaemonError) -> ServerMessage? {
+        while true {
+            let line = pendingLines.withLock { pending -> LineReader.Line? in
+                guard pending.next < pending.lines.count else { return nil }
+                defer { pending.next += 1 }
+                return pending.lines[pending.next]
+            }
+            if let line {
+                switch line {
+                case .complete(let bytes):
+                    do {
+                        return try ServerMessage.decode(bytes)
+                    } catch {
+                        throw .unexpectedMessage(error.message)
+                    }
+                case .tooLong(let length):
+                    throw .unexpectedMessage("a line of \(length) bytes")
+                }
+            }
+            guard try fill() else { return nil }
+        }
+    }
+
+    /// Sends `command` and waits for its reply, skipping events (use on a connection that
+    /// did not subscribe, or whose events you do not need).
+    /// - Throws: `refused` with the engine's reason, `connectionClosed`.
+    @discardableResult
+    public func request(_ command: WireCommand) throws(DaemonError) -> WireReply {
+        let requestID = try send(command)
+        while let message = try nextMessage() {
+            guard case .reply(let reply) = message else { continue }
+            if let error = reply.error, reply.requestID == requestID || reply.requestID == nil {
+                throw .refused(error)
+            }
+            if reply.requestID == requestID { return reply }
+        }
+        throw .connectionClosed(path)
+    }
+
+    /// Ends the connection; a thread blocked in `nextMessage` returns `nil`.
+    public func close() {
+        guard !closed.exchange(true, ordering: .relaxed) else { return }
+        shutdown(descriptor, Int32(SHUT_RDWR))
+    }
+
+    /// Reads once; false at the end of the stream.
+    private func fill() throws(DaemonError) -> Bool {
+        var buffer = [UInt8](repeating: 0, count: 262_144)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { return false }
+            let lines = reader.withLock { reader in
+                buffer.withUnsafeBytes { reader.append(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+            }
+            pendingLines.withLock { pending in
+                pending.lines.removeFirst(pending.next)
+                pending.next = 0
+                pending.lines.append(contentsOf: lines)
+            }
+            return true
+        }
+    }
+}

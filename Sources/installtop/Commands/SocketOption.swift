@@ -1,0 +1,27 @@
+import ArgumentParser
+import EngineDaemon
+import Foundation
+
+/// `--socket PATH`, which every daemon-mode command takes.
+struct SocketOption: ParsableArguments {
+    @Option(help: ArgumentHelp(
+        "The engine's socket (default: $XDG_RUNTIME_DIR/installtop.sock, or /run/installtop.sock for root).",
+        valueName: "path"))
+    var socket: String?
+
+    /// The path to use.
+    /// - Throws: `DaemonError.noDefaultSocket` when there is no default.
+    func path() throws(DaemonError) -> String {
+        try SocketLocation.resolve(socket, environment: ProcessInfo.processInfo.environment)
+    }
+
+    /// A connection to the engine, or a message on stderr and exit status 1.
+    func connect() throws -> EngineClient {
+        do {
+            return try EngineClient(path: try path())
+        } catch {
+            StandardOutput.stderr.line("installtop: \(error)")
+            throw ExitCode(1)
+        }
+    }
+}

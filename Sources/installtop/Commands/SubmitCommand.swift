@@ -1,0 +1,74 @@
+import ArgumentParser
+import EngineDaemon
+import EngineWire
+import Foundation
+import InstallEngine
+
+/// `installtop submit FILE`: queues a manifest's jobs on the running engine.
+struct SubmitCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "submit",
+        abstract: "Queue a manifest's jobs on the running engine (installtop serve); print their ids.",
+        discussion: """
+            The manifest is read and checked here, like `installtop validate`; the engine gets \
+            the jobs in full (commands, working directories, environments), so it never reads \
+            the file. Children get the engine's environment plus the manifest's `env`. \
+            Exit status: 0 queued, 1 the engine refused or could not be reached, 2 invalid manifest.
+            """
+    )
+
+    @Argument(help: "The manifest (YAML) of jobs to queue.")
+    var file: String
+
+    @OptionGroup var socket: SocketOption
+
+    @Option(help: ArgumentHelp("Seconds between SIGTERM and SIGKILL when these jobs are aborted (overrides the manifest).", valueName: "seconds"))
+    var abortGrace: Double?
+
+    @Flag(help: "Print {\"jobs\":[…]} instead of one line per job.")
+    var json = false
+
+    func validate() throws {
+        if let abortGrace, !(abortGrace >= 0 && abortGrace.isFinite) {
+            throw ValidationError("--abort-grace must be a number of seconds, 0 or more; got \(abortGrace)")
+        }
+    }
+
+    func run() throws {
+        let manifest: Manifest
+        do {
+            manifest = try ManifestLoader.load(contentsOfFile: file)
+        } catch {
+            StandardOutput.stderr.line("\(error.description)\n\(error.countLine)")
+            throw ExitCode(ExitStatus.invalidUsage.rawValue)
+        }
+        let jobs = manifest.jobs.map { job in
+            JobSubmission(
+                name: job.name, operation: job.operation,
+                updates: job.updates.map { update in
+                    var update = update
+                    if let abortGrace { update.abortGrace = .milliseconds(Int64(abortGrace * 1000)) }
+                    return update
+                },
+                stopOnFailure: job.stopOnFailure)
+        }
+        let client = try socket.connect()
+        let reply: WireReply
+        do {
+            reply = try client.request(.submit(jobs))
+        } catch {
+            StandardOutput.stderr.line("installtop: \(error)")
+            throw ExitCode(1)
+        }
+        let ids = (reply.fields["jobs"]?.arrayValue ?? []).compactMap(\.intValue)
+        if json {
+            StandardOutput.stdout.line(#"{"jobs":["# + ids.map(String.init).joined(separator: ",") + "]}")
+        } else {
+            let sanitizer = TextEnvironment.sanitizer
+            for (id, job) in zip(ids, jobs) {
+                let count = job.updates.count
+                StandardOutput.stdout.line("job \(id) queued: \(sanitizer.sanitize(job.name)) (\(job.operation.name), \(count) update\(count == 1 ? "" : "s"))")
+            }
+        }
+    }
+}

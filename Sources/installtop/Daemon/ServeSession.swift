@@ -1,0 +1,90 @@
+import Dispatch
+import EngineDaemon
+import EngineWire
+import Foundation
+import Glibc
+import InstallEngine
+import InstallHistory
+
+/// One `installtop serve`: a queue of real processes, the history recorder, and the socket
+/// server, until SIGTERM or SIGINT has aborted the jobs and they have all completed.
+struct ServeSession {
+    let socketPath: String
+    let concurrency: Int
+    let abortGrace: Double?
+    /// The history database; `nil` with `noHistory`, "" for the default.
+    let historyPath: String?
+    let noHistory: Bool
+
+    /// Serves until stopped; returns the exit status (0 after an orderly stop, 1 when the
+    /// engine could not start).
+    func run() -> Int32 {
+        // A client that vanishes mid-write must not kill the engine (sends use MSG_NOSIGNAL;
+        // this covers stderr too, should the terminal go).
+        signal(SIGPIPE, SIG_IGN)
+        let log = Self.log
+        let configuration = EngineConfiguration(abortGraceOverride: abortGrace.map { .milliseconds(Int64($0 * 1000)) })
+        let queue = JobQueue(backend: ProcessBackend(), concurrency: concurrency, configuration: configuration)
+        let warnings = Warnings(echo: { log("warning: \($0)") })
+        let history: ServerHistory
+        if noHistory {
+            history = .off("history is off: the engine runs with --no-history")
+        } else {
+            switch HistoryAttachment.attach(to: queue, path: historyPath?.isEmpty == false ? historyPath : nil, warnings: warnings) {
+            case .off(let reason): history = .off(reason)
+            case .store(let store): history = .store(store)
+            }
+        }
+        let server: EngineServer
+        do {
+            server = try EngineServer(queue: queue, history: history, options: ServerOptions(socketPath: socketPath, log: log))
+        } catch {
+            StandardOutput.stderr.line("installtop: \(error)")
+            return 1
+        }
+        queue.subscribe { Self.logLifecycle($0, log: log) }
+        log("serving on \(socketPath) (pid \(getpid()), \(concurrency) job\(concurrency == 1 ? "" : "s") at once)")
+
+        let stopRequested = DispatchSemaphore(value: 0)
+        let hangups = SignalRelay(signals: [SIGHUP]) { _, _ in
+            log("SIGHUP ignored: the engine keeps running (stop it with SIGTERM)")
+        }
+        let relay = SignalRelay(signals: [SIGINT, SIGTERM]) { signal, count in
+            let name = signal == SIGINT ? "SIGINT" : "SIGTERM"
+            if count == 1 {
+                log("\(name): taking no new jobs, aborting every job (again to kill at once)")
+                server.refuseSubmissions()
+                queue.abortAll(force: false)
+                stopRequested.signal()
+            } else {
+                log("\(name) again: killing the running updates")
+                queue.abortAll(force: true)
+            }
+        }
+        stopRequested.wait()
+        RunSession.waitUntilIdle(queue)
+        server.stop()
+        relay.cancel()
+        hangups.cancel()
+        log("stopped; every job has completed and the socket is removed")
+        return 0
+    }
+
+    /// One line on stderr, with the time.
+    static let log: @Sendable (String) -> Void = { message in
+        StandardOutput.stderr.line("\(RFC3339.string(from: Date())) installtop serve: \(message)")
+    }
+
+    private static func logLifecycle(_ event: EngineEvent, log: (String) -> Void) {
+        switch event.kind {
+        case .jobStarted(let job):
+            log("job \(job) started")
+        case .jobCompleted(let job, let result):
+            log("job \(job) completed: \(result.resultCode.name)\(result.rebootRequired ? ", reboot required" : "")")
+        case .jobCleanedUp(let job):
+            log("job \(job) cleaned up")
+        default:
+            break
+        }
+    }
+}

@@ -1,0 +1,27 @@
+import Monitor
+
+/// The monitor's one seam to the engine: the queue in this process (`installtop run`,
+/// `LocalEngineLink`) or an engine behind a socket (`installtop attach`, `RemoteEngineLink`).
+/// `MonitorLoop` only talks to this, so it does not know which.
+///
+/// Everything comes back through the mailbox given to `start`: the queue's events (a replay
+/// of the queue first, then live), refusals of commands as `.commandResult`, history answers as
+/// `.monitor`, and `.linkLost` if the engine goes away.
+protocol EngineLink: Sendable {
+    /// True when the jobs belong to an engine that outlives the monitor: quitting detaches.
+    var jobsOutliveMonitor: Bool { get }
+
+    /// Starts delivering to `mailbox`. Called once.
+    func start(posting mailbox: Mailbox)
+
+    /// Carries out a job command of the monitor (abort, abort all, clean up, retry); refusals
+    /// come back as `.commandResult`.
+    func perform(_ command: MonitorEffect)
+
+    /// Asks for the newest `limit` history rows; the answer comes back as `.historyLoaded` or
+    /// `.historyUnavailable`.
+    func loadHistory(limit: Int)
+
+    /// Stops delivering; the mailbox gets nothing more.
+    func stop()
+}

@@ -1,0 +1,56 @@
+import InstallEngine
+import Monitor
+import Synchronization
+
+/// The engine in this process: the monitor subscribes to the `JobQueue` and calls it directly.
+final class LocalEngineLink: EngineLink {
+    let queue: JobQueue
+    let history: MonitorHistory
+    private let mailbox = Mutex<Mailbox?>(nil)
+    private let subscription = Mutex<EventSubscription?>(nil)
+
+    init(queue: JobQueue, history: MonitorHistory) {
+        self.queue = queue
+        self.history = history
+    }
+
+    var jobsOutliveMonitor: Bool { false }
+
+    func start(posting mailbox: Mailbox) {
+        self.mailbox.withLock { $0 = mailbox }
+        if !history.medianDurations.isEmpty { mailbox.post(.monitor(.historicalDurations(history.medianDurations))) }
+        let events = queue.subscribe { mailbox.post(.engine($0)) }
+        subscription.withLock { $0 = events }
+    }
+
+    func perform(_ command: MonitorEffect) {
+        guard let mailbox = mailbox.withLock({ $0 }) else { return }
+        switch command {
+        case .abort(let job, let force):
+            do { try queue.abort(job: job, force: force) } catch { mailbox.post(.commandResult(error.description)) }
+        case .abortAll(let force):
+            queue.abortAll(force: force)
+        case .cleanUp(let job):
+            let queue = self.queue
+            Task.detached {
+                do throws(JobCommandError) {
+                    try await queue.cleanUp(job: job)
+                } catch {
+                    mailbox.post(.commandResult(error.description))
+                }
+            }
+        case .retry(let job):
+            do { try queue.retry(job: job) } catch { mailbox.post(.commandResult(error.description)) }
+        case .quit, .loadHistory, .redraw:
+            break
+        }
+    }
+
+    func loadHistory(limit: Int) {
+        mailbox.withLock { $0 }?.post(.monitor(history.load(limit: limit)))
+    }
+
+    func stop() {
+        subscription.withLock { $0?.cancel() }
+    }
+}

@@ -1,0 +1,9 @@
+/// How a monitor session ended.
+enum MonitorOutcome: Sendable, Hashable {
+    /// The user quit (or detached), or every job was done with `--exit-when-done`.
+    case quit
+    /// The user quit while jobs were queued or running; they were aborted (in `run`).
+    case quitWhileRunning
+    /// The engine went away (`attach`); the text says how.
+    case linkLost(String)
+}

@@ -1,0 +1,137 @@
+import EngineDaemon
+import EngineWire
+import Foundation
+import InstallEngine
+import Monitor
+import Synchronization
+
+/// An engine behind a socket (`installtop attach`): a reader thread turns the engine's lines
+/// into mailbox items; commands go out as `WireCommand`s and their replies come back by id.
+final class RemoteEngineLink: EngineLink {
+    /// What a request in flight was, to route its reply.
+    private enum Request {
+        case command
+        case history
+        case durations
+    }
+
+    private struct State {
+        var requests: [Int: Request] = [:]
+        /// Median durations known so far (the monitor's event replaces them all).
+        var durations: [String: TimeInterval] = [:]
+        /// Update ids whose median was asked for.
+        var askedDurations: Set<String> = []
+        var stopped = false
+    }
+
+    let client: EngineClient
+    private let state = Mutex(State())
+
+    init(client: EngineClient) {
+        self.client = client
+    }
+
+    var jobsOutliveMonitor: Bool { true }
+
+    func start(posting mailbox: Mailbox) {
+        let thread = Thread { [self] in read(into: mailbox) }
+        thread.name = "installtop-attach"
+        thread.start()
+    }
+
+    func perform(_ command: MonitorEffect) {
+        switch command {
+        case .abort(let job, let force): send(.abort(job: job, force: force), as: .command)
+        case .abortAll(let force): send(.abortAll(force: force), as: .command)
+        case .cleanUp(let job): send(.cleanUp(job: job), as: .command)
+        case .retry(let job): send(.retry(job: job), as: .command)
+        case .quit, .loadHistory, .redraw: break
+        }
+    }
+
+    func loadHistory(limit: Int) {
+        send(.history(limit: limit), as: .history)
+    }
+
+    func stop() {
+        state.withLock { $0.stopped = true }
+        client.close()
+    }
+
+    // MARK: - Private
+
+    /// Sends `command`, remembering what its reply is for. A failed send shows up as the
+    /// reader's end of stream, which ends the monitor.
+    private func send(_ command: WireCommand, as request: Request) {
+        // The id is taken inside the lock so the reply cannot arrive before it is registered.
+        state.withLock { state in
+            guard let id = try? client.send(command) else { return }
+            state.requests[id] = request
+        }
+    }
+
+    /// Runs on the reader thread until the engine closes the connection.
+    private func read(into mailbox: Mailbox) {
+        var ending = "the engine on \(client.path) closed the connection"
+        var inSnapshot = false
+        var snapshotUpdateIDs: [String] = []
+        do throws(DaemonError) {
+            try client.send(.subscribe)
+            while let message = try client.nextMessage() {
+                switch message {
+                case .event(let event):
+                    if case .jobQueued(let descriptor) = event.kind {
+                        let ids = descriptor.updates.map(\.id)
+                        if inSnapshot { snapshotUpdateIDs += ids } else { askDurations(ids) }
+                    }
+                    mailbox.post(.engine(event))
+                case .snapshotBegin:
+                    inSnapshot = true
+                case .snapshotEnd:
+                    inSnapshot = false
+                    askDurations(snapshotUpdateIDs)
+                    snapshotUpdateIDs = []
+                case .reply(let reply):
+                    handle(reply, mailbox: mailbox)
+                case .unknown:
+                    break
+                }
+            }
+        } catch {
+            ending = "lost the engine on \(client.path): \(error)"
+        }
+        if !state.withLock({ $0.stopped }) { mailbox.post(.linkLost(ending)) }
+    }
+
+    private func askDurations(_ ids: [String]) {
+        let new = state.withLock { state -> [String] in
+            let new = Set(ids).subtracting(state.askedDurations)
+            state.askedDurations.formUnion(new)
+            return new.sorted()
+        }
+        if !new.isEmpty { send(.durations(updateIDs: new), as: .durations) }
+    }
+
+    private func handle(_ reply: WireReply, mailbox: Mailbox) {
+        let request = state.withLock { state in reply.requestID.flatMap { state.requests.removeValue(forKey: $0) } }
+        switch request {
+        case .history?:
+            if let error = reply.error {
+                mailbox.post(.monitor(.historyUnavailable(error.message)))
+            } else {
+                let rows = (reply.fields["entries"]?.arrayValue ?? []).compactMap(HistoryRow.init(json:))
+                mailbox.post(.monitor(.historyLoaded(rows)))
+            }
+        case .durations?:
+            guard reply.error == nil, let received = reply.fields["durations"]?.objectValue else { return }
+            let all = state.withLock { state in
+                for (id, value) in received { state.durations[id] = value.doubleValue }
+                return state.durations
+            }
+            if !received.isEmpty { mailbox.post(.monitor(.historicalDurations(all))) }
+        case .command?, nil:
+            // A refused command (or a line the engine could not read): say why.
+            if let error = reply.error { mailbox.post(.commandResult(error.message)) }
+        }
+    }
+}
