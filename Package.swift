@@ -91,7 +91,9 @@ let package = Package(
         // Prints timings; run with `swift run -c release installtop-bench [NAME]`.
         .executableTarget(
             name: "installtop-bench",
-            dependencies: ["InstallEngine", "InstallEngineTesting", "InstallHistory", "TerminalUI", "Monitor"]
+            dependencies: [
+                "InstallEngine", "InstallEngineTesting", "InstallHistory", "TerminalUI", "Monitor", "EngineWire", "EngineDaemon",
+            ]
         ),
 
         // MARK: - Tests

@@ -10,7 +10,9 @@ public final class EngineClient: Sendable {
     /// The socket's path, for messages.
     public let path: String
     private let descriptor: Int32
-    private let reader = Mutex(LineReader(maximumLength: 256 << 20))
+    /// Splits what is read into lines, and the buffer reads go into (reading is one thread's
+    /// at a time; the lock only makes that safe to state).
+    private let reader = Mutex((lines: LineReader(maximumLength: 256 << 20), buffer: [UInt8](repeating: 0, count: 262_144)))
     /// Lines read and not yet returned, from `next` on.
     private let pendingLines = Mutex<(lines: [LineReader.Line], next: Int)>(([], 0))
     private let sendLock = Mutex(())
@@ -115,14 +117,15 @@ public final class EngineClient: Sendable {
 
     /// Reads once; false at the end of the stream.
     private func fill() throws(DaemonError) -> Bool {
-        var buffer = [UInt8](repeating: 0, count: 262_144)
         while true {
-            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            if count <= 0 { return false }
-            let lines = reader.withLock { reader in
-                buffer.withUnsafeBytes { reader.append(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+            let lines = reader.withLock { reader -> [LineReader.Line]? in
+                let count = reader.buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+                if count < 0 && errno == EINTR { return [] }
+                if count <= 0 { return nil }
+                return reader.buffer.withUnsafeBytes { reader.lines.append(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
             }
+            guard let lines else { return false }
+            if lines.isEmpty { continue }
             pendingLines.withLock { pending in
                 pending.lines.removeFirst(pending.next)
                 pending.next = 0

@@ -12,6 +12,8 @@ struct ClientConnection {
     var inputClosed = false
     /// It subscribed to events (it stays connected after its input closes).
     var subscribed = false
+    /// The part of its snapshot still to send, while it is being sent.
+    var snapshot: SnapshotCursor?
 
     init(id: Int, descriptor: Int32, peer: PeerCredentials, maximumLineLength: Int) {
         self.id = id

@@ -94,8 +94,7 @@ public final class EngineServer: Sendable {
 
     /// Runs on the engine's callback thread: one encoding, appended to every subscriber.
     private func publish(_ event: EngineEvent) {
-        var line = Array(EventCoding.encode(event).utf8)
-        line.append(UInt8(ascii: "\n"))
+        let line = EventCoding.line(event)
         let mustWake = shared.withLock { shared -> Bool in
             shared.model.apply(event)
             var touched = false

@@ -47,7 +47,7 @@ extension ServerLoop {
             guard connections[id]?.subscribed == false else { throw WireError(.badArgument, "already subscribed") }
             connections[id]?.subscribed = true
             reply(to: id, ok)
-            sendSnapshot(to: id)
+            startSnapshot(for: id)
             return nil
         case .submit(let jobs):
             return try submit(jobs, requestID: requestID, who: who)
@@ -145,38 +145,55 @@ extension ServerLoop {
         return durations
     }
 
-    /// Sends `snapshot.begin`, the replay of the queue as the engine's events built it, and
-    /// `snapshot.end`; events that arrive meanwhile wait and follow it, none lost or repeated.
-    /// The snapshot does not count towards the client's backlog limit.
-    private func sendSnapshot(to id: Int) {
+    /// Starts sending `snapshot.begin`, the replay of the queue as the engine's events built
+    /// it, and `snapshot.end` (`advanceSnapshots` sends the rest); live events that arrive
+    /// meanwhile wait and follow it, none lost or repeated. The snapshot does not count
+    /// towards the client's backlog limit.
+    private mutating func startSnapshot(for id: Int) {
         let model = server.shared.withLock { shared -> QueueModel? in
             guard shared.outboxes[id] != nil else { return nil }
             shared.outboxes[id]!.subscription = .replaying(held: [])
+            shared.outboxes[id]!.limit = Int.max / 2
+            var begin = Array(ServerMessage.snapshotBeginLine(jobs: shared.model.jobs.count).utf8)
+            begin.append(UInt8(ascii: "\n"))
+            _ = shared.outboxes[id]!.enqueue(begin, isEvent: false)
             return shared.model
         }
         guard let model else { return }
-        let events = model.replayEvents()
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(events.count * 160)
-        bytes.append(contentsOf: ServerMessage.snapshotBeginLine(jobs: model.jobs.count).utf8)
-        bytes.append(UInt8(ascii: "\n"))
-        for event in events {
-            bytes.append(contentsOf: EventCoding.encode(event).utf8)
-            bytes.append(UInt8(ascii: "\n"))
+        connections[id]?.snapshot = SnapshotCursor(events: model.replayEvents())
+    }
+
+    /// Encodes the next chunk of every snapshot whose client has taken the previous one; the
+    /// last chunk ends with `snapshot.end` followed by the live events held meanwhile.
+    mutating func advanceSnapshots() {
+        for id in Array(connections.keys) {
+            guard var connection = connections[id], var cursor = connection.snapshot,
+                connection.sentCount == connection.sending.count
+            else { continue }
+            let end = min(cursor.events.count, cursor.next + SnapshotCursor.chunkSize)
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity((end - cursor.next) * 160)
+            for event in cursor.events[cursor.next..<end] { bytes.append(contentsOf: EventCoding.line(event)) }
+            cursor.next = end
+            let finished = end == cursor.events.count
+            if finished {
+                bytes.append(contentsOf: ServerMessage.snapshotEndLine.utf8)
+                bytes.append(UInt8(ascii: "\n"))
+            }
+            let backlogLimit = server.options.backlogLimit
+            server.shared.withLock { shared in
+                guard var outbox = shared.outboxes[id] else { return }
+                _ = outbox.enqueue(bytes, isEvent: false)
+                if finished, case .replaying(let held) = outbox.subscription {
+                    outbox.subscription = .live
+                    outbox.limit = outbox.queuedBytes + held.count + backlogLimit
+                    _ = outbox.enqueue(held, isEvent: true)
+                }
+                shared.outboxes[id] = outbox
+            }
+            connection.snapshot = finished ? nil : cursor
+            connections[id] = connection
         }
-        bytes.append(contentsOf: ServerMessage.snapshotEndLine.utf8)
-        bytes.append(UInt8(ascii: "\n"))
-        let backlogLimit = server.options.backlogLimit
-        let mustWake = server.shared.withLock { shared -> Bool in
-            guard var outbox = shared.outboxes[id], case .replaying(let held) = outbox.subscription else { return false }
-            outbox.subscription = .live
-            outbox.limit = outbox.queuedBytes + bytes.count + held.count + backlogLimit
-            _ = outbox.enqueue(bytes, isEvent: true)
-            _ = outbox.enqueue(held, isEvent: true)
-            shared.outboxes[id] = outbox
-            return EngineServer.claimWake(&shared)
-        }
-        if mustWake { server.wake() }
     }
 
     private func reply(to id: Int, _ reply: WireReply) {

@@ -19,6 +19,7 @@ struct ServerLoop {
     mutating func run() {
         var stopDeadline: ContinuousClock.Instant?
         while true {
+            advanceSnapshots()
             let stopping = collectOutput()
             writeAll()
             if stopping {
@@ -36,7 +37,7 @@ struct ServerLoop {
                 let connection = connections[id]!
                 var events: Int32 = 0
                 if !connection.inputClosed && !stopping { events |= POLLIN }
-                if connection.sentCount < connection.sending.count { events |= POLLOUT }
+                if connection.sentCount < connection.sending.count || connection.snapshot != nil { events |= POLLOUT }
                 descriptors.append(pollfd(fd: connection.descriptor, events: Int16(events), revents: 0))
             }
             _ = poll(&descriptors, nfds_t(descriptors.count), stopping ? 50 : -1)

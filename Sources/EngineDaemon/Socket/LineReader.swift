@@ -1,3 +1,5 @@
+import Glibc
+
 /// Splits a byte stream into lines (`\n`-terminated, a `\r` before it dropped), holding at
 /// most `maximumLength` bytes of an unfinished line: the rest of a longer line is skipped and
 /// reported once, so a client sending 10 MB without a newline costs neither memory nor a stall.
@@ -24,10 +26,12 @@ public struct LineReader: Sendable {
     /// Adds bytes read from the stream and returns the lines they complete.
     public mutating func append(_ bytes: UnsafeRawBufferPointer) -> [Line] {
         var lines: [Line] = []
-        var remaining = bytes[...]
-        while !remaining.isEmpty {
-            let newline = remaining.firstIndex(of: UInt8(ascii: "\n"))
-            let chunk = remaining[..<(newline ?? remaining.endIndex)]
+        guard let base = bytes.baseAddress else { return lines }
+        var offset = 0
+        while offset < bytes.count {
+            let newlinePointer = memchr(base + offset, 0x0A, bytes.count - offset)
+            let newline = newlinePointer.map { base.distance(to: UnsafeRawPointer($0)) }
+            let chunk = UnsafeRawBufferPointer(start: base + offset, count: (newline ?? bytes.count) - offset)
             if let skippedSoFar = skipped {
                 if newline != nil {
                     lines.append(.tooLong(length: skippedSoFar + chunk.count))
@@ -35,23 +39,28 @@ public struct LineReader: Sendable {
                 } else {
                     skipped = skippedSoFar + chunk.count
                 }
-            } else if pendingCount + chunk.count > maximumLength {
-                skipped = pendingCount + chunk.count
-                buffer.removeAll(keepingCapacity: false)
+            } else if buffer.count + chunk.count > maximumLength {
+                skipped = buffer.count + chunk.count
+                buffer = []
                 if newline != nil {
                     lines.append(.tooLong(length: skipped!))
                     skipped = nil
                 }
+            } else if newline != nil && buffer.isEmpty {
+                // The common case: a whole line in one read, copied once.
+                var line = Array(chunk)
+                if line.last == UInt8(ascii: "\r") { line.removeLast() }
+                lines.append(.complete(line))
             } else {
                 buffer.append(contentsOf: chunk)
                 if newline != nil {
                     if buffer.last == UInt8(ascii: "\r") { buffer.removeLast() }
                     lines.append(.complete(buffer))
-                    buffer.removeAll(keepingCapacity: buffer.capacity <= 65_536)
+                    buffer = []
                 }
             }
             guard let newline else { break }
-            remaining = remaining[(newline + 1)...]
+            offset = newline + 1
         }
         return lines
     }

@@ -93,7 +93,8 @@ public enum JSONParser {
         mutating func object(depth: Int) throws(JSONParseError) -> JSONValue {
             guard depth <= JSONParser.maximumDepth else { throw error("nested more than \(JSONParser.maximumDepth) deep") }
             position += 1
-            var members: [String: JSONValue] = [:]
+            // Sized for the protocol's objects up front: growing a dictionary rehashes it.
+            var members = [String: JSONValue](minimumCapacity: 16)
             skipWhitespace()
             if current == UInt8(ascii: "}") {
                 position += 1

@@ -1,22 +1,34 @@
 import Foundation
-import Glibc
 
 /// Dates as RFC 3339 in UTC with milliseconds (`2026-11-22T04:40:00.123Z`), written and read
 /// without the cost of a formatter per event.
 public enum RFC3339 {
-    /// `date` in UTC with milliseconds.
+    /// `date` in UTC with milliseconds (dates before 1970 and after 9999 included).
     public static func string(from date: Date) -> String {
         let interval = date.timeIntervalSince1970
-        var seconds = time_t(interval.rounded(.down))
-        let milliseconds = min(999, Int((interval - Double(seconds)) * 1000))
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        func pad(_ value: Int32, _ width: Int) -> String {
-            let text = String(value)
-            return String(repeating: "0", count: max(0, width - text.count)) + text
+        let totalMilliseconds = Int64((interval * 1000).rounded(.down))
+        let (days, dayMilliseconds) = floorDivision(totalMilliseconds, 86_400_000)
+        let (year, month, day) = civilDate(daysSinceEpoch: Int(days))
+        let seconds = Int(dayMilliseconds / 1000)
+        var bytes = [UInt8](repeating: 0, count: 24)
+        func put(_ value: Int, at offset: Int, width: Int) {
+            var value = value
+            for position in stride(from: offset + width - 1, through: offset, by: -1) {
+                bytes[position] = UInt8(ascii: "0") + UInt8(value % 10)
+                value /= 10
+            }
         }
-        return "\(pad(parts.tm_year + 1900, 4))-\(pad(parts.tm_mon + 1, 2))-\(pad(parts.tm_mday, 2))T"
-            + "\(pad(parts.tm_hour, 2)):\(pad(parts.tm_min, 2)):\(pad(parts.tm_sec, 2)).\(pad(Int32(milliseconds), 3))Z"
+        put(year, at: 0, width: 4)
+        put(month, at: 5, width: 2)
+        put(day, at: 8, width: 2)
+        put(seconds / 3600, at: 11, width: 2)
+        put(seconds / 60 % 60, at: 14, width: 2)
+        put(seconds % 60, at: 17, width: 2)
+        put(Int(dayMilliseconds % 1000), at: 20, width: 3)
+        for (offset, character) in [(4, "-"), (7, "-"), (10, "T"), (13, ":"), (16, ":"), (19, "."), (23, "Z")] as [(Int, Unicode.Scalar)] {
+            bytes[offset] = UInt8(ascii: character)
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Reads what `string(from:)` writes directly; any other RFC 3339 form (an offset, no
@@ -50,6 +62,24 @@ public enum RFC3339 {
         let days = daysSinceEpoch(year: year, month: month, day: day)
         let seconds = Double(days * 86_400 + hour * 3_600 + minute * 60 + second) + Double(millisecond) / 1000
         return Date(timeIntervalSince1970: seconds)
+    }
+
+    private static func floorDivision(_ value: Int64, _ divisor: Int64) -> (Int64, Int64) {
+        let remainder = ((value % divisor) + divisor) % divisor
+        return ((value - remainder) / divisor, remainder)
+    }
+
+    /// Howard Hinnant's `civil_from_days`: the proleptic Gregorian date `days` after 1970-01-01.
+    private static func civilDate(daysSinceEpoch days: Int) -> (year: Int, month: Int, day: Int) {
+        let shifted = days + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
     /// Howard Hinnant's `days_from_civil`: days from 1970-01-01 in the proleptic Gregorian calendar.

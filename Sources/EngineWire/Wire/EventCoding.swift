@@ -11,6 +11,18 @@ import InstallEngine
 public enum EventCoding {
     /// One event as a line of JSON, without the newline.
     public static func encode(_ event: EngineEvent) -> String {
+        String(decoding: bytes(event), as: UTF8.self)
+    }
+
+    /// One event as a line of JSON in UTF-8, with the newline.
+    public static func line(_ event: EngineEvent) -> [UInt8] {
+        var line = bytes(event)
+        line.append(UInt8(ascii: "\n"))
+        return line
+    }
+
+    /// One event as JSON in UTF-8, without the newline.
+    private static func bytes(_ event: EngineEvent) -> [UInt8] {
         var object = JSONObject()
         switch event.kind {
         case .jobQueued(let descriptor):
@@ -30,9 +42,15 @@ public enum EventCoding {
                 item.add("progress", update.progressSource.rawValue)
                 if let size = update.sizeInBytes { item.add("size", size) }
                 if let severity = update.severity { item.add("severity", severity) }
-                return item.json
+                return item.bytes
             }
-            object.addRaw("updates", "[" + updates.joined(separator: ",") + "]")
+            var list: [UInt8] = [UInt8(ascii: "[")]
+            for (index, update) in updates.enumerated() {
+                if index > 0 { list.append(UInt8(ascii: ",")) }
+                list.append(contentsOf: update)
+            }
+            list.append(UInt8(ascii: "]"))
+            object.addRaw("updates", bytes: list)
         case .jobStarted(let job):
             object.add("event", "job.started")
             object.add("job", job)
@@ -84,7 +102,7 @@ public enum EventCoding {
             object.add("job", job)
         }
         object.add("time", RFC3339.string(from: event.time))
-        return object.json
+        return object.bytes
     }
 
     /// Reads the event named `name` (the object's `"event"`); `nil` for a name this version does

@@ -1,0 +1,159 @@
+import EngineDaemon
+import EngineWire
+import Foundation
+import Glibc
+import InstallEngine
+import InstallEngineTesting
+import Monitor
+import Synchronization
+
+/// Benchmarks of daemon mode: the socket server's fan-out and an attach's first frame, over a
+/// real Unix socket in a temporary directory, on the scripted backend.
+enum DaemonBenchmarks {
+    static let all: [Benchmark] = [
+        Benchmark(name: "daemon-fanout", run: fanOut),
+        Benchmark(name: "daemon-attach", run: attach),
+    ]
+
+    /// 1,000 updates (10 jobs of 100, all running at once) each reporting 200 progress steps and
+    /// 5 output lines, delivered to 10 subscribed clients that read and decode every line (one
+    /// thread each). Goal: at least 500,000 events per second delivered in total.
+    static func fanOut() async {
+        let clients = 10
+        var reports: [UpdateReport] = (1...200).map { .progress(percent: Double($0) / 2, message: "step \($0)") }
+        reports += (1...5).map { .output(.stdout, "Unpacking part \($0) of the update ...") }
+        let queue = JobQueue(
+            backend: ScriptedBackend(defaultScript: UpdateScript(reports: reports)), concurrency: 10,
+            configuration: EngineConfiguration(rebootMarkerPath: "/nonexistent/installtop-bench"))
+        let published = Counter()
+        queue.subscribe { _ in published.add() }
+        guard let (server, directory) = startServer(queue: queue, backlogLimit: 1 << 30) else { return }
+        defer { stop(server, directory) }
+
+        let counters = (0..<clients).map { _ in Counter() }
+        var connections: [EngineClient] = []
+        for counter in counters {
+            guard let client = try? EngineClient(path: server.socketPath), (try? client.send(.subscribe)) != nil else {
+                print("  could not connect a client")
+                return
+            }
+            connections.append(client)
+            Thread.detachNewThread { countLines(from: client, into: counter) }
+        }
+        // Every client has its (empty) snapshot: reply, snapshot.begin, snapshot.end.
+        await waitUntil { counters.allSatisfy { $0.value >= 3 } }
+
+        let cpuBefore = cpuSeconds()
+        let start = ContinuousClock.now
+        for job in 0..<10 {
+            let updates = (0..<100).map { Update(id: "u\(job)-\($0)", installCommand: .argv(["true"])) }
+            _ = try? queue.submit(name: "bench \(job)", updates: updates)
+        }
+        await queue.waitUntilIdle()
+        let events = published.value
+        await waitUntil { counters.allSatisfy { $0.value >= events + 3 } }
+        let elapsed = ContinuousClock.now - start
+        let cpu = cpuSeconds() - cpuBefore
+        for client in connections { client.close() }
+
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let delivered = counters.reduce(0) { $0 + $1.value - 3 }
+        print("  \(events) events from 1,000 updates to \(clients) clients: \(delivered) delivered in \(String(format: "%.3f", seconds)) s")
+        print("  \(String(format: "%.0f", Double(delivered) / seconds)) events/s delivered in total (goal ≥ 500,000/s)")
+        print("  \(String(format: "%.2f", cpu)) s of CPU for engine, server and clients together")
+    }
+
+    /// A queue of 10,000 updates (100 jobs of 100; 50 jobs done, one running with output, the
+    /// rest queued); a client connects, subscribes, reads and decodes the snapshot into a
+    /// `MonitorState` and renders the first 200×60 frame, which is what `installtop attach`
+    /// does before its first draw. Goal: at most 100 ms.
+    static func attach() async {
+        let backend = ScriptedBackend(defaultScript: UpdateScript(reports: [.output(.stdout, "Setting up the package ...")]))
+        backend.setScript(
+            UpdateScript(reports: [.output(.stdout, "Unpacking ..."), .progress(percent: 42, message: "Unpacking")], ending: .whenReleased),
+            for: "u51-50")
+        let queue = JobQueue(backend: backend, configuration: EngineConfiguration(rebootMarkerPath: "/nonexistent/installtop-bench"))
+        guard let (server, directory) = startServer(queue: queue, backlogLimit: 8 << 20) else { return }
+        defer { stop(server, directory) }
+        for job in 1...100 {
+            let updates = (0..<100).map { Update(id: "u\(job)-\($0)", title: "Update \($0) of job \(job): libfoo 1.2.\($0)", installCommand: .argv(["true"])) }
+            _ = try? queue.submit(name: "Job \(job)", updates: updates)
+        }
+        await backend.waitUntilStarted("u51-50")
+        await waitUntil { queue.snapshot().job(51)?.updates[50].percent == 42 }
+        let theme = ThemeCatalog(userDirectory: nil).themes[0]
+
+        var times: [Duration] = []
+        var lines = 0
+        for _ in 0..<20 {
+            let clock = ContinuousClock()
+            var cells = 0
+            let elapsed = clock.measure {
+                guard let client = try? EngineClient(path: server.socketPath), (try? client.send(.subscribe)) != nil else { return }
+                defer { client.close() }
+                var state = MonitorState(width: 200, height: 60, now: Date())
+                state.isAttached = true
+                lines = 0
+                reading: while let message = try? client.nextMessage() {
+                    lines += 1
+                    switch message {
+                    case .event(let event): _ = state.handle(.engine(event))
+                    case .snapshotEnd: break reading
+                    default: break
+                    }
+                }
+                cells = MonitorRenderer.render(state, theme: theme).cells.count
+            }
+            if cells > 0 { times.append(elapsed) }
+        }
+        backend.release("u51-50")
+        guard !times.isEmpty else {
+            print("  no attach completed")
+            return
+        }
+        times.sort()
+        let median = Double(times[times.count / 2].components.attoseconds) / 1e15 + Double(times[times.count / 2].components.seconds) * 1000
+        let worst = Double(times.last!.components.attoseconds) / 1e15 + Double(times.last!.components.seconds) * 1000
+        print("  attach to 10,000 updates (\(lines) snapshot lines): first frame after median \(String(format: "%.1f", median)) ms, worst \(String(format: "%.1f", worst)) ms of 20 (goal ≤ 100 ms)")
+    }
+
+    // MARK: - Helpers
+
+    private static func startServer(queue: JobQueue, backlogLimit: Int) -> (EngineServer, String)? {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("installtop-bench-\(getpid())-\(UUID().uuidString.prefix(8))").path
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+            let server = try EngineServer(
+                queue: queue, history: .off("benchmark"),
+                options: ServerOptions(socketPath: directory + "/engine.sock", backlogLimit: backlogLimit))
+            return (server, directory)
+        } catch {
+            print("  could not start the server: \(error)")
+            return nil
+        }
+    }
+
+    private static func stop(_ server: EngineServer, _ directory: String) {
+        server.stop()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// Reads and decodes every line, as an attached monitor's reader does, and counts them.
+    private static func countLines(from client: EngineClient, into counter: Counter) {
+        while let message = try? client.nextMessage() {
+            _ = message
+            counter.add()
+        }
+    }
+
+    private static func waitUntil(_ condition: () -> Bool) async {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while !condition(), ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(1)) }
+    }
+
+    private final class Counter: Sendable {
+        private let count = Atomic<Int>(0)
+        func add() { count.add(1, ordering: .relaxed) }
+        var value: Int { count.load(ordering: .relaxed) }
+    }
+}
