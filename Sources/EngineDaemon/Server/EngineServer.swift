@@ -80,12 +80,13 @@ public final class EngineServer: Sendable {
         shared.withLock { $0.acceptsSubmissions = false }
     }
 
-    /// Stops serving: gives clients up to `drainTimeout` to receive what waits for them, closes
-    /// every connection, removes the socket. Returns when the I/O thread is done.
-    public func stop(drainTimeout: Duration = .seconds(1)) {
+    /// Stops serving: stops accepting, gives clients up to a second to receive what waits for
+    /// them (the last events of the jobs), closes every connection and removes the socket.
+    /// Returns when the I/O thread is done.
+    public func stop() {
         shared.withLock { $0.stopping = true }
         wake()
-        _ = finished.wait(timeout: .now() + .milliseconds(Int(drainTimeout.components.seconds * 1000) + 100))
+        finished.wait()
         subscription.withLock { $0?.cancel() }
         listener.remove()
     }
