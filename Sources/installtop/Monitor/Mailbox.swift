@@ -58,43 +58,53 @@ final class Mailbox: Sendable {
 
     /// Adds an item; safe from any thread, never blocks.
     func post(_ item: MailboxItem) {
+        post(contentsOf: CollectionOfOne(item))
+    }
+
+    /// Adds items in one go, so the loop sees all of them or none (a snapshot arrives whole).
+    func post(contentsOf items: some Collection<MailboxItem>) {
+        guard !items.isEmpty else { return }
         let limit = outputLimit
         let wasEmpty = pending.withLock { pending -> Bool in
             let wasEmpty = pending.slots.isEmpty
-            guard case .engine(let event) = item else {
-                pending.slots.append(.item(item))
-                return wasEmpty
-            }
-            switch event.kind {
-            case .progress(let job, let index, _, _, _):
-                let key = UpdateSlot(job: job, index: index)
-                if let position = pending.progressSlots[key] {
-                    pending.slots[position] = .item(item)
-                } else {
-                    pending.progressSlots[key] = pending.slots.count
-                    pending.slots.append(.item(item))
-                }
-            case .output(let job, let index, _, _):
-                let key = UpdateSlot(job: job, index: index)
-                if let position = pending.outputSlots[key], case .output(_, _, var lines) = pending.slots[position] {
-                    // Free the slot's storage first, so appending does not copy it.
-                    pending.slots[position] = .item(item)
-                    if lines.count == limit { lines.removeFirst() }
-                    lines.append(event)
-                    pending.slots[position] = .output(job: job, index: index, lines: lines)
-                } else {
-                    pending.outputSlots[key] = pending.slots.count
-                    pending.slots.append(.output(job: job, index: index, lines: [event]))
-                }
-            default:
-                pending.slots.append(.item(item))
-            }
+            for item in items { Self.add(item, to: &pending, outputLimit: limit) }
             return wasEmpty
         }
         if wasEmpty {
             var byte: UInt8 = 1
             // A full pipe already wakes the loop: the result does not matter.
             _ = write(writeDescriptor, &byte, 1)
+        }
+    }
+
+    private static func add(_ item: MailboxItem, to pending: inout Pending, outputLimit limit: Int) {
+        guard case .engine(let event) = item else {
+            pending.slots.append(.item(item))
+            return
+        }
+        switch event.kind {
+        case .progress(let job, let index, _, _, _):
+            let key = UpdateSlot(job: job, index: index)
+            if let position = pending.progressSlots[key] {
+                pending.slots[position] = .item(item)
+            } else {
+                pending.progressSlots[key] = pending.slots.count
+                pending.slots.append(.item(item))
+            }
+        case .output(let job, let index, _, _):
+            let key = UpdateSlot(job: job, index: index)
+            if let position = pending.outputSlots[key], case .output(_, _, var lines) = pending.slots[position] {
+                // Free the slot's storage first, so appending does not copy it.
+                pending.slots[position] = .item(item)
+                if lines.count == limit { lines.removeFirst() }
+                lines.append(event)
+                pending.slots[position] = .output(job: job, index: index, lines: lines)
+            } else {
+                pending.outputSlots[key] = pending.slots.count
+                pending.slots.append(.output(job: job, index: index, lines: [event]))
+            }
+        default:
+            pending.slots.append(.item(item))
         }
     }
 

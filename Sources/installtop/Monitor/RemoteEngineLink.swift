@@ -73,7 +73,8 @@ final class RemoteEngineLink: EngineLink {
     /// Runs on the reader thread until the engine closes the connection.
     private func read(into mailbox: Mailbox) {
         var ending = "the engine on \(client.path) closed the connection"
-        var inSnapshot = false
+        // The snapshot is handed over whole, so the first frame shows the whole queue.
+        var snapshot: [MailboxItem]?
         var snapshotUpdateIDs: [String] = []
         do throws(DaemonError) {
             try client.send(.subscribe)
@@ -82,13 +83,14 @@ final class RemoteEngineLink: EngineLink {
                 case .event(let event):
                     if case .jobQueued(let descriptor) = event.kind {
                         let ids = descriptor.updates.map(\.id)
-                        if inSnapshot { snapshotUpdateIDs += ids } else { askDurations(ids) }
+                        if snapshot != nil { snapshotUpdateIDs += ids } else { askDurations(ids) }
                     }
-                    mailbox.post(.engine(event))
+                    if snapshot != nil { snapshot!.append(.engine(event)) } else { mailbox.post(.engine(event)) }
                 case .snapshotBegin:
-                    inSnapshot = true
+                    snapshot = []
                 case .snapshotEnd:
-                    inSnapshot = false
+                    mailbox.post(contentsOf: snapshot ?? [])
+                    snapshot = nil
                     askDurations(snapshotUpdateIDs)
                     snapshotUpdateIDs = []
                 case .reply(let reply):
