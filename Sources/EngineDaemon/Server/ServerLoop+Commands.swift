@@ -123,7 +123,13 @@ extension ServerLoop {
             throw WireError(.historyUnavailable, reason)
         case .store(let store):
             do {
-                return try store.entries(limit: limit).map { try JSONParser.parse(try HistoryEntryJSON.line(for: $0)) }
+                // Without the output tails (up to 200 lines each), which no view over the
+                // socket shows: 500 rows stay a few hundred kilobytes.
+                return try store.entries(limit: limit).map { entry in
+                    var entry = entry
+                    entry.outputTail = ""
+                    return try JSONParser.parse(try HistoryEntryJSON.line(for: entry))
+                }
             } catch {
                 throw WireError(.historyUnavailable, "history could not be read: \(error)")
             }

@@ -13,8 +13,8 @@ public enum WireCommand: Sendable, Hashable {
     case cleanUp(job: Int)
     /// Re-queues the failed and aborted updates; the reply's `"job"` is the new job's number.
     case retry(job: Int)
-    /// The newest `limit` rows of the install history, in the reply's `"entries"` (each as
-    /// `installtop history --json` prints it).
+    /// The newest `limit` rows (at most 10,000) of the install history, in the reply's
+    /// `"entries"`: each as `installtop history --json` prints it, with an empty `outputTail`.
     case history(limit: Int)
     /// Median past durations of these updates, in the reply's `"durations"` (seconds by id).
     case durations(updateIDs: [String])

@@ -48,7 +48,7 @@ struct ServeCommand: ParsableCommand {
         }
         let session = ServeSession(
             socketPath: path, concurrency: concurrency, abortGrace: abortGrace,
-            historyPath: noHistory ? nil : historyDb ?? "", noHistory: noHistory)
+            historyPath: historyDb, noHistory: noHistory)
         throw ExitCode(session.run())
     }
 }

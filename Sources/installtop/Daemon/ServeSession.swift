@@ -12,7 +12,7 @@ struct ServeSession {
     let socketPath: String
     let concurrency: Int
     let abortGrace: Double?
-    /// The history database; `nil` with `noHistory`, "" for the default.
+    /// The history database; `nil` for the default.
     let historyPath: String?
     let noHistory: Bool
 
@@ -30,7 +30,7 @@ struct ServeSession {
         if noHistory {
             history = .off("history is off: the engine runs with --no-history")
         } else {
-            switch HistoryAttachment.attach(to: queue, path: historyPath?.isEmpty == false ? historyPath : nil, warnings: warnings) {
+            switch HistoryAttachment.attach(to: queue, path: historyPath, warnings: warnings) {
             case .off(let reason): history = .off(reason)
             case .store(let store): history = .store(store)
             }
