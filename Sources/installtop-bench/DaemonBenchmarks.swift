@@ -13,7 +13,38 @@ enum DaemonBenchmarks {
     static let all: [Benchmark] = [
         Benchmark(name: "daemon-fanout", run: fanOut),
         Benchmark(name: "daemon-attach", run: attach),
+        Benchmark(name: "wire-decode", run: decode),
     ]
+
+    /// 30,000 typical event lines (a third `update.completed`, two thirds `log`) read by
+    /// EngineWire's parser and decoded into events, beside Foundation's JSONSerialization only
+    /// parsing them: why the daemon has its own parser.
+    static func decode() async {
+        let time = Date()
+        let lines = (0..<30_000).map { index -> [UInt8] in
+            let kind: EngineEvent.Kind = index % 3 == 0
+                ? .updateCompleted(job: index / 100, index: index % 100, updateID: "pkg-\(index)", result: UpdateInstallationResult(
+                    resultCode: .succeeded, startedAt: time, endedAt: time.addingTimeInterval(1.234)))
+                : .output(job: index / 100, index: index % 100, stream: .stdout, line: "Unpacking libc6:amd64 (2.36-9+deb12u9) over (2.36-9+deb12u8) ...")
+            return Array(EventCoding.encode(EngineEvent(time: time, kind: kind)).utf8)
+        }
+        let clock = ContinuousClock()
+        var decoded = 0
+        let ours = clock.measure {
+            for line in lines {
+                if case .event? = try? ServerMessage.decode(line) { decoded += 1 }
+            }
+        }
+        var parsed = 0
+        let foundation = clock.measure {
+            for line in lines where (try? JSONSerialization.jsonObject(with: Data(line))) != nil { parsed += 1 }
+        }
+        func perLine(_ duration: Duration) -> String {
+            String(format: "%.2f", (Double(duration.components.seconds) * 1e6 + Double(duration.components.attoseconds) / 1e12) / Double(lines.count))
+        }
+        print("  EngineWire: \(perLine(ours)) µs per line parsed and decoded (\(decoded) events)")
+        print("  Foundation JSONSerialization: \(perLine(foundation)) µs per line, parsing only (\(parsed))")
+    }
 
     /// 1,000 updates (10 jobs of 100, all running at once) each reporting 200 progress steps and
     /// 5 output lines, delivered to 10 subscribed clients that read and decode every line (one

@@ -5,7 +5,7 @@ import Glibc
 /// Written here rather than taken from Foundation because the daemon's clients parse every
 /// event of a snapshot before their first frame: Foundation's `JSONSerialization` and
 /// `JSONDecoder` took 5–10 µs per event object on this machine, this parser well under 1 µs
-/// (see `installtop-bench wire`), which is what keeps an attach to a 10,000-update queue under
+/// (see `installtop-bench wire-decode`), which is what keeps an attach to a 10,000-update queue under
 /// 100 ms.
 ///
 /// Strict where it matters: one value with only whitespace around it, no trailing commas, no
@@ -21,18 +21,30 @@ public enum JSONParser {
     /// - Throws: `JSONParseError` naming the byte offset and what was expected there.
     public static func parse(_ text: String) throws(JSONParseError) -> JSONValue {
         var text = text
-        let result = text.withUTF8 { bytes in Result { () throws(JSONParseError) in try parse(bytes) } }
-        return try result.get()
+        var failure: JSONParseError?
+        let value = text.withUTF8 { bytes -> JSONValue? in
+            do throws(JSONParseError) { return try parse(bytes) } catch {
+                failure = error
+                return nil
+            }
+        }
+        guard let value else { throw failure! }
+        return value
     }
 
-    /// Parses a byte collection holding UTF-8 JSON.
-    public static func parse(_ bytes: some Collection<UInt8>) throws(JSONParseError) -> JSONValue {
-        let result = bytes.withContiguousStorageIfAvailable { buffer in
-            Result { () throws(JSONParseError) in try parse(buffer) }
+    /// Parses UTF-8 bytes.
+    public static func parse(_ bytes: [UInt8]) throws(JSONParseError) -> JSONValue {
+        // Not through `Result`: looking up its generic metadata cost more than parsing a
+        // short line.
+        var failure: JSONParseError?
+        let value = bytes.withUnsafeBufferPointer { buffer -> JSONValue? in
+            do throws(JSONParseError) { return try parse(buffer) } catch {
+                failure = error
+                return nil
+            }
         }
-        if let result { return try result.get() }
-        let copy = Array(bytes)
-        return try copy.withUnsafeBufferPointer { buffer in Result { () throws(JSONParseError) in try parse(buffer) } }.get()
+        guard let value else { throw failure! }
+        return value
     }
 
     /// Parses the bytes of `buffer`.

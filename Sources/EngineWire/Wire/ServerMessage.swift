@@ -21,7 +21,7 @@ public enum ServerMessage: Sendable, Hashable {
 
     /// Reads one line (without its newline).
     /// - Throws: `WireError` `.unexpectedMessage` for text that is not one of the engine's messages.
-    public static func decode(_ line: some Collection<UInt8>) throws(WireError) -> ServerMessage {
+    public static func decode(_ line: [UInt8]) throws(WireError) -> ServerMessage {
         let value: JSONValue
         do {
             value = try JSONParser.parse(line)
