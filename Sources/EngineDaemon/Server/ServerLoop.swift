@@ -25,7 +25,7 @@ struct ServerLoop {
             if stopping {
                 let deadline = stopDeadline ?? ContinuousClock.now + .seconds(1)
                 stopDeadline = deadline
-                if connections.values.allSatisfy({ $0.sending.isEmpty }) || ContinuousClock.now >= deadline {
+                if connections.values.allSatisfy({ $0.sending.isEmpty && $0.snapshot == nil }) || ContinuousClock.now >= deadline {
                     for id in Array(connections.keys) { disconnect(id, reason: nil) }
                     return
                 }
