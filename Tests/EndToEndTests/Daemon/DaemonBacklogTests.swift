@@ -1,0 +1,52 @@
+import Foundation
+import Glibc
+import Testing
+
+/// A subscriber that stops reading is dropped once 8 MiB of events wait for it; the engine and
+/// the clients that do read are not held up.
+@Suite("daemon backlog")
+struct DaemonBacklogTests {
+    @Test("a subscriber that never reads is dropped during a 30 MB flood; a reading one sees the job complete")
+    func stalledSubscriberIsDropped() async throws {
+        let daemon = try DaemonFixture()
+        defer { daemon.remove() }
+        let serve = try await daemon.start()
+        // 30 000 lines of 1000 bytes: about 31 MB of log events.
+        let flood = try daemon.folder.script("flood.sh", #"yes "$(printf '%01000d' 0)" | head -n 30000"#)
+        let gated = try daemon.gatedScript(lines: 1)
+        try daemon.folder.write("flood.yaml", """
+            jobs:
+              - name: Flood job
+                updates:
+                  - {id: flood, title: Floods, install: [\(flood)]}
+                  - {id: gated, title: Waits, install: [\(gated)]}
+            """)
+
+        let stalled = try RawClient(socket: daemon.socket)
+        try stalled.send(#"{"command":"subscribe"}"#)
+        let reader = try RawClient(socket: daemon.socket)
+        try reader.send(#"{"command":"subscribe"}"#)
+        _ = try await reader.read(until: "snapshot.end") { $0.name == "snapshot.end" }
+        let reading = Task { try await reader.skip(untilLineContaining: #""event":"job.completed""#, timeout: .seconds(120)) }
+        defer { reading.cancel() }
+
+        #expect(try await daemon.run(["submit", daemon.folder.file("flood.yaml")]).status == 0)
+        let during = try await daemon.run(["status"])
+        #expect(during.status == 0 && during.stdout.contains("Flood job"), "\(during.stdout)\(during.stderr)")
+
+        try await waitUntil("serve to drop the stalled subscriber; stderr:\n\(serve.stderr)", timeout: .seconds(120)) {
+            serve.stderr.contains("dropped: more than 8 MiB of events behind")
+        }
+        #expect(serve.stderr.components(separatedBy: "dropped:").count == 2, "only the stalled client is dropped:\n\(serve.stderr)")
+        let (closed, bytes) = await stalled.drainUntilClosed()
+        #expect(closed, "the dropped client's connection is closed (read \(bytes) bytes)")
+        #expect(bytes < 30_000_000, "it was cut off long before the end of the flood: \(bytes) bytes")
+
+        try await daemon.waitForJob(1, state: "running")
+        try daemon.release()
+        let completed = JSONEvent(line: try await reading.value)
+        #expect(completed.job == 1 && completed.string("result") == "succeeded", "\(completed)")
+        let after = try #require(try await daemon.statusJob(1))
+        #expect(after["result"] as? String == "succeeded", "\(after)")
+    }
+}
