@@ -130,4 +130,19 @@ struct DaemonSubscriberTests {
         try probe.send(#"{"command":"abortAll","force":false,"id":2}"#)
         #expect(try await probe.reply(to: 2).bool("ok") == true)
     }
+
+    @Test("a subscriber that shuts down its sending side still gets every event")
+    func halfClosedSubscriberKeepsReceiving() async throws {
+        let daemon = try DaemonFixture()
+        defer { daemon.remove() }
+        try await daemon.start()
+        let watcher = try RawClient(socket: daemon.socket)
+        _ = try await subscribe(watcher)
+        watcher.shutdownSending()
+        let manifest = try daemon.manifest(job: "Quick job", update: "quick", script: "/bin/true")
+        #expect(try await daemon.run(["submit", manifest]).status == 0)
+        let lines = try await watcher.read(until: "job.completed") { $0.name == "job.completed" }
+        #expect(lines.eventNames == ["job.queued", "job.started", "update.started", "update.completed", "job.completed"], "\(lines)")
+        #expect(lines.last?.string("result") == "succeeded")
+    }
 }

@@ -54,26 +54,48 @@ final class RawClient {
 
     // MARK: - Sending
 
-    /// Sends `line` and a newline.
-    func send(_ line: String) throws {
-        try send(bytes: Array((line + "\n").utf8))
+    /// Shuts down the sending side only (the engine reads end-of-file; replies and events may
+    /// still come).
+    func shutdownSending() {
+        shutdown(descriptor, Int32(SHUT_WR))
     }
 
-    /// Sends every byte, waiting while the socket is full (the engine reads at its own pace).
+    /// Sends `line` and a newline, waiting (in poll) while the socket is full: for short lines.
     /// - Throws: `DaemonTestError.socket` when the engine closed the connection.
-    func send(bytes: [UInt8]) throws {
+    func send(_ line: String) throws {
+        let bytes = Array((line + "\n").utf8)
         var offset = 0
+        while try !writeSome(bytes, from: &offset) {
+            var descriptors = [pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)]
+            _ = poll(&descriptors, 1, 100)
+        }
+    }
+
+    /// Sends every byte; while the socket is full (the engine reads at its own pace) it sleeps
+    /// instead of blocking a thread of the test's pool.
+    /// - Throws: `DaemonTestError.socket` when the engine closed the connection.
+    func send(bytes: [UInt8]) async throws {
+        var offset = 0
+        while try !writeSome(bytes, from: &offset) {
+            try? await Task.sleep(for: .milliseconds(1))
+        }
+    }
+
+    /// Writes what the socket takes now; returns whether everything from `offset` on is written.
+    private func writeSome(_ bytes: [UInt8], from offset: inout Int) throws -> Bool {
         while offset < bytes.count {
             let count = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
             if count > 0 {
                 offset += count
-            } else if count < 0, errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR {
-                var descriptors = [pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)]
-                _ = poll(&descriptors, 1, 100)
+            } else if count < 0, errno == EINTR {
+                continue
+            } else if count < 0, errno == EAGAIN || errno == EWOULDBLOCK {
+                return false
             } else {
                 throw DaemonTestError.socket("send", errno: errno)
             }
         }
+        return true
     }
 
     // MARK: - Reading
@@ -125,8 +147,10 @@ final class RawClient {
     }
 
     /// Reads lines without keeping or parsing them until one contains `needle` (a cheap byte
-    /// search, for floods); returns that line.
-    func skip(untilLineContaining needle: String, timeout: Duration = .seconds(60)) async throws -> String {
+    /// search, for floods) and returns that line. Blocks the calling thread (in poll): for a
+    /// reader on its own thread, which the test's busy task pool cannot starve.
+    /// - Throws: `closed` or `timedOut`.
+    func skipBlocking(untilLineContaining needle: String, timeout: Duration = .seconds(60)) throws -> String {
         let deadline = ContinuousClock.now + timeout
         let pattern = Array(needle.utf8)
         while true {
@@ -144,7 +168,8 @@ final class RawClient {
                 guard ContinuousClock.now < deadline else {
                     throw DaemonTestError.timedOut(waitingFor: "a line containing \(needle)", received: recent)
                 }
-                try? await Task.sleep(for: .milliseconds(2))
+                var descriptors = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)]
+                _ = poll(&descriptors, 1, 100)
             }
         }
     }
