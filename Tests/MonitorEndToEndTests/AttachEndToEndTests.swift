@@ -1,0 +1,99 @@
+import Foundation
+import Glibc
+import Testing
+
+/// `installtop attach` in tmux against a real `installtop serve`: detach and come back, an
+/// action in one monitor shows in another, the engine going away ends the monitor.
+@Suite("Attach end to end", .serialized)
+struct AttachEndToEndTests {
+    /// Says something on stdout (for the log pane), then reports progress for at most a minute.
+    private static let slowScript = """
+        #!/bin/sh
+        echo "said before anyone attached"
+        i=0
+        while [ $i -lt 600 ]; do
+            echo "progress $((i / 6)) step $i" >&3
+            i=$((i + 1))
+            sleep 0.1
+        done
+        """
+
+    /// The pane's command: attach, then leave the exit status and stderr in `NAME.rc`/`NAME.err`.
+    private func attachCommand(_ name: String, socket: String, in folder: EndToEndFolder) throws -> String {
+        let binary = try EndToEndFolder.binary()
+        return "'\(binary)' attach --socket '\(socket)' 2> '\(folder.path(name + ".err"))'; "
+            + "echo $? > '\(folder.path(name + ".rc.tmp"))'; mv '\(folder.path(name + ".rc.tmp"))' '\(folder.path(name + ".rc"))'; sleep 60"
+    }
+
+    /// Waits for `NAME.rc` and returns the exit status in it.
+    private func exitStatus(_ name: String, in folder: EndToEndFolder) async -> Int? {
+        _ = await EndToEndFolder.eventually { folder.read(name + ".rc") != nil }
+        return folder.read(name + ".rc").flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+    }
+
+    @Test func detachReattachAbortFromAnotherMonitorAndEngineGone() async throws {
+        let folder = try EndToEndFolder()
+        defer { folder.remove() }
+        chmod(folder.url.path, 0o700)
+        let socket = folder.path("engine.sock")
+        try folder.write("slow.sh", Self.slowScript, executable: true)
+        try folder.write("manifest.yaml", """
+            jobs:
+              - name: Slow job
+                updates:
+                  - {id: slow, title: Slow update, install: [\(folder.path("slow.sh"))]}
+            """)
+        let serve = try InstalltopChild(["serve", "--socket", socket, "--no-history"], in: folder)
+        #expect(await EndToEndFolder.eventually { serve.stderr.contains("serving on \(socket)") }, "serve started: \(serve.stderr)")
+        let submitted = try await InstalltopChild.run(["submit", folder.path("manifest.yaml"), "--socket", socket], in: folder)
+        #expect(submitted.status == 0, "\(submitted.stderr)")
+
+        // Attach, see the job, detach: the monitor exits 0 and the job keeps running.
+        let first = try TmuxSession(home: folder.url, command: try attachCommand("first", socket: socket, in: folder))
+        defer { first.close() }
+        await first.waitForScreen("the running job and the detach key") {
+            $0.contains("Slow job") && $0.contains("step ") && $0.contains("d detach")
+        }
+        first.send("d")
+        #expect(await exitStatus("first", in: folder) == 0, "detaching exits 0: \(folder.read("first.err") ?? "")")
+        let status = try await InstalltopChild.run(["status", "--socket", socket], in: folder)
+        #expect(status.status == 0 && status.stdout.contains("running") && status.stdout.contains("Slow job"), "\(status.stdout)")
+
+        // Attach again: the full state at once, output from before included.
+        let second = try TmuxSession(home: folder.url, command: try attachCommand("second", socket: socket, in: folder))
+        defer { second.close() }
+        await second.waitForScreen("the job with its progress and its earlier output") {
+            $0.contains("Slow job") && $0.contains("step ") && $0.contains("said before anyone attached")
+        }
+
+        // Abort in a third monitor: the second shows it.
+        let third = try TmuxSession(home: folder.url, command: try attachCommand("third", socket: socket, in: folder))
+        defer { third.close() }
+        await third.waitForScreen("the job in the third monitor") { $0.contains("Slow job") && $0.contains("step ") }
+        third.send("a")
+        await third.waitForScreen("the abort question") { $0.contains("Abort Slow job?") }
+        third.send("y")
+        await second.waitForScreen("the abort in the second monitor") { $0.contains("⊘ Slow job") && $0.contains("aborted") }
+        let aborted = try await InstalltopChild.run(["status", "--socket", socket], in: folder)
+        #expect(aborted.stdout.contains("aborted"), "\(aborted.stdout)")
+
+        // The engine goes: both monitors end with exit 1 and say why.
+        kill(serve.pid, SIGTERM)
+        #expect(await serve.finish() == 0, "serve stops with 0: \(serve.stderr)")
+        for name in ["second", "third"] {
+            #expect(await exitStatus(name, in: folder) == 1, "\(name): \(folder.read(name + ".err") ?? "")")
+            #expect(folder.read(name + ".err")?.contains("installtop: the engine on \(socket) closed the connection") == true,
+                    "\(name): \(folder.read(name + ".err") ?? "")")
+        }
+    }
+
+    @Test func attachWithoutAnEngineExits1() async throws {
+        let folder = try EndToEndFolder()
+        defer { folder.remove() }
+        let socket = folder.path("engine.sock")
+        let tmux = try TmuxSession(home: folder.url, command: try attachCommand("attach", socket: socket, in: folder))
+        defer { tmux.close() }
+        #expect(await exitStatus("attach", in: folder) == 1)
+        #expect(folder.read("attach.err")?.contains("no engine is serving on \(socket)") == true, "\(folder.read("attach.err") ?? "")")
+    }
+}
