@@ -1,5 +1,17 @@
+import EngineWire
+import Foundation
+import InstallEngine
+
 /// What waits to be sent to one client; shared between the engine's callback thread (events),
 /// command handlers (replies) and the server's I/O thread (which sends it).
+///
+/// A client that falls behind a flood is not dropped at once: past `skipThreshold` waiting
+/// bytes, output lines and progress events are skipped for it (a monitor shows only the last
+/// lines and the latest percentage anyway). When it catches up it gets each update's latest
+/// skipped progress and a line saying how many output lines it missed; lifecycle events are
+/// never skipped, and flush what was skipped before them so their order holds. A client is
+/// dropped when it is more than `limit` bytes behind in all, counting what was skipped: one that
+/// stopped reading.
 struct ClientOutbox {
     enum Subscription {
         case none
@@ -12,15 +24,24 @@ struct ClientOutbox {
     var pending: [UInt8] = []
     /// Everything not yet written: `pending` plus what the I/O thread holds.
     var queuedBytes = 0
-    /// `queuedBytes` past which the client is dropped.
+    /// How far behind (queued plus skipped bytes) the client may fall before it is dropped.
     var limit: Int
     var subscription = Subscription.none
     /// Set when the client must go (dropped for its backlog); the I/O thread closes it.
     var dropReason: String?
 
+    /// Output lines skipped while behind, by update.
+    private var skippedLines: [UpdateKey: Int] = [:]
+    /// The newest progress event skipped while behind, by update.
+    private var skippedProgress: [UpdateKey: [UInt8]] = [:]
+    private var skippedBytes = 0
+
     init(limit: Int) {
         self.limit = limit
     }
+
+    /// Queued bytes past which output and progress are skipped.
+    var skipThreshold: Int { max(1, limit / 4) }
 
     /// Queues bytes: an event of a client still being sent its snapshot waits behind it, a
     /// reply goes out at once. Returns false (and marks the client dropped) when that passes
@@ -29,10 +50,8 @@ struct ClientOutbox {
         guard dropReason == nil else { return false }
         let held: Int
         if case .replaying(let waiting) = subscription { held = waiting.count } else { held = 0 }
-        guard queuedBytes + held + bytes.count <= limit else {
-            dropReason = "more than \(limit >> 20) MiB of events behind: it stopped reading"
-            pending = []
-            subscription = .none
+        guard queuedBytes + held + skippedBytes + bytes.count <= limit else {
+            drop()
             return false
         }
         if isEvent, case .replaying(var waiting) = subscription {
@@ -44,5 +63,76 @@ struct ClientOutbox {
             queuedBytes += bytes.count
         }
         return true
+    }
+
+    /// Queues a live engine event (`line` is its encoding), skipping it when it is output or
+    /// progress and the client is behind.
+    mutating func enqueue(_ event: EngineEvent, line: [UInt8]) {
+        guard dropReason == nil else { return }
+        if case .live = subscription, queuedBytes > skipThreshold {
+            switch event.kind {
+            case .output(let job, let index, _, _):
+                skippedLines[UpdateKey(job: job, index: index), default: 0] += 1
+                skip(line.count)
+                return
+            case .progress(let job, let index, _, _, _):
+                skippedProgress[UpdateKey(job: job, index: index)] = line
+                skip(line.count)
+                return
+            default:
+                break
+            }
+        }
+        let isDroppable: Bool
+        switch event.kind {
+        case .output, .progress: isDroppable = true
+        default: isDroppable = false
+        }
+        // What was skipped goes first, so that a completion never precedes a stale percentage.
+        if !isDroppable || queuedBytes <= skipThreshold / 2 { flushSkipped() }
+        _ = enqueue(line, isEvent: true)
+    }
+
+    /// Sends what was skipped (the latest progress and a note of the lines missed, per
+    /// update) once the client has caught up; the I/O thread calls it after writing. Returns
+    /// whether anything was queued.
+    mutating func catchUp() -> Bool {
+        guard skippedBytes > 0, queuedBytes <= skipThreshold / 2 else { return false }
+        flushSkipped()
+        return true
+    }
+
+    // MARK: - Private
+
+    private mutating func skip(_ count: Int) {
+        skippedBytes += count
+        if queuedBytes + skippedBytes > limit { drop() }
+    }
+
+    private mutating func drop() {
+        dropReason = "more than \(limit >> 20) MiB of events behind: it stopped reading"
+        pending = []
+        subscription = .none
+        skippedLines = [:]
+        skippedProgress = [:]
+        skippedBytes = 0
+    }
+
+    private mutating func flushSkipped() {
+        guard skippedBytes > 0 else { return }
+        let lines = skippedLines
+        let progress = skippedProgress
+        skippedLines = [:]
+        skippedProgress = [:]
+        skippedBytes = 0
+        var bytes: [UInt8] = []
+        for key in Set(lines.keys).union(progress.keys).sorted(by: { ($0.job, $0.index) < ($1.job, $1.index) }) {
+            if let count = lines[key] {
+                let note = "installtop: \(count) line\(count == 1 ? "" : "s") of output skipped here: this client fell behind"
+                bytes += EventCoding.line(EngineEvent(kind: .output(job: key.job, index: key.index, stream: .stderr, line: note)))
+            }
+            if let line = progress[key] { bytes += line }
+        }
+        _ = enqueue(bytes, isEvent: true)
     }
 }

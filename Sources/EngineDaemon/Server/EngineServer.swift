@@ -101,8 +101,8 @@ public final class EngineServer: Sendable {
             var touched = false
             for id in Array(shared.outboxes.keys) {
                 if case .none = shared.outboxes[id]!.subscription { continue }
-                // Queued, or dropped for its backlog: either way the I/O thread has work.
-                _ = shared.outboxes[id]!.enqueue(line, isEvent: true)
+                // Queued, skipped, or dropped for its backlog: the I/O thread may have work.
+                shared.outboxes[id]!.enqueue(event, line: line)
                 touched = true
             }
             return touched && Self.claimWake(&shared)

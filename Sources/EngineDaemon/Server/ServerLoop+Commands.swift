@@ -109,7 +109,7 @@ extension ServerLoop {
                 let descriptor = try server.queue.submit(
                     name: job.name, operation: job.operation, updates: job.updates, stopOnFailure: job.stopOnFailure)
                 ids.append(.integer(descriptor.id))
-                server.options.log("\(who) submitted job \(descriptor.id): \(job.name) (\(job.updates.count) updates)")
+                server.options.log("\(who) submitted job \(descriptor.id): \(job.name) (\(job.updates.count) update\(job.updates.count == 1 ? "" : "s"))")
             } catch {
                 throw WireError(.invalidJob, "job \(job.name): \(error.description)")
             }

@@ -115,9 +115,16 @@ struct ServerLoop {
             if failed { disconnect(id, reason: nil) }
         }
         guard !written.isEmpty else { return }
-        server.shared.withLock { shared in
-            for (id, count) in written { shared.outboxes[id]?.queuedBytes -= count }
+        let mustWake = server.shared.withLock { shared -> Bool in
+            var caughtUp = false
+            for (id, count) in written {
+                shared.outboxes[id]?.queuedBytes -= count
+                if shared.outboxes[id]?.catchUp() == true { caughtUp = true }
+            }
+            // What catching up queued is collected on the next turn, which the wake starts.
+            return caughtUp && EngineServer.claimWake(&shared)
         }
+        if mustWake { server.wake() }
     }
 
     // MARK: - Connections
