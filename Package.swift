@@ -108,6 +108,12 @@ let package = Package(
             ]
         ),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI"]),
+        .testTarget(name: "EngineWireTests", dependencies: ["EngineWire", "InstallEngine"]),
+        // CUnixSocket: the stale-socket test binds a socket and leaves it behind.
+        .testTarget(
+            name: "EngineDaemonTests",
+            dependencies: ["EngineDaemon", "EngineWire", "InstallEngine", "InstallEngineTesting", "InstallHistory", "CUnixSocket"]
+        ),
         .testTarget(
             name: "MonitorTests",
             dependencies: ["Monitor", "InstallEngine", "TerminalUI"],
