@@ -133,16 +133,14 @@ struct EngineServerCommandTests {
         await backend.waitUntilStarted("flood")
         backend.release("a")
         await engine.queue.waitUntilIdle()
-        #expect(await eventuallyNudging(subscriber) { subscriber.reply(to: requestID) != nil })
-        #expect(await eventuallyNudging(subscriber) {
+        #expect(await eventually { subscriber.reply(to: requestID) != nil })
+        #expect(await eventually {
             subscriber.events.contains { if case .jobCleanedUp(1) = $0.kind { true } else { false } }
         })
         let messages = subscriber.messages
         let cleaned = messages.firstIndex { if case .event(let event) = $0, case .jobCleanedUp(1) = event.kind { true } else { false } }
         let reply = messages.firstIndex { if case .reply(let reply) = $0 { reply.requestID == requestID } else { false } }
-        withKnownIssue("the cleanup reply is sent when cleanUp(job:) returns, before job.cleanedUp is delivered", isIntermittent: true) {
-            #expect(cleaned != nil && reply != nil && cleaned! < reply!, "job.cleanedUp at \(cleaned ?? -1), reply at \(reply ?? -1)")
-        }
+        #expect(cleaned != nil && reply != nil && cleaned! < reply!, "job.cleanedUp at \(cleaned ?? -1), reply at \(reply ?? -1)")
     }
 
     @Test func cleanupOfAnUnknownJobIsRefused() throws {

@@ -58,12 +58,10 @@ struct EngineServerSocketTests {
     @Test func aNewServerCanStartOnThePathAfterStop() throws {
         let engine = try TestEngine()
         engine.stop()
-        withKnownIssue("the lock file's descriptor stays open after stop(): the path stays claimed until the process exits") {
-            let second = try EngineServer(
-                queue: queue(), history: .off("off"), options: ServerOptions(socketPath: engine.socketPath))
-            defer { second.stop() }
-            try EngineClient(path: engine.socketPath).request(.abortAll(force: false))
-        }
+        let second = try EngineServer(
+            queue: queue(), history: .off("off"), options: ServerOptions(socketPath: engine.socketPath))
+        defer { second.stop() }
+        try EngineClient(path: engine.socketPath).request(.abortAll(force: false))
     }
 
     @Test func aStaleSocketIsReplaced() throws {

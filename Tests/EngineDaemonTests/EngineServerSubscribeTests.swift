@@ -32,9 +32,7 @@ struct EngineServerSubscribeTests {
         #expect(
             WireView.jobs(subscriber.model, finishedUpdateStatus: false) == WireView.jobs(engine.queue.snapshot(), finishedUpdateStatus: false),
             "the snapshot is the queue as it stands")
-        withKnownIssue("QueueModel.replayEvents() replays progress only for running updates: a finished update's last status text is lost") {
-            #expect(WireView.jobs(subscriber.model) == WireView.jobs(engine.queue.snapshot()))
-        }
+        #expect(WireView.jobs(subscriber.model) == WireView.jobs(engine.queue.snapshot()))
 
         backend.release("held")
         try engine.queue.submit(name: "later", updates: [update("d")])
@@ -142,7 +140,7 @@ struct EngineServerSubscribeTests {
         let outputs = { reader.liveEvents.count { if case .output = $0.kind { true } else { false } } }
         for (index, id) in ids.enumerated() {
             await backend.waitUntilStarted(id)
-            let caughtUp = await eventuallyNudging(reader) { outputs() == (index + 1) * linesPerBurst }
+            let caughtUp = await eventually { outputs() == (index + 1) * linesPerBurst }
             try #require(caughtUp, "burst \(index): \(outputs()) lines")
             backend.release(id)
         }
@@ -178,17 +176,11 @@ struct EngineServerSubscribeTests {
             let target = (index + 1) * linesPerBurst
             if !(await eventually(timeout: .seconds(3)) { outputs() == target }) {
                 stuck.append("burst \(index): \(outputs() - index * linesPerBurst) of \(linesPerBurst) lines after 3 s")
-                _ = await eventuallyNudging(reader) { outputs() == target }
             }
             backend.release(id)
         }
         await engine.queue.waitUntilIdle()
-        withKnownIssue(
-            "ServerLoop: events queued while a partial write is in progress wait for the next wake-up (lost wakeup)",
-            isIntermittent: true
-        ) {
-            #expect(stuck.isEmpty, "\(stuck)")
-        }
+        #expect(stuck.isEmpty, "\(stuck)")
         #expect(outputs() == bursts * linesPerBurst)
     }
 }

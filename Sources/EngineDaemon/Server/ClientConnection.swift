@@ -12,6 +12,9 @@ struct ClientConnection {
     var inputClosed = false
     /// It subscribed to events (it stays connected after its input closes).
     var subscribed = false
+    /// More waits in its outbox, to be taken once `sending` is written: poll for POLLOUT so
+    /// the loop comes back for it (no wake-up may be on its way).
+    var outboxWaiting = false
     /// The part of its snapshot still to send, while it is being sent.
     var snapshot: SnapshotCursor?
 

@@ -34,7 +34,8 @@ struct ClientOutbox {
     private var skippedLines: [UpdateKey: Int] = [:]
     /// The newest progress event skipped while behind, by update.
     private var skippedProgress: [UpdateKey: [UInt8]] = [:]
-    private var skippedBytes = 0
+    /// Bytes skipped since the client last caught up: how far behind it is beyond `queuedBytes`.
+    private var behindBytes = 0
 
     init(limit: Int) {
         self.limit = limit
@@ -50,7 +51,7 @@ struct ClientOutbox {
         guard dropReason == nil else { return false }
         let held: Int
         if case .replaying(let waiting) = subscription { held = waiting.count } else { held = 0 }
-        guard queuedBytes + held + skippedBytes + bytes.count <= limit else {
+        guard queuedBytes + held + behindBytes + bytes.count <= limit else {
             drop()
             return false
         }
@@ -88,6 +89,7 @@ struct ClientOutbox {
         case .output, .progress: isDroppable = true
         default: isDroppable = false
         }
+        if queuedBytes <= skipThreshold / 2 { behindBytes = 0 }
         // What was skipped goes first, so that a completion never precedes a stale percentage.
         if !isDroppable || queuedBytes <= skipThreshold / 2 { flushSkipped() }
         _ = enqueue(line, isEvent: true)
@@ -97,7 +99,9 @@ struct ClientOutbox {
     /// update) once the client has caught up; the I/O thread calls it after writing. Returns
     /// whether anything was queued.
     mutating func catchUp() -> Bool {
-        guard skippedBytes > 0, queuedBytes <= skipThreshold / 2 else { return false }
+        guard queuedBytes <= skipThreshold / 2 else { return false }
+        behindBytes = 0
+        guard !skippedLines.isEmpty || !skippedProgress.isEmpty else { return false }
         flushSkipped()
         return true
     }
@@ -105,8 +109,8 @@ struct ClientOutbox {
     // MARK: - Private
 
     private mutating func skip(_ count: Int) {
-        skippedBytes += count
-        if queuedBytes + skippedBytes > limit { drop() }
+        behindBytes += count
+        if queuedBytes + behindBytes > limit { drop() }
     }
 
     private mutating func drop() {
@@ -115,16 +119,15 @@ struct ClientOutbox {
         subscription = .none
         skippedLines = [:]
         skippedProgress = [:]
-        skippedBytes = 0
+        behindBytes = 0
     }
 
     private mutating func flushSkipped() {
-        guard skippedBytes > 0 else { return }
+        guard !skippedLines.isEmpty || !skippedProgress.isEmpty else { return }
         let lines = skippedLines
         let progress = skippedProgress
         skippedLines = [:]
         skippedProgress = [:]
-        skippedBytes = 0
         var bytes: [UInt8] = []
         for key in Set(lines.keys).union(progress.keys).sorted(by: { ($0.job, $0.index) < ($1.job, $1.index) }) {
             if let count = lines[key] {

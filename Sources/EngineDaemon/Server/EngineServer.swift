@@ -22,6 +22,8 @@ public final class EngineServer: Sendable {
         var outboxes: [Int: ClientOutbox] = [:]
         /// A byte is in the wake pipe and the I/O thread has not looked yet.
         var wakePending = false
+        /// `cleanup` replies that go out right after their job's `job.cleanedUp`, by job.
+        var repliesAfterCleanUp: [Int: [(client: Int, line: [UInt8])]] = [:]
         var acceptsSubmissions = true
         var stopping = false
     }
@@ -105,6 +107,10 @@ public final class EngineServer: Sendable {
                 shared.outboxes[id]!.enqueue(event, line: line)
                 touched = true
             }
+            if case .jobCleanedUp(let job) = event.kind, let replies = shared.repliesAfterCleanUp.removeValue(forKey: job) {
+                for reply in replies { _ = shared.outboxes[reply.client]?.enqueue(reply.line, isEvent: false) }
+                touched = true
+            }
             return touched && Self.claimWake(&shared)
         }
         if mustWake { wake() }
@@ -122,6 +128,20 @@ public final class EngineServer: Sendable {
             return Self.claimWake(&shared)
         }
         if mustWake { wake() }
+    }
+
+    /// Queues `line` for client `id` once `job.cleanedUp` of `job` has been queued for every
+    /// subscriber (at once if it has): `JobQueue.cleanUp` returns before the event is
+    /// delivered, and a client must not hear "done" before it sees the job go.
+    func send(_ line: String, to id: Int, afterCleanUpOf job: Int) {
+        var bytes = Array(line.utf8)
+        bytes.append(UInt8(ascii: "\n"))
+        let sendNow = shared.withLock { shared -> Bool in
+            guard shared.model.job(job) != nil else { return true }
+            shared.repliesAfterCleanUp[job, default: []].append((id, bytes))
+            return false
+        }
+        if sendNow { send(line, to: id) }
     }
 
     /// True when the caller must write the wake byte (none is pending yet).

@@ -68,7 +68,7 @@ extension ServerLoop {
             Task.detached {
                 do throws(JobCommandError) {
                     try await server.queue.cleanUp(job: job)
-                    server.send(ok.line, to: id)
+                    server.send(ok.line, to: id, afterCleanUpOf: job)
                 } catch {
                     server.send(WireReply(command: ok.command, requestID: requestID, error: WireError(error)).line, to: id)
                 }

@@ -25,7 +25,7 @@ struct ServerLoop {
             if stopping {
                 let deadline = stopDeadline ?? ContinuousClock.now + .seconds(1)
                 stopDeadline = deadline
-                if connections.values.allSatisfy({ $0.sending.isEmpty && $0.snapshot == nil }) || ContinuousClock.now >= deadline {
+                if connections.values.allSatisfy({ $0.sending.isEmpty && !$0.outboxWaiting && $0.snapshot == nil }) || ContinuousClock.now >= deadline {
                     for id in Array(connections.keys) { disconnect(id, reason: nil) }
                     return
                 }
@@ -37,7 +37,9 @@ struct ServerLoop {
                 let connection = connections[id]!
                 var events: Int32 = 0
                 if !connection.inputClosed && !stopping { events |= POLLIN }
-                if connection.sentCount < connection.sending.count || connection.snapshot != nil { events |= POLLOUT }
+                if connection.sentCount < connection.sending.count || connection.outboxWaiting || connection.snapshot != nil {
+                    events |= POLLOUT
+                }
                 descriptors.append(pollfd(fd: connection.descriptor, events: Int16(events), revents: 0))
             }
             _ = poll(&descriptors, nfds_t(descriptors.count), stopping ? 50 : -1)
@@ -70,9 +72,12 @@ struct ServerLoop {
                     drops.append((id, reason))
                     continue
                 }
-                guard var connection = connections[id], connection.sentCount == connection.sending.count,
-                    !outbox.pending.isEmpty
-                else { continue }
+                guard var connection = connections[id] else { continue }
+                connection.outboxWaiting = !outbox.pending.isEmpty && connection.sentCount < connection.sending.count
+                guard connection.sentCount == connection.sending.count, !outbox.pending.isEmpty else {
+                    connections[id] = connection
+                    continue
+                }
                 swap(&connection.sending, &outbox.pending)
                 outbox.pending.removeAll(keepingCapacity: true)
                 connection.sentCount = 0

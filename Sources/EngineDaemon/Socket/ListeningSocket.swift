@@ -6,7 +6,8 @@ import Glibc
 final class ListeningSocket: Sendable {
     let path: String
     let descriptor: Int32
-    /// Held for the engine's life: `PATH.lock`, flock'ed.
+    /// Held while serving: `PATH.lock`, flock'ed (the file stays; removing it would let two
+    /// engines lock two different files of one name).
     private let lockDescriptor: Int32
     /// The socket file's identity, so `remove()` never unlinks a successor's socket.
     private let device: UInt64
@@ -54,14 +55,15 @@ final class ListeningSocket: Sendable {
         inode = UInt64(info.st_ino)
     }
 
-    /// Stops listening and removes the socket file if it is still ours; keeps the lock until
-    /// the process exits, so no other engine starts before this one is gone.
+    /// Stops listening, removes the socket file if it is still ours, then releases the lock,
+    /// so another engine (in this process or another) may take the path.
     func remove() {
         var info = stat()
         if stat(path, &info) == 0, UInt64(info.st_dev) == device, UInt64(info.st_ino) == inode {
             unlink(path)
         }
         close(descriptor)
+        close(lockDescriptor)
     }
 
     /// The pid of the engine answering on `path`, if one does.

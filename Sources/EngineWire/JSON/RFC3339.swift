@@ -6,7 +6,9 @@ public enum RFC3339 {
     /// `date` in UTC with milliseconds (dates before 1970 and after 9999 included).
     public static func string(from date: Date) -> String {
         let interval = date.timeIntervalSince1970
-        let totalMilliseconds = Int64((interval * 1000).rounded(.down))
+        // Rounded, not truncated: a whole millisecond is rarely exact in binary, and truncating
+        // would write most of them 1 ms early.
+        let totalMilliseconds = Int64((interval * 1000).rounded())
         let (days, dayMilliseconds) = floorDivision(totalMilliseconds, 86_400_000)
         let (year, month, day) = civilDate(daysSinceEpoch: Int(days))
         let seconds = Int(dayMilliseconds / 1000)
@@ -35,16 +37,18 @@ public enum RFC3339 {
     /// fraction, more digits) through Foundation. `nil` when `text` is not a date.
     public static func date(from text: String) -> Date? {
         var text = text
-        if let date = text.withUTF8(fastDate) { return date }
+        let isOurForm = text.withUTF8 { bytes in
+            bytes.count == 24 && bytes[4] == UInt8(ascii: "-") && bytes[7] == UInt8(ascii: "-")
+                && bytes[10] == UInt8(ascii: "T") && bytes[13] == UInt8(ascii: ":") && bytes[16] == UInt8(ascii: ":")
+                && bytes[19] == UInt8(ascii: ".") && bytes[23] == UInt8(ascii: "Z")
+        }
+        // Our own form is read here only: Foundation would take February 30 for March 2.
+        if isOurForm { return text.withUTF8(fastDate) }
         return try? Date(text, strategy: .iso8601)
     }
 
-    /// `YYYY-MM-DDTHH:MM:SS.mmmZ` exactly.
+    /// `YYYY-MM-DDTHH:MM:SS.mmmZ`, its shape already checked; `nil` for an impossible date.
     private static func fastDate(_ bytes: UnsafeBufferPointer<UInt8>) -> Date? {
-        guard bytes.count == 24, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
-            bytes[10] == UInt8(ascii: "T"), bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
-            bytes[19] == UInt8(ascii: "."), bytes[23] == UInt8(ascii: "Z")
-        else { return nil }
         func number(_ range: Range<Int>) -> Int? {
             var value = 0
             for index in range {
@@ -57,11 +61,19 @@ public enum RFC3339 {
         guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
             let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
             let millisecond = number(20..<23),
-            (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
+            (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year), hour < 24, minute < 60, second < 61
         else { return nil }
         let days = daysSinceEpoch(year: year, month: month, day: day)
         let seconds = Double(days * 86_400 + hour * 3_600 + minute * 60 + second) + Double(millisecond) / 1000
         return Date(timeIntervalSince1970: seconds)
+    }
+
+    private static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
     }
 
     private static func floorDivision(_ value: Int64, _ divisor: Int64) -> (Int64, Int64) {

@@ -111,7 +111,8 @@ public struct QueueModel: Sendable, Hashable {
                 for line in update.output.lines {
                     events.append(EngineEvent(time: time, kind: .output(job: id, index: index, stream: line.stream, line: line.text)))
                 }
-                if update.result.resultCode == .inProgress, update.percent != nil || update.message != nil {
+                // Finished updates too: their last status text and percentage are shown.
+                if update.percent != nil || update.message != nil {
                     events.append(EngineEvent(time: time, kind: .progress(
                         job: id, index: index, updatePercent: update.percent, jobPercent: job.percent, message: update.message)))
                 }

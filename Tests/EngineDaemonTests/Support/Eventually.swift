@@ -9,14 +9,3 @@ func eventually(timeout: Duration = .seconds(10), _ condition: () -> Bool) async
     return condition()
 }
 
-/// Like `eventually`, but every quarter second the condition is still false it sends the engine
-/// a harmless command on `collector`'s connection, which wakes the server's I/O thread. That
-/// works around the lost wakeup `eventsAfterABurstAreNotLeftWaiting` shows, for tests that
-/// flood a client and are about something else.
-func eventuallyNudging(_ collector: MessageCollector, _ condition: () -> Bool) async -> Bool {
-    for _ in 0..<40 {
-        if await eventually(timeout: .milliseconds(250), condition) { return true }
-        _ = try? collector.client.send(.durations(updateIDs: []))
-    }
-    return condition()
-}

@@ -1,0 +1,68 @@
+import EngineDaemon
+import EngineWire
+import Foundation
+import InstallEngine
+import InstallEngineTesting
+import Testing
+
+@Suite("EngineServer: a client behind a flood has output skipped, not the connection")
+struct EngineServerFloodTests {
+    @Test func aClientThatFellBehindGetsANoteOfTheSkippedLinesAndTheLatestProgress() async throws {
+        // 2 MiB of limit: output and progress are skipped past 512 KiB waiting; the flood is
+        // about 1.5 MB, so the paused client falls behind but not 2 MiB behind in all.
+        let lines = 6_000
+        let text = String(repeating: "z", count: 200)
+        var reports: [UpdateReport] = (0..<lines).map { .output(.stdout, "\($0) \(text)") }
+        reports.append(.progress(percent: 42, message: "almost"))
+        let backend = ScriptedBackend(defaultScript: UpdateScript(reports: reports, ending: .whenReleased))
+        let engine = try TestEngine(backend: backend, backlogLimit: 2 << 20)
+        defer { engine.stop() }
+
+        let paused = try RawConnection(path: engine.socketPath)
+        paused.send(WireCommand.subscribe.line() + "\n")
+        var sawEnd = false
+        while !sawEnd, let message = try paused.nextMessage() { sawEnd = message == .snapshotEnd }
+        try #require(sawEnd)
+        let watcher = try engine.subscriber()
+        defer { watcher.close() }
+        try #require(await eventually { watcher.messages.contains(.snapshotEnd) })
+
+        try engine.queue.submit(name: "flood", updates: [update("flood")])
+        // The whole flood has been through the server once the watcher has its last event.
+        let isLastProgress = { (event: EngineEvent) -> Bool in
+            if case .progress(_, _, 42?, _, "almost"?) = event.kind { return true }
+            return false
+        }
+        try #require(await eventually { watcher.liveEvents.contains(where: isLastProgress) })
+
+        // Now the paused client reads: it must get every line or a note of the ones skipped,
+        // and the latest progress, and stay connected.
+        var received = 0
+        var skipped = 0
+        var sawProgress = false
+        while !sawProgress, let message = try paused.nextMessage() {
+            guard case .event(let event) = message else { continue }
+            switch event.kind {
+            case .output(_, _, .stdout, _):
+                received += 1
+            case .output(_, _, .stderr, let line):
+                let count = line.split(separator: " ").dropFirst().first.flatMap { Int($0) }
+                #expect(line.hasSuffix("lines of output skipped here: this client fell behind"), "\(line)")
+                skipped += count ?? 0
+            default:
+                sawProgress = isLastProgress(event)
+            }
+        }
+        #expect(sawProgress, "the latest progress arrived")
+        #expect(skipped > 0, "the paused client fell behind, so some lines were skipped")
+        #expect(received + skipped == lines, "every line was either sent or counted in a note: \(received) + \(skipped)")
+
+        backend.release("flood")
+        var completed = false
+        while !completed, let message = try paused.nextMessage() {
+            if case .event(let event) = message, case .jobCompleted = event.kind { completed = true }
+        }
+        #expect(completed, "the paused client is still served after catching up")
+        #expect(!engine.log.contains("dropped"), "\(engine.log.all)")
+    }
+}
