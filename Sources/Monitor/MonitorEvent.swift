@@ -7,6 +7,9 @@ import TerminalUI
 public enum MonitorEvent: Sendable, Hashable {
     /// Something happened in the engine.
     case engine(EngineEvent)
+    /// Several engine events at once, in order (a snapshot, a drained mailbox): the same as
+    /// `.engine` for each, with the selection and scrolling fixed up once at the end.
+    case engineEvents([EngineEvent])
     /// A key press.
     case key(Key)
     /// Time passed: animations advance, elapsed times and ETAs are recomputed, status messages

@@ -9,7 +9,22 @@ extension MonitorState {
     public mutating func handle(_ event: MonitorEvent) -> [MonitorEffect] {
         switch event {
         case .engine(let engineEvent):
-            return handleEngine(engineEvent)
+            var effects = handleEngine(engineEvent)
+            if engineEvent.kind.movesLists {
+                fixScrolling()
+            }
+            effects.append(.redraw)
+            return effects
+        case .engineEvents(let events):
+            var effects: [MonitorEffect] = []
+            var movedLists = false
+            for engineEvent in events {
+                effects += handleEngine(engineEvent)
+                movedLists = movedLists || engineEvent.kind.movesLists
+            }
+            if movedLists { fixScrolling() }
+            effects.append(.redraw)
+            return effects
         case .key(let key):
             var effects = handleKey(key)
             fixScrolling()
@@ -39,6 +54,7 @@ extension MonitorState {
 
     // MARK: - Engine events
 
+    /// Applies one engine event; the caller fixes scrolling (when `movesLists`) and redraws.
     private mutating func handleEngine(_ event: EngineEvent) -> [MonitorEffect] {
         if event.time > now { now = event.time }
         var effects: [MonitorEffect] = []
@@ -87,13 +103,6 @@ extension MonitorState {
         case .jobStarted, .progress, .jobAbortRequested:
             break
         }
-        // Only these change what the lists hold or select; the rest (the flood of progress
-        // and output) leaves the scroll positions valid.
-        switch event.kind {
-        case .jobQueued, .jobCleanedUp, .updateStarted, .jobCompleted: fixScrolling()
-        default: break
-        }
-        effects.append(.redraw)
         return effects
     }
 
@@ -187,6 +196,15 @@ extension MonitorState {
 }
 
 extension EngineEvent.Kind {
+    /// Only these change what the lists hold or select; the rest (the flood of progress and
+    /// output) leaves the scroll positions valid.
+    var movesLists: Bool {
+        switch self {
+        case .jobQueued, .jobCleanedUp, .updateStarted, .jobCompleted: return true
+        default: return false
+        }
+    }
+
     var isCleanUp: Bool {
         if case .jobCleanedUp = self { return true }
         return false

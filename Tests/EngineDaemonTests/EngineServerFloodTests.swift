@@ -58,6 +58,9 @@ struct EngineServerFloodTests {
         #expect(received + skipped == lines, "every line was either sent or counted in a note: \(received) + \(skipped)")
 
         backend.release("flood")
+        // Waits without blocking a thread of the cooperative pool, which the engine needs to
+        // complete the job (reading the raw connection blocks).
+        try #require(await eventually { watcher.liveEvents.contains { if case .jobCompleted = $0.kind { true } else { false } } })
         var completed = false
         while !completed, let message = try paused.nextMessage() {
             if case .event(let event) = message, case .jobCompleted = event.kind { completed = true }

@@ -111,8 +111,10 @@ public struct QueueModel: Sendable, Hashable {
                 for line in update.output.lines {
                     events.append(EngineEvent(time: time, kind: .output(job: id, index: index, stream: line.stream, line: line.text)))
                 }
-                // Finished updates too: their last status text and percentage are shown.
-                if update.percent != nil || update.message != nil {
+                // Finished updates too, for their last status text and where a failed one
+                // stopped; a success's 100 % comes with its completion.
+                let succeeded = update.result.resultCode == .succeeded || update.result.resultCode == .succeededWithErrors
+                if update.message != nil || (update.percent != nil && !succeeded) {
                     events.append(EngineEvent(time: time, kind: .progress(
                         job: id, index: index, updatePercent: update.percent, jobPercent: job.percent, message: update.message)))
                 }

@@ -107,14 +107,26 @@ struct MonitorLoop {
                 apply(.key(key))
             }
         }
+        // Engine events in a row are applied as one batch: a snapshot of 10,000 updates fixes
+        // the screen up once, not thousands of times.
+        var batch: [EngineEvent] = []
         for item in mailbox.drain() {
+            if case .engine(let event) = item {
+                batch.append(event)
+                continue
+            }
+            if !batch.isEmpty {
+                apply(.engineEvents(batch))
+                batch = []
+            }
             switch item {
-            case .engine(let event): apply(.engine(event))
+            case .engine: break
             case .commandResult(let text): apply(.commandResult(text))
             case .monitor(let event): apply(event)
             case .linkLost(let reason): lostLink = reason
             }
         }
+        if !batch.isEmpty { apply(.engineEvents(batch)) }
         if !state.queue.jobs.isEmpty { sawJobs = true }
         if let tick = state.nextTickTime, tick <= Date() {
             apply(.tick(Date()))
