@@ -53,7 +53,7 @@ struct EventCodingTests {
         return try EventCoding.decode(name: name, object)
     }
 
-    static func members(_ event: EngineEvent) throws -> [String: JSONValue] {
+    static func members(_ event: EngineEvent) throws -> JSONMembers {
         try #require(try JSONParser.parse(EventCoding.encode(event)).objectValue)
     }
 
@@ -174,8 +174,8 @@ struct EventCodingTests {
         ("job.cleanedUp", ["job": .double(1.5)], "`job`"),
     ])
     func missingOrWrongMembersAreNamed(name: String, members: [String: JSONValue], member: String) {
-        do {
-            _ = try EventCoding.decode(name: name, members)
+        do throws(WireError) {
+            _ = try EventCoding.decode(name: name, JSONMembers(members))
             Issue.record("\(name) \(members) was accepted")
         } catch {
             #expect(error.code == .badArgument)

@@ -18,7 +18,7 @@ enum RandomJSON {
             let count = Int.random(in: 0...5, using: &generator)
             return .array((0..<count).map { _ in value(depth: depth + 1, using: &generator) })
         default:
-            var members: [String: JSONValue] = [:]
+            var members = JSONMembers()
             for _ in 0..<Int.random(in: 0...5, using: &generator) {
                 members[string(using: &generator)] = value(depth: depth + 1, using: &generator)
             }

@@ -17,7 +17,7 @@ extension ServerLoop {
             bytes = complete
         }
         if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }
-        let members: [String: JSONValue]
+        let members: JSONMembers
         do {
             guard case .object(let object) = try JSONParser.parse(bytes) else {
                 reply(to: id, WireReply(command: "error", requestID: nil, error: WireError(.malformed, "a command must be a JSON object")))
@@ -86,7 +86,7 @@ extension ServerLoop {
         case .history(let limit):
             return WireReply(command: ok.command, requestID: requestID, fields: ["entries": .array(try historyEntries(limit: limit))])
         case .durations(let updateIDs):
-            return WireReply(command: ok.command, requestID: requestID, fields: ["durations": .object(try durations(of: updateIDs))])
+            return WireReply(command: ok.command, requestID: requestID, fields: ["durations": .object(JSONMembers(try durations(of: updateIDs)))])
         }
     }
 

@@ -105,8 +105,8 @@ public enum JSONParser {
         mutating func object(depth: Int) throws(JSONParseError) -> JSONValue {
             guard depth <= JSONParser.maximumDepth else { throw error("nested more than \(JSONParser.maximumDepth) deep") }
             position += 1
-            // Sized for the protocol's objects up front: growing a dictionary rehashes it.
-            var members = [String: JSONValue](minimumCapacity: 16)
+            var members = JSONMembers()
+            members.reserveCapacity(16)
             skipWhitespace()
             if current == UInt8(ascii: "}") {
                 position += 1
@@ -119,7 +119,7 @@ public enum JSONParser {
                 guard current == UInt8(ascii: ":") else { throw error("expected `:` after a member name") }
                 position += 1
                 skipWhitespace()
-                members[key] = try value(depth: depth)
+                members.append(key, try value(depth: depth))
                 skipWhitespace()
                 switch current {
                 case UInt8(ascii: ","):

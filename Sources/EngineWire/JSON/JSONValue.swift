@@ -9,7 +9,7 @@ public enum JSONValue: Sendable, Hashable {
     case double(Double)
     case string(String)
     case array([JSONValue])
-    case object([String: JSONValue])
+    case object(JSONMembers)
 
     /// The member `key` of an object; `nil` for a missing key or when this is not an object.
     public subscript(key: String) -> JSONValue? {
@@ -49,7 +49,7 @@ public enum JSONValue: Sendable, Hashable {
         return nil
     }
 
-    public var objectValue: [String: JSONValue]? {
+    public var objectValue: JSONMembers? {
         if case .object(let value) = self { return value }
         return nil
     }

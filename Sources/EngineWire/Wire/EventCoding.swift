@@ -109,7 +109,7 @@ public enum EventCoding {
     /// not know. `job.completed` comes back without per-update results: a consumer's
     /// `QueueModel` already holds them from the `update.completed` events before it.
     /// - Throws: `badArgument` naming the member that is missing or of the wrong type.
-    public static func decode(name: String, _ members: [String: JSONValue]) throws(WireError) -> EngineEvent? {
+    public static func decode(name: String, _ members: JSONMembers) throws(WireError) -> EngineEvent? {
         let object = WireObject(members, context: name)
         let time = try object.optionalString("time").flatMap(RFC3339.date(from:)) ?? Date()
         let kind: EngineEvent.Kind

@@ -18,7 +18,7 @@ public enum UpdateCoding {
         if let timeout = update.timeout { object.add("timeoutMs", timeout.wholeMilliseconds) }
         object.add("abortGraceMs", update.abortGrace.wholeMilliseconds)
         if let workdir = update.workingDirectory { object.add("workdir", workdir) }
-        if !update.environment.isEmpty { object.add("env", .object(update.environment.mapValues(JSONValue.string))) }
+        if !update.environment.isEmpty { object.add("env", .object(JSONMembers(update.environment.mapValues(JSONValue.string)))) }
         if let size = update.sizeInBytes { object.add("size", size) }
         if let severity = update.severity { object.add("severity", severity) }
         if let description = update.description { object.add("description", description) }

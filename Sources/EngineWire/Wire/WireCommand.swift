@@ -60,7 +60,7 @@ public enum WireCommand: Sendable, Hashable {
 
     /// Reads a command object.
     /// - Throws: `unknownCommand`, or `badArgument` naming the member at fault.
-    public init(_ members: [String: JSONValue]) throws(WireError) {
+    public init(_ members: JSONMembers) throws(WireError) {
         guard let name = members["command"]?.stringValue else {
             throw WireError(.badArgument, "a command needs a `command` string")
         }

@@ -1,11 +1,11 @@
 /// Typed access to the members of one JSON object of the protocol; a missing member or one of
 /// the wrong type throws `badArgument` naming it.
 public struct WireObject: Sendable {
-    public let members: [String: JSONValue]
+    public let members: JSONMembers
     /// What the object is, for messages ("abort", "job.queued").
     public let context: String
 
-    public init(_ members: [String: JSONValue], context: String) {
+    public init(_ members: JSONMembers, context: String) {
         self.members = members
         self.context = context
     }

@@ -35,7 +35,7 @@ public struct WireReply: Sendable, Hashable {
     }
 
     /// Reads a reply object (one with a `"reply"` member).
-    public init(json object: [String: JSONValue]) throws(WireError) {
+    public init(json object: JSONMembers) throws(WireError) {
         guard let command = object["reply"]?.stringValue else { throw WireError(.unexpectedMessage, "a reply without `reply`") }
         self.command = command
         requestID = object["id"]?.intValue
@@ -45,6 +45,6 @@ public struct WireReply: Sendable, Hashable {
             let code = object["error"]?.stringValue.flatMap(WireError.Code.init(rawValue:)) ?? .unexpectedMessage
             error = WireError(code, object["message"]?.stringValue ?? "the engine refused without saying why")
         }
-        fields = object.filter { !["reply", "id", "ok", "error", "message"].contains($0.key) }
+        fields = object.dictionary.filter { !["reply", "id", "ok", "error", "message"].contains($0.key) }
     }
 }
