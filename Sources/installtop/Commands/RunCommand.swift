@@ -19,13 +19,7 @@ struct RunCommand: ParsableCommand {
     @OptionGroup var options: RunOptions
 
     func run() throws {
-        let manifest: Manifest
-        do {
-            manifest = try ManifestLoader.load(contentsOfFile: file)
-        } catch {
-            StandardOutput.stderr.line("\(error.description)\n\(error.countLine)")
-            throw ExitCode(ExitStatus.invalidUsage.rawValue)
-        }
+        let manifest = try ManifestArgument.load(file)
         let status = RunSession(manifest: manifest, options: options).run()
         throw ExitCode(status.rawValue)
     }

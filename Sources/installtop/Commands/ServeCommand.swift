@@ -18,25 +18,7 @@ struct ServeCommand: ParsableCommand {
 
     @OptionGroup var socket: SocketOption
 
-    @Option(help: "How many jobs run at once.")
-    var concurrency = 1
-
-    @Option(help: ArgumentHelp("Seconds between SIGTERM and SIGKILL when aborting (overrides every job's).", valueName: "seconds"))
-    var abortGrace: Double?
-
-    @Option(help: ArgumentHelp("The history database.", valueName: "path"))
-    var historyDb: String?
-
-    @Flag(help: "Do not record the install history.")
-    var noHistory = false
-
-    func validate() throws {
-        guard concurrency >= 1 else { throw ValidationError("--concurrency must be at least 1; got \(concurrency)") }
-        if let abortGrace, !(abortGrace >= 0 && abortGrace.isFinite) {
-            throw ValidationError("--abort-grace must be a number of seconds, 0 or more; got \(abortGrace)")
-        }
-        if noHistory && historyDb != nil { throw ValidationError("--no-history and --history-db exclude each other") }
-    }
+    @OptionGroup var engine: EngineOptions
 
     func run() throws {
         let path: String
@@ -46,9 +28,6 @@ struct ServeCommand: ParsableCommand {
             StandardOutput.stderr.line("installtop: \(error)")
             throw ExitCode(ExitStatus.invalidUsage.rawValue)
         }
-        let session = ServeSession(
-            socketPath: path, concurrency: concurrency, abortGrace: abortGrace,
-            historyPath: historyDb, noHistory: noHistory)
-        throw ExitCode(session.run())
+        throw ExitCode(ServeSession(socketPath: path, engine: engine).run())
     }
 }

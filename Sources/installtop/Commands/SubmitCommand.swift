@@ -35,13 +35,7 @@ struct SubmitCommand: ParsableCommand {
     }
 
     func run() throws {
-        let manifest: Manifest
-        do {
-            manifest = try ManifestLoader.load(contentsOfFile: file)
-        } catch {
-            StandardOutput.stderr.line("\(error.description)\n\(error.countLine)")
-            throw ExitCode(ExitStatus.invalidUsage.rawValue)
-        }
+        let manifest = try ManifestArgument.load(file)
         let jobs = manifest.jobs.map { job in
             JobSubmission(
                 name: job.name, operation: job.operation,

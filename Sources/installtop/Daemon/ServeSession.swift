@@ -10,11 +10,7 @@ import InstallHistory
 /// server, until SIGTERM or SIGINT has aborted the jobs and they have all completed.
 struct ServeSession {
     let socketPath: String
-    let concurrency: Int
-    let abortGrace: Double?
-    /// The history database; `nil` for the default.
-    let historyPath: String?
-    let noHistory: Bool
+    let engine: EngineOptions
 
     /// Serves until stopped; returns the exit status (0 after an orderly stop, 1 when the
     /// engine could not start).
@@ -23,14 +19,13 @@ struct ServeSession {
         // this covers stderr too, should the terminal go).
         signal(SIGPIPE, SIG_IGN)
         let log = Self.log
-        let configuration = EngineConfiguration(abortGraceOverride: abortGrace.map { .milliseconds(Int64($0 * 1000)) })
-        let queue = JobQueue(backend: ProcessBackend(), concurrency: concurrency, configuration: configuration)
+        let queue = JobQueue(backend: ProcessBackend(), concurrency: engine.concurrency, configuration: engine.configuration)
         let warnings = Warnings(echo: { log("warning: \($0)") })
         let history: ServerHistory
-        if noHistory {
+        if engine.noHistory {
             history = .off("history is off: the engine runs with --no-history")
         } else {
-            switch HistoryAttachment.attach(to: queue, path: historyPath, warnings: warnings) {
+            switch HistoryAttachment.attach(to: queue, path: engine.historyDb, warnings: warnings) {
             case .off(let reason): history = .off(reason)
             case .store(let store): history = .store(store)
             }
@@ -43,7 +38,7 @@ struct ServeSession {
             return 1
         }
         queue.subscribe { Self.logLifecycle($0, log: log) }
-        log("serving on \(socketPath) (pid \(getpid()), \(concurrency) job\(concurrency == 1 ? "" : "s") at once)")
+        log("serving on \(socketPath) (pid \(getpid()), \(engine.concurrency) job\(engine.concurrency == 1 ? "" : "s") at once)")
 
         let stopRequested = DispatchSemaphore(value: 0)
         let hangups = SignalRelay(signals: [SIGHUP]) { _, _ in

@@ -13,13 +13,13 @@ struct RunSession {
 
     /// Runs everything and returns the exit status. Returns only after every child is gone.
     func run() -> ExitStatus {
-        let configuration = EngineConfiguration(abortGraceOverride: options.abortGrace.map { .milliseconds(Int64($0 * 1000)) })
-        let queue = JobQueue(backend: ProcessBackend(), concurrency: options.concurrency, configuration: configuration)
+        let engine = options.engine
+        let queue = JobQueue(backend: ProcessBackend(), concurrency: engine.concurrency, configuration: engine.configuration)
         let warnings = Warnings()
         let tally = JobResultTally(queue: queue)
         let history: MonitorHistory.Source =
-            options.noHistory
-            ? .off("history is off: --no-history") : HistoryAttachment.attach(to: queue, path: options.historyDb, warnings: warnings)
+            engine.noHistory
+            ? .off("history is off: --no-history") : HistoryAttachment.attach(to: queue, path: engine.historyDb, warnings: warnings)
 
         let mode = OutputMode(options: options)
         let status: ExitStatus
