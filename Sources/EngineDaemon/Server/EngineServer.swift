@@ -84,9 +84,13 @@ public final class EngineServer: Sendable {
 
     /// Stops serving: stops accepting, gives clients up to a second to receive what waits for
     /// them (the last events of the jobs), closes every connection and removes the socket.
-    /// Returns when the I/O thread is done.
+    /// Returns when the I/O thread is done; a second call returns at once.
     public func stop() {
-        shared.withLock { $0.stopping = true }
+        let wasStopping = shared.withLock { shared -> Bool in
+            defer { shared.stopping = true }
+            return shared.stopping
+        }
+        guard !wasStopping else { return }
         wake()
         finished.wait()
         subscription.withLock { $0?.cancel() }
