@@ -87,6 +87,65 @@ struct AttachEndToEndTests {
         }
     }
 
+    @Test func aMonitorKilledWithSIGKILLLeavesTheJobRunning() async throws {
+        let folder = try EndToEndFolder()
+        defer { folder.remove() }
+        chmod(folder.url.path, 0o700)
+        let socket = folder.path("engine.sock")
+        // Runs until the file `go` appears, so the test decides when it ends.
+        try folder.write("gated.sh", """
+            #!/bin/sh
+            echo "progress 10 waiting" >&3
+            while [ ! -e '\(folder.path("go"))' ]; do sleep 0.05; done
+            echo "progress 100 done" >&3
+            """, executable: true)
+        try folder.write("manifest.yaml", """
+            jobs:
+              - name: Gated job
+                updates:
+                  - {id: gated, title: Gated update, install: [\(folder.path("gated.sh"))]}
+            """)
+        let serve = try InstalltopChild(["serve", "--socket", socket, "--no-history"], in: folder)
+        #expect(await EndToEndFolder.eventually { serve.stderr.contains("serving on \(socket)") }, "serve started: \(serve.stderr)")
+        #expect(try await InstalltopChild.run(["submit", folder.path("manifest.yaml"), "--socket", socket], in: folder).status == 0)
+
+        let monitor = try TmuxSession(home: folder.url, command: try attachCommand("monitor", socket: socket, in: folder))
+        defer { monitor.close() }
+        await monitor.waitForScreen("the running job") { $0.contains("Gated job") && $0.contains("waiting") }
+        let attach = Self.processes(withArguments: ["attach", "--socket", socket])
+        try #require(attach.count == 1, "the attach process was found: \(attach)")
+        kill(attach[0], SIGKILL)
+        #expect(await exitStatus("monitor", in: folder) == 128 + Int(SIGKILL), "the monitor died of SIGKILL")
+
+        // The engine saw only a closed connection: the job runs on and ends well.
+        let running = try await InstalltopChild.run(["status", "--socket", socket], in: folder)
+        #expect(running.stdout.contains("running") && running.stdout.contains("Gated job"), "\(running.stdout)")
+        try folder.write("go", "")
+        var finished = false
+        for _ in 0..<200 where !finished {
+            let status = try await InstalltopChild.run(["status", "--socket", socket], in: folder)
+            finished = status.stdout.contains("succeeded")
+            if !finished { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        #expect(finished, "the job completed after its monitor was killed")
+        kill(serve.pid, SIGTERM)
+        #expect(await serve.finish() == 0, "\(serve.stderr)")
+    }
+
+    /// The pids of the processes whose command line contains `arguments` in a row.
+    private static func processes(withArguments arguments: [String]) -> [pid_t] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap { entry -> pid_t? in
+            guard let pid = pid_t(entry),
+                let data = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline")
+            else { return nil }
+            let words = data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+            guard words.count >= arguments.count else { return nil }
+            let matches = (0...(words.count - arguments.count)).contains { Array(words[$0..<($0 + arguments.count)]) == arguments }
+            return matches ? pid : nil
+        }
+    }
+
     @Test func attachWithoutAnEngineExits1() async throws {
         let folder = try EndToEndFolder()
         defer { folder.remove() }
