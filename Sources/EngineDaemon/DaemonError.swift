@@ -19,6 +19,8 @@ public enum DaemonError: Error, Sendable, Hashable, CustomStringConvertible {
     case system(String, errno: Int32)
     /// The engine closed the connection.
     case connectionClosed(String)
+    /// The engine did not answer in time (stopped, or out of descriptors).
+    case noAnswer(String, seconds: Int)
     /// The engine refused the command.
     case refused(WireError)
     /// The engine sent something this client cannot read.
@@ -42,6 +44,8 @@ public enum DaemonError: Error, Sendable, Hashable, CustomStringConvertible {
             return "\(call): \(String(cString: strerror(code)))"
         case .connectionClosed(let path):
             return "the engine on \(path) closed the connection"
+        case .noAnswer(let path, let seconds):
+            return "the engine on \(path) did not answer within \(seconds) s"
         case .refused(let error):
             return error.message
         case .unexpectedMessage(let text):

@@ -67,10 +67,12 @@ public final class EngineClient: Sendable {
         return requestID
     }
 
-    /// The next message from the engine, waiting for it; `nil` once the engine has closed the
-    /// connection (or `close()` was called).
-    /// - Throws: `unexpectedMessage` for a line that is not one of the engine's messages.
-    public func nextMessage() throws(DaemonError) -> ServerMessage? {
+    /// The next message from the engine, waiting for it (at most `timeout`, when given);
+    /// `nil` once the engine has closed the connection (or `close()` was called).
+    /// - Throws: `unexpectedMessage` for a line that is not one of the engine's messages,
+    ///   `noAnswer` when `timeout` passes first.
+    public func nextMessage(timeout: Duration? = nil) throws(DaemonError) -> ServerMessage? {
+        let deadline = timeout.map { ContinuousClock.now + $0 }
         while true {
             let line = pendingLines.withLock { pending -> LineReader.Line? in
                 guard pending.next < pending.lines.count else { return nil }
@@ -89,17 +91,19 @@ public final class EngineClient: Sendable {
                     throw .unexpectedMessage("a line of \(length) bytes")
                 }
             }
+            if let deadline, let timeout { try waitForInput(until: deadline, timeout: timeout) }
             guard try fill() else { return nil }
         }
     }
 
-    /// Sends `command` and waits for its reply, skipping events (use on a connection that
-    /// did not subscribe, or whose events you do not need).
-    /// - Throws: `refused` with the engine's reason, `connectionClosed`.
+    /// Sends `command` and waits for its reply (at most `timeout`, when given), skipping events
+    /// (use on a connection that did not subscribe, or whose events you do not need).
+    /// - Throws: `refused` with the engine's reason, `connectionClosed`, `noAnswer`.
     @discardableResult
-    public func request(_ command: WireCommand) throws(DaemonError) -> WireReply {
+    public func request(_ command: WireCommand, timeout: Duration? = nil) throws(DaemonError) -> WireReply {
         let requestID = try send(command)
-        while let message = try nextMessage() {
+        let deadline = timeout.map { ContinuousClock.now + $0 }
+        while let message = try nextMessage(timeout: deadline.map { max(.zero, $0 - ContinuousClock.now) }) {
             guard case .reply(let reply) = message else { continue }
             if let error = reply.error, reply.requestID == requestID || reply.requestID == nil {
                 throw .refused(error)
@@ -113,6 +117,19 @@ public final class EngineClient: Sendable {
     public func close() {
         guard !closed.exchange(true, ordering: .relaxed) else { return }
         shutdown(descriptor, Int32(SHUT_RDWR))
+    }
+
+    /// Waits until something can be read, or throws `noAnswer` at `deadline`.
+    private func waitForInput(until deadline: ContinuousClock.Instant, timeout: Duration) throws(DaemonError) {
+        while true {
+            let left = deadline - ContinuousClock.now
+            let milliseconds = Int32(clamping: max(0, left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000))
+            var descriptors = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)]
+            let ready = poll(&descriptors, 1, milliseconds)
+            if ready > 0 { return }
+            if ready < 0 && errno == EINTR { continue }
+            throw .noAnswer(path, seconds: Int(timeout.components.seconds))
+        }
     }
 
     /// Reads once; false at the end of the stream.

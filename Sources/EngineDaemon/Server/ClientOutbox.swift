@@ -37,12 +37,14 @@ struct ClientOutbox {
     /// Bytes skipped since the client last caught up: how far behind it is beyond `queuedBytes`.
     private var behindBytes = 0
 
+    /// Queued bytes past which output and progress are skipped: a quarter of the first limit
+    /// (the limit grows by the size of the snapshot; this does not).
+    let skipThreshold: Int
+
     init(limit: Int) {
         self.limit = limit
+        skipThreshold = max(1, limit / 4)
     }
-
-    /// Queued bytes past which output and progress are skipped.
-    var skipThreshold: Int { max(1, limit / 4) }
 
     /// Queues bytes: an event of a client still being sent its snapshot waits behind it, a
     /// reply goes out at once. Returns false (and marks the client dropped) when that passes

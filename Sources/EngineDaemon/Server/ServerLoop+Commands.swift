@@ -151,57 +151,6 @@ extension ServerLoop {
         return durations
     }
 
-    /// Starts sending `snapshot.begin`, the replay of the queue as the engine's events built
-    /// it, and `snapshot.end` (`advanceSnapshots` sends the rest); live events that arrive
-    /// meanwhile wait and follow it, none lost or repeated. The snapshot does not count
-    /// towards the client's backlog limit.
-    private mutating func startSnapshot(for id: Int) {
-        let model = server.shared.withLock { shared -> QueueModel? in
-            guard shared.outboxes[id] != nil else { return nil }
-            shared.outboxes[id]!.subscription = .replaying(held: [])
-            shared.outboxes[id]!.limit = Int.max / 2
-            var begin = Array(ServerMessage.snapshotBeginLine(jobs: shared.model.jobs.count).utf8)
-            begin.append(UInt8(ascii: "\n"))
-            _ = shared.outboxes[id]!.enqueue(begin, isEvent: false)
-            return shared.model
-        }
-        guard let model else { return }
-        connections[id]?.snapshot = SnapshotCursor(events: model.replayEvents())
-    }
-
-    /// Encodes the next chunk of every snapshot whose client has taken the previous one; the
-    /// last chunk ends with `snapshot.end` followed by the live events held meanwhile.
-    mutating func advanceSnapshots() {
-        for id in Array(connections.keys) {
-            guard var connection = connections[id], var cursor = connection.snapshot,
-                connection.sentCount == connection.sending.count
-            else { continue }
-            let end = min(cursor.events.count, cursor.next + SnapshotCursor.chunkSize)
-            var bytes: [UInt8] = []
-            bytes.reserveCapacity((end - cursor.next) * 160)
-            for event in cursor.events[cursor.next..<end] { bytes.append(contentsOf: EventCoding.line(event)) }
-            cursor.next = end
-            let finished = end == cursor.events.count
-            if finished {
-                bytes.append(contentsOf: ServerMessage.snapshotEndLine.utf8)
-                bytes.append(UInt8(ascii: "\n"))
-            }
-            let backlogLimit = server.options.backlogLimit
-            server.shared.withLock { shared in
-                guard var outbox = shared.outboxes[id] else { return }
-                _ = outbox.enqueue(bytes, isEvent: false)
-                if finished, case .replaying(let held) = outbox.subscription {
-                    outbox.subscription = .live
-                    outbox.limit = outbox.queuedBytes + held.count + backlogLimit
-                    _ = outbox.enqueue(held, isEvent: true)
-                }
-                shared.outboxes[id] = outbox
-            }
-            connection.snapshot = finished ? nil : cursor
-            connections[id] = connection
-        }
-    }
-
     private func reply(to id: Int, _ reply: WireReply) {
         server.send(reply.line, to: id)
     }

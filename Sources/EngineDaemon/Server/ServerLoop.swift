@@ -10,6 +10,11 @@ struct ServerLoop {
     let uid = geteuid()
     var connections: [Int: ClientConnection] = [:]
     private var nextID = 1
+    /// Out of file descriptors: the listener is left out of `poll()` until then (it would
+    /// report the waiting connection at once, forever).
+    private var acceptPausedUntil: ContinuousClock.Instant?
+    /// Said once per shortage, not every 100 ms.
+    private var saidOutOfDescriptors = false
 
     init(server: EngineServer, listener: Int32) {
         self.server = server
@@ -30,8 +35,10 @@ struct ServerLoop {
                     return
                 }
             }
+            if let until = acceptPausedUntil, ContinuousClock.now >= until { acceptPausedUntil = nil }
+            let listening = !stopping && acceptPausedUntil == nil
             var descriptors = [pollfd(fd: server.wakeRead, events: Int16(POLLIN), revents: 0)]
-            if !stopping { descriptors.append(pollfd(fd: listener, events: Int16(POLLIN), revents: 0)) }
+            if listening { descriptors.append(pollfd(fd: listener, events: Int16(POLLIN), revents: 0)) }
             let ids = Array(connections.keys)
             for id in ids {
                 let connection = connections[id]!
@@ -42,9 +49,9 @@ struct ServerLoop {
                 }
                 descriptors.append(pollfd(fd: connection.descriptor, events: Int16(events), revents: 0))
             }
-            _ = poll(&descriptors, nfds_t(descriptors.count), stopping ? 50 : -1)
-            if !stopping, descriptors[1].revents != 0 { acceptAll() }
-            let offset = stopping ? 1 : 2
+            _ = poll(&descriptors, nfds_t(descriptors.count), stopping ? 50 : acceptPausedUntil == nil ? -1 : 100)
+            if listening, descriptors[1].revents != 0 { acceptAll() }
+            let offset = listening ? 2 : 1
             for (position, id) in ids.enumerated() {
                 let revents = Int32(descriptors[offset + position].revents)
                 guard revents != 0, connections[id] != nil else { continue }
@@ -137,7 +144,15 @@ struct ServerLoop {
     private mutating func acceptAll() {
         while true {
             let descriptor = cus_accept(listener)
-            guard descriptor >= 0 else { return }
+            guard descriptor >= 0 else {
+                if errno == EMFILE || errno == ENFILE {
+                    if !saidOutOfDescriptors { server.options.log("cannot accept connections: too many open files; retrying every 100 ms") }
+                    saidOutOfDescriptors = true
+                    acceptPausedUntil = ContinuousClock.now + .milliseconds(100)
+                }
+                return
+            }
+            saidOutOfDescriptors = false
             guard let peer = try? PeerCredentials(of: descriptor) else {
                 close(descriptor)
                 continue

@@ -46,14 +46,7 @@ struct SubmitCommand: ParsableCommand {
                 },
                 stopOnFailure: job.stopOnFailure)
         }
-        let client = try socket.connect()
-        let reply: WireReply
-        do {
-            reply = try client.request(.submit(jobs))
-        } catch {
-            StandardOutput.stderr.line("installtop: \(error)")
-            throw ExitCode(1)
-        }
+        let reply = try JobAction.perform(.submit(jobs), socket: socket, timeout: JobAction.replyTimeout)
         let ids = (reply.fields["jobs"]?.arrayValue ?? []).compactMap(\.intValue)
         if json {
             StandardOutput.stdout.line(#"{"jobs":["# + ids.map(String.init).joined(separator: ",") + "]}")

@@ -1,13 +1,19 @@
 import ArgumentParser
 import EngineWire
 
-/// The shared part of `abort` and `cleanup`: one command, one reply.
+/// The shared part of `submit`, `abort` and `cleanup`: one command, one reply.
 enum JobAction {
-    /// Sends `command` and waits for its reply; on a refusal prints the reason and exits 1.
-    static func perform(_ command: WireCommand, socket: SocketOption) throws {
+    /// How long a command waits for an engine that does not answer (stopped, or out of
+    /// descriptors) before saying so; `cleanup`, which waits for a job, has no limit.
+    static let replyTimeout: Duration = .seconds(30)
+
+    /// Sends `command` and returns its reply; on a refusal, no engine or no answer within
+    /// `timeout`, prints why and exits 1.
+    @discardableResult
+    static func perform(_ command: WireCommand, socket: SocketOption, timeout: Duration?) throws -> WireReply {
         let client = try socket.connect()
         do {
-            try client.request(command)
+            return try client.request(command, timeout: timeout)
         } catch {
             StandardOutput.stderr.line("installtop: \(error)")
             throw ExitCode(1)

@@ -59,3 +59,39 @@ struct DaemonSocketTests {
         #expect((try? String(contentsOfFile: daemon.socket, encoding: .utf8)) == "precious")
     }
 }
+
+/// An engine out of file descriptors: it says so once, waits instead of spinning on the
+/// listener, and accepts again when descriptors are free.
+@Suite("daemon out of descriptors")
+struct DaemonDescriptorTests {
+    @Test("EMFILE on accept is logged once, and accepting resumes when descriptors are free")
+    func outOfDescriptors() async throws {
+        let prlimit = "/usr/bin/prlimit"
+        try #require(FileManager.default.isExecutableFile(atPath: prlimit), "prlimit (util-linux) lowers serve's limit")
+        let daemon = try DaemonFixture()
+        defer { daemon.remove() }
+        let serve = try await daemon.start()
+        // Counted once serve has answered a client (some descriptors are opened lazily), then
+        // room for two more: the third client waits in the listen backlog.
+        #expect(try await daemon.run(["status"]).status == 0)
+        let open = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(serve.pid)/fd").count
+        let lowered = try await InstalltopProcess(
+            ["--pid", String(serve.pid), "--nofile=\(open + 2):\(open + 2)"], in: daemon.folder, executable: prlimit
+        ).finish()
+        try #require(lowered.status == 0, "\(lowered.stderr)")
+
+        var clients = try (0..<4).map { _ in try RawClient(socket: daemon.socket) }
+        try await waitUntil("serve to run out of descriptors; stderr:\n\(serve.stderr)") {
+            serve.stderr.contains("cannot accept connections: too many open files")
+        }
+        clients.removeAll()
+        // Descriptors are free again: a new client is served.
+        try await waitUntil("status to work again") { try await daemon.run(["status"]).status == 0 }
+        // Said when a shortage starts (the backlog's clients may cause a second), not every
+        // 100 ms while it lasts.
+        let mentions = serve.stderr.components(separatedBy: "too many open files").count - 1
+        #expect((1...3).contains(mentions), "\(serve.stderr)")
+        serve.send(SIGTERM)
+        #expect(try await serve.finish(timeout: .seconds(15)).status == 0)
+    }
+}
