@@ -77,7 +77,8 @@ public final class EngineServer: Sendable {
     /// The socket's path.
     public var socketPath: String { listener.path }
 
-    /// From now on `submit` is refused with `shuttingDown` (the engine is stopping).
+    /// From now on `submit` is refused with `shuttingDown` (the engine is stopping). Call it
+    /// before aborting every job: a submit racing with it has its jobs aborted.
     public func refuseSubmissions() {
         shared.withLock { $0.acceptsSubmissions = false }
     }

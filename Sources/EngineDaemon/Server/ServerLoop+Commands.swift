@@ -114,6 +114,11 @@ extension ServerLoop {
                 throw WireError(.invalidJob, "job \(job.name): \(error.description)")
             }
         }
+        // A stop that began while these were being queued may have aborted every job just
+        // before them: these are aborted too, so that the stopping engine waits for no job.
+        if !server.shared.withLock({ $0.acceptsSubmissions }) {
+            for id in ids.compactMap(\.intValue) { try? server.queue.abort(job: id) }
+        }
         return WireReply(command: "submit", requestID: requestID, fields: ["jobs": .array(ids)])
     }
 
