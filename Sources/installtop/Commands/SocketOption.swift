@@ -15,13 +15,14 @@ struct SocketOption: ParsableArguments {
         try SocketLocation.resolve(socket, environment: ProcessInfo.processInfo.environment)
     }
 
-    /// A connection to the engine, or a message on stderr and exit status 1.
+    /// A connection to the engine, or a message on stderr and exit status 1 (2 when there is
+    /// no socket to try: a usage error).
     func connect() throws -> EngineClient {
         do {
             return try EngineClient(path: try path())
         } catch {
             StandardOutput.stderr.line("installtop: \(error)")
-            throw ExitCode(1)
+            throw ExitCode(error == .noDefaultSocket ? ExitStatus.invalidUsage.rawValue : 1)
         }
     }
 }
