@@ -25,6 +25,25 @@ struct AttachEndToEndTests {
             + "echo $? > '\(folder.path(name + ".rc.tmp"))'; mv '\(folder.path(name + ".rc.tmp"))' '\(folder.path(name + ".rc"))'; sleep 60"
     }
 
+    /// Starts `serve` on `engine.sock` in `folder` (made 0700) and submits one job of one
+    /// update that runs `script`; returns the serve process.
+    private func serveOneJob(_ name: String, update: String, script: String, in folder: EndToEndFolder) async throws -> InstalltopChild {
+        chmod(folder.url.path, 0o700)
+        let socket = folder.path("engine.sock")
+        try folder.write("\(update).sh", script, executable: true)
+        try folder.write("manifest.yaml", """
+            jobs:
+              - name: \(name)
+                updates:
+                  - {id: \(update), title: \(update) update, install: [\(folder.path("\(update).sh"))]}
+            """)
+        let serve = try InstalltopChild(["serve", "--socket", socket, "--no-history"], in: folder)
+        #expect(await EndToEndFolder.eventually { serve.stderr.contains("serving on \(socket)") }, "serve started: \(serve.stderr)")
+        let submitted = try await InstalltopChild.run(["submit", folder.path("manifest.yaml"), "--socket", socket], in: folder)
+        #expect(submitted.status == 0, "\(submitted.stderr)")
+        return serve
+    }
+
     /// Waits for `NAME.rc` and returns the exit status in it.
     private func exitStatus(_ name: String, in folder: EndToEndFolder) async -> Int? {
         _ = await EndToEndFolder.eventually { folder.read(name + ".rc") != nil }
@@ -34,19 +53,8 @@ struct AttachEndToEndTests {
     @Test func detachReattachAbortFromAnotherMonitorAndEngineGone() async throws {
         let folder = try EndToEndFolder()
         defer { folder.remove() }
-        chmod(folder.url.path, 0o700)
         let socket = folder.path("engine.sock")
-        try folder.write("slow.sh", Self.slowScript, executable: true)
-        try folder.write("manifest.yaml", """
-            jobs:
-              - name: Slow job
-                updates:
-                  - {id: slow, title: Slow update, install: [\(folder.path("slow.sh"))]}
-            """)
-        let serve = try InstalltopChild(["serve", "--socket", socket, "--no-history"], in: folder)
-        #expect(await EndToEndFolder.eventually { serve.stderr.contains("serving on \(socket)") }, "serve started: \(serve.stderr)")
-        let submitted = try await InstalltopChild.run(["submit", folder.path("manifest.yaml"), "--socket", socket], in: folder)
-        #expect(submitted.status == 0, "\(submitted.stderr)")
+        let serve = try await serveOneJob("Slow job", update: "slow", script: Self.slowScript, in: folder)
 
         // Attach, see the job, detach: the monitor exits 0 and the job keeps running.
         let first = try TmuxSession(home: folder.url, command: try attachCommand("first", socket: socket, in: folder))
@@ -90,24 +98,14 @@ struct AttachEndToEndTests {
     @Test func aMonitorKilledWithSIGKILLLeavesTheJobRunning() async throws {
         let folder = try EndToEndFolder()
         defer { folder.remove() }
-        chmod(folder.url.path, 0o700)
         let socket = folder.path("engine.sock")
         // Runs until the file `go` appears, so the test decides when it ends.
-        try folder.write("gated.sh", """
+        let serve = try await serveOneJob("Gated job", update: "gated", script: """
             #!/bin/sh
             echo "progress 10 waiting" >&3
             while [ ! -e '\(folder.path("go"))' ]; do sleep 0.05; done
             echo "progress 100 done" >&3
-            """, executable: true)
-        try folder.write("manifest.yaml", """
-            jobs:
-              - name: Gated job
-                updates:
-                  - {id: gated, title: Gated update, install: [\(folder.path("gated.sh"))]}
-            """)
-        let serve = try InstalltopChild(["serve", "--socket", socket, "--no-history"], in: folder)
-        #expect(await EndToEndFolder.eventually { serve.stderr.contains("serving on \(socket)") }, "serve started: \(serve.stderr)")
-        #expect(try await InstalltopChild.run(["submit", folder.path("manifest.yaml"), "--socket", socket], in: folder).status == 0)
+            """, in: folder)
 
         let monitor = try TmuxSession(home: folder.url, command: try attachCommand("monitor", socket: socket, in: folder))
         defer { monitor.close() }
