@@ -5,8 +5,8 @@ import Monitor
 /// `MonitorLoop` only talks to this, so it does not know which.
 ///
 /// Everything comes back through the mailbox given to `start`: the queue's events (a replay
-/// of the queue first, then live), refusals of commands as `.commandResult`, history answers as
-/// `.monitor`, and `.linkLost` if the engine goes away.
+/// of the queue first, then `.ready`, then live events), refusals of commands as
+/// `.commandResult`, history answers as `.monitor`, and `.linkLost` if the engine goes away.
 protocol EngineLink: Sendable {
     /// True when the jobs belong to an engine that outlives the monitor: quitting detaches.
     var jobsOutliveMonitor: Bool { get }

@@ -21,6 +21,8 @@ final class LocalEngineLink: EngineLink {
         if !history.medianDurations.isEmpty { mailbox.post(.monitor(.historicalDurations(history.medianDurations))) }
         let events = queue.subscribe { mailbox.post(.engine($0)) }
         subscription.withLock { $0 = events }
+        // The queue's replay is quick, and `run` starts the monitor before any job exists.
+        mailbox.post(.ready)
     }
 
     func perform(_ command: MonitorEffect) {

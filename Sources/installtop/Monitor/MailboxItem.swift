@@ -11,4 +11,7 @@ enum MailboxItem: Sendable {
     case monitor(MonitorEvent)
     /// The engine is gone (its socket closed): the monitor ends, saying why.
     case linkLost(String)
+    /// Everything the engine had when the monitor connected has been posted: the first frame
+    /// may be drawn (before it, it would show a queue still arriving).
+    case ready
 }

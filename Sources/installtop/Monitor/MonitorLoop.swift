@@ -20,6 +20,12 @@ struct MonitorLoop {
     private var quitResult: Bool?
     /// Why the engine went away, when it did; the loop ends with it.
     private(set) var lostLink: String?
+    /// The link has posted what the engine had (`.ready`): until then no frame is drawn, so
+    /// the first one shows the whole queue, not the part of a snapshot that has arrived.
+    private var ready = false
+    /// When the loop began: if `.ready` takes longer than `readyPatience`, it draws anyway.
+    private let startedAt = ContinuousClock.now
+    private static let readyPatience: Duration = .milliseconds(500)
     private var sawJobs = false
     /// The terminal hung up (its input reports POLLHUP or an error): it is left out of
     /// `poll()` from then on, which would otherwise return at once forever and spin.
@@ -70,6 +76,7 @@ struct MonitorLoop {
         if needsDraw, let lastDraw {
             deadlines.append(max(.zero, MonitorSession.frameInterval - (ContinuousClock.now - lastDraw)))
         }
+        if !ready { deadlines.append(max(.zero, Self.readyPatience - (ContinuousClock.now - startedAt))) }
         let timeout = deadlines.min().map { Int32(clamping: $0.components.seconds * 1000 + $0.components.attoseconds / 1_000_000_000_000_000) } ?? -1
         var descriptors = [
             pollfd(fd: mailbox.readDescriptor, events: Int16(POLLIN), revents: 0),
@@ -124,6 +131,7 @@ struct MonitorLoop {
             case .commandResult(let text): apply(.commandResult(text))
             case .monitor(let event): apply(event)
             case .linkLost(let reason): lostLink = reason
+            case .ready: ready = true
             }
         }
         if !batch.isEmpty { apply(.engineEvents(batch)) }
@@ -151,7 +159,7 @@ struct MonitorLoop {
     // MARK: - Drawing
 
     private mutating func drawIfDue() {
-        guard needsDraw else { return }
+        guard needsDraw, ready || ContinuousClock.now - startedAt >= Self.readyPatience else { return }
         if let lastDraw, ContinuousClock.now - lastDraw < MonitorSession.frameInterval { return }
         draw()
     }

@@ -35,6 +35,11 @@ enum MonitorSession {
     static func run(
         link: any EngineLink, themeOption: String?, exitWhenDone: Bool, onStart: () -> Void = {}
     ) throws -> MonitorOutcome {
+        // The engine's snapshot starts arriving (and being decoded, on the link's thread) while
+        // the themes load and the terminal is set up.
+        let mailbox = try Mailbox(outputLimit: QueueModel().outputCapacity)
+        link.start(posting: mailbox)
+        defer { link.stop() }
         var catalog = ThemeCatalog(userDirectory: ThemeCatalog.userDirectory())
         let themeIndex = try themeOption.map { name throws(ThemeError) in try catalog.resolve(name) } ?? 0
         let noColor = ProcessInfo.processInfo.environment["NO_COLOR"] != nil
@@ -42,12 +47,9 @@ enum MonitorSession {
         guard !themes.isEmpty else {
             throw catalog.problems.first ?? ThemeError(file: "Themes", message: "no theme could be loaded")
         }
-        let mailbox = try Mailbox(outputLimit: QueueModel().outputCapacity)
         let terminal = CursesTerminal()
         try terminal.start()
         defer { terminal.stop() }
-        link.start(posting: mailbox)
-        defer { link.stop() }
         var state = MonitorState(
             width: terminal.size.width, height: terminal.size.height,
             glyphs: terminal.isUTF8Locale ? .unicode : .ascii,
@@ -62,6 +64,5 @@ enum MonitorSession {
         let quitWhileRunning = loop.run()
         if let reason = loop.lostLink { return .linkLost(reason) }
         return quitWhileRunning ? .quitWhileRunning : .quit
-
     }
 }

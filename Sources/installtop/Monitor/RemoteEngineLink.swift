@@ -26,6 +26,8 @@ final class RemoteEngineLink: EngineLink {
 
     let client: EngineClient
     private let state = Mutex(State())
+    /// Snapshot events handed to the loop at a time.
+    private static let snapshotChunk = 1_000
 
     init(client: EngineClient) {
         self.client = client
@@ -73,7 +75,8 @@ final class RemoteEngineLink: EngineLink {
     /// Runs on the reader thread until the engine closes the connection.
     private func read(into mailbox: Mailbox) {
         var ending = "the engine on \(client.path) closed the connection"
-        // The snapshot is handed over whole, so the first frame shows the whole queue.
+        // The snapshot goes to the loop in chunks, applied while the rest is read and decoded;
+        // the loop draws its first frame at `.ready`, with the whole queue.
         var snapshot: [MailboxItem]?
         var snapshotUpdateIDs: [String] = []
         do throws(DaemonError) {
@@ -85,11 +88,19 @@ final class RemoteEngineLink: EngineLink {
                         let ids = descriptor.updates.map(\.id)
                         if snapshot != nil { snapshotUpdateIDs += ids } else { askDurations(ids) }
                     }
-                    if snapshot != nil { snapshot!.append(.engine(event)) } else { mailbox.post(.engine(event)) }
+                    if snapshot != nil {
+                        snapshot!.append(.engine(event))
+                        if snapshot!.count == Self.snapshotChunk {
+                            mailbox.post(contentsOf: snapshot!)
+                            snapshot = []
+                        }
+                    } else {
+                        mailbox.post(.engine(event))
+                    }
                 case .snapshotBegin:
                     snapshot = []
                 case .snapshotEnd:
-                    mailbox.post(contentsOf: snapshot ?? [])
+                    mailbox.post(contentsOf: (snapshot ?? []) + [.ready])
                     snapshot = nil
                     askDurations(snapshotUpdateIDs)
                     snapshotUpdateIDs = []
