@@ -14,6 +14,7 @@ enum DaemonBenchmarks {
         Benchmark(name: "daemon-fanout", run: fanOut),
         Benchmark(name: "daemon-attach", run: attach),
         Benchmark(name: "wire-decode", run: decode),
+        Benchmark(name: "daemon-attach-terminal", run: AttachThroughTerminalBenchmark.run),
     ]
 
     /// 30,000 typical event lines (a third `update.completed`, two thirds `log`) read by
