@@ -9,12 +9,7 @@ extension MonitorState {
     public mutating func handle(_ event: MonitorEvent) -> [MonitorEffect] {
         switch event {
         case .engine(let engineEvent):
-            var effects = handleEngine(engineEvent)
-            if engineEvent.kind.movesLists {
-                fixScrolling()
-            }
-            effects.append(.redraw)
-            return effects
+            return handle(.engineEvents([engineEvent]))
         case .engineEvents(let events):
             var effects: [MonitorEffect] = []
             var movedLists = false
