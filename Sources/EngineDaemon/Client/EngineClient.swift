@@ -92,7 +92,7 @@ public final class EngineClient: Sendable {
                 }
             }
             if let deadline, let timeout { try waitForInput(until: deadline, timeout: timeout) }
-            guard try fill() else { return nil }
+            guard fill() else { return nil }
         }
     }
 
@@ -133,7 +133,7 @@ public final class EngineClient: Sendable {
     }
 
     /// Reads once; false at the end of the stream.
-    private func fill() throws(DaemonError) -> Bool {
+    private func fill() -> Bool {
         while true {
             let lines = reader.withLock { reader -> [LineReader.Line]? in
                 let count = reader.buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }

@@ -40,16 +40,16 @@ final class JSONEventWriter: Sendable {
                 }
                 state.pending[key] = nil
                 state.lastEmitted[key] = now
-                output.line(Self.encode(event))
+                output.line(EventCoding.encode(event))
             case .output where !includeLogs:
                 return
             case .updateCompleted(let job, let index, _, _):
                 let key = UpdateKey(job: job, index: index)
-                if let pending = state.pending.removeValue(forKey: key) { output.line(Self.encode(pending)) }
+                if let pending = state.pending.removeValue(forKey: key) { output.line(EventCoding.encode(pending)) }
                 state.lastEmitted[key] = nil
-                output.line(Self.encode(event))
+                output.line(EventCoding.encode(event))
             default:
-                output.line(Self.encode(event))
+                output.line(EventCoding.encode(event))
             }
         }
     }
@@ -63,11 +63,9 @@ final class JSONEventWriter: Sendable {
                 guard let last = state.lastEmitted[key], now - last >= Self.progressInterval else { continue }
                 state.pending[key] = nil
                 state.lastEmitted[key] = now
-                output.line(Self.encode(event))
+                output.line(EventCoding.encode(event))
             }
             return !state.pending.isEmpty
         }
     }
-
-    static func encode(_ event: EngineEvent) -> String { EventCoding.encode(event) }
 }
