@@ -120,10 +120,7 @@ struct EngineServerSubscribeTests {
         // even in a slow debug build (the engine never waits for clients).
         let bursts = 10
         let linesPerBurst = 2_000
-        let text = String(repeating: "x", count: 200)
-        let burst = UpdateScript(reports: (0..<linesPerBurst).map { .output(.stdout, "\($0) \(text)") }, ending: .whenReleased)
-        let ids = (0..<bursts).map { "burst\($0)" }
-        let backend = ScriptedBackend(scripts: Dictionary(uniqueKeysWithValues: ids.map { ($0, burst) }))
+        let (backend, ids) = Self.burstBackend(bursts: bursts, linesPerBurst: linesPerBurst)
         let engine = try TestEngine(backend: backend, backlogLimit: 1 << 20)
         defer { engine.stop() }
 
@@ -159,10 +156,7 @@ struct EngineServerSubscribeTests {
         // events arrive; then the update waits, and nothing else happens in the engine.
         let bursts = 3
         let linesPerBurst = 3_000
-        let text = String(repeating: "y", count: 200)
-        let burst = UpdateScript(reports: (0..<linesPerBurst).map { .output(.stdout, "\($0) \(text)") }, ending: .whenReleased)
-        let ids = (0..<bursts).map { "burst\($0)" }
-        let backend = ScriptedBackend(scripts: Dictionary(uniqueKeysWithValues: ids.map { ($0, burst) }))
+        let (backend, ids) = Self.burstBackend(bursts: bursts, linesPerBurst: linesPerBurst)
         let engine = try TestEngine(backend: backend)
         defer { engine.stop() }
         let reader = try engine.subscriber()
@@ -182,5 +176,14 @@ struct EngineServerSubscribeTests {
         await engine.queue.waitUntilIdle()
         #expect(stuck.isEmpty, "\(stuck)")
         #expect(outputs() == bursts * linesPerBurst)
+    }
+
+    /// Updates `burst0`, `burst1` … that each print `linesPerBurst` lines of about 200 bytes,
+    /// then wait to be released.
+    private static func burstBackend(bursts: Int, linesPerBurst: Int) -> (ScriptedBackend, [String]) {
+        let text = String(repeating: "x", count: 200)
+        let burst = UpdateScript(reports: (0..<linesPerBurst).map { .output(.stdout, "\($0) \(text)") }, ending: .whenReleased)
+        let ids = (0..<bursts).map { "burst\($0)" }
+        return (ScriptedBackend(scripts: Dictionary(uniqueKeysWithValues: ids.map { ($0, burst) })), ids)
     }
 }
