@@ -68,9 +68,10 @@ let package = Package(
             dependencies: ["InstallEngine", "TerminalUI", .product(name: "Yams", package: "Yams")],
             plugins: ["EmbedThemes"]
         ),
-        // Turns Themes/*.yaml into a Swift file of string literals (run by the EmbedThemes plugin).
-        .executableTarget(name: "embed-themes"),
-        .plugin(name: "EmbedThemes", capability: .buildTool(), dependencies: ["embed-themes"]),
+        // Turns files into a Swift file of string literals (run by the EmbedThemes and EmbedDemo plugins).
+        .executableTarget(name: "embed-files"),
+        .plugin(name: "EmbedThemes", capability: .buildTool(), dependencies: ["embed-files"]),
+        .plugin(name: "EmbedDemo", capability: .buildTool(), dependencies: ["embed-files"]),
 
         // MARK: - Executables
 
@@ -86,7 +87,9 @@ let package = Package(
                 "Monitor",
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            // The demo's manifest and scripts (Examples/demo/) embedded at build time.
+            plugins: ["EmbedDemo"]
         ),
         // Prints timings; run with `swift run -c release installtop-bench [NAME]`.
         .executableTarget(

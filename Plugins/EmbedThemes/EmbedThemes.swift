@@ -15,8 +15,8 @@ struct EmbedThemes: BuildToolPlugin {
         return [
             .buildCommand(
                 displayName: "Embedding \(files.count) themes",
-                executable: try context.tool(named: "embed-themes").url,
-                arguments: [output.path] + files.map(\.path),
+                executable: try context.tool(named: "embed-files").url,
+                arguments: ["--strip-extension", "EmbeddedThemes", output.path] + files.map(\.path),
                 inputFiles: files,
                 outputFiles: [output]
             ),

@@ -40,4 +40,45 @@ struct DemoTests {
             .filter { $0.hasPrefix("installtop-demo-") }
         #expect(demoFolders.isEmpty, "the demo's folder was not removed: \(demoFolders)")
     }
+
+    @Test("the demo records into a history of its own, never the real one")
+    func demoKeepsItsOwnHistory() async throws {
+        let folder = try TestFolder()
+        defer { folder.remove() }
+
+        let result = try await installtop(["demo", "--plain", "--exit-when-done"], in: folder,
+                                          environment: ["INSTALLTOP_DEMO_SPEED": "40"], timeout: .seconds(120))
+        #expect(result.status == 1, "the demo has a failure; stderr: \(result.stderr)")
+        let state = folder.file("state/installtop")
+        #expect(FileManager.default.fileExists(atPath: state + "/demo-history.sqlite3"))
+        #expect(!FileManager.default.fileExists(atPath: state + "/history.sqlite3"), "the real history was created")
+        let demoHistory = try await installtop(["history", "--json", "--history-db", state + "/demo-history.sqlite3"], in: folder)
+        #expect(demoHistory.stdout.contains("\"nvidia-driver\""), "\(demoHistory.stdout)")
+    }
+
+    @Test("--print-manifest prints the shipped manifest; --export writes a copy that runs and refuses to overwrite it")
+    func exportTheDemo() async throws {
+        let folder = try TestFolder()
+        defer { folder.remove() }
+
+        let printed = try await installtop(["demo", "--print-manifest"], in: folder)
+        #expect(printed.status == 0)
+        #expect(printed.stdout.hasPrefix("# The installtop demo") && printed.stdout.contains("id: db-migrate"), "\(printed.stdout)")
+
+        let copy = folder.file("my-demo")
+        let exported = try await installtop(["demo", "--export", copy], in: folder)
+        #expect(exported.status == 0 && exported.stdout.contains("installtop run \(copy)/demo.yaml"), "\(exported.stderr)")
+        #expect(try String(contentsOfFile: copy + "/demo.yaml", encoding: .utf8) == printed.stdout)
+        #expect(FileManager.default.isExecutableFile(atPath: copy + "/apply.sh"))
+        #expect(!FileManager.default.isExecutableFile(atPath: copy + "/lib.sh"))
+
+        let again = try await installtop(["demo", "--export", copy], in: folder)
+        #expect(again.status == 1 && again.stderr.contains("already has apply.sh"), "\(again.stderr)")
+
+        let validated = try await installtop(["validate", copy + "/demo.yaml"], in: folder)
+        #expect(validated.status == 0, "\(validated.stdout)\(validated.stderr)")
+        let ran = try await installtop(["run", copy + "/demo.yaml", "--plain", "--no-history"], in: folder,
+                                       environment: ["INSTALLTOP_DEMO_SPEED": "40"], timeout: .seconds(120))
+        #expect(ran.status == 1 && ran.summaryRow(of: "db-migrate")?.result == "succeeded", "\(ran.stdout)\(ran.stderr)")
+    }
 }

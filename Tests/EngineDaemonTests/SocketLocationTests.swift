@@ -23,6 +23,20 @@ struct SocketLocationTests {
         #expect(try SocketLocation.resolve("", environment: ["XDG_RUNTIME_DIR": "/r"]) == "/r/installtop.sock")
     }
 
+    @Test("root in an SSH session (XDG_RUNTIME_DIR set) finds the system service's socket")
+    func clientFallsBackToTheSystemSocketForRoot() throws {
+        let session = ["XDG_RUNTIME_DIR": "/run/user/0"]
+        let onlySystem: (String) -> Bool = { $0 == "/run/installtop.sock" }
+        #expect(try SocketLocation.resolveForClient(nil, environment: session, uid: 0, isSocket: onlySystem) == "/run/installtop.sock")
+        #expect(try SocketLocation.resolveForClient(nil, environment: session, uid: 0, isSocket: { _ in true })
+            == "/run/user/0/installtop.sock", "an engine of the session's own comes first")
+        #expect(try SocketLocation.resolveForClient(nil, environment: session, uid: 0, isSocket: { _ in false })
+            == "/run/user/0/installtop.sock", "with no engine anywhere the error names the default")
+        #expect(try SocketLocation.resolveForClient(nil, environment: ["XDG_RUNTIME_DIR": "/run/user/1000"], uid: 1000, isSocket: onlySystem)
+            == "/run/user/1000/installtop.sock", "other users never connect to root's engine")
+        #expect(try SocketLocation.resolveForClient("/tmp/x.sock", environment: session, uid: 0, isSocket: onlySystem) == "/tmp/x.sock")
+    }
+
     @Test func parent() {
         #expect(SocketLocation.parent(of: "/run/user/1/installtop.sock") == "/run/user/1")
         #expect(SocketLocation.parent(of: "/x.sock") == "/")

@@ -11,9 +11,30 @@ public enum SocketLocation {
     }
 
     /// `--socket` when given, else the default.
-    public static func resolve(_ option: String?, environment: [String: String]) throws(DaemonError) -> String {
+    public static func resolve(_ option: String?, environment: [String: String], uid: UInt32 = getuid()) throws(DaemonError) -> String {
         if let option, !option.isEmpty { return option }
-        return try defaultPath(environment: environment)
+        return try defaultPath(environment: environment, uid: uid)
+    }
+
+    /// Where a client (`submit`, `attach`, `status` …) looks for the engine: `--socket` when
+    /// given, else the default; but root whose session has `XDG_RUNTIME_DIR` (an SSH login)
+    /// connects to `/run/installtop.sock` when there is no socket at the default and there is
+    /// one there: that is where the system service (`serve --systemd-unit`) listens.
+    /// - Throws: `noDefaultSocket` for a user without `XDG_RUNTIME_DIR`.
+    public static func resolveForClient(
+        _ option: String?, environment: [String: String], uid: UInt32 = getuid(),
+        isSocket: (String) -> Bool = SocketLocation.isSocket
+    ) throws(DaemonError) -> String {
+        let path = try resolve(option, environment: environment, uid: uid)
+        let system = "/run/installtop.sock"
+        if option?.isEmpty ?? true, uid == 0, path != system, !isSocket(path), isSocket(system) { return system }
+        return path
+    }
+
+    /// Whether a socket exists at `path`.
+    public static func isSocket(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFSOCK
     }
 
     /// Checks that only this user (or root) can write the directory `path` is in: the engine

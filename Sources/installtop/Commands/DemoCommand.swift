@@ -1,24 +1,52 @@
 import ArgumentParser
 import Foundation
 import InstallEngine
+import InstallHistory
 
-/// `installtop demo`: runs the bundled demo manifest, real child processes included.
+/// `installtop demo`: runs the bundled demo manifest (`Examples/demo/`), real child processes
+/// included, with a history of its own.
 struct DemoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
         abstract: "Run the bundled demo: successes, a failure, a reboot, an indeterminate update and a slow one worth aborting.",
         discussion: """
             The demo's scripts are written to a fresh temporary folder and removed afterwards, so \
-            it works from any directory. INSTALLTOP_DEMO_SPEED=4 makes every script four times faster.
+            it works from any directory. INSTALLTOP_DEMO_SPEED=4 makes every script four times faster. \
+            Its results go to a history of their own (demo-history.sqlite3 beside the real one), so \
+            the demo's made-up updates never feed the ETAs of real ones; --history-db chooses another.
             """
     )
 
+    @Flag(help: "Print the demo's manifest and exit.")
+    var printManifest = false
+
+    @Option(help: ArgumentHelp("Write the demo's manifest and scripts into this folder (new, or without those files) and exit; `installtop run PATH/demo.yaml` runs them.", valueName: "path"))
+    var export: String?
+
     @OptionGroup var options: RunOptions
 
+    func validate() throws {
+        if printManifest && export != nil { throw ValidationError("--print-manifest and --export exclude each other") }
+    }
+
     func run() throws {
+        if printManifest {
+            StandardOutput.stdout.write(DemoFolder.manifestText)
+            return
+        }
+        if let export {
+            do {
+                let folder = try DemoFolder.export(to: export)
+                StandardOutput.stdout.line("Wrote the demo to \(folder.path); run it with: installtop run \(folder.manifestPath)")
+                return
+            } catch {
+                StandardOutput.stderr.line("installtop: \(error)")
+                throw ExitCode(1)
+            }
+        }
         let folder: DemoFolder
         do {
-            folder = try DemoFolder.create()
+            folder = try DemoFolder.createTemporary()
         } catch {
             StandardOutput.stderr.line("installtop: cannot write the demo's files: \(error.localizedDescription)")
             throw ExitCode(1)
@@ -32,7 +60,17 @@ struct DemoCommand: ParsableCommand {
             StandardOutput.stderr.line("installtop: the bundled demo manifest is invalid:\n\(error.description)")
             throw ExitCode(ExitStatus.invalidUsage.rawValue)
         }
+        var options = options
+        if !options.engine.noHistory && options.engine.historyDb == nil {
+            options.engine.historyDb = Self.historyPath()
+        }
         let status = RunSession(manifest: manifest, options: options).run()
         throw ExitCode(status.rawValue)
+    }
+
+    /// The demo's own history: `demo-history.sqlite3` in the folder of the default history.
+    static func historyPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        let real = HistoryStore.defaultPath(environment: environment) as NSString
+        return real.deletingLastPathComponent + "/demo-history.sqlite3"
     }
 }

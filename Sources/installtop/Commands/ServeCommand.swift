@@ -12,15 +12,24 @@ struct ServeCommand: ParsableCommand {
             detach and come back while the jobs run. Only your own user may connect. SIGTERM or \
             SIGINT aborts running jobs gracefully, records their results and exits (a second one \
             kills them at once); SIGHUP is ignored, so the engine outlives the terminal it was \
-            started from. Log lines go to stderr.
+            started from. Log lines go to stderr. `--systemd-unit` prints a unit that runs it \
+            as the machine's service (socket /run/installtop.sock, history under /var/lib/installtop).
             """
     )
+
+    @Flag(help: "Print a systemd unit that runs this binary as the system's engine, and exit.")
+    var systemdUnit = false
 
     @OptionGroup var socket: SocketOption
 
     @OptionGroup var engine: EngineOptions
 
     func run() throws {
+        if systemdUnit {
+            let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+            StandardOutput.stdout.write(SystemdUnit.text(executable: executable))
+            return
+        }
         let path: String
         do {
             path = try socket.path()

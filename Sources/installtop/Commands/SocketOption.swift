@@ -9,7 +9,7 @@ struct SocketOption: ParsableArguments {
         valueName: "path"))
     var socket: String?
 
-    /// The path to use.
+    /// The path `serve` listens on.
     /// - Throws: `DaemonError.noDefaultSocket` when there is no default.
     func path() throws(DaemonError) -> String {
         try SocketLocation.resolve(socket, environment: ProcessInfo.processInfo.environment)
@@ -19,7 +19,7 @@ struct SocketOption: ParsableArguments {
     /// no socket to try: a usage error).
     func connect() throws -> EngineClient {
         do {
-            return try EngineClient(path: try path())
+            return try EngineClient(path: try SocketLocation.resolveForClient(socket, environment: ProcessInfo.processInfo.environment))
         } catch {
             StandardOutput.stderr.line("installtop: \(error)")
             throw ExitCode(error == .noDefaultSocket ? ExitStatus.invalidUsage.rawValue : 1)

@@ -1,0 +1,36 @@
+/// The systemd unit that runs `installtop serve` as the machine's install engine, printed by
+/// `installtop serve --systemd-unit`.
+enum SystemdUnit {
+    /// Where the system service keeps its history (systemd's `StateDirectory=installtop`).
+    static let historyPath = "/var/lib/installtop/history.sqlite3"
+    /// Where it listens: root's default socket, which root's clients find (SocketLocation).
+    static let socketPath = "/run/installtop.sock"
+
+    /// The unit's text, with `executable` (the running binary's path) in `ExecStart`.
+    static func text(executable: String) -> String {
+        """
+        # installtop serve: the install engine as a system service.
+        # Install: installtop serve --systemd-unit > /etc/systemd/system/installtop.service
+        #          systemctl daemon-reload && systemctl enable --now installtop
+        # Use (as root): installtop submit FILE, installtop attach, installtop status
+        [Unit]
+        Description=installtop install engine
+        Documentation=man:installtop(1)
+
+        [Service]
+        Type=simple
+        ExecStart=\(executable) serve --socket \(socketPath) --history-db \(historyPath)
+        StateDirectory=installtop
+        # SIGTERM to installtop only: it aborts running updates gracefully (each one's abort
+        # grace, 10 s by default) and records their results; signalling the whole group
+        # instead would cut the installs themselves. SIGKILL for everything after the timeout.
+        KillMode=mixed
+        TimeoutStopSec=5min
+        Restart=on-failure
+
+        [Install]
+        WantedBy=multi-user.target
+
+        """
+    }
+}
