@@ -53,6 +53,9 @@ let package = Package(
         // Daemon mode: the engine's socket server and the client `submit`, `attach` … use.
         .target(name: "EngineDaemon", dependencies: ["CUnixSocket", "EngineWire", "InstallEngine", "InstallHistory"]),
 
+        // Drivers: one installer process reporting on many updates (rules 21–27); the protocol first.
+        .target(name: "InstallDrivers", dependencies: ["InstallEngine", "EngineWire"]),
+
         // MARK: - Terminal
 
         // Pure: cells, styles, width, sanitizing, layout and widgets. No curses.
@@ -112,6 +115,7 @@ let package = Package(
         ),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI"]),
         .testTarget(name: "EngineWireTests", dependencies: ["EngineWire", "InstallEngine"]),
+        .testTarget(name: "InstallDriversTests", dependencies: ["InstallDrivers", "InstallEngine"]),
         // CUnixSocket: the stale-socket test binds a socket and leaves it behind.
         .testTarget(
             name: "EngineDaemonTests",

@@ -1,0 +1,16 @@
+/// `{"type":"finished","job":"web1","update":"t3","result":"failed","reason":"…","changed":false}`
+public struct DriverFinished: Sendable, Hashable {
+    public var reference: DriverUpdateReference
+    public var result: DriverResult
+    /// Why, in the driver's words (apt's `pmerror` text, a module's message, a skip reason).
+    public var reason: String?
+    /// Ansible's `changed`; `nil` when the driver has no such notion.
+    public var changed: Bool?
+
+    public init(reference: DriverUpdateReference, result: DriverResult, reason: String? = nil, changed: Bool? = nil) {
+        self.reference = reference
+        self.result = result
+        self.reason = reason
+        self.changed = changed
+    }
+}
