@@ -1,0 +1,46 @@
+/// One package apt's simulation (`apt-get -s`) says it will act on: an update of the apt job.
+public struct APTPlannedChange: Sendable, Hashable {
+    public enum Action: String, Sendable, Hashable {
+        /// Not installed before.
+        case install
+        /// Installed at another version before (`Inst P [old] (new …)`), up or down.
+        case upgrade
+        /// The same version again (`apt-get install --reinstall`).
+        case reinstall
+        case remove
+        /// Removed with its configuration files.
+        case purge
+    }
+
+    /// The package name, without `:arch` (as APT's Status-Fd names it).
+    public var package: String
+    public var action: Action
+    /// The installed version, for upgrades, reinstalls and removals.
+    public var oldVersion: String?
+    /// The version to install; `nil` for removals.
+    public var newVersion: String?
+    /// The architecture apt names (`amd64`, `all`), when it names one.
+    public var architecture: String?
+
+    public init(package: String, action: Action, oldVersion: String? = nil, newVersion: String? = nil, architecture: String? = nil) {
+        self.package = package
+        self.action = action
+        self.oldVersion = oldVersion
+        self.newVersion = newVersion
+        self.architecture = architecture
+    }
+
+    /// The title an update gets: `openssl 3.0.14 → 3.0.15`, `curl 7.88.1`, `telnet 0.17 (remove)`.
+    public var title: String {
+        switch action {
+        case .install: return [package, newVersion].compactMap { $0 }.joined(separator: " ")
+        case .upgrade: return "\(package) \(oldVersion ?? "?") → \(newVersion ?? "?")"
+        case .reinstall: return [package, newVersion ?? oldVersion, "(reinstall)"].compactMap { $0 }.joined(separator: " ")
+        case .remove: return [package, oldVersion, "(remove)"].compactMap { $0 }.joined(separator: " ")
+        case .purge: return [package, oldVersion, "(purge)"].compactMap { $0 }.joined(separator: " ")
+        }
+    }
+
+    /// Whether the job that runs it is an uninstall.
+    public var isRemoval: Bool { action == .remove || action == .purge }
+}
