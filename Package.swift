@@ -115,7 +115,9 @@ let package = Package(
         ),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI"]),
         .testTarget(name: "EngineWireTests", dependencies: ["EngineWire", "InstallEngine"]),
-        .testTarget(name: "InstallDriversTests", dependencies: ["InstallDrivers", "InstallEngine"]),
+        // Private apt roots with test packages built offline (PACKAGES.md), for the apt tests.
+        .target(name: "APTTestSupport", path: "Tests/APTTestSupport"),
+        .testTarget(name: "InstallDriversTests", dependencies: ["InstallDrivers", "InstallEngine", "APTTestSupport"]),
         // CUnixSocket: the stale-socket test binds a socket and leaves it behind.
         .testTarget(
             name: "EngineDaemonTests",
