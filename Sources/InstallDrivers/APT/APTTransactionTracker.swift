@@ -1,0 +1,141 @@
+/// Follows one apt transaction through its `APT::Status-Fd` lines and says, in driver protocol
+/// messages, what happens to each package of the plan: started, its phase and percent, apt's
+/// overall figure for the job, messages, errors, and success on its `Installed`/`Removed` line.
+///
+/// Pure: feed it lines with `consume(_:)`; what it cannot tell from apt's words (a package apt
+/// never reached, dpkg's final state) is for the driver to settle when apt exits (rule 23).
+public struct APTTransactionTracker: Sendable {
+    /// The job key the messages carry.
+    public let job: String
+    /// Line N of `--print-uris`, for `dlstatus` item N.
+    private let downloads: [APTDownload]
+    private let planned: Set<String>
+    private var phases: [String: APTPackagePhase] = [:]
+    private var failed: Set<String> = []
+    /// The package dpkg works on now, which a `pmconffile` line is about.
+    private var current: String?
+    /// apt's overall percent, which never goes down on the job's bar.
+    private(set) public var jobPercent: Double = 0
+    /// Lines that looked like apt's but could not be read, or named a package outside the plan.
+    private(set) public var ignoredLines = 0
+
+    public init(job: String, plan: [APTPlannedChange], downloads: [APTDownload]) {
+        self.job = job
+        self.downloads = downloads
+        planned = Set(plan.map(\.package))
+    }
+
+    /// The phase a package has reached; `nil` before apt mentioned it.
+    public func phase(of package: String) -> APTPackagePhase? { phases[package] }
+
+    /// The packages that have started and neither finished nor failed: what a stop waits for.
+    public var inFlight: [String] {
+        phases.filter { !$0.value.isFinal && !failed.contains($0.key) && $0.value != .downloading && $0.value != .downloaded }
+            .map(\.key).sorted()
+    }
+
+    /// The messages one Status-Fd line means (none for lines about nothing in the plan).
+    public mutating func consume(_ line: String) -> [DriverMessage] {
+        // `kind:subject:percent:text`, where the subject may hold `:` (`libc6:amd64`) and so may
+        // the text: the percent is the first number after the subject's first field.
+        let fields = line.split(separator: ":", omittingEmptySubsequences: false)
+        guard let percentIndex = fields.indices.dropFirst(2).first(where: { Double(fields[$0]) != nil }),
+              let overall = Double(fields[percentIndex]), overall >= 0, overall <= 100 else {
+            ignoredLines += 1
+            return []
+        }
+        let subject = fields[1..<percentIndex].joined(separator: ":")
+        let text = fields[(percentIndex + 1)...].joined(separator: ":")
+        switch fields[0] {
+        case "dlstatus":
+            return downloadStatus(item: Int(subject), text: text)
+        case "pmstatus":
+            return packageStatus(packageName(subject), overall: overall, text: text)
+        case "pmerror":
+            return packageError(packageName(subject), overall: overall, text: text)
+        case "pmconffile":
+            guard let current else { return [] }
+            return [.progress(DriverProgress(reference: reference(current), message: "configuration file \(subject) kept (\(text))"))]
+        default:
+            ignoredLines += 1
+            return []
+        }
+    }
+
+    // MARK: - Lines
+
+    /// `dlstatus:N:…`: file N is being fetched, so every earlier file is done.
+    private mutating func downloadStatus(item: Int?, text: String) -> [DriverMessage] {
+        guard let item, item >= 1, item <= downloads.count else {
+            ignoredLines += 1
+            return []
+        }
+        var messages: [DriverMessage] = []
+        for (index, download) in downloads.prefix(item).enumerated() where planned.contains(download.package) {
+            let phase: APTPackagePhase = index + 1 == item ? .downloading : .downloaded
+            messages += advance(download.package, to: phase, overall: nil)
+        }
+        return messages
+    }
+
+    private mutating func packageStatus(_ package: String, overall: Double, text: String) -> [DriverMessage] {
+        guard planned.contains(package), !failed.contains(package), let phase = APTPackagePhase(statusText: text) else {
+            // `pmstatus:dpkg-exec:…` and the like are not packages (PACKAGES.md); a failed
+            // package keeps its result whatever apt says of it later.
+            return []
+        }
+        current = package
+        var messages = advance(package, to: phase, overall: overall)
+        if phase.isFinal {
+            current = nil
+            messages.append(.finished(DriverFinished(reference: reference(package), result: .succeeded)))
+        }
+        return messages
+    }
+
+    private mutating func packageError(_ package: String, overall: Double, text: String) -> [DriverMessage] {
+        guard planned.contains(package), !failed.contains(package) else {
+            ignoredLines += 1
+            return []
+        }
+        var messages: [DriverMessage] = []
+        if phases[package] == nil {
+            phases[package] = .preparing
+            messages.append(.started(reference(package)))
+        }
+        failed.insert(package)
+        if current == package { current = nil }
+        raiseJobPercent(overall)
+        messages.append(.finished(DriverFinished(reference: reference(package), result: .failed, reason: text)))
+        return messages
+    }
+
+    /// Moves `package` forward to `phase` (never back), starting it first if needed.
+    private mutating func advance(_ package: String, to phase: APTPackagePhase, overall: Double?) -> [DriverMessage] {
+        guard !failed.contains(package) else { return [] }
+        var messages: [DriverMessage] = []
+        if let previous = phases[package] {
+            guard phase.percent > previous.percent || (phase.percent == previous.percent && phase != previous) else { return [] }
+        } else {
+            messages.append(.started(reference(package)))
+        }
+        phases[package] = phase
+        if let overall { raiseJobPercent(overall) }
+        messages.append(.progress(DriverProgress(
+            reference: reference(package), percent: phase.percent, message: phase.word, jobPercent: overall == nil ? nil : jobPercent)))
+        return messages
+    }
+
+    private mutating func raiseJobPercent(_ overall: Double) {
+        jobPercent = max(jobPercent, overall)
+    }
+
+    private func reference(_ package: String) -> DriverUpdateReference {
+        DriverUpdateReference(job: job, update: package)
+    }
+
+    /// apt's `pmerror` names packages with their architecture (`libc6:amd64`), `pmstatus` without.
+    private func packageName(_ subject: String) -> String {
+        String(subject.split(separator: ":", maxSplits: 1).first ?? Substring(subject))
+    }
+}

@@ -1,0 +1,118 @@
+import APTTestSupport
+import Foundation
+import InstallDrivers
+import Testing
+
+/// apt's Status-Fd lines as per-package driver messages.
+@Suite("apt: following a transaction")
+struct APTTransactionTrackerTests {
+    private let plan = [
+        APTPlannedChange(package: "lab-base", action: .install, newVersion: "1.0"),
+        APTPlannedChange(package: "lab-app", action: .upgrade, oldVersion: "1.0", newVersion: "2.0"),
+    ]
+    private let downloads = [
+        APTDownload(uri: "file:/r/lab-base_1.0_all.deb", fileName: "lab-base_1.0_all.deb", package: "lab-base", size: 5242),
+        APTDownload(uri: "file:/r/lab-app_2.0_all.deb", fileName: "lab-app_2.0_all.deb", package: "lab-app", size: 6000),
+    ]
+
+    private func percents(_ messages: [DriverMessage], of package: String) -> [Double] {
+        messages.compactMap {
+            guard case .progress(let progress) = $0, progress.reference.update == package else { return nil }
+            return progress.percent
+        }
+    }
+
+    @Test("downloads, then dpkg's phases: each package starts once, its bar only rises, Installed is its success")
+    func cleanInstall() {
+        var tracker = APTTransactionTracker(job: "apt", plan: plan, downloads: downloads)
+        let lines = [
+            "dlstatus:1:0.0000:Retrieving file 1 of 2",
+            "dlstatus:2:50.0000:Retrieving file 2 of 2",
+            "pmstatus:dpkg-exec:0.0000:Running dpkg",
+            "pmstatus:lab-base:0.0000:Preparing lab-base (amd64)",
+            "pmstatus:lab-base:5.8824:Unpacking lab-base (amd64)",
+            "pmstatus:lab-base:52.9412:Configuring lab-base (amd64)",
+            "pmstatus:lab-base:58.8235:Installed lab-base (amd64)",
+            "pmstatus:lab-app:60.0000:Preparing lab-app (amd64)",
+            "pmstatus:lab-app:70.0000:Unpacking lab-app (amd64)",
+            "pmconffile:/etc/lab-app.conf:75.0000:'/r/etc/lab-app.conf' '/r/etc/lab-app.conf.dpkg-new' 1 1",
+            "pmstatus:lab-app:80.0000:Configuring lab-app (amd64)",
+            "pmstatus:lab-app:94.1176:Installed lab-app (amd64)",
+        ]
+        let messages = lines.flatMap { tracker.consume($0) }
+        let base = DriverUpdateReference(job: "apt", update: "lab-base")
+        let app = DriverUpdateReference(job: "apt", update: "lab-app")
+        #expect(messages.filter { $0 == .started(base) }.count == 1)
+        #expect(messages.filter { $0 == .started(app) }.count == 1)
+        #expect(percents(messages, of: "lab-base") == [10, 20, 30, 50, 80, 100])
+        #expect(percents(messages, of: "lab-app") == [10, 30, 50, 80, 100])
+        #expect(messages.contains(.finished(DriverFinished(reference: base, result: .succeeded))))
+        #expect(messages.last == .finished(DriverFinished(reference: app, result: .succeeded)))
+        #expect(messages.contains(.progress(DriverProgress(
+            reference: app, message: "configuration file /etc/lab-app.conf kept ('/r/etc/lab-app.conf' '/r/etc/lab-app.conf.dpkg-new' 1 1)"))))
+        #expect(tracker.jobPercent == 94.1176)
+        #expect(tracker.ignoredLines == 0)
+        #expect(tracker.inFlight.isEmpty)
+    }
+
+    @Test("pmerror fails the package with apt's words, also for names with an architecture; dependants fail with theirs")
+    func failures() {
+        var tracker = APTTransactionTracker(job: "apt", plan: plan, downloads: downloads)
+        _ = tracker.consume("pmstatus:lab-base:52.9412:Configuring lab-base (amd64)")
+        #expect(tracker.inFlight == ["lab-base"])
+        let failed = tracker.consume("pmerror:lab-base:amd64:52.9412:installed lab-base package post-installation script subprocess returned error exit status 1")
+        #expect(failed == [.finished(DriverFinished(
+            reference: DriverUpdateReference(job: "apt", update: "lab-base"), result: .failed,
+            reason: "installed lab-base package post-installation script subprocess returned error exit status 1"))])
+        #expect(tracker.consume("pmstatus:lab-base:60:Installed lab-base (amd64)").isEmpty, "a failed package stays failed")
+        let dependant = tracker.consume("pmerror:lab-app:60.0000:dependency problems - leaving unconfigured")
+        #expect(dependant == [
+            .started(DriverUpdateReference(job: "apt", update: "lab-app")),
+            .finished(DriverFinished(reference: DriverUpdateReference(job: "apt", update: "lab-app"), result: .failed,
+                                     reason: "dependency problems - leaving unconfigured")),
+        ])
+        #expect(tracker.inFlight.isEmpty)
+    }
+
+    @Test("removals, lines about other packages and broken lines")
+    func removalsAndNoise() {
+        var tracker = APTTransactionTracker(job: "apt", plan: [APTPlannedChange(package: "telnet", action: .remove, oldVersion: "0.17")], downloads: [])
+        let messages = ["pmstatus:telnet:0:Preparing for removal of telnet", "pmstatus:telnet:50:Removing telnet",
+                        "pmstatus:telnet:100:Removed telnet"].flatMap { tracker.consume($0) }
+        #expect(percents(messages, of: "telnet") == [30, 50, 100])
+        #expect(messages.last == .finished(DriverFinished(reference: DriverUpdateReference(job: "apt", update: "telnet"), result: .succeeded)))
+        #expect(tracker.consume("pmstatus:other:10:Unpacking other").isEmpty)
+        #expect(tracker.consume("dlstatus:7:10:Retrieving file 7 of 1").isEmpty)
+        #expect(tracker.consume("garbage").isEmpty)
+        #expect(tracker.consume("pmstatus:telnet:200:Removed telnet").isEmpty)
+        #expect(tracker.ignoredLines == 3)
+    }
+
+    @Test("a real install in a private root: every package of the plan ends succeeded from apt's own Status-Fd lines")
+    func realTransaction() throws {
+        let host = HostPackageFingerprint()
+        let apt = try APTTestRoot()
+        defer { apt.remove() }
+        try apt.publish([TestPackage(name: "lab-base"), TestPackage(name: "lab-app", depends: "lab-base"), TestPackage(name: "lab-tool")])
+        let arguments = ["-o", "APT::Immediate-Configure-All=1", "install", "lab-app", "lab-tool"]
+        let plan = APTSimulation.plan(from: try apt.aptGet(["-s"] + arguments, check: true).stdout)
+        let downloads = APTDownload.list(from: try apt.aptGet(["--print-uris", "-qq"] + arguments, check: true).stdout)
+        let status = apt.root + "/../status-fd"
+        let install = try TestCommand.check(
+            ["/bin/sh", "-c", "exec /usr/bin/apt-get -y -o APT::Status-Fd=3 \"$@\" 3>\"$STATUS\"", "sh"] + arguments,
+            environment: apt.environment.merging(["STATUS": status]) { $1 })
+        var tracker = APTTransactionTracker(job: "apt", plan: plan, downloads: downloads)
+        let lines = try String(contentsOfFile: status, encoding: .utf8).split(separator: "\n").map(String.init)
+        let messages = lines.flatMap { tracker.consume($0) }
+        let succeeded = Set(messages.compactMap { message -> String? in
+            guard case .finished(let finished) = message, finished.result == .succeeded else { return nil }
+            return finished.reference.update
+        })
+        #expect(succeeded == ["lab-base", "lab-app", "lab-tool"], "\(lines)\n\(install.stdout)")
+        for package in ["lab-base", "lab-app", "lab-tool"] {
+            #expect(percents(messages, of: package) == percents(messages, of: package).sorted(), "\(package)'s bar went down")
+        }
+        #expect(tracker.ignoredLines == 0, "\(lines)")
+        #expect(HostPackageFingerprint().changes(since: host).isEmpty)
+    }
+}
