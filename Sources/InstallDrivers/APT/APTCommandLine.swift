@@ -1,0 +1,55 @@
+/// The apt-get command lines of one apt job: the simulation and download list that make the
+/// plan, and the transaction itself with the options that make its abort safe (PACKAGES.md).
+public struct APTCommandLine: Sendable, Hashable {
+    /// What the job asks apt for.
+    public enum Request: Sendable, Hashable {
+        case install([String])
+        case upgrade
+        case fullUpgrade
+        case remove([String])
+
+        /// apt-get's words for it.
+        var arguments: [String] {
+            switch self {
+            case .install(let packages): return ["install"] + packages
+            case .upgrade: return ["upgrade"]
+            case .fullUpgrade: return ["dist-upgrade"]
+            case .remove(let packages): return ["remove"] + packages
+            }
+        }
+    }
+
+    public var request: Request
+    /// The `apt-get` to run.
+    public var aptGet: String
+
+    public init(request: Request, aptGet: String = "/usr/bin/apt-get") {
+        self.request = request
+        self.aptGet = aptGet
+    }
+
+    /// With `Immediate-Configure-All` every package is unpacked and configured before the next
+    /// starts, so each `Installed` line is a safe point for SIGINT, and the simulation's order
+    /// is the real one.
+    static let safeAbortOptions = ["-o", "APT::Immediate-Configure-All=1"]
+
+    /// `apt-get -s …`: the plan, in the order apt will act.
+    public var simulation: [String] {
+        [aptGet, "-s"] + Self.safeAbortOptions + request.arguments
+    }
+
+    /// `apt-get --print-uris -qq …`: one line per file to fetch, in `dlstatus` order.
+    public var downloadList: [String] {
+        [aptGet, "--print-uris", "-qq"] + Self.safeAbortOptions + request.arguments
+    }
+
+    /// The transaction: no questions (stdin is closed, `-y`, existing configuration files kept),
+    /// status lines on fd 3.
+    public var transaction: [String] {
+        [aptGet, "-y", "-o", "APT::Status-Fd=3"] + Self.safeAbortOptions
+            + ["-o", "DPkg::Options::=--force-confdef", "-o", "DPkg::Options::=--force-confold"] + request.arguments
+    }
+
+    /// The environment the transaction adds: debconf must not ask either.
+    public static let environment = ["DEBIAN_FRONTEND": "noninteractive", "APT_LISTCHANGES_FRONTEND": "none"]
+}
