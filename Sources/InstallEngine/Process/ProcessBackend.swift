@@ -9,8 +9,8 @@
 /// `env`). An `.argv` command without `/` is looked up in the child's `PATH`; a relative path
 /// resolves against the working directory; `.shell(s)` runs `/bin/sh -c s`.
 ///
-/// One dedicated thread per running update (never the Swift concurrency pool) reads the pipes
-/// and reports each line: stdout/stderr lines as `.output`, fd-3 lines through
+/// One thread for every child of the process (`ChildPoller`, never the Swift concurrency pool)
+/// watches them all from one epoll set, reads the pipes and reports each line: stdout/stderr lines as `.output`, fd-3 lines through
 /// `ProgressChannelParser`, with consecutive progress lines of one read merged into one report.
 /// Lines are bounded (`maxLineBytes`; the rest is cut and marked), so a flood of output never
 /// grows memory. The update ends when the child exits: it is reaped, what is left of its group
@@ -56,12 +56,10 @@ public final class ProcessBackend: InstallBackend {
         case .failure(let failure): return ProcessRunningUpdate(finishedWith: .failedToStart(failure.message))
         }
         let handle = ProcessRunningUpdate(processGroup: child.pid)
-        let monitor = ChildProcessMonitor(child: child, handle: handle, reporter: reporter,
-                                          maxLineBytes: maxLineBytes, drainTimeout: drainTimeout)
-        if let error = ChildProcessMonitor.startThread(for: monitor) {
-            monitor.abandon()
+        if let error = ChildPoller.shared.watch(child, handle: handle, reporter: reporter,
+                                                maxLineBytes: maxLineBytes, drainTimeout: drainTimeout) {
             let name = ChildSpawner.arguments(of: request.command).first ?? ""
-            return ProcessRunningUpdate(finishedWith: .failedToStart("cannot run \(name): cannot start a thread to watch it: \(error.description)"))
+            return ProcessRunningUpdate(finishedWith: .failedToStart("cannot run \(name): cannot watch it: \(error.description)"))
         }
         return handle
     }

@@ -1,88 +1,110 @@
 import CPosixSpawn
 import Glibc
 
-/// Watches one child on a thread of its own: reads its three pipes, reports what it says,
-/// notices its exit, reaps it, clears its process group, drains the pipes and settles the
-/// outcome — in that order, so every report comes before the outcome.
+/// One child as `ChildPoller` watches it: its three pipes, what it reports, its exit, the
+/// drain after the exit and the outcome — in that order, so every report comes before the
+/// outcome. Used only on the poller's thread once handed over.
 ///
 /// Completion is the child's exit, not end of file: a grandchild (`sleep 300 &`) may hold the
-/// pipes open, and is killed with the rest of the group once the child is reaped.
-final class ChildProcessMonitor {
-    /// The most bytes read at once; also the most bytes of fd 3 whose progress lines merge.
-    private static let readSize = 64 * 1024
-    /// Reads from one pipe before looking at the others and at the child again, so a flood
-    /// on one stream cannot hide the child's exit.
+/// pipes open, and is killed with the rest of the group once the child is reaped
+/// (`ProcessRunningUpdate.reap`).
+final class WatchedChild {
+    /// Reads from one pipe per readiness before the poller looks at the other descriptors, so
+    /// a flood on one stream can hide neither the child's exit nor other children.
     private static let readsPerWakeUp = 16
-    /// How often to look for the exit when there is no pidfd to poll.
-    private static let exitCheckIntervalMilliseconds: Int32 = 20
 
+    /// Tells this child's descriptors apart in the poller's epoll set: `id << 2 | slot`, slot
+    /// 0–2 for the pipes (stdout, stderr, fd 3) and 3 for the pidfd.
+    let id: UInt64
+    let handle: ProcessRunningUpdate
     private let child: SpawnedChild
-    private let handle: ProcessRunningUpdate
     private let reporter: any UpdateReporter
     private let drainTimeout: Duration
-    private var pipes: [MonitoredPipe]
+    private let epoll: Int32
+    private var pipes: [WatchedPipe]
     private var pendingProgress = ProgressCoalescer()
-    private let buffer: UnsafeMutableBufferPointer<UInt8>
+    /// Open until the exit is noticed; -1 after, or when there never was one.
+    private var pidfd: Int32
+    private var reaped: ProcessRunningUpdate.ReapResult?
+    /// When reading stops after the exit, whether or not the pipes reached end of file.
+    private(set) var drainDeadline: ContinuousClock.Instant?
 
-    init(child: SpawnedChild, handle: ProcessRunningUpdate, reporter: any UpdateReporter,
-         maxLineBytes: Int, drainTimeout: Duration) {
+    static let pidfdSlot: UInt64 = 3
+
+    init(id: UInt64, child: SpawnedChild, handle: ProcessRunningUpdate, reporter: any UpdateReporter,
+         maxLineBytes: Int, drainTimeout: Duration, epoll: Int32) {
+        self.id = id
         self.child = child
         self.handle = handle
         self.reporter = reporter
         self.drainTimeout = drainTimeout
+        self.epoll = epoll
+        pidfd = child.pidfd
         pipes = [
-            MonitoredPipe(role: .output(.stdout), fd: child.stdoutRead, lines: LineAssembler(maxLineBytes: maxLineBytes)),
-            MonitoredPipe(role: .output(.stderr), fd: child.stderrRead, lines: LineAssembler(maxLineBytes: maxLineBytes)),
-            MonitoredPipe(role: .channel, fd: child.progressRead, lines: LineAssembler(maxLineBytes: maxLineBytes)),
+            WatchedPipe(role: .output(.stdout), fd: child.stdoutRead, lines: LineAssembler(maxLineBytes: maxLineBytes)),
+            WatchedPipe(role: .output(.stderr), fd: child.stderrRead, lines: LineAssembler(maxLineBytes: maxLineBytes)),
+            WatchedPipe(role: .channel, fd: child.progressRead, lines: LineAssembler(maxLineBytes: maxLineBytes)),
         ]
-        buffer = .allocate(capacity: Self.readSize)
     }
 
-    deinit {
-        buffer.deallocate()
-    }
+    /// Whether the exit is found with `waitpid(WNOHANG)` rather than the pidfd (no pidfd).
+    var needsExitChecks: Bool { reaped == nil && pidfd < 0 }
 
-    // MARK: - Thread
+    /// Whether the child was reaped and is draining its pipes.
+    var hasExited: Bool { reaped != nil }
 
-    /// Runs `monitor` on a new detached thread, or returns why no thread could be made.
-    static func startThread(for monitor: ChildProcessMonitor) -> SystemError? {
-        var attributes = pthread_attr_t()
-        pthread_attr_init(&attributes)
-        defer { pthread_attr_destroy(&attributes) }
-        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
-        let context = Unmanaged.passRetained(monitor).toOpaque()
-        var thread = pthread_t()
-        let code = pthread_create(&thread, &attributes, { context in
-            Unmanaged<ChildProcessMonitor>.fromOpaque(context!).takeRetainedValue().run()
-            return nil
-        }, context)
-        guard code == 0 else {
-            Unmanaged<ChildProcessMonitor>.fromOpaque(context).release()
-            return SystemError(code: code)
+    // MARK: - Registration
+
+    /// Adds the pipes and the pidfd to the poller's epoll set, or returns why not (having
+    /// removed what it added).
+    func register() -> SystemError? {
+        var added: [Int32] = []
+        let watched = pipes.indices.map { (fd: pipes[$0].fd, slot: UInt64($0)) } + [(fd: pidfd, slot: Self.pidfdSlot)]
+        for (fd, slot) in watched where fd >= 0 {
+            guard cps_epoll_add(epoll, fd, id << 2 | slot) == 0 else {
+                let error = SystemError.current
+                for fd in added { _ = cps_epoll_remove(epoll, fd) }
+                return error
+            }
+            added.append(fd)
         }
         return nil
     }
 
-    /// Gives up on a child whose monitor thread could not start: kills its group, reaps it
-    /// and closes the pipes. Nothing is reported.
+    /// Gives up on a child the poller could not take: kills its group, reaps it and closes the
+    /// descriptors. Nothing is reported.
     func abandon() {
         handle.kill()
         _ = handle.reap(blocking: true)
         for pipe in pipes where pipe.fd >= 0 { close(pipe.fd) }
-        if child.pidfd >= 0 { close(child.pidfd) }
+        if pidfd >= 0 { close(pidfd) }
         pipes.removeAll()
     }
 
-    private func run() {
-        // Signals are for the engine's own threads (the CLI turns SIGINT into an abort).
-        var allSignals = sigset_t()
-        sigfillset(&allSignals)
-        pthread_sigmask(SIG_BLOCK, &allSignals, nil)
+    // MARK: - Events
 
-        let reaped = watchUntilExit()
-        drainPipes()
+    /// The descriptor in `slot` is ready: reads a pipe, or reaps the child when it is the pidfd.
+    func descriptorReady(slot: UInt64, buffer: UnsafeMutableBufferPointer<UInt8>) {
+        if slot == Self.pidfdSlot {
+            // A readable pidfd means the child is a zombie: this wait does not block.
+            exited(handle.reap(blocking: true) ?? .statusLost, buffer: buffer)
+        } else if Int(slot) < pipes.count, pipes[Int(slot)].fd >= 0 {
+            readAvailable(from: Int(slot), buffer: buffer)
+        }
+    }
+
+    /// For a child without a pidfd: reaps it if it has exited.
+    func checkExit(buffer: UnsafeMutableBufferPointer<UInt8>) {
+        guard needsExitChecks, let result = handle.reap(blocking: false) else { return }
+        exited(result, buffer: buffer)
+    }
+
+    /// Settles the outcome once the pipes are at end of file or the drain deadline passed
+    /// (a process that escaped the group may still hold a pipe). Returns whether it settled.
+    func settleIfDrained(now: ContinuousClock.Instant) -> Bool {
+        guard let reaped, let drainDeadline else { return false }
+        guard pipes.allSatisfy({ $0.fd < 0 }) || now >= drainDeadline else { return false }
         for index in pipes.indices { closePipe(index) }
-        if child.pidfd >= 0 { close(child.pidfd) }
 
         let outcome: UpdateRunOutcome
         switch reaped {
@@ -95,52 +117,26 @@ final class ChildProcessMonitor {
             outcome = .exited(-1)
         }
         handle.resolve(outcome)
+        return true
     }
 
-    // MARK: - Phases
-
-    private func watchUntilExit() -> ProcessRunningUpdate.ReapResult {
-        var fds = [pollfd](repeating: pollfd(), count: 4)
-        while true {
-            for index in pipes.indices { fds[index] = pollfd(fd: pipes[index].fd, events: Int16(POLLIN), revents: 0) }
-            fds[3] = pollfd(fd: child.pidfd, events: Int16(POLLIN), revents: 0)
-            let timeout = child.pidfd >= 0 ? -1 : Self.exitCheckIntervalMilliseconds
-            let ready = poll(&fds, 4, timeout)
-            if ready < 0, cps_errno() != EINTR {
-                // poll itself failed (out of memory): keep watching the exit, slowly.
-                _ = poll(nil, 0, Self.exitCheckIntervalMilliseconds)
-                if let reaped = handle.reap(blocking: false) { return reaped }
-                continue
-            }
-            if ready > 0 {
-                for index in pipes.indices where fds[index].revents != 0 { readAvailable(from: index) }
-            }
-            if child.pidfd >= 0 {
-                if ready > 0, fds[3].revents != 0 { return handle.reap(blocking: true) ?? .statusLost }
-            } else if let reaped = handle.reap(blocking: false) {
-                return reaped
-            }
+    /// The child is reaped and its group killed: stop watching the pidfd, start the drain, and
+    /// read what is there already (usually everything, so the outcome can settle at once).
+    private func exited(_ result: ProcessRunningUpdate.ReapResult, buffer: UnsafeMutableBufferPointer<UInt8>) {
+        guard reaped == nil else { return }
+        reaped = result
+        if pidfd >= 0 {
+            _ = cps_epoll_remove(epoll, pidfd)
+            close(pidfd)
+            pidfd = -1
         }
-    }
-
-    /// After the exit: reads what is left until every pipe is at end of file, or the drain
-    /// timeout passed (a process that escaped the group may still hold a pipe).
-    private func drainPipes() {
-        let deadline = ContinuousClock.now + drainTimeout
-        var fds = [pollfd](repeating: pollfd(), count: 3)
-        while pipes.contains(where: { $0.fd >= 0 }) {
-            let remaining = ContinuousClock.now.duration(to: deadline)
-            guard remaining > .zero else { return }
-            for index in pipes.indices { fds[index] = pollfd(fd: pipes[index].fd, events: Int16(POLLIN), revents: 0) }
-            let milliseconds = Int32(min(remaining / .milliseconds(1), 60_000).rounded(.up))
-            guard poll(&fds, 3, milliseconds) > 0 else { continue }
-            for index in pipes.indices where fds[index].revents != 0 { readAvailable(from: index) }
-        }
+        drainDeadline = .now + drainTimeout
+        for index in pipes.indices where pipes[index].fd >= 0 { readAvailable(from: index, buffer: buffer) }
     }
 
     // MARK: - Reading
 
-    private func readAvailable(from index: Int) {
+    private func readAvailable(from index: Int, buffer: UnsafeMutableBufferPointer<UInt8>) {
         for _ in 0..<Self.readsPerWakeUp {
             let count = read(pipes[index].fd, buffer.baseAddress, buffer.count)
             if count > 0 {
@@ -170,6 +166,9 @@ final class ChildProcessMonitor {
     /// Reports the unfinished last line of the pipe and closes it. Safe to call twice.
     private func closePipe(_ index: Int) {
         guard pipes[index].fd >= 0 else { return }
+        // Removed explicitly: a spawn in progress elsewhere may hold a copy of the descriptor
+        // for a moment, and epoll forgets a descriptor only when every copy is closed.
+        _ = cps_epoll_remove(epoll, pipes[index].fd)
         close(pipes[index].fd)
         pipes[index].fd = -1
         switch pipes[index].role {
