@@ -9,8 +9,9 @@ import Synchronization
 /// `watch` hands a child over from any thread; from then on only the poller's thread touches
 /// it: it reads the pipes and reports each line, reaps the child when its pidfd turns readable
 /// (or, without a pidfd, when `waitpid(WNOHANG)` finds it gone, checked every 20 ms), drains the
-/// pipes for at most the drain timeout and settles the outcome. A reporter that blocks holds up
-/// every child, as the engine's reporters never do.
+/// pipes for at most the drain timeout and settles the outcome. Reporters run on this thread
+/// (and the engine's may deliver events to subscribers here), so one that blocks holds up the
+/// reading of every child; the children then block on their full pipes, nothing is lost.
 final class ChildPoller: Sendable {
     /// The poller of this process. Its thread starts with the first child and never ends.
     static let shared = ChildPoller()
