@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <spawn.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -20,6 +21,27 @@ int cps_pidfd_open(pid_t pid) {
     errno = ENOSYS;
     return -1;
 #endif
+}
+
+int cps_epoll_create(void) { return epoll_create1(EPOLL_CLOEXEC); }
+
+int cps_epoll_add(int epfd, int fd, uint64_t token) {
+    struct epoll_event event = { .events = EPOLLIN, .data.u64 = token };
+    return epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &event);
+}
+
+int cps_epoll_remove(int epfd, int fd) {
+    // Kernels before 2.6.9 wanted a non-NULL event even for EPOLL_CTL_DEL.
+    struct epoll_event unused = { 0 };
+    return epoll_ctl(epfd, EPOLL_CTL_DEL, fd, &unused);
+}
+
+int cps_epoll_wait(int epfd, uint64_t *tokens, int capacity, int timeout_ms) {
+    struct epoll_event events[CPS_EPOLL_MAX_EVENTS];
+    if (capacity > CPS_EPOLL_MAX_EVENTS) capacity = CPS_EPOLL_MAX_EVENTS;
+    int count = epoll_wait(epfd, events, capacity, timeout_ms);
+    for (int i = 0; i < count; i++) tokens[i] = events[i].data.u64;
+    return count;
 }
 
 int cps_spawn_addchdir(posix_spawn_file_actions_t *actions, const char *path) {

@@ -2,9 +2,11 @@
 #define CPOSIXSPAWN_H
 
 // The few POSIX/Linux calls that Swift's Glibc module does not show: GNU extensions
-// (pipe2, posix_spawn_file_actions_addchdir_np, ..._addclosefrom_np) and raw syscalls (pidfd_open).
+// (pipe2, posix_spawn_file_actions_addchdir_np, ..._addclosefrom_np), raw syscalls (pidfd_open)
+// and epoll behind plain integers (struct epoll_event is packed on x86-64).
 
 #include <spawn.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 /// pipe2(fds, O_CLOEXEC | (nonblocking ? O_NONBLOCK : 0)); returns 0 or -1 with errno set.
@@ -12,6 +14,23 @@ int cps_pipe_cloexec(int fds[2], int nonblocking);
 
 /// pidfd_open(pid, 0); returns a descriptor that polls readable when the process exits, or -1.
 int cps_pidfd_open(pid_t pid);
+
+/// epoll_create1(EPOLL_CLOEXEC); returns the epoll descriptor, or -1 with errno set.
+int cps_epoll_create(void);
+
+/// Watches `fd` for input, level-triggered (EPOLLIN; hang-ups and errors are reported too), tagged
+/// with `token`; returns 0 or -1 with errno set.
+int cps_epoll_add(int epfd, int fd, uint64_t token);
+
+/// Stops watching `fd`; returns 0 or -1 with errno set.
+int cps_epoll_remove(int epfd, int fd);
+
+/// The largest `capacity` cps_epoll_wait honours.
+#define CPS_EPOLL_MAX_EVENTS 256
+
+/// epoll_wait: writes the tokens of up to `capacity` (at most CPS_EPOLL_MAX_EVENTS) ready
+/// descriptors to `tokens`; returns how many, or -1 with errno set. `timeout_ms` -1 waits forever.
+int cps_epoll_wait(int epfd, uint64_t *tokens, int capacity, int timeout_ms);
 
 /// posix_spawn_file_actions_addchdir_np (glibc >= 2.29); returns 0 or an errno.
 int cps_spawn_addchdir(posix_spawn_file_actions_t *actions, const char *path);

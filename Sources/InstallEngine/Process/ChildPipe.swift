@@ -2,7 +2,7 @@ import CPosixSpawn
 import Glibc
 
 /// One pipe from a child to installtop. Both ends are close-on-exec; the read end is
-/// non-blocking for the monitor's poll loop, the write end stays blocking for the child.
+/// non-blocking for the poller, the write end stays blocking for the child.
 struct ChildPipe {
     let readEnd: Int32
     let writeEnd: Int32

@@ -9,9 +9,10 @@
 /// `env`). An `.argv` command without `/` is looked up in the child's `PATH`; a relative path
 /// resolves against the working directory; `.shell(s)` runs `/bin/sh -c s`.
 ///
-/// One dedicated thread per running update (never the Swift concurrency pool) reads the pipes
-/// and reports each line: stdout/stderr lines as `.output`, fd-3 lines through
-/// `ProgressChannelParser`, with consecutive progress lines of one read merged into one report.
+/// One thread for every child of the process (`ChildPoller`, never the Swift concurrency pool)
+/// watches them all from one epoll set, reads the pipes and reports each line: stdout/stderr
+/// lines as `.output`, fd-3 lines through `ProgressChannelParser`, with consecutive progress
+/// lines of one read merged into one report.
 /// Lines are bounded (`maxLineBytes`; the rest is cut and marked), so a flood of output never
 /// grows memory. The update ends when the child exits: it is reaped, what is left of its group
 /// is SIGKILLed, the pipes are drained for at most `drainTimeout`, and only then the outcome
@@ -36,8 +37,8 @@ public final class ProcessBackend: InstallBackend {
         watchesExitWithPidfd = true
     }
 
-    /// Whether the monitor polls a pidfd for the exit; without one (old kernels, or tests of
-    /// that path) it polls the pipes with a short timeout and checks `waitpid(WNOHANG)`.
+    /// Whether the poller watches a pidfd for the exit; without one (old kernels, or tests of
+    /// that path) it checks `waitpid(WNOHANG)` every 20 ms.
     let watchesExitWithPidfd: Bool
 
     init(maxLineBytes: Int = 16 * 1024, drainTimeout: Duration = .milliseconds(200), watchesExitWithPidfd: Bool) {
@@ -47,8 +48,8 @@ public final class ProcessBackend: InstallBackend {
     }
 
     /// Spawns the update's command and returns at once. A command that cannot start
-    /// (missing, not executable, bad working directory, no descriptors or threads left) gives a
-    /// handle whose outcome is already `.failedToStart("cannot run <argv0>: <cause>")`.
+    /// (missing, not executable, bad working directory, no descriptors or threads left to watch
+    /// it) gives a handle whose outcome is already `.failedToStart("cannot run <argv0>: <cause>")`.
     public func start(_ request: UpdateRunRequest, reporter: any UpdateReporter) -> any RunningUpdate {
         let child: SpawnedChild
         switch ChildSpawner.spawn(request, openingPidfd: watchesExitWithPidfd) {
@@ -56,12 +57,10 @@ public final class ProcessBackend: InstallBackend {
         case .failure(let failure): return ProcessRunningUpdate(finishedWith: .failedToStart(failure.message))
         }
         let handle = ProcessRunningUpdate(processGroup: child.pid)
-        let monitor = ChildProcessMonitor(child: child, handle: handle, reporter: reporter,
-                                          maxLineBytes: maxLineBytes, drainTimeout: drainTimeout)
-        if let error = ChildProcessMonitor.startThread(for: monitor) {
-            monitor.abandon()
+        if let error = ChildPoller.shared.watch(child, handle: handle, reporter: reporter,
+                                                maxLineBytes: maxLineBytes, drainTimeout: drainTimeout) {
             let name = ChildSpawner.arguments(of: request.command).first ?? ""
-            return ProcessRunningUpdate(finishedWith: .failedToStart("cannot run \(name): cannot start a thread to watch it: \(error.description)"))
+            return ProcessRunningUpdate(finishedWith: .failedToStart("cannot run \(name): cannot watch it: \(error.description)"))
         }
         return handle
     }

@@ -5,7 +5,7 @@ import Synchronization
 /// The handle on one child started by `ProcessBackend`.
 ///
 /// It owns the only right to signal and to reap the child: one mutex orders `terminate()`,
-/// `kill()` and the monitor thread's reaping, so no signal is ever sent to the process group
+/// `kill()` and the poller's reaping, so no signal is ever sent to the process group
 /// after the child was reaped (its pid could then belong to someone else).
 final class ProcessRunningUpdate: RunningUpdate {
     /// What `reap` learned about the child.
@@ -61,11 +61,11 @@ final class ProcessRunningUpdate: RunningUpdate {
         }
     }
 
-    // MARK: - For the monitor thread
+    // MARK: - For the poller
 
     /// Reaps the child if it has exited (`blocking` waits for it), then SIGKILLs what is left of
     /// its process group, atomically with the reap. Returns `nil` when a non-blocking call
-    /// found the child still running. Called by the monitor thread only, never twice after
+    /// found the child still running. Called by the poller only, never twice after
     /// a result.
     func reap(blocking: Bool) -> ReapResult? {
         state.withLock { state in

@@ -1,5 +1,5 @@
-/// One of a child's three pipes as the monitor thread reads it.
-struct MonitoredPipe {
+/// One of a child's three pipes as the poller reads it.
+struct WatchedPipe {
     /// What the lines of the pipe are.
     enum Role {
         /// stdout or stderr: each line is reported as `.output`.

@@ -1,0 +1,202 @@
+import CPosixSpawn
+import Glibc
+
+/// One child as `ChildPoller` watches it: its three pipes, what it reports, its exit, the
+/// drain after the exit and the outcome — in that order, so every report comes before the
+/// outcome. Used only on the poller's thread once handed over.
+///
+/// Completion is the child's exit, not end of file: a grandchild (`sleep 300 &`) may hold the
+/// pipes open, and is killed with the rest of the group once the child is reaped
+/// (`ProcessRunningUpdate.reap`).
+final class WatchedChild {
+    /// Reads from one pipe per readiness before the poller looks at the other descriptors, so
+    /// a flood on one stream can hide neither the child's exit nor other children.
+    private static let readsPerWakeUp = 16
+
+    /// Tells this child's descriptors apart in the poller's epoll set: `id << 2 | slot`, slot
+    /// 0–2 for the pipes (stdout, stderr, fd 3) and 3 for the pidfd.
+    let id: UInt64
+    let handle: ProcessRunningUpdate
+    private let child: SpawnedChild
+    private let reporter: any UpdateReporter
+    private let drainTimeout: Duration
+    private let epoll: Int32
+    private var pipes: [WatchedPipe]
+    private var pendingProgress = ProgressCoalescer()
+    /// Open until the exit is noticed; -1 after, or when there never was one.
+    private var pidfd: Int32
+    private var reaped: ProcessRunningUpdate.ReapResult?
+    /// When reading stops after the exit, whether or not the pipes reached end of file.
+    private(set) var drainDeadline: ContinuousClock.Instant?
+
+    static let pidfdSlot: UInt64 = 3
+
+    init(id: UInt64, child: SpawnedChild, handle: ProcessRunningUpdate, reporter: any UpdateReporter,
+         maxLineBytes: Int, drainTimeout: Duration, epoll: Int32) {
+        self.id = id
+        self.child = child
+        self.handle = handle
+        self.reporter = reporter
+        self.drainTimeout = drainTimeout
+        self.epoll = epoll
+        pidfd = child.pidfd
+        pipes = [
+            WatchedPipe(role: .output(.stdout), fd: child.stdoutRead, lines: LineAssembler(maxLineBytes: maxLineBytes)),
+            WatchedPipe(role: .output(.stderr), fd: child.stderrRead, lines: LineAssembler(maxLineBytes: maxLineBytes)),
+            WatchedPipe(role: .channel, fd: child.progressRead, lines: LineAssembler(maxLineBytes: maxLineBytes)),
+        ]
+    }
+
+    /// Whether the exit is found with `waitpid(WNOHANG)` rather than the pidfd (no pidfd).
+    var needsExitChecks: Bool { reaped == nil && pidfd < 0 }
+
+    /// Whether the child was reaped and is draining its pipes.
+    var hasExited: Bool { reaped != nil }
+
+    // MARK: - Registration
+
+    /// Adds the pipes and the pidfd to the poller's epoll set, or returns why not (having
+    /// removed what it added).
+    func register() -> SystemError? {
+        var added: [Int32] = []
+        let watched = pipes.indices.map { (fd: pipes[$0].fd, slot: UInt64($0)) } + [(fd: pidfd, slot: Self.pidfdSlot)]
+        for (fd, slot) in watched where fd >= 0 {
+            guard cps_epoll_add(epoll, fd, id << 2 | slot) == 0 else {
+                let error = SystemError.current
+                for fd in added { _ = cps_epoll_remove(epoll, fd) }
+                return error
+            }
+            added.append(fd)
+        }
+        return nil
+    }
+
+    /// Gives up on a child the poller could not take: kills its group, reaps it and closes the
+    /// descriptors. Nothing is reported.
+    func abandon() {
+        handle.kill()
+        _ = handle.reap(blocking: true)
+        for pipe in pipes where pipe.fd >= 0 { close(pipe.fd) }
+        if pidfd >= 0 { close(pidfd) }
+        pipes.removeAll()
+    }
+
+    // MARK: - Events
+
+    /// The descriptor in `slot` is ready: reads a pipe, or reaps the child when it is the pidfd.
+    func descriptorReady(slot: UInt64, buffer: UnsafeMutableBufferPointer<UInt8>) {
+        if slot == Self.pidfdSlot {
+            // A readable pidfd means the child is a zombie: this wait does not block.
+            exited(handle.reap(blocking: true) ?? .statusLost, buffer: buffer)
+        } else if Int(slot) < pipes.count, pipes[Int(slot)].fd >= 0 {
+            readAvailable(from: Int(slot), buffer: buffer)
+        }
+    }
+
+    /// For a child without a pidfd: reaps it if it has exited.
+    func checkExit(buffer: UnsafeMutableBufferPointer<UInt8>) {
+        guard needsExitChecks, let result = handle.reap(blocking: false) else { return }
+        exited(result, buffer: buffer)
+    }
+
+    /// Settles the outcome once the pipes are at end of file or the drain deadline passed
+    /// (a process that escaped the group may still hold a pipe). Returns whether it settled.
+    func settleIfDrained(now: ContinuousClock.Instant) -> Bool {
+        guard let reaped, let drainDeadline else { return false }
+        guard pipes.allSatisfy({ $0.fd < 0 }) || now >= drainDeadline else { return false }
+        for index in pipes.indices { closePipe(index) }
+
+        let outcome: UpdateRunOutcome
+        switch reaped {
+        case .status(let status) where cps_wait_signaled(status) != 0:
+            outcome = .signaled(cps_wait_term_signal(status))
+        case .status(let status):
+            outcome = .exited(cps_wait_exit_code(status))
+        case .statusLost:
+            reporter.report(.output(.stderr, "installtop: the exit status of pid \(child.pid) was lost: another part of this process reaped it (SIGCHLD ignored?)"))
+            outcome = .exited(-1)
+        }
+        handle.resolve(outcome)
+        return true
+    }
+
+    /// The child is reaped and its group killed: stop watching the pidfd, start the drain, and
+    /// read what is there already (usually everything, so the outcome can settle at once).
+    private func exited(_ result: ProcessRunningUpdate.ReapResult, buffer: UnsafeMutableBufferPointer<UInt8>) {
+        guard reaped == nil else { return }
+        reaped = result
+        if pidfd >= 0 {
+            _ = cps_epoll_remove(epoll, pidfd)
+            close(pidfd)
+            pidfd = -1
+        }
+        drainDeadline = .now + drainTimeout
+        for index in pipes.indices where pipes[index].fd >= 0 { readAvailable(from: index, buffer: buffer) }
+    }
+
+    // MARK: - Reading
+
+    private func readAvailable(from index: Int, buffer: UnsafeMutableBufferPointer<UInt8>) {
+        for _ in 0..<Self.readsPerWakeUp {
+            let count = read(pipes[index].fd, buffer.baseAddress, buffer.count)
+            if count > 0 {
+                consume(UnsafeBufferPointer(rebasing: buffer[..<count]), from: index)
+                continue
+            }
+            if count < 0 {
+                let code = cps_errno()
+                if code == EINTR { continue }
+                if code == EAGAIN || code == EWOULDBLOCK { return }
+            }
+            closePipe(index)
+            return
+        }
+    }
+
+    private func consume(_ chunk: UnsafeBufferPointer<UInt8>, from index: Int) {
+        switch pipes[index].role {
+        case .output(let stream):
+            pipes[index].lines.feed(chunk) { line in reportOutput(line, on: stream) }
+        case .channel:
+            pipes[index].lines.feed(chunk) { line in reportChannelLine(line) }
+            flushProgress()
+        }
+    }
+
+    /// Reports the unfinished last line of the pipe and closes it. Safe to call twice.
+    private func closePipe(_ index: Int) {
+        guard pipes[index].fd >= 0 else { return }
+        // Removed explicitly: a spawn in progress elsewhere may hold a copy of the descriptor
+        // for a moment, and epoll forgets a descriptor only when every copy is closed.
+        _ = cps_epoll_remove(epoll, pipes[index].fd)
+        close(pipes[index].fd)
+        pipes[index].fd = -1
+        switch pipes[index].role {
+        case .output(let stream):
+            pipes[index].lines.finish { line in reportOutput(line, on: stream) }
+        case .channel:
+            pipes[index].lines.finish { line in reportChannelLine(line) }
+            flushProgress()
+        }
+    }
+
+    // MARK: - Reporting
+
+    private func reportOutput(_ line: UnsafeBufferPointer<UInt8>, on stream: StandardStream) {
+        reporter.report(.output(stream, String(decoding: line, as: UTF8.self)))
+    }
+
+    private func reportChannelLine(_ line: UnsafeBufferPointer<UInt8>) {
+        guard let report = ProgressChannelParser.parse(bytes: line) else { return }
+        if case .progress(let percent, let message) = report {
+            pendingProgress.add(percent: percent, message: message)
+        } else {
+            flushProgress()
+            reporter.report(report)
+        }
+    }
+
+    private func flushProgress() {
+        if let progress = pendingProgress.take() { reporter.report(progress) }
+    }
+}

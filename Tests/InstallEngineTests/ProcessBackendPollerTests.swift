@@ -1,0 +1,55 @@
+import Foundation
+import Glibc
+@testable import InstallEngine
+import Testing
+
+@Suite("ProcessBackend: one poller thread watches every child")
+struct ProcessBackendPollerTests {
+    private let backend = ProcessBackend()
+
+    @Test func a100RunningChildrenAddNoThreadPerChild() async {
+        let children = 100
+        // The poller's thread starts with the first child; count from after it.
+        #expect(await settledOutcome(of: backend.start(.running(.argv(["/bin/true"])), reporter: RecordingReporter())) == .exited(0))
+        let threadsBefore = threadCount()
+        let reporters = (0..<children).map { _ in RecordingReporter() }
+        let running = reporters.map { backend.start(.running(.shell("echo ready; exec sleep 300")), reporter: $0) }
+        #expect(await eventually { reporters.allSatisfy { $0.lines(.stdout) == ["ready"] } })
+        // Other tests run meanwhile and may add a few threads of their own; a thread per
+        // child would add a hundred.
+        #expect(threadCount() - threadsBefore < children / 2)
+        for update in running { update.kill() }
+        for update in running { #expect(await settledOutcome(of: update) == .signaled(SIGKILL)) }
+    }
+
+    @Test func aChildFloodingItsOutputHoldsUpNoOtherChild() async {
+        let flood = backend.start(.running(.argv(["yes", "flood"])), reporter: CountingReporter())
+        let quick = RecordingReporter()
+        let running = backend.start(.running(.shell("echo done; echo progress 50 >&3; exit 7")), reporter: quick)
+        #expect(await settledOutcome(of: running) == .exited(7))
+        #expect(quick.lines(.stdout) == ["done"])
+        #expect(quick.channelReports == [.progress(percent: 50, message: nil)])
+        flood.kill()
+        #expect(await settledOutcome(of: flood) == .signaled(SIGKILL))
+    }
+
+    @Test func childrenWithAndWithoutAPidfdAreWatchedSideBySide() async {
+        let withoutPidfd = ProcessBackend(watchesExitWithPidfd: false)
+        let reporters = (0..<20).map { _ in RecordingReporter() }
+        let running = reporters.indices.map { index in
+            (index.isMultiple(of: 2) ? backend : withoutPidfd)
+                .start(.running(.shell("echo child \(index); sleep 0.\(index % 3); exit \(index)")), reporter: reporters[index])
+        }
+        for index in running.indices {
+            #expect(await settledOutcome(of: running[index]) == .exited(Int32(index)))
+            #expect(reporters[index].lines(.stdout) == ["child \(index)"])
+        }
+    }
+
+    /// The `Threads:` line of /proc/self/status.
+    private func threadCount() -> Int {
+        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("Threads:") } ?? ""
+        return Int(line.dropFirst("Threads:".count).trimmingCharacters(in: .whitespaces)) ?? 0
+    }
+}
