@@ -20,6 +20,7 @@ struct InstallTop: ParsableCommand {
     /// Parses and runs, mapping usage errors to exit status 2 as PRODUCT.md specifies
     /// (swift-argument-parser would use 64).
     static func main() {
+        OpenFileLimit.raise()
         do {
             var command = try parseAsRoot()
             try command.run()
