@@ -153,11 +153,13 @@ extension MonitorState {
         // Attached, the jobs belong to the engine: any signal just detaches.
         if isAttached { return [.quit(abortRunning: false)] }
         switch signal {
-        case .interrupt, .terminate:
+        case .interrupt:
             if quitPhase != nil { return forceQuit() }
             if case .confirm(.quit)? = overlay { return confirmQuit() }
             return requestQuit()
-        case .hangup:
+        case .terminate, .hangup:
+            // Sent by no one who can answer a question (a service manager, a closed terminal):
+            // abort gracefully and quit; a second one kills.
             if quitPhase != nil { return forceQuit() }
             return confirmQuit()
         }

@@ -177,7 +177,8 @@ struct MonitorEndToEndTests {
         #expect(await expectSaneTerminalAfterExit(folder) == 0)
     }
 
-    @Test func sigtermAsksThenASecondOneAbortsAndQuits() async throws {
+    @Test("one SIGTERM (a service manager's) aborts and quits without asking: exit 3, child gone, terminal sane")
+    func sigtermAbortsAndQuitsWithoutAsking() async throws {
         let folder = try EndToEndFolder()
         defer { folder.remove() }
         let manifest = try manifest(in: folder, jobs: slowJob(folder))
@@ -187,12 +188,25 @@ struct MonitorEndToEndTests {
         let pgid = try #require(folder.read("slow.pid").flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) })
         let monitor = try #require(installtopProcess(of: tmux))
         kill(monitor, SIGTERM)
-        await tmux.waitForScreen("the quit question") { $0.contains("Quit and abort it?") }
-        kill(monitor, SIGTERM)
         #expect(await expectSaneTerminalAfterExit(folder) == 3)
         // The update's shell was reaped before exit; its `sleep` child, orphaned by the same
         // SIGTERM, may still be waiting for init to reap it.
         #expect(await EndToEndFolder.eventually { groupIsGone(pgid) }, "the aborted update's processes are gone")
+    }
+
+    @Test("Ctrl-C asks like q; answering y aborts and quits")
+    func interruptAsks() async throws {
+        let folder = try EndToEndFolder()
+        defer { folder.remove() }
+        let manifest = try manifest(in: folder, jobs: slowJob(folder))
+        let tmux = try TmuxSession(home: folder.url, command: try runCommand(manifest, in: folder))
+        defer { tmux.close() }
+        await tmux.waitForScreen("the slow update's progress") { $0.contains("step ") }
+        let monitor = try #require(installtopProcess(of: tmux))
+        kill(monitor, SIGINT)
+        await tmux.waitForScreen("the quit question") { $0.contains("Quit and abort it?") }
+        tmux.send("y")
+        #expect(await expectSaneTerminalAfterExit(folder) == 3)
     }
 
     @Test func hostileOutputNeitherRetitlesNorClears() async throws {

@@ -213,6 +213,18 @@ struct MonitorKeyTests {
         #expect(Scenario.commands(idle.state.handle(.signal(.hangup))) == [.quit(abortRunning: false)])
     }
 
+    @Test("SIGTERM aborts every job and quits without asking; a second one kills")
+    func terminateAbortsWithoutAskingAndEscalates() {
+        var (scenario, _) = running()
+        #expect(Scenario.commands(scenario.state.handle(.signal(.terminate))) == [.abortAll(force: false)])
+        #expect(scenario.state.overlay == nil, "nothing asks a question no one can answer")
+        #expect(scenario.state.quitPhase == .waitingForAborts)
+        #expect(Scenario.commands(scenario.state.handle(.signal(.terminate))) == [.abortAll(force: true)])
+        #expect(scenario.state.quitPhase == .killing)
+        var idle = Scenario()
+        #expect(Scenario.commands(idle.state.handle(.signal(.terminate))) == [.quit(abortRunning: false)])
+    }
+
     @Test func selectionMovesWithArrowsAndVimKeysAndTabSwitchesPanes() {
         var scenario = Scenario()
         let first = scenario.queue("One", ["a", "b", "c"])

@@ -19,8 +19,8 @@ enum MonitorSession {
     /// the terminal back.
     ///
     /// In this process's engine, quitting while jobs run aborts them and waits until they have
-    /// completed, showing it, before returning; a second `q` (or signal) kills them. SIGINT and
-    /// SIGTERM ask like `q`; SIGHUP aborts and quits without asking. Attached to an engine
+    /// completed, showing it, before returning; a second `q` (or signal) kills them. SIGINT (Ctrl-C)
+    /// asks like `q`; SIGTERM and SIGHUP abort and quit without asking. Attached to an engine
     /// elsewhere (`link.jobsOutliveMonitor`), `q`, `d` and every signal detach at once.
     ///
     /// - Parameters:
