@@ -141,6 +141,13 @@ public struct MonitorState: Sendable {
         return status?.expiresAt
     }
 
+    /// Tells the state the time before it handles input that carries none (keys, signals,
+    /// command results), so what that input says lives its full `StatusMessage.lifetime` from
+    /// now. The clock never goes back. Unlike a tick it neither animates nor expires anything.
+    public mutating func advanceClock(to time: Date) {
+        if time > now { now = time }
+    }
+
     // MARK: - Status line
 
     mutating func say(_ text: String) {

@@ -144,4 +144,22 @@ struct MonitorStateTests {
         scenario.press(.home)
         #expect(scenario.state.outputScroll == 30 - MonitorLayout.innerRows(scenario.state.layout.output))
     }
+
+    @Test("a message shown by a key after an idle stretch lives its full lifetime from the key")
+    func statusMessageAfterIdleLivesItsFullTime() {
+        var scenario = Scenario()
+        let idleEnd = scenario.now.addingTimeInterval(8)
+        // Eight idle seconds: no engine event and no tick moved the state's clock; the loop
+        // tells it the time before the key.
+        scenario.state.advanceClock(to: idleEnd)
+        scenario.press(.character("t"))
+        #expect(scenario.state.status?.text == "Theme: Mono")
+        #expect(scenario.state.status?.expiresAt == idleEnd.addingTimeInterval(StatusMessage.lifetime))
+        _ = scenario.state.handle(.tick(idleEnd.addingTimeInterval(1)))
+        #expect(scenario.state.status?.text == "Theme: Mono", "still shown a second later")
+        _ = scenario.state.handle(.tick(idleEnd.addingTimeInterval(StatusMessage.lifetime)))
+        #expect(scenario.state.status == nil, "gone once its lifetime is over")
+        scenario.state.advanceClock(to: idleEnd)
+        #expect(scenario.state.now == idleEnd.addingTimeInterval(StatusMessage.lifetime), "the clock never goes back")
+    }
 }

@@ -98,6 +98,9 @@ struct MonitorLoop {
 
     /// Keys first: under a flood of engine events, what the user typed still acts at once.
     private mutating func processInput() {
+        // After an idle stretch only engine events and ticks would have moved the state's
+        // clock; a message a key shows must not start out already expired.
+        state.advanceClock(to: Date())
         for signal in terminal.takeSignals() {
             switch signal {
             case SIGINT: apply(.signal(.interrupt))
