@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Glibc
 
 /// The `installtop` command: runs installs as child processes and monitors them.
 ///
@@ -21,6 +22,9 @@ struct InstallTop: ParsableCommand {
     /// (swift-argument-parser would use 64).
     static func main() {
         OpenFileLimit.raise()
+        // A closed stdout must show up as EPIPE that the output code handles, never kill the
+        // process with its children running. Children get SIGPIPE back (the spawn resets signals).
+        signal(SIGPIPE, SIG_IGN)
         do {
             var command = try parseAsRoot()
             try command.run()

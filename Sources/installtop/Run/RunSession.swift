@@ -59,6 +59,12 @@ struct RunSession {
             }
         }
         defer { relay.cancel() }
+        // `installtop run … | head`: nobody reads any more, which is no reason to leave the
+        // children behind (nor to die of SIGPIPE, which main ignores): abort as for SIGHUP.
+        StandardOutput.stdout.whenReaderGone {
+            StandardOutput.stderr.line("installtop: stdout was closed: aborting every job")
+            queue.abortAll(force: false)
+        }
         submitJobs(to: queue)
         Self.waitUntilIdle(queue)
     }
