@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <spawn.h>
 #include <string.h>
 #include <sys/epoll.h>
@@ -63,3 +64,59 @@ int cps_wait_exited(int status) { return WIFEXITED(status); }
 int cps_wait_exit_code(int status) { return WEXITSTATUS(status); }
 int cps_wait_signaled(int status) { return WIFSIGNALED(status); }
 int cps_wait_term_signal(int status) { return WTERMSIG(status); }
+
+// MARK: - Live process groups
+
+static pid_t live_groups[CPS_MAX_GROUPS];
+
+void cps_group_register(pid_t pgid) {
+    for (int i = 0; i < CPS_MAX_GROUPS; i++) {
+        pid_t expected = 0;
+        if (__atomic_compare_exchange_n(&live_groups[i], &expected, pgid, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED)) return;
+    }
+}
+
+void cps_group_unregister(pid_t pgid) {
+    for (int i = 0; i < CPS_MAX_GROUPS; i++) {
+        pid_t expected = pgid;
+        if (__atomic_compare_exchange_n(&live_groups[i], &expected, 0, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED)) return;
+    }
+}
+
+static const int fatal_signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP};
+
+/// Only async-signal-safe calls: kill, sigaction, sigprocmask, raise.
+static void die_killing_groups(int signal) {
+    for (int i = 0; i < CPS_MAX_GROUPS; i++) {
+        pid_t pgid = __atomic_load_n(&live_groups[i], __ATOMIC_ACQUIRE);
+        if (pgid > 0) kill(-pgid, SIGKILL);
+    }
+    struct sigaction fallback;
+    memset(&fallback, 0, sizeof fallback);
+    fallback.sa_handler = SIG_DFL;
+    sigemptyset(&fallback.sa_mask);
+    sigaction(signal, &fallback, NULL);
+    sigset_t only;
+    sigemptyset(&only);
+    sigaddset(&only, signal);
+    sigprocmask(SIG_UNBLOCK, &only, NULL);
+    raise(signal);
+}
+
+int cps_install_fatal_signal_handlers(void) {
+    static char alternate_stack[64 * 1024];
+    stack_t stack;
+    memset(&stack, 0, sizeof stack);
+    stack.ss_sp = alternate_stack;
+    stack.ss_size = sizeof alternate_stack;
+    if (sigaltstack(&stack, NULL) != 0) return -1;
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = die_killing_groups;
+    action.sa_flags = SA_ONSTACK;
+    sigemptyset(&action.sa_mask);
+    for (size_t i = 0; i < sizeof fatal_signals / sizeof fatal_signals[0]; i++) {
+        if (sigaction(fatal_signals[i], &action, NULL) != 0) return -1;
+    }
+    return 0;
+}

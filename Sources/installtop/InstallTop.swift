@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Glibc
+import InstallEngine
 
 /// The `installtop` command: runs installs as child processes and monitors them.
 ///
@@ -25,6 +26,7 @@ struct InstallTop: ParsableCommand {
         // A closed stdout must show up as EPIPE that the output code handles, never kill the
         // process with its children running. Children get SIGPIPE back (the spawn resets signals).
         signal(SIGPIPE, SIG_IGN)
+        FatalSignalCleanup.install()
         do {
             var command = try parseAsRoot()
             try command.run()

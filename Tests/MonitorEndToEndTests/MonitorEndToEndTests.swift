@@ -194,6 +194,24 @@ struct MonitorEndToEndTests {
         #expect(await EndToEndFolder.eventually { groupIsGone(pgid) }, "the aborted update's processes are gone")
     }
 
+    @Test("a fatal signal restores the terminal, kills the update's process group and ends installtop with it",
+          arguments: [(SIGSEGV, "enable=yes,interactive=no"), (SIGABRT, "enable=yes,interactive=no"), (SIGSEGV, "enable=no")])
+    func fatalSignalRestoresTheTerminalAndKillsTheChildren(signal: Int32, backtrace: String) async throws {
+        let folder = try EndToEndFolder()
+        defer { folder.remove() }
+        let manifest = try manifest(in: folder, jobs: slowJob(folder))
+        let tmux = try TmuxSession(home: folder.url, command: try runCommand(manifest, in: folder, prefix: "SWIFT_BACKTRACE=\(backtrace) "))
+        defer { tmux.close() }
+        await tmux.waitForScreen("the slow update's progress") { $0.contains("step ") }
+        let pgid = try #require(folder.read("slow.pid").flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) })
+        let monitor = try #require(installtopProcess(of: tmux))
+        kill(monitor, signal)
+        #expect(await expectSaneTerminalAfterExit(folder) == Int(128 + signal))
+        #expect(await EndToEndFolder.eventually { groupIsGone(pgid) }, "the update's processes outlived installtop")
+        let screen = tmux.capture()
+        #expect(!screen.contains("┌ Jobs"), "the alternate screen is gone: \(screen)")
+    }
+
     @Test("Ctrl-C asks like q; answering y aborts and quits")
     func interruptAsks() async throws {
         let folder = try EndToEndFolder()

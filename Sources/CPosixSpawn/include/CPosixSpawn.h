@@ -54,4 +54,24 @@ int cps_wait_signaled(int status);
 /// WTERMSIG(status): the signal, meaningful only when cps_wait_signaled is 1.
 int cps_wait_term_signal(int status);
 
+// MARK: - Live process groups, for a process that dies of a fatal signal
+
+/// Records a running update's process group (its leader's pid); at most CPS_MAX_GROUPS at once,
+/// more are not recorded. Lock-free, so the fatal-signal handler may read the table.
+void cps_group_register(pid_t pgid);
+
+/// Forgets a process group once its leader has been reaped.
+void cps_group_unregister(pid_t pgid);
+
+/// How many process groups the table holds at most.
+#define CPS_MAX_GROUPS 8192
+
+/// Installs the handler of SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT and SIGTRAP (replacing what
+/// was there, Swift's backtracer included): it sends SIGKILL to every recorded process group,
+/// then dies of the same signal (default action, raised again) — also for a signal sent with
+/// kill, after which the backtracer would have let the process go on. A terminal adapter that
+/// installs its own handlers afterwards and calls the previous one on the way out comes first.
+/// Runs on an alternate stack (so a stack overflow is handled too). Returns 0 or -1 with errno.
+int cps_install_fatal_signal_handlers(void);
+
 #endif

@@ -114,7 +114,10 @@ enum ChildSpawner {
             guard code == ETXTBSY, attempt < 4 else { break }
             usleep(20_000 << UInt32(attempt))
         }
-        return code == 0 ? .success(pid) : .failure(SystemError(code: code))
+        guard code == 0 else { return .failure(SystemError(code: code)) }
+        // Its own process group (setpgroup 0): killed should installtop die of a fatal signal.
+        cps_group_register(pid)
+        return .success(pid)
     }
 
     // MARK: - Messages

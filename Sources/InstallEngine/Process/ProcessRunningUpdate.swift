@@ -77,6 +77,7 @@ final class ProcessRunningUpdate: RunningUpdate {
             } while result == -1 && cps_errno() == EINTR
             if result == 0 { return nil }
             state.reaped = true
+            cps_group_unregister(processGroup)
             // When another reaper took the child, its pid may already be reused: signal nothing.
             guard result == processGroup else { return .statusLost }
             _ = Glibc.kill(-processGroup, SIGKILL)
