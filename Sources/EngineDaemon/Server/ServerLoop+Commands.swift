@@ -107,9 +107,12 @@ extension ServerLoop {
         for job in jobs {
             do {
                 let descriptor = try server.queue.submit(
-                    name: job.name, operation: job.operation, updates: job.updates, stopOnFailure: job.stopOnFailure)
+                    name: job.name, operation: job.operation, updates: job.updates, stopOnFailure: job.stopOnFailure
+                ) { descriptor in
+                    // Before the job can start, so the log reads "submitted", then "started".
+                    server.options.log("\(who) submitted job \(descriptor.id): \(job.name) (\(job.updates.count) update\(job.updates.count == 1 ? "" : "s"))")
+                }
                 ids.append(.integer(descriptor.id))
-                server.options.log("\(who) submitted job \(descriptor.id): \(job.name) (\(job.updates.count) update\(job.updates.count == 1 ? "" : "s"))")
             } catch {
                 throw WireError(.invalidJob, "job \(job.name): \(error.description)")
             }

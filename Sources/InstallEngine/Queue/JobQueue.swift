@@ -95,6 +95,8 @@ public final class JobQueue: Sendable {
     // MARK: - Commands
 
     /// Queues a job and starts it when an installer is free.
+    /// - Parameter whenQueued: called with the job's descriptor once it has its number and
+    ///   before it can start (so a log line saying who submitted it comes before "started").
     /// - Throws: what `UpdateInstaller` would refuse (rules 1–2, a missing command); nothing is
     ///   queued then.
     @discardableResult
@@ -102,7 +104,8 @@ public final class JobQueue: Sendable {
         name: String,
         operation: UpdateOperation = .install,
         updates: [Update],
-        stopOnFailure: Bool = false
+        stopOnFailure: Bool = false,
+        whenQueued: (JobDescriptor) -> Void = { _ in }
     ) throws(InstallerError) -> JobDescriptor {
         try UpdateInstaller.validate(updates, for: operation)
         let descriptor = state.withLock { state -> JobDescriptor in
@@ -113,6 +116,7 @@ public final class JobQueue: Sendable {
             return descriptor
         }
         publish(.jobQueued(descriptor))
+        whenQueued(descriptor)
         startQueuedJobs()
         return descriptor
     }

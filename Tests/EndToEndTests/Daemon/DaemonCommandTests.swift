@@ -4,6 +4,21 @@ import Testing
 /// The client commands against a real `serve`: submit, status (text and JSON), abort, cleanup.
 @Suite("daemon commands")
 struct DaemonCommandTests {
+    @Test("serve's log says who submitted a job before it says that the job started")
+    func submissionIsLoggedBeforeTheStart() async throws {
+        let daemon = try DaemonFixture()
+        defer { daemon.remove() }
+        let serve = try await daemon.start()
+        let manifest = try daemon.manifest(job: "Gated job", update: "gated", script: daemon.gatedScript())
+        #expect(try await daemon.run(["submit", manifest]).status == 0)
+        try await daemon.waitForJob(1, state: "running")
+        try await waitUntil("serve to log the start") { serve.stderr.contains("job 1 started") }
+        let log = serve.stderr
+        let submitted = try #require(log.range(of: "submitted job 1: Gated job (1 update)"), "\(log)")
+        let started = try #require(log.range(of: "job 1 started"))
+        #expect(submitted.lowerBound < started.lowerBound, "\(log)")
+    }
+
     @Test("submit queues a job that status shows; abort aborts it; cleanup empties the queue")
     func submitStatusAbortCleanup() async throws {
         let daemon = try DaemonFixture()
