@@ -7,6 +7,10 @@ extension ManifestError {
     /// `invalid YAML: [CONTEXT at line L, column C, ]PROBLEM`.
     init(_ error: YamlError, file: String) {
         switch error {
+        case .scanner(_, _, let mark, let yaml) where Self.character(atLine: mark.line, column: mark.column, in: yaml) == "\t":
+            // libyaml says "found character that cannot start any token"; the character is a tab.
+            self.init(file: file, line: mark.line, column: mark.column,
+                      message: "a tab cannot indent YAML; indent with spaces")
         case .scanner(let context, let problem, let mark, _),
             .parser(let context, let problem, let mark, _),
             .composer(let context, let problem, let mark, _):
@@ -31,6 +35,17 @@ extension ManifestError {
         default:
             self.init(file: file, line: 1, column: 1, message: "invalid YAML: \(error)")
         }
+    }
+
+    /// The character at a 1-based line and column (in Unicode scalars, like Yams' marks).
+    private static func character(atLine line: Int, column: Int, in text: String) -> Unicode.Scalar? {
+        var position = SourcePosition.start
+        for scalar in text.unicodeScalars {
+            if position.line == line, position.column == column { return scalar }
+            if position.line > line { return nil }
+            position.advance(past: scalar)
+        }
+        return nil
     }
 
     /// Line and column (in Unicode scalars, like Yams' marks) of the character at `offset`.

@@ -20,6 +20,11 @@ public enum ManifestLoader {
     /// (so `./scripts/apply.sh` works from any current folder). Workdirs that are written in
     /// the manifest must exist; the default one is not checked.
     public static func load(yaml: String, path: String) throws(ManifestErrors) -> Manifest {
+        guard yaml.utf8.count <= ManifestLimits.maximumFileSize else {
+            throw ManifestErrors([ManifestError(
+                file: path, line: 1, column: 1,
+                message: "the manifest is larger than \(ManifestLimits.maximumFileSize / 1024 / 1024) MiB, the most installtop reads")])
+        }
         let root: Node?
         do {
             root = try Yams.compose(yaml: yaml)
@@ -28,6 +33,7 @@ public enum ManifestLoader {
         } catch {
             throw ManifestErrors([ManifestError(file: path, line: 1, column: 1, message: "invalid YAML: \(error)")])
         }
+        if let root { try ManifestLimits.checkExpansion(of: root, file: path) }
         var reader = ManifestReader(file: path)
         let jobs = reader.read(root)
         guard reader.errors.isEmpty else { throw ManifestErrors(reader.errors) }

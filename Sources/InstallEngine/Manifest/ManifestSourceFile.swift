@@ -14,6 +14,11 @@ enum ManifestSourceFile {
                 ManifestError(file: path, line: 1, column: 1, message: "cannot read the manifest: \(String(cString: strerror(code)))")
             ])
         }
+        guard bytes.count <= ManifestLimits.maximumFileSize else {
+            throw ManifestErrors([ManifestError(
+                file: path, line: 1, column: 1,
+                message: "the manifest is larger than \(ManifestLimits.maximumFileSize / 1024 / 1024) MiB, the most installtop reads")])
+        }
         if let text = String(validating: bytes, as: UTF8.self) { return text }
         let position = firstInvalidUTF8(in: bytes)
         throw ManifestErrors([
@@ -44,6 +49,9 @@ enum ManifestSourceFile {
                 return nil
             }
             contents += chunk[..<count]
+            // Past the limit, what was read is enough for the loader to refuse it (a manifest
+            // that is /dev/zero must not fill the memory first).
+            if contents.count > ManifestLimits.maximumFileSize { return contents }
         }
     }
 
