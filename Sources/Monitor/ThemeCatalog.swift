@@ -52,7 +52,7 @@ public struct ThemeCatalog: Sendable {
         let userMatch = matches.first { if case .file = themes[$0].source { true } else { false } }
         guard let index = userMatch ?? matches.first else {
             let known = themes.map(\.id).joined(separator: ", ")
-            throw ThemeError(file: nameOrPath, key: "--theme", message: "no theme named `\(nameOrPath)`; available: \(known)")
+            throw ThemeError(file: "", key: "--theme", message: "no theme named `\(nameOrPath)`; available: \(known)")
         }
         return index
     }

@@ -12,6 +12,7 @@ struct InstallTop: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "installtop",
         abstract: "Run installations as child processes and watch them.",
+        version: InstalltopVersion.current,
         subcommands: [
             RunCommand.self, DemoCommand.self, ValidateCommand.self, HistoryCommand.self, ThemesCommand.self,
             ServeCommand.self, SubmitCommand.self, AttachCommand.self, StatusCommand.self, AbortCommand.self,
@@ -27,6 +28,10 @@ struct InstallTop: ParsableCommand {
         // process with its children running. Children get SIGPIPE back (the spawn resets signals).
         signal(SIGPIPE, SIG_IGN)
         FatalSignalCleanup.install()
+        if let unknown = unknownCommand(in: CommandLine.arguments.dropFirst()) {
+            FileHandle.standardError.write(Data((unknown + "\n").utf8))
+            Foundation.exit(ExitStatus.invalidUsage.rawValue)
+        }
         do {
             var command = try parseAsRoot()
             try command.run()
@@ -38,5 +43,15 @@ struct InstallTop: ParsableCommand {
             }
             exit(withError: error)
         }
+    }
+
+    /// The message for a first argument that is no command (`installtop rn m.yaml`), with the
+    /// command it probably meant; `nil` when the first argument is a command or an option.
+    static func unknownCommand(in arguments: ArraySlice<String>) -> String? {
+        guard let word = arguments.first, !word.hasPrefix("-") else { return nil }
+        let names = configuration.subcommands.map { $0._commandName } + ["help"]
+        guard !names.contains(word) else { return nil }
+        let hint = EditDistance.closest(to: word, among: names).map { "; did you mean '\($0)'?" } ?? ""
+        return "installtop: unknown command '\(word)'\(hint)\nThe commands: \(names.joined(separator: ", ")) (installtop --help says more)."
     }
 }

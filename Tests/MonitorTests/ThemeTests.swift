@@ -103,6 +103,7 @@ struct ThemeTests {
             Issue.record("resolved an unknown theme")
         } catch {
             #expect(error.description.contains("no theme named `neon`; available: default, high-contrast, mono, solarized-dark"))
+            #expect(error.description.hasPrefix("--theme: no theme named"), "a name has no file position: \(error.description)")
         }
         #expect(throws: ThemeError.self) { _ = try catalog.resolve("/nonexistent/theme.yaml") }
     }

@@ -1,11 +1,11 @@
 /// How far apart two words are, to suggest the key an operator probably meant.
-enum EditDistance {
+public enum EditDistance {
     // MARK: - Suggestions
 
     /// The candidate closest to `word`, when one is close enough to be a plausible typo: within
     /// 2 edits, and fewer than half of `word`'s letters (so `ab` does not suggest `id`). Ties go
     /// to the earlier candidate.
-    static func closest(to word: String, among candidates: [String]) -> String? {
+    public static func closest(to word: String, among candidates: [String]) -> String? {
         let limit = min(2, max(1, word.count / 2))
         var best: (candidate: String, distance: Int)?
         for candidate in candidates {

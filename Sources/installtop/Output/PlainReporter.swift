@@ -140,7 +140,7 @@ final class PlainReporter: Sendable {
         var text = "\nSummary\n" + TextTable.render(rows)
         let codes = model.jobs.flatMap { $0.updates.map(\.result.resultCode) }
         let reboot = model.jobs.contains { $0.result?.rebootRequired == true }
-        text += "\(model.jobs.count) job\(model.jobs.count == 1 ? "" : "s"), \(codes.count) updates: \(Self.counts(codes))"
+        text += "\(model.jobs.count) job\(model.jobs.count == 1 ? "" : "s"), \(codes.count) update\(codes.count == 1 ? "" : "s"): \(Self.counts(codes))"
         text += reboot ? " · a reboot is required" : ""
         return text
     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Monitor
 
 /// The options `run` and `demo` share.
 struct RunOptions: ParsableArguments {
@@ -22,5 +23,15 @@ struct RunOptions: ParsableArguments {
     func validate() throws {
         if plain && json { throw ValidationError("--plain and --json exclude each other") }
         if jsonLogs && !json { throw ValidationError("--json-logs goes with --json") }
+        // Checked whatever the output mode: a mistyped theme is a mistake even where no theme
+        // is drawn, and nothing should run before it is known.
+        if let theme {
+            var catalog = ThemeCatalog(userDirectory: ThemeCatalog.userDirectory())
+            do {
+                _ = try catalog.resolve(theme)
+            } catch {
+                throw ValidationError(error.description)
+            }
+        }
     }
 }

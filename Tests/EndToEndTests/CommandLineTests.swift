@@ -1,0 +1,41 @@
+import Foundation
+import Testing
+
+/// What a newcomer types first: --version, a mistyped command, a mistyped theme.
+@Suite("command line")
+struct CommandLineTests {
+    @Test func version() async throws {
+        let folder = try TestFolder()
+        defer { folder.remove() }
+        let result = try await installtop(["--version"], in: folder)
+        #expect(result.status == 0)
+        #expect(result.stdout.range(of: #"^\d+\.\d+\.\d+\n$"#, options: .regularExpression) != nil, "\(result.stdout)")
+    }
+
+    @Test("a mistyped command: exit 2, the command it probably meant, the list of commands")
+    func mistypedCommand() async throws {
+        let folder = try TestFolder()
+        defer { folder.remove() }
+        for (typed, meant) in [("rn", "run"), ("valdate", "validate"), ("attatch", "attach")] {
+            let result = try await installtop([typed, "m.yaml"], in: folder)
+            #expect(result.status == 2)
+            #expect(result.stderr.hasPrefix("installtop: unknown command '\(typed)'; did you mean '\(meant)'?\n"), "\(result.stderr)")
+            #expect(result.stderr.contains("The commands: run, demo, validate"), "\(result.stderr)")
+        }
+        let nothingClose = try await installtop(["frobnicate"], in: folder)
+        #expect(nothingClose.status == 2 && nothingClose.stderr.hasPrefix("installtop: unknown command 'frobnicate'\n"), "\(nothingClose.stderr)")
+    }
+
+    @Test("--theme with an unknown name is a usage error in every output mode, before anything runs, with no file position",
+          arguments: [["--plain"], ["--json"]])
+    func unknownTheme(mode: [String]) async throws {
+        let folder = try TestFolder()
+        defer { folder.remove() }
+        try folder.write("m.yaml", "jobs:\n  - name: J\n    updates:\n      - {id: u, install: 'touch ran'}\n")
+        let result = try await installtop(["run", "m.yaml", "--no-history", "--theme", "nosuch"] + mode, in: folder)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("--theme: no theme named `nosuch`; available: default"), "\(result.stderr)")
+        #expect(!result.stderr.contains("nosuch:1:1"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("ran")), "nothing ran")
+    }
+}
