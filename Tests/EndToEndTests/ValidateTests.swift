@@ -58,4 +58,32 @@ struct ValidateTests {
         }
         #expect(!result.stdout.contains("OK"))
     }
+
+    @Test("validate, run and submit agree: a missing script relative to the manifest is an error; a name not on PATH a warning")
+    func programs() async throws {
+        let folder = try TestFolder()
+        defer { folder.remove() }
+        try folder.write("missing.yaml", """
+            jobs:
+              - name: J
+                updates:
+                  - {id: a, install: [./apply.sh]}
+            """)
+        for command in [["validate", "missing.yaml"], ["run", "missing.yaml", "--plain", "--no-history"],
+                        ["submit", "missing.yaml", "--socket", folder.file("none.sock")]] {
+            let result = try await installtop(command, in: folder)
+            #expect(result.status == 2, "\(command): \(result.stderr)")
+            #expect(result.stderr.hasPrefix("missing.yaml:4:27: `./apply.sh` does not exist"), "\(command): \(result.stderr)")
+        }
+        try folder.write("warned.yaml", """
+            jobs:
+              - name: J
+                updates:
+                  - {id: a, install: [no-such-program-installtop]}
+            """)
+        let warned = try await installtop(["validate", "warned.yaml"], in: folder)
+        #expect(warned.status == 0 && warned.stdout.contains("OK"), "\(warned.stderr)")
+        #expect(warned.stderr.contains("warned.yaml:4:27: warning: `no-such-program-installtop` is not an executable on PATH now"),
+                "\(warned.stderr)")
+    }
 }

@@ -68,6 +68,10 @@ struct ManifestLoaderTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = folder + "/site.yaml"
         try write(fullManifest, to: path)
+        // openssl's program is relative to its workdir (`scripts`), and must be there to run.
+        try FileManager.default.createDirectory(atPath: folder + "/scripts/scripts", withIntermediateDirectories: true)
+        try write("#!/bin/sh\n", to: folder + "/scripts/scripts/apply.sh")
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder + "/scripts/scripts/apply.sh")
 
         let manifest = try ManifestLoader.load(contentsOfFile: path)
 
@@ -270,5 +274,57 @@ struct ManifestLoaderTests {
         try Data("jobs:\n  - name: ab".utf8 + [0xFF] + "\n".utf8).write(to: URL(fileURLWithPath: path))
         let errors = #expect(throws: ManifestErrors.self) { try ManifestLoader.load(contentsOfFile: path) }
         #expect(errors?.errors.map(\.description) == ["\(path):2:13: the manifest is not valid UTF-8 text"])
+    }
+
+    // MARK: - Programs
+
+    @Test("a program given as a path must be an executable file relative to the workdir; a name not on PATH is a warning")
+    func programsAreCheckedWhereTheyCanBe() throws {
+        let folder = try makeFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try write("#!/bin/sh\n", to: folder + "/scripts/ok.sh")
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder + "/scripts/ok.sh")
+        try write("#!/bin/sh\n", to: folder + "/scripts/no-x.sh")
+        let path = folder + "/m.yaml"
+        try write("""
+            jobs:
+              - name: J
+                updates:
+                  - {id: a, install: [./scripts/ok.sh]}
+                  - {id: b, install: [./scripts/missing.sh]}
+                  - {id: c, install: [./scripts/no-x.sh, arg]}
+                  - {id: d, install: [./scripts]}
+                  - {id: e, install: [ok.sh], workdir: scripts}
+                  - {id: f, install: "./scripts/missing.sh"}
+                  - {id: g, install: [no-such-program-installtop]}
+                  - {id: h, install: [ok.sh], env: {PATH: scripts}, workdir: .}
+              - name: U
+                operation: uninstall
+                updates:
+                  - {id: i, install: [./scripts/missing.sh], uninstall: [./scripts/gone.sh]}
+            """, to: path)
+        do {
+            _ = try ManifestLoader.load(contentsOfFile: path)
+            Issue.record("loaded a manifest whose programs are missing")
+        } catch {
+            #expect(error.errors.map { "\($0.line):\($0.column): \($0.message)" } == [
+                "5:27: `./scripts/missing.sh` does not exist (\(folder)/scripts/missing.sh)",
+                "6:27: `./scripts/no-x.sh` is not executable (\(folder)/scripts/no-x.sh); make it so with chmod +x",
+                "7:27: `./scripts` is not a file (\(folder)/scripts)",
+                "15:62: `./scripts/gone.sh` does not exist (\(folder)/scripts/gone.sh)",
+            ])
+        }
+        try write("""
+            jobs:
+              - name: J
+                updates:
+                  - {id: a, install: [./scripts/ok.sh]}
+                  - {id: g, install: [no-such-program-installtop]}
+                  - {id: h, install: [ok.sh], env: {PATH: scripts}}
+            """, to: path)
+        let manifest = try ManifestLoader.load(contentsOfFile: path)
+        #expect(manifest.warnings.map { "\($0.line):\($0.column): \($0.message)" } == [
+            "5:27: warning: `no-such-program-installtop` is not an executable on PATH now; the update fails unless it is there when it runs",
+        ])
     }
 }

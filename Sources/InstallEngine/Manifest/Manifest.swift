@@ -7,11 +7,15 @@ public struct Manifest: Sendable, Hashable {
     public var path: String
     /// Never empty.
     public var jobs: [ManifestJob]
+    /// What may go wrong when it runs but need not (a program not on `PATH` today), positioned
+    /// like errors, each message starting with `warning:`.
+    public var warnings: [ManifestError]
 
     /// Wraps already-checked jobs; `ManifestLoader` is the usual way to get a manifest.
-    public init(path: String, jobs: [ManifestJob]) {
+    public init(path: String, jobs: [ManifestJob], warnings: [ManifestError] = []) {
         self.path = path
         self.jobs = jobs
+        self.warnings = warnings
     }
 
     /// How many updates all jobs hold together.

@@ -37,6 +37,6 @@ public enum ManifestLoader {
         var reader = ManifestReader(file: path)
         let jobs = reader.read(root)
         guard reader.errors.isEmpty else { throw ManifestErrors(reader.errors) }
-        return Manifest(path: path, jobs: jobs)
+        return Manifest(path: path, jobs: jobs, warnings: reader.warnings)
     }
 }

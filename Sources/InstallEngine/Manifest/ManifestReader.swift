@@ -1,3 +1,4 @@
+import Glibc
 import Foundation
 import Yams
 
@@ -10,6 +11,8 @@ struct ManifestReader {
     /// The manifest's folder, absolute: the base of relative workdirs and the default workdir.
     let folder: String
     private(set) var errors: [ManifestError] = []
+    /// What may still work when the update runs (a program looked up on `PATH` that is not there now).
+    private(set) var warnings: [ManifestError] = []
     /// Update ids seen so far, with where each was first written.
     private var firstIDPositions: [String: SourcePosition] = [:]
 
@@ -151,6 +154,12 @@ struct ManifestReader {
                 at: fields.position)
         }
 
+        if let operation, let node = fields[operation.name],
+           case .argv(let arguments)? = operation == .install ? installCommand : uninstallCommand {
+            checkProgram(arguments[0], at: SourcePosition(node.sequence?.first ?? node),
+                         workingDirectory: settings.workingDirectory ?? folder, environment: settings.environment)
+        }
+
         let impact = settings.impact ?? .normal
         var read = ReadUpdate(id: id, impact: impact, impactPosition: settings.impactPosition ?? fields.position)
         if let id {
@@ -194,5 +203,37 @@ struct ManifestReader {
         if let node = fields["workdir"] { settings.workingDirectory = directory(node) }
         if let node = fields["env"] { settings.environment = environment(node) ?? [:] }
         return settings
+    }
+
+    // MARK: - Programs
+
+    /// What can be known now about the program an update will run: a path (with a `/`) must be
+    /// an executable file, relative to the update's working directory; a name is looked up on
+    /// `PATH` (the update's `env` may set it) and only warned about, since a package installed
+    /// by an earlier update may provide it. Shell strings are the shell's business.
+    private mutating func checkProgram(_ program: String, at position: SourcePosition, workingDirectory: String, environment: [String: String]) {
+        if program.contains("/") {
+            let path = URL(fileURLWithPath: program, relativeTo: URL(fileURLWithPath: workingDirectory, isDirectory: true))
+                .standardizedFileURL.path
+            var info = stat()
+            guard stat(path, &info) == 0 else {
+                report("`\(program)` does not exist (\(path))", at: position)
+                return
+            }
+            guard info.st_mode & S_IFMT == S_IFREG else {
+                report("`\(program)` is not a file (\(path))", at: position)
+                return
+            }
+            if access(path, X_OK) != 0 {
+                report("`\(program)` is not executable (\(path)); make it so with chmod +x", at: position)
+            }
+            return
+        }
+        let searchPath = environment["PATH"] ?? ProcessInfo.processInfo.environment["PATH"]
+        if case .failure = ExecutableLookup.find(program, searchPath: searchPath, workingDirectory: workingDirectory) {
+            warnings.append(ManifestError(
+                file: file, line: position.line, column: position.column,
+                message: "warning: `\(program)` is not an executable on PATH now; the update fails unless it is there when it runs"))
+        }
     }
 }

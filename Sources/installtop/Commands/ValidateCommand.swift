@@ -10,7 +10,8 @@ struct ValidateCommand: ParsableCommand {
         discussion: """
             On success prints `FILE: OK — N jobs, M updates` and exits 0. Otherwise prints each \
             error as `FILE:LINE:COLUMN: message` on standard error, then the number of errors, \
-            and exits 2.
+            and exits 2. A program given as a path (with a `/`) must be an executable file, \
+            relative to the update's workdir; a program name not on PATH is a warning.
             """
     )
 
@@ -18,12 +19,7 @@ struct ValidateCommand: ParsableCommand {
     var file: String
 
     func run() throws {
-        do {
-            let manifest = try ManifestLoader.load(contentsOfFile: file)
-            print(manifest.validationSummary)
-        } catch {
-            FileHandle.standardError.write(Data("\(error.description)\n\(error.countLine)\n".utf8))
-            throw ExitCode(2)
-        }
+        let manifest = try ManifestArgument.load(file)
+        print(manifest.validationSummary)
     }
 }
