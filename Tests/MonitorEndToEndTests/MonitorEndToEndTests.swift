@@ -105,6 +105,22 @@ struct MonitorEndToEndTests {
         #expect(await expectSaneTerminalAfterExit(folder) == 3, "an aborted job makes the run exit with 3")
     }
 
+    @Test("after q the results stay on the normal screen, as --plain prints them")
+    func quitLeavesTheSummary() async throws {
+        let folder = try EndToEndFolder()
+        defer { folder.remove() }
+        let manifest = try manifest(in: folder, jobs: quickJob)
+        let tmux = try TmuxSession(home: folder.url, command: try runCommand(manifest, in: folder))
+        defer { tmux.close() }
+        await tmux.waitForScreen("the quick job done") { $0.contains("✔ Quick job") }
+        tmux.send("q")
+        #expect(await expectSaneTerminalAfterExit(folder) == 0)
+        let screen = try #require(await tmux.waitForScreen("the summary") { $0.contains("Summary") })
+        #expect(screen.contains("1 job, 1 update: 1 succeeded"), "\(screen)")
+        #expect(screen.split(separator: "\n").contains { $0.hasPrefix("1") && $0.contains("quick") && $0.contains("succeeded") }, "\(screen)")
+        #expect(!screen.contains("┌ Jobs"), "the monitor's frame is gone")
+    }
+
     @Test func cleanUpRemovesAFinishedJob() async throws {
         let folder = try EndToEndFolder()
         defer { folder.remove() }

@@ -78,6 +78,12 @@ struct RunSession {
             ) { submitJobs(to: queue) }
             // Quitting waited for the aborted jobs; clean-ups may have emptied the queue.
             Self.waitUntilIdle(queue)
+            // What the screen showed goes with the alternate screen: leave the results, as
+            // --plain prints them, on the normal one.
+            let results = queue.snapshot()
+            if !results.jobs.isEmpty {
+                StandardOutput.stdout.line(PlainReporter(output: .stdout, sanitizer: TextEnvironment.sanitizer).summary(of: results))
+            }
             return outcome == .quitWhileRunning ? .aborted : tally.exitStatus
         } catch let error as ThemeError {
             StandardOutput.stderr.line("installtop: \(error)")
