@@ -6,8 +6,8 @@ import InstallEngine
 struct JobTally: Sendable, Hashable {
     /// Updates with their final result.
     private(set) var finished = 0
-    /// Of those, how many failed.
-    private(set) var failed = 0
+    /// Of those, how many succeeded (with or without reported errors).
+    private(set) var succeeded = 0
     /// Whether any update requires a reboot.
     private(set) var rebootRequired = false
     /// Sum and count of finished updates' durations, for the job's ETA.
@@ -43,7 +43,7 @@ struct JobTally: Sendable, Hashable {
     private mutating func count(_ result: UpdateInstallationResult) {
         guard result.resultCode.isFinal else { return }
         finished += 1
-        if result.resultCode == .failed { failed += 1 }
+        if result.resultCode.isSuccess { succeeded += 1 }
         if result.rebootRequired { rebootRequired = true }
         if let start = result.startedAt, let end = result.endedAt {
             durationTotal += end.timeIntervalSince(start)

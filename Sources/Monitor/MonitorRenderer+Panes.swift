@@ -38,8 +38,15 @@ extension MonitorRenderer {
         }
         buffer.set(glyphs.mark(for: code), x: row.x, y: row.y, style: theme[role(for: code)])
         let waiting = state.pendingCleanUps.contains(job.id)
-        // The words "waiting to clean up…" take what they need from the name.
-        let statusWidth = min(waiting ? 20 : 13, max(0, row.width - 2 - 6))
+        // The result's word, as beside its glyph everywhere, and how many updates got installed
+        // when not all did: "with errors 3/4", "aborted 1/3".
+        var resultText = code.word
+        if job.phase == .completed, state.succeededCount(of: job) < job.updates.count {
+            resultText += " \(state.succeededCount(of: job))/\(job.updates.count)"
+        }
+        // "waiting to clean up…" and a long result take what they need from the name.
+        let wanted = waiting ? 20 : job.phase == .completed ? max(13, DisplayWidth.of(resultText)) : 13
+        let statusWidth = min(wanted, max(0, row.width - 2 - 6))
         let nameWidth = max(0, row.width - 2 - statusWidth - 1)
         let name = glyphs.sanitizer.sanitize(job.descriptor.name, maxWidth: nameWidth)
         buffer.write(TextTruncation.truncate(name, toWidth: nameWidth, ellipsis: glyphs.box.ellipsis),
@@ -63,11 +70,7 @@ extension MonitorRenderer {
             TextLine(percentText(job.percent), style: theme[.running], alignment: .right)
                 .render(into: &buffer, area: Rect(x: status.x + barWidth, y: row.y, width: statusWidth - barWidth, height: 1))
         case .completed:
-            // A mixed result names its failures, as in "failed 1/4".
-            let failed = state.failedCount(of: job)
-            var text = resultWord(code)
-            if failed > 0, code != .aborted { text = "failed \(failed)/\(job.updates.count)" }
-            TextLine(text, style: theme[role(for: code)], ellipsis: glyphs.box.ellipsis).render(into: &buffer, area: status)
+            TextLine(resultText, style: theme[role(for: code)], ellipsis: glyphs.box.ellipsis).render(into: &buffer, area: status)
         }
     }
 
@@ -79,14 +82,7 @@ extension MonitorRenderer {
     }
 
     static func resultWord(_ code: OperationResultCode) -> String {
-        switch code {
-        case .notStarted: return "queued"
-        case .inProgress: return "running"
-        case .succeeded: return "succeeded"
-        case .succeededWithErrors: return "errors"
-        case .failed: return "failed"
-        case .aborted: return "aborted"
-        }
+        code.word
     }
 
     // MARK: - Updates
@@ -114,8 +110,8 @@ extension MonitorRenderer {
         let separator = state.glyphs.separator
         var title = state.glyphs.sanitizer.sanitize(job.descriptor.name, maxWidth: state.width)
         title += separator + job.descriptor.operation.name
-        title += separator + "\(state.finishedCount(of: job))/\(job.updates.count)"
-        title += separator + percentText(job.percent)
+        title += separator + "\(state.succeededCount(of: job))/\(job.updates.count)"
+        title += separator + percentText(job.percentShown)
         if let eta = state.etaSeconds(job: job) { title += separator + "ETA " + TimeText.remaining(eta) }
         if job.phase == .queued, let start = state.queuedStartEstimates()[job.id] {
             title += separator + "starts in ~" + TimeText.remaining(start)
@@ -152,7 +148,15 @@ extension MonitorRenderer {
             ProgressBar(.fraction(1), doneStyle: theme[.barDone], todoStyle: theme[.barTodo], glyphs: glyphs.box).render(into: &buffer, area: bar)
             drawPercent(100, x: row.x + columns.percentX, y: y, columns: columns, into: &buffer, style: theme[role(for: code)])
         case .failed, .aborted:
-            TextLine(resultWord(code), style: theme[role(for: code)]).render(into: &buffer, area: wordArea)
+            // One that ran shows how far it got; one that never started says so in words.
+            if update.startedAt != nil {
+                ProgressBar(.fraction(update.percentReached / 100), doneStyle: theme[role(for: code)], todoStyle: theme[.barTodo],
+                            glyphs: glyphs.box).render(into: &buffer, area: bar)
+                drawPercent(update.percentReached, x: row.x + columns.percentX, y: y, columns: columns, into: &buffer,
+                            style: theme[role(for: code)])
+            } else {
+                TextLine(resultWord(code), style: theme[role(for: code)]).render(into: &buffer, area: wordArea)
+            }
         }
         if columns.elapsed > 0, let elapsed = state.elapsedSeconds(job: job, index: index) {
             TextLine(TimeText.elapsed(elapsed), style: theme[.dim], alignment: .right)

@@ -65,7 +65,7 @@ public enum MonitorRenderer {
         for job in jobs {
             updates += job.updates.count
             finished += state.finishedCount(of: job)
-            done += job.percent / 100 * Double(job.updates.count)
+            done += job.percentShown / 100 * Double(job.updates.count)
         }
         let running = jobs.count { $0.phase == .running }
         let updateCount = "\(finished)/\(updates) updates"

@@ -125,8 +125,8 @@ public struct MonitorState: Sendable {
     /// How many of `job`'s updates have their final result.
     public func finishedCount(of job: JobState) -> Int { tally(of: job).finished }
 
-    /// How many of `job`'s updates failed.
-    public func failedCount(of job: JobState) -> Int { tally(of: job).failed }
+    /// How many of `job`'s updates succeeded (with or without reported errors).
+    public func succeededCount(of job: JobState) -> Int { tally(of: job).succeeded }
 
     /// The counts of `job`, cached by the reducer (counted afresh for a job it has not seen).
     func tally(of job: JobState) -> JobTally { tallies[job.id] ?? JobTally(job) }

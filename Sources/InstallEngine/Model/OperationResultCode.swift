@@ -26,6 +26,22 @@ public enum OperationResultCode: Int, Sendable, Hashable, CaseIterable {
         }
     }
 
+    /// The word people read for it, the same in the monitor, `status` and the plain summary,
+    /// beside the same glyph (✔ succeeded, ! with errors, ✖ failed, ⊘ aborted).
+    public var word: String {
+        switch self {
+        case .notStarted: return "queued"
+        case .inProgress: return "running"
+        case .succeeded: return "succeeded"
+        case .succeededWithErrors: return "with errors"
+        case .failed: return "failed"
+        case .aborted: return "aborted"
+        }
+    }
+
+    /// Whether the update got installed (with or without reported errors).
+    public var isSuccess: Bool { self == .succeeded || self == .succeededWithErrors }
+
     /// Whether this is a final state (anything but not started and in progress).
     public var isFinal: Bool { rawValue >= OperationResultCode.succeeded.rawValue }
 }

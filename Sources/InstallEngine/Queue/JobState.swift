@@ -28,4 +28,15 @@ public struct JobState: Sendable, Hashable, Identifiable {
 
     /// The update running now, if any.
     public var runningIndex: Int? { updates.firstIndex { $0.result.resultCode == .inProgress } }
+
+    /// How many updates succeeded (with or without reported errors).
+    public var succeededCount: Int { updates.count { $0.result.resultCode.isSuccess } }
+
+    /// The percent to show: while the job runs, `percent` (rule 6: it never goes down); once it
+    /// has completed, how far it really got, each update counting its `percentReached` — an
+    /// aborted job stopped at 20 % shows 20 %, not 100 %.
+    public var percentShown: Double {
+        guard phase == .completed, !updates.isEmpty else { return percent }
+        return updates.reduce(0) { $0 + $1.percentReached } / Double(updates.count)
+    }
 }

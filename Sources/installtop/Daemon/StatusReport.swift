@@ -11,7 +11,7 @@ enum StatusReport {
         var updates: [[String]] = [["JOB", "#", "UPDATE", "STATE", "PROGRESS", "TIME", "TITLE"]]
         for job in model.jobs {
             jobs.append([
-                String(job.id), state(of: job), "\(job.finishedCount)/\(job.updates.count)", percent(job.percent),
+                String(job.id), state(of: job, words: true), "\(job.succeededCount)/\(job.updates.count)", percent(job.percentShown),
                 job.descriptor.operation.name, sanitizer.sanitize(job.descriptor.name),
             ])
             for (index, update) in job.updates.enumerated() {
@@ -19,8 +19,8 @@ enum StatusReport {
                 var title = sanitizer.sanitize(update.update.title)
                 if code == .inProgress, let message = update.message { title += " · " + sanitizer.sanitize(message) }
                 updates.append([
-                    String(job.id), String(index + 1), sanitizer.sanitize(update.update.id), word(for: code),
-                    code == .inProgress ? update.percent.map(percent) ?? "…" : "",
+                    String(job.id), String(index + 1), sanitizer.sanitize(update.update.id), code.word,
+                    progress(of: update),
                     update.result.duration?.shortText ?? "", title,
                 ])
             }
@@ -36,8 +36,8 @@ enum StatusReport {
             object.add("job", job.id)
             object.add("name", job.descriptor.name)
             object.add("operation", job.descriptor.operation.name)
-            object.add("state", state(of: job))
-            object.add("percent", job.percent)
+            object.add("state", state(of: job, words: false))
+            object.add("percent", job.percentShown)
             object.add("abortRequested", job.abortRequested)
             if let result = job.result {
                 object.add("result", result.resultCode.name)
@@ -70,21 +70,22 @@ enum StatusReport {
         return #"{"jobs":["# + jobs.joined(separator: ",") + "]}"
     }
 
-    /// queued, running, aborting, or the result's name.
-    private static func state(of job: JobState) -> String {
+    /// queued, running, aborting, or the result: its word for people (`with errors`), its
+    /// JSON name for programs (`succeededWithErrors`).
+    private static func state(of job: JobState, words: Bool) -> String {
         switch job.phase {
         case .queued: return job.abortRequested ? "aborting" : "queued"
         case .running: return job.abortRequested ? "aborting" : "running"
-        case .completed: return job.result?.resultCode.name ?? "completed"
+        case .completed: return job.result.map { words ? $0.resultCode.word : $0.resultCode.name } ?? "completed"
         }
     }
 
-    /// `queued` and `running` read better than WUA's notStarted and inProgress in a table.
-    private static func word(for code: OperationResultCode) -> String {
-        switch code {
-        case .notStarted: return "queued"
-        case .inProgress: return "running"
-        default: return code.name
+    /// The running update's percent (… while indeterminate); how far a failed or aborted one got.
+    private static func progress(of update: UpdateState) -> String {
+        switch update.result.resultCode {
+        case .inProgress: return update.percent.map(percent) ?? "…"
+        case .failed, .aborted: return update.startedAt == nil ? "" : percent(update.percentReached)
+        default: return ""
         }
     }
 
