@@ -1,7 +1,8 @@
 /// How the updates pane splits a row into columns for its width: mark, title, bar, percent,
-/// elapsed, ETA and status text. The title keeps at least a third of the row (16 columns or
-/// more); what does not fit beside it goes, in this order: the ETA, the status text, the
-/// elapsed time; the bar shrinks last.
+/// elapsed, ETA and status text. The title keeps a quarter of the row (16 to 30 columns); the
+/// status text (where a failure's reason shows) gets the rest, and the ETA only when the text
+/// keeps 20 columns beside it. What does not fit goes, in this order: the ETA, the status
+/// text, the elapsed time; the bar shrinks last.
 struct UpdateColumns: Hashable {
     /// Each column's width; 0 when dropped. The mark takes 1 column and a blank follows every
     /// column but the last.
@@ -13,6 +14,8 @@ struct UpdateColumns: Hashable {
     let message: Int
 
     static let minimumTitle = 16
+    /// The status text is worth more than the ETA below this width: it holds failure reasons.
+    static let minimumMessageBesideETA = 20
 
     init(width: Int) {
         var bar = width >= 90 ? 10 : 8
@@ -25,9 +28,9 @@ struct UpdateColumns: Hashable {
         let elapsed = width - used - 8 >= UpdateColumns.minimumTitle ? 7 : 0
         if elapsed > 0 { used += elapsed + 1 }
         // The title's share when the status text is shown too.
-        let target = min(36, max(UpdateColumns.minimumTitle, width / 3))
+        let target = min(30, max(UpdateColumns.minimumTitle, width / 4))
         let showsMessage = width - used - target >= 11
-        let eta = showsMessage && width - used - target - 11 >= 7 ? 6 : 0
+        let eta = showsMessage && width - used - target - 1 - 7 >= UpdateColumns.minimumMessageBesideETA ? 6 : 0
         if eta > 0 { used += eta + 1 }
         title = max(0, showsMessage ? target : width - used)
         message = showsMessage ? width - used - title - 1 : 0
