@@ -14,17 +14,40 @@ extension MonitorRenderer {
             let glyphs = state.glyphs
             let count = update.output.lines.count
             var title = "Output" + glyphs.separator + glyphs.sanitizer.sanitize(update.update.title, maxWidth: state.width)
-            let rows = MonitorLayout.innerRows(layout.body)
+            let summary = resultSummary(of: update, state: state)
+            // The result line takes the first row; the output the rest.
+            let rows = MonitorLayout.innerRows(layout.body) - (summary == nil ? 0 : 1)
             let last = max(0, count - scroll)
             title += glyphs.separator + "lines \(max(1, last - rows + 1))-\(last) of \(count)"
             if update.output.droppedCount > 0 { title += " (\(update.output.droppedCount) older dropped)" }
             title += glyphs.separator + "Esc closes"
             let inner = BoxFrame(title: title, borderStyle: theme[.focus], titleStyle: theme[.title], glyphs: glyphs.box,
                 fillStyle: theme[.text]).render(into: &buffer, area: layout.body)
-            drawOutputLines(update.output, scroll: scroll, into: &buffer, area: inner, state: state, theme: theme)
+            var outputArea = inner
+            if let summary {
+                let code = update.result.resultCode
+                buffer.set(glyphs.mark(for: code), x: inner.x, y: inner.y, style: theme[role(for: code)])
+                TextLine(summary, style: theme[role(for: code)], ellipsis: glyphs.box.ellipsis)
+                    .render(into: &buffer, area: Rect(x: inner.x + 2, y: inner.y, width: max(0, inner.width - 2), height: 1))
+                outputArea = Rect(x: inner.x, y: inner.y + 1, width: inner.width, height: max(0, inner.height - 1))
+            }
+            drawOutputLines(update.output, scroll: scroll, into: &buffer, area: outputArea, state: state, theme: theme)
         case .history(let view):
             drawHistory(view, into: &buffer, layout: layout, state: state, theme: theme)
         }
+    }
+
+    /// `failed · 0x8024200B · exit 3 · 0:05 · exited with status 3`: what became of a
+    /// finished update, above its output; `nil` while it is queued or running.
+    static func resultSummary(of update: UpdateState, state: MonitorState) -> String? {
+        let result = update.result
+        guard result.resultCode.isFinal else { return nil }
+        var parts = [result.resultCode.word, result.hResult.description]
+        if result.unmappedResultCode != 0 { parts.append("exit \(result.unmappedResultCode)") }
+        if let duration = result.duration { parts.append(TimeText.elapsed(Double(duration.components.seconds))) }
+        if result.rebootRequired { parts.append("reboot required") }
+        if let reason = result.reason, !reason.isEmpty { parts.append(state.glyphs.sanitizer.sanitize(reason, maxWidth: state.width)) }
+        return parts.joined(separator: state.glyphs.separator)
     }
 
     private static func centredBox(width: Int, height: Int, in area: Rect) -> Rect {

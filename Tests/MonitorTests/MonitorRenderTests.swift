@@ -114,3 +114,17 @@ struct MonitorRenderTests {
         #expect(screen.contains("0/10000"))
     }
 }
+
+extension MonitorRenderTests {
+    @Test("Enter on a finished update shows its result, code, exit status and reason above the output")
+    func fullOutputShowsTheResult() throws {
+        var scenario = Scenario.product()
+        // Drivers (the second job), its updates pane, its second update: firmware-iwlwifi failed.
+        scenario.press(.home, .down, .tab, .home, .down)
+        #expect(scenario.state.selectedUpdateIndex == 1)
+        scenario.press(.enter)
+        let lines = scenario.render().lines
+        let summary = try #require(lines.first { $0.contains("✖ failed · 0x8024200B") }, "\(lines.joined(separator: "\n"))")
+        #expect(summary.contains("exit 1") && summary.contains("exited with status 1"), "\(summary)")
+    }
+}
