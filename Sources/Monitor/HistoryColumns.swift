@@ -23,7 +23,7 @@ struct HistoryColumns: Sendable, Hashable {
         showsYear = width >= 60
         date = showsYear ? 16 : 11
         markX = date + 1
-        word = width >= 70 ? 9 : 0
+        word = width >= 70 ? 11 : 0
         wordX = markX + 2
         durationX = wordX + word + (word > 0 ? 1 : 0)
         duration = 7

@@ -1,6 +1,6 @@
 import Foundation
 import InstallEngine
-import InstallHistory
+@testable import InstallHistory
 import Testing
 
 @Suite("installtop history: the text table")
@@ -19,11 +19,20 @@ struct HistoryTableTests {
                 operation: .install, resultCode: .inProgress, startedAt: EngineEvents.time(7200), endedAt: nil,
                 updateID: "tz", title: "Time zones", jobName: "Weekly", isRunning: true),
         ]
+        // 80 columns (not a terminal): date to the minute, result word, time, update, reason.
         #expect(HistoryTable.render(entries) == """
-            DATE (UTC)           RESULT                        UPDATE   TITLE                        JOB               DURATION
-            2023-11-14 23:13:20  failed (timed out after 30s)  kernel   Linux 6.1                    Weekly            30.0s
-            2023-11-14 22:13:20  succeeded                     openssl  OpenSSL 3.0.15 security fix  Security updates  850ms
-            2023-11-15 00:13:20  running                       tz       Time zones                   Weekly            -
+            DATE (UTC)        RESULT     TIME   UPDATE   REASON
+            2023-11-14 23:13  failed     30.0s  kernel   timed out after 30s
+            2023-11-14 22:13  succeeded  850ms  openssl
+            2023-11-15 00:13  running    -      tz
+
+            """)
+        // Wider terminals get the seconds, the job and the title.
+        #expect(HistoryTable.render(entries, width: 160) == """
+            DATE (UTC)           RESULT     TIME   UPDATE   JOB               TITLE                        REASON
+            2023-11-14 23:13:20  failed     30.0s  kernel   Weekly            Linux 6.1                    timed out after 30s
+            2023-11-14 22:13:20  succeeded  850ms  openssl  Security updates  OpenSSL 3.0.15 security fix
+            2023-11-15 00:13:20  running    -      tz       Weekly            Time zones
 
             """)
         #expect(HistoryTable.render([]) == "")
@@ -33,10 +42,10 @@ struct HistoryTableTests {
         let entry = HistoryEntry(
             operation: .install, resultCode: .succeeded, startedAt: EngineEvents.time(0), endedAt: nil,
             updateID: "x", title: "evil\u{1B}[2J\u{202E}txt.exe\ttab", jobName: String(repeating: "j", count: 40))
-        let row = HistoryTable.render([entry]).components(separatedBy: "\n")[1]
+        let row = HistoryTable.render([entry], width: 160).components(separatedBy: "\n")[1]
         #expect(!row.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{202E}" || $0 == "\t" })
         #expect(row.contains("evil\u{FFFD}[2J\u{FFFD}txt.exe tab"))
-        #expect(row.contains(String(repeating: "j", count: 31) + "…"))
+        #expect(row.contains(String(repeating: "j", count: 19) + "…"))
     }
 
     @Test func durationsReadNaturally() {
@@ -49,7 +58,24 @@ struct HistoryTableTests {
                 operation: .install, resultCode: .succeeded, startedAt: EngineEvents.time(0), endedAt: nil,
                 updateID: "x", title: "x", jobName: "j", durationMs: Int64(duration.components.seconds * 1000)
                     + duration.components.attoseconds / 1_000_000_000_000_000)
-            #expect(HistoryTable.render([entry]).hasSuffix("  \(text)\n"), "\(text)")
+            #expect(HistoryTable.render([entry]).components(separatedBy: "\n")[1].contains("succeeded  \(text) "), "\(text)")
         }
+    }
+
+    @Test("every line fits 80 columns; a cut reason closes the brackets it left open; nothing nests in RESULT")
+    func fitsTheWidthWithBalancedBrackets() {
+        let entry = HistoryEntry(
+            operation: .install, resultCode: .aborted, hResult: .operationCancelled,
+            reason: "aborted while running (exited with status 130 (rolled back by its TERM trap))",
+            startedAt: EngineEvents.time(0), endedAt: EngineEvents.time(5), updateID: String(repeating: "long-update-id-", count: 4),
+            title: String(repeating: "A very long title ", count: 10), jobName: "Database migration", durationMs: 5000)
+        for width in [60, 80, 100, 130, 200] {
+            let lines = HistoryTable.render([entry], width: width).split(separator: "\n")
+            #expect(lines.allSatisfy { $0.count <= width }, "\(width): \(lines)")
+            let row = String(lines[1])
+            #expect(row.count { $0 == "(" } == row.count { $0 == ")" }, "\(width): \(row)")
+            #expect(row.contains("  aborted  "), "the result is a word: \(row)")
+        }
+        #expect(HistoryTable.fit("killed (by signal 15 (Terminated))", to: 16) == "killed (by sig…)")
     }
 }

@@ -59,7 +59,7 @@ struct HistoryCommand: ParsableCommand {
         } else if entries.isEmpty {
             print(offset > 0 || updateID != nil || jobName != nil ? "No matching history entries." : "No install history yet.")
         } else {
-            print(HistoryTable.render(entries), terminator: "")
+            print(HistoryTable.render(entries, width: OutputWidth.current()), terminator: "")
             if offset + entries.count < total {
                 print("(\(offset + 1)-\(offset + entries.count) of \(total); --offset \(offset + entries.count) for older entries)")
             }
