@@ -4,7 +4,7 @@
 
 import Glibc
 
-let benchmarks = EngineBenchmarks.all + ProcessBenchmarks.all + QueueProcessBenchmarks.all + HistoryBenchmarks.all + MonitorBenchmarks.all + DaemonBenchmarks.all
+let benchmarks = ManifestBenchmarks.all + EngineBenchmarks.all + ProcessBenchmarks.all + QueueProcessBenchmarks.all + HistoryBenchmarks.all + MonitorBenchmarks.all + DaemonBenchmarks.all
 let requested = CommandLine.arguments.dropFirst().first
 let selected = benchmarks.filter { requested == nil || $0.name == requested }
 
