@@ -137,7 +137,7 @@ final class PlainReporter: Sendable {
                 ])
             }
         }
-        var text = "\nSummary\n" + TextTable.render(rows)
+        var text = "\nSummary\n" + TextTable.render(rows, width: OutputWidth.current())
         let codes = model.jobs.flatMap { $0.updates.map(\.result.resultCode) }
         let reboot = model.jobs.contains { $0.result?.rebootRequired == true }
         text += "\(model.jobs.count) job\(model.jobs.count == 1 ? "" : "s"), \(codes.count) update\(codes.count == 1 ? "" : "s"): \(Self.counts(codes))"
