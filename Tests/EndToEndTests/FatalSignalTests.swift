@@ -14,18 +14,7 @@ struct FatalSignalTests {
     func fatalSignal(signal: Int32, backtrace: String) async throws {
         let folder = try TestFolder()
         defer { folder.remove() }
-        try folder.script("wait.sh", """
-            sleep 300 &
-            echo $! > sleep.pid
-            echo $$ > script.pid.tmp && mv script.pid.tmp script.pid
-            wait
-            """)
-        try folder.write("slow.yaml", """
-            jobs:
-              - name: Slow
-                updates:
-                  - {id: slow, install: [./wait.sh]}
-            """)
+        try writeWaitingUpdate(in: folder)
         let run = try InstalltopProcess(["run", "--plain", "--no-history", "slow.yaml"], in: folder,
                                         environment: ["SWIFT_BACKTRACE": backtrace])
         let scriptPID = try await pidWritten(to: folder.file("script.pid"))

@@ -12,19 +12,7 @@ struct SignalTests {
     func firstSignalAbortsGracefully(signal: Int32) async throws {
         let folder = try TestFolder()
         defer { folder.remove() }
-        try folder.script("wait.sh", """
-            sleep 300 &
-            echo $! > sleep.pid
-            echo $$ > script.pid.tmp && mv script.pid.tmp script.pid
-            wait
-            """)
-        try folder.write("slow.yaml", """
-            jobs:
-              - name: Slow
-                updates:
-                  - {id: slow, title: Slow update, install: [./wait.sh]}
-                  - {id: later, title: Never starts, install: "touch later-ran"}
-            """)
+        try writeWaitingUpdate(in: folder, extraUpdates: "      - {id: later, title: Never starts, install: \"touch later-ran\"}")
 
         let run = try InstalltopProcess(["run", "--plain", "--no-history", "slow.yaml"], in: folder)
         let scriptPID = try await pidWritten(to: folder.file("script.pid"))

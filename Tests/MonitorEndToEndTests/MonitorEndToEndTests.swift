@@ -53,6 +53,20 @@ struct MonitorEndToEndTests {
             + "stty -a > '\(folder.path("stty.tmp"))'; mv '\(folder.path("stty.tmp"))' '\(folder.path("stty"))'; sleep 60"
     }
 
+    /// `installtop run` of the slow job in tmux, once its progress shows: the session (closed by
+    /// the caller), the update's process group and installtop's pid.
+    private func startSlowJob(in folder: EndToEndFolder, prefix: String = "") async throws -> (tmux: TmuxSession, pgid: Int32, monitor: Int32) {
+        let manifest = try manifest(in: folder, jobs: slowJob(folder))
+        let tmux = try TmuxSession(home: folder.url, command: try runCommand(manifest, in: folder, prefix: prefix))
+        await tmux.waitForScreen("the slow update's progress") { $0.contains("step ") }
+        guard let pgid = folder.read("slow.pid").flatMap({ Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }),
+              let monitor = installtopProcess(of: tmux) else {
+            tmux.close()
+            throw EndToEndError("the slow update or installtop did not show up")
+        }
+        return (tmux, pgid, monitor)
+    }
+
     /// True when no process is left in the process group `pgid`.
     private func groupIsGone(_ pgid: Int32) -> Bool {
         kill(-pgid, 0) == -1 && errno == ESRCH
@@ -197,12 +211,8 @@ struct MonitorEndToEndTests {
     func sigtermAbortsAndQuitsWithoutAsking() async throws {
         let folder = try EndToEndFolder()
         defer { folder.remove() }
-        let manifest = try manifest(in: folder, jobs: slowJob(folder))
-        let tmux = try TmuxSession(home: folder.url, command: try runCommand(manifest, in: folder))
+        let (tmux, pgid, monitor) = try await startSlowJob(in: folder)
         defer { tmux.close() }
-        await tmux.waitForScreen("the slow update's progress") { $0.contains("step ") }
-        let pgid = try #require(folder.read("slow.pid").flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) })
-        let monitor = try #require(installtopProcess(of: tmux))
         kill(monitor, SIGTERM)
         #expect(await expectSaneTerminalAfterExit(folder) == 3)
         // The update's shell was reaped before exit; its `sleep` child, orphaned by the same
@@ -215,12 +225,8 @@ struct MonitorEndToEndTests {
     func fatalSignalRestoresTheTerminalAndKillsTheChildren(signal: Int32, backtrace: String) async throws {
         let folder = try EndToEndFolder()
         defer { folder.remove() }
-        let manifest = try manifest(in: folder, jobs: slowJob(folder))
-        let tmux = try TmuxSession(home: folder.url, command: try runCommand(manifest, in: folder, prefix: "SWIFT_BACKTRACE=\(backtrace) "))
+        let (tmux, pgid, monitor) = try await startSlowJob(in: folder, prefix: "SWIFT_BACKTRACE=\(backtrace) ")
         defer { tmux.close() }
-        await tmux.waitForScreen("the slow update's progress") { $0.contains("step ") }
-        let pgid = try #require(folder.read("slow.pid").flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) })
-        let monitor = try #require(installtopProcess(of: tmux))
         kill(monitor, signal)
         #expect(await expectSaneTerminalAfterExit(folder) == Int(128 + signal))
         #expect(await EndToEndFolder.eventually { groupIsGone(pgid) }, "the update's processes outlived installtop")
@@ -232,11 +238,8 @@ struct MonitorEndToEndTests {
     func interruptAsks() async throws {
         let folder = try EndToEndFolder()
         defer { folder.remove() }
-        let manifest = try manifest(in: folder, jobs: slowJob(folder))
-        let tmux = try TmuxSession(home: folder.url, command: try runCommand(manifest, in: folder))
+        let (tmux, _, monitor) = try await startSlowJob(in: folder)
         defer { tmux.close() }
-        await tmux.waitForScreen("the slow update's progress") { $0.contains("step ") }
-        let monitor = try #require(installtopProcess(of: tmux))
         kill(monitor, SIGINT)
         await tmux.waitForScreen("the quit question") { $0.contains("Quit and abort it?") }
         tmux.send("y")
