@@ -39,7 +39,7 @@ public struct HistoryRow: Sendable, Hashable {
     /// (case-insensitive); the empty text matches every row.
     func matches(_ lowercasedText: String) -> Bool {
         guard !lowercasedText.isEmpty else { return true }
-        return [updateID, title, jobName, reason ?? "", MonitorRenderer.resultWord(resultCode)]
+        return [updateID, title, jobName, reason ?? "", resultCode.word]
             .contains { $0.lowercased().contains(lowercasedText) }
     }
 }

@@ -76,7 +76,7 @@ extension MonitorRenderer {
         }
         buffer.set(glyphs.mark(for: row.resultCode), x: x + columns.markX, y: y, style: style)
         if columns.word > 0 {
-            buffer.write(resultWord(row.resultCode), x: x + columns.wordX, y: y, style: style, maxWidth: columns.word)
+            buffer.write(row.resultCode.word, x: x + columns.wordX, y: y, style: style, maxWidth: columns.word)
         }
         if let duration = row.duration {
             TextLine(duration.shortText, style: theme[.text], alignment: .right)

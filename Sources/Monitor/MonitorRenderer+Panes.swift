@@ -81,10 +81,6 @@ extension MonitorRenderer {
         return ["starts in " + time, "in " + time].first { DisplayWidth.of($0) <= width } ?? "queued"
     }
 
-    static func resultWord(_ code: OperationResultCode) -> String {
-        code.word
-    }
-
     // MARK: - Updates
 
     static func drawUpdates(into buffer: inout Buffer, area: Rect, state: MonitorState, theme: Theme) {
@@ -155,7 +151,7 @@ extension MonitorRenderer {
                 drawPercent(update.percentReached, x: row.x + columns.percentX, y: y, columns: columns, into: &buffer,
                             style: theme[role(for: code)])
             } else {
-                TextLine(resultWord(code), style: theme[role(for: code)]).render(into: &buffer, area: wordArea)
+                TextLine(code.word, style: theme[role(for: code)]).render(into: &buffer, area: wordArea)
             }
         }
         if columns.elapsed > 0, let elapsed = state.elapsedSeconds(job: job, index: index) {
