@@ -1,15 +1,11 @@
+import InstallEngine
+
 /// Work the monitor asks its runtime to do after handling an event: engine commands, quitting,
 /// and drawing. Values, so the reducer is testable without an engine or a terminal.
 public enum MonitorEffect: Sendable, Hashable {
-    /// `JobQueue.abort(job:force:)`; a refusal comes back as `.commandResult`.
-    case abort(job: Int, force: Bool)
-    /// `JobQueue.abortAll(force:)`.
-    case abortAll(force: Bool)
-    /// `JobQueue.cleanUp(job:)`, which waits for the job to complete; the job leaves the state
-    /// when its `jobCleanedUp` event arrives.
-    case cleanUp(job: Int)
-    /// `JobQueue.retry(job:)`: the failed and aborted updates as a new job.
-    case retry(job: Int)
+    /// A command for the engine; a refusal comes back as `.commandResult`. A cleaned-up job
+    /// leaves the state when its `jobCleanedUp` event arrives.
+    case command(JobCommand)
     /// Leave the monitor. `abortRunning` is true when the user quit while jobs ran (they have
     /// been aborted and have completed by now), which the runner reports in its exit status.
     case quit(abortRunning: Bool)

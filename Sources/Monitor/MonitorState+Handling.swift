@@ -180,7 +180,7 @@ extension MonitorState {
         guard count > 0 else { return [.quit(abortRunning: false)] }
         quitPhase = .waitingForAborts
         say("Aborting \(count) \(count == 1 ? "job" : "jobs") before quitting; q again kills them now")
-        return [.abortAll(force: false)]
+        return [.command(.abortAll(force: false))]
     }
 
     /// `q` while waiting to quit: kill instead of waiting for graceful aborts.
@@ -188,7 +188,7 @@ extension MonitorState {
         guard quitPhase == .waitingForAborts else { return [] }
         quitPhase = .killing
         say("Killing the remaining jobs' processes; quitting when they have ended")
-        return [.abortAll(force: true)]
+        return [.command(.abortAll(force: true))]
     }
 }
 

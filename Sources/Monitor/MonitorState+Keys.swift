@@ -104,10 +104,10 @@ extension MonitorState {
             switch question {
             case .abortJob(let job, let name):
                 say("Aborting \(name); press a again to force it")
-                return [.abort(job: job, force: false)]
+                return [.command(.abort(job: job, force: false))]
             case .abortAll(let count):
                 say("Aborting \(count) \(count == 1 ? "job" : "jobs"); press A again to force")
-                return [.abortAll(force: false)]
+                return [.command(.abortAll(force: false))]
             case .quit:
                 return confirmQuit()
             }
@@ -138,7 +138,7 @@ extension MonitorState {
         }
         if job.abortRequested {
             say("Forcing the abort of \(name): its processes are killed now")
-            return [.abort(job: job.id, force: true)]
+            return [.command(.abort(job: job.id, force: true))]
         }
         overlay = .confirm(.abortJob(job: job.id, name: name))
         return []
@@ -152,7 +152,7 @@ extension MonitorState {
         }
         if unfinished.allSatisfy(\.abortRequested) {
             say("Forcing the abort of every job: their processes are killed now")
-            return [.abortAll(force: true)]
+            return [.command(.abortAll(force: true))]
         }
         overlay = .confirm(.abortAll(count: unfinished.count))
         return []
@@ -170,7 +170,7 @@ extension MonitorState {
         }
         pendingCleanUps.insert(job.id)
         say(job.phase == .completed ? "Cleaning up \(name)" : "Waiting for \(name) to complete, then cleaning it up")
-        return [.cleanUp(job: job.id)]
+        return [.command(.cleanUp(job: job.id))]
     }
 
     private mutating func cleanUpCompletedJobs() -> [MonitorEffect] {
@@ -181,7 +181,7 @@ extension MonitorState {
         }
         pendingCleanUps.formUnion(ids)
         say("Cleaning up \(ids.count) completed \(ids.count == 1 ? "job" : "jobs")")
-        return ids.map { .cleanUp(job: $0) }
+        return ids.map { .command(.cleanUp(job: $0)) }
     }
 
     private mutating func retrySelectedJob() -> [MonitorEffect] {
@@ -200,7 +200,7 @@ extension MonitorState {
             return []
         }
         say("Re-queued \(count) \(count == 1 ? "update" : "updates") of \(name) as a new job")
-        return [.retry(job: job.id)]
+        return [.command(.retry(job: job.id))]
     }
 
     // MARK: - Filter

@@ -24,8 +24,9 @@ struct InstallTop: ParsableCommand {
     /// (swift-argument-parser would use 64).
     static func main() {
         OpenFileLimit.raise()
-        // A closed stdout must show up as EPIPE that the output code handles, never kill the
-        // process with its children running. Children get SIGPIPE back (the spawn resets signals).
+        // A closed stdout, or a daemon client gone mid-write, must show up as EPIPE that the code
+        // handles, never kill the process with its children running. Children get SIGPIPE back
+        // (the spawn resets every signal).
         signal(SIGPIPE, SIG_IGN)
         FatalSignalCleanup.install()
         if let unknown = unknownCommand(in: CommandLine.arguments.dropFirst()) {

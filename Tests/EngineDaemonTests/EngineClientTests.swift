@@ -15,7 +15,7 @@ struct EngineClientTests {
         let client = try EngineClient(path: directory.socket)
         defer { client.close() }
         do {
-            _ = try client.request(.abort(job: 1, force: false), timeout: .milliseconds(200))
+            _ = try client.request(.job(.abort(job: 1, force: false)), timeout: .milliseconds(200))
             Issue.record("a silent engine answered")
         } catch {
             #expect(error == .noAnswer(directory.socket, seconds: 0))

@@ -80,15 +80,15 @@ struct EngineServerCommandTests {
         let engine = try TestEngine(backend: ScriptedBackend(defaultScript: .hold))
         defer { engine.stop() }
         let client = try engine.connect()
-        let unknown = refusal(client, .abort(job: 99, force: false))
+        let unknown = refusal(client, .job(.abort(job: 99, force: false)))
         #expect(unknown == WireError(.unknownJob, "there is no job 99"))
         try client.request(.submit([job("one", ["a"])]))
         await engine.backend.waitUntilStarted("a")
-        try client.request(.abort(job: 1, force: false))
+        try client.request(.job(.abort(job: 1, force: false)))
         await engine.queue.waitUntilIdle()
         #expect(engine.queue.snapshot().job(1)?.result?.resultCode == .aborted)
-        #expect(refusal(client, .abort(job: 1, force: true)) == WireError(.alreadyCompleted, "job 1 has already completed"))
-        try client.request(.abortAll(force: true))
+        #expect(refusal(client, .job(.abort(job: 1, force: true))) == WireError(.alreadyCompleted, "job 1 has already completed"))
+        try client.request(.job(.abortAll(force: true)))
     }
 
     // MARK: - cleanup
@@ -101,7 +101,7 @@ struct EngineServerCommandTests {
         try #require(await eventually { subscriber.messages.contains(.snapshotEnd) })
         try engine.queue.submit(name: "one", updates: [update("a")])
         await engine.backend.waitUntilStarted("a")
-        let requestID = try subscriber.client.send(.cleanUp(job: 1))
+        let requestID = try subscriber.client.send(.job(.cleanUp(job: 1)))
         #expect(subscriber.reply(to: requestID) == nil, "the job is still running")
         engine.backend.release("a")
         #expect(await eventually { subscriber.reply(to: requestID) != nil })
@@ -111,7 +111,7 @@ struct EngineServerCommandTests {
         let reply = messages.firstIndex { if case .reply(let reply) = $0 { reply.requestID == requestID } else { false } }
         #expect(cleaned != nil && reply != nil && cleaned! < reply!, "job.cleanedUp, then the reply")
         #expect(engine.queue.snapshot().jobs.isEmpty)
-        #expect(refusal(try engine.connect(), .cleanUp(job: 1))?.code == .unknownJob, "it is gone")
+        #expect(refusal(try engine.connect(), .job(.cleanUp(job: 1)))?.code == .unknownJob, "it is gone")
     }
 
     @Test func theCleanupReplyComesAfterJobCleanedUpWhileAnotherJobIsBusy() async throws {
@@ -128,7 +128,7 @@ struct EngineServerCommandTests {
         try engine.queue.submit(name: "busy", updates: [update("gate"), update("flood")])
         await backend.waitUntilStarted("a")
         await backend.waitUntilStarted("gate")
-        let requestID = try subscriber.client.send(.cleanUp(job: 1))
+        let requestID = try subscriber.client.send(.job(.cleanUp(job: 1)))
         backend.release("gate")
         await backend.waitUntilStarted("flood")
         backend.release("a")
@@ -147,7 +147,7 @@ struct EngineServerCommandTests {
         let engine = try TestEngine()
         defer { engine.stop() }
         let client = try engine.connect()
-        #expect(refusal(client, .cleanUp(job: 5)) == WireError(.unknownJob, "there is no job 5"))
+        #expect(refusal(client, .job(.cleanUp(job: 5))) == WireError(.unknownJob, "there is no job 5"))
     }
 
     // MARK: - retry
@@ -158,14 +158,14 @@ struct EngineServerCommandTests {
         let client = try engine.connect()
         try client.request(.submit([job("mixed", ["good", "bad"]), job("clean", ["fine"])]))
         await engine.queue.waitUntilIdle()
-        let reply = try client.request(.retry(job: 1))
+        let reply = try client.request(.job(.retry(job: 1)))
         #expect(reply.fields["job"] == .integer(3))
         await engine.queue.waitUntilIdle()
         let retried = try #require(engine.queue.snapshot().job(3))
         #expect(retried.descriptor.updates.map(\.id) == ["bad"])
         #expect(retried.descriptor.name == "mixed (retry)")
-        #expect(refusal(client, .retry(job: 2)) == WireError(.nothingToRetry, "job 2 has no failed or aborted updates to retry"))
-        #expect(refusal(client, .retry(job: 42))?.code == .unknownJob)
+        #expect(refusal(client, .job(.retry(job: 2))) == WireError(.nothingToRetry, "job 2 has no failed or aborted updates to retry"))
+        #expect(refusal(client, .job(.retry(job: 42)))?.code == .unknownJob)
     }
 
     @Test func retryOfARunningJobIsRefused() async throws {
@@ -174,7 +174,7 @@ struct EngineServerCommandTests {
         let client = try engine.connect()
         try client.request(.submit([job("one", ["a"])]))
         await engine.backend.waitUntilStarted("a")
-        #expect(refusal(client, .retry(job: 1))?.code == .notCompleted)
+        #expect(refusal(client, .job(.retry(job: 1)))?.code == .notCompleted)
         engine.backend.release("a")
         await engine.queue.waitUntilIdle()
     }

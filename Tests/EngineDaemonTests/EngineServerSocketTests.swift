@@ -42,13 +42,13 @@ struct EngineServerSocketTests {
                 queue: queue(), history: .off("off"), options: ServerOptions(socketPath: engine.socketPath))
         }
         let client = try engine.connect()
-        try client.request(.abortAll(force: false))
+        try client.request(.job(.abortAll(force: false)))
     }
 
     @Test func stopRemovesTheSocket() throws {
         let engine = try TestEngine()
         let client = try engine.connect()
-        try client.request(.abortAll(force: false))
+        try client.request(.job(.abortAll(force: false)))
         engine.stop()
         #expect(!exists(engine.socketPath))
         #expect(throws: DaemonError.noEngine(engine.socketPath)) { _ = try EngineClient(path: engine.socketPath) }
@@ -61,7 +61,7 @@ struct EngineServerSocketTests {
         let second = try EngineServer(
             queue: queue(), history: .off("off"), options: ServerOptions(socketPath: engine.socketPath))
         defer { second.stop() }
-        try EngineClient(path: engine.socketPath).request(.abortAll(force: false))
+        try EngineClient(path: engine.socketPath).request(.job(.abortAll(force: false)))
     }
 
     @Test func aStaleSocketIsReplaced() throws {
@@ -74,7 +74,7 @@ struct EngineServerSocketTests {
 
         let engine = try TestEngine(directory: directory)
         defer { engine.stop() }
-        try engine.connect().request(.abortAll(force: false))
+        try engine.connect().request(.job(.abortAll(force: false)))
     }
 
     @Test func somethingElseAtThePathIsNotTouched() throws {

@@ -108,7 +108,7 @@ struct EngineServerSubscribeTests {
         try engine.queue.submit(name: "one", updates: [update("a")])
         await engine.queue.waitUntilIdle()
         #expect(await eventually { !log.events.isEmpty && subscriber.liveEvents.count == log.events.count })
-        try bystander.client.send(.abortAll(force: false))
+        try bystander.client.send(.job(.abortAll(force: false)))
         #expect(await eventually { bystander.reply(to: 1) != nil })
         #expect(bystander.messages == [.reply(WireReply(command: "abortAll", requestID: 1))])
     }

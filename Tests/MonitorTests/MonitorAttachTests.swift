@@ -54,7 +54,7 @@ struct MonitorAttachTests {
 
     @Test func notAttachedSignalsStillAbortTheJobs() {
         var scenario = busy(attached: false)
-        #expect(Scenario.commands(scenario.state.handle(.signal(.hangup))) == [.abortAll(force: false)])
+        #expect(Scenario.commands(scenario.state.handle(.signal(.hangup))) == [.command(.abortAll(force: false))])
     }
 
     // MARK: - Footer and help

@@ -22,7 +22,7 @@ struct MonitorKeyTests {
         #expect(scenario.state.overlay == .confirm(.abortJob(job: job, name: "Security updates")))
         #expect(scenario.screen().contains("Abort Security updates?"))
         let effects = scenario.press(.character("y"))
-        #expect(Scenario.commands(effects) == [.abort(job: job, force: false)])
+        #expect(Scenario.commands(effects) == [.command(.abort(job: job, force: false))])
         #expect(scenario.state.overlay == nil)
         #expect(scenario.state.status?.text.contains("press a again to force") == true)
     }
@@ -51,7 +51,7 @@ struct MonitorKeyTests {
         scenario.send(.jobAbortRequested(job: job, force: false))
         #expect(scenario.screen().contains("aborting…"))
         let effects = scenario.press(.character("a"))
-        #expect(Scenario.commands(effects) == [.abort(job: job, force: true)])
+        #expect(Scenario.commands(effects) == [.command(.abort(job: job, force: true))])
         #expect(scenario.state.overlay == nil)
         #expect(scenario.state.status?.text.contains("Forcing") == true)
         scenario.send(.jobAbortRequested(job: job, force: true))
@@ -72,16 +72,16 @@ struct MonitorKeyTests {
         let second = scenario.queue("Kernel", ["linux"])
         scenario.press(.character("A"))
         #expect(scenario.state.overlay == .confirm(.abortAll(count: 2)))
-        #expect(Scenario.commands(scenario.press(.character("y"))) == [.abortAll(force: false)])
+        #expect(Scenario.commands(scenario.press(.character("y"))) == [.command(.abortAll(force: false))])
         scenario.send(.jobAbortRequested(job: job, force: false))
         scenario.send(.jobAbortRequested(job: second, force: false))
-        #expect(Scenario.commands(scenario.press(.character("A"))) == [.abortAll(force: true)])
+        #expect(Scenario.commands(scenario.press(.character("A"))) == [.command(.abortAll(force: true))])
     }
 
     @Test func cleanUpOfARunningJobWaitsThenTheJobDisappears() {
         var (scenario, job) = running()
         let other = scenario.queue("Kernel", ["linux"])
-        #expect(Scenario.commands(scenario.press(.character("c"))) == [.cleanUp(job: job)])
+        #expect(Scenario.commands(scenario.press(.character("c"))) == [.command(.cleanUp(job: job))])
         #expect(scenario.state.pendingCleanUps == [job])
         #expect(scenario.screen().contains("waiting to clean up…"))
         #expect(Scenario.commands(scenario.press(.character("c"))).isEmpty, "a second c does not ask again")
@@ -104,7 +104,7 @@ struct MonitorKeyTests {
         scenario.run(failed, codes: [.failed])
         scenario.queue("Kernel", ["linux"])
         let effects = Scenario.commands(scenario.press(.character("C")))
-        #expect(effects == [.cleanUp(job: done), .cleanUp(job: failed)])
+        #expect(effects == [.command(.cleanUp(job: done)), .command(.cleanUp(job: failed))])
         #expect(Scenario.commands(scenario.press(.character("C"))).isEmpty)
         #expect(scenario.state.status?.text == "No completed job to clean up")
     }
@@ -121,7 +121,7 @@ struct MonitorKeyTests {
         #expect(Scenario.commands(scenario.press(.character("r"))).isEmpty, "still queued")
         #expect(scenario.state.status?.text.contains("has not completed") == true)
         scenario.run(bad, codes: [.failed, .succeeded])
-        #expect(Scenario.commands(scenario.press(.character("r"))) == [.retry(job: bad)])
+        #expect(Scenario.commands(scenario.press(.character("r"))) == [.command(.retry(job: bad))])
         #expect(scenario.state.status?.text == "Re-queued 1 update of Drivers as a new job")
     }
 
@@ -178,9 +178,9 @@ struct MonitorKeyTests {
         var (scenario, job) = running()
         #expect(Scenario.commands(scenario.press(.character("q"))).isEmpty)
         #expect(scenario.state.overlay == .confirm(.quit(count: 1)))
-        #expect(Scenario.commands(scenario.press(.character("y"))) == [.abortAll(force: false)])
+        #expect(Scenario.commands(scenario.press(.character("y"))) == [.command(.abortAll(force: false))])
         #expect(scenario.state.quitPhase == .waitingForAborts)
-        #expect(Scenario.commands(scenario.press(.character("q"))) == [.abortAll(force: true)])
+        #expect(Scenario.commands(scenario.press(.character("q"))) == [.command(.abortAll(force: true))])
         #expect(scenario.state.quitPhase == .killing)
         #expect(Scenario.commands(scenario.press(.character("q"))).isEmpty, "killing is as far as it goes")
         _ = job
@@ -201,13 +201,13 @@ struct MonitorKeyTests {
         var (scenario, _) = running()
         #expect(Scenario.commands(scenario.state.handle(.signal(.interrupt))).isEmpty)
         #expect(scenario.state.overlay == .confirm(.quit(count: 1)))
-        #expect(Scenario.commands(scenario.state.handle(.signal(.terminate))) == [.abortAll(force: false)])
-        #expect(Scenario.commands(scenario.state.handle(.signal(.interrupt))) == [.abortAll(force: true)])
+        #expect(Scenario.commands(scenario.state.handle(.signal(.terminate))) == [.command(.abortAll(force: false))])
+        #expect(Scenario.commands(scenario.state.handle(.signal(.interrupt))) == [.command(.abortAll(force: true))])
     }
 
     @Test func hangupAbortsWithoutAsking() {
         var (scenario, _) = running()
-        #expect(Scenario.commands(scenario.state.handle(.signal(.hangup))) == [.abortAll(force: false)])
+        #expect(Scenario.commands(scenario.state.handle(.signal(.hangup))) == [.command(.abortAll(force: false))])
         #expect(scenario.state.quitPhase == .waitingForAborts)
         var idle = Scenario()
         #expect(Scenario.commands(idle.state.handle(.signal(.hangup))) == [.quit(abortRunning: false)])
@@ -216,10 +216,10 @@ struct MonitorKeyTests {
     @Test("SIGTERM aborts every job and quits without asking; a second one kills")
     func terminateAbortsWithoutAskingAndEscalates() {
         var (scenario, _) = running()
-        #expect(Scenario.commands(scenario.state.handle(.signal(.terminate))) == [.abortAll(force: false)])
+        #expect(Scenario.commands(scenario.state.handle(.signal(.terminate))) == [.command(.abortAll(force: false))])
         #expect(scenario.state.overlay == nil, "nothing asks a question no one can answer")
         #expect(scenario.state.quitPhase == .waitingForAborts)
-        #expect(Scenario.commands(scenario.state.handle(.signal(.terminate))) == [.abortAll(force: true)])
+        #expect(Scenario.commands(scenario.state.handle(.signal(.terminate))) == [.command(.abortAll(force: true))])
         #expect(scenario.state.quitPhase == .killing)
         var idle = Scenario()
         #expect(Scenario.commands(idle.state.handle(.signal(.terminate))) == [.quit(abortRunning: false)])

@@ -2,6 +2,7 @@ import EngineWire
 import Foundation
 import Glibc
 import InstallEngine
+import InstallHistory
 import Synchronization
 
 /// The engine's side of daemon mode: listens on a Unix socket, sends subscribed clients a
@@ -29,7 +30,7 @@ public final class EngineServer: Sendable {
     }
 
     let queue: JobQueue
-    let history: ServerHistory
+    let history: HistorySource
     let options: ServerOptions
     let shared: Mutex<Shared>
     private let listener: ListeningSocket
@@ -41,7 +42,7 @@ public final class EngineServer: Sendable {
     /// Claims the socket and starts serving.
     /// - Throws: `DaemonError`: the directory is unsafe, another engine serves there, the path
     ///   is taken by something else, or a system call failed.
-    public init(queue: JobQueue, history: ServerHistory, options: ServerOptions) throws(DaemonError) {
+    public init(queue: JobQueue, history: HistorySource, options: ServerOptions) throws(DaemonError) {
         self.queue = queue
         self.history = history
         self.options = options

@@ -51,6 +51,18 @@ extension ServerLoop {
             return nil
         case .submit(let jobs):
             return try submit(jobs, requestID: requestID, who: who)
+        case .job(let jobCommand):
+            return try perform(jobCommand, ok: ok, requestID: requestID, from: id, who: who)
+        case .history(let limit):
+            return WireReply(command: ok.command, requestID: requestID, fields: ["entries": .array(try historyEntries(limit: limit))])
+        case .durations(let updateIDs):
+            return WireReply(command: ok.command, requestID: requestID, fields: ["durations": .object(JSONMembers(try durations(of: updateIDs)))])
+        }
+    }
+
+    /// Carries out a job command; `nil` for `cleanup`, which replies from a task once the job is gone.
+    private func perform(_ command: JobCommand, ok: WireReply, requestID: Int?, from id: Int, who: String) throws(WireError) -> WireReply? {
+        switch command {
         case .abort(let job, let force):
             do {
                 try server.queue.abort(job: job, force: force)
@@ -83,10 +95,6 @@ extension ServerLoop {
             }
             server.options.log("\(who) re-queued job \(job) as job \(descriptor.id)")
             return WireReply(command: ok.command, requestID: requestID, fields: ["job": .integer(descriptor.id)])
-        case .history(let limit):
-            return WireReply(command: ok.command, requestID: requestID, fields: ["entries": .array(try historyEntries(limit: limit))])
-        case .durations(let updateIDs):
-            return WireReply(command: ok.command, requestID: requestID, fields: ["durations": .object(JSONMembers(try durations(of: updateIDs)))])
         }
     }
 

@@ -1,3 +1,5 @@
+import InstallEngine
+
 /// What a client asks of the engine: one JSON object per line, `{"command":"abort","job":3}`,
 /// with an optional integer `"id"` that the reply echoes.
 public enum WireCommand: Sendable, Hashable {
@@ -7,12 +9,9 @@ public enum WireCommand: Sendable, Hashable {
     /// Queue jobs; the reply's `"jobs"` lists their numbers. All are validated first: when one
     /// is refused, none is queued.
     case submit([JobSubmission])
-    case abort(job: Int, force: Bool)
-    case abortAll(force: Bool)
-    /// Waits for the job to complete and removes it; the reply comes once it is removed.
-    case cleanUp(job: Int)
-    /// Re-queues the failed and aborted updates; the reply's `"job"` is the new job's number.
-    case retry(job: Int)
+    /// `abort`, `abortAll`, `cleanup` (its reply comes once the job is removed) and `retry`
+    /// (its reply's `"job"` is the new job's number).
+    case job(JobCommand)
     /// The newest `limit` rows (at most 10,000) of the install history, in the reply's
     /// `"entries"`: each as `installtop history --json` prints it, with an empty `outputTail`.
     case history(limit: Int)
@@ -24,10 +23,10 @@ public enum WireCommand: Sendable, Hashable {
         switch self {
         case .subscribe: return "subscribe"
         case .submit: return "submit"
-        case .abort: return "abort"
-        case .abortAll: return "abortAll"
-        case .cleanUp: return "cleanup"
-        case .retry: return "retry"
+        case .job(.abort): return "abort"
+        case .job(.abortAll): return "abortAll"
+        case .job(.cleanUp): return "cleanup"
+        case .job(.retry): return "retry"
         case .history: return "history"
         case .durations: return "durations"
         }
@@ -43,12 +42,12 @@ public enum WireCommand: Sendable, Hashable {
             break
         case .submit(let jobs):
             object.addRaw("jobs", "[" + jobs.map(\.json).joined(separator: ",") + "]")
-        case .abort(let job, let force):
+        case .job(.abort(let job, let force)):
             object.add("job", job)
             object.add("force", force)
-        case .abortAll(let force):
+        case .job(.abortAll(let force)):
             object.add("force", force)
-        case .cleanUp(let job), .retry(let job):
+        case .job(.cleanUp(let job)), .job(.retry(let job)):
             object.add("job", job)
         case .history(let limit):
             object.add("limit", limit)
@@ -73,13 +72,13 @@ public enum WireCommand: Sendable, Hashable {
             for job in try object.objects("jobs") { jobs.append(try JobSubmission(job)) }
             self = .submit(jobs)
         case "abort":
-            self = .abort(job: try object.int("job"), force: try object.bool("force", default: false))
+            self = .job(.abort(job: try object.int("job"), force: try object.bool("force", default: false)))
         case "abortAll":
-            self = .abortAll(force: try object.bool("force", default: false))
+            self = .job(.abortAll(force: try object.bool("force", default: false)))
         case "cleanup":
-            self = .cleanUp(job: try object.int("job"))
+            self = .job(.cleanUp(job: try object.int("job")))
         case "retry":
-            self = .retry(job: try object.int("job"))
+            self = .job(.retry(job: try object.int("job")))
         case "history":
             let limit = try object.optionalInt("limit") ?? 50
             guard limit >= 0 else { throw WireError(.badArgument, "history: `limit` must be 0 or more") }

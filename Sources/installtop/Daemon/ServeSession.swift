@@ -15,24 +15,13 @@ struct ServeSession {
     /// Serves until stopped; returns the exit status (0 after an orderly stop, 1 when the
     /// engine could not start).
     func run() -> Int32 {
-        // A client that vanishes mid-write must not kill the engine (sends use MSG_NOSIGNAL;
-        // this covers stderr too, should the terminal go).
-        signal(SIGPIPE, SIG_IGN)
         let log = Self.log
-        let queue = JobQueue(backend: ProcessBackend(), concurrency: engine.concurrency, configuration: engine.configuration)
         let warnings = Warnings(echo: { log("warning: \($0)") })
-        let history: ServerHistory
-        if engine.noHistory {
-            history = .off("history is off: the engine runs with --no-history")
-        } else {
-            switch HistoryAttachment.attach(to: queue, path: engine.historyDb, warnings: warnings) {
-            case .off(let reason): history = .off(reason)
-            case .store(let store): history = .store(store)
-            }
-        }
+        let host = EngineHost(options: engine, warnings: warnings)
+        let queue = host.queue
         let server: EngineServer
         do {
-            server = try EngineServer(queue: queue, history: history, options: ServerOptions(socketPath: socketPath, log: log))
+            server = try EngineServer(queue: queue, history: host.history, options: ServerOptions(socketPath: socketPath, log: log))
         } catch {
             StandardOutput.stderr.line("installtop: \(error)")
             return 1

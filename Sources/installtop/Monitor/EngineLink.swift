@@ -1,3 +1,4 @@
+import InstallEngine
 import Monitor
 
 /// The monitor's one seam to the engine: the queue in this process (`installtop run`,
@@ -16,7 +17,7 @@ protocol EngineLink: Sendable {
 
     /// Carries out a job command of the monitor (abort, abort all, clean up, retry); refusals
     /// come back as `.commandResult`.
-    func perform(_ command: MonitorEffect)
+    func perform(_ command: JobCommand)
 
     /// Asks for the newest `limit` history rows; the answer comes back as `.historyLoaded` or
     /// `.historyUnavailable`.

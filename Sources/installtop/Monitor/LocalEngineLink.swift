@@ -25,7 +25,7 @@ final class LocalEngineLink: EngineLink {
         mailbox.post(.ready)
     }
 
-    func perform(_ command: MonitorEffect) {
+    func perform(_ command: JobCommand) {
         guard let mailbox = mailbox.withLock({ $0 }) else { return }
         switch command {
         case .abort(let job, let force):
@@ -43,8 +43,6 @@ final class LocalEngineLink: EngineLink {
             }
         case .retry(let job):
             do { try queue.retry(job: job) } catch { mailbox.post(.commandResult(error.description)) }
-        case .quit, .loadHistory, .redraw:
-            break
         }
     }
 

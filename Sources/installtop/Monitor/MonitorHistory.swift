@@ -6,13 +6,7 @@ import Monitor
 /// it cannot) and the median durations its ETAs start from.
 struct MonitorHistory {
     /// Where rows come from.
-    enum Source {
-        /// No history; the text is what the view says instead.
-        case off(String)
-        case store(HistoryStore)
-    }
-
-    let source: Source
+    let source: HistorySource
     /// Median seconds of the past successful runs, by update id.
     let medianDurations: [String: TimeInterval]
 
@@ -39,7 +33,7 @@ struct MonitorHistory {
         self.init(source: .store(store), medianDurations: medians)
     }
 
-    private init(source: Source, medianDurations: [String: TimeInterval]) {
+    private init(source: HistorySource, medianDurations: [String: TimeInterval]) {
         self.source = source
         self.medianDurations = medianDurations
     }

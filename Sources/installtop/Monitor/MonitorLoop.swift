@@ -148,8 +148,8 @@ struct MonitorLoop {
 
     private mutating func perform(_ effect: MonitorEffect) {
         switch effect {
-        case .abort, .abortAll, .cleanUp, .retry:
-            link.perform(effect)
+        case .command(let command):
+            link.perform(command)
         case .loadHistory(let limit):
             link.loadHistory(limit: limit)
         case .quit(let abortRunning):

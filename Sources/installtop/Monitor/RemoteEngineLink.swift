@@ -41,14 +41,8 @@ final class RemoteEngineLink: EngineLink {
         thread.start()
     }
 
-    func perform(_ command: MonitorEffect) {
-        switch command {
-        case .abort(let job, let force): send(.abort(job: job, force: force), as: .command)
-        case .abortAll(let force): send(.abortAll(force: force), as: .command)
-        case .cleanUp(let job): send(.cleanUp(job: job), as: .command)
-        case .retry(let job): send(.retry(job: job), as: .command)
-        case .quit, .loadHistory, .redraw: break
-        }
+    func perform(_ command: JobCommand) {
+        send(.job(command), as: .command)
     }
 
     func loadHistory(limit: Int) {

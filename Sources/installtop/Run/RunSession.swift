@@ -13,13 +13,11 @@ struct RunSession {
 
     /// Runs everything and returns the exit status. Returns only after every child is gone.
     func run() -> ExitStatus {
-        let engine = options.engine
-        let queue = JobQueue(backend: ProcessBackend(), concurrency: engine.concurrency, configuration: engine.configuration)
         let warnings = Warnings()
+        let host = EngineHost(options: options.engine, warnings: warnings)
+        let queue = host.queue
         let tally = JobResultTally(queue: queue)
-        let history: MonitorHistory.Source =
-            engine.noHistory
-            ? .off("history is off: --no-history") : HistoryAttachment.attach(to: queue, path: engine.historyDb, warnings: warnings)
+        let history = host.history
 
         let mode = OutputMode(options: options)
         let status: ExitStatus
@@ -118,7 +116,7 @@ struct RunSession {
 
     /// What the monitor gets of the history: the rows' source and the median durations of the
     /// manifest's updates (fewer when they cannot be read, with a warning).
-    private func monitorHistory(_ source: MonitorHistory.Source, warnings: Warnings) -> MonitorHistory {
+    private func monitorHistory(_ source: HistorySource, warnings: Warnings) -> MonitorHistory {
         switch source {
         case .off(let reason):
             return .off(reason)

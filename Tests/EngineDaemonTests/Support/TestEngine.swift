@@ -1,6 +1,7 @@
 import EngineDaemon
 import EngineWire
 import InstallEngine
+import InstallHistory
 import InstallEngineTesting
 
 /// A `JobQueue` on a `ScriptedBackend`, served by an `EngineServer` on a socket in a fresh
@@ -16,7 +17,7 @@ final class TestEngine: Sendable {
 
     init(
         backend: ScriptedBackend = ScriptedBackend(), concurrency: Int = 1,
-        history: ServerHistory = .off("history is off in this test"),
+        history: HistorySource = .off("history is off in this test"),
         backlogLimit: Int = 8 << 20, maximumLineLength: Int = 8 << 20, directory: SocketDirectory = SocketDirectory()
     ) throws {
         self.directory = directory

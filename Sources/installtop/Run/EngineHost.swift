@@ -1,0 +1,33 @@
+import InstallEngine
+import InstallHistory
+
+/// The engine of a process that owns one (`run`, `demo` and `serve`): the job queue on real
+/// child processes and the install history recording its events, built in one place.
+struct EngineHost {
+    let queue: JobQueue
+    /// Where the history is read from: the store the queue records into, or why there is none.
+    let history: HistorySource
+
+    /// Builds the queue from `options` and attaches the history unless `--no-history`: rows
+    /// left by writers that died are recovered first. A history that cannot be opened is no
+    /// reason to refuse the installs: `warnings` gets why, and `history` says so.
+    init(options: EngineOptions, warnings: Warnings) {
+        queue = JobQueue(backend: ProcessBackend(), concurrency: options.concurrency, configuration: options.configuration)
+        guard !options.noHistory else {
+            history = .off("history is off (--no-history)")
+            return
+        }
+        do {
+            let store = try HistoryStore(path: options.historyDb ?? HistoryStore.defaultPath())
+            try store.recoverInterruptedEntries()
+            let recorder = HistoryRecorder(store: store)
+            queue.subscribe { event in
+                do { try recorder.record(event) } catch { warnings.add("history not recorded: \(error)") }
+            }
+            history = .store(store)
+        } catch {
+            warnings.add("running without history: \(error)")
+            history = .off("history is unavailable: \(error)")
+        }
+    }
+}
