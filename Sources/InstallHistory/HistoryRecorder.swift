@@ -56,14 +56,14 @@ public final class HistoryRecorder: Sendable {
         switch event.kind {
         case .jobQueued(let descriptor):
             jobs.withLock { $0[descriptor.id] = JobMemory(descriptor: descriptor) }
-        case .updateStarted(let job, let index, let updateID):
-            try recordStart(job: job, index: index, updateID: updateID, at: event.time)
-        case .output(let job, let index, _, let line):
-            jobs.withLock { $0[job]?.running[index]?.tail.append(line) }
-        case .updateCompleted(let job, let index, let updateID, let result):
-            try recordEnd(job: job, index: index, updateID: updateID, result: result, at: event.time)
-        case .jobCompleted(let job, _), .jobCleanedUp(let job):
-            jobs.withLock { _ = $0.removeValue(forKey: job) }
+        case .updateStarted(let start):
+            try recordStart(job: start.job, index: start.index, updateID: start.updateID, at: event.time)
+        case .output(let output):
+            jobs.withLock { $0[output.job]?.running[output.index]?.tail.append(output.line) }
+        case .updateCompleted(let completion):
+            try recordEnd(job: completion.job, index: completion.index, updateID: completion.updateID, result: completion.result, at: event.time)
+        case .jobCompleted, .jobCleanedUp:
+            jobs.withLock { _ = $0.removeValue(forKey: event.job) }
         case .jobStarted, .progress, .jobAbortRequested:
             break
         }

@@ -56,8 +56,9 @@ extension MonitorState {
         // Where the selected job was, so a clean-up can select its neighbour.
         let selectedRow = event.kind.isCleanUp ? visibleJobs.firstIndex { $0.id == selectedJobID } : nil
         var wasFinal = false
-        if case .updateCompleted(let job, let index, _, _) = event.kind, let state = queue.job(job), state.updates.indices.contains(index) {
-            wasFinal = state.updates[index].result.resultCode.isFinal
+        if case .updateCompleted(let completion) = event.kind, let state = queue.job(completion.job),
+           state.updates.indices.contains(completion.index) {
+            wasFinal = state.updates[completion.index].result.resultCode.isFinal
         }
         queue.apply(event)
         updateTally(for: event.kind, wasFinal: wasFinal)
@@ -65,28 +66,30 @@ extension MonitorState {
         case .jobQueued(let descriptor):
             if let job = queue.job(descriptor.id) { filter.add(job) }
             if selectedJob == nil, filter.shows(job: descriptor.id) { select(job: descriptor.id) }
-        case .updateStarted(let job, let index, _):
-            rates[UpdateKey(job: job, index: index)] = ProgressRate(percent: 0, at: event.time)
-            if job == selectedJobID, followsRunningUpdate, let state = queue.job(job),
-                visibleUpdates(of: state).row(of: index) != nil
+        case .updateStarted(let start):
+            rates[UpdateKey(job: start.job, index: start.index)] = ProgressRate(percent: 0, at: event.time)
+            if start.job == selectedJobID, followsRunningUpdate, let state = queue.job(start.job),
+                visibleUpdates(of: state).row(of: start.index) != nil
             {
-                selectedUpdateIndex = index
+                selectedUpdateIndex = start.index
                 outputScroll = 0
             }
-        case .progress(let job, let index, let percent?, _, _):
-            recordProgress(percent, key: UpdateKey(job: job, index: index), at: event.time)
-        case .output(let job, let index, _, _):
-            keepScrolledViewsStill(job: job, index: index)
-        case .updateCompleted(let job, let index, _, _):
-            rates[UpdateKey(job: job, index: index)] = nil
-        case .jobCompleted(let job, _):
-            rates = rates.filter { $0.key.job != job }
+        case .progress(let progress):
+            if let percent = progress.updatePercent {
+                recordProgress(percent, key: UpdateKey(job: progress.job, index: progress.index), at: event.time)
+            }
+        case .output(let output):
+            keepScrolledViewsStill(job: output.job, index: output.index)
+        case .updateCompleted(let completion):
+            rates[UpdateKey(job: completion.job, index: completion.index)] = nil
+        case .jobCompleted(let completion):
+            rates = rates.filter { $0.key.job != completion.job }
             if quitPhase != nil, isIdle { effects.append(.quit(abortRunning: true)) }
-        case .jobCleanedUp(let job):
-            pendingCleanUps.remove(job)
-            filter.remove(job: job)
-            if case .fullOutput(job, _, _)? = overlay { overlay = nil }
-            if selectedJobID == job {
+        case .jobCleanedUp(let cleanUp):
+            pendingCleanUps.remove(cleanUp.job)
+            filter.remove(job: cleanUp.job)
+            if case .fullOutput(cleanUp.job, _, _)? = overlay { overlay = nil }
+            if selectedJobID == cleanUp.job {
                 let remaining = visibleJobs
                 if remaining.isEmpty {
                     selectedJobID = nil
@@ -95,7 +98,7 @@ extension MonitorState {
                     select(job: remaining[min(selectedRow ?? 0, remaining.count - 1)].id)
                 }
             }
-        case .jobStarted, .progress, .jobAbortRequested:
+        case .jobStarted, .jobAbortRequested:
             break
         }
         return effects
@@ -107,14 +110,14 @@ extension MonitorState {
         switch kind {
         case .jobQueued(let descriptor):
             tallies[descriptor.id] = queue.job(descriptor.id).map(JobTally.init)
-        case .jobCompleted(let job, _):
-            tallies[job] = queue.job(job).map(JobTally.init)
-        case .updateStarted(let job, let index, _):
-            tallies[job]?.started(index)
-        case .updateCompleted(let job, let index, _, let result):
-            tallies[job]?.completed(index, result: result, wasFinal: wasFinal)
-        case .jobCleanedUp(let job):
-            tallies[job] = nil
+        case .jobCompleted(let completion):
+            tallies[completion.job] = queue.job(completion.job).map(JobTally.init)
+        case .updateStarted(let start):
+            tallies[start.job]?.started(start.index)
+        case .updateCompleted(let completion):
+            tallies[completion.job]?.completed(completion.index, result: completion.result, wasFinal: wasFinal)
+        case .jobCleanedUp(let cleanUp):
+            tallies[cleanUp.job] = nil
         case .jobStarted, .progress, .output, .jobAbortRequested:
             break
         }

@@ -107,7 +107,7 @@ struct EngineServerCommandTests {
         #expect(await eventually { subscriber.reply(to: requestID) != nil })
         #expect(subscriber.reply(to: requestID)?.isOK == true)
         let messages = subscriber.messages
-        let cleaned = messages.firstIndex { if case .event(let event) = $0, case .jobCleanedUp(1) = event.kind { true } else { false } }
+        let cleaned = messages.firstIndex { if case .event(let event) = $0, case .jobCleanedUp(let cleanUp) = event.kind, cleanUp.job == 1 { true } else { false } }
         let reply = messages.firstIndex { if case .reply(let reply) = $0 { reply.requestID == requestID } else { false } }
         #expect(cleaned != nil && reply != nil && cleaned! < reply!, "job.cleanedUp, then the reply")
         #expect(engine.queue.snapshot().jobs.isEmpty)
@@ -135,10 +135,10 @@ struct EngineServerCommandTests {
         await engine.queue.waitUntilIdle()
         #expect(await eventually { subscriber.reply(to: requestID) != nil })
         #expect(await eventually {
-            subscriber.events.contains { if case .jobCleanedUp(1) = $0.kind { true } else { false } }
+            subscriber.events.contains { if case .jobCleanedUp(let cleanUp) = $0.kind, cleanUp.job == 1 { true } else { false } }
         })
         let messages = subscriber.messages
-        let cleaned = messages.firstIndex { if case .event(let event) = $0, case .jobCleanedUp(1) = event.kind { true } else { false } }
+        let cleaned = messages.firstIndex { if case .event(let event) = $0, case .jobCleanedUp(let cleanUp) = event.kind, cleanUp.job == 1 { true } else { false } }
         let reply = messages.firstIndex { if case .reply(let reply) = $0 { reply.requestID == requestID } else { false } }
         #expect(cleaned != nil && reply != nil && cleaned! < reply!, "job.cleanedUp at \(cleaned ?? -1), reply at \(reply ?? -1)")
     }

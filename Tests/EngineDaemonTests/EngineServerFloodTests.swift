@@ -30,7 +30,7 @@ struct EngineServerFloodTests {
         try engine.queue.submit(name: "flood", updates: [update("flood")])
         // The whole flood has been through the server once the watcher has its last event.
         let isLastProgress = { (event: EngineEvent) -> Bool in
-            if case .progress(_, _, 42?, _, "almost"?) = event.kind { return true }
+            if case .progress(let progress) = event.kind, progress.updatePercent == 42, progress.message == "almost" { return true }
             return false
         }
         try #require(await eventually { watcher.liveEvents.contains(where: isLastProgress) })
@@ -43,9 +43,10 @@ struct EngineServerFloodTests {
         while !sawProgress, let message = try paused.nextMessage() {
             guard case .event(let event) = message else { continue }
             switch event.kind {
-            case .output(_, _, .stdout, _):
+            case .output(let output) where output.stream == .stdout:
                 received += 1
-            case .output(_, _, .stderr, let line):
+            case .output(let output):
+                let line = output.line
                 let count = line.split(separator: " ").dropFirst().first.flatMap { Int($0) }
                 #expect(line.hasSuffix("lines of output skipped here: this client fell behind"), "\(line)")
                 skipped += count ?? 0

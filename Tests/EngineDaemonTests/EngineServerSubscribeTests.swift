@@ -52,7 +52,7 @@ struct EngineServerSubscribeTests {
         var replayed = QueueModel()
         for event in subscriber.replayEvents { replayed.apply(event) }
         #expect(WireView.jobs(replayed, finishedUpdateStatus: false) == WireView.jobs(beforeLive, finishedUpdateStatus: false))
-        #expect(live.contains { if case .jobCompleted(2, _) = $0 { true } else { false } })
+        #expect(live.contains { if case .jobCompleted(let completion) = $0, completion.job == 2 { true } else { false } })
         #expect(subscriber.error == nil)
     }
 
@@ -137,7 +137,8 @@ struct EngineServerSubscribeTests {
         // Every line reached the reader, or a note counting it: a reader that falls behind
         // (past a quarter of the limit, likely in a loaded debug build) has lines skipped.
         let outputs = { reader.liveEvents.reduce(0) { count, event in
-            guard case .output(_, _, let stream, let line) = event.kind else { return count }
+            guard case .output(let output) = event.kind else { return count }
+            let (stream, line) = (output.stream, output.line)
             guard stream == .stderr, line.hasSuffix("of output skipped here: this client fell behind") else { return count + 1 }
             return count + (line.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0)
         } }

@@ -77,10 +77,11 @@ struct EventCodingTests {
         let event = EngineEvent(time: Self.time(9_250), kind: .updateCompleted(
             job: 1, index: 0, updateID: "a", result: UpdateInstallationResult(resultCode: .aborted, startedAt: nil, endedAt: nil)))
         let decoded = try #require(try Self.roundTrip(event))
-        guard case .updateCompleted(_, _, _, let result) = decoded.kind else {
+        guard case .updateCompleted(let completion) = decoded.kind else {
             Issue.record("decoded as \(decoded.kind)")
             return
         }
+        let result = completion.result
         #expect(result.startedAt == nil)
         #expect(result.endedAt == Self.time(9_250), "the event's time is the end")
         #expect(result.duration == nil)

@@ -22,10 +22,10 @@ struct JobQueueTests {
             switch kind {
             case .jobQueued: "queued"
             case .jobStarted: "started"
-            case .updateStarted(_, let index, _): "update.started \(index)"
-            case .progress(_, let index, let percent, let jobPercent, let message): "progress \(index) \(percent ?? -1) \(jobPercent) \(message ?? "")"
-            case .updateCompleted(_, let index, _, let result): "update.completed \(index) \(result.resultCode == ok.resultCode)"
-            case .jobCompleted(_, let result): "completed \(result.resultCode.name)"
+            case .updateStarted(let start): "update.started \(start.index)"
+            case .progress(let progress): "progress \(progress.index) \(progress.updatePercent ?? -1) \(progress.jobPercent) \(progress.message ?? "")"
+            case .updateCompleted(let completion): "update.completed \(completion.index) \(completion.result.resultCode == ok.resultCode)"
+            case .jobCompleted(let completion): "completed \(completion.result.resultCode.name)"
             default: "other"
             }
         }
@@ -38,8 +38,8 @@ struct JobQueueTests {
         // Job 2 starts only after job 1 completed.
         let order = log.kinds.compactMap { kind -> String? in
             switch kind {
-            case .jobStarted(let job): "start \(job)"
-            case .jobCompleted(let job, _): "end \(job)"
+            case .jobStarted(let start): "start \(start.job)"
+            case .jobCompleted(let completion): "end \(completion.job)"
             default: nil
             }
         }

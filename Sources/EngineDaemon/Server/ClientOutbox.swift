@@ -74,12 +74,12 @@ struct ClientOutbox {
         guard dropReason == nil else { return }
         if case .live = subscription, queuedBytes > skipThreshold {
             switch event.kind {
-            case .output(let job, let index, _, _):
-                skippedLines[UpdateKey(job: job, index: index), default: 0] += 1
+            case .output(let output):
+                skippedLines[UpdateKey(job: output.job, index: output.index), default: 0] += 1
                 skip(line.count)
                 return
-            case .progress(let job, let index, _, _, _):
-                skippedProgress[UpdateKey(job: job, index: index)] = line
+            case .progress(let progress):
+                skippedProgress[UpdateKey(job: progress.job, index: progress.index)] = line
                 skip(line.count)
                 return
             default:

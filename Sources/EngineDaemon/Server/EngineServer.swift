@@ -113,7 +113,7 @@ public final class EngineServer: Sendable {
                 shared.outboxes[id]!.enqueue(event, line: line)
                 touched = true
             }
-            if case .jobCleanedUp(let job) = event.kind, let replies = shared.repliesAfterCleanUp.removeValue(forKey: job) {
+            if case .jobCleanedUp(let cleanUp) = event.kind, let replies = shared.repliesAfterCleanUp.removeValue(forKey: cleanUp.job) {
                 for reply in replies { _ = shared.outboxes[reply.client]?.enqueue(reply.line, isEvent: false) }
                 touched = true
             }

@@ -51,55 +51,55 @@ public enum EventCoding {
             }
             list.append(UInt8(ascii: "]"))
             object.addRaw("updates", bytes: list)
-        case .jobStarted(let job):
+        case .jobStarted(let start):
             object.add("event", "job.started")
-            object.add("job", job)
-        case .updateStarted(let job, let index, let updateID):
+            object.add("job", start.job)
+        case .updateStarted(let start):
             object.add("event", "update.started")
-            object.add("job", job)
-            object.add("index", index)
-            object.add("id", updateID)
-        case .progress(let job, let index, let updatePercent, let jobPercent, let message):
+            object.add("job", start.job)
+            object.add("index", start.index)
+            object.add("id", start.updateID)
+        case .progress(let progress):
             object.add("event", "progress")
-            object.add("job", job)
-            object.add("index", index)
-            if let updatePercent { object.add("updatePercent", updatePercent) } else { object.addNull("updatePercent") }
-            object.add("jobPercent", jobPercent)
-            if let message { object.add("message", message) } else { object.addNull("message") }
-        case .output(let job, let index, let stream, let line):
+            object.add("job", progress.job)
+            object.add("index", progress.index)
+            if let updatePercent = progress.updatePercent { object.add("updatePercent", updatePercent) } else { object.addNull("updatePercent") }
+            object.add("jobPercent", progress.jobPercent)
+            if let message = progress.message { object.add("message", message) } else { object.addNull("message") }
+        case .output(let output):
             object.add("event", "log")
-            object.add("job", job)
-            object.add("index", index)
-            object.add("stream", stream.rawValue)
-            object.add("line", line)
-        case .updateCompleted(let job, let index, let updateID, let result):
+            object.add("job", output.job)
+            object.add("index", output.index)
+            object.add("stream", output.stream.rawValue)
+            object.add("line", output.line)
+        case .updateCompleted(let completion):
             object.add("event", "update.completed")
-            object.add("job", job)
-            object.add("index", index)
-            object.add("id", updateID)
-            object.add("resultCode", result.resultCode.rawValue)
-            object.add("result", result.resultCode.name)
-            object.add("hResult", result.hResult.description)
-            object.add("unmappedResultCode", result.unmappedResultCode)
-            object.add("rebootRequired", result.rebootRequired)
-            object.add("durationMs", Int(result.duration?.wholeMilliseconds ?? 0))
-            if let reason = result.reason { object.add("reason", reason) }
-            if !result.reportedErrors.isEmpty { object.add("errors", strings: result.reportedErrors) }
-            if let startedAt = result.startedAt { object.add("startedAt", RFC3339.string(from: startedAt)) }
-        case .jobAbortRequested(let job, let force):
+            object.add("job", completion.job)
+            object.add("index", completion.index)
+            object.add("id", completion.updateID)
+            object.add("resultCode", completion.result.resultCode.rawValue)
+            object.add("result", completion.result.resultCode.name)
+            object.add("hResult", completion.result.hResult.description)
+            object.add("unmappedResultCode", completion.result.unmappedResultCode)
+            object.add("rebootRequired", completion.result.rebootRequired)
+            object.add("durationMs", Int(completion.result.duration?.wholeMilliseconds ?? 0))
+            if let reason = completion.result.reason { object.add("reason", reason) }
+            if !completion.result.reportedErrors.isEmpty { object.add("errors", strings: completion.result.reportedErrors) }
+            if let startedAt = completion.result.startedAt { object.add("startedAt", RFC3339.string(from: startedAt)) }
+        case .jobAbortRequested(let request):
             object.add("event", "job.abortRequested")
-            object.add("job", job)
-            if force { object.add("force", true) }
-        case .jobCompleted(let job, let result):
+            object.add("job", request.job)
+            if request.force { object.add("force", true) }
+        case .jobCompleted(let completion):
             object.add("event", "job.completed")
-            object.add("job", job)
-            object.add("resultCode", result.resultCode.rawValue)
-            object.add("result", result.resultCode.name)
-            object.add("hResult", result.hResult.description)
-            object.add("rebootRequired", result.rebootRequired)
-        case .jobCleanedUp(let job):
+            object.add("job", completion.job)
+            object.add("resultCode", completion.result.resultCode.rawValue)
+            object.add("result", completion.result.resultCode.name)
+            object.add("hResult", completion.result.hResult.description)
+            object.add("rebootRequired", completion.result.rebootRequired)
+        case .jobCleanedUp(let cleanUp):
             object.add("event", "job.cleanedUp")
-            object.add("job", job)
+            object.add("job", cleanUp.job)
         }
         object.add("time", RFC3339.string(from: event.time))
         return object.bytes

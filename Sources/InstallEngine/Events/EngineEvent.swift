@@ -15,35 +15,60 @@ public struct EngineEvent: Sendable, Hashable {
         self.kind = kind
     }
 
+    /// What happened. Every case carries one named payload, so a field is added in one place.
     public enum Kind: Sendable, Hashable {
         /// `job.queued`
         case jobQueued(JobDescriptor)
-        /// `job.started`: the job left the queue and its first update is about to start.
-        case jobStarted(job: Int)
-        /// `update.started`: announced before the update's child is spawned.
-        case updateStarted(job: Int, index: Int, updateID: String)
-        /// `progress`. `updatePercent` is `nil` while the update is indeterminate (rule 7).
-        case progress(job: Int, index: Int, updatePercent: Double?, jobPercent: Double, message: String?)
-        /// `log`: one line of the update's stdout or stderr.
-        case output(job: Int, index: Int, stream: StandardStream, line: String)
-        /// `update.completed`
-        case updateCompleted(job: Int, index: Int, updateID: String, result: UpdateInstallationResult)
-        /// `job.abortRequested`; `force` is true for the escalation of rule 12.
-        case jobAbortRequested(job: Int, force: Bool)
-        /// `job.completed`
-        case jobCompleted(job: Int, result: InstallationResult)
-        /// `job.cleanedUp`: the job left the queue; its results stay in history.
-        case jobCleanedUp(job: Int)
+        case jobStarted(JobStart)
+        case updateStarted(UpdateStart)
+        case progress(ProgressReport)
+        case output(OutputReport)
+        case updateCompleted(UpdateCompletion)
+        case jobAbortRequested(AbortRequest)
+        case jobCompleted(JobCompletion)
+        case jobCleanedUp(JobCleanUp)
+
+        // MARK: - Building events by their fields
+
+        public static func jobStarted(job: Int) -> Kind { .jobStarted(JobStart(job: job)) }
+
+        public static func updateStarted(job: Int, index: Int, updateID: String) -> Kind {
+            .updateStarted(UpdateStart(job: job, index: index, updateID: updateID))
+        }
+
+        public static func progress(job: Int, index: Int, updatePercent: Double?, jobPercent: Double, message: String?) -> Kind {
+            .progress(ProgressReport(job: job, index: index, updatePercent: updatePercent, jobPercent: jobPercent, message: message))
+        }
+
+        public static func output(job: Int, index: Int, stream: StandardStream, line: String) -> Kind {
+            .output(OutputReport(job: job, index: index, stream: stream, line: line))
+        }
+
+        public static func updateCompleted(job: Int, index: Int, updateID: String, result: UpdateInstallationResult) -> Kind {
+            .updateCompleted(UpdateCompletion(job: job, index: index, updateID: updateID, result: result))
+        }
+
+        public static func jobAbortRequested(job: Int, force: Bool) -> Kind { .jobAbortRequested(AbortRequest(job: job, force: force)) }
+
+        public static func jobCompleted(job: Int, result: InstallationResult) -> Kind {
+            .jobCompleted(JobCompletion(job: job, result: result))
+        }
+
+        public static func jobCleanedUp(job: Int) -> Kind { .jobCleanedUp(JobCleanUp(job: job)) }
     }
 
     /// The job this event is about.
     public var job: Int {
         switch kind {
         case .jobQueued(let descriptor): return descriptor.id
-        case .jobStarted(let job), .updateStarted(let job, _, _), .progress(let job, _, _, _, _),
-            .output(let job, _, _, _), .updateCompleted(let job, _, _, _),
-            .jobAbortRequested(let job, _), .jobCompleted(let job, _), .jobCleanedUp(let job):
-            return job
+        case .jobStarted(let event): return event.job
+        case .updateStarted(let event): return event.job
+        case .progress(let event): return event.job
+        case .output(let event): return event.job
+        case .updateCompleted(let event): return event.job
+        case .jobAbortRequested(let event): return event.job
+        case .jobCompleted(let event): return event.job
+        case .jobCleanedUp(let event): return event.job
         }
     }
 }

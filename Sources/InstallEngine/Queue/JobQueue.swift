@@ -319,7 +319,8 @@ public final class JobQueue: Sendable {
             return state.subscribers
         }
         for subscriber in subscribers { subscriber.handler(event) }
-        guard case .jobCompleted(let id, _) = event.kind else { return }
+        guard case .jobCompleted(let completion) = event.kind else { return }
+        let id = completion.job
         let waiters = state.withLock { state -> [@Sendable () -> Void] in
             switch state.entries[id]?.phase {
             case .running(let job)?: state.entries[id]?.phase = .completed(job)

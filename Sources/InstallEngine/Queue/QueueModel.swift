@@ -31,58 +31,58 @@ public struct QueueModel: Sendable, Hashable {
             let position = jobs.firstIndex { $0.id > descriptor.id } ?? jobs.count
             jobs.insert(JobState(descriptor: descriptor, queuedAt: event.time, outputCapacity: outputCapacity), at: position)
             reindex(from: position)
-        case .jobStarted(let id):
-            modify(id) { job in
+        case .jobStarted(let start):
+            modify(start.job) { job in
                 job.phase = .running
                 job.startedAt = event.time
             }
-        case .updateStarted(let id, let index, _):
-            modify(id, index) { update in
+        case .updateStarted(let start):
+            modify(start.job, start.index) { update in
                 update.result = UpdateInstallationResult(resultCode: .inProgress, startedAt: event.time)
                 update.startedAt = event.time
                 update.percent = nil
                 update.message = nil
             }
-            modify(id) { $0.phase = .running }
-        case .progress(let id, let index, let updatePercent, let jobPercent, let message):
-            modify(id, index) { update in
-                update.percent = updatePercent
-                if let message { update.message = message }
+            modify(start.job) { $0.phase = .running }
+        case .progress(let progress):
+            modify(progress.job, progress.index) { update in
+                update.percent = progress.updatePercent
+                if let message = progress.message { update.message = message }
             }
-            modify(id) { $0.percent = max($0.percent, jobPercent) }
-        case .output(let id, let index, let stream, let line):
-            modify(id, index) { $0.output.append(OutputLine(stream: stream, text: line)) }
-        case .updateCompleted(let id, let index, _, let result):
-            modify(id, index) { update in
-                update.result = result
+            modify(progress.job) { $0.percent = max($0.percent, progress.jobPercent) }
+        case .output(let output):
+            modify(output.job, output.index) { $0.output.append(OutputLine(stream: output.stream, text: output.line)) }
+        case .updateCompleted(let completion):
+            modify(completion.job, completion.index) { update in
+                update.result = completion.result
                 // The result says when it started: a replay can leave out `updateStarted`.
-                if let startedAt = result.startedAt { update.startedAt = startedAt }
-                if result.resultCode == .succeeded || result.resultCode == .succeededWithErrors {
+                if let startedAt = completion.result.startedAt { update.startedAt = startedAt }
+                if completion.result.resultCode == .succeeded || completion.result.resultCode == .succeededWithErrors {
                     update.percent = 100
                 }
             }
-            modify(id) { job in
+            modify(completion.job) { job in
                 job.percent = max(job.percent, 100 * Double(job.finishedCount) / Double(max(1, job.updates.count)))
             }
-        case .jobAbortRequested(let id, let force):
-            modify(id) { job in
+        case .jobAbortRequested(let request):
+            modify(request.job) { job in
                 job.abortRequested = true
-                job.abortForced = job.abortForced || force
+                job.abortForced = job.abortForced || request.force
             }
-        case .jobCompleted(let id, let result):
-            modify(id) { job in
+        case .jobCompleted(let completion):
+            modify(completion.job) { job in
                 job.phase = .completed
-                job.result = result
+                job.result = completion.result
                 job.completedAt = event.time
                 job.percent = 100
-                for index in job.updates.indices where index < result.updateResults.count {
-                    job.updates[index].result = result.updateResults[index]
+                for index in job.updates.indices where index < completion.result.updateResults.count {
+                    job.updates[index].result = completion.result.updateResults[index]
                 }
             }
-        case .jobCleanedUp(let id):
-            guard let position = positions[id] else { return }
+        case .jobCleanedUp(let cleanUp):
+            guard let position = positions[cleanUp.job] else { return }
             jobs.remove(at: position)
-            positions[id] = nil
+            positions[cleanUp.job] = nil
             reindex(from: position)
         }
     }

@@ -61,12 +61,12 @@ struct ServeSession {
 
     private static func logLifecycle(_ event: EngineEvent, log: (String) -> Void) {
         switch event.kind {
-        case .jobStarted(let job):
-            log("job \(job) started")
-        case .jobCompleted(let job, let result):
-            log("job \(job) completed: \(result.resultCode.name)\(result.rebootRequired ? ", reboot required" : "")")
-        case .jobCleanedUp(let job):
-            log("job \(job) cleaned up")
+        case .jobStarted(let start):
+            log("job \(start.job) started")
+        case .jobCompleted(let completion):
+            log("job \(completion.job) completed: \(completion.result.resultCode.name)\(completion.result.rebootRequired ? ", reboot required" : "")")
+        case .jobCleanedUp(let cleanUp):
+            log("job \(cleanUp.job) cleaned up")
         default:
             break
         }

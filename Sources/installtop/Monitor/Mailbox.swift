@@ -83,25 +83,25 @@ final class Mailbox: Sendable {
             return
         }
         switch event.kind {
-        case .progress(let job, let index, _, _, _):
-            let key = UpdateSlot(job: job, index: index)
+        case .progress(let progress):
+            let key = UpdateSlot(job: progress.job, index: progress.index)
             if let position = pending.progressSlots[key] {
                 pending.slots[position] = .item(item)
             } else {
                 pending.progressSlots[key] = pending.slots.count
                 pending.slots.append(.item(item))
             }
-        case .output(let job, let index, _, _):
-            let key = UpdateSlot(job: job, index: index)
+        case .output(let output):
+            let key = UpdateSlot(job: output.job, index: output.index)
             if let position = pending.outputSlots[key], case .output(_, _, var lines) = pending.slots[position] {
                 // Free the slot's storage first, so appending does not copy it.
                 pending.slots[position] = .item(item)
                 if lines.count == limit { lines.removeFirst() }
                 lines.append(event)
-                pending.slots[position] = .output(job: job, index: index, lines: lines)
+                pending.slots[position] = .output(job: output.job, index: output.index, lines: lines)
             } else {
                 pending.outputSlots[key] = pending.slots.count
-                pending.slots.append(.output(job: job, index: index, lines: [event]))
+                pending.slots.append(.output(job: output.job, index: output.index, lines: [event]))
             }
         default:
             pending.slots.append(.item(item))

@@ -30,8 +30,8 @@ final class JSONEventWriter: Sendable {
     func handle(_ event: EngineEvent) {
         state.withLock { state in
             switch event.kind {
-            case .progress(let job, let index, _, _, _):
-                let key = UpdateKey(job: job, index: index)
+            case .progress(let progress):
+                let key = UpdateKey(job: progress.job, index: progress.index)
                 let now = ContinuousClock.now
                 if let last = state.lastEmitted[key], now - last < Self.progressInterval {
                     state.pending[key] = event
@@ -43,8 +43,8 @@ final class JSONEventWriter: Sendable {
                 output.line(EventCoding.encode(event))
             case .output where !includeLogs:
                 return
-            case .updateCompleted(let job, let index, _, _):
-                let key = UpdateKey(job: job, index: index)
+            case .updateCompleted(let completion):
+                let key = UpdateKey(job: completion.job, index: completion.index)
                 if let pending = state.pending.removeValue(forKey: key) { output.line(EventCoding.encode(pending)) }
                 state.lastEmitted[key] = nil
                 output.line(EventCoding.encode(event))

@@ -48,49 +48,49 @@ final class PlainReporter: Sendable {
         case .jobQueued(let descriptor):
             let count = descriptor.updates.count
             return "job \(descriptor.id) \(clean(descriptor.name)): queued, \(descriptor.operation.name) \(count) update\(count == 1 ? "" : "s")"
-        case .jobStarted(let job):
-            return "job \(job) \(jobName(job, state)): started"
-        case .updateStarted(let job, let index, _):
-            state.printed[UpdateKey(job: job, index: index)] = Printed(decile: 0, at: .now)
+        case .jobStarted(let start):
+            return "job \(start.job) \(jobName(start.job, state)): started"
+        case .updateStarted(let start):
+            state.printed[UpdateKey(job: start.job, index: start.index)] = Printed(decile: 0, at: .now)
             quietCheck.ensureRunning { [weak self] in self?.reportQuietUpdates() ?? false }
-            guard let update = state.model.job(job)?.updates[index] else { return nil }
-            return "\(tag(job, index, state)) started: \(clean(update.update.title))"
-        case .progress(let job, let index, let percent, _, let message):
-            let key = UpdateKey(job: job, index: index)
-            let decile = percent.map { Int($0 / 10) } ?? 0
+            guard let update = state.model.job(start.job)?.updates[start.index] else { return nil }
+            return "\(tag(start.job, start.index, state)) started: \(clean(update.update.title))"
+        case .progress(let progress):
+            let key = UpdateKey(job: progress.job, index: progress.index)
+            let decile = progress.updatePercent.map { Int($0 / 10) } ?? 0
             guard let printed = state.printed[key], decile > printed.decile || ContinuousClock.now - printed.at >= Self.quietInterval
             else { return nil }
             state.printed[key] = Printed(decile: max(decile, printed.decile), at: .now)
-            return progressLine(job, index, percent: percent, message: message, state: state)
+            return progressLine(progress.job, progress.index, percent: progress.updatePercent, message: progress.message, state: state)
         case .output:
             return nil
-        case .updateCompleted(let job, let index, _, let result):
-            state.printed[UpdateKey(job: job, index: index)] = nil
-            var line = "\(tag(job, index, state)) \(result.resultCode.name)"
-            if let duration = result.duration { line += " in \(duration.shortText)" }
-            if result.resultCode != .succeeded {
+        case .updateCompleted(let completion):
+            state.printed[UpdateKey(job: completion.job, index: completion.index)] = nil
+            var line = "\(tag(completion.job, completion.index, state)) \(completion.result.resultCode.name)"
+            if let duration = completion.result.duration { line += " in \(duration.shortText)" }
+            if completion.result.resultCode != .succeeded {
                 var details: [String] = []
-                if let reason = result.reason { details.append(clean(reason)) }
-                if result.hResult != .ok { details.append(result.hResult.description) }
+                if let reason = completion.result.reason { details.append(clean(reason)) }
+                if completion.result.hResult != .ok { details.append(completion.result.hResult.description) }
                 if !details.isEmpty { line += ": " + details.joined(separator: ", ") }
             }
-            if result.rebootRequired { line += " (reboot required)" }
-            if result.resultCode == .failed, let update = state.model.job(job)?.updates[index] {
+            if completion.result.rebootRequired { line += " (reboot required)" }
+            if completion.result.resultCode == .failed, let update = state.model.job(completion.job)?.updates[completion.index] {
                 for output in update.output.lines.suffix(Self.failureTailLines) {
                     line += "\n    | " + clean(output.text)
                 }
             }
             return line
-        case .jobAbortRequested(let job, let force):
-            let running = state.model.job(job)?.runningIndex != nil
-            let what = force ? "abort forced: killing the running update now"
+        case .jobAbortRequested(let request):
+            let running = state.model.job(request.job)?.runningIndex != nil
+            let what = request.force ? "abort forced: killing the running update now"
                 : running ? "abort requested: no further update starts; the running one gets SIGTERM"
                 : "abort requested"
-            return "job \(job) \(jobName(job, state)): \(what)"
-        case .jobCompleted(let job, let result):
-            let counts = Self.counts(result.updateResults.map(\.resultCode))
-            return "job \(job) \(jobName(job, state)): \(result.resultCode.name) (\(counts))"
-                + (result.rebootRequired ? ", reboot required" : "")
+            return "job \(request.job) \(jobName(request.job, state)): \(what)"
+        case .jobCompleted(let completion):
+            let counts = Self.counts(completion.result.updateResults.map(\.resultCode))
+            return "job \(completion.job) \(jobName(completion.job, state)): \(completion.result.resultCode.name) (\(counts))"
+                + (completion.result.rebootRequired ? ", reboot required" : "")
         case .jobCleanedUp:
             return nil
         }

@@ -12,7 +12,7 @@ final class JobResultTally: Sendable {
         queue.subscribe { [self] event in
             switch event.kind {
             case .jobQueued(let descriptor): queued.withLock { _ = $0.insert(descriptor.id) }
-            case .jobCompleted(let job, let result): results.withLock { $0[job] = result }
+            case .jobCompleted(let completion): results.withLock { $0[completion.job] = completion.result }
             default: break
             }
         }

@@ -16,10 +16,10 @@ enum WireView {
             let decoded = try? EventCoding.decode(name: name, members)
         else { return kind }
         switch decoded.kind {
-        case .updateCompleted(let job, let index, let updateID, var result):
-            result.startedAt = nil
-            result.endedAt = nil
-            return .updateCompleted(job: job, index: index, updateID: updateID, result: result)
+        case .updateCompleted(var completion):
+            completion.result.startedAt = nil
+            completion.result.endedAt = nil
+            return .updateCompleted(completion)
         default:
             return decoded.kind
         }

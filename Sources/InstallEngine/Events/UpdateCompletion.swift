@@ -1,0 +1,14 @@
+/// The payload of `update.completed`: an update's final result.
+public struct UpdateCompletion: Sendable, Hashable {
+    public var job: Int
+    public var index: Int
+    public var updateID: String
+    public var result: UpdateInstallationResult
+
+    public init(job: Int, index: Int, updateID: String, result: UpdateInstallationResult) {
+        self.job = job
+        self.index = index
+        self.updateID = updateID
+        self.result = result
+    }
+}
