@@ -46,6 +46,37 @@ struct ProcessBackendPollerTests {
         }
     }
 
+    @Test("a subscriber that blocks holds up no child: the poller thread never delivers events")
+    func aBlockedSubscriberHoldsUpNoChild() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("installtop-poller-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let queue = JobQueue(backend: backend, concurrency: 2,
+                             configuration: EngineConfiguration(rebootMarkerPath: "/nonexistent/installtop-test-marker"))
+        let release = DispatchSemaphore(value: 0)
+        let blocked = LockedValue(false)
+        queue.subscribe { event in
+            // The first progress report blocks its deliverer, as a history write stuck on a
+            // lock would, for at most 30 s.
+            guard case .progress = event.kind, !blocked.value else { return }
+            blocked.set(true)
+            _ = release.wait(timeout: .now() + 30)
+        }
+        defer { release.signal() }
+        // Running before delivery blocks (a new update starts only once its start is delivered):
+        // it floods more than a pipe holds once `go` exists, and cannot exit unless read.
+        try queue.submit(name: "floods", updates: [Update(id: "b", installCommand: .shell(
+            "echo $$ > \(folder)/b.pid; while [ ! -e \(folder)/go ]; do sleep 0.05; done; head -c 2000000 /dev/zero | tr '\\0' x; echo"))])
+        let pid = try #require(await pidWritten(to: folder + "/b.pid"))
+        try queue.submit(name: "blocks", updates: [Update(id: "a", installCommand: .shell("echo progress 10 >&3; exec sleep 300"))])
+        #expect(await eventually { blocked.value }, "the subscriber blocked")
+        try Data().write(to: URL(fileURLWithPath: folder + "/go"))
+        #expect(await eventually { processIsGone(pid) }, "the flooding child exited while the subscriber was blocked")
+        release.signal()
+        queue.abortAll(force: true)
+        await queue.waitUntilIdle()
+    }
+
     /// The `Threads:` line of /proc/self/status.
     private func threadCount() -> Int {
         let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""

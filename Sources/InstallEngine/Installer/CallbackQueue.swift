@@ -1,3 +1,4 @@
+import Dispatch
 import DequeModule
 import Glibc
 import Synchronization
@@ -78,7 +79,16 @@ public final class CallbackQueue: Sendable {
     /// Runs items until the queue is empty. Only the deliverer chosen by `append` calls this.
     /// Items are taken in batches, so producers and the deliverer meet at the lock once per
     /// batch rather than once per item.
+    ///
+    /// On the process backend's poller thread it hands the delivery to a thread of the global
+    /// pool instead: that thread reads every child's pipes, and a subscriber that blocks (a
+    /// history write waiting for another writer's lock) must not stop it.
     func deliverPending() {
+        if ChildPoller.isCurrentThread {
+            DispatchQueue.global().async { self.deliverPending() }
+            return
+        }
+        state.withLock { $0.deliveringThread = pthread_self() }
         while true {
             let batch = state.withLock { state -> Deque<@Sendable () -> Void>? in
                 guard !state.pending.isEmpty else {

@@ -9,9 +9,9 @@ import Synchronization
 /// `watch` hands a child over from any thread; from then on only the poller's thread touches
 /// it: it reads the pipes and reports each line, reaps the child when its pidfd turns readable
 /// (or, without a pidfd, when `waitpid(WNOHANG)` finds it gone, checked every 20 ms), drains the
-/// pipes for at most the drain timeout and settles the outcome. Reporters run on this thread
-/// (and the engine's may deliver events to subscribers here), so one that blocks holds up the
-/// reading of every child; the children then block on their full pipes, nothing is lost.
+/// pipes for at most the drain timeout and settles the outcome. Reporters run on this thread,
+/// but the events they lead to are never delivered to subscribers here (`CallbackQueue` hands
+/// that to another thread): a subscriber that blocks cannot hold up the reading of the children.
 final class ChildPoller: Sendable {
     /// The poller of this process. Its thread starts with the first child and never ends.
     static let shared = ChildPoller()
@@ -34,6 +34,14 @@ final class ChildPoller: Sendable {
     }
 
     private let registry = Mutex(Registry())
+    /// The poller's thread (`pthread_self()` on it), 0 before it runs.
+    private static let thread = Atomic<UInt>(0)
+
+    /// True on the poller's thread.
+    static var isCurrentThread: Bool {
+        let poller = thread.load(ordering: .acquiring)
+        return poller != 0 && pthread_equal(pthread_t(poller), pthread_self()) != 0
+    }
 
     private init() {}
 
@@ -111,6 +119,7 @@ final class ChildPoller: Sendable {
     /// The event loop. Children are looked up by id; one that settled is forgotten, so a late
     /// event in the same batch finds nothing.
     private func run() -> Never {
+        Self.thread.store(UInt(pthread_self()), ordering: .releasing)
         let (epoll, wakeRead) = registry.withLock { ($0.epoll, $0.wakeRead) }
         // Signals are for the engine's own threads (the CLI turns SIGINT into an abort).
         var allSignals = sigset_t()
