@@ -117,10 +117,7 @@ public enum MonitorRenderer {
             TextLine(text, style: theme[.status], ellipsis: ellipsis).render(into: &buffer, area: area)
             return
         }
-        var text = " \(state.glyphs.upDown) select  Tab pane  a abort  c clean up  / filter  t theme  ? help  "
-            + (state.isAttached ? "d detach" : "q quit")
-        let withHistory = text.replacingOccurrences(of: "  ? help", with: "  h history  ? help")
-        if DisplayWidth.of(withHistory) <= area.width { text = withHistory }
+        var text = MonitorKeyMap.footer(attached: state.isAttached, upDown: state.glyphs.upDown, width: area.width)
         if !state.filterText.isEmpty {
             text = " filter: " + sanitizer.sanitize(state.filterText) + " (Esc clears) " + text
         }

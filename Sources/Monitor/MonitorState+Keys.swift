@@ -3,30 +3,18 @@ import InstallEngine
 import TerminalUI
 
 extension MonitorState {
-    /// Every key of this monitor with what it does, for the help overlay: attached, `q` and `d`
-    /// detach.
+    /// Every key of this monitor with what it does, for the help overlay (from `MonitorKeyMap`):
+    /// attached, `q` and `d` detach.
     public var keyHelp: [(keys: String, action: String)] {
-        guard isAttached else { return Self.keyHelp }
-        return Self.keyHelp.dropLast() + [("q  d", "detach: the jobs keep running in the engine")]
+        Self.keyHelp(attached: isAttached)
     }
 
     /// Every key of the monitor in `installtop run`, with what it does.
-    public static let keyHelp: [(keys: String, action: String)] = [
-        ("↑ ↓  k j", "select (scroll in the output pane)"),
-        ("Tab  Shift-Tab", "switch pane"),
-        ("PgUp PgDn Home End", "move by a page, to the first or last"),
-        ("Enter", "full output of the selected update (Esc or q closes)"),
-        ("a", "abort the selected job (asks); again: force it"),
-        ("A", "abort every job (asks); again: force"),
-        ("c", "clean up the selected job (waits for it to complete)"),
-        ("C", "clean up every completed job"),
-        ("r", "re-queue a completed job's failed and aborted updates"),
-        ("/", "filter jobs and updates (Enter keeps, Esc clears)"),
-        ("h", "install history (/ filters, Esc closes)"),
-        ("t", "next theme"),
-        ("?", "this help"),
-        ("q", "quit (asks while jobs run: they would be aborted)"),
-    ]
+    public static var keyHelp: [(keys: String, action: String)] { keyHelp(attached: false) }
+
+    private static func keyHelp(attached: Bool) -> [(keys: String, action: String)] {
+        MonitorKeyMap.bindings(attached: attached).compactMap { binding in binding.helpKeys.map { ($0, binding.help) } }
+    }
 
     // MARK: - Dispatch
 
@@ -47,36 +35,33 @@ extension MonitorState {
             break
         }
         if isEditingFilter, editFilter(key) { return [] }
-        if let delta = navigationDelta(for: key) {
-            move(by: delta)
-            return []
-        }
-        switch key {
-        case .tab: focusedPane = focusedPane.next
-        case .backTab: focusedPane = focusedPane.previous
-        case .enter: openFullOutput()
-        case .escape:
-            if !filterText.isEmpty { setFilter("") }
-        case .character("a"): return abortSelectedJob()
-        case .character("A"): return abortAllJobs()
-        case .character("c"): return cleanUpSelectedJob()
-        case .character("C"): return cleanUpCompletedJobs()
-        case .character("r"): return retrySelectedJob()
-        case .character("/"):
-            isEditingFilter = true
-        case .character("t"):
+        guard let binding = MonitorKeyMap.binding(for: key, attached: isAttached) else { return [] }
+        return perform(binding.action, key: key)
+    }
+
+    /// What `action` does, `key` being the key that asked for it.
+    private mutating func perform(_ action: MonitorAction, key: Key) -> [MonitorEffect] {
+        switch action {
+        case .navigate: if let delta = navigationDelta(for: key) { move(by: delta) }
+        case .nextPane: focusedPane = focusedPane.next
+        case .previousPane: focusedPane = focusedPane.previous
+        case .openFullOutput: openFullOutput()
+        case .clearFilter: if !filterText.isEmpty { setFilter("") }
+        case .abortSelectedJob: return abortSelectedJob()
+        case .abortAllJobs: return abortAllJobs()
+        case .cleanUpSelectedJob: return cleanUpSelectedJob()
+        case .cleanUpCompletedJobs: return cleanUpCompletedJobs()
+        case .retrySelectedJob: return retrySelectedJob()
+        case .editFilter: isEditingFilter = true
+        case .nextTheme:
             themeIndex = (themeIndex + 1) % max(1, themeNames.count)
             say("Theme: \(themeNames.indices.contains(themeIndex) ? themeNames[themeIndex] : "default")")
-        case .character("h"): return openHistory()
-        case .character("?"): overlay = .help
-        case .character("q") where isAttached, .character("d") where isAttached:
-            return [.quit(abortRunning: false)]
-        case .character("q"):
-            return quitPhase == nil ? requestQuit() : forceQuit()
-        case .character("d"):
+        case .openHistory: return openHistory()
+        case .openHelp: overlay = .help
+        case .quit: return quitPhase == nil ? requestQuit() : forceQuit()
+        case .detach:
+            if isAttached { return [.quit(abortRunning: false)] }
             say("d detaches an attached monitor (installtop attach); q quits")
-        default:
-            break
         }
         return []
     }

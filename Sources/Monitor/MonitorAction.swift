@@ -1,0 +1,22 @@
+/// What a key does in the monitor's main view, as the key map names it.
+public enum MonitorAction: Sendable, Hashable {
+    /// Move the selection (or scroll the output): by a row, a page or to an end.
+    case navigate
+    case nextPane
+    case previousPane
+    case openFullOutput
+    case clearFilter
+    case abortSelectedJob
+    case abortAllJobs
+    case cleanUpSelectedJob
+    case cleanUpCompletedJobs
+    case retrySelectedJob
+    case editFilter
+    case nextTheme
+    case openHistory
+    case openHelp
+    /// `q`: quit, asking while jobs run (attached: detach).
+    case quit
+    /// `d`: detach an attached monitor (locally it says what `d` is for).
+    case detach
+}
