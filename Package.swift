@@ -76,6 +76,13 @@ let package = Package(
         .plugin(name: "EmbedThemes", capability: .buildTool(), dependencies: ["embed-files"]),
         .plugin(name: "EmbedDemo", capability: .buildTool(), dependencies: ["embed-files"]),
 
+        // The monitor's runtime: the loop (behind MonitorTerminal, so tests drive it with a fake
+        // terminal), its mailbox, and the links to an engine in this process or behind a socket.
+        .target(
+            name: "MonitorRuntime",
+            dependencies: ["Monitor", "TerminalUI", "InstallEngine", "InstallHistory", "EngineWire", "EngineDaemon"]
+        ),
+
         // MARK: - Executables
 
         .executableTarget(
@@ -88,6 +95,7 @@ let package = Package(
                 "TerminalUI",
                 "CursesTerminal",
                 "Monitor",
+                "MonitorRuntime",
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -123,6 +131,7 @@ let package = Package(
             name: "EngineDaemonTests",
             dependencies: ["EngineDaemon", "EngineWire", "InstallEngine", "InstallEngineTesting", "InstallHistory", "CUnixSocket"]
         ),
+        .testTarget(name: "MonitorRuntimeTests", dependencies: ["MonitorRuntime", "Monitor", "InstallEngine", "TerminalUI"]),
         .testTarget(
             name: "MonitorTests",
             dependencies: ["Monitor", "InstallEngine", "TerminalUI"],

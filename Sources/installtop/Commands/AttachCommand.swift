@@ -2,6 +2,7 @@ import ArgumentParser
 import CursesTerminal
 import EngineDaemon
 import Monitor
+import MonitorRuntime
 
 /// `installtop attach`: the monitor on a running engine's queue.
 struct AttachCommand: ParsableCommand {

@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 import InstallEngine
 import Monitor
+import MonitorRuntime
 import TerminalUI
 
 /// The interactive monitor: a synchronous loop that owns curses on the calling thread
@@ -11,9 +12,6 @@ import TerminalUI
 /// the effects, and draws at most 30 frames a second, only when something changed. With
 /// nothing running it sets no timeout at all, so an idle monitor uses no CPU.
 enum MonitorSession {
-    /// The shortest time between two frames (30 per second).
-    static let frameInterval: Duration = .milliseconds(33)
-
     /// Runs the monitor on the engine behind `link` until the user quits (or, with
     /// `exitWhenDone`, until every job has completed, or until the engine goes away), then gives
     /// the terminal back.

@@ -4,6 +4,7 @@ import Glibc
 import InstallEngine
 import InstallHistory
 import Monitor
+import MonitorRuntime
 
 /// One `installtop run` (or `demo`): the manifest's jobs on a queue of real processes, the
 /// history recorder, and the chosen output, until every job is done.

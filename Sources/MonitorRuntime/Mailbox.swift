@@ -12,7 +12,7 @@ import Synchronization
 /// screen shows the latest), and an update's waiting output lines are kept in one slot that
 /// holds at most `outputLimit` lines (older ones would leave the monitor's tail anyway).
 /// Every other event is kept, in order.
-final class Mailbox: Sendable {
+public final class Mailbox: Sendable {
     /// One waiting entry; output lines of one update share one.
     private enum Slot {
         case item(MailboxItem)
@@ -39,7 +39,7 @@ final class Mailbox: Sendable {
 
     /// - Parameter outputLimit: output lines kept waiting per update (the monitor's tail size).
     /// - Throws: `MailboxError` when the pipe cannot be created.
-    init(outputLimit: Int) throws(MailboxError) {
+    public init(outputLimit: Int) throws(MailboxError) {
         self.outputLimit = max(1, outputLimit)
         var descriptors: [Int32] = [-1, -1]
         guard pipe(&descriptors) == 0 else { throw MailboxError(errno: errno) }
@@ -57,7 +57,7 @@ final class Mailbox: Sendable {
     }
 
     /// Adds an item; safe from any thread, never blocks.
-    func post(_ item: MailboxItem) {
+    public func post(_ item: MailboxItem) {
         post(contentsOf: CollectionOfOne(item))
     }
 

@@ -1,5 +1,5 @@
 /// How a monitor session ended.
-enum MonitorOutcome: Sendable, Hashable {
+public enum MonitorOutcome: Sendable, Hashable {
     /// The user quit (or detached), or every job was done with `--exit-when-done`.
     case quit
     /// The user quit while jobs were queued or running; they were aborted (in `run`).

@@ -3,20 +3,20 @@ import Monitor
 import Synchronization
 
 /// The engine in this process: the monitor subscribes to the `JobQueue` and calls it directly.
-final class LocalEngineLink: EngineLink {
+public final class LocalEngineLink: EngineLink {
     let queue: JobQueue
     let history: MonitorHistory
     private let mailbox = Mutex<Mailbox?>(nil)
     private let subscription = Mutex<EventSubscription?>(nil)
 
-    init(queue: JobQueue, history: MonitorHistory) {
+    public init(queue: JobQueue, history: MonitorHistory) {
         self.queue = queue
         self.history = history
     }
 
-    var jobsOutliveMonitor: Bool { false }
+    public var jobsOutliveMonitor: Bool { false }
 
-    func start(posting mailbox: Mailbox) {
+    public func start(posting mailbox: Mailbox) {
         self.mailbox.withLock { $0 = mailbox }
         if !history.medianDurations.isEmpty { mailbox.post(.monitor(.historicalDurations(history.medianDurations))) }
         let events = queue.subscribe { mailbox.post(.engine($0)) }
@@ -25,7 +25,7 @@ final class LocalEngineLink: EngineLink {
         mailbox.post(.ready)
     }
 
-    func perform(_ command: JobCommand) {
+    public func perform(_ command: JobCommand) {
         guard let mailbox = mailbox.withLock({ $0 }) else { return }
         switch command {
         case .abort(let job, let force):
@@ -46,11 +46,11 @@ final class LocalEngineLink: EngineLink {
         }
     }
 
-    func loadHistory(limit: Int) {
+    public func loadHistory(limit: Int) {
         mailbox.withLock { $0 }?.post(.monitor(history.load(limit: limit)))
     }
 
-    func stop() {
+    public func stop() {
         subscription.withLock { $0?.cancel() }
     }
 }

@@ -1,4 +1,3 @@
-import CursesTerminal
 import Foundation
 import Glibc
 import InstallEngine
@@ -7,19 +6,22 @@ import TerminalUI
 
 /// The state of one monitor run: what `MonitorSession.run` loops over. Not thread-safe (it
 /// owns curses); everything from other threads comes in through the mailbox.
-struct MonitorLoop {
+public struct MonitorLoop {
     let link: any EngineLink
-    let terminal: CursesTerminal
+    let terminal: any MonitorTerminal
     let mailbox: Mailbox
     let themes: [Theme]
     let exitWhenDone: Bool
-    var state: MonitorState
+    public var state: MonitorState
+
+    /// The shortest time between two frames (30 per second).
+    public static let frameInterval: Duration = .milliseconds(33)
 
     private var needsDraw = true
     private var lastDraw: ContinuousClock.Instant?
     private var quitResult: Bool?
     /// Why the engine went away, when it did; the loop ends with it.
-    private(set) var lostLink: String?
+    public private(set) var lostLink: String?
     /// The link has posted what the engine had (`.ready`): until then no frame is drawn, so
     /// the first one shows the whole queue, not the part of a snapshot that has arrived.
     private var ready = false
@@ -31,8 +33,8 @@ struct MonitorLoop {
     /// `poll()` from then on, which would otherwise return at once forever and spin.
     private var inputLost = false
 
-    init(
-        link: any EngineLink, terminal: CursesTerminal, mailbox: Mailbox, themes: [Theme], exitWhenDone: Bool,
+    public init(
+        link: any EngineLink, terminal: any MonitorTerminal, mailbox: Mailbox, themes: [Theme], exitWhenDone: Bool,
         state: MonitorState
     ) {
         self.link = link
@@ -45,7 +47,7 @@ struct MonitorLoop {
 
     /// Loops until a `.quit` effect (or every job done with `exitWhenDone`, or the engine
     /// lost: see `lostLink`); returns whether the user quit while jobs ran.
-    mutating func run() -> Bool {
+    public mutating func run() -> Bool {
         while true {
             drawIfDue()
             if let quitResult { return quitResult }
@@ -60,7 +62,7 @@ struct MonitorLoop {
     }
 
     /// Feeds one event to the state and performs its effects.
-    mutating func apply(_ event: MonitorEvent) {
+    public mutating func apply(_ event: MonitorEvent) {
         for effect in state.handle(event) { perform(effect) }
     }
 
@@ -74,7 +76,7 @@ struct MonitorLoop {
             deadlines.append(.milliseconds(Int64(max(0, tick.timeIntervalSinceNow) * 1000)))
         }
         if needsDraw, let lastDraw {
-            deadlines.append(max(.zero, MonitorSession.frameInterval - (ContinuousClock.now - lastDraw)))
+            deadlines.append(max(.zero, Self.frameInterval - (ContinuousClock.now - lastDraw)))
         }
         if !ready { deadlines.append(max(.zero, Self.readyPatience - (ContinuousClock.now - startedAt))) }
         let timeout = deadlines.min().map { Int32(clamping: $0.components.seconds * 1000 + $0.components.attoseconds / 1_000_000_000_000_000) } ?? -1
@@ -163,7 +165,7 @@ struct MonitorLoop {
 
     private mutating func drawIfDue() {
         guard needsDraw, ready || ContinuousClock.now - startedAt >= Self.readyPatience else { return }
-        if let lastDraw, ContinuousClock.now - lastDraw < MonitorSession.frameInterval { return }
+        if let lastDraw, ContinuousClock.now - lastDraw < Self.frameInterval { return }
         draw()
     }
 

@@ -7,7 +7,7 @@ import Synchronization
 
 /// An engine behind a socket (`installtop attach`): a reader thread turns the engine's lines
 /// into mailbox items; commands go out as `WireCommand`s and their replies come back by id.
-final class RemoteEngineLink: EngineLink {
+public final class RemoteEngineLink: EngineLink {
     /// What a request in flight was, to route its reply.
     private enum Request {
         case command
@@ -29,27 +29,27 @@ final class RemoteEngineLink: EngineLink {
     /// Snapshot events handed to the loop at a time.
     private static let snapshotChunk = 1_000
 
-    init(client: EngineClient) {
+    public init(client: EngineClient) {
         self.client = client
     }
 
-    var jobsOutliveMonitor: Bool { true }
+    public var jobsOutliveMonitor: Bool { true }
 
-    func start(posting mailbox: Mailbox) {
+    public func start(posting mailbox: Mailbox) {
         let thread = Thread { [self] in read(into: mailbox) }
         thread.name = "installtop-attach"
         thread.start()
     }
 
-    func perform(_ command: JobCommand) {
+    public func perform(_ command: JobCommand) {
         send(.job(command), as: .command)
     }
 
-    func loadHistory(limit: Int) {
+    public func loadHistory(limit: Int) {
         send(.history(limit: limit), as: .history)
     }
 
-    func stop() {
+    public func stop() {
         state.withLock { $0.stopped = true }
         client.close()
     }

@@ -8,7 +8,7 @@ import Monitor
 /// Everything comes back through the mailbox given to `start`: the queue's events (a replay
 /// of the queue first, then `.ready`, then live events), refusals of commands as
 /// `.commandResult`, history answers as `.monitor`, and `.linkLost` if the engine goes away.
-protocol EngineLink: Sendable {
+public protocol EngineLink: Sendable {
     /// True when the jobs belong to an engine that outlives the monitor: quitting detaches.
     var jobsOutliveMonitor: Bool { get }
 

@@ -4,21 +4,21 @@ import Monitor
 
 /// What the monitor knows of the install history: where its `h` view reads rows from (or why
 /// it cannot) and the median durations its ETAs start from.
-struct MonitorHistory {
+public struct MonitorHistory: Sendable {
     /// Where rows come from.
     let source: HistorySource
     /// Median seconds of the past successful runs, by update id.
     let medianDurations: [String: TimeInterval]
 
     /// Without a store: the view shows `reason`, ETAs come from live progress only.
-    static func off(_ reason: String) -> MonitorHistory {
+    public static func off(_ reason: String) -> MonitorHistory {
         MonitorHistory(source: .off(reason), medianDurations: [:])
     }
 
     /// Rows from `store`, and its median durations for `updateIDs` (each id once). At the first
     /// id the store cannot answer for, `onError` gets the error and the medians read so far are
     /// kept: the view may still work.
-    init(store: HistoryStore, updateIDs: some Sequence<String>, onError: (HistoryError) -> Void) {
+    public init(store: HistoryStore, updateIDs: some Sequence<String>, onError: (HistoryError) -> Void) {
         var medians: [String: TimeInterval] = [:]
         var seen = Set<String>()
         do throws(HistoryError) {

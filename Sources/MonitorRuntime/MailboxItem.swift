@@ -2,7 +2,7 @@ import InstallEngine
 import Monitor
 
 /// What other threads hand the monitor's loop.
-enum MailboxItem: Sendable {
+public enum MailboxItem: Sendable {
     /// An engine event, from the queue's callback thread or the socket's reader.
     case engine(EngineEvent)
     /// A message for the status line (a refused command).

@@ -1,0 +1,119 @@
+import Foundation
+import Glibc
+import Synchronization
+import InstallEngine
+import Testing
+
+/// The monitor's runtime on a fake terminal: the ready gate, the frame rate, keys under a
+/// flood, a hang-up and detaching.
+@Suite("Monitor loop")
+struct MonitorLoopTests {
+    private func eventually(timeout: Duration = .seconds(10), _ condition: () -> Bool) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if condition() { return true }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        return condition()
+    }
+
+    @Test("no frame until the link says the snapshot is in; the first frame shows all of it")
+    func readyGate() async throws {
+        let loop = try RunningLoop()
+        defer { loop.terminal.send(signal: SIGTERM) }
+        for job in 1...3 { loop.startJob(job) }
+        // Once the loop has gone round twice more it has applied the events and could have drawn.
+        let passes = loop.terminal.passes
+        loop.terminal.type(.character("j"))
+        #expect(await eventually { loop.terminal.passes >= passes + 1 })
+        loop.terminal.type(.character("k"))
+        #expect(await eventually { loop.terminal.passes >= passes + 2 })
+        // Before `.ready` it draws only once its patience (0.5 s) has run out, as on a loaded machine.
+        #expect(loop.terminal.frames.allSatisfy { $0.at - loop.startedAt >= .milliseconds(500) }, "a frame was drawn before .ready")
+        let framesBeforeReady = loop.terminal.frames.count
+        loop.link.post(.ready)
+        #expect(await eventually { loop.terminal.frames.count > framesBeforeReady })
+        let first = loop.terminal.frames[framesBeforeReady].lines.joined(separator: "\n")
+        #expect(first.contains("Job 1") && first.contains("Job 2") && first.contains("Job 3"), "\(first)")
+    }
+
+    @Test("a flood of events draws at most one frame every 33 ms")
+    func frameRate() async throws {
+        let loop = try RunningLoop()
+        defer { loop.terminal.send(signal: SIGTERM) }
+        loop.startJob(1)
+        loop.link.post(.ready)
+        // Flooding until five frames are drawn (at most 10 s).
+        let end = ContinuousClock.now + .seconds(10)
+        var percent = 0.0
+        while loop.terminal.frames.count < 5, ContinuousClock.now < end {
+            percent = percent >= 99 ? 0 : percent + 0.01
+            loop.link.post(.progress(job: 1, index: 0, updatePercent: percent, jobPercent: 0, message: nil))
+            await Task.yield()
+        }
+        let times = loop.terminal.frames.map(\.at)
+        #expect(times.count >= 2, "the flood was drawn more than once")
+        for (earlier, later) in zip(times, times.dropFirst()) {
+            // A few ms of tolerance for the poll timeout's rounding to whole milliseconds.
+            #expect(later - earlier >= .milliseconds(31), "frames \(later - earlier) apart")
+        }
+    }
+
+    @Test("a key typed during a flood of events is answered")
+    func keysFirstUnderAFlood() async throws {
+        let loop = try RunningLoop()
+        loop.link.post(.ready)
+        let flooding = FloodSwitch()
+        let link = loop.link
+        let producer = Thread {
+            var line = 0
+            while flooding.isOn {
+                line += 1
+                link.post(.output(job: 1, index: 0, stream: .stdout, line: "line \(line)"))
+            }
+        }
+        loop.startJob(1)
+        producer.start()
+        defer { flooding.stop() }
+        #expect(await eventually { !loop.terminal.frames.isEmpty })
+        loop.terminal.type(.character("A"))
+        #expect(await eventually { loop.terminal.frames.last?.lines.joined().contains("Abort the 1 unfinished job?") == true },
+                "the question was not shown during the flood")
+        loop.terminal.type(.character("y"))
+        #expect(await eventually { loop.link.performed == [.abortAll(force: false)] })
+        flooding.stop()
+        loop.terminal.send(signal: SIGTERM)
+    }
+
+    @Test("a hang-up aborts every job and quits once they have completed")
+    func hangUp() async throws {
+        let loop = try RunningLoop()
+        loop.startJob(1)
+        loop.link.post(.ready)
+        #expect(await eventually { !loop.terminal.frames.isEmpty })
+        loop.terminal.hangUp()
+        #expect(await eventually { loop.link.performed == [.abortAll(force: false)] })
+        #expect(loop.result == nil, "it waits for the aborted job")
+        loop.link.post(.updateCompleted(job: 1, index: 0, updateID: "u1-0", result: UpdateInstallationResult(resultCode: .aborted)))
+        loop.link.post(.jobCompleted(job: 1, result: .combining([UpdateInstallationResult(resultCode: .aborted)], abortRequested: true)))
+        #expect(await eventually { loop.result == true }, "quit while jobs ran")
+    }
+
+    @Test("attached, d detaches at once and the jobs are left alone")
+    func detach() async throws {
+        let loop = try RunningLoop(attached: true)
+        loop.startJob(1)
+        loop.link.post(.ready)
+        #expect(await eventually { !loop.terminal.frames.isEmpty })
+        loop.terminal.type(.character("d"))
+        #expect(await eventually { loop.result == false })
+        #expect(loop.link.performed.isEmpty)
+    }
+}
+
+/// Lets a producer thread know when to stop flooding.
+private final class FloodSwitch: Sendable {
+    private let on = Atomic(true)
+    var isOn: Bool { on.load(ordering: .relaxed) }
+    func stop() { on.store(false, ordering: .relaxed) }
+}

@@ -1,0 +1,46 @@
+import Foundation
+import InstallEngine
+import Monitor
+import MonitorRuntime
+import Synchronization
+
+/// A `MonitorLoop` on a thread of its own (the loop blocks in `poll`, as it does on the main
+/// thread of `installtop`), with a fake terminal and link.
+final class RunningLoop: Sendable {
+    let terminal = FakeTerminal()
+    let link: FakeLink
+    private let outcome = Mutex<Bool?>(nil)
+    /// Taken just before the loop starts: its patience for `.ready` counts from about then.
+    let startedAt: ContinuousClock.Instant
+
+    /// Starts the loop; `attached` is `installtop attach`'s mode.
+    init(attached: Bool = false) throws {
+        link = FakeLink(jobsOutliveMonitor: attached)
+        let mailbox = try Mailbox(outputLimit: 1000)
+        link.start(posting: mailbox)
+        var initial = MonitorState(width: 100, height: 30)
+        initial.isAttached = attached
+        let state = initial
+        let themes = ThemeCatalog(userDirectory: "/nonexistent/installtop-tests").themes
+        startedAt = ContinuousClock.now
+        let thread = Thread { [self] in
+            var loop = MonitorLoop(link: link, terminal: terminal, mailbox: mailbox, themes: themes, exitWhenDone: false, state: state)
+            let quitWhileRunning = loop.run()
+            outcome.withLock { $0 = quitWhileRunning }
+        }
+        thread.start()
+    }
+
+    /// `nil` while the loop runs; then whether it quit while jobs ran.
+    var result: Bool? { outcome.withLock { $0 } }
+
+    /// Queues a job of `updates` updates and starts its first update.
+    func startJob(_ id: Int, updates: Int = 1) {
+        let descriptor = JobDescriptor(
+            id: id, name: "Job \(id)", operation: .install,
+            updates: (0..<updates).map { Update(id: "u\(id)-\($0)", installCommand: .argv(["true"])) }, stopOnFailure: false)
+        link.post(.jobQueued(descriptor))
+        link.post(.jobStarted(job: id))
+        link.post(.updateStarted(job: id, index: 0, updateID: "u\(id)-0"))
+    }
+}
