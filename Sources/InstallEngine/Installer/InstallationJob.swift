@@ -24,45 +24,59 @@ public final class InstallationJob: Sendable {
     let installerID: ObjectIdentifier
     private let callbackQueue: CallbackQueue
     private let configuration: EngineConfiguration
+    private let backend: any InstallBackend
+    /// Runs the whole job when set (rules 21–25); otherwise `backend` runs one child per update.
+    private let driver: (any JobDriver)?
+    private let clock: any Clock<Duration>
     private let state: Mutex<State>
 
     // MARK: - State
 
+    /// What runs now: the child of one update, or the job's driver.
+    private enum Running {
+        case child(any RunningUpdate)
+        case driver(any RunningDriver)
+
+        func terminate() {
+            switch self {
+            case .child(let child): child.terminate()
+            case .driver(let driver): driver.stopAtSafePoint()
+            }
+        }
+
+        func kill() {
+            switch self {
+            case .child(let child): child.kill()
+            case .driver(let driver): driver.kill()
+            }
+        }
+    }
+
+    /// A `JobAction` that must happen after the lock is released, with its target resolved
+    /// under the lock (so a kill meant for one update can never reach the next one).
+    private enum Effect {
+        case launch(index: Int, afterTicket: UInt64)
+        case launchDriver
+        case terminate(Running)
+        case kill(Running)
+    }
+
     private struct State {
-        var results: [UpdateInstallationResult]
-        var currentIndex = 0
-        var currentPercent = 0.0
-        var currentIsIndeterminate = true
-        var currentMessage: String?
-        var currentErrors: [String] = []
-        var currentRebootReported = false
-        var timedOut = false
-        var running: (any RunningUpdate)?
-        var graceTimer: Task<Void, Never>?
-        var abortRequested = false
-        var abortForced = false
-        var stoppedByFailure = false
-        var result: InstallationResult?
+        /// The rules; everything else here is the runner's plumbing.
+        var machine: JobMachine
+        var running: Running?
+        /// A stop asked for while nothing was running yet; applied when it starts.
+        var pendingStop: JobAction?
+        var timers: [JobTimer: Task<Void, Never>] = [:]
+        /// The ticket of the last progress callback queued, so a child starts only after its
+        /// `updateStarted` has been delivered.
+        var lastTicket: UInt64 = 0
         var completionTicket: UInt64?
         var onProgress: InstallationProgressChangedCallback?
         var onCompleted: InstallationCompletedCallback?
         var resultWaiters: [@Sendable (InstallationResult) -> Void] = []
         var completionDeliveredWaiters: [@Sendable () -> Void] = []
-        var malformedChannelLines = 0
-        /// How many results are final; kept so a snapshot costs the same for 10,000 updates as for 1.
-        var finishedCount = 0
-
-        var isCompleted: Bool { result != nil }
-
-        mutating func setResult(_ result: UpdateInstallationResult, at index: Int) {
-            if results[index].resultCode.isFinal { finishedCount -= 1 }
-            if result.resultCode.isFinal { finishedCount += 1 }
-            results[index] = result
-        }
     }
-
-    /// At most this many `error` texts are kept per update; more are counted in the reason.
-    private static let maximumKeptErrors = 100
 
     init(
         updates: [Update],
@@ -74,7 +88,10 @@ public final class InstallationJob: Sendable {
         onCompleted: InstallationCompletedCallback?,
         installerID: ObjectIdentifier,
         callbackQueue: CallbackQueue,
-        configuration: EngineConfiguration
+        configuration: EngineConfiguration,
+        backend: any InstallBackend,
+        driver: (any JobDriver)?,
+        clock: any Clock<Duration>
     ) {
         self.updates = updates
         self.operation = operation
@@ -84,7 +101,13 @@ public final class InstallationJob: Sendable {
         self.installerID = installerID
         self.callbackQueue = callbackQueue
         self.configuration = configuration
-        var initial = State(results: Array(repeating: .notStarted, count: updates.count))
+        self.backend = backend
+        self.driver = driver
+        self.clock = clock
+        let machine = JobMachine(
+            updates: updates, mode: driver == nil ? .childPerUpdate : .driver, stopOnFailure: stopOnFailure,
+            abortGraceOverride: configuration.abortGraceOverride, reportsProgress: onProgress != nil)
+        var initial = State(machine: machine)
         initial.onProgress = onProgress
         initial.onCompleted = onCompleted
         state = Mutex(initial)
@@ -94,18 +117,22 @@ public final class InstallationJob: Sendable {
 
     /// True once every update has its final result. Set before the completed callback runs
     /// (rule 9), so `endInstall` called inside it returns at once.
-    public var isCompleted: Bool { state.withLock { $0.isCompleted } }
+    public var isCompleted: Bool { state.withLock { $0.machine.isCompleted } }
 
     /// The final result once the job has completed, `nil` before.
-    public var result: InstallationResult? { state.withLock { $0.result } }
+    public var result: InstallationResult? { state.withLock { $0.machine.result } }
 
     /// An immutable snapshot of the job's progress (rule 5).
     public func progress() -> InstallationProgress {
-        state.withLock { makeProgress($0) }
+        state.withLock { $0.machine.progress() }
     }
 
     /// How many progress-channel lines of this job could not be understood (ignored).
-    public var malformedChannelLines: Int { state.withLock { $0.malformedChannelLines } }
+    public var malformedChannelLines: Int { state.withLock { $0.machine.malformedChannelLines } }
+
+    /// How many driver reports were about an update outside the plan or out of its lifecycle
+    /// (ignored, rule 22).
+    public var driverProtocolErrors: Int { state.withLock { $0.machine.driverProtocolErrors } }
 
     /// Asks the job to stop (WUA `RequestAbort`); returns at once.
     ///
@@ -119,30 +146,7 @@ public final class InstallationJob: Sendable {
 
     /// Like `requestAbort()`; with `force` the running update is killed at once.
     public func requestAbort(force: Bool) {
-        enum Action { case none, terminate(any RunningUpdate, Duration), kill(any RunningUpdate) }
-        var action = Action.none
-        let mustDeliver = state.withLock { state -> Bool in
-            guard !state.isCompleted, !state.abortForced else { return false }
-            let escalate = state.abortRequested || force
-            if !state.abortRequested {
-                state.abortRequested = true
-            }
-            if escalate { state.abortForced = true }
-            if let running = state.running {
-                action = escalate ? .kill(running) : .terminate(running, abortGrace(for: state.currentIndex))
-            }
-            return enqueueLocked(&state, .abortRequested(force: escalate))
-        }
-        if mustDeliver { callbackQueue.deliverPending() }
-        switch action {
-        case .none:
-            break
-        case .kill(let running):
-            running.kill()
-        case .terminate(let running, let grace):
-            running.terminate()
-            scheduleGraceKill(running, after: grace)
-        }
+        send { $0.machine.requestAbort(force: force) }
     }
 
     /// Waits for the job to complete, then releases its callbacks (WUA `CleanUp`, rule 15):
@@ -199,7 +203,7 @@ public final class InstallationJob: Sendable {
     /// Calls `resume` with the result once the job has completed (at once if it has).
     func whenCompleted(_ resume: @escaping @Sendable (InstallationResult) -> Void) {
         let result = state.withLock { state -> InstallationResult? in
-            if let result = state.result { return result }
+            if let result = state.machine.result { return result }
             state.resultWaiters.append(resume)
             return nil
         }
@@ -226,236 +230,147 @@ public final class InstallationJob: Sendable {
         state.withLock { state in
             state.onProgress = nil
             state.onCompleted = nil
+            state.machine.reportsProgress = false
         }
     }
 
     // MARK: - Running
 
-    /// Runs the updates one after another and completes the job. Called once, by the installer.
-    func run(on backend: any InstallBackend) async {
-        for index in updates.indices {
-            guard let startTicket = beginUpdate(at: index) else { break }
-            // The update is announced (and, e.g., recorded in history) before its child exists.
-            await callbackQueue.waitUntilDelivered(startTicket)
-            await runUpdate(at: index, on: backend)
-        }
-        complete()
+    /// Starts the job. Called once, by the installer.
+    func start() {
+        send { $0.machine.start(now: Date()) }
     }
 
-    /// Marks update `index` as running, or returns `nil` when no further update may start.
-    private func beginUpdate(at index: Int) -> UInt64? {
-        var ticket: UInt64?
-        let mustDeliver = state.withLock { state -> Bool in
-            guard !state.abortRequested, !state.stoppedByFailure else { return false }
-            state.currentIndex = index
-            state.currentPercent = 0
-            state.currentIsIndeterminate = true
-            state.currentMessage = nil
-            state.currentErrors = []
-            state.currentRebootReported = false
-            state.timedOut = false
-            state.setResult(UpdateInstallationResult(resultCode: .inProgress, startedAt: Date()), at: index)
-            let appended = appendLocked(&state, .updateStarted(index: index))
-            ticket = appended.ticket
-            return appended.mustDeliver
-        }
-        if mustDeliver { callbackQueue.deliverPending() }
-        guard state.withLock({ $0.results[index].resultCode == .inProgress }) else { return nil }
-        return ticket ?? 0
+    /// A report from the child of update `index`.
+    func receive(_ report: UpdateReport, fromUpdateAt index: Int) {
+        send { $0.machine.receive(report, fromUpdateAt: index) }
     }
 
-    private func runUpdate(at index: Int, on backend: any InstallBackend) async {
+    /// A report from the job's driver.
+    func receive(_ report: DriverReport) {
+        let now = Date()
+        send { state in
+            switch report {
+            case .updateStarted(let index): state.machine.driverUpdateStarted(at: index, now: now)
+            case .update(let index, let report): state.machine.driverReport(report, about: index)
+            case .updateFinished(let index, let verdict): state.machine.driverUpdateFinished(at: index, verdict: verdict, now: now)
+            }
+        }
+    }
+
+    /// Starts the child of update `index` once its start has been delivered, and reports its end.
+    private func launch(at index: Int, afterTicket ticket: UInt64) async {
+        // The update is announced (and, e.g., recorded in history) before its child exists.
+        await callbackQueue.waitUntilDelivered(ticket)
         let update = updates[index]
-        let startedAt = state.withLock { $0.results[index].startedAt ?? Date() }
         let markerBefore = RebootMarker(path: configuration.rebootMarkerPath)
         // begin validated that every update has a command for this operation.
         let command = update.command(for: operation) ?? .argv([])
         let request = UpdateRunRequest(update: update, operation: operation, command: command, jobName: name)
         let running = backend.start(request, reporter: JobUpdateReporter(job: self, index: index))
-
-        let pendingAbort = state.withLock { state -> (requested: Bool, forced: Bool) in
-            state.running = running
-            return (state.abortRequested, state.abortForced)
+        send { state in
+            state.running = .child(running)
+            return state.machine.updateLaunched(at: index)
         }
-        // An abort requested between the start decision and now found no running update.
-        if pendingAbort.forced {
-            running.kill()
-        } else if pendingAbort.requested {
-            running.terminate()
-            scheduleGraceKill(running, after: abortGrace(for: index))
-        }
-        let timeoutTimer = update.timeout.map { timeout in
-            Task.detached { [weak self] in
-                guard (try? await Task.sleep(for: timeout)) != nil, let self else { return }
-                let fire = self.state.withLock { state -> Bool in
-                    guard state.running != nil, state.currentIndex == index else { return false }
-                    if !state.abortRequested { state.timedOut = true }
-                    return true
-                }
-                if fire { running.kill() }
-            }
-        }
-
         let outcome = await running.outcome
-        timeoutTimer?.cancel()
         let markerChanged = RebootMarker(path: configuration.rebootMarkerPath).appearedOrChanged(since: markerBefore)
-
-        let mustDeliver = state.withLock { state -> Bool in
+        let now = Date()
+        send { state in
             state.running = nil
-            state.graceTimer?.cancel()
-            state.graceTimer = nil
-            let facts = UpdateResultClassifier.Facts(
-                outcome: outcome, abortRequested: state.abortRequested, timedOut: state.timedOut,
-                timeout: update.timeout, reportedErrors: state.currentErrors,
-                rebootReported: state.currentRebootReported, rebootBehavior: update.rebootBehavior,
-                rebootMarkerChanged: markerChanged, startedAt: startedAt, endedAt: Date())
-            let result = UpdateResultClassifier.result(for: facts)
-            state.setResult(result, at: index)
-            if result.resultCode == .succeeded || result.resultCode == .succeededWithErrors {
-                state.currentPercent = 100
-            }
-            if result.resultCode == .failed, stopOnFailure { state.stoppedByFailure = true }
-            return enqueueLocked(&state, .updateCompleted(index: index))
+            return state.machine.updateEnded(at: index, outcome: outcome, rebootMarkerChanged: markerChanged, now: now)
         }
-        if mustDeliver { callbackQueue.deliverPending() }
     }
 
-    private func complete() {
-        var resultWaiters: [@Sendable (InstallationResult) -> Void] = []
-        var deliveredWaiters: [@Sendable () -> Void] = []
-        var finalResult: InstallationResult?
-        var completionTicket: UInt64 = 0
+    /// Starts the job's driver and reports its end.
+    private func launchDriver() async {
+        guard let driver else { preconditionFailure("a driver job without a driver") }
+        let request = DriverRunRequest(updates: updates, operation: operation, jobName: name)
+        let running = driver.start(request, reporter: JobDriverReporter(job: self))
+        send { state in
+            state.running = .driver(running)
+            return []
+        }
+        let outcome = await running.outcome
+        let now = Date()
+        send { state in
+            state.running = nil
+            return state.machine.driverEnded(outcome: outcome, now: now)
+        }
+    }
+
+    // MARK: - Performing the machine's actions
+
+    /// Feeds one input to the machine under the lock and performs the actions it returns.
+    /// Callbacks are queued under the lock, so they come in the order of the changes (rule 8),
+    /// and delivered after it is released; signals and starts happen last, outside the lock.
+    private func send(_ input: (inout State) -> [JobAction]) {
+        var effects: [Effect] = []
+        var completed: (result: InstallationResult, ticket: UInt64,
+                        waiters: [@Sendable (InstallationResult) -> Void], delivered: [@Sendable () -> Void])?
         let mustDeliver = state.withLock { state -> Bool in
             var mustDeliver = false
-            let reason = state.abortRequested
-                ? "not started: the job was aborted"
-                : "not started: an earlier update failed and the job stops on failure"
-            for index in state.results.indices where state.results[index].resultCode == .notStarted {
-                state.setResult(UpdateInstallationResult(resultCode: .aborted, hResult: .callCancelled, reason: reason), at: index)
-                mustDeliver = enqueueLocked(&state, .updateCompleted(index: index)) || mustDeliver
+            var actions = input(&state)
+            if state.running != nil, let pending = state.pendingStop {
+                state.pendingStop = nil
+                actions.append(pending)
             }
-            let result = InstallationResult.combining(state.results, abortRequested: state.abortRequested)
-            state.result = result
-            finalResult = result
-            let onCompleted = state.onCompleted
-            let appended = callbackQueue.append { [self] in onCompleted?(self) }
-            completionTicket = appended.ticket
-            state.completionTicket = appended.ticket
-            resultWaiters = state.resultWaiters
-            deliveredWaiters = state.completionDeliveredWaiters
-            state.resultWaiters = []
-            state.completionDeliveredWaiters = []
-            return appended.mustDeliver || mustDeliver
-        }
-        if let finalResult {
-            for waiter in resultWaiters { waiter(finalResult) }
-        }
-        for waiter in deliveredWaiters { callbackQueue.whenDelivered(completionTicket, waiter) }
-        if mustDeliver { callbackQueue.deliverPending() }
-    }
-
-    // MARK: - Reports from the backend
-
-    func receive(_ report: UpdateReport, fromUpdateAt index: Int) {
-        let progressSource = updates[index].progressSource
-        let mustDeliver = state.withLock { state -> Bool in
-            guard state.currentIndex == index, state.results[index].resultCode == .inProgress else { return false }
-            switch report {
-            case .progress(let percent, let message):
-                guard progressSource != .none || message != nil else { return false }
-                return applyProgress(&state, percent: progressSource == .none ? nil : percent, message: message)
-            case .message(let text):
-                return applyProgress(&state, percent: nil, message: text)
-            case .rebootRequired:
-                state.currentRebootReported = true
-                return false
-            case .error(let text):
-                if state.currentErrors.count < Self.maximumKeptErrors { state.currentErrors.append(text) }
-                return false
-            case .output(let stream, let line):
-                var mustDeliver = enqueueLocked(&state, .output(index: index, stream: stream, line: line))
-                if progressSource == .output, let percent = OutputPercentScanner.lastPercent(in: line) {
-                    mustDeliver = applyProgress(&state, percent: percent, message: nil) || mustDeliver
+            for action in actions {
+                switch action {
+                case .notify(let args):
+                    guard let onProgress = state.onProgress else { continue }
+                    let appended = callbackQueue.append { [self] in onProgress(self, args) }
+                    state.lastTicket = appended.ticket
+                    mustDeliver = appended.mustDeliver || mustDeliver
+                case .startUpdate(let index):
+                    effects.append(.launch(index: index, afterTicket: state.lastTicket))
+                case .startDriver:
+                    effects.append(.launchDriver)
+                case .terminate, .kill:
+                    guard let running = state.running else {
+                        // Nothing to signal yet (a driver still being started): apply it then,
+                        // a kill winning over a terminate.
+                        if case .kill = action { state.pendingStop = .kill } else if state.pendingStop == nil { state.pendingStop = .terminate }
+                        continue
+                    }
+                    if case .kill = action { effects.append(.kill(running)) } else { effects.append(.terminate(running)) }
+                case .schedule(let timer, let delay):
+                    state.timers[timer]?.cancel()
+                    state.timers[timer] = Task.detached { [weak self, clock] in
+                        guard (try? await clock.sleep(for: delay)) != nil, let self else { return }
+                        self.send { $0.machine.timerFired(timer) }
+                    }
+                case .cancel(let timer):
+                    state.timers.removeValue(forKey: timer)?.cancel()
+                case .complete(let result):
+                    let onCompleted = state.onCompleted
+                    let appended = callbackQueue.append { [self] in onCompleted?(self) }
+                    state.completionTicket = appended.ticket
+                    mustDeliver = appended.mustDeliver || mustDeliver
+                    completed = (result, appended.ticket, state.resultWaiters, state.completionDeliveredWaiters)
+                    state.resultWaiters = []
+                    state.completionDeliveredWaiters = []
+                    for timer in state.timers.values { timer.cancel() }
+                    state.timers = [:]
                 }
-                return mustDeliver
-            case .malformedChannelLine:
-                state.malformedChannelLines += 1
-                return false
             }
+            return mustDeliver
+        }
+        if let completed {
+            for waiter in completed.waiters { waiter(completed.result) }
+            for waiter in completed.delivered { callbackQueue.whenDelivered(completed.ticket, waiter) }
         }
         if mustDeliver { callbackQueue.deliverPending() }
-    }
-
-    /// Rule 6: the percentage never goes down; a report that changes nothing is not an event.
-    private func applyProgress(_ state: inout State, percent: Double?, message: String?) -> Bool {
-        var changed = false
-        if let percent, percent.isFinite {
-            let clamped = min(100, max(0, percent))
-            if clamped > state.currentPercent || state.currentIsIndeterminate {
-                state.currentPercent = max(state.currentPercent, clamped)
-                state.currentIsIndeterminate = false
-                changed = true
+        for effect in effects {
+            switch effect {
+            case .launch(let index, let ticket):
+                Task.detached { await self.launch(at: index, afterTicket: ticket) }
+            case .launchDriver:
+                Task.detached { await self.launchDriver() }
+            case .terminate(let running):
+                running.terminate()
+            case .kill(let running):
+                running.kill()
             }
         }
-        if let message, message != state.currentMessage {
-            state.currentMessage = message
-            changed = true
-        }
-        guard changed else { return false }
-        return enqueueLocked(&state, .progress(index: state.currentIndex))
-    }
-
-    // MARK: - Helpers
-
-    /// Queues a progress callback for `change` while the state lock is held, so callbacks come
-    /// in the order of the changes. Returns whether the caller must deliver after unlocking.
-    private func enqueueLocked(_ state: inout State, _ change: JobChange) -> Bool {
-        appendLocked(&state, change).mustDeliver
-    }
-
-    private func appendLocked(_ state: inout State, _ change: JobChange) -> (ticket: UInt64?, mustDeliver: Bool) {
-        guard let onProgress = state.onProgress else { return (nil, false) }
-        let args = InstallationProgressChangedArgs(progress: makeProgress(state), change: change)
-        let appended = callbackQueue.append { [self] in onProgress(self, args) }
-        return (appended.ticket, appended.mustDeliver)
-    }
-
-    /// Rule 6: every update weighs the same; the running one counts by its own percentage.
-    /// `begin` refuses empty lists (rule 1), so there is always a current update.
-    private func makeProgress(_ state: State) -> InstallationProgress {
-        let currentCode = state.results[state.currentIndex].resultCode
-        let finished = state.finishedCount
-        let runningShare = currentCode == .inProgress ? state.currentPercent / 100 : 0
-        return InstallationProgress(
-            currentUpdateIndex: state.currentIndex,
-            currentUpdatePercentComplete: currentCode == .notStarted ? 0 : state.currentPercent,
-            percentComplete: 100 * (Double(finished) + runningShare) / Double(state.results.count),
-            currentUpdateIsIndeterminate: state.currentIsIndeterminate,
-            currentUpdateMessage: state.currentMessage,
-            updateResults: state.results)
-    }
-
-    private func abortGrace(for index: Int) -> Duration {
-        configuration.abortGraceOverride ?? updates[index].abortGrace
-    }
-
-    private func scheduleGraceKill(_ running: any RunningUpdate, after grace: Duration) {
-        let timer = Task.detached {
-            guard (try? await Task.sleep(for: grace)) != nil else { return }
-            running.kill()
-        }
-        state.withLock { state in
-            state.graceTimer?.cancel()
-            state.graceTimer = timer
-        }
-    }
-}
-
-extension Duration {
-    /// Whole nanoseconds, saturating.
-    var nanoseconds: Int64 {
-        let (seconds, attoseconds) = components
-        let (product, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        return overflow ? .max : product + attoseconds / 1_000_000_000
     }
 }

@@ -9,14 +9,18 @@ public final class UpdateInstaller: Sendable {
     public let callbackQueue: CallbackQueue
     public let configuration: EngineConfiguration
     private let backend: any InstallBackend
+    private let clock: any Clock<Duration>
     private let currentJob = Mutex<InstallationJob?>(nil)
 
+    /// - Parameter clock: times abort graces and timeouts; tests may pass a clock of their own.
     public init(
         backend: any InstallBackend,
         configuration: EngineConfiguration = EngineConfiguration(),
-        callbackQueue: CallbackQueue = CallbackQueue()
+        callbackQueue: CallbackQueue = CallbackQueue(),
+        clock: any Clock<Duration> = ContinuousClock()
     ) {
         self.backend = backend
+        self.clock = clock
         self.configuration = configuration
         self.callbackQueue = callbackQueue
     }
@@ -36,6 +40,8 @@ public final class UpdateInstaller: Sendable {
     ///   - onProgress: called for every change, in order (rule 8).
     ///   - onCompleted: called exactly once, last (rule 9).
     ///   - state: returned as the job's `asyncState`.
+    ///   - driver: runs the whole job instead of one child per update (rules 21–25); the
+    ///     updates then need no commands.
     /// - Throws: `noUpdate` for an empty list (rule 1), `exclusiveInstallConflict` when an
     ///   exclusive update is mixed with others (rule 2), `missingCommand` when an update has no
     ///   install command, `installNotAllowed` while another job runs (rule 3). No job is
@@ -46,9 +52,10 @@ public final class UpdateInstaller: Sendable {
         stopOnFailure: Bool = false,
         onProgress: InstallationProgressChangedCallback? = nil,
         onCompleted: InstallationCompletedCallback? = nil,
-        state: (any Sendable)? = nil
+        state: (any Sendable)? = nil,
+        driver: (any JobDriver)? = nil
     ) throws(InstallerError) -> InstallationJob {
-        try begin(.install, updates, name, stopOnFailure, onProgress, onCompleted, state)
+        try begin(.install, updates, name, stopOnFailure, onProgress, onCompleted, state, driver)
     }
 
     /// Starts uninstalling `updates`; the same rules as `beginInstall`, with uninstall commands.
@@ -58,9 +65,10 @@ public final class UpdateInstaller: Sendable {
         stopOnFailure: Bool = false,
         onProgress: InstallationProgressChangedCallback? = nil,
         onCompleted: InstallationCompletedCallback? = nil,
-        state: (any Sendable)? = nil
+        state: (any Sendable)? = nil,
+        driver: (any JobDriver)? = nil
     ) throws(InstallerError) -> InstallationJob {
-        try begin(.uninstall, updates, name, stopOnFailure, onProgress, onCompleted, state)
+        try begin(.uninstall, updates, name, stopOnFailure, onProgress, onCompleted, state, driver)
     }
 
     // MARK: - End
@@ -98,31 +106,36 @@ public final class UpdateInstaller: Sendable {
         _ stopOnFailure: Bool,
         _ onProgress: InstallationProgressChangedCallback?,
         _ onCompleted: InstallationCompletedCallback?,
-        _ asyncState: (any Sendable)?
+        _ asyncState: (any Sendable)?,
+        _ driver: (any JobDriver)?
     ) throws(InstallerError) -> InstallationJob {
-        try Self.validate(updates, for: operation)
+        try Self.validate(updates, for: operation, needsCommands: driver == nil)
         let job = InstallationJob(
             updates: updates, operation: operation, name: name, stopOnFailure: stopOnFailure,
             asyncState: asyncState, onProgress: onProgress, onCompleted: onCompleted,
-            installerID: ObjectIdentifier(self), callbackQueue: callbackQueue, configuration: configuration)
+            installerID: ObjectIdentifier(self), callbackQueue: callbackQueue, configuration: configuration,
+            backend: backend, driver: driver, clock: clock)
         let accepted = currentJob.withLock { current -> Bool in
             if let current, !current.isCompleted { return false }
             current = job
             return true
         }
         guard accepted else { throw .installNotAllowed }
-        let backend = backend
-        Task.detached { await job.run(on: backend) }
+        // Not on the caller's thread: a callback must not run before `begin` has returned.
+        Task.detached { job.start() }
         return job
     }
 
-    /// The checks of rules 1 and 2, and that every update can run for `operation`.
-    public static func validate(_ updates: [Update], for operation: UpdateOperation) throws(InstallerError) {
+    /// The checks of rules 1 and 2, and that every update can run for `operation` (unless a
+    /// driver runs the job: then the updates need no commands).
+    public static func validate(
+        _ updates: [Update], for operation: UpdateOperation, needsCommands: Bool = true
+    ) throws(InstallerError) {
         guard !updates.isEmpty else { throw .noUpdate }
         if updates.count > 1, updates.contains(where: { $0.impact == .exclusive }) {
             throw .exclusiveInstallConflict
         }
-        if let missing = updates.first(where: { $0.command(for: operation) == nil }) {
+        if needsCommands, let missing = updates.first(where: { $0.command(for: operation) == nil }) {
             throw .missingCommand(updateID: missing.id, operation: operation)
         }
     }

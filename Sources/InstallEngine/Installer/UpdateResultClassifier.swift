@@ -1,5 +1,4 @@
 import Foundation
-import Glibc
 
 /// Turns how an update's run ended into its result (rules 11, 17 and the HResult table).
 struct UpdateResultClassifier {
@@ -34,12 +33,9 @@ struct UpdateResultClassifier {
                     ? "reported an error: \(first)"
                     : "reported \(facts.reportedErrors.count) errors, the first: \(first)"
             }
-        case .exited(let status):
-            result.unmappedResultCode = status
-            classifyStopped(&result, facts: facts, otherwise: "exited with status \(status)")
-        case .signaled(let signal):
-            result.unmappedResultCode = 128 + signal
-            classifyStopped(&result, facts: facts, otherwise: "killed by signal \(signal) (\(signalName(signal)))")
+        case .exited, .signaled:
+            result.unmappedResultCode = facts.outcome.unmappedCode
+            classifyStopped(&result, facts: facts, otherwise: facts.outcome.summary)
         case .failedToStart(let reason):
             result.reason = reason
         }
@@ -57,10 +53,5 @@ struct UpdateResultClassifier {
         } else {
             result.reason = otherwise
         }
-    }
-
-    private static func signalName(_ signal: Int32) -> String {
-        guard let text = strsignal(signal) else { return "unknown signal" }
-        return String(cString: text)
     }
 }

@@ -21,6 +21,8 @@ public final class JobQueue: Sendable {
     private struct Entry {
         var descriptor: JobDescriptor
         var phase: Phase
+        /// Runs the whole job when set (rules 21–25).
+        var driver: (any JobDriver)?
     }
 
     private struct State {
@@ -97,6 +99,8 @@ public final class JobQueue: Sendable {
     /// Queues a job and starts it when an installer is free.
     /// - Parameter whenQueued: called with the job's descriptor once it has its number and
     ///   before it can start (so a log line saying who submitted it comes before "started").
+    /// - Parameter driver: runs the whole job instead of one child per update (rules 21–25);
+    ///   the updates then need no commands. A retry of the job uses the same driver.
     /// - Throws: what `UpdateInstaller` would refuse (rules 1–2, a missing command); nothing is
     ///   queued then.
     @discardableResult
@@ -105,14 +109,15 @@ public final class JobQueue: Sendable {
         operation: UpdateOperation = .install,
         updates: [Update],
         stopOnFailure: Bool = false,
+        driver: (any JobDriver)? = nil,
         whenQueued: (JobDescriptor) -> Void = { _ in }
     ) throws(InstallerError) -> JobDescriptor {
-        try UpdateInstaller.validate(updates, for: operation)
+        try UpdateInstaller.validate(updates, for: operation, needsCommands: driver == nil)
         let descriptor = state.withLock { state -> JobDescriptor in
             let descriptor = JobDescriptor(
                 id: state.nextJobID, name: name, operation: operation, updates: updates, stopOnFailure: stopOnFailure)
             state.nextJobID += 1
-            state.entries[descriptor.id] = Entry(descriptor: descriptor, phase: .queued)
+            state.entries[descriptor.id] = Entry(descriptor: descriptor, phase: .queued, driver: driver)
             return descriptor
         }
         publish(.jobQueued(descriptor))
@@ -193,8 +198,9 @@ public final class JobQueue: Sendable {
     /// - Throws: `unknownJob`, `notCompleted`, `nothingToRetry`.
     @discardableResult
     public func retry(job id: Int) throws(JobCommandError) -> JobDescriptor {
-        let (descriptor, model) = state.withLock { ($0.entries[id]?.descriptor, $0.model.job(id)) }
-        guard let descriptor else { throw .unknownJob(id) }
+        let (entry, model) = state.withLock { ($0.entries[id], $0.model.job(id)) }
+        guard let entry else { throw .unknownJob(id) }
+        let descriptor = entry.descriptor
         guard let result = model?.result else { throw .notCompleted(id) }
         let again = zip(descriptor.updates, result.updateResults)
             .filter { $0.1.resultCode == .failed || $0.1.resultCode == .aborted }
@@ -203,7 +209,7 @@ public final class JobQueue: Sendable {
         do {
             return try submit(
                 name: "\(descriptor.name) (retry)", operation: descriptor.operation,
-                updates: again, stopOnFailure: descriptor.stopOnFailure)
+                updates: again, stopOnFailure: descriptor.stopOnFailure, driver: entry.driver)
         } catch {
             // The updates passed the same validation when the job was first submitted.
             preconditionFailure("a retried job failed validation: \(error)")
@@ -230,14 +236,17 @@ public final class JobQueue: Sendable {
             for descriptor in queued {
                 guard !state.idleInstallers.isEmpty else { break }
                 let installerIndex = state.idleInstallers.removeFirst()
-                mustDeliver = start(descriptor, on: installerIndex, state: &state) || mustDeliver
+                let driver = state.entries[descriptor.id]?.driver
+                mustDeliver = start(descriptor, driver: driver, on: installerIndex, state: &state) || mustDeliver
             }
             return mustDeliver
         }
         if mustDeliver { callbackQueue.deliverPending() }
     }
 
-    private func start(_ descriptor: JobDescriptor, on installerIndex: Int, state: inout State) -> Bool {
+    private func start(
+        _ descriptor: JobDescriptor, driver: (any JobDriver)?, on installerIndex: Int, state: inout State
+    ) -> Bool {
         let id = descriptor.id
         let installer = installers[installerIndex]
         var mustDeliver = appendEvent(.jobStarted(job: id))
@@ -250,7 +259,7 @@ public final class JobQueue: Sendable {
         }
         do {
             let job = try (descriptor.operation == .install ? installer.beginInstall : installer.beginUninstall)(
-                descriptor.updates, descriptor.name, descriptor.stopOnFailure, onProgress, onCompleted, id)
+                descriptor.updates, descriptor.name, descriptor.stopOnFailure, onProgress, onCompleted, id, driver)
             state.entries[id]?.phase = .running(job)
         } catch {
             // The installer was free and the updates validated at submit; if it still refuses,

@@ -1,0 +1,12 @@
+/// One thing a driver said about an update of its job, by the update's index in the plan.
+/// A report about an index outside the plan, a second start or a second verdict is a protocol
+/// error: counted and ignored, never fatal (rule 22).
+public enum DriverReport: Sendable, Hashable {
+    /// The driver started update `index`; it becomes the current update (rule 21).
+    case updateStarted(index: Int)
+    /// Update `index` reported progress, a message, an error, a reboot or output, as a child
+    /// does on its channel. Reports about an update not in progress are ignored.
+    case update(index: Int, UpdateReport)
+    /// Update `index` ended this way.
+    case updateFinished(index: Int, DriverVerdict)
+}

@@ -1,0 +1,31 @@
+/// How a driver says one of its updates ended (rule 21). The engine turns it into the update's
+/// `UpdateInstallationResult`, adding the times, the reported errors and rule 26's reboot.
+public struct DriverVerdict: Sendable, Hashable {
+    /// `succeeded`, `succeededWithErrors`, `failed` or `aborted`; anything else counts as failed.
+    public var resultCode: OperationResultCode
+    /// Why it failed or was aborted, in the driver's words (apt's `pmerror` text, Ansible's msg).
+    public var reason: String?
+    /// Rule 26: the driver's own word on a reboot where it can tell; `nil` falls back to rule 17
+    /// (the update's reboot behaviour or a `reboot-required` report).
+    public var rebootRequired: Bool?
+    /// The driver's raw code for a failure, if it has one.
+    public var unmappedResultCode: Int32
+
+    public init(
+        resultCode: OperationResultCode,
+        reason: String? = nil,
+        rebootRequired: Bool? = nil,
+        unmappedResultCode: Int32 = 0
+    ) {
+        self.resultCode = resultCode
+        self.reason = reason
+        self.rebootRequired = rebootRequired
+        self.unmappedResultCode = unmappedResultCode
+    }
+
+    public static let succeeded = DriverVerdict(resultCode: .succeeded)
+
+    public static func failed(_ reason: String, code: Int32 = 0) -> DriverVerdict {
+        DriverVerdict(resultCode: .failed, reason: reason, unmappedResultCode: code)
+    }
+}

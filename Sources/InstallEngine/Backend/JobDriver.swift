@@ -1,0 +1,14 @@
+/// Runs every update of a job through one installer process that reports on each of them
+/// (apt, Ansible, any program speaking the driver protocol; rules 21–27).
+///
+/// The engine still owns the WUA model: it fixes the plan before the driver starts (rule 22),
+/// turns the driver's reports into one lifecycle per update, and gives every update the
+/// driver did not finish a result when it ends (rule 23).
+public protocol JobDriver: Sendable {
+    /// Starts the driver for `request` and returns at once. A driver that cannot be started is
+    /// not an error here: the returned handle's `outcome` is `.failedToStart(reason)`.
+    ///
+    /// The driver calls `reporter` in order, never concurrently, and never after `outcome`
+    /// has returned.
+    func start(_ request: DriverRunRequest, reporter: any DriverReporter) -> any RunningDriver
+}

@@ -1,0 +1,103 @@
+import Foundation
+
+/// The inputs of a job run by a driver (rules 21–25): the driver, not the engine, says when
+/// each update starts and how it ended.
+extension JobMachine {
+    /// The driver started update `index`. A start of an update outside the plan, or of one that
+    /// already started, is a protocol error: counted and ignored (rule 22).
+    public mutating func driverUpdateStarted(at index: Int, now: Date) -> [JobAction] {
+        guard phase == .driverRunning, results.indices.contains(index), results[index].resultCode == .notStarted else {
+            countProtocolError()
+            return []
+        }
+        var actions: [JobAction] = []
+        markStarted(at: index, now: now, into: &actions)
+        return actions
+    }
+
+    /// The driver reported something about update `index`; see `receive(_:fromUpdateAt:)`.
+    /// An index outside the plan is a protocol error (rule 22).
+    public mutating func driverReport(_ report: UpdateReport, about index: Int) -> [JobAction] {
+        guard phase == .driverRunning, results.indices.contains(index) else {
+            countProtocolError()
+            return []
+        }
+        return receive(report, fromUpdateAt: index)
+    }
+
+    /// The driver says update `index` ended. An update that never started is started first (a
+    /// driver may report a skipped step at once); a second verdict is a protocol error.
+    /// With `stopOnFailure`, a failure asks the driver to stop at its next safe point (rule 18).
+    public mutating func driverUpdateFinished(at index: Int, verdict: DriverVerdict, now: Date) -> [JobAction] {
+        guard phase == .driverRunning, results.indices.contains(index), !results[index].resultCode.isFinal else {
+            countProtocolError()
+            return []
+        }
+        var actions: [JobAction] = []
+        if results[index].resultCode == .notStarted { markStarted(at: index, now: now, into: &actions) }
+        let run = run(at: index)
+        let update = updates[index]
+        var code = verdict.resultCode
+        if ![.succeeded, .succeededWithErrors, .failed, .aborted].contains(code) { code = .failed }
+        if code == .succeeded, !run.errors.isEmpty { code = .succeededWithErrors }
+        var result = UpdateInstallationResult(
+            resultCode: code, hResult: Self.hResult(for: code), unmappedResultCode: verdict.unmappedResultCode,
+            reason: verdict.reason, reportedErrors: run.errors, startedAt: results[index].startedAt ?? now, endedAt: now)
+        if code.isSuccess {
+            result.rebootRequired = verdict.rebootRequired ?? (update.rebootBehavior == .always || run.rebootReported)
+            if result.reason == nil, let first = run.errors.first { result.reason = "reported an error: \(first)" }
+        }
+        let wasStopped = stoppedByFailure
+        finish(at: index, with: result, into: &actions)
+        if stoppedByFailure, !wasStopped, !abortRequested { actions.append(.terminate) }
+        return actions
+    }
+
+    /// The driver's processes are gone (rule 23). Every update it did not finish gets a result:
+    /// after an abort, `aborted` (`operationCancelled` if it was running, `callCancelled` if it
+    /// never started); otherwise `failed` with "not reached" and the driver's exit status. Then
+    /// the job completes.
+    public mutating func driverEnded(outcome: UpdateRunOutcome, now: Date) -> [JobAction] {
+        guard phase == .driverRunning else { return [] }
+        var actions: [JobAction] = []
+        let ended = outcome.summary
+        for index in results.indices where !results[index].resultCode.isFinal {
+            var result: UpdateInstallationResult
+            let running = results[index].resultCode == .inProgress
+            if case .failedToStart(let reason) = outcome {
+                result = UpdateInstallationResult(resultCode: .failed, hResult: .installerFailure, reason: reason)
+            } else if running, abortRequested {
+                result = UpdateInstallationResult(
+                    resultCode: .aborted, hResult: .operationCancelled, unmappedResultCode: outcome.unmappedCode,
+                    reason: abortForced
+                        ? "cut: the driver was killed while it ran this (\(ended))"
+                        : "aborted while running (the driver \(ended))")
+            } else if running {
+                result = UpdateInstallationResult(
+                    resultCode: .failed, hResult: .installerFailure, unmappedResultCode: outcome.unmappedCode,
+                    reason: "the driver ended before it finished this (\(ended))")
+            } else if abortRequested || stoppedByFailure {
+                // `complete` gives these their rule 11/18 result.
+                continue
+            } else {
+                result = UpdateInstallationResult(
+                    resultCode: .failed, hResult: .installerFailure, unmappedResultCode: outcome.unmappedCode,
+                    reason: "not reached (the driver \(ended))")
+            }
+            result.reportedErrors = run(at: index).errors
+            result.startedAt = results[index].startedAt
+            result.endedAt = now
+            finish(at: index, with: result, into: &actions)
+        }
+        complete(into: &actions)
+        return actions
+    }
+
+    private static func hResult(for code: OperationResultCode) -> HResult {
+        switch code {
+        case .succeeded, .succeededWithErrors: .ok
+        case .aborted: .operationCancelled
+        default: .installerFailure
+        }
+    }
+}

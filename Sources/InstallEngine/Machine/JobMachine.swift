@@ -1,0 +1,309 @@
+import Foundation
+
+/// The rules of one installation job (ENGINE-SEMANTICS.md, rules 4–18 and 21–25) as a value:
+/// every input is a mutating method that returns the actions its runner must perform
+/// (start a child, signal it, schedule a timer, deliver a callback, complete).
+///
+/// It does no I/O, takes no locks and reads no clock: times come in with the inputs and timers
+/// go out as actions, so every rule can be tested with a manual clock and without processes.
+/// `InstallationJob` is the runner that performs the actions for real.
+///
+/// A job runs in one of two modes. With `.childPerUpdate` the updates run one after another,
+/// one child each. With `.driver` one driver runs the whole job and says when each update
+/// starts and how it ended (rules 21–25).
+public struct JobMachine: Sendable {
+    /// How the job's updates are run.
+    public enum Mode: Sendable, Hashable {
+        /// One child process per update, one after another.
+        case childPerUpdate
+        /// One driver process for every update of the job.
+        case driver
+    }
+
+    enum Phase: Sendable, Equatable {
+        case notStarted
+        /// `.startUpdate(index)` was asked for; the child does not exist yet.
+        case launching(index: Int)
+        /// The child of update `index` runs.
+        case running(index: Int)
+        /// The driver runs.
+        case driverRunning
+        case completed
+    }
+
+    /// The snapshot of the update list (rule 4).
+    public let updates: [Update]
+    public let mode: Mode
+    /// Rule 18.
+    public let stopOnFailure: Bool
+    /// Replaces every update's own abort grace when set (`--abort-grace`).
+    public let abortGraceOverride: Duration?
+    /// Whether progress callbacks are wanted: no `.notify` action is produced while it is false,
+    /// so a job nobody watches costs no snapshots.
+    public var reportsProgress: Bool
+
+    public private(set) var results: [UpdateInstallationResult]
+    /// The update `progress()` reports on: the one running, the one the driver spoke of last,
+    /// or the last one that ran.
+    public private(set) var currentIndex = 0
+    public private(set) var abortRequested = false
+    public private(set) var abortForced = false
+    public private(set) var stoppedByFailure = false
+    /// The job's result once it has completed.
+    public private(set) var result: InstallationResult?
+    /// Progress-channel lines that could not be understood (ignored, rule 22's count too).
+    public private(set) var malformedChannelLines = 0
+    /// Driver reports about an update outside the plan or out of its lifecycle (rule 22).
+    public private(set) var driverProtocolErrors = 0
+
+    private(set) var phase = Phase.notStarted
+    private var runs: [UpdateRunState]
+    /// Updates in progress now; one at most unless a driver runs several.
+    private var runningIndices: Set<Int> = []
+    /// How many results are final; kept so a snapshot costs the same for 10,000 updates as for 1.
+    private var finishedCount = 0
+
+    /// - Parameters:
+    ///   - updates: the job's updates; `begin` refused an empty list (rule 1).
+    ///   - reportsProgress: whether `.notify` actions are wanted.
+    public init(
+        updates: [Update],
+        mode: Mode = .childPerUpdate,
+        stopOnFailure: Bool = false,
+        abortGraceOverride: Duration? = nil,
+        reportsProgress: Bool = true
+    ) {
+        precondition(!updates.isEmpty, "a job has at least one update (rule 1)")
+        self.updates = updates
+        self.mode = mode
+        self.stopOnFailure = stopOnFailure
+        self.abortGraceOverride = abortGraceOverride
+        self.reportsProgress = reportsProgress
+        results = Array(repeating: .notStarted, count: updates.count)
+        runs = Array(repeating: UpdateRunState(), count: updates.count)
+    }
+
+    /// True once every update has its final result (set before the `.complete` action).
+    public var isCompleted: Bool { result != nil }
+
+    // MARK: - Inputs
+
+    /// Starts the job: its first update, or its driver. A job aborted before it started
+    /// completes at once with every update aborted (rule 13).
+    public mutating func start(now: Date) -> [JobAction] {
+        guard phase == .notStarted else { return [] }
+        var actions: [JobAction] = []
+        switch mode {
+        case .childPerUpdate:
+            beginUpdate(at: 0, now: now, into: &actions)
+        case .driver:
+            if abortRequested {
+                complete(into: &actions)
+            } else {
+                phase = .driverRunning
+                actions.append(.startDriver)
+            }
+        }
+        return actions
+    }
+
+    /// The child of update `index` exists now. An abort requested while it was being started
+    /// reaches it here; its timeout starts counting.
+    public mutating func updateLaunched(at index: Int) -> [JobAction] {
+        guard phase == .launching(index: index) else { return [] }
+        phase = .running(index: index)
+        var actions: [JobAction] = []
+        if abortForced {
+            actions.append(.kill)
+        } else if abortRequested {
+            actions.append(.terminate)
+            actions.append(.schedule(.abortGrace(index: index), after: abortGrace(for: index)))
+        }
+        if let timeout = updates[index].timeout {
+            actions.append(.schedule(.timeout(index: index), after: timeout))
+        }
+        return actions
+    }
+
+    /// Update `index` said something (a child's report, or one a driver attributed to it).
+    /// Reports about an update that is not in progress are ignored.
+    public mutating func receive(_ report: UpdateReport, fromUpdateAt index: Int) -> [JobAction] {
+        guard results.indices.contains(index), results[index].resultCode == .inProgress else { return [] }
+        // Rule 21: the update a driver speaks of is the current one.
+        currentIndex = index
+        let progressSource = updates[index].progressSource
+        var actions: [JobAction] = []
+        switch report {
+        case .progress(let percent, let message):
+            guard progressSource != .none || message != nil else { return [] }
+            applyProgress(at: index, percent: progressSource == .none ? nil : percent, message: message, into: &actions)
+        case .message(let text):
+            applyProgress(at: index, percent: nil, message: text, into: &actions)
+        case .rebootRequired:
+            runs[index].rebootReported = true
+        case .error(let text):
+            runs[index].keep(error: text)
+        case .output(let stream, let line):
+            notify(.output(index: index, stream: stream, line: line), into: &actions)
+            if progressSource == .output, let percent = OutputPercentScanner.lastPercent(in: line) {
+                applyProgress(at: index, percent: percent, message: nil, into: &actions)
+            }
+        case .malformedChannelLine:
+            malformedChannelLines += 1
+        }
+        return actions
+    }
+
+    /// The child of update `index` has ended (reaped, output drained). Its result follows
+    /// rules 11 and 17; then the next update starts, or the job completes.
+    /// - Parameter rebootMarkerChanged: the Debian marker appeared or changed while it ran.
+    public mutating func updateEnded(
+        at index: Int, outcome: UpdateRunOutcome, rebootMarkerChanged: Bool, now: Date
+    ) -> [JobAction] {
+        guard phase == .running(index: index) || phase == .launching(index: index) else { return [] }
+        var actions: [JobAction] = [.cancel(.abortGrace(index: index)), .cancel(.timeout(index: index))]
+        let update = updates[index]
+        let facts = UpdateResultClassifier.Facts(
+            outcome: outcome, abortRequested: abortRequested, timedOut: runs[index].timedOut,
+            timeout: update.timeout, reportedErrors: runs[index].errors,
+            rebootReported: runs[index].rebootReported, rebootBehavior: update.rebootBehavior,
+            rebootMarkerChanged: rebootMarkerChanged, startedAt: results[index].startedAt ?? now, endedAt: now)
+        finish(at: index, with: UpdateResultClassifier.result(for: facts), into: &actions)
+        if index + 1 < updates.count {
+            beginUpdate(at: index + 1, now: now, into: &actions)
+        } else {
+            complete(into: &actions)
+        }
+        return actions
+    }
+
+    /// WUA `RequestAbort` (rules 10–13, 24–25). The first request lets no further update
+    /// start and stops what runs gracefully (a child gets SIGTERM and a grace timer; a driver
+    /// is asked to stop at its next safe point, without a timer). A second request, or `force`,
+    /// kills at once. Later requests and requests on a completed job do nothing.
+    public mutating func requestAbort(force: Bool) -> [JobAction] {
+        guard !isCompleted, !abortForced else { return [] }
+        let escalate = abortRequested || force
+        abortRequested = true
+        if escalate { abortForced = true }
+        var actions: [JobAction] = []
+        notify(.abortRequested(force: escalate), into: &actions)
+        switch phase {
+        case .running(let index):
+            if escalate {
+                actions.append(.kill)
+            } else {
+                actions.append(.terminate)
+                actions.append(.schedule(.abortGrace(index: index), after: abortGrace(for: index)))
+            }
+        case .driverRunning:
+            actions.append(escalate ? .kill : .terminate)
+        case .notStarted, .launching, .completed:
+            // Nothing runs yet: `start` or `updateLaunched` acts on the request.
+            break
+        }
+        return actions
+    }
+
+    /// A timer scheduled by an earlier action fired. A timer of an update that has ended
+    /// does nothing.
+    public mutating func timerFired(_ timer: JobTimer) -> [JobAction] {
+        switch timer {
+        case .abortGrace(let index):
+            guard phase == .running(index: index) else { return [] }
+            return [.kill]
+        case .timeout(let index):
+            guard phase == .running(index: index) else { return [] }
+            if !abortRequested { runs[index].timedOut = true }
+            return [.kill]
+        }
+    }
+
+    // MARK: - Snapshot
+
+    /// An immutable snapshot (rules 5 and 6): every update weighs the same; updates in progress
+    /// count by their own percentage.
+    public func progress() -> InstallationProgress {
+        let currentCode = results[currentIndex].resultCode
+        let runningShare = runningIndices.reduce(0.0) { $0 + runs[$1].percent / 100 }
+        return InstallationProgress(
+            currentUpdateIndex: currentIndex,
+            currentUpdatePercentComplete: currentCode == .notStarted ? 0 : runs[currentIndex].percent,
+            percentComplete: 100 * (Double(finishedCount) + runningShare) / Double(results.count),
+            currentUpdateIsIndeterminate: runs[currentIndex].isIndeterminate,
+            currentUpdateMessage: runs[currentIndex].message,
+            updateResults: results)
+    }
+
+    // MARK: - Steps shared by the inputs
+
+    /// Marks update `index` as running and asks for its child, or completes the job when no
+    /// further update may start (an abort, or a failure with `stopOnFailure`).
+    private mutating func beginUpdate(at index: Int, now: Date, into actions: inout [JobAction]) {
+        guard !abortRequested, !stoppedByFailure else {
+            complete(into: &actions)
+            return
+        }
+        markStarted(at: index, now: now, into: &actions)
+        phase = .launching(index: index)
+        actions.append(.startUpdate(index: index))
+    }
+
+    mutating func markStarted(at index: Int, now: Date, into actions: inout [JobAction]) {
+        currentIndex = index
+        runs[index] = UpdateRunState()
+        setResult(UpdateInstallationResult(resultCode: .inProgress, startedAt: now), at: index)
+        notify(.updateStarted(index: index), into: &actions)
+    }
+
+    /// Gives update `index` its final result and announces it.
+    mutating func finish(at index: Int, with result: UpdateInstallationResult, into actions: inout [JobAction]) {
+        setResult(result, at: index)
+        if result.resultCode.isSuccess { runs[index].percent = 100 }
+        if result.resultCode == .failed, stopOnFailure { stoppedByFailure = true }
+        notify(.updateCompleted(index: index), into: &actions)
+    }
+
+    /// Every update that never started is aborted (rules 11, 13, 18); the job's result follows
+    /// rule 16.
+    mutating func complete(into actions: inout [JobAction]) {
+        let reason = abortRequested
+            ? "not started: the job was aborted"
+            : "not started: an earlier update failed and the job stops on failure"
+        for index in results.indices where results[index].resultCode == .notStarted {
+            finish(at: index, with: UpdateInstallationResult(resultCode: .aborted, hResult: .callCancelled, reason: reason),
+                   into: &actions)
+        }
+        let combined = InstallationResult.combining(results, abortRequested: abortRequested)
+        result = combined
+        phase = .completed
+        actions.append(.complete(combined))
+    }
+
+    mutating func applyProgress(at index: Int, percent: Double?, message: String?, into actions: inout [JobAction]) {
+        guard runs[index].apply(percent: percent, message: message) else { return }
+        notify(.progress(index: index), into: &actions)
+    }
+
+    mutating func notify(_ change: JobChange, into actions: inout [JobAction]) {
+        guard reportsProgress else { return }
+        actions.append(.notify(InstallationProgressChangedArgs(progress: progress(), change: change)))
+    }
+
+    mutating func countProtocolError() {
+        driverProtocolErrors += 1
+    }
+
+    func run(at index: Int) -> UpdateRunState { runs[index] }
+
+    private mutating func setResult(_ result: UpdateInstallationResult, at index: Int) {
+        if results[index].resultCode.isFinal { finishedCount -= 1 }
+        if result.resultCode.isFinal { finishedCount += 1 }
+        if result.resultCode == .inProgress { runningIndices.insert(index) } else { runningIndices.remove(index) }
+        results[index] = result
+    }
+
+    private func abortGrace(for index: Int) -> Duration {
+        abortGraceOverride ?? updates[index].abortGrace
+    }
+}

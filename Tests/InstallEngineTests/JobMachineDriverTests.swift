@@ -1,0 +1,152 @@
+import Foundation
+import InstallEngine
+import InstallEngineTesting
+import Testing
+
+/// Rules 21–25 on the job's state machine: one driver runs every update of the job.
+@Suite("Job state machine: drivers, rules 21–25")
+struct JobMachineDriverTests {
+    private func harness(_ ids: [String], stopOnFailure: Bool = false) -> JobMachineHarness {
+        var job = JobMachineHarness(JobMachine(updates: ids.map { update($0) }, mode: .driver, stopOnFailure: stopOnFailure))
+        job.start()
+        return job
+    }
+
+    @Test("Rule 21: the driver says which update is current; each update has one lifecycle")
+    func lifecycle() {
+        var job = harness(["a", "b"])
+        #expect(job.steps == [.startedDriver], "no child per update")
+        job.driver(.updateStarted(index: 0))
+        job.driver(.update(index: 0, .progress(percent: 50, message: "unpacking")))
+        #expect(job.machine.progress().currentUpdateIndex == 0)
+        #expect(job.machine.progress().currentUpdateMessage == "unpacking")
+        #expect(job.machine.progress().percentComplete == 25)
+        job.driver(.updateFinished(index: 0, .succeeded))
+        job.driver(.updateStarted(index: 1))
+        #expect(job.machine.progress().currentUpdateIndex == 1)
+        job.driver(.updateFinished(index: 1, .failed("dependency problems - leaving unconfigured", code: 1)))
+        job.driverEnded(.exited(100))
+        #expect(job.machine.results.map(\.resultCode) == [.succeeded, .failed])
+        #expect(job.machine.results[1].reason == "dependency problems - leaving unconfigured")
+        #expect(job.machine.results[1].hResult == .installerFailure)
+        #expect(job.machine.result?.resultCode == .succeededWithErrors)
+        #expect(job.changes == [
+            .updateStarted(index: 0), .progress(index: 0), .updateCompleted(index: 0),
+            .updateStarted(index: 1), .updateCompleted(index: 1),
+        ])
+    }
+
+    @Test("Rule 21: a verdict for an update the driver never started starts it first")
+    func verdictWithoutStart() {
+        var job = harness(["a"])
+        job.driver(.updateFinished(index: 0, .succeeded))
+        #expect(job.changes == [.updateStarted(index: 0), .updateCompleted(index: 0)])
+        #expect(job.machine.results[0].startedAt != nil)
+    }
+
+    @Test("Rule 22: reports outside the plan or out of the lifecycle are counted and ignored")
+    func protocolErrors() {
+        var job = harness(["a"])
+        job.driver(.updateStarted(index: 7))
+        job.driver(.update(index: -1, .message("?")))
+        job.driver(.updateStarted(index: 0))
+        job.driver(.updateStarted(index: 0))
+        job.driver(.updateFinished(index: 0, .succeeded))
+        job.driver(.updateFinished(index: 0, .failed("again")))
+        #expect(job.machine.driverProtocolErrors == 4)
+        #expect(job.machine.results[0].resultCode == .succeeded)
+    }
+
+    @Test("Rule 23: updates the driver did not finish fail as not reached, with its exit status")
+    func notReached() {
+        var job = harness(["a", "b", "c"])
+        job.driver(.updateStarted(index: 0))
+        job.driver(.updateFinished(index: 0, .succeeded))
+        job.driver(.updateStarted(index: 1))
+        job.driverEnded(.exited(2))
+        let results = job.machine.results
+        #expect(results[1].resultCode == .failed)
+        #expect(results[1].reason == "the driver ended before it finished this (exited with status 2)")
+        #expect(results[2].resultCode == .failed)
+        #expect(results[2].reason == "not reached (the driver exited with status 2)")
+        #expect(results[2].unmappedResultCode == 2)
+        #expect(job.steps.last == .completed(.succeededWithErrors))
+    }
+
+    @Test("Rule 23: a driver that cannot start fails every update with the cause")
+    func failedToStart() {
+        var job = harness(["a", "b"])
+        job.driverEnded(.failedToStart("cannot run apt-get: No such file or directory"))
+        #expect(job.machine.results.allSatisfy { $0.resultCode == .failed && $0.reason == "cannot run apt-get: No such file or directory" })
+        #expect(job.machine.result?.hResult == .allUpdatesFailed)
+    }
+
+    @Test("Rule 24: abort asks for the next safe point, without a timer; the running update keeps its real result")
+    func safeStop() {
+        var job = harness(["a", "b", "c"])
+        job.driver(.updateStarted(index: 0))
+        job.abort()
+        #expect(job.terminations == 1)
+        #expect(job.timers.isEmpty, "no grace timer: a safe point may be minutes away")
+        job.advance(by: .seconds(3600))
+        #expect(job.kills == 0)
+        job.driver(.updateFinished(index: 0, .succeeded))
+        job.driverEnded(.exited(0))
+        let results = job.machine.results
+        #expect(results[0].resultCode == .succeeded)
+        #expect(results[1].resultCode == .aborted && results[1].hResult == .callCancelled)
+        #expect(results[2].reason == "not started: the job was aborted")
+        #expect(job.machine.result?.resultCode == .aborted)
+    }
+
+    @Test("Rule 25: a second request kills the driver; the cut update is aborted and says so")
+    func forcedStop() {
+        var job = harness(["a", "b"])
+        job.driver(.updateStarted(index: 0))
+        job.abort()
+        job.abort()
+        #expect(job.kills == 1)
+        job.driverEnded(.signaled(9))
+        let cut = job.machine.results[0]
+        #expect(cut.resultCode == .aborted)
+        #expect(cut.hResult == .operationCancelled)
+        #expect(cut.reason == "cut: the driver was killed while it ran this (killed by signal 9 (Killed))")
+        #expect(job.machine.results[1].hResult == .callCancelled)
+    }
+
+    @Test("Rule 25: the driver's own verdict on the cut update (what state it left) wins")
+    func driverExplainsTheCut() {
+        var job = harness(["a"])
+        job.driver(.updateStarted(index: 0))
+        job.abort(force: true)
+        job.driver(.updateFinished(index: 0, DriverVerdict(
+            resultCode: .aborted, reason: "cut while unpacking; dpkg --configure -a repaired it")))
+        job.driverEnded(.signaled(9))
+        #expect(job.machine.results[0].reason == "cut while unpacking; dpkg --configure -a repaired it")
+        #expect(job.machine.results[0].hResult == .operationCancelled)
+    }
+
+    @Test("Rule 18 with a driver: a failure asks the driver to stop at its next safe point")
+    func stopOnFailure() {
+        var job = harness(["a", "b"], stopOnFailure: true)
+        job.driver(.updateStarted(index: 0))
+        job.driver(.updateFinished(index: 0, .failed("post-installation script returned error exit status 1")))
+        #expect(job.terminations == 1)
+        job.driverEnded(.exited(100))
+        #expect(job.machine.results[1].reason == "not started: an earlier update failed and the job stops on failure")
+        #expect(job.machine.result?.resultCode == .succeededWithErrors)
+    }
+
+    @Test("Rule 26: the driver's word on a reboot wins; without it, rule 17")
+    func reboot() {
+        var job = JobMachineHarness(JobMachine(updates: [update("a"), update("b", reboot: .always), update("c")], mode: .driver))
+        job.start()
+        job.driver(.updateFinished(index: 0, DriverVerdict(resultCode: .succeeded, rebootRequired: true)))
+        job.driver(.updateFinished(index: 1, .succeeded))
+        job.driver(.updateStarted(index: 2))
+        job.driver(.update(index: 2, .rebootRequired))
+        job.driver(.updateFinished(index: 2, DriverVerdict(resultCode: .succeeded, rebootRequired: false)))
+        job.driverEnded(.exited(0))
+        #expect(job.machine.results.map(\.rebootRequired) == [true, true, false])
+    }
+}
