@@ -8,6 +8,8 @@ public final class ScriptedBackend: InstallBackend {
         var scripts: [String: UpdateScript]
         var running: [String: ScriptedRunningUpdate] = [:]
         var started: [String] = []
+        /// Releases asked for before the update's first start, applied when it starts.
+        var earlyReleases: Set<String> = []
         var startWaiters: [(id: String, continuation: CheckedContinuation<Void, Never>)] = []
     }
 
@@ -30,9 +32,15 @@ public final class ScriptedBackend: InstallBackend {
     /// The ids of the updates started so far, in start order (an id repeats if it ran again).
     public var startedUpdateIDs: [String] { state.withLock { $0.started } }
 
-    /// Ends the held update `updateID` with its script's outcome. No-op if it is not running.
+    /// Ends the held update `updateID` with its script's outcome. If it has not started yet,
+    /// it ends as soon as it does (a test that saw the job move on to it need not wait for its
+    /// start); if it has already ended, this does nothing.
     public func release(_ updateID: String) {
-        let running = state.withLock { $0.running[updateID] }
+        let running = state.withLock { state -> ScriptedRunningUpdate? in
+            if let running = state.running[updateID] { return running }
+            state.earlyReleases.insert(updateID)
+            return nil
+        }
         running?.release()
     }
 
@@ -50,14 +58,17 @@ public final class ScriptedBackend: InstallBackend {
 
     public func start(_ request: UpdateRunRequest, reporter: any UpdateReporter) -> any RunningUpdate {
         let id = request.update.id
-        let (script, waiters) = state.withLock { state -> (UpdateScript, [CheckedContinuation<Void, Never>]) in
+        let script = state.withLock { $0.scripts[id] } ?? defaultScript
+        let running = ScriptedRunningUpdate(script: script, reporter: reporter)
+        // Known as started and as running in one step: a test that sees it started can release it.
+        let (waiters, releasedEarly) = state.withLock { state -> ([CheckedContinuation<Void, Never>], Bool) in
             state.started.append(id)
+            state.running[id] = running
             let ready = state.startWaiters.filter { $0.id == id }.map(\.continuation)
             state.startWaiters.removeAll { $0.id == id }
-            return (state.scripts[id] ?? defaultScript, ready)
+            return (ready, state.earlyReleases.remove(id) != nil)
         }
-        let running = ScriptedRunningUpdate(script: script, reporter: reporter)
-        state.withLock { $0.running[id] = running }
+        if releasedEarly { running.release() }
         running.begin()
         for waiter in waiters { waiter.resume() }
         return running
