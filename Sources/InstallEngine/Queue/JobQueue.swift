@@ -8,28 +8,13 @@ import Synchronization
 /// Events reach subscribers in one global order, one at a time, on the engine's callback queue:
 /// handlers must be quick (hand off to a mailbox, write a line) and must not block on the queue.
 public final class JobQueue: Sendable {
-    private enum Phase {
-        case queued
-        /// Completed without running (aborted while queued, or refused by its installer); its
-        /// completion events are on their way to subscribers.
-        case completing
-        case running(InstallationJob)
-        /// Its `jobCompleted` event has been delivered.
-        case completed(InstallationJob?)
-    }
-
-    private struct Entry {
-        var descriptor: JobDescriptor
-        var phase: Phase
-        /// Runs the whole job when set (rules 21–25).
-        var driver: (any JobDriver)?
-    }
-
     private struct State {
-        var nextJobID = 1
-        var entries: [Int: Entry] = [:]
-        /// Installers free to take a job.
-        var idleInstallers: [Int]
+        /// The queue's rules; everything else here is the runner's plumbing.
+        var machine: QueueMachine
+        /// The installers' jobs, from their start until they are cleaned up.
+        var jobs: [Int: InstallationJob] = [:]
+        /// The drivers of driver jobs (rules 21–25), kept for a retry.
+        var drivers: [Int: any JobDriver] = [:]
         var nextSubscriberID: UInt64 = 0
         var subscribers: [(id: UInt64, handler: @Sendable (EngineEvent) -> Void)] = []
         /// Updated only on the callback queue, so it matches what subscribers have seen.
@@ -56,7 +41,7 @@ public final class JobQueue: Sendable {
         installers = (0..<count).map { _ in
             UpdateInstaller(backend: backend, configuration: configuration, callbackQueue: queue)
         }
-        state = Mutex(State(idleInstallers: Array(0..<count), model: QueueModel(outputCapacity: outputCapacity)))
+        state = Mutex(State(machine: QueueMachine(slots: count), model: QueueModel(outputCapacity: outputCapacity)))
     }
 
     // MARK: - Observing
@@ -113,14 +98,16 @@ public final class JobQueue: Sendable {
         whenQueued: (JobDescriptor) -> Void = { _ in }
     ) throws(InstallerError) -> JobDescriptor {
         try UpdateInstaller.validate(updates, for: operation, needsCommands: driver == nil)
-        let descriptor = state.withLock { state -> JobDescriptor in
-            let descriptor = JobDescriptor(
-                id: state.nextJobID, name: name, operation: operation, updates: updates, stopOnFailure: stopOnFailure)
-            state.nextJobID += 1
-            state.entries[descriptor.id] = Entry(descriptor: descriptor, phase: .queued, driver: driver)
-            return descriptor
+        var descriptor: JobDescriptor?
+        let mustDeliver = state.withLock { state -> Bool in
+            let (queued, actions) = state.machine.submit(
+                name: name, operation: operation, updates: updates, stopOnFailure: stopOnFailure)
+            descriptor = queued
+            if let driver { state.drivers[queued.id] = driver }
+            return perform(actions, state: &state).mustDeliver
         }
-        publish(.jobQueued(descriptor))
+        if mustDeliver { callbackQueue.deliverPending() }
+        guard let descriptor else { preconditionFailure("submit always numbers the job") }
         whenQueued(descriptor)
         startQueuedJobs()
         return descriptor
@@ -130,67 +117,36 @@ public final class JobQueue: Sendable {
     /// running one gets `requestAbort` (rules 10–12: a second call, or `force`, kills at once).
     /// - Throws: `unknownJob`, or `alreadyCompleted` (the abort is a no-op then).
     public func abort(job id: Int, force: Bool = false) throws(JobCommandError) {
-        enum Action { case abortQueued(JobDescriptor), abortRunning(InstallationJob) }
-        let action = try state.withLock { state throws(JobCommandError) -> Action in
-            guard let entry = state.entries[id] else { throw .unknownJob(id) }
-            switch entry.phase {
-            case .completed, .completing:
-                throw .alreadyCompleted(id)
-            case .running(let job):
-                return .abortRunning(job)
-            case .queued:
-                state.entries[id]?.phase = .completing
-                return .abortQueued(entry.descriptor)
-            }
+        let performed = try state.withLock { state throws(JobCommandError) -> Performed in
+            perform(try state.machine.abort(id, force: force), state: &state)
         }
-        switch action {
-        case .abortRunning(let job):
-            job.requestAbort(force: force)
-        case .abortQueued(let descriptor):
-            publish(.jobAbortRequested(job: id, force: force))
-            let aborted = UpdateInstallationResult(
-                resultCode: .aborted, hResult: .callCancelled, reason: "not started: the job was aborted while queued")
-            for (index, update) in descriptor.updates.enumerated() {
-                publish(.updateCompleted(job: id, index: index, updateID: update.id, result: aborted))
-            }
-            let result = InstallationResult.combining(
-                Array(repeating: aborted, count: descriptor.updates.count), abortRequested: true)
-            publish(.jobCompleted(job: id, result: result))
-        }
+        finish(performed)
     }
 
     /// Aborts every job that has not completed: queued ones first, so none of them starts.
     public func abortAll(force: Bool = false) {
-        let (queued, running) = state.withLock { state -> ([Int], [Int]) in
-            var queued: [Int] = []
-            var running: [Int] = []
-            for (id, entry) in state.entries {
-                switch entry.phase {
-                case .queued: queued.append(id)
-                case .running: running.append(id)
-                case .completed, .completing: break
-                }
-            }
-            return (queued.sorted(), running.sorted())
+        let performed = state.withLock { state -> Performed in
+            perform(state.machine.abortAll(force: force), state: &state)
         }
-        for id in queued + running { try? abort(job: id, force: force) }
+        finish(performed)
     }
 
     /// Waits for job `id` to complete, then removes it from the queue (`jobCleanedUp`); its
     /// results stay in history. Several clean-ups of one job may wait together; one removes it.
     /// - Throws: `unknownJob` when there is no such job (or it was cleaned up already).
     public func cleanUp(job id: Int) async throws(JobCommandError) {
-        guard state.withLock({ $0.entries[id] != nil }) else { throw .unknownJob(id) }
+        guard state.withLock({ $0.machine.phase(of: id) != nil }) else { throw .unknownJob(id) }
         await waitForCompletions { state in
-            if case .completed? = state.entries[id]?.phase { return true }
-            return state.entries[id] == nil
+            let phase = state.machine.phase(of: id)
+            return phase == .completed || phase == nil
         }
-        let removed = state.withLock { state -> Entry? in state.entries.removeValue(forKey: id) }
-        guard let removed else { return }
-        if case .completed(let job?) = removed.phase {
-            // Completed and delivered: this only releases the job's callbacks.
-            try? await job.cleanUp()
+        let removed = state.withLock { state -> (Bool, InstallationJob?) in
+            state.drivers[id] = nil
+            return (state.machine.remove(id), state.jobs.removeValue(forKey: id))
         }
+        guard removed.0 else { return }
+        // Completed and delivered: this only releases the job's callbacks.
+        if let job = removed.1 { try? await job.cleanUp() }
         publish(.jobCleanedUp(job: id))
     }
 
@@ -198,9 +154,8 @@ public final class JobQueue: Sendable {
     /// - Throws: `unknownJob`, `notCompleted`, `nothingToRetry`.
     @discardableResult
     public func retry(job id: Int) throws(JobCommandError) -> JobDescriptor {
-        let (entry, model) = state.withLock { ($0.entries[id], $0.model.job(id)) }
-        guard let entry else { throw .unknownJob(id) }
-        let descriptor = entry.descriptor
+        let (known, driver, model) = state.withLock { ($0.machine.descriptor(of: id), $0.drivers[id], $0.model.job(id)) }
+        guard let descriptor = known else { throw .unknownJob(id) }
         guard let result = model?.result else { throw .notCompleted(id) }
         let again = zip(descriptor.updates, result.updateResults)
             .filter { $0.1.resultCode == .failed || $0.1.resultCode == .aborted }
@@ -209,7 +164,7 @@ public final class JobQueue: Sendable {
         do {
             return try submit(
                 name: "\(descriptor.name) (retry)", operation: descriptor.operation,
-                updates: again, stopOnFailure: descriptor.stopOnFailure, driver: entry.driver)
+                updates: again, stopOnFailure: descriptor.stopOnFailure, driver: driver)
         } catch {
             // The updates passed the same validation when the job was first submitted.
             preconditionFailure("a retried job failed validation: \(error)")
@@ -218,77 +173,85 @@ public final class JobQueue: Sendable {
 
     /// Waits until every job submitted so far has completed and subscribers have seen it.
     public func waitUntilIdle() async {
-        await waitForCompletions { state in
-            state.entries.values.allSatisfy { if case .completed = $0.phase { true } else { false } }
-        }
+        await waitForCompletions { $0.machine.isIdle }
     }
 
     // MARK: - Running jobs
 
-    /// Starts queued jobs, in order, on free installers. Jobs are begun under the lock, so two
-    /// completions racing here cannot start one job twice; events are only appended there and
-    /// delivered after the lock is released.
-    private func startQueuedJobs() {
-        let mustDeliver = state.withLock { state -> Bool in
-            var mustDeliver = false
-            let queued = state.entries.values.filter { if case .queued = $0.phase { true } else { false } }
-                .map(\.descriptor).sorted { $0.id < $1.id }
-            for descriptor in queued {
-                guard !state.idleInstallers.isEmpty else { break }
-                let installerIndex = state.idleInstallers.removeFirst()
-                let driver = state.entries[descriptor.id]?.driver
-                mustDeliver = start(descriptor, driver: driver, on: installerIndex, state: &state) || mustDeliver
-            }
-            return mustDeliver
-        }
-        if mustDeliver { callbackQueue.deliverPending() }
+    /// What performing the machine's actions left to do once the lock is released.
+    private struct Performed {
+        var mustDeliver = false
+        var aborts: [(job: InstallationJob, force: Bool)] = []
     }
 
-    private func start(
-        _ descriptor: JobDescriptor, driver: (any JobDriver)?, on installerIndex: Int, state: inout State
-    ) -> Bool {
+    private func finish(_ performed: Performed) {
+        if performed.mustDeliver { callbackQueue.deliverPending() }
+        for abort in performed.aborts { abort.job.requestAbort(force: abort.force) }
+    }
+
+    /// Starts queued jobs, in order, on free installers.
+    private func startQueuedJobs() {
+        let performed = state.withLock { state -> Performed in
+            perform(state.machine.startQueued(), state: &state)
+        }
+        finish(performed)
+    }
+
+    /// Performs the machine's actions under the lock: events are only appended to the
+    /// callback queue there (so their order is the order of the changes) and delivered after
+    /// the lock is released; jobs are begun under it, so two completions racing cannot start
+    /// one job twice.
+    private func perform(_ actions: [QueueAction], state: inout State) -> Performed {
+        var performed = Performed()
+        for action in actions {
+            switch action {
+            case .publish(let kind):
+                performed.mustDeliver = appendEvent(kind) || performed.mustDeliver
+            case .begin(let descriptor, let slot):
+                performed.mustDeliver = appendEvent(.jobStarted(job: descriptor.id)) || performed.mustDeliver
+                do {
+                    state.jobs[descriptor.id] = try begin(descriptor, on: slot, driver: state.drivers[descriptor.id])
+                } catch {
+                    let more = perform(state.machine.beginRefused(descriptor.id, error: error), state: &state)
+                    performed.mustDeliver = more.mustDeliver || performed.mustDeliver
+                }
+            case .abortRunning(let id, let force):
+                if let job = state.jobs[id] { performed.aborts.append((job, force)) }
+            case .freeSlotAfterDelivery(let slot):
+                let appended = callbackQueue.append { [self] in releaseInstaller(slot) }
+                performed.mustDeliver = appended.mustDeliver || performed.mustDeliver
+            }
+        }
+        return performed
+    }
+
+    private func begin(
+        _ descriptor: JobDescriptor, on slot: Int, driver: (any JobDriver)?
+    ) throws(InstallerError) -> InstallationJob {
         let id = descriptor.id
-        let installer = installers[installerIndex]
-        var mustDeliver = appendEvent(.jobStarted(job: id))
+        let installer = installers[slot]
         let onProgress: InstallationProgressChangedCallback = { [weak self] _, args in
             self?.deliver(Self.event(for: args, of: descriptor))
         }
         let onCompleted: InstallationCompletedCallback = { [weak self] job in
             guard let self, let result = job.result else { return }
-            self.jobDidComplete(id, result: result, installerIndex: installerIndex)
+            self.jobDidComplete(id, result: result, slot: slot)
         }
-        do {
-            let job = try (descriptor.operation == .install ? installer.beginInstall : installer.beginUninstall)(
-                descriptor.updates, descriptor.name, descriptor.stopOnFailure, onProgress, onCompleted, id, driver)
-            state.entries[id]?.phase = .running(job)
-        } catch {
-            // The installer was free and the updates validated at submit; if it still refuses,
-            // the job fails visibly instead of hanging in the queue.
-            state.entries[id]?.phase = .completing
-            let failed = UpdateInstallationResult(resultCode: .failed, hResult: error.hResult, reason: error.description)
-            for (index, update) in descriptor.updates.enumerated() {
-                mustDeliver = appendEvent(.updateCompleted(job: id, index: index, updateID: update.id, result: failed)) || mustDeliver
-            }
-            let result = InstallationResult.combining(
-                Array(repeating: failed, count: descriptor.updates.count), abortRequested: false)
-            mustDeliver = appendEvent(.jobCompleted(job: id, result: result)) || mustDeliver
-            mustDeliver = callbackQueue.append { [self] in releaseInstaller(installerIndex) }.mustDeliver || mustDeliver
-        }
-        return mustDeliver
+        let begin = descriptor.operation == .install ? installer.beginInstall : installer.beginUninstall
+        return try begin(descriptor.updates, descriptor.name, descriptor.stopOnFailure, onProgress, onCompleted, id, driver)
     }
 
     /// Runs on the callback queue when a job has completed.
-    private func jobDidComplete(_ id: Int, result: InstallationResult, installerIndex: Int) {
+    private func jobDidComplete(_ id: Int, result: InstallationResult, slot: Int) {
         deliver(EngineEvent(kind: .jobCompleted(job: id, result: result)))
-        releaseInstaller(installerIndex)
+        releaseInstaller(slot)
     }
 
-    private func releaseInstaller(_ installerIndex: Int) {
-        state.withLock { state in
-            state.idleInstallers.append(installerIndex)
-            state.idleInstallers.sort()
+    private func releaseInstaller(_ slot: Int) {
+        let performed = state.withLock { state -> Performed in
+            perform(state.machine.slotFreed(slot), state: &state)
         }
-        startQueuedJobs()
+        finish(performed)
     }
 
     /// Waits until `condition` holds, checking it again after every delivered completion.
@@ -331,11 +294,7 @@ public final class JobQueue: Sendable {
         guard case .jobCompleted(let completion) = event.kind else { return }
         let id = completion.job
         let waiters = state.withLock { state -> [@Sendable () -> Void] in
-            switch state.entries[id]?.phase {
-            case .running(let job)?: state.entries[id]?.phase = .completed(job)
-            case .queued?, .completing?: state.entries[id]?.phase = .completed(nil)
-            case .completed?, nil: break
-            }
+            state.machine.completionDelivered(id)
             defer { state.completionWaiters = [] }
             return state.completionWaiters
         }
