@@ -14,8 +14,7 @@ struct DemoTests {
                                         environment: ["INSTALLTOP_DEMO_SPEED": "8"])
         // Wait for its first progress line: by then migrate.sh has set its TERM trap (a SIGINT
         // right at the start would end it by the signal, not by its rollback).
-        try await run.waitForOutput("db-migrate 10%", timeout: .seconds(45))
-        run.send(SIGINT)
+        try await run.send(SIGINT, whenOutputContains: "db-migrate 10%")
         let result = try await run.finish()
 
         #expect(result.status == 3, "stdout: \(result.stdout)\nstderr: \(result.stderr)")

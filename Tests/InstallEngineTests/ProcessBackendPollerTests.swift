@@ -19,7 +19,10 @@ struct ProcessBackendPollerTests {
         // child would add a hundred.
         #expect(threadCount() - threadsBefore < children / 2)
         for update in running { update.kill() }
-        for update in running { #expect(await settledOutcome(of: update) == .signaled(SIGKILL)) }
+        for (index, update) in running.enumerated() {
+            let outcome = await settledOutcome(of: update)
+            #expect(outcome == .signaled(SIGKILL), "child \(index): \(String(describing: outcome)); \(reporters[index].lines(.stderr))")
+        }
     }
 
     @Test func aChildFloodingItsOutputHoldsUpNoOtherChild() async {

@@ -36,8 +36,9 @@ struct EndToEndFolder {
         throw EndToEndError("installtop is not built: run `swift build` first")
     }
 
-    /// Polls every 20 ms until `condition` holds or 15 s pass.
-    static func eventually(timeout: Duration = .seconds(15), _ condition: () -> Bool) async -> Bool {
+    /// Polls every 20 ms until `condition` holds or the timeout passes (generous: a loaded CI
+    /// machine can hold a test up for many seconds, and a passing test never waits it out).
+    static func eventually(timeout: Duration = .seconds(60), _ condition: () -> Bool) async -> Bool {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if condition() { return true }

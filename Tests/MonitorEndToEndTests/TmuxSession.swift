@@ -44,11 +44,11 @@ final class TmuxSession {
         _ = try? tmux(["resize-window", "-x", "\(width)", "-y", "\(height)"])
     }
 
-    /// Polls the screen every 20 ms until `condition` holds (returns that screen) or 15 s pass
+    /// Polls the screen every 20 ms until `condition` holds (returns that screen) or the timeout passes
     /// (records an issue with the last screen and returns nil).
     @discardableResult
     func waitForScreen(
-        _ what: String, timeout: Duration = .seconds(15), sourceLocation: SourceLocation = #_sourceLocation,
+        _ what: String, timeout: Duration = .seconds(60), sourceLocation: SourceLocation = #_sourceLocation,
         _ condition: (String) -> Bool
     ) async -> String? {
         let deadline = ContinuousClock.now + timeout
@@ -66,13 +66,16 @@ final class TmuxSession {
 
     func close() {
         _ = try? tmux(["kill-server"])
-        // The server exits after its panes; do not leave it behind if it cannot.
-        let deadline = ContinuousClock.now + .seconds(2)
-        while serverPid > 0, kill(serverPid, 0) == 0, ContinuousClock.now < deadline {
-            usleep(10_000)
-        }
-        if serverPid > 0, kill(serverPid, 0) == 0 {
-            kill(serverPid, SIGTERM)
+        // The server exits after its panes, about a second later; do not leave it behind if it
+        // cannot. The watch runs on a thread of its own: sleeping here would hold a thread of
+        // the pool every other test runs on.
+        let serverPid = serverPid
+        if serverPid > 0 {
+            Thread.detachNewThread {
+                let deadline = ContinuousClock.now + .seconds(3)
+                while kill(serverPid, 0) == 0, ContinuousClock.now < deadline { usleep(10_000) }
+                if kill(serverPid, 0) == 0 { kill(serverPid, SIGTERM) }
+            }
         }
         let uid = getuid()
         let base = ProcessInfo.processInfo.environment["TMUX_TMPDIR"] ?? "/tmp"
@@ -80,6 +83,9 @@ final class TmuxSession {
     }
 
     // MARK: - Private
+
+    /// How long one tmux client may take.
+    private static let clientTimeout: Duration = .seconds(10)
 
     /// Runs tmux on this session's socket and returns what it printed. Spawned and reaped by
     /// hand (posix_spawn, waitpid) rather than with Foundation's Process, whose reaping hung in
@@ -108,8 +114,18 @@ final class TmuxSession {
             }
         }
         guard status == 0 else { throw EndToEndError("cannot run tmux: \(String(cString: strerror(status)))") }
+        // A client answers in milliseconds; one that hangs (a wedged server) must fail the
+        // test, not hold the whole run until CI's time runs out.
+        let deadline = ContinuousClock.now + Self.clientTimeout
         var exitStatus: Int32 = 0
-        while waitpid(pid, &exitStatus, 0) == -1, errno == EINTR {}
+        while waitpid(pid, &exitStatus, WNOHANG) == 0 {
+            guard ContinuousClock.now < deadline else {
+                kill(pid, SIGKILL)
+                while waitpid(pid, &exitStatus, 0) == -1, errno == EINTR {}
+                throw EndToEndError("tmux \(arguments.first ?? "") did not answer in \(Self.clientTimeout)")
+            }
+            usleep(1_000)
+        }
         return (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
     }
 

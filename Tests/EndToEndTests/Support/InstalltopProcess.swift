@@ -65,8 +65,33 @@ final class InstalltopProcess {
         kill(process.pid, signal)
     }
 
+    /// Sends `signal` to installtop the moment stdout contains `text`, watching from a thread
+    /// of its own: the reaction is timing-critical (the run moves on), and a loaded test pool
+    /// can hold an async poll up for seconds.
+    func send(_ signal: Int32, whenOutputContains text: String, timeout: Duration = .seconds(60)) async throws {
+        let pid = process.pid
+        let path = stdoutPath
+        let sent = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            Thread.detachNewThread {
+                let deadline = ContinuousClock.now + timeout
+                while ContinuousClock.now < deadline {
+                    if let output = try? String(contentsOfFile: path, encoding: .utf8), output.contains(text) {
+                        kill(pid, signal)
+                        continuation.resume(returning: true)
+                        return
+                    }
+                    usleep(2_000)
+                }
+                continuation.resume(returning: false)
+            }
+        }
+        guard sent else {
+            throw EndToEndError.conditionNotMet("installtop's stdout to contain \(text.debugDescription); it holds:\n\(stdout)\nstderr:\n\(stderr)")
+        }
+    }
+
     /// Waits until stdout contains `text`.
-    func waitForOutput(_ text: String, timeout: Duration = .seconds(20)) async throws {
+    func waitForOutput(_ text: String, timeout: Duration = .seconds(60)) async throws {
         try await waitUntil("installtop's stdout to contain \(text.debugDescription); it holds:\n\(stdout)\nstderr:\n\(stderr)",
                             timeout: timeout) { stdout.contains(text) }
     }

@@ -2,7 +2,7 @@ import Foundation
 
 /// Polls `condition` every 10 ms until it holds or `timeout` passes; returns whether it held.
 /// Tests wait this way instead of sleeping a fixed time.
-func eventually(timeout: Duration = .seconds(20), _ condition: () async throws -> Bool) async rethrows -> Bool {
+func eventually(timeout: Duration = .seconds(60), _ condition: () async throws -> Bool) async rethrows -> Bool {
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {
         if try await condition() { return true }
@@ -13,6 +13,6 @@ func eventually(timeout: Duration = .seconds(20), _ condition: () async throws -
 
 /// Like `eventually`, but throws `conditionNotMet(what)` when the condition never held, for
 /// waits the rest of a test cannot do without.
-func waitUntil(_ what: String, timeout: Duration = .seconds(20), _ condition: () async throws -> Bool) async throws {
+func waitUntil(_ what: String, timeout: Duration = .seconds(60), _ condition: () async throws -> Bool) async throws {
     guard try await eventually(timeout: timeout, condition) else { throw EndToEndError.conditionNotMet(what) }
 }

@@ -10,7 +10,7 @@ func processIsGone(_ pid: pid_t) -> Bool {
     return stat[afterName.upperBound...].hasPrefix("Z")
 }
 
-/// The pid a test script wrote into `file`, once it is there (polls up to 10 s).
+/// The pid a test script wrote into `file`, once it is there (polls as `eventually` does).
 func pidWritten(to file: String) async -> pid_t? {
     var pid: pid_t?
     _ = await eventually {
