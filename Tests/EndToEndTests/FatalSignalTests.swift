@@ -20,7 +20,7 @@ struct FatalSignalTests {
         let scriptPID = try await pidWritten(to: folder.file("script.pid"))
         let sleepPID = try await pidWritten(to: folder.file("sleep.pid"))
         run.send(signal)
-        let result = try await run.finish(timeout: .seconds(30))
+        let result = try await run.finish(timeout: .seconds(60))
 
         #expect(result.status == 128 + signal, "stdout: \(result.stdout)\nstderr: \(result.stderr)")
         #expect(await eventually { processIsGone(scriptPID) && processIsGone(sleepPID) }, "the update's processes outlived installtop")

@@ -81,6 +81,6 @@ struct InstallerEndAndCleanUpTests {
         await #expect(throws: InstallerError.timedOut) { try await job.cleanUp(timeout: .milliseconds(30)) }
         #expect(throws: InstallerError.timedOut) { try cleanUpBlocking(job, timeout: .milliseconds(30)) }
         backend.release("a")
-        try await job.cleanUp(timeout: .seconds(10))
+        try await job.cleanUp(timeout: .seconds(60))
     }
 }

@@ -95,7 +95,7 @@ struct InstallerProgressTests {
         let job = try installer.beginInstall(
             (0..<5).map { update("u\($0)") }, onProgress: recorder.onProgress, onCompleted: recorder.onCompleted)
         _ = try await installer.endInstall(job)
-        try cleanUpBlocking(job, timeout: .seconds(10))
+        try cleanUpBlocking(job, timeout: .seconds(60))
         #expect(recorder.completedCount == 1)
         #expect(recorder.maximumConcurrency == 1)
         #expect(recorder.callbacksAfterCompletion == 0)

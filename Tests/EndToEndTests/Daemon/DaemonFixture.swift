@@ -33,7 +33,7 @@ final class DaemonFixture {
     }
 
     /// Runs `installtop arguments --socket SOCKET` to completion.
-    func run(_ arguments: [String], timeout: Duration = .seconds(30)) async throws -> RunResult {
+    func run(_ arguments: [String], timeout: Duration = .seconds(60)) async throws -> RunResult {
         try await installtop(arguments + ["--socket", socket], in: folder, timeout: timeout)
     }
 
@@ -54,7 +54,7 @@ final class DaemonFixture {
     }
 
     /// Polls `status --json` until job `id` is in `state` (running, aborted, succeeded …).
-    func waitForJob(_ id: Int, state: String, timeout: Duration = .seconds(20)) async throws {
+    func waitForJob(_ id: Int, state: String, timeout: Duration = .seconds(60)) async throws {
         var last: [String: Any]?
         let reached = try await eventually(timeout: timeout) {
             last = try await statusJob(id)

@@ -39,7 +39,7 @@ struct DaemonPeerTests {
                 data += chunk
             sys.stdout.write(data.decode() + 'CLOSED\\n')
             """, daemon.socket], in: daemon.folder, executable: setpriv)
-        let refused = try await client.finish(timeout: .seconds(20))
+        let refused = try await client.finish(timeout: .seconds(60))
         #expect(refused.status == 0, "\(refused.stderr)")
         let reply = try #require(refused.stdoutLines.first.map(JSONEvent.init(line:)), "\(refused.stdout)")
         #expect(reply.reply == "connect" && reply.bool("ok") == false && reply.error == "notAllowed", "\(reply)")

@@ -23,7 +23,7 @@ struct DaemonShutdownTests {
         }
 
         serve.send(SIGTERM)
-        let stopped = try await serve.finish(timeout: .seconds(15))
+        let stopped = try await serve.finish(timeout: .seconds(60))
         #expect(stopped.status == 0, "\(stopped.stderr)")
         #expect(stopped.stderr.contains("SIGTERM: taking no new jobs"), "\(stopped.stderr)")
         #expect(stopped.stderr.contains("job 1 completed: aborted"), "\(stopped.stderr)")
@@ -62,7 +62,7 @@ struct DaemonShutdownTests {
         #expect(!processIsGone(child), "the child ignores SIGTERM and the grace is 600 s")
 
         serve.send(SIGTERM)
-        let stopped = try await serve.finish(timeout: .seconds(15))
+        let stopped = try await serve.finish(timeout: .seconds(60))
         #expect(stopped.status == 0, "\(stopped.stderr)")
         #expect(stopped.stderr.contains("SIGTERM again: killing the running updates"), "\(stopped.stderr)")
         #expect(processIsGone(child))

@@ -32,7 +32,7 @@ struct DaemonSocketTests {
         let status = try await daemon.run(["status"])
         #expect(status.status == 0 && status.stdout == "The queue is empty.\n", "\(status.stdout)\(status.stderr)")
         replacement.send(SIGTERM)
-        #expect(try await replacement.finish(timeout: .seconds(15)).status == 0)
+        #expect(try await replacement.finish(timeout: .seconds(60)).status == 0)
     }
 
     @Test("serve refuses a socket in a directory others can write: exit 1")
@@ -92,6 +92,6 @@ struct DaemonDescriptorTests {
         let mentions = serve.stderr.components(separatedBy: "too many open files").count - 1
         #expect((1...3).contains(mentions), "\(serve.stderr)")
         serve.send(SIGTERM)
-        #expect(try await serve.finish(timeout: .seconds(15)).status == 0)
+        #expect(try await serve.finish(timeout: .seconds(60)).status == 0)
     }
 }
