@@ -67,7 +67,7 @@ extension MonitorState {
             if let job = queue.job(descriptor.id) { filter.add(job) }
             if selectedJob == nil, filter.shows(job: descriptor.id) { select(job: descriptor.id) }
         case .updateStarted(let start):
-            rates[UpdateKey(job: start.job, index: start.index)] = ProgressRate(percent: 0, at: event.time)
+            rates[start.updateKey] = ProgressRate(percent: 0, at: event.time)
             if start.job == selectedJobID, followsRunningUpdate, let state = queue.job(start.job),
                 visibleUpdates(of: state).row(of: start.index) != nil
             {
@@ -76,12 +76,12 @@ extension MonitorState {
             }
         case .progress(let progress):
             if let percent = progress.updatePercent {
-                recordProgress(percent, key: UpdateKey(job: progress.job, index: progress.index), at: event.time)
+                recordProgress(percent, key: progress.updateKey, at: event.time)
             }
         case .output(let output):
             keepScrolledViewsStill(job: output.job, index: output.index)
         case .updateCompleted(let completion):
-            rates[UpdateKey(job: completion.job, index: completion.index)] = nil
+            rates[completion.updateKey] = nil
         case .jobCompleted(let completion):
             rates = rates.filter { $0.key.job != completion.job }
             if quitPhase != nil, isIdle { effects.append(.quit(abortRunning: true)) }

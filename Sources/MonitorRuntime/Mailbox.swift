@@ -22,13 +22,8 @@ public final class Mailbox: Sendable {
     private struct Pending {
         var slots: [Slot] = []
         /// Where each update's waiting progress event and output lines are in `slots`.
-        var progressSlots: [UpdateSlot: Int] = [:]
-        var outputSlots: [UpdateSlot: Int] = [:]
-    }
-
-    private struct UpdateSlot: Hashable {
-        var job: Int
-        var index: Int
+        var progressSlots: [UpdateKey: Int] = [:]
+        var outputSlots: [UpdateKey: Int] = [:]
     }
 
     private let pending = Mutex(Pending())
@@ -84,7 +79,7 @@ public final class Mailbox: Sendable {
         }
         switch event.kind {
         case .progress(let progress):
-            let key = UpdateSlot(job: progress.job, index: progress.index)
+            let key = progress.updateKey
             if let position = pending.progressSlots[key] {
                 pending.slots[position] = .item(item)
             } else {
@@ -92,7 +87,7 @@ public final class Mailbox: Sendable {
                 pending.slots.append(.item(item))
             }
         case .output(let output):
-            let key = UpdateSlot(job: output.job, index: output.index)
+            let key = output.updateKey
             if let position = pending.outputSlots[key], case .output(_, _, var lines) = pending.slots[position] {
                 // Free the slot's storage first, so appending does not copy it.
                 pending.slots[position] = .item(item)

@@ -33,7 +33,7 @@ struct ClientOutbox {
     /// Output lines skipped while behind, by update.
     private var skippedLines: [UpdateKey: Int] = [:]
     /// The newest progress event skipped while behind, by update.
-    private var skippedProgress: [UpdateKey: [UInt8]] = [:]
+    private var skippedProgress = LatestPerUpdate<[UInt8]>()
     /// Bytes skipped since the client last caught up: how far behind it is beyond `queuedBytes`.
     private var behindBytes = 0
 
@@ -75,11 +75,11 @@ struct ClientOutbox {
         if case .live = subscription, queuedBytes > skipThreshold {
             switch event.kind {
             case .output(let output):
-                skippedLines[UpdateKey(job: output.job, index: output.index), default: 0] += 1
+                skippedLines[output.updateKey, default: 0] += 1
                 skip(line.count)
                 return
             case .progress(let progress):
-                skippedProgress[UpdateKey(job: progress.job, index: progress.index)] = line
+                skippedProgress.keep(line, for: progress.updateKey)
                 skip(line.count)
                 return
             default:
@@ -120,23 +120,23 @@ struct ClientOutbox {
         pending = []
         subscription = .none
         skippedLines = [:]
-        skippedProgress = [:]
+        skippedProgress = LatestPerUpdate()
         behindBytes = 0
     }
 
     private mutating func flushSkipped() {
         guard !skippedLines.isEmpty || !skippedProgress.isEmpty else { return }
         let lines = skippedLines
-        let progress = skippedProgress
+        var progress = skippedProgress
         skippedLines = [:]
-        skippedProgress = [:]
+        skippedProgress = LatestPerUpdate()
         var bytes: [UInt8] = []
-        for key in Set(lines.keys).union(progress.keys).sorted(by: { ($0.job, $0.index) < ($1.job, $1.index) }) {
+        for key in Set(lines.keys).union(progress.keys).sorted() {
             if let count = lines[key] {
                 let note = "installtop: \(count) line\(count == 1 ? "" : "s") of output skipped here: this client fell behind"
                 bytes += EventCoding.line(EngineEvent(kind: .output(job: key.job, index: key.index, stream: .stderr, line: note)))
             }
-            if let line = progress[key] { bytes += line }
+            if let line = progress.take(key) { bytes += line }
         }
         _ = enqueue(bytes, isEvent: true)
     }

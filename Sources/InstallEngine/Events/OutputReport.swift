@@ -12,3 +12,8 @@ public struct OutputReport: Sendable, Hashable {
         self.line = line
     }
 }
+
+extension OutputReport {
+    /// The update this is about.
+    public var updateKey: UpdateKey { UpdateKey(job: job, index: index) }
+}

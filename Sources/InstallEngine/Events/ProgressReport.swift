@@ -16,3 +16,8 @@ public struct ProgressReport: Sendable, Hashable {
         self.message = message
     }
 }
+
+extension ProgressReport {
+    /// The update this is about.
+    public var updateKey: UpdateKey { UpdateKey(job: job, index: index) }
+}

@@ -12,3 +12,8 @@ public struct UpdateCompletion: Sendable, Hashable {
         self.result = result
     }
 }
+
+extension UpdateCompletion {
+    /// The update this is about.
+    public var updateKey: UpdateKey { UpdateKey(job: job, index: index) }
+}

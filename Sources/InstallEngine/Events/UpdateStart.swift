@@ -11,3 +11,8 @@ public struct UpdateStart: Sendable, Hashable {
         self.updateID = updateID
     }
 }
+
+extension UpdateStart {
+    /// The update this is about.
+    public var updateKey: UpdateKey { UpdateKey(job: job, index: index) }
+}

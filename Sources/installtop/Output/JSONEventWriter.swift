@@ -11,7 +11,7 @@ import Synchronization
 final class JSONEventWriter: Sendable {
     private struct State {
         var lastEmitted: [UpdateKey: ContinuousClock.Instant] = [:]
-        var pending: [UpdateKey: EngineEvent] = [:]
+        var pending = LatestPerUpdate<EngineEvent>()
     }
 
     static let progressInterval = Duration.milliseconds(50)
@@ -31,21 +31,21 @@ final class JSONEventWriter: Sendable {
         state.withLock { state in
             switch event.kind {
             case .progress(let progress):
-                let key = UpdateKey(job: progress.job, index: progress.index)
+                let key = progress.updateKey
                 let now = ContinuousClock.now
                 if let last = state.lastEmitted[key], now - last < Self.progressInterval {
-                    state.pending[key] = event
+                    state.pending.keep(event, for: key)
                     flusher.ensureRunning { [weak self] in self?.flushDue() ?? false }
                     return
                 }
-                state.pending[key] = nil
+                state.pending.take(key)
                 state.lastEmitted[key] = now
                 output.line(EventCoding.encode(event))
             case .output where !includeLogs:
                 return
             case .updateCompleted(let completion):
-                let key = UpdateKey(job: completion.job, index: completion.index)
-                if let pending = state.pending.removeValue(forKey: key) { output.line(EventCoding.encode(pending)) }
+                let key = completion.updateKey
+                if let pending = state.pending.take(key) { output.line(EventCoding.encode(pending)) }
                 state.lastEmitted[key] = nil
                 output.line(EventCoding.encode(event))
             default:
@@ -59,9 +59,11 @@ final class JSONEventWriter: Sendable {
     private func flushDue() -> Bool {
         state.withLock { state in
             let now = ContinuousClock.now
-            for (key, event) in state.pending.sorted(by: { ($0.key.job, $0.key.index) < ($1.key.job, $1.key.index) }) {
-                guard let last = state.lastEmitted[key], now - last >= Self.progressInterval else { continue }
-                state.pending[key] = nil
+            let lastEmitted = state.lastEmitted
+            let due = state.pending.take { key, _ in
+                lastEmitted[key].map { now - $0 >= Self.progressInterval } ?? false
+            }
+            for (key, event) in due {
                 state.lastEmitted[key] = now
                 output.line(EventCoding.encode(event))
             }

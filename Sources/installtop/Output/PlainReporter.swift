@@ -51,12 +51,12 @@ final class PlainReporter: Sendable {
         case .jobStarted(let start):
             return "job \(start.job) \(jobName(start.job, state)): started"
         case .updateStarted(let start):
-            state.printed[UpdateKey(job: start.job, index: start.index)] = Printed(decile: 0, at: .now)
+            state.printed[start.updateKey] = Printed(decile: 0, at: .now)
             quietCheck.ensureRunning { [weak self] in self?.reportQuietUpdates() ?? false }
             guard let update = state.model.job(start.job)?.updates[start.index] else { return nil }
             return "\(tag(start.job, start.index, state)) started: \(clean(update.update.title))"
         case .progress(let progress):
-            let key = UpdateKey(job: progress.job, index: progress.index)
+            let key = progress.updateKey
             let decile = progress.updatePercent.map { Int($0 / 10) } ?? 0
             guard let printed = state.printed[key], decile > printed.decile || ContinuousClock.now - printed.at >= Self.quietInterval
             else { return nil }
@@ -65,7 +65,7 @@ final class PlainReporter: Sendable {
         case .output:
             return nil
         case .updateCompleted(let completion):
-            state.printed[UpdateKey(job: completion.job, index: completion.index)] = nil
+            state.printed[completion.updateKey] = nil
             var line = "\(tag(completion.job, completion.index, state)) \(completion.result.resultCode.name)"
             if let duration = completion.result.duration { line += " in \(duration.shortText)" }
             if completion.result.resultCode != .succeeded {
