@@ -17,7 +17,7 @@ extension MonitorState {
     public func etaSeconds(job: JobState, index: Int) -> TimeInterval? {
         let update = job.updates[index]
         guard update.result.resultCode == .inProgress else { return nil }
-        let live = update.percent == nil ? nil : rates[UpdateKey(job: job.id, index: index)]?.remainingSeconds(at: now)
+        let live = update.percent == nil ? nil : estimates.liveRemaining(UpdateKey(job: job.id, index: index), at: now)
         return blendedETA(live: live, history: historicalRemaining(job: job, index: index), percent: update.percent)
     }
 
@@ -33,19 +33,20 @@ extension MonitorState {
         let notStarted = job.updates.count - tally.finished - 1
         guard notStarted > 0 else { return current }
         let perUpdate = tally.meanDuration ?? (elapsedSeconds(job: job, index: running) ?? 0) + current
-        guard !historicalDurations.isEmpty else { return current + Double(notStarted) * perUpdate }
+        guard estimates.hasHistory else { return current + Double(notStarted) * perUpdate }
         // Updates run in order, so the ones after the running update are those not started.
         return job.updates[(running + 1)...].reduce(current) { total, update in
-            update.result.resultCode == .notStarted ? total + (historicalDurations[update.update.id] ?? perUpdate) : total
+            update.result.resultCode == .notStarted ? total + (estimates.median(of: update.update.id) ?? perUpdate) : total
         }
     }
 
     /// Records a progress sample for an ETA.
     mutating func recordProgress(_ percent: Double, key: UpdateKey, at time: Date) {
-        if rates[key] == nil {
-            let startedAt = queue.job(key.job).flatMap { $0.updates.indices.contains(key.index) ? $0.updates[key.index].startedAt : nil }
-            rates[key] = ProgressRate(percent: 0, at: startedAt ?? time)
-        }
-        rates[key]?.record(percent: percent, at: time)
+        let startedAt = estimates.hasRate(key) ? nil : startedAt(of: key)
+        estimates.record(percent, for: key, startedAt: startedAt, at: time)
+    }
+
+    private func startedAt(of key: UpdateKey) -> Date? {
+        queue.job(key.job).flatMap { $0.updates.indices.contains(key.index) ? $0.updates[key.index].startedAt : nil }
     }
 }

@@ -38,7 +38,7 @@ extension MonitorState {
             say(text)
             return [.redraw]
         case .historicalDurations(let durations):
-            historicalDurations = durations
+            estimates.historicalDurations = durations
             return [.redraw]
         case .historyLoaded(let rows):
             return historyLoaded(.rows(rows))
@@ -67,12 +67,9 @@ extension MonitorState {
             if let job = queue.job(descriptor.id) { filter.add(job) }
             if selectedJob == nil, filter.shows(job: descriptor.id) { select(job: descriptor.id) }
         case .updateStarted(let start):
-            rates[start.updateKey] = ProgressRate(percent: 0, at: event.time)
-            if start.job == selectedJobID, followsRunningUpdate, let state = queue.job(start.job),
-                visibleUpdates(of: state).row(of: start.index) != nil
-            {
-                selectedUpdateIndex = start.index
-                outputScroll = 0
+            estimates.updateStarted(start.updateKey, at: event.time)
+            if let state = queue.job(start.job), visibleUpdates(of: state).row(of: start.index) != nil {
+                selection.updateStarted(job: start.job, index: start.index)
             }
         case .progress(let progress):
             if let percent = progress.updatePercent {
@@ -81,9 +78,9 @@ extension MonitorState {
         case .output(let output):
             keepScrolledViewsStill(job: output.job, index: output.index)
         case .updateCompleted(let completion):
-            rates[completion.updateKey] = nil
+            estimates.updateEnded(completion.updateKey)
         case .jobCompleted(let completion):
-            rates = rates.filter { $0.key.job != completion.job }
+            estimates.jobEnded(completion.job)
             if quitPhase != nil, isIdle { effects.append(.quit(abortRunning: true)) }
         case .jobCleanedUp(let cleanUp):
             pendingCleanUps.remove(cleanUp.job)
@@ -92,8 +89,7 @@ extension MonitorState {
             if selectedJobID == cleanUp.job {
                 let remaining = visibleJobs
                 if remaining.isEmpty {
-                    selectedJobID = nil
-                    selectedUpdateIndex = nil
+                    selection.clear()
                 } else {
                     select(job: remaining[min(selectedRow ?? 0, remaining.count - 1)].id)
                 }
@@ -128,8 +124,8 @@ extension MonitorState {
     private mutating func keepScrolledViewsStill(job: Int, index: Int) {
         guard outputScroll > 0 || overlay != nil, let state = queue.job(job), state.updates.indices.contains(index) else { return }
         let lines = state.updates[index].output.lines.count
-        if outputScroll > 0, job == selectedJobID, index == selectedUpdateIndex {
-            outputScroll = min(outputScroll + 1, max(0, lines - pageSize(of: .output)))
+        if job == selectedJobID, index == selectedUpdateIndex {
+            selection.outputGrew(lines: lines, page: pageSize(of: .output))
         }
         if case .fullOutput(job, index, let scroll)? = overlay, scroll > 0 {
             let maximum = max(0, lines - MonitorLayout.innerRows(layout.body))

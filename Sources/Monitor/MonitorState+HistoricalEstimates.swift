@@ -8,7 +8,7 @@ extension MonitorState {
     /// run. `nil` without a median, and once the update is overdue (the live rate, if any, is
     /// then the only estimate: an ETA stuck at 0 would say nothing).
     func historicalRemaining(job: JobState, index: Int) -> TimeInterval? {
-        guard let median = historicalDurations[job.updates[index].update.id] else { return nil }
+        guard let median = estimates.median(of: job.updates[index].update.id) else { return nil }
         let remaining = median - (elapsedSeconds(job: job, index: index) ?? 0)
         return remaining > 0 ? remaining : nil
     }
@@ -35,7 +35,7 @@ extension MonitorState {
     /// the first queued job that has an update without a median (those after it cannot be
     /// placed), that job still getting its own start.
     public func queuedStartEstimates() -> [Int: TimeInterval] {
-        guard !historicalDurations.isEmpty else { return [:] }
+        guard estimates.hasHistory else { return [:] }
         var slots: [TimeInterval] = []
         var queued: [JobState] = []
         for job in queue.jobs {
@@ -64,7 +64,7 @@ extension MonitorState {
     func expectedDuration(of job: JobState) -> TimeInterval? {
         var total: TimeInterval = 0
         for update in job.updates {
-            guard let median = historicalDurations[update.update.id] else { return nil }
+            guard let median = estimates.median(of: update.update.id) else { return nil }
             total += median
         }
         return total

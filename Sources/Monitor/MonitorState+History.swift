@@ -24,40 +24,9 @@ extension MonitorState {
 
     // MARK: - Keys
 
-    /// Keys while the history view is open: the filter takes typing while it is edited;
-    /// otherwise the arrows and page keys scroll, `/` edits the filter, and Esc, `h` or `q`
-    /// close the view.
+    /// Keys while the history view is open (see `HistoryView.handle(_:page:)`).
     mutating func handleHistoryKey(_ key: Key, view: HistoryView) {
         var view = view
-        let page = historyPageSize
-        if view.isEditingFilter {
-            switch key {
-            case .character(let character): view.filterText.append(character)
-            case .backspace: if !view.filterText.isEmpty { view.filterText.removeLast() }
-            case .enter: view.isEditingFilter = false
-            case .escape:
-                view.isEditingFilter = false
-                view.filterText = ""
-            default: break
-            }
-            view.offset = 0
-            overlay = .history(view)
-            return
-        }
-        switch key {
-        case .escape, .character("h"), .character("q"):
-            overlay = nil
-            return
-        case .character("/"): view.isEditingFilter = true
-        case .up, .character("k"): view.offset -= 1
-        case .down, .character("j"): view.offset += 1
-        case .pageUp: view.offset -= page
-        case .pageDown: view.offset += page
-        case .home: view.offset = 0
-        case .end: view.offset = Int.max / 2
-        default: break
-        }
-        view.clampOffset(page: page)
-        overlay = .history(view)
+        overlay = view.handle(key, page: historyPageSize) ? .history(view) : nil
     }
 }

@@ -34,7 +34,10 @@ extension MonitorState {
         case nil:
             break
         }
-        if isEditingFilter, editFilter(key) { return [] }
+        if filterInput.isEditing, let changed = filterInput.edit(key) {
+            if changed { setFilter(filterInput.text) }
+            return []
+        }
         guard let binding = MonitorKeyMap.binding(for: key, attached: isAttached) else { return [] }
         return perform(binding.action, key: key)
     }
@@ -43,8 +46,8 @@ extension MonitorState {
     private mutating func perform(_ action: MonitorAction, key: Key) -> [MonitorEffect] {
         switch action {
         case .navigate: if let delta = navigationDelta(for: key) { move(by: delta) }
-        case .nextPane: focusedPane = focusedPane.next
-        case .previousPane: focusedPane = focusedPane.previous
+        case .nextPane: selection.switchPane(forward: true)
+        case .previousPane: selection.switchPane(forward: false)
         case .openFullOutput: openFullOutput()
         case .clearFilter: if !filterText.isEmpty { setFilter("") }
         case .abortSelectedJob: return abortSelectedJob()
@@ -52,7 +55,7 @@ extension MonitorState {
         case .cleanUpSelectedJob: return cleanUpSelectedJob()
         case .cleanUpCompletedJobs: return cleanUpCompletedJobs()
         case .retrySelectedJob: return retrySelectedJob()
-        case .editFilter: isEditingFilter = true
+        case .editFilter: filterInput.beginEditing()
         case .nextTheme:
             themeIndex = (themeIndex + 1) % max(1, themeNames.count)
             say("Theme: \(themeNames.indices.contains(themeIndex) ? themeNames[themeIndex] : "default")")
@@ -190,37 +193,17 @@ extension MonitorState {
 
     // MARK: - Filter
 
-    /// Handles a key typed into the filter; false for keys that keep their usual meaning.
-    private mutating func editFilter(_ key: Key) -> Bool {
-        switch key {
-        case .character(let character):
-            setFilter(filterText + String(character))
-        case .backspace:
-            if !filterText.isEmpty { setFilter(String(filterText.dropLast())) }
-        case .enter:
-            isEditingFilter = false
-        case .escape:
-            isEditingFilter = false
-            setFilter("")
-        default:
-            return false
-        }
-        return true
-    }
-
+    /// Shows the jobs and updates that match `text`, keeping the selection where it is still
+    /// shown (or on the nearest update shown), else on the first job shown.
     mutating func setFilter(_ text: String) {
-        filterText = text
+        filterInput.set(text)
         filter.set(text, jobs: queue.jobs)
-        let jobs = visibleJobs
         guard let job = selectedJob, filter.shows(job: job.id) else {
-            if let first = jobs.first { select(job: first.id) } else {
-                selectedJobID = nil
-                selectedUpdateIndex = nil
-            }
+            if let first = visibleJobs.first { select(job: first.id) } else { selection.clear() }
             return
         }
         let updates = visibleUpdates(of: job)
-        selectedUpdateIndex = selectedUpdateIndex.flatMap { updates.nearestRow(to: $0) }.map { updates[$0] }
+        selection.updateIndex = selection.updateIndex.flatMap { updates.nearestRow(to: $0) }.map { updates[$0] }
     }
 
     // MARK: - Full output
@@ -236,20 +219,7 @@ extension MonitorState {
     private mutating func scrollFullOutput(job: Int, index: Int, scroll: Int, key: Key) {
         let page = max(1, MonitorLayout.innerRows(layout.body))
         let lines = queue.job(job).map { $0.updates.indices.contains(index) ? $0.updates[index].output.lines.count : 0 } ?? 0
-        let maximum = max(0, lines - page)
-        var newScroll = scroll
-        switch key {
-        case .escape, .character("q"), .enter:
-            overlay = nil
-            return
-        case .up, .character("k"): newScroll += 1
-        case .down, .character("j"): newScroll -= 1
-        case .pageUp: newScroll += page
-        case .pageDown: newScroll -= page
-        case .home: newScroll = maximum
-        case .end: newScroll = 0
-        default: break
-        }
-        overlay = .fullOutput(job: job, index: index, scroll: min(max(0, newScroll), maximum))
+        overlay = MonitorOverlay.fullOutputScroll(scroll, after: key, lines: lines, page: page)
+            .map { .fullOutput(job: job, index: index, scroll: $0) }
     }
 }

@@ -28,32 +28,23 @@ extension MonitorState {
             guard !updates.isEmpty else { return }
             let row = selectedUpdateIndex.flatMap { updates.nearestRow(to: $0) } ?? 0
             let target = updates[clampedRow(row, delta, count: updates.count)]
-            if target != selectedUpdateIndex {
-                selectedUpdateIndex = target
-                outputScroll = 0
-            }
-            followsRunningUpdate = false
+            selection.pick(update: target)
         case .output:
-            // Up (negative delta) scrolls back in time.
-            outputScroll = delta == Int.min ? Int.max : delta == Int.max ? 0 : outputScroll - delta
+            selection.scrollOutput(by: delta)
         }
     }
 
     /// Selects job `id` and, in it, the running update (or the first shown).
     mutating func select(job id: Int) {
-        selectedJobID = id
-        followsRunningUpdate = true
-        updatesOffset = 0
-        outputScroll = 0
         guard let job = queue.job(id) else {
-            selectedUpdateIndex = nil
+            selection.select(job: id, update: nil)
             return
         }
         let updates = visibleUpdates(of: job)
         if let running = tally(of: job).running, updates.row(of: running) != nil {
-            selectedUpdateIndex = running
+            selection.select(job: id, update: running)
         } else {
-            selectedUpdateIndex = updates.first
+            selection.select(job: id, update: updates.first)
         }
     }
 
@@ -62,16 +53,18 @@ extension MonitorState {
     mutating func fixScrolling() {
         let jobs = visibleJobs
         let jobRow = jobs.firstIndex { $0.id == selectedJobID }
-        jobsOffset = ListView.offset(itemCount: jobs.count, selected: jobRow, visibleRows: pageSize(of: .jobs), previousOffset: jobsOffset)
+        selection.jobsOffset = ListView.offset(
+            itemCount: jobs.count, selected: jobRow, visibleRows: pageSize(of: .jobs), previousOffset: jobsOffset)
         if let job = selectedJob {
             let updates = visibleUpdates(of: job)
             let updateRow = selectedUpdateIndex.flatMap { updates.row(of: $0) }
-            updatesOffset = ListView.offset(itemCount: updates.count, selected: updateRow, visibleRows: pageSize(of: .updates), previousOffset: updatesOffset)
+            selection.updatesOffset = ListView.offset(
+                itemCount: updates.count, selected: updateRow, visibleRows: pageSize(of: .updates), previousOffset: updatesOffset)
             let lines = selectedUpdateIndex.map { job.updates.indices.contains($0) ? job.updates[$0].output.lines.count : 0 } ?? 0
-            outputScroll = min(max(0, outputScroll), max(0, lines - pageSize(of: .output)))
+            selection.clampOutputScroll(lines: lines, page: pageSize(of: .output))
         } else {
-            updatesOffset = 0
-            outputScroll = 0
+            selection.updatesOffset = 0
+            selection.outputScroll = 0
         }
     }
 

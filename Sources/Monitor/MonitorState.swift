@@ -10,37 +10,20 @@ public struct MonitorState: Sendable {
 
     /// The jobs, as the engine's events describe them.
     public internal(set) var queue: QueueModel
-    /// Smoothed progress rates of running updates, for ETAs.
-    var rates: [UpdateKey: ProgressRate] = [:]
     /// Per job, the counts a frame needs (see `tally(of:)`).
     var tallies: [Int: JobTally] = [:]
     /// Jobs whose clean-up was asked for and that are still in the queue ("waiting to clean up…").
     public internal(set) var pendingCleanUps: Set<Int> = []
+    /// Progress rates and past durations, for ETAs.
+    var estimates = MonitorEstimates()
 
-    // MARK: - Selection and scrolling
+    // MARK: - Selection, filter, overlays, messages
 
-    /// The selected job's number; `nil` when no job is shown.
-    public internal(set) var selectedJobID: Int?
-    /// The selected update's position in the selected job.
-    public internal(set) var selectedUpdateIndex: Int?
-    /// While true, the selection moves to each update of the selected job as it starts; moving
-    /// the selection by hand turns it off until another job is selected.
-    public internal(set) var followsRunningUpdate = true
-    /// The pane the arrow keys act on.
-    public internal(set) var focusedPane: MonitorPane = .jobs
-    /// First visible row of the jobs pane.
-    public internal(set) var jobsOffset = 0
-    /// First visible row of the updates pane.
-    public internal(set) var updatesOffset = 0
-    /// Lines the output pane is scrolled up from the newest line (0 follows the output).
-    public internal(set) var outputScroll = 0
-
-    // MARK: - Filter, overlays, messages
-
-    /// The `/` filter text; empty when not filtering.
-    public internal(set) var filterText = ""
-    /// True while keys type into the filter.
-    public internal(set) var isEditingFilter = false
+    /// The selected job and update, the focused pane and the scroll positions.
+    public internal(set) var selection = MonitorSelection()
+    /// The `/` filter as typed.
+    public internal(set) var filterInput = TextInput()
+    /// Which jobs and updates `filterInput` shows.
     var filter = JobFilter()
     /// Drawn over the panes, taking the keys.
     public internal(set) var overlay: MonitorOverlay?
@@ -67,11 +50,6 @@ public struct MonitorState: Sendable {
     /// The time zone the history view shows dates in.
     public var timeZone: TimeZone = .current
 
-    // MARK: - History
-
-    /// Median seconds of past successful runs by update id, for ETAs (empty without history).
-    public internal(set) var historicalDurations: [String: TimeInterval] = [:]
-
     // MARK: - Session
 
     /// The monitor is attached to an engine in another process (`installtop attach`): `q`, `d`
@@ -94,6 +72,29 @@ public struct MonitorState: Sendable {
         self.themeIndex = themeNames.indices.contains(themeIndex) ? themeIndex : 0
         self.now = now
     }
+
+    // MARK: - Sub-state, read through
+
+    /// The selected job's number; `nil` when no job is shown.
+    public var selectedJobID: Int? { selection.jobID }
+    /// The selected update's position in the selected job.
+    public var selectedUpdateIndex: Int? { selection.updateIndex }
+    /// See `MonitorSelection.followsRunningUpdate`.
+    public var followsRunningUpdate: Bool { selection.followsRunningUpdate }
+    /// The pane the arrow keys act on.
+    public var focusedPane: MonitorPane { selection.focusedPane }
+    /// First visible row of the jobs pane.
+    public var jobsOffset: Int { selection.jobsOffset }
+    /// First visible row of the updates pane.
+    public var updatesOffset: Int { selection.updatesOffset }
+    /// Lines the output pane is scrolled up from the newest line (0 follows the output).
+    public var outputScroll: Int { selection.outputScroll }
+    /// The `/` filter text; empty when not filtering.
+    public var filterText: String { filterInput.text }
+    /// True while keys type into the filter.
+    public var isEditingFilter: Bool { filterInput.isEditing }
+    /// Median seconds of past successful runs by update id, for ETAs (empty without history).
+    public var historicalDurations: [String: TimeInterval] { estimates.historicalDurations }
 
     // MARK: - Queries
 
