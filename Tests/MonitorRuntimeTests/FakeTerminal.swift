@@ -7,7 +7,10 @@ import TerminalUI
 /// writes a byte to a pipe the loop polls, as a real terminal's input would wake it), frames
 /// recorded with the time they were drawn, and a hang-up that closes the input.
 final class FakeTerminal: MonitorTerminal, Sendable {
-    private let input: (read: Int32, write: Int32)
+    private let inputRead: Int32
+    /// -1 once `hangUp()` closed it: the descriptor's number may then belong to anything the
+    /// test process opens next (another test's socket), so it must never be closed twice.
+    private let inputWrite: Atomic<Int32>
     private let signals: (read: Int32, write: Int32)
     private let keys = Mutex<[Key]>([])
     private let pendingSignals = Mutex<[Int32]>([])
@@ -19,13 +22,15 @@ final class FakeTerminal: MonitorTerminal, Sendable {
         var signalPipe: [Int32] = [-1, -1]
         pipe(&inputPipe)
         pipe(&signalPipe)
-        input = (inputPipe[0], inputPipe[1])
+        inputRead = inputPipe[0]
+        inputWrite = Atomic(inputPipe[1])
         signals = (signalPipe[0], signalPipe[1])
         for descriptor in inputPipe + signalPipe { _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK) }
     }
 
     deinit {
-        for descriptor in [input.read, input.write, signals.read, signals.write] where descriptor >= 0 { close(descriptor) }
+        let write = inputWrite.exchange(-1, ordering: .acquiringAndReleasing)
+        for descriptor in [inputRead, write, signals.read, signals.write] where descriptor >= 0 { close(descriptor) }
     }
 
     // MARK: - The test's side
@@ -33,7 +38,8 @@ final class FakeTerminal: MonitorTerminal, Sendable {
     func type(_ key: Key) {
         keys.withLock { $0.append(key) }
         var byte: UInt8 = 0
-        _ = write(input.write, &byte, 1)
+        let descriptor = inputWrite.load(ordering: .acquiring)
+        if descriptor >= 0 { _ = write(descriptor, &byte, 1) }
     }
 
     func send(signal: Int32) {
@@ -44,7 +50,8 @@ final class FakeTerminal: MonitorTerminal, Sendable {
 
     /// The terminal goes away: its input reports POLLHUP from now on.
     func hangUp() {
-        close(input.write)
+        let descriptor = inputWrite.exchange(-1, ordering: .acquiringAndReleasing)
+        if descriptor >= 0 { close(descriptor) }
     }
 
     /// Every frame drawn so far, oldest first.
@@ -55,13 +62,13 @@ final class FakeTerminal: MonitorTerminal, Sendable {
 
     // MARK: - MonitorTerminal
 
-    var inputDescriptor: Int32 { input.read }
+    var inputDescriptor: Int32 { inputRead }
     var signalDescriptor: Int32 { signals.read }
     var size: (width: Int, height: Int) { (100, 30) }
 
     func readKeys() -> [Key] {
         var drain = [UInt8](repeating: 0, count: 256)
-        while read(input.read, &drain, drain.count) > 0 {}
+        while read(inputRead, &drain, drain.count) > 0 {}
         return keys.withLock { typed in
             defer { typed = [] }
             return typed
