@@ -24,7 +24,12 @@ enum FolderLock {
     ) throws -> T {
         let descriptor = open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { return try body() }
-        defer { close(descriptor) }
+        defer {
+            // Unlocked explicitly: a child being spawned by another thread may hold a copy of
+            // the descriptor until its exec, and closing ours alone would leave it locked.
+            flock(descriptor, LOCK_UN)
+            close(descriptor)
+        }
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: timeout)
         while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
@@ -32,7 +37,7 @@ enum FolderLock {
             guard clock.now < deadline else { throw TimedOut(folder: folder, timeout: timeout) }
             usleep(10_000)
         }
-        // Closing the descriptor releases the lock, even if `body` throws.
+        // The deferred unlock releases the lock, even if `body` throws.
         return try body()
     }
 

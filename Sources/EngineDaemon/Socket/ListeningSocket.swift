@@ -63,6 +63,9 @@ final class ListeningSocket: Sendable {
             unlink(path)
         }
         close(descriptor)
+        // Unlocked explicitly: a child being spawned by another thread may hold a copy of the
+        // descriptor until its exec, and closing ours alone would keep the path locked.
+        flock(lockDescriptor, LOCK_UN)
         close(lockDescriptor)
     }
 
