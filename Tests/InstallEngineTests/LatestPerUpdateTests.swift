@@ -23,7 +23,7 @@ struct LatestPerUpdateTests {
         let due = latest.take { key, _ in key.job == 1 }
         #expect(due.map(\.value) == ["1.1", "1.3"])
         #expect(latest.keys == [UpdateKey(job: 2, index: 0)], "what was not due stays")
-        #expect(latest.takeAll().map(\.value) == ["2.0"])
+        #expect(latest.take { _, _ in true }.map(\.value) == ["2.0"])
         #expect(latest.isEmpty)
     }
 }

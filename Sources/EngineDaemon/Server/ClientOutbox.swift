@@ -127,7 +127,7 @@ struct ClientOutbox {
     private mutating func flushSkipped() {
         guard !skippedLines.isEmpty || !skippedProgress.isEmpty else { return }
         let lines = skippedLines
-        var progress = skippedProgress
+        let progress = skippedProgress
         skippedLines = [:]
         skippedProgress = LatestPerUpdate()
         var bytes: [UInt8] = []
@@ -136,7 +136,7 @@ struct ClientOutbox {
                 let note = "installtop: \(count) line\(count == 1 ? "" : "s") of output skipped here: this client fell behind"
                 bytes += EventCoding.line(EngineEvent(kind: .output(job: key.job, index: key.index, stream: .stderr, line: note)))
             }
-            if let line = progress.take(key) { bytes += line }
+            if let line = progress[key] { bytes += line }
         }
         _ = enqueue(bytes, isEvent: true)
     }

@@ -1,7 +1,8 @@
-/// Keeps only the newest value per update: what every consumer holds that shows an update's
-/// latest progress and may skip the ones in between (the monitor's mailbox, a daemon client
-/// that fell behind, the JSON writer's 50 ms limit). Values come back in update order (job,
-/// then position), so what is flushed together keeps one stable order.
+/// Keeps only the newest value per update: what a consumer holds that shows an update's latest
+/// progress and may skip the ones in between (a daemon client that fell behind, the JSON
+/// writer's 50 ms limit). Values come back in update order (job, then position), so what is
+/// flushed together keeps one stable order. (The monitor's mailbox replaces progress in place
+/// in its ordered list of waiting events instead, keyed by `UpdateKey` too.)
 public struct LatestPerUpdate<Value> {
     private var values: [UpdateKey: Value] = [:]
 
@@ -33,11 +34,6 @@ public struct LatestPerUpdate<Value> {
         let due = values.filter { isDue($0.key, $0.value) }.sorted { $0.key < $1.key }
         for (key, _) in due { values[key] = nil }
         return due.map { (key: $0.key, value: $0.value) }
-    }
-
-    /// Removes and returns every value, in update order.
-    public mutating func takeAll() -> [(key: UpdateKey, value: Value)] {
-        take { _, _ in true }
     }
 }
 
