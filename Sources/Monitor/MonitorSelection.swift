@@ -46,10 +46,12 @@ public struct MonitorSelection: Sendable, Hashable {
         followsRunningUpdate = false
     }
 
-    /// Update `index` of job `job` started: selected when it is in the selected job and the
-    /// selection follows the running update.
+    /// Whether an update of job `job` that starts becomes the selected one.
+    func follows(job: Int) -> Bool { job == jobID && followsRunningUpdate }
+
+    /// Update `index` of job `job` started: selected when `follows(job:)`.
     mutating func updateStarted(job: Int, index: Int) {
-        guard job == jobID, followsRunningUpdate else { return }
+        guard follows(job: job) else { return }
         updateIndex = index
         outputScroll = 0
     }

@@ -68,7 +68,9 @@ extension MonitorState {
             if selectedJob == nil, filter.shows(job: descriptor.id) { select(job: descriptor.id) }
         case .updateStarted(let start):
             estimates.updateStarted(start.updateKey, at: event.time)
-            if let state = queue.job(start.job), visibleUpdates(of: state).row(of: start.index) != nil {
+            // The cheap test first: most starts are of jobs not selected.
+            if selection.follows(job: start.job), let state = queue.job(start.job),
+               visibleUpdates(of: state).row(of: start.index) != nil {
                 selection.updateStarted(job: start.job, index: start.index)
             }
         case .progress(let progress):
