@@ -1,4 +1,5 @@
 import InstallDrivers
+import InstallEngine
 import Testing
 
 /// What apt says before anything runs: the simulation's plan and the downloads' sizes.
@@ -22,13 +23,13 @@ struct APTPlanParsingTests {
             Purg lab-gone [0.1]
             """
         #expect(APTSimulation.plan(from: output) == [
-            APTPlannedChange(package: "lab-base", action: .install, newVersion: "1.0", architecture: "all"),
-            APTPlannedChange(package: "lab-app", action: .upgrade, oldVersion: "1.0", newVersion: "2.0", architecture: "all"),
-            APTPlannedChange(package: "libssl3", action: .upgrade, oldVersion: "3.0.14-1~deb12u1", newVersion: "3.0.15-1~deb12u1",
+            PackageChange(package: "lab-base", action: .install, newVersion: "1.0", architecture: "all"),
+            PackageChange(package: "lab-app", action: .upgrade, oldVersion: "1.0", newVersion: "2.0", architecture: "all"),
+            PackageChange(package: "libssl3", action: .upgrade, oldVersion: "3.0.14-1~deb12u1", newVersion: "3.0.15-1~deb12u1",
                              architecture: "amd64"),
-            APTPlannedChange(package: "lab-same", action: .reinstall, oldVersion: "1.5", newVersion: "1.5", architecture: "all"),
-            APTPlannedChange(package: "lab-old", action: .remove, oldVersion: "0.9"),
-            APTPlannedChange(package: "lab-gone", action: .purge, oldVersion: "0.1"),
+            PackageChange(package: "lab-same", action: .reinstall, oldVersion: "1.5", newVersion: "1.5", architecture: "all"),
+            PackageChange(package: "lab-old", action: .remove, oldVersion: "0.9"),
+            PackageChange(package: "lab-gone", action: .purge, oldVersion: "0.1"),
         ])
     }
 
@@ -39,13 +40,13 @@ struct APTPlanParsingTests {
 
     @Test("titles say what happens to the package")
     func titles() {
-        #expect(APTPlannedChange(package: "openssl", action: .upgrade, oldVersion: "3.0.14", newVersion: "3.0.15").title
+        #expect(PackageChange(package: "openssl", action: .upgrade, oldVersion: "3.0.14", newVersion: "3.0.15").title
             == "openssl 3.0.14 → 3.0.15")
-        #expect(APTPlannedChange(package: "curl", action: .install, newVersion: "7.88.1").title == "curl 7.88.1")
-        #expect(APTPlannedChange(package: "telnet", action: .remove, oldVersion: "0.17").title == "telnet 0.17 (remove)")
-        #expect(APTPlannedChange(package: "x", action: .purge, oldVersion: "1").title == "x 1 (purge)")
-        #expect(APTPlannedChange(package: "x", action: .reinstall, oldVersion: "1", newVersion: "1").title == "x 1 (reinstall)")
-        #expect(APTPlannedChange(package: "telnet", action: .remove).isRemoval)
+        #expect(PackageChange(package: "curl", action: .install, newVersion: "7.88.1").title == "curl 7.88.1")
+        #expect(PackageChange(package: "telnet", action: .remove, oldVersion: "0.17").title == "telnet 0.17 (remove)")
+        #expect(PackageChange(package: "x", action: .purge, oldVersion: "1").title == "x 1 (purge)")
+        #expect(PackageChange(package: "x", action: .reinstall, oldVersion: "1", newVersion: "1").title == "x 1 (reinstall)")
+        #expect(PackageChange(package: "telnet", action: .remove).isRemoval)
     }
 
     @Test("--print-uris lines give each file's package and size, in dlstatus order")

@@ -1,5 +1,6 @@
 import APTTestSupport
 import InstallDrivers
+import InstallEngine
 import Testing
 
 /// The hermetic apt root the apt tests stand on, and the plan parsers against real apt output.
@@ -36,7 +37,7 @@ struct APTPrivateRootTests {
 
         try apt.publish([TestPackage(name: "lab-app", version: "2.0", depends: "lab-base")])
         let upgrade = APTSimulation.plan(from: try apt.aptGet(["-s", "upgrade"], check: true).stdout)
-        #expect(upgrade == [APTPlannedChange(package: "lab-app", action: .upgrade, oldVersion: "1.0", newVersion: "2.0", architecture: "all")])
+        #expect(upgrade == [PackageChange(package: "lab-app", action: .upgrade, oldVersion: "1.0", newVersion: "2.0", architecture: "all")])
         let removal = APTSimulation.plan(from: try apt.aptGet(["-s", "remove", "lab-base"], check: true).stdout)
         #expect(Set(removal.map(\.package)) == ["lab-app", "lab-base"] && removal.allSatisfy(\.isRemoval))
 

@@ -1,14 +1,15 @@
 import APTTestSupport
 import Foundation
 import InstallDrivers
+import InstallEngine
 import Testing
 
 /// apt's Status-Fd lines as per-package driver messages.
 @Suite("apt: following a transaction")
 struct APTTransactionTrackerTests {
     private let plan = [
-        APTPlannedChange(package: "lab-base", action: .install, newVersion: "1.0"),
-        APTPlannedChange(package: "lab-app", action: .upgrade, oldVersion: "1.0", newVersion: "2.0"),
+        PackageChange(package: "lab-base", action: .install, newVersion: "1.0"),
+        PackageChange(package: "lab-app", action: .upgrade, oldVersion: "1.0", newVersion: "2.0"),
     ]
     private let downloads = [
         APTDownload(uri: "file:/r/lab-base_1.0_all.deb", fileName: "lab-base_1.0_all.deb", package: "lab-base", size: 5242),
@@ -76,7 +77,7 @@ struct APTTransactionTrackerTests {
 
     @Test("removals, lines about other packages and broken lines")
     func removalsAndNoise() {
-        var tracker = APTTransactionTracker(job: "apt", plan: [APTPlannedChange(package: "telnet", action: .remove, oldVersion: "0.17")], downloads: [])
+        var tracker = APTTransactionTracker(job: "apt", plan: [PackageChange(package: "telnet", action: .remove, oldVersion: "0.17")], downloads: [])
         let messages = ["pmstatus:telnet:0:Preparing for removal of telnet", "pmstatus:telnet:50:Removing telnet",
                         "pmstatus:telnet:100:Removed telnet"].flatMap { tracker.consume($0) }
         #expect(percents(messages, of: "telnet") == [30, 50, 100])

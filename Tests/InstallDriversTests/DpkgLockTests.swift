@@ -2,6 +2,7 @@ import APTTestSupport
 import Foundation
 import Glibc
 import InstallDrivers
+import InstallEngine
 import Testing
 
 /// An apt job refuses a locked dpkg database before anything runs.

@@ -1,29 +1,13 @@
+import InstallEngine
+
 /// The apt-get command lines of one apt job: the simulation and download list that make the
 /// plan, and the transaction itself with the options that make its abort safe (PACKAGES.md).
 public struct APTCommandLine: Sendable, Hashable {
-    /// What the job asks apt for.
-    public enum Request: Sendable, Hashable {
-        case install([String])
-        case upgrade
-        case fullUpgrade
-        case remove([String])
-
-        /// apt-get's words for it.
-        var arguments: [String] {
-            switch self {
-            case .install(let packages): return ["install"] + packages
-            case .upgrade: return ["upgrade"]
-            case .fullUpgrade: return ["dist-upgrade"]
-            case .remove(let packages): return ["remove"] + packages
-            }
-        }
-    }
-
-    public var request: Request
+    public var request: PackageRequest
     /// The `apt-get` to run.
     public var aptGet: String
 
-    public init(request: Request, aptGet: String = "/usr/bin/apt-get") {
+    public init(request: PackageRequest, aptGet: String = "/usr/bin/apt-get") {
         self.request = request
         self.aptGet = aptGet
     }
@@ -35,19 +19,19 @@ public struct APTCommandLine: Sendable, Hashable {
 
     /// `apt-get -s …`: the plan, in the order apt will act.
     public var simulation: [String] {
-        [aptGet, "-s"] + Self.safeAbortOptions + request.arguments
+        [aptGet, "-s"] + Self.safeAbortOptions + request.aptArguments
     }
 
     /// `apt-get --print-uris -qq …`: one line per file to fetch, in `dlstatus` order.
     public var downloadList: [String] {
-        [aptGet, "--print-uris", "-qq"] + Self.safeAbortOptions + request.arguments
+        [aptGet, "--print-uris", "-qq"] + Self.safeAbortOptions + request.aptArguments
     }
 
     /// The transaction: no questions (stdin is closed, `-y`, existing configuration files kept),
     /// status lines on fd 3.
     public var transaction: [String] {
         [aptGet, "-y", "-o", "APT::Status-Fd=3"] + Self.safeAbortOptions
-            + ["-o", "DPkg::Options::=--force-confdef", "-o", "DPkg::Options::=--force-confold"] + request.arguments
+            + ["-o", "DPkg::Options::=--force-confdef", "-o", "DPkg::Options::=--force-confold"] + request.aptArguments
     }
 
     /// The environment the transaction adds: debconf must not ask either.

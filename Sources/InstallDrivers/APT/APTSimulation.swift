@@ -1,10 +1,12 @@
+import InstallEngine
+
 /// Reads the plan out of `apt-get -s -o APT::Immediate-Configure-All=1 …`'s output: every
 /// `Inst`, `Remv` and `Purg` line, in the order apt will act (PACKAGES.md). `Conf` lines repeat
 /// packages already listed and are skipped; every other line (notes, "The following …") too.
 public enum APTSimulation {
     /// The changes in apt's order, each package once.
-    public static func plan(from output: String) -> [APTPlannedChange] {
-        var changes: [APTPlannedChange] = []
+    public static func plan(from output: String) -> [PackageChange] {
+        var changes: [PackageChange] = []
         var seen = Set<String>()
         for line in output.split(separator: "\n", omittingEmptySubsequences: true) {
             guard let change = change(from: line), seen.insert(change.package).inserted else { continue }
@@ -15,7 +17,7 @@ public enum APTSimulation {
 
     /// One line: `Inst P [old] (new origin [arch])`, `Inst P (new origin [arch]) []`,
     /// `Remv P [old]`, `Purg P [old]`; `nil` for any other line.
-    static func change(from line: Substring) -> APTPlannedChange? {
+    static func change(from line: Substring) -> PackageChange? {
         let words = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
         guard words.count >= 2, ["Inst", "Remv", "Purg"].contains(words[0]) else { return nil }
         let package = String(words[1].split(separator: ":", maxSplits: 1)[0])
@@ -23,9 +25,9 @@ public enum APTSimulation {
         let oldVersion = rest.hasPrefix("[") ? rest.dropFirst().prefix { $0 != "]" } : nil
         switch words[0] {
         case "Remv":
-            return APTPlannedChange(package: package, action: .remove, oldVersion: oldVersion.map(String.init))
+            return PackageChange(package: package, action: .remove, oldVersion: oldVersion.map(String.init))
         case "Purg":
-            return APTPlannedChange(package: package, action: .purge, oldVersion: oldVersion.map(String.init))
+            return PackageChange(package: package, action: .purge, oldVersion: oldVersion.map(String.init))
         default:
             // "(new origin… [arch])": the version is the first word, the architecture the last bracket.
             guard let open = rest.firstIndex(of: "(") else { return nil }
@@ -35,9 +37,9 @@ public enum APTSimulation {
             if let bracket = inside.lastIndex(of: "[") {
                 architecture = String(inside[inside.index(after: bracket)...].prefix { $0 != "]" })
             }
-            let action: APTPlannedChange.Action =
+            let action: PackageChange.Action =
                 oldVersion == nil ? .install : (oldVersion.map(String.init) == newVersion ? .reinstall : .upgrade)
-            return APTPlannedChange(package: package, action: action, oldVersion: oldVersion.map(String.init),
+            return PackageChange(package: package, action: action, oldVersion: oldVersion.map(String.init),
                                     newVersion: newVersion, architecture: architecture)
         }
     }

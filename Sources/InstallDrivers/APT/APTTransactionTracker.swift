@@ -1,3 +1,5 @@
+import InstallEngine
+
 /// Follows one apt transaction through its `APT::Status-Fd` lines and says, in driver protocol
 /// messages, what happens to each package of the plan: started, its phase and percent, apt's
 /// overall figure for the job, messages, errors, and success on its `Installed`/`Removed` line.
@@ -19,7 +21,7 @@ public struct APTTransactionTracker: Sendable {
     /// Lines that looked like apt's but could not be read, or named a package outside the plan.
     private(set) public var ignoredLines = 0
 
-    public init(job: String, plan: [APTPlannedChange], downloads: [APTDownload]) {
+    public init(job: String, plan: [PackageChange], downloads: [APTDownload]) {
         self.job = job
         self.downloads = downloads
         planned = Set(plan.map(\.package))

@@ -6,11 +6,15 @@ public struct UpdateRunRequest: Sendable, Hashable {
     public var command: UpdateCommand
     /// The job's name, for `INSTALLTOP_JOB`.
     public var jobName: String
+    /// How the child's file descriptor 3 is read.
+    public var channelFormat: ChannelFormat
 
-    public init(update: Update, operation: UpdateOperation, command: UpdateCommand, jobName: String) {
+    public init(update: Update, operation: UpdateOperation, command: UpdateCommand, jobName: String,
+                channelFormat: ChannelFormat = .progressLines) {
         self.update = update
         self.operation = operation
         self.command = command
         self.jobName = jobName
+        self.channelFormat = channelFormat
     }
 }

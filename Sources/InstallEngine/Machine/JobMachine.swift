@@ -150,6 +150,8 @@ public struct JobMachine: Sendable {
             }
         case .malformedChannelLine:
             malformedChannelLines += 1
+        case .channelLine:
+            break
         }
         return actions
     }

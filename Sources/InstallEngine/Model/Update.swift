@@ -27,6 +27,9 @@ public struct Update: Sendable, Hashable, Identifiable {
     public var severity: String?
     public var description: String?
     public var categories: [String]
+    /// For an update of a package job: the package and its old and new versions (shown, sent in
+    /// JSON events and kept in the history); `nil` for every other update.
+    public var package: PackageChange?
 
     public init(
         id: String,
@@ -44,7 +47,8 @@ public struct Update: Sendable, Hashable, Identifiable {
         sizeInBytes: Int64? = nil,
         severity: String? = nil,
         description: String? = nil,
-        categories: [String] = []
+        categories: [String] = [],
+        package: PackageChange? = nil
     ) {
         self.id = id
         self.revision = revision
@@ -62,6 +66,7 @@ public struct Update: Sendable, Hashable, Identifiable {
         self.severity = severity
         self.description = description
         self.categories = categories
+        self.package = package
     }
 
     /// The command for `operation`, or `nil` when the update has none.

@@ -49,16 +49,17 @@ final class ChildPoller: Sendable {
     /// could not (no descriptors or threads left); the child is then abandoned: killed, reaped
     /// and its descriptors closed, with nothing reported.
     func watch(_ child: SpawnedChild, handle: ProcessRunningUpdate, reporter: any UpdateReporter,
-               maxLineBytes: Int, drainTimeout: Duration) -> SystemError? {
+               maxLineBytes: Int, drainTimeout: Duration, channelFormat: ChannelFormat) -> SystemError? {
         registry.withLock { registry -> SystemError? in
             if registry.epoll < 0, let error = start(&registry) {
                 WatchedChild(id: 0, child: child, handle: handle, reporter: reporter, maxLineBytes: maxLineBytes,
-                             drainTimeout: drainTimeout, epoll: -1).abandon()
+                             drainTimeout: drainTimeout, channelFormat: channelFormat, epoll: -1).abandon()
                 return error
             }
             registry.lastID += 1
             let watched = WatchedChild(id: registry.lastID, child: child, handle: handle, reporter: reporter,
-                                       maxLineBytes: maxLineBytes, drainTimeout: drainTimeout, epoll: registry.epoll)
+                                       maxLineBytes: maxLineBytes, drainTimeout: drainTimeout,
+                                       channelFormat: channelFormat, epoll: registry.epoll)
             // Registered under the lock: the thread takes the arrivals under it after every
             // wait, so it knows the child before it looks up any of its events.
             if let error = watched.register() {

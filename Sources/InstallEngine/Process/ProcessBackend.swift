@@ -51,6 +51,12 @@ public final class ProcessBackend: InstallBackend {
     /// (missing, not executable, bad working directory, no descriptors or threads left to watch
     /// it) gives a handle whose outcome is already `.failedToStart("cannot run <argv0>: <cause>")`.
     public func start(_ request: UpdateRunRequest, reporter: any UpdateReporter) -> any RunningUpdate {
+        startProcess(request, reporter: reporter)
+    }
+
+    /// `start`, with the concrete handle a driver needs: it can interrupt the leader alone
+    /// (apt's safe stop) and kill every descendant wherever its session (dpkg on its pty).
+    public func startProcess(_ request: UpdateRunRequest, reporter: any UpdateReporter) -> ProcessRunningUpdate {
         let child: SpawnedChild
         switch ChildSpawner.spawn(request, openingPidfd: watchesExitWithPidfd) {
         case .success(let spawned): child = spawned
@@ -58,7 +64,8 @@ public final class ProcessBackend: InstallBackend {
         }
         let handle = ProcessRunningUpdate(processGroup: child.pid)
         if let error = ChildPoller.shared.watch(child, handle: handle, reporter: reporter,
-                                                maxLineBytes: maxLineBytes, drainTimeout: drainTimeout) {
+                                                maxLineBytes: maxLineBytes, drainTimeout: drainTimeout,
+                                                channelFormat: request.channelFormat) {
             let name = ChildSpawner.arguments(of: request.command).first ?? ""
             return ProcessRunningUpdate(finishedWith: .failedToStart("cannot run \(name): cannot watch it: \(error.description)"))
         }

@@ -5,9 +5,10 @@ import Synchronization
 /// The handle on one child started by `ProcessBackend`.
 ///
 /// It owns the only right to signal and to reap the child: one mutex orders `terminate()`,
-/// `kill()` and the poller's reaping, so no signal is ever sent to the process group
-/// after the child was reaped (its pid could then belong to someone else).
-final class ProcessRunningUpdate: RunningUpdate {
+/// `kill()`, `interrupt()`, `killTree()` and the poller's reaping, so no signal is ever sent to
+/// the child or its process group after the child was reaped (its pid could then belong to
+/// someone else).
+public final class ProcessRunningUpdate: RunningUpdate {
     /// What `reap` learned about the child.
     enum ReapResult {
         /// The child's wait status.
@@ -44,12 +45,44 @@ final class ProcessRunningUpdate: RunningUpdate {
 
     // MARK: - RunningUpdate
 
-    func terminate() { signalGroup(SIGTERM, unlessAlready: \.terminateSent) }
+    public func terminate() { signalGroup(SIGTERM, unlessAlready: \.terminateSent) }
 
-    func kill() { signalGroup(SIGKILL, unlessAlready: \.killSent) }
+    public func kill() { signalGroup(SIGKILL, unlessAlready: \.killSent) }
 
-    var outcome: UpdateRunOutcome {
+    public var outcome: UpdateRunOutcome {
         get async { await slot.outcome }
+    }
+
+    // MARK: - For drivers
+
+    /// The child's process id; 0 for a command that never started.
+    public var processID: pid_t { processGroup }
+
+    /// Sends SIGINT to the child alone, not its group: apt-get's request to stop after the
+    /// package it is on (PACKAGES.md), which must not reach the methods or scripts it runs.
+    /// Does nothing once the child was reaped or killed.
+    public func interrupt() {
+        state.withLock { state in
+            guard !state.reaped, !state.killSent else { return }
+            _ = Glibc.kill(processGroup, SIGINT)
+        }
+    }
+
+    /// Kills the child, its process group and every descendant wherever its session or group
+    /// (dpkg runs on a pty in a session of its own, and its maintainer scripts under it). The
+    /// descendants are stopped first, so none can fork past the kill, then all are killed.
+    /// Returns the descendants' process ids and names as they were found (empty once reaped).
+    @discardableResult
+    public func killTree() -> [ProcessTree.Member] {
+        state.withLock { state in
+            guard !state.reaped else { return [] }
+            let members = ProcessTree.descendants(of: processGroup)
+            for member in members { _ = Glibc.kill(member.pid, SIGSTOP) }
+            state.killSent = true
+            _ = Glibc.kill(-processGroup, SIGKILL)
+            for member in members { _ = Glibc.kill(member.pid, SIGKILL) }
+            return members
+        }
     }
 
     /// A SIGTERM after a SIGKILL would change nothing, so it is skipped as well.

@@ -20,6 +20,7 @@ final class WatchedChild {
     private let child: SpawnedChild
     private let reporter: any UpdateReporter
     private let drainTimeout: Duration
+    private let channelFormat: ChannelFormat
     private let epoll: Int32
     private var pipes: [WatchedPipe]
     private var pendingProgress = ProgressCoalescer()
@@ -32,12 +33,13 @@ final class WatchedChild {
     static let pidfdSlot: UInt64 = 3
 
     init(id: UInt64, child: SpawnedChild, handle: ProcessRunningUpdate, reporter: any UpdateReporter,
-         maxLineBytes: Int, drainTimeout: Duration, epoll: Int32) {
+         maxLineBytes: Int, drainTimeout: Duration, channelFormat: ChannelFormat, epoll: Int32) {
         self.id = id
         self.child = child
         self.handle = handle
         self.reporter = reporter
         self.drainTimeout = drainTimeout
+        self.channelFormat = channelFormat
         self.epoll = epoll
         pidfd = child.pidfd
         pipes = [
@@ -187,6 +189,10 @@ final class WatchedChild {
     }
 
     private func reportChannelLine(_ line: UnsafeBufferPointer<UInt8>) {
+        if channelFormat == .raw {
+            reporter.report(.channelLine(String(decoding: line, as: UTF8.self)))
+            return
+        }
         guard let report = ProgressChannelParser.parse(bytes: line) else { return }
         if case .progress(let percent, let message) = report {
             pendingProgress.add(percent: percent, message: message)

@@ -1,6 +1,7 @@
-/// One package apt's simulation (`apt-get -s`) says it will act on: an update of the apt job.
-public struct APTPlannedChange: Sendable, Hashable {
-    public enum Action: String, Sendable, Hashable {
+/// What a package job does to one package (apt's simulation says it: `Inst`, `Remv`, `Purg`):
+/// the update's name, versions and action, for the title, the JSON events and the history.
+public struct PackageChange: Sendable, Hashable {
+    public enum Action: String, Sendable, Hashable, CaseIterable {
         /// Not installed before.
         case install
         /// Installed at another version before (`Inst P [old] (new …)`), up or down.
