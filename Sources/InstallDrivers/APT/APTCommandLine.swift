@@ -28,10 +28,13 @@ public struct APTCommandLine: Sendable, Hashable {
     }
 
     /// The transaction: no questions (stdin is closed, `-y`, existing configuration files kept),
-    /// status lines on fd 3.
+    /// status lines on fd 3, and a failing package stops only what depends on it.
     public var transaction: [String] {
         [aptGet, "-y", "-o", "APT::Status-Fd=3"] + Self.safeAbortOptions
-            + ["-o", "DPkg::Options::=--force-confdef", "-o", "DPkg::Options::=--force-confold"] + request.aptArguments
+            + ["-o", "DPkg::Options::=--force-confdef", "-o", "DPkg::Options::=--force-confold"]
+            // With Immediate-Configure-All apt would stop at the first failing package and leave
+            // packages that do not depend on it unreached (PACKAGES.md).
+            + ["-o", "DPkg::StopOnError=false"] + request.aptArguments
     }
 
     /// The environment the transaction adds: debconf must not ask either.

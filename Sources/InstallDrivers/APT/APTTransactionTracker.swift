@@ -15,7 +15,7 @@ public struct APTTransactionTracker: Sendable {
     private var phases: [String: APTPackagePhase] = [:]
     private var failed: Set<String> = []
     /// The package dpkg works on now, which a `pmconffile` line is about.
-    private var current: String?
+    public private(set) var current: String?
     /// apt's overall percent, which never goes down on the job's bar.
     private(set) public var jobPercent: Double = 0
     /// Lines that looked like apt's but could not be read, or named a package outside the plan.
@@ -29,6 +29,12 @@ public struct APTTransactionTracker: Sendable {
 
     /// The phase a package has reached; `nil` before apt mentioned it.
     public func phase(of package: String) -> APTPackagePhase? { phases[package] }
+
+    /// Whether apt reported an error for any package.
+    public var hasFailures: Bool { !failed.isEmpty }
+
+    /// Whether apt reported an error for `package`.
+    public func hasFailed(_ package: String) -> Bool { failed.contains(package) }
 
     /// The packages that have started and neither finished nor failed: what a stop waits for.
     public var inFlight: [String] {

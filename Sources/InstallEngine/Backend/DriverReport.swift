@@ -9,4 +9,8 @@ public enum DriverReport: Sendable, Hashable {
     case update(index: Int, UpdateReport)
     /// Update `index` ended this way.
     case updateFinished(index: Int, DriverVerdict)
+    /// The driver's own figure for the whole job (apt's overall percent), 0–100. The job's
+    /// percent is the higher of it and rule 6's, so it never goes down and reaches 100 when
+    /// every update has finished.
+    case jobProgress(percent: Double)
 }

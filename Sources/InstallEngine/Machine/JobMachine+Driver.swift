@@ -53,6 +53,21 @@ extension JobMachine {
         return actions
     }
 
+    /// The driver's own figure for the whole job. A figure outside 0…100 is a protocol error; one
+    /// below the highest so far changes nothing (rule 6: the job's percent never goes down). The
+    /// change is announced as progress of the current update.
+    public mutating func driverJobProgress(_ percent: Double) -> [JobAction] {
+        guard phase == .driverRunning else { return [] }
+        guard percent.isFinite, percent >= 0, percent <= 100 else {
+            countProtocolError()
+            return []
+        }
+        guard raiseDriverJobPercent(to: percent) else { return [] }
+        var actions: [JobAction] = []
+        notify(.progress(index: currentIndex), into: &actions)
+        return actions
+    }
+
     /// The driver's processes are gone (rule 23). Every update it did not finish gets a result:
     /// after an abort, `aborted` (`operationCancelled` if it was running, `callCancelled` if it
     /// never started); otherwise `failed` with "not reached" and the driver's exit status. Then

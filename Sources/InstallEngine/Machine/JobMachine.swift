@@ -55,6 +55,8 @@ public struct JobMachine: Sendable {
     public private(set) var malformedChannelLines = 0
     /// Driver reports about an update outside the plan or out of its lifecycle (rule 22).
     public private(set) var driverProtocolErrors = 0
+    /// The highest figure a driver gave for the whole job (`driverJobProgress`), 0 before one.
+    private(set) var driverJobPercent = 0.0
 
     private(set) var phase = Phase.notStarted
     private var runs: [UpdateRunState]
@@ -231,7 +233,7 @@ public struct JobMachine: Sendable {
         return InstallationProgress(
             currentUpdateIndex: currentIndex,
             currentUpdatePercentComplete: currentCode == .notStarted ? 0 : runs[currentIndex].percent,
-            percentComplete: 100 * (Double(finishedCount) + runningShare) / Double(results.count),
+            percentComplete: max(driverJobPercent, 100 * (Double(finishedCount) + runningShare) / Double(results.count)),
             currentUpdateIsIndeterminate: runs[currentIndex].isIndeterminate,
             currentUpdateMessage: runs[currentIndex].message,
             updateResults: results)
@@ -290,6 +292,12 @@ public struct JobMachine: Sendable {
     mutating func notify(_ change: JobChange, into actions: inout [JobAction]) {
         guard reportsProgress else { return }
         actions.append(.notify(InstallationProgressChangedArgs(progress: progress(), change: change)))
+    }
+
+    mutating func raiseDriverJobPercent(to percent: Double) -> Bool {
+        guard percent > driverJobPercent else { return false }
+        driverJobPercent = min(percent, 100)
+        return true
     }
 
     mutating func countProtocolError() {

@@ -1,0 +1,22 @@
+import InstallEngine
+
+/// Runs an apt job's plan as one apt-get transaction (PRODUCT.md "Package jobs", rules 21–26):
+/// every package an update with its own bar, an abort that lets the package being worked on
+/// finish (SIGINT to apt-get alone, with `Immediate-Configure-All`), and a forced abort that
+/// kills apt and dpkg wherever they run, then repairs dpkg's database in the same root.
+public struct APTDriver: JobDriver {
+    public let plan: APTPlan
+    /// The apt-get to run.
+    public let aptGet: String
+    private let backend: ProcessBackend
+
+    public init(plan: APTPlan, aptGet: String = "/usr/bin/apt-get", backend: ProcessBackend = ProcessBackend()) {
+        self.plan = plan
+        self.aptGet = aptGet
+        self.backend = backend
+    }
+
+    public func start(_ request: DriverRunRequest, reporter: any DriverReporter) -> any RunningDriver {
+        APTRunningDriver.start(plan: plan, aptGet: aptGet, jobName: request.jobName, backend: backend, reporter: reporter)
+    }
+}

@@ -1,0 +1,70 @@
+import InstallEngine
+
+/// One package as dpkg's database has it after a transaction (`dpkg-query -W`): its status
+/// abbreviation (`ii`, `rc`, `iU`, `iHR` …) and version. Rule 23: every package result is
+/// checked against it.
+public struct APTPackageState: Sendable, Hashable, CustomStringConvertible {
+    /// `dpkg-query`'s `${db:Status-Abbrev}` without its trailing blank: want, status, error.
+    public var status: String
+    public var version: String
+
+    public init(status: String, version: String) {
+        self.status = status
+        self.version = version
+    }
+
+    /// A package dpkg does not know.
+    public static let notInstalled = APTPackageState(status: "un", version: "")
+
+    /// Whether the package is as `change` wanted it: installed at the new version, or gone
+    /// (a removal may leave its configuration files, `rc`; a purge may not).
+    public func satisfies(_ change: PackageChange) -> Bool {
+        let current = status.dropFirst().first
+        let installed = current == "i" && status.count == 2
+        switch change.action {
+        case .install, .upgrade, .reinstall:
+            return installed && (change.newVersion == nil || change.newVersion == version)
+        case .remove:
+            return current == "n" || current == "c" || current == nil
+        case .purge:
+            return current == "n" || current == nil
+        }
+    }
+
+    /// `installed at 1.0`, `not installed`, `half-installed at 1.0 (iHR)`.
+    public var description: String {
+        let word: String
+        switch status.dropFirst().first {
+        case "i": word = "installed"
+        case "n", nil: return "not installed"
+        case "c": return "removed, its configuration files kept"
+        case "U": word = "unpacked but not configured"
+        case "F": word = "half-configured"
+        case "H": word = "half-installed"
+        case "W", "t": word = "waiting for triggers"
+        default: word = "in state \(status)"
+        }
+        let version = version.isEmpty ? "" : " at \(version)"
+        return status.count > 2 || (status.dropFirst().first != "i") ? "\(word)\(version) (\(status))" : "\(word)\(version)"
+    }
+
+    /// Every package of the database in `administrativeDirectory`, by name; empty when
+    /// dpkg-query cannot be run.
+    public static func query(administrativeDirectory: String) -> [String: APTPackageState] {
+        let result = SystemCommand.run([
+            "/usr/bin/dpkg-query", "--admindir=\(administrativeDirectory)", "-W", "-f=${Package} ${db:Status-Abbrev} ${Version}\n",
+        ])
+        return parse(result.stdout)
+    }
+
+    static func parse(_ output: String) -> [String: APTPackageState] {
+        var states: [String: APTPackageState] = [:]
+        for line in output.split(separator: "\n") {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            guard fields.count >= 2 else { continue }
+            let name = String(fields[0].split(separator: ":", maxSplits: 1)[0])
+            states[name] = APTPackageState(status: String(fields[1]), version: fields.count > 2 ? String(fields[2]) : "")
+        }
+        return states
+    }
+}

@@ -1,0 +1,49 @@
+import InstallEngine
+
+/// What an apt job will do, fixed before anything runs (rule 22): every package apt's
+/// simulation names, in apt's order, with what it will fetch. Its `updates` are the job's.
+public struct APTPlan: Sendable, Hashable {
+    public var job: PackageJob
+    public var environment: APTEnvironment
+    /// In the order apt will act (with `Immediate-Configure-All`, the real order).
+    public var changes: [PackageChange]
+    /// `--print-uris`, line N for `dlstatus` item N.
+    public var downloads: [APTDownload]
+
+    public init(job: PackageJob, environment: APTEnvironment, changes: [PackageChange], downloads: [APTDownload]) {
+        self.job = job
+        self.environment = environment
+        self.changes = changes
+        self.downloads = downloads
+    }
+
+    /// Nothing to install, upgrade or remove.
+    public var isEmpty: Bool { changes.isEmpty }
+
+    /// The bytes apt will fetch.
+    public var downloadSize: Int64 { downloads.reduce(0) { $0 + $1.size } }
+
+    /// The job's updates: one per package, id = the package, titled with its versions, sized
+    /// from its download. A package may ask for a reboot (Debian's `reboot-required`).
+    public var updates: [Update] {
+        let sizes = Dictionary(downloads.map { ($0.package, $0.size) }, uniquingKeysWith: +)
+        return changes.map { change in
+            Update(id: change.package, title: change.title, rebootBehavior: .may, sizeInBytes: sizes[change.package],
+                   description: change.action.rawValue, package: change)
+        }
+    }
+
+    /// How the plan reads before it runs: `3 to install, 1 to upgrade, 1 to remove · 42 kB to download`.
+    public var summary: String {
+        let counts: [(String, Int)] = [
+            ("to install", changes.count(where: { $0.action == .install })),
+            ("to upgrade", changes.count(where: { $0.action == .upgrade })),
+            ("to reinstall", changes.count(where: { $0.action == .reinstall })),
+            ("to remove", changes.count(where: { $0.isRemoval })),
+        ]
+        var text = counts.filter { $0.1 > 0 }.map { "\($0.1) \($0.0)" }.joined(separator: ", ")
+        if text.isEmpty { text = "nothing to do" }
+        if downloadSize > 0 { text += " · \(ByteCountText.text(downloadSize)) to download" }
+        return text
+    }
+}

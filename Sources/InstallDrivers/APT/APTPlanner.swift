@@ -1,0 +1,58 @@
+import Foundation
+import InstallEngine
+
+/// Asks apt what an apt job will do, before anything runs (PRODUCT.md "Package jobs"): the
+/// configuration and root, dpkg's lock, the simulation (the updates, in apt's order) and the
+/// download list (their sizes). Nothing here changes the system.
+public enum APTPlanner {
+    /// The plan of `job`.
+    /// - Parameter aptGet: the apt-get to ask (tests may name another).
+    /// - Throws: `APTPlanError`: apt missing, dpkg's database locked or not ours to lock, or
+    ///   apt's refusal (unknown package, broken dependencies) in apt's own words.
+    public static func plan(_ job: PackageJob, aptGet: String = "/usr/bin/apt-get") throws(APTPlanError) -> APTPlan {
+        let environment = try APTEnvironment.resolve(aptConfig: job.aptConfig)
+        // A simulation takes no lock (PACKAGES.md): look at it ourselves, so a plan is never
+        // promised while another apt or dpkg holds the database.
+        try checkLock(of: environment)
+        let commandLine = APTCommandLine(request: job.request, aptGet: aptGet)
+        let simulation = SystemCommand.run(commandLine.simulation, environment: environment.commandEnvironment)
+        if simulation.failedToStart { throw APTPlanError(.aptMissing, "apt-get is not installed here (\(simulation.stderr))") }
+        guard simulation.status == 0 else {
+            throw APTPlanError(.aptRefused, APTPlanError.aptMessage(simulation.stderr, otherwise: "apt-get exited with status \(simulation.status)"))
+        }
+        let changes = APTSimulation.plan(from: simulation.stdout)
+        var downloads: [APTDownload] = []
+        if changes.contains(where: { !$0.isRemoval }) {
+            let list = SystemCommand.run(commandLine.downloadList, environment: environment.commandEnvironment)
+            guard list.status == 0 else {
+                throw APTPlanError(.aptRefused, APTPlanError.aptMessage(list.stderr, otherwise: "apt-get --print-uris exited with status \(list.status)"))
+            }
+            downloads = APTDownload.list(from: list.stdout)
+        }
+        return APTPlan(job: job, environment: environment, changes: changes, downloads: downloads)
+    }
+
+    /// Refuses when dpkg's front-end lock is held or cannot be opened by this user.
+    static func checkLock(of environment: APTEnvironment) throws(APTPlanError) {
+        switch DpkgLock.state(administrativeDirectory: environment.administrativeDirectory) {
+        case .free:
+            return
+        case .held(let pid):
+            let holder = pid > 0 ? " by process \(pid)\(processName(pid).map { " (\($0))" } ?? "")" : ""
+            throw APTPlanError(.locked, """
+                E: Could not get lock \(environment.administrativeDirectory)/lock-frontend. It is held\(holder)
+                   another apt or dpkg is running: wait for it to finish, then try again
+                """)
+        case .unreadable(let cause):
+            throw APTPlanError(.noPermission, """
+                E: Could not open lock file \(environment.administrativeDirectory)/lock-frontend - open (\(cause))
+                   changing packages needs root: run installtop as root (sudo)
+                """)
+        }
+    }
+
+    private static func processName(_ pid: Int32) -> String? {
+        let name = (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+        return name?.isEmpty == false ? name : nil
+    }
+}

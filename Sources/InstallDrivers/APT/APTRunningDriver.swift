@@ -1,0 +1,156 @@
+import Foundation
+import InstallEngine
+import Synchronization
+
+/// One apt-get transaction as it runs: its process, the pure `APTRunState` its lines go
+/// through, and what happens after it ends (dpkg's final state, the repair after a forced stop).
+final class APTRunningDriver: RunningDriver, UpdateReporter {
+    private struct State {
+        var run: APTRunState
+        var process: ProcessRunningUpdate?
+        /// What a forced stop killed, and which update it cut.
+        var killed: [ProcessTree.Member]?
+        var cut: [Int] = []
+    }
+
+    private let plan: APTPlan
+    private let reporter: any DriverReporter
+    private let state: Mutex<State>
+    private let slot = OutcomeSlot()
+    /// Reports leave in the order they were made: the poller's thread and a stop request may
+    /// both produce some.
+    private let reportLock = Mutex(())
+
+    private init(plan: APTPlan, reporter: any DriverReporter) {
+        self.plan = plan
+        self.reporter = reporter
+        let before = Self.rebootList(at: plan.environment.rebootPackagesPath)
+        state = Mutex(State(run: APTRunState(plan: plan, rebootListBefore: before)))
+    }
+
+    static func start(plan: APTPlan, aptGet: String, jobName: String, backend: ProcessBackend,
+                      reporter: any DriverReporter) -> APTRunningDriver {
+        let driver = APTRunningDriver(plan: plan, reporter: reporter)
+        let commandLine = APTCommandLine(request: plan.job.request, aptGet: aptGet)
+        let carrier = Update(id: "apt-get", title: plan.job.request.summary, environment: plan.environment.commandEnvironment)
+        let request = UpdateRunRequest(update: carrier, operation: plan.job.request.operation,
+                                       command: .argv(commandLine.transaction), jobName: jobName, channelFormat: .raw)
+        let process = backend.startProcess(request, reporter: driver)
+        driver.state.withLock { $0.process = process }
+        Task.detached { await driver.finish(after: process) }
+        return driver
+    }
+
+    // MARK: - RunningDriver
+
+    func stopAtSafePoint() {
+        deliver {
+            let (reports, process) = state.withLock { state in (state.run.requestStop(), state.process) }
+            // SIGINT to apt-get alone: it finishes the package it is on and starts no other
+            // (PACKAGES.md); SIGTERM would leave dpkg's database interrupted.
+            process?.interrupt()
+            return reports
+        }
+    }
+
+    func kill() {
+        state.withLock { state in
+            guard state.killed == nil, let process = state.process else { return }
+            state.cut = state.run.inFlight
+            state.killed = process.killTree()
+        }
+    }
+
+    var outcome: UpdateRunOutcome {
+        get async { await slot.outcome }
+    }
+
+    // MARK: - UpdateReporter (apt-get's lines, on the poller's thread)
+
+    func report(_ report: UpdateReport) {
+        deliver {
+            state.withLock { state -> [DriverReport] in
+                switch report {
+                case .channelLine(let line):
+                    return state.run.statusLine(line) { Self.rebootList(at: plan.environment.rebootPackagesPath) }
+                case .output(let stream, let line):
+                    return state.run.outputLine(line, on: stream)
+                default:
+                    return []
+                }
+            }
+        }
+    }
+
+    // MARK: - The end
+
+    /// Waits for apt-get, repairs after a forced stop, checks dpkg's final state, then settles.
+    private func finish(after process: ProcessRunningUpdate) async {
+        let outcome = await process.outcome
+        let (killed, cut) = state.withLock { ($0.killed, $0.cut) }
+        // dpkg's commands block; they run off the concurrency pool.
+        await Self.onThread { [self] in
+            if let killed { repair(cut: cut, killed: killed) }
+            let finalStates = APTPackageState.query(administrativeDirectory: plan.environment.administrativeDirectory)
+            deliver { state.withLock { $0.run.aptEnded(outcome, plan: plan, finalStates: finalStates) } }
+        }
+        slot.settle(outcome)
+    }
+
+    /// After a forced stop (rule 25): `dpkg --configure -a` in the same root as a visible step
+    /// of the cut package, then `dpkg --audit`; the cut package is aborted with what was left.
+    private func repair(cut: [Int], killed: [ProcessTree.Member]) {
+        let names = killed.map { "\($0.name) (\($0.pid))" }.joined(separator: ", ")
+        let target = cut.first
+        func say(_ report: UpdateReport) {
+            guard let target else { return }
+            deliver { [.update(index: target, report)] }
+        }
+        say(.message("killed \(names.isEmpty ? "apt-get" : "apt-get, " + names); repairing: dpkg --configure -a"))
+        let environment = plan.environment
+        let configure = SystemCommand.run([environment.dpkg] + environment.dpkgOptions + ["--configure", "-a"],
+                                          environment: environment.commandEnvironment)
+        for line in (configure.stdout + configure.stderr).split(separator: "\n") { say(.output(.stdout, String(line))) }
+        let audit = SystemCommand.run([environment.dpkg] + environment.dpkgOptions + ["--audit"], environment: environment.commandEnvironment)
+        let auditText = audit.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        for line in auditText.split(separator: "\n") { say(.output(.stdout, "dpkg --audit: " + line)) }
+        let states = APTPackageState.query(administrativeDirectory: environment.administrativeDirectory)
+        let repairWord = configure.status == 0 ? "dpkg --configure -a repaired the database" : "dpkg --configure -a exited with status \(configure.status)"
+        let auditWord = auditText.isEmpty ? "dpkg --audit is clean" : "dpkg --audit reports: \(auditText.split(separator: "\n").first ?? "")"
+        deliver {
+            cut.map { index in
+                let package = plan.changes[index].package
+                let left = (states[package] ?? .notInstalled).description
+                return .updateFinished(index: index, DriverVerdict(
+                    resultCode: .aborted, reason: "cut by a forced abort; \(repairWord); left \(left); \(auditWord)"))
+            }
+        }
+        state.withLock { state in
+            for index in cut { _ = state.run.markFinished(index) }
+        }
+    }
+
+    // MARK: - Helpers
+
+    /// Makes reports and hands them on, one batch at a time in the order they were made.
+    private func deliver(_ make: () -> [DriverReport]) {
+        reportLock.withLock { _ in
+            for report in make() { reporter.report(report) }
+        }
+    }
+
+    /// The package names in Debian's `reboot-required.pkgs` list; empty when there is none.
+    static func rebootList(at path: String) -> Set<String> {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return [] }
+        return Set(text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
+    }
+
+    private static func onThread(_ body: @escaping @Sendable () -> Void) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            Thread.detachNewThread {
+                body()
+                continuation.resume()
+            }
+        }
+    }
+}
