@@ -90,6 +90,7 @@ let package = Package(
             dependencies: [
                 "InstallEngine",
                 "InstallHistory",
+                "InstallDrivers",
                 "EngineWire",
                 "EngineDaemon",
                 "TerminalUI",

@@ -37,6 +37,9 @@ public enum APTPackagePhase: String, Sendable, Hashable {
         }
     }
 
+    /// Whether dpkg has begun on the package (downloads change nothing on the system).
+    public var touchesThePackage: Bool { self != .downloading && self != .downloaded }
+
     /// Whether the package is done: its `Installed` / `Removed` line is its success (a safe
     /// point, with `Immediate-Configure-All`).
     public var isFinal: Bool { self == .installed || self == .removed }

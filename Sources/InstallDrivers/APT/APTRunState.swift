@@ -58,6 +58,9 @@ struct APTRunState {
                 if stopRequested { reports.append(.update(index: index, .message(Self.stoppingMessage))) }
             case .progress(let progress):
                 guard let index = indexOf[progress.reference.update] else { continue }
+                // dpkg moved on to another package (downloads carry no overall figure): the
+                // held success is final now.
+                if progress.jobPercent != nil, let held, held.index != index { releaseHeld(into: &reports) }
                 if progress.percent != nil || progress.message != nil {
                     if let percent = progress.percent {
                         reports.append(.update(index: index, .progress(percent: percent, message: progress.message)))
@@ -115,6 +118,15 @@ struct APTRunState {
             reports.append(.update(index: held.index, .error("apt-get exited with status \(status)")))
         }
         releaseHeld(into: &reports)
+        if stopRequested {
+            // Only downloaded when apt stopped: dpkg never touched them.
+            for index in plan.changes.indices where started.contains(index) && !finished.contains(index)
+                && (tracker.phase(of: plan.changes[index].package).map { !$0.touchesThePackage } ?? true) {
+                finished.insert(index)
+                reports.append(.updateFinished(index: index, DriverVerdict(
+                    resultCode: .aborted, reason: "not started: the job was aborted (it was only downloaded)", hResult: .callCancelled)))
+            }
+        }
         for (index, change) in plan.changes.enumerated() where !finished.contains(index) {
             let state = finalStates[change.package] ?? .notInstalled
             guard state.satisfies(change), !stopRequested || started.contains(index) else { continue }

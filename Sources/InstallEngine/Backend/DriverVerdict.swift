@@ -10,17 +10,22 @@ public struct DriverVerdict: Sendable, Hashable {
     public var rebootRequired: Bool?
     /// The driver's raw code for a failure, if it has one.
     public var unmappedResultCode: Int32
+    /// The HRESULT when the result code alone does not say it (an update a driver only prepared
+    /// and never began is `aborted` with `callCancelled`); `nil` derives it from the result code.
+    public var hResult: HResult?
 
     public init(
         resultCode: OperationResultCode,
         reason: String? = nil,
         rebootRequired: Bool? = nil,
-        unmappedResultCode: Int32 = 0
+        unmappedResultCode: Int32 = 0,
+        hResult: HResult? = nil
     ) {
         self.resultCode = resultCode
         self.reason = reason
         self.rebootRequired = rebootRequired
         self.unmappedResultCode = unmappedResultCode
+        self.hResult = hResult
     }
 
     public static let succeeded = DriverVerdict(resultCode: .succeeded)

@@ -41,7 +41,7 @@ extension JobMachine {
         if ![.succeeded, .succeededWithErrors, .failed, .aborted].contains(code) { code = .failed }
         if code == .succeeded, !run.errors.isEmpty { code = .succeededWithErrors }
         var result = UpdateInstallationResult(
-            resultCode: code, hResult: Self.hResult(for: code), unmappedResultCode: verdict.unmappedResultCode,
+            resultCode: code, hResult: verdict.hResult ?? Self.hResult(for: code), unmappedResultCode: verdict.unmappedResultCode,
             reason: verdict.reason, reportedErrors: run.errors, startedAt: results[index].startedAt ?? now, endedAt: now)
         if code.isSuccess {
             result.rebootRequired = verdict.rebootRequired ?? (update.rebootBehavior == .always || run.rebootReported)

@@ -6,11 +6,20 @@ import InstallHistory
 import Monitor
 import MonitorRuntime
 
-/// One `installtop run` (or `demo`): the manifest's jobs on a queue of real processes, the
+/// One `installtop run` (or `demo`, or `apt`): the jobs on a queue of real processes, the
 /// history recorder, and the chosen output, until every job is done.
 struct RunSession {
-    let manifest: Manifest
+    let jobs: [RunnableJob]
     let options: RunOptions
+
+    init(jobs: [RunnableJob], options: RunOptions) {
+        self.jobs = jobs
+        self.options = options
+    }
+
+    init(manifest: Manifest, options: RunOptions) {
+        self.init(jobs: manifest.jobs.map(RunnableJob.init), options: options)
+    }
 
     /// Runs everything and returns the exit status. Returns only after every child is gone.
     func run() -> ExitStatus {
@@ -94,11 +103,12 @@ struct RunSession {
         }
     }
 
-    /// Queues every job of the manifest; they were validated when it was loaded.
+    /// Queues every job; they were validated when the manifest was loaded or the plan made.
     func submitJobs(to queue: JobQueue) {
-        for job in manifest.jobs {
+        for job in jobs {
             do {
-                try queue.submit(name: job.name, operation: job.operation, updates: job.updates, stopOnFailure: job.stopOnFailure)
+                try queue.submit(name: job.name, operation: job.operation, updates: job.updates, stopOnFailure: job.stopOnFailure,
+                                 driver: job.driver)
             } catch {
                 StandardOutput.stderr.line("installtop: job \(job.name) was not queued: \(error)")
             }
@@ -122,7 +132,7 @@ struct RunSession {
         case .off(let reason):
             return .off(reason)
         case .store(let store):
-            return MonitorHistory(store: store, updateIDs: manifest.jobs.lazy.flatMap(\.updates).map(\.id)) { error in
+            return MonitorHistory(store: store, updateIDs: jobs.lazy.flatMap(\.updates).map(\.id)) { error in
                 warnings.add("no ETAs from history: \(error)")
             }
         }

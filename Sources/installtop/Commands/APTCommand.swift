@@ -1,0 +1,21 @@
+import ArgumentParser
+
+/// `installtop apt …`: a real apt transaction as one job, each package an update with its own
+/// bar (PRODUCT.md "Package jobs").
+struct APTCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "apt",
+        abstract: "Install, upgrade or remove packages with apt, one bar per package.",
+        discussion: """
+            apt is asked for the plan first (a simulation: nothing changes); the monitor shows it \
+            as the queued job and asks before it starts (--yes skips the question; off a terminal \
+            nothing runs without --yes). Abort (a) lets the package being worked on finish and \
+            starts no other; a second abort kills apt and dpkg and repairs dpkg's database. \
+            Exit status: 0 done (or nothing to do), 1 some package failed, or the plan was not \
+            confirmed (off a terminal without --yes, like apt-get's "Abort."), 2 apt refused the \
+            request (unknown package, broken dependencies, a locked database, no permission), \
+            3 aborted, 4 done and a reboot is required.
+            """,
+        subcommands: [APTInstallCommand.self, APTUpgradeCommand.self, APTFullUpgradeCommand.self, APTRemoveCommand.self]
+    )
+}

@@ -1,0 +1,19 @@
+import ArgumentParser
+
+/// `installtop apt install PKG…`.
+struct APTInstallCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "install", abstract: "Install packages and what they depend on.")
+
+    @Argument(help: "The packages.")
+    var packages: [String]
+
+    @OptionGroup var options: APTOptions
+
+    func validate() throws {
+        if packages.isEmpty { throw ValidationError("name at least one package to install") }
+    }
+
+    func run() throws {
+        throw ExitCode(APTSession(request: .install(packages), options: options).run().rawValue)
+    }
+}

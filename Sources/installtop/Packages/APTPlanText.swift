@@ -1,0 +1,31 @@
+import InstallDrivers
+import InstallEngine
+
+/// An apt plan as text for the operator, in apt's own shape: what will be installed, upgraded
+/// and removed (with versions), then the counts and the download size.
+enum APTPlanText {
+    static func text(of plan: APTPlan) -> String {
+        var lines: [String] = []
+        let groups: [(String, [PackageChange.Action])] = [
+            ("will be INSTALLED", [.install]), ("will be upgraded", [.upgrade]), ("will be reinstalled", [.reinstall]),
+            ("will be REMOVED", [.remove, .purge]),
+        ]
+        for (verb, actions) in groups {
+            let changes = plan.changes.filter { actions.contains($0.action) }
+            guard !changes.isEmpty else { continue }
+            lines.append("The following packages \(verb):")
+            for change in changes { lines.append("  " + change.title) }
+        }
+        lines.append(plan.summary + ".")
+        return lines.joined(separator: "\n")
+    }
+
+    /// What to say when apt has nothing to do.
+    static func nothingToDo(for request: PackageRequest) -> String {
+        switch request {
+        case .upgrade, .fullUpgrade: return "Nothing to upgrade: every package is at its newest version."
+        case .install: return "Nothing to install: every package named is already at its newest version."
+        case .remove: return "Nothing to remove: none of the packages named is installed."
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import Glibc
+import InstallDrivers
+import InstallEngine
+
+/// One `installtop apt …`: the plan from apt, the operator's yes, then the transaction as one
+/// job on the usual run (monitor, plain lines or JSON).
+struct APTSession {
+    let request: PackageRequest
+    let options: APTOptions
+
+    func run() -> ExitStatus {
+        let job = PackageJob(request: request, aptConfig: options.aptConfig)
+        let plan: APTPlan
+        do {
+            plan = try APTPlanner.plan(job)
+        } catch {
+            StandardOutput.stderr.line("installtop: \(request.summary): nothing was run:\n\(error.message)")
+            return .invalidUsage
+        }
+        if plan.isEmpty {
+            StandardOutput.stdout.line(APTPlanText.nothingToDo(for: request))
+            return .succeeded
+        }
+        let mode = OutputMode(options: options.run)
+        if !options.yes && mode != .monitor {
+            // Nobody at a terminal to ask: say what would run, and run nothing (apt-get's "Abort.").
+            StandardOutput.stdout.line(APTPlanText.text(of: plan))
+            StandardOutput.stderr.line("installtop: not run: confirm with --yes (there is no terminal to ask on)")
+            return .failed
+        }
+        let runnable = RunnableJob(
+            name: "\(request.summary) · \(plan.summary)", operation: request.operation, updates: plan.updates,
+            driver: APTDriver(plan: plan), needsConfirmation: !options.yes)
+        return RunSession(jobs: [runnable], options: options.run).run()
+    }
+}
