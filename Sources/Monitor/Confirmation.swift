@@ -7,4 +7,7 @@ public enum Confirmation: Sendable, Hashable {
     case abortAll(count: Int)
     /// Quit while `count` jobs have not completed: they would be aborted.
     case quit(count: Int)
+    /// Start job `job` (named `name`, `updates` updates), which awaits confirmation (an apt
+    /// plan); no aborts it without running anything.
+    case startJob(job: Int, name: String, updates: Int)
 }

@@ -86,8 +86,14 @@ extension MonitorRenderer {
             lines = ["Abort \(count == 1 ? "the 1 unfinished job" : "all \(count) unfinished jobs")?", "Running updates are stopped."]
         case .quit(let count):
             lines = ["\(count) \(count == 1 ? "job has" : "jobs have") not completed.", "Quit and abort \(count == 1 ? "it" : "them")?"]
+        case .startJob(_, let name, let updates):
+            lines = ["Start \(state.glyphs.sanitizer.sanitize(name))?",
+                     "y runs the \(updates) \(updates == 1 ? "update" : "updates") planned; n runs nothing."]
         }
-        let box = centredBox(width: 50, height: lines.count + 4, in: layout.body)
+        // A plan's name carries its counts and size: worth the width.
+        let width: Int
+        if case .startJob = question { width = 72 } else { width = 50 }
+        let box = centredBox(width: width, height: lines.count + 4, in: layout.body)
         let inner = BoxFrame(title: "Confirm", borderStyle: theme[.focus], titleStyle: theme[.title], glyphs: state.glyphs.box,
             fillStyle: theme[.text]).render(into: &buffer, area: box)
         for (row, line) in lines.enumerated() {

@@ -58,6 +58,8 @@ extension MonitorRenderer {
             return
         }
         switch job.phase {
+        case .queued where job.descriptor.awaitsConfirmation:
+            TextLine("awaiting yes", style: theme[.status], ellipsis: glyphs.box.ellipsis).render(into: &buffer, area: status)
         case .queued:
             TextLine(queuedText(startsIn: startsIn, width: statusWidth), style: theme[.queued]).render(into: &buffer, area: status)
         case .running where job.abortRequested:

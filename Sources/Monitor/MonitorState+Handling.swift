@@ -66,6 +66,7 @@ extension MonitorState {
         case .jobQueued(let descriptor):
             if let job = queue.job(descriptor.id) { filter.add(job) }
             if selectedJob == nil, filter.shows(job: descriptor.id) { select(job: descriptor.id) }
+            if descriptor.awaitsConfirmation { askToStart(descriptor) }
         case .updateStarted(let start):
             estimates.updateStarted(start.updateKey, at: event.time)
             // The cheap test first: most starts are of jobs not selected.
@@ -100,6 +101,13 @@ extension MonitorState {
             break
         }
         return effects
+    }
+
+    /// Shows the plan's job and asks whether to start it; a question already open (or the
+    /// full-output view) is replaced, since nothing runs until this one is answered.
+    private mutating func askToStart(_ descriptor: JobDescriptor) {
+        select(job: descriptor.id)
+        overlay = .confirm(.startJob(job: descriptor.id, name: descriptor.name, updates: descriptor.updates.count))
     }
 
     /// Keeps `tallies` in step with the queue: counted afresh when a job arrives or completes

@@ -98,9 +98,16 @@ extension MonitorState {
                 return [.command(.abortAll(force: false))]
             case .quit:
                 return confirmQuit()
+            case .startJob(let job, let name, _):
+                say("Starting \(name)")
+                return [.command(.confirm(job: job))]
             }
         case .character("n"), .character("N"), .character("q"), .escape:
             overlay = nil
+            if case .startJob(let job, let name, _) = question {
+                say("Not started: \(name)")
+                return [.command(.abort(job: job, force: false))]
+            }
             say("Cancelled")
             return []
         default:

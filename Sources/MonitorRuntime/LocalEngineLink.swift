@@ -43,6 +43,8 @@ public final class LocalEngineLink: EngineLink {
             }
         case .retry(let job):
             do { try queue.retry(job: job) } catch { mailbox.post(.commandResult(error.description)) }
+        case .confirm(let job):
+            do { try queue.confirm(job: job) } catch { mailbox.post(.commandResult(error.description)) }
         }
     }
 

@@ -95,6 +95,14 @@ extension ServerLoop {
             }
             server.options.log("\(who) re-queued job \(job) as job \(descriptor.id)")
             return WireReply(command: ok.command, requestID: requestID, fields: ["job": .integer(descriptor.id)])
+        case .confirm(let job):
+            do {
+                try server.queue.confirm(job: job)
+            } catch {
+                throw WireError(error)
+            }
+            server.options.log("\(who) confirmed job \(job)")
+            return ok
         }
     }
 

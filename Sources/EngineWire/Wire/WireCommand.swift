@@ -27,6 +27,7 @@ public enum WireCommand: Sendable, Hashable {
         case .job(.abortAll): return "abortAll"
         case .job(.cleanUp): return "cleanup"
         case .job(.retry): return "retry"
+        case .job(.confirm): return "confirm"
         case .history: return "history"
         case .durations: return "durations"
         }
@@ -47,7 +48,7 @@ public enum WireCommand: Sendable, Hashable {
             object.add("force", force)
         case .job(.abortAll(let force)):
             object.add("force", force)
-        case .job(.cleanUp(let job)), .job(.retry(let job)):
+        case .job(.cleanUp(let job)), .job(.retry(let job)), .job(.confirm(let job)):
             object.add("job", job)
         case .history(let limit):
             object.add("limit", limit)
@@ -79,6 +80,8 @@ public enum WireCommand: Sendable, Hashable {
             self = .job(.cleanUp(job: try object.int("job")))
         case "retry":
             self = .job(.retry(job: try object.int("job")))
+        case "confirm":
+            self = .job(.confirm(job: try object.int("job")))
         case "history":
             let limit = try object.optionalInt("limit") ?? 50
             guard limit >= 0 else { throw WireError(.badArgument, "history: `limit` must be 0 or more") }
@@ -88,7 +91,7 @@ public enum WireCommand: Sendable, Hashable {
         default:
             throw WireError(
                 .unknownCommand,
-                "unknown command \"\(name)\"; known: subscribe, submit, abort, abortAll, cleanup, retry, history, durations")
+                "unknown command \"\(name)\"; known: subscribe, submit, abort, abortAll, cleanup, retry, confirm, history, durations")
         }
     }
 }

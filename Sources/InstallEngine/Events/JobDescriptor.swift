@@ -8,12 +8,17 @@ public struct JobDescriptor: Sendable, Hashable, Identifiable {
     public var updates: [Update]
     /// Rule 18: after a failed update the rest are aborted with `callCancelled`.
     public var stopOnFailure: Bool
+    /// Held in the queue until someone confirms it (`JobCommand.confirm`): an apt plan shown
+    /// before it runs. Aborting it instead completes it at once, every update aborted (rule 13).
+    public var awaitsConfirmation: Bool
 
-    public init(id: Int, name: String, operation: UpdateOperation, updates: [Update], stopOnFailure: Bool) {
+    public init(id: Int, name: String, operation: UpdateOperation, updates: [Update], stopOnFailure: Bool,
+                awaitsConfirmation: Bool = false) {
         self.id = id
         self.name = name
         self.operation = operation
         self.updates = updates
         self.stopOnFailure = stopOnFailure
+        self.awaitsConfirmation = awaitsConfirmation
     }
 }

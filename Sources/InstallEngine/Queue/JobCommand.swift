@@ -9,4 +9,6 @@ public enum JobCommand: Sendable, Hashable {
     case cleanUp(job: Int)
     /// `JobQueue.retry(job:)`: the failed and aborted updates as a new job.
     case retry(job: Int)
+    /// `JobQueue.confirm(job:)`: a job that awaits confirmation may start.
+    case confirm(job: Int)
 }

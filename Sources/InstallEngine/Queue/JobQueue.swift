@@ -95,13 +95,15 @@ public final class JobQueue: Sendable {
         updates: [Update],
         stopOnFailure: Bool = false,
         driver: (any JobDriver)? = nil,
+        awaitsConfirmation: Bool = false,
         whenQueued: (JobDescriptor) -> Void = { _ in }
     ) throws(InstallerError) -> JobDescriptor {
         try UpdateInstaller.validate(updates, for: operation, needsCommands: driver == nil)
         var descriptor: JobDescriptor?
         let mustDeliver = state.withLock { state -> Bool in
             let (queued, actions) = state.machine.submit(
-                name: name, operation: operation, updates: updates, stopOnFailure: stopOnFailure)
+                name: name, operation: operation, updates: updates, stopOnFailure: stopOnFailure,
+                awaitsConfirmation: awaitsConfirmation)
             descriptor = queued
             if let driver { state.drivers[queued.id] = driver }
             return perform(actions, state: &state).mustDeliver
@@ -119,6 +121,15 @@ public final class JobQueue: Sendable {
     public func abort(job id: Int, force: Bool = false) throws(JobCommandError) {
         let performed = try state.withLock { state throws(JobCommandError) -> Performed in
             perform(try state.machine.abort(id, force: force), state: &state)
+        }
+        finish(performed)
+    }
+
+    /// Lets job `id`, which awaits confirmation, start; see `QueueMachine.confirm`.
+    /// - Throws: `unknownJob`, or `alreadyCompleted`.
+    public func confirm(job id: Int) throws(JobCommandError) {
+        let performed = try state.withLock { state throws(JobCommandError) -> Performed in
+            perform(try state.machine.confirm(id), state: &state)
         }
         finish(performed)
     }

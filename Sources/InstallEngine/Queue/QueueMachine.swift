@@ -5,6 +5,8 @@
 public struct QueueMachine: Sendable {
     /// Where a job is, as the queue sees it.
     public enum EntryPhase: Sendable, Hashable {
+        /// Held until `confirm` (its descriptor `awaitsConfirmation`); never started before.
+        case awaitingConfirmation
         case queued
         case running(slot: Int)
         /// Completed without running (aborted while queued, or refused by its installer); its
@@ -42,12 +44,13 @@ public struct QueueMachine: Sendable {
 
     /// Numbers a job and queues it. Call `startQueued()` afterwards to start what can start.
     public mutating func submit(
-        name: String, operation: UpdateOperation, updates: [Update], stopOnFailure: Bool
+        name: String, operation: UpdateOperation, updates: [Update], stopOnFailure: Bool, awaitsConfirmation: Bool = false
     ) -> (JobDescriptor, [QueueAction]) {
         let descriptor = JobDescriptor(
-            id: nextJobID, name: name, operation: operation, updates: updates, stopOnFailure: stopOnFailure)
+            id: nextJobID, name: name, operation: operation, updates: updates, stopOnFailure: stopOnFailure,
+            awaitsConfirmation: awaitsConfirmation)
         nextJobID += 1
-        entries[descriptor.id] = Entry(descriptor: descriptor, phase: .queued)
+        entries[descriptor.id] = Entry(descriptor: descriptor, phase: awaitsConfirmation ? .awaitingConfirmation : .queued)
         return (descriptor, [.publish(.jobQueued(descriptor))])
     }
 
@@ -62,6 +65,20 @@ public struct QueueMachine: Sendable {
             actions.append(.begin(descriptor, slot: slot))
         }
         return actions
+    }
+
+    /// Job `id` may start: one awaiting confirmation joins the queue in its place (job numbers
+    /// keep the order). Confirming a job that needs none, or again, changes nothing.
+    /// - Throws: `unknownJob`, or `alreadyCompleted`.
+    public mutating func confirm(_ id: Int) throws(JobCommandError) -> [QueueAction] {
+        guard let entry = entries[id] else { throw .unknownJob(id) }
+        switch entry.phase {
+        case .completed, .completing: throw .alreadyCompleted(id)
+        case .queued, .running: return []
+        case .awaitingConfirmation:
+            entries[id]?.phase = .queued
+            return startQueued()
+        }
     }
 
     /// The installer refused job `id` although its slot was free and its updates validated:
@@ -84,7 +101,7 @@ public struct QueueMachine: Sendable {
             throw .alreadyCompleted(id)
         case .running:
             return [.abortRunning(job: id, force: force)]
-        case .queued:
+        case .queued, .awaitingConfirmation:
             entries[id]?.phase = .completing
             let aborted = UpdateInstallationResult(
                 resultCode: .aborted, hResult: .callCancelled, reason: "not started: the job was aborted while queued")
@@ -96,8 +113,9 @@ public struct QueueMachine: Sendable {
     /// Aborts every job that has not completed: queued ones first, so none of them starts.
     public mutating func abortAll(force: Bool) -> [QueueAction] {
         let open = entries.values.filter { $0.phase != .completed && $0.phase != .completing }
-        let queued = open.filter { $0.phase == .queued }.map(\.descriptor.id).sorted()
-        let running = open.filter { $0.phase != .queued }.map(\.descriptor.id).sorted()
+        let waiting: Set<EntryPhase> = [.queued, .awaitingConfirmation]
+        let queued = open.filter { waiting.contains($0.phase) }.map(\.descriptor.id).sorted()
+        let running = open.filter { !waiting.contains($0.phase) }.map(\.descriptor.id).sorted()
         return (queued + running).flatMap { id in (try? abort(id, force: force)) ?? [] }
     }
 

@@ -108,7 +108,7 @@ struct RunSession {
         for job in jobs {
             do {
                 try queue.submit(name: job.name, operation: job.operation, updates: job.updates, stopOnFailure: job.stopOnFailure,
-                                 driver: job.driver)
+                                 driver: job.driver, awaitsConfirmation: job.needsConfirmation)
             } catch {
                 StandardOutput.stderr.line("installtop: job \(job.name) was not queued: \(error)")
             }
