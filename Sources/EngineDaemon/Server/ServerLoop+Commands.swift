@@ -111,8 +111,26 @@ extension ServerLoop {
             throw WireError(.shuttingDown, "the engine is shutting down and takes no new jobs")
         }
         guard !jobs.isEmpty else { throw WireError(.badArgument, "submit: `jobs` is empty") }
-        // All or nothing: every job is checked before the first is queued.
+        // All or nothing: every job is checked (and every package job planned) before the first
+        // is queued.
+        var planned: [Int: PlannedPackageJob] = [:]
         for (position, job) in jobs.enumerated() {
+            if let package = job.package {
+                guard let planner = server.options.packageJobs else {
+                    throw WireError(.invalidJob, "job \(position + 1) (\(job.name)): this engine runs no package jobs")
+                }
+                let plan: PlannedPackageJob
+                do {
+                    plan = try planner.plan(package)
+                } catch {
+                    throw WireError(.invalidJob, "job \(position + 1) (\(job.name)): \(package.request.summary): \(error)")
+                }
+                guard !plan.updates.isEmpty else {
+                    throw WireError(.invalidJob, "job \(position + 1) (\(job.name)): \(package.request.summary): nothing to do")
+                }
+                planned[position] = plan
+                continue
+            }
             do {
                 try UpdateInstaller.validate(job.updates, for: job.operation)
             } catch {
@@ -120,10 +138,15 @@ extension ServerLoop {
             }
         }
         var ids: [JSONValue] = []
-        for job in jobs {
+        for (position, var job) in jobs.enumerated() {
+            if let plan = planned[position] {
+                job.updates = plan.updates
+                job.name += " · " + plan.summary
+            }
             do {
                 let descriptor = try server.queue.submit(
-                    name: job.name, operation: job.operation, updates: job.updates, stopOnFailure: job.stopOnFailure
+                    name: job.name, operation: job.operation, updates: job.updates, stopOnFailure: job.stopOnFailure,
+                    driver: planned[position]?.driver
                 ) { descriptor in
                     // Before the job can start, so the log reads "submitted", then "started".
                     server.options.log("\(who) submitted job \(descriptor.id): \(job.name) (\(job.updates.count) update\(job.updates.count == 1 ? "" : "s"))")

@@ -1,3 +1,5 @@
+import InstallEngine
+
 /// How an `EngineServer` listens and what it tolerates from clients.
 public struct ServerOptions: Sendable {
     /// The socket's path; its directory must be writable by this user only.
@@ -9,14 +11,17 @@ public struct ServerOptions: Sendable {
     public var maximumLineLength: Int
     /// Where the engine says what happens (connections, refusals, drops): one line each.
     public var log: @Sendable (String) -> Void
+    /// Plans submitted package jobs (apt); without one they are refused.
+    public var packageJobs: (any PackageJobPlanner)?
 
     public init(
         socketPath: String, backlogLimit: Int = 8 << 20, maximumLineLength: Int = 8 << 20,
-        log: @escaping @Sendable (String) -> Void = { _ in }
+        log: @escaping @Sendable (String) -> Void = { _ in }, packageJobs: (any PackageJobPlanner)? = nil
     ) {
         self.socketPath = socketPath
         self.backlogLimit = backlogLimit
         self.maximumLineLength = maximumLineLength
         self.log = log
+        self.packageJobs = packageJobs
     }
 }

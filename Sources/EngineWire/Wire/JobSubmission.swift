@@ -8,12 +8,17 @@ public struct JobSubmission: Sendable, Hashable {
     public var operation: UpdateOperation
     public var updates: [Update]
     public var stopOnFailure: Bool
+    /// A package job (`"apt":{"install":[…]}`, `{"upgrade":true}`, `{"full_upgrade":true}`,
+    /// `{"remove":[…]}`, with an optional `"aptConfig"`): the engine asks apt for the plan, so
+    /// `updates` is empty.
+    public var package: PackageJob?
 
-    public init(name: String, operation: UpdateOperation, updates: [Update], stopOnFailure: Bool) {
+    public init(name: String, operation: UpdateOperation, updates: [Update], stopOnFailure: Bool, package: PackageJob? = nil) {
         self.name = name
         self.operation = operation
         self.updates = updates
         self.stopOnFailure = stopOnFailure
+        self.package = package
     }
 
     /// The job as a JSON object.
@@ -23,6 +28,17 @@ public struct JobSubmission: Sendable, Hashable {
         object.add("operation", operation.name)
         object.add("stopOnFailure", stopOnFailure)
         object.addRaw("updates", "[" + updates.map(UpdateCoding.encode).joined(separator: ",") + "]")
+        if let package {
+            var apt = JSONObject()
+            switch package.request {
+            case .install(let packages): apt.add("install", strings: packages)
+            case .remove(let packages): apt.add("remove", strings: packages)
+            case .upgrade: apt.add("upgrade", true)
+            case .fullUpgrade: apt.add("full_upgrade", true)
+            }
+            if let aptConfig = package.aptConfig { apt.add("aptConfig", aptConfig) }
+            object.addRaw("apt", apt.json)
+        }
         return object.json
     }
 
@@ -35,5 +51,25 @@ public struct JobSubmission: Sendable, Hashable {
         var updates: [Update] = []
         for item in try object.objects("updates") { updates.append(try UpdateCoding.decode(item)) }
         self.updates = updates
+        package = try Self.package(object)
+    }
+
+    private static func package(_ object: WireObject) throws(WireError) -> PackageJob? {
+        guard let value = object.members["apt"], !value.isNull else { return nil }
+        guard let members = value.objectValue else { throw WireError(.badArgument, "\(object.context): `apt` must be an object") }
+        let apt = WireObject(members, context: object.context + ".apt")
+        let request: PackageRequest
+        if members["install"] != nil {
+            request = .install(try apt.strings("install"))
+        } else if members["remove"] != nil {
+            request = .remove(try apt.strings("remove"))
+        } else if try apt.bool("upgrade", default: false) {
+            request = .upgrade
+        } else if try apt.bool("full_upgrade", default: false) {
+            request = .fullUpgrade
+        } else {
+            throw WireError(.badArgument, "\(object.context): `apt` needs install, remove, upgrade or full_upgrade")
+        }
+        return PackageJob(request: request, aptConfig: try apt.optionalString("aptConfig"))
     }
 }

@@ -78,6 +78,21 @@ struct ManifestReader {
         let settings = defaults.overridden(by: settings(from: fields))
 
         let label = name.map { "job `\($0)`" } ?? "job #\(number)"
+        if let aptNode = fields["apt"] {
+            if let updatesNode = fields["updates"], !isNull(updatesNode) {
+                report("\(label) has both `apt` and `updates`; an apt job's updates are the packages apt plans",
+                       at: fields.keyPosition("updates") ?? fields.position)
+                return nil
+            }
+            guard let package = packageJob(from: aptNode), let name else { return nil }
+            if fields["operation"] != nil, operation != package.request.operation {
+                report("\(label): `operation` is \(package.request.operation.name) for this apt request; leave it out",
+                       at: fields.keyPosition("operation") ?? fields.position)
+                return nil
+            }
+            return ManifestJob(name: name, operation: package.request.operation, stopOnFailure: stopOnFailure, updates: [],
+                               line: fields.position.line, package: package)
+        }
         guard let updatesNode = fields["updates"], !isNull(updatesNode) else {
             report("\(label) has no updates", at: fields.keyPosition("updates") ?? fields.position)
             return nil
@@ -109,6 +124,53 @@ struct ManifestReader {
         guard let name, let operation, complete else { return nil }
         return ManifestJob(
             name: name, operation: operation, stopOnFailure: stopOnFailure, updates: updates, line: fields.position.line)
+    }
+
+    // MARK: - Package jobs
+
+    /// `apt: {install: [a, b]}`, `{upgrade: true}`, `{full_upgrade: true}` or `{remove: [a]}`, with
+    /// an optional `apt_config` (relative to the manifest's folder). Exactly one request.
+    private mutating func packageJob(from node: Node) -> PackageJob? {
+        guard let fields = fields(of: node, in: .apt) else { return nil }
+        var requests: [PackageRequest] = []
+        var complete = true
+        for key in ["install", "remove"] {
+            guard let value = fields[key] else { continue }
+            guard let packages = stringList(value) else {
+                complete = false
+                continue
+            }
+            guard !packages.isEmpty else {
+                report("`\(key)` names no package", at: value)
+                complete = false
+                continue
+            }
+            requests.append(key == "install" ? .install(packages) : .remove(packages))
+        }
+        for key in ["upgrade", "full_upgrade"] {
+            guard let value = fields[key] else { continue }
+            guard let flag = boolean(value) else {
+                complete = false
+                continue
+            }
+            if flag { requests.append(key == "upgrade" ? .upgrade : .fullUpgrade) }
+        }
+        var aptConfig: String?
+        if let value = fields["apt_config"], let path = nonEmptyString(value) {
+            let expanded = NSString(string: path).expandingTildeInPath
+            aptConfig = URL(fileURLWithPath: expanded, relativeTo: URL(fileURLWithPath: folder, isDirectory: true)).standardizedFileURL.path
+            if !FileManager.default.fileExists(atPath: aptConfig ?? "") {
+                report("apt_config `\(aptConfig ?? path)` does not exist", at: value)
+                complete = false
+            }
+        }
+        guard complete else { return nil }
+        guard requests.count == 1, let request = requests.first else {
+            report("expected one of install, upgrade, full_upgrade or remove in apt; got \(requests.isEmpty ? "none" : "\(requests.count)")",
+                   at: fields.position)
+            return nil
+        }
+        return PackageJob(request: request, aptConfig: aptConfig)
     }
 
     // MARK: - Updates

@@ -4,6 +4,8 @@ enum ManifestSection {
     case defaults
     case job
     case update
+    /// A job's `apt:` (PRODUCT.md "Package jobs").
+    case apt
 
     /// The keys `defaults`, a job and an update all accept; inner levels override outer ones.
     static let settingKeys = ["timeout", "abort_grace", "reboot", "impact", "progress", "workdir", "env"]
@@ -13,7 +15,8 @@ enum ManifestSection {
         switch self {
         case .topLevel: return ["defaults", "jobs"]
         case .defaults: return Self.settingKeys
-        case .job: return ["name", "operation", "stop_on_failure", "updates"] + Self.settingKeys
+        case .job: return ["name", "operation", "stop_on_failure", "updates", "apt"] + Self.settingKeys
+        case .apt: return ["install", "upgrade", "full_upgrade", "remove", "apt_config"]
         case .update:
             return [
                 "id", "revision", "title", "install", "uninstall", "reboot", "impact", "progress", "size",
@@ -29,6 +32,7 @@ enum ManifestSection {
         case .defaults: return "in defaults"
         case .job: return "in job"
         case .update: return "in update"
+        case .apt: return "in apt"
         }
     }
 
@@ -39,6 +43,7 @@ enum ManifestSection {
         case .defaults: return "a mapping of defaults"
         case .job: return "a job (a mapping with `name` and `updates`)"
         case .update: return "an update (a mapping with `id` and a command)"
+        case .apt: return "an apt request ({install: [packages]}, {upgrade: true}, {full_upgrade: true} or {remove: [packages]})"
         }
     }
 }

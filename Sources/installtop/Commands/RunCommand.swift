@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import InstallDrivers
 import InstallEngine
 
 /// `installtop run FILE`: runs a manifest's jobs and monitors them.
@@ -20,7 +21,18 @@ struct RunCommand: ParsableCommand {
 
     func run() throws {
         let manifest = try ManifestArgument.load(file)
-        let status = RunSession(manifest: manifest, options: options).run()
+        let jobs: [RunnableJob]
+        do {
+            jobs = try RunnableJob.jobs(of: manifest, file: file, planner: APTJobPlanner())
+        } catch {
+            StandardOutput.stderr.line("installtop: " + error.message)
+            throw ExitCode(ExitStatus.invalidUsage.rawValue)
+        }
+        guard !jobs.isEmpty else {
+            StandardOutput.stdout.line("Nothing to do.")
+            return
+        }
+        let status = RunSession(jobs: jobs, options: options).run()
         throw ExitCode(status.rawValue)
     }
 }

@@ -44,7 +44,7 @@ struct SubmitCommand: ParsableCommand {
                     if let abortGrace { update.abortGrace = .milliseconds(Int64(abortGrace * 1000)) }
                     return update
                 },
-                stopOnFailure: job.stopOnFailure)
+                stopOnFailure: job.stopOnFailure, package: job.package)
         }
         let reply = try JobAction.perform(.submit(jobs), socket: socket, timeout: JobAction.replyTimeout)
         let ids = (reply.fields["jobs"]?.arrayValue ?? []).compactMap(\.intValue)
@@ -54,6 +54,10 @@ struct SubmitCommand: ParsableCommand {
             let sanitizer = TextEnvironment.sanitizer
             for (id, job) in zip(ids, jobs) {
                 let count = job.updates.count
+                if let package = job.package {
+                    StandardOutput.stdout.line("job \(id) queued: \(sanitizer.sanitize(job.name)) (\(package.request.summary), as apt plans it)")
+                    continue
+                }
                 StandardOutput.stdout.line("job \(id) queued: \(sanitizer.sanitize(job.name)) (\(job.operation.name), \(count) update\(count == 1 ? "" : "s"))")
             }
         }

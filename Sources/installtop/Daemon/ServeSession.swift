@@ -3,6 +3,7 @@ import EngineDaemon
 import EngineWire
 import Foundation
 import Glibc
+import InstallDrivers
 import InstallEngine
 import InstallHistory
 
@@ -21,7 +22,7 @@ struct ServeSession {
         let queue = host.queue
         let server: EngineServer
         do {
-            server = try EngineServer(queue: queue, history: host.history, options: ServerOptions(socketPath: socketPath, log: log))
+            server = try EngineServer(queue: queue, history: host.history, options: ServerOptions(socketPath: socketPath, log: log, packageJobs: APTJobPlanner()))
         } catch {
             StandardOutput.stderr.line("installtop: \(error)")
             return 1

@@ -17,6 +17,32 @@ struct RunnableJob {
         self.init(name: job.name, operation: job.operation, updates: job.updates, stopOnFailure: job.stopOnFailure, driver: nil)
     }
 
+    /// Every job of `manifest`, package jobs planned by `planner` now, before anything runs. A
+    /// package job with nothing to do is left out, saying so on stderr.
+    /// - Throws: the first refusal, located at its job (`FILE:LINE`), in apt's words.
+    static func jobs(of manifest: Manifest, file: String, planner: any PackageJobPlanner) throws(PackageJobRefusal) -> [RunnableJob] {
+        var jobs: [RunnableJob] = []
+        for job in manifest.jobs {
+            guard let package = job.package else {
+                jobs.append(RunnableJob(job))
+                continue
+            }
+            let plan: PlannedPackageJob
+            do {
+                plan = try planner.plan(package)
+            } catch {
+                throw PackageJobRefusal(message: "\(file):\(job.line): job `\(job.name)`: \(package.request.summary): nothing was run:\n\(error)")
+            }
+            guard !plan.updates.isEmpty else {
+                StandardOutput.stderr.line("\(file):\(job.line): job `\(job.name)`: \(package.request.summary): nothing to do; not queued")
+                continue
+            }
+            jobs.append(RunnableJob(name: "\(job.name) · \(plan.summary)", operation: job.operation, updates: plan.updates,
+                                    stopOnFailure: job.stopOnFailure, driver: plan.driver))
+        }
+        return jobs
+    }
+
     init(name: String, operation: UpdateOperation, updates: [Update], stopOnFailure: Bool = false, driver: (any JobDriver)? = nil,
          needsConfirmation: Bool = false) {
         self.name = name
