@@ -142,9 +142,9 @@ let package = Package(
         .target(name: "TestProcessSupport", path: "Tests/TestProcessSupport"),
         // Drive the built `installtop` executable (`swift test` builds it); they import none of
         // installtop's modules.
-        .testTarget(name: "EndToEndTests", dependencies: ["TestProcessSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["TestProcessSupport", "APTTestSupport"]),
         // Runs the built installtop in tmux, which `.ci/run` installs when it is missing.
-        .testTarget(name: "MonitorEndToEndTests", dependencies: ["TestProcessSupport"]),
+        .testTarget(name: "MonitorEndToEndTests", dependencies: ["TestProcessSupport", "APTTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

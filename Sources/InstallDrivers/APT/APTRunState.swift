@@ -160,7 +160,8 @@ struct APTRunState {
         self.held = nil
     }
 
-    static let stoppingMessage = "abort requested: finishing this package, then stopping"
+    /// Front-loaded: the status column is narrow.
+    static let stoppingMessage = "stopping after this package (abort requested)"
 
     /// The package an apt or dpkg output line is about: `Unpacking P (…) …`, `Setting up P (…)`,
     /// `Preparing to unpack …/P_1.0_all.deb`, `Selecting previously unselected package P.`,

@@ -7,11 +7,25 @@ import Synchronization
 ///
 /// Progress events are coalesced to at most one per update per 50 ms; every update's first
 /// progress event goes out at once and its last state is flushed before its `update.completed`,
-/// so a consumer always sees where each update started and ended.
+/// so a consumer always sees where each update started and ended. A progress event says the
+/// job's percent as it is when the line is written: a held event of one update may go out after
+/// a newer one of another update of the job (a driver runs several at once), and the job's
+/// percent must not seem to go down.
 final class JSONEventWriter: Sendable {
     private struct State {
         var lastEmitted: [UpdateKey: ContinuousClock.Instant] = [:]
         var pending = LatestPerUpdate<EngineEvent>()
+        /// The newest job percent received per job (it never goes down, rule 6).
+        var jobPercents: [Int: Double] = [:]
+
+        /// `event` with its job percent brought up to date.
+        func current(_ event: EngineEvent) -> EngineEvent {
+            guard case .progress(var progress) = event.kind, let latest = jobPercents[progress.job], latest > progress.jobPercent else {
+                return event
+            }
+            progress.jobPercent = latest
+            return EngineEvent(time: event.time, kind: .progress(progress))
+        }
     }
 
     static let progressInterval = Duration.milliseconds(50)
@@ -32,6 +46,7 @@ final class JSONEventWriter: Sendable {
             switch event.kind {
             case .progress(let progress):
                 let key = progress.updateKey
+                state.jobPercents[progress.job] = max(state.jobPercents[progress.job] ?? 0, progress.jobPercent)
                 let now = ContinuousClock.now
                 if let last = state.lastEmitted[key], now - last < Self.progressInterval {
                     state.pending.keep(event, for: key)
@@ -40,13 +55,16 @@ final class JSONEventWriter: Sendable {
                 }
                 state.pending.take(key)
                 state.lastEmitted[key] = now
-                output.line(EventCoding.encode(event))
+                output.line(EventCoding.encode(state.current(event)))
             case .output where !includeLogs:
                 return
             case .updateCompleted(let completion):
                 let key = completion.updateKey
-                if let pending = state.pending.take(key) { output.line(EventCoding.encode(pending)) }
+                if let pending = state.pending.take(key) { output.line(EventCoding.encode(state.current(pending))) }
                 state.lastEmitted[key] = nil
+                output.line(EventCoding.encode(event))
+            case .jobCompleted(let completion):
+                state.jobPercents[completion.job] = nil
                 output.line(EventCoding.encode(event))
             default:
                 output.line(EventCoding.encode(event))
@@ -65,7 +83,7 @@ final class JSONEventWriter: Sendable {
             }
             for (key, event) in due {
                 state.lastEmitted[key] = now
-                output.line(EventCoding.encode(event))
+                output.line(EventCoding.encode(state.current(event)))
             }
             return !state.pending.isEmpty
         }

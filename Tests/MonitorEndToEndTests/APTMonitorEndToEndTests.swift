@@ -1,0 +1,100 @@
+import APTTestSupport
+import Foundation
+import Testing
+
+/// `installtop apt install` in a real terminal (tmux), in a private apt root: the plan as the
+/// job awaiting a yes, the per-package bars, and the safe abort that lets the running package
+/// finish. The host's packages are never touched (fingerprinted).
+@Suite("installtop apt in the monitor", .serialized)
+struct APTMonitorEndToEndTests {
+    /// `installtop apt install PACKAGES` in tmux; the exit status goes to `rc` in `folder`.
+    private func start(_ packages: String, apt: APTTestRoot, in folder: EndToEndFolder) throws -> TmuxSession {
+        let binary = try EndToEndFolder.binary()
+        return try TmuxSession(width: 110, height: 30, home: folder.url, command:
+            "'\(binary)' apt install \(packages) --no-history --apt-config '\(apt.configuration)'; echo $? > '\(folder.path("rc"))'; sleep 60")
+    }
+
+    @Test("The plan waits for y, then every package has its own bar and ends installed")
+    func confirmAndInstall() async throws {
+        let host = HostPackageFingerprint()
+        let apt = try APTTestRoot()
+        defer { apt.remove() }
+        try apt.publish([
+            TestPackage(name: "lab-base"),
+            TestPackage(name: "lab-app", depends: "lab-base", postinst: "sleep 1"),
+            TestPackage(name: "lab-tool"),
+        ])
+        let folder = try EndToEndFolder()
+        defer { folder.remove() }
+        let tmux = try start("lab-app lab-tool", apt: apt, in: folder)
+        defer { tmux.close() }
+
+        let question = try #require(await tmux.waitForScreen("the plan's question") { $0.contains("Start apt install lab-app lab-tool") })
+        #expect(question.contains("awaiting yes"))
+        #expect(question.contains("lab-base 1.0") && question.contains("lab-app 1.0") && question.contains("lab-tool 1.0"))
+        #expect(try apt.states().isEmpty, "nothing runs before the yes")
+        tmux.send("y")
+        let done = try #require(await tmux.waitForScreen("every package installed") { screen in
+            screen.components(separatedBy: "installed").count - 1 >= 3 && screen.contains("succeeded")
+        })
+        for package in ["lab-base 1.0", "lab-app 1.0", "lab-tool 1.0"] {
+            let row = done.split(separator: "\n").first { $0.contains(package) && $0.contains("100%") }
+            #expect(row != nil, "\(package) has a full bar of its own:\n\(done)")
+        }
+        tmux.send("q")
+        #expect(await EndToEndFolder.eventually { folder.read("rc") != nil })
+        #expect(folder.read("rc")?.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
+        #expect(try apt.states().filter { $0.value.status == "ii" }.count == 3)
+        #expect(host.changes(since: HostPackageFingerprint()).isEmpty)
+    }
+
+    @Test("n runs nothing: the job ends aborted and dpkg's database is untouched")
+    func declineRunsNothing() async throws {
+        let apt = try APTTestRoot()
+        defer { apt.remove() }
+        try apt.publish([TestPackage(name: "lab-base")])
+        let folder = try EndToEndFolder()
+        defer { folder.remove() }
+        let tmux = try start("lab-base", apt: apt, in: folder)
+        defer { tmux.close() }
+        await tmux.waitForScreen("the plan's question") { $0.contains("Start apt install lab-base") }
+        tmux.send("n")
+        await tmux.waitForScreen("the job aborted") { $0.contains("aborted") }
+        tmux.send("q")
+        #expect(await EndToEndFolder.eventually { folder.read("rc") != nil })
+        #expect(folder.read("rc")?.trimmingCharacters(in: .whitespacesAndNewlines) == "3")
+        #expect(try apt.states().isEmpty)
+    }
+
+    @Test("Abort during a slow preinst: that package finishes, the rest are not started, dpkg is consistent")
+    func abortLetsThePackageFinish() async throws {
+        let host = HostPackageFingerprint()
+        let apt = try APTTestRoot()
+        defer { apt.remove() }
+        try apt.publish([
+            TestPackage(name: "lab-slow", preinst: "touch \"$DPKG_ROOT/run/slow-started\"; sleep 3"),
+            TestPackage(name: "lab-next", depends: "lab-slow"),
+        ])
+        let folder = try EndToEndFolder()
+        defer { folder.remove() }
+        let tmux = try start("lab-next", apt: apt, in: folder)
+        defer { tmux.close() }
+        await tmux.waitForScreen("the plan's question") { $0.contains("Start apt install lab-next") }
+        tmux.send("y")
+        #expect(await EndToEndFolder.eventually { FileManager.default.fileExists(atPath: apt.root + "/run/slow-started") })
+        tmux.send("a")
+        await tmux.waitForScreen("the abort question") { $0.contains("Abort") }
+        tmux.send("y")
+        let stopping = await tmux.waitForScreen("the package finishing first") { $0.contains("stopping after") }
+        #expect(stopping != nil)
+        await tmux.waitForScreen("the job aborted") { $0.contains("aborted") && !$0.contains("aborting") }
+        tmux.send("q")
+        #expect(await EndToEndFolder.eventually { folder.read("rc") != nil })
+        #expect(folder.read("rc")?.trimmingCharacters(in: .whitespacesAndNewlines) == "3")
+        let states = try apt.states()
+        #expect(states["lab-slow"]?.status == "ii", "the running package finished: \(states)")
+        #expect(states["lab-next"] == nil, "the next one never started: \(states)")
+        #expect(try apt.audit().isEmpty)
+        #expect(host.changes(since: HostPackageFingerprint()).isEmpty)
+    }
+}
