@@ -37,6 +37,14 @@ public struct APTCommandLine: Sendable, Hashable {
             + ["-o", "DPkg::StopOnError=false"] + request.aptArguments
     }
 
+    /// `apt-get --reinstall install PACKAGES`: what repairs packages a forced stop left
+    /// half-installed (`iHR`), which neither `dpkg --configure -a` nor `apt-get -f install`
+    /// does. No questions, existing configuration kept.
+    public static func repair(aptGet: String, packages: [String]) -> [String] {
+        [aptGet, "-y", "--reinstall", "-o", "DPkg::Options::=--force-confdef", "-o", "DPkg::Options::=--force-confold", "install"]
+            + packages
+    }
+
     /// The environment the transaction adds: debconf must not ask either.
     public static let environment = ["DEBIAN_FRONTEND": "noninteractive", "APT_LISTCHANGES_FRONTEND": "none"]
 }

@@ -31,6 +31,13 @@ public struct APTPackageState: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// Whether dpkg left the package half-way (half-installed, unpacked, half-configured, or
+    /// flagged reinstall-required): what a repair after a forced stop must fix.
+    public var needsReinstall: Bool {
+        let current = status.dropFirst().first
+        return status.count > 2 || current == "H" || current == "U" || current == "F"
+    }
+
     /// `installed at 1.0`, `not installed`, `half-installed at 1.0 (iHR)`.
     public var description: String {
         let word: String

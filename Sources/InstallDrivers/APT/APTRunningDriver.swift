@@ -14,6 +14,7 @@ final class APTRunningDriver: RunningDriver, UpdateReporter {
     }
 
     private let plan: APTPlan
+    private let aptGet: String
     private let reporter: any DriverReporter
     private let state: Mutex<State>
     private let slot = OutcomeSlot()
@@ -21,8 +22,9 @@ final class APTRunningDriver: RunningDriver, UpdateReporter {
     /// both produce some.
     private let reportLock = Mutex(())
 
-    private init(plan: APTPlan, reporter: any DriverReporter) {
+    private init(plan: APTPlan, aptGet: String, reporter: any DriverReporter) {
         self.plan = plan
+        self.aptGet = aptGet
         self.reporter = reporter
         let before = Self.rebootList(at: plan.environment.rebootPackagesPath)
         state = Mutex(State(run: APTRunState(plan: plan, rebootListBefore: before)))
@@ -30,7 +32,7 @@ final class APTRunningDriver: RunningDriver, UpdateReporter {
 
     static func start(plan: APTPlan, aptGet: String, jobName: String, backend: ProcessBackend,
                       reporter: any DriverReporter) -> APTRunningDriver {
-        let driver = APTRunningDriver(plan: plan, reporter: reporter)
+        let driver = APTRunningDriver(plan: plan, aptGet: aptGet, reporter: reporter)
         let commandLine = APTCommandLine(request: plan.job.request, aptGet: aptGet)
         let carrier = Update(id: "apt-get", title: plan.job.request.summary, environment: plan.environment.commandEnvironment)
         let request = UpdateRunRequest(update: carrier, operation: plan.job.request.operation,
@@ -97,8 +99,11 @@ final class APTRunningDriver: RunningDriver, UpdateReporter {
         slot.settle(outcome)
     }
 
-    /// After a forced stop (rule 25): `dpkg --configure -a` in the same root as a visible step
-    /// of the cut package, then `dpkg --audit`; the cut package is aborted with what was left.
+    /// After a forced stop (rule 25), as visible steps of the cut package: `dpkg --configure -a`
+    /// in the same root; when `dpkg --audit` still lists problems (a package cut in its
+    /// preinst is left half-installed, which only apt repairs), `apt-get --reinstall install`
+    /// of the packages left half-installed. The cut
+    /// package is aborted with the state it was left in and what the audit says.
     private func repair(cut: [Int], killed: [ProcessTree.Member]) {
         let names = killed.map { "\($0.name) (\($0.pid))" }.joined(separator: ", ")
         let target = cut.first
@@ -106,23 +111,39 @@ final class APTRunningDriver: RunningDriver, UpdateReporter {
             guard let target else { return }
             deliver { [.update(index: target, report)] }
         }
-        say(.message("killed \(names.isEmpty ? "apt-get" : "apt-get, " + names); repairing: dpkg --configure -a"))
         let environment = plan.environment
-        let configure = SystemCommand.run([environment.dpkg] + environment.dpkgOptions + ["--configure", "-a"],
-                                          environment: environment.commandEnvironment)
-        for line in (configure.stdout + configure.stderr).split(separator: "\n") { say(.output(.stdout, String(line))) }
-        let audit = SystemCommand.run([environment.dpkg] + environment.dpkgOptions + ["--audit"], environment: environment.commandEnvironment)
-        let auditText = audit.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        func step(_ arguments: [String], shownAs name: String) -> Int32 {
+            say(.message("repairing: \(name)"))
+            say(.output(.stdout, "installtop: \(name)"))
+            let result = SystemCommand.run(arguments, environment: environment.commandEnvironment)
+            for line in (result.stdout + result.stderr).split(separator: "\n") { say(.output(.stdout, String(line))) }
+            return result.status
+        }
+        func audit() -> String {
+            let result = SystemCommand.run([environment.dpkg] + environment.dpkgOptions + ["--audit"], environment: environment.commandEnvironment)
+            return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        say(.output(.stdout, "installtop: killed \(names.isEmpty ? "apt-get" : "apt-get, " + names)"))
+        let configure = step([environment.dpkg] + environment.dpkgOptions + ["--configure", "-a"], shownAs: "dpkg --configure -a")
+        var steps = ["dpkg --configure -a " + (configure == 0 ? "ran" : "exited with status \(configure)")]
+        var auditText = audit()
+        let broken = APTPackageState.query(administrativeDirectory: environment.administrativeDirectory)
+            .filter { $0.value.needsReinstall }.keys.sorted()
+        if !auditText.isEmpty, !broken.isEmpty {
+            let name = "apt-get --reinstall install " + broken.joined(separator: " ")
+            let fix = step(APTCommandLine.repair(aptGet: aptGet, packages: broken), shownAs: name)
+            steps.append(name + (fix == 0 ? " ran" : " exited with status \(fix)"))
+            auditText = audit()
+        }
         for line in auditText.split(separator: "\n") { say(.output(.stdout, "dpkg --audit: " + line)) }
         let states = APTPackageState.query(administrativeDirectory: environment.administrativeDirectory)
-        let repairWord = configure.status == 0 ? "dpkg --configure -a repaired the database" : "dpkg --configure -a exited with status \(configure.status)"
         let auditWord = auditText.isEmpty ? "dpkg --audit is clean" : "dpkg --audit reports: \(auditText.split(separator: "\n").first ?? "")"
         deliver {
             cut.map { index in
                 let package = plan.changes[index].package
                 let left = (states[package] ?? .notInstalled).description
                 return .updateFinished(index: index, DriverVerdict(
-                    resultCode: .aborted, reason: "cut by a forced abort; \(repairWord); left \(left); \(auditWord)"))
+                    resultCode: .aborted, reason: "cut by a forced abort; \(steps.joined(separator: ", then ")); left \(left); \(auditWord)"))
             }
         }
         state.withLock { state in
