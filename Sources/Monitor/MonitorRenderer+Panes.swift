@@ -63,7 +63,8 @@ extension MonitorRenderer {
         case .queued:
             TextLine(queuedText(startsIn: startsIn, width: statusWidth), style: theme[.queued]).render(into: &buffer, area: status)
         case .running where job.abortRequested:
-            TextLine((job.abortForced ? "killing" : "aborting") + ellipsis, style: theme[.aborted], ellipsis: glyphs.box.ellipsis)
+            let word = job.abortForced ? "killing" : job.descriptor.runByDriver ? "stopping" : "aborting"
+            TextLine(word + ellipsis, style: theme[.aborted], ellipsis: glyphs.box.ellipsis)
                 .render(into: &buffer, area: status)
         case .running:
             let barWidth = max(0, statusWidth - 5)

@@ -16,7 +16,11 @@ public struct APTDriver: JobDriver {
         self.backend = backend
     }
 
+    /// Runs apt's request again; reports follow `request.updates`, which is the plan or, for a
+    /// retry, the packages that failed or were aborted (the rest apt finds done already).
     public func start(_ request: DriverRunRequest, reporter: any DriverReporter) -> any RunningDriver {
-        APTRunningDriver.start(plan: plan, aptGet: aptGet, jobName: request.jobName, backend: backend, reporter: reporter)
+        var plan = plan
+        plan.changes = request.updates.compactMap { update in plan.changes.first { $0.package == update.id } }
+        return APTRunningDriver.start(plan: plan, aptGet: aptGet, jobName: request.jobName, backend: backend, reporter: reporter)
     }
 }

@@ -11,14 +11,18 @@ public struct JobDescriptor: Sendable, Hashable, Identifiable {
     /// Held in the queue until someone confirms it (`JobCommand.confirm`): an apt plan shown
     /// before it runs. Aborting it instead completes it at once, every update aborted (rule 13).
     public var awaitsConfirmation: Bool
+    /// Run by a driver (apt): an abort stops at the driver's next safe point, letting the running
+    /// update finish (rule 24), instead of signalling it (rule 11).
+    public var runByDriver: Bool
 
     public init(id: Int, name: String, operation: UpdateOperation, updates: [Update], stopOnFailure: Bool,
-                awaitsConfirmation: Bool = false) {
+                awaitsConfirmation: Bool = false, runByDriver: Bool = false) {
         self.id = id
         self.name = name
         self.operation = operation
         self.updates = updates
         self.stopOnFailure = stopOnFailure
         self.awaitsConfirmation = awaitsConfirmation
+        self.runByDriver = runByDriver
     }
 }

@@ -103,7 +103,7 @@ public final class JobQueue: Sendable {
         let mustDeliver = state.withLock { state -> Bool in
             let (queued, actions) = state.machine.submit(
                 name: name, operation: operation, updates: updates, stopOnFailure: stopOnFailure,
-                awaitsConfirmation: awaitsConfirmation)
+                awaitsConfirmation: awaitsConfirmation, runByDriver: driver != nil)
             descriptor = queued
             if let driver { state.drivers[queued.id] = driver }
             return perform(actions, state: &state).mustDeliver

@@ -44,11 +44,12 @@ public struct QueueMachine: Sendable {
 
     /// Numbers a job and queues it. Call `startQueued()` afterwards to start what can start.
     public mutating func submit(
-        name: String, operation: UpdateOperation, updates: [Update], stopOnFailure: Bool, awaitsConfirmation: Bool = false
+        name: String, operation: UpdateOperation, updates: [Update], stopOnFailure: Bool, awaitsConfirmation: Bool = false,
+        runByDriver: Bool = false
     ) -> (JobDescriptor, [QueueAction]) {
         let descriptor = JobDescriptor(
             id: nextJobID, name: name, operation: operation, updates: updates, stopOnFailure: stopOnFailure,
-            awaitsConfirmation: awaitsConfirmation)
+            awaitsConfirmation: awaitsConfirmation, runByDriver: runByDriver)
         nextJobID += 1
         entries[descriptor.id] = Entry(descriptor: descriptor, phase: awaitsConfirmation ? .awaitingConfirmation : .queued)
         return (descriptor, [.publish(.jobQueued(descriptor))])

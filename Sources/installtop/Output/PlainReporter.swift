@@ -82,8 +82,11 @@ final class PlainReporter: Sendable {
             }
             return line
         case .jobAbortRequested(let request):
-            let running = state.model.job(request.job)?.runningIndex != nil
+            let job = state.model.job(request.job)
+            let running = job?.runningIndex != nil
             let what = request.force ? "abort forced: killing the running update now"
+                : running && job?.descriptor.runByDriver == true
+                ? "abort requested: no further update starts; the running one finishes first"
                 : running ? "abort requested: no further update starts; the running one gets SIGTERM"
                 : "abort requested"
             return "job \(request.job) \(jobName(request.job, state)): \(what)"
