@@ -8,12 +8,20 @@ import InstallHistory
 struct DemoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
-        abstract: "Run the bundled demo: successes, a failure, a reboot, an indeterminate update and a slow one worth aborting.",
+        abstract: "Run the bundled demo: successes, a failure, a reboot, an indeterminate update, a slow one worth aborting, and real packages installed by apt in a private root.",
         discussion: """
             The demo's scripts are written to a fresh temporary folder and removed afterwards, so \
             it works from any directory. INSTALLTOP_DEMO_SPEED=4 makes every script four times faster. \
             Its results go to a history of their own (demo-history.sqlite3 beside the real one), so \
             the demo's made-up updates never feed the ETAs of real ones; --history-db chooses another.
+
+            After the manifest's jobs comes a real apt job, run without asking: a few small \
+            packages (demo-libfoo and demo-foo, which depends on it; a slow postinst; a failing \
+            one; one that asks for a reboot) are built with dpkg-deb into a private apt root in a \
+            temporary folder, planned by apt and installed there, one bar per package, never \
+            touching this machine's packages; the root is removed when the demo ends. Without \
+            dpkg-deb or apt-get the demo says so and runs without it; --export and \
+            --print-manifest leave it out.
             """
     )
 
@@ -64,7 +72,18 @@ struct DemoCommand: ParsableCommand {
         if !options.engine.noHistory && options.engine.historyDb == nil {
             options.engine.historyDb = Self.historyPath()
         }
-        let status = RunSession(manifest: manifest, options: options).run()
+        // The apt job is built and planned before the run starts, so its plan is fixed like a
+        // manifest's package job, and queued last, so the made-up jobs show first. Building
+        // takes a moment: a Ctrl-C meanwhile must still remove the root (and the demo's
+        // folder), so it is latched rather than left to kill the process.
+        let (apt, signal) = SignalLatch.catching { DemoAPTJob.prepare() }
+        defer { apt?.remove() }
+        if signal != nil {
+            StandardOutput.stderr.line("installtop: interrupted before the demo started")
+            throw ExitCode(ExitStatus.aborted.rawValue)
+        }
+        let jobs = manifest.jobs.map(RunnableJob.init) + (apt.map { [$0.job] } ?? [])
+        let status = RunSession(jobs: jobs, options: options).run()
         throw ExitCode(status.rawValue)
     }
 
