@@ -107,7 +107,7 @@ let package = Package(
         .executableTarget(
             name: "installtop-bench",
             dependencies: [
-                "InstallEngine", "InstallEngineTesting", "InstallHistory", "TerminalUI", "Monitor", "EngineWire", "EngineDaemon",
+                "InstallEngine", "InstallEngineTesting", "InstallHistory", "InstallDrivers", "TerminalUI", "Monitor", "EngineWire", "EngineDaemon",
             ]
         ),
 
