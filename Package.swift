@@ -75,6 +75,7 @@ let package = Package(
         .executableTarget(name: "embed-files"),
         .plugin(name: "EmbedThemes", capability: .buildTool(), dependencies: ["embed-files"]),
         .plugin(name: "EmbedDemo", capability: .buildTool(), dependencies: ["embed-files"]),
+        .plugin(name: "EmbedDrivers", capability: .buildTool(), dependencies: ["embed-files"]),
 
         // The monitor's runtime: the loop (behind MonitorTerminal, so tests drive it with a fake
         // terminal), its mailbox, and the links to an engine in this process or behind a socket.
@@ -100,8 +101,9 @@ let package = Package(
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            // The demo's manifest and scripts (Examples/demo/) embedded at build time.
-            plugins: ["EmbedDemo"]
+            // The demo's manifest and scripts (Examples/demo/) and the driver scripts (Drivers/ansible/)
+            // embedded at build time.
+            plugins: ["EmbedDemo", "EmbedDrivers"]
         ),
         // Prints timings; run with `swift run -c release installtop-bench [NAME]`.
         .executableTarget(

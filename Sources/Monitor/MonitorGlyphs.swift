@@ -15,6 +15,8 @@ public struct MonitorGlyphs: Sendable, Hashable {
     public var aborted: Character
     public var running: Character
     public var queued: Character
+    /// A step its driver skipped (it counts as succeeded).
+    public var skipped: Character
     /// Between header items.
     public var separator: String
     /// Before "reboot required".
@@ -22,16 +24,16 @@ public struct MonitorGlyphs: Sendable, Hashable {
     /// The selection keys in the footer.
     public var upDown: String
 
-    /// `✔ ! ✖ ⊘ ▶ ·`, box drawing, eighth blocks, `⟳`.
+    /// `✔ ! ✖ ⊘ ▶ · ↷`, box drawing, eighth blocks, `⟳`.
     public static let unicode = MonitorGlyphs(
         box: .unicode, sanitizer: TextSanitizer(mode: .unicode),
-        succeeded: "✔", succeededWithErrors: "!", failed: "✖", aborted: "⊘", running: "▶", queued: "·",
+        succeeded: "✔", succeededWithErrors: "!", failed: "✖", aborted: "⊘", running: "▶", queued: "·", skipped: "↷",
         separator: " · ", reboot: "⟳", upDown: "↑↓")
 
-    /// `+ ! x / > .`, `+-|` boxes, `#`/`-` bars.
+    /// `+ ! x / > . ~`, `+-|` boxes, `#`/`-` bars.
     public static let ascii = MonitorGlyphs(
         box: .ascii, sanitizer: TextSanitizer(mode: .ascii),
-        succeeded: "+", succeededWithErrors: "!", failed: "x", aborted: "/", running: ">", queued: ".",
+        succeeded: "+", succeededWithErrors: "!", failed: "x", aborted: "/", running: ">", queued: ".", skipped: "~",
         separator: " | ", reboot: "(!)", upDown: "Up/Dn")
 
     /// The mark of a result code (running for `inProgress`, queued for `notStarted`).

@@ -43,6 +43,7 @@ extension JobMachine {
         var result = UpdateInstallationResult(
             resultCode: code, hResult: verdict.hResult ?? Self.hResult(for: code), unmappedResultCode: verdict.unmappedResultCode,
             reason: verdict.reason, reportedErrors: run.errors, startedAt: results[index].startedAt ?? now, endedAt: now)
+        result.skipped = verdict.skipped && code.isSuccess
         if code.isSuccess {
             result.rebootRequired = verdict.rebootRequired ?? (update.rebootBehavior == .always || run.rebootReported)
             if result.reason == nil, let first = run.errors.first { result.reason = "reported an error: \(first)" }

@@ -13,6 +13,9 @@ public struct UpdateInstallationResult: Sendable, Hashable {
     public var reason: String?
     /// The texts of the `error` lines (and `pmerror:` lines) the update reported.
     public var reportedErrors: [String]
+    /// A step its driver skipped (Ansible's skipped task): `succeeded` for the WUA result
+    /// (rule 16), shown as skipped.
+    public var skipped = false
     public var startedAt: Date?
     public var endedAt: Date?
 

@@ -14,6 +14,7 @@ struct ChildEnvironment {
         overrides["INSTALLTOP_UPDATE_ID"] = request.update.id
         overrides["INSTALLTOP_OPERATION"] = request.operation.name
         overrides["INSTALLTOP_JOB"] = request.jobName
+        if request.controlChannel { overrides["INSTALLTOP_CONTROL_FD"] = "4" }
 
         var index = 0
         while let entry = environ[index] {

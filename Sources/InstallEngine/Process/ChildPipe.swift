@@ -25,6 +25,19 @@ struct ChildPipe {
         return .success(ChildPipe(readEnd: readEnd, writeEnd: writeEnd))
     }
 
+    /// A pipe from installtop to a child (its control channel): the write end, ours, is
+    /// non-blocking, so a child that never reads costs dropped lines, never a stuck engine.
+    static func makeControl() -> Result<ChildPipe, SystemError> {
+        switch make() {
+        case .failure(let error):
+            return .failure(error)
+        case .success(let pipe):
+            _ = fcntl(pipe.readEnd, F_SETFL, fcntl(pipe.readEnd, F_GETFL) & ~O_NONBLOCK)
+            _ = fcntl(pipe.writeEnd, F_SETFL, fcntl(pipe.writeEnd, F_GETFL) | O_NONBLOCK)
+            return .success(pipe)
+        }
+    }
+
     private static func movedAboveStandardDescriptors(_ fd: Int32) -> Int32 {
         guard fd < 4 else { return fd }
         let moved = fcntl(fd, F_DUPFD_CLOEXEC, 4)

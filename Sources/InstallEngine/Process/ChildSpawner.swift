@@ -48,18 +48,32 @@ enum ChildSpawner {
             }
         }
 
+        var control: ChildPipe?
+        if request.controlChannel {
+            switch ChildPipe.makeControl() {
+            case .success(let pipe):
+                control = pipe
+            case .failure(let error):
+                for pipe in pipes { close(pipe.readEnd); close(pipe.writeEnd) }
+                return .failure(Failure(message: "cannot run \(name): cannot create a pipe: \(error.description)"))
+            }
+        }
+
         let result = spawn(executable, arguments: arguments, environment: environment.entries,
                            workingDirectory: workingDirectory, stdout: pipes[0].writeEnd,
-                           stderr: pipes[1].writeEnd, progress: pipes[2].writeEnd)
+                           stderr: pipes[1].writeEnd, progress: pipes[2].writeEnd, control: control?.readEnd)
         // The child has its own copies now; ours would keep the pipes from ever reaching EOF.
         for pipe in pipes { close(pipe.writeEnd) }
+        if let control { close(control.readEnd) }
         switch result {
         case .success(let pid):
             let pidfd = openingPidfd ? cps_pidfd_open(pid) : -1
             return .success(SpawnedChild(pid: pid, pidfd: pidfd, stdoutRead: pipes[0].readEnd,
-                                         stderrRead: pipes[1].readEnd, progressRead: pipes[2].readEnd))
+                                         stderrRead: pipes[1].readEnd, progressRead: pipes[2].readEnd,
+                                         controlWrite: control?.writeEnd ?? -1))
         case .failure(let error):
             for pipe in pipes { close(pipe.readEnd) }
+            if let control { close(control.writeEnd) }
             return .failure(failure(running: name, error, in: workingDirectory))
         }
     }
@@ -68,7 +82,7 @@ enum ChildSpawner {
 
     private static func spawn(
         _ executable: String, arguments: [String], environment: [String], workingDirectory: String?,
-        stdout: Int32, stderr: Int32, progress: Int32
+        stdout: Int32, stderr: Int32, progress: Int32, control: Int32?
     ) -> Result<pid_t, SystemError> {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -82,9 +96,10 @@ enum ChildSpawner {
         if setup == 0 { setup = posix_spawn_file_actions_adddup2(&actions, stdout, 1) }
         if setup == 0 { setup = posix_spawn_file_actions_adddup2(&actions, stderr, 2) }
         if setup == 0 { setup = posix_spawn_file_actions_adddup2(&actions, progress, 3) }
+        if setup == 0, let control { setup = posix_spawn_file_actions_adddup2(&actions, control, 4) }
         if setup == 0, let workingDirectory { setup = cps_spawn_addchdir(&actions, workingDirectory) }
         // Everything of ours is close-on-exec already; this is the second line of defence.
-        if setup == 0 { setup = cps_spawn_addclosefrom(&actions, 4) }
+        if setup == 0 { setup = cps_spawn_addclosefrom(&actions, control == nil ? 4 : 5) }
 
         var allSignals = sigset_t()
         sigfillset(&allSignals)

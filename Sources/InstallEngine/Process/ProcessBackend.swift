@@ -62,7 +62,7 @@ public final class ProcessBackend: InstallBackend {
         case .success(let spawned): child = spawned
         case .failure(let failure): return ProcessRunningUpdate(finishedWith: .failedToStart(failure.message))
         }
-        let handle = ProcessRunningUpdate(processGroup: child.pid)
+        let handle = ProcessRunningUpdate(processGroup: child.pid, controlWrite: child.controlWrite)
         if let error = ChildPoller.shared.watch(child, handle: handle, reporter: reporter,
                                                 maxLineBytes: maxLineBytes, drainTimeout: drainTimeout,
                                                 channelFormat: request.channelFormat) {

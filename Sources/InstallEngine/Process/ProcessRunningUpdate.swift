@@ -20,6 +20,8 @@ public final class ProcessRunningUpdate: RunningUpdate {
 
     private struct State {
         var reaped: Bool
+        /// Our end of the child's control channel (fd 4), -1 when none or closed.
+        var controlWrite: Int32 = -1
         var terminateSent = false
         var killSent = false
     }
@@ -30,10 +32,15 @@ public final class ProcessRunningUpdate: RunningUpdate {
     private let slot: OutcomeSlot
 
     /// A handle on a running child that leads its own process group.
-    init(processGroup: pid_t) {
+    init(processGroup: pid_t, controlWrite: Int32 = -1) {
         self.processGroup = processGroup
-        state = Mutex(State(reaped: false))
+        state = Mutex(State(reaped: false, controlWrite: controlWrite))
         slot = OutcomeSlot()
+    }
+
+    deinit {
+        let control = state.withLock { $0.controlWrite }
+        if control >= 0 { close(control) }
     }
 
     /// A handle on a command that never started: its outcome is already known.
@@ -55,6 +62,19 @@ public final class ProcessRunningUpdate: RunningUpdate {
 
     // MARK: - For drivers
 
+    /// Writes `line` and a newline to the child's control channel (fd 4). Returns false when
+    /// the child has none, is gone, or has not read what came before (the pipe is full: the
+    /// line is dropped rather than waited for).
+    @discardableResult
+    public func sendControl(_ line: String) -> Bool {
+        state.withLock { state in
+            guard !state.reaped, state.controlWrite >= 0 else { return false }
+            let bytes = Array((line + "\n").utf8)
+            let written = bytes.withUnsafeBytes { write(state.controlWrite, $0.baseAddress, $0.count) }
+            return written == bytes.count
+        }
+    }
+
     /// The child's process id; 0 for a command that never started.
     public var processID: pid_t { processGroup }
 
@@ -65,6 +85,15 @@ public final class ProcessRunningUpdate: RunningUpdate {
         state.withLock { state in
             guard !state.reaped, !state.killSent else { return }
             _ = Glibc.kill(processGroup, SIGINT)
+        }
+    }
+
+    /// Sends SIGINT to the child's whole process group, as Ctrl-C would: a driver such as
+    /// ansible-playbook stops scheduling and its workers end. Does nothing once reaped or killed.
+    public func interruptGroup() {
+        state.withLock { state in
+            guard !state.reaped, !state.killSent else { return }
+            _ = Glibc.kill(-processGroup, SIGINT)
         }
     }
 
@@ -111,6 +140,10 @@ public final class ProcessRunningUpdate: RunningUpdate {
             if result == 0 { return nil }
             state.reaped = true
             cps_group_unregister(processGroup)
+            if state.controlWrite >= 0 {
+                close(state.controlWrite)
+                state.controlWrite = -1
+            }
             // When another reaper took the child, its pid may already be reused: signal nothing.
             guard result == processGroup else { return .statusLost }
             _ = Glibc.kill(-processGroup, SIGKILL)

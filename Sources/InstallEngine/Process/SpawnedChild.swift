@@ -9,4 +9,6 @@ struct SpawnedChild {
     let stdoutRead: Int32
     let stderrRead: Int32
     let progressRead: Int32
+    /// Write end (non-blocking) of the child's control channel (fd 4); -1 when it has none.
+    var controlWrite: Int32 = -1
 }

@@ -15,6 +15,10 @@ public final class JobQueue: Sendable {
         var jobs: [Int: InstallationJob] = [:]
         /// The drivers of driver jobs (rules 21–25), kept for a retry.
         var drivers: [Int: any JobDriver] = [:]
+        /// Running driver sessions (rule 27), by the machine's session number.
+        var sessions: [Int: DriverSession] = [:]
+        /// The drivers of sessions still waiting for a slot.
+        var pendingSessionDrivers: [Int: any SessionDriver] = [:]
         var nextSubscriberID: UInt64 = 0
         var subscribers: [(id: UInt64, handler: @Sendable (EngineEvent) -> Void)] = []
         /// Updated only on the callback queue, so it matches what subscribers have seen.
@@ -24,6 +28,10 @@ public final class JobQueue: Sendable {
     }
 
     private let installers: [UpdateInstaller]
+    /// For the installer of each job a driver session runs (they run side by side on the
+    /// session's one slot).
+    private let backend: any InstallBackend
+    private let configuration: EngineConfiguration
     private let callbackQueue = CallbackQueue()
     private let state: Mutex<State>
 
@@ -38,6 +46,8 @@ public final class JobQueue: Sendable {
     ) {
         let count = max(1, concurrency)
         let queue = callbackQueue
+        self.backend = backend
+        self.configuration = configuration
         installers = (0..<count).map { _ in
             UpdateInstaller(backend: backend, configuration: configuration, callbackQueue: queue)
         }
@@ -113,6 +123,73 @@ public final class JobQueue: Sendable {
         whenQueued(descriptor)
         startQueuedJobs()
         return descriptor
+    }
+
+    // MARK: - Driver sessions (rule 27)
+
+    /// Queues a driver session: one process that declares jobs as it goes (Ansible: one per
+    /// host). It waits for a slot like a job and holds one slot however many jobs it runs; its
+    /// jobs appear when it declares them and start when it starts their first update.
+    /// `waitUntilIdle` waits for the session's process too.
+    public func submitSession(_ driver: any SessionDriver) {
+        let performed = state.withLock { state -> Performed in
+            state.pendingSessionDrivers[state.machine.submitSession()] = driver
+            return perform(state.machine.startQueued(), state: &state)
+        }
+        finish(performed)
+    }
+
+    /// A job session `session` declared.
+    func submitDriven(
+        name: String, operation: UpdateOperation, updates: [Update], session: Int, driver: SessionJobDriver
+    ) -> JobDescriptor? {
+        guard (try? UpdateInstaller.validate(updates, for: operation, needsCommands: false)) != nil else { return nil }
+        var descriptor: JobDescriptor?
+        let performed = state.withLock { state -> Performed in
+            let (queued, actions) = state.machine.submitDriven(name: name, operation: operation, updates: updates, session: session)
+            descriptor = queued
+            state.drivers[queued.id] = driver
+            return perform(actions, state: &state)
+        }
+        finish(performed)
+        return descriptor
+    }
+
+    /// The session started job `id`'s first update.
+    func beginDriven(_ id: Int) {
+        let performed = state.withLock { state -> Performed in
+            perform(state.machine.beginDriven(id), state: &state)
+        }
+        finish(performed)
+    }
+
+    /// The session ended job `id` before it began, or its process ended first.
+    func endUndriven(_ id: Int, reason: String, abortRequested: Bool) {
+        let result = abortRequested
+            ? UpdateInstallationResult(resultCode: .aborted, hResult: .callCancelled, reason: reason)
+            : UpdateInstallationResult(resultCode: .failed, hResult: .installerFailure, reason: reason)
+        let performed = state.withLock { state -> Performed in
+            perform(state.machine.endUndriven(id, every: result, abortRequested: abortRequested), state: &state)
+        }
+        finish(performed)
+    }
+
+    /// Session `id`'s process is gone and its jobs are settled; once their events are
+    /// delivered, its slot is free.
+    func sessionEnded(_ id: Int) {
+        callbackQueue.enqueue { [self] in
+            let performed = state.withLock { state -> Performed in
+                state.sessions[id] = nil
+                return perform(state.machine.sessionEnded(id), state: &state)
+            }
+            finish(performed)
+            // Someone may wait for the queue to be idle, which the session kept it from being.
+            let waiters = state.withLock { state -> [@Sendable () -> Void] in
+                defer { state.completionWaiters = [] }
+                return state.completionWaiters
+            }
+            for waiter in waiters { waiter() }
+        }
     }
 
     /// Aborts job `id`: a queued job completes at once with every update aborted (rule 13); a
@@ -193,11 +270,24 @@ public final class JobQueue: Sendable {
     private struct Performed {
         var mustDeliver = false
         var aborts: [(job: InstallationJob, force: Bool)] = []
+        /// Sessions given a slot, started once the lock is released (their reports take it).
+        var sessionsToStart: [(session: DriverSession, driver: (any SessionDriver)?)] = []
+        var sessionStops: [(session: DriverSession, job: Int?, force: Bool)] = []
     }
 
     private func finish(_ performed: Performed) {
         if performed.mustDeliver { callbackQueue.deliverPending() }
         for abort in performed.aborts { abort.job.requestAbort(force: abort.force) }
+        for start in performed.sessionsToStart {
+            if let driver = start.driver { start.session.start(driver) }
+        }
+        for stop in performed.sessionStops {
+            if let job = stop.job {
+                stop.session.stop(queueJob: job)
+            } else {
+                stop.session.stopAll(force: stop.force)
+            }
+        }
     }
 
     /// Starts queued jobs, in order, on free installers.
@@ -231,16 +321,35 @@ public final class JobQueue: Sendable {
             case .freeSlotAfterDelivery(let slot):
                 let appended = callbackQueue.append { [self] in releaseInstaller(slot) }
                 performed.mustDeliver = appended.mustDeliver || performed.mustDeliver
+            case .beginSession(let id, _):
+                let session = DriverSession(id: id, queue: self)
+                state.sessions[id] = session
+                performed.sessionsToStart.append((session, state.pendingSessionDrivers.removeValue(forKey: id)))
+            case .beginDriven(let descriptor):
+                performed.mustDeliver = appendEvent(.jobStarted(job: descriptor.id)) || performed.mustDeliver
+                do {
+                    state.jobs[descriptor.id] = try begin(descriptor, on: nil, driver: state.drivers[descriptor.id])
+                } catch {
+                    // A fresh installer is never busy and the updates were validated.
+                    preconditionFailure("a driven job was refused: \(error)")
+                }
+            case .stopDriven(let job, let session, let force):
+                if let session = state.sessions[session] { performed.sessionStops.append((session, job, force)) }
+            case .stopSession(let id, let force):
+                if let session = state.sessions[id] { performed.sessionStops.append((session, nil, force)) }
             }
         }
         return performed
     }
 
+    /// Begins a job on installer `slot`, or, for a job of a driver session (`nil`), on an
+    /// installer of its own.
     private func begin(
-        _ descriptor: JobDescriptor, on slot: Int, driver: (any JobDriver)?
+        _ descriptor: JobDescriptor, on slot: Int?, driver: (any JobDriver)?
     ) throws(InstallerError) -> InstallationJob {
         let id = descriptor.id
-        let installer = installers[slot]
+        let installer = slot.map { installers[$0] }
+            ?? UpdateInstaller(backend: backend, configuration: configuration, callbackQueue: callbackQueue)
         let onProgress: InstallationProgressChangedCallback = { [weak self] _, args in
             self?.deliver(Self.event(for: args, of: descriptor))
         }
@@ -253,9 +362,9 @@ public final class JobQueue: Sendable {
     }
 
     /// Runs on the callback queue when a job has completed.
-    private func jobDidComplete(_ id: Int, result: InstallationResult, slot: Int) {
+    private func jobDidComplete(_ id: Int, result: InstallationResult, slot: Int?) {
         deliver(EngineEvent(kind: .jobCompleted(job: id, result: result)))
-        releaseInstaller(slot)
+        if let slot { releaseInstaller(slot) }
     }
 
     private func releaseInstaller(_ slot: Int) {

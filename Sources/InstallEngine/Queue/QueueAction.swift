@@ -9,4 +9,12 @@ public enum QueueAction: Sendable, Hashable {
     case abortRunning(job: Int, force: Bool)
     /// Answer `slotFreed(_:)` once every event published so far has been delivered.
     case freeSlotAfterDelivery(Int)
+    /// Start driver session `session` on `slot` (rule 27).
+    case beginSession(Int, slot: Int)
+    /// Begin a job its driver session started (no slot of its own; announce `jobStarted` first).
+    case beginDriven(JobDescriptor)
+    /// Tell session `session` not to run job `job` (aborted before its driver started it).
+    case stopDriven(job: Int, session: Int, force: Bool)
+    /// Tell session `session` to stop (every job, also those it has not declared yet).
+    case stopSession(Int, force: Bool)
 }

@@ -9,6 +9,10 @@ public struct QueueMachine: Sendable {
         case awaitingConfirmation
         case queued
         case running(slot: Int)
+        /// Declared by a driver session; starts when the driver starts its first update (rule 27).
+        case awaitingDriver(session: Int)
+        /// Running under its session, whose slot it shares.
+        case drivenRunning(session: Int)
         /// Completed without running (aborted while queued, or refused by its installer); its
         /// completion events are on their way to subscribers.
         case completing
@@ -25,6 +29,11 @@ public struct QueueMachine: Sendable {
     /// Installer slots free to take a job, lowest first.
     private var idleSlots: [Int]
     private var nextJobID = 1
+    /// Driver sessions (rule 27: one process, many jobs, one slot): waiting for a slot (`nil`)
+    /// or running on one. `order` places a waiting session among queued jobs: it goes before
+    /// the jobs submitted after it.
+    private var sessions: [Int: (order: Double, slot: Int?)] = [:]
+    private var nextSessionID = 1
 
     /// - Parameter slots: how many jobs may run at once (at least 1).
     public init(slots: Int) {
@@ -37,8 +46,17 @@ public struct QueueMachine: Sendable {
     /// Where job `id` is; `nil` once it was cleaned up (or never existed).
     public func phase(of id: Int) -> EntryPhase? { entries[id]?.phase }
 
-    /// True when every job in the queue has completed and been delivered.
-    public var isIdle: Bool { entries.values.allSatisfy { $0.phase == .completed } }
+    /// True when every job in the queue has completed and been delivered and no driver
+    /// session runs or waits.
+    public var isIdle: Bool { sessions.isEmpty && entries.values.allSatisfy { $0.phase == .completed } }
+
+    /// The session job `id` was declared by, while it has not completed.
+    public func session(of id: Int) -> Int? {
+        switch entries[id]?.phase {
+        case .awaitingDriver(let session)?, .drivenRunning(let session)?: return session
+        default: return nil
+        }
+    }
 
     // MARK: - Inputs
 
@@ -55,17 +73,70 @@ public struct QueueMachine: Sendable {
         return (descriptor, [.publish(.jobQueued(descriptor))])
     }
 
-    /// Begins queued jobs, in order, on free slots.
+    /// Begins queued jobs and waiting sessions, in order, on free slots.
     public mutating func startQueued() -> [QueueAction] {
         var actions: [QueueAction] = []
-        let queued = entries.values.filter { $0.phase == .queued }.map(\.descriptor).sorted { $0.id < $1.id }
-        for descriptor in queued {
+        let queued = entries.values.filter { $0.phase == .queued }.map { (order: Double($0.descriptor.id), job: $0.descriptor, session: 0) }
+        let waiting = sessions.filter { $0.value.slot == nil }.map { (order: $0.value.order, job: JobDescriptor?.none, session: $0.key) }
+        let candidates = (queued.map { ($0.order, $0.job as JobDescriptor?, $0.session) } + waiting.map { ($0.order, $0.job, $0.session) })
+            .sorted { $0.0 < $1.0 }
+        for (_, job, session) in candidates {
             guard !idleSlots.isEmpty else { break }
             let slot = idleSlots.removeFirst()
-            entries[descriptor.id]?.phase = .running(slot: slot)
-            actions.append(.begin(descriptor, slot: slot))
+            if let job {
+                entries[job.id]?.phase = .running(slot: slot)
+                actions.append(.begin(job, slot: slot))
+            } else {
+                sessions[session]?.slot = slot
+                actions.append(.beginSession(session, slot: slot))
+            }
         }
         return actions
+    }
+
+    // MARK: - Driver sessions (rule 27)
+
+    /// Queues a driver session; it takes one slot however many jobs it declares. Call
+    /// `startQueued()` afterwards.
+    public mutating func submitSession() -> Int {
+        let id = nextSessionID
+        nextSessionID += 1
+        sessions[id] = (order: Double(nextJobID) - 0.5, slot: nil)
+        return id
+    }
+
+    /// Numbers a job that session `session` declared; it waits for the driver (`beginDriven`).
+    public mutating func submitDriven(
+        name: String, operation: UpdateOperation, updates: [Update], session: Int
+    ) -> (JobDescriptor, [QueueAction]) {
+        let descriptor = JobDescriptor(
+            id: nextJobID, name: name, operation: operation, updates: updates, stopOnFailure: false, runByDriver: true)
+        nextJobID += 1
+        entries[descriptor.id] = Entry(descriptor: descriptor, phase: .awaitingDriver(session: session))
+        return (descriptor, [.publish(.jobQueued(descriptor))])
+    }
+
+    /// The driver started job `id`'s first update: the job begins, on its session's slot. Does
+    /// nothing for a job that is not waiting for its driver (already begun, aborted).
+    public mutating func beginDriven(_ id: Int) -> [QueueAction] {
+        guard let entry = entries[id], case .awaitingDriver(let session) = entry.phase else { return [] }
+        entries[id]?.phase = .drivenRunning(session: session)
+        return [.beginDriven(entry.descriptor)]
+    }
+
+    /// Job `id` ended before the driver started any of its updates (its host was unreachable,
+    /// or the driver ended): it completes with every update given `result`.
+    public mutating func endUndriven(_ id: Int, every result: UpdateInstallationResult, abortRequested: Bool) -> [QueueAction] {
+        guard let entry = entries[id], case .awaitingDriver = entry.phase else { return [] }
+        entries[id]?.phase = .completing
+        return completeWithoutRunning(entry.descriptor, every: result, abortRequested: abortRequested)
+    }
+
+    /// Session `id`'s process is gone and its jobs have their results: its slot is free.
+    public mutating func sessionEnded(_ id: Int) -> [QueueAction] {
+        guard let session = sessions.removeValue(forKey: id) else { return [] }
+        guard let slot = session.slot else { return [] }
+        return slotFreed(slot)
     }
 
     /// Job `id` may start: one awaiting confirmation joins the queue in its place (job numbers
@@ -75,7 +146,7 @@ public struct QueueMachine: Sendable {
         guard let entry = entries[id] else { throw .unknownJob(id) }
         switch entry.phase {
         case .completed, .completing: throw .alreadyCompleted(id)
-        case .queued, .running: return []
+        case .queued, .running, .awaitingDriver, .drivenRunning: return []
         case .awaitingConfirmation:
             entries[id]?.phase = .queued
             return startQueued()
@@ -100,8 +171,15 @@ public struct QueueMachine: Sendable {
         switch entry.phase {
         case .completed, .completing:
             throw .alreadyCompleted(id)
-        case .running:
+        case .running, .drivenRunning:
             return [.abortRunning(job: id, force: force)]
+        case .awaitingDriver(let session):
+            // Its driver must not start it later: the session is told to stop it.
+            entries[id]?.phase = .completing
+            let aborted = UpdateInstallationResult(
+                resultCode: .aborted, hResult: .callCancelled, reason: "not started: the job was aborted before its driver started it")
+            return [.publish(.jobAbortRequested(job: id, force: force)), .stopDriven(job: id, session: session, force: force)]
+                + completeWithoutRunning(entry.descriptor, every: aborted, abortRequested: true)
         case .queued, .awaitingConfirmation:
             entries[id]?.phase = .completing
             let aborted = UpdateInstallationResult(
@@ -111,13 +189,14 @@ public struct QueueMachine: Sendable {
         }
     }
 
-    /// Aborts every job that has not completed: queued ones first, so none of them starts.
+    /// Aborts every job that has not completed: queued ones first, so none of them starts;
+    /// every driver session is told to stop too, for the jobs it has not declared yet.
     public mutating func abortAll(force: Bool) -> [QueueAction] {
         let open = entries.values.filter { $0.phase != .completed && $0.phase != .completing }
-        let waiting: Set<EntryPhase> = [.queued, .awaitingConfirmation]
-        let queued = open.filter { waiting.contains($0.phase) }.map(\.descriptor.id).sorted()
-        let running = open.filter { !waiting.contains($0.phase) }.map(\.descriptor.id).sorted()
-        return (queued + running).flatMap { id in (try? abort(id, force: force)) ?? [] }
+        let queued = open.filter { !$0.phase.isUnderway }.map(\.descriptor.id).sorted()
+        let running = open.filter { $0.phase.isUnderway }.map(\.descriptor.id).sorted()
+        let jobs = (queued + running).flatMap { id in (try? abort(id, force: force)) ?? [] }
+        return jobs + sessions.keys.sorted().map { .stopSession($0, force: force) }
     }
 
     /// Job `id`'s `jobCompleted` event has been delivered.
@@ -150,5 +229,16 @@ public struct QueueMachine: Sendable {
             Array(repeating: result, count: descriptor.updates.count), abortRequested: abortRequested)
         actions.append(.publish(.jobCompleted(job: descriptor.id, result: combined)))
         return actions
+    }
+}
+
+extension QueueMachine.EntryPhase {
+    /// Running, or declared by a running driver: what `abortAll` asks to abort after the jobs
+    /// that have not started.
+    var isUnderway: Bool {
+        switch self {
+        case .running, .drivenRunning, .awaitingDriver: return true
+        case .queued, .awaitingConfirmation, .completing, .completed: return false
+        }
     }
 }

@@ -10,10 +10,13 @@ import MonitorRuntime
 /// history recorder, and the chosen output, until every job is done.
 struct RunSession {
     let jobs: [RunnableJob]
+    /// Driver sessions (Ansible): each declares its own jobs as it runs (rule 27).
+    let sessions: [any SessionDriver]
     let options: RunOptions
 
-    init(jobs: [RunnableJob], options: RunOptions) {
+    init(jobs: [RunnableJob], sessions: [any SessionDriver] = [], options: RunOptions) {
         self.jobs = jobs
+        self.sessions = sessions
         self.options = options
     }
 
@@ -113,6 +116,7 @@ struct RunSession {
                 StandardOutput.stderr.line("installtop: job \(job.name) was not queued: \(error)")
             }
         }
+        for session in sessions { queue.submitSession(session) }
     }
 
     /// Blocks the calling (main) thread until the queue is idle; the engine runs on the pool.

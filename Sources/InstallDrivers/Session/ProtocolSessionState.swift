@@ -1,0 +1,127 @@
+import InstallEngine
+
+/// The pure half of a protocol driver's session: turns decoded driver-protocol messages into
+/// the engine's `SessionReport`s, by each job's key and each update's index in its plan, and
+/// remembers what runs, so a stop can say what it waits for.
+struct ProtocolSessionState {
+    private struct Job {
+        var indexOf: [String: Int]
+        var started: Set<Int> = []
+        var finished: Set<Int> = []
+        /// The update that started last, for output lines that name none.
+        var current: Int?
+        var ended = false
+    }
+
+    private var jobs: [String: Job] = [:]
+    /// Lines that could not be decoded or named something outside the plans (rule 22).
+    private(set) var protocolErrors = 0
+    /// The driver's own words for why it stopped talking (`hello` of another version).
+    private(set) var refusal: String?
+
+    static let stoppingMessage = "stopping after this task (abort requested)"
+
+    /// The jobs with an update started and not finished, with those updates' titles by key:
+    /// what a forced stop cut.
+    var inFlight: [String: [Int]] {
+        jobs.compactMapValues { job in
+            let running = job.started.subtracting(job.finished).sorted()
+            return running.isEmpty || job.ended ? nil : running
+        }
+    }
+
+    mutating func countError() { protocolErrors += 1 }
+
+    mutating func refuse(_ reason: String) { refusal = reason }
+
+    /// What one message means for the engine.
+    mutating func receive(_ message: DriverMessage) -> [SessionReport] {
+        switch message {
+        case .hello:
+            return []
+        case .plan(let plan):
+            guard jobs[plan.job] == nil else {
+                protocolErrors += 1
+                return []
+            }
+            jobs[plan.job] = Job(indexOf: Dictionary(plan.updates.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first }))
+            let updates = plan.updates.map { Update(id: $0.id, title: $0.title, rebootBehavior: .may, sizeInBytes: $0.size) }
+            return [.plan(job: plan.job, name: plan.name, operation: plan.operation, updates: updates)]
+        case .started(let reference):
+            guard let index = index(of: reference) else { return [] }
+            jobs[reference.job]?.started.insert(index)
+            jobs[reference.job]?.current = index
+            return [.job(reference.job, .updateStarted(index: index))]
+        case .progress(let progress):
+            guard let index = index(of: progress.reference) else { return [] }
+            var reports: [SessionReport] = []
+            if let percent = progress.percent {
+                reports.append(.job(progress.reference.job, .update(index: index, .progress(percent: percent, message: progress.message))))
+            } else if let message = progress.message {
+                reports.append(.job(progress.reference.job, .update(index: index, .message(message))))
+            }
+            if let jobPercent = progress.jobPercent { reports.append(.job(progress.reference.job, .jobProgress(percent: jobPercent))) }
+            return reports
+        case .output(let output):
+            guard let job = jobs[output.job] else {
+                protocolErrors += 1
+                return []
+            }
+            let index = output.update.flatMap { job.indexOf[$0] } ?? job.current
+            guard let index else { return [] }
+            return [.job(output.job, .update(index: index, .output(output.stream, output.line)))]
+        case .reboot(let reference):
+            guard let index = index(of: reference) else { return [] }
+            return [.job(reference.job, .update(index: index, .rebootRequired))]
+        case .finished(let end):
+            guard let index = index(of: end.reference), jobs[end.reference.job]?.finished.contains(index) == false else {
+                protocolErrors += 1
+                return []
+            }
+            jobs[end.reference.job]?.started.insert(index)
+            jobs[end.reference.job]?.finished.insert(index)
+            let key = end.reference.job
+            var reports: [SessionReport] = []
+            let verdict: DriverVerdict
+            switch end.result {
+            case .succeeded, .succeededWithErrors:
+                if let changed = end.changed { reports.append(.job(key, .update(index: index, .message(changed ? "changed" : "ok")))) }
+                verdict = DriverVerdict(resultCode: end.result == .succeeded ? .succeeded : .succeededWithErrors, reason: end.reason)
+            case .skipped:
+                reports.append(.job(key, .update(index: index, .message("skipped"))))
+                verdict = DriverVerdict(resultCode: .succeeded, reason: "skipped" + (end.reason.map { ": \($0)" } ?? ""), skipped: true)
+            case .failed:
+                verdict = DriverVerdict(resultCode: .failed, reason: end.reason ?? "failed")
+            case .aborted:
+                verdict = DriverVerdict(resultCode: .aborted, reason: end.reason ?? "aborted")
+            }
+            return reports + [.job(key, .updateFinished(index: index, verdict))]
+        case .stopping(let stopping):
+            let keys = stopping.job.map { [$0] } ?? Array(jobs.keys)
+            var reports: [SessionReport] = []
+            for key in keys.sorted() {
+                guard let job = jobs[key], !job.ended else { continue }
+                for index in job.started.subtracting(job.finished).sorted()
+                where stopping.waitingFor.isEmpty || stopping.waitingFor.contains(where: { job.indexOf[$0] == index }) {
+                    reports.append(.job(key, .update(index: index, .message(Self.stoppingMessage))))
+                }
+            }
+            return reports
+        case .jobEnded(let ended):
+            guard jobs[ended.job] != nil, jobs[ended.job]?.ended == false else {
+                protocolErrors += 1
+                return []
+            }
+            jobs[ended.job]?.ended = true
+            return [.jobEnded(ended.job, reason: ended.reason ?? "the driver ended it")]
+        }
+    }
+
+    private mutating func index(of reference: DriverUpdateReference) -> Int? {
+        guard let job = jobs[reference.job], !job.ended, let index = job.indexOf[reference.update] else {
+            protocolErrors += 1
+            return nil
+        }
+        return index
+    }
+}

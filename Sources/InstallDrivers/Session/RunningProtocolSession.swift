@@ -1,0 +1,98 @@
+import EngineWire
+import Foundation
+import InstallEngine
+import Synchronization
+
+/// A protocol driver's process as it runs: its fd-3 lines decoded and passed through
+/// `ProtocolSessionState`, its stop requests written to fd 4.
+final class RunningProtocolSession: RunningSession, UpdateReporter {
+    private struct State {
+        var sessionState = ProtocolSessionState()
+        var process: ProcessRunningUpdate?
+        var interrupted = false
+        /// The last lines the driver printed itself, for a driver that ends without a plan.
+        var recentOutput: [String] = []
+    }
+
+    private let reporter: any SessionReporter
+    private let interruptGrace: Duration
+    private let state = Mutex(State())
+    private let slot = OutcomeSlot()
+    private static let recentOutputLimit = 40
+
+    init(reporter: any SessionReporter, interruptGrace: Duration) {
+        self.reporter = reporter
+        self.interruptGrace = interruptGrace
+    }
+
+    func attach(_ process: ProcessRunningUpdate) {
+        state.withLock { $0.process = process }
+        Task.detached { [self] in
+            let outcome = await process.outcome
+            slot.settle(outcome)
+        }
+    }
+
+    /// The driver's own last lines (stdout and stderr), oldest first.
+    var recentOutput: [String] { state.withLock { $0.recentOutput } }
+
+    // MARK: - UpdateReporter (the driver's lines, on the poller's thread, in order)
+
+    func report(_ report: UpdateReport) {
+        let reports = state.withLock { state -> [SessionReport] in
+            switch report {
+            case .channelLine(let line):
+                guard !line.isEmpty else { return [] }
+                do {
+                    return state.sessionState.receive(try DriverMessage.decode(Array(line.utf8)))
+                } catch {
+                    state.sessionState.countError()
+                    return []
+                }
+            case .output(_, let line):
+                state.recentOutput.append(line)
+                if state.recentOutput.count > Self.recentOutputLimit { state.recentOutput.removeFirst() }
+                return []
+            default:
+                return []
+            }
+        }
+        for item in reports { reporter.report(item) }
+    }
+
+    // MARK: - RunningSession
+
+    func stop(job: String) {
+        send(#"{"type":"stop","job":"# + JSONObject.quoted(job) + "}")
+    }
+
+    func stopAll() {
+        send(#"{"type":"stop"}"#)
+    }
+
+    /// SIGINT to the driver's process group (what Ctrl-C does), then, if it is still there
+    /// after the grace, every process of it.
+    func kill() {
+        let process = state.withLock { state -> ProcessRunningUpdate? in
+            guard !state.interrupted else { return nil }
+            state.interrupted = true
+            return state.process
+        }
+        guard let process else { return }
+        process.interruptGroup()
+        let grace = interruptGrace
+        Task.detached {
+            try? await Task.sleep(for: grace)
+            process.killTree()
+        }
+    }
+
+    var outcome: UpdateRunOutcome {
+        get async { await slot.outcome }
+    }
+
+    private func send(_ line: String) {
+        let process = state.withLock { $0.process }
+        process?.sendControl(line)
+    }
+}

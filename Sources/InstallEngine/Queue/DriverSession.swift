@@ -1,0 +1,207 @@
+import Synchronization
+
+/// One running session driver (rule 27) as the queue sees it: it turns the driver's plans into
+/// queued jobs, begins each job when the driver starts its first update, hands the driver's
+/// reports to the job, and settles every job when the driver says it ended or its process is
+/// gone. Each job runs through a `SessionJobDriver`, so it has the usual driver-job lifecycle.
+final class DriverSession: SessionReporter, Sendable {
+    /// One job the driver declared.
+    private struct DeclaredJob {
+        var id: Int
+        var updateCount: Int
+        /// The job's reporter once it has begun; reports wait in `waiting` until then.
+        var reporter: (any DriverReporter)?
+        var waiting: [DriverReport] = []
+        var begun = false
+        var started: Set<Int> = []
+        var finished: Set<Int> = []
+        /// Settled when the driver ends the job or its process is gone.
+        var outcome = OutcomeSlot()
+        var ended = false
+    }
+
+    private struct State {
+        var running: (any RunningSession)?
+        var jobs: [String: DeclaredJob] = [:]
+        var keys: [Int: String] = [:]
+        var stopRequested = false
+    }
+
+    let id: Int
+    /// Weak: the queue owns its sessions.
+    private weak let queue: JobQueue?
+    private let state = Mutex(State())
+    /// Reports reach jobs one at a time, in the order they were made.
+    private let delivery = Mutex(())
+
+    init(id: Int, queue: JobQueue) {
+        self.id = id
+        self.queue = queue
+    }
+
+    /// Starts the driver and, once its process is gone, settles what is left.
+    func start(_ driver: any SessionDriver) {
+        let running = driver.start(reporter: self)
+        let stopNow = state.withLock { state -> Bool in
+            state.running = running
+            return state.stopRequested
+        }
+        if stopNow { running.stopAll() }
+        Task.detached { [self] in
+            let outcome = await running.outcome
+            processEnded(outcome)
+        }
+    }
+
+    // MARK: - SessionReporter
+
+    func report(_ report: SessionReport) {
+        switch report {
+        case .plan(let key, let name, let operation, let updates):
+            declare(key, name: name, operation: operation, updates: updates)
+        case .job(let key, let jobReport):
+            forward(jobReport, to: key)
+        case .jobEnded(let key, let reason):
+            end(key, reason: reason)
+        }
+    }
+
+    private func declare(_ key: String, name: String, operation: UpdateOperation, updates: [Update]) {
+        guard !updates.isEmpty, let queue, state.withLock({ $0.jobs[key] == nil }) else { return }
+        let driver = SessionJobDriver(session: self, key: key)
+        guard let descriptor = queue.submitDriven(name: name, operation: operation, updates: updates, session: id, driver: driver) else {
+            return
+        }
+        state.withLock { state in
+            state.jobs[key] = DeclaredJob(id: descriptor.id, updateCount: updates.count)
+            state.keys[descriptor.id] = key
+        }
+    }
+
+    private func forward(_ report: DriverReport, to key: String) {
+        delivery.withLock { _ in
+            let (reporter, begin) = state.withLock { state -> ((any DriverReporter)?, Int?) in
+                guard var job = state.jobs[key], !job.ended else { return (nil, nil) }
+                var begin: Int?
+                switch report {
+                case .updateStarted(let index):
+                    job.started.insert(index)
+                    if !job.begun {
+                        job.begun = true
+                        begin = job.id
+                    }
+                case .updateFinished(let index, _):
+                    job.started.insert(index)
+                    job.finished.insert(index)
+                    if !job.begun {
+                        job.begun = true
+                        begin = job.id
+                    }
+                default:
+                    break
+                }
+                if job.reporter == nil { job.waiting.append(report) }
+                state.jobs[key] = job
+                return (job.reporter, begin)
+            }
+            if let begin { queue?.beginDriven(begin) }
+            reporter?.report(report)
+        }
+    }
+
+    /// The driver ended job `key`: updates that never started are aborted as not started with
+    /// `reason`; a job that never began completes at once.
+    private func end(_ key: String, reason: String) {
+        delivery.withLock { _ in
+            let job = state.withLock { state -> DeclaredJob? in
+                guard let job = state.jobs[key], !job.ended else { return nil }
+                state.jobs[key]?.ended = true
+                return job
+            }
+            guard let job else { return }
+            guard job.begun else {
+                queue?.endUndriven(job.id, reason: "not started: \(reason)", abortRequested: state.withLock { $0.stopRequested })
+                return
+            }
+            let verdict = DriverVerdict(resultCode: .aborted, reason: "not started: \(reason)", hResult: .callCancelled)
+            let reports = (0..<job.updateCount).filter { !job.started.contains($0) }.map { DriverReport.updateFinished(index: $0, verdict) }
+            deliver(reports, to: key)
+            job.outcome.settle(.exited(0))
+        }
+    }
+
+    /// Reports for a job that began: straight to it, or queued behind what waits for it.
+    private func deliver(_ reports: [DriverReport], to key: String) {
+        let reporter = state.withLock { state -> (any DriverReporter)? in
+            if state.jobs[key]?.reporter == nil { state.jobs[key]?.waiting += reports }
+            return state.jobs[key]?.reporter
+        }
+        for report in reports { reporter?.report(report) }
+    }
+
+    /// The process is gone (rule 23): jobs that never began complete as not reached (or
+    /// aborted after a stop); the others end with the process's outcome. Then the slot is free.
+    private func processEnded(_ outcome: UpdateRunOutcome) {
+        delivery.withLock { _ in
+            let (jobs, stopped) = state.withLock { state in
+                let open = state.jobs.filter { !$0.value.ended }
+                for key in open.keys { state.jobs[key]?.ended = true }
+                return (open, state.stopRequested)
+            }
+            for (_, job) in jobs.sorted(by: { $0.value.id < $1.value.id }) {
+                if job.begun {
+                    job.outcome.settle(outcome)
+                } else {
+                    queue?.endUndriven(job.id, reason: stopped ? "not started: the run was stopped" : "not reached (the driver \(outcome.summary))",
+                                       abortRequested: stopped)
+                }
+            }
+        }
+        queue?.sessionEnded(id)
+    }
+
+    // MARK: - Commands
+
+    /// Job `job` of the queue is to stop at the next safe point (or was aborted before it began).
+    func stop(queueJob job: Int) {
+        let (running, key) = state.withLock { ($0.running, $0.keys[job]) }
+        if let key { running?.stop(job: key) }
+    }
+
+    func stopAll(force: Bool) {
+        let running = state.withLock { state -> (any RunningSession)? in
+            state.stopRequested = true
+            return state.running
+        }
+        if force { running?.kill() } else { running?.stopAll() }
+    }
+
+    func kill() {
+        let running = state.withLock { state -> (any RunningSession)? in
+            state.stopRequested = true
+            return state.running
+        }
+        running?.kill()
+    }
+
+    // MARK: - For SessionJobDriver
+
+    /// Job `key` has begun: its reporter gets what waited for it, then everything after.
+    func attach(_ key: String, reporter: any DriverReporter) -> OutcomeSlot {
+        delivery.withLock { _ in
+            let (waiting, slot) = state.withLock { state -> ([DriverReport], OutcomeSlot) in
+                state.jobs[key]?.reporter = reporter
+                let waiting = state.jobs[key]?.waiting ?? []
+                state.jobs[key]?.waiting = []
+                return (waiting, state.jobs[key]?.outcome ?? OutcomeSlot(.exited(0)))
+            }
+            for report in waiting { reporter.report(report) }
+            return slot
+        }
+    }
+
+    func stop(key: String) {
+        let running = state.withLock { $0.running }
+        running?.stop(job: key)
+    }
+}

@@ -1,0 +1,26 @@
+/// The driver of one job of a driver session: starting it attaches the job to the session's
+/// reports (the session's process is already running); a stop stops this job only; a kill
+/// stops the whole process (rule 25: the process is shared).
+struct SessionJobDriver: JobDriver {
+    let session: DriverSession
+    let key: String
+
+    func start(_ request: DriverRunRequest, reporter: any DriverReporter) -> any RunningDriver {
+        SessionJobHandle(session: session, key: key, slot: session.attach(key, reporter: reporter))
+    }
+}
+
+/// A running job of a driver session.
+struct SessionJobHandle: RunningDriver {
+    let session: DriverSession
+    let key: String
+    let slot: OutcomeSlot
+
+    func stopAtSafePoint() { session.stop(key: key) }
+
+    func kill() { session.kill() }
+
+    var outcome: UpdateRunOutcome {
+        get async { await slot.outcome }
+    }
+}

@@ -1,0 +1,43 @@
+import ArgumentParser
+
+/// `installtop ansible PLAYBOOK …`: an Ansible run across a fleet, each host a job and each
+/// task an update (PRODUCT.md "Fleet jobs").
+struct AnsibleCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ansible",
+        abstract: "Run an Ansible playbook across hosts: each host a job, each task an update.",
+        discussion: """
+            ansible-playbook runs with installtop's callback plugin beside your own callbacks \
+            and ansible.cfg. Abort (a) stops at the next task boundary: running tasks finish and \
+            keep their results, no new task starts (a on one host's job stops only that host); \
+            a second abort interrupts ansible-playbook. Exit status: 0 every task succeeded or \
+            was skipped, 1 a task or host failed, 2 Ansible refused the playbook (not found, \
+            syntax error, no host matched), 3 aborted, 4 done and a host asked for a reboot.
+            """
+    )
+
+    @Argument(help: "The playbook.")
+    var playbook: String
+
+    @Option(name: [.customShort("i"), .long], help: ArgumentHelp("The inventory (as ansible-playbook -i).", valueName: "inventory"))
+    var inventory: [String] = []
+
+    @Option(help: ArgumentHelp("Limit the hosts (as ansible-playbook --limit).", valueName: "pattern"))
+    var limit: String?
+
+    @Option(help: ArgumentHelp("The ansible-playbook to run (default: the one on PATH).", valueName: "path"))
+    var ansiblePlaybook: String?
+
+    @OptionGroup var options: RunOptions
+
+    @Argument(parsing: .postTerminator, help: "More arguments for ansible-playbook, after --.")
+    var ansibleArguments: [String] = []
+
+    func run() throws {
+        var arguments = [playbook]
+        for path in inventory { arguments += ["-i", path] }
+        if let limit { arguments += ["--limit", limit] }
+        arguments += ansibleArguments
+        throw ExitCode(FleetSession(executable: ansiblePlaybook, arguments: arguments, options: options).run().rawValue)
+    }
+}

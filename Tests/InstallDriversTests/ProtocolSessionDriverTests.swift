@@ -1,0 +1,136 @@
+import Foundation
+import InstallDrivers
+import InstallEngine
+import Synchronization
+import Testing
+
+/// A program speaking the driver protocol, run as a session driver through the queue (rule 27):
+/// its plans become jobs as they are declared, each job starts with its first update, a stop
+/// goes to it on fd 4, and everything settles when it ends.
+@Suite("Protocol session drivers", .serialized)
+struct ProtocolSessionDriverTests {
+    final class Events: Sendable {
+        private let events = Mutex<[EngineEvent]>([])
+        func add(_ event: EngineEvent) { events.withLock { $0.append(event) } }
+        var all: [EngineEvent] { events.withLock { $0 } }
+    }
+
+    /// A shell script as the driver; `body` writes protocol lines with `say '…'`.
+    private func driver(_ body: String) throws -> (ProtocolSessionDriver, URL) {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "installtop-session-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let script = folder.appending(path: "driver.sh")
+        try ("#!/bin/sh\nsay() { printf '%s\\n' \"$1\" >&3; }\n" + body + "\n").write(to: script, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+        return (ProtocolSessionDriver(command: [script.path], workingDirectory: folder.path), folder)
+    }
+
+    private func run(_ driver: ProtocolSessionDriver, concurrency: Int = 1, then: (JobQueue) async throws -> Void = { _ in })
+        async throws -> (QueueModel, Events) {
+        let queue = JobQueue(backend: ProcessBackend(), concurrency: concurrency)
+        let events = Events()
+        queue.subscribe { events.add($0) }
+        queue.submitSession(driver)
+        try await then(queue)
+        await queue.waitUntilIdle()
+        return (queue.snapshot(), events)
+    }
+
+    @Test("Two hosts: each plan a job, tasks as updates; a failed host's remaining tasks are not started; skipped counts as succeeded")
+    func twoHosts() async throws {
+        let (driver, folder) = try driver("""
+            say '{"type":"hello","protocol":1,"driver":"test"}'
+            say '{"type":"plan","job":"1/web1","name":"web1","updates":[{"id":"t1","title":"Install"},{"id":"t2","title":"Configure"}]}'
+            say '{"type":"plan","job":"1/web2","name":"web2","updates":[{"id":"t1","title":"Install"},{"id":"t2","title":"Configure"}]}'
+            say '{"type":"started","job":"1/web1","update":"t1"}'
+            say '{"type":"started","job":"1/web2","update":"t1"}'
+            say '{"type":"finished","job":"1/web1","update":"t1","result":"succeeded","changed":true}'
+            say '{"type":"finished","job":"1/web2","update":"t1","result":"failed","reason":"no such package"}'
+            say '{"type":"jobEnded","job":"1/web2","reason":"host failed"}'
+            say '{"type":"started","job":"1/web1","update":"t2"}'
+            say '{"type":"reboot","job":"1/web1","update":"t2"}'
+            say '{"type":"finished","job":"1/web1","update":"t2","result":"skipped","reason":"conditional result was False"}'
+            say '{"type":"jobEnded","job":"1/web1","reason":"play ended"}'
+            """)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (model, _) = try await run(driver)
+        #expect(model.jobs.map(\.descriptor.name) == ["web1", "web2"])
+        let web1 = try #require(model.jobs.first)
+        #expect(web1.result?.resultCode == .succeeded, "\(web1.updates.map(\.result))")
+        #expect(web1.updates[1].result.skipped)
+        #expect(web1.updates[1].result.reason == "skipped: conditional result was False")
+        let web2 = try #require(model.jobs.last)
+        #expect(web2.updates[0].result.resultCode == .failed && web2.updates[0].result.reason == "no such package")
+        #expect(web2.updates[1].result.resultCode == .aborted && web2.updates[1].result.hResult == .callCancelled)
+        #expect(web2.updates[1].result.reason == "not started: host failed")
+        #expect(web2.result?.resultCode == .failed || web2.result?.resultCode == .succeededWithErrors)
+    }
+
+    @Test("A host declared but never started completes as not reached when the driver ends")
+    func declaredNeverStarted() async throws {
+        let (driver, folder) = try driver("""
+            say '{"type":"plan","job":"a","name":"a","updates":[{"id":"t1"}]}'
+            exit 2
+            """)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (model, _) = try await run(driver)
+        let job = try #require(model.jobs.first)
+        #expect(job.updates[0].result.resultCode == .failed)
+        #expect(job.updates[0].result.reason?.hasPrefix("not reached") == true, "\(job.updates[0].result)")
+    }
+
+    @Test("Abort of one host's job sends a stop for that job on fd 4; the running task keeps its result")
+    func stopOneJob() async throws {
+        let (driver, folder) = try driver("""
+            say '{"type":"plan","job":"w1","name":"w1","updates":[{"id":"t1"},{"id":"t2"}]}'
+            say '{"type":"started","job":"w1","update":"t1"}'
+            read line <&4
+            printf '%s\\n' "$line" > control.txt
+            say '{"type":"stopping","job":"w1","waitingFor":["t1"]}'
+            say '{"type":"finished","job":"w1","update":"t1","result":"succeeded"}'
+            say '{"type":"jobEnded","job":"w1","reason":"stopped"}'
+            """)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (model, events) = try await run(driver) { queue in
+            let deadline = ContinuousClock.now + .seconds(60)
+            while queue.snapshot().jobs.first?.updates.first?.result.resultCode != .inProgress, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            try queue.abort(job: 1)
+        }
+        #expect(try String(contentsOf: folder.appending(path: "control.txt"), encoding: .utf8) == #"{"type":"stop","job":"w1"}"# + "\n")
+        let job = try #require(model.jobs.first)
+        #expect(job.updates[0].result.resultCode == .succeeded)
+        #expect(job.updates[1].result.resultCode == .aborted && job.updates[1].result.hResult == .callCancelled)
+        #expect(job.result?.resultCode == .aborted)
+        let messages = events.all.compactMap { event -> String? in
+            if case .progress(let progress) = event.kind { return progress.message }
+            return nil
+        }
+        #expect(messages.contains("stopping after this task (abort requested)"))
+    }
+
+    @Test("The session holds one slot: a job submitted after it waits until the driver ends")
+    func oneSlot() async throws {
+        let (driver, folder) = try driver("""
+            say '{"type":"plan","job":"a","name":"a","updates":[{"id":"t1"}]}'
+            say '{"type":"plan","job":"b","name":"b","updates":[{"id":"t1"}]}'
+            say '{"type":"started","job":"a","update":"t1"}'
+            say '{"type":"started","job":"b","update":"t1"}'
+            say '{"type":"finished","job":"a","update":"t1","result":"succeeded"}'
+            say '{"type":"finished","job":"b","update":"t1","result":"succeeded"}'
+            """)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (model, events) = try await run(driver) { queue in
+            try queue.submit(name: "after", updates: [Update(id: "x", installCommand: .argv(["/bin/true"]))])
+        }
+        #expect(model.jobs.allSatisfy { $0.result?.resultCode == .succeeded }, "\(model.jobs.map(\.result))")
+        let started = events.all.compactMap { event -> Int? in
+            if case .jobStarted(let start) = event.kind { return start.job }
+            return nil
+        }
+        // The session's jobs started in its slot; the job submitted after it only once it ended.
+        let after = try #require(model.jobs.first { $0.descriptor.name == "after" })
+        #expect(started.count == 3 && started.last == after.id, "\(started)")
+    }
+}
