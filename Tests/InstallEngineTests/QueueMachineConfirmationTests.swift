@@ -1,0 +1,167 @@
+import InstallEngine
+import InstallEngineTesting
+import Testing
+
+/// Jobs that await confirmation (an apt plan shown before it runs): the queue holds them until
+/// `confirm`, and an abort completes them at once, as it does a queued job (rule 13).
+@Suite("Queue state machine: jobs awaiting confirmation")
+struct QueueMachineConfirmationTests {
+    let configuration = EngineConfiguration(rebootMarkerPath: "/nonexistent/installtop-test-marker")
+
+    private func submit(_ machine: inout QueueMachine, _ name: String, awaitsConfirmation: Bool = false) -> JobDescriptor {
+        machine.submit(
+            name: name, operation: .install, updates: [update("\(name)-1"), update("\(name)-2")], stopOnFailure: false,
+            awaitsConfirmation: awaitsConfirmation
+        ).0
+    }
+
+    private func begun(_ actions: [QueueAction]) -> [Int] {
+        actions.compactMap { if case .begin(let job, _) = $0 { job.id } else { nil } }
+    }
+
+    private func expectThrows(_ expected: JobCommandError, _ body: () throws(JobCommandError) -> [QueueAction]) {
+        do {
+            let actions = try body()
+            Issue.record("should throw \(expected), returned \(actions)")
+        } catch {
+            #expect(error == expected)
+        }
+    }
+
+    @Test("A job submitted awaiting confirmation is held: its descriptor says so and it is announced as queued")
+    func submitHolds() {
+        var machine = QueueMachine(slots: 1)
+        let (held, actions) = machine.submit(
+            name: "apt", operation: .install, updates: [update("p")], stopOnFailure: false, awaitsConfirmation: true)
+        #expect(held.awaitsConfirmation)
+        #expect(machine.descriptor(of: held.id)?.awaitsConfirmation == true)
+        #expect(machine.phase(of: held.id) == .awaitingConfirmation)
+        #expect(actions == [.publish(.jobQueued(held))], "subscribers see the descriptor that asks for confirmation")
+        let ordinary = submit(&machine, "b")
+        #expect(!ordinary.awaitsConfirmation)
+        #expect(machine.phase(of: ordinary.id) == .queued)
+    }
+
+    @Test("startQueued passes over a job awaiting confirmation and begins a later ordinary job")
+    func startQueuedSkipsHeld() {
+        var machine = QueueMachine(slots: 1)
+        let held = submit(&machine, "a", awaitsConfirmation: true)
+        let ordinary = submit(&machine, "b")
+        #expect(machine.startQueued() == [.begin(ordinary, slot: 0)])
+        #expect(machine.phase(of: held.id) == .awaitingConfirmation)
+        #expect(!machine.isIdle, "a held job keeps the queue from being idle")
+    }
+
+    @Test("confirm queues the job and begins it at once when a slot is free")
+    func confirmBeginsOnFreeSlot() throws {
+        var machine = QueueMachine(slots: 1)
+        let held = submit(&machine, "a", awaitsConfirmation: true)
+        #expect(machine.startQueued().isEmpty)
+        let actions = try machine.confirm(held.id)
+        #expect(actions == [.begin(held, slot: 0)])
+        #expect(machine.phase(of: held.id) == .running(slot: 0))
+    }
+
+    @Test("A confirmed job waits for a slot like any queued job, in job-number order")
+    func confirmWaitsForSlot() throws {
+        var machine = QueueMachine(slots: 1)
+        let running = submit(&machine, "a")
+        let held = submit(&machine, "b", awaitsConfirmation: true)
+        let later = submit(&machine, "c")
+        #expect(begun(machine.startQueued()) == [running.id])
+        #expect(try machine.confirm(held.id).isEmpty, "no slot is free")
+        #expect(machine.phase(of: held.id) == .queued)
+        machine.completionDelivered(running.id)
+        // Job numbers keep the order: the confirmed job 2 goes before job 3.
+        #expect(machine.slotFreed(0) == [.begin(held, slot: 0)])
+        #expect(machine.phase(of: later.id) == .queued)
+    }
+
+    @Test("Confirming twice, or confirming a job that needs no confirmation, changes nothing")
+    func confirmIsIdempotent() throws {
+        var machine = QueueMachine(slots: 1)
+        let held = submit(&machine, "a", awaitsConfirmation: true)
+        let ordinary = submit(&machine, "b")
+        #expect(try machine.confirm(held.id) == [.begin(held, slot: 0)])
+        #expect(try machine.confirm(held.id).isEmpty)
+        #expect(machine.phase(of: held.id) == .running(slot: 0))
+        #expect(try machine.confirm(ordinary.id).isEmpty)
+        #expect(machine.phase(of: ordinary.id) == .queued)
+        machine.completionDelivered(held.id)
+        #expect(machine.slotFreed(0) == [.begin(ordinary, slot: 0)])
+        #expect(try machine.confirm(ordinary.id).isEmpty, "confirming a running job changes nothing either")
+        #expect(machine.phase(of: ordinary.id) == .running(slot: 0))
+    }
+
+    @Test("confirm of an unknown job throws unknownJob; of a completed one, alreadyCompleted")
+    func confirmErrors() throws {
+        var machine = QueueMachine(slots: 1)
+        expectThrows(.unknownJob(42)) { () throws(JobCommandError) in try machine.confirm(42) }
+        let held = submit(&machine, "a", awaitsConfirmation: true)
+        _ = try machine.abort(held.id, force: false)
+        #expect(machine.phase(of: held.id) == .completing)
+        expectThrows(.alreadyCompleted(held.id)) { () throws(JobCommandError) in try machine.confirm(held.id) }
+        machine.completionDelivered(held.id)
+        expectThrows(.alreadyCompleted(held.id)) { () throws(JobCommandError) in try machine.confirm(held.id) }
+        #expect(machine.phase(of: held.id) == .completed, "a failed confirm leaves the job as it was")
+    }
+
+    @Test("Aborting a job awaiting confirmation completes it at once, every update aborted with callCancelled")
+    func abortHeld() throws {
+        var machine = QueueMachine(slots: 1)
+        let held = submit(&machine, "a", awaitsConfirmation: true)
+        let actions = try machine.abort(held.id, force: false)
+        #expect(actions.first == .publish(.jobAbortRequested(job: held.id, force: false)))
+        let updateResults = actions.compactMap { action -> UpdateInstallationResult? in
+            if case .publish(.updateCompleted(let completion)) = action { completion.result } else { nil }
+        }
+        #expect(updateResults.count == held.updates.count)
+        #expect(updateResults.allSatisfy { $0.resultCode == .aborted && $0.hResult == .callCancelled })
+        guard case .publish(.jobCompleted(let completion))? = actions.last else {
+            Issue.record("the abort of a held job ends with its completion: \(actions)")
+            return
+        }
+        #expect(completion.job == held.id)
+        #expect(completion.result.resultCode == .aborted)
+        #expect(completion.result.updateResults.allSatisfy { $0.resultCode == .aborted && $0.hResult == .callCancelled })
+        #expect(!actions.contains { if case .abortRunning = $0 { true } else { false } }, "nothing runs, nothing to signal")
+        machine.completionDelivered(held.id)
+        #expect(begun(machine.startQueued()).isEmpty, "the aborted job never starts")
+        #expect(machine.isIdle)
+    }
+
+    @Test("abortAll aborts jobs awaiting confirmation too, with the queued ones before the running ones")
+    func abortAllIncludesHeld() {
+        var machine = QueueMachine(slots: 1)
+        let running = submit(&machine, "a")
+        let held = submit(&machine, "b", awaitsConfirmation: true)
+        _ = machine.startQueued()
+        let actions = machine.abortAll(force: false)
+        let completed = actions.compactMap { action -> Int? in
+            if case .publish(.jobCompleted(let completion)) = action { completion.job } else { nil }
+        }
+        #expect(completed == [held.id])
+        #expect(actions.first == .publish(.jobAbortRequested(job: held.id, force: false)))
+        #expect(actions.last == .abortRunning(job: running.id, force: false))
+        #expect(machine.phase(of: held.id) == .completing)
+    }
+
+    @Test("Through JobQueue: a job submitted awaiting confirmation starts only after confirm(job:)")
+    func jobQueueHoldsUntilConfirmed() async throws {
+        let backend = ScriptedBackend()
+        let queue = JobQueue(backend: backend, configuration: configuration)
+        let held = try queue.submit(name: "held", updates: [update("a")], awaitsConfirmation: true)
+        let ordinary = try queue.submit(name: "ordinary", updates: [update("b")])
+        #expect(held.awaitsConfirmation)
+        // One slot: had the held job 1 been queued, it would have run before job 2.
+        #expect(await eventually { queue.snapshot().job(ordinary.id)?.phase == .completed })
+        #expect(backend.startedUpdateIDs == ["b"])
+        #expect(queue.snapshot().job(held.id)?.phase == .queued)
+        try queue.confirm(job: held.id)
+        await queue.waitUntilIdle()
+        #expect(backend.startedUpdateIDs == ["b", "a"])
+        #expect(queue.snapshot().job(held.id)?.result?.resultCode == .succeeded)
+        #expect(throws: JobCommandError.alreadyCompleted(held.id)) { try queue.confirm(job: held.id) }
+        #expect(throws: JobCommandError.unknownJob(99)) { try queue.confirm(job: 99) }
+    }
+}
