@@ -6,8 +6,9 @@ import InstallEngine
 ///
 /// `job.queued` carries more of each update than the contract's `index`, `id` and `title`
 /// (`revision`, `reboot`, `impact`, `progress`, and `size` and `severity` when known) and the
-/// job's `stopOnFailure`, so an attached monitor shows what a local one does. Commands,
-/// environments and working directories stay in the engine.
+/// job's `stopOnFailure`, so an attached monitor shows what a local one does; an update of a
+/// package job also carries its `package` (name, action, versions; see `PackageChangeCoding`).
+/// Commands, environments and working directories stay in the engine.
 public enum EventCoding {
     /// One event as a line of JSON, without the newline.
     public static func encode(_ event: EngineEvent) -> String {
@@ -42,6 +43,7 @@ public enum EventCoding {
                 item.add("progress", update.progressSource.rawValue)
                 if let size = update.sizeInBytes { item.add("size", size) }
                 if let severity = update.severity { item.add("severity", severity) }
+                if let package = update.package { item.addRaw(PackageChangeCoding.key, bytes: PackageChangeCoding.bytes(package)) }
                 return item.bytes
             }
             var list: [UInt8] = [UInt8(ascii: "[")]
@@ -123,7 +125,8 @@ public enum EventCoding {
                     rebootBehavior: try item.optionalString("reboot").flatMap(RebootBehavior.named) ?? .never,
                     impact: try item.optionalString("impact").flatMap(InstallationImpact.named) ?? .normal,
                     progressSource: try item.optionalString("progress").flatMap(ProgressSource.init(rawValue:)) ?? .channel,
-                    sizeInBytes: try item.optionalInt("size").map(Int64.init), severity: try item.optionalString("severity")))
+                    sizeInBytes: try item.optionalInt("size").map(Int64.init), severity: try item.optionalString("severity"),
+                    package: try PackageChangeCoding.decode(from: item)))
             }
             kind = .jobQueued(JobDescriptor(
                 id: try object.int("job"), name: try object.string("name"), operation: operation, updates: updates,

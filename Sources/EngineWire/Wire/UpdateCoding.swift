@@ -3,7 +3,8 @@ import InstallEngine
 /// A whole `Update` as JSON, for `submit`. The names follow the manifest's keys (`install`,
 /// `uninstall`, `reboot`, `impact`, `progress`, `size`, `severity`, `workdir`, `env`), with
 /// durations in milliseconds (`timeoutMs`, `abortGraceMs`). A command is an array (argv) or a
-/// string (run by `/bin/sh -c`), as in the manifest.
+/// string (run by `/bin/sh -c`), as in the manifest. An update of a package job also has
+/// `package` (as in `job.queued`; see `PackageChangeCoding`), which manifests do not spell.
 public enum UpdateCoding {
     public static func encode(_ update: Update) -> String {
         var object = JSONObject()
@@ -23,6 +24,7 @@ public enum UpdateCoding {
         if let severity = update.severity { object.add("severity", severity) }
         if let description = update.description { object.add("description", description) }
         if !update.categories.isEmpty { object.add("categories", strings: update.categories) }
+        if let package = update.package { object.addRaw(PackageChangeCoding.key, bytes: PackageChangeCoding.bytes(package)) }
         return object.json
     }
 
@@ -48,7 +50,7 @@ public enum UpdateCoding {
             timeout: timeout, abortGrace: grace, workingDirectory: try object.optionalString("workdir"),
             environment: environment, sizeInBytes: try object.optionalInt("size").map(Int64.init),
             severity: try object.optionalString("severity"), description: try object.optionalString("description"),
-            categories: try object.strings("categories"))
+            categories: try object.strings("categories"), package: try PackageChangeCoding.decode(from: object))
     }
 
     private static func commandJSON(_ command: UpdateCommand) -> JSONValue {
