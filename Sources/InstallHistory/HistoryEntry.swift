@@ -30,6 +30,13 @@ public struct HistoryEntry: Sendable, Hashable {
     public var revision: Int
     /// The update's title as the manifest gave it (unsanitized).
     public var title: String
+    /// For an update of a package job, what it did to the package; `nil` for every other
+    /// update and for rows recorded before packages were kept.
+    public var packageAction: PackageChange.Action?
+    /// For a package update, the version installed before (upgrades, reinstalls, removals).
+    public var oldVersion: String?
+    /// For a package update, the version it installs; `nil` for removals.
+    public var newVersion: String?
     /// The name of the job the update ran in.
     public var jobName: String
     /// The caller that ran the job (WUA `ClientApplicationID`); "installtop" unless set.
@@ -56,6 +63,9 @@ public struct HistoryEntry: Sendable, Hashable {
         updateID: String,
         revision: Int = 1,
         title: String,
+        packageAction: PackageChange.Action? = nil,
+        oldVersion: String? = nil,
+        newVersion: String? = nil,
         jobName: String,
         clientApplicationID: String = HistoryRecorder.defaultClientApplicationID,
         durationMs: Int64? = nil,
@@ -74,6 +84,9 @@ public struct HistoryEntry: Sendable, Hashable {
         self.updateID = updateID
         self.revision = revision
         self.title = title
+        self.packageAction = packageAction
+        self.oldVersion = oldVersion
+        self.newVersion = newVersion
         self.jobName = jobName
         self.clientApplicationID = clientApplicationID
         self.durationMs = durationMs
@@ -94,10 +107,11 @@ extension HistoryEntry: Codable {
         case id, operation, resultCode, hResult, unmappedResultCode, reason, startedAt, endedAt
         case updateID, revision, title, jobName, clientApplicationID, durationMs, outputTail
         case writerPID, writerStartTime, writerBootID, isRunning
+        case packageAction, oldVersion, newVersion
     }
 
-    /// Decodes a row. Unknown operation or result numbers (written by a newer installtop) are
-    /// reported as a decoding error rather than guessed.
+    /// Decodes a row. Unknown operation or result numbers, or an unknown package action (written
+    /// by a newer installtop) are reported as a decoding error rather than guessed.
     public init(from decoder: any Decoder) throws {
         let row = try decoder.container(keyedBy: CodingKeys.self)
         id = try row.decodeIfPresent(Int64.self, forKey: .id)
@@ -121,6 +135,17 @@ extension HistoryEntry: Codable {
         updateID = try row.decode(String.self, forKey: .updateID)
         revision = try row.decode(Int.self, forKey: .revision)
         title = try row.decode(String.self, forKey: .title)
+        if let actionName = try row.decodeIfPresent(String.self, forKey: .packageAction) {
+            guard let action = PackageChange.Action(rawValue: actionName) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .packageAction, in: row, debugDescription: "unknown package action \(actionName)")
+            }
+            packageAction = action
+        } else {
+            packageAction = nil
+        }
+        oldVersion = try row.decodeIfPresent(String.self, forKey: .oldVersion)
+        newVersion = try row.decodeIfPresent(String.self, forKey: .newVersion)
         jobName = try row.decode(String.self, forKey: .jobName)
         clientApplicationID = try row.decode(String.self, forKey: .clientApplicationID)
         durationMs = try row.decodeIfPresent(Int64.self, forKey: .durationMs)
@@ -150,6 +175,9 @@ extension HistoryEntry: Codable {
         try row.encode(updateID, forKey: .updateID)
         try row.encode(revision, forKey: .revision)
         try row.encode(title, forKey: .title)
+        try row.encode(packageAction?.rawValue, forKey: .packageAction)
+        try row.encode(oldVersion, forKey: .oldVersion)
+        try row.encode(newVersion, forKey: .newVersion)
         try row.encode(jobName, forKey: .jobName)
         try row.encode(clientApplicationID, forKey: .clientApplicationID)
         try row.encode(durationMs, forKey: .durationMs)

@@ -7,7 +7,9 @@ import InstallEngine
 /// `operation` and `result` are names ("install", "succeeded") as in the JSON events;
 /// `resultCode` is WUA's number; `hResult` is `0x%08X`; dates are RFC 3339 in UTC with
 /// milliseconds. `running` is true for an update still running (or whose writer's death
-/// has not been noticed yet).
+/// has not been noticed yet). `packageAction` ("install", "upgrade", "reinstall", "remove",
+/// "purge"), `oldVersion` and `newVersion` say what a package job did to the package; they are
+/// `null` for every other update, like any unknown value, so every line keeps the same keys.
 public struct HistoryEntryJSON: Encodable, Sendable, Hashable {
     /// The row id.
     public var id: Int64?
@@ -33,6 +35,12 @@ public struct HistoryEntryJSON: Encodable, Sendable, Hashable {
     public var revision: Int
     /// The update's title, unsanitized (JSON escapes it).
     public var title: String
+    /// What a package update did to its package, or `null`.
+    public var packageAction: String?
+    /// The package's version before, or `null`.
+    public var oldVersion: String?
+    /// The package's version after, or `null`.
+    public var newVersion: String?
     /// The job's name.
     public var job: String
     /// Who ran the job ("installtop" unless set).
@@ -59,6 +67,9 @@ public struct HistoryEntryJSON: Encodable, Sendable, Hashable {
         updateId = entry.updateID
         revision = entry.revision
         title = entry.title
+        packageAction = entry.packageAction?.rawValue
+        oldVersion = entry.oldVersion
+        newVersion = entry.newVersion
         job = entry.jobName
         clientApplicationId = entry.clientApplicationID
         durationMs = entry.durationMs
@@ -76,6 +87,7 @@ public struct HistoryEntryJSON: Encodable, Sendable, Hashable {
     private enum CodingKeys: String, CodingKey {
         case id, operation, resultCode, result, hResult, unmappedResultCode, reason, startedAt, endedAt
         case updateId, revision, title, job, clientApplicationId, durationMs, outputTail, running
+        case packageAction, oldVersion, newVersion
     }
 
     /// Writes `null` for missing values instead of leaving the key out, so every line has
@@ -94,6 +106,9 @@ public struct HistoryEntryJSON: Encodable, Sendable, Hashable {
         try object.encode(updateId, forKey: .updateId)
         try object.encode(revision, forKey: .revision)
         try object.encode(title, forKey: .title)
+        try object.encode(packageAction, forKey: .packageAction)
+        try object.encode(oldVersion, forKey: .oldVersion)
+        try object.encode(newVersion, forKey: .newVersion)
         try object.encode(job, forKey: .job)
         try object.encode(clientApplicationId, forKey: .clientApplicationId)
         try object.encode(durationMs, forKey: .durationMs)

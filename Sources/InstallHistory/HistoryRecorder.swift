@@ -124,6 +124,9 @@ public final class HistoryRecorder: Sendable {
             updateID: updateID,
             revision: update.revision,
             title: update.title,
+            packageAction: update.package?.action,
+            oldVersion: update.package?.oldVersion,
+            newVersion: update.package?.newVersion,
             jobName: descriptor.name,
             clientApplicationID: clientApplicationID,
             writer: writer)

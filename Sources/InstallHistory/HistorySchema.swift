@@ -13,6 +13,9 @@ enum HistorySchema {
         case addWriterIdentity = "v2-addWriterIdentity"
         /// Newest-first paging, the update and job filters, ETAs and recovery.
         case addQueryIndexes = "v3-addQueryIndexes"
+        /// A package update's action and versions; NULL for every other update and for rows
+        /// recorded before.
+        case addPackageColumns = "v4-addPackageColumns"
     }
 
     /// The expression rows are ordered by (newest first, then by id): when the update
@@ -59,6 +62,13 @@ enum HistorySchema {
                     WHERE resultCode = 2 AND durationMs IS NOT NULL;
                 CREATE INDEX historyEntry_running ON \(table)(id) WHERE isRunning;
                 """)
+        }
+        migrator.registerMigration(Migration.addPackageColumns.rawValue) { db in
+            try db.alter(table: HistoryEntry.databaseTableName) { t in
+                t.add(column: "packageAction", .text)
+                t.add(column: "oldVersion", .text)
+                t.add(column: "newVersion", .text)
+            }
         }
         return migrator
     }

@@ -17,7 +17,7 @@ struct HistoryEntryJSONTests {
         #expect(Set(object.keys) == [
             "id", "operation", "resultCode", "result", "hResult", "unmappedResultCode", "reason", "startedAt",
             "endedAt", "updateId", "revision", "title", "job", "clientApplicationId", "durationMs", "outputTail",
-            "running",
+            "running", "packageAction", "oldVersion", "newVersion",
         ])
         #expect(object["operation"] as? String == "uninstall")
         #expect(object["resultCode"] as? Int == 4)
@@ -46,5 +46,8 @@ struct HistoryEntryJSONTests {
         #expect(line.contains("\"durationMs\":null"))
         #expect(line.contains("\"reason\":null"))
         #expect(line.contains("\"hResult\":\"0x8024000B\""))
+        #expect(line.contains("\"packageAction\":null"))
+        #expect(line.contains("\"oldVersion\":null"))
+        #expect(line.contains("\"newVersion\":null"))
     }
 }
