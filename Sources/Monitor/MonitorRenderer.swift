@@ -68,10 +68,20 @@ public enum MonitorRenderer {
             done += job.percentShown / 100 * Double(job.updates.count)
         }
         let running = jobs.count { $0.phase == .running }
-        let updateCount = "\(finished)/\(updates) updates"
-        let runningCount = "\(running) running" + separator + updateCount
+        // A fleet (every job a host a driver declared): hosts and tasks, and how many hosts are
+        // done and failed, which is what an operator patching a fleet watches.
+        let fleet = jobs.allSatisfy(\.descriptor.declaredByDriver)
+        let updateCount = "\(finished)/\(updates) \(fleet ? "tasks" : "updates")"
+        var runningCount = "\(running) running" + separator + updateCount
+        if fleet {
+            let done = jobs.count { $0.phase == .completed }
+            let failed = jobs.count { $0.phase == .completed && $0.result.map { $0.resultCode != .succeeded } ?? false }
+            runningCount = "\(running) running" + separator + "\(done) done" + (failed > 0 ? separator + "\(failed) failed" : "")
+                + separator + updateCount
+        }
+        let jobWord = fleet ? (jobs.count == 1 ? "host" : "hosts") : (jobs.count == 1 ? "job" : "jobs")
         // Narrow headers drop the job count, then the running count.
-        let counts = ["\(jobs.count) \(jobs.count == 1 ? "job" : "jobs")" + separator + runningCount, runningCount, updateCount]
+        let counts = ["\(jobs.count) \(jobWord)" + separator + runningCount, runningCount, updateCount]
             .first { DisplayWidth.of($0) <= room - x } ?? updateCount
         x += buffer.write(counts, x: x, y: area.y, style: theme[.header], maxWidth: room - x)
         let fraction = updates > 0 ? done / Double(updates) : 0

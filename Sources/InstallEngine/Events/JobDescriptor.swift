@@ -14,9 +14,12 @@ public struct JobDescriptor: Sendable, Hashable, Identifiable {
     /// Run by a driver (apt): an abort stops at the driver's next safe point, letting the running
     /// update finish (rule 24), instead of signalling it (rule 11).
     public var runByDriver: Bool
+    /// Declared by a driver session as it ran (rule 27): a host of a fleet run, whose updates
+    /// are its tasks.
+    public var declaredByDriver: Bool
 
     public init(id: Int, name: String, operation: UpdateOperation, updates: [Update], stopOnFailure: Bool,
-                awaitsConfirmation: Bool = false, runByDriver: Bool = false) {
+                awaitsConfirmation: Bool = false, runByDriver: Bool = false, declaredByDriver: Bool = false) {
         self.id = id
         self.name = name
         self.operation = operation
@@ -24,5 +27,6 @@ public struct JobDescriptor: Sendable, Hashable, Identifiable {
         self.stopOnFailure = stopOnFailure
         self.awaitsConfirmation = awaitsConfirmation
         self.runByDriver = runByDriver
+        self.declaredByDriver = declaredByDriver
     }
 }

@@ -110,7 +110,8 @@ public struct QueueMachine: Sendable {
         name: String, operation: UpdateOperation, updates: [Update], session: Int
     ) -> (JobDescriptor, [QueueAction]) {
         let descriptor = JobDescriptor(
-            id: nextJobID, name: name, operation: operation, updates: updates, stopOnFailure: false, runByDriver: true)
+            id: nextJobID, name: name, operation: operation, updates: updates, stopOnFailure: false, runByDriver: true,
+            declaredByDriver: true)
         nextJobID += 1
         entries[descriptor.id] = Entry(descriptor: descriptor, phase: .awaitingDriver(session: session))
         return (descriptor, [.publish(.jobQueued(descriptor))])
