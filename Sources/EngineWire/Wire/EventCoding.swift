@@ -8,7 +8,10 @@ import InstallEngine
 /// (`revision`, `reboot`, `impact`, `progress`, and `size` and `severity` when known) and the
 /// job's `stopOnFailure`, so an attached monitor shows what a local one does; an update of a
 /// package job also carries its `package` (name, action, versions; see `PackageChangeCoding`).
-/// Commands, environments and working directories stay in the engine.
+/// A job awaiting confirmation, run by a driver or declared by one says so
+/// (`awaitsConfirmation`, `runByDriver`, `declaredByDriver`, only when true), and a skipped step's
+/// `update.completed` has `"skipped":true`. Commands, environments and working directories stay
+/// in the engine.
 public enum EventCoding {
     /// One event as a line of JSON, without the newline.
     public static func encode(_ event: EngineEvent) -> String {
@@ -32,6 +35,10 @@ public enum EventCoding {
             object.add("name", descriptor.name)
             object.add("operation", descriptor.operation.name)
             object.add("stopOnFailure", descriptor.stopOnFailure)
+            // Only when true, so ordinary jobs are written as before.
+            if descriptor.awaitsConfirmation { object.add("awaitsConfirmation", true) }
+            if descriptor.runByDriver { object.add("runByDriver", true) }
+            if descriptor.declaredByDriver { object.add("declaredByDriver", true) }
             let updates = descriptor.updates.enumerated().map { index, update in
                 var item = JSONObject()
                 item.add("index", index)
@@ -86,6 +93,7 @@ public enum EventCoding {
             object.add("rebootRequired", completion.result.rebootRequired)
             object.add("durationMs", Int(completion.result.duration?.wholeMilliseconds ?? 0))
             if let reason = completion.result.reason { object.add("reason", reason) }
+            if completion.result.skipped { object.add("skipped", true) }
             if !completion.result.reportedErrors.isEmpty { object.add("errors", strings: completion.result.reportedErrors) }
             if let startedAt = completion.result.startedAt { object.add("startedAt", RFC3339.string(from: startedAt)) }
         case .jobAbortRequested(let request):
@@ -130,7 +138,10 @@ public enum EventCoding {
             }
             kind = .jobQueued(JobDescriptor(
                 id: try object.int("job"), name: try object.string("name"), operation: operation, updates: updates,
-                stopOnFailure: try object.bool("stopOnFailure", default: false)))
+                stopOnFailure: try object.bool("stopOnFailure", default: false),
+                awaitsConfirmation: try object.bool("awaitsConfirmation", default: false),
+                runByDriver: try object.bool("runByDriver", default: false),
+                declaredByDriver: try object.bool("declaredByDriver", default: false)))
         case "job.started":
             kind = .jobStarted(job: try object.int("job"))
         case "update.started":
@@ -146,12 +157,13 @@ public enum EventCoding {
             // Without `startedAt` (an update that never started, or an older writer) the
             // duration is unknown rather than derived.
             let startedAt = try object.optionalString("startedAt").flatMap(RFC3339.date(from:))
-            let result = UpdateInstallationResult(
+            var result = UpdateInstallationResult(
                 resultCode: try resultCode(object), hResult: try hResult(object),
                 rebootRequired: try object.bool("rebootRequired", default: false),
                 unmappedResultCode: Int32(clamping: try object.optionalInt("unmappedResultCode") ?? 0),
                 reason: try object.optionalString("reason"), reportedErrors: try object.strings("errors"),
                 startedAt: startedAt, endedAt: time)
+            result.skipped = try object.bool("skipped", default: false)
             kind = .updateCompleted(job: try object.int("job"), index: try object.int("index"), updateID: try object.string("id"), result: result)
         case "job.abortRequested":
             kind = .jobAbortRequested(job: try object.int("job"), force: try object.bool("force", default: false))
