@@ -114,7 +114,19 @@ extension ServerLoop {
         // All or nothing: every job is checked (and every package job planned) before the first
         // is queued.
         var planned: [Int: PlannedPackageJob] = [:]
+        var sessions: [Int: any SessionDriver] = [:]
         for (position, job) in jobs.enumerated() {
+            if let fleet = job.fleet {
+                guard let planner = server.options.fleetJobs else {
+                    throw WireError(.invalidJob, "job \(position + 1) (\(job.name)): this engine runs no fleet jobs")
+                }
+                do {
+                    sessions[position] = try planner.driver(for: fleet)
+                } catch {
+                    throw WireError(.invalidJob, "job \(position + 1) (\(job.name)): ansible: \(error)")
+                }
+                continue
+            }
             if let package = job.package {
                 guard let planner = server.options.packageJobs else {
                     throw WireError(.invalidJob, "job \(position + 1) (\(job.name)): this engine runs no package jobs")
@@ -139,6 +151,12 @@ extension ServerLoop {
         }
         var ids: [JSONValue] = []
         for (position, var job) in jobs.enumerated() {
+            if let session = sessions[position] {
+                // Its hosts become jobs as it runs; it has no job number of its own.
+                server.queue.submitSession(session)
+                server.options.log("\(who) submitted a fleet run: \(job.name)")
+                continue
+            }
             if let plan = planned[position] {
                 job.updates = plan.updates
                 job.name += " · " + plan.summary

@@ -13,15 +13,19 @@ public struct ServerOptions: Sendable {
     public var log: @Sendable (String) -> Void
     /// Plans submitted package jobs (apt); without one they are refused.
     public var packageJobs: (any PackageJobPlanner)?
+    /// Checks submitted fleet runs (Ansible) and gives their drivers; without one they are refused.
+    public var fleetJobs: (any FleetJobPlanner)?
 
     public init(
         socketPath: String, backlogLimit: Int = 8 << 20, maximumLineLength: Int = 8 << 20,
-        log: @escaping @Sendable (String) -> Void = { _ in }, packageJobs: (any PackageJobPlanner)? = nil
+        log: @escaping @Sendable (String) -> Void = { _ in }, packageJobs: (any PackageJobPlanner)? = nil,
+        fleetJobs: (any FleetJobPlanner)? = nil
     ) {
         self.socketPath = socketPath
         self.backlogLimit = backlogLimit
         self.maximumLineLength = maximumLineLength
         self.log = log
         self.packageJobs = packageJobs
+        self.fleetJobs = fleetJobs
     }
 }

@@ -12,13 +12,18 @@ public struct JobSubmission: Sendable, Hashable {
     /// `{"remove":[…]}`, with an optional `"aptConfig"`): the engine asks apt for the plan, so
     /// `updates` is empty.
     public var package: PackageJob?
+    /// A fleet run (`"ansible":{"playbook":…,"inventories":[…],"limit":…,"args":[…]}`): the
+    /// engine runs it as a driver session, whose hosts become jobs as it runs.
+    public var fleet: FleetJob?
 
-    public init(name: String, operation: UpdateOperation, updates: [Update], stopOnFailure: Bool, package: PackageJob? = nil) {
+    public init(name: String, operation: UpdateOperation, updates: [Update], stopOnFailure: Bool, package: PackageJob? = nil,
+                fleet: FleetJob? = nil) {
         self.name = name
         self.operation = operation
         self.updates = updates
         self.stopOnFailure = stopOnFailure
         self.package = package
+        self.fleet = fleet
     }
 
     /// The job as a JSON object.
@@ -39,6 +44,14 @@ public struct JobSubmission: Sendable, Hashable {
             if let aptConfig = package.aptConfig { apt.add("aptConfig", aptConfig) }
             object.addRaw("apt", apt.json)
         }
+        if let fleet {
+            var ansible = JSONObject()
+            ansible.add("playbook", fleet.playbook)
+            ansible.add("inventories", strings: fleet.inventories)
+            if let limit = fleet.limit { ansible.add("limit", limit) }
+            ansible.add("args", strings: fleet.arguments)
+            object.addRaw("ansible", ansible.json)
+        }
         return object.json
     }
 
@@ -52,6 +65,15 @@ public struct JobSubmission: Sendable, Hashable {
         for item in try object.objects("updates") { updates.append(try UpdateCoding.decode(item)) }
         self.updates = updates
         package = try Self.package(object)
+        fleet = try Self.fleet(object)
+    }
+
+    private static func fleet(_ object: WireObject) throws(WireError) -> FleetJob? {
+        guard let value = object.members["ansible"], !value.isNull else { return nil }
+        guard let members = value.objectValue else { throw WireError(.badArgument, "\(object.context): `ansible` must be an object") }
+        let ansible = WireObject(members, context: object.context + ".ansible")
+        return FleetJob(playbook: try ansible.string("playbook"), inventories: try ansible.strings("inventories"),
+                        limit: try ansible.optionalString("limit"), arguments: try ansible.strings("args"))
     }
 
     private static func package(_ object: WireObject) throws(WireError) -> PackageJob? {

@@ -11,16 +11,20 @@ public struct ManifestJob: Sendable, Hashable {
     public var updates: [Update]
     /// `apt: {…}`: the job is one apt transaction, planned when it is about to be queued.
     public var package: PackageJob?
+    /// `ansible: {…}`: not one job but a fleet run, whose hosts become jobs as it runs.
+    public var fleet: FleetJob?
     /// 1-based line where the job starts in the manifest, to point back at it in messages.
     public var line: Int
 
     /// Wraps already-checked values; `ManifestLoader` is the usual way to get jobs.
-    public init(name: String, operation: UpdateOperation, stopOnFailure: Bool, updates: [Update], line: Int, package: PackageJob? = nil) {
+    public init(name: String, operation: UpdateOperation, stopOnFailure: Bool, updates: [Update], line: Int, package: PackageJob? = nil,
+                fleet: FleetJob? = nil) {
         self.name = name
         self.operation = operation
         self.stopOnFailure = stopOnFailure
         self.updates = updates
         self.line = line
         self.package = package
+        self.fleet = fleet
     }
 }

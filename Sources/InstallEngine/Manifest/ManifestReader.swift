@@ -78,6 +78,16 @@ struct ManifestReader {
         let settings = defaults.overridden(by: settings(from: fields))
 
         let label = name.map { "job `\($0)`" } ?? "job #\(number)"
+        if let ansibleNode = fields["ansible"] {
+            if fields["updates"] != nil || fields["apt"] != nil {
+                report("\(label) has `ansible` and `\(fields["apt"] != nil ? "apt" : "updates")`; a fleet run's jobs are its hosts",
+                       at: fields.keyPosition("ansible") ?? fields.position)
+                return nil
+            }
+            guard let fleet = fleetJob(from: ansibleNode), let name else { return nil }
+            return ManifestJob(name: name, operation: .install, stopOnFailure: stopOnFailure, updates: [], line: fields.position.line,
+                               fleet: fleet)
+        }
         if let aptNode = fields["apt"] {
             if let updatesNode = fields["updates"], !isNull(updatesNode) {
                 report("\(label) has both `apt` and `updates`; an apt job's updates are the packages apt plans",
@@ -171,6 +181,43 @@ struct ManifestReader {
             return nil
         }
         return PackageJob(request: request, aptConfig: aptConfig)
+    }
+
+    /// `ansible: {playbook: site.yml, inventory: hosts.ini, limit: web*, args: [--check]}`: the
+    /// playbook must exist (relative paths start at the manifest's folder); `inventory` is one
+    /// path or a list, kept as written when no such file exists (a host list such as `web1,`).
+    private mutating func fleetJob(from node: Node) -> FleetJob? {
+        guard let fields = fields(of: node, in: .ansible) else { return nil }
+        guard let playbookNode = required("playbook", in: fields, section: .ansible), let playbook = nonEmptyString(playbookNode) else {
+            return nil
+        }
+        let base = URL(fileURLWithPath: folder, isDirectory: true)
+        func resolved(_ path: String) -> String {
+            URL(fileURLWithPath: NSString(string: path).expandingTildeInPath, relativeTo: base).standardizedFileURL.path
+        }
+        let playbookPath = resolved(playbook)
+        guard FileManager.default.fileExists(atPath: playbookPath) else {
+            report("playbook `\(playbookPath)` does not exist", at: playbookNode)
+            return nil
+        }
+        var inventories: [String] = []
+        if let value = fields["inventory"] {
+            let listed: [String]?
+            if case .sequence = value { listed = stringList(value) } else { listed = nonEmptyString(value).map { [$0] } }
+            guard let listed else { return nil }
+            inventories = listed.map { FileManager.default.fileExists(atPath: resolved($0)) ? resolved($0) : $0 }
+        }
+        var arguments: [String] = []
+        if let value = fields["args"] {
+            guard let list = stringList(value) else { return nil }
+            arguments = list
+        }
+        var limit: String?
+        if let value = fields["limit"] {
+            guard let text = nonEmptyString(value) else { return nil }
+            limit = text
+        }
+        return FleetJob(playbook: playbookPath, inventories: inventories, limit: limit, arguments: arguments)
     }
 
     // MARK: - Updates

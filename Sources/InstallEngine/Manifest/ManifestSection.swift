@@ -6,6 +6,8 @@ enum ManifestSection {
     case update
     /// A job's `apt:` (PRODUCT.md "Package jobs").
     case apt
+    /// A job's `ansible:` (PRODUCT.md "Fleet jobs").
+    case ansible
 
     /// The keys `defaults`, a job and an update all accept; inner levels override outer ones.
     static let settingKeys = ["timeout", "abort_grace", "reboot", "impact", "progress", "workdir", "env"]
@@ -15,8 +17,9 @@ enum ManifestSection {
         switch self {
         case .topLevel: return ["defaults", "jobs"]
         case .defaults: return Self.settingKeys
-        case .job: return ["name", "operation", "stop_on_failure", "updates", "apt"] + Self.settingKeys
+        case .job: return ["name", "operation", "stop_on_failure", "updates", "apt", "ansible"] + Self.settingKeys
         case .apt: return ["install", "upgrade", "full_upgrade", "remove", "apt_config"]
+        case .ansible: return ["playbook", "inventory", "limit", "args"]
         case .update:
             return [
                 "id", "revision", "title", "install", "uninstall", "reboot", "impact", "progress", "size",
@@ -33,6 +36,7 @@ enum ManifestSection {
         case .job: return "in job"
         case .update: return "in update"
         case .apt: return "in apt"
+        case .ansible: return "in ansible"
         }
     }
 
@@ -44,6 +48,7 @@ enum ManifestSection {
         case .job: return "a job (a mapping with `name` and `updates`)"
         case .update: return "an update (a mapping with `id` and a command)"
         case .apt: return "an apt request ({install: [packages]}, {upgrade: true}, {full_upgrade: true} or {remove: [packages]})"
+        case .ansible: return "an Ansible run ({playbook: site.yml, inventory: hosts.ini, limit: web*, args: [...]})"
         }
     }
 }

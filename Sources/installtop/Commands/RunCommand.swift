@@ -21,18 +21,20 @@ struct RunCommand: ParsableCommand {
 
     func run() throws {
         let manifest = try ManifestArgument.load(file)
-        let jobs: [RunnableJob]
+        let fleets = AnsibleJobPlanner()
+        defer { fleets.removeFiles() }
+        let planned: (jobs: [RunnableJob], sessions: [any SessionDriver])
         do {
-            jobs = try RunnableJob.jobs(of: manifest, file: file, planner: APTJobPlanner())
+            planned = try RunnableJob.jobs(of: manifest, file: file, planner: APTJobPlanner(), fleets: fleets)
         } catch {
             StandardOutput.stderr.line("installtop: " + error.message)
             throw ExitCode(ExitStatus.invalidUsage.rawValue)
         }
-        guard !jobs.isEmpty else {
+        guard !planned.jobs.isEmpty || !planned.sessions.isEmpty else {
             StandardOutput.stdout.line("Nothing to do.")
             return
         }
-        let status = RunSession(jobs: jobs, options: options).run()
+        let status = RunSession(jobs: planned.jobs, sessions: planned.sessions, options: options).run()
         throw ExitCode(status.rawValue)
     }
 }

@@ -44,7 +44,7 @@ struct SubmitCommand: ParsableCommand {
                     if let abortGrace { update.abortGrace = .milliseconds(Int64(abortGrace * 1000)) }
                     return update
                 },
-                stopOnFailure: job.stopOnFailure, package: job.package)
+                stopOnFailure: job.stopOnFailure, package: job.package, fleet: job.fleet)
         }
         let reply = try JobAction.perform(.submit(jobs), socket: socket, timeout: JobAction.replyTimeout)
         let ids = (reply.fields["jobs"]?.arrayValue ?? []).compactMap(\.intValue)
@@ -52,7 +52,10 @@ struct SubmitCommand: ParsableCommand {
             StandardOutput.stdout.line(#"{"jobs":["# + ids.map(String.init).joined(separator: ",") + "]}")
         } else {
             let sanitizer = TextEnvironment.sanitizer
-            for (id, job) in zip(ids, jobs) {
+            for job in jobs where job.fleet != nil {
+                StandardOutput.stdout.line("fleet run queued: \(sanitizer.sanitize(job.name)) (its hosts become jobs as it runs)")
+            }
+            for (id, job) in zip(ids, jobs.filter { $0.fleet == nil }) {
                 let count = job.updates.count
                 if let package = job.package {
                     StandardOutput.stdout.line("job \(id) queued: \(sanitizer.sanitize(job.name)) (\(package.request.summary), as apt plans it)")

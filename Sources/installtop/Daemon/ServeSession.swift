@@ -19,10 +19,12 @@ struct ServeSession {
         let log = Self.log
         let warnings = Warnings(echo: { log("warning: \($0)") })
         let host = EngineHost(options: engine, warnings: warnings)
+        let fleets = AnsibleJobPlanner()
+        defer { fleets.removeFiles() }
         let queue = host.queue
         let server: EngineServer
         do {
-            server = try EngineServer(queue: queue, history: host.history, options: ServerOptions(socketPath: socketPath, log: log, packageJobs: APTJobPlanner()))
+            server = try EngineServer(queue: queue, history: host.history, options: ServerOptions(socketPath: socketPath, log: log, packageJobs: APTJobPlanner(), fleetJobs: fleets))
         } catch {
             StandardOutput.stderr.line("installtop: \(error)")
             return 1

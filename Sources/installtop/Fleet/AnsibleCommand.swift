@@ -1,4 +1,5 @@
 import ArgumentParser
+import InstallEngine
 
 /// `installtop ansible PLAYBOOK …`: an Ansible run across a fleet, each host a job and each
 /// task an update (PRODUCT.md "Fleet jobs").
@@ -34,10 +35,7 @@ struct AnsibleCommand: ParsableCommand {
     var ansibleArguments: [String] = []
 
     func run() throws {
-        var arguments = [playbook]
-        for path in inventory { arguments += ["-i", path] }
-        if let limit { arguments += ["--limit", limit] }
-        arguments += ansibleArguments
-        throw ExitCode(FleetSession(executable: ansiblePlaybook, arguments: arguments, options: options).run().rawValue)
+        let job = FleetJob(playbook: playbook, inventories: inventory, limit: limit, arguments: ansibleArguments)
+        throw ExitCode(FleetSession(executable: ansiblePlaybook, job: job, options: options).run().rawValue)
     }
 }

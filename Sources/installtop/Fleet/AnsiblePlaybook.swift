@@ -11,8 +11,9 @@ struct AnsiblePlaybook {
     let arguments: [String]
 
     /// Why it cannot run: Ansible's own words, or what is missing. The command exits 2.
-    struct Refusal: Error {
+    struct Refusal: Error, CustomStringConvertible {
         var message: String
+        var description: String { message }
     }
 
     /// `explicit`, or `ansible-playbook` on `PATH`.

@@ -4,26 +4,19 @@ import InstallEngine
 /// the run as one driver session on the usual run (monitor, plain lines or JSON).
 struct FleetSession {
     let executable: String?
-    let arguments: [String]
+    let job: FleetJob
     let options: RunOptions
 
     func run() -> ExitStatus {
-        let playbook: AnsiblePlaybook
+        let planner = AnsibleJobPlanner(executable: executable)
+        defer { planner.removeFiles() }
+        let driver: any SessionDriver
         do {
-            playbook = AnsiblePlaybook(path: try AnsiblePlaybook.find(executable), arguments: arguments)
-            _ = try playbook.check()
+            driver = try planner.driver(for: job)
         } catch {
-            StandardOutput.stderr.line("installtop: ansible: nothing was run:\n\(error.message)")
+            StandardOutput.stderr.line("installtop: ansible: nothing was run:\n\(error)")
             return .invalidUsage
         }
-        let folder: FleetPluginFolder
-        do {
-            folder = try FleetPluginFolder.create()
-        } catch {
-            StandardOutput.stderr.line("installtop: cannot write the Ansible plugin: \(error.localizedDescription)")
-            return .failed
-        }
-        defer { folder.remove() }
-        return RunSession(jobs: [], sessions: [playbook.driver(pluginFolder: folder.path)], options: options).run()
+        return RunSession(jobs: [], sessions: [driver], options: options).run()
     }
 }

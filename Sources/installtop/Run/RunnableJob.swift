@@ -17,12 +17,23 @@ struct RunnableJob {
         self.init(name: job.name, operation: job.operation, updates: job.updates, stopOnFailure: job.stopOnFailure, driver: nil)
     }
 
-    /// Every job of `manifest`, package jobs planned by `planner` now, before anything runs. A
-    /// package job with nothing to do is left out, saying so on stderr.
+    /// Every job of `manifest`, package jobs planned by `planner` now, before anything runs, and
+    /// the sessions of its fleet runs, checked by `fleets`. A package job with nothing to do is
+    /// left out, saying so on stderr.
     /// - Throws: the first refusal, located at its job (`FILE:LINE`), in apt's words.
-    static func jobs(of manifest: Manifest, file: String, planner: any PackageJobPlanner) throws(PackageJobRefusal) -> [RunnableJob] {
+    static func jobs(of manifest: Manifest, file: String, planner: any PackageJobPlanner, fleets: any FleetJobPlanner)
+        throws(JobPlanRefusal) -> (jobs: [RunnableJob], sessions: [any SessionDriver]) {
         var jobs: [RunnableJob] = []
+        var sessions: [any SessionDriver] = []
         for job in manifest.jobs {
+            if let fleet = job.fleet {
+                do {
+                    sessions.append(try fleets.driver(for: fleet))
+                } catch {
+                    throw JobPlanRefusal(message: "\(file):\(job.line): job `\(job.name)`: ansible: nothing was run:\n\(error)")
+                }
+                continue
+            }
             guard let package = job.package else {
                 jobs.append(RunnableJob(job))
                 continue
@@ -31,7 +42,7 @@ struct RunnableJob {
             do {
                 plan = try planner.plan(package)
             } catch {
-                throw PackageJobRefusal(message: "\(file):\(job.line): job `\(job.name)`: \(package.request.summary): nothing was run:\n\(error)")
+                throw JobPlanRefusal(message: "\(file):\(job.line): job `\(job.name)`: \(package.request.summary): nothing was run:\n\(error)")
             }
             guard !plan.updates.isEmpty else {
                 StandardOutput.stderr.line("\(file):\(job.line): job `\(job.name)`: \(package.request.summary): nothing to do; not queued")
@@ -40,7 +51,7 @@ struct RunnableJob {
             jobs.append(RunnableJob(name: "\(job.name) · \(plan.summary)", operation: job.operation, updates: plan.updates,
                                     stopOnFailure: job.stopOnFailure, driver: plan.driver))
         }
-        return jobs
+        return (jobs, sessions)
     }
 
     init(name: String, operation: UpdateOperation, updates: [Update], stopOnFailure: Bool = false, driver: (any JobDriver)? = nil,
