@@ -147,6 +147,10 @@ let package = Package(
         .testTarget(name: "EndToEndTests", dependencies: ["TestProcessSupport", "APTTestSupport"]),
         // Runs the built installtop in tmux, which `.ci/run` installs when it is missing.
         .testTarget(name: "MonitorEndToEndTests", dependencies: ["TestProcessSupport", "APTTestSupport"]),
+        // Test hosts for Ansible in network namespaces, each with its own sshd (FLEET.md), and
+        // the ansible-core that `.ci/run` installs into .build/ansible-venv. Needs root.
+        .target(name: "FleetTestSupport", dependencies: ["TestProcessSupport"], path: "Tests/FleetTestSupport"),
+        .testTarget(name: "FleetHarnessTests", dependencies: ["FleetTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )
