@@ -116,7 +116,11 @@ final class APTRunningDriver: RunningDriver, UpdateReporter {
             say(.message("repairing: \(name)"))
             say(.output(.stdout, "installtop: \(name)"))
             let result = SystemCommand.run(arguments, environment: environment.commandEnvironment)
-            for line in (result.stdout + result.stderr).split(separator: "\n") { say(.output(.stdout, String(line))) }
+            // apt-get runs dpkg on a pty, whose lines end in "\r\n": one Character in Swift,
+            // which a split on "\n" alone never matches. Lines end as the engine's do (a bare
+            // "\r" stays inside its line).
+            let lines = (result.stdout + result.stderr).split { $0 == "\n" || $0 == "\r\n" }
+            for line in lines { say(.output(.stdout, String(line))) }
             return result.status
         }
         func audit() -> String {
