@@ -1,0 +1,378 @@
+import InstallEngine
+import Testing
+
+@testable import InstallDrivers
+
+/// The pure half of a running apt job: Status-Fd lines (PACKAGES.md), output lines and apt's
+/// exit as the engine's driver reports, by the update's index in the plan.
+@Suite("apt: the run state of a transaction")
+struct APTRunStateTests {
+    private static let base = PackageChange(package: "lab-base", action: .install, newVersion: "1.0")
+    private static let app = PackageChange(package: "lab-app", action: .upgrade, oldVersion: "1.0", newVersion: "2.0")
+    private static let old = PackageChange(package: "lab-old", action: .remove, oldVersion: "0.9")
+
+    private static let baseDownload = APTDownload(
+        uri: "file:/r/./lab-base_1.0_all.deb", fileName: "lab-base_1.0_all.deb", package: "lab-base", size: 5242)
+    private static let appDownload = APTDownload(
+        uri: "file:/r/./lab-app_2.0_all.deb", fileName: "lab-app_2.0_all.deb", package: "lab-app", size: 6000)
+
+    /// A plan built by hand, as `APTPlanner` would give it.
+    private func plan(_ changes: [PackageChange], downloads: [APTDownload] = []) -> APTPlan {
+        APTPlan(
+            job: PackageJob(request: .install(changes.map(\.package))),
+            environment: APTEnvironment(aptConfig: nil, administrativeDirectory: "/x", root: "/x", dpkgOptions: []),
+            changes: changes, downloads: downloads)
+    }
+
+    private var noReboots: () -> Set<String> { { [] } }
+
+    /// Feeds `lines` and returns every report, in order.
+    private func feed(_ state: inout APTRunState, _ lines: [String], rebootList: () -> Set<String> = { [] }) -> [DriverReport] {
+        lines.flatMap { state.statusLine($0, rebootList: rebootList) }
+    }
+
+    private func finishedIndices(_ reports: [DriverReport]) -> [Int] {
+        reports.compactMap { if case .updateFinished(let index, _) = $0 { index } else { nil } }
+    }
+
+    private func verdict(of index: Int, in reports: [DriverReport]) -> DriverVerdict? {
+        reports.lazy.compactMap { report -> DriverVerdict? in
+            if case .updateFinished(index, let verdict) = report { verdict } else { nil }
+        }.first
+    }
+
+    private func installed(_ package: String, at percent: String) -> [String] {
+        [
+            "pmstatus:\(package):\(percent):Preparing \(package) (amd64)",
+            "pmstatus:\(package):\(percent):Unpacking \(package) (amd64)",
+            "pmstatus:\(package):\(percent):Configuring \(package) (amd64)",
+            "pmstatus:\(package):\(percent):Installed \(package) (amd64)",
+        ]
+    }
+
+    // MARK: - Starts, progress, held successes
+
+    @Test("A package's first pmstatus line starts it; each phase is its percent; apt's overall figure is the job's")
+    func startAndProgress() {
+        let plan = plan([Self.base, Self.app])
+        var state = APTRunState(plan: plan, rebootListBefore: [])
+        #expect(state.statusLine("pmstatus:dpkg-exec:0.0000:Running dpkg", rebootList: noReboots).isEmpty, "not a package")
+        #expect(state.statusLine("pmstatus:lab-base:0.0000:Preparing lab-base (amd64)", rebootList: noReboots) == [
+            .updateStarted(index: 0), .update(index: 0, .progress(percent: 30, message: "preparing")), .jobProgress(percent: 0),
+        ])
+        #expect(state.hasStarted(0) && !state.hasStarted(1))
+        #expect(state.statusLine("pmstatus:lab-base:5.8824:Unpacking lab-base (amd64)", rebootList: noReboots) == [
+            .update(index: 0, .progress(percent: 50, message: "unpacking")), .jobProgress(percent: 5.8824),
+        ])
+        #expect(state.statusLine("pmstatus:lab-base:52.9412:Configuring lab-base (amd64)", rebootList: noReboots) == [
+            .update(index: 0, .progress(percent: 80, message: "configuring")), .jobProgress(percent: 52.9412),
+        ])
+        #expect(state.inFlight == [0])
+    }
+
+    @Test("Installed is held back, then released when the next package starts")
+    func heldReleasedOnNextStart() {
+        let plan = plan([Self.base, Self.app])
+        var state = APTRunState(plan: plan, rebootListBefore: [])
+        let first = feed(&state, installed("lab-base", at: "58.8235"))
+        #expect(finishedIndices(first).isEmpty, "the success waits: apt's exit may still mark it")
+        #expect(first.suffix(2) == [.update(index: 0, .progress(percent: 100, message: "installed")), .jobProgress(percent: 58.8235)])
+        #expect(state.hasFinished(0))
+        #expect(state.inFlight.isEmpty)
+        let next = state.statusLine("pmstatus:lab-app:60.0000:Preparing lab-app (amd64)", rebootList: noReboots)
+        #expect(next.prefix(2) == [
+            .updateFinished(index: 0, DriverVerdict(resultCode: .succeeded, rebootRequired: false)), .updateStarted(index: 1),
+        ])
+    }
+
+    @Test("With downloads every package starts while apt fetches; the held success is released when dpkg moves on")
+    func heldReleasedWhenDpkgMovesOn() {
+        let plan = plan([Self.base, Self.app], downloads: [Self.baseDownload, Self.appDownload])
+        var state = APTRunState(plan: plan, rebootListBefore: [])
+        #expect(feed(&state, ["dlstatus:1:0.0000:Retrieving file 1 of 2"]) == [
+            .updateStarted(index: 0), .update(index: 0, .progress(percent: 10, message: "downloading")),
+        ])
+        #expect(feed(&state, ["dlstatus:2:24.8054:Retrieving file 2 of 2"]) == [
+            .update(index: 0, .progress(percent: 20, message: "downloaded")),
+            .updateStarted(index: 1), .update(index: 1, .progress(percent: 10, message: "downloading")),
+        ])
+        #expect(state.inFlight.isEmpty, "downloads change nothing on the system")
+        let base = feed(&state, installed("lab-base", at: "58.8235"))
+        #expect(finishedIndices(base).isEmpty)
+        // lab-app started during the downloads: no start now, its next phase releases lab-base.
+        #expect(state.statusLine("pmstatus:lab-app:60.0000:Preparing lab-app (amd64)", rebootList: noReboots) == [
+            .updateFinished(index: 0, DriverVerdict(resultCode: .succeeded, rebootRequired: false)),
+            .update(index: 1, .progress(percent: 30, message: "preparing")), .jobProgress(percent: 60),
+        ])
+    }
+
+    @Test("Lines that do not move dpkg to another package leave the success held")
+    func heldNotReleasedEarly() {
+        let plan = plan([Self.base, Self.app])
+        var state = APTRunState(plan: plan, rebootListBefore: [])
+        _ = feed(&state, installed("lab-base", at: "58.8235"))
+        // A repeated Installed of the same package, a conffile note, dpkg's own step: nothing new.
+        #expect(finishedIndices(feed(&state, [
+            "pmstatus:lab-base:59.0000:Installed lab-base (amd64)",
+            "pmconffile:/etc/lab-base.conf:59.0000:'/x/etc/lab-base.conf' '/x/etc/lab-base.conf.dpkg-new' 1 1",
+            "pmstatus:dpkg-exec:59.0000:Running dpkg",
+        ])).isEmpty)
+        let end = state.aptEnded(.exited(0), plan: plan, finalStates: ["lab-base": APTPackageState(status: "ii", version: "1.0")])
+        #expect(end == [.updateFinished(index: 0, DriverVerdict(resultCode: .succeeded, rebootRequired: false))])
+    }
+
+    @Test("apt's end releases the last held success")
+    func heldReleasedAtEnd() {
+        let plan = plan([Self.base, Self.app])
+        var state = APTRunState(plan: plan, rebootListBefore: [])
+        let lines = installed("lab-base", at: "50.0000") + installed("lab-app", at: "94.1176")
+        let reports = feed(&state, lines)
+        #expect(finishedIndices(reports) == [0])
+        let finals = ["lab-base": APTPackageState(status: "ii", version: "1.0"), "lab-app": APTPackageState(status: "ii", version: "2.0")]
+        #expect(state.aptEnded(.exited(0), plan: plan, finalStates: finals) == [
+            .updateFinished(index: 1, DriverVerdict(resultCode: .succeeded, rebootRequired: false)),
+        ])
+        #expect(state.contradicted(by: finals, plan: plan).isEmpty)
+    }
+
+    @Test("Exit status 100 with no package failed: the held package gets an error before its verdict")
+    func exitHundredWithoutFailure() {
+        let plan = plan([Self.base])
+        var state = APTRunState(plan: plan, rebootListBefore: [])
+        _ = feed(&state, installed("lab-base", at: "58.8235"))
+        let end = state.aptEnded(.exited(100), plan: plan, finalStates: ["lab-base": APTPackageState(status: "ii", version: "1.0")])
+        #expect(end == [
+            .update(index: 0, .error("apt-get exited with status 100")),
+            .updateFinished(index: 0, DriverVerdict(resultCode: .succeeded, rebootRequired: false)),
+        ])
+    }
+
+    @Test("pmerror fails the package with apt's words; apt's exit 100 then adds no error to the others")
+    func pmerrorFails() {
+        let plan = plan([Self.base, Self.app])
+        var state = APTRunState(plan: plan, rebootListBefore: [])
+        _ = feed(&state, installed("lab-base", at: "40.0000"))
+        let reports = feed(&state, [
+            "pmstatus:lab-app:50.0000:Preparing lab-app (amd64)",
+            "pmstatus:lab-app:52.0000:Configuring lab-app (amd64)",
+            "pmerror:lab-app:52.9412:installed lab-app package post-installation script subprocess returned error exit status 1",
+        ])
+        let expected = DriverVerdict.failed("installed lab-app package post-installation script subprocess returned error exit status 1")
+        #expect(verdict(of: 1, in: reports) == expected)
+        #expect(reports.last == .updateFinished(index: 1, expected))
+        #expect(state.hasFinished(1))
+        #expect(state.inFlight.isEmpty)
+        let end = state.aptEnded(.exited(100), plan: plan, finalStates: [
+            "lab-base": APTPackageState(status: "ii", version: "1.0"), "lab-app": APTPackageState(status: "iF", version: "2.0"),
+        ])
+        #expect(end.isEmpty, "lab-base was released when lab-app started; lab-app has its verdict")
+    }
+
+    @Test("pmerror for a package apt never started starts it, with its arch-qualified name")
+    func pmerrorStarts() {
+        let plan = plan([Self.base, Self.app])
+        var state = APTRunState(plan: plan, rebootListBefore: [])
+        let reports = feed(&state, ["pmerror:lab-app:amd64:60.0000:dependency problems - leaving unconfigured"])
+        #expect(reports == [
+            .updateStarted(index: 1), .updateFinished(index: 1, .failed("dependency problems - leaving unconfigured")),
+        ])
+    }
+
+    // MARK: - Output
+
+    @Test("Output lines go to the package they name once it started, else to the active package")
+    func outputAttribution() {
+        let plan = plan([Self.base, Self.app])
+        var state = APTRunState(plan: plan, rebootListBefore: [])
+        _ = feed(&state, installed("lab-base", at: "40.0000"))
+        _ = feed(&state, ["pmstatus:lab-app:50.0000:Preparing lab-app (amd64)"])
+        #expect(state.outputLine("Setting up lab-base (1.0) ...", on: .stdout) == [
+            .update(index: 0, .output(.stdout, "Setting up lab-base (1.0) ...")),
+        ])
+        #expect(state.outputLine("Unpacking lab-app (2.0) over (1.0) ...", on: .stdout) == [
+            .update(index: 1, .output(.stdout, "Unpacking lab-app (2.0) over (1.0) ...")),
+        ])
+        #expect(state.outputLine("lab-app: postinst says hello", on: .stderr) == [
+            .update(index: 1, .output(.stderr, "lab-app: postinst says hello")),
+        ])
+        // A named package outside the plan, or not started, goes to the active one.
+        #expect(state.outputLine("Setting up unrelated (3) ...", on: .stdout) == [
+            .update(index: 1, .output(.stdout, "Setting up unrelated (3) ...")),
+        ])
+    }
+
+    @Test("Output while only a held success is left goes to the held package")
+    func outputToHeld() {
+        let plan = plan([Self.base, Self.app])
+        var state = APTRunState(plan: plan, rebootListBefore: [])
+        _ = feed(&state, installed("lab-base", at: "40.0000"))
+        #expect(state.outputLine("Processing triggers for man-db (2.11) ...", on: .stdout) == [
+            .update(index: 0, .output(.stdout, "Processing triggers for man-db (2.11) ...")),
+        ])
+    }
+
+    @Test("Output before any package started waits, in order, for the first package to start")
+    func outputBeforeStart() {
+        let plan = plan([Self.base, Self.app])
+        var state = APTRunState(plan: plan, rebootListBefore: [])
+        #expect(state.outputLine("Reading package lists...", on: .stdout).isEmpty)
+        #expect(state.outputLine("W: something", on: .stderr).isEmpty)
+        // Naming a package that has not started does not attribute it either.
+        #expect(state.outputLine("Selecting previously unselected package lab-app.", on: .stdout).isEmpty)
+        let reports = state.statusLine("pmstatus:lab-base:0.0000:Preparing lab-base (amd64)", rebootList: noReboots)
+        #expect(reports.prefix(4) == [
+            .updateStarted(index: 0),
+            .update(index: 0, .output(.stdout, "Reading package lists...")),
+            .update(index: 0, .output(.stderr, "W: something")),
+            .update(index: 0, .output(.stdout, "Selecting previously unselected package lab-app.")),
+        ])
+        let later = state.statusLine("pmstatus:lab-app:50.0000:Preparing lab-app (amd64)", rebootList: noReboots)
+        #expect(!later.contains { if case .update(_, .output) = $0 { true } else { false } }, "delivered once")
+    }
+
+    // MARK: - Reboot
+
+    @Test("A package newly listed in reboot-required.pkgs when it finishes asked for a reboot; one listed before did not")
+    func rebootDetection() {
+        let plan = plan([Self.base, Self.app, PackageChange(package: "lab-quiet", action: .install, newVersion: "1.0")])
+        var state = APTRunState(plan: plan, rebootListBefore: ["lab-app", "elsewhere"])
+        var reads = 0
+        let listed: () -> Set<String> = {
+            reads += 1
+            return ["lab-app", "elsewhere", "lab-base"]
+        }
+        let reports = feed(&state, installed("lab-base", at: "10.0000") + installed("lab-app", at: "50.0000")
+            + installed("lab-quiet", at: "90.0000"), rebootList: listed)
+        let end = state.aptEnded(.exited(0), plan: plan, finalStates: [:])
+        let all = reports + end
+        #expect(verdict(of: 0, in: all)?.rebootRequired == true, "lab-base appeared in the list while apt worked on it")
+        #expect(verdict(of: 1, in: all)?.rebootRequired == false, "lab-app was listed before apt started")
+        #expect(verdict(of: 2, in: all)?.rebootRequired == false, "lab-quiet is not listed")
+        #expect(reads == 3, "the list is read once per finished package, not per line")
+    }
+
+    @Test("A package listed by an earlier package's finish does not ask again")
+    func rebootListedEarlier() {
+        let plan = plan([Self.base, Self.app])
+        var state = APTRunState(plan: plan, rebootListBefore: [])
+        // lab-app's name shows up while lab-base finishes (another writer); when lab-app finishes it is not new.
+        var list: Set<String> = ["lab-app"]
+        let first = feed(&state, installed("lab-base", at: "10.0000"), rebootList: { list })
+        list.insert("lab-base")
+        let second = feed(&state, installed("lab-app", at: "50.0000"), rebootList: { list })
+        let all = first + second + state.aptEnded(.exited(0), plan: plan, finalStates: [:])
+        #expect(verdict(of: 0, in: all)?.rebootRequired == false)
+        #expect(verdict(of: 1, in: all)?.rebootRequired == false)
+    }
+
+    // MARK: - Stop
+
+    @Test("requestStop tells the packages dpkg works on that the job stops after them, once")
+    func requestStop() {
+        let plan = plan([Self.base, Self.app, Self.old], downloads: [Self.baseDownload, Self.appDownload])
+        var state = APTRunState(plan: plan, rebootListBefore: [])
+        _ = feed(&state, [
+            "dlstatus:1:0.0000:Retrieving file 1 of 2", "dlstatus:2:20.0000:Retrieving file 2 of 2",
+            "pmstatus:lab-base:30.0000:Preparing lab-base (amd64)",
+        ])
+        #expect(state.inFlight == [0])
+        #expect(state.requestStop() == [.update(index: 0, .message(APTRunState.stoppingMessage))])
+        #expect(state.stopRequested)
+        #expect(state.requestStop().isEmpty, "a second request says nothing new")
+        // A package that starts after the request is told at once.
+        let removal = feed(&state, ["pmstatus:lab-old:60.0000:Preparing for removal lab-old (amd64)"])
+        #expect(removal.prefix(2) == [.updateStarted(index: 2), .update(index: 2, .message(APTRunState.stoppingMessage))])
+    }
+
+    @Test("After a stop, packages only downloaded finish aborted with callCancelled; what apt finished keeps its success")
+    func stopAbortsDownloaded() {
+        let plan = plan([Self.base, Self.app, Self.old], downloads: [Self.baseDownload, Self.appDownload])
+        var state = APTRunState(plan: plan, rebootListBefore: [])
+        _ = feed(&state, ["dlstatus:1:0.0000:Retrieving file 1 of 2", "dlstatus:2:20.0000:Retrieving file 2 of 2"]
+            + installed("lab-base", at: "40.0000"))
+        _ = state.requestStop()
+        let end = state.aptEnded(.exited(0), plan: plan, finalStates: [
+            "lab-base": APTPackageState(status: "ii", version: "1.0"), "lab-app": APTPackageState(status: "ii", version: "1.0"),
+            "lab-old": APTPackageState(status: "rc", version: "0.9"),
+        ])
+        #expect(verdict(of: 0, in: end) == DriverVerdict(resultCode: .succeeded, rebootRequired: false))
+        let downloaded = verdict(of: 1, in: end)
+        #expect(downloaded?.resultCode == .aborted)
+        #expect(downloaded?.hResult == .callCancelled)
+        #expect(downloaded?.reason == "not started: the job was aborted (it was only downloaded)")
+        // lab-old never started: after a stop dpkg's state does not finish it (the engine aborts it as not started).
+        #expect(verdict(of: 2, in: end) == nil)
+        #expect(!end.contains(.updateStarted(index: 2)))
+    }
+
+    // MARK: - apt's end checked against dpkg
+
+    @Test("A package apt never reported that dpkg shows done gets started and a succeeded verdict naming dpkg's state")
+    func finalStatesFinishUnreported() {
+        let plan = plan([Self.base, Self.app, Self.old])
+        var state = APTRunState(plan: plan, rebootListBefore: [])
+        _ = feed(&state, installed("lab-base", at: "40.0000"))
+        let end = state.aptEnded(.exited(0), plan: plan, finalStates: [
+            "lab-base": APTPackageState(status: "ii", version: "1.0"),
+            "lab-app": APTPackageState(status: "ii", version: "2.0"),
+            "lab-old": APTPackageState(status: "rc", version: "0.9"),
+        ])
+        #expect(end == [
+            .updateFinished(index: 0, DriverVerdict(resultCode: .succeeded, rebootRequired: false)),
+            .updateStarted(index: 1),
+            .updateFinished(index: 1, DriverVerdict(resultCode: .succeeded, reason: "dpkg shows it installed at 2.0")),
+            .updateStarted(index: 2),
+            .updateFinished(index: 2, DriverVerdict(
+                resultCode: .succeeded, reason: "dpkg shows it removed, its configuration files kept")),
+        ])
+    }
+
+    @Test("A package dpkg does not show as wanted gets no verdict from apt's end (the engine fails it as not reached)")
+    func finalStatesLeaveUnsatisfied() {
+        let plan = plan([Self.base, Self.app])
+        var state = APTRunState(plan: plan, rebootListBefore: [])
+        let end = state.aptEnded(.exited(100), plan: plan, finalStates: [
+            "lab-base": APTPackageState(status: "iU", version: "1.0"),
+            "lab-app": APTPackageState(status: "ii", version: "1.0"),
+        ])
+        #expect(end.isEmpty, "lab-base is unpacked only; lab-app is still at its old version")
+    }
+
+    @Test("A success apt reported that dpkg does not show is contradicted")
+    func contradicted() {
+        let plan = plan([Self.base])
+        var state = APTRunState(plan: plan, rebootListBefore: [])
+        _ = feed(&state, installed("lab-base", at: "40.0000"))
+        let finals = ["lab-base": APTPackageState(status: "iHR", version: "1.0")]
+        _ = state.aptEnded(.exited(0), plan: plan, finalStates: finals)
+        #expect(state.contradicted(by: finals, plan: plan) == [0])
+    }
+
+    // MARK: - Package names in dpkg's lines
+
+    @Test("packageNamed reads the package from apt's and dpkg's lines", arguments: [
+        ("Selecting previously unselected package lab-base.", "lab-base"),
+        ("Preparing to unpack .../lab-base_1.0_all.deb ...", "lab-base"),
+        ("Preparing to unpack /tmp/r/var/cache/apt/archives/lab-app_2.0_all.deb ...", "lab-app"),
+        ("Unpacking lab-base (1.0) ...", "lab-base"),
+        ("Unpacking libc6:amd64 (2.36-9) over (2.36-8) ...", "libc6"),
+        ("Setting up lab-base (1.0) ...", "lab-base"),
+        ("Setting up libssl3:amd64 (3.0.15-1) ...", "libssl3"),
+        ("Removing lab-old (0.9) ...", "lab-old"),
+        ("Purging configuration files for lab-old (0.9) ...", "lab-old"),
+    ])
+    func packageNamed(line: String, package: String) {
+        #expect(APTRunState.packageNamed(in: line) == package)
+    }
+
+    @Test("packageNamed is nil for lines about no package", arguments: [
+        "Reading package lists...",
+        "(Reading database ... 12345 files and directories currently installed.)",
+        "Processing triggers for man-db (2.11.2-2) ...",
+        "lab-base: postinst running",
+        "",
+    ])
+    func noPackageNamed(line: String) {
+        #expect(APTRunState.packageNamed(in: line) == nil)
+    }
+}
