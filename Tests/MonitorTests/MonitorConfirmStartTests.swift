@@ -1,0 +1,119 @@
+import Foundation
+import InstallEngine
+import TerminalUI
+import Testing
+
+@testable import Monitor
+
+/// A job that awaits confirmation (an apt plan): the monitor selects it, shows it as
+/// "awaiting yes" and asks before it starts; y confirms it, n aborts it without running anything.
+@Suite("Monitor: asking to start a job that awaits confirmation")
+struct MonitorConfirmStartTests {
+    private static let planName = "apt install jq · 2 to install · 1.2 MB to download"
+
+    /// Queues a job that awaits confirmation; returns its number.
+    @discardableResult
+    private func queuePlan(_ scenario: inout Scenario, id: Int, name: String = planName, packages: [String] = ["jq", "libonig5"]) -> Int {
+        let updates = packages.map { Update(id: $0, title: "\($0) 1.0") }
+        scenario.send(.jobQueued(JobDescriptor(
+            id: id, name: name, operation: .install, updates: updates, stopOnFailure: false, awaitsConfirmation: true, runByDriver: true)))
+        return id
+    }
+
+    /// The jobs pane's row naming `text`: what lies between the pane's first two borders (the
+    /// updates pane's title names the selected job too, on the border line).
+    private func jobsPaneRow(_ scenario: Scenario, containing text: String) -> String? {
+        scenario.render().lines.compactMap { line -> String? in
+            let cells = line.split(separator: "│", omittingEmptySubsequences: false)
+            return cells.count > 2 ? String(cells[1]) : nil
+        }.first { $0.contains(text) }
+    }
+
+    @Test("job.queued of a job that awaits confirmation opens the start question and selects the job")
+    func queuedAsks() {
+        var scenario = Scenario()
+        let other = scenario.queue("Tools", ["htop"])
+        #expect(scenario.state.selectedJobID == other)
+        let plan = queuePlan(&scenario, id: 2)
+        #expect(scenario.state.overlay == .confirm(.startJob(job: plan, name: Self.planName, updates: 2)))
+        #expect(scenario.state.selectedJobID == plan, "the plan's job is shown while the question is open")
+    }
+
+    @Test("An ordinary job.queued asks nothing")
+    func ordinaryDoesNotAsk() {
+        var scenario = Scenario()
+        scenario.queue("Tools", ["htop"])
+        #expect(scenario.state.overlay == nil)
+    }
+
+    @Test("y confirms the job and closes the question")
+    func yesConfirms() {
+        var scenario = Scenario()
+        let plan = queuePlan(&scenario, id: 1)
+        let effects = scenario.press(.character("y"))
+        #expect(Scenario.commands(effects) == [.command(.confirm(job: plan))])
+        #expect(scenario.state.overlay == nil)
+        #expect(scenario.state.status?.text == "Starting \(Self.planName)")
+    }
+
+    @Test("n aborts the job (nothing runs) and closes the question", arguments: [
+        Key.character("n"), .character("N"), .escape, .character("q"),
+    ])
+    func noAborts(key: Key) {
+        var scenario = Scenario()
+        let plan = queuePlan(&scenario, id: 1)
+        let effects = scenario.press(key)
+        #expect(Scenario.commands(effects) == [.command(.abort(job: plan, force: false))])
+        #expect(scenario.state.overlay == nil)
+        #expect(scenario.state.status?.text == "Not started: \(Self.planName)")
+    }
+
+    @Test("Other keys leave the question open and send nothing")
+    func otherKeys() {
+        var scenario = Scenario()
+        let plan = queuePlan(&scenario, id: 1)
+        #expect(Scenario.commands(scenario.press(.character("a"), .down, .enter, .character("x"))).isEmpty)
+        #expect(scenario.state.overlay == .confirm(.startJob(job: plan, name: Self.planName, updates: 2)))
+    }
+
+    @Test("A second plan replaces an open question: the newest plan is asked about")
+    func secondPlanReplaces() {
+        var scenario = Scenario()
+        queuePlan(&scenario, id: 1)
+        let second = queuePlan(&scenario, id: 2, name: "apt remove telnet", packages: ["telnet"])
+        #expect(scenario.state.overlay == .confirm(.startJob(job: second, name: "apt remove telnet", updates: 1)))
+        #expect(scenario.state.selectedJobID == second)
+        #expect(Scenario.commands(scenario.press(.character("y"))) == [.command(.confirm(job: second))])
+    }
+
+    @Test("The jobs pane shows the job as awaiting yes, and the dialog asks the question")
+    func rendersAwaitingAndQuestion() {
+        var scenario = Scenario(width: 100, height: 30)
+        scenario.queue("Tools", ["htop"])
+        queuePlan(&scenario, id: 2, name: "apt install jq", packages: ["jq", "libonig5"])
+        let screen = scenario.screen()
+        let row = jobsPaneRow(scenario, containing: "apt install jq")
+        #expect(row?.contains("awaiting yes") == true, "\n\(screen)")
+        #expect(jobsPaneRow(scenario, containing: "Tools")?.contains("awaiting yes") == false, "an ordinary queued job is not")
+        #expect(screen.contains("Start apt install jq?"))
+        #expect(screen.contains("y runs the 2 updates planned; n runs nothing."))
+        #expect(screen.contains("y yes    n no"))
+    }
+
+    @Test("One planned update is said in the singular")
+    func singular() {
+        var scenario = Scenario(width: 100, height: 30)
+        queuePlan(&scenario, id: 1, name: "apt remove telnet", packages: ["telnet"])
+        #expect(scenario.screen().contains("y runs the 1 update planned; n runs nothing."))
+    }
+
+    @Test("Once confirmed and started, the row shows its progress, not awaiting yes")
+    func startedRowShowsProgress() {
+        var scenario = Scenario(width: 100, height: 30)
+        let plan = queuePlan(&scenario, id: 1, name: "apt install jq")
+        scenario.press(.character("y"))
+        scenario.startJob(plan)
+        #expect(jobsPaneRow(scenario, containing: "apt install jq")?.contains("awaiting yes") == false)
+        #expect(!scenario.screen().contains("Start apt install jq?"))
+    }
+}
