@@ -58,7 +58,7 @@ extension MonitorRenderer {
             return
         }
         switch job.phase {
-        case .queued where job.descriptor.awaitsConfirmation:
+        case .queued where job.descriptor.awaitsConfirmation && !state.confirmedJobs.contains(job.id):
             TextLine("awaiting yes", style: theme[.status], ellipsis: glyphs.box.ellipsis).render(into: &buffer, area: status)
         case .queued:
             TextLine(queuedText(startsIn: startsIn, width: statusWidth), style: theme[.queued]).render(into: &buffer, area: status)

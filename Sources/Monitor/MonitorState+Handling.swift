@@ -66,7 +66,7 @@ extension MonitorState {
         case .jobQueued(let descriptor):
             if let job = queue.job(descriptor.id) { filter.add(job) }
             if selectedJob == nil, filter.shows(job: descriptor.id) { select(job: descriptor.id) }
-            if descriptor.awaitsConfirmation { askToStart(descriptor) }
+            if descriptor.awaitsConfirmation, queue.job(descriptor.id)?.phase == .queued { askToStart(descriptor) }
         case .updateStarted(let start):
             estimates.updateStarted(start.updateKey, at: event.time)
             // The cheap test first: most starts are of jobs not selected.
@@ -97,10 +97,21 @@ extension MonitorState {
                     select(job: remaining[min(selectedRow ?? 0, remaining.count - 1)].id)
                 }
             }
-        case .jobStarted, .jobAbortRequested:
+        case .jobStarted(let start):
+            closeStartQuestion(of: start.job)
+        case .jobAbortRequested:
             break
         }
+        if case .jobCompleted(let completion) = event.kind { closeStartQuestion(of: completion.job) }
+        if case .jobCleanedUp(let cleanUp) = event.kind { closeStartQuestion(of: cleanUp.job) }
         return effects
+    }
+
+    /// Job `job` started or ended (confirmed elsewhere, or a monitor attached late and was
+    /// replayed its `job.queued`): its question is moot.
+    private mutating func closeStartQuestion(of job: Int) {
+        confirmedJobs.remove(job)
+        if case .confirm(.startJob(job, _, _))? = overlay { overlay = nil }
     }
 
     /// Shows the plan's job and asks whether to start it; a question already open (or the

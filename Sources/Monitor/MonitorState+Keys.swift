@@ -99,6 +99,7 @@ extension MonitorState {
             case .quit:
                 return confirmQuit()
             case .startJob(let job, let name, _):
+                confirmedJobs.insert(job)
                 say("Starting \(name)")
                 return [.command(.confirm(job: job))]
             }

@@ -14,6 +14,8 @@ public struct MonitorState: Sendable {
     var tallies: [Int: JobTally] = [:]
     /// Jobs whose clean-up was asked for and that are still in the queue ("waiting to clean up…").
     public internal(set) var pendingCleanUps: Set<Int> = []
+    /// Jobs awaiting confirmation that were answered yes here, shown as queued until they start.
+    public internal(set) var confirmedJobs: Set<Int> = []
     /// Progress rates and past durations, for ETAs.
     var estimates = MonitorEstimates()
 

@@ -65,12 +65,14 @@ struct JobSubmissionPackageTests {
         #expect(try command(submit.line(requestID: 7)) == submit)
     }
 
-    @Test("An apt member that is not an object, or asks for nothing, is a bad argument naming `apt`", arguments: [
+    @Test("An apt member that is not an object, asks for nothing or for two things, is a bad argument naming `apt`", arguments: [
         #"{"name":"n","operation":"install","updates":[],"apt":["curl"]}"#,
         #"{"name":"n","operation":"install","updates":[],"apt":{}}"#,
         #"{"name":"n","operation":"install","updates":[],"apt":{"upgrade":false}}"#,
         #"{"name":"n","operation":"install","updates":[],"apt":{"install":"curl"}}"#,
         #"{"name":"n","operation":"install","updates":[],"apt":{"upgrade":true,"aptConfig":3}}"#,
+        // Two requests are refused, as the manifest refuses them.
+        #"{"name":"n","operation":"install","updates":[],"apt":{"install":["a"],"remove":["b"]}}"#,
     ])
     func badApt(json: String) throws {
         let members = try object(json)

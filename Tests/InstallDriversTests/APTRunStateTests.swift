@@ -201,6 +201,30 @@ struct APTRunStateTests {
         ])
     }
 
+    @Test("With downloads, lines that name no package go to the package dpkg works on, not the last one downloaded")
+    func outputFollowsDpkgAfterDownloads() {
+        let plan = plan([Self.base, Self.app], downloads: [Self.baseDownload, Self.appDownload])
+        var state = APTRunState(plan: plan, rebootListBefore: [])
+        _ = feed(&state, ["dlstatus:1:0.0000:Retrieving file 1 of 2", "dlstatus:2:24.8054:Retrieving file 2 of 2"])
+        _ = feed(&state, ["pmstatus:lab-base:40.0000:Preparing lab-base (amd64)", "pmstatus:lab-base:45.0000:Configuring lab-base (amd64)"])
+        #expect(state.outputLine("lab-base postinst: hello", on: .stdout) == [
+            .update(index: 0, .output(.stdout, "lab-base postinst: hello")),
+        ])
+    }
+
+    @Test("Numbered archive names (apt hands dpkg many at once) still name their package")
+    func numberedArchives() {
+        let plan = plan([Self.base, Self.app])
+        var state = APTRunState(plan: plan, rebootListBefore: [])
+        _ = feed(&state, ["pmstatus:lab-base:10.0000:Preparing lab-base (amd64)", "pmstatus:lab-app:20.0000:Preparing lab-app (amd64)"])
+        #expect(state.outputLine("Preparing to unpack .../00-lab-base_1.0_all.deb ...", on: .stdout) == [
+            .update(index: 0, .output(.stdout, "Preparing to unpack .../00-lab-base_1.0_all.deb ...")),
+        ])
+        #expect(APTRunState.withoutArchiveNumber("00-lab-base") == "lab-base")
+        #expect(APTRunState.withoutArchiveNumber("0ad") == "0ad")
+        #expect(APTRunState.withoutArchiveNumber("2ping") == "2ping")
+    }
+
     @Test("Output while only a held success is left goes to the held package")
     func outputToHeld() {
         let plan = plan([Self.base, Self.app])

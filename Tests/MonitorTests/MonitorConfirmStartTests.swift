@@ -39,6 +39,30 @@ struct MonitorConfirmStartTests {
         #expect(scenario.state.selectedJobID == plan, "the plan's job is shown while the question is open")
     }
 
+    @Test("A job that starts or completes closes its question (confirmed elsewhere, or replayed to a monitor attaching late)")
+    func startedOrCompletedCloses() {
+        var started = Scenario()
+        let plan = queuePlan(&started, id: 1)
+        started.send(.jobStarted(job: plan))
+        #expect(started.state.overlay == nil)
+
+        var completed = Scenario()
+        let other = queuePlan(&completed, id: 1)
+        completed.send(.jobCompleted(job: other, result: InstallationResult.combining(
+            [UpdateInstallationResult(resultCode: .aborted, hResult: .callCancelled),
+             UpdateInstallationResult(resultCode: .aborted, hResult: .callCancelled)], abortRequested: true)))
+        #expect(completed.state.overlay == nil)
+    }
+
+    @Test("Once answered yes, a job waiting for a slot no longer shows awaiting yes")
+    func confirmedWaitingShowsQueued() {
+        var scenario = Scenario()
+        let plan = queuePlan(&scenario, id: 1)
+        _ = scenario.press(.character("y"))
+        #expect(scenario.state.confirmedJobs.contains(plan))
+        #expect(jobsPaneRow(scenario, containing: "apt install")?.contains("awaiting yes") == false)
+    }
+
     @Test("An ordinary job.queued asks nothing")
     func ordinaryDoesNotAsk() {
         var scenario = Scenario()

@@ -80,6 +80,10 @@ public struct JobSubmission: Sendable, Hashable {
         guard let value = object.members["apt"], !value.isNull else { return nil }
         guard let members = value.objectValue else { throw WireError(.badArgument, "\(object.context): `apt` must be an object") }
         let apt = WireObject(members, context: object.context + ".apt")
+        let named = ["install", "remove", "upgrade", "full_upgrade"].filter { members[$0] != nil }
+        guard named.count <= 1 else {
+            throw WireError(.badArgument, "\(object.context): `apt` asks for one of install, remove, upgrade or full_upgrade; got \(named.joined(separator: " and "))")
+        }
         let request: PackageRequest
         if members["install"] != nil {
             request = .install(try apt.strings("install"))

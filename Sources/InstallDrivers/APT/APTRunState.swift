@@ -61,6 +61,8 @@ struct APTRunState {
                 // dpkg moved on to another package (downloads carry no overall figure): the
                 // held success is final now.
                 if progress.jobPercent != nil, let held, held.index != index { releaseHeld(into: &reports) }
+                // dpkg works on this package now: lines that name none are its.
+                if progress.jobPercent != nil, !finished.contains(index) { active = index }
                 if progress.percent != nil || progress.message != nil {
                     if let percent = progress.percent {
                         reports.append(.update(index: index, .progress(percent: percent, message: progress.message)))
@@ -92,7 +94,8 @@ struct APTRunState {
 
     /// One line apt or dpkg printed.
     mutating func outputLine(_ line: String, on stream: StandardStream) -> [DriverReport] {
-        if let named = Self.packageNamed(in: line), let index = indexOf[named], started.contains(index) {
+        if let named = Self.packageNamed(in: line), let index = indexOf[named] ?? indexOf[Self.withoutArchiveNumber(named)],
+           started.contains(index) {
             return [.update(index: index, .output(stream, line))]
         }
         if let index = active ?? held?.index {
@@ -162,6 +165,13 @@ struct APTRunState {
 
     /// Front-loaded: the status column is narrow.
     static let stoppingMessage = "stopping after this package (abort requested)"
+
+    /// apt hands dpkg many archives at once under numbered names (`00-lab-base_1.0_all.deb`).
+    static func withoutArchiveNumber(_ name: String) -> String {
+        let digits = name.prefix { $0.isASCII && $0.isNumber }
+        guard !digits.isEmpty, name.dropFirst(digits.count).first == "-" else { return name }
+        return String(name.dropFirst(digits.count + 1))
+    }
 
     /// The package an apt or dpkg output line is about: `Unpacking P (…) …`, `Setting up P (…)`,
     /// `Preparing to unpack …/P_1.0_all.deb`, `Selecting previously unselected package P.`,
