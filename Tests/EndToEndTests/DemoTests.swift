@@ -55,6 +55,65 @@ struct DemoTests {
         #expect(demoHistory.stdout.contains("\"nvidia-driver\""), "\(demoHistory.stdout)")
     }
 
+    @Test("the demo's apt job: real packages in a private root, one update each, a failure, a reboot, the host untouched")
+    func demoInstallsRealPackages() async throws {
+        try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/dpkg-deb")
+            && FileManager.default.isExecutableFile(atPath: "/usr/bin/apt-get"), "the demo's apt job needs dpkg-deb and apt-get")
+        // The host's package state, compared byte for byte afterwards (this target does not
+        // use APTTestSupport's fingerprint).
+        let hostFiles = ["/var/lib/dpkg/status", "/var/log/dpkg.log", "/run/reboot-required", "/run/reboot-required.pkgs"]
+        let before = hostFiles.map { FileManager.default.contents(atPath: $0) }
+        let folder = try TestFolder()
+        defer { folder.remove() }
+
+        let result = try await installtop(["demo", "--json", "--json-logs", "--no-history", "--exit-when-done"], in: folder,
+                                          environment: ["INSTALLTOP_DEMO_SPEED": "40"], timeout: .seconds(120))
+
+        #expect(result.status == 1, "the demo has failures; stderr: \(result.stderr)")
+        #expect(!result.stderr.contains("skipping the apt job"), "\(result.stderr)")
+        let events = try result.jsonEvents()
+        let queued = try #require(events.first { event in
+            event.name == "job.queued" && (event.fields["updates"] as? [[String: Any]] ?? []).contains { $0["id"] as? String == "demo-foo" }
+        }, "no apt job among the demo's jobs: \(result.stdout)")
+        let job = try #require(queued.job)
+        #expect(queued.string("name")?.hasPrefix("Demo packages (apt") == true, "\(queued)")
+        let jobs = events.filter { $0.name == "job.queued" }.compactMap(\.job)
+        #expect(jobs.last == job, "the apt job comes after the manifest's jobs: \(jobs)")
+
+        let ids = (queued.fields["updates"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+        let packages = ["demo-libfoo", "demo-foo", "demo-indexer", "demo-broken", "demo-kernel"]
+        #expect(ids.sorted() == packages.sorted(), "one update per package: \(ids)")
+        let libfoo = try #require(ids.firstIndex(of: "demo-libfoo"))
+        let foo = try #require(ids.firstIndex(of: "demo-foo"))
+        #expect(libfoo < foo, "the dependency first: \(ids)")
+
+        let completed = Dictionary(events.filter { $0.name == "update.completed" && $0.job == job }.map { ($0.string("id") ?? "", $0) },
+                                   uniquingKeysWith: { first, _ in first })
+        #expect(completed.keys.sorted() == packages.sorted(), "\(completed.keys.sorted())")
+        let broken = try #require(completed["demo-broken"])
+        #expect(broken.string("result") == "failed" && broken.string("reason")?.contains("post-installation script") == true, "\(broken)")
+        #expect(completed["demo-kernel"]?.string("result") == "succeeded" && completed["demo-kernel"]?.bool("rebootRequired") == true,
+                "\(String(describing: completed["demo-kernel"]))")
+        for id in ["demo-libfoo", "demo-foo", "demo-indexer"] {
+            #expect(completed[id]?.string("result") == "succeeded" && completed[id]?.bool("rebootRequired") == false,
+                    "\(id): \(String(describing: completed[id]))")
+        }
+        // The slow postinst's lines and the failing one's stderr reach their own updates.
+        let indexer = ids.firstIndex(of: "demo-indexer")
+        let brokenIndex = ids.firstIndex(of: "demo-broken")
+        let lines = events.filter { $0.name == "log" && $0.job == job }
+        #expect(lines.contains { $0.index == indexer && $0.string("line")?.contains("building the search index") == true },
+                "\(lines.map(\.description).joined(separator: "\n"))")
+        #expect(lines.contains { $0.index == brokenIndex && $0.string("line")?.contains("made this postinst fail on purpose") == true },
+                "\(lines.map(\.description).joined(separator: "\n"))")
+        let jobCompleted = try #require(events.last { $0.name == "job.completed" && $0.job == job })
+        #expect(jobCompleted.bool("rebootRequired") == true, "\(jobCompleted)")
+
+        #expect(hostFiles.map { FileManager.default.contents(atPath: $0) } == before, "the host's dpkg status, log or reboot markers changed")
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.file("tmp")).filter { $0.hasPrefix("installtop-demo-") }
+        #expect(leftovers.isEmpty, "the demo's folders were not removed: \(leftovers)")
+    }
+
     @Test("--print-manifest prints the shipped manifest; --export writes a copy that runs and refuses to overwrite it")
     func exportTheDemo() async throws {
         let folder = try TestFolder()
