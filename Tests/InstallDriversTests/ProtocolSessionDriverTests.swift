@@ -58,7 +58,7 @@ struct ProtocolSessionDriverTests {
         let web1 = try #require(model.jobs.first)
         #expect(web1.result?.resultCode == .succeeded, "\(web1.updates.map(\.result))")
         #expect(web1.updates[1].result.skipped)
-        #expect(web1.updates[1].result.reason == "skipped: conditional result was False")
+        #expect(web1.updates[1].result.reason == "conditional result was False")
         let web2 = try #require(model.jobs.last)
         #expect(web2.updates[0].result.resultCode == .failed && web2.updates[0].result.reason == "no such package")
         #expect(web2.updates[1].result.resultCode == .aborted && web2.updates[1].result.hResult == .callCancelled)

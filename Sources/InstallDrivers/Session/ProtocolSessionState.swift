@@ -89,7 +89,7 @@ struct ProtocolSessionState {
                 verdict = DriverVerdict(resultCode: end.result == .succeeded ? .succeeded : .succeededWithErrors, reason: end.reason)
             case .skipped:
                 reports.append(.job(key, .update(index: index, .message("skipped"))))
-                verdict = DriverVerdict(resultCode: .succeeded, reason: "skipped" + (end.reason.map { ": \($0)" } ?? ""), skipped: true)
+                verdict = DriverVerdict(resultCode: .succeeded, reason: end.reason, skipped: true)
             case .failed:
                 verdict = DriverVerdict(resultCode: .failed, reason: end.reason ?? "failed")
             case .aborted:

@@ -66,9 +66,9 @@ final class PlainReporter: Sendable {
             return nil
         case .updateCompleted(let completion):
             state.printed[completion.updateKey] = nil
-            var line = "\(tag(completion.job, completion.index, state)) \(completion.result.resultCode.name)"
+            var line = "\(tag(completion.job, completion.index, state)) \(Self.word(for: completion.result))"
             if let duration = completion.result.duration { line += " in \(duration.shortText)" }
-            if completion.result.resultCode != .succeeded {
+            if completion.result.resultCode != .succeeded || completion.result.skipped {
                 var details: [String] = []
                 if let reason = completion.result.reason { details.append(clean(reason)) }
                 if completion.result.hResult != .ok { details.append(completion.result.hResult.description) }
@@ -134,7 +134,7 @@ final class PlainReporter: Sendable {
             for update in job.updates {
                 let result = update.result
                 rows.append([
-                    String(job.id), clean(update.update.id), result.resultCode.name, result.hResult.description,
+                    String(job.id), clean(update.update.id), Self.word(for: result), result.hResult.description,
                     String(result.unmappedResultCode), result.duration?.shortText ?? "-",
                     result.rebootRequired ? "yes" : "", clean(update.update.title),
                 ])
@@ -180,5 +180,10 @@ final class PlainReporter: Sendable {
         var parts = tm()
         localtime_r(&seconds, &parts)
         return String(format: "%02d:%02d:%02d", parts.tm_hour, parts.tm_min, parts.tm_sec)
+    }
+
+    /// The result's word: a skipped step says so, though it counts as succeeded.
+    static func word(for result: UpdateInstallationResult) -> String {
+        result.skipped ? "skipped" : result.resultCode.name
     }
 }

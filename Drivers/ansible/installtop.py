@@ -1,0 +1,340 @@
+# installtop's Ansible callback plugin: reports a playbook run to installtop in its driver
+# protocol, version 1 (Documentation/DRIVER-PROTOCOL.md), so that every host of a play is a job
+# and every task an update, live, and so that installtop can stop the run at a task boundary.
+#
+# installtop writes this file to a private folder and enables it with ANSIBLE_CALLBACK_PLUGINS
+# and ANSIBLE_CALLBACKS_ENABLED, beside the operator's own callbacks. It writes JSON Lines to the
+# descriptor INSTALLTOP_PROGRESS_FD (3) and reads stop requests from INSTALLTOP_CONTROL_FD (4).
+# Without those variables (ansible run by hand with the plugin enabled) it does nothing.
+from __future__ import annotations
+
+DOCUMENTATION = '''
+name: installtop
+type: notification
+short_description: reports a run to installtop (hosts as jobs, tasks as updates) and stops it at a task boundary
+description:
+  - Speaks installtop's driver protocol, version 1, on the descriptors installtop passes.
+'''
+
+import json
+import os
+import threading
+
+from ansible import constants as C
+from ansible.plugins.callback import CallbackBase
+
+try:
+    # ansible-core 2.19 templates only conditionals it trusts; ours is built here.
+    from ansible._internal._datatag._tags import TrustedAsTemplate
+
+    def _trusted(expression):
+        return TrustedAsTemplate().tag(expression)
+except ImportError:  # older ansible-core trusts every string
+    def _trusted(expression):
+        return expression
+
+PROTOCOL = 1
+# Stands for the uuid of the play's own fact gathering: its task is made by the play iterator
+# at run time, so its uuid is not known when the play starts.
+GATHERING_UUID = 'gathering-facts'
+OUTPUT_LINES_PER_RESULT = 200
+STAT_ACTIONS = ('stat', 'ansible.builtin.stat', 'ansible.legacy.stat')
+REBOOT_MARKER = '/run/reboot-required'
+
+
+class CallbackModule(CallbackBase):
+    CALLBACK_VERSION = 2.0
+    CALLBACK_TYPE = 'notification'
+    CALLBACK_NAME = 'installtop'
+    CALLBACK_NEEDS_ENABLED = True
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # Some callbacks come from the results thread, the stop requests from our reader.
+        self._lock = threading.RLock()
+        # Only the descriptors installtop names: any other open descriptor is ansible's own.
+        self._out = self._open(os.environ.get('INSTALLTOP_PROGRESS_FD'), 'w')
+        self._plays_in_book = 1
+        self._play_number = 0
+        self._planned_plays = set()
+        self._job_of_host = {}        # host name -> job key, for the current play
+        self._id_of_task = {}         # task uuid -> update id, for the current play
+        self._plan = {}               # job key -> set of update ids
+        self._running = {}            # job key -> set of update ids started and not finished
+        self._ended = set()           # job keys ended
+        self._failed_hosts = set()    # hosts that failed or were unreachable (out of later plays)
+        self._stop_all = False
+        self._stop_hosts = set()      # host names asked to stop
+        self._stopped_tasks = set()   # task uuids made not to run for every host
+        if self._out is None:
+            self.disabled = True
+            return
+        self._send({'type': 'hello', 'protocol': PROTOCOL, 'driver': 'ansible'})
+        control = self._open(os.environ.get('INSTALLTOP_CONTROL_FD'), 'r')
+        if control is not None:
+            threading.Thread(target=self._read_control, args=(control,), name='installtop-control', daemon=True).start()
+
+    # MARK: - Plumbing
+
+    @staticmethod
+    def _open(fd, mode):
+        try:
+            number = int(fd)
+            os.fstat(number)
+            return os.fdopen(number, mode, buffering=1, encoding='utf-8', errors='replace', closefd=False)
+        except (TypeError, OSError, ValueError):
+            return None
+
+    def _send(self, message):
+        with self._lock:
+            try:
+                self._out.write(json.dumps(message, ensure_ascii=False) + '\n')
+            except (OSError, ValueError):
+                # installtop is gone: the run goes on as ansible alone.
+                self.disabled = True
+
+    def _read_control(self, control):
+        for line in control:
+            try:
+                request = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(request, dict) and request.get('type') == 'stop':
+                self._stop(request.get('job'))
+
+    # MARK: - Plans
+
+    def v2_playbook_on_start(self, playbook):
+        self._plays_in_book = max(1, len(playbook.get_plays()))
+
+    def v2_playbook_on_play_start(self, play):
+        with self._lock:
+            # With `serial` this comes once per batch, for the same play.
+            if play._uuid in self._planned_plays:
+                return
+            self._planned_plays.add(play._uuid)
+            self._end_every_job('play ended')
+            if self._stop_all:
+                return
+            self._play_number += 1
+            self._job_of_host = {}
+            manager = play.get_variable_manager()
+            # Every host of the play, not only the current batch; --limit still applies.
+            hosts = manager._inventory.get_hosts(play.hosts, ignore_restrictions=True)
+            tasks = self._tasks(play, manager)
+            # Update ids are the tasks' names (readable, and the same in every run, so the
+            # history of a task can be asked for); a name used twice gets its position.
+            self._id_of_task = {}
+            seen = set()
+            for position, (uuid, title) in enumerate(tasks, start=1):
+                task_id = title if title not in seen else '%s (%d)' % (title, position)
+                seen.add(task_id)
+                self._id_of_task[uuid] = task_id
+            tasks = [(self._id_of_task[uuid], title) for uuid, title in tasks]
+            name = play.get_name().strip()
+            for host in hosts:
+                key = '%d/%s' % (self._play_number, host.name)
+                self._job_of_host[host.name] = key
+                self._plan[key] = set(task_id for task_id, _ in tasks)
+                self._running[key] = set()
+                self._send({
+                    'type': 'plan', 'job': key,
+                    'name': host.name if self._plays_in_book == 1 or not name else '%s · %s' % (host.name, name),
+                    'operation': 'install',
+                    'updates': [{'id': task_id, 'title': title} for task_id, title in tasks],
+                })
+                if host.name in self._failed_hosts:
+                    self._end(key, 'not run: the host failed in an earlier play')
+                elif host.name in self._stop_hosts:
+                    self._end(key, 'stopped')
+
+    def _tasks(self, play, manager):
+        """The play's tasks as (id, title), in order, tags applied, meta tasks left out."""
+        tasks = []
+        gathering = play.gather_facts
+        if gathering is None:
+            gathering = C.DEFAULT_GATHERING != 'explicit'
+        if gathering:
+            tasks.append((GATHERING_UUID, 'Gathering Facts'))
+        all_vars = manager.get_vars(play=play)
+        for block in play.compile():
+            filtered = block.filter_tagged_tasks(all_vars)
+            if filtered.has_tasks():
+                self._walk(filtered, tasks)
+        return tasks
+
+    def _walk(self, block, tasks):
+        for item in list(block.block or []) + list(block.rescue or []) + list(block.always or []):
+            if hasattr(item, 'block') and not hasattr(item, 'action'):
+                self._walk(item, tasks)
+            elif getattr(item, 'action', None) in C._ACTION_META:
+                continue
+            else:
+                tasks.append((item._uuid, item.get_name().strip() or item.action))
+
+    # MARK: - Tasks
+
+    def _reference(self, host, task):
+        """(job key, update id) of a host's task in the plan, or None for what is not planned
+        (handlers, dynamically included tasks) or for a job that ended. The play's own fact
+        gathering is the iterator's task, whose uuid the plan could not know."""
+        key = self._job_of_host.get(host.get_name())
+        if key is None or key in self._ended:
+            return None
+        task_id = self._id_of_task.get(task._uuid)
+        if task_id is None and task.action in C._ACTION_FACT_GATHERING:
+            task_id = self._id_of_task.get(GATHERING_UUID)
+        if task_id is None or task_id not in self._plan.get(key, ()):
+            return None
+        return key, task_id
+
+    def _suppressed(self, host, task):
+        """A task made not to run by a stop: its skip is no result."""
+        return task._uuid in self._stopped_tasks or host.get_name() in self._stop_hosts
+
+    def v2_playbook_on_task_start(self, task, is_conditional):
+        self._at_boundary(task)
+
+    def v2_playbook_on_handler_task_start(self, task):
+        self._at_boundary(task)
+
+    def _at_boundary(self, task):
+        """A task is about to start: if a stop was asked, it does not run (for every host, or
+        for the hosts asked to stop)."""
+        with self._lock:
+            if self._stop_all:
+                task.when = [False]
+                self._stopped_tasks.add(task._uuid)
+            elif self._stop_hosts:
+                names = sorted(self._stop_hosts)
+                task.when = list(task.when or []) + [_trusted('inventory_hostname not in %s' % json.dumps(names))]
+
+    def v2_runner_on_start(self, host, task):
+        with self._lock:
+            if self._suppressed(host, task):
+                return
+            reference = self._reference(host, task)
+            if reference is None:
+                return
+            key, task_id = reference
+            self._running[key].add(task_id)
+            self._send({'type': 'started', 'job': key, 'update': task_id})
+
+    def v2_runner_on_ok(self, result):
+        result_data = result._result
+        self._finish(result, 'succeeded', changed=bool(result_data.get('changed', False)),
+                     reboot=self._asks_reboot(result))
+
+    def v2_runner_on_failed(self, result, ignore_errors=False):
+        self._finish(result, 'failed', reason=self._failure(result._result), host_ended=None if ignore_errors else 'host failed')
+
+    def v2_runner_on_skipped(self, result):
+        with self._lock:
+            if self._suppressed(result._host, result._task):
+                return
+        self._finish(result, 'skipped', reason=result._result.get('skip_reason') or 'skipped')
+
+    def v2_runner_on_unreachable(self, result):
+        self._finish(result, 'failed', reason='unreachable: ' + self._failure(result._result), host_ended='host unreachable')
+
+    def _finish(self, result, outcome, reason=None, changed=None, reboot=False, host_ended=None):
+        host, task = result._host, result._task
+        with self._lock:
+            if host_ended:
+                self._failed_hosts.add(host.get_name())
+            reference = self._reference(host, task)
+            if reference is None:
+                return
+            key, task_id = reference
+            if task_id not in self._running[key]:
+                self._send({'type': 'started', 'job': key, 'update': task_id})
+            self._running[key].discard(task_id)
+            for stream, line in self._output(result._result):
+                self._send({'type': 'output', 'job': key, 'update': task_id, 'stream': stream, 'line': line})
+            if reboot:
+                self._send({'type': 'reboot', 'job': key, 'update': task_id})
+            message = {'type': 'finished', 'job': key, 'update': task_id, 'result': outcome}
+            if reason:
+                message['reason'] = reason
+            if changed is not None:
+                message['changed'] = changed
+            self._send(message)
+            if host_ended:
+                self._end(key, host_ended)
+            elif (self._stop_all or host.get_name() in self._stop_hosts) and not self._running[key]:
+                self._end(key, 'stopped')
+
+    @staticmethod
+    def _asks_reboot(result):
+        """The host asks for a reboot: the result says so, or it is a stat of Debian's marker
+        on that host that found it."""
+        data = result._result
+        if data.get('reboot_required') is True:
+            return True
+        task = result._task
+        if task.action in STAT_ACTIONS and str(task.args.get('path', '')) == REBOOT_MARKER:
+            return bool((data.get('stat') or {}).get('exists'))
+        return False
+
+    @staticmethod
+    def _failure(data):
+        message = data.get('msg') or data.get('reason')
+        if not message:
+            for key in ('stderr', 'stdout'):
+                lines = [line for line in str(data.get(key) or '').splitlines() if line.strip()]
+                if lines:
+                    message = lines[-1]
+                    break
+        if not message and data.get('rc') is not None:
+            message = 'exit status %s' % data.get('rc')
+        return str(message or 'failed')
+
+    @staticmethod
+    def _output(data):
+        lines = []
+        for key, stream in (('stdout', 'stdout'), ('stderr', 'stderr')):
+            text = data.get(key)
+            if isinstance(text, str) and text:
+                lines.extend((stream, line) for line in text.splitlines())
+        if not lines and isinstance(data.get('msg'), str) and data.get('msg'):
+            lines.extend(('stdout', line) for line in data['msg'].splitlines())
+        return lines[-OUTPUT_LINES_PER_RESULT:]
+
+    # MARK: - Ends and stops
+
+    def _end(self, key, reason):
+        if key in self._ended:
+            return
+        self._ended.add(key)
+        self._send({'type': 'jobEnded', 'job': key, 'reason': reason})
+
+    def _end_every_job(self, reason):
+        for key in list(self._job_of_host.values()):
+            self._end(key, reason)
+
+    def _stop(self, job):
+        """Stop the whole run (job None) or one host's job at the next task boundary, and say
+        which running tasks (update ids) the stop waits for."""
+        with self._lock:
+            if job is None:
+                self._stop_all = True
+                waiting = sorted(set(task_id for key in self._job_of_host.values() if key not in self._ended
+                                     for task_id in self._running.get(key, ())))
+                self._send({'type': 'stopping', 'waitingFor': waiting})
+                for key in list(self._job_of_host.values()):
+                    if not self._running.get(key):
+                        self._end(key, 'stopped')
+                return
+            host = next((name for name, key in self._job_of_host.items() if key == job), None)
+            if host is None or job in self._ended:
+                return
+            self._stop_hosts.add(host)
+            self._send({'type': 'stopping', 'job': job, 'waitingFor': sorted(self._running.get(job, ()))})
+            if not self._running.get(job):
+                self._end(job, 'stopped')
+
+    def v2_playbook_on_stats(self, stats):
+        with self._lock:
+            reason = 'stopped' if self._stop_all else 'play ended'
+            for key in list(self._job_of_host.values()):
+                self._end(key, 'stopped' if key.split('/', 1)[1] in self._stop_hosts else reason)
