@@ -144,7 +144,7 @@ let package = Package(
         .target(name: "TestProcessSupport", path: "Tests/TestProcessSupport"),
         // Drive the built `installtop` executable (`swift test` builds it); they import none of
         // installtop's modules.
-        .testTarget(name: "EndToEndTests", dependencies: ["TestProcessSupport", "APTTestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["TestProcessSupport", "APTTestSupport", "FleetTestSupport"]),
         // Runs the built installtop in tmux, which `.ci/run` installs when it is missing.
         .testTarget(name: "MonitorEndToEndTests", dependencies: ["TestProcessSupport", "APTTestSupport"]),
         // Test hosts for Ansible in network namespaces, each with its own sshd (FLEET.md), and

@@ -61,6 +61,7 @@ class CallbackModule(CallbackBase):
         self._id_of_task = {}         # task uuid -> update id, for the current play
         self._plan = {}               # job key -> set of update ids
         self._running = {}            # job key -> set of update ids started and not finished
+        self._finished = {}           # job key -> set of update ids finished
         self._ended = set()           # job keys ended
         self._failed_hosts = set()    # hosts that failed or were unreachable (out of later plays)
         self._stop_all = False
@@ -259,10 +260,14 @@ class CallbackModule(CallbackBase):
             if changed is not None:
                 message['changed'] = changed
             self._send(message)
+            self._finished.setdefault(key, set()).add(task_id)
             if host_ended:
                 self._end(key, host_ended)
             elif (self._stop_all or host.get_name() in self._stop_hosts) and not self._running[key]:
                 self._end(key, 'stopped')
+            elif self._finished[key] >= self._plan[key]:
+                # Its last task is done: the host is done (a serial batch ends before the play).
+                self._end(key, 'done')
 
     @staticmethod
     def _asks_reboot(result):
