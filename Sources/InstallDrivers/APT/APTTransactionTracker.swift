@@ -14,6 +14,10 @@ public struct APTTransactionTracker: Sendable {
     private let planned: Set<String>
     private var phases: [String: APTPackagePhase] = [:]
     private var failed: Set<String> = []
+    /// How many files, from the first, have been marked downloaded: a `dlstatus:N` only has to
+    /// mark files from here to N-1 (marking one again changes nothing, phases never go back),
+    /// so a transaction of n files costs O(n), not O(n²).
+    private var downloadsMarked = 0
     /// The package dpkg works on now, which a `pmconffile` line is about.
     public private(set) var current: String?
     /// apt's overall percent, which never goes down on the job's bar.
@@ -44,17 +48,12 @@ public struct APTTransactionTracker: Sendable {
 
     /// The messages one Status-Fd line means (none for lines about nothing in the plan).
     public mutating func consume(_ line: String) -> [DriverMessage] {
-        // `kind:subject:percent:text`, where the subject may hold `:` (`libc6:amd64`) and so may
-        // the text: the percent is the first number after the subject's first field.
-        let fields = line.split(separator: ":", omittingEmptySubsequences: false)
-        guard let percentIndex = fields.indices.dropFirst(2).first(where: { Double(fields[$0]) != nil }),
-              let overall = Double(fields[percentIndex]), overall >= 0, overall <= 100 else {
+        guard let fields = Self.fields(of: line), fields.overall >= 0, fields.overall <= 100 else {
             ignoredLines += 1
             return []
         }
-        let subject = fields[1..<percentIndex].joined(separator: ":")
-        let text = fields[(percentIndex + 1)...].joined(separator: ":")
-        switch fields[0] {
+        let (kind, subject, overall, text) = (fields.kind, String(fields.subject), fields.overall, String(fields.text))
+        switch kind {
         case "dlstatus":
             return downloadStatus(item: Int(subject), text: text)
         case "pmstatus":
@@ -72,6 +71,31 @@ public struct APTTransactionTracker: Sendable {
 
     // MARK: - Lines
 
+    /// `kind:subject:percent:text`, where the subject may hold `:` (`libc6:amd64`) and so may
+    /// the text: the percent is the first field after the subject's first one that reads as a
+    /// number. `nil` when there is none. The same as splitting the line at every `:` and joining
+    /// the subject's and the text's fields again, without building those arrays and strings for
+    /// each of apt's lines (tens of thousands in a large upgrade).
+    private static func fields(of line: String) -> (kind: Substring, subject: Substring, overall: Double, text: Substring)? {
+        // A `:` byte is a `:` Character in ASCII text; elsewhere it might begin a grapheme
+        // cluster (`:` and a combining mark), which the split by Character does not cut at.
+        let ascii = line.utf8.allSatisfy { $0 < 0x80 }
+        func colon(from start: String.Index) -> String.Index? {
+            ascii ? line.utf8[start...].firstIndex(of: UInt8(ascii: ":")) : line[start...].firstIndex(of: ":")
+        }
+        guard let kindEnd = colon(from: line.startIndex), var fieldEnd = colon(from: line.index(after: kindEnd)) else { return nil }
+        while true {
+            let fieldStart = line.index(after: fieldEnd)
+            let next = colon(from: fieldStart)
+            if let overall = Double(line[fieldStart..<(next ?? line.endIndex)]) {
+                let text = next.map { line[line.index(after: $0)...] } ?? ""
+                return (line[..<kindEnd], line[line.index(after: kindEnd)..<fieldEnd], overall, text)
+            }
+            guard let next else { return nil }
+            fieldEnd = next
+        }
+    }
+
     /// `dlstatus:N:…`: file N is being fetched, so every earlier file is done.
     private mutating func downloadStatus(item: Int?, text: String) -> [DriverMessage] {
         guard let item, item >= 1, item <= downloads.count else {
@@ -79,10 +103,14 @@ public struct APTTransactionTracker: Sendable {
             return []
         }
         var messages: [DriverMessage] = []
-        for (index, download) in downloads.prefix(item).enumerated() where planned.contains(download.package) {
-            let phase: APTPackagePhase = index + 1 == item ? .downloading : .downloaded
-            messages += advance(download.package, to: phase, overall: nil)
+        // Files before `downloadsMarked` were advanced to `downloaded` already: doing it again
+        // gives no message, as every later phase has a higher percent.
+        for download in downloads[downloadsMarked..<max(downloadsMarked, item - 1)] where planned.contains(download.package) {
+            messages += advance(download.package, to: .downloaded, overall: nil)
         }
+        downloadsMarked = max(downloadsMarked, item - 1)
+        let fetching = downloads[item - 1]
+        if planned.contains(fetching.package) { messages += advance(fetching.package, to: .downloading, overall: nil) }
         return messages
     }
 
@@ -144,6 +172,9 @@ public struct APTTransactionTracker: Sendable {
 
     /// apt's `pmerror` names packages with their architecture (`libc6:amd64`), `pmstatus` without.
     private func packageName(_ subject: String) -> String {
-        String(subject.split(separator: ":", maxSplits: 1).first ?? Substring(subject))
+        // Most subjects have no architecture: no array to build for them. (`firstIndex(of:)`,
+        // not `contains(":")`, which resolves to Foundation's substring search.)
+        guard subject.firstIndex(of: ":") != nil else { return subject }
+        return String(subject.split(separator: ":", maxSplits: 1).first ?? Substring(subject))
     }
 }
