@@ -6,7 +6,7 @@ extension JobMachine {
     /// The driver started update `index`. A start of an update outside the plan, or of one that
     /// already started, is a protocol error: counted and ignored (rule 22).
     public mutating func driverUpdateStarted(at index: Int, now: Date) -> [JobAction] {
-        guard phase == .driverRunning, results.indices.contains(index), results[index].resultCode == .notStarted else {
+        guard phase == .driverRunning, resultList.indices.contains(index), resultList[index].resultCode == .notStarted else {
             countProtocolError()
             return []
         }
@@ -18,7 +18,7 @@ extension JobMachine {
     /// The driver reported something about update `index`; see `receive(_:fromUpdateAt:)`.
     /// An index outside the plan is a protocol error (rule 22).
     public mutating func driverReport(_ report: UpdateReport, about index: Int) -> [JobAction] {
-        guard phase == .driverRunning, results.indices.contains(index) else {
+        guard phase == .driverRunning, resultList.indices.contains(index) else {
             countProtocolError()
             return []
         }
@@ -29,12 +29,12 @@ extension JobMachine {
     /// driver may report a skipped step at once); a second verdict is a protocol error.
     /// With `stopOnFailure`, a failure asks the driver to stop at its next safe point (rule 18).
     public mutating func driverUpdateFinished(at index: Int, verdict: DriverVerdict, now: Date) -> [JobAction] {
-        guard phase == .driverRunning, results.indices.contains(index), !results[index].resultCode.isFinal else {
+        guard phase == .driverRunning, resultList.indices.contains(index), !resultList[index].resultCode.isFinal else {
             countProtocolError()
             return []
         }
         var actions: [JobAction] = []
-        if results[index].resultCode == .notStarted { markStarted(at: index, now: now, into: &actions) }
+        if resultList[index].resultCode == .notStarted { markStarted(at: index, now: now, into: &actions) }
         let run = run(at: index)
         let update = updates[index]
         var code = verdict.resultCode
@@ -42,7 +42,7 @@ extension JobMachine {
         if code == .succeeded, !run.errors.isEmpty { code = .succeededWithErrors }
         var result = UpdateInstallationResult(
             resultCode: code, hResult: verdict.hResult ?? Self.hResult(for: code), unmappedResultCode: verdict.unmappedResultCode,
-            reason: verdict.reason, reportedErrors: run.errors, startedAt: results[index].startedAt ?? now, endedAt: now)
+            reason: verdict.reason, reportedErrors: run.errors, startedAt: resultList[index].startedAt ?? now, endedAt: now)
         result.skipped = verdict.skipped && code.isSuccess
         if code.isSuccess {
             result.rebootRequired = verdict.rebootRequired ?? (update.rebootBehavior == .always || run.rebootReported)
@@ -77,9 +77,9 @@ extension JobMachine {
         guard phase == .driverRunning else { return [] }
         var actions: [JobAction] = []
         let ended = outcome.summary
-        for index in results.indices where !results[index].resultCode.isFinal {
+        for index in resultList.indices where !resultList[index].resultCode.isFinal {
             var result: UpdateInstallationResult
-            let running = results[index].resultCode == .inProgress
+            let running = resultList[index].resultCode == .inProgress
             if case .failedToStart(let reason) = outcome {
                 result = UpdateInstallationResult(resultCode: .failed, hResult: .installerFailure, reason: reason)
             } else if running, abortRequested {
@@ -101,7 +101,7 @@ extension JobMachine {
                     reason: "not reached (the driver \(ended))")
             }
             result.reportedErrors = run(at: index).errors
-            result.startedAt = results[index].startedAt
+            result.startedAt = resultList[index].startedAt
             result.endedAt = now
             finish(at: index, with: result, into: &actions)
         }

@@ -42,7 +42,10 @@ public struct JobMachine: Sendable {
     /// so a job nobody watches costs no snapshots.
     public var reportsProgress: Bool
 
-    public private(set) var results: [UpdateInstallationResult]
+    /// Every update's result as it stands (`notStarted`, `inProgress` or final).
+    public var results: [UpdateInstallationResult] { Array(resultList) }
+    /// `results`, in the chunks that snapshots share (see `UpdateResultList`).
+    private(set) var resultList: UpdateResultList
     /// The update `progress()` reports on: the one running, the one the driver spoke of last,
     /// or the last one that ran.
     public private(set) var currentIndex = 0
@@ -64,6 +67,15 @@ public struct JobMachine: Sendable {
     private var runningIndices: Set<Int> = []
     /// How many results are final; kept so a snapshot costs the same for 10,000 updates as for 1.
     private var finishedCount = 0
+    /// The sum of `runs[i].percent` over `runningIndices`, kept as they change for the same
+    /// reason: a driver starts every package of its job at once, and walking them on each event
+    /// made a job of n packages cost O(n²). Exact while one update runs (it is then that one's
+    /// percent), so a child-per-update job's figures are those of a fresh sum.
+    private var runningPercentSum = 0.0
+    /// Rule 6's figure for the whole job, brought up to date with every change it is made of.
+    /// It only rises and stops at 100: an incremental sum of several running updates' percents
+    /// may round differently from a fresh one, and rounding must not lower the job's bar.
+    private var ruleSixPercent = 0.0
 
     /// - Parameters:
     ///   - updates: the job's updates; `begin` refused an empty list (rule 1).
@@ -81,7 +93,7 @@ public struct JobMachine: Sendable {
         self.stopOnFailure = stopOnFailure
         self.abortGraceOverride = abortGraceOverride
         self.reportsProgress = reportsProgress
-        results = Array(repeating: .notStarted, count: updates.count)
+        resultList = UpdateResultList(Array(repeating: .notStarted, count: updates.count))
         runs = Array(repeating: UpdateRunState(), count: updates.count)
     }
 
@@ -130,7 +142,7 @@ public struct JobMachine: Sendable {
     /// Update `index` said something (a child's report, or one a driver attributed to it).
     /// Reports about an update that is not in progress are ignored.
     public mutating func receive(_ report: UpdateReport, fromUpdateAt index: Int) -> [JobAction] {
-        guard results.indices.contains(index), results[index].resultCode == .inProgress else { return [] }
+        guard resultList.indices.contains(index), resultList[index].resultCode == .inProgress else { return [] }
         // Rule 21: the update a driver speaks of is the current one.
         currentIndex = index
         let progressSource = updates[index].progressSource
@@ -171,7 +183,7 @@ public struct JobMachine: Sendable {
             outcome: outcome, abortRequested: abortRequested, timedOut: runs[index].timedOut,
             timeout: update.timeout, reportedErrors: runs[index].errors,
             rebootReported: runs[index].rebootReported, rebootBehavior: update.rebootBehavior,
-            rebootMarkerChanged: rebootMarkerChanged, startedAt: results[index].startedAt ?? now, endedAt: now)
+            rebootMarkerChanged: rebootMarkerChanged, startedAt: resultList[index].startedAt ?? now, endedAt: now)
         finish(at: index, with: UpdateResultClassifier.result(for: facts), into: &actions)
         if index + 1 < updates.count {
             beginUpdate(at: index + 1, now: now, into: &actions)
@@ -228,15 +240,14 @@ public struct JobMachine: Sendable {
     /// An immutable snapshot (rules 5 and 6): every update weighs the same; updates in progress
     /// count by their own percentage.
     public func progress() -> InstallationProgress {
-        let currentCode = results[currentIndex].resultCode
-        let runningShare = runningIndices.reduce(0.0) { $0 + runs[$1].percent / 100 }
+        let currentCode = resultList[currentIndex].resultCode
         return InstallationProgress(
             currentUpdateIndex: currentIndex,
             currentUpdatePercentComplete: currentCode == .notStarted ? 0 : runs[currentIndex].percent,
-            percentComplete: max(driverJobPercent, 100 * (Double(finishedCount) + runningShare) / Double(results.count)),
+            percentComplete: max(driverJobPercent, ruleSixPercent),
             currentUpdateIsIndeterminate: runs[currentIndex].isIndeterminate,
             currentUpdateMessage: runs[currentIndex].message,
-            updateResults: results)
+            sharing: resultList)
     }
 
     // MARK: - Steps shared by the inputs
@@ -255,6 +266,7 @@ public struct JobMachine: Sendable {
 
     mutating func markStarted(at index: Int, now: Date, into actions: inout [JobAction]) {
         currentIndex = index
+        if runningIndices.contains(index) { runningPercentChanged(from: runs[index].percent, to: 0) }
         runs[index] = UpdateRunState()
         setResult(UpdateInstallationResult(resultCode: .inProgress, startedAt: now), at: index)
         notify(.updateStarted(index: index), into: &actions)
@@ -274,18 +286,23 @@ public struct JobMachine: Sendable {
         let reason = abortRequested
             ? "not started: the job was aborted"
             : "not started: an earlier update failed and the job stops on failure"
-        for index in results.indices where results[index].resultCode == .notStarted {
+        for index in resultList.indices where resultList[index].resultCode == .notStarted {
             finish(at: index, with: UpdateInstallationResult(resultCode: .aborted, hResult: .callCancelled, reason: reason),
                    into: &actions)
         }
-        let combined = InstallationResult.combining(results, abortRequested: abortRequested)
+        let combined = InstallationResult.combining(Array(resultList), abortRequested: abortRequested)
         result = combined
         phase = .completed
         actions.append(.complete(combined))
     }
 
     mutating func applyProgress(at index: Int, percent: Double?, message: String?, into actions: inout [JobAction]) {
+        let before = runs[index].percent
         guard runs[index].apply(percent: percent, message: message) else { return }
+        // In progress is the same as being in `runningIndices`, without hashing on each event.
+        if runs[index].percent != before, resultList[index].resultCode == .inProgress {
+            runningPercentChanged(from: before, to: runs[index].percent)
+        }
         notify(.progress(index: index), into: &actions)
     }
 
@@ -307,10 +324,40 @@ public struct JobMachine: Sendable {
     func run(at index: Int) -> UpdateRunState { runs[index] }
 
     private mutating func setResult(_ result: UpdateInstallationResult, at index: Int) {
-        if results[index].resultCode.isFinal { finishedCount -= 1 }
+        if resultList[index].resultCode.isFinal { finishedCount -= 1 }
         if result.resultCode.isFinal { finishedCount += 1 }
-        if result.resultCode == .inProgress { runningIndices.insert(index) } else { runningIndices.remove(index) }
-        results[index] = result
+        if result.resultCode == .inProgress {
+            if runningIndices.insert(index).inserted {
+                runningPercentSum = runningIndices.count == 1 ? runs[index].percent : runningPercentSum + runs[index].percent
+            }
+        } else if runningIndices.remove(index) != nil {
+            resyncOrSubtract(runs[index].percent)
+        }
+        resultList[index] = result
+        refreshRuleSixPercent()
+    }
+
+    /// A running update's percent went from `old` to `new`.
+    private mutating func runningPercentChanged(from old: Double, to new: Double) {
+        runningPercentSum = runningIndices.count == 1 ? new : runningPercentSum - old + new
+        refreshRuleSixPercent()
+    }
+
+    /// An update at `percent` stopped running. Down to one (or none), the sum is set afresh,
+    /// so what rounding gathered while several ran is gone.
+    private mutating func resyncOrSubtract(_ percent: Double) {
+        switch runningIndices.count {
+        case 0: runningPercentSum = 0
+        case 1: runningPercentSum = runningIndices.first.map { runs[$0].percent } ?? 0
+        default: runningPercentSum -= percent
+        }
+    }
+
+    /// `100 × (finished + Σ running%/100) / count`, never below its last value nor above 100.
+    private mutating func refreshRuleSixPercent() {
+        let runningShare = max(0, runningPercentSum) / 100
+        let figure = 100 * (Double(finishedCount) + runningShare) / Double(resultList.count)
+        ruleSixPercent = min(100, max(ruleSixPercent, figure))
     }
 
     private func abortGrace(for index: Int) -> Duration {

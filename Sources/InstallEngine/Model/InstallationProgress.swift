@@ -14,7 +14,9 @@ public struct InstallationProgress: Sendable, Hashable {
     public let currentUpdateIsIndeterminate: Bool
     /// The latest status text of the current update, if it reported any.
     public let currentUpdateMessage: String?
-    private let updateResults: [UpdateInstallationResult]
+    /// Shared with the machine that took the snapshot, in chunks, so that the machine's next
+    /// change does not copy every update's result while this snapshot is alive.
+    private let updateResults: UpdateResultList
 
     public init(
         currentUpdateIndex: Int,
@@ -23,6 +25,23 @@ public struct InstallationProgress: Sendable, Hashable {
         currentUpdateIsIndeterminate: Bool,
         currentUpdateMessage: String?,
         updateResults: [UpdateInstallationResult]
+    ) {
+        self.currentUpdateIndex = currentUpdateIndex
+        self.currentUpdatePercentComplete = currentUpdatePercentComplete
+        self.percentComplete = percentComplete
+        self.currentUpdateIsIndeterminate = currentUpdateIsIndeterminate
+        self.currentUpdateMessage = currentUpdateMessage
+        self.updateResults = UpdateResultList(updateResults)
+    }
+
+    /// The machine's snapshot: shares `updateResults` instead of copying them.
+    init(
+        currentUpdateIndex: Int,
+        currentUpdatePercentComplete: Double,
+        percentComplete: Double,
+        currentUpdateIsIndeterminate: Bool,
+        currentUpdateMessage: String?,
+        sharing updateResults: UpdateResultList
     ) {
         self.currentUpdateIndex = currentUpdateIndex
         self.currentUpdatePercentComplete = currentUpdatePercentComplete

@@ -9,6 +9,9 @@ public struct QueueModel: Sendable, Hashable {
     /// The jobs in queue order (by job number).
     public private(set) var jobs: [JobState] = []
     private var positions: [Int: Int] = [:]
+    /// `JobState.finishedCount` per job number, kept as results change: counting on each
+    /// `updateCompleted` made a job of n updates cost O(n²) to follow.
+    private var finishedCounts: [Int: Int] = [:]
     /// Lines of output kept per update.
     public let outputCapacity: Int
 
@@ -29,7 +32,9 @@ public struct QueueModel: Sendable, Hashable {
         case .jobQueued(let descriptor):
             guard positions[descriptor.id] == nil else { return }
             let position = jobs.firstIndex { $0.id > descriptor.id } ?? jobs.count
-            jobs.insert(JobState(descriptor: descriptor, queuedAt: event.time, outputCapacity: outputCapacity), at: position)
+            let job = JobState(descriptor: descriptor, queuedAt: event.time, outputCapacity: outputCapacity)
+            finishedCounts[descriptor.id] = job.finishedCount
+            jobs.insert(job, at: position)
             reindex(from: position)
         case .jobStarted(let start):
             modify(start.job) { job in
@@ -61,8 +66,9 @@ public struct QueueModel: Sendable, Hashable {
                     update.percent = 100
                 }
             }
+            let finished = finishedCounts[completion.job] ?? 0
             modify(completion.job) { job in
-                job.percent = max(job.percent, 100 * Double(job.finishedCount) / Double(max(1, job.updates.count)))
+                job.percent = max(job.percent, 100 * Double(finished) / Double(max(1, job.updates.count)))
             }
         case .jobAbortRequested(let request):
             modify(request.job) { job in
@@ -79,10 +85,12 @@ public struct QueueModel: Sendable, Hashable {
                     job.updates[index].result = completion.result.updateResults[index]
                 }
             }
+            if let completed = self.job(completion.job) { finishedCounts[completion.job] = completed.finishedCount }
         case .jobCleanedUp(let cleanUp):
             guard let position = positions[cleanUp.job] else { return }
             jobs.remove(at: position)
             positions[cleanUp.job] = nil
+            finishedCounts[cleanUp.job] = nil
             reindex(from: position)
         }
     }
@@ -144,7 +152,10 @@ public struct QueueModel: Sendable, Hashable {
 
     private mutating func modify(_ id: Int, _ index: Int, _ body: (inout UpdateState) -> Void) {
         guard let position = positions[id], jobs[position].updates.indices.contains(index) else { return }
+        let wasFinal = jobs[position].updates[index].result.resultCode.isFinal
         body(&jobs[position].updates[index])
+        let isFinal = jobs[position].updates[index].result.resultCode.isFinal
+        if wasFinal != isFinal { finishedCounts[id, default: 0] += isFinal ? 1 : -1 }
     }
 
     private mutating func reindex(from position: Int) {
