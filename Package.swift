@@ -146,7 +146,7 @@ let package = Package(
         // installtop's modules.
         .testTarget(name: "EndToEndTests", dependencies: ["TestProcessSupport", "APTTestSupport", "FleetTestSupport"]),
         // Runs the built installtop in tmux, which `.ci/run` installs when it is missing.
-        .testTarget(name: "MonitorEndToEndTests", dependencies: ["TestProcessSupport", "APTTestSupport"]),
+        .testTarget(name: "MonitorEndToEndTests", dependencies: ["TestProcessSupport", "APTTestSupport", "FleetTestSupport"]),
         // Test hosts for Ansible in network namespaces, each with its own sshd (FLEET.md), and
         // the ansible-core that `.ci/run` installs into .build/ansible-venv. Needs root.
         .target(name: "FleetTestSupport", dependencies: ["TestProcessSupport"], path: "Tests/FleetTestSupport"),

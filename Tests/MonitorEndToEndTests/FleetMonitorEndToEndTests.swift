@@ -1,0 +1,48 @@
+import FleetTestSupport
+import Foundation
+import Testing
+
+/// `installtop ansible` in a real terminal (tmux) against test hosts in network namespaces: the
+/// fleet as the jobs pane, each host's tasks as its updates, the header counting hosts.
+@Suite("installtop ansible in the monitor", .serialized)
+struct FleetMonitorEndToEndTests {
+    @Test("The 4-host board: one job per host, its tasks with their results, the hosts counted in the header")
+    func fourHostBoard() async throws {
+        let hosts = try FleetTestHosts(count: 4)
+        defer { hosts.tearDown() }
+        let folder = try EndToEndFolder()
+        defer { folder.remove() }
+        try hosts.stopSSHD(host: 3)
+        try folder.write("site.yml", """
+            - name: Patch
+              hosts: all
+              gather_facts: false
+              tasks:
+                - name: Install
+                  command: /bin/true
+                - name: Break h2
+                  command: /bin/false
+                  when: inventory_hostname == 'h2'
+                - name: Configure
+                  command: /bin/true
+            """)
+        let toolchain = try AnsibleToolchain.locate()
+        var environment = hosts.ansibleEnvironment
+        environment["PATH"] = (toolchain.playbook as NSString).deletingLastPathComponent + ":/usr/sbin:/usr/bin:/sbin:/bin"
+        let variables = environment.sorted { $0.key < $1.key }.map { "'\($0.key)=\($0.value)'" }.joined(separator: " ")
+        let command = hosts.controllerCommand(["env"]).map { "'\($0)'" }.joined(separator: " ")
+            + " \(variables) '\(try EndToEndFolder.binary())' ansible '\(folder.path("site.yml"))' -i '\(hosts.inventoryPath)' --no-history; "
+            + "echo $? > '\(folder.path("rc"))'; sleep 60"
+        let tmux = try TmuxSession(width: 120, height: 30, home: folder.url, command: command)
+        defer { tmux.close() }
+
+        let board = try #require(await tmux.waitForScreen("every host done") { $0.contains("4 hosts") && $0.contains("0 running") })
+        for host in ["h1", "h2", "h3", "h4"] { #expect(board.contains(host), "\(host) is a job on the board:\n\(board)") }
+        #expect(board.contains("3 done") || board.contains("4 done"), "\(board)")
+        #expect(board.contains("failed"), "the header counts failed hosts:\n\(board)")
+        #expect(board.contains("Install") && board.contains("Configure"), "the selected host's tasks:\n\(board)")
+        tmux.send("q")
+        #expect(await EndToEndFolder.eventually { folder.read("rc") != nil })
+        #expect(folder.read("rc")?.trimmingCharacters(in: .whitespacesAndNewlines) == "1")
+    }
+}
