@@ -161,7 +161,7 @@ enum DaemonBenchmarks {
 
     // MARK: - Helpers
 
-    private static func startServer(queue: JobQueue, backlogLimit: Int) -> (EngineServer, String)? {
+    static func startServer(queue: JobQueue, backlogLimit: Int) -> (EngineServer, String)? {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("installtop-bench-\(getpid())-\(UUID().uuidString.prefix(8))").path
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
@@ -175,7 +175,7 @@ enum DaemonBenchmarks {
         }
     }
 
-    private static func stop(_ server: EngineServer, _ directory: String) {
+    static func stop(_ server: EngineServer, _ directory: String) {
         server.stop()
         try? FileManager.default.removeItem(atPath: directory)
     }
