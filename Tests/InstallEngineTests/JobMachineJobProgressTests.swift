@@ -113,6 +113,8 @@ struct JobMachineJobProgressTests {
         #expect(result.resultCode == .aborted)
         #expect(result.hResult == .callCancelled)
         #expect(result.reason == "not started: only downloaded")
+        #expect(result.startedAt == nil, "an update that never began gets no start")
+        #expect(!job.changes.contains(.updateStarted(index: 1)), "no update.started for an update that never began: \(job.changes)")
     }
 
     @Test("An aborted verdict without an HResult is operationCancelled")

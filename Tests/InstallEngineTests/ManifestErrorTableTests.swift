@@ -53,7 +53,7 @@ struct ManifestErrorTableTests {
             yaml: "jobs:\n  - name: a\n    updaets: []\n",
             expected: [
                 "2:5: job `a` has no updates",
-                "3:5: unknown key `updaets` in job; expected one of: name, operation, stop_on_failure, updates, timeout, abort_grace, reboot, impact, progress, workdir, env; did you mean `updates`?",
+                "3:5: unknown key `updaets` in job; expected one of: name, operation, stop_on_failure, updates, apt, ansible, timeout, abort_grace, reboot, impact, progress, workdir, env; did you mean `updates`?",
             ]),
         BrokenManifest(
             name: "unknown key far from any known one",

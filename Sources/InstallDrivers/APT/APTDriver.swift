@@ -20,7 +20,8 @@ public struct APTDriver: JobDriver {
     /// retry, the packages that failed or were aborted (the rest apt finds done already).
     public func start(_ request: DriverRunRequest, reporter: any DriverReporter) -> any RunningDriver {
         var plan = plan
-        plan.changes = request.updates.compactMap { update in plan.changes.first { $0.package == update.id } }
+        let changes = Dictionary(plan.changes.map { ($0.package, $0) }, uniquingKeysWith: { first, _ in first })
+        plan.changes = request.updates.compactMap { changes[$0.id] }
         return APTRunningDriver.start(plan: plan, aptGet: aptGet, jobName: request.jobName, backend: backend, reporter: reporter)
     }
 }

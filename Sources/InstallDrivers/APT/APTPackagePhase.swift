@@ -47,13 +47,15 @@ public enum APTPackagePhase: String, Sendable, Hashable {
     /// The phase a `pmstatus` text announces (`Unpacking lab-base (amd64)`), or `nil` for text
     /// apt does not use for a phase. Longer phrases are tried before their prefixes.
     public init?(statusText text: String) {
-        let phrases: [(String, APTPackagePhase)] = [
-            ("Preparing to configure", .preparingToConfigure), ("Preparing for removal", .preparingForRemoval),
-            ("Completely removed", .removed), ("Completely removing", .removing),
-            ("Preparing", .preparing), ("Unpacking", .unpacking), ("Installing", .installing),
-            ("Configuring", .configuring), ("Installed", .installed), ("Removing", .removing), ("Removed", .removed),
-        ]
-        guard let match = phrases.first(where: { text.hasPrefix($0.0) }) else { return nil }
+        guard let match = Self.phrases.first(where: { text.hasPrefix($0.0) }) else { return nil }
         self = match.1
     }
+
+    /// apt's phrases, longer ones before their prefixes.
+    private static let phrases: [(String, APTPackagePhase)] = [
+        ("Preparing to configure", .preparingToConfigure), ("Preparing for removal", .preparingForRemoval),
+        ("Completely removed", .removed), ("Completely removing", .removing),
+        ("Preparing", .preparing), ("Unpacking", .unpacking), ("Installing", .installing),
+        ("Configuring", .configuring), ("Installed", .installed), ("Removing", .removing), ("Removed", .removed),
+    ]
 }

@@ -26,7 +26,8 @@ extension JobMachine {
     }
 
     /// The driver says update `index` ended. An update that never started is started first (a
-    /// driver may report a skipped step at once); a second verdict is a protocol error.
+    /// driver may report a skipped step at once), unless the verdict is that it never started
+    /// (`aborted` with `callCancelled`); a second verdict is a protocol error.
     /// With `stopOnFailure`, a failure asks the driver to stop at its next safe point (rule 18).
     public mutating func driverUpdateFinished(at index: Int, verdict: DriverVerdict, now: Date) -> [JobAction] {
         guard phase == .driverRunning, resultList.indices.contains(index), !resultList[index].resultCode.isFinal else {
@@ -34,7 +35,8 @@ extension JobMachine {
             return []
         }
         var actions: [JobAction] = []
-        if resultList[index].resultCode == .notStarted { markStarted(at: index, now: now, into: &actions) }
+        let neverStarted = verdict.resultCode == .aborted && verdict.hResult == .callCancelled
+        if resultList[index].resultCode == .notStarted, !neverStarted { markStarted(at: index, now: now, into: &actions) }
         let run = run(at: index)
         let update = updates[index]
         var code = verdict.resultCode
@@ -42,7 +44,8 @@ extension JobMachine {
         if code == .succeeded, !run.errors.isEmpty { code = .succeededWithErrors }
         var result = UpdateInstallationResult(
             resultCode: code, hResult: verdict.hResult ?? Self.hResult(for: code), unmappedResultCode: verdict.unmappedResultCode,
-            reason: verdict.reason, reportedErrors: run.errors, startedAt: resultList[index].startedAt ?? now, endedAt: now)
+            reason: verdict.reason, reportedErrors: run.errors,
+            startedAt: neverStarted ? resultList[index].startedAt : resultList[index].startedAt ?? now, endedAt: now)
         result.skipped = verdict.skipped && code.isSuccess
         if code.isSuccess {
             result.rebootRequired = verdict.rebootRequired ?? (update.rebootBehavior == .always || run.rebootReported)
