@@ -2,7 +2,8 @@ import Foundation
 import InstallEngine
 
 /// The history as an aligned text table for a terminal `width` columns wide, in the order
-/// given: date (UTC), result, duration, update id, then, as the width allows, job and title,
+/// given: date (UTC), result, duration, update id, a package's versions when there are any,
+/// then, as the width allows, job and title,
 /// and last the reason of a result that was not a plain success. Nothing nests: the result is a
 /// word and the reason a column of its own.
 ///
@@ -26,6 +27,18 @@ public enum HistoryTable {
             Column("TIME", limit: 6) { $0.duration.map(duration) ?? "-" },
             Column("UPDATE", limit: 24) { $0.updateID },
         ]
+        // Package updates: their versions (`3.0.14 → 3.0.15`), which is what `--update openssl`
+        // is asked for; only when some entry has them, so other histories read as before.
+        if entries.contains(where: { $0.oldVersion != nil || $0.newVersion != nil }) {
+            columns.append(Column("VERSION", limit: 23) { entry in
+                switch (entry.oldVersion, entry.newVersion) {
+                case (let old?, let new?) where old != new: return "\(old) → \(new)"
+                case (_, let new?): return new
+                case (let old?, nil): return "\(old) removed"
+                case (nil, nil): return ""
+                }
+            })
+        }
         if width >= 110 { columns.append(Column("JOB", limit: 20) { $0.jobName }) }
         if width >= 140 { columns.append(Column("TITLE", limit: 36) { $0.title }) }
         let reasonColumn = Column("REASON", limit: Int.max) { entry in

@@ -128,4 +128,21 @@ final class PackageHistoryTests {
             #expect(lines.allSatisfy { $0.count <= width }, "\(lines)")
         }
     }
+
+    @Test("The table shows a package's versions, so `history --update openssl` reads as its versions over time")
+    func theTableShowsVersions() {
+        let upgrade = HistoryEntry(
+            operation: .install, resultCode: .succeeded, startedAt: EngineEvents.time(100), endedAt: EngineEvents.time(101),
+            updateID: "openssl", title: "openssl 3.0.14 → 3.0.15", packageAction: .upgrade, oldVersion: "3.0.14", newVersion: "3.0.15",
+            jobName: "apt", durationMs: 1_000)
+        let install = HistoryEntry(
+            operation: .install, resultCode: .succeeded, startedAt: EngineEvents.time(0), endedAt: EngineEvents.time(1),
+            updateID: "openssl", title: "openssl 3.0.14", packageAction: .install, newVersion: "3.0.14", jobName: "apt", durationMs: 1_000)
+        let lines = HistoryTable.render([upgrade, install], width: 80).split(separator: "\n").map(String.init)
+        #expect(lines[0].contains("VERSION"))
+        #expect(lines[1].contains("3.0.14 → 3.0.15") && lines[2].contains("3.0.14"), "\(lines)")
+        let plain = HistoryEntry(operation: .install, resultCode: .succeeded, startedAt: EngineEvents.time(0), endedAt: EngineEvents.time(1),
+                                 updateID: "x", title: "x", jobName: "j", durationMs: 1_000)
+        #expect(!HistoryTable.render([plain], width: 80).contains("VERSION"), "other histories read as before")
+    }
 }
