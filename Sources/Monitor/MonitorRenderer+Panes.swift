@@ -60,6 +60,10 @@ extension MonitorRenderer {
         switch job.phase {
         case .queued where job.descriptor.awaitsConfirmation && !state.confirmedJobs.contains(job.id):
             TextLine("awaiting yes", style: theme[.status], ellipsis: glyphs.box.ellipsis).render(into: &buffer, area: status)
+        case .queued where job.descriptor.declaredByDriver:
+            // A host waiting for a fork or a later batch: its place among the waiting hosts.
+            let position = state.queue.jobs.lazy.filter { $0.phase == .queued && $0.descriptor.declaredByDriver && $0.id < job.id }.count + 1
+            TextLine("queued #\(position)", style: theme[.queued], ellipsis: glyphs.box.ellipsis).render(into: &buffer, area: status)
         case .queued:
             TextLine(queuedText(startsIn: startsIn, width: statusWidth), style: theme[.queued]).render(into: &buffer, area: status)
         case .running where job.abortRequested:

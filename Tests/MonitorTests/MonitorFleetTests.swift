@@ -1,0 +1,48 @@
+import Foundation
+import InstallEngine
+import TerminalUI
+import Testing
+
+@testable import Monitor
+
+/// The monitor with a fleet (every job a host a driver declared): hosts waiting for a fork or a
+/// later batch show their place, the header counts hosts and tasks, a skipped task has its mark.
+@Suite("Monitor: a fleet of hosts")
+struct MonitorFleetTests {
+    private func host(_ scenario: inout Scenario, id: Int, tasks: [String] = ["Install", "Configure"]) {
+        scenario.send(.jobQueued(JobDescriptor(
+            id: id, name: "h\(id)", operation: .install, updates: tasks.map { Update(id: $0) }, stopOnFailure: false,
+            runByDriver: true, declaredByDriver: true)))
+    }
+
+    @Test("Waiting hosts show their place; the header says hosts, running, done and failed, and tasks")
+    func board() {
+        var scenario = Scenario()
+        for id in 1...4 { host(&scenario, id: id) }
+        scenario.send(.jobStarted(job: 1))
+        scenario.send(.jobStarted(job: 2))
+        scenario.send(.updateStarted(job: 2, index: 0, updateID: "Install"))
+        scenario.send(.updateCompleted(job: 2, index: 0, updateID: "Install",
+                                       result: UpdateInstallationResult(resultCode: .failed, hResult: .installerFailure, reason: "boom")))
+        scenario.send(.updateCompleted(job: 2, index: 1, updateID: "Configure",
+                                       result: UpdateInstallationResult(resultCode: .aborted, hResult: .callCancelled, reason: "not started: host failed")))
+        scenario.send(.jobCompleted(job: 2, result: .combining(
+            [UpdateInstallationResult(resultCode: .failed), UpdateInstallationResult(resultCode: .aborted)], abortRequested: false)))
+        let screen = scenario.render().lines.joined(separator: "\n")
+        #expect(screen.contains("4 hosts · 1 running · 1 done · 1 failed · 2/8 tasks"), "\(screen)")
+        #expect(screen.contains("queued #1") && screen.contains("queued #2"), "\(screen)")
+    }
+
+    @Test("A skipped task shows the skipped mark and word, not a full bar")
+    func skipped() {
+        var scenario = Scenario()
+        host(&scenario, id: 1)
+        scenario.send(.jobStarted(job: 1))
+        scenario.send(.updateStarted(job: 1, index: 0, updateID: "Install"))
+        var result = UpdateInstallationResult(resultCode: .succeeded, reason: "conditional result was False")
+        result.skipped = true
+        scenario.send(.updateCompleted(job: 1, index: 0, updateID: "Install", result: result))
+        let row = scenario.render().lines.first { $0.contains("Install") && $0.contains("↷") }
+        #expect(row?.contains("skipped") == true, "\(scenario.render().lines.joined(separator: "\n"))")
+    }
+}
