@@ -212,6 +212,16 @@ struct APTRunStateTests {
         ])
     }
 
+    @Test("A line dpkg redraws with carriage returns keeps what a terminal would show last")
+    func carriageReturns() {
+        let plan = plan([Self.base])
+        var state = APTRunState(plan: plan, rebootListBefore: [])
+        _ = feed(&state, ["pmstatus:lab-base:10.0000:Preparing lab-base (amd64)"])
+        #expect(state.outputLine("(Reading database ... \r(Reading database ... 50%\r(Reading database ... 7 files installed.)", on: .stdout) == [
+            .update(index: 0, .output(.stdout, "(Reading database ... 7 files installed.)")),
+        ])
+    }
+
     @Test("Numbered archive names (apt hands dpkg many at once) still name their package")
     func numberedArchives() {
         let plan = plan([Self.base, Self.app])

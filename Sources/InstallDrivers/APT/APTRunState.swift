@@ -94,6 +94,9 @@ struct APTRunState {
 
     /// One line apt or dpkg printed.
     mutating func outputLine(_ line: String, on stream: StandardStream) -> [DriverReport] {
+        // dpkg redraws "(Reading database ... 45%" with carriage returns: keep what a terminal
+        // would show last, not every step.
+        let line = line.contains("\r") ? String(line.split(separator: "\r", omittingEmptySubsequences: true).last ?? "") : line
         if let named = Self.packageNamed(in: line), let index = indexOf[named] ?? indexOf[Self.withoutArchiveNumber(named)],
            started.contains(index) {
             return [.update(index: index, .output(stream, line))]
