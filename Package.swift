@@ -127,7 +127,7 @@ let package = Package(
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI"]),
         .testTarget(name: "EngineWireTests", dependencies: ["EngineWire", "InstallEngine"]),
         // Private apt roots with test packages built offline (PACKAGES.md), for the apt tests.
-        .target(name: "APTTestSupport", path: "Tests/APTTestSupport"),
+        .target(name: "APTTestSupport", dependencies: ["InstallDrivers"], path: "Tests/APTTestSupport"),
         .testTarget(name: "InstallDriversTests", dependencies: ["InstallDrivers", "InstallEngine", "APTTestSupport"]),
         // CUnixSocket: the stale-socket test binds a socket and leaves it behind.
         .testTarget(

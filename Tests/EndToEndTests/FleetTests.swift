@@ -11,12 +11,9 @@ import Testing
 struct FleetTests {
     /// installtop run inside the controller namespace, where the hosts are reachable.
     private func ansible(_ arguments: [String], hosts: FleetTestHosts, in folder: TestFolder) throws -> InstalltopProcess {
-        let toolchain = try AnsibleToolchain.locate()
-        let binary = try InstalltopBinary.path()
-        var environment = hosts.ansibleEnvironment
-        environment["PATH"] = (toolchain.playbook as NSString).deletingLastPathComponent + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
-        let command = hosts.controllerCommand([binary, "ansible"] + arguments)
-        return try InstalltopProcess(Array(command.dropFirst()), in: folder, executable: command[0], environment: environment)
+        let command = hosts.controllerCommand([try InstalltopBinary.path(), "ansible"] + arguments)
+        return try InstalltopProcess(Array(command.dropFirst()), in: folder, executable: command[0],
+                                     environment: try hosts.environmentWithAnsible())
     }
 
     private func run(_ arguments: [String], hosts: FleetTestHosts, in folder: TestFolder, timeout: Duration = .seconds(120)) async throws -> RunResult {

@@ -102,6 +102,17 @@ public final class FleetTestHosts: Sendable {
     }
 
     /// `arguments` run inside the controller namespace: `ip netns exec <ctl> arguments…`.
+    /// What a program that runs ansible-playbook itself (installtop) needs: `ansibleEnvironment`
+    /// with the toolchain's folder first on `PATH`.
+    /// - Throws: `AnsibleToolchainMissing` when there is no ansible-playbook.
+    public func environmentWithAnsible() throws -> [String: String] {
+        let toolchain = try AnsibleToolchain.locate()
+        var environment = ansibleEnvironment
+        environment["PATH"] = (toolchain.playbook as NSString).deletingLastPathComponent + ":"
+            + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/sbin:/usr/bin:/sbin:/bin")
+        return environment
+    }
+
     public func controllerCommand(_ arguments: [String]) -> [String] {
         [run.tools.ip, "netns", "exec", controllerNamespace] + arguments
     }

@@ -26,9 +26,7 @@ struct FleetMonitorEndToEndTests {
                 - name: Configure
                   command: /bin/true
             """)
-        let toolchain = try AnsibleToolchain.locate()
-        var environment = hosts.ansibleEnvironment
-        environment["PATH"] = (toolchain.playbook as NSString).deletingLastPathComponent + ":/usr/sbin:/usr/bin:/sbin:/bin"
+        let environment = try hosts.environmentWithAnsible()
         let variables = environment.sorted { $0.key < $1.key }.map { "'\($0.key)=\($0.value)'" }.joined(separator: " ")
         let command = hosts.controllerCommand(["env"]).map { "'\($0)'" }.joined(separator: " ")
             + " \(variables) '\(try EndToEndFolder.binary())' ansible '\(folder.path("site.yml"))' -i '\(hosts.inventoryPath)' --no-history; "

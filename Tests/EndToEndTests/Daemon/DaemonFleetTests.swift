@@ -29,9 +29,7 @@ struct DaemonFleetTests {
               - name: Patch the fleet
                 ansible: {playbook: site.yml, inventory: \(hosts.inventoryPath)}
             """)
-        let toolchain = try AnsibleToolchain.locate()
-        var environment = hosts.ansibleEnvironment
-        environment["PATH"] = (toolchain.playbook as NSString).deletingLastPathComponent + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        let environment = try hosts.environmentWithAnsible()
         let socket = folder.file("engine.sock")
         let command = hosts.controllerCommand([try InstalltopBinary.path(), "serve", "--socket", socket, "--no-history"])
         let serve = try InstalltopProcess(Array(command.dropFirst()), in: folder, executable: command[0], environment: environment)
