@@ -15,6 +15,8 @@ struct JobTally: Sendable, Hashable {
     private(set) var durationCount = 0
     /// The update running now.
     private(set) var running: Int?
+    /// A completed job's `percentShown` (a walk over its updates), taken once when it completed.
+    private(set) var completedPercent: Double?
 
     /// Counts `job` from scratch.
     init(_ job: JobState) {
@@ -22,6 +24,7 @@ struct JobTally: Sendable, Hashable {
             if update.result.resultCode == .inProgress { running = index }
             count(update.result)
         }
+        if job.phase == .completed { completedPercent = job.percentShown }
     }
 
     /// Update `index` started.

@@ -65,7 +65,7 @@ public enum MonitorRenderer {
         for job in jobs {
             updates += job.updates.count
             finished += state.finishedCount(of: job)
-            done += job.percentShown / 100 * Double(job.updates.count)
+            done += state.percentShown(of: job) / 100 * Double(job.updates.count)
         }
         let running = jobs.count { $0.phase == .running }
         // A fleet (every job a host a driver declared): hosts and tasks, and how many hosts are

@@ -128,6 +128,9 @@ public struct MonitorState: Sendable {
     /// How many of `job`'s updates have their final result.
     public func finishedCount(of job: JobState) -> Int { tally(of: job).finished }
 
+    /// `job.percentShown`, without walking a completed job's updates on every frame.
+    public func percentShown(of job: JobState) -> Double { tally(of: job).completedPercent ?? job.percentShown }
+
     /// How many of `job`'s updates succeeded (with or without reported errors).
     public func succeededCount(of job: JobState) -> Int { tally(of: job).succeeded }
 
