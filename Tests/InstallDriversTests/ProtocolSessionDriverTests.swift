@@ -133,4 +133,23 @@ struct ProtocolSessionDriverTests {
         let after = try #require(model.jobs.first { $0.descriptor.name == "after" })
         #expect(started.count == 3 && started.last == after.id, "\(started)")
     }
+
+    @Test("A driver that ends before declaring any job leaves a failed job saying why, in its own last words")
+    func failsBeforeAnyPlan() async throws {
+        let (driver, folder) = try driver("""
+            echo "ERROR! the playbook could not be read" >&2
+            exit 4
+            """)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (model, _) = try await run(driver)
+        let job = try #require(model.jobs.first)
+        #expect(job.descriptor.name == "driver")
+        #expect(job.updates[0].result.resultCode == .failed)
+        #expect(job.updates[0].result.reason?.contains("the playbook could not be read") == true, "\(job.updates[0].result)")
+        #expect(job.updates[0].result.reason?.contains("status 4") == true, "\(job.updates[0].result)")
+
+        let (missing, _) = try await run(ProtocolSessionDriver(command: ["/nonexistent/driver"]))
+        #expect(missing.jobs.first?.updates.first?.result.reason?.contains("/nonexistent/driver") == true,
+                "\(String(describing: missing.jobs.first?.updates.first?.result))")
+    }
 }

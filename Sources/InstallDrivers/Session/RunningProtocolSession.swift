@@ -33,8 +33,13 @@ final class RunningProtocolSession: RunningSession, UpdateReporter {
         }
     }
 
-    /// The driver's own last lines (stdout and stderr), oldest first.
-    var recentOutput: [String] { state.withLock { $0.recentOutput } }
+    /// The driver's own last lines (stdout and stderr), oldest first, and its start failure.
+    var recentOutput: [String] {
+        state.withLock { state in
+            if case .failedToStart(let reason)? = slot.settledOutcome { return state.recentOutput + [reason] }
+            return state.recentOutput
+        }
+    }
 
     // MARK: - UpdateReporter (the driver's lines, on the poller's thread, in order)
 

@@ -40,4 +40,7 @@ public protocol RunningSession: Sendable {
     func kill()
     /// Waits until the process is gone and every report has been made.
     var outcome: UpdateRunOutcome { get async }
+    /// What the driver's process printed last (stdout and stderr), oldest first: why it ended,
+    /// when it ended before declaring any job.
+    var recentOutput: [String] { get }
 }

@@ -49,7 +49,7 @@ final class DriverSession: SessionReporter, Sendable {
         if stopNow { running.stopAll() }
         Task.detached { [self] in
             let outcome = await running.outcome
-            processEnded(outcome)
+            processEnded(outcome, lastWords: running.recentOutput)
         }
     }
 
@@ -141,7 +141,19 @@ final class DriverSession: SessionReporter, Sendable {
 
     /// The process is gone (rule 23): jobs that never began complete as not reached (or
     /// aborted after a stop); the others end with the process's outcome. Then the slot is free.
-    private func processEnded(_ outcome: UpdateRunOutcome) {
+    private func processEnded(_ outcome: UpdateRunOutcome, lastWords: [String]) {
+        // A driver that failed before it declared anything would otherwise leave no trace:
+        // its failure becomes a job of its own, failed with what it said last.
+        let declaredNothing = state.withLock { $0.jobs.isEmpty }
+        if declaredNothing, outcome != .exited(0), let queue {
+            let said = lastWords.suffix(5).joined(separator: " / ")
+            let reason = "the driver ended before it declared any job (\(outcome.summary))" + (said.isEmpty ? "" : ": \(said)")
+            let driver = SessionJobDriver(session: self, key: "")
+            if let job = queue.submitDriven(name: "driver", operation: .install, updates: [Update(id: "driver", title: "the driver's run")],
+                                            session: id, driver: driver) {
+                queue.endUndriven(job.id, reason: reason, abortRequested: false)
+            }
+        }
         delivery.withLock { _ in
             let (jobs, stopped) = state.withLock { state in
                 let open = state.jobs.filter { !$0.value.ended }
