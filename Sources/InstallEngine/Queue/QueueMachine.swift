@@ -75,20 +75,24 @@ public struct QueueMachine: Sendable {
 
     /// Begins queued jobs and waiting sessions, in order, on free slots.
     public mutating func startQueued() -> [QueueAction] {
+        /// What waits for a slot: a queued job, or a driver session (rule 27).
+        enum Waiting {
+            case job(JobDescriptor)
+            case session(Int)
+        }
+        let jobs = entries.values.filter { $0.phase == .queued }.map { (order: Double($0.descriptor.id), what: Waiting.job($0.descriptor)) }
+        let waitingSessions = sessions.filter { $0.value.slot == nil }.map { (order: $0.value.order, what: Waiting.session($0.key)) }
         var actions: [QueueAction] = []
-        let queued = entries.values.filter { $0.phase == .queued }.map { (order: Double($0.descriptor.id), job: $0.descriptor, session: 0) }
-        let waiting = sessions.filter { $0.value.slot == nil }.map { (order: $0.value.order, job: JobDescriptor?.none, session: $0.key) }
-        let candidates = (queued.map { ($0.order, $0.job as JobDescriptor?, $0.session) } + waiting.map { ($0.order, $0.job, $0.session) })
-            .sorted { $0.0 < $1.0 }
-        for (_, job, session) in candidates {
+        for (_, what) in (jobs + waitingSessions).sorted(by: { $0.order < $1.order }) {
             guard !idleSlots.isEmpty else { break }
             let slot = idleSlots.removeFirst()
-            if let job {
-                entries[job.id]?.phase = .running(slot: slot)
-                actions.append(.begin(job, slot: slot))
-            } else {
-                sessions[session]?.slot = slot
-                actions.append(.beginSession(session, slot: slot))
+            switch what {
+            case .job(let descriptor):
+                entries[descriptor.id]?.phase = .running(slot: slot)
+                actions.append(.begin(descriptor, slot: slot))
+            case .session(let id):
+                sessions[id]?.slot = slot
+                actions.append(.beginSession(id, slot: slot))
             }
         }
         return actions
