@@ -38,6 +38,7 @@ PROTOCOL = 1
 # at run time, so its uuid is not known when the play starts.
 GATHERING_UUID = 'gathering-facts'
 OUTPUT_LINES_PER_RESULT = 200
+OUTPUT_LINE_LENGTH = 2000
 STAT_ACTIONS = ('stat', 'ansible.builtin.stat', 'ansible.legacy.stat')
 REBOOT_MARKER = '/run/reboot-required'
 
@@ -284,6 +285,9 @@ class CallbackModule(CallbackBase):
     @staticmethod
     def _failure(data):
         message = data.get('msg') or data.get('reason')
+        # command and shell say only "non-zero return code": what the command printed says more.
+        if message == 'non-zero return code':
+            message = None
         if not message:
             for key in ('stderr', 'stdout'):
                 lines = [line for line in str(data.get(key) or '').splitlines() if line.strip()]
@@ -303,7 +307,7 @@ class CallbackModule(CallbackBase):
                 lines.extend((stream, line) for line in text.splitlines())
         if not lines and isinstance(data.get('msg'), str) and data.get('msg'):
             lines.extend(('stdout', line) for line in data['msg'].splitlines())
-        return lines[-OUTPUT_LINES_PER_RESULT:]
+        return [(stream, line[:OUTPUT_LINE_LENGTH]) for stream, line in lines[-OUTPUT_LINES_PER_RESULT:]]
 
     # MARK: - Ends and stops
 

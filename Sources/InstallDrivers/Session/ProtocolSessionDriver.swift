@@ -12,8 +12,10 @@ public struct ProtocolSessionDriver: SessionDriver {
     public let interruptGrace: Duration
     private let backend: ProcessBackend
 
+    /// - Parameter backend: runs the driver; its line limit must hold a whole `plan` line (a play
+    ///   of hundreds of tasks is tens of kilobytes), hence 4 MiB by default.
     public init(command: [String], environment: [String: String] = [:], workingDirectory: String? = nil,
-                interruptGrace: Duration = .seconds(5), backend: ProcessBackend = ProcessBackend()) {
+                interruptGrace: Duration = .seconds(5), backend: ProcessBackend = ProcessBackend(maxLineBytes: 4 << 20)) {
         self.command = command
         self.environment = environment
         self.workingDirectory = workingDirectory
