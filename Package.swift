@@ -71,11 +71,10 @@ let package = Package(
             dependencies: ["InstallEngine", "TerminalUI", .product(name: "Yams", package: "Yams")],
             plugins: ["EmbedThemes"]
         ),
-        // Turns files into a Swift file of string literals (run by the EmbedThemes and EmbedDemo plugins).
+        // Turns files into a Swift file of string literals (run by the EmbedThemes and EmbedShippedFiles plugins).
         .executableTarget(name: "embed-files"),
         .plugin(name: "EmbedThemes", capability: .buildTool(), dependencies: ["embed-files"]),
-        .plugin(name: "EmbedDemo", capability: .buildTool(), dependencies: ["embed-files"]),
-        .plugin(name: "EmbedDrivers", capability: .buildTool(), dependencies: ["embed-files"]),
+        .plugin(name: "EmbedShippedFiles", capability: .buildTool(), dependencies: ["embed-files"]),
 
         // The monitor's runtime: the loop (behind MonitorTerminal, so tests drive it with a fake
         // terminal), its mailbox, and the links to an engine in this process or behind a socket.
@@ -103,7 +102,7 @@ let package = Package(
             ],
             // The demo's manifest and scripts (Examples/demo/) and the driver scripts (Drivers/ansible/)
             // embedded at build time.
-            plugins: ["EmbedDemo", "EmbedDrivers"]
+            plugins: ["EmbedShippedFiles"]
         ),
         // Prints timings; run with `swift run -c release installtop-bench [NAME]`.
         .executableTarget(

@@ -1,0 +1,28 @@
+import Foundation
+import PackagePlugin
+
+/// Embeds the folders of files the binary ships into the target as generated Swift files, so
+/// `installtop demo` and `installtop ansible` work wherever the binary runs while the files stay
+/// folders a reader can open, copy and test on their own:
+/// - `Examples/demo/` (the demo's manifest and scripts) as `DemoFiles`;
+/// - `Drivers/ansible/` (the Ansible callback plugin) as `DriverFiles`.
+@main
+struct EmbedShippedFiles: BuildToolPlugin {
+    /// One build command per folder over every file in it; a new or changed file re-runs it.
+    func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
+        try [("Examples/demo", "DemoFiles", "the demo's"), ("Drivers/ansible", "DriverFiles", "the drivers'")].map { folder, name, what in
+            let directory = context.package.directoryURL.appending(path: folder)
+            let files = try FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)
+                .filter { !$0.lastPathComponent.hasPrefix(".") }
+                .sorted { $0.lastPathComponent < $1.lastPathComponent }
+            let output = context.pluginWorkDirectoryURL.appending(path: "\(name).swift")
+            return .buildCommand(
+                displayName: "Embedding \(what) \(files.count) files",
+                executable: try context.tool(named: "embed-files").url,
+                arguments: [name, output.path] + files.map(\.path),
+                inputFiles: files,
+                outputFiles: [output]
+            )
+        }
+    }
+}
