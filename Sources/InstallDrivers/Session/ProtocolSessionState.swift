@@ -16,23 +16,10 @@ struct ProtocolSessionState {
     private var jobs: [String: Job] = [:]
     /// Lines that could not be decoded or named something outside the plans (rule 22).
     private(set) var protocolErrors = 0
-    /// The driver's own words for why it stopped talking (`hello` of another version).
-    private(set) var refusal: String?
 
     static let stoppingMessage = "stopping after this task (abort requested)"
 
-    /// The jobs with an update started and not finished, with those updates' titles by key:
-    /// what a forced stop cut.
-    var inFlight: [String: [Int]] {
-        jobs.compactMapValues { job in
-            let running = job.started.subtracting(job.finished).sorted()
-            return running.isEmpty || job.ended ? nil : running
-        }
-    }
-
     mutating func countError() { protocolErrors += 1 }
-
-    mutating func refuse(_ reason: String) { refusal = reason }
 
     /// What one message means for the engine.
     mutating func receive(_ message: DriverMessage) -> [SessionReport] {

@@ -75,9 +75,6 @@ public final class ProcessRunningUpdate: RunningUpdate {
         }
     }
 
-    /// The child's process id; 0 for a command that never started.
-    public var processID: pid_t { processGroup }
-
     /// Sends SIGINT to the child alone, not its group: apt-get's request to stop after the
     /// package it is on (PACKAGES.md), which must not reach the methods or scripts it runs.
     /// Does nothing once the child was reaped or killed.
