@@ -190,7 +190,7 @@ struct FleetTests {
             """)
         let process = try ansible(["long.yml", "-i", hosts.inventoryPath, "--json", "--no-history"], hosts: hosts, in: folder)
         try await waitUntil("the long task to run on both hosts") {
-            (try? hosts.run(onHost: 1, "test -e /run/long-started").status) == 0 && (try? hosts.run(onHost: 2, "test -e /run/long-started").status) == 0
+            hosts.everyHostHas("/run/long-started")
         }
         kill(process.pid, SIGINT)
         try await process.waitForOutput("stopping after this task")
@@ -229,7 +229,7 @@ struct FleetTests {
             """)
         let process = try ansible(["long.yml", "-i", hosts.inventoryPath, "--json", "--no-history"], hosts: hosts, in: folder)
         try await waitUntil("the long task to run on both hosts") {
-            (try? hosts.run(onHost: 1, "test -e /run/long-started").status) == 0 && (try? hosts.run(onHost: 2, "test -e /run/long-started").status) == 0
+            hosts.everyHostHas("/run/long-started")
         }
         kill(process.pid, SIGINT)
         try await process.waitForOutput("stopping after this task")

@@ -113,6 +113,11 @@ public final class FleetTestHosts: Sendable {
         return environment
     }
 
+    /// Whether `path` exists on every host (in its own filesystem view: its private `/run`).
+    public func everyHostHas(_ path: String) -> Bool {
+        hosts.allSatisfy { host in (try? run(onHost: host.index, "test -e '\(path)'").status) == 0 }
+    }
+
     public func controllerCommand(_ arguments: [String]) -> [String] {
         [run.tools.ip, "netns", "exec", controllerNamespace] + arguments
     }

@@ -39,7 +39,7 @@ struct DaemonFleetTests {
         #expect(submitted.status == 0, "\(submitted.stderr)")
         #expect(submitted.stdout.contains("fleet run queued: Patch the fleet"), "\(submitted.stdout)")
         try await waitUntil("the long task to run on both hosts") {
-            (try? hosts.run(onHost: 1, "test -e /run/long-started").status) == 0 && (try? hosts.run(onHost: 2, "test -e /run/long-started").status) == 0
+            hosts.everyHostHas("/run/long-started")
         }
         let status = try await installtop(["status", "--json", "--socket", socket], in: folder)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any])
