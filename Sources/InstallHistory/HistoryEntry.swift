@@ -99,9 +99,9 @@ public struct HistoryEntry: Sendable, Hashable {
     public var duration: Duration? { durationMs.map { .milliseconds($0) } }
 }
 
-// MARK: - Codable (the database row)
+// MARK: - Decodable (reading a database row; writing is in HistoryEntry+Columns)
 
-extension HistoryEntry: Codable {
+extension HistoryEntry: Decodable {
     /// Column names of the `historyEntry` table.
     enum CodingKeys: String, CodingKey, ColumnExpression {
         case id, operation, resultCode, hResult, unmappedResultCode, reason, startedAt, endedAt
@@ -159,34 +159,6 @@ extension HistoryEntry: Codable {
             writer = nil
         }
         isRunning = try row.decode(Bool.self, forKey: .isRunning)
-    }
-
-    /// Encodes the row; every column is written, `nil` as NULL.
-    public func encode(to encoder: any Encoder) throws {
-        var row = encoder.container(keyedBy: CodingKeys.self)
-        try row.encode(id, forKey: .id)
-        try row.encode(operation.rawValue, forKey: .operation)
-        try row.encode(resultCode.rawValue, forKey: .resultCode)
-        try row.encode(Int64(hResult.rawValue), forKey: .hResult)
-        try row.encode(unmappedResultCode, forKey: .unmappedResultCode)
-        try row.encode(reason, forKey: .reason)
-        try row.encode(startedAt, forKey: .startedAt)
-        try row.encode(endedAt, forKey: .endedAt)
-        try row.encode(updateID, forKey: .updateID)
-        try row.encode(revision, forKey: .revision)
-        try row.encode(title, forKey: .title)
-        try row.encode(packageAction?.rawValue, forKey: .packageAction)
-        try row.encode(oldVersion, forKey: .oldVersion)
-        try row.encode(newVersion, forKey: .newVersion)
-        try row.encode(jobName, forKey: .jobName)
-        try row.encode(clientApplicationID, forKey: .clientApplicationID)
-        try row.encode(durationMs, forKey: .durationMs)
-        try row.encode(outputTail, forKey: .outputTail)
-        try row.encode(writer?.pid, forKey: .writerPID)
-        // SQLite integers are signed 64-bit; clock ticks since boot never come near the limit.
-        try row.encode(writer?.startTime.map { Int64(clamping: $0) }, forKey: .writerStartTime)
-        try row.encode(writer?.bootID, forKey: .writerBootID)
-        try row.encode(isRunning, forKey: .isRunning)
     }
 }
 
