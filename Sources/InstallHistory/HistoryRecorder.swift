@@ -7,10 +7,18 @@ import Synchronization
 /// Feed it every event of the engine, in order, from the engine's event handler. On
 /// `updateStarted` it inserts a row marked running before returning, so the row exists before
 /// the child runs and a crash leaves evidence for `recoverInterruptedEntries()`. It keeps the
-/// last 200 output lines of each running update in memory and writes them when the update
-/// completes, settling the row with its result. An update that never ran (aborted before its
-/// turn) gets one finished row at its `updateCompleted`. Each start and each end is one small
-/// transaction; progress and output events never touch the database.
+/// last 200 output lines of each running update in memory. Progress and output events never
+/// touch the database.
+///
+/// An update's end settles its row (result, times, output tail) *behind*: the settled row is
+/// written in the transaction of the next update's start, or at most `settleDelay` later on
+/// a thread of its own, or when its job completes or `flush()` is called, whichever comes
+/// first. A job of short updates so costs one transaction per update instead of two, on the
+/// path between one child and the next. What it trades: a process killed within that delay
+/// after an update ended leaves the row running, and the next start records it as
+/// `interrupted`, which is what a kill a moment earlier (between the child's exit and any
+/// write) has always given; nothing already written is ever changed or lost. An update that
+/// never ran (aborted before its turn) gets one finished row the same way.
 ///
 /// Events of a job whose `jobQueued` it did not see are ignored: without the descriptor it
 /// would have no title, revision or job name to record. Safe to call from several threads.
@@ -22,8 +30,19 @@ public final class HistoryRecorder: Sendable {
     public let store: HistoryStore
     /// Recorded in every row (WUA `ClientApplicationID`).
     public let clientApplicationID: String
+    /// The longest an ended update's row waits for the next start to be written with it.
+    public let settleDelay: Duration
     private let writer: ProcessIdentity
     private let jobs = Mutex<[Int: JobMemory]>([:])
+    private let pending = Mutex(PendingSettlements())
+    private let onDeferredError: (@Sendable (HistoryError) -> Void)?
+
+    /// Rows of ended updates not written yet.
+    private struct PendingSettlements: Sendable {
+        var rows: [HistoryEntry] = []
+        /// A write `settleDelay` after the first of `rows` is scheduled.
+        var isFlushScheduled = false
+    }
 
     /// What is kept about a job between its `jobQueued` and its `jobCompleted`.
     private struct JobMemory: Sendable {
@@ -39,9 +58,20 @@ public final class HistoryRecorder: Sendable {
     }
 
     /// Records into `store`, naming this process as the writer of every row.
-    public init(store: HistoryStore, clientApplicationID: String = defaultClientApplicationID) {
+    /// - Parameters:
+    ///   - settleDelay: how long an ended update's row may wait to be written together with
+    ///     the next start (see the type's description); zero writes it at once, alone.
+    ///   - onDeferredError: told when a write made `settleDelay` after an end fails (no caller
+    ///     is there to catch it). The rows stay pending and are written with the next start,
+    ///     flush or job completion, which throw if the database still refuses them.
+    public init(
+        store: HistoryStore, clientApplicationID: String = defaultClientApplicationID,
+        settleDelay: Duration = .milliseconds(5), onDeferredError: (@Sendable (HistoryError) -> Void)? = nil
+    ) {
         self.store = store
         self.clientApplicationID = clientApplicationID
+        self.settleDelay = settleDelay
+        self.onDeferredError = onDeferredError
         self.writer = .current()
     }
 
@@ -64,6 +94,7 @@ public final class HistoryRecorder: Sendable {
             try recordEnd(job: completion.job, index: completion.index, updateID: completion.updateID, result: completion.result, at: event.time)
         case .jobCompleted, .jobCleanedUp:
             jobs.withLock { _ = $0.removeValue(forKey: event.job) }
+            try flush()
         case .jobStarted, .progress, .jobAbortRequested:
             break
         }
@@ -84,8 +115,15 @@ public final class HistoryRecorder: Sendable {
         }
         guard let entry else { return }
         // The database write happens outside the lock so output of other jobs is not held up.
-        let inserted = try store.insert(entry)
-        jobs.withLock { $0[job]?.running[index]?.entry.id = inserted.id }
+        let settled = takePending()
+        let ids: [Int64]
+        do {
+            ids = try store.write(HistoryStore.RowWrites(settled: settled, inserted: [entry]))
+        } catch {
+            putBack(settled)
+            throw error
+        }
+        jobs.withLock { $0[job]?.running[index]?.entry.id = ids.first }
     }
 
     private func recordEnd(
@@ -109,7 +147,51 @@ public final class HistoryRecorder: Sendable {
             return entry
         }
         guard let entry else { return }
-        _ = try store.save(entry)
+        guard settleDelay > .zero else {
+            try store.save(entry)
+            return
+        }
+        let mustSchedule = pending.withLock { pending -> Bool in
+            pending.rows.append(entry)
+            defer { pending.isFlushScheduled = true }
+            return !pending.isFlushScheduled
+        }
+        if mustSchedule {
+            let delay = Double(settleDelay.components.seconds) + Double(settleDelay.components.attoseconds) / 1e18
+            DispatchQueue.global().asyncAfter(deadline: .now() + delay) { [self] in
+                pending.withLock { $0.isFlushScheduled = false }
+                do throws(HistoryError) { try flush() } catch { onDeferredError?(error) }
+            }
+        }
+    }
+
+    // MARK: - Rows of ended updates
+
+    /// Writes the rows of ended updates that are still pending, in one transaction. Called by
+    /// every job completion; call it before relying on the database from elsewhere.
+    /// On failure the rows stay pending for the next attempt.
+    public func flush() throws(HistoryError) {
+        let settled = takePending()
+        guard !settled.isEmpty else { return }
+        do {
+            try store.write(HistoryStore.RowWrites(settled: settled))
+        } catch {
+            putBack(settled)
+            throw error
+        }
+    }
+
+    private func takePending() -> [HistoryEntry] {
+        pending.withLock { pending in
+            defer { pending.rows = [] }
+            return pending.rows
+        }
+    }
+
+    /// Returns rows whose write failed to the front of the pending ones.
+    private func putBack(_ rows: [HistoryEntry]) {
+        guard !rows.isEmpty else { return }
+        pending.withLock { $0.rows.insert(contentsOf: rows, at: 0) }
     }
 
     /// A row for update `index` of the job, not started yet; `nil` for an index outside it.

@@ -88,6 +88,7 @@ final class HistoryRecorderTests {
         #expect(row.writer == ProcessIdentity.current())
 
         try recorder.record(EngineEvents.updateCompleted(4, 1, "kernel", UpdateInstallationResult(resultCode: .succeeded), at: 3))
+        try recorder.flush()
         #expect(try store.count() == 1, "the completion settles the running row instead of adding one")
         let settled = try #require(try store.entries().first)
         #expect(settled.id == row.id)
@@ -112,6 +113,7 @@ final class HistoryRecorderTests {
         }
         try recorder.record(EngineEvents.output(3, 0, String(repeating: "é", count: 10_000), at: 1))
         try recorder.record(EngineEvents.updateCompleted(3, 0, "openssl", UpdateInstallationResult(resultCode: .succeeded), at: 2))
+        try recorder.flush()
 
         let lines = try #require(try store.entries().first).outputTail.components(separatedBy: "\n")
         #expect(lines.count == 200)
@@ -154,6 +156,7 @@ final class HistoryRecorderTests {
         try recorder.record(EngineEvents.output(8, 0, "eight", at: 1))
         try recorder.record(EngineEvents.updateCompleted(7, 0, "openssl", UpdateInstallationResult(resultCode: .succeeded), at: 2))
         try recorder.record(EngineEvents.updateCompleted(8, 0, "openssl", UpdateInstallationResult(resultCode: .succeeded), at: 2))
+        try recorder.flush()
 
         #expect(try store.entries(jobName: "Security updates").map(\.outputTail) == ["seven"])
         #expect(try store.entries(jobName: "Other").map(\.outputTail) == ["eight"])

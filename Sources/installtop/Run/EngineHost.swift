@@ -20,7 +20,9 @@ struct EngineHost {
         do {
             let store = try HistoryStore(path: options.historyDb ?? HistoryStore.defaultPath())
             try store.recoverInterruptedEntries()
-            let recorder = HistoryRecorder(store: store)
+            let recorder = HistoryRecorder(store: store) { error in
+                warnings.add("history not recorded: \(error)")
+            }
             queue.subscribe { event in
                 do { try recorder.record(event) } catch { warnings.add("history not recorded: \(error)") }
             }
