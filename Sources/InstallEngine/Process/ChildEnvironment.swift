@@ -2,9 +2,15 @@ import Glibc
 
 /// The environment a child gets (PRODUCT.md): installtop's own, then the update's `env`, then
 /// the `INSTALLTOP_*` variables, each later source replacing a variable of the same name.
-struct ChildEnvironment {
-    /// `NAME=value` entries, one per name.
-    private(set) var entries: [String] = []
+///
+/// Built once per spawn, on the path between one child and the next, so installtop's own
+/// entries are not copied: the array points at the strings of `environ` (which glibc never
+/// frees), and only the overriding entries are allocated, and freed with the value.
+final class ChildEnvironment {
+    /// `NAME=value` entries, one per name, then a NULL.
+    private var pointers: [UnsafeMutablePointer<CChar>?] = []
+    /// The entries this value allocated.
+    private var owned: [UnsafeMutablePointer<CChar>] = []
     /// The child's `PATH`, used to find a command given by name; `nil` when it has none.
     private(set) var searchPath: String?
 
@@ -15,20 +21,37 @@ struct ChildEnvironment {
         overrides["INSTALLTOP_OPERATION"] = request.operation.name
         overrides["INSTALLTOP_JOB"] = request.jobName
         if request.controlChannel { overrides["INSTALLTOP_CONTROL_FD"] = "4" }
+        let overridden = overrides.keys.map { Array($0.utf8) }
 
         var index = 0
         while let entry = environ[index] {
             index += 1
-            let text = String(cString: entry)
-            guard let equals = text.utf8.firstIndex(of: UInt8(ascii: "=")) else { continue }
-            let name = String(text[..<equals])
-            if overrides[name] != nil { continue }
-            if name == "PATH" { searchPath = String(text[text.utf8.index(after: equals)...]) }
-            entries.append(text)
+            guard let equals = strchr(entry, Int32(UInt8(ascii: "="))) else { continue }
+            let name = UnsafeRawBufferPointer(start: entry, count: entry.distance(to: equals))
+            if overridden.contains(where: { $0.elementsEqual(name) }) { continue }
+            if name.elementsEqual("PATH".utf8) { searchPath = String(cString: equals + 1) }
+            pointers.append(entry)
         }
         for (name, value) in overrides where !name.isEmpty && !name.utf8.contains(UInt8(ascii: "=")) {
             if name == "PATH" { searchPath = value }
-            entries.append("\(name)=\(value)")
+            guard let copy = strdup("\(name)=\(value)") else { continue }
+            owned.append(copy)
+            pointers.append(copy)
         }
+        pointers.append(nil)
+    }
+
+    deinit {
+        for pointer in owned { free(pointer) }
+    }
+
+    /// The entries as `NAME=value` strings (for tests and messages).
+    var entries: [String] {
+        pointers.compactMap { $0.map { String(cString: $0) } }
+    }
+
+    /// Calls `body` with the NULL-terminated array, valid only during the call.
+    func withPointers<Result>(_ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>) -> Result) -> Result {
+        pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
     }
 }

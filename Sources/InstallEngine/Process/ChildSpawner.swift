@@ -59,7 +59,7 @@ enum ChildSpawner {
             }
         }
 
-        let result = spawn(executable, arguments: arguments, environment: environment.entries,
+        let result = spawn(executable, arguments: arguments, environment: environment,
                            workingDirectory: workingDirectory, stdout: pipes[0].writeEnd,
                            stderr: pipes[1].writeEnd, progress: pipes[2].writeEnd, control: control?.readEnd)
         // The child has its own copies now; ours would keep the pipes from ever reaching EOF.
@@ -81,7 +81,7 @@ enum ChildSpawner {
     // MARK: - posix_spawn
 
     private static func spawn(
-        _ executable: String, arguments: [String], environment: [String], workingDirectory: String?,
+        _ executable: String, arguments: [String], environment: ChildEnvironment, workingDirectory: String?,
         stdout: Int32, stderr: Int32, progress: Int32, control: Int32?
     ) -> Result<pid_t, SystemError> {
         var actions = posix_spawn_file_actions_t()
@@ -115,14 +115,13 @@ enum ChildSpawner {
 
         var pid: pid_t = 0
         let argv = CStringArray(arguments)
-        let envp = CStringArray(environment)
         var code: Int32 = 0
         // ETXTBSY: another process (any fork anywhere on the machine that inherited a write
         // descriptor of a freshly written script) still holds the file open for writing for a
         // moment. Linux offers no way to wait for that; a few short retries ride it out.
         for attempt in 0..<5 {
             code = argv.withPointers { argv in
-                envp.withPointers { envp in
+                environment.withPointers { envp in
                     posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
                 }
             }
