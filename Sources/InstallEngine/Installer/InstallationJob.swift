@@ -259,26 +259,31 @@ public final class InstallationJob: Sendable {
         }
     }
 
-    /// Starts the child of update `index` once its start has been delivered, and reports its end.
+    /// Starts the child of update `index` once its start has been delivered, and reports its
+    /// end; then does the same for the update the machine starts next, in the same task, so
+    /// one child follows another without a hand-over to a new task.
     private func launch(at index: Int, afterTicket ticket: UInt64) async {
-        // The update is announced (and, e.g., recorded in history) before its child exists.
-        await callbackQueue.waitUntilDelivered(ticket)
-        let update = updates[index]
-        let markerBefore = RebootMarker(path: configuration.rebootMarkerPath)
-        // begin validated that every update has a command for this operation.
-        let command = update.command(for: operation) ?? .argv([])
-        let request = UpdateRunRequest(update: update, operation: operation, command: command, jobName: name)
-        let running = backend.start(request, reporter: JobUpdateReporter(job: self, index: index))
-        send { state in
-            state.running = .child(running)
-            return state.machine.updateLaunched(at: index)
-        }
-        let outcome = await running.outcome
-        let markerChanged = RebootMarker(path: configuration.rebootMarkerPath).appearedOrChanged(since: markerBefore)
-        let now = Date()
-        send { state in
-            state.running = nil
-            return state.machine.updateEnded(at: index, outcome: outcome, rebootMarkerChanged: markerChanged, now: now)
+        var next: (index: Int, ticket: UInt64)? = (index, ticket)
+        while let (index, ticket) = next {
+            // The update is announced (and, e.g., recorded in history) before its child exists.
+            await callbackQueue.waitUntilDelivered(ticket)
+            let update = updates[index]
+            let markerBefore = RebootMarker(path: configuration.rebootMarkerPath)
+            // begin validated that every update has a command for this operation.
+            let command = update.command(for: operation) ?? .argv([])
+            let request = UpdateRunRequest(update: update, operation: operation, command: command, jobName: name)
+            let running = backend.start(request, reporter: JobUpdateReporter(job: self, index: index))
+            send { state in
+                state.running = .child(running)
+                return state.machine.updateLaunched(at: index)
+            }
+            let outcome = await running.outcome
+            let markerChanged = RebootMarker(path: configuration.rebootMarkerPath).appearedOrChanged(since: markerBefore)
+            let now = Date()
+            next = send(keepingLaunch: true) { state in
+                state.running = nil
+                return state.machine.updateEnded(at: index, outcome: outcome, rebootMarkerChanged: markerChanged, now: now)
+            }
         }
     }
 
@@ -304,7 +309,10 @@ public final class InstallationJob: Sendable {
     /// Feeds one input to the machine under the lock and performs the actions it returns.
     /// Callbacks are queued under the lock, so they come in the order of the changes (rule 8),
     /// and delivered after it is released; signals and starts happen last, outside the lock.
-    private func send(_ input: (inout State) -> [JobAction]) {
+    /// With `keepingLaunch`, a child's start is returned for the caller to perform instead of
+    /// being given a task of its own.
+    @discardableResult
+    private func send(keepingLaunch: Bool = false, _ input: (inout State) -> [JobAction]) -> (index: Int, ticket: UInt64)? {
         var effects: [Effect] = []
         var completed: (result: InstallationResult, ticket: UInt64,
                         waiters: [@Sendable (InstallationResult) -> Void], delivered: [@Sendable () -> Void])?
@@ -361,8 +369,11 @@ public final class InstallationJob: Sendable {
             for waiter in completed.delivered { callbackQueue.whenDelivered(completed.ticket, waiter) }
         }
         if mustDeliver { callbackQueue.deliverPending() }
+        var kept: (index: Int, ticket: UInt64)?
         for effect in effects {
             switch effect {
+            case .launch(let index, let ticket) where keepingLaunch && kept == nil:
+                kept = (index, ticket)
             case .launch(let index, let ticket):
                 Task.detached { await self.launch(at: index, afterTicket: ticket) }
             case .launchDriver:
@@ -373,5 +384,6 @@ public final class InstallationJob: Sendable {
                 running.kill()
             }
         }
+        return kept
     }
 }
