@@ -32,6 +32,8 @@ public final class HistoryRecorder: Sendable {
     public let clientApplicationID: String
     /// The longest an ended update's row waits for the next start to be written with it.
     public let settleDelay: Duration
+    /// How long a write that failed on the recorder's own thread waits to be tried again.
+    static let retryDelay: Duration = .seconds(1)
     private let writer: ProcessIdentity
     private let jobs = Mutex<[Int: JobMemory]>([:])
     private let pending = Mutex(PendingSettlements())
@@ -40,8 +42,10 @@ public final class HistoryRecorder: Sendable {
     /// Rows of ended updates not written yet.
     private struct PendingSettlements: Sendable {
         var rows: [HistoryEntry] = []
-        /// A write `settleDelay` after the first of `rows` is scheduled.
-        var isFlushScheduled = false
+        /// When the oldest of `rows` ended.
+        var oldest: ContinuousClock.Instant?
+        /// A look at `rows` is scheduled.
+        var isCheckScheduled = false
     }
 
     /// What is kept about a job between its `jobQueued` and its `jobCompleted`.
@@ -151,16 +155,51 @@ public final class HistoryRecorder: Sendable {
             try store.save(entry)
             return
         }
+        let now = ContinuousClock.now
         let mustSchedule = pending.withLock { pending -> Bool in
             pending.rows.append(entry)
-            defer { pending.isFlushScheduled = true }
-            return !pending.isFlushScheduled
+            if pending.oldest == nil { pending.oldest = now }
+            defer { pending.isCheckScheduled = true }
+            return !pending.isCheckScheduled
         }
-        if mustSchedule {
-            let delay = Double(settleDelay.components.seconds) + Double(settleDelay.components.attoseconds) / 1e18
-            DispatchQueue.global().asyncAfter(deadline: .now() + delay) { [self] in
-                pending.withLock { $0.isFlushScheduled = false }
-                do throws(HistoryError) { try flush() } catch { onDeferredError?(error) }
+        if mustSchedule { scheduleCheck(after: settleDelay) }
+    }
+
+    /// Writes the pending rows once the oldest is `settleDelay` old; rows a start wrote
+    /// meanwhile are not waited for, and younger ones get another look when they are due.
+    /// So a job whose updates follow each other never sees a write of this thread competing
+    /// with its starts.
+    private func scheduleCheck(after delay: Duration) {
+        let seconds = Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18
+        DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [self] in
+            let now = ContinuousClock.now
+            let wait = pending.withLock { pending -> Duration? in
+                guard let oldest = pending.oldest else {
+                    pending.isCheckScheduled = false
+                    return nil
+                }
+                let due = oldest + settleDelay
+                if due > now { return now.duration(to: due) }
+                pending.isCheckScheduled = false
+                return .zero
+            }
+            switch wait {
+            case nil: return
+            case .zero?:
+                do throws(HistoryError) {
+                    try flush()
+                } catch {
+                    onDeferredError?(error)
+                    // The rows are pending again; try again, but not in a loop against a
+                    // database that refuses everything.
+                    let retry = pending.withLock { pending -> Bool in
+                        defer { pending.isCheckScheduled = true }
+                        return !pending.isCheckScheduled
+                    }
+                    if retry { scheduleCheck(after: max(settleDelay, Self.retryDelay)) }
+                }
+            case let remaining?:
+                scheduleCheck(after: remaining)
             }
         }
     }
@@ -183,7 +222,10 @@ public final class HistoryRecorder: Sendable {
 
     private func takePending() -> [HistoryEntry] {
         pending.withLock { pending in
-            defer { pending.rows = [] }
+            defer {
+                pending.rows = []
+                pending.oldest = nil
+            }
             return pending.rows
         }
     }
@@ -191,7 +233,11 @@ public final class HistoryRecorder: Sendable {
     /// Returns rows whose write failed to the front of the pending ones.
     private func putBack(_ rows: [HistoryEntry]) {
         guard !rows.isEmpty else { return }
-        pending.withLock { $0.rows.insert(contentsOf: rows, at: 0) }
+        let now = ContinuousClock.now
+        pending.withLock { pending in
+            pending.rows.insert(contentsOf: rows, at: 0)
+            if pending.oldest == nil { pending.oldest = now }
+        }
     }
 
     /// A row for update `index` of the job, not started yet; `nil` for an index outside it.
