@@ -16,18 +16,16 @@ enum QueueProcessBenchmarks {
     /// One job of 500 × /bin/true through a JobQueue, with the history off and then on,
     /// against the same 500 runs in a shell loop (one update). Goal with history on: at most
     /// 1.25 times the shell loop.
+    ///
+    /// This machine's speed drifts by a third from one second to the next, so the three are
+    /// run in turn, five rounds, and the medians are printed, of the times and of each round's
+    /// ratios. Also printed: a bare `posix_spawn` + `waitpid` loop in this process, the least
+    /// any runner that spawns from this process can cost.
     static func queueSpawnOverhead() async {
         let runs = 500
+        let rounds = 5
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("installtop-bench-\(getpid())").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        _ = await runJob(of: 20, history: nil)
-
-        let clock = ContinuousClock()
-        let shell = await clock.measure {
-            let update = Update(id: "loop", installCommand: .shell("for i in $(seq \(runs)); do /bin/true; done"))
-            _ = await runJob(updates: [update], history: nil)
-        }
-        let withoutHistory = await runJob(of: runs, history: nil)
         let store: HistoryStore
         do {
             store = try HistoryStore(path: folder + "/history.sqlite3")
@@ -35,12 +33,48 @@ enum QueueProcessBenchmarks {
             print("  failed: \(error)")
             return
         }
-        let withHistory = await runJob(of: runs, history: HistoryRecorder(store: store))
-        print("  \(runs) × /bin/true in a shell loop (one update): \(milliseconds(shell)) (\(microseconds(shell / runs)) each)")
-        print("  \(runs) × /bin/true as one job, history off: \(milliseconds(withoutHistory)) (\(microseconds(withoutHistory / runs)) each), "
-            + "ratio \(format(withoutHistory / shell))×")
-        print("  \(runs) × /bin/true as one job, history on:  \(milliseconds(withHistory)) (\(microseconds(withHistory / runs)) each), "
-            + "ratio \(format(withHistory / shell))×   (goal ≤ 1.25×)")
+        _ = await runJob(of: 20, history: nil)
+
+        let clock = ContinuousClock()
+        var shell: [Duration] = [], bare: [Duration] = [], off: [Duration] = [], on: [Duration] = []
+        for _ in 0..<rounds {
+            shell.append(await clock.measure {
+                let update = Update(id: "loop", installCommand: .shell("for i in $(seq \(runs)); do /bin/true; done"))
+                _ = await runJob(updates: [update], history: nil)
+            })
+            bare.append(bareSpawnLoop(runs))
+            off.append(await runJob(of: runs, history: nil))
+            on.append(await runJob(of: runs, history: HistoryRecorder(store: store)))
+        }
+        func line(_ what: String, _ times: [Duration], goal: String = "") -> String {
+            let ratios = zip(times, shell).map { $0 / $1 }.sorted()
+            let each = median(times) / runs
+            return "  \(what): \(microseconds(each)) each, ratio \(format(ratios[ratios.count / 2]))× "
+                + "(rounds \(format(ratios.first!))–\(format(ratios.last!)))\(goal)"
+        }
+        print("  \(runs) × /bin/true, median of \(rounds) rounds run in turn:")
+        print("  in a shell loop (one update): \(microseconds(median(shell) / runs)) each")
+        print(line("bare posix_spawn + waitpid  ", bare))
+        print(line("one job, history off        ", off))
+        print(line("one job, history on         ", on, goal: "   (goal ≤ 1.25×)"))
+    }
+
+    /// `runs` × /bin/true spawned and waited for one after another, with nothing else.
+    private static func bareSpawnLoop(_ runs: Int) -> Duration {
+        let argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/true"), nil]
+        defer { free(argv[0]) }
+        return ContinuousClock().measure {
+            for _ in 0..<runs {
+                var pid: pid_t = 0
+                guard posix_spawn(&pid, "/bin/true", nil, nil, argv, environ) == 0 else { continue }
+                var status: Int32 = 0
+                _ = waitpid(pid, &status, 0)
+            }
+        }
+    }
+
+    private static func median(_ values: [Duration]) -> Duration {
+        values.sorted()[values.count / 2]
     }
 
     /// 1,000 jobs of one `sleep 1` update each, all running at once (`--concurrency 1000`).
