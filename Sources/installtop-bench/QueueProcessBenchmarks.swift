@@ -17,10 +17,12 @@ enum QueueProcessBenchmarks {
     /// against the same 500 runs in a shell loop (one update). Goal with history on: at most
     /// 1.25 times the shell loop.
     ///
-    /// This machine's speed drifts by a third from one second to the next, so the three are
-    /// run in turn, five rounds, and the medians are printed, of the times and of each round's
-    /// ratios. Also printed: a bare `posix_spawn` + `waitpid` loop in this process, the least
-    /// any runner that spawns from this process can cost.
+    /// This machine's speed drifts by a third from one second to the next, so the runs take
+    /// turns, five rounds, and the medians are printed, of the times and of each round's
+    /// ratios, with installtop's own CPU per update (steadier than wall time). Also printed:
+    /// a bare `posix_spawn` + `waitpid` loop in this process, the least any runner that spawns
+    /// from this process can cost, and the job with a subscriber that does nothing, which
+    /// separates what delivering events costs from what the history's writes cost.
     static func queueSpawnOverhead() async {
         let runs = 500
         let rounds = 5
@@ -33,43 +35,54 @@ enum QueueProcessBenchmarks {
             print("  failed: \(error)")
             return
         }
-        _ = await runJob(of: 20, history: nil)
+        let trues = (0..<runs).map { Update(id: "u\($0)", installCommand: .argv(["/bin/true"])) }
+        _ = await runJob(updates: Array(trues.prefix(20)), listener: .none)
 
-        let clock = ContinuousClock()
-        var shell: [Duration] = [], bare: [Duration] = [], off: [Duration] = [], on: [Duration] = []
+        var shell: [Duration] = [], bare: [Duration] = [], off: [Duration] = [], sub: [Duration] = [], on: [Duration] = []
+        var ownCPU: [String: [Double]] = [:]
         for _ in 0..<rounds {
-            shell.append(await clock.measure {
+            shell.append(await measured("shell", into: &ownCPU) {
                 let update = Update(id: "loop", installCommand: .shell("for i in $(seq \(runs)); do /bin/true; done"))
-                _ = await runJob(updates: [update], history: nil)
+                _ = await runJob(updates: [update], listener: .none)
             })
-            bare.append(bareSpawnLoop(runs))
-            off.append(await runJob(of: runs, history: nil))
-            on.append(await runJob(of: runs, history: HistoryRecorder(store: store)))
+            bare.append(await measured("bare", into: &ownCPU) { bareSpawnLoop(runs) })
+            off.append(await measured("off", into: &ownCPU) { _ = await runJob(updates: trues, listener: .none) })
+            sub.append(await measured("sub", into: &ownCPU) { _ = await runJob(updates: trues, listener: .emptySubscriber) })
+            on.append(await measured("on", into: &ownCPU) { _ = await runJob(updates: trues, listener: .history(HistoryRecorder(store: store))) })
         }
-        func line(_ what: String, _ times: [Duration], goal: String = "") -> String {
+        func line(_ what: String, _ key: String, _ times: [Duration], goal: String = "") -> String {
             let ratios = zip(times, shell).map { $0 / $1 }.sorted()
             let each = median(times) / runs
+            let cpu = (ownCPU[key] ?? [0]).sorted()[(ownCPU[key] ?? [0]).count / 2] / Double(runs) * 1e6
             return "  \(what): \(microseconds(each)) each, ratio \(format(ratios[ratios.count / 2]))× "
-                + "(rounds \(format(ratios.first!))–\(format(ratios.last!)))\(goal)"
+                + "(rounds \(format(ratios.first!))–\(format(ratios.last!))), "
+                + "installtop's own CPU \(String(format: "%.0f", cpu)) µs\(goal)"
         }
         print("  \(runs) × /bin/true, median of \(rounds) rounds run in turn:")
         print("  in a shell loop (one update): \(microseconds(median(shell) / runs)) each")
-        print(line("bare posix_spawn + waitpid  ", bare))
-        print(line("one job, history off        ", off))
-        print(line("one job, history on         ", on, goal: "   (goal ≤ 1.25×)"))
+        print(line("bare posix_spawn + waitpid  ", "bare", bare))
+        print(line("one job, history off        ", "off", off))
+        print(line("  the same, a subscriber    ", "sub", sub))
+        print(line("one job, history on         ", "on", on, goal: "   (goal ≤ 1.25×)"))
+    }
+
+    /// The wall time of `body`; this process's CPU time during it is added to `cpu[key]`.
+    private static func measured(_ key: String, into cpu: inout [String: [Double]], _ body: () async -> Void) async -> Duration {
+        let before = cpuSeconds()
+        let wall = await ContinuousClock().measure { await body() }
+        cpu[key, default: []].append(cpuSeconds() - before)
+        return wall
     }
 
     /// `runs` × /bin/true spawned and waited for one after another, with nothing else.
-    private static func bareSpawnLoop(_ runs: Int) -> Duration {
+    private static func bareSpawnLoop(_ runs: Int) {
         let argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/true"), nil]
         defer { free(argv[0]) }
-        return ContinuousClock().measure {
-            for _ in 0..<runs {
-                var pid: pid_t = 0
-                guard posix_spawn(&pid, "/bin/true", nil, nil, argv, environ) == 0 else { continue }
-                var status: Int32 = 0
-                _ = waitpid(pid, &status, 0)
-            }
+        for _ in 0..<runs {
+            var pid: pid_t = 0
+            guard posix_spawn(&pid, "/bin/true", nil, nil, argv, environ) == 0 else { continue }
+            var status: Int32 = 0
+            _ = waitpid(pid, &status, 0)
         }
     }
 
@@ -102,16 +115,21 @@ enum QueueProcessBenchmarks {
 
     private static let configuration = EngineConfiguration(rebootMarkerPath: "/nonexistent/installtop-bench")
 
-    private static func runJob(of count: Int, history: HistoryRecorder?) async -> Duration {
-        let updates = (0..<count).map { Update(id: "u\($0)", installCommand: .argv(["/bin/true"])) }
-        return await ContinuousClock().measure { _ = await runJob(updates: updates, history: history) }
+    /// Who subscribes to the queue's events while a job runs.
+    private enum Listener {
+        case none
+        /// A subscriber that does nothing: the cost of delivering the events.
+        case emptySubscriber
+        case history(HistoryRecorder)
     }
 
     /// Runs one job on a fresh queue; returns how many updates did not succeed.
-    private static func runJob(updates: [Update], history: HistoryRecorder?) async -> Int {
+    private static func runJob(updates: [Update], listener: Listener) async -> Int {
         let queue = JobQueue(backend: ProcessBackend(), configuration: configuration)
-        if let history {
-            queue.subscribe { event in try? history.record(event) }
+        switch listener {
+        case .none: break
+        case .emptySubscriber: queue.subscribe { _ in }
+        case .history(let recorder): queue.subscribe { event in try? recorder.record(event) }
         }
         _ = try? queue.submit(name: "bench", updates: updates)
         await queue.waitUntilIdle()
