@@ -34,6 +34,7 @@ enum HistoryBenchmarks {
                     let result = UpdateInstallationResult(resultCode: .succeeded, startedAt: Date(), endedAt: Date())
                     try recorder.record(EngineEvent(kind: .updateCompleted(job: 1, index: index, updateID: descriptor.updates[index].id, result: result)))
                 }
+                try recorder.flush()
             }
             let cpu = (cpuSeconds() - cpuBefore) / Double(updates) * 1000
             print("  recording: \(format(recording / updates)) per update, start and end, "
