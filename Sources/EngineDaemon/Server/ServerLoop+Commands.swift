@@ -50,7 +50,22 @@ extension ServerLoop {
             startSnapshot(for: id)
             return nil
         case .submit(let jobs):
-            return try submit(jobs, requestID: requestID, who: who)
+            guard jobs.contains(where: { $0.package != nil || $0.fleet != nil }) else {
+                return try Self.submit(jobs, requestID: requestID, who: who, to: server)
+            }
+            // Planning runs apt-get's simulation or ansible-playbook --list-hosts, seconds at
+            // times: on a thread of its own, so every other client is answered meanwhile.
+            let server = self.server
+            DispatchQueue.global().async {
+                let reply: WireReply
+                do throws(WireError) {
+                    reply = try Self.submit(jobs, requestID: requestID, who: who, to: server)
+                } catch {
+                    reply = WireReply(command: command.name, requestID: requestID, error: error)
+                }
+                server.send(reply.line, to: id)
+            }
+            return nil
         case .job(let jobCommand):
             return try perform(jobCommand, ok: ok, requestID: requestID, from: id, who: who)
         case .history(let limit):
@@ -106,7 +121,9 @@ extension ServerLoop {
         }
     }
 
-    private func submit(_ jobs: [JobSubmission], requestID: Int?, who: String) throws(WireError) -> WireReply {
+    /// Plans, checks and queues `jobs`, all or none. Touches only `server`, so it may run off
+    /// the loop's thread.
+    private static func submit(_ jobs: [JobSubmission], requestID: Int?, who: String, to server: EngineServer) throws(WireError) -> WireReply {
         guard server.shared.withLock({ $0.acceptsSubmissions }) else {
             throw WireError(.shuttingDown, "the engine is shutting down and takes no new jobs")
         }

@@ -18,7 +18,8 @@ final class TestEngine: Sendable {
     init(
         backend: ScriptedBackend = ScriptedBackend(), concurrency: Int = 1,
         history: HistorySource = .off("history is off in this test"),
-        backlogLimit: Int = 8 << 20, maximumLineLength: Int = 8 << 20, directory: SocketDirectory = SocketDirectory()
+        backlogLimit: Int = 8 << 20, maximumLineLength: Int = 8 << 20, directory: SocketDirectory = SocketDirectory(),
+        packageJobs: (any PackageJobPlanner)? = nil
     ) throws {
         self.directory = directory
         self.backend = backend
@@ -27,7 +28,7 @@ final class TestEngine: Sendable {
             queue: queue, history: history,
             options: ServerOptions(
                 socketPath: directory.socket, backlogLimit: backlogLimit, maximumLineLength: maximumLineLength,
-                log: log.handler))
+                log: log.handler, packageJobs: packageJobs))
     }
 
     var socketPath: String { directory.socket }

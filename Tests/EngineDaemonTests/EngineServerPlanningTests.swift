@@ -1,0 +1,57 @@
+import Dispatch
+import EngineDaemon
+import EngineWire
+import InstallEngine
+import InstallEngineTesting
+import Testing
+
+@Suite("EngineServer: planning a package job holds up no other client")
+struct EngineServerPlanningTests {
+    /// Plans one update, but only once the test lets it.
+    final class HeldPlanner: PackageJobPlanner {
+        let started = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+
+        func plan(_ job: PackageJob) throws -> PlannedPackageJob {
+            started.signal()
+            release.wait()
+            return PlannedPackageJob(updates: [update("lab-app")], driver: ScriptedDriver(), summary: "1 to install")
+        }
+    }
+
+    @Test func othersAreAnsweredWhileAPlanIsMadeAndTheSubmitterGetsItsReplyAfter() throws {
+        let planner = HeldPlanner()
+        let engine = try TestEngine(packageJobs: planner)
+        defer { engine.stop() }
+        // Let a held plan go before stopping, even when an expectation failed on the way.
+        defer { planner.release.signal() }
+        let submitter = try engine.connect()
+        let apt = JobSubmission(name: "apt", operation: .install, updates: [], stopOnFailure: false,
+                                package: PackageJob(request: .install(["lab-app"])))
+        let requestID = try submitter.send(.submit([apt]))
+        #expect(planner.started.wait(timeout: .now() + 10) == .success, "the plan was asked for")
+
+        // The loop answers another client while apt would still be simulating.
+        let other = try engine.connect()
+        do {
+            try other.request(.history(limit: 5), timeout: .seconds(10))
+            Issue.record("the history is off in this engine: expected a refusal")
+        } catch {
+            guard case .refused(let reason) = error else {
+                Issue.record("no answer while the plan was being made: \(error)")
+                return
+            }
+            #expect(reason.code == .historyUnavailable)
+        }
+        #expect(engine.queue.snapshot().jobs.isEmpty, "nothing is queued before the plan is made")
+
+        planner.release.signal()
+        var reply: WireReply?
+        while reply == nil, let message = try submitter.nextMessage(timeout: .seconds(10)) {
+            if case .reply(let answer) = message, answer.requestID == requestID { reply = answer }
+        }
+        #expect(reply?.error == nil)
+        #expect(reply?.fields["jobs"] == .array([.integer(1)]))
+        #expect(engine.queue.snapshot().jobs.first?.descriptor.name == "apt · 1 to install")
+    }
+}
