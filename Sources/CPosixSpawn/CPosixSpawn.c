@@ -2,6 +2,7 @@
 #include "CPosixSpawn.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
@@ -119,4 +120,11 @@ int cps_install_fatal_signal_handlers(void) {
         if (sigaction(fatal_signals[i], &action, NULL) != 0) return -1;
     }
     return 0;
+}
+
+void cps_name_current_thread(const char *name) {
+    char cut[16];
+    strncpy(cut, name, sizeof cut - 1);
+    cut[sizeof cut - 1] = '\0';
+    pthread_setname_np(pthread_self(), cut);
 }

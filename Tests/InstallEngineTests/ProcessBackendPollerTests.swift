@@ -25,6 +25,14 @@ struct ProcessBackendPollerTests {
         }
     }
 
+    @Test("the poller's thread is named, so htop and ps -L show what it is")
+    func thePollersThreadIsNamed() async throws {
+        #expect(await settledOutcome(of: backend.start(.running(.argv(["/bin/true"])), reporter: RecordingReporter())) == .exited(0))
+        let tasks = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")
+        let names = tasks.compactMap { try? String(contentsOfFile: "/proc/self/task/\($0)/comm", encoding: .utf8) }
+        #expect(names.filter { $0 == "installtop-poll\n" }.count == 1, "\(names)")
+    }
+
     @Test func aChildFloodingItsOutputHoldsUpNoOtherChild() async {
         let flood = backend.start(.running(.argv(["yes", "flood"])), reporter: CountingReporter())
         let quick = RecordingReporter()

@@ -41,6 +41,9 @@ int cps_spawn_addclosefrom(posix_spawn_file_actions_t *actions, int from);
 /// The current thread's errno after a failed call made in C.
 int cps_errno(void);
 
+/// Names the calling thread for ps -L and htop (cut to 15 bytes, the kernel's limit).
+void cps_name_current_thread(const char *name);
+
 /// The English description of an errno value ("No such file or directory"); thread-safe,
 /// never NULL ("Unknown error" for values glibc does not know).
 const char *cps_error_description(int errnum);

@@ -121,6 +121,8 @@ final class ChildPoller: Sendable {
     /// event in the same batch finds nothing.
     private func run() -> Never {
         Self.thread.store(UInt(pthread_self()), ordering: .releasing)
+        // Named for htop and ps -L (at most 15 characters).
+        cps_name_current_thread("installtop-poll")
         let (epoll, wakeRead) = registry.withLock { ($0.epoll, $0.wakeRead) }
         // Signals are for the engine's own threads (the CLI turns SIGINT into an abort).
         var allSignals = sigset_t()
