@@ -132,7 +132,6 @@ struct APTRunStateTests {
         #expect(state.aptEnded(.exited(0), plan: plan, finalStates: finals) == [
             .updateFinished(index: 1, DriverVerdict(resultCode: .succeeded, rebootRequired: false)),
         ])
-        #expect(state.contradicted(by: finals, plan: plan).isEmpty)
     }
 
     @Test("Exit status 100 with no package failed: the held package gets an error before its verdict")
@@ -318,6 +317,18 @@ struct APTRunStateTests {
         #expect(removal.prefix(2) == [.updateStarted(index: 2), .update(index: 2, .message(APTRunState.stoppingMessage))])
     }
 
+    @Test("A stop that comes when every package is only downloaded tells the first one dpkg then works on, once")
+    func stopBetweenDownloadsAndDpkg() {
+        let plan = plan([Self.base, Self.app], downloads: [Self.baseDownload, Self.appDownload])
+        var state = APTRunState(plan: plan, rebootListBefore: [])
+        _ = feed(&state, ["dlstatus:1:0.0000:Retrieving file 1 of 2", "dlstatus:2:20.0000:Retrieving file 2 of 2"])
+        #expect(state.requestStop().isEmpty, "dpkg works on nothing yet")
+        let preparing = feed(&state, ["pmstatus:lab-base:30.0000:Preparing lab-base (amd64)"])
+        #expect(preparing.contains(.update(index: 0, .message(APTRunState.stoppingMessage))))
+        let unpacking = feed(&state, ["pmstatus:lab-base:35.0000:Unpacking lab-base (amd64)"])
+        #expect(!unpacking.contains(.update(index: 0, .message(APTRunState.stoppingMessage))), "told once")
+    }
+
     @Test("After a stop, packages only downloaded finish aborted with callCancelled; what apt finished keeps its success")
     func stopAbortsDownloaded() {
         let plan = plan([Self.base, Self.app, Self.old], downloads: [Self.baseDownload, Self.appDownload])
@@ -370,16 +381,6 @@ struct APTRunStateTests {
             "lab-app": APTPackageState(status: "ii", version: "1.0"),
         ])
         #expect(end.isEmpty, "lab-base is unpacked only; lab-app is still at its old version")
-    }
-
-    @Test("A success apt reported that dpkg does not show is contradicted")
-    func contradicted() {
-        let plan = plan([Self.base])
-        var state = APTRunState(plan: plan, rebootListBefore: [])
-        _ = feed(&state, installed("lab-base", at: "40.0000"))
-        let finals = ["lab-base": APTPackageState(status: "iHR", version: "1.0")]
-        _ = state.aptEnded(.exited(0), plan: plan, finalStates: finals)
-        #expect(state.contradicted(by: finals, plan: plan) == [0])
     }
 
     // MARK: - Package names in dpkg's lines

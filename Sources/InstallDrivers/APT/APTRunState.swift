@@ -22,6 +22,8 @@ struct APTRunState {
     private var waitingOutput: [(StandardStream, String)] = []
     private var rebootNames: Set<String>
     private(set) var stopRequested = false
+    /// The packages told "stopping after this package", each once.
+    private var toldStopping: Set<Int> = []
     private static let waitingOutputLimit = 500
 
     /// - Parameter rebootListBefore: the packages in `reboot-required.pkgs` before apt starts.
@@ -55,14 +57,18 @@ struct APTRunState {
                 reports.append(.updateStarted(index: index))
                 for (stream, text) in waitingOutput { reports.append(.update(index: index, .output(stream, text))) }
                 waitingOutput.removeAll()
-                if stopRequested { reports.append(.update(index: index, .message(Self.stoppingMessage))) }
+                if stopRequested { tellStopping(index, into: &reports) }
             case .progress(let progress):
                 guard let index = indexOf[progress.reference.update] else { continue }
                 // dpkg moved on to another package (downloads carry no overall figure): the
                 // held success is final now.
                 if progress.jobPercent != nil, let held, held.index != index { releaseHeld(into: &reports) }
-                // dpkg works on this package now: lines that name none are its.
-                if progress.jobPercent != nil, !finished.contains(index) { active = index }
+                // dpkg works on this package now: lines that name none are its. A package that
+                // was only downloaded when the stop came is the one apt finishes first.
+                if progress.jobPercent != nil, !finished.contains(index) {
+                    active = index
+                    if stopRequested { tellStopping(index, into: &reports) }
+                }
                 if progress.percent != nil || progress.message != nil {
                     if let percent = progress.percent {
                         reports.append(.update(index: index, .progress(percent: percent, message: progress.message)))
@@ -112,7 +118,14 @@ struct APTRunState {
     mutating func requestStop() -> [DriverReport] {
         guard !stopRequested else { return [] }
         stopRequested = true
-        return inFlight.map { .update(index: $0, .message(Self.stoppingMessage)) }
+        var reports: [DriverReport] = []
+        for index in inFlight { tellStopping(index, into: &reports) }
+        return reports
+    }
+
+    private mutating func tellStopping(_ index: Int, into reports: inout [DriverReport]) {
+        guard toldStopping.insert(index).inserted else { return }
+        reports.append(.update(index: index, .message(Self.stoppingMessage)))
     }
 
     /// apt-get ended with `outcome`: the held success, marked when apt failed although no
@@ -143,15 +156,6 @@ struct APTRunState {
             reports.append(.updateFinished(index: index, DriverVerdict(resultCode: .succeeded, reason: "dpkg shows it \(state.description)")))
         }
         return reports
-    }
-
-    /// Checks every success apt reported against dpkg's final state: the packages apt said
-    /// were done that dpkg does not show done.
-    func contradicted(by finalStates: [String: APTPackageState], plan: APTPlan) -> [Int] {
-        plan.changes.indices.filter { index in
-            finished.contains(index) && !tracker.hasFailed(plan.changes[index].package)
-                && !(finalStates[plan.changes[index].package] ?? .notInstalled).satisfies(plan.changes[index])
-        }
     }
 
     /// Update `index` got its verdict elsewhere (the repair after a forced stop).
