@@ -40,17 +40,10 @@ public final class APTTestRoot {
 
     /// Every package dpkg knows in this root with its status abbreviation (`ii`, `iU`, `iHR` …)
     /// and version.
-    public func states() throws -> [String: (status: String, version: String)] {
-        let output = try TestCommand.check([
-            "/usr/bin/dpkg-query", "--admindir=\(root)/var/lib/dpkg", "-W", "-f=${Package} ${db:Status-Abbrev} ${Version}\n",
-        ]).stdout
-        var states: [String: (status: String, version: String)] = [:]
-        for line in output.split(separator: "\n") {
-            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
-            guard fields.count >= 2 else { continue }
-            states[String(fields[0])] = (String(fields[1]), fields.count > 2 ? String(fields[2]) : "")
-        }
-        return states
+    public func states() throws -> [String: APTPackageState] {
+        // Run here rather than by `APTPackageState.query`, which answers "nothing" when
+        // dpkg-query fails: a test must not pass on a query that did not run.
+        APTPackageState.parse(try TestCommand.check(APTPackageState.queryCommand(administrativeDirectory: "\(root)/var/lib/dpkg")).stdout)
     }
 
     /// What `dpkg --audit` says about this root: empty when the database is consistent

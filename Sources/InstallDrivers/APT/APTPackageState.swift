@@ -58,13 +58,17 @@ public struct APTPackageState: Sendable, Hashable, CustomStringConvertible {
     /// Every package of the database in `administrativeDirectory`, by name; empty when
     /// dpkg-query cannot be run.
     public static func query(administrativeDirectory: String) -> [String: APTPackageState] {
-        let result = SystemCommand.run([
-            "/usr/bin/dpkg-query", "--admindir=\(administrativeDirectory)", "-W", "-f=${Package} ${db:Status-Abbrev} ${Version}\n",
-        ])
-        return parse(result.stdout)
+        parse(SystemCommand.run(queryCommand(administrativeDirectory: administrativeDirectory)).stdout)
     }
 
-    static func parse(_ output: String) -> [String: APTPackageState] {
+    /// The `dpkg-query` command whose output `parse` reads.
+    public static func queryCommand(administrativeDirectory: String) -> [String] {
+        ["/usr/bin/dpkg-query", "--admindir=\(administrativeDirectory)", "-W", "-f=${Package} ${db:Status-Abbrev} ${Version}\n"]
+    }
+
+    /// The packages in the output of `queryCommand`, by name without architecture; lines it
+    /// cannot read are skipped.
+    public static func parse(_ output: String) -> [String: APTPackageState] {
         var states: [String: APTPackageState] = [:]
         for line in output.split(separator: "\n") {
             let fields = line.split(separator: " ", omittingEmptySubsequences: true)
