@@ -40,6 +40,10 @@ GATHERING_UUID = 'gathering-facts'
 OUTPUT_LINES_PER_RESULT = 200
 OUTPUT_LINE_LENGTH = 2000
 STAT_ACTIONS = ('stat', 'ansible.builtin.stat', 'ansible.legacy.stat')
+# Dynamic includes: the tasks they bring are not known when the plan is made (rule 22), so the
+# include task stands for them: it runs until the host's next planned task starts (or its job
+# ends), shows each included task as its status and in its log, and fails when one fails.
+INCLUDE_ACTIONS = C._ACTION_ALL_INCLUDE_ROLE_TASKS
 REBOOT_MARKER = '/run/reboot-required'
 
 
@@ -64,6 +68,7 @@ class CallbackModule(CallbackBase):
         self._running = {}            # job key -> set of update ids started and not finished
         self._finished = {}           # job key -> set of update ids finished
         self._ended = set()           # job keys ended
+        self._includes = {}           # job key -> the include running: {'id': update id, 'changed': bool}
         self._failed_hosts = set()    # hosts that failed or were unreachable (out of later plays)
         self._stop_all = False
         self._stop_hosts = set()      # host names asked to stop
@@ -198,6 +203,12 @@ class CallbackModule(CallbackBase):
         self._at_boundary(task)
 
     def v2_playbook_on_handler_task_start(self, task):
+        with self._lock:
+            # Handlers run once the tasks are done: so is an include still running.
+            for key in list(self._includes):
+                self._close_include(key)
+                if self._finished.get(key, set()) >= self._plan.get(key, set()):
+                    self._end(key, 'done')
         self._at_boundary(task)
 
     def _at_boundary(self, task):
@@ -217,8 +228,16 @@ class CallbackModule(CallbackBase):
                 return
             reference = self._reference(host, task)
             if reference is None:
+                included = self._running_include(host)
+                if included is not None:
+                    key, include = included
+                    name = task.get_name().strip() or task.action
+                    self._send({'type': 'output', 'job': key, 'update': include['id'], 'stream': 'stdout', 'line': 'TASK [%s]' % name})
+                    self._send({'type': 'progress', 'job': key, 'update': include['id'], 'message': name})
                 return
             key, task_id = reference
+            # The host moved past its include: what it included is done.
+            self._close_include(key)
             self._running[key].add(task_id)
             self._send({'type': 'started', 'job': key, 'update': task_id})
 
@@ -246,10 +265,19 @@ class CallbackModule(CallbackBase):
                 self._failed_hosts.add(host.get_name())
             reference = self._reference(host, task)
             if reference is None:
+                included = self._running_include(host)
+                if included is not None:
+                    self._included_result(included, result, outcome, reason, changed, reboot, host_ended)
                 return
             key, task_id = reference
             if task_id not in self._running[key]:
                 self._send({'type': 'started', 'job': key, 'update': task_id})
+            if task.action in INCLUDE_ACTIONS and outcome == 'succeeded':
+                # Its tasks run now, unknown to the plan: it stands for them until it closes.
+                self._running[key].add(task_id)
+                self._includes[key] = {'id': task_id, 'changed': False}
+                self._send({'type': 'progress', 'job': key, 'update': task_id, 'message': 'including tasks'})
+                return
             self._running[key].discard(task_id)
             for stream, line in self._output(result._result):
                 self._send({'type': 'output', 'job': key, 'update': task_id, 'stream': stream, 'line': line})
@@ -269,6 +297,46 @@ class CallbackModule(CallbackBase):
             elif self._finished[key] >= self._plan[key]:
                 # Its last task is done: the host is done (a serial batch ends before the play).
                 self._end(key, 'done')
+
+    # MARK: - Includes
+
+    def _running_include(self, host):
+        """(job key, include) of the include a host runs now, for a task the plan does not know."""
+        key = self._job_of_host.get(host.get_name())
+        if key is None or key in self._ended or key not in self._includes:
+            return None
+        return key, self._includes[key]
+
+    def _included_result(self, included, result, outcome, reason, changed, reboot, host_ended):
+        """An included task's result, told as its include's: output, reboot, changed, and a
+        failure that ends the host fails the include, naming the task."""
+        key, include = included
+        for stream, line in self._output(result._result):
+            self._send({'type': 'output', 'job': key, 'update': include['id'], 'stream': stream, 'line': line})
+        if reboot:
+            self._send({'type': 'reboot', 'job': key, 'update': include['id']})
+        if changed:
+            include['changed'] = True
+        if outcome != 'failed':
+            return
+        name = result._task.get_name().strip() or result._task.action
+        if host_ended:
+            self._close_include(key, 'failed', '%s: %s' % (name, reason))
+            self._end(key, host_ended)
+        else:
+            self._send({'type': 'output', 'job': key, 'update': include['id'], 'stream': 'stderr',
+                        'line': '%s failed (ignored): %s' % (name, reason)})
+
+    def _close_include(self, key, result='succeeded', reason=None):
+        include = self._includes.pop(key, None)
+        if include is None:
+            return
+        self._running[key].discard(include['id'])
+        message = {'type': 'finished', 'job': key, 'update': include['id'], 'result': result, 'changed': include['changed']}
+        if reason:
+            message['reason'] = reason
+        self._send(message)
+        self._finished.setdefault(key, set()).add(include['id'])
 
     @staticmethod
     def _asks_reboot(result):
@@ -314,6 +382,10 @@ class CallbackModule(CallbackBase):
     def _end(self, key, reason):
         if key in self._ended:
             return
+        if reason == 'stopped':
+            self._close_include(key, 'aborted', 'stopped: its included tasks may not all have run')
+        else:
+            self._close_include(key)
         self._ended.add(key)
         self._send({'type': 'jobEnded', 'job': key, 'reason': reason})
 

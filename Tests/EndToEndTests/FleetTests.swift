@@ -172,6 +172,67 @@ struct FleetTests {
         #expect(events.filter { $0.name == "job.completed" }.allSatisfy { $0.string("result") == "succeeded" })
     }
 
+    @Test("include_tasks: the include stands for the tasks it includes, shows them running, and fails with them")
+    func includedTasks() async throws {
+        let hosts = try FleetTestHosts(count: 2)
+        defer { hosts.tearDown() }
+        let folder = try TestFolder()
+        defer { folder.remove() }
+        try folder.write("more.yml", """
+            - name: Inner one
+              command: /bin/true
+            - name: Inner break h2
+              command: /bin/false
+              when: inventory_hostname == 'h2'
+            """)
+        try folder.write("site.yml", """
+            - name: Patch
+              hosts: all
+              gather_facts: false
+              tasks:
+                - name: Before
+                  command: /bin/true
+                - name: More
+                  include_tasks: more.yml
+                - name: After
+                  command: /bin/true
+            - name: Last
+              hosts: all
+              gather_facts: false
+              tasks:
+                - name: Only an include
+                  include_tasks: more.yml
+            """)
+        let result = try await run(["site.yml", "-i", hosts.inventoryPath, "--json", "--json-logs", "--no-history"], hosts: hosts, in: folder)
+        #expect(result.status == 1, "h2 failed in an included task; stderr: \(result.stderr)")
+        let events = try result.jsonEvents()
+        let byHost = jobs(events)
+
+        let h1 = completions(events, job: byHost["h1 · Patch"])
+        #expect(h1["More"]?.string("result") == "succeeded", "\(byHost) \(h1)")
+        let status = events.last { $0.name == "progress" && $0.job == byHost["h1 · Patch"] && $0.int("index") == 1 }?.string("message")
+        #expect(status == "changed", "an included task changed something: the include did")
+        #expect(h1["After"]?.string("result") == "succeeded")
+        let h1More = events.firstIndex { $0.name == "update.completed" && $0.job == byHost["h1 · Patch"] && $0.string("id") == "More" }
+        let h1After = events.firstIndex { $0.name == "update.started" && $0.job == byHost["h1 · Patch"] && $0.string("id") == "After" }
+        #expect(h1More != nil && h1After != nil && h1More! < h1After!, "the include ends before the next task starts")
+        // "More" is the second task: its log names each task it includes, as Ansible does.
+        let logged = events.filter { $0.name == "log" && $0.job == byHost["h1 · Patch"] && $0.int("index") == 1 }.compactMap { $0.string("line") }
+        #expect(logged.contains("TASK [Inner one]"), "\(logged)")
+
+        let h2 = completions(events, job: byHost["h2 · Patch"])
+        #expect(h2["More"]?.string("result") == "failed", "\(h2)")
+        #expect(h2["More"]?.string("reason")?.contains("Inner break h2") == true, "the reason names the included task: \(h2["More"]?.string("reason") ?? "")")
+        #expect(h2["After"]?.string("result") == "aborted" && h2["After"]?.string("reason") == "not started: host failed")
+
+        // A play that is only an include: its host is not done before the included tasks are.
+        let h1Last = completions(events, job: byHost["h1 · Last"])
+        #expect(h1Last["Only an include"]?.string("result") == "succeeded", "\(byHost) \(h1Last)")
+        let h1LastJob = events.last { $0.name == "job.completed" && $0.job == byHost["h1 · Last"] }
+        #expect(h1LastJob?.string("result") == "succeeded")
+        #expect(completions(events, job: byHost["h2 · Last"])["Only an include"]?.string("result") == "failed")
+    }
+
     @Test("Abort stops at the task boundary: the running task finishes on every host, nothing new starts, nothing is left on a host")
     func abortAtBoundary() async throws {
         let hosts = try FleetTestHosts(count: 2)
