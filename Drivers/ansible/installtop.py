@@ -21,6 +21,7 @@ import os
 import threading
 
 from ansible import constants as C
+from ansible.playbook.handler import Handler
 from ansible.plugins.callback import CallbackBase
 
 try:
@@ -37,6 +38,10 @@ PROTOCOL = 1
 # Stands for the uuid of the play's own fact gathering: its task is made by the play iterator
 # at run time, so its uuid is not known when the play starts.
 GATHERING_UUID = 'gathering-facts'
+# Stands for a play's handlers: one update, planned when the play has handlers, that runs the
+# handlers notified on a host like an include runs its tasks (a failing one fails it and the
+# host), and is skipped when none was notified.
+HANDLERS_UUID = 'handlers'
 OUTPUT_LINES_PER_RESULT = 200
 OUTPUT_LINE_LENGTH = 2000
 STAT_ACTIONS = ('stat', 'ansible.builtin.stat', 'ansible.legacy.stat')
@@ -68,7 +73,8 @@ class CallbackModule(CallbackBase):
         self._running = {}            # job key -> set of update ids started and not finished
         self._finished = {}           # job key -> set of update ids finished
         self._ended = set()           # job keys ended
-        self._includes = {}           # job key -> the include running: {'id': update id, 'changed': bool}
+        self._includes = {}           # job key -> the include (or handlers) running: {'id', 'changed', 'handlers'}
+        self._handlers_id = None      # the update id standing for the current play's handlers
         self._failed_hosts = set()    # hosts that failed or were unreachable (out of later plays)
         self._stop_all = False
         self._stop_hosts = set()      # host names asked to stop
@@ -116,8 +122,13 @@ class CallbackModule(CallbackBase):
 
     def v2_playbook_on_play_start(self, play):
         with self._lock:
-            # With `serial` this comes once per batch, for the same play.
+            # With `serial` this comes once per batch, for the same play: the hosts of the batch
+            # before, their tasks and handlers run, are done.
             if play._uuid in self._planned_plays:
+                for key in list(self._job_of_host.values()):
+                    if key not in self._ended and self._finished.get(key) and \
+                            self._finished[key] >= self._plan[key] - {self._handlers_id}:
+                        self._end(key, 'done')
                 return
             self._planned_plays.add(play._uuid)
             self._end_every_job('play ended')
@@ -138,6 +149,7 @@ class CallbackModule(CallbackBase):
                 seen.add(task_id)
                 self._id_of_task[uuid] = task_id
             tasks = [(self._id_of_task[uuid], title) for uuid, title in tasks]
+            self._handlers_id = self._id_of_task.get(HANDLERS_UUID)
             name = play.get_name().strip()
             for host in hosts:
                 key = '%d/%s' % (self._play_number, host.name)
@@ -168,6 +180,8 @@ class CallbackModule(CallbackBase):
             filtered = block.filter_tagged_tasks(all_vars)
             if filtered.has_tasks():
                 self._walk(filtered, tasks)
+        if play.handlers or play.compile_roles_handlers():
+            tasks.append((HANDLERS_UUID, 'Handlers'))
         return tasks
 
     def _walk(self, block, tasks):
@@ -205,10 +219,9 @@ class CallbackModule(CallbackBase):
     def v2_playbook_on_handler_task_start(self, task):
         with self._lock:
             # Handlers run once the tasks are done: so is an include still running.
-            for key in list(self._includes):
-                self._close_include(key)
-                if self._finished.get(key, set()) >= self._plan.get(key, set()):
-                    self._end(key, 'done')
+            for key, include in list(self._includes.items()):
+                if not include['handlers']:
+                    self._close_include(key)
         self._at_boundary(task)
 
     def _at_boundary(self, task):
@@ -228,11 +241,12 @@ class CallbackModule(CallbackBase):
                 return
             reference = self._reference(host, task)
             if reference is None:
-                included = self._running_include(host)
+                included = self._running_include(host, task)
                 if included is not None:
                     key, include = included
                     name = task.get_name().strip() or task.action
-                    self._send({'type': 'output', 'job': key, 'update': include['id'], 'stream': 'stdout', 'line': 'TASK [%s]' % name})
+                    banner = 'RUNNING HANDLER [%s]' if include['handlers'] else 'TASK [%s]'
+                    self._send({'type': 'output', 'job': key, 'update': include['id'], 'stream': 'stdout', 'line': banner % name})
                     self._send({'type': 'progress', 'job': key, 'update': include['id'], 'message': name})
                 return
             key, task_id = reference
@@ -265,7 +279,7 @@ class CallbackModule(CallbackBase):
                 self._failed_hosts.add(host.get_name())
             reference = self._reference(host, task)
             if reference is None:
-                included = self._running_include(host)
+                included = self._running_include(host, task)
                 if included is not None:
                     self._included_result(included, result, outcome, reason, changed, reboot, host_ended)
                 return
@@ -275,7 +289,7 @@ class CallbackModule(CallbackBase):
             if task.action in INCLUDE_ACTIONS and outcome == 'succeeded':
                 # Its tasks run now, unknown to the plan: it stands for them until it closes.
                 self._running[key].add(task_id)
-                self._includes[key] = {'id': task_id, 'changed': False}
+                self._includes[key] = {'id': task_id, 'changed': False, 'handlers': False}
                 self._send({'type': 'progress', 'job': key, 'update': task_id, 'message': 'including tasks'})
                 return
             self._running[key].discard(task_id)
@@ -300,10 +314,24 @@ class CallbackModule(CallbackBase):
 
     # MARK: - Includes
 
-    def _running_include(self, host):
-        """(job key, include) of the include a host runs now, for a task the plan does not know."""
+    def _running_include(self, host, task):
+        """(job key, include) of the include a host runs now, for a task the plan does not know;
+        for a handler, the play's handlers update, started with the first handler."""
         key = self._job_of_host.get(host.get_name())
-        if key is None or key in self._ended or key not in self._includes:
+        if key is None or key in self._ended:
+            return None
+        if isinstance(task, Handler) and self._handlers_id in self._plan.get(key, ()):
+            include = self._includes.get(key)
+            if include is None or not include['handlers']:
+                if self._handlers_id in self._finished.get(key, ()):
+                    return None
+                self._close_include(key)
+                include = {'id': self._handlers_id, 'changed': False, 'handlers': True}
+                self._includes[key] = include
+                self._running[key].add(self._handlers_id)
+                self._send({'type': 'started', 'job': key, 'update': self._handlers_id})
+            return key, include
+        if key not in self._includes:
             return None
         return key, self._includes[key]
 
@@ -382,10 +410,17 @@ class CallbackModule(CallbackBase):
     def _end(self, key, reason):
         if key in self._ended:
             return
-        if reason == 'stopped':
-            self._close_include(key, 'aborted', 'stopped: its included tasks may not all have run')
+        include = self._includes.get(key)
+        if include is not None and reason == 'stopped':
+            said = 'not every handler may have run' if include['handlers'] else 'its included tasks may not all have run'
+            self._close_include(key, 'aborted', 'stopped: ' + said)
         else:
             self._close_include(key)
+        handlers = self._handlers_id
+        if reason in ('done', 'play ended') and handlers in self._plan.get(key, ()) and \
+                handlers not in self._finished.get(key, ()):
+            self._send({'type': 'finished', 'job': key, 'update': handlers, 'result': 'skipped', 'reason': 'no handler was notified'})
+            self._finished.setdefault(key, set()).add(handlers)
         self._ended.add(key)
         self._send({'type': 'jobEnded', 'job': key, 'reason': reason})
 

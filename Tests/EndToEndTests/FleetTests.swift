@@ -233,6 +233,57 @@ struct FleetTests {
         #expect(completions(events, job: byHost["h2 · Last"])["Only an include"]?.string("result") == "failed")
     }
 
+    @Test("Handlers are one update of a play that has them: a failing handler fails it and the host; none notified is skipped")
+    func handlers() async throws {
+        let hosts = try FleetTestHosts(count: 2)
+        defer { hosts.tearDown() }
+        let folder = try TestFolder()
+        defer { folder.remove() }
+        try folder.write("site.yml", """
+            - name: Patch
+              hosts: all
+              gather_facts: false
+              tasks:
+                - name: Configure
+                  command: /bin/true
+                  notify: Restart
+              handlers:
+                - name: Restart
+                  command: /bin/false
+                  when: inventory_hostname == 'h2'
+            - name: Quiet
+              hosts: h1
+              gather_facts: false
+              tasks:
+                - name: Look
+                  command: /bin/true
+                  changed_when: false
+                  notify: Never restart
+              handlers:
+                - name: Never restart
+                  command: /bin/true
+            """)
+        let result = try await run(["site.yml", "-i", hosts.inventoryPath, "--json", "--json-logs", "--no-history"], hosts: hosts, in: folder)
+        #expect(result.status == 1, "h2's handler failed; stderr: \(result.stderr)")
+        let events = try result.jsonEvents()
+        let byHost = jobs(events)
+        let planned = events.first { $0.name == "job.queued" && $0.job == byHost["h1 · Patch"] }
+        #expect((planned?.fields["updates"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == ["Configure", "Handlers"])
+
+        let h1 = completions(events, job: byHost["h1 · Patch"])
+        #expect(h1["Handlers"]?.string("result") == "succeeded", "\(byHost) \(h1)")
+        let logged = events.filter { $0.name == "log" && $0.job == byHost["h1 · Patch"] && $0.int("index") == 1 }.compactMap { $0.string("line") }
+        #expect(logged.contains("RUNNING HANDLER [Restart]"), "\(logged)")
+        let h2 = completions(events, job: byHost["h2 · Patch"])
+        #expect(h2["Handlers"]?.string("result") == "failed" && h2["Handlers"]?.string("reason")?.hasPrefix("Restart: ") == true, "\(h2)")
+        // WUA's rule: a job where some updates succeeded and one failed succeeded with errors.
+        #expect(events.last { $0.name == "job.completed" && $0.job == byHost["h2 · Patch"] }?.string("result") == "succeededWithErrors")
+
+        let quiet = completions(events, job: byHost["h1 · Quiet"])
+        #expect(quiet["Handlers"]?.bool("skipped") == true && quiet["Handlers"]?.string("reason") == "no handler was notified", "\(quiet)")
+        #expect(events.last { $0.name == "job.completed" && $0.job == byHost["h1 · Quiet"] }?.string("result") == "succeeded")
+    }
+
     @Test("Abort stops at the task boundary: the running task finishes on every host, nothing new starts, nothing is left on a host")
     func abortAtBoundary() async throws {
         let hosts = try FleetTestHosts(count: 2)
