@@ -73,7 +73,7 @@ class CallbackModule(CallbackBase):
         self._running = {}            # job key -> set of update ids started and not finished
         self._finished = {}           # job key -> set of update ids finished
         self._ended = set()           # job keys ended
-        self._includes = {}           # job key -> the include (or handlers) running: {'id', 'changed', 'handlers'}
+        self._includes = {}           # (job key, is handlers) -> what runs for it: {'id': update id, 'changed': bool}
         self._handlers_id = None      # the update id standing for the current play's handlers
         self._failed_hosts = set()    # hosts that failed or were unreachable (out of later plays)
         self._stop_all = False
@@ -217,11 +217,6 @@ class CallbackModule(CallbackBase):
         self._at_boundary(task)
 
     def v2_playbook_on_handler_task_start(self, task):
-        with self._lock:
-            # Handlers run once the tasks are done: so is an include still running.
-            for key, include in list(self._includes.items()):
-                if not include['handlers']:
-                    self._close_include(key)
         self._at_boundary(task)
 
     def _at_boundary(self, task):
@@ -243,9 +238,9 @@ class CallbackModule(CallbackBase):
             if reference is None:
                 included = self._running_include(host, task)
                 if included is not None:
-                    key, include = included
+                    key, handlers, include = included
                     name = task.get_name().strip() or task.action
-                    banner = 'RUNNING HANDLER [%s]' if include['handlers'] else 'TASK [%s]'
+                    banner = 'RUNNING HANDLER [%s]' if handlers else 'TASK [%s]'
                     self._send({'type': 'output', 'job': key, 'update': include['id'], 'stream': 'stdout', 'line': banner % name})
                     self._send({'type': 'progress', 'job': key, 'update': include['id'], 'message': name})
                 return
@@ -289,7 +284,7 @@ class CallbackModule(CallbackBase):
             if task.action in INCLUDE_ACTIONS and outcome == 'succeeded':
                 # Its tasks run now, unknown to the plan: it stands for them until it closes.
                 self._running[key].add(task_id)
-                self._includes[key] = {'id': task_id, 'changed': False, 'handlers': False}
+                self._includes[(key, False)] = {'id': task_id, 'changed': False}
                 self._send({'type': 'progress', 'job': key, 'update': task_id, 'message': 'including tasks'})
                 return
             self._running[key].discard(task_id)
@@ -315,30 +310,29 @@ class CallbackModule(CallbackBase):
     # MARK: - Includes
 
     def _running_include(self, host, task):
-        """(job key, include) of the include a host runs now, for a task the plan does not know;
-        for a handler, the play's handlers update, started with the first handler."""
+        """(job key, is handlers, include) of what stands for a task the plan does not know:
+        for a handler the play's Handlers update, started with the first handler; for any other
+        task the include the host runs now."""
         key = self._job_of_host.get(host.get_name())
         if key is None or key in self._ended:
             return None
-        if isinstance(task, Handler) and self._handlers_id in self._plan.get(key, ()):
-            include = self._includes.get(key)
-            if include is None or not include['handlers']:
-                if self._handlers_id in self._finished.get(key, ()):
-                    return None
-                self._close_include(key)
-                include = {'id': self._handlers_id, 'changed': False, 'handlers': True}
-                self._includes[key] = include
+        if isinstance(task, Handler):
+            if self._handlers_id not in self._plan.get(key, ()) or self._handlers_id in self._finished.get(key, ()):
+                return None
+            include = self._includes.get((key, True))
+            if include is None:
+                include = {'id': self._handlers_id, 'changed': False}
+                self._includes[(key, True)] = include
                 self._running[key].add(self._handlers_id)
                 self._send({'type': 'started', 'job': key, 'update': self._handlers_id})
-            return key, include
-        if key not in self._includes:
-            return None
-        return key, self._includes[key]
+            return key, True, include
+        include = self._includes.get((key, False))
+        return None if include is None else (key, False, include)
 
     def _included_result(self, included, result, outcome, reason, changed, reboot, host_ended):
         """An included task's result, told as its include's: output, reboot, changed, and a
         failure that ends the host fails the include, naming the task."""
-        key, include = included
+        key, handlers, include = included
         for stream, line in self._output(result._result):
             self._send({'type': 'output', 'job': key, 'update': include['id'], 'stream': stream, 'line': line})
         if reboot:
@@ -349,14 +343,14 @@ class CallbackModule(CallbackBase):
             return
         name = result._task.get_name().strip() or result._task.action
         if host_ended:
-            self._close_include(key, 'failed', '%s: %s' % (name, reason))
+            self._close_include(key, handlers, 'failed', '%s: %s' % (name, reason))
             self._end(key, host_ended)
         else:
             self._send({'type': 'output', 'job': key, 'update': include['id'], 'stream': 'stderr',
                         'line': '%s failed (ignored): %s' % (name, reason)})
 
-    def _close_include(self, key, result='succeeded', reason=None):
-        include = self._includes.pop(key, None)
+    def _close_include(self, key, handlers=False, result='succeeded', reason=None):
+        include = self._includes.pop((key, handlers), None)
         if include is None:
             return
         self._running[key].discard(include['id'])
@@ -410,12 +404,14 @@ class CallbackModule(CallbackBase):
     def _end(self, key, reason):
         if key in self._ended:
             return
-        include = self._includes.get(key)
-        if include is not None and reason == 'stopped':
-            said = 'not every handler may have run' if include['handlers'] else 'its included tasks may not all have run'
-            self._close_include(key, 'aborted', 'stopped: ' + said)
-        else:
-            self._close_include(key)
+        finished = reason in ('done', 'play ended')
+        for handlers, what in ((False, 'its included tasks'), (True, 'the handlers')):
+            if finished:
+                self._close_include(key, handlers)
+            elif reason == 'stopped':
+                self._close_include(key, handlers, 'aborted', 'stopped: %s may not all have run' % what)
+            else:
+                self._close_include(key, handlers, 'aborted', '%s: %s may not all have run' % (reason, what))
         handlers = self._handlers_id
         if reason in ('done', 'play ended') and handlers in self._plan.get(key, ()) and \
                 handlers not in self._finished.get(key, ()):

@@ -262,6 +262,24 @@ struct FleetTests {
               handlers:
                 - name: Never restart
                   command: /bin/true
+            - name: Flush
+              hosts: h1
+              gather_facts: false
+              tasks:
+                - name: Steps
+                  include_tasks: steps.yml
+              handlers:
+                - name: Note
+                  command: /bin/true
+            """)
+        // Handlers flushed in the middle of an include: the include goes on after them.
+        try folder.write("steps.yml", """
+            - name: Step one
+              command: /bin/true
+              notify: Note
+            - meta: flush_handlers
+            - name: Step two
+              command: /bin/false
             """)
         let result = try await run(["site.yml", "-i", hosts.inventoryPath, "--json", "--json-logs", "--no-history"], hosts: hosts, in: folder)
         #expect(result.status == 1, "h2's handler failed; stderr: \(result.stderr)")
@@ -282,6 +300,13 @@ struct FleetTests {
         let quiet = completions(events, job: byHost["h1 · Quiet"])
         #expect(quiet["Handlers"]?.bool("skipped") == true && quiet["Handlers"]?.string("reason") == "no handler was notified", "\(quiet)")
         #expect(events.last { $0.name == "job.completed" && $0.job == byHost["h1 · Quiet"] }?.string("result") == "succeeded")
+
+        let flush = completions(events, job: byHost["h1 · Flush"])
+        #expect(flush["Steps"]?.string("result") == "failed" && flush["Steps"]?.string("reason")?.hasPrefix("Step two: ") == true, "\(flush)")
+        let steps = events.filter { $0.name == "log" && $0.job == byHost["h1 · Flush"] && $0.int("index") == 0 }.compactMap { $0.string("line") }
+        #expect(steps.contains("TASK [Step one]") && steps.contains("TASK [Step two]"), "\(steps)")
+        let flushed = events.filter { $0.name == "log" && $0.job == byHost["h1 · Flush"] && $0.int("index") == 1 }.compactMap { $0.string("line") }
+        #expect(flushed.contains("RUNNING HANDLER [Note]"), "\(flushed)")
     }
 
     @Test("Abort stops at the task boundary: the running task finishes on every host, nothing new starts, nothing is left on a host")
