@@ -119,14 +119,7 @@ public final class HistoryRecorder: Sendable {
         }
         guard let entry else { return }
         // The database write happens outside the lock so output of other jobs is not held up.
-        let settled = takePending()
-        let ids: [Int64]
-        do {
-            ids = try store.write(HistoryStore.RowWrites(settled: settled, inserted: [entry]))
-        } catch {
-            putBack(settled)
-            throw error
-        }
+        let ids = try writePending(inserting: [entry])
         jobs.withLock { $0[job]?.running[index]?.entry.id = ids.first }
     }
 
@@ -156,13 +149,11 @@ public final class HistoryRecorder: Sendable {
             return
         }
         let now = ContinuousClock.now
-        let mustSchedule = pending.withLock { pending -> Bool in
+        pending.withLock { pending in
             pending.rows.append(entry)
             if pending.oldest == nil { pending.oldest = now }
-            defer { pending.isCheckScheduled = true }
-            return !pending.isCheckScheduled
         }
-        if mustSchedule { scheduleCheck(after: settleDelay) }
+        if claimCheck() { scheduleCheck(after: settleDelay) }
     }
 
     /// Writes the pending rows once the oldest is `settleDelay` old; rows a start wrote
@@ -192,11 +183,7 @@ public final class HistoryRecorder: Sendable {
                     onDeferredError?(error)
                     // The rows are pending again; try again, but not in a loop against a
                     // database that refuses everything.
-                    let retry = pending.withLock { pending -> Bool in
-                        defer { pending.isCheckScheduled = true }
-                        return !pending.isCheckScheduled
-                    }
-                    if retry { scheduleCheck(after: max(settleDelay, Self.retryDelay)) }
+                    if claimCheck() { scheduleCheck(after: max(settleDelay, Self.retryDelay)) }
                 }
             case let remaining?:
                 scheduleCheck(after: remaining)
@@ -210,13 +197,28 @@ public final class HistoryRecorder: Sendable {
     /// every job completion; call it before relying on the database from elsewhere.
     /// On failure the rows stay pending for the next attempt.
     public func flush() throws(HistoryError) {
+        try writePending(inserting: [])
+    }
+
+    /// Writes the pending rows and `inserted` in one transaction; returns the inserted rows'
+    /// ids. On failure the pending rows are pending again, before any that came meanwhile.
+    @discardableResult
+    private func writePending(inserting inserted: [HistoryEntry]) throws(HistoryError) -> [Int64] {
         let settled = takePending()
-        guard !settled.isEmpty else { return }
         do {
-            try store.write(HistoryStore.RowWrites(settled: settled))
+            return try store.write(HistoryStore.RowWrites(settled: settled, inserted: inserted))
         } catch {
             putBack(settled)
             throw error
+        }
+    }
+
+    /// Whether the caller is the one to schedule the next look at the pending rows (none is
+    /// scheduled yet); from then on one is.
+    private func claimCheck() -> Bool {
+        pending.withLock { pending in
+            defer { pending.isCheckScheduled = true }
+            return !pending.isCheckScheduled
         }
     }
 
