@@ -21,14 +21,12 @@ extension HistoryStore {
         guard !writes.isEmpty else { return [] }
         return try write("write to") { db in
             for entry in writes.settled {
-                guard let id = entry.id else {
-                    try Self.insertStatement(db).execute(arguments: StatementArguments(entry.columnValues))
-                    continue
+                let values = entry.columnValues
+                if let id = entry.id {
+                    try Self.updateStatement(db).execute(arguments: StatementArguments(values + [id]))
+                    if db.changesCount > 0 { continue }
                 }
-                try Self.updateStatement(db).execute(arguments: StatementArguments(entry.columnValues + [id]))
-                if db.changesCount == 0 {
-                    try Self.insertStatement(db).execute(arguments: StatementArguments(entry.columnValues))
-                }
+                try Self.insertStatement(db).execute(arguments: StatementArguments(values))
             }
             var ids: [Int64] = []
             for entry in writes.inserted {

@@ -45,11 +45,6 @@ final class ChildEnvironment {
         for pointer in owned { free(pointer) }
     }
 
-    /// The entries as `NAME=value` strings (for tests and messages).
-    var entries: [String] {
-        pointers.compactMap { $0.map { String(cString: $0) } }
-    }
-
     /// Calls `body` with the NULL-terminated array, valid only during the call.
     func withPointers<Result>(_ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>) -> Result) -> Result {
         pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
