@@ -18,6 +18,8 @@ let package = Package(
 
         // The POSIX calls Swift's Glibc module does not show (pidfd_open, addchdir_np, closefrom).
         .target(name: "CPosixSpawn"),
+        // For installtop-bench: the least a runner that keeps PRODUCT.md's promises to a child can cost.
+        .target(name: "CSpawnFloor"),
         .systemLibrary(
             name: "CNcursesw",
             path: "Sources/CNcursesw",
@@ -109,6 +111,7 @@ let package = Package(
             name: "installtop-bench",
             dependencies: [
                 "InstallEngine", "InstallEngineTesting", "InstallHistory", "InstallDrivers", "TerminalUI", "Monitor", "EngineWire", "EngineDaemon",
+                "CSpawnFloor",
             ]
         ),
 

@@ -20,9 +20,11 @@ enum QueueProcessBenchmarks {
     /// This machine's speed drifts by a third from one second to the next, so the runs take
     /// turns, five rounds, and the medians are printed, of the times and of each round's
     /// ratios, with installtop's own CPU per update (steadier than wall time). Also printed:
-    /// a bare `posix_spawn` + `waitpid` loop in this process, the least any runner that spawns
-    /// from this process can cost, and the job with a subscriber that does nothing, which
-    /// separates what delivering events costs from what the history's writes cost.
+    /// a bare `posix_spawn` + `waitpid` loop in this process; the least a runner can cost that
+    /// gives each child what PRODUCT.md promises (`SpawnFloor`, plain C), without and with
+    /// installtop's history recording each update; and the job with a subscriber that does
+    /// nothing, which separates what delivering events costs from what the history's writes
+    /// cost.
     static func queueSpawnOverhead() async {
         let runs = 500
         let rounds = 5
@@ -38,14 +40,19 @@ enum QueueProcessBenchmarks {
         let trues = (0..<runs).map { Update(id: "u\($0)", installCommand: .argv(["/bin/true"])) }
         _ = await runJob(updates: Array(trues.prefix(20)), listener: .none)
 
-        var shell: [Duration] = [], bare: [Duration] = [], off: [Duration] = [], sub: [Duration] = [], on: [Duration] = []
+        var shell: [Duration] = [], bare: [Duration] = [], floor: [Duration] = [], floorOn: [Duration] = []
+        var off: [Duration] = [], sub: [Duration] = [], on: [Duration] = []
         var ownCPU: [String: [Double]] = [:]
-        for _ in 0..<rounds {
+        for round in 0..<rounds {
             shell.append(await measured("shell", into: &ownCPU) {
                 let update = Update(id: "loop", installCommand: .shell("for i in $(seq \(runs)); do /bin/true; done"))
                 _ = await runJob(updates: [update], listener: .none)
             })
             bare.append(await measured("bare", into: &ownCPU) { bareSpawnLoop(runs) })
+            floor.append(await measured("floor", into: &ownCPU) { SpawnFloor.run(runs) })
+            floorOn.append(await measured("floorOn", into: &ownCPU) {
+                SpawnFloor.run(runs, recordingTo: HistoryRecorder(store: store), job: 1_000 + round)
+            })
             off.append(await measured("off", into: &ownCPU) { _ = await runJob(updates: trues, listener: .none) })
             sub.append(await measured("sub", into: &ownCPU) { _ = await runJob(updates: trues, listener: .emptySubscriber) })
             on.append(await measured("on", into: &ownCPU) { _ = await runJob(updates: trues, listener: .history(HistoryRecorder(store: store))) })
@@ -61,6 +68,8 @@ enum QueueProcessBenchmarks {
         print("  \(runs) × /bin/true, median of \(rounds) rounds run in turn:")
         print("  in a shell loop (one update): \(microseconds(median(shell) / runs)) each")
         print(line("bare posix_spawn + waitpid  ", "bare", bare))
+        print(line("least for the contract, C   ", "floor", floor))
+        print(line("  the same, history on      ", "floorOn", floorOn))
         print(line("one job, history off        ", "off", off))
         print(line("  the same, a subscriber    ", "sub", sub))
         print(line("one job, history on         ", "on", on, goal: "   (goal ≤ 1.25×)"))
