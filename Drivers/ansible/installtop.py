@@ -75,6 +75,8 @@ class CallbackModule(CallbackBase):
         self._ended = set()           # job keys ended
         self._includes = {}           # (job key, is handlers) -> what runs for it: {'id': update id, 'changed': bool}
         self._handlers_id = None      # the update id standing for the current play's handlers
+        self._may_notify = set()      # job keys with a task result that notifies handlers, not yet flushed
+        self._notified = {}           # job key -> uuids of the handlers notified to run and not yet run
         self._failed_hosts = set()    # hosts that failed or were unreachable (out of later plays)
         self._stop_all = False
         self._stop_hosts = set()      # host names asked to stop
@@ -239,6 +241,9 @@ class CallbackModule(CallbackBase):
                 included = self._running_include(host, task)
                 if included is not None:
                     key, handlers, include = included
+                    if handlers:
+                        # Handlers run only after every kept notification was flushed to them.
+                        self._may_notify.discard(key)
                     name = task.get_name().strip() or task.action
                     banner = 'RUNNING HANDLER [%s]' if handlers else 'TASK [%s]'
                     self._send({'type': 'output', 'job': key, 'update': include['id'], 'stream': 'stdout', 'line': banner % name})
@@ -299,13 +304,37 @@ class CallbackModule(CallbackBase):
                 message['changed'] = changed
             self._send(message)
             self._finished.setdefault(key, set()).add(task_id)
+            if changed and self._notifies(key, task):
+                self._may_notify.add(key)
             if host_ended:
                 self._end(key, host_ended)
             elif (self._stop_all or host.get_name() in self._stop_hosts) and not self._running[key]:
                 self._end(key, 'stopped')
-            elif self._finished[key] >= self._plan[key]:
-                # Its last task is done: the host is done (a serial batch ends before the play).
-                self._end(key, 'done')
+            else:
+                self._end_if_done(key)
+
+    def _notifies(self, key, task):
+        """A changed result of this task notifies handlers of the host's play (ansible's own
+        test); without handlers in the play, a notification has nowhere to go."""
+        return self._handlers_id in self._plan[key] and bool(getattr(task, 'notify', None))
+
+    def _end_if_done(self, key):
+        """Ends a host whose work in the play is done: its last task finished, nothing it
+        included is open, and no handler is left to run for it, so with `strategy: free` a
+        host is done when it is, not when the slowest host is (a serial batch ends before the
+        play, too). A host whose handlers cannot be told done stays until the play ends."""
+        if self._finished.get(key, set()) >= self._plan[key] - {self._handlers_id} and \
+                (key, False) not in self._includes and key not in self._may_notify and not self._notified.get(key):
+            self._end(key, 'done')
+
+    def v2_playbook_on_notify(self, handler, host):
+        """Notifications are kept until handlers are flushed; then each handler to run for the
+        host is told here, before any of them runs."""
+        with self._lock:
+            key = self._job_of_host.get(host.get_name())
+            if key is not None and key not in self._ended:
+                self._may_notify.discard(key)
+                self._notified.setdefault(key, set()).add(handler._uuid)
 
     # MARK: - Includes
 
@@ -339,15 +368,20 @@ class CallbackModule(CallbackBase):
             self._send({'type': 'reboot', 'job': key, 'update': include['id']})
         if changed:
             include['changed'] = True
-        if outcome != 'failed':
-            return
+            # A handler's own notifications reach the handlers at once (told before its result).
+            if not handlers and self._notifies(key, result._task):
+                self._may_notify.add(key)
         name = result._task.get_name().strip() or result._task.action
-        if host_ended:
+        if outcome == 'failed' and host_ended:
             self._close_include(key, handlers, 'failed', '%s: %s' % (name, reason))
             self._end(key, host_ended)
-        else:
+            return
+        if outcome == 'failed':
             self._send({'type': 'output', 'job': key, 'update': include['id'], 'stream': 'stderr',
                         'line': '%s failed (ignored): %s' % (name, reason)})
+        if handlers:
+            self._notified.get(key, set()).discard(result._task._uuid)
+            self._end_if_done(key)
 
     def _close_include(self, key, handlers=False, result='succeeded', reason=None):
         include = self._includes.pop((key, handlers), None)

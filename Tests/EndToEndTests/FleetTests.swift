@@ -4,9 +4,9 @@ import Testing
 
 /// `installtop ansible` through the real binary against test hosts in network namespaces, each
 /// with its own sshd (FLEET.md): hosts as jobs, tasks as updates, failures, skips, unreachable
-/// hosts, reboots per host, forks, serial batches, the free strategy, several plays, the safe
-/// stop at a task boundary, the forced one, and refusals. Every fleet is torn down, also when a
-/// test fails (`FleetTestHosts.deinit`).
+/// hosts, reboots per host, forks, serial batches, the free strategy (a host done before the
+/// others), several plays, includes, handlers, the safe stop at a task boundary, the forced
+/// one, and refusals. Every fleet is torn down, also when a test fails (`FleetTestHosts.deinit`).
 @Suite("installtop ansible across test hosts", .serialized)
 struct FleetTests {
     /// installtop run inside the controller namespace, where the hosts are reachable.
@@ -307,6 +307,43 @@ struct FleetTests {
         #expect(steps.contains("TASK [Step one]") && steps.contains("TASK [Step two]"), "\(steps)")
         let flushed = events.filter { $0.name == "log" && $0.job == byHost["h1 · Flush"] && $0.int("index") == 1 }.compactMap { $0.string("line") }
         #expect(flushed.contains("RUNNING HANDLER [Note]"), "\(flushed)")
+    }
+
+    @Test("strategy free: a host whose tasks and handlers are done is done while another host still works")
+    func freeStrategyHostDoneEarly() async throws {
+        let hosts = try FleetTestHosts(count: 2)
+        defer { hosts.tearDown() }
+        let folder = try TestFolder()
+        defer { folder.remove() }
+        let release = folder.file("release")
+        try folder.write("free.yml", """
+            - hosts: all
+              gather_facts: false
+              strategy: free
+              tasks:
+                - name: Work
+                  shell: if [ {{ inventory_hostname }} = h2 ]; then while [ ! -e \(release) ]; do sleep 0.1; done; fi
+                  notify: Restart
+              handlers:
+                - name: Restart
+                  command: /bin/true
+            """)
+        let process = try ansible(["free.yml", "-i", hosts.inventoryPath, "--json", "--json-logs", "--no-history"], hosts: hosts, in: folder)
+        // h2 works until released, so only h1 can be done before.
+        let doneWhileOtherWorks = await eventually { process.stdout.contains("\"event\":\"job.completed\"") }
+        try folder.write("release", "")
+        let result = try await process.finish(timeout: .seconds(120))
+        #expect(doneWhileOtherWorks, "h1 was not done while h2 worked: \(result.stdout)")
+        #expect(result.status == 0, "\(result.stderr)")
+        let events = try result.jsonEvents()
+        let byHost = jobs(events)
+        let firstDone = events.first { $0.name == "job.completed" }
+        #expect(firstDone?.job == byHost["h1"] && firstDone?.string("result") == "succeeded", "\(byHost) \(String(describing: firstDone?.fields))")
+        for host in ["h1", "h2"] {
+            #expect(completions(events, job: byHost[host])["Handlers"]?.string("result") == "succeeded", "\(host)")
+            let logged = events.filter { $0.name == "log" && $0.job == byHost[host] && $0.int("index") == 1 }.compactMap { $0.string("line") }
+            #expect(logged.contains("RUNNING HANDLER [Restart]"), "\(host): \(logged)")
+        }
     }
 
     @Test("Abort stops at the task boundary: the running task finishes on every host, nothing new starts, nothing is left on a host")
