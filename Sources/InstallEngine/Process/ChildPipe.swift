@@ -21,7 +21,9 @@ struct ChildPipe {
             if writeEnd >= 0 { close(writeEnd) }
             return .failure(SystemError(code: code))
         }
-        _ = fcntl(readEnd, F_SETFL, fcntl(readEnd, F_GETFL) | O_NONBLOCK)
+        // A new pipe's read end has no other status flag to keep: no F_GETFL first (one
+        // system call less for each of a child's three pipes).
+        _ = fcntl(readEnd, F_SETFL, O_NONBLOCK)
         return .success(ChildPipe(readEnd: readEnd, writeEnd: writeEnd))
     }
 
