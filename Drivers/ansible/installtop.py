@@ -128,8 +128,7 @@ class CallbackModule(CallbackBase):
             # before, their tasks and handlers run, are done.
             if play._uuid in self._planned_plays:
                 for key in list(self._job_of_host.values()):
-                    if key not in self._ended and self._finished.get(key) and \
-                            self._finished[key] >= self._plan[key] - {self._handlers_id}:
+                    if key not in self._ended and self._finished.get(key) and self._tasks_done(key):
                         self._end(key, 'done')
                 return
             self._planned_plays.add(play._uuid)
@@ -323,9 +322,13 @@ class CallbackModule(CallbackBase):
         included is open, and no handler is left to run for it, so with `strategy: free` a
         host is done when it is, not when the slowest host is (a serial batch ends before the
         play, too). A host whose handlers cannot be told done stays until the play ends."""
-        if self._finished.get(key, set()) >= self._plan[key] - {self._handlers_id} and \
-                (key, False) not in self._includes and key not in self._may_notify and not self._notified.get(key):
+        if self._tasks_done(key) and (key, False) not in self._includes and \
+                key not in self._may_notify and not self._notified.get(key):
             self._end(key, 'done')
+
+    def _tasks_done(self, key):
+        """Every planned task of the host has finished (its Handlers update aside)."""
+        return self._finished.get(key, set()) >= self._plan[key] - {self._handlers_id}
 
     def v2_playbook_on_notify(self, handler, host):
         """Notifications are kept until handlers are flushed; then each handler to run for the
