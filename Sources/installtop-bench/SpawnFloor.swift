@@ -57,17 +57,18 @@ final class SpawnFloor {
 
     /// Writes the last row, which the recorder holds back for a moment (see HistoryRecorder).
     private func completeJob() {
-        do {
-            try recorder?.flush()
-        } catch {
-            print("  recording failed: \(error)")
-        }
+        recording { try $0.flush() }
     }
 
     private func record(_ kind: EngineEvent.Kind) {
+        recording { try $0.record(EngineEvent(kind: kind)) }
+    }
+
+    /// Does `body` with the recorder, if there is one; a failure is printed, and the run goes on.
+    private func recording(_ body: (HistoryRecorder) throws -> Void) {
         guard let recorder else { return }
         do {
-            try recorder.record(EngineEvent(kind: kind))
+            try body(recorder)
         } catch {
             print("  recording failed: \(error)")
         }
