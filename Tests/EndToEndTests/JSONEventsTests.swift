@@ -112,6 +112,51 @@ struct JSONEventsTests {
 
     // MARK: - Helpers
 
+    @Test("a failed update's reason names the error it reported on fd 3, in JSON and in plain output")
+    func reportedErrorInReason() async throws {
+        let folder = try TestFolder()
+        defer { folder.remove() }
+        try folder.write("failing.yaml", """
+            jobs:
+              - name: Unpack
+                updates:
+                  - {id: pkg, title: Package, install: 'echo "error unpack failed" >&3; exit 1'}
+            """)
+
+        let json = try await installtop(["run", "--json", "--no-history", "failing.yaml"], in: folder)
+        let completed = try #require(try json.jsonEvents().first { $0.name == "update.completed" }, "stdout: \(json.stdout)")
+        #expect(completed.string("reason") == "exited with status 1: unpack failed")
+
+        let plain = try await installtop(["run", "--plain", "--no-history", "failing.yaml"], in: folder)
+        #expect(plain.stdoutLines.contains { $0.contains("pkg failed in ") && $0.contains("exited with status 1: unpack failed") },
+                "stdout: \(plain.stdout)")
+    }
+
+    @Test("a timeout sends SIGTERM first: the script's TERM trap runs, and the update still fails as hung")
+    func timeoutLetsTheTermTrapRun() async throws {
+        let folder = try TestFolder()
+        defer { folder.remove() }
+        let marker = folder.file("trapped")
+        try folder.script("slow.sh", """
+            trap 'echo cleaned > "\(marker)"; exit 0' TERM
+            while :; do sleep 0.1; done
+            """)
+        try folder.write("slow.yaml", """
+            jobs:
+              - name: Slow
+                updates:
+                  - {id: slow, title: Slow, install: [./slow.sh], timeout: 1s, abort_grace: 60s}
+            """)
+
+        let result = try await installtop(["run", "--json", "--no-history", "slow.yaml"], in: folder)
+
+        #expect(FileManager.default.fileExists(atPath: marker), "the TERM trap never ran")
+        let completed = try #require(try result.jsonEvents().first { $0.name == "update.completed" }, "stdout: \(result.stdout)")
+        #expect(completed.string("result") == "failed")
+        #expect(completed.string("hResult") == "0x80242007")
+        #expect(completed.string("reason") == "timed out after 1s")
+    }
+
     private func expectCompleted(_ event: JSONEvent, index: Int, id: String, code: Int, result: String,
                                  hResult: String, unmapped: Int, reboot: Bool,
                                  sourceLocation: SourceLocation = #_sourceLocation) {

@@ -6,7 +6,8 @@ struct UpdateResultClassifier {
     struct Facts {
         var outcome: UpdateRunOutcome
         var abortRequested: Bool
-        /// The engine's timeout fired (and no abort was requested before it).
+        /// The engine's timeout fired (and no abort was requested before it): the update fails as
+        /// hung however it ended, even if its TERM trap exited 0.
         var timedOut: Bool
         var timeout: Duration?
         var reportedErrors: [String]
@@ -22,7 +23,7 @@ struct UpdateResultClassifier {
             resultCode: .failed, hResult: .installerFailure, reportedErrors: facts.reportedErrors,
             startedAt: facts.startedAt, endedAt: facts.endedAt)
         switch facts.outcome {
-        case .exited(0):
+        case .exited(0) where !facts.timedOut:
             // Rule 11: an update that exits 0 keeps its real result even after an abort request.
             result.resultCode = facts.reportedErrors.isEmpty ? .succeeded : .succeededWithErrors
             result.hResult = .ok
@@ -51,7 +52,14 @@ struct UpdateResultClassifier {
             result.hResult = .operationCancelled
             result.reason = "aborted while running (\(otherwise))"
         } else {
-            result.reason = otherwise
+            result.reason = otherwise + errorSuffix(facts.reportedErrors)
         }
+    }
+
+    /// What a failure's reason adds for the `error` lines the update reported: the first, and
+    /// how many there were when more than one.
+    private static func errorSuffix(_ errors: [String]) -> String {
+        guard let first = errors.first else { return "" }
+        return errors.count == 1 ? ": \(first)" : ": \(first) (and \(errors.count - 1) more)"
     }
 }

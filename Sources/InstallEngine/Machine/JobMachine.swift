@@ -177,7 +177,9 @@ public struct JobMachine: Sendable {
         at index: Int, outcome: UpdateRunOutcome, rebootMarkerChanged: Bool, now: Date
     ) -> [JobAction] {
         guard phase == .running(index: index) || phase == .launching(index: index) else { return [] }
-        var actions: [JobAction] = [.cancel(.abortGrace(index: index)), .cancel(.timeout(index: index))]
+        var actions: [JobAction] = [
+            .cancel(.abortGrace(index: index)), .cancel(.timeout(index: index)), .cancel(.timeoutGrace(index: index)),
+        ]
         let update = updates[index]
         let facts = UpdateResultClassifier.Facts(
             outcome: outcome, abortRequested: abortRequested, timedOut: runs[index].timedOut,
@@ -223,6 +225,11 @@ public struct JobMachine: Sendable {
 
     /// A timer scheduled by an earlier action fired. A timer of an update that has ended
     /// does nothing.
+    ///
+    /// A timeout stops the update as an abort would (rule 11): SIGTERM to its process group,
+    /// SIGKILL once its abort grace is over, so its TERM trap can clean up. While in grace its
+    /// status message counts down each second ("timed out after 30s; killing in 8s"). After an
+    /// abort request the timeout only kills what the abort's own grace would kill anyway.
     public mutating func timerFired(_ timer: JobTimer) -> [JobAction] {
         switch timer {
         case .abortGrace(let index):
@@ -230,9 +237,32 @@ public struct JobMachine: Sendable {
             return [.kill]
         case .timeout(let index):
             guard phase == .running(index: index) else { return [] }
-            if !abortRequested { runs[index].timedOut = true }
-            return [.kill]
+            guard !abortRequested else { return [.kill] }
+            runs[index].timedOut = true
+            var actions: [JobAction] = [.terminate]
+            countDownTimeoutGrace(at: index, left: abortGrace(for: index), into: &actions)
+            return actions
+        case .timeoutGrace(let index):
+            guard phase == .running(index: index), let left = runs[index].timeoutGraceLeft else { return [] }
+            var actions: [JobAction] = []
+            countDownTimeoutGrace(at: index, left: left - min(left, .seconds(1)), into: &actions)
+            return actions
         }
+    }
+
+    /// Kills update `index` when its grace is over; otherwise says how long is left and asks to
+    /// be called again a second later (or when the grace ends, if sooner).
+    private mutating func countDownTimeoutGrace(at index: Int, left: Duration, into actions: inout [JobAction]) {
+        runs[index].timeoutGraceLeft = left
+        guard left > .zero else {
+            actions.append(.kill)
+            return
+        }
+        let limit = (updates[index].timeout ?? .zero).shortText
+        let wholeSecondsLeft = Duration.seconds((left + .nanoseconds(999_999_999)).components.seconds)
+        applyProgress(at: index, percent: nil, message: "timed out after \(limit); killing in \(wholeSecondsLeft.shortText)",
+                      into: &actions)
+        actions.append(.schedule(.timeoutGrace(index: index), after: min(left, .seconds(1))))
     }
 
     // MARK: - Snapshot

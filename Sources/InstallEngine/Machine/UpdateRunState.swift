@@ -7,6 +7,8 @@ struct UpdateRunState: Sendable {
     var errors: [String] = []
     var rebootReported = false
     var timedOut = false
+    /// What is left of the grace after the timeout's SIGTERM; `nil` until the timeout fires.
+    var timeoutGraceLeft: Duration?
 
     /// At most this many `error` texts are kept per update; more are counted in the reason.
     static let maximumKeptErrors = 100
