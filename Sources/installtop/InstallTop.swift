@@ -47,12 +47,28 @@ struct InstallTop: ParsableCommand {
     }
 
     /// The message for a first argument that is no command (`installtop rn m.yaml`), with the
-    /// command it probably meant; `nil` when the first argument is a command or an option.
+    /// command it probably meant, or an apt verb (`installtop install cowsay`) with the `apt`
+    /// command that does it; likewise for `apt`'s own commands (`installtop apt instal cowsay`).
+    /// `nil` when the arguments name commands, or an option comes first.
     static func unknownCommand(in arguments: ArraySlice<String>) -> String? {
         guard let word = arguments.first, !word.hasPrefix("-") else { return nil }
+        let aptNames = APTCommand.configuration.subcommands.map { $0._commandName }
+        if word == APTCommand._commandName {
+            return unknownCommand(arguments.dropFirst().first, among: aptNames + ["help"], of: "installtop apt")
+        }
         let names = configuration.subcommands.map { $0._commandName } + ["help"]
-        guard !names.contains(word) else { return nil }
+        if !names.contains(word), aptNames.contains(word) {
+            let verb = word == "full-upgrade" ? "fully upgrade" : word
+            return "installtop has no command `\(word)`; to \(verb) packages with apt: installtop apt "
+                + arguments.joined(separator: " ")
+        }
+        return unknownCommand(word, among: names, of: "installtop")
+    }
+
+    /// The message for `word` where one of `names` (the commands of `command`) was expected.
+    private static func unknownCommand(_ word: String?, among names: [String], of command: String) -> String? {
+        guard let word, !word.hasPrefix("-"), !names.contains(word) else { return nil }
         let hint = EditDistance.closest(to: word, among: names).map { "; did you mean '\($0)'?" } ?? ""
-        return "installtop: unknown command '\(word)'\(hint)\nThe commands: \(names.joined(separator: ", ")) (installtop --help says more)."
+        return "installtop: unknown command '\(word)'\(hint)\nThe commands: \(names.joined(separator: ", ")) (\(command) --help says more)."
     }
 }

@@ -26,6 +26,23 @@ struct CommandLineTests {
         #expect(nothingClose.status == 2 && nothingClose.stderr.hasPrefix("installtop: unknown command 'frobnicate'\n"), "\(nothingClose.stderr)")
     }
 
+    @Test("an apt verb as a command points at `installtop apt`; a typo in apt's commands gets a did-you-mean")
+    func aptHints() async throws {
+        let folder = try TestFolder()
+        defer { folder.remove() }
+        for verb in ["install", "remove", "upgrade"] {
+            let result = try await installtop([verb, "cowsay"], in: folder)
+            #expect(result.status == 2)
+            #expect(result.stderr == "installtop has no command `\(verb)`; to \(verb) packages with apt: installtop apt \(verb) cowsay\n",
+                    "\(result.stderr)")
+        }
+        let typo = try await installtop(["apt", "instal", "cowsay"], in: folder)
+        #expect(typo.status == 2)
+        #expect(typo.stderr.hasPrefix("installtop: unknown command 'instal'; did you mean 'install'?\n"), "\(typo.stderr)")
+        #expect(typo.stderr.contains("The commands: install, upgrade, full-upgrade, remove, help (installtop apt --help says more)."),
+                "\(typo.stderr)")
+    }
+
     @Test("--theme with an unknown name is a usage error in every output mode, before anything runs, with no file position",
           arguments: [["--plain"], ["--json"]])
     func unknownTheme(mode: [String]) async throws {
