@@ -51,6 +51,7 @@ struct EngineServerSocketTests {
         try client.request(.job(.abortAll(force: false)))
         engine.stop()
         #expect(!exists(engine.socketPath))
+        #expect(!exists(engine.socketPath + ".lock"), "the lock file is removed with the socket")
         #expect(throws: DaemonError.noEngine(engine.socketPath)) { _ = try EngineClient(path: engine.socketPath) }
         #expect(try client.nextMessage() == nil, "connected clients see the end")
     }

@@ -6,8 +6,9 @@ import Glibc
 final class ListeningSocket: Sendable {
     let path: String
     let descriptor: Int32
-    /// Held while serving: `PATH.lock`, flock'ed (the file stays; removing it would let two
-    /// engines lock two different files of one name).
+    /// Held while serving: `PATH.lock`, flock'ed. The engine removes it when it stops, while it
+    /// still holds the lock; an engine that locks a file checks that it is still the one at the
+    /// path, so two engines never hold two different files of one name.
     private let lockDescriptor: Int32
     /// The socket file's identity, so `remove()` never unlinks a successor's socket.
     private let device: UInt64
@@ -18,12 +19,7 @@ final class ListeningSocket: Sendable {
     ///   answers), `notASocket`, `system`.
     init(path: String) throws(DaemonError) {
         try SocketLocation.checkDirectory(of: path)
-        let lock = open(path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard lock >= 0 else { throw .system("open \(path).lock", errno: errno) }
-        guard flock(lock, LOCK_EX | LOCK_NB) == 0 else {
-            close(lock)
-            throw .alreadyServing(path, pid: Self.servingPID(path))
-        }
+        let lock = try Self.lock(path + ".lock", servingOn: path)
         // We hold the lock: whatever socket is at the path was left by an engine that is gone.
         var info = stat()
         if lstat(path, &info) == 0 {
@@ -55,18 +51,45 @@ final class ListeningSocket: Sendable {
         inode = UInt64(info.st_ino)
     }
 
-    /// Stops listening, removes the socket file if it is still ours, then releases the lock,
-    /// so another engine (in this process or another) may take the path.
+    /// Stops listening, removes the socket file if it is still ours, then the lock file while
+    /// the lock is still held, then releases the lock, so another engine (in this process or
+    /// another) may take the path and nothing is left behind.
     func remove() {
         var info = stat()
         if stat(path, &info) == 0, UInt64(info.st_dev) == device, UInt64(info.st_ino) == inode {
             unlink(path)
         }
         close(descriptor)
+        if Self.isFile(lockDescriptor, at: path + ".lock") { unlink(path + ".lock") }
         // Unlocked explicitly: a child being spawned by another thread may hold a copy of the
         // descriptor until its exec, and closing ours alone would keep the path locked.
         flock(lockDescriptor, LOCK_UN)
         close(lockDescriptor)
+    }
+
+    /// Opens and flocks the lock file at `lockPath`. A file that was unlinked between the open
+    /// and the flock (its engine stopped meanwhile) is no lock on the path: it is dropped and
+    /// the path's new file is tried.
+    /// - Throws: `alreadyServing` when another engine holds the lock; `system`.
+    private static func lock(_ lockPath: String, servingOn path: String) throws(DaemonError) -> Int32 {
+        while true {
+            let lock = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+            guard lock >= 0 else { throw .system("open \(lockPath)", errno: errno) }
+            guard flock(lock, LOCK_EX | LOCK_NB) == 0 else {
+                close(lock)
+                throw .alreadyServing(path, pid: servingPID(path))
+            }
+            if isFile(lock, at: lockPath) { return lock }
+            close(lock)
+        }
+    }
+
+    /// Whether `descriptor` is the file at `path` now.
+    private static func isFile(_ descriptor: Int32, at path: String) -> Bool {
+        var opened = stat()
+        var named = stat()
+        return fstat(descriptor, &opened) == 0 && lstat(path, &named) == 0
+            && opened.st_dev == named.st_dev && opened.st_ino == named.st_ino
     }
 
     /// The pid of the engine answering on `path`, if one does.

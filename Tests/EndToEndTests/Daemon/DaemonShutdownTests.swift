@@ -29,6 +29,7 @@ struct DaemonShutdownTests {
         #expect(stopped.stderr.contains("job 1 completed: aborted"), "\(stopped.stderr)")
         #expect(stopped.stderr.contains("stopped; every job has completed and the socket is removed"), "\(stopped.stderr)")
         #expect(!FileManager.default.fileExists(atPath: daemon.socket), "the socket file is removed")
+        #expect(!FileManager.default.fileExists(atPath: daemon.socket + ".lock"), "the lock file is removed too")
         #expect(await eventually { processIsGone(child) }, "the job's child \(child) is gone")
         #expect(serve.leftovers.isEmpty, "left behind: \(serve.leftovers)")
 
