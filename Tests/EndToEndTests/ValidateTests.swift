@@ -27,6 +27,18 @@ struct ValidateTests {
         #expect(result.stderr.isEmpty)
     }
 
+    @Test("a missing manifest is one line without a position, for validate, run and submit")
+    func missingManifest() async throws {
+        let folder = try TestFolder()
+        defer { folder.remove() }
+        for command in [["validate", "nope.yaml"], ["run", "nope.yaml", "--plain", "--no-history"],
+                        ["submit", "nope.yaml", "--socket", folder.file("none.sock")]] {
+            let result = try await installtop(command, in: folder)
+            #expect(result.status == 2)
+            #expect(result.stderr == "installtop: nope.yaml: no such file\n", "\(command): \(result.stderr)")
+        }
+    }
+
     @Test("a broken manifest lists every error with file:line:column and exits 2")
     func brokenManifest() async throws {
         let folder = try TestFolder()

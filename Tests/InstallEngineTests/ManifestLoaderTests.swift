@@ -255,16 +255,17 @@ struct ManifestLoaderTests {
 
     // MARK: - Files
 
-    @Test func anUnreadableFileIsOneErrorNamingTheOSError() throws {
+    @Test func anUnreadableFileIsOneErrorWithoutAPosition() throws {
         let folder = try makeFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let missing = folder + "/nope.yaml"
         let errors = #expect(throws: ManifestErrors.self) { try ManifestLoader.load(contentsOfFile: missing) }
         #expect(errors?.errors == [
-            ManifestError(file: missing, line: 1, column: 1, message: "cannot read the manifest: No such file or directory")
+            ManifestError(file: missing, message: "no such file")
         ])
+        #expect(errors?.description == "\(missing): no such file")
         let directory = #expect(throws: ManifestErrors.self) { try ManifestLoader.load(contentsOfFile: folder) }
-        #expect(directory?.errors.map(\.description) == ["\(folder):1:1: cannot read the manifest: Is a directory"])
+        #expect(directory?.errors.map(\.description) == ["\(folder): cannot read the manifest: Is a directory"])
     }
 
     @Test func bytesThatAreNotUTF8ArePointedAt() throws {

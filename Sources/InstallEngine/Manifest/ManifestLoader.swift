@@ -9,7 +9,7 @@ public enum ManifestLoader {
     // MARK: - Loading
 
     /// Reads and checks the manifest at `path` (relative paths start at the current folder).
-    /// An unreadable file gives one error at 1:1 naming the OS error.
+    /// An unreadable file gives one error about the whole file, with no position.
     public static func load(contentsOfFile path: String) throws(ManifestErrors) -> Manifest {
         let yaml = try ManifestSourceFile.text(ofFile: path)
         return try load(yaml: yaml, path: path)

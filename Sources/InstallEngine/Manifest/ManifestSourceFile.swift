@@ -4,15 +4,14 @@ import Foundation
 enum ManifestSourceFile {
     // MARK: - Reading
 
-    /// The file's text. Throws one error at 1:1 naming the OS error (`No such file or
-    /// directory`, `Permission denied`, `Is a directory`), or one at the first byte that is not
-    /// UTF-8.
+    /// The file's text. Throws one error about the whole file when it cannot be read (`no such
+    /// file`, or the OS error: `Permission denied`, `Is a directory`), or one at the first byte
+    /// that is not UTF-8.
     static func text(ofFile path: String) throws(ManifestErrors) -> String {
         var code: Int32 = 0
         guard let bytes = readBytes(path, errorCode: &code) else {
-            throw ManifestErrors([
-                ManifestError(file: path, line: 1, column: 1, message: "cannot read the manifest: \(String(cString: strerror(code)))")
-            ])
+            let message = code == ENOENT ? "no such file" : "cannot read the manifest: \(String(cString: strerror(code)))"
+            throw ManifestErrors([ManifestError(file: path, message: message)])
         }
         guard bytes.count <= ManifestLimits.maximumFileSize else {
             throw ManifestErrors([ManifestError(

@@ -4,13 +4,18 @@ import InstallEngine
 /// Loading the manifest a command was given, the same way for `run` and `submit`.
 enum ManifestArgument {
     /// The manifest at `file`, its warnings printed on stderr; when it is invalid, prints every
-    /// error (with file:line:column) and the count on stderr and exits with status 2.
+    /// error (with file:line:column) and the count on stderr and exits with status 2. A file
+    /// that cannot be read is one line, `installtop: FILE: no such file`.
     static func load(_ file: String) throws -> Manifest {
         do {
             let manifest = try ManifestLoader.load(contentsOfFile: file)
             for warning in manifest.warnings { StandardOutput.stderr.line(warning.description) }
             return manifest
         } catch {
+            if error.errors.count == 1, let only = error.errors.first, only.isAboutTheWholeFile {
+                StandardOutput.stderr.line("installtop: \(only.description)")
+                throw ExitCode(ExitStatus.invalidUsage.rawValue)
+            }
             StandardOutput.stderr.line("\(error.description)\n\(error.countLine)")
             throw ExitCode(ExitStatus.invalidUsage.rawValue)
         }
