@@ -33,6 +33,8 @@ struct DemoCommand: ParsableCommand {
 
     @OptionGroup var options: RunOptions
 
+    @OptionGroup var scheduling: SchedulingOptions
+
     func validate() throws {
         if printManifest && export != nil { throw ValidationError("--print-manifest and --export exclude each other") }
     }
@@ -52,12 +54,22 @@ struct DemoCommand: ParsableCommand {
                 throw ExitCode(1)
             }
         }
+        // From its first file to its last removal the demo latches SIGINT, SIGTERM and SIGHUP
+        // wherever nothing else handles them: the monitor installs its own handlers and gives the
+        // latch back when it ends, so a terminal closed right after `q` (SIGHUP while it quits)
+        // no longer kills the process before the folder and the apt root are removed.
+        let (status, _) = SignalLatch.catching { runLatched() }
+        throw ExitCode(status.rawValue)
+    }
+
+    /// Writes the demo's files, builds its apt job, runs everything and removes what it wrote.
+    private func runLatched() -> ExitStatus {
         let folder: DemoFolder
         do {
             folder = try DemoFolder.createTemporary()
         } catch {
             StandardOutput.stderr.line("installtop: cannot write the demo's files: \(error.localizedDescription)")
-            throw ExitCode(1)
+            return .failed
         }
         defer { folder.remove() }
         let manifest: Manifest
@@ -66,25 +78,24 @@ struct DemoCommand: ParsableCommand {
         } catch {
             // The demo manifest is ours; a failure here is a bug worth showing in full.
             StandardOutput.stderr.line("installtop: the bundled demo manifest is invalid:\n\(error.description)")
-            throw ExitCode(ExitStatus.invalidUsage.rawValue)
+            return .invalidUsage
         }
         var options = options
-        if !options.engine.noHistory && options.engine.historyDb == nil {
-            options.engine.historyDb = Self.historyPath()
+        if !options.history.noHistory && options.history.historyDb == nil {
+            options.history.historyDb = Self.historyPath()
         }
         // The apt job is built and planned before the run starts, so its plan is fixed like a
         // manifest's package job, and queued last, so the made-up jobs show first. Building
         // takes a moment: a Ctrl-C meanwhile must still remove the root (and the demo's
         // folder), so it is latched rather than left to kill the process.
-        let (apt, signal) = SignalLatch.catching { DemoAPTJob.prepare() }
+        let apt = DemoAPTJob.prepare()
         defer { apt?.remove() }
-        if signal != nil {
+        if SignalLatch.caught != nil {
             StandardOutput.stderr.line("installtop: interrupted before the demo started")
-            throw ExitCode(ExitStatus.aborted.rawValue)
+            return .aborted
         }
         let jobs = manifest.jobs.map(RunnableJob.init) + (apt.map { [$0.job] } ?? [])
-        let status = RunSession(jobs: jobs, options: options).run()
-        throw ExitCode(status.rawValue)
+        return RunSession(jobs: jobs, options: options, scheduling: scheduling).run()
     }
 
     /// The demo's own history: `demo-history.sqlite3` in the folder of the default history.

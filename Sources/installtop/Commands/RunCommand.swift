@@ -19,6 +19,8 @@ struct RunCommand: ParsableCommand {
 
     @OptionGroup var options: RunOptions
 
+    @OptionGroup var scheduling: SchedulingOptions
+
     func run() throws {
         let manifest = try ManifestArgument.load(file)
         let fleets = AnsibleJobPlanner()
@@ -34,7 +36,7 @@ struct RunCommand: ParsableCommand {
             StandardOutput.stdout.line("Nothing to do.")
             return
         }
-        let status = RunSession(jobs: planned.jobs, sessions: planned.sessions, options: options).run()
+        let status = RunSession(jobs: planned.jobs, sessions: planned.sessions, options: options, scheduling: scheduling).run()
         throw ExitCode(status.rawValue)
     }
 }

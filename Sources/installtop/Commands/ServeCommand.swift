@@ -22,7 +22,9 @@ struct ServeCommand: ParsableCommand {
 
     @OptionGroup var socket: SocketOption
 
-    @OptionGroup var engine: EngineOptions
+    @OptionGroup var scheduling: SchedulingOptions
+
+    @OptionGroup var history: HistoryOptions
 
     func run() throws {
         if systemdUnit {
@@ -37,6 +39,6 @@ struct ServeCommand: ParsableCommand {
             StandardOutput.stderr.line("installtop: \(error)")
             throw ExitCode(ExitStatus.invalidUsage.rawValue)
         }
-        throw ExitCode(ServeSession(socketPath: path, engine: engine).run())
+        throw ExitCode(ServeSession(socketPath: path, scheduling: scheduling, history: history).run())
     }
 }

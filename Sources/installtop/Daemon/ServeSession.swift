@@ -11,14 +11,15 @@ import InstallHistory
 /// server, until SIGTERM or SIGINT has aborted the jobs and they have all completed.
 struct ServeSession {
     let socketPath: String
-    let engine: EngineOptions
+    let scheduling: SchedulingOptions
+    let history: HistoryOptions
 
     /// Serves until stopped; returns the exit status (0 after an orderly stop, 1 when the
     /// engine could not start).
     func run() -> Int32 {
         let log = Self.log
         let warnings = Warnings(echo: { log("warning: \($0)") })
-        let host = EngineHost(options: engine, warnings: warnings)
+        let host = EngineHost(scheduling: scheduling, history: history, warnings: warnings)
         let fleets = AnsibleJobPlanner()
         defer { fleets.removeFiles() }
         let queue = host.queue
@@ -30,7 +31,7 @@ struct ServeSession {
             return 1
         }
         queue.subscribe { Self.logLifecycle($0, log: log) }
-        log("serving on \(socketPath) (pid \(getpid()), \(engine.concurrency) job\(engine.concurrency == 1 ? "" : "s") at once)")
+        log("serving on \(socketPath) (pid \(getpid()), \(scheduling.concurrency) job\(scheduling.concurrency == 1 ? "" : "s") at once)")
 
         let stopRequested = DispatchSemaphore(value: 0)
         let hangups = SignalRelay(signals: [SIGHUP]) { _, _ in

@@ -5,9 +5,10 @@ import Synchronization
 /// before the handler is installed, so Swift's lazy initialisation never runs inside it.
 private let caughtSignal = Atomic<Int32>(0)
 
-/// Catches SIGINT, SIGTERM and SIGHUP for a short stretch before anything runs (the demo
-/// building its packages), so that stretch can clean up instead of dying with files left in
-/// `$TMPDIR`.
+/// Catches SIGINT, SIGTERM and SIGHUP while the demo has files in `$TMPDIR` (its folder, its
+/// apt root), so every way out removes them instead of dying with them left behind. Handlers
+/// installed meanwhile by code that saves and restores the earlier ones (the monitor's
+/// terminal) take over while they are installed.
 ///
 /// Not a `SignalRelay`: libdispatch installs its own handler once per signal, and the SIG_IGN a
 /// second relay sets would replace it, leaving the run's relay deaf. A plain `sigaction`
@@ -17,6 +18,12 @@ enum SignalLatch {
     /// A signal the process ignores on entry (a background job of a shell) stays ignored.
     /// - Returns: what `body` returned, and the first signal that arrived meanwhile (`nil` for
     ///   none); such a signal is not delivered again.
+    /// The first signal latched since `catching` began, if any: `body` asks this to stop early.
+    static var caught: Int32? {
+        let signal = caughtSignal.load(ordering: .relaxed)
+        return signal == 0 ? nil : signal
+    }
+
     static func catching<Result>(_ body: () -> Result) -> (result: Result, signal: Int32?) {
         caughtSignal.store(0, ordering: .relaxed)
         var latch = sigaction()
@@ -39,7 +46,6 @@ enum SignalLatch {
             var restored = old
             sigaction(signal, &restored, nil)
         }
-        let signal = caughtSignal.load(ordering: .relaxed)
-        return (result, signal == 0 ? nil : signal)
+        return (result, caught)
     }
 }

@@ -8,11 +8,13 @@ struct EngineHost {
     /// Where the history is read from: the store the queue records into, or why there is none.
     let history: HistorySource
 
-    /// Builds the queue from `options` and attaches the history unless `--no-history`: rows
-    /// left by writers that died are recovered first. A history that cannot be opened is no
-    /// reason to refuse the installs: `warnings` gets why, and `history` says so.
-    init(options: EngineOptions, warnings: Warnings) {
-        queue = JobQueue(backend: ProcessBackend(), concurrency: options.concurrency, configuration: options.configuration)
+    /// Builds the queue from `scheduling` (one job at a time with the manifest's graces when
+    /// `nil`) and attaches the history unless `--no-history`: rows left by writers that died are
+    /// recovered first. A history that cannot be opened is no reason to refuse the installs:
+    /// `warnings` gets why, and `history` says so.
+    init(scheduling: SchedulingOptions?, history options: HistoryOptions, warnings: Warnings) {
+        queue = JobQueue(backend: ProcessBackend(), concurrency: scheduling?.concurrency ?? 1,
+                         configuration: scheduling?.configuration ?? EngineConfiguration())
         guard !options.noHistory else {
             history = .off("history is off (--no-history)")
             return

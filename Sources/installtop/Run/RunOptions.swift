@@ -1,7 +1,8 @@
 import ArgumentParser
 import Monitor
 
-/// The options `run` and `demo` share.
+/// The options of every command that runs jobs in this process: `run`, `demo`, `apt` and
+/// `ansible`.
 struct RunOptions: ParsableArguments {
     @Flag(help: "Print one line per event instead of the monitor (the default when stdout is not a terminal).")
     var plain = false
@@ -15,7 +16,7 @@ struct RunOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The monitor's theme: a name from `installtop themes` or a path.", valueName: "name|path"))
     var theme: String?
 
-    @OptionGroup var engine: EngineOptions
+    @OptionGroup var history: HistoryOptions
 
     @Flag(help: "Close the monitor when every job is done.")
     var exitWhenDone = false

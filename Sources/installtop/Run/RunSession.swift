@@ -13,21 +13,24 @@ struct RunSession {
     /// Driver sessions (Ansible): each declares its own jobs as it runs (rule 27).
     let sessions: [any SessionDriver]
     let options: RunOptions
+    /// `run`'s and `demo`'s `--concurrency` and `--abort-grace`; `nil` for `apt` and `ansible`.
+    let scheduling: SchedulingOptions?
 
-    init(jobs: [RunnableJob], sessions: [any SessionDriver] = [], options: RunOptions) {
+    init(jobs: [RunnableJob], sessions: [any SessionDriver] = [], options: RunOptions, scheduling: SchedulingOptions? = nil) {
         self.jobs = jobs
         self.sessions = sessions
         self.options = options
+        self.scheduling = scheduling
     }
 
-    init(manifest: Manifest, options: RunOptions) {
-        self.init(jobs: manifest.jobs.map(RunnableJob.init), options: options)
+    init(manifest: Manifest, options: RunOptions, scheduling: SchedulingOptions) {
+        self.init(jobs: manifest.jobs.map(RunnableJob.init), options: options, scheduling: scheduling)
     }
 
     /// Runs everything and returns the exit status. Returns only after every child is gone.
     func run() -> ExitStatus {
         let warnings = Warnings()
-        let host = EngineHost(options: options.engine, warnings: warnings)
+        let host = EngineHost(scheduling: scheduling, history: options.history, warnings: warnings)
         let queue = host.queue
         let tally = JobResultTally(queue: queue)
         let history = host.history
