@@ -4,7 +4,7 @@ import ArgumentParser
 struct APTInstallCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "install", abstract: "Install packages and what they depend on.")
 
-    @Argument(help: "The packages.")
+    @Argument(help: "The packages.", completion: CompletionSources.package)
     var packages: [String]
 
     @OptionGroup var options: APTOptions

@@ -18,7 +18,7 @@ struct AttachCommand: ParsableCommand {
 
     @OptionGroup var socket: SocketOption
 
-    @Option(help: ArgumentHelp("The monitor's theme: a name from `installtop themes` or a path.", valueName: "name|path"))
+    @Option(help: ArgumentHelp("The monitor's theme: a name from `installtop themes` or a path.", valueName: "name|path"), completion: CompletionSources.theme)
     var theme: String?
 
     func run() throws {

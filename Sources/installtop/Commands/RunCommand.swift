@@ -14,7 +14,7 @@ struct RunCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The manifest (YAML) of jobs to run.")
+    @Argument(help: "The manifest (YAML) of jobs to run.", completion: CompletionSources.manifest)
     var file: String
 
     @OptionGroup var options: RunOptions

@@ -17,7 +17,7 @@ struct SubmitCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The manifest (YAML) of jobs to queue.")
+    @Argument(help: "The manifest (YAML) of jobs to queue.", completion: CompletionSources.manifest)
     var file: String
 
     @OptionGroup var socket: SocketOption

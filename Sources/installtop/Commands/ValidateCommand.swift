@@ -15,7 +15,7 @@ struct ValidateCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The manifest (YAML) to check.")
+    @Argument(help: "The manifest (YAML) to check.", completion: CompletionSources.manifest)
     var file: String
 
     func run() throws {

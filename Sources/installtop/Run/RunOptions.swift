@@ -13,7 +13,7 @@ struct RunOptions: ParsableArguments {
     @Flag(help: "With --json, also emit every output line of every update as a `log` event.")
     var jsonLogs = false
 
-    @Option(help: ArgumentHelp("The monitor's theme: a name from `installtop themes` or a path.", valueName: "name|path"))
+    @Option(help: ArgumentHelp("The monitor's theme: a name from `installtop themes` or a path.", valueName: "name|path"), completion: CompletionSources.theme)
     var theme: String?
 
     @OptionGroup var history: HistoryOptions
