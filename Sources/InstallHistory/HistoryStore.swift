@@ -25,19 +25,21 @@ public final class HistoryStore: Sendable {
 
     /// Opens the history at `path`, bringing its schema up to date.
     ///
-    /// With `createIfMissing` (the default) a missing file is created, and so are its missing
-    /// parent folders, with mode 0700 since the output tails may hold anything an installer
-    /// printed. Without it a missing file throws `missingDatabase` and nothing is created.
+    /// With `createIfMissing` (the default) a missing file is created with mode 0600, and so are
+    /// its missing parent folders, with mode 0700, since the output tails may hold anything an
+    /// installer printed (SQLite gives the `-wal` and `-shm` files the database's mode). Without it a missing file throws `missingDatabase` and nothing is created.
     /// A file that is not a database, is corrupt or cannot be written throws
     /// `unusableDatabase`, and so does another process opening it for over 10 s.
     public init(path: String, createIfMissing: Bool = true) throws(HistoryError) {
         self.path = path
-        if !FileManager.default.fileExists(atPath: path) {
+        let creating = !FileManager.default.fileExists(atPath: path)
+        if creating {
             guard createIfMissing else { throw .missingDatabase(path: path) }
             try Self.createParentFolder(of: path)
         }
         do {
             pool = try FolderLock.withLock(on: (path as NSString).deletingLastPathComponent, timeout: .seconds(10)) {
+                if creating { try Self.createPrivateFile(at: path) }
                 let pool = try DatabasePool(path: path, configuration: Self.configuration)
                 try HistorySchema.migrator.migrate(pool)
                 return pool
@@ -84,6 +86,18 @@ public final class HistoryStore: Sendable {
         } catch {
             throw .unusableDatabase(path: path, reason: "cannot create folder \(folder): \(describe(error))")
         }
+    }
+
+    /// Creates `path` empty with mode 0600 (less if the umask says so) before SQLite opens it,
+    /// so no row is ever written to a file others can read; a file another process created
+    /// meanwhile is left as it is.
+    private static func createPrivateFile(at path: String) throws {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard descriptor >= 0 else {
+            guard errno == EEXIST else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+            return
+        }
+        close(descriptor)
     }
 
     // MARK: - Errors

@@ -7,6 +7,30 @@ import Testing
 /// interrupted without losing anything (rule 20).
 @Suite("history")
 struct HistoryTests {
+    @Test("as root without a history of its own, history shows the service's and says so; once root has one, root's",
+          .enabled(if: geteuid() == 0, "installtop looks for the service's history only as root"))
+    func rootFindsTheServiceHistory() async throws {
+        let folder = try TestFolder()
+        defer { folder.remove() }
+        let service = folder.file("var-lib-installtop/history.sqlite3")
+        try folder.write("one.yaml", "jobs:\n  - name: Service job\n    updates:\n      - {id: served, install: 'true'}\n")
+        let run = try await installtop(["run", "--plain", "--history-db", service, "one.yaml"], in: folder)
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        let environment = ["INSTALLTOP_SERVICE_HISTORY": service]
+
+        let shown = try await installtop(["history", "--json"], in: folder, environment: environment)
+        #expect(shown.status == 0, "stderr: \(shown.stderr)")
+        #expect(try shown.jsonEvents().map { $0.string("updateId") } == ["served"], "\(shown.stdout)")
+        let own = folder.file("state/installtop/history.sqlite3")
+        #expect(shown.stderr == "installtop: showing the service's history, \(service) (\(own) does not exist)\n", "\(shown.stderr)")
+
+        try folder.write("mine.yaml", "jobs:\n  - name: Own job\n    updates:\n      - {id: mine, install: 'true'}\n")
+        _ = try await installtop(["run", "--plain", "mine.yaml"], in: folder, environment: environment)
+        let ownShown = try await installtop(["history", "--json"], in: folder, environment: environment)
+        #expect(try ownShown.jsonEvents().map { $0.string("updateId") } == ["mine"], "\(ownShown.stdout)")
+        #expect(ownShown.stderr.isEmpty, "\(ownShown.stderr)")
+    }
+
     @Test("run records every update; history --json lists them newest first with their fields")
     func recordsAndLists() async throws {
         let folder = try TestFolder()

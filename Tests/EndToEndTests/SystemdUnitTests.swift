@@ -17,6 +17,7 @@ struct SystemdUnitTests {
         #expect(lines.contains("ExecStart=\(resolved) serve --socket /run/installtop.sock --history-db /var/lib/installtop/history.sqlite3"),
                 "\(result.stdout)")
         #expect(lines.contains("StateDirectory=installtop"))
+        #expect(lines.contains("StateDirectoryMode=0700"), "the history must not be readable by other users")
         // A graceful abort needs SIGTERM to reach installtop only (never dpkg or an install script).
         #expect(lines.contains("KillMode=mixed"))
         #expect(lines.contains("WantedBy=multi-user.target"))

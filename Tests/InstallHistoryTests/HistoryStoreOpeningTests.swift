@@ -1,5 +1,6 @@
 import Foundation
-import InstallHistory
+@testable import InstallHistory
+import InstallEngine
 import Testing
 
 @Suite("Opening the history database")
@@ -15,6 +16,19 @@ final class HistoryStoreOpeningTests {
         // A WAL database says so in its header (bytes 18 and 19 are 2).
         let header = try #require(FileManager.default.contents(atPath: path))
         #expect(header.count >= 20 && header[18] == 2 && header[19] == 2)
+    }
+
+    @Test func theDatabaseAndItsWALFilesAreOnlyTheOwnersFromTheFirstWrite() throws {
+        let path = folder.file("private/history.sqlite3")
+        let store = try HistoryStore(path: path)
+        _ = try store.insert(HistoryEntry(
+            operation: .install, resultCode: .succeeded, hResult: .ok, startedAt: Date(), endedAt: Date(),
+            updateID: "secret", title: "token printed here", jobName: "j", outputTail: "TOKEN=hunter2"))
+        for file in [path, path + "-wal", path + "-shm"] {
+            let attributes = try FileManager.default.attributesOfItem(atPath: file)
+            let mode = try #require((attributes[.posixPermissions] as? NSNumber)?.intValue, "\(file)")
+            #expect(mode & 0o077 == 0, "\(file) is mode \(String(mode, radix: 8))")
+        }
     }
 
     @Test func readingAMissingDatabaseThrowsAndCreatesNothing() {

@@ -6,6 +6,7 @@ import InstallHistory
 ///
 /// Before listing, rows left running by an installtop that died are settled as interrupted
 /// (rule 20). A missing or unusable database is reported on stderr with exit status 1.
+/// As root without a history of its own, the service's is shown (see `defaultPath`).
 struct HistoryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "history",
@@ -30,7 +31,7 @@ struct HistoryCommand: ParsableCommand {
     @Option(
         name: .customLong("history-db"),
         help: ArgumentHelp(
-            "The history database (default: $XDG_STATE_HOME/installtop/history.sqlite3).", valueName: "path"))
+            "The history database (default: $XDG_STATE_HOME/installtop/history.sqlite3; as root, when that does not exist, the service's, /var/lib/installtop/history.sqlite3).", valueName: "path"))
     var historyDB: String?
 
     func validate() throws {
@@ -39,7 +40,16 @@ struct HistoryCommand: ParsableCommand {
     }
 
     func run() throws {
-        let path = historyDB ?? HistoryStore.defaultPath()
+        let path: String
+        if let historyDB {
+            path = historyDB
+        } else {
+            let chosen = Self.defaultPath()
+            path = chosen.path
+            if let own = chosen.insteadOf {
+                Self.printError("showing the service's history, \(path) (\(own) does not exist)")
+            }
+        }
         let entries: [HistoryEntry]
         let total: Int
         do {
@@ -64,6 +74,19 @@ struct HistoryCommand: ParsableCommand {
                 print("(\(offset + 1)-\(offset + entries.count) of \(total); --offset \(offset + entries.count) for older entries)")
             }
         }
+    }
+
+    /// The user's own history; as root, when that does not exist but the service's does (the
+    /// systemd unit's, see `SystemdUnit.serviceHistoryPath`), the service's, with the own path
+    /// it stands in for. root's own history is still the one shown once it exists.
+    static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment,
+                            isRoot: Bool = geteuid() == 0) -> (path: String, insteadOf: String?) {
+        let own = HistoryStore.defaultPath(environment: environment)
+        let service = SystemdUnit.serviceHistoryPath(environment: environment)
+        guard isRoot, !FileManager.default.fileExists(atPath: own), FileManager.default.fileExists(atPath: service) else {
+            return (own, nil)
+        }
+        return (service, own)
     }
 
     private static func printError(_ message: String) {

@@ -1,8 +1,17 @@
+import Foundation
+
 /// The systemd unit that runs `installtop serve` as the machine's install engine, printed by
 /// `installtop serve --systemd-unit`.
 enum SystemdUnit {
     /// Where the system service keeps its history (systemd's `StateDirectory=installtop`).
     static let historyPath = "/var/lib/installtop/history.sqlite3"
+    /// The service's history as `installtop history` looks for it: `INSTALLTOP_SERVICE_HISTORY`
+    /// when that is an absolute path (a service installed elsewhere, or a test), else
+    /// `historyPath`.
+    static func serviceHistoryPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        environment["INSTALLTOP_SERVICE_HISTORY"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? historyPath
+    }
+
     /// Where it listens: root's default socket, which root's clients find (SocketLocation).
     static let socketPath = "/run/installtop.sock"
 
@@ -21,6 +30,8 @@ enum SystemdUnit {
         Type=simple
         ExecStart=\(executable) serve --socket \(socketPath) --history-db \(historyPath)
         StateDirectory=installtop
+        # The history holds every install's output tail: root's alone.
+        StateDirectoryMode=0700
         # SIGTERM to installtop only: it aborts running updates gracefully (each one's abort
         # grace, 10 s by default) and records their results; signalling the whole group
         # instead would cut the installs themselves. SIGKILL for everything after the timeout.
