@@ -49,11 +49,11 @@ struct InstallerResultTests {
         #expect(backend.startedUpdateIDs == ["segv", "missing", "fine"])
     }
 
-    @Test("A timeout kills the update and fails it with installerHung")
+    @Test("A timeout terminates the update, kills it when its grace is over, and fails it with installerHung")
     func timeout() async throws {
         let backend = ScriptedBackend(defaultScript: UpdateScript(ending: .whenReleased, onTerminate: .ignore))
         let installer = UpdateInstaller(backend: backend, configuration: configuration)
-        let result = try await installer.install([update("a", timeout: .milliseconds(40))])
+        let result = try await installer.install([update("a", timeout: .milliseconds(40), abortGrace: .milliseconds(60))])
         #expect(result.updateResults[0].resultCode == .failed)
         #expect(result.updateResults[0].hResult == .installerHung)
         #expect(result.updateResults[0].hResult.description == "0x80242007")
