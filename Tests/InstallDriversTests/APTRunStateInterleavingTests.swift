@@ -172,39 +172,19 @@ struct APTRunStateInterleavingTests {
         #expect(engine.kept[6] == index("a-broken"))
     }
 
-    @Test("Many random orders that keep each pipe's own order", arguments: 0..<200)
-    func randomOrders(seed: Int) {
-        var generator = SplitMix(seed: UInt64(seed))
-        var lines: [Line] = []
-        var (status, output) = (0, 0)
-        while status < Self.status.count || output < Self.output.count {
-            // Runs of a few lines from one pipe, as a loaded poller reads them.
-            let fromStatus = output == Self.output.count || (status < Self.status.count && generator.next() % 2 == 0)
-            for _ in 0...(generator.next() % 4) {
-                if fromStatus, status < Self.status.count {
-                    lines.append(.status(Self.status[status]))
-                    status += 1
-                } else if !fromStatus, output < Self.output.count {
-                    lines.append(.output(output))
-                    output += 1
-                }
-            }
+    @Test("Status-Fd behind or ahead of the output by every lag from a whole transaction to none", arguments: -40...40)
+    func everyLag(lag: Int) {
+        // Status-Fd line j is read as if it were output line j·(output/status) + lag: a
+        // negative lag reads Status-Fd early, a positive one late; ties go either way.
+        let scale = Double(Self.output.count) / Double(Self.status.count)
+        for statusFirstOnTies in [true, false] {
+            let keyed = Self.status.enumerated().map { (key: Double($0.offset) * scale + Double(lag), first: statusFirstOnTies, line: Line.status($0.element)) }
+                + Self.output.indices.map { (key: Double($0), first: !statusFirstOnTies, line: Line.output($0)) }
+            let lines = keyed.enumerated().sorted { a, b in
+                a.element.key != b.element.key ? a.element.key < b.element.key
+                    : a.element.first != b.element.first ? a.element.first : a.offset < b.offset
+            }.map(\.element.line)
+            check(run(lines), "lag \(lag), Status-Fd first on ties: \(statusFirstOnTies)")
         }
-        check(run(lines), "seed \(seed)")
-    }
-}
-
-/// A small seeded generator: the same orders on every run.
-private struct SplitMix {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
