@@ -106,6 +106,15 @@ struct DemoTests {
                 "\(lines.map(\.description).joined(separator: "\n"))")
         #expect(lines.contains { $0.index == brokenIndex && $0.string("line")?.contains("made this postinst fail on purpose") == true },
                 "\(lines.map(\.description).joined(separator: "\n"))")
+        // Every line dpkg's output ties to a package (its own markers, its scripts' `P:` lines)
+        // is on that package, whichever of apt's two pipes ran ahead.
+        for line in lines {
+            guard let text = line.string("line"), let named = packages.first(where: { package in
+                text.hasPrefix(package + ":") || text.hasPrefix("Setting up \(package) ") || text.hasPrefix("Unpacking \(package) ")
+                    || text.hasPrefix("dpkg: error processing package \(package) ")
+            }) else { continue }
+            #expect(line.index == ids.firstIndex(of: named), "\(line)")
+        }
         let jobCompleted = try #require(events.last { $0.name == "job.completed" && $0.job == job })
         #expect(jobCompleted.bool("rebootRequired") == true, "\(jobCompleted)")
 

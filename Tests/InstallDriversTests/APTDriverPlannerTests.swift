@@ -86,6 +86,24 @@ struct APTDriverPlannerTests {
         #expect(HostPackageFingerprint().changes(since: host).isEmpty, "the host's package state changed")
     }
 
+    @Test("unmet dependencies are refused with apt's whole explanation: its list of what is unmet, then its E: line")
+    func unmetDependencies() throws {
+        let host = HostPackageFingerprint()
+        let apt = try APTTestRoot()
+        defer { apt.remove() }
+        try apt.publish([TestPackage(name: "lab-base"), TestPackage(name: "lab-app", depends: "lab-missing (>= 2)")])
+        let error = #expect(throws: APTPlanError.self) {
+            try APTPlanner.plan(PackageJob(request: .install(["lab-base", "lab-app"]), aptConfig: apt.configuration))
+        }
+        let lines = (error?.message ?? "").split(separator: "\n").map(String.init)
+        #expect(error?.kind == .aptRefused)
+        #expect(lines.first == "The following packages have unmet dependencies:", "\(lines)")
+        #expect(lines.contains { $0.contains("lab-app : Depends: lab-missing (>= 2) but it is not installable") }, "\(lines)")
+        #expect(lines.last?.hasPrefix("E: ") == true, "\(lines)")
+        #expect(try apt.states().isEmpty, "a refused plan installs nothing")
+        #expect(HostPackageFingerprint().changes(since: host).isEmpty, "the host's package state changed")
+    }
+
     @Test("a dpkg database locked by another process is refused, naming the holder's pid")
     func locked() throws {
         let host = HostPackageFingerprint()

@@ -89,6 +89,20 @@ struct APTTransactionTrackerTests {
         #expect(tracker.ignoredLines == 3)
     }
 
+    @Test("a purge ends with the word purged, a removal with removed (apt 2.6's lines for a purge)")
+    func purgeWord() {
+        var tracker = APTTransactionTracker(job: "apt", plan: [
+            PackageChange(package: "lab-old", action: .purge, oldVersion: "1.0"), PackageChange(package: "telnet", action: .remove, oldVersion: "0.17"),
+        ], downloads: [])
+        let purge = ["pmstatus:lab-old:0.0000:Preparing for removal of lab-old (amd64)", "pmstatus:lab-old:20.0000:Removing lab-old (amd64)",
+                     "pmstatus:lab-old:60.0000:Completely removing lab-old (amd64)", "pmstatus:lab-old:80.0000:Completely removed lab-old (amd64)",
+        ].flatMap { tracker.consume($0) }
+        let words = purge.compactMap { if case .progress(let progress) = $0 { progress.message } else { nil } }
+        #expect(words == ["preparing for removal", "removing", "purged"], "\(words)")
+        let removal = tracker.consume("pmstatus:telnet:90:Removed telnet")
+        #expect(removal.contains { if case .progress(let progress) = $0 { progress.message == "removed" } else { false } }, "\(removal)")
+    }
+
     @Test("a real install in a private root: every package of the plan ends succeeded from apt's own Status-Fd lines")
     func realTransaction() throws {
         let host = HostPackageFingerprint()

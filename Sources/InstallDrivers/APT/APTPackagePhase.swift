@@ -1,3 +1,5 @@
+import InstallEngine
+
 /// Where one package is in an apt transaction, read from the words apt's `pmstatus` lines start
 /// with (PACKAGES.md), and the share of the package's bar each phase stands for. Downloads take
 /// the first fifth; the rest follows dpkg's steps, as PackageKit's apt backend maps them.
@@ -34,6 +36,17 @@ public enum APTPackagePhase: String, Sendable, Hashable {
         case .preparingForRemoval: return "preparing for removal"
         case .removing: return "removing"
         case .removed: return "removed"
+        }
+    }
+
+    /// The word a package's bar ends with once `action` is done: `installed`, `removed`, or
+    /// `purged` (apt says `Completely removed` for a purge, and nothing at the end of a plain
+    /// removal).
+    public static func doneWord(for action: PackageChange.Action) -> String {
+        switch action {
+        case .install, .upgrade, .reinstall: return APTPackagePhase.installed.word
+        case .remove: return APTPackagePhase.removed.word
+        case .purge: return "purged"
         }
     }
 

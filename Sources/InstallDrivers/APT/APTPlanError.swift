@@ -25,12 +25,23 @@ public struct APTPlanError: Error, Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { message }
 
-    /// apt's error and warning lines (`E: …`, `W: …`) out of what it printed on stderr, or
-    /// `otherwise` when it printed none.
-    static func aptMessage(_ stderr: String, otherwise: String) -> String {
-        let lines = stderr.split(separator: "\n").filter { $0.hasPrefix("E: ") || $0.hasPrefix("W: ") }
+    /// apt's explanation of a refusal: its list of unmet dependencies out of what it printed
+    /// on stdout (`The following packages have unmet dependencies:` and every line under it),
+    /// then its error and warning lines (`E: …`, `W: …`) out of stderr; `otherwise` when it
+    /// printed neither.
+    static func aptMessage(_ stderr: String, stdout: String = "", otherwise: String) -> String {
+        let lines = unmetDependencies(in: stdout) + stderr.split(separator: "\n").filter { $0.hasPrefix("E: ") || $0.hasPrefix("W: ") }
         if !lines.isEmpty { return lines.joined(separator: "\n") }
         let text = stderr.trimmingCharacters(in: .whitespacesAndNewlines)
         return text.isEmpty ? otherwise : text
+    }
+
+    /// apt's heading and the indented lines that follow it (one per package, and a line of its
+    /// own for each further alternative), or nothing when apt printed no such list.
+    private static func unmetDependencies(in stdout: String) -> [Substring] {
+        let lines = stdout.split(separator: "\n")
+        guard let heading = lines.firstIndex(where: { $0.hasPrefix("The following packages have unmet dependencies") }) else { return [] }
+        let list = lines[lines.index(after: heading)...].prefix { $0.hasPrefix(" ") }
+        return [lines[heading]] + list
     }
 }

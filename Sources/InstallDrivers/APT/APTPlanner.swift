@@ -18,14 +18,14 @@ public enum APTPlanner {
         let simulation = SystemCommand.run(commandLine.simulation, environment: environment.commandEnvironment)
         if simulation.failedToStart { throw APTPlanError(.aptMissing, "apt-get is not installed here (\(simulation.stderr))") }
         guard simulation.status == 0 else {
-            throw APTPlanError(.aptRefused, APTPlanError.aptMessage(simulation.stderr, otherwise: "apt-get exited with status \(simulation.status)"))
+            throw APTPlanError(.aptRefused, APTPlanError.aptMessage(simulation.stderr, stdout: simulation.stdout, otherwise: "apt-get exited with status \(simulation.status)"))
         }
         let changes = APTSimulation.plan(from: simulation.stdout)
         var downloads: [APTDownload] = []
         if changes.contains(where: { !$0.isRemoval }) {
             let list = SystemCommand.run(commandLine.downloadList, environment: environment.commandEnvironment)
             guard list.status == 0 else {
-                throw APTPlanError(.aptRefused, APTPlanError.aptMessage(list.stderr, otherwise: "apt-get --print-uris exited with status \(list.status)"))
+                throw APTPlanError(.aptRefused, APTPlanError.aptMessage(list.stderr, stdout: list.stdout, otherwise: "apt-get --print-uris exited with status \(list.status)"))
             }
             downloads = APTDownload.list(from: list.stdout)
         }

@@ -3,21 +3,35 @@ import InstallEngine
 /// The pure half of a running apt job: turns what apt-get says (Status-Fd lines, output lines,
 /// its exit) into the engine's `DriverReport`s, by the update's index in the plan.
 ///
-/// - A package's success (`Installed`/`Removed`) is held back until the next package starts or
-///   apt ends, so that apt's exit status can still mark the last one (exit 100 with every
-///   package installed is `succeededWithErrors`, not success).
-/// - Output lines go to the package they name (`Unpacking P`, `Setting up P`) or the package
-///   being worked on; lines before any package started wait for the first one.
+/// - A package's update starts when dpkg first works on it (its first `pmstatus` phase, or an
+///   output line such as `Unpacking P`): a package only downloaded is waiting, not running, so
+///   the package dpkg is on is the job's current update.
+/// - Output lines go to the package they name (`Unpacking P`, `Setting up P`, `dpkg: error
+///   processing package P`, `P: …`), else to the package dpkg's output last named, else to the
+///   package Status-Fd says is current. Output and Status-Fd come on different pipes, so
+///   their order is not reliable under load: the output's own markers come first.
+/// - A package's verdict (`Installed`/`Removed`, or its error) is held back until dpkg's output
+///   has moved on to another package or apt ends: its last lines may still be on their way, and
+///   apt's exit status may still mark the last one (exit 100 with every package installed is
+///   `succeededWithErrors`, not success).
 /// - Reboot: a package that appears in Debian's `reboot-required.pkgs` while apt works on it
 ///   asked for one (rule 26); `rebootList` reads the list when asked.
 struct APTRunState {
     private(set) var tracker: APTTransactionTracker
     private let indexOf: [String: Int]
-    private var held: (index: Int, verdict: DriverVerdict)?
+    /// Verdicts Status-Fd gave whose package dpkg's output has not moved past yet, in order.
+    private var held: [(index: Int, verdict: DriverVerdict)] = []
     private var finished: Set<Int> = []
     private var started: Set<Int> = []
-    /// The most recent package to start that has not finished.
+    /// The most recent package Status-Fd put dpkg on that has not finished.
     private var active: Int?
+    /// The package dpkg's output last named as the one it works on.
+    private var outputPackage: Int?
+    /// Every package dpkg's output has named as the one it works on.
+    private var namedByOutput: Set<Int> = []
+    /// The order in which Status-Fd first spoke of each package dpkg worked on: apt's order,
+    /// which dpkg's output follows too.
+    private var statusOrder: [Int: Int] = [:]
     /// Output before any package started, bounded.
     private var waitingOutput: [(StandardStream, String)] = []
     private var rebootNames: Set<String>
@@ -36,7 +50,7 @@ struct APTRunState {
     /// The indices of packages apt works on now (what a stop waits for).
     var inFlight: [Int] { tracker.inFlight.compactMap { indexOf[$0] }.filter { !finished.contains($0) } }
 
-    /// Whether apt said anything of update `index`.
+    /// Whether dpkg has begun on update `index` (a download alone does not start it).
     func hasStarted(_ index: Int) -> Bool { started.contains(index) }
 
     /// Whether update `index` has its verdict (given or held).
@@ -49,49 +63,44 @@ struct APTRunState {
         var reports: [DriverReport] = []
         for message in tracker.consume(line) {
             switch message {
-            case .started(let reference):
-                guard let index = indexOf[reference.update] else { continue }
-                releaseHeld(into: &reports)
-                started.insert(index)
-                active = index
-                reports.append(.updateStarted(index: index))
-                for (stream, text) in waitingOutput { reports.append(.update(index: index, .output(stream, text))) }
-                waitingOutput.removeAll()
-                if stopRequested { tellStopping(index, into: &reports) }
             case .progress(let progress):
-                guard let index = indexOf[progress.reference.update] else { continue }
-                // dpkg moved on to another package (downloads carry no overall figure): the
-                // held success is final now.
-                if progress.jobPercent != nil, let held, held.index != index { releaseHeld(into: &reports) }
-                // dpkg works on this package now: lines that name none are its. A package that
-                // was only downloaded when the stop came is the one apt finishes first.
+                // Downloads change nothing on the system: the package waits until dpkg is on it.
+                guard let index = indexOf[progress.reference.update],
+                      tracker.phase(of: progress.reference.update)?.touchesThePackage == true else { continue }
+                noteStatusOrder(of: index)
+                start(index, into: &reports)
+                // dpkg works on this package now. A package that was only downloaded when the
+                // stop came is the one apt finishes first.
                 if progress.jobPercent != nil, !finished.contains(index) {
                     active = index
                     if stopRequested { tellStopping(index, into: &reports) }
                 }
-                if progress.percent != nil || progress.message != nil {
-                    if let percent = progress.percent {
-                        reports.append(.update(index: index, .progress(percent: percent, message: progress.message)))
-                    } else if let message = progress.message {
-                        reports.append(.update(index: index, .message(message)))
-                    }
+                if let percent = progress.percent {
+                    reports.append(.update(index: index, .progress(percent: percent, message: progress.message)))
+                } else if let message = progress.message {
+                    reports.append(.update(index: index, .message(message)))
                 }
                 if let jobPercent = progress.jobPercent { reports.append(.jobProgress(percent: jobPercent)) }
             case .finished(let end):
                 guard let index = indexOf[end.reference.update], !finished.contains(index) else { continue }
-                releaseHeld(into: &reports)
+                noteStatusOrder(of: index)
+                start(index, into: &reports)
                 finished.insert(index)
                 if active == index { active = nil }
+                let verdict: DriverVerdict
                 switch end.result {
                 case .succeeded, .succeededWithErrors, .skipped:
                     let now = rebootList()
                     let asked = now.contains(end.reference.update) && !rebootNames.contains(end.reference.update)
                     rebootNames.formUnion(now)
-                    held = (index, DriverVerdict(resultCode: .succeeded, rebootRequired: asked))
+                    verdict = DriverVerdict(resultCode: .succeeded, rebootRequired: asked)
                 case .failed, .aborted:
-                    reports.append(.updateFinished(index: index, .failed(end.reason ?? "dpkg reported an error")))
+                    verdict = .failed(end.reason ?? "dpkg reported an error")
                 }
-            case .hello, .plan, .output, .reboot, .stopping, .jobEnded:
+                held.append((index, verdict))
+                // When Status-Fd lags, dpkg's output may have moved past this package already.
+                if let outputPackage { releaseHeld(except: outputPackage, into: &reports) }
+            case .started, .hello, .plan, .output, .reboot, .stopping, .jobEnded:
                 continue
             }
         }
@@ -103,15 +112,24 @@ struct APTRunState {
         // dpkg redraws "(Reading database ... 45%" with carriage returns: keep what a terminal
         // would show last, not every step.
         let line = line.contains("\r") ? String(line.split(separator: "\r", omittingEmptySubsequences: true).last ?? "") : line
-        if let named = Self.packageNamed(in: line), let index = indexOf[named] ?? indexOf[Self.withoutArchiveNumber(named)],
-           started.contains(index) {
-            return [.update(index: index, .output(stream, line))]
+        var reports: [DriverReport] = []
+        if let named = Self.packageWorkedOn(in: line).flatMap(index(of:)) {
+            // dpkg's output is on this package now: every earlier package's lines have come.
+            start(named, into: &reports)
+            outputPackage = named
+            namedByOutput.insert(named)
+            releaseHeld(except: named, into: &reports)
+            reports.append(.update(index: named, .output(stream, line)))
+        } else if let named = Self.packageSpeaking(in: line).flatMap(index(of:)), started.contains(named) {
+            reports.append(.update(index: named, .output(stream, line)))
+        } else if let index = outputPackage ?? held.first?.index ?? active {
+            // Before dpkg's output named any package, the first one Status-Fd finished is the
+            // earliest the output can still be about.
+            reports.append(.update(index: index, .output(stream, line)))
+        } else if waitingOutput.count < Self.waitingOutputLimit {
+            waitingOutput.append((stream, line))
         }
-        if let index = active ?? held?.index {
-            return [.update(index: index, .output(stream, line))]
-        }
-        if waitingOutput.count < Self.waitingOutputLimit { waitingOutput.append((stream, line)) }
-        return []
+        return reports
     }
 
     /// The operator asked to stop: messages for the packages apt finishes first.
@@ -128,31 +146,26 @@ struct APTRunState {
         reports.append(.update(index: index, .message(Self.stoppingMessage)))
     }
 
-    /// apt-get ended with `outcome`: the held success, marked when apt failed although no
-    /// package did; then verdicts for packages apt did not report but dpkg shows done
-    /// (`finalStates`: package → `ii 1.0`-like state and version), and for what it cut.
+    /// apt-get ended with `outcome`: the held verdicts, the last success marked when apt failed
+    /// although no package did; then verdicts for packages apt did not report but dpkg shows
+    /// done (`finalStates`: package → `ii 1.0`-like state and version). Packages dpkg never
+    /// touched before a stop get nothing here: the engine ends them aborted, not started.
     mutating func aptEnded(_ outcome: UpdateRunOutcome, plan: APTPlan, finalStates: [String: APTPackageState]) -> [DriverReport] {
         var reports: [DriverReport] = []
-        if case .exited(let status) = outcome, status != 0, let held, !tracker.hasFailures {
-            reports.append(.update(index: held.index, .error("apt-get exited with status \(status)")))
+        if case .exited(let status) = outcome, status != 0, let last = held.last, !tracker.hasFailures {
+            reports.append(.update(index: last.index, .error("apt-get exited with status \(status)")))
         }
-        releaseHeld(into: &reports)
-        if stopRequested {
-            // Only downloaded when apt stopped: dpkg never touched them.
-            for index in plan.changes.indices where started.contains(index) && !finished.contains(index)
-                && (tracker.phase(of: plan.changes[index].package).map { !$0.touchesThePackage } ?? true) {
-                finished.insert(index)
-                reports.append(.updateFinished(index: index, DriverVerdict(
-                    resultCode: .aborted, reason: "not started: the job was aborted (it was only downloaded)", hResult: .callCancelled)))
-            }
-        }
+        for entry in held { reports.append(.updateFinished(index: entry.index, entry.verdict)) }
+        held.removeAll()
         for (index, change) in plan.changes.enumerated() where !finished.contains(index) {
             let state = finalStates[change.package] ?? .notInstalled
             guard state.satisfies(change), !stopRequested || started.contains(index) else { continue }
-            // dpkg's final state says the package was done although apt did not say so
-            // (rule 23: the driver's word is checked where the system can tell).
-            if !started.contains(index) { reports.append(.updateStarted(index: index)) }
+            // dpkg's final state says the package was done although apt did not say so (apt
+            // prints no `Removed` line for a plain removal; rule 23: the driver's word is
+            // checked where the system can tell).
+            start(index, into: &reports)
             finished.insert(index)
+            reports.append(.update(index: index, .progress(percent: 100, message: APTPackagePhase.doneWord(for: change.action))))
             reports.append(.updateFinished(index: index, DriverVerdict(resultCode: .succeeded, reason: "dpkg shows it \(state.description)")))
         }
         return reports
@@ -164,10 +177,33 @@ struct APTRunState {
         return finished.insert(index).inserted
     }
 
-    private mutating func releaseHeld(into reports: inout [DriverReport]) {
-        guard let held else { return }
-        reports.append(.updateFinished(index: held.index, held.verdict))
-        self.held = nil
+    /// Starts update `index` if dpkg had not begun on it yet; output that came before any
+    /// package started is its.
+    private mutating func start(_ index: Int, into reports: inout [DriverReport]) {
+        guard started.insert(index).inserted else { return }
+        reports.append(.updateStarted(index: index))
+        for (stream, text) in waitingOutput { reports.append(.update(index: index, .output(stream, text))) }
+        waitingOutput.removeAll()
+        if stopRequested, !finished.contains(index) { tellStopping(index, into: &reports) }
+    }
+
+    private mutating func noteStatusOrder(of index: Int) {
+        if statusOrder[index] == nil { statusOrder[index] = statusOrder.count }
+    }
+
+    /// Passes on the held verdicts of packages dpkg's output has moved past now that it is on
+    /// `current`: those it named before, and those apt worked on before `current` (their
+    /// lines, marked or not, came before this one).
+    private mutating func releaseHeld(except current: Int, into reports: inout [DriverReport]) {
+        let (named, order) = (namedByOutput, statusOrder)
+        let currentOrder = order[current] ?? Int.max
+        let passed = { (index: Int) in index != current && (named.contains(index) || (order[index] ?? Int.max) < currentOrder) }
+        for entry in held where passed(entry.index) { reports.append(.updateFinished(index: entry.index, entry.verdict)) }
+        held.removeAll { passed($0.index) }
+    }
+
+    private func index(of package: String) -> Int? {
+        indexOf[package] ?? indexOf[Self.withoutArchiveNumber(package)]
     }
 
     /// Front-loaded: the status column is narrow.
@@ -180,12 +216,13 @@ struct APTRunState {
         return String(name.dropFirst(digits.count + 1))
     }
 
-    /// The package an apt or dpkg output line is about: `Unpacking P (…) …`, `Setting up P (…)`,
+    /// The package dpkg's output says it works on now: `Unpacking P (…) …`, `Setting up P (…)`,
     /// `Preparing to unpack …/P_1.0_all.deb`, `Selecting previously unselected package P.`,
-    /// `Removing P (…)`; `nil` for other lines.
-    static func packageNamed(in line: String) -> String? {
-        let prefixes = ["Unpacking ", "Setting up ", "Selecting previously unselected package ", "Removing ", "Purging configuration files for "]
-        for prefix in prefixes where line.hasPrefix(prefix) {
+    /// `Removing P (…)`, `Purging configuration files for P (…)`, `Processing triggers for P
+    /// (…)`, `dpkg: error processing package P (…)`, `dpkg: dependency problems prevent
+    /// configuration of P:`; `nil` for other lines.
+    static func packageWorkedOn(in line: String) -> String? {
+        for prefix in workPrefixes where line.hasPrefix(prefix) {
             let word = line.dropFirst(prefix.count).prefix { $0 != " " && $0 != ":" }
             return String(word.hasSuffix(".") ? word.dropLast() : word)
         }
@@ -193,5 +230,18 @@ struct APTRunState {
             return String(line[line.index(after: slash)...].prefix { $0 != "_" })
         }
         return nil
+    }
+
+    private static let workPrefixes = [
+        "Unpacking ", "Setting up ", "Selecting previously unselected package ", "Removing ", "Purging configuration files for ",
+        "Processing triggers for ", "dpkg: error processing package ", "dpkg: dependency problems prevent configuration of ",
+    ]
+
+    /// The package a maintainer script's line names as its speaker (`P: cannot start
+    /// P.service`): the word before the line's first `:`, when it has no blank; `nil` otherwise.
+    static func packageSpeaking(in line: String) -> String? {
+        guard let colon = line.firstIndex(of: ":"), colon > line.startIndex else { return nil }
+        let word = line[..<colon]
+        return word.contains(" ") ? nil : String(word)
     }
 }

@@ -12,6 +12,8 @@ public struct APTTransactionTracker: Sendable {
     /// Line N of `--print-uris`, for `dlstatus` item N.
     private let downloads: [APTDownload]
     private let planned: Set<String>
+    /// The packages to purge, whose `Completely removed` line reads "purged".
+    private let purged: Set<String>
     private var phases: [String: APTPackagePhase] = [:]
     private var failed: Set<String> = []
     /// How many files, from the first, have been marked downloaded: a `dlstatus:N` only has to
@@ -29,6 +31,7 @@ public struct APTTransactionTracker: Sendable {
         self.job = job
         self.downloads = downloads
         planned = Set(plan.map(\.package))
+        purged = Set(plan.filter { $0.action == .purge }.map(\.package))
     }
 
     /// The phase a package has reached; `nil` before apt mentioned it.
@@ -158,7 +161,8 @@ public struct APTTransactionTracker: Sendable {
         phases[package] = phase
         if let overall { raiseJobPercent(overall) }
         messages.append(.progress(DriverProgress(
-            reference: reference(package), percent: phase.percent, message: phase.word, jobPercent: overall == nil ? nil : jobPercent)))
+            reference: reference(package), percent: phase.percent,
+            message: phase == .removed && purged.contains(package) ? APTPackagePhase.doneWord(for: .purge) : phase.word, jobPercent: overall == nil ? nil : jobPercent)))
         return messages
     }
 
