@@ -164,6 +164,14 @@ struct APTRunState {
         return finished.insert(index).inserted
     }
 
+    /// Takes the success held back for the last package that finished, which apt has not
+    /// confirmed by ending: a repair after apt (cut by a forced stop in trigger processing, or
+    /// stopped before them) gives that package its verdict instead.
+    mutating func takeHeld() -> (index: Int, verdict: DriverVerdict)? {
+        defer { held = nil }
+        return held
+    }
+
     private mutating func releaseHeld(into reports: inout [DriverReport]) {
         guard let held else { return }
         reports.append(.updateFinished(index: held.index, held.verdict))
