@@ -31,19 +31,38 @@ public struct APTCommandLine: Sendable, Hashable {
     /// status lines on fd 3, and a failing package stops only what depends on it.
     public var transaction: [String] {
         [aptGet, "-y", "-o", "APT::Status-Fd=3"] + Self.safeAbortOptions
-            + ["-o", "DPkg::Options::=--force-confdef", "-o", "DPkg::Options::=--force-confold"]
+            + Self.keepConfigurationOptions
             // With Immediate-Configure-All apt would stop at the first failing package and leave
             // packages that do not depend on it unreached (PACKAGES.md).
             + ["-o", "DPkg::StopOnError=false"] + request.aptArguments
     }
 
-    /// `apt-get --reinstall install PACKAGES`: what repairs packages a forced stop left
-    /// half-installed (`iHR`), which neither `dpkg --configure -a` nor `apt-get -f install`
-    /// does. No questions, existing configuration kept.
-    public static func repair(aptGet: String, packages: [String]) -> [String] {
-        [aptGet, "-y", "--reinstall", "-o", "DPkg::Options::=--force-confdef", "-o", "DPkg::Options::=--force-confold", "install"]
-            + packages
+    /// The transaction's dpkg options: existing configuration files kept without a question.
+    static let keepConfigurationOptions = ["-o", "DPkg::Options::=--force-confdef", "-o", "DPkg::Options::=--force-confold"]
+
+    /// `apt-get -y -f install [--reinstall PACKAGES]` with the transaction's options: what
+    /// repairs dependencies and half-installed packages after a forced stop. Without packages
+    /// apt finishes what is broken (an upgrade cut in its runtime, whose kit depends on it
+    /// `(= V)`, is finished); a half-installed package whose old version is still available is
+    /// left alone by it (apt exits 0 having done nothing), which `--reinstall P` repairs, with
+    /// `-f` so that packages depending on P's exact version follow it.
+    public static func fixBroken(aptGet: String, reinstalling packages: [String] = []) -> [String] {
+        // Like `check`, without the cache file a killed apt left: with it, apt-get -f install
+        // exits 0 having seen nothing broken.
+        [aptGet, "-y", "-f"] + safeAbortOptions + keepConfigurationOptions + inMemoryCache
+            + (packages.isEmpty ? ["install"] : ["--reinstall", "install"] + packages)
     }
+
+    /// `apt-get check`: exits non-zero when dependencies are broken. Its cache is built in
+    /// memory: a `pkgcache.bin` apt wrote before dpkg was killed and repaired can still be taken
+    /// as current and hide a kit left at 1.0 that needs its runtime `(= 1.0)` (seen in 4 runs of 8
+    /// after a cut in the runtime's postinst).
+    public static func check(aptGet: String) -> [String] {
+        [aptGet, "check"] + inMemoryCache
+    }
+
+    /// No `pkgcache.bin`/`srcpkgcache.bin`: apt reads dpkg's status afresh.
+    static let inMemoryCache = ["-o", "Dir::Cache::pkgcache=", "-o", "Dir::Cache::srcpkgcache="]
 
     /// The environment the transaction adds: debconf must not ask either.
     public static let environment = ["DEBIAN_FRONTEND": "noninteractive", "APT_LISTCHANGES_FRONTEND": "none"]

@@ -206,6 +206,13 @@ struct APTRunState {
         indexOf[package] ?? indexOf[Self.withoutArchiveNumber(package)]
     }
 
+    /// Takes the verdict held back for the last package that finished, which apt has not
+    /// confirmed by ending: a repair after apt (cut by a forced stop in trigger processing, or
+    /// stopped before them) gives that package its verdict instead.
+    mutating func takeHeld() -> (index: Int, verdict: DriverVerdict)? {
+        held.popLast()
+    }
+
     /// Front-loaded: the status column is narrow.
     static let stoppingMessage = "stopping after this package (abort requested)"
 

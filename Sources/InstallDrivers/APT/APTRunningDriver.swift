@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import InstallEngine
 import Synchronization
 
@@ -11,6 +12,9 @@ final class APTRunningDriver: RunningDriver, UpdateReporter {
         /// What a forced stop killed, and which update it cut.
         var killed: [ProcessTree.Member]?
         var cut: [Int] = []
+        /// The success held back for a package apt had finished when the forced stop came
+        /// (it was past the package, in trigger processing): the repair is shown on it.
+        var cutAfter: (index: Int, verdict: DriverVerdict)?
     }
 
     private let plan: APTPlan
@@ -59,6 +63,7 @@ final class APTRunningDriver: RunningDriver, UpdateReporter {
         state.withLock { state in
             guard state.killed == nil, let process = state.process else { return }
             state.cut = state.run.inFlight
+            if state.cut.isEmpty { state.cutAfter = state.run.takeHeld() }
             state.killed = process.killTree()
         }
     }
@@ -86,73 +91,81 @@ final class APTRunningDriver: RunningDriver, UpdateReporter {
 
     // MARK: - The end
 
-    /// Waits for apt-get, repairs after a forced stop, checks dpkg's final state, then settles.
+    /// Waits for apt-get, repairs after a forced stop (or runs the triggers a graceful one
+    /// left pending), checks dpkg's final state, then settles.
     private func finish(after process: ProcessRunningUpdate) async {
         let outcome = await process.outcome
-        let (killed, cut) = state.withLock { ($0.killed, $0.cut) }
+        let (killed, cut, cutAfter) = state.withLock { ($0.killed, $0.cut, $0.cutAfter) }
         // dpkg's commands block; they run off the concurrency pool.
         await Self.onThread { [self] in
-            if let killed { repair(cut: cut, killed: killed) }
+            if let killed {
+                repair(cut: cut, after: cutAfter, killed: killed)
+            } else if let last = state.withLock({ $0.run.stopRequested ? $0.run.takeHeld() : nil }) {
+                runPendingTriggers(after: last)
+            }
             let finalStates = APTPackageState.query(administrativeDirectory: plan.environment.administrativeDirectory)
             deliver { state.withLock { $0.run.aptEnded(outcome, plan: plan, finalStates: finalStates) } }
         }
         slot.settle(outcome)
     }
 
-    /// After a forced stop (rule 25), as visible steps of the cut package: `dpkg --configure -a`
-    /// in the same root; when `dpkg --audit` still lists problems (a package cut in its
-    /// preinst is left half-installed, which only apt repairs), `apt-get --reinstall install`
-    /// of the packages left half-installed. The cut
-    /// package is aborted with the state it was left in and what the audit says.
-    private func repair(cut: [Int], killed: [ProcessTree.Member]) {
+    /// After a forced stop (rule 25), as visible steps of the cut package (or, when apt was
+    /// past every package, in trigger processing, of the last one it finished): `APTRepair`'s
+    /// `dpkg --configure -a`, `apt-get -f install` and checks. The cut package is aborted with
+    /// the state it was left in and the repair's outcome; a repair that did not succeed marks
+    /// it `systemLeftBroken`, with the command that would fix it.
+    private func repair(cut: [Int], after finished: (index: Int, verdict: DriverVerdict)?, killed: [ProcessTree.Member]) {
         let names = killed.map { "\($0.name) (\($0.pid))" }.joined(separator: ", ")
-        let target = cut.first
-        func say(_ report: UpdateReport) {
+        let target = cut.first ?? finished?.index
+        let repair = APTRepair(environment: plan.environment, aptGet: aptGet) { [self] report in
             guard let target else { return }
             deliver { [.update(index: target, report)] }
         }
-        let environment = plan.environment
-        func step(_ arguments: [String], shownAs name: String) -> Int32 {
-            say(.message("repairing: \(name)"))
-            say(.output(.stdout, "installtop: \(name)"))
-            let result = SystemCommand.run(arguments, environment: environment.commandEnvironment)
-            // apt-get runs dpkg on a pty, whose lines end in "\r\n": one Character in Swift,
-            // which a split on "\n" alone never matches. Lines end as the engine's do (a bare
-            // "\r" stays inside its line).
-            let lines = (result.stdout + result.stderr).split { $0 == "\n" || $0 == "\r\n" }
-            for line in lines { say(.output(.stdout, String(line))) }
-            return result.status
+        if let target {
+            deliver { [.update(index: target, .output(.stdout, "installtop: killed \(names.isEmpty ? "apt-get" : "apt-get, " + names)"))] }
         }
-        func audit() -> String {
-            let result = SystemCommand.run([environment.dpkg] + environment.dpkgOptions + ["--audit"], environment: environment.commandEnvironment)
-            return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        }
-        say(.output(.stdout, "installtop: killed \(names.isEmpty ? "apt-get" : "apt-get, " + names)"))
-        let configure = step([environment.dpkg] + environment.dpkgOptions + ["--configure", "-a"], shownAs: "dpkg --configure -a")
-        var steps = ["dpkg --configure -a " + (configure == 0 ? "ran" : "exited with status \(configure)")]
-        var auditText = audit()
-        let broken = APTPackageState.query(administrativeDirectory: environment.administrativeDirectory)
-            .filter { $0.value.needsReinstall }.keys.sorted()
-        if !auditText.isEmpty, !broken.isEmpty {
-            let name = "apt-get --reinstall install " + broken.joined(separator: " ")
-            let fix = step(APTCommandLine.repair(aptGet: aptGet, packages: broken), shownAs: name)
-            steps.append(name + (fix == 0 ? " ran" : " exited with status \(fix)"))
-            auditText = audit()
-        }
-        for line in auditText.split(separator: "\n") { say(.output(.stdout, "dpkg --audit: " + line)) }
-        let states = APTPackageState.query(administrativeDirectory: environment.administrativeDirectory)
-        let auditWord = auditText.isEmpty ? "dpkg --audit is clean" : "dpkg --audit reports: \(auditText.split(separator: "\n").first ?? "")"
+        // SIGKILL is not death: a dpkg still dying holds its database lock, and the repair
+        // would find it locked.
+        Self.waitUntilGone(killed, timeout: .seconds(30))
+        let repaired = repair.afterForcedStop()
+        let states = APTPackageState.query(administrativeDirectory: plan.environment.administrativeDirectory)
+        let broken: HResult? = repaired.leftBroken ? .systemLeftBroken : nil
         deliver {
-            cut.map { index in
-                let package = plan.changes[index].package
-                let left = (states[package] ?? .notInstalled).description
+            var verdicts: [DriverReport] = cut.map { index in
+                let left = (states[plan.changes[index].package] ?? .notInstalled).description
                 return .updateFinished(index: index, DriverVerdict(
-                    resultCode: .aborted, reason: "cut by a forced abort; \(steps.joined(separator: ", then ")); left \(left); \(auditWord)"))
+                    resultCode: .aborted, reason: "cut by a forced abort; left \(left); \(repaired.reason)", hResult: broken))
             }
+            if let finished {
+                verdicts.append(.updateFinished(index: finished.index, Self.verdict(finished.verdict, then: "a forced abort cut apt after it (in trigger processing); " + repaired.reason, broken: repaired.leftBroken)))
+            }
+            return verdicts
         }
         state.withLock { state in
             for index in cut { _ = state.run.markFinished(index) }
         }
+    }
+
+    /// After a graceful stop, on the last package apt finished: the triggers apt would have
+    /// run at its end, by `APTRepair.pendingTriggers`.
+    private func runPendingTriggers(after last: (index: Int, verdict: DriverVerdict)) {
+        let repair = APTRepair(environment: plan.environment, aptGet: aptGet) { [self] report in
+            deliver { [.update(index: last.index, report)] }
+        }
+        let outcome = repair.pendingTriggers()
+        deliver { [.updateFinished(index: last.index, Self.verdict(last.verdict, then: "apt stopped before its pending triggers; " + outcome.reason, broken: outcome.leftBroken))] }
+    }
+
+    /// `verdict` with what happened after it added to its reason; failed and
+    /// `systemLeftBroken` when that left dpkg broken.
+    private static func verdict(_ verdict: DriverVerdict, then note: String, broken: Bool) -> DriverVerdict {
+        var result = verdict
+        result.reason = [verdict.reason, note].compactMap { $0 }.joined(separator: "; ")
+        if broken {
+            result.resultCode = .failed
+            result.hResult = .systemLeftBroken
+        }
+        return result
     }
 
     // MARK: - Helpers
@@ -168,6 +181,21 @@ final class APTRunningDriver: RunningDriver, UpdateReporter {
     static func rebootList(at path: String) -> Set<String> {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return [] }
         return Set(text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
+    }
+
+    /// Blocks until every one of `members` has exited (no such process, or a zombie whose
+    /// locks and files are closed), or `timeout` passes.
+    private static func waitUntilGone(_ members: [ProcessTree.Member], timeout: Duration) {
+        let deadline = ContinuousClock.now + timeout
+        func alive(_ pid: pid_t) -> Bool {
+            guard Glibc.kill(pid, 0) == 0 || errno == EPERM else { return false }
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { return false }
+            return stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).first != "Z"
+        }
+        while members.contains(where: { alive($0.pid) }), ContinuousClock.now < deadline {
+            usleep(10_000)
+        }
     }
 
     private static func onThread(_ body: @escaping @Sendable () -> Void) async {

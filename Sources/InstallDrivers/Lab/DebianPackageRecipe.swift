@@ -22,10 +22,12 @@ public struct DebianPackageRecipe: Sendable, Hashable {
     public var files: [String: String]
     /// Paths among `files` that are conffiles.
     public var conffiles: [String]
+    /// `DEBIAN/triggers` (`interest NAME`, `activate-noawait NAME`, one a line); `nil` for none.
+    public var triggers: String?
 
     public init(name: String, version: String = "1.0", depends: String? = nil, summary: String? = nil,
                 preinst: String? = nil, postinst: String? = nil, prerm: String? = nil, postrm: String? = nil,
-                files: [String: String] = [:], conffiles: [String] = []) {
+                files: [String: String] = [:], conffiles: [String] = [], triggers: String? = nil) {
         self.name = name
         self.version = version
         self.depends = depends
@@ -36,6 +38,7 @@ public struct DebianPackageRecipe: Sendable, Hashable {
         self.postrm = postrm
         self.files = files
         self.conffiles = conffiles
+        self.triggers = triggers
     }
 
     /// A postinst body that asks for a reboot the Debian way, inside the root: touches

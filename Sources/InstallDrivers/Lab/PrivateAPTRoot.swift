@@ -190,6 +190,9 @@ public final class PrivateAPTRoot: Sendable {
             if !recipe.conffiles.isEmpty {
                 try Self.write(recipe.conffiles.joined(separator: "\n") + "\n", to: tree + "/DEBIAN/conffiles", mode: 0o644)
             }
+            if let triggers = recipe.triggers {
+                try Self.write(triggers.hasSuffix("\n") ? triggers : triggers + "\n", to: tree + "/DEBIAN/triggers", mode: 0o644)
+            }
             for (path, contents) in recipe.files {
                 let target = tree + (path.hasPrefix("/") ? path : "/" + path)
                 try Self.makeFolder((target as NSString).deletingLastPathComponent)

@@ -21,6 +21,9 @@ public struct HResult: RawRepresentable, Sendable, Hashable, CustomStringConvert
     public static let installerHung = HResult(rawValue: 0x8024_2007)
     /// WU_E_UH_INSTALLERFAILURE: non-zero exit, a signal, or a command that could not start.
     public static let installerFailure = HResult(rawValue: 0x8024_200B)
+    /// WU_E_UH_UNEXPECTED: the update was cut and its installer's repair did not succeed, so
+    /// the system is left broken (dpkg after a forced apt abort); its own exit status, 5.
+    public static let systemLeftBroken = HResult(rawValue: 0x8024_2FFF)
     /// WU_E_ALL_UPDATES_FAILED: every update of the job failed.
     public static let allUpdatesFailed = HResult(rawValue: 0x8024_0022)
 

@@ -10,7 +10,8 @@ struct RunCommand: ParsableCommand {
         abstract: "Run a manifest's jobs and monitor them.",
         discussion: """
             Exit status: 0 all succeeded, 1 some update failed or succeeded with errors, \
-            2 invalid usage or manifest, 3 aborted, 4 all succeeded and a reboot is required.
+            2 invalid usage or manifest, 3 aborted, 4 all succeeded and a reboot is required, \
+            5 dpkg was left broken (an apt job's repair after a forced abort did not succeed).
             """
     )
 

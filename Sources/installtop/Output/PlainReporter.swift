@@ -145,6 +145,12 @@ final class PlainReporter: Sendable {
         let reboot = model.jobs.contains { $0.result?.rebootRequired == true }
         text += "\(model.jobs.count) job\(model.jobs.count == 1 ? "" : "s"), \(codes.count) update\(codes.count == 1 ? "" : "s"): \(Self.counts(codes))"
         text += reboot ? " · a reboot is required" : ""
+        // Exit status 5: the reason ends in the command that repairs it.
+        for job in model.jobs {
+            for update in job.updates where update.result.hResult == .systemLeftBroken {
+                text += "\n\(clean(update.update.id)): \(clean(update.result.reason ?? "the system was left broken"))"
+            }
+        }
         return text
     }
 

@@ -1,7 +1,8 @@
 import InstallEngine
 
 /// installtop's exit statuses (PRODUCT.md). When several apply, the first in the order
-/// invalidUsage, aborted, failed, rebootRequired wins.
+/// invalidUsage, leftBroken, aborted, failed, rebootRequired wins: a broken package database
+/// comes before the abort that usually caused it, since it is what the operator must act on.
 enum ExitStatus: Int32 {
     case succeeded = 0
     /// Some update failed or succeeded with errors.
@@ -11,11 +12,16 @@ enum ExitStatus: Int32 {
     case aborted = 3
     /// Everything succeeded and a reboot is required.
     case rebootRequired = 4
+    /// An update left the system broken (dpkg's database after a forced apt abort whose
+    /// repair did not succeed); its reason names the command that repairs it.
+    case leftBroken = 5
 
     /// The status for the results of a run; `unfinished` when some job never completed.
     init(results: [InstallationResult], unfinished: Bool) {
         let updateCodes = results.flatMap { $0.updateResults.map(\.resultCode) }
-        if unfinished || results.contains(where: { $0.resultCode == .aborted }) {
+        if results.contains(where: { $0.updateResults.contains { $0.hResult == .systemLeftBroken } }) {
+            self = .leftBroken
+        } else if unfinished || results.contains(where: { $0.resultCode == .aborted }) {
             self = .aborted
         } else if results.contains(where: { $0.resultCode != .succeeded }) || updateCodes.contains(where: { $0 != .succeeded }) {
             self = .failed

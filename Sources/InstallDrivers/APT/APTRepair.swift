@@ -1,0 +1,115 @@
+import Foundation
+import InstallEngine
+
+/// Repairs dpkg's database in an apt job's root, each step a visible one: its status text
+/// (`repairing: dpkg --configure -a`), its command and output lines, then what the root was
+/// left as (`repaired: …` or `dpkg is left broken: …`). Commands block: call it off the
+/// concurrency pool.
+///
+/// The check after every repair is `dpkg --audit` (read: it exits 0 even when it lists
+/// problems) and `apt-get check`; a repair stops at the first step after which both are clean.
+struct APTRepair {
+    let environment: APTEnvironment
+    let aptGet: String
+    /// Where the steps are said: the update the repair is shown on.
+    let say: (UpdateReport) -> Void
+
+    /// After a forced stop (rule 25): `dpkg --configure -a` (what an interrupted dpkg needs
+    /// before apt works again); then `apt-get -f install` with the transaction's options (it
+    /// finishes an upgrade cut in a runtime whose kit depends on it `(= V)`, where a reinstall
+    /// of the runtime alone is refused); then, for packages still half-installed, the same with
+    /// `--reinstall` of them (apt leaves a half-installed package whose old version it can
+    /// still fetch alone otherwise).
+    func afterForcedStop() -> APTRepairOutcome {
+        var steps: [String] = []
+        step(dpkg(["--configure", "-a"]), shownAs: "dpkg --configure -a", into: &steps)
+        var left = check()
+        if left.problem != nil {
+            step(APTCommandLine.fixBroken(aptGet: aptGet), shownAs: "apt-get -f install", into: &steps)
+            left = check()
+        }
+        if left.problem != nil, !left.halfWay.isEmpty {
+            let names = left.halfWay
+            step(APTCommandLine.fixBroken(aptGet: aptGet, reinstalling: names),
+                 shownAs: "apt-get -f --reinstall install " + names.joined(separator: " "), into: &steps)
+            left = check()
+        }
+        return finish(steps: steps, left: left)
+    }
+
+    /// After a graceful stop: apt stopped before its last `dpkg --configure --pending`, so the
+    /// triggers the installed packages activated (man-db's, libc-bin's) are still pending;
+    /// `dpkg --triggers-only --pending` in the same root runs them.
+    func pendingTriggers() -> APTRepairOutcome {
+        var steps: [String] = []
+        step(dpkg(["--triggers-only", "--pending"]), shownAs: "dpkg --triggers-only --pending", into: &steps)
+        return finish(steps: steps, left: check())
+    }
+
+    // MARK: - Steps
+
+    /// dpkg with the root's `DPkg::Options` (`--root`, `--log`, `--force-script-chrootless`
+    /// in a private root), as apt runs it.
+    private func dpkg(_ arguments: [String]) -> [String] {
+        [environment.dpkg] + environment.dpkgOptions + arguments
+    }
+
+    private func step(_ arguments: [String], shownAs name: String, into steps: inout [String]) {
+        say(.message("repairing: \(name) …"))
+        say(.output(.stdout, "installtop: repairing: \(name)"))
+        let result = SystemCommand.run(arguments, environment: environment.commandEnvironment)
+        // apt-get runs dpkg on a pty, whose lines end in "\r\n": one Character in Swift, which
+        // a split on "\n" alone never matches.
+        for line in (result.stdout + result.stderr).split(whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
+            say(.output(.stdout, String(line)))
+        }
+        let said = name + (result.status == 0 ? " ran" : " exited with status \(result.status)")
+        if result.status != 0 { say(.output(.stdout, "installtop: \(said)")) }
+        steps.append(said)
+    }
+
+    /// What the root is left as: the audit's and apt-get check's word, and the packages dpkg
+    /// left half-way.
+    private func check() -> (problem: String?, halfWay: [String]) {
+        let audit = SystemCommand.run(dpkg(["--audit"]), environment: environment.commandEnvironment)
+        let auditText = (audit.stdout + audit.stderr).trimmingCharacters(in: .whitespacesAndNewlines)
+        for line in auditText.split(separator: "\n") { say(.output(.stdout, "dpkg --audit: " + line)) }
+        let aptCheck = SystemCommand.run(APTCommandLine.check(aptGet: aptGet), environment: environment.commandEnvironment)
+        let states = APTPackageState.query(administrativeDirectory: environment.administrativeDirectory)
+        let halfWay = states.filter { $0.value.needsReinstall }.keys.sorted()
+        var problems: [String] = []
+        if !auditText.isEmpty {
+            let left = halfWay.map { "\($0) \(states[$0]?.description ?? "")" }
+            problems.append("dpkg --audit lists problems" + (left.isEmpty ? "" : " (" + left.joined(separator: ", ") + ")"))
+        }
+        if aptCheck.status != 0 {
+            let error = (aptCheck.stdout + "\n" + aptCheck.stderr).split(separator: "\n").first { $0.hasPrefix("E:") }
+            problems.append("apt-get check fails" + (error.map { " (\($0))" } ?? ""))
+            for line in (aptCheck.stdout + aptCheck.stderr).split(separator: "\n") where !line.hasPrefix("Reading ") && !line.hasPrefix("Building ") {
+                say(.output(.stdout, "apt-get check: " + line))
+            }
+        }
+        return (problems.isEmpty ? nil : problems.joined(separator: "; "), halfWay)
+    }
+
+    private func finish(steps: [String], left: (problem: String?, halfWay: [String])) -> APTRepairOutcome {
+        let outcome = APTRepairOutcome(steps: steps, problem: left.problem, fixCommand: fixCommand(reinstalling: left.halfWay))
+        say(.message(outcome.verdict))
+        say(.output(.stdout, "installtop: " + outcome.verdict))
+        return outcome
+    }
+
+    /// `APT_CONFIG=FILE apt-get -f install`, naming the half-installed packages to reinstall;
+    /// what the operator runs when the repair did not succeed.
+    private func fixCommand(reinstalling names: [String]) -> String {
+        let prefix = environment.aptConfig.map { "APT_CONFIG=\(Self.quoted($0)) " } ?? ""
+        let aptGet = aptGet == "/usr/bin/apt-get" ? "apt-get" : Self.quoted(aptGet)
+        return prefix + aptGet + " -f " + (names.isEmpty ? "install" : "--reinstall install " + names.joined(separator: " "))
+    }
+
+    /// `text` as one shell word.
+    private static func quoted(_ text: String) -> String {
+        let plain = text.allSatisfy { $0.isLetter || $0.isNumber || "/._-+=:,@".contains($0) }
+        return plain ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+}

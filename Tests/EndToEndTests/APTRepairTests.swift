@@ -1,0 +1,99 @@
+import APTTestSupport
+import Foundation
+import Glibc
+import Testing
+
+/// A forced abort whose repair cannot succeed, through the real binary in a private apt root:
+/// exit status 5, and the summary names the command that repairs dpkg. The host's packages are
+/// never touched (fingerprinted).
+@Suite("installtop apt: dpkg left broken", .serialized)
+struct APTRepairTests {
+    /// A root with lab-rt and lab-kit (`Depends: lab-rt (= 1.0)`) at 1.0 and 2.0 published: the
+    /// runtime's 2.0 preinst waits on its first run (the cut lands there) and, once cut, its
+    /// postinst fails for ever, so no repair can configure it.
+    private func brokenUpgradeRoot() throws -> APTTestRoot {
+        let apt = try APTTestRoot()
+        do {
+            try apt.publish([TestPackage(name: "lab-rt"), TestPackage(name: "lab-kit", depends: "lab-rt (= 1.0)")])
+            try apt.aptGet(["-y", "install", "lab-rt", "lab-kit"], check: true)
+            try apt.publish([
+                TestPackage(name: "lab-rt", version: "2.0", preinst: """
+                    mkdir -p "$DPKG_ROOT/tmp"
+                    if [ ! -e "$DPKG_ROOT/tmp/held" ]; then touch "$DPKG_ROOT/tmp/held"; sleep 60 & wait $!; fi
+                    """, postinst: """
+                    if [ -e "$DPKG_ROOT/tmp/held" ]; then echo "lab-rt: cannot start after an interruption" >&2; exit 1; fi
+                    """),
+                TestPackage(name: "lab-kit", version: "2.0", depends: "lab-rt (= 2.0)"),
+            ])
+            return apt
+        } catch {
+            apt.remove()
+            throw error
+        }
+    }
+
+    /// Runs `installtop apt install lab-rt lab-kit --yes --apt-config … OPTIONS`, sends SIGINT
+    /// once lab-rt's preinst runs and again once installtop took the first.
+    private func forcedAbort(_ apt: APTTestRoot, options: [String], in folder: TestFolder) async throws -> RunResult {
+        let process = try InstalltopProcess(["apt", "install", "lab-rt", "lab-kit", "--yes", "--apt-config", apt.configuration] + options, in: folder)
+        try await waitUntil("lab-rt's preinst to run") { FileManager.default.fileExists(atPath: apt.root + "/tmp/held") }
+        process.send(SIGINT)
+        try await waitUntil("the first SIGINT to be taken") { process.stderr.contains("aborting every job") }
+        process.send(SIGINT)
+        return try await process.finish(timeout: .seconds(120))
+    }
+
+    /// What the summary and the reason end in.
+    private func fixSentence(_ apt: APTTestRoot) -> String {
+        "run `APT_CONFIG=\(apt.configuration) apt-get -f --reinstall install lab-rt` to repair it"
+    }
+
+    @Test("Second SIGINT during the runtime's preinst, a postinst that fails once cut: exit 5, the fix command in the summary")
+    func leftBroken() async throws {
+        let host = HostPackageFingerprint()
+        let apt = try brokenUpgradeRoot()
+        defer { apt.remove() }
+        let folder = try TestFolder()
+        defer { folder.remove() }
+        let result = try await forcedAbort(apt, options: ["--plain", "--no-history"], in: folder)
+        let fix = fixSentence(apt)
+
+        #expect(result.status == 5, "stdout: \(result.stdout)\nstderr: \(result.stderr)")
+        let summary = result.stdout.components(separatedBy: "\nSummary\n").last ?? ""
+        #expect(summary.contains("lab-rt: cut by a forced abort;") && summary.contains("dpkg is left broken: dpkg --audit lists problems")
+                && summary.contains(fix), "\(summary)")
+        // The cut package's line says each repair step with its outcome as it ends.
+        let cut = result.stdout.split(separator: "\n").first { $0.contains("lab-rt aborted") } ?? ""
+        #expect(cut.contains("dpkg --configure -a ran, then apt-get -f install exited with status 100") && cut.contains(fix), "\(result.stdout)")
+        #expect(!(try apt.audit()).isEmpty, "the root was not left broken: the test proves nothing")
+        #expect(host.changes(since: HostPackageFingerprint()).isEmpty)
+    }
+
+    @Test("The same in JSON and in the history: hResult 0x80242FFF, the steps as log lines, the reason with the fix command")
+    func leftBrokenInJSONAndHistory() async throws {
+        let host = HostPackageFingerprint()
+        let apt = try brokenUpgradeRoot()
+        defer { apt.remove() }
+        let folder = try TestFolder()
+        defer { folder.remove() }
+        let database = folder.file("history.sqlite3")
+        let result = try await forcedAbort(apt, options: ["--json", "--json-logs", "--history-db", database], in: folder)
+
+        #expect(result.status == 5, "\(result.stderr)")
+        let events = try result.jsonEvents()
+        let cut = try #require(events.first { $0.name == "update.completed" && $0.string("id") == "lab-rt" })
+        #expect(cut.string("result") == "aborted" && cut.string("hResult") == "0x80242FFF", "\(cut)")
+        #expect(cut.string("reason")?.hasSuffix(fixSentence(apt)) == true, "\(cut)")
+        let lines = events.compactMap { $0.string("line") }
+        for step in ["installtop: repairing: dpkg --configure -a", "installtop: repairing: apt-get -f install"] {
+            #expect(lines.contains(step), "\(lines)")
+        }
+        #expect(lines.contains { $0.hasPrefix("installtop: dpkg is left broken:") }, "\(lines)")
+
+        let history = try await installtop(["history", "--history-db", database, "--json", "--limit", "10"], in: folder)
+        let entry = try #require(try history.jsonEvents().first { $0.string("updateId") == "lab-rt" }, "\(history.stdout) \(history.stderr)")
+        #expect(entry.string("hResult") == "0x80242FFF" && entry.string("reason")?.hasSuffix(fixSentence(apt)) == true, "\(entry)")
+        #expect(entry.string("outputTail")?.contains("installtop: dpkg is left broken:") == true, "\(entry)")
+        #expect(host.changes(since: HostPackageFingerprint()).isEmpty)
+    }
+}
