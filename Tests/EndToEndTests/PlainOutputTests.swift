@@ -45,7 +45,7 @@ struct PlainOutputTests {
         #expect(lines.suffix(2) == ["1 job, 2 updates: 1 succeeded, 1 failed", "exit 1: 1 update failed in 1 job"], "stdout: \(result.stdout)")
     }
 
-    @Test("the summary: with errors in words, `-` for the exit of updates never run and why they did not, and why the run exits 3")
+    @Test("the summary: with errors in words, `-` for the exit of updates never run and why they did not, and why the run exits 1")
     func summaryOfAStoppedJob() async throws {
         let folder = try TestFolder()
         defer { folder.remove() }
