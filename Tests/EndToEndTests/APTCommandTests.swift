@@ -76,13 +76,8 @@ struct APTCommandTests {
     @Test("Off a terminal: a removal and the upgrade of an Essential package are explicit in the plan")
     func planMarksRemovalsAndEssential() async throws {
         let host = HostPackageFingerprint()
-        let apt = try root([TestPackage(name: "lab-core", essential: true), TestPackage(name: "lab-timesyncd")])
+        let apt = try APTTestRoot.chronyShape()
         defer { apt.remove() }
-        try apt.aptGet(["-y", "install", "lab-core", "lab-timesyncd"], check: true)
-        try apt.publish([
-            TestPackage(name: "lab-core", version: "2.0", essential: true),
-            TestPackage(name: "lab-chrony", depends: "lab-core (>= 2.0)", conflicts: "lab-timesyncd"),
-        ])
         let folder = try TestFolder()
         defer { folder.remove() }
 

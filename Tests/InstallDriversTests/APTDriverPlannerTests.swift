@@ -75,14 +75,8 @@ struct APTDriverPlannerTests {
     @Test("install chrony's shape: an install, the removal of what it conflicts with, and the upgrade of an Essential package, marked")
     func conflictAndEssential() throws {
         let host = HostPackageFingerprint()
-        let apt = try APTTestRoot()
+        let apt = try APTTestRoot.chronyShape()
         defer { apt.remove() }
-        try apt.publish([TestPackage(name: "lab-core", essential: true), TestPackage(name: "lab-timesyncd")])
-        try apt.aptGet(["-y", "install", "lab-core", "lab-timesyncd"], check: true)
-        try apt.publish([
-            TestPackage(name: "lab-core", version: "2.0", essential: true),
-            TestPackage(name: "lab-chrony", depends: "lab-core (>= 2.0)", conflicts: "lab-timesyncd"),
-        ])
 
         let plan = try APTPlanner.plan(PackageJob(request: .install(["lab-chrony"]), aptConfig: apt.configuration))
 

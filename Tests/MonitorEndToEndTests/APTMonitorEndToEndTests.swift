@@ -51,14 +51,8 @@ struct APTMonitorEndToEndTests {
     @Test("The question shows the removal and the Essential upgrade for what they are, and the counts whole")
     func questionShowsRemovalAndEssential() async throws {
         let host = HostPackageFingerprint()
-        let apt = try APTTestRoot()
+        let apt = try APTTestRoot.chronyShape()
         defer { apt.remove() }
-        try apt.publish([TestPackage(name: "lab-core", essential: true), TestPackage(name: "lab-timesyncd")])
-        try apt.aptGet(["-y", "install", "lab-core", "lab-timesyncd"], check: true)
-        try apt.publish([
-            TestPackage(name: "lab-core", version: "2.0", essential: true),
-            TestPackage(name: "lab-chrony", depends: "lab-core (>= 2.0)", conflicts: "lab-timesyncd"),
-        ])
         let folder = try EndToEndFolder()
         defer { folder.remove() }
         let tmux = try start("lab-chrony", apt: apt, in: folder)

@@ -42,11 +42,16 @@ struct MonitorPlanDialogTests {
         }
     }
 
+    /// The dialog's text as one line, wrapped lines joined: what a reader takes in.
+    private func dialogText(_ scenario: Scenario) -> String {
+        dialogLines(scenario).joined(separator: " ").split(separator: " ").joined(separator: " ")
+    }
+
     @Test("apt install chrony at 80×24 and 40×12: the counts whole, the removal and the Essential upgrade explicit", arguments: [(80, 24), (40, 12)])
     func chronyPlan(width: Int, height: Int) throws {
         let scenario = scenario(width: width, height: height, name: Self.chronyName, changes: Self.chrony)
         expectSnapshot(scenario.render(), named: "plan-chrony-\(width)x\(height)")
-        let text = dialogLines(scenario).joined(separator: " ").split(separator: " ").joined(separator: " ")
+        let text = dialogText(scenario)
         #expect(text.contains("1 to install, 1 to upgrade, 1 to remove · 288.7 kB to download?"), "\(text)")
         #expect(text.contains("upgrades an Essential package: perl-base"), "\(text)")
         let lines = dialogLines(scenario)
@@ -70,7 +75,7 @@ struct MonitorPlanDialogTests {
     func longPlanScrolls(width: Int, height: Int) throws {
         var scenario = scenario(width: width, height: height, name: Self.lampName, changes: Self.lamp)
         expectSnapshot(scenario.render(), named: "plan-68-\(width)x\(height)")
-        let heading = dialogLines(scenario).joined(separator: " ").split(separator: " ").joined(separator: " ")
+        let heading = dialogText(scenario)
         #expect(heading.contains("66 to install, 2 to upgrade · 41.2 MB to download?"), "\(heading)")
         #expect(heading.contains("upgrades an Essential package: perl-base"), "\(heading)")
         // Upgrades come before installs, so perl-base shows at once.
