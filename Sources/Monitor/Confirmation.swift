@@ -8,6 +8,7 @@ public enum Confirmation: Sendable, Hashable {
     /// Quit while `count` jobs have not completed: they would be aborted.
     case quit(count: Int)
     /// Start job `job` (named `name`, `updates` updates), which awaits confirmation (an apt
-    /// plan); no aborts it without running anything.
-    case startJob(job: Int, name: String, updates: Int)
+    /// plan); no aborts it without running anything. The plan shown is scrolled `scroll` rows
+    /// (the arrows, PgUp, PgDn, Home and End scroll it while the question is open).
+    case startJob(job: Int, name: String, updates: Int, scroll: Int = 0)
 }

@@ -17,6 +17,12 @@ public struct MonitorGlyphs: Sendable, Hashable {
     public var queued: Character
     /// A step its driver skipped (it counts as succeeded).
     public var skipped: Character
+    /// What an apt plan does to a package, in the start question: install, upgrade (or
+    /// downgrade), reinstall, remove or purge.
+    public var install: Character
+    public var upgrade: Character
+    public var reinstall: Character
+    public var remove: Character
     /// Between header items.
     public var separator: String
     /// Before "reboot required".
@@ -24,16 +30,18 @@ public struct MonitorGlyphs: Sendable, Hashable {
     /// The selection keys in the footer.
     public var upDown: String
 
-    /// `✔ ! ✖ ⊘ ▶ · ↷`, box drawing, eighth blocks, `⟳`.
+    /// `✔ ! ✖ ⊘ ▶ · ↷`, `+ ↑ ↻ −` for packages, box drawing, eighth blocks, `⟳`.
     public static let unicode = MonitorGlyphs(
         box: .unicode, sanitizer: TextSanitizer(mode: .unicode),
         succeeded: "✔", succeededWithErrors: "!", failed: "✖", aborted: "⊘", running: "▶", queued: "·", skipped: "↷",
+        install: "+", upgrade: "↑", reinstall: "↻", remove: "−",
         separator: " · ", reboot: "⟳", upDown: "↑↓")
 
-    /// `+ ! x / > . ~`, `+-|` boxes, `#`/`-` bars.
+    /// `+ ! x / > . ~`, `+ ^ = -` for packages, `+-|` boxes, `#`/`-` bars.
     public static let ascii = MonitorGlyphs(
         box: .ascii, sanitizer: TextSanitizer(mode: .ascii),
         succeeded: "+", succeededWithErrors: "!", failed: "x", aborted: "/", running: ">", queued: ".", skipped: "~",
+        install: "+", upgrade: "^", reinstall: "=", remove: "-",
         separator: " | ", reboot: "(!)", upDown: "Up/Dn")
 
     /// The mark of a result code (running for `inProgress`, queued for `notStarted`).
@@ -45,6 +53,16 @@ public struct MonitorGlyphs: Sendable, Hashable {
         case .succeededWithErrors: return succeededWithErrors
         case .failed: return failed
         case .aborted: return aborted
+        }
+    }
+
+    /// The mark of what an apt plan does to a package.
+    public func mark(for action: PackageChange.Action) -> Character {
+        switch action {
+        case .install: return install
+        case .upgrade: return upgrade
+        case .reinstall: return reinstall
+        case .remove, .purge: return remove
         }
     }
 }

@@ -86,14 +86,11 @@ extension MonitorRenderer {
             lines = ["Abort \(count == 1 ? "the 1 unfinished job" : "all \(count) unfinished jobs")?", "Running updates are stopped."]
         case .quit(let count):
             lines = ["\(count) \(count == 1 ? "job has" : "jobs have") not completed.", "Quit and abort \(count == 1 ? "it" : "them")?"]
-        case .startJob(_, let name, let updates):
-            lines = ["Start \(state.glyphs.sanitizer.sanitize(name))?",
-                     "y runs the \(updates) \(updates == 1 ? "update" : "updates") planned; n runs nothing."]
+        case .startJob(let job, let name, _, let scroll):
+            drawPlanDialog(PlanDialog(job: job, name: name, state: state), scroll: scroll, into: &buffer, state: state, theme: theme)
+            return
         }
-        // A plan's name carries its counts and size: worth the width.
-        let width: Int
-        if case .startJob = question { width = 72 } else { width = 50 }
-        let box = centredBox(width: width, height: lines.count + 4, in: layout.body)
+        let box = centredBox(width: 50, height: lines.count + 4, in: layout.body)
         let inner = BoxFrame(title: "Confirm", borderStyle: theme[.focus], titleStyle: theme[.title], glyphs: state.glyphs.box,
             fillStyle: theme[.text]).render(into: &buffer, area: box)
         for (row, line) in lines.enumerated() {
@@ -101,5 +98,56 @@ extension MonitorRenderer {
                 .render(into: &buffer, area: inner.row(row))
         }
         TextLine("y yes    n no", style: theme[.title], alignment: .center).render(into: &buffer, area: inner.row(inner.height - 1))
+    }
+
+    /// The start question of a plan: the question and counts, the Essential warning, the plan
+    /// (a mark and a word per package, removals in the failure colour, `essential` in the
+    /// warning colour) scrolled `scroll` rows, and the keys with where the plan is scrolled to.
+    private static func drawPlanDialog(_ dialog: PlanDialog, scroll: Int, into buffer: inout Buffer, state: MonitorState, theme: Theme) {
+        let glyphs = state.glyphs
+        let inner = BoxFrame(title: "Confirm", borderStyle: theme[.focus], titleStyle: theme[.title], glyphs: glyphs.box,
+            fillStyle: theme[.text]).render(into: &buffer, area: dialog.box)
+        var y = inner.y
+        for line in dialog.heading where y < inner.maxY {
+            buffer.write(line, x: inner.x, y: y, style: theme[.status], maxWidth: inner.width)
+            y += 1
+        }
+        for line in dialog.warning where y < inner.maxY {
+            buffer.write(line, x: inner.x, y: y, style: theme[.warning], maxWidth: inner.width)
+            y += 1
+        }
+        y += dialog.gap
+        let first = min(max(0, scroll), dialog.maximumScroll)
+        let wordWidth = 10
+        for row in dialog.rows.dropFirst(first).prefix(dialog.listHeight) where y < inner.maxY - 1 {
+            let role: ThemeRole
+            switch row.action {
+            case .remove?, .purge?: role = .failed
+            case .upgrade?, .reinstall?: role = .running
+            case .install?: role = .succeeded
+            case nil: role = .queued
+            }
+            var x = inner.x
+            x += buffer.set(row.action.map(glyphs.mark(for:)) ?? glyphs.queued, x: x, y: y, style: theme[role])
+            x += buffer.write(" " + TextTruncation.fit(row.action?.rawValue ?? "", toWidth: wordWidth), x: x, y: y,
+                              style: theme[role], maxWidth: inner.maxX - x)
+            let marker = row.essential ? " essential" : ""
+            let textWidth = max(0, inner.maxX - x - DisplayWidth.of(marker))
+            x += buffer.write(TextTruncation.truncate(row.text, toWidth: textWidth, ellipsis: glyphs.box.ellipsis), x: x, y: y,
+                              style: theme[.text], maxWidth: textWidth)
+            if row.essential { buffer.write(marker, x: x, y: y, style: theme[.warning], maxWidth: inner.maxX - x) }
+            y += 1
+        }
+        let count = dialog.rows.count
+        let answers = "y runs the \(count) \(count == 1 ? "update" : "updates") planned; n runs nothing."
+        var candidates = [answers, "y yes    n no"]
+        if dialog.maximumScroll > 0 {
+            let shown = "\(first + 1)-\(first + dialog.listHeight) of \(count)"
+            candidates = [answers + "  \(glyphs.upDown) PgUp PgDn \(shown)", "y yes    n no    \(glyphs.upDown) PgUp PgDn \(shown)",
+                          "y yes  n no  \(glyphs.upDown) \(shown)"]
+        }
+        let keys = candidates.first { DisplayWidth.of($0) <= inner.width } ?? candidates[candidates.count - 1]
+        TextLine(keys, style: theme[.title], alignment: .center, ellipsis: glyphs.box.ellipsis)
+            .render(into: &buffer, area: inner.row(inner.height - 1))
     }
 }

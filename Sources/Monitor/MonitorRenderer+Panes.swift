@@ -34,12 +34,12 @@ extension MonitorRenderer {
         switch job.phase {
         case .queued: code = .notStarted
         case .running: code = .inProgress
-        case .completed: code = job.result?.resultCode ?? .failed
+        case .completed: code = job.shownResultCode ?? .failed
         }
         buffer.set(glyphs.mark(for: code), x: row.x, y: row.y, style: theme[role(for: code)])
         let waiting = state.pendingCleanUps.contains(job.id)
         // The result's word, as beside its glyph everywhere, and how many updates got installed
-        // when not all did: "with errors 3/4", "aborted 1/3".
+        // when not all did: "failed 1/6", "aborted 1/3".
         var resultText = code.word
         if job.phase == .completed, state.succeededCount(of: job) < job.updates.count {
             resultText += " \(state.succeededCount(of: job))/\(job.updates.count)"
@@ -108,12 +108,14 @@ extension MonitorRenderer {
             }
     }
 
-    /// `Security updates · install · 3/8 · 41% · ETA 1m20s`
+    /// `Security updates · install · 3/8 · 41% · ETA 1m20s`; a completed job's result before its
+    /// count: `web1 · install · failed 1/6 · 100%`.
     private static func updatesTitle(_ job: JobState, state: MonitorState) -> String {
         let separator = state.glyphs.separator
         var title = state.glyphs.sanitizer.sanitize(job.descriptor.name, maxWidth: state.width)
         title += separator + job.descriptor.operation.name
-        title += separator + "\(state.succeededCount(of: job))/\(job.updates.count)"
+        let result = job.phase == .completed ? job.shownResultCode.map { $0.word + " " } ?? "" : ""
+        title += separator + result + "\(state.succeededCount(of: job))/\(job.updates.count)"
         title += separator + percentText(job.percentShown)
         if let eta = state.etaSeconds(job: job) { title += separator + "ETA " + TimeText.remaining(eta) }
         if job.phase == .queued, let start = state.queuedStartEstimates()[job.id] {

@@ -75,9 +75,11 @@ public enum MonitorRenderer {
         var runningCount = "\(running) running" + separator + updateCount
         if fleet {
             let done = jobs.count { $0.phase == .completed }
-            let failed = jobs.count { $0.phase == .completed && $0.result.map { $0.resultCode != .succeeded } ?? false }
+            // Failed and aborted apart: hosts stopped by `A` did not fail.
+            let failed = jobs.count { $0.phase == .completed && $0.shownResultCode == .failed }
+            let aborted = jobs.count { $0.phase == .completed && $0.shownResultCode == .aborted }
             runningCount = "\(running) running" + separator + "\(done) done" + (failed > 0 ? separator + "\(failed) failed" : "")
-                + separator + updateCount
+                + (aborted > 0 ? separator + "\(aborted) aborted" : "") + separator + updateCount
         }
         let jobWord = fleet ? (jobs.count == 1 ? "host" : "hosts") : (jobs.count == 1 ? "job" : "jobs")
         // Narrow headers drop the job count, then the running count.

@@ -111,7 +111,7 @@ extension MonitorState {
     /// replayed its `job.queued`): its question is moot.
     private mutating func closeStartQuestion(of job: Int) {
         confirmedJobs.remove(job)
-        if case .confirm(.startJob(job, _, _))? = overlay { overlay = nil }
+        if case .confirm(.startJob(job, _, _, _))? = overlay { overlay = nil }
     }
 
     /// Shows the plan's job and asks whether to start it; a question already open (or the

@@ -86,6 +86,11 @@ extension MonitorState {
     // MARK: - Dialogs
 
     private mutating func answer(_ question: Confirmation, key: Key) -> [MonitorEffect] {
+        if case .startJob(let job, let name, let updates, let scroll) = question,
+           let next = PlanDialog(job: job, name: name, state: self).scroll(scroll, after: key) {
+            overlay = .confirm(.startJob(job: job, name: name, updates: updates, scroll: next))
+            return []
+        }
         switch key {
         case .character("y"), .character("Y"):
             overlay = nil
@@ -98,14 +103,14 @@ extension MonitorState {
                 return [.command(.abortAll(force: false))]
             case .quit:
                 return confirmQuit()
-            case .startJob(let job, let name, _):
+            case .startJob(let job, let name, _, _):
                 confirmedJobs.insert(job)
                 say("Starting \(name)")
                 return [.command(.confirm(job: job))]
             }
         case .character("n"), .character("N"), .character("q"), .escape:
             overlay = nil
-            if case .startJob(let job, let name, _) = question {
+            if case .startJob(let job, let name, _, _) = question {
                 say("Not started: \(name)")
                 return [.command(.abort(job: job, force: false))]
             }

@@ -73,6 +73,25 @@ struct APTCommandTests {
         #expect(host.changes(since: HostPackageFingerprint()).isEmpty)
     }
 
+    @Test("Off a terminal: a removal and the upgrade of an Essential package are explicit in the plan")
+    func planMarksRemovalsAndEssential() async throws {
+        let host = HostPackageFingerprint()
+        let apt = try APTTestRoot.chronyShape()
+        defer { apt.remove() }
+        let folder = try TestFolder()
+        defer { folder.remove() }
+
+        let result = try await installtop(["apt", "install", "lab-chrony", "--apt-config", apt.configuration], in: folder)
+
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("The following packages will be upgraded:\n  lab-core 1.0 → 2.0 [essential]\n"), "\(result.stdout)")
+        #expect(result.stdout.contains("The following packages will be REMOVED:\n  lab-timesyncd 1.0 (remove)\n"), "\(result.stdout)")
+        #expect(result.stdout.contains("WARNING: this upgrades an Essential package: lab-core.\n"), "\(result.stdout)")
+        #expect(result.stdout.contains("1 to install, 1 to upgrade, 1 to remove"), "\(result.stdout)")
+        #expect(try apt.states()["lab-timesyncd"]?.status == "ii", "nothing was run")
+        #expect(host.changes(since: HostPackageFingerprint()).isEmpty)
+    }
+
     @Test("Refusals: an unknown package and a locked database in apt's words, exit 2; nothing to do, exit 0")
     func refusals() async throws {
         let host = HostPackageFingerprint()

@@ -30,17 +30,45 @@ struct PlainOutputTests {
         let curlEnded = try #require(line("[1 2/2] curl failed in "), "stdout: \(result.stdout)")
         #expect(curlEnded.contains("exited with status 5") && curlEnded.contains("0x8024200B"), "\(curlEnded)")
         #expect(lines.contains("    | curl: broken"), "the failure's output tail is missing: \(result.stdout)")
-        #expect(line("job 1 Tools: succeededWithErrors (1 succeeded, 1 failed)") != nil)
+        // A job with a failed update reads as failed; WUA's succeededWithErrors stays in JSON.
+        #expect(line("job 1 Tools: failed (1 succeeded, 1 failed)") != nil, "stdout: \(result.stdout)")
 
         let header = try #require(lines.first { $0.hasPrefix("JOB") })
         #expect(header.split(separator: " ", omittingEmptySubsequences: true)
-            == ["JOB", "UPDATE", "RESULT", "HRESULT", "EXIT", "TIME", "REBOOT", "TITLE"])
+            == ["JOB", "UPDATE", "RESULT", "EXIT", "TIME", "REBOOT", "REASON", "TITLE"])
         let jq = try #require(result.summaryRow(of: "jq"), "stdout: \(result.stdout)")
-        #expect(jq.job == 1 && jq.result == "succeeded" && jq.hResult == "0x00000000" && jq.exit == 0)
+        #expect(jq.job == "Tools" && jq.result == "succeeded" && jq.exit == "0" && jq.reason.isEmpty, "\(jq)")
         #expect(jq.line.hasSuffix("jq 1.6"))
         let curl = try #require(result.summaryRow(of: "curl"))
-        #expect(curl.result == "failed" && curl.hResult == "0x8024200B" && curl.exit == 5)
-        #expect(lines.last == "1 job, 2 updates: 1 succeeded, 1 failed")
+        #expect(curl.result == "failed" && curl.exit == "5" && curl.reason == "exited with status 5", "\(curl)")
+        #expect(!curl.line.contains("0x8024200B"), "the HRESULT is for JSON and the history: \(curl)")
+        #expect(lines.suffix(2) == ["1 job, 2 updates: 1 succeeded, 1 failed", "exit 1: 1 update failed in 1 job"], "stdout: \(result.stdout)")
+    }
+
+    @Test("the summary: with errors in words, `-` for the exit of updates never run and why they did not, and why the run exits 1")
+    func summaryOfAStoppedJob() async throws {
+        let folder = try TestFolder()
+        defer { folder.remove() }
+        try folder.write("stop.yaml", """
+            jobs:
+              - name: Web servers
+                stop_on_failure: true
+                updates:
+                  - {id: warn, title: Warns, install: 'echo "error disk almost full" >&3'}
+                  - {id: breaks, title: Breaks, install: 'exit 3'}
+                  - {id: never, title: Never runs, install: 'true'}
+            """)
+
+        let result = try await installtop(["run", "--plain", "--no-history", "stop.yaml"], in: folder)
+
+        #expect(result.status == 1, "stdout: \(result.stdout)\nstderr: \(result.stderr)")
+        #expect(!result.stdout.contains("succeededWithErrors"), "plain output speaks words: \(result.stdout)")
+        let warn = try #require(result.summaryRow(of: "warn"), "stdout: \(result.stdout)")
+        #expect(warn.job == "Web servers" && warn.result == "with errors" && warn.reason == "reported an error: disk almost full", "\(warn)")
+        let never = try #require(result.summaryRow(of: "never"))
+        #expect(never.exit == "-" && never.reason.hasPrefix("not started: an earlier update failed"), "\(never)")
+        #expect(result.stdoutLines.contains { $0.contains("job 1 Web servers: failed (") }, "stdout: \(result.stdout)")
+        #expect(result.summaryExplanation == "exit 1: 1 update failed in 1 job, 1 update succeeded with errors", "stdout: \(result.stdout)")
     }
 
     @Test("escape sequences in child output and titles show as text; no ESC or BEL byte reaches stdout")
@@ -69,7 +97,7 @@ struct PlainOutputTests {
         #expect(lines.contains("    | clear ␛[2J screen"), "stdout: \(result.stdout)")
         #expect(lines.contains { $0.hasSuffix("hostile started: Evil ␛]0;title␇ update") }, "stdout: \(result.stdout)")
         #expect(lines.contains { $0.contains("job 1 Hostile ␛[31mjob: failed") }, "stdout: \(result.stdout)")
-        #expect(result.summaryRow(of: "hostile")?.line.hasSuffix("Evil ␛]0;title␇ update") == true)
+        #expect(result.summaryRow(of: "hostile")?.line.contains("Evil ␛]0;") == true, "stdout: \(result.stdout)")
         #expect(!result.stdoutBytes.contains(0x1B), "a raw ESC reached stdout")
         #expect(!result.stdoutBytes.contains(0x07), "a raw BEL reached stdout")
     }

@@ -12,6 +12,7 @@ struct PackageChangeCodingTests {
         PackageChange(package: "telnet", action: .remove, oldVersion: "0.17"),
         PackageChange(package: "x\"y", action: .purge),
         PackageChange(package: "same", action: .reinstall, oldVersion: "1:2.0+é", newVersion: "1:2.0+é", architecture: "all"),
+        PackageChange(package: "perl-base", action: .upgrade, oldVersion: "5.36.0-7", newVersion: "5.36.0-7+deb12u2", essential: true),
     ]
 
     static func packageUpdate(_ change: PackageChange) -> Update {
@@ -70,6 +71,19 @@ struct PackageChangeCodingTests {
         #expect(line.contains(#","package":{"name":"telnet","action":"remove","oldVersion":"0.17"}}"#), "\(line)")
         let update = try #require(try JSONParser.parse(UpdateCoding.encode(Self.packageUpdate(Self.changes[1]))).objectValue)
         #expect(update["package"] == .object(["name": .string("curl"), "action": .string("install"), "newVersion": .string("7.88.1")]))
+    }
+
+    @Test("essential: written only when true; missing (what older versions wrote) reads as false; not a boolean is refused")
+    func essentialIsAnAddedMember() throws {
+        let line = EventCoding.encode(Self.queued([Self.packageUpdate(Self.changes[5]), Self.packageUpdate(Self.changes[0])]))
+        #expect(line.contains(#""newVersion":"5.36.0-7+deb12u2","essential":true}"#), "\(line)")
+        #expect(line.components(separatedBy: "essential").count == 2, "only the Essential package says so: \(line)")
+        let old = try UpdateCoding.decode(WireObject(["id": .string("openssl"), "package": .object([
+            "name": .string("openssl"), "action": .string("upgrade"), "oldVersion": .string("1"), "newVersion": .string("2"),
+        ])], context: "update"))
+        #expect(old.package?.essential == false)
+        #expect(Self.updateError(.object(["name": .string("dpkg"), "action": .string("upgrade"), "essential": .string("yes")]))?
+            .message.contains("essential") == true)
     }
 
     /// Pinned byte for byte: consumers of `--json` and older monitors see ordinary updates as before.

@@ -72,6 +72,24 @@ struct APTDriverPlannerTests {
         #expect(HostPackageFingerprint().changes(since: host).isEmpty, "the host's package state changed")
     }
 
+    @Test("install chrony's shape: an install, the removal of what it conflicts with, and the upgrade of an Essential package, marked")
+    func conflictAndEssential() throws {
+        let host = HostPackageFingerprint()
+        let apt = try APTTestRoot.chronyShape()
+        defer { apt.remove() }
+
+        let plan = try APTPlanner.plan(PackageJob(request: .install(["lab-chrony"]), aptConfig: apt.configuration))
+
+        let byName = Dictionary(uniqueKeysWithValues: plan.changes.map { ($0.package, $0) })
+        #expect(byName["lab-timesyncd"]?.action == .remove && byName["lab-timesyncd"]?.essential == false, "\(plan.changes)")
+        #expect(byName["lab-core"]?.action == .upgrade && byName["lab-core"]?.oldVersion == "1.0" && byName["lab-core"]?.newVersion == "2.0")
+        #expect(byName["lab-core"]?.essential == true, "lab-core is Essential in dpkg's database: \(plan.changes)")
+        #expect(byName["lab-chrony"]?.action == .install && byName["lab-chrony"]?.essential == false)
+        #expect(plan.updates.first { $0.id == "lab-core" }?.package?.essential == true, "the update carries it to the monitor and JSON")
+        #expect(PackageChange.essentialWarning(plan.changes) == "upgrades an Essential package: lab-core")
+        #expect(HostPackageFingerprint().changes(since: host).isEmpty, "the host's package state changed")
+    }
+
     @Test("an unknown package is refused in apt's words")
     func unknownPackage() throws {
         let host = HostPackageFingerprint()

@@ -48,6 +48,30 @@ struct APTMonitorEndToEndTests {
         #expect(host.changes(since: HostPackageFingerprint()).isEmpty)
     }
 
+    @Test("The question shows the removal and the Essential upgrade for what they are, and the counts whole")
+    func questionShowsRemovalAndEssential() async throws {
+        let host = HostPackageFingerprint()
+        let apt = try APTTestRoot.chronyShape()
+        defer { apt.remove() }
+        let folder = try EndToEndFolder()
+        defer { folder.remove() }
+        let tmux = try start("lab-chrony", apt: apt, in: folder)
+        defer { tmux.close() }
+
+        let question = try #require(await tmux.waitForScreen("the plan's question") { $0.contains("Start apt install lab-chrony") })
+        #expect(question.contains("1 to install, 1 to upgrade, 1 to remove"), "\(question)")
+        #expect(question.contains("upgrades an Essential package: lab-core"), "\(question)")
+        #expect(question.contains("− remove    lab-timesyncd 1.0"), "\(question)")
+        #expect(question.contains("↑ upgrade   lab-core 1.0 → 2.0 essential"), "\(question)")
+        #expect(question.contains("+ install   lab-chrony 1.0"), "\(question)")
+        tmux.send("n")
+        await tmux.waitForScreen("the job aborted") { $0.contains("aborted") }
+        tmux.send("q")
+        #expect(await EndToEndFolder.eventually { folder.read("rc") != nil })
+        #expect(try apt.states()["lab-timesyncd"]?.status == "ii", "nothing ran")
+        #expect(host.changes(since: HostPackageFingerprint()).isEmpty)
+    }
+
     @Test("n runs nothing: the job ends aborted and dpkg's database is untouched")
     func declineRunsNothing() async throws {
         let apt = try APTTestRoot()

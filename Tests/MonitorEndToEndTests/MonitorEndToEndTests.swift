@@ -131,7 +131,9 @@ struct MonitorEndToEndTests {
         #expect(await expectSaneTerminalAfterExit(folder) == 0)
         let screen = try #require(await tmux.waitForScreen("the summary") { $0.contains("Summary") })
         #expect(screen.contains("1 job, 1 update: 1 succeeded"), "\(screen)")
-        #expect(screen.split(separator: "\n").contains { $0.hasPrefix("1") && $0.contains("quick") && $0.contains("succeeded") }, "\(screen)")
+        #expect(screen.split(separator: "\n").contains { $0.hasPrefix("Quick job") && $0.contains("quick") && $0.contains("succeeded") },
+                "the job's name, not its number: \(screen)")
+        #expect(screen.contains("exit 0: every update succeeded"), "\(screen)")
         #expect(!screen.contains("┌ Jobs"), "the monitor's frame is gone")
     }
 
@@ -151,6 +153,12 @@ struct MonitorEndToEndTests {
         await tmux.waitForScreen("the quit question") { $0.contains("Quit and abort it?") }
         tmux.send("y")
         #expect(await expectSaneTerminalAfterExit(folder) == 3)
+        // The job cleaned up keeps its row in the summary; the last line says why the run exits 3.
+        let screen = try #require(await tmux.waitForScreen("the summary") { $0.contains("exit 3") })
+        let rows = screen.split(separator: "\n")
+        #expect(rows.contains { $0.hasPrefix("Quick job") && $0.contains("succeeded") }, "\(screen)")
+        #expect(rows.contains { $0.hasPrefix("Slow job") && $0.contains("aborted") }, "\(screen)")
+        #expect(screen.contains("exit 3: aborted by the operator or a signal (1 job)"), "\(screen)")
     }
 
     @Test func resizeRedrawsAtOnce() async throws {

@@ -33,6 +33,36 @@ struct MonitorFleetTests {
         #expect(screen.contains("queued #1") && screen.contains("queued #2"), "\(screen)")
     }
 
+    @Test("A host whose task failed reads failed (list and pane title); hosts stopped by A count as aborted, not failed")
+    func failedAndAbortedApart() {
+        var scenario = Scenario()
+        let tasks = ["Gather", "Install", "Configure", "Restart", "Check", "Report"]
+        for id in 1...3 { host(&scenario, id: id, tasks: tasks) }
+        for id in 1...3 { scenario.send(.jobStarted(job: id)) }
+        // h1: its first task succeeds, its second fails, and it stops (rule 16 makes the mix
+        // succeededWithErrors).
+        var results = [UpdateInstallationResult(resultCode: .succeeded), UpdateInstallationResult(resultCode: .failed, reason: "boom")]
+        results += Array(repeating: UpdateInstallationResult(resultCode: .aborted, hResult: .callCancelled), count: 4)
+        for (index, result) in results.enumerated() {
+            scenario.send(.updateCompleted(job: 1, index: index, updateID: tasks[index], result: result))
+        }
+        let combined = InstallationResult.combining(results, abortRequested: false)
+        #expect(combined.resultCode == .succeededWithErrors)
+        scenario.send(.jobCompleted(job: 1, result: combined))
+        // h2 and h3: stopped by A.
+        for id in 2...3 {
+            let stopped = Array(repeating: UpdateInstallationResult(resultCode: .aborted, hResult: .callCancelled), count: tasks.count)
+            scenario.send(.jobAbortRequested(job: id, force: false))
+            scenario.send(.jobCompleted(job: id, result: .combining(stopped, abortRequested: true)))
+        }
+        let screen = scenario.render().lines.joined(separator: "\n")
+        #expect(screen.contains("3 hosts · 0 running · 3 done · 1 failed · 2 aborted"), "\(screen)")
+        let row = scenario.render().lines.first { $0.contains("h1") && $0.contains("✖") }
+        #expect(row?.contains("failed 1/6") == true, "\(screen)")
+        #expect(!screen.contains("with errors"), "\(screen)")
+        #expect(screen.contains("h1 · install · failed 1/6"), "the updates pane's title: \(screen)")
+    }
+
     @Test("A skipped task shows the skipped mark and word, not a full bar")
     func skipped() {
         var scenario = Scenario()

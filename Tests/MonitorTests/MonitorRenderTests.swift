@@ -83,7 +83,8 @@ struct MonitorRenderTests {
         let percent = try #require(line.range(of: "%", range: title.upperBound..<line.endIndex), "\(line)")
         let column = line.distance(from: line.startIndex, to: percent.lowerBound)
         #expect(buffer.style(atX: column, y: row) == failed)
-        let markColumn = line.distance(from: line.startIndex, to: line.firstIndex(of: "✖")!)
+        // The update's own mark, not the jobs pane's on the same line.
+        let markColumn = line.distance(from: line.startIndex, to: line[..<title.lowerBound].lastIndex(of: "✖")!)
         #expect(buffer.style(atX: markColumn, y: row).foreground == .red)
         let succeededRow = (0..<buffer.height).first { buffer.lines[$0].contains("nvidia 535") }!
         let succeededLine = buffer.lines[succeededRow]

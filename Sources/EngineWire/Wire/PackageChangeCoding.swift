@@ -5,7 +5,8 @@ import InstallEngine
 /// `{"name":"openssl","action":"upgrade","oldVersion":"3.0.14","newVersion":"3.0.15","architecture":"amd64"}`.
 ///
 /// Members that are `nil` are left out rather than written as `null`, like the update's own
-/// optional members (`size`, `severity`).
+/// optional members (`size`, `severity`); `"essential":true` is written only for an Essential
+/// package, and a missing `essential` reads as `false` (what older versions wrote).
 public enum PackageChangeCoding {
     /// The member's key in an update object.
     public static let key = "package"
@@ -18,13 +19,15 @@ public enum PackageChangeCoding {
         if let oldVersion = change.oldVersion { object.add("oldVersion", oldVersion) }
         if let newVersion = change.newVersion { object.add("newVersion", newVersion) }
         if let architecture = change.architecture { object.add("architecture", architecture) }
+        if change.essential { object.add("essential", true) }
         return object.bytes
     }
 
     /// The `"package"` member of `update`; `nil` when it is missing or null (every update that is
     /// not a package's).
     /// - Throws: `badArgument` naming the member when it is not an object, lacks `name` or
-    ///   `action`, or names an action this version does not know.
+    ///   `action`, names an action this version does not know, or has an `essential` that is
+    ///   not a boolean.
     public static func decode(from update: WireObject) throws(WireError) -> PackageChange? {
         guard let value = update.members[key], !value.isNull else { return nil }
         guard let members = value.objectValue else {
@@ -37,6 +40,7 @@ public enum PackageChangeCoding {
             action: try object.name("action", PackageChange.Action.init(rawValue:), expected: "one of \(actions)"),
             oldVersion: try object.optionalString("oldVersion"),
             newVersion: try object.optionalString("newVersion"),
-            architecture: try object.optionalString("architecture"))
+            architecture: try object.optionalString("architecture"),
+            essential: try object.bool("essential", default: false))
     }
 }

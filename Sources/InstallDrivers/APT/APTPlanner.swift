@@ -2,8 +2,8 @@ import Foundation
 import InstallEngine
 
 /// Asks apt what an apt job will do, before anything runs (PRODUCT.md "Package jobs"): the
-/// configuration and root, dpkg's lock, the simulation (the updates, in apt's order) and the
-/// download list (their sizes). Nothing here changes the system.
+/// configuration and root, dpkg's lock, the simulation (the updates, in apt's order), which of
+/// them are Essential, and the download list (their sizes). Nothing here changes the system.
 public enum APTPlanner {
     /// The plan of `job`.
     /// - Parameter aptGet: the apt-get to ask (tests may name another).
@@ -20,7 +20,8 @@ public enum APTPlanner {
         guard simulation.status == 0 else {
             throw APTPlanError(.aptRefused, APTPlanError.aptMessage(simulation.stderr, stdout: simulation.stdout, otherwise: "apt-get exited with status \(simulation.status)"))
         }
-        let changes = APTSimulation.plan(from: simulation.stdout)
+        let changes = APTEssentialPackages.marking(
+            APTSimulation.plan(from: simulation.stdout), administrativeDirectory: environment.administrativeDirectory)
         var downloads: [APTDownload] = []
         if changes.contains(where: { !$0.isRemoval }) {
             let list = SystemCommand.run(commandLine.downloadList, environment: environment.commandEnvironment)

@@ -10,6 +10,9 @@ public struct DebianPackageRecipe: Sendable, Hashable {
     public var version: String
     /// The `Depends:` field, e.g. `demo-libfoo (>= 1.0)`; `nil` for none.
     public var depends: String?
+    /// The `Conflicts:` field: installing this removes what it names (`chrony` removes
+    /// `systemd-timesyncd`); `nil` for none.
+    public var conflicts: String?
     /// The first line of `Description:`; a line of its own, so no newline.
     public var summary: String
     /// Shell bodies of the maintainer scripts; `#!/bin/sh` and `set -e` are added, so a failing
@@ -24,10 +27,13 @@ public struct DebianPackageRecipe: Sendable, Hashable {
     public var conffiles: [String]
     /// `DEBIAN/triggers` (`interest NAME`, `activate-noawait NAME`, one a line); `nil` for none.
     public var triggers: String?
+    /// Marked `Essential: yes`, as perl-base or dpkg are.
+    public var essential: Bool
 
     public init(name: String, version: String = "1.0", depends: String? = nil, summary: String? = nil,
                 preinst: String? = nil, postinst: String? = nil, prerm: String? = nil, postrm: String? = nil,
-                files: [String: String] = [:], conffiles: [String] = [], triggers: String? = nil) {
+                files: [String: String] = [:], conffiles: [String] = [], triggers: String? = nil, essential: Bool = false,
+                conflicts: String? = nil) {
         self.name = name
         self.version = version
         self.depends = depends
@@ -39,6 +45,8 @@ public struct DebianPackageRecipe: Sendable, Hashable {
         self.files = files
         self.conffiles = conffiles
         self.triggers = triggers
+        self.essential = essential
+        self.conflicts = conflicts
     }
 
     /// A postinst body that asks for a reboot the Debian way, inside the root: touches
@@ -61,7 +69,9 @@ public struct DebianPackageRecipe: Sendable, Hashable {
             Maintainer: installtop lab <lab@invalid>
 
             """
+        if essential { text += "Essential: yes\n" }
         if let depends { text += "Depends: \(depends)\n" }
+        if let conflicts { text += "Conflicts: \(conflicts)\n" }
         text += "Description: \(summary)\n"
         return text
     }

@@ -22,13 +22,21 @@ public struct PackageChange: Sendable, Hashable {
     public var newVersion: String?
     /// The architecture apt names (`amd64`, `all`), when it names one.
     public var architecture: String?
+    /// The installed package is marked `Essential: yes` (perl-base, libc-bin, dpkg): the system
+    /// may not work without it, so removing or upgrading it is shown as such. `false` for a
+    /// package not installed before, and when dpkg's database could not say.
+    public var essential: Bool
 
-    public init(package: String, action: Action, oldVersion: String? = nil, newVersion: String? = nil, architecture: String? = nil) {
+    public init(
+        package: String, action: Action, oldVersion: String? = nil, newVersion: String? = nil, architecture: String? = nil,
+        essential: Bool = false
+    ) {
         self.package = package
         self.action = action
         self.oldVersion = oldVersion
         self.newVersion = newVersion
         self.architecture = architecture
+        self.essential = essential
     }
 
     /// The title an update gets: `openssl 3.0.14 → 3.0.15`, `curl 7.88.1`, `telnet 0.17 (remove)`.
@@ -44,4 +52,20 @@ public struct PackageChange: Sendable, Hashable {
 
     /// Whether the job that runs it is an uninstall.
     public var isRemoval: Bool { action == .remove || action == .purge }
+}
+
+extension PackageChange {
+    /// `upgrades an Essential package: perl-base`, `removes and upgrades 2 Essential packages:
+    /// dpkg, perl-base`: what `changes` do to Essential packages, every one named; `nil` when
+    /// they touch none. The plan printed off a terminal and the monitor's question both say it.
+    public static func essentialWarning(_ changes: [PackageChange]) -> String? {
+        let essential = changes.filter(\.essential)
+        guard !essential.isEmpty else { return nil }
+        let verbs: [(String, (PackageChange) -> Bool)] = [
+            ("removes", \.isRemoval), ("upgrades", { $0.action == .upgrade }), ("reinstalls", { $0.action == .reinstall }),
+        ]
+        let said = verbs.filter { verb in essential.contains(where: verb.1) }.map(\.0)
+        let packages = essential.count == 1 ? "an Essential package" : "\(essential.count) Essential packages"
+        return "\(said.joined(separator: " and ")) \(packages): " + essential.map(\.package).joined(separator: ", ")
+    }
 }

@@ -70,13 +70,15 @@ enum StatusReport {
         return #"{"jobs":["# + jobs.joined(separator: ",") + "]}"
     }
 
-    /// queued, running, aborting, or the result: its word for people (`with errors`), its
-    /// JSON name for programs (`succeededWithErrors`).
+    /// queued, running, aborting, or the result: its word for people (`failed` when an update
+    /// failed, `with errors`), its JSON name for programs (`succeededWithErrors`).
     private static func state(of job: JobState, words: Bool) -> String {
         switch job.phase {
         case .queued: return job.abortRequested ? "aborting" : "queued"
         case .running: return job.abortRequested ? "aborting" : "running"
-        case .completed: return job.result.map { words ? $0.resultCode.word : $0.resultCode.name } ?? "completed"
+        case .completed:
+            guard let result = job.result else { return "completed" }
+            return words ? (job.shownResultCode ?? result.resultCode).word : result.resultCode.name
         }
     }
 

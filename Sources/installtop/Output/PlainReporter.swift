@@ -5,8 +5,8 @@ import Synchronization
 import TerminalUI
 
 /// Line output for logs and pipes (`--plain`, or stdout not a terminal): one line when a job or
-/// update starts and ends, progress at most every 10 % or 5 s per update, and a summary table
-/// at the end. Child text is sanitized: escape sequences are shown, never sent.
+/// update starts and ends, progress at most every 10 % or 5 s per update (the summary table
+/// at the end is `RunSummary`'s). Child text is sanitized: escape sequences are shown, never sent.
 final class PlainReporter: Sendable {
     private struct Printed {
         var decile: Int
@@ -66,7 +66,7 @@ final class PlainReporter: Sendable {
             return nil
         case .updateCompleted(let completion):
             state.printed[completion.updateKey] = nil
-            var line = "\(tag(completion.job, completion.index, state)) \(Self.word(for: completion.result))"
+            var line = "\(tag(completion.job, completion.index, state)) \(RunSummary.word(for: completion.result))"
             if let duration = completion.result.duration { line += " in \(duration.shortText)" }
             if completion.result.resultCode != .succeeded || completion.result.skipped {
                 var details: [String] = []
@@ -91,8 +91,9 @@ final class PlainReporter: Sendable {
                 : "abort requested"
             return "job \(request.job) \(jobName(request.job, state)): \(what)"
         case .jobCompleted(let completion):
-            let counts = Self.counts(completion.result.updateResults.map(\.resultCode))
-            return "job \(completion.job) \(jobName(completion.job, state)): \(completion.result.resultCode.name) (\(counts))"
+            let counts = RunSummary.counts(completion.result.updateResults.map(\.resultCode))
+            let shown = state.model.job(completion.job)?.shownResultCode ?? completion.result.resultCode
+            return "job \(completion.job) \(jobName(completion.job, state)): \(shown.word) (\(counts))"
                 + (completion.result.rebootRequired ? ", reboot required" : "")
         case .jobCleanedUp:
             return nil
@@ -125,48 +126,7 @@ final class PlainReporter: Sendable {
         }
     }
 
-    // MARK: - Summary
-
-    /// The table printed when the run is over.
-    func summary(of model: QueueModel) -> String {
-        var rows: [[String]] = [["JOB", "UPDATE", "RESULT", "HRESULT", "EXIT", "TIME", "REBOOT", "TITLE"]]
-        for job in model.jobs {
-            for update in job.updates {
-                let result = update.result
-                rows.append([
-                    String(job.id), clean(update.update.id), Self.word(for: result), result.hResult.description,
-                    String(result.unmappedResultCode), result.duration?.shortText ?? "-",
-                    result.rebootRequired ? "yes" : "", clean(update.update.title),
-                ])
-            }
-        }
-        var text = "\nSummary\n" + TextTable.render(rows, width: OutputWidth.current())
-        let codes = model.jobs.flatMap { $0.updates.map(\.result.resultCode) }
-        let reboot = model.jobs.contains { $0.result?.rebootRequired == true }
-        text += "\(model.jobs.count) job\(model.jobs.count == 1 ? "" : "s"), \(codes.count) update\(codes.count == 1 ? "" : "s"): \(Self.counts(codes))"
-        text += reboot ? " · a reboot is required" : ""
-        // Exit status 5: the reason ends in the command that repairs it.
-        for job in model.jobs {
-            for update in job.updates where update.result.hResult == .systemLeftBroken {
-                text += "\n\(clean(update.update.id)): \(clean(update.result.reason ?? "the system was left broken"))"
-            }
-        }
-        return text
-    }
-
     // MARK: - Helpers
-
-    private static func counts(_ codes: [OperationResultCode]) -> String {
-        let order: [OperationResultCode] = [.succeeded, .succeededWithErrors, .failed, .aborted, .inProgress, .notStarted]
-        let words: [OperationResultCode: String] = [
-            .succeeded: "succeeded", .succeededWithErrors: "with errors", .failed: "failed",
-            .aborted: "aborted", .inProgress: "running", .notStarted: "not started",
-        ]
-        return order.compactMap { code in
-            let count = codes.count { $0 == code }
-            return count == 0 ? nil : "\(count) \(words[code]!)"
-        }.joined(separator: ", ")
-    }
 
     private func tag(_ job: Int, _ index: Int, _ state: State) -> String {
         let total = state.model.job(job)?.updates.count ?? 0
@@ -186,10 +146,5 @@ final class PlainReporter: Sendable {
         var parts = tm()
         localtime_r(&seconds, &parts)
         return String(format: "%02d:%02d:%02d", parts.tm_hour, parts.tm_min, parts.tm_sec)
-    }
-
-    /// The result's word: a skipped step says so, though it counts as succeeded.
-    static func word(for result: UpdateInstallationResult) -> String {
-        result.skipped ? "skipped" : result.resultCode.name
     }
 }

@@ -2,7 +2,8 @@ import InstallDrivers
 import InstallEngine
 
 /// An apt plan as text for the operator, in apt's own shape: what will be installed, upgraded
-/// and removed (with versions), then the counts and the download size.
+/// and removed (with versions, Essential packages marked), a warning naming the Essential
+/// packages it upgrades or removes, then the counts and the download size.
 enum APTPlanText {
     static func text(of plan: APTPlan) -> String {
         var lines: [String] = []
@@ -14,8 +15,9 @@ enum APTPlanText {
             let changes = plan.changes.filter { actions.contains($0.action) }
             guard !changes.isEmpty else { continue }
             lines.append("The following packages \(verb):")
-            for change in changes { lines.append("  " + change.title) }
+            for change in changes { lines.append("  " + change.title + (change.essential ? " [essential]" : "")) }
         }
+        if let warning = PackageChange.essentialWarning(plan.changes) { lines.append("WARNING: this " + warning + ".") }
         lines.append(plan.summary + ".")
         return lines.joined(separator: "\n")
     }

@@ -33,6 +33,7 @@ struct RunSession {
         let host = EngineHost(scheduling: scheduling, history: options.history, warnings: warnings)
         let queue = host.queue
         let tally = JobResultTally(queue: queue)
+        let summaryJobs = SummaryJobs(queue: queue)
         let history = host.history
 
         let mode = OutputMode(options: options)
@@ -44,21 +45,27 @@ struct RunSession {
             runHeadless(queue)
             status = tally.exitStatus
         case .monitor:
-            status = runMonitor(queue, tally: tally, history: monitorHistory(history, warnings: warnings))
+            status = runMonitor(queue, tally: tally, summaryJobs: summaryJobs, history: monitorHistory(history, warnings: warnings))
         case .plain:
-            runPlain(queue)
-            status = tally.exitStatus
+            status = runPlain(queue, tally: tally, summaryJobs: summaryJobs)
         }
         for warning in warnings.all { StandardOutput.stderr.line("installtop: \(warning)") }
         return status
     }
 
-    /// Plain lines while the jobs run, then the summary table.
-    private func runPlain(_ queue: JobQueue) {
+    /// Plain lines while the jobs run, then the summary table; returns the exit status.
+    private func runPlain(_ queue: JobQueue, tally: JobResultTally, summaryJobs: SummaryJobs) -> ExitStatus {
         let reporter = PlainReporter(output: .stdout, sanitizer: TextEnvironment.sanitizer)
         queue.subscribe { reporter.handle($0) }
         runHeadless(queue)
-        StandardOutput.stdout.line(reporter.summary(of: queue.snapshot()))
+        let status = tally.exitStatus
+        Self.printSummary(of: summaryJobs.jobs, status: status)
+        return status
+    }
+
+    /// The results table and why the exit status is `status`, on stdout.
+    private static func printSummary(of jobs: [JobState], status: ExitStatus) {
+        StandardOutput.stdout.line(RunSummary.text(of: jobs, status: status, sanitizer: TextEnvironment.sanitizer, width: OutputWidth.current()))
     }
 
     /// Plain and JSON modes: submit, relay signals into aborts, wait for the queue to drain.
@@ -84,7 +91,7 @@ struct RunSession {
     }
 
     /// The monitor on the terminal; plain lines when the terminal cannot host it.
-    private func runMonitor(_ queue: JobQueue, tally: JobResultTally, history: MonitorHistory) -> ExitStatus {
+    private func runMonitor(_ queue: JobQueue, tally: JobResultTally, summaryJobs: SummaryJobs, history: MonitorHistory) -> ExitStatus {
         do {
             let outcome = try MonitorSession.run(
                 link: LocalEngineLink(queue: queue, history: history), themeOption: options.theme,
@@ -93,19 +100,17 @@ struct RunSession {
             // Quitting waited for the aborted jobs; clean-ups may have emptied the queue.
             Self.waitUntilIdle(queue)
             // What the screen showed goes with the alternate screen: leave the results, as
-            // --plain prints them, on the normal one.
-            let results = queue.snapshot()
-            if !results.jobs.isEmpty {
-                StandardOutput.stdout.line(PlainReporter(output: .stdout, sanitizer: TextEnvironment.sanitizer).summary(of: results))
-            }
-            return outcome == .quitWhileRunning ? .aborted : tally.exitStatus
+            // --plain prints them, on the normal one (jobs cleaned up with `c` included).
+            let status = outcome == .quitWhileRunning ? ExitStatus.aborted : tally.exitStatus
+            let jobs = summaryJobs.jobs
+            if !jobs.isEmpty { Self.printSummary(of: jobs, status: status) }
+            return status
         } catch let error as ThemeError {
             StandardOutput.stderr.line("installtop: \(error)")
             return .invalidUsage
         } catch {
             StandardOutput.stderr.line("installtop: cannot start the monitor (\(error)); printing lines instead")
-            runPlain(queue)
-            return tally.exitStatus
+            return runPlain(queue, tally: tally, summaryJobs: summaryJobs)
         }
     }
 

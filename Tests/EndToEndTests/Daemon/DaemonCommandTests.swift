@@ -66,6 +66,26 @@ struct DaemonCommandTests {
         #expect(try await daemon.statusJobs().isEmpty)
     }
 
+    @Test("status: a job with a failed update reads failed in the table; JSON keeps WUA's succeededWithErrors")
+    func aFailedUpdateReadsFailed() async throws {
+        let daemon = try DaemonFixture()
+        defer { daemon.remove() }
+        try await daemon.start()
+        try daemon.folder.write("mixed.yaml", """
+            jobs:
+              - name: Mixed job
+                updates:
+                  - {id: fine, install: 'true'}
+                  - {id: broken, install: 'exit 3'}
+            """)
+        #expect(try await daemon.run(["submit", daemon.folder.file("mixed.yaml")]).status == 0)
+        try await daemon.waitForJob(1, state: "succeededWithErrors")
+        let table = try await daemon.run(["status"])
+        #expect(table.stdoutLines.contains { $0.hasPrefix("1 ") && $0.contains(" failed ") && $0.contains("Mixed job") }, "\(table.stdout)")
+        #expect(!table.stdout.contains("with errors"), "\(table.stdout)")
+        #expect(try await daemon.statusJob(1)?["result"] as? String == "succeededWithErrors")
+    }
+
     @Test("submit of an invalid manifest exits 2 and queues nothing")
     func invalidManifestQueuesNothing() async throws {
         let daemon = try DaemonFixture()

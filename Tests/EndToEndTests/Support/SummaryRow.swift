@@ -1,12 +1,16 @@
-/// One row of the table `--plain` prints at the end:
-/// `JOB  UPDATE  RESULT  HRESULT  EXIT  TIME  REBOOT  TITLE`.
+import Foundation
+
+/// One row of the table a run prints at the end:
+/// `JOB  UPDATE  RESULT  EXIT  TIME  REBOOT  REASON  TITLE`, its cells found where the header's
+/// columns start (job names, results and reasons hold spaces).
 struct SummaryRow: CustomStringConvertible {
-    let job: Int
+    /// The job's name.
+    let job: String
     let update: String
     let result: String
-    let hResult: String
-    /// The EXIT column (unmapped result code).
-    let exit: Int32
+    /// The EXIT column (the unmapped result code; `-` for an update that never ran).
+    let exit: String
+    let reason: String
     /// The whole line.
     let line: String
 
@@ -17,12 +21,26 @@ extension RunResult {
     /// The summary row of update `id`, or `nil` when stdout has no summary or no such row.
     func summaryRow(of id: String) -> SummaryRow? {
         guard let summary = stdout.range(of: "\nSummary\n") else { return nil }
-        for line in stdout[summary.upperBound...].split(separator: "\n") {
-            // The first five columns are never empty, so splitting on runs of spaces finds them.
-            let cells = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
-            guard cells.count >= 5, cells[1] == id, let job = Int(cells[0]), let exit = Int32(cells[4]) else { continue }
-            return SummaryRow(job: job, update: cells[1], result: cells[2], hResult: cells[3], exit: exit, line: String(line))
+        let lines = stdout[summary.upperBound...].split(separator: "\n").map { Array(String($0)) }
+        guard let header = lines.first, String(header).hasPrefix("JOB") else { return nil }
+        let names = ["JOB", "UPDATE", "RESULT", "EXIT", "TIME", "REBOOT", "REASON", "TITLE"]
+        let headerText = String(header)
+        let starts = names.compactMap { name in headerText.range(of: name).map { headerText.distance(from: headerText.startIndex, to: $0.lowerBound) } }
+        guard starts.count == names.count else { return nil }
+        for line in lines.dropFirst() {
+            func cell(_ column: Int) -> String {
+                let end = column + 1 < starts.count ? min(starts[column + 1], line.count) : line.count
+                guard starts[column] < end else { return "" }
+                return String(line[starts[column]..<end]).trimmingCharacters(in: .whitespaces)
+            }
+            guard cell(1) == id else { continue }
+            return SummaryRow(job: cell(0), update: cell(1), result: cell(2), exit: cell(3), reason: cell(6), line: String(line))
         }
         return nil
+    }
+
+    /// The summary's last line: `exit N: why`.
+    var summaryExplanation: String? {
+        stdoutLines.last { $0.hasPrefix("exit ") }
     }
 }

@@ -1,0 +1,98 @@
+import InstallEngine
+import TerminalUI
+
+/// The results table printed when a run is over (after `--plain`'s lines, and on the normal
+/// screen when the monitor closes): one row per update with its job's name, result, exit code,
+/// time and reason; then the counts, and a last line that says why the exit status is what it is.
+/// HRESULTs stay in JSON and the history: here a reason needs the room.
+enum RunSummary {
+    /// Columns kept for a job's name and a reason; the title, last, takes what is left.
+    static let nameWidth = 24
+    static let reasonWidth = 40
+
+    /// The summary of `jobs` ending with `status`; `width` cuts the title column to fit.
+    static func text(of jobs: [JobState], status: ExitStatus, sanitizer: TextSanitizer, width: Int?) -> String {
+        let ellipsis: Character = TextEnvironment.isUTF8() ? "…" : "~"
+        func cut(_ text: String, _ width: Int) -> String {
+            TextTruncation.truncate(sanitizer.sanitize(text), toWidth: width, ellipsis: ellipsis)
+        }
+        var rows: [[String]] = [["JOB", "UPDATE", "RESULT", "EXIT", "TIME", "REBOOT", "REASON", "TITLE"]]
+        for job in jobs {
+            for update in job.updates {
+                let result = update.result
+                let ran = update.startedAt != nil || result.startedAt != nil
+                rows.append([
+                    cut(job.descriptor.name, nameWidth), cut(update.update.id, nameWidth), word(for: result),
+                    ran && result.resultCode.isFinal ? String(result.unmappedResultCode) : "-", result.duration?.shortText ?? "-",
+                    result.rebootRequired ? "yes" : "", cut(reason(for: result, ran: ran), reasonWidth), sanitizer.sanitize(update.update.title),
+                ])
+            }
+        }
+        var text = "\nSummary\n" + TextTable.render(rows, width: width)
+        let codes = jobs.flatMap { $0.updates.map(\.result.resultCode) }
+        let reboot = jobs.contains { $0.result?.rebootRequired == true }
+        text += "\(counted(jobs.count, "job")), \(counted(codes.count, "update")): \(counts(codes))"
+        text += reboot ? " · a reboot is required" : ""
+        return text + "\n" + explanation(of: status, jobs: jobs)
+    }
+
+    /// The result's word, as the monitor shows it: `with errors`, `skipped` for a step its
+    /// driver skipped, `not started` for one the run never reached.
+    static func word(for result: UpdateInstallationResult) -> String {
+        if result.skipped { return "skipped" }
+        return result.resultCode == .notStarted ? "not started" : result.resultCode.word
+    }
+
+    /// `1 succeeded, 2 failed, 1 aborted`, in that order, leaving out what is 0.
+    static func counts(_ codes: [OperationResultCode]) -> String {
+        let order: [OperationResultCode] = [.succeeded, .succeededWithErrors, .failed, .aborted, .inProgress, .notStarted]
+        return order.compactMap { code in
+            let count = codes.count { $0 == code }
+            return count == 0 ? nil : "\(count) \(code == .notStarted ? "not started" : code.word)"
+        }.joined(separator: ", ")
+    }
+
+    /// The failure reason, the first reported error of one that succeeded with errors, or
+    /// `not reached` for an update that never ran.
+    private static func reason(for result: UpdateInstallationResult, ran: Bool) -> String {
+        if let reason = result.reason, !reason.isEmpty { return reason }
+        if result.resultCode == .succeededWithErrors, let error = result.reportedErrors.first { return error }
+        return ran || result.resultCode == .succeeded ? "" : "not reached"
+    }
+
+    /// `exit 3: aborted (2 jobs)`: the status and what made it so, from the same results the
+    /// status was taken from.
+    static func explanation(of status: ExitStatus, jobs: [JobState]) -> String {
+        let codes = jobs.flatMap { $0.updates.map(\.result.resultCode) }
+        let why: String
+        switch status {
+        case .succeeded:
+            why = "every update succeeded"
+        case .failed:
+            let failedJobs = jobs.count { $0.shownResultCode == .failed }
+            let withErrors = codes.count { $0 == .succeededWithErrors }
+            let failed = codes.count { $0 == .failed }
+            var parts: [String] = []
+            if failed > 0 { parts.append("\(counted(failed, "update")) failed" + (failedJobs > 0 ? " in \(counted(failedJobs, "job"))" : "")) }
+            if withErrors > 0 { parts.append("\(counted(withErrors, "update")) succeeded with errors") }
+            why = parts.isEmpty ? "not every job succeeded" : parts.joined(separator: ", ")
+        case .invalidUsage:
+            why = "invalid usage"
+        case .aborted:
+            let aborted = jobs.count { $0.result == nil || $0.result?.resultCode == .aborted }
+            why = "aborted by the operator or a signal (\(counted(aborted, "job")))"
+        case .rebootRequired:
+            why = "every update succeeded; a reboot is required"
+        case .leftBroken:
+            // Each broken update's reason ends in the command that repairs it.
+            let broken = jobs.flatMap { $0.updates.filter { $0.result.hResult == .systemLeftBroken } }
+            why = "dpkg was left broken\n" + broken.map { "\($0.update.id): \($0.result.reason ?? "the system was left broken")" }
+                .joined(separator: "\n")
+        }
+        return "exit \(status.rawValue): \(why)"
+    }
+
+    private static func counted(_ count: Int, _ noun: String) -> String {
+        "\(count) \(noun)\(count == 1 ? "" : "s")"
+    }
+}
