@@ -92,6 +92,7 @@ class CallbackModule(CallbackBase):
         self._metas_seen = set()      # uuids of the play's end_* metas that Ansible came to
         self._metas_skipped = set()   # (host name, meta uuid): the meta did not act on that host
         self._rescued = {}            # job key -> position of its last rescued failure
+        self._failing = {}            # job key -> why it ends once its always sections ran (a failed host)
         self._stop_all = False
         self._stop_hosts = set()      # host names asked to stop
         self._stopped_tasks = set()   # task uuids made not to run for every host
@@ -157,6 +158,7 @@ class CallbackModule(CallbackBase):
             self._metas_seen = set()
             self._metas_skipped = set()
             self._rescued = {}
+            self._failing = {}
             manager = play.get_variable_manager()
             # Every host of the play, not only the current batch; --limit still applies.
             hosts = manager._inventory.get_hosts(play.hosts, ignore_restrictions=True)
@@ -303,7 +305,8 @@ class CallbackModule(CallbackBase):
         elif self._rescuable(result._task):
             self._finish(result, 'succeeded', reason=reason, changed=changed, mark='rescued')
         else:
-            self._finish(result, 'failed', reason=reason, host_ended='host failed')
+            # An always section of an enclosing block still runs on the failed host.
+            self._finish(result, 'failed', reason=reason, host_ended='host failed', deferred=self._always_follows(result._task))
 
     def v2_runner_on_skipped(self, result):
         with self._lock:
@@ -329,7 +332,19 @@ class CallbackModule(CallbackBase):
             child, parent = parent._uuid, getattr(parent, '_parent', None)
         return False
 
-    def _finish(self, result, outcome, reason=None, changed=None, reboot=False, host_ended=None, mark=None):
+    @staticmethod
+    def _always_follows(task):
+        """The task is in the `block` or `rescue` section of a block (its own or an enclosing
+        one) that has an always section: Ansible runs that on the host before it ends it."""
+        child, parent = task._uuid, task._parent
+        while parent is not None:
+            if isinstance(parent, Block) and parent.always and \
+                    any(getattr(item, '_uuid', None) == child for item in list(parent.block or []) + list(parent.rescue or [])):
+                return True
+            child, parent = parent._uuid, getattr(parent, '_parent', None)
+        return False
+
+    def _finish(self, result, outcome, reason=None, changed=None, reboot=False, host_ended=None, mark=None, deferred=False):
         host, task = result._host, result._task
         with self._lock:
             if host_ended:
@@ -373,7 +388,9 @@ class CallbackModule(CallbackBase):
             self._finished.setdefault(key, set()).add(task_id)
             if changed and self._notifies(key, task):
                 self._may_notify.add(key)
-            if host_ended:
+            if host_ended and deferred:
+                self._failing[key] = host_ended
+            elif host_ended:
                 self._end(key, host_ended)
             elif (self._stop_all or host.get_name() in self._stop_hosts) and not self._running[key]:
                 self._end(key, 'stopped')
@@ -512,7 +529,10 @@ class CallbackModule(CallbackBase):
         host, what a meta `end_*` jumped over, a rescue section with no failure to rescue, the
         rest of a block whose failure was rescued. What none of these explains is `unknown`,
         except after a host failed in the play, which may have stopped it: that is left for the
-        job's end (not started, the play stopped)."""
+        job's end (not started, the play stopped). A host that failed and runs its always
+        sections leaves what it went past to its end (not started, host failed)."""
+        if key in self._failing:
+            return
         host = key.split('/', 1)[1]
         done = self._finished.setdefault(key, set())
         for position, entry in enumerate(self._order[:before]):
@@ -527,7 +547,7 @@ class CallbackModule(CallbackBase):
                 if outcome == 'skipped':
                     message.update(result='skipped', reason='skipped on %s (run_once): %s' % (where, reason))
                 else:
-                    message.update(result='succeeded', mark='ranOnce', reason='ran on %s' % where)
+                    message.update(result='succeeded', mark='ranElsewhere', reason='ran on %s' % where)
             elif ended:
                 message.update(result='skipped', reason='not run: ' + ended)
             elif entry['rescue']:
@@ -567,6 +587,8 @@ class CallbackModule(CallbackBase):
     def _end(self, key, reason):
         if key in self._ended:
             return
+        if reason in ('done', 'play ended') and key in self._failing:
+            reason = self._failing[key]
         finished = reason in ('done', 'play ended')
         began = bool(self._finished.get(key) or self._running.get(key))
         if finished:

@@ -68,7 +68,7 @@ final class PlainReporter: Sendable {
             state.printed[completion.updateKey] = nil
             var line = "\(tag(completion.job, completion.index, state)) \(Self.word(for: completion.result))"
             if let duration = completion.result.duration { line += " in \(duration.shortText)" }
-            if completion.result.resultCode != .succeeded || completion.result.skipped {
+            if completion.result.resultCode != .succeeded || completion.result.mark != nil {
                 var details: [String] = []
                 if let reason = completion.result.reason { details.append(clean(reason)) }
                 if completion.result.hResult != .ok { details.append(completion.result.hResult.description) }
@@ -182,8 +182,9 @@ final class PlainReporter: Sendable {
         return String(format: "%02d:%02d:%02d", parts.tm_hour, parts.tm_min, parts.tm_sec)
     }
 
-    /// The result's word: a skipped step says so, though it counts as succeeded.
+    /// The result's word: a marked step (skipped, rescued, ignored…) says so, though it counts
+    /// as succeeded.
     static func word(for result: UpdateInstallationResult) -> String {
-        result.skipped ? "skipped" : result.resultCode.name
+        result.mark?.word ?? result.resultCode.name
     }
 }
