@@ -16,11 +16,13 @@ description:
   - Speaks installtop's driver protocol, version 1, on the descriptors installtop passes.
 '''
 
+import fnmatch
 import json
 import os
 import threading
 
 from ansible import constants as C
+from ansible import context
 from ansible.playbook.block import Block
 from ansible.playbook.handler import Handler
 from ansible.plugins.callback import CallbackBase
@@ -93,6 +95,9 @@ class CallbackModule(CallbackBase):
         self._metas_skipped = set()   # (host name, meta uuid): the meta did not act on that host
         self._rescued = {}            # job key -> position of its last rescued failure
         self._failing = {}            # job key -> why it ends once its always sections ran (a failed host)
+        # --start-at-task: the tasks before the first that matches never run, in any play.
+        self._start_at = (context.CLIARGS or {}).get('start_at_task')
+        self._before_start = set()    # update ids of the current play before the start task
         self._stop_all = False
         self._stop_hosts = set()      # host names asked to stop
         self._stopped_tasks = set()   # task uuids made not to run for every host
@@ -145,6 +150,10 @@ class CallbackModule(CallbackBase):
                 for key in list(self._job_of_host.values()):
                     if key not in self._ended and self._finished.get(key):
                         self._end(key, 'done')
+                # end_batch and end_play act per batch: whether one spared a host is the new
+                # batch's to tell.
+                self._metas_seen = set()
+                self._metas_skipped = set()
                 return
             self._planned_plays.add(play._uuid)
             self._end_every_job('play ended')
@@ -175,6 +184,13 @@ class CallbackModule(CallbackBase):
             for entry in self._order:
                 entry['id'] = self._id_of_task.get(entry['uuid']) if entry['meta'] is None else None
             self._position = dict((entry['id'], position) for position, entry in enumerate(self._order) if entry['id'] is not None)
+            self._before_start = set()
+            if self._start_at:
+                for task_id, title in tasks:
+                    if fnmatch.fnmatch(title, self._start_at):
+                        self._start_at = None
+                        break
+                    self._before_start.add(task_id)
             self._handlers_id = self._id_of_task.get(HANDLERS_UUID)
             name = play.get_name().strip()
             for host in hosts:
@@ -189,7 +205,8 @@ class CallbackModule(CallbackBase):
                     'updates': [{'id': task_id, 'title': title} for task_id, title in tasks],
                 })
                 if host.name in self._failed_hosts:
-                    self._end(key, 'not run: the host failed in an earlier play')
+                    # Ansible leaves the host out of later plays: they never ran, nothing of them failed.
+                    self._end(key, 'the host failed in an earlier play', not_reached=True)
                 elif host.name in self._stop_hosts:
                     self._end(key, 'stopped')
 
@@ -315,7 +332,8 @@ class CallbackModule(CallbackBase):
                 return
             if self._suppressed(result._host, result._task):
                 return
-        self._finish(result, 'skipped', reason=result._result.get('skip_reason') or 'skipped')
+        # A module skipped in check mode says why only in its msg.
+        self._finish(result, 'skipped', reason=result._result.get('skip_reason') or result._result.get('msg') or 'skipped')
 
     def v2_runner_on_unreachable(self, result):
         self._finish(result, 'failed', reason='unreachable: ' + self._failure(result._result), host_ended='host unreachable')
@@ -550,6 +568,8 @@ class CallbackModule(CallbackBase):
                     message.update(result='succeeded', mark='ranElsewhere', reason='ran on %s' % where)
             elif ended:
                 message.update(result='skipped', reason='not run: ' + ended)
+            elif task_id in self._before_start:
+                message.update(result='skipped', reason='not run: before --start-at-task')
             elif entry['rescue']:
                 message.update(result='skipped', reason='not run: no failure to rescue')
             elif key in self._rescued and position > self._rescued[key]:
@@ -584,7 +604,7 @@ class CallbackModule(CallbackBase):
             return 'the play stopped: more hosts failed than max_fail_percentage allows'
         return 'the play stopped after a host failed'
 
-    def _end(self, key, reason):
+    def _end(self, key, reason, not_reached=False):
         if key in self._ended:
             return
         if reason in ('done', 'play ended') and key in self._failing:
@@ -609,7 +629,7 @@ class CallbackModule(CallbackBase):
             self._finished.setdefault(key, set()).add(handlers)
         self._ended.add(key)
         message = {'type': 'jobEnded', 'job': key, 'reason': reason}
-        if finished and not began:
+        if not_reached or (finished and not began):
             # Ansible never came to this host in the play (a later batch of a stopped play):
             # nothing of it failed.
             message['notReached'] = True

@@ -20,6 +20,11 @@ struct AnsibleDifferentialTests {
         defer { folder.remove() }
         let environment = try Self.environment(folder, toolchain: toolchain)
         try folder.write("site.yml", differential.playbook)
+        for (path, text) in differential.files {
+            try FileManager.default.createDirectory(atPath: (folder.file(path) as NSString).deletingLastPathComponent,
+                                                    withIntermediateDirectories: true)
+            try folder.write(path, text)
+        }
         try folder.write("hosts.ini", "[web]\n" + Self.hosts.map { "\($0) ansible_connection=local ansible_python_interpreter='{{ ansible_playbook_python }}'" }
             .joined(separator: "\n") + "\n")
 

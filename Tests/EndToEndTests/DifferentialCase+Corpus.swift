@@ -178,5 +178,118 @@ extension DifferentialCase {
                     - name: After
                       command: /bin/true
                 """),
+        DifferentialCase(
+            name: "serial-end_batch-handlers",
+            proves: "end_batch skips the rest of its batch with the reason; handlers notified by handlers and through listen, throttle and until/retries are ok",
+            playbook: """
+                - name: Batches
+                  hosts: web
+                  gather_facts: false
+                  serial: 2
+                  tasks:
+                    - name: Retry
+                      command: /bin/true
+                      register: outcome
+                      until: outcome.rc == 0
+                      retries: 2
+                      delay: 0
+                    - name: Notify
+                      command: /bin/true
+                      notify: first
+                    - name: Throttled
+                      command: /bin/true
+                      throttle: 1
+                    - name: Batch end for web3
+                      meta: end_batch
+                      when: inventory_hostname == 'web3'
+                    - name: Final
+                      command: /bin/true
+                  handlers:
+                    - name: first
+                      command: /bin/true
+                      notify: restart things
+                    - name: second
+                      command: /bin/true
+                      listen: restart things
+                """),
+        DifferentialCase(
+            name: "start-at-task",
+            proves: "tasks before --start-at-task are skipped, not aborted, in this play and the play before it",
+            playbook: """
+                - name: Earlier
+                  hosts: web
+                  gather_facts: false
+                  tasks:
+                    - name: Not this
+                      command: /bin/true
+                - name: Later
+                  hosts: web
+                  gather_facts: false
+                  tasks:
+                    - name: Before
+                      command: /bin/true
+                    - name: Start here
+                      command: /bin/true
+                    - name: After
+                      command: /bin/true
+                """,
+            arguments: ["--start-at-task", "Start here"]),
+        DifferentialCase(
+            name: "tags-check-mode",
+            proves: "tasks not selected by --tags are not planned; in check mode a command is skipped with its message, as Ansible counts it",
+            playbook: """
+                - name: Tags
+                  hosts: web
+                  gather_facts: false
+                  tasks:
+                    - name: Patch
+                      command: /bin/true
+                      tags: [patch]
+                    - name: Other
+                      command: /bin/true
+                    - name: Patch always
+                      command: /bin/true
+                      tags: [patch]
+                      check_mode: false
+                """,
+            arguments: ["--tags", "patch", "--check"]),
+        DifferentialCase(
+            name: "plays-include_role-loop-import_playbook",
+            proves: "a host failed in one play is not run in later plays while the others go on; include_role in a loop and import_playbook agree with Ansible",
+            playbook: """
+                - name: First
+                  hosts: web
+                  gather_facts: false
+                  tasks:
+                    - name: Break web2
+                      command: /bin/false
+                      when: inventory_hostname == 'web2'
+                - name: Roles
+                  hosts: web
+                  gather_facts: false
+                  tasks:
+                    - name: Apply
+                      include_role:
+                        name: worker
+                      loop: [a, b]
+                    - name: After roles
+                      command: /bin/true
+                - import_playbook: more.yml
+                """,
+            files: [
+                "roles/worker/tasks/main.yml": """
+                    - name: Work on item
+                      command: /bin/true
+                    """,
+                "more.yml": """
+                    - name: Imported
+                      hosts: web
+                      gather_facts: false
+                      strategy: free
+                      tasks:
+                        - name: Free work
+                          command: /bin/true
+                    """,
+            ]),
     ]
 }

@@ -10,6 +10,8 @@ struct DifferentialCase: Sendable, CustomTestStringConvertible {
     let playbook: String
     /// Given to ansible-playbook (after `--` for installtop).
     var arguments: [String] = []
+    /// More files beside the playbook (roles, imported playbooks), by relative path.
+    var files: [String: String] = [:]
 
     var testDescription: String { name }
 }
