@@ -16,11 +16,14 @@ description:
   - Speaks installtop's driver protocol, version 1, on the descriptors installtop passes.
 '''
 
+import fnmatch
 import json
 import os
 import threading
 
 from ansible import constants as C
+from ansible import context
+from ansible.playbook.block import Block
 from ansible.playbook.handler import Handler
 from ansible.plugins.callback import CallbackBase
 
@@ -50,6 +53,9 @@ STAT_ACTIONS = ('stat', 'ansible.builtin.stat', 'ansible.legacy.stat')
 # ends), shows each included task as its status and in its log, and fails when one fails.
 INCLUDE_ACTIONS = C._ACTION_ALL_INCLUDE_ROLE_TASKS
 REBOOT_MARKER = '/run/reboot-required'
+# The meta actions that end a host's or the play's work without a result for what they jump over.
+END_ACTIONS = {'end_host': 'meta: end_host ended this host', 'end_play': 'meta: end_play ended the play',
+               'end_batch': 'meta: end_batch ended the batch'}
 
 
 class CallbackModule(CallbackBase):
@@ -78,6 +84,20 @@ class CallbackModule(CallbackBase):
         self._may_notify = set()      # job keys with a task result that notifies handlers, not yet flushed
         self._notified = {}           # job key -> uuids of the handlers notified to run and not yet run
         self._failed_hosts = set()    # hosts that failed or were unreachable (out of later plays)
+        # The current play's tasks in the order every host runs them, metas included: dicts of
+        # 'uuid', 'id' (None for a meta), 'meta' (its action), 'rescue' (in a rescue section).
+        self._order = []
+        self._position = {}           # update id -> index in _order
+        self._play = None
+        self._play_failed = False     # a host failed in the current play (it may have stopped it)
+        self._ran_once = {}           # update id -> the host a run_once task ran on
+        self._metas_seen = set()      # uuids of the play's end_* metas that Ansible came to
+        self._metas_skipped = set()   # (host name, meta uuid): the meta did not act on that host
+        self._rescued = {}            # job key -> position of its last rescued failure
+        self._failing = {}            # job key -> why it ends once its always sections ran (a failed host)
+        # --start-at-task: the tasks before the first that matches never run, in any play.
+        self._start_at = (context.CLIARGS or {}).get('start_at_task')
+        self._before_start = set()    # update ids of the current play before the start task
         self._stop_all = False
         self._stop_hosts = set()      # host names asked to stop
         self._stopped_tasks = set()   # task uuids made not to run for every host
@@ -128,8 +148,12 @@ class CallbackModule(CallbackBase):
             # before, their tasks and handlers run, are done.
             if play._uuid in self._planned_plays:
                 for key in list(self._job_of_host.values()):
-                    if key not in self._ended and self._finished.get(key) and self._tasks_done(key):
+                    if key not in self._ended and self._finished.get(key):
                         self._end(key, 'done')
+                # end_batch and end_play act per batch: whether one spared a host is the new
+                # batch's to tell.
+                self._metas_seen = set()
+                self._metas_skipped = set()
                 return
             self._planned_plays.add(play._uuid)
             self._end_every_job('play ended')
@@ -137,6 +161,13 @@ class CallbackModule(CallbackBase):
                 return
             self._play_number += 1
             self._job_of_host = {}
+            self._play = play
+            self._play_failed = False
+            self._ran_once = {}
+            self._metas_seen = set()
+            self._metas_skipped = set()
+            self._rescued = {}
+            self._failing = {}
             manager = play.get_variable_manager()
             # Every host of the play, not only the current batch; --limit still applies.
             hosts = manager._inventory.get_hosts(play.hosts, ignore_restrictions=True)
@@ -150,6 +181,16 @@ class CallbackModule(CallbackBase):
                 seen.add(task_id)
                 self._id_of_task[uuid] = task_id
             tasks = [(self._id_of_task[uuid], title) for uuid, title in tasks]
+            for entry in self._order:
+                entry['id'] = self._id_of_task.get(entry['uuid']) if entry['meta'] is None else None
+            self._position = dict((entry['id'], position) for position, entry in enumerate(self._order) if entry['id'] is not None)
+            self._before_start = set()
+            if self._start_at:
+                for task_id, title in tasks:
+                    if fnmatch.fnmatch(title, self._start_at):
+                        self._start_at = None
+                        break
+                    self._before_start.add(task_id)
             self._handlers_id = self._id_of_task.get(HANDLERS_UUID)
             name = play.get_name().strip()
             for host in hosts:
@@ -164,35 +205,43 @@ class CallbackModule(CallbackBase):
                     'updates': [{'id': task_id, 'title': title} for task_id, title in tasks],
                 })
                 if host.name in self._failed_hosts:
-                    self._end(key, 'not run: the host failed in an earlier play')
+                    # Ansible leaves the host out of later plays: they never ran, nothing of them failed.
+                    self._end(key, 'the host failed in an earlier play', not_reached=True)
                 elif host.name in self._stop_hosts:
                     self._end(key, 'stopped')
 
     def _tasks(self, play, manager):
         """The play's tasks as (id, title), in order, tags applied, meta tasks left out."""
         tasks = []
+        self._order = []
         gathering = play.gather_facts
         if gathering is None:
             gathering = C.DEFAULT_GATHERING != 'explicit'
         if gathering:
             tasks.append((GATHERING_UUID, 'Gathering Facts'))
+            self._order.append({'uuid': GATHERING_UUID, 'meta': None, 'rescue': False})
         all_vars = manager.get_vars(play=play)
         for block in play.compile():
             filtered = block.filter_tagged_tasks(all_vars)
             if filtered.has_tasks():
-                self._walk(filtered, tasks)
+                self._walk(filtered, tasks, False)
         if play.handlers or play.compile_roles_handlers():
             tasks.append((HANDLERS_UUID, 'Handlers'))
         return tasks
 
-    def _walk(self, block, tasks):
-        for item in list(block.block or []) + list(block.rescue or []) + list(block.always or []):
-            if hasattr(item, 'block') and not hasattr(item, 'action'):
-                self._walk(item, tasks)
-            elif getattr(item, 'action', None) in C._ACTION_META:
-                continue
-            else:
-                tasks.append((item._uuid, item.get_name().strip() or item.action))
+    def _walk(self, block, tasks, in_rescue):
+        sections = ((block.block, in_rescue), (block.rescue, True), (block.always, in_rescue))
+        for items, rescue in sections:
+            for item in items or []:
+                if hasattr(item, 'block') and not hasattr(item, 'action'):
+                    self._walk(item, tasks, rescue)
+                elif getattr(item, 'action', None) in C._ACTION_META:
+                    meta = str((item.args or {}).get('_raw_params', ''))
+                    if meta in END_ACTIONS:
+                        self._order.append({'uuid': item._uuid, 'meta': meta, 'rescue': rescue})
+                else:
+                    tasks.append((item._uuid, item.get_name().strip() or item.action))
+                    self._order.append({'uuid': item._uuid, 'meta': None, 'rescue': rescue})
 
     # MARK: - Tasks
 
@@ -215,6 +264,9 @@ class CallbackModule(CallbackBase):
         return task._uuid in self._stopped_tasks or host.get_name() in self._stop_hosts
 
     def v2_playbook_on_task_start(self, task, is_conditional):
+        if task.action in C._ACTION_META:
+            with self._lock:
+                self._metas_seen.add(task._uuid)
         self._at_boundary(task)
 
     def v2_playbook_on_handler_task_start(self, task):
@@ -251,6 +303,7 @@ class CallbackModule(CallbackBase):
             key, task_id = reference
             # The host moved past its include: what it included is done.
             self._close_include(key)
+            self._account(key, self._position.get(task_id, 0))
             self._running[key].add(task_id)
             self._send({'type': 'started', 'job': key, 'update': task_id})
 
@@ -260,31 +313,77 @@ class CallbackModule(CallbackBase):
                      reboot=self._asks_reboot(result))
 
     def v2_runner_on_failed(self, result, ignore_errors=False):
-        self._finish(result, 'failed', reason=self._failure(result._result), host_ended=None if ignore_errors else 'host failed')
+        # Ansible counts an ignored failure and one a rescue section takes over (recap
+        # `ignored`, `rescued`) as no failure of the host: the task shows its failure, marked.
+        reason = self._failure(result._result)
+        changed = bool(result._result.get('changed', False))
+        if ignore_errors:
+            self._finish(result, 'succeeded', reason=reason, changed=changed, mark='ignored')
+        elif self._rescuable(result._task):
+            self._finish(result, 'succeeded', reason=reason, changed=changed, mark='rescued')
+        else:
+            # An always section of an enclosing block still runs on the failed host.
+            self._finish(result, 'failed', reason=reason, host_ended='host failed', deferred=self._always_follows(result._task))
 
     def v2_runner_on_skipped(self, result):
         with self._lock:
+            if result._task.action in C._ACTION_META:
+                self._metas_skipped.add((result._host.get_name(), result._task._uuid))
+                return
             if self._suppressed(result._host, result._task):
                 return
-        self._finish(result, 'skipped', reason=result._result.get('skip_reason') or 'skipped')
+        # A module skipped in check mode says why only in its msg.
+        self._finish(result, 'skipped', reason=result._result.get('skip_reason') or result._result.get('msg') or 'skipped')
 
     def v2_runner_on_unreachable(self, result):
         self._finish(result, 'failed', reason='unreachable: ' + self._failure(result._result), host_ended='host unreachable')
 
-    def _finish(self, result, outcome, reason=None, changed=None, reboot=False, host_ended=None):
+    @staticmethod
+    def _rescuable(task):
+        """The task is in the `block` section of a block (its own or an enclosing one, through
+        includes) that has a rescue section: Ansible rescues its failure."""
+        child, parent = task._uuid, task._parent
+        while parent is not None:
+            if isinstance(parent, Block) and parent.rescue and \
+                    any(getattr(item, '_uuid', None) == child for item in parent.block or []):
+                return True
+            child, parent = parent._uuid, getattr(parent, '_parent', None)
+        return False
+
+    @staticmethod
+    def _always_follows(task):
+        """The task is in the `block` or `rescue` section of a block (its own or an enclosing
+        one) that has an always section: Ansible runs that on the host before it ends it."""
+        child, parent = task._uuid, task._parent
+        while parent is not None:
+            if isinstance(parent, Block) and parent.always and \
+                    any(getattr(item, '_uuid', None) == child for item in list(parent.block or []) + list(parent.rescue or [])):
+                return True
+            child, parent = parent._uuid, getattr(parent, '_parent', None)
+        return False
+
+    def _finish(self, result, outcome, reason=None, changed=None, reboot=False, host_ended=None, mark=None, deferred=False):
         host, task = result._host, result._task
         with self._lock:
             if host_ended:
                 self._failed_hosts.add(host.get_name())
+                if host.get_name() in self._job_of_host:
+                    self._play_failed = True
             reference = self._reference(host, task)
             if reference is None:
                 included = self._running_include(host, task)
                 if included is not None:
-                    self._included_result(included, result, outcome, reason, changed, reboot, host_ended)
+                    self._included_result(included, result, outcome, reason, changed, reboot, host_ended, mark)
                 return
             key, task_id = reference
             if task_id not in self._running[key]:
+                self._account(key, self._position.get(task_id, 0))
                 self._send({'type': 'started', 'job': key, 'update': task_id})
+            if task.run_once is True:
+                # Ansible runs it on the first host of the batch and tells of that host only.
+                self._ran_once[task_id] = (host.get_name(), outcome, reason)
+            if mark == 'rescued':
+                self._rescued[key] = self._position.get(task_id, 0)
             if task.action in INCLUDE_ACTIONS and outcome == 'succeeded':
                 # Its tasks run now, unknown to the plan: it stands for them until it closes.
                 self._running[key].add(task_id)
@@ -301,11 +400,15 @@ class CallbackModule(CallbackBase):
                 message['reason'] = reason
             if changed is not None:
                 message['changed'] = changed
+            if mark:
+                message['mark'] = mark
             self._send(message)
             self._finished.setdefault(key, set()).add(task_id)
             if changed and self._notifies(key, task):
                 self._may_notify.add(key)
-            if host_ended:
+            if host_ended and deferred:
+                self._failing[key] = host_ended
+            elif host_ended:
                 self._end(key, host_ended)
             elif (self._stop_all or host.get_name() in self._stop_hosts) and not self._running[key]:
                 self._end(key, 'stopped')
@@ -361,7 +464,7 @@ class CallbackModule(CallbackBase):
         include = self._includes.get((key, False))
         return None if include is None else (key, False, include)
 
-    def _included_result(self, included, result, outcome, reason, changed, reboot, host_ended):
+    def _included_result(self, included, result, outcome, reason, changed, reboot, host_ended, mark):
         """An included task's result, told as its include's: output, reboot, changed, and a
         failure that ends the host fails the include, naming the task."""
         key, handlers, include = included
@@ -379,9 +482,9 @@ class CallbackModule(CallbackBase):
             self._close_include(key, handlers, 'failed', '%s: %s' % (name, reason))
             self._end(key, host_ended)
             return
-        if outcome == 'failed':
+        if mark in ('ignored', 'rescued'):
             self._send({'type': 'output', 'job': key, 'update': include['id'], 'stream': 'stderr',
-                        'line': '%s failed (ignored): %s' % (name, reason)})
+                        'line': '%s failed (%s): %s' % (name, mark, reason)})
         if handlers:
             self._notified.get(key, set()).discard(result._task._uuid)
             self._end_if_done(key)
@@ -438,10 +541,80 @@ class CallbackModule(CallbackBase):
 
     # MARK: - Ends and stops
 
-    def _end(self, key, reason):
+    def _account(self, key, before):
+        """Gives a result to each planned task before position `before` of the play's order
+        that Ansible went past on this host without a word: a run_once task that ran on another
+        host, what a meta `end_*` jumped over, a rescue section with no failure to rescue, the
+        rest of a block whose failure was rescued. What none of these explains is `unknown`,
+        except after a host failed in the play, which may have stopped it: that is left for the
+        job's end (not started, the play stopped). A host that failed and runs its always
+        sections leaves what it went past to its end (not started, host failed)."""
+        if key in self._failing:
+            return
+        host = key.split('/', 1)[1]
+        done = self._finished.setdefault(key, set())
+        for position, entry in enumerate(self._order[:before]):
+            task_id = entry['id']
+            if task_id is None or task_id in done or task_id in self._running[key] or \
+                    task_id not in self._plan[key] or task_id == self._handlers_id:
+                continue
+            message = {'type': 'finished', 'job': key, 'update': task_id}
+            ended = self._ended_by_meta(host, position)
+            if task_id in self._ran_once:
+                where, outcome, reason = self._ran_once[task_id]
+                if outcome == 'skipped':
+                    message.update(result='skipped', reason='skipped on %s (run_once): %s' % (where, reason))
+                else:
+                    message.update(result='succeeded', mark='ranElsewhere', reason='ran on %s' % where)
+            elif ended:
+                message.update(result='skipped', reason='not run: ' + ended)
+            elif task_id in self._before_start:
+                message.update(result='skipped', reason='not run: before --start-at-task')
+            elif entry['rescue']:
+                message.update(result='skipped', reason='not run: no failure to rescue')
+            elif key in self._rescued and position > self._rescued[key]:
+                message.update(result='skipped', reason='not run: a task before it in its block failed and was rescued')
+            elif self._play_failed:
+                continue
+            else:
+                message.update(result='skipped', mark='unknown', reason='Ansible told nothing of this task on this host')
+            self._send(message)
+            done.add(task_id)
+
+    def _ended_by_meta(self, host, position):
+        """Why a meta `end_*` before `position` ended the host's work, or None. A meta that does
+        not act is reported skipped: end_host on each host it spares, end_play and end_batch
+        (run once for the batch) on one host."""
+        for entry in self._order[:position]:
+            meta = entry['meta']
+            if meta is None or entry['uuid'] not in self._metas_seen:
+                continue
+            if meta == 'end_host':
+                spared = (host, entry['uuid']) in self._metas_skipped
+            else:
+                spared = any(uuid == entry['uuid'] for _, uuid in self._metas_skipped)
+            if not spared:
+                return END_ACTIONS[meta]
+        return None
+
+    def _stop_reason(self):
+        if self._play is not None and self._play.any_errors_fatal:
+            return 'the play stopped: a host failed (any_errors_fatal)'
+        if self._play is not None and self._play.max_fail_percentage is not None:
+            return 'the play stopped: more hosts failed than max_fail_percentage allows'
+        return 'the play stopped after a host failed'
+
+    def _end(self, key, reason, not_reached=False):
         if key in self._ended:
             return
+        if reason in ('done', 'play ended') and key in self._failing:
+            reason = self._failing[key]
         finished = reason in ('done', 'play ended')
+        began = bool(self._finished.get(key) or self._running.get(key))
+        if finished:
+            self._account(key, len(self._order))
+            if self._play_failed and not self._tasks_done(key):
+                reason = self._stop_reason()
         for handlers, what in ((False, 'its included tasks'), (True, 'the handlers')):
             if finished:
                 self._close_include(key, handlers)
@@ -450,12 +623,17 @@ class CallbackModule(CallbackBase):
             else:
                 self._close_include(key, handlers, 'aborted', '%s: %s may not all have run' % (reason, what))
         handlers = self._handlers_id
-        if reason in ('done', 'play ended') and handlers in self._plan.get(key, ()) and \
+        if finished and began and handlers in self._plan.get(key, ()) and \
                 handlers not in self._finished.get(key, ()):
             self._send({'type': 'finished', 'job': key, 'update': handlers, 'result': 'skipped', 'reason': 'no handler was notified'})
             self._finished.setdefault(key, set()).add(handlers)
         self._ended.add(key)
-        self._send({'type': 'jobEnded', 'job': key, 'reason': reason})
+        message = {'type': 'jobEnded', 'job': key, 'reason': reason}
+        if not_reached or (finished and not began):
+            # Ansible never came to this host in the play (a later batch of a stopped play):
+            # nothing of it failed.
+            message['notReached'] = True
+        self._send(message)
 
     def _end_every_job(self, reason):
         for key in list(self._job_of_host.values()):

@@ -133,7 +133,9 @@ public final class HistoryRecorder: Sendable {
             entry.resultCode = result.resultCode
             entry.hResult = result.hResult
             entry.unmappedResultCode = result.unmappedResultCode
-            entry.reason = result.reason
+            // A marked result (skipped, rescued, ignored, ran elsewhere, unknown) counts as
+            // succeeded: its word leads the reason, so a row tells it from a plain success.
+            entry.reason = result.mark.map { mark in result.reason.map { "\(mark.word): \($0)" } ?? mark.word } ?? result.reason
             entry.startedAt = result.startedAt ?? entry.startedAt
             entry.endedAt = result.endedAt ?? time
             entry.durationMs = entry.startedAt.flatMap { start in

@@ -23,6 +23,14 @@ public struct MonitorGlyphs: Sendable, Hashable {
     public var upgrade: Character
     public var reinstall: Character
     public var remove: Character
+    /// A failure a rescue section took over (Ansible's `rescued`; it counts as succeeded).
+    public var rescued: Character
+    /// A failure the play ignores (Ansible's `ignored`; it counts as succeeded).
+    public var ignored: Character
+    /// A step that ran once for several jobs, on another one (Ansible's `run_once`).
+    public var ranElsewhere: Character
+    /// A step the driver went past without saying what happened.
+    public var unknown: Character
     /// Between header items.
     public var separator: String
     /// Before "reboot required".
@@ -30,19 +38,37 @@ public struct MonitorGlyphs: Sendable, Hashable {
     /// The selection keys in the footer.
     public var upDown: String
 
-    /// `✔ ! ✖ ⊘ ▶ · ↷`, `+ ↑ ↻ −` for packages, box drawing, eighth blocks, `⟳`.
+    /// `✔ ! ✖ ⊘ ▶ · ↷ ↺ ≈ ↪ ?`, `+ ↑ ↻ −` for packages, box drawing, eighth blocks, `⟳`.
     public static let unicode = MonitorGlyphs(
         box: .unicode, sanitizer: TextSanitizer(mode: .unicode),
         succeeded: "✔", succeededWithErrors: "!", failed: "✖", aborted: "⊘", running: "▶", queued: "·", skipped: "↷",
+        rescued: "↺", ignored: "≈", ranElsewhere: "↪", unknown: "?",
         install: "+", upgrade: "↑", reinstall: "↻", remove: "−",
         separator: " · ", reboot: "⟳", upDown: "↑↓")
 
-    /// `+ ! x / > . ~`, `+ ^ = -` for packages, `+-|` boxes, `#`/`-` bars.
+    /// `+ ! x / > . ~ & = ^ ?`, `+ ^ = -` for packages, `+-|` boxes, `#`/`-` bars.
     public static let ascii = MonitorGlyphs(
         box: .ascii, sanitizer: TextSanitizer(mode: .ascii),
         succeeded: "+", succeededWithErrors: "!", failed: "x", aborted: "/", running: ">", queued: ".", skipped: "~",
+        rescued: "&", ignored: "=", ranElsewhere: "^", unknown: "?",
         install: "+", upgrade: "^", reinstall: "=", remove: "-",
         separator: " | ", reboot: "(!)", upDown: "Up/Dn")
+
+    /// The glyph of a result's mark.
+    public func mark(for mark: UpdateResultMark) -> Character {
+        switch mark {
+        case .skipped: return skipped
+        case .rescued: return rescued
+        case .ignored: return ignored
+        case .ranElsewhere: return ranElsewhere
+        case .unknown: return unknown
+        }
+    }
+
+    /// The glyph of a result: its mark's when it has one, else its code's.
+    public func mark(for result: UpdateInstallationResult) -> Character {
+        result.mark.map { mark(for: $0) } ?? mark(for: result.resultCode)
+    }
 
     /// The mark of a result code (running for `inProgress`, queued for `notStarted`).
     public func mark(for code: OperationResultCode) -> Character {

@@ -131,7 +131,7 @@ extension MonitorRenderer {
         let update = job.updates[index]
         let code = update.result.resultCode
         let y = row.y
-        buffer.set(update.result.skipped ? glyphs.skipped : glyphs.mark(for: code), x: row.x, y: y, style: theme[role(for: code)])
+        buffer.set(glyphs.mark(for: update.result), x: row.x, y: y, style: theme[role(for: code)])
         let title = glyphs.sanitizer.sanitize(update.update.title, maxWidth: columns.title)
         buffer.write(TextTruncation.truncate(title, toWidth: columns.title, ellipsis: glyphs.box.ellipsis),
             x: row.x + columns.titleX, y: y, style: theme[.text])
@@ -149,8 +149,8 @@ extension MonitorRenderer {
                 ProgressBar(.indeterminate(phase: state.phase / 2), doneStyle: theme[.running], todoStyle: theme[.barTodo], glyphs: glyphs.box)
                     .render(into: &buffer, area: bar)
             }
-        case .succeeded where update.result.skipped:
-            TextLine("skipped", style: theme[.dim]).render(into: &buffer, area: wordArea)
+        case .succeeded where update.result.mark != nil:
+            TextLine(update.result.mark?.word ?? "", style: theme[.dim]).render(into: &buffer, area: wordArea)
         case .succeeded, .succeededWithErrors:
             ProgressBar(.fraction(1), doneStyle: theme[.barDone], todoStyle: theme[.barTodo], glyphs: glyphs.box).render(into: &buffer, area: bar)
             drawPercent(100, x: row.x + columns.percentX, y: y, columns: columns, into: &buffer, style: theme[role(for: code)])

@@ -70,7 +70,7 @@ struct MonitorFleetTests {
         scenario.send(.jobStarted(job: 1))
         scenario.send(.updateStarted(job: 1, index: 0, updateID: "Install"))
         var result = UpdateInstallationResult(resultCode: .succeeded, reason: "conditional result was False")
-        result.skipped = true
+        result.mark = .skipped
         scenario.send(.updateCompleted(job: 1, index: 0, updateID: "Install", result: result))
         let row = scenario.render().lines.first { $0.contains("Install") && $0.contains("↷") }
         #expect(row?.contains("skipped") == true, "\(scenario.render().lines.joined(separator: "\n"))")

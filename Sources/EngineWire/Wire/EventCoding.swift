@@ -93,6 +93,7 @@ public enum EventCoding {
             object.add("rebootRequired", completion.result.rebootRequired)
             object.add("durationMs", Int(completion.result.duration?.wholeMilliseconds ?? 0))
             if let reason = completion.result.reason { object.add("reason", reason) }
+            if let mark = completion.result.mark { object.add("mark", mark.rawValue) }
             if completion.result.skipped { object.add("skipped", true) }
             if !completion.result.reportedErrors.isEmpty { object.add("errors", strings: completion.result.reportedErrors) }
             if let startedAt = completion.result.startedAt { object.add("startedAt", RFC3339.string(from: startedAt)) }
@@ -163,7 +164,9 @@ public enum EventCoding {
                 unmappedResultCode: Int32(clamping: try object.optionalInt("unmappedResultCode") ?? 0),
                 reason: try object.optionalString("reason"), reportedErrors: try object.strings("errors"),
                 startedAt: startedAt, endedAt: time)
-            result.skipped = try object.bool("skipped", default: false)
+            // An older writer says only `skipped`; a mark this version does not know is none.
+            let skipped = try object.bool("skipped", default: false)
+            result.mark = try object.optionalString("mark").flatMap(UpdateResultMark.init(rawValue:)) ?? (skipped ? .skipped : nil)
             kind = .updateCompleted(job: try object.int("job"), index: try object.int("index"), updateID: try object.string("id"), result: result)
         case "job.abortRequested":
             kind = .jobAbortRequested(job: try object.int("job"), force: try object.bool("force", default: false))

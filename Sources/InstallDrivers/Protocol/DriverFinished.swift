@@ -1,3 +1,5 @@
+import InstallEngine
+
 /// `{"type":"finished","job":"web1","update":"t3","result":"failed","reason":"…","changed":false}`
 public struct DriverFinished: Sendable, Hashable {
     public var reference: DriverUpdateReference
@@ -6,11 +8,17 @@ public struct DriverFinished: Sendable, Hashable {
     public var reason: String?
     /// Ansible's `changed`; `nil` when the driver has no such notion.
     public var changed: Bool?
+    /// What the result means beyond its word (`rescued`, `ignored`, `ranElsewhere`, `unknown`,
+    /// `skipped`); `nil` when there is none or the word is one this version does not know.
+    public var mark: UpdateResultMark?
 
-    public init(reference: DriverUpdateReference, result: DriverResult, reason: String? = nil, changed: Bool? = nil) {
+    public init(
+        reference: DriverUpdateReference, result: DriverResult, reason: String? = nil, changed: Bool? = nil, mark: UpdateResultMark? = nil
+    ) {
         self.reference = reference
         self.result = result
         self.reason = reason
         self.changed = changed
+        self.mark = mark
     }
 }

@@ -3,9 +3,13 @@
 public struct DriverJobEnded: Sendable, Hashable {
     public var job: String
     public var reason: String?
+    /// The driver never came to this job (a later batch of a play that stopped): if it never
+    /// began, its updates end aborted, not started, rather than failed.
+    public var notReached: Bool
 
-    public init(job: String, reason: String?) {
+    public init(job: String, reason: String?, notReached: Bool = false) {
         self.job = job
         self.reason = reason
+        self.notReached = notReached
     }
 }

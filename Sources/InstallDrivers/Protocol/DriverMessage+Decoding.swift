@@ -52,11 +52,14 @@ extension DriverMessage {
             }
             return .finished(DriverFinished(
                 reference: try members.reference(), result: result, reason: try members.optionalString("reason"),
-                changed: try members.optionalBool("changed")))
+                changed: try members.optionalBool("changed"),
+                mark: try members.optionalString("mark").flatMap(UpdateResultMark.init(rawValue:))))
         case "stopping":
             return .stopping(DriverStopping(job: try members.optionalString("job"), waitingFor: try members.strings("waitingFor") ?? []))
         case "jobEnded":
-            return .jobEnded(DriverJobEnded(job: try members.string("job"), reason: try members.optionalString("reason")))
+            return .jobEnded(DriverJobEnded(
+                job: try members.string("job"), reason: try members.optionalString("reason"),
+                notReached: try members.optionalBool("notReached") ?? false))
         default:
             throw DriverProtocolError("unknown \"type\" \(JSONObject.quoted(type))")
         }

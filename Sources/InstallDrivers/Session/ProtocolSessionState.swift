@@ -72,11 +72,17 @@ struct ProtocolSessionState {
             let verdict: DriverVerdict
             switch end.result {
             case .succeeded, .succeededWithErrors:
-                if let changed = end.changed { reports.append(.job(key, .update(index: index, .message(changed ? "changed" : "ok")))) }
-                verdict = DriverVerdict(resultCode: end.result == .succeeded ? .succeeded : .succeededWithErrors, reason: end.reason)
+                if let mark = end.mark {
+                    reports.append(.job(key, .update(index: index, .message(mark.word))))
+                } else if let changed = end.changed {
+                    reports.append(.job(key, .update(index: index, .message(changed ? "changed" : "ok"))))
+                }
+                verdict = DriverVerdict(resultCode: end.result == .succeeded ? .succeeded : .succeededWithErrors, reason: end.reason,
+                                        mark: end.mark)
             case .skipped:
-                reports.append(.job(key, .update(index: index, .message("skipped"))))
-                verdict = DriverVerdict(resultCode: .succeeded, reason: end.reason, skipped: true)
+                let mark = end.mark ?? .skipped
+                reports.append(.job(key, .update(index: index, .message(mark.word))))
+                verdict = DriverVerdict(resultCode: .succeeded, reason: end.reason, mark: mark)
             case .failed:
                 verdict = DriverVerdict(resultCode: .failed, reason: end.reason ?? "failed")
             case .aborted:
@@ -100,7 +106,7 @@ struct ProtocolSessionState {
                 return []
             }
             jobs[ended.job]?.ended = true
-            return [.jobEnded(ended.job, reason: ended.reason ?? "the driver ended it")]
+            return [.jobEnded(ended.job, reason: ended.reason ?? "the driver ended it", notReached: ended.notReached)]
         }
     }
 

@@ -10,9 +10,9 @@ public struct DriverVerdict: Sendable, Hashable {
     public var rebootRequired: Bool?
     /// The driver's raw code for a failure, if it has one.
     public var unmappedResultCode: Int32
-    /// A step the driver skipped (Ansible's skipped task): it counts as succeeded for the WUA
-    /// result (rule 16) and is shown as skipped.
-    public var skipped: Bool
+    /// What the driver says beyond the code (a skipped, rescued or ignored step…): kept only
+    /// when the update counts as succeeded (rule 16).
+    public var mark: UpdateResultMark?
     /// The HRESULT when the result code alone does not say it (an update a driver only prepared
     /// and never began is `aborted` with `callCancelled`); `nil` derives it from the result code.
     public var hResult: HResult?
@@ -23,14 +23,14 @@ public struct DriverVerdict: Sendable, Hashable {
         rebootRequired: Bool? = nil,
         unmappedResultCode: Int32 = 0,
         hResult: HResult? = nil,
-        skipped: Bool = false
+        mark: UpdateResultMark? = nil
     ) {
         self.resultCode = resultCode
         self.reason = reason
         self.rebootRequired = rebootRequired
         self.unmappedResultCode = unmappedResultCode
         self.hResult = hResult
-        self.skipped = skipped
+        self.mark = mark
     }
 
     public static let succeeded = DriverVerdict(resultCode: .succeeded)

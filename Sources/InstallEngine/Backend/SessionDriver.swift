@@ -25,8 +25,9 @@ public enum SessionReport: Sendable {
     /// `updateStarted` of a job begins the job (rule 27).
     case job(String, DriverReport)
     /// Nothing more runs in this job: its updates that never started end `aborted` (not
-    /// started) with `reason` ("host unreachable", "stopped").
-    case jobEnded(String, reason: String)
+    /// started) with `reason` ("host unreachable", "stopped"). A job that never began fails,
+    /// unless `notReached`: the driver never came to it, and nothing of it failed.
+    case jobEnded(String, reason: String, notReached: Bool = false)
 }
 
 /// A handle on a running session driver.

@@ -13,9 +13,9 @@ public struct UpdateInstallationResult: Sendable, Hashable {
     public var reason: String?
     /// The texts of the `error` lines (and `pmerror:` lines) the update reported.
     public var reportedErrors: [String]
-    /// A step its driver skipped (Ansible's skipped task): `succeeded` for the WUA result
-    /// (rule 16), shown as skipped.
-    public var skipped = false
+    /// What the driver said beyond the code (skipped, rescued, ignored, ran elsewhere,
+    /// unknown): only on a result that counts as succeeded (rule 16); `nil` for a plain one.
+    public var mark: UpdateResultMark?
     public var startedAt: Date?
     public var endedAt: Date?
 
@@ -41,6 +41,9 @@ public struct UpdateInstallationResult: Sendable, Hashable {
 
     /// Not reached yet.
     public static let notStarted = UpdateInstallationResult(resultCode: .notStarted)
+
+    /// A step its driver skipped (Ansible's skipped task), shown as skipped.
+    public var skipped: Bool { mark == .skipped }
 
     /// Wall time between start and end, when both are known.
     public var duration: Duration? {

@@ -61,8 +61,8 @@ final class DriverSession: SessionReporter, Sendable {
             declare(key, name: name, operation: operation, updates: updates)
         case .job(let key, let jobReport):
             forward(jobReport, to: key)
-        case .jobEnded(let key, let reason):
-            end(key, reason: reason)
+        case .jobEnded(let key, let reason, let notReached):
+            end(key, reason: reason, notReached: notReached)
         }
     }
 
@@ -110,8 +110,9 @@ final class DriverSession: SessionReporter, Sendable {
     }
 
     /// The driver ended job `key`: updates that never started are aborted as not started with
-    /// `reason`; a job that never began completes at once.
-    private func end(_ key: String, reason: String) {
+    /// `reason`; a job that never began completes at once, aborted when it was never reached
+    /// (or a stop was asked), failed otherwise.
+    private func end(_ key: String, reason: String, notReached: Bool) {
         delivery.withLock { _ in
             let job = state.withLock { state -> DeclaredJob? in
                 guard let job = state.jobs[key], !job.ended else { return nil }
@@ -120,7 +121,8 @@ final class DriverSession: SessionReporter, Sendable {
             }
             guard let job else { return }
             guard job.begun else {
-                queue?.endUndriven(job.id, reason: "not started: \(reason)", abortRequested: state.withLock { $0.stopRequested })
+                queue?.endUndriven(job.id, reason: "not started: \(reason)",
+                                   abortRequested: notReached || state.withLock { $0.stopRequested })
                 return
             }
             let verdict = DriverVerdict(resultCode: .aborted, reason: "not started: \(reason)", hResult: .callCancelled)

@@ -68,7 +68,7 @@ final class PlainReporter: Sendable {
             state.printed[completion.updateKey] = nil
             var line = "\(tag(completion.job, completion.index, state)) \(RunSummary.word(for: completion.result))"
             if let duration = completion.result.duration { line += " in \(duration.shortText)" }
-            if completion.result.resultCode != .succeeded || completion.result.skipped {
+            if completion.result.resultCode != .succeeded || completion.result.mark != nil {
                 var details: [String] = []
                 if let reason = completion.result.reason { details.append(clean(reason)) }
                 if completion.result.hResult != .ok { details.append(completion.result.hResult.description) }

@@ -36,10 +36,11 @@ enum RunSummary {
         return text + "\n" + explanation(of: status, jobs: jobs)
     }
 
-    /// The result's word, as the monitor shows it: `with errors`, `skipped` for a step its
-    /// driver skipped, `not started` for one the run never reached.
+    /// The result's word, as the monitor shows it: `with errors`, a marked step's own word
+    /// (`skipped`, `rescued`, `ignored` …, though it counts as succeeded), `not started` for one
+    /// the run never reached.
     static func word(for result: UpdateInstallationResult) -> String {
-        if result.skipped { return "skipped" }
+        if let mark = result.mark { return mark.word }
         return result.resultCode == .notStarted ? "not started" : result.resultCode.word
     }
 
