@@ -36,7 +36,7 @@ final class APTRunningDriver: RunningDriver, UpdateReporter {
         let commandLine = APTCommandLine(request: plan.job.request, aptGet: aptGet)
         let carrier = Update(id: "apt-get", title: plan.job.request.summary, environment: plan.environment.commandEnvironment)
         let request = UpdateRunRequest(update: carrier, operation: plan.job.request.operation,
-                                       command: .argv(commandLine.transaction), jobName: jobName, channelFormat: .raw)
+                                       command: .argv(plan.environment.command(commandLine.transaction)), jobName: jobName, channelFormat: .raw)
         let process = backend.startProcess(request, reporter: driver)
         driver.state.withLock { $0.process = process }
         Task.detached { await driver.finish(after: process) }
@@ -124,18 +124,18 @@ final class APTRunningDriver: RunningDriver, UpdateReporter {
             return result.status
         }
         func audit() -> String {
-            let result = SystemCommand.run([environment.dpkg] + environment.dpkgOptions + ["--audit"], environment: environment.commandEnvironment)
+            let result = SystemCommand.run(environment.dpkgCommand(["--audit"]), environment: environment.commandEnvironment)
             return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         }
         say(.output(.stdout, "installtop: killed \(names.isEmpty ? "apt-get" : "apt-get, " + names)"))
-        let configure = step([environment.dpkg] + environment.dpkgOptions + ["--configure", "-a"], shownAs: "dpkg --configure -a")
+        let configure = step(environment.dpkgCommand(["--configure", "-a"]), shownAs: "dpkg --configure -a")
         var steps = ["dpkg --configure -a " + (configure == 0 ? "ran" : "exited with status \(configure)")]
         var auditText = audit()
         let broken = APTPackageState.query(administrativeDirectory: environment.administrativeDirectory)
             .filter { $0.value.needsReinstall }.keys.sorted()
         if !auditText.isEmpty, !broken.isEmpty {
             let name = "apt-get --reinstall install " + broken.joined(separator: " ")
-            let fix = step(APTCommandLine.repair(aptGet: aptGet, packages: broken), shownAs: name)
+            let fix = step(environment.command(APTCommandLine.repair(aptGet: aptGet, packages: broken)), shownAs: name)
             steps.append(name + (fix == 0 ? " ran" : " exited with status \(fix)"))
             auditText = audit()
         }
