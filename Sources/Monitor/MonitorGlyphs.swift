@@ -42,16 +42,16 @@ public struct MonitorGlyphs: Sendable, Hashable {
     public static let unicode = MonitorGlyphs(
         box: .unicode, sanitizer: TextSanitizer(mode: .unicode),
         succeeded: "✔", succeededWithErrors: "!", failed: "✖", aborted: "⊘", running: "▶", queued: "·", skipped: "↷",
-        rescued: "↺", ignored: "≈", ranElsewhere: "↪", unknown: "?",
         install: "+", upgrade: "↑", reinstall: "↻", remove: "−",
+        rescued: "↺", ignored: "≈", ranElsewhere: "↪", unknown: "?",
         separator: " · ", reboot: "⟳", upDown: "↑↓")
 
     /// `+ ! x / > . ~ & = ^ ?`, `+ ^ = -` for packages, `+-|` boxes, `#`/`-` bars.
     public static let ascii = MonitorGlyphs(
         box: .ascii, sanitizer: TextSanitizer(mode: .ascii),
         succeeded: "+", succeededWithErrors: "!", failed: "x", aborted: "/", running: ">", queued: ".", skipped: "~",
-        rescued: "&", ignored: "=", ranElsewhere: "^", unknown: "?",
         install: "+", upgrade: "^", reinstall: "=", remove: "-",
+        rescued: "&", ignored: "=", ranElsewhere: "^", unknown: "?",
         separator: " | ", reboot: "(!)", upDown: "Up/Dn")
 
     /// The glyph of a result's mark.

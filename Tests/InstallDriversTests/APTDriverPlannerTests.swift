@@ -157,4 +157,35 @@ struct APTDriverPlannerTests {
         #expect(plan.summary == "nothing to do")
         #expect(HostPackageFingerprint().changes(since: host).isEmpty, "the host's package state changed")
     }
+
+    @Test("the simulation and the download list run at once: each waits for the other to have started")
+    func simulationAndDownloadListAtOnce() throws {
+        let apt = try APTTestRoot()
+        defer { apt.remove() }
+        try apt.publish([TestPackage(name: "lab-base"), TestPackage(name: "lab-app", depends: "lab-base")])
+        // A stand-in apt-get that marks which of the two runs it is, waits (up to 60 s) until
+        // the other one has started, then runs the real apt-get: run one after the other, the
+        // first never sees the second and fails.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("installtop-rendezvous-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let script = folder + "/apt-get"
+        try """
+            #!/bin/sh
+            mine=simulation; other=list
+            for argument; do [ "$argument" = --print-uris ] && { mine=list; other=simulation; }; done
+            touch "\(folder)/$mine"
+            tries=0
+            while [ ! -e "\(folder)/$other" ]; do
+                tries=$((tries + 1)); [ $tries -gt 1200 ] && { echo "E: the $other run never started" >&2; exit 90; }
+                sleep 0.05
+            done
+            exec \(PrivateAPTRoot.aptGet) "$@"
+            """.write(toFile: script, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script)
+
+        let plan = try APTPlanner.plan(PackageJob(request: .install(["lab-app"]), aptConfig: apt.configuration), aptGet: script)
+        #expect(plan.changes.map(\.package) == ["lab-base", "lab-app"])
+        #expect(Set(plan.downloads.map(\.package)) == ["lab-base", "lab-app"], "the list's sizes are the plan's")
+    }
 }

@@ -1,3 +1,5 @@
+import Foundation
+import Glibc
 import InstallEngine
 import Testing
 
@@ -91,6 +93,44 @@ struct APTEnvironmentTests {
         let root = APTEnvironment(aptConfig: nil, administrativeDirectory: "/x/var/lib/dpkg", root: "/x/", dpkgOptions: [])
         #expect(host.path(inRoot: "/etc/a") == "/etc/a")
         #expect(root.path(inRoot: "/etc/a") == "/x/etc/a")
+    }
+
+    @Test("In a chroot: apt's paths are read under the chroot's folder, every command runs through chroot")
+    func chroot() {
+        let system = APTEnvironment.parse(dump: Self.systemDump, aptConfig: nil, chroot: "/srv/image")
+        #expect(system.administrativeDirectory == "/srv/image/var/lib/dpkg")
+        #expect(system.root == "/srv/image")
+        #expect(system.rebootPackagesPath == "/srv/image/run/reboot-required.pkgs")
+        #expect(system.command(["/usr/bin/apt-get", "-s", "install", "a"]) == ["/usr/sbin/chroot", "/srv/image", "/usr/bin/apt-get", "-s", "install", "a"])
+        #expect(system.dpkgCommand(["--configure", "-a"]) == ["/usr/sbin/chroot", "/srv/image", "/usr/bin/dpkg", "--configure", "-a"])
+
+        // A private root inside the chroot: dpkg's options stay as apt gives them (inside), the
+        // paths installtop reads are under both.
+        let nested = APTEnvironment.parse(dump: Self.privateRootDump, aptConfig: "/tmp/r/etc/apt/apt.conf", chroot: "/srv/image/")
+        #expect(nested.administrativeDirectory == "/srv/image/tmp/r/var/lib/dpkg")
+        #expect(nested.root == "/srv/image/tmp/r")
+        #expect(nested.rebootPackagesPath == "/srv/image/tmp/r/run/reboot-required.pkgs")
+        #expect(nested.dpkgCommand(["--audit"]) == ["/usr/sbin/chroot", "/srv/image/", "/usr/bin/dpkg", "--root=/tmp/r",
+                                                     "--log=/tmp/r/var/log/dpkg.log", "--force-script-chrootless", "--audit"])
+        #expect(nested.commandEnvironment["APT_CONFIG"] == "/tmp/r/etc/apt/apt.conf", "read inside the chroot")
+    }
+
+    @Test("Without a chroot the commands run as given")
+    func noChroot() {
+        let environment = APTEnvironment.parse(dump: Self.privateRootDump, aptConfig: nil)
+        #expect(environment.command(["/usr/bin/apt-get", "-s"]) == ["/usr/bin/apt-get", "-s"])
+        #expect(environment.dpkgCommand(["--audit"]) == ["/usr/bin/dpkg", "--root=/tmp/r", "--log=/tmp/r/var/log/dpkg.log",
+                                                         "--force-script-chrootless", "--audit"])
+    }
+
+    @Test("A chroot without apt in it is refused as apt missing, naming the folder", .enabled(if: getuid() == 0, "chroot needs root"))
+    func chrootWithoutApt() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("installtop-empty-chroot-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let error = #expect(throws: APTPlanError.self) { try APTEnvironment.resolve(aptConfig: nil, chroot: folder) }
+        #expect(error?.kind == .aptMissing)
+        #expect(error?.message.contains("not installed in \(folder)") == true, "\(error?.message ?? "")")
     }
 
     // MARK: - APTPackageState

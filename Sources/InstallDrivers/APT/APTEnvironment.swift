@@ -1,19 +1,30 @@
 import InstallEngine
 
-/// Where an apt job acts, as apt itself resolves it: which configuration (`APT_CONFIG`), which
-/// dpkg database and which root. Read once from `apt-config` before the plan, so the driver,
-/// dpkg's repair, the final `dpkg-query` check and the reboot list all look at the same root.
+/// Where an apt job acts, as apt itself resolves it: which system (this one or a chroot), which
+/// configuration (`APT_CONFIG`), which dpkg database and which root. Read once from `apt-config`
+/// before the plan, so the driver, dpkg's repair, the final `dpkg-query` check and the reboot
+/// list all look at the same root. Every apt and dpkg command of the job is built through
+/// `command(_:)` or `dpkgCommand(_:)`, which run it inside the chroot when there is one.
 public struct APTEnvironment: Sendable, Hashable {
-    /// The file `APT_CONFIG` names for every apt and dpkg command; `nil` for the system's.
+    /// The folder apt and dpkg run in through `chroot` (an image or a container's root being
+    /// patched); `nil` runs them on this system.
+    public var chroot: String?
+    /// The file `APT_CONFIG` names for every apt and dpkg command; `nil` for the system's. In a
+    /// chroot apt reads it inside the chroot.
     public var aptConfig: String?
-    /// dpkg's database (`Dir::State::status`'s folder), e.g. `/var/lib/dpkg`.
+    /// dpkg's database (`Dir::State::status`'s folder) as installtop reads it, e.g.
+    /// `/var/lib/dpkg`, or `CHROOT/var/lib/dpkg` in a chroot.
     public var administrativeDirectory: String
-    /// The root dpkg installs into (its `--root` in `DPkg::Options`), `/` for the system.
+    /// The root dpkg installs into (its `--root` in `DPkg::Options`) as installtop reads it: `/`
+    /// for the system, the chroot's folder for a chroot.
     public var root: String
-    /// `DPkg::Options`, which dpkg's own commands (the repair, the audit) need as apt gives them.
+    /// `DPkg::Options`, which dpkg's own commands (the repair, the audit) need as apt gives them
+    /// (paths inside the chroot when there is one).
     public var dpkgOptions: [String]
-    /// `Dir::Bin::dpkg`.
+    /// `Dir::Bin::dpkg`, inside the chroot when there is one.
     public var dpkg: String
+    /// The `chroot` program that enters `chroot`.
+    public var chrootCommand: String
 
     /// The variables every apt and dpkg command of the job gets: `APT_CONFIG` when set, and no
     /// questions from debconf or apt-listchanges.
@@ -27,29 +38,51 @@ public struct APTEnvironment: Sendable, Hashable {
     /// in the job's root (never the host's for a job in another root).
     public var rebootPackagesPath: String { path(inRoot: "/run/reboot-required.pkgs") }
 
-    public init(aptConfig: String?, administrativeDirectory: String, root: String, dpkgOptions: [String], dpkg: String = "/usr/bin/dpkg") {
+    public init(aptConfig: String?, administrativeDirectory: String, root: String, dpkgOptions: [String], dpkg: String = "/usr/bin/dpkg",
+                chroot: String? = nil, chrootCommand: String = "/usr/sbin/chroot") {
+        self.chroot = chroot
         self.aptConfig = aptConfig
         self.administrativeDirectory = administrativeDirectory
         self.root = root
         self.dpkgOptions = dpkgOptions
         self.dpkg = dpkg
+        self.chrootCommand = chrootCommand
     }
 
-    /// Asks `apt-config dump` for the configuration `aptConfig` (or the system's) gives.
-    /// - Throws: `APTPlanError` when apt-config is missing or refuses the configuration.
-    public static func resolve(aptConfig: String?, aptConfigCommand: String = "/usr/bin/apt-config") throws(APTPlanError) -> APTEnvironment {
-        var environment: [String: String] = [:]
-        if let aptConfig { environment["APT_CONFIG"] = aptConfig }
-        let dump = SystemCommand.run([aptConfigCommand, "dump"], environment: environment)
+    /// `arguments` (an apt or dpkg command, first an absolute path) as the job runs it: as given
+    /// on this system, `chroot CHROOT arguments…` in a chroot. Every descriptor (apt's Status-Fd
+    /// on fd 3) and `commandEnvironment` pass through `chroot` unchanged.
+    public func command(_ arguments: [String]) -> [String] {
+        guard let chroot else { return arguments }
+        return [chrootCommand, chroot] + arguments
+    }
+
+    /// `dpkg` with apt's `DPkg::Options` and then `arguments` (`--configure -a`, `--audit`), run
+    /// where the job acts (through `command(_:)`).
+    public func dpkgCommand(_ arguments: [String]) -> [String] {
+        command([dpkg] + dpkgOptions + arguments)
+    }
+
+    /// Asks `apt-config dump` for the configuration `aptConfig` (or the system's) gives, inside
+    /// `chroot` when one is named.
+    /// - Throws: `APTPlanError` when apt-config is missing (on this system or in the chroot), the
+    ///   chroot cannot be entered (not root, no such folder), or apt refuses the configuration.
+    public static func resolve(aptConfig: String?, chroot: String? = nil,
+                               aptConfigCommand: String = "/usr/bin/apt-config") throws(APTPlanError) -> APTEnvironment {
+        let place = APTEnvironment(aptConfig: aptConfig, administrativeDirectory: "/", root: "/", dpkgOptions: [], chroot: chroot)
+        let dump = SystemCommand.run(place.command([aptConfigCommand, "dump"]), environment: place.commandEnvironment)
         if dump.failedToStart { throw APTPlanError(.aptMissing, "apt is not installed here (\(dump.stderr))") }
+        // chroot exits 127 when the command is missing inside, 125 when it cannot enter.
+        if let chroot, dump.status == 127 { throw APTPlanError(.aptMissing, "apt is not installed in \(chroot) (\(dump.stderr))") }
         guard dump.status == 0 else {
             throw APTPlanError(.aptRefused, APTPlanError.aptMessage(dump.stderr, otherwise: "apt-config exited with status \(dump.status)"))
         }
-        return parse(dump: dump.stdout, aptConfig: aptConfig)
+        return parse(dump: dump.stdout, aptConfig: aptConfig, chroot: chroot)
     }
 
-    /// Reads `apt-config dump`'s `Key "value";` lines.
-    static func parse(dump: String, aptConfig: String?) -> APTEnvironment {
+    /// Reads `apt-config dump`'s `Key "value";` lines; in a chroot, the database and root apt
+    /// names are mapped to where installtop reads them (under the chroot's folder).
+    static func parse(dump: String, aptConfig: String?, chroot: String? = nil) -> APTEnvironment {
         var values: [String: String] = [:]
         var dpkgOptions: [String] = []
         for line in dump.split(separator: "\n") {
@@ -76,13 +109,22 @@ public struct APTEnvironment: Sendable, Hashable {
             for prefix in ["--root=", "--instdir="] where option.hasPrefix(prefix) { return String(option.dropFirst(prefix.count)) }
             return nil
         }.first ?? "/"
-        let admin = String(status[..<(status.lastIndex(of: "/") ?? status.endIndex)])
-        return APTEnvironment(aptConfig: aptConfig, administrativeDirectory: admin.isEmpty ? "/" : admin, root: root,
-                              dpkgOptions: dpkgOptions, dpkg: values["Dir::Bin::dpkg"] ?? "/usr/bin/dpkg")
+        let folder = String(status[..<(status.lastIndex(of: "/") ?? status.endIndex)])
+        let admin = folder.isEmpty ? "/" : folder
+        return APTEnvironment(aptConfig: aptConfig, administrativeDirectory: chroot.map { path(admin, under: $0) } ?? admin,
+                              root: chroot.map { path(root, under: $0) } ?? root, dpkgOptions: dpkgOptions,
+                              dpkg: values["Dir::Bin::dpkg"] ?? "/usr/bin/dpkg", chroot: chroot)
     }
 
-    /// `path` inside the job's root.
+    /// `path` (absolute, as seen from the job's root) where installtop reads it.
     public func path(inRoot path: String) -> String {
-        root == "/" ? path : (root.hasSuffix("/") ? String(root.dropLast()) : root) + path
+        Self.path(path, under: root)
+    }
+
+    /// The absolute `path` under the folder `base`, one slash between them.
+    static func path(_ path: String, under base: String) -> String {
+        guard base != "/" else { return path }
+        let folder = base.hasSuffix("/") ? String(base.dropLast()) : base
+        return path == "/" ? folder : folder + path
     }
 }

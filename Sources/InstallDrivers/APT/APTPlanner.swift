@@ -1,21 +1,34 @@
 import Foundation
 import InstallEngine
+import Synchronization
 
 /// Asks apt what an apt job will do, before anything runs (PRODUCT.md "Package jobs"): the
 /// configuration and root, dpkg's lock, the simulation (the updates, in apt's order), which of
 /// them are Essential, and the download list (their sizes). Nothing here changes the system.
 public enum APTPlanner {
-    /// The plan of `job`.
+    /// The plan of `job`. The simulation and the download list are two resolutions of the same
+    /// request; they run at once, so the plan takes about as long as the slower of them.
     /// - Parameter aptGet: the apt-get to ask (tests may name another).
-    /// - Throws: `APTPlanError`: apt missing, dpkg's database locked or not ours to lock, or
-    ///   apt's refusal (unknown package, broken dependencies) in apt's own words.
+    /// - Throws: `APTPlanError`: apt missing, the chroot not enterable, dpkg's database locked
+    ///   or not ours to lock, or apt's refusal (unknown package, broken dependencies) in apt's
+    ///   own words.
     public static func plan(_ job: PackageJob, aptGet: String = "/usr/bin/apt-get") throws(APTPlanError) -> APTPlan {
-        let environment = try APTEnvironment.resolve(aptConfig: job.aptConfig)
+        let environment = try APTEnvironment.resolve(aptConfig: job.aptConfig, chroot: job.chroot)
         // A simulation takes no lock (PACKAGES.md): look at it ourselves, so a plan is never
         // promised while another apt or dpkg holds the database.
         try checkLock(of: environment)
         let commandLine = APTCommandLine(request: job.request, aptGet: aptGet)
-        let simulation = SystemCommand.run(commandLine.simulation, environment: environment.commandEnvironment)
+        // Whether anything is fetched is known only from the simulation; asking anyway costs a
+        // second process on another core, and a removal's empty list is thrown away.
+        let list = Mutex<SystemCommand?>(nil)
+        let listed = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            let result = SystemCommand.run(environment.command(commandLine.downloadList), environment: environment.commandEnvironment)
+            list.withLock { $0 = result }
+            listed.signal()
+        }
+        let simulation = SystemCommand.run(environment.command(commandLine.simulation), environment: environment.commandEnvironment)
+        listed.wait()
         if simulation.failedToStart { throw APTPlanError(.aptMissing, "apt-get is not installed here (\(simulation.stderr))") }
         guard simulation.status == 0 else {
             throw APTPlanError(.aptRefused, APTPlanError.aptMessage(simulation.stderr, stdout: simulation.stdout, otherwise: "apt-get exited with status \(simulation.status)"))
@@ -23,8 +36,7 @@ public enum APTPlanner {
         let changes = APTEssentialPackages.marking(
             APTSimulation.plan(from: simulation.stdout), administrativeDirectory: environment.administrativeDirectory)
         var downloads: [APTDownload] = []
-        if changes.contains(where: { !$0.isRemoval }) {
-            let list = SystemCommand.run(commandLine.downloadList, environment: environment.commandEnvironment)
+        if changes.contains(where: { !$0.isRemoval }), let list = list.withLock({ $0 }) {
             guard list.status == 0 else {
                 throw APTPlanError(.aptRefused, APTPlanError.aptMessage(list.stderr, stdout: list.stdout, otherwise: "apt-get --print-uris exited with status \(list.status)"))
             }

@@ -49,15 +49,20 @@ struct APTRepair {
     // MARK: - Steps
 
     /// dpkg with the root's `DPkg::Options` (`--root`, `--log`, `--force-script-chrootless`
-    /// in a private root), as apt runs it.
+    /// in a private root), as apt runs it; `run` enters the job's chroot when it has one.
     private func dpkg(_ arguments: [String]) -> [String] {
         [environment.dpkg] + environment.dpkgOptions + arguments
+    }
+
+    /// Runs `arguments` where the job acts: inside its chroot when it has one.
+    private func run(_ arguments: [String]) -> SystemCommand {
+        SystemCommand.run(environment.command(arguments), environment: environment.commandEnvironment)
     }
 
     private func step(_ arguments: [String], shownAs name: String, into steps: inout [String]) {
         say(.message("repairing: \(name) …"))
         say(.output(.stdout, "installtop: repairing: \(name)"))
-        let result = SystemCommand.run(arguments, environment: environment.commandEnvironment)
+        let result = run(arguments)
         // apt-get runs dpkg on a pty, whose lines end in "\r\n": one Character in Swift, which
         // a split on "\n" alone never matches.
         for line in (result.stdout + result.stderr).split(whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
@@ -71,10 +76,10 @@ struct APTRepair {
     /// What the root is left as: the audit's and apt-get check's word, and the packages dpkg
     /// left half-way.
     private func check() -> (problem: String?, halfWay: [String]) {
-        let audit = SystemCommand.run(dpkg(["--audit"]), environment: environment.commandEnvironment)
+        let audit = run(dpkg(["--audit"]))
         let auditText = (audit.stdout + audit.stderr).trimmingCharacters(in: .whitespacesAndNewlines)
         for line in auditText.split(separator: "\n") { say(.output(.stdout, "dpkg --audit: " + line)) }
-        let aptCheck = SystemCommand.run(APTCommandLine.check(aptGet: aptGet), environment: environment.commandEnvironment)
+        let aptCheck = run(APTCommandLine.check(aptGet: aptGet))
         let states = APTPackageState.query(administrativeDirectory: environment.administrativeDirectory)
         let halfWay = states.filter { $0.value.needsReinstall }.keys.sorted()
         var problems: [String] = []
@@ -99,10 +104,12 @@ struct APTRepair {
         return outcome
     }
 
-    /// `APT_CONFIG=FILE apt-get -f install`, naming the half-installed packages to reinstall;
-    /// what the operator runs when the repair did not succeed.
+    /// `APT_CONFIG=FILE apt-get -f install` (after `chroot DIR` for a job in a chroot), naming
+    /// the half-installed packages to reinstall; what the operator runs when the repair did not
+    /// succeed.
     private func fixCommand(reinstalling names: [String]) -> String {
-        let prefix = environment.aptConfig.map { "APT_CONFIG=\(Self.quoted($0)) " } ?? ""
+        let prefix = (environment.aptConfig.map { "APT_CONFIG=\(Self.quoted($0)) " } ?? "")
+            + (environment.chroot.map { "chroot \(Self.quoted($0)) " } ?? "")
         let aptGet = aptGet == "/usr/bin/apt-get" ? "apt-get" : Self.quoted(aptGet)
         return prefix + aptGet + " -f " + (names.isEmpty ? "install" : "--reinstall install " + names.joined(separator: " "))
     }

@@ -40,7 +40,7 @@ final class APTRunningDriver: RunningDriver, UpdateReporter {
         let commandLine = APTCommandLine(request: plan.job.request, aptGet: aptGet)
         let carrier = Update(id: "apt-get", title: plan.job.request.summary, environment: plan.environment.commandEnvironment)
         let request = UpdateRunRequest(update: carrier, operation: plan.job.request.operation,
-                                       command: .argv(commandLine.transaction), jobName: jobName, channelFormat: .raw)
+                                       command: .argv(plan.environment.command(commandLine.transaction)), jobName: jobName, channelFormat: .raw)
         let process = backend.startProcess(request, reporter: driver)
         driver.state.withLock { $0.process = process }
         Task.detached { await driver.finish(after: process) }

@@ -8,5 +8,8 @@ struct APTOptions: ParsableArguments {
     @Option(help: ArgumentHelp("apt's configuration file, as APT_CONFIG (default: $APT_CONFIG, else the system's); it may move apt and dpkg into another root.", valueName: "file"))
     var aptConfig: String?
 
+    @Option(help: ArgumentHelp("Run apt and dpkg inside this folder through chroot (an image or a container's root); --apt-config is then read inside it.", valueName: "dir"))
+    var chroot: String?
+
     @OptionGroup var run: RunOptions
 }

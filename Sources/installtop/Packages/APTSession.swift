@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 import InstallDrivers
 import InstallEngine
@@ -9,7 +10,9 @@ struct APTSession {
     let options: APTOptions
 
     func run() -> ExitStatus {
-        let job = PackageJob(request: request, aptConfig: options.aptConfig)
+        // Absolute, so the paths read under it (dpkg's database, the reboot list) never depend on the working directory.
+        let chroot = options.chroot.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+        let job = PackageJob(request: request, aptConfig: options.aptConfig, chroot: chroot)
         let plan: APTPlan
         do {
             plan = try APTPlanner.plan(job)
