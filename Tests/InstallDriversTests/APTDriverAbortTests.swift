@@ -41,6 +41,14 @@ struct APTDriverAbortTests {
         #expect(run.plan.changes.map(\.package).first == "lab-a")
         let a = try run.index(of: "lab-a")
         try #require(await eventually { FileManager.default.fileExists(atPath: apt.root + "/tmp/started-a") }, "lab-a's preinst never ran")
+        // Every file is downloaded by now, but dpkg is on lab-a alone: the others wait, with no
+        // clock and no bar, and lab-a is the one running.
+        let waiting = try #require(run.state)
+        #expect(waiting.runningIndex == a)
+        for name in ["lab-b", "lab-c"] {
+            let update = waiting.updates[try run.index(of: name)]
+            #expect(update.result.resultCode == .notStarted && update.startedAt == nil && update.percent == nil, "\(name): \(update)")
+        }
 
         try run.queue.abort(job: run.id)
         // The message is shown as SIGINT goes to apt-get: once it is there, apt knows.
@@ -53,6 +61,7 @@ struct APTDriverAbortTests {
         for name in ["lab-b", "lab-c"] {
             let result = job.updates[try run.index(of: name)].result
             #expect(result.resultCode == .aborted && result.hResult == .callCancelled, "\(name): \(result.resultCode) \(result.reason ?? "")")
+            #expect(job.updates[try run.index(of: name)].percent == nil, "\(name) was never touched by dpkg: no bar")
         }
         let states = try apt.states()
         #expect(states["lab-a"]?.status == "ii")

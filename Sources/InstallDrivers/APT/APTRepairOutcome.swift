@@ -11,15 +11,19 @@ struct APTRepairOutcome: Sendable, Hashable {
 
     var leftBroken: Bool { problem != nil }
 
-    /// `repaired: dpkg --audit is clean, apt-get check passes`, or `dpkg is left broken: WHY;
-    /// run `FIX` to repair it`: the status text, the log line and the end of the reason.
+    /// `repaired: dpkg --audit is clean, apt-get check passes`, or `dpkg is left broken: run
+    /// `FIX` to repair it; WHY`: the status text and the log line.
     var verdict: String {
         guard let problem else { return "repaired: dpkg --audit is clean, apt-get check passes" }
-        return "dpkg is left broken: \(problem); run `\(fixCommand)` to repair it"
+        return "dpkg is left broken: run `\(fixCommand)` to repair it; \(problem)"
     }
 
-    /// The steps and the verdict, for an update's reason.
-    var reason: String {
-        (steps.isEmpty ? "" : steps.joined(separator: ", then ") + "; ") + verdict
+    /// An update's reason: `context` (what cut it, what it was left as), the steps, then the
+    /// verdict; a broken root's verdict comes first, since the monitor's status column shows
+    /// only the start of a reason.
+    func reason(after context: String) -> String {
+        let steps = steps.joined(separator: ", then ")
+        let told = [context, steps].filter { !$0.isEmpty }.joined(separator: "; ")
+        return leftBroken ? verdict + "; " + told : told + "; " + verdict
     }
 }

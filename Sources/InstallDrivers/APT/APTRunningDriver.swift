@@ -134,10 +134,11 @@ final class APTRunningDriver: RunningDriver, UpdateReporter {
             var verdicts: [DriverReport] = cut.map { index in
                 let left = (states[plan.changes[index].package] ?? .notInstalled).description
                 return .updateFinished(index: index, DriverVerdict(
-                    resultCode: .aborted, reason: "cut by a forced abort; left \(left); \(repaired.reason)", hResult: broken))
+                    resultCode: .aborted, reason: repaired.reason(after: "cut by a forced abort; left \(left)"), hResult: broken))
             }
             if let finished {
-                verdicts.append(.updateFinished(index: finished.index, Self.verdict(finished.verdict, then: "a forced abort cut apt after it (in trigger processing); " + repaired.reason, broken: repaired.leftBroken)))
+                verdicts.append(.updateFinished(index: finished.index, Self.verdict(
+                    finished.verdict, repair: repaired, after: "a forced abort cut apt after it (in trigger processing)")))
             }
             return verdicts
         }
@@ -153,15 +154,15 @@ final class APTRunningDriver: RunningDriver, UpdateReporter {
             deliver { [.update(index: last.index, report)] }
         }
         let outcome = repair.pendingTriggers()
-        deliver { [.updateFinished(index: last.index, Self.verdict(last.verdict, then: "apt stopped before its pending triggers; " + outcome.reason, broken: outcome.leftBroken))] }
+        deliver { [.updateFinished(index: last.index, Self.verdict(last.verdict, repair: outcome, after: "apt stopped before its pending triggers"))] }
     }
 
-    /// `verdict` with what happened after it added to its reason; failed and
-    /// `systemLeftBroken` when that left dpkg broken.
-    private static func verdict(_ verdict: DriverVerdict, then note: String, broken: Bool) -> DriverVerdict {
+    /// `verdict` with the repair that ran after it (`context` says why) in its reason; failed
+    /// and `systemLeftBroken` when that left dpkg broken.
+    private static func verdict(_ verdict: DriverVerdict, repair: APTRepairOutcome, after context: String) -> DriverVerdict {
         var result = verdict
-        result.reason = [verdict.reason, note].compactMap { $0 }.joined(separator: "; ")
-        if broken {
+        result.reason = repair.reason(after: [verdict.reason, context].compactMap { $0 }.joined(separator: "; "))
+        if repair.leftBroken {
             result.resultCode = .failed
             result.hResult = .systemLeftBroken
         }

@@ -1,0 +1,53 @@
+import APTTestSupport
+import Foundation
+import Testing
+
+/// A forced abort whose repair cannot succeed, in a real terminal (tmux) in a private apt root:
+/// the cut package's row says dpkg is left broken, the summary left after `q` names the
+/// command that repairs it, and installtop exits 5. The host's packages are never touched.
+@Suite("installtop apt in the monitor: dpkg left broken", .serialized)
+struct APTRepairMonitorEndToEndTests {
+    @Test("a, y, a during the runtime's preinst, a postinst that fails once cut: the row and the summary say dpkg is left broken, exit 5")
+    func leftBroken() async throws {
+        let host = HostPackageFingerprint()
+        let apt = try APTTestRoot()
+        defer { apt.remove() }
+        try apt.publish([TestPackage(name: "lab-rt"), TestPackage(name: "lab-kit", depends: "lab-rt (= 1.0)")])
+        try apt.aptGet(["-y", "install", "lab-rt", "lab-kit"], check: true)
+        try apt.publish([
+            TestPackage(name: "lab-rt", version: "2.0", preinst: """
+                mkdir -p "$DPKG_ROOT/tmp"
+                if [ ! -e "$DPKG_ROOT/tmp/held" ]; then touch "$DPKG_ROOT/tmp/held"; sleep 60 & wait $!; fi
+                """, postinst: """
+                if [ -e "$DPKG_ROOT/tmp/held" ]; then echo "lab-rt: cannot start after an interruption" >&2; exit 1; fi
+                """),
+            TestPackage(name: "lab-kit", version: "2.0", depends: "lab-rt (= 2.0)"),
+        ])
+        let folder = try EndToEndFolder()
+        defer { folder.remove() }
+        let binary = try EndToEndFolder.binary()
+        let tmux = try TmuxSession(width: 160, height: 30, home: folder.url, command:
+            "'\(binary)' apt install lab-rt lab-kit --no-history --apt-config '\(apt.configuration)'; echo $? > '\(folder.path("rc"))'; sleep 60")
+        defer { tmux.close() }
+
+        await tmux.waitForScreen("the plan's question") { $0.contains("Start apt install lab-rt lab-kit") }
+        tmux.send("y")
+        #expect(await EndToEndFolder.eventually { FileManager.default.fileExists(atPath: apt.root + "/tmp/held") })
+        tmux.send("a")
+        await tmux.waitForScreen("the abort question") { $0.contains("Abort") }
+        tmux.send("y")
+        await tmux.waitForScreen("the package finishing first") { $0.contains("stopping after") }
+        tmux.send("a")
+        let broken = await tmux.waitForScreen("the row saying dpkg is left broken") { $0.contains("dpkg is left broken") }
+        #expect(broken?.split(separator: "\n").contains { $0.contains("lab-rt") && $0.contains("dpkg is left broken") } == true, "\(broken ?? "")")
+        tmux.send("q")
+        #expect(await EndToEndFolder.eventually { folder.read("rc") != nil })
+        #expect(folder.read("rc")?.trimmingCharacters(in: .whitespacesAndNewlines) == "5")
+        // The summary left on the normal screen ends in the command that repairs dpkg (tmux
+        // wraps the long line: compare without line breaks).
+        let screen = tmux.capture().replacingOccurrences(of: "\n", with: "")
+        #expect(screen.contains("apt-get -f --reinstall install lab-rt` to repair it"), "\(tmux.capture())")
+        #expect(!(try apt.audit()).isEmpty, "the root was not left broken: the test proves nothing")
+        #expect(host.changes(since: HostPackageFingerprint()).isEmpty)
+    }
+}
