@@ -24,6 +24,7 @@ struct ExitStatusTests {
 
         #expect(result.status == 0, "stdout: \(result.stdout)\nstderr: \(result.stderr)")
         #expect(result.stdout.contains("2 jobs, 3 updates: 3 succeeded"))
+        #expect(result.summaryExplanation == "exit 0: every update succeeded", "\(result.stdout)")
     }
 
     @Test("4 when every update succeeded and one requires a reboot")
@@ -45,6 +46,7 @@ struct ExitStatusTests {
 
         #expect(result.status == 4, "stdout: \(result.stdout)\nstderr: \(result.stderr)")
         #expect(result.stdout.contains("a reboot is required"))
+        #expect(result.summaryExplanation == "exit 4: every update succeeded; a reboot is required", "\(result.stdout)")
     }
 
     @Test("2 for an invalid manifest, with its errors on stderr and nothing run")

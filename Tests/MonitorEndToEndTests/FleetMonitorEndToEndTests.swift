@@ -34,13 +34,24 @@ struct FleetMonitorEndToEndTests {
         let tmux = try TmuxSession(width: 120, height: 30, home: folder.url, command: command)
         defer { tmux.close() }
 
-        let board = try #require(await tmux.waitForScreen("every host done") { $0.contains("4 hosts") && $0.contains("0 running") })
+        // "0 running" alone also matches the board before any host starts.
+        let board = try #require(await tmux.waitForScreen("every host done") { screen in
+            screen.contains("4 hosts") && screen.contains("0 running") && (screen.contains("3 done") || screen.contains("4 done"))
+        })
         for host in ["h1", "h2", "h3", "h4"] { #expect(board.contains(host), "\(host) is a job on the board:\n\(board)") }
         #expect(board.contains("3 done") || board.contains("4 done"), "\(board)")
         #expect(board.contains("failed"), "the header counts failed hosts:\n\(board)")
         #expect(board.contains("Install") && board.contains("Configure"), "the selected host's tasks:\n\(board)")
+        // h2's task failed and it stopped: it reads failed, not "with errors".
+        #expect(board.split(separator: "\n").contains { $0.contains("h2") && $0.contains("failed 1/3") }, "\(board)")
         tmux.send("q")
         #expect(await EndToEndFolder.eventually { folder.read("rc") != nil })
         #expect(folder.read("rc")?.trimmingCharacters(in: .whitespacesAndNewlines) == "1")
+        // The summary names each row's host, not its job number, and says why the run exits 1.
+        let summary = try #require(await tmux.waitForScreen("the summary") { $0.contains("exit 1:") })
+        let h2 = summary.split(separator: "\n").first { $0.hasPrefix("h2 ") && $0.contains("Break h2") }
+        #expect(h2?.contains("failed") == true && h2?.contains("exit status 1") == true, "\(summary)")
+        #expect(h2?.split(separator: " ", omittingEmptySubsequences: true).dropFirst(4).first == "-",
+                "a task has no exit status of its own: \(summary)")
     }
 }

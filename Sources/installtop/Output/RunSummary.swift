@@ -2,8 +2,8 @@ import InstallEngine
 import TerminalUI
 
 /// The results table printed when a run is over (after `--plain`'s lines, and on the normal
-/// screen when the monitor closes): one row per update with its job's name, result, exit code,
-/// time and reason; then the counts, and a last line that says why the exit status is what it is.
+/// screen when the monitor closes): one row per update with its job's name, result, exit code
+/// (`-` for one that never ran or had no process of its own), time and reason; then the counts, and a last line that says why the exit status is what it is.
 /// HRESULTs stay in JSON and the history: here a reason needs the room.
 enum RunSummary {
     /// Columns kept for a job's name and a reason; the title, last, takes what is left.
@@ -21,9 +21,11 @@ enum RunSummary {
             for update in job.updates {
                 let result = update.result
                 let ran = update.startedAt != nil || result.startedAt != nil
+                // A driver's updates (apt's packages, Ansible's tasks) have no process of their own.
+                let hasExit = ran && result.resultCode.isFinal && !job.descriptor.runByDriver
                 rows.append([
                     cut(job.descriptor.name, nameWidth), cut(update.update.id, nameWidth), word(for: result),
-                    ran && result.resultCode.isFinal ? String(result.unmappedResultCode) : "-", result.duration?.shortText ?? "-",
+                    hasExit ? String(result.unmappedResultCode) : "-", result.duration?.shortText ?? "-",
                     result.rebootRequired ? "yes" : "", cut(reason(for: result, ran: ran), reasonWidth), sanitizer.sanitize(update.update.title),
                 ])
             }
