@@ -36,6 +36,25 @@ struct JobMachineDriverTests {
         ])
     }
 
+    @Test("A failed update's reason names the errors it reported, unless the verdict already does")
+    func failureReasonNamesReportedErrors() {
+        var job = harness(["a", "b", "c"])
+        job.driver(.updateStarted(index: 0))
+        job.driver(.update(index: 0, .error("unpack failed")))
+        job.driver(.updateFinished(index: 0, .failed("dpkg returned 1", code: 1)))
+        job.driver(.updateStarted(index: 1))
+        job.driver(.update(index: 1, .error("dependency problems - leaving unconfigured")))
+        job.driver(.updateFinished(index: 1, .failed("dependency problems - leaving unconfigured", code: 1)))
+        job.driver(.updateStarted(index: 2))
+        job.driver(.update(index: 2, .error("disk full")))
+        job.driver(.update(index: 2, .error("no space left")))
+        job.driver(.updateFinished(index: 2, DriverVerdict(resultCode: .failed)))
+        #expect(job.machine.results.map(\.reason) == [
+            "dpkg returned 1: unpack failed", "dependency problems - leaving unconfigured",
+            "reported an error: disk full (and 1 more)",
+        ])
+    }
+
     @Test("Rule 21: a verdict for an update the driver never started starts it first")
     func verdictWithoutStart() {
         var job = harness(["a"])

@@ -58,7 +58,7 @@ struct UpdateResultClassifier {
 
     /// What a failure's reason adds for the `error` lines the update reported: the first, and
     /// how many there were when more than one.
-    private static func errorSuffix(_ errors: [String]) -> String {
+    static func errorSuffix(_ errors: [String]) -> String {
         guard let first = errors.first else { return "" }
         return errors.count == 1 ? ": \(first)" : ": \(first) (and \(errors.count - 1) more)"
     }

@@ -50,6 +50,9 @@ extension JobMachine {
         if code.isSuccess {
             result.rebootRequired = verdict.rebootRequired ?? (update.rebootBehavior == .always || run.rebootReported)
             if result.reason == nil, let first = run.errors.first { result.reason = "reported an error: \(first)" }
+        } else if code == .failed, let first = run.errors.first, !(result.reason ?? "").contains(first) {
+            // The driver's verdict may not say what the update itself reported.
+            result.reason = (result.reason ?? "reported an error") + UpdateResultClassifier.errorSuffix(run.errors)
         }
         let wasStopped = stoppedByFailure
         finish(at: index, with: result, into: &actions)
