@@ -158,6 +158,7 @@ extension MonitorState {
 
     private mutating func handleTick(_ time: Date) -> [MonitorEffect] {
         if time > now { now = time }
+        lastTick = now
         phase &+= 1
         var changed = quitPhase != nil || queue.jobs.contains { $0.phase == .running }
         if let status, status.expiresAt <= now {
