@@ -51,9 +51,10 @@ extension MonitorState {
     }
 
     /// While the selection follows the work and the selected job is not running, selects the
-    /// first running job shown (in queue order), at its running update.
+    /// first running job shown (in queue order), at its running update. Not under an overlay:
+    /// a question or the full output is about the job selected when it opened.
     mutating func followWork() {
-        guard selection.followsWork, selectedJob?.phase != .running,
+        guard selection.followsWork, overlay == nil, selectedJob?.phase != .running,
               let running = queue.jobs.first(where: { $0.phase == .running && filter.shows(job: $0.id) })
         else { return }
         select(job: running.id)

@@ -165,7 +165,10 @@ struct MonitorEndToEndTests {
         let manifest = try manifest(in: folder, jobs: quickJob + slowJob(folder))
         let tmux = try TmuxSession(home: folder.url, command: try runCommand(manifest, in: folder))
         defer { tmux.close() }
-        await tmux.waitForScreen("the quick job done") { $0.contains("✔ Quick job") }
+        // The selection follows the work to the slow job: back to the quick one.
+        await tmux.waitForScreen("the quick job done, the slow one selected") { $0.contains("✔ Quick job") && $0.contains("┌ Slow job ·") }
+        tmux.send("k")
+        await tmux.waitForScreen("the quick job selected") { $0.contains("┌ Quick job ·") }
         tmux.send("c")
         await tmux.waitForScreen("the quick job gone from the panes") { screen in
             let panes = screen.split(separator: "\n").dropFirst().dropLast()
