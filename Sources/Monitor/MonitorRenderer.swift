@@ -127,6 +127,12 @@ public enum MonitorRenderer {
             TextLine(text, style: theme[.status], ellipsis: ellipsis).render(into: &buffer, area: area)
             return
         }
+        if case .fullOutput? = state.overlay {
+            // The full output takes its own keys (MonitorOverlay.fullOutputScroll), not the main view's.
+            let text = " \(state.glyphs.upDown) scroll  PgUp PgDn page  Home oldest  End newest  Esc close"
+            TextLine(text, style: theme[.footer], ellipsis: ellipsis).render(into: &buffer, area: area)
+            return
+        }
         var text = MonitorKeyMap.footer(attached: state.isAttached, upDown: state.glyphs.upDown, width: area.width)
         if !state.filterText.isEmpty {
             text = " filter: " + sanitizer.sanitize(state.filterText) + " (Esc clears) " + text

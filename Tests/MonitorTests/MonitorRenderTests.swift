@@ -127,4 +127,15 @@ extension MonitorRenderTests {
         let summary = try #require(lines.first { $0.contains("✖ failed · 0x8024200B") }, "\(lines.joined(separator: "\n"))")
         #expect(summary.contains("exit 1") && summary.contains("exited with status 1"), "\(summary)")
     }
+
+    @Test("the footer of the full output shows the keys that act there, not the main view's")
+    func fullOutputFooterShowsItsKeys() throws {
+        var scenario = Scenario.product()
+        scenario.press(.enter)
+        let footer = try #require(scenario.render().lines.last)
+        #expect(footer.contains("↑↓ scroll") && footer.contains("PgUp PgDn page") && footer.contains("Esc close"), "\(footer)")
+        #expect(!footer.contains("a abort") && !footer.contains("q quit"), "\(footer)")
+        scenario.press(.escape)
+        #expect(try #require(scenario.render().lines.last).contains("a abort"))
+    }
 }
