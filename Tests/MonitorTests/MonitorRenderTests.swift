@@ -128,6 +128,18 @@ extension MonitorRenderTests {
         #expect(summary.contains("exit 1") && summary.contains("exited with status 1"), "\(summary)")
     }
 
+    @Test("at 120 columns the title column takes the room, not the status text: 24 characters show whole")
+    func titlesGetTheRoomAt120Columns() throws {
+        var scenario = Scenario(width: 120, height: 40)
+        let job = scenario.queue("Firmware", ["firmware-misc-nonfree 20"])
+        scenario.startJob(job)
+        scenario.startUpdate(job, 0)
+        scenario.progress(job, 0, 50, message: "Unpacking")
+        let screen = scenario.screen()
+        #expect(screen.contains("▶ firmware-misc-nonfree 20 "), "\(screen)")
+        #expect(screen.contains("Unpacking"), "the status text still shows")
+    }
+
     @Test("the footer of the full output shows the keys that act there, not the main view's")
     func fullOutputFooterShowsItsKeys() throws {
         var scenario = Scenario.product()
