@@ -65,7 +65,9 @@ public enum MonitorRenderer {
         for job in jobs {
             updates += job.updates.count
             finished += state.finishedCount(of: job)
-            done += state.percentShown(of: job) / 100 * Double(job.updates.count)
+            // The queue's progress: a completed job is behind it, however far its failed or
+            // aborted updates got (its own row shows that), so nothing left to run reads 100 %.
+            done += job.phase == .completed ? Double(job.updates.count) : state.percentShown(of: job) / 100 * Double(job.updates.count)
         }
         let running = jobs.count { $0.phase == .running }
         // A fleet (every job a host a driver declared): hosts and tasks, and how many hosts are

@@ -140,6 +140,17 @@ extension MonitorRenderTests {
         #expect(screen.contains("Unpacking"), "the status text still shows")
     }
 
+    @Test("the header reads 100 % once every job is done, also when an update failed part way")
+    func headerIsFullWhenEverythingIsDone() throws {
+        var scenario = Scenario(width: 100, height: 30)
+        let job = scenario.queue("Tools", ["jq", "htop", "curl", "git", "vim"])
+        scenario.run(job, codes: [.succeeded, .succeeded, .succeeded, .succeeded, .failed])
+        let header = try #require(scenario.render().lines.first)
+        #expect(header.contains("5/5 updates") && header.contains("100%"), "\(header)")
+        let row = try #require(scenario.render().lines.first { $0.contains("✖ vim") })
+        #expect(row.contains("50%"), "the failed update's own bar keeps how far it got: \(row)")
+    }
+
     @Test("the footer of the full output shows the keys that act there, not the main view's")
     func fullOutputFooterShowsItsKeys() throws {
         var scenario = Scenario.product()
