@@ -4,6 +4,8 @@ public enum MonitorAction: Sendable, Hashable {
     case navigate
     case nextPane
     case previousPane
+    /// `f`: the selection follows the running job and update again.
+    case followWork
     case openFullOutput
     case clearFilter
     case abortSelectedJob

@@ -13,6 +13,8 @@ public enum MonitorKeyMap {
             KeyBinding([.tab], .nextPane, help: "Tab  Shift-Tab", "switch pane", footer: "Tab pane"),
             KeyBinding([.backTab], .previousPane, help: nil, "switch pane back"),
             KeyBinding([.pageUp, .pageDown, .home, .end], .navigate, help: "PgUp PgDn Home End", "move by a page, to the first or last"),
+            KeyBinding([.character("f")], .followWork, help: "f",
+                       "follow the running job again (after moving by hand)"),
             KeyBinding([.enter], .openFullOutput, help: "Enter", "full output of the selected update (Esc or q closes)"),
             KeyBinding([.character("a")], .abortSelectedJob, help: "a", "abort the selected job (asks); again: force it", footer: "a abort"),
             KeyBinding([.character("A")], .abortAllJobs, help: "A", "abort every job (asks); again: force"),

@@ -65,7 +65,9 @@ public enum MonitorRenderer {
         for job in jobs {
             updates += job.updates.count
             finished += state.finishedCount(of: job)
-            done += state.percentShown(of: job) / 100 * Double(job.updates.count)
+            // The queue's progress: a completed job is behind it, however far its failed or
+            // aborted updates got (its own row shows that), so nothing left to run reads 100 %.
+            done += job.phase == .completed ? Double(job.updates.count) : state.percentShown(of: job) / 100 * Double(job.updates.count)
         }
         let running = jobs.count { $0.phase == .running }
         // A fleet (every job a host a driver declared): hosts and tasks, and how many hosts are
@@ -127,6 +129,12 @@ public enum MonitorRenderer {
                 ? " Quitting: waiting for \(count) aborted \(count == 1 ? "job" : "jobs") to end · q kills them now"
                 : " Quitting: killing \(count) \(count == 1 ? "job" : "jobs")"
             TextLine(text, style: theme[.status], ellipsis: ellipsis).render(into: &buffer, area: area)
+            return
+        }
+        if case .fullOutput? = state.overlay {
+            // The full output takes its own keys (MonitorOverlay.fullOutputScroll), not the main view's.
+            let text = " \(state.glyphs.upDown) scroll  PgUp PgDn page  Home oldest  End newest  Esc close"
+            TextLine(text, style: theme[.footer], ellipsis: ellipsis).render(into: &buffer, area: area)
             return
         }
         var text = MonitorKeyMap.footer(attached: state.isAttached, upDown: state.glyphs.upDown, width: area.width)

@@ -6,9 +6,14 @@ public struct MonitorSelection: Sendable, Hashable {
     public internal(set) var jobID: Int?
     /// The selected update's position in the selected job.
     public internal(set) var updateIndex: Int?
-    /// While true, the selection moves to each update of the selected job as it starts; moving
-    /// the selection by hand turns it off until another job is selected.
+    /// While true, the selection moves to each update of the selected job as it starts (or
+    /// reports progress as the job's current update); moving the selection by hand turns it off
+    /// until another job is selected or `f` is pressed.
     public internal(set) var followsRunningUpdate = true
+    /// While true, a running job is selected whenever the selected one is not running, so the
+    /// panes show the work as it moves from job to job; moving the selection by hand (in the jobs
+    /// or the updates pane) turns it off until `f` is pressed.
+    public internal(set) var followsWork = true
     /// The pane the arrow keys act on.
     public internal(set) var focusedPane: MonitorPane = .jobs
     /// First visible row of the jobs pane.
@@ -44,6 +49,17 @@ public struct MonitorSelection: Sendable, Hashable {
             outputScroll = 0
         }
         followsRunningUpdate = false
+    }
+
+    /// The operator moved the selection: it stays where they put it.
+    mutating func stopFollowingWork() {
+        followsWork = false
+    }
+
+    /// `f`: follow the running job and update again.
+    mutating func resumeFollowingWork() {
+        followsWork = true
+        followsRunningUpdate = true
     }
 
     /// Whether an update of job `job` that starts becomes the selected one.

@@ -13,11 +13,13 @@ extension MonitorState {
         case .engineEvents(let events):
             var effects: [MonitorEffect] = []
             var movedLists = false
+            let selectedBefore = selection
             for engineEvent in events {
                 effects += handleEngine(engineEvent)
                 movedLists = movedLists || engineEvent.kind.movesLists
             }
-            if movedLists { fixScrolling() }
+            followWork()
+            if movedLists || selection != selectedBefore { fixScrolling() }
             effects.append(.redraw)
             return effects
         case .key(let key):
@@ -77,6 +79,13 @@ extension MonitorState {
         case .progress(let progress):
             if let percent = progress.updatePercent {
                 recordProgress(percent, key: progress.updateKey, at: event.time)
+            }
+            // The job's current update (a driver's, such as the package dpkg is on) is followed
+            // like a start.
+            if selection.follows(job: progress.job), progress.index != selectedUpdateIndex, let state = queue.job(progress.job),
+               state.updates.indices.contains(progress.index), state.updates[progress.index].result.resultCode == .inProgress,
+               visibleUpdates(of: state).row(of: progress.index) != nil {
+                selection.updateStarted(job: progress.job, index: progress.index)
             }
         case .output(let output):
             keepScrolledViewsStill(job: output.job, index: output.index)
@@ -158,6 +167,7 @@ extension MonitorState {
 
     private mutating func handleTick(_ time: Date) -> [MonitorEffect] {
         if time > now { now = time }
+        lastTick = now
         phase &+= 1
         var changed = quitPhase != nil || queue.jobs.contains { $0.phase == .running }
         if let status, status.expiresAt <= now {

@@ -48,6 +48,7 @@ extension MonitorState {
         case .navigate: if let delta = navigationDelta(for: key) { move(by: delta) }
         case .nextPane: selection.switchPane(forward: true)
         case .previousPane: selection.switchPane(forward: false)
+        case .followWork: resumeFollowingWork()
         case .openFullOutput: openFullOutput()
         case .clearFilter: if !filterText.isEmpty { setFilter("") }
         case .abortSelectedJob: return abortSelectedJob()

@@ -22,6 +22,7 @@ extension MonitorState {
             let row = jobs.firstIndex { $0.id == selectedJobID } ?? 0
             let target = jobs[clampedRow(row, delta, count: jobs.count)].id
             if target != selectedJobID { select(job: target) }
+            selection.stopFollowingWork()
         case .updates:
             guard let job = selectedJob else { return }
             let updates = visibleUpdates(of: job)
@@ -29,6 +30,7 @@ extension MonitorState {
             let row = selectedUpdateIndex.flatMap { updates.nearestRow(to: $0) } ?? 0
             let target = updates[clampedRow(row, delta, count: updates.count)]
             selection.pick(update: target)
+            selection.stopFollowingWork()
         case .output:
             selection.scrollOutput(by: delta)
         }
@@ -46,6 +48,27 @@ extension MonitorState {
         } else {
             selection.select(job: id, update: updates.first)
         }
+    }
+
+    /// While the selection follows the work and the selected job is not running, selects the
+    /// first running job shown (in queue order), at its running update. Not under an overlay:
+    /// a question or the full output is about the job selected when it opened.
+    mutating func followWork() {
+        guard selection.followsWork, overlay == nil, selectedJob?.phase != .running,
+              let running = queue.jobs.first(where: { $0.phase == .running && filter.shows(job: $0.id) })
+        else { return }
+        select(job: running.id)
+    }
+
+    /// `f`: the selection follows the work again, from the running job's running update.
+    mutating func resumeFollowingWork() {
+        selection.resumeFollowingWork()
+        if let job = selectedJob, job.phase == .running {
+            select(job: job.id)
+        } else {
+            followWork()
+        }
+        say("Following the running job")
     }
 
     /// Brings the scroll offsets in line with the selection and the size: the selection stays

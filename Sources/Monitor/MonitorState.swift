@@ -49,6 +49,9 @@ public struct MonitorState: Sendable {
     public internal(set) var phase = 0
     /// The current time, from ticks and engine events.
     public internal(set) var now: Date
+    /// When the last `.tick` was handled: the next one is due `tickInterval` after it, however
+    /// often `now` moves in between (engine events, `advanceClock`), so ticks keep coming.
+    var lastTick: Date
     /// The time zone the history view shows dates in.
     public var timeZone: TimeZone = .current
 
@@ -73,6 +76,7 @@ public struct MonitorState: Sendable {
         self.themeNames = themeNames
         self.themeIndex = themeNames.indices.contains(themeIndex) ? themeIndex : 0
         self.now = now
+        lastTick = now
     }
 
     // MARK: - Sub-state, read through
@@ -137,12 +141,17 @@ public struct MonitorState: Sendable {
     /// The counts of `job`, cached by the reducer (counted afresh for a job it has not seen).
     func tally(of job: JobState) -> JobTally { tallies[job.id] ?? JobTally(job) }
 
-    /// When the runtime should send the next `.tick`: 10 times a second while a job runs or the
-    /// monitor waits to quit (elapsed times, ETAs, the moving bars), at a status message's
-    /// expiry otherwise, and never (`nil`) when nothing can change by itself.
+    /// How often the runtime ticks while something moves by itself.
+    public static let tickInterval: TimeInterval = 0.1
+
+    /// When the runtime should send the next `.tick`: `tickInterval` after the last tick while
+    /// a job runs or the monitor waits to quit (elapsed times, ETAs, the moving bars, status
+    /// expiry), at a status message's expiry otherwise, and never (`nil`) when nothing can
+    /// change by itself. Moving `now` (events, `advanceClock`) never postpones it; after a
+    /// stretch without ticks it is already due.
     public var nextTickTime: Date? {
         if quitPhase != nil || queue.jobs.contains(where: { $0.phase == .running }) {
-            return now.addingTimeInterval(0.1)
+            return lastTick.addingTimeInterval(Self.tickInterval)
         }
         return status?.expiresAt
     }

@@ -1,46 +1,68 @@
 import Foundation
 
-/// How fast one update progresses, exponentially smoothed over time, and the ETA that follows.
+/// How fast one update progresses, measured over the last `window` seconds (or since its start
+/// when it is younger), and the ETA that follows.
 ///
-/// Each sample's rate (percent per second since the previous sample) is blended in with a
-/// weight that grows with the time between samples (`1 − e^(−Δt/τ)`), so bursts of samples do
-/// not swing the estimate and the estimate forgets the past after a few τ.
+/// The rate is the progress made across the window divided by the window's length, not the
+/// rate of the latest step: an update reporting 1 % every 0.3 s, whose samples reach the monitor
+/// in uneven bursts, gets the same rate as one reporting 10 % every 3 s, and a change of pace
+/// is followed within one window.
 public struct ProgressRate: Sendable, Hashable {
-    /// Smoothing time constant, seconds.
-    public static let timeConstant: TimeInterval = 4
+    /// How far back the rate looks, seconds.
+    public static let window: TimeInterval = 10
+    /// The shortest span a rate is measured over: a first sample right after the start says
+    /// little about the pace.
+    public static let shortestSpan: TimeInterval = 1
+    /// Samples closer together than this are merged into the later one, which bounds how many
+    /// a window holds.
+    static let sampleSpacing: TimeInterval = 0.25
 
-    /// Percent per second; `nil` until two samples with time between them were seen.
-    public private(set) var percentPerSecond: Double?
-    /// The latest sample.
-    public private(set) var lastPercent: Double
-    public private(set) var lastTime: Date
+    /// A percentage reached at a time.
+    struct Sample: Sendable, Hashable {
+        var percent: Double
+        var time: Date
+    }
+
+    /// Oldest first: the one at or before the window's start, then those within it. Never empty.
+    private var samples: [Sample]
 
     /// Starts from one sample (the update's start is 0 % at its start time).
     public init(percent: Double, at time: Date) {
-        lastPercent = percent
-        lastTime = time
+        samples = [Sample(percent: percent, time: time)]
     }
 
-    /// Blends in a new sample. Samples not later than the last one, or going backwards, only
-    /// move the reference point.
+    /// The latest percentage.
+    public var lastPercent: Double { samples[samples.count - 1].percent }
+    /// When the latest percentage was reported.
+    public var lastTime: Date { samples[samples.count - 1].time }
+
+    /// Percent per second across the window; `nil` while the samples span less than
+    /// `shortestSpan`.
+    public var percentPerSecond: Double? {
+        let first = samples[0]
+        let span = lastTime.timeIntervalSince(first.time)
+        guard span >= Self.shortestSpan else { return nil }
+        return (lastPercent - first.percent) / span
+    }
+
+    /// Adds a sample. One earlier than the latest counts at the latest's time, and progress
+    /// never goes backwards (a lower percentage keeps the higher one).
     public mutating func record(percent: Double, at time: Date) {
-        let elapsed = time.timeIntervalSince(lastTime)
-        guard elapsed > 0 else {
-            lastPercent = max(lastPercent, percent)
-            return
-        }
-        let rate = max(0, percent - lastPercent) / elapsed
-        if let current = percentPerSecond {
-            let weight = 1 - exp(-elapsed / ProgressRate.timeConstant)
-            percentPerSecond = current + weight * (rate - current)
+        let sample = Sample(percent: max(lastPercent, percent), time: max(lastTime, time))
+        // The latest sample merges into this one when it is close to the one before it.
+        if samples.count > 1, sample.time.timeIntervalSince(samples[samples.count - 2].time) < Self.sampleSpacing {
+            samples[samples.count - 1] = sample
         } else {
-            percentPerSecond = rate
+            samples.append(sample)
         }
-        lastPercent = percent
-        lastTime = time
+        // Keep exactly one sample at or before the window's start.
+        let windowStart = sample.time.addingTimeInterval(-Self.window)
+        if let firstInside = samples.firstIndex(where: { $0.time > windowStart }), firstInside > 1 {
+            samples.removeFirst(firstInside - 1)
+        }
     }
 
-    /// Seconds until 100 % at the smoothed rate, counting down from the last sample to `now`;
+    /// Seconds until 100 % at the measured rate, counting down from the latest sample to `now`;
     /// `nil` without a positive rate.
     public func remainingSeconds(at now: Date) -> TimeInterval? {
         guard let rate = percentPerSecond, rate > 0.0001 else { return nil }

@@ -1,7 +1,7 @@
 /// How the updates pane splits a row into columns for its width: mark, title, bar, percent,
-/// elapsed, ETA and status text. The title keeps a quarter of the row (16 to 30 columns); the
-/// status text (where a failure's reason shows) gets the rest, and the ETA only when the text
-/// keeps 20 columns beside it. What does not fit goes, in this order: the ETA, the status
+/// elapsed, ETA and status text. The title and the status text (where a failure's reason
+/// shows) share what the other columns leave, the title three fifths of it (16 to 40 columns);
+/// the ETA shows only when the text would keep 20 columns beside a 16-column title. What does not fit goes, in this order: the ETA, the status
 /// text, the elapsed time; the bar shrinks last.
 struct UpdateColumns: Hashable {
     /// Each column's width; 0 when dropped. The mark takes 1 column and a blank follows every
@@ -27,12 +27,13 @@ struct UpdateColumns: Hashable {
         }
         let elapsed = width - used - 8 >= UpdateColumns.minimumTitle ? 7 : 0
         if elapsed > 0 { used += elapsed + 1 }
-        // The title's share when the status text is shown too.
-        let target = min(30, max(UpdateColumns.minimumTitle, width / 4))
-        let showsMessage = width - used - target >= 11
-        let eta = showsMessage && width - used - target - 1 - 7 >= UpdateColumns.minimumMessageBesideETA ? 6 : 0
+        let minimum = UpdateColumns.minimumTitle
+        let showsMessage = width - used - minimum >= 11
+        let eta = showsMessage && width - used - minimum - 1 - 7 >= UpdateColumns.minimumMessageBesideETA ? 6 : 0
         if eta > 0 { used += eta + 1 }
-        title = max(0, showsMessage ? target : width - used)
+        // Title, a blank, status text.
+        let shared = width - used - 1
+        title = max(0, showsMessage ? min(40, max(minimum, shared * 3 / 5)) : width - used)
         message = showsMessage ? width - used - title - 1 : 0
         self.bar = bar
         self.percent = percent

@@ -12,6 +12,8 @@ public struct MonitorLoop {
     let mailbox: Mailbox
     let themes: [Theme]
     let exitWhenDone: Bool
+    /// The wall clock the state is told and ticks are timed by (a manual one in tests).
+    let clock: @Sendable () -> Date
     public var state: MonitorState
 
     /// The shortest time between two frames (30 per second).
@@ -33,15 +35,17 @@ public struct MonitorLoop {
     /// `poll()` from then on, which would otherwise return at once forever and spin.
     private var inputLost = false
 
+    /// - Parameter clock: the time ticks carry and are due by; the system's by default.
     public init(
         link: any EngineLink, terminal: any MonitorTerminal, mailbox: Mailbox, themes: [Theme], exitWhenDone: Bool,
-        state: MonitorState
+        state: MonitorState, clock: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.link = link
         self.terminal = terminal
         self.mailbox = mailbox
         self.themes = themes
         self.exitWhenDone = exitWhenDone
+        self.clock = clock
         self.state = state
     }
 
@@ -73,7 +77,7 @@ public struct MonitorLoop {
     private mutating func wait() {
         var deadlines: [Duration] = []
         if let tick = state.nextTickTime {
-            deadlines.append(.milliseconds(Int64(max(0, tick.timeIntervalSinceNow) * 1000)))
+            deadlines.append(.milliseconds(Int64((max(0, tick.timeIntervalSince(clock())) * 1000).rounded(.up))))
         }
         if needsDraw, let lastDraw {
             deadlines.append(max(.zero, Self.frameInterval - (ContinuousClock.now - lastDraw)))
@@ -102,7 +106,7 @@ public struct MonitorLoop {
     private mutating func processInput() {
         // After an idle stretch only engine events and ticks would have moved the state's
         // clock; a message a key shows must not start out already expired.
-        state.advanceClock(to: Date())
+        state.advanceClock(to: clock())
         for signal in terminal.takeSignals() {
             switch signal {
             case SIGINT: apply(.signal(.interrupt))
@@ -141,8 +145,9 @@ public struct MonitorLoop {
         }
         if !batch.isEmpty { apply(.engineEvents(batch)) }
         if !state.queue.jobs.isEmpty { sawJobs = true }
-        if let tick = state.nextTickTime, tick <= Date() {
-            apply(.tick(Date()))
+        let time = clock()
+        if let tick = state.nextTickTime, tick <= time {
+            apply(.tick(time))
         }
     }
 

@@ -100,6 +100,30 @@ struct MonitorEndToEndTests {
         tmux.send("y")
     }
 
+    @Test("an update that prints nothing: its elapsed time counts up with no key pressed")
+    func quietUpdateCountsUp() async throws {
+        let folder = try EndToEndFolder()
+        defer { folder.remove() }
+        let manifest = try manifest(in: folder, jobs: """
+              - name: Quiet job
+                updates:
+                  - id: quiet
+                    title: Quiet update
+                    install: [sleep, "60"]
+                    progress: none
+
+            """)
+        let tmux = try TmuxSession(home: folder.url, command: try runCommand(manifest, in: folder))
+        defer { tmux.close() }
+        await tmux.waitForScreen("the quiet update running") { $0.contains("▶ Quiet update") }
+        let elapsed = #/Quiet update.*\s0:(0[2-9]|[1-5]\d)\s/#
+        await tmux.waitForScreen("its elapsed time to reach 0:02") { $0.contains(elapsed) }
+        tmux.send("q")
+        await tmux.waitForScreen("the quit question") { $0.contains("Quit and abort") }
+        tmux.send("y")
+        #expect(await expectSaneTerminalAfterExit(folder) == 3)
+    }
+
     @Test func abortConfirmedEndsTheJobAbortedWithNoChildLeft() async throws {
         let folder = try EndToEndFolder()
         defer { folder.remove() }
@@ -143,7 +167,10 @@ struct MonitorEndToEndTests {
         let manifest = try manifest(in: folder, jobs: quickJob + slowJob(folder))
         let tmux = try TmuxSession(home: folder.url, command: try runCommand(manifest, in: folder))
         defer { tmux.close() }
-        await tmux.waitForScreen("the quick job done") { $0.contains("✔ Quick job") }
+        // The selection follows the work to the slow job: back to the quick one.
+        await tmux.waitForScreen("the quick job done, the slow one selected") { $0.contains("✔ Quick job") && $0.contains("┌ Slow job ·") }
+        tmux.send("k")
+        await tmux.waitForScreen("the quick job selected") { $0.contains("┌ Quick job ·") }
         tmux.send("c")
         await tmux.waitForScreen("the quick job gone from the panes") { screen in
             let panes = screen.split(separator: "\n").dropFirst().dropLast()

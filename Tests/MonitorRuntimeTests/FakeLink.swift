@@ -1,3 +1,4 @@
+import Foundation
 import InstallEngine
 import MonitorRuntime
 import Synchronization
@@ -20,8 +21,8 @@ final class FakeLink: EngineLink {
         mailbox.withLock { $0 }?.post(item)
     }
 
-    func post(_ kind: EngineEvent.Kind) {
-        post(.engine(EngineEvent(kind: kind)))
+    func post(_ kind: EngineEvent.Kind, at time: Date = Date()) {
+        post(.engine(EngineEvent(time: time, kind: kind)))
     }
 
     func start(posting mailbox: Mailbox) { self.mailbox.withLock { $0 = mailbox } }

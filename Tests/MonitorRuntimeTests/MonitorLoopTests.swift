@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Synchronization
 import InstallEngine
+import Monitor
 import Testing
 
 /// The monitor's runtime on a fake terminal: the ready gate, the frame rate, keys under a
@@ -104,6 +105,44 @@ struct MonitorLoopTests {
         loop.link.post(.updateCompleted(job: 1, index: 0, updateID: "u1-0", result: UpdateInstallationResult(resultCode: .aborted)))
         loop.link.post(.jobCompleted(job: 1, result: .combining([UpdateInstallationResult(resultCode: .aborted)], abortRequested: true)))
         #expect(await eventually { loop.result == true }, "quit while jobs ran")
+    }
+
+    @Test("a running update that prints nothing: its elapsed time and moving block advance with no key")
+    func quietUpdateAdvances() async throws {
+        let clock = ManualClock()
+        let loop = try RunningLoop(clock: clock)
+        defer { loop.terminal.send(signal: SIGTERM) }
+        loop.startJob(1, at: clock.now)
+        loop.link.post(.ready)
+        #expect(await eventually { !loop.terminal.frames.isEmpty })
+        // Half a second at a time: each step is a tick due, which the loop must send by itself
+        // (it wakes at most a tick interval of real time later) and draw.
+        var rows: [String] = []
+        for step in 1...6 {
+            let drawn = loop.terminal.frames.count
+            clock.advance(by: 0.5)
+            #expect(await eventually { loop.terminal.frames.count > drawn }, "no frame after \(Double(step) / 2) s")
+            rows.append(loop.terminal.frames.last?.lines.first { $0.contains("u1-0") } ?? "")
+        }
+        let last = try #require(rows.last)
+        #expect(last.contains("0:03"), "\(last)")
+        // The moving block: the row (its elapsed time aside) differs from one frame to the next.
+        let bars = Set(rows.map { $0.replacingOccurrences(of: #"\d:\d\d"#, with: "", options: .regularExpression) })
+        #expect(bars.count > 1, "the bar never moved: \(rows)")
+    }
+
+    @Test("a status message expires while a job runs, with no key pressed")
+    func statusExpiresWhileRunning() async throws {
+        let clock = ManualClock()
+        let loop = try RunningLoop(clock: clock)
+        defer { loop.terminal.send(signal: SIGTERM) }
+        loop.startJob(1, at: clock.now)
+        loop.link.post(.ready)
+        loop.terminal.type(.character("t"))
+        #expect(await eventually { loop.terminal.frames.last?.lines.joined().contains("Theme:") == true })
+        clock.advance(by: StatusMessage.lifetime + 0.5)
+        #expect(await eventually { loop.terminal.frames.last?.lines.joined().contains("Theme:") == false },
+                "the message outlived its lifetime")
     }
 
     @Test("attached, d detaches at once and the jobs are left alone")

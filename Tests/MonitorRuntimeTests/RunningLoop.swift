@@ -13,18 +13,23 @@ final class RunningLoop: Sendable {
     /// Taken just before the loop starts: its patience for `.ready` counts from about then.
     let startedAt: ContinuousClock.Instant
 
-    /// Starts the loop; `attached` is `installtop attach`'s mode.
-    init(attached: Bool = false) throws {
+    /// Starts the loop; `attached` is `installtop attach`'s mode; `clock`, when given, is the
+    /// only time the loop sees (its state starts at the clock's time).
+    init(attached: Bool = false, clock: ManualClock? = nil) throws {
         link = FakeLink(jobsOutliveMonitor: attached)
         let mailbox = try Mailbox(outputLimit: 1000)
         link.start(posting: mailbox)
-        var initial = MonitorState(width: 100, height: 30)
+        var initial = MonitorState(width: 100, height: 30, now: clock?.now ?? Date())
         initial.isAttached = attached
         let state = initial
         let themes = ThemeCatalog(userDirectory: "/nonexistent/installtop-tests").themes
+        let reading: @Sendable () -> Date
+        if let clock { reading = clock.reading } else { reading = { Date() } }
         startedAt = ContinuousClock.now
         let thread = Thread { [self] in
-            var loop = MonitorLoop(link: link, terminal: terminal, mailbox: mailbox, themes: themes, exitWhenDone: false, state: state)
+            var loop = MonitorLoop(
+                link: link, terminal: terminal, mailbox: mailbox, themes: themes, exitWhenDone: false, state: state,
+                clock: reading)
             let quitWhileRunning = loop.run()
             outcome.withLock { $0 = quitWhileRunning }
         }
@@ -34,13 +39,13 @@ final class RunningLoop: Sendable {
     /// `nil` while the loop runs; then whether it quit while jobs ran.
     var result: Bool? { outcome.withLock { $0 } }
 
-    /// Queues a job of `updates` updates and starts its first update.
-    func startJob(_ id: Int, updates: Int = 1) {
+    /// Queues a job of `updates` updates and starts its first update; `at` is the events' time.
+    func startJob(_ id: Int, updates: Int = 1, at time: Date = Date()) {
         let descriptor = JobDescriptor(
             id: id, name: "Job \(id)", operation: .install,
             updates: (0..<updates).map { Update(id: "u\(id)-\($0)", installCommand: .argv(["true"])) }, stopOnFailure: false)
-        link.post(.jobQueued(descriptor))
-        link.post(.jobStarted(job: id))
-        link.post(.updateStarted(job: id, index: 0, updateID: "u\(id)-0"))
+        link.post(.jobQueued(descriptor), at: time)
+        link.post(.jobStarted(job: id), at: time)
+        link.post(.updateStarted(job: id, index: 0, updateID: "u\(id)-0"), at: time)
     }
 }

@@ -55,6 +55,8 @@ struct MonitorFleetTests {
             scenario.send(.jobAbortRequested(job: id, force: false))
             scenario.send(.jobCompleted(job: id, result: .combining(stopped, abortRequested: true)))
         }
+        // The selection followed the work to h3; the operator goes back to h1.
+        _ = scenario.press(.home)
         let screen = scenario.render().lines.joined(separator: "\n")
         #expect(screen.contains("3 hosts · 0 running · 3 done · 1 failed · 2 aborted"), "\(screen)")
         let row = scenario.render().lines.first { $0.contains("h1") && $0.contains("✖") }

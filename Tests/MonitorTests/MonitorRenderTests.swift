@@ -128,4 +128,38 @@ extension MonitorRenderTests {
         let summary = try #require(lines.first { $0.contains("✖ failed · 0x8024200B") }, "\(lines.joined(separator: "\n"))")
         #expect(summary.contains("exit 1") && summary.contains("exited with status 1"), "\(summary)")
     }
+
+    @Test("at 120 columns the title column takes the room, not the status text: 24 characters show whole")
+    func titlesGetTheRoomAt120Columns() throws {
+        var scenario = Scenario(width: 120, height: 40)
+        let job = scenario.queue("Firmware", ["firmware-misc-nonfree 20"])
+        scenario.startJob(job)
+        scenario.startUpdate(job, 0)
+        scenario.progress(job, 0, 50, message: "Unpacking")
+        let screen = scenario.screen()
+        #expect(screen.contains("▶ firmware-misc-nonfree 20 "), "\(screen)")
+        #expect(screen.contains("Unpacking"), "the status text still shows")
+    }
+
+    @Test("the header reads 100 % once every job is done, also when an update failed part way")
+    func headerIsFullWhenEverythingIsDone() throws {
+        var scenario = Scenario(width: 100, height: 30)
+        let job = scenario.queue("Tools", ["jq", "htop", "curl", "git", "vim"])
+        scenario.run(job, codes: [.succeeded, .succeeded, .succeeded, .succeeded, .failed])
+        let header = try #require(scenario.render().lines.first)
+        #expect(header.contains("5/5 updates") && header.contains("100%"), "\(header)")
+        let row = try #require(scenario.render().lines.first { $0.contains("✖ vim") })
+        #expect(row.contains("50%"), "the failed update's own bar keeps how far it got: \(row)")
+    }
+
+    @Test("the footer of the full output shows the keys that act there, not the main view's")
+    func fullOutputFooterShowsItsKeys() throws {
+        var scenario = Scenario.product()
+        scenario.press(.enter)
+        let footer = try #require(scenario.render().lines.last)
+        #expect(footer.contains("↑↓ scroll") && footer.contains("PgUp PgDn page") && footer.contains("Esc close"), "\(footer)")
+        #expect(!footer.contains("a abort") && !footer.contains("q quit"), "\(footer)")
+        scenario.press(.escape)
+        #expect(try #require(scenario.render().lines.last).contains("a abort"))
+    }
 }
