@@ -25,6 +25,8 @@ public struct MonitorGlyphs: Sendable, Hashable {
     public var ranElsewhere: Character
     /// A step the driver went past without saying what happened.
     public var unknown: Character
+    /// A step the driver never came to (aborted, not started, by no one's abort).
+    public var notReached: Character
     /// Between header items.
     public var separator: String
     /// Before "reboot required".
@@ -32,18 +34,18 @@ public struct MonitorGlyphs: Sendable, Hashable {
     /// The selection keys in the footer.
     public var upDown: String
 
-    /// `✔ ! ✖ ⊘ ▶ · ↷ ↺ ≈ ↪ ?`, box drawing, eighth blocks, `⟳`.
+    /// `✔ ! ✖ ⊘ ▶ · ↷ ↺ ≈ ↪ ? ∅`, box drawing, eighth blocks, `⟳`.
     public static let unicode = MonitorGlyphs(
         box: .unicode, sanitizer: TextSanitizer(mode: .unicode),
         succeeded: "✔", succeededWithErrors: "!", failed: "✖", aborted: "⊘", running: "▶", queued: "·", skipped: "↷",
-        rescued: "↺", ignored: "≈", ranElsewhere: "↪", unknown: "?",
+        rescued: "↺", ignored: "≈", ranElsewhere: "↪", unknown: "?", notReached: "∅",
         separator: " · ", reboot: "⟳", upDown: "↑↓")
 
-    /// `+ ! x / > . ~ & = ^ ?`, `+-|` boxes, `#`/`-` bars.
+    /// `+ ! x / > . ~ & = ^ ? _`, `+-|` boxes, `#`/`-` bars.
     public static let ascii = MonitorGlyphs(
         box: .ascii, sanitizer: TextSanitizer(mode: .ascii),
         succeeded: "+", succeededWithErrors: "!", failed: "x", aborted: "/", running: ">", queued: ".", skipped: "~",
-        rescued: "&", ignored: "=", ranElsewhere: "^", unknown: "?",
+        rescued: "&", ignored: "=", ranElsewhere: "^", unknown: "?", notReached: "_",
         separator: " | ", reboot: "(!)", upDown: "Up/Dn")
 
     /// The glyph of a result's mark.
@@ -54,6 +56,7 @@ public struct MonitorGlyphs: Sendable, Hashable {
         case .ignored: return ignored
         case .ranElsewhere: return ranElsewhere
         case .unknown: return unknown
+        case .notReached: return notReached
         }
     }
 
