@@ -98,6 +98,12 @@ class CallbackModule(CallbackBase):
         # --start-at-task: the tasks before the first that matches never run, in any play.
         self._start_at = (context.CLIARGS or {}).get('start_at_task')
         self._before_start = set()    # update ids of the current play before the start task
+        # Ansible tells of a task's start as it hands the task to a free worker, which can be
+        # before its results thread has read the result of the task that worker ran before:
+        # a start that would make more tasks in flight than forks waits for that result.
+        self._forks = int((context.CLIARGS or {}).get('forks') or C.DEFAULT_FORKS)
+        self._in_flight = set()       # (host name, task uuid) started and whose result is not read
+        self._held = []               # (host, task) starts waiting for a result that frees a fork
         self._stop_all = False
         self._stop_hosts = set()      # host names asked to stop
         self._stopped_tasks = set()   # task uuids made not to run for every host
@@ -156,6 +162,7 @@ class CallbackModule(CallbackBase):
                 self._metas_skipped = set()
                 return
             self._planned_plays.add(play._uuid)
+            self._release_every_start()
             self._end_every_job('play ended')
             if self._stop_all:
                 return
@@ -285,6 +292,38 @@ class CallbackModule(CallbackBase):
 
     def v2_runner_on_start(self, host, task):
         with self._lock:
+            if len(self._in_flight) >= self._forks:
+                self._held.append((host, task))
+                return
+            self._in_flight.add((host.get_name(), task._uuid))
+            self._started(host, task)
+
+    def _result_read(self, host, task):
+        """A task's result was read: its fork is free, so the starts held for one go out."""
+        with self._lock:
+            reference = (host.get_name(), task._uuid)
+            if reference in self._in_flight:
+                self._in_flight.discard(reference)
+            else:
+                # Its start was held and its result came first: the result tells of both.
+                self._held = [(h, t) for h, t in self._held if (h.get_name(), t._uuid) != reference]
+            while self._held and len(self._in_flight) < self._forks:
+                self._release_one()
+
+    def _release_one(self):
+        held_host, held_task = self._held.pop(0)
+        self._in_flight.add((held_host.get_name(), held_task._uuid))
+        self._started(held_host, held_task)
+
+    def _release_every_start(self):
+        """At a play's start and the run's end every start is told: a result that never came
+        (a run cut short) must not hold the others back."""
+        while self._held:
+            self._release_one()
+        self._in_flight = set()
+
+    def _started(self, host, task):
+        with self._lock:
             if self._suppressed(host, task):
                 return
             reference = self._reference(host, task)
@@ -311,6 +350,7 @@ class CallbackModule(CallbackBase):
         result_data = result._result
         self._finish(result, 'succeeded', changed=bool(result_data.get('changed', False)),
                      reboot=self._asks_reboot(result))
+        self._result_read(result._host, result._task)
 
     def v2_runner_on_failed(self, result, ignore_errors=False):
         # Ansible counts an ignored failure and one a rescue section takes over (recap
@@ -324,19 +364,21 @@ class CallbackModule(CallbackBase):
         else:
             # An always section of an enclosing block still runs on the failed host.
             self._finish(result, 'failed', reason=reason, host_ended='host failed', deferred=self._always_follows(result._task))
+        self._result_read(result._host, result._task)
 
     def v2_runner_on_skipped(self, result):
         with self._lock:
             if result._task.action in C._ACTION_META:
                 self._metas_skipped.add((result._host.get_name(), result._task._uuid))
                 return
-            if self._suppressed(result._host, result._task):
-                return
-        # A module skipped in check mode says why only in its msg.
-        self._finish(result, 'skipped', reason=result._result.get('skip_reason') or result._result.get('msg') or 'skipped')
+            if not self._suppressed(result._host, result._task):
+                # A module skipped in check mode says why only in its msg.
+                self._finish(result, 'skipped', reason=result._result.get('skip_reason') or result._result.get('msg') or 'skipped')
+        self._result_read(result._host, result._task)
 
     def v2_runner_on_unreachable(self, result):
         self._finish(result, 'failed', reason='unreachable: ' + self._failure(result._result), host_ended='host unreachable')
+        self._result_read(result._host, result._task)
 
     @staticmethod
     def _rescuable(task):
@@ -615,6 +657,7 @@ class CallbackModule(CallbackBase):
             self._account(key, len(self._order))
             if self._play_failed and not self._tasks_done(key):
                 reason = self._stop_reason()
+                not_reached = True
         for handlers, what in ((False, 'its included tasks'), (True, 'the handlers')):
             if finished:
                 self._close_include(key, handlers)
@@ -643,6 +686,9 @@ class CallbackModule(CallbackBase):
         """Stop the whole run (job None) or one host's job at the next task boundary, and say
         which running tasks (update ids) the stop waits for."""
         with self._lock:
+            # A held start is a task already on a worker: the stop must wait for it too.
+            while self._held:
+                self._release_one()
             if job is None:
                 self._stop_all = True
                 waiting = sorted(set(task_id for key in self._job_of_host.values() if key not in self._ended
@@ -662,6 +708,7 @@ class CallbackModule(CallbackBase):
 
     def v2_playbook_on_stats(self, stats):
         with self._lock:
+            self._release_every_start()
             reason = 'stopped' if self._stop_all else 'play ended'
             for key in list(self._job_of_host.values()):
                 self._end(key, 'stopped' if key.split('/', 1)[1] in self._stop_hosts else reason)

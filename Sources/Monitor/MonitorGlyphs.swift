@@ -31,6 +31,8 @@ public struct MonitorGlyphs: Sendable, Hashable {
     public var ranElsewhere: Character
     /// A step the driver went past without saying what happened.
     public var unknown: Character
+    /// A step the driver never came to (aborted, not started, by no one's abort).
+    public var notReached: Character
     /// Between header items.
     public var separator: String
     /// Before "reboot required".
@@ -38,20 +40,20 @@ public struct MonitorGlyphs: Sendable, Hashable {
     /// The selection keys in the footer.
     public var upDown: String
 
-    /// `✔ ! ✖ ⊘ ▶ · ↷ ↺ ≈ ↪ ?`, `+ ↑ ↻ −` for packages, box drawing, eighth blocks, `⟳`.
+    /// `✔ ! ✖ ⊘ ▶ · ↷ ↺ ≈ ↪ ? ∅`, `+ ↑ ↻ −` for packages, box drawing, eighth blocks, `⟳`.
     public static let unicode = MonitorGlyphs(
         box: .unicode, sanitizer: TextSanitizer(mode: .unicode),
         succeeded: "✔", succeededWithErrors: "!", failed: "✖", aborted: "⊘", running: "▶", queued: "·", skipped: "↷",
         install: "+", upgrade: "↑", reinstall: "↻", remove: "−",
-        rescued: "↺", ignored: "≈", ranElsewhere: "↪", unknown: "?",
+        rescued: "↺", ignored: "≈", ranElsewhere: "↪", unknown: "?", notReached: "∅",
         separator: " · ", reboot: "⟳", upDown: "↑↓")
 
-    /// `+ ! x / > . ~ & = ^ ?`, `+ ^ = -` for packages, `+-|` boxes, `#`/`-` bars.
+    /// `+ ! x / > . ~ & = ^ ? _`, `+ ^ = -` for packages, `+-|` boxes, `#`/`-` bars.
     public static let ascii = MonitorGlyphs(
         box: .ascii, sanitizer: TextSanitizer(mode: .ascii),
         succeeded: "+", succeededWithErrors: "!", failed: "x", aborted: "/", running: ">", queued: ".", skipped: "~",
         install: "+", upgrade: "^", reinstall: "=", remove: "-",
-        rescued: "&", ignored: "=", ranElsewhere: "^", unknown: "?",
+        rescued: "&", ignored: "=", ranElsewhere: "^", unknown: "?", notReached: "_",
         separator: " | ", reboot: "(!)", upDown: "Up/Dn")
 
     /// The glyph of a result's mark.
@@ -62,6 +64,7 @@ public struct MonitorGlyphs: Sendable, Hashable {
         case .ignored: return ignored
         case .ranElsewhere: return ranElsewhere
         case .unknown: return unknown
+        case .notReached: return notReached
         }
     }
 

@@ -18,15 +18,13 @@ struct AnsibleDifferentialTests {
         let toolchain = try AnsibleToolchain.locate()
         let folder = try TestFolder()
         defer { folder.remove() }
-        let environment = try Self.environment(folder, toolchain: toolchain)
+        let environment = try LocalAnsible.prepare(folder, hosts: Self.hosts, toolchain: toolchain)
         try folder.write("site.yml", differential.playbook)
         for (path, text) in differential.files {
             try FileManager.default.createDirectory(atPath: (folder.file(path) as NSString).deletingLastPathComponent,
                                                     withIntermediateDirectories: true)
             try folder.write(path, text)
         }
-        try folder.write("hosts.ini", "[web]\n" + Self.hosts.map { "\($0) ansible_connection=local ansible_python_interpreter='{{ ansible_playbook_python }}'" }
-            .joined(separator: "\n") + "\n")
 
         let plain = try FleetCommand.run([toolchain.playbook, folder.file("site.yml"), "-i", folder.file("hosts.ini")] + differential.arguments,
                                          environment: environment, timeout: .seconds(180))
@@ -47,22 +45,6 @@ struct AnsibleDifferentialTests {
             --- installtop (exit \(run.status)) stderr:
             \(run.stderr)
             """)
-    }
-
-    /// Ansible's configuration and state inside the test folder, nothing from the machine's.
-    private static func environment(_ folder: TestFolder, toolchain: AnsibleToolchain) throws -> [String: String] {
-        try folder.write("ansible.cfg", """
-            [defaults]
-            remote_tmp = \(folder.file("ansible-remote"))
-            local_tmp = \(folder.file("ansible-local"))
-            retry_files_enabled = False
-            """)
-        return [
-            "ANSIBLE_CONFIG": folder.file("ansible.cfg"), "ANSIBLE_HOME": folder.file("ansible-home"), "ANSIBLE_NOCOLOR": "1",
-            "ANSIBLE_STDOUT_CALLBACK": "default", "LC_ALL": "C.UTF-8",
-            "PATH": (toolchain.playbook as NSString).deletingLastPathComponent + ":"
-                + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/sbin:/usr/bin:/sbin:/bin"),
-        ]
     }
 
     static func compare(ansible: AnsibleTranscript, ansibleStatus: Int32, board: BoardAccount, installtopStatus: Int32) -> [String] {

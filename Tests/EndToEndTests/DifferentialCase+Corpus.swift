@@ -291,5 +291,31 @@ extension DifferentialCase {
                           command: /bin/true
                     """,
             ]),
+        DifferentialCase(
+            name: "async-wait_for-delegate_facts",
+            proves: "an async task polled to its end, wait_for, and facts gathered once for another host (run_once, delegate_to, delegate_facts) agree with Ansible",
+            playbook: """
+                - name: Waits
+                  hosts: web
+                  gather_facts: false
+                  tasks:
+                    - name: Background
+                      command: /bin/true
+                      async: 30
+                      poll: 1
+                    - name: Wait for the root
+                      wait_for:
+                        path: /
+                        timeout: 5
+                    - name: Facts for web1
+                      setup:
+                        gather_subset: [min]
+                      delegate_to: web1
+                      delegate_facts: true
+                      run_once: true
+                    - name: Uses them
+                      command: /bin/true
+                      when: hostvars['web1'].ansible_facts.hostname is defined
+                """),
     ]
 }

@@ -109,8 +109,8 @@ struct FleetTests {
         #expect(forks.status == 0, "\(forks.stderr)")
         let forkEvents = try forks.jsonEvents()
         let forkJobs = jobs(forkEvents)
-        // Ansible may announce a start before it has read the result that freed the fork, so
-        // the order of events proves nothing; the times do: a fork frees after `sleep 1`.
+        // A fork frees after `sleep 1`: the later hosts' start times show they waited for one
+        // (that the board never shows more running than forks is AnsibleForksTests').
         func startTime(_ host: String) -> Date? {
             forkEvents.first { $0.name == "job.started" && $0.job == forkJobs[host] }?.string("time").flatMap(Self.date)
         }
@@ -230,7 +230,9 @@ struct FleetTests {
         #expect(h1Last["Only an include"]?.string("result") == "succeeded", "\(byHost) \(h1Last)")
         let h1LastJob = events.last { $0.name == "job.completed" && $0.job == byHost["h1 · Last"] }
         #expect(h1LastJob?.string("result") == "succeeded")
-        #expect(completions(events, job: byHost["h2 · Last"])["Only an include"]?.string("result") == "failed")
+        // Ansible leaves h2 out of the later play: never reached, not failed (and no abort).
+        let h2Last = completions(events, job: byHost["h2 · Last"])["Only an include"]
+        #expect(h2Last?.string("result") == "aborted" && h2Last?.string("mark") == "notReached", "\(h2Last.map(String.init(describing:)) ?? "none")")
     }
 
     @Test("Handlers are one update of a play that has them: a failing handler fails it and the host; none notified is skipped")

@@ -88,6 +88,30 @@ struct EventCodingTests {
         #expect(try Self.members(event)["durationMs"] == .integer(0))
     }
 
+    @Test("a result's mark goes out as `mark` (and `skipped` for a skipped one) and comes back; an older writer's `skipped` alone reads as the skipped mark")
+    func markRoundTrips() throws {
+        for mark in UpdateResultMark.allCases {
+            var result = UpdateInstallationResult(resultCode: .succeeded, reason: "exit status 1")
+            result.mark = mark
+            let event = EngineEvent(time: Self.time(9_250), kind: .updateCompleted(job: 1, index: 0, updateID: "a", result: result))
+            let members = try Self.members(event)
+            #expect(members["mark"] == .string(mark.rawValue))
+            #expect(members["skipped"] == (mark == .skipped ? .bool(true) : nil))
+            guard case .updateCompleted(let completion)? = try Self.roundTrip(event)?.kind else {
+                Issue.record("\(mark) did not decode as a completion")
+                continue
+            }
+            #expect(completion.result.mark == mark)
+        }
+        let older = #"{"event":"update.completed","job":1,"index":0,"id":"a","resultCode":2,"result":"succeeded","hResult":"0x00000000","skipped":true,"time":"2027-01-15T08:00:03.250Z"}"#
+        let object = try #require(try JSONParser.parse(older).objectValue)
+        guard case .updateCompleted(let completion)? = try EventCoding.decode(name: "update.completed", object)?.kind else {
+            Issue.record("the older line did not decode as a completion")
+            return
+        }
+        #expect(completion.result.mark == .skipped)
+    }
+
     @Test func theContractsFieldsCarryTheEnginesValues() throws {
         let completed = try Self.members(Self.events[7])
         #expect(completed["durationMs"] == .integer(1_250))

@@ -68,6 +68,15 @@ struct DriverMessageDecodingTests {
         #expect(try decode(#"{"type":"stopping","waitingFor":["openssl"]}"#) == .stopping(DriverStopping(job: nil, waitingFor: ["openssl"])))
         #expect(try decode(#"{"type":"jobEnded","job":"web3","reason":"host unreachable"}"#)
             == .jobEnded(DriverJobEnded(job: "web3", reason: "host unreachable")))
+
+        #expect(try decode(#"{"type":"finished","job":"web1","update":"t3","result":"succeeded","reason":"exit status 1","mark":"rescued"}"#)
+            == .finished(DriverFinished(reference: DriverUpdateReference(job: "web1", update: "t3"), result: .succeeded,
+                                        reason: "exit status 1", mark: .rescued)))
+        #expect(try decode(#"{"type":"finished","job":"web1","update":"t3","result":"succeeded","mark":"someday"}"#)
+            == .finished(DriverFinished(reference: DriverUpdateReference(job: "web1", update: "t3"), result: .succeeded)),
+                "a mark this version does not know is none")
+        #expect(try decode(#"{"type":"jobEnded","job":"web4","reason":"the play stopped","notReached":true}"#)
+            == .jobEnded(DriverJobEnded(job: "web4", reason: "the play stopped", notReached: true)))
     }
 
     @Test("members this version does not know are ignored")

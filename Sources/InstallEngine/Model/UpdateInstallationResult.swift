@@ -13,8 +13,9 @@ public struct UpdateInstallationResult: Sendable, Hashable {
     public var reason: String?
     /// The texts of the `error` lines (and `pmerror:` lines) the update reported.
     public var reportedErrors: [String]
-    /// What the driver said beyond the code (skipped, rescued, ignored, ran elsewhere,
-    /// unknown): only on a result that counts as succeeded (rule 16); `nil` for a plain one.
+    /// What the driver said beyond the code (skipped, rescued, ignored, ran elsewhere, unknown
+    /// on a result that counts as succeeded, rule 16; not reached on an aborted one); `nil` for
+    /// a plain one.
     public var mark: UpdateResultMark?
     public var startedAt: Date?
     public var endedAt: Date?

@@ -1,6 +1,6 @@
 /// What a driver says of an update beyond its result code, where the code alone would mislead:
-/// each counts as succeeded for the WUA result (rule 16) and is shown with its own word and
-/// glyph. Ansible's are the ones its PLAY RECAP counts apart from ok and failed.
+/// each but `notReached` counts as succeeded for the WUA result (rule 16), and each is shown with
+/// its own word and glyph. Ansible's are the ones its PLAY RECAP counts apart from ok and failed.
 public enum UpdateResultMark: String, Sendable, Hashable, CaseIterable {
     /// The driver skipped the step (a `when` that was false, a rescue with nothing to rescue).
     case skipped
@@ -12,6 +12,10 @@ public enum UpdateResultMark: String, Sendable, Hashable, CaseIterable {
     case ranElsewhere
     /// The driver went past it without saying what happened; nothing is guessed.
     case unknown
+    /// On an `aborted` update that never started: the driver never came to it (a later batch
+    /// of a play that stopped, a host that failed in an earlier play). Nothing of it failed,
+    /// and no one aborted it: it makes the exit status neither aborted nor failed by itself.
+    case notReached
 
     /// The word shown for it, in place of the result code's name.
     public var word: String {
@@ -21,6 +25,7 @@ public enum UpdateResultMark: String, Sendable, Hashable, CaseIterable {
         case .ignored: return "ignored"
         case .ranElsewhere: return "ran elsewhere"
         case .unknown: return "unknown"
+        case .notReached: return "not reached"
         }
     }
 }

@@ -121,11 +121,12 @@ final class DriverSession: SessionReporter, Sendable {
             }
             guard let job else { return }
             guard job.begun else {
-                queue?.endUndriven(job.id, reason: "not started: \(reason)",
-                                   abortRequested: notReached || state.withLock { $0.stopRequested })
+                queue?.endUndriven(job.id, reason: "not started: \(reason)", abortRequested: state.withLock { $0.stopRequested },
+                                   notReached: notReached)
                 return
             }
-            let verdict = DriverVerdict(resultCode: .aborted, reason: "not started: \(reason)", hResult: .callCancelled)
+            let verdict = DriverVerdict(resultCode: .aborted, reason: "not started: \(reason)", hResult: .callCancelled,
+                                        mark: notReached ? .notReached : nil)
             let reports = (0..<job.updateCount).filter { !job.started.contains($0) }.map { DriverReport.updateFinished(index: $0, verdict) }
             deliver(reports, to: key)
             job.outcome.settle(.exited(0))

@@ -163,13 +163,16 @@ public final class JobQueue: Sendable {
         finish(performed)
     }
 
-    /// The session ended job `id` before it began, or its process ended first.
-    func endUndriven(_ id: Int, reason: String, abortRequested: Bool) {
-        let result = abortRequested
+    /// The session ended job `id` before it began, or its process ended first: every update
+    /// aborted after an abort request or when the driver never reached the job (marked so),
+    /// failed otherwise.
+    func endUndriven(_ id: Int, reason: String, abortRequested: Bool, notReached: Bool = false) {
+        var result = abortRequested || notReached
             ? UpdateInstallationResult(resultCode: .aborted, hResult: .callCancelled, reason: reason)
             : UpdateInstallationResult(resultCode: .failed, hResult: .installerFailure, reason: reason)
+        if notReached, !abortRequested { result.mark = .notReached }
         let performed = state.withLock { state -> Performed in
-            perform(state.machine.endUndriven(id, every: result, abortRequested: abortRequested), state: &state)
+            perform(state.machine.endUndriven(id, every: result, abortRequested: abortRequested || notReached), state: &state)
         }
         finish(performed)
     }

@@ -19,9 +19,11 @@ enum ExitStatus: Int32 {
     /// The status for the results of a run; `unfinished` when some job never completed.
     init(results: [InstallationResult], unfinished: Bool) {
         let updateCodes = results.flatMap { $0.updateResults.map(\.resultCode) }
+        // A job the driver never reached (every update marked so) was aborted by no one.
+        let neverReached = { (result: InstallationResult) in result.updateResults.allSatisfy { $0.mark == .notReached } }
         if results.contains(where: { $0.updateResults.contains { $0.hResult == .systemLeftBroken } }) {
             self = .leftBroken
-        } else if unfinished || results.contains(where: { $0.resultCode == .aborted }) {
+        } else if unfinished || results.contains(where: { $0.resultCode == .aborted && !neverReached($0) }) {
             self = .aborted
         } else if results.contains(where: { $0.resultCode != .succeeded }) || updateCodes.contains(where: { $0 != .succeeded }) {
             self = .failed
