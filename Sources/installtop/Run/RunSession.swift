@@ -13,11 +13,14 @@ struct RunSession {
     /// Driver sessions (Ansible): each declares its own jobs as it runs (rule 27).
     let sessions: [any SessionDriver]
     let options: RunOptions
+    /// The monitor shows it instead of "no jobs" until the first job is queued.
+    let startingNote: String?
 
-    init(jobs: [RunnableJob], sessions: [any SessionDriver] = [], options: RunOptions) {
+    init(jobs: [RunnableJob], sessions: [any SessionDriver] = [], options: RunOptions, startingNote: String? = nil) {
         self.jobs = jobs
         self.sessions = sessions
         self.options = options
+        self.startingNote = startingNote
     }
 
     init(manifest: Manifest, options: RunOptions) {
@@ -85,7 +88,7 @@ struct RunSession {
         do {
             let outcome = try MonitorSession.run(
                 link: LocalEngineLink(queue: queue, history: history), themeOption: options.theme,
-                exitWhenDone: options.exitWhenDone
+                exitWhenDone: options.exitWhenDone, startingNote: startingNote
             ) { submitJobs(to: queue) }
             // Quitting waited for the aborted jobs; clean-ups may have emptied the queue.
             Self.waitUntilIdle(queue)
