@@ -80,8 +80,11 @@ extension MonitorRenderer {
     ) {
         let lines: [String]
         switch question {
-        case .abortJob(_, let name):
-            lines = ["Abort \(state.glyphs.sanitizer.sanitize(name))?", "Its running update is stopped."]
+        case .abortJob(let job, let name):
+            // A host of an Ansible run stops at the next task boundary: its running task finishes.
+            let host = state.queue.job(job)?.descriptor.declaredByDriver == true
+            lines = ["Abort \(state.glyphs.sanitizer.sanitize(name))?",
+                     host ? "Its running task finishes first." : "Its running update is stopped."]
         case .abortAll(let count):
             lines = ["Abort \(count == 1 ? "the 1 unfinished job" : "all \(count) unfinished jobs")?", "Running updates are stopped."]
         case .quit(let count):

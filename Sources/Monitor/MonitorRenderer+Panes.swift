@@ -14,7 +14,7 @@ extension MonitorRenderer {
             titleStyle: theme[.title], glyphs: state.glyphs.box
         ).render(into: &buffer, area: area)
         guard !jobs.isEmpty else {
-            let text = state.queue.jobs.isEmpty ? "no jobs" : "no job matches"
+            let text = state.queue.jobs.isEmpty ? state.startingNote ?? "no jobs" : "no job matches"
             TextLine(text, style: theme[.dim], ellipsis: state.glyphs.box.ellipsis).render(into: &buffer, area: inner.row(0))
             return
         }

@@ -55,7 +55,7 @@ public enum MonitorRenderer {
         let rebootWidth = DisplayWidth.of(rebootText)
         let room = area.maxX - rebootWidth
         guard !jobs.isEmpty else {
-            buffer.write("no jobs", x: x, y: area.y, style: theme[.header], maxWidth: room - x)
+            buffer.write(state.startingNote ?? "no jobs", x: x, y: area.y, style: theme[.header], maxWidth: room - x)
             drawReboot(rebootText, into: &buffer, area: area, theme: theme)
             return
         }

@@ -66,6 +66,7 @@ extension MonitorState {
         updateTally(for: event.kind, wasFinal: wasFinal)
         switch event.kind {
         case .jobQueued(let descriptor):
+            startingNote = nil
             if let job = queue.job(descriptor.id) { filter.add(job) }
             if selectedJob == nil, filter.shows(job: descriptor.id) { select(job: descriptor.id) }
             if descriptor.awaitsConfirmation, queue.job(descriptor.id)?.phase == .queued { askToStart(descriptor) }

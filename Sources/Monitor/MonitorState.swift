@@ -29,6 +29,9 @@ public struct MonitorState: Sendable {
     var filter = JobFilter()
     /// Drawn over the panes, taking the keys.
     public internal(set) var overlay: MonitorOverlay?
+    /// What the monitor waits for before the first job arrives (`starting ansible-playbook…`),
+    /// shown instead of "no jobs"; gone once a job is queued, so an emptied queue says "no jobs".
+    public var startingNote: String?
     /// The footer's transient message.
     public internal(set) var status: StatusMessage?
     /// Set once the user confirmed quitting while jobs ran.

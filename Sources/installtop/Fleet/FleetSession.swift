@@ -1,3 +1,4 @@
+import Foundation
 import InstallEngine
 
 /// One `installtop ansible`: ansible-playbook found and checked, its plugin written out, then
@@ -10,6 +11,11 @@ struct FleetSession {
     func run() -> ExitStatus {
         let planner = AnsibleJobPlanner(executable: executable)
         defer { planner.removeFiles() }
+        let playbookName = (job.playbook as NSString).lastPathComponent
+        if OutputMode(options: options) == .monitor {
+            // `--list-hosts` takes seconds before the monitor opens: say what the wait is for.
+            StandardOutput.stderr.line("installtop: checking the playbook \(playbookName)…")
+        }
         let driver: any SessionDriver
         do {
             driver = try planner.driver(for: job)
@@ -17,6 +23,7 @@ struct FleetSession {
             StandardOutput.stderr.line("installtop: ansible: nothing was run:\n\(error)")
             return .invalidUsage
         }
-        return RunSession(jobs: [], sessions: [driver], options: options).run()
+        return RunSession(jobs: [], sessions: [driver], options: options,
+                          startingNote: "starting ansible-playbook \(playbookName)…").run()
     }
 }

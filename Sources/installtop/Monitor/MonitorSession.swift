@@ -24,6 +24,8 @@ enum MonitorSession {
     /// - Parameters:
     ///   - themeOption: the `--theme` value (a name or a path); `nil` for the default theme.
     ///     User themes come from `~/.config/installtop/themes`; `NO_COLOR` removes colour.
+    ///   - startingNote: shown instead of "no jobs" until the first job is queued (what the
+    ///     engine is waiting for, such as ansible-playbook declaring its hosts).
     ///   - onStart: called once the screen is set up and the monitor subscribed, before the
     ///     first frame: the place to submit jobs, so that nothing runs when the monitor could
     ///     not start (the errors below are thrown before it is called).
@@ -31,7 +33,7 @@ enum MonitorSession {
     /// - Throws: `ThemeError` for a bad `--theme` (before the screen changes),
     ///   `CursesTerminalError` when stdin/stdout is not a usable terminal, `MailboxError`.
     static func run(
-        link: any EngineLink, themeOption: String?, exitWhenDone: Bool, onStart: () -> Void = {}
+        link: any EngineLink, themeOption: String?, exitWhenDone: Bool, startingNote: String? = nil, onStart: () -> Void = {}
     ) throws -> MonitorOutcome {
         // The engine's snapshot starts arriving (and being decoded, on the link's thread) while
         // the themes load and the terminal is set up.
@@ -53,6 +55,7 @@ enum MonitorSession {
             glyphs: terminal.isUTF8Locale ? .unicode : .ascii,
             themeNames: themes.map(\.name), themeIndex: themeIndex, now: Date())
         state.isAttached = link.jobsOutliveMonitor
+        state.startingNote = startingNote
         var loop = MonitorLoop(
             link: link, terminal: terminal, mailbox: mailbox, themes: themes, exitWhenDone: exitWhenDone, state: state)
         onStart()

@@ -15,12 +15,16 @@ struct RunSession {
     let options: RunOptions
     /// `run`'s and `demo`'s `--concurrency` and `--abort-grace`; `nil` for `apt` and `ansible`.
     let scheduling: SchedulingOptions?
+    /// The monitor shows it instead of "no jobs" until the first job is queued.
+    let startingNote: String?
 
-    init(jobs: [RunnableJob], sessions: [any SessionDriver] = [], options: RunOptions, scheduling: SchedulingOptions? = nil) {
+    init(jobs: [RunnableJob], sessions: [any SessionDriver] = [], options: RunOptions, scheduling: SchedulingOptions? = nil,
+         startingNote: String? = nil) {
         self.jobs = jobs
         self.sessions = sessions
         self.options = options
         self.scheduling = scheduling
+        self.startingNote = startingNote
     }
 
     init(manifest: Manifest, options: RunOptions, scheduling: SchedulingOptions) {
@@ -95,7 +99,7 @@ struct RunSession {
         do {
             let outcome = try MonitorSession.run(
                 link: LocalEngineLink(queue: queue, history: history), themeOption: options.theme,
-                exitWhenDone: options.exitWhenDone
+                exitWhenDone: options.exitWhenDone, startingNote: startingNote
             ) { submitJobs(to: queue) }
             // Quitting waited for the aborted jobs; clean-ups may have emptied the queue.
             Self.waitUntilIdle(queue)
