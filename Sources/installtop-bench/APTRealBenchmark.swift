@@ -21,7 +21,8 @@ enum APTRealBenchmark {
     }
 
     /// One timed run: its wall time and, for a run read on fd 3, the longest time between two
-    /// safe points (`Installed` lines, and the start), which is what a graceful stop waits for.
+    /// safe points (`Installed` lines, and the first pmstatus line), which is what a graceful
+    /// stop waits for at worst.
     private struct Timing {
         var wall: Double
         var longestGap: Double?
@@ -113,7 +114,8 @@ enum APTRealBenchmark {
     private static func report(_ names: [String], _ timings: [[Timing]]) {
         for (index, name) in names.enumerated() {
             let walls = timings[index].map(\.wall)
-            var line = String(format: "  %-56@ median %6.2f s  range %.2f–%.2f s", name as NSString, median(walls), walls.min() ?? 0, walls.max() ?? 0)
+            var line = "  " + name.padding(toLength: 56, withPad: " ", startingAt: 0)
+                + String(format: " median %6.2f s  range %.2f–%.2f s", median(walls), walls.min() ?? 0, walls.max() ?? 0)
             if index > 0 {
                 let ratios = zip(walls, timings[0].map(\.wall)).map { $0 / $1 }
                 line += String(format: "  ratio to the first %.2f× (%.2f–%.2f)", median(ratios), ratios.min() ?? 0, ratios.max() ?? 0)
@@ -128,12 +130,18 @@ enum APTRealBenchmark {
         let result = spawn(contender.arguments, readStatus: contender.timesStatus)
         guard result.status == expecting else { return nil }
         var timing = Timing(wall: result.wall)
-        var previous = 0.0
+        // Before the first pmstatus line nothing has changed and a stop is immediate.
+        var previous: Double?
         for (at, line) in result.statusLines {
             let fields = line.split(separator: ":", maxSplits: 3)
-            guard fields.count == 4, fields[0] == "pmstatus", fields[3].hasPrefix("Installed ") else { continue }
-            if at - previous > timing.longestGap ?? 0 {
-                timing.longestGap = at - previous
+            guard fields.count == 4, fields[0] == "pmstatus" else { continue }
+            guard let since = previous else {
+                previous = at
+                continue
+            }
+            guard fields[3].hasPrefix("Installed ") else { continue }
+            if at - since > timing.longestGap ?? 0 {
+                timing.longestGap = at - since
                 timing.gapPackage = String(fields[1])
             }
             previous = at
