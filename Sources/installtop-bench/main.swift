@@ -1,11 +1,11 @@
 // installtop-bench: prints figures for the engine, the process backend and the monitor;
 // asserts nothing. Run in release mode: swift run -c release installtop-bench
-// Usage: installtop-bench [benchmark-name]   (no name runs them all)
+// Usage: installtop-bench [benchmark-name [its options]]   (no name runs them all)
 
 import Glibc
 
 let benchmarks = ManifestBenchmarks.all + EngineBenchmarks.all + ProcessBenchmarks.all + QueueProcessBenchmarks.all + HistoryBenchmarks.all + MonitorBenchmarks.all + DaemonBenchmarks.all
-    + APTBenchmarks.all + FleetBenchmarks.all
+    + APTBenchmarks.all + APTRealBenchmark.all + FleetBenchmarks.all
 let requested = CommandLine.arguments.dropFirst().first
 let selected = benchmarks.filter { requested == nil || $0.name == requested }
 

@@ -11,6 +11,7 @@ struct JobSubmissionPackageTests {
         PackageJob(request: .remove(["telnet"]), aptConfig: "/tmp/r/etc/apt/apt.conf"),
         PackageJob(request: .upgrade),
         PackageJob(request: .fullUpgrade, aptConfig: "/srv/with space/\"quoted\"/apt.conf"),
+        PackageJob(request: .upgrade, chroot: "/srv/images/web"),
     ]
 
     private func object(_ json: String) throws -> WireObject {
@@ -44,6 +45,10 @@ struct JobSubmissionPackageTests {
         let upgradeApt = try #require(try JSONParser.parse(upgrade.json).objectValue?["apt"]?.objectValue)
         #expect(upgradeApt["full_upgrade"] == .bool(true))
         #expect(upgradeApt["aptConfig"] == nil, "no aptConfig when the job uses installtop's own")
+        #expect(upgradeApt["chroot"] == nil, "no chroot when apt runs on this system")
+        let inChroot = JobSubmission(name: "img", operation: .install, updates: [], stopOnFailure: false,
+                                     package: PackageJob(request: .upgrade, chroot: "/srv/images/web"))
+        #expect(try JSONParser.parse(inChroot.json).objectValue?["apt"]?.objectValue?["chroot"] == .string("/srv/images/web"))
     }
 
     @Test("A submission without a package has no apt member, and reads back without one")

@@ -91,6 +91,24 @@ struct ManifestPackageJobTests {
         ])
     }
 
+    @Test("chroot is relative to the manifest's folder and must be a folder")
+    func chroot() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("installtop-chroot-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder + "/images/web", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Data().write(to: URL(fileURLWithPath: folder + "/file"))
+        let path = folder + "/site.yaml"
+
+        let manifest = try ManifestLoader.load(yaml: "jobs:\n  - name: a\n    apt: {upgrade: true, chroot: images/./web}\n", path: path)
+        #expect(manifest.jobs.first?.package == PackageJob(request: .upgrade, chroot: folder + "/images/web"))
+        #expect(errors("jobs:\n  - name: a\n    apt: {upgrade: true, chroot: file}\n", path: path) == [
+            "3:34: chroot `\(folder)/file` is not a folder",
+        ])
+        #expect(errors("jobs:\n  - name: a\n    apt: {upgrade: true, chroot: missing}\n", path: path) == [
+            "3:34: chroot `\(folder)/missing` is not a folder",
+        ])
+    }
+
     @Test("Without apt_config the job uses installtop's own configuration")
     func noAptConfig() throws {
         #expect(try job("{upgrade: true}").package?.aptConfig == nil)
@@ -131,7 +149,7 @@ struct ManifestPackageJobTests {
     func unknownKey() {
         let found = errors("jobs:\n  - name: a\n    apt: {instal: [curl]}\n")
         #expect(found.contains(
-            "3:11: unknown key `instal` in apt; expected one of: install, upgrade, full_upgrade, remove, apt_config; did you mean `install`?"
+            "3:11: unknown key `instal` in apt; expected one of: install, upgrade, full_upgrade, remove, apt_config, chroot; did you mean `install`?"
         ))
     }
 

@@ -9,7 +9,7 @@ public struct JobSubmission: Sendable, Hashable {
     public var updates: [Update]
     public var stopOnFailure: Bool
     /// A package job (`"apt":{"install":[…]}`, `{"upgrade":true}`, `{"full_upgrade":true}`,
-    /// `{"remove":[…]}`, with an optional `"aptConfig"`): the engine asks apt for the plan, so
+    /// `{"remove":[…]}`, with an optional `"aptConfig"` and `"chroot"`): the engine asks apt for the plan, so
     /// `updates` is empty.
     public var package: PackageJob?
     /// A fleet run (`"ansible":{"playbook":…,"inventories":[…],"limit":…,"args":[…]}`): the
@@ -42,6 +42,7 @@ public struct JobSubmission: Sendable, Hashable {
             case .fullUpgrade: apt.add("full_upgrade", true)
             }
             if let aptConfig = package.aptConfig { apt.add("aptConfig", aptConfig) }
+            if let chroot = package.chroot { apt.add("chroot", chroot) }
             object.addRaw("apt", apt.json)
         }
         if let fleet {
@@ -96,6 +97,6 @@ public struct JobSubmission: Sendable, Hashable {
         } else {
             throw WireError(.badArgument, "\(object.context): `apt` needs install, remove, upgrade or full_upgrade")
         }
-        return PackageJob(request: request, aptConfig: try apt.optionalString("aptConfig"))
+        return PackageJob(request: request, aptConfig: try apt.optionalString("aptConfig"), chroot: try apt.optionalString("chroot"))
     }
 }

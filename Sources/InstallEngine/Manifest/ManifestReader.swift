@@ -139,7 +139,8 @@ struct ManifestReader {
     // MARK: - Package jobs
 
     /// `apt: {install: [a, b]}`, `{upgrade: true}`, `{full_upgrade: true}` or `{remove: [a]}`, with
-    /// an optional `apt_config` (relative to the manifest's folder). Exactly one request.
+    /// an optional `apt_config` and `chroot` (relative to the manifest's folder; the chroot must be
+    /// a folder). Exactly one request.
     private mutating func packageJob(from node: Node) -> PackageJob? {
         guard let fields = fields(of: node, in: .apt) else { return nil }
         var requests: [PackageRequest] = []
@@ -174,13 +175,25 @@ struct ManifestReader {
                 complete = false
             }
         }
+        var chroot: String?
+        if let value = fields["chroot"], let path = nonEmptyString(value) {
+            let expanded = NSString(string: path).expandingTildeInPath
+            let folder = URL(fileURLWithPath: expanded, relativeTo: URL(fileURLWithPath: folder, isDirectory: true)).standardizedFileURL.path
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue {
+                chroot = folder
+            } else {
+                report("chroot `\(folder)` is not a folder", at: value)
+                complete = false
+            }
+        }
         guard complete else { return nil }
         guard requests.count == 1, let request = requests.first else {
             report("expected one of install, upgrade, full_upgrade or remove in apt; got \(requests.isEmpty ? "none" : "\(requests.count)")",
                    at: fields.position)
             return nil
         }
-        return PackageJob(request: request, aptConfig: aptConfig)
+        return PackageJob(request: request, aptConfig: aptConfig, chroot: chroot)
     }
 
     /// `ansible: {playbook: site.yml, inventory: hosts.ini, limit: web*, args: [--check]}`: the

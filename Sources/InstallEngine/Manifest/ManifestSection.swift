@@ -18,7 +18,7 @@ enum ManifestSection {
         case .topLevel: return ["defaults", "jobs"]
         case .defaults: return Self.settingKeys
         case .job: return ["name", "operation", "stop_on_failure", "updates", "apt", "ansible"] + Self.settingKeys
-        case .apt: return ["install", "upgrade", "full_upgrade", "remove", "apt_config"]
+        case .apt: return ["install", "upgrade", "full_upgrade", "remove", "apt_config", "chroot"]
         case .ansible: return ["playbook", "inventory", "limit", "args"]
         case .update:
             return [
