@@ -38,7 +38,10 @@ struct APTRepairTests {
         let process = try InstalltopProcess(["apt", "install", "lab-rt", "lab-kit", "--yes", "--apt-config", apt.configuration] + options, in: folder)
         try await waitUntil("lab-rt's preinst to run") { FileManager.default.fileExists(atPath: apt.root + "/tmp/held") }
         process.send(SIGINT)
-        try await waitUntil("the first SIGINT to be taken") { process.stderr.contains("aborting every job") }
+        guard await eventually({ process.stderr.contains("aborting every job") }) else {
+            // Once seen under a fully loaded suite: say what installtop had done by then.
+            throw EndToEndError.conditionNotMet("the first SIGINT to be taken; stdout: \(process.stdout)\nstderr: \(process.stderr)")
+        }
         process.send(SIGINT)
         return try await process.finish(timeout: .seconds(120))
     }
