@@ -8,30 +8,6 @@ import Testing
 /// never touched (fingerprinted).
 @Suite("installtop apt: dpkg left broken", .serialized)
 struct APTRepairTests {
-    /// A root with lab-rt and lab-kit (`Depends: lab-rt (= 1.0)`) at 1.0 and 2.0 published: the
-    /// runtime's 2.0 preinst waits on its first run (the cut lands there) and, once cut, its
-    /// postinst fails for ever, so no repair can configure it.
-    private func brokenUpgradeRoot() throws -> APTTestRoot {
-        let apt = try APTTestRoot()
-        do {
-            try apt.publish([TestPackage(name: "lab-rt"), TestPackage(name: "lab-kit", depends: "lab-rt (= 1.0)")])
-            try apt.aptGet(["-y", "install", "lab-rt", "lab-kit"], check: true)
-            try apt.publish([
-                TestPackage(name: "lab-rt", version: "2.0", preinst: """
-                    mkdir -p "$DPKG_ROOT/tmp"
-                    if [ ! -e "$DPKG_ROOT/tmp/held" ]; then touch "$DPKG_ROOT/tmp/held"; sleep 60 & wait $!; fi
-                    """, postinst: """
-                    if [ -e "$DPKG_ROOT/tmp/held" ]; then echo "lab-rt: cannot start after an interruption" >&2; exit 1; fi
-                    """),
-                TestPackage(name: "lab-kit", version: "2.0", depends: "lab-rt (= 2.0)"),
-            ])
-            return apt
-        } catch {
-            apt.remove()
-            throw error
-        }
-    }
-
     /// Runs `installtop apt install lab-rt lab-kit --yes --apt-config … OPTIONS`, sends SIGINT
     /// once lab-rt's preinst runs and again once installtop took the first.
     private func forcedAbort(_ apt: APTTestRoot, options: [String], in folder: TestFolder) async throws -> RunResult {
@@ -54,7 +30,7 @@ struct APTRepairTests {
     @Test("Second SIGINT during the runtime's preinst, a postinst that fails once cut: exit 5, the fix command in the summary")
     func leftBroken() async throws {
         let host = HostPackageFingerprint()
-        let apt = try brokenUpgradeRoot()
+        let apt = try APTTestRoot.brokenUpgrade()
         defer { apt.remove() }
         let folder = try TestFolder()
         defer { folder.remove() }
@@ -75,7 +51,7 @@ struct APTRepairTests {
     @Test("The same in JSON and in the history: hResult 0x80242FFF, the steps as log lines, the reason with the fix command")
     func leftBrokenInJSONAndHistory() async throws {
         let host = HostPackageFingerprint()
-        let apt = try brokenUpgradeRoot()
+        let apt = try APTTestRoot.brokenUpgrade()
         defer { apt.remove() }
         let folder = try TestFolder()
         defer { folder.remove() }

@@ -10,19 +10,8 @@ struct APTRepairMonitorEndToEndTests {
     @Test("a, y, a during the runtime's preinst, a postinst that fails once cut: the row and the summary say dpkg is left broken, exit 5")
     func leftBroken() async throws {
         let host = HostPackageFingerprint()
-        let apt = try APTTestRoot()
+        let apt = try APTTestRoot.brokenUpgrade()
         defer { apt.remove() }
-        try apt.publish([TestPackage(name: "lab-rt"), TestPackage(name: "lab-kit", depends: "lab-rt (= 1.0)")])
-        try apt.aptGet(["-y", "install", "lab-rt", "lab-kit"], check: true)
-        try apt.publish([
-            TestPackage(name: "lab-rt", version: "2.0", preinst: """
-                mkdir -p "$DPKG_ROOT/tmp"
-                if [ ! -e "$DPKG_ROOT/tmp/held" ]; then touch "$DPKG_ROOT/tmp/held"; sleep 60 & wait $!; fi
-                """, postinst: """
-                if [ -e "$DPKG_ROOT/tmp/held" ]; then echo "lab-rt: cannot start after an interruption" >&2; exit 1; fi
-                """),
-            TestPackage(name: "lab-kit", version: "2.0", depends: "lab-rt (= 2.0)"),
-        ])
         let folder = try EndToEndFolder()
         defer { folder.remove() }
         let binary = try EndToEndFolder.binary()

@@ -1,0 +1,26 @@
+extension APTTestRoot {
+    /// A root whose forced-abort repair cannot succeed: lab-rt and lab-kit (`Depends: lab-rt
+    /// (= 1.0)`) installed at 1.0, and 2.0 of both published. lab-rt 2.0's preinst waits on its
+    /// first run, touching `ROOT/tmp/held` (where a test cuts it), and once cut its postinst
+    /// fails for ever, so no repair can configure it.
+    public static func brokenUpgrade() throws -> APTTestRoot {
+        let apt = try APTTestRoot()
+        do {
+            try apt.publish([TestPackage(name: "lab-rt"), TestPackage(name: "lab-kit", depends: "lab-rt (= 1.0)")])
+            try apt.aptGet(["-y", "install", "lab-rt", "lab-kit"], check: true)
+            try apt.publish([
+                TestPackage(name: "lab-rt", version: "2.0", preinst: """
+                    mkdir -p "$DPKG_ROOT/tmp"
+                    if [ ! -e "$DPKG_ROOT/tmp/held" ]; then touch "$DPKG_ROOT/tmp/held"; sleep 60 & wait $!; fi
+                    """, postinst: """
+                    if [ -e "$DPKG_ROOT/tmp/held" ]; then echo "lab-rt: cannot start after an interruption" >&2; exit 1; fi
+                    """),
+                TestPackage(name: "lab-kit", version: "2.0", depends: "lab-rt (= 2.0)"),
+            ])
+            return apt
+        } catch {
+            apt.remove()
+            throw error
+        }
+    }
+}
