@@ -26,7 +26,7 @@ struct AnsibleDifferentialTests {
             try folder.write(path, text)
         }
 
-        let plain = try FleetCommand.run([toolchain.playbook, folder.file("site.yml"), "-i", folder.file("hosts.ini")] + differential.arguments,
+        let plain = try await FleetCommand.run([toolchain.playbook, folder.file("site.yml"), "-i", folder.file("hosts.ini")] + differential.arguments,
                                          environment: environment, timeout: .seconds(180))
         let ansible = AnsibleTranscript(parsing: plain.stdout)
         #expect(!ansible.recap.isEmpty, "no PLAY RECAP from ansible-playbook: \(plain.stdout)\(plain.stderr)")

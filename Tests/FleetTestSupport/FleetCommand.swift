@@ -33,6 +33,18 @@ public struct FleetCommand: Sendable {
         return result
     }
 
+    /// `run` from an async test: the wait happens on a thread of its own. Swift's concurrency
+    /// pool has one thread per core (two here), and a test blocking one of them for the seconds
+    /// an ansible-playbook takes stalls every other test that awaits something meanwhile.
+    public static func run(_ arguments: [String], environment: [String: String] = [:],
+                           timeout: Duration = .seconds(120)) async throws -> FleetCommand {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<FleetCommand, any Error>) in
+            Thread.detachNewThread {
+                continuation.resume(with: Result { try run(arguments, environment: environment, timeout: timeout) as FleetCommand })
+            }
+        }
+    }
+
     /// Like `run`, but throws unless the command exits 0.
     @discardableResult
     public static func check(_ arguments: [String], environment: [String: String] = [:],
