@@ -134,6 +134,41 @@ struct ProtocolSessionDriverTests {
         #expect(started.count == 3 && started.last == after.id, "\(started)")
     }
 
+    @Test("A job the driver ends completes before a job the driver's next line begins (the next serial batch)")
+    func endedJobCompletesBeforeTheNextStarts() async throws {
+        // The driver goes on once job a's start has reached the job (its update is running):
+        // the end of a job that runs is what this is about.
+        let (driver, folder) = try driver("""
+            say '{"type":"plan","job":"a","name":"a","updates":[{"id":"t1"}]}'
+            say '{"type":"plan","job":"b","name":"b","updates":[{"id":"t1"}]}'
+            say '{"type":"started","job":"a","update":"t1"}'
+            i=0
+            until [ -e go ] || [ $i -ge 6000 ]; do sleep 0.01; i=$((i+1)); done
+            say '{"type":"finished","job":"a","update":"t1","result":"succeeded"}'
+            say '{"type":"jobEnded","job":"a","reason":"done"}'
+            say '{"type":"started","job":"b","update":"t1"}'
+            say '{"type":"finished","job":"b","update":"t1","result":"succeeded"}'
+            say '{"type":"jobEnded","job":"b","reason":"done"}'
+            """)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (model, events) = try await run(driver) { queue in
+            let deadline = ContinuousClock.now + .seconds(60)
+            while queue.snapshot().jobs.first?.updates.first?.result.resultCode != .inProgress, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            try Data().write(to: folder.appending(path: "go"))
+        }
+        #expect(model.jobs.allSatisfy { $0.result?.resultCode == .succeeded }, "\(model.jobs.map(\.result))")
+        let order = events.all.compactMap { event -> String? in
+            switch event.kind {
+            case .jobStarted(let start): return "started \(start.job)"
+            case .jobCompleted(let completion): return "completed \(completion.job)"
+            default: return nil
+            }
+        }
+        #expect(order == ["started 1", "completed 1", "started 2", "completed 2"], "\(order)")
+    }
+
     @Test("A driver that ends before declaring any job leaves a failed job saying why, in its own last words")
     func failsBeforeAnyPlan() async throws {
         let (driver, folder) = try driver("""

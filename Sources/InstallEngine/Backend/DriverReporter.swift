@@ -2,4 +2,12 @@
 public protocol DriverReporter: Sendable {
     /// Called in order, never concurrently.
     func report(_ report: DriverReport)
+
+    /// The driver is done with the job and will report nothing more about it: the job ends
+    /// now, with `outcome`, before anything the driver reports after this call (a job of the
+    /// same driver that starts next), instead of whenever the running driver's `outcome` is
+    /// awaited. Called after the job's last report, in order with the reports; the running
+    /// driver's `outcome` must then be the same, and awaiting it changes nothing. A driver
+    /// that never calls it ends the job through `outcome` alone.
+    func ended(_ outcome: UpdateRunOutcome)
 }

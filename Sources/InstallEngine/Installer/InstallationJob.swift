@@ -296,7 +296,13 @@ public final class InstallationJob: Sendable {
             state.running = .driver(running)
             return []
         }
-        let outcome = await running.outcome
+        driverEnded(await running.outcome)
+    }
+
+    /// The job's driver ended: from `launchDriver` once its outcome came, or earlier from its
+    /// reporter, so the job completes in order with what the driver reports next. The later
+    /// of the two changes nothing (the machine has left the driver phase).
+    func driverEnded(_ outcome: UpdateRunOutcome) {
         let now = Date()
         send { state in
             state.running = nil

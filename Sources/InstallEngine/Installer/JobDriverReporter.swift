@@ -1,8 +1,12 @@
-/// The reporter a driver gets for its job: forwards every report to the job.
+/// The reporter a driver gets for its job: forwards every report, and the driver's end, to the job.
 struct JobDriverReporter: DriverReporter {
     let job: InstallationJob
 
     func report(_ report: DriverReport) {
         job.receive(report)
+    }
+
+    func ended(_ outcome: UpdateRunOutcome) {
+        job.driverEnded(outcome)
     }
 }

@@ -111,7 +111,8 @@ final class DriverSession: SessionReporter, Sendable {
 
     /// The driver ended job `key`: updates that never started are aborted as not started with
     /// `reason`; a job that never began completes at once, aborted when it was never reached
-    /// (or a stop was asked), failed otherwise.
+    /// (or a stop was asked), failed otherwise; a job that began and is attached completes at
+    /// once too.
     private func end(_ key: String, reason: String, notReached: Bool) {
         delivery.withLock { _ in
             let job = state.withLock { state -> DeclaredJob? in
@@ -130,6 +131,10 @@ final class DriverSession: SessionReporter, Sendable {
             let reports = (0..<job.updateCount).filter { !job.started.contains($0) }.map { DriverReport.updateFinished(index: $0, verdict) }
             deliver(reports, to: key)
             job.outcome.settle(.exited(0))
+            // The job completes before the driver's next report is read: a job that report
+            // begins (the next serial batch's host) starts after this one ended. A job not
+            // attached yet ends once it is, through the settled outcome.
+            job.reporter?.ended(.exited(0))
         }
     }
 
