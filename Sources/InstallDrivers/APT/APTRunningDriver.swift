@@ -9,12 +9,8 @@ final class APTRunningDriver: RunningDriver, UpdateReporter {
     private struct State {
         var run: APTRunState
         var process: ProcessRunningUpdate?
-        /// What a forced stop killed, and which update it cut.
+        /// What a forced stop killed.
         var killed: [ProcessTree.Member]?
-        var cut: [Int] = []
-        /// The success held back for a package apt had finished when the forced stop came
-        /// (it was past the package, in trigger processing): the repair is shown on it.
-        var cutAfter: (index: Int, verdict: DriverVerdict)?
     }
 
     private let plan: APTPlan
@@ -62,8 +58,6 @@ final class APTRunningDriver: RunningDriver, UpdateReporter {
     func kill() {
         state.withLock { state in
             guard state.killed == nil, let process = state.process else { return }
-            state.cut = state.run.inFlight
-            if state.cut.isEmpty { state.cutAfter = state.run.takeHeld() }
             state.killed = process.killTree()
         }
     }
@@ -95,7 +89,15 @@ final class APTRunningDriver: RunningDriver, UpdateReporter {
     /// left pending), checks dpkg's final state, then settles.
     private func finish(after process: ProcessRunningUpdate) async {
         let outcome = await process.outcome
-        let (killed, cut, cutAfter) = state.withLock { ($0.killed, $0.cut, $0.cutAfter) }
+        // What the kill cut is known only now that everything apt said before it died has been
+        // read: under load its Status-Fd lines may still have been in the pipe at the kill. The
+        // package it was on, or, when apt was past every package (in trigger processing), the
+        // last one it finished, whose success is still held back: the repair is shown on it.
+        let (killed, cut, cutAfter) = state.withLock { state -> ([ProcessTree.Member]?, [Int], (index: Int, verdict: DriverVerdict)?) in
+            guard let killed = state.killed else { return (nil, [], nil) }
+            let cut = state.run.inFlight
+            return (killed, cut, cut.isEmpty ? state.run.takeHeld() : nil)
+        }
         // dpkg's commands block; they run off the concurrency pool.
         await Self.onThread { [self] in
             if let killed {
