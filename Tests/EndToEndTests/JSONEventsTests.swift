@@ -110,8 +110,6 @@ struct JSONEventsTests {
         #expect(percents == percents.sorted())
     }
 
-    // MARK: - Helpers
-
     @Test("a failed update's reason names the error it reported on fd 3, in JSON and in plain output")
     func reportedErrorInReason() async throws {
         let folder = try TestFolder()
@@ -156,6 +154,8 @@ struct JSONEventsTests {
         #expect(completed.string("hResult") == "0x80242007")
         #expect(completed.string("reason") == "timed out after 1s")
     }
+
+    // MARK: - Helpers
 
     private func expectCompleted(_ event: JSONEvent, index: Int, id: String, code: Int, result: String,
                                  hResult: String, unmapped: Int, reboot: Bool,
