@@ -92,10 +92,7 @@ struct ProtocolSessionDriverTests {
             """)
         defer { try? FileManager.default.removeItem(at: folder) }
         let (model, events) = try await run(driver) { queue in
-            let deadline = ContinuousClock.now + .seconds(60)
-            while queue.snapshot().jobs.first?.updates.first?.result.resultCode != .inProgress, ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(10))
-            }
+            _ = await eventually { queue.snapshot().jobs.first?.updates.first?.result.resultCode == .inProgress }
             try queue.abort(job: 1)
         }
         #expect(try String(contentsOf: folder.appending(path: "control.txt"), encoding: .utf8) == #"{"type":"stop","job":"w1"}"# + "\n")
@@ -152,10 +149,7 @@ struct ProtocolSessionDriverTests {
             """)
         defer { try? FileManager.default.removeItem(at: folder) }
         let (model, events) = try await run(driver) { queue in
-            let deadline = ContinuousClock.now + .seconds(60)
-            while queue.snapshot().jobs.first?.updates.first?.result.resultCode != .inProgress, ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(10))
-            }
+            _ = await eventually { queue.snapshot().jobs.first?.updates.first?.result.resultCode == .inProgress }
             try Data().write(to: folder.appending(path: "go"))
         }
         #expect(model.jobs.allSatisfy { $0.result?.resultCode == .succeeded }, "\(model.jobs.map(\.result))")
