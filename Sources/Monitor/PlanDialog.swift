@@ -104,35 +104,6 @@ struct PlanDialog {
                 phrases.append(phrase)
             }
         }
-        var lines: [String] = []
-        var line = ""
-        for phrase in phrases {
-            let candidate = line.isEmpty ? phrase : line + " " + phrase
-            if DisplayWidth.of(candidate) <= width {
-                line = candidate
-            } else if DisplayWidth.of(phrase) <= width {
-                lines.append(line)
-                line = phrase
-            } else {
-                for word in phrase.split(separator: " ", omittingEmptySubsequences: true).map(String.init) {
-                    let joined = line.isEmpty ? word : line + " " + word
-                    if DisplayWidth.of(joined) <= width {
-                        line = joined
-                        continue
-                    }
-                    if !line.isEmpty { lines.append(line) }
-                    line = ""
-                    for character in word {
-                        if DisplayWidth.of(line + String(character)) > width {
-                            lines.append(line)
-                            line = ""
-                        }
-                        line.append(character)
-                    }
-                }
-            }
-        }
-        if !line.isEmpty || lines.isEmpty { lines.append(line) }
-        return lines
+        return TextWrapping.wrap(phrases, width: width)
     }
 }

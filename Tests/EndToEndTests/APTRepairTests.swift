@@ -38,7 +38,7 @@ struct APTRepairTests {
         let fix = fixSentence(apt)
 
         #expect(result.status == 5, "stdout: \(result.stdout)\nstderr: \(result.stderr)")
-        let summary = result.stdout.components(separatedBy: "\nSummary\n").last ?? ""
+        let summary = result.summaryText
         #expect(summary.contains("lab-rt: dpkg is left broken: run `") && summary.contains("to repair it; dpkg --audit lists problems (lab-rt")
                 && summary.contains(fix), "\(summary)")
         // The cut package's line says each repair step with its outcome as it ends.

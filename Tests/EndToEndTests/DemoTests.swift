@@ -11,9 +11,10 @@ struct DemoTests {
         defer { folder.remove() }
 
         let run = try InstalltopProcess(["demo", "--plain", "--no-history"], in: folder, workingDirectory: "/",
-                                        environment: ["INSTALLTOP_DEMO_SPEED": "8"])
-        // Wait for its first progress line: by then migrate.sh has set its TERM trap (a SIGINT
-        // right at the start would end it by the signal, not by its rollback).
+                                        environment: ["INSTALLTOP_DEMO_SPEED": "8", "COLUMNS": "200"])
+        // 200 columns: at 80 the summary cuts the two kernels' ids alike. Wait for its first
+        // progress line: by then migrate.sh has set its TERM trap (a SIGINT right at the start
+        // would end it by the signal, not by its rollback).
         try await run.send(SIGINT, whenOutputContains: "db-migrate 10%")
         let result = try await run.finish()
 

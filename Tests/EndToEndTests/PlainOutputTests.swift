@@ -35,7 +35,7 @@ struct PlainOutputTests {
 
         let header = try #require(lines.first { $0.hasPrefix("JOB") })
         #expect(header.split(separator: " ", omittingEmptySubsequences: true)
-            == ["JOB", "UPDATE", "RESULT", "EXIT", "TIME", "REBOOT", "REASON", "TITLE"])
+            == ["JOB", "UPDATE", "RESULT", "EXIT", "TIME", "REBOOT", "TITLE"])
         let jq = try #require(result.summaryRow(of: "jq"), "stdout: \(result.stdout)")
         #expect(jq.job == "Tools" && jq.result == "succeeded" && jq.exit == "0" && jq.reason.isEmpty, "\(jq)")
         #expect(jq.line.hasSuffix("jq 1.6"))
@@ -69,6 +69,30 @@ struct PlainOutputTests {
         #expect(never.exit == "-" && never.reason.hasPrefix("not started: an earlier update failed"), "\(never)")
         #expect(result.stdoutLines.contains { $0.contains("job 1 Web servers: failed (") }, "stdout: \(result.stdout)")
         #expect(result.summaryExplanation == "exit 1: 1 update failed in 1 job, 1 update succeeded with errors", "stdout: \(result.stdout)")
+    }
+
+    @Test("the summary fits the width, 80 and 60 columns: names and titles are cut, a long reason is whole on lines below its row", arguments: [80, 60])
+    func summaryFitsTheWidth(columns: Int) async throws {
+        let folder = try TestFolder()
+        defer { folder.remove() }
+        let error = "the mirror at deb.example.org answered 503 Service Unavailable three times in a row, so the package list is stale"
+        try folder.write("wide.yaml", """
+            jobs:
+              - name: Web servers of the north data centre
+                updates:
+                  - {id: nginx-light-configuration-refresh, title: Refresh the nginx-light configuration of every virtual host, install: 'echo "error \(error)" >&3; exit 2'}
+                  - {id: ok, title: Short, install: 'true'}
+            """)
+
+        let result = try await installtop(["run", "--plain", "--no-history", "wide.yaml"], in: folder, environment: ["COLUMNS": String(columns)])
+
+        #expect(result.status == 1, "stdout: \(result.stdout)\nstderr: \(result.stderr)")
+        let summary = result.stdout.components(separatedBy: "\nSummary\n").last ?? ""
+        let wide = summary.split(separator: "\n").map(String.init).filter { $0.count > columns }
+        #expect(wide.isEmpty, "lines wider than \(columns): \(wide)\n\(summary)")
+        let row = try #require(result.summaryRow(of: "nginx-light-configuration-refresh"), "\(summary)")
+        #expect(row.result == "failed" && row.reason == "exited with status 2: \(error)", "\(row)\n\(summary)")
+        #expect(result.summaryRow(of: "ok")?.result == "succeeded", "\(summary)")
     }
 
     @Test("escape sequences in child output and titles show as text; no ESC or BEL byte reaches stdout")

@@ -49,8 +49,12 @@ struct FleetMonitorEndToEndTests {
         #expect(folder.read("rc")?.trimmingCharacters(in: .whitespacesAndNewlines) == "1")
         // The summary names each row's host, not its job number, and says why the run exits 1.
         let summary = try #require(await tmux.waitForScreen("the summary") { $0.contains("exit 1:") })
-        let h2 = summary.split(separator: "\n").first { $0.hasPrefix("h2 ") && $0.contains("Break h2") }
-        #expect(h2?.contains("failed") == true && h2?.contains("exit status 1") == true, "\(summary)")
+        let lines = summary.split(separator: "\n")
+        let h2Index = lines.firstIndex { $0.hasPrefix("h2 ") && $0.contains("Break h2") }
+        let h2 = h2Index.map { lines[$0] }
+        // The reason is on the indented line below the row.
+        let h2Reason = h2Index.flatMap { lines.indices.contains($0 + 1) ? lines[$0 + 1] : nil }
+        #expect(h2?.contains("failed") == true && h2Reason?.hasPrefix("    ") == true && h2Reason?.contains("exit status 1") == true, "\(summary)")
         #expect(h2?.split(separator: " ", omittingEmptySubsequences: true).dropFirst(4).first == "-",
                 "a task has no exit status of its own: \(summary)")
     }

@@ -3,20 +3,15 @@ import TerminalUI
 
 /// The results table printed when a run is over (after `--plain`'s lines, and on the normal
 /// screen when the monitor closes): one row per update with its job's name, result, exit code
-/// (`-` for one that never ran or had no process of its own), time and reason; then the counts, and a last line that says why the exit status is what it is.
-/// HRESULTs stay in JSON and the history: here a reason needs the room.
+/// (`-` for one that never ran or had no process of its own), time and title, and its reason
+/// whole on indented lines below it; then the counts, and a last line that says why the exit
+/// status is what it is. HRESULTs stay in JSON and the history: here a reason needs the room.
 enum RunSummary {
-    /// Columns kept for a job's name and a reason; the title, last, takes what is left.
-    static let nameWidth = 24
-    static let reasonWidth = 40
-
-    /// The summary of `jobs` ending with `status`; `width` cuts the title column to fit.
+    /// The summary of `jobs` ending with `status`; rows fit `width` (the job's and update's
+    /// names and the title are cut to fit, the widest first), reasons wrap within it.
     static func text(of jobs: [JobState], status: ExitStatus, sanitizer: TextSanitizer, width: Int?) -> String {
-        let ellipsis: Character = TextEnvironment.isUTF8() ? "…" : "~"
-        func cut(_ text: String, _ width: Int) -> String {
-            TextTruncation.truncate(sanitizer.sanitize(text), toWidth: width, ellipsis: ellipsis)
-        }
-        var rows: [[String]] = [["JOB", "UPDATE", "RESULT", "EXIT", "TIME", "REBOOT", "REASON", "TITLE"]]
+        var rows: [[String]] = [["JOB", "UPDATE", "RESULT", "EXIT", "TIME", "REBOOT", "TITLE"]]
+        var reasons = [""]
         for job in jobs {
             for update in job.updates {
                 let result = update.result
@@ -24,18 +19,27 @@ enum RunSummary {
                 // A driver's updates (apt's packages, Ansible's tasks) have no process of their own.
                 let hasExit = ran && result.resultCode.isFinal && !job.descriptor.runByDriver
                 rows.append([
-                    cut(job.descriptor.name, nameWidth), cut(update.update.id, nameWidth), word(for: result),
+                    sanitizer.sanitize(job.descriptor.name), sanitizer.sanitize(update.update.id), word(for: result),
                     hasExit ? String(result.unmappedResultCode) : "-", result.duration?.shortText ?? "-",
-                    result.rebootRequired ? "yes" : "", cut(reason(for: result, ran: ran), reasonWidth), sanitizer.sanitize(update.update.title),
+                    result.rebootRequired ? "yes" : "", sanitizer.sanitize(update.update.title),
                 ])
+                reasons.append(sanitizer.sanitize(reason(for: result, ran: ran)))
             }
         }
-        var text = "\nSummary\n" + TextTable.render(rows, width: width)
+        let table = "\nSummary\n" + TextTable.render(rows, width: width, shrinking: [0, 1], notes: reasons)
         let codes = jobs.flatMap { $0.updates.map(\.result.resultCode) }
         let reboot = jobs.contains { $0.result?.rebootRequired == true }
-        text += "\(counted(jobs.count, "job")), \(counted(codes.count, "update")): \(counts(codes))"
-        text += reboot ? " · a reboot is required" : ""
-        return text + "\n" + explanation(of: status, jobs: jobs)
+        var tail = "\(counted(jobs.count, "job")), \(counted(codes.count, "update")): \(counts(codes))"
+        tail += reboot ? " · a reboot is required" : ""
+        tail += "\n" + explanation(of: status, jobs: jobs)
+        guard let width else { return table + tail }
+        // Long lines go on, indented, on lines of their own: none is cut.
+        let indent = String(repeating: " ", count: TextTable.noteIndent)
+        return table + tail.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            let wrapped = TextWrapping.wrap(String(line), width: width)
+            return ([wrapped[0]] + TextWrapping.wrap(wrapped.dropFirst().joined(separator: " "), width: width - indent.count)
+                .filter { !$0.isEmpty }.map { indent + $0 }).joined(separator: "\n")
+        }.joined(separator: "\n")
     }
 
     /// The result's word, as the monitor shows it: `with errors`, a marked step's own word
