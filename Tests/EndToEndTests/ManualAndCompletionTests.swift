@@ -57,6 +57,56 @@ struct ManualAndCompletionTests {
         #expect(readme.contains("install -D -m 644 Documentation/installtop.1"), "the Install block does not install the page")
     }
 
+    @Test("each command's page is made from its help: every option, its exit statuses, SEE ALSO installtop(1); man renders it without a warning")
+    func perCommandPages() async throws {
+        let folder = try TestFolder()
+        defer { folder.remove() }
+        let generated = try await installtop(["generate-manual", folder.file("man1")], in: folder)
+        #expect(generated.status == 0, "\(generated.stderr)")
+        let expected: [(command: [String], statuses: [Int])] = [
+            (["run"], [0, 1, 2, 3, 4, 5]), (["demo"], [0, 1, 2, 3, 4, 5]), (["validate"], [0, 2]), (["history"], [0, 1, 2]),
+            (["themes"], [0, 2]), (["serve"], [0, 1, 2]), (["submit"], [0, 1, 2]), (["attach"], [0, 1, 2]), (["status"], [0, 1, 2]),
+            (["abort"], [0, 1, 2]), (["cleanup"], [0, 1, 2]), (["apt"], [0, 1, 2, 3, 4, 5]), (["apt", "install"], [0, 1, 2, 3, 4, 5]),
+            (["apt", "upgrade"], [0, 1, 2, 3, 4, 5]), (["apt", "full-upgrade"], [0, 1, 2, 3, 4, 5]), (["apt", "remove"], [0, 1, 2, 3, 4, 5]),
+            (["ansible"], [0, 1, 2, 3, 4]),
+        ]
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.file("man1")).sorted()
+        #expect(files == expected.map { (["installtop"] + $0.command).joined(separator: ".") + ".1" }.sorted(), "\(files)")
+        for (command, statuses) in expected {
+            let name = (["installtop"] + command).joined(separator: ".")
+            let page = try String(contentsOfFile: folder.file("man1/\(name).1"), encoding: .utf8)
+            let lines = page.split(separator: "\n").map(String.init)
+            let exitSection = lines.drop { $0 != ".SH EXIT STATUS" }.dropFirst().prefix { !$0.hasPrefix(".SH ") }
+            #expect(exitSection.filter { $0.hasPrefix(".B ") } == statuses.map { ".B \($0)" }, "\(name): \(Array(exitSection))")
+            #expect(lines.contains { $0.hasPrefix(".BR installtop (1)") } && !page.contains("General Commands Manual"), "\(name): \(page)")
+            // Every option the help lists (its lines start with "  -") is on the page.
+            let help = try await installtop(command + ["--help"], in: folder)
+            let options = help.stdout.split(separator: "\n").filter { $0.hasPrefix("  -") }.flatMap { $0.split(separator: " ") }.map { $0.trimmingCharacters(in: CharacterSet(charactersIn: ",\n")) }
+                .filter { $0.hasPrefix("--") && $0.count > 2 && $0.allSatisfy { $0.isLetter || $0 == "-" } }
+            #expect(options.contains("--help"), "\(help.stdout)")
+            for option in Set(options) {
+                #expect(page.contains(".B " + option.replacingOccurrences(of: "-", with: "\\-")) || page.contains(", " + option.replacingOccurrences(of: "-", with: "\\-")),
+                        "\(name) lacks \(option)")
+            }
+            let rendered = try await renderedWarnings(of: folder.file("man1/\(name).1"), in: folder)
+            #expect(rendered.isEmpty, "\(name): \(rendered)")
+        }
+    }
+
+    /// What groff warns about the page at `path` (empty when groff is not installed).
+    private func renderedWarnings(of path: String, in folder: TestFolder) async throws -> String {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/groff") else { return "" }
+        let groff = Process()
+        groff.executableURL = URL(fileURLWithPath: "/usr/bin/groff")
+        groff.arguments = ["-man", "-Tutf8", "-ww", "-z", path]
+        let errors = Pipe()
+        groff.standardError = errors
+        try groff.run()
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        groff.waitUntilExit()
+        return text
+    }
+
     /// The text of the bash function `name` in `script`, up to the next function.
     private static func function(named name: String, in script: String) -> String? {
         guard let start = script.range(of: "\n\(name)() {") else { return nil }

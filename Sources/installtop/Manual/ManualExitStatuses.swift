@@ -1,0 +1,72 @@
+/// What each exit status means for each command, for its man page's EXIT STATUS section. The
+/// numbers are `ExitStatus`'s; `ManualPageTests` checks every command has its entry.
+enum ManualExitStatuses {
+    /// The statuses of the command named `name` (its path below installtop, `apt install`), in
+    /// order; `nil` for a command this table does not know.
+    static func of(_ name: String) -> [(status: Int32, meaning: String)]? {
+        let usage = (ExitStatus.invalidUsage.rawValue, "invalid usage (an unknown option, a missing argument)")
+        let engine = [
+            (ExitStatus.succeeded.rawValue, "done"),
+            (ExitStatus.failed.rawValue, "the engine refused (no such job, a job already completed), or no engine answered at the socket"),
+            (ExitStatus.invalidUsage.rawValue, "invalid usage, or no socket given where there is no default one"),
+        ]
+        let aptRun = [
+            (ExitStatus.succeeded.rawValue, "every package done, or nothing to do"),
+            (ExitStatus.failed.rawValue, "some package failed, or the plan was not confirmed (off a terminal without --yes)"),
+            (ExitStatus.invalidUsage.rawValue, "apt refused the request: an unknown package, broken dependencies, a locked database, no permission"),
+            (ExitStatus.aborted.rawValue, "aborted by the operator or a signal"),
+            (ExitStatus.rebootRequired.rawValue, "done, and a reboot is required"),
+            (ExitStatus.leftBroken.rawValue, "dpkg was left broken: the repair after a forced abort did not succeed; the summary names the command that repairs it"),
+        ]
+        switch name {
+        case "run", "demo":
+            return [
+                (ExitStatus.succeeded.rawValue, "every update succeeded, or there was nothing to do"),
+                (ExitStatus.failed.rawValue, "some update failed or succeeded with errors"
+                    + (name == "demo" ? ", or the demo's files could not be written" : "")),
+                (ExitStatus.invalidUsage.rawValue, "invalid usage or manifest"),
+                (ExitStatus.aborted.rawValue, "aborted by the operator or a signal"),
+                (ExitStatus.rebootRequired.rawValue, "every update succeeded and a reboot is required"),
+                (ExitStatus.leftBroken.rawValue, "dpkg was left broken (an apt job's repair after a forced abort did not succeed)"),
+            ]
+        case "apt", "apt install", "apt upgrade", "apt full-upgrade", "apt remove":
+            return aptRun
+        case "ansible":
+            return [
+                (ExitStatus.succeeded.rawValue, "every task succeeded, was skipped, or failed and was rescued or ignored"),
+                (ExitStatus.failed.rawValue, "a host failed or was unreachable"),
+                (ExitStatus.invalidUsage.rawValue, "Ansible refused the playbook (not found, a syntax error, no host matched), or invalid usage"),
+                (ExitStatus.aborted.rawValue, "aborted by the operator or a signal"),
+                (ExitStatus.rebootRequired.rawValue, "done, and a host asked for a reboot"),
+            ]
+        case "validate":
+            return [(ExitStatus.succeeded.rawValue, "the manifest is valid"), (ExitStatus.invalidUsage.rawValue, "it is not (each error is printed), or invalid usage")]
+        case "history":
+            return [(ExitStatus.succeeded.rawValue, "printed"), (ExitStatus.failed.rawValue, "the history cannot be read"), usage]
+        case "themes":
+            return [(ExitStatus.succeeded.rawValue, "listed (themes that cannot be used are named on stderr and change nothing)"), usage]
+        case "serve":
+            return [
+                (ExitStatus.succeeded.rawValue, "stopped in order (SIGTERM or SIGINT), or --systemd-unit printed"),
+                (ExitStatus.failed.rawValue, "the socket could not be bound (another engine holds it) or the history could not be opened"),
+                (ExitStatus.invalidUsage.rawValue, "invalid usage, or no socket given where there is no default one"),
+            ]
+        case "submit":
+            return [
+                (ExitStatus.succeeded.rawValue, "queued"),
+                (ExitStatus.failed.rawValue, "the engine refused the jobs or could not be reached"),
+                (ExitStatus.invalidUsage.rawValue, "invalid usage or manifest"),
+            ]
+        case "status", "abort", "cleanup":
+            return engine
+        case "attach":
+            return [
+                (ExitStatus.succeeded.rawValue, "detached"),
+                (ExitStatus.failed.rawValue, "no engine, or the engine went away"),
+                (ExitStatus.invalidUsage.rawValue, "invalid usage (a bad --theme, no terminal)"),
+            ]
+        default:
+            return nil
+        }
+    }
+}
