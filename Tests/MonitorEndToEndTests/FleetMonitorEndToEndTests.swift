@@ -6,6 +6,92 @@ import Testing
 /// fleet as the jobs pane, each host's tasks as its updates, the header counting hosts.
 @Suite("installtop ansible in the monitor", .serialized)
 struct FleetMonitorEndToEndTests {
+    @Test("The monitor opens at once and says it checks the playbook while --list-hosts runs; the hosts follow")
+    func checkingThePlaybook() async throws {
+        let hosts = try FleetTestHosts(count: 1)
+        defer { hosts.tearDown() }
+        let folder = try EndToEndFolder()
+        defer { folder.remove() }
+        let tmux = try TmuxSession(width: 120, height: 30, home: folder.url, command: try heldCheckCommand(hosts, folder))
+        defer { tmux.close() }
+
+        let checking = await tmux.waitForScreen("the monitor saying it checks the playbook") { screen in
+            screen.contains("┌ Jobs") && screen.contains("checking the playbook site.yml")
+        }
+        #expect(checking != nil, "\(tmux.capture())")
+        try folder.write("release", "")
+        let board = await tmux.waitForScreen("the host done") { $0.contains("1 host") && $0.contains("1 done") }
+        #expect(board?.contains("checking the playbook") == false, "\(board ?? tmux.capture())")
+        tmux.send("q")
+        #expect(await EndToEndFolder.eventually { folder.read("rc") != nil })
+        #expect(folder.read("rc")?.trimmingCharacters(in: .whitespacesAndNewlines) == "0", "\(tmux.capture())")
+    }
+
+    @Test("q while the playbook is checked quits, and the playbook never runs")
+    func quitWhileChecking() async throws {
+        let hosts = try FleetTestHosts(count: 1)
+        defer { hosts.tearDown() }
+        let folder = try EndToEndFolder()
+        defer { folder.remove() }
+        let tmux = try TmuxSession(width: 120, height: 30, home: folder.url, command: try heldCheckCommand(hosts, folder))
+        defer { tmux.close() }
+
+        await tmux.waitForScreen("the monitor saying it checks the playbook") { $0.contains("┌ Jobs") && $0.contains("checking the playbook") }
+        tmux.send("q")
+        await tmux.waitForScreen("the monitor closed") { !$0.contains("┌ Jobs") }
+        try folder.write("release", "")
+        #expect(await EndToEndFolder.eventually { folder.read("rc") != nil })
+        #expect(folder.read("ran") == nil, "the playbook ran after q: \(folder.read("ran") ?? "")")
+    }
+
+    /// Writes a one-task playbook and an `ansible-playbook` whose check (`--list-hosts`) waits
+    /// for a file `release` in `folder`, so the check lasts as long as the test needs; a run of
+    /// the playbook itself is noted in `ran`. Returns the shell command that runs installtop
+    /// with them and writes its exit status to `rc`.
+    private func heldCheckCommand(_ hosts: FleetTestHosts, _ folder: EndToEndFolder) throws -> String {
+        try folder.write("site.yml", """
+            - name: Patch
+              hosts: all
+              gather_facts: false
+              tasks:
+                - name: Install
+                  command: /bin/true
+            """)
+        try folder.write("ansible-playbook", """
+            #!/bin/sh
+            case " $* " in
+                *" --list-hosts "*) while [ ! -e '\(folder.path("release"))' ]; do sleep 0.05; done ;;
+                *) echo "$*" >> '\(folder.path("ran"))' ;;
+            esac
+            exec ansible-playbook "$@"
+            """, executable: true)
+        let environment = try hosts.environmentWithAnsible()
+        let variables = environment.sorted { $0.key < $1.key }.map { "'\($0.key)=\($0.value)'" }.joined(separator: " ")
+        return hosts.controllerCommand(["env"]).map { "'\($0)'" }.joined(separator: " ")
+            + " \(variables) '\(try EndToEndFolder.binary())' ansible '\(folder.path("site.yml"))' -i '\(hosts.inventoryPath)'"
+            + " --ansible-playbook '\(folder.path("ansible-playbook"))' --no-history; echo $? > '\(folder.path("rc"))'; sleep 60"
+    }
+
+    @Test("A playbook Ansible refuses, in the monitor: a failed job says why; after q, Ansible's words on stderr and exit 2")
+    func refusedPlaybook() async throws {
+        let toolchain = try AnsibleToolchain.locate()
+        let folder = try EndToEndFolder()
+        defer { folder.remove() }
+        try folder.write("broken.yml", "- name: Broken\n  hosts: all\n  tasks: [unclosed\n")
+        let command = "ANSIBLE_HOME='\(folder.path("ansible-home"))' '\(try EndToEndFolder.binary())' ansible '\(folder.path("broken.yml"))'"
+            + " -i localhost, --ansible-playbook '\(toolchain.playbook)' --no-history; echo $? > '\(folder.path("rc"))'; sleep 60"
+        let tmux = try TmuxSession(width: 120, height: 30, home: folder.url, command: command)
+        defer { tmux.close() }
+
+        await tmux.waitForScreen("the refusal as a failed job") { $0.contains("┌ Jobs") && $0.contains("driver") && $0.contains("failed") }
+        tmux.send("q")
+        #expect(await EndToEndFolder.eventually { folder.read("rc") != nil })
+        #expect(folder.read("rc")?.trimmingCharacters(in: .whitespacesAndNewlines) == "2", "\(tmux.capture())")
+        // The summary's reason (on indented lines) and stderr, on the normal screen.
+        let screen = tmux.capture().replacingOccurrences(of: "\n    ", with: " ")
+        #expect(screen.contains("refused the playbook") && screen.contains("installtop: ansible: nothing was run:"), "\(tmux.capture())")
+    }
+
     @Test("The 4-host board: one job per host, its tasks with their results, the hosts counted in the header")
     func fourHostBoard() async throws {
         let hosts = try FleetTestHosts(count: 4)

@@ -2,7 +2,9 @@ import Foundation
 import InstallEngine
 
 /// One `installtop ansible`: ansible-playbook found and checked, its plugin written out, then
-/// the run as one driver session on the usual run (monitor, plain lines or JSON).
+/// the run as one driver session on the usual run (monitor, plain lines or JSON). With the
+/// monitor the check runs inside the session (`CheckedPlaybookDriver`), so the monitor opens
+/// at once.
 struct FleetSession {
     let executable: String?
     let job: FleetJob
@@ -13,8 +15,14 @@ struct FleetSession {
         defer { planner.removeFiles() }
         let playbookName = (job.playbook as NSString).lastPathComponent
         if OutputMode(options: options) == .monitor {
-            // `--list-hosts` takes seconds before the monitor opens: say what the wait is for.
-            StandardOutput.stderr.line("installtop: checking the playbook \(playbookName)…")
+            // `--list-hosts` takes seconds: the monitor opens at once and says what the wait is
+            // for; a refused playbook shows as the session's failed job, and exits 2 after.
+            let checked = CheckedPlaybookDriver(planner: planner, job: job)
+            let status = RunSession(jobs: [], sessions: [checked], options: options,
+                                    startingNote: "checking the playbook \(playbookName), then starting ansible-playbook…").run()
+            guard let refusal = checked.refusal else { return status }
+            StandardOutput.stderr.line("installtop: ansible: nothing was run:\n\(refusal)")
+            return .invalidUsage
         }
         let driver: any SessionDriver
         do {

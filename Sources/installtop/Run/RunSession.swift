@@ -101,6 +101,9 @@ struct RunSession {
                 link: LocalEngineLink(queue: queue, history: history), themeOption: options.theme,
                 exitWhenDone: options.exitWhenDone, startingNote: startingNote
             ) { submitJobs(to: queue) }
+            // q quits at once when no job is queued or running; a driver session that has not
+            // declared its jobs yet (Ansible checking the playbook) must not then run on unseen.
+            if outcome == .quit { queue.abortAll(force: false) }
             // Quitting waited for the aborted jobs; clean-ups may have emptied the queue.
             Self.waitUntilIdle(queue)
             // What the screen showed goes with the alternate screen: leave the results, as

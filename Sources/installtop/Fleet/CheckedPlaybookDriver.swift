@@ -1,0 +1,37 @@
+import Foundation
+import InstallEngine
+import Synchronization
+
+/// A playbook whose check (`ansible-playbook --list-hosts`, seconds) runs inside the session,
+/// for the monitor: it opens at once and says what the wait is for instead of a blank screen.
+/// The check runs on a thread of its own (it blocks); once it passes, the playbook runs with
+/// installtop's plugin. A playbook Ansible refuses ends the session having declared no job
+/// (the engine shows that as a failed job, with the reason) and `refusal` says why.
+final class CheckedPlaybookDriver: SessionDriver {
+    private let planner: AnsibleJobPlanner
+    private let job: FleetJob
+    private let refused = Mutex<String?>(nil)
+
+    init(planner: AnsibleJobPlanner, job: FleetJob) {
+        self.planner = planner
+        self.job = job
+    }
+
+    /// Why the check refused the playbook (`nil` while it has not, or when it passed).
+    var refusal: String? { refused.withLock { $0 } }
+
+    func start(reporter: any SessionReporter) -> any RunningSession {
+        let session = CheckingSession()
+        Thread.detachNewThread { [self] in
+            do {
+                let driver = try planner.driver(for: job)
+                session.checked { driver.start(reporter: reporter) }
+            } catch {
+                let message = String(describing: error)
+                refused.withLock { $0 = message }
+                session.refused(message)
+            }
+        }
+        return session
+    }
+}
