@@ -2,32 +2,94 @@ import Dispatch
 import Glibc
 import Synchronization
 
+/// Each signal's relay pipe (its write end), indexed by signal number; -1 when no relay takes
+/// it. Read by `relaySignal` (an atomic load is async-signal-safe); the storage is never freed,
+/// so a late signal never reads freed memory.
+private nonisolated(unsafe) let relayWriteEnds: UnsafeMutablePointer<Atomic<Int32>> = {
+    let storage = UnsafeMutablePointer<Atomic<Int32>>.allocate(capacity: 65)
+    for index in 0..<65 { (storage + index).initialize(to: Atomic(-1)) }
+    return storage
+}()
+
+/// The handler of a relayed signal: async-signal-safe bookkeeping only (a load and one `write`).
+private func relaySignal(_ signal: Int32) {
+    let savedErrno = errno
+    let descriptor = relayWriteEnds[Int(signal)].load(ordering: .relaxed)
+    if descriptor >= 0 {
+        var byte = UInt8(truncatingIfNeeded: signal)
+        _ = write(descriptor, &byte, 1)
+    }
+    errno = savedErrno
+}
+
 /// Turns SIGINT, SIGTERM and SIGHUP into calls of a handler (with how many have arrived so far),
 /// instead of the default of dying with children still running. Children are unaffected: the
 /// process backend resets their signal dispositions when it spawns them.
+///
+/// The signals are caught by a handler of its own, installed before `init` returns, that writes
+/// each into a pipe a dispatch source reads. A dispatch signal source alone (with SIG_IGN set
+/// first, so that no signal kills the process meanwhile) lost signals: libdispatch installs its
+/// handler later, on its manager thread (about a millisecond later on an idle machine), and a
+/// signal meanwhile was ignored; setting SIG_IGN discarded one already pending (sent while it
+/// was blocked); and libdispatch installs its handler once per process, so a second relay after
+/// a first one's `cancel` (which restores the default) was deaf for good.
 final class SignalRelay {
-    private let sources: [any DispatchSourceSignal]
+    private let source: any DispatchSourceRead
     private let signals: [Int32]
 
     /// - Parameter handler: called on a private queue with the signal and the running count of
     ///   signals received (1 for the first).
     init(signals: [Int32] = [SIGINT, SIGTERM, SIGHUP], handler: @escaping @Sendable (Int32, Int) -> Void) {
         self.signals = signals
+        var ends: [Int32] = [-1, -1]
+        // Fails only when out of descriptors, before any job has started.
+        guard pipe(&ends) == 0 else { preconditionFailure("installtop: no pipe for the signal relay") }
+        let (readEnd, writeEnd) = (ends[0], ends[1])
+        // Children never get these (the spawn closes every other descriptor too); a full pipe
+        // drops a byte rather than block the handler.
+        for end in ends {
+            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(end, F_SETFL, O_NONBLOCK)
+        }
         let queue = DispatchQueue(label: "installtop.signals")
         let counter = Counter()
-        sources = signals.map { signal in
-            Glibc.signal(signal, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signal, queue: queue)
-            source.setEventHandler { handler(signal, counter.next()) }
-            source.resume()
-            return source
+        source = DispatchSource.makeReadSource(fileDescriptor: readEnd, queue: queue)
+        source.setEventHandler {
+            var bytes = [UInt8](repeating: 0, count: 16)
+            while true {
+                let count = read(readEnd, &bytes, bytes.count)
+                guard count > 0 else { break }
+                for byte in bytes.prefix(count) { handler(Int32(byte), counter.next()) }
+            }
         }
+        source.setCancelHandler {
+            close(readEnd)
+            close(writeEnd)
+        }
+        source.resume()
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = relaySignal
+        action.sa_flags = SA_RESTART
+        sigemptyset(&action.sa_mask)
+        var relayed = sigset_t()
+        sigemptyset(&relayed)
+        for signal in signals {
+            relayWriteEnds[Int(signal)].store(writeEnd, ordering: .relaxed)
+            sigaction(signal, &action, nil)
+            sigaddset(&relayed, signal)
+        }
+        // Started with them blocked (a parent's mask is inherited), they would wait forever: one
+        // already pending arrives now.
+        pthread_sigmask(SIG_UNBLOCK, &relayed, nil)
     }
 
     /// Stops relaying and restores the default dispositions.
     func cancel() {
-        for source in sources { source.cancel() }
-        for signal in signals { Glibc.signal(signal, SIG_DFL) }
+        for signal in signals {
+            Glibc.signal(signal, SIG_DFL)
+            relayWriteEnds[Int(signal)].store(-1, ordering: .relaxed)
+        }
+        source.cancel()
     }
 
     private final class Counter: Sendable {
