@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "installtop", targets: ["installtop"]),
+        .executable(name: "installtop-relay", targets: ["installtop-relay"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -106,6 +107,9 @@ let package = Package(
             // embedded at build time.
             plugins: ["EmbedShippedFiles"]
         ),
+        // What the apt and dpkg hooks run (`installtop hooks install`): Glibc only and the Swift
+        // runtime linked in, so it starts in a few milliseconds for every dpkg call.
+        .executableTarget(name: "installtop-relay", linkerSettings: [.unsafeFlags(["-static-stdlib"])]),
         // Prints timings; run with `swift run -c release installtop-bench [NAME]`.
         .executableTarget(
             name: "installtop-bench",
