@@ -54,7 +54,7 @@ let package = Package(
         // Unix sockets: bind/connect/accept with the right flags, SO_PEERCRED, send without SIGPIPE.
         .target(name: "CUnixSocket"),
         // Daemon mode: the engine's socket server and the client `submit`, `attach` … use.
-        .target(name: "EngineDaemon", dependencies: ["CUnixSocket", "EngineWire", "InstallEngine", "InstallHistory"]),
+        .target(name: "EngineDaemon", dependencies: ["CUnixSocket", "EngineWire", "InstallEngine", "InstallHistory", "InstallDrivers"]),
 
         // Drivers: one installer process reporting on many updates (rules 21–27); the protocol first.
         .target(name: "InstallDrivers", dependencies: ["InstallEngine", "EngineWire"]),
