@@ -18,13 +18,23 @@ struct HookOptions: ParsableArguments {
     /// The files for this root: asks `apt-config` where `apt.conf.d` is.
     /// - Throws: `ValidationError` when apt-config cannot say.
     func files() throws -> HookFiles {
-        var environment: [String: String] = [:]
-        if let aptConfig { environment["APT_CONFIG"] = aptConfig }
         let asked = SystemCommand.run(["/usr/bin/apt-config", "shell", "PARTS", "Dir::Etc::parts/d"], environment: environment)
         guard asked.status == 0, let parts = HookFiles.shellValue(asked.stdout, name: "PARTS"), !parts.isEmpty else {
             throw ValidationError("apt-config cannot say where apt.conf.d is: \(asked.stderr.trimmingCharacters(in: .whitespacesAndNewlines))")
         }
         return HookFiles(aptParts: parts, dpkgParts: aptConfig == nil ? HookFiles.systemDpkgParts : nil)
+    }
+
+    /// dpkg's database folder apt uses in this root (`Dir::State::status` without the file).
+    func administrativeDirectory() -> String {
+        let asked = SystemCommand.run(["/usr/bin/apt-config", "shell", "STATUS", "Dir::State::status/f"], environment: environment)
+        let status = asked.status == 0 ? HookFiles.shellValue(asked.stdout, name: "STATUS") ?? "" : ""
+        return status.hasSuffix("/status") ? String(status.dropLast("/status".count)) : "/var/lib/dpkg"
+    }
+
+    /// `APT_CONFIG` for apt-config when `--apt-config` is given.
+    private var environment: [String: String] {
+        aptConfig.map { ["APT_CONFIG": $0] } ?? [:]
     }
 
     /// `--socket`, else root's system socket (where `serve --systemd-unit` and `watch` listen:
