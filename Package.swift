@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "installtop", targets: ["installtop"]),
+        .executable(name: "installtop-relay", targets: ["installtop-relay"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -53,7 +54,7 @@ let package = Package(
         // Unix sockets: bind/connect/accept with the right flags, SO_PEERCRED, send without SIGPIPE.
         .target(name: "CUnixSocket"),
         // Daemon mode: the engine's socket server and the client `submit`, `attach` … use.
-        .target(name: "EngineDaemon", dependencies: ["CUnixSocket", "EngineWire", "InstallEngine", "InstallHistory"]),
+        .target(name: "EngineDaemon", dependencies: ["CUnixSocket", "EngineWire", "InstallEngine", "InstallHistory", "InstallDrivers"]),
 
         // Drivers: one installer process reporting on many updates (rules 21–27); the protocol first.
         .target(name: "InstallDrivers", dependencies: ["InstallEngine", "EngineWire"]),
@@ -106,6 +107,9 @@ let package = Package(
             // embedded at build time.
             plugins: ["EmbedShippedFiles"]
         ),
+        // What the apt and dpkg hooks run (`installtop hooks install`): Glibc only and the Swift
+        // runtime linked in, so it starts in a few milliseconds for every dpkg call.
+        .executableTarget(name: "installtop-relay", linkerSettings: [.unsafeFlags(["-static-stdlib"])]),
         // Prints timings; run with `swift run -c release installtop-bench [NAME]`.
         .executableTarget(
             name: "installtop-bench",

@@ -1,6 +1,7 @@
 import EngineWire
 import Foundation
 import Glibc
+import InstallDrivers
 import InstallEngine
 import InstallHistory
 import Synchronization
@@ -38,6 +39,8 @@ public final class EngineServer: Sendable {
     private let wakeWrite: Int32
     private let subscription = Mutex<EventSubscription?>(nil)
     private let finished = DispatchSemaphore(value: 0)
+    /// The transactions the apt and dpkg hooks report (`observe`, rule 28).
+    let observed: ObservedTransactions
 
     /// Claims the socket and starts serving.
     /// - Throws: `DaemonError`: the directory is unsafe, another engine serves there, the path
@@ -46,6 +49,7 @@ public final class EngineServer: Sendable {
         self.queue = queue
         self.history = history
         self.options = options
+        observed = ObservedTransactions(queue: queue)
         listener = try ListeningSocket(path: options.socketPath)
         var descriptors: [Int32] = [-1, -1]
         guard pipe(&descriptors) == 0 else {

@@ -70,6 +70,8 @@ extension ServerLoop {
             return try perform(jobCommand, ok: ok, requestID: requestID, from: id, who: who)
         case .history(let limit):
             return WireReply(command: ok.command, requestID: requestID, fields: ["entries": .array(try historyEntries(limit: limit))])
+        case .observe(let report):
+            return observe(report)
         case .durations(let updateIDs):
             return WireReply(command: ok.command, requestID: requestID, fields: ["durations": .object(JSONMembers(try durations(of: updateIDs)))])
         }

@@ -39,6 +39,10 @@ public enum EventCoding {
             if descriptor.awaitsConfirmation { object.add("awaitsConfirmation", true) }
             if descriptor.runByDriver { object.add("runByDriver", true) }
             if descriptor.declaredByDriver { object.add("declaredByDriver", true) }
+            if let initiator = descriptor.observedBy {
+                object.add("observed", true)
+                object.addRaw("observedBy", ObservedInitiatorCoding.json(initiator))
+            }
             let updates = descriptor.updates.enumerated().map { index, update in
                 var item = JSONObject()
                 item.add("index", index)
@@ -142,7 +146,8 @@ public enum EventCoding {
                 stopOnFailure: try object.bool("stopOnFailure", default: false),
                 awaitsConfirmation: try object.bool("awaitsConfirmation", default: false),
                 runByDriver: try object.bool("runByDriver", default: false),
-                declaredByDriver: try object.bool("declaredByDriver", default: false)))
+                declaredByDriver: try object.bool("declaredByDriver", default: false),
+                observedBy: try ObservedInitiatorCoding.decode(from: object)))
         case "job.started":
             kind = .jobStarted(job: try object.int("job"))
         case "update.started":

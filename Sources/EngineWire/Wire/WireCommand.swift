@@ -17,6 +17,8 @@ public enum WireCommand: Sendable, Hashable {
     case history(limit: Int)
     /// Median past durations of these updates, in the reply's `"durations"` (seconds by id).
     case durations(updateIDs: [String])
+    /// What an apt or dpkg hook saw (installtop-relay, rule 28); never answered.
+    case observe(ObservedReport)
 
     /// The name in `"command"` (and in the reply's `"reply"`).
     public var name: String {
@@ -30,6 +32,7 @@ public enum WireCommand: Sendable, Hashable {
         case .job(.confirm): return "confirm"
         case .history: return "history"
         case .durations: return "durations"
+        case .observe: return "observe"
         }
     }
 
@@ -54,6 +57,8 @@ public enum WireCommand: Sendable, Hashable {
             object.add("limit", limit)
         case .durations(let updateIDs):
             object.add("updates", strings: updateIDs)
+        case .observe(let report):
+            report.add(to: &object)
         }
         return object.json
     }
@@ -88,10 +93,12 @@ public enum WireCommand: Sendable, Hashable {
             self = .history(limit: min(limit, 10_000))
         case "durations":
             self = .durations(updateIDs: try object.strings("updates"))
+        case "observe":
+            self = .observe(try ObservedReport(object))
         default:
             throw WireError(
                 .unknownCommand,
-                "unknown command \"\(name)\"; known: subscribe, submit, abort, abortAll, cleanup, retry, confirm, history, durations")
+                "unknown command \"\(name)\"; known: subscribe, submit, abort, abortAll, cleanup, retry, confirm, history, durations, observe")
         }
     }
 }

@@ -16,6 +16,8 @@ public struct WireError: Error, Sendable, Hashable, CustomStringConvertible {
         case alreadyCompleted
         case notCompleted
         case nothingToRetry
+        /// The job is observed (another program's transaction): it cannot be aborted (rule 29).
+        case observedJob
         /// A submitted job failed validation; nothing was queued.
         case invalidJob
         /// The peer's uid is not the engine's: the connection is closed after this reply.
@@ -43,6 +45,7 @@ public struct WireError: Error, Sendable, Hashable, CustomStringConvertible {
         case .alreadyCompleted: self.init(.alreadyCompleted, error.description)
         case .notCompleted: self.init(.notCompleted, error.description)
         case .nothingToRetry: self.init(.nothingToRetry, error.description)
+        case .observed: self.init(.observedJob, error.description)
         }
     }
 

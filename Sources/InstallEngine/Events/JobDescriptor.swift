@@ -17,9 +17,13 @@ public struct JobDescriptor: Sendable, Hashable, Identifiable {
     /// Declared by a driver session as it ran (rule 27): a host of a fleet run, whose updates
     /// are its tasks.
     public var declaredByDriver: Bool
+    /// An observed job (rule 28): a transaction this process runs, which installtop watches but
+    /// did not start and cannot abort (rule 29); `nil` for installtop's own jobs.
+    public var observedBy: ObservedInitiator?
 
     public init(id: Int, name: String, operation: UpdateOperation, updates: [Update], stopOnFailure: Bool,
-                awaitsConfirmation: Bool = false, runByDriver: Bool = false, declaredByDriver: Bool = false) {
+                awaitsConfirmation: Bool = false, runByDriver: Bool = false, declaredByDriver: Bool = false,
+                observedBy: ObservedInitiator? = nil) {
         self.id = id
         self.name = name
         self.operation = operation
@@ -28,5 +32,6 @@ public struct JobDescriptor: Sendable, Hashable, Identifiable {
         self.awaitsConfirmation = awaitsConfirmation
         self.runByDriver = runByDriver
         self.declaredByDriver = declaredByDriver
+        self.observedBy = observedBy
     }
 }

@@ -5,6 +5,8 @@ public enum JobCommandError: Error, Sendable, Hashable, CustomStringConvertible 
     case alreadyCompleted(Int)
     case notCompleted(Int)
     case nothingToRetry(Int)
+    /// An observed job (rule 29): another program's transaction, which installtop cannot stop.
+    case observed(Int, program: String, pid: Int32)
 
     public var description: String {
         switch self {
@@ -12,6 +14,9 @@ public enum JobCommandError: Error, Sendable, Hashable, CustomStringConvertible 
         case .alreadyCompleted(let id): return "job \(id) has already completed"
         case .notCompleted(let id): return "job \(id) has not completed yet"
         case .nothingToRetry(let id): return "job \(id) has no failed or aborted updates to retry"
+        case .observed(let id, let program, let pid):
+            return "job \(id) is \(program)'s (pid \(pid)), which installtop only watches: it cannot be stopped from here "
+                + "(apt defers a SIGINT to its end, and a SIGTERM would leave dpkg's database broken)"
         }
     }
 }

@@ -106,6 +106,7 @@ public final class JobQueue: Sendable {
         stopOnFailure: Bool = false,
         driver: (any JobDriver)? = nil,
         awaitsConfirmation: Bool = false,
+        observedBy: ObservedInitiator? = nil,
         whenQueued: (JobDescriptor) -> Void = { _ in }
     ) throws(InstallerError) -> JobDescriptor {
         try UpdateInstaller.validate(updates, for: operation, needsCommands: driver == nil)
@@ -113,7 +114,7 @@ public final class JobQueue: Sendable {
         let mustDeliver = state.withLock { state -> Bool in
             let (queued, actions) = state.machine.submit(
                 name: name, operation: operation, updates: updates, stopOnFailure: stopOnFailure,
-                awaitsConfirmation: awaitsConfirmation, runByDriver: driver != nil)
+                awaitsConfirmation: awaitsConfirmation, runByDriver: driver != nil, observedBy: observedBy)
             descriptor = queued
             if let driver { state.drivers[queued.id] = driver }
             return perform(actions, state: &state).mustDeliver

@@ -63,11 +63,11 @@ public struct QueueMachine: Sendable {
     /// Numbers a job and queues it. Call `startQueued()` afterwards to start what can start.
     public mutating func submit(
         name: String, operation: UpdateOperation, updates: [Update], stopOnFailure: Bool, awaitsConfirmation: Bool = false,
-        runByDriver: Bool = false
+        runByDriver: Bool = false, observedBy: ObservedInitiator? = nil
     ) -> (JobDescriptor, [QueueAction]) {
         let descriptor = JobDescriptor(
             id: nextJobID, name: name, operation: operation, updates: updates, stopOnFailure: stopOnFailure,
-            awaitsConfirmation: awaitsConfirmation, runByDriver: runByDriver)
+            awaitsConfirmation: awaitsConfirmation, runByDriver: runByDriver, observedBy: observedBy)
         nextJobID += 1
         entries[descriptor.id] = Entry(descriptor: descriptor, phase: awaitsConfirmation ? .awaitingConfirmation : .queued)
         return (descriptor, [.publish(.jobQueued(descriptor))])
@@ -176,6 +176,9 @@ public struct QueueMachine: Sendable {
         switch entry.phase {
         case .completed, .completing:
             throw .alreadyCompleted(id)
+        case _ where entry.descriptor.observedBy != nil:
+            // Rule 29: installtop does not own the process; refused, never silently ignored.
+            throw .observed(id, program: entry.descriptor.observedBy?.programName ?? "", pid: entry.descriptor.observedBy?.pid ?? 0)
         case .running, .drivenRunning:
             return [.abortRunning(job: id, force: force)]
         case .awaitingDriver(let session):

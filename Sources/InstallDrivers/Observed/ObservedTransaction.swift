@@ -1,0 +1,184 @@
+import Dispatch
+import InstallEngine
+import Synchronization
+
+/// One transaction another program runs (rule 28), from its first hook message to its end: it
+/// turns dpkg's status lines into reports on the observed job's updates, and at the end checks
+/// every package against dpkg's final state (rule 30).
+///
+/// Reports are made in order on a serial queue of its own, never under its lock; those made
+/// before the queue starts the job wait in `pending`.
+public final class ObservedTransaction: Sendable {
+    private struct State {
+        var changes: [PackageChange]
+        var index: [String: Int]
+        var reporter: (any DriverReporter)?
+        var pending: [DriverReport] = []
+        var started: Set<Int> = []
+        /// Seen in a state other than where it began, so `installed` now means it got there.
+        var moved: Set<Int> = []
+        var errors: [Int: String] = [:]
+        /// The end was reached; `ended` is called once the job has its reporter.
+        var over = false
+        var endWaiters: [@Sendable () -> Void] = []
+    }
+
+    public let initiator: ObservedInitiator
+    public let administrativeDirectory: String
+    /// Whether the plan came from apt's hook; `false` when it was put together from dpkg's lines
+    /// (`dpkg -i`: rule 28's partial plan).
+    public let planIsComplete: Bool
+    private let state: Mutex<State>
+    private let deliveries = DispatchQueue(label: "installtop.observed")
+
+    public init(initiator: ObservedInitiator, changes: [PackageChange], administrativeDirectory: String, planIsComplete: Bool) {
+        self.initiator = initiator
+        self.administrativeDirectory = administrativeDirectory
+        self.planIsComplete = planIsComplete
+        var index: [String: Int] = [:]
+        for (position, change) in changes.enumerated() { index[change.package] = position }
+        state = Mutex(State(changes: changes, index: index))
+    }
+
+    /// The packages of the job, in order.
+    public var changes: [PackageChange] { state.withLock { $0.changes } }
+
+    /// The queue started the job: what was reported so far is delivered now.
+    func attach(_ reporter: any DriverReporter) {
+        state.withLock { state in
+            state.reporter = reporter
+            let reports = state.pending
+            let over = state.over
+            state.pending = []
+            deliveries.async {
+                for report in reports { reporter.report(report) }
+                if over { reporter.ended(.exited(0)) }
+            }
+            if over { finishWaiters(&state) }
+        }
+    }
+
+    /// dpkg's status lines, in the order the relay read them.
+    public func receive(statusLines lines: [String]) {
+        state.withLock { state in
+            guard !state.over else { return }
+            for line in lines {
+                guard let parsed = DpkgStatusLine(line) else { continue }
+                for report in Self.reports(for: parsed, state: &state) { emit(report, state: &state) }
+            }
+        }
+    }
+
+    /// The transaction is over (apt's Post-Invoke, or its process and its dpkg are gone): every
+    /// package gets its result from dpkg's final state (rule 30). Idempotent.
+    public func end() {
+        let pending = state.withLock { state -> [(Int, PackageChange)]? in
+            guard !state.over else { return nil }
+            state.over = true
+            return state.changes.enumerated().map { ($0.offset, $0.element) }
+        }
+        guard let pending else { return }
+        let final = pending.isEmpty ? [:] : APTPackageState.query(administrativeDirectory: administrativeDirectory)
+        state.withLock { state in
+            for (index, change) in pending {
+                let now = final[change.package] ?? .notInstalled
+                let verdict: DriverVerdict
+                if now.satisfies(change) {
+                    verdict = .succeeded
+                } else if state.started.contains(index) {
+                    verdict = .failed(state.errors[index] ?? "dpkg left it \(now)")
+                } else {
+                    verdict = DriverVerdict(resultCode: .aborted, reason: "not reached by \(initiator.programName)", hResult: .callCancelled)
+                }
+                // One never reached keeps no start (an aborted-before-start verdict).
+                if !state.started.contains(index) && verdict.resultCode != .aborted { emit(.updateStarted(index: index), state: &state) }
+                emit(.updateFinished(index: index, verdict), state: &state)
+            }
+            if let reporter = state.reporter {
+                deliveries.async { reporter.ended(.exited(0)) }
+                finishWaiters(&state)
+            }
+        }
+    }
+
+    /// Waits until the job has ended and every report is delivered.
+    var outcome: UpdateRunOutcome {
+        get async {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let now = state.withLock { state -> Bool in
+                    if state.over && state.reporter != nil && state.pending.isEmpty { return true }
+                    state.endWaiters.append { continuation.resume() }
+                    return false
+                }
+                if now { deliveries.async { continuation.resume() } }
+            }
+            return .exited(0)
+        }
+    }
+
+    // MARK: - Reports
+
+    private func emit(_ report: DriverReport, state: inout State) {
+        if let reporter = state.reporter {
+            deliveries.async { reporter.report(report) }
+        } else {
+            state.pending.append(report)
+        }
+    }
+
+    private func finishWaiters(_ state: inout State) {
+        let waiters = state.endWaiters
+        state.endWaiters = []
+        // After the reports queued before: the job has them all when its outcome returns.
+        deliveries.async { for waiter in waiters { waiter() } }
+    }
+
+    /// What one dpkg line means for the job: a start, a phase, an error or an end.
+    private static func reports(for line: DpkgStatusLine, state: inout State) -> [DriverReport] {
+        let package: String
+        switch line {
+        case .processing(_, let name), .status(let name, _), .error(let name, _): package = name
+        }
+        guard let index = state.index[package] else { return [] }
+        var reports: [DriverReport] = []
+        if !state.started.contains(index) {
+            state.started.insert(index)
+            reports.append(.updateStarted(index: index))
+        }
+        let removal = state.changes[index].isRemoval
+        switch line {
+        case .processing(let action, _):
+            reports.append(.update(index: index, .progress(percent: 0, message: "dpkg: \(action)")))
+        case .error(_, let message):
+            state.errors[index] = message
+            reports.append(.update(index: index, .error(message)))
+        case .status(_, let word):
+            let done = removal ? (word == "not-installed" || word == "config-files") : word == "installed"
+            if done && state.moved.contains(index) {
+                // Not the result yet: dpkg says `installed` before it has written its database,
+                // and a dpkg killed then leaves the package half-configured (rule 30's check).
+                reports.append(.update(index: index, .progress(percent: 100, message: removal ? "Removed" : "Installed")))
+                return reports
+            }
+            state.moved.insert(index)
+            if let (percent, phase) = phase(word, removal: removal) {
+                reports.append(.update(index: index, .progress(percent: percent, message: phase)))
+            }
+        }
+        return reports
+    }
+
+    /// A dpkg state as a bar and a phase word.
+    private static func phase(_ word: String, removal: Bool) -> (Double, String)? {
+        switch (word, removal) {
+        case ("half-installed", false): return (20, "Unpacking")
+        case ("unpacked", false): return (50, "Unpacked")
+        case ("half-configured", false): return (75, "Configuring")
+        case ("triggers-awaited", _), ("triggers-pending", _): return (90, "Waiting for triggers")
+        case ("half-configured", true): return (30, "Removing")
+        case ("half-installed", true): return (60, "Removing files")
+        case ("installed", true): return (10, "Preparing for removal")
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,143 @@
+import Dispatch
+import EngineWire
+import Foundation
+import InstallEngine
+import Synchronization
+
+/// Every transaction the hooks report (rules 28–31), by the process that runs it: each becomes
+/// an observed job on `queue` once its plan (or, without one, its first dpkg lines) is known,
+/// and ends at apt's Post-Invoke or when that process is gone, whichever comes first.
+///
+/// `receive` is called on the server's I/O thread: it never waits for a process or the disk;
+/// dpkg's final state is read on a queue of its own.
+public final class ObservedTransactions: Sendable {
+    private struct Entry {
+        var initiator: ObservedInitiator
+        var transaction: ObservedTransaction?
+        /// From the initiator's command line; a plan's `Dir::State::status` wins over it.
+        var administrativeDirectory: String
+        /// The dpkg run the status lines come from: the transaction is not over while it runs,
+        /// even when apt was killed (dpkg runs in a session of its own).
+        var dpkg: Int32?
+    }
+
+    private let queue: JobQueue
+    private let entries = Mutex<[String: Entry]>([:])
+    private let background = DispatchQueue(label: "installtop.observed.ends")
+    /// How often a transaction's process is looked for in `/proc` (rule 30's pid watch).
+    private let watchInterval: DispatchTimeInterval
+
+    public init(queue: JobQueue, watchInterval: DispatchTimeInterval = .milliseconds(250)) {
+        self.queue = queue
+        self.watchInterval = watchInterval
+    }
+
+    /// Handles one message of the relay. Messages without an initiator are dropped: there is no
+    /// process to name the job after or to watch.
+    public func receive(_ report: ObservedReport) {
+        guard let initiator = report.initiator else { return }
+        let key = "\(initiator.pid)-\(initiator.startTicks)"
+        switch report.event {
+        case .begin:
+            _ = entry(key, initiator)
+        case .plan:
+            let plan = ObservedPlan(lines: report.lines)
+            guard !plan.changes.isEmpty else { return }
+            submit(key, initiator, changes: plan.changes, administrativeDirectory: plan.administrativeDirectory, complete: true)
+        case .status:
+            _ = entry(key, initiator)
+            var transaction = entries.withLock { entries -> ObservedTransaction? in
+                if let dpkg = report.dpkg { entries[key]?.dpkg = dpkg }
+                return entries[key]?.transaction
+            }
+            if transaction == nil {
+                // No plan (dpkg -i, or the engine started mid-transaction): the packages dpkg names.
+                var names: [String] = []
+                for line in report.lines {
+                    guard case .processing(_, let name)? = DpkgStatusLine(line), !names.contains(name) else { continue }
+                    names.append(name)
+                }
+                guard !names.isEmpty else { return }
+                transaction = submit(key, initiator, changes: names.map { PackageChange(package: $0, action: .install) },
+                                     administrativeDirectory: nil, complete: false)
+            }
+            transaction?.receive(statusLines: report.lines)
+        case .end:
+            end(key)
+        }
+    }
+
+    /// The entry for `key`, made (and its process watched) when new.
+    private func entry(_ key: String, _ initiator: ObservedInitiator) -> Entry {
+        let (entry, isNew) = entries.withLock { entries -> (Entry, Bool) in
+            if let entry = entries[key] { return (entry, false) }
+            let entry = Entry(initiator: initiator, administrativeDirectory: Self.administrativeDirectory(of: initiator))
+            entries[key] = entry
+            return (entry, true)
+        }
+        if isNew { watch(key, initiator) }
+        return entry
+    }
+
+    @discardableResult
+    private func submit(_ key: String, _ initiator: ObservedInitiator, changes: [PackageChange], administrativeDirectory: String?,
+                        complete: Bool) -> ObservedTransaction? {
+        let known = entry(key, initiator)
+        if let transaction = known.transaction { return transaction }
+        let transaction = ObservedTransaction(
+            initiator: initiator, changes: changes, administrativeDirectory: administrativeDirectory ?? known.administrativeDirectory,
+            planIsComplete: complete)
+        let updates = changes.map { Update(id: $0.package, title: $0.title, rebootBehavior: .may, package: $0) }
+        let operation: UpdateOperation = changes.allSatisfy(\.isRemoval) ? .uninstall : .install
+        let name = complete ? initiator.jobName : initiator.jobName + " (plan partial: from dpkg's lines)"
+        guard (try? queue.submit(name: name, operation: operation, updates: updates, driver: ObservedJobDriver(transaction: transaction),
+                                 observedBy: initiator)) != nil else { return nil }
+        entries.withLock { $0[key]?.transaction = transaction }
+        return transaction
+    }
+
+    private func end(_ key: String) {
+        guard let entry = entries.withLock({ $0.removeValue(forKey: key) }) else { return }
+        // dpkg-query is a process: never on the server's thread.
+        background.async { entry.transaction?.end() }
+    }
+
+    /// Ends the transaction when its process is gone (killed apt: rule 30).
+    private func watch(_ key: String, _ initiator: ObservedInitiator) {
+        background.asyncAfter(deadline: .now() + watchInterval) { [weak self] in
+            guard let self, let entry = self.entries.withLock({ $0[key] }) else { return }
+            if Self.isRunning(initiator) || entry.dpkg.map(Self.isDpkgRunning) == true {
+                self.watch(key, initiator)
+            } else {
+                self.end(key)
+            }
+        }
+    }
+
+    /// Whether the process still runs (same pid and start time, not a zombie).
+    static func isRunning(_ initiator: ObservedInitiator) -> Bool {
+        guard let text = try? String(contentsOfFile: "/proc/\(initiator.pid)/stat", encoding: .utf8),
+              let close = text.lastIndex(of: ")") else { return false }
+        let fields = text[text.index(after: close)...].split(separator: " ")
+        guard fields.count > 19 else { return false }
+        return fields[0] != "Z" && fields[0] != "X" && (initiator.startTicks == 0 || UInt64(fields[19]) == initiator.startTicks)
+    }
+
+    /// Whether `pid` is still a live dpkg.
+    static func isDpkgRunning(_ pid: Int32) -> Bool {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = text.lastIndex(of: ")") else { return false }
+        let state = text[text.index(after: close)...].split(separator: " ").first
+        return text.contains("(dpkg)") && state != "Z" && state != "X"
+    }
+
+    /// dpkg's database as the initiator's command line names it (`--admindir=`, `--root=`), else
+    /// the system's.
+    static func administrativeDirectory(of initiator: ObservedInitiator) -> String {
+        for word in initiator.commandLine {
+            if word.hasPrefix("--admindir=") { return String(word.dropFirst("--admindir=".count)) }
+            if word.hasPrefix("--root=") { return String(word.dropFirst("--root=".count)) + "/var/lib/dpkg" }
+        }
+        return "/var/lib/dpkg"
+    }
+}

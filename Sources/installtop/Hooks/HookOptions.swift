@@ -1,0 +1,51 @@
+import ArgumentParser
+import EngineDaemon
+import Foundation
+import InstallDrivers
+
+/// What every `installtop hooks …` command takes: which root, which socket.
+struct HookOptions: ParsableArguments {
+    @Option(help: ArgumentHelp(
+        "apt's configuration file, as APT_CONFIG: the hooks go into the root it names (and no dpkg.cfg.d file is written).",
+        valueName: "file"))
+    var aptConfig: String?
+
+    @Option(help: ArgumentHelp(
+        "The engine's socket the hooks report to (default: /run/installtop.sock for root, else $XDG_RUNTIME_DIR/installtop.sock).",
+        valueName: "path"))
+    var socket: String?
+
+    /// The files for this root: asks `apt-config` where `apt.conf.d` is.
+    /// - Throws: `ValidationError` when apt-config cannot say.
+    func files() throws -> HookFiles {
+        let asked = SystemCommand.run(["/usr/bin/apt-config", "shell", "PARTS", "Dir::Etc::parts/d"], environment: environment)
+        guard asked.status == 0, let parts = HookFiles.shellValue(asked.stdout, name: "PARTS"), !parts.isEmpty else {
+            throw ValidationError("apt-config cannot say where apt.conf.d is: \(asked.stderr.trimmingCharacters(in: .whitespacesAndNewlines))")
+        }
+        return HookFiles(aptParts: parts, dpkgParts: aptConfig == nil ? HookFiles.systemDpkgParts : nil)
+    }
+
+    /// dpkg's database folder apt uses in this root (`Dir::State::status` without the file).
+    func administrativeDirectory() -> String {
+        let asked = SystemCommand.run(["/usr/bin/apt-config", "shell", "STATUS", "Dir::State::status/f"], environment: environment)
+        let status = asked.status == 0 ? HookFiles.shellValue(asked.stdout, name: "STATUS") ?? "" : ""
+        return status.hasSuffix("/status") ? String(status.dropLast("/status".count)) : "/var/lib/dpkg"
+    }
+
+    /// `APT_CONFIG` for apt-config when `--apt-config` is given.
+    private var environment: [String: String] {
+        aptConfig.map { ["APT_CONFIG": $0] } ?? [:]
+    }
+
+    /// `--socket`, else root's system socket (where `serve --systemd-unit` and `watch` listen:
+    /// dpkg runs as root), else the user's default.
+    func socketPath() throws -> String {
+        if let socket, !socket.isEmpty { return socket }
+        if getuid() == 0 { return "/run/installtop.sock" }
+        do {
+            return try SocketLocation.defaultPath(environment: ProcessInfo.processInfo.environment)
+        } catch {
+            throw ValidationError("\(error)")
+        }
+    }
+}

@@ -1,0 +1,79 @@
+import ArgumentParser
+import CursesTerminal
+import EngineDaemon
+import Foundation
+import InstallDrivers
+import Monitor
+import MonitorRuntime
+
+/// `installtop watch`: the monitor on this machine's engine, where the hooks report every
+/// install (PRODUCT.md "Observed jobs"). With no engine listening it runs one in this process,
+/// on the same socket, for as long as it is open.
+struct WatchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "watch",
+        abstract: "Watch every install on this machine, whoever started it (the monitor on the engine the hooks report to).",
+        discussion: """
+            Attaches to the engine listening on the hooks' socket; when none listens, runs one in \
+            this process on that socket until you quit, so the hooks reach it. Without hooks it \
+            says who holds dpkg's lock and suggests `installtop hooks install`. Observed jobs \
+            cannot be aborted: `a` says why. Exit status: 0 quit, 1 the engine could not start or \
+            went away, 2 invalid usage (no terminal, a bad --theme).
+            """
+    )
+
+    @OptionGroup var options: HookOptions
+
+    @Option(help: ArgumentHelp("The monitor's theme: a name from `installtop themes` or a path.", valueName: "name|path"), completion: CompletionSources.theme)
+    var theme: String?
+
+    @OptionGroup var history: HistoryOptions
+
+    func run() throws {
+        let socket = try options.socketPath()
+        let note = WatchNote.text(files: try options.files(), administrativeDirectory: options.administrativeDirectory())
+        do {
+            if let client = try? EngineClient(path: socket) {
+                try attach(client, note: note)
+            } else {
+                try host(on: socket, note: note)
+            }
+        } catch let error as ThemeError {
+            StandardOutput.stderr.line("installtop: \(error)")
+            throw ExitCode(ExitStatus.invalidUsage.rawValue)
+        } catch let error as CursesTerminalError {
+            StandardOutput.stderr.line("installtop: watch needs a terminal (\(error)); `installtop status` prints the queue instead")
+            throw ExitCode(ExitStatus.invalidUsage.rawValue)
+        }
+    }
+
+    private func attach(_ client: EngineClient, note: String) throws {
+        if case .linkLost(let reason) = try MonitorSession.run(
+            link: RemoteEngineLink(client: client), themeOption: theme, exitWhenDone: false, startingNote: note) {
+            StandardOutput.stderr.line("installtop: \(reason)")
+            throw ExitCode(1)
+        }
+    }
+
+    /// An engine in this process on `socket`, gone with the monitor.
+    private func host(on socket: String, note: String) throws {
+        let warnings = Warnings()
+        let engine = EngineHost(scheduling: nil, history: history, warnings: warnings)
+        let server: EngineServer
+        do {
+            server = try EngineServer(queue: engine.queue, history: engine.history, options: ServerOptions(socketPath: socket, packageJobs: APTJobPlanner()))
+        } catch {
+            StandardOutput.stderr.line("installtop: cannot listen on \(socket): \(error)")
+            throw ExitCode(1)
+        }
+        defer { server.stop() }
+        let monitorHistory: MonitorHistory
+        switch engine.history {
+        case .off(let reason): monitorHistory = .off(reason)
+        case .store(let store): monitorHistory = MonitorHistory(store: store, updateIDs: []) { warnings.add("no history: \($0)") }
+        }
+        _ = try MonitorSession.run(
+            link: LocalEngineLink(queue: engine.queue, history: monitorHistory), themeOption: theme, exitWhenDone: false, startingNote: note)
+        for warning in warnings.all { StandardOutput.stderr.line("installtop: \(warning)") }
+    }
+}

@@ -1,0 +1,134 @@
+import APTTestSupport
+import Foundation
+import Glibc
+import Testing
+
+/// Plain `apt-get` (not installtop) in a private root whose hooks `installtop hooks install
+/// --apt-config` wrote, watched by `installtop serve` (rules 28–30): one observed job per
+/// transaction, one update per package, results as dpkg's final state says.
+@Suite("observed jobs", .serialized)
+struct ObservedJobTests {
+    /// A root with the hooks, a serve on a private socket and a subscriber past its snapshot.
+    private struct Setup {
+        let apt: APTTestRoot
+        let fixture: DaemonFixture
+        let client: RawClient
+
+        init(_ packages: [TestPackage]) async throws {
+            apt = try APTTestRoot()
+            try apt.publish(packages)
+            fixture = try DaemonFixture(history: true)
+            try await fixture.start()
+            let hooks = try await installtop(["hooks", "install", "--apt-config", apt.configuration, "--socket", fixture.socket], in: fixture.folder)
+            guard hooks.status == 0 else { throw EndToEndError.conditionNotMet("hooks install: \(hooks.stdout)\(hooks.stderr)") }
+            client = try RawClient(socket: fixture.socket)
+            try client.send(#"{"command":"subscribe","id":1}"#)
+            _ = try await client.read(until: "snapshot.end") { $0.name == "snapshot.end" }
+        }
+
+        func remove() {
+            client.close()
+            apt.remove()
+            fixture.folder.remove()
+        }
+
+        /// Every event up to the observed job's `job.completed`.
+        func observedJob() async throws -> [JSONEvent] {
+            try await client.read(until: "the observed job's job.completed", timeout: .seconds(90)) { $0.name == "job.completed" }
+        }
+    }
+
+    @Test("apt-get install: one observed job named after apt-get, one update per package with versions, each succeeded as dpkg says")
+    func install() async throws {
+        let host = HostPackageFingerprint()
+        let setup = try await Setup([
+            TestPackage(name: "lab-base"),
+            TestPackage(name: "lab-app", depends: "lab-base", postinst: "echo configuring lab-app"),
+        ])
+        defer { setup.remove() }
+
+        let run = try setup.apt.aptGet(["install", "-y", "lab-app"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let events = try await setup.observedJob()
+
+        let queued = try #require(events.first { $0.name == "job.queued" })
+        #expect(queued.bool("observed") == true)
+        let by = try #require(queued.fields["observedBy"] as? [String: Any])
+        #expect(by["program"] as? String == "apt-get" && by["user"] as? String == "root", "\(by)")
+        #expect((queued.string("name") ?? "").hasPrefix("apt-get install -y lab-app — root"), "\(queued)")
+        let updates = queued.fields["updates"] as? [[String: Any]] ?? []
+        #expect(Set(updates.compactMap { $0["id"] as? String }) == ["lab-base", "lab-app"])
+        #expect(Set(updates.compactMap { $0["title"] as? String }) == ["lab-base 1.0", "lab-app 1.0"])
+        let completed = events.filter { $0.name == "update.completed" }
+        #expect(completed.count == 2 && completed.allSatisfy { $0.string("result") == "succeeded" }, "\(completed)")
+        #expect(events.contains { $0.name == "progress" && ($0.string("message") ?? "").contains("Configuring") }, "phases from dpkg's lines")
+        #expect(try setup.apt.states().filter { $0.value.status == "ii" }.keys.sorted() == ["lab-app", "lab-base"])
+        #expect(host.changes(since: HostPackageFingerprint()).isEmpty)
+    }
+
+    @Test("A failing postinst fails its package; a removal is an uninstall job that succeeds")
+    func failureAndRemoval() async throws {
+        let host = HostPackageFingerprint()
+        let setup = try await Setup([
+            TestPackage(name: "lab-good"),
+            TestPackage(name: "lab-broken", postinst: "echo broken >&2\nexit 1"),
+        ])
+        defer { setup.remove() }
+
+        let failed = try setup.apt.aptGet(["install", "-y", "lab-good", "lab-broken"])
+        #expect(failed.status == 100)
+        let first = try await setup.observedJob()
+        let results = Dictionary(first.filter { $0.name == "update.completed" }.map { ($0.string("id") ?? "", $0.string("result") ?? "") }) { a, _ in a }
+        #expect(results["lab-broken"] == "failed", "\(results)")
+        #expect(results["lab-good"] == (try setup.apt.states()["lab-good"]?.status == "ii" ? "succeeded" : results["lab-good"]), "\(results)")
+
+        _ = try setup.apt.aptGet(["remove", "-y", "lab-broken", "lab-good"])
+        let second = try await setup.observedJob()
+        let queued = try #require(second.first { $0.name == "job.queued" })
+        #expect(queued.string("operation") == "uninstall")
+        let removed = second.filter { $0.name == "update.completed" }
+        #expect(removed.count == 2 && removed.allSatisfy { $0.string("result") == "succeeded" }, "\(removed)")
+        #expect(try setup.apt.states().values.allSatisfy { $0.status != "ii" })
+        #expect(host.changes(since: HostPackageFingerprint()).isEmpty)
+    }
+
+    @Test("An abort is refused with the reason; apt-get killed (SIGKILL) during a slow postinst: the job ends, its packages checked against dpkg")
+    func killedApt() async throws {
+        let host = HostPackageFingerprint()
+        let setup = try await Setup([
+            TestPackage(name: "lab-slow", postinst: "while [ ! -e \"$DPKG_ROOT/release\" ]; do sleep 0.05; done"),
+            TestPackage(name: "lab-later", depends: "lab-slow"),
+        ])
+        defer { setup.remove() }
+
+        let folder = setup.fixture.folder
+        let release = setup.apt.root + "/release"
+        let output = try folder.write("apt.out", "")
+        let errors = try folder.write("apt.err", "")
+        let apt = try SpawnedProcess(
+            executable: "/usr/bin/apt-get", arguments: ["install", "-y", "-o", "APT::Immediate-Configure-All=1", "lab-later"],
+            environment: ProcessInfo.processInfo.environment.merging(setup.apt.environment) { _, new in new },
+            workingDirectory: folder.path, stdoutPath: output, stderrPath: errors)
+        defer {
+            if apt.poll() == nil { kill(apt.pid, SIGKILL) }
+            _ = apt.waitBlocking()
+            // dpkg (on its own pty, in its own session) may outlive apt: let its postinst end.
+            _ = FileManager.default.createFile(atPath: release, contents: nil)
+        }
+        let started = try await setup.client.read(until: "lab-slow configuring") {
+            $0.name == "progress" && ($0.string("message") ?? "").contains("Configuring")
+        }
+        let queued = try #require(started.first { $0.name == "job.queued" && $0.bool("observed") == true })
+        let abort = try await setup.fixture.run(["abort", "\(try #require(queued.job))"])
+        #expect(abort.status == 1 && abort.stderr.contains("only watches"), "rule 29: refused with a reason: \(abort)")
+        kill(apt.pid, SIGKILL)
+        _ = apt.waitBlocking()
+        _ = FileManager.default.createFile(atPath: release, contents: nil)
+        let events = try await setup.observedJob()
+        let results = Dictionary(events.filter { $0.name == "update.completed" }.map { ($0.string("id") ?? "", $0.string("result") ?? "") }) { a, _ in a }
+        #expect(results["lab-later"] == "aborted", "never reached: \(results)")
+        let slow = try setup.apt.states()["lab-slow"]?.status
+        #expect(results["lab-slow"] == (slow == "ii" ? "succeeded" : "failed"), "as dpkg left it (\(slow ?? "none")): \(results)")
+        #expect(host.changes(since: HostPackageFingerprint()).isEmpty)
+    }
+}

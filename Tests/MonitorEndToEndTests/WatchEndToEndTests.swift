@@ -1,0 +1,64 @@
+import APTTestSupport
+import Foundation
+import Testing
+
+/// `installtop watch` in a real terminal (tmux), in a private apt root: with no engine it runs
+/// one on the hooks' socket, says when there are no hooks, and shows a plain `apt-get` run
+/// through the hooks as an observed job whose abort is refused with the reason.
+@Suite("installtop watch in the monitor", .serialized)
+struct WatchEndToEndTests {
+    @Test("Without hooks the hint shows; with them an apt-get by hand appears with its packages, and a says why it cannot be stopped")
+    func watchAnAptGet() async throws {
+        let host = HostPackageFingerprint()
+        let apt = try APTTestRoot()
+        defer { apt.remove() }
+        let release = apt.root + "/release"
+        try apt.publish([
+            TestPackage(name: "lab-base"),
+            TestPackage(name: "lab-held", depends: "lab-base", postinst: "while [ ! -e \"$DPKG_ROOT/release\" ]; do sleep 0.05; done"),
+        ])
+        let folder = try EndToEndFolder()
+        defer { folder.remove() }
+        let socket = folder.path("engine.sock")
+        let binary = try EndToEndFolder.binary()
+        let hooks = ["--apt-config", apt.configuration, "--socket", socket]
+        let tmux = try TmuxSession(width: 170, height: 30, home: folder.url, command:
+            "'\(binary)' watch \(hooks.map { "'\($0)'" }.joined(separator: " ")) --no-history; echo $? > '\(folder.path("rc"))'; sleep 60")
+        defer { tmux.close() }
+        _ = try #require(await tmux.waitForScreen("the hint to install the hooks") { $0.contains("run `installtop hooks install`") })
+
+        let installed = try await InstalltopChild.run(["hooks", "install"] + hooks, in: folder)
+        #expect(installed.status == 0, "\(installed.stderr)")
+        let aptGet = Process()
+        aptGet.executableURL = URL(fileURLWithPath: "/usr/bin/apt-get")
+        aptGet.arguments = ["install", "-y", "lab-held"]
+        aptGet.environment = ProcessInfo.processInfo.environment.merging(apt.environment) { _, new in new }
+        aptGet.standardInput = FileHandle.nullDevice
+        aptGet.standardOutput = FileHandle.nullDevice
+        aptGet.standardError = FileHandle.nullDevice
+        try aptGet.run()
+        defer {
+            _ = FileManager.default.createFile(atPath: release, contents: nil)
+            aptGet.waitUntilExit()
+        }
+
+        _ = try #require(await tmux.waitForScreen("the observed job with both packages, lab-held in dpkg's configure phase") { screen in
+            screen.contains("apt-get install -y lab-held") && screen.contains("lab-base 1.0") && screen.contains("lab-held 1.0")
+                && screen.contains("Configuring")
+        })
+        tmux.send("a")
+        _ = await tmux.waitForScreen("the abort question") { $0.contains("Abort") }
+        tmux.send("y")
+        _ = try #require(await tmux.waitForScreen("why it cannot be stopped") { $0.contains("only watches") })
+
+        _ = FileManager.default.createFile(atPath: release, contents: nil)
+        _ = try #require(await tmux.waitForScreen("the job's end") { $0.contains("succeeded") })
+        aptGet.waitUntilExit()
+        #expect(aptGet.terminationStatus == 0)
+        tmux.send("q")
+        #expect(await EndToEndFolder.eventually { folder.read("rc") != nil })
+        #expect(folder.read("rc")?.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
+        #expect(try apt.states().filter { $0.value.status == "ii" }.keys.sorted() == ["lab-base", "lab-held"])
+        #expect(host.changes(since: HostPackageFingerprint()).isEmpty)
+    }
+}
