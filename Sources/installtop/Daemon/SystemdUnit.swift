@@ -22,6 +22,7 @@ enum SystemdUnit {
         # Install: installtop serve --systemd-unit > /etc/systemd/system/installtop.service
         #          systemctl daemon-reload && systemctl enable --now installtop
         # Use (as root): installtop submit FILE, installtop attach, installtop status
+        # To see installs others start (apt-get, unattended-upgrades): installtop hooks install, installtop watch
         [Unit]
         Description=installtop install engine
         Documentation=man:installtop(1)
