@@ -28,6 +28,10 @@ let package = Package(
 
         // MARK: - Engine
 
+        // Pure reading of /proc and file metadata: what still runs deleted or replaced code, and
+        // whether a reboot is needed (rule 32).
+        .target(name: "RestartScan"),
+
         .target(
             name: "InstallEngine",
             dependencies: [
@@ -48,7 +52,7 @@ let package = Package(
         ),
 
         // Pure: JSON reading and writing, and the daemon's wire protocol (events, commands, replies).
-        .target(name: "EngineWire", dependencies: ["InstallEngine"]),
+        .target(name: "EngineWire", dependencies: ["InstallEngine", "RestartScan"]),
 
         // Unix sockets: bind/connect/accept with the right flags, SO_PEERCRED, send without SIGPIPE.
         .target(name: "CUnixSocket"),
@@ -95,6 +99,7 @@ let package = Package(
                 "InstallDrivers",
                 "EngineWire",
                 "EngineDaemon",
+                "RestartScan",
                 "TerminalUI",
                 "CursesTerminal",
                 "Monitor",
@@ -111,7 +116,7 @@ let package = Package(
             name: "installtop-bench",
             dependencies: [
                 "InstallEngine", "InstallEngineTesting", "InstallHistory", "InstallDrivers", "TerminalUI", "Monitor", "EngineWire", "EngineDaemon",
-                "CSpawnFloor",
+                "CSpawnFloor", "RestartScan",
             ]
         ),
 
@@ -127,7 +132,8 @@ let package = Package(
             ]
         ),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI"]),
-        .testTarget(name: "EngineWireTests", dependencies: ["EngineWire", "InstallEngine"]),
+        .testTarget(name: "RestartScanTests", dependencies: ["RestartScan"], exclude: ["Samples"]),
+        .testTarget(name: "EngineWireTests", dependencies: ["EngineWire", "InstallEngine", "RestartScan"]),
         // Private apt roots with test packages built offline (PACKAGES.md), for the apt tests.
         .target(name: "APTTestSupport", dependencies: ["InstallDrivers"], path: "Tests/APTTestSupport"),
         .testTarget(name: "InstallDriversTests", dependencies: ["InstallDrivers", "InstallEngine", "APTTestSupport"]),
