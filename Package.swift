@@ -36,6 +36,7 @@ let package = Package(
             name: "InstallEngine",
             dependencies: [
                 "CPosixSpawn",
+                "RestartScan",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "DequeModule", package: "swift-collections"),
             ]
@@ -122,7 +123,7 @@ let package = Package(
 
         // MARK: - Tests
 
-        .testTarget(name: "InstallEngineTests", dependencies: ["InstallEngine", "InstallEngineTesting"]),
+        .testTarget(name: "InstallEngineTests", dependencies: ["InstallEngine", "InstallEngineTesting", "RestartScan"]),
         .testTarget(
             name: "InstallHistoryTests",
             dependencies: [

@@ -6,34 +6,10 @@ import Testing
 /// test starts, a test root for the kernel and reboot-required checks, and the exit statuses.
 @Suite("installtop restarts")
 struct RestartsCommandTests {
-    /// A `sleep 600` preloading `library`; `stop()` kills it by pid and reaps it.
-    private struct Sleeper {
-        let process = Process()
-
-        init(preloading library: String) throws {
-            process.executableURL = URL(fileURLWithPath: "/bin/sleep")
-            process.arguments = ["600"]
-            process.environment = ["LD_PRELOAD": library, "PATH": "/usr/bin:/bin"]
-            try process.run()
-        }
-
-        var pid: Int32 { process.processIdentifier }
-
-        func maps(_ path: String) -> Bool {
-            ((try? String(contentsOfFile: "/proc/\(pid)/maps", encoding: .utf8)) ?? "").contains(path)
-        }
-
-        func stop() {
-            kill(pid, SIGKILL)
-            process.waitUntilExit()
-        }
-    }
-
     /// A copy of libz in `folder` and a test root (`folder/root`) whose newest kernel is newer
     /// than any running one and whose run/reboot-required names libc6; returns the copy's path.
     private func prepare(_ folder: TestFolder) throws -> String {
-        let library = folder.file("libz-copy.so.1")
-        try FileManager.default.copyItem(atPath: URL(fileURLWithPath: "/lib/x86_64-linux-gnu/libz.so.1").resolvingSymlinksInPath().path, toPath: library)
+        let library = try PreloadingSleeper.libraryCopy(in: folder)
         for path in ["root/boot", "root/run", "root/etc"] {
             try FileManager.default.createDirectory(atPath: folder.file(path), withIntermediateDirectories: true)
         }
@@ -45,7 +21,7 @@ struct RestartsCommandTests {
     }
 
     /// Once `sleeper` maps `library`, replaces it as dpkg does (`X.dpkg-new` renamed over `X`).
-    private func replaceOnceMapped(_ library: String, by sleeper: Sleeper) async throws {
+    private func replaceOnceMapped(_ library: String, by sleeper: PreloadingSleeper) async throws {
         #expect(await eventually { sleeper.maps(library) })
         try FileManager.default.copyItem(atPath: library, toPath: library + ".dpkg-new")
         #expect(rename(library + ".dpkg-new", library) == 0)
@@ -56,7 +32,7 @@ struct RestartsCommandTests {
         let folder = try TestFolder()
         defer { folder.remove() }
         let library = try prepare(folder)
-        let sleeper = try Sleeper(preloading: library)
+        let sleeper = try PreloadingSleeper(preloading: library)
         defer { sleeper.stop() }
         try await replaceOnceMapped(library, by: sleeper)
 
@@ -98,7 +74,7 @@ struct RestartsCommandTests {
         let folder = try TestFolder()
         defer { folder.remove() }
         let library = try prepare(folder)
-        let sleeper = try Sleeper(preloading: library)
+        let sleeper = try PreloadingSleeper(preloading: library)
         defer { sleeper.stop() }
         try await replaceOnceMapped(library, by: sleeper)
 

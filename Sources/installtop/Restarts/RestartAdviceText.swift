@@ -1,3 +1,5 @@
+import Foundation
+import InstallEngine
 import RestartScan
 import TerminalUI
 
@@ -6,6 +8,14 @@ import TerminalUI
 /// session, container and bare process. Process names and paths are sanitized: they are
 /// whatever the processes' owners made them.
 enum RestartAdviceText {
+    /// The restart advice after a run (rule 32): the newest scan of the jobs that carry one,
+    /// under a "Restarts" heading; `nil` when none has one or nothing needs a restart or reboot.
+    static func summary(of jobs: [JobState], sanitizer: TextSanitizer) -> String? {
+        let newest = jobs.filter { $0.result?.restartAdvice != nil }.max { ($0.completedAt ?? .distantPast) < ($1.completedAt ?? .distantPast) }
+        guard let advice = newest?.result?.restartAdvice, advice.needsAction else { return nil }
+        return "\nRestarts\n" + report(advice, sanitizer: sanitizer)
+    }
+
     /// One line: "2 services to restart (3 processes) · reboot required", or the all-clear.
     static func headline(_ advice: RestartAdvice) -> String {
         guard advice.needsAction else { return "Nothing runs deleted or replaced code; no reboot needed." }
