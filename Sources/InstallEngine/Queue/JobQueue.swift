@@ -41,7 +41,8 @@ public final class JobQueue: Sendable {
     ///   - concurrency: how many jobs run at once (at least 1).
     ///   - outputCapacity: lines of output kept per update for late subscribers.
     ///   - restartAdvisor: asked, on the callback queue, for the restart advice of each job
-    ///     that ran an update, before its `jobCompleted` (rule 32); none when `nil`.
+    ///     that ran an update, before its `jobCompleted` (rule 32); none when `nil`, and none
+    ///     for the jobs of a driver session (fleet hosts: another machine).
     public init(
         backend: any InstallBackend,
         concurrency: Int = 1,
@@ -373,7 +374,8 @@ public final class JobQueue: Sendable {
     /// Runs on the callback queue when a job has completed.
     private func jobDidComplete(_ id: Int, result: InstallationResult, slot: Int?) {
         var result = result
-        if let restartAdvisor, result.ranAnyUpdate { result.restartAdvice = restartAdvisor.advice() }
+        // A job of a driver session (no slot) is a fleet host: this machine's scan says nothing of it.
+        if let restartAdvisor, slot != nil, result.ranAnyUpdate { result.restartAdvice = restartAdvisor.advice() }
         deliver(EngineEvent(kind: .jobCompleted(job: id, result: result)))
         if let slot { releaseInstaller(slot) }
     }
