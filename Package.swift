@@ -75,7 +75,7 @@ let package = Package(
         // Pure: the monitor's state machine, renderer and themes (Themes/*.yaml embedded at build time).
         .target(
             name: "Monitor",
-            dependencies: ["InstallEngine", "TerminalUI", .product(name: "Yams", package: "Yams")],
+            dependencies: ["InstallEngine", "RestartScan", "TerminalUI", .product(name: "Yams", package: "Yams")],
             plugins: ["EmbedThemes"]
         ),
         // Turns files into a Swift file of string literals (run by the EmbedThemes and EmbedShippedFiles plugins).
@@ -146,7 +146,7 @@ let package = Package(
         .testTarget(name: "MonitorRuntimeTests", dependencies: ["MonitorRuntime", "Monitor", "InstallEngine", "TerminalUI"]),
         .testTarget(
             name: "MonitorTests",
-            dependencies: ["Monitor", "InstallEngine", "TerminalUI"],
+            dependencies: ["Monitor", "InstallEngine", "RestartScan", "TerminalUI"],
             exclude: ["Snapshots"]
         ),
         // Spawning children with the signals a shell gives them, for the end-to-end tests.
