@@ -29,10 +29,15 @@ let package = Package(
 
         // MARK: - Engine
 
+        // Pure reading of /proc and file metadata: what still runs deleted or replaced code, and
+        // whether a reboot is needed (rule 32).
+        .target(name: "RestartScan"),
+
         .target(
             name: "InstallEngine",
             dependencies: [
                 "CPosixSpawn",
+                "RestartScan",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "DequeModule", package: "swift-collections"),
             ]
@@ -49,7 +54,7 @@ let package = Package(
         ),
 
         // Pure: JSON reading and writing, and the daemon's wire protocol (events, commands, replies).
-        .target(name: "EngineWire", dependencies: ["InstallEngine"]),
+        .target(name: "EngineWire", dependencies: ["InstallEngine", "RestartScan"]),
 
         // Unix sockets: bind/connect/accept with the right flags, SO_PEERCRED, send without SIGPIPE.
         .target(name: "CUnixSocket"),
@@ -71,7 +76,7 @@ let package = Package(
         // Pure: the monitor's state machine, renderer and themes (Themes/*.yaml embedded at build time).
         .target(
             name: "Monitor",
-            dependencies: ["InstallEngine", "TerminalUI", .product(name: "Yams", package: "Yams")],
+            dependencies: ["InstallEngine", "RestartScan", "TerminalUI", .product(name: "Yams", package: "Yams")],
             plugins: ["EmbedThemes"]
         ),
         // Turns files into a Swift file of string literals (run by the EmbedThemes and EmbedShippedFiles plugins).
@@ -96,6 +101,7 @@ let package = Package(
                 "InstallDrivers",
                 "EngineWire",
                 "EngineDaemon",
+                "RestartScan",
                 "TerminalUI",
                 "CursesTerminal",
                 "Monitor",
@@ -115,13 +121,13 @@ let package = Package(
             name: "installtop-bench",
             dependencies: [
                 "InstallEngine", "InstallEngineTesting", "InstallHistory", "InstallDrivers", "TerminalUI", "Monitor", "EngineWire", "EngineDaemon",
-                "CSpawnFloor",
+                "CSpawnFloor", "RestartScan",
             ]
         ),
 
         // MARK: - Tests
 
-        .testTarget(name: "InstallEngineTests", dependencies: ["InstallEngine", "InstallEngineTesting"]),
+        .testTarget(name: "InstallEngineTests", dependencies: ["InstallEngine", "InstallEngineTesting", "RestartScan"]),
         .testTarget(
             name: "InstallHistoryTests",
             dependencies: [
@@ -131,7 +137,8 @@ let package = Package(
             ]
         ),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI"]),
-        .testTarget(name: "EngineWireTests", dependencies: ["EngineWire", "InstallEngine"]),
+        .testTarget(name: "RestartScanTests", dependencies: ["RestartScan"], exclude: ["Samples"]),
+        .testTarget(name: "EngineWireTests", dependencies: ["EngineWire", "InstallEngine", "RestartScan"]),
         // Private apt roots with test packages built offline (PACKAGES.md), for the apt tests.
         .target(name: "APTTestSupport", dependencies: ["InstallDrivers"], path: "Tests/APTTestSupport"),
         .testTarget(name: "InstallDriversTests", dependencies: ["InstallDrivers", "InstallEngine", "APTTestSupport"]),
@@ -143,7 +150,7 @@ let package = Package(
         .testTarget(name: "MonitorRuntimeTests", dependencies: ["MonitorRuntime", "Monitor", "InstallEngine", "TerminalUI"]),
         .testTarget(
             name: "MonitorTests",
-            dependencies: ["Monitor", "InstallEngine", "TerminalUI"],
+            dependencies: ["Monitor", "InstallEngine", "RestartScan", "TerminalUI"],
             exclude: ["Snapshots"]
         ),
         // Spawning children with the signals a shell gives them, for the end-to-end tests.

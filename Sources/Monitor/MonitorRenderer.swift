@@ -51,7 +51,11 @@ public enum MonitorRenderer {
         let jobs = state.queue.jobs
         let separator = state.glyphs.separator
         var rebootText = ""
-        if state.rebootRequired { rebootText = "\(state.glyphs.reboot) reboot\(area.width >= 80 ? " required" : "") " }
+        if state.rebootRequired || state.newestRestartAdvice?.rebootRequired == true {
+            rebootText = "\(state.glyphs.reboot) reboot\(area.width >= 80 ? " required" : "") "
+        }
+        let restartText = state.restartHeaderText(wide: area.width >= 80)
+        if !restartText.isEmpty { rebootText = restartText + (rebootText.isEmpty ? " " : separator) + rebootText }
         let rebootWidth = DisplayWidth.of(rebootText)
         let room = area.maxX - rebootWidth
         guard !jobs.isEmpty else {

@@ -17,7 +17,7 @@ struct InstallTop: ParsableCommand {
             RunCommand.self, DemoCommand.self, ValidateCommand.self, HistoryCommand.self, ThemesCommand.self,
             ServeCommand.self, SubmitCommand.self, AttachCommand.self, StatusCommand.self, AbortCommand.self,
             CleanupCommand.self, APTCommand.self, AnsibleCommand.self, HooksCommand.self, WatchCommand.self,
-            GenerateManualCommand.self,
+            RestartsCommand.self, RestartServicesCommand.self, GenerateManualCommand.self,
         ]
     )
 

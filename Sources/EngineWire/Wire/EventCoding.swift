@@ -112,6 +112,7 @@ public enum EventCoding {
             object.add("result", completion.result.resultCode.name)
             object.add("hResult", completion.result.hResult.description)
             object.add("rebootRequired", completion.result.rebootRequired)
+            if let advice = completion.result.restartAdvice { object.addRaw("restarts", RestartAdviceCoding.encode(advice)) }
         case .jobCleanedUp(let cleanUp):
             object.add("event", "job.cleanedUp")
             object.add("job", cleanUp.job)
@@ -178,7 +179,10 @@ public enum EventCoding {
         case "job.completed":
             kind = .jobCompleted(job: try object.int("job"), result: InstallationResult(
                 resultCode: try resultCode(object), hResult: try hResult(object),
-                rebootRequired: try object.bool("rebootRequired", default: false), updateResults: []))
+                rebootRequired: try object.bool("rebootRequired", default: false), updateResults: [],
+                restartAdvice: try object.members["restarts"]?.objectValue.map { members throws(WireError) in
+                    try RestartAdviceCoding.decode(WireObject(members, context: "\(name).restarts"))
+                }))
         case "job.cleanedUp":
             kind = .jobCleanedUp(job: try object.int("job"))
         default:

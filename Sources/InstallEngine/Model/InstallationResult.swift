@@ -1,3 +1,5 @@
+import RestartScan
+
 /// The result of a whole job (WUA `IInstallationResult`), returned by `endInstall`.
 public struct InstallationResult: Sendable, Hashable {
     public var resultCode: OperationResultCode
@@ -6,17 +8,28 @@ public struct InstallationResult: Sendable, Hashable {
     public var rebootRequired: Bool
     /// One per update, in the order of the job's update list.
     public var updateResults: [UpdateInstallationResult]
+    /// What still runs deleted or replaced code and whether the machine needs a reboot, scanned
+    /// when the job completed (rule 32); `nil` when no update of it ran or the queue has no
+    /// `RestartAdvisor`.
+    public var restartAdvice: RestartAdvice?
 
     public init(
         resultCode: OperationResultCode,
         hResult: HResult,
         rebootRequired: Bool,
-        updateResults: [UpdateInstallationResult]
+        updateResults: [UpdateInstallationResult],
+        restartAdvice: RestartAdvice? = nil
     ) {
         self.resultCode = resultCode
         self.hResult = hResult
         self.rebootRequired = rebootRequired
         self.updateResults = updateResults
+        self.restartAdvice = restartAdvice
+    }
+
+    /// Whether some update of the job ran, so that it may have changed the system (rule 32).
+    public var ranAnyUpdate: Bool {
+        updateResults.contains { $0.startedAt != nil }
     }
 
     /// The result of update `index`.

@@ -1,4 +1,5 @@
 import Foundation
+import RestartScan
 import Synchronization
 
 /// A queue of jobs in front of `UpdateInstaller`s (ours): jobs run in order, `concurrency` at a
@@ -32,22 +33,28 @@ public final class JobQueue: Sendable {
     /// session's one slot).
     private let backend: any InstallBackend
     private let configuration: EngineConfiguration
+    private let restartAdvisor: (any RestartAdvisor)?
     private let callbackQueue = CallbackQueue()
     private let state: Mutex<State>
 
     /// - Parameters:
     ///   - concurrency: how many jobs run at once (at least 1).
     ///   - outputCapacity: lines of output kept per update for late subscribers.
+    ///   - restartAdvisor: asked, on the callback queue, for the restart advice of each job
+    ///     that ran an update, before its `jobCompleted` (rule 32); none when `nil`, and none
+    ///     for the jobs of a driver session (fleet hosts: another machine).
     public init(
         backend: any InstallBackend,
         concurrency: Int = 1,
         configuration: EngineConfiguration = EngineConfiguration(),
-        outputCapacity: Int = 1000
+        outputCapacity: Int = 1000,
+        restartAdvisor: (any RestartAdvisor)? = nil
     ) {
         let count = max(1, concurrency)
         let queue = callbackQueue
         self.backend = backend
         self.configuration = configuration
+        self.restartAdvisor = restartAdvisor
         installers = (0..<count).map { _ in
             UpdateInstaller(backend: backend, configuration: configuration, callbackQueue: queue)
         }
@@ -367,6 +374,9 @@ public final class JobQueue: Sendable {
 
     /// Runs on the callback queue when a job has completed.
     private func jobDidComplete(_ id: Int, result: InstallationResult, slot: Int?) {
+        var result = result
+        // A job of a driver session (no slot) is a fleet host: this machine's scan says nothing of it.
+        if let restartAdvisor, slot != nil, result.ranAnyUpdate { result.restartAdvice = restartAdvisor.advice() }
         deliver(EngineEvent(kind: .jobCompleted(job: id, result: result)))
         if let slot { releaseInstaller(slot) }
     }

@@ -4,7 +4,8 @@ import TerminalUI
 
 /// What `installtop status` prints: a table of jobs and one of updates, or one JSON document.
 enum StatusReport {
-    /// Two tables; child-supplied text sanitized.
+    /// Two tables, then the newest job's restart advice when something needs a restart or
+    /// reboot (rule 32); child-supplied text sanitized.
     static func text(_ model: QueueModel, sanitizer: TextSanitizer) -> String {
         guard !model.jobs.isEmpty else { return "The queue is empty.\n" }
         var jobs: [[String]] = [["JOB", "STATE", "DONE", "PROGRESS", "OPERATION", "NAME"]]
@@ -25,11 +26,12 @@ enum StatusReport {
                 ])
             }
         }
-        return TextTable.render(jobs) + "\n" + TextTable.render(updates)
+        let restarts = RestartAdviceText.summary(of: model.jobs, sanitizer: sanitizer) ?? ""
+        return TextTable.render(jobs) + "\n" + TextTable.render(updates) + restarts
     }
 
-    /// `{"jobs":[…]}`: per job its number, name, operation, state, percent, result and
-    /// updates (id, title, state, percent, message, result fields).
+    /// `{"jobs":[…]}`: per job its number, name, operation, state, percent, result (with
+    /// `restarts`, as in `job.completed`, when it has one) and updates (id, title, state, percent, message, result fields).
     static func json(_ model: QueueModel) -> String {
         let jobs = model.jobs.map { job -> String in
             var object = JSONObject()
@@ -44,6 +46,7 @@ enum StatusReport {
                 object.add("resultCode", result.resultCode.rawValue)
                 object.add("hResult", result.hResult.description)
                 object.add("rebootRequired", result.rebootRequired)
+                if let advice = result.restartAdvice { object.addRaw("restarts", RestartAdviceCoding.encode(advice)) }
             } else {
                 object.addNull("result")
             }

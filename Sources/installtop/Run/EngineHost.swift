@@ -1,5 +1,6 @@
 import InstallEngine
 import InstallHistory
+import RestartScan
 
 /// The engine of a process that owns one (`run`, `demo` and `serve`): the job queue on real
 /// child processes and the install history recording its events, built in one place.
@@ -14,7 +15,7 @@ struct EngineHost {
     /// `warnings` gets why, and `history` says so.
     init(scheduling: SchedulingOptions?, history options: HistoryOptions, warnings: Warnings) {
         queue = JobQueue(backend: ProcessBackend(), concurrency: scheduling?.concurrency ?? 1,
-                         configuration: scheduling?.configuration ?? EngineConfiguration())
+                         configuration: scheduling?.configuration ?? EngineConfiguration(), restartAdvisor: RestartScanner())
         guard !options.noHistory else {
             history = .off("history is off (--no-history)")
             return

@@ -1,0 +1,111 @@
+import RestartScan
+
+/// The JSON of a restart scan (rule 32), as `installtop restarts --json` prints it and
+/// `job.completed` carries it under `restarts`.
+///
+/// `{"restartNeeded":true,"rebootRequired":true,"rebootReasons":[{"reason":"kernel","running":"6.1.0-9-amd64","installed":"6.1.0-18-amd64"},{"reason":"reboot-required","packages":["libc6"]}],"services":["nginx.service"],"processes":[{"pid":812,"command":"nginx","user":"www-data","uid":33,"unit":"nginx.service","owner":"service","ownerName":"nginx.service","files":[{"path":"/usr/lib/x86_64-linux-gnu/libssl.so.3","change":"deleted"}]}],"unreadable":[{"pid":9,"command":"x","reason":"Permission denied"}]}`
+/// `unit` is `null` outside a service; `owner` is `service`, `session`, `container` or
+/// `process` (bare), `ownerName` its unit, session or container (`null` for a bare process).
+public enum RestartAdviceCoding {
+    public static func encode(_ advice: RestartAdvice) -> String {
+        var object = JSONObject()
+        object.add("restartNeeded", !advice.processes.isEmpty)
+        object.add("rebootRequired", advice.rebootRequired)
+        object.addRaw("rebootReasons", list(advice.rebootReasons.map(reason)))
+        object.add("services", strings: advice.services)
+        object.addRaw("processes", list(advice.processes.map(process)))
+        object.addRaw("unreadable", list(advice.unreadable.map(unreadable)))
+        return object.json
+    }
+
+    /// Reads what `encode` wrote (`restartNeeded`, `rebootRequired` and `services` are derived,
+    /// so not read back). Reboot reasons this version does not know are left out.
+    /// - Throws: `badArgument` naming the member that is missing or of the wrong type.
+    public static func decode(_ object: WireObject) throws(WireError) -> RestartAdvice {
+        var advice = RestartAdvice()
+        for reason in try object.objects("rebootReasons") {
+            switch try reason.string("reason") {
+            case "kernel": advice.rebootReasons.append(.newerKernel(running: try reason.string("running"), installed: try reason.string("installed")))
+            case "reboot-required": advice.rebootReasons.append(.rebootRequiredFile(packages: try reason.strings("packages")))
+            default: break
+            }
+        }
+        for process in try object.objects("processes") {
+            let name = try process.optionalString("ownerName")
+            let owner: ProcessOwner = switch (try process.string("owner"), name) {
+            case ("service", let unit?): .service(unit: unit)
+            case ("session", let session?): .session(name: session)
+            case ("container", let container?): .container(name: container)
+            default: .bare
+            }
+            var files: [StaleFile] = []
+            for file in try process.objects("files") {
+                files.append(StaleFile(path: try file.string("path"), change: try file.name("change", StaleFile.Change.init(rawValue:), expected: "deleted or replaced")))
+            }
+            advice.processes.append(StaleProcess(
+                pid: Int32(truncatingIfNeeded: try process.int("pid")), command: try process.string("command"),
+                uid: UInt32(truncatingIfNeeded: try process.int("uid")), user: try process.string("user"), owner: owner, files: files))
+        }
+        for process in try object.objects("unreadable") {
+            advice.unreadable.append(UnreadableProcess(
+                pid: Int32(truncatingIfNeeded: try process.int("pid")), command: try process.string("command"), reason: try process.string("reason")))
+        }
+        return advice
+    }
+
+    private static func list(_ elements: [String]) -> String {
+        "[" + elements.joined(separator: ",") + "]"
+    }
+
+    private static func reason(_ reason: RebootReason) -> String {
+        var object = JSONObject()
+        switch reason {
+        case .newerKernel(let running, let installed):
+            object.add("reason", "kernel")
+            object.add("running", running)
+            object.add("installed", installed)
+        case .rebootRequiredFile(let packages):
+            object.add("reason", "reboot-required")
+            object.add("packages", strings: packages)
+        }
+        return object.json
+    }
+
+    private static func process(_ process: StaleProcess) -> String {
+        var object = JSONObject()
+        object.add("pid", process.pid)
+        object.add("command", process.command)
+        object.add("user", process.user)
+        object.add("uid", Int(process.uid))
+        if let unit = process.owner.unit { object.add("unit", unit) } else { object.addNull("unit") }
+        switch process.owner {
+        case .service(let unit):
+            object.add("owner", "service")
+            object.add("ownerName", unit)
+        case .session(let name):
+            object.add("owner", "session")
+            object.add("ownerName", name)
+        case .container(let name):
+            object.add("owner", "container")
+            object.add("ownerName", name)
+        case .bare:
+            object.add("owner", "process")
+            object.addNull("ownerName")
+        }
+        object.addRaw("files", list(process.files.map { file in
+            var entry = JSONObject()
+            entry.add("path", file.path)
+            entry.add("change", file.change.rawValue)
+            return entry.json
+        }))
+        return object.json
+    }
+
+    private static func unreadable(_ process: UnreadableProcess) -> String {
+        var object = JSONObject()
+        object.add("pid", process.pid)
+        object.add("command", process.command)
+        object.add("reason", process.reason)
+        return object.json
+    }
+}

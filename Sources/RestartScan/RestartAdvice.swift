@@ -1,0 +1,46 @@
+/// What still runs old code and whether the machine needs a reboot (rule 32): one scan's answer.
+public struct RestartAdvice: Sendable, Hashable {
+    /// Processes that map deleted or replaced executable files, by pid.
+    public var processes: [StaleProcess]
+    /// Processes the scan could not read, by pid; they may run old code too.
+    public var unreadable: [UnreadableProcess]
+    /// Empty when no reboot is needed.
+    public var rebootReasons: [RebootReason]
+
+    public init(processes: [StaleProcess] = [], unreadable: [UnreadableProcess] = [], rebootReasons: [RebootReason] = []) {
+        self.processes = processes
+        self.unreadable = unreadable
+        self.rebootReasons = rebootReasons
+    }
+
+    public var rebootRequired: Bool { !rebootReasons.isEmpty }
+
+    /// True when some process runs old code or a reboot is needed (`installtop restarts` exits 1).
+    public var needsAction: Bool { !processes.isEmpty || rebootRequired }
+
+    /// The systemd services to restart, each once, sorted.
+    public var services: [String] {
+        Array(Set(processes.compactMap(\.owner.unit))).sorted()
+    }
+
+    /// The processes in groups by owner: services first (sorted by unit), then sessions,
+    /// containers and bare processes; processes keep their pid order inside a group.
+    public var groups: [(owner: ProcessOwner, processes: [StaleProcess])] {
+        var order: [ProcessOwner] = []
+        var members: [ProcessOwner: [StaleProcess]] = [:]
+        for process in processes {
+            if members[process.owner] == nil { order.append(process.owner) }
+            members[process.owner, default: []].append(process)
+        }
+        return order.sorted { Self.sortKey($0) < Self.sortKey($1) }.map { ($0, members[$0] ?? []) }
+    }
+
+    private static func sortKey(_ owner: ProcessOwner) -> String {
+        switch owner {
+        case .service(let unit): "0" + unit
+        case .session(let name): "1" + name
+        case .container(let name): "2" + name
+        case .bare: "3"
+        }
+    }
+}

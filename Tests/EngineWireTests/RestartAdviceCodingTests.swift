@@ -1,0 +1,40 @@
+import EngineWire
+import RestartScan
+import Testing
+
+/// The JSON of a restart scan (rule 32): the contract's fields, and a round trip through the wire.
+@Suite("restart advice coding")
+struct RestartAdviceCodingTests {
+    private let advice = RestartAdvice(
+        processes: [
+            StaleProcess(pid: 812, command: "nginx", uid: 33, user: "www-data", owner: .service(unit: "nginx.service"),
+                         files: [StaleFile(path: "/usr/lib/libssl.so.3", change: .deleted), StaleFile(path: "/usr/lib/libc.so.6", change: .replaced)]),
+            StaleProcess(pid: 900, command: "bash", uid: 1000, user: "ann", owner: .session(name: "session-4.scope"), files: [StaleFile(path: "/usr/bin/bash", change: .deleted)]),
+            StaleProcess(pid: 901, command: "app", uid: 0, user: "root", owner: .container(name: "web01"), files: [StaleFile(path: "/app", change: .deleted)]),
+            StaleProcess(pid: 902, command: "loose", uid: 0, user: "root", owner: .bare, files: [StaleFile(path: "/loose", change: .deleted)]),
+        ],
+        unreadable: [UnreadableProcess(pid: 7, command: "secret", reason: "Permission denied")],
+        rebootReasons: [.newerKernel(running: "6.1.0-9-amd64", installed: "6.1.0-18-amd64"), .rebootRequiredFile(packages: ["libc6"])])
+
+    @Test("field by field, in the contract's order")
+    func encode() {
+        let json = RestartAdviceCoding.encode(advice)
+
+        #expect(json == #"{"restartNeeded":true,"rebootRequired":true,"rebootReasons":[{"reason":"kernel","running":"6.1.0-9-amd64","installed":"6.1.0-18-amd64"},{"reason":"reboot-required","packages":["libc6"]}],"services":["nginx.service"],"processes":[{"pid":812,"command":"nginx","user":"www-data","uid":33,"unit":"nginx.service","owner":"service","ownerName":"nginx.service","files":[{"path":"/usr/lib/libssl.so.3","change":"deleted"},{"path":"/usr/lib/libc.so.6","change":"replaced"}]},{"pid":900,"command":"bash","user":"ann","uid":1000,"unit":null,"owner":"session","ownerName":"session-4.scope","files":[{"path":"/usr/bin/bash","change":"deleted"}]},{"pid":901,"command":"app","user":"root","uid":0,"unit":null,"owner":"container","ownerName":"web01","files":[{"path":"/app","change":"deleted"}]},{"pid":902,"command":"loose","user":"root","uid":0,"unit":null,"owner":"process","ownerName":null,"files":[{"path":"/loose","change":"deleted"}]}],"unreadable":[{"pid":7,"command":"secret","reason":"Permission denied"}]}"#)
+    }
+
+    @Test("decoding gives back what was encoded")
+    func roundTrip() throws {
+        let object = try #require(try JSONParser.parse(RestartAdviceCoding.encode(advice)).objectValue)
+
+        #expect(try RestartAdviceCoding.decode(WireObject(object, context: "restarts")) == advice)
+    }
+
+    @Test("a file change this version does not know is an error naming the member")
+    func badChange() throws {
+        let text = #"{"rebootReasons":[],"processes":[{"pid":1,"command":"a","user":"u","uid":0,"owner":"process","ownerName":null,"files":[{"path":"/a","change":"moved"}]}],"unreadable":[]}"#
+        let object = try #require(try JSONParser.parse(text).objectValue)
+
+        #expect(throws: WireError.self) { try RestartAdviceCoding.decode(WireObject(object, context: "restarts")) }
+    }
+}

@@ -1,0 +1,61 @@
+import InstallEngine
+import Monitor
+import RestartScan
+import Testing
+
+/// Rule 32 in the monitor's header: "N services to restart" beside "reboot required", from the
+/// advice of the job that completed last.
+@Suite("monitor: restart advice in the header")
+struct MonitorRestartHeaderTests {
+    private func process(_ pid: Int32, _ unit: String) -> StaleProcess {
+        StaleProcess(pid: pid, command: "p\(pid)", uid: 0, user: "root", owner: .service(unit: unit),
+                     files: [StaleFile(path: "/usr/lib/libssl.so.3", change: .deleted)])
+    }
+
+    /// Runs a one-update job to success and completes it with `advice`.
+    private func complete(_ scenario: inout Scenario, advice: RestartAdvice) {
+        let job = scenario.queue("Upgrade", ["openssl"])
+        scenario.startJob(job)
+        scenario.startUpdate(job, 0)
+        scenario.completeUpdate(job, 0, .succeeded)
+        let results = scenario.state.queue.job(job)?.updates.map(\.result) ?? []
+        var result = InstallationResult.combining(results, abortRequested: false)
+        result.restartAdvice = advice
+        scenario.send(.jobCompleted(job: job, result: result))
+    }
+
+    @Test("two services (three processes) and a kernel: both in the header")
+    func servicesAndReboot() {
+        var scenario = Scenario(width: 100, height: 24)
+        complete(&scenario, advice: RestartAdvice(
+            processes: [process(1, "nginx.service"), process(2, "nginx.service"), process(3, "cron.service")],
+            rebootReasons: [.newerKernel(running: "6.1.0-9", installed: "6.1.0-18")]))
+
+        let header = scenario.screen().split(separator: "\n")[0]
+
+        #expect(header.contains("2 services to restart · ⟳ reboot required"), "\(header)")
+    }
+
+    @Test("a bare process alone needs no service restart; nothing shows")
+    func bareOnly() {
+        var scenario = Scenario(width: 100, height: 24)
+        complete(&scenario, advice: RestartAdvice(processes: [
+            StaleProcess(pid: 9, command: "loose", uid: 0, user: "root", owner: .bare, files: [StaleFile(path: "/x", change: .deleted)]),
+        ]))
+
+        let header = scenario.screen().split(separator: "\n")[0]
+
+        #expect(!header.contains("restart") && !header.contains("reboot"), "\(header)")
+    }
+
+    @Test("the newest job's advice counts: a later scan with nothing stale clears the header")
+    func newestWins() {
+        var scenario = Scenario(width: 100, height: 24)
+        complete(&scenario, advice: RestartAdvice(processes: [process(1, "nginx.service")]))
+        #expect(scenario.screen().split(separator: "\n")[0].contains("1 service to restart"))
+        scenario.advance(1)
+        complete(&scenario, advice: RestartAdvice())
+
+        #expect(!scenario.screen().split(separator: "\n")[0].contains("to restart"))
+    }
+}

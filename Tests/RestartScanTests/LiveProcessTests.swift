@@ -1,0 +1,123 @@
+import Foundation
+import Glibc
+import RestartScan
+import Testing
+
+/// The scan of this machine's `/proc` over processes the test starts, after replacing their
+/// files the way dpkg does (write `X.dpkg-new`, rename it over `X`).
+@Suite("scan of live processes", .serialized)
+struct LiveProcessTests {
+    private static let library = URL(fileURLWithPath: "/lib/x86_64-linux-gnu/libz.so.1").resolvingSymlinksInPath().path
+
+    /// A `sleep` the test owns; `stop()` kills it by pid and reaps it.
+    private struct Sleeper {
+        let process: Process
+
+        init(executable: String = "/bin/sleep", preload: String? = nil) throws {
+            process = Process()
+            process.executableURL = URL(fileURLWithPath: executable)
+            process.arguments = ["600"]
+            var environment = ["PATH": "/usr/bin:/bin"]
+            if let preload { environment["LD_PRELOAD"] = preload }
+            process.environment = environment
+            try process.run()
+        }
+
+        var pid: Int32 { process.processIdentifier }
+
+        /// Whether its maps show `path` (the dynamic loader has run).
+        func maps(_ path: String) -> Bool {
+            ((try? String(contentsOfFile: "/proc/\(pid)/maps", encoding: .utf8)) ?? "").contains(path)
+        }
+
+        func stop() {
+            kill(pid, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+
+    /// Replaces `path` as dpkg does: the new content goes to `path.dpkg-new`, renamed over `path`.
+    private func replaceLikeDpkg(_ path: String) throws {
+        try FileManager.default.copyItem(atPath: path, toPath: path + ".dpkg-new")
+        #expect(rename(path + ".dpkg-new", path) == 0)
+    }
+
+    @Test("a process that maps a replaced library is listed with that file; one that does not, is not")
+    func replacedLibrary() async throws {
+        let folder = try ScanFolder()
+        defer { folder.remove() }
+        let copy = folder.file("libz-copy.so.1")
+        try FileManager.default.copyItem(atPath: Self.library, toPath: copy)
+        let user = try Sleeper(preload: copy)
+        defer { user.stop() }
+        let bystander = try Sleeper()
+        defer { bystander.stop() }
+        #expect(await eventually { user.maps(copy) && bystander.maps("libc") })
+
+        let before = RestartScanner().scan()
+        try replaceLikeDpkg(copy)
+        let after = RestartScanner().scan()
+
+        #expect(!before.processes.contains { $0.pid == user.pid })
+        let listed = after.processes.first { $0.pid == user.pid }
+        #expect(listed?.files == [StaleFile(path: copy, change: .deleted)])
+        #expect(listed?.command == "sleep")
+        #expect(listed?.user == "root" || listed?.uid != 0)
+        #expect(!after.processes.contains { $0.pid == bystander.pid })
+    }
+
+    @Test("a replaced executable is listed with its path first")
+    func replacedExecutable() async throws {
+        let folder = try ScanFolder()
+        defer { folder.remove() }
+        let executable = folder.file("sleep")
+        try FileManager.default.copyItem(atPath: "/bin/sleep", toPath: executable)
+        let sleeper = try Sleeper(executable: executable)
+        defer { sleeper.stop() }
+        #expect(await eventually { sleeper.maps("libc") })
+
+        try replaceLikeDpkg(executable)
+        let listed = RestartScanner().scan().processes.first { $0.pid == sleeper.pid }
+
+        #expect(listed?.files.first == StaleFile(path: executable, change: .deleted))
+    }
+
+    /// The kernel marks the unlinked name, not the inode: a scan that compared inodes only would
+    /// miss nothing here, but one that looked for a vanished inode would.
+    @Test("a library replaced while another hard link keeps the old file alive is still listed")
+    func replacedKeptByHardLink() async throws {
+        let folder = try ScanFolder()
+        defer { folder.remove() }
+        let copy = folder.file("libz-copy.so.1")
+        try FileManager.default.copyItem(atPath: Self.library, toPath: copy)
+        let user = try Sleeper(preload: copy)
+        defer { user.stop() }
+        #expect(await eventually { user.maps(copy) })
+
+        #expect(link(copy, copy + ".kept") == 0)
+        try replaceLikeDpkg(copy)
+        let listed = RestartScanner().scan().processes.first { $0.pid == user.pid }
+
+        #expect(listed?.files == [StaleFile(path: copy, change: .deleted)])
+    }
+
+    @Test("a process in a cgroup v2 of its own is named by that cgroup's unit (root, cgroup v2 only)",
+          .enabled(if: LiveCgroup.available))
+    func ownCgroup() async throws {
+        let folder = try ScanFolder()
+        defer { folder.remove() }
+        let copy = folder.file("libz-copy.so.1")
+        try FileManager.default.copyItem(atPath: Self.library, toPath: copy)
+        let cgroup = try LiveCgroup(unit: "installtop-restart-test-\(getpid()).service")
+        defer { cgroup.remove() }
+        let user = try Sleeper(preload: copy)
+        defer { user.stop() }
+        try cgroup.add(user.pid)
+        #expect(await eventually { user.maps(copy) })
+
+        try replaceLikeDpkg(copy)
+        let listed = RestartScanner().scan().processes.first { $0.pid == user.pid }
+
+        #expect(listed?.owner == .service(unit: cgroup.unit))
+    }
+}
