@@ -44,34 +44,6 @@ struct FleetMonitorEndToEndTests {
         #expect(folder.read("ran") == nil, "the playbook ran after q: \(folder.read("ran") ?? "")")
     }
 
-    /// Writes a one-task playbook and an `ansible-playbook` whose check (`--list-hosts`) waits
-    /// for a file `release` in `folder`, so the check lasts as long as the test needs; a run of
-    /// the playbook itself is noted in `ran`. Returns the shell command that runs installtop
-    /// with them and writes its exit status to `rc`.
-    private func heldCheckCommand(_ hosts: FleetTestHosts, _ folder: EndToEndFolder) throws -> String {
-        try folder.write("site.yml", """
-            - name: Patch
-              hosts: all
-              gather_facts: false
-              tasks:
-                - name: Install
-                  command: /bin/true
-            """)
-        try folder.write("ansible-playbook", """
-            #!/bin/sh
-            case " $* " in
-                *" --list-hosts "*) while [ ! -e '\(folder.path("release"))' ]; do sleep 0.05; done ;;
-                *) echo "$*" >> '\(folder.path("ran"))' ;;
-            esac
-            exec ansible-playbook "$@"
-            """, executable: true)
-        let environment = try hosts.environmentWithAnsible()
-        let variables = environment.sorted { $0.key < $1.key }.map { "'\($0.key)=\($0.value)'" }.joined(separator: " ")
-        return hosts.controllerCommand(["env"]).map { "'\($0)'" }.joined(separator: " ")
-            + " \(variables) '\(try EndToEndFolder.binary())' ansible '\(folder.path("site.yml"))' -i '\(hosts.inventoryPath)'"
-            + " --ansible-playbook '\(folder.path("ansible-playbook"))' --no-history; echo $? > '\(folder.path("rc"))'; sleep 60"
-    }
-
     @Test("A playbook Ansible refuses, in the monitor: a failed job says why; after q, Ansible's words on stderr and exit 2")
     func refusedPlaybook() async throws {
         let toolchain = try AnsibleToolchain.locate()
@@ -143,5 +115,35 @@ struct FleetMonitorEndToEndTests {
         #expect(h2?.contains("failed") == true && h2Reason?.hasPrefix("    ") == true && h2Reason?.contains("exit status 1") == true, "\(summary)")
         #expect(h2?.split(separator: " ", omittingEmptySubsequences: true).dropFirst(4).first == "-",
                 "a task has no exit status of its own: \(summary)")
+    }
+
+    // MARK: - Helpers
+
+    /// Writes a one-task playbook and an `ansible-playbook` whose check (`--list-hosts`) waits
+    /// for a file `release` in `folder`, so the check lasts as long as the test needs; a run of
+    /// the playbook itself is noted in `ran`. Returns the shell command that runs installtop
+    /// with them and writes its exit status to `rc`.
+    private func heldCheckCommand(_ hosts: FleetTestHosts, _ folder: EndToEndFolder) throws -> String {
+        try folder.write("site.yml", """
+            - name: Patch
+              hosts: all
+              gather_facts: false
+              tasks:
+                - name: Install
+                  command: /bin/true
+            """)
+        try folder.write("ansible-playbook", """
+            #!/bin/sh
+            case " $* " in
+                *" --list-hosts "*) while [ ! -e '\(folder.path("release"))' ]; do sleep 0.05; done ;;
+                *) echo "$*" >> '\(folder.path("ran"))' ;;
+            esac
+            exec ansible-playbook "$@"
+            """, executable: true)
+        let environment = try hosts.environmentWithAnsible()
+        let variables = environment.sorted { $0.key < $1.key }.map { "'\($0.key)=\($0.value)'" }.joined(separator: " ")
+        return hosts.controllerCommand(["env"]).map { "'\($0)'" }.joined(separator: " ")
+            + " \(variables) '\(try EndToEndFolder.binary())' ansible '\(folder.path("site.yml"))' -i '\(hosts.inventoryPath)'"
+            + " --ansible-playbook '\(folder.path("ansible-playbook"))' --no-history; echo $? > '\(folder.path("rc"))'; sleep 60"
     }
 }
