@@ -16,7 +16,7 @@ struct InstallTop: ParsableCommand {
         subcommands: [
             RunCommand.self, DemoCommand.self, ValidateCommand.self, HistoryCommand.self, ThemesCommand.self,
             ServeCommand.self, SubmitCommand.self, AttachCommand.self, StatusCommand.self, AbortCommand.self,
-            CleanupCommand.self, APTCommand.self, AnsibleCommand.self,
+            CleanupCommand.self, APTCommand.self, AnsibleCommand.self, DriveCommand.self,
         ]
     )
 

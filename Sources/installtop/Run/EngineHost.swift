@@ -19,6 +19,7 @@ struct EngineHost {
         JobKinds([
             APTJobKind(),
             ansibleKind(executable: ansiblePlaybook),
+            DriverJobKind(),
         ])
     }
 
