@@ -89,4 +89,22 @@ struct DriverKindTests {
         let updates = try #require(job["updates"] as? [[String: Any]])
         #expect(updates.map { $0["state"] as? String } == ["succeeded", "succeeded", "succeeded"])
     }
+
+    @Test("a driver that speaks another protocol version, or only lines that are no protocol, fails with a job that says so",
+          arguments: [
+              (#"echo '{"type":"hello","protocol":2}' >&3"#,
+               "1 line was not driver protocol 1; the first: the driver speaks protocol 2; this installtop speaks 1"),
+              (#"i=0; while [ $i -lt 50 ]; do echo "not json $i" >&3; i=$((i+1)); done"#, "50 lines were not driver protocol 1; the first: "),
+          ])
+    func wrongProtocol(script: String, said: String) async throws {
+        let folder = try TestFolder()
+        defer { folder.remove() }
+        let result = try await installtop(["drive", "--json", "--no-history", "--", "/bin/sh", "-c", script], in: folder)
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        let events = try result.jsonEvents()
+        let update = try #require(events.first { $0.name == "update.completed" })
+        #expect(update.string("result") == "failed")
+        #expect(update.string("reason")?.contains(said) == true, "\(update.string("reason") ?? "no reason")")
+        #expect(events.last { $0.name == "job.completed" }?.string("result") == "failed")
+    }
 }

@@ -6,6 +6,12 @@ public struct InstallationResult: Sendable, Hashable {
     public var rebootRequired: Bool
     /// One per update, in the order of the job's update list.
     public var updateResults: [UpdateInstallationResult]
+    /// Progress-channel lines of the job that could not be understood and were ignored (PRODUCT.md
+    /// "What a child process gets"); 0 until the job completes.
+    public var ignoredLines = 0
+    /// Driver reports about an update outside the plan or out of its lifecycle, ignored (rule
+    /// 22); 0 until the job completes.
+    public var protocolErrors = 0
 
     public init(
         resultCode: OperationResultCode,

@@ -25,7 +25,9 @@ enum StatusReport {
                 ])
             }
         }
-        return TextTable.render(jobs) + "\n" + TextTable.render(updates)
+        // What a job ignored (malformed channel lines, protocol errors) is said below the tables.
+        let ignored = model.jobs.compactMap { job in job.result?.ignoredLinesText.map { "job \(job.id): \($0)\n" } }
+        return TextTable.render(jobs) + "\n" + TextTable.render(updates) + (ignored.isEmpty ? "" : "\n" + ignored.joined())
     }
 
     /// `{"jobs":[…]}`: per job its number, name, operation, state, percent, result and
@@ -44,6 +46,8 @@ enum StatusReport {
                 object.add("resultCode", result.resultCode.rawValue)
                 object.add("hResult", result.hResult.description)
                 object.add("rebootRequired", result.rebootRequired)
+                if result.ignoredLines > 0 { object.add("ignoredLines", result.ignoredLines) }
+                if result.protocolErrors > 0 { object.add("protocolErrors", result.protocolErrors) }
             } else {
                 object.addNull("result")
             }

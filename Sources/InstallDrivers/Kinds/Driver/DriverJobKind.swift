@@ -56,9 +56,7 @@ public struct DriverJobKind: WireJobKind {
     /// `{"command":[…],"env":{…},"workdir":…}`.
     public func encode(_ spec: DriverJob, into driver: inout JSONObject) {
         driver.add("command", strings: spec.command)
-        var environment = JSONObject()
-        for (name, value) in spec.environment.sorted(by: { $0.key < $1.key }) { environment.add(name, value) }
-        driver.addRaw("env", environment.json)
+        driver.add("env", .object(JSONMembers(spec.environment.mapValues(JSONValue.string))))
         if let workingDirectory = spec.workingDirectory { driver.add("workdir", workingDirectory) }
     }
 
@@ -67,14 +65,7 @@ public struct DriverJobKind: WireJobKind {
         guard !command.isEmpty, !command[0].isEmpty else {
             throw WireError(.badArgument, "\(driver.context): `command` must name a program")
         }
-        var environment: [String: String] = [:]
-        if let value = driver.members["env"], !value.isNull {
-            guard let members = value.objectValue else { throw WireError(.badArgument, "\(driver.context): `env` must be an object of strings") }
-            for (name, text) in members {
-                guard let text = text.stringValue else { throw WireError(.badArgument, "\(driver.context): `env` must be an object of strings") }
-                environment[name] = text
-            }
-        }
-        return DriverJob(command: command, environment: environment, workingDirectory: try driver.optionalString("workdir"))
+        return DriverJob(command: command, environment: try UpdateCoding.environment(in: driver),
+                         workingDirectory: try driver.optionalString("workdir"))
     }
 }
