@@ -109,7 +109,8 @@ extension MonitorRenderer {
     }
 
     /// `Security updates · install · 3/8 · 41% · ETA 1m20s`; a completed job's result before its
-    /// count: `web1 · install · failed 1/6 · 100%`.
+    /// count, and what it ignored after its percent: `web1 · install · failed 1/6 · 100% · 2 lines
+    /// ignored`.
     private static func updatesTitle(_ job: JobState, state: MonitorState) -> String {
         let separator = state.glyphs.separator
         var title = state.glyphs.sanitizer.sanitize(job.descriptor.name, maxWidth: state.width)
@@ -117,6 +118,7 @@ extension MonitorRenderer {
         let result = job.phase == .completed ? job.shownResultCode.map { $0.word + " " } ?? "" : ""
         title += separator + result + "\(state.succeededCount(of: job))/\(job.updates.count)"
         title += separator + percentText(job.percentShown)
+        if job.phase == .completed, let ignored = job.result?.ignoredLinesText { title += separator + ignored }
         if let eta = state.etaSeconds(job: job) { title += separator + "ETA " + TimeText.remaining(eta) }
         if job.phase == .queued, let start = state.queuedStartEstimates()[job.id] {
             title += separator + "starts in ~" + TimeText.remaining(start)

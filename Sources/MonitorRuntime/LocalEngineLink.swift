@@ -27,24 +27,12 @@ public final class LocalEngineLink: EngineLink {
 
     public func perform(_ command: JobCommand) {
         guard let mailbox = mailbox.withLock({ $0 }) else { return }
-        switch command {
-        case .abort(let job, let force):
-            do { try queue.abort(job: job, force: force) } catch { mailbox.post(.commandResult(error.description)) }
-        case .abortAll(let force):
-            queue.abortAll(force: force)
-        case .cleanUp(let job):
-            let queue = self.queue
-            Task.detached {
-                do throws(JobCommandError) {
-                    try await queue.cleanUp(job: job)
-                } catch {
-                    mailbox.post(.commandResult(error.description))
-                }
+        do {
+            try queue.perform(command) { error in
+                if let error { mailbox.post(.commandResult(error.description)) }
             }
-        case .retry(let job):
-            do { try queue.retry(job: job) } catch { mailbox.post(.commandResult(error.description)) }
-        case .confirm(let job):
-            do { try queue.confirm(job: job) } catch { mailbox.post(.commandResult(error.description)) }
+        } catch {
+            mailbox.post(.commandResult(error.description))
         }
     }
 

@@ -7,27 +7,41 @@ import Testing
 
 @Suite("EngineServer: planning a package job holds up no other client")
 struct EngineServerPlanningTests {
-    /// Plans one update, but only once the test lets it.
-    final class HeldPlanner: PackageJobPlanner {
+    /// A job kind (`apt`, as apt's package jobs are) that plans one update, but only once the
+    /// test lets it.
+    final class HeldPlanner: WireJobKind {
         let started = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
 
-        func plan(_ job: PackageJob) throws -> PlannedPackageJob {
+        var key: String { "apt" }
+        var sectionKeys: [String] { ["install"] }
+        var sectionExpectation: String { "an apt request" }
+        var updatesNote: String { "apt plans them" }
+        var declaresJobs: Bool { false }
+        func read(_ section: inout ManifestKindSection) -> [String]? { section.strings("install") }
+        func operation(of spec: [String]) -> UpdateOperation? { .install }
+        func describe(_ spec: [String]) -> String { "apt install " + spec.joined(separator: " ") }
+        func validationPhrase(count: Int) -> String { "\(count) apt transactions" }
+        func queuedLine(_ spec: [String], name: String, job: Int?) -> String { name }
+        func encode(_ spec: [String], into object: inout JSONObject) { object.add("install", strings: spec) }
+        func decode(_ object: WireObject) throws(WireError) -> [String] { try object.strings("install") }
+
+        func plan(_ spec: [String]) throws -> KindPlan {
             started.signal()
             release.wait()
-            return PlannedPackageJob(updates: [update("lab-app")], driver: ScriptedDriver(), summary: "1 to install")
+            return .job(updates: [update("lab-app")], driver: ScriptedDriver(), summary: "1 to install")
         }
     }
 
     @Test func othersAreAnsweredWhileAPlanIsMadeAndTheSubmitterGetsItsReplyAfter() throws {
         let planner = HeldPlanner()
-        let engine = try TestEngine(packageJobs: planner)
+        let engine = try TestEngine(kinds: JobKinds([planner]))
         defer { engine.stop() }
         // Let a held plan go before stopping, even when an expectation failed on the way.
         defer { planner.release.signal() }
         let submitter = try engine.connect()
         let apt = JobSubmission(name: "apt", operation: .install, updates: [], stopOnFailure: false,
-                                package: PackageJob(request: .install(["lab-app"])))
+                                kind: JobKindSpec(kind: planner, spec: ["lab-app"]))
         let requestID = try submitter.send(.submit([apt]))
         #expect(planner.started.wait(timeout: .now() + 10) == .success, "the plan was asked for")
 

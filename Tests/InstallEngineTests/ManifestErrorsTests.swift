@@ -43,23 +43,6 @@ struct ManifestErrorsTests {
         #expect(three.validationSummary == "dir/three.yaml: OK — 3 jobs, 5 updates")
     }
 
-    @Test func theSuccessLineNamesAnAptJobInsteadOfCountingNoUpdates() throws {
-        let apt = try ManifestLoader.load(yaml: "jobs:\n  - name: P\n    apt: {install: [curl]}\n", path: "apt.yaml")
-        #expect(apt.validationSummary == "apt.yaml: OK — 1 job: an apt transaction (planned when it runs)")
-        let mixed = try ManifestLoader.load(
-            yaml: """
-                jobs:
-                  - name: A
-                    updates: [{id: a, install: x}, {id: b, install: x}]
-                  - name: P
-                    apt: {install: [curl]}
-                  - name: Q
-                    apt: {remove: [cowsay]}
-                """,
-            path: "mixed.yaml")
-        #expect(mixed.validationSummary == "mixed.yaml: OK — 3 jobs: 2 updates, 2 apt transactions (planned when it runs)")
-    }
-
     @Test func theThrownErrorsPrintTheWayValidateShowsThem() {
         let thrown = #expect(throws: ManifestErrors.self) {
             try ManifestLoader.load(yaml: "jobs:\n  - name: a\n    reboot: no\n", path: "m.yaml")

@@ -31,7 +31,7 @@ extension ServerLoop {
         let requestID = members["id"]?.intValue
         let name = members["command"]?.stringValue ?? "error"
         do throws(WireError) {
-            let command = try WireCommand(members)
+            let command = try WireCommand(members, kinds: server.options.kinds)
             if let answer = try perform(command, requestID: requestID, from: id) { reply(to: id, answer) }
         } catch {
             reply(to: id, WireReply(command: name, requestID: requestID, error: error))
@@ -50,11 +50,11 @@ extension ServerLoop {
             startSnapshot(for: id)
             return nil
         case .submit(let jobs):
-            guard jobs.contains(where: { $0.package != nil || $0.fleet != nil }) else {
+            guard jobs.contains(where: { $0.kind != nil }) else {
                 return try Self.submit(jobs, requestID: requestID, who: who, to: server)
             }
-            // Planning runs apt-get's simulation or ansible-playbook --list-hosts, seconds at
-            // times: on a thread of its own, so every other client is answered meanwhile.
+            // Planning a job of a kind runs its tool (apt-get's simulation, ansible-playbook
+            // --list-hosts), seconds at times: on a thread of its own, so every other client is answered meanwhile.
             let server = self.server
             DispatchQueue.global().async {
                 let reply: WireReply
@@ -77,120 +77,94 @@ extension ServerLoop {
         }
     }
 
-    /// Carries out a job command; `nil` for `cleanup`, which replies from a task once the job is gone.
+    /// Carries out a job command (`JobQueue.perform`); `nil` for `cleanup`, which replies once
+    /// the job is gone.
     private func perform(_ command: JobCommand, ok: WireReply, requestID: Int?, from id: Int, who: String) throws(WireError) -> WireReply? {
-        switch command {
-        case .abort(let job, let force):
-            do {
-                try server.queue.abort(job: job, force: force)
-            } catch {
-                throw WireError(error)
-            }
-            server.options.log("\(who) aborted job \(job)\(force ? " (forced)" : "")")
-            return ok
-        case .abortAll(let force):
-            server.queue.abortAll(force: force)
-            server.options.log("\(who) aborted every job\(force ? " (forced)" : "")")
-            return ok
-        case .cleanUp(let job):
-            let server = self.server
-            Task.detached {
-                do throws(JobCommandError) {
-                    try await server.queue.cleanUp(job: job)
-                    server.send(ok.line, to: id, afterCleanUpOf: job)
-                } catch {
+        let server = self.server
+        let outcome: JobCommandOutcome
+        do {
+            outcome = try server.queue.perform(command) { error in
+                guard case .cleanUp(let job) = command else { return }
+                if let error {
                     server.send(WireReply(command: ok.command, requestID: requestID, error: WireError(error)).line, to: id)
+                } else {
+                    server.send(ok.line, to: id, afterCleanUpOf: job)
                 }
             }
+        } catch {
+            throw WireError(error)
+        }
+        switch (command, outcome) {
+        case (.cleanUp, _):
             return nil
-        case .retry(let job):
-            let descriptor: JobDescriptor
-            do {
-                descriptor = try server.queue.retry(job: job)
-            } catch {
-                throw WireError(error)
-            }
+        case (.retry(let job), .requeued(let descriptor)):
             server.options.log("\(who) re-queued job \(job) as job \(descriptor.id)")
             return WireReply(command: ok.command, requestID: requestID, fields: ["job": .integer(descriptor.id)])
-        case .confirm(let job):
-            do {
-                try server.queue.confirm(job: job)
-            } catch {
-                throw WireError(error)
-            }
+        case (.abort(let job, let force), _):
+            server.options.log("\(who) aborted job \(job)\(force ? " (forced)" : "")")
+        case (.abortAll(let force), _):
+            server.options.log("\(who) aborted every job\(force ? " (forced)" : "")")
+        case (.confirm(let job), _):
             server.options.log("\(who) confirmed job \(job)")
-            return ok
+        case (.retry, _):
+            break
         }
+        return ok
     }
 
-    /// Plans, checks and queues `jobs`, all or none. Touches only `server`, so it may run off
-    /// the loop's thread.
+    /// Plans, checks and queues `jobs`, all or none (`JobPlanner`, as `run` plans a manifest's).
+    /// Touches only `server`, so it may run off the loop's thread.
     private static func submit(_ jobs: [JobSubmission], requestID: Int?, who: String, to server: EngineServer) throws(WireError) -> WireReply {
         guard server.shared.withLock({ $0.acceptsSubmissions }) else {
             throw WireError(.shuttingDown, "the engine is shutting down and takes no new jobs")
         }
         guard !jobs.isEmpty else { throw WireError(.badArgument, "submit: `jobs` is empty") }
-        // All or nothing: every job is checked (and every package job planned) before the first
-        // is queued.
-        var planned: [Int: PlannedPackageJob] = [:]
-        var sessions: [Int: any SessionDriver] = [:]
+        // All or nothing: every job is checked (and every job of a kind planned) before the
+        // first is queued.
+        var planned: [PlannedJob] = []
         for (position, job) in jobs.enumerated() {
-            if let fleet = job.fleet {
-                guard let planner = server.options.fleetJobs else {
-                    throw WireError(.invalidJob, "job \(position + 1) (\(job.name)): this engine runs no fleet jobs")
-                }
-                do {
-                    sessions[position] = try planner.driver(for: fleet)
-                } catch {
-                    throw WireError(.invalidJob, "job \(position + 1) (\(job.name)): ansible: \(error)")
-                }
-                continue
-            }
-            if let package = job.package {
-                guard let planner = server.options.packageJobs else {
-                    throw WireError(.invalidJob, "job \(position + 1) (\(job.name)): this engine runs no package jobs")
-                }
-                let plan: PlannedPackageJob
-                do {
-                    plan = try planner.plan(package)
-                } catch {
-                    throw WireError(.invalidJob, "job \(position + 1) (\(job.name)): \(package.request.summary): \(error)")
-                }
-                guard !plan.updates.isEmpty else {
-                    throw WireError(.invalidJob, "job \(position + 1) (\(job.name)): \(package.request.summary): nothing to do")
-                }
-                planned[position] = plan
-                continue
-            }
+            let plan: PlannedJob
             do {
-                try UpdateInstaller.validate(job.updates, for: job.operation)
+                plan = try JobPlanner.plan(name: job.name, operation: job.operation, updates: job.updates, stopOnFailure: job.stopOnFailure,
+                                           kind: job.kind)
             } catch {
-                throw WireError(.invalidJob, "job \(position + 1) (\(job.name)): \(error.description)")
+                throw WireError(.invalidJob, "job \(position + 1) (\(job.name)): \(error.subject): \(error.reason)")
             }
+            switch plan {
+            case .nothingToDo(let reason):
+                throw WireError(.invalidJob, "job \(position + 1) (\(job.name)): \(reason)")
+            case .job(_, let operation, let updates, _, nil):
+                do {
+                    try UpdateInstaller.validate(updates, for: operation)
+                } catch {
+                    throw WireError(.invalidJob, "job \(position + 1) (\(job.name)): \(error.description)")
+                }
+            case .job, .session:
+                break
+            }
+            planned.append(plan)
         }
         var ids: [JSONValue] = []
-        for (position, var job) in jobs.enumerated() {
-            if let session = sessions[position] {
-                // Its hosts become jobs as it runs; it has no job number of its own.
+        for (plan, submitted) in zip(planned, jobs) {
+            switch plan {
+            case .session(let session):
+                // Its jobs are declared as it runs; it has no job number of its own.
                 server.queue.submitSession(session)
-                server.options.log("\(who) submitted a fleet run: \(job.name)")
-                continue
-            }
-            if let plan = planned[position] {
-                job.updates = plan.updates
-                job.name += " · " + plan.summary
-            }
-            do {
-                let descriptor = try server.queue.submit(
-                    name: job.name, operation: job.operation, updates: job.updates, stopOnFailure: job.stopOnFailure,
-                    driver: planned[position]?.driver
-                ) { descriptor in
-                    // Before the job can start, so the log reads "submitted", then "started".
-                    server.options.log("\(who) submitted job \(descriptor.id): \(job.name) (\(job.updates.count) update\(job.updates.count == 1 ? "" : "s"))")
+                server.options.log("\(who) submitted a driver session (\(submitted.kind?.key ?? "driver")): \(submitted.name)")
+            case .job(let name, let operation, let updates, let stopOnFailure, let driver):
+                do {
+                    let descriptor = try server.queue.submit(
+                        name: name, operation: operation, updates: updates, stopOnFailure: stopOnFailure, driver: driver
+                    ) { descriptor in
+                        // Before the job can start, so the log reads "submitted", then "started".
+                        server.options.log("\(who) submitted job \(descriptor.id): \(name) (\(updates.count) update\(updates.count == 1 ? "" : "s"))")
+                    }
+                    ids.append(.integer(descriptor.id))
+                } catch {
+                    throw WireError(.invalidJob, "job \(name): \(error.description)")
                 }
-                ids.append(.integer(descriptor.id))
-            } catch {
-                throw WireError(.invalidJob, "job \(job.name): \(error.description)")
+            case .nothingToDo:
+                break
             }
         }
         // A stop that began while these were being queued may have aborted every job just

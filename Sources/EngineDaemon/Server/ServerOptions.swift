@@ -1,4 +1,4 @@
-import InstallEngine
+import EngineWire
 
 /// How an `EngineServer` listens and what it tolerates from clients.
 public struct ServerOptions: Sendable {
@@ -11,21 +11,18 @@ public struct ServerOptions: Sendable {
     public var maximumLineLength: Int
     /// Where the engine says what happens (connections, refusals, drops): one line each.
     public var log: @Sendable (String) -> Void
-    /// Plans submitted package jobs (apt); without one they are refused.
-    public var packageJobs: (any PackageJobPlanner)?
-    /// Checks submitted fleet runs (Ansible) and gives their drivers; without one they are refused.
-    public var fleetJobs: (any FleetJobPlanner)?
+    /// The kinds submitted jobs may be of besides lists of commands (apt, Ansible …); the member
+    /// of a kind not among them is not read, and such a job is refused for having no updates.
+    public var kinds: JobKinds
 
     public init(
         socketPath: String, backlogLimit: Int = 8 << 20, maximumLineLength: Int = 8 << 20,
-        log: @escaping @Sendable (String) -> Void = { _ in }, packageJobs: (any PackageJobPlanner)? = nil,
-        fleetJobs: (any FleetJobPlanner)? = nil
+        log: @escaping @Sendable (String) -> Void = { _ in }, kinds: JobKinds = JobKinds()
     ) {
         self.socketPath = socketPath
         self.backlogLimit = backlogLimit
         self.maximumLineLength = maximumLineLength
         self.log = log
-        self.packageJobs = packageJobs
-        self.fleetJobs = fleetJobs
+        self.kinds = kinds
     }
 }

@@ -113,6 +113,8 @@ public enum EventCoding {
             object.add("hResult", completion.result.hResult.description)
             object.add("rebootRequired", completion.result.rebootRequired)
             if let advice = completion.result.restartAdvice { object.addRaw("restarts", RestartAdviceCoding.encode(advice)) }
+            if completion.result.ignoredLines > 0 { object.add("ignoredLines", completion.result.ignoredLines) }
+            if completion.result.protocolErrors > 0 { object.add("protocolErrors", completion.result.protocolErrors) }
         case .jobCleanedUp(let cleanUp):
             object.add("event", "job.cleanedUp")
             object.add("job", cleanUp.job)
@@ -177,12 +179,15 @@ public enum EventCoding {
         case "job.abortRequested":
             kind = .jobAbortRequested(job: try object.int("job"), force: try object.bool("force", default: false))
         case "job.completed":
-            kind = .jobCompleted(job: try object.int("job"), result: InstallationResult(
+            var result = InstallationResult(
                 resultCode: try resultCode(object), hResult: try hResult(object),
                 rebootRequired: try object.bool("rebootRequired", default: false), updateResults: [],
                 restartAdvice: try object.members["restarts"]?.objectValue.map { members throws(WireError) in
                     try RestartAdviceCoding.decode(WireObject(members, context: "\(name).restarts"))
-                }))
+                })
+            result.ignoredLines = try object.optionalInt("ignoredLines") ?? 0
+            result.protocolErrors = try object.optionalInt("protocolErrors") ?? 0
+            kind = .jobCompleted(job: try object.int("job"), result: result)
         case "job.cleanedUp":
             kind = .jobCleanedUp(job: try object.int("job"))
         default:

@@ -63,9 +63,9 @@ public enum WireCommand: Sendable, Hashable {
         return object.json
     }
 
-    /// Reads a command object.
+    /// Reads a command object; submitted jobs may be of `kinds`.
     /// - Throws: `unknownCommand`, or `badArgument` naming the member at fault.
-    public init(_ members: JSONMembers) throws(WireError) {
+    public init(_ members: JSONMembers, kinds: JobKinds = JobKinds()) throws(WireError) {
         guard let name = members["command"]?.stringValue else {
             throw WireError(.badArgument, "a command needs a `command` string")
         }
@@ -75,7 +75,7 @@ public enum WireCommand: Sendable, Hashable {
             self = .subscribe
         case "submit":
             var jobs: [JobSubmission] = []
-            for job in try object.objects("jobs") { jobs.append(try JobSubmission(job)) }
+            for job in try object.objects("jobs") { jobs.append(try JobSubmission(job, kinds: kinds)) }
             self = .submit(jobs)
         case "abort":
             self = .job(.abort(job: try object.int("job"), force: try object.bool("force", default: false)))

@@ -12,6 +12,8 @@ final class RunningProtocolSession: RunningSession, UpdateReporter {
         var interrupted = false
         /// The last lines the driver printed itself, for a driver that ends without a plan.
         var recentOutput: [String] = []
+        /// Why the first line that was not the protocol was refused.
+        var firstProtocolError: String?
     }
 
     private let reporter: any SessionReporter
@@ -41,6 +43,15 @@ final class RunningProtocolSession: RunningSession, UpdateReporter {
         }
     }
 
+    var protocolErrorSummary: String? {
+        state.withLock { state in
+            let count = state.sessionState.protocolErrors
+            guard count > 0 else { return nil }
+            let lines = count == 1 ? "1 line was" : "\(count) lines were"
+            return "\(lines) not driver protocol \(DriverProtocol.version)" + (state.firstProtocolError.map { "; the first: \($0)" } ?? "")
+        }
+    }
+
     // MARK: - UpdateReporter (the driver's lines, on the poller's thread, in order)
 
     func report(_ report: UpdateReport) {
@@ -52,6 +63,7 @@ final class RunningProtocolSession: RunningSession, UpdateReporter {
                     return state.sessionState.receive(try DriverMessage.decode(Array(line.utf8)))
                 } catch {
                     state.sessionState.countError()
+                    if state.firstProtocolError == nil { state.firstProtocolError = "\(error)" }
                     return []
                 }
             case .output(_, let line):

@@ -44,4 +44,11 @@ public protocol RunningSession: Sendable {
     /// What the driver's process printed last (stdout and stderr), oldest first: why it ended,
     /// when it ended before declaring any job.
     var recentOutput: [String] { get }
+    /// How many of its lines were not the protocol it must speak, with the first problem
+    /// (`2 lines were not driver protocol 1; the first: …`); `nil` when none was. `nil` by default.
+    var protocolErrorSummary: String? { get }
+}
+
+extension RunningSession {
+    public var protocolErrorSummary: String? { nil }
 }

@@ -22,21 +22,19 @@ public struct Manifest: Sendable, Hashable {
     public var updateCount: Int { jobs.reduce(0) { $0 + $1.updates.count } }
 
     /// `FILE: OK — 3 jobs, 8 updates` (singular for one), what `installtop validate` prints.
-    /// A manifest with apt or Ansible jobs, whose updates are known only when they run, says
-    /// what they are: `FILE: OK — 2 jobs: 3 updates, an apt transaction (planned when it runs)`.
+    /// A manifest with jobs of kinds, whose updates are known only when they run, says what
+    /// they are: `FILE: OK — 2 jobs: 3 updates, an apt transaction (planned when it runs)`.
     public var validationSummary: String {
         let jobCount = jobs.count == 1 ? "1 job" : "\(jobs.count) jobs"
         let updates = updateCount == 1 ? "1 update" : "\(updateCount) updates"
-        let packages = jobs.count { $0.package != nil }
-        let fleets = jobs.count { $0.fleet != nil }
-        guard packages + fleets > 0 else { return "\(path): OK — \(jobCount), \(updates)" }
+        let kinded = jobs.compactMap(\.kind)
+        guard !kinded.isEmpty else { return "\(path): OK — \(jobCount), \(updates)" }
         var parts: [String] = []
-        if packages + fleets < jobs.count { parts.append(updates) }
-        if packages > 0 {
-            parts.append((packages == 1 ? "an apt transaction" : "\(packages) apt transactions") + " (planned when it runs)")
-        }
-        if fleets > 0 {
-            parts.append((fleets == 1 ? "an Ansible run" : "\(fleets) Ansible runs") + " (its hosts are jobs of their own)")
+        if kinded.count < jobs.count { parts.append(updates) }
+        var seen: [String] = []
+        for spec in kinded where !seen.contains(spec.key) {
+            seen.append(spec.key)
+            parts.append(spec.kind.validationPhrase(count: kinded.count { $0.key == spec.key }))
         }
         return "\(path): OK — \(jobCount): \(parts.joined(separator: ", "))"
     }

@@ -7,24 +7,21 @@ public struct ManifestJob: Sendable, Hashable {
     /// Rule 18: when true, the first failed update ends the job and the rest are aborted.
     public var stopOnFailure: Bool
     /// Never empty for a job of commands; each has the command `operation` needs. An exclusive
-    /// update is alone. Empty for a package job, whose updates come from apt's plan.
+    /// update is alone. Empty for a job of a kind, whose updates come from its plan.
     public var updates: [Update]
-    /// `apt: {…}`: the job is one apt transaction, planned when it is about to be queued.
-    public var package: PackageJob?
-    /// `ansible: {…}`: not one job but a fleet run, whose hosts become jobs as it runs.
-    public var fleet: FleetJob?
+    /// `nil` for a job of commands; otherwise the kind and what its section (`apt: {…}`) asks,
+    /// planned when the job is about to be queued.
+    public var kind: JobKindSpec?
     /// 1-based line where the job starts in the manifest, to point back at it in messages.
     public var line: Int
 
     /// Wraps already-checked values; `ManifestLoader` is the usual way to get jobs.
-    public init(name: String, operation: UpdateOperation, stopOnFailure: Bool, updates: [Update], line: Int, package: PackageJob? = nil,
-                fleet: FleetJob? = nil) {
+    public init(name: String, operation: UpdateOperation, stopOnFailure: Bool, updates: [Update], line: Int, kind: JobKindSpec? = nil) {
         self.name = name
         self.operation = operation
         self.stopOnFailure = stopOnFailure
         self.updates = updates
         self.line = line
-        self.package = package
-        self.fleet = fleet
+        self.kind = kind
     }
 }

@@ -10,16 +10,17 @@ public enum ManifestLoader {
 
     /// Reads and checks the manifest at `path` (relative paths start at the current folder).
     /// An unreadable file gives one error about the whole file, with no position.
-    public static func load(contentsOfFile path: String) throws(ManifestErrors) -> Manifest {
+    /// `kinds` are the job kinds its jobs may be of besides lists of commands (`EngineHost.kinds`).
+    public static func load(contentsOfFile path: String, kinds: [any JobKind] = []) throws(ManifestErrors) -> Manifest {
         let yaml = try ManifestSourceFile.text(ofFile: path)
-        return try load(yaml: yaml, path: path)
+        return try load(yaml: yaml, path: path, kinds: kinds)
     }
 
     /// Checks the manifest text `yaml` as if it were the file at `path`: `path` names the file
     /// in messages, and its folder is the base of relative workdirs and the default workdir
     /// (so `./scripts/apply.sh` works from any current folder). Workdirs that are written in
     /// the manifest must exist; the default one is not checked.
-    public static func load(yaml: String, path: String) throws(ManifestErrors) -> Manifest {
+    public static func load(yaml: String, path: String, kinds: [any JobKind] = []) throws(ManifestErrors) -> Manifest {
         guard yaml.utf8.count <= ManifestLimits.maximumFileSize else {
             throw ManifestErrors([ManifestError(
                 file: path, line: 1, column: 1,
@@ -34,7 +35,7 @@ public enum ManifestLoader {
             throw ManifestErrors([ManifestError(file: path, line: 1, column: 1, message: "invalid YAML: \(error)")])
         }
         if let root { try ManifestLimits.checkExpansion(of: root, file: path) }
-        var reader = ManifestReader(file: path)
+        var reader = ManifestReader(file: path, kinds: kinds)
         let jobs = reader.read(root)
         guard reader.errors.isEmpty else { throw ManifestErrors(reader.errors) }
         return Manifest(path: path, jobs: jobs, warnings: reader.warnings)

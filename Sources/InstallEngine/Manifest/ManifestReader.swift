@@ -13,11 +13,14 @@ struct ManifestReader {
     private(set) var errors: [ManifestError] = []
     /// What may still work when the update runs (a program looked up on `PATH` that is not there now).
     private(set) var warnings: [ManifestError] = []
+    /// The kinds a job may be of besides a list of commands, each with its section key.
+    let kinds: [any JobKind]
     /// Update ids seen so far, with where each was first written.
     private var firstIDPositions: [String: SourcePosition] = [:]
 
-    init(file: String) {
+    init(file: String, kinds: [any JobKind]) {
         self.file = file
+        self.kinds = kinds
         folder = URL(fileURLWithPath: file).standardizedFileURL.deletingLastPathComponent().path
     }
 
@@ -67,8 +70,9 @@ struct ManifestReader {
     // MARK: - Jobs
 
     private mutating func job(from node: Node, number: Int, defaults: UpdateSettings) -> ManifestJob? {
-        guard let fields = fields(of: node, in: .job) else { return nil }
-        let name = required("name", in: fields, section: .job).flatMap { nonEmptyString($0) }
+        let jobSection = ManifestSection.job(kindKeys: kinds.map(\.key))
+        guard let fields = fields(of: node, in: jobSection) else { return nil }
+        let name = required("name", in: fields, section: jobSection).flatMap { nonEmptyString($0) }
         var operation: UpdateOperation? = .install
         if let node = fields["operation"] {
             operation = choice(node, among: UpdateOperation.allCases, named: \.name)
@@ -78,30 +82,10 @@ struct ManifestReader {
         let settings = defaults.overridden(by: settings(from: fields))
 
         let label = name.map { "job `\($0)`" } ?? "job #\(number)"
-        if let ansibleNode = fields["ansible"] {
-            if fields["updates"] != nil || fields["apt"] != nil {
-                report("\(label) has `ansible` and `\(fields["apt"] != nil ? "apt" : "updates")`; a fleet run's jobs are its hosts",
-                       at: fields.keyPosition("ansible") ?? fields.position)
-                return nil
-            }
-            guard let fleet = fleetJob(from: ansibleNode), let name else { return nil }
-            return ManifestJob(name: name, operation: .install, stopOnFailure: stopOnFailure, updates: [], line: fields.position.line,
-                               fleet: fleet)
-        }
-        if let aptNode = fields["apt"] {
-            if let updatesNode = fields["updates"], !isNull(updatesNode) {
-                report("\(label) has both `apt` and `updates`; an apt job's updates are the packages apt plans",
-                       at: fields.keyPosition("updates") ?? fields.position)
-                return nil
-            }
-            guard let package = packageJob(from: aptNode), let name else { return nil }
-            if fields["operation"] != nil, operation != package.request.operation {
-                report("\(label): `operation` is \(package.request.operation.name) for this apt request; leave it out",
-                       at: fields.keyPosition("operation") ?? fields.position)
-                return nil
-            }
-            return ManifestJob(name: name, operation: package.request.operation, stopOnFailure: stopOnFailure, updates: [],
-                               line: fields.position.line, package: package)
+        let written = kinds.filter { fields[$0.key] != nil }
+        if let kind = written.first, let kindNode = fields[kind.key] {
+            return kindJob(kind, node: kindNode, in: fields, name: name, label: label, operation: operation, stopOnFailure: stopOnFailure,
+                           others: written.dropFirst().map(\.key))
         }
         guard let updatesNode = fields["updates"], !isNull(updatesNode) else {
             report("\(label) has no updates", at: fields.keyPosition("updates") ?? fields.position)
@@ -136,101 +120,34 @@ struct ManifestReader {
             name: name, operation: operation, stopOnFailure: stopOnFailure, updates: updates, line: fields.position.line)
     }
 
-    // MARK: - Package jobs
+    // MARK: - Jobs of a kind
 
-    /// `apt: {install: [a, b]}`, `{upgrade: true}`, `{full_upgrade: true}` or `{remove: [a]}`, with
-    /// an optional `apt_config` and `chroot` (relative to the manifest's folder; the chroot must be
-    /// a folder). Exactly one request.
-    private mutating func packageJob(from node: Node) -> PackageJob? {
-        guard let fields = fields(of: node, in: .apt) else { return nil }
-        var requests: [PackageRequest] = []
-        var complete = true
-        for key in ["install", "remove"] {
-            guard let value = fields[key] else { continue }
-            guard let packages = stringList(value) else {
-                complete = false
-                continue
-            }
-            guard !packages.isEmpty else {
-                report("`\(key)` names no package", at: value)
-                complete = false
-                continue
-            }
-            requests.append(key == "install" ? .install(packages) : .remove(packages))
-        }
-        for key in ["upgrade", "full_upgrade"] {
-            guard let value = fields[key] else { continue }
-            guard let flag = boolean(value) else {
-                complete = false
-                continue
-            }
-            if flag { requests.append(key == "upgrade" ? .upgrade : .fullUpgrade) }
-        }
-        var aptConfig: String?
-        if let value = fields["apt_config"], let path = nonEmptyString(value) {
-            let expanded = NSString(string: path).expandingTildeInPath
-            aptConfig = URL(fileURLWithPath: expanded, relativeTo: URL(fileURLWithPath: folder, isDirectory: true)).standardizedFileURL.path
-            if !FileManager.default.fileExists(atPath: aptConfig ?? "") {
-                report("apt_config `\(aptConfig ?? path)` does not exist", at: value)
-                complete = false
-            }
-        }
-        var chroot: String?
-        if let value = fields["chroot"], let path = nonEmptyString(value) {
-            let expanded = NSString(string: path).expandingTildeInPath
-            let folder = URL(fileURLWithPath: expanded, relativeTo: URL(fileURLWithPath: folder, isDirectory: true)).standardizedFileURL.path
-            var isFolder: ObjCBool = false
-            if FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue {
-                chroot = folder
-            } else {
-                report("chroot `\(folder)` is not a folder", at: value)
-                complete = false
-            }
-        }
-        guard complete else { return nil }
-        guard requests.count == 1, let request = requests.first else {
-            report("expected one of install, upgrade, full_upgrade or remove in apt; got \(requests.isEmpty ? "none" : "\(requests.count)")",
-                   at: fields.position)
+    /// A job whose `kind` section (`apt: {…}`) says what it runs, read by the kind. Its updates
+    /// come from the kind's plan, so it has no `updates`; its operation is the kind's when the
+    /// kind gives one (an apt removal uninstalls), and the manifest must not contradict it.
+    private mutating func kindJob(_ kind: any JobKind, node: Node, in fields: ManifestFields, name: String?, label: String,
+                                  operation: UpdateOperation?, stopOnFailure: Bool, others: [String]) -> ManifestJob? {
+        if let other = others.first {
+            report("\(label) has both `\(kind.key)` and `\(other)`; a job is of one kind", at: fields.keyPosition(other) ?? fields.position)
             return nil
         }
-        return PackageJob(request: request, aptConfig: aptConfig, chroot: chroot)
-    }
-
-    /// `ansible: {playbook: site.yml, inventory: hosts.ini, limit: web*, args: [--check]}`: the
-    /// playbook must exist (relative paths start at the manifest's folder); `inventory` is one
-    /// path or a list, kept as written when no such file exists (a host list such as `web1,`).
-    private mutating func fleetJob(from node: Node) -> FleetJob? {
-        guard let fields = fields(of: node, in: .ansible) else { return nil }
-        guard let playbookNode = required("playbook", in: fields, section: .ansible), let playbook = nonEmptyString(playbookNode) else {
+        if let updatesNode = fields["updates"], !isNull(updatesNode) {
+            report("\(label) has both `\(kind.key)` and `updates`; \(kind.updatesNote)", at: fields.keyPosition("updates") ?? fields.position)
             return nil
         }
-        let base = URL(fileURLWithPath: folder, isDirectory: true)
-        func resolved(_ path: String) -> String {
-            URL(fileURLWithPath: NSString(string: path).expandingTildeInPath, relativeTo: base).standardizedFileURL.path
-        }
-        let playbookPath = resolved(playbook)
-        guard FileManager.default.fileExists(atPath: playbookPath) else {
-            report("playbook `\(playbookPath)` does not exist", at: playbookNode)
+        guard let sectionFields = self.fields(of: node, in: .kind(key: kind.key, keys: kind.sectionKeys, expectation: kind.sectionExpectation))
+        else { return nil }
+        var section = ManifestKindSection(reader: self, fields: sectionFields, key: kind.key)
+        let spec = kind.readSpec(&section)
+        self = section.reader
+        guard let spec, let name else { return nil }
+        if let kindOperation = spec.operation, fields["operation"] != nil, operation != kindOperation {
+            report("\(label): `operation` is \(kindOperation.name) for this \(kind.key) request; leave it out",
+                   at: fields.keyPosition("operation") ?? fields.position)
             return nil
         }
-        var inventories: [String] = []
-        if let value = fields["inventory"] {
-            let listed: [String]?
-            if case .sequence = value { listed = stringList(value) } else { listed = nonEmptyString(value).map { [$0] } }
-            guard let listed else { return nil }
-            inventories = listed.map { FileManager.default.fileExists(atPath: resolved($0)) ? resolved($0) : $0 }
-        }
-        var arguments: [String] = []
-        if let value = fields["args"] {
-            guard let list = stringList(value) else { return nil }
-            arguments = list
-        }
-        var limit: String?
-        if let value = fields["limit"] {
-            guard let text = nonEmptyString(value) else { return nil }
-            limit = text
-        }
-        return FleetJob(playbook: playbookPath, inventories: inventories, limit: limit, arguments: arguments)
+        return ManifestJob(name: name, operation: spec.operation ?? .install, stopOnFailure: stopOnFailure, updates: [], line: fields.position.line,
+                           kind: spec)
     }
 
     // MARK: - Updates
@@ -333,7 +250,7 @@ struct ManifestReader {
     /// an executable file, relative to the update's working directory; a name is looked up on
     /// `PATH` (the update's `env` may set it) and only warned about, since a package installed
     /// by an earlier update may provide it. Shell strings are the shell's business.
-    private mutating func checkProgram(_ program: String, at position: SourcePosition, workingDirectory: String, environment: [String: String]) {
+    mutating func checkProgram(_ program: String, at position: SourcePosition, workingDirectory: String, environment: [String: String]) {
         if program.contains("/") {
             let path = URL(fileURLWithPath: program, relativeTo: URL(fileURLWithPath: workingDirectory, isDirectory: true))
                 .standardizedFileURL.path

@@ -2,12 +2,11 @@
 enum ManifestSection {
     case topLevel
     case defaults
-    case job
+    /// A job, which also accepts the keys of the registered job kinds.
+    case job(kindKeys: [String])
     case update
-    /// A job's `apt:` (PRODUCT.md "Package jobs").
-    case apt
-    /// A job's `ansible:` (PRODUCT.md "Fleet jobs").
-    case ansible
+    /// A job kind's section (`apt:`), with the keys its kind accepts.
+    case kind(key: String, keys: [String], expectation: String)
 
     /// The keys `defaults`, a job and an update all accept; inner levels override outer ones.
     static let settingKeys = ["timeout", "abort_grace", "reboot", "impact", "progress", "workdir", "env"]
@@ -17,9 +16,8 @@ enum ManifestSection {
         switch self {
         case .topLevel: return ["defaults", "jobs"]
         case .defaults: return Self.settingKeys
-        case .job: return ["name", "operation", "stop_on_failure", "updates", "apt", "ansible"] + Self.settingKeys
-        case .apt: return ["install", "upgrade", "full_upgrade", "remove", "apt_config", "chroot"]
-        case .ansible: return ["playbook", "inventory", "limit", "args"]
+        case .job(let kindKeys): return ["name", "operation", "stop_on_failure", "updates"] + kindKeys + Self.settingKeys
+        case .kind(_, let keys, _): return keys
         case .update:
             return [
                 "id", "revision", "title", "install", "uninstall", "reboot", "impact", "progress", "size",
@@ -35,8 +33,7 @@ enum ManifestSection {
         case .defaults: return "in defaults"
         case .job: return "in job"
         case .update: return "in update"
-        case .apt: return "in apt"
-        case .ansible: return "in ansible"
+        case .kind(let key, _, _): return "in \(key)"
         }
     }
 
@@ -47,8 +44,7 @@ enum ManifestSection {
         case .defaults: return "a mapping of defaults"
         case .job: return "a job (a mapping with `name` and `updates`)"
         case .update: return "an update (a mapping with `id` and a command)"
-        case .apt: return "an apt request ({install: [packages]}, {upgrade: true}, {full_upgrade: true} or {remove: [packages]})"
-        case .ansible: return "an Ansible run ({playbook: site.yml, inventory: hosts.ini, limit: web*, args: [...]})"
+        case .kind(_, _, let expectation): return expectation
         }
     }
 }

@@ -49,7 +49,7 @@ final class DriverSession: SessionReporter, Sendable {
         if stopNow { running.stopAll() }
         Task.detached { [self] in
             let outcome = await running.outcome
-            processEnded(outcome, lastWords: running.recentOutput)
+            processEnded(outcome, lastWords: running.recentOutput, protocolErrors: running.protocolErrorSummary)
         }
     }
 
@@ -149,13 +149,15 @@ final class DriverSession: SessionReporter, Sendable {
 
     /// The process is gone (rule 23): jobs that never began complete as not reached (or
     /// aborted after a stop); the others end with the process's outcome. Then the slot is free.
-    private func processEnded(_ outcome: UpdateRunOutcome, lastWords: [String]) {
-        // A driver that failed before it declared anything would otherwise leave no trace:
-        // its failure becomes a job of its own, failed with what it said last.
+    private func processEnded(_ outcome: UpdateRunOutcome, lastWords: [String], protocolErrors: String?) {
+        // A driver that failed before it declared anything, or that spoke no protocol installtop
+        // understands, would otherwise leave no trace: its failure becomes a job of its own,
+        // failed with what it said last.
         let declaredNothing = state.withLock { $0.jobs.isEmpty }
-        if declaredNothing, outcome != .exited(0), let queue {
+        if declaredNothing, outcome != .exited(0) || protocolErrors != nil, let queue {
             let said = lastWords.suffix(5).joined(separator: " / ")
-            let reason = "the driver ended before it declared any job (\(outcome.summary))" + (said.isEmpty ? "" : ": \(said)")
+            let reason = "the driver ended before it declared any job (\(outcome.summary))" + (protocolErrors.map { "; \($0)" } ?? "")
+                + (said.isEmpty ? "" : ": \(said)")
             let driver = SessionJobDriver(session: self, key: "")
             if let job = queue.submitDriven(name: "driver", operation: .install, updates: [Update(id: "driver", title: "the driver's run")],
                                             session: id, driver: driver) {

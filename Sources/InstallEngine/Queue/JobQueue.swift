@@ -365,7 +365,10 @@ public final class JobQueue: Sendable {
             self?.deliver(Self.event(for: args, of: descriptor))
         }
         let onCompleted: InstallationCompletedCallback = { [weak self] job in
-            guard let self, let result = job.result else { return }
+            guard let self, var result = job.result else { return }
+            // What the job ignored is shown with its result (job.completed, status, the monitor).
+            result.ignoredLines = job.malformedChannelLines
+            result.protocolErrors = job.driverProtocolErrors
             self.jobDidComplete(id, result: result, slot: slot)
         }
         let begin = descriptor.operation == .install ? installer.beginInstall : installer.beginUninstall

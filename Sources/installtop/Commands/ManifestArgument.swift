@@ -1,4 +1,5 @@
 import ArgumentParser
+import EngineWire
 import InstallEngine
 
 /// Loading the manifest a command was given, the same way for `run` and `submit`.
@@ -6,9 +7,10 @@ enum ManifestArgument {
     /// The manifest at `file`, its warnings printed on stderr; when it is invalid, prints every
     /// error (with file:line:column) and the count on stderr and exits with status 2. A file
     /// that cannot be read is one line, `installtop: FILE: no such file`.
-    static func load(_ file: String) throws -> Manifest {
+    /// Its jobs may be of `kinds` (`EngineHost.kinds()`).
+    static func load(_ file: String, kinds: JobKinds) throws -> Manifest {
         do {
-            let manifest = try ManifestLoader.load(contentsOfFile: file)
+            let manifest = try ManifestLoader.load(contentsOfFile: file, kinds: kinds.manifestKinds)
             for warning in manifest.warnings { StandardOutput.stderr.line(warning.description) }
             return manifest
         } catch {

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import InstallDrivers
 import InstallEngine
 
 /// `installtop run FILE`: runs a manifest's jobs and monitors them.
@@ -23,12 +22,12 @@ struct RunCommand: ParsableCommand {
     @OptionGroup var scheduling: SchedulingOptions
 
     func run() throws {
-        let manifest = try ManifestArgument.load(file)
-        let fleets = AnsibleJobPlanner()
-        defer { fleets.removeFiles() }
+        let kinds = EngineHost.kinds()
+        defer { kinds.removeFiles() }
+        let manifest = try ManifestArgument.load(file, kinds: kinds)
         let planned: (jobs: [RunnableJob], sessions: [any SessionDriver])
         do {
-            planned = try RunnableJob.jobs(of: manifest, file: file, planner: APTJobPlanner(), fleets: fleets)
+            planned = try RunnableJob.jobs(of: manifest, file: file)
         } catch {
             StandardOutput.stderr.line("installtop: " + error.message)
             throw ExitCode(ExitStatus.invalidUsage.rawValue)

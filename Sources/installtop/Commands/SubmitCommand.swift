@@ -35,7 +35,7 @@ struct SubmitCommand: ParsableCommand {
     }
 
     func run() throws {
-        let manifest = try ManifestArgument.load(file)
+        let manifest = try ManifestArgument.load(file, kinds: EngineHost.kinds())
         let jobs = manifest.jobs.map { job in
             JobSubmission(
                 name: job.name, operation: job.operation,
@@ -44,7 +44,7 @@ struct SubmitCommand: ParsableCommand {
                     if let abortGrace { update.abortGrace = .milliseconds(Int64(abortGrace * 1000)) }
                     return update
                 },
-                stopOnFailure: job.stopOnFailure, package: job.package, fleet: job.fleet)
+                stopOnFailure: job.stopOnFailure, kind: job.kind)
         }
         let reply = try JobAction.perform(.submit(jobs), socket: socket, timeout: JobAction.replyTimeout)
         let ids = (reply.fields["jobs"]?.arrayValue ?? []).compactMap(\.intValue)
@@ -52,13 +52,14 @@ struct SubmitCommand: ParsableCommand {
             StandardOutput.stdout.line(#"{"jobs":["# + ids.map(String.init).joined(separator: ",") + "]}")
         } else {
             let sanitizer = TextEnvironment.sanitizer
-            for job in jobs where job.fleet != nil {
-                StandardOutput.stdout.line("fleet run queued: \(sanitizer.sanitize(job.name)) (its hosts become jobs as it runs)")
+            for job in jobs {
+                guard let kind = job.kind, kind.kind.declaresJobs else { continue }
+                StandardOutput.stdout.line(kind.queuedLine(name: sanitizer.sanitize(job.name), job: nil))
             }
-            for (id, job) in zip(ids, jobs.filter { $0.fleet == nil }) {
+            for (id, job) in zip(ids, jobs.filter { $0.kind?.kind.declaresJobs != true }) {
                 let count = job.updates.count
-                if let package = job.package {
-                    StandardOutput.stdout.line("job \(id) queued: \(sanitizer.sanitize(job.name)) (\(package.request.summary), as apt plans it)")
+                if let kind = job.kind {
+                    StandardOutput.stdout.line(kind.queuedLine(name: sanitizer.sanitize(job.name), job: id))
                     continue
                 }
                 StandardOutput.stdout.line("job \(id) queued: \(sanitizer.sanitize(job.name)) (\(job.operation.name), \(count) update\(count == 1 ? "" : "s"))")

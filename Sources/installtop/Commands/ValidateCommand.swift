@@ -19,7 +19,7 @@ struct ValidateCommand: ParsableCommand {
     var file: String
 
     func run() throws {
-        let manifest = try ManifestArgument.load(file)
+        let manifest = try ManifestArgument.load(file, kinds: EngineHost.kinds())
         print(manifest.validationSummary)
     }
 }

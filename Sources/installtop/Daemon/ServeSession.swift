@@ -3,7 +3,6 @@ import EngineDaemon
 import EngineWire
 import Foundation
 import Glibc
-import InstallDrivers
 import InstallEngine
 import InstallHistory
 
@@ -20,12 +19,12 @@ struct ServeSession {
         let log = Self.log
         let warnings = Warnings(echo: { log("warning: \($0)") })
         let host = EngineHost(scheduling: scheduling, history: history, warnings: warnings)
-        let fleets = AnsibleJobPlanner()
-        defer { fleets.removeFiles() }
+        let kinds = EngineHost.kinds()
+        defer { kinds.removeFiles() }
         let queue = host.queue
         let server: EngineServer
         do {
-            server = try EngineServer(queue: queue, history: host.history, options: ServerOptions(socketPath: socketPath, log: log, packageJobs: APTJobPlanner(), fleetJobs: fleets))
+            server = try EngineServer(queue: queue, history: host.history, options: ServerOptions(socketPath: socketPath, log: log, kinds: kinds))
         } catch {
             StandardOutput.stderr.line("installtop: \(error)")
             return 1

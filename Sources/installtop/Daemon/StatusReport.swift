@@ -27,7 +27,9 @@ enum StatusReport {
             }
         }
         let restarts = RestartAdviceText.summary(of: model.jobs, sanitizer: sanitizer) ?? ""
-        return TextTable.render(jobs) + "\n" + TextTable.render(updates) + restarts
+        // What a job ignored (malformed channel lines, protocol errors) is said below the tables.
+        let ignored = model.jobs.compactMap { job in job.result?.ignoredLinesText.map { "job \(job.id): \($0)\n" } }
+        return TextTable.render(jobs) + "\n" + TextTable.render(updates) + restarts + (ignored.isEmpty ? "" : "\n" + ignored.joined())
     }
 
     /// `{"jobs":[…]}`: per job its number, name, operation, state, percent, result (with
@@ -47,6 +49,8 @@ enum StatusReport {
                 object.add("hResult", result.hResult.description)
                 object.add("rebootRequired", result.rebootRequired)
                 if let advice = result.restartAdvice { object.addRaw("restarts", RestartAdviceCoding.encode(advice)) }
+                if result.ignoredLines > 0 { object.add("ignoredLines", result.ignoredLines) }
+                if result.protocolErrors > 0 { object.add("protocolErrors", result.protocolErrors) }
             } else {
                 object.addNull("result")
             }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import InstallDrivers
 import InstallEngine
 
 /// `installtop ansible PLAYBOOK …`: an Ansible run across a fleet, each host a job and each

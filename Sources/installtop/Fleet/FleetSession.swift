@@ -1,4 +1,5 @@
 import Foundation
+import InstallDrivers
 import InstallEngine
 
 /// One `installtop ansible`: ansible-playbook found and checked, its plugin written out, then
@@ -11,8 +12,8 @@ struct FleetSession {
     let options: RunOptions
 
     func run() -> ExitStatus {
-        let planner = AnsibleJobPlanner(executable: executable)
-        defer { planner.removeFiles() }
+        let kind = EngineHost.ansibleKind(executable: executable)
+        defer { kind.removeFiles() }
         let playbookName = (job.playbook as NSString).lastPathComponent
         if OutputMode(options: options) == .monitor {
             // `--list-hosts` takes seconds: the monitor opens at once and says what the wait is
@@ -26,7 +27,7 @@ struct FleetSession {
         }
         let driver: any SessionDriver
         do {
-            driver = try planner.driver(for: job)
+            driver = try kind.driver(for: job)
         } catch {
             StandardOutput.stderr.line("installtop: ansible: nothing was run:\n\(error)")
             return .invalidUsage

@@ -1,3 +1,5 @@
+import EngineWire
+import InstallDrivers
 import InstallEngine
 import InstallHistory
 import RestartScan
@@ -8,6 +10,25 @@ struct EngineHost {
     let queue: JobQueue
     /// Where the history is read from: the store the queue records into, or why there is none.
     let history: HistorySource
+
+    /// The job kinds installtop runs besides lists of commands, registered here once: the
+    /// manifest reader, `submit`, the planner of `run` and the engine of `serve` take these.
+    /// A new kind is its folder plus one line here. Each call makes new kinds: call
+    /// `removeFiles()` on them when no job can still start (Ansible's plugin folder).
+    /// - Parameter ansiblePlaybook: the ansible-playbook to run; `nil` finds it on `PATH`.
+    static func kinds(ansiblePlaybook: String? = nil) -> JobKinds {
+        JobKinds([
+            APTJobKind(),
+            ansibleKind(executable: ansiblePlaybook),
+            DriverJobKind(),
+        ])
+    }
+
+    /// Ansible's kind with the callback plugin this binary embeds (`installtop ansible` runs it
+    /// alone).
+    static func ansibleKind(executable: String?) -> AnsibleJobKind {
+        AnsibleJobKind(executable: executable, pluginFiles: DriverFiles.files.map { ($0.name, $0.text) })
+    }
 
     /// Builds the queue from `scheduling` (one job at a time with the manifest's graces when
     /// `nil`) and attaches the history unless `--no-history`: rows left by writers that died are

@@ -1,13 +1,13 @@
 import InstallEngine
 
-/// A job ready to hand to the queue: a manifest's list of commands, or a package job whose plan
-/// apt has already given (its driver runs the transaction).
+/// A job ready to hand to the queue: a manifest's list of commands, or a job of a kind whose
+/// plan is made (its driver runs it).
 struct RunnableJob {
     var name: String
     var operation: UpdateOperation
     var updates: [Update]
     var stopOnFailure: Bool
-    /// Runs the whole job (apt); `nil` for one child per update.
+    /// Runs the whole job (apt's transaction); `nil` for one child per update.
     var driver: (any JobDriver)?
     /// Held in the queue until the operator says yes in the monitor (an apt plan without `--yes`).
     var needsConfirmation: Bool
@@ -17,39 +17,30 @@ struct RunnableJob {
         self.init(name: job.name, operation: job.operation, updates: job.updates, stopOnFailure: job.stopOnFailure, driver: nil)
     }
 
-    /// Every job of `manifest`, package jobs planned by `planner` now, before anything runs, and
-    /// the sessions of its fleet runs, checked by `fleets`. A package job with nothing to do is
-    /// left out, saying so on stderr.
-    /// - Throws: the first refusal, located at its job (`FILE:LINE`), in apt's words.
-    static func jobs(of manifest: Manifest, file: String, planner: any PackageJobPlanner, fleets: any FleetJobPlanner)
-        throws(JobPlanRefusal) -> (jobs: [RunnableJob], sessions: [any SessionDriver]) {
+    /// Every job of `manifest` planned now, before anything runs (`JobPlanner`): jobs for the
+    /// queue and the sessions of session drivers. A job with nothing to do is left out, saying
+    /// so on stderr.
+    /// - Throws: the first refusal, located at its job (`FILE:LINE: job `name`: apt install x:
+    ///   nothing was run:` and the tool's words).
+    static func jobs(of manifest: Manifest, file: String) throws(ManifestPlanRefusal) -> (jobs: [RunnableJob], sessions: [any SessionDriver]) {
         var jobs: [RunnableJob] = []
         var sessions: [any SessionDriver] = []
         for job in manifest.jobs {
-            if let fleet = job.fleet {
-                do {
-                    sessions.append(try fleets.driver(for: fleet))
-                } catch {
-                    throw JobPlanRefusal(message: "\(file):\(job.line): job `\(job.name)`: ansible: nothing was run:\n\(error)")
-                }
-                continue
-            }
-            guard let package = job.package else {
-                jobs.append(RunnableJob(job))
-                continue
-            }
-            let plan: PlannedPackageJob
+            let planned: PlannedJob
             do {
-                plan = try planner.plan(package)
+                planned = try JobPlanner.plan(name: job.name, operation: job.operation, updates: job.updates, stopOnFailure: job.stopOnFailure,
+                                              kind: job.kind)
             } catch {
-                throw JobPlanRefusal(message: "\(file):\(job.line): job `\(job.name)`: \(package.request.summary): nothing was run:\n\(error)")
+                throw ManifestPlanRefusal(message: "\(file):\(job.line): job `\(job.name)`: \(error.subject): nothing was run:\n\(error.reason)")
             }
-            guard !plan.updates.isEmpty else {
-                StandardOutput.stderr.line("\(file):\(job.line): job `\(job.name)`: \(package.request.summary): nothing to do; not queued")
-                continue
+            switch planned {
+            case .job(let name, let operation, let updates, let stopOnFailure, let driver):
+                jobs.append(RunnableJob(name: name, operation: operation, updates: updates, stopOnFailure: stopOnFailure, driver: driver))
+            case .session(let driver):
+                sessions.append(driver)
+            case .nothingToDo(let reason):
+                StandardOutput.stderr.line("\(file):\(job.line): job `\(job.name)`: \(reason); not queued")
             }
-            jobs.append(RunnableJob(name: "\(job.name) · \(plan.summary)", operation: job.operation, updates: plan.updates,
-                                    stopOnFailure: job.stopOnFailure, driver: plan.driver))
         }
         return (jobs, sessions)
     }

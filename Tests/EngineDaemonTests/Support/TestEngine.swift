@@ -19,7 +19,7 @@ final class TestEngine: Sendable {
         backend: ScriptedBackend = ScriptedBackend(), concurrency: Int = 1,
         history: HistorySource = .off("history is off in this test"),
         backlogLimit: Int = 8 << 20, maximumLineLength: Int = 8 << 20, directory: SocketDirectory = SocketDirectory(),
-        packageJobs: (any PackageJobPlanner)? = nil
+        kinds: JobKinds = JobKinds()
     ) throws {
         self.directory = directory
         self.backend = backend
@@ -28,7 +28,7 @@ final class TestEngine: Sendable {
             queue: queue, history: history,
             options: ServerOptions(
                 socketPath: directory.socket, backlogLimit: backlogLimit, maximumLineLength: maximumLineLength,
-                log: log.handler, packageJobs: packageJobs))
+                log: log.handler, kinds: kinds))
     }
 
     var socketPath: String { directory.socket }

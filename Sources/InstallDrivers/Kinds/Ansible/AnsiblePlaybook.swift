@@ -1,5 +1,5 @@
 import Foundation
-import InstallDrivers
+import InstallEngine
 
 /// `ansible-playbook` as installtop runs it: found, asked first what it would do (so a syntax
 /// error or a pattern that matches no host is refused before anything is shown as running),

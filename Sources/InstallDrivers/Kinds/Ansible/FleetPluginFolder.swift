@@ -1,14 +1,14 @@
 import Foundation
 
-/// installtop's Ansible callback plugin (`Drivers/ansible/`, embedded as `DriverFiles`) written
-/// to a private temporary folder for one run, the way the demo's scripts are.
+/// installtop's Ansible callback plugin (`Drivers/ansible/`, embedded in the executable as
+/// `DriverFiles`) written to a private temporary folder, the way the demo's scripts are.
 struct FleetPluginFolder {
     let path: String
 
-    static func create() throws -> FleetPluginFolder {
+    static func create(files: [(name: String, text: String)]) throws -> FleetPluginFolder {
         let path = FileManager.default.temporaryDirectory.path + "/installtop-ansible-\(getpid())-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        for file in DriverFiles.files {
+        for file in files {
             try Data(file.text.utf8).write(to: URL(fileURLWithPath: path + "/" + file.name))
         }
         return FleetPluginFolder(path: path)

@@ -1,4 +1,5 @@
 import EngineWire
+import InstallDrivers
 import InstallEngine
 import Testing
 
@@ -19,14 +20,14 @@ struct JobSubmissionPackageTests {
     }
 
     private func command(_ line: String) throws -> WireCommand {
-        try WireCommand(try #require(try JSONParser.parse(line).objectValue))
+        try WireCommand(try #require(try JSONParser.parse(line).objectValue), kinds: testKinds)
     }
 
     @Test("A submission with a package round-trips through json and JobSubmission(WireObject)", arguments: packages)
     func roundTrip(package: PackageJob) throws {
         let submission = JobSubmission(
             name: package.request.summary, operation: package.request.operation, updates: [], stopOnFailure: true, package: package)
-        let read = try JobSubmission(try object(submission.json))
+        let read = try JobSubmission(try object(submission.json), kinds: testKinds)
         #expect(read == submission)
         #expect(read.package == package)
     }
@@ -57,9 +58,9 @@ struct JobSubmissionPackageTests {
             name: "plain", operation: .install, updates: [Update(id: "jq", installCommand: .shell("true"))], stopOnFailure: false)
         let members = try #require(try JSONParser.parse(submission.json).objectValue)
         #expect(members["apt"] == nil)
-        #expect(try JobSubmission(try object(submission.json)).package == nil)
+        #expect(try JobSubmission(try object(submission.json), kinds: testKinds).package == nil)
         let explicitNull = #"{"name":"n","operation":"install","updates":[],"apt":null}"#
-        #expect(try JobSubmission(try object(explicitNull)).package == nil)
+        #expect(try JobSubmission(try object(explicitNull), kinds: testKinds).package == nil)
     }
 
     @Test("A submit command with package jobs round-trips as a line")
@@ -82,7 +83,7 @@ struct JobSubmissionPackageTests {
     func badApt(json: String) throws {
         let members = try object(json)
         do {
-            let read = try JobSubmission(members)
+            let read = try JobSubmission(members, kinds: testKinds)
             Issue.record("\(json) was accepted as \(read)")
         } catch {
             #expect(error.code == .badArgument)

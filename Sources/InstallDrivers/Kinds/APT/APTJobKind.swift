@@ -1,0 +1,115 @@
+import EngineWire
+import Foundation
+import InstallEngine
+
+/// Jobs that are one apt transaction (PRODUCT.md "Package jobs"): `apt: {install: [curl]}` in a
+/// manifest, planned by `APTPlanner` (each package an update) and run by an `APTDriver`.
+public struct APTJobKind: WireJobKind {
+    public init() {}
+
+    public var key: String { "apt" }
+    public var sectionKeys: [String] { ["install", "upgrade", "full_upgrade", "remove", "apt_config", "chroot"] }
+    public var sectionExpectation: String {
+        "an apt request ({install: [packages]}, {upgrade: true}, {full_upgrade: true} or {remove: [packages]})"
+    }
+    public var updatesNote: String { "an apt job's updates are the packages apt plans" }
+
+    public func operation(of spec: PackageJob) -> UpdateOperation? { spec.request.operation }
+    public func describe(_ spec: PackageJob) -> String { spec.request.summary }
+
+    public func validationPhrase(count: Int) -> String {
+        (count == 1 ? "an apt transaction" : "\(count) apt transactions") + " (planned when it runs)"
+    }
+
+    public var declaresJobs: Bool { false }
+
+    public func queuedLine(_ spec: PackageJob, name: String, job: Int?) -> String {
+        "job \(job.map(String.init) ?? "?") queued: \(name) (\(spec.request.summary), as apt plans it)"
+    }
+
+    public func plan(_ spec: PackageJob) throws -> KindPlan {
+        let plan = try APTPlanner.plan(spec)
+        return .job(updates: plan.updates, driver: APTDriver(plan: plan), summary: plan.summary)
+    }
+
+    // MARK: - Manifest
+
+    /// `{install: [a, b]}`, `{upgrade: true}`, `{full_upgrade: true}` or `{remove: [a]}`, with an
+    /// optional `apt_config` (must exist) and `chroot` (must be a folder), relative to the
+    /// manifest's folder. Exactly one request.
+    public func read(_ section: inout ManifestKindSection) -> PackageJob? {
+        var requests: [PackageRequest] = []
+        for key in ["install", "remove"] {
+            guard let packages = section.strings(key) else { continue }
+            guard !packages.isEmpty else {
+                section.report("`\(key)` names no package", at: key)
+                continue
+            }
+            requests.append(key == "install" ? .install(packages) : .remove(packages))
+        }
+        for key in ["upgrade", "full_upgrade"] where section.boolean(key) == true {
+            requests.append(key == "upgrade" ? .upgrade : .fullUpgrade)
+        }
+        var aptConfig: String?
+        if let path = section.string("apt_config") {
+            let resolved = section.resolved(path)
+            if FileManager.default.fileExists(atPath: resolved) {
+                aptConfig = resolved
+            } else {
+                section.report("apt_config `\(resolved)` does not exist", at: "apt_config")
+            }
+        }
+        var chroot: String?
+        if let path = section.string("chroot") {
+            let folder = section.resolved(path)
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue {
+                chroot = folder
+            } else {
+                section.report("chroot `\(folder)` is not a folder", at: "chroot")
+            }
+        }
+        guard !section.hasErrors else { return nil }
+        guard requests.count == 1, let request = requests.first else {
+            section.report("expected one of install, upgrade, full_upgrade or remove in apt; got \(requests.isEmpty ? "none" : "\(requests.count)")")
+            return nil
+        }
+        return PackageJob(request: request, aptConfig: aptConfig, chroot: chroot)
+    }
+
+    // MARK: - Submission
+
+    /// `{"install":[…]}`, `{"remove":[…]}`, `{"upgrade":true}` or `{"full_upgrade":true}`, with an
+    /// optional `"aptConfig"` and `"chroot"`.
+    public func encode(_ spec: PackageJob, into apt: inout JSONObject) {
+        switch spec.request {
+        case .install(let packages): apt.add("install", strings: packages)
+        case .remove(let packages): apt.add("remove", strings: packages)
+        case .upgrade: apt.add("upgrade", true)
+        case .fullUpgrade: apt.add("full_upgrade", true)
+        }
+        if let aptConfig = spec.aptConfig { apt.add("aptConfig", aptConfig) }
+        if let chroot = spec.chroot { apt.add("chroot", chroot) }
+    }
+
+    public func decode(_ apt: WireObject) throws(WireError) -> PackageJob {
+        let job = String(apt.context.dropLast(".apt".count))
+        let named = ["install", "remove", "upgrade", "full_upgrade"].filter { apt.members[$0] != nil }
+        guard named.count <= 1 else {
+            throw WireError(.badArgument, "\(job): `apt` asks for one of install, remove, upgrade or full_upgrade; got \(named.joined(separator: " and "))")
+        }
+        let request: PackageRequest
+        if apt.members["install"] != nil {
+            request = .install(try apt.strings("install"))
+        } else if apt.members["remove"] != nil {
+            request = .remove(try apt.strings("remove"))
+        } else if try apt.bool("upgrade", default: false) {
+            request = .upgrade
+        } else if try apt.bool("full_upgrade", default: false) {
+            request = .fullUpgrade
+        } else {
+            throw WireError(.badArgument, "\(job): `apt` needs install, remove, upgrade or full_upgrade")
+        }
+        return PackageJob(request: request, aptConfig: try apt.optionalString("aptConfig"), chroot: try apt.optionalString("chroot"))
+    }
+}

@@ -1,0 +1,31 @@
+extension JobQueue {
+    /// Carries out `command`, whoever gives it (a monitor's key, a daemon client's line): the
+    /// one dispatch of a `JobCommand` to the queue. A clean-up waits for its job on a task of
+    /// its own; `cleanedUp` gets its refusal, or `nil` once the job is removed (other commands
+    /// never call it).
+    /// - Throws: the command's refusal (`unknownJob`, `alreadyCompleted` …); nothing changed.
+    @discardableResult
+    public func perform(_ command: JobCommand, cleanedUp: @escaping @Sendable (JobCommandError?) -> Void = { _ in })
+        throws(JobCommandError) -> JobCommandOutcome {
+        switch command {
+        case .abort(let job, let force):
+            try abort(job: job, force: force)
+        case .abortAll(let force):
+            abortAll(force: force)
+        case .cleanUp(let job):
+            Task.detached {
+                do throws(JobCommandError) {
+                    try await self.cleanUp(job: job)
+                    cleanedUp(nil)
+                } catch {
+                    cleanedUp(error)
+                }
+            }
+        case .retry(let job):
+            return .requeued(try retry(job: job))
+        case .confirm(let job):
+            try confirm(job: job)
+        }
+        return .done
+    }
+}
