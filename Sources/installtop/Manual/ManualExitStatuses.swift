@@ -65,6 +65,41 @@ enum ManualExitStatuses {
                 (ExitStatus.failed.rawValue, "no engine, or the engine went away"),
                 (ExitStatus.invalidUsage.rawValue, "invalid usage (a bad --theme, no terminal)"),
             ]
+        case "drive":
+            return [
+                (ExitStatus.succeeded.rawValue, "every update the driver declared succeeded, or it declared nothing to do"),
+                (ExitStatus.failed.rawValue, "some update failed, or the driver could not start, declared nothing it could keep, or spoke another protocol"),
+                (ExitStatus.invalidUsage.rawValue, "invalid usage (no program named)"),
+                (ExitStatus.aborted.rawValue, "aborted by the operator or a signal"),
+                (ExitStatus.rebootRequired.rawValue, "done, and an update asked for a reboot"),
+            ]
+        case "hooks":
+            return [usage]
+        case "hooks install":
+            return [(ExitStatus.succeeded.rawValue, "the hook files are written"), (ExitStatus.failed.rawValue, "a hook file could not be written"), usage]
+        case "hooks status":
+            return [(ExitStatus.succeeded.rawValue, "the hooks are installed"), (ExitStatus.failed.rawValue, "they are not (or only some are)"), usage]
+        case "hooks remove":
+            return [(ExitStatus.succeeded.rawValue, "every file installtop wrote is gone (or none was there)"), (ExitStatus.failed.rawValue, "a file could not be removed"), usage]
+        case "watch":
+            return [
+                (ExitStatus.succeeded.rawValue, "quit"),
+                (ExitStatus.failed.rawValue, "the engine went away, or no engine could listen on the socket"),
+                (ExitStatus.invalidUsage.rawValue, "invalid usage (a bad --theme, no terminal)"),
+            ]
+        case "restarts":
+            return [
+                (ExitStatus.succeeded.rawValue, "nothing needs a restart or a reboot"),
+                (ExitStatus.failed.rawValue, "something does: a service or process runs deleted or replaced code, or a reboot is required"),
+                usage,
+            ]
+        case "restart-services":
+            return [
+                (ExitStatus.succeeded.rawValue, "every service named was restarted, or there was none to restart"),
+                (ExitStatus.failed.rawValue, "a restart failed, or nothing was confirmed (off a terminal without --yes, or not answered y)"),
+                usage,
+                (ExitStatus.aborted.rawValue, "aborted by the operator or a signal"),
+            ]
         default:
             return nil
         }
