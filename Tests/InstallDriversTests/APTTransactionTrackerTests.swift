@@ -89,6 +89,22 @@ struct APTTransactionTrackerTests {
         #expect(tracker.ignoredLines == 3)
     }
 
+    @Test("the percent is a plain decimal, as the progress channel reads it: 1e2, -0 and nan are not percents")
+    func percentIsPlainDecimal() {
+        var tracker = APTTransactionTracker(job: "apt", plan: [PackageChange(package: "telnet", action: .remove, oldVersion: "0.17")], downloads: [])
+        // apt writes its percent in fixed notation; a field that reads as a number only to
+        // Double (an exponent, a sign, nan) is part of the subject, and without another number
+        // the line is broken, to the tracker as to the channel.
+        for line in ["pmstatus:telnet:1e2:Removed telnet", "pmstatus:telnet:-0:Removing telnet", "pmstatus:telnet:nan:Removing telnet"] {
+            #expect(tracker.consume(line).isEmpty, "\(line)")
+            #expect(APTStatusLine.fields(of: line) == nil, "\(line)")
+        }
+        #expect(tracker.ignoredLines == 3)
+        let fields = APTStatusLine.fields(of: "pmerror:libc6:amd64:12.5:subprocess: error")
+        #expect(fields?.kind == "pmerror" && fields?.subject == "libc6:amd64" && fields?.percent == 12.5 && fields?.text == "subprocess: error")
+        #expect(percents(tracker.consume("pmstatus:telnet:50:Removing telnet"), of: "telnet") == [50])
+    }
+
     @Test("a purge ends with the word purged, a removal with removed (apt 2.6's lines for a purge)")
     func purgeWord() {
         var tracker = APTTransactionTracker(job: "apt", plan: [

@@ -75,12 +75,7 @@ struct APTRunState {
                     active = index
                     if stopRequested { tellStopping(index, into: &reports) }
                 }
-                if let percent = progress.percent {
-                    reports.append(.update(index: index, .progress(percent: percent, message: progress.message)))
-                } else if let message = progress.message {
-                    reports.append(.update(index: index, .message(message)))
-                }
-                if let jobPercent = progress.jobPercent { reports.append(.jobProgress(percent: jobPercent)) }
+                reports += progress.reports(about: index)
             case .finished(let end):
                 guard let index = indexOf[end.reference.update], !finished.contains(index) else { continue }
                 noteStatusOrder(of: index)

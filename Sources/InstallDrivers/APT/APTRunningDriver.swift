@@ -18,9 +18,10 @@ final class APTRunningDriver: RunningDriver, UpdateReporter {
     private let reporter: any DriverReporter
     private let state: Mutex<State>
     private let slot = OutcomeSlot()
-    /// Reports leave in the order they were made: the poller's thread and a stop request may
-    /// both produce some.
-    private let reportLock = Mutex(())
+    /// Hands reports on in the order they were made (the poller's thread, a stop request and
+    /// the repair all make some), off their threads and with no lock held: the poller never
+    /// waits for what a report leads to.
+    private let reports = SerialWorkQueue()
 
     private init(plan: APTPlan, aptGet: String, reporter: any DriverReporter) {
         self.plan = plan
@@ -46,13 +47,10 @@ final class APTRunningDriver: RunningDriver, UpdateReporter {
     // MARK: - RunningDriver
 
     func stopAtSafePoint() {
-        deliver {
-            let (reports, process) = state.withLock { state in (state.run.requestStop(), state.process) }
-            // SIGINT to apt-get alone: it finishes the package it is on and starts no other
-            // (PACKAGES.md); SIGTERM would leave dpkg's database interrupted.
-            process?.interrupt()
-            return reports
-        }
+        let process = deliver { state in (state.run.requestStop(), state.process) }
+        // SIGINT to apt-get alone: it finishes the package it is on and starts no other
+        // (PACKAGES.md); SIGTERM would leave dpkg's database interrupted.
+        process?.interrupt()
     }
 
     func kill() {
@@ -69,16 +67,14 @@ final class APTRunningDriver: RunningDriver, UpdateReporter {
     // MARK: - UpdateReporter (apt-get's lines, on the poller's thread)
 
     func report(_ report: UpdateReport) {
-        deliver {
-            state.withLock { state -> [DriverReport] in
-                switch report {
-                case .channelLine(let line):
-                    return state.run.statusLine(line) { Self.rebootList(at: plan.environment.rebootPackagesPath) }
-                case .output(let stream, let line):
-                    return state.run.outputLine(line, on: stream)
-                default:
-                    return []
-                }
+        deliver { state -> [DriverReport] in
+            switch report {
+            case .channelLine(let line):
+                return state.run.statusLine(line) { Self.rebootList(at: plan.environment.rebootPackagesPath) }
+            case .output(let stream, let line):
+                return state.run.outputLine(line, on: stream)
+            default:
+                return []
             }
         }
     }
@@ -106,9 +102,10 @@ final class APTRunningDriver: RunningDriver, UpdateReporter {
                 runPendingTriggers(after: last)
             }
             let finalStates = APTPackageState.query(administrativeDirectory: plan.environment.administrativeDirectory)
-            deliver { state.withLock { $0.run.aptEnded(outcome, plan: plan, finalStates: finalStates) } }
+            deliver { $0.run.aptEnded(outcome, plan: plan, finalStates: finalStates) }
         }
-        slot.settle(outcome)
+        // The job hears of the end after everything apt said: the outcome settles in turn.
+        reports.enqueue { [slot] in slot.settle(outcome) }
     }
 
     /// After a forced stop (rule 25), as visible steps of the cut package (or, when apt was
@@ -121,10 +118,10 @@ final class APTRunningDriver: RunningDriver, UpdateReporter {
         let target = cut.first ?? finished?.index
         let repair = APTRepair(environment: plan.environment, aptGet: aptGet) { [self] report in
             guard let target else { return }
-            deliver { [.update(index: target, report)] }
+            deliver { _ in [.update(index: target, report)] }
         }
         if let target {
-            deliver { [.update(index: target, .output(.stdout, "installtop: killed \(names.isEmpty ? "apt-get" : "apt-get, " + names)"))] }
+            deliver { _ in [.update(index: target, .output(.stdout, "installtop: killed \(names.isEmpty ? "apt-get" : "apt-get, " + names)"))] }
         }
         // SIGKILL is not death: a dpkg still dying holds its database lock, and the repair
         // would find it locked.
@@ -132,7 +129,8 @@ final class APTRunningDriver: RunningDriver, UpdateReporter {
         let repaired = repair.afterForcedStop()
         let states = APTPackageState.query(administrativeDirectory: plan.environment.administrativeDirectory)
         let broken: HResult? = repaired.leftBroken ? .systemLeftBroken : nil
-        deliver {
+        deliver { state in
+            for index in cut { _ = state.run.markFinished(index) }
             var verdicts: [DriverReport] = cut.map { index in
                 let left = (states[plan.changes[index].package] ?? .notInstalled).description
                 return .updateFinished(index: index, DriverVerdict(
@@ -144,19 +142,16 @@ final class APTRunningDriver: RunningDriver, UpdateReporter {
             }
             return verdicts
         }
-        state.withLock { state in
-            for index in cut { _ = state.run.markFinished(index) }
-        }
     }
 
     /// After a graceful stop, on the last package apt finished: the triggers apt would have
     /// run at its end, by `APTRepair.pendingTriggers`.
     private func runPendingTriggers(after last: (index: Int, verdict: DriverVerdict)) {
         let repair = APTRepair(environment: plan.environment, aptGet: aptGet) { [self] report in
-            deliver { [.update(index: last.index, report)] }
+            deliver { _ in [.update(index: last.index, report)] }
         }
         let outcome = repair.pendingTriggers()
-        deliver { [.updateFinished(index: last.index, Self.verdict(last.verdict, repair: outcome, after: "apt stopped before its pending triggers"))] }
+        deliver { _ in [.updateFinished(index: last.index, Self.verdict(last.verdict, repair: outcome, after: "apt stopped before its pending triggers"))] }
     }
 
     /// `verdict` with the repair that ran after it (`context` says why) in its reason; failed
@@ -173,10 +168,22 @@ final class APTRunningDriver: RunningDriver, UpdateReporter {
 
     // MARK: - Helpers
 
-    /// Makes reports and hands them on, one batch at a time in the order they were made.
-    private func deliver(_ make: () -> [DriverReport]) {
-        reportLock.withLock { _ in
-            for report in make() { reporter.report(report) }
+    /// Makes reports under the state lock and queues them there, so they leave in the order
+    /// they were made; `reports` hands them on later.
+    private func deliver(_ make: (inout State) -> [DriverReport]) {
+        deliver { state in (make(&state), ()) }
+    }
+
+    /// `deliver`, for a maker that also returns something for its caller.
+    private func deliver<Result>(_ make: (inout State) -> ([DriverReport], Result)) -> Result {
+        state.withLock { state in
+            let (made, result) = make(&state)
+            if !made.isEmpty {
+                reports.enqueue { [reporter] in
+                    for report in made { reporter.report(report) }
+                }
+            }
+            return result
         }
     }
 

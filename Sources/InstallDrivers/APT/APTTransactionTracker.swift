@@ -51,11 +51,11 @@ public struct APTTransactionTracker: Sendable {
 
     /// The messages one Status-Fd line means (none for lines about nothing in the plan).
     public mutating func consume(_ line: String) -> [DriverMessage] {
-        guard let fields = Self.fields(of: line), fields.overall >= 0, fields.overall <= 100 else {
+        // The engine's splitter, so a line means the same to the tracker as to the channel.
+        guard let (kind, subject, overall, text) = APTStatusLine.fields(of: line), overall <= 100 else {
             ignoredLines += 1
             return []
         }
-        let (kind, subject, overall, text) = (fields.kind, String(fields.subject), fields.overall, String(fields.text))
         switch kind {
         case "dlstatus":
             return downloadStatus(item: Int(subject), text: text)
@@ -73,31 +73,6 @@ public struct APTTransactionTracker: Sendable {
     }
 
     // MARK: - Lines
-
-    /// `kind:subject:percent:text`, where the subject may hold `:` (`libc6:amd64`) and so may
-    /// the text: the percent is the first field after the subject's first one that reads as a
-    /// number. `nil` when there is none. The same as splitting the line at every `:` and joining
-    /// the subject's and the text's fields again, without building those arrays and strings for
-    /// each of apt's lines (tens of thousands in a large upgrade).
-    private static func fields(of line: String) -> (kind: Substring, subject: Substring, overall: Double, text: Substring)? {
-        // A `:` byte is a `:` Character in ASCII text; elsewhere it might begin a grapheme
-        // cluster (`:` and a combining mark), which the split by Character does not cut at.
-        let ascii = line.utf8.allSatisfy { $0 < 0x80 }
-        func colon(from start: String.Index) -> String.Index? {
-            ascii ? line.utf8[start...].firstIndex(of: UInt8(ascii: ":")) : line[start...].firstIndex(of: ":")
-        }
-        guard let kindEnd = colon(from: line.startIndex), var fieldEnd = colon(from: line.index(after: kindEnd)) else { return nil }
-        while true {
-            let fieldStart = line.index(after: fieldEnd)
-            let next = colon(from: fieldStart)
-            if let overall = Double(line[fieldStart..<(next ?? line.endIndex)]) {
-                let text = next.map { line[line.index(after: $0)...] } ?? ""
-                return (line[..<kindEnd], line[line.index(after: kindEnd)..<fieldEnd], overall, text)
-            }
-            guard let next else { return nil }
-            fieldEnd = next
-        }
-    }
 
     /// `dlstatus:N:…`: file N is being fetched, so every earlier file is done.
     private mutating func downloadStatus(item: Int?, text: String) -> [DriverMessage] {

@@ -41,14 +41,7 @@ struct ProtocolSessionState {
             return [.job(reference.job, .updateStarted(index: index))]
         case .progress(let progress):
             guard let index = index(of: progress.reference) else { return [] }
-            var reports: [SessionReport] = []
-            if let percent = progress.percent {
-                reports.append(.job(progress.reference.job, .update(index: index, .progress(percent: percent, message: progress.message))))
-            } else if let message = progress.message {
-                reports.append(.job(progress.reference.job, .update(index: index, .message(message))))
-            }
-            if let jobPercent = progress.jobPercent { reports.append(.job(progress.reference.job, .jobProgress(percent: jobPercent))) }
-            return reports
+            return progress.reports(about: index).map { .job(progress.reference.job, $0) }
         case .output(let output):
             guard let job = jobs[output.job] else {
                 protocolErrors += 1

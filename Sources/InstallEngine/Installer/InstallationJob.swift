@@ -7,7 +7,7 @@ import Synchronization
 /// starts at once and runs its updates one after another.
 ///
 /// Every method may be called from any thread. Callbacks run on the installer's
-/// `CallbackQueue`, in order and never concurrently (rule 8).
+/// `SerialWorkQueue`, in order and never concurrently (rule 8).
 public final class InstallationJob: Sendable {
     // MARK: - Identity
 
@@ -22,7 +22,10 @@ public final class InstallationJob: Sendable {
     public let stopOnFailure: Bool
 
     let installerID: ObjectIdentifier
-    private let callbackQueue: CallbackQueue
+    private let callbackQueue: SerialWorkQueue
+    /// Performs the job's signals and stops, in the order the machine asked for them, off the
+    /// thread that asked.
+    private let executor = SerialWorkQueue()
     private let configuration: EngineConfiguration
     private let backend: any InstallBackend
     /// Runs the whole job when set (rules 21–25); otherwise `backend` runs one child per update.
@@ -33,7 +36,7 @@ public final class InstallationJob: Sendable {
     // MARK: - State
 
     /// What runs now: the child of one update, or the job's driver.
-    private enum Running {
+    private enum Running: Sendable {
         case child(any RunningUpdate)
         case driver(any RunningDriver)
 
@@ -52,13 +55,10 @@ public final class InstallationJob: Sendable {
         }
     }
 
-    /// A `JobAction` that must happen after the lock is released, with its target resolved
-    /// under the lock (so a kill meant for one update can never reach the next one).
-    private enum Effect {
-        case launch(index: Int, afterTicket: UInt64)
-        case launchDriver
-        case terminate(Running)
-        case kill(Running)
+    /// A start the machine asked for, made once the lock is released.
+    private enum Launch {
+        case update(index: Int, afterTicket: UInt64)
+        case driver
     }
 
     private struct State {
@@ -87,7 +87,7 @@ public final class InstallationJob: Sendable {
         onProgress: InstallationProgressChangedCallback?,
         onCompleted: InstallationCompletedCallback?,
         installerID: ObjectIdentifier,
-        callbackQueue: CallbackQueue,
+        callbackQueue: SerialWorkQueue,
         configuration: EngineConfiguration,
         backend: any InstallBackend,
         driver: (any JobDriver)?,
@@ -313,17 +313,18 @@ public final class InstallationJob: Sendable {
     // MARK: - Performing the machine's actions
 
     /// Feeds one input to the machine under the lock and performs the actions it returns.
-    /// Callbacks are queued under the lock, so they come in the order of the changes (rule 8),
-    /// and delivered after it is released; signals and starts happen last, outside the lock.
+    /// Under the lock everything is only enqueued, callbacks on the callback queue (so they
+    /// come in the order of the changes, rule 8) and signals and stops on the job's executor
+    /// (so a stop never runs on the thread that asked for it, a key press in the monitor
+    /// included); starts happen after it is released. Nothing is called out while it is held.
     /// With `keepingLaunch`, a child's start is returned for the caller to perform instead of
     /// being given a task of its own.
     @discardableResult
     private func send(keepingLaunch: Bool = false, _ input: (inout State) -> [JobAction]) -> (index: Int, ticket: UInt64)? {
-        var effects: [Effect] = []
+        var launches: [Launch] = []
         var completed: (result: InstallationResult, ticket: UInt64,
                         waiters: [@Sendable (InstallationResult) -> Void], delivered: [@Sendable () -> Void])?
-        let mustDeliver = state.withLock { state -> Bool in
-            var mustDeliver = false
+        state.withLock { state in
             var actions = input(&state)
             if state.running != nil, let pending = state.pendingStop {
                 state.pendingStop = nil
@@ -333,13 +334,11 @@ public final class InstallationJob: Sendable {
                 switch action {
                 case .notify(let args):
                     guard let onProgress = state.onProgress else { continue }
-                    let appended = callbackQueue.append { [self] in onProgress(self, args) }
-                    state.lastTicket = appended.ticket
-                    mustDeliver = appended.mustDeliver || mustDeliver
+                    state.lastTicket = callbackQueue.enqueue { [self] in onProgress(self, args) }
                 case .startUpdate(let index):
-                    effects.append(.launch(index: index, afterTicket: state.lastTicket))
+                    launches.append(.update(index: index, afterTicket: state.lastTicket))
                 case .startDriver:
-                    effects.append(.launchDriver)
+                    launches.append(.driver)
                 case .terminate, .kill:
                     guard let running = state.running else {
                         // Nothing to signal yet (a driver still being started): apply it then,
@@ -347,7 +346,13 @@ public final class InstallationJob: Sendable {
                         if case .kill = action { state.pendingStop = .kill } else if state.pendingStop == nil { state.pendingStop = .terminate }
                         continue
                     }
-                    if case .kill = action { effects.append(.kill(running)) } else { effects.append(.terminate(running)) }
+                    // The target is resolved here, under the lock, so a kill meant for one
+                    // update can never reach the next one.
+                    if case .kill = action {
+                        executor.enqueue { running.kill() }
+                    } else {
+                        executor.enqueue { running.terminate() }
+                    }
                 case .schedule(let timer, let delay):
                     state.timers[timer]?.cancel()
                     state.timers[timer] = Task.detached { [weak self, clock] in
@@ -358,36 +363,29 @@ public final class InstallationJob: Sendable {
                     state.timers.removeValue(forKey: timer)?.cancel()
                 case .complete(let result):
                     let onCompleted = state.onCompleted
-                    let appended = callbackQueue.append { [self] in onCompleted?(self) }
-                    state.completionTicket = appended.ticket
-                    mustDeliver = appended.mustDeliver || mustDeliver
-                    completed = (result, appended.ticket, state.resultWaiters, state.completionDeliveredWaiters)
+                    let ticket = callbackQueue.enqueue { [self] in onCompleted?(self) }
+                    state.completionTicket = ticket
+                    completed = (result, ticket, state.resultWaiters, state.completionDeliveredWaiters)
                     state.resultWaiters = []
                     state.completionDeliveredWaiters = []
                     for timer in state.timers.values { timer.cancel() }
                     state.timers = [:]
                 }
             }
-            return mustDeliver
         }
         if let completed {
             for waiter in completed.waiters { waiter(completed.result) }
             for waiter in completed.delivered { callbackQueue.whenDelivered(completed.ticket, waiter) }
         }
-        if mustDeliver { callbackQueue.deliverPending() }
         var kept: (index: Int, ticket: UInt64)?
-        for effect in effects {
-            switch effect {
-            case .launch(let index, let ticket) where keepingLaunch && kept == nil:
+        for launch in launches {
+            switch launch {
+            case .update(let index, let ticket) where keepingLaunch && kept == nil:
                 kept = (index, ticket)
-            case .launch(let index, let ticket):
+            case .update(let index, let ticket):
                 Task.detached { await self.launch(at: index, afterTicket: ticket) }
-            case .launchDriver:
+            case .driver:
                 Task.detached { await self.launchDriver() }
-            case .terminate(let running):
-                running.terminate()
-            case .kill(let running):
-                running.kill()
             }
         }
         return kept

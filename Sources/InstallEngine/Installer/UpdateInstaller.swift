@@ -6,7 +6,7 @@ import Synchronization
 /// instead. Callbacks of all its jobs run on `callbackQueue`, in order, never concurrently.
 public final class UpdateInstaller: Sendable {
     /// Where this installer's callbacks run. Installers that share one get one global order.
-    public let callbackQueue: CallbackQueue
+    public let callbackQueue: SerialWorkQueue
     public let configuration: EngineConfiguration
     private let backend: any InstallBackend
     private let clock: any Clock<Duration>
@@ -16,7 +16,7 @@ public final class UpdateInstaller: Sendable {
     public init(
         backend: any InstallBackend,
         configuration: EngineConfiguration = EngineConfiguration(),
-        callbackQueue: CallbackQueue = CallbackQueue(),
+        callbackQueue: SerialWorkQueue = SerialWorkQueue(),
         clock: any Clock<Duration> = ContinuousClock()
     ) {
         self.backend = backend

@@ -12,7 +12,7 @@
 /// first field that is a plain decimal number; the subject is everything before it and the
 /// text everything after it. A line with no such field, or a percent outside 0…100, is
 /// malformed. A missing or blank text gives a `nil` progress message.
-enum APTStatusLine {
+public enum APTStatusLine {
     private enum Kind {
         case packageStatus, downloadStatus, packageError, conffilePrompt
     }
@@ -50,6 +50,23 @@ enum APTStatusLine {
     }
 
     // MARK: - Fields
+
+    /// The fields of one Status-Fd line (`kind:subject:percent:text`), read as `parse` reads
+    /// them: the percent is the first field after the subject's first one that is a plain
+    /// decimal (`42`, `42.5`; never `1e2`, `-1`, `nan`: apt writes none of those, and a field
+    /// that looks so belongs to the subject). `nil` when the line has no kind or no such field.
+    public static func fields(of line: String) -> (kind: String, subject: String, percent: Double, text: String)? {
+        var line = line
+        return line.withUTF8 { bytes in
+            guard let kindEnd = bytes.firstIndex(of: UInt8(ascii: ":")),
+                  let (percentRange, percent) = findPercent(bytes, from: kindEnd + 1, to: bytes.count) else { return nil }
+            func text(_ range: Range<Int>) -> String {
+                range.isEmpty ? "" : String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+            }
+            return (text(0..<kindEnd), text((kindEnd + 1)..<(percentRange.lowerBound - 1)), percent,
+                    text(min(percentRange.upperBound + 1, bytes.count)..<bytes.count))
+        }
+    }
 
     /// The range and value of the first `:`-separated field, from the second one on, that is
     /// a plain decimal.

@@ -9,9 +9,10 @@ import Synchronization
 /// `watch` hands a child over from any thread; from then on only the poller's thread touches
 /// it: it reads the pipes and reports each line, reaps the child when its pidfd turns readable
 /// (or, without a pidfd, when `waitpid(WNOHANG)` finds it gone, checked every 20 ms), drains the
-/// pipes for at most the drain timeout and settles the outcome. Reporters run on this thread,
-/// but the events they lead to are never delivered to subscribers here (`CallbackQueue` hands
-/// that to another thread): a subscriber that blocks cannot hold up the reading of the children.
+/// pipes for at most the drain timeout and settles the outcome. Reporters run on this thread
+/// and must never block: what their reports lead to (subscribers, history writes, a driver's
+/// follow-up) runs on a `SerialWorkQueue`, so a subscriber that blocks cannot hold up the
+/// reading of the children.
 final class ChildPoller: Sendable {
     /// The poller of this process. Its thread starts with the first child and never ends.
     static let shared = ChildPoller()
@@ -34,15 +35,6 @@ final class ChildPoller: Sendable {
     }
 
     private let registry = Mutex(Registry())
-    /// The poller's thread (`pthread_self()` on it), 0 before it runs.
-    private static let thread = Atomic<UInt>(0)
-
-    /// True on the poller's thread.
-    static var isCurrentThread: Bool {
-        let poller = thread.load(ordering: .acquiring)
-        return poller != 0 && pthread_equal(pthread_t(poller), pthread_self()) != 0
-    }
-
     private init() {}
 
     /// Hands `child` over to the poller, starting its thread first if needed. Returns why it
@@ -120,7 +112,6 @@ final class ChildPoller: Sendable {
     /// The event loop. Children are looked up by id; one that settled is forgotten, so a late
     /// event in the same batch finds nothing.
     private func run() -> Never {
-        Self.thread.store(UInt(pthread_self()), ordering: .releasing)
         // Named for htop and ps -L (at most 15 characters).
         cps_name_current_thread("installtop-poll")
         let (epoll, wakeRead) = registry.withLock { ($0.epoll, $0.wakeRead) }

@@ -31,8 +31,9 @@ final class DriverSession: SessionReporter, Sendable {
     /// Weak: the queue owns its sessions.
     private weak let queue: JobQueue?
     private let state = Mutex(State())
-    /// Reports reach jobs one at a time, in the order they were made.
-    private let delivery = Mutex(())
+    /// Reports reach jobs one at a time, in the order they were made, off the driver's reading
+    /// thread and with no lock held (beginning a job and reporting to it call out).
+    private let delivery = SerialWorkQueue()
 
     init(id: Int, queue: JobQueue) {
         self.id = id
@@ -55,7 +56,13 @@ final class DriverSession: SessionReporter, Sendable {
 
     // MARK: - SessionReporter
 
+    /// Takes the driver's reports in turn on `delivery`: declaring, beginning, reporting to and
+    /// ending jobs keep the order the driver said them in.
     func report(_ report: SessionReport) {
+        delivery.enqueue { [self] in handle(report) }
+    }
+
+    private func handle(_ report: SessionReport) {
         switch report {
         case .plan(let key, let name, let operation, let updates):
             declare(key, name: name, operation: operation, updates: updates)
@@ -79,34 +86,32 @@ final class DriverSession: SessionReporter, Sendable {
     }
 
     private func forward(_ report: DriverReport, to key: String) {
-        delivery.withLock { _ in
-            let (reporter, begin) = state.withLock { state -> ((any DriverReporter)?, Int?) in
-                guard var job = state.jobs[key], !job.ended else { return (nil, nil) }
-                var begin: Int?
-                switch report {
-                case .updateStarted(let index):
-                    job.started.insert(index)
-                    if !job.begun {
-                        job.begun = true
-                        begin = job.id
-                    }
-                case .updateFinished(let index, _):
-                    job.started.insert(index)
-                    job.finished.insert(index)
-                    if !job.begun {
-                        job.begun = true
-                        begin = job.id
-                    }
-                default:
-                    break
+        let (reporter, begin) = state.withLock { state -> ((any DriverReporter)?, Int?) in
+            guard var job = state.jobs[key], !job.ended else { return (nil, nil) }
+            var begin: Int?
+            switch report {
+            case .updateStarted(let index):
+                job.started.insert(index)
+                if !job.begun {
+                    job.begun = true
+                    begin = job.id
                 }
-                if job.reporter == nil { job.waiting.append(report) }
-                state.jobs[key] = job
-                return (job.reporter, begin)
+            case .updateFinished(let index, _):
+                job.started.insert(index)
+                job.finished.insert(index)
+                if !job.begun {
+                    job.begun = true
+                    begin = job.id
+                }
+            default:
+                break
             }
-            if let begin { queue?.beginDriven(begin) }
-            reporter?.report(report)
+            if job.reporter == nil { job.waiting.append(report) }
+            state.jobs[key] = job
+            return (job.reporter, begin)
         }
+        if let begin { queue?.beginDriven(begin) }
+        reporter?.report(report)
     }
 
     /// The driver ended job `key`: updates that never started are aborted as not started with
@@ -114,28 +119,26 @@ final class DriverSession: SessionReporter, Sendable {
     /// (or a stop was asked), failed otherwise; a job that began and is attached completes at
     /// once too.
     private func end(_ key: String, reason: String, notReached: Bool) {
-        delivery.withLock { _ in
-            let job = state.withLock { state -> DeclaredJob? in
-                guard let job = state.jobs[key], !job.ended else { return nil }
-                state.jobs[key]?.ended = true
-                return job
-            }
-            guard let job else { return }
-            guard job.begun else {
-                queue?.endUndriven(job.id, reason: "not started: \(reason)", abortRequested: state.withLock { $0.stopRequested },
-                                   notReached: notReached)
-                return
-            }
-            let verdict = DriverVerdict(resultCode: .aborted, reason: "not started: \(reason)", hResult: .callCancelled,
-                                        mark: notReached ? .notReached : nil)
-            let reports = (0..<job.updateCount).filter { !job.started.contains($0) }.map { DriverReport.updateFinished(index: $0, verdict) }
-            deliver(reports, to: key)
-            job.outcome.settle(.exited(0))
-            // The job completes before the driver's next report is read: a job that report
-            // begins (the next serial batch's host) starts after this one ended. A job not
-            // attached yet ends once it is, through the settled outcome.
-            job.reporter?.ended(.exited(0))
+        let job = state.withLock { state -> DeclaredJob? in
+            guard let job = state.jobs[key], !job.ended else { return nil }
+            state.jobs[key]?.ended = true
+            return job
         }
+        guard let job else { return }
+        guard job.begun else {
+            queue?.endUndriven(job.id, reason: "not started: \(reason)", abortRequested: state.withLock { $0.stopRequested },
+                               notReached: notReached)
+            return
+        }
+        let verdict = DriverVerdict(resultCode: .aborted, reason: "not started: \(reason)", hResult: .callCancelled,
+                                    mark: notReached ? .notReached : nil)
+        let reports = (0..<job.updateCount).filter { !job.started.contains($0) }.map { DriverReport.updateFinished(index: $0, verdict) }
+        deliver(reports, to: key)
+        job.outcome.settle(.exited(0))
+        // The job completes before the driver's next report is handled: a job that report
+        // begins (the next serial batch's host) starts after this one ended. A job not
+        // attached yet ends once it is, through the settled outcome.
+        job.reporter?.ended(.exited(0))
     }
 
     /// Reports for a job that began: straight to it, or queued behind what waits for it.
@@ -150,6 +153,11 @@ final class DriverSession: SessionReporter, Sendable {
     /// The process is gone (rule 23): jobs that never began complete as not reached (or
     /// aborted after a stop); the others end with the process's outcome. Then the slot is free.
     private func processEnded(_ outcome: UpdateRunOutcome, lastWords: [String], protocolErrors: String?) {
+        // After every report the driver made, on `delivery`.
+        delivery.enqueue { [self] in settle(after: outcome, lastWords: lastWords, protocolErrors: protocolErrors) }
+    }
+
+    private func settle(after outcome: UpdateRunOutcome, lastWords: [String], protocolErrors: String?) {
         // A driver that failed before it declared anything, or that spoke no protocol installtop
         // understands, would otherwise leave no trace: its failure becomes a job of its own,
         // failed with what it said last.
@@ -164,19 +172,17 @@ final class DriverSession: SessionReporter, Sendable {
                 queue.endUndriven(job.id, reason: reason, abortRequested: false)
             }
         }
-        delivery.withLock { _ in
-            let (jobs, stopped) = state.withLock { state in
-                let open = state.jobs.filter { !$0.value.ended }
-                for key in open.keys { state.jobs[key]?.ended = true }
-                return (open, state.stopRequested)
-            }
-            for (_, job) in jobs.sorted(by: { $0.value.id < $1.value.id }) {
-                if job.begun {
-                    job.outcome.settle(outcome)
-                } else {
-                    queue?.endUndriven(job.id, reason: stopped ? "not started: the run was stopped" : "not reached (the driver \(outcome.summary))",
-                                       abortRequested: stopped)
-                }
+        let (jobs, stopped) = state.withLock { state in
+            let open = state.jobs.filter { !$0.value.ended }
+            for key in open.keys { state.jobs[key]?.ended = true }
+            return (open, state.stopRequested)
+        }
+        for (_, job) in jobs.sorted(by: { $0.value.id < $1.value.id }) {
+            if job.begun {
+                job.outcome.settle(outcome)
+            } else {
+                queue?.endUndriven(job.id, reason: stopped ? "not started: the run was stopped" : "not reached (the driver \(outcome.summary))",
+                                   abortRequested: stopped)
             }
         }
         queue?.sessionEnded(id)
@@ -208,18 +214,25 @@ final class DriverSession: SessionReporter, Sendable {
 
     // MARK: - For SessionJobDriver
 
-    /// Job `key` has begun: its reporter gets what waited for it, then everything after.
-    func attach(_ key: String, reporter: any DriverReporter) -> OutcomeSlot {
-        delivery.withLock { _ in
-            let (waiting, slot) = state.withLock { state -> ([DriverReport], OutcomeSlot) in
+    /// Job `key` has begun: its reporter gets what waited for it, then everything after. It is
+    /// attached in turn with the reports, so none made before it overtakes the waiting ones.
+    /// - Returns: the job's outcome, and the ticket of its attachment: the outcome counts only
+    ///   once that is delivered (`waitUntilHandled`), after the reports that waited.
+    func attach(_ key: String, reporter: any DriverReporter) -> (slot: OutcomeSlot, attached: UInt64) {
+        let attached = delivery.enqueue { [self] in
+            let waiting = state.withLock { state -> [DriverReport] in
                 state.jobs[key]?.reporter = reporter
-                let waiting = state.jobs[key]?.waiting ?? []
-                state.jobs[key]?.waiting = []
-                return (waiting, state.jobs[key]?.outcome ?? OutcomeSlot(.exited(0)))
+                defer { state.jobs[key]?.waiting = [] }
+                return state.jobs[key]?.waiting ?? []
             }
             for report in waiting { reporter.report(report) }
-            return slot
         }
+        return (state.withLock { $0.jobs[key]?.outcome ?? OutcomeSlot(.exited(0)) }, attached)
+    }
+
+    /// Waits until what the session had to hand on up to `ticket` has been handed on.
+    func waitUntilHandled(_ ticket: UInt64) async {
+        await delivery.waitUntilDelivered(ticket)
     }
 
     func stop(key: String) {

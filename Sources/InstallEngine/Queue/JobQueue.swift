@@ -34,7 +34,7 @@ public final class JobQueue: Sendable {
     private let backend: any InstallBackend
     private let configuration: EngineConfiguration
     private let restartAdvisor: (any RestartAdvisor)?
-    private let callbackQueue = CallbackQueue()
+    private let callbackQueue = SerialWorkQueue()
     private let state: Mutex<State>
 
     /// - Parameters:
@@ -118,15 +118,15 @@ public final class JobQueue: Sendable {
     ) throws(InstallerError) -> JobDescriptor {
         try UpdateInstaller.validate(updates, for: operation, needsCommands: driver == nil)
         var descriptor: JobDescriptor?
-        let mustDeliver = state.withLock { state -> Bool in
+        let performed = state.withLock { state -> Performed in
             let (queued, actions) = state.machine.submit(
                 name: name, operation: operation, updates: updates, stopOnFailure: stopOnFailure,
                 awaitsConfirmation: awaitsConfirmation, runByDriver: driver != nil, observedBy: observedBy)
             descriptor = queued
             if let driver { state.drivers[queued.id] = driver }
-            return perform(actions, state: &state).mustDeliver
+            return perform(actions, state: &state)
         }
-        if mustDeliver { callbackQueue.deliverPending() }
+        finish(performed)
         guard let descriptor else { preconditionFailure("submit always numbers the job") }
         whenQueued(descriptor)
         startQueuedJobs()
@@ -246,7 +246,8 @@ public final class JobQueue: Sendable {
         guard removed.0 else { return }
         // Completed and delivered: this only releases the job's callbacks.
         if let job = removed.1 { try? await job.cleanUp() }
-        publish(.jobCleanedUp(job: id))
+        // It returns once subscribers (and the model) have seen the job go.
+        await callbackQueue.waitUntilDelivered(publish(.jobCleanedUp(job: id)))
     }
 
     /// Queues the failed and aborted updates of completed job `id` as a new job.
@@ -279,7 +280,6 @@ public final class JobQueue: Sendable {
 
     /// What performing the machine's actions left to do once the lock is released.
     private struct Performed {
-        var mustDeliver = false
         var aborts: [(job: InstallationJob, force: Bool)] = []
         /// Sessions given a slot, started once the lock is released (their reports take it).
         var sessionsToStart: [(session: DriverSession, driver: (any SessionDriver)?)] = []
@@ -287,7 +287,6 @@ public final class JobQueue: Sendable {
     }
 
     private func finish(_ performed: Performed) {
-        if performed.mustDeliver { callbackQueue.deliverPending() }
         for abort in performed.aborts { abort.job.requestAbort(force: abort.force) }
         for start in performed.sessionsToStart {
             if let driver = start.driver { start.session.start(driver) }
@@ -309,35 +308,35 @@ public final class JobQueue: Sendable {
         finish(performed)
     }
 
-    /// Performs the machine's actions under the lock: events are only appended to the
-    /// callback queue there (so their order is the order of the changes) and delivered after
-    /// the lock is released; jobs are begun under it, so two completions racing cannot start
-    /// one job twice.
+    /// Performs the machine's actions under the lock: events are only enqueued on the callback
+    /// queue there (so their order is the order of the changes) and delivered later on its
+    /// thread; jobs are begun under it, so two completions racing cannot start one job twice.
     private func perform(_ actions: [QueueAction], state: inout State) -> Performed {
         var performed = Performed()
         for action in actions {
             switch action {
             case .publish(let kind):
-                performed.mustDeliver = appendEvent(kind) || performed.mustDeliver
+                publish(kind)
             case .begin(let descriptor, let slot):
-                performed.mustDeliver = appendEvent(.jobStarted(job: descriptor.id)) || performed.mustDeliver
+                publish(.jobStarted(job: descriptor.id))
                 do {
                     state.jobs[descriptor.id] = try begin(descriptor, on: slot, driver: state.drivers[descriptor.id])
                 } catch {
                     let more = perform(state.machine.beginRefused(descriptor.id, error: error), state: &state)
-                    performed.mustDeliver = more.mustDeliver || performed.mustDeliver
+                    performed.aborts += more.aborts
+                    performed.sessionsToStart += more.sessionsToStart
+                    performed.sessionStops += more.sessionStops
                 }
             case .abortRunning(let id, let force):
                 if let job = state.jobs[id] { performed.aborts.append((job, force)) }
             case .freeSlotAfterDelivery(let slot):
-                let appended = callbackQueue.append { [self] in releaseInstaller(slot) }
-                performed.mustDeliver = appended.mustDeliver || performed.mustDeliver
+                callbackQueue.enqueue { [self] in releaseInstaller(slot) }
             case .beginSession(let id, _):
                 let session = DriverSession(id: id, queue: self)
                 state.sessions[id] = session
                 performed.sessionsToStart.append((session, state.pendingSessionDrivers.removeValue(forKey: id)))
             case .beginDriven(let descriptor):
-                performed.mustDeliver = appendEvent(.jobStarted(job: descriptor.id)) || performed.mustDeliver
+                publish(.jobStarted(job: descriptor.id))
                 do {
                     state.jobs[descriptor.id] = try begin(descriptor, on: nil, driver: state.drivers[descriptor.id])
                 } catch {
@@ -409,16 +408,11 @@ public final class JobQueue: Sendable {
     // MARK: - Events
 
     /// Queues `kind` behind everything already queued, so it keeps its place in the order.
-    private func publish(_ kind: EngineEvent.Kind) {
+    /// Callers may hold the state lock: the event is delivered later, on the callback queue.
+    @discardableResult
+    private func publish(_ kind: EngineEvent.Kind) -> UInt64 {
         let event = EngineEvent(kind: kind)
-        callbackQueue.enqueue { [self] in deliver(event) }
-    }
-
-    /// Like `publish`, for callers holding the state lock: returns whether they must call
-    /// `callbackQueue.deliverPending()` after releasing it.
-    private func appendEvent(_ kind: EngineEvent.Kind) -> Bool {
-        let event = EngineEvent(kind: kind)
-        return callbackQueue.append { [self] in deliver(event) }.mustDeliver
+        return callbackQueue.enqueue { [self] in deliver(event) }
     }
 
     /// Runs on the callback queue: updates the model, then calls the subscribers.

@@ -6,7 +6,8 @@ struct SessionJobDriver: JobDriver {
     let key: String
 
     func start(_ request: DriverRunRequest, reporter: any DriverReporter) -> any RunningDriver {
-        SessionJobHandle(session: session, key: key, slot: session.attach(key, reporter: reporter))
+        let (slot, attached) = session.attach(key, reporter: reporter)
+        return SessionJobHandle(session: session, key: key, slot: slot, attached: attached)
     }
 }
 
@@ -15,12 +16,18 @@ struct SessionJobHandle: RunningDriver {
     let session: DriverSession
     let key: String
     let slot: OutcomeSlot
+    /// The session's ticket for attaching the job: its outcome counts only after the reports
+    /// that waited for the job reached it.
+    let attached: UInt64
 
     func stopAtSafePoint() { session.stop(key: key) }
 
     func kill() { session.kill() }
 
     var outcome: UpdateRunOutcome {
-        get async { await slot.outcome }
+        get async {
+            await session.waitUntilHandled(attached)
+            return await slot.outcome
+        }
     }
 }

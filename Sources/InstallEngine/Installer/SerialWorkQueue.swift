@@ -3,18 +3,23 @@ import DequeModule
 import Glibc
 import Synchronization
 
-/// Runs callbacks one at a time, in the order they were enqueued, without a thread of its own.
+/// A serial executor: runs work one item at a time, in the order it was enqueued, on a thread
+/// of the global pool and never on the thread that enqueues it.
 ///
-/// Whoever enqueues while nobody is delivering becomes the deliverer and runs the queue until it
-/// is empty; everybody else only appends. So callbacks never run concurrently, never run while
-/// an engine lock is held, and a callback may enqueue more work (it runs after the callback
-/// returns) without deadlock. One queue is shared by every job of a `JobQueue`, which gives
-/// consumers one global order.
-public final class CallbackQueue: Sendable {
+/// Enqueueing only appends (and, when the queue was idle, asks the pool for a thread to run
+/// it), so it may be called while holding a lock of the caller's: the order of items is then
+/// the order of the caller's state changes, and nothing the item does (a subscriber, a history
+/// write, a driver's stop) runs under that lock or on the caller's thread. A key press, a
+/// driver's reader or the process poller that enqueues is never held up by what it enqueued.
+/// An item may enqueue more work; it runs after the item returns.
+///
+/// The engine uses one per `JobQueue` for events and callbacks (one global order, rule 8), one
+/// per job for its signals and stops, and one per driver for its reports.
+public final class SerialWorkQueue: Sendable {
     private struct State {
         var pending: Deque<@Sendable () -> Void> = []
         var isDelivering = false
-        /// The thread running callbacks now, so `cleanUp` can refuse to wait on itself (rule 15).
+        /// The thread running items now, so `cleanUp` can refuse to wait on itself (rule 15).
         var deliveringThread: pthread_t?
         /// Tickets are the running count of enqueued items; everything up to `delivered` ran.
         var enqueued: UInt64 = 0
@@ -26,31 +31,22 @@ public final class CallbackQueue: Sendable {
 
     public init() {}
 
-    /// Appends `work` and, if nobody is delivering, delivers until the queue is empty.
-    /// - Returns: a ticket for `waitUntilDelivered(_:)`.
+    /// Appends `work`; it runs later, on a pool thread, after everything enqueued before it.
+    /// - Returns: a ticket for `whenDelivered(_:_:)` and `waitUntilDelivered(_:)`.
     @discardableResult
     public func enqueue(_ work: @escaping @Sendable () -> Void) -> UInt64 {
-        let appended = append(work)
-        if appended.mustDeliver { deliverPending() }
-        return appended.ticket
-    }
-
-    /// Appends `work` without delivering, for callers that hold a lock of their own (so that
-    /// the order of items matches the order of their state changes). When `mustDeliver` is
-    /// true the caller has become the deliverer and must call `deliverPending()` once it has
-    /// released its lock.
-    func append(_ work: @escaping @Sendable () -> Void) -> (ticket: UInt64, mustDeliver: Bool) {
-        state.withLock { state in
+        let (ticket, mustStart) = state.withLock { state -> (UInt64, Bool) in
             state.pending.append(work)
             state.enqueued += 1
             guard !state.isDelivering else { return (state.enqueued, false) }
             state.isDelivering = true
-            state.deliveringThread = pthread_self()
             return (state.enqueued, true)
         }
+        if mustStart { DispatchQueue.global().async { self.deliverPending() } }
+        return ticket
     }
 
-    /// True when the calling thread is inside one of this queue's callbacks.
+    /// True when the calling thread is running one of this queue's items.
     public var isDeliveringOnCurrentThread: Bool {
         state.withLock { state in
             guard state.isDelivering, let thread = state.deliveringThread else { return false }
@@ -59,7 +55,7 @@ public final class CallbackQueue: Sendable {
     }
 
     /// Calls `resume` once the item with `ticket` (and so everything before it) has run;
-    /// at once if it already has. `resume` runs outside the queue's lock.
+    /// at once, on the calling thread, if it already has. `resume` runs outside the queue's lock.
     public func whenDelivered(_ ticket: UInt64, _ resume: @escaping @Sendable () -> Void) {
         let done = state.withLock { state -> Bool in
             if state.delivered >= ticket { return true }
@@ -76,18 +72,10 @@ public final class CallbackQueue: Sendable {
         }
     }
 
-    /// Runs items until the queue is empty. Only the deliverer chosen by `append` calls this.
-    /// Items are taken in batches, so producers and the deliverer meet at the lock once per
-    /// batch rather than once per item.
-    ///
-    /// On the process backend's poller thread it hands the delivery to a thread of the global
-    /// pool instead: that thread reads every child's pipes, and a subscriber that blocks (a
-    /// history write waiting for another writer's lock) must not stop it.
-    func deliverPending() {
-        if ChildPoller.isCurrentThread {
-            DispatchQueue.global().async { self.deliverPending() }
-            return
-        }
+    /// Runs items until the queue is empty, on the pool thread `enqueue` asked for. Items are
+    /// taken in batches, so producers and the deliverer meet at the lock once per batch rather
+    /// than once per item.
+    private func deliverPending() {
         state.withLock { $0.deliveringThread = pthread_self() }
         while true {
             let batch = state.withLock { state -> Deque<@Sendable () -> Void>? in
