@@ -1,4 +1,5 @@
 import Foundation
+import InstallDrivers
 import InstallEngine
 import Synchronization
 
@@ -8,12 +9,12 @@ import Synchronization
 /// installtop's plugin. A playbook Ansible refuses ends the session having declared no job
 /// (the engine shows that as a failed job, with the reason) and `refusal` says why.
 final class CheckedPlaybookDriver: SessionDriver {
-    private let planner: AnsibleJobPlanner
+    private let kind: AnsibleJobKind
     private let job: FleetJob
     private let refused = Mutex<String?>(nil)
 
-    init(planner: AnsibleJobPlanner, job: FleetJob) {
-        self.planner = planner
+    init(kind: AnsibleJobKind, job: FleetJob) {
+        self.kind = kind
         self.job = job
     }
 
@@ -24,7 +25,7 @@ final class CheckedPlaybookDriver: SessionDriver {
         let session = CheckingSession()
         Thread.detachNewThread { [self] in
             do {
-                let driver = try planner.driver(for: job)
+                let driver = try kind.driver(for: job)
                 session.checked { driver.start(reporter: reporter) }
             } catch {
                 let message = String(describing: error)

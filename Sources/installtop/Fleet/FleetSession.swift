@@ -18,7 +18,7 @@ struct FleetSession {
         if OutputMode(options: options) == .monitor {
             // `--list-hosts` takes seconds: the monitor opens at once and says what the wait is
             // for; a refused playbook shows as the session's failed job, and exits 2 after.
-            let checked = CheckedPlaybookDriver(planner: planner, job: job)
+            let checked = CheckedPlaybookDriver(kind: kind, job: job)
             let status = RunSession(jobs: [], sessions: [checked], options: options,
                                     startingNote: "checking the playbook \(playbookName), then starting ansible-playbook…").run()
             guard let refusal = checked.refusal else { return status }

@@ -59,9 +59,12 @@ struct WatchCommand: ParsableCommand {
     private func host(on socket: String, note: String) throws {
         let warnings = Warnings()
         let engine = EngineHost(scheduling: nil, history: history, warnings: warnings)
+        // Jobs submitted to this engine while it watches are planned as `serve` plans them.
+        let kinds = EngineHost.kinds()
+        defer { kinds.removeFiles() }
         let server: EngineServer
         do {
-            server = try EngineServer(queue: engine.queue, history: engine.history, options: ServerOptions(socketPath: socket, packageJobs: APTJobPlanner()))
+            server = try EngineServer(queue: engine.queue, history: engine.history, options: ServerOptions(socketPath: socket, kinds: kinds))
         } catch {
             StandardOutput.stderr.line("installtop: cannot listen on \(socket): \(error)")
             throw ExitCode(1)
