@@ -104,6 +104,8 @@ class CallbackModule(CallbackBase):
         self._forks = int((context.CLIARGS or {}).get('forks') or C.DEFAULT_FORKS)
         self._in_flight = set()       # (host name, task uuid) started and whose result is not read
         self._held = []               # (host, task) starts waiting for a result that frees a fork
+        self._item_failures = {}      # (job key, update id) -> the first failing item of a loop, told
+        self._async = {}              # (job key, update id) of a running async task -> (most polls, polls so far)
         self._stop_all = False
         self._stop_hosts = set()      # host names asked to stop
         self._stopped_tasks = set()   # task uuids made not to run for every host
@@ -274,10 +276,24 @@ class CallbackModule(CallbackBase):
         if task.action in C._ACTION_META:
             with self._lock:
                 self._metas_seen.add(task._uuid)
+        self._count_items(task)
         self._at_boundary(task)
 
     def v2_playbook_on_handler_task_start(self, task):
+        self._count_items(task)
         self._at_boundary(task)
+
+    @staticmethod
+    def _count_items(task):
+        """A loop's items tell their position and the loop's length only with
+        `loop_control: extended`, which this turns on (without `allitems`, which would copy
+        the whole list into every item's result): its items' results then carry
+        `ansible_loop` too."""
+        if not (task.loop or task.loop_with) or task.loop_control is None:
+            return
+        if not task.loop_control.extended:
+            task.loop_control.extended = True
+            task.loop_control.extended_allitems = False
 
     def _at_boundary(self, task):
         """A task is about to start: if a stop was asked, it does not run (for every host, or
@@ -344,6 +360,13 @@ class CallbackModule(CallbackBase):
             self._close_include(key)
             self._account(key, self._position.get(task_id, 0))
             self._running[key].add(task_id)
+            self._async.pop((key, task_id), None)
+            if task.async_val and task.poll:
+                try:
+                    self._async[(key, task_id)] = (int(task.async_val) // int(task.poll), 0)
+                except (TypeError, ValueError):
+                    # A templated async or poll: polls are counted without their most.
+                    self._async[(key, task_id)] = (0, 0)
             self._send({'type': 'started', 'job': key, 'update': task_id})
 
     def v2_runner_on_ok(self, result):
@@ -364,7 +387,34 @@ class CallbackModule(CallbackBase):
         else:
             # An always section of an enclosing block still runs on the failed host.
             self._finish(result, 'failed', reason=reason, host_ended='host failed', deferred=self._always_follows(result._task))
+            if result._task.run_once is True:
+                self._fail_batch(result, reason)
         self._result_read(result._host, result._task)
+
+    def _fail_batch(self, result, reason):
+        """A run_once task failed: Ansible fails every host of the batch with it (its recap
+        counts the failure only on the host it ran on), and they run no further task."""
+        task, where = result._task, result._host.get_name()
+        with self._lock:
+            if self._play is None:
+                return
+            # During a batch the inventory is restricted to it, as Ansible's own loop sees it.
+            batch = self._play.get_variable_manager()._inventory.get_hosts(self._play.hosts)
+            for name in (host.name for host in batch if host.name != where):
+                key = self._job_of_host.get(name)
+                if key is None or key in self._ended:
+                    continue
+                self._failed_hosts.add(name)
+                task_id = self._id_of_task.get(task._uuid)
+                if task_id in self._plan[key] and task_id not in self._finished.get(key, ()):
+                    self._account(key, self._position.get(task_id, 0))
+                    self._send({'type': 'finished', 'job': key, 'update': task_id, 'result': 'failed',
+                                'reason': 'failed on %s (run_once): %s' % (where, reason)})
+                    self._finished.setdefault(key, set()).add(task_id)
+                if self._always_follows(task):
+                    self._failing[key] = 'host failed'
+                else:
+                    self._end(key, 'host failed')
 
     def v2_runner_on_skipped(self, result):
         with self._lock:
@@ -377,8 +427,72 @@ class CallbackModule(CallbackBase):
         self._result_read(result._host, result._task)
 
     def v2_runner_on_unreachable(self, result):
-        self._finish(result, 'failed', reason='unreachable: ' + self._failure(result._result), host_ended='host unreachable')
+        reason = 'unreachable: ' + self._failure(result._result)
+        if result._task.ignore_unreachable:
+            # Ansible counts it ok and ignored, and the host goes on.
+            self._finish(result, 'succeeded', reason=reason, mark='ignored')
+        else:
+            self._finish(result, 'failed', reason=reason, host_ended='host unreachable')
         self._result_read(result._host, result._task)
+
+    # MARK: - Loops and polls
+
+    def v2_runner_item_on_ok(self, result):
+        self._item(result, None)
+
+    def v2_runner_item_on_skipped(self, result):
+        self._item(result, None)
+
+    def v2_runner_item_on_failed(self, result):
+        self._item(result, self._failure(result._result))
+
+    def _item(self, result, failure):
+        """One item of a loop is done: the bar moves to it ("item 3/50: its label"), its output
+        goes to the task's log, and the first failing one is the task's reason."""
+        data = result._result
+        loop = data.get('ansible_loop') or {}
+        index, length = loop.get('index'), loop.get('length')
+        text = 'item %d/%d' % (index, length) if index and length else 'item'
+        text += ': %s' % (self._get_item_label(data),)
+        text = text[:OUTPUT_LINE_LENGTH]
+        with self._lock:
+            if self._suppressed(result._host, result._task):
+                return
+            reference = self._reference(result._host, result._task)
+            if reference is None:
+                included = self._running_include(result._host, result._task)
+                if included is not None:
+                    name = result._task.get_name().strip() or result._task.action
+                    self._send({'type': 'progress', 'job': included[0], 'update': included[2]['id'], 'message': '%s: %s' % (name, text)})
+                return
+            key, task_id = reference
+            if failure is not None:
+                self._item_failures.setdefault((key, task_id), '%s: %s' % (text, failure))
+            self._send({'type': 'output', 'job': key, 'update': task_id, 'stream': 'stdout',
+                        'line': '%s%s' % (text, ' failed' if failure is not None else '')})
+            for stream, line in self._output(data):
+                self._send({'type': 'output', 'job': key, 'update': task_id, 'stream': stream, 'line': line})
+            message = {'type': 'progress', 'job': key, 'update': task_id, 'message': text}
+            if index and length:
+                message['percent'] = round(100.0 * index / length, 1)
+            self._send(message)
+
+    def v2_runner_on_async_poll(self, result):
+        """The controller polled an async task that is not done: how many polls of the most
+        its `async` time allows ("polling 3/10"). Ansible tells it of an `async_status` task of
+        its own, not of the task that started: that is the host's async task running now."""
+        with self._lock:
+            key = self._job_of_host.get(result._host.get_name())
+            if key is None or key in self._ended:
+                return
+            polled = [task_id for (job, task_id) in self._async if job == key and task_id in self._running[key]]
+            if len(polled) != 1:
+                return
+            reference = (key, polled[0])
+            most, count = self._async[reference]
+            self._async[reference] = (most, count + 1)
+            self._send({'type': 'progress', 'job': key, 'update': polled[0],
+                        'message': 'polling %d/%d' % (count + 1, most) if most else 'polling %d' % (count + 1)})
 
     @staticmethod
     def _rescuable(task):
@@ -433,6 +547,14 @@ class CallbackModule(CallbackBase):
                 self._send({'type': 'progress', 'job': key, 'update': task_id, 'message': 'including tasks'})
                 return
             self._running[key].discard(task_id)
+            self._async.pop((key, task_id), None)
+            item_failure = self._item_failures.pop((key, task_id), None)
+            if item_failure and outcome != 'skipped' and reason:
+                # A loop says only "One or more items failed": the first failing item says which.
+                reason = item_failure
+            delegate = self._delegate(result)
+            if delegate and outcome == 'failed':
+                reason = 'on %s: %s' % (delegate, reason)
             for stream, line in self._output(result._result):
                 self._send({'type': 'output', 'job': key, 'update': task_id, 'stream': stream, 'line': line})
             if reboot:
@@ -444,6 +566,10 @@ class CallbackModule(CallbackBase):
                 message['changed'] = changed
             if mark:
                 message['mark'] = mark
+            if outcome == 'succeeded' and self._checked(result):
+                message['check'] = True
+            if delegate and outcome == 'succeeded':
+                message['ranOn'] = delegate
             self._send(message)
             self._finished.setdefault(key, set()).add(task_id)
             if changed and self._notifies(key, task):
@@ -456,6 +582,24 @@ class CallbackModule(CallbackBase):
                 self._end(key, 'stopped')
             else:
                 self._end_if_done(key)
+
+    @staticmethod
+    def _delegate(result):
+        """The host a delegated task ran on, as Ansible names it in `[web2 -> web1]`, or None."""
+        delegate = result._task.delegate_to
+        if not delegate or delegate == result._host.get_name():
+            return None
+        return str(delegate)
+
+    @staticmethod
+    def _checked(result):
+        """The task ran in check mode (`--check`, or its own `check_mode: true`), as the worker
+        decided it: nothing was changed."""
+        fields = getattr(result, '_task_fields', None) or {}
+        checked = fields.get('check_mode')
+        if checked is None:
+            checked = result._task.check_mode
+        return checked is True
 
     def _notifies(self, key, task):
         """A changed result of this task notifies handlers of the host's play (ansible's own
@@ -668,7 +812,10 @@ class CallbackModule(CallbackBase):
         handlers = self._handlers_id
         if finished and began and handlers in self._plan.get(key, ()) and \
                 handlers not in self._finished.get(key, ()):
-            self._send({'type': 'finished', 'job': key, 'update': handlers, 'result': 'skipped', 'reason': 'no handler was notified'})
+            # Ansible runs no handler on a host a meta end_* ended, notified or not.
+            ended = self._ended_by_meta(key.split('/', 1)[1], len(self._order))
+            why = 'not run: ' + ended if ended else 'no handler was notified'
+            self._send({'type': 'finished', 'job': key, 'update': handlers, 'result': 'skipped', 'reason': why})
             self._finished.setdefault(key, set()).add(handlers)
         self._ended.add(key)
         message = {'type': 'jobEnded', 'job': key, 'reason': reason}

@@ -47,6 +47,30 @@ struct AnsibleDifferentialTests {
             """)
     }
 
+    @Test("The summary says a run was a check run exactly when Ansible says DRY RUN", arguments: [["--check"], ["-vC"], []])
+    func checkRunSummary(_ arguments: [String]) async throws {
+        let toolchain = try AnsibleToolchain.locate()
+        let folder = try TestFolder()
+        defer { folder.remove() }
+        let environment = try LocalAnsible.prepare(folder, hosts: ["web1"], toolchain: toolchain)
+        try folder.write("site.yml", """
+            - hosts: web
+              gather_facts: false
+              tasks:
+                - name: Write a file
+                  copy:
+                    content: "x\\n"
+                    dest: "{{ playbook_dir }}/never"
+            """)
+        let plain = try await FleetCommand.run([toolchain.playbook, folder.file("site.yml"), "-i", folder.file("hosts.ini")] + arguments,
+                                               environment: environment, timeout: .seconds(120))
+        let run = try await InstalltopProcess(["ansible", "site.yml", "-i", "hosts.ini", "--plain", "--no-history"]
+            + (arguments.isEmpty ? [] : ["--"] + arguments), in: folder, environment: environment).finish(timeout: .seconds(120))
+        let dryRun = plain.stdout.contains("DRY RUN *")
+        let said = run.stdout.contains("This was a check run (--check)")
+        #expect(dryRun == said, "ansible-playbook \(arguments) says DRY RUN: \(dryRun); installtop's summary says a check run: \(said)\n\(run.stdout)")
+    }
+
     static func compare(ansible: AnsibleTranscript, ansibleStatus: Int32, board: BoardAccount, installtopStatus: Int32) -> [String] {
         var problems: [String] = []
         if (ansibleStatus == 0) != (installtopStatus == 0) {
@@ -65,12 +89,23 @@ struct AnsibleDifferentialTests {
                 continue
             }
             let counted = board.recap(of: host)
+            // A failing run_once task fails every host of its batch: Ansible's recap counts the
+            // failure only where it ran, and prints a line for that host only.
+            let failedWithOthers = tasks.contains { task in
+                task.failedElsewhere && ansible.results.contains { key, result in
+                    key.task == task.title && key.host == Self.ranOn(task) && (key.play == task.play || task.play.isEmpty) && result == .failed
+                }
+            }
             for (name, mine, theirs) in [("failed", counted.failed, recap.failed), ("unreachable", counted.unreachable, recap.unreachable),
                                          ("skipped", counted.skipped, recap.skipped), ("rescued", counted.rescued, recap.rescued),
                                          ("ignored", counted.ignored, recap.ignored)] where mine != theirs {
                 problems.append("\(host) \(name): recap \(theirs), installtop \(mine)")
             }
-            if !recap.hostFailed {
+            // The corpus holds only constructs the board claims to know.
+            for task in tasks where task.mark == "unknown" {
+                problems.append("\(host) \(task.play) / \(task.title): installtop could not tell what Ansible did: \(task)")
+            }
+            if !recap.hostFailed && !failedWithOthers {
                 for task in tasks where task.result == "aborted" && !(task.reason ?? "").contains("the play stopped") {
                     problems.append("\(host) did not fail, yet installtop aborted \(task)")
                 }
@@ -85,6 +120,78 @@ struct AnsibleDifferentialTests {
                 continue
             }
             if task.asAnsibleSays != theirs { problems.append("\(key): Ansible says \(theirs.rawValue), installtop \(task)") }
+            problems += Self.compareStatus(key, task, ansible: ansible)
+        }
+        problems += compareHandlers(ansible: ansible, board: board)
+        problems += compareLeftOut(ansible: ansible, board: board)
+        return problems
+    }
+
+    /// The host a run_once failure names ("failed on web1 (run_once): …").
+    private static func ranOn(_ task: BoardAccount.Task) -> String {
+        String((task.reason ?? "").dropFirst("failed on ".count).prefix { $0 != " " })
+    }
+
+    /// What the board said of a task while and after it ran, against Ansible's lines for it:
+    /// a loop's items (`item 3/5: label`, in Ansible's order: JSON coalesces messages less than
+    /// 50 ms apart, so some, even the last, may not be seen), where a delegated task
+    /// ran, changed or not (`would change` in check mode), an async task's polls.
+    static func compareStatus(_ key: AnsibleTaskKey, _ task: BoardAccount.Task, ansible: AnsibleTranscript) -> [String] {
+        var problems: [String] = []
+        if let labels = ansible.items[key] {
+            let shown = task.messages.compactMap(ItemMessage.init)
+            if shown.isEmpty { problems.append("\(key): Ansible ran items \(labels), installtop showed none: \(task.messages)") }
+            for item in shown where item.total != labels.count || item.index > labels.count || labels[item.index - 1] != item.label {
+                problems.append("\(key): installtop showed item \(item.index)/\(item.total) \(item.label), Ansible's items are \(labels)")
+            }
+            if zip(shown, shown.dropFirst()).contains(where: { $0.index >= $1.index }) {
+                problems.append("\(key): installtop's items went back: \(task.messages)")
+            }
+        }
+        if let polls = ansible.polls[key], polls > 0, !task.messages.contains(where: { $0.hasPrefix("polling ") }) {
+            problems.append("\(key): Ansible polled \(polls) times, installtop showed no polling: \(task.messages)")
+        }
+        guard task.result == "succeeded", task.mark == nil, let status = task.status else { return problems }
+        let checked = ansible.checkMode.contains(AnsibleTaskKey(play: key.play, task: key.task, host: ""))
+        let word = ansible.changed.contains(key) ? (checked ? "would change" : "changed") : "ok"
+        let expected = word + (ansible.delegates[key].map { " on \($0)" } ?? "")
+        if status != expected { problems.append("\(key): Ansible's line means \"\(expected)\", installtop's status is \"\(status)\"") }
+        return problems
+    }
+
+    /// Ansible leaves a host it failed out of later plays, even when its recap counts no failure
+    /// for it (a failing run_once task fails the whole batch): a host Ansible printed lines for
+    /// in one play and none for in a later play where others have lines must have a failed job
+    /// in an earlier play on the board.
+    static func compareLeftOut(ansible: AnsibleTranscript, board: BoardAccount) -> [String] {
+        let playsWithLines = Set(ansible.results.keys.map(\.play))
+        var problems: [String] = []
+        for host in hosts {
+            let jobs = board.plays(of: host)
+            let hostPlays = Set(ansible.results.keys.filter { $0.host == host }.map(\.play))
+            for (index, job) in jobs.enumerated() where index > 0 && !job.play.isEmpty
+                && playsWithLines.contains(job.play) && !hostPlays.contains(job.play) {
+                let earlier = jobs[..<index]
+                guard earlier.contains(where: { hostPlays.contains($0.play) }) else { continue }
+                // A job with a failed task is failed, or succeeded with errors when others succeeded.
+                if !earlier.contains(where: { $0.result == "failed" || $0.result == "succeededWithErrors" }) {
+                    problems.append("\(host): Ansible left it out of \(job.play), yet none of its earlier jobs failed: \(Array(earlier))")
+                }
+            }
+        }
+        return problems
+    }
+
+    /// A host ran handlers in a play on the board exactly where Ansible ran one.
+    static func compareHandlers(ansible: AnsibleTranscript, board: BoardAccount) -> [String] {
+        var problems: [String] = []
+        for host in hosts {
+            for task in board.tasks(of: host) where task.title == "Handlers" {
+                let ran = task.result != "aborted" && task.mark != "skipped" && task.mark != "notReached"
+                let theirs = ansible.handlersRan[task.play]?.contains(host) ?? (ansible.handlersRan.count == 1 && task.play.isEmpty
+                    ? ansible.handlersRan.values.first?.contains(host) ?? false : false)
+                if ran != theirs { problems.append("\(host) \(task.play) handlers: Ansible ran \(theirs ? "some" : "none"), installtop \(task)") }
+            }
         }
         return problems
     }

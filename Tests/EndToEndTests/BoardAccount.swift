@@ -12,12 +12,18 @@ struct BoardAccount {
         let mark: String?
         let reason: String?
         let startedAt: String?
+        /// The update's messages while it ran and its last (its status: `changed`, `would
+        /// change on web1`, …), in order; JSON coalesces some in between.
+        let messages: [String]
+
+        var status: String? { messages.last }
 
         /// What Ansible's own line for it says, in `AnsibleTaskResult`'s words: a rescued task
         /// printed as failed; nil for what Ansible prints no line for (ran elsewhere, jumped
         /// over, not started).
         var asAnsibleSays: AnsibleTaskResult? {
             switch (result, mark) {
+            case ("failed", _) where failedElsewhere: return nil
             case ("failed", _): return (reason ?? "").hasPrefix("unreachable") ? .unreachable : .failed
             case ("succeeded", "rescued"?): return .failed
             case ("succeeded", "ignored"?): return .ignored
@@ -25,6 +31,11 @@ struct BoardAccount {
             case ("succeeded", nil): return .ok
             default: return nil
             }
+        }
+
+        /// A run_once task that failed on another host and failed this one with it.
+        var failedElsewhere: Bool {
+            result == "failed" && (reason ?? "").hasPrefix("failed on ") && (reason ?? "").contains(" (run_once): ")
         }
 
         /// A skip Ansible reported (not one the plugin gave what Ansible went past).
@@ -45,6 +56,7 @@ struct BoardAccount {
 
     init(_ events: [JSONEvent]) throws {
         var titles: [Int: [String]] = [:]
+        var messages: [String: [String]] = [:]
         for event in events {
             guard let job = event.job else { continue }
             switch event.name {
@@ -56,12 +68,14 @@ struct BoardAccount {
                 playOfJob[job] = parts.count > 1 ? parts.dropFirst().joined(separator: " · ") : nil
                 let updates = event.fields["updates"] as? [[String: Any]] ?? []
                 titles[job] = updates.map { $0["title"] as? String ?? "" }
+            case "progress":
+                if let index = event.index, let message = event.string("message") { messages["\(job) \(index)", default: []].append(message) }
             case "update.completed":
                 guard let host = hostOfJob[job], let index = event.index, let title = titles[job]?[index] else { continue }
                 let play = playOfJob[job] ?? ""
                 tasksByKey[AnsibleTaskKey(play: play, task: title, host: host)] = Task(
                     play: play, title: title, result: event.string("result") ?? "", mark: event.string("mark"),
-                    reason: event.string("reason"), startedAt: event.string("startedAt"))
+                    reason: event.string("reason"), startedAt: event.string("startedAt"), messages: messages["\(job) \(index)"] ?? [])
             case "job.completed":
                 jobResult[job] = event.string("result")
             default:
@@ -92,6 +106,11 @@ struct BoardAccount {
     /// The result of each of the host's jobs (one per play), by job number.
     func jobResults(of host: String) -> [(Int, String)] {
         hostOfJob.filter { $0.value == host }.keys.sorted().map { ($0, jobResult[$0] ?? "none") }
+    }
+
+    /// The host's jobs in order as (play name, result): empty names when the playbook has one play.
+    func plays(of host: String) -> [(play: String, result: String)] {
+        hostOfJob.filter { $0.value == host }.keys.sorted().map { (playOfJob[$0] ?? "", jobResult[$0] ?? "none") }
     }
 
     /// The host's counts as Ansible's recap counts them.

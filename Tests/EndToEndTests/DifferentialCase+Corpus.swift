@@ -317,5 +317,150 @@ extension DifferentialCase {
                       command: /bin/true
                       when: hostvars['web1'].ansible_facts.hostname is defined
                 """),
+        DifferentialCase(
+            name: "loops-items-labels",
+            proves: "a loop moves its task per item (item k/n with loop_control's label, in Ansible's order, the last its last); a failing item fails the task and the host; with_items and items skipped by when agree",
+            playbook: """
+                - name: Loops
+                  hosts: web
+                  gather_facts: false
+                  tasks:
+                    - name: Packages
+                      command: "/bin/{{ 'false' if item.name == 'c' and inventory_hostname == 'web4' else 'true' }}"
+                      loop: [{name: a, v: 1}, {name: b, v: 2}, {name: c, v: 3}, {name: d, v: 4}, {name: e, v: 5}]
+                      loop_control:
+                        label: "{{ item.name }}"
+                    - name: Old style
+                      command: /bin/true
+                      with_items: [x, y]
+                      when: inventory_hostname != 'web3'
+                    - name: After
+                      command: /bin/true
+                """),
+        DifferentialCase(
+            name: "unreachable",
+            proves: "a host no connection reaches ends unreachable, its remaining tasks not started and its later plays not run; ignore_unreachable marks the task ignored and the host goes on to its next task",
+            playbook: """
+                - name: Reach
+                  hosts: web
+                  gather_facts: false
+                  tasks:
+                    - name: Tolerated
+                      command: /bin/true
+                      ignore_unreachable: true
+                    - name: Needed
+                      command: /bin/true
+                    - name: Later
+                      command: /bin/true
+                - name: Next
+                  hosts: web
+                  gather_facts: false
+                  tasks:
+                    - name: Again
+                      command: /bin/true
+                """,
+            files: [
+                // web4 goes through ssh whose proxy exits at once: unreachable, with no traffic.
+                "host_vars/web4.yml": """
+                    ansible_connection: ssh
+                    ansible_host: web4.invalid
+                    ansible_ssh_common_args: -F /dev/null -o ProxyCommand=/bin/false
+                    """,
+            ]),
+        DifferentialCase(
+            name: "check-mode",
+            proves: "in check mode a task Ansible reports changed says 'would change', one with check_mode: false 'changed', an unchanged one 'ok'",
+            playbook: """
+                - name: Dry
+                  hosts: web
+                  gather_facts: false
+                  tasks:
+                    - name: Write a file
+                      copy:
+                        content: "x\\n"
+                        dest: "{{ playbook_dir }}/never-{{ inventory_hostname }}"
+                    - name: Really run
+                      command: /bin/true
+                      check_mode: false
+                    - name: Already there
+                      file:
+                        path: "{{ playbook_dir }}"
+                        state: directory
+                """,
+            arguments: ["--check"]),
+        DifferentialCase(
+            name: "run_once-fails-delegate",
+            proves: "a failing run_once task fails every host of the batch: no later task, and the next play leaves them out, as Ansible does; a delegated task says where it ran",
+            playbook: """
+                - name: Once fails
+                  hosts: web1,web2
+                  gather_facts: false
+                  tasks:
+                    - name: Delegated
+                      command: /bin/true
+                      delegate_to: web3
+                    - name: Migrate fails
+                      command: /bin/false
+                      run_once: true
+                    - name: Not after a failure
+                      command: /bin/true
+                - name: The others
+                  hosts: web
+                  gather_facts: false
+                  tasks:
+                    - name: Only web3 and web4
+                      command: /bin/true
+                """),
+        DifferentialCase(
+            name: "handlers-end_host-end_batch",
+            proves: "handlers notified before meta end_host or end_batch do not run on the hosts it ended, as in Ansible; the others run them",
+            playbook: """
+                - name: End host
+                  hosts: web
+                  gather_facts: false
+                  tasks:
+                    - name: Notify
+                      command: /bin/true
+                      notify: react
+                    - name: End web2
+                      meta: end_host
+                      when: inventory_hostname == 'web2'
+                    - name: Rest
+                      command: /bin/true
+                  handlers:
+                    - name: react
+                      command: /bin/true
+                - name: End batch
+                  hosts: web
+                  gather_facts: false
+                  serial: 2
+                  tasks:
+                    - name: Notify again
+                      command: /bin/true
+                      notify: react again
+                    - name: End the batch
+                      meta: end_batch
+                      when: inventory_hostname in ['web1', 'web3']
+                    - name: Rest again
+                      command: /bin/true
+                  handlers:
+                    - name: react again
+                      command: /bin/true
+                """),
+        DifferentialCase(
+            name: "async-polling",
+            proves: "an async task the controller polls shows its polls while it runs, as Ansible polls it",
+            playbook: """
+                - name: Poll
+                  hosts: web
+                  gather_facts: false
+                  tasks:
+                    - name: Slow
+                      command: sleep 5
+                      async: 20
+                      poll: 1
+                    - name: After
+                      command: /bin/true
+                """),
     ]
 }

@@ -15,6 +15,7 @@ enum LocalAnsible {
             remote_tmp = \(folder.file("ansible-remote"))
             local_tmp = \(folder.file("ansible-local"))
             retry_files_enabled = False
+            check_mode_markers = True
             """)
         return [
             "ANSIBLE_CONFIG": folder.file("ansible.cfg"), "ANSIBLE_HOME": folder.file("ansible-home"), "ANSIBLE_NOCOLOR": "1",

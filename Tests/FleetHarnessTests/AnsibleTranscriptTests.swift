@@ -54,4 +54,47 @@ struct AnsibleTranscriptTests {
         #expect(recap["web2"]?.failed == 1 && recap["web2"]?.hostFailed == true)
         #expect(recap.count == 2)
     }
+
+    static let details = """
+
+        PLAY [Details] [CHECK MODE] ****************************************************
+
+        TASK [Items] [CHECK MODE] ******************************************************
+        changed: [web1] => (item=a)
+        ok: [web1] => (item=b)
+        failed: [web2] (item={'name': 'c'}) => {"msg": "non-zero return code", "rc": 1}
+
+        TASK [Real] ********************************************************************
+        changed: [web1 -> web3]
+        ok: [web2 -> localhost(127.0.0.1)]
+
+        TASK [Slow] [CHECK MODE] *******************************************************
+        ASYNC POLL on web1: jid=j1.1 started=1 finished=0
+        ASYNC POLL on web1: jid=j1.1 started=1 finished=0
+        ASYNC OK on web1: jid=j1.1
+        changed: [web1]
+        fatal: [web4]: UNREACHABLE! => {"msg": "ssh: connect", "unreachable": true}
+        ...ignoring
+
+        RUNNING HANDLER [restart] ******************************************************
+        changed: [web1]
+        skipping: [web2]
+
+        PLAY RECAP *********************************************************************
+
+        """
+
+    @Test("item labels in order, delegates, changed lines, [CHECK MODE] banners, async polls, handlers per play, ignored unreachable")
+    func details() {
+        let transcript = AnsibleTranscript(parsing: Self.details)
+        func key(_ task: String, _ host: String) -> AnsibleTaskKey { AnsibleTaskKey(play: "Details", task: task, host: host) }
+        #expect(transcript.items[key("Items", "web1")] == ["a", "b"])
+        #expect(transcript.items[key("Items", "web2")] == ["{'name': 'c'}"])
+        #expect(transcript.delegates[key("Real", "web1")] == "web3" && transcript.delegates[key("Real", "web2")] == "localhost")
+        #expect(transcript.changed == [key("Items", "web1"), key("Real", "web1"), key("Slow", "web1")])
+        #expect(transcript.checkMode == [key("Items", ""), key("Slow", "")])
+        #expect(transcript.polls == [key("Slow", "web1"): 2])
+        #expect(transcript.handlersRan == ["Details": ["web1"]])
+        #expect(transcript.results[key("Slow", "web4")] == .ignored)
+    }
 }

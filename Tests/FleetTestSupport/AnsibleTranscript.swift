@@ -8,11 +8,25 @@ public struct AnsibleTranscript: Sendable {
     public private(set) var results: [AnsibleTaskKey: AnsibleTaskResult] = [:]
     /// The recap's line of each host Ansible came to.
     public private(set) var recap: [String: HostRecap] = [:]
+    /// A loop's item labels per host, in the order Ansible printed them (`(item=LABEL)`).
+    public private(set) var items: [AnsibleTaskKey: [String]] = [:]
+    /// The host a task ran on for another, as printed in `[web2 -> web1]`.
+    public private(set) var delegates: [AnsibleTaskKey: String] = [:]
+    /// The tasks with a `changed:` line on the host (an item's is the task's).
+    public private(set) var changed: Set<AnsibleTaskKey> = []
+    /// The tasks whose banner says `[CHECK MODE]` (with `check_mode_markers` on), by play and
+    /// task name (host left empty).
+    public private(set) var checkMode: Set<AnsibleTaskKey> = []
+    /// How many times Ansible polled an async task on a host (`ASYNC POLL on web1: …`).
+    public private(set) var polls: [AnsibleTaskKey: Int] = [:]
+    /// The plays (by name) each host ran a handler in.
+    public private(set) var handlersRan: [String: Set<String>] = [:]
 
     /// Reads `output`, the stdout of `ansible-playbook` with `ANSIBLE_NOCOLOR=1`.
     public init(parsing output: String) {
         var play = ""
         var task: String?
+        var handler = false
         var inRecap = false
         var lastFailure: AnsibleTaskKey?
         for line in output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
@@ -28,10 +42,13 @@ public struct AnsibleTranscript: Sendable {
             }
             if let name = Self.header(line, "TASK") {
                 task = name
+                if line.contains(Self.checkModeMarker + "] *") { checkMode.insert(AnsibleTaskKey(play: play, task: name, host: "")) }
+                handler = false
                 continue
             }
             if Self.header(line, "RUNNING HANDLER") != nil {
                 task = nil
+                handler = true
                 continue
             }
             if inRecap {
@@ -42,17 +59,32 @@ public struct AnsibleTranscript: Sendable {
                 results[key] = .ignored
                 continue
             }
+            if line.hasPrefix("ASYNC POLL on "), let task, let colon = line.firstIndex(of: ":") {
+                let host = String(line[line.index(line.startIndex, offsetBy: 14)..<colon])
+                polls[AnsibleTaskKey(play: play, task: task, host: host), default: 0] += 1
+                continue
+            }
+            if handler, let (host, result) = Self.hostLine(line), result != .skipped {
+                handlersRan[play, default: []].insert(host)
+                continue
+            }
             guard let task, let (host, result) = Self.hostLine(line) else { continue }
             let key = AnsibleTaskKey(play: play, task: task, host: host)
+            if let label = Self.itemLabel(line) { items[key, default: []].append(label) }
+            if let delegate = Self.delegate(line) { delegates[key] = delegate }
+            if line.hasPrefix("changed: [") { changed.insert(key) }
             // A loop prints a line per item: a failing item fails the task, all skipped skip it.
             switch (results[key], result) {
             case (.failed?, _), (.unreachable?, _): break
             case (.ok?, .skipped): break
             default: results[key] = result
             }
-            lastFailure = result == .failed ? key : nil
+            lastFailure = result == .failed || result == .unreachable ? key : nil
         }
     }
+
+    /// What `check_mode_markers` adds to a banner's name, `[name] [CHECK MODE] ***`.
+    private static let checkModeMarker = "] [CHECK MODE"
 
     /// The name in `KIND [name] ****`, or nil when the line is not such a header. A header
     /// without brackets (`PLAY RECAP ***`) gives an empty name.
@@ -61,7 +93,8 @@ public struct AnsibleTranscript: Sendable {
         let rest = line.dropFirst(kind.count + 1)
         if rest.hasPrefix("*") { return "" }
         guard rest.hasPrefix("["), let close = rest.range(of: "] *", options: .backwards) else { return nil }
-        return String(rest[rest.index(after: rest.startIndex)..<close.lowerBound])
+        let name = String(rest[rest.index(after: rest.startIndex)..<close.lowerBound])
+        return name.hasSuffix(checkModeMarker) ? String(name.dropLast(checkModeMarker.count)) : name
     }
 
     /// `changed: [web1]`, `ok: [web1 -> web2]`, `failed: [web2] (item=3) => {…}`,
@@ -75,6 +108,23 @@ public struct AnsibleTranscript: Sendable {
             return (host, result == .failed && line.contains("UNREACHABLE!") ? .unreachable : result)
         }
         return nil
+    }
+
+    /// The label of `ok: [web1] => (item=LABEL)` or `failed: [web1] (item=LABEL) => {…}`.
+    private static func itemLabel(_ line: String) -> String? {
+        guard let open = line.range(of: "(item=") else { return nil }
+        let rest = line[open.upperBound...]
+        if let end = rest.range(of: ") => ") { return String(rest[..<end.lowerBound]) }
+        guard let end = rest.lastIndex(of: ")") else { return nil }
+        return String(rest[..<end])
+    }
+
+    /// `web1` of `ok: [web2 -> web1]` (or of `[web2 -> web1(10.0.0.1)]`).
+    private static func delegate(_ line: String) -> String? {
+        guard let open = line.firstIndex(of: "["), let close = line.firstIndex(of: "]"), open < close else { return nil }
+        let parts = line[line.index(after: open)..<close].components(separatedBy: " -> ")
+        guard parts.count == 2 else { return nil }
+        return parts[1].components(separatedBy: "(")[0]
     }
 
     /// `web1   : ok=4    changed=4    unreachable=0    failed=0 …`

@@ -75,6 +75,9 @@ struct DriverMessageDecodingTests {
         #expect(try decode(#"{"type":"finished","job":"web1","update":"t3","result":"succeeded","mark":"someday"}"#)
             == .finished(DriverFinished(reference: DriverUpdateReference(job: "web1", update: "t3"), result: .succeeded)),
                 "a mark this version does not know is none")
+        #expect(try decode(#"{"type":"finished","job":"web2","update":"t3","result":"succeeded","changed":true,"check":true,"ranOn":"web1"}"#)
+            == .finished(DriverFinished(reference: DriverUpdateReference(job: "web2", update: "t3"), result: .succeeded, changed: true,
+                                        check: true, ranOn: "web1")))
         #expect(try decode(#"{"type":"jobEnded","job":"web4","reason":"the play stopped","notReached":true}"#)
             == .jobEnded(DriverJobEnded(job: "web4", reason: "the play stopped", notReached: true)))
     }

@@ -53,7 +53,8 @@ extension DriverMessage {
             return .finished(DriverFinished(
                 reference: try members.reference(), result: result, reason: try members.optionalString("reason"),
                 changed: try members.optionalBool("changed"),
-                mark: try members.optionalString("mark").flatMap(UpdateResultMark.init(rawValue:))))
+                mark: try members.optionalString("mark").flatMap(UpdateResultMark.init(rawValue:)),
+                check: try members.optionalBool("check") ?? false, ranOn: try members.optionalString("ranOn")))
         case "stopping":
             return .stopping(DriverStopping(job: try members.optionalString("job"), waitingFor: try members.strings("waitingFor") ?? []))
         case "jobEnded":

@@ -68,7 +68,8 @@ struct ProtocolSessionState {
                 if let mark = end.mark {
                     reports.append(.job(key, .update(index: index, .message(mark.word))))
                 } else if let changed = end.changed {
-                    reports.append(.job(key, .update(index: index, .message(changed ? "changed" : "ok"))))
+                    let status = changed ? (end.check ? "would change" : "changed") : "ok"
+                    reports.append(.job(key, .update(index: index, .message(status + (end.ranOn.map { " on \($0)" } ?? "")))))
                 }
                 verdict = DriverVerdict(resultCode: end.result == .succeeded ? .succeeded : .succeededWithErrors, reason: end.reason,
                                         mark: end.mark)

@@ -32,7 +32,21 @@ struct FleetSession {
             StandardOutput.stderr.line("installtop: ansible: nothing was run:\n\(error)")
             return .invalidUsage
         }
-        return RunSession(jobs: [], sessions: [driver], options: options,
-                          startingNote: "starting ansible-playbook \(playbookName)…").run()
+        let status = RunSession(jobs: [], sessions: [driver], options: options,
+                                startingNote: "starting ansible-playbook \(playbookName)…").run()
+        if isCheckRun && OutputMode(options: options) != .json {
+            // Below the summary, whose "changed" counts would otherwise read as done.
+            StandardOutput.stdout.line("This was a check run (--check): Ansible changed nothing; \"would change\" marks what a run would change.")
+        }
+        return status
+    }
+
+    /// ansible-playbook was asked for a dry run: `--check`, or `-C` alone or among other
+    /// flags that take no value (`-vC`).
+    var isCheckRun: Bool {
+        job.arguments.contains { argument in
+            argument == "--check" || (argument.hasPrefix("-") && !argument.hasPrefix("--") && argument.count > 1
+                && argument.dropFirst().allSatisfy { "vCDbkK".contains($0) } && argument.contains("C"))
+        }
     }
 }
