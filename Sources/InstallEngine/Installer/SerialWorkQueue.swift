@@ -4,7 +4,7 @@ import Glibc
 import Synchronization
 
 /// A serial executor: runs work one item at a time, in the order it was enqueued, on a thread
-/// of the global pool and never on the thread that enqueues it.
+/// of Dispatch's and never on the thread that enqueues it.
 ///
 /// Enqueueing only appends (and, when the queue was idle, asks the pool for a thread to run
 /// it), so it may be called while holding a lock of the caller's: the order of items is then
@@ -28,6 +28,12 @@ public final class SerialWorkQueue: Sendable {
     }
 
     private let state = Mutex(State())
+    /// Where `deliverPending` runs. A queue of its own rather than `DispatchQueue.global()`:
+    /// a serial queue made with a label targets the overcommitting root queue, which starts a
+    /// thread whenever none is free, while the global queue's pool on Linux is as wide as the
+    /// machine has cores and grows only once a second when its threads block; with subscribers
+    /// that block (or many engines in one process, as in the tests) delivery then stalled.
+    private let runner = DispatchQueue(label: "installtop.serial-work")
 
     public init() {}
 
@@ -42,7 +48,7 @@ public final class SerialWorkQueue: Sendable {
             state.isDelivering = true
             return (state.enqueued, true)
         }
-        if mustStart { DispatchQueue.global().async { self.deliverPending() } }
+        if mustStart { runner.async { self.deliverPending() } }
         return ticket
     }
 
