@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Synchronization
 
 /// A queue of jobs in front of `UpdateInstaller`s (ours): jobs run in order, `concurrency` at a

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 
 /// installtop's Ansible callback plugin (`Drivers/ansible/`, embedded as `DriverFiles`) written
 /// to a private temporary folder for one run, the way the demo's scripts are.
