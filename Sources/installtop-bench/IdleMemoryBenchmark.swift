@@ -38,7 +38,9 @@ enum IdleMemoryBenchmark {
                 print("  cannot start \(installtop) on a pseudo-terminal")
                 return
             }
-            guard child.waitForOutput("20/20 updates", timeout: .seconds(120)) else {
+            // curses rewrites only the characters that change, so no one string marks the end:
+            // the jobs are shown, then no update has run for 2 s.
+            guard child.waitForOutput("Job 4", timeout: .seconds(60)), waitUntilChildless(child, quiet: .seconds(2), timeout: .seconds(120)) else {
                 child.quit(typing: "q")
                 print("  round \(round): the monitor did not show the 20 updates finished")
                 return
@@ -57,6 +59,19 @@ enum IdleMemoryBenchmark {
         print("  installtop run, idle 10 s after 20 finished updates: VmRSS \(ResidentMemory.mebibytes(totals[0]))–\(ResidentMemory.mebibytes(totals[totals.count - 1])) MiB (goal ≤ 15 MB)")
         printHtop(environment: environment)
         print("  load average at the end: \(loadAverage())")
+    }
+
+    /// `true` once `child` has had no child process for `quiet`.
+    private static func waitUntilChildless(_ child: TerminalChild, quiet: Duration, timeout: Duration) -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        var quietSince = ContinuousClock.now
+        while ContinuousClock.now < deadline {
+            guard child.drain(for: .milliseconds(100)) else { return false }
+            let children = (try? String(contentsOfFile: "/proc/\(child.pid)/task/\(child.pid)/children", encoding: .utf8)) ?? ""
+            if !children.isEmpty { quietSince = ContinuousClock.now }
+            if ContinuousClock.now - quietSince >= quiet { return true }
+        }
+        return false
     }
 
     /// htop's resident memory on the same terminal after 10 s, for comparison.

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 
 /// A process's resident memory read from /proc: the total (`VmRSS`, what top and htop show
 /// as RES) and the same pages summed by what they belong to, from /proc/PID/smaps.
@@ -12,8 +13,7 @@ struct ResidentMemory {
 
     /// Reads process `pid`'s memory; `nil` when it is gone or /proc cannot be read.
     init?(pid: pid_t) {
-        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-            let smaps = try? String(contentsOfFile: "/proc/\(pid)/smaps", encoding: .utf8),
+        guard let status = Self.contents(of: "/proc/\(pid)/status"), let smaps = Self.contents(of: "/proc/\(pid)/smaps"),
             let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe"),
             let rss = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })?
                 .split(separator: " ", omittingEmptySubsequences: true).dropFirst().first.flatMap({ Int($0) })
@@ -39,6 +39,23 @@ struct ResidentMemory {
     }
 
     static func mebibytes(_ kibibytes: Int) -> String { String(format: "%.1f", Double(kibibytes) / 1024) }
+
+    /// The whole of a /proc file, read to its end (they report a size of 0, and a reader that
+    /// trusts the size stops after the first read).
+    private static func contents(of path: String) -> String? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = read(descriptor, &buffer, buffer.count)
+            if count < 0, errno == EINTR { continue }
+            guard count >= 0 else { return nil }
+            if count == 0 { return String(decoding: bytes, as: UTF8.self) }
+            bytes += buffer[..<count]
+        }
+    }
 
     private static func part(of path: String, executable: String) -> String {
         if path == executable { return "executable" }
