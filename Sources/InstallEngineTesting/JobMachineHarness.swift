@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import InstallEngine
 
 /// Drives a `JobMachine` the way `InstallationJob` does, with a manual clock: scheduled timers

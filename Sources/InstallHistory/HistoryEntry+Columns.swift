@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import GRDB
 
 // MARK: - Writing a row: its columns and their values, in one place

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The two fields of `/proc/PID/stat` that tell a process apart from a later one with the
 /// same pid: its state (field 3) and its start time (field 22).

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import TerminalUI
 
 /// Where each column of the history view goes for an inner width: date, mark, result word,

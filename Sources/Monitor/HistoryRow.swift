@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import InstallEngine
 
 /// One past (or still running) update as the history view lists it: the monitor's own copy of

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import InstallEngine
 
 /// Counts about one job that a frame needs but that would cost a walk over all its updates:

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import InstallEngine
 import TerminalUI
 
@@ -71,7 +75,7 @@ extension MonitorRenderer {
         let ellipsis = glyphs.box.ellipsis
         let style = theme[role(for: row.resultCode)]
         if let date = row.date {
-            buffer.write(HistoryColumns.dateText(date, timeZone: state.timeZone, withYear: columns.showsYear),
+            buffer.write(HistoryColumns.dateText(date, timeZone: state.timeZone ?? .current, withYear: columns.showsYear),
                 x: x, y: y, style: theme[.dim], maxWidth: columns.date)
         }
         buffer.set(glyphs.mark(for: row.resultCode), x: x + columns.markX, y: y, style: style)

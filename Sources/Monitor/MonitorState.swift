@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import InstallEngine
 import TerminalUI
 
@@ -55,8 +59,10 @@ public struct MonitorState: Sendable {
     /// When the last `.tick` was handled: the next one is due `tickInterval` after it, however
     /// often `now` moves in between (engine events, `advanceClock`), so ticks keep coming.
     var lastTick: Date
-    /// The time zone the history view shows dates in.
-    public var timeZone: TimeZone = .current
+    /// The time zone the history view shows dates in; `nil` is the machine's, looked up when
+    /// the view first draws a date: `TimeZone.current` reads ICU's zone data (3 MiB resident),
+    /// which a monitor that never opens the history never needs.
+    public var timeZone: TimeZone?
 
     // MARK: - Session
 

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// How fast one update progresses, measured over the last `window` seconds (or since its start
 /// when it is younger), and the ETA that follows.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A short message in the footer (what a key did, why a command was refused); it replaces the
 /// key hints until it expires.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Every theme the monitor can use: the built-in ones (embedded from `Themes/`, `default`
 /// first) followed by the user's (`~/.config/installtop/themes/*.yaml`), plus the problems

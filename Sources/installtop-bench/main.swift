@@ -6,6 +6,7 @@ import Glibc
 
 let benchmarks = ManifestBenchmarks.all + EngineBenchmarks.all + ProcessBenchmarks.all + QueueProcessBenchmarks.all + HistoryBenchmarks.all + MonitorBenchmarks.all + DaemonBenchmarks.all
     + APTBenchmarks.all + APTRealBenchmark.all + FleetBenchmarks.all + ObserveBenchmarks.all + RestartScanBenchmarks.all
+    + IdleMemoryBenchmark.all
 let requested = CommandLine.arguments.dropFirst().first
 let selected = benchmarks.filter { requested == nil || $0.name == requested }
 

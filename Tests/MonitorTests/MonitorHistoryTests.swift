@@ -205,6 +205,17 @@ struct MonitorHistoryTests {
         #expect(!buffer.lines.joined().contains("\u{1B}"), "titles are sanitized")
     }
 
+    /// A new monitor leaves the machine's time zone (ICU's zone data) until the history view
+    /// draws a date, then shows dates in it.
+    @Test func theMachinesTimeZoneWaitsForTheHistoryView() {
+        var scenario = Scenario.product()
+        #expect(scenario.state.timeZone == nil)
+        scenario.press(.character("h"))
+        _ = scenario.state.handle(.historyLoaded(Self.rows))
+        let local = HistoryColumns.dateText(Self.rows[0].date!, timeZone: .current, withYear: false)
+        #expect(scenario.render().lines.contains { $0.contains(local) })
+    }
+
     private func historyView(_ scenario: Scenario) -> HistoryView? {
         if case .history(let view)? = scenario.state.overlay { return view }
         return nil

@@ -1,5 +1,9 @@
 import EngineWire
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import InstallEngine
 
 /// What waits to be sent to one client; shared between the engine's callback thread (events),

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Dates as RFC 3339 in UTC with milliseconds (`2026-11-22T04:40:00.123Z`), written and read
 /// without the cost of a formatter per event.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import InstallEngine
 
 /// Engine events as the JSON objects of PRODUCT.md ("JSON events"), both ways: `--json` and

@@ -1,5 +1,9 @@
 import EngineWire
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import InstallEngine
 import Synchronization
 

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One thing that happened in the engine, as consumers see it (the JSON writer, the monitor,
 /// the history, daemon clients). The cases map one to one onto the JSON events of PRODUCT.md.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Turns how an update's run ended into its result (rules 11, 17 and the HResult table).
 struct UpdateResultClassifier {

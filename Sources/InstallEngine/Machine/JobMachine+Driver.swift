@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The inputs of a job run by a driver (rules 21–25): the driver, not the engine, says when
 /// each update starts and how it ended.

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 
 /// Reads a manifest file as UTF-8 text, turning every failure into a positioned error.
 enum ManifestSourceFile {

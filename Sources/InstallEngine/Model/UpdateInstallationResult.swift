@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The result of one update of a job (WUA `IUpdateInstallationResult`, with our extras).
 public struct UpdateInstallationResult: Sendable, Hashable {

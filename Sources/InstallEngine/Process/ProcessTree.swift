@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 
 /// The descendants of a process, read from `/proc`: what a forced stop of a driver must kill,
 /// wherever their session (apt's dpkg on its pty, maintainer scripts under it).

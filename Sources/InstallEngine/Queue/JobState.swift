@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What consumers know about one job of the queue, built from engine events.
 public struct JobState: Sendable, Hashable, Identifiable {

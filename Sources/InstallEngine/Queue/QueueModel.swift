@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The state of a job queue as seen by its consumers, built only from `EngineEvent`s.
 ///

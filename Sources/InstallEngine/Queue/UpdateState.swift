@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What consumers know about one update of a queued job, built from engine events.
 public struct UpdateState: Sendable, Hashable {

@@ -1,6 +1,10 @@
 import ArgumentParser
 import EngineDaemon
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `installtop serve`: the engine on its own, behind a socket.
 struct ServeCommand: ParsableCommand {

@@ -1,6 +1,10 @@
 import ArgumentParser
 import EngineDaemon
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `--socket PATH`, which every daemon-mode command takes.
 struct SocketOption: ParsableArguments {

@@ -1,7 +1,11 @@
 import ArgumentParser
 import EngineDaemon
 import EngineWire
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import InstallEngine
 
 /// `installtop submit FILE`: queues a manifest's jobs on the running engine.

@@ -1,5 +1,9 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import InstallEngine
 
 /// `installtop validate FILE`: checks a manifest and prints every problem, not just the first.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The systemd unit that runs `installtop serve` as the machine's install engine, printed by
 /// `installtop serve --systemd-unit`.

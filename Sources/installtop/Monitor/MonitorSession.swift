@@ -1,5 +1,9 @@
 import CursesTerminal
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Glibc
 import InstallEngine
 import Monitor

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import TerminalUI
 
 /// What the environment says about text output: the locale's encoding and NO_COLOR.

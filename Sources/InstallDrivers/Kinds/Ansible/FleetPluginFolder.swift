@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 
 /// installtop's Ansible callback plugin (`Drivers/ansible/`, embedded in the executable as
 /// `DriverFiles`) written to a private temporary folder, the way the demo's scripts are.
