@@ -47,6 +47,25 @@ struct JobQueueRestartAdviceTests {
         #expect(advisor.count == 1, "one scan per job, not per update")
     }
 
+    @Test("a job that ends after the last scan started gets a scan of its own, never an older one")
+    func freshScanForALaterJob() async throws {
+        let advisor = FixedAdvisor(stale)
+        let backend = ScriptedBackend(defaultScript: .hold)
+        let queue = JobQueue(backend: backend, configuration: configuration, restartAdvisor: advisor)
+        let first = try queue.submit(name: "first", updates: [update("a")])
+        let second = try queue.submit(name: "second", updates: [update("b")])
+        await backend.waitUntilStarted("a")
+        backend.release("a")
+        // The second job runs only once the first completed, so after the first scan began.
+        await backend.waitUntilStarted("b")
+        backend.release("b")
+        await queue.waitUntilIdle()
+
+        #expect(advisor.count == 2)
+        #expect(queue.snapshot().job(first.id)?.result?.restartAdvice == stale)
+        #expect(queue.snapshot().job(second.id)?.result?.restartAdvice == stale)
+    }
+
     @Test("a job aborted before any update ran is not scanned")
     func notRan() async throws {
         let advisor = FixedAdvisor(stale)

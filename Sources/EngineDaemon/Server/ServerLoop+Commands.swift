@@ -172,6 +172,10 @@ extension ServerLoop {
         if !server.shared.withLock({ $0.acceptsSubmissions }) {
             for id in ids.compactMap(\.intValue) { try? server.queue.abort(job: id) }
         }
+        // The engine delivers its events on a queue of its own: the reply waits for them, so a
+        // client reads its jobs' `job.queued` before the reply, and a `status` sent after the
+        // reply finds them.
+        server.queue.waitUntilDelivered()
         return WireReply(command: "submit", requestID: requestID, fields: ["jobs": .array(ids)])
     }
 

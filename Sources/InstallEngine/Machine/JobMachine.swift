@@ -140,9 +140,17 @@ public struct JobMachine: Sendable {
     }
 
     /// Update `index` said something (a child's report, or one a driver attributed to it).
-    /// Reports about an update that is not in progress are ignored.
+    /// Reports about an update that is not in progress are ignored, except output after its
+    /// result: a driver may print more about a finished update (apt retries a failed configure
+    /// at the end of the transaction), and those lines are its own. They change nothing else.
     public mutating func receive(_ report: UpdateReport, fromUpdateAt index: Int) -> [JobAction] {
-        guard resultList.indices.contains(index), resultList[index].resultCode == .inProgress else { return [] }
+        guard resultList.indices.contains(index), resultList[index].resultCode == .inProgress else {
+            var actions: [JobAction] = []
+            if case .output(let stream, let line) = report, resultList.indices.contains(index), resultList[index].resultCode.isFinal {
+                notify(.output(index: index, stream: stream, line: line), into: &actions)
+            }
+            return actions
+        }
         // Rule 21: the update a driver speaks of is the current one.
         currentIndex = index
         let progressSource = updates[index].progressSource

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import Dispatch
 import RestartScan
 import Synchronization
 
@@ -37,7 +38,7 @@ public final class JobQueue: Sendable {
     /// session's one slot).
     private let backend: any InstallBackend
     private let configuration: EngineConfiguration
-    private let restartAdvisor: (any RestartAdvisor)?
+    private let restartScan: SharedRestartScan?
     private let callbackQueue = SerialWorkQueue()
     private let state: Mutex<State>
 
@@ -46,7 +47,8 @@ public final class JobQueue: Sendable {
     ///   - outputCapacity: lines of output kept per update for late subscribers.
     ///   - restartAdvisor: asked, on the callback queue, for the restart advice of each job
     ///     that ran an update, before its `jobCompleted` (rule 32); none when `nil`, and none
-    ///     for the jobs of a driver session (fleet hosts: another machine).
+    ///     for the jobs of a driver session (fleet hosts: another machine). One scan that
+    ///     started after a job's updates ended serves every such job (`SharedRestartScan`).
     public init(
         backend: any InstallBackend,
         concurrency: Int = 1,
@@ -58,7 +60,7 @@ public final class JobQueue: Sendable {
         let queue = callbackQueue
         self.backend = backend
         self.configuration = configuration
-        self.restartAdvisor = restartAdvisor
+        restartScan = restartAdvisor.map(SharedRestartScan.init)
         installers = (0..<count).map { _ in
             UpdateInstaller(backend: backend, configuration: configuration, callbackQueue: queue)
         }
@@ -382,7 +384,9 @@ public final class JobQueue: Sendable {
     private func jobDidComplete(_ id: Int, result: InstallationResult, slot: Int?) {
         var result = result
         // A job of a driver session (no slot) is a fleet host: this machine's scan says nothing of it.
-        if let restartAdvisor, slot != nil, result.ranAnyUpdate { result.restartAdvice = restartAdvisor.advice() }
+        if let restartScan, slot != nil, result.ranAnyUpdate {
+            result.restartAdvice = restartScan.advice(forJobEndedAt: result.updateResults.compactMap(\.endedAt).max())
+        }
         deliver(EngineEvent(kind: .jobCompleted(job: id, result: result)))
         if let slot { releaseInstaller(slot) }
     }
@@ -407,6 +411,18 @@ public final class JobQueue: Sendable {
             }
             if !registered { return }
         }
+    }
+
+    /// Blocks until subscribers, and `snapshot()`, have seen every event published before the
+    /// call (after `submit`, the job's `jobQueued`). Events are delivered on the callback queue,
+    /// not by the caller: without this, a snapshot taken just after `submit` may lack the job.
+    /// Returns at once when called from a subscriber (it would wait for itself); waits as long
+    /// as a subscriber takes.
+    public func waitUntilDelivered() {
+        guard !callbackQueue.isDeliveringOnCurrentThread else { return }
+        let delivered = DispatchSemaphore(value: 0)
+        callbackQueue.whenDelivered(callbackQueue.enqueue {}) { delivered.signal() }
+        delivered.wait()
     }
 
     // MARK: - Events
