@@ -1,14 +1,16 @@
+import Dispatch
 import InstallEngine
 import Synchronization
 
-/// One update run by `ScriptedBackend`. Its reports are made on a task of their own; the
-/// outcome is settled only after the last report, so the ordering promise of `RunningUpdate`
-/// holds.
+/// One update run by `ScriptedBackend`. Its reports are made on a Dispatch queue of their own;
+/// the outcome is settled only after the last report, so the ordering promise of
+/// `RunningUpdate` holds.
 final class ScriptedRunningUpdate: RunningUpdate {
     private struct State {
         /// Set by release, terminate or kill: the outcome to end with.
         var stopOutcome: UpdateRunOutcome?
-        var resumeWhenStopped: CheckedContinuation<Void, Never>?
+        /// The reports are made and the script ends when stopped: the stop settles the outcome.
+        var waitingForStop = false
     }
 
     private let script: UpdateScript
@@ -22,41 +24,36 @@ final class ScriptedRunningUpdate: RunningUpdate {
     }
 
     func begin() {
-        Task.detached { await self.play() }
+        // Not a task: tests elsewhere in the run that block in a synchronous call (an apt-get
+        // of 40 packages) can fill Swift's cooperative pool, two threads on two cores, and a
+        // script that never plays looks like an engine that lost its reports.
+        DispatchQueue(label: "installtop.scripted-update").async { self.play() }
     }
 
-    private func play() async {
+    private func play() {
         for report in script.reports {
             if state.withLock({ $0.stopOutcome != nil }) { break }
             reporter.report(report)
         }
-        let final: UpdateRunOutcome
-        if script.ending == .immediately, let early = state.withLock({ $0.stopOutcome }) {
-            final = early
-        } else if script.ending == .immediately {
-            final = script.outcome
-        } else {
-            await withCheckedContinuation { continuation in
-                let stopped = state.withLock { state -> Bool in
-                    if state.stopOutcome != nil { return true }
-                    state.resumeWhenStopped = continuation
-                    return false
-                }
-                if stopped { continuation.resume() }
-            }
-            final = state.withLock { $0.stopOutcome! }
+        if script.ending == .immediately {
+            slot.settle(state.withLock { $0.stopOutcome } ?? script.outcome)
+            return
         }
-        slot.settle(final)
+        let stopped = state.withLock { state -> UpdateRunOutcome? in
+            if let outcome = state.stopOutcome { return outcome }
+            state.waitingForStop = true
+            return nil
+        }
+        if let stopped { slot.settle(stopped) }
     }
 
     private func stop(with outcome: UpdateRunOutcome) {
-        let resume = state.withLock { state -> CheckedContinuation<Void, Never>? in
-            guard state.stopOutcome == nil else { return nil }
+        let settleNow = state.withLock { state -> Bool in
+            guard state.stopOutcome == nil else { return false }
             state.stopOutcome = outcome
-            defer { state.resumeWhenStopped = nil }
-            return state.resumeWhenStopped
+            return state.waitingForStop
         }
-        resume?.resume()
+        if settleNow { slot.settle(outcome) }
     }
 
     func release() { stop(with: script.outcome) }
