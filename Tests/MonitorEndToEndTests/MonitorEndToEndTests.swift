@@ -303,6 +303,9 @@ struct MonitorEndToEndTests {
         #expect(screen.contains("┌ Jobs"))
         let title = tmux.paneTitle()
         #expect(title == titleBefore && !title.contains("HACKED") && !title.contains("TITLE"))
+        // The line shows before the job completes (after the restart scan): a q before the
+        // header says nothing runs would ask whether to quit with a job running.
+        await tmux.waitForScreen("the job done") { $0.contains("0 running") }
         tmux.send("q")
         #expect(await expectSaneTerminalAfterExit(folder) == 0)
     }
