@@ -144,9 +144,10 @@ public struct JobMachine: Sendable {
     /// result: a driver may print more about a finished update (apt retries a failed configure
     /// at the end of the transaction), and those lines are its own. They change nothing else.
     public mutating func receive(_ report: UpdateReport, fromUpdateAt index: Int) -> [JobAction] {
-        guard resultList.indices.contains(index), resultList[index].resultCode == .inProgress else {
+        guard resultList.indices.contains(index) else { return [] }
+        guard resultList[index].resultCode == .inProgress else {
             var actions: [JobAction] = []
-            if case .output(let stream, let line) = report, resultList.indices.contains(index), resultList[index].resultCode.isFinal {
+            if case .output(let stream, let line) = report, resultList[index].resultCode.isFinal {
                 notify(.output(index: index, stream: stream, line: line), into: &actions)
             }
             return actions
