@@ -74,6 +74,9 @@ struct ProcessBackendPollerTests {
             _ = release.wait(timeout: .now() + 30)
         }
         defer { release.signal() }
+        // Its children are killed also when an expectation below ends the test early (one was
+        // left waiting for `go` once).
+        defer { queue.abortAll(force: true) }
         // Running before delivery blocks (a new update starts only once its start is delivered):
         // it floods more than a pipe holds once `go` exists, and cannot exit unless read.
         try queue.submit(name: "floods", updates: [Update(id: "b", installCommand: .shell(
