@@ -61,49 +61,15 @@ enum AttachThroughTerminalBenchmark {
     /// Starts `installtop attach` on a new pseudo-terminal and returns the milliseconds until
     /// its output shows the queue's header ("100 jobs"); then detaches with `d`.
     private static func timeFirstFrame(_ installtop: String, socket: String) -> Double? {
-        let master = open("/dev/ptmx", O_RDWR | O_NOCTTY)
-        guard master >= 0 else { return nil }
-        defer { close(master) }
-        guard let name = PseudoTerminal.unlockAndName(master) else { return nil }
-        var size = winsize(ws_row: 60, ws_col: 200, ws_xpixel: 0, ws_ypixel: 0)
-        _ = ioctl(master, UInt(TIOCSWINSZ), &size)
-        // posix_spawn rather than Foundation's Process, whose own start-up would be counted.
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, name, O_RDWR, 0)
-        posix_spawn_file_actions_adddup2(&actions, 0, 1)
-        posix_spawn_file_actions_adddup2(&actions, 0, 2)
-        posix_spawn_file_actions_addclose(&actions, master)
-        let arguments = [installtop, "attach", "--socket", socket]
-        let environment = ["TERM=xterm-256color", "LANG=C.UTF-8", "PATH=/usr/bin:/bin"]
-        var argv = arguments.map { strdup($0) } + [nil]
-        var envp = environment.map { strdup($0) } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
-        var pid: pid_t = 0
         let started = ContinuousClock.now
-        guard posix_spawn(&pid, installtop, &actions, nil, &argv, &envp) == 0 else { return nil }
-        defer {
-            var key = UInt8(ascii: "d")
-            _ = write(master, &key, 1)
-            var status: Int32 = 0
-            while waitpid(pid, &status, 0) == -1, errno == EINTR {}
-        }
-        var seen: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        let marker = Array("100 jobs".utf8)
-        while ContinuousClock.now - started < .seconds(10) {
-            var descriptors = [pollfd(fd: master, events: Int16(POLLIN), revents: 0)]
-            guard poll(&descriptors, 1, 1_000) > 0 else { continue }
-            let count = read(master, &buffer, buffer.count)
-            guard count > 0 else { return nil }
-            seen += buffer[..<count]
-            if seen.count >= marker.count, (0...(seen.count - marker.count)).contains(where: { seen[$0..<($0 + marker.count)].elementsEqual(marker) }) {
-                let elapsed = ContinuousClock.now - started
-                return Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
-            }
-        }
-        return nil
+        // TerminalChild spawns with posix_spawn: Foundation's Process would add its own start-up.
+        guard let attach = TerminalChild([installtop, "attach", "--socket", socket],
+                                         environment: ["TERM=xterm-256color", "LANG=C.UTF-8", "PATH=/usr/bin:/bin"])
+        else { return nil }
+        defer { attach.quit(typing: "d") }
+        guard attach.waitForOutput("100 jobs", timeout: .seconds(10)) else { return nil }
+        let elapsed = ContinuousClock.now - started
+        return Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
     }
 
     /// How many jobs of the engine's queue have completed, read from a snapshot.

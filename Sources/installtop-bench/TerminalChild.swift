@@ -37,13 +37,14 @@ final class TerminalChild {
         self.master = master
     }
 
-    /// Reads its output until `marker` has appeared in it; `false` when it did not within
-    /// `timeout` or the terminal closed.
+    /// Reads its output until `marker` has appeared in it, checking after every read so the
+    /// moment it appears is measured to the read; `false` when it did not within `timeout` or
+    /// the terminal closed.
     func waitForOutput(_ marker: String, timeout: Duration) -> Bool {
         let bytes = Array(marker.utf8)
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
-            guard drain(for: .milliseconds(200)) else { return false }
+            guard readOnce(until: deadline) else { return false }
             if seen.count >= bytes.count,
                 (0...(seen.count - bytes.count)).contains(where: { seen[$0..<($0 + bytes.count)].elementsEqual(bytes) })
             {
@@ -56,18 +57,25 @@ final class TerminalChild {
     /// Reads (and forgets) its output for `duration`; `false` when the terminal closed.
     func drain(for duration: Duration) -> Bool {
         let deadline = ContinuousClock.now + duration
-        var buffer = [UInt8](repeating: 0, count: 65_536)
         while ContinuousClock.now < deadline {
-            let left = deadline - ContinuousClock.now
-            let milliseconds = Int32(max(1, left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000))
-            var descriptors = [pollfd(fd: master, events: Int16(POLLIN), revents: 0)]
-            guard poll(&descriptors, 1, milliseconds) > 0 else { continue }
-            let count = read(master, &buffer, buffer.count)
-            guard count > 0 else { return false }
-            seen += buffer[..<count]
-            // Only the tail can still hold the start of a marker.
-            if seen.count > 1 << 20 { seen.removeFirst(seen.count - 4_096) }
+            guard readOnce(until: deadline) else { return false }
         }
+        return true
+    }
+
+    /// Waits for output until `deadline` and keeps what one read returns; `false` when the
+    /// terminal closed.
+    private func readOnce(until deadline: ContinuousClock.Instant) -> Bool {
+        let left = deadline - ContinuousClock.now
+        let milliseconds = Int32(max(1, left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000))
+        var descriptors = [pollfd(fd: master, events: Int16(POLLIN), revents: 0)]
+        guard poll(&descriptors, 1, milliseconds) > 0 else { return true }
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        let count = read(master, &buffer, buffer.count)
+        guard count > 0 else { return false }
+        seen += buffer[..<count]
+        // Only the tail can still hold the start of a marker.
+        if seen.count > 1 << 20 { seen.removeFirst(seen.count - 4_096) }
         return true
     }
 

@@ -32,16 +32,27 @@ struct DemoAPTJob {
         }
         do {
             try root.publish(recipes(speed: speed(in: environment)))
-            let plan = try APTPlanner.plan(PackageJob(request: .install(requested), aptConfig: root.configuration))
-            let job = RunnableJob(name: "Demo packages (apt in a private root) · \(plan.summary)", operation: .install,
-                                  updates: plan.updates, driver: APTDriver(plan: plan))
-            return DemoAPTJob(root: root, job: job)
-        } catch let error as PrivateAPTRootError {
-            skip(because: error.message)
-        } catch let error as APTPlanError {
-            skip(because: error.message.split(separator: "\n").first.map(String.init) ?? "apt refused the plan")
         } catch {
-            skip(because: "\(error)")
+            skip(because: error.message)
+            root.remove()
+            return nil
+        }
+        // Planned as any manifest's apt job is (`JobPlanner`), so the demo shows what a user's
+        // `apt:` job does, name and all.
+        let kind = JobKindSpec(kind: APTJobKind(), spec: PackageJob(request: .install(requested), aptConfig: root.configuration))
+        do {
+            switch try JobPlanner.plan(name: "Demo packages (apt in a private root)", operation: .install, updates: [],
+                                       stopOnFailure: false, kind: kind) {
+            case .job(let name, let operation, let updates, let stopOnFailure, let driver):
+                let job = RunnableJob(name: name, operation: operation, updates: updates, stopOnFailure: stopOnFailure, driver: driver)
+                return DemoAPTJob(root: root, job: job)
+            case .nothingToDo(let reason):
+                skip(because: reason)
+            case .session:
+                skip(because: "apt planned a session, not a job")
+            }
+        } catch {
+            skip(because: error.reason.split(separator: "\n").first.map(String.init) ?? "apt refused the plan")
         }
         root.remove()
         return nil
