@@ -22,6 +22,8 @@ public enum MonitorKeyMap {
                        footer: "c clean up"),
             KeyBinding([.character("C")], .cleanUpCompletedJobs, help: "C", "clean up every completed job"),
             KeyBinding([.character("r")], .retrySelectedJob, help: "r", "re-queue a completed job's failed and aborted updates"),
+            KeyBinding([.character("R")], .restartServices, help: "R",
+                       "restart the services that run replaced code (asks)"),
             KeyBinding([.character("/")], .editFilter, help: "/", "filter jobs and updates (Enter keeps, Esc clears)", footer: "/ filter"),
             KeyBinding([.escape], .clearFilter, help: nil, "clear the filter"),
             KeyBinding([.character("t")], .nextTheme, help: "t", "next theme", footer: "t theme"),

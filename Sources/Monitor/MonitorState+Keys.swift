@@ -56,6 +56,7 @@ extension MonitorState {
         case .cleanUpSelectedJob: return cleanUpSelectedJob()
         case .cleanUpCompletedJobs: return cleanUpCompletedJobs()
         case .retrySelectedJob: return retrySelectedJob()
+        case .restartServices: requestServiceRestarts()
         case .editFilter: filterInput.beginEditing()
         case .nextTheme:
             themeIndex = (themeIndex + 1) % max(1, themeNames.count)
@@ -92,6 +93,11 @@ extension MonitorState {
             overlay = .confirm(.startJob(job: job, name: name, updates: updates, scroll: next))
             return []
         }
+        if case .restartServices(let plan, let scroll) = question,
+           let next = RestartDialog(plan: plan, state: self).scroll(scroll, after: key) {
+            overlay = .confirm(.restartServices(plan, scroll: next))
+            return []
+        }
         switch key {
         case .character("y"), .character("Y"):
             overlay = nil
@@ -108,6 +114,8 @@ extension MonitorState {
                 confirmedJobs.insert(job)
                 say("Starting \(name)")
                 return [.command(.confirm(job: job))]
+            case .restartServices(let plan, _):
+                return confirmServiceRestarts(plan)
             }
         case .character("n"), .character("N"), .character("q"), .escape:
             overlay = nil

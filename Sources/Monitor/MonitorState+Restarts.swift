@@ -19,3 +19,35 @@ extension MonitorState {
         return wide ? "\(count) \(count == 1 ? "service" : "services") to restart" : "\(count) to restart"
     }
 }
+
+extension MonitorState {
+    /// `R`: asks whether to restart the services the newest scan lists, listing them with those
+    /// left out and the processes of no service; says in the status line when there is nothing
+    /// to restart.
+    mutating func requestServiceRestarts() {
+        guard let advice = newestRestartAdvice else {
+            say("No restart scan yet: each job that completes scans for old code")
+            return
+        }
+        let plan = ServiceRestartPlan(advice)
+        guard plan.restart.isEmpty else {
+            overlay = .confirm(.restartServices(plan))
+            return
+        }
+        var text = "No service to restart"
+        if !plan.leftOut.isEmpty {
+            text += "; left out: \(plan.leftOut.map { glyphs.sanitizer.sanitize($0) }.joined(separator: ", ")) (installtop restart-services UNIT)"
+        }
+        if !plan.bare.isEmpty {
+            text += "; \(plan.bare.count) \(plan.bare.count == 1 ? "process" : "processes") of no service (never killed)"
+        }
+        say(text)
+    }
+
+    /// `y` to the question of `R`: the restart job, as `installtop restart-services` submits it.
+    mutating func confirmServiceRestarts(_ plan: ServiceRestartPlan) -> [MonitorEffect] {
+        let count = plan.restart.count
+        say("Restarting \(count) \(count == 1 ? "service" : "services")")
+        return [.submit(name: RestartJobPlan.jobName, updates: RestartJobPlan.updates(restarting: plan.restart))]
+    }
+}

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Glibc
+import InstallEngine
 import RestartScan
 
 /// `installtop restart-services [UNIT…]`: a restart job for the services the restart scan
@@ -60,6 +61,6 @@ struct RestartServicesCommand: ParsableCommand {
                 throw ExitCode(1)
             }
         }
-        throw ExitCode(RunSession(jobs: [RestartJobPlan.job(restarting: selection.restart)], options: runOptions).run().rawValue)
+        throw ExitCode(RunSession(jobs: [RunnableJob(name: RestartJobPlan.jobName, operation: .install, updates: RestartJobPlan.updates(restarting: selection.restart))], options: runOptions).run().rawValue)
     }
 }
