@@ -32,6 +32,8 @@ extension MonitorRenderer {
                 outputArea = Rect(x: inner.x, y: inner.y + 1, width: inner.width, height: max(0, inner.height - 1))
             }
             drawOutputLines(update.output, scroll: scroll, into: &buffer, area: outputArea, state: state, theme: theme)
+        case .jobDetail(let job, let scroll):
+            drawJobDetail(job: job, scroll: scroll, into: &buffer, layout: layout, state: state, theme: theme)
         case .history(let view):
             drawHistory(view, into: &buffer, layout: layout, state: state, theme: theme)
         }

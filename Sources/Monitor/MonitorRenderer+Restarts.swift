@@ -47,4 +47,21 @@ extension MonitorRenderer {
         }
         return candidates.first { DisplayWidth.of($0) <= width } ?? candidates[candidates.count - 1]
     }
+
+    /// The detail of job `job` over the body: its lines from `scroll` on, the title saying
+    /// which lines show.
+    static func drawJobDetail(job: Int, scroll: Int, into buffer: inout Buffer, layout: MonitorLayout, state: MonitorState, theme: Theme) {
+        guard let detail = JobDetail(job: job, state: state), let name = state.queue.job(job)?.descriptor.name else { return }
+        let glyphs = state.glyphs
+        let rows = MonitorLayout.innerRows(layout.body)
+        let first = min(max(0, scroll), detail.maximumScroll(page: rows))
+        let last = min(detail.lines.count, first + rows)
+        let title = "Job \(job)" + glyphs.separator + glyphs.sanitizer.sanitize(name, maxWidth: state.width) + glyphs.separator
+            + "lines \(first + 1)-\(last) of \(detail.lines.count)" + glyphs.separator + "Esc closes"
+        let inner = BoxFrame(title: title, borderStyle: theme[.focus], titleStyle: theme[.title], glyphs: glyphs.box,
+            fillStyle: theme[.text]).render(into: &buffer, area: layout.body)
+        for (row, line) in detail.lines[first..<last].enumerated() {
+            TextLine(line.text, style: theme[line.role], ellipsis: glyphs.box.ellipsis).render(into: &buffer, area: inner.row(row))
+        }
+    }
 }

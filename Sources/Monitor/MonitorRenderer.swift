@@ -145,6 +145,11 @@ public enum MonitorRenderer {
             TextLine(text, style: theme[.footer], ellipsis: ellipsis).render(into: &buffer, area: area)
             return
         }
+        if case .jobDetail? = state.overlay {
+            let text = " \(state.glyphs.upDown) scroll  PgUp PgDn page  Home top  End bottom  Esc close"
+            TextLine(text, style: theme[.footer], ellipsis: ellipsis).render(into: &buffer, area: area)
+            return
+        }
         var text = MonitorKeyMap.footer(attached: state.isAttached, upDown: state.glyphs.upDown, width: area.width)
         if !state.filterText.isEmpty {
             text = " filter: " + sanitizer.sanitize(state.filterText) + " (Esc clears) " + text

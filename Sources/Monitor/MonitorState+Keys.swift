@@ -28,6 +28,9 @@ extension MonitorState {
         case .fullOutput(let job, let index, let scroll)?:
             scrollFullOutput(job: job, index: index, scroll: scroll, key: key)
             return []
+        case .jobDetail(let job, let scroll)?:
+            scrollJobDetail(job: job, scroll: scroll, key: key)
+            return []
         case .history(let view)?:
             handleHistoryKey(key, view: view)
             return []
@@ -49,7 +52,7 @@ extension MonitorState {
         case .nextPane: selection.switchPane(forward: true)
         case .previousPane: selection.switchPane(forward: false)
         case .followWork: resumeFollowingWork()
-        case .openFullOutput: openFullOutput()
+        case .openFullOutput: if focusedPane == .jobs { openJobDetail() } else { openFullOutput() }
         case .clearFilter: if !filterText.isEmpty { setFilter("") }
         case .abortSelectedJob: return abortSelectedJob()
         case .abortAllJobs: return abortAllJobs()

@@ -1,6 +1,7 @@
 import Foundation
 import InstallEngine
 import RestartScan
+import TerminalUI
 
 extension MonitorState {
     /// The restart advice of the job that completed last with one (rule 32): the newest scan
@@ -49,5 +50,33 @@ extension MonitorState {
         let count = plan.restart.count
         say("Restarting \(count) \(count == 1 ? "service" : "services")")
         return [.submit(name: RestartJobPlan.jobName, updates: RestartJobPlan.updates(restarting: plan.restart))]
+    }
+}
+
+extension MonitorState {
+    /// Enter in the jobs pane: the selected job's detail, from its top.
+    mutating func openJobDetail() {
+        guard let job = selectedJob else {
+            say("No job selected")
+            return
+        }
+        overlay = .jobDetail(job: job.id, scroll: 0)
+    }
+
+    /// A key in the job's detail: the arrows, PgUp, PgDn, Home and End scroll it; Esc, `q`
+    /// and Enter close it.
+    mutating func scrollJobDetail(job: Int, scroll: Int, key: Key) {
+        if [.escape, .character("q"), .enter].contains(key) {
+            overlay = nil
+            return
+        }
+        guard let detail = JobDetail(job: job, state: self) else {
+            overlay = nil
+            return
+        }
+        let page = MonitorLayout.innerRows(layout.body)
+        if let next = DialogScroll.scroll(scroll, after: key, page: page, maximum: detail.maximumScroll(page: page)) {
+            overlay = .jobDetail(job: job, scroll: next)
+        }
     }
 }
