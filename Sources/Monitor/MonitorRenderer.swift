@@ -77,7 +77,8 @@ public enum MonitorRenderer {
             // aborted updates got (its own row shows that), so nothing left to run reads 100 %.
             done += job.phase == .completed ? Double(job.updates.count) : state.percentShown(of: job) / 100 * Double(job.updates.count)
         }
-        let running = jobs.count { $0.phase == .running }
+        // A job that only waits for its restart scan has nothing left running.
+        let running = jobs.count { $0.phase == .running && !$0.onlyAwaitsRestartScan }
         // A fleet (every job a host a driver declared): hosts and tasks, and how many hosts are
         // done and failed, which is what an operator patching a fleet watches.
         let fleet = jobs.allSatisfy(\.descriptor.declaredByDriver)
