@@ -3,14 +3,14 @@ import Glibc
 import TestProcessSupport
 import Testing
 
-/// Rule 32 in the real monitor: after a job replaced a library that a service's process maps,
-/// `R` asks, listing the service and the process of no service, and `y` runs the restart job
-/// through a fake `systemctl` on PATH that records its arguments.
+/// Rule 32 in the real monitor, of `run` and attached to `serve`: after a job replaced a library
+/// that a service's process maps, `R` asks, listing the service and the process of no service,
+/// and `y` runs the restart job through a fake `systemctl` on PATH that records its arguments.
 @Suite("Monitor end to end: restarts", .serialized)
 struct RestartMonitorEndToEndTests {
     @Test("R after a job replaced a library a service maps: the question lists it, y runs systemctl restart for it only",
-          .enabled(if: LiveCgroup.available))
-    func restartKey() async throws {
+          .enabled(if: LiveCgroup.available), arguments: [false, true])
+    func restartKey(attached: Bool) async throws {
         let folder = try EndToEndFolder()
         defer { folder.remove() }
         let library = try PreloadingSleeper.libraryCopy(in: folder.url.path)
@@ -35,8 +35,23 @@ struct RestartMonitorEndToEndTests {
 
             """)
         let binary = try EndToEndFolder.binary()
-        let tmux = try TmuxSession(home: folder.url, command: "PATH='\(folder.path("bin"))':/usr/bin:/bin '\(binary)' run "
-            + "'\(folder.path("manifest.yaml"))' --no-history; sleep 60")
+        let path = folder.path("bin") + ":/usr/bin:/bin"
+        var serve: InstalltopChild?
+        let command: String
+        if attached {
+            // The engine runs the restart job: systemctl is looked up on serve's PATH.
+            chmod(folder.url.path, 0o700)
+            let socket = folder.path("engine.sock")
+            serve = try InstalltopChild(["serve", "--socket", socket, "--no-history"], in: folder, environment: ["PATH": path])
+            #expect(await EndToEndFolder.eventually { serve?.stderr.contains("serving on") == true }, "\(serve?.stderr ?? "")")
+            let submitted = try await InstalltopChild.run(["submit", folder.path("manifest.yaml"), "--socket", socket], in: folder)
+            #expect(submitted.status == 0, "\(submitted.stderr)")
+            command = "'\(binary)' attach --socket '\(socket)'; sleep 60"
+        } else {
+            command = "PATH='\(path)' '\(binary)' run '\(folder.path("manifest.yaml"))' --no-history; sleep 60"
+        }
+        defer { serve = nil }
+        let tmux = try TmuxSession(home: folder.url, command: command)
         defer { tmux.close() }
         await tmux.waitForScreen("the header's services to restart") { $0.contains("to restart") }
 
