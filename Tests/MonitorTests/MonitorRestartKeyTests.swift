@@ -123,6 +123,18 @@ struct MonitorRestartKeyTests {
         #expect(Scenario.commands(scenario.press(.character("y"))).count == 1)
     }
 
+    @Test("at 40×12 the question still fits, with its keys' line")
+    func smallTerminal() {
+        var scenario = Scenario(width: 40, height: 12)
+        scenario.complete(advice: advice)
+        scenario.press(.character("R"))
+
+        let lines = scenario.render().lines
+        #expect(lines.count == 12 && lines.allSatisfy { DisplayWidth.of($0) <= 40 })
+        #expect(lines.contains { $0.contains("y yes") && $0.contains("n no") }, "\(lines.joined(separator: "\n"))")
+        #expect(lines.contains { $0.contains("restart    cron.service") }, "\(lines.joined(separator: "\n"))")
+    }
+
     @Test("R is in the help and the key map, attached too")
     func inKeyMap() {
         #expect(MonitorKeyMap.binding(for: .character("R"), attached: false)?.action == .restartServices)
