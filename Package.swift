@@ -137,7 +137,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI"]),
-        .testTarget(name: "RestartScanTests", dependencies: ["RestartScan"], exclude: ["Samples"]),
+        .testTarget(name: "RestartScanTests", dependencies: ["RestartScan", "TestProcessSupport"], exclude: ["Samples"]),
         .testTarget(name: "EngineWireTests", dependencies: ["EngineWire", "InstallEngine", "RestartScan"]),
         // Private apt roots with test packages built offline (PACKAGES.md), for the apt tests.
         .target(name: "APTTestSupport", dependencies: ["InstallDrivers"], path: "Tests/APTTestSupport"),
@@ -153,7 +153,8 @@ let package = Package(
             dependencies: ["Monitor", "InstallEngine", "RestartScan", "TerminalUI"],
             exclude: ["Snapshots"]
         ),
-        // Spawning children with the signals a shell gives them, for the end-to-end tests.
+        // Spawning children with the signals a shell gives them, for the end-to-end tests; processes
+        // that map a library copy and a cgroup of the test's own, for the restart scan's tests.
         .target(name: "TestProcessSupport", path: "Tests/TestProcessSupport"),
         // Drive the built `installtop` executable (`swift test` builds it); they import none of
         // installtop's modules.

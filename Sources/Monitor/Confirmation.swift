@@ -11,4 +11,7 @@ public enum Confirmation: Sendable, Hashable {
     /// plan); no aborts it without running anything. The plan shown is scrolled `scroll` rows
     /// (the arrows, PgUp, PgDn, Home and End scroll it while the question is open).
     case startJob(job: Int, name: String, updates: Int, scroll: Int = 0)
+    /// Create a job restarting `plan.restart` (`R`); the list is scrolled `scroll` rows, as
+    /// the plan of `startJob` is.
+    case restartServices(ServiceRestartPlan, scroll: Int = 0)
 }

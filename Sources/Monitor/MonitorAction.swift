@@ -13,6 +13,8 @@ public enum MonitorAction: Sendable, Hashable {
     case cleanUpSelectedJob
     case cleanUpCompletedJobs
     case retrySelectedJob
+    /// `R`: a job restarting the services the newest restart scan lists (asks first).
+    case restartServices
     case editFilter
     case nextTheme
     case openHistory

@@ -6,6 +6,9 @@ public enum MonitorEffect: Sendable, Hashable {
     /// A command for the engine; a refusal comes back as `.commandResult`. A cleaned-up job
     /// leaves the state when its `jobCleanedUp` event arrives.
     case command(JobCommand)
+    /// Queue a new job of `updates` named `name` (the restart job of `R`); a refusal comes back
+    /// as `.commandResult`, the job itself as engine events.
+    case submit(name: String, updates: [Update])
     /// Leave the monitor. `abortRunning` is true when the user quit while jobs ran (they have
     /// been aborted and have completed by now), which the runner reports in its exit status.
     case quit(abortRunning: Bool)

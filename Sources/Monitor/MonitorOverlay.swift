@@ -9,6 +9,9 @@ public enum MonitorOverlay: Sendable, Hashable {
     /// The whole output tail of update `index` of job `job`; `scroll` is how many lines the
     /// view is scrolled up from the newest (0 follows the output).
     case fullOutput(job: Int, index: Int, scroll: Int)
+    /// The detail of job `job` (`JobDetail`): its result and its restart advice, scrolled
+    /// `scroll` lines down from the top.
+    case jobDetail(job: Int, scroll: Int)
     /// The install history, newest first, with its own filter and scroll position.
     case history(HistoryView)
 }

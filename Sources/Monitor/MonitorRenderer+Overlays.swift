@@ -32,6 +32,8 @@ extension MonitorRenderer {
                 outputArea = Rect(x: inner.x, y: inner.y + 1, width: inner.width, height: max(0, inner.height - 1))
             }
             drawOutputLines(update.output, scroll: scroll, into: &buffer, area: outputArea, state: state, theme: theme)
+        case .jobDetail(let job, let scroll):
+            drawJobDetail(job: job, scroll: scroll, into: &buffer, layout: layout, state: state, theme: theme)
         case .history(let view):
             drawHistory(view, into: &buffer, layout: layout, state: state, theme: theme)
         }
@@ -92,6 +94,9 @@ extension MonitorRenderer {
         case .startJob(let job, let name, _, let scroll):
             drawPlanDialog(PlanDialog(job: job, name: name, state: state), scroll: scroll, into: &buffer, state: state, theme: theme)
             return
+        case .restartServices(let plan, let scroll):
+            drawRestartDialog(RestartDialog(plan: plan, state: state), scroll: scroll, into: &buffer, state: state, theme: theme)
+            return
         }
         let box = centredBox(width: 50, height: lines.count + 4, in: layout.body)
         let inner = BoxFrame(title: "Confirm", borderStyle: theme[.focus], titleStyle: theme[.title], glyphs: state.glyphs.box,
@@ -143,13 +148,8 @@ extension MonitorRenderer {
         }
         let count = dialog.rows.count
         let answers = "y runs the \(count) \(count == 1 ? "update" : "updates") planned; n runs nothing."
-        var candidates = [answers, "y yes    n no"]
-        if dialog.maximumScroll > 0 {
-            let shown = "\(first + 1)-\(first + dialog.listHeight) of \(count)"
-            candidates = [answers + "  \(glyphs.upDown) PgUp PgDn \(shown)", "y yes    n no    \(glyphs.upDown) PgUp PgDn \(shown)",
-                          "y yes  n no  \(glyphs.upDown) \(shown)"]
-        }
-        let keys = candidates.first { DisplayWidth.of($0) <= inner.width } ?? candidates[candidates.count - 1]
+        let keys = dialogKeys(answers, first: first, shown: dialog.listHeight, of: count, scrolls: dialog.maximumScroll > 0,
+                              width: inner.width, glyphs: glyphs)
         TextLine(keys, style: theme[.title], alignment: .center, ellipsis: glyphs.box.ellipsis)
             .render(into: &buffer, area: inner.row(inner.height - 1))
     }

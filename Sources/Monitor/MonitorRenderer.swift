@@ -77,7 +77,8 @@ public enum MonitorRenderer {
             // aborted updates got (its own row shows that), so nothing left to run reads 100 %.
             done += job.phase == .completed ? Double(job.updates.count) : state.percentShown(of: job) / 100 * Double(job.updates.count)
         }
-        let running = jobs.count { $0.phase == .running }
+        // A job that only waits for its restart scan has nothing left running.
+        let running = jobs.count { $0.phase == .running && !$0.onlyAwaitsRestartScan }
         // A fleet (every job a host a driver declared): hosts and tasks, and how many hosts are
         // done and failed, which is what an operator patching a fleet watches.
         let fleet = jobs.allSatisfy(\.descriptor.declaredByDriver)
@@ -142,6 +143,11 @@ public enum MonitorRenderer {
         if case .fullOutput? = state.overlay {
             // The full output takes its own keys (MonitorOverlay.fullOutputScroll), not the main view's.
             let text = " \(state.glyphs.upDown) scroll  PgUp PgDn page  Home oldest  End newest  Esc close"
+            TextLine(text, style: theme[.footer], ellipsis: ellipsis).render(into: &buffer, area: area)
+            return
+        }
+        if case .jobDetail? = state.overlay {
+            let text = " \(state.glyphs.upDown) scroll  PgUp PgDn page  Home top  End bottom  Esc close"
             TextLine(text, style: theme[.footer], ellipsis: ellipsis).render(into: &buffer, area: area)
             return
         }

@@ -103,6 +103,7 @@ extension MonitorState {
             pendingCleanUps.remove(cleanUp.job)
             filter.remove(job: cleanUp.job)
             if case .fullOutput(cleanUp.job, _, _)? = overlay { overlay = nil }
+            if case .jobDetail(cleanUp.job, _)? = overlay { overlay = nil }
             if selectedJobID == cleanUp.job {
                 let remaining = visibleJobs
                 if remaining.isEmpty {

@@ -28,6 +28,9 @@ extension MonitorState {
         case .fullOutput(let job, let index, let scroll)?:
             scrollFullOutput(job: job, index: index, scroll: scroll, key: key)
             return []
+        case .jobDetail(let job, let scroll)?:
+            scrollJobDetail(job: job, scroll: scroll, key: key)
+            return []
         case .history(let view)?:
             handleHistoryKey(key, view: view)
             return []
@@ -49,13 +52,14 @@ extension MonitorState {
         case .nextPane: selection.switchPane(forward: true)
         case .previousPane: selection.switchPane(forward: false)
         case .followWork: resumeFollowingWork()
-        case .openFullOutput: openFullOutput()
+        case .openFullOutput: if focusedPane == .jobs { openJobDetail() } else { openFullOutput() }
         case .clearFilter: if !filterText.isEmpty { setFilter("") }
         case .abortSelectedJob: return abortSelectedJob()
         case .abortAllJobs: return abortAllJobs()
         case .cleanUpSelectedJob: return cleanUpSelectedJob()
         case .cleanUpCompletedJobs: return cleanUpCompletedJobs()
         case .retrySelectedJob: return retrySelectedJob()
+        case .restartServices: requestServiceRestarts()
         case .editFilter: filterInput.beginEditing()
         case .nextTheme:
             themeIndex = (themeIndex + 1) % max(1, themeNames.count)
@@ -92,6 +96,11 @@ extension MonitorState {
             overlay = .confirm(.startJob(job: job, name: name, updates: updates, scroll: next))
             return []
         }
+        if case .restartServices(let plan, let scroll) = question,
+           let next = RestartDialog(plan: plan, state: self).scroll(scroll, after: key) {
+            overlay = .confirm(.restartServices(plan, scroll: next))
+            return []
+        }
         switch key {
         case .character("y"), .character("Y"):
             overlay = nil
@@ -108,6 +117,8 @@ extension MonitorState {
                 confirmedJobs.insert(job)
                 say("Starting \(name)")
                 return [.command(.confirm(job: job))]
+            case .restartServices(let plan, _):
+                return confirmServiceRestarts(plan)
             }
         case .character("n"), .character("N"), .character("q"), .escape:
             overlay = nil

@@ -1,6 +1,7 @@
 import Foundation
 import InstallEngine
 import RestartScan
+import TerminalUI
 
 extension MonitorState {
     /// The restart advice of the job that completed last with one (rule 32): the newest scan
@@ -17,5 +18,65 @@ extension MonitorState {
         let count = newestRestartAdvice?.services.count ?? 0
         guard count > 0 else { return "" }
         return wide ? "\(count) \(count == 1 ? "service" : "services") to restart" : "\(count) to restart"
+    }
+}
+
+extension MonitorState {
+    /// `R`: asks whether to restart the services the newest scan lists, listing them with those
+    /// left out and the processes of no service; says in the status line when there is nothing
+    /// to restart.
+    mutating func requestServiceRestarts() {
+        guard let advice = newestRestartAdvice else {
+            say("No restart scan yet: each job that completes scans for old code")
+            return
+        }
+        let plan = ServiceRestartPlan(advice)
+        guard plan.restart.isEmpty else {
+            overlay = .confirm(.restartServices(plan))
+            return
+        }
+        var text = "No service to restart"
+        if !plan.leftOut.isEmpty {
+            text += "; left out: \(plan.leftOut.map { glyphs.sanitizer.sanitize($0) }.joined(separator: ", ")) (installtop restart-services UNIT)"
+        }
+        if !plan.bare.isEmpty {
+            text += "; \(plan.bare.count) \(plan.bare.count == 1 ? "process" : "processes") of no service (never killed)"
+        }
+        say(text)
+    }
+
+    /// `y` to the question of `R`: the restart job, as `installtop restart-services` submits it.
+    mutating func confirmServiceRestarts(_ plan: ServiceRestartPlan) -> [MonitorEffect] {
+        let count = plan.restart.count
+        say("Restarting \(count) \(count == 1 ? "service" : "services")")
+        return [.submit(name: RestartJobPlan.jobName, updates: RestartJobPlan.updates(restarting: plan.restart))]
+    }
+}
+
+extension MonitorState {
+    /// Enter in the jobs pane: the selected job's detail, from its top.
+    mutating func openJobDetail() {
+        guard let job = selectedJob else {
+            say("No job selected")
+            return
+        }
+        overlay = .jobDetail(job: job.id, scroll: 0)
+    }
+
+    /// A key in the job's detail: the arrows, PgUp, PgDn, Home and End scroll it; Esc, `q`
+    /// and Enter close it.
+    mutating func scrollJobDetail(job: Int, scroll: Int, key: Key) {
+        if [.escape, .character("q"), .enter].contains(key) {
+            overlay = nil
+            return
+        }
+        guard let detail = JobDetail(job: job, state: self) else {
+            overlay = nil
+            return
+        }
+        let page = MonitorLayout.innerRows(layout.body)
+        if let next = DialogScroll.scroll(scroll, after: key, page: page, maximum: detail.maximumScroll(page: page)) {
+            overlay = .jobDetail(job: job, scroll: next)
+        }
     }
 }

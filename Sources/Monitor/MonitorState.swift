@@ -127,8 +127,9 @@ public struct MonitorState: Sendable {
     /// The positions of `job`'s updates the updates pane lists.
     public func visibleUpdates(of job: JobState) -> VisibleIndices { filter.visibleUpdates(of: job) }
 
-    /// Jobs that are queued or running.
-    public var unfinishedJobCount: Int { queue.jobs.count { $0.phase != .completed } }
+    /// Jobs that are queued or running: what quitting would abort. A job that only waits for
+    /// its restart scan (`JobState.onlyAwaitsRestartScan`) is not counted.
+    public var unfinishedJobCount: Int { queue.jobs.count { $0.phase != .completed && !$0.onlyAwaitsRestartScan } }
 
     /// True when no job is queued or running (the queue may be empty).
     public var isIdle: Bool { !queue.jobs.contains { $0.phase != .completed } }

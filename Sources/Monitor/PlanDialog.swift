@@ -67,18 +67,7 @@ struct PlanDialog {
 
     /// Where `scroll` goes after `key`; `nil` when the key does not scroll the plan.
     func scroll(_ scroll: Int, after key: Key) -> Int? {
-        let page = max(1, listHeight)
-        let next: Int
-        switch key {
-        case .up, .character("k"): next = scroll - 1
-        case .down, .character("j"): next = scroll + 1
-        case .pageUp: next = scroll - page
-        case .pageDown: next = scroll + page
-        case .home: next = 0
-        case .end: next = maximumScroll
-        default: return nil
-        }
-        return min(max(0, next), maximumScroll)
+        DialogScroll.scroll(scroll, after: key, page: listHeight, maximum: maximumScroll)
     }
 
     /// A package and its versions, without the action the row's word says.

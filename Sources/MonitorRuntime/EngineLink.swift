@@ -19,6 +19,10 @@ public protocol EngineLink: Sendable {
     /// come back as `.commandResult`.
     func perform(_ command: JobCommand)
 
+    /// Queues a job of `updates` named `name` (an install of commands: the restart job of `R`);
+    /// a refusal comes back as `.commandResult`, the job as the engine's events.
+    func submit(name: String, updates: [Update])
+
     /// Asks for the newest `limit` history rows; the answer comes back as `.historyLoaded` or
     /// `.historyUnavailable`.
     func loadHistory(limit: Int)

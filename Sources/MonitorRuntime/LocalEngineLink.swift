@@ -36,6 +36,14 @@ public final class LocalEngineLink: EngineLink {
         }
     }
 
+    public func submit(name: String, updates: [Update]) {
+        do {
+            try queue.submit(name: name, updates: updates)
+        } catch {
+            mailbox.withLock { $0 }?.post(.commandResult(error.description))
+        }
+    }
+
     public func loadHistory(limit: Int) {
         mailbox.withLock { $0 }?.post(.monitor(history.load(limit: limit)))
     }

@@ -161,6 +161,8 @@ public struct MonitorLoop {
         switch effect {
         case .command(let command):
             link.perform(command)
+        case .submit(let name, let updates):
+            link.submit(name: name, updates: updates)
         case .loadHistory(let limit):
             link.loadHistory(limit: limit)
         case .quit(let abortRunning):

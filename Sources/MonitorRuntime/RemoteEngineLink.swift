@@ -45,6 +45,10 @@ public final class RemoteEngineLink: EngineLink {
         send(.job(command), as: .command)
     }
 
+    public func submit(name: String, updates: [Update]) {
+        send(.submit([JobSubmission(name: name, operation: .install, updates: updates, stopOnFailure: false)]), as: .command)
+    }
+
     public func loadHistory(limit: Int) {
         send(.history(limit: limit), as: .history)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import TestProcessSupport
 import Testing
 
 /// Rule 32 end to end: a job that replaces a library a running process maps, the way dpkg does,
@@ -19,7 +20,7 @@ struct RestartAdviceInResultTests {
     func json() async throws {
         let folder = try TestFolder()
         defer { folder.remove() }
-        let library = try PreloadingSleeper.libraryCopy(in: folder)
+        let library = try PreloadingSleeper.libraryCopy(in: folder.path)
         let bystander = try PreloadingSleeper(preloading: "")
         defer { bystander.stop() }
         let sleeper = try PreloadingSleeper(preloading: library)
@@ -44,7 +45,7 @@ struct RestartAdviceInResultTests {
     func plain() async throws {
         let folder = try TestFolder()
         defer { folder.remove() }
-        let library = try PreloadingSleeper.libraryCopy(in: folder)
+        let library = try PreloadingSleeper.libraryCopy(in: folder.path)
         let sleeper = try PreloadingSleeper(preloading: library)
         defer { sleeper.stop() }
         #expect(await eventually { sleeper.maps(library) })

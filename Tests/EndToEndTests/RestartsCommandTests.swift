@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestProcessSupport
 import Testing
 
 /// `installtop restarts [--json]` (rule 32): the scan of this machine's /proc over a process the
@@ -9,7 +10,7 @@ struct RestartsCommandTests {
     /// A copy of libz in `folder` and a test root (`folder/root`) whose newest kernel is newer
     /// than any running one and whose run/reboot-required names libc6; returns the copy's path.
     private func prepare(_ folder: TestFolder) throws -> String {
-        let library = try PreloadingSleeper.libraryCopy(in: folder)
+        let library = try PreloadingSleeper.libraryCopy(in: folder.path)
         for path in ["root/boot", "root/run", "root/etc"] {
             try FileManager.default.createDirectory(atPath: folder.file(path), withIntermediateDirectories: true)
         }

@@ -12,8 +12,8 @@ final class InstalltopChild {
     private let stderrPath: String
     private var exitStatus: Int32?
 
-    /// Starts `installtop arguments` in `folder`.
-    init(_ arguments: [String], in folder: EndToEndFolder) throws {
+    /// Starts `installtop arguments` in `folder`, with `extra` added to the environment.
+    init(_ arguments: [String], in folder: EndToEndFolder, environment extra: [String: String] = [:]) throws {
         let name = UUID().uuidString.prefix(8)
         stdoutPath = folder.path("child-\(name).stdout")
         stderrPath = folder.path("child-\(name).stderr")
@@ -30,6 +30,7 @@ final class InstalltopChild {
         environment["LANG"] = "C.UTF-8"
         environment["LC_ALL"] = nil
         environment["XDG_STATE_HOME"] = folder.path("state")
+        environment.merge(extra) { $1 }
         let argv = ([binary] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {

@@ -27,6 +27,7 @@ final class FakeLink: EngineLink {
 
     func start(posting mailbox: Mailbox) { self.mailbox.withLock { $0 = mailbox } }
     func perform(_ command: JobCommand) { commands.withLock { $0.append(command) } }
+    func submit(name: String, updates: [Update]) {}
     func loadHistory(limit: Int) {}
     func stop() { mailbox.withLock { $0 = nil } }
 }

@@ -271,10 +271,11 @@ struct MonitorKeyTests {
         #expect(!scenario.state.followsRunningUpdate)
     }
 
-    @Test func enterOpensTheFullOutputAndEscapeClosesIt() {
+    @Test("Enter in the updates pane opens the update's full output; Esc closes it")
+    func enterOpensTheFullOutputAndEscapeClosesIt() {
         var (scenario, job) = running()
         for number in 1...60 { scenario.output(job, 0, "line \(number)") }
-        scenario.press(.enter)
+        scenario.press(.tab, .enter)
         #expect(scenario.state.overlay == .fullOutput(job: job, index: 0, scroll: 0))
         #expect(scenario.screen().contains("line 60"))
         scenario.press(.pageUp)

@@ -155,7 +155,7 @@ extension MonitorRenderTests {
     @Test("the footer of the full output shows the keys that act there, not the main view's")
     func fullOutputFooterShowsItsKeys() throws {
         var scenario = Scenario.product()
-        scenario.press(.enter)
+        scenario.press(.tab, .enter)
         let footer = try #require(scenario.render().lines.last)
         #expect(footer.contains("↑↓ scroll") && footer.contains("PgUp PgDn page") && footer.contains("Esc close"), "\(footer)")
         #expect(!footer.contains("a abort") && !footer.contains("q quit"), "\(footer)")

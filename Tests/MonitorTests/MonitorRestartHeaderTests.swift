@@ -12,22 +12,10 @@ struct MonitorRestartHeaderTests {
                      files: [StaleFile(path: "/usr/lib/libssl.so.3", change: .deleted)])
     }
 
-    /// Runs a one-update job to success and completes it with `advice`.
-    private func complete(_ scenario: inout Scenario, advice: RestartAdvice) {
-        let job = scenario.queue("Upgrade", ["openssl"])
-        scenario.startJob(job)
-        scenario.startUpdate(job, 0)
-        scenario.completeUpdate(job, 0, .succeeded)
-        let results = scenario.state.queue.job(job)?.updates.map(\.result) ?? []
-        var result = InstallationResult.combining(results, abortRequested: false)
-        result.restartAdvice = advice
-        scenario.send(.jobCompleted(job: job, result: result))
-    }
-
     @Test("two services (three processes) and a kernel: both in the header")
     func servicesAndReboot() {
         var scenario = Scenario(width: 100, height: 24)
-        complete(&scenario, advice: RestartAdvice(
+        scenario.complete(advice: RestartAdvice(
             processes: [process(1, "nginx.service"), process(2, "nginx.service"), process(3, "cron.service")],
             rebootReasons: [.newerKernel(running: "6.1.0-9", installed: "6.1.0-18")]))
 
@@ -39,7 +27,7 @@ struct MonitorRestartHeaderTests {
     @Test("a bare process alone needs no service restart; nothing shows")
     func bareOnly() {
         var scenario = Scenario(width: 100, height: 24)
-        complete(&scenario, advice: RestartAdvice(processes: [
+        scenario.complete(advice: RestartAdvice(processes: [
             StaleProcess(pid: 9, command: "loose", uid: 0, user: "root", owner: .bare, files: [StaleFile(path: "/x", change: .deleted)]),
         ]))
 
@@ -51,10 +39,10 @@ struct MonitorRestartHeaderTests {
     @Test("the newest job's advice counts: a later scan with nothing stale clears the header")
     func newestWins() {
         var scenario = Scenario(width: 100, height: 24)
-        complete(&scenario, advice: RestartAdvice(processes: [process(1, "nginx.service")]))
+        scenario.complete(advice: RestartAdvice(processes: [process(1, "nginx.service")]))
         #expect(scenario.screen().split(separator: "\n")[0].contains("1 service to restart"))
         scenario.advance(1)
-        complete(&scenario, advice: RestartAdvice())
+        scenario.complete(advice: RestartAdvice())
 
         #expect(!scenario.screen().split(separator: "\n")[0].contains("to restart"))
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import RestartScan
+import TestProcessSupport
 import Testing
 
 /// The scan of this machine's `/proc` over processes the test starts, after replacing their

@@ -16,38 +16,10 @@ enum RestartAdviceText {
         return "\nRestarts\n" + report(advice, sanitizer: sanitizer)
     }
 
-    /// One line: "2 services to restart (3 processes) · reboot required", or the all-clear.
-    static func headline(_ advice: RestartAdvice) -> String {
-        guard advice.needsAction else { return "Nothing runs deleted or replaced code; no reboot needed." }
-        var parts: [String] = []
-        if !advice.processes.isEmpty {
-            let services = advice.services.count
-            let processes = advice.processes.count
-            parts.append("\(services) \(services == 1 ? "service" : "services") to restart (\(processes) \(processes == 1 ? "process runs" : "processes run") deleted or replaced code)")
-        }
-        if advice.rebootRequired { parts.append("reboot required") }
-        return parts.joined(separator: " · ")
-    }
-
-    /// The reasons for a reboot, one line each: "reboot required: kernel 6.1.0-18-amd64 is
-    /// installed, 6.1.0-9-amd64 runs".
-    static func rebootLines(_ advice: RestartAdvice, sanitizer: TextSanitizer) -> [String] {
-        advice.rebootReasons.map { reason in
-            switch reason {
-            case .newerKernel(let running, let installed):
-                "reboot required: kernel \(sanitizer.sanitize(installed)) is installed, \(sanitizer.sanitize(running)) runs"
-            case .rebootRequiredFile(let packages) where packages.isEmpty:
-                "reboot required: /run/reboot-required"
-            case .rebootRequiredFile(let packages):
-                "reboot required: /run/reboot-required (\(packages.map { sanitizer.sanitize($0) }.joined(separator: ", ")))"
-            }
-        }
-    }
-
     /// The whole report, newline-terminated.
     static func report(_ advice: RestartAdvice, sanitizer: TextSanitizer) -> String {
-        var text = headline(advice) + "\n"
-        for line in rebootLines(advice, sanitizer: sanitizer) { text += line + "\n" }
+        var text = advice.headline + "\n"
+        for line in advice.rebootLines(sanitize: { sanitizer.sanitize($0) }) { text += line + "\n" }
         if !advice.processes.isEmpty {
             var rows: [[String]] = [["PID", "COMMAND", "USER", "RESTARTED BY", "FILES"]]
             for group in advice.groups {
@@ -55,7 +27,7 @@ enum RestartAdviceText {
                     let files = process.files.map { sanitizer.sanitize($0.path) + " (\($0.change.rawValue))" }
                     rows.append([
                         String(process.pid), sanitizer.sanitize(process.command), sanitizer.sanitize(process.user),
-                        restartedBy(group.owner, sanitizer: sanitizer), files.joined(separator: ", "),
+                        group.owner.restartedBy { sanitizer.sanitize($0) }, files.joined(separator: ", "),
                     ])
                 }
             }
@@ -66,16 +38,5 @@ enum RestartAdviceText {
             text += "\nCould not read \(advice.unreadable.count) \(advice.unreadable.count == 1 ? "process" : "processes"): \(list.joined(separator: ", "))\n"
         }
         return text
-    }
-
-    /// What restarts a process: its unit, or who else does ("session-4.scope (its user)");
-    /// "nothing (never killed)" for a bare process.
-    private static func restartedBy(_ owner: ProcessOwner, sanitizer: TextSanitizer) -> String {
-        switch owner {
-        case .service(let unit): sanitizer.sanitize(unit)
-        case .session(let name): sanitizer.sanitize(name) + " (its user)"
-        case .container(let name): "container " + sanitizer.sanitize(name)
-        case .bare: "nothing (never killed)"
-        }
     }
 }

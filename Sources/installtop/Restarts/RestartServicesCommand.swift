@@ -1,5 +1,6 @@
 import ArgumentParser
 import Glibc
+import InstallEngine
 import RestartScan
 
 /// `installtop restart-services [UNIT…]`: a restart job for the services the restart scan
@@ -12,7 +13,8 @@ struct RestartServicesCommand: ParsableCommand {
             Without UNITs: every service `installtop restarts` lists, but the SSH server, the display \
             manager, dbus and systemd's own, which are listed and left out unless named. With UNITs: \
             exactly those. Each is `systemctl restart UNIT`. Processes outside any service are listed, \
-            never killed.
+            never killed. In the monitor, R asks the same question of the newest scan and queues the \
+            same job.
             Exit status: as for run; 1 also when the restarts were not confirmed.
             """
     )
@@ -60,6 +62,6 @@ struct RestartServicesCommand: ParsableCommand {
                 throw ExitCode(1)
             }
         }
-        throw ExitCode(RunSession(jobs: [RestartJobPlan.job(restarting: selection.restart)], options: runOptions).run().rawValue)
+        throw ExitCode(RunSession(jobs: [RunnableJob(name: RestartJobPlan.jobName, operation: .install, updates: RestartJobPlan.updates(restarting: selection.restart))], options: runOptions).run().rawValue)
     }
 }

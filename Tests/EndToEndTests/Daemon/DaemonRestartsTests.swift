@@ -1,4 +1,5 @@
 import Foundation
+import TestProcessSupport
 import Testing
 
 /// Rule 32 through the daemon: the restart advice of a served job reaches `status`, in the
@@ -10,7 +11,7 @@ struct DaemonRestartsTests {
         let daemon = try DaemonFixture()
         defer { daemon.remove() }
         try await daemon.start()
-        let library = try PreloadingSleeper.libraryCopy(in: daemon.folder)
+        let library = try PreloadingSleeper.libraryCopy(in: daemon.folder.path)
         let sleeper = try PreloadingSleeper(preloading: library)
         defer { sleeper.stop() }
         #expect(await eventually { sleeper.maps(library) })

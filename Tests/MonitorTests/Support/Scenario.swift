@@ -1,5 +1,6 @@
 import Foundation
 import InstallEngine
+import RestartScan
 import TerminalUI
 
 @testable import Monitor
@@ -71,6 +72,21 @@ struct Scenario {
             update.result.resultCode.isFinal ? update.result : UpdateInstallationResult(resultCode: .aborted, hResult: .callCancelled)
         }
         send(.jobCompleted(job: job, result: .combining(results, abortRequested: state.abortRequested)))
+    }
+
+    /// Runs a one-update job named `name` to success and completes it carrying `advice` (the
+    /// restart scan of rule 32); returns its number.
+    @discardableResult
+    mutating func complete(_ name: String = "Upgrade", advice: RestartAdvice) -> Int {
+        let job = queue(name, ["openssl"])
+        startJob(job)
+        startUpdate(job, 0)
+        completeUpdate(job, 0, .succeeded)
+        let results = state.queue.job(job)?.updates.map(\.result) ?? []
+        var result = InstallationResult.combining(results, abortRequested: false)
+        result.restartAdvice = advice
+        send(.jobCompleted(job: job, result: result))
+        return job
     }
 
     /// Runs every update of `job` to `codes[i]` (succeeded when missing), then completes it.

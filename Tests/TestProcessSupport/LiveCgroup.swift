@@ -1,23 +1,24 @@
 import Foundation
+import Glibc
 
 /// A cgroup v2 of the test's own under the unified hierarchy, named like a systemd service
 /// (`…/installtop-restart-test-PID.slice/NAME.service`); `remove()` deletes both folders once
 /// the processes in it are gone.
-struct LiveCgroup {
+public struct LiveCgroup {
     /// Where the unified (v2) hierarchy is mounted: `/sys/fs/cgroup` on a pure v2 host,
     /// `/sys/fs/cgroup/unified` on a hybrid one.
-    static let hierarchy: String? = ["/sys/fs/cgroup/unified", "/sys/fs/cgroup"].first {
+    public static let hierarchy: String? = ["/sys/fs/cgroup/unified", "/sys/fs/cgroup"].first {
         FileManager.default.fileExists(atPath: $0 + "/cgroup.procs") && FileManager.default.fileExists(atPath: $0 + "/cgroup.controllers")
     }
 
     /// Root with a writable unified hierarchy.
-    static var available: Bool { getuid() == 0 && hierarchy.map { access($0, W_OK) == 0 } == true }
+    public static var available: Bool { getuid() == 0 && hierarchy.map { access($0, W_OK) == 0 } == true }
 
-    let unit: String
+    public let unit: String
     private let slice: String
     private let path: String
 
-    init(unit: String) throws {
+    public init(unit: String) throws {
         self.unit = unit
         slice = (Self.hierarchy ?? "/sys/fs/cgroup") + "/installtop-restart-test-\(getpid()).slice"
         path = slice + "/" + unit
@@ -25,11 +26,11 @@ struct LiveCgroup {
     }
 
     /// Moves process `pid` into the cgroup.
-    func add(_ pid: Int32) throws {
+    public func add(_ pid: Int32) throws {
         try Data("\(pid)\n".utf8).write(to: URL(fileURLWithPath: path + "/cgroup.procs"))
     }
 
-    func remove() {
+    public func remove() {
         rmdir(path)
         rmdir(slice)
     }

@@ -1,0 +1,104 @@
+import InstallEngine
+import RestartScan
+import TerminalUI
+
+/// The detail of one job (Enter in the jobs pane), as lines for `width` columns: its result,
+/// then its restart advice (rule 32): the headline, the reasons for a reboot, and per service,
+/// session, container or bare group each process with its pid, command, user and the replaced
+/// files it still uses, shortened to the width; then the processes the scan could not read.
+/// The renderer draws the lines and the keys scroll them.
+struct JobDetail {
+    /// One line and the colour it is drawn in.
+    struct Line: Hashable {
+        var text: String
+        var role: ThemeRole
+    }
+
+    /// Below this many columns for the files, they go on a line of their own.
+    static let minimumFilesWidth = 16
+
+    let lines: [Line]
+
+    /// The detail of `job` in `width` columns; child-made text goes through `glyphs`' sanitizer.
+    init(job: JobState, width: Int, glyphs: MonitorGlyphs) {
+        let sanitize = { (text: String) in glyphs.sanitizer.sanitize(text) }
+        let wrap = { (text: String) in PlanDialog.wrap(text, width: max(1, width)) }
+        var lines: [Line] = []
+        let counts = "\(job.finishedCount)/\(job.updates.count) updates"
+        if let result = job.result {
+            lines.append(Line(text: result.resultCode.word + glyphs.separator + counts, role: MonitorRenderer.role(for: result.resultCode)))
+        } else {
+            lines.append(Line(text: (job.phase == .queued ? "queued" : "running") + glyphs.separator + counts, role: .running))
+        }
+        lines.append(Line(text: "", role: .text))
+        guard let advice = job.result?.restartAdvice else {
+            let text = job.phase == .completed ? "Restarts: this job carries no restart scan (nothing ran, or a fleet host)"
+                : "Restarts: scanned when the job completes"
+            self.lines = lines + wrap(text).map { Line(text: $0, role: .dim) }
+            return
+        }
+        lines += wrap("Restarts: " + advice.headline).map { Line(text: $0, role: advice.needsAction ? .status : .succeeded) }
+        for reason in advice.rebootLines(sanitize: sanitize) {
+            lines += wrap(reason).map { Line(text: $0, role: .reboot) }
+        }
+        let processes = advice.processes
+        let pidWidth = processes.map { String($0.pid).count }.max() ?? 0
+        let commandWidth = min(15, processes.map { DisplayWidth.of(sanitize($0.command)) }.max() ?? 0)
+        let userWidth = min(12, processes.map { DisplayWidth.of(sanitize($0.user)) }.max() ?? 0)
+        for group in advice.groups {
+            lines.append(Line(text: "", role: .text))
+            var owner = group.owner.restartedBy(sanitize: sanitize)
+            if let unit = group.owner.unit, RestartJobPlan.isLeftOutUnlessNamed(unit) { owner += " (left out unless named)" }
+            lines.append(Line(text: owner, role: .title))
+            for process in group.processes {
+                let pid = String(repeating: " ", count: pidWidth - String(process.pid).count) + String(process.pid)
+                let head = "  " + pid + "  " + TextTruncation.fit(sanitize(process.command), toWidth: commandWidth, ellipsis: glyphs.box.ellipsis)
+                    + "  " + TextTruncation.fit(sanitize(process.user), toWidth: userWidth, ellipsis: glyphs.box.ellipsis) + "  "
+                let paths = process.files.map { sanitize($0.path) }
+                let room = width - DisplayWidth.of(head)
+                if room >= Self.minimumFilesWidth {
+                    lines.append(Line(text: head + Self.files(paths, width: room, ellipsis: glyphs.box.ellipsis), role: .text))
+                } else {
+                    lines.append(Line(text: head, role: .text))
+                    lines.append(Line(text: "    " + Self.files(paths, width: width - 4, ellipsis: glyphs.box.ellipsis), role: .dim))
+                }
+            }
+        }
+        if !advice.unreadable.isEmpty {
+            let count = advice.unreadable.count
+            lines.append(Line(text: "", role: .text))
+            lines += wrap("Could not read \(count) \(count == 1 ? "process" : "processes") (they may run old code too):")
+                .map { Line(text: $0, role: .warning) }
+            for process in advice.unreadable {
+                lines.append(Line(text: "  \(process.pid) \(sanitize(process.command)) (\(process.reason))", role: .text))
+            }
+        }
+        self.lines = lines
+    }
+
+    /// `paths` in `width` columns: whole, else by file name, else as many names as fit with
+    /// `+N` for the rest (the first name cut short when even it does not fit).
+    static func files(_ paths: [String], width: Int, ellipsis: Character) -> String {
+        let whole = paths.joined(separator: ", ")
+        if DisplayWidth.of(whole) <= width { return whole }
+        let names = paths.map { $0.split(separator: "/").last.map(String.init) ?? $0 }
+        let short = names.joined(separator: ", ")
+        if DisplayWidth.of(short) <= width { return short }
+        if names.count == 1 { return TextTruncation.truncate(names[0], toWidth: width, ellipsis: ellipsis) }
+        for shown in stride(from: names.count - 1, through: 1, by: -1) {
+            let text = names.prefix(shown).joined(separator: ", ") + " +\(names.count - shown)"
+            if DisplayWidth.of(text) <= width { return text }
+        }
+        let rest = " +\(names.count - 1)"
+        return TextTruncation.truncate(names[0], toWidth: width - DisplayWidth.of(rest), ellipsis: ellipsis) + rest
+    }
+
+    /// The detail of job `job` on the monitor in `state`, for its overlay's inner width.
+    init?(job: Int, state: MonitorState) {
+        guard let job = state.queue.job(job) else { return nil }
+        self.init(job: job, width: max(1, state.layout.body.width - 2), glyphs: state.glyphs)
+    }
+
+    /// The furthest the lines scroll with `page` of them visible: the last at the bottom.
+    func maximumScroll(page: Int) -> Int { max(0, lines.count - page) }
+}
