@@ -10,33 +10,6 @@ import Testing
 struct LiveProcessTests {
     private static let library = URL(fileURLWithPath: "/lib/x86_64-linux-gnu/libz.so.1").resolvingSymlinksInPath().path
 
-    /// A `sleep` the test owns; `stop()` kills it by pid and reaps it.
-    private struct Sleeper {
-        let process: Process
-
-        init(executable: String = "/bin/sleep", preload: String? = nil) throws {
-            process = Process()
-            process.executableURL = URL(fileURLWithPath: executable)
-            process.arguments = ["600"]
-            var environment = ["PATH": "/usr/bin:/bin"]
-            if let preload { environment["LD_PRELOAD"] = preload }
-            process.environment = environment
-            try process.run()
-        }
-
-        var pid: Int32 { process.processIdentifier }
-
-        /// Whether its maps show `path` (the dynamic loader has run).
-        func maps(_ path: String) -> Bool {
-            ((try? String(contentsOfFile: "/proc/\(pid)/maps", encoding: .utf8)) ?? "").contains(path)
-        }
-
-        func stop() {
-            kill(pid, SIGKILL)
-            process.waitUntilExit()
-        }
-    }
-
     /// Replaces `path` as dpkg does: the new content goes to `path.dpkg-new`, renamed over `path`.
     private func replaceLikeDpkg(_ path: String) throws {
         try FileManager.default.copyItem(atPath: path, toPath: path + ".dpkg-new")
@@ -49,9 +22,9 @@ struct LiveProcessTests {
         defer { folder.remove() }
         let copy = folder.file("libz-copy.so.1")
         try FileManager.default.copyItem(atPath: Self.library, toPath: copy)
-        let user = try Sleeper(preload: copy)
+        let user = try PreloadingSleeper(preloading: copy)
         defer { user.stop() }
-        let bystander = try Sleeper()
+        let bystander = try PreloadingSleeper(preloading: "")
         defer { bystander.stop() }
         #expect(await eventually { user.maps(copy) && bystander.maps("libc") })
 
@@ -73,7 +46,7 @@ struct LiveProcessTests {
         defer { folder.remove() }
         let executable = folder.file("sleep")
         try FileManager.default.copyItem(atPath: "/bin/sleep", toPath: executable)
-        let sleeper = try Sleeper(executable: executable)
+        let sleeper = try PreloadingSleeper(preloading: "", executable: executable)
         defer { sleeper.stop() }
         #expect(await eventually { sleeper.maps("libc") })
 
@@ -91,7 +64,7 @@ struct LiveProcessTests {
         defer { folder.remove() }
         let copy = folder.file("libz-copy.so.1")
         try FileManager.default.copyItem(atPath: Self.library, toPath: copy)
-        let user = try Sleeper(preload: copy)
+        let user = try PreloadingSleeper(preloading: copy)
         defer { user.stop() }
         #expect(await eventually { user.maps(copy) })
 
@@ -111,7 +84,7 @@ struct LiveProcessTests {
         try FileManager.default.copyItem(atPath: Self.library, toPath: copy)
         let cgroup = try LiveCgroup(unit: "installtop-restart-test-\(getpid()).service")
         defer { cgroup.remove() }
-        let user = try Sleeper(preload: copy)
+        let user = try PreloadingSleeper(preloading: copy)
         defer { user.stop() }
         try cgroup.add(user.pid)
         #expect(await eventually { user.maps(copy) })

@@ -1,15 +1,21 @@
 import Foundation
 import Glibc
 
-/// A `sleep 600` the test owns that preloads `library` (LD_PRELOAD), for the restart scan's
-/// tests; `stop()` kills it by pid and reaps it.
+/// A `sleep 600` the test owns, for the restart scan's tests: it preloads a library
+/// (LD_PRELOAD) or runs a copy of `sleep`, so a test can replace what it maps; `stop()` kills
+/// it by pid and reaps it.
 public struct PreloadingSleeper {
     public let process = Process()
 
-    public init(preloading library: String) throws {
-        process.executableURL = URL(fileURLWithPath: "/bin/sleep")
+    /// - Parameters:
+    ///   - library: preloaded when not empty; `""` maps nothing beyond `sleep`'s own files.
+    ///   - executable: the `sleep` to run (a copy the test may replace).
+    public init(preloading library: String, executable: String = "/bin/sleep") throws {
+        process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = ["600"]
-        process.environment = ["LD_PRELOAD": library, "PATH": "/usr/bin:/bin"]
+        var environment = ["PATH": "/usr/bin:/bin"]
+        if !library.isEmpty { environment["LD_PRELOAD"] = library }
+        process.environment = environment
         try process.run()
     }
 
