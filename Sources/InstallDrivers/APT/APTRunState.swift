@@ -38,6 +38,14 @@ struct APTRunState {
     private(set) var stopRequested = false
     /// The packages told "stopping after this package", each once.
     private var toldStopping: Set<Int> = []
+    /// The job's status text while apt downloads.
+    private var downloadStatus: APTDownloadStatus
+    /// A download status is the job's text now, to clear when dpkg starts on a package or apt
+    /// ends.
+    private var showsDownloadStatus = false
+    /// The package whose verdict was given last: a repair after apt ended speaks on it when no
+    /// package is in flight and none is held.
+    private(set) var lastFinished: Int?
     private static let waitingOutputLimit = 500
 
     /// - Parameter rebootListBefore: the packages in `reboot-required.pkgs` before apt starts.
@@ -45,6 +53,7 @@ struct APTRunState {
         tracker = APTTransactionTracker(job: "apt", plan: plan.changes, downloads: plan.downloads)
         indexOf = Dictionary(plan.changes.enumerated().map { ($1.package, $0) }, uniquingKeysWith: { first, _ in first })
         rebootNames = rebootListBefore
+        downloadStatus = APTDownloadStatus(downloads: plan.downloads)
     }
 
     /// The indices of packages apt works on now (what a stop waits for).
@@ -61,6 +70,11 @@ struct APTRunState {
     /// One Status-Fd line. `rebootList` is read only when a package finishes.
     mutating func statusLine(_ line: String, rebootList: () -> Set<String>) -> [DriverReport] {
         var reports: [DriverReport] = []
+        if line.hasPrefix("dlstatus:"), let (_, subject, percent, text) = APTStatusLine.fields(of: line), let item = Int(subject),
+           let said = downloadStatus.text(item: item, percent: percent, aptText: text) {
+            showsDownloadStatus = true
+            reports.append(.jobMessage(said))
+        }
         for message in tracker.consume(line) {
             switch message {
             case .progress(let progress):
@@ -81,6 +95,7 @@ struct APTRunState {
                 noteStatusOrder(of: index)
                 start(index, into: &reports)
                 finished.insert(index)
+                lastFinished = index
                 if active == index { active = nil }
                 let verdict: DriverVerdict
                 switch end.result {
@@ -147,6 +162,10 @@ struct APTRunState {
     /// touched before a stop get nothing here: the engine ends them aborted, not started.
     mutating func aptEnded(_ outcome: UpdateRunOutcome, plan: APTPlan, finalStates: [String: APTPackageState]) -> [DriverReport] {
         var reports: [DriverReport] = []
+        if showsDownloadStatus {
+            showsDownloadStatus = false
+            reports.append(.jobMessage(nil))
+        }
         if case .exited(let status) = outcome, status != 0, let last = held.last, !tracker.hasFailures {
             reports.append(.update(index: last.index, .error("apt-get exited with status \(status)")))
         }
@@ -166,6 +185,13 @@ struct APTRunState {
         return reports
     }
 
+    /// The job's status text is a step of the repair after apt (or its outcome): a download
+    /// status still shown is replaced by it, and not cleared when apt's end is read.
+    mutating func repairSaid(_ text: String) -> [DriverReport] {
+        showsDownloadStatus = false
+        return [.jobMessage(text)]
+    }
+
     /// Update `index` got its verdict elsewhere (the repair after a forced stop).
     mutating func markFinished(_ index: Int) -> Bool {
         if active == index { active = nil }
@@ -177,6 +203,11 @@ struct APTRunState {
     private mutating func start(_ index: Int, into reports: inout [DriverReport]) {
         guard started.insert(index).inserted else { return }
         reports.append(.updateStarted(index: index))
+        if showsDownloadStatus {
+            // dpkg works on a package now: it speaks, the download is over.
+            showsDownloadStatus = false
+            reports.append(.jobMessage(nil))
+        }
         for (stream, text) in waitingOutput { reports.append(.update(index: index, .output(stream, text))) }
         waitingOutput.removeAll()
         if stopRequested, !finished.contains(index) { tellStopping(index, into: &reports) }

@@ -58,7 +58,10 @@ public struct QueueModel: Sendable, Hashable {
                 update.percent = progress.updatePercent
                 if let message = progress.message { update.message = message }
             }
-            modify(progress.job) { $0.percent = max($0.percent, progress.jobPercent) }
+            modify(progress.job) { job in
+                job.percent = max(job.percent, progress.jobPercent)
+                job.jobMessage = progress.jobMessage
+            }
         case .output(let output):
             modify(output.job, output.index) { $0.output.append(OutputLine(stream: output.stream, text: output.line)) }
         case .updateCompleted(let completion):
