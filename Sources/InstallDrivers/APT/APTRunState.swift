@@ -21,6 +21,10 @@ struct APTRunState {
     private let indexOf: [String: Int]
     /// Verdicts Status-Fd gave whose package dpkg's output has not moved past yet, in order.
     private var held: [(index: Int, verdict: DriverVerdict)] = []
+    /// Failures of packages dpkg had unpacked (their configuration failed, or waited for a
+    /// dependency that failed): apt's last `dpkg --configure --pending` tries them again, so
+    /// their verdict is dpkg's final state, read when apt ends.
+    private var awaitingRetry: [(index: Int, reason: String)] = []
     private var finished: Set<Int> = []
     private var started: Set<Int> = []
     /// The most recent package Status-Fd put dpkg on that has not finished.
@@ -105,7 +109,14 @@ struct APTRunState {
                     rebootNames.formUnion(now)
                     verdict = DriverVerdict(resultCode: .succeeded, rebootRequired: asked)
                 case .failed, .aborted:
-                    verdict = .failed(end.reason ?? "dpkg reported an error")
+                    let reason = end.reason ?? "dpkg reported an error"
+                    if tracker.phase(of: end.reference.update).map(Self.unpacked.contains) == true {
+                        reports.append(.update(index: index, .error(reason)))
+                        reports.append(.update(index: index, .message(Self.retryMessage)))
+                        awaitingRetry.append((index, reason))
+                        continue
+                    }
+                    verdict = .failed(reason)
                 }
                 held.append((index, verdict))
                 // When Status-Fd lags, dpkg's output may have moved past this package already.
@@ -132,7 +143,7 @@ struct APTRunState {
             reports.append(.update(index: named, .output(stream, line)))
         } else if let named = Self.packageSpeaking(in: line).flatMap(index(of:)), started.contains(named) {
             reports.append(.update(index: named, .output(stream, line)))
-        } else if let index = outputPackage ?? held.first?.index ?? active {
+        } else if let index = outputPackage ?? firstFinishedUnsettled ?? active {
             // Before dpkg's output named any package, the first one Status-Fd finished is the
             // earliest the output can still be about.
             reports.append(.update(index: index, .output(stream, line)))
@@ -171,6 +182,20 @@ struct APTRunState {
         }
         for entry in held { reports.append(.updateFinished(index: entry.index, entry.verdict)) }
         held.removeAll()
+        for (index, reason) in awaitingRetry {
+            let change = plan.changes[index]
+            let state = finalStates[change.package] ?? .notInstalled
+            guard state.satisfies(change) else {
+                reports.append(.updateFinished(index: index, .failed(reason)))
+                continue
+            }
+            // dpkg configured it when apt tried again: its result is dpkg's, the first
+            // attempt's error stays reported (succeeded with errors).
+            reports.append(.update(index: index, .progress(percent: 100, message: APTPackagePhase.doneWord(for: change.action))))
+            reports.append(.updateFinished(index: index, DriverVerdict(
+                resultCode: .succeeded, reason: "dpkg shows it \(state.description) after apt tried it again at its end; the first attempt failed: \(reason)")))
+        }
+        awaitingRetry.removeAll()
         for (index, change) in plan.changes.enumerated() where !finished.contains(index) {
             let state = finalStates[change.package] ?? .notInstalled
             guard state.satisfies(change), !stopRequested || started.contains(index) else { continue }
@@ -228,6 +253,12 @@ struct APTRunState {
         held.removeAll { passed($0.index) }
     }
 
+    /// The package Status-Fd finished first among those whose verdict is still held or waits
+    /// for apt's retry.
+    private var firstFinishedUnsettled: Int? {
+        [held.first?.index, awaitingRetry.first?.index].compactMap { $0 }.min { (statusOrder[$0] ?? Int.max) < (statusOrder[$1] ?? Int.max) }
+    }
+
     private func index(of package: String) -> Int? {
         indexOf[package] ?? indexOf[Self.withoutArchiveNumber(package)]
     }
@@ -238,6 +269,13 @@ struct APTRunState {
     mutating func takeHeld() -> (index: Int, verdict: DriverVerdict)? {
         held.popLast()
     }
+
+    /// The phases of a package dpkg has unpacked: a failure from there on leaves it unpacked
+    /// or half-configured, which apt's last `dpkg --configure --pending` tries again.
+    private static let unpacked: Set<APTPackagePhase> = [.installing, .preparingToConfigure, .configuring]
+
+    /// What a package whose configuration failed says while apt goes on.
+    static let retryMessage = "configuration failed; apt tries it again at its end"
 
     /// Front-loaded: the status column is narrow.
     static let stoppingMessage = "stopping after this package (abort requested)"
