@@ -47,7 +47,7 @@ struct APTRetryTests {
         let flaky = try #require(ids.firstIndex(of: "lab-flaky"))
         let completed = try #require(events.first { $0.name == "update.completed" && $0.index == flaky })
         #expect(completed.string("result") == "succeededWithErrors", "\(completed)")
-        #expect(completed.string("reason")?.contains("after apt tried it again at its end; the first attempt failed: "
+        #expect(completed.string("reason")?.contains("configured again: dpkg shows it installed at 1.0 at the end; the first attempt failed: "
             + "installed lab-flaky package post-installation script subprocess returned error exit status 1") == true, "\(completed)")
         let user = try #require(events.first { $0.name == "update.completed" && $0.string("id") == "lab-user" })
         #expect(user.string("result") == "succeededWithErrors", "dpkg configured it on the retry too: \(user)")

@@ -75,7 +75,7 @@ struct APTRunStateRetryTests {
         let flaky = try #require(verdict(of: "flaky", in: reports).first)
         #expect(verdict(of: "flaky", in: reports).count == 1)
         #expect(flaky.resultCode == .succeeded, "\(flaky)")
-        #expect(flaky.reason == "dpkg shows it \(Self.installed["flaky"]!.description) after apt tried it again at its end; the first attempt failed: "
+        #expect(flaky.reason == "configured again: dpkg shows it \(Self.installed["flaky"]!.description) at the end; the first attempt failed: "
                 + "installed flaky package post-installation script subprocess returned error exit status 1", "\(flaky)")
         #expect(reports.contains(.update(index: index("flaky"), .error("installed flaky package post-installation script subprocess returned error exit status 1"))))
         #expect(reports.contains(.update(index: index("flaky"), .message(APTRunState.retryMessage))))

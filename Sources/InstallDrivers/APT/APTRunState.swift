@@ -47,7 +47,7 @@ struct APTRunState {
     /// A download status is the job's text now, to clear when dpkg starts on a package or apt
     /// ends.
     private var showsDownloadStatus = false
-    /// The package whose verdict was given last: a repair after apt ended speaks on it when no
+    /// The package Status-Fd finished last: a repair after apt ended speaks on it when no
     /// package is in flight and none is held.
     private(set) var lastFinished: Int?
     private static let waitingOutputLimit = 500
@@ -189,11 +189,12 @@ struct APTRunState {
                 reports.append(.updateFinished(index: index, .failed(reason)))
                 continue
             }
-            // dpkg configured it when apt tried again: its result is dpkg's, the first
-            // attempt's error stays reported (succeeded with errors).
+            // dpkg configured it again (apt's retry at its end, or the repair after a forced
+            // stop): its result is dpkg's, the first attempt's error stays reported (succeeded
+            // with errors).
             reports.append(.update(index: index, .progress(percent: 100, message: APTPackagePhase.doneWord(for: change.action))))
             reports.append(.updateFinished(index: index, DriverVerdict(
-                resultCode: .succeeded, reason: "dpkg shows it \(state.description) after apt tried it again at its end; the first attempt failed: \(reason)")))
+                resultCode: .succeeded, reason: "configured again: dpkg shows it \(state.description) at the end; the first attempt failed: \(reason)")))
         }
         awaitingRetry.removeAll()
         for (index, change) in plan.changes.enumerated() where !finished.contains(index) {
