@@ -20,6 +20,10 @@ import Synchronization
 /// write) has always given; nothing already written is ever changed or lost. An update that
 /// never ran (aborted before its turn) gets one finished row the same way.
 ///
+/// Output a driver reports about an update after its result (apt retrying a failed configure
+/// at its end, a repair after the last package) is kept too, up to the tail's bounds, and
+/// appended to that update's row when its job completes.
+///
 /// Events of a job whose `jobQueued` it did not see are ignored: without the descriptor it
 /// would have no title, revision or job name to record. Safe to call from several threads.
 public final class HistoryRecorder: Sendable {
@@ -53,6 +57,20 @@ public final class HistoryRecorder: Sendable {
         var descriptor: JobDescriptor
         /// Keyed by update index.
         var running: [Int: RunningUpdate] = [:]
+        /// The row id of each update that ended, by index: output after its result goes there.
+        var ended: [Int: Int64] = [:]
+        /// Output of ended updates since their end, by index, for `ended`'s rows.
+        var late: [Int: OutputTail] = [:]
+
+        /// Takes a line of update `index`'s output: its running tail's, or, once it ended, a
+        /// late one; a line of an update that never started nor ended is dropped.
+        mutating func take(_ line: String, of index: Int) {
+            if running[index] != nil {
+                running[index]?.tail.append(line)
+            } else if ended[index] != nil {
+                late[index, default: OutputTail()].append(line)
+            }
+        }
     }
 
     private struct RunningUpdate: Sendable {
@@ -93,12 +111,16 @@ public final class HistoryRecorder: Sendable {
         case .updateStarted(let start):
             try recordStart(job: start.job, index: start.index, updateID: start.updateID, at: event.time)
         case .output(let output):
-            jobs.withLock { $0[output.job]?.running[output.index]?.tail.append(output.line) }
+            jobs.withLock { $0[output.job]?.take(output.line, of: output.index) }
         case .updateCompleted(let completion):
             try recordEnd(job: completion.job, index: completion.index, updateID: completion.updateID, result: completion.result, at: event.time)
         case .jobCompleted, .jobCleanedUp:
-            jobs.withLock { _ = $0.removeValue(forKey: event.job) }
+            let memory = jobs.withLock { $0.removeValue(forKey: event.job) }
             try flush()
+            for (index, tail) in memory?.late ?? [:] {
+                guard let id = memory?.ended[index] else { continue }
+                try store.appendOutput(Array(tail.lines), toRow: id)
+            }
         case .jobStarted, .progress, .jobAbortRequested:
             break
         }
@@ -143,6 +165,8 @@ public final class HistoryRecorder: Sendable {
             }
             entry.outputTail = running?.tail.text ?? ""
             entry.isRunning = false
+            // A row whose start could not be written has no id to append to later.
+            if let id = entry.id { jobs[job]?.ended[index] = id }
             return entry
         }
         guard let entry else { return }

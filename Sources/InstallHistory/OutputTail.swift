@@ -8,7 +8,8 @@ struct OutputTail: Sendable, Hashable {
     /// Longer lines are cut to this many bytes (on a character boundary) and marked with "…".
     static let lineByteLimit = 4096
 
-    private var lines: Deque<String> = []
+    /// The lines kept, oldest first.
+    private(set) var lines: Deque<String> = []
 
     mutating func append(_ line: String) {
         if lines.count == Self.lineLimit { lines.removeFirst() }

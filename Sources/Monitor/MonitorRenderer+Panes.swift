@@ -49,7 +49,13 @@ extension MonitorRenderer {
             resultText += " \(state.succeededCount(of: job))/\(job.updates.count)"
         }
         // "waiting to clean up…" and a long result take what they need from the name.
-        let wanted = waiting ? 20 : job.phase == .completed ? max(13, DisplayWidth.of(resultText)) : 13
+        // A driver's word on the whole job (apt's downloads, the repair after a forced abort)
+        // takes what the name leaves, the name keeping up to a third of the row; it comes
+        // before "killing…".
+        let jobMessage = job.phase == .running ? job.jobMessage.map { glyphs.sanitizer.sanitize($0) } : nil
+        let nameRoom = min(DisplayWidth.of(job.descriptor.name), row.width / 3)
+        let wanted = waiting ? 20 : job.phase == .completed ? max(13, DisplayWidth.of(resultText))
+            : jobMessage.map { max(13, min(DisplayWidth.of($0), row.width - 3 - nameRoom)) } ?? 13
         let statusWidth = min(wanted, max(0, row.width - 2 - 6))
         let nameWidth = max(0, row.width - 2 - statusWidth - 1)
         let name = glyphs.sanitizer.sanitize(job.descriptor.name, maxWidth: nameWidth)
@@ -70,6 +76,8 @@ extension MonitorRenderer {
             TextLine("queued #\(position)", style: theme[.queued], ellipsis: glyphs.box.ellipsis).render(into: &buffer, area: status)
         case .queued:
             TextLine(queuedText(startsIn: startsIn, width: statusWidth), style: theme[.queued]).render(into: &buffer, area: status)
+        case .running where jobMessage != nil:
+            TextLine(jobMessage ?? "", style: theme[.status], ellipsis: glyphs.box.ellipsis).render(into: &buffer, area: status)
         case .running where job.abortRequested:
             let word = job.abortForced ? "killing" : job.descriptor.runByDriver ? "stopping" : "aborting"
             TextLine(word + ellipsis, style: theme[.aborted], ellipsis: glyphs.box.ellipsis)

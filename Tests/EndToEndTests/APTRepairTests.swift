@@ -44,6 +44,18 @@ struct APTRepairTests {
         // The cut package's line says each repair step with its outcome as it ends.
         let cut = result.stdout.split(separator: "\n").first { $0.contains("lab-rt aborted") } ?? ""
         #expect(cut.contains("dpkg --configure -a ran, then apt-get -f install exited with status 100") && cut.contains(fix), "\(result.stdout)")
+        // The job's status text is a line when it changes (at most one a second, and always the
+        // last: the repair's outcome), and the outcome stays said in the summary.
+        let jobLines = result.stdout.split(separator: "\n").filter { $0.contains(" job 1 ") }
+        #expect(jobLines.contains { $0.contains(": dpkg is left broken: run `") }, "\(result.stdout)")
+        // apt's last download status is printed even when it came within a second of the first
+        // (held, then printed once dpkg started on a package).
+        let downloads = jobLines.filter { $0.contains(": downloading ") }
+        #expect(downloads.first?.contains(": downloading 1 of 2 · ") == true && downloads.last?.contains(": downloading 2 of 2 · ") == true,
+                "\(result.stdout)")
+        let bytes = downloads.last?.split(separator: "· ").last?.split(separator: " ") ?? []
+        #expect(bytes.count == 4 && bytes[0] == bytes[2], "the last one says every byte fetched: \(downloads)")
+        #expect(summary.split(separator: "\n").contains { $0.hasPrefix("job 1 ") && $0.contains(": dpkg is left broken: " + fix) }, "\(summary)")
         #expect(!(try apt.audit()).isEmpty, "the root was not left broken: the test proves nothing")
         #expect(host.changes(since: HostPackageFingerprint()).isEmpty)
     }
@@ -68,6 +80,10 @@ struct APTRepairTests {
             #expect(lines.contains(step), "\(lines)")
         }
         #expect(lines.contains { $0.hasPrefix("installtop: dpkg is left broken:") }, "\(lines)")
+        // The job's own status text (`jobMessage` on progress events): each step, then the outcome.
+        let jobMessages = events.filter { $0.name == "progress" }.compactMap { $0.string("jobMessage") }
+        #expect(jobMessages.contains("repairing: dpkg --configure -a …"), "\(jobMessages)")
+        #expect(jobMessages.last?.hasPrefix("dpkg is left broken: " + fixSentence(apt)) == true, "\(jobMessages)")
 
         let history = try await installtop(["history", "--history-db", database, "--json", "--limit", "10"], in: folder)
         let entry = try #require(try history.jsonEvents().first { $0.string("updateId") == "lab-rt" }, "\(history.stdout) \(history.stderr)")

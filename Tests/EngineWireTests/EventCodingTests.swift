@@ -132,6 +132,17 @@ struct EventCodingTests {
         #expect(first["reboot"] == .string("may") && first["impact"] == .string("exclusive") && first["progress"] == .string("output"))
     }
 
+    @Test("A job's status text is `jobMessage` on progress, only while the job has one, and comes back")
+    func jobMessageBothWays() throws {
+        let said = EngineEvent(time: Self.time(5_000), kind: .progress(
+            job: 7, index: 0, updatePercent: nil, jobPercent: 0, message: nil, jobMessage: "downloading 2 of 50 · 1.2 of 80.2 MB"))
+        #expect(try Self.members(said)["jobMessage"] == .string("downloading 2 of 50 · 1.2 of 80.2 MB"))
+        #expect(try Self.roundTrip(said) == said)
+        let none = EngineEvent(time: Self.time(5_125), kind: .progress(job: 7, index: 0, updatePercent: 10, jobPercent: 5, message: nil))
+        #expect(try Self.members(none)["jobMessage"] == nil, "written as before when the job has none")
+        #expect(try Self.roundTrip(none) == none)
+    }
+
     // MARK: - Names (PRODUCT.md, "JSON events")
 
     @Test func encodedNamesMatchTheContract() throws {

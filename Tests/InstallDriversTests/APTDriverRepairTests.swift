@@ -146,6 +146,11 @@ struct APTDriverRepairTests {
             #expect((job.updates[index].result.reason ?? "").contains("dpkg --configure -a ran"), "\(job.updates[index].result)")
             Self.expectVisibleRepair(run, on: index)
         }
+        // The kill landed in trigger processing: the job itself says each step, and its
+        // outcome stays said.
+        let said = run.jobMessages()
+        #expect(said.contains("repairing: dpkg --configure -a …"), "\(said)")
+        #expect(job.jobMessage == "repaired: dpkg --audit is clean, apt-get check passes", "\(said)")
         // dpkg --configure -a configures the interested package again, which settles its
         // pending trigger (dpkg runs its postinst `configure`, not `triggered`).
         let interested = try apt.states()["lab-trig"]
@@ -211,6 +216,8 @@ struct APTDriverRepairTests {
         #expect((result.reason ?? "").contains("dpkg --triggers-only --pending ran"), "\(result.reason ?? "")")
         #expect(run.output(of: x).contains("installtop: repairing: dpkg --triggers-only --pending"), "\(run.output(of: x))")
         #expect(run.messages(of: x).last?.hasPrefix("repaired: dpkg --audit is clean") == true, "\(run.messages(of: x))")
+        #expect(run.jobMessages().suffix(2) == ["repairing: dpkg --triggers-only --pending …", "repaired: dpkg --audit is clean, apt-get check passes"],
+                "the step and its outcome are the job's too, after the download status: \(run.jobMessages())")
         #expect(FileManager.default.fileExists(atPath: apt.root + "/tmp/trigger-ran"), "the pending trigger never ran")
         let audit = try apt.audit()
         #expect(audit.isEmpty, "dpkg --audit: \(audit)")

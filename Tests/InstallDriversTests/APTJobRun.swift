@@ -40,6 +40,16 @@ struct APTJobRun {
         progress(of: index).compactMap(\.message)
     }
 
+    /// The job's status texts (`ProgressReport.jobMessage`), each change once, in order.
+    func jobMessages() -> [String] {
+        var said: [String] = []
+        for event in events.all {
+            guard case .progress(let report) = event.kind, let text = report.jobMessage, text != said.last else { continue }
+            said.append(text)
+        }
+        return said
+    }
+
     /// The output lines of update `index`, in order.
     func output(of index: Int) -> [String] {
         events.all.compactMap { event in

@@ -92,11 +92,14 @@ struct APTRunStateTests {
     func downloadsStartNothing() {
         let plan = plan([Self.base, Self.app], downloads: [Self.baseDownload, Self.appDownload])
         var state = APTRunState(plan: plan, rebootListBefore: [])
-        #expect(feed(&state, ["dlstatus:1:0.0000:Retrieving file 1 of 2", "dlstatus:2:24.8054:Retrieving file 2 of 2"]).isEmpty)
+        // The job says the download; no package hears of it.
+        #expect(feed(&state, ["dlstatus:1:0.0000:Retrieving file 1 of 2", "dlstatus:2:24.8054:Retrieving file 2 of 2"]) == [
+            .jobMessage("downloading 1 of 2 · 0.0 of 11.2 kB"), .jobMessage("downloading 2 of 2 · 5.2 of 11.2 kB"),
+        ])
         #expect(!state.hasStarted(0) && !state.hasStarted(1))
         #expect(state.inFlight.isEmpty, "downloads change nothing on the system")
         #expect(state.statusLine("pmstatus:lab-base:0.0000:Preparing lab-base (amd64)", rebootList: noReboots) == [
-            .updateStarted(index: 0), .update(index: 0, .progress(percent: 30, message: "preparing")), .jobProgress(percent: 0),
+            .updateStarted(index: 0), .jobMessage(nil), .update(index: 0, .progress(percent: 30, message: "preparing")), .jobProgress(percent: 0),
         ])
         #expect(!state.hasStarted(1), "lab-app is downloaded, not running")
     }

@@ -27,7 +27,9 @@ struct APTRepairMonitorEndToEndTests {
         tmux.send("y")
         await tmux.waitForScreen("the package finishing first") { $0.contains("stopping after") }
         tmux.send("a")
-        let broken = await tmux.waitForScreen("the row saying dpkg is left broken") { $0.contains("dpkg is left broken") }
+        // The job's row says the repair's outcome while the job still runs: wait for the job to
+        // have completed, so that q quits without asking.
+        let broken = await tmux.waitForScreen("the row saying dpkg is left broken") { $0.contains("dpkg is left broken") && $0.contains("0 running") }
         #expect(broken?.split(separator: "\n").contains { $0.contains("lab-rt") && $0.contains("dpkg is left broken") } == true, "\(broken ?? "")")
         tmux.send("q")
         #expect(await EndToEndFolder.eventually { folder.read("rc") != nil })

@@ -83,6 +83,8 @@ public enum EventCoding {
             if let updatePercent = progress.updatePercent { object.add("updatePercent", updatePercent) } else { object.addNull("updatePercent") }
             object.add("jobPercent", progress.jobPercent)
             if let message = progress.message { object.add("message", message) } else { object.addNull("message") }
+            // Only while the job has one, so other jobs' progress is written as before.
+            if let jobMessage = progress.jobMessage { object.add("jobMessage", jobMessage) }
         case .output(let output):
             object.add("event", "log")
             object.add("job", output.job)
@@ -162,7 +164,8 @@ public enum EventCoding {
         case "progress":
             kind = .progress(
                 job: try object.int("job"), index: try object.int("index"), updatePercent: try object.optionalDouble("updatePercent"),
-                jobPercent: try object.double("jobPercent"), message: try object.optionalString("message"))
+                jobPercent: try object.double("jobPercent"), message: try object.optionalString("message"),
+                jobMessage: try object.optionalString("jobMessage"))
         case "log":
             let stream = try object.name("stream", StandardStream.init(rawValue:), expected: "stdout or stderr")
             kind = .output(job: try object.int("job"), index: try object.int("index"), stream: stream, line: try object.string("line"))

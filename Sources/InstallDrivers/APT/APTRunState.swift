@@ -21,6 +21,10 @@ struct APTRunState {
     private let indexOf: [String: Int]
     /// Verdicts Status-Fd gave whose package dpkg's output has not moved past yet, in order.
     private var held: [(index: Int, verdict: DriverVerdict)] = []
+    /// Failures of packages dpkg had unpacked (their configuration failed, or waited for a
+    /// dependency that failed): apt's last `dpkg --configure --pending` tries them again, so
+    /// their verdict is dpkg's final state, read when apt ends.
+    private var awaitingRetry: [(index: Int, reason: String)] = []
     private var finished: Set<Int> = []
     private var started: Set<Int> = []
     /// The most recent package Status-Fd put dpkg on that has not finished.
@@ -38,6 +42,14 @@ struct APTRunState {
     private(set) var stopRequested = false
     /// The packages told "stopping after this package", each once.
     private var toldStopping: Set<Int> = []
+    /// The job's status text while apt downloads.
+    private var downloadStatus: APTDownloadStatus
+    /// A download status is the job's text now, to clear when dpkg starts on a package or apt
+    /// ends.
+    private var showsDownloadStatus = false
+    /// The package Status-Fd finished last: a repair after apt ended speaks on it when no
+    /// package is in flight and none is held.
+    private(set) var lastFinished: Int?
     private static let waitingOutputLimit = 500
 
     /// - Parameter rebootListBefore: the packages in `reboot-required.pkgs` before apt starts.
@@ -45,6 +57,7 @@ struct APTRunState {
         tracker = APTTransactionTracker(job: "apt", plan: plan.changes, downloads: plan.downloads)
         indexOf = Dictionary(plan.changes.enumerated().map { ($1.package, $0) }, uniquingKeysWith: { first, _ in first })
         rebootNames = rebootListBefore
+        downloadStatus = APTDownloadStatus(downloads: plan.downloads)
     }
 
     /// The indices of packages apt works on now (what a stop waits for).
@@ -61,6 +74,11 @@ struct APTRunState {
     /// One Status-Fd line. `rebootList` is read only when a package finishes.
     mutating func statusLine(_ line: String, rebootList: () -> Set<String>) -> [DriverReport] {
         var reports: [DriverReport] = []
+        if line.hasPrefix("dlstatus:"), let (_, subject, percent, text) = APTStatusLine.fields(of: line), let item = Int(subject),
+           let said = downloadStatus.text(item: item, percent: percent, aptText: text) {
+            showsDownloadStatus = true
+            reports.append(.jobMessage(said))
+        }
         for message in tracker.consume(line) {
             switch message {
             case .progress(let progress):
@@ -81,6 +99,7 @@ struct APTRunState {
                 noteStatusOrder(of: index)
                 start(index, into: &reports)
                 finished.insert(index)
+                lastFinished = index
                 if active == index { active = nil }
                 let verdict: DriverVerdict
                 switch end.result {
@@ -90,7 +109,14 @@ struct APTRunState {
                     rebootNames.formUnion(now)
                     verdict = DriverVerdict(resultCode: .succeeded, rebootRequired: asked)
                 case .failed, .aborted:
-                    verdict = .failed(end.reason ?? "dpkg reported an error")
+                    let reason = end.reason ?? "dpkg reported an error"
+                    if tracker.phase(of: end.reference.update).map(Self.unpacked.contains) == true {
+                        reports.append(.update(index: index, .error(reason)))
+                        reports.append(.update(index: index, .message(Self.retryMessage)))
+                        awaitingRetry.append((index, reason))
+                        continue
+                    }
+                    verdict = .failed(reason)
                 }
                 held.append((index, verdict))
                 // When Status-Fd lags, dpkg's output may have moved past this package already.
@@ -117,7 +143,7 @@ struct APTRunState {
             reports.append(.update(index: named, .output(stream, line)))
         } else if let named = Self.packageSpeaking(in: line).flatMap(index(of:)), started.contains(named) {
             reports.append(.update(index: named, .output(stream, line)))
-        } else if let index = outputPackage ?? held.first?.index ?? active {
+        } else if let index = outputPackage ?? firstFinishedUnsettled ?? active {
             // Before dpkg's output named any package, the first one Status-Fd finished is the
             // earliest the output can still be about.
             reports.append(.update(index: index, .output(stream, line)))
@@ -147,11 +173,30 @@ struct APTRunState {
     /// touched before a stop get nothing here: the engine ends them aborted, not started.
     mutating func aptEnded(_ outcome: UpdateRunOutcome, plan: APTPlan, finalStates: [String: APTPackageState]) -> [DriverReport] {
         var reports: [DriverReport] = []
+        if showsDownloadStatus {
+            showsDownloadStatus = false
+            reports.append(.jobMessage(nil))
+        }
         if case .exited(let status) = outcome, status != 0, let last = held.last, !tracker.hasFailures {
             reports.append(.update(index: last.index, .error("apt-get exited with status \(status)")))
         }
         for entry in held { reports.append(.updateFinished(index: entry.index, entry.verdict)) }
         held.removeAll()
+        for (index, reason) in awaitingRetry {
+            let change = plan.changes[index]
+            let state = finalStates[change.package] ?? .notInstalled
+            guard state.satisfies(change) else {
+                reports.append(.updateFinished(index: index, .failed(reason)))
+                continue
+            }
+            // dpkg configured it again (apt's retry at its end, or the repair after a forced
+            // stop): its result is dpkg's, the first attempt's error stays reported (succeeded
+            // with errors).
+            reports.append(.update(index: index, .progress(percent: 100, message: APTPackagePhase.doneWord(for: change.action))))
+            reports.append(.updateFinished(index: index, DriverVerdict(
+                resultCode: .succeeded, reason: "configured again: dpkg shows it \(state.description) at the end; the first attempt failed: \(reason)")))
+        }
+        awaitingRetry.removeAll()
         for (index, change) in plan.changes.enumerated() where !finished.contains(index) {
             let state = finalStates[change.package] ?? .notInstalled
             guard state.satisfies(change), !stopRequested || started.contains(index) else { continue }
@@ -166,6 +211,13 @@ struct APTRunState {
         return reports
     }
 
+    /// The job's status text is a step of the repair after apt (or its outcome): a download
+    /// status still shown is replaced by it, and not cleared when apt's end is read.
+    mutating func repairSaid(_ text: String) -> [DriverReport] {
+        showsDownloadStatus = false
+        return [.jobMessage(text)]
+    }
+
     /// Update `index` got its verdict elsewhere (the repair after a forced stop).
     mutating func markFinished(_ index: Int) -> Bool {
         if active == index { active = nil }
@@ -177,6 +229,11 @@ struct APTRunState {
     private mutating func start(_ index: Int, into reports: inout [DriverReport]) {
         guard started.insert(index).inserted else { return }
         reports.append(.updateStarted(index: index))
+        if showsDownloadStatus {
+            // dpkg works on a package now: it speaks, the download is over.
+            showsDownloadStatus = false
+            reports.append(.jobMessage(nil))
+        }
         for (stream, text) in waitingOutput { reports.append(.update(index: index, .output(stream, text))) }
         waitingOutput.removeAll()
         if stopRequested, !finished.contains(index) { tellStopping(index, into: &reports) }
@@ -197,6 +254,12 @@ struct APTRunState {
         held.removeAll { passed($0.index) }
     }
 
+    /// The package Status-Fd finished first among those whose verdict is still held or waits
+    /// for apt's retry.
+    private var firstFinishedUnsettled: Int? {
+        [held.first?.index, awaitingRetry.first?.index].compactMap { $0 }.min { (statusOrder[$0] ?? Int.max) < (statusOrder[$1] ?? Int.max) }
+    }
+
     private func index(of package: String) -> Int? {
         indexOf[package] ?? indexOf[Self.withoutArchiveNumber(package)]
     }
@@ -207,6 +270,13 @@ struct APTRunState {
     mutating func takeHeld() -> (index: Int, verdict: DriverVerdict)? {
         held.popLast()
     }
+
+    /// The phases of a package dpkg has unpacked: a failure from there on leaves it unpacked
+    /// or half-configured, which apt's last `dpkg --configure --pending` tries again.
+    private static let unpacked: Set<APTPackagePhase> = [.installing, .preparingToConfigure, .configuring]
+
+    /// What a package whose configuration failed says while apt goes on.
+    static let retryMessage = "configuration failed; apt tries it again at its end"
 
     /// Front-loaded: the status column is narrow.
     static let stoppingMessage = "stopping after this package (abort requested)"

@@ -115,10 +115,11 @@ final class APTRunningDriver: RunningDriver, UpdateReporter {
     /// it `systemLeftBroken`, with the command that would fix it.
     private func repair(cut: [Int], after finished: (index: Int, verdict: DriverVerdict)?, killed: [ProcessTree.Member]) {
         let names = killed.map { "\($0.name) (\($0.pid))" }.joined(separator: ", ")
-        let target = cut.first ?? finished?.index
+        // With nothing cut or held, the last package apt finished keeps the lines (output after
+        // its verdict).
+        let target = cut.first ?? finished?.index ?? state.withLock { $0.run.lastFinished }
         let repair = APTRepair(environment: plan.environment, aptGet: aptGet) { [self] report in
-            guard let target else { return }
-            deliver { _ in [.update(index: target, report)] }
+            sayRepair(report, on: target)
         }
         if let target {
             deliver { _ in [.update(index: target, .output(.stdout, "installtop: killed \(names.isEmpty ? "apt-get" : "apt-get, " + names)"))] }
@@ -148,10 +149,22 @@ final class APTRunningDriver: RunningDriver, UpdateReporter {
     /// run at its end, by `APTRepair.pendingTriggers`.
     private func runPendingTriggers(after last: (index: Int, verdict: DriverVerdict)) {
         let repair = APTRepair(environment: plan.environment, aptGet: aptGet) { [self] report in
-            deliver { _ in [.update(index: last.index, report)] }
+            sayRepair(report, on: last.index)
         }
         let outcome = repair.pendingTriggers()
         deliver { _ in [.updateFinished(index: last.index, Self.verdict(last.verdict, repair: outcome, after: "apt stopped before its pending triggers"))] }
+    }
+
+    /// One thing a repair said, on update `index`. Its status texts, each step and the
+    /// outcome, are the job's too: a repair acts on the whole root, also when the kill landed
+    /// where no package was in flight (in trigger processing, between dpkg runs), and its
+    /// outcome stays the job's last word.
+    private func sayRepair(_ report: UpdateReport, on index: Int?) {
+        deliver { state in
+            var reports: [DriverReport] = index.map { [.update(index: $0, report)] } ?? []
+            if case .message(let text) = report { reports += state.run.repairSaid(text) }
+            return reports
+        }
     }
 
     /// `verdict` with the repair that ran after it (`context` says why) in its reason; failed

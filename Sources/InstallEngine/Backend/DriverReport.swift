@@ -13,4 +13,8 @@ public enum DriverReport: Sendable, Hashable {
     /// percent is the higher of it and rule 6's, so it never goes down and reaches 100 when
     /// every update has finished.
     case jobProgress(percent: Double)
+    /// The driver's status text for the whole job, shown where no update is the one to say it
+    /// on (apt's downloads, a repair after the last package); `nil` clears it. It stays until
+    /// the driver changes it, also once the job has completed (a repair's outcome).
+    case jobMessage(String?)
 }

@@ -40,8 +40,11 @@ public struct EngineEvent: Sendable, Hashable {
             .updateStarted(UpdateStart(job: job, index: index, updateID: updateID))
         }
 
-        public static func progress(job: Int, index: Int, updatePercent: Double?, jobPercent: Double, message: String?) -> Kind {
-            .progress(ProgressReport(job: job, index: index, updatePercent: updatePercent, jobPercent: jobPercent, message: message))
+        public static func progress(
+            job: Int, index: Int, updatePercent: Double?, jobPercent: Double, message: String?, jobMessage: String? = nil
+        ) -> Kind {
+            .progress(ProgressReport(
+                job: job, index: index, updatePercent: updatePercent, jobPercent: jobPercent, message: message, jobMessage: jobMessage))
         }
 
         public static func output(job: Int, index: Int, stream: StandardStream, line: String) -> Kind {

@@ -60,6 +60,8 @@ public struct JobMachine: Sendable {
     public private(set) var driverProtocolErrors = 0
     /// The highest figure a driver gave for the whole job (`driverJobProgress`), 0 before one.
     private(set) var driverJobPercent = 0.0
+    /// The driver's status text for the whole job (`driverJobMessage`); `nil` when it has none.
+    public internal(set) var jobMessage: String?
 
     private(set) var phase = Phase.notStarted
     private var runs: [UpdateRunState]
@@ -286,6 +288,7 @@ public struct JobMachine: Sendable {
             percentComplete: max(driverJobPercent, ruleSixPercent),
             currentUpdateIsIndeterminate: runs[currentIndex].isIndeterminate,
             currentUpdateMessage: runs[currentIndex].message,
+            jobMessage: jobMessage,
             sharing: resultList)
     }
 

@@ -14,6 +14,10 @@ public struct InstallationProgress: Sendable, Hashable {
     public let currentUpdateIsIndeterminate: Bool
     /// The latest status text of the current update, if it reported any.
     public let currentUpdateMessage: String?
+    /// The driver's status text for the whole job as it stands (`downloading 12 of 50 · …`,
+    /// `repairing: dpkg --configure -a …`), said while no update is the one to show it on;
+    /// `nil` when the driver has none (never set, or cleared).
+    public let jobMessage: String?
     /// Shared with the machine that took the snapshot, in chunks, so that the machine's next
     /// change does not copy every update's result while this snapshot is alive.
     private let updateResults: UpdateResultList
@@ -24,6 +28,7 @@ public struct InstallationProgress: Sendable, Hashable {
         percentComplete: Double,
         currentUpdateIsIndeterminate: Bool,
         currentUpdateMessage: String?,
+        jobMessage: String? = nil,
         updateResults: [UpdateInstallationResult]
     ) {
         self.currentUpdateIndex = currentUpdateIndex
@@ -31,6 +36,7 @@ public struct InstallationProgress: Sendable, Hashable {
         self.percentComplete = percentComplete
         self.currentUpdateIsIndeterminate = currentUpdateIsIndeterminate
         self.currentUpdateMessage = currentUpdateMessage
+        self.jobMessage = jobMessage
         self.updateResults = UpdateResultList(updateResults)
     }
 
@@ -41,6 +47,7 @@ public struct InstallationProgress: Sendable, Hashable {
         percentComplete: Double,
         currentUpdateIsIndeterminate: Bool,
         currentUpdateMessage: String?,
+        jobMessage: String?,
         sharing updateResults: UpdateResultList
     ) {
         self.currentUpdateIndex = currentUpdateIndex
@@ -48,6 +55,7 @@ public struct InstallationProgress: Sendable, Hashable {
         self.percentComplete = percentComplete
         self.currentUpdateIsIndeterminate = currentUpdateIsIndeterminate
         self.currentUpdateMessage = currentUpdateMessage
+        self.jobMessage = jobMessage
         self.updateResults = updateResults
     }
 

@@ -462,7 +462,7 @@ public final class JobQueue: Sendable {
             return EngineEvent(kind: .progress(
                 job: id, index: index,
                 updatePercent: progress.currentUpdateIsIndeterminate ? nil : progress.currentUpdatePercentComplete,
-                jobPercent: progress.percentComplete, message: progress.currentUpdateMessage))
+                jobPercent: progress.percentComplete, message: progress.currentUpdateMessage, jobMessage: progress.jobMessage))
         case .output(let index, let stream, let line):
             return EngineEvent(kind: .output(job: id, index: index, stream: stream, line: line))
         case .updateCompleted(let index):

@@ -11,6 +11,9 @@ public struct JobState: Sendable, Hashable, Identifiable {
     public var updates: [UpdateState]
     /// 0–100, the whole job (rule 6).
     public var percent: Double = 0
+    /// The driver's status text for the whole job, as the latest progress event said it;
+    /// kept once the job has completed (a repair's outcome).
+    public var jobMessage: String?
     public var abortRequested = false
     /// The abort was escalated to SIGKILL (rule 12).
     public var abortForced = false

@@ -58,7 +58,10 @@ public struct QueueModel: Sendable, Hashable {
                 update.percent = progress.updatePercent
                 if let message = progress.message { update.message = message }
             }
-            modify(progress.job) { $0.percent = max($0.percent, progress.jobPercent) }
+            modify(progress.job) { job in
+                job.percent = max(job.percent, progress.jobPercent)
+                job.jobMessage = progress.jobMessage
+            }
         case .output(let output):
             modify(output.job, output.index) { $0.output.append(OutputLine(stream: output.stream, text: output.line)) }
         case .updateCompleted(let completion):
@@ -133,12 +136,21 @@ public struct QueueModel: Sendable, Hashable {
                 let succeeded = update.result.resultCode == .succeeded || update.result.resultCode == .succeededWithErrors
                 if update.message != nil || (update.percent != nil && !succeeded) {
                     events.append(EngineEvent(time: time, kind: .progress(
-                        job: id, index: index, updatePercent: update.percent, jobPercent: job.percent, message: update.message)))
+                        job: id, index: index, updatePercent: update.percent, jobPercent: job.percent, message: update.message,
+                        jobMessage: job.jobMessage)))
                 }
                 if update.result.resultCode.isFinal {
                     events.append(EngineEvent(time: update.result.endedAt ?? time, kind: .updateCompleted(
                         job: id, index: index, updateID: updateID, result: update.result)))
                 }
+            }
+            // The job's status text, on an update as it stands (none of them may have said
+            // anything yet: apt's downloads come before any package runs).
+            if let jobMessage = job.jobMessage, !job.updates.isEmpty {
+                let index = job.runningIndex ?? 0
+                events.append(EngineEvent(time: time, kind: .progress(
+                    job: id, index: index, updatePercent: job.updates[index].percent, jobPercent: job.percent,
+                    message: job.updates[index].message, jobMessage: jobMessage)))
             }
             if let result = job.result {
                 events.append(EngineEvent(time: job.completedAt ?? time, kind: .jobCompleted(job: id, result: result)))

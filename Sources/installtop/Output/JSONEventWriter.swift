@@ -14,20 +14,24 @@ import Synchronization
 /// so a consumer always sees where each update started and ended. A progress event says the
 /// job's percent as it is when the line is written: a held event of one update may go out after
 /// a newer one of another update of the job (a driver runs several at once), and the job's
-/// percent must not seem to go down.
+/// percent must not seem to go down; the job's `jobMessage` is likewise the newest one.
 final class JSONEventWriter: Sendable {
     private struct State {
         var lastEmitted: [UpdateKey: ContinuousClock.Instant] = [:]
         var pending = LatestPerUpdate<EngineEvent>()
         /// The newest job percent received per job (it never goes down, rule 6).
         var jobPercents: [Int: Double] = [:]
+        /// The newest job status text received per job (`nil` values: cleared).
+        var jobMessages: [Int: String?] = [:]
 
-        /// `event` with its job percent brought up to date.
+        /// `event` with its job percent and status text brought up to date.
         func current(_ event: EngineEvent) -> EngineEvent {
-            guard case .progress(var progress) = event.kind, let latest = jobPercents[progress.job], latest > progress.jobPercent else {
-                return event
-            }
-            progress.jobPercent = latest
+            guard case .progress(var progress) = event.kind else { return event }
+            let latestMessage = jobMessages[progress.job] ?? nil
+            let latestPercent = jobPercents[progress.job] ?? progress.jobPercent
+            guard latestPercent > progress.jobPercent || latestMessage != progress.jobMessage else { return event }
+            progress.jobPercent = max(progress.jobPercent, latestPercent)
+            progress.jobMessage = latestMessage
             return EngineEvent(time: event.time, kind: .progress(progress))
         }
     }
@@ -51,6 +55,7 @@ final class JSONEventWriter: Sendable {
             case .progress(let progress):
                 let key = progress.updateKey
                 state.jobPercents[progress.job] = max(state.jobPercents[progress.job] ?? 0, progress.jobPercent)
+                state.jobMessages[progress.job] = .some(progress.jobMessage)
                 let now = ContinuousClock.now
                 if let last = state.lastEmitted[key], now - last < Self.progressInterval {
                     state.pending.keep(event, for: key)
@@ -69,6 +74,7 @@ final class JSONEventWriter: Sendable {
                 output.line(EventCoding.encode(event))
             case .jobCompleted(let completion):
                 state.jobPercents[completion.job] = nil
+                state.jobMessages[completion.job] = nil
                 output.line(EventCoding.encode(event))
             default:
                 output.line(EventCoding.encode(event))

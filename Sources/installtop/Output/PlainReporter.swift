@@ -16,6 +16,7 @@ final class PlainReporter: Sendable {
     private struct State {
         var model = QueueModel(outputCapacity: 5)
         var printed: [UpdateKey: Printed] = [:]
+        var jobMessages = PlainJobMessages()
     }
 
     /// Lines of output shown under a failed update.
@@ -26,6 +27,7 @@ final class PlainReporter: Sendable {
     private let sanitizer: TextSanitizer
     private let state = Mutex(State())
     private let quietCheck = OnDemandTicker(interval: .seconds(1))
+    private let heldJobMessages = OnDemandTicker(interval: PlainJobMessages.interval)
 
     init(output: StandardOutput, sanitizer: TextSanitizer) {
         self.output = output
@@ -36,6 +38,7 @@ final class PlainReporter: Sendable {
     func handle(_ event: EngineEvent) {
         state.withLock { state in
             state.model.apply(event)
+            jobMessageLine(for: event, state: &state)
             guard let line = line(for: event, state: &state) else { return }
             output.line(Self.clock(event.time) + " " + line)
         }
@@ -97,6 +100,35 @@ final class PlainReporter: Sendable {
                 + (completion.result.rebootRequired ? ", reboot required" : "")
         case .jobCleanedUp:
             return nil
+        }
+    }
+
+    /// The job's status text when it changed (`PlainJobMessages` says when), before the event's
+    /// own line; a held one before the job's completion line.
+    private func jobMessageLine(for event: EngineEvent, state: inout State) {
+        let text: String?
+        switch event.kind {
+        case .progress(let progress):
+            text = state.jobMessages.received(progress.jobMessage, job: progress.job, now: .now)
+            if state.jobMessages.isHolding {
+                heldJobMessages.ensureRunning { [weak self] in self?.printDueJobMessages() ?? false }
+            }
+        case .jobCompleted(let completion):
+            text = state.jobMessages.completed(job: completion.job)
+        default:
+            return
+        }
+        guard let text else { return }
+        output.line(Self.clock(event.time) + " job \(event.job) \(jobName(event.job, state)): " + clean(text))
+    }
+
+    /// Prints the held job status texts whose second is over; returns whether any is still held.
+    private func printDueJobMessages() -> Bool {
+        state.withLock { state in
+            for (job, text) in state.jobMessages.due(now: .now) {
+                output.line(Self.clock(Date()) + " job \(job) \(jobName(job, state)): " + clean(text))
+            }
+            return state.jobMessages.isHolding
         }
     }
 

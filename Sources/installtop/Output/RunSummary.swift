@@ -31,6 +31,10 @@ enum RunSummary {
         let reboot = jobs.contains { $0.result?.rebootRequired == true }
         var tail = "\(counted(jobs.count, "job")), \(counted(codes.count, "update")): \(counts(codes))"
         tail += reboot ? " · a reboot is required" : ""
+        // A driver's last word on the whole job (a repair after the last package) stays said.
+        for job in jobs {
+            if let message = job.jobMessage { tail += "\njob \(job.id) \(sanitizer.sanitize(job.descriptor.name)): \(sanitizer.sanitize(message))" }
+        }
         tail += "\n" + explanation(of: status, jobs: jobs)
         guard let width else { return table + tail }
         // Long lines go on, indented, on lines of their own: none is cut.
