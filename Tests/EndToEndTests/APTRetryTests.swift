@@ -1,5 +1,6 @@
 import APTTestSupport
 import Foundation
+import TestProcessSupport
 import Testing
 
 /// A package configured twice in one apt run (apt 2.6, PACKAGES.md): its postinst fails on the

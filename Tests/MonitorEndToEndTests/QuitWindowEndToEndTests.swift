@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestProcessSupport
 import Testing
 
 /// A job completes only after its restart scan (rule 32). `q` pressed as soon as the screen
@@ -8,35 +9,9 @@ import Testing
 /// rounds while CPU hogs the test starts (and kills by pid) slow the scan down.
 @Suite("Monitor end to end: quitting while a job waits for its restart scan", .serialized)
 struct QuitWindowEndToEndTests {
-    /// Busy loops, one per CPU, killed by pid when the test ends.
-    private final class CPUHogs {
-        private(set) var pids: [pid_t] = []
-
-        init(count: Int) throws {
-            for _ in 0..<count {
-                var pid: pid_t = 0
-                let arguments = ["/bin/sh", "-c", "while :; do :; done"]
-                var argv = arguments.map { strdup($0) } + [nil]
-                defer { for pointer in argv { free(pointer) } }
-                let status = posix_spawn(&pid, "/bin/sh", nil, nil, &argv, environ)
-                guard status == 0 else { throw EndToEndError("cannot start a CPU hog: \(String(cString: strerror(status)))") }
-                pids.append(pid)
-            }
-        }
-
-        func stop() {
-            for pid in pids {
-                kill(pid, SIGKILL)
-                var status: Int32 = 0
-                waitpid(pid, &status, 0)
-            }
-            pids = []
-        }
-    }
-
     @Test("q right after the last update ended quits without asking; the run exits 0 with the job's history complete (10 rounds under load)")
     func quitRightAfterTheLastUpdate() async throws {
-        let hogs = try CPUHogs(count: max(2, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        let hogs = try CPUHogs(count: max(2, ProcessInfo.processInfo.activeProcessorCount))
         defer { hogs.stop() }
         for round in 1...10 {
             try await quitRound(round)

@@ -4,11 +4,11 @@ import Glibc
 /// Busy shell loops that load every core while a test runs, so it meets the scheduling a loaded
 /// CI machine gives (apt's two pipes then run ahead of each other). `stop()` kills each by its
 /// pid and reaps it; call it on every path out (`defer`).
-final class CPUHogs {
+public final class CPUHogs {
     private var processes: [Process] = []
 
-    /// Starts `count` loops (one per core by default).
-    init(count: Int = ProcessInfo.processInfo.activeProcessorCount) throws {
+    /// Starts `count` loops (one per core by default, at least one).
+    public init(count: Int = ProcessInfo.processInfo.activeProcessorCount) throws {
         for _ in 0..<max(1, count) {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
@@ -24,7 +24,7 @@ final class CPUHogs {
     }
 
     /// Kills every loop by its pid and waits for it; safe to call twice.
-    func stop() {
+    public func stop() {
         for process in processes where process.isRunning { kill(process.processIdentifier, SIGKILL) }
         for process in processes { process.waitUntilExit() }
         processes = []
