@@ -110,6 +110,11 @@ public final class ObservedTransactions: Sendable {
             initiator: initiator, changes: changes, administrativeDirectory: administrativeDirectory ?? known.administrativeDirectory)
         let updates = changes.map { Update(id: $0.package, title: $0.title, rebootBehavior: .may, package: $0) }
         let operation: UpdateOperation = changes.allSatisfy(\.isRemoval) ? .uninstall : .install
+        var name = name
+        // unattended-upgrade says in its log which origins it upgrades from (a few small reads).
+        if initiator.programName == "unattended-upgrade", let log = UnattendedUpgradeLog(pid: initiator.pid) {
+            name += " · origins: \(log.origins)"
+        }
         guard (try? queue.submit(name: name, operation: operation, updates: updates, driver: ObservedJobDriver(transaction: transaction),
                                  observedBy: initiator)) != nil else { return nil }
         entries.withLock { $0[key]?.transaction = transaction }
