@@ -63,4 +63,48 @@ struct WatchEndToEndTests {
         #expect(try apt.states().filter { $0.value.status == "ii" }.keys.sorted() == ["lab-base", "lab-held"])
         #expect(host.changes(since: HostPackageFingerprint()).isEmpty)
     }
+
+    @Test("Without hooks, an apt-get by hand appears from dpkg's log with its packages and phases, and ends with dpkg's results")
+    func watchWithoutHooks() async throws {
+        let host = HostPackageFingerprint()
+        let apt = try APTTestRoot()
+        defer { apt.remove() }
+        let release = apt.root + "/release"
+        try apt.publish([
+            TestPackage(name: "lab-base"),
+            TestPackage(name: "lab-held", depends: "lab-base", postinst: "while [ ! -e \"$DPKG_ROOT/release\" ]; do sleep 0.05; done"),
+        ])
+        let folder = try EndToEndFolder()
+        defer { folder.remove() }
+        let arguments = ["--apt-config", apt.configuration, "--socket", folder.path("engine.sock")]
+        let tmux = try TmuxSession(width: 200, height: 30, home: folder.url, command:
+            "'\(try EndToEndFolder.binary())' watch \(arguments.map { "'\($0)'" }.joined(separator: " ")) --no-history; echo $? > '\(folder.path("rc"))'; sleep 60")
+        defer { tmux.close() }
+        _ = try #require(await tmux.waitForScreen("the hint to install the hooks") { $0.contains("run `installtop hooks install`") })
+
+        let aptGet = Process()
+        aptGet.executableURL = URL(fileURLWithPath: "/usr/bin/apt-get")
+        aptGet.arguments = ["install", "-y", "lab-held"]
+        aptGet.environment = ProcessInfo.processInfo.environment.merging(apt.environment) { _, new in new }
+        aptGet.standardInput = FileHandle.nullDevice
+        aptGet.standardOutput = FileHandle.nullDevice
+        aptGet.standardError = FileHandle.nullDevice
+        try aptGet.run()
+        defer {
+            _ = FileManager.default.createFile(atPath: release, contents: nil)
+            aptGet.waitUntilExit()
+        }
+        _ = try #require(await tmux.waitForScreen("the job from dpkg's log, lab-held configuring") { screen in
+            screen.contains("apt-get install -y lab-held") && screen.contains("from dpkg's log") && screen.contains("lab-base 1.0")
+                && screen.contains("lab-held 1.0") && screen.contains("Configuring")
+        })
+        _ = FileManager.default.createFile(atPath: release, contents: nil)
+        _ = try #require(await tmux.waitForScreen("the job's end") { $0.contains("succeeded") && $0.contains("0 running") })
+        aptGet.waitUntilExit()
+        #expect(aptGet.terminationStatus == 0)
+        tmux.send("q")
+        #expect(await EndToEndFolder.eventually { folder.read("rc") != nil })
+        #expect(folder.read("rc")?.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
+        #expect(host.changes(since: HostPackageFingerprint()).isEmpty)
+    }
 }

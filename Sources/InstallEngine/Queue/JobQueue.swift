@@ -341,21 +341,13 @@ public final class JobQueue: Sendable {
                 let session = DriverSession(id: id, queue: self)
                 state.sessions[id] = session
                 performed.sessionsToStart.append((session, state.pendingSessionDrivers.removeValue(forKey: id)))
-            case .beginDriven(let descriptor):
+            case .beginDriven(let descriptor), .beginObserved(let descriptor):
                 publish(.jobStarted(job: descriptor.id))
                 do {
                     state.jobs[descriptor.id] = try begin(descriptor, on: nil, driver: state.drivers[descriptor.id])
                 } catch {
                     // A fresh installer is never busy and the updates were validated.
-                    preconditionFailure("a driven job was refused: \(error)")
-                }
-            case .beginObserved(let descriptor):
-                publish(.jobStarted(job: descriptor.id))
-                do {
-                    state.jobs[descriptor.id] = try begin(descriptor, on: nil, driver: state.drivers[descriptor.id])
-                } catch {
-                    // A fresh installer is never busy and the updates were validated.
-                    preconditionFailure("an observed job was refused: \(error)")
+                    preconditionFailure("a job without a slot was refused: \(error)")
                 }
             case .stopDriven(let job, let session, let force):
                 if let session = state.sessions[session] { performed.sessionStops.append((session, job, force)) }
