@@ -17,11 +17,11 @@ struct JobQueueObservedTests {
             name: "apt-get install nginx — root on pts/1", updates: [update("nginx")], driver: foreign,
             observedBy: QueueMachineObservedTests.initiator)
         await foreign.waitUntilStarted()
-        #expect(queue.snapshot().job(observed.id)?.phase == .running)
+        #expect(await eventually { queue.snapshot().job(observed.id)?.phase == .running })
 
         let own = try queue.submit(name: "manifest", updates: [update("a")])
         #expect(await eventually { backend.startedUpdateIDs == ["a"] }, "the manifest job started beside the observed one")
-        #expect(queue.snapshot().job(own.id)?.phase == .running)
+        #expect(await eventually { queue.snapshot().job(own.id)?.phase == .running })
 
         let another = ScriptedDriver()
         try queue.submit(name: "dpkg -i b.deb", updates: [update("b")], driver: another, observedBy: QueueMachineObservedTests.initiator)
