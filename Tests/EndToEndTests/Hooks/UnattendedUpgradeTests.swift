@@ -20,17 +20,19 @@ struct UnattendedUpgradeTests {
     static var program: String { tree + "/usr/bin/unattended-upgrade" }
 
     @Test(
-        "unattended-upgrade upgrades lab-up 1.0 → 2.0 in a private root: one observed job named after it with its origins, the upgrade succeeded",
+        "unattended-upgrade upgrades lab-up 1.0 → 2.0 in a private root, seen through the hooks or (without) dpkg's log: one observed job named after it with its origins, the upgrade succeeded",
         .enabled(if: FileManager.default.isExecutableFile(atPath: program),
                  "no unattended-upgrade tree at .build/unattended-upgrades/root (.ci/run downloads and unpacks it)"),
-        .enabled(if: getuid() == 0, "the mount namespace it runs in needs root"))
-    func upgrade() async throws {
+        .enabled(if: getuid() == 0, "the mount namespace it runs in needs root"),
+        arguments: [true, false])
+    func upgrade(hooked: Bool) async throws {
         let host = HostPackageFingerprint()
         let apt = try APTTestRoot()
         defer { apt.remove() }
         try apt.publish([TestPackage(name: "lab-up")])
         try #require(try apt.aptGet(["install", "-y", "lab-up"]).status == 0)
-        try apt.publish([TestPackage(name: "lab-up", version: "2.0")])
+        // A second in its postinst: dpkg's log is polled every 250 ms.
+        try apt.publish([TestPackage(name: "lab-up", version: "2.0", postinst: "sleep 1")])
         let root = apt.root
         for folder in ["var/run", "var/log/unattended-upgrades"] {
             try FileManager.default.createDirectory(atPath: root + "/" + folder, withIntermediateDirectories: true)
@@ -44,9 +46,11 @@ struct UnattendedUpgradeTests {
 
         let fixture = try DaemonFixture(history: true)
         defer { fixture.folder.remove() }
-        try await fixture.start()
-        let hooks = try await installtop(["hooks", "install", "--apt-config", apt.configuration, "--socket", fixture.socket], in: fixture.folder)
-        try #require(hooks.status == 0, "\(hooks.stdout)\(hooks.stderr)")
+        try await fixture.start(extraArguments: ["--apt-config", apt.configuration])
+        if hooked {
+            let hooks = try await installtop(["hooks", "install", "--apt-config", apt.configuration, "--socket", fixture.socket], in: fixture.folder)
+            try #require(hooks.status == 0, "\(hooks.stdout)\(hooks.stderr)")
+        }
         let client = try RawClient(socket: fixture.socket)
         defer { client.close() }
         try client.send(#"{"command":"subscribe","id":1}"#)
@@ -77,6 +81,7 @@ struct UnattendedUpgradeTests {
         #expect(by["program"] as? String == "unattended-upgr", "\(by)")
         let name = queued.string("name") ?? ""
         #expect(name.hasPrefix("unattended-upgrade — root") && name.contains("origins: origin=*"), "\(name)")
+        #expect(name.contains("from dpkg's log") == !hooked, "\(name)")
         let updates = queued.fields["updates"] as? [[String: Any]] ?? []
         #expect(updates.compactMap { $0["title"] as? String } == ["lab-up 1.0 → 2.0"], "\(updates)")
         let results = events.filter { $0.name == "update.completed" }.compactMap { $0.string("result") }
