@@ -91,9 +91,9 @@ public final class DpkgLogWatcher: Sendable {
                 if case .processing("configure", let package)? = line.status { Self.add(PackageChange(package: package, action: .install), to: &tracked.changes) }
             }
             let running = tracked.holder.dpkgProcesses()
-            for process in running {
-                for change in Self.changes(inDpkgArguments: process.arguments) { Self.add(change, to: &tracked.changes) }
-            }
+            let named = running.flatMap { Self.changes(inDpkgArguments: $0.arguments) }
+                .filter { change in !tracked.changes.contains { $0.package == change.package } }
+            for change in Self.versioned(named, administrativeDirectory: source.administrativeDirectory) { Self.add(change, to: &tracked.changes) }
             tracked.lines += own.compactMap(\.status)
             if tracked.lines.count > Self.lineLimit { tracked.lines.removeFirst(tracked.lines.count - Self.lineLimit) }
             let dpkg = running.first { $0.pid != pid }?.pid
@@ -119,6 +119,34 @@ public final class DpkgLogWatcher: Sendable {
             return
         }
         if changes[index].newVersion == nil && changes[index].oldVersion == nil { changes[index] = change }
+    }
+
+    /// `changes` from dpkg's arguments with what dpkg's database says of each before dpkg's log
+    /// does: an archive of a package installed at another version is an upgrade from the version
+    /// it had (`Config-Version` once dpkg has unpacked the new one), a removal gets its version.
+    private static func versioned(_ changes: [PackageChange], administrativeDirectory: String) -> [PackageChange] {
+        guard !changes.isEmpty else { return [] }
+        let query = SystemCommand.run(["/usr/bin/dpkg-query", "--admindir=\(administrativeDirectory)", "-W",
+                                       "-f=${Package} ${db:Status-Abbrev} ${Version} ${Config-Version}\n"] + changes.map(\.package))
+        var installed: [String: String] = [:]
+        for line in query.stdout.split(separator: "\n") {
+            let fields = line.split(separator: " ")
+            guard fields.count >= 3 else { continue }
+            let name = String(fields[0].split(separator: ":").first ?? fields[0])
+            // Fully installed: its version; half-way (the new one unpacked): the one configured before.
+            if fields[1] == "ii" {
+                installed[name] = String(fields[2])
+            } else if fields.count >= 4, fields[1].hasPrefix("i") {
+                installed[name] = String(fields[3])
+            }
+        }
+        return changes.map { change in
+            var change = change
+            guard let old = installed[change.package] else { return change }
+            change.oldVersion = old
+            if change.action == .install, let new = change.newVersion { change.action = old == new ? .reinstall : .upgrade }
+            return change
+        }
     }
 
     /// The packages a dpkg command line names: `.deb` files (`name_version_arch.deb`, as apt

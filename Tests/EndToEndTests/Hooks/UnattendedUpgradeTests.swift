@@ -31,8 +31,9 @@ struct UnattendedUpgradeTests {
         defer { apt.remove() }
         try apt.publish([TestPackage(name: "lab-up")])
         try #require(try apt.aptGet(["install", "-y", "lab-up"]).status == 0)
-        // A second in its postinst: dpkg's log is polled every 250 ms.
-        try apt.publish([TestPackage(name: "lab-up", version: "2.0", postinst: "sleep 1")])
+        // Held in its postinst until the job is seen: dpkg's log is polled, not followed live.
+        try apt.publish([TestPackage(name: "lab-up", version: "2.0", postinst: "while [ ! -e \"$DPKG_ROOT/release\" ]; do sleep 0.05; done")])
+        let release = apt.root + "/release"
         let root = apt.root
         for folder in ["var/run", "var/log/unattended-upgrades"] {
             try FileManager.default.createDirectory(atPath: root + "/" + folder, withIntermediateDirectories: true)
@@ -67,10 +68,15 @@ struct UnattendedUpgradeTests {
             workingDirectory: fixture.folder.path, stdoutPath: try fixture.folder.write("uu.out", ""),
             stderrPath: try fixture.folder.write("uu.err", ""))
         defer {
+            _ = FileManager.default.createFile(atPath: release, contents: nil)
             if run.poll() == nil { kill(run.pid, SIGKILL) }
             _ = run.waitBlocking()
         }
-        let events = try await client.read(until: "unattended-upgrade's job.completed", timeout: .seconds(120)) { $0.name == "job.completed" }
+        let running = try await client.read(until: "lab-up configuring", timeout: .seconds(120)) {
+            $0.name == "progress" && ($0.string("message") ?? "").contains("Configuring")
+        }
+        _ = FileManager.default.createFile(atPath: release, contents: nil)
+        let events = try running + (await client.read(until: "unattended-upgrade's job.completed", timeout: .seconds(120)) { $0.name == "job.completed" })
         try await waitUntil("unattended-upgrade to exit", timeout: .seconds(120)) { run.poll() != nil }
         let said = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
         #expect(run.poll() == 0 && said.contains("Packages that will be upgraded: lab-up"), "\(said)")
