@@ -88,4 +88,49 @@ struct DpkgLogJobTests {
         #expect(status.count == 1, "\(status)")
         #expect(host.changes(since: HostPackageFingerprint()).isEmpty)
     }
+
+    @Test("serve started while apt-get is already held in a postinst: the log is read back to the holder's start, the job has both packages and its phase")
+    func engineStartedMidTransaction() async throws {
+        let host = HostPackageFingerprint()
+        let apt = try APTTestRoot()
+        defer { apt.remove() }
+        try apt.publish([
+            TestPackage(name: "lab-slow", postinst: "while [ ! -e \"$DPKG_ROOT/release\" ]; do sleep 0.05; done"),
+            TestPackage(name: "lab-later", depends: "lab-slow"),
+        ])
+        let fixture = try DaemonFixture(history: true)
+        defer { fixture.folder.remove() }
+        let release = apt.root + "/release"
+        let aptGet = try SpawnedProcess(
+            executable: "/usr/bin/apt-get", arguments: ["install", "-y", "lab-later"],
+            environment: ProcessInfo.processInfo.environment.merging(apt.environment) { _, new in new },
+            workingDirectory: fixture.folder.path, stdoutPath: try fixture.folder.write("apt.out", ""),
+            stderrPath: try fixture.folder.write("apt.err", ""))
+        defer {
+            _ = FileManager.default.createFile(atPath: release, contents: nil)
+            if aptGet.poll() == nil { kill(aptGet.pid, SIGKILL) }
+            _ = aptGet.waitBlocking()
+        }
+        try await waitUntil("lab-slow's postinst to run") {
+            ((try? String(contentsOfFile: apt.root + "/var/log/dpkg.log", encoding: .utf8)) ?? "").contains("status half-configured lab-slow")
+        }
+        try await fixture.start(extraArguments: ["--apt-config", apt.configuration])
+        let client = try RawClient(socket: fixture.socket)
+        defer { client.close() }
+        try client.send(#"{"command":"subscribe","id":1}"#)
+        let running = try await client.read(until: "the job, lab-slow configuring", timeout: .seconds(90)) {
+            $0.name == "progress" && ($0.string("message") ?? "").contains("Configuring")
+        }
+        let queued = try #require(running.first { $0.name == "job.queued" })
+        let updates = queued.fields["updates"] as? [[String: Any]] ?? []
+        #expect(Set(updates.compactMap { $0["id"] as? String }) == ["lab-slow", "lab-later"], "from the log before serve started: \(updates)")
+        _ = FileManager.default.createFile(atPath: release, contents: nil)
+        #expect(aptGet.waitBlocking() == 0)
+        let rest = try await client.read(until: "job.completed", timeout: .seconds(90)) { $0.name == "job.completed" }
+        let results = Dictionary((running + rest).filter { $0.name == "update.completed" }.map {
+            ($0.string("id") ?? "", $0.string("result") ?? "")
+        }) { first, _ in first }
+        #expect(results == ["lab-slow": "succeeded", "lab-later": "succeeded"], "\(results)")
+        #expect(host.changes(since: HostPackageFingerprint()).isEmpty)
+    }
 }
