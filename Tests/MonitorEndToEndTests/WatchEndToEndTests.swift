@@ -29,14 +29,7 @@ struct WatchEndToEndTests {
 
         let installed = try await InstalltopChild.run(["hooks", "install"] + hooks, in: folder)
         #expect(installed.status == 0, "\(installed.stderr)")
-        let aptGet = Process()
-        aptGet.executableURL = URL(fileURLWithPath: "/usr/bin/apt-get")
-        aptGet.arguments = ["install", "-y", "lab-held"]
-        aptGet.environment = ProcessInfo.processInfo.environment.merging(apt.environment) { _, new in new }
-        aptGet.standardInput = FileHandle.nullDevice
-        aptGet.standardOutput = FileHandle.nullDevice
-        aptGet.standardError = FileHandle.nullDevice
-        try aptGet.run()
+        let aptGet = try Self.startAptGet(["install", "-y", "lab-held"], in: apt)
         defer {
             _ = FileManager.default.createFile(atPath: release, contents: nil)
             aptGet.waitUntilExit()
@@ -82,14 +75,7 @@ struct WatchEndToEndTests {
         defer { tmux.close() }
         _ = try #require(await tmux.waitForScreen("the hint to install the hooks") { $0.contains("run `installtop hooks install`") })
 
-        let aptGet = Process()
-        aptGet.executableURL = URL(fileURLWithPath: "/usr/bin/apt-get")
-        aptGet.arguments = ["install", "-y", "lab-held"]
-        aptGet.environment = ProcessInfo.processInfo.environment.merging(apt.environment) { _, new in new }
-        aptGet.standardInput = FileHandle.nullDevice
-        aptGet.standardOutput = FileHandle.nullDevice
-        aptGet.standardError = FileHandle.nullDevice
-        try aptGet.run()
+        let aptGet = try Self.startAptGet(["install", "-y", "lab-held"], in: apt)
         defer {
             _ = FileManager.default.createFile(atPath: release, contents: nil)
             aptGet.waitUntilExit()
@@ -106,5 +92,18 @@ struct WatchEndToEndTests {
         #expect(await EndToEndFolder.eventually { folder.read("rc") != nil })
         #expect(folder.read("rc")?.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
         #expect(host.changes(since: HostPackageFingerprint()).isEmpty)
+    }
+
+    /// `apt-get ARGUMENTS` in `apt`'s root, its output discarded, started and left running.
+    private static func startAptGet(_ arguments: [String], in apt: APTTestRoot) throws -> Process {
+        let aptGet = Process()
+        aptGet.executableURL = URL(fileURLWithPath: "/usr/bin/apt-get")
+        aptGet.arguments = arguments
+        aptGet.environment = ProcessInfo.processInfo.environment.merging(apt.environment) { _, new in new }
+        aptGet.standardInput = FileHandle.nullDevice
+        aptGet.standardOutput = FileHandle.nullDevice
+        aptGet.standardError = FileHandle.nullDevice
+        try aptGet.run()
+        return aptGet
     }
 }

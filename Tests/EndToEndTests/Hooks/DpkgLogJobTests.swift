@@ -26,11 +26,7 @@ struct DpkgLogJobTests {
         _ = try await client.read(until: "snapshot.end") { $0.name == "snapshot.end" }
 
         let release = apt.root + "/release"
-        let aptGet = try SpawnedProcess(
-            executable: "/usr/bin/apt-get", arguments: ["install", "-y", "lab-later"],
-            environment: ProcessInfo.processInfo.environment.merging(apt.environment) { _, new in new },
-            workingDirectory: fixture.folder.path, stdoutPath: try fixture.folder.write("apt.out", ""),
-            stderrPath: try fixture.folder.write("apt.err", ""))
+        let aptGet = try Self.startAptGet(["install", "-y", "lab-later"], in: apt, folder: fixture.folder)
         defer {
             _ = FileManager.default.createFile(atPath: release, contents: nil)
             if aptGet.poll() == nil { kill(aptGet.pid, SIGKILL) }
@@ -51,9 +47,7 @@ struct DpkgLogJobTests {
         _ = FileManager.default.createFile(atPath: release, contents: nil)
         #expect(aptGet.waitBlocking() == 0)
         let rest = try await client.read(until: "the observed job's job.completed", timeout: .seconds(90)) { $0.name == "job.completed" }
-        let results = Dictionary((running + rest).filter { $0.name == "update.completed" }.map {
-            ($0.string("id") ?? "", $0.string("result") ?? "")
-        }) { first, _ in first }
+        let results = Self.results(running + rest)
         #expect(results == ["lab-slow": "succeeded", "lab-later": "succeeded"], "\(results)")
         #expect((running + rest).filter { $0.name == "job.queued" }.count == 1, "one job for the transaction")
         #expect(try apt.states().filter { $0.value.status == "ii" }.keys.sorted() == ["lab-later", "lab-slow"])
@@ -101,11 +95,7 @@ struct DpkgLogJobTests {
         let fixture = try DaemonFixture(history: true)
         defer { fixture.folder.remove() }
         let release = apt.root + "/release"
-        let aptGet = try SpawnedProcess(
-            executable: "/usr/bin/apt-get", arguments: ["install", "-y", "lab-later"],
-            environment: ProcessInfo.processInfo.environment.merging(apt.environment) { _, new in new },
-            workingDirectory: fixture.folder.path, stdoutPath: try fixture.folder.write("apt.out", ""),
-            stderrPath: try fixture.folder.write("apt.err", ""))
+        let aptGet = try Self.startAptGet(["install", "-y", "lab-later"], in: apt, folder: fixture.folder)
         defer {
             _ = FileManager.default.createFile(atPath: release, contents: nil)
             if aptGet.poll() == nil { kill(aptGet.pid, SIGKILL) }
@@ -127,10 +117,21 @@ struct DpkgLogJobTests {
         _ = FileManager.default.createFile(atPath: release, contents: nil)
         #expect(aptGet.waitBlocking() == 0)
         let rest = try await client.read(until: "job.completed", timeout: .seconds(90)) { $0.name == "job.completed" }
-        let results = Dictionary((running + rest).filter { $0.name == "update.completed" }.map {
-            ($0.string("id") ?? "", $0.string("result") ?? "")
-        }) { first, _ in first }
+        let results = Self.results(running + rest)
         #expect(results == ["lab-slow": "succeeded", "lab-later": "succeeded"], "\(results)")
         #expect(host.changes(since: HostPackageFingerprint()).isEmpty)
+    }
+
+    /// `apt-get ARGUMENTS` in `apt`'s root, started and left running (the caller reaps it).
+    private static func startAptGet(_ arguments: [String], in apt: APTTestRoot, folder: TestFolder) throws -> SpawnedProcess {
+        try SpawnedProcess(
+            executable: "/usr/bin/apt-get", arguments: arguments,
+            environment: ProcessInfo.processInfo.environment.merging(apt.environment) { _, new in new },
+            workingDirectory: folder.path, stdoutPath: try folder.write("apt.out", ""), stderrPath: try folder.write("apt.err", ""))
+    }
+
+    /// Each package's result in `events`' `update.completed`.
+    private static func results(_ events: [JSONEvent]) -> [String: String] {
+        Dictionary(events.filter { $0.name == "update.completed" }.map { ($0.string("id") ?? "", $0.string("result") ?? "") }) { first, _ in first }
     }
 }
