@@ -10,20 +10,13 @@ struct WatchEndToEndTests {
     @Test("Without hooks the hint shows; with them an apt-get by hand appears with its packages, and a says why it cannot be stopped")
     func watchAnAptGet() async throws {
         let host = HostPackageFingerprint()
-        let apt = try APTTestRoot()
+        let apt = try Self.heldRoot()
         defer { apt.remove() }
         let release = apt.root + "/release"
-        try apt.publish([
-            TestPackage(name: "lab-base"),
-            TestPackage(name: "lab-held", depends: "lab-base", postinst: "while [ ! -e \"$DPKG_ROOT/release\" ]; do sleep 0.05; done"),
-        ])
         let folder = try EndToEndFolder()
         defer { folder.remove() }
-        let socket = folder.path("engine.sock")
-        let binary = try EndToEndFolder.binary()
-        let hooks = ["--apt-config", apt.configuration, "--socket", socket]
-        let tmux = try TmuxSession(width: 170, height: 30, home: folder.url, command:
-            "'\(binary)' watch \(hooks.map { "'\($0)'" }.joined(separator: " ")) --no-history; echo $? > '\(folder.path("rc"))'; sleep 60")
+        let hooks = ["--apt-config", apt.configuration, "--socket", folder.path("engine.sock")]
+        let tmux = try Self.watch(hooks, folder: folder, width: 170)
         defer { tmux.close() }
         _ = try #require(await tmux.waitForScreen("the hint to install the hooks") { $0.contains("run `installtop hooks install`") })
 
@@ -60,18 +53,12 @@ struct WatchEndToEndTests {
     @Test("Without hooks, an apt-get by hand appears from dpkg's log with its packages and phases, and ends with dpkg's results")
     func watchWithoutHooks() async throws {
         let host = HostPackageFingerprint()
-        let apt = try APTTestRoot()
+        let apt = try Self.heldRoot()
         defer { apt.remove() }
         let release = apt.root + "/release"
-        try apt.publish([
-            TestPackage(name: "lab-base"),
-            TestPackage(name: "lab-held", depends: "lab-base", postinst: "while [ ! -e \"$DPKG_ROOT/release\" ]; do sleep 0.05; done"),
-        ])
         let folder = try EndToEndFolder()
         defer { folder.remove() }
-        let arguments = ["--apt-config", apt.configuration, "--socket", folder.path("engine.sock")]
-        let tmux = try TmuxSession(width: 200, height: 30, home: folder.url, command:
-            "'\(try EndToEndFolder.binary())' watch \(arguments.map { "'\($0)'" }.joined(separator: " ")) --no-history; echo $? > '\(folder.path("rc"))'; sleep 60")
+        let tmux = try Self.watch(["--apt-config", apt.configuration, "--socket", folder.path("engine.sock")], folder: folder, width: 200)
         defer { tmux.close() }
         _ = try #require(await tmux.waitForScreen("the hint to install the hooks") { $0.contains("run `installtop hooks install`") })
 
@@ -105,5 +92,26 @@ struct WatchEndToEndTests {
         aptGet.standardError = FileHandle.nullDevice
         try aptGet.run()
         return aptGet
+    }
+
+    /// A private root publishing lab-base and lab-held, whose postinst waits for `ROOT/release`.
+    private static func heldRoot() throws -> APTTestRoot {
+        let apt = try APTTestRoot()
+        do {
+            try apt.publish([
+                TestPackage(name: "lab-base"),
+                TestPackage(name: "lab-held", depends: "lab-base", postinst: "while [ ! -e \"$DPKG_ROOT/release\" ]; do sleep 0.05; done"),
+            ])
+        } catch {
+            apt.remove()
+            throw error
+        }
+        return apt
+    }
+
+    /// `installtop watch ARGUMENTS --no-history` in tmux; its exit status goes to `rc` in `folder`.
+    private static func watch(_ arguments: [String], folder: EndToEndFolder, width: Int) throws -> TmuxSession {
+        try TmuxSession(width: width, height: 30, home: folder.url, command:
+            "'\(try EndToEndFolder.binary())' watch \(arguments.map { "'\($0)'" }.joined(separator: " ")) --no-history; echo $? > '\(folder.path("rc"))'; sleep 60")
     }
 }
