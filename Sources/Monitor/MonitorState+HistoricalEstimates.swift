@@ -44,6 +44,9 @@ extension MonitorState {
         var queued: [JobState] = []
         for job in queue.jobs {
             switch job.phase {
+            case .running where job.descriptor.observedBy != nil:
+                // Another program's transaction holds no slot of the queue's.
+                break
             case .running:
                 guard let eta = etaSeconds(job: job) else { return [:] }
                 slots.append(eta)

@@ -5,8 +5,10 @@ import InstallDrivers
 import InstallEngine
 
 /// Benchmarks of observation (issue 21): what installtop-relay costs to start, against
-/// installtop itself, and what the hooks cost a real apt transaction in a private root: no
-/// hooks, hooks with an engine listening (a server in this process), hooks with no engine.
+/// installtop itself; the time from a dpkg status line to its event at a subscriber
+/// (`ObserveLatency`); and what the hooks cost a real apt transaction in a private root: no
+/// hooks, hooks with an engine listening (a server in this process), hooks with no engine, and
+/// apart from those a run whose relays are timed one by one (`RelayTiming`).
 /// Needs the release build of `installtop` and `installtop-relay` next to this program.
 /// Usage: `installtop-bench observe [--packages N] [--rounds N]`.
 enum ObserveBenchmarks {
@@ -24,6 +26,7 @@ enum ObserveBenchmarks {
             return print("  skipped: build installtop and installtop-relay first (swift build -c release)")
         }
         startup(relay: relay, installtop: installtop)
+        ObserveLatency.run(relay: relay)
         do {
             try PrivateAPTRoot.requireTools()
         } catch {
@@ -52,12 +55,13 @@ enum ObserveBenchmarks {
     // MARK: - A transaction
 
     private enum Setting: CaseIterable {
-        case noHooks, engine, noEngine
+        case noHooks, engine, noEngine, relayTimed
         var name: String {
             switch self {
             case .noHooks: return "no hooks"
             case .engine: return "hooks, engine listening"
             case .noEngine: return "hooks, no engine"
+            case .relayTimed: return "hooks, engine, relays timed"
             }
         }
     }
@@ -68,6 +72,8 @@ enum ObserveBenchmarks {
         var childCPU: Double
         /// This process, where the engine's server runs.
         var ownCPU: Double
+        /// Every relay of the transaction (`.relayTimed` only, measured by `RelayTiming`).
+        var relayCPU: Double
     }
 
     private static func transaction(installtop: String, count: Int, rounds: Int) async {
@@ -91,14 +97,16 @@ enum ObserveBenchmarks {
         // Round 0 warms the page cache and is not counted.
         for round in 0...rounds {
             for setting in Setting.allCases {
-                guard let sample = once(setting, names: names, repository: repository.repository, installtop: installtop,
-                                        socket: setting == .engine ? server.socketPath : directory + "/none.sock") else { return }
+                let socket = setting == .engine || setting == .relayTimed ? server.socketPath : directory + "/none.sock"
+                guard let sample = once(setting, names: names, repository: repository.repository, installtop: installtop, socket: socket,
+                                        scratch: directory) else { return }
                 if round > 0 { samples[setting, default: []].append(sample) }
             }
         }
-        print("  apt-get install -y of \(count) packages (every 4th with a postinst), fresh private root each run, median of \(rounds):")
+        print("  apt-get install -y of \(count) packages (every 4th with a postinst), fresh private root each run, median of \(rounds);")
+        print("  wall ratios are paired (each round runs every setting once, in turn, and divides by that round's no-hooks run):")
         let base = samples[.noHooks] ?? []
-        for setting in Setting.allCases {
+        for setting in Setting.allCases where setting != .relayTimed {
             let list = samples[setting] ?? []
             let ratios = zip(list, base).map { $0.wall / $1.wall }
             var line = "    " + setting.name.padding(toLength: 26, withPad: " ", startingAt: 0)
@@ -110,14 +118,15 @@ enum ObserveBenchmarks {
             }
             print(line)
         }
-        let hookCPU = median((samples[.noEngine] ?? []).map(\.childCPU)) - median(base.map(\.childCPU))
-        print(String(format: "    the hooks' own CPU (hooks without engine minus no hooks): %.1f ms = %.1f %% of apt's and dpkg's",
-                     hookCPU * 1000, hookCPU / median(base.map(\.childCPU)) * 100))
+        let relayCPU = median((samples[.relayTimed] ?? []).map(\.relayCPU))
+        print(String(format: "    the relays' own CPU (every relay of a run, timed by a wrapper; a run apart, not in the ratios): %.1f ms = %.2f %% of apt's and dpkg's",
+                     relayCPU * 1000, relayCPU / median(base.map(\.childCPU)) * 100))
         print("  load after: \(loadAverage())")
     }
 
     /// One install in a fresh root sharing `repository`; `nil` after saying why when it failed.
-    private static func once(_ setting: Setting, names: [String], repository: String, installtop: String, socket: String) -> Sample? {
+    private static func once(_ setting: Setting, names: [String], repository: String, installtop: String, socket: String,
+                             scratch: String) -> Sample? {
         let root: PrivateAPTRoot
         do {
             root = try PrivateAPTRoot(temporaryWithPrefix: "installtop-bench-observe", sharing: repository)
@@ -127,8 +136,21 @@ enum ObserveBenchmarks {
             return nil
         }
         defer { root.remove() }
+        let timings = scratch + "/relay-cpu"
+        try? FileManager.default.removeItem(atPath: timings)
         if setting != .noHooks {
-            let hooks = spawn([installtop, "hooks", "install", "--apt-config", root.configuration, "--socket", socket], environment: [:])
+            var relay: [String] = []
+            if setting == .relayTimed {
+                // A script in the hooks' place that has installtop-bench time the real relay.
+                let wrapper = scratch + "/timed-relay"
+                let text = "#!/bin/sh\nexec '\(CommandLine.arguments[0])' relay-timing '\(timings)' '\(installtop)-relay' \"$@\"\n"
+                guard FileManager.default.createFile(atPath: wrapper, contents: Data(text.utf8), attributes: [.posixPermissions: 0o755]) else {
+                    print("  cannot write \(wrapper)")
+                    return nil
+                }
+                relay = ["--relay", wrapper]
+            }
+            let hooks = spawn([installtop, "hooks", "install", "--apt-config", root.configuration, "--socket", socket] + relay, environment: [:])
             guard hooks.status == 0 else {
                 print("  installtop hooks install exited \(hooks.status)")
                 return nil
@@ -141,7 +163,8 @@ enum ObserveBenchmarks {
             print("  apt-get install (\(setting.name)) exited \(result.status)")
             return nil
         }
-        return Sample(wall: result.wall, childCPU: result.childCPU, ownCPU: own)
+        let relayCPU = ((try? String(contentsOfFile: timings, encoding: .utf8)) ?? "").split(separator: "\n").compactMap { Double($0) }.reduce(0, +)
+        return Sample(wall: result.wall, childCPU: result.childCPU, ownCPU: own, relayCPU: relayCPU)
     }
 
     /// Runs `command` with stdin, stdout and stderr on /dev/null and waits.

@@ -61,11 +61,13 @@ struct Relay {
     }
 
     /// Of apt's version 3 hook input (its configuration, a blank line, then one line per
-    /// package), what the engine reads: the command line, dpkg's status file and the packages.
+    /// package), what the engine reads: the command line, dpkg's status file, dpkg's `--root`
+    /// and `--admindir` options, and the packages.
     static func planLines(_ text: String) -> [String] {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         guard let blank = lines.firstIndex(of: "") else { return [] }
-        let header = lines[..<blank].filter { $0.hasPrefix("CommandLine::AsString=") || $0.hasPrefix("Dir::State::status=") || $0.hasPrefix("VERSION ") }
+        let kept = ["CommandLine::AsString=", "Dir::State::status=", "VERSION ", "DPkg::Options::=--root=", "DPkg::Options::=--admindir="]
+        let header = lines[..<blank].filter { line in kept.contains { line.hasPrefix($0) } }
         return (header + lines[(blank + 1)...].filter { !$0.isEmpty }).map(String.init)
     }
 

@@ -23,6 +23,16 @@ struct ObservedPlanTests {
         ])
     }
 
+    @Test("dpkg's database: --admindir first, then --root's when the status file is the default (python-apt's rootdir), else the status file's folder")
+    func administrativeDirectory() {
+        let root = ["DPkg::Options::=--root=/tmp/r/", "lab-a - - none < 1.0 all none /repo/./lab-a_1.0_all.deb"]
+        #expect(ObservedPlan(lines: ["Dir::State::status=//var/lib/dpkg/status"] + root).administrativeDirectory == "/tmp/r/var/lib/dpkg")
+        #expect(ObservedPlan(lines: ["Dir::State::status=/tmp/r/var/lib/dpkg/status"] + root).administrativeDirectory == "/tmp/r/var/lib/dpkg")
+        #expect(ObservedPlan(lines: ["Dir::State::status=/srv/db/status"] + root).administrativeDirectory == "/srv/db")
+        #expect(ObservedPlan(lines: ["DPkg::Options::=--admindir=/a", "Dir::State::status=/var/lib/dpkg/status"] + root).administrativeDirectory == "/a")
+        #expect(ObservedPlan(lines: ["Dir::State::status=/var/lib/dpkg/status"]).administrativeDirectory == "/var/lib/dpkg")
+    }
+
     @Test("dpkg's lines: processing, a state, an architecture-qualified name and an error")
     func statusLines() {
         #expect(DpkgStatusLine("processing: configure: lab-a") == .processing(action: "configure", package: "lab-a"))

@@ -41,6 +41,8 @@ public final class EngineServer: Sendable {
     private let finished = DispatchSemaphore(value: 0)
     /// The transactions the apt and dpkg hooks report (`observe`, rule 28).
     let observed: ObservedTransactions
+    /// What dpkg's log shows of the installs no hooks report (`ServerOptions.dpkgLog`).
+    private let dpkgLog: DpkgLogWatcher?
 
     /// Claims the socket and starts serving.
     /// - Throws: `DaemonError`: the directory is unsafe, another engine serves there, the path
@@ -62,6 +64,7 @@ public final class EngineServer: Sendable {
         }
         wakeRead = descriptors[0]
         wakeWrite = descriptors[1]
+        dpkgLog = options.dpkgLog.map { [observed] in DpkgLogWatcher(observed: observed, source: $0) }
         shared = Mutex(Shared(model: QueueModel(outputCapacity: queue.snapshot().outputCapacity)))
         let events = queue.subscribe { [weak self] event in self?.publish(event) }
         subscription.withLock { $0 = events }
@@ -97,6 +100,7 @@ public final class EngineServer: Sendable {
             return shared.stopping
         }
         guard !wasStopping else { return }
+        dpkgLog?.stop()
         wake()
         finished.wait()
         subscription.withLock { $0?.cancel() }

@@ -1,4 +1,5 @@
 import EngineWire
+import InstallDrivers
 
 /// How an `EngineServer` listens and what it tolerates from clients.
 public struct ServerOptions: Sendable {
@@ -14,11 +15,15 @@ public struct ServerOptions: Sendable {
     /// The kinds submitted jobs may be of besides lists of commands (apt, Ansible …); the member
     /// of a kind not among them is not read, and such a job is refused for having no updates.
     public var kinds: JobKinds
+    /// The dpkg whose lock and log show the installs no hooks report, as observed jobs
+    /// (`DpkgLogWatcher`); `nil` follows none.
+    public var dpkgLog: DpkgLogSource?
 
     public init(
         socketPath: String, backlogLimit: Int = 8 << 20, maximumLineLength: Int = 8 << 20,
-        log: @escaping @Sendable (String) -> Void = { _ in }, kinds: JobKinds = JobKinds()
+        log: @escaping @Sendable (String) -> Void = { _ in }, kinds: JobKinds = JobKinds(), dpkgLog: DpkgLogSource? = nil
     ) {
+        self.dpkgLog = dpkgLog
         self.socketPath = socketPath
         self.backlogLimit = backlogLimit
         self.maximumLineLength = maximumLineLength

@@ -7,7 +7,10 @@ import InstallEngine
 public struct ObservedPlan: Sendable, Hashable {
     /// apt's `CommandLine::AsString` (`apt-get install -y nginx`); empty when absent.
     public var commandLine: String
-    /// dpkg's database folder (`Dir::State::status` without `/status`); `nil` when absent.
+    /// dpkg's database folder: `--admindir` in `DPkg::Options`, else `--root`'s `var/lib/dpkg`
+    /// when `Dir::State::status` is the default (apt passes `--admindir` itself only for another
+    /// status file; python-apt's `rootdir="/"`, as unattended-upgrade opens its cache, resets it
+    /// to the default), else `Dir::State::status` without `/status`; `nil` when none is given.
     public var administrativeDirectory: String?
     /// One change per package, in apt's order, each package once.
     public var changes: [PackageChange]
@@ -15,6 +18,8 @@ public struct ObservedPlan: Sendable, Hashable {
     public init(lines: [String]) {
         var commandLine = ""
         var administrativeDirectory: String?
+        var dpkgRoot: String?
+        var dpkgAdministrativeDirectory: String?
         var changes: [PackageChange] = []
         var seen: Set<String> = []
         for line in lines {
@@ -22,7 +27,17 @@ public struct ObservedPlan: Sendable, Hashable {
                 commandLine = value.replacingPercentSpaces()
                 continue
             }
-            if let value = Self.value(line, "Dir::State::status=") {
+            if let value = Self.value(line, "DPkg::Options::=--root=") {
+                dpkgRoot = value
+                continue
+            }
+            if let value = Self.value(line, "DPkg::Options::=--admindir=") {
+                dpkgAdministrativeDirectory = value
+                continue
+            }
+            if var value = Self.value(line, "Dir::State::status=") {
+                // python-apt's rootdir "/" makes it `//var/lib/dpkg/status`.
+                if value.hasPrefix("/") { value = "/" + value.split(separator: "/").joined(separator: "/") }
                 administrativeDirectory = value.hasSuffix("/status") ? String(value.dropLast("/status".count)) : value
                 continue
             }
@@ -46,7 +61,13 @@ public struct ObservedPlan: Sendable, Hashable {
                                          architecture: architecture))
         }
         self.commandLine = commandLine
-        self.administrativeDirectory = administrativeDirectory
+        if let dpkgAdministrativeDirectory {
+            self.administrativeDirectory = dpkgAdministrativeDirectory
+        } else if let dpkgRoot, administrativeDirectory == nil || administrativeDirectory == "/var/lib/dpkg" {
+            self.administrativeDirectory = (dpkgRoot.hasSuffix("/") ? String(dpkgRoot.dropLast()) : dpkgRoot) + "/var/lib/dpkg"
+        } else {
+            self.administrativeDirectory = administrativeDirectory
+        }
         self.changes = changes
     }
 

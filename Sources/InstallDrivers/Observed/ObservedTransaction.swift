@@ -25,16 +25,12 @@ public final class ObservedTransaction: Sendable {
 
     public let initiator: ObservedInitiator
     public let administrativeDirectory: String
-    /// Whether the plan came from apt's hook; `false` when it was put together from dpkg's lines
-    /// (`dpkg -i`: rule 28's partial plan).
-    public let planIsComplete: Bool
     private let state: Mutex<State>
     private let deliveries = DispatchQueue(label: "installtop.observed")
 
-    public init(initiator: ObservedInitiator, changes: [PackageChange], administrativeDirectory: String, planIsComplete: Bool) {
+    public init(initiator: ObservedInitiator, changes: [PackageChange], administrativeDirectory: String) {
         self.initiator = initiator
         self.administrativeDirectory = administrativeDirectory
-        self.planIsComplete = planIsComplete
         var index: [String: Int] = [:]
         for (position, change) in changes.enumerated() { index[change.package] = position }
         state = Mutex(State(changes: changes, index: index))
@@ -60,11 +56,15 @@ public final class ObservedTransaction: Sendable {
 
     /// dpkg's status lines, in the order the relay read them.
     public func receive(statusLines lines: [String]) {
+        receive(lines.compactMap(DpkgStatusLine.init))
+    }
+
+    /// dpkg's lines, parsed (from the relay or from dpkg's log), in order.
+    public func receive(_ lines: [DpkgStatusLine]) {
         state.withLock { state in
             guard !state.over else { return }
             for line in lines {
-                guard let parsed = DpkgStatusLine(line) else { continue }
-                for report in Self.reports(for: parsed, state: &state) { emit(report, state: &state) }
+                for report in Self.reports(for: line, state: &state) { emit(report, state: &state) }
             }
         }
     }

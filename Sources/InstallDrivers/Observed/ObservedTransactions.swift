@@ -19,6 +19,8 @@ public final class ObservedTransactions: Sendable {
         /// The dpkg run the status lines come from: the transaction is not over while it runs,
         /// even when apt was killed (dpkg runs in a session of its own).
         var dpkg: Int32?
+        /// The hooks reported it: dpkg's log is not followed for it.
+        var hooked = false
     }
 
     private let queue: JobQueue
@@ -36,16 +38,17 @@ public final class ObservedTransactions: Sendable {
     /// process to name the job after or to watch.
     public func receive(_ report: ObservedReport) {
         guard let initiator = report.initiator else { return }
-        let key = "\(initiator.pid)-\(initiator.startTicks)"
+        let key = Self.key(initiator)
+        _ = entry(key, initiator)
+        entries.withLock { $0[key]?.hooked = true }
         switch report.event {
         case .begin:
-            _ = entry(key, initiator)
+            break
         case .plan:
             let plan = ObservedPlan(lines: report.lines)
             guard !plan.changes.isEmpty else { return }
-            submit(key, initiator, changes: plan.changes, administrativeDirectory: plan.administrativeDirectory, complete: true)
+            submit(key, initiator, changes: plan.changes, administrativeDirectory: plan.administrativeDirectory, name: initiator.jobName)
         case .status:
-            _ = entry(key, initiator)
             var transaction = entries.withLock { entries -> ObservedTransaction? in
                 if let dpkg = report.dpkg { entries[key]?.dpkg = dpkg }
                 return entries[key]?.transaction
@@ -59,13 +62,32 @@ public final class ObservedTransactions: Sendable {
                 }
                 guard !names.isEmpty else { return }
                 transaction = submit(key, initiator, changes: names.map { PackageChange(package: $0, action: .install) },
-                                     administrativeDirectory: nil, complete: false)
+                                     administrativeDirectory: nil, name: initiator.jobName + " (plan partial: from dpkg's lines)")
             }
             transaction?.receive(statusLines: report.lines)
         case .end:
             end(key)
         }
     }
+
+    /// The transaction dpkg's log shows `holder` running, when no hooks report it (rule 28
+    /// without hooks): the job made at the first call, of `changes`, whose results come from
+    /// `administrativeDirectory` when the holder is gone. `nil` while `changes` is empty, and
+    /// once the hooks report the same process: their job is the one shown, never both.
+    public func fromLog(_ holder: LockHolder, changes: [PackageChange], administrativeDirectory: String,
+                        dpkg: Int32?) -> ObservedTransaction? {
+        let initiator = holder.initiator
+        let key = Self.key(initiator)
+        let known = entry(key, initiator)
+        guard !known.hooked else { return nil }
+        if let dpkg { entries.withLock { $0[key]?.dpkg = dpkg } }
+        if let transaction = known.transaction { return transaction }
+        guard !changes.isEmpty else { return nil }
+        return submit(key, initiator, changes: changes, administrativeDirectory: administrativeDirectory,
+                      name: initiator.jobName + " (from dpkg's log: `installtop hooks install` shows its plan)")
+    }
+
+    private static func key(_ initiator: ObservedInitiator) -> String { "\(initiator.pid)-\(initiator.startTicks)" }
 
     /// The entry for `key`, made (and its process watched) when new.
     private func entry(_ key: String, _ initiator: ObservedInitiator) -> Entry {
@@ -81,15 +103,18 @@ public final class ObservedTransactions: Sendable {
 
     @discardableResult
     private func submit(_ key: String, _ initiator: ObservedInitiator, changes: [PackageChange], administrativeDirectory: String?,
-                        complete: Bool) -> ObservedTransaction? {
+                        name: String) -> ObservedTransaction? {
         let known = entry(key, initiator)
         if let transaction = known.transaction { return transaction }
         let transaction = ObservedTransaction(
-            initiator: initiator, changes: changes, administrativeDirectory: administrativeDirectory ?? known.administrativeDirectory,
-            planIsComplete: complete)
+            initiator: initiator, changes: changes, administrativeDirectory: administrativeDirectory ?? known.administrativeDirectory)
         let updates = changes.map { Update(id: $0.package, title: $0.title, rebootBehavior: .may, package: $0) }
         let operation: UpdateOperation = changes.allSatisfy(\.isRemoval) ? .uninstall : .install
-        let name = complete ? initiator.jobName : initiator.jobName + " (plan partial: from dpkg's lines)"
+        var name = name
+        // unattended-upgrade says in its log which origins it upgrades from (a few small reads).
+        if initiator.programName == "unattended-upgrade", let log = UnattendedUpgradeLog(pid: initiator.pid) {
+            name += " · origins: \(log.origins)"
+        }
         guard (try? queue.submit(name: name, operation: operation, updates: updates, driver: ObservedJobDriver(transaction: transaction),
                                  observedBy: initiator)) != nil else { return nil }
         entries.withLock { $0[key]?.transaction = transaction }

@@ -341,13 +341,13 @@ public final class JobQueue: Sendable {
                 let session = DriverSession(id: id, queue: self)
                 state.sessions[id] = session
                 performed.sessionsToStart.append((session, state.pendingSessionDrivers.removeValue(forKey: id)))
-            case .beginDriven(let descriptor):
+            case .beginDriven(let descriptor), .beginObserved(let descriptor):
                 publish(.jobStarted(job: descriptor.id))
                 do {
                     state.jobs[descriptor.id] = try begin(descriptor, on: nil, driver: state.drivers[descriptor.id])
                 } catch {
                     // A fresh installer is never busy and the updates were validated.
-                    preconditionFailure("a driven job was refused: \(error)")
+                    preconditionFailure("a job without a slot was refused: \(error)")
                 }
             case .stopDriven(let job, let session, let force):
                 if let session = state.sessions[session] { performed.sessionStops.append((session, job, force)) }
@@ -358,8 +358,8 @@ public final class JobQueue: Sendable {
         return performed
     }
 
-    /// Begins a job on installer `slot`, or, for a job of a driver session (`nil`), on an
-    /// installer of its own.
+    /// Begins a job on installer `slot`, or, for a job of a driver session or an observed job
+    /// (`nil`), on an installer of its own.
     private func begin(
         _ descriptor: JobDescriptor, on slot: Int?, driver: (any JobDriver)?
     ) throws(InstallerError) -> InstallationJob {
@@ -374,17 +374,17 @@ public final class JobQueue: Sendable {
             // What the job ignored is shown with its result (job.completed, status, the monitor).
             result.ignoredLines = job.malformedChannelLines
             result.protocolErrors = job.driverProtocolErrors
-            self.jobDidComplete(id, result: result, slot: slot)
+            self.jobDidComplete(id, result: result, slot: slot, scansRestarts: !descriptor.declaredByDriver)
         }
         let begin = descriptor.operation == .install ? installer.beginInstall : installer.beginUninstall
         return try begin(descriptor.updates, descriptor.name, descriptor.stopOnFailure, onProgress, onCompleted, id, driver)
     }
 
     /// Runs on the callback queue when a job has completed.
-    private func jobDidComplete(_ id: Int, result: InstallationResult, slot: Int?) {
+    private func jobDidComplete(_ id: Int, result: InstallationResult, slot: Int?, scansRestarts: Bool) {
         var result = result
-        // A job of a driver session (no slot) is a fleet host: this machine's scan says nothing of it.
-        if let restartScan, slot != nil, result.ranAnyUpdate {
+        // A job of a driver session is a fleet host: this machine's scan says nothing of it.
+        if let restartScan, scansRestarts, result.ranAnyUpdate {
             result.restartAdvice = restartScan.advice(forJobEndedAt: result.updateResults.compactMap(\.endedAt).max())
         }
         deliver(EngineEvent(kind: .jobCompleted(job: id, result: result)))

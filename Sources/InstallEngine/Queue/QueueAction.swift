@@ -13,6 +13,9 @@ public enum QueueAction: Sendable, Hashable {
     case beginSession(Int, slot: Int)
     /// Begin a job its driver session started (no slot of its own; announce `jobStarted` first).
     case beginDriven(JobDescriptor)
+    /// Begin an observed job (rule 28) beside the slots, on an installer of its own (announce
+    /// `jobStarted` first).
+    case beginObserved(JobDescriptor)
     /// Tell session `session` not to run job `job` (aborted before its driver started it).
     case stopDriven(job: Int, session: Int, force: Bool)
     /// Tell session `session` to stop (every job, also those it has not declared yet).

@@ -13,6 +13,9 @@ public struct QueueMachine: Sendable {
         case awaitingDriver(session: Int)
         /// Running under its session, whose slot it shares.
         case drivenRunning(session: Int)
+        /// Another program's transaction (rule 28), running from its submission: it holds no
+        /// slot, so it never waits for one nor keeps installtop's own jobs from theirs.
+        case observedRunning
         /// Completed without running (aborted while queued, or refused by its installer); its
         /// completion events are on their way to subscribers.
         case completing
@@ -69,6 +72,11 @@ public struct QueueMachine: Sendable {
             id: nextJobID, name: name, operation: operation, updates: updates, stopOnFailure: stopOnFailure,
             awaitsConfirmation: awaitsConfirmation, runByDriver: runByDriver, observedBy: observedBy)
         nextJobID += 1
+        if observedBy != nil {
+            // It is already running, whatever the queue holds: it begins at once, beside the slots.
+            entries[descriptor.id] = Entry(descriptor: descriptor, phase: .observedRunning)
+            return (descriptor, [.publish(.jobQueued(descriptor)), .beginObserved(descriptor)])
+        }
         entries[descriptor.id] = Entry(descriptor: descriptor, phase: awaitsConfirmation ? .awaitingConfirmation : .queued)
         return (descriptor, [.publish(.jobQueued(descriptor))])
     }
@@ -151,7 +159,7 @@ public struct QueueMachine: Sendable {
         guard let entry = entries[id] else { throw .unknownJob(id) }
         switch entry.phase {
         case .completed, .completing: throw .alreadyCompleted(id)
-        case .queued, .running, .awaitingDriver, .drivenRunning: return []
+        case .queued, .running, .awaitingDriver, .drivenRunning, .observedRunning: return []
         case .awaitingConfirmation:
             entries[id]?.phase = .queued
             return startQueued()
@@ -179,7 +187,7 @@ public struct QueueMachine: Sendable {
         case _ where entry.descriptor.observedBy != nil:
             // Rule 29: installtop does not own the process; refused, never silently ignored.
             throw .observed(id, program: entry.descriptor.observedBy?.programName ?? "", pid: entry.descriptor.observedBy?.pid ?? 0)
-        case .running, .drivenRunning:
+        case .running, .drivenRunning, .observedRunning:
             return [.abortRunning(job: id, force: force)]
         case .awaitingDriver(let session):
             // Its driver must not start it later: the session is told to stop it.
@@ -245,7 +253,7 @@ extension QueueMachine.EntryPhase {
     /// that have not started.
     var isUnderway: Bool {
         switch self {
-        case .running, .drivenRunning, .awaitingDriver: return true
+        case .running, .drivenRunning, .awaitingDriver, .observedRunning: return true
         case .queued, .awaitingConfirmation, .completing, .completed: return false
         }
     }

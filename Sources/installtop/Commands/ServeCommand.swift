@@ -1,5 +1,6 @@
 import ArgumentParser
 import EngineDaemon
+import InstallDrivers
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -30,6 +31,11 @@ struct ServeCommand: ParsableCommand {
 
     @OptionGroup var history: HistoryOptions
 
+    @Option(help: ArgumentHelp(
+        "apt's configuration file, as APT_CONFIG: the root whose dpkg lock and log show the installs no hooks report (default: this system's).",
+        valueName: "file"))
+    var aptConfig: String?
+
     func run() throws {
         if systemdUnit {
             let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
@@ -43,6 +49,7 @@ struct ServeCommand: ParsableCommand {
             StandardOutput.stderr.line("installtop: \(error)")
             throw ExitCode(ExitStatus.invalidUsage.rawValue)
         }
-        throw ExitCode(ServeSession(socketPath: path, scheduling: scheduling, history: history).run())
+        throw ExitCode(ServeSession(socketPath: path, scheduling: scheduling, history: history,
+                                    dpkgLog: DpkgLogSource.resolve(aptConfig: aptConfig)).run())
     }
 }

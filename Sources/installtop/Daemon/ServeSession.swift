@@ -3,6 +3,7 @@ import EngineDaemon
 import EngineWire
 import Foundation
 import Glibc
+import InstallDrivers
 import InstallEngine
 import InstallHistory
 
@@ -12,6 +13,8 @@ struct ServeSession {
     let socketPath: String
     let scheduling: SchedulingOptions
     let history: HistoryOptions
+    /// The dpkg whose log shows the installs no hooks report; `nil` when there is none to follow.
+    let dpkgLog: DpkgLogSource?
 
     /// Serves until stopped; returns the exit status (0 after an orderly stop, 1 when the
     /// engine could not start).
@@ -24,7 +27,7 @@ struct ServeSession {
         let queue = host.queue
         let server: EngineServer
         do {
-            server = try EngineServer(queue: queue, history: host.history, options: ServerOptions(socketPath: socketPath, log: log, kinds: kinds))
+            server = try EngineServer(queue: queue, history: host.history, options: ServerOptions(socketPath: socketPath, log: log, kinds: kinds, dpkgLog: dpkgLog))
         } catch {
             StandardOutput.stderr.line("installtop: \(error)")
             return 1

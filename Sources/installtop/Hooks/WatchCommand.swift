@@ -64,7 +64,8 @@ struct WatchCommand: ParsableCommand {
         defer { kinds.removeFiles() }
         let server: EngineServer
         do {
-            server = try EngineServer(queue: engine.queue, history: engine.history, options: ServerOptions(socketPath: socket, kinds: kinds))
+            server = try EngineServer(queue: engine.queue, history: engine.history, options: ServerOptions(
+                socketPath: socket, kinds: kinds, dpkgLog: DpkgLogSource.resolve(aptConfig: options.aptConfig)))
         } catch {
             StandardOutput.stderr.line("installtop: cannot listen on \(socket): \(error)")
             throw ExitCode(1)

@@ -1,0 +1,137 @@
+import APTTestSupport
+import Foundation
+import Glibc
+import Testing
+
+/// Without hooks (rule 28, PRODUCT.md "Observed jobs"): `installtop serve --apt-config` follows
+/// the private root's dpkg lock and log, and a plain `apt-get install` there becomes an observed
+/// job from what dpkg's log says, its results from dpkg's state once apt-get is gone.
+@Suite("observed jobs from dpkg's log", .serialized)
+struct DpkgLogJobTests {
+    @Test("apt-get install held open by a slow postinst, no hooks: one observed job from dpkg's log with both packages and their phases, results after")
+    func installWithoutHooks() async throws {
+        let host = HostPackageFingerprint()
+        let apt = try APTTestRoot()
+        defer { apt.remove() }
+        try apt.publish([
+            TestPackage(name: "lab-slow", postinst: "while [ ! -e \"$DPKG_ROOT/release\" ]; do sleep 0.05; done"),
+            TestPackage(name: "lab-later", version: "2.1", depends: "lab-slow"),
+        ])
+        let fixture = try DaemonFixture(history: true)
+        defer { fixture.folder.remove() }
+        try await fixture.start(extraArguments: ["--apt-config", apt.configuration])
+        let client = try RawClient(socket: fixture.socket)
+        defer { client.close() }
+        try client.send(#"{"command":"subscribe","id":1}"#)
+        _ = try await client.read(until: "snapshot.end") { $0.name == "snapshot.end" }
+
+        let release = apt.root + "/release"
+        let aptGet = try Self.startAptGet(["install", "-y", "lab-later"], in: apt, folder: fixture.folder)
+        defer {
+            _ = FileManager.default.createFile(atPath: release, contents: nil)
+            if aptGet.poll() == nil { kill(aptGet.pid, SIGKILL) }
+            _ = aptGet.waitBlocking()
+        }
+        let running = try await client.read(until: "lab-slow configuring, from dpkg's log", timeout: .seconds(90)) {
+            $0.name == "progress" && ($0.string("message") ?? "").contains("Configuring")
+        }
+        let queued = try #require(running.first { $0.name == "job.queued" })
+        #expect(queued.bool("observed") == true)
+        let name = queued.string("name") ?? ""
+        #expect(name.hasPrefix("apt-get install -y lab-later — root") && name.contains("installtop hooks install"), "\(name)")
+        let updates = queued.fields["updates"] as? [[String: Any]] ?? []
+        #expect(Set(updates.compactMap { $0["id"] as? String }) == ["lab-slow", "lab-later"], "\(updates)")
+        #expect(updates.contains { $0["title"] as? String == "lab-later 2.1" }, "versions from the log or dpkg's arguments: \(updates)")
+        #expect(!running.contains { $0.name == "job.completed" }, "the job runs while the postinst does")
+
+        _ = FileManager.default.createFile(atPath: release, contents: nil)
+        #expect(aptGet.waitBlocking() == 0)
+        let rest = try await client.read(until: "the observed job's job.completed", timeout: .seconds(90)) { $0.name == "job.completed" }
+        let results = Self.results(running + rest)
+        #expect(results == ["lab-slow": "succeeded", "lab-later": "succeeded"], "\(results)")
+        #expect((running + rest).filter { $0.name == "job.queued" }.count == 1, "one job for the transaction")
+        #expect(try apt.states().filter { $0.value.status == "ii" }.keys.sorted() == ["lab-later", "lab-slow"])
+        #expect(host.changes(since: HostPackageFingerprint()).isEmpty)
+    }
+
+    @Test("With hooks installed too, the hooks' job is the only one for the transaction")
+    func hooksWin() async throws {
+        let host = HostPackageFingerprint()
+        let apt = try APTTestRoot()
+        defer { apt.remove() }
+        try apt.publish([TestPackage(name: "lab-a"), TestPackage(name: "lab-b", depends: "lab-a", postinst: "sleep 0.5")])
+        let fixture = try DaemonFixture(history: true)
+        defer { fixture.folder.remove() }
+        try await fixture.start(extraArguments: ["--apt-config", apt.configuration])
+        let hooks = try await installtop(["hooks", "install", "--apt-config", apt.configuration, "--socket", fixture.socket], in: fixture.folder)
+        try #require(hooks.status == 0, "\(hooks.stdout)\(hooks.stderr)")
+        let client = try RawClient(socket: fixture.socket)
+        defer { client.close() }
+        try client.send(#"{"command":"subscribe","id":1}"#)
+        _ = try await client.read(until: "snapshot.end") { $0.name == "snapshot.end" }
+
+        let run = try apt.aptGet(["install", "-y", "lab-b"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let events = try await client.read(until: "the observed job's job.completed", timeout: .seconds(90)) { $0.name == "job.completed" }
+        // A second job would be queued before the first completes: both are seen by then.
+        let queued = events.filter { $0.name == "job.queued" }
+        #expect(queued.count == 1, "\(queued.map { $0.string("name") ?? "" })")
+        let name = queued.first?.string("name") ?? ""
+        #expect(name.hasPrefix("apt-get install -y lab-b") && !name.contains("dpkg's log"), "the hooks' job, with apt's plan: \(name)")
+        let status = try await fixture.statusJobs()
+        #expect(status.count == 1, "\(status)")
+        #expect(host.changes(since: HostPackageFingerprint()).isEmpty)
+    }
+
+    @Test("serve started while apt-get is already held in a postinst: the log is read back to the holder's start, the job has both packages and its phase")
+    func engineStartedMidTransaction() async throws {
+        let host = HostPackageFingerprint()
+        let apt = try APTTestRoot()
+        defer { apt.remove() }
+        try apt.publish([
+            TestPackage(name: "lab-slow", postinst: "while [ ! -e \"$DPKG_ROOT/release\" ]; do sleep 0.05; done"),
+            TestPackage(name: "lab-later", depends: "lab-slow"),
+        ])
+        let fixture = try DaemonFixture(history: true)
+        defer { fixture.folder.remove() }
+        let release = apt.root + "/release"
+        let aptGet = try Self.startAptGet(["install", "-y", "lab-later"], in: apt, folder: fixture.folder)
+        defer {
+            _ = FileManager.default.createFile(atPath: release, contents: nil)
+            if aptGet.poll() == nil { kill(aptGet.pid, SIGKILL) }
+            _ = aptGet.waitBlocking()
+        }
+        try await waitUntil("lab-slow's postinst to run") {
+            ((try? String(contentsOfFile: apt.root + "/var/log/dpkg.log", encoding: .utf8)) ?? "").contains("status half-configured lab-slow")
+        }
+        try await fixture.start(extraArguments: ["--apt-config", apt.configuration])
+        let client = try RawClient(socket: fixture.socket)
+        defer { client.close() }
+        try client.send(#"{"command":"subscribe","id":1}"#)
+        let running = try await client.read(until: "the job, lab-slow configuring", timeout: .seconds(90)) {
+            $0.name == "progress" && ($0.string("message") ?? "").contains("Configuring")
+        }
+        let queued = try #require(running.first { $0.name == "job.queued" })
+        let updates = queued.fields["updates"] as? [[String: Any]] ?? []
+        #expect(Set(updates.compactMap { $0["id"] as? String }) == ["lab-slow", "lab-later"], "from the log before serve started: \(updates)")
+        _ = FileManager.default.createFile(atPath: release, contents: nil)
+        #expect(aptGet.waitBlocking() == 0)
+        let rest = try await client.read(until: "job.completed", timeout: .seconds(90)) { $0.name == "job.completed" }
+        let results = Self.results(running + rest)
+        #expect(results == ["lab-slow": "succeeded", "lab-later": "succeeded"], "\(results)")
+        #expect(host.changes(since: HostPackageFingerprint()).isEmpty)
+    }
+
+    /// `apt-get ARGUMENTS` in `apt`'s root, started and left running (the caller reaps it).
+    private static func startAptGet(_ arguments: [String], in apt: APTTestRoot, folder: TestFolder) throws -> SpawnedProcess {
+        try SpawnedProcess(
+            executable: "/usr/bin/apt-get", arguments: arguments,
+            environment: ProcessInfo.processInfo.environment.merging(apt.environment) { _, new in new },
+            workingDirectory: folder.path, stdoutPath: try folder.write("apt.out", ""), stderrPath: try folder.write("apt.err", ""))
+    }
+
+    /// Each package's result in `events`' `update.completed`.
+    private static func results(_ events: [JSONEvent]) -> [String: String] {
+        Dictionary(events.filter { $0.name == "update.completed" }.map { ($0.string("id") ?? "", $0.string("result") ?? "") }) { first, _ in first }
+    }
+}
