@@ -173,8 +173,6 @@ public struct JobMachine: Sendable {
             }
         case .malformedChannelLine:
             malformedChannelLines += 1
-        case .channelLine:
-            break
         }
         return actions
     }
