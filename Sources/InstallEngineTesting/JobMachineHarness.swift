@@ -74,6 +74,7 @@ public struct JobMachineHarness: Sendable {
         case .update(let index, let report): perform(machine.driverReport(report, about: index))
         case .updateFinished(let index, let verdict): perform(machine.driverUpdateFinished(at: index, verdict: verdict, now: now))
         case .jobProgress(let percent): perform(machine.driverJobProgress(percent))
+        case .ignoredLine: perform(machine.driverIgnoredLine())
         }
     }
 

@@ -91,6 +91,22 @@ struct JobMachineDriverTests {
         #expect(job.machine.results[0].resultCode == .succeeded)
     }
 
+    @Test("Lines the driver's tool wrote that it could not read count as the job's ignored lines, running or not; not once the job completed")
+    func ignoredLines() {
+        var job = harness(["a"])
+        job.driver(.ignoredLine)
+        job.driver(.updateStarted(index: 0))
+        job.driver(.ignoredLine)
+        #expect(job.machine.malformedChannelLines == 2)
+        #expect(job.machine.driverProtocolErrors == 0)
+        #expect(job.changes == [.updateStarted(index: 0)], "nothing is announced")
+        job.driver(.updateFinished(index: 0, .succeeded))
+        job.driverEnded(.exited(0))
+        job.driver(.ignoredLine)
+        #expect(job.machine.malformedChannelLines == 2)
+        #expect(job.machine.results.map(\.resultCode) == [.succeeded])
+    }
+
     @Test("Rule 23: updates the driver did not finish fail as not reached, with its exit status")
     func notReached() {
         var job = harness(["a", "b", "c"])

@@ -70,9 +70,13 @@ final class APTRunningDriver: RunningDriver {
 
     // MARK: - apt-get's lines (its sinks, on the poller's thread)
 
-    /// One Status-Fd line (fd 3).
+    /// One Status-Fd line (fd 3). A line the tracker could not read is counted on the job.
     private func statusLine(_ line: String) {
-        deliver { state in state.run.statusLine(line) { Self.rebootList(at: plan.environment.rebootPackagesPath) } }
+        deliver { state in
+            let ignoredBefore = state.run.tracker.ignoredLines
+            let reports = state.run.statusLine(line) { Self.rebootList(at: plan.environment.rebootPackagesPath) }
+            return reports + repeatElement(.ignoredLine, count: state.run.tracker.ignoredLines - ignoredBefore)
+        }
     }
 
     /// One line apt-get or dpkg printed.

@@ -13,4 +13,8 @@ public enum DriverReport: Sendable, Hashable {
     /// percent is the higher of it and rule 6's, so it never goes down and reaches 100 when
     /// every update has finished.
     case jobProgress(percent: Double)
+    /// A line of the driver's tool it could not read (apt's Status-Fd lines it does not know,
+    /// or that name a package outside the plan): ignored, and counted with the job's ignored
+    /// channel lines, which its result shows.
+    case ignoredLine
 }

@@ -255,6 +255,7 @@ public final class InstallationJob: Sendable {
             case .update(let index, let report): state.machine.driverReport(report, about: index)
             case .updateFinished(let index, let verdict): state.machine.driverUpdateFinished(at: index, verdict: verdict, now: now)
             case .jobProgress(let percent): state.machine.driverJobProgress(percent)
+            case .ignoredLine: state.machine.driverIgnoredLine()
             }
         }
     }

@@ -79,6 +79,15 @@ extension JobMachine {
         return actions
     }
 
+    /// The driver could not read a line of its tool: counted with the job's ignored channel
+    /// lines (`malformedChannelLines`), as a child's unreadable progress line is; nothing else
+    /// changes. Nothing is counted once the job has completed: its result was given.
+    public mutating func driverIgnoredLine() -> [JobAction] {
+        guard !isCompleted else { return [] }
+        countIgnoredLine()
+        return []
+    }
+
     /// The driver's processes are gone (rule 23). Every update it did not finish gets a result:
     /// after an abort, `aborted` (`operationCancelled` if it was running, `callCancelled` if it
     /// never started); otherwise `failed` with "not reached" and the driver's exit status. Then
