@@ -9,6 +9,10 @@ public enum DriverReport: Sendable, Hashable {
     case update(index: Int, UpdateReport)
     /// Update `index` ended this way.
     case updateFinished(index: Int, DriverVerdict)
+    /// The driver ended the job before some of its updates: every update that has not started
+    /// by now ends with this verdict (normally `aborted` with `callCancelled`: not started).
+    /// Updates in progress are left to the driver's end (rule 23).
+    case unstartedUpdatesFinished(DriverVerdict)
     /// The driver's own figure for the whole job (apt's overall percent), 0–100. The job's
     /// percent is the higher of it and rule 6's, so it never goes down and reaches 100 when
     /// every update has finished.
