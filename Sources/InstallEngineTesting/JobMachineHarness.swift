@@ -75,6 +75,8 @@ public struct JobMachineHarness: Sendable {
         case .updateFinished(let index, let verdict): perform(machine.driverUpdateFinished(at: index, verdict: verdict, now: now))
         case .jobProgress(let percent): perform(machine.driverJobProgress(percent))
         case .jobMessage(let text): perform(machine.driverJobMessage(text))
+        case .ignoredLine: perform(machine.driverIgnoredLine())
+        case .unstartedUpdatesFinished(let verdict): perform(machine.driverUnstartedUpdatesFinished(verdict: verdict, now: now))
         }
     }
 

@@ -91,6 +91,53 @@ struct JobMachineDriverTests {
         #expect(job.machine.results[0].resultCode == .succeeded)
     }
 
+    @Test("Lines the driver's tool wrote that it could not read count as the job's ignored lines, running or not; not once the job completed")
+    func ignoredLines() {
+        var job = harness(["a"])
+        job.driver(.ignoredLine)
+        job.driver(.updateStarted(index: 0))
+        job.driver(.ignoredLine)
+        #expect(job.machine.malformedChannelLines == 2)
+        #expect(job.machine.driverProtocolErrors == 0)
+        #expect(job.changes == [.updateStarted(index: 0)], "nothing is announced")
+        job.driver(.updateFinished(index: 0, .succeeded))
+        job.driverEnded(.exited(0))
+        job.driver(.ignoredLine)
+        #expect(job.machine.malformedChannelLines == 2)
+        #expect(job.machine.results.map(\.resultCode) == [.succeeded])
+    }
+
+    @Test("A driver that ends a job before some updates: only the updates not started get its verdict, as never started")
+    func unstartedUpdatesFinished() {
+        var job = harness(["a", "b", "c"])
+        job.driver(.updateStarted(index: 0))
+        job.driver(.updateFinished(index: 0, .succeeded))
+        job.driver(.updateStarted(index: 1))
+        job.driver(.unstartedUpdatesFinished(DriverVerdict(resultCode: .aborted, reason: "not started: stopped", hResult: .callCancelled)))
+        #expect(job.machine.results.map(\.resultCode) == [.succeeded, .inProgress, .aborted])
+        #expect(job.machine.results[2].hResult == .callCancelled)
+        #expect(job.machine.results[2].reason == "not started: stopped")
+        #expect(job.machine.results[2].startedAt == nil, "never started")
+        #expect(job.machine.driverProtocolErrors == 0)
+        job.driverEnded(.exited(0))
+        #expect(job.machine.results[1].resultCode == .failed, "the running update is left to the driver's end")
+    }
+
+    @Test("A status text for every update (a session driver's \"stopping\" sent to the whole plan) reaches only the update in progress, and is no protocol error")
+    func messageToUpdatesNotInProgress() {
+        var job = harness(["a", "b", "c"])
+        job.driver(.updateStarted(index: 0))
+        job.driver(.updateFinished(index: 0, .succeeded))
+        job.driver(.updateStarted(index: 1))
+        let before = job.changes.count
+        for index in 0..<3 { job.driver(.update(index: index, .message("stopping after this task"))) }
+        #expect(Array(job.changes.dropFirst(before)) == [.progress(index: 1)])
+        #expect(job.machine.progress().currentUpdateIndex == 1)
+        #expect(job.machine.progress().currentUpdateMessage == "stopping after this task")
+        #expect(job.machine.results.map(\.resultCode) == [.succeeded, .inProgress, .notStarted])
+        #expect(job.machine.driverProtocolErrors == 0)
+    }
+
     @Test("Rule 23: updates the driver did not finish fail as not reached, with its exit status")
     func notReached() {
         var job = harness(["a", "b", "c"])

@@ -5,10 +5,10 @@ import Synchronization
 
 /// One apt-get transaction as it runs: its process, the pure `APTRunState` its lines go
 /// through, and what happens after it ends (dpkg's final state, the repair after a forced stop).
-final class APTRunningDriver: RunningDriver, UpdateReporter {
+final class APTRunningDriver: RunningDriver {
     private struct State {
         var run: APTRunState
-        var process: ProcessRunningUpdate?
+        var process: ChildProcess?
         /// What a forced stop killed.
         var killed: [ProcessTree.Member]?
     }
@@ -35,10 +35,14 @@ final class APTRunningDriver: RunningDriver, UpdateReporter {
                       reporter: any DriverReporter) -> APTRunningDriver {
         let driver = APTRunningDriver(plan: plan, aptGet: aptGet, reporter: reporter)
         let commandLine = APTCommandLine(request: plan.job.request, aptGet: aptGet)
-        let carrier = Update(id: "apt-get", title: plan.job.request.summary, environment: plan.environment.commandEnvironment)
-        let request = UpdateRunRequest(update: carrier, operation: plan.job.request.operation,
-                                       command: .argv(plan.environment.command(commandLine.transaction)), jobName: jobName, channelFormat: .raw)
-        let process = backend.startProcess(request, reporter: driver)
+        var environment = plan.environment.commandEnvironment
+        environment["INSTALLTOP_OPERATION"] = plan.job.request.operation.name
+        environment["INSTALLTOP_JOB"] = jobName
+        let spec = ChildSpec(command: .argv(plan.environment.command(commandLine.transaction)), environment: environment)
+        let process = backend.startChild(spec, sinks: ChildSinks(
+            stdout: .text { driver.outputLine($0, on: .stdout) },
+            stderr: .text { driver.outputLine($0, on: .stderr) },
+            channel: .text { driver.statusLine($0) }))
         driver.state.withLock { $0.process = process }
         Task.detached { await driver.finish(after: process) }
         return driver
@@ -64,26 +68,27 @@ final class APTRunningDriver: RunningDriver, UpdateReporter {
         get async { await slot.outcome }
     }
 
-    // MARK: - UpdateReporter (apt-get's lines, on the poller's thread)
+    // MARK: - apt-get's lines (its sinks, on the poller's thread)
 
-    func report(_ report: UpdateReport) {
-        deliver { state -> [DriverReport] in
-            switch report {
-            case .channelLine(let line):
-                return state.run.statusLine(line) { Self.rebootList(at: plan.environment.rebootPackagesPath) }
-            case .output(let stream, let line):
-                return state.run.outputLine(line, on: stream)
-            default:
-                return []
-            }
+    /// One Status-Fd line (fd 3). A line the tracker could not read is counted on the job.
+    private func statusLine(_ line: String) {
+        deliver { state in
+            let ignoredBefore = state.run.tracker.ignoredLines
+            let reports = state.run.statusLine(line) { Self.rebootList(at: plan.environment.rebootPackagesPath) }
+            return reports + repeatElement(.ignoredLine, count: state.run.tracker.ignoredLines - ignoredBefore)
         }
+    }
+
+    /// One line apt-get or dpkg printed.
+    private func outputLine(_ line: String, on stream: StandardStream) {
+        deliver { state in state.run.outputLine(line, on: stream) }
     }
 
     // MARK: - The end
 
     /// Waits for apt-get, repairs after a forced stop (or runs the triggers a graceful one
     /// left pending), checks dpkg's final state, then settles.
-    private func finish(after process: ProcessRunningUpdate) async {
+    private func finish(after process: ChildProcess) async {
         let outcome = await process.outcome
         // What the kill cut is known only now that everything apt said before it died has been
         // read: under load its Status-Fd lines may still have been in the pipe at the kill. The

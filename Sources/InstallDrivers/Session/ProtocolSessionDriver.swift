@@ -25,10 +25,11 @@ public struct ProtocolSessionDriver: SessionDriver {
 
     public func start(reporter: any SessionReporter) -> any RunningSession {
         let session = RunningProtocolSession(reporter: reporter, interruptGrace: interruptGrace)
-        let carrier = Update(id: command.first ?? "driver", workingDirectory: workingDirectory, environment: environment)
-        let request = UpdateRunRequest(update: carrier, operation: .install, command: .argv(command), jobName: "driver",
-                                       channelFormat: .raw, controlChannel: true)
-        session.attach(backend.startProcess(request, reporter: session))
+        let spec = ChildSpec(command: .argv(command), workingDirectory: workingDirectory, environment: environment, controlChannel: true)
+        session.attach(backend.startChild(spec, sinks: ChildSinks(
+            stdout: .text { session.outputLine($0) },
+            stderr: .text { session.outputLine($0) },
+            channel: .bytes { session.protocolLine($0) })))
         return session
     }
 }

@@ -1,13 +1,12 @@
 import InstallEngine
 
 /// The pure half of a protocol driver's session: turns decoded driver-protocol messages into
-/// the engine's `SessionReport`s, by each job's key and each update's index in its plan, and
-/// remembers what runs, so a stop can say what it waits for.
+/// the engine's `SessionReport`s, by each job's key and each update's index in its plan.
+/// Which updates started or finished is the job machine's to judge (a second start or verdict
+/// is counted there, on the job), not this translation's.
 struct ProtocolSessionState {
     private struct Job {
         var indexOf: [String: Int]
-        var started: Set<Int> = []
-        var finished: Set<Int> = []
         /// The update that started last, for output lines that name none.
         var current: Int?
         var ended = false
@@ -36,7 +35,6 @@ struct ProtocolSessionState {
             return [.plan(job: plan.job, name: plan.name, operation: plan.operation, updates: updates)]
         case .started(let reference):
             guard let index = index(of: reference) else { return [] }
-            jobs[reference.job]?.started.insert(index)
             jobs[reference.job]?.current = index
             return [.job(reference.job, .updateStarted(index: index))]
         case .progress(let progress):
@@ -54,12 +52,7 @@ struct ProtocolSessionState {
             guard let index = index(of: reference) else { return [] }
             return [.job(reference.job, .update(index: index, .rebootRequired))]
         case .finished(let end):
-            guard let index = index(of: end.reference), jobs[end.reference.job]?.finished.contains(index) == false else {
-                protocolErrors += 1
-                return []
-            }
-            jobs[end.reference.job]?.started.insert(index)
-            jobs[end.reference.job]?.finished.insert(index)
+            guard let index = index(of: end.reference) else { return [] }
             let key = end.reference.job
             var reports: [SessionReport] = []
             let verdict: DriverVerdict
@@ -88,8 +81,9 @@ struct ProtocolSessionState {
             var reports: [SessionReport] = []
             for key in keys.sorted() {
                 guard let job = jobs[key], !job.ended else { continue }
-                for index in job.started.subtracting(job.finished).sorted()
-                where stopping.waitingFor.isEmpty || stopping.waitingFor.contains(where: { job.indexOf[$0] == index }) {
+                // The message reaches the updates in progress: the job drops it for the others.
+                let indices = stopping.waitingFor.isEmpty ? Array(job.indexOf.values) : stopping.waitingFor.compactMap { job.indexOf[$0] }
+                for index in indices.sorted() {
                     reports.append(.job(key, .update(index: index, .message(Self.stoppingMessage))))
                 }
             }

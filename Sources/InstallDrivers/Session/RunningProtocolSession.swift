@@ -9,10 +9,10 @@ import Synchronization
 
 /// A protocol driver's process as it runs: its fd-3 lines decoded and passed through
 /// `ProtocolSessionState`, its stop requests written to fd 4.
-final class RunningProtocolSession: RunningSession, UpdateReporter {
+final class RunningProtocolSession: RunningSession {
     private struct State {
         var sessionState = ProtocolSessionState()
-        var process: ProcessRunningUpdate?
+        var process: ChildProcess?
         var interrupted = false
         /// The last lines the driver printed itself, for a driver that ends without a plan.
         var recentOutput: [String] = []
@@ -31,7 +31,7 @@ final class RunningProtocolSession: RunningSession, UpdateReporter {
         self.interruptGrace = interruptGrace
     }
 
-    func attach(_ process: ProcessRunningUpdate) {
+    func attach(_ process: ChildProcess) {
         state.withLock { $0.process = process }
         Task.detached { [self] in
             let outcome = await process.outcome
@@ -56,29 +56,29 @@ final class RunningProtocolSession: RunningSession, UpdateReporter {
         }
     }
 
-    // MARK: - UpdateReporter (the driver's lines, on the poller's thread, in order)
+    // MARK: - The driver's lines (its sinks, on the poller's thread, in order)
 
-    func report(_ report: UpdateReport) {
+    /// One line of the driver protocol (fd 3).
+    func protocolLine(_ line: UnsafeBufferPointer<UInt8>) {
+        guard !line.isEmpty else { return }
         let reports = state.withLock { state -> [SessionReport] in
-            switch report {
-            case .channelLine(let line):
-                guard !line.isEmpty else { return [] }
-                do {
-                    return state.sessionState.receive(try DriverMessage.decode(Array(line.utf8)))
-                } catch {
-                    state.sessionState.countError()
-                    if state.firstProtocolError == nil { state.firstProtocolError = "\(error)" }
-                    return []
-                }
-            case .output(_, let line):
-                state.recentOutput.append(line)
-                if state.recentOutput.count > Self.recentOutputLimit { state.recentOutput.removeFirst() }
-                return []
-            default:
+            do {
+                return state.sessionState.receive(try DriverMessage.decode(Array(line)))
+            } catch {
+                state.sessionState.countError()
+                if state.firstProtocolError == nil { state.firstProtocolError = "\(error)" }
                 return []
             }
         }
         for item in reports { reporter.report(item) }
+    }
+
+    /// One line the driver printed itself (stdout or stderr).
+    func outputLine(_ line: String) {
+        state.withLock { state in
+            state.recentOutput.append(line)
+            if state.recentOutput.count > Self.recentOutputLimit { state.recentOutput.removeFirst() }
+        }
     }
 
     // MARK: - RunningSession
@@ -94,7 +94,7 @@ final class RunningProtocolSession: RunningSession, UpdateReporter {
     /// SIGINT to the driver's process group (what Ctrl-C does), then, if it is still there
     /// after the grace, every process of it.
     func kill() {
-        let process = state.withLock { state -> ProcessRunningUpdate? in
+        let process = state.withLock { state -> ChildProcess? in
             guard !state.interrupted else { return nil }
             state.interrupted = true
             return state.process

@@ -9,6 +9,10 @@ public enum DriverReport: Sendable, Hashable {
     case update(index: Int, UpdateReport)
     /// Update `index` ended this way.
     case updateFinished(index: Int, DriverVerdict)
+    /// The driver ended the job before some of its updates: every update that has not started
+    /// by now ends with this verdict (normally `aborted` with `callCancelled`: not started).
+    /// Updates in progress are left to the driver's end (rule 23).
+    case unstartedUpdatesFinished(DriverVerdict)
     /// The driver's own figure for the whole job (apt's overall percent), 0–100. The job's
     /// percent is the higher of it and rule 6's, so it never goes down and reaches 100 when
     /// every update has finished.
@@ -17,4 +21,8 @@ public enum DriverReport: Sendable, Hashable {
     /// on (apt's downloads, a repair after the last package); `nil` clears it. It stays until
     /// the driver changes it, also once the job has completed (a repair's outcome).
     case jobMessage(String?)
+    /// A line of the driver's tool it could not read (apt's Status-Fd lines it does not know,
+    /// or that name a package outside the plan): ignored, and counted with the job's ignored
+    /// channel lines, which its result shows.
+    case ignoredLine
 }

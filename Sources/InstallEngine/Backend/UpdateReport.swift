@@ -15,7 +15,4 @@ public enum UpdateReport: Sendable, Hashable {
     case output(StandardStream, String)
     /// A progress-channel line that could not be understood. Ignored, only counted.
     case malformedChannelLine
-    /// One progress-channel line as it was written, for a request whose `channelFormat` is
-    /// `.raw` (a driver reads its own protocol there). The engine ignores it.
-    case channelLine(String)
 }

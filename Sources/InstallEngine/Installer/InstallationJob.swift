@@ -256,6 +256,8 @@ public final class InstallationJob: Sendable {
             case .updateFinished(let index, let verdict): state.machine.driverUpdateFinished(at: index, verdict: verdict, now: now)
             case .jobProgress(let percent): state.machine.driverJobProgress(percent)
             case .jobMessage(let text): state.machine.driverJobMessage(text)
+            case .ignoredLine: state.machine.driverIgnoredLine()
+            case .unstartedUpdatesFinished(let verdict): state.machine.driverUnstartedUpdatesFinished(verdict: verdict, now: now)
             }
         }
     }

@@ -64,6 +64,21 @@ extension JobMachine {
         return actions
     }
 
+    /// The driver ended the job before some of its updates: each update that has not started
+    /// gets `verdict`, as `driverUpdateFinished` gives it; updates in progress or finished keep
+    /// theirs. The machine, not the driver, knows which have started.
+    public mutating func driverUnstartedUpdatesFinished(verdict: DriverVerdict, now: Date) -> [JobAction] {
+        guard phase == .driverRunning else {
+            countProtocolError()
+            return []
+        }
+        var actions: [JobAction] = []
+        for index in resultList.indices where resultList[index].resultCode == .notStarted {
+            actions += driverUpdateFinished(at: index, verdict: verdict, now: now)
+        }
+        return actions
+    }
+
     /// The driver's own figure for the whole job. A figure outside 0…100 is a protocol error; one
     /// below the highest so far changes nothing (rule 6: the job's percent never goes down). The
     /// change is announced as progress of the current update.
@@ -77,6 +92,15 @@ extension JobMachine {
         var actions: [JobAction] = []
         notify(.progress(index: currentIndex), into: &actions)
         return actions
+    }
+
+    /// The driver could not read a line of its tool: counted with the job's ignored channel
+    /// lines (`malformedChannelLines`), as a child's unreadable progress line is; nothing else
+    /// changes. Nothing is counted once the job has completed: its result was given.
+    public mutating func driverIgnoredLine() -> [JobAction] {
+        guard !isCompleted else { return [] }
+        countIgnoredLine()
+        return []
     }
 
     /// The driver's processes are gone (rule 23). Every update it did not finish gets a result:

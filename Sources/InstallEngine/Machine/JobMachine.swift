@@ -54,7 +54,8 @@ public struct JobMachine: Sendable {
     public private(set) var stoppedByFailure = false
     /// The job's result once it has completed.
     public private(set) var result: InstallationResult?
-    /// Progress-channel lines that could not be understood (ignored, rule 22's count too).
+    /// Progress-channel lines that could not be understood, and lines a driver's tool wrote that
+    /// the driver could not read (ignored, rule 22's count too).
     public private(set) var malformedChannelLines = 0
     /// Driver reports about an update outside the plan or out of its lifecycle (rule 22).
     public private(set) var driverProtocolErrors = 0
@@ -174,9 +175,7 @@ public struct JobMachine: Sendable {
                 applyProgress(at: index, percent: percent, message: nil, into: &actions)
             }
         case .malformedChannelLine:
-            malformedChannelLines += 1
-        case .channelLine:
-            break
+            countIgnoredLine()
         }
         return actions
     }
@@ -357,6 +356,10 @@ public struct JobMachine: Sendable {
         guard percent > driverJobPercent else { return false }
         driverJobPercent = min(percent, 100)
         return true
+    }
+
+    mutating func countIgnoredLine() {
+        malformedChannelLines += 1
     }
 
     mutating func countProtocolError() {

@@ -1,7 +1,8 @@
 import Glibc
 
-/// The environment a child gets (PRODUCT.md): installtop's own, then the update's `env`, then
-/// the `INSTALLTOP_*` variables, each later source replacing a variable of the same name.
+/// The environment a child gets (PRODUCT.md): installtop's own, then the spec's (an update's
+/// `env` and its `INSTALLTOP_*` variables), then the descriptor variables, each later source
+/// replacing a variable of the same name.
 ///
 /// Built once per spawn, on the path between one child and the next, so installtop's own
 /// entries are not copied: the array points at the strings of `environ` (which glibc never
@@ -14,13 +15,10 @@ final class ChildEnvironment {
     /// The child's `PATH`, used to find a command given by name; `nil` when it has none.
     private(set) var searchPath: String?
 
-    init(for request: UpdateRunRequest) {
-        var overrides = request.update.environment
+    init(for spec: ChildSpec) {
+        var overrides = spec.environment
         overrides["INSTALLTOP_PROGRESS_FD"] = "3"
-        overrides["INSTALLTOP_UPDATE_ID"] = request.update.id
-        overrides["INSTALLTOP_OPERATION"] = request.operation.name
-        overrides["INSTALLTOP_JOB"] = request.jobName
-        if request.controlChannel { overrides["INSTALLTOP_CONTROL_FD"] = "4" }
+        if spec.controlChannel { overrides["INSTALLTOP_CONTROL_FD"] = "4" }
         let overridden = overrides.keys.map { Array($0.utf8) }
 
         var index = 0

@@ -7,9 +7,9 @@ import Synchronization
 /// thread, not a thousand.
 ///
 /// `watch` hands a child over from any thread; from then on only the poller's thread touches
-/// it: it reads the pipes and reports each line, reaps the child when its pidfd turns readable
+/// it: it reads the pipes and hands each line to its sink, reaps the child when its pidfd turns readable
 /// (or, without a pidfd, when `waitpid(WNOHANG)` finds it gone, checked every 20 ms), drains the
-/// pipes for at most the drain timeout and settles the outcome. Reporters run on this thread
+/// pipes for at most the drain timeout and settles the outcome. Sinks run on this thread
 /// and must never block: what their reports lead to (subscribers, history writes, a driver's
 /// follow-up) runs on a `SerialWorkQueue`, so a subscriber that blocks cannot hold up the
 /// reading of the children.
@@ -40,18 +40,17 @@ final class ChildPoller: Sendable {
     /// Hands `child` over to the poller, starting its thread first if needed. Returns why it
     /// could not (no descriptors or threads left); the child is then abandoned: killed, reaped
     /// and its descriptors closed, with nothing reported.
-    func watch(_ child: SpawnedChild, handle: ProcessRunningUpdate, reporter: any UpdateReporter,
-               maxLineBytes: Int, drainTimeout: Duration, channelFormat: ChannelFormat) -> SystemError? {
+    func watch(_ child: SpawnedChild, handle: ChildProcess, sinks: ChildSinks,
+               maxLineBytes: Int, drainTimeout: Duration) -> SystemError? {
         registry.withLock { registry -> SystemError? in
             if registry.epoll < 0, let error = start(&registry) {
-                WatchedChild(id: 0, child: child, handle: handle, reporter: reporter, maxLineBytes: maxLineBytes,
-                             drainTimeout: drainTimeout, channelFormat: channelFormat, epoll: -1).abandon()
+                WatchedChild(id: 0, child: child, handle: handle, sinks: sinks, maxLineBytes: maxLineBytes,
+                             drainTimeout: drainTimeout, epoll: -1).abandon()
                 return error
             }
             registry.lastID += 1
-            let watched = WatchedChild(id: registry.lastID, child: child, handle: handle, reporter: reporter,
-                                       maxLineBytes: maxLineBytes, drainTimeout: drainTimeout,
-                                       channelFormat: channelFormat, epoll: registry.epoll)
+            let watched = WatchedChild(id: registry.lastID, child: child, handle: handle, sinks: sinks,
+                                       maxLineBytes: maxLineBytes, drainTimeout: drainTimeout, epoll: registry.epoll)
             // Registered under the lock: the thread takes the arrivals under it after every
             // wait, so it knows the child before it looks up any of its events.
             if let error = watched.register() {

@@ -1,9 +1,9 @@
 import CPosixSpawn
 import Glibc
 
-/// Starts one update's command with `posix_spawn`, following CHILD-PROCESSES.md: stdin from
+/// Starts one `ChildSpec` with `posix_spawn`, following CHILD-PROCESSES.md: stdin from
 /// /dev/null, stdout/stderr/fd 3 to pipes, its own process group, default signal dispositions
-/// and an empty signal mask, the update's working directory, and nothing else inherited.
+/// and an empty signal mask, the spec's working directory, and nothing else inherited.
 enum ChildSpawner {
     /// Why a command could not be started, as the outcome's text:
     /// `cannot run ./apply.sh: Permission denied`.
@@ -19,13 +19,13 @@ enum ChildSpawner {
         }
     }
 
-    /// Spawns the command of `request`, or explains why it cannot run. With `openingPidfd`
-    /// the child comes with a pidfd when the kernel offers one.
-    static func spawn(_ request: UpdateRunRequest, openingPidfd: Bool) -> Result<SpawnedChild, Failure> {
-        let arguments = arguments(of: request.command)
+    /// Spawns `spec`, or explains why it cannot run. With `openingPidfd` the child comes with a
+    /// pidfd when the kernel offers one.
+    static func spawn(_ spec: ChildSpec, openingPidfd: Bool) -> Result<SpawnedChild, Failure> {
+        let arguments = arguments(of: spec.command)
         guard let name = arguments.first else { return .failure(Failure(message: "cannot run an empty command")) }
-        let workingDirectory = request.update.workingDirectory
-        let environment = ChildEnvironment(for: request)
+        let workingDirectory = spec.workingDirectory
+        let environment = ChildEnvironment(for: spec)
 
         let executable: String
         if name.utf8.contains(UInt8(ascii: "/")) {
@@ -49,7 +49,7 @@ enum ChildSpawner {
         }
 
         var control: ChildPipe?
-        if request.controlChannel {
+        if spec.controlChannel {
             switch ChildPipe.makeControl() {
             case .success(let pipe):
                 control = pipe

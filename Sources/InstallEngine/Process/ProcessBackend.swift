@@ -10,9 +10,10 @@
 /// resolves against the working directory; `.shell(s)` runs `/bin/sh -c s`.
 ///
 /// One thread for every child of the process (`ChildPoller`, never the Swift concurrency pool)
-/// watches them all from one epoll set, reads the pipes and reports each line: stdout/stderr
-/// lines as `.output`, fd-3 lines through `ProgressChannelParser`, with consecutive progress
-/// lines of one read merged into one report.
+/// watches them all from one epoll set, reads the pipes and hands each line to its sink
+/// (`ChildSinks`): for an update, stdout/stderr lines as `.output`, fd-3 lines through
+/// `ProgressChannelParser`, with consecutive progress lines of one read merged into one report.
+/// Drivers start their tool's process through the same `startChild` with sinks of their own.
 /// Lines are bounded (`maxLineBytes`; the rest is cut and marked), so a flood of output never
 /// grows memory. The update ends when the child exits: it is reaped, what is left of its group
 /// is SIGKILLed, the pipes are drained for at most `drainTimeout`, and only then the outcome
@@ -51,23 +52,29 @@ public final class ProcessBackend: InstallBackend {
     /// (missing, not executable, bad working directory, no descriptors or threads left to watch
     /// it) gives a handle whose outcome is already `.failedToStart("cannot run <argv0>: <cause>")`.
     public func start(_ request: UpdateRunRequest, reporter: any UpdateReporter) -> any RunningUpdate {
-        startProcess(request, reporter: reporter)
+        var environment = request.update.environment
+        environment["INSTALLTOP_UPDATE_ID"] = request.update.id
+        environment["INSTALLTOP_OPERATION"] = request.operation.name
+        environment["INSTALLTOP_JOB"] = request.jobName
+        let spec = ChildSpec(command: request.command, workingDirectory: request.update.workingDirectory, environment: environment)
+        return startChild(spec, sinks: .update(reporting: reporter))
     }
 
-    /// `start`, with the concrete handle a driver needs: it can interrupt the leader alone
-    /// (apt's safe stop) and kill every descendant wherever its session (dpkg on its pty).
-    public func startProcess(_ request: UpdateRunRequest, reporter: any UpdateReporter) -> ProcessRunningUpdate {
+    /// Spawns `spec` and returns at once: the one primitive under the per-update backend and
+    /// the drivers. Each line of the child's pipes goes to its sink in `sinks`, on the poller's
+    /// thread; every line has been handed on before the handle's `outcome` returns. A command
+    /// that cannot start gives a handle whose outcome is already `.failedToStart(…)`, as `start`.
+    public func startChild(_ spec: ChildSpec, sinks: ChildSinks) -> ChildProcess {
         let child: SpawnedChild
-        switch ChildSpawner.spawn(request, openingPidfd: watchesExitWithPidfd) {
+        switch ChildSpawner.spawn(spec, openingPidfd: watchesExitWithPidfd) {
         case .success(let spawned): child = spawned
-        case .failure(let failure): return ProcessRunningUpdate(finishedWith: .failedToStart(failure.message))
+        case .failure(let failure): return ChildProcess(finishedWith: .failedToStart(failure.message))
         }
-        let handle = ProcessRunningUpdate(processGroup: child.pid, controlWrite: child.controlWrite)
-        if let error = ChildPoller.shared.watch(child, handle: handle, reporter: reporter,
-                                                maxLineBytes: maxLineBytes, drainTimeout: drainTimeout,
-                                                channelFormat: request.channelFormat) {
-            let name = ChildSpawner.arguments(of: request.command).first ?? ""
-            return ProcessRunningUpdate(finishedWith: .failedToStart("cannot run \(name): cannot watch it: \(error.description)"))
+        let handle = ChildProcess(processGroup: child.pid, controlWrite: child.controlWrite)
+        if let error = ChildPoller.shared.watch(child, handle: handle, sinks: sinks,
+                                                maxLineBytes: maxLineBytes, drainTimeout: drainTimeout) {
+            let name = ChildSpawner.arguments(of: spec.command).first ?? ""
+            return ChildProcess(finishedWith: .failedToStart("cannot run \(name): cannot watch it: \(error.description)"))
         }
         return handle
     }

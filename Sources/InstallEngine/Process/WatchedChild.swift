@@ -1,13 +1,13 @@
 import CPosixSpawn
 import Glibc
 
-/// One child as `ChildPoller` watches it: its three pipes, what it reports, its exit, the
-/// drain after the exit and the outcome — in that order, so every report comes before the
+/// One child as `ChildPoller` watches it: its three pipes and the sink of each, its exit, the
+/// drain after the exit and the outcome — in that order, so every line is handed on before the
 /// outcome. Used only on the poller's thread once handed over.
 ///
 /// Completion is the child's exit, not end of file: a grandchild (`sleep 300 &`) may hold the
 /// pipes open, and is killed with the rest of the group once the child is reaped
-/// (`ProcessRunningUpdate.reap`).
+/// (`ChildProcess.reap`).
 final class WatchedChild {
     /// Reads from one pipe per readiness before the poller looks at the other descriptors, so
     /// a flood on one stream can hide neither the child's exit nor other children.
@@ -16,36 +16,34 @@ final class WatchedChild {
     /// Tells this child's descriptors apart in the poller's epoll set: `id << 2 | slot`, slot
     /// 0–2 for the pipes (stdout, stderr, fd 3) and 3 for the pidfd.
     let id: UInt64
-    let handle: ProcessRunningUpdate
+    let handle: ChildProcess
     private let child: SpawnedChild
-    private let reporter: any UpdateReporter
     private let drainTimeout: Duration
-    private let channelFormat: ChannelFormat
     private let epoll: Int32
     private var pipes: [WatchedPipe]
+    /// Progress lines of the current read of a progress channel, not handed on yet. Only one
+    /// pipe is read at a time and each read ends with a flush, so one is enough.
     private var pendingProgress = ProgressCoalescer()
     /// Open until the exit is noticed; -1 after, or when there never was one.
     private var pidfd: Int32
-    private var reaped: ProcessRunningUpdate.ReapResult?
+    private var reaped: ChildProcess.ReapResult?
     /// When reading stops after the exit, whether or not the pipes reached end of file.
     private(set) var drainDeadline: ContinuousClock.Instant?
 
     static let pidfdSlot: UInt64 = 3
 
-    init(id: UInt64, child: SpawnedChild, handle: ProcessRunningUpdate, reporter: any UpdateReporter,
-         maxLineBytes: Int, drainTimeout: Duration, channelFormat: ChannelFormat, epoll: Int32) {
+    init(id: UInt64, child: SpawnedChild, handle: ChildProcess, sinks: ChildSinks,
+         maxLineBytes: Int, drainTimeout: Duration, epoll: Int32) {
         self.id = id
         self.child = child
         self.handle = handle
-        self.reporter = reporter
         self.drainTimeout = drainTimeout
-        self.channelFormat = channelFormat
         self.epoll = epoll
         pidfd = child.pidfd
         pipes = [
-            WatchedPipe(role: .output(.stdout), fd: child.stdoutRead, lines: LineAssembler(maxLineBytes: maxLineBytes)),
-            WatchedPipe(role: .output(.stderr), fd: child.stderrRead, lines: LineAssembler(maxLineBytes: maxLineBytes)),
-            WatchedPipe(role: .channel, fd: child.progressRead, lines: LineAssembler(maxLineBytes: maxLineBytes)),
+            WatchedPipe(sink: sinks.stdout, fd: child.stdoutRead, lines: LineAssembler(maxLineBytes: maxLineBytes)),
+            WatchedPipe(sink: sinks.stderr, fd: child.stderrRead, lines: LineAssembler(maxLineBytes: maxLineBytes)),
+            WatchedPipe(sink: sinks.channel, fd: child.progressRead, lines: LineAssembler(maxLineBytes: maxLineBytes)),
         ]
     }
 
@@ -115,7 +113,10 @@ final class WatchedChild {
         case .status(let status):
             outcome = .exited(cps_wait_exit_code(status))
         case .statusLost:
-            reporter.report(.output(.stderr, "installtop: the exit status of pid \(child.pid) was lost: another part of this process reaped it (SIGCHLD ignored?)"))
+            var note = "installtop: the exit status of pid \(child.pid) was lost: another part of this process reaped it (SIGCHLD ignored?)"
+            let sink = pipes[Self.stderrIndex].sink
+            note.withUTF8 { hand($0, to: sink) }
+            flushProgress(to: sink)
             outcome = .exited(-1)
         }
         handle.resolve(outcome)
@@ -124,7 +125,7 @@ final class WatchedChild {
 
     /// The child is reaped and its group killed: stop watching the pidfd, start the drain, and
     /// read what is there already (usually everything, so the outcome can settle at once).
-    private func exited(_ result: ProcessRunningUpdate.ReapResult, buffer: UnsafeMutableBufferPointer<UInt8>) {
+    private func exited(_ result: ChildProcess.ReapResult, buffer: UnsafeMutableBufferPointer<UInt8>) {
         guard reaped == nil else { return }
         reaped = result
         if pidfd >= 0 {
@@ -156,16 +157,12 @@ final class WatchedChild {
     }
 
     private func consume(_ chunk: UnsafeBufferPointer<UInt8>, from index: Int) {
-        switch pipes[index].role {
-        case .output(let stream):
-            pipes[index].lines.feed(chunk) { line in reportOutput(line, on: stream) }
-        case .channel:
-            pipes[index].lines.feed(chunk) { line in reportChannelLine(line) }
-            flushProgress()
-        }
+        let sink = pipes[index].sink
+        pipes[index].lines.feed(chunk) { line in hand(line, to: sink) }
+        flushProgress(to: sink)
     }
 
-    /// Reports the unfinished last line of the pipe and closes it. Safe to call twice.
+    /// Hands the unfinished last line of the pipe on and closes it. Safe to call twice.
     private func closePipe(_ index: Int) {
         guard pipes[index].fd >= 0 else { return }
         // Removed explicitly: a spawn in progress elsewhere may hold a copy of the descriptor
@@ -173,36 +170,36 @@ final class WatchedChild {
         _ = cps_epoll_remove(epoll, pipes[index].fd)
         close(pipes[index].fd)
         pipes[index].fd = -1
-        switch pipes[index].role {
-        case .output(let stream):
-            pipes[index].lines.finish { line in reportOutput(line, on: stream) }
-        case .channel:
-            pipes[index].lines.finish { line in reportChannelLine(line) }
-            flushProgress()
+        let sink = pipes[index].sink
+        pipes[index].lines.finish { line in hand(line, to: sink) }
+        flushProgress(to: sink)
+    }
+
+    // MARK: - Sinks
+
+    /// The index of stderr in `pipes`, where installtop's own notes about the child go.
+    private static let stderrIndex = 1
+
+    private func hand(_ line: UnsafeBufferPointer<UInt8>, to sink: ChildLineSink) {
+        switch sink {
+        case .text(let sink):
+            sink(String(decoding: line, as: UTF8.self))
+        case .bytes(let sink):
+            sink(line)
+        case .progressChannel(let reporter):
+            guard let report = ProgressChannelParser.parse(bytes: line) else { return }
+            if case .progress(let percent, let message) = report {
+                pendingProgress.add(percent: percent, message: message)
+            } else {
+                flushProgress(to: sink)
+                reporter.report(report)
+            }
         }
     }
 
-    // MARK: - Reporting
-
-    private func reportOutput(_ line: UnsafeBufferPointer<UInt8>, on stream: StandardStream) {
-        reporter.report(.output(stream, String(decoding: line, as: UTF8.self)))
-    }
-
-    private func reportChannelLine(_ line: UnsafeBufferPointer<UInt8>) {
-        if channelFormat == .raw {
-            reporter.report(.channelLine(String(decoding: line, as: UTF8.self)))
-            return
-        }
-        guard let report = ProgressChannelParser.parse(bytes: line) else { return }
-        if case .progress(let percent, let message) = report {
-            pendingProgress.add(percent: percent, message: message)
-        } else {
-            flushProgress()
-            reporter.report(report)
-        }
-    }
-
-    private func flushProgress() {
-        if let progress = pendingProgress.take() { reporter.report(progress) }
+    /// Hands on the progress merged from the last read of a progress channel.
+    private func flushProgress(to sink: ChildLineSink) {
+        guard case .progressChannel(let reporter) = sink, let progress = pendingProgress.take() else { return }
+        reporter.report(progress)
     }
 }

@@ -6,15 +6,13 @@ import Synchronization
 /// gone. Each job runs through a `SessionJobDriver`, so it has the usual driver-job lifecycle.
 final class DriverSession: SessionReporter, Sendable {
     /// One job the driver declared.
+    /// Which of its updates started and finished is the job machine's to know, not the session's.
     private struct DeclaredJob {
         var id: Int
-        var updateCount: Int
         /// The job's reporter once it has begun; reports wait in `waiting` until then.
         var reporter: (any DriverReporter)?
         var waiting: [DriverReport] = []
         var begun = false
-        var started: Set<Int> = []
-        var finished: Set<Int> = []
         /// Settled when the driver ends the job or its process is gone.
         var outcome = OutcomeSlot()
         var ended = false
@@ -80,7 +78,7 @@ final class DriverSession: SessionReporter, Sendable {
             return
         }
         state.withLock { state in
-            state.jobs[key] = DeclaredJob(id: descriptor.id, updateCount: updates.count)
+            state.jobs[key] = DeclaredJob(id: descriptor.id)
             state.keys[descriptor.id] = key
         }
     }
@@ -90,15 +88,8 @@ final class DriverSession: SessionReporter, Sendable {
             guard var job = state.jobs[key], !job.ended else { return (nil, nil) }
             var begin: Int?
             switch report {
-            case .updateStarted(let index):
-                job.started.insert(index)
-                if !job.begun {
-                    job.begun = true
-                    begin = job.id
-                }
-            case .updateFinished(let index, _):
-                job.started.insert(index)
-                job.finished.insert(index)
+            case .updateStarted, .updateFinished:
+                // Rule 27: the job begins with the first update the driver starts or ends.
                 if !job.begun {
                     job.begun = true
                     begin = job.id
@@ -132,8 +123,7 @@ final class DriverSession: SessionReporter, Sendable {
         }
         let verdict = DriverVerdict(resultCode: .aborted, reason: "not started: \(reason)", hResult: .callCancelled,
                                     mark: notReached ? .notReached : nil)
-        let reports = (0..<job.updateCount).filter { !job.started.contains($0) }.map { DriverReport.updateFinished(index: $0, verdict) }
-        deliver(reports, to: key)
+        deliver([.unstartedUpdatesFinished(verdict)], to: key)
         job.outcome.settle(.exited(0))
         // The job completes before the driver's next report is handled: a job that report
         // begins (the next serial batch's host) starts after this one ended. A job not

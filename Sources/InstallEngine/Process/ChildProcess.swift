@@ -2,13 +2,14 @@ import CPosixSpawn
 import Glibc
 import Synchronization
 
-/// The handle on one child started by `ProcessBackend`.
+/// The handle on one child started by `ProcessBackend.startChild` (the per-update backend's
+/// `start` returns one as its `RunningUpdate`; drivers hold one for their tool's process).
 ///
 /// It owns the only right to signal and to reap the child: one mutex orders `terminate()`,
 /// `kill()`, `interrupt()`, `killTree()` and the poller's reaping, so no signal is ever sent to
 /// the child or its process group after the child was reaped (its pid could then belong to
 /// someone else).
-public final class ProcessRunningUpdate: RunningUpdate {
+public final class ChildProcess: RunningUpdate {
     /// What `reap` learned about the child.
     enum ReapResult {
         /// The child's wait status.
@@ -60,7 +61,7 @@ public final class ProcessRunningUpdate: RunningUpdate {
         get async { await slot.outcome }
     }
 
-    // MARK: - For drivers
+    // MARK: - Signals and control
 
     /// Writes `line` and a newline to the child's control channel (fd 4). Returns false when
     /// the child has none, is gone, or has not read what came before (the pipe is full: the
