@@ -1,3 +1,4 @@
+import Dispatch
 import InstallEngine
 import Synchronization
 
@@ -15,6 +16,14 @@ public final class ScriptedBackend: InstallBackend {
 
     private let state: Mutex<State>
     private let defaultScript: UpdateScript
+    /// Where every script of this backend plays, one at a time, as the process backend's one
+    /// poller thread reads every child. A Dispatch queue rather than a task: tests elsewhere
+    /// in the run that block in a synchronous call (an apt-get of 40 packages) can fill Swift's
+    /// cooperative pool, and a script that never plays looks like an engine that lost its
+    /// reports. One queue rather than one per update: a hundred threads reporting at once
+    /// spend their time contending for the engine's locks (engine-events fell from millions
+    /// of events a second to tens of thousands).
+    private let player = DispatchQueue(label: "installtop.scripted-backend")
 
     /// - Parameters:
     ///   - scripts: the script of each update id.
@@ -59,7 +68,7 @@ public final class ScriptedBackend: InstallBackend {
     public func start(_ request: UpdateRunRequest, reporter: any UpdateReporter) -> any RunningUpdate {
         let id = request.update.id
         let script = state.withLock { $0.scripts[id] } ?? defaultScript
-        let running = ScriptedRunningUpdate(script: script, reporter: reporter)
+        let running = ScriptedRunningUpdate(script: script, reporter: reporter, player: player)
         // Known as started and as running in one step: a test that sees it started can release it.
         let (waiters, releasedEarly) = state.withLock { state -> ([CheckedContinuation<Void, Never>], Bool) in
             state.started.append(id)

@@ -2,9 +2,9 @@ import Dispatch
 import InstallEngine
 import Synchronization
 
-/// One update run by `ScriptedBackend`. Its reports are made on a Dispatch queue of their own;
-/// the outcome is settled only after the last report, so the ordering promise of
-/// `RunningUpdate` holds.
+/// One update run by `ScriptedBackend`. Its reports are made on the backend's player queue; the
+/// outcome is settled only after the last report, so the ordering promise of `RunningUpdate`
+/// holds.
 final class ScriptedRunningUpdate: RunningUpdate {
     private struct State {
         /// Set by release, terminate or kill: the outcome to end with.
@@ -18,16 +18,17 @@ final class ScriptedRunningUpdate: RunningUpdate {
     private let state = Mutex(State())
     private let slot = OutcomeSlot()
 
-    init(script: UpdateScript, reporter: any UpdateReporter) {
+    private let player: DispatchQueue
+
+    /// - Parameter player: the backend's serial queue, where the script plays.
+    init(script: UpdateScript, reporter: any UpdateReporter, player: DispatchQueue) {
         self.script = script
         self.reporter = reporter
+        self.player = player
     }
 
     func begin() {
-        // Not a task: tests elsewhere in the run that block in a synchronous call (an apt-get
-        // of 40 packages) can fill Swift's cooperative pool, two threads on two cores, and a
-        // script that never plays looks like an engine that lost its reports.
-        DispatchQueue(label: "installtop.scripted-update").async { self.play() }
+        player.async { self.play() }
     }
 
     private func play() {
