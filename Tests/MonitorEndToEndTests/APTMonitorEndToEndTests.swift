@@ -96,13 +96,20 @@ struct APTMonitorEndToEndTests {
         let apt = try APTTestRoot()
         defer { apt.remove() }
         try apt.publish([
-            TestPackage(name: "lab-slow", preinst: "touch \"$DPKG_ROOT/run/slow-started\"; sleep 3"),
+            // Held until the test has seen the stop taken: a fixed pause could end first under load.
+            TestPackage(name: "lab-slow", preinst: """
+                touch "$DPKG_ROOT/run/slow-started"
+                while [ ! -e "$DPKG_ROOT/run/slow-release" ]; do sleep 0.05; done
+                """),
             TestPackage(name: "lab-next", depends: "lab-slow"),
         ])
         let folder = try EndToEndFolder()
         defer { folder.remove() }
         let tmux = try start("lab-next", apt: apt, in: folder)
         defer { tmux.close() }
+        // Released on every path out, before the session closes, so dpkg never waits forever.
+        let release = { _ = FileManager.default.createFile(atPath: apt.root + "/run/slow-release", contents: nil) }
+        defer { release() }
         await tmux.waitForScreen("the plan's question") { $0.contains("Start apt install lab-next") }
         tmux.send("y")
         #expect(await EndToEndFolder.eventually { FileManager.default.fileExists(atPath: apt.root + "/run/slow-started") })
@@ -111,6 +118,7 @@ struct APTMonitorEndToEndTests {
         tmux.send("y")
         let stopping = await tmux.waitForScreen("the package finishing first") { $0.contains("stopping after") }
         #expect(stopping != nil)
+        release()
         // lab-next reads aborted as soon as the stop is taken, and the job completes only after
         // lab-slow, the pending triggers and the restart scan: a `q` before the header says
         // nothing runs asks whether to quit with a job running, and no exit would come.
