@@ -60,7 +60,7 @@ public final class HistoryRecorder: Sendable {
         /// The row id of each update that ended, by index: output after its result goes there.
         var ended: [Int: Int64] = [:]
         /// Output of ended updates since their end, by index, for `ended`'s rows.
-        var late: [Int: OutputTail] = [:]
+        var late: [Int: HistoryOutputTail] = [:]
 
         /// Takes a line of update `index`'s output: its running tail's, or, once it ended, a
         /// late one; a line of an update that never started nor ended is dropped.
@@ -68,7 +68,7 @@ public final class HistoryRecorder: Sendable {
             if running[index] != nil {
                 running[index]?.tail.append(line)
             } else if ended[index] != nil {
-                late[index, default: OutputTail()].append(line)
+                late[index, default: HistoryOutputTail()].append(line)
             }
         }
     }
@@ -76,7 +76,7 @@ public final class HistoryRecorder: Sendable {
     private struct RunningUpdate: Sendable {
         /// `id` is `nil` when the running row could not be inserted.
         var entry: HistoryEntry
-        var tail = OutputTail()
+        var tail = HistoryOutputTail()
     }
 
     /// Records into `store`, naming this process as the writer of every row.

@@ -12,7 +12,7 @@ extension HistoryStore {
         let table = HistoryEntry.databaseTableName
         try write("write to") { db in
             guard let text = try String.fetchOne(db, sql: "SELECT outputTail FROM \(table) WHERE id = ?", arguments: [id]) else { return }
-            var tail = OutputTail()
+            var tail = HistoryOutputTail()
             if !text.isEmpty {
                 for line in text.split(separator: "\n", omittingEmptySubsequences: false) { tail.append(String(line)) }
             }

@@ -120,7 +120,7 @@ final class HistoryRecorderTests {
         #expect(lines.first == "line 802")
         #expect(lines.dropLast().last == "line 1000")
         let huge = try #require(lines.last)
-        #expect(huge.utf8.count <= OutputTail.lineByteLimit)
+        #expect(huge.utf8.count <= HistoryOutputTail.lineByteLimit)
         #expect(huge.hasPrefix("éé") && huge.hasSuffix("…"))
     }
 

@@ -17,7 +17,7 @@ struct AbortCommand: ParsableCommand {
     @OptionGroup var socket: SocketOption
 
     func run() throws {
-        try JobAction.perform(.job(.abort(job: job, force: force)), socket: socket, timeout: JobAction.replyTimeout)
+        try DaemonRequest.perform(.job(.abort(job: job, force: force)), socket: socket, timeout: DaemonRequest.replyTimeout)
         StandardOutput.stdout.line(force ? "job \(job): killing its processes" : "job \(job): abort requested")
     }
 }

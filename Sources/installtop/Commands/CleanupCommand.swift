@@ -14,7 +14,7 @@ struct CleanupCommand: ParsableCommand {
     @OptionGroup var socket: SocketOption
 
     func run() throws {
-        try JobAction.perform(.job(.cleanUp(job: job)), socket: socket, timeout: nil)
+        try DaemonRequest.perform(.job(.cleanUp(job: job)), socket: socket, timeout: nil)
         StandardOutput.stdout.line("job \(job): cleaned up")
     }
 }

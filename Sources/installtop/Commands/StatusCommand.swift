@@ -34,11 +34,11 @@ struct StatusCommand: ParsableCommand {
     }
 
     /// Subscribes and reads up to the end of the snapshot (giving up when the engine is silent
-    /// for `JobAction.replyTimeout`).
+    /// for `DaemonRequest.replyTimeout`).
     static func snapshot(from client: EngineClient) throws(DaemonError) -> QueueModel {
         let requestID = try client.send(.subscribe)
         var model = QueueModel()
-        while let message = try client.nextMessage(timeout: JobAction.replyTimeout) {
+        while let message = try client.nextMessage(timeout: DaemonRequest.replyTimeout) {
             switch message {
             case .event(let event): model.apply(event)
             case .snapshotEnd: return model

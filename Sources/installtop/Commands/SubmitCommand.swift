@@ -50,7 +50,7 @@ struct SubmitCommand: ParsableCommand {
                 },
                 stopOnFailure: job.stopOnFailure, kind: job.kind)
         }
-        let reply = try JobAction.perform(.submit(jobs), socket: socket, timeout: JobAction.replyTimeout)
+        let reply = try DaemonRequest.perform(.submit(jobs), socket: socket, timeout: DaemonRequest.replyTimeout)
         let ids = (reply.fields["jobs"]?.arrayValue ?? []).compactMap(\.intValue)
         if json {
             StandardOutput.stdout.line(#"{"jobs":["# + ids.map(String.init).joined(separator: ",") + "]}")

@@ -1,8 +1,9 @@
 import DequeModule
 
-/// The last lines of an update's output, bounded in lines and in bytes per line so a chatty
-/// or binary-spewing installer cannot grow installtop's memory.
-struct OutputTail: Sendable, Hashable {
+/// The last lines of an update's output as the history stores them (text, bounded in lines and
+/// in bytes per line) so a chatty or binary-spewing installer cannot grow installtop's memory
+/// or database. The engine's live tail of `OutputLine`s is `OutputTail`.
+struct HistoryOutputTail: Sendable, Hashable {
     /// Lines kept.
     static let lineLimit = 200
     /// Longer lines are cut to this many bytes (on a character boundary) and marked with "…".

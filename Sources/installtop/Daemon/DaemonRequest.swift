@@ -2,7 +2,7 @@ import ArgumentParser
 import EngineWire
 
 /// The shared part of `submit`, `abort` and `cleanup`: one command, one reply.
-enum JobAction {
+enum DaemonRequest {
     /// How long a command waits for an engine that does not answer (stopped, or out of
     /// descriptors) before saying so; `cleanup`, which waits for a job, has no limit.
     static let replyTimeout: Duration = .seconds(30)
