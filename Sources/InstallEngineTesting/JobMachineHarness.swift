@@ -71,6 +71,7 @@ public struct JobMachineHarness: Sendable {
         let now = now
         switch report {
         case .updateStarted(let index): perform(machine.driverUpdateStarted(at: index, now: now))
+        case .updateAdded(let update): perform(machine.driverUpdateAdded(update, now: now))
         case .update(let index, let report): perform(machine.driverReport(report, about: index))
         case .updateFinished(let index, let verdict): perform(machine.driverUpdateFinished(at: index, verdict: verdict, now: now))
         case .jobProgress(let percent): perform(machine.driverJobProgress(percent))

@@ -109,6 +109,11 @@ public final class HistoryRecorder: Sendable {
         case .jobQueued(let descriptor):
             jobs.withLock { $0[descriptor.id] = JobMemory(descriptor: descriptor) }
         case .updateStarted(let start):
+            if let added = start.added {
+                jobs.withLock { jobs in
+                    if jobs[start.job]?.descriptor.updates.count == start.index { jobs[start.job]?.descriptor.updates.append(added) }
+                }
+            }
             try recordStart(job: start.job, index: start.index, updateID: start.updateID, at: event.time)
         case .output(let output):
             jobs.withLock { $0[output.job]?.take(output.line, of: output.index) }

@@ -75,6 +75,8 @@ extension MonitorState {
             if selectedJob == nil, filter.shows(job: descriptor.id) { select(job: descriptor.id) }
             if descriptor.awaitsConfirmation, queue.job(descriptor.id)?.phase == .queued { askToStart(descriptor) }
         case .updateStarted(let start):
+            // An update added to its job (rule 28) is matched against the filter like the others.
+            if start.added != nil, let job = queue.job(start.job) { filter.add(job) }
             estimates.updateStarted(start.updateKey, at: event.time)
             // The cheap test first: most starts are of jobs not selected.
             if selection.follows(job: start.job), let state = queue.job(start.job),

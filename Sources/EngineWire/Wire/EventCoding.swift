@@ -14,7 +14,9 @@ import InstallEngine
 /// package job also carries its `package` (name, action, versions; see `PackageChangeCoding`).
 /// A job awaiting confirmation, run by a driver or declared by one says so
 /// (`awaitsConfirmation`, `runByDriver`, `declaredByDriver`, only when true), and a skipped step's
-/// `update.completed` has `"skipped":true`. Commands, environments and working directories stay
+/// `update.completed` has `"skipped":true`. The `update.started` of an update added to a
+/// running job (rule 28: an observed job without a plan) carries it whole as `added`, in
+/// `job.queued`'s form. Commands, environments and working directories stay
 /// in the engine.
 public enum EventCoding {
     /// One event as a line of JSON, without the newline.
@@ -47,20 +49,7 @@ public enum EventCoding {
                 object.add("observed", true)
                 object.addRaw("observedBy", ObservedInitiatorCoding.json(initiator))
             }
-            let updates = descriptor.updates.enumerated().map { index, update in
-                var item = JSONObject()
-                item.add("index", index)
-                item.add("id", update.id)
-                item.add("title", update.title)
-                item.add("revision", update.revision)
-                item.add("reboot", update.rebootBehavior.name)
-                item.add("impact", update.impact.name)
-                item.add("progress", update.progressSource.rawValue)
-                if let size = update.sizeInBytes { item.add("size", size) }
-                if let severity = update.severity { item.add("severity", severity) }
-                if let package = update.package { item.addRaw(PackageChangeCoding.key, bytes: PackageChangeCoding.bytes(package)) }
-                return item.bytes
-            }
+            let updates = descriptor.updates.enumerated().map { index, update in QueuedUpdateCoding.bytes(update, index: index) }
             var list: [UInt8] = [UInt8(ascii: "[")]
             for (index, update) in updates.enumerated() {
                 if index > 0 { list.append(UInt8(ascii: ",")) }
@@ -76,6 +65,8 @@ public enum EventCoding {
             object.add("job", start.job)
             object.add("index", start.index)
             object.add("id", start.updateID)
+            // Only for an update added to a running job (rule 28), so other starts are written as before.
+            if let added = start.added { object.addRaw("added", bytes: QueuedUpdateCoding.bytes(added, index: start.index)) }
         case .progress(let progress):
             object.add("event", "progress")
             object.add("job", progress.job)
@@ -141,15 +132,7 @@ public enum EventCoding {
         case "job.queued":
             let operation = try object.name("operation", UpdateOperation.named, expected: "install or uninstall")
             var updates: [Update] = []
-            for item in try object.objects("updates") {
-                updates.append(Update(
-                    id: try item.string("id"), revision: try item.optionalInt("revision") ?? 1, title: try item.optionalString("title"),
-                    rebootBehavior: try item.optionalString("reboot").flatMap(RebootBehavior.named) ?? .never,
-                    impact: try item.optionalString("impact").flatMap(InstallationImpact.named) ?? .normal,
-                    progressSource: try item.optionalString("progress").flatMap(ProgressSource.init(rawValue:)) ?? .channel,
-                    sizeInBytes: try item.optionalInt("size").map(Int64.init), severity: try item.optionalString("severity"),
-                    package: try PackageChangeCoding.decode(from: item)))
-            }
+            for item in try object.objects("updates") { updates.append(try QueuedUpdateCoding.decode(item)) }
             kind = .jobQueued(JobDescriptor(
                 id: try object.int("job"), name: try object.string("name"), operation: operation, updates: updates,
                 stopOnFailure: try object.bool("stopOnFailure", default: false),
@@ -160,7 +143,13 @@ public enum EventCoding {
         case "job.started":
             kind = .jobStarted(job: try object.int("job"))
         case "update.started":
-            kind = .updateStarted(job: try object.int("job"), index: try object.int("index"), updateID: try object.string("id"))
+            var added: Update?
+            if let value = members["added"], !value.isNull {
+                guard let item = value.objectValue else { throw WireError(.badArgument, "update.started: `added` must be an object") }
+                added = try QueuedUpdateCoding.decode(WireObject(item, context: "update.started.added"))
+            }
+            kind = .updateStarted(
+                job: try object.int("job"), index: try object.int("index"), updateID: try object.string("id"), added: added)
         case "progress":
             kind = .progress(
                 job: try object.int("job"), index: try object.int("index"), updatePercent: try object.optionalDouble("updatePercent"),

@@ -4,8 +4,9 @@ import Synchronization
 
 /// Shows the installs the hooks do not report (PRODUCT.md "Observed jobs", without hooks): while
 /// a process holds dpkg's lock, what dpkg's log says it does becomes an observed job, with
-/// phases and no plan (one update per package the log or the running dpkg's command line names
-/// before the job appears; a package named only later is not added). The job ends, and its
+/// phases and a partial plan: one update per package the log or the running dpkg's command line
+/// names before the job appears, and one added (with the log's versions) for each package the
+/// log names later (rule 28). The job ends, and its
 /// packages get their results from dpkg's final state, when the holder is gone, as for every
 /// observed job. When the hooks report the same process, their job is the only one.
 ///
@@ -54,7 +55,14 @@ public final class DpkgLogWatcher: Sendable {
         state.withLock { state in
             state.stopped = true
             state.follower.close()
+            release(&state)
         }
+    }
+
+    /// The job followed so far has had its last lines from the log.
+    private func release(_ state: inout State) {
+        if let tracked = state.tracked, tracked.transaction != nil { observed.logEnded(tracked.holder) }
+        state.tracked = nil
     }
 
     private func poll() {
@@ -71,15 +79,16 @@ public final class DpkgLogWatcher: Sendable {
     private func follow(_ lines: [DpkgLogLine], state: inout State) {
         guard case .held(let pid) = DpkgLock.state(administrativeDirectory: source.administrativeDirectory), pid > 0 else {
             // Free: the job, if any, gets the last lines; its end comes with its process's.
-            state.tracked?.transaction?.receive(lines.compactMap(\.status))
-            state.tracked = nil
+            state.tracked?.transaction?.receive(lines.compactMap(\.status), known: lines.compactMap(\.change))
+            release(&state)
             return
         }
         var tracked: Tracked
         if let current = state.tracked, current.holder.initiator.pid == pid {
             tracked = current
         } else {
-            state.tracked?.transaction?.receive(lines.compactMap(\.status))
+            state.tracked?.transaction?.receive(lines.compactMap(\.status), known: lines.compactMap(\.change))
+            release(&state)
             guard let holder = LockHolder(pid: pid) else { return }
             tracked = Tracked(holder: holder)
         }
@@ -104,7 +113,7 @@ public final class DpkgLogWatcher: Sendable {
                 tracked.lines = []
             }
         } else if observed.fromLog(tracked.holder, changes: [], administrativeDirectory: source.administrativeDirectory, dpkg: nil) != nil {
-            tracked.transaction?.receive(own.compactMap(\.status))
+            tracked.transaction?.receive(own.compactMap(\.status), known: own.compactMap(\.change))
         } else {
             // The hooks report it now: theirs are the lines the job gets.
             tracked.transaction = nil

@@ -9,6 +9,9 @@ public struct ObservedJobDriver: JobDriver {
         self.transaction = transaction
     }
 
+    /// Without apt's plan, packages dpkg names later are added to the job (rule 28).
+    public var addsUpdates: Bool { transaction.addsPackages }
+
     public func start(_ request: DriverRunRequest, reporter: any DriverReporter) -> any RunningDriver {
         transaction.attach(reporter)
         return ObservedRunningDriver(transaction: transaction)

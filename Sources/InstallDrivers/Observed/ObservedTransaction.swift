@@ -4,7 +4,9 @@ import Synchronization
 
 /// One transaction another program runs (rule 28), from its first hook message to its end: it
 /// turns dpkg's status lines into reports on the observed job's updates, and at the end checks
-/// every package against dpkg's final state (rule 30).
+/// every package against dpkg's final state (rule 30). Without apt's plan (`addsPackages`), a
+/// package dpkg begins work on that the job does not have becomes an update of its own, added
+/// to the job and started then.
 ///
 /// Reports are made in order on a serial queue of its own, never under its lock; those made
 /// before the queue starts the job wait in `pending`.
@@ -25,12 +27,15 @@ public final class ObservedTransaction: Sendable {
 
     public let initiator: ObservedInitiator
     public let administrativeDirectory: String
+    /// The job's plan is partial (no apt plan): packages dpkg names later are added to it.
+    public let addsPackages: Bool
     private let state: Mutex<State>
     private let deliveries = DispatchQueue(label: "installtop.observed")
 
-    public init(initiator: ObservedInitiator, changes: [PackageChange], administrativeDirectory: String) {
+    public init(initiator: ObservedInitiator, changes: [PackageChange], administrativeDirectory: String, addsPackages: Bool = false) {
         self.initiator = initiator
         self.administrativeDirectory = administrativeDirectory
+        self.addsPackages = addsPackages
         var index: [String: Int] = [:]
         for (position, change) in changes.enumerated() { index[change.package] = position }
         state = Mutex(State(changes: changes, index: index))
@@ -38,6 +43,11 @@ public final class ObservedTransaction: Sendable {
 
     /// The packages of the job, in order.
     public var changes: [PackageChange] { state.withLock { $0.changes } }
+
+    /// The update of the observed job for `change`: named after its package, a reboot possible.
+    public static func update(for change: PackageChange) -> Update {
+        Update(id: change.package, title: change.title, rebootBehavior: .may, package: change)
+    }
 
     /// The queue started the job: what was reported so far is delivered now.
     func attach(_ reporter: any DriverReporter) {
@@ -59,11 +69,13 @@ public final class ObservedTransaction: Sendable {
         receive(lines.compactMap(DpkgStatusLine.init))
     }
 
-    /// dpkg's lines, parsed (from the relay or from dpkg's log), in order.
-    public func receive(_ lines: [DpkgStatusLine]) {
+    /// dpkg's lines, parsed (from the relay or from dpkg's log), in order. `known` says more of a
+    /// package than its name (dpkg's log gives versions), for one added to the job.
+    public func receive(_ lines: [DpkgStatusLine], known: [PackageChange] = []) {
         state.withLock { state in
             guard !state.over else { return }
             for line in lines {
+                if addsPackages { add(line, known: known, state: &state) }
                 for report in Self.reports(for: line, state: &state) { emit(report, state: &state) }
             }
         }
@@ -117,6 +129,30 @@ public final class ObservedTransaction: Sendable {
     }
 
     // MARK: - Reports
+
+    /// The change dpkg begins with `line` (`processing: install: P` …), without versions; `nil`
+    /// for any other line, and for trigger processing, which changes no package.
+    public static func change(beginning line: DpkgStatusLine) -> PackageChange? {
+        guard case .processing(let action, let package) = line else { return nil }
+        switch action {
+        case "install", "upgrade", "configure": return PackageChange(package: package, action: .install)
+        case "remove": return PackageChange(package: package, action: .remove)
+        case "purge": return PackageChange(package: package, action: .purge)
+        default: return nil
+        }
+    }
+
+    /// A package dpkg begins to install, configure or remove that the job does not have: an
+    /// update added and started now (rule 21).
+    private func add(_ line: DpkgStatusLine, known: [PackageChange], state: inout State) {
+        guard var change = Self.change(beginning: line), state.index[change.package] == nil else { return }
+        if let better = known.last(where: { $0.package == change.package }) { change = better }
+        let index = state.changes.count
+        state.changes.append(change)
+        state.index[change.package] = index
+        state.started.insert(index)
+        emit(.updateAdded(Self.update(for: change)), state: &state)
+    }
 
     private func emit(_ report: DriverReport, state: inout State) {
         if let reporter = state.reporter {

@@ -21,6 +21,9 @@ public final class ObservedTransactions: Sendable {
         var dpkg: Int32?
         /// The hooks reported it: dpkg's log is not followed for it.
         var hooked = false
+        /// A `DpkgLogWatcher` feeds its job: its end waits for the watcher's `logEnded`, so the
+        /// lines dpkg wrote last (a package named last, its final phases) come before it.
+        var logFollows = false
     }
 
     private let queue: JobQueue
@@ -54,15 +57,18 @@ public final class ObservedTransactions: Sendable {
                 return entries[key]?.transaction
             }
             if transaction == nil {
-                // No plan (dpkg -i, or the engine started mid-transaction): the packages dpkg names.
-                var names: [String] = []
+                // No plan (dpkg -i, or the engine started mid-transaction): the packages the running
+                // dpkg's arguments name, then those its lines name; the rest are added as dpkg
+                // names them (rule 28).
+                var changes = DpkgLogWatcher.changes(inDpkgArguments: Self.dpkgArguments(report.dpkg, initiator))
                 for line in report.lines {
-                    guard case .processing(_, let name)? = DpkgStatusLine(line), !names.contains(name) else { continue }
-                    names.append(name)
+                    guard let change = DpkgStatusLine(line).flatMap(ObservedTransaction.change(beginning:)),
+                          !changes.contains(where: { $0.package == change.package }) else { continue }
+                    changes.append(change)
                 }
-                guard !names.isEmpty else { return }
-                transaction = submit(key, initiator, changes: names.map { PackageChange(package: $0, action: .install) },
-                                     administrativeDirectory: nil, name: initiator.jobName + " (plan partial: from dpkg's lines)")
+                guard !changes.isEmpty else { return }
+                transaction = submit(key, initiator, changes: changes, administrativeDirectory: nil, addsPackages: true,
+                                     name: initiator.jobName + " (plan partial: from dpkg's lines)")
             }
             transaction?.receive(statusLines: report.lines)
         case .end:
@@ -79,12 +85,29 @@ public final class ObservedTransactions: Sendable {
         let initiator = holder.initiator
         let key = Self.key(initiator)
         let known = entry(key, initiator)
-        guard !known.hooked else { return nil }
+        guard !known.hooked else {
+            entries.withLock { $0[key]?.logFollows = false }
+            return nil
+        }
         if let dpkg { entries.withLock { $0[key]?.dpkg = dpkg } }
         if let transaction = known.transaction { return transaction }
         guard !changes.isEmpty else { return nil }
-        return submit(key, initiator, changes: changes, administrativeDirectory: administrativeDirectory,
-                      name: initiator.jobName + " (from dpkg's log: `installtop hooks install` shows its plan)")
+        entries.withLock { $0[key]?.logFollows = true }
+        return submit(key, initiator, changes: changes, administrativeDirectory: administrativeDirectory, addsPackages: true,
+                      name: initiator.jobName + " (from dpkg's log, plan partial: `installtop hooks install` shows the whole plan)")
+    }
+
+    /// The arguments of the dpkg the status lines come from (a small read of `/proc`): the
+    /// relay's `dpkg`, else the initiator when it is dpkg run by hand.
+    private static func dpkgArguments(_ dpkg: Int32?, _ initiator: ObservedInitiator) -> [String] {
+        if let dpkg { return LockHolder.commandLine(of: dpkg) }
+        return initiator.program == "dpkg" ? initiator.commandLine : []
+    }
+
+    /// The log watcher has given the job of `holder` every line it will: the job ends once the
+    /// holder's process (and its dpkg) is gone, as for any observed job.
+    public func logEnded(_ holder: LockHolder) {
+        entries.withLock { $0[Self.key(holder.initiator)]?.logFollows = false }
     }
 
     private static func key(_ initiator: ObservedInitiator) -> String { "\(initiator.pid)-\(initiator.startTicks)" }
@@ -103,12 +126,13 @@ public final class ObservedTransactions: Sendable {
 
     @discardableResult
     private func submit(_ key: String, _ initiator: ObservedInitiator, changes: [PackageChange], administrativeDirectory: String?,
-                        name: String) -> ObservedTransaction? {
+                        addsPackages: Bool = false, name: String) -> ObservedTransaction? {
         let known = entry(key, initiator)
         if let transaction = known.transaction { return transaction }
         let transaction = ObservedTransaction(
-            initiator: initiator, changes: changes, administrativeDirectory: administrativeDirectory ?? known.administrativeDirectory)
-        let updates = changes.map { Update(id: $0.package, title: $0.title, rebootBehavior: .may, package: $0) }
+            initiator: initiator, changes: changes, administrativeDirectory: administrativeDirectory ?? known.administrativeDirectory,
+            addsPackages: addsPackages)
+        let updates = changes.map(ObservedTransaction.update(for:))
         let operation: UpdateOperation = changes.allSatisfy(\.isRemoval) ? .uninstall : .install
         var name = name
         // unattended-upgrade says in its log which origins it upgrades from (a few small reads).
@@ -131,7 +155,7 @@ public final class ObservedTransactions: Sendable {
     private func watch(_ key: String, _ initiator: ObservedInitiator) {
         background.asyncAfter(deadline: .now() + watchInterval) { [weak self] in
             guard let self, let entry = self.entries.withLock({ $0[key] }) else { return }
-            if Self.isRunning(initiator) || entry.dpkg.map(Self.isDpkgRunning) == true {
+            if entry.logFollows || Self.isRunning(initiator) || entry.dpkg.map(Self.isDpkgRunning) == true {
                 self.watch(key, initiator)
             } else {
                 self.end(key)

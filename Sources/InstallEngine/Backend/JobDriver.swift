@@ -11,4 +11,12 @@ public protocol JobDriver: Sendable {
     /// The driver calls `reporter` in order, never concurrently, and never after `outcome`
     /// has returned.
     func start(_ request: DriverRunRequest, reporter: any DriverReporter) -> any RunningDriver
+
+    /// Whether it may add updates to its job as it runs (`DriverReport.updateAdded`; rule 28:
+    /// an observed job without a plan). False for every driver with a plan (rule 22).
+    var addsUpdates: Bool { get }
+}
+
+extension JobDriver {
+    public var addsUpdates: Bool { false }
 }

@@ -36,8 +36,8 @@ public struct EngineEvent: Sendable, Hashable {
 
         public static func jobStarted(job: Int) -> Kind { .jobStarted(JobStart(job: job)) }
 
-        public static func updateStarted(job: Int, index: Int, updateID: String) -> Kind {
-            .updateStarted(UpdateStart(job: job, index: index, updateID: updateID))
+        public static func updateStarted(job: Int, index: Int, updateID: String, added: Update? = nil) -> Kind {
+            .updateStarted(UpdateStart(job: job, index: index, updateID: updateID, added: added))
         }
 
         public static func progress(

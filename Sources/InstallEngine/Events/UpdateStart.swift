@@ -4,11 +4,16 @@ public struct UpdateStart: Sendable, Hashable {
     /// The update's position in the job.
     public var index: Int
     public var updateID: String
+    /// The update this start adds after the job's last one (rule 28: an observed job without a
+    /// plan, as dpkg names a package the job does not have); its `index` is then the job's
+    /// update count before it. `nil` for an update the job had.
+    public var added: Update?
 
-    public init(job: Int, index: Int, updateID: String) {
+    public init(job: Int, index: Int, updateID: String, added: Update? = nil) {
         self.job = job
         self.index = index
         self.updateID = updateID
+        self.added = added
     }
 }
 

@@ -106,7 +106,8 @@ public final class InstallationJob: Sendable {
         self.clock = clock
         let machine = JobMachine(
             updates: updates, mode: driver == nil ? .childPerUpdate : .driver, stopOnFailure: stopOnFailure,
-            abortGraceOverride: configuration.abortGraceOverride, reportsProgress: onProgress != nil)
+            abortGraceOverride: configuration.abortGraceOverride, reportsProgress: onProgress != nil,
+            acceptsAddedUpdates: driver?.addsUpdates ?? false)
         var initial = State(machine: machine)
         initial.onProgress = onProgress
         initial.onCompleted = onCompleted
@@ -252,6 +253,7 @@ public final class InstallationJob: Sendable {
         send { state in
             switch report {
             case .updateStarted(let index): state.machine.driverUpdateStarted(at: index, now: now)
+            case .updateAdded(let update): state.machine.driverUpdateAdded(update, now: now)
             case .update(let index, let report): state.machine.driverReport(report, about: index)
             case .updateFinished(let index, let verdict): state.machine.driverUpdateFinished(at: index, verdict: verdict, now: now)
             case .jobProgress(let percent): state.machine.driverJobProgress(percent)

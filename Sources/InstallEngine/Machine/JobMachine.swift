@@ -31,11 +31,15 @@ public struct JobMachine: Sendable {
         case completed
     }
 
-    /// The snapshot of the update list (rule 4).
-    public let updates: [Update]
+    /// The snapshot of the update list (rule 4), with the updates a driver added since
+    /// (`acceptsAddedUpdates`), each after the last.
+    public private(set) var updates: [Update]
     public let mode: Mode
     /// Rule 18.
     public let stopOnFailure: Bool
+    /// Whether the driver may add updates as it runs (rule 28: an observed job without a plan);
+    /// otherwise an added update is a protocol error (rule 22).
+    public let acceptsAddedUpdates: Bool
     /// Replaces every update's own abort grace when set (`--abort-grace`).
     public let abortGraceOverride: Duration?
     /// Whether progress callbacks are wanted: no `.notify` action is produced while it is false,
@@ -88,12 +92,14 @@ public struct JobMachine: Sendable {
         mode: Mode = .childPerUpdate,
         stopOnFailure: Bool = false,
         abortGraceOverride: Duration? = nil,
-        reportsProgress: Bool = true
+        reportsProgress: Bool = true,
+        acceptsAddedUpdates: Bool = false
     ) {
         precondition(!updates.isEmpty, "a job has at least one update (rule 1)")
         self.updates = updates
         self.mode = mode
         self.stopOnFailure = stopOnFailure
+        self.acceptsAddedUpdates = acceptsAddedUpdates
         self.abortGraceOverride = abortGraceOverride
         self.reportsProgress = reportsProgress
         resultList = UpdateResultList(Array(repeating: .notStarted, count: updates.count))
@@ -305,12 +311,22 @@ public struct JobMachine: Sendable {
         actions.append(.startUpdate(index: index))
     }
 
-    mutating func markStarted(at index: Int, now: Date, into actions: inout [JobAction]) {
+    /// - Parameter announcing: the change to announce; `.updateStarted(index:)` when `nil`.
+    mutating func markStarted(at index: Int, now: Date, announcing change: JobChange? = nil, into actions: inout [JobAction]) {
         currentIndex = index
         if runningIndices.contains(index) { runningPercentChanged(from: runs[index].percent, to: 0) }
         runs[index] = UpdateRunState()
         setResult(UpdateInstallationResult(resultCode: .inProgress, startedAt: now), at: index)
-        notify(.updateStarted(index: index), into: &actions)
+        notify(change ?? .updateStarted(index: index), into: &actions)
+    }
+
+    /// Puts `update` after the last update, not started; returns its index. The job's percent
+    /// keeps its figure (rule 6: it never goes down) until the finished share passes it again.
+    mutating func append(_ update: Update) -> Int {
+        updates.append(update)
+        resultList.append(.notStarted)
+        runs.append(UpdateRunState())
+        return updates.count - 1
     }
 
     /// Gives update `index` its final result and announces it.

@@ -13,7 +13,7 @@ struct UpdateResultList: Sendable, Hashable, RandomAccessCollection, MutableColl
     static let chunkSize = 32
 
     private var chunks: [[UpdateInstallationResult]]
-    let endIndex: Int
+    private(set) var endIndex: Int
 
     init(_ results: [UpdateInstallationResult]) {
         endIndex = results.count
@@ -23,6 +23,16 @@ struct UpdateResultList: Sendable, Hashable, RandomAccessCollection, MutableColl
     }
 
     var startIndex: Int { 0 }
+
+    /// Adds `result` after the last one (an update a driver adds to its job, rule 28).
+    mutating func append(_ result: UpdateInstallationResult) {
+        if endIndex % Self.chunkSize == 0 {
+            chunks.append([result])
+        } else {
+            chunks[chunks.count - 1].append(result)
+        }
+        endIndex += 1
+    }
 
     subscript(position: Int) -> UpdateInstallationResult {
         get {

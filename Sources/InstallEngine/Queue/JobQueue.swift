@@ -366,8 +366,14 @@ public final class JobQueue: Sendable {
         let id = descriptor.id
         let installer = slot.map { installers[$0] }
             ?? UpdateInstaller(backend: backend, configuration: configuration, callbackQueue: callbackQueue)
+        // The updates its driver adds (rule 28), by index: the descriptor has the plan's.
+        let added = Mutex<[Int: Update]>([:])
         let onProgress: InstallationProgressChangedCallback = { [weak self] _, args in
-            self?.deliver(Self.event(for: args, of: descriptor))
+            if case .updateAdded(let index, let update) = args.change { added.withLock { $0[index] = update } }
+            let updateID = { (index: Int) in
+                descriptor.updates.indices.contains(index) ? descriptor.updates[index].id : added.withLock { $0[index]?.id ?? "" }
+            }
+            self?.deliver(Self.event(for: args, of: descriptor.id, updateID: updateID))
         }
         let onCompleted: InstallationCompletedCallback = { [weak self] job in
             guard let self, var result = job.result else { return }
@@ -452,12 +458,13 @@ public final class JobQueue: Sendable {
         for waiter in waiters { waiter() }
     }
 
-    private static func event(for args: InstallationProgressChangedArgs, of descriptor: JobDescriptor) -> EngineEvent {
-        let id = descriptor.id
+    private static func event(for args: InstallationProgressChangedArgs, of id: Int, updateID: (Int) -> String) -> EngineEvent {
         let progress = args.progress
         switch args.change {
         case .updateStarted(let index):
-            return EngineEvent(kind: .updateStarted(job: id, index: index, updateID: descriptor.updates[index].id))
+            return EngineEvent(kind: .updateStarted(job: id, index: index, updateID: updateID(index)))
+        case .updateAdded(let index, let update):
+            return EngineEvent(kind: .updateStarted(job: id, index: index, updateID: update.id, added: update))
         case .progress(let index):
             return EngineEvent(kind: .progress(
                 job: id, index: index,
@@ -467,7 +474,7 @@ public final class JobQueue: Sendable {
             return EngineEvent(kind: .output(job: id, index: index, stream: stream, line: line))
         case .updateCompleted(let index):
             return EngineEvent(kind: .updateCompleted(
-                job: id, index: index, updateID: descriptor.updates[index].id, result: progress.updateResult(at: index)))
+                job: id, index: index, updateID: updateID(index), result: progress.updateResult(at: index)))
         case .abortRequested(let force):
             return EngineEvent(kind: .jobAbortRequested(job: id, force: force))
         }

@@ -46,6 +46,14 @@ public struct QueueModel: Sendable, Hashable {
                 job.startedAt = event.time
             }
         case .updateStarted(let start):
+            if let added = start.added {
+                let capacity = outputCapacity
+                modify(start.job) { job in
+                    guard job.updates.count == start.index else { return }
+                    job.descriptor.updates.append(added)
+                    job.updates.append(UpdateState(update: added, outputCapacity: capacity))
+                }
+            }
             modify(start.job, start.index) { update in
                 update.result = UpdateInstallationResult(resultCode: .inProgress, startedAt: event.time)
                 update.startedAt = event.time

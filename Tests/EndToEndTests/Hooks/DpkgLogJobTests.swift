@@ -122,6 +122,49 @@ struct DpkgLogJobTests {
         #expect(host.changes(since: HostPackageFingerprint()).isEmpty)
     }
 
+    @Test("dpkg -i of two local archives, no hooks: the job from dpkg's log starts with the first package, the second is added with its version when the log names it, both succeed")
+    func handDpkgOfTwoArchives() async throws {
+        let host = HostPackageFingerprint()
+        let apt = try APTTestRoot()
+        defer { apt.remove() }
+        let first = TestPackage(name: "lab-first", preinst: "while [ ! -e \"$DPKG_ROOT/go\" ]; do sleep 0.05; done")
+        let second = TestPackage(name: "lab-second", version: "2.0")
+        try apt.publish([first, second])
+        let fixture = try DaemonFixture(history: true)
+        defer { fixture.folder.remove() }
+        try await fixture.start(extraArguments: ["--apt-config", apt.configuration])
+        let client = try RawClient(socket: fixture.socket)
+        defer { client.close() }
+        try client.send(#"{"command":"subscribe","id":1}"#)
+        _ = try await client.read(until: "snapshot.end") { $0.name == "snapshot.end" }
+
+        let go = apt.root + "/go"
+        let dpkg = try HandDpkgInstall.start([(first, "one"), (second, "two")], in: apt, folder: fixture.folder, statusLogger: nil)
+        defer {
+            _ = FileManager.default.createFile(atPath: go, contents: nil)
+            if dpkg.poll() == nil { kill(dpkg.pid, SIGKILL) }
+            _ = dpkg.waitBlocking()
+        }
+        // lab-first's preinst holds dpkg until `go`: the log has not named lab-second yet.
+        let before = try await client.read(until: "the observed job from dpkg's log", timeout: .seconds(90)) {
+            $0.name == "job.queued" && $0.bool("observed") == true
+        }
+        let queued = try #require(before.last)
+        let updates = queued.fields["updates"] as? [[String: Any]] ?? []
+        #expect(updates.compactMap { $0["id"] as? String } == ["lab-first"], "\(updates)")
+        #expect((queued.string("name") ?? "").contains("plan partial"), "\(queued)")
+
+        _ = FileManager.default.createFile(atPath: go, contents: nil)
+        #expect(dpkg.waitBlocking() == 0)
+        let rest = try await client.read(until: "the observed job's job.completed", timeout: .seconds(90)) { $0.name == "job.completed" }
+        let added = try #require(rest.first { $0.name == "update.started" && $0.string("id") == "lab-second" })
+        let item = try #require(added.fields["added"] as? [String: Any], "update.started says the update is added: \(added)")
+        #expect(item["title"] as? String == "lab-second 2.0", "the version from dpkg's log: \(item)")
+        #expect(Self.results(before + rest) == ["lab-first": "succeeded", "lab-second": "succeeded"], "\(Self.results(before + rest))")
+        #expect(try apt.states().filter { $0.value.status == "ii" }.keys.sorted() == ["lab-first", "lab-second"])
+        #expect(host.changes(since: HostPackageFingerprint()).isEmpty)
+    }
+
     /// `apt-get ARGUMENTS` in `apt`'s root, started and left running (the caller reaps it).
     private static func startAptGet(_ arguments: [String], in apt: APTTestRoot, folder: TestFolder) throws -> SpawnedProcess {
         try SpawnedProcess(

@@ -131,4 +131,50 @@ struct ObservedJobTests {
         #expect(results["lab-slow"] == (slow == "ii" ? "succeeded" : "failed"), "as dpkg left it (\(slow ?? "none")): \(results)")
         #expect(host.changes(since: HostPackageFingerprint()).isEmpty)
     }
+
+    /// With archives named as apt names them, dpkg's arguments give both packages from the start;
+    /// under other names the second is added when dpkg names it.
+    @Test("dpkg -i of two local archives with the hooks' status logger: the second package is in the job from the start or added when dpkg names it, and both succeed",
+          arguments: [true, false])
+    func handDpkgOfTwoArchives(namedInArguments: Bool) async throws {
+        let host = HostPackageFingerprint()
+        let first = TestPackage(name: "lab-first", preinst: "while [ ! -e \"$DPKG_ROOT/go\" ]; do sleep 0.05; done")
+        let second = TestPackage(name: "lab-second", version: "2.0")
+        let setup = try await Setup([first, second])
+        defer { setup.remove() }
+        let go = setup.apt.root + "/go"
+        let logger = try #require(try HandDpkgInstall.hooksStatusLogger(in: setup.apt), "the hooks' status logger")
+        let files = namedInArguments ? ["lab-first_1.0_all", "lab-second_2.0_all"] : ["one", "two"]
+        let dpkg = try HandDpkgInstall.start([(first, files[0]), (second, files[1])], in: setup.apt, folder: setup.fixture.folder, statusLogger: logger)
+        defer {
+            _ = FileManager.default.createFile(atPath: go, contents: nil)
+            if dpkg.poll() == nil { kill(dpkg.pid, SIGKILL) }
+            _ = dpkg.waitBlocking()
+        }
+
+        // lab-first's preinst holds dpkg until `go`: its lines have not named lab-second yet.
+        let before = try await setup.client.read(until: "the observed job of dpkg -i", timeout: .seconds(90)) {
+            $0.name == "job.queued" && $0.bool("observed") == true
+        }
+        let queued = try #require(before.last)
+        let updates = queued.fields["updates"] as? [[String: Any]] ?? []
+        #expect(updates.compactMap { $0["id"] as? String } == (namedInArguments ? ["lab-first", "lab-second"] : ["lab-first"]), "\(updates)")
+        if namedInArguments { #expect(updates.contains { $0["title"] as? String == "lab-second 2.0" }, "the version from the archive's name: \(updates)") }
+        #expect((queued.string("name") ?? "").contains("plan partial"), "\(queued)")
+
+        _ = FileManager.default.createFile(atPath: go, contents: nil)
+        #expect(dpkg.waitBlocking() == 0)
+        let events = try await setup.observedJob()
+        let started = try #require(events.first { $0.name == "update.started" && $0.string("id") == "lab-second" })
+        if namedInArguments {
+            #expect(started.fields["added"] == nil, "in the job already: \(started)")
+        } else {
+            let item = try #require(started.fields["added"] as? [String: Any], "update.started says the update is added: \(started)")
+            #expect((item["index"] as? NSNumber)?.intValue == 1 && item["id"] as? String == "lab-second", "\(item)")
+        }
+        let results = Dictionary(events.filter { $0.name == "update.completed" }.map { ($0.string("id") ?? "", $0.string("result") ?? "") }) { a, _ in a }
+        #expect(results == ["lab-first": "succeeded", "lab-second": "succeeded"], "\(results)")
+        #expect(try setup.apt.states().filter { $0.value.status == "ii" }.keys.sorted() == ["lab-first", "lab-second"])
+        #expect(host.changes(since: HostPackageFingerprint()).isEmpty)
+    }
 }
