@@ -1,5 +1,6 @@
 import InstallEngine
 import InstallEngineTesting
+import Synchronization
 import Testing
 
 @Suite("JobQueue: ordering, concurrency, commands and replay")
@@ -105,8 +106,21 @@ struct JobQueueTests {
         queue.subscribe(log.handler)
         let job = try queue.submit(name: "one", updates: [update("a")])
         await backend.waitUntilStarted("a")
-        let cleaner = Task { try await queue.cleanUp(job: job.id) }
-        let secondCleaner = Task { try await queue.cleanUp(job: job.id) }
+        // Both cleaners have begun before the job ends (each checks for the job as it begins,
+        // before its first suspension): the engine runs apart from the tasks' pool, so a
+        // cleaner that began late could find the job already gone.
+        final class Begun: Sendable { let count = Atomic(0) }
+        let begun = Begun()
+        let cleaner = Task {
+            begun.count.add(1, ordering: .relaxed)
+            try await queue.cleanUp(job: job.id)
+        }
+        let secondCleaner = Task {
+            begun.count.add(1, ordering: .relaxed)
+            try await queue.cleanUp(job: job.id)
+        }
+        let deadline = ContinuousClock.now + .seconds(60)
+        while begun.count.load(ordering: .relaxed) < 2, ContinuousClock.now < deadline { await Task.yield() }
         #expect(queue.snapshot().job(job.id) != nil, "still there while it runs")
         backend.release("a")
         try await cleaner.value

@@ -5,15 +5,16 @@ import Testing
 
 /// A job completes only after its restart scan (rule 32). `q` pressed as soon as the screen
 /// shows its last update ended must quit without asking (nothing is left to abort), and
-/// `run` must still wait for the completion: exit status 0 and a complete history row. Ten
-/// rounds while CPU hogs the test starts (and kills by pid) slow the scan down.
+/// `run` must still wait for the completion: exit status 0 and a complete history row. Three
+/// rounds while CPU hogs the test starts (and kills by pid) slow the scan down (with the fix
+/// undone, 6 of 10 rounds failed; the hogs load the whole suite while they run, so few).
 @Suite("Monitor end to end: quitting while a job waits for its restart scan", .serialized)
 struct QuitWindowEndToEndTests {
-    @Test("q right after the last update ended quits without asking; the run exits 0 with the job's history complete (10 rounds under load)")
+    @Test("q right after the last update ended quits without asking; the run exits 0 with the job's history complete (3 rounds under load)")
     func quitRightAfterTheLastUpdate() async throws {
         let hogs = try CPUHogs(count: max(2, ProcessInfo.processInfo.activeProcessorCount))
         defer { hogs.stop() }
-        for round in 1...10 {
+        for round in 1...3 {
             try await quitRound(round)
         }
     }

@@ -44,7 +44,7 @@ final class APTRunningDriver: RunningDriver {
             stderr: .text { driver.outputLine($0, on: .stderr) },
             channel: .text { driver.statusLine($0) }))
         driver.state.withLock { $0.process = process }
-        Task.detached { await driver.finish(after: process) }
+        Task.detached(executorPreference: EngineTaskExecutor.shared) { await driver.finish(after: process) }
         return driver
     }
 

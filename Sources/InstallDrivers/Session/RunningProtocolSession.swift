@@ -33,7 +33,7 @@ final class RunningProtocolSession: RunningSession {
 
     func attach(_ process: ChildProcess) {
         state.withLock { $0.process = process }
-        Task.detached { [self] in
+        Task.detached(executorPreference: EngineTaskExecutor.shared) { [self] in
             let outcome = await process.outcome
             slot.settle(outcome)
         }
@@ -102,7 +102,7 @@ final class RunningProtocolSession: RunningSession {
         guard let process else { return }
         process.interruptGroup()
         let grace = interruptGrace
-        Task.detached {
+        Task.detached(executorPreference: EngineTaskExecutor.shared) {
             try? await Task.sleep(for: grace)
             process.killTree()
         }

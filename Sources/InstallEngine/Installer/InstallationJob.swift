@@ -189,7 +189,7 @@ public final class InstallationJob: Sendable {
             }
             whenCompletionDelivered { finish(true) }
             if let timeout {
-                Task.detached {
+                Task.detached(executorPreference: EngineTaskExecutor.shared) {
                     try? await Task.sleep(for: timeout)
                     finish(false)
                 }
@@ -360,7 +360,7 @@ public final class InstallationJob: Sendable {
                     }
                 case .schedule(let timer, let delay):
                     state.timers[timer]?.cancel()
-                    state.timers[timer] = Task.detached { [weak self, clock] in
+                    state.timers[timer] = Task.detached(executorPreference: EngineTaskExecutor.shared) { [weak self, clock] in
                         guard (try? await clock.sleep(for: delay)) != nil, let self else { return }
                         self.send { $0.machine.timerFired(timer) }
                     }
@@ -388,9 +388,9 @@ public final class InstallationJob: Sendable {
             case .update(let index, let ticket) where keepingLaunch && kept == nil:
                 kept = (index, ticket)
             case .update(let index, let ticket):
-                Task.detached { await self.launch(at: index, afterTicket: ticket) }
+                Task.detached(executorPreference: EngineTaskExecutor.shared) { await self.launch(at: index, afterTicket: ticket) }
             case .driver:
-                Task.detached { await self.launchDriver() }
+                Task.detached(executorPreference: EngineTaskExecutor.shared) { await self.launchDriver() }
             }
         }
         return kept

@@ -122,7 +122,7 @@ public final class UpdateInstaller: Sendable {
         }
         guard accepted else { throw .installNotAllowed }
         // Not on the caller's thread: a callback must not run before `begin` has returned.
-        Task.detached { job.start() }
+        Task.detached(executorPreference: EngineTaskExecutor.shared) { job.start() }
         return job
     }
 

@@ -46,7 +46,7 @@ final class DriverSession: SessionReporter, Sendable {
             return state.stopRequested
         }
         if stopNow { running.stopAll() }
-        Task.detached { [self] in
+        Task.detached(executorPreference: EngineTaskExecutor.shared) { [self] in
             let outcome = await running.outcome
             processEnded(outcome, lastWords: running.recentOutput, protocolErrors: running.protocolErrorSummary)
         }

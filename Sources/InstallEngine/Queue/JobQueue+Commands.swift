@@ -13,7 +13,7 @@ extension JobQueue {
         case .abortAll(let force):
             abortAll(force: force)
         case .cleanUp(let job):
-            Task.detached {
+            Task.detached(executorPreference: EngineTaskExecutor.shared) {
                 do throws(JobCommandError) {
                     try await self.cleanUp(job: job)
                     cleanedUp(nil)
