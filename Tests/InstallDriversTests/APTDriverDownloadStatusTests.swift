@@ -21,7 +21,7 @@ struct APTDriverDownloadStatusTests {
 
         let total = run.plan.downloads.reduce(Int64(0)) { $0 + $1.size }
         #expect(run.plan.downloads.count == 2 && total > 0, "\(run.plan.downloads)")
-        let progress = run.events.all.compactMap { event -> ProgressReport? in
+        let progress = run.events.all.compactMap { event -> UpdateProgress? in
             guard case .progress(let report) = event.kind else { return nil }
             return report
         }

@@ -28,7 +28,7 @@ struct APTJobRun {
     }
 
     /// The `progress` events of update `index`, in order.
-    func progress(of index: Int) -> [ProgressReport] {
+    func progress(of index: Int) -> [UpdateProgress] {
         events.all.compactMap { event in
             guard case .progress(let report) = event.kind, report.index == index else { return nil }
             return report
@@ -40,7 +40,7 @@ struct APTJobRun {
         progress(of: index).compactMap(\.message)
     }
 
-    /// The job's status texts (`ProgressReport.jobMessage`), each change once, in order.
+    /// The job's status texts (`UpdateProgress.jobMessage`), each change once, in order.
     func jobMessages() -> [String] {
         var said: [String] = []
         for event in events.all {

@@ -31,7 +31,7 @@ struct DriverJobTests {
         let result = try #require(queue.snapshot().job(job.id)?.result)
         #expect(result.resultCode == .succeeded)
         #expect(backend.startedUpdateIDs.isEmpty)
-        let progress = log.kinds(ofJob: job.id).compactMap { kind -> ProgressReport? in
+        let progress = log.kinds(ofJob: job.id).compactMap { kind -> UpdateProgress? in
             if case .progress(let report) = kind { report } else { nil }
         }
         #expect(progress.map(\.message) == ["unpacking"])

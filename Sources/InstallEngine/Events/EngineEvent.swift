@@ -25,8 +25,8 @@ public struct EngineEvent: Sendable, Hashable {
         case jobQueued(JobDescriptor)
         case jobStarted(JobStart)
         case updateStarted(UpdateStart)
-        case progress(ProgressReport)
-        case output(OutputReport)
+        case progress(UpdateProgress)
+        case output(UpdateOutput)
         case updateCompleted(UpdateCompletion)
         case jobAbortRequested(AbortRequest)
         case jobCompleted(JobCompletion)
@@ -43,12 +43,12 @@ public struct EngineEvent: Sendable, Hashable {
         public static func progress(
             job: Int, index: Int, updatePercent: Double?, jobPercent: Double, message: String?, jobMessage: String? = nil
         ) -> Kind {
-            .progress(ProgressReport(
+            .progress(UpdateProgress(
                 job: job, index: index, updatePercent: updatePercent, jobPercent: jobPercent, message: message, jobMessage: jobMessage))
         }
 
         public static func output(job: Int, index: Int, stream: StandardStream, line: String) -> Kind {
-            .output(OutputReport(job: job, index: index, stream: stream, line: line))
+            .output(UpdateOutput(job: job, index: index, stream: stream, line: line))
         }
 
         public static func updateCompleted(job: Int, index: Int, updateID: String, result: UpdateInstallationResult) -> Kind {

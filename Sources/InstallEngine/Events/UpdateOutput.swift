@@ -1,5 +1,5 @@
 /// The payload of `log`: one line of an update's stdout or stderr.
-public struct OutputReport: Sendable, Hashable {
+public struct UpdateOutput: Sendable, Hashable {
     public var job: Int
     public var index: Int
     public var stream: StandardStream
@@ -13,7 +13,7 @@ public struct OutputReport: Sendable, Hashable {
     }
 }
 
-extension OutputReport {
+extension UpdateOutput {
     /// The update this is about.
     public var updateKey: UpdateKey { UpdateKey(job: job, index: index) }
 }

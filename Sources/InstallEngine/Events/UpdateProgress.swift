@@ -1,5 +1,5 @@
 /// The payload of `progress`: an update's percent and status text, and the job's percent (rule 6).
-public struct ProgressReport: Sendable, Hashable {
+public struct UpdateProgress: Sendable, Hashable {
     public var job: Int
     public var index: Int
     /// `nil` while the update is indeterminate (rule 7).
@@ -21,7 +21,7 @@ public struct ProgressReport: Sendable, Hashable {
     }
 }
 
-extension ProgressReport {
+extension UpdateProgress {
     /// The update this is about.
     public var updateKey: UpdateKey { UpdateKey(job: job, index: index) }
 }
