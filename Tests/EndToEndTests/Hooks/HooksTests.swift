@@ -94,4 +94,118 @@ struct HooksTests {
         #expect(try apt.audit().isEmpty)
         #expect(host.changes(since: HostPackageFingerprint()).isEmpty)
     }
+
+    /// A package whose postinst says it began and waits for `release` in the root.
+    private static let held = TestPackage(name: "lab-held", postinst: """
+        touch "$DPKG_ROOT/held-started"
+        while [ ! -e "$DPKG_ROOT/release" ]; do sleep 0.05; done
+        """)
+
+    /// `apt-get install packages` in the background, through `apt`'s hooks; its output in `folder`.
+    private func backgroundAptGet(_ packages: [String], _ apt: APTTestRoot, in folder: TestFolder) throws -> SpawnedProcess {
+        try SpawnedProcess(
+            executable: "/usr/bin/apt-get", arguments: ["install", "-y"] + packages,
+            environment: ProcessInfo.processInfo.environment.merging(apt.environment) { _, new in new },
+            workingDirectory: folder.path, stdoutPath: try folder.write("apt.out", ""), stderrPath: try folder.write("apt.err", ""))
+    }
+
+    @Test("The engine stopped, then killed, in a postinst: apt-get exits 0, dpkg is clean, and the next transaction is seen once an engine is back")
+    func killedEngineThenBack() async throws {
+        let host = HostPackageFingerprint()
+        let apt = try APTTestRoot()
+        defer { apt.remove() }
+        try apt.publish(lab + [Self.held])
+        let fixture = try DaemonFixture()
+        defer { fixture.folder.remove() }
+        let serve = try await fixture.start()
+        let installed = try await installtop(["hooks", "install", "--apt-config", apt.configuration, "--socket", fixture.socket], in: fixture.folder)
+        #expect(installed.status == 0, "\(installed)")
+
+        serve.send(SIGSTOP)
+        let aptGet = try backgroundAptGet(["lab-held"], apt, in: fixture.folder)
+        defer {
+            _ = FileManager.default.createFile(atPath: apt.root + "/release", contents: nil)
+            if aptGet.poll() == nil { kill(aptGet.pid, SIGKILL) }
+            _ = aptGet.waitBlocking()
+        }
+        try await waitUntil("lab-held's postinst to begin") { FileManager.default.fileExists(atPath: apt.root + "/held-started") }
+        serve.send(SIGKILL)
+        _ = FileManager.default.createFile(atPath: apt.root + "/release", contents: nil)
+        try await waitUntil("apt-get to end") { aptGet.poll() != nil }
+        #expect(aptGet.poll() == 0, "\(Self.output(of: fixture.folder))")
+        #expect(try apt.states()["lab-held"]?.status == "ii")
+        #expect(try apt.audit().isEmpty)
+
+        try await fixture.start()
+        let client = try RawClient(socket: fixture.socket)
+        defer { client.close() }
+        try client.send(#"{"command":"subscribe","id":1}"#)
+        _ = try await client.read(until: "snapshot.end") { $0.name == "snapshot.end" }
+        let next = try apt.aptGet(["install", "-y", "lab-app"])
+        #expect(next.status == 0, "\(next.stdout)\n\(next.stderr)")
+        let events = try await client.read(until: "the next transaction's job.completed", timeout: .seconds(90)) { $0.name == "job.completed" }
+        #expect(events.contains { $0.name == "job.queued" && $0.bool("observed") == true }, "\(events.map(\.name))")
+        let results = events.filter { $0.name == "update.completed" }.map { ($0.string("id") ?? "", $0.string("result") ?? "") }
+        #expect(results.sorted { $0.0 < $1.0 }.map(\.0) == ["lab-app", "lab-base"] && results.allSatisfy { $0.1 == "succeeded" }, "\(results)")
+        #expect(host.changes(since: HostPackageFingerprint()).isEmpty)
+    }
+
+    @Test("The relay killed in the middle of a slow postinst: apt-get exits 0 and dpkg's database is clean")
+    func killedRelay() async throws {
+        let host = HostPackageFingerprint()
+        let apt = try APTTestRoot()
+        defer { apt.remove() }
+        try apt.publish([Self.held])
+        let fixture = try DaemonFixture()
+        defer { fixture.folder.remove() }
+        try await fixture.start()
+        let installed = try await installtop(["hooks", "install", "--apt-config", apt.configuration, "--socket", fixture.socket], in: fixture.folder)
+        #expect(installed.status == 0, "\(installed)")
+
+        let aptGet = try backgroundAptGet(["lab-held"], apt, in: fixture.folder)
+        defer {
+            _ = FileManager.default.createFile(atPath: apt.root + "/release", contents: nil)
+            if aptGet.poll() == nil { kill(aptGet.pid, SIGKILL) }
+            _ = aptGet.waitBlocking()
+        }
+        try await waitUntil("lab-held's postinst to begin") { FileManager.default.fileExists(atPath: apt.root + "/held-started") }
+        // dpkg's status logger, a descendant of the apt-get this test started.
+        let relays = Self.descendants(of: aptGet.pid).filter {
+            ((try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\($0)/exe")) ?? "").hasSuffix("/installtop-relay")
+        }
+        #expect(!relays.isEmpty, "no relay runs under apt-get \(aptGet.pid)")
+        for relay in relays { kill(relay, SIGKILL) }
+        _ = FileManager.default.createFile(atPath: apt.root + "/release", contents: nil)
+        try await waitUntil("apt-get to end") { aptGet.poll() != nil }
+        #expect(aptGet.poll() == 0, "\(Self.output(of: fixture.folder))")
+        #expect(try apt.states()["lab-held"]?.status == "ii")
+        #expect(try apt.audit().isEmpty)
+        #expect(host.changes(since: HostPackageFingerprint()).isEmpty)
+    }
+
+    /// What the background apt-get printed, for a failure's message.
+    private static func output(of folder: TestFolder) -> String {
+        ["apt.out", "apt.err"].map { (try? String(contentsOfFile: folder.file($0), encoding: .utf8)) ?? "" }.joined(separator: "\n")
+    }
+
+    /// Every process whose chain of parents reaches `root`, read from `/proc`.
+    private static func descendants(of root: pid_t) -> [pid_t] {
+        var parents: [pid_t: pid_t] = [:]
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+            guard let pid = pid_t(entry), let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")")
+            else { continue }
+            // The fields after the command's closing parenthesis: state, then the parent's pid.
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            if fields.count > 1, let parent = pid_t(fields[1]) { parents[pid] = parent }
+        }
+        return parents.keys.filter { pid in
+            var current = pid
+            while let parent = parents[current], parent > 1 {
+                if parent == root { return true }
+                current = parent
+            }
+            return false
+        }
+    }
 }
