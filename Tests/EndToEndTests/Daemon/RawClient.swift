@@ -12,6 +12,15 @@ final class RawClient {
     /// The lines returned so far, for failure messages (the last 50).
     private(set) var recent: [String] = []
 
+    /// Connects to the socket at `path`, subscribes, and reads past the snapshot: what it reads
+    /// next is what happens from now on.
+    static func subscribed(to path: String) async throws -> RawClient {
+        let client = try RawClient(socket: path)
+        try client.send(#"{"command":"subscribe","id":1}"#)
+        _ = try await client.read(until: "snapshot.end") { $0.name == "snapshot.end" }
+        return client
+    }
+
     /// Connects to the socket at `path`.
     /// - Throws: `DaemonTestError.socket` when socket(2) or connect(2) fails.
     init(socket path: String) throws {

@@ -20,10 +20,8 @@ struct DpkgLogJobTests {
         let fixture = try DaemonFixture(history: true)
         defer { fixture.folder.remove() }
         try await fixture.start(extraArguments: ["--apt-config", apt.configuration])
-        let client = try RawClient(socket: fixture.socket)
+        let client = try await RawClient.subscribed(to: fixture.socket)
         defer { client.close() }
-        try client.send(#"{"command":"subscribe","id":1}"#)
-        _ = try await client.read(until: "snapshot.end") { $0.name == "snapshot.end" }
 
         let release = apt.root + "/release"
         let aptGet = try Self.startAptGet(["install", "-y", "lab-later"], in: apt, folder: fixture.folder)
@@ -65,10 +63,8 @@ struct DpkgLogJobTests {
         try await fixture.start(extraArguments: ["--apt-config", apt.configuration])
         let hooks = try await installtop(["hooks", "install", "--apt-config", apt.configuration, "--socket", fixture.socket], in: fixture.folder)
         try #require(hooks.status == 0, "\(hooks.stdout)\(hooks.stderr)")
-        let client = try RawClient(socket: fixture.socket)
+        let client = try await RawClient.subscribed(to: fixture.socket)
         defer { client.close() }
-        try client.send(#"{"command":"subscribe","id":1}"#)
-        _ = try await client.read(until: "snapshot.end") { $0.name == "snapshot.end" }
 
         let run = try apt.aptGet(["install", "-y", "lab-b"])
         #expect(run.status == 0, "\(run.stderr)")
@@ -133,10 +129,8 @@ struct DpkgLogJobTests {
         let fixture = try DaemonFixture(history: true)
         defer { fixture.folder.remove() }
         try await fixture.start(extraArguments: ["--apt-config", apt.configuration])
-        let client = try RawClient(socket: fixture.socket)
+        let client = try await RawClient.subscribed(to: fixture.socket)
         defer { client.close() }
-        try client.send(#"{"command":"subscribe","id":1}"#)
-        _ = try await client.read(until: "snapshot.end") { $0.name == "snapshot.end" }
 
         let go = apt.root + "/go"
         let dpkg = try HandDpkgInstall.start([(first, "one"), (second, "two")], in: apt, folder: fixture.folder, statusLogger: nil)

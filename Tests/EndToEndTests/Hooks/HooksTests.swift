@@ -137,10 +137,8 @@ struct HooksTests {
         #expect(try apt.audit().isEmpty)
 
         try await fixture.start()
-        let client = try RawClient(socket: fixture.socket)
+        let client = try await RawClient.subscribed(to: fixture.socket)
         defer { client.close() }
-        try client.send(#"{"command":"subscribe","id":1}"#)
-        _ = try await client.read(until: "snapshot.end") { $0.name == "snapshot.end" }
         let next = try apt.aptGet(["install", "-y", "lab-app"])
         #expect(next.status == 0, "\(next.stdout)\n\(next.stderr)")
         let events = try await client.read(until: "the next transaction's job.completed", timeout: .seconds(90)) { $0.name == "job.completed" }

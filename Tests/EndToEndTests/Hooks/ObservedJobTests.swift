@@ -21,9 +21,7 @@ struct ObservedJobTests {
             try await fixture.start()
             let hooks = try await installtop(["hooks", "install", "--apt-config", apt.configuration, "--socket", fixture.socket], in: fixture.folder)
             guard hooks.status == 0 else { throw EndToEndError.conditionNotMet("hooks install: \(hooks.stdout)\(hooks.stderr)") }
-            client = try RawClient(socket: fixture.socket)
-            try client.send(#"{"command":"subscribe","id":1}"#)
-            _ = try await client.read(until: "snapshot.end") { $0.name == "snapshot.end" }
+            client = try await RawClient.subscribed(to: fixture.socket)
         }
 
         func remove() {

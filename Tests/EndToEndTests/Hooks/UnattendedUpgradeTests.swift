@@ -52,10 +52,8 @@ struct UnattendedUpgradeTests {
             let hooks = try await installtop(["hooks", "install", "--apt-config", apt.configuration, "--socket", fixture.socket], in: fixture.folder)
             try #require(hooks.status == 0, "\(hooks.stdout)\(hooks.stderr)")
         }
-        let client = try RawClient(socket: fixture.socket)
+        let client = try await RawClient.subscribed(to: fixture.socket)
         defer { client.close() }
-        try client.send(#"{"command":"subscribe","id":1}"#)
-        _ = try await client.read(until: "snapshot.end") { $0.name == "snapshot.end" }
 
         let binds = ["etc/apt", "var/lib/apt", "var/cache/apt", "var/lib/dpkg", "var/log/apt"]
             .map { "mount --bind '\(root)/\($0)' '/\($0)'" }.joined(separator: " && ")
