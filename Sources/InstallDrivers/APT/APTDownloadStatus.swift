@@ -3,25 +3,35 @@
 /// download list; the bytes done are apt's overall download percent of the list's total
 /// (never less than the files before N), so the figure moves within a large file too.
 struct APTDownloadStatus: Sendable {
-    private let downloads: [APTDownload]
-    private let totalBytes: Int64
+    /// `bytesBefore[i]`: the sizes of the list's first `i` files, so a line costs the same
+    /// whatever its file's place in a list of thousands.
+    private let bytesBefore: [Int64]
+    private var totalBytes: Int64 { bytesBefore.last ?? 0 }
+    /// The total as said (`80.2 MB`) and the size of its unit (`nil` for bytes), made once.
+    private let totalText: String
+    private let unitScale: Double?
     /// The text said last, so a repeated line says nothing new.
     private var said: String?
 
     init(downloads: [APTDownload]) {
-        self.downloads = downloads
-        totalBytes = downloads.reduce(0) { $0 + max(0, $1.size) }
+        var sums: [Int64] = [0]
+        sums.reserveCapacity(downloads.count + 1)
+        for download in downloads { sums.append(sums[sums.count - 1] + max(0, download.size)) }
+        bytesBefore = sums
+        let total = sums[sums.count - 1]
+        totalText = ByteCountText.text(total)
+        unitScale = Self.scale(of: totalText)
     }
 
     /// The new text for a `dlstatus` line about file `item` at apt's overall `percent`, whose
     /// text is apt's `Retrieving file N of M`; `nil` when it says nothing new or names a file
     /// outside the list.
     mutating func text(item: Int, percent: Double, aptText: String) -> String? {
-        guard item >= 1, item <= downloads.count else { return nil }
-        let files = Self.fileCount(in: aptText) ?? downloads.count
-        let before = downloads[..<(item - 1)].reduce(Int64(0)) { $0 + max(0, $1.size) }
+        guard item >= 1, item < bytesBefore.count else { return nil }
+        let files = Self.fileCount(in: aptText) ?? (bytesBefore.count - 1)
+        let before = bytesBefore[item - 1]
         let done = min(totalBytes, max(before, Int64((min(max(percent, 0), 100) / 100 * Double(totalBytes)).rounded())))
-        let text = "downloading \(item) of \(files)" + (totalBytes > 0 ? " · " + Self.bytes(done, of: totalBytes) : "")
+        let text = "downloading \(item) of \(files)" + (totalBytes > 0 ? " · " + bytes(done) : "")
         guard text != said else { return nil }
         said = text
         return text
@@ -34,14 +44,17 @@ struct APTDownloadStatus: Sendable {
 
     /// `31.4 of 80.2 MB`: both in the total's unit (apt's powers of 1000), as `ByteCountText`
     /// says the total.
-    static func bytes(_ done: Int64, of total: Int64) -> String {
-        let totalText = ByteCountText.text(total)
-        guard let space = totalText.lastIndex(of: " ") else { return "\(done) of \(totalText)" }
-        let unit = totalText[totalText.index(after: space)...]
-        guard unit != "B" else { return "\(done) of \(totalText)" }
-        let scales: [String: Double] = ["kB": 1e3, "MB": 1e6, "GB": 1e9, "TB": 1e12]
-        let scale = scales[String(unit)] ?? 1
-        let value = (Double(done) / scale * 10).rounded() / 10
+    private func bytes(_ done: Int64) -> String {
+        guard let unitScale else { return "\(done) of \(totalText)" }
+        let value = (Double(done) / unitScale * 10).rounded() / 10
         return "\(value) of \(totalText)"
+    }
+
+    /// The size of the unit `ByteCountText` ended `text` with; `nil` for bytes or a unit it
+    /// does not know.
+    private static func scale(of text: String) -> Double? {
+        guard let space = text.lastIndex(of: " ") else { return nil }
+        let scales: [Substring: Double] = ["kB": 1e3, "MB": 1e6, "GB": 1e9, "TB": 1e12]
+        return scales[text[text.index(after: space)...]]
     }
 }
