@@ -93,9 +93,13 @@ public enum MonitorRenderer {
                 + (aborted > 0 ? separator + "\(aborted) aborted" : "") + separator + updateCount
         }
         let jobWord = fleet ? (jobs.count == 1 ? "host" : "hosts") : (jobs.count == 1 ? "job" : "jobs")
-        // Narrow headers drop the job count, then the running count.
-        let counts = ["\(jobs.count) \(jobWord)" + separator + runningCount, runningCount, updateCount]
-            .first { DisplayWidth.of($0) <= room - x } ?? updateCount
+        // Narrow headers drop the job count, then the running count. The job count gives way
+        // to the queue's bar and percent too: they are what moves while a long update runs
+        // (the restart advice on the right stays for as long as the monitor does).
+        let barRoom = DisplayWidth.of(separator) + 4 + 5 + 2
+        let full = "\(jobs.count) \(jobWord)" + separator + runningCount
+        let counts = [full, runningCount].first { DisplayWidth.of($0) + barRoom <= room - x }
+            ?? [full, runningCount, updateCount].first { DisplayWidth.of($0) <= room - x } ?? updateCount
         x += buffer.write(counts, x: x, y: area.y, style: theme[.header], maxWidth: room - x)
         let fraction = updates > 0 ? done / Double(updates) : 0
         let barWidth = min(16, room - x - 3 - 5 - 2)

@@ -46,4 +46,26 @@ struct MonitorRestartHeaderTests {
 
         #expect(!scenario.screen().split(separator: "\n")[0].contains("to restart"))
     }
+
+    /// The advice stays on screen for as long as the monitor runs: while later jobs run, the
+    /// queue's bar and percent still show (the job count gives way first), or the header would
+    /// stand still through a long update (seen in the demo's tmux test).
+    @Test("with restart advice and a reboot in the header, a running queue still shows its percent at 100 columns")
+    func percentBesideTheAdvice() {
+        var scenario = Scenario(width: 100, height: 24)
+        scenario.complete(advice: RestartAdvice(
+            processes: [process(1, "nginx.service")], rebootReasons: [.newerKernel(running: "6.1.0-9", installed: "6.1.0-18")]))
+        let running = scenario.queue("Database migration", ["Migrate the inventory database", "Vacuum"])
+        for name in ["Tools", "Drivers", "Remove old kernels", "Demo packages", "Security"] {
+            scenario.queue(name, ["first update of \(name)", "second update of \(name)"])
+        }
+        scenario.startJob(running)
+        scenario.startUpdate(running, 0)
+        scenario.progress(running, 0, 40)
+
+        let header = String(scenario.screen().split(separator: "\n")[0])
+
+        #expect(header.contains("1 service to restart · ⟳ reboot required"), "\(header)")
+        #expect(header.contains("%") && header.contains("1 running"), "the queue's percent gives way to nothing: \(header)")
+    }
 }
