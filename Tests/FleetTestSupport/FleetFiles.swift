@@ -73,7 +73,10 @@ struct FleetFiles: Sendable {
 
     /// FLEET.md's sshd: key-only root login; `UsePAM no` (no PAM stack for a second sshd);
     /// `StrictModes no` because the keys live under world-writable /tmp. MaxStartups is raised
-    /// so that ansible with many forks is not refused at the handshake.
+    /// so that ansible with many forks is not refused at the handshake. `TMPDIR` is the host's
+    /// private /run: a module that a stopped play killed leaves its unpacked payload
+    /// (`ansible_…_payload_*`, made where Python's tempfile says) there, never in the machine's
+    /// /tmp, where two were left by every full test run.
     private func sshdConfigText(_ host: FleetHost) -> String {
         """
         Port 22
@@ -92,6 +95,7 @@ struct FleetFiles: Sendable {
         PrintMotd no
         MaxStartups 200
         MaxSessions 50
+        SetEnv TMPDIR=/run/ansible-tmp
         Subsystem sftp internal-sftp
 
         """
