@@ -96,13 +96,16 @@ public enum MonitorRenderer {
         // Narrow headers drop the job count, then the running count. The job count gives way
         // to the queue's bar and percent too: they are what moves while a long update runs
         // (the restart advice on the right stays for as long as the monitor does).
-        let barRoom = DisplayWidth.of(separator) + 4 + 5 + 2
+        // What stands beside the bar: the separator before it, and the percent (5) and a gap (2)
+        // after; a bar narrower than 4 is not drawn.
+        let besideBar = DisplayWidth.of(separator) + 5 + 2
+        let barRoom = besideBar + 4
         let full = "\(jobs.count) \(jobWord)" + separator + runningCount
         let counts = [full, runningCount].first { DisplayWidth.of($0) + barRoom <= room - x }
             ?? [full, runningCount, updateCount].first { DisplayWidth.of($0) <= room - x } ?? updateCount
         x += buffer.write(counts, x: x, y: area.y, style: theme[.header], maxWidth: room - x)
         let fraction = updates > 0 ? done / Double(updates) : 0
-        let barWidth = min(16, room - x - 3 - 5 - 2)
+        let barWidth = min(16, room - x - besideBar)
         if barWidth >= 4 {
             x += buffer.write(separator, x: x, y: area.y, style: theme[.header])
             ProgressBar(.fraction(fraction), doneStyle: theme[.barDone], todoStyle: theme[.barTodo], glyphs: state.glyphs.box)
