@@ -48,7 +48,9 @@ struct APTDriverRepairTests {
 
     /// A root with the runtime, the kit (and `also`) installed at 1.0, then `upgrade`
     /// published; the job upgrading the runtime and the kit, started.
-    static func upgrade(to packages: [TestPackage], also: [TestPackage] = []) throws -> (APTTestRoot, APTJobRun) {
+    /// `configuration` makes lines added to the root's apt configuration before the job starts.
+    static func upgrade(to packages: [TestPackage], also: [TestPackage] = [],
+                        configuration: (APTTestRoot) -> String = { _ in "" }) throws -> (APTTestRoot, APTJobRun) {
         let apt = try APTTestRoot()
         do {
             try apt.publish([runtime("1.0"), kit("1.0")] + also)
@@ -57,6 +59,13 @@ struct APTDriverRepairTests {
             // repair can go back to it.
             for name in ["lab-rt", "lab-kit"] { try FileManager.default.removeItem(atPath: "\(apt.repository)/\(name)_1.0_all.deb") }
             try apt.publish(packages)
+            let lines = configuration(apt)
+            if !lines.isEmpty {
+                let file = try #require(FileHandle(forWritingAtPath: apt.configuration))
+                try file.seekToEnd()
+                try file.write(contentsOf: Data((lines + "\n").utf8))
+                try file.close()
+            }
             return (apt, try APTJobRun(PackageJob(request: .install(["lab-rt", "lab-kit"]), aptConfig: apt.configuration)))
         } catch {
             apt.remove()
@@ -156,6 +165,36 @@ struct APTDriverRepairTests {
         let interested = try apt.states()["lab-trig"]
         #expect(interested?.status == "ii", "\(String(describing: interested))")
         try Self.expectRepaired(apt, job)
+        #expect(HostPackageFingerprint().changes(since: host).isEmpty, "the host's package state changed")
+    }
+
+    @Test("Forced abort before dpkg began (apt in its Pre-Invoke hook): nothing cut or held; the job says the repair, every package is left at 1.0")
+    func forcedBeforeDpkg() async throws {
+        let host = HostPackageFingerprint()
+        // apt runs DPkg::Pre-Invoke after its downloads and before its first dpkg run: a kill
+        // there finds no package in flight and no finished one whose verdict is held back.
+        // Held on its first run only (apt.conf's strings cannot hold a double quote).
+        let (apt, run) = try Self.upgrade(to: [Self.runtime("2.0"), Self.kit("2.0")]) { apt in
+            let marker = apt.root + "/tmp/pre-invoke"
+            return "DPkg::Pre-Invoke:: \"mkdir -p \(apt.root)/tmp; if [ ! -e \(marker) ]; then touch \(marker); sleep 60; fi\";"
+        }
+        defer { apt.remove() }
+        let job = try await Self.forceAbort(run, in: apt, at: "pre-invoke")
+
+        let results = job.updates.map { "\($0.update.id): \($0.result.resultCode) \($0.result.reason ?? "")" }
+        for update in job.updates {
+            #expect(update.result.resultCode == .aborted && update.result.hResult == .callCancelled, "\(results)")
+            #expect(!(update.result.reason ?? "").contains("cut by a forced abort"), "\(results)")
+        }
+        // No update to show it on: the job itself says each step, and its outcome stays said.
+        let said = run.jobMessages()
+        #expect(said.contains("repairing: dpkg --configure -a …"), "\(said)")
+        #expect(job.jobMessage == "repaired: dpkg --audit is clean, apt-get check passes", "\(said)")
+        #expect(try apt.audit().isEmpty)
+        let states = try apt.states()
+        for name in ["lab-rt", "lab-kit"] {
+            #expect(states[name]?.status == "ii" && states[name]?.version == "1.0", "\(name): \(String(describing: states[name]))")
+        }
         #expect(HostPackageFingerprint().changes(since: host).isEmpty, "the host's package state changed")
     }
 
