@@ -84,6 +84,33 @@ struct APTHookTransactionTests {
         #expect(state.result?.resultCode == .succeeded, "\(state.updates.map { $0.result.reason ?? "" })")
     }
 
+    @Test("A stop while the root's own hook runs (apt ignores SIGINT then): the hook's answer stops apt before dpkg, nothing changed")
+    func stopDuringRootHook() async throws {
+        let apt = try APTTestRoot()
+        defer { apt.remove() }
+        try apt.publish([TestPackage(name: "lab-tool")])
+        try FileManager.default.createDirectory(atPath: apt.root + "/tmp", withIntermediateDirectories: true)
+        let (entered, released) = (apt.root + "/tmp/in-hook", apt.root + "/tmp/release")
+        try "DPkg::Pre-Install-Pkgs:: \"cat >/dev/null; touch \(entered); while [ ! -e \(released) ]; do sleep 0.05; done\";\n"
+            .write(toFile: apt.root + "/etc/apt/apt.conf.d/50lab-hook", atomically: true, encoding: .utf8)
+        let job = PackageJob(request: .install(["lab-tool"]), aptConfig: apt.configuration)
+        let transaction = APTHookTransaction.start(job, environment: try APTPlanner.environment(of: job))
+        async let beginning = withCheckedContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(returning: transaction.waitForBeginning()) }
+        }
+        #expect(await eventually(timeout: .seconds(60)) { FileManager.default.fileExists(atPath: entered) })
+        transaction.stop()
+        #expect(FileManager.default.createFile(atPath: released, contents: nil))
+
+        guard case .ended(let outcome, _, let stderr) = await beginning else {
+            Issue.record("the plan came although a stop was asked before it")
+            return
+        }
+        #expect(outcome == .exited(100), "\(stderr)")
+        #expect(transaction.stopRequested)
+        #expect(try apt.states().isEmpty, "dpkg ran")
+    }
+
     @Test("Nothing to do: apt ends before its hook with status 0, nothing changed")
     func nothingToDo() async throws {
         let apt = try APTTestRoot()

@@ -8,7 +8,11 @@ import InstallEngine
 /// skips the protocol's header and configuration, then writes each package line to fd 3 (the
 /// transaction's Status-Fd, kept open for it by `APT::Keep-Fds`) as `installtop-plan:LINE`, then
 /// `installtop-plan-end`. Those lines reach installtop on the Status-Fd pipe before any
-/// `pmstatus` line, since apt waits for the hook before it starts dpkg. The hook uses the shell's
+/// `pmstatus` line, since apt waits for the hook before it starts dpkg. Then the hook reads
+/// installtop's answer on fd 4 (the transaction's control channel): `go` lets dpkg start; any
+/// other line, or none (installtop gone), fails the hook, and apt ends before dpkg has changed
+/// anything. apt ignores SIGINT while its hooks run, so this answer is how a stop that came
+/// during them (a root's `apt-listchanges`, say) still stops apt. The hook uses the shell's
 /// builtins only, so it runs in any root that has `/bin/sh`.
 public struct APTHookPlan: Sendable, Hashable {
     /// The package lines the hook wrote, in apt's order.
@@ -29,13 +33,19 @@ public struct APTHookPlan: Sendable, Hashable {
     /// The hook's shell text.
     static let hookCommand = """
         \(functionName)() { while IFS= read -r l && [ -n "$l" ]; do :; done; \
-        while IFS= read -r l; do printf '\(linePrefix)%s\\n' "$l"; done; echo \(endLine); }; \(functionName) >&3
+        while IFS= read -r l; do printf '\(linePrefix)%s\\n' "$l"; done; echo \(endLine); }; \(functionName) >&3 && \
+        read -r a <&4 && [ "$a" = \(goAnswer) ]
         """
 
-    /// The transaction's options that add the hook: fd 3 kept open for it, its protocol version,
-    /// and the hook appended to the root's `DPkg::Pre-Install-Pkgs` list.
+    /// The answer that lets dpkg start.
+    static let goAnswer = "go"
+    /// The answer that stops apt before dpkg.
+    static let stopAnswer = "stop"
+
+    /// The transaction's options that add the hook: fds 3 and 4 kept open for it, its protocol
+    /// version, and the hook appended to the root's `DPkg::Pre-Install-Pkgs` list.
     static let options = [
-        "-o", "APT::Keep-Fds::=3",
+        "-o", "APT::Keep-Fds::=3", "-o", "APT::Keep-Fds::=4",
         "-o", "DPkg::Tools::Options::\(functionName)()::Version=3",
         "-o", "DPkg::Pre-Install-Pkgs::=\(hookCommand)",
     ]

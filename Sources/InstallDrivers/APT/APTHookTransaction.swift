@@ -7,7 +7,7 @@ import Synchronization
 /// what apt says until the job's driver takes it over (`APTDriver`, through `attach`).
 ///
 /// Until the hook has spoken nothing has changed (apt has resolved and fetched only): its
-/// downloads are said through `onDownload`, an interrupt then stops apt safely, and when apt
+/// downloads are said through `onDownload`, `stop` then stops apt safely, and when apt
 /// ends before the hook (nothing to do, a refusal, a failed download) `waitForBeginning` says so
 /// with apt's exit and words. Once the hook has spoken, dpkg runs at once: every later line is
 /// kept, in order, for the driver, and nothing waits for installtop.
@@ -38,6 +38,7 @@ public final class APTHookTransaction: Sendable {
         var beginning: Beginning?
         var process: ChildProcess?
         var taken = false
+        var stopRequested = false
     }
 
     /// The root and configuration apt acts in.
@@ -64,7 +65,8 @@ public final class APTHookTransaction: Sendable {
         var variables = environment.commandEnvironment
         variables["INSTALLTOP_OPERATION"] = job.request.operation.name
         let commandLine = APTCommandLine(request: job.request, aptGet: aptGet)
-        let spec = ChildSpec(command: .argv(environment.command(commandLine.transactionWithPlanHook)), environment: variables)
+        let spec = ChildSpec(command: .argv(environment.command(commandLine.transactionWithPlanHook)), environment: variables,
+                             controlChannel: true)
         let process = backend.startChild(spec, sinks: ChildSinks(
             stdout: .text { transaction.take(Line(stream: .stdout, text: $0)) },
             stderr: .text { transaction.take(Line(stream: .stderr, text: $0)) },
@@ -87,11 +89,18 @@ public final class APTHookTransaction: Sendable {
         return beginning
     }
 
-    /// Asks apt to stop: SIGINT to apt-get alone. Before the plan nothing has changed; after it
-    /// apt stops at its next safe point (the driver's `stopAtSafePoint`).
-    public func interrupt() {
-        state.withLock { $0.process }?.interrupt()
+    /// Asks apt to stop before it changes anything: SIGINT to apt-get alone (during its
+    /// downloads), and the hook's answer will be `stop` (apt ignores SIGINT during its hooks).
+    /// Once the hook was answered `go`, apt stops at its next safe point instead.
+    public func stop() {
+        state.withLock { state in
+            state.stopRequested = true
+            return state.process
+        }?.interrupt()
     }
+
+    /// Whether `stop` was called.
+    public var stopRequested: Bool { state.withLock { $0.stopRequested } }
 
     /// apt's process, for the one driver that takes the transaction over; `nil` after the first
     /// call (a retry runs a transaction of its own).
@@ -146,6 +155,10 @@ public final class APTHookTransaction: Sendable {
     }
 
     private func planCame(_ state: inout State) {
+        let stopped = state.stopRequested
+        state.process?.sendControl(stopped ? APTHookPlan.stopAnswer : APTHookPlan.goAnswer)
+        // Stopped: the hook fails and apt ends, which is the beginning.
+        guard !stopped else { return }
         let changes = state.hook.changes(administrativeDirectory: environment.administrativeDirectory)
         // A hook that names no package changes nothing: apt's end says how it went.
         guard state.beginning == nil, !changes.isEmpty else { return }

@@ -6,7 +6,6 @@ import Foundation
 import Glibc
 import InstallDrivers
 import InstallEngine
-import Synchronization
 
 /// `installtop apt … --yes`: the plan is not shown for a yes, so apt resolves once. The
 /// transaction starts at once with `APTHookPlan`'s hook; its downloads are said on stderr; the
@@ -28,17 +27,16 @@ struct APTResolveOnceRun {
         let lines = APTDownloadLines()
         let transaction = APTHookTransaction.start(job, environment: environment) { lines.say($0) }
         // Until the plan comes nothing has changed: a signal stops apt, safely.
-        let stopped = Atomic(false)
-        let relay = SignalRelay { _, _ in
-            stopped.store(true, ordering: .relaxed)
-            transaction.interrupt()
+        let relay = SignalRelay { _, count in
+            transaction.stop()
+            if count == 1 { StandardOutput.stderr.line("installtop: \(request.summary): stopping apt before it changes anything") }
         }
         let beginning = transaction.waitForBeginning()
         relay.cancel()
         lines.finish()
         switch beginning {
         case .ended(let outcome, let stdout, let stderr):
-            if stopped.load(ordering: .relaxed) {
+            if transaction.stopRequested {
                 StandardOutput.stderr.line("installtop: \(request.summary): stopped before anything was changed (apt \(outcome.summary))")
                 return .aborted
             }
