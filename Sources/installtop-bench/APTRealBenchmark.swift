@@ -131,7 +131,7 @@ enum APTRealBenchmark {
             print(String(format: "  a graceful stop (SIGINT, Immediate-Configure-All) waits at most for the longest package: median %.2f s, worst %.2f s (%@)",
                          median(gaps), gaps.max() ?? 0, worst?.gapPackage ?? "?"))
         }
-        reportSafePoints(names: [contenders[0].name, contenders[1].name, contenders[3].name], [installs[0], installs[1], installs[3]], floors: floors)
+        reportSafePoints(names: [contenders[0].name, contenders[1].name, contenders[3].name], [installs[0], installs[1], installs[3]], floors: floors, chroot: chroot)
         report(plans.map(\.name), planTimes)
         print("  load after: \(loadAverage())")
     }
@@ -152,7 +152,7 @@ enum APTRealBenchmark {
 
     /// What a stop costs or leaves in each way of running dpkg, and what one dpkg run costs:
     /// the floor under the safe points of `Immediate-Configure-All` (issue 18).
-    private static func reportSafePoints(names: [String], _ timings: [[Timing]], floors: [DpkgFloor]) {
+    private static func reportSafePoints(names: [String], _ timings: [[Timing]], floors: [DpkgFloor], chroot: String) {
         for (name, runs) in zip(names, timings) where !runs.isEmpty {
             let dpkgRuns = runs.map(\.dpkgRuns).sorted()[runs.count / 2]
             print(String(format: "  %@: %d dpkg runs, the longest %.2f s (median); a stop at a dpkg run's end leaves up to %d packages unpacked and not configured; the dpkg part %.2f s",
@@ -167,8 +167,11 @@ enum APTRealBenchmark {
         let configure = (median(before.map(\.configureRun)), median(after.map(\.configureRun)))
         print(String(format: "  one dpkg run in the chroot: a configure run with nothing to do %.0f ms (%.0f ms with the set installed); the files database an unpack run reads (dpkg -S) %.0f ms for %d files listed, %.0f ms for %d",
                      configure.0 * 1000, configure.1 * 1000, read.0 * 1000, small.files, read.1 * 1000, large.files))
-        if large.files > small.files {
-            print(String(format: "    the database read grows by %.1f ms per 1,000 installed files", (read.1 - read.0) * 1000 / Double(large.files - small.files) * 1000))
+        let growth = DpkgFloor.databaseGrowth(of: chroot)
+        if let first = growth.first, let last = growth.last, last.files > first.files {
+            let sizes = growth.map { String(format: "%.0f ms for %d files", $0.seconds * 1000, $0.files) }.joined(separator: ", ")
+            print(String(format: "    the files database read with a bigger installed base (copies of the chroot's database plus made-up packages): %@; %.2f ms more per 1,000 files",
+                         sizes, (last.seconds - first.seconds) * 1000 / Double(last.files - first.files) * 1000))
         }
         let (plain, immediate) = (timings[0], timings[1])
         guard !plain.isEmpty, !immediate.isEmpty else { return }
