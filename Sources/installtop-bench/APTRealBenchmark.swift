@@ -3,7 +3,8 @@ import Glibc
 
 /// Real Debian packages, real maintainer scripts, in a debootstrap chroot (issue 18): apt-get
 /// by hand against `installtop apt install --chroot DIR` (the release binary), paired and in turn.
-/// Usage: `installtop-bench apt-real --chroot DIR [--rounds N] [--installtop PATH]`. The chroot
+/// Usage: `installtop-bench apt-real --chroot DIR [--rounds N] [--installtop PATH] [--baseline PATH]`
+/// (`--baseline`: another installtop, run in the same rounds, paired with this one). The chroot
 /// must have `usr/sbin/policy-rc.d` exiting 101 (no service starts); `/proc` is mounted in it
 /// for the run when it is not already, and unmounted after. Nothing runs outside the chroot.
 enum APTRealBenchmark {
@@ -22,11 +23,17 @@ enum APTRealBenchmark {
 
     /// One timed run: its wall time and, for a run read on fd 3, the longest time between two
     /// safe points (`Installed` lines, and the first pmstatus line), which is what a graceful
-    /// stop waits for at worst.
+    /// stop waits for at worst; the dpkg runs apt made (`pmstatus:dpkg-exec` lines), the
+    /// longest of them, the time from the first pmstatus line to the end, and the most packages
+    /// left unpacked and not configured when a dpkg run ended.
     private struct Timing {
         var wall: Double
         var longestGap: Double?
         var gapPackage: String?
+        var dpkgRuns = 0
+        var longestDpkgRun: Double?
+        var dpkgPart: Double?
+        var mostUnconfigured = 0
     }
 
     static func run() async {
@@ -39,6 +46,7 @@ enum APTRealBenchmark {
             return
         }
         let rounds = value("--rounds").flatMap(Int.init) ?? 5
+        let baseline = value("--baseline")
         let installtop = value("--installtop")
             ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("installtop").path
         guard getuid() == 0 else { return print("  skipped: chroot needs root") }
@@ -55,24 +63,34 @@ enum APTRealBenchmark {
             }
         }
         defer { if mountedHere { _ = spawn(["/usr/bin/umount", chroot + "/proc"]) } }
-        measure(chroot: chroot, installtop: installtop, rounds: rounds)
+        measure(chroot: chroot, installtop: installtop, baseline: baseline, rounds: rounds)
     }
 
-    private static func measure(chroot: String, installtop: String, rounds: Int) {
+    private static func measure(chroot: String, installtop: String, baseline: String?, rounds: Int) {
         func inside(_ command: [String]) -> [String] { ["/usr/sbin/chroot", chroot] + command }
         let base = installedPackages(in: chroot)
         print("  chroot \(chroot): \(base.count) packages to start from; \(rounds) rounds; load \(loadAverage())")
         guard spawn(inside(["/usr/bin/apt-get", "install", "-y", "--download-only"] + packages)).status == 0 else {
             return print("  the download failed (apt-get --download-only in the chroot)")
         }
-        let yes = ["/usr/bin/apt-get", "install", "-y"]
-        let contenders = [
-            Contender(name: "apt-get install -y", arguments: inside(yes + packages)),
-            Contender(name: "apt-get -y, Immediate-Configure-All", arguments: inside(yes + ["-o", "APT::Immediate-Configure-All=1", "-o", "APT::Status-Fd=3"] + packages),
+        let yes = ["/usr/bin/apt-get", "install", "-y", "-o", "APT::Status-Fd=3"]
+        // apt 2.6 hands dpkg every archive at once (`--unpack --recursive DIR`) unless told not
+        // to; then it splits the unpacks into runs of at most MaxArgBytes of arguments (about 8
+        // archives here).
+        let batches = ["-o", "dpkg::install::recursive::force=true", "-o", "dpkg::install::recursive=false", "-o", "Dpkg::MaxArgBytes=1024"]
+        var contenders = [
+            Contender(name: "apt-get install -y", arguments: inside(yes + packages), timesStatus: true),
+            Contender(name: "apt-get -y, Immediate-Configure-All", arguments: inside(yes + ["-o", "APT::Immediate-Configure-All=1"] + packages),
                       timesStatus: true),
-            Contender(name: "installtop apt install --chroot --yes --json",
+            Contender(name: "installtop apt install --chroot --yes --json (resolves once)",
                       arguments: [installtop, "apt", "install", "--chroot", chroot, "--yes", "--json"] + packages),
+            Contender(name: "apt-get -y, unpacks in MaxArgBytes batches", arguments: inside(yes + batches + packages), timesStatus: true),
         ]
+        if let baseline {
+            contenders.append(Contender(name: "baseline installtop --yes --json (\(URL(fileURLWithPath: baseline).lastPathComponent))",
+                                        arguments: [baseline, "apt", "install", "--chroot", chroot, "--yes", "--json"] + packages))
+        }
+        var floors: [DpkgFloor] = []
         let plans = [
             Contender(name: "apt-get -s install", arguments: inside(["/usr/bin/apt-get", "-s", "install"] + packages)),
             Contender(name: "installtop apt install --chroot (plan, off a terminal)",
@@ -84,12 +102,14 @@ enum APTRealBenchmark {
         // Round 0 warms the page cache and apt's binary cache; it is not counted.
         for round in 0...rounds {
             for (index, contender) in contenders.enumerated() {
+                if index == 0, round > 0 { floors.append(DpkgFloor.measure(in: chroot)) }
                 let timing = time(contender)
                 let now = installedPackages(in: chroot)
                 guard timing != nil, now.isSuperset(of: base), now.count > base.count else {
                     return print("  \(contender.name) failed (\(now.count - base.count) packages installed)")
                 }
                 count = now.count - base.count
+                if index == 0, round > 0 { floors.append(DpkgFloor.measure(in: chroot)) }
                 guard purge(now.subtracting(base), in: chroot, back: base) else { return }
                 if round > 0, let timing { installs[index].append(timing) }
             }
@@ -100,12 +120,18 @@ enum APTRealBenchmark {
         }
         print("  \(count) packages installed per run (\(packages.joined(separator: ", ")) and their dependencies), purged between runs")
         report(contenders.map(\.name), installs)
+        if baseline != nil {
+            let ratios = zip(installs[2].map(\.wall), installs[4].map(\.wall)).map { $0 / $1 }
+            print(String(format: "  resolving once against the baseline, paired by round: median %.2f× (%.2f–%.2f)",
+                         median(ratios), ratios.min() ?? 0, ratios.max() ?? 0))
+        }
         let gaps = installs[1].compactMap(\.longestGap)
         if !gaps.isEmpty {
             let worst = installs[1].max { ($0.longestGap ?? 0) < ($1.longestGap ?? 0) }
             print(String(format: "  a graceful stop (SIGINT, Immediate-Configure-All) waits at most for the longest package: median %.2f s, worst %.2f s (%@)",
                          median(gaps), gaps.max() ?? 0, worst?.gapPackage ?? "?"))
         }
+        reportSafePoints(names: [contenders[0].name, contenders[1].name, contenders[3].name], [installs[0], installs[1], installs[3]], floors: floors, chroot: chroot)
         report(plans.map(\.name), planTimes)
         print("  load after: \(loadAverage())")
     }
@@ -124,6 +150,41 @@ enum APTRealBenchmark {
         }
     }
 
+    /// What a stop costs or leaves in each way of running dpkg, and what one dpkg run costs:
+    /// the floor under the safe points of `Immediate-Configure-All` (issue 18).
+    private static func reportSafePoints(names: [String], _ timings: [[Timing]], floors: [DpkgFloor], chroot: String) {
+        for (name, runs) in zip(names, timings) where !runs.isEmpty {
+            let dpkgRuns = runs.map(\.dpkgRuns).sorted()[runs.count / 2]
+            print(String(format: "  %@: %d dpkg runs, the longest %.2f s (median); a stop at a dpkg run's end leaves up to %d packages unpacked and not configured; the dpkg part %.2f s",
+                         name, dpkgRuns, median(runs.compactMap(\.longestDpkgRun)), runs.map(\.mostUnconfigured).max() ?? 0,
+                         median(runs.compactMap(\.dpkgPart))))
+        }
+        print("    default options: SIGINT is deferred to apt's end, so a stop waits for the whole dpkg part; MaxArgBytes batches: apt stops before the next unpack run and skips its configure run, leaving those packages unpacked (dpkg --audit lists them)")
+        let before = floors.enumerated().filter { $0.offset % 2 == 0 }.map(\.element)
+        let after = floors.enumerated().filter { $0.offset % 2 == 1 }.map(\.element)
+        guard let small = before.first, let large = after.first else { return }
+        let read = (median(before.map(\.databaseRead)), median(after.map(\.databaseRead)))
+        let configure = (median(before.map(\.configureRun)), median(after.map(\.configureRun)))
+        print(String(format: "  one dpkg run in the chroot: a configure run with nothing to do %.0f ms (%.0f ms with the set installed); the files database an unpack run reads (dpkg -S) %.0f ms for %d files listed, %.0f ms for %d",
+                     configure.0 * 1000, configure.1 * 1000, read.0 * 1000, small.files, read.1 * 1000, large.files))
+        let growth = DpkgFloor.databaseGrowth(of: chroot)
+        if let first = growth.first, let last = growth.last, last.files > first.files {
+            let sizes = growth.map { String(format: "%.0f ms for %d files", $0.seconds * 1000, $0.files) }.joined(separator: ", ")
+            print(String(format: "    the files database read with a bigger installed base (copies of the chroot's database plus made-up packages): %@; %.2f ms more per 1,000 files",
+                         sizes, (last.seconds - first.seconds) * 1000 / Double(last.files - first.files) * 1000))
+        }
+        let (plain, immediate) = (timings[0], timings[1])
+        guard !plain.isEmpty, !immediate.isEmpty else { return }
+        let extra = median(immediate.map(\.wall)) - median(plain.map(\.wall))
+        let moreRuns = immediate.map(\.dpkgRuns).sorted()[immediate.count / 2] - plain.map(\.dpkgRuns).sorted()[plain.count / 2]
+        let unpackRuns = Double(moreRuns) / 2
+        // The unpack runs read a database that grows from the start's to the end's as packages land.
+        let reads = unpackRuns * (read.0 + read.1) / 2
+        let configures = unpackRuns * (configure.0 + configure.1) / 2
+        print(String(format: "    Immediate-Configure-All's extra %.2f s over the default (%d more dpkg runs): about %.2f s in the unpack runs' database reads, %.2f s in the configure runs' start, %.2f s the rest (apt's work per run, triggers)",
+                     extra, moreRuns, reads, configures, extra - reads - configures))
+    }
+
     /// Runs `contender` (stdin, stdout, stderr on /dev/null); nil when its exit status is not
     /// `expecting` (installtop's plan off a terminal exits 1: not run without --yes).
     private static func time(_ contender: Contender, expecting: Int32 = 0) -> Timing? {
@@ -132,11 +193,27 @@ enum APTRealBenchmark {
         var timing = Timing(wall: result.wall)
         // Before the first pmstatus line nothing has changed and a stop is immediate.
         var previous: Double?
+        var runStarted: Double?
+        var unpacked: Set<Substring> = []
+        func dpkgRunEnded(at: Double) {
+            guard let started = runStarted else { return }
+            timing.longestDpkgRun = max(timing.longestDpkgRun ?? 0, at - started)
+            timing.mostUnconfigured = max(timing.mostUnconfigured, unpacked.count)
+        }
         for (at, line) in result.statusLines {
             let fields = line.split(separator: ":", maxSplits: 3)
             guard fields.count == 4, fields[0] == "pmstatus" else { continue }
+            if fields[1] == "dpkg-exec" {
+                dpkgRunEnded(at: at)
+                runStarted = at
+                timing.dpkgRuns += 1
+                continue
+            }
+            if fields[3].hasPrefix("Unpacking ") { unpacked.insert(fields[1]) }
+            if fields[3].hasPrefix("Installed ") { unpacked.remove(fields[1]) }
             guard let since = previous else {
                 previous = at
+                timing.dpkgPart = result.wall - at
                 continue
             }
             guard fields[3].hasPrefix("Installed ") else { continue }
@@ -146,6 +223,7 @@ enum APTRealBenchmark {
             }
             previous = at
         }
+        dpkgRunEnded(at: result.wall)
         return timing
     }
 
@@ -173,7 +251,7 @@ enum APTRealBenchmark {
         ((try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? "?").split(separator: " ").prefix(3).joined(separator: " ")
     }
 
-    private static func median(_ values: [Double]) -> Double {
+    static func median(_ values: [Double]) -> Double {
         let sorted = values.sorted()
         return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
     }
@@ -181,7 +259,7 @@ enum APTRealBenchmark {
     /// posix_spawn with stdin on /dev/null, stdout and stderr on /dev/null or a pipe, and fd 3 on
     /// a pipe whose lines are kept with the seconds since the start when `readStatus` (else on
     /// /dev/null). Waits for the end.
-    private static func spawn(_ arguments: [String], readStatus: Bool = false, captureOutput: Bool = false)
+    static func spawn(_ arguments: [String], readStatus: Bool = false, captureOutput: Bool = false)
         -> (status: Int32, wall: Double, output: String, statusLines: [(Double, String)]) {
         var outputPipe: [Int32] = [-1, -1]
         var statusPipe: [Int32] = [-1, -1]

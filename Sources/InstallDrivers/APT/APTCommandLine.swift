@@ -40,6 +40,14 @@ public struct APTCommandLine: Sendable, Hashable {
     /// The transaction's dpkg options: existing configuration files kept without a question.
     static let keepConfigurationOptions = ["-o", "DPkg::Options::=--force-confdef", "-o", "DPkg::Options::=--force-confold"]
 
+    /// The transaction that makes its own plan (`installtop apt … --yes`): `transaction` plus
+    /// `APTHookPlan`'s hook, which apt runs after its downloads and before the first dpkg run
+    /// and which writes the plan on the Status-Fd (fd 3) in lines of its own. The root's own
+    /// `Pre-Install-Pkgs` hooks still run: the hook is added to their list.
+    public var transactionWithPlanHook: [String] {
+        transaction.dropLast(request.aptArguments.count) + APTHookPlan.options + request.aptArguments
+    }
+
     /// `apt-get -y -f install [--reinstall PACKAGES]` with the transaction's options: what
     /// repairs dependencies and half-installed packages after a forced stop. Without packages
     /// apt finishes what is broken (an upgrade cut in its runtime, whose kit depends on it

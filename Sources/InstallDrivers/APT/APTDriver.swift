@@ -9,11 +9,25 @@ public struct APTDriver: JobDriver {
     /// The apt-get to run.
     public let aptGet: String
     private let backend: ProcessBackend
+    /// The transaction that made the plan (`APTHookTransaction`), which the first start takes
+    /// over; `nil` when the plan came from a simulation.
+    private let running: APTHookTransaction?
 
     public init(plan: APTPlan, aptGet: String = "/usr/bin/apt-get", backend: ProcessBackend = ProcessBackend()) {
         self.plan = plan
         self.aptGet = aptGet
         self.backend = backend
+        running = nil
+    }
+
+    /// The driver of `transaction`, whose hook gave `plan`: the job's start takes apt over as
+    /// it runs; a retry runs a transaction of its own.
+    public init(plan: APTPlan, running transaction: APTHookTransaction, aptGet: String = "/usr/bin/apt-get",
+                backend: ProcessBackend = ProcessBackend()) {
+        self.plan = plan
+        self.aptGet = aptGet
+        self.backend = backend
+        running = transaction
     }
 
     /// Runs apt's request again; reports follow `request.updates`, which is the plan or, for a
@@ -22,6 +36,9 @@ public struct APTDriver: JobDriver {
         var plan = plan
         let changes = Dictionary(plan.changes.map { ($0.package, $0) }, uniquingKeysWith: { first, _ in first })
         plan.changes = request.updates.compactMap { changes[$0.id] }
+        if plan.changes.count == self.plan.changes.count, let running, let process = running.takeOver() {
+            return APTRunningDriver.adopt(running, process: process, plan: plan, aptGet: aptGet, reporter: reporter)
+        }
         return APTRunningDriver.start(plan: plan, aptGet: aptGet, jobName: request.jobName, backend: backend, reporter: reporter)
     }
 }

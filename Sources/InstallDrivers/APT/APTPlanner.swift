@@ -13,10 +13,7 @@ public enum APTPlanner {
     ///   or not ours to lock, or apt's refusal (unknown package, broken dependencies) in apt's
     ///   own words.
     public static func plan(_ job: PackageJob, aptGet: String = "/usr/bin/apt-get") throws(APTPlanError) -> APTPlan {
-        let environment = try APTEnvironment.resolve(aptConfig: job.aptConfig, chroot: job.chroot)
-        // A simulation takes no lock (PACKAGES.md): look at it ourselves, so a plan is never
-        // promised while another apt or dpkg holds the database.
-        try checkLock(of: environment)
+        let environment = try environment(of: job)
         let commandLine = APTCommandLine(request: job.request, aptGet: aptGet)
         // Whether anything is fetched is known only from the simulation; asking anyway costs a
         // second process on another core, and a removal's empty list is thrown away.
@@ -43,6 +40,31 @@ public enum APTPlanner {
             downloads = APTDownload.list(from: list.stdout)
         }
         return APTPlan(job: job, environment: environment, changes: changes, downloads: downloads)
+    }
+
+    /// Where `job` acts, once dpkg's lock is seen free: what a transaction that makes its own
+    /// plan (`APTHookTransaction`) needs first.
+    /// - Throws: `APTPlanError`, as `plan` does before it asks apt for the plan.
+    public static func environment(of job: PackageJob) throws(APTPlanError) -> APTEnvironment {
+        let environment = try APTEnvironment.resolve(aptConfig: job.aptConfig, chroot: job.chroot)
+        // A simulation takes no lock (PACKAGES.md): look at it ourselves, so a plan is never
+        // promised while another apt or dpkg holds the database.
+        try checkLock(of: environment)
+        return environment
+    }
+
+    /// Why `job`'s transaction ended before its plan hook, having changed nothing, with
+    /// `outcome` and these words: the simulation's refusal, as `plan` says it (apt's list of
+    /// unmet dependencies included), or, when the simulation succeeds (a download failed),
+    /// the transaction's own error lines.
+    public static func refusal(of job: PackageJob, outcome: UpdateRunOutcome, stdout: String, stderr: String,
+                               aptGet: String = "/usr/bin/apt-get") -> APTPlanError {
+        do {
+            _ = try plan(job, aptGet: aptGet)
+        } catch {
+            return error
+        }
+        return APTPlanError(.aptRefused, APTPlanError.aptMessage(stderr, stdout: stdout, otherwise: "apt-get \(outcome.summary)"))
     }
 
     /// Refuses when dpkg's front-end lock is held or cannot be opened by this user.

@@ -23,12 +23,25 @@ final class APTRunningDriver: RunningDriver {
     /// waits for what a report leads to.
     private let reports = SerialWorkQueue()
 
-    private init(plan: APTPlan, aptGet: String, reporter: any DriverReporter) {
+    private init(plan: APTPlan, aptGet: String, reporter: any DriverReporter, rebootListBefore: Set<String>? = nil) {
         self.plan = plan
         self.aptGet = aptGet
         self.reporter = reporter
-        let before = Self.rebootList(at: plan.environment.rebootPackagesPath)
+        let before = rebootListBefore ?? Self.rebootList(at: plan.environment.rebootPackagesPath)
         state = Mutex(State(run: APTRunState(plan: plan, rebootListBefore: before)))
+    }
+
+    /// Takes over `transaction`, which apt runs already (its hook gave `plan`): every line it
+    /// kept goes through the driver in order, then each later one.
+    static func adopt(_ transaction: APTHookTransaction, process: ChildProcess, plan: APTPlan, aptGet: String,
+                      reporter: any DriverReporter) -> APTRunningDriver {
+        let driver = APTRunningDriver(plan: plan, aptGet: aptGet, reporter: reporter, rebootListBefore: transaction.rebootListBefore)
+        driver.state.withLock { $0.process = process }
+        transaction.attach { line in
+            if let stream = line.stream { driver.outputLine(line.text, on: stream) } else { driver.statusLine(line.text) }
+        }
+        Task.detached(executorPreference: EngineTaskExecutor.shared) { await driver.finish(after: process) }
+        return driver
     }
 
     static func start(plan: APTPlan, aptGet: String, jobName: String, backend: ProcessBackend,

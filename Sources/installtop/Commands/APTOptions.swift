@@ -2,7 +2,7 @@ import ArgumentParser
 
 /// What every `installtop apt …` command takes beside `run`'s options.
 struct APTOptions: ParsableArguments {
-    @Flag(name: [.short, .long], help: "Run the plan without asking (off a terminal nothing runs without it).")
+    @Flag(name: [.short, .long], help: "Run without asking: apt resolves once, its own hook gives the plan (off a terminal nothing runs without it).")
     var yes = false
 
     @Option(help: ArgumentHelp("apt's configuration file, as APT_CONFIG (default: $APT_CONFIG, else the system's); it may move apt and dpkg into another root.", valueName: "file"))

@@ -8,7 +8,7 @@ import InstallDrivers
 import InstallEngine
 
 /// One `installtop apt …`: the plan from apt, the operator's yes, then the transaction as one
-/// job on the usual run (monitor, plain lines or JSON).
+/// job on the usual run (monitor, plain lines or JSON); with `--yes`, `APTResolveOnceRun`.
 struct APTSession {
     let request: PackageRequest
     let options: APTOptions
@@ -17,6 +17,8 @@ struct APTSession {
         // Absolute, so the paths read under it (dpkg's database, the reboot list) never depend on the working directory.
         let chroot = options.chroot.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
         let job = PackageJob(request: request, aptConfig: options.aptConfig, chroot: chroot)
+        // With --yes the plan is not shown: apt's own hook gives it during the transaction.
+        if options.yes { return APTResolveOnceRun(job: job, options: options).run() }
         let plan: APTPlan
         do {
             plan = try APTPlanner.plan(job)

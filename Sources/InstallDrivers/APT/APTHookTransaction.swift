@@ -1,0 +1,184 @@
+import Foundation
+import InstallEngine
+import Synchronization
+
+/// The apt transaction of an apt job run without a separate plan (`installtop apt … --yes`):
+/// apt resolves once. It starts before its job exists, with `APTHookPlan`'s hook, and holds
+/// what apt says until the job's driver takes it over (`APTDriver`, through `attach`).
+///
+/// Until the hook has spoken nothing has changed (apt has resolved and fetched only): its
+/// downloads are said through `onDownload`, `stop` then stops apt safely, and when apt
+/// ends before the hook (nothing to do, a refusal, a failed download) `waitForBeginning` says so
+/// with apt's exit and words. Once the hook has spoken, dpkg runs at once: every later line is
+/// kept, in order, for the driver, and nothing waits for installtop.
+public final class APTHookTransaction: Sendable {
+    /// How the transaction began.
+    public enum Beginning: Sendable {
+        /// apt's hook gave the plan, in apt's order; dpkg runs now.
+        case plan([PackageChange])
+        /// apt ended before its hook, having changed nothing: its exit and what it printed.
+        case ended(UpdateRunOutcome, stdout: String, stderr: String)
+    }
+
+    /// A line apt printed (`stream` set) or wrote on its Status-Fd (`stream` nil).
+    struct Line: Sendable {
+        var stream: StandardStream?
+        var text: String
+    }
+
+    private struct State {
+        var hook = APTHookPlan()
+        /// The lines for the driver, until it takes them.
+        var pending: [Line] = []
+        var receiver: (@Sendable (Line) -> Void)?
+        /// What apt printed before the plan, for `.ended`.
+        var stdout: [String] = []
+        var stderr: [String] = []
+        var downloadText: String?
+        var beginning: Beginning?
+        var process: ChildProcess?
+        var taken = false
+        var stopRequested = false
+    }
+
+    /// The root and configuration apt acts in.
+    public let environment: APTEnvironment
+    /// The packages in `reboot-required.pkgs` before apt started.
+    let rebootListBefore: Set<String>
+    private let state = Mutex(State())
+    private let begun = DispatchSemaphore(value: 0)
+    private let onDownload: @Sendable (String) -> Void
+
+    private init(environment: APTEnvironment, onDownload: @escaping @Sendable (String) -> Void) {
+        self.environment = environment
+        self.onDownload = onDownload
+        rebootListBefore = APTRunningDriver.rebootList(at: environment.rebootPackagesPath)
+    }
+
+    /// Starts `job`'s transaction in `environment` and returns at once.
+    /// - Parameter onDownload: called with `downloading N of M · P %` as apt fetches (each
+    ///   change once, on the process poller's thread), until the plan comes.
+    public static func start(_ job: PackageJob, environment: APTEnvironment, aptGet: String = "/usr/bin/apt-get",
+                             backend: ProcessBackend = ProcessBackend(),
+                             onDownload: @escaping @Sendable (String) -> Void = { _ in }) -> APTHookTransaction {
+        let transaction = APTHookTransaction(environment: environment, onDownload: onDownload)
+        var variables = environment.commandEnvironment
+        variables["INSTALLTOP_OPERATION"] = job.request.operation.name
+        let commandLine = APTCommandLine(request: job.request, aptGet: aptGet)
+        let spec = ChildSpec(command: .argv(environment.command(commandLine.transactionWithPlanHook)), environment: variables,
+                             controlChannel: true)
+        let process = backend.startChild(spec, sinks: ChildSinks(
+            stdout: .text { transaction.take(Line(stream: .stdout, text: $0)) },
+            stderr: .text { transaction.take(Line(stream: .stderr, text: $0)) },
+            channel: .text { transaction.take(Line(stream: nil, text: $0)) }))
+        transaction.state.withLock { $0.process = process }
+        Task.detached(executorPreference: EngineTaskExecutor.shared) {
+            let outcome = await process.outcome
+            transaction.begin { state in
+                .ended(outcome, stdout: state.stdout.joined(separator: "\n"), stderr: state.stderr.joined(separator: "\n"))
+            }
+        }
+        return transaction
+    }
+
+    /// Blocks until the hook has given the plan or apt has ended before it.
+    public func waitForBeginning() -> Beginning {
+        begun.wait()
+        begun.signal()
+        guard let beginning = state.withLock({ $0.beginning }) else { preconditionFailure("signalled before it began") }
+        return beginning
+    }
+
+    /// Asks apt to stop before it changes anything: SIGINT to apt-get alone (during its
+    /// downloads), and the hook's answer will be `stop` (apt ignores SIGINT during its hooks).
+    /// Once the hook was answered `go`, apt stops at its next safe point instead.
+    public func stop() {
+        state.withLock { state in
+            state.stopRequested = true
+            return state.process
+        }?.interrupt()
+    }
+
+    /// Whether `stop` was called.
+    public var stopRequested: Bool { state.withLock { $0.stopRequested } }
+
+    /// apt's process, for the one driver that takes the transaction over; `nil` after the first
+    /// call (a retry runs a transaction of its own).
+    func takeOver() -> ChildProcess? {
+        state.withLock { state in
+            defer { state.taken = true }
+            return state.taken ? nil : state.process
+        }
+    }
+
+    /// Hands every line kept so far to `receiver`, in order, then each later line as it comes.
+    func attach(_ receiver: @escaping @Sendable (Line) -> Void) {
+        state.withLock { state in
+            for line in state.pending { receiver(line) }
+            state.pending = []
+            state.receiver = receiver
+        }
+    }
+
+    // MARK: - apt's lines (on the poller's thread)
+
+    private func take(_ line: Line) {
+        let said: String? = state.withLock { state in
+            if let receiver = state.receiver {
+                receiver(line)
+                return nil
+            }
+            guard state.beginning == nil else {
+                state.pending.append(line)
+                return nil
+            }
+            switch line.stream {
+            case .stdout?:
+                state.stdout.append(line.text)
+                state.pending.append(line)
+            case .stderr?:
+                state.stderr.append(line.text)
+                state.pending.append(line)
+            case nil:
+                if state.hook.consume(line.text) {
+                    if state.hook.isComplete { planCame(&state) }
+                    return nil
+                }
+                // apt's downloads, before its hook: the job's driver has no use for them.
+                guard let text = Self.downloadText(line.text), text != state.downloadText else { return nil }
+                state.downloadText = text
+                return text
+            }
+            return nil
+        }
+        if let said { onDownload(said) }
+    }
+
+    private func planCame(_ state: inout State) {
+        let stopped = state.stopRequested
+        state.process?.sendControl(stopped ? APTHookPlan.stopAnswer : APTHookPlan.goAnswer)
+        // Stopped: the hook fails and apt ends, which is the beginning.
+        guard !stopped else { return }
+        let changes = state.hook.changes(administrativeDirectory: environment.administrativeDirectory)
+        // A hook that names no package changes nothing: apt's end says how it went.
+        guard state.beginning == nil, !changes.isEmpty else { return }
+        state.beginning = .plan(changes)
+        begun.signal()
+    }
+
+    private func begin(_ make: (State) -> Beginning) {
+        state.withLock { state in
+            guard state.beginning == nil else { return }
+            state.beginning = make(state)
+            begun.signal()
+        }
+    }
+
+    /// `downloading N of M · P %` for apt's `dlstatus:N:P:Retrieving file N of M`; `nil` for
+    /// any other line.
+    static func downloadText(_ line: String) -> String? {
+        guard line.hasPrefix("dlstatus:"), let (_, subject, percent, text) = APTStatusLine.fields(of: line) else { return nil }
+        let files = text.split(separator: " ").last.map(String.init) ?? "?"
+        return "downloading \(subject) of \(files) · \(Int(percent.rounded(.down))) %"
+    }
+}

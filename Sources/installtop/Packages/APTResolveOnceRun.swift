@@ -1,0 +1,61 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Glibc
+import InstallDrivers
+import InstallEngine
+
+/// `installtop apt … --yes`: the plan is not shown for a yes, so apt resolves once. The
+/// transaction starts at once with `APTHookPlan`'s hook; its downloads are said on stderr; the
+/// job is made from the hook's plan, before dpkg has changed anything, and runs on the usual
+/// run (monitor, plain lines or JSON). When apt ends before its hook, the operator hears what
+/// the plan would have said: nothing to do, or apt's refusal in its words (exit 2).
+struct APTResolveOnceRun {
+    let job: PackageJob
+    let options: APTOptions
+
+    func run() -> ExitStatus {
+        let request = job.request
+        let environment: APTEnvironment
+        do {
+            environment = try APTPlanner.environment(of: job)
+        } catch {
+            return refused(error)
+        }
+        let lines = APTDownloadLines()
+        let transaction = APTHookTransaction.start(job, environment: environment) { lines.say($0) }
+        // Until the plan comes nothing has changed: a signal stops apt, safely.
+        let relay = SignalRelay { _, count in
+            transaction.stop()
+            if count == 1 { StandardOutput.stderr.line("installtop: \(request.summary): stopping apt before it changes anything") }
+        }
+        let beginning = transaction.waitForBeginning()
+        relay.cancel()
+        lines.finish()
+        switch beginning {
+        case .ended(let outcome, let stdout, let stderr):
+            if transaction.stopRequested {
+                StandardOutput.stderr.line("installtop: \(request.summary): stopped before anything was changed (apt \(outcome.summary))")
+                return .aborted
+            }
+            if case .exited(0) = outcome {
+                StandardOutput.stdout.line(APTPlanText.nothingToDo(for: request))
+                return .succeeded
+            }
+            return refused(APTPlanner.refusal(of: job, outcome: outcome, stdout: stdout, stderr: stderr))
+        case .plan(let changes):
+            let plan = APTPlan(job: job, environment: environment, changes: changes, downloads: [])
+            let runnable = RunnableJob(
+                name: "\(request.summary) · \(plan.summary)", operation: request.operation, updates: plan.updates,
+                driver: APTDriver(plan: plan, running: transaction), needsConfirmation: false)
+            return RunSession(jobs: [runnable], options: options.run).run()
+        }
+    }
+
+    private func refused(_ error: APTPlanError) -> ExitStatus {
+        StandardOutput.stderr.line("installtop: \(job.request.summary): nothing was run:\n\(error.message)")
+        return .invalidUsage
+    }
+}
