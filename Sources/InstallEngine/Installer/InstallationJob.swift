@@ -71,6 +71,9 @@ public final class InstallationJob: Sendable {
         /// The ticket of the last progress callback queued, so a child starts only after its
         /// `updateStarted` has been delivered.
         var lastTicket: UInt64 = 0
+        /// The batch of progress callbacks in the callback queue's item with `ticket`, which
+        /// later callbacks join while that item is the queue's last and has not started.
+        var openBatch: (batch: ProgressCallbackBatch, ticket: UInt64)?
         var completionTicket: UInt64?
         var onProgress: InstallationProgressChangedCallback?
         var onCompleted: InstallationCompletedCallback?
@@ -339,7 +342,7 @@ public final class InstallationJob: Sendable {
                 switch action {
                 case .notify(let args):
                     guard let onProgress = state.onProgress else { continue }
-                    state.lastTicket = callbackQueue.enqueue { [self] in onProgress(self, args) }
+                    state.lastTicket = queueProgressCallback(args, to: onProgress, state: &state)
                 case .startUpdate(let index):
                     launches.append(.update(index: index, afterTicket: state.lastTicket))
                 case .startDriver:
@@ -369,6 +372,7 @@ public final class InstallationJob: Sendable {
                 case .complete(let result):
                     let onCompleted = state.onCompleted
                     let ticket = callbackQueue.enqueue { [self] in onCompleted?(self) }
+                    state.openBatch = nil
                     state.completionTicket = ticket
                     completed = (result, ticket, state.resultWaiters, state.completionDeliveredWaiters)
                     state.resultWaiters = []
@@ -394,5 +398,22 @@ public final class InstallationJob: Sendable {
             }
         }
         return kept
+    }
+
+    /// Queues a progress callback behind everything queued so far: in the batch of the callback
+    /// queue's last item when that is this job's and has not started, else in a new item.
+    /// Called under the lock. Returns the ticket of the item that delivers it.
+    private func queueProgressCallback(
+        _ args: InstallationProgressChangedArgs, to onProgress: @escaping InstallationProgressChangedCallback, state: inout State
+    ) -> UInt64 {
+        if let open = state.openBatch, callbackQueue.extendLast(open.ticket, { open.batch.append(args) }) {
+            return open.ticket
+        }
+        let batch = ProgressCallbackBatch(args)
+        let ticket = callbackQueue.enqueue { [self] in
+            for args in batch.take() { onProgress(self, args) }
+        }
+        state.openBatch = (batch, ticket)
+        return ticket
     }
 }
