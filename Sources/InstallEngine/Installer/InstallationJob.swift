@@ -71,9 +71,12 @@ public final class InstallationJob: Sendable {
         /// The ticket of the last progress callback queued, so a child starts only after its
         /// `updateStarted` has been delivered.
         var lastTicket: UInt64 = 0
-        /// The batch of progress callbacks in the callback queue's item with `ticket`, which
-        /// later callbacks join while that item is the queue's last and has not started.
-        var openBatch: (batch: ProgressCallbackBatch, ticket: UInt64)?
+        /// The progress callbacks queued last, which later ones join while their item is the
+        /// callback queue's last and has not started.
+        var openBatch: SerialWorkBatch<InstallationProgressChangedArgs>?
+        /// By update index: whether a progress callback of the update was queued, so its first
+        /// one is never left out (see `send`).
+        var progressAnnounced: [Bool] = []
         var completionTicket: UInt64?
         var onProgress: InstallationProgressChangedCallback?
         var onCompleted: InstallationCompletedCallback?
@@ -250,20 +253,27 @@ public final class InstallationJob: Sendable {
         send { $0.machine.receive(report, fromUpdateAt: index) }
     }
 
-    /// A report from the job's driver.
-    func receive(_ report: DriverReport) {
+    /// Reports from the job's driver, made together: applied in one step, so a progress
+    /// callback that the next one of the same update supersedes is not delivered (see `send`).
+    func receive(_ reports: [DriverReport]) {
         let now = Date()
         send { state in
-            switch report {
-            case .updateStarted(let index): state.machine.driverUpdateStarted(at: index, now: now)
-            case .updateAdded(let update): state.machine.driverUpdateAdded(update, now: now)
-            case .update(let index, let report): state.machine.driverReport(report, about: index)
-            case .updateFinished(let index, let verdict): state.machine.driverUpdateFinished(at: index, verdict: verdict, now: now)
-            case .jobProgress(let percent): state.machine.driverJobProgress(percent)
-            case .jobMessage(let text): state.machine.driverJobMessage(text)
-            case .ignoredLine: state.machine.driverIgnoredLine()
-            case .unstartedUpdatesFinished(let verdict): state.machine.driverUnstartedUpdatesFinished(verdict: verdict, now: now)
+            var actions: [JobAction] = []
+            for report in reports {
+                switch report {
+                case .updateStarted(let index): actions += state.machine.driverUpdateStarted(at: index, now: now)
+                case .updateAdded(let update): actions += state.machine.driverUpdateAdded(update, now: now)
+                case .update(let index, let report): actions += state.machine.driverReport(report, about: index)
+                case .updateFinished(let index, let verdict):
+                    actions += state.machine.driverUpdateFinished(at: index, verdict: verdict, now: now)
+                case .jobProgress(let percent): actions += state.machine.driverJobProgress(percent)
+                case .jobMessage(let text): actions += state.machine.driverJobMessage(text)
+                case .ignoredLine: actions += state.machine.driverIgnoredLine()
+                case .unstartedUpdatesFinished(let verdict):
+                    actions += state.machine.driverUnstartedUpdatesFinished(verdict: verdict, now: now)
+                }
             }
+            return actions
         }
     }
 
@@ -327,6 +337,14 @@ public final class InstallationJob: Sendable {
     /// included); starts happen after it is released. Nothing is called out while it is held.
     /// With `keepingLaunch`, a child's start is returned for the caller to perform instead of
     /// being given a task of its own.
+    ///
+    /// A progress callback directly followed by another about the same update in one input is
+    /// not delivered, unless it is the update's first: the later snapshot carries everything
+    /// the earlier one said (the update's percent and text, the job's percent and text, all as
+    /// they stand). Such inputs are a driver's reports made together, from one line of its tool
+    /// (a package's percent, then the job's figure) or from lines that came while the job was
+    /// still busy with earlier ones: a consumer that is behind gets the latest state, as the
+    /// JSON events' coalescing and the monitor's mailbox already give it.
     @discardableResult
     private func send(keepingLaunch: Bool = false, _ input: (inout State) -> [JobAction]) -> (index: Int, ticket: UInt64)? {
         var launches: [Launch] = []
@@ -338,10 +356,11 @@ public final class InstallationJob: Sendable {
                 state.pendingStop = nil
                 actions.append(pending)
             }
-            for action in actions {
+            for (position, action) in actions.enumerated() {
                 switch action {
                 case .notify(let args):
-                    guard let onProgress = state.onProgress else { continue }
+                    guard let onProgress = state.onProgress,
+                          !Self.isSuperseded(args.change, by: actions.dropFirst(position + 1).first, state: &state) else { continue }
                     state.lastTicket = queueProgressCallback(args, to: onProgress, state: &state)
                 case .startUpdate(let index):
                     launches.append(.update(index: index, afterTicket: state.lastTicket))
@@ -400,20 +419,29 @@ public final class InstallationJob: Sendable {
         return kept
     }
 
-    /// Queues a progress callback behind everything queued so far: in the batch of the callback
-    /// queue's last item when that is this job's and has not started, else in a new item.
-    /// Called under the lock. Returns the ticket of the item that delivers it.
+    /// Whether `change` is an update's progress, not its first, and `next` announces that
+    /// update's progress too; notes the update's first progress.
+    private static func isSuperseded(_ change: JobChange, by next: JobAction?, state: inout State) -> Bool {
+        guard case .progress(let index) = change, index >= 0 else { return false }
+        if index >= state.progressAnnounced.count {
+            state.progressAnnounced += repeatElement(false, count: index + 1 - state.progressAnnounced.count)
+        }
+        guard state.progressAnnounced[index] else {
+            state.progressAnnounced[index] = true
+            return false
+        }
+        guard case .notify(let later)? = next, case .progress(index) = later.change else { return false }
+        return true
+    }
+
+    /// Queues a progress callback behind everything queued so far, in a batch with the job's
+    /// callbacks just before it when nothing came between. Called under the lock. Returns the
+    /// ticket of the item that delivers it.
     private func queueProgressCallback(
         _ args: InstallationProgressChangedArgs, to onProgress: @escaping InstallationProgressChangedCallback, state: inout State
     ) -> UInt64 {
-        if let open = state.openBatch, callbackQueue.extendLast(open.ticket, { open.batch.append(args) }) {
-            return open.ticket
+        callbackQueue.enqueue(CollectionOfOne(args), joining: &state.openBatch) { [self] batch in
+            for args in batch { onProgress(self, args) }
         }
-        let batch = ProgressCallbackBatch(args)
-        let ticket = callbackQueue.enqueue { [self] in
-            for args in batch.take() { onProgress(self, args) }
-        }
-        state.openBatch = (batch, ticket)
-        return ticket
     }
 }

@@ -52,16 +52,32 @@ public final class SerialWorkQueue: Sendable {
         return ticket
     }
 
-    /// Runs `extend` under the queue's lock when the item with `ticket` has not started and
-    /// nothing was enqueued after it; returns whether it ran. What `extend` adds to that item
-    /// (a batch it takes when it runs) then runs exactly where an item enqueued now would, so
-    /// a producer of many small items pays for one item and one hand-over instead of one each.
-    public func extendLast(_ ticket: UInt64, _ extend: () -> Void) -> Bool {
-        state.withLock { state in
-            guard !state.pending.isEmpty, state.enqueued == ticket else { return false }
-            extend()
-            return true
+    /// Queues `elements` for `run`, behind everything queued so far: added to `open` when
+    /// that batch's item is still the queue's last and has not started (they then run exactly
+    /// where a new item would), otherwise in a new batch, which becomes `open`. A producer of
+    /// many small items pays for one item and one hand-over per burst instead of one each.
+    /// Call it under the producer's own lock, which guards `open`; `run` gets every element of
+    /// its batch, in order.
+    /// - Returns: the ticket of the item that runs them.
+    @discardableResult
+    public func enqueue<Element: Sendable>(
+        _ elements: some Collection<Element>, joining open: inout SerialWorkBatch<Element>?,
+        _ run: @escaping @Sendable ([Element]) -> Void
+    ) -> UInt64 {
+        if let batch = open {
+            let joined = state.withLock { state in
+                // Nothing after it and not taken yet: the runner takes items under this lock.
+                guard !state.pending.isEmpty, state.enqueued == batch.ticket else { return false }
+                batch.append(contentsOf: elements)
+                return true
+            }
+            if joined { return batch.ticket }
         }
+        let batch = SerialWorkBatch(Array(elements))
+        let ticket = enqueue { run(batch.take()) }
+        batch.setTicket(ticket)
+        open = batch
+        return ticket
     }
 
     /// True when the calling thread is running one of this queue's items.
