@@ -352,15 +352,17 @@ public final class InstallationJob: Sendable {
                         waiters: [@Sendable (InstallationResult) -> Void], delivered: [@Sendable () -> Void])?
         state.withLock { state in
             var actions = input(&state)
-            if state.running != nil, let pending = state.pendingStop {
+            // The rare stop first: testing `running` copies it, on every event.
+            if let pending = state.pendingStop, state.running != nil {
                 state.pendingStop = nil
                 actions.append(pending)
             }
-            for (position, action) in actions.enumerated() {
+            for position in actions.indices {
+                let action = actions[position]
                 switch action {
                 case .notify(let args):
                     guard let onProgress = state.onProgress,
-                          !Self.isSuperseded(args.change, by: actions.dropFirst(position + 1).first, state: &state) else { continue }
+                          !Self.isSuperseded(args.change, next: position + 1, of: actions, state: &state) else { continue }
                     state.lastTicket = queueProgressCallback(args, to: onProgress, state: &state)
                 case .startUpdate(let index):
                     launches.append(.update(index: index, afterTicket: state.lastTicket))
@@ -419,9 +421,9 @@ public final class InstallationJob: Sendable {
         return kept
     }
 
-    /// Whether `change` is an update's progress, not its first, and `next` announces that
-    /// update's progress too; notes the update's first progress.
-    private static func isSuperseded(_ change: JobChange, by next: JobAction?, state: inout State) -> Bool {
+    /// Whether `change` is an update's progress, not its first, and `actions[next]` announces
+    /// that update's progress too; notes the update's first progress.
+    private static func isSuperseded(_ change: JobChange, next: Int, of actions: [JobAction], state: inout State) -> Bool {
         guard case .progress(let index) = change, index >= 0 else { return false }
         if index >= state.progressAnnounced.count {
             state.progressAnnounced += repeatElement(false, count: index + 1 - state.progressAnnounced.count)
@@ -430,7 +432,7 @@ public final class InstallationJob: Sendable {
             state.progressAnnounced[index] = true
             return false
         }
-        guard case .notify(let later)? = next, case .progress(index) = later.change else { return false }
+        guard next < actions.count, case .notify(let later) = actions[next], case .progress(index) = later.change else { return false }
         return true
     }
 

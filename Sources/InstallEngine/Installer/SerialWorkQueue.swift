@@ -64,20 +64,24 @@ public final class SerialWorkQueue: Sendable {
         _ elements: some Collection<Element>, joining open: inout SerialWorkBatch<Element>?,
         _ run: @escaping @Sendable ([Element]) -> Void
     ) -> UInt64 {
-        if let batch = open {
-            let joined = state.withLock { state in
-                // Nothing after it and not taken yet: the runner takes items under this lock.
-                guard !state.pending.isEmpty, state.enqueued == batch.ticket else { return false }
-                batch.append(contentsOf: elements)
-                return true
+        let current = open
+        // One turn of the lock either way: this runs for every event of a busy job.
+        let (batch, mustStart) = state.withLock { state -> (SerialWorkBatch<Element>, Bool) in
+            // Nothing after it and not taken yet (the runner takes items under this lock).
+            if let current, !state.pending.isEmpty, state.enqueued == current.ticket {
+                current.append(contentsOf: elements)
+                return (current, false)
             }
-            if joined { return batch.ticket }
+            state.enqueued += 1
+            let batch = SerialWorkBatch(Array(elements), ticket: state.enqueued)
+            state.pending.append { run(batch.take()) }
+            guard !state.isDelivering else { return (batch, false) }
+            state.isDelivering = true
+            return (batch, true)
         }
-        let batch = SerialWorkBatch(Array(elements))
-        let ticket = enqueue { run(batch.take()) }
-        batch.setTicket(ticket)
+        if mustStart { runner.async { self.deliverPending() } }
         open = batch
-        return ticket
+        return batch.ticket
     }
 
     /// True when the calling thread is running one of this queue's items.

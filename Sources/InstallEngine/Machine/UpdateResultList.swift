@@ -40,10 +40,12 @@ struct UpdateResultList: Sendable, Hashable, RandomAccessCollection, MutableColl
     }
 
     subscript(position: Int) -> UpdateInstallationResult {
-        get {
+        // Lent, not copied: the machine reads a result's code on every event, and a copy
+        // retains and releases each of its strings and arrays.
+        _read {
             precondition(indices.contains(position), "update result index out of range")
             let inGroup = position % Self.groupCapacity
-            return groups[position / Self.groupCapacity][inGroup / Self.leafSize][inGroup % Self.leafSize]
+            yield groups[position / Self.groupCapacity][inGroup / Self.leafSize][inGroup % Self.leafSize]
         }
         set {
             precondition(indices.contains(position), "update result index out of range")
