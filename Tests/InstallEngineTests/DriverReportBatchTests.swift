@@ -7,7 +7,7 @@ import Testing
 /// Reports a driver makes together, and the batches of the engine's serial queues.
 @Suite("Driver reports made together")
 struct DriverReportBatchTests {
-    @Test("Reports made together: progress the next change supersedes is announced once, with the later state; the first always")
+    @Test("Reports made together: progress the next change supersedes with the same texts is announced once; the first and every text always")
     func supersededProgressIsAnnouncedOnce() async throws {
         let driver = ScriptedDriver()
         let queue = JobQueue(backend: ScriptedBackend())
@@ -16,11 +16,15 @@ struct DriverReportBatchTests {
         let job = try queue.submit(name: "apt install", updates: [Update(id: "a", title: "a"), Update(id: "b", title: "b")], driver: driver)
         await driver.waitUntilStarted()
         driver.say(.updateStarted(index: 0))
+        driver.say(.update(index: 0, .progress(percent: 5, message: "Preparing")))
         driver.say(together: [
-            .update(index: 0, .progress(percent: 10, message: "Preparing")), .jobProgress(percent: 5),
+            .update(index: 0, .progress(percent: 10, message: "Unpacking")), .jobProgress(percent: 4),
             .update(index: 0, .progress(percent: 30, message: "Unpacking")), .jobProgress(percent: 8),
         ])
-        driver.say(together: [.update(index: 0, .progress(percent: 50, message: "Configuring")), .updateFinished(index: 0, .succeeded)])
+        driver.say(together: [
+            .update(index: 0, .progress(percent: 40, message: "Configuring")),
+            .update(index: 0, .progress(percent: 50, message: "Setting up")), .updateFinished(index: 0, .succeeded),
+        ])
         driver.say(.updateStarted(index: 1))
         driver.say(.updateFinished(index: 1, .succeeded))
         driver.end(.exited(0))
@@ -28,11 +32,10 @@ struct DriverReportBatchTests {
         let progress = log.kinds(ofJob: job.id).compactMap { kind -> UpdateProgress? in
             if case .progress(let report) = kind { report } else { nil }
         }
-        // One by one these were five events; the update's first progress stays, and the last
-        // state before each other change.
-        #expect(progress.map(\.message) == ["Preparing", "Unpacking", "Configuring"])
-        #expect(progress.map(\.updatePercent) == [10, 30, 50])
-        #expect(progress.map(\.jobPercent) == [5, 15, 25])
+        // One by one these were seven events: the four of "Unpacking" are one, with its last figures.
+        #expect(progress.map(\.message) == ["Preparing", "Unpacking", "Configuring", "Setting up"])
+        #expect(progress.map(\.updatePercent) == [5, 30, 40, 50])
+        #expect(progress.map(\.jobPercent) == [2.5, 15, 20, 25])
         #expect(queue.snapshot().job(job.id)?.result?.resultCode == .succeeded)
     }
 

@@ -338,13 +338,14 @@ public final class InstallationJob: Sendable {
     /// With `keepingLaunch`, a child's start is returned for the caller to perform instead of
     /// being given a task of its own.
     ///
-    /// A progress callback directly followed by another about the same update in one input is
-    /// not delivered, unless it is the update's first: the later snapshot carries everything
-    /// the earlier one said (the update's percent and text, the job's percent and text, all as
-    /// they stand). Such inputs are a driver's reports made together, from one line of its tool
-    /// (a package's percent, then the job's figure) or from lines that came while the job was
-    /// still busy with earlier ones: a consumer that is behind gets the latest state, as the
-    /// JSON events' coalescing and the monitor's mailbox already give it.
+    /// A progress callback directly followed by another about the same update in one input, with
+    /// the same status texts, is not delivered, unless it is the update's first: the later
+    /// snapshot carries everything the earlier one said (the percents as they stand, the same
+    /// texts); every text an update or the job shows is still delivered. Such inputs are a
+    /// driver's reports made together, from one line of its tool (a package's percent, then
+    /// the job's figure) or from lines that came while the job was still busy with earlier
+    /// ones: a consumer that is behind gets the latest figures, as the JSON events' coalescing
+    /// and the monitor's mailbox already give it.
     @discardableResult
     private func send(keepingLaunch: Bool = false, _ input: (inout State) -> [JobAction]) -> (index: Int, ticket: UInt64)? {
         var launches: [Launch] = []
@@ -362,7 +363,7 @@ public final class InstallationJob: Sendable {
                 switch action {
                 case .notify(let args):
                     guard let onProgress = state.onProgress,
-                          !Self.isSuperseded(args.change, next: position + 1, of: actions, state: &state) else { continue }
+                          !Self.isSuperseded(args, next: position + 1, of: actions, state: &state) else { continue }
                     state.lastTicket = queueProgressCallback(args, to: onProgress, state: &state)
                 case .startUpdate(let index):
                     launches.append(.update(index: index, afterTicket: state.lastTicket))
@@ -421,10 +422,13 @@ public final class InstallationJob: Sendable {
         return kept
     }
 
-    /// Whether `change` is an update's progress, not its first, and `actions[next]` announces
-    /// that update's progress too; notes the update's first progress.
-    private static func isSuperseded(_ change: JobChange, next: Int, of actions: [JobAction], state: inout State) -> Bool {
-        guard case .progress(let index) = change, index >= 0 else { return false }
+    /// Whether `args` is an update's progress, not its first, and `actions[next]` announces
+    /// that update's progress too, with the same texts (only figures changed); notes the
+    /// update's first progress.
+    private static func isSuperseded(
+        _ args: InstallationProgressChangedArgs, next: Int, of actions: [JobAction], state: inout State
+    ) -> Bool {
+        guard case .progress(let index) = args.change, index >= 0 else { return false }
         if index >= state.progressAnnounced.count {
             state.progressAnnounced += repeatElement(false, count: index + 1 - state.progressAnnounced.count)
         }
@@ -433,7 +437,8 @@ public final class InstallationJob: Sendable {
             return false
         }
         guard next < actions.count, case .notify(let later) = actions[next], case .progress(index) = later.change else { return false }
-        return true
+        return later.progress.currentUpdateMessage == args.progress.currentUpdateMessage
+            && later.progress.jobMessage == args.progress.jobMessage
     }
 
     /// Queues a progress callback behind everything queued so far, in a batch with the job's
