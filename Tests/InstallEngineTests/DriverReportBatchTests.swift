@@ -7,7 +7,7 @@ import Testing
 /// Reports a driver makes together, and the batches of the engine's serial queues.
 @Suite("Driver reports made together")
 struct DriverReportBatchTests {
-    @Test("Reports made together: progress the next change supersedes with the same texts is announced once; the first and every text always")
+    @Test("Reports made together: progress the next change supersedes with the same texts is announced once; every text is")
     func supersededProgressIsAnnouncedOnce() async throws {
         let driver = ScriptedDriver()
         let queue = JobQueue(backend: ScriptedBackend())

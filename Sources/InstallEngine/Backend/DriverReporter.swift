@@ -6,8 +6,8 @@ public protocol DriverReporter: Sendable {
     /// Several reports made together (what one line of the driver's tool means, or the lines
     /// read while the job was busy), in order, as one call: the engine applies them at once,
     /// and an update's progress that the next change supersedes with the same texts (its
-    /// percent, then the job's figure) is announced once, with the later figures; an update's
-    /// first progress and every text are always announced. Called in order with `report(_:)`, never concurrently.
+    /// percent, then the job's figure) is announced once, with the later figures; every text is
+    /// announced. Called in order with `report(_:)`, never concurrently.
     func report(contentsOf reports: [DriverReport])
 
     /// The driver is done with the job and will report nothing more about it: the job ends

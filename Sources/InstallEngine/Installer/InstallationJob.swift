@@ -74,9 +74,6 @@ public final class InstallationJob: Sendable {
         /// The progress callbacks queued last, which later ones join while their item is the
         /// callback queue's last and has not started.
         var openBatch: SerialWorkBatch<InstallationProgressChangedArgs>?
-        /// By update index: whether a progress callback of the update was queued, so its first
-        /// one is never left out (see `send`).
-        var progressAnnounced: [Bool] = []
         var completionTicket: UInt64?
         var onProgress: InstallationProgressChangedCallback?
         var onCompleted: InstallationCompletedCallback?
@@ -339,9 +336,9 @@ public final class InstallationJob: Sendable {
     /// being given a task of its own.
     ///
     /// A progress callback directly followed by another about the same update in one input, with
-    /// the same status texts, is not delivered, unless it is the update's first: the later
-    /// snapshot carries everything the earlier one said (the percents as they stand, the same
-    /// texts); every text an update or the job shows is still delivered. Such inputs are a
+    /// the same status texts, is not delivered: the later snapshot carries everything the
+    /// earlier one said (the percents as they stand, the same texts); every text an update or
+    /// the job shows is still delivered. Such inputs are a
     /// driver's reports made together, from one line of its tool (a package's percent, then
     /// the job's figure) or from lines that came while the job was still busy with earlier
     /// ones: a consumer that is behind gets the latest figures, as the JSON events' coalescing
@@ -363,7 +360,7 @@ public final class InstallationJob: Sendable {
                 switch action {
                 case .notify(let args):
                     guard let onProgress = state.onProgress,
-                          !Self.isSuperseded(args, next: position + 1, of: actions, state: &state) else { continue }
+                          !Self.isSuperseded(args, next: position + 1, of: actions) else { continue }
                     state.lastTicket = queueProgressCallback(args, to: onProgress, state: &state)
                 case .startUpdate(let index):
                     launches.append(.update(index: index, afterTicket: state.lastTicket))
@@ -422,21 +419,11 @@ public final class InstallationJob: Sendable {
         return kept
     }
 
-    /// Whether `args` is an update's progress, not its first, and `actions[next]` announces
-    /// that update's progress too, with the same texts (only figures changed); notes the
-    /// update's first progress.
-    private static func isSuperseded(
-        _ args: InstallationProgressChangedArgs, next: Int, of actions: [JobAction], state: inout State
-    ) -> Bool {
-        guard case .progress(let index) = args.change, index >= 0 else { return false }
-        if index >= state.progressAnnounced.count {
-            state.progressAnnounced += repeatElement(false, count: index + 1 - state.progressAnnounced.count)
-        }
-        guard state.progressAnnounced[index] else {
-            state.progressAnnounced[index] = true
-            return false
-        }
-        guard next < actions.count, case .notify(let later) = actions[next], case .progress(index) = later.change else { return false }
+    /// Whether `args` is an update's progress and `actions[next]` announces that update's
+    /// progress too, with the same texts (only figures changed).
+    private static func isSuperseded(_ args: InstallationProgressChangedArgs, next: Int, of actions: [JobAction]) -> Bool {
+        guard case .progress(let index) = args.change, next < actions.count,
+              case .notify(let later) = actions[next], case .progress(index) = later.change else { return false }
         return later.progress.currentUpdateMessage == args.progress.currentUpdateMessage
             && later.progress.jobMessage == args.progress.jobMessage
     }
