@@ -61,6 +61,13 @@ public final class ScriptedDriver: JobDriver {
         reporter?.report(report)
     }
 
+    /// Reports `reports` to the engine in one call, as a driver does with what one line of its
+    /// tool means.
+    public func say(together reports: [DriverReport]) {
+        let reporter = state.withLock { $0.reporter }
+        reporter?.report(contentsOf: reports)
+    }
+
     /// Ends the driver's process with `outcome`.
     public func end(_ outcome: UpdateRunOutcome = .exited(0)) {
         state.withLock { $0.outcome }.settle(outcome)

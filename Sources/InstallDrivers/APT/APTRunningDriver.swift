@@ -11,6 +11,8 @@ final class APTRunningDriver: RunningDriver {
         var process: ChildProcess?
         /// What a forced stop killed.
         var killed: [ProcessTree.Member]?
+        /// The reports queued last, which later ones join until `reports` takes them.
+        var queuedReports: SerialWorkBatch<DriverReport>?
     }
 
     private let plan: APTPlan
@@ -200,7 +202,9 @@ final class APTRunningDriver: RunningDriver {
     // MARK: - Helpers
 
     /// Makes reports under the state lock and queues them there, so they leave in the order
-    /// they were made; `reports` hands them on later.
+    /// they were made; `reports` hands them on later, together with those made before them
+    /// that it has not taken yet (lines read while the job was busy: the job then announces
+    /// only the latest progress of a package, see `DriverReporter.report(contentsOf:)`).
     private func deliver(_ make: (inout State) -> [DriverReport]) {
         deliver { state in (make(&state), ()) }
     }
@@ -210,9 +214,7 @@ final class APTRunningDriver: RunningDriver {
         state.withLock { state in
             let (made, result) = make(&state)
             if !made.isEmpty {
-                reports.enqueue { [reporter] in
-                    for report in made { reporter.report(report) }
-                }
+                reports.enqueue(made, joining: &state.queuedReports) { [reporter] in reporter.report(contentsOf: $0) }
             }
             return result
         }
@@ -220,7 +222,11 @@ final class APTRunningDriver: RunningDriver {
 
     /// The package names in Debian's `reboot-required.pkgs` list; empty when there is none.
     static func rebootList(at path: String) -> Set<String> {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return [] }
+        // Read after every package: most of the time there is no list, which `stat` says far
+        // more cheaply than Foundation's failed read (an error built and cast each time).
+        var status = stat()
+        guard stat(path, &status) == 0,
+              let text = try? String(contentsOfFile: path, encoding: .utf8) else { return [] }
         return Set(text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
     }
 

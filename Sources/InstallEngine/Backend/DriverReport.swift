@@ -7,8 +7,8 @@ public enum DriverReport: Sendable, Hashable {
     /// The driver adds `update` after the job's last update and starts it (rule 28: an
     /// observed job without a plan, as dpkg names a package it does not have). Its index is the
     /// job's update count before it. Accepted only by a job whose driver `addsUpdates`; a
-    /// protocol error otherwise.
-    case updateAdded(Update)
+    /// protocol error otherwise. Boxed (`indirect`): every other report stays small to copy.
+    indirect case updateAdded(Update)
     /// Update `index` reported progress, a message, an error, a reboot or output, as a child
     /// does on its channel. Reports about an update not in progress are ignored.
     case update(index: Int, UpdateReport)

@@ -3,6 +3,13 @@ public protocol DriverReporter: Sendable {
     /// Called in order, never concurrently.
     func report(_ report: DriverReport)
 
+    /// Several reports made together (what one line of the driver's tool means, or the lines
+    /// read while the job was busy), in order, as one call: the engine applies them at once,
+    /// and an update's progress that the next change supersedes with the same texts (its
+    /// percent, then the job's figure) is announced once, with the later figures; every text is
+    /// announced. Called in order with `report(_:)`, never concurrently.
+    func report(contentsOf reports: [DriverReport])
+
     /// The driver is done with the job and will report nothing more about it: the job ends
     /// now, with `outcome`, before anything the driver reports after this call (a job of the
     /// same driver that starts next), instead of whenever the running driver's `outcome` is
@@ -10,4 +17,11 @@ public protocol DriverReporter: Sendable {
     /// driver's `outcome` must then be the same, and awaiting it changes nothing. A driver
     /// that never calls it ends the job through `outcome` alone.
     func ended(_ outcome: UpdateRunOutcome)
+}
+
+extension DriverReporter {
+    /// Reports each in turn.
+    public func report(contentsOf reports: [DriverReport]) {
+        for each in reports { report(each) }
+    }
 }

@@ -20,16 +20,19 @@ public struct EngineEvent: Sendable, Hashable {
     }
 
     /// What happened. Every case carries one named payload, so a field is added in one place.
+    /// The large payloads of rare events (a job's descriptor, an added update, a job's results)
+    /// are boxed (`indirect`), so the progress and output events, copied on every step of
+    /// their delivery, stay small.
     public enum Kind: Sendable, Hashable {
         /// `job.queued`
-        case jobQueued(JobDescriptor)
+        indirect case jobQueued(JobDescriptor)
         case jobStarted(JobStart)
-        case updateStarted(UpdateStart)
+        indirect case updateStarted(UpdateStart)
         case progress(UpdateProgress)
         case output(UpdateOutput)
         case updateCompleted(UpdateCompletion)
         case jobAbortRequested(AbortRequest)
-        case jobCompleted(JobCompletion)
+        indirect case jobCompleted(JobCompletion)
         case jobCleanedUp(JobCleanUp)
 
         // MARK: - Building events by their fields

@@ -71,6 +71,9 @@ public final class InstallationJob: Sendable {
         /// The ticket of the last progress callback queued, so a child starts only after its
         /// `updateStarted` has been delivered.
         var lastTicket: UInt64 = 0
+        /// The progress callbacks queued last, which later ones join while their item is the
+        /// callback queue's last and has not started.
+        var openBatch: SerialWorkBatch<InstallationProgressChangedArgs>?
         var completionTicket: UInt64?
         var onProgress: InstallationProgressChangedCallback?
         var onCompleted: InstallationCompletedCallback?
@@ -247,20 +250,27 @@ public final class InstallationJob: Sendable {
         send { $0.machine.receive(report, fromUpdateAt: index) }
     }
 
-    /// A report from the job's driver.
-    func receive(_ report: DriverReport) {
+    /// Reports from the job's driver, made together: applied in one step, so a progress
+    /// callback that the next one of the same update supersedes is not delivered (see `send`).
+    func receive(_ reports: [DriverReport]) {
         let now = Date()
         send { state in
-            switch report {
-            case .updateStarted(let index): state.machine.driverUpdateStarted(at: index, now: now)
-            case .updateAdded(let update): state.machine.driverUpdateAdded(update, now: now)
-            case .update(let index, let report): state.machine.driverReport(report, about: index)
-            case .updateFinished(let index, let verdict): state.machine.driverUpdateFinished(at: index, verdict: verdict, now: now)
-            case .jobProgress(let percent): state.machine.driverJobProgress(percent)
-            case .jobMessage(let text): state.machine.driverJobMessage(text)
-            case .ignoredLine: state.machine.driverIgnoredLine()
-            case .unstartedUpdatesFinished(let verdict): state.machine.driverUnstartedUpdatesFinished(verdict: verdict, now: now)
+            var actions: [JobAction] = []
+            for report in reports {
+                switch report {
+                case .updateStarted(let index): actions += state.machine.driverUpdateStarted(at: index, now: now)
+                case .updateAdded(let update): actions += state.machine.driverUpdateAdded(update, now: now)
+                case .update(let index, let report): actions += state.machine.driverReport(report, about: index)
+                case .updateFinished(let index, let verdict):
+                    actions += state.machine.driverUpdateFinished(at: index, verdict: verdict, now: now)
+                case .jobProgress(let percent): actions += state.machine.driverJobProgress(percent)
+                case .jobMessage(let text): actions += state.machine.driverJobMessage(text)
+                case .ignoredLine: actions += state.machine.driverIgnoredLine()
+                case .unstartedUpdatesFinished(let verdict):
+                    actions += state.machine.driverUnstartedUpdatesFinished(verdict: verdict, now: now)
+                }
             }
+            return actions
         }
     }
 
@@ -324,6 +334,15 @@ public final class InstallationJob: Sendable {
     /// included); starts happen after it is released. Nothing is called out while it is held.
     /// With `keepingLaunch`, a child's start is returned for the caller to perform instead of
     /// being given a task of its own.
+    ///
+    /// A progress callback directly followed by another about the same update in one input, with
+    /// the same status texts, is not delivered: the later snapshot carries everything the
+    /// earlier one said (the percents as they stand, the same texts); every text an update or
+    /// the job shows is still delivered. Such inputs are a
+    /// driver's reports made together, from one line of its tool (a package's percent, then
+    /// the job's figure) or from lines that came while the job was still busy with earlier
+    /// ones: a consumer that is behind gets the latest figures, as the JSON events' coalescing
+    /// and the monitor's mailbox already give it.
     @discardableResult
     private func send(keepingLaunch: Bool = false, _ input: (inout State) -> [JobAction]) -> (index: Int, ticket: UInt64)? {
         var launches: [Launch] = []
@@ -331,15 +350,18 @@ public final class InstallationJob: Sendable {
                         waiters: [@Sendable (InstallationResult) -> Void], delivered: [@Sendable () -> Void])?
         state.withLock { state in
             var actions = input(&state)
-            if state.running != nil, let pending = state.pendingStop {
+            // The rare stop first: testing `running` copies it, on every event.
+            if let pending = state.pendingStop, state.running != nil {
                 state.pendingStop = nil
                 actions.append(pending)
             }
-            for action in actions {
+            for position in actions.indices {
+                let action = actions[position]
                 switch action {
                 case .notify(let args):
-                    guard let onProgress = state.onProgress else { continue }
-                    state.lastTicket = callbackQueue.enqueue { [self] in onProgress(self, args) }
+                    guard let onProgress = state.onProgress,
+                          !Self.isSuperseded(args, next: position + 1, of: actions) else { continue }
+                    state.lastTicket = queueProgressCallback(args, to: onProgress, state: &state)
                 case .startUpdate(let index):
                     launches.append(.update(index: index, afterTicket: state.lastTicket))
                 case .startDriver:
@@ -369,6 +391,7 @@ public final class InstallationJob: Sendable {
                 case .complete(let result):
                     let onCompleted = state.onCompleted
                     let ticket = callbackQueue.enqueue { [self] in onCompleted?(self) }
+                    state.openBatch = nil
                     state.completionTicket = ticket
                     completed = (result, ticket, state.resultWaiters, state.completionDeliveredWaiters)
                     state.resultWaiters = []
@@ -394,5 +417,25 @@ public final class InstallationJob: Sendable {
             }
         }
         return kept
+    }
+
+    /// Whether `args` is an update's progress and `actions[next]` announces that update's
+    /// progress too, with the same texts (only figures changed).
+    private static func isSuperseded(_ args: InstallationProgressChangedArgs, next: Int, of actions: [JobAction]) -> Bool {
+        guard case .progress(let index) = args.change, next < actions.count,
+              case .notify(let later) = actions[next], case .progress(index) = later.change else { return false }
+        return later.progress.currentUpdateMessage == args.progress.currentUpdateMessage
+            && later.progress.jobMessage == args.progress.jobMessage
+    }
+
+    /// Queues a progress callback behind everything queued so far, in a batch with the job's
+    /// callbacks just before it when nothing came between. Called under the lock. Returns the
+    /// ticket of the item that delivers it.
+    private func queueProgressCallback(
+        _ args: InstallationProgressChangedArgs, to onProgress: @escaping InstallationProgressChangedCallback, state: inout State
+    ) -> UInt64 {
+        callbackQueue.enqueue(CollectionOfOne(args), joining: &state.openBatch) { [self] batch in
+            for args in batch { onProgress(self, args) }
+        }
     }
 }

@@ -4,8 +4,9 @@ public enum JobChange: Sendable, Hashable {
     /// Update `index` is about to start; its child has not been spawned yet.
     case updateStarted(index: Int)
     /// `update` was added after the job's last update, at `index`, by its driver (rule 28), and
-    /// is about to start: announced instead of `updateStarted` for it.
-    case updateAdded(index: Int, update: Update)
+    /// is about to start: announced instead of `updateStarted` for it. Boxed (`indirect`), as
+    /// the update is large and rare: every other change, copied once per event, stays small.
+    indirect case updateAdded(index: Int, update: Update)
     /// The percentage or status text of update `index` changed (see the snapshot).
     case progress(index: Int)
     /// Update `index` wrote a line on stdout or stderr.

@@ -3,7 +3,11 @@ struct JobDriverReporter: DriverReporter {
     let job: InstallationJob
 
     func report(_ report: DriverReport) {
-        job.receive(report)
+        job.receive([report])
+    }
+
+    func report(contentsOf reports: [DriverReport]) {
+        job.receive(reports)
     }
 
     func ended(_ outcome: UpdateRunOutcome) {

@@ -23,5 +23,6 @@ public enum JobAction: Sendable {
     case cancel(JobTimer)
     /// The job has completed with this result: wake those waiting for it and deliver the
     /// completed callback after every progress callback (rule 9).
-    case complete(InstallationResult)
+    /// Boxed (`indirect`): once per job, and every other action, copied once per event, stays small.
+    indirect case complete(InstallationResult)
 }

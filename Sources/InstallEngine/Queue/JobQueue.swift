@@ -368,12 +368,13 @@ public final class JobQueue: Sendable {
             ?? UpdateInstaller(backend: backend, configuration: configuration, callbackQueue: callbackQueue)
         // The updates its driver adds (rule 28), by index: the descriptor has the plan's.
         let added = Mutex<[Int: Update]>([:])
+        // Taken once: reading them from the descriptor copied the whole descriptor on every event.
+        let plannedIDs = descriptor.updates.map(\.id)
         let onProgress: InstallationProgressChangedCallback = { [weak self] _, args in
             if case .updateAdded(let index, let update) = args.change { added.withLock { $0[index] = update } }
-            let updateID = { (index: Int) in
-                descriptor.updates.indices.contains(index) ? descriptor.updates[index].id : added.withLock { $0[index]?.id ?? "" }
-            }
-            self?.deliver(Self.event(for: args, of: descriptor.id, updateID: updateID))
+            self?.deliver(Self.event(for: args, of: id) { index in
+                plannedIDs.indices.contains(index) ? plannedIDs[index] : added.withLock { $0[index]?.id ?? "" }
+            })
         }
         let onCompleted: InstallationCompletedCallback = { [weak self] job in
             guard let self, var result = job.result else { return }
