@@ -104,6 +104,15 @@ struct APTRunStateTests {
         #expect(!state.hasStarted(1), "lab-app is downloaded, not running")
     }
 
+    @Test("A dlstatus line read after dpkg's output started a package (the pipes' order under load) says no download")
+    func lateDownloadLine() {
+        let plan = plan([Self.base, Self.app], downloads: [Self.baseDownload, Self.appDownload])
+        var state = APTRunState(plan: plan, rebootListBefore: [])
+        _ = feed(&state, ["dlstatus:1:0.0000:Retrieving file 1 of 2"])
+        #expect(state.outputLine("Unpacking lab-base (1.0) ...", on: .stdout).prefix(2) == [.updateStarted(index: 0), .jobMessage(nil)])
+        #expect(feed(&state, ["dlstatus:2:24.8054:Retrieving file 2 of 2"]).isEmpty, "the text stays cleared")
+    }
+
     @Test("Lines that do not move dpkg to another package leave the success held")
     func heldNotReleasedEarly() {
         let plan = plan([Self.base, Self.app])

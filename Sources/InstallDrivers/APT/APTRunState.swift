@@ -74,7 +74,10 @@ struct APTRunState {
     /// One Status-Fd line. `rebootList` is read only when a package finishes.
     mutating func statusLine(_ line: String, rebootList: () -> Set<String>) -> [DriverReport] {
         var reports: [DriverReport] = []
-        if line.hasPrefix("dlstatus:"), let (_, subject, percent, text) = APTStatusLine.fields(of: line), let item = Int(subject),
+        // apt fetches every file before dpkg's first run; a dlstatus line read after dpkg's output
+        // started a package only arrived late (another pipe) and must not bring the text back.
+        if line.hasPrefix("dlstatus:"), started.isEmpty,
+           let (_, subject, percent, text) = APTStatusLine.fields(of: line), let item = Int(subject),
            let said = downloadStatus.text(item: item, percent: percent, aptText: text) {
             showsDownloadStatus = true
             reports.append(.jobMessage(said))
