@@ -54,6 +54,7 @@ enum IdleMemoryBenchmark {
             }
             totals.append(memory.totalKiB)
             print("  round \(round): \(memory.summary)")
+            print("    largest mappings, Rss: \(memory.largestMappings(6))")
         }
         totals.sort()
         print("  installtop run, idle 10 s after 20 finished updates: VmRSS \(ResidentMemory.mebibytes(totals[0]))–\(ResidentMemory.mebibytes(totals[totals.count - 1])) MiB (goal ≤ 15 MB)")
