@@ -42,6 +42,39 @@ struct PlainScalarTagTests {
         #expect(differing.isEmpty, "\(differing.prefix(20))")
     }
 
+    @Test("in a manifest, a written tag wins over the text, quoted text stays text, and `<<` still merges")
+    func manifestTags() throws {
+        let written = """
+            jobs:
+              - name: J
+                stop_on_failure: !!str yes
+                updates: [{id: a, install: x}]
+            """
+        let errors = #expect(throws: ManifestErrors.self) { try ManifestLoader.load(yaml: written, path: "m.yaml") }
+        #expect(errors?.errors.map(\.message) == ["expected true or false; got `yes`"])
+
+        let quoted = """
+            jobs:
+              - name: J
+                stop_on_failure: "yes"
+                updates: [{id: a, install: x}]
+            """
+        let quotedErrors = #expect(throws: ManifestErrors.self) { try ManifestLoader.load(yaml: quoted, path: "m.yaml") }
+        #expect(quotedErrors?.errors.map(\.message) == ["expected true or false; got the quoted string `yes`"])
+
+        let merged = """
+            jobs:
+              - &first
+                name: A
+                stop_on_failure: on
+                updates: [{id: a, install: x}]
+              - <<: *first
+                name: B
+                updates: [{id: b, install: x}]
+            """
+        #expect(try ManifestLoader.load(yaml: merged, path: "m.yaml").jobs[1].stopOnFailure)
+    }
+
     @Test(arguments: [
         ("yes", Yams.Tag.Name.bool), ("OFF", .bool), ("0b1_0", .int), ("-0o17", .int), ("017", .int), ("4_200_000", .int),
         ("0x1F", .int), ("190:20:30", .int), ("1.5e+3", .float), (".5", .float), ("-.inf", .float), (".NaN", .float),
