@@ -14,7 +14,8 @@ public enum ThemeLoader {
     public static func parse(_ text: String, file: String, id: String, source: ThemeSource) throws(ThemeError) -> Theme {
         let root: Node?
         do {
-            root = try Yams.compose(yaml: text)
+            // Themes read only text, so no tag is resolved (`.default` runs ICU's regular expressions).
+            root = try Yams.compose(yaml: text, .basic)
         } catch let error as YamlError {
             throw syntaxError(error, file: file)
         } catch {

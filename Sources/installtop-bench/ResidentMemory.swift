@@ -10,6 +10,10 @@ struct ResidentMemory {
     /// ICU, the C libraries, the malloc heap, other anonymous memory (threads' stacks, malloc's
     /// per-thread arenas, the Swift runtime's own allocations), the rest.
     var parts: [(name: String, kibibytes: Int)]
+    /// Resident and proportional (`Pss`: shared pages divided among their users) KiB by
+    /// mapping, summed by file name and permissions (`installtop r-xp`, `[heap] rw-p`,
+    /// `[anonymous] rw-p`), largest `Rss` first.
+    var mappings: [(name: String, rss: Int, pss: Int)]
 
     /// Reads process `pid`'s memory; `nil` when it is gone or /proc cannot be read.
     init?(pid: pid_t) {
@@ -20,22 +24,36 @@ struct ResidentMemory {
         else { return nil }
         totalKiB = rss
         var sums: [String: Int] = [:]
+        var byMapping: [String: (rss: Int, pss: Int)] = [:]
         var part = "other"
+        var mapping = ""
         for line in smaps.split(separator: "\n") {
             let fields = line.split(separator: " ", omittingEmptySubsequences: true)
             guard let first = fields.first else { continue }
-            if first.contains("-"), first.allSatisfy({ $0.isHexDigit || $0 == "-" }) {
-                part = fields.count >= 6 ? Self.part(of: fields[5...].joined(separator: " "), executable: executable) : "other anonymous"
+            if first.contains("-"), first.allSatisfy({ $0.isHexDigit || $0 == "-" }), fields.count >= 5 {
+                let path = fields.count >= 6 ? fields[5...].joined(separator: " ") : nil
+                part = path.map { Self.part(of: $0, executable: executable) } ?? "other anonymous"
+                mapping = (path.map { $0.split(separator: "/").last.map(String.init) ?? $0 } ?? "[anonymous]") + " " + fields[1]
             } else if first == "Rss:", fields.count >= 2, let kibibytes = Int(fields[1]) {
                 sums[part, default: 0] += kibibytes
+                byMapping[mapping, default: (0, 0)].rss += kibibytes
+            } else if first == "Pss:", fields.count >= 2, let kibibytes = Int(fields[1]) {
+                byMapping[mapping, default: (0, 0)].pss += kibibytes
             }
         }
         parts = sums.filter { $0.value > 0 }.sorted { $0.value > $1.value }.map { (name: $0.key, kibibytes: $0.value) }
+        mappings = byMapping.filter { $0.value.rss > 0 }.sorted { $0.value.rss > $1.value.rss }
+            .map { (name: $0.key, rss: $0.value.rss, pss: $0.value.pss) }
     }
 
     /// One line: the total in MiB, then each part.
     var summary: String {
         "\(Self.mebibytes(totalKiB)) MiB (" + parts.map { "\($0.name) \(Self.mebibytes($0.kibibytes))" }.joined(separator: ", ") + ")"
+    }
+
+    /// The `count` largest mappings, each as `name Rss (Pss …)` in MiB.
+    func largestMappings(_ count: Int) -> String {
+        mappings.prefix(count).map { "\($0.name) \(Self.mebibytes($0.rss)) (Pss \(Self.mebibytes($0.pss)))" }.joined(separator: ", ")
     }
 
     static func mebibytes(_ kibibytes: Int) -> String { String(format: "%.1f", Double(kibibytes) / 1024) }

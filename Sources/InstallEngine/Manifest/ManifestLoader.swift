@@ -28,7 +28,10 @@ public enum ManifestLoader {
         }
         let root: Node?
         do {
-            root = try Yams.compose(yaml: yaml)
+            // `.basic` resolves no tags, so Yams' regular expressions (ICU) never run: plain
+            // scalars are resolved by `Node.tagName`. One difference: Yams finds duplicate keys
+            // by text and tag, so `1` and `"1"` in one mapping are now duplicates.
+            root = try Yams.compose(yaml: yaml, .basic)
         } catch let error as YamlError {
             throw ManifestErrors([ManifestError(error, file: path)])
         } catch {

@@ -49,7 +49,7 @@ extension ManifestReader {
         var result: [(key: Node, value: Node)] = []
         var merged: [(key: Node, value: Node)] = []
         for (key, value) in mapping {
-            guard key.tagName == .merge else {
+            guard key.keyTagName == .merge else {
                 result.append((key, value))
                 continue
             }
@@ -88,8 +88,7 @@ extension ManifestReader {
 
     /// `~`, `null` or nothing at all.
     func isNull(_ node: Node) -> Bool {
-        // Only these plain scalars can resolve to null; asking Yams for the tag of every other
-        // one runs its regular expressions (most of the time a 10,000-update manifest took).
+        // Only these plain scalars can resolve to null: the rest need no resolving.
         guard let scalar = node.scalar, Self.nullSpellings.contains(scalar.string) else { return false }
         return node.tagName == .null
     }
@@ -266,7 +265,7 @@ extension ManifestReader {
             // `"3"` or `'no'` looks like the number or boolean that was expected; saying it
             // is quoted tells the operator what to change.
             let quoted = scalar.style == .singleQuoted || scalar.style == .doubleQuoted
-            if quoted, Node(scalar.string).tagName != .str { return "the quoted string `\(text)`" }
+            if quoted, PlainScalarTag.resolve(scalar.string) != .str { return "the quoted string `\(text)`" }
             return "`\(text)`"
         }
     }
