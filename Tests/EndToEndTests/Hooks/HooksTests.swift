@@ -167,11 +167,16 @@ struct HooksTests {
             _ = aptGet.waitBlocking()
         }
         try await waitUntil("lab-held's postinst to begin") { FileManager.default.fileExists(atPath: apt.root + "/held-started") }
-        // dpkg's status logger, a descendant of the apt-get this test started.
-        let relays = Self.descendants(of: aptGet.pid).filter {
-            ((try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\($0)/exe")) ?? "").hasSuffix("/installtop-relay")
+        // dpkg's status logger, a descendant of the apt-get this test started. dpkg does not wait
+        // for its logger to start: under load the postinst can begin while the logger's shell
+        // has not yet started the relay.
+        var relays: [pid_t] = []
+        try await waitUntil("a relay under apt-get \(aptGet.pid)") {
+            relays = Self.descendants(of: aptGet.pid).filter {
+                ((try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\($0)/exe")) ?? "").hasSuffix("/installtop-relay")
+            }
+            return !relays.isEmpty
         }
-        #expect(!relays.isEmpty, "no relay runs under apt-get \(aptGet.pid)")
         for relay in relays { kill(relay, SIGKILL) }
         _ = FileManager.default.createFile(atPath: apt.root + "/release", contents: nil)
         try await waitUntil("apt-get to end") { aptGet.poll() != nil }
