@@ -89,10 +89,7 @@ struct APTHookTransactionTests {
         let apt = try APTTestRoot()
         defer { apt.remove() }
         try apt.publish([TestPackage(name: "lab-tool")])
-        try FileManager.default.createDirectory(atPath: apt.root + "/tmp", withIntermediateDirectories: true)
-        let (entered, released) = (apt.root + "/tmp/in-hook", apt.root + "/tmp/release")
-        try "DPkg::Pre-Install-Pkgs:: \"cat >/dev/null; touch \(entered); while [ ! -e \(released) ]; do sleep 0.05; done\";\n"
-            .write(toFile: apt.root + "/etc/apt/apt.conf.d/50lab-hook", atomically: true, encoding: .utf8)
+        let (entered, released) = try apt.holdInPreInstallHook()
         let job = PackageJob(request: .install(["lab-tool"]), aptConfig: apt.configuration)
         let transaction = APTHookTransaction.start(job, environment: try APTPlanner.environment(of: job))
         async let beginning = withCheckedContinuation { continuation in
