@@ -86,7 +86,7 @@ enum APTBenchmarks {
         print("    plan alone \(milliseconds(plan)) (apt-config, apt-get -s, --print-uris); transaction alone \(milliseconds(engineRun)), "
             + "ratio \(ratio(engineRun / hand))×")
         print("    installtop's own CPU \(milliseconds(ownCPU)) = \(percent(ownCPU / childCPU)) of apt's and dpkg's "
-            + "\(milliseconds(childCPU)) (its children, planning included)")
+            + "\(milliseconds(childCPU)) (its children, planning included); of it, the plan \(milliseconds(median(byEngine.map(\.planOwnCPU))))")
         print("  apt-get by hand, apt's default options (no Immediate-Configure-All): wall \(milliseconds(plain)); "
             + "apt+dpkg CPU \(milliseconds(median(byDefault.map(\.childCPU))))")
         print("    the safe abort costs \(ratio(hand / plain))× apt's default wall time (\(signedMilliseconds(hand - plain)) for \(count) packages)")
@@ -104,6 +104,8 @@ enum APTBenchmarks {
         var total: Sample
         var planWall: Duration
         var transactionWall: Duration
+        /// This process's own CPU while it planned (reading apt-get -s and --print-uris).
+        var planOwnCPU: Duration
     }
 
     /// `arguments` (apt-get …) in a fresh root sharing `repository`, stdin, stdout and stderr on
@@ -148,6 +150,7 @@ enum APTBenchmarks {
             return nil
         }
         let planned = clock.now
+        let afterPlan = usage()
         do {
             try queue.submit(name: "bench", operation: request.operation, updates: plan.updates, driver: APTDriver(plan: plan))
         } catch {
@@ -165,7 +168,7 @@ enum APTBenchmarks {
         }
         return EngineSample(
             total: Sample(wall: ended - started, ownCPU: after.own - before.own, childCPU: after.children - before.children),
-            planWall: planned - started, transactionWall: ended - planned)
+            planWall: planned - started, transactionWall: ended - planned, planOwnCPU: afterPlan.own - before.own)
     }
 
     private static func freshRoot(sharing repository: String) -> PrivateAPTRoot? {
