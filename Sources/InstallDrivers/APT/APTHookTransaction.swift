@@ -99,6 +99,13 @@ public final class APTHookTransaction: Sendable {
         }?.interrupt()
     }
 
+    /// Whether apt's hook gave the plan: dpkg runs, or has run, since.
+    public var planCame: Bool {
+        state.withLock { state in
+            if case .plan = state.beginning { true } else { false }
+        }
+    }
+
     /// Whether `stop` was called.
     public var stopRequested: Bool { state.withLock { $0.stopRequested } }
 

@@ -26,13 +26,19 @@ struct APTResolveOnceRun {
         }
         let lines = APTDownloadLines()
         let transaction = APTHookTransaction.start(job, environment: environment) { lines.say($0) }
-        // Until the plan comes nothing has changed: a signal stops apt, safely.
+        // Until the plan comes nothing has changed: a signal stops apt, safely. After it, until
+        // the run session handles signals itself (it opens the history, and the monitor its
+        // terminal, first), a signal still stops apt at its next safe point: with the default
+        // disposition it would end installtop while apt runs dpkg, and apt, writing to a pipe
+        // nobody reads, could die in the middle of a package.
         let relay = SignalRelay { _, count in
             transaction.stop()
-            if count == 1 { StandardOutput.stderr.line("installtop: \(request.summary): stopping apt before it changes anything") }
+            guard count == 1 else { return }
+            StandardOutput.stderr.line("installtop: \(request.summary): " + (transaction.planCame
+                ? "stopping apt at its next safe point" : "stopping apt before it changes anything"))
         }
+        defer { relay.cancel() }
         let beginning = transaction.waitForBeginning()
-        relay.cancel()
         lines.finish()
         switch beginning {
         case .ended(let outcome, let stdout, let stderr):
