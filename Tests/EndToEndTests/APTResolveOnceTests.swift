@@ -33,4 +33,51 @@ struct APTResolveOnceTests {
         #expect(try apt.states().isEmpty, "dpkg ran")
         #expect(host.changes(since: HostPackageFingerprint()).isEmpty)
     }
+
+    @Test("SIGTERM after apt's plan, while the run session still opens its history: apt stops at its next safe point, installtop lives on to say so")
+    func signalBeforeTheSessionHandlesIt() async throws {
+        let host = HostPackageFingerprint()
+        let apt = try APTTestRoot()
+        defer { apt.remove() }
+        // lab-a's postinst waits: dpkg is on lab-a when the signal comes; lab-b is never begun.
+        try apt.publish([
+            TestPackage(name: "lab-a", postinst: """
+                touch "$DPKG_ROOT/a-started"
+                while [ ! -e "$DPKG_ROOT/release" ]; do sleep 0.05; done
+                """),
+            TestPackage(name: "lab-b", depends: "lab-a"),
+        ])
+        let folder = try TestFolder()
+        defer { folder.remove() }
+        // The history's folder lock, held here: the run session waits for it (up to 10 s) before
+        // it handles signals itself, which holds the window between the plan and that open.
+        let historyFolder = folder.path + "/history"
+        try FileManager.default.createDirectory(atPath: historyFolder, withIntermediateDirectories: false)
+        let lock = open(historyFolder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        try #require(lock >= 0 && flock(lock, LOCK_EX) == 0)
+        var locked = true
+        defer {
+            _ = FileManager.default.createFile(atPath: apt.root + "/release", contents: nil)
+            if locked { flock(lock, LOCK_UN) }
+            close(lock)
+        }
+
+        let process = try InstalltopProcess(["apt", "install", "lab-b", "--yes", "--json", "--history-db", historyFolder + "/history.sqlite3",
+                                             "--apt-config", apt.configuration], in: folder)
+        try await waitUntil("lab-a's postinst to run") { FileManager.default.fileExists(atPath: apt.root + "/a-started") }
+        #expect(!process.stdout.contains("job.started"), "the run session began already: the window was not held")
+        process.send(SIGTERM)
+        try await waitUntil("the stop to be said") { process.stderr.contains("stopping apt at its next safe point") }
+        _ = FileManager.default.createFile(atPath: apt.root + "/release", contents: nil)
+        flock(lock, LOCK_UN)
+        locked = false
+        let result = try await process.finish(timeout: .seconds(90))
+
+        #expect(result.status != 128 + SIGTERM, "installtop died of the signal: \(result.stderr)")
+        #expect(result.stdout.contains("job.completed"), "stdout: \(result.stdout)\nstderr: \(result.stderr)")
+        let states = try apt.states()
+        #expect(states["lab-a"]?.status == "ii" && states["lab-b"] == nil, "apt stopped after lab-a: \(states)")
+        #expect(try apt.audit().isEmpty)
+        #expect(host.changes(since: HostPackageFingerprint()).isEmpty)
+    }
 }
