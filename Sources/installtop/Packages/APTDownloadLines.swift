@@ -1,42 +1,22 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import Synchronization
 
-/// What apt fetches before an apt job exists (`APTResolveOnceRun`), as lines on stderr: a line
-/// when the text changes, at most one a second (as `--plain` says a job's text), and always
-/// the last one.
+/// What apt fetches before an apt job exists (`APTResolveOnceRun`), as lines on stderr, by the
+/// rule `--plain` prints a job's text with (`PlainJobMessages`): a line when the text changes,
+/// at most one a second, and always the last one.
 final class APTDownloadLines: Sendable {
-    private struct State {
-        var last: String?
-        var printed: String?
-        var printedAt: ContinuousClock.Instant?
-    }
-
-    private let state = Mutex(State())
+    /// The download's texts, kept as those of one job.
+    private let messages = Mutex(PlainJobMessages())
+    private static let job = 0
 
     /// A new text from apt's downloads.
     func say(_ text: String) {
-        let now = ContinuousClock.now
-        let line: String? = state.withLock { state in
-            state.last = text
-            if let at = state.printedAt, now - at < .seconds(1) { return nil }
-            state.printed = text
-            state.printedAt = now
-            return text
-        }
+        let line = messages.withLock { $0.received(text, job: Self.job, now: .now) }
         if let line { StandardOutput.stderr.line("installtop: \(line)") }
     }
 
     /// The downloads are over: the last text, unless it was printed already.
     func finish() {
-        let line: String? = state.withLock { state in
-            guard let last = state.last, last != state.printed else { return nil }
-            state.printed = last
-            return last
-        }
+        let line = messages.withLock { $0.completed(job: Self.job) }
         if let line { StandardOutput.stderr.line("installtop: \(line)") }
     }
 }
