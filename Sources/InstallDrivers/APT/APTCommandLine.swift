@@ -29,13 +29,7 @@ public struct APTCommandLine: Sendable, Hashable {
 
     /// The transaction: no questions (stdin is closed, `-y`, existing configuration files kept),
     /// status lines on fd 3, and a failing package stops only what depends on it.
-    public var transaction: [String] {
-        [aptGet, "-y", "-o", "APT::Status-Fd=3"] + Self.safeAbortOptions
-            + Self.keepConfigurationOptions
-            // With Immediate-Configure-All apt would stop at the first failing package and leave
-            // packages that do not depend on it unreached (PACKAGES.md).
-            + ["-o", "DPkg::StopOnError=false"] + request.aptArguments
-    }
+    public var transaction: [String] { transaction(adding: []) }
 
     /// The transaction's dpkg options: existing configuration files kept without a question.
     static let keepConfigurationOptions = ["-o", "DPkg::Options::=--force-confdef", "-o", "DPkg::Options::=--force-confold"]
@@ -44,8 +38,15 @@ public struct APTCommandLine: Sendable, Hashable {
     /// `APTHookPlan`'s hook, which apt runs after its downloads and before the first dpkg run
     /// and which writes the plan on the Status-Fd (fd 3) in lines of its own. The root's own
     /// `Pre-Install-Pkgs` hooks still run: the hook is added to their list.
-    public var transactionWithPlanHook: [String] {
-        transaction.dropLast(request.aptArguments.count) + APTHookPlan.options + request.aptArguments
+    public var transactionWithPlanHook: [String] { transaction(adding: APTHookPlan.options) }
+
+    /// The transaction's command line with `options` added before apt's own arguments.
+    private func transaction(adding options: [String]) -> [String] {
+        [aptGet, "-y", "-o", "APT::Status-Fd=3"] + Self.safeAbortOptions
+            + Self.keepConfigurationOptions
+            // With Immediate-Configure-All apt would stop at the first failing package and leave
+            // packages that do not depend on it unreached (PACKAGES.md).
+            + ["-o", "DPkg::StopOnError=false"] + options + request.aptArguments
     }
 
     /// `apt-get -y -f install [--reinstall PACKAGES]` with the transaction's options: what

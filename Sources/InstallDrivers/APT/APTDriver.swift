@@ -13,16 +13,10 @@ public struct APTDriver: JobDriver {
     /// over; `nil` when the plan came from a simulation.
     private let running: APTHookTransaction?
 
-    public init(plan: APTPlan, aptGet: String = "/usr/bin/apt-get", backend: ProcessBackend = ProcessBackend()) {
-        self.plan = plan
-        self.aptGet = aptGet
-        self.backend = backend
-        running = nil
-    }
-
-    /// The driver of `transaction`, whose hook gave `plan`: the job's start takes apt over as
-    /// it runs; a retry runs a transaction of its own.
-    public init(plan: APTPlan, running transaction: APTHookTransaction, aptGet: String = "/usr/bin/apt-get",
+    /// - Parameter transaction: the transaction whose hook gave `plan`
+    ///   (`installtop apt … --yes`): the job's start takes apt over as it runs, and a retry runs
+    ///   a transaction of its own; `nil` when the plan came from a simulation.
+    public init(plan: APTPlan, running transaction: APTHookTransaction? = nil, aptGet: String = "/usr/bin/apt-get",
                 backend: ProcessBackend = ProcessBackend()) {
         self.plan = plan
         self.aptGet = aptGet

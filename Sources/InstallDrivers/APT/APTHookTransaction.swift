@@ -148,7 +148,7 @@ public final class APTHookTransaction: Sendable {
                 state.pending.append(line)
             case nil:
                 if state.hook.consume(line.text) {
-                    if state.hook.isComplete { planCame(&state) }
+                    if state.hook.isComplete { hookEnded(&state) }
                     return nil
                 }
                 // apt's downloads, before its hook: the job's driver has no use for them.
@@ -161,7 +161,7 @@ public final class APTHookTransaction: Sendable {
         if let said { onDownload(said) }
     }
 
-    private func planCame(_ state: inout State) {
+    private func hookEnded(_ state: inout State) {
         let stopped = state.stopRequested
         state.process?.sendControl(stopped ? APTHookPlan.stopAnswer : APTHookPlan.goAnswer)
         // Stopped: the hook fails and apt ends, which is the beginning.
