@@ -25,6 +25,15 @@ public final class SerialWorkQueue: Sendable {
         var enqueued: UInt64 = 0
         var delivered: UInt64 = 0
         var waiters: [(ticket: UInt64, resume: @Sendable () -> Void)] = []
+
+        /// Appends `work`; `mustStart` when the queue was idle and a runner must be asked for.
+        mutating func append(_ work: @escaping @Sendable () -> Void) -> (ticket: UInt64, mustStart: Bool) {
+            pending.append(work)
+            enqueued += 1
+            guard !isDelivering else { return (enqueued, false) }
+            isDelivering = true
+            return (enqueued, true)
+        }
     }
 
     private let state = Mutex(State())
@@ -41,13 +50,7 @@ public final class SerialWorkQueue: Sendable {
     /// - Returns: a ticket for `whenDelivered(_:_:)` and `waitUntilDelivered(_:)`.
     @discardableResult
     public func enqueue(_ work: @escaping @Sendable () -> Void) -> UInt64 {
-        let (ticket, mustStart) = state.withLock { state -> (UInt64, Bool) in
-            state.pending.append(work)
-            state.enqueued += 1
-            guard !state.isDelivering else { return (state.enqueued, false) }
-            state.isDelivering = true
-            return (state.enqueued, true)
-        }
+        let (ticket, mustStart) = state.withLock { $0.append(work) }
         if mustStart { runner.async { self.deliverPending() } }
         return ticket
     }
@@ -72,12 +75,8 @@ public final class SerialWorkQueue: Sendable {
                 current.append(contentsOf: elements)
                 return (current, false)
             }
-            state.enqueued += 1
-            let batch = SerialWorkBatch(Array(elements), ticket: state.enqueued)
-            state.pending.append { run(batch.take()) }
-            guard !state.isDelivering else { return (batch, false) }
-            state.isDelivering = true
-            return (batch, true)
+            let batch = SerialWorkBatch(Array(elements), ticket: state.enqueued + 1)
+            return (batch, state.append { run(batch.take()) }.mustStart)
         }
         if mustStart { runner.async { self.deliverPending() } }
         open = batch
