@@ -45,7 +45,14 @@ struct DriverReportBatchTests {
         let gate = DispatchSemaphore(value: 0)
         let ran = Mutex<[[Int]]>([])
         let record: @Sendable ([Int]) -> Void = { batch in ran.withLock { $0.append(batch) } }
-        queue.enqueue { gate.wait() }
+        let started = Atomic(false)
+        queue.enqueue {
+            started.store(true, ordering: .releasing)
+            gate.wait()
+        }
+        // The runner takes every item queued when it starts: the batches below must be queued
+        // after it took the gate's item, or under load it takes the first batch along with it.
+        #expect(await eventually { started.load(ordering: .acquiring) })
         var open: SerialWorkBatch<Int>?
         let first = queue.enqueue([1], joining: &open, record)
         let joined = queue.enqueue([2, 3], joining: &open, record)
