@@ -15,7 +15,16 @@ struct APTDriverDownloadStatusTests {
         let apt = try APTTestRoot()
         defer { apt.remove() }
         try apt.publish([TestPackage(name: "lab-base"), TestPackage(name: "lab-app", depends: "lab-base")])
+        // apt waits after its downloads until the job has said the last one: on a loaded
+        // machine the poller may otherwise read apt's dlstatus lines only after dpkg's first
+        // output, when they are late and not said.
+        let (_, released) = try apt.holdInPreInstallHook()
         let run = try APTJobRun(PackageJob(request: .install(["lab-app"]), aptConfig: apt.configuration))
+        let saidAll = await eventually {
+            run.events.all.contains { if case .progress(let report) = $0.kind { report.jobMessage?.hasPrefix("downloading 2 of 2") == true } else { false } }
+        }
+        try Data().write(to: URL(fileURLWithPath: released))
+        #expect(saidAll, "the last download was not said while apt waited")
         let job = try await run.completion()
         #expect(job.result?.resultCode == .succeeded, "\(job.updates.map { $0.result.reason ?? "" })")
 

@@ -31,6 +31,8 @@ public final class APTHookTransaction: Sendable {
         /// The lines for the driver, until it takes them.
         var pending: [Line] = []
         var receiver: (@Sendable (Line) -> Void)?
+        /// The receiver's `ChildSinks.afterReads`.
+        var afterReads: (@Sendable () -> Void)?
         /// What apt printed before the plan, for `.ended`.
         var stdout: [String] = []
         var stderr: [String] = []
@@ -70,7 +72,8 @@ public final class APTHookTransaction: Sendable {
         let process = backend.startChild(spec, sinks: ChildSinks(
             stdout: .text { transaction.take(Line(stream: .stdout, text: $0)) },
             stderr: .text { transaction.take(Line(stream: .stderr, text: $0)) },
-            channel: .text { transaction.take(Line(stream: nil, text: $0)) }))
+            channel: .text { transaction.take(Line(stream: nil, text: $0)) },
+            afterReads: { transaction.state.withLock { $0.afterReads }?() }))
         transaction.state.withLock { $0.process = process }
         Task.detached(executorPreference: EngineTaskExecutor.shared) {
             let outcome = await process.outcome
@@ -118,13 +121,17 @@ public final class APTHookTransaction: Sendable {
         }
     }
 
-    /// Hands every line kept so far to `receiver`, in order, then each later line as it comes.
-    func attach(_ receiver: @escaping @Sendable (Line) -> Void) {
+    /// Hands every line kept so far to `receiver`, in order, then each later line as it comes;
+    /// `afterReads` (see `ChildSinks`) after those kept, then at the end of each of the poller's
+    /// wake-ups, with no lock held.
+    func attach(_ receiver: @escaping @Sendable (Line) -> Void, afterReads: @escaping @Sendable () -> Void) {
         state.withLock { state in
             for line in state.pending { receiver(line) }
             state.pending = []
             state.receiver = receiver
+            state.afterReads = afterReads
         }
+        afterReads()
     }
 
     // MARK: - apt's lines (on the poller's thread)

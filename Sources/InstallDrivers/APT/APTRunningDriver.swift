@@ -13,6 +13,9 @@ final class APTRunningDriver: RunningDriver {
         var killed: [ProcessTree.Member]?
         /// The reports queued last, which later ones join until `reports` takes them.
         var queuedReports: SerialWorkBatch<DriverReport>?
+        /// The poller queued reports on an idle `reports` and runs them at the end of its
+        /// wake-up (`afterReads`).
+        var pollerRunsReports = false
     }
 
     private let plan: APTPlan
@@ -21,8 +24,9 @@ final class APTRunningDriver: RunningDriver {
     private let state: Mutex<State>
     private let slot = OutcomeSlot()
     /// Hands reports on in the order they were made (the poller's thread, a stop request and
-    /// the repair all make some), off their threads and with no lock held: the poller never
-    /// waits for what a report leads to.
+    /// the repair all make some), with no lock held. The poller hands on its own at the end of
+    /// each wake-up when the queue is idle (the job only queues callbacks: the poller never
+    /// waits for what a report leads to); the others never run reports on their threads.
     private let reports = SerialWorkQueue()
 
     private init(plan: APTPlan, aptGet: String, reporter: any DriverReporter, rebootListBefore: Set<String>? = nil) {
@@ -39,9 +43,9 @@ final class APTRunningDriver: RunningDriver {
                       reporter: any DriverReporter) -> APTRunningDriver {
         let driver = APTRunningDriver(plan: plan, aptGet: aptGet, reporter: reporter, rebootListBefore: transaction.rebootListBefore)
         driver.state.withLock { $0.process = process }
-        transaction.attach { line in
+        transaction.attach({ line in
             if let stream = line.stream { driver.outputLine(line.text, on: stream) } else { driver.statusLine(line.text) }
-        }
+        }, afterReads: { driver.afterReads() })
         Task.detached(executorPreference: EngineTaskExecutor.shared) { await driver.finish(after: process) }
         return driver
     }
@@ -57,7 +61,8 @@ final class APTRunningDriver: RunningDriver {
         let process = backend.startChild(spec, sinks: ChildSinks(
             stdout: .text { driver.outputLine($0, on: .stdout) },
             stderr: .text { driver.outputLine($0, on: .stderr) },
-            channel: .text { driver.statusLine($0) }))
+            channel: .text { driver.statusLine($0) },
+            afterReads: { driver.afterReads() }))
         driver.state.withLock { $0.process = process }
         Task.detached(executorPreference: EngineTaskExecutor.shared) { await driver.finish(after: process) }
         return driver
@@ -87,7 +92,7 @@ final class APTRunningDriver: RunningDriver {
 
     /// One Status-Fd line (fd 3). A line the tracker could not read is counted on the job.
     private func statusLine(_ line: String) {
-        deliver { state in
+        deliver(fromPoller: true) { state in
             let ignoredBefore = state.run.tracker.ignoredLines
             let reports = state.run.statusLine(line) { Self.rebootList(at: plan.environment.rebootPackagesPath) }
             return reports + repeatElement(.ignoredLine, count: state.run.tracker.ignoredLines - ignoredBefore)
@@ -96,7 +101,16 @@ final class APTRunningDriver: RunningDriver {
 
     /// One line apt-get or dpkg printed.
     private func outputLine(_ line: String, on stream: StandardStream) {
-        deliver { state in state.run.outputLine(line, on: stream) }
+        deliver(fromPoller: true) { state in state.run.outputLine(line, on: stream) }
+    }
+
+    /// The poller has read all it could for now: it hands on the reports its lines made.
+    private func afterReads() {
+        let runs = state.withLock { state in
+            defer { state.pollerRunsReports = false }
+            return state.pollerRunsReports
+        }
+        if runs { reports.runHere() }
     }
 
     // MARK: - The end
@@ -203,18 +217,25 @@ final class APTRunningDriver: RunningDriver {
 
     /// Makes reports under the state lock and queues them there, so they leave in the order
     /// they were made; `reports` hands them on later, together with those made before them
-    /// that it has not taken yet (lines read while the job was busy: the job then announces
-    /// only the latest progress of a package, see `DriverReporter.report(contentsOf:)`).
-    private func deliver(_ make: (inout State) -> [DriverReport]) {
-        deliver { state in (make(&state), ()) }
+    /// that it has not taken yet (the lines of one read, or lines read while the job was busy:
+    /// the job then announces only the latest progress of a package, see
+    /// `DriverReporter.report(contentsOf:)`). Reports made from apt's lines (`fromPoller`) are
+    /// handed on by the poller itself at the end of its wake-up when nothing else is queued;
+    /// the others never on their caller's thread.
+    private func deliver(fromPoller: Bool = false, _ make: (inout State) -> [DriverReport]) {
+        deliver(fromPoller: fromPoller) { state in (make(&state), ()) }
     }
 
     /// `deliver`, for a maker that also returns something for its caller.
-    private func deliver<Result>(_ make: (inout State) -> ([DriverReport], Result)) -> Result {
+    private func deliver<Result>(fromPoller: Bool = false, _ make: (inout State) -> ([DriverReport], Result)) -> Result {
         state.withLock { state in
             let (made, result) = make(&state)
-            if !made.isEmpty {
-                reports.enqueue(made, joining: &state.queuedReports) { [reporter] in reporter.report(contentsOf: $0) }
+            guard !made.isEmpty else { return result }
+            let handOn: @Sendable ([DriverReport]) -> Void = { [reporter] in reporter.report(contentsOf: $0) }
+            if fromPoller {
+                if reports.enqueueToRunHere(made, joining: &state.queuedReports, handOn) { state.pollerRunsReports = true }
+            } else {
+                reports.enqueue(made, joining: &state.queuedReports, handOn)
             }
             return result
         }

@@ -1,4 +1,7 @@
-/// Receives what a driver says about its job's updates. Implemented by the engine.
+/// Receives what a driver says about its job's updates. Implemented by the engine, whose
+/// methods only apply the reports to the job and queue what they lead to: they never wait, so
+/// a driver may call them on the process poller's thread (the apt driver does, at the end of
+/// each of the poller's wake-ups).
 public protocol DriverReporter: Sendable {
     /// Called in order, never concurrently.
     func report(_ report: DriverReport)

@@ -4,7 +4,8 @@ import Glibc
 import Synchronization
 
 /// A serial executor: runs work one item at a time, in the order it was enqueued, on a thread
-/// of Dispatch's and never on the thread that enqueues it.
+/// of Dispatch's and never on the thread that enqueues it, unless that producer asked to run
+/// the items itself (`enqueueToRunHere`).
 ///
 /// Enqueueing only appends (and, when the queue was idle, asks the pool for a thread to run
 /// it), so it may be called while holding a lock of the caller's: the order of items is then
@@ -14,7 +15,9 @@ import Synchronization
 /// An item may enqueue more work; it runs after the item returns.
 ///
 /// The engine uses one per `JobQueue` for events and callbacks (one global order, rule 8), one
-/// per job for its signals and stops, and one per driver for its reports.
+/// per job for its signals and stops, and one per driver for its reports (which the process
+/// poller runs itself when it finds the queue idle: handing them to the job only queues
+/// callbacks, and a hand-over to another thread per line cost more than the work).
 public final class SerialWorkQueue: Sendable {
     private struct State {
         var pending: Deque<@Sendable () -> Void> = []
@@ -67,6 +70,36 @@ public final class SerialWorkQueue: Sendable {
         _ elements: some Collection<Element>, joining open: inout SerialWorkBatch<Element>?,
         _ run: @escaping @Sendable ([Element]) -> Void
     ) -> UInt64 {
+        let (ticket, mustStart) = append(elements, joining: &open, run)
+        if mustStart { runner.async { self.deliverPending() } }
+        return ticket
+    }
+
+    /// `enqueue(_:joining:_:)` for a producer whose thread may run the items itself, as the
+    /// process poller does with a driver's reports at the end of a wake-up: when the queue was
+    /// idle, no pool thread is woken and the result is `true`, and the producer must then call
+    /// `runHere()` soon, with none of its locks held. Until then everything enqueued (by it or
+    /// by others) only appends, and runs in that call, in order. A producer that must never run
+    /// work on its thread (a key press, a stop request) uses `enqueue(_:joining:_:)`.
+    public func enqueueToRunHere<Element: Sendable>(
+        _ elements: some Collection<Element>, joining open: inout SerialWorkBatch<Element>?,
+        _ run: @escaping @Sendable ([Element]) -> Void
+    ) -> Bool {
+        append(elements, joining: &open, run).mustStart
+    }
+
+    /// Runs every item queued until the queue is empty, on the calling thread; once for each
+    /// time `enqueueToRunHere` returned `true`, with none of the caller's locks held.
+    public func runHere() {
+        deliverPending()
+    }
+
+    /// Adds `elements` to `open` or a new batch (see `enqueue(_:joining:_:)`); `mustStart` when
+    /// the queue was idle and its items need a runner.
+    private func append<Element: Sendable>(
+        _ elements: some Collection<Element>, joining open: inout SerialWorkBatch<Element>?,
+        _ run: @escaping @Sendable ([Element]) -> Void
+    ) -> (ticket: UInt64, mustStart: Bool) {
         let current = open
         // One turn of the lock either way: this runs for every event of a busy job.
         let (batch, mustStart) = state.withLock { state -> (SerialWorkBatch<Element>, Bool) in
@@ -78,9 +111,8 @@ public final class SerialWorkQueue: Sendable {
             let batch = SerialWorkBatch(Array(elements), ticket: state.enqueued + 1)
             return (batch, state.append { run(batch.take()) }.mustStart)
         }
-        if mustStart { runner.async { self.deliverPending() } }
         open = batch
-        return batch.ticket
+        return (batch.ticket, mustStart)
     }
 
     /// True when the calling thread is running one of this queue's items.
@@ -109,9 +141,9 @@ public final class SerialWorkQueue: Sendable {
         }
     }
 
-    /// Runs items until the queue is empty, on the pool thread `enqueue` asked for. Items are
-    /// taken in batches, so producers and the deliverer meet at the lock once per batch rather
-    /// than once per item.
+    /// Runs items until the queue is empty, on the pool thread `enqueue` asked for or on the
+    /// thread of a `runHere`. Items are taken in batches, so producers and the deliverer meet
+    /// at the lock once per batch rather than once per item.
     private func deliverPending() {
         state.withLock { $0.deliveringThread = pthread_self() }
         while true {

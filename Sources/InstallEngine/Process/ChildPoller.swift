@@ -124,6 +124,8 @@ final class ChildPoller: Sendable {
         var children: [UInt64: WatchedChild] = [:]
         /// Reaped and draining, or without a pidfd: the children to look at after every wait.
         var attention: [UInt64: WatchedChild] = [:]
+        /// The children read from in this wake-up, told once it is over (`flushReads`).
+        var touched: [WatchedChild] = []
 
         while true {
             let count = tokens.withUnsafeMutableBufferPointer { tokens in
@@ -149,6 +151,7 @@ final class ChildPoller: Sendable {
                 }
                 guard let child = children[token >> 2] else { continue }
                 child.descriptorReady(slot: token & 3, buffer: buffer)
+                if !touched.contains(where: { $0 === child }) { touched.append(child) }
                 if child.hasExited { attention[child.id] = child }
             }
             let now = ContinuousClock.now
@@ -157,8 +160,12 @@ final class ChildPoller: Sendable {
                 if child.settleIfDrained(now: now) {
                     children[child.id] = nil
                     attention[child.id] = nil
+                } else {
+                    child.flushReads()
                 }
             }
+            for child in touched { child.flushReads() }
+            touched.removeAll(keepingCapacity: true)
         }
     }
 

@@ -3,11 +3,17 @@ public struct ChildSinks: Sendable {
     public var stdout: ChildLineSink
     public var stderr: ChildLineSink
     public var channel: ChildLineSink
+    /// Called on the poller's thread once it has handed on every line it read from the child
+    /// in one wake-up (all three pipes), and before the child's outcome settles; not called
+    /// for a wake-up that read nothing. A reader whose lines come in bursts (apt's Status-Fd
+    /// and dpkg's output) hands on what the lines led to here, in one go, instead of per line.
+    public var afterReads: (@Sendable () -> Void)?
 
-    public init(stdout: ChildLineSink, stderr: ChildLineSink, channel: ChildLineSink) {
+    public init(stdout: ChildLineSink, stderr: ChildLineSink, channel: ChildLineSink, afterReads: (@Sendable () -> Void)? = nil) {
         self.stdout = stdout
         self.stderr = stderr
         self.channel = channel
+        self.afterReads = afterReads
     }
 
     /// What `ProcessBackend` gives an update: stdout and stderr lines as `.output`, fd 3 as the

@@ -24,6 +24,9 @@ final class WatchedChild {
     /// Progress lines of the current read of a progress channel, not handed on yet. Only one
     /// pipe is read at a time and each read ends with a flush, so one is enough.
     private var pendingProgress = ProgressCoalescer()
+    private let afterReads: (@Sendable () -> Void)?
+    /// Lines were handed on since `afterReads` was last called.
+    private var readSinceFlush = false
     /// Open until the exit is noticed; -1 after, or when there never was one.
     private var pidfd: Int32
     private var reaped: ChildProcess.ReapResult?
@@ -40,6 +43,7 @@ final class WatchedChild {
         self.drainTimeout = drainTimeout
         self.epoll = epoll
         pidfd = child.pidfd
+        afterReads = sinks.afterReads
         pipes = [
             WatchedPipe(sink: sinks.stdout, fd: child.stdoutRead, lines: LineAssembler(maxLineBytes: maxLineBytes)),
             WatchedPipe(sink: sinks.stderr, fd: child.stderrRead, lines: LineAssembler(maxLineBytes: maxLineBytes)),
@@ -117,10 +121,21 @@ final class WatchedChild {
             let sink = pipes[Self.stderrIndex].sink
             note.withUTF8 { hand($0, to: sink) }
             flushProgress(to: sink)
+            readSinceFlush = true
             outcome = .exited(-1)
         }
+        // Every line, the note above included, is handed on before the outcome.
+        flushReads()
         handle.resolve(outcome)
         return true
+    }
+
+    /// Calls the sinks' `afterReads` if lines were handed on since it was last called. The
+    /// poller calls it at the end of every wake-up.
+    func flushReads() {
+        guard readSinceFlush else { return }
+        readSinceFlush = false
+        afterReads?()
     }
 
     /// The child is reaped and its group killed: stop watching the pidfd, start the drain, and
@@ -157,6 +172,7 @@ final class WatchedChild {
     }
 
     private func consume(_ chunk: UnsafeBufferPointer<UInt8>, from index: Int) {
+        readSinceFlush = true
         let sink = pipes[index].sink
         pipes[index].lines.feed(chunk) { line in hand(line, to: sink) }
         flushProgress(to: sink)
@@ -171,7 +187,10 @@ final class WatchedChild {
         close(pipes[index].fd)
         pipes[index].fd = -1
         let sink = pipes[index].sink
-        pipes[index].lines.finish { line in hand(line, to: sink) }
+        pipes[index].lines.finish { line in
+            readSinceFlush = true
+            hand(line, to: sink)
+        }
         flushProgress(to: sink)
     }
 
