@@ -37,9 +37,12 @@ struct APTDownloadStatus: Sendable {
         return text
     }
 
-    /// `M` of apt's `Retrieving file N of M`.
+    /// `M` of apt's `Retrieving file N of M`: the digits after the last blank (no split: this
+    /// runs for every file of a download).
     private static func fileCount(in text: String) -> Int? {
-        text.split(separator: " ").last.flatMap { Int($0) }
+        let utf8 = text.utf8
+        let start = utf8.lastIndex(of: UInt8(ascii: " ")).map(utf8.index(after:)) ?? utf8.startIndex
+        return Int(Substring(text.utf8[start...]))
     }
 
     /// `31.4 of 80.2 MB`: both in the total's unit (apt's powers of 1000), as `ByteCountText`
