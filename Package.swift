@@ -58,6 +58,8 @@ let package = Package(
 
         // Unix sockets: bind/connect/accept with the right flags, SO_PEERCRED, send without SIGPIPE.
         .target(name: "CUnixSocket"),
+        // The program's and its libraries' never-written pages, released when the monitor idles.
+        .target(name: "CResidentCode"),
         // Daemon mode: the engine's socket server and the client `submit`, `attach` … use.
         .target(name: "EngineDaemon", dependencies: ["CUnixSocket", "EngineWire", "InstallEngine", "InstallHistory", "InstallDrivers"]),
 
@@ -88,7 +90,7 @@ let package = Package(
         // terminal), its mailbox, and the links to an engine in this process or behind a socket.
         .target(
             name: "MonitorRuntime",
-            dependencies: ["Monitor", "TerminalUI", "InstallEngine", "InstallHistory", "EngineWire", "EngineDaemon"]
+            dependencies: ["Monitor", "TerminalUI", "InstallEngine", "InstallHistory", "EngineWire", "EngineDaemon", "CResidentCode"]
         ),
 
         // MARK: - Executables

@@ -38,11 +38,20 @@ public struct MonitorLoop {
     /// The terminal hung up (its input reports POLLHUP or an error): it is left out of
     /// `poll()` from then on, which would otherwise return at once forever and spin.
     private var inputLost = false
+    /// Called once the monitor has had nothing to do (no input, no event, no tick, no frame)
+    /// for `idleDelay`; again only after something happened since.
+    private let whenIdle: (delay: Duration, action: () -> Void)?
+    /// When the loop last had something to do; `nil` once `whenIdle` ran for that stretch.
+    private var busyAt: ContinuousClock.Instant? = .now
 
-    /// - Parameter clock: the time ticks carry and are due by; the system's by default.
+    /// - Parameters:
+    ///   - clock: the time ticks carry and are due by; the system's by default.
+    ///   - whenIdle: what to do once nothing has happened for `delay` (`ResidentCode.release`
+    ///     in `installtop`: an idle monitor gives back the code that ran once).
     public init(
         link: any EngineLink, terminal: any MonitorTerminal, mailbox: Mailbox, themes: [Theme], exitWhenDone: Bool,
-        state: MonitorState, clock: @escaping @Sendable () -> Date = { Date() }
+        state: MonitorState, clock: @escaping @Sendable () -> Date = { Date() },
+        whenIdle: (delay: Duration, action: () -> Void)? = nil
     ) {
         self.link = link
         self.terminal = terminal
@@ -51,6 +60,7 @@ public struct MonitorLoop {
         self.exitWhenDone = exitWhenDone
         self.clock = clock
         self.state = state
+        self.whenIdle = whenIdle
     }
 
     /// Loops until a `.quit` effect (or every job done with `exitWhenDone`, or the engine
@@ -77,7 +87,8 @@ public struct MonitorLoop {
     // MARK: - Waiting
 
     /// Sleeps in `poll()` until input, an engine event, a signal, the next tick or the next
-    /// allowed frame; with none of the last two pending it sleeps without a timeout.
+    /// allowed frame; with none of the last two pending it sleeps without a timeout, after
+    /// `whenIdle` when it is due.
     private mutating func wait() {
         var deadlines: [Duration] = []
         if let tick = state.nextTickTime {
@@ -87,6 +98,18 @@ public struct MonitorLoop {
             deadlines.append(max(.zero, Self.frameInterval - (ContinuousClock.now - lastDraw)))
         }
         if !ready { deadlines.append(max(.zero, Self.readyPatience - (ContinuousClock.now - startedAt))) }
+        // Only the idle action is due: a timeout then is not something happening.
+        var waitsOnlyToIdle = false
+        if deadlines.isEmpty, let whenIdle, let busyAt {
+            let idleFor = ContinuousClock.now - busyAt
+            if idleFor >= whenIdle.delay {
+                whenIdle.action()
+                self.busyAt = nil
+            } else {
+                deadlines.append(whenIdle.delay - idleFor)
+                waitsOnlyToIdle = true
+            }
+        }
         let timeout = deadlines.min().map { Int32(clamping: $0.components.seconds * 1000 + $0.components.attoseconds / 1_000_000_000_000_000) } ?? -1
         var descriptors = [
             pollfd(fd: mailbox.readDescriptor, events: Int16(POLLIN), revents: 0),
@@ -96,7 +119,10 @@ public struct MonitorLoop {
             descriptors.append(pollfd(fd: terminal.inputDescriptor, events: Int16(POLLIN), revents: 0))
         }
         // EINTR (SIGWINCH, our signals) just means: look at everything again.
-        _ = poll(&descriptors, nfds_t(descriptors.count), timeout)
+        if poll(&descriptors, nfds_t(descriptors.count), timeout) != 0 || !waitsOnlyToIdle {
+            // Something came, or a tick or a frame is due.
+            busyAt = .now
+        }
         if !inputLost, Int32(descriptors[2].revents) & (POLLHUP | POLLERR | POLLNVAL) != 0 {
             // Like SIGHUP, which a vanished terminal does not always send: abort and wait.
             inputLost = true

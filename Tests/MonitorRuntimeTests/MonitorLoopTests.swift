@@ -38,6 +38,30 @@ struct MonitorLoopTests {
         #expect(first.contains("Job 1") && first.contains("Job 2") && first.contains("Job 3"), "\(first)")
     }
 
+    @Test("idle, the loop runs its idle action once, and again only after something happened; never while a job runs")
+    func idleAction() async throws {
+        let loop = try RunningLoop(idleDelay: .milliseconds(50))
+        defer { loop.terminal.send(signal: SIGTERM) }
+        loop.startJob(1)
+        loop.link.post(.ready)
+        // A running job ticks every second: once a tick has drawn a frame a second after the
+        // first, an idle action would have been due twenty times over.
+        #expect(await eventually {
+            let frames = loop.terminal.frames
+            return frames.count >= 2 && frames[frames.count - 1].at - frames[0].at >= .seconds(1)
+        })
+        #expect(loop.idleActions == 0, "the idle action ran while a job was running")
+        loop.link.post(.updateCompleted(job: 1, index: 0, updateID: "u1-0", result: UpdateInstallationResult(resultCode: .succeeded)))
+        loop.link.post(.jobCompleted(job: 1, result: .combining([UpdateInstallationResult(resultCode: .succeeded)], abortRequested: false)))
+        #expect(await eventually { loop.idleActions == 1 })
+        // With nothing due, the loop now sleeps until input: one key, one more idle action.
+        let passes = loop.terminal.passes
+        loop.terminal.type(.character("j"))
+        #expect(await eventually { loop.terminal.passes > passes })
+        #expect(await eventually { loop.idleActions == 2 })
+        #expect(loop.idleActions == 2)
+    }
+
     @Test("a flood of events draws at most one frame every 33 ms")
     func frameRate() async throws {
         let loop = try RunningLoop()

@@ -13,9 +13,12 @@ final class RunningLoop: Sendable {
     /// Taken just before the loop starts: its patience for `.ready` counts from about then.
     let startedAt: ContinuousClock.Instant
 
+    private let idleActionCount = Atomic<Int>(0)
+
     /// Starts the loop; `attached` is `installtop attach`'s mode; `clock`, when given, is the
-    /// only time the loop sees (its state starts at the clock's time).
-    init(attached: Bool = false, clock: ManualClock? = nil) throws {
+    /// only time the loop sees (its state starts at the clock's time); `idleDelay`, when given,
+    /// is the loop's `whenIdle` delay, and `idleActions` counts its runs.
+    init(attached: Bool = false, clock: ManualClock? = nil, idleDelay: Duration? = nil) throws {
         link = FakeLink(jobsOutliveMonitor: attached)
         let mailbox = try Mailbox(outputLimit: 1000)
         link.start(posting: mailbox)
@@ -29,12 +32,15 @@ final class RunningLoop: Sendable {
         let thread = Thread { [self] in
             var loop = MonitorLoop(
                 link: link, terminal: terminal, mailbox: mailbox, themes: themes, exitWhenDone: false, state: state,
-                clock: reading)
+                clock: reading, whenIdle: idleDelay.map { delay in (delay: delay, action: { [self] in idleActionCount.add(1, ordering: .relaxed) }) })
             let quitWhileRunning = loop.run()
             outcome.withLock { $0 = quitWhileRunning }
         }
         thread.start()
     }
+
+    /// How many times the loop's `whenIdle` action ran.
+    var idleActions: Int { idleActionCount.load(ordering: .relaxed) }
 
     /// `nil` while the loop runs; then whether it quit while jobs ran.
     var result: Bool? { outcome.withLock { $0 } }

@@ -14,8 +14,12 @@ import TerminalUI
 /// (SWIFT-NCURSES.md). Engine events arrive through a `Mailbox`; the loop sleeps in `poll()` on
 /// the keyboard, the mailbox and the signal pipe, feeds everything to `MonitorState`, performs
 /// the effects, and draws at most 30 frames a second, only when something changed. With
-/// nothing running it sets no timeout at all, so an idle monitor uses no CPU.
+/// nothing running it sets no timeout at all, so an idle monitor uses no CPU; after
+/// `idleRelease` of that it gives back the code that ran once (`ResidentCode.release`), so it
+/// holds little memory either.
 enum MonitorSession {
+    /// How long the monitor has had nothing to do before it releases its resident code.
+    static let idleRelease: Duration = .seconds(5)
     /// Runs the monitor on the engine behind `link` until the user quits (or, with
     /// `exitWhenDone`, until every job has completed, or until the engine goes away), then gives
     /// the terminal back.
@@ -61,7 +65,8 @@ enum MonitorSession {
         state.isAttached = link.jobsOutliveMonitor
         state.startingNote = startingNote
         var loop = MonitorLoop(
-            link: link, terminal: terminal, mailbox: mailbox, themes: themes, exitWhenDone: exitWhenDone, state: state)
+            link: link, terminal: terminal, mailbox: mailbox, themes: themes, exitWhenDone: exitWhenDone, state: state,
+            whenIdle: (delay: Self.idleRelease, action: { ResidentCode.release() }))
         onStart()
         if let problem = catalog.problems.first {
             loop.apply(.commandResult("Theme skipped: \(problem)"))

@@ -1,0 +1,9 @@
+#ifndef C_RESIDENT_CODE_H
+#define C_RESIDENT_CODE_H
+
+/// Unmaps (MADV_DONTNEED) the whole pages of every loaded object's
+/// segments that are loaded without write permission, less RELRO; skips the vDSO and objects
+/// with text relocations. Returns the bytes advised.
+long crc_release_unwritten_segments(void);
+
+#endif

@@ -1,0 +1,42 @@
+import CResidentCode
+import Glibc
+
+/// The code and read-only data of the program and its libraries that are mapped in memory.
+///
+/// Most of what an idle monitor holds resident is code that ran once: argument parsing, the
+/// manifest reader, the history's set-up, the engine's start. The kernel keeps every page a
+/// process touched mapped (and, by its fault-around, the 64 KiB around it) until memory runs
+/// short, so `VmRSS` still counts them hours later. `release()` unmaps them: the pages stay in
+/// the page cache, and the next use of one maps it (and the cached pages around it) again with
+/// a minor fault, no disk read. Measured on the idle monitor: 32 MiB before, 9 MiB after; a
+/// key press then maps back about 4 MiB with some 160 faults.
+///
+/// Only pages nothing ever wrote are released: the segments an object's program headers load
+/// without write permission, less its RELRO part (relocated at start, then made read-only);
+/// not the vDSO, not an object with text relocations, and nothing while a debugger is attached
+/// (its breakpoints are written into code pages, and releasing those would drop them).
+public enum ResidentCode {
+    /// Unmaps the resident pages of every loaded object's never-written segments
+    /// (`MADV_DONTNEED`, which for pages never written is the same as never having touched
+    /// them). Returns the bytes advised, mapped or not; 0 when it did nothing (a debugger
+    /// attached).
+    @discardableResult
+    public static func release() -> Int {
+        guard !isTraced() else { return 0 }
+        return crc_release_unwritten_segments()
+    }
+
+    /// Whether a debugger (or anything else) traces this process (`TracerPid` in its status);
+    /// `true` when that cannot be read.
+    private static func isTraced() -> Bool {
+        guard let file = fopen("/proc/self/status", "r") else { return true }
+        defer { fclose(file) }
+        var line = [CChar](repeating: 0, count: 256)
+        while fgets(&line, Int32(line.count), file) != nil {
+            let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            guard text.hasPrefix("TracerPid:") else { continue }
+            return Int(String(text.dropFirst("TracerPid:".count).filter(\.isNumber))) != 0
+        }
+        return true
+    }
+}
