@@ -1,3 +1,4 @@
+import Foundation
 import InstallEngine
 import Synchronization
 import Testing
@@ -34,5 +35,68 @@ struct ProcessBackendAfterReadsTests {
         #expect(!zip(entries, entries.dropFirst()).contains { $0 == "after" && $1 == "after" }, "\(entries)")
         // The pauses make several wake-ups.
         #expect(entries.filter { $0 == "after" }.count >= 2, "\(entries)")
+    }
+
+    @Test("a call held back by the interval comes when it is due, with no further read")
+    func heldCallComesWhenDue() async throws {
+        let journal = Journal()
+        let calls = Mutex<[ContinuousClock.Instant]>([])
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("installtop-after-reads-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // Two lines in two wake-ups within the interval, then silence until released.
+        let script = """
+            echo a; while [ ! -e '\(folder)/go' ]; do sleep 0.01; done
+            echo b; while [ ! -e '\(folder)/release' ]; do sleep 0.02; done
+            """
+        let interval = Duration.seconds(2)
+        let process = ProcessBackend().startChild(ChildSpec(command: .shell(script)), sinks: ChildSinks(
+            stdout: .text { journal.add($0) }, stderr: .text { journal.add("err " + $0) }, channel: .text { journal.add($0) },
+            afterReads: {
+                journal.add("after")
+                calls.withLock { $0.append(.now) }
+            }, atMostEvery: interval))
+        let firstCame = await eventually { journal.all == ["a", "after"] }
+        _ = FileManager.default.createFile(atPath: folder + "/go", contents: nil)
+        // The child says nothing more until released: the second call is the held one.
+        let heldCame = await eventually { journal.all == ["a", "after", "b", "after"] }
+        _ = FileManager.default.createFile(atPath: folder + "/release", contents: nil)
+        #expect(await process.outcome == .exited(0))
+        #expect(firstCame && heldCame, "\(journal.all)")
+        let times = calls.withLock { $0 }
+        #expect(times.count == 2 && times[0].duration(to: times[1]) >= interval, "\(times)")
+    }
+
+    private func eventually(timeout: Duration = .seconds(30), _ condition: () -> Bool) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if condition() { return true }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        return condition()
+    }
+
+    @Test("with an interval, calls are at least that far apart, except the one before the outcome, which comes at once")
+    func atMostEveryInterval() async {
+        let journal = Journal()
+        let calls = Mutex<[ContinuousClock.Instant]>([])
+        let interval = Duration.milliseconds(150)
+        // A line every 10 ms for about 400 ms: forty wake-ups.
+        let script = "i=0; while [ $i -lt 40 ]; do echo out $i; i=$((i+1)); sleep 0.01; done"
+        let process = ProcessBackend().startChild(ChildSpec(command: .shell(script)), sinks: ChildSinks(
+            stdout: .text { journal.add($0) }, stderr: .text { journal.add("err " + $0) }, channel: .text { journal.add($0) },
+            afterReads: {
+                journal.add("after")
+                calls.withLock { $0.append(.now) }
+            }, atMostEvery: interval))
+        #expect(await process.outcome == .exited(0))
+        let entries = journal.all
+        let times = calls.withLock { $0 }
+        #expect(entries.filter { $0 != "after" } == (0..<40).map { "out \($0)" })
+        #expect(entries.last == "after", "the lines after the last call were not handed on before the outcome")
+        #expect(times.count >= 2 && times.count < 20, "\(times.count) calls for 40 wake-ups")
+        for (earlier, later) in zip(times.dropLast(), times.dropLast().dropFirst()) {
+            #expect(earlier.duration(to: later) >= interval, "calls \(earlier.duration(to: later)) apart")
+        }
     }
 }

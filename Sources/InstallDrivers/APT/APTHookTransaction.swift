@@ -73,7 +73,7 @@ public final class APTHookTransaction: Sendable {
             stdout: .text { transaction.take(Line(stream: .stdout, text: $0)) },
             stderr: .text { transaction.take(Line(stream: .stderr, text: $0)) },
             channel: .text { transaction.take(Line(stream: nil, text: $0)) },
-            afterReads: { transaction.state.withLock { $0.afterReads }?() }))
+            afterReads: { transaction.state.withLock { $0.afterReads }?() }, atMostEvery: APTRunningDriver.handOnInterval))
         transaction.state.withLock { $0.process = process }
         Task.detached(executorPreference: EngineTaskExecutor.shared) {
             let outcome = await process.outcome

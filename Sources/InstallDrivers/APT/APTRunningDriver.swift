@@ -29,6 +29,13 @@ final class APTRunningDriver: RunningDriver {
     /// waits for what a report leads to); the others never run reports on their threads.
     private let reports = SerialWorkQueue()
 
+    /// The least time between two hand-overs of apt's lines to the job: apt and dpkg write a
+    /// package's lines in a dozen small writes, each a wake-up of the poller, and handing each
+    /// on woke the job's delivery thread as often (most of installtop's CPU during a
+    /// transaction). 10 ms is a third of the monitor's frame interval; a stop request is not
+    /// held by it.
+    static let handOnInterval: Duration = .milliseconds(10)
+
     private init(plan: APTPlan, aptGet: String, reporter: any DriverReporter, rebootListBefore: Set<String>? = nil) {
         self.plan = plan
         self.aptGet = aptGet
@@ -62,7 +69,7 @@ final class APTRunningDriver: RunningDriver {
             stdout: .text { driver.outputLine($0, on: .stdout) },
             stderr: .text { driver.outputLine($0, on: .stderr) },
             channel: .text { driver.statusLine($0) },
-            afterReads: { driver.afterReads() }))
+            afterReads: { driver.afterReads() }, atMostEvery: handOnInterval))
         driver.state.withLock { $0.process = process }
         Task.detached(executorPreference: EngineTaskExecutor.shared) { await driver.finish(after: process) }
         return driver

@@ -122,7 +122,8 @@ final class ChildPoller: Sendable {
         let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: Self.readSize)
         var tokens = [UInt64](repeating: 0, count: Int(CPS_EPOLL_MAX_EVENTS))
         var children: [UInt64: WatchedChild] = [:]
-        /// Reaped and draining, or without a pidfd: the children to look at after every wait.
+        /// Reaped and draining, without a pidfd, or holding back `afterReads`: the children to
+        /// look at after every wait.
         var attention: [UInt64: WatchedChild] = [:]
         /// The children read from in this wake-up, told once it is over (`flushReads`).
         var touched: [WatchedChild] = []
@@ -155,17 +156,21 @@ final class ChildPoller: Sendable {
                 if child.hasExited { attention[child.id] = child }
             }
             let now = ContinuousClock.now
+            for child in touched {
+                child.flushReads(now: now)
+                if child.afterReadsDue != nil { attention[child.id] = child }
+            }
+            touched.removeAll(keepingCapacity: true)
             for child in attention.values {
                 child.checkExit(buffer: buffer)
                 if child.settleIfDrained(now: now) {
                     children[child.id] = nil
                     attention[child.id] = nil
-                } else {
-                    child.flushReads()
+                    continue
                 }
+                child.flushReads(now: now)
+                if !child.needsExitChecks, !child.hasExited, child.afterReadsDue == nil { attention[child.id] = nil }
             }
-            for child in touched { child.flushReads() }
-            touched.removeAll(keepingCapacity: true)
         }
     }
 
@@ -174,12 +179,19 @@ final class ChildPoller: Sendable {
     private func timeout(for children: Dictionary<UInt64, WatchedChild>.Values) -> Int32 {
         var milliseconds: Int32 = -1
         let now = ContinuousClock.now
+        func until(_ deadline: ContinuousClock.Instant) -> Int32 {
+            let remaining = now.duration(to: deadline)
+            return remaining <= .zero ? 0 : Int32(min(remaining / .milliseconds(1), 60_000).rounded(.up))
+        }
         for child in children {
-            var wait = Self.exitCheckIntervalMilliseconds
+            var wait: Int32?
             if let deadline = child.drainDeadline {
-                let remaining = now.duration(to: deadline)
-                wait = remaining <= .zero ? 0 : Int32(min(remaining / .milliseconds(1), 60_000).rounded(.up))
+                wait = until(deadline)
+            } else if child.needsExitChecks {
+                wait = Self.exitCheckIntervalMilliseconds
             }
+            if let due = child.afterReadsDue { wait = min(wait ?? .max, until(due)) }
+            guard let wait else { continue }
             milliseconds = milliseconds < 0 ? wait : min(milliseconds, wait)
         }
         return milliseconds

@@ -8,12 +8,17 @@ public struct ChildSinks: Sendable {
     /// for a wake-up that read nothing. A reader whose lines come in bursts (apt's Status-Fd
     /// and dpkg's output) hands on what the lines led to here, in one go, instead of per line.
     public var afterReads: (@Sendable () -> Void)?
+    /// The least time between two calls of `afterReads`: the lines of wake-ups within it are
+    /// handed on together, at most this late. Zero calls it after every wake-up that read.
+    public var afterReadsInterval: Duration
 
-    public init(stdout: ChildLineSink, stderr: ChildLineSink, channel: ChildLineSink, afterReads: (@Sendable () -> Void)? = nil) {
+    public init(stdout: ChildLineSink, stderr: ChildLineSink, channel: ChildLineSink,
+                afterReads: (@Sendable () -> Void)? = nil, atMostEvery afterReadsInterval: Duration = .zero) {
         self.stdout = stdout
         self.stderr = stderr
         self.channel = channel
         self.afterReads = afterReads
+        self.afterReadsInterval = afterReadsInterval
     }
 
     /// What `ProcessBackend` gives an update: stdout and stderr lines as `.output`, fd 3 as the

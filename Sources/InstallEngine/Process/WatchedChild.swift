@@ -25,8 +25,12 @@ final class WatchedChild {
     /// pipe is read at a time and each read ends with a flush, so one is enough.
     private var pendingProgress = ProgressCoalescer()
     private let afterReads: (@Sendable () -> Void)?
+    private let afterReadsInterval: Duration
     /// Lines were handed on since `afterReads` was last called.
     private var readSinceFlush = false
+    private var lastAfterReads: ContinuousClock.Instant?
+    /// When the `afterReads` held back (it ran less than its interval ago) is due.
+    private(set) var afterReadsDue: ContinuousClock.Instant?
     /// Open until the exit is noticed; -1 after, or when there never was one.
     private var pidfd: Int32
     private var reaped: ChildProcess.ReapResult?
@@ -44,6 +48,7 @@ final class WatchedChild {
         self.epoll = epoll
         pidfd = child.pidfd
         afterReads = sinks.afterReads
+        afterReadsInterval = sinks.afterReadsInterval
         pipes = [
             WatchedPipe(sink: sinks.stdout, fd: child.stdoutRead, lines: LineAssembler(maxLineBytes: maxLineBytes)),
             WatchedPipe(sink: sinks.stderr, fd: child.stderrRead, lines: LineAssembler(maxLineBytes: maxLineBytes)),
@@ -125,16 +130,26 @@ final class WatchedChild {
             outcome = .exited(-1)
         }
         // Every line, the note above included, is handed on before the outcome.
-        flushReads()
+        flushReads(now: now, force: true)
         handle.resolve(outcome)
         return true
     }
 
-    /// Calls the sinks' `afterReads` if lines were handed on since it was last called. The
-    /// poller calls it at the end of every wake-up.
-    func flushReads() {
-        guard readSinceFlush else { return }
+    /// Calls the sinks' `afterReads` if lines were handed on since it was last called, unless
+    /// it ran less than its interval ago (then `afterReadsDue` says when); with `force`, at
+    /// once. The poller calls it at the end of every wake-up.
+    func flushReads(now: ContinuousClock.Instant, force: Bool = false) {
+        guard readSinceFlush else {
+            afterReadsDue = nil
+            return
+        }
+        if !force, let last = lastAfterReads, last.duration(to: now) < afterReadsInterval {
+            afterReadsDue = last + afterReadsInterval
+            return
+        }
         readSinceFlush = false
+        afterReadsDue = nil
+        lastAfterReads = now
         afterReads?()
     }
 
