@@ -70,11 +70,14 @@ public struct APTPackageState: Sendable, Hashable, CustomStringConvertible {
     /// cannot read are skipped.
     public static func parse(_ output: String) -> [String: APTPackageState] {
         var states: [String: APTPackageState] = [:]
-        for line in output.split(separator: "\n") {
-            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+        // On bytes: this reads the whole database after every transaction (tens of thousands
+        // of lines on a server), and the fields are ASCII.
+        for line in output.utf8.split(separator: UInt8(ascii: "\n")) {
+            let fields = line.split(separator: UInt8(ascii: " "), maxSplits: 3, omittingEmptySubsequences: true)
             guard fields.count >= 2 else { continue }
-            let name = String(fields[0].split(separator: ":", maxSplits: 1)[0])
-            states[name] = APTPackageState(status: String(fields[1]), version: fields.count > 2 ? String(fields[2]) : "")
+            let name = fields[0].split(separator: UInt8(ascii: ":"), maxSplits: 1, omittingEmptySubsequences: false)[0]
+            states[String(decoding: name, as: UTF8.self)] = APTPackageState(
+                status: String(decoding: fields[1], as: UTF8.self), version: fields.count > 2 ? String(decoding: fields[2], as: UTF8.self) : "")
         }
         return states
     }

@@ -135,7 +135,8 @@ struct APTRunState {
     mutating func outputLine(_ line: String, on stream: StandardStream) -> [DriverReport] {
         // dpkg redraws "(Reading database ... 45%" with carriage returns: keep what a terminal
         // would show last, not every step.
-        let line = line.contains("\r") ? String(line.split(separator: "\r", omittingEmptySubsequences: true).last ?? "") : line
+        // (On bytes: Foundation's `contains` of a string was a fifth of the poller's time.)
+        let line = line.utf8.contains(UInt8(ascii: "\r")) ? String(line.split(separator: "\r", omittingEmptySubsequences: true).last ?? "") : line
         var reports: [DriverReport] = []
         if let named = Self.packageWorkedOn(in: line).flatMap(index(of:)) {
             // dpkg's output is on this package now: every earlier package's lines have come.
@@ -315,8 +316,9 @@ struct APTRunState {
     /// The package a maintainer script's line names as its speaker (`P: cannot start
     /// P.service`): the word before the line's first `:`, when it has no blank; `nil` otherwise.
     static func packageSpeaking(in line: String) -> String? {
-        guard let colon = line.firstIndex(of: ":"), colon > line.startIndex else { return nil }
-        let word = line[..<colon]
-        return word.contains(" ") ? nil : String(word)
+        let bytes = line.utf8
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon > bytes.startIndex else { return nil }
+        let word = bytes[..<colon]
+        return word.contains(UInt8(ascii: " ")) ? nil : String(Substring(word))
     }
 }
