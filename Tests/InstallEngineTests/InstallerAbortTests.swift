@@ -74,12 +74,15 @@ struct InstallerAbortTests {
 
     @Test("Rule 13: abort before the first update starts completes with every update aborted")
     func abortBeforeStart() async throws {
-        let backend = ScriptedBackend()
+        // "a" runs until released (or signalled): on a loaded machine the runner could otherwise
+        // finish both updates before the request lands.
+        let backend = ScriptedBackend(defaultScript: UpdateScript(ending: .whenReleased))
         let installer = UpdateInstaller(backend: backend, configuration: configuration)
         let job = try installer.beginInstall([update("a"), update("b")])
         job.requestAbort()
         let result = try await installer.endInstall(job)
-        // The runner may have started "a" before the request landed; whatever never started is callCancelled.
+        // The runner may have started "a" before the request landed (then SIGTERM ends it);
+        // whatever never started is callCancelled.
         #expect(result.resultCode == .aborted)
         #expect(result.updateResults.last?.hResult == .callCancelled)
     }
