@@ -61,15 +61,18 @@ enum APTBenchmarks {
         var byHand: [Sample] = []
         var byEngine: [EngineSample] = []
         var byDefault: [Sample] = []
+        var byReader: [Sample] = []
         // One unmeasured run of each first: the page cache, dpkg's and apt's own start-up.
         for run in 0...runs {
             guard let hand = runByHand(safe, repository: repository.repository, expecting: count),
                   let engine = await runThroughEngine(request, repository: repository.repository, expecting: count),
-                  let plain = runByHand(unsafe, repository: repository.repository, expecting: count) else { return }
+                  let plain = runByHand(unsafe, repository: repository.repository, expecting: count),
+                  let read = runByHand(safe, repository: repository.repository, expecting: count, readingOutput: true) else { return }
             if run > 0 {
                 byHand.append(hand)
                 byEngine.append(engine)
                 byDefault.append(plain)
+                byReader.append(read)
             }
         }
         let hand = median(byHand.map(\.wall))
@@ -87,6 +90,11 @@ enum APTBenchmarks {
             + "ratio \(ratio(engineRun / hand))×")
         print("    installtop's own CPU \(milliseconds(ownCPU)) = \(percent(ownCPU / childCPU)) of apt's and dpkg's "
             + "\(milliseconds(childCPU)) (its children, planning included); of it, the plan \(milliseconds(median(byEngine.map(\.planOwnCPU))))")
+        let readerCPU = median(byReader.map(\.ownCPU))
+        let readerChildCPU = median(byReader.map(\.childCPU))
+        print("  apt-get by hand, its stdout, stderr and Status-Fd read by a bare poll() loop that keeps nothing (the floor of reading them):")
+        print("    the reader's CPU \(milliseconds(readerCPU)) = \(percent(readerCPU / readerChildCPU)) of apt's and dpkg's \(milliseconds(readerChildCPU)); "
+            + "\(byReader.map(\.wakeUps).sorted()[byReader.count / 2]) wake-ups, \(byReader.map(\.bytes).sorted()[byReader.count / 2] / 1024) KiB")
         print("  apt-get by hand, apt's default options (no Immediate-Configure-All): wall \(milliseconds(plain)); "
             + "apt+dpkg CPU \(milliseconds(median(byDefault.map(\.childCPU))))")
         print("    the safe abort costs \(ratio(hand / plain))× apt's default wall time (\(signedMilliseconds(hand - plain)) for \(count) packages)")
@@ -98,6 +106,9 @@ enum APTBenchmarks {
         var wall: Duration
         var ownCPU: Duration
         var childCPU: Duration
+        /// With its output read (`ReadingFloor`): the reader's wake-ups and the bytes read.
+        var wakeUps = 0
+        var bytes = 0
     }
 
     private struct EngineSample {
@@ -109,8 +120,9 @@ enum APTBenchmarks {
     }
 
     /// `arguments` (apt-get …) in a fresh root sharing `repository`, stdin, stdout and stderr on
-    /// /dev/null and the status fd (3) too; `nil` after printing why when it failed.
-    private static func runByHand(_ arguments: [String], repository: String, expecting count: Int) -> Sample? {
+    /// /dev/null and the status fd (3) too, or with `readingOutput` the three on pipes this
+    /// process reads (`ReadingFloor`); `nil` after printing why when it failed.
+    private static func runByHand(_ arguments: [String], repository: String, expecting count: Int, readingOutput: Bool = false) -> Sample? {
         guard let root = freshRoot(sharing: repository) else { return nil }
         defer { root.remove() }
         var environment = ProcessInfo.processInfo.environment.merging(APTCommandLine.environment) { _, new in new }
@@ -118,7 +130,14 @@ enum APTBenchmarks {
         let before = usage()
         let clock = ContinuousClock()
         let started = clock.now
-        let status = spawnAndWait(arguments, environment: environment)
+        var read: ReadingFloor.Result?
+        let status: Int32
+        if readingOutput {
+            read = ReadingFloor.run(arguments, environment: environment)
+            status = read?.status ?? -1
+        } else {
+            status = spawnAndWait(arguments, environment: environment)
+        }
         let wall = clock.now - started
         let after = usage()
         guard status == 0 else {
@@ -129,7 +148,8 @@ enum APTBenchmarks {
             print("  apt-get by hand installed \(installed(in: root)) of \(count) packages")
             return nil
         }
-        return Sample(wall: wall, ownCPU: after.own - before.own, childCPU: after.children - before.children)
+        return Sample(wall: wall, ownCPU: after.own - before.own, childCPU: after.children - before.children,
+                      wakeUps: read?.wakeUps ?? 0, bytes: read?.bytes ?? 0)
     }
 
     /// The same install as installtop runs it: the plan, then one driver job on a JobQueue.
