@@ -44,7 +44,7 @@ struct MonitorLoopTests {
         defer { loop.terminal.send(signal: SIGTERM) }
         loop.startJob(1)
         loop.link.post(.ready)
-        // A running job ticks every second: once a tick has drawn a frame a second after the
+        // A running job ticks by itself: once a tick has drawn a frame a second after the
         // first, an idle action would have been due twenty times over.
         #expect(await eventually {
             let frames = loop.terminal.frames
