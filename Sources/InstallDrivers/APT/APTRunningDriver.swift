@@ -32,8 +32,8 @@ final class APTRunningDriver: RunningDriver {
     /// The least time between two hand-overs of apt's lines to the job: apt and dpkg write a
     /// package's lines in a dozen small writes, each a wake-up of the poller, and handing each
     /// on woke the job's delivery thread as often (most of installtop's CPU during a
-    /// transaction). 10 ms is a third of the monitor's frame interval; a stop request is not
-    /// held by it.
+    /// transaction). 10 ms is a third of the monitor's frame interval; the reports of a stop
+    /// request queued behind held lines wait at most as long.
     static let handOnInterval: Duration = .milliseconds(10)
 
     private init(plan: APTPlan, aptGet: String, reporter: any DriverReporter, rebootListBefore: Set<String>? = nil) {
