@@ -16,24 +16,35 @@ struct ProcessBackendAfterReadsTests {
     }
 
     @Test("every line is followed by a call before the outcome; no call without a line before it")
-    func afterEveryWakeUpThatRead() async {
+    func afterEveryWakeUpThatRead() async throws {
         let journal = Journal()
-        // Lines in bursts with pauses between, on two pipes: several wake-ups, some reading both.
-        let script = "for i in 1 2 3 4 5; do echo out $i; echo fd3 $i >&3; sleep 0.02; done; echo last"
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // Lines on two pipes, then silence until the test has seen them handed on, then more:
+        // at least two wake-ups that read, whatever the machine's load.
+        let script = """
+            echo out 1; echo fd3 1 >&3; while [ ! -e '\(folder)/go' ]; do sleep 0.01; done
+            echo out 2; echo fd3 2 >&3; echo last
+            """
         let process = ProcessBackend().startChild(ChildSpec(command: .shell(script)), sinks: ChildSinks(
             stdout: .text { journal.add($0) }, stderr: .text { journal.add("err " + $0) }, channel: .text { journal.add($0) },
             afterReads: { journal.add("after") }))
+        let firstHandedOn = await eventually {
+            let entries = journal.all
+            return entries.contains("out 1") && entries.contains("fd3 1") && entries.last == "after"
+        }
+        _ = FileManager.default.createFile(atPath: folder + "/go", contents: nil)
         #expect(await process.outcome == .exited(0))
         let entries = journal.all
+        #expect(firstHandedOn, "\(entries)")
         // Each pipe's lines in order (the two pipes' order relative to each other is the poller's).
-        #expect(entries.filter { $0.hasPrefix("out ") || $0 == "last" } == ["out 1", "out 2", "out 3", "out 4", "out 5", "last"])
-        #expect(entries.filter { $0.hasPrefix("fd3 ") } == ["fd3 1", "fd3 2", "fd3 3", "fd3 4", "fd3 5"])
+        #expect(entries.filter { $0.hasPrefix("out ") || $0 == "last" } == ["out 1", "out 2", "last"])
+        #expect(entries.filter { $0.hasPrefix("fd3 ") } == ["fd3 1", "fd3 2"])
         // Read before the outcome: the last entry is a call, after the last line.
         #expect(entries.last == "after", "\(entries)")
         // A call only after something was read: never two in a row, never first.
         #expect(entries.first != "after")
         #expect(!zip(entries, entries.dropFirst()).contains { $0 == "after" && $1 == "after" }, "\(entries)")
-        // The pauses make several wake-ups.
         #expect(entries.filter { $0 == "after" }.count >= 2, "\(entries)")
     }
 
@@ -41,8 +52,7 @@ struct ProcessBackendAfterReadsTests {
     func heldCallComesWhenDue() async throws {
         let journal = Journal()
         let calls = Mutex<[ContinuousClock.Instant]>([])
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("installtop-after-reads-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         // Two lines in two wake-ups within the interval, then silence until released.
         let script = """
@@ -67,7 +77,14 @@ struct ProcessBackendAfterReadsTests {
         #expect(times.count == 2 && times[0].duration(to: times[1]) >= interval, "\(times)")
     }
 
-    private func eventually(timeout: Duration = .seconds(30), _ condition: () -> Bool) async -> Bool {
+    /// A fresh folder for a script's gate files.
+    private static func folder() throws -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("installtop-after-reads-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        return folder
+    }
+
+    private func eventually(timeout: Duration = .seconds(60), _ condition: () -> Bool) async -> Bool {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if condition() { return true }
@@ -81,7 +98,7 @@ struct ProcessBackendAfterReadsTests {
         let journal = Journal()
         let calls = Mutex<[ContinuousClock.Instant]>([])
         let interval = Duration.milliseconds(150)
-        // A line every 10 ms for about 400 ms: forty wake-ups.
+        // A line every 10 ms for about 400 ms: up to forty wake-ups.
         let script = "i=0; while [ $i -lt 40 ]; do echo out $i; i=$((i+1)); sleep 0.01; done"
         let process = ProcessBackend().startChild(ChildSpec(command: .shell(script)), sinks: ChildSinks(
             stdout: .text { journal.add($0) }, stderr: .text { journal.add("err " + $0) }, channel: .text { journal.add($0) },
@@ -94,7 +111,8 @@ struct ProcessBackendAfterReadsTests {
         let times = calls.withLock { $0 }
         #expect(entries.filter { $0 != "after" } == (0..<40).map { "out \($0)" })
         #expect(entries.last == "after", "the lines after the last call were not handed on before the outcome")
-        #expect(times.count >= 2 && times.count < 20, "\(times.count) calls for 40 wake-ups")
+        // About one call per interval (how many depends on the machine's load), not one per line.
+        #expect(!times.isEmpty && times.count < 20, "\(times.count) calls for 40 lines")
         for (earlier, later) in zip(times.dropLast(), times.dropLast().dropFirst()) {
             #expect(earlier.duration(to: later) >= interval, "calls \(earlier.duration(to: later)) apart")
         }
