@@ -13,9 +13,10 @@ final class APTRunningDriver: RunningDriver {
         var killed: [ProcessTree.Member]?
         /// The reports queued last, which later ones join until `reports` takes them.
         var queuedReports: SerialWorkBatch<DriverReport>?
-        /// The poller queued reports on an idle `reports` and runs them at the end of its
-        /// wake-up (`afterReads`).
-        var pollerRunsReports = false
+        /// apt's lines read since the last hand-over (`stream` nil: Status-Fd), in order; read
+        /// by `APTRunState` only then (`takeLines`), so a wake-up of the poller for a line or
+        /// two costs a copy, not the whole path.
+        var unread: [(stream: StandardStream?, text: String)] = []
     }
 
     private let plan: APTPlan
@@ -23,10 +24,10 @@ final class APTRunningDriver: RunningDriver {
     private let reporter: any DriverReporter
     private let state: Mutex<State>
     private let slot = OutcomeSlot()
-    /// Hands reports on in the order they were made (the poller's thread, a stop request and
-    /// the repair all make some), with no lock held. The poller hands on its own at the end of
-    /// each wake-up when the queue is idle (the job only queues callbacks: the poller never
-    /// waits for what a report leads to); the others never run reports on their threads.
+    /// Hands reports on in the order they were made (from apt's lines, a stop request and the
+    /// repair), with no lock held. The poller hands on those of apt's lines itself when the
+    /// queue is idle (the job only queues callbacks: the poller never waits for what a report
+    /// leads to); the others never run reports on their threads.
     private let reports = SerialWorkQueue()
 
     /// The least time between two hand-overs of apt's lines to the job: apt and dpkg write a
@@ -97,27 +98,43 @@ final class APTRunningDriver: RunningDriver {
 
     // MARK: - apt-get's lines (its sinks, on the poller's thread)
 
-    /// One Status-Fd line (fd 3). A line the tracker could not read is counted on the job.
+    /// One Status-Fd line (fd 3).
     private func statusLine(_ line: String) {
-        deliver(fromPoller: true) { state in
-            let ignoredBefore = state.run.tracker.ignoredLines
-            let reports = state.run.statusLine(line) { Self.rebootList(at: plan.environment.rebootPackagesPath) }
-            return reports + repeatElement(.ignoredLine, count: state.run.tracker.ignoredLines - ignoredBefore)
-        }
+        state.withLock { $0.unread.append((nil, line)) }
     }
 
     /// One line apt-get or dpkg printed.
     private func outputLine(_ line: String, on stream: StandardStream) {
-        deliver(fromPoller: true) { state in state.run.outputLine(line, on: stream) }
+        state.withLock { $0.unread.append((stream, line)) }
     }
 
-    /// The poller has read all it could for now: it hands on the reports its lines made.
+    /// The poller has read all it could for now (at most every `handOnInterval`): the lines
+    /// read since the last time become reports, which it hands on itself when nothing else is
+    /// queued (the job only queues what they lead to).
     private func afterReads() {
-        let runs = state.withLock { state in
-            defer { state.pollerRunsReports = false }
-            return state.pollerRunsReports
+        let runsHere = state.withLock { state in
+            let made = takeLines(&state)
+            return !made.isEmpty && reports.enqueueToRunHere(made, joining: &state.queuedReports, handOn)
         }
-        if runs { reports.runHere() }
+        if runsHere { reports.runHere() }
+    }
+
+    /// The reports of the lines read and not yet taken, in order. A Status-Fd line the tracker
+    /// could not read is counted on the job.
+    private func takeLines(_ state: inout State) -> [DriverReport] {
+        guard !state.unread.isEmpty else { return [] }
+        var reports: [DriverReport] = []
+        for line in state.unread {
+            if let stream = line.stream {
+                reports += state.run.outputLine(line.text, on: stream)
+                continue
+            }
+            let ignoredBefore = state.run.tracker.ignoredLines
+            reports += state.run.statusLine(line.text) { Self.rebootList(at: plan.environment.rebootPackagesPath) }
+            reports += repeatElement(.ignoredLine, count: state.run.tracker.ignoredLines - ignoredBefore)
+        }
+        state.unread.removeAll(keepingCapacity: true)
+        return reports
     }
 
     // MARK: - The end
@@ -130,10 +147,11 @@ final class APTRunningDriver: RunningDriver {
         // read: under load its Status-Fd lines may still have been in the pipe at the kill. The
         // package it was on, or, when apt was past every package (in trigger processing), the
         // last one it finished, whose success is still held back: the repair is shown on it.
-        let (killed, cut, cutAfter) = state.withLock { state -> ([ProcessTree.Member]?, [Int], (index: Int, verdict: DriverVerdict)?) in
-            guard let killed = state.killed else { return (nil, [], nil) }
+        // (The poller took every line before the outcome settled; `deliver` takes any left.)
+        let (killed, cut, cutAfter) = deliver { state -> ([DriverReport], ([ProcessTree.Member]?, [Int], (index: Int, verdict: DriverVerdict)?)) in
+            guard let killed = state.killed else { return ([], (nil, [], nil)) }
             let cut = state.run.inFlight
-            return (killed, cut, cut.isEmpty ? state.run.takeHeld() : nil)
+            return ([], (killed, cut, cut.isEmpty ? state.run.takeHeld() : nil))
         }
         // dpkg's commands block; they run off the concurrency pool.
         await Self.onThread { [self] in
@@ -222,30 +240,29 @@ final class APTRunningDriver: RunningDriver {
 
     // MARK: - Helpers
 
-    /// Makes reports under the state lock and queues them there, so they leave in the order
-    /// they were made; `reports` hands them on later, together with those made before them
-    /// that it has not taken yet (the lines of one read, or lines read while the job was busy:
-    /// the job then announces only the latest progress of a package, see
-    /// `DriverReporter.report(contentsOf:)`). Reports made from apt's lines (`fromPoller`) are
-    /// handed on by the poller itself at the end of its wake-up when nothing else is queued;
-    /// the others never on their caller's thread.
-    private func deliver(fromPoller: Bool = false, _ make: (inout State) -> [DriverReport]) {
-        deliver(fromPoller: fromPoller) { state in (make(&state), ()) }
+    /// Makes reports under the state lock, after those of the lines read before (so they
+    /// leave in the order things happened), and queues them there; `reports` hands them on
+    /// later, on a thread of its own, together with those made before them that it has not
+    /// taken yet (the job then announces only the latest progress of a package, see
+    /// `DriverReporter.report(contentsOf:)`). A stop request or the repair never runs reports
+    /// on its thread.
+    private func deliver(_ make: (inout State) -> [DriverReport]) {
+        deliver { state in (make(&state), ()) }
     }
 
     /// `deliver`, for a maker that also returns something for its caller.
-    private func deliver<Result>(fromPoller: Bool = false, _ make: (inout State) -> ([DriverReport], Result)) -> Result {
+    private func deliver<Result>(_ make: (inout State) -> ([DriverReport], Result)) -> Result {
         state.withLock { state in
+            let read = takeLines(&state)
             let (made, result) = make(&state)
-            guard !made.isEmpty else { return result }
-            let handOn: @Sendable ([DriverReport]) -> Void = { [reporter] in reporter.report(contentsOf: $0) }
-            if fromPoller {
-                if reports.enqueueToRunHere(made, joining: &state.queuedReports, handOn) { state.pollerRunsReports = true }
-            } else {
-                reports.enqueue(made, joining: &state.queuedReports, handOn)
-            }
+            if !read.isEmpty || !made.isEmpty { reports.enqueue(read + made, joining: &state.queuedReports, handOn) }
             return result
         }
+    }
+
+    /// Hands reports to the job.
+    private var handOn: @Sendable ([DriverReport]) -> Void {
+        { [reporter] in reporter.report(contentsOf: $0) }
     }
 
     /// The package names in Debian's `reboot-required.pkgs` list; empty when there is none.
