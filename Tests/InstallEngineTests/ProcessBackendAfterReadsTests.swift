@@ -8,11 +8,25 @@ import Testing
 /// until then hands everything on before the end.
 @Suite("ProcessBackend: the call after each wake-up's reads")
 struct ProcessBackendAfterReadsTests {
-    /// What the sinks saw, in order: `out N`, `fd3 N` and `after` for each call.
+    /// What the sinks saw, in order: `out N`, `fd3 N` and `after` for each call, and when
+    /// each call came.
     private final class Journal: Sendable {
         private let entries = Mutex<[String]>([])
+        private let callTimes = Mutex<[ContinuousClock.Instant]>([])
         func add(_ entry: String) { entries.withLock { $0.append(entry) } }
+        func called() {
+            add("after")
+            callTimes.withLock { $0.append(.now) }
+        }
         var all: [String] { entries.withLock { $0 } }
+        var calls: [ContinuousClock.Instant] { callTimes.withLock { $0 } }
+    }
+
+    /// Runs `script` with every line and call going to `journal`.
+    private func start(_ script: String, journal: Journal, atMostEvery interval: Duration = .zero) -> ChildProcess {
+        ProcessBackend().startChild(ChildSpec(command: .shell(script)), sinks: ChildSinks(
+            stdout: .text { journal.add($0) }, stderr: .text { journal.add("err " + $0) }, channel: .text { journal.add($0) },
+            afterReads: { journal.called() }, atMostEvery: interval))
     }
 
     @Test("every line is followed by a call before the outcome; no call without a line before it")
@@ -26,9 +40,7 @@ struct ProcessBackendAfterReadsTests {
             echo out 1; echo fd3 1 >&3; while [ ! -e '\(folder)/go' ]; do sleep 0.01; done
             echo out 2; echo fd3 2 >&3; echo last
             """
-        let process = ProcessBackend().startChild(ChildSpec(command: .shell(script)), sinks: ChildSinks(
-            stdout: .text { journal.add($0) }, stderr: .text { journal.add("err " + $0) }, channel: .text { journal.add($0) },
-            afterReads: { journal.add("after") }))
+        let process = start(script, journal: journal)
         let firstHandedOn = await eventually {
             let entries = journal.all
             return entries.contains("out 1") && entries.contains("fd3 1") && entries.last == "after"
@@ -51,7 +63,6 @@ struct ProcessBackendAfterReadsTests {
     @Test("a call held back by the interval comes when it is due, with no further read")
     func heldCallComesWhenDue() async throws {
         let journal = Journal()
-        let calls = Mutex<[ContinuousClock.Instant]>([])
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         // Two lines in two wake-ups within the interval, then silence until released.
@@ -60,12 +71,7 @@ struct ProcessBackendAfterReadsTests {
             echo b; while [ ! -e '\(folder)/release' ]; do sleep 0.02; done
             """
         let interval = Duration.seconds(2)
-        let process = ProcessBackend().startChild(ChildSpec(command: .shell(script)), sinks: ChildSinks(
-            stdout: .text { journal.add($0) }, stderr: .text { journal.add("err " + $0) }, channel: .text { journal.add($0) },
-            afterReads: {
-                journal.add("after")
-                calls.withLock { $0.append(.now) }
-            }, atMostEvery: interval))
+        let process = start(script, journal: journal, atMostEvery: interval)
         let firstCame = await eventually { journal.all == ["a", "after"] }
         _ = FileManager.default.createFile(atPath: folder + "/go", contents: nil)
         // The child says nothing more until released: the second call is the held one.
@@ -73,7 +79,7 @@ struct ProcessBackendAfterReadsTests {
         _ = FileManager.default.createFile(atPath: folder + "/release", contents: nil)
         #expect(await process.outcome == .exited(0))
         #expect(firstCame && heldCame, "\(journal.all)")
-        let times = calls.withLock { $0 }
+        let times = journal.calls
         #expect(times.count == 2 && times[0].duration(to: times[1]) >= interval, "\(times)")
     }
 
@@ -84,31 +90,16 @@ struct ProcessBackendAfterReadsTests {
         return folder
     }
 
-    private func eventually(timeout: Duration = .seconds(60), _ condition: () -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if condition() { return true }
-            try? await Task.sleep(for: .milliseconds(5))
-        }
-        return condition()
-    }
-
     @Test("with an interval, calls are at least that far apart, except the one before the outcome, which comes at once")
     func atMostEveryInterval() async {
         let journal = Journal()
-        let calls = Mutex<[ContinuousClock.Instant]>([])
         let interval = Duration.milliseconds(150)
         // A line every 10 ms for about 400 ms: up to forty wake-ups.
         let script = "i=0; while [ $i -lt 40 ]; do echo out $i; i=$((i+1)); sleep 0.01; done"
-        let process = ProcessBackend().startChild(ChildSpec(command: .shell(script)), sinks: ChildSinks(
-            stdout: .text { journal.add($0) }, stderr: .text { journal.add("err " + $0) }, channel: .text { journal.add($0) },
-            afterReads: {
-                journal.add("after")
-                calls.withLock { $0.append(.now) }
-            }, atMostEvery: interval))
+        let process = start(script, journal: journal, atMostEvery: interval)
         #expect(await process.outcome == .exited(0))
         let entries = journal.all
-        let times = calls.withLock { $0 }
+        let times = journal.calls
         #expect(entries.filter { $0 != "after" } == (0..<40).map { "out \($0)" })
         #expect(entries.last == "after", "the lines after the last call were not handed on before the outcome")
         // About one call per interval (how many depends on the machine's load), not one per line.
