@@ -38,8 +38,8 @@ public struct MonitorLoop {
     /// The terminal hung up (its input reports POLLHUP or an error): it is left out of
     /// `poll()` from then on, which would otherwise return at once forever and spin.
     private var inputLost = false
-    /// Called once the monitor has had nothing to do (no input, no event, no tick, no frame)
-    /// for `idleDelay`; again only after something happened since.
+    /// Its action runs once the monitor has had nothing to do (no input, no event, no tick, no
+    /// frame) for its `delay`; again only after something happened since.
     private let whenIdle: (delay: Duration, action: () -> Void)?
     /// When the loop last had something to do; `nil` once `whenIdle` ran for that stretch.
     private var busyAt: ContinuousClock.Instant? = .now
