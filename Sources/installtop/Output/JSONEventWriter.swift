@@ -11,7 +11,9 @@ import Synchronization
 ///
 /// Progress events are coalesced to at most one per update per 50 ms; every update's first
 /// progress event goes out at once and its last state is flushed before its `update.completed`,
-/// so a consumer always sees where each update started and ended. A progress event says the
+/// so a consumer always sees where each update started and ended. A progress event that
+/// changes the job's status text (`jobMessage`: apt's downloads, each step of a repair) goes out
+/// at once too, so every text the job says is written, as the engine delivers every one. A progress event says the
 /// job's percent as it is when the line is written: a held event of one update may go out after
 /// a newer one of another update of the job (a driver runs several at once), and the job's
 /// percent must not seem to go down; the job's `jobMessage` is likewise the newest one.
@@ -23,6 +25,8 @@ final class JSONEventWriter: Sendable {
         var jobPercents: [Int: Double] = [:]
         /// The newest job status text received per job (`nil` values: cleared).
         var jobMessages: [Int: String?] = [:]
+        /// The job status text last written per job.
+        var writtenJobMessages: [Int: String?] = [:]
 
         /// `event` with its job percent and status text brought up to date.
         func current(_ event: EngineEvent) -> EngineEvent {
@@ -57,7 +61,9 @@ final class JSONEventWriter: Sendable {
                 state.jobPercents[progress.job] = max(state.jobPercents[progress.job] ?? 0, progress.jobPercent)
                 state.jobMessages[progress.job] = .some(progress.jobMessage)
                 let now = ContinuousClock.now
-                if let last = state.lastEmitted[key], now - last < Self.progressInterval {
+                let newText = (state.writtenJobMessages[progress.job] ?? nil) != progress.jobMessage
+                state.writtenJobMessages[progress.job] = .some(progress.jobMessage)
+                if !newText, let last = state.lastEmitted[key], now - last < Self.progressInterval {
                     state.pending.keep(event, for: key)
                     flusher.ensureRunning { [weak self] in self?.flushDue() ?? false }
                     return
@@ -75,6 +81,7 @@ final class JSONEventWriter: Sendable {
             case .jobCompleted(let completion):
                 state.jobPercents[completion.job] = nil
                 state.jobMessages[completion.job] = nil
+                state.writtenJobMessages[completion.job] = nil
                 output.line(EventCoding.encode(event))
             default:
                 output.line(EventCoding.encode(event))
