@@ -23,10 +23,9 @@ final class JSONEventWriter: Sendable {
         var pending = LatestPerUpdate<EngineEvent>()
         /// The newest job percent received per job (it never goes down, rule 6).
         var jobPercents: [Int: Double] = [:]
-        /// The newest job status text received per job (`nil` values: cleared).
+        /// The newest job status text received per job (`nil` values: cleared); a new one is
+        /// written at once, so it is also the one written last.
         var jobMessages: [Int: String?] = [:]
-        /// The job status text last written per job.
-        var writtenJobMessages: [Int: String?] = [:]
 
         /// `event` with its job percent and status text brought up to date.
         func current(_ event: EngineEvent) -> EngineEvent {
@@ -59,10 +58,9 @@ final class JSONEventWriter: Sendable {
             case .progress(let progress):
                 let key = progress.updateKey
                 state.jobPercents[progress.job] = max(state.jobPercents[progress.job] ?? 0, progress.jobPercent)
+                let newText = (state.jobMessages[progress.job] ?? nil) != progress.jobMessage
                 state.jobMessages[progress.job] = .some(progress.jobMessage)
                 let now = ContinuousClock.now
-                let newText = (state.writtenJobMessages[progress.job] ?? nil) != progress.jobMessage
-                state.writtenJobMessages[progress.job] = .some(progress.jobMessage)
                 if !newText, let last = state.lastEmitted[key], now - last < Self.progressInterval {
                     state.pending.keep(event, for: key)
                     flusher.ensureRunning { [weak self] in self?.flushDue() ?? false }
@@ -81,7 +79,6 @@ final class JSONEventWriter: Sendable {
             case .jobCompleted(let completion):
                 state.jobPercents[completion.job] = nil
                 state.jobMessages[completion.job] = nil
-                state.writtenJobMessages[completion.job] = nil
                 output.line(EventCoding.encode(event))
             default:
                 output.line(EventCoding.encode(event))
