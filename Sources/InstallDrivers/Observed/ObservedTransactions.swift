@@ -28,6 +28,9 @@ public final class ObservedTransactions: Sendable {
 
     private let queue: JobQueue
     private let entries = Mutex<[String: Entry]>([:])
+    /// Processes whose transaction the hooks ended (apt's Post-Invoke) while they still run:
+    /// dpkg's log, read late, must not make a second job of it. Forgotten once they are gone.
+    private let endedByHooks = Mutex<Set<String>>([])
     private let background = DispatchQueue(label: "installtop.observed.ends")
     /// How often a transaction's process is looked for in `/proc` (rule 30's pid watch).
     private let watchInterval: DispatchTimeInterval
@@ -72,6 +75,8 @@ public final class ObservedTransactions: Sendable {
             }
             transaction?.receive(statusLines: report.lines)
         case .end:
+            endedByHooks.withLock { _ = $0.insert(key) }
+            forgetWhenGone(key, initiator)
             end(key)
         }
     }
@@ -84,6 +89,9 @@ public final class ObservedTransactions: Sendable {
                         dpkg: Int32?) -> ObservedTransaction? {
         let initiator = holder.initiator
         let key = Self.key(initiator)
+        // apt still holds the lock after its Post-Invoke: the log watcher may come to the
+        // transaction only after the hooks' job has ended.
+        guard !endedByHooks.withLock({ $0.contains(key) }) else { return nil }
         let known = entry(key, initiator)
         guard !known.hooked else {
             entries.withLock { $0[key]?.logFollows = false }
@@ -159,6 +167,18 @@ public final class ObservedTransactions: Sendable {
                 self.watch(key, initiator)
             } else {
                 self.end(key)
+            }
+        }
+    }
+
+    /// Forgets that the hooks ended the transaction of `initiator` once its process is gone.
+    private func forgetWhenGone(_ key: String, _ initiator: ObservedInitiator) {
+        background.asyncAfter(deadline: .now() + watchInterval) { [weak self] in
+            guard let self else { return }
+            if Self.isRunning(initiator) {
+                self.forgetWhenGone(key, initiator)
+            } else {
+                self.endedByHooks.withLock { _ = $0.remove(key) }
             }
         }
     }
