@@ -51,17 +51,25 @@ final class TmuxSession {
         _ what: String, timeout: Duration = .seconds(60), sourceLocation: SourceLocation = #_sourceLocation,
         _ condition: (String) -> Bool
     ) async -> String? {
+        let (screen, held) = await lastScreen(within: timeout, condition)
+        guard held else {
+            Issue.record("timed out waiting for \(what); the screen was:\n\(screen)", sourceLocation: sourceLocation)
+            return nil
+        }
+        return screen
+    }
+
+    /// Polls the screen every 20 ms until `condition` holds or `timeout` passes; returns the last
+    /// screen and whether it holds. Records nothing: for a caller that tries again.
+    func lastScreen(within timeout: Duration, _ condition: (String) -> Bool) async -> (screen: String, held: Bool) {
         let deadline = ContinuousClock.now + timeout
         var screen = capture()
         while !condition(screen) {
-            if ContinuousClock.now > deadline {
-                Issue.record("timed out waiting for \(what); the screen was:\n\(screen)", sourceLocation: sourceLocation)
-                return nil
-            }
+            if ContinuousClock.now > deadline { return (screen, false) }
             try? await Task.sleep(for: .milliseconds(20))
             screen = capture()
         }
-        return screen
+        return (screen, true)
     }
 
     func close() {
