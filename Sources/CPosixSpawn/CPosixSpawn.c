@@ -27,9 +27,14 @@ int cps_pidfd_open(pid_t pid) {
 
 int cps_epoll_create(void) { return epoll_create1(EPOLL_CLOEXEC); }
 
-int cps_epoll_add(int epfd, int fd, uint64_t token) {
-    struct epoll_event event = { .events = EPOLLIN, .data.u64 = token };
+int cps_epoll_add(int epfd, int fd, uint64_t token, int oneshot) {
+    struct epoll_event event = { .events = EPOLLIN | (oneshot ? EPOLLONESHOT : 0), .data.u64 = token };
     return epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &event);
+}
+
+int cps_epoll_rearm(int epfd, int fd, uint64_t token) {
+    struct epoll_event event = { .events = EPOLLIN | EPOLLONESHOT, .data.u64 = token };
+    return epoll_ctl(epfd, EPOLL_CTL_MOD, fd, &event);
 }
 
 int cps_epoll_remove(int epfd, int fd) {

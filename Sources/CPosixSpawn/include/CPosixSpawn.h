@@ -19,8 +19,13 @@ int cps_pidfd_open(pid_t pid);
 int cps_epoll_create(void);
 
 /// Watches `fd` for input, level-triggered (EPOLLIN; hang-ups and errors are reported too), tagged
-/// with `token`; returns 0 or -1 with errno set.
-int cps_epoll_add(int epfd, int fd, uint64_t token);
+/// with `token`; with `oneshot`, only until it is first reported (EPOLLONESHOT), then again
+/// after cps_epoll_rearm. Returns 0 or -1 with errno set.
+int cps_epoll_add(int epfd, int fd, uint64_t token, int oneshot);
+
+/// Watches a descriptor added with `oneshot` again, until it is next reported (a descriptor
+/// already readable is reported by the next wait). Returns 0 or -1 with errno set.
+int cps_epoll_rearm(int epfd, int fd, uint64_t token);
 
 /// Stops watching `fd`; returns 0 or -1 with errno set.
 int cps_epoll_remove(int epfd, int fd);

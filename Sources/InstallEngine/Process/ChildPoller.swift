@@ -81,7 +81,7 @@ final class ChildPoller: Sendable {
             close(epoll)
             return error
         }
-        guard cps_epoll_add(epoll, wake[0], Self.wakeToken) == 0 else {
+        guard cps_epoll_add(epoll, wake[0], Self.wakeToken, 0) == 0 else {
             let error = SystemError.current
             for fd in [epoll, wake[0], wake[1]] { close(fd) }
             return error
@@ -122,8 +122,8 @@ final class ChildPoller: Sendable {
         let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: Self.readSize)
         var tokens = [UInt64](repeating: 0, count: Int(CPS_EPOLL_MAX_EVENTS))
         var children: [UInt64: WatchedChild] = [:]
-        /// Reaped and draining, without a pidfd, or holding back `afterReads`: the children to
-        /// look at after every wait.
+        /// Reaped and draining, without a pidfd, holding back `afterReads` or with pipes paused:
+        /// the children to look at after every wait.
         var attention: [UInt64: WatchedChild] = [:]
         /// The children read from in this wake-up, told once it is over (`flushReads`).
         var touched: [WatchedChild] = []
@@ -158,7 +158,8 @@ final class ChildPoller: Sendable {
             let now = ContinuousClock.now
             for child in touched {
                 child.flushReads(now: now)
-                if child.afterReadsDue != nil { attention[child.id] = child }
+                child.pauseReads(now: now)
+                if child.afterReadsDue != nil || child.readsResume != nil { attention[child.id] = child }
             }
             touched.removeAll(keepingCapacity: true)
             for child in attention.values {
@@ -169,7 +170,10 @@ final class ChildPoller: Sendable {
                     continue
                 }
                 child.flushReads(now: now)
-                if !child.needsExitChecks, !child.hasExited, child.afterReadsDue == nil { attention[child.id] = nil }
+                child.resumeReads(now: now)
+                if !child.needsExitChecks, !child.hasExited, child.afterReadsDue == nil, child.readsResume == nil {
+                    attention[child.id] = nil
+                }
             }
         }
     }
@@ -191,6 +195,7 @@ final class ChildPoller: Sendable {
                 wait = Self.exitCheckIntervalMilliseconds
             }
             if let due = child.afterReadsDue { wait = min(wait ?? .max, until(due)) }
+            if let resume = child.readsResume { wait = min(wait ?? .max, until(resume)) }
             guard let wait else { continue }
             milliseconds = milliseconds < 0 ? wait : min(milliseconds, wait)
         }

@@ -10,6 +10,13 @@ public struct ChildSinks: Sendable {
     public var afterReads: (@Sendable () -> Void)?
     /// The least time between two calls of `afterReads`: the lines of wake-ups within it are
     /// handed on together, at most this late. Zero calls it after every wake-up that read.
+    ///
+    /// Above zero it also paces the reading: a pipe that was read waits this long before it is
+    /// watched again, so a child that writes in a trickle (apt and dpkg write a line in several
+    /// small writes, a dozen per package) costs one wake-up per interval, not one per write.
+    /// A pipe that gave 16 KiB or more in one wake-up is watched again at once, so a flood
+    /// never waits for a full pipe; the child's exit is seen at once and its pipes then read
+    /// without pause.
     public var afterReadsInterval: Duration
 
     public init(stdout: ChildLineSink, stderr: ChildLineSink, channel: ChildLineSink,

@@ -12,6 +12,9 @@ final class WatchedChild {
     /// Reads from one pipe per readiness before the poller looks at the other descriptors, so
     /// a flood on one stream can hide neither the child's exit nor other children.
     private static let readsPerWakeUp = 16
+    /// What one wake-up reads from a paced pipe that floods rather than trickles: a quarter of
+    /// a pipe's default buffer. At that rate a pause could fill the pipe and block the writer.
+    private static let fullRead = 16 * 1024
 
     /// Tells this child's descriptors apart in the poller's epoll set: `id << 2 | slot`, slot
     /// 0–2 for the pipes (stdout, stderr, fd 3) and 3 for the pidfd.
@@ -31,6 +34,12 @@ final class WatchedChild {
     private var lastAfterReads: ContinuousClock.Instant?
     /// When the `afterReads` held back (it ran less than its interval ago) is due.
     private(set) var afterReadsDue: ContinuousClock.Instant?
+    /// Pipes of a paced child read in this wake-up, out of the epoll set until `readsResume`.
+    private var paused: [Bool] = [false, false, false]
+    /// Bytes read from each pipe in this wake-up: a pipe that filled the read buffer is not paused.
+    private var readThisWakeUp: [Int] = [0, 0, 0]
+    /// When a paced child's paused pipes are watched again.
+    private(set) var readsResume: ContinuousClock.Instant?
     /// Open until the exit is noticed; -1 after, or when there never was one.
     private var pidfd: Int32
     private var reaped: ChildProcess.ReapResult?
@@ -56,6 +65,9 @@ final class WatchedChild {
         ]
     }
 
+    /// Whether its pipes are read at most every `afterReadsInterval` (see `ChildSinks`).
+    private var isPaced: Bool { afterReadsInterval > .zero }
+
     /// Whether the exit is found with `waitpid(WNOHANG)` rather than the pidfd (no pidfd).
     var needsExitChecks: Bool { reaped == nil && pidfd < 0 }
 
@@ -70,7 +82,8 @@ final class WatchedChild {
         var added: [Int32] = []
         let watched = pipes.indices.map { (fd: pipes[$0].fd, slot: UInt64($0)) } + [(fd: pidfd, slot: Self.pidfdSlot)]
         for (fd, slot) in watched where fd >= 0 {
-            guard cps_epoll_add(epoll, fd, id << 2 | slot) == 0 else {
+            // A paced child's pipes are watched once per read (`pauseReads`); its pidfd always.
+            guard cps_epoll_add(epoll, fd, id << 2 | slot, isPaced && slot != Self.pidfdSlot ? 1 : 0) == 0 else {
                 let error = SystemError.current
                 for fd in added { _ = cps_epoll_remove(epoll, fd) }
                 return error
@@ -98,8 +111,38 @@ final class WatchedChild {
             // A readable pidfd means the child is a zombie: this wait does not block.
             exited(handle.reap(blocking: true) ?? .statusLost, buffer: buffer)
         } else if Int(slot) < pipes.count, pipes[Int(slot)].fd >= 0 {
+            // Reported once: out of the set until `resumeReads`, whatever the read finds.
+            if isPaced, reaped == nil { paused[Int(slot)] = true }
             readAvailable(from: Int(slot), buffer: buffer)
         }
+    }
+
+    /// After a wake-up that read a paced child: its pipes that gave less than `fullRead` stay
+    /// out of the epoll set for the interval (its next lines wait in the pipe, and come
+    /// together), the others are watched again at once, so a flood is never slowed.
+    func pauseReads(now: ContinuousClock.Instant) {
+        guard isPaced, reaped == nil else { return }
+        for index in pipes.indices where paused[index] && readThisWakeUp[index] >= Self.fullRead {
+            rearm(index)
+        }
+        readThisWakeUp = [0, 0, 0]
+        if readsResume == nil, paused.contains(true) { readsResume = now + afterReadsInterval }
+    }
+
+    /// Watches the paused pipes again once `readsResume` has come (at once with `force`).
+    func resumeReads(now: ContinuousClock.Instant, force: Bool = false) {
+        if !force {
+            guard let resume = readsResume, now >= resume else { return }
+        }
+        readsResume = nil
+        for index in pipes.indices where paused[index] { rearm(index) }
+    }
+
+    private func rearm(_ index: Int) {
+        paused[index] = false
+        guard pipes[index].fd >= 0 else { return }
+        // Fails only for a descriptor no longer in the set, which is closed already.
+        _ = cps_epoll_rearm(epoll, pipes[index].fd, id << 2 | UInt64(index))
     }
 
     /// For a child without a pidfd: reaps it if it has exited.
@@ -164,6 +207,8 @@ final class WatchedChild {
             pidfd = -1
         }
         drainDeadline = .now + drainTimeout
+        // The drain reads as fast as the pipes give.
+        resumeReads(now: .now, force: true)
         for index in pipes.indices where pipes[index].fd >= 0 { readAvailable(from: index, buffer: buffer) }
     }
 
@@ -173,6 +218,7 @@ final class WatchedChild {
         for _ in 0..<Self.readsPerWakeUp {
             let count = read(pipes[index].fd, buffer.baseAddress, buffer.count)
             if count > 0 {
+                readThisWakeUp[index] += count
                 consume(UnsafeBufferPointer(rebasing: buffer[..<count]), from: index)
                 continue
             }

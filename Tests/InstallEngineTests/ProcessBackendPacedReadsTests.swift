@@ -1,0 +1,87 @@
+import Foundation
+import InstallEngine
+import Synchronization
+import Testing
+
+/// `ChildSinks.afterReadsInterval` above zero paces the reading: a trickle is read once per
+/// interval, a flood at once, and the exit is seen at once.
+@Suite("ProcessBackend: paced reading")
+struct ProcessBackendPacedReadsTests {
+    /// Every stdout line, with when it was handed on.
+    private final class Lines: Sendable {
+        private let entries = Mutex<[(line: String, at: ContinuousClock.Instant)]>([])
+        func add(_ line: String) { entries.withLock { $0.append((line, .now)) } }
+        var all: [String] { entries.withLock { $0.map(\.line) } }
+        var count: Int { entries.withLock { $0.count } }
+        /// How many times lines were handed on apart from the line before (more than 2 ms
+        /// later): the lines of one read come within microseconds of each other.
+        var moments: Int {
+            entries.withLock { entries in
+                zip(entries, entries.dropFirst()).filter { $0.at.duration(to: $1.at) > .milliseconds(2) }.count + (entries.isEmpty ? 0 : 1)
+            }
+        }
+    }
+
+    private func start(_ script: String, lines: Lines, interval: Duration) -> ChildProcess {
+        ProcessBackend().startChild(ChildSpec(command: .shell(script)), sinks: ChildSinks(
+            stdout: .text { lines.add($0) }, stderr: .text { _ in }, channel: .text { _ in },
+            afterReads: {}, atMostEvery: interval))
+    }
+
+    /// Waits for the outcome if it comes within a minute; kills the child otherwise.
+    private func outcome(of process: ChildProcess) async -> UpdateRunOutcome? {
+        let settled = Mutex(false)
+        let watcher = Task {
+            let outcome = await process.outcome
+            settled.withLock { $0 = true }
+            return outcome
+        }
+        guard await eventually({ settled.withLock { $0 } }) else {
+            process.kill()
+            _ = await watcher.value
+            return nil
+        }
+        return await watcher.value
+    }
+
+    @Test("a child that writes a line every 10 ms is read about once per interval, not once per line")
+    func trickleReadOncePerInterval() async {
+        let lines = Lines()
+        let interval = Duration.milliseconds(300)
+        let started = ContinuousClock.now
+        let process = start("i=0; while [ $i -lt 20 ]; do echo line $i; i=$((i+1)); sleep 0.01; done", lines: lines, interval: interval)
+        let result = await outcome(of: process)
+        let elapsed = started.duration(to: .now)
+        #expect(result == .exited(0))
+        #expect(lines.all == (0..<20).map { "line \($0)" })
+        // One read per interval, one more at the exit, and slack for a preempted poller; read
+        // at once, each line would be a moment of its own (20).
+        let reads = Int(elapsed / interval) + 2
+        #expect(lines.moments <= reads + 2, "\(lines.moments) moments in \(elapsed) for reads every \(interval)")
+    }
+
+    @Test("a flood is read at once: 1.7 MB through a pipe paced at an hour")
+    func floodNotPaced() async {
+        let lines = Lines()
+        let process = start("yes 0123456789abcdef | head -n 100000", lines: lines, interval: .seconds(3600))
+        // Paced like a trickle, the writer would wait an hour for each 64 KiB.
+        #expect(await outcome(of: process) == .exited(0))
+        #expect(lines.count == 100_000)
+    }
+
+    @Test("the exit of a paced child is seen at once, and what it wrote during the pause is read")
+    func exitSeenDuringPause() async throws {
+        let lines = Lines()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("installtop-paced-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // "first" is read and the pipe paused for an hour; "second" waits in the pipe.
+        let process = start("echo first; while [ ! -e '\(folder)/go' ]; do sleep 0.01; done; echo second",
+                            lines: lines, interval: .seconds(3600))
+        let firstRead = await eventually { lines.all == ["first"] }
+        _ = FileManager.default.createFile(atPath: folder + "/go", contents: nil)
+        #expect(firstRead)
+        #expect(await outcome(of: process) == .exited(0))
+        #expect(lines.all == ["first", "second"])
+    }
+}
