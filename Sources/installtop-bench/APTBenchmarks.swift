@@ -89,7 +89,8 @@ enum APTBenchmarks {
         print("    plan alone \(milliseconds(plan)) (apt-config, apt-get -s, --print-uris); transaction alone \(milliseconds(engineRun)), "
             + "ratio \(ratio(engineRun / hand))×")
         print("    installtop's own CPU \(milliseconds(ownCPU)) = \(percent(ownCPU / childCPU)) of apt's and dpkg's "
-            + "\(milliseconds(childCPU)) (its children, planning included); of it, the plan \(milliseconds(median(byEngine.map(\.planOwnCPU))))")
+            + "\(milliseconds(childCPU)) (its children, planning included); of it, the plan \(milliseconds(median(byEngine.map(\.planOwnCPU)))); "
+            + "\(byEngine.map(\.total.wakeUps).sorted()[byEngine.count / 2]) context switches of its threads")
         let readerCPU = median(byReader.map(\.ownCPU))
         let readerChildCPU = median(byReader.map(\.childCPU))
         print("  apt-get by hand, its stdout, stderr and Status-Fd read by a bare poll() loop that keeps nothing (the floor of reading them):")
@@ -106,7 +107,8 @@ enum APTBenchmarks {
         var wall: Duration
         var ownCPU: Duration
         var childCPU: Duration
-        /// With its output read (`ReadingFloor`): the reader's wake-ups and the bytes read.
+        /// With its output read (`ReadingFloor`): the reader's wake-ups and the bytes read;
+        /// through the engine: the context switches of this process's threads.
         var wakeUps = 0
         var bytes = 0
     }
@@ -187,7 +189,8 @@ enum APTBenchmarks {
             return nil
         }
         return EngineSample(
-            total: Sample(wall: ended - started, ownCPU: after.own - before.own, childCPU: after.children - before.children),
+            total: Sample(wall: ended - started, ownCPU: after.own - before.own, childCPU: after.children - before.children,
+                          wakeUps: after.switches - before.switches),
             planWall: planned - started, transactionWall: ended - planned, planOwnCPU: afterPlan.own - before.own)
     }
 
@@ -325,13 +328,19 @@ enum APTBenchmarks {
         var count: Int { value.withLock { $0 } }
     }
 
-    private static func usage() -> (own: Duration, children: Duration) {
-        func duration(_ who: Int32) -> Duration {
+    /// CPU of this process and of its waited-for children, and this process's context switches
+    /// (each time one of its threads went to sleep or was preempted: its wake-ups, roughly).
+    private static func usage() -> (own: Duration, children: Duration, switches: Int) {
+        func read(_ who: Int32) -> rusage {
             var usage = rusage()
             getrusage(who, &usage)
-            return .seconds(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + .microseconds(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec)
+            return usage
         }
-        return (duration(RUSAGE_SELF.rawValue), duration(RUSAGE_CHILDREN.rawValue))
+        func duration(_ usage: rusage) -> Duration {
+            .seconds(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + .microseconds(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec)
+        }
+        let own = read(RUSAGE_SELF.rawValue)
+        return (duration(own), duration(read(RUSAGE_CHILDREN.rawValue)), own.ru_nvcsw + own.ru_nivcsw)
     }
 
     private static func median(_ values: [Duration]) -> Duration {
