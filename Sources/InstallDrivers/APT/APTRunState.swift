@@ -82,12 +82,12 @@ struct APTRunState {
             showsDownloadStatus = true
             reports.append(.jobMessage(said))
         }
-        for message in tracker.consume(line) {
+        // The tracker's positions are the plan's, as the updates' indices are.
+        for (index, message) in tracker.placedMessages(line) {
             switch message {
             case .progress(let progress):
                 // Downloads change nothing on the system: the package waits until dpkg is on it.
-                guard let index = indexOf[progress.reference.update],
-                      tracker.phase(of: progress.reference.update)?.touchesThePackage == true else { continue }
+                guard tracker.phase(at: index)?.touchesThePackage == true else { continue }
                 noteStatusOrder(of: index)
                 start(index, into: &reports)
                 // dpkg works on this package now. A package that was only downloaded when the
@@ -98,7 +98,7 @@ struct APTRunState {
                 }
                 reports += progress.reports(about: index)
             case .finished(let end):
-                guard let index = indexOf[end.reference.update], !finished.contains(index) else { continue }
+                guard !finished.contains(index) else { continue }
                 noteStatusOrder(of: index)
                 start(index, into: &reports)
                 finished.insert(index)
@@ -113,7 +113,7 @@ struct APTRunState {
                     verdict = DriverVerdict(resultCode: .succeeded, rebootRequired: asked)
                 case .failed, .aborted:
                     let reason = end.reason ?? "dpkg reported an error"
-                    if tracker.phase(of: end.reference.update).map(Self.unpacked.contains) == true {
+                    if tracker.phase(at: index).map(Self.unpacked.contains) == true {
                         reports.append(.update(index: index, .error(reason)))
                         reports.append(.update(index: index, .message(Self.retryMessage)))
                         awaitingRetry.append((index, reason))

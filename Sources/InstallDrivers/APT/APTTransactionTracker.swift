@@ -7,21 +7,30 @@ import InstallEngine
 /// Pure: feed it lines with `consume(_:)`; what it cannot tell from apt's words (a package apt
 /// never reached, dpkg's final state) is for the driver to settle when apt exits (rule 23).
 public struct APTTransactionTracker: Sendable {
+    /// A message and the position in the plan of the package it is about.
+    typealias PlacedMessage = (position: Int, message: DriverMessage)
+
     /// The job key the messages carry.
     public let job: String
-    /// Line N of `--print-uris`, for `dlstatus` item N.
-    private let downloads: [APTDownload]
-    private let planned: Set<String>
+    /// The plan's package names, by position.
+    private let packages: [String]
+    /// Each name's position in the plan (its first, should it be named twice). The one hash of
+    /// a name per line: the state below is kept by position, in arrays.
+    private let positions: [String: Int]
+    /// For line N of `--print-uris` (`dlstatus` item N), the position of its package in the
+    /// plan; `nil` for a file of a package outside the plan.
+    private let downloadPositions: [Int?]
     /// The packages to purge, whose `Completely removed` line reads "purged".
-    private let purged: Set<String>
-    private var phases: [String: APTPackagePhase] = [:]
-    private var failed: Set<String> = []
+    private let purged: [Bool]
+    private var phases: [APTPackagePhase?]
+    private var failed: [Bool]
+    private var failures = 0
     /// How many files, from the first, have been marked downloaded: a `dlstatus:N` only has to
     /// mark files from here to N-1 (marking one again changes nothing, phases never go back),
     /// so a transaction of n files costs O(n), not O(n²).
     private var downloadsMarked = 0
-    /// The package dpkg works on now, which a `pmconffile` line is about.
-    public private(set) var current: String?
+    /// The position of the package dpkg works on now, which a `pmconffile` line is about.
+    private var currentPosition: Int?
     /// apt's overall percent, which never goes down on the job's bar.
     private(set) public var jobPercent: Double = 0
     /// Lines that looked like apt's but could not be read, or named a package outside the plan.
@@ -29,28 +38,46 @@ public struct APTTransactionTracker: Sendable {
 
     public init(job: String, plan: [PackageChange], downloads: [APTDownload]) {
         self.job = job
-        self.downloads = downloads
-        planned = Set(plan.map(\.package))
-        purged = Set(plan.filter { $0.action == .purge }.map(\.package))
+        packages = plan.map(\.package)
+        let positions = Dictionary(plan.enumerated().map { ($1.package, $0) }, uniquingKeysWith: { first, _ in first })
+        self.positions = positions
+        downloadPositions = downloads.map { positions[$0.package] }
+        let purgedNames = Set(plan.filter { $0.action == .purge }.map(\.package))
+        purged = packages.map(purgedNames.contains)
+        phases = Array(repeating: nil, count: plan.count)
+        failed = Array(repeating: false, count: plan.count)
     }
 
+    /// The package dpkg works on now, which a `pmconffile` line is about.
+    public var current: String? { currentPosition.map { packages[$0] } }
+
     /// The phase a package has reached; `nil` before apt mentioned it.
-    public func phase(of package: String) -> APTPackagePhase? { phases[package] }
+    public func phase(of package: String) -> APTPackagePhase? { positions[package].flatMap { phases[$0] } }
+
+    /// The phase the package at `position` in the plan has reached; `nil` before apt mentioned it.
+    func phase(at position: Int) -> APTPackagePhase? { phases[position] }
 
     /// Whether apt reported an error for any package.
-    public var hasFailures: Bool { !failed.isEmpty }
+    public var hasFailures: Bool { failures > 0 }
 
     /// Whether apt reported an error for `package`.
-    public func hasFailed(_ package: String) -> Bool { failed.contains(package) }
+    public func hasFailed(_ package: String) -> Bool { positions[package].map { failed[$0] } ?? false }
 
     /// The packages that have started and neither finished nor failed: what a stop waits for.
     public var inFlight: [String] {
-        phases.filter { !$0.value.isFinal && !failed.contains($0.key) && $0.value != .downloading && $0.value != .downloaded }
-            .map(\.key).sorted()
+        phases.indices.filter { position in
+            guard let phase = phases[position] else { return false }
+            return !phase.isFinal && !failed[position] && phase.touchesThePackage
+        }.map { packages[$0] }.sorted()
     }
 
     /// The messages one Status-Fd line means (none for lines about nothing in the plan).
     public mutating func consume(_ line: String) -> [DriverMessage] {
+        placedMessages(line).map(\.message)
+    }
+
+    /// `consume`, with the position in the plan of each message's package.
+    mutating func placedMessages(_ line: String) -> [PlacedMessage] {
         // The engine's splitter, so a line means the same to the tracker as to the channel.
         guard let (kind, subject, overall, text) = APTStatusLine.fields(of: line), overall <= 100 else {
             ignoredLines += 1
@@ -64,8 +91,8 @@ public struct APTTransactionTracker: Sendable {
         case "pmerror":
             return packageError(packageName(subject), overall: overall, text: text)
         case "pmconffile":
-            guard let current else { return [] }
-            return [.progress(DriverProgress(reference: reference(current), message: "configuration file \(subject) kept (\(text))"))]
+            guard let currentPosition else { return [] }
+            return [(currentPosition, .progress(DriverProgress(reference: reference(currentPosition), message: "configuration file \(subject) kept (\(text))")))]
         default:
             ignoredLines += 1
             return []
@@ -75,78 +102,78 @@ public struct APTTransactionTracker: Sendable {
     // MARK: - Lines
 
     /// `dlstatus:N:…`: file N is being fetched, so every earlier file is done.
-    private mutating func downloadStatus(item: Int?, text: String) -> [DriverMessage] {
-        guard let item, item >= 1, item <= downloads.count else {
+    private mutating func downloadStatus(item: Int?, text: String) -> [PlacedMessage] {
+        guard let item, item >= 1, item <= downloadPositions.count else {
             ignoredLines += 1
             return []
         }
-        var messages: [DriverMessage] = []
+        var messages: [PlacedMessage] = []
         // Files before `downloadsMarked` were advanced to `downloaded` already: doing it again
         // gives no message, as every later phase has a higher percent.
-        for download in downloads[downloadsMarked..<max(downloadsMarked, item - 1)] where planned.contains(download.package) {
-            messages += advance(download.package, to: .downloaded, overall: nil)
+        for case let position? in downloadPositions[downloadsMarked..<max(downloadsMarked, item - 1)] {
+            advance(position, to: .downloaded, overall: nil, into: &messages)
         }
         downloadsMarked = max(downloadsMarked, item - 1)
-        let fetching = downloads[item - 1]
-        if planned.contains(fetching.package) { messages += advance(fetching.package, to: .downloading, overall: nil) }
+        if let fetching = downloadPositions[item - 1] { advance(fetching, to: .downloading, overall: nil, into: &messages) }
         return messages
     }
 
-    private mutating func packageStatus(_ package: String, overall: Double, text: String) -> [DriverMessage] {
-        guard planned.contains(package), !failed.contains(package), let phase = APTPackagePhase(statusText: text) else {
+    private mutating func packageStatus(_ package: String, overall: Double, text: String) -> [PlacedMessage] {
+        guard let position = positions[package], !failed[position], let phase = APTPackagePhase(statusText: text) else {
             // `pmstatus:dpkg-exec:…` and the like are not packages (PACKAGES.md); a failed
             // package keeps its result whatever apt says of it later.
             return []
         }
-        current = package
-        var messages = advance(package, to: phase, overall: overall)
+        currentPosition = position
+        var messages: [PlacedMessage] = []
+        advance(position, to: phase, overall: overall, into: &messages)
         if phase.isFinal {
-            current = nil
-            messages.append(.finished(DriverFinished(reference: reference(package), result: .succeeded)))
+            currentPosition = nil
+            messages.append((position, .finished(DriverFinished(reference: reference(position), result: .succeeded))))
         }
         return messages
     }
 
-    private mutating func packageError(_ package: String, overall: Double, text: String) -> [DriverMessage] {
-        guard planned.contains(package), !failed.contains(package) else {
+    private mutating func packageError(_ package: String, overall: Double, text: String) -> [PlacedMessage] {
+        guard let position = positions[package], !failed[position] else {
             ignoredLines += 1
             return []
         }
-        var messages: [DriverMessage] = []
-        if phases[package] == nil {
-            phases[package] = .preparing
-            messages.append(.started(reference(package)))
+        var messages: [PlacedMessage] = []
+        if phases[position] == nil {
+            phases[position] = .preparing
+            messages.append((position, .started(reference(position))))
         }
-        failed.insert(package)
-        if current == package { current = nil }
+        failed[position] = true
+        failures += 1
+        if currentPosition == position { currentPosition = nil }
         raiseJobPercent(overall)
-        messages.append(.finished(DriverFinished(reference: reference(package), result: .failed, reason: text)))
+        messages.append((position, .finished(DriverFinished(reference: reference(position), result: .failed, reason: text))))
         return messages
     }
 
-    /// Moves `package` forward to `phase` (never back), starting it first if needed.
-    private mutating func advance(_ package: String, to phase: APTPackagePhase, overall: Double?) -> [DriverMessage] {
-        guard !failed.contains(package) else { return [] }
-        var messages: [DriverMessage] = []
-        if let previous = phases[package] {
-            guard phase.percent > previous.percent || (phase.percent == previous.percent && phase != previous) else { return [] }
+    /// Moves the package at `position` forward to `phase` (never back), starting it first if needed.
+    private mutating func advance(_ position: Int, to phase: APTPackagePhase, overall: Double?, into messages: inout [PlacedMessage]) {
+        guard !failed[position] else { return }
+        if let previous = phases[position] {
+            guard phase.percent > previous.percent || (phase.percent == previous.percent && phase != previous) else { return }
         } else {
-            messages.append(.started(reference(package)))
+            messages.append((position, .started(reference(position))))
         }
-        phases[package] = phase
+        phases[position] = phase
         if let overall { raiseJobPercent(overall) }
-        messages.append(.progress(DriverProgress(
-            reference: reference(package), percent: phase.percent,
-            message: phase == .removed && purged.contains(package) ? APTPackagePhase.doneWord(for: .purge) : phase.word, jobPercent: overall == nil ? nil : jobPercent)))
-        return messages
+        messages.append((position, .progress(DriverProgress(
+            reference: reference(position), percent: phase.percent,
+            message: phase == .removed && purged[position] ? APTPackagePhase.doneWord(for: .purge) : phase.word,
+            jobPercent: overall == nil ? nil : jobPercent))))
     }
 
     private mutating func raiseJobPercent(_ overall: Double) {
         jobPercent = max(jobPercent, overall)
     }
 
-    private func reference(_ package: String) -> DriverUpdateReference {
-        DriverUpdateReference(job: job, update: package)
+    private func reference(_ position: Int) -> DriverUpdateReference {
+        DriverUpdateReference(job: job, update: packages[position])
     }
 
     /// apt's `pmerror` names packages with their architecture (`libc6:amd64`), `pmstatus` without.
