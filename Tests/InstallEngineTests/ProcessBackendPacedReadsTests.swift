@@ -13,6 +13,10 @@ struct ProcessBackendPacedReadsTests {
         func add(_ line: String) { entries.withLock { $0.append((line, .now)) } }
         var all: [String] { entries.withLock { $0.map(\.line) } }
         var count: Int { entries.withLock { $0.count } }
+        /// How many times the next line came more than `gap` after the one before.
+        func pauses(longerThan gap: Duration) -> Int {
+            entries.withLock { entries in zip(entries, entries.dropFirst()).filter { $0.at.duration(to: $1.at) > gap }.count }
+        }
         /// How many times lines were handed on apart from the line before (more than 2 ms
         /// later): the lines of one read come within microseconds of each other.
         var moments: Int {
@@ -60,13 +64,35 @@ struct ProcessBackendPacedReadsTests {
         #expect(lines.moments <= reads + 2, "\(lines.moments) moments in \(elapsed) for reads every \(interval)")
     }
 
-    @Test("a flood is read at once: 1.7 MB through a pipe paced at an hour")
+    @Test("a flood is not paced: 1.7 MB through a pipe paced at a second waits at most once")
     func floodNotPaced() async {
         let lines = Lines()
-        let process = start("yes 0123456789abcdef | head -n 100000", lines: lines, interval: .seconds(3600))
-        // Paced like a trickle, the writer would wait an hour for each 64 KiB.
+        let process = start("yes 0123456789abcdef | head -n 100000", lines: lines, interval: .seconds(1))
         #expect(await outcome(of: process) == .exited(0))
         #expect(lines.count == 100_000)
+        // Paced like a trickle, each 64 KiB would wait a second: 26 pauses. A flood's start can
+        // fill the pipe once (the poller reads its first pieces faster than they come).
+        #expect(lines.pauses(longerThan: .milliseconds(500)) <= 2, "\(lines.pauses(longerThan: .milliseconds(500))) pauses")
+    }
+
+    @Test("a flood's lines are handed on as they are read, not once per interval")
+    func floodHandedOnAsRead() async {
+        let lines = Lines()
+        let handOns = Mutex(0)
+        let interval = Duration.seconds(1)
+        let started = ContinuousClock.now
+        // 30 bursts of 68 KiB, 50 ms apart: each more than a pipe holds.
+        let script = "i=0; while [ $i -lt 30 ]; do yes 0123456789abcdef | head -n 4000; i=$((i+1)); sleep 0.05; done"
+        let process = ProcessBackend().startChild(ChildSpec(command: .shell(script)), sinks: ChildSinks(
+            stdout: .text { lines.add($0) }, stderr: .text { _ in }, channel: .text { _ in },
+            afterReads: { handOns.withLock { $0 += 1 } }, atMostEvery: interval))
+        #expect(await outcome(of: process) == .exited(0))
+        let elapsed = started.duration(to: .now)
+        #expect(lines.count == 120_000)
+        // Held to the interval, there would be one call per second and one at the exit; a
+        // flood gets one after every wake-up that read, at least one per burst.
+        let heldToInterval = Int(elapsed / interval) + 2
+        #expect(handOns.withLock { $0 } > heldToInterval + 3, "\(handOns.withLock { $0 }) calls in \(elapsed)")
     }
 
     @Test("the exit of a paced child is seen at once, and what it wrote during the pause is read")

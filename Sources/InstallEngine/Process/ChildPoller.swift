@@ -157,8 +157,8 @@ final class ChildPoller: Sendable {
             }
             let now = ContinuousClock.now
             for child in touched {
-                child.flushReads(now: now)
                 child.pauseReads(now: now)
+                child.flushReads(now: now)
                 if child.afterReadsDue != nil || child.readsResume != nil { attention[child.id] = child }
             }
             touched.removeAll(keepingCapacity: true)

@@ -14,9 +14,10 @@ public struct ChildSinks: Sendable {
     /// Above zero it also paces the reading: a pipe that was read waits this long before it is
     /// watched again, so a child that writes in a trickle (apt and dpkg write a line in several
     /// small writes, a dozen per package) costs one wake-up per interval, not one per write.
-    /// A pipe that gave 16 KiB or more in one wake-up is watched again at once, so a flood
-    /// never waits for a full pipe; the child's exit is seen at once and its pipes then read
-    /// without pause.
+    /// A child that gives 16 KiB or more within an interval floods: its pipes are watched
+    /// again at once and `afterReads` is called after every wake-up, until a whole interval
+    /// gives less. (The start of a flood can fill a pipe and hold its writer up to one
+    /// interval, once.) The child's exit is seen at once and its pipes then read without pause.
     public var afterReadsInterval: Duration
 
     public init(stdout: ChildLineSink, stderr: ChildLineSink, channel: ChildLineSink,

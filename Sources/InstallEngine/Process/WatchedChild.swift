@@ -12,9 +12,10 @@ final class WatchedChild {
     /// Reads from one pipe per readiness before the poller looks at the other descriptors, so
     /// a flood on one stream can hide neither the child's exit nor other children.
     private static let readsPerWakeUp = 16
-    /// What one wake-up reads from a paced pipe that floods rather than trickles: a quarter of
-    /// a pipe's default buffer. At that rate a pause could fill the pipe and block the writer.
-    private static let fullRead = 16 * 1024
+    /// What a paced child that floods rather than trickles gives within one interval: a
+    /// quarter of a pipe's default buffer. At that rate a pause could fill a pipe and block
+    /// the writer.
+    private static let floodBytes = 16 * 1024
 
     /// Tells this child's descriptors apart in the poller's epoll set: `id << 2 | slot`, slot
     /// 0–2 for the pipes (stdout, stderr, fd 3) and 3 for the pidfd.
@@ -36,8 +37,15 @@ final class WatchedChild {
     private(set) var afterReadsDue: ContinuousClock.Instant?
     /// Pipes of a paced child read in this wake-up, out of the epoll set until `readsResume`.
     private var paused: [Bool] = [false, false, false]
-    /// Bytes read from each pipe in this wake-up: a pipe that filled the read buffer is not paused.
-    private var readThisWakeUp: [Int] = [0, 0, 0]
+    /// Bytes read from the pipes in this wake-up.
+    private var readThisWakeUp = 0
+    /// Bytes read since `windowStart`: a paced child's flood is told from a trickle by what it
+    /// gives per interval, not per wake-up (a poller faster than the writer reads a flood in
+    /// small pieces too).
+    private var windowBytes = 0
+    private var windowStart: ContinuousClock.Instant?
+    /// The last whole interval gave `floodBytes` or more.
+    private var floodedLastWindow = false
     /// When a paced child's paused pipes are watched again.
     private(set) var readsResume: ContinuousClock.Instant?
     /// Open until the exit is noticed; -1 after, or when there never was one.
@@ -64,6 +72,12 @@ final class WatchedChild {
             WatchedPipe(sink: sinks.channel, fd: child.progressRead, lines: LineAssembler(maxLineBytes: maxLineBytes)),
         ]
     }
+
+    /// Whether a paced child floods: it gave `floodBytes` or more in the last interval or in
+    /// this one so far. Its pipes are not paused and its lines are handed on as they are read
+    /// (the interval would only make each batch bigger, and a batch of thousands of lines
+    /// costs more per line than a pipe's worth).
+    private var isFlooding: Bool { floodedLastWindow || windowBytes >= Self.floodBytes }
 
     /// Whether its pipes are read at most every `afterReadsInterval` (see `ChildSinks`).
     private var isPaced: Bool { afterReadsInterval > .zero }
@@ -117,16 +131,24 @@ final class WatchedChild {
         }
     }
 
-    /// After a wake-up that read a paced child: its pipes that gave less than `fullRead` stay
-    /// out of the epoll set for the interval (its next lines wait in the pipe, and come
-    /// together), the others are watched again at once, so a flood is never slowed.
+    /// After a wake-up that read a paced child: unless it floods, the pipes read stay out of
+    /// the epoll set for the interval (its next lines wait in the pipe, and come together); a
+    /// flooding child's are watched again at once. Called before `flushReads`.
     func pauseReads(now: ContinuousClock.Instant) {
+        defer { readThisWakeUp = 0 }
         guard isPaced, reaped == nil else { return }
-        for index in pipes.indices where paused[index] && readThisWakeUp[index] >= Self.fullRead {
-            rearm(index)
+        if let start = windowStart, start.duration(to: now) < afterReadsInterval {
+            windowBytes += readThisWakeUp
+        } else {
+            if windowStart != nil { floodedLastWindow = windowBytes >= Self.floodBytes }
+            windowStart = now
+            windowBytes = readThisWakeUp
         }
-        readThisWakeUp = [0, 0, 0]
-        if readsResume == nil, paused.contains(true) { readsResume = now + afterReadsInterval }
+        if isFlooding {
+            for index in pipes.indices where paused[index] { rearm(index) }
+        } else if readsResume == nil, paused.contains(true) {
+            readsResume = now + afterReadsInterval
+        }
     }
 
     /// Watches the paused pipes again once `readsResume` has come (at once with `force`).
@@ -186,7 +208,7 @@ final class WatchedChild {
             afterReadsDue = nil
             return
         }
-        if !force, let last = lastAfterReads, last.duration(to: now) < afterReadsInterval {
+        if !force, !isFlooding, let last = lastAfterReads, last.duration(to: now) < afterReadsInterval {
             afterReadsDue = last + afterReadsInterval
             return
         }
@@ -218,7 +240,7 @@ final class WatchedChild {
         for _ in 0..<Self.readsPerWakeUp {
             let count = read(pipes[index].fd, buffer.baseAddress, buffer.count)
             if count > 0 {
-                readThisWakeUp[index] += count
+                readThisWakeUp += count
                 consume(UnsafeBufferPointer(rebasing: buffer[..<count]), from: index)
                 continue
             }
