@@ -95,6 +95,22 @@ struct ProcessBackendPacedReadsTests {
         #expect(handOns.withLock { $0 } > heldToInterval + 3, "\(handOns.withLock { $0 }) calls in \(elapsed)")
     }
 
+    @Test("after the exit, what a process that left the group writes is read as it comes, to its end")
+    func drainAfterExitNotPaced() async {
+        let lines = Lines()
+        // The writer leaves the child's process group (setsid), so the kill at the exit spares
+        // it; it holds stdout for 0.6 s and ends by itself.
+        let process = ProcessBackend(drainTimeout: .seconds(30)).startChild(ChildSpec(command: .shell(
+            "setsid sh -c 'sleep 0.3; echo late1; sleep 0.3; echo late2' & echo early")), sinks: ChildSinks(
+            stdout: .text { lines.add($0) }, stderr: .text { _ in }, channel: .text { _ in },
+            afterReads: {}, atMostEvery: .seconds(3600)))
+        let started = ContinuousClock.now
+        #expect(await outcome(of: process) == .exited(0))
+        #expect(lines.all == ["early", "late1", "late2"])
+        // Settled at the writer's end of file, not at the drain's deadline.
+        #expect(started.duration(to: .now) < .seconds(20))
+    }
+
     @Test("the exit of a paced child is seen at once, and what it wrote during the pause is read")
     func exitSeenDuringPause() async throws {
         let lines = Lines()

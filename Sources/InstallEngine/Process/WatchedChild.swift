@@ -125,9 +125,12 @@ final class WatchedChild {
             // A readable pidfd means the child is a zombie: this wait does not block.
             exited(handle.reap(blocking: true) ?? .statusLost, buffer: buffer)
         } else if Int(slot) < pipes.count, pipes[Int(slot)].fd >= 0 {
-            // Reported once: out of the set until `resumeReads`, whatever the read finds.
-            if isPaced, reaped == nil { paused[Int(slot)] = true }
+            // A paced child's pipe is reported once: out of the set until `resumeReads`,
+            // whatever the read finds. After the exit it is watched again at once: the drain
+            // reads as fast as the pipes give.
+            if isPaced { paused[Int(slot)] = true }
             readAvailable(from: Int(slot), buffer: buffer)
+            if isPaced, reaped != nil { rearm(Int(slot)) }
         }
     }
 
