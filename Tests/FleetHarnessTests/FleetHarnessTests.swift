@@ -106,7 +106,7 @@ struct FleetHarnessTests {
     }
 
     @Test("Setup removes a fleet whose test process is gone (namespace, process, folder) and leaves a live one alone")
-    func staleFleetsAreRemoved() throws {
+    func staleFleetsAreRemoved() async throws {
         let id = String(format: "%08x", UInt32.random(in: .min ... .max))
         let namespace = "itop-\(id)-h1"
         let folder = "/tmp/itop-fleet-\(id)"
@@ -125,6 +125,9 @@ struct FleetHarnessTests {
             try? FileManager.default.removeItem(atPath: folder)
         }
         try #require(FileManager.default.fileExists(atPath: "/run/netns/\(namespace)"))
+        // `ip netns exec` enters the namespace, then becomes `sleep`: until then the sweep,
+        // which ends the processes in the namespace, cannot see it (a loaded CI run was there).
+        try #require(await eventually { commandLine(of: sleeperPID) == "sleep 600" })
 
         let live = try FleetTestHosts(count: 1)
         defer { live.tearDown() }
@@ -145,6 +148,22 @@ struct FleetHarnessTests {
 private func milliseconds(_ duration: Duration) -> String {
     let (seconds, attoseconds) = duration.components
     return "\(seconds * 1000 + attoseconds / 1_000_000_000_000_000) ms"
+}
+
+/// Whether `condition` holds within `timeout`, polled every 10 ms.
+private func eventually(timeout: Duration = .seconds(60), _ condition: () -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while !condition() {
+        guard ContinuousClock.now < deadline else { return false }
+        try? await Task.sleep(for: .milliseconds(10))
+    }
+    return true
+}
+
+/// The command line of `pid`, its arguments joined by blanks; empty once it is gone.
+private func commandLine(of pid: pid_t) -> String {
+    let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") ?? Data()
+    return String(decoding: data, as: UTF8.self).split(separator: "\0").joined(separator: " ")
 }
 
 /// Whether `pid` is gone or a zombie (which a container's init may never reap).
