@@ -100,14 +100,13 @@ struct ProcessBackendPacedReadsTests {
     @Test("after the exit, what a process that left the group writes is read as it comes, to its end")
     func drainAfterExitNotPaced() async throws {
         let lines = Lines()
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("installtop-paced-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let directory = try ProcessTestDirectory()
+        defer { directory.remove() }
         // The writer leaves the child's process group (setsid), so the kill at the exit spares
         // it; the child exits once it has left. It holds stdout for 0.6 s and ends by itself.
         let process = ProcessBackend(drainTimeout: .seconds(30)).startChild(ChildSpec(command: .shell(
-            "setsid sh -c 'touch \(folder)/left; sleep 0.3; echo late1; sleep 0.3; echo late2' & "
-                + "while [ ! -e '\(folder)/left' ]; do sleep 0.01; done; echo early")), sinks: ChildSinks(
+            "setsid sh -c 'touch \(directory.file("left")); sleep 0.3; echo late1; sleep 0.3; echo late2' & "
+                + "while [ ! -e '\(directory.file("left"))' ]; do sleep 0.01; done; echo early")), sinks: ChildSinks(
             stdout: .text { lines.add($0) }, stderr: .text { _ in }, channel: .text { _ in },
             afterReads: {}, atMostEvery: .seconds(3600)))
         let started = ContinuousClock.now
@@ -120,14 +119,13 @@ struct ProcessBackendPacedReadsTests {
     @Test("the exit of a paced child is seen at once, and what it wrote during the pause is read")
     func exitSeenDuringPause() async throws {
         let lines = Lines()
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("installtop-paced-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let directory = try ProcessTestDirectory()
+        defer { directory.remove() }
         // "first" is read and the pipe paused for an hour; "second" waits in the pipe.
-        let process = start("echo first; while [ ! -e '\(folder)/go' ]; do sleep 0.01; done; echo second",
+        let process = start("echo first; while [ ! -e '\(directory.file("go"))' ]; do sleep 0.01; done; echo second",
                             lines: lines, interval: .seconds(3600))
         let firstRead = await eventually { lines.all == ["first"] }
-        _ = FileManager.default.createFile(atPath: folder + "/go", contents: nil)
+        _ = FileManager.default.createFile(atPath: directory.file("go"), contents: nil)
         #expect(firstRead)
         #expect(await outcome(of: process) == .exited(0))
         #expect(lines.all == ["first", "second"])
