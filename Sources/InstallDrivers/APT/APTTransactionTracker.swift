@@ -24,7 +24,6 @@ public struct APTTransactionTracker: Sendable {
     private let purged: [Bool]
     private var phases: [APTPackagePhase?]
     private var failed: [Bool]
-    private var failures = 0
     /// How many files, from the first, have been marked downloaded: a `dlstatus:N` only has to
     /// mark files from here to N-1 (marking one again changes nothing, phases never go back),
     /// so a transaction of n files costs O(n), not O(n²).
@@ -58,7 +57,7 @@ public struct APTTransactionTracker: Sendable {
     func phase(at position: Int) -> APTPackagePhase? { phases[position] }
 
     /// Whether apt reported an error for any package.
-    public var hasFailures: Bool { failures > 0 }
+    public var hasFailures: Bool { failed.contains(true) }
 
     /// Whether apt reported an error for `package`.
     public func hasFailed(_ package: String) -> Bool { positions[package].map { failed[$0] } ?? false }
@@ -145,7 +144,6 @@ public struct APTTransactionTracker: Sendable {
             messages.append((position, .started(reference(position))))
         }
         failed[position] = true
-        failures += 1
         if currentPosition == position { currentPosition = nil }
         raiseJobPercent(overall)
         messages.append((position, .finished(DriverFinished(reference: reference(position), result: .failed, reason: text))))
