@@ -68,13 +68,15 @@ struct ProcessBackendPacedReadsTests {
     func floodNotPaced() async {
         let lines = Lines()
         let process = start("yes 0123456789abcdef | head -n 100000", lines: lines, interval: .seconds(5))
-        // Paced like a trickle, each 64 KiB would wait 5 s: 26 pauses, longer than `outcome`
-        // waits. A flood's start can fill the pipe once (the poller reads its first pieces
-        // faster than they come). The interval is long so that a loaded machine's stalls are
-        // not taken for pauses: a flood is told by 16 KiB within an interval.
+        // Paced like a trickle, each 64 KiB would wait the whole 5 s: 26 pauses, longer than
+        // `outcome` waits. A flood's start can fill the pipe once (the poller reads its first
+        // pieces faster than they come). The interval is long so that a loaded machine's
+        // stalls are not taken for pauses (a flood is told by 16 KiB within an interval), and
+        // a stall or two that long is allowed as well.
         #expect(await outcome(of: process) == .exited(0))
         #expect(lines.count == 100_000)
-        #expect(lines.pauses(longerThan: .milliseconds(2500)) <= 1, "\(lines.pauses(longerThan: .milliseconds(2500))) pauses")
+        let pauses = lines.pauses(longerThan: .milliseconds(4500))
+        #expect(pauses <= 3, "\(pauses) pauses")
     }
 
     @Test("a flood's lines are handed on as they are read, not once per interval")
@@ -104,16 +106,15 @@ struct ProcessBackendPacedReadsTests {
         defer { directory.remove() }
         // The writer leaves the child's process group (setsid), so the kill at the exit spares
         // it; the child exits once it has left. It holds stdout for 0.6 s and ends by itself.
-        let process = ProcessBackend(drainTimeout: .seconds(30)).startChild(ChildSpec(command: .shell(
+        // The drain's deadline is longer than `outcome` waits, so an outcome at all means it
+        // settled at the writer's end of file (a loaded CI run took 24 s to get there).
+        let process = ProcessBackend(drainTimeout: .seconds(150)).startChild(ChildSpec(command: .shell(
             "setsid sh -c 'touch \(directory.file("left")); sleep 0.3; echo late1; sleep 0.3; echo late2' & "
                 + "while [ ! -e '\(directory.file("left"))' ]; do sleep 0.01; done; echo early")), sinks: ChildSinks(
             stdout: .text { lines.add($0) }, stderr: .text { _ in }, channel: .text { _ in },
             afterReads: {}, atMostEvery: .seconds(3600)))
-        let started = ContinuousClock.now
         #expect(await outcome(of: process) == .exited(0))
         #expect(lines.all == ["early", "late1", "late2"])
-        // Settled at the writer's end of file, not at the drain's deadline.
-        #expect(started.duration(to: .now) < .seconds(20))
     }
 
     @Test("the exit of a paced child is seen at once, and what it wrote during the pause is read")
