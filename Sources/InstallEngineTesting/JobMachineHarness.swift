@@ -68,17 +68,7 @@ public struct JobMachineHarness: Sendable {
     }
 
     public mutating func driver(_ report: DriverReport) {
-        let now = now
-        switch report {
-        case .updateStarted(let index): perform(machine.driverUpdateStarted(at: index, now: now))
-        case .updateAdded(let update): perform(machine.driverUpdateAdded(update, now: now))
-        case .update(let index, let report): perform(machine.driverReport(report, about: index))
-        case .updateFinished(let index, let verdict): perform(machine.driverUpdateFinished(at: index, verdict: verdict, now: now))
-        case .jobProgress(let percent): perform(machine.driverJobProgress(percent))
-        case .jobMessage(let text): perform(machine.driverJobMessage(text))
-        case .ignoredLine: perform(machine.driverIgnoredLine())
-        case .unstartedUpdatesFinished(let verdict): perform(machine.driverUnstartedUpdatesFinished(verdict: verdict, now: now))
-        }
+        perform(machine.driverReported(report, now: now))
     }
 
     public mutating func driverEnded(_ outcome: UpdateRunOutcome) {

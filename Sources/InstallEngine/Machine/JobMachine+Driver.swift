@@ -7,26 +7,44 @@ import Foundation
 /// The inputs of a job run by a driver (rules 21–25): the driver, not the engine, says when
 /// each update starts and how it ended.
 extension JobMachine {
+    /// One report of the job's driver, as `DriverReport` describes each; the actions it leads
+    /// to are appended to `actions`. A runner feeds the reports a driver made together one
+    /// after another, performing the actions as they come: a flood of apt's lines is
+    /// thousands of reports, and one array of all their actions was most of a flood's memory.
+    public mutating func driverReported(_ report: DriverReport, now: Date, into actions: inout [JobAction]) {
+        switch report {
+        case .updateStarted(let index): driverUpdateStarted(at: index, now: now, into: &actions)
+        case .updateAdded(let update): driverUpdateAdded(update, now: now, into: &actions)
+        case .update(let index, let report): driverReport(report, about: index, into: &actions)
+        case .updateFinished(let index, let verdict): driverUpdateFinished(at: index, verdict: verdict, now: now, into: &actions)
+        case .unstartedUpdatesFinished(let verdict): driverUnstartedUpdatesFinished(verdict: verdict, now: now, into: &actions)
+        case .jobProgress(let percent): driverJobProgress(percent, into: &actions)
+        case .jobMessage(let text): driverJobMessage(text, into: &actions)
+        case .ignoredLine: _ = driverIgnoredLine()
+        }
+    }
+
+    /// `driverReported(_:now:into:)`, returning the actions.
+    public mutating func driverReported(_ report: DriverReport, now: Date) -> [JobAction] {
+        var actions: [JobAction] = []
+        driverReported(report, now: now, into: &actions)
+        return actions
+    }
+
     /// The driver started update `index`. A start of an update outside the plan, or of one that
     /// already started, is a protocol error: counted and ignored (rule 22).
     public mutating func driverUpdateStarted(at index: Int, now: Date) -> [JobAction] {
-        guard phase == .driverRunning, resultList.indices.contains(index), resultList[index].resultCode == .notStarted else {
-            countProtocolError()
-            return []
-        }
         var actions: [JobAction] = []
-        markStarted(at: index, now: now, into: &actions)
+        driverUpdateStarted(at: index, now: now, into: &actions)
         return actions
     }
 
     /// The driver reported something about update `index`; see `receive(_:fromUpdateAt:)`.
     /// An index outside the plan is a protocol error (rule 22).
     public mutating func driverReport(_ report: UpdateReport, about index: Int) -> [JobAction] {
-        guard phase == .driverRunning, resultList.indices.contains(index) else {
-            countProtocolError()
-            return []
-        }
-        return receive(report, fromUpdateAt: index)
+        var actions: [JobAction] = []
+        driverReport(report, about: index, into: &actions)
+        return actions
     }
 
     /// The driver says update `index` ended. An update that never started is started first (a
@@ -34,11 +52,61 @@ extension JobMachine {
     /// (`aborted` with `callCancelled`); a second verdict is a protocol error.
     /// With `stopOnFailure`, a failure asks the driver to stop at its next safe point (rule 18).
     public mutating func driverUpdateFinished(at index: Int, verdict: DriverVerdict, now: Date) -> [JobAction] {
+        var actions: [JobAction] = []
+        driverUpdateFinished(at: index, verdict: verdict, now: now, into: &actions)
+        return actions
+    }
+
+    /// The driver ended the job before some of its updates: each update that has not started
+    /// gets `verdict`, as `driverUpdateFinished` gives it; updates in progress or finished keep
+    /// theirs. The machine, not the driver, knows which have started.
+    public mutating func driverUnstartedUpdatesFinished(verdict: DriverVerdict, now: Date) -> [JobAction] {
+        var actions: [JobAction] = []
+        driverUnstartedUpdatesFinished(verdict: verdict, now: now, into: &actions)
+        return actions
+    }
+
+    /// The driver's own figure for the whole job. A figure outside 0…100 is a protocol error; one
+    /// below the highest so far changes nothing (rule 6: the job's percent never goes down). The
+    /// change is announced as progress of the current update.
+    public mutating func driverJobProgress(_ percent: Double) -> [JobAction] {
+        var actions: [JobAction] = []
+        driverJobProgress(percent, into: &actions)
+        return actions
+    }
+
+    /// The driver could not read a line of its tool: counted with the job's ignored channel
+    /// lines (`malformedChannelLines`), as a child's unreadable progress line is; nothing else
+    /// changes. Nothing is counted once the job has completed: its result was given.
+    public mutating func driverIgnoredLine() -> [JobAction] {
+        guard !isCompleted else { return [] }
+        countIgnoredLine()
+        return []
+    }
+
+    // MARK: - The inputs, appending their actions
+
+    private mutating func driverUpdateStarted(at index: Int, now: Date, into actions: inout [JobAction]) {
+        guard phase == .driverRunning, resultList.indices.contains(index), resultList[index].resultCode == .notStarted else {
+            countProtocolError()
+            return
+        }
+        markStarted(at: index, now: now, into: &actions)
+    }
+
+    private mutating func driverReport(_ report: UpdateReport, about index: Int, into actions: inout [JobAction]) {
+        guard phase == .driverRunning, resultList.indices.contains(index) else {
+            countProtocolError()
+            return
+        }
+        receive(report, fromUpdateAt: index, into: &actions)
+    }
+
+    private mutating func driverUpdateFinished(at index: Int, verdict: DriverVerdict, now: Date, into actions: inout [JobAction]) {
         guard phase == .driverRunning, resultList.indices.contains(index), !resultList[index].resultCode.isFinal else {
             countProtocolError()
-            return []
+            return
         }
-        var actions: [JobAction] = []
         let neverStarted = verdict.resultCode == .aborted && verdict.hResult == .callCancelled
         if resultList[index].resultCode == .notStarted, !neverStarted { markStarted(at: index, now: now, into: &actions) }
         let run = run(at: index)
@@ -61,46 +129,26 @@ extension JobMachine {
         let wasStopped = stoppedByFailure
         finish(at: index, with: result, into: &actions)
         if stoppedByFailure, !wasStopped, !abortRequested { actions.append(.terminate) }
-        return actions
     }
 
-    /// The driver ended the job before some of its updates: each update that has not started
-    /// gets `verdict`, as `driverUpdateFinished` gives it; updates in progress or finished keep
-    /// theirs. The machine, not the driver, knows which have started.
-    public mutating func driverUnstartedUpdatesFinished(verdict: DriverVerdict, now: Date) -> [JobAction] {
+    private mutating func driverUnstartedUpdatesFinished(verdict: DriverVerdict, now: Date, into actions: inout [JobAction]) {
         guard phase == .driverRunning else {
             countProtocolError()
-            return []
+            return
         }
-        var actions: [JobAction] = []
         for index in resultList.indices where resultList[index].resultCode == .notStarted {
-            actions += driverUpdateFinished(at: index, verdict: verdict, now: now)
+            driverUpdateFinished(at: index, verdict: verdict, now: now, into: &actions)
         }
-        return actions
     }
 
-    /// The driver's own figure for the whole job. A figure outside 0…100 is a protocol error; one
-    /// below the highest so far changes nothing (rule 6: the job's percent never goes down). The
-    /// change is announced as progress of the current update.
-    public mutating func driverJobProgress(_ percent: Double) -> [JobAction] {
-        guard phase == .driverRunning else { return [] }
+    private mutating func driverJobProgress(_ percent: Double, into actions: inout [JobAction]) {
+        guard phase == .driverRunning else { return }
         guard percent.isFinite, percent >= 0, percent <= 100 else {
             countProtocolError()
-            return []
+            return
         }
-        guard raiseDriverJobPercent(to: percent) else { return [] }
-        var actions: [JobAction] = []
+        guard raiseDriverJobPercent(to: percent) else { return }
         notify(.progress(index: currentIndex), into: &actions)
-        return actions
-    }
-
-    /// The driver could not read a line of its tool: counted with the job's ignored channel
-    /// lines (`malformedChannelLines`), as a child's unreadable progress line is; nothing else
-    /// changes. Nothing is counted once the job has completed: its result was given.
-    public mutating func driverIgnoredLine() -> [JobAction] {
-        guard !isCompleted else { return [] }
-        countIgnoredLine()
-        return []
     }
 
     /// The driver's processes are gone (rule 23). Every update it did not finish gets a result:

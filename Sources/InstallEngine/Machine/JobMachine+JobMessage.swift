@@ -6,12 +6,17 @@ extension JobMachine {
     /// the same text again changes nothing. Taken only while the driver runs: a driver's text
     /// after the job completed would change a settled job.
     public mutating func driverJobMessage(_ text: String?) -> [JobAction] {
-        guard phase == .driverRunning else { return [] }
-        let text = text?.isEmpty == true ? nil : text
-        guard text != jobMessage else { return [] }
-        jobMessage = text
         var actions: [JobAction] = []
-        notify(.progress(index: currentIndex), into: &actions)
+        driverJobMessage(text, into: &actions)
         return actions
+    }
+
+    /// `driverJobMessage(_:)`, appending its actions to `actions`.
+    mutating func driverJobMessage(_ text: String?, into actions: inout [JobAction]) {
+        guard phase == .driverRunning else { return }
+        let text = text?.isEmpty == true ? nil : text
+        guard text != jobMessage else { return }
+        jobMessage = text
+        notify(.progress(index: currentIndex), into: &actions)
     }
 }

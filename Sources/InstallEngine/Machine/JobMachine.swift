@@ -153,21 +153,26 @@ public struct JobMachine: Sendable {
     /// result: a driver may print more about a finished update (apt retries a failed configure
     /// at the end of the transaction), and those lines are its own. They change nothing else.
     public mutating func receive(_ report: UpdateReport, fromUpdateAt index: Int) -> [JobAction] {
-        guard resultList.indices.contains(index) else { return [] }
+        var actions: [JobAction] = []
+        receive(report, fromUpdateAt: index, into: &actions)
+        return actions
+    }
+
+    /// `receive(_:fromUpdateAt:)`, appending its actions to `actions`.
+    mutating func receive(_ report: UpdateReport, fromUpdateAt index: Int, into actions: inout [JobAction]) {
+        guard resultList.indices.contains(index) else { return }
         guard resultList[index].resultCode == .inProgress else {
-            var actions: [JobAction] = []
             if case .output(let stream, let line) = report, resultList[index].resultCode.isFinal {
                 notify(.output(index: index, stream: stream, line: line), into: &actions)
             }
-            return actions
+            return
         }
         // Rule 21: the update a driver speaks of is the current one.
         currentIndex = index
         let progressSource = updates[index].progressSource
-        var actions: [JobAction] = []
         switch report {
         case .progress(let percent, let message):
-            guard progressSource != .none || message != nil else { return [] }
+            guard progressSource != .none || message != nil else { return }
             applyProgress(at: index, percent: progressSource == .none ? nil : percent, message: message, into: &actions)
         case .message(let text):
             applyProgress(at: index, percent: nil, message: text, into: &actions)
@@ -183,7 +188,6 @@ public struct JobMachine: Sendable {
         case .malformedChannelLine:
             countIgnoredLine()
         }
-        return actions
     }
 
     /// The child of update `index` has ended (reaped, output drained). Its result follows
