@@ -250,27 +250,20 @@ public final class InstallationJob: Sendable {
         send { $0.machine.receive(report, fromUpdateAt: index) }
     }
 
-    /// Reports from the job's driver, made together: applied in one step, so a progress
-    /// callback that the next one of the same update supersedes is not delivered (see `send`).
+    /// Reports from the job's driver, made together: applied in one step, each report's actions
+    /// performed as they come, so a progress callback that the next one of the same update
+    /// supersedes is not delivered (see `send`).
     func receive(_ reports: [DriverReport]) {
         let now = Date()
-        send { state in
+        send { state, performance in
+            // One buffer for every report's few actions: a flood of apt's lines is thousands
+            // of reports, and one array of all their actions was most of its memory.
             var actions: [JobAction] = []
             for report in reports {
-                switch report {
-                case .updateStarted(let index): actions += state.machine.driverUpdateStarted(at: index, now: now)
-                case .updateAdded(let update): actions += state.machine.driverUpdateAdded(update, now: now)
-                case .update(let index, let report): actions += state.machine.driverReport(report, about: index)
-                case .updateFinished(let index, let verdict):
-                    actions += state.machine.driverUpdateFinished(at: index, verdict: verdict, now: now)
-                case .jobProgress(let percent): actions += state.machine.driverJobProgress(percent)
-                case .jobMessage(let text): actions += state.machine.driverJobMessage(text)
-                case .ignoredLine: actions += state.machine.driverIgnoredLine()
-                case .unstartedUpdatesFinished(let verdict):
-                    actions += state.machine.driverUnstartedUpdatesFinished(verdict: verdict, now: now)
-                }
+                state.machine.driverReported(report, now: now, into: &actions)
+                perform(actions, on: &state, into: &performance)
+                actions.removeAll(keepingCapacity: true)
             }
-            return actions
         }
     }
 
@@ -327,86 +320,68 @@ public final class InstallationJob: Sendable {
 
     // MARK: - Performing the machine's actions
 
-    /// Feeds one input to the machine under the lock and performs the actions it returns.
-    /// Under the lock everything is only enqueued, callbacks on the callback queue (so they
-    /// come in the order of the changes, rule 8) and signals and stops on the job's executor
-    /// (so a stop never runs on the thread that asked for it, a key press in the monitor
-    /// included); starts happen after it is released. Nothing is called out while it is held.
-    /// With `keepingLaunch`, a child's start is returned for the caller to perform instead of
-    /// being given a task of its own.
-    ///
-    /// A progress callback directly followed by another about the same update in one input, with
-    /// the same status texts, is not delivered: the later snapshot carries everything the
-    /// earlier one said (the percents as they stand, the same texts); every text an update or
-    /// the job shows is still delivered. Such inputs are a
-    /// driver's reports made together, from one line of its tool (a package's percent, then
-    /// the job's figure) or from lines that came while the job was still busy with earlier
-    /// ones: a consumer that is behind gets the latest figures, as the JSON events' coalescing
-    /// and the monitor's mailbox already give it.
-    @discardableResult
-    private func send(keepingLaunch: Bool = false, _ input: (inout State) -> [JobAction]) -> (index: Int, ticket: UInt64)? {
+    /// What performing the machine's actions under the lock leaves to do: the starts and the
+    /// completion's waiters (after the lock is released), and progress callbacks not queued yet.
+    private struct Performance {
         var launches: [Launch] = []
         var completed: (result: InstallationResult, ticket: UInt64,
                         waiters: [@Sendable (InstallationResult) -> Void], delivered: [@Sendable () -> Void])?
+        /// The latest progress callback, held until the next action shows whether it is
+        /// superseded.
+        var held: InstallationProgressChangedArgs?
+        /// Progress callbacks to queue together, in order, up to `notificationsQueuedAtOnce`.
+        var notifications: [InstallationProgressChangedArgs] = []
+    }
+
+    /// How many progress callbacks are queued at once: one turn of the callback queue's lock
+    /// for so many, not one for each, and a flood's never wait in one long array here (512
+    /// cost less CPU than 64 in the apt-status-stream benchmark).
+    private static let notificationsQueuedAtOnce = 512
+
+    /// Feeds one input to the machine under the lock and performs the actions it returns.
+    @discardableResult
+    private func send(keepingLaunch: Bool = false, _ input: (inout State) -> [JobAction]) -> (index: Int, ticket: UInt64)? {
+        send(keepingLaunch: keepingLaunch) { state, performance in
+            perform(input(&state), on: &state, into: &performance)
+        }
+    }
+
+    /// Feeds inputs to the machine under the lock; `input` performs their actions with
+    /// `perform`. Under the lock everything is only enqueued, callbacks on the callback queue
+    /// (so they come in the order of the changes, rule 8) and signals and stops on the job's
+    /// executor (so a stop never runs on the thread that asked for it, a key press in the
+    /// monitor included); starts happen after it is released. Nothing is called out while it
+    /// is held. With `keepingLaunch`, a child's start is returned for the caller to perform
+    /// instead of being given a task of its own.
+    ///
+    /// A progress callback directly followed by another about the same update in one send, with
+    /// the same status texts, is not delivered: the later snapshot carries everything the
+    /// earlier one said (the percents as they stand, the same texts); every text an update or
+    /// the job shows is still delivered. Such inputs are a driver's reports made together,
+    /// from one line of its tool (a package's percent, then the job's figure) or from lines
+    /// that came while the job was still busy with earlier ones: a consumer that is behind
+    /// gets the latest figures, as the JSON events' coalescing and the monitor's mailbox
+    /// already give it.
+    @discardableResult
+    private func send(
+        keepingLaunch: Bool = false, _ input: (inout State, inout Performance) -> Void
+    ) -> (index: Int, ticket: UInt64)? {
+        var performance = Performance()
         state.withLock { state in
-            var actions = input(&state)
-            // The rare stop first: testing `running` copies it, on every event.
+            input(&state, &performance)
+            // The rare stop last: testing `running` copies it, on every event.
             if let pending = state.pendingStop, state.running != nil {
                 state.pendingStop = nil
-                actions.append(pending)
+                perform([pending], on: &state, into: &performance)
             }
-            for position in actions.indices {
-                let action = actions[position]
-                switch action {
-                case .notify(let args):
-                    guard let onProgress = state.onProgress,
-                          !Self.isSuperseded(args, next: position + 1, of: actions) else { continue }
-                    state.lastTicket = queueProgressCallback(args, to: onProgress, state: &state)
-                case .startUpdate(let index):
-                    launches.append(.update(index: index, afterTicket: state.lastTicket))
-                case .startDriver:
-                    launches.append(.driver)
-                case .terminate, .kill:
-                    guard let running = state.running else {
-                        // Nothing to signal yet (a driver still being started): apply it then,
-                        // a kill winning over a terminate.
-                        if case .kill = action { state.pendingStop = .kill } else if state.pendingStop == nil { state.pendingStop = .terminate }
-                        continue
-                    }
-                    // The target is resolved here, under the lock, so a kill meant for one
-                    // update can never reach the next one.
-                    if case .kill = action {
-                        executor.enqueue { running.kill() }
-                    } else {
-                        executor.enqueue { running.terminate() }
-                    }
-                case .schedule(let timer, let delay):
-                    state.timers[timer]?.cancel()
-                    state.timers[timer] = Task.detached(executorPreference: EngineTaskExecutor.shared) { [weak self, clock] in
-                        guard (try? await clock.sleep(for: delay)) != nil, let self else { return }
-                        self.send { $0.machine.timerFired(timer) }
-                    }
-                case .cancel(let timer):
-                    state.timers.removeValue(forKey: timer)?.cancel()
-                case .complete(let result):
-                    let onCompleted = state.onCompleted
-                    let ticket = callbackQueue.enqueue { [self] in onCompleted?(self) }
-                    state.openBatch = nil
-                    state.completionTicket = ticket
-                    completed = (result, ticket, state.resultWaiters, state.completionDeliveredWaiters)
-                    state.resultWaiters = []
-                    state.completionDeliveredWaiters = []
-                    for timer in state.timers.values { timer.cancel() }
-                    state.timers = [:]
-                }
-            }
+            queueNotifications(on: &state, &performance, includingHeld: true)
         }
-        if let completed {
+        if let completed = performance.completed {
             for waiter in completed.waiters { waiter(completed.result) }
             for waiter in completed.delivered { callbackQueue.whenDelivered(completed.ticket, waiter) }
         }
         var kept: (index: Int, ticket: UInt64)?
-        for launch in launches {
+        for launch in performance.launches {
             switch launch {
             case .update(let index, let ticket) where keepingLaunch && kept == nil:
                 kept = (index, ticket)
@@ -419,22 +394,91 @@ public final class InstallationJob: Sendable {
         return kept
     }
 
-    /// Whether `args` is an update's progress and `actions[next]` announces that update's
-    /// progress too, with the same texts (only figures changed).
-    private static func isSuperseded(_ args: InstallationProgressChangedArgs, next: Int, of actions: [JobAction]) -> Bool {
-        guard case .progress(let index) = args.change, next < actions.count,
-              case .notify(let later) = actions[next], case .progress(index) = later.change else { return false }
-        return later.progress.currentUpdateMessage == args.progress.currentUpdateMessage
-            && later.progress.jobMessage == args.progress.jobMessage
+    /// Performs `actions` in order, under the lock (see `send`).
+    private func perform(_ actions: [JobAction], on state: inout State, into performance: inout Performance) {
+        for action in actions {
+            if case .notify(let args) = action {
+                guard state.onProgress != nil else { continue }
+                if let held = performance.held, !Self.supersedes(args, held) { performance.notifications.append(held) }
+                performance.held = args
+                if performance.notifications.count >= Self.notificationsQueuedAtOnce {
+                    queueNotifications(on: &state, &performance, includingHeld: false)
+                }
+                continue
+            }
+            // Nothing supersedes the held callback now: it goes out before what comes next.
+            if let held = performance.held {
+                performance.notifications.append(held)
+                performance.held = nil
+            }
+            switch action {
+            case .notify:
+                break
+            case .startUpdate(let index):
+                // After every callback so far: the child starts once they are delivered.
+                queueNotifications(on: &state, &performance, includingHeld: true)
+                performance.launches.append(.update(index: index, afterTicket: state.lastTicket))
+            case .startDriver:
+                performance.launches.append(.driver)
+            case .terminate, .kill:
+                guard let running = state.running else {
+                    // Nothing to signal yet (a driver still being started): apply it then,
+                    // a kill winning over a terminate.
+                    if case .kill = action { state.pendingStop = .kill } else if state.pendingStop == nil { state.pendingStop = .terminate }
+                    continue
+                }
+                // The target is resolved here, under the lock, so a kill meant for one
+                // update can never reach the next one.
+                if case .kill = action {
+                    executor.enqueue { running.kill() }
+                } else {
+                    executor.enqueue { running.terminate() }
+                }
+            case .schedule(let timer, let delay):
+                state.timers[timer]?.cancel()
+                state.timers[timer] = Task.detached(executorPreference: EngineTaskExecutor.shared) { [weak self, clock] in
+                    guard (try? await clock.sleep(for: delay)) != nil, let self else { return }
+                    self.send { $0.machine.timerFired(timer) }
+                }
+            case .cancel(let timer):
+                state.timers.removeValue(forKey: timer)?.cancel()
+            case .complete(let result):
+                // The completed callback comes after every progress callback (rule 9).
+                queueNotifications(on: &state, &performance, includingHeld: true)
+                let onCompleted = state.onCompleted
+                let ticket = callbackQueue.enqueue { [self] in onCompleted?(self) }
+                state.openBatch = nil
+                state.completionTicket = ticket
+                performance.completed = (result, ticket, state.resultWaiters, state.completionDeliveredWaiters)
+                state.resultWaiters = []
+                state.completionDeliveredWaiters = []
+                for timer in state.timers.values { timer.cancel() }
+                state.timers = [:]
+            }
+        }
     }
 
-    /// Queues a progress callback behind everything queued so far, in a batch with the job's
-    /// callbacks just before it when nothing came between. Called under the lock. Returns the
-    /// ticket of the item that delivers it.
-    private func queueProgressCallback(
-        _ args: InstallationProgressChangedArgs, to onProgress: @escaping InstallationProgressChangedCallback, state: inout State
-    ) -> UInt64 {
-        callbackQueue.enqueue(CollectionOfOne(args), joining: &state.openBatch) { [self] batch in
+    /// Whether `later`, an update's progress, makes `earlier` about the same update, with
+    /// the same texts, needless (only figures changed).
+    private static func supersedes(_ later: InstallationProgressChangedArgs, _ earlier: InstallationProgressChangedArgs) -> Bool {
+        guard case .progress(let index) = earlier.change, case .progress(index) = later.change else { return false }
+        return later.progress.currentUpdateMessage == earlier.progress.currentUpdateMessage
+            && later.progress.jobMessage == earlier.progress.jobMessage
+    }
+
+    /// Queues the progress callbacks collected so far (and the held one, with
+    /// `includingHeld`) behind everything queued, in a batch with the job's callbacks just
+    /// before them when nothing came between. Called under the lock.
+    private func queueNotifications(on state: inout State, _ performance: inout Performance, includingHeld: Bool) {
+        if includingHeld, let held = performance.held {
+            performance.notifications.append(held)
+            performance.held = nil
+        }
+        guard !performance.notifications.isEmpty else { return }
+        defer { performance.notifications.removeAll(keepingCapacity: true) }
+        // Collected only while there is a callback to call.
+        guard let onProgress = state.onProgress else { return }
+        state.lastTicket = callbackQueue.enqueue(performance.notifications, joining: &state.openBatch) { [self] batch in
             for args in batch { onProgress(self, args) }
         }
     }
