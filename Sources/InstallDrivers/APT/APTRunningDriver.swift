@@ -17,6 +17,8 @@ final class APTRunningDriver: RunningDriver {
         /// by `APTRunState` only then (`takeLines`), so a wake-up of the poller for a line or
         /// two costs a copy, not the whole path.
         var unread: [(stream: StandardStream?, text: String)] = []
+        /// How many of `unread` were taken already (`takeLines` takes a flood's in pieces).
+        var unreadTaken = 0
     }
 
     private let plan: APTPlan
@@ -112,19 +114,28 @@ final class APTRunningDriver: RunningDriver {
 
     /// The poller has read all it could for now (at most every `handOnInterval`): the lines
     /// read since the last time become reports, which it hands on itself when nothing else is
-    /// queued (the job only queues what they lead to).
+    /// queued (the job only queues what they lead to). A flood's wake-up reads up to a
+    /// megabyte: its lines are handed on `linesPerHandOn` at a time, so that their reports,
+    /// and the job's work on them, never pile up in arrays of tens of thousands.
     private func afterReads() {
-        let runsHere = state.withLock { state in
-            let made = takeLines(&state)
-            return !made.isEmpty && reports.enqueueToRunHere(made, joining: &state.queuedReports, handOn)
+        var more = true
+        while more {
+            let runsHere = state.withLock { state in
+                let made = takeLines(&state, atMost: Self.linesPerHandOn)
+                more = state.unreadTaken < state.unread.count
+                return !made.isEmpty && reports.enqueueToRunHere(made, joining: &state.queuedReports, handOn)
+            }
+            if runsHere { reports.runHere() }
         }
-        if runsHere { reports.runHere() }
     }
 
-    /// The reports of the lines read and not yet taken, in order. A Status-Fd line the tracker
-    /// could not read is counted on the job.
-    private func takeLines(_ state: inout State) -> [DriverReport] {
-        guard !state.unread.isEmpty else { return [] }
+    /// How many of apt's lines `afterReads` hands on at a time.
+    private static let linesPerHandOn = 512
+
+    /// The reports of the lines read and not yet taken (at most `limit` of them), in order. A
+    /// Status-Fd line the tracker could not read is counted on the job.
+    private func takeLines(_ state: inout State, atMost limit: Int = .max) -> [DriverReport] {
+        guard state.unreadTaken < state.unread.count else { return [] }
         var reports: [DriverReport] = []
         // Read once for all the lines taken together: they were all printed before it is read,
         // so it says the same to each, and a `stat` per finished package was a tenth of the
@@ -136,7 +147,8 @@ final class APTRunningDriver: RunningDriver {
             rebootList = read
             return read
         }
-        for line in state.unread {
+        let end = state.unread.count - state.unreadTaken > limit ? state.unreadTaken + limit : state.unread.count
+        for line in state.unread[state.unreadTaken..<end] {
             if let stream = line.stream {
                 reports += state.run.outputLine(line.text, on: stream)
                 continue
@@ -145,7 +157,12 @@ final class APTRunningDriver: RunningDriver {
             reports += state.run.statusLine(line.text, rebootList: readRebootList)
             reports += repeatElement(.ignoredLine, count: state.run.tracker.ignoredLines - ignoredBefore)
         }
-        state.unread.removeAll(keepingCapacity: true)
+        if end == state.unread.count {
+            state.unread.removeAll(keepingCapacity: true)
+            state.unreadTaken = 0
+        } else {
+            state.unreadTaken = end
+        }
         return reports
     }
 
