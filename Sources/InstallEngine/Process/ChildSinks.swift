@@ -8,8 +8,9 @@ public struct ChildSinks: Sendable {
     /// for a wake-up that read nothing. A reader whose lines come in bursts (apt's Status-Fd
     /// and dpkg's output) hands on what the lines led to here, in one go, instead of per line.
     public var afterReads: (@Sendable () -> Void)?
-    /// The least time between two calls of `afterReads`: the lines of wake-ups within it are
-    /// handed on together, at most this late. Zero calls it after every wake-up that read.
+    /// The least time from the end of one call of `afterReads` to the start of the next: the
+    /// lines of wake-ups within it are handed on together, at most this late. Zero calls it
+    /// after every wake-up that read.
     ///
     /// Above zero it also paces the reading: a pipe that was read waits this long before it is
     /// watched again, so a child that writes in a trickle (apt and dpkg write a line in several

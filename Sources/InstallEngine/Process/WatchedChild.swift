@@ -217,8 +217,11 @@ final class WatchedChild {
         }
         readSinceFlush = false
         afterReadsDue = nil
-        lastAfterReads = now
-        afterReads?()
+        guard let afterReads else { return }
+        afterReads()
+        // The interval runs from the end of the call, not from the wake-up: calls are at least
+        // that far apart however long one takes, or however late it starts on a loaded machine.
+        lastAfterReads = .now
     }
 
     /// The child is reaped and its group killed: stop watching the pidfd, start the drain, and
