@@ -74,6 +74,13 @@ struct APTRunState {
     /// One Status-Fd line. `rebootList` is read only when a package finishes.
     mutating func statusLine(_ line: String, rebootList: () -> Set<String>) -> [DriverReport] {
         var reports: [DriverReport] = []
+        statusLine(line, rebootList: rebootList, into: &reports)
+        return reports
+    }
+
+    /// `statusLine(_:rebootList:)`, its reports appended to `reports` (a flood's lines share one
+    /// array).
+    mutating func statusLine(_ line: String, rebootList: () -> Set<String>, into reports: inout [DriverReport]) {
         // apt fetches every file before dpkg's first run; a dlstatus line read after dpkg's output
         // started a package only arrived late (another pipe) and must not bring the text back.
         if line.hasPrefix("dlstatus:"), started.isEmpty,
@@ -96,7 +103,7 @@ struct APTRunState {
                     active = index
                     if stopRequested { tellStopping(index, into: &reports) }
                 }
-                reports += progress.reports(about: index)
+                progress.append(about: index, to: &reports)
             case .finished(let end):
                 guard !finished.contains(index) else { continue }
                 noteStatusOrder(of: index)
@@ -128,16 +135,21 @@ struct APTRunState {
                 continue
             }
         }
-        return reports
     }
 
     /// One line apt or dpkg printed.
     mutating func outputLine(_ line: String, on stream: StandardStream) -> [DriverReport] {
+        var reports: [DriverReport] = []
+        outputLine(line, on: stream, into: &reports)
+        return reports
+    }
+
+    /// `outputLine(_:on:)`, its reports appended to `reports`.
+    mutating func outputLine(_ line: String, on stream: StandardStream, into reports: inout [DriverReport]) {
         // dpkg redraws "(Reading database ... 45%" with carriage returns: keep what a terminal
         // would show last, not every step.
         // (On bytes: Foundation's `contains` of a string was a fifth of the poller's time.)
         let line = line.utf8.contains(UInt8(ascii: "\r")) ? String(line.split(separator: "\r", omittingEmptySubsequences: true).last ?? "") : line
-        var reports: [DriverReport] = []
         if let named = Self.packageWorkedOn(in: line).flatMap(index(of:)) {
             // dpkg's output is on this package now: every earlier package's lines have come.
             start(named, into: &reports)
@@ -154,7 +166,6 @@ struct APTRunState {
         } else if waitingOutput.count < Self.waitingOutputLimit {
             waitingOutput.append((stream, line))
         }
-        return reports
     }
 
     /// The operator asked to stop: messages for the packages apt finishes first.

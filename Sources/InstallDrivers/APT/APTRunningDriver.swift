@@ -150,11 +150,11 @@ final class APTRunningDriver: RunningDriver {
         let end = state.unread.count - state.unreadTaken > limit ? state.unreadTaken + limit : state.unread.count
         for line in state.unread[state.unreadTaken..<end] {
             if let stream = line.stream {
-                reports += state.run.outputLine(line.text, on: stream)
+                state.run.outputLine(line.text, on: stream, into: &reports)
                 continue
             }
             let ignoredBefore = state.run.tracker.ignoredLines
-            reports += state.run.statusLine(line.text, rebootList: readRebootList)
+            state.run.statusLine(line.text, rebootList: readRebootList, into: &reports)
             reports += repeatElement(.ignoredLine, count: state.run.tracker.ignoredLines - ignoredBefore)
         }
         if end == state.unread.count {
