@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// Builds one JSON object as UTF-8 with its fields in the order they are added, so events read
 /// like the contract in PRODUCT.md.
 ///
@@ -33,7 +39,16 @@ public struct JSONObject {
     /// Numbers are rounded to two decimals and keep one at least (`42.0`), as in the
     /// contract's examples; infinities and NaN become `null`.
     public mutating func add(_ key: String, _ value: Double) {
-        addRaw(key, Self.number(value))
+        addKey(key)
+        Self.appendNumber(value, to: &buffer)
+    }
+
+    /// A date as an RFC 3339 string in UTC with milliseconds (`RFC3339`).
+    public mutating func add(_ key: String, date: Date) {
+        addKey(key)
+        buffer.append(UInt8(ascii: "\""))
+        RFC3339.append(date, to: &buffer)
+        buffer.append(UInt8(ascii: "\""))
     }
 
     public mutating func add(_ key: String, _ value: JSONValue) { addRaw(key, value.json) }
@@ -72,6 +87,12 @@ public struct JSONObject {
         return bytes
     }
 
+    /// The object as UTF-8, made of its own buffer: no copy (an event is written once).
+    public consuming func finished() -> [UInt8] {
+        buffer.append(UInt8(ascii: "}"))
+        return buffer
+    }
+
     /// A JSON string literal: quotes, backslashes and every control character escaped (and
     /// U+2028/U+2029, which some JavaScript parsers take for line ends).
     public static func quoted(_ value: String) -> String {
@@ -82,10 +103,37 @@ public struct JSONObject {
 
     /// `value` as JSON: two decimals at most, one at least; `null` when not finite.
     public static func number(_ value: Double) -> String {
-        guard value.isFinite else { return "null" }
-        let rounded = (value * 100).rounded() / 100
-        if rounded == rounded.rounded(), abs(rounded) < 1e15 { return String(Int64(rounded)) + ".0" }
-        return String(rounded)
+        var bytes: [UInt8] = []
+        appendNumber(value, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `number(_:)`, appended to `buffer`. Below 10^13 the digits are written here, without a
+    /// string per number: the hundredths are an exact integer there, and the shortest decimal
+    /// that reads back as `hundredths / 100` (what `String(_:)` writes) is those digits.
+    private static func appendNumber(_ value: Double, to buffer: inout [UInt8]) {
+        guard value.isFinite else {
+            buffer.append(contentsOf: "null".utf8)
+            return
+        }
+        let hundredths = (value * 100).rounded()
+        guard abs(hundredths) < 1e15 else {
+            let rounded = hundredths / 100
+            if rounded == rounded.rounded(), abs(rounded) < 1e15 {
+                appendInteger(Int64(rounded), to: &buffer)
+                buffer.append(contentsOf: ".0".utf8)
+            } else {
+                buffer.append(contentsOf: String(rounded).utf8)
+            }
+            return
+        }
+        let whole = Int64(hundredths)
+        if whole < 0 { buffer.append(UInt8(ascii: "-")) }
+        appendInteger(Int64(whole.magnitude / 100), to: &buffer)
+        buffer.append(UInt8(ascii: "."))
+        let fraction = UInt8(whole.magnitude % 100)
+        buffer.append(UInt8(ascii: "0") + fraction / 10)
+        if fraction % 10 != 0 { buffer.append(UInt8(ascii: "0") + fraction % 10) }
     }
 
     // MARK: - Private
@@ -98,10 +146,20 @@ public struct JSONObject {
     }
 
     private static func appendInteger(_ value: Int64, to buffer: inout [UInt8]) {
-        if value >= 0 && value < 10 {
-            buffer.append(UInt8(ascii: "0") + UInt8(value))
-        } else {
-            buffer.append(contentsOf: String(value).utf8)
+        if value < 0 { buffer.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        // The digits from the last, into their places at the end of the buffer.
+        var count = 1
+        var rest = magnitude / 10
+        while rest > 0 {
+            count += 1
+            rest /= 10
+        }
+        let start = buffer.count
+        buffer.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: count))
+        for position in stride(from: start + count - 1, through: start, by: -1) {
+            buffer[position] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+            magnitude /= 10
         }
     }
 
@@ -109,6 +167,11 @@ public struct JSONObject {
         buffer.append(UInt8(ascii: "\""))
         var value = value
         value.withUTF8 { utf8 in
+            // Most strings (every key, most texts) have nothing to escape: copied whole.
+            guard utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 >= 0x7F }) else {
+                buffer.append(contentsOf: utf8)
+                return
+            }
             var runStart = 0
             var index = 0
             while index < utf8.count {

@@ -9,6 +9,14 @@ import Foundation
 public enum RFC3339 {
     /// `date` in UTC with milliseconds (dates before 1970 and after 9999 included).
     public static func string(from date: Date) -> String {
+        var bytes: [UInt8] = []
+        append(date, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `string(from:)`, its 24 bytes appended to `bytes` (the JSON writer's buffer: no string
+    /// made per event).
+    public static func append(_ date: Date, to bytes: inout [UInt8]) {
         let interval = date.timeIntervalSince1970
         // Rounded, not truncated: a whole millisecond is rarely exact in binary, and truncating
         // would write most of them 1 ms early.
@@ -16,10 +24,11 @@ public enum RFC3339 {
         let (days, dayMilliseconds) = floorDivision(totalMilliseconds, 86_400_000)
         let (year, month, day) = civilDate(daysSinceEpoch: Int(days))
         let seconds = Int(dayMilliseconds / 1000)
-        var bytes = [UInt8](repeating: 0, count: 24)
+        let start = bytes.count
+        bytes.append(contentsOf: repeatElement(0, count: 24))
         func put(_ value: Int, at offset: Int, width: Int) {
             var value = value
-            for position in stride(from: offset + width - 1, through: offset, by: -1) {
+            for position in stride(from: start + offset + width - 1, through: start + offset, by: -1) {
                 bytes[position] = UInt8(ascii: "0") + UInt8(value % 10)
                 value /= 10
             }
@@ -31,10 +40,13 @@ public enum RFC3339 {
         put(seconds / 60 % 60, at: 14, width: 2)
         put(seconds % 60, at: 17, width: 2)
         put(Int(dayMilliseconds % 1000), at: 20, width: 3)
-        for (offset, character) in [(4, "-"), (7, "-"), (10, "T"), (13, ":"), (16, ":"), (19, "."), (23, "Z")] as [(Int, Unicode.Scalar)] {
-            bytes[offset] = UInt8(ascii: character)
-        }
-        return String(decoding: bytes, as: UTF8.self)
+        bytes[start + 4] = UInt8(ascii: "-")
+        bytes[start + 7] = UInt8(ascii: "-")
+        bytes[start + 10] = UInt8(ascii: "T")
+        bytes[start + 13] = UInt8(ascii: ":")
+        bytes[start + 16] = UInt8(ascii: ":")
+        bytes[start + 19] = UInt8(ascii: ".")
+        bytes[start + 23] = UInt8(ascii: "Z")
     }
 
     /// Reads what `string(from:)` writes directly; any other RFC 3339 form (an offset, no

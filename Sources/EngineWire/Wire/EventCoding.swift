@@ -97,7 +97,7 @@ public enum EventCoding {
             if let mark = completion.result.mark { object.add("mark", mark.rawValue) }
             if completion.result.skipped { object.add("skipped", true) }
             if !completion.result.reportedErrors.isEmpty { object.add("errors", strings: completion.result.reportedErrors) }
-            if let startedAt = completion.result.startedAt { object.add("startedAt", RFC3339.string(from: startedAt)) }
+            if let startedAt = completion.result.startedAt { object.add("startedAt", date: startedAt) }
         case .jobAbortRequested(let request):
             object.add("event", "job.abortRequested")
             object.add("job", request.job)
@@ -116,8 +116,8 @@ public enum EventCoding {
             object.add("event", "job.cleanedUp")
             object.add("job", cleanUp.job)
         }
-        object.add("time", RFC3339.string(from: event.time))
-        return object.bytes
+        object.add("time", date: event.time)
+        return object.finished()
     }
 
     /// Reads the event named `name` (the object's `"event"`); `nil` for a name this version does
