@@ -238,8 +238,9 @@ enum APTBenchmarks {
     /// A synthetic Status-Fd stream of 5,000 packages (a `dlstatus` line each, then `pmstatus`
     /// Preparing, Unpacking, Preparing to configure, Configuring, Installed per package):
     /// first through `APTTransactionTracker` alone, then through the whole path, the real
-    /// `APTDriver` reading it from a stand-in apt-get on a JobQueue with a counting subscriber.
-    /// Prints this process's CPU seconds for each; goal ≤ 0.1 s.
+    /// `APTDriver` reading it from a stand-in apt-get on a JobQueue, with a subscriber that only
+    /// counts, then with one that encodes every event as JSON (as `--json` and the daemon's
+    /// clients do). Prints this process's CPU seconds for each; goal ≤ 0.1 s.
     static func aptStatusStream() async {
         let count = 5000
         let names = (0..<count).map { String(format: "stream-%05d", $0) }
@@ -281,25 +282,39 @@ enum APTBenchmarks {
             return
         }
         let plan = APTPlan(job: PackageJob(request: .install(names)), environment: environment, changes: changes, downloads: downloads)
+        print("  whole path (stand-in apt-get → ProcessBackend → APTDriver/APTRunState → JobQueue/JobMachine → subscriber):")
+        let peakBefore = memoryUsage().peakKiB
+        await wholePath(plan: plan, aptGet: fakeAptGet, subscriber: "a counting subscriber") { _ in }
+        print("      the process's peak resident memory grew by \((memoryUsage().peakKiB - peakBefore) / 1024) MiB")
+        // What `--json` and the daemon's clients cost on top: every event encoded as a line.
+        await wholePath(plan: plan, aptGet: fakeAptGet, subscriber: "a subscriber encoding every event as JSON") { event in
+            _ = EventCoding.encode(event)
+        }
+    }
+
+    /// Runs `plan`'s stand-in apt-get through a fresh queue with `handle` as its subscriber and
+    /// prints this process's CPU for it and its page faults.
+    private static func wholePath(plan: APTPlan, aptGet: String, subscriber: String, _ handle: @escaping @Sendable (EngineEvent) -> Void) async {
         let queue = JobQueue(backend: ProcessBackend(), configuration: EngineConfiguration(rebootMarkerPath: "/nonexistent/installtop-bench"))
         let events = EventCounter()
-        queue.subscribe { _ in events.add() }
-        let before = memoryUsage()
+        queue.subscribe { event in
+            events.add()
+            handle(event)
+        }
+        let faultsBefore = memoryUsage().faults
         let engineCPU = cpuSeconds()
         let wall = await ContinuousClock().measure {
-            _ = try? queue.submit(name: "stream", updates: plan.updates, driver: APTDriver(plan: plan, aptGet: fakeAptGet))
+            _ = try? queue.submit(name: "stream", updates: plan.updates, driver: APTDriver(plan: plan, aptGet: aptGet))
             await queue.waitUntilIdle()
         }
         let engineSeconds = cpuSeconds() - engineCPU
-        let after = memoryUsage()
+        let faults = memoryUsage().faults - faultsBefore
         let results = queue.snapshot().jobs.first?.updates.map(\.result.resultCode) ?? []
-        print("  whole path (stand-in apt-get → ProcessBackend → APTDriver/APTRunState → JobQueue/JobMachine → subscriber):")
-        print("    \(String(format: "%.3f", engineSeconds)) s CPU (goal ≤ 0.1 s), wall \(milliseconds(wall)), \(events.count) events, "
-            + "\(results.filter { $0 == .succeeded }.count) of \(count) updates succeeded")
+        print("    with \(subscriber): \(String(format: "%.3f", engineSeconds)) s CPU (goal ≤ 0.1 s), wall \(milliseconds(wall)), "
+            + "\(events.count) events, \(results.filter { $0 == .succeeded }.count) of \(plan.changes.count) updates succeeded")
         // Each page of memory first touched is a fault, in the kernel's time: before a flood's
         // reports and actions went through in pieces, their arrays were a quarter of this CPU.
-        print("    \(after.faults - before.faults) page faults; the process's peak resident memory grew by "
-            + "\((after.peakKiB - before.peakKiB) / 1024) MiB")
+        print("      \(faults) page faults")
     }
 
     /// What apt prints on Status-Fd for `names`: a `dlstatus` line per file, `Running dpkg`,
