@@ -74,6 +74,12 @@ public final class InstallationJob: Sendable {
         /// The progress callbacks queued last, which later ones join while their item is the
         /// callback queue's last and has not started.
         var openBatch: SerialWorkBatch<InstallationProgressChangedArgs>?
+        /// Progress callbacks not queued yet, in order, up to `notificationsQueuedAtOnce`;
+        /// queued before the lock is released. Kept here so its storage serves every send.
+        var notifications: [InstallationProgressChangedArgs] = []
+        /// Whether the last of `notifications` came directly before what is performed next,
+        /// so that a later snapshot of the same update may take its place.
+        var lastNotificationIsReplaceable = false
         var completionTicket: UInt64?
         var onProgress: InstallationProgressChangedCallback?
         var onCompleted: InstallationCompletedCallback?
@@ -320,17 +326,12 @@ public final class InstallationJob: Sendable {
 
     // MARK: - Performing the machine's actions
 
-    /// What performing the machine's actions under the lock leaves to do: the starts and the
-    /// completion's waiters (after the lock is released), and progress callbacks not queued yet.
+    /// What performing the machine's actions under the lock leaves to do after it is
+    /// released: the starts and the completion's waiters.
     private struct Performance {
         var launches: [Launch] = []
         var completed: (result: InstallationResult, ticket: UInt64,
                         waiters: [@Sendable (InstallationResult) -> Void], delivered: [@Sendable () -> Void])?
-        /// The latest progress callback, held until the next action shows whether it is
-        /// superseded.
-        var held: InstallationProgressChangedArgs?
-        /// Progress callbacks to queue together, in order, up to `notificationsQueuedAtOnce`.
-        var notifications: [InstallationProgressChangedArgs] = []
     }
 
     /// How many progress callbacks are queued at once: one turn of the callback queue's lock
@@ -374,7 +375,7 @@ public final class InstallationJob: Sendable {
                 state.pendingStop = nil
                 perform([pending], on: &state, into: &performance)
             }
-            queueNotifications(on: &state, &performance, includingHeld: true)
+            queueNotifications(on: &state)
         }
         if let completed = performance.completed {
             for waiter in completed.waiters { waiter(completed.result) }
@@ -399,24 +400,23 @@ public final class InstallationJob: Sendable {
         for action in actions {
             if case .notify(let args) = action {
                 guard state.onProgress != nil else { continue }
-                if let held = performance.held, !Self.supersedes(args, held) { performance.notifications.append(held) }
-                performance.held = args
-                if performance.notifications.count >= Self.notificationsQueuedAtOnce {
-                    queueNotifications(on: &state, &performance, includingHeld: false)
+                if state.lastNotificationIsReplaceable, let last = state.notifications.last, Self.supersedes(args, last) {
+                    state.notifications[state.notifications.count - 1] = args
+                } else {
+                    if state.notifications.count >= Self.notificationsQueuedAtOnce { queueNotifications(on: &state) }
+                    state.notifications.append(args)
                 }
+                state.lastNotificationIsReplaceable = true
                 continue
             }
-            // Nothing supersedes the held callback now: it goes out before what comes next.
-            if let held = performance.held {
-                performance.notifications.append(held)
-                performance.held = nil
-            }
+            // What comes after this action is no longer directly after the last callback.
+            state.lastNotificationIsReplaceable = false
             switch action {
             case .notify:
                 break
             case .startUpdate(let index):
                 // After every callback so far: the child starts once they are delivered.
-                queueNotifications(on: &state, &performance, includingHeld: true)
+                queueNotifications(on: &state)
                 performance.launches.append(.update(index: index, afterTicket: state.lastTicket))
             case .startDriver:
                 performance.launches.append(.driver)
@@ -444,7 +444,7 @@ public final class InstallationJob: Sendable {
                 state.timers.removeValue(forKey: timer)?.cancel()
             case .complete(let result):
                 // The completed callback comes after every progress callback (rule 9).
-                queueNotifications(on: &state, &performance, includingHeld: true)
+                queueNotifications(on: &state)
                 let onCompleted = state.onCompleted
                 let ticket = callbackQueue.enqueue { [self] in onCompleted?(self) }
                 state.openBatch = nil
@@ -466,19 +466,18 @@ public final class InstallationJob: Sendable {
             && later.progress.jobMessage == earlier.progress.jobMessage
     }
 
-    /// Queues the progress callbacks collected so far (and the held one, with
-    /// `includingHeld`) behind everything queued, in a batch with the job's callbacks just
-    /// before them when nothing came between. Called under the lock.
-    private func queueNotifications(on state: inout State, _ performance: inout Performance, includingHeld: Bool) {
-        if includingHeld, let held = performance.held {
-            performance.notifications.append(held)
-            performance.held = nil
+    /// Queues the progress callbacks collected so far behind everything queued, in a batch
+    /// with the job's callbacks just before them when nothing came between. Called under the
+    /// lock.
+    private func queueNotifications(on state: inout State) {
+        guard !state.notifications.isEmpty else { return }
+        defer {
+            state.notifications.removeAll(keepingCapacity: true)
+            state.lastNotificationIsReplaceable = false
         }
-        guard !performance.notifications.isEmpty else { return }
-        defer { performance.notifications.removeAll(keepingCapacity: true) }
         // Collected only while there is a callback to call.
         guard let onProgress = state.onProgress else { return }
-        state.lastTicket = callbackQueue.enqueue(performance.notifications, joining: &state.openBatch) { [self] batch in
+        state.lastTicket = callbackQueue.enqueue(state.notifications, joining: &state.openBatch) { [self] batch in
             for args in batch { onProgress(self, args) }
         }
     }
