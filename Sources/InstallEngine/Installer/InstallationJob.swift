@@ -445,6 +445,8 @@ public final class InstallationJob: Sendable {
             case .complete(let result):
                 // The completed callback comes after every progress callback (rule 9).
                 queueNotifications(on: &state)
+                // No callback comes after it: the buffer of a flood's callbacks goes too.
+                state.notifications = []
                 let onCompleted = state.onCompleted
                 let ticket = callbackQueue.enqueue { [self] in onCompleted?(self) }
                 state.openBatch = nil
