@@ -9,7 +9,7 @@ public enum JobAction: Sendable {
     /// Answer with `updateLaunched(at:)`, then `updateEnded(at:…)`.
     case startUpdate(index: Int)
     /// Start the job's driver, which runs every update of the job and reports their lifecycles.
-    /// Answer with `driverUpdateStarted`/`driverReport`/`driverUpdateFinished`, then `driverEnded`.
+    /// Answer with `driverReported` for each of its reports, then `driverEnded`.
     case startDriver
     /// Ask what runs to stop gracefully: SIGTERM to the running child's process group, or for a
     /// driver a stop at its next safe point (rule 24).

@@ -11,13 +11,6 @@ extension JobMachine {
     /// when the driver first speaks of it). Refused as a protocol error (rule 22) unless the job
     /// `acceptsAddedUpdates` and its driver runs, or when `update.id` is the id of an update the
     /// job has: the driver reports on that one by its index.
-    public mutating func driverUpdateAdded(_ update: Update, now: Date) -> [JobAction] {
-        var actions: [JobAction] = []
-        driverUpdateAdded(update, now: now, into: &actions)
-        return actions
-    }
-
-    /// `driverUpdateAdded(_:now:)`, appending its actions to `actions`.
     mutating func driverUpdateAdded(_ update: Update, now: Date, into actions: inout [JobAction]) {
         guard phase == .driverRunning, acceptsAddedUpdates, !updates.contains(where: { $0.id == update.id }) else {
             countProtocolError()

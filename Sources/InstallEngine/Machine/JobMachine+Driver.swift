@@ -20,7 +20,7 @@ extension JobMachine {
         case .unstartedUpdatesFinished(let verdict): driverUnstartedUpdatesFinished(verdict: verdict, now: now, into: &actions)
         case .jobProgress(let percent): driverJobProgress(percent, into: &actions)
         case .jobMessage(let text): driverJobMessage(text, into: &actions)
-        case .ignoredLine: _ = driverIgnoredLine()
+        case .ignoredLine: driverIgnoredLine()
         }
     }
 
@@ -33,59 +33,6 @@ extension JobMachine {
 
     /// The driver started update `index`. A start of an update outside the plan, or of one that
     /// already started, is a protocol error: counted and ignored (rule 22).
-    public mutating func driverUpdateStarted(at index: Int, now: Date) -> [JobAction] {
-        var actions: [JobAction] = []
-        driverUpdateStarted(at: index, now: now, into: &actions)
-        return actions
-    }
-
-    /// The driver reported something about update `index`; see `receive(_:fromUpdateAt:)`.
-    /// An index outside the plan is a protocol error (rule 22).
-    public mutating func driverReport(_ report: UpdateReport, about index: Int) -> [JobAction] {
-        var actions: [JobAction] = []
-        driverReport(report, about: index, into: &actions)
-        return actions
-    }
-
-    /// The driver says update `index` ended. An update that never started is started first (a
-    /// driver may report a skipped step at once), unless the verdict is that it never started
-    /// (`aborted` with `callCancelled`); a second verdict is a protocol error.
-    /// With `stopOnFailure`, a failure asks the driver to stop at its next safe point (rule 18).
-    public mutating func driverUpdateFinished(at index: Int, verdict: DriverVerdict, now: Date) -> [JobAction] {
-        var actions: [JobAction] = []
-        driverUpdateFinished(at: index, verdict: verdict, now: now, into: &actions)
-        return actions
-    }
-
-    /// The driver ended the job before some of its updates: each update that has not started
-    /// gets `verdict`, as `driverUpdateFinished` gives it; updates in progress or finished keep
-    /// theirs. The machine, not the driver, knows which have started.
-    public mutating func driverUnstartedUpdatesFinished(verdict: DriverVerdict, now: Date) -> [JobAction] {
-        var actions: [JobAction] = []
-        driverUnstartedUpdatesFinished(verdict: verdict, now: now, into: &actions)
-        return actions
-    }
-
-    /// The driver's own figure for the whole job. A figure outside 0…100 is a protocol error; one
-    /// below the highest so far changes nothing (rule 6: the job's percent never goes down). The
-    /// change is announced as progress of the current update.
-    public mutating func driverJobProgress(_ percent: Double) -> [JobAction] {
-        var actions: [JobAction] = []
-        driverJobProgress(percent, into: &actions)
-        return actions
-    }
-
-    /// The driver could not read a line of its tool: counted with the job's ignored channel
-    /// lines (`malformedChannelLines`), as a child's unreadable progress line is; nothing else
-    /// changes. Nothing is counted once the job has completed: its result was given.
-    public mutating func driverIgnoredLine() -> [JobAction] {
-        guard !isCompleted else { return [] }
-        countIgnoredLine()
-        return []
-    }
-
-    // MARK: - The inputs, appending their actions
-
     private mutating func driverUpdateStarted(at index: Int, now: Date, into actions: inout [JobAction]) {
         guard phase == .driverRunning, resultList.indices.contains(index), resultList[index].resultCode == .notStarted else {
             countProtocolError()
@@ -94,6 +41,8 @@ extension JobMachine {
         markStarted(at: index, now: now, into: &actions)
     }
 
+    /// The driver reported something about update `index`; see `receive(_:fromUpdateAt:)`.
+    /// An index outside the plan is a protocol error (rule 22).
     private mutating func driverReport(_ report: UpdateReport, about index: Int, into actions: inout [JobAction]) {
         guard phase == .driverRunning, resultList.indices.contains(index) else {
             countProtocolError()
@@ -102,6 +51,10 @@ extension JobMachine {
         receive(report, fromUpdateAt: index, into: &actions)
     }
 
+    /// The driver says update `index` ended. An update that never started is started first (a
+    /// driver may report a skipped step at once), unless the verdict is that it never started
+    /// (`aborted` with `callCancelled`); a second verdict is a protocol error.
+    /// With `stopOnFailure`, a failure asks the driver to stop at its next safe point (rule 18).
     private mutating func driverUpdateFinished(at index: Int, verdict: DriverVerdict, now: Date, into actions: inout [JobAction]) {
         guard phase == .driverRunning, resultList.indices.contains(index), !resultList[index].resultCode.isFinal else {
             countProtocolError()
@@ -131,6 +84,9 @@ extension JobMachine {
         if stoppedByFailure, !wasStopped, !abortRequested { actions.append(.terminate) }
     }
 
+    /// The driver ended the job before some of its updates: each update that has not started
+    /// gets `verdict`, as `driverUpdateFinished` gives it; updates in progress or finished keep
+    /// theirs. The machine, not the driver, knows which have started.
     private mutating func driverUnstartedUpdatesFinished(verdict: DriverVerdict, now: Date, into actions: inout [JobAction]) {
         guard phase == .driverRunning else {
             countProtocolError()
@@ -141,6 +97,9 @@ extension JobMachine {
         }
     }
 
+    /// The driver's own figure for the whole job. A figure outside 0…100 is a protocol error; one
+    /// below the highest so far changes nothing (rule 6: the job's percent never goes down). The
+    /// change is announced as progress of the current update.
     private mutating func driverJobProgress(_ percent: Double, into actions: inout [JobAction]) {
         guard phase == .driverRunning else { return }
         guard percent.isFinite, percent >= 0, percent <= 100 else {
@@ -149,6 +108,14 @@ extension JobMachine {
         }
         guard raiseDriverJobPercent(to: percent) else { return }
         notify(.progress(index: currentIndex), into: &actions)
+    }
+
+    /// The driver could not read a line of its tool: counted with the job's ignored channel
+    /// lines (`malformedChannelLines`), as a child's unreadable progress line is; nothing else
+    /// changes. Nothing is counted once the job has completed: its result was given.
+    private mutating func driverIgnoredLine() {
+        guard !isCompleted else { return }
+        countIgnoredLine()
     }
 
     /// The driver's processes are gone (rule 23). Every update it did not finish gets a result:

@@ -5,13 +5,6 @@ extension JobMachine {
     /// change is announced as progress of the current update, whose snapshot carries the text;
     /// the same text again changes nothing. Taken only while the driver runs: a driver's text
     /// after the job completed would change a settled job.
-    public mutating func driverJobMessage(_ text: String?) -> [JobAction] {
-        var actions: [JobAction] = []
-        driverJobMessage(text, into: &actions)
-        return actions
-    }
-
-    /// `driverJobMessage(_:)`, appending its actions to `actions`.
     mutating func driverJobMessage(_ text: String?, into actions: inout [JobAction]) {
         guard phase == .driverRunning else { return }
         let text = text?.isEmpty == true ? nil : text
