@@ -111,8 +111,16 @@ struct FleetHarnessTests {
         let namespace = "itop-\(id)-h1"
         let folder = "/tmp/itop-fleet-\(id)"
         let exited = try FleetCommand.check(["/bin/sh", "-c", "echo $$"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
-        try "\(exited) 1\n".write(toFile: folder + "/owner", atomically: true, encoding: .utf8)
+        // Other suites' fleets sweep stale runs as they are set up, at any moment: this one is
+        // owned by this process until its sleeper is inside (a sweep that took it for stale
+        // earlier deleted the namespace under `ip netns exec`, and the sleeper never ran). Made
+        // under another name and renamed, as FleetRun makes its folders, so that no sweep sees
+        // the folder without its owner file.
+        let staging = "/tmp/.itop-fleet-\(id)"
+        try FileManager.default.createDirectory(atPath: staging, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(atPath: staging) }
+        try FleetTestHosts.ownerText(of: getpid()).write(toFile: staging + "/owner", atomically: false, encoding: .utf8)
+        try #require(rename(staging, folder) == 0)
         try FleetCommand.check(["/usr/sbin/ip", "netns", "add", namespace])
         let sleeper = try FleetCommand.check([
             "/bin/sh", "-c", "/usr/sbin/ip netns exec \(namespace) sleep 600 </dev/null >/dev/null 2>&1 & echo $!",
@@ -128,6 +136,8 @@ struct FleetHarnessTests {
         // `ip netns exec` enters the namespace, then becomes `sleep`: until then the sweep,
         // which ends the processes in the namespace, cannot see it (a loaded CI run was there).
         try #require(await eventually { commandLine(of: sleeperPID) == "sleep 600" })
+        // Now its owner is gone: replaced in one rename, so a sweep reads one owner or the other.
+        try "\(exited) 1\n".write(toFile: folder + "/owner", atomically: true, encoding: .utf8)
 
         let live = try FleetTestHosts(count: 1)
         defer { live.tearDown() }

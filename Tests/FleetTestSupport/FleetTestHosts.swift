@@ -190,6 +190,12 @@ public final class FleetTestHosts: Sendable {
         FleetRun.removeStale(tools: try FleetTools.find())
     }
 
+    /// What a fleet's owner file holds when process `pid` made it: a sweep leaves the fleet
+    /// alone while that process runs.
+    public static func ownerText(of pid: pid_t) -> String {
+        FleetRun.ownerText(of: pid)
+    }
+
     // MARK: - Setup
 
     private func index(_ host: Int) throws -> Int {
