@@ -99,4 +99,62 @@ struct APTResolveOnceTests {
         #expect(host.changes(since: HostPackageFingerprint()).isEmpty)
         return true
     }
+
+    @Test("Every package done before installtop reads apt's lines (the session waits for its history): the reboot is still lab-kernel's, exit 4")
+    func linesReadAfterDpkgEnded() async throws {
+        // The window lasts as long as the session waits for the history's lock (10 s): an
+        // attempt where dpkg took longer tests nothing and is made again in a fresh root.
+        for attempt in 1...3 {
+            if try await linesReadAfterDpkgEnded(lastAttempt: attempt == 3) { return }
+        }
+    }
+
+    /// One attempt of `linesReadAfterDpkgEnded`; false when the session began before dpkg had
+    /// installed every package (and `lastAttempt` is false).
+    private func linesReadAfterDpkgEnded(lastAttempt: Bool) async throws -> Bool {
+        let host = HostPackageFingerprint()
+        let apt = try APTTestRoot()
+        defer { apt.remove() }
+        try apt.publish([
+            TestPackage(name: "lab-base"),
+            TestPackage(name: "lab-app", depends: "lab-base"),
+            TestPackage(name: "lab-kernel", postinst: TestPackage.rebootRequestingPostinst),
+        ])
+        let folder = try TestFolder()
+        defer { folder.remove() }
+        // The history's folder lock, held here: the run session waits for it before it takes
+        // apt's lines over, while apt and dpkg go on. Every line then comes to the driver at
+        // once, so the reboot list is read after lab-kernel's postinst for every package.
+        let historyFolder = folder.path + "/history"
+        try FileManager.default.createDirectory(atPath: historyFolder, withIntermediateDirectories: false)
+        let lock = open(historyFolder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        try #require(lock >= 0 && flock(lock, LOCK_EX) == 0)
+        var locked = true
+        defer {
+            if locked { flock(lock, LOCK_UN) }
+            close(lock)
+        }
+
+        let process = try InstalltopProcess(["apt", "install", "lab-app", "lab-kernel", "--yes", "--json",
+                                             "--history-db", historyFolder + "/history.sqlite3", "--apt-config", apt.configuration],
+                                            in: folder)
+        try await waitUntil("dpkg to install every package") {
+            let states = (try? apt.states()) ?? [:]
+            return ["lab-base", "lab-app", "lab-kernel"].allSatisfy { states[$0]?.status == "ii" } || process.stdout.contains("job.started")
+        }
+        let windowHeld = !process.stdout.contains("job.started")
+        flock(lock, LOCK_UN)
+        locked = false
+        let result = try await process.finish(timeout: .seconds(90))
+        if !windowHeld, !lastAttempt { return false }
+        #expect(windowHeld, "the run session began before dpkg ended: the window was not held")
+
+        #expect(result.status == 4, "every package installed and one asked for a reboot; stderr: \(result.stderr)")
+        let completed = try result.jsonEvents().filter { $0.name == "update.completed" }
+        #expect(completed.map { $0.string("id") } == ["lab-base", "lab-app", "lab-kernel"])
+        #expect(completed.filter { $0.bool("rebootRequired") == true }.map { $0.string("id") } == ["lab-kernel"], "\(completed)")
+        #expect(try apt.states().filter { $0.value.status == "ii" }.keys.sorted() == ["lab-app", "lab-base", "lab-kernel"])
+        #expect(host.changes(since: HostPackageFingerprint()).isEmpty)
+        return true
+    }
 }

@@ -14,8 +14,12 @@ import InstallEngine
 ///   has moved on to another package or apt ends: its last lines may still be on their way, and
 ///   apt's exit status may still mark the last one (exit 100 with every package installed is
 ///   `succeededWithErrors`, not success).
-/// - Reboot: a package that appears in Debian's `reboot-required.pkgs` while apt works on it
-///   asked for one (rule 26); `rebootList` reads the list when asked.
+/// - Reboot: a package whose name was added to Debian's `reboot-required.pkgs` during the
+///   transaction asked for one (rule 26; a package's postinst lists its own name); `rebootList`
+///   reads the list when the package finishes. Whether the name came while apt was on that
+///   package cannot be told: the list is read when its line is, and the lines lag behind dpkg
+///   (under load, a later package's postinst has run by the time an earlier one's `Installed`
+///   is read).
 struct APTRunState {
     private(set) var tracker: APTTransactionTracker
     private let indexOf: [String: Int]
@@ -38,7 +42,8 @@ struct APTRunState {
     private var statusOrder: [Int: Int] = [:]
     /// Output before any package started, bounded.
     private var waitingOutput: [(StandardStream, String)] = []
-    private var rebootNames: Set<String>
+    /// The packages in `reboot-required.pkgs` before apt started: listed before, not asked now.
+    private let rebootListBefore: Set<String>
     private(set) var stopRequested = false
     /// The packages told "stopping after this package", each once.
     private var toldStopping: Set<Int> = []
@@ -56,7 +61,7 @@ struct APTRunState {
     init(plan: APTPlan, rebootListBefore: Set<String>) {
         tracker = APTTransactionTracker(job: "apt", plan: plan.changes, downloads: plan.downloads)
         indexOf = Dictionary(plan.changes.enumerated().map { ($1.package, $0) }, uniquingKeysWith: { first, _ in first })
-        rebootNames = rebootListBefore
+        self.rebootListBefore = rebootListBefore
         downloadStatus = APTDownloadStatus(downloads: plan.downloads)
     }
 
@@ -114,9 +119,8 @@ struct APTRunState {
                 let verdict: DriverVerdict
                 switch end.result {
                 case .succeeded, .succeededWithErrors, .skipped:
-                    let now = rebootList()
-                    let asked = now.contains(end.reference.update) && !rebootNames.contains(end.reference.update)
-                    rebootNames.formUnion(now)
+                    let package = end.reference.update
+                    let asked = rebootList().contains(package) && !rebootListBefore.contains(package)
                     verdict = DriverVerdict(resultCode: .succeeded, rebootRequired: asked)
                 case .failed, .aborted:
                     let reason = end.reason ?? "dpkg reported an error"
