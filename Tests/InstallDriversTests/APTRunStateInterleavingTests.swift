@@ -130,7 +130,7 @@ struct APTRunStateInterleavingTests {
             case .output(let number): engine.take(state.outputLine(Self.output[number].0, on: .stdout), line: number)
             }
         }
-        engine.take(state.aptEnded(.exited(100), plan: plan, finalStates: [:]), line: nil)
+        engine.take(state.aptEnded(.exited(100), plan: plan, finalStates: [:], rebootList: []), line: nil)
         return engine
     }
 

@@ -52,13 +52,13 @@ struct APTRunStateRetryTests {
     private static let installed = Dictionary(uniqueKeysWithValues: names.map { ($0, APTPackageState(status: "ii", version: "1.0")) })
 
     /// Every report of the run: the status lines first or the output first, then apt's exit 100.
-    private func run(statusFirst: Bool, finalStates: [String: APTPackageState]) -> [DriverReport] {
+    private func run(statusFirst: Bool, finalStates: [String: APTPackageState], rebootList: Set<String> = []) -> [DriverReport] {
         var state = APTRunState(plan: plan, rebootListBefore: [])
         var reports: [DriverReport] = []
         let status = { (state: inout APTRunState) in for line in Self.status { reports += state.statusLine(line, rebootList: { [] }) } }
         let output = { (state: inout APTRunState) in for line in Self.output { reports += state.outputLine(line, on: .stdout) } }
         if statusFirst { status(&state); output(&state) } else { output(&state); status(&state) }
-        reports += state.aptEnded(.exited(100), plan: plan, finalStates: finalStates)
+        reports += state.aptEnded(.exited(100), plan: plan, finalStates: finalStates, rebootList: rebootList)
         return reports
     }
 
@@ -66,6 +66,13 @@ struct APTRunStateRetryTests {
 
     private func verdict(of name: String, in reports: [DriverReport]) -> [DriverVerdict] {
         reports.compactMap { if case .updateFinished(index(name), let verdict) = $0 { verdict } else { nil } }
+    }
+
+    @Test("A package configured on apt's retry whose postinst listed it asked for a reboot")
+    func retryCarriesTheReboot() throws {
+        let reports = run(statusFirst: true, finalStates: Self.installed, rebootList: ["flaky"])
+        #expect(try #require(verdict(of: "flaky", in: reports).first).rebootRequired == true)
+        #expect(try #require(verdict(of: "user", in: reports).first).rebootRequired == nil)
     }
 
     @Test("dpkg configured both on apt's retry: each succeeds with its first attempt's error, and both attempts' lines come before its verdict",

@@ -124,7 +124,7 @@ struct APTRunStateTests {
             "pmconffile:/etc/lab-base.conf:59.0000:'/x/etc/lab-base.conf' '/x/etc/lab-base.conf.dpkg-new' 1 1",
             "pmstatus:dpkg-exec:59.0000:Running dpkg",
         ])).isEmpty)
-        let end = state.aptEnded(.exited(0), plan: plan, finalStates: ["lab-base": APTPackageState(status: "ii", version: "1.0")])
+        let end = state.aptEnded(.exited(0), plan: plan, finalStates: ["lab-base": APTPackageState(status: "ii", version: "1.0")], rebootList: [])
         #expect(end == [.updateFinished(index: 0, DriverVerdict(resultCode: .succeeded, rebootRequired: false))])
     }
 
@@ -136,7 +136,7 @@ struct APTRunStateTests {
         let reports = feed(&state, lines)
         #expect(finishedIndices(reports).isEmpty, "no output said dpkg moved past lab-base")
         let finals = ["lab-base": APTPackageState(status: "ii", version: "1.0"), "lab-app": APTPackageState(status: "ii", version: "2.0")]
-        #expect(state.aptEnded(.exited(0), plan: plan, finalStates: finals) == [
+        #expect(state.aptEnded(.exited(0), plan: plan, finalStates: finals, rebootList: []) == [
             .updateFinished(index: 0, DriverVerdict(resultCode: .succeeded, rebootRequired: false)),
             .updateFinished(index: 1, DriverVerdict(resultCode: .succeeded, rebootRequired: false)),
         ])
@@ -147,7 +147,7 @@ struct APTRunStateTests {
         let plan = plan([Self.base])
         var state = APTRunState(plan: plan, rebootListBefore: [])
         _ = feed(&state, installed("lab-base", at: "58.8235"))
-        let end = state.aptEnded(.exited(100), plan: plan, finalStates: ["lab-base": APTPackageState(status: "ii", version: "1.0")])
+        let end = state.aptEnded(.exited(100), plan: plan, finalStates: ["lab-base": APTPackageState(status: "ii", version: "1.0")], rebootList: [])
         #expect(end == [
             .update(index: 0, .error("apt-get exited with status 100")),
             .updateFinished(index: 0, DriverVerdict(resultCode: .succeeded, rebootRequired: false)),
@@ -170,7 +170,7 @@ struct APTRunStateTests {
         #expect(state.inFlight.isEmpty)
         let end = state.aptEnded(.exited(100), plan: plan, finalStates: [
             "lab-base": APTPackageState(status: "ii", version: "1.0"), "lab-app": APTPackageState(status: "iF", version: "2.0"),
-        ])
+        ], rebootList: [])
         #expect(end == [
             .updateFinished(index: 0, DriverVerdict(resultCode: .succeeded, rebootRequired: false)), .updateFinished(index: 1, expected),
         ], "no error added for apt's exit 100: lab-app failed")
@@ -182,7 +182,7 @@ struct APTRunStateTests {
         var state = APTRunState(plan: plan, rebootListBefore: [])
         let reports = feed(&state, ["pmerror:lab-app:amd64:60.0000:dependency problems - leaving unconfigured"])
         #expect(reports == [.updateStarted(index: 1)])
-        #expect(state.aptEnded(.exited(100), plan: plan, finalStates: [:]) == [
+        #expect(state.aptEnded(.exited(100), plan: plan, finalStates: [:], rebootList: []) == [
             .updateFinished(index: 1, .failed("dependency problems - leaving unconfigured")),
         ])
     }
@@ -287,7 +287,7 @@ struct APTRunStateTests {
         }
         let reports = feed(&state, installed("lab-base", at: "10.0000") + installed("lab-app", at: "50.0000")
             + installed("lab-quiet", at: "90.0000"), rebootList: listed)
-        let end = state.aptEnded(.exited(0), plan: plan, finalStates: [:])
+        let end = state.aptEnded(.exited(0), plan: plan, finalStates: [:], rebootList: [])
         let all = reports + end
         #expect(verdict(of: 0, in: all)?.rebootRequired == true, "lab-base appeared in the list while apt worked on it")
         #expect(verdict(of: 1, in: all)?.rebootRequired == false, "lab-app was listed before apt started")
@@ -303,7 +303,7 @@ struct APTRunStateTests {
         // the pipe together on a loaded machine; a real run lost lab-kernel's reboot this way).
         let reports = feed(&state, installed("lab-base", at: "10.0000") + installed("lab-app", at: "50.0000"),
                            rebootList: { ["lab-app"] })
-        let all = reports + state.aptEnded(.exited(0), plan: plan, finalStates: [:])
+        let all = reports + state.aptEnded(.exited(0), plan: plan, finalStates: [:], rebootList: [])
         #expect(verdict(of: 0, in: all)?.rebootRequired == false, "lab-base is not listed")
         #expect(verdict(of: 1, in: all)?.rebootRequired == true, "lab-app was added to the list during the transaction")
     }
@@ -349,7 +349,7 @@ struct APTRunStateTests {
         let end = state.aptEnded(.exited(0), plan: plan, finalStates: [
             "lab-base": APTPackageState(status: "ii", version: "1.0"), "lab-app": APTPackageState(status: "ii", version: "1.0"),
             "lab-old": APTPackageState(status: "rc", version: "0.9"),
-        ])
+        ], rebootList: [])
         #expect(verdict(of: 0, in: end) == DriverVerdict(resultCode: .succeeded, rebootRequired: false))
         #expect(!state.hasStarted(1))
         #expect(verdict(of: 1, in: end) == nil && !end.contains(.updateStarted(index: 1)), "\(end)")
@@ -369,7 +369,7 @@ struct APTRunStateTests {
             "lab-base": APTPackageState(status: "ii", version: "1.0"),
             "lab-app": APTPackageState(status: "ii", version: "2.0"),
             "lab-old": APTPackageState(status: "rc", version: "0.9"),
-        ])
+        ], rebootList: [])
         #expect(end == [
             .updateFinished(index: 0, DriverVerdict(resultCode: .succeeded, rebootRequired: false)),
             .updateStarted(index: 1),
@@ -382,6 +382,18 @@ struct APTRunStateTests {
         ])
     }
 
+    @Test("A package finished from dpkg's final state asked for a reboot when the list apt left names it and the list before did not")
+    func finalStatesCarryTheReboot() {
+        let plan = plan([Self.base, Self.app])
+        var state = APTRunState(plan: plan, rebootListBefore: ["lab-base"])
+        let end = state.aptEnded(.exited(0), plan: plan, finalStates: [
+            "lab-base": APTPackageState(status: "ii", version: "1.0"),
+            "lab-app": APTPackageState(status: "ii", version: "2.0"),
+        ], rebootList: ["lab-base", "lab-app"])
+        #expect(verdict(of: 0, in: end)?.rebootRequired == nil, "lab-base was listed before apt started: no word on it")
+        #expect(verdict(of: 1, in: end)?.rebootRequired == true, "lab-app was added to the list")
+    }
+
     @Test("A package dpkg does not show as wanted gets no verdict from apt's end (the engine fails it as not reached)")
     func finalStatesLeaveUnsatisfied() {
         let plan = plan([Self.base, Self.app])
@@ -389,7 +401,7 @@ struct APTRunStateTests {
         let end = state.aptEnded(.exited(100), plan: plan, finalStates: [
             "lab-base": APTPackageState(status: "iU", version: "1.0"),
             "lab-app": APTPackageState(status: "ii", version: "1.0"),
-        ])
+        ], rebootList: [])
         #expect(end.isEmpty, "lab-base is unpacked only; lab-app is still at its old version")
     }
 

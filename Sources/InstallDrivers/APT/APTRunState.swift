@@ -119,9 +119,7 @@ struct APTRunState {
                 let verdict: DriverVerdict
                 switch end.result {
                 case .succeeded, .succeededWithErrors, .skipped:
-                    let package = end.reference.update
-                    let asked = rebootList().contains(package) && !rebootListBefore.contains(package)
-                    verdict = DriverVerdict(resultCode: .succeeded, rebootRequired: asked)
+                    verdict = DriverVerdict(resultCode: .succeeded, rebootRequired: askedForReboot(end.reference.update, listed: rebootList()))
                 case .failed, .aborted:
                     let reason = end.reason ?? "dpkg reported an error"
                     if tracker.phase(at: index).map(Self.unpacked.contains) == true {
@@ -190,7 +188,9 @@ struct APTRunState {
     /// although no package did; then verdicts for packages apt did not report but dpkg shows
     /// done (`finalStates`: package → `ii 1.0`-like state and version). Packages dpkg never
     /// touched before a stop get nothing here: the engine ends them aborted, not started.
-    mutating func aptEnded(_ outcome: UpdateRunOutcome, plan: APTPlan, finalStates: [String: APTPackageState]) -> [DriverReport] {
+    /// `rebootList` is `reboot-required.pkgs` as apt left it: those verdicts' reboots.
+    mutating func aptEnded(_ outcome: UpdateRunOutcome, plan: APTPlan, finalStates: [String: APTPackageState],
+                           rebootList: Set<String>) -> [DriverReport] {
         var reports: [DriverReport] = []
         if showsDownloadStatus {
             showsDownloadStatus = false
@@ -213,7 +213,8 @@ struct APTRunState {
             // with errors).
             reports.append(.update(index: index, .progress(percent: 100, message: APTPackagePhase.doneWord(for: change.action))))
             reports.append(.updateFinished(index: index, DriverVerdict(
-                resultCode: .succeeded, reason: "configured again: dpkg shows it \(state.description) at the end; the first attempt failed: \(reason)")))
+                resultCode: .succeeded, reason: "configured again: dpkg shows it \(state.description) at the end; the first attempt failed: \(reason)",
+                rebootRequired: listedReboot(change.package, in: rebootList))))
         }
         awaitingRetry.removeAll()
         for (index, change) in plan.changes.enumerated() where !finished.contains(index) {
@@ -225,9 +226,23 @@ struct APTRunState {
             start(index, into: &reports)
             finished.insert(index)
             reports.append(.update(index: index, .progress(percent: 100, message: APTPackagePhase.doneWord(for: change.action))))
-            reports.append(.updateFinished(index: index, DriverVerdict(resultCode: .succeeded, reason: "dpkg shows it \(state.description)")))
+            reports.append(.updateFinished(index: index, DriverVerdict(
+                resultCode: .succeeded, reason: "dpkg shows it \(state.description)", rebootRequired: listedReboot(change.package, in: rebootList))))
         }
         return reports
+    }
+
+    /// Whether `package` asked for a reboot: `listed` (the list read after its end) has its
+    /// name and the list before apt started did not.
+    private func askedForReboot(_ package: String, listed: Set<String>) -> Bool {
+        listed.contains(package) && !rebootListBefore.contains(package)
+    }
+
+    /// For a verdict made from dpkg's final state, not from the package's end: true when it
+    /// asked for a reboot, else no word on it (rule 17 decides, as it does for any driver that
+    /// cannot tell).
+    private func listedReboot(_ package: String, in list: Set<String>) -> Bool? {
+        askedForReboot(package, listed: list) ? true : nil
     }
 
     /// The job's status text is a step of the repair after apt (or its outcome): a download

@@ -190,7 +190,8 @@ final class APTRunningDriver: RunningDriver {
                 runPendingTriggers(after: last)
             }
             let finalStates = APTPackageState.query(administrativeDirectory: plan.environment.administrativeDirectory)
-            deliver { $0.run.aptEnded(outcome, plan: plan, finalStates: finalStates) }
+            let rebootList = Self.rebootList(at: plan.environment.rebootPackagesPath)
+            deliver { $0.run.aptEnded(outcome, plan: plan, finalStates: finalStates, rebootList: rebootList) }
         }
         // The job hears of the end after everything apt said: the outcome settles in turn.
         reports.enqueue { [slot] in slot.settle(outcome) }
