@@ -13,11 +13,7 @@ struct APTCommandTests {
         return apt
     }
 
-    private let lab = [
-        TestPackage(name: "lab-base"),
-        TestPackage(name: "lab-app", depends: "lab-base"),
-        TestPackage(name: "lab-kernel", postinst: TestPackage.rebootRequestingPostinst),
-    ]
+    private let lab = TestPackage.appAndRebootingKernel
 
     @Test("--json: one update per package with versions, bars that never go down, the job at 100 %, reboot only where asked")
     func installInJSON() async throws {

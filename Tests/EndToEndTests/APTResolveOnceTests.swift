@@ -61,20 +61,15 @@ struct APTResolveOnceTests {
         ])
         let folder = try TestFolder()
         defer { folder.remove() }
-        // The history's folder lock, held here: the run session waits for it (up to 10 s) before
-        // it handles signals itself, which holds the window between the plan and that open.
-        let historyFolder = folder.path + "/history"
-        try FileManager.default.createDirectory(atPath: historyFolder, withIntermediateDirectories: false)
-        let lock = open(historyFolder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        try #require(lock >= 0 && flock(lock, LOCK_EX) == 0)
-        var locked = true
+        // The run session waits for the history's lock before it handles signals itself, which
+        // holds the window between the plan and that open.
+        let history = try HeldHistoryLock(in: folder)
         defer {
             _ = FileManager.default.createFile(atPath: apt.root + "/release", contents: nil)
-            if locked { flock(lock, LOCK_UN) }
-            close(lock)
+            history.release()
         }
 
-        let process = try InstalltopProcess(["apt", "install", "lab-b", "--yes", "--json", "--history-db", historyFolder + "/history.sqlite3",
+        let process = try InstalltopProcess(["apt", "install", "lab-b", "--yes", "--json", "--history-db", history.databasePath,
                                              "--apt-config", apt.configuration], in: folder)
         try await waitUntil("lab-a's postinst to run") { FileManager.default.fileExists(atPath: apt.root + "/a-started") }
         if !lastAttempt, process.stdout.contains("job.started") {
@@ -87,8 +82,7 @@ struct APTResolveOnceTests {
         process.send(SIGTERM)
         try await waitUntil("the stop to be said") { process.stderr.contains("stopping apt at its next safe point") }
         _ = FileManager.default.createFile(atPath: apt.root + "/release", contents: nil)
-        flock(lock, LOCK_UN)
-        locked = false
+        history.release()
         let result = try await process.finish(timeout: .seconds(90))
 
         #expect(result.status != 128 + SIGTERM, "installtop died of the signal: \(result.stderr)")
@@ -115,36 +109,23 @@ struct APTResolveOnceTests {
         let host = HostPackageFingerprint()
         let apt = try APTTestRoot()
         defer { apt.remove() }
-        try apt.publish([
-            TestPackage(name: "lab-base"),
-            TestPackage(name: "lab-app", depends: "lab-base"),
-            TestPackage(name: "lab-kernel", postinst: TestPackage.rebootRequestingPostinst),
-        ])
+        try apt.publish(TestPackage.appAndRebootingKernel)
         let folder = try TestFolder()
         defer { folder.remove() }
-        // The history's folder lock, held here: the run session waits for it before it takes
-        // apt's lines over, while apt and dpkg go on. Every line then comes to the driver at
-        // once, so the reboot list is read after lab-kernel's postinst for every package.
-        let historyFolder = folder.path + "/history"
-        try FileManager.default.createDirectory(atPath: historyFolder, withIntermediateDirectories: false)
-        let lock = open(historyFolder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        try #require(lock >= 0 && flock(lock, LOCK_EX) == 0)
-        var locked = true
-        defer {
-            if locked { flock(lock, LOCK_UN) }
-            close(lock)
-        }
+        // The run session waits for the history's lock before it takes apt's lines over, while
+        // apt and dpkg go on. Every line then comes to the driver at once, so the reboot list
+        // is read after lab-kernel's postinst for every package.
+        let history = try HeldHistoryLock(in: folder)
+        defer { history.release() }
 
         let process = try InstalltopProcess(["apt", "install", "lab-app", "lab-kernel", "--yes", "--json",
-                                             "--history-db", historyFolder + "/history.sqlite3", "--apt-config", apt.configuration],
-                                            in: folder)
+                                             "--history-db", history.databasePath, "--apt-config", apt.configuration], in: folder)
         try await waitUntil("dpkg to install every package") {
             let states = (try? apt.states()) ?? [:]
             return ["lab-base", "lab-app", "lab-kernel"].allSatisfy { states[$0]?.status == "ii" } || process.stdout.contains("job.started")
         }
         let windowHeld = !process.stdout.contains("job.started")
-        flock(lock, LOCK_UN)
-        locked = false
+        history.release()
         let result = try await process.finish(timeout: .seconds(90))
         if !windowHeld, !lastAttempt { return false }
         #expect(windowHeld, "the run session began before dpkg ended: the window was not held")

@@ -12,11 +12,7 @@ struct APTPrivateRootTests {
         let host = HostPackageFingerprint()
         let apt = try APTTestRoot()
         defer { apt.remove() }
-        try apt.publish([
-            TestPackage(name: "lab-base"),
-            TestPackage(name: "lab-app", depends: "lab-base"),
-            TestPackage(name: "lab-kernel", postinst: TestPackage.rebootRequestingPostinst),
-        ])
+        try apt.publish(TestPackage.appAndRebootingKernel)
 
         let simulation = try apt.aptGet(["-s", "-o", "APT::Immediate-Configure-All=1", "install", "lab-app", "lab-kernel"], check: true)
         let plan = APTSimulation.plan(from: simulation.stdout)
