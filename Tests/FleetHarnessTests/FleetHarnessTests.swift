@@ -107,20 +107,13 @@ struct FleetHarnessTests {
 
     @Test("Setup removes a fleet whose test process is gone (namespace, process, folder) and leaves a live one alone")
     func staleFleetsAreRemoved() async throws {
-        let id = String(format: "%08x", UInt32.random(in: .min ... .max))
+        // Other suites' fleets sweep stale runs as they are set up, at any moment: this one is
+        // owned by this process until its sleeper is inside (a sweep that took it for stale
+        // earlier deleted the namespace under `ip netns exec`, and the sleeper never ran).
+        let id = try FleetTestHosts.makeRunFolder()
         let namespace = "itop-\(id)-h1"
         let folder = "/tmp/itop-fleet-\(id)"
         let exited = try FleetCommand.check(["/bin/sh", "-c", "echo $$"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        // Other suites' fleets sweep stale runs as they are set up, at any moment: this one is
-        // owned by this process until its sleeper is inside (a sweep that took it for stale
-        // earlier deleted the namespace under `ip netns exec`, and the sleeper never ran). Made
-        // under another name and renamed, as FleetRun makes its folders, so that no sweep sees
-        // the folder without its owner file.
-        let staging = "/tmp/.itop-fleet-\(id)"
-        try FileManager.default.createDirectory(atPath: staging, withIntermediateDirectories: false)
-        defer { try? FileManager.default.removeItem(atPath: staging) }
-        try FleetTestHosts.ownerText(of: getpid()).write(toFile: staging + "/owner", atomically: false, encoding: .utf8)
-        try #require(rename(staging, folder) == 0)
         try FleetCommand.check(["/usr/sbin/ip", "netns", "add", namespace])
         let sleeper = try FleetCommand.check([
             "/bin/sh", "-c", "/usr/sbin/ip netns exec \(namespace) sleep 600 </dev/null >/dev/null 2>&1 & echo $!",

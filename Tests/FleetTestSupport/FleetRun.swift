@@ -31,7 +31,8 @@ struct FleetRun: Sendable {
         // its owner file (which it would take for a dead run's).
         let staging = "/tmp/.itop-fleet-\(id)"
         try FileManager.default.createDirectory(atPath: staging, withIntermediateDirectories: false)
-        try ownerText(of: getpid()).write(toFile: staging + "/owner", atomically: false, encoding: .utf8)
+        let owner = "\(getpid()) \(FleetProcessTable.startTime(getpid()) ?? "?")\n"
+        try owner.write(toFile: staging + "/owner", atomically: false, encoding: .utf8)
         guard rename(staging, run.directory) == 0 else {
             throw FleetTestError("cannot rename \(staging) to \(run.directory): \(String(cString: strerror(errno)))")
         }
@@ -61,11 +62,6 @@ struct FleetRun: Sendable {
             problems.append("removing \(directory): \(error)")
         }
         return problems
-    }
-
-    /// The owner file's text for a run made by process `pid`: its pid and start time.
-    static func ownerText(of pid: pid_t) -> String {
-        "\(pid) \(FleetProcessTable.startTime(pid) ?? "?")\n"
     }
 
     /// Whether the test process that made this run still runs. A missing owner file counts as

@@ -190,10 +190,12 @@ public final class FleetTestHosts: Sendable {
         FleetRun.removeStale(tools: try FleetTools.find())
     }
 
-    /// What a fleet's owner file holds when process `pid` made it: a sweep leaves the fleet
-    /// alone while that process runs.
-    public static func ownerText(of pid: pid_t) -> String {
-        FleetRun.ownerText(of: pid)
+    /// Makes a fleet's folder and its owner file (this process), with no namespace yet, as
+    /// `init` does first; returns the fleet's id (its folder is `/tmp/itop-fleet-<id>`, its
+    /// namespaces `itop-<id>-…`). For tests of the sweep: a sweep leaves it alone while its
+    /// owner runs.
+    public static func makeRunFolder() throws -> String {
+        try FleetRun.create(tools: FleetTools.find()).id
     }
 
     // MARK: - Setup
