@@ -129,6 +129,40 @@ struct RestartsCommandTests {
         #expect(row.hasSuffix("  libavcodec-extra.so.59 (deleted) +1"), "\(service.stdout)")
     }
 
+    /// Whether this test process's cgroup is a systemd service's or a container's (its children
+    /// are then that unit's, not candidates for an init script's service).
+    private static var inServiceOrContainer: Bool {
+        let text = (try? String(contentsOfFile: "/proc/self/cgroup", encoding: .utf8)) ?? ""
+        return [".service", "docker", "lxc", "kubepods", "libpod", "machine-"].contains { text.contains($0) }
+    }
+
+    @Test("--json: a process a pid file under the root's run/ names, written after it started, is that init script's service",
+          .enabled(if: !inServiceOrContainer))
+    func initScriptService() async throws {
+        let folder = try TestFolder()
+        defer { folder.remove() }
+        let library = try prepare(folder)
+        let sleeper = try PreloadingSleeper(preloading: library)
+        defer { sleeper.stop() }
+        try await replaceOnceMapped(library, by: sleeper)
+        let script = "installtop-test-\(getpid())"
+        for path in ["root/etc/init.d", "root/run/\(script)"] {
+            try FileManager.default.createDirectory(atPath: folder.file(path), withIntermediateDirectories: true)
+        }
+        try folder.write("root/etc/init.d/\(script)", "#!/bin/sh\n", executable: true)
+        try folder.write("root/run/\(script)/\(script).pid", "\(sleeper.pid)\n")
+
+        let result = try await installtop(["restarts", "--json", "--root", folder.file("root")], in: folder)
+
+        #expect(result.status == 1, "stderr: \(result.stderr)")
+        let document = JSONEvent(fields: try result.jsonObjects().first ?? [:])
+        let processes = document.fields["processes"] as? [[String: Any]] ?? []
+        let listed = try #require(processes.first { ($0["pid"] as? NSNumber)?.int32Value == sleeper.pid }, "\(result.stdout)")
+        #expect(listed["owner"] as? String == "init-script")
+        #expect(listed["ownerName"] as? String == script)
+        #expect((document.fields["services"] as? [String])?.contains("/etc/init.d/\(script)") == true)
+    }
+
     @Test("exit 0 and the all-clear when nothing runs old code and no reboot is needed")
     func nothingToDo() async throws {
         let folder = try TestFolder()
