@@ -21,16 +21,12 @@ struct JobDetail {
     let lines: [Line]
 
     /// The detail of `job` in `width` columns; child-made text goes through `glyphs`' sanitizer.
-    init(job: JobState, width: Int, glyphs: MonitorGlyphs) {
+    /// `counts` are the job's (`JobCounts`, as the panes and the header count them).
+    init(job: JobState, counts: JobCounts, width: Int, glyphs: MonitorGlyphs) {
         let sanitize = { (text: String) in glyphs.sanitizer.sanitize(text) }
         let wrap = { (text: String) in PlanDialog.wrap(text, width: max(1, width)) }
         var lines: [Line] = []
-        let counts = "\(job.finishedCount)/\(job.updates.count) updates"
-        if let result = job.result {
-            lines.append(Line(text: result.resultCode.word + glyphs.separator + counts, role: MonitorRenderer.role(for: result.resultCode)))
-        } else {
-            lines.append(Line(text: (job.phase == .queued ? "queued" : "running") + glyphs.separator + counts, role: .running))
-        }
+        lines.append(Self.headline(job: job, counts: counts, separator: glyphs.separator))
         lines.append(Line(text: "", role: .text))
         guard let advice = job.result?.restartAdvice else {
             let text = job.phase == .completed ? "Restarts: this job carries no restart scan (nothing ran, or a fleet host)"
@@ -94,6 +90,16 @@ struct JobDetail {
         self.lines = lines
     }
 
+    /// `failed · 2/4 updates done · 1 failed · 1 aborted`: the result people read for the job
+    /// (`JobState.shownResultCode`, as its row in the jobs pane) and its counts.
+    static func headline(job: JobState, counts: JobCounts, separator: String) -> Line {
+        let code: OperationResultCode = job.shownResultCode ?? (job.phase == .queued ? .notStarted : .inProgress)
+        var parts = [code.word, "\(counts.text) updates done"]
+        if counts.failed > 0 { parts.append("\(counts.failed) failed") }
+        if counts.aborted > 0 { parts.append("\(counts.aborted) aborted") }
+        return Line(text: parts.joined(separator: separator), role: MonitorRenderer.role(for: code))
+    }
+
     /// `paths` in `width` columns, as `PathListFitting.fit` fits them.
     static func files(_ paths: [String], width: Int, ellipsis: Character) -> String {
         PathListFitting.fit(paths, toWidth: width, ellipsis: ellipsis)
@@ -102,7 +108,7 @@ struct JobDetail {
     /// The detail of job `job` on the monitor in `state`, for its overlay's inner width.
     init?(job: Int, state: MonitorState) {
         guard let job = state.queue.job(job) else { return nil }
-        self.init(job: job, width: max(1, state.layout.body.width - 2), glyphs: state.glyphs)
+        self.init(job: job, counts: state.counts(of: job), width: max(1, state.layout.body.width - 2), glyphs: state.glyphs)
     }
 
     /// The furthest the lines scroll with `page` of them visible: the last at the bottom.

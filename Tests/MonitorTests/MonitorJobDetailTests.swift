@@ -41,7 +41,7 @@ struct MonitorJobDetailTests {
         #expect(scenario.state.overlay == .jobDetail(job: job, scroll: 0))
         let screen = scenario.screen()
         for text in [
-            "succeeded · 1/1 updates",
+            "succeeded · 1/1 updates done",
             "Restarts: 2 services to restart (4 processes run deleted or replaced code) · reboot required",
             "reboot required: kernel 6.1.0-18-amd64 is installed, 6.1.0-9-amd64 runs",
             "reboot required: /run/reboot-required (libc6, linux-image-6.1.0-18-amd64)",

@@ -12,7 +12,7 @@ enum StatusReport {
         var updates: [[String]] = [["JOB", "#", "UPDATE", "STATE", "PROGRESS", "TIME", "TITLE"]]
         for job in model.jobs {
             jobs.append([
-                String(job.id), state(of: job, words: true), "\(job.succeededCount)/\(job.updates.count)", percent(job.percentShown),
+                String(job.id), state(of: job, words: true), job.counts.text, percent(job.percentShown),
                 job.descriptor.operation.name, sanitizer.sanitize(job.descriptor.name),
             ])
             for (index, update) in job.updates.enumerated() {
