@@ -5,7 +5,8 @@ import TerminalUI
 /// The detail of one job (Enter in the jobs pane), as lines for `width` columns: its result,
 /// then its restart advice (rule 32): the headline, the reasons for a reboot, and per service,
 /// session, container or bare group each process with its pid, command, user and the replaced
-/// files it still uses, shortened to the width; then the processes the scan could not read.
+/// files it still uses, shortened to the width; then the processes of other roots, left out;
+/// then the processes the scan could not read.
 /// The renderer draws the lines and the keys scroll them.
 struct JobDetail {
     /// One line and the colour it is drawn in.
@@ -44,7 +45,7 @@ struct JobDetail {
         for group in advice.groups {
             lines.append(Line(text: "", role: .text))
             var owner = group.owner.restartedBy(sanitize: sanitize)
-            if let unit = group.owner.unit, RestartJobPlan.isLeftOutUnlessNamed(unit) { owner += " (left out unless named)" }
+            if let service = group.owner.service, RestartJobPlan.isLeftOutUnlessNamed(service) { owner += " (left out unless named)" }
             lines.append(Line(text: owner, role: .title))
             for process in group.processes {
                 let pid = String(repeating: " ", count: pidWidth - String(process.pid).count) + String(process.pid)
@@ -56,6 +57,23 @@ struct JobDetail {
                     lines.append(Line(text: head + Self.files(paths, width: room, ellipsis: glyphs.box.ellipsis), role: .text))
                 } else {
                     lines.append(Line(text: head, role: .text))
+                    lines.append(Line(text: "    " + Self.files(paths, width: width - 4, ellipsis: glyphs.box.ellipsis), role: .dim))
+                }
+            }
+        }
+        if !advice.otherRoots.isEmpty {
+            let count = advice.otherRoots.count
+            lines.append(Line(text: "", role: .text))
+            lines += wrap("In another root, left out (restart \(count == 1 ? "it" : "them") there): \(count) \(count == 1 ? "process runs" : "processes run") code its root deleted or replaced")
+                .map { Line(text: $0, role: .dim) }
+            for process in advice.otherRoots {
+                let head = "  \(process.pid) \(sanitize(process.command)) in \(sanitize(process.root ?? "/"))  "
+                let room = width - DisplayWidth.of(head)
+                let paths = process.files.map { sanitize($0.path) }
+                if room >= Self.minimumFilesWidth {
+                    lines.append(Line(text: head + Self.files(paths, width: room, ellipsis: glyphs.box.ellipsis), role: .text))
+                } else {
+                    lines += wrap(head).map { Line(text: $0, role: .text) }
                     lines.append(Line(text: "    " + Self.files(paths, width: width - 4, ellipsis: glyphs.box.ellipsis), role: .dim))
                 }
             }
@@ -82,21 +100,9 @@ struct JobDetail {
         return Line(text: parts.joined(separator: separator), role: MonitorRenderer.role(for: code))
     }
 
-    /// `paths` in `width` columns: whole, else by file name, else as many names as fit with
-    /// `+N` for the rest (the first name cut short when even it does not fit).
+    /// `paths` in `width` columns, as `PathListFitting.fit` fits them.
     static func files(_ paths: [String], width: Int, ellipsis: Character) -> String {
-        let whole = paths.joined(separator: ", ")
-        if DisplayWidth.of(whole) <= width { return whole }
-        let names = paths.map { $0.split(separator: "/").last.map(String.init) ?? $0 }
-        let short = names.joined(separator: ", ")
-        if DisplayWidth.of(short) <= width { return short }
-        if names.count == 1 { return TextTruncation.truncate(names[0], toWidth: width, ellipsis: ellipsis) }
-        for shown in stride(from: names.count - 1, through: 1, by: -1) {
-            let text = names.prefix(shown).joined(separator: ", ") + " +\(names.count - shown)"
-            if DisplayWidth.of(text) <= width { return text }
-        }
-        let rest = " +\(names.count - 1)"
-        return TextTruncation.truncate(names[0], toWidth: width - DisplayWidth.of(rest), ellipsis: ellipsis) + rest
+        PathListFitting.fit(paths, toWidth: width, ellipsis: ellipsis)
     }
 
     /// The detail of job `job` on the monitor in `state`, for its overlay's inner width.

@@ -137,4 +137,26 @@ struct MonitorJobDetailTests {
         scenario.send(.jobCleanedUp(job: job))
         #expect(scenario.state.overlay == nil)
     }
+
+    @Test("an init script's service is a group of its own; processes of other roots are listed apart, left out of the headline")
+    func initScriptsAndOtherRoots() {
+        var scenario = Scenario(width: 100, height: 40)
+        var other = process(4242, "redis-server", "redis", .bare, ["/usr/bin/redis-server"])
+        other.root = "/srv/jail"
+        let job = scenario.complete(advice: RestartAdvice(
+            processes: [process(700, "nginx", "root", .initScript(name: "nginx"), [Self.ssl])], otherRoots: [other]))
+
+        scenario.press(.enter)
+
+        #expect(scenario.state.overlay == .jobDetail(job: job, scroll: 0))
+        let screen = scenario.screen()
+        for text in [
+            "Restarts: 1 service to restart (1 process runs deleted or replaced code)",
+            "/etc/init.d/nginx", "700  nginx  root  \(Self.ssl)",
+            "In another root, left out (restart it there): 1 process runs code its root deleted or replaced",
+            "4242 redis-server in /srv/jail  /usr/bin/redis-server",
+        ] {
+            #expect(screen.contains(text), "\(text) in:\n\(screen)")
+        }
+    }
 }
