@@ -75,10 +75,12 @@ enum RunSummary {
     /// status was taken from.
     static func explanation(of status: ExitStatus, jobs: [JobState]) -> String {
         let codes = jobs.flatMap { $0.updates.map(\.result.resultCode) }
+        // Updates a driver never came to (a `serial` batch a play ended before) are no failure.
+        let unreached = jobs.contains { $0.updates.contains { $0.result.mark == .notReached } } ? " or was never reached" : ""
         let why: String
         switch status {
         case .succeeded:
-            why = "every update succeeded"
+            why = "every update succeeded" + unreached
         case .failed:
             let failedJobs = jobs.count { $0.shownResultCode == .failed }
             let withErrors = codes.count { $0 == .succeededWithErrors }
@@ -93,7 +95,7 @@ enum RunSummary {
             let aborted = jobs.count { $0.result == nil || $0.result?.resultCode == .aborted }
             why = "aborted by the operator or a signal (\(counted(aborted, "job")))"
         case .rebootRequired:
-            why = "every update succeeded; a reboot is required"
+            why = "every update succeeded\(unreached); a reboot is required"
         case .leftBroken:
             // Each broken update's reason ends in the command that repairs it.
             let broken = jobs.flatMap { $0.updates.filter { $0.result.hResult == .systemLeftBroken } }
