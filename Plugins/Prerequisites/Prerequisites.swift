@@ -20,7 +20,7 @@ struct Prerequisites: BuildToolPlugin {
         guard FileManager.default.createFile(atPath: log.path, contents: nil),
               let logHandle = FileHandle(forWritingAtPath: log.path),
               let nothing = FileHandle(forReadingAtPath: "/dev/null")
-        else { throw PrerequisitesFailure(messages: ["could not open \(log.path) for the script's output"], log: log.path) }
+        else { throw PrerequisitesFailure(messages: ["could not open \(log.path) for the script's output"], log: nil) }
 
         let process = Process()
         process.executableURL = script
@@ -38,7 +38,8 @@ struct Prerequisites: BuildToolPlugin {
         process.waitUntilExit()
         let lines = text.split(separator: "\n").map(String.init)
         guard process.terminationReason == .exit, process.terminationStatus == 0 else {
-            throw PrerequisitesFailure(messages: lines, log: log.path)
+            let logged = (try? FileManager.default.attributesOfItem(atPath: log.path)[.size] as? Int) ?? 0
+            throw PrerequisitesFailure(messages: lines, log: logged > 0 ? log.path : nil)
         }
         for line in lines {
             Diagnostics.warning(line)
@@ -48,12 +49,13 @@ struct Prerequisites: BuildToolPlugin {
 }
 
 /// The build's packages are missing and were not installed: what the script said (which
-/// packages, the apt-get command to run as root) and where apt-get's output is.
+/// packages, the apt-get command to run as root) and where apt-get's output is, when it ran.
 struct PrerequisitesFailure: Error, CustomStringConvertible {
     let messages: [String]
-    let log: String
+    let log: String?
 
     var description: String {
-        (messages + ["(Scripts/install-prerequisites build; apt-get's output, if it ran: \(log))"]).joined(separator: "\n")
+        let source = log.map { "(Scripts/install-prerequisites build; apt-get's output: \($0))" } ?? "(Scripts/install-prerequisites build)"
+        return (messages + [source]).joined(separator: "\n")
     }
 }

@@ -123,8 +123,11 @@ extension MonitorState {
         case .character("n"), .character("N"), .character("q"), .escape:
             overlay = nil
             if case .startJob(let job, let name, _, _) = question {
-                say("Not started: \(name)")
-                return [.command(.abort(job: job, force: false))]
+                // A no to the plan, as apt-get's: the job leaves without running or any record.
+                say("Not started: \(name) (its plan was declined)")
+                let decline = MonitorEffect.command(.decline(job: job))
+                // Nothing else to watch: the monitor ends, as apt-get does at its "n".
+                return queue.jobs.allSatisfy({ $0.id == job }) && !isAttached ? [decline, .quit(abortRunning: false)] : [decline]
             }
             say("Cancelled")
             return []

@@ -53,6 +53,7 @@ struct RunSession {
         case .plain:
             status = runPlain(queue, tally: tally, summaryJobs: summaryJobs)
         }
+        for name in tally.declined { StandardOutput.stderr.line("installtop: \(name): not run: its plan was declined") }
         for warning in warnings.all { StandardOutput.stderr.line("installtop: \(warning)") }
         return status
     }
