@@ -46,7 +46,7 @@ struct ObservedTransactionAddedTests {
         #expect(added.map(\.id) == ["lab-second"])
         #expect(added.first?.package?.action == .install)
         let addedAt = try #require(reports.firstIndex { if case .updateAdded = $0 { true } else { false } })
-        #expect(reports[(addedAt + 1)...].contains(.update(index: 1, .progress(percent: 20, message: "Unpacking"))))
+        #expect(reports[(addedAt + 1)...].contains(.update(index: 1, .progress(percent: 20, message: "unpacking"))))
         let finished = reports.compactMap { if case .updateFinished(let index, _) = $0 { index } else { nil } }
         #expect(finished == [0, 1], "each package checked against dpkg's final state")
         #expect(!reports.contains { if case .updateStarted(let index) = $0 { index == 1 } else { false } }, "its addition is its start")

@@ -30,7 +30,7 @@ struct WatchEndToEndTests {
 
         _ = try #require(await tmux.waitForScreen("the observed job with both packages, lab-held in dpkg's configure phase") { screen in
             screen.contains("apt-get install -y lab-held") && screen.contains("lab-base 1.0") && screen.contains("lab-held 1.0")
-                && screen.contains("Configuring")
+                && screen.contains("configuring")
         })
         // The reason stays in the footer for StatusMessage.lifetime (5 s). On a loaded CI machine
         // this test once did not see it within a minute, so it asks again (at most three times).
@@ -76,7 +76,7 @@ struct WatchEndToEndTests {
         }
         _ = try #require(await tmux.waitForScreen("the job from dpkg's log, lab-held configuring") { screen in
             screen.contains("apt-get install -y lab-held") && screen.contains("from dpkg's log") && screen.contains("lab-base 1.0")
-                && screen.contains("lab-held 1.0") && screen.contains("Configuring")
+                && screen.contains("lab-held 1.0") && screen.contains("configuring")
         })
         _ = FileManager.default.createFile(atPath: release, contents: nil)
         _ = try #require(await tmux.waitForScreen("the job's end") { $0.contains("succeeded") && $0.contains("0 running") })
