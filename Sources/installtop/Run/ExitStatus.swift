@@ -20,14 +20,20 @@ enum ExitStatus: Int32 {
     /// The status for the results of a run; `unfinished` when some job never completed,
     /// `declined` when the plan of one was declined (it never ran: not an abort).
     init(results: [InstallationResult], unfinished: Bool, declined: Bool = false) {
-        let updateCodes = results.flatMap { $0.updateResults.map(\.resultCode) }
-        // A job the driver never reached (every update marked so) was aborted by no one.
-        let neverReached = { (result: InstallationResult) in result.updateResults.allSatisfy { $0.mark == .notReached } }
+        // An update the driver never reached (a host of a `serial` batch a play never came to)
+        // failed in nothing and was aborted by no one: it makes the status neither 1 nor 3, and
+        // neither does a job that did not succeed only for such updates.
+        let counted = { (result: InstallationResult) in result.updateResults.filter { $0.mark != .notReached } }
+        let neverReached = { (result: InstallationResult) in counted(result).isEmpty }
+        let onlyUnreached = { (result: InstallationResult) in
+            !result.updateResults.isEmpty && counted(result).allSatisfy { $0.resultCode == .succeeded }
+        }
         if results.contains(where: { $0.updateResults.contains { $0.hResult == .systemLeftBroken } }) {
             self = .leftBroken
         } else if unfinished || results.contains(where: { $0.resultCode == .aborted && !neverReached($0) }) {
             self = .aborted
-        } else if declined || results.contains(where: { $0.resultCode != .succeeded }) || updateCodes.contains(where: { $0 != .succeeded }) {
+        } else if declined || results.contains(where: { $0.resultCode != .succeeded && !onlyUnreached($0) })
+                    || results.contains(where: { counted($0).contains { $0.resultCode != .succeeded } }) {
             self = .failed
         } else if results.contains(where: \.rebootRequired) {
             self = .rebootRequired
