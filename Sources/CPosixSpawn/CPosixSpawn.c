@@ -8,6 +8,7 @@
 #include <spawn.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -125,6 +126,10 @@ int cps_install_fatal_signal_handlers(void) {
         if (sigaction(fatal_signals[i], &action, NULL) != 0) return -1;
     }
     return 0;
+}
+
+int cps_become_child_subreaper(void) {
+    return prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
 }
 
 void cps_name_current_thread(const char *name) {

@@ -53,6 +53,9 @@ public struct HistoryEntry: Sendable, Hashable {
     public var writer: ProcessIdentity?
     /// True from the update's start until its row is settled (or recovered as interrupted).
     public var isRunning: Bool
+    /// For an update of an observed job (rule 28): who ran the transaction and the dpkg it
+    /// changed; `nil` for every other row and for rows recorded before it was kept.
+    public var observedBy: ObservedInitiator?
 
     /// A row with the given fields; the defaults are those of a plain successful install.
     public init(
@@ -75,7 +78,8 @@ public struct HistoryEntry: Sendable, Hashable {
         durationMs: Int64? = nil,
         outputTail: String = "",
         writer: ProcessIdentity? = nil,
-        isRunning: Bool = false
+        isRunning: Bool = false,
+        observedBy: ObservedInitiator? = nil
     ) {
         self.id = id
         self.operation = operation
@@ -97,6 +101,7 @@ public struct HistoryEntry: Sendable, Hashable {
         self.outputTail = outputTail
         self.writer = writer
         self.isRunning = isRunning
+        self.observedBy = observedBy
     }
 
     /// `durationMs` as a `Duration`.
@@ -112,6 +117,7 @@ extension HistoryEntry: Decodable {
         case updateID, revision, title, jobName, clientApplicationID, durationMs, outputTail
         case writerPID, writerStartTime, writerBootID, isRunning
         case packageAction, oldVersion, newVersion
+        case observedBy
     }
 
     /// Decodes a row. Unknown operation or result numbers, or an unknown package action (written
@@ -163,6 +169,9 @@ extension HistoryEntry: Decodable {
             writer = nil
         }
         isRunning = try row.decode(Bool.self, forKey: .isRunning)
+        // A text this installtop cannot read (written by a newer one) leaves the row as any
+        // other: recovery then settles it as interrupted, as before observed rows were kept.
+        observedBy = try row.decodeIfPresent(String.self, forKey: .observedBy).flatMap(ObservedInitiatorText.initiator(from:))
     }
 }
 

@@ -290,6 +290,7 @@ public final class HistoryRecorder: Sendable {
             newVersion: update.package?.newVersion,
             jobName: descriptor.name,
             clientApplicationID: clientApplicationID,
-            writer: writer)
+            writer: writer,
+            observedBy: descriptor.observedBy)
     }
 }

@@ -16,6 +16,9 @@ enum HistorySchema {
         /// A package update's action and versions; NULL for every other update and for rows
         /// recorded before.
         case addPackageColumns = "v4-addPackageColumns"
+        /// Who ran an observed job's transaction and on which dpkg (JSON), so recovery settles
+        /// its rows from dpkg's state; NULL for every other row and for rows recorded before.
+        case addObservedBy = "v5-addObservedBy"
     }
 
     /// The expression rows are ordered by (newest first, then by id): when the update
@@ -68,6 +71,11 @@ enum HistorySchema {
                 t.add(column: "packageAction", .text)
                 t.add(column: "oldVersion", .text)
                 t.add(column: "newVersion", .text)
+            }
+        }
+        migrator.registerMigration(Migration.addObservedBy.rawValue) { db in
+            try db.alter(table: HistoryEntry.databaseTableName) { t in
+                t.add(column: "observedBy", .text)
             }
         }
         return migrator

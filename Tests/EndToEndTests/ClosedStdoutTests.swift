@@ -45,4 +45,66 @@ struct ClosedStdoutTests {
         #expect(history.stdout.contains("\"result\":\"aborted\""), "\(history.stdout)")
         #expect(!history.stdout.contains("interrupted"), "\(history.stdout)")
     }
+
+    /// Runs `pipeline` with bash under a python3 that made itself the child subreaper and never
+    /// reaps but bash: whatever installtop's children leave (a killed shell's `sleep`) and
+    /// installtop did not reap becomes the python's child, and it says which after bash ends.
+    private static let subreaperHarness = """
+        import ctypes, json, os, subprocess, sys
+        ctypes.CDLL(None).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
+        status = subprocess.Popen(["/bin/bash", "-c", sys.argv[1]]).wait()
+        left = []
+        for name in os.listdir("/proc"):
+            try:
+                text = open("/proc/%s/stat" % name).read()
+            except (OSError, ValueError):
+                continue
+            fields = text[text.rindex(")") + 2:].split()
+            if name.isdigit() and int(fields[1]) == os.getpid():
+                left.append("%s %s (%s)" % (name, fields[0], text[text.index("(") + 1:text.rindex(")")]))
+        print(json.dumps({"status": status, "left": left}), flush=True)
+        for entry in left:
+            pid = int(entry.split()[0])
+            try:
+                os.kill(pid, 9)
+                os.waitpid(pid, 0)
+            except OSError:
+                pass
+        """
+
+    @Test("run --plain | head -2: installtop reaps every process its update left (the killed shell's sleeps) before it exits; none is left a zombie for init")
+    func leftProcessesAreReaped() async throws {
+        let folder = try TestFolder()
+        defer { folder.remove() }
+        try folder.script("slow.sh", """
+            sleep 300 &
+            echo $! > background.pid.tmp && mv background.pid.tmp background.pid
+            i=0
+            while [ $i -lt 600 ]; do
+                echo "progress $((i / 6)) step $i" >&3
+                i=$((i + 1))
+                sleep 0.1
+            done
+            """)
+        try folder.write("slow.yaml", """
+            jobs:
+              - name: Slow
+                updates:
+                  - {id: slow, install: [./slow.sh]}
+            """)
+        let binary = try InstalltopBinary.path()
+        let run = try InstalltopProcess(
+            ["-c", Self.subreaperHarness, "set -o pipefail; '\(binary)' run slow.yaml --plain --no-history | head -2"],
+            in: folder, executable: "/usr/bin/python3")
+        let result = try await run.finish()
+        let report = try #require(
+            try JSONSerialization.jsonObject(with: Data((result.stdout.split(separator: "\n").last ?? "").utf8)) as? [String: Any],
+            "\(result.stdout)\(result.stderr)")
+        #expect(report["status"] as? Int == 3, "installtop's status through the pipe: \(report)\n\(result.stderr)")
+        #expect(report["left"] as? [String] == [], "processes installtop's update left and installtop did not reap: \(report)")
+        let background = try #require(pid_t((try? String(contentsOfFile: folder.file("background.pid"), encoding: .utf8))?
+            .trimmingCharacters(in: .whitespacesAndNewlines) ?? ""))
+        #expect(kill(background, 0) == -1 && errno == ESRCH, "the update's background sleep is gone, not a zombie")
+        #expect(run.leftovers.isEmpty, "processes left behind: \(run.leftovers)")
+    }
 }

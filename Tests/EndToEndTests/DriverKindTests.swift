@@ -90,6 +90,24 @@ struct DriverKindTests {
         #expect(updates.map { $0["state"] as? String } == ["succeeded", "succeeded", "succeeded"])
     }
 
+    @Test("a line of a working driver that is not JSON is ignored and counted: job.completed says protocolErrors 1, the job still succeeds")
+    func lineThatIsNotJSONIsCounted() async throws {
+        let folder = try TestFolder()
+        defer { folder.remove() }
+        let script = """
+            say() { printf '%s\\n' "$1" >&3; }
+            say '{"type":"plan","job":"j","name":"Steps","updates":[{"id":"s1","title":"Step one"}]}'
+            say '{"type":"started","job":"j","update":"s1"}'
+            say 'this is not JSON'
+            say '{"type":"finished","job":"j","update":"s1","result":"succeeded"}'
+            say '{"type":"jobEnded","job":"j"}'
+            """
+        let result = try await installtop(["drive", "--json", "--no-history", "--", "/bin/sh", "-c", script], in: folder)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        let completed = try #require(try result.jsonEvents().last { $0.name == "job.completed" })
+        #expect(completed.string("result") == "succeeded" && completed.int("protocolErrors") == 1, "\(completed)")
+    }
+
     @Test("a driver that speaks another protocol version, or only lines that are no protocol, fails with a job that says so",
           arguments: [
               (#"echo '{"type":"hello","protocol":2}' >&3"#,

@@ -1,25 +1,18 @@
 import Foundation
 import InstallDrivers
 import InstallEngine
-import Synchronization
 import Testing
 
 /// An observed job shows dpkg's phases in the words and the case an apt job run by installtop
 /// shows them (`APTPackagePhase.word`: "unpacking", not "Unpacking"), so the two read alike.
 @Suite("Observed transaction: phase words")
 struct ObservedPhaseWordsTests {
-    private final class Recorder: DriverReporter {
-        let reports = Mutex<[DriverReport]>([])
-        func report(_ report: DriverReport) { reports.withLock { $0.append(report) } }
-        func ended(_ outcome: UpdateRunOutcome) {}
-    }
-
     /// The status texts of an observed transaction of `change` that receives `lines`.
     private func messages(_ change: PackageChange, lines: [String]) async -> [String] {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("observed-\(UUID().uuidString)").path
         let initiator = ObservedInitiator(pid: 1, startTicks: 0, program: "dpkg", commandLine: ["dpkg", "-i"], uid: 0, user: "root", terminal: "")
         let transaction = ObservedTransaction(initiator: initiator, changes: [change], administrativeDirectory: folder, addsPackages: false)
-        let recorder = Recorder()
+        let recorder = RecordingDriverReporter()
         let running = ObservedJobDriver(transaction: transaction)
             .start(DriverRunRequest(updates: [], operation: .install, jobName: "dpkg -i"), reporter: recorder)
         transaction.receive(statusLines: lines)

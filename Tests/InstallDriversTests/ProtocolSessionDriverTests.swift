@@ -66,6 +66,34 @@ struct ProtocolSessionDriverTests {
         #expect(web2.result?.resultCode == .failed || web2.result?.resultCode == .succeededWithErrors)
     }
 
+    @Test("Lines that are not JSON, and messages naming an update or a job outside the plans, count as protocol errors of a job: the one named, else the one spoken of last, else the first declared")
+    func protocolErrorsCountOnAJob() async throws {
+        let (driver, folder) = try driver("""
+            say 'not json before any plan'
+            say '{"type":"plan","job":"a","name":"a","updates":[{"id":"t1"}]}'
+            say '{"type":"plan","job":"b","name":"b","updates":[{"id":"t1"}]}'
+            say '{"type":"started","job":"a","update":"t1"}'
+            say 'not json after a spoke'
+            say '{"type":"started","job":"b","update":"nope"}'
+            say '{"type":"finished","job":"a","update":"t1","result":"succeeded"}'
+            say '{"type":"started","job":"b","update":"t1"}'
+            say '{"type":"output","job":"zzz","line":"a job never declared: counted on b, spoken of last"}'
+            say '{"type":"finished","job":"b","update":"t1","result":"succeeded"}'
+            say '{"type":"jobEnded","job":"a"}'
+            say '{"type":"jobEnded","job":"b"}'
+            """)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (model, events) = try await run(driver)
+        let errors = Dictionary(uniqueKeysWithValues: model.jobs.map { ($0.descriptor.name, $0.result?.protocolErrors ?? -1) })
+        #expect(errors == ["a": 2, "b": 2], "a: the line before any plan and the one after a spoke; b: its unknown update and the unknown job")
+        #expect(model.jobs.allSatisfy { $0.result?.resultCode == .succeeded }, "ignored, never fatal: \(model.jobs.map(\.result))")
+        let completed = events.all.compactMap { event -> InstallationResult? in
+            if case .jobCompleted(let completion) = event.kind { return completion.result }
+            return nil
+        }
+        #expect(completed.map(\.protocolErrors).reduce(0, +) == 4, "job.completed carries the counts")
+    }
+
     @Test("A host declared but never started completes as not reached when the driver ends")
     func declaredNeverStarted() async throws {
         let (driver, folder) = try driver("""

@@ -90,6 +90,46 @@ final class RecoveryTests {
         #expect(ProcStat.parse("garbage") == nil)
     }
 
+    @Test func observedRowsAreSettledAsTheCallerSaysOthersAreInterrupted() throws {
+        let gone = ProcessIdentity(pid: Int32.max, startTime: 1, bootID: nil)
+        let apt = ObservedInitiator(pid: 812, startTicks: 93_412, program: "apt-get", commandLine: ["apt-get", "install", "lab-a"],
+                                    uid: 0, user: "root", terminal: "pts/1", administrativeDirectory: "/x/var/lib/dpkg",
+                                    dpkgLog: "/x/var/log/dpkg.log")
+        func observed(_ updateID: String) throws -> HistoryEntry {
+            try store.insert(HistoryEntry(
+                operation: .install, resultCode: .inProgress, startedAt: EngineEvents.time(0), endedAt: nil, updateID: updateID,
+                title: updateID, packageAction: .install, newVersion: "1.0", jobName: "apt-get install lab-a — root on pts/1",
+                writer: gone, isRunning: true, observedBy: apt))
+        }
+        let done = try observed("lab-a")
+        let broken = try observed("lab-b")
+        let underWay = try observed("lab-c")
+        let unanswered = try observed("lab-d")
+        let ownJob = try running("own", writer: gone)
+        #expect(try store.entries(limit: 10).first { $0.id == done.id }?.observedBy == apt, "who ran it, and where, round-trip")
+
+        var asked: [String] = []
+        let now = EngineEvents.time(60)
+        let recovered = try store.recoverInterruptedEntries(now: now) { rows in
+            asked = rows.map(\.updateID).sorted()
+            return [
+                done.id!: .settled(resultCode: .succeeded, hResult: .ok, reason: "from dpkg's state", endedAt: EngineEvents.time(12)),
+                broken.id!: .settled(resultCode: .failed, hResult: .installerFailure, reason: "dpkg shows it not installed", endedAt: nil),
+                underWay.id!: .stillRunning,
+            ]
+        }
+        #expect(asked == ["lab-a", "lab-b", "lab-c", "lab-d"], "only observed rows are asked about")
+        #expect(Set(recovered.map(\.id)) == Set([done.id, broken.id, unanswered.id, ownJob.id]))
+        let rows = Dictionary(uniqueKeysWithValues: try store.entries(limit: 100).map { ($0.updateID, $0) })
+        #expect(rows["lab-a"]?.resultCode == .succeeded && rows["lab-a"]?.endedAt == EngineEvents.time(12))
+        #expect(rows["lab-a"]?.durationMs == 12_000, "dated by the caller: a duration")
+        #expect(rows["lab-b"]?.resultCode == .failed && rows["lab-b"]?.reason == "dpkg shows it not installed" && rows["lab-b"]?.endedAt == now)
+        #expect(rows["lab-b"]?.durationMs == nil)
+        #expect(rows["lab-c"]?.isRunning == true, "its transaction still runs: left for a later start")
+        #expect(rows["lab-d"]?.reason == "interrupted" && rows["own"]?.reason == "interrupted")
+        #expect(rows.values.allSatisfy { !$0.isRunning || $0.updateID == "lab-c" })
+    }
+
     @Test func thisProcessIsAliveAndANonexistentPidIsNot() {
         let me = ProcessIdentity.current()
         #expect(me.startTime != nil, "Linux has /proc")

@@ -49,6 +49,10 @@ int cps_errno(void);
 /// Names the calling thread for ps -L and htop (cut to 15 bytes, the kernel's limit).
 void cps_name_current_thread(const char *name);
 
+/// prctl(PR_SET_CHILD_SUBREAPER, 1): orphaned descendants become this process's children
+/// instead of init's, so it can reap them. Returns 0 or -1 with errno set.
+int cps_become_child_subreaper(void);
+
 /// The English description of an errno value ("No such file or directory"); thread-safe,
 /// never NULL ("Unknown error" for values glibc does not know).
 const char *cps_error_description(int errnum);

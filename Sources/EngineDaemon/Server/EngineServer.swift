@@ -51,7 +51,7 @@ public final class EngineServer: Sendable {
         self.queue = queue
         self.history = history
         self.options = options
-        observed = ObservedTransactions(queue: queue)
+        observed = ObservedTransactions(queue: queue, dpkgLog: options.dpkgLog)
         listener = try ListeningSocket(path: options.socketPath)
         var descriptors: [Int32] = [-1, -1]
         guard pipe(&descriptors) == 0 else {

@@ -2,7 +2,8 @@ import InstallEngine
 
 /// Who runs an observed job, as `job.queued`'s `"observedBy"` member (beside `"observed":true`)
 /// and as the relay's `"initiator"` in an `observe` command:
-/// `{"pid":812,"start":93412,"program":"apt-get","commandLine":["apt-get","install","nginx"],"uid":0,"user":"root","terminal":"pts/1"}`.
+/// `{"pid":812,"start":93412,"program":"apt-get","commandLine":["apt-get","install","nginx"],"uid":0,"user":"root","terminal":"pts/1"}`,
+/// in a job also `"admindir":"/var/lib/dpkg"` and `"dpkgLog":"/var/log/dpkg.log"` when known.
 public enum ObservedInitiatorCoding {
     /// The initiator as a JSON object.
     public static func json(_ initiator: ObservedInitiator) -> String {
@@ -14,6 +15,8 @@ public enum ObservedInitiatorCoding {
         object.add("uid", Int64(initiator.uid))
         object.add("user", initiator.user)
         object.add("terminal", initiator.terminal)
+        if let directory = initiator.administrativeDirectory { object.add("admindir", directory) }
+        if let log = initiator.dpkgLog { object.add("dpkgLog", log) }
         return object.json
     }
 
@@ -27,6 +30,7 @@ public enum ObservedInitiatorCoding {
             pid: Int32(clamping: try item.int("pid")), startTicks: UInt64(clamping: try item.optionalInt("start") ?? 0),
             program: try item.string("program"), commandLine: item.members["commandLine"] == nil ? [] : try item.strings("commandLine"),
             uid: UInt32(clamping: try item.optionalInt("uid") ?? 0), user: try item.optionalString("user") ?? "",
-            terminal: try item.optionalString("terminal") ?? "")
+            terminal: try item.optionalString("terminal") ?? "", administrativeDirectory: try item.optionalString("admindir"),
+            dpkgLog: try item.optionalString("dpkgLog"))
     }
 }

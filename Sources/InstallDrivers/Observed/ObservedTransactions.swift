@@ -34,9 +34,13 @@ public final class ObservedTransactions: Sendable {
     private let background = DispatchQueue(label: "installtop.observed.ends")
     /// How often a transaction's process is looked for in `/proc` (rule 30's pid watch).
     private let watchInterval: DispatchTimeInterval
+    /// The dpkg whose log the engine knows: a job of a transaction on that database records
+    /// the log with it, so an engine started after this one can read what happened.
+    private let dpkgLog: DpkgLogSource?
 
-    public init(queue: JobQueue, watchInterval: DispatchTimeInterval = .milliseconds(250)) {
+    public init(queue: JobQueue, dpkgLog: DpkgLogSource? = nil, watchInterval: DispatchTimeInterval = .milliseconds(250)) {
         self.queue = queue
+        self.dpkgLog = dpkgLog
         self.watchInterval = watchInterval
     }
 
@@ -120,6 +124,12 @@ public final class ObservedTransactions: Sendable {
 
     private static func key(_ initiator: ObservedInitiator) -> String { "\(initiator.pid)-\(initiator.startTicks)" }
 
+    /// Whether two absolute paths name the same folder, doubled and trailing slashes aside
+    /// (apt's `Dir` joins its parts with one more than needed).
+    private static func samePath(_ first: String, _ second: String) -> Bool {
+        first.split(separator: "/") == second.split(separator: "/")
+    }
+
     /// The entry for `key`, made (and its process watched) when new.
     private func entry(_ key: String, _ initiator: ObservedInitiator) -> Entry {
         let (entry, isNew) = entries.withLock { entries -> (Entry, Bool) in
@@ -137,9 +147,14 @@ public final class ObservedTransactions: Sendable {
                         addsPackages: Bool = false, name: String) -> ObservedTransaction? {
         let known = entry(key, initiator)
         if let transaction = known.transaction { return transaction }
+        let directory = administrativeDirectory ?? known.administrativeDirectory
         let transaction = ObservedTransaction(
-            initiator: initiator, changes: changes, administrativeDirectory: administrativeDirectory ?? known.administrativeDirectory,
-            addsPackages: addsPackages)
+            initiator: initiator, changes: changes, administrativeDirectory: directory, addsPackages: addsPackages)
+        // The job says which dpkg it watches: its history rows are settled there if this engine
+        // stops before the transaction ends.
+        var initiator = initiator
+        initiator.administrativeDirectory = directory
+        if let dpkgLog, Self.samePath(dpkgLog.administrativeDirectory, directory) { initiator.dpkgLog = dpkgLog.logPath }
         let updates = changes.map(ObservedTransaction.update(for:))
         let operation: UpdateOperation = changes.allSatisfy(\.isRemoval) ? .uninstall : .install
         var name = name

@@ -15,24 +15,46 @@ struct ProtocolSessionState {
     private var jobs: [String: Job] = [:]
     /// Lines that could not be decoded or named something outside the plans (rule 22).
     private(set) var protocolErrors = 0
+    /// The job the driver spoke of last: a protocol error that names no job it declared is
+    /// counted on it.
+    private var lastJob: String?
+    /// Protocol errors before the first job was declared: counted on that job.
+    private var unattributed = 0
+    /// The counts on jobs that the message being translated caused, sent after its reports.
+    private var faults: [SessionReport] = []
 
     static let stoppingMessage = "stopping after this task (abort requested)"
 
-    mutating func countError() { protocolErrors += 1 }
+    /// A line that is not the protocol (not JSON, not a message of this version): ignored, and
+    /// counted on the job the driver spoke of last, or on the first job it declares.
+    mutating func misread() -> [SessionReport] {
+        fault(nil)
+        return takeFaults()
+    }
 
-    /// What one message means for the engine.
+    /// What one message means for the engine, and the protocol errors it makes, each counted
+    /// on a job (`DriverReport.protocolError`).
     mutating func receive(_ message: DriverMessage) -> [SessionReport] {
+        let reports = translate(message)
+        return reports + takeFaults()
+    }
+
+    private mutating func translate(_ message: DriverMessage) -> [SessionReport] {
         switch message {
         case .hello:
             return []
         case .plan(let plan):
             guard jobs[plan.job] == nil else {
-                protocolErrors += 1
+                fault(plan.job)
                 return []
             }
             jobs[plan.job] = Job(indexOf: Dictionary(plan.updates.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first }))
+            lastJob = plan.job
             let updates = plan.updates.map { Update(id: $0.id, title: $0.title, rebootBehavior: .may, sizeInBytes: $0.size) }
-            return [.plan(job: plan.job, name: plan.name, operation: plan.operation, updates: updates)]
+            // What went wrong before any job existed counts on the first one.
+            let earlier = Array(repeating: SessionReport.job(plan.job, .protocolError), count: unattributed)
+            unattributed = 0
+            return [.plan(job: plan.job, name: plan.name, operation: plan.operation, updates: updates)] + earlier
         case .started(let reference):
             guard let index = index(of: reference) else { return [] }
             jobs[reference.job]?.current = index
@@ -42,9 +64,10 @@ struct ProtocolSessionState {
             return progress.reports(about: index).map { .job(progress.reference.job, $0) }
         case .output(let output):
             guard let job = jobs[output.job] else {
-                protocolErrors += 1
+                fault(nil)
                 return []
             }
+            lastJob = output.job
             let index = output.update.flatMap { job.indexOf[$0] } ?? job.current
             guard let index else { return [] }
             return [.job(output.job, .update(index: index, .output(output.stream, output.line)))]
@@ -90,19 +113,37 @@ struct ProtocolSessionState {
             return reports
         case .jobEnded(let ended):
             guard jobs[ended.job] != nil, jobs[ended.job]?.ended == false else {
-                protocolErrors += 1
+                fault(ended.job)
                 return []
             }
             jobs[ended.job]?.ended = true
+            lastJob = ended.job
             return [.jobEnded(ended.job, reason: ended.reason ?? "the driver ended it", notReached: ended.notReached)]
         }
     }
 
     private mutating func index(of reference: DriverUpdateReference) -> Int? {
         guard let job = jobs[reference.job], !job.ended, let index = job.indexOf[reference.update] else {
-            protocolErrors += 1
+            fault(reference.job)
             return nil
         }
+        lastJob = reference.job
         return index
+    }
+
+    /// Counts a protocol error on `job` when the driver declared it, else on the job it spoke
+    /// of last, else on the first job it will declare.
+    private mutating func fault(_ job: String?) {
+        protocolErrors += 1
+        if let key = [job, lastJob].lazy.compactMap({ $0 }).first(where: { jobs[$0] != nil }) {
+            faults.append(.job(key, .protocolError))
+        } else {
+            unattributed += 1
+        }
+    }
+
+    private mutating func takeFaults() -> [SessionReport] {
+        defer { faults = [] }
+        return faults
     }
 }

@@ -65,9 +65,8 @@ final class RunningProtocolSession: RunningSession {
             do {
                 return state.sessionState.receive(try DriverMessage.decode(Array(line)))
             } catch {
-                state.sessionState.countError()
                 if state.firstProtocolError == nil { state.firstProtocolError = "\(error)" }
-                return []
+                return state.sessionState.misread()
             }
         }
         for item in reports { reporter.report(item) }

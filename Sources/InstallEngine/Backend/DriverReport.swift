@@ -30,4 +30,9 @@ public enum DriverReport: Sendable, Hashable {
     /// or that name a package outside the plan): ignored, and counted with the job's ignored
     /// channel lines, which its result shows.
     case ignoredLine
+    /// A line of the driver protocol the driver wrote that could not be read (not JSON, not a
+    /// message of this version) or that named nothing of a plan, counted on this job (the one
+    /// the driver spoke of last): ignored, and counted with the job's protocol errors (rule 22),
+    /// which its result shows.
+    case protocolError
 }

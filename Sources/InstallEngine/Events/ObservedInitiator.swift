@@ -1,5 +1,7 @@
 /// Who runs an observed transaction (rule 28): the apt front end, `dpkg` run by hand or
-/// unattended-upgrade that the hooks found above them in `/proc`.
+/// unattended-upgrade that the hooks found above them in `/proc`; and, once its job is made,
+/// the dpkg it changes, where its results are checked (rule 30), also by an engine that starts
+/// after the one that watched it stopped.
 public struct ObservedInitiator: Sendable, Hashable {
     public var pid: Int32
     /// Clock ticks after boot when it started (`/proc/PID/stat`): with the pid, it names the
@@ -12,8 +14,13 @@ public struct ObservedInitiator: Sendable, Hashable {
     public var user: String
     /// `pts/1`; empty without one (a timer, a service).
     public var terminal: String
+    /// dpkg's database the transaction changes (`/var/lib/dpkg`); `nil` until its job is made.
+    public var administrativeDirectory: String?
+    /// The log that dpkg writes there (`/var/log/dpkg.log`), when the engine knows it.
+    public var dpkgLog: String?
 
-    public init(pid: Int32, startTicks: UInt64, program: String, commandLine: [String], uid: UInt32, user: String, terminal: String) {
+    public init(pid: Int32, startTicks: UInt64, program: String, commandLine: [String], uid: UInt32, user: String, terminal: String,
+                administrativeDirectory: String? = nil, dpkgLog: String? = nil) {
         self.pid = pid
         self.startTicks = startTicks
         self.program = program
@@ -21,6 +28,8 @@ public struct ObservedInitiator: Sendable, Hashable {
         self.uid = uid
         self.user = user
         self.terminal = terminal
+        self.administrativeDirectory = administrativeDirectory
+        self.dpkgLog = dpkgLog
     }
 
     /// The program's name as people know it: `unattended-upgrade` for its cut `comm`.

@@ -21,6 +21,7 @@ extension JobMachine {
         case .jobProgress(let percent): driverJobProgress(percent, into: &actions)
         case .jobMessage(let text): driverJobMessage(text, into: &actions)
         case .ignoredLine: driverIgnoredLine()
+        case .protocolError: driverProtocolError()
         }
     }
 
@@ -116,6 +117,14 @@ extension JobMachine {
     private mutating func driverIgnoredLine() {
         guard !isCompleted else { return }
         countIgnoredLine()
+    }
+
+    /// The driver wrote a line that was not its protocol, or that named nothing of the plan:
+    /// counted with the job's protocol errors; nothing else changes. Nothing is counted once the
+    /// job has completed: its result was given.
+    private mutating func driverProtocolError() {
+        guard !isCompleted else { return }
+        countProtocolError()
     }
 
     /// The driver's processes are gone (rule 23). Every update it did not finish gets a result:

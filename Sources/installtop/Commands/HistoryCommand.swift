@@ -54,7 +54,7 @@ struct HistoryCommand: ParsableCommand {
         let total: Int
         do {
             let store = try HistoryStore(path: path, createIfMissing: false)
-            try store.recoverInterruptedEntries()
+            try store.recoverInterruptedEntries(settle: ObservedRowRecovery.settle)
             entries = try store.entries(limit: limit, offset: offset, updateID: updateID, jobName: jobName)
             total = json ? 0 : try store.count(updateID: updateID, jobName: jobName)
         } catch .missingDatabase(let missing) {

@@ -27,12 +27,19 @@ enum StatusReport {
             }
         }
         let restarts = RestartAdviceText.summary(of: model.jobs, sanitizer: sanitizer, width: nil) ?? ""
-        // What a job ignored (malformed channel lines, protocol errors) is said below the tables.
-        let ignored = model.jobs.compactMap { job in job.result?.ignoredLinesText.map { "job \(job.id): \($0)\n" } }
-        return TextTable.render(jobs) + "\n" + TextTable.render(updates) + restarts + (ignored.isEmpty ? "" : "\n" + ignored.joined())
+        // Who runs an observed job, and what a job ignored (malformed channel lines, protocol
+        // errors), are said below the tables.
+        let notes = model.jobs.flatMap { job -> [String] in
+            var notes: [String] = []
+            if let initiator = job.descriptor.observedBy { notes.append("job \(job.id): \(observedText(initiator, sanitizer: sanitizer))\n") }
+            if let ignored = job.result?.ignoredLinesText { notes.append("job \(job.id): \(ignored)\n") }
+            return notes
+        }
+        return TextTable.render(jobs) + "\n" + TextTable.render(updates) + restarts + (notes.isEmpty ? "" : "\n" + notes.joined())
     }
 
-    /// `{"jobs":[…]}`: per job its number, name, operation, state, percent, result (with
+    /// `{"jobs":[…]}`: per job its number, name, operation, state, percent, `observed` and
+    /// `observedBy` for an observed job (as in `job.queued`), result (with
     /// `restarts`, as in `job.completed`, when it has one) and updates (id, title, state, percent, message, result fields).
     static func json(_ model: QueueModel) -> String {
         let jobs = model.jobs.map { job -> String in
@@ -43,6 +50,11 @@ enum StatusReport {
             object.add("state", state(of: job, words: false))
             object.add("percent", job.percentShown)
             object.add("abortRequested", job.abortRequested)
+            // As in `job.queued`: only observed jobs carry them.
+            if let initiator = job.descriptor.observedBy {
+                object.add("observed", true)
+                object.addRaw("observedBy", ObservedInitiatorCoding.json(initiator))
+            }
             if let result = job.result {
                 object.add("result", result.resultCode.name)
                 object.add("resultCode", result.resultCode.rawValue)
@@ -75,6 +87,14 @@ enum StatusReport {
             return object.json
         }
         return #"{"jobs":["# + jobs.joined(separator: ",") + "]}"
+    }
+
+    /// `observed: apt-get (pid 812) run by root on pts/1, not by installtop: it cannot be aborted here`.
+    static func observedText(_ initiator: ObservedInitiator, sanitizer: TextSanitizer) -> String {
+        let terminal = initiator.terminal.isEmpty ? "" : " on \(sanitizer.sanitize(initiator.terminal))"
+        let user = initiator.user.isEmpty ? "uid \(initiator.uid)" : sanitizer.sanitize(initiator.user)
+        return "observed: \(sanitizer.sanitize(initiator.programName)) (pid \(initiator.pid)) run by \(user)\(terminal), "
+            + "not by installtop: it cannot be aborted here"
     }
 
     /// queued, running, aborting, or the result: its word for people (`failed` when an update

@@ -13,7 +13,8 @@ struct AnsibleCommand: ParsableCommand {
             and ansible.cfg. Abort (a) stops at the next task boundary: running tasks finish and \
             keep their results, no new task starts (a on one host's job stops only that host); \
             a second abort interrupts ansible-playbook. Exit status, as Ansible's: 0 every task \
-            succeeded, was skipped, or failed and was rescued or ignored, 1 a host failed or was \
+            succeeded, was skipped, or failed and was rescued, ignored or cleared (meta: \
+            clear_host_errors), 1 a host failed or was \
             unreachable, 2 Ansible refused the playbook (not found, \
             syntax error, no host matched), 3 aborted, 4 done and a host asked for a reboot.
             """

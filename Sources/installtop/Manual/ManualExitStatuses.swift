@@ -33,7 +33,7 @@ enum ManualExitStatuses {
             return aptRun
         case "ansible":
             return [
-                (ExitStatus.succeeded.rawValue, "every task succeeded, was skipped, or failed and was rescued or ignored"),
+                (ExitStatus.succeeded.rawValue, "every task succeeded, was skipped, or failed and was rescued, ignored or cleared (meta: clear_host_errors)"),
                 (ExitStatus.failed.rawValue, "a host failed or was unreachable"),
                 (ExitStatus.invalidUsage.rawValue, "Ansible refused the playbook (not found, a syntax error, no host matched), or invalid usage"),
                 (ExitStatus.aborted.rawValue, "aborted by the operator or a signal"),

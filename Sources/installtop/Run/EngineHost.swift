@@ -32,7 +32,7 @@ struct EngineHost {
 
     /// Builds the queue from `scheduling` (one job at a time with the manifest's graces when
     /// `nil`) and attaches the history unless `--no-history`: rows left by writers that died are
-    /// recovered first. A history that cannot be opened is no reason to refuse the installs:
+    /// recovered first (an observed job's from dpkg's state, `ObservedRowRecovery`). A history that cannot be opened is no reason to refuse the installs:
     /// `warnings` gets why, and `history` says so.
     init(scheduling: SchedulingOptions?, history options: HistoryOptions, warnings: Warnings) {
         queue = JobQueue(backend: ProcessBackend(), concurrency: scheduling?.concurrency ?? 1,
@@ -43,7 +43,7 @@ struct EngineHost {
         }
         do {
             let store = try HistoryStore(path: options.historyDb ?? HistoryStore.defaultPath())
-            try store.recoverInterruptedEntries()
+            try store.recoverInterruptedEntries(settle: ObservedRowRecovery.settle)
             let recorder = HistoryRecorder(store: store) { error in
                 warnings.add("history not recorded: \(error)")
             }

@@ -36,8 +36,11 @@ struct RunSession {
         self.init(jobs: manifest.jobs.map(RunnableJob.init), options: options, scheduling: scheduling)
     }
 
-    /// Runs everything and returns the exit status. Returns only after every child is gone.
+    /// Runs everything and returns the exit status. Returns only after every child is gone,
+    /// also the processes updates left behind (adopted and reaped: `AdoptedChildren`).
     func run() -> ExitStatus {
+        AdoptedChildren.adopt()
+        defer { AdoptedChildren.reapAll() }
         let warnings = Warnings()
         let host = EngineHost(scheduling: scheduling, history: options.history, warnings: warnings)
         let queue = host.queue

@@ -31,7 +31,7 @@ struct DpkgLogJobTests {
             _ = aptGet.waitBlocking()
         }
         let running = try await client.read(until: "lab-slow configuring, from dpkg's log", timeout: .seconds(90)) {
-            $0.name == "progress" && ($0.string("message") ?? "").contains("Configuring")
+            $0.name == "progress" && ($0.string("message") ?? "").lowercased().contains("configuring")
         }
         let queued = try #require(running.first { $0.name == "job.queued" })
         #expect(queued.bool("observed") == true)
@@ -110,7 +110,7 @@ struct DpkgLogJobTests {
         defer { client.close() }
         try client.send(#"{"command":"subscribe","id":1}"#)
         let running = try await client.read(until: "the job, lab-slow configuring", timeout: .seconds(90)) {
-            $0.name == "progress" && ($0.string("message") ?? "").contains("Configuring")
+            $0.name == "progress" && ($0.string("message") ?? "").lowercased().contains("configuring")
         }
         let queued = try #require(running.first { $0.name == "job.queued" })
         let updates = queued.fields["updates"] as? [[String: Any]] ?? []

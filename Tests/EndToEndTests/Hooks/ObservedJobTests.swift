@@ -61,6 +61,19 @@ struct ObservedJobTests {
         #expect(completed.count == 2 && completed.allSatisfy { $0.string("result") == "succeeded" }, "\(completed)")
         #expect(events.contains { $0.name == "progress" && ($0.string("message") ?? "").contains("configuring") }, "phases from dpkg's lines")
         #expect(try setup.apt.states().filter { $0.value.status == "ii" }.keys.sorted() == ["lab-app", "lab-base"])
+
+        // status says it too: `observed` and `observedBy` as in job.queued, and a line below the tables.
+        let job = try #require(queued.job)
+        let status = try #require(try await setup.fixture.statusJob(job))
+        #expect(status["observed"] as? Bool == true, "\(status)")
+        let statusBy = try #require(status["observedBy"] as? [String: Any], "\(status)")
+        #expect(statusBy["program"] as? String == "apt-get" && (statusBy["pid"] as? NSNumber)?.intValue == (by["pid"] as? NSNumber)?.intValue,
+                "\(statusBy)")
+        #expect((statusBy["admindir"] as? String)?.split(separator: "/") == (setup.apt.root + "/var/lib/dpkg").split(separator: "/"),
+                "the dpkg it checks: \(statusBy)")
+        let table = try await setup.fixture.run(["status"])
+        #expect(table.stdout.contains("job \(job): observed: apt-get (pid \((by["pid"] as? NSNumber)?.intValue ?? 0)) run by root"),
+                "\(table.stdout)")
         #expect(host.changes(since: HostPackageFingerprint()).isEmpty)
     }
 

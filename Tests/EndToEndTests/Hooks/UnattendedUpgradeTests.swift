@@ -71,7 +71,7 @@ struct UnattendedUpgradeTests {
             _ = run.waitBlocking()
         }
         let running = try await client.read(until: "lab-up configuring", timeout: .seconds(120)) {
-            $0.name == "progress" && ($0.string("message") ?? "").contains("Configuring")
+            $0.name == "progress" && ($0.string("message") ?? "").lowercased().contains("configuring")
         }
         _ = FileManager.default.createFile(atPath: release, contents: nil)
         let events = try running + (await client.read(until: "unattended-upgrade's job.completed", timeout: .seconds(120)) { $0.name == "job.completed" })
