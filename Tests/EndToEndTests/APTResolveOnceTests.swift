@@ -87,8 +87,68 @@ struct APTResolveOnceTests {
 
         #expect(result.status != 128 + SIGTERM, "installtop died of the signal: \(result.stderr)")
         #expect(result.stdout.contains("job.completed"), "stdout: \(result.stdout)\nstderr: \(result.stderr)")
+        // The signal was the run's too, once it took over: the job was aborted (not lab-b
+        // "not reached", exit 1).
+        #expect(result.stderr.contains("installtop: SIGTERM: aborting every job"), "\(result.stderr)")
+        #expect(result.status == 3, "stdout: \(result.stdout)\nstderr: \(result.stderr)")
+        let labB = try result.jsonEvents().first { $0.name == "update.completed" && $0.string("id") == "lab-b" }
+        #expect(labB?.string("result") == "aborted", "\(String(describing: labB))")
         let states = try apt.states()
         #expect(states["lab-a"]?.status == "ii" && states["lab-b"] == nil, "apt stopped after lab-a: \(states)")
+        #expect(try apt.audit().isEmpty)
+        #expect(host.changes(since: HostPackageFingerprint()).isEmpty)
+        return true
+    }
+
+    @Test("SIGINT after apt's plan, while the run session still opens its history, then again once the run said it aborts: the second forces, the repair runs")
+    func secondSignalAfterTheSessionTookOver() async throws {
+        // The same window as signalBeforeTheSessionHandlesIt's, made again when it had passed.
+        for attempt in 1...3 {
+            if try await secondSignalAfterTheSessionTookOver(lastAttempt: attempt == 3) { return }
+        }
+    }
+
+    /// One attempt of `secondSignalAfterTheSessionTookOver`; false when the window had passed
+    /// before lab-rt's preinst ran (and `lastAttempt` is false).
+    private func secondSignalAfterTheSessionTookOver(lastAttempt: Bool) async throws -> Bool {
+        let host = HostPackageFingerprint()
+        let apt = try APTTestRoot.heldUpgrade(postinstFailsOnceCut: false)
+        defer { apt.remove() }
+        let folder = try TestFolder()
+        defer { folder.remove() }
+        let history = try HeldHistoryLock(in: folder)
+        defer { history.release() }
+
+        let process = try InstalltopProcess(["apt", "install", "lab-rt", "lab-kit", "--yes", "--json", "--json-logs", "--history-db", history.databasePath,
+                                             "--apt-config", apt.configuration], in: folder)
+        try await waitUntil("lab-rt's preinst to run") { FileManager.default.fileExists(atPath: apt.root + "/tmp/held") }
+        if !lastAttempt, process.stdout.contains("job.started") {
+            // The window had passed: end this run (its preinst waits 10 minutes) before the next attempt.
+            process.send(SIGINT)
+            try await waitUntil("the first signal to be taken") { process.stderr.contains("aborting every job") }
+            process.send(SIGINT)
+            _ = try await process.finish(timeout: .seconds(120))
+            return false
+        }
+        #expect(!process.stdout.contains("job.started"), "the run session began already: the window was not held")
+        process.send(SIGINT)
+        try await waitUntil("the stop to be said") { process.stderr.contains("stopping apt at its next safe point") }
+        history.release()
+        // The run takes the signal over as its own first abort: a second one now is its force
+        // (on the old code nothing said so, and the second signal only asked apt again to stop
+        // after a preinst that waits 10 minutes).
+        try await waitUntil("the run to say it aborts") { process.stderr.contains("installtop: SIGINT: aborting every job") }
+        process.send(SIGINT)
+        let result = try await process.finish(timeout: .seconds(120))
+
+        #expect(result.status == 3, "stdout: \(result.stdout)\nstderr: \(result.stderr)")
+        #expect(result.stderr.contains("SIGINT again: killing the running updates"), "\(result.stderr)\n\(result.stdout)")
+        let events = try result.jsonEvents()
+        let rt = events.first { $0.name == "update.completed" && $0.string("id") == "lab-rt" }
+        #expect(rt?.string("result") == "succeeded" && rt?.string("reason")?.hasPrefix("completed by the repair after the forced stop, which cut it") == true,
+                "\(String(describing: rt))\n\(result.stdout.split(separator: "\n").filter { !$0.contains("\"progress\"") }.joined(separator: "\n"))\n\(result.stderr)")
+        let states = try apt.states()
+        #expect(states["lab-rt"]?.status == "ii" && states["lab-kit"]?.status == "ii", "\(states)")
         #expect(try apt.audit().isEmpty)
         #expect(host.changes(since: HostPackageFingerprint()).isEmpty)
         return true

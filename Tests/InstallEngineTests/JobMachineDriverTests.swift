@@ -36,6 +36,26 @@ struct JobMachineDriverTests {
         ])
     }
 
+    @Test("Rule 13 with a driver that runs already (apt --yes): an abort before the start still starts it and tells it to stop; another driver's job completes without it",
+          arguments: [false, true])
+    func abortBeforeStartOfADriverThatRunsAlready(force: Bool) {
+        var running = JobMachineHarness(JobMachine(updates: [update("a"), update("b")], mode: .driver, driverRunsAlready: true))
+        running.abort(force: force)
+        running.start()
+        let acted = running.steps.filter { if case .notified = $0 { false } else { true } }
+        #expect(acted == [.startedDriver, force ? .killed : .terminated],
+                "left alone, its process would go on with no one watching: \(running.steps)")
+        #expect(!running.machine.isCompleted, "it completes when the driver ends")
+        running.driverEnded(.exited(0))
+        #expect(running.machine.results.map(\.resultCode) == [.aborted, .aborted])
+
+        var plain = JobMachineHarness(JobMachine(updates: [update("a")], mode: .driver))
+        plain.abort(force: force)
+        plain.start()
+        #expect(!plain.steps.contains(.startedDriver))
+        #expect(plain.machine.isCompleted)
+    }
+
     @Test("Output a driver prints about an update after its verdict (apt's retry of a failed configure) is kept as that update's; nothing else changes")
     func outputAfterTheVerdict() {
         var job = harness(["a", "b"])

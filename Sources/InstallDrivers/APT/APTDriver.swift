@@ -24,6 +24,9 @@ public struct APTDriver: JobDriver {
         running = transaction
     }
 
+    /// apt runs already when its hook gave the plan and no job has taken it over yet.
+    public var runsAlready: Bool { running?.canBeTakenOver ?? false }
+
     /// Runs apt's request again; reports follow `request.updates`, which is the plan or, for a
     /// retry, the packages that failed or were aborted (the rest apt finds done already).
     public func start(_ request: DriverRunRequest, reporter: any DriverReporter) -> any RunningDriver {

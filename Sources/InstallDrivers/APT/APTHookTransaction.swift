@@ -112,6 +112,9 @@ public final class APTHookTransaction: Sendable {
     /// Whether `stop` was called.
     public var stopRequested: Bool { state.withLock { $0.stopRequested } }
 
+    /// Whether no driver has taken apt's process over yet (`takeOver`).
+    var canBeTakenOver: Bool { state.withLock { !$0.taken && $0.process != nil } }
+
     /// apt's process, for the one driver that takes the transaction over; `nil` after the first
     /// call (a retry runs a transaction of its own).
     func takeOver() -> ChildProcess? {

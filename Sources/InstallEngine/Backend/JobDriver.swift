@@ -15,8 +15,16 @@ public protocol JobDriver: Sendable {
     /// Whether it may add updates to its job as it runs (`DriverReport.updateAdded`; rule 28:
     /// an observed job without a plan). False for every driver with a plan (rule 22).
     var addsUpdates: Bool { get }
+
+    /// Whether its process runs before its job starts (apt's transaction after its hook gave
+    /// the plan, `installtop apt --yes`): an abort that comes before the job starts then still
+    /// starts the driver, and stops it as an abort of a running driver does (rules 24–25),
+    /// instead of ending the job without it (rule 13), which would leave the process going on
+    /// with no one watching. False for every driver that starts its process in `start`.
+    var runsAlready: Bool { get }
 }
 
 extension JobDriver {
     public var addsUpdates: Bool { false }
+    public var runsAlready: Bool { false }
 }

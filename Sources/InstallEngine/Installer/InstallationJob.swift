@@ -116,7 +116,7 @@ public final class InstallationJob: Sendable {
         let machine = JobMachine(
             updates: updates, mode: driver == nil ? .childPerUpdate : .driver, stopOnFailure: stopOnFailure,
             abortGraceOverride: configuration.abortGraceOverride, reportsProgress: onProgress != nil,
-            acceptsAddedUpdates: driver?.addsUpdates ?? false)
+            acceptsAddedUpdates: driver?.addsUpdates ?? false, driverRunsAlready: driver?.runsAlready ?? false)
         var initial = State(machine: machine)
         initial.onProgress = onProgress
         initial.onCompleted = onCompleted

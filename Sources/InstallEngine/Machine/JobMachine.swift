@@ -40,6 +40,10 @@ public struct JobMachine: Sendable {
     /// Whether the driver may add updates as it runs (rule 28: an observed job without a plan);
     /// otherwise an added update is a protocol error (rule 22).
     public let acceptsAddedUpdates: Bool
+    /// Whether the driver's process runs before the job starts (`JobDriver.runsAlready`): an
+    /// abort before the start then still starts the driver, and stops it as an abort of a
+    /// running driver does (rules 24–25), instead of completing the job without it (rule 13).
+    public let driverRunsAlready: Bool
     /// Replaces every update's own abort grace when set (`--abort-grace`).
     public let abortGraceOverride: Duration?
     /// Whether progress callbacks are wanted: no `.notify` action is produced while it is false,
@@ -93,13 +97,15 @@ public struct JobMachine: Sendable {
         stopOnFailure: Bool = false,
         abortGraceOverride: Duration? = nil,
         reportsProgress: Bool = true,
-        acceptsAddedUpdates: Bool = false
+        acceptsAddedUpdates: Bool = false,
+        driverRunsAlready: Bool = false
     ) {
         precondition(!updates.isEmpty, "a job has at least one update (rule 1)")
         self.updates = updates
         self.mode = mode
         self.stopOnFailure = stopOnFailure
         self.acceptsAddedUpdates = acceptsAddedUpdates
+        self.driverRunsAlready = driverRunsAlready
         self.abortGraceOverride = abortGraceOverride
         self.reportsProgress = reportsProgress
         resultList = UpdateResultList(Array(repeating: .notStarted, count: updates.count))
@@ -112,7 +118,8 @@ public struct JobMachine: Sendable {
     // MARK: - Inputs
 
     /// Starts the job: its first update, or its driver. A job aborted before it started
-    /// completes at once with every update aborted (rule 13).
+    /// completes at once with every update aborted (rule 13), unless its driver runs already:
+    /// that one is started and told to stop (forced when the abort was).
     public mutating func start(now: Date) -> [JobAction] {
         guard phase == .notStarted else { return [] }
         var actions: [JobAction] = []
@@ -120,11 +127,13 @@ public struct JobMachine: Sendable {
         case .childPerUpdate:
             beginUpdate(at: 0, now: now, into: &actions)
         case .driver:
-            if abortRequested {
+            if abortRequested, !driverRunsAlready {
                 complete(into: &actions)
             } else {
                 phase = .driverRunning
                 actions.append(.startDriver)
+                // Its process ran before the job: left alone, it would go on with no one watching.
+                if abortRequested { actions.append(abortForced ? .kill : .terminate) }
             }
         }
         return actions

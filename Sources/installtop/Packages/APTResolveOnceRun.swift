@@ -32,7 +32,10 @@ struct APTResolveOnceRun {
         // terminal, first), a signal still stops apt at its next safe point: with the default
         // disposition it would end installtop while apt runs dpkg, and apt, writing to a pipe
         // nobody reads, could die in the middle of a package.
-        let relay = SignalRelay { _, count in
+        // Once the run takes over, a signal read here late is handed on to it.
+        let earlier = EarlierSignals()
+        let relay = SignalRelay { signal, count in
+            guard !earlier.take(signal) else { return }
             transaction.stop()
             guard count == 1 else { return }
             StandardOutput.stderr.line("installtop: \(request.summary): " + (transaction.planCame
@@ -57,7 +60,9 @@ struct APTResolveOnceRun {
             let runnable = RunnableJob(
                 name: "\(request.summary) · \(plan.summary)", operation: request.operation, updates: plan.updates,
                 driver: APTDriver(plan: plan, running: transaction), needsConfirmation: false)
-            return RunSession(jobs: [runnable], options: options.run).run()
+            // Signals taken here, while the run opens the history, are its own: apt's stop is
+            // then the job's abort, and a second signal forces it.
+            return RunSession(jobs: [runnable], options: options.run, earlierSignals: earlier).run()
         }
     }
 

@@ -5,6 +5,7 @@ import InstallEngine
 import InstallHistory
 import Monitor
 import MonitorRuntime
+import Synchronization
 
 /// One `installtop run` (or `demo`, or `apt`): the jobs on a queue of real processes, the
 /// history recorder, and the chosen output, until every job is done.
@@ -17,14 +18,18 @@ struct RunSession {
     let scheduling: SchedulingOptions?
     /// The monitor shows it instead of "no jobs" until the first job is queued.
     let startingNote: String?
+    /// The termination signals the caller took before this run handles them (`installtop apt
+    /// --yes`): without a terminal they are this run's, the first an abort, a second its force.
+    let earlierSignals: EarlierSignals?
 
     init(jobs: [RunnableJob], sessions: [any SessionDriver] = [], options: RunOptions, scheduling: SchedulingOptions? = nil,
-         startingNote: String? = nil) {
+         startingNote: String? = nil, earlierSignals: EarlierSignals? = nil) {
         self.jobs = jobs
         self.sessions = sessions
         self.options = options
         self.scheduling = scheduling
         self.startingNote = startingNote
+        self.earlierSignals = earlierSignals
     }
 
     init(manifest: Manifest, options: RunOptions, scheduling: SchedulingOptions) {
@@ -80,17 +85,30 @@ struct RunSession {
     }
 
     /// Plain and JSON modes: submit, relay signals into aborts, wait for the queue to drain.
+    ///
+    /// Signals become aborts once every job is submitted (and begun where a slot was free): an
+    /// abort between a job's queueing and its start would end it "not started" without its
+    /// driver, while apt, running dpkg since its hook said go (`--yes`), went on with no one
+    /// watching. One that comes earlier waits until then, and so do those the caller took
+    /// (`earlierSignals`).
     private func runHeadless(_ queue: JobQueue) {
-        let relay = SignalRelay { signal, count in
-            if count == 1 {
-                StandardOutput.stderr.line("installtop: \(Self.name(of: signal)): aborting every job (again to kill at once)")
-                queue.abortAll(force: false)
-            } else {
-                StandardOutput.stderr.line("installtop: \(Self.name(of: signal)) again: killing the running updates")
-                queue.abortAll(force: true)
+        let signals = Mutex<(submitted: Bool, count: Int, last: Int32)>((false, 0, SIGINT))
+        let take: @Sendable (Int32) -> Void = { signal in
+            let count = signals.withLock { signals -> Int? in
+                signals.count += 1
+                signals.last = signal
+                return signals.submitted ? signals.count : nil
+            }
+            if let count { Self.abort(queue, after: signal, count: count) }
+        }
+        let relay = SignalRelay { signal, _ in take(signal) }
+        defer { relay.cancel() }
+        if let earlier = earlierSignals?.takeOver(take), earlier.count > 0 {
+            signals.withLock { signals in
+                signals.count += earlier.count
+                if signals.count == earlier.count { signals.last = earlier.last }
             }
         }
-        defer { relay.cancel() }
         // `installtop run … | head`: nobody reads any more, which is no reason to leave the
         // children behind (nor to die of SIGPIPE, which main ignores): abort as for SIGHUP.
         StandardOutput.stdout.whenReaderGone {
@@ -98,7 +116,24 @@ struct RunSession {
             queue.abortAll(force: false)
         }
         submitJobs(to: queue)
+        let waiting = signals.withLock { signals -> (signal: Int32, count: Int)? in
+            signals.submitted = true
+            return signals.count > 0 ? (signals.last, signals.count) : nil
+        }
+        if let waiting { Self.abort(queue, after: waiting.signal, count: waiting.count) }
         Self.waitUntilIdle(queue)
+    }
+
+    /// The `count`th termination signal (`signal`): the first aborts every job gracefully, a
+    /// later one kills the running updates.
+    private static func abort(_ queue: JobQueue, after signal: Int32, count: Int) {
+        if count == 1 {
+            StandardOutput.stderr.line("installtop: \(name(of: signal)): aborting every job (again to kill at once)")
+            queue.abortAll(force: false)
+        } else {
+            StandardOutput.stderr.line("installtop: \(name(of: signal)) again: killing the running updates")
+            queue.abortAll(force: true)
+        }
     }
 
     /// The monitor on the terminal; plain lines when the terminal cannot host it.
