@@ -184,8 +184,11 @@ struct MonitorEndToEndTests {
         // The job cleaned up keeps its row in the summary; the last line says why the run exits 3.
         let screen = try #require(await tmux.waitForScreen("the summary") { $0.contains("exit 3") })
         let rows = screen.split(separator: "\n")
-        #expect(rows.contains { $0.hasPrefix("Quick job") && $0.contains("succeeded") }, "\(screen)")
-        #expect(rows.contains { $0.hasPrefix("Slow job") && $0.contains("aborted") }, "\(screen)")
+        // Each job's name on a line of its own, its rows below it.
+        let quick = try #require(rows.firstIndex { $0.hasSuffix(" Quick job") && $0.hasPrefix("job ") }, "\(screen)")
+        let slow = try #require(rows.firstIndex { $0.hasSuffix(" Slow job") && $0.hasPrefix("job ") }, "\(screen)")
+        #expect(rows.indices.contains(quick + 1) && rows[quick + 1].hasPrefix("quick ") && rows[quick + 1].contains("succeeded"), "\(screen)")
+        #expect(rows.indices.contains(slow + 1) && rows[slow + 1].hasPrefix("slow ") && rows[slow + 1].contains("aborted"), "\(screen)")
         #expect(screen.contains("exit 3: aborted by the operator or a signal (1 job)"), "\(screen)")
     }
 
