@@ -12,11 +12,14 @@ public final class UpdateInstaller: Sendable {
     private let clock: any Clock<Duration>
     private let currentJob = Mutex<InstallationJob?>(nil)
 
-    /// - Parameter clock: times abort graces and timeouts; tests may pass a clock of their own.
+    /// - Parameters:
+    ///   - callbackQueue: where the callbacks of its jobs run; by default a queue with a thread
+    ///     of its own, since callbacks are the host program's code and may block.
+    ///   - clock: times abort graces and timeouts; tests may pass a clock of their own.
     public init(
         backend: any InstallBackend,
         configuration: EngineConfiguration = EngineConfiguration(),
-        callbackQueue: SerialWorkQueue = SerialWorkQueue(),
+        callbackQueue: SerialWorkQueue = SerialWorkQueue(runningOn: .ownThread(name: "installtop-cb")),
         clock: any Clock<Duration> = ContinuousClock()
     ) {
         self.backend = backend

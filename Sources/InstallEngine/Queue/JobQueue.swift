@@ -39,7 +39,9 @@ public final class JobQueue: Sendable {
     private let backend: any InstallBackend
     private let configuration: EngineConfiguration
     private let restartScan: SharedRestartScan?
-    private let callbackQueue = SerialWorkQueue()
+    /// Where events, and the callbacks of the queue's jobs, are delivered: a thread of its own,
+    /// since subscribers are the host program's code and may block.
+    private let callbackQueue = SerialWorkQueue(runningOn: .ownThread(name: "installtop-evts"))
     private let state: Mutex<State>
 
     /// - Parameters:
