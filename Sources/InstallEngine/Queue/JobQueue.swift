@@ -242,20 +242,36 @@ public final class JobQueue: Sendable {
     /// results stay in history. Several clean-ups of one job may wait together; one removes it.
     /// - Throws: `unknownJob` when there is no such job (or it was cleaned up already).
     public func cleanUp(job id: Int) async throws(JobCommandError) {
-        guard state.withLock({ $0.machine.phase(of: id) != nil }) else { throw .unknownJob(id) }
-        await waitForCompletions { state in
+        let refusal = await withCheckedContinuation { (continuation: CheckedContinuation<JobCommandError?, Never>) in
+            cleanUp(job: id) { continuation.resume(returning: $0) }
+        }
+        if let refusal { throw refusal }
+    }
+
+    /// `cleanUp(job:)` without a task: `done` gets the refusal, or `nil` once the job is removed
+    /// and subscribers have seen it go; on the callback queue either way.
+    func cleanUp(job id: Int, then done: @escaping @Sendable (JobCommandError?) -> Void) {
+        guard state.withLock({ $0.machine.phase(of: id) != nil }) else {
+            callbackQueue.enqueue { done(.unknownJob(id)) }
+            return
+        }
+        whenCompletions(satisfy: { state in
             let phase = state.machine.phase(of: id)
             return phase == .completed || phase == nil
+        }) { [self] in
+            let (removed, job) = state.withLock { state -> (Bool, InstallationJob?) in
+                state.drivers[id] = nil
+                return (state.machine.remove(id), state.jobs.removeValue(forKey: id))
+            }
+            guard removed else {
+                callbackQueue.enqueue { done(nil) }
+                return
+            }
+            // Completed and delivered: this only releases the job's callbacks.
+            job?.releaseCallbacks()
+            // Done once subscribers (and the model) have seen the job go.
+            callbackQueue.whenDelivered(publish(.jobCleanedUp(job: id))) { done(nil) }
         }
-        let removed = state.withLock { state -> (Bool, InstallationJob?) in
-            state.drivers[id] = nil
-            return (state.machine.remove(id), state.jobs.removeValue(forKey: id))
-        }
-        guard removed.0 else { return }
-        // Completed and delivered: this only releases the job's callbacks.
-        if let job = removed.1 { try? await job.cleanUp() }
-        // It returns once subscribers (and the model) have seen the job go.
-        await callbackQueue.waitUntilDelivered(publish(.jobCleanedUp(job: id)))
     }
 
     /// Queues the failed and aborted updates of completed job `id` as a new job.
@@ -281,7 +297,9 @@ public final class JobQueue: Sendable {
 
     /// Waits until every job submitted so far has completed and subscribers have seen it.
     public func waitUntilIdle() async {
-        await waitForCompletions { $0.machine.isIdle }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            whenCompletions(satisfy: { $0.machine.isIdle }) { continuation.resume() }
+        }
     }
 
     // MARK: - Running jobs
@@ -407,19 +425,15 @@ public final class JobQueue: Sendable {
         finish(performed)
     }
 
-    /// Waits until `condition` holds, checking it again after every delivered completion.
-    private func waitForCompletions(until condition: @escaping @Sendable (State) -> Bool) async {
-        while true {
-            let registered = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-                let done = state.withLock { state -> Bool in
-                    if condition(state) { return true }
-                    state.completionWaiters.append { continuation.resume(returning: true) }
-                    return false
-                }
-                if done { continuation.resume(returning: false) }
-            }
-            if !registered { return }
+    /// Calls `then` once `condition` holds: at once when it does, otherwise on the callback
+    /// queue after the delivered completion (or session end) that makes it hold.
+    private func whenCompletions(satisfy condition: @escaping @Sendable (State) -> Bool, _ then: @escaping @Sendable () -> Void) {
+        let holds = state.withLock { state -> Bool in
+            if condition(state) { return true }
+            state.completionWaiters.append { [self] in whenCompletions(satisfy: condition, then) }
+            return false
         }
+        if holds { then() }
     }
 
     /// Blocks until subscribers, and `snapshot()`, have seen every event published before the
