@@ -50,7 +50,9 @@ let package = Package(
                 "InstallEngine",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "DequeModule", package: "swift-collections"),
-            ]
+            ],
+            // GRDB builds on the system's SQLite: libsqlite3-dev.
+            plugins: ["Prerequisites"]
         ),
 
         // Pure: JSON reading and writing, and the daemon's wire protocol (events, commands, replies).
@@ -71,7 +73,9 @@ let package = Package(
         // Pure: cells, styles, width, sanitizing, layout and widgets. No curses.
         .target(name: "TerminalUI"),
         // The only importer of CNcursesw: terminal lifecycle, signals, drawing a Buffer, keys.
-        .target(name: "CursesTerminal", dependencies: ["CNcursesw", "TerminalUI"]),
+        // Its plugin installs libncurses-dev (and libsqlite3-dev) when the build is planned on a
+        // machine that lacks them.
+        .target(name: "CursesTerminal", dependencies: ["CNcursesw", "TerminalUI"], plugins: ["Prerequisites"]),
 
         // MARK: - Monitor
 
@@ -85,6 +89,9 @@ let package = Package(
         .executableTarget(name: "embed-files"),
         .plugin(name: "EmbedThemes", capability: .buildTool(), dependencies: ["embed-files"]),
         .plugin(name: "EmbedShippedFiles", capability: .buildTool(), dependencies: ["embed-files"]),
+        // Runs Scripts/install-prerequisites build when a build is planned: the Debian packages the
+        // build needs, installed as root (or the apt-get command to run, named, without root).
+        .plugin(name: "Prerequisites", capability: .buildTool()),
 
         // The monitor's runtime: the loop (behind MonitorTerminal, so tests drive it with a fake
         // terminal), its mailbox, and the links to an engine in this process or behind a socket.
@@ -157,7 +164,11 @@ let package = Package(
         ),
         // Spawning children with the signals a shell gives them, for the end-to-end tests; processes
         // that map a library copy and a cgroup of the test's own, for the restart scan's tests.
-        .target(name: "TestProcessSupport", path: "Tests/TestProcessSupport"),
+        .target(name: "TestProcessSupport", dependencies: ["TestMachineSetup"], path: "Tests/TestProcessSupport"),
+        // Runs Scripts/install-prerequisites test as each test process starts (tmux, sshd, python3,
+        // ansible-core in .build/ansible-venv, …): `swift test` alone sets up a fresh machine.
+        // Every test binary links it through TestProcessSupport.
+        .target(name: "TestMachineSetup", path: "Tests/TestMachineSetup"),
         // Drive the built `installtop` executable (`swift test` builds it); they import none of
         // installtop's modules.
         .testTarget(name: "EndToEndTests", dependencies: ["TestProcessSupport", "APTTestSupport", "FleetTestSupport"]),

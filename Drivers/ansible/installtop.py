@@ -41,9 +41,11 @@ PROTOCOL = 1
 # Stands for the uuid of the play's own fact gathering: its task is made by the play iterator
 # at run time, so its uuid is not known when the play starts.
 GATHERING_UUID = 'gathering-facts'
-# Stands for a play's handlers: one update, planned when the play has handlers, that runs the
-# handlers notified on a host like an include runs its tasks (a failing one fails it and the
-# host), and is skipped when none was notified.
+# Stands for a play's handlers: one update, planned when the play may run handlers, that runs
+# the handlers notified on a host like an include runs its tasks (a failing one fails it and the
+# host), and is skipped when none was notified. A play may run handlers when it or its roles
+# have some, or when a task includes a role or a tasks file at run time: the handlers of a role
+# an include brings join the play then, after its plan was made.
 HANDLERS_UUID = 'handlers'
 OUTPUT_LINES_PER_RESULT = 200
 OUTPUT_LINE_LENGTH = 2000
@@ -56,6 +58,10 @@ REBOOT_MARKER = '/run/reboot-required'
 # The meta actions that end a host's or the play's work without a result for what they jump over.
 END_ACTIONS = {'end_host': 'meta: end_host ended this host', 'end_play': 'meta: end_play ended the play',
                'end_batch': 'meta: end_batch ended the batch'}
+# The meta action that takes back the failures of every host of the batch: a failed host it
+# reaches goes on (later in the play when it is still running its always sections, in any case
+# in later plays), and Ansible's exit status no longer counts it.
+CLEAR_ACTION = 'clear_host_errors'
 
 
 class CallbackModule(CallbackBase):
@@ -88,13 +94,24 @@ class CallbackModule(CallbackBase):
         # 'uuid', 'id' (None for a meta), 'meta' (its action), 'rescue' (in a rescue section).
         self._order = []
         self._position = {}           # update id -> index in _order
+        self._includes_in_play = False  # the current play includes roles or tasks at run time
         self._play = None
         self._play_failed = False     # a host failed in the current play (it may have stopped it)
+        self._failed_in_play = set()  # names of the hosts that failed in the current play and were not cleared
+        self._batched = set()         # names of the hosts of the current play's batches so far
         self._ran_once = {}           # update id -> the host a run_once task ran on
         self._metas_seen = set()      # uuids of the play's end_* metas that Ansible came to
         self._metas_skipped = set()   # (host name, meta uuid): the meta did not act on that host
         self._rescued = {}            # job key -> position of its last rescued failure
         self._failing = {}            # job key -> why it ends once its always sections ran (a failed host)
+        # A failure that a meta clear_host_errors later in the play may take back: its `finished`
+        # waits until the meta acts (cleared) or nothing can clear it any more (failed). Job key
+        # -> {'message': its finished, 'ends': the job ends when it stands (no always section,
+        # no forced handlers to wait for), 'why': the host's end}.
+        self._uncleared = {}
+        self._clearing = None         # uuid of the clear_host_errors meta Ansible began last
+        self._clearing_skipped = False  # ... and told it skipped (its condition was false)
+        self._cleared = {}            # job key -> position of its failure a clear_host_errors took back
         # --start-at-task: the tasks before the first that matches never run, in any play.
         self._start_at = (context.CLIARGS or {}).get('start_at_task')
         self._before_start = set()    # update ids of the current play before the start task
@@ -152,6 +169,7 @@ class CallbackModule(CallbackBase):
 
     def v2_playbook_on_play_start(self, play):
         with self._lock:
+            self._settle_clearing()
             # With `serial` this comes once per batch, for the same play: the hosts of the batch
             # before, their tasks and handlers run, are done.
             if play._uuid in self._planned_plays:
@@ -162,6 +180,7 @@ class CallbackModule(CallbackBase):
                 # batch's to tell.
                 self._metas_seen = set()
                 self._metas_skipped = set()
+                self._batched.update(self._batch(play))
                 return
             self._planned_plays.add(play._uuid)
             self._release_every_start()
@@ -172,11 +191,14 @@ class CallbackModule(CallbackBase):
             self._job_of_host = {}
             self._play = play
             self._play_failed = False
+            self._failed_in_play = set()
+            self._batched = self._batch(play)
             self._ran_once = {}
             self._metas_seen = set()
             self._metas_skipped = set()
             self._rescued = {}
             self._failing = {}
+            self._cleared = {}
             manager = play.get_variable_manager()
             # Every host of the play, not only the current batch; --limit still applies.
             hosts = manager._inventory.get_hosts(play.hosts, ignore_restrictions=True)
@@ -219,6 +241,12 @@ class CallbackModule(CallbackBase):
                 elif host.name in self._stop_hosts:
                     self._end(key, 'stopped')
 
+    @staticmethod
+    def _batch(play):
+        """The names of the hosts Ansible runs the play for now: during a `serial` batch the
+        inventory is restricted to it (all the play's hosts without `serial`)."""
+        return set(host.name for host in play.get_variable_manager()._inventory.get_hosts(play.hosts))
+
     def _tasks(self, play, manager):
         """The play's tasks as (id, title), in order, tags applied, meta tasks left out."""
         tasks = []
@@ -230,11 +258,12 @@ class CallbackModule(CallbackBase):
             tasks.append((GATHERING_UUID, 'Gathering Facts'))
             self._order.append({'uuid': GATHERING_UUID, 'meta': None, 'rescue': False})
         all_vars = manager.get_vars(play=play)
+        self._includes_in_play = False
         for block in play.compile():
             filtered = block.filter_tagged_tasks(all_vars)
             if filtered.has_tasks():
                 self._walk(filtered, tasks, False)
-        if play.handlers or play.compile_roles_handlers():
+        if play.handlers or play.compile_roles_handlers() or self._includes_in_play:
             tasks.append((HANDLERS_UUID, 'Handlers'))
         return tasks
 
@@ -246,9 +275,11 @@ class CallbackModule(CallbackBase):
                     self._walk(item, tasks, rescue)
                 elif getattr(item, 'action', None) in C._ACTION_META:
                     meta = str((item.args or {}).get('_raw_params', ''))
-                    if meta in END_ACTIONS:
+                    if meta in END_ACTIONS or meta == CLEAR_ACTION:
                         self._order.append({'uuid': item._uuid, 'meta': meta, 'rescue': rescue})
                 else:
+                    if item.action in INCLUDE_ACTIONS:
+                        self._includes_in_play = True
                     tasks.append((item._uuid, item.get_name().strip() or item.action))
                     self._order.append({'uuid': item._uuid, 'meta': None, 'rescue': rescue})
 
@@ -273,13 +304,19 @@ class CallbackModule(CallbackBase):
         return task._uuid in self._stopped_tasks or host.get_name() in self._stop_hosts
 
     def v2_playbook_on_task_start(self, task, is_conditional):
-        if task.action in C._ACTION_META:
-            with self._lock:
+        with self._lock:
+            self._settle_clearing()
+            if task.action in C._ACTION_META:
                 self._metas_seen.add(task._uuid)
+                if task._get_meta() == CLEAR_ACTION:
+                    self._clearing = task._uuid
+                    self._clearing_skipped = False
         self._count_items(task)
         self._at_boundary(task)
 
     def v2_playbook_on_handler_task_start(self, task):
+        with self._lock:
+            self._settle_clearing()
         self._count_items(task)
         self._at_boundary(task)
 
@@ -420,6 +457,9 @@ class CallbackModule(CallbackBase):
         with self._lock:
             if result._task.action in C._ACTION_META:
                 self._metas_skipped.add((result._host.get_name(), result._task._uuid))
+                if result._task._uuid == self._clearing:
+                    # Its condition was false on the host Ansible ran it for: it cleared nothing.
+                    self._clearing_skipped = True
                 return
             if not self._suppressed(result._host, result._task):
                 # A module skipped in check mode says why only in its msg.
@@ -525,6 +565,7 @@ class CallbackModule(CallbackBase):
                 self._failed_hosts.add(host.get_name())
                 if host.get_name() in self._job_of_host:
                     self._play_failed = True
+                    self._failed_in_play.add(host.get_name())
             reference = self._reference(host, task)
             if reference is None:
                 included = self._running_include(host, task)
@@ -570,11 +611,14 @@ class CallbackModule(CallbackBase):
                 message['check'] = True
             if delegate and outcome == 'succeeded':
                 message['ranOn'] = delegate
-            self._send(message)
-            self._finished.setdefault(key, set()).add(task_id)
+            stays = host_ended is not None and (deferred or self._forces_handlers(key, host_ended))
+            held = host_ended is not None and self._hold_failure(key, task_id, message, host_ended, stays)
+            if not held:
+                self._send(message)
+                self._finished.setdefault(key, set()).add(task_id)
             if changed and self._notifies(key, task):
                 self._may_notify.add(key)
-            if host_ended and deferred:
+            if host_ended and (stays or held):
                 self._failing[key] = host_ended
             elif host_ended:
                 self._end(key, host_ended)
@@ -601,6 +645,79 @@ class CallbackModule(CallbackBase):
             checked = result._task.check_mode
         return checked is True
 
+    def _forces_handlers(self, key, host_ended):
+        """Ansible still runs the handlers notified on a host that failed when the play forces
+        handlers (`force_handlers`, `--force-handlers`): the failed host's job stays open for
+        them, and ends with its handlers' results when the play (or batch) does."""
+        return host_ended == 'host failed' and self._play is not None and bool(self._play.force_handlers) and \
+            self._handlers_id in self._plan.get(key, ()) and (key in self._may_notify or bool(self._notified.get(key)))
+
+    # MARK: - Cleared failures
+
+    def _hold_failure(self, key, task_id, message, why, stays):
+        """A failure that ends the host (`why`) while a meta clear_host_errors lies ahead in the
+        play: whether it counts is not known until Ansible comes to the meta, so its `finished`
+        waits (the task shows its failure as it waits). `stays`: the job is not ended when the
+        failure stands (its always sections or forced handlers still run). Says whether it was
+        held."""
+        if not self._clear_ahead(self._position.get(task_id)):
+            return False
+        self._uncleared[key] = {'message': message, 'ends': not stays, 'why': why}
+        self._send({'type': 'progress', 'job': key, 'update': task_id,
+                    'message': 'failed: %s (a meta: clear_host_errors later in the play may clear it)' % message.get('reason', 'failed')})
+        return True
+
+    def _clear_ahead(self, position):
+        """A meta clear_host_errors comes after `position` of the play's order."""
+        return position is not None and any(entry['meta'] == CLEAR_ACTION for entry in self._order[position + 1:])
+
+    def _release_failure(self, key):
+        """A failure held for a clear_host_errors that can no longer come (or the host's job
+        ends): it stands. Says whether the job ends with it."""
+        held = self._uncleared.pop(key, None)
+        if held is None:
+            return False
+        message = held['message']
+        self._send(message)
+        self._finished.setdefault(key, set()).add(message['update'])
+        return held['ends']
+
+    def _settle_clearing(self):
+        """Ansible moved on from a clear_host_errors meta it began: it runs the meta once for
+        the batch, in the main loop, and tells of it only when its condition skips it, so a meta
+        that was not skipped by now cleared the errors of every host of the batch."""
+        if self._clearing is None:
+            return
+        uuid, skipped, self._clearing = self._clearing, self._clearing_skipped, None
+        if self._play is None:
+            return
+        if skipped:
+            # What it could have cleared stands unless another one lies ahead.
+            position = next((index for index, entry in enumerate(self._order) if entry['uuid'] == uuid), None)
+            if position is not None and not self._clear_ahead(position):
+                for key in list(self._uncleared):
+                    why = self._uncleared[key]['why']
+                    if self._release_failure(key):
+                        self._failing.pop(key, None)
+                        self._end(key, why)
+            return
+        # During a batch the inventory is restricted to it, as the meta's own loop sees it.
+        batch = [host.name for host in self._play.get_variable_manager()._inventory.get_hosts(self._play.hosts)]
+        for name in batch:
+            # Later plays run it again (it may have failed in an earlier play, too).
+            self._failed_hosts.discard(name)
+            self._failed_in_play.discard(name)
+            key = self._job_of_host.get(name)
+            held = self._uncleared.pop(key, None)
+            if held is None:
+                continue
+            message = dict(held['message'], result='succeeded', mark='cleared')
+            self._send(message)
+            self._finished.setdefault(key, set()).add(message['update'])
+            self._failing.pop(key, None)
+            self._cleared[key] = self._position.get(message['update'], 0)
+        self._play_failed = bool(self._failed_in_play)
+
     def _notifies(self, key, task):
         """A changed result of this task notifies handlers of the host's play (ansible's own
         test); without handlers in the play, a notification has nowhere to go."""
@@ -623,6 +740,7 @@ class CallbackModule(CallbackBase):
         """Notifications are kept until handlers are flushed; then each handler to run for the
         host is told here, before any of them runs."""
         with self._lock:
+            self._settle_clearing()
             key = self._job_of_host.get(host.get_name())
             if key is not None and key not in self._ended:
                 self._may_notify.discard(key)
@@ -665,8 +783,12 @@ class CallbackModule(CallbackBase):
                 self._may_notify.add(key)
         name = result._task.get_name().strip() or result._task.action
         if outcome == 'failed' and host_ended:
-            self._close_include(key, handlers, 'failed', '%s: %s' % (name, reason))
-            self._end(key, host_ended)
+            stays = not handlers and self._forces_handlers(key, host_ended)
+            held = self._close_include(key, handlers, 'failed', '%s: %s' % (name, reason), host_ended=host_ended, stays=stays)
+            if held or stays:
+                self._failing[key] = host_ended
+            else:
+                self._end(key, host_ended)
             return
         if mark in ('ignored', 'rescued'):
             self._send({'type': 'output', 'job': key, 'update': include['id'], 'stream': 'stderr',
@@ -675,16 +797,22 @@ class CallbackModule(CallbackBase):
             self._notified.get(key, set()).discard(result._task._uuid)
             self._end_if_done(key)
 
-    def _close_include(self, key, handlers=False, result='succeeded', reason=None):
+    def _close_include(self, key, handlers=False, result='succeeded', reason=None, host_ended=None, stays=False):
+        """Gives what stood for the host's included tasks (or handlers) its result; a failure
+        that ends the host (`host_ended`; `stays`: its job stays open after it) may be held for a
+        clear_host_errors ahead: says whether it was."""
         include = self._includes.pop((key, handlers), None)
         if include is None:
-            return
+            return False
         self._running[key].discard(include['id'])
         message = {'type': 'finished', 'job': key, 'update': include['id'], 'result': result, 'changed': include['changed']}
         if reason:
             message['reason'] = reason
+        if host_ended is not None and not handlers and self._hold_failure(key, include['id'], message, host_ended, stays):
+            return True
         self._send(message)
         self._finished.setdefault(key, set()).add(include['id'])
+        return False
 
     @staticmethod
     def _asks_reboot(result):
@@ -760,6 +888,8 @@ class CallbackModule(CallbackBase):
                 message.update(result='skipped', reason='not run: no failure to rescue')
             elif key in self._rescued and position > self._rescued[key]:
                 message.update(result='skipped', reason='not run: a task before it in its block failed and was rescued')
+            elif key in self._cleared and position > self._cleared[key]:
+                message.update(result='skipped', reason='not run: the host failed before it (meta: clear_host_errors then cleared the failure)')
             elif self._play_failed:
                 continue
             else:
@@ -773,7 +903,7 @@ class CallbackModule(CallbackBase):
         (run once for the batch) on one host."""
         for entry in self._order[:position]:
             meta = entry['meta']
-            if meta is None or entry['uuid'] not in self._metas_seen:
+            if meta not in END_ACTIONS or entry['uuid'] not in self._metas_seen:
                 continue
             if meta == 'end_host':
                 spared = (host, entry['uuid']) in self._metas_skipped
@@ -781,6 +911,14 @@ class CallbackModule(CallbackBase):
                 spared = any(uuid == entry['uuid'] for _, uuid in self._metas_skipped)
             if not spared:
                 return END_ACTIONS[meta]
+        return None
+
+    def _play_ended_by_meta(self):
+        """Why a meta end_play ended the play in the batch Ansible ran last, or None."""
+        for entry in self._order:
+            if entry['meta'] == 'end_play' and entry['uuid'] in self._metas_seen and \
+                    not any(uuid == entry['uuid'] for _, uuid in self._metas_skipped):
+                return END_ACTIONS['end_play']
         return None
 
     def _stop_reason(self):
@@ -793,17 +931,24 @@ class CallbackModule(CallbackBase):
     def _end(self, key, reason, not_reached=False):
         if key in self._ended:
             return
+        self._release_failure(key)
         if reason in ('done', 'play ended') and key in self._failing:
             reason = self._failing[key]
         finished = reason in ('done', 'play ended')
         began = bool(self._finished.get(key) or self._running.get(key))
-        if finished:
+        if finished and key.split('/', 1)[1] not in self._batched:
+            # Ansible never came to the host: the play ended before its `serial` batch.
+            reason = self._play_ended_by_meta() or (self._stop_reason() if self._play_failed else
+                                                    'the play ended before its batch')
+            not_reached = True
+        elif finished:
             self._account(key, len(self._order))
             if self._play_failed and not self._tasks_done(key):
                 reason = self._stop_reason()
                 not_reached = True
         for handlers, what in ((False, 'its included tasks'), (True, 'the handlers')):
-            if finished:
+            if finished or (handlers and not self._notified.get(key) and key in self._failing):
+                # A failed host whose handlers were forced ran every one notified.
                 self._close_include(key, handlers)
             elif reason == 'stopped':
                 self._close_include(key, handlers, 'aborted', 'stopped: %s may not all have run' % what)
@@ -855,6 +1000,7 @@ class CallbackModule(CallbackBase):
 
     def v2_playbook_on_stats(self, stats):
         with self._lock:
+            self._settle_clearing()
             self._release_every_start()
             reason = 'stopped' if self._stop_all else 'play ended'
             for key in list(self._job_of_host.values()):

@@ -143,6 +143,7 @@ public final class CursesTerminal {
         nodelay(window, true)
         leaveok(window, true)
         set_escdelay(25)
+        defineCommonKeySequences()
         curs_set(0)
         setUpColors()
         maxScalarsPerCell = Int(cnc_ccharw_max())
@@ -355,6 +356,34 @@ public final class CursesTerminal {
             }
         }
         return keys
+    }
+
+    /// Teaches curses the common sequences of the navigation keys that `TERM`'s description
+    /// lacks (`KeyEscapeSequences`: End as `ESC [ 4 ~` under tmux), so they arrive as keys and
+    /// not as Escape and text. A sequence curses knows already, or that would clash with one it
+    /// knows, is left alone.
+    private func defineCommonKeySequences() {
+        for (sequence, key) in KeyEscapeSequences.all {
+            guard let code = Self.keyCode(for: key), key_defined(sequence) == 0 else { continue }
+            _ = define_key(sequence, code)
+        }
+    }
+
+    /// The curses code of a navigation or editing key; `nil` for the others.
+    private static func keyCode(for key: Key) -> Int32? {
+        switch key {
+        case .up: return cnc_key_up()
+        case .down: return cnc_key_down()
+        case .left: return cnc_key_left()
+        case .right: return cnc_key_right()
+        case .pageUp: return cnc_key_ppage()
+        case .pageDown: return cnc_key_npage()
+        case .home: return cnc_key_home()
+        case .end: return cnc_key_end()
+        case .insert: return cnc_key_ic()
+        case .delete: return cnc_key_dc()
+        default: return nil
+        }
     }
 
     private func functionKey(_ code: Int32) -> Key? {

@@ -3,17 +3,25 @@ import InstallEngine
 
 /// The history as an aligned text table for a terminal `width` columns wide, in the order
 /// given: date (UTC), result, duration, update id, a package's versions when there are any,
-/// then, as the width allows, job and title,
-/// and last the reason of a result that was not a plain success. Nothing nests: the result is a
-/// word and the reason a column of its own.
+/// then, as the width allows, job and title, and last the reason of a result that was not a
+/// plain success. Nothing nests: the result is a word and the reason a column of its own.
 ///
-/// Every line fits the width: the reason column takes what is left and long cells are cut with
-/// "…". Titles, ids, job names and reasons come from manifests and children and may hold
-/// anything: control and bidirectional-override characters are replaced so they cannot move the
-/// cursor or reorder the line. Widths are counted in characters, so wide (East Asian)
-/// characters can misalign a row but never break it.
+/// Every line fits the width, and the update's name and a package's versions (`old → new`) are
+/// what it keeps whole first: when the reason would get fewer than 16 columns it goes whole on
+/// indented lines below its row; then the date loses its year; then a version that does not fit
+/// goes on at `→`, the new one on the next line under the old; only then is the name cut. Other
+/// long cells are cut with "…". Titles, ids, job names and reasons come from manifests and
+/// children and may hold anything: control and bidirectional-override characters are replaced
+/// so they cannot move the cursor or reorder the line. Widths are counted in characters, so
+/// wide (East Asian) characters can misalign a row but never break it.
 public enum HistoryTable {
-    /// Header plus one line per entry, each ending in "\n"; an empty string for no entries.
+    /// The fewest columns the reason gets beside the row; with fewer it goes below it.
+    static let minimumReasonWidth = 16
+    /// How far a reason below its row is indented.
+    static let reasonIndent = 4
+
+    /// Header plus one line per entry (and the lines a long version or a reason below the row
+    /// takes), each ending in "\n"; an empty string for no entries.
     /// - Parameter width: the terminal's columns (80 when it is not a terminal); at least 60 is used.
     public static func render(_ entries: [HistoryEntry], width: Int = 80) -> String {
         guard !entries.isEmpty else { return "" }
@@ -25,12 +33,15 @@ public enum HistoryTable {
             },
             Column("RESULT", limit: 11) { $0.isRunning ? "running" : $0.resultCode.word },
             Column("TIME", limit: 6) { $0.duration.map(duration) ?? "-" },
-            Column("UPDATE", limit: 24) { $0.updateID },
+            Column("UPDATE", limit: 48) { $0.updateID },
         ]
+        let dateColumn = 0, updateColumn = 3
         // Package updates: their versions (`3.0.14 → 3.0.15`), which is what `--update openssl`
         // is asked for; only when some entry has them, so other histories read as before.
+        var version: Int?
         if entries.contains(where: { $0.oldVersion != nil || $0.newVersion != nil }) {
-            columns.append(Column("VERSION", limit: 23) { entry in
+            version = columns.count
+            columns.append(Column("VERSION", limit: 64) { entry in
                 switch (entry.oldVersion, entry.newVersion) {
                 case (let old?, let new?) where old != new: return "\(old) → \(new)"
                 case (_, let new?): return new
@@ -44,30 +55,84 @@ public enum HistoryTable {
         let reasonColumn = Column("REASON", limit: Int.max) { entry in
             entry.isRunning || entry.resultCode == .succeeded ? "" : entry.reason ?? ""
         }
-        let rows = entries.map { entry in (columns + [reasonColumn]).map { cell($0.value(entry), limit: Int.max) } }
-        // Each fixed column as wide as its widest cell, within its limit.
+        var rows = entries.map { entry in (columns + [reasonColumn]).map { cell($0.value(entry), limit: Int.max) } }
+        // Each column before the reason as wide as its widest cell, within its limit.
         var widths = columns.indices.map { index in
             min(columns[index].limit, ([columns[index].header] + rows.map { $0[index] }).map(\.count).max() ?? 0)
         }
         let separators = 2 * columns.count
-        // The reason keeps at least 16 columns: the update id gives them up first, down to 8.
-        let update = 3
-        let overflow = widths.reduce(0, +) + separators + 16 - width
-        if overflow > 0 { widths[update] = max(8, widths[update] - overflow) }
+        func overflow(reasonBeside: Bool) -> Int {
+            widths.reduce(0, +) + separators + (reasonBeside ? minimumReasonWidth : -2) - width
+        }
+        let reasonBeside = overflow(reasonBeside: true) <= 0
+        if !reasonBeside, overflow(reasonBeside: false) > 0 {
+            // The date to the minute without its year: `11-14 23:13`.
+            rows = rows.map { row in var row = row; row[dateColumn] = String(row[dateColumn].dropFirst(5)); return row }
+            widths[dateColumn] = max(columns[dateColumn].header.count, widths[dateColumn] - 5)
+        }
+        var versionBreaks = false
+        if !reasonBeside, let version, overflow(reasonBeside: false) > 0 {
+            let halves = rows.map { versionHalves($0[version]) }
+            let broken = max(columns[version].header.count, halves.flatMap { $0 }.map(\.count).max() ?? 0)
+            if broken < widths[version] {
+                widths[version] = max(broken, widths[version] - overflow(reasonBeside: false))
+                versionBreaks = true
+            }
+        }
+        if !reasonBeside, overflow(reasonBeside: false) > 0 { widths[updateColumn] = max(8, widths[updateColumn] - overflow(reasonBeside: false)) }
         let reasonWidth = max(6, width - widths.reduce(0, +) - separators)
-        return ([(columns + [reasonColumn]).map(\.header)] + rows).map { row in
+        let header = (columns + (reasonBeside ? [reasonColumn] : [])).map(\.header)
+        return ([header] + rows).enumerated().map { index, row in
             var line = ""
-            for (index, text) in row.enumerated() {
-                if index < widths.count {
-                    let fitted = fit(text, to: widths[index])
-                    line += fitted + String(repeating: " ", count: widths[index] - fitted.count) + "  "
-                } else {
+            var below: [String] = []
+            for (column, text) in row.enumerated() {
+                if column < widths.count {
+                    var shown = text
+                    if versionBreaks, column == version, index > 0, text.count > widths[column] {
+                        let halves = versionHalves(text)
+                        shown = halves[0]
+                        let start = widths[..<column].reduce(0, +) + 2 * column
+                        below += halves.dropFirst().map { String(repeating: " ", count: start) + fit($0, to: widths[column]) }
+                    }
+                    let fitted = fit(shown, to: widths[column])
+                    line += fitted + String(repeating: " ", count: widths[column] - fitted.count) + "  "
+                } else if reasonBeside || index == 0 {
                     line += fit(text, to: reasonWidth)
+                } else if !text.isEmpty {
+                    below += wrap(text, width: width - reasonIndent).map { String(repeating: " ", count: reasonIndent) + $0 }
                 }
             }
             while line.hasSuffix(" ") { line.removeLast() }
-            return line + "\n"
+            return ([line] + below).map { $0 + "\n" }.joined()
         }.joined()
+    }
+
+    /// A version cell broken at its arrow: `["3.0.14 →", "3.0.15"]`; whole when it has none.
+    private static func versionHalves(_ text: String) -> [String] {
+        guard let arrow = text.range(of: " → ") else { return [text] }
+        return [String(text[..<arrow.lowerBound]) + " →", String(text[arrow.upperBound...])]
+    }
+
+    /// `text` on lines of at most `width` characters, broken at spaces; a word longer than a
+    /// line is broken where the line ends.
+    static func wrap(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ") {
+            var word = Substring(word)
+            if !line.isEmpty, line.count + 1 + word.count <= width {
+                line += " " + word
+                continue
+            }
+            if !line.isEmpty { lines.append(line) }
+            while word.count > width {
+                lines.append(String(word.prefix(width)))
+                word = word.dropFirst(width)
+            }
+            line = String(word)
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines
     }
 
     /// One column before the reason: its header, its widest allowed width and its cell.

@@ -5,7 +5,8 @@ import TerminalUI
 /// The detail of one job (Enter in the jobs pane), as lines for `width` columns: its result,
 /// then its restart advice (rule 32): the headline, the reasons for a reboot, and per service,
 /// session, container or bare group each process with its pid, command, user and the replaced
-/// files it still uses, shortened to the width; then the processes the scan could not read.
+/// files it still uses, shortened to the width; then the processes of other roots, left out;
+/// then the processes the scan could not read.
 /// The renderer draws the lines and the keys scroll them.
 struct JobDetail {
     /// One line and the colour it is drawn in.
@@ -20,16 +21,12 @@ struct JobDetail {
     let lines: [Line]
 
     /// The detail of `job` in `width` columns; child-made text goes through `glyphs`' sanitizer.
-    init(job: JobState, width: Int, glyphs: MonitorGlyphs) {
+    /// `counts` are the job's (`JobCounts`, as the panes and the header count them).
+    init(job: JobState, counts: JobCounts, width: Int, glyphs: MonitorGlyphs) {
         let sanitize = { (text: String) in glyphs.sanitizer.sanitize(text) }
         let wrap = { (text: String) in PlanDialog.wrap(text, width: max(1, width)) }
         var lines: [Line] = []
-        let counts = "\(job.finishedCount)/\(job.updates.count) updates"
-        if let result = job.result {
-            lines.append(Line(text: result.resultCode.word + glyphs.separator + counts, role: MonitorRenderer.role(for: result.resultCode)))
-        } else {
-            lines.append(Line(text: (job.phase == .queued ? "queued" : "running") + glyphs.separator + counts, role: .running))
-        }
+        lines.append(Self.headline(job: job, counts: counts, separator: glyphs.separator))
         lines.append(Line(text: "", role: .text))
         guard let advice = job.result?.restartAdvice else {
             let text = job.phase == .completed ? "Restarts: this job carries no restart scan (nothing ran, or a fleet host)"
@@ -48,7 +45,7 @@ struct JobDetail {
         for group in advice.groups {
             lines.append(Line(text: "", role: .text))
             var owner = group.owner.restartedBy(sanitize: sanitize)
-            if let unit = group.owner.unit, RestartJobPlan.isLeftOutUnlessNamed(unit) { owner += " (left out unless named)" }
+            if let service = group.owner.service, RestartJobPlan.isLeftOutUnlessNamed(service) { owner += " (left out unless named)" }
             lines.append(Line(text: owner, role: .title))
             for process in group.processes {
                 let pid = String(repeating: " ", count: pidWidth - String(process.pid).count) + String(process.pid)
@@ -60,6 +57,23 @@ struct JobDetail {
                     lines.append(Line(text: head + Self.files(paths, width: room, ellipsis: glyphs.box.ellipsis), role: .text))
                 } else {
                     lines.append(Line(text: head, role: .text))
+                    lines.append(Line(text: "    " + Self.files(paths, width: width - 4, ellipsis: glyphs.box.ellipsis), role: .dim))
+                }
+            }
+        }
+        if !advice.otherRoots.isEmpty {
+            let count = advice.otherRoots.count
+            lines.append(Line(text: "", role: .text))
+            lines += wrap("In another root, left out (restart \(count == 1 ? "it" : "them") there): \(count) \(count == 1 ? "process runs" : "processes run") code its root deleted or replaced")
+                .map { Line(text: $0, role: .dim) }
+            for process in advice.otherRoots {
+                let head = "  \(process.pid) \(sanitize(process.command)) in \(sanitize(process.root ?? "/"))  "
+                let room = width - DisplayWidth.of(head)
+                let paths = process.files.map { sanitize($0.path) }
+                if room >= Self.minimumFilesWidth {
+                    lines.append(Line(text: head + Self.files(paths, width: room, ellipsis: glyphs.box.ellipsis), role: .text))
+                } else {
+                    lines += wrap(head).map { Line(text: $0, role: .text) }
                     lines.append(Line(text: "    " + Self.files(paths, width: width - 4, ellipsis: glyphs.box.ellipsis), role: .dim))
                 }
             }
@@ -76,27 +90,25 @@ struct JobDetail {
         self.lines = lines
     }
 
-    /// `paths` in `width` columns: whole, else by file name, else as many names as fit with
-    /// `+N` for the rest (the first name cut short when even it does not fit).
+    /// `failed · 2/4 updates done · 1 failed · 1 aborted`: the result people read for the job
+    /// (`JobState.shownResultCode`, as its row in the jobs pane) and its counts.
+    static func headline(job: JobState, counts: JobCounts, separator: String) -> Line {
+        let code: OperationResultCode = job.shownResultCode ?? (job.phase == .queued ? .notStarted : .inProgress)
+        var parts = [code.word, "\(counts.text) updates done"]
+        if counts.failed > 0 { parts.append("\(counts.failed) failed") }
+        if counts.aborted > 0 { parts.append("\(counts.aborted) aborted") }
+        return Line(text: parts.joined(separator: separator), role: MonitorRenderer.role(for: code))
+    }
+
+    /// `paths` in `width` columns, as `PathListFitting.fit` fits them.
     static func files(_ paths: [String], width: Int, ellipsis: Character) -> String {
-        let whole = paths.joined(separator: ", ")
-        if DisplayWidth.of(whole) <= width { return whole }
-        let names = paths.map { $0.split(separator: "/").last.map(String.init) ?? $0 }
-        let short = names.joined(separator: ", ")
-        if DisplayWidth.of(short) <= width { return short }
-        if names.count == 1 { return TextTruncation.truncate(names[0], toWidth: width, ellipsis: ellipsis) }
-        for shown in stride(from: names.count - 1, through: 1, by: -1) {
-            let text = names.prefix(shown).joined(separator: ", ") + " +\(names.count - shown)"
-            if DisplayWidth.of(text) <= width { return text }
-        }
-        let rest = " +\(names.count - 1)"
-        return TextTruncation.truncate(names[0], toWidth: width - DisplayWidth.of(rest), ellipsis: ellipsis) + rest
+        PathListFitting.fit(paths, toWidth: width, ellipsis: ellipsis)
     }
 
     /// The detail of job `job` on the monitor in `state`, for its overlay's inner width.
     init?(job: Int, state: MonitorState) {
         guard let job = state.queue.job(job) else { return nil }
-        self.init(job: job, width: max(1, state.layout.body.width - 2), glyphs: state.glyphs)
+        self.init(job: job, counts: state.counts(of: job), width: max(1, state.layout.body.width - 2), glyphs: state.glyphs)
     }
 
     /// The furthest the lines scroll with `page` of them visible: the last at the bottom.

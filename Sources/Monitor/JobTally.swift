@@ -8,10 +8,8 @@ import InstallEngine
 /// Counts about one job that a frame needs but that would cost a walk over all its updates:
 /// kept up to date event by event, so drawing a job of 10,000 updates stays cheap.
 struct JobTally: Sendable, Hashable {
-    /// Updates with their final result.
-    private(set) var finished = 0
-    /// Of those, how many succeeded (with or without reported errors).
-    private(set) var succeeded = 0
+    /// How many updates are done, failed and aborted, of how many.
+    private(set) var counts: JobCounts
     /// Whether any update requires a reboot.
     private(set) var rebootRequired = false
     /// Sum and count of finished updates' durations, for the job's ETA.
@@ -24,6 +22,7 @@ struct JobTally: Sendable, Hashable {
 
     /// Counts `job` from scratch.
     init(_ job: JobState) {
+        counts = JobCounts(total: job.updates.count)
         for (index, update) in job.updates.enumerated() {
             if update.result.resultCode == .inProgress { running = index }
             count(update.result)
@@ -31,15 +30,21 @@ struct JobTally: Sendable, Hashable {
         if job.phase == .completed { completedPercent = job.percentShown }
     }
 
-    /// Update `index` started.
-    mutating func started(_ index: Int) {
+    /// Update `index` started; `added` when the start added it to the job (rule 28).
+    mutating func started(_ index: Int, added: Bool) {
         running = index
+        if added { counts.added() }
     }
 
-    /// Update `index` got its final `result`; `wasFinal` says whether it had one already.
-    mutating func completed(_ index: Int, result: UpdateInstallationResult, wasFinal: Bool) {
+    /// Update `index` got its final `result`; `previous` is the result it had before. A result
+    /// given again replaces the first in the counts; the durations and the reboot keep the first.
+    mutating func completed(_ index: Int, result: UpdateInstallationResult, previous: UpdateInstallationResult?) {
         if running == index { running = nil }
-        if !wasFinal { count(result) }
+        if let previous, previous.resultCode.isFinal {
+            counts.count(result.resultCode, replacing: previous.resultCode)
+        } else {
+            count(result)
+        }
     }
 
     /// Mean duration of the finished updates; `nil` when none has one.
@@ -49,8 +54,7 @@ struct JobTally: Sendable, Hashable {
 
     private mutating func count(_ result: UpdateInstallationResult) {
         guard result.resultCode.isFinal else { return }
-        finished += 1
-        if result.resultCode.isSuccess { succeeded += 1 }
+        counts.count(result.resultCode)
         if result.rebootRequired { rebootRequired = true }
         if let start = result.startedAt, let end = result.endedAt {
             durationTotal += end.timeIntervalSince(start)

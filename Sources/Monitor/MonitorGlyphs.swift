@@ -27,6 +27,9 @@ public struct MonitorGlyphs: Sendable, Hashable {
     public var rescued: Character
     /// A failure the play ignores (Ansible's `ignored`; it counts as succeeded).
     public var ignored: Character
+    /// A failure a later step took back (Ansible's `meta: clear_host_errors`; it counts as
+    /// succeeded).
+    public var cleared: Character
     /// A step that ran once for several jobs, on another one (Ansible's `run_once`).
     public var ranElsewhere: Character
     /// A step the driver went past without saying what happened.
@@ -40,20 +43,20 @@ public struct MonitorGlyphs: Sendable, Hashable {
     /// The selection keys in the footer.
     public var upDown: String
 
-    /// `✔ ! ✖ ⊘ ▶ · ↷ ↺ ≈ ↪ ? ∅`, `+ ↑ ↻ −` for packages, box drawing, eighth blocks, `⟳`.
+    /// `✔ ! ✖ ⊘ ▶ · ↷ ↺ ≈ ↶ ↪ ? ∅`, `+ ↑ ↻ −` for packages, box drawing, eighth blocks, `⟳`.
     public static let unicode = MonitorGlyphs(
         box: .unicode, sanitizer: TextSanitizer(mode: .unicode),
         succeeded: "✔", succeededWithErrors: "!", failed: "✖", aborted: "⊘", running: "▶", queued: "·", skipped: "↷",
         install: "+", upgrade: "↑", reinstall: "↻", remove: "−",
-        rescued: "↺", ignored: "≈", ranElsewhere: "↪", unknown: "?", notReached: "∅",
+        rescued: "↺", ignored: "≈", cleared: "↶", ranElsewhere: "↪", unknown: "?", notReached: "∅",
         separator: " · ", reboot: "⟳", upDown: "↑↓")
 
-    /// `+ ! x / > . ~ & = ^ ? _`, `+ ^ = -` for packages, `+-|` boxes, `#`/`-` bars.
+    /// `+ ! x / > . ~ & = % ^ ? _`, `+ ^ = -` for packages, `+-|` boxes, `#`/`-` bars.
     public static let ascii = MonitorGlyphs(
         box: .ascii, sanitizer: TextSanitizer(mode: .ascii),
         succeeded: "+", succeededWithErrors: "!", failed: "x", aborted: "/", running: ">", queued: ".", skipped: "~",
         install: "+", upgrade: "^", reinstall: "=", remove: "-",
-        rescued: "&", ignored: "=", ranElsewhere: "^", unknown: "?", notReached: "_",
+        rescued: "&", ignored: "=", cleared: "%", ranElsewhere: "^", unknown: "?", notReached: "_",
         separator: " | ", reboot: "(!)", upDown: "Up/Dn")
 
     /// The glyph of a result's mark.
@@ -62,6 +65,7 @@ public struct MonitorGlyphs: Sendable, Hashable {
         case .skipped: return skipped
         case .rescued: return rescued
         case .ignored: return ignored
+        case .cleared: return cleared
         case .ranElsewhere: return ranElsewhere
         case .unknown: return unknown
         case .notReached: return notReached

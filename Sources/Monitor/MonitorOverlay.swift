@@ -2,8 +2,9 @@ import TerminalUI
 
 /// What is drawn over the panes and takes every key while it is open.
 public enum MonitorOverlay: Sendable, Hashable {
-    /// The list of keys; any key closes it.
-    case help
+    /// The list of keys (`HelpView`), scrolled `scroll` lines when it does not fit; a key that
+    /// does not scroll it closes it.
+    case help(scroll: Int)
     /// A yes/no question.
     case confirm(Confirmation)
     /// The whole output tail of update `index` of job `job`; `scroll` is how many lines the

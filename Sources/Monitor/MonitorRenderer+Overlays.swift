@@ -4,8 +4,8 @@ import TerminalUI
 extension MonitorRenderer {
     static func drawOverlay(_ overlay: MonitorOverlay, into buffer: inout Buffer, layout: MonitorLayout, state: MonitorState, theme: Theme) {
         switch overlay {
-        case .help:
-            drawHelp(into: &buffer, layout: layout, state: state, theme: theme)
+        case .help(let scroll):
+            drawHelp(scroll: scroll, into: &buffer, state: state, theme: theme)
         case .confirm(let question):
             drawConfirmation(question, into: &buffer, layout: layout, state: state, theme: theme)
         case .fullOutput(let job, let index, let scroll):
@@ -58,22 +58,20 @@ extension MonitorRenderer {
         return Rect(x: area.x + (area.width - boxWidth) / 2, y: area.y + (area.height - boxHeight) / 2, width: boxWidth, height: boxHeight)
     }
 
-    private static func drawHelp(into buffer: inout Buffer, layout: MonitorLayout, state: MonitorState, theme: Theme) {
-        let keys = state.keyHelp
-        let ascii = state.glyphs.box == .ascii
-        let box = centredBox(width: 80, height: keys.count + 4, in: layout.body)
+    private static func drawHelp(scroll: Int, into buffer: inout Buffer, state: MonitorState, theme: Theme) {
+        let help = HelpView(state: state)
         let inner = BoxFrame(title: "Keys", borderStyle: theme[.focus], titleStyle: theme[.title], glyphs: state.glyphs.box,
-            fillStyle: theme[.text]).render(into: &buffer, area: box)
-        let keyWidth = min(20, inner.width / 3)
-        for (row, entry) in keys.enumerated() {
+            fillStyle: theme[.text]).render(into: &buffer, area: help.box)
+        guard inner.height > 0 else { return }
+        let first = min(max(0, scroll), help.maximumScroll)
+        let actionWidth = max(0, inner.width - help.keyWidth - 2)
+        for (row, line) in help.lines.dropFirst(first).prefix(help.page).enumerated() where row < inner.height - 1 {
             let y = inner.y + row
-            let keyText = ascii ? entry.keys.replacingOccurrences(of: "↑ ↓", with: "Up Dn") : entry.keys
-            buffer.write(keyText, x: inner.x + 1, y: y, style: theme[.title], maxWidth: keyWidth)
-            let actionWidth = inner.width - keyWidth - 2
-            buffer.write(TextTruncation.truncate(entry.action, toWidth: actionWidth, ellipsis: state.glyphs.box.ellipsis),
-                x: inner.x + keyWidth + 2, y: y, style: theme[.text], maxWidth: actionWidth)
+            buffer.write(line.keys, x: inner.x + 1, y: y, style: theme[.title], maxWidth: help.keyWidth)
+            buffer.write(line.action, x: inner.x + help.keyWidth + 2, y: y, style: theme[.text], maxWidth: actionWidth)
         }
-        TextLine("any key closes this help", style: theme[.dim], alignment: .center)
+        TextLine(help.footer(scroll: first, width: inner.width, upDown: state.glyphs.upDown), style: theme[.dim], alignment: .center,
+                 ellipsis: state.glyphs.box.ellipsis)
             .render(into: &buffer, area: inner.row(inner.height - 1))
     }
 
@@ -83,12 +81,13 @@ extension MonitorRenderer {
         let lines: [String]
         switch question {
         case .abortJob(let job, let name):
-            // A host of an Ansible run stops at the next task boundary: its running task finishes.
-            let host = state.queue.job(job)?.descriptor.declaredByDriver == true
-            lines = ["Abort \(state.glyphs.sanitizer.sanitize(name))?",
-                     host ? "Its running task finishes first." : "Its running update is stopped."]
+            // What happens to the running update depends on the job's kind (rules 11 and 24).
+            let consequence = state.queue.job(job).flatMap { JobStopBehaviour($0.descriptor).consequence }
+            lines = ["Abort \(state.glyphs.sanitizer.sanitize(name))?"] + [consequence].compactMap { $0 }
         case .abortAll(let count):
-            lines = ["Abort \(count == 1 ? "the 1 unfinished job" : "all \(count) unfinished jobs")?", "Running updates are stopped."]
+            let unfinished = state.queue.jobs.filter { $0.phase != .completed }.map(\.descriptor)
+            lines = ["Abort \(count == 1 ? "the 1 unfinished job" : "all \(count) unfinished jobs")?"]
+                + JobStopBehaviour.consequences(of: unfinished)
         case .quit(let count):
             lines = ["\(count) \(count == 1 ? "job has" : "jobs have") not completed.", "Quit and abort \(count == 1 ? "it" : "them")?"]
         case .startJob(let job, let name, _, let scroll):
@@ -98,11 +97,16 @@ extension MonitorRenderer {
             drawRestartDialog(RestartDialog(plan: plan, state: state), scroll: scroll, into: &buffer, state: state, theme: theme)
             return
         }
-        let box = centredBox(width: 50, height: lines.count + 4, in: layout.body)
+        // Each sentence wrapped to the box, the question in the status colour; the keys last.
+        let boxWidth = min(50, layout.body.width)
+        let rows = lines.enumerated().flatMap { index, line in
+            TextWrapping.wrap([line], width: max(1, boxWidth - 4)).map { (text: $0, isQuestion: index == 0) }
+        }
+        let box = centredBox(width: boxWidth, height: rows.count + 4, in: layout.body)
         let inner = BoxFrame(title: "Confirm", borderStyle: theme[.focus], titleStyle: theme[.title], glyphs: state.glyphs.box,
             fillStyle: theme[.text]).render(into: &buffer, area: box)
-        for (row, line) in lines.enumerated() {
-            TextLine(line, style: row == 0 ? theme[.status] : theme[.text], alignment: .center, ellipsis: state.glyphs.box.ellipsis)
+        for (row, line) in rows.enumerated() where row < inner.height - 1 {
+            TextLine(line.text, style: line.isQuestion ? theme[.status] : theme[.text], alignment: .center, ellipsis: state.glyphs.box.ellipsis)
                 .render(into: &buffer, area: inner.row(row))
         }
         TextLine("y yes    n no", style: theme[.title], alignment: .center).render(into: &buffer, area: inner.row(inner.height - 1))

@@ -42,12 +42,11 @@ extension MonitorRenderer {
         }
         buffer.set(glyphs.mark(for: code), x: row.x, y: row.y, style: theme[role(for: code)])
         let waiting = state.pendingCleanUps.contains(job.id)
-        // The result's word, as beside its glyph everywhere, and how many updates got installed
-        // when not all did: "failed 1/6", "aborted 1/3".
+        // The result's word, as beside its glyph everywhere, and how many updates are done
+        // when not all are: "failed 1/6", "aborted 1/3".
         var resultText = code.word
-        if job.phase == .completed, state.succeededCount(of: job) < job.updates.count {
-            resultText += " \(state.succeededCount(of: job))/\(job.updates.count)"
-        }
+        let counts = state.counts(of: job)
+        if job.phase == .completed, !counts.allDone { resultText += " " + counts.text }
         // "waiting to clean up…" and a long result take what they need from the name.
         // A driver's word on the whole job (apt's downloads, the repair after a forced abort)
         // takes what the name leaves, the name keeping up to a third of the row; it comes
@@ -112,8 +111,14 @@ extension MonitorRenderer {
         ).render(into: &buffer, area: area)
         guard let job else { return }
         let updates = state.visibleUpdates(of: job)
-        let columns = UpdateColumns(width: inner.width)
         let selectedRow = state.selectedUpdateIndex.flatMap { updates.row(of: $0) }
+        // The rows on screen (as the list will scroll them) decide how much room must-read
+        // texts get, so a failure's reason shows whole wherever the status text shows at all.
+        let first = ListView.offset(itemCount: updates.count, selected: selectedRow, visibleRows: inner.height, previousOffset: state.updatesOffset)
+        let wanted = (first..<min(updates.count, first + inner.height)).reduce(0) { widest, row in
+            max(widest, mustReadWidth(of: job, index: updates[row], state: state))
+        }
+        let columns = UpdateColumns(width: inner.width, wantedMessage: wanted)
         ListView(itemCount: updates.count, selectedIndex: selectedRow, offset: state.updatesOffset, selectionStyle: theme[.selection])
             .render(into: &buffer, area: inner) { buffer, row, rect, _ in
                 drawUpdateRow(job: job, index: updates[row], columns: columns, into: &buffer, row: rect, state: state, theme: theme)
@@ -128,7 +133,7 @@ extension MonitorRenderer {
         var title = state.glyphs.sanitizer.sanitize(job.descriptor.name, maxWidth: state.width)
         title += separator + job.descriptor.operation.name
         let result = job.phase == .completed ? job.shownResultCode.map { $0.word + " " } ?? "" : ""
-        title += separator + result + "\(state.succeededCount(of: job))/\(job.updates.count)"
+        title += separator + result + state.counts(of: job).text
         title += separator + percentText(job.percentShown)
         if job.phase == .completed, let ignored = job.result?.ignoredLinesText { title += separator + ignored }
         if let eta = state.etaSeconds(job: job) { title += separator + "ETA " + TimeText.remaining(eta) }
@@ -188,7 +193,7 @@ extension MonitorRenderer {
                 .render(into: &buffer, area: Rect(x: row.x + columns.etaX, y: y, width: columns.eta, height: 1))
         }
         if columns.message > 0 {
-            drawUpdateMessage(update, area: Rect(x: row.x + columns.messageX, y: y, width: columns.message, height: 1),
+            drawUpdateMessage(job: job, index: index, area: Rect(x: row.x + columns.messageX, y: y, width: columns.message, height: 1),
                 into: &buffer, state: state, theme: theme)
         }
     }
@@ -198,30 +203,49 @@ extension MonitorRenderer {
             .render(into: &buffer, area: Rect(x: x, y: y, width: columns.percent, height: 1))
     }
 
-    /// The reboot mark, then the failure reason, the first reported error or the latest status.
-    private static func drawUpdateMessage(_ update: UpdateState, area: Rect, into buffer: inout Buffer, state: MonitorState, theme: Theme) {
-        let glyphs = state.glyphs
-        var x = area.x
-        if update.result.rebootRequired {
-            x += buffer.write(glyphs.reboot + " ", x: x, y: area.y, style: theme[.reboot], maxWidth: area.width)
-        }
-        let text: String?
-        let style: Style
+    /// The text in an update's status column: the failure reason, the first reported error or
+    /// the latest status, in the role it is drawn in; `mustRead` when it has to show whole (a
+    /// reason why the update failed or was stopped, a reported error, the countdown to the kill
+    /// of an update past its timeout).
+    private static func statusText(of job: JobState, index: Int, state: MonitorState) -> (text: String?, role: ThemeRole, mustRead: Bool) {
+        let update = job.updates[index]
         switch update.result.resultCode {
         case .failed, .aborted:
-            text = update.result.reason ?? update.message
-            style = theme[role(for: update.result.resultCode)]
+            // An update that never started says only that it did not, as its neighbours do.
+            return (update.result.reason ?? update.message, role(for: update.result.resultCode), update.startedAt != nil)
         case .succeededWithErrors:
-            text = update.result.reportedErrors.first ?? update.message
-            style = theme[.warning]
-        default:
-            text = update.message
-            style = theme[.text]
+            return (update.result.reportedErrors.first ?? update.message, .warning, true)
+        case .inProgress:
+            let timedOut = update.update.timeout.map { limit in
+                (state.elapsedSeconds(job: job, index: index) ?? 0) >= Double(limit.components.seconds)
+            } ?? false
+            return (update.message, .text, timedOut)
+        case .notStarted, .succeeded:
+            return (update.message, .text, false)
         }
-        guard let text, area.maxX > x else { return }
+    }
+
+    /// The columns update `index`'s status text needs to show whole, with the reboot mark; 0
+    /// when it need not.
+    private static func mustReadWidth(of job: JobState, index: Int, state: MonitorState) -> Int {
+        let status = statusText(of: job, index: index, state: state)
+        guard status.mustRead, let text = status.text else { return 0 }
+        let mark = job.updates[index].result.rebootRequired ? DisplayWidth.of(state.glyphs.reboot) + 1 : 0
+        return mark + DisplayWidth.of(state.glyphs.sanitizer.sanitize(text, maxWidth: state.width))
+    }
+
+    /// The reboot mark, then the failure reason, the first reported error or the latest status.
+    private static func drawUpdateMessage(job: JobState, index: Int, area: Rect, into buffer: inout Buffer, state: MonitorState, theme: Theme) {
+        let glyphs = state.glyphs
+        var x = area.x
+        if job.updates[index].result.rebootRequired {
+            x += buffer.write(glyphs.reboot + " ", x: x, y: area.y, style: theme[.reboot], maxWidth: area.width)
+        }
+        let status = statusText(of: job, index: index, state: state)
+        guard let text = status.text, area.maxX > x else { return }
         let width = area.maxX - x
         let sanitized = glyphs.sanitizer.sanitize(text, maxWidth: width)
-        buffer.write(TextTruncation.truncate(sanitized, toWidth: width, ellipsis: glyphs.box.ellipsis), x: x, y: area.y, style: style)
+        buffer.write(TextTruncation.truncate(sanitized, toWidth: width, ellipsis: glyphs.box.ellipsis), x: x, y: area.y, style: theme[status.role])
     }
 
     // MARK: - Output
@@ -244,7 +268,8 @@ extension MonitorRenderer {
         drawOutputLines(update.output, scroll: state.outputScroll, into: &buffer, area: inner, state: state, theme: theme)
     }
 
-    /// The lines of `output` that fit in `area`, ending `scroll` lines before the newest.
+    /// The lines of `output` that fit in `area`, ending `scroll` lines before the newest; a
+    /// line redrawn with carriage returns as a terminal shows it (`CarriageReturnRedraw`).
     static func drawOutputLines(_ output: OutputTail, scroll: Int, into buffer: inout Buffer, area: Rect, state: MonitorState, theme: Theme) {
         let glyphs = state.glyphs
         let lines = output.lines
@@ -255,7 +280,8 @@ extension MonitorRenderer {
         let end = max(0, lines.count - max(0, scroll))
         let start = max(0, end - area.height)
         for (offset, position) in (start..<end).enumerated() {
-            let text = glyphs.sanitizer.sanitize(lines[position].text, maxWidth: area.width)
+            // A line redrawn with carriage returns (dpkg's progress) shows as the terminal left it.
+            let text = glyphs.sanitizer.sanitize(CarriageReturnRedraw.apply(lines[position].text), maxWidth: area.width)
             buffer.write(TextTruncation.truncate(text, toWidth: area.width, ellipsis: glyphs.box.ellipsis),
                 x: area.x, y: area.y + offset, style: theme[.text])
         }

@@ -67,22 +67,21 @@ public enum MonitorRenderer {
             drawReboot(rebootText, into: &buffer, area: area, theme: theme)
             return
         }
-        var updates = 0
-        var finished = 0
+        var counts = JobCounts(total: 0)
         var done = 0.0
         for job in jobs {
-            updates += job.updates.count
-            finished += state.finishedCount(of: job)
-            // The queue's progress: a completed job is behind it, however far its failed or
-            // aborted updates got (its own row shows that), so nothing left to run reads 100 %.
-            done += job.phase == .completed ? Double(job.updates.count) : state.percentShown(of: job) / 100 * Double(job.updates.count)
+            counts = counts + state.counts(of: job)
+            // How far each job really got, as its own row and title say: an aborted or failed
+            // job counts what it installed, so a queue that stopped early never reads 100 %.
+            done += state.percentShown(of: job) / 100 * Double(job.updates.count)
         }
+        let updates = counts.total
         // A job that only waits for its restart scan has nothing left running.
         let running = jobs.count { $0.phase == .running && !$0.onlyAwaitsRestartScan }
         // A fleet (every job a host a driver declared): hosts and tasks, and how many hosts are
         // done and failed, which is what an operator patching a fleet watches.
         let fleet = jobs.allSatisfy(\.descriptor.declaredByDriver)
-        let updateCount = "\(finished)/\(updates) \(fleet ? "tasks" : "updates")"
+        let updateCount = counts.text + " " + (fleet ? "tasks" : "updates")
         var runningCount = "\(running) running" + separator + updateCount
         if fleet {
             let done = jobs.count { $0.phase == .completed }
@@ -101,9 +100,9 @@ public enum MonitorRenderer {
         let besideBar = DisplayWidth.of(separator) + 5 + 2
         let barRoom = besideBar + 4
         let full = "\(jobs.count) \(jobWord)" + separator + runningCount
-        let counts = [full, runningCount].first { DisplayWidth.of($0) + barRoom <= room - x }
+        let countsText = [full, runningCount].first { DisplayWidth.of($0) + barRoom <= room - x }
             ?? [full, runningCount, updateCount].first { DisplayWidth.of($0) <= room - x } ?? updateCount
-        x += buffer.write(counts, x: x, y: area.y, style: theme[.header], maxWidth: room - x)
+        x += buffer.write(countsText, x: x, y: area.y, style: theme[.header], maxWidth: room - x)
         let fraction = updates > 0 ? done / Double(updates) : 0
         let barWidth = min(16, room - x - besideBar)
         if barWidth >= 4 {

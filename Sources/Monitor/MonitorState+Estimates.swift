@@ -34,7 +34,7 @@ extension MonitorState {
         guard job.phase == .running, let running = tally.running,
             let current = etaSeconds(job: job, index: running)
         else { return nil }
-        let notStarted = job.updates.count - tally.finished - 1
+        let notStarted = job.updates.count - tally.counts.finished - 1
         guard notStarted > 0 else { return current }
         let perUpdate = tally.meanDuration ?? (elapsedSeconds(job: job, index: running) ?? 0) + current
         guard estimates.hasHistory else { return current + Double(notStarted) * perUpdate }

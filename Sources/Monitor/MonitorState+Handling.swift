@@ -61,13 +61,13 @@ extension MonitorState {
         var effects: [MonitorEffect] = []
         // Where the selected job was, so a clean-up can select its neighbour.
         let selectedRow = event.kind.isCleanUp ? visibleJobs.firstIndex { $0.id == selectedJobID } : nil
-        var wasFinal = false
+        var previous: UpdateInstallationResult?
         if case .updateCompleted(let completion) = event.kind, let state = queue.job(completion.job),
            state.updates.indices.contains(completion.index) {
-            wasFinal = state.updates[completion.index].result.resultCode.isFinal
+            previous = state.updates[completion.index].result
         }
         queue.apply(event)
-        updateTally(for: event.kind, wasFinal: wasFinal)
+        updateTally(for: event.kind, previous: previous)
         switch event.kind {
         case .jobQueued(let descriptor):
             startingNote = nil
@@ -140,16 +140,16 @@ extension MonitorState {
 
     /// Keeps `tallies` in step with the queue: counted afresh when a job arrives or completes
     /// (its results may all change then), adjusted for single updates otherwise.
-    private mutating func updateTally(for kind: EngineEvent.Kind, wasFinal: Bool) {
+    private mutating func updateTally(for kind: EngineEvent.Kind, previous: UpdateInstallationResult?) {
         switch kind {
         case .jobQueued(let descriptor):
             tallies[descriptor.id] = queue.job(descriptor.id).map(JobTally.init)
         case .jobCompleted(let completion):
             tallies[completion.job] = queue.job(completion.job).map(JobTally.init)
         case .updateStarted(let start):
-            tallies[start.job]?.started(start.index)
+            tallies[start.job]?.started(start.index, added: start.added != nil)
         case .updateCompleted(let completion):
-            tallies[completion.job]?.completed(completion.index, result: completion.result, wasFinal: wasFinal)
+            tallies[completion.job]?.completed(completion.index, result: completion.result, previous: previous)
         case .jobCleanedUp(let cleanUp):
             tallies[cleanUp.job] = nil
         case .jobStarted, .progress, .output, .jobAbortRequested:

@@ -20,8 +20,8 @@ extension MonitorState {
 
     mutating func handleKey(_ key: Key) -> [MonitorEffect] {
         switch overlay {
-        case .help?:
-            overlay = nil
+        case .help(let scroll)?:
+            overlay = HelpView(state: self).scroll(scroll, after: key).map { .help(scroll: $0) }
             return []
         case .confirm(let question)?:
             return answer(question, key: key)
@@ -65,7 +65,7 @@ extension MonitorState {
             themeIndex = (themeIndex + 1) % max(1, themeNames.count)
             say("Theme: \(themeNames.indices.contains(themeIndex) ? themeNames[themeIndex] : "default")")
         case .openHistory: return openHistory()
-        case .openHelp: overlay = .help
+        case .openHelp: overlay = .help(scroll: 0)
         case .quit: return quitPhase == nil ? requestQuit() : forceQuit()
         case .detach:
             if isAttached { return [.quit(abortRunning: false)] }
@@ -123,8 +123,11 @@ extension MonitorState {
         case .character("n"), .character("N"), .character("q"), .escape:
             overlay = nil
             if case .startJob(let job, let name, _, _) = question {
-                say("Not started: \(name)")
-                return [.command(.abort(job: job, force: false))]
+                // A no to the plan, as apt-get's: the job leaves without running or any record.
+                say("Not started: \(name) (its plan was declined)")
+                let decline = MonitorEffect.command(.decline(job: job))
+                // Nothing else to watch: the monitor ends, as apt-get does at its "n".
+                return queue.jobs.allSatisfy({ $0.id == job }) && !isAttached ? [decline, .quit(abortRunning: false)] : [decline]
             }
             say("Cancelled")
             return []
@@ -149,6 +152,10 @@ extension MonitorState {
             say("\(name) is already being killed")
             return []
         }
+        if let refusal = JobStopBehaviour(job.descriptor).refusal(name: name) {
+            say(refusal)
+            return []
+        }
         if job.abortRequested {
             say("Forcing the abort of \(name): its processes are killed now")
             return [.command(.abort(job: job.id, force: true))]
@@ -158,9 +165,12 @@ extension MonitorState {
     }
 
     private mutating func abortAllJobs() -> [MonitorEffect] {
-        let unfinished = queue.jobs.filter { $0.phase != .completed }
+        // Watched jobs go on whatever is asked (rule 29): they are not counted as aborted.
+        let unfinished = queue.jobs.filter { $0.phase != .completed && $0.descriptor.observedBy == nil }
         if unfinished.isEmpty {
-            say("No job to abort")
+            let watched = queue.jobs.count { $0.phase != .completed }
+            say(watched == 0 ? "No job to abort"
+                : "No job to abort: installtop only watches the \(watched == 1 ? "running one" : "\(watched) running ones") and cannot stop \(watched == 1 ? "it" : "them")")
             return []
         }
         if unfinished.allSatisfy(\.abortRequested) {
@@ -242,8 +252,11 @@ extension MonitorState {
     }
 
     private mutating func scrollFullOutput(job: Int, index: Int, scroll: Int, key: Key) {
-        let page = max(1, MonitorLayout.innerRows(layout.body))
-        let lines = queue.job(job).map { $0.updates.indices.contains(index) ? $0.updates[index].output.lines.count : 0 } ?? 0
+        let update = queue.job(job).flatMap { $0.updates.indices.contains(index) ? $0.updates[index] : nil }
+        // A finished update's result line takes the view's first row: Home must still reach line 1.
+        let summaryRows = update.flatMap { MonitorRenderer.resultSummary(of: $0, state: self) } == nil ? 0 : 1
+        let page = max(1, MonitorLayout.innerRows(layout.body) - summaryRows)
+        let lines = update?.output.lines.count ?? 0
         overlay = MonitorOverlay.fullOutputScroll(scroll, after: key, lines: lines, page: page)
             .map { .fullOutput(job: job, index: index, scroll: $0) }
     }

@@ -139,14 +139,12 @@ public struct MonitorState: Sendable {
         queue.jobs.contains { tally(of: $0).rebootRequired }
     }
 
-    /// How many of `job`'s updates have their final result.
-    public func finishedCount(of job: JobState) -> Int { tally(of: job).finished }
+    /// How many of `job`'s updates are done of how many (`JobCounts`), without walking its
+    /// updates on every frame.
+    public func counts(of job: JobState) -> JobCounts { tally(of: job).counts }
 
     /// `job.percentShown`, without walking a completed job's updates on every frame.
     public func percentShown(of job: JobState) -> Double { tally(of: job).completedPercent ?? job.percentShown }
-
-    /// How many of `job`'s updates succeeded (with or without reported errors).
-    public func succeededCount(of job: JobState) -> Int { tally(of: job).succeeded }
 
     /// The counts of `job`, cached by the reducer (counted afresh for a job it has not seen).
     func tally(of job: JobState) -> JobTally { tallies[job.id] ?? JobTally(job) }

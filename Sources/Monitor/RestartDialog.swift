@@ -1,3 +1,4 @@
+import InstallEngine
 import TerminalUI
 
 /// The question `R` asks (rule 32), laid out for the monitor's body: the question, wrapped;
@@ -46,7 +47,8 @@ struct RestartDialog {
         let width = min(PlanDialog.maximumWidth, area.width)
         let innerWidth = max(1, width - 2)
         count = plan.restart.count
-        var question = "Restart \(count) \(count == 1 ? "service" : "services") (systemctl restart)?"
+        let how = plan.restart.contains(where: RestartJobPlan.isInitScript) ? "systemctl restart, or its init script" : "systemctl restart"
+        var question = "Restart \(count) \(count == 1 ? "service" : "services") (\(how))?"
         if !plan.leftOut.isEmpty { question += " · left out: not restarted blindly" }
         if !plan.bare.isEmpty { question += " · no service: listed, never killed" }
         heading = PlanDialog.wrap(question, width: innerWidth)

@@ -3,6 +3,10 @@
 /// shows) share what the other columns leave, the title three fifths of it (16 to 40 columns);
 /// the ETA shows only when the text would keep 20 columns beside a 16-column title. What does not fit goes, in this order: the ETA, the status
 /// text, the elapsed time; the bar shrinks last.
+///
+/// A text that must be read whole (a failure's reason, the countdown to a kill) is given the
+/// room it needs where the status text shows at all: the ETA goes first, then the title
+/// shrinks down to its 16 columns, then the bar to 5.
 struct UpdateColumns: Hashable {
     /// Each column's width; 0 when dropped. The mark takes 1 column and a blank follows every
     /// column but the last.
@@ -16,25 +20,42 @@ struct UpdateColumns: Hashable {
     static let minimumTitle = 16
     /// The status text is worth more than the ETA below this width: it holds failure reasons.
     static let minimumMessageBesideETA = 20
+    /// The narrowest bar.
+    static let minimumBar = 5
 
-    init(width: Int) {
+    /// The columns for `width`; `wantedMessage` is the width of the widest text that must be
+    /// read whole in the status column (0 when there is none).
+    init(width: Int, wantedMessage: Int = 0) {
         var bar = width >= 90 ? 10 : 8
         let percent = 4
         var used = 2 + bar + 1 + percent + 1
         if width - used < UpdateColumns.minimumTitle {
-            bar = 5
+            bar = UpdateColumns.minimumBar
             used -= 3
         }
         let elapsed = width - used - 8 >= UpdateColumns.minimumTitle ? 7 : 0
         if elapsed > 0 { used += elapsed + 1 }
         let minimum = UpdateColumns.minimumTitle
         let showsMessage = width - used - minimum >= 11
-        let eta = showsMessage && width - used - minimum - 1 - 7 >= UpdateColumns.minimumMessageBesideETA ? 6 : 0
+        var eta = showsMessage && width - used - minimum - 1 - 7 >= UpdateColumns.minimumMessageBesideETA ? 6 : 0
         if eta > 0 { used += eta + 1 }
         // Title, a blank, status text.
-        let shared = width - used - 1
-        title = max(0, showsMessage ? min(40, max(minimum, shared * 3 / 5)) : width - used)
+        var title = max(0, showsMessage ? min(40, max(minimum, (width - used - 1) * 3 / 5)) : width - used)
+        if showsMessage, wantedMessage > width - used - title - 1 {
+            if eta > 0 {
+                used -= eta + 1
+                eta = 0
+            }
+            title = max(minimum, min(title, width - used - 1 - wantedMessage))
+            let short = wantedMessage - (width - used - title - 1)
+            if short > 0, bar > UpdateColumns.minimumBar {
+                let given = min(short, bar - UpdateColumns.minimumBar)
+                bar -= given
+                used -= given
+            }
+        }
         message = showsMessage ? width - used - title - 1 : 0
+        self.title = title
         self.bar = bar
         self.percent = percent
         self.elapsed = elapsed

@@ -1,7 +1,8 @@
 import Glibc
 
 /// The few system calls the scan makes: directory listings, `stat`, `readlink`, and reading
-/// `/proc` files. Nothing here opens a file that is not under `/proc` or `/run`.
+/// `/proc` files and small system files (`etc/passwd`, pid files under `run/`). Nothing here
+/// opens a file a scanned process runs.
 enum FileMetadata {
     /// The device and inode a path leads to.
     struct Identity: Hashable {
@@ -37,6 +38,13 @@ enum FileMetadata {
         let major = UInt32(truncatingIfNeeded: ((device >> 8) & 0xfff) | ((device >> 32) & ~0xfff))
         let minor = UInt32(truncatingIfNeeded: (device & 0xff) | ((device >> 12) & ~0xff))
         return Identity(major: major, minor: minor, inode: UInt64(info.st_ino))
+    }
+
+    /// When `path` was last modified, in seconds since the epoch; `nil` when it is gone.
+    static func modified(_ path: String) -> Double? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
     }
 
     /// The owner of `path`; `nil` when it is gone.

@@ -33,6 +33,11 @@ struct MapsLine {
         self.path = path
     }
 
+    /// The same mapped file: the same path, device and inode, both deleted or both not.
+    func isSameFile(as other: MapsLine) -> Bool {
+        inode == other.inode && deleted == other.deleted && minor == other.minor && major == other.major && path == other.path
+    }
+
     private static func number(_ digits: Slice<UnsafeBufferPointer<UInt8>>, radix: UInt64) -> UInt64? {
         guard !digits.isEmpty else { return nil }
         var value: UInt64 = 0

@@ -4,6 +4,7 @@ extension ProcessOwner {
     public func restartedBy(sanitize: (String) -> String) -> String {
         switch self {
         case .service(let unit): sanitize(unit)
+        case .initScript(let name): Self.initScriptFolder + sanitize(name)
         case .session(let name): sanitize(name) + " (its user)"
         case .container(let name): "container " + sanitize(name)
         case .bare: "nothing (never killed)"

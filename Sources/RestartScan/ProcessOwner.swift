@@ -2,6 +2,9 @@
 public enum ProcessOwner: Sendable, Hashable {
     /// A system service: `systemctl restart UNIT` restarts it.
     case service(unit: String)
+    /// A service an init script started outside systemd (no unit's cgroup holds it), named by
+    /// its pid file under `/run`: `/etc/init.d/NAME restart` restarts it.
+    case initScript(name: String)
     /// A user's login session or user manager (`session-3.scope`, `user@1000.service`): the user
     /// restarts it, not a restart job.
     case session(name: String)
@@ -53,11 +56,24 @@ public enum ProcessOwner: Sendable, Hashable {
         }
     }
 
-    /// The unit `systemctl restart` takes; `nil` for anything but a service.
+    /// The unit `systemctl restart` takes; `nil` for anything but a systemd service.
     public var unit: String? {
         if case .service(let unit) = self { return unit }
         return nil
     }
+
+    /// What a restart job restarts for this owner: a systemd service's unit, an init script's
+    /// path (`/etc/init.d/nginx`); `nil` for sessions, containers and bare processes.
+    public var service: String? {
+        switch self {
+        case .service(let unit): unit
+        case .initScript(let name): Self.initScriptFolder + name
+        case .session, .container, .bare: nil
+        }
+    }
+
+    /// Where init scripts are: a service that starts with it is restarted by running its script.
+    public static let initScriptFolder = "/etc/init.d/"
 
     private static func containerName(_ parts: [String]) -> String? {
         for (index, part) in parts.enumerated() {

@@ -1,8 +1,11 @@
 extension RestartAdvice {
     /// One line: "2 services to restart (3 processes run deleted or replaced code) · reboot
-    /// required", or the all-clear.
+    /// required", or the all-clear ("Nothing in this root runs …" when other roots' processes
+    /// do, which this root's advice leaves out).
     public var headline: String {
-        guard needsAction else { return "Nothing runs deleted or replaced code; no reboot needed." }
+        guard needsAction else {
+            return "Nothing \(otherRoots.isEmpty ? "" : "in this root ")runs deleted or replaced code; no reboot needed."
+        }
         var parts: [String] = []
         if !processes.isEmpty {
             let count = processes.count

@@ -6,11 +6,17 @@ public struct RestartAdvice: Sendable, Hashable {
     public var unreadable: [UnreadableProcess]
     /// Empty when no reboot is needed.
     public var rebootReasons: [RebootReason]
+    /// Processes in another root than the scanned one (a chroot's, a container's, the host's
+    /// seen from inside a chroot) that run code their own root deleted or replaced, by pid, each
+    /// with its `root`: not this root's to restart, so they count for neither `services` nor
+    /// `needsAction`.
+    public var otherRoots: [StaleProcess]
 
-    public init(processes: [StaleProcess] = [], unreadable: [UnreadableProcess] = [], rebootReasons: [RebootReason] = []) {
+    public init(processes: [StaleProcess] = [], unreadable: [UnreadableProcess] = [], rebootReasons: [RebootReason] = [], otherRoots: [StaleProcess] = []) {
         self.processes = processes
         self.unreadable = unreadable
         self.rebootReasons = rebootReasons
+        self.otherRoots = otherRoots
     }
 
     public var rebootRequired: Bool { !rebootReasons.isEmpty }
@@ -18,9 +24,10 @@ public struct RestartAdvice: Sendable, Hashable {
     /// True when some process runs old code or a reboot is needed (`installtop restarts` exits 1).
     public var needsAction: Bool { !processes.isEmpty || rebootRequired }
 
-    /// The systemd services to restart, each once, sorted.
+    /// The services to restart, each once, sorted: systemd units, and init scripts' paths
+    /// (`/etc/init.d/nginx`) for services an init script started outside systemd.
     public var services: [String] {
-        Array(Set(processes.compactMap(\.owner.unit))).sorted()
+        Array(Set(processes.compactMap(\.owner.service))).sorted()
     }
 
     /// The processes in groups by owner: services first (sorted by unit), then sessions,
@@ -38,6 +45,7 @@ public struct RestartAdvice: Sendable, Hashable {
     private static func sortKey(_ owner: ProcessOwner) -> String {
         switch owner {
         case .service(let unit): "0" + unit
+        case .initScript(let name): "0" + ProcessOwner.initScriptFolder + name
         case .session(let name): "1" + name
         case .container(let name): "2" + name
         case .bare: "3"

@@ -49,7 +49,8 @@ struct InstallTop: ParsableCommand {
 
     /// The message for a first argument that is no command (`installtop rn m.yaml`), with the
     /// command it probably meant, or an apt verb (`installtop install cowsay`) with the `apt`
-    /// command that does it; likewise for `apt`'s own commands (`installtop apt instal cowsay`).
+    /// command that does it, or a typo of one (`installtop instal cowsay`) with the `apt` command it
+    /// probably meant; likewise for `apt`'s own commands (`installtop apt instal cowsay`).
     /// `nil` when the arguments name commands, or an option comes first.
     static func unknownCommand(in arguments: ArraySlice<String>) -> String? {
         guard let word = arguments.first, !word.hasPrefix("-") else { return nil }
@@ -63,6 +64,13 @@ struct InstallTop: ParsableCommand {
             return "installtop has no command `\(word)`; to \(verb) packages with apt: installtop apt "
                 + arguments.joined(separator: " ")
         }
+        // A typo of an apt verb (`installtop instal cowsay`) is far from every command of
+        // installtop's own: the hint is the whole `apt` command it probably meant.
+        if !names.contains(word), EditDistance.closest(to: word, among: names) == nil,
+           let verb = EditDistance.closest(to: word, among: aptNames) {
+            let meant = (["installtop", APTCommand._commandName, verb] + arguments.dropFirst()).joined(separator: " ")
+            return "installtop: unknown command '\(word)'; did you mean '\(meant)'?\n" + commandList(names, of: "installtop")
+        }
         return unknownCommand(word, among: names, of: "installtop")
     }
 
@@ -70,6 +78,11 @@ struct InstallTop: ParsableCommand {
     private static func unknownCommand(_ word: String?, among names: [String], of command: String) -> String? {
         guard let word, !word.hasPrefix("-"), !names.contains(word) else { return nil }
         let hint = EditDistance.closest(to: word, among: names).map { "; did you mean '\($0)'?" } ?? ""
-        return "installtop: unknown command '\(word)'\(hint)\nThe commands: \(names.joined(separator: ", ")) (\(command) --help says more)."
+        return "installtop: unknown command '\(word)'\(hint)\n" + commandList(names, of: command)
+    }
+
+    /// `The commands: run, demo, … (installtop --help says more).`
+    private static func commandList(_ names: [String], of command: String) -> String {
+        "The commands: \(names.joined(separator: ", ")) (\(command) --help says more)."
     }
 }

@@ -25,6 +25,12 @@ public final class APTTestRoot {
         lab = try PrivateAPTRoot(temporaryWithPrefix: "installtop-apt")
     }
 
+    /// The same in `folder` (created; it may exist and be empty), which the caller removes:
+    /// for a root that lives and goes with a test's folder.
+    public init(folder: String) throws {
+        lab = try PrivateAPTRoot(folder: folder)
+    }
+
     /// Builds `packages` with `dpkg-deb`, indexes the repository (without dpkg-dev) and runs
     /// `apt-get update`. Call it again to publish newer versions.
     public func publish(_ packages: [TestPackage]) throws {

@@ -64,9 +64,13 @@ struct APTCommandTests {
         let folder = try TestFolder()
         defer { folder.remove() }
 
-        let result = try await installtop(["apt", "install", "lab-app", "--apt-config", apt.configuration], in: folder)
+        let database = folder.file("history.sqlite3")
+        let result = try await installtop(["apt", "install", "lab-app", "--apt-config", apt.configuration, "--history-db", database], in: folder)
 
         #expect(result.status == 1)
+        // Nothing recorded: the history was not even opened.
+        let history = try await installtop(["history", "--history-db", database, "--json"], in: folder)
+        #expect(history.stdout.isEmpty && history.stderr.contains("no install history yet"), "\(history.stdout) \(history.stderr)")
         #expect(result.stdout.contains("The following packages will be INSTALLED:\n  lab-base 1.0\n  lab-app 1.0\n"), "\(result.stdout)")
         #expect(result.stdout.contains("2 to install"))
         #expect(result.stderr.contains("--yes"))

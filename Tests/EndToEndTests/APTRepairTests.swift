@@ -3,15 +3,18 @@ import Foundation
 import Glibc
 import Testing
 
-/// A forced abort whose repair cannot succeed, through the real binary in a private apt root:
-/// exit status 5, and the summary names the command that repairs dpkg. The host's packages are
-/// never touched (fingerprinted).
+/// A forced abort through the real binary in a private apt root: a repair that cannot succeed
+/// (exit status 5, the summary names the command that repairs dpkg), and one that completes
+/// more packages than the cut one (every row is dpkg's state afterwards, in the summary and the
+/// history alike). The host's packages are never touched (fingerprinted).
 @Suite("installtop apt: dpkg left broken", .serialized)
 struct APTRepairTests {
     /// Runs `installtop apt install lab-rt lab-kit --yes --apt-config … OPTIONS`, sends SIGINT
     /// once lab-rt's preinst runs and again once installtop took the first.
     private func forcedAbort(_ apt: APTTestRoot, options: [String], in folder: TestFolder) async throws -> RunResult {
-        let process = try InstalltopProcess(["apt", "install", "lab-rt", "lab-kit", "--yes", "--apt-config", apt.configuration] + options, in: folder)
+        // Wide enough that no title is cut (a reason is wrapped whole, never cut).
+        let process = try InstalltopProcess(["apt", "install", "lab-rt", "lab-kit", "--yes", "--apt-config", apt.configuration] + options, in: folder,
+                                            environment: ["COLUMNS": "200"])
         try await waitUntil("lab-rt's preinst to run") { FileManager.default.fileExists(atPath: apt.root + "/tmp/held") }
         process.send(SIGINT)
         guard await eventually({ process.stderr.contains("aborting every job") }) else {
@@ -88,6 +91,50 @@ struct APTRepairTests {
         let entry = try #require(try history.jsonEvents().first { $0.string("updateId") == "lab-rt" }, "\(history.stdout) \(history.stderr)")
         #expect(entry.string("hResult") == "0x80242FFF" && entry.string("reason")?.contains(fixSentence(apt)) == true, "\(entry)")
         #expect(entry.string("outputTail")?.contains("installtop: dpkg is left broken:") == true, "\(entry)")
+        #expect(host.changes(since: HostPackageFingerprint()).isEmpty)
+    }
+
+    @Test("Second SIGINT during the runtime's preinst, a repair that completes both: every row is dpkg's final state; summary and history --update agree")
+    func repairCompletesMoreThanTheCutPackage() async throws {
+        let host = HostPackageFingerprint()
+        let apt = try APTTestRoot.heldUpgrade(postinstFailsOnceCut: false)
+        defer { apt.remove() }
+        let folder = try TestFolder()
+        defer { folder.remove() }
+        let database = folder.file("history.sqlite3")
+        let result = try await forcedAbort(apt, options: ["--plain", "--history-db", database], in: folder)
+        #expect(result.status == 3, "stdout: \(result.stdout)\nstderr: \(result.stderr)")
+
+        // What the operator would check it against, as the brief's words have it.
+        let query = try TestCommand.check(["/usr/bin/dpkg-query", "--admindir=\(apt.root)/var/lib/dpkg", "-W", "-f=${Package} ${Version} ${db:Status-Abbrev}\n"])
+        let dpkg = Dictionary(uniqueKeysWithValues: query.stdout.split(separator: "\n").map { line in
+            let fields = line.split(separator: " ")
+            return (String(fields[0]), (version: String(fields[1]), status: fields.dropFirst(2).joined(separator: " ")))
+        })
+        #expect(dpkg["lab-rt"]?.version == "2.0" && dpkg["lab-rt"]?.status == "ii", "\(query.stdout)")
+        #expect(dpkg["lab-kit"]?.version == "2.0" && dpkg["lab-kit"]?.status == "ii", "\(query.stdout)")
+        #expect(try apt.audit().isEmpty)
+
+        // The cut runtime's steps depend on what apt can still fetch: its reason is checked
+        // from its start (the two states) to its end (the repair's outcome).
+        let expected = [
+            "lab-rt": ("completed by the repair after the forced stop, which cut it: dpkg had it half-installed at 1.0 (iHR) right after the kill, "
+                + "installed at 2.0 after the repair; dpkg --configure -a ran", "; repaired: dpkg --audit is clean, apt-get check passes"),
+            "lab-kit": ("completed by the repair after the forced stop: dpkg had it installed at 1.0 right after the kill, installed at 2.0 after the repair", ""),
+        ]
+        for (package, (start, end)) in expected {
+            // dpkg shows it installed at the new version: the row says it succeeded, and how.
+            let row = try #require(result.summaryRow(of: package), "\(result.stdout)")
+            let shown = row.line + " " + row.reason
+            let reason = try #require(shown.range(of: start).map { String(shown[$0.lowerBound...]).trimmingCharacters(in: .whitespaces) }, "\(row): \(row.reason)")
+            #expect(row.result == "succeeded" && reason.hasSuffix(end), "\(row): \(row.reason)")
+            let history = try await installtop(["history", "--history-db", database, "--update", package, "--json"], in: folder)
+            let entries = try history.jsonEvents()
+            #expect(entries.count == 1, "\(history.stdout) \(history.stderr)")
+            let entry = try #require(entries.first)
+            #expect(entry.string("result") == "succeeded" && entry.string("reason") == reason && entry.string("newVersion") == "2.0", "\(entry)")
+        }
+        #expect(result.summaryExplanation?.hasPrefix("exit 3") == true, "\(result.summaryText)")
         #expect(host.changes(since: HostPackageFingerprint()).isEmpty)
     }
 }

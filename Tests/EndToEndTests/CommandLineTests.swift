@@ -26,7 +26,7 @@ struct CommandLineTests {
         #expect(nothingClose.status == 2 && nothingClose.stderr.hasPrefix("installtop: unknown command 'frobnicate'\n"), "\(nothingClose.stderr)")
     }
 
-    @Test("an apt verb as a command points at `installtop apt`; a typo in apt's commands gets a did-you-mean")
+    @Test("an apt verb as a command points at `installtop apt`, a typo of one at the `installtop apt` command it meant; a typo in apt's commands gets a did-you-mean")
     func aptHints() async throws {
         let folder = try TestFolder()
         defer { folder.remove() }
@@ -35,6 +35,13 @@ struct CommandLineTests {
             #expect(result.status == 2)
             #expect(result.stderr == "installtop has no command `\(verb)`; to \(verb) packages with apt: installtop apt \(verb) cowsay\n",
                     "\(result.stderr)")
+        }
+        for (typed, meant) in [("instal", "install"), ("remvoe", "remove"), ("upgarde", "upgrade")] {
+            let result = try await installtop([typed, "cowsay", "--yes"], in: folder)
+            #expect(result.status == 2)
+            #expect(result.stderr.hasPrefix("installtop: unknown command '\(typed)'; did you mean 'installtop apt \(meant) cowsay --yes'?\n"),
+                    "\(result.stderr)")
+            #expect(result.stderr.contains("The commands: run, demo, validate"), "\(result.stderr)")
         }
         let typo = try await installtop(["apt", "instal", "cowsay"], in: folder)
         #expect(typo.status == 2)

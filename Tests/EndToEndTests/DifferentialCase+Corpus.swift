@@ -462,5 +462,159 @@ extension DifferentialCase {
                     - name: After
                       command: /bin/true
                 """),
+        DifferentialCase(
+            name: "force_handlers",
+            proves: "with force_handlers a failed host still runs the handlers notified before its failure, shown on its Handlers update; its remaining tasks stay not started, and without force_handlers a failed host runs none",
+            playbook: """
+                - name: Forced
+                  hosts: web1,web2
+                  gather_facts: false
+                  force_handlers: true
+                  roles:
+                    - forced
+                - name: Not forced
+                  hosts: web3,web4
+                  gather_facts: false
+                  tasks:
+                    - name: Notify again
+                      command: /bin/true
+                      notify: echo again
+                    - name: Fail web4
+                      fail:
+                        msg: web4 breaks
+                      when: inventory_hostname == 'web4'
+                  handlers:
+                    - name: echo again
+                      command: echo handled
+                """,
+            files: [
+                "roles/forced/tasks/main.yml": """
+                    - name: Notify the handler
+                      shell: echo
+                      notify: echoing handler
+                    - name: Fail web2
+                      fail:
+                        msg: web2 breaks
+                      when: inventory_hostname == 'web2'
+                    - name: After the failure
+                      command: echo after
+                    """,
+                "roles/forced/handlers/main.yml": """
+                    - name: echoing handler
+                      command: echo handled
+                    """,
+            ]),
+        DifferentialCase(
+            name: "clear_host_errors",
+            proves: "a failure meta clear_host_errors takes back is shown failed and marked cleared: the host goes on through its always section and in the next play, one a skipped clear leaves stands, and the exit status is Ansible's (0)",
+            playbook: """
+                - name: Recover in always
+                  hosts: web
+                  gather_facts: false
+                  tasks:
+                    - name: Guarded
+                      block:
+                        - name: Break web1
+                          fail:
+                          when: inventory_hostname == 'web1'
+                        - name: Only without a failure
+                          command: /bin/true
+                      always:
+                        - name: Forgive
+                          block:
+                            - meta: clear_host_errors
+                    - name: After the block
+                      command: /bin/true
+                - name: Recover later
+                  hosts: web
+                  gather_facts: false
+                  tasks:
+                    - name: Break web2
+                      command: /bin/false
+                      when: inventory_hostname == 'web2'
+                    - name: Not this time
+                      meta: clear_host_errors
+                      when: inventory_hostname == 'web4'
+                    - name: Forgive all
+                      meta: clear_host_errors
+                    - name: Only the others
+                      command: /bin/true
+                - name: Everyone again
+                  hosts: web
+                  gather_facts: false
+                  tasks:
+                    - name: Again
+                      command: /bin/true
+                """),
+        DifferentialCase(
+            name: "serial-end_play",
+            proves: "meta end_play in a serial batch ends the play: the hosts of later batches are never reached (every task, not started), nothing failed, and the exit status is Ansible's (0)",
+            playbook: """
+                - name: Batches
+                  hosts: web
+                  gather_facts: false
+                  serial: 2
+                  tasks:
+                    - name: Work
+                      command: /bin/true
+                    - name: Migrate once
+                      command: /bin/true
+                      run_once: true
+                    - name: Stop the rollout
+                      meta: end_play
+                    - name: Never
+                      command: /bin/true
+                - name: After the rollout
+                  hosts: web
+                  gather_facts: false
+                  tasks:
+                    - name: Everyone
+                      command: /bin/true
+                """),
+        DifferentialCase(
+            name: "include_role-handlers",
+            proves: "handlers of a role brought in by include_role (in a loop, and through include_tasks) run on the hosts it notified, shown on their Handlers update, as Ansible runs them",
+            playbook: """
+                - name: Included roles
+                  hosts: web
+                  gather_facts: false
+                  tasks:
+                    - name: Apply the role
+                      include_role:
+                        name: service
+                      loop: [1, 2]
+                    - name: Through a tasks file
+                      include_tasks: nested.yml
+                      when: inventory_hostname in ['web1', 'web2']
+                    - name: Afterwards
+                      command: /bin/true
+                """,
+            files: [
+                "roles/service/tasks/main.yml": """
+                    - name: Configure
+                      debug:
+                        msg: configured
+                      changed_when: item == 1 and inventory_hostname != 'web3'
+                      notify: restart service
+                    """,
+                "roles/service/handlers/main.yml": """
+                    - name: restart service
+                      command: echo restarted
+                    """,
+                "roles/other/tasks/main.yml": """
+                    - name: Other configure
+                      command: /bin/true
+                      notify: reload other
+                    """,
+                "roles/other/handlers/main.yml": """
+                    - name: reload other
+                      command: echo reloaded
+                    """,
+                "nested.yml": """
+                    - name: Nested role
+                      include_role:
+                        name: other
+                    """,
+            ]),
     ]
 }

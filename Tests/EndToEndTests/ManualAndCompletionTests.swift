@@ -29,7 +29,47 @@ struct ManualAndCompletionTests {
         #expect(themes.stdout.split(separator: "\n").contains("solarized-dark"), "stdout: \(themes.stdout) stderr: \(themes.stderr)")
     }
 
-    @Test("man installtop documents commands, keys, manifest, progress channel, exit status, environment and files")
+    @Test("the bash completion of `apt remove` offers the installed packages dpkg's status names, each once, not ones only configured or not installed")
+    func bashCompletionOfInstalledPackages() async throws {
+        let folder = try TestFolder()
+        defer { folder.remove() }
+        let script = try await installtop(["--generate-completion-script", "bash"], in: folder)
+        #expect(script.status == 0, "\(script.stderr)")
+        try folder.write("completion.bash", script.stdout)
+        // A dpkg database of its own (dpkg-query reads DPKG_ADMINDIR's status).
+        try FileManager.default.createDirectory(atPath: folder.file("dpkg/info"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: folder.file("dpkg/updates"), withIntermediateDirectories: true)
+        // libcord1 is installed for two architectures (Multi-Arch: same), offered once.
+        let entries = [("cowsay", "all", "install ok installed"), ("cowsay-off", "all", "deinstall ok config-files"),
+                       ("libcord1", "amd64", "install ok installed"), ("libcord1", "i386", "install ok installed"),
+                       ("corkscrew", "amd64", "install ok not-installed"), ("fortune-mod", "amd64", "install ok installed")]
+        try folder.write("dpkg/status", entries.map { name, architecture, status in
+            """
+            Package: \(name)
+            Status: \(status)
+            Architecture: \(architecture)\(architecture == "all" ? "" : "\nMulti-Arch: same")
+            Maintainer: Test <test@example.org>
+            Version: 1.0
+            Description: \(name)
+
+            """
+        }.joined(separator: "\n"))
+        try folder.write("complete.sh", """
+            source ./completion.bash
+            COMP_WORDS=(installtop apt remove "$1"); COMP_CWORD=3
+            COMP_LINE="installtop apt remove $1"; COMP_POINT=${#COMP_LINE}
+            _installtop installtop "$1" remove
+            printf '%s\\n' "${COMPREPLY[@]}"
+            """)
+        for (typed, expected) in [("co", ["cowsay"]), ("", ["cowsay", "fortune-mod", "libcord1"])] {
+            let offered = try await InstalltopProcess(["complete.sh", typed], in: folder, executable: "/bin/bash", workingDirectory: folder.path,
+                                                      environment: ["DPKG_ADMINDIR": folder.file("dpkg")]).finish()
+            #expect(offered.status == 0, "\(offered.stderr)")
+            #expect(offered.stdoutLines.sorted() == expected, "'\(typed)': stdout: \(offered.stdout) stderr: \(offered.stderr)")
+        }
+    }
+
+    @Test("man installtop documents commands, keys, manifest, progress channel, exit status, environment and files; SYNOPSIS shows every command and SEE ALSO names each page once")
     func manualPage() async throws {
         let text = try String(contentsOfFile: Self.manualPath, encoding: .utf8)
         let sections = text.split(separator: "\n").filter { $0.hasPrefix(".SH ") }.map { String($0.dropFirst(4)) }
@@ -49,8 +89,17 @@ struct ManualAndCompletionTests {
             .filter { $0.hasPrefix("  ") && $0.dropFirst(2).first?.isLetter == true }
             .compactMap { $0.split(separator: " ").first.map(String.init) }
         #expect(commands.count >= 12, "\(help.stdout)")
+        // SYNOPSIS shows each command, SEE ALSO names each page once.
+        let lines = text.split(separator: "\n").map { $0.replacingOccurrences(of: "\\-", with: "-") }
+        let synopsis = lines.drop { $0 != ".SH SYNOPSIS" }.dropFirst().prefix { !$0.hasPrefix(".SH ") }
+        let synopsisWords = Set(synopsis.flatMap { $0.split { !$0.isLetter && $0 != "-" }.map(String.init) })
+        let seeAlso = lines.drop { $0 != ".SH SEE ALSO" }.dropFirst().prefix { !$0.hasPrefix(".SH ") }
+            .compactMap { $0.hasPrefix(".BR installtop.") ? $0.split(separator: " ")[1] : nil }
+        #expect(seeAlso.count == Set(seeAlso).count, "SEE ALSO names a page twice: \(seeAlso)")
         for command in commands where command != "help" {
-            #expect(text.contains("installtop.\(command)"), "the page does not point at installtop.\(command) (of \(commands))")
+            #expect(lines.contains { $0.contains("installtop.\(command)") }, "the page does not point at installtop.\(command) (of \(commands))")
+            #expect(seeAlso.contains("installtop.\(command)"), "SEE ALSO lacks installtop.\(command): \(seeAlso)")
+            #expect(synopsisWords.contains(command), "SYNOPSIS lacks \(command): \(Array(synopsis))")
         }
         let readme = try String(contentsOfFile: Self.manualPath.replacingOccurrences(of: "Documentation/installtop.1", with: "README.md"),
                                 encoding: .utf8)

@@ -51,7 +51,7 @@ struct RestartAdviceInResultTests {
         #expect(await eventually { sleeper.maps(library) })
         try manifest(replacing: library, in: folder)
 
-        let result = try await installtop(["run", "--plain", "--no-history", "replace.yaml"], in: folder)
+        let result = try await installtop(["run", "--plain", "--no-history", "replace.yaml"], in: folder, environment: ["COLUMNS": "1000"])
 
         #expect(result.status == 0, "stderr: \(result.stderr)")
         let lines = result.stdoutLines
@@ -60,5 +60,29 @@ struct RestartAdviceInResultTests {
         #expect(heading < summary)
         let line = lines[heading..<summary].first { $0.hasPrefix("\(sleeper.pid) ") }
         #expect(line?.hasSuffix(library + " (deleted)") == true, "\(result.stdout)")
+    }
+
+    @Test("--plain at 80 columns: the restarts above the summary fit the width, the file by name at least")
+    func plainAtEightyColumns() async throws {
+        let folder = try TestFolder()
+        defer { folder.remove() }
+        let library = try PreloadingSleeper.libraryCopy(in: folder.path)
+        let sleeper = try PreloadingSleeper(preloading: library)
+        defer { sleeper.stop() }
+        #expect(await eventually { sleeper.maps(library) })
+        try manifest(replacing: library, in: folder)
+
+        let result = try await installtop(["run", "--plain", "--no-history", "replace.yaml"], in: folder, environment: ["COLUMNS": "80"])
+
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let lines = result.stdoutLines
+        let heading = try #require(lines.firstIndex(of: "Restarts"), "\(result.stdout)")
+        let summary = try #require(lines.firstIndex(of: "Summary"), "\(result.stdout)")
+        for line in lines[heading..<summary] {
+            #expect(line.count <= 80, "\(line.count) columns: \(line)")
+        }
+        // Beside the row or on the line under it.
+        let row = try #require(lines[heading..<summary].firstIndex { $0.hasPrefix("\(sleeper.pid) ") }, "\(result.stdout)")
+        #expect((lines[row] + lines[row + 1]).contains("libz-copy.so.1 (deleted)"), "\(result.stdout)")
     }
 }

@@ -33,7 +33,8 @@ struct EngineServerFloodTests {
             if case .progress(let progress) = event.kind, progress.updatePercent == 42, progress.message == "almost" { return true }
             return false
         }
-        try #require(await eventually { watcher.liveEvents.contains(where: isLastProgress) })
+        let sawLastProgress = await eventually { watcher.liveEvents.contains(where: isLastProgress) }
+        try #require(sawLastProgress, "\(Self.account(of: watcher, engine: engine))")
 
         // Now the paused client reads: it must get every line or a note of the ones skipped,
         // and the latest progress, and stay connected.
@@ -68,5 +69,16 @@ struct EngineServerFloodTests {
         }
         #expect(completed, "the paused client is still served after catching up")
         #expect(!engine.log.contains("dropped"), "\(engine.log.all)")
+    }
+
+    /// What the watcher and the engine had when a wait gave up: enough to tell a slow machine
+    /// (the engine's model still short of the flood) from events lost on the way.
+    private static func account(of watcher: MessageCollector, engine: TestEngine) -> String {
+        let messages = watcher.messages
+        let outputs = watcher.liveEvents.filter { if case .output = $0.kind { true } else { false } }.count
+        let job = engine.queue.snapshot().jobs.first
+        return "the watcher has \(messages.count) messages (\(outputs) output events live), ended \(watcher.ended), error \(String(describing: watcher.error)); "
+            + "the last: \(messages.suffix(3)); the engine's job: \(String(describing: job?.phase)), update percent \(String(describing: job?.updates.first?.percent)), "
+            + "message \(String(describing: job?.updates.first?.message)); server log: \(engine.log.all)"
     }
 }

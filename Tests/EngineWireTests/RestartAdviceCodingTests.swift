@@ -16,11 +16,27 @@ struct RestartAdviceCodingTests {
         unreadable: [UnreadableProcess(pid: 7, command: "secret", reason: "Permission denied")],
         rebootReasons: [.newerKernel(running: "6.1.0-9-amd64", installed: "6.1.0-18-amd64"), .rebootRequiredFile(packages: ["libc6"])])
 
+    private let otherRoots = RestartAdvice(
+        processes: [
+            StaleProcess(pid: 700, command: "nginx", uid: 0, user: "root", owner: .initScript(name: "nginx"), files: [StaleFile(path: "/usr/sbin/nginx", change: .deleted)]),
+        ],
+        otherRoots: [
+            StaleProcess(pid: 812, command: "sshd", uid: 0, user: "root", owner: .service(unit: "ssh.service"),
+                         files: [StaleFile(path: "/usr/lib/libc.so.6", change: .replaced)], root: "/"),
+        ])
+
     @Test("field by field, in the contract's order")
     func encode() {
         let json = RestartAdviceCoding.encode(advice)
 
-        #expect(json == #"{"restartNeeded":true,"rebootRequired":true,"rebootReasons":[{"reason":"kernel","running":"6.1.0-9-amd64","installed":"6.1.0-18-amd64"},{"reason":"reboot-required","packages":["libc6"]}],"services":["nginx.service"],"processes":[{"pid":812,"command":"nginx","user":"www-data","uid":33,"unit":"nginx.service","owner":"service","ownerName":"nginx.service","files":[{"path":"/usr/lib/libssl.so.3","change":"deleted"},{"path":"/usr/lib/libc.so.6","change":"replaced"}]},{"pid":900,"command":"bash","user":"ann","uid":1000,"unit":null,"owner":"session","ownerName":"session-4.scope","files":[{"path":"/usr/bin/bash","change":"deleted"}]},{"pid":901,"command":"app","user":"root","uid":0,"unit":null,"owner":"container","ownerName":"web01","files":[{"path":"/app","change":"deleted"}]},{"pid":902,"command":"loose","user":"root","uid":0,"unit":null,"owner":"process","ownerName":null,"files":[{"path":"/loose","change":"deleted"}]}],"unreadable":[{"pid":7,"command":"secret","reason":"Permission denied"}]}"#)
+        #expect(json == #"{"restartNeeded":true,"rebootRequired":true,"rebootReasons":[{"reason":"kernel","running":"6.1.0-9-amd64","installed":"6.1.0-18-amd64"},{"reason":"reboot-required","packages":["libc6"]}],"services":["nginx.service"],"processes":[{"pid":812,"command":"nginx","user":"www-data","uid":33,"unit":"nginx.service","owner":"service","ownerName":"nginx.service","files":[{"path":"/usr/lib/libssl.so.3","change":"deleted"},{"path":"/usr/lib/libc.so.6","change":"replaced"}]},{"pid":900,"command":"bash","user":"ann","uid":1000,"unit":null,"owner":"session","ownerName":"session-4.scope","files":[{"path":"/usr/bin/bash","change":"deleted"}]},{"pid":901,"command":"app","user":"root","uid":0,"unit":null,"owner":"container","ownerName":"web01","files":[{"path":"/app","change":"deleted"}]},{"pid":902,"command":"loose","user":"root","uid":0,"unit":null,"owner":"process","ownerName":null,"files":[{"path":"/loose","change":"deleted"}]}],"unreadable":[{"pid":7,"command":"secret","reason":"Permission denied"}],"otherRoots":[]}"#)
+    }
+
+    @Test("an init script's service and the processes of other roots, each with its root")
+    func encodeOtherRoots() {
+        let json = RestartAdviceCoding.encode(otherRoots)
+
+        #expect(json == #"{"restartNeeded":true,"rebootRequired":false,"rebootReasons":[],"services":["/etc/init.d/nginx"],"processes":[{"pid":700,"command":"nginx","user":"root","uid":0,"unit":null,"owner":"init-script","ownerName":"nginx","files":[{"path":"/usr/sbin/nginx","change":"deleted"}]}],"unreadable":[],"otherRoots":[{"pid":812,"command":"sshd","user":"root","uid":0,"unit":"ssh.service","owner":"service","ownerName":"ssh.service","files":[{"path":"/usr/lib/libc.so.6","change":"replaced"}],"root":"/"}]}"#)
     }
 
     @Test("decoding gives back what was encoded")
@@ -28,6 +44,16 @@ struct RestartAdviceCodingTests {
         let object = try #require(try JSONParser.parse(RestartAdviceCoding.encode(advice)).objectValue)
 
         #expect(try RestartAdviceCoding.decode(WireObject(object, context: "restarts")) == advice)
+        let other = try #require(try JSONParser.parse(RestartAdviceCoding.encode(otherRoots)).objectValue)
+        #expect(try RestartAdviceCoding.decode(WireObject(other, context: "restarts")) == otherRoots)
+    }
+
+    @Test("a document of a version before otherRoots decodes with none")
+    func withoutOtherRoots() throws {
+        let text = #"{"rebootReasons":[],"processes":[],"unreadable":[]}"#
+        let object = try #require(try JSONParser.parse(text).objectValue)
+
+        #expect(try RestartAdviceCoding.decode(WireObject(object, context: "restarts")) == RestartAdvice())
     }
 
     @Test("a file change this version does not know is an error naming the member")

@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
 
-/// Where ansible is: the virtual environment `.ci/run` makes at `.build/ansible-venv` in the
+/// Where ansible is: the virtual environment `Scripts/install-prerequisites test` makes at `.build/ansible-venv` in the
 /// package, else `ansible-playbook` on PATH (with `ansible` next to it).
 public struct AnsibleToolchain: Sendable {
     /// Absolute path of `ansible-playbook`.

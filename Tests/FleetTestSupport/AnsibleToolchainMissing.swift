@@ -6,7 +6,7 @@ public struct AnsibleToolchainMissing: Error, CustomStringConvertible {
 
     public var description: String {
         """
-        ansible-playbook not found (looked in \(searched.joined(separator: ", "))). Run .ci/run, or install it by hand:
+        ansible-playbook not found (looked in \(searched.joined(separator: ", "))). Run Scripts/install-prerequisites test (as the test process does when it starts), or install it by hand:
             python3 -m venv .build/ansible-venv && .build/ansible-venv/bin/pip install 'ansible-core>=2.16,<2.20'
         """
     }

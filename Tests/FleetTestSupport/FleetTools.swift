@@ -12,7 +12,7 @@ struct FleetTools: Sendable {
     let unshare: String
     let shell = "/bin/sh"
 
-    /// Throws a message naming what is missing and how to get it (`.ci/run` installs it all).
+    /// Throws a message naming what is missing and how to get it (`Scripts/install-prerequisites test`, run as the test process starts, installs it all).
     static func find() throws -> FleetTools {
         guard getuid() == 0 else {
             throw FleetTestError("the fleet tests need root (network namespaces, mounts): run them as root, as CI does")
@@ -30,7 +30,7 @@ struct FleetTools: Sendable {
             ssh: locate("ssh", package: "openssh-client"), sshKeygen: locate("ssh-keygen", package: "openssh-client"),
             nsenter: locate("nsenter", package: "util-linux"), unshare: locate("unshare", package: "util-linux"))
         guard missing.isEmpty else {
-            throw FleetTestError("the fleet tests need \(missing.joined(separator: ", ")); .ci/run installs them")
+            throw FleetTestError("the fleet tests need \(missing.joined(separator: ", ")); Scripts/install-prerequisites test installs them (as root)")
         }
         return tools
     }

@@ -101,7 +101,7 @@ struct APTDriverRepairTests {
         let messages = run.messages(of: index)
         let output = run.output(of: index)
         #expect(messages.contains { $0.hasPrefix("repairing: dpkg --configure -a") }, "\(messages)")
-        #expect(messages.last?.hasPrefix("repaired: dpkg --audit is clean, apt-get check passes") == true, "\(messages)")
+        #expect(messages.contains { $0.hasPrefix("repaired: dpkg --audit is clean, apt-get check passes") }, "\(messages)")
         #expect(output.contains("installtop: repairing: dpkg --configure -a"), "\(output)")
         #expect(output.contains("installtop: repaired: dpkg --audit is clean, apt-get check passes"), "\(output)")
     }
@@ -116,12 +116,46 @@ struct APTDriverRepairTests {
         let rt = try run.index(of: "lab-rt")
         let result = job.updates[rt].result
         let reason = result.reason ?? ""
-        #expect(result.resultCode == .aborted && result.hResult == .operationCancelled, "\(result.resultCode) \(result.hResult)")
-        #expect(reason.contains("cut by a forced abort") && reason.contains("dpkg --configure -a ran")
+        // The repair completed the cut runtime: its result is dpkg's, and it keeps apart the
+        // state the kill left and the state after the repair.
+        #expect(result.resultCode == .succeeded && result.hResult == .ok, "\(result.resultCode) \(result.hResult)")
+        #expect(reason.hasPrefix("completed by the repair after the forced stop, which cut it: dpkg had it half-installed at 1.0 (iHR) "
+                                 + "right after the kill, installed at 2.0 after the repair; ")
+                && reason.contains("dpkg --configure -a ran")
                 && reason.contains("apt-get -f install ran") && reason.hasSuffix("repaired: dpkg --audit is clean, apt-get check passes"), "\(reason)")
         #expect(!reason.contains("--reinstall install lab-rt"), "the runtime alone cannot be reinstalled: \(reason)")
         Self.expectVisibleRepair(run, on: rt)
         try Self.expectRepaired(apt, job)
+        #expect(HostPackageFingerprint().changes(since: host).isEmpty, "the host's package state changed")
+    }
+
+    @Test("Abort, then force, in the runtime's preinst: the repair completes the kit apt never began too, and every result is dpkg's")
+    func repairCompletesMoreThanTheCutPackage() async throws {
+        let host = HostPackageFingerprint()
+        let (apt, run) = try Self.upgrade(to: [Self.runtime("2.0", preinst: Self.holdOnce("held")), Self.kit("2.0")])
+        defer { apt.remove() }
+        try #require(await eventually { FileManager.default.fileExists(atPath: apt.root + "/tmp/held") }, "lab-rt's preinst never ran")
+        let rt = try run.index(of: "lab-rt")
+        let kit = try run.index(of: "lab-kit")
+        // The operator's first `a` (apt finishes the package it is on), then the second (kill).
+        try run.queue.abort(job: run.id)
+        try #require(await eventually { run.messages(of: rt).contains { $0.hasPrefix("stopping after this package") } }, "\(run.messages(of: rt))")
+        try run.queue.abort(job: run.id, force: true)
+        let job = try await run.completion()
+
+        try Self.expectRepaired(apt, job)
+        let rtResult = job.updates[rt].result
+        #expect(rtResult.resultCode == .succeeded && (rtResult.reason ?? "").hasPrefix(
+            "completed by the repair after the forced stop, which cut it: dpkg had it half-installed at 1.0 (iHR) right after the kill, installed at 2.0 after the repair; "),
+            "\(rtResult.resultCode) \(rtResult.reason ?? "")")
+        // apt never began the kit; the repair's apt-get -f install upgraded it. It is not
+        // "not started": its result is dpkg's.
+        let kitResult = job.updates[kit].result
+        #expect(kitResult.resultCode == .succeeded && kitResult.reason ==
+            "completed by the repair after the forced stop: dpkg had it installed at 1.0 right after the kill, installed at 2.0 after the repair",
+            "\(kitResult.resultCode) \(kitResult.reason ?? "")")
+        #expect(job.result?.resultCode == .aborted, "the job was still aborted")
+        #expect(run.output(of: rt).contains("installtop: right after the kill dpkg had lab-rt half-installed at 1.0 (iHR)"), "\(run.output(of: rt))")
         #expect(HostPackageFingerprint().changes(since: host).isEmpty, "the host's package state changed")
     }
 
@@ -134,8 +168,9 @@ struct APTDriverRepairTests {
 
         let rt = try run.index(of: "lab-rt")
         let reason = job.updates[rt].result.reason ?? ""
-        #expect(job.updates[rt].result.resultCode == .aborted, "\(job.updates[rt].result)")
-        #expect(reason.contains("cut by a forced abort") && reason.contains("dpkg --configure -a ran")
+        #expect(job.updates[rt].result.resultCode == .succeeded, "\(job.updates[rt].result)")
+        #expect(reason.hasPrefix("completed by the repair after the forced stop, which cut it: dpkg had it half-configured at 2.0 (iF) right after the kill, "
+                                 + "installed at 2.0 after the repair; ") && reason.contains("dpkg --configure -a ran")
                 && reason.hasSuffix("repaired: dpkg --audit is clean, apt-get check passes"), "\(reason)")
         Self.expectVisibleRepair(run, on: rt)
         try Self.expectRepaired(apt, job)
@@ -252,10 +287,15 @@ struct APTDriverRepairTests {
 
         let result = job.updates[x].result
         #expect(result.resultCode == .succeeded, "\(result)")
-        #expect((result.reason ?? "").contains("dpkg --triggers-only --pending ran"), "\(result.reason ?? "")")
-        #expect(run.output(of: x).contains("installtop: repairing: dpkg --triggers-only --pending"), "\(run.output(of: x))")
-        #expect(run.messages(of: x).last?.hasPrefix("repaired: dpkg --audit is clean") == true, "\(run.messages(of: x))")
-        #expect(run.jobMessages().suffix(2) == ["repairing: dpkg --triggers-only --pending …", "repaired: dpkg --audit is clean, apt-get check passes"],
+        // Only the triggers ran: nothing was broken, so nothing says it was repaired.
+        #expect((result.reason ?? "").hasSuffix("apt stopped before its pending triggers; dpkg --triggers-only --pending ran; "
+                                                + "pending triggers run: dpkg is consistent (dpkg --audit is clean, apt-get check passes)"),
+                "\(result.reason ?? "")")
+        #expect(run.output(of: x).contains("installtop: running pending triggers: dpkg --triggers-only --pending"), "\(run.output(of: x))")
+        #expect(run.messages(of: x).last == "pending triggers run: dpkg is consistent (dpkg --audit is clean, apt-get check passes)", "\(run.messages(of: x))")
+        #expect(!(run.messages(of: x) + run.jobMessages() + [result.reason ?? ""]).contains { $0.contains("repair") }, "\(run.messages(of: x))")
+        #expect(run.jobMessages().suffix(2) == ["running pending triggers: dpkg --triggers-only --pending …",
+                                                "pending triggers run: dpkg is consistent (dpkg --audit is clean, apt-get check passes)"],
                 "the step and its outcome are the job's too, after the download status: \(run.jobMessages())")
         #expect(FileManager.default.fileExists(atPath: apt.root + "/tmp/trigger-ran"), "the pending trigger never ran")
         let audit = try apt.audit()

@@ -124,7 +124,9 @@ struct APTRunStateTests {
             "pmconffile:/etc/lab-base.conf:59.0000:'/x/etc/lab-base.conf' '/x/etc/lab-base.conf.dpkg-new' 1 1",
             "pmstatus:dpkg-exec:59.0000:Running dpkg",
         ])).isEmpty)
-        let end = state.aptEnded(.exited(0), plan: plan, finalStates: ["lab-base": APTPackageState(status: "ii", version: "1.0")], rebootList: [])
+        let end = state.aptEnded(.exited(0), plan: plan, finalStates: [
+            "lab-base": APTPackageState(status: "ii", version: "1.0"), "lab-app": APTPackageState(status: "ii", version: "1.0"),
+        ], rebootList: [])
         #expect(end == [.updateFinished(index: 0, DriverVerdict(resultCode: .succeeded, rebootRequired: false))])
     }
 
@@ -339,7 +341,7 @@ struct APTRunStateTests {
         #expect(!unpacking.contains(.update(index: 0, .message(APTRunState.stoppingMessage))), "told once")
     }
 
-    @Test("After a stop, packages only downloaded never started and get no verdict (the engine ends them aborted, not started)")
+    @Test("After a stop, packages only downloaded that dpkg shows as before get no verdict (the engine ends them aborted, not started); one it shows done succeeds")
     func stopAbortsDownloaded() {
         let plan = plan([Self.base, Self.app, Self.old], downloads: [Self.baseDownload, Self.appDownload])
         var state = APTRunState(plan: plan, rebootListBefore: [])
@@ -353,9 +355,10 @@ struct APTRunStateTests {
         #expect(verdict(of: 0, in: end) == DriverVerdict(resultCode: .succeeded, rebootRequired: false))
         #expect(!state.hasStarted(1))
         #expect(verdict(of: 1, in: end) == nil && !end.contains(.updateStarted(index: 1)), "\(end)")
-        // lab-old never started: after a stop dpkg's state does not finish it (the engine aborts it as not started).
-        #expect(verdict(of: 2, in: end) == nil)
-        #expect(!end.contains(.updateStarted(index: 2)))
+        // apt never reported lab-old, but dpkg shows it removed: its result is dpkg's (rule 23),
+        // also after a stop.
+        #expect(end.contains(.updateStarted(index: 2)))
+        #expect(verdict(of: 2, in: end) == DriverVerdict(resultCode: .succeeded, reason: "dpkg shows it removed, its configuration files kept"))
     }
 
     // MARK: - apt's end checked against dpkg
@@ -394,7 +397,7 @@ struct APTRunStateTests {
         #expect(verdict(of: 1, in: end)?.rebootRequired == true, "lab-app was added to the list")
     }
 
-    @Test("A package dpkg does not show as wanted gets no verdict from apt's end (the engine fails it as not reached)")
+    @Test("A package dpkg shows as before gets no verdict from apt's end (the engine fails it as not reached); one dpkg left half-way fails with its state")
     func finalStatesLeaveUnsatisfied() {
         let plan = plan([Self.base, Self.app])
         var state = APTRunState(plan: plan, rebootListBefore: [])
@@ -402,7 +405,10 @@ struct APTRunStateTests {
             "lab-base": APTPackageState(status: "iU", version: "1.0"),
             "lab-app": APTPackageState(status: "ii", version: "1.0"),
         ], rebootList: [])
-        #expect(end.isEmpty, "lab-base is unpacked only; lab-app is still at its old version")
+        #expect(end == [
+            .updateStarted(index: 0),
+            .updateFinished(index: 0, .failed("apt did not finish it: dpkg shows it unpacked but not configured at 1.0 (iU) at the end", code: 100)),
+        ], "lab-base is unpacked only, which is not 'not reached'; lab-app is still at its old version")
     }
 
     // MARK: - Package names in dpkg's lines

@@ -105,6 +105,14 @@ struct JobSubmissionPackageTests {
         #expect(try command(#"{"command":"confirm","job":9000000000}"#) == .job(.confirm(job: 9_000_000_000)))
     }
 
+    @Test("decline round-trips as a line")
+    func declineRoundTrips() throws {
+        let decline = WireCommand.job(.decline(job: 12))
+        #expect(decline.name == "decline")
+        #expect(try command(decline.line(requestID: 3)) == decline)
+        #expect(try command(#"{"command":"decline","job":7}"#) == .job(.decline(job: 7)))
+    }
+
     @Test("confirm without an integer job is a bad argument naming `job`", arguments: [
         #"{"command":"confirm"}"#, #"{"command":"confirm","job":"3"}"#, #"{"command":"confirm","job":1.5}"#,
     ])

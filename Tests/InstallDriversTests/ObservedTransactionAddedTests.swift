@@ -1,20 +1,12 @@
 import Foundation
 import InstallDrivers
 import InstallEngine
-import Synchronization
 import Testing
 
 /// Rule 28 on values: an observed transaction without apt's plan adds an update for each
 /// package dpkg begins work on that its job does not have; one with a plan never does.
 @Suite("Observed transaction: packages dpkg names later")
 struct ObservedTransactionAddedTests {
-    /// Keeps every report, in order.
-    private final class Recorder: DriverReporter {
-        let reports = Mutex<[DriverReport]>([])
-        func report(_ report: DriverReport) { reports.withLock { $0.append(report) } }
-        func ended(_ outcome: UpdateRunOutcome) {}
-    }
-
     private static let lines = [
         "processing: install: lab-first", "status: lab-first: half-installed",
         "processing: install: lab-second", "status: lab-second: half-installed",
@@ -31,7 +23,7 @@ struct ObservedTransactionAddedTests {
             addsPackages: addsPackages)
         let driver = ObservedJobDriver(transaction: transaction)
         #expect(driver.addsUpdates == addsPackages)
-        let recorder = Recorder()
+        let recorder = RecordingDriverReporter()
         let running = driver.start(DriverRunRequest(updates: [], operation: .install, jobName: "dpkg -i"), reporter: recorder)
         transaction.receive(statusLines: Self.lines)
         transaction.end()
@@ -46,7 +38,7 @@ struct ObservedTransactionAddedTests {
         #expect(added.map(\.id) == ["lab-second"])
         #expect(added.first?.package?.action == .install)
         let addedAt = try #require(reports.firstIndex { if case .updateAdded = $0 { true } else { false } })
-        #expect(reports[(addedAt + 1)...].contains(.update(index: 1, .progress(percent: 20, message: "Unpacking"))))
+        #expect(reports[(addedAt + 1)...].contains(.update(index: 1, .progress(percent: 20, message: "unpacking"))))
         let finished = reports.compactMap { if case .updateFinished(let index, _) = $0 { index } else { nil } }
         #expect(finished == [0, 1], "each package checked against dpkg's final state")
         #expect(!reports.contains { if case .updateStarted(let index) = $0 { index == 1 } else { false } }, "its addition is its start")

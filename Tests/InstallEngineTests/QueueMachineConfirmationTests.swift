@@ -1,9 +1,11 @@
 import InstallEngine
 import InstallEngineTesting
+import Synchronization
 import Testing
 
 /// Jobs that await confirmation (an apt plan shown before it runs): the queue holds them until
-/// `confirm`, and an abort completes them at once, as it does a queued job (rule 13).
+/// `confirm`, an abort completes them at once, as it does a queued job (rule 13), and a decline
+/// (the operator's no) takes them out without results.
 @Suite("Queue state machine: jobs awaiting confirmation")
 struct QueueMachineConfirmationTests {
     let configuration = EngineConfiguration(rebootMarkerPath: "/nonexistent/installtop-test-marker")
@@ -163,5 +165,48 @@ struct QueueMachineConfirmationTests {
         #expect(queue.snapshot().job(held.id)?.result?.resultCode == .succeeded)
         #expect(throws: JobCommandError.alreadyCompleted(held.id)) { try queue.confirm(job: held.id) }
         #expect(throws: JobCommandError.unknownJob(99)) { try queue.confirm(job: 99) }
+    }
+
+    @Test("decline takes a job awaiting confirmation out without results: no update completes, no abort, it leaves once its clean-up is delivered")
+    func declineLeavesWithoutResults() throws {
+        var machine = QueueMachine(slots: 1)
+        let held = submit(&machine, "a", awaitsConfirmation: true)
+        let actions = try machine.decline(held.id)
+        #expect(actions == [.publish(.jobCleanedUp(job: held.id))], "no update.completed, job.completed or abort request: nothing happened")
+        #expect(machine.phase(of: held.id) == .declined)
+        #expect(!machine.isIdle, "its clean-up is still on its way to subscribers")
+        #expect(try machine.decline(held.id).isEmpty, "declined twice changes nothing")
+        expectThrows(.alreadyCompleted(held.id)) { () throws(JobCommandError) in try machine.confirm(held.id) }
+        expectThrows(.alreadyCompleted(held.id)) { () throws(JobCommandError) in try machine.abort(held.id, force: false) }
+        #expect(machine.abortAll(force: false).isEmpty, "abortAll leaves a declined job alone")
+        machine.declineDelivered(held.id)
+        #expect(machine.phase(of: held.id) == nil)
+        #expect(machine.isIdle)
+    }
+
+    @Test("decline refuses a job that needs no confirmation, or has it already, and an unknown one")
+    func declineRefusesOthers() throws {
+        var machine = QueueMachine(slots: 1)
+        let ordinary = submit(&machine, "a")
+        expectThrows(.notAwaitingConfirmation(ordinary.id)) { () throws(JobCommandError) in try machine.decline(ordinary.id) }
+        let held = submit(&machine, "b", awaitsConfirmation: true)
+        _ = try machine.confirm(held.id)
+        expectThrows(.notAwaitingConfirmation(held.id)) { () throws(JobCommandError) in try machine.decline(held.id) }
+        expectThrows(.unknownJob(99)) { () throws(JobCommandError) in try machine.decline(99) }
+    }
+
+    @Test("Through JobQueue: a declined job is seen queued, then cleaned up, never started or completed; the queue is then idle")
+    func jobQueueDecline() async throws {
+        let backend = ScriptedBackend()
+        let queue = JobQueue(backend: backend, configuration: configuration)
+        let seen = Mutex<[EngineEvent.Kind]>([])
+        queue.subscribe { event in seen.withLock { $0.append(event.kind) } }
+        let held = try queue.submit(name: "held", updates: [update("a")], awaitsConfirmation: true)
+        try queue.perform(.decline(job: held.id))
+        await queue.waitUntilIdle()
+        #expect(seen.withLock { $0 } == [.jobQueued(held), .jobCleanedUp(job: held.id)], "waitUntilIdle returns after subscribers saw it go")
+        #expect(backend.startedUpdateIDs.isEmpty)
+        #expect(queue.snapshot().job(held.id) == nil)
+        #expect(throws: JobCommandError.unknownJob(held.id)) { try queue.decline(job: held.id) }
     }
 }

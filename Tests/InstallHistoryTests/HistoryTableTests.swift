@@ -38,6 +38,43 @@ struct HistoryTableTests {
         #expect(HistoryTable.render([]) == "")
     }
 
+    @Test("at 80 columns package names and old → new versions stay whole: the reason goes below its row, the date loses its year, a long version goes on at its arrow")
+    func namesAndVersionsFirstAt80Columns() {
+        func package(_ name: String, _ old: String, _ new: String, at seconds: Double, failing reason: String? = nil) -> HistoryEntry {
+            HistoryEntry(
+                operation: .install, resultCode: reason == nil ? .succeeded : .failed, reason: reason,
+                startedAt: EngineEvents.time(seconds), endedAt: EngineEvents.time(seconds + 2), updateID: name,
+                title: "\(name) \(old) → \(new)", packageAction: .upgrade, oldVersion: old, newVersion: new,
+                jobName: "apt install openjdk-17-jdk-headless nginx-light cowsay", durationMs: 2_000)
+        }
+        let entries = [
+            package("openjdk-17-jdk-headless", "17.0.13+11-1~deb12u1", "17.0.14+7-1~deb12u1", at: 30,
+                    failing: "dpkg: error processing package openjdk-17-jdk-headless (--configure): installed post-installation script subprocess returned error exit status 1"),
+            package("nginx-light", "1.22.1-9", "1.22.1-9+deb12u1", at: 20),
+            package("cowsay", "3.03+dfsg2-8", "3.03+dfsg2-8.1", at: 10),
+        ]
+        let text = HistoryTable.render(entries, width: 80)
+        let lines = text.split(separator: "\n").map(String.init)
+        #expect(lines.allSatisfy { $0.count <= 80 }, "\(text)")
+        #expect(lines[0].hasPrefix("DATE (UTC)") && lines[0].contains("UPDATE") && lines[0].contains("VERSION") && !lines[0].contains("REASON"), "\(text)")
+        for entry in entries {
+            guard let row = lines.firstIndex(where: { $0.contains(" \(entry.updateID) ") }) else {
+                Issue.record("\(entry.updateID) is not whole: \(text)")
+                continue
+            }
+            // The new version on the row, or under the old one on the next line.
+            let shown = lines[row] + "\n" + (row + 1 < lines.count ? lines[row + 1] : "")
+            #expect(shown.contains(entry.oldVersion!) && shown.contains(entry.newVersion!), "\(entry.updateID): \(text)")
+            #expect(lines[row].hasPrefix("11-14 22:13") || lines[row].hasPrefix("11-14 22:14"), "the date to the minute, without its year: \(lines[row])")
+        }
+        // The reason's lines are indented by 4; a version's new half stands under the old one.
+        let reason = lines.filter { $0.hasPrefix("    ") && !$0.hasPrefix("     ") }.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+        #expect(reason == entries[0].reason, "the reason whole, below its row: \(text)")
+        // Wide enough for everything: one line per entry, the reason a column.
+        let wide = HistoryTable.render(entries, width: 200).split(separator: "\n")
+        #expect(wide.count == 4 && wide[0].hasSuffix("REASON") && wide[1].contains("17.0.13+11-1~deb12u1 → 17.0.14+7-1~deb12u1"), "\(wide)")
+    }
+
     @Test func controlAndBidiCharactersCannotReachTheTerminal() {
         let entry = HistoryEntry(
             operation: .install, resultCode: .succeeded, startedAt: EngineEvents.time(0), endedAt: nil,

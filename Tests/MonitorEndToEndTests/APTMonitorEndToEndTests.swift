@@ -7,11 +7,12 @@ import Testing
 /// finish. The host's packages are never touched (fingerprinted).
 @Suite("installtop apt in the monitor", .serialized)
 struct APTMonitorEndToEndTests {
-    /// `installtop apt install PACKAGES` in tmux; the exit status goes to `rc` in `folder`.
-    private func start(_ packages: String, apt: APTTestRoot, in folder: EndToEndFolder) throws -> TmuxSession {
+    /// `installtop apt install PACKAGES` in tmux (`history`: its options, none by default); the
+    /// exit status goes to `rc` in `folder`.
+    private func start(_ packages: String, apt: APTTestRoot, in folder: EndToEndFolder, history: String = "--no-history") throws -> TmuxSession {
         let binary = try EndToEndFolder.binary()
         return try TmuxSession(width: 110, height: 30, home: folder.url, command:
-            "'\(binary)' apt install \(packages) --no-history --apt-config '\(apt.configuration)'; echo $? > '\(folder.path("rc"))'; sleep 60")
+            "'\(binary)' apt install \(packages) \(history) --apt-config '\(apt.configuration)'; echo $? > '\(folder.path("rc"))'; sleep 60")
     }
 
     @Test("The plan waits for y, then every package has its own bar and ends installed")
@@ -65,29 +66,31 @@ struct APTMonitorEndToEndTests {
         #expect(question.contains("↑ upgrade   lab-core 1.0 → 2.0 essential"), "\(question)")
         #expect(question.contains("+ install   lab-chrony 1.0"), "\(question)")
         tmux.send("n")
-        await tmux.waitForScreen("the job aborted") { $0.contains("aborted") }
-        tmux.send("q")
         #expect(await EndToEndFolder.eventually { folder.read("rc") != nil })
         #expect(try apt.states()["lab-timesyncd"]?.status == "ii", "nothing ran")
         #expect(host.changes(since: HostPackageFingerprint()).isEmpty)
     }
 
-    @Test("n runs nothing: the job ends aborted and dpkg's database is untouched")
+    @Test("n runs nothing and records nothing: the monitor ends, exit 1 as apt-get's no, no history row, dpkg's database untouched")
     func declineRunsNothing() async throws {
         let apt = try APTTestRoot()
         defer { apt.remove() }
         try apt.publish([TestPackage(name: "lab-base")])
         let folder = try EndToEndFolder()
         defer { folder.remove() }
-        let tmux = try start("lab-base", apt: apt, in: folder)
+        let database = folder.path("history.sqlite3")
+        let tmux = try start("lab-base", apt: apt, in: folder, history: "--history-db '\(database)'")
         defer { tmux.close() }
         await tmux.waitForScreen("the plan's question") { $0.contains("Start apt install lab-base") }
         tmux.send("n")
-        await tmux.waitForScreen("the job aborted") { $0.contains("aborted") }
-        tmux.send("q")
+        // No q: a no ends it, as it ends apt-get.
         #expect(await EndToEndFolder.eventually { folder.read("rc") != nil })
-        #expect(folder.read("rc")?.trimmingCharacters(in: .whitespacesAndNewlines) == "3")
+        #expect(folder.read("rc")?.trimmingCharacters(in: .whitespacesAndNewlines) == "1")
+        let said = await tmux.waitForScreen("the line saying why nothing ran") { $0.contains("not run: its plan was declined") }
+        #expect(said?.contains("aborted") == false, "\(said ?? "")")
         #expect(try apt.states().isEmpty)
+        let history = try await InstalltopChild.run(["history", "--history-db", database, "--json"], in: folder)
+        #expect(history.status == 0 && history.stdout.isEmpty, "no row, aborted or other: \(history.stdout) \(history.stderr)")
     }
 
     @Test("Abort during a slow preinst: that package finishes, the rest are not started, dpkg is consistent")

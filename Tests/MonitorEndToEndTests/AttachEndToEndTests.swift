@@ -1,3 +1,4 @@
+import APTTestSupport
 import Foundation
 import Glibc
 import Testing
@@ -37,7 +38,9 @@ struct AttachEndToEndTests {
                 updates:
                   - {id: \(update), title: \(update) update, install: [\(folder.path("\(update).sh"))]}
             """)
-        let serve = try InstalltopChild(["serve", "--socket", socket, "--no-history"], in: folder)
+        // The dpkg of an empty private root: an apt run on the host is no job of this engine.
+        let quietAPT = try APTTestRoot(folder: folder.path("quiet-apt"))
+        let serve = try InstalltopChild(["serve", "--socket", socket, "--no-history", "--apt-config", quietAPT.configuration], in: folder)
         #expect(await EndToEndFolder.eventually { serve.stderr.contains("serving on \(socket)") }, "serve started: \(serve.stderr)")
         let submitted = try await InstalltopChild.run(["submit", folder.path("manifest.yaml"), "--socket", socket], in: folder)
         #expect(submitted.status == 0, "\(submitted.stderr)")

@@ -155,8 +155,9 @@ struct MonitorEndToEndTests {
         #expect(await expectSaneTerminalAfterExit(folder) == 0)
         let screen = try #require(await tmux.waitForScreen("the summary") { $0.contains("Summary") })
         #expect(screen.contains("1 job, 1 update: 1 succeeded"), "\(screen)")
-        #expect(screen.split(separator: "\n").contains { $0.hasPrefix("Quick job") && $0.contains("quick") && $0.contains("succeeded") },
-                "the job's name, not its number: \(screen)")
+        let lines = screen.split(separator: "\n")
+        #expect(lines.contains("job 1 Quick job") && lines.contains { $0.hasPrefix("quick ") && $0.contains("succeeded") },
+                "the job's name above its row: \(screen)")
         #expect(screen.contains("exit 0: every update succeeded"), "\(screen)")
         #expect(!screen.contains("┌ Jobs"), "the monitor's frame is gone")
     }

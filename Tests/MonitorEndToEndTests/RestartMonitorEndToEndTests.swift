@@ -1,3 +1,4 @@
+import APTTestSupport
 import Foundation
 import Glibc
 import TestProcessSupport
@@ -42,7 +43,10 @@ struct RestartMonitorEndToEndTests {
             // The engine runs the restart job: systemctl is looked up on serve's PATH.
             chmod(folder.url.path, 0o700)
             let socket = folder.path("engine.sock")
-            serve = try InstalltopChild(["serve", "--socket", socket, "--no-history"], in: folder, environment: ["PATH": path])
+            // The dpkg of an empty private root: an apt run on the host is no job of this engine.
+            let quietAPT = try APTTestRoot(folder: folder.path("quiet-apt"))
+            serve = try InstalltopChild(["serve", "--socket", socket, "--no-history", "--apt-config", quietAPT.configuration], in: folder,
+                                        environment: ["PATH": path])
             #expect(await EndToEndFolder.eventually { serve?.stderr.contains("serving on") == true }, "\(serve?.stderr ?? "")")
             let submitted = try await InstalltopChild.run(["submit", folder.path("manifest.yaml"), "--socket", socket], in: folder)
             #expect(submitted.status == 0, "\(submitted.stderr)")

@@ -40,6 +40,12 @@ final class TmuxSession {
         _ = try? tmux(["send-keys"] + keys)
     }
 
+    /// Writes `text` to the pane byte for byte, as a terminal would send it (`send-keys -H`):
+    /// escape sequences arrive as they are, not as tmux's idea of the key.
+    func sendRaw(_ text: String) {
+        _ = try? tmux(["send-keys", "-H"] + text.utf8.map { String($0, radix: 16) })
+    }
+
     func resize(width: Int, height: Int) {
         _ = try? tmux(["resize-window", "-x", "\(width)", "-y", "\(height)"])
     }

@@ -71,7 +71,7 @@ struct MonitorAttachTests {
     @Test func theHelpListsQAndDAsDetach() {
         var attached = busy(attached: true, height: 30)
         attached.press(.character("?"))
-        #expect(attached.state.overlay == .help)
+        #expect(attached.state.overlay == .help(scroll: 0))
         let screen = attached.screen()
         #expect(screen.contains("q  d"), "\(screen)")
         #expect(screen.contains("detach: the jobs keep running in the engine"))

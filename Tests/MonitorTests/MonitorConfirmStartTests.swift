@@ -80,16 +80,25 @@ struct MonitorConfirmStartTests {
         #expect(scenario.state.status?.text == "Starting \(Self.planName)")
     }
 
-    @Test("n aborts the job (nothing runs) and closes the question", arguments: [
+    @Test("n declines the job (nothing runs, nothing is recorded), closes the question, and quits when it was the only job", arguments: [
         Key.character("n"), .character("N"), .escape, .character("q"),
     ])
-    func noAborts(key: Key) {
+    func noDeclines(key: Key) {
         var scenario = Scenario()
         let plan = queuePlan(&scenario, id: 1)
         let effects = scenario.press(key)
-        #expect(Scenario.commands(effects) == [.command(.abort(job: plan, force: false))])
+        #expect(Scenario.commands(effects) == [.command(.decline(job: plan)), .quit(abortRunning: false)], "as apt-get ends at its n")
         #expect(scenario.state.overlay == nil)
-        #expect(scenario.state.status?.text == "Not started: \(Self.planName)")
+        #expect(scenario.state.status?.text == "Not started: \(Self.planName) (its plan was declined)")
+    }
+
+    @Test("n with other jobs in the monitor declines the plan and stays")
+    func noWithOtherJobsStays() {
+        var scenario = Scenario()
+        scenario.queue("Tools", ["htop"])
+        let plan = queuePlan(&scenario, id: 2)
+        let effects = scenario.press(.character("n"))
+        #expect(Scenario.commands(effects) == [.command(.decline(job: plan))], "the other job is still to watch")
     }
 
     @Test("Other keys leave the question open and send nothing")

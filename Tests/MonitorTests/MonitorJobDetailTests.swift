@@ -41,7 +41,7 @@ struct MonitorJobDetailTests {
         #expect(scenario.state.overlay == .jobDetail(job: job, scroll: 0))
         let screen = scenario.screen()
         for text in [
-            "succeeded · 1/1 updates",
+            "succeeded · 1/1 updates done",
             "Restarts: 2 services to restart (4 processes run deleted or replaced code) · reboot required",
             "reboot required: kernel 6.1.0-18-amd64 is installed, 6.1.0-9-amd64 runs",
             "reboot required: /run/reboot-required (libc6, linux-image-6.1.0-18-amd64)",
@@ -136,5 +136,27 @@ struct MonitorJobDetailTests {
         scenario.press(.enter)
         scenario.send(.jobCleanedUp(job: job))
         #expect(scenario.state.overlay == nil)
+    }
+
+    @Test("an init script's service is a group of its own; processes of other roots are listed apart, left out of the headline")
+    func initScriptsAndOtherRoots() {
+        var scenario = Scenario(width: 100, height: 40)
+        var other = process(4242, "redis-server", "redis", .bare, ["/usr/bin/redis-server"])
+        other.root = "/srv/jail"
+        let job = scenario.complete(advice: RestartAdvice(
+            processes: [process(700, "nginx", "root", .initScript(name: "nginx"), [Self.ssl])], otherRoots: [other]))
+
+        scenario.press(.enter)
+
+        #expect(scenario.state.overlay == .jobDetail(job: job, scroll: 0))
+        let screen = scenario.screen()
+        for text in [
+            "Restarts: 1 service to restart (1 process runs deleted or replaced code)",
+            "/etc/init.d/nginx", "700  nginx  root  \(Self.ssl)",
+            "In another root, left out (restart it there): 1 process runs code its root deleted or replaced",
+            "4242 redis-server in /srv/jail  /usr/bin/redis-server",
+        ] {
+            #expect(screen.contains(text), "\(text) in:\n\(screen)")
+        }
     }
 }

@@ -159,7 +159,7 @@ struct MonitorKeyTests {
     @Test func helpListsEveryKeyAndAnyKeyCloses() {
         var scenario = Scenario(width: 100, height: 30)
         scenario.press(.character("?"))
-        #expect(scenario.state.overlay == .help)
+        #expect(scenario.state.overlay == .help(scroll: 0))
         let screen = scenario.screen()
         for entry in MonitorState.keyHelp {
             #expect(screen.contains(entry.keys), "help shows \(entry.keys)")

@@ -110,7 +110,7 @@ struct MonitorPlanDialogTests {
         var scenario = scenario(width: 80, height: 24, name: Self.lampName, changes: Self.lamp)
         scenario.press(.pageDown, .pageDown)
         let effects = scenario.press(.character("n"))
-        #expect(Scenario.commands(effects) == [.command(.abort(job: 1, force: false))])
+        #expect(Scenario.commands(effects) == [.command(.decline(job: 1)), .quit(abortRunning: false)])
         #expect(scenario.state.overlay == nil)
     }
 

@@ -94,4 +94,37 @@ struct LiveProcessTests {
 
         #expect(listed?.owner == .service(unit: cgroup.unit))
     }
+
+    @Test("a chroot's process is judged by its own root: a library replaced only in the host's root leaves it out, one its root replaced lists it apart (root)",
+          .enabled(if: PrivateRoot.available))
+    func chrootProcess() async throws {
+        let folder = try ScanFolder()
+        defer { folder.remove() }
+        let jail = try PrivateRoot(at: folder.file("jail"))
+        defer { jail.remove() }
+        let hostReplaced = folder.file("host-replaced.so.1")
+        let jailReplaced = folder.file("jail-replaced.so.1")
+        for path in [hostReplaced, jailReplaced] {
+            try FileManager.default.copyItem(atPath: Self.library, toPath: path)
+            try jail.copy(Self.library, to: path)
+        }
+        let kept = try jail.sleeper(preloading: hostReplaced)
+        defer { kept.stop() }
+        let stale = try jail.sleeper(preloading: jailReplaced)
+        defer { stale.stop() }
+        let host = try PreloadingSleeper(preloading: hostReplaced)
+        defer { host.stop() }
+        #expect(await eventually { kept.maps(jail.path + hostReplaced) && stale.maps(jail.path + jailReplaced) && host.maps(hostReplaced) })
+
+        try replaceLikeDpkg(hostReplaced)
+        try replaceLikeDpkg(jail.path + jailReplaced)
+        let advice = RestartScanner().scan()
+
+        #expect(advice.processes.first { $0.pid == host.pid }?.files == [StaleFile(path: hostReplaced, change: .deleted)])
+        #expect(!advice.processes.contains { [kept.pid, stale.pid].contains($0.pid) })
+        #expect(!advice.otherRoots.contains { $0.pid == kept.pid })
+        let apart = advice.otherRoots.first { $0.pid == stale.pid }
+        #expect(apart?.root == jail.path)
+        #expect(apart?.files == [StaleFile(path: jailReplaced, change: .deleted)])
+    }
 }

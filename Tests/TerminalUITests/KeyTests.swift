@@ -18,3 +18,24 @@ struct KeyTests {
         #expect(Key(scalar: Unicode.Scalar(0x9B)) == nil)
     }
 }
+
+@Suite("Escape sequences of the navigation keys")
+struct KeyEscapeSequencesTests {
+    @Test(arguments: [
+        ("\u{1B}[4~", Key.end), ("\u{1B}[1~", .home), ("\u{1B}[8~", .end), ("\u{1B}[7~", .home),
+        ("\u{1B}[F", .end), ("\u{1B}[H", .home), ("\u{1B}OF", .end), ("\u{1B}OH", .home),
+        ("\u{1B}[5~", .pageUp), ("\u{1B}[6~", .pageDown), ("\u{1B}[3~", .delete), ("\u{1B}OA", .up),
+    ])
+    func variants(sequence: String, key: Key) {
+        #expect(KeyEscapeSequences.key(for: sequence) == key)
+    }
+
+    @Test("no sequence is listed twice, and none is a prefix of another")
+    func unambiguous() {
+        let sequences = KeyEscapeSequences.all.map(\.sequence)
+        #expect(Set(sequences).count == sequences.count)
+        for sequence in sequences {
+            #expect(!sequences.contains { $0 != sequence && $0.hasPrefix(sequence) }, "\(sequence)")
+        }
+    }
+}

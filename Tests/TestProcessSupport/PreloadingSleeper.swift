@@ -10,9 +10,16 @@ public struct PreloadingSleeper {
     /// - Parameters:
     ///   - library: preloaded when not empty; `""` maps nothing beyond `sleep`'s own files.
     ///   - executable: the `sleep` to run (a copy the test may replace).
-    public init(preloading library: String, executable: String = "/bin/sleep") throws {
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["600"]
+    ///   - root: when given, `chroot ROOT EXECUTABLE 600` (`chroot` execs the sleep, so the pid
+    ///     stays); `executable` and `library` are then paths inside that root.
+    public init(preloading library: String, executable: String = "/bin/sleep", chrootInto root: String? = nil) throws {
+        if let root {
+            process.executableURL = URL(fileURLWithPath: "/usr/sbin/chroot")
+            process.arguments = [root, executable == "/bin/sleep" ? "/usr/bin/sleep" : executable, "600"]
+        } else {
+            process.executableURL = URL(fileURLWithPath: executable)
+            process.arguments = ["600"]
+        }
         var environment = ["PATH": "/usr/bin:/bin"]
         if !library.isEmpty { environment["LD_PRELOAD"] = library }
         process.environment = environment

@@ -106,6 +106,8 @@ extension ServerLoop {
             server.options.log("\(who) aborted every job\(force ? " (forced)" : "")")
         case (.confirm(let job), _):
             server.options.log("\(who) confirmed job \(job)")
+        case (.decline(let job), _):
+            server.options.log("\(who) declined job \(job)")
         case (.retry, _):
             break
         }

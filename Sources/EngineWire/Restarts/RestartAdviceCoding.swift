@@ -4,8 +4,11 @@ import RestartScan
 /// `job.completed` carries it under `restarts`.
 ///
 /// `{"restartNeeded":true,"rebootRequired":true,"rebootReasons":[{"reason":"kernel","running":"6.1.0-9-amd64","installed":"6.1.0-18-amd64"},{"reason":"reboot-required","packages":["libc6"]}],"services":["nginx.service"],"processes":[{"pid":812,"command":"nginx","user":"www-data","uid":33,"unit":"nginx.service","owner":"service","ownerName":"nginx.service","files":[{"path":"/usr/lib/x86_64-linux-gnu/libssl.so.3","change":"deleted"}]}],"unreadable":[{"pid":9,"command":"x","reason":"Permission denied"}]}`
-/// `unit` is `null` outside a service; `owner` is `service`, `session`, `container` or
-/// `process` (bare), `ownerName` its unit, session or container (`null` for a bare process).
+/// `unit` is `null` outside a systemd service; `owner` is `service`, `init-script` (a service an
+/// init script started outside systemd), `session`, `container` or `process` (bare),
+/// `ownerName` its unit, script name, session or container (`null` for a bare process).
+/// `services` are what `restart-services` restarts: units, and `/etc/init.d/NAME` for init
+/// scripts. `otherRoots` lists processes of other roots in the same form, each with its `root`.
 public enum RestartAdviceCoding {
     public static func encode(_ advice: RestartAdvice) -> String {
         var object = JSONObject()
@@ -15,11 +18,13 @@ public enum RestartAdviceCoding {
         object.add("services", strings: advice.services)
         object.addRaw("processes", list(advice.processes.map(process)))
         object.addRaw("unreadable", list(advice.unreadable.map(unreadable)))
+        object.addRaw("otherRoots", list(advice.otherRoots.map(process)))
         return object.json
     }
 
     /// Reads what `encode` wrote (`restartNeeded`, `rebootRequired` and `services` are derived,
-    /// so not read back). Reboot reasons this version does not know are left out.
+    /// so not read back). Reboot reasons this version does not know are left out; a document of
+    /// an older version without `otherRoots` has none.
     /// - Throws: `badArgument` naming the member that is missing or of the wrong type.
     public static func decode(_ object: WireObject) throws(WireError) -> RestartAdvice {
         var advice = RestartAdvice()
@@ -30,27 +35,34 @@ public enum RestartAdviceCoding {
             default: break
             }
         }
-        for process in try object.objects("processes") {
-            let name = try process.optionalString("ownerName")
-            let owner: ProcessOwner = switch (try process.string("owner"), name) {
-            case ("service", let unit?): .service(unit: unit)
-            case ("session", let session?): .session(name: session)
-            case ("container", let container?): .container(name: container)
-            default: .bare
-            }
-            var files: [StaleFile] = []
-            for file in try process.objects("files") {
-                files.append(StaleFile(path: try file.string("path"), change: try file.name("change", StaleFile.Change.init(rawValue:), expected: "deleted or replaced")))
-            }
-            advice.processes.append(StaleProcess(
-                pid: Int32(truncatingIfNeeded: try process.int("pid")), command: try process.string("command"),
-                uid: UInt32(truncatingIfNeeded: try process.int("uid")), user: try process.string("user"), owner: owner, files: files))
+        advice.processes = try object.objects("processes").map(staleProcess)
+        if object.members["otherRoots"] != nil {
+            advice.otherRoots = try object.objects("otherRoots").map(staleProcess)
         }
         for process in try object.objects("unreadable") {
             advice.unreadable.append(UnreadableProcess(
                 pid: Int32(truncatingIfNeeded: try process.int("pid")), command: try process.string("command"), reason: try process.string("reason")))
         }
         return advice
+    }
+
+    private static func staleProcess(_ process: WireObject) throws(WireError) -> StaleProcess {
+        let name = try process.optionalString("ownerName")
+        let owner: ProcessOwner = switch (try process.string("owner"), name) {
+        case ("service", let unit?): .service(unit: unit)
+        case ("init-script", let script?): .initScript(name: script)
+        case ("session", let session?): .session(name: session)
+        case ("container", let container?): .container(name: container)
+        default: .bare
+        }
+        var files: [StaleFile] = []
+        for file in try process.objects("files") {
+            files.append(StaleFile(path: try file.string("path"), change: try file.name("change", StaleFile.Change.init(rawValue:), expected: "deleted or replaced")))
+        }
+        return StaleProcess(
+            pid: Int32(truncatingIfNeeded: try process.int("pid")), command: try process.string("command"),
+            uid: UInt32(truncatingIfNeeded: try process.int("uid")), user: try process.string("user"), owner: owner, files: files,
+            root: try process.optionalString("root"))
     }
 
     private static func list(_ elements: [String]) -> String {
@@ -82,6 +94,9 @@ public enum RestartAdviceCoding {
         case .service(let unit):
             object.add("owner", "service")
             object.add("ownerName", unit)
+        case .initScript(let name):
+            object.add("owner", "init-script")
+            object.add("ownerName", name)
         case .session(let name):
             object.add("owner", "session")
             object.add("ownerName", name)
@@ -98,6 +113,7 @@ public enum RestartAdviceCoding {
             entry.add("change", file.change.rawValue)
             return entry.json
         }))
+        if let root = process.root { object.add("root", root) }
         return object.json
     }
 

@@ -30,6 +30,7 @@ public enum WireCommand: Sendable, Hashable {
         case .job(.cleanUp): return "cleanup"
         case .job(.retry): return "retry"
         case .job(.confirm): return "confirm"
+        case .job(.decline): return "decline"
         case .history: return "history"
         case .durations: return "durations"
         case .observe: return "observe"
@@ -51,7 +52,7 @@ public enum WireCommand: Sendable, Hashable {
             object.add("force", force)
         case .job(.abortAll(let force)):
             object.add("force", force)
-        case .job(.cleanUp(let job)), .job(.retry(let job)), .job(.confirm(let job)):
+        case .job(.cleanUp(let job)), .job(.retry(let job)), .job(.confirm(let job)), .job(.decline(let job)):
             object.add("job", job)
         case .history(let limit):
             object.add("limit", limit)
@@ -87,6 +88,8 @@ public enum WireCommand: Sendable, Hashable {
             self = .job(.retry(job: try object.int("job")))
         case "confirm":
             self = .job(.confirm(job: try object.int("job")))
+        case "decline":
+            self = .job(.decline(job: try object.int("job")))
         case "history":
             let limit = try object.optionalInt("limit") ?? 50
             guard limit >= 0 else { throw WireError(.badArgument, "history: `limit` must be 0 or more") }
@@ -98,7 +101,7 @@ public enum WireCommand: Sendable, Hashable {
         default:
             throw WireError(
                 .unknownCommand,
-                "unknown command \"\(name)\"; known: subscribe, submit, abort, abortAll, cleanup, retry, confirm, history, durations, observe")
+                "unknown command \"\(name)\"; known: subscribe, submit, abort, abortAll, cleanup, retry, confirm, decline, history, durations, observe")
         }
     }
 }

@@ -16,6 +16,8 @@ public struct WireError: Error, Sendable, Hashable, CustomStringConvertible {
         case alreadyCompleted
         case notCompleted
         case nothingToRetry
+        /// A decline of a job that does not await a yes.
+        case notAwaitingConfirmation
         /// The job is observed (another program's transaction): it cannot be aborted (rule 29).
         case observedJob
         /// A submitted job failed validation; nothing was queued.
@@ -45,6 +47,7 @@ public struct WireError: Error, Sendable, Hashable, CustomStringConvertible {
         case .alreadyCompleted: self.init(.alreadyCompleted, error.description)
         case .notCompleted: self.init(.notCompleted, error.description)
         case .nothingToRetry: self.init(.nothingToRetry, error.description)
+        case .notAwaitingConfirmation: self.init(.notAwaitingConfirmation, error.description)
         case .observed: self.init(.observedJob, error.description)
         }
     }

@@ -31,6 +31,19 @@ public struct APTPackageState: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// Whether the package is as it was before `change` (not installed for an install; installed
+    /// at its old version otherwise): nothing dpkg did to it shows. A reinstall's package is
+    /// then also as the change wants it, so its state cannot tell whether it ran.
+    public func isUntouched(by change: PackageChange) -> Bool {
+        let current = status.dropFirst().first
+        switch change.action {
+        case .install:
+            return current == "n" || current == "c" || current == nil
+        case .upgrade, .reinstall, .remove, .purge:
+            return current == "i" && status.count == 2 && version == change.oldVersion
+        }
+    }
+
     /// Whether dpkg left the package half-way (half-installed, unpacked, half-configured, or
     /// flagged reinstall-required): what a repair after a forced stop must fix.
     public var needsReinstall: Bool {

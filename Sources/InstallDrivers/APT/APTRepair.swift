@@ -2,8 +2,9 @@ import Foundation
 import InstallEngine
 
 /// Repairs dpkg's database in an apt job's root, each step a visible one: its status text
-/// (`repairing: dpkg --configure -a`), its command and output lines, then what the root was
-/// left as (`repaired: …` or `dpkg is left broken: …`). Commands block: call it off the
+/// (`repairing: dpkg --configure -a`; `running pending triggers: …` after a graceful stop), its
+/// command and output lines, then what the root was left as (`repaired: …`, `pending triggers
+/// run: dpkg is consistent …` or `dpkg is left broken: …`). Commands block: call it off the
 /// concurrency pool.
 ///
 /// The check after every repair is `dpkg --audit` (read: it exits 0 even when it lists
@@ -42,8 +43,8 @@ struct APTRepair {
     /// `dpkg --triggers-only --pending` in the same root runs them.
     func pendingTriggers() -> APTRepairOutcome {
         var steps: [String] = []
-        step(dpkg(["--triggers-only", "--pending"]), shownAs: "dpkg --triggers-only --pending", into: &steps)
-        return finish(steps: steps, left: check())
+        step(dpkg(["--triggers-only", "--pending"]), shownAs: "dpkg --triggers-only --pending", doing: "running pending triggers", into: &steps)
+        return finish(steps: steps, left: check(), ranPendingTriggersOnly: true)
     }
 
     // MARK: - Steps
@@ -59,9 +60,10 @@ struct APTRepair {
         SystemCommand.run(environment.command(arguments), environment: environment.commandEnvironment)
     }
 
-    private func step(_ arguments: [String], shownAs name: String, into steps: inout [String]) {
-        say(.message("repairing: \(name) …"))
-        say(.output(.stdout, "installtop: repairing: \(name)"))
+    /// Runs one step, said as `doing: NAME`.
+    private func step(_ arguments: [String], shownAs name: String, doing: String = "repairing", into steps: inout [String]) {
+        say(.message("\(doing): \(name) …"))
+        say(.output(.stdout, "installtop: \(doing): \(name)"))
         let result = run(arguments)
         // apt-get runs dpkg on a pty, whose lines end in "\r\n": one Character in Swift, which
         // a split on "\n" alone never matches.
@@ -97,8 +99,9 @@ struct APTRepair {
         return (problems.isEmpty ? nil : problems.joined(separator: "; "), halfWay)
     }
 
-    private func finish(steps: [String], left: (problem: String?, halfWay: [String])) -> APTRepairOutcome {
-        let outcome = APTRepairOutcome(steps: steps, problem: left.problem, fixCommand: fixCommand(reinstalling: left.halfWay))
+    private func finish(steps: [String], left: (problem: String?, halfWay: [String]), ranPendingTriggersOnly: Bool = false) -> APTRepairOutcome {
+        let outcome = APTRepairOutcome(steps: steps, problem: left.problem, fixCommand: fixCommand(reinstalling: left.halfWay),
+                                       ranPendingTriggersOnly: ranPendingTriggersOnly)
         say(.message(outcome.verdict))
         say(.output(.stdout, "installtop: " + outcome.verdict))
         return outcome

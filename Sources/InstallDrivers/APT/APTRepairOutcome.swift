@@ -8,14 +8,20 @@ struct APTRepairOutcome: Sendable, Hashable {
     var problem: String?
     /// The command an operator runs to repair it, with `APT_CONFIG` when the root is private.
     var fixCommand: String
+    /// The steps only ran the triggers a graceful stop left pending: nothing was broken, so
+    /// nothing is said to be repaired.
+    var ranPendingTriggersOnly = false
 
     var leftBroken: Bool { problem != nil }
 
-    /// `repaired: dpkg --audit is clean, apt-get check passes`, or `dpkg is left broken: run
-    /// `FIX` to repair it; WHY`: the status text and the log line.
+    /// `repaired: dpkg --audit is clean, apt-get check passes` (after a forced stop), `pending
+    /// triggers run: dpkg is consistent (…)` (after a graceful one), or `dpkg is left broken:
+    /// run `FIX` to repair it; WHY`: the status text and the log line.
     var verdict: String {
-        guard let problem else { return "repaired: dpkg --audit is clean, apt-get check passes" }
-        return "dpkg is left broken: run `\(fixCommand)` to repair it; \(problem)"
+        if let problem { return "dpkg is left broken: run `\(fixCommand)` to repair it; \(problem)" }
+        return ranPendingTriggersOnly
+            ? "pending triggers run: dpkg is consistent (dpkg --audit is clean, apt-get check passes)"
+            : "repaired: dpkg --audit is clean, apt-get check passes"
     }
 
     /// An update's reason: `context` (what cut it, what it was left as), the steps, then the

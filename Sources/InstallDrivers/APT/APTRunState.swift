@@ -184,13 +184,27 @@ struct APTRunState {
         reports.append(.update(index: index, .message(Self.stoppingMessage)))
     }
 
-    /// apt-get ended with `outcome`: the held verdicts, the last success marked when apt failed
-    /// although no package did; then verdicts for packages apt did not report but dpkg shows
-    /// done (`finalStates`: package → `ii 1.0`-like state and version). Packages dpkg never
-    /// touched before a stop get nothing here: the engine ends them aborted, not started.
-    /// `rebootList` is `reboot-required.pkgs` as apt left it: those verdicts' reboots.
+    /// apt-get ended with `outcome` (and after a forced stop the repair ran): every package of
+    /// the plan without a verdict yet is settled from dpkg's final state (`finalStates`: package
+    /// → `ii 1.0`-like state and version, read after any repair), whatever apt said or did not
+    /// say (rule 23):
+    /// - a held verdict is apt's word, checked: a success dpkg does not show is failed, a
+    ///   failure dpkg shows done succeeds with errors; the last success gets an error when apt
+    ///   failed although no package did;
+    /// - a configuration apt tries again at its end is dpkg's final state;
+    /// - after a forced stop (`forcedStop`), the packages the kill cut, and the finished one the
+    ///   repair was shown on, carry the repair's steps and outcome; a cut package says what the
+    ///   kill left it as and what the repair left it as, and succeeds when the repair completed it;
+    /// - a package apt never reported that dpkg shows done succeeds ("completed by the repair
+    ///   after the forced stop" when dpkg did not show it done right after the kill); one dpkg
+    ///   worked on but did not finish is aborted (after a stop) or failed, with its state.
+    ///
+    /// Packages dpkg never touched get nothing here: the engine ends them aborted, not started
+    /// (after a stop), or failed, not reached. An empty `finalStates` is a database that could
+    /// not be read: it then contradicts nothing apt said. `rebootList` is `reboot-required.pkgs`
+    /// as apt left it: the reboots of the verdicts made here.
     mutating func aptEnded(_ outcome: UpdateRunOutcome, plan: APTPlan, finalStates: [String: APTPackageState],
-                           rebootList: Set<String>) -> [DriverReport] {
+                           rebootList: Set<String>, forcedStop: APTForcedStop? = nil) -> [DriverReport] {
         var reports: [DriverReport] = []
         if showsDownloadStatus {
             showsDownloadStatus = false
@@ -199,37 +213,81 @@ struct APTRunState {
         if case .exited(let status) = outcome, status != 0, let last = held.last, !tracker.hasFailures {
             reports.append(.update(index: last.index, .error("apt-get exited with status \(status)")))
         }
-        for entry in held { reports.append(.updateFinished(index: entry.index, entry.verdict)) }
+        let ending = APTEnding(plan: plan, finalStates: finalStates, forcedStop: forcedStop)
+        let before = rebootListBefore
+        let reboot = { (index: Int) in Self.listedReboot(plan.changes[index].package, in: rebootList, before: before) }
+        for entry in held {
+            reports.append(.updateFinished(index: entry.index, ending.checked(entry.verdict, of: entry.index, rebootRequired: reboot(entry.index))))
+        }
         held.removeAll()
+        if let forcedStop, let last = forcedStop.finishedBeforeKill {
+            let verdict = ending.checked(last.verdict, of: last.index, rebootRequired: reboot(last.index))
+            reports.append(.updateFinished(index: last.index, Self.verdict(
+                verdict, repair: forcedStop.repair, after: "a forced abort cut apt after it (in trigger processing)")))
+        }
         for (index, reason) in awaitingRetry {
             let change = plan.changes[index]
-            let state = finalStates[change.package] ?? .notInstalled
-            guard state.satisfies(change) else {
+            guard ending.isDone(index) else {
                 reports.append(.updateFinished(index: index, .failed(reason)))
                 continue
             }
             // dpkg configured it again (apt's retry at its end, or the repair after a forced
             // stop): its result is dpkg's, the first attempt's error stays reported (succeeded
             // with errors).
+            let said = ending.completedByRepair(index) ? ending.doneText(of: index) : "configured again: " + ending.doneText(of: index) + " at the end"
             reports.append(.update(index: index, .progress(percent: 100, message: APTPackagePhase.doneWord(for: change.action))))
             reports.append(.updateFinished(index: index, DriverVerdict(
-                resultCode: .succeeded, reason: "configured again: dpkg shows it \(state.description) at the end; the first attempt failed: \(reason)",
-                rebootRequired: listedReboot(change.package, in: rebootList))))
+                resultCode: .succeeded, reason: "\(said); the first attempt failed: \(reason)",
+                rebootRequired: reboot(index))))
         }
         awaitingRetry.removeAll()
+        for index in forcedStop?.cut ?? [] {
+            if ending.isDone(index), forcedStop?.repair.leftBroken == false {
+                reports.append(.update(index: index, .progress(percent: 100, message: APTPackagePhase.doneWord(for: plan.changes[index].action))))
+            }
+            reports.append(.updateFinished(index: index, ending.cutVerdict(of: index, rebootRequired: reboot(index))))
+        }
+        let aborted = stopRequested || forcedStop != nil
+        var exitStatus: Int32 = 0
+        if case .exited(let status) = outcome { exitStatus = status }
         for (index, change) in plan.changes.enumerated() where !finished.contains(index) {
-            let state = finalStates[change.package] ?? .notInstalled
-            guard state.satisfies(change), !stopRequested || started.contains(index) else { continue }
-            // dpkg's final state says the package was done although apt did not say so (apt
-            // prints no `Removed` line for a plain removal; rule 23: the driver's word is
-            // checked where the system can tell).
-            start(index, into: &reports)
+            let verdict: DriverVerdict
+            if ending.isDone(index) {
+                // A reinstall leaves no trace in dpkg's state: one apt never began after a stop
+                // did not run.
+                if change.action == .reinstall, aborted, !started.contains(index) { continue }
+                // dpkg's final state says the package was done although apt did not say so (apt
+                // prints no `Removed` line for a plain removal; the repair after a forced stop
+                // completes packages apt never began).
+                verdict = DriverVerdict(resultCode: .succeeded, reason: ending.doneText(of: index), rebootRequired: reboot(index))
+            } else if ending.wasWorkedOn(index) {
+                let reason = "apt did not finish it: " + ending.statesText(of: index)
+                verdict = aborted
+                    ? DriverVerdict(resultCode: .aborted, reason: reason, hResult: .operationCancelled)
+                    : .failed(reason, code: exitStatus)
+            } else {
+                continue
+            }
             finished.insert(index)
-            reports.append(.update(index: index, .progress(percent: 100, message: APTPackagePhase.doneWord(for: change.action))))
-            reports.append(.updateFinished(index: index, DriverVerdict(
-                resultCode: .succeeded, reason: "dpkg shows it \(state.description)", rebootRequired: listedReboot(change.package, in: rebootList))))
+            start(index, into: &reports)
+            if verdict.resultCode == .succeeded {
+                reports.append(.update(index: index, .progress(percent: 100, message: APTPackagePhase.doneWord(for: change.action))))
+            }
+            reports.append(.updateFinished(index: index, verdict))
         }
         return reports
+    }
+
+    /// `verdict` with the repair that ran after it (`context` says why) in its reason; failed
+    /// and `systemLeftBroken` when that left dpkg broken.
+    static func verdict(_ verdict: DriverVerdict, repair: APTRepairOutcome, after context: String) -> DriverVerdict {
+        var result = verdict
+        result.reason = repair.reason(after: [verdict.reason, context].compactMap { $0 }.joined(separator: "; "))
+        if repair.leftBroken {
+            result.resultCode = .failed
+            result.hResult = .systemLeftBroken
+        }
+        return result
     }
 
     /// Whether `package` asked for a reboot: `listed` (the list read after its end) has its
@@ -239,10 +297,10 @@ struct APTRunState {
     }
 
     /// For a verdict made from dpkg's final state, not from the package's end: true when it
-    /// asked for a reboot, else no word on it (rule 17 decides, as it does for any driver that
-    /// cannot tell).
-    private func listedReboot(_ package: String, in list: Set<String>) -> Bool? {
-        askedForReboot(package, listed: list) ? true : nil
+    /// asked for a reboot (in `list`, not in the list `before` apt started), else no word on it
+    /// (rule 17 decides, as it does for any driver that cannot tell).
+    private static func listedReboot(_ package: String, in list: Set<String>, before: Set<String>) -> Bool? {
+        list.contains(package) && !before.contains(package) ? true : nil
     }
 
     /// The job's status text is a step of the repair after apt (or its outcome): a download

@@ -169,7 +169,7 @@ final class APTRunningDriver: RunningDriver {
     // MARK: - The end
 
     /// Waits for apt-get, repairs after a forced stop (or runs the triggers a graceful one
-    /// left pending), checks dpkg's final state, then settles.
+    /// left pending), reads dpkg's final state, then settles every package from it.
     private func finish(after process: ChildProcess) async {
         let outcome = await process.outcome
         // What the kill cut is known only now that everything apt said before it died has been
@@ -177,32 +177,35 @@ final class APTRunningDriver: RunningDriver {
         // package it was on, or, when apt was past every package (in trigger processing), the
         // last one it finished, whose success is still held back: the repair is shown on it.
         // (The poller took every line before the outcome settled; `deliver` takes any left.)
+        // The cut packages get their verdicts at the end, from dpkg's state after the repair.
         let (killed, cut, cutAfter) = deliver { state -> ([DriverReport], ([ProcessTree.Member]?, [Int], (index: Int, verdict: DriverVerdict)?)) in
             guard let killed = state.killed else { return ([], (nil, [], nil)) }
             let cut = state.run.inFlight
+            for index in cut { _ = state.run.markFinished(index) }
             return ([], (killed, cut, cut.isEmpty ? state.run.takeHeld() : nil))
         }
         // dpkg's commands block; they run off the concurrency pool.
         await Self.onThread { [self] in
+            var forcedStop: APTForcedStop?
             if let killed {
-                repair(cut: cut, after: cutAfter, killed: killed)
+                forcedStop = repair(cut: cut, after: cutAfter, killed: killed)
             } else if let last = state.withLock({ $0.run.stopRequested ? $0.run.takeHeld() : nil }) {
                 runPendingTriggers(after: last)
             }
             let finalStates = APTPackageState.query(administrativeDirectory: plan.environment.administrativeDirectory)
             let rebootList = Self.rebootList(at: plan.environment.rebootPackagesPath)
-            deliver { $0.run.aptEnded(outcome, plan: plan, finalStates: finalStates, rebootList: rebootList) }
+            deliver { $0.run.aptEnded(outcome, plan: plan, finalStates: finalStates, rebootList: rebootList, forcedStop: forcedStop) }
         }
         // The job hears of the end after everything apt said: the outcome settles in turn.
         reports.enqueue { [slot] in slot.settle(outcome) }
     }
 
     /// After a forced stop (rule 25), as visible steps of the cut package (or, when apt was
-    /// past every package, in trigger processing, of the last one it finished): `APTRepair`'s
-    /// `dpkg --configure -a`, `apt-get -f install` and checks. The cut package is aborted with
-    /// the state it was left in and the repair's outcome; a repair that did not succeed marks
-    /// it `systemLeftBroken`, with the command that would fix it.
-    private func repair(cut: [Int], after finished: (index: Int, verdict: DriverVerdict)?, killed: [ProcessTree.Member]) {
+    /// past every package, in trigger processing, of the last one it finished): dpkg's state
+    /// right after the kill, then `APTRepair`'s `dpkg --configure -a`, `apt-get -f install`
+    /// and checks. Every package is settled afterwards from dpkg's state then
+    /// (`APTRunState.aptEnded`), told apart from the state the kill left.
+    private func repair(cut: [Int], after finished: (index: Int, verdict: DriverVerdict)?, killed: [ProcessTree.Member]) -> APTForcedStop {
         let names = killed.map { "\($0.name) (\($0.pid))" }.joined(separator: ", ")
         // With nothing cut or held, the last package apt finished keeps the lines (output after
         // its verdict).
@@ -216,22 +219,17 @@ final class APTRunningDriver: RunningDriver {
         // SIGKILL is not death: a dpkg still dying holds its database lock, and the repair
         // would find it locked.
         Self.waitUntilGone(killed, timeout: .seconds(30))
-        let repaired = repair.afterForcedStop()
-        let states = APTPackageState.query(administrativeDirectory: plan.environment.administrativeDirectory)
-        let broken: HResult? = repaired.leftBroken ? .systemLeftBroken : nil
-        deliver { state in
-            for index in cut { _ = state.run.markFinished(index) }
-            var verdicts: [DriverReport] = cut.map { index in
-                let left = (states[plan.changes[index].package] ?? .notInstalled).description
-                return .updateFinished(index: index, DriverVerdict(
-                    resultCode: .aborted, reason: repaired.reason(after: "cut by a forced abort; left \(left)"), hResult: broken))
+        // What the kill left, before the repair changes it: results keep the two apart.
+        let statesAfterKill = APTPackageState.query(administrativeDirectory: plan.environment.administrativeDirectory)
+        if let target {
+            let left = plan.changes.filter { !(statesAfterKill[$0.package] ?? .notInstalled).isUntouched(by: $0) }
+                .map { "\($0.package) \((statesAfterKill[$0.package] ?? .notInstalled).description)" }
+            if !left.isEmpty {
+                deliver { _ in [.update(index: target, .output(.stdout, "installtop: right after the kill dpkg had " + left.joined(separator: ", ")))] }
             }
-            if let finished {
-                verdicts.append(.updateFinished(index: finished.index, Self.verdict(
-                    finished.verdict, repair: repaired, after: "a forced abort cut apt after it (in trigger processing)")))
-            }
-            return verdicts
         }
+        let repaired = repair.afterForcedStop()
+        return APTForcedStop(cut: cut, finishedBeforeKill: finished, statesAfterKill: statesAfterKill, repair: repaired)
     }
 
     /// After a graceful stop, on the last package apt finished: the triggers apt would have
@@ -241,7 +239,7 @@ final class APTRunningDriver: RunningDriver {
             sayRepair(report, on: last.index)
         }
         let outcome = repair.pendingTriggers()
-        deliver { _ in [.updateFinished(index: last.index, Self.verdict(last.verdict, repair: outcome, after: "apt stopped before its pending triggers"))] }
+        deliver { _ in [.updateFinished(index: last.index, APTRunState.verdict(last.verdict, repair: outcome, after: "apt stopped before its pending triggers"))] }
     }
 
     /// One thing a repair said, on update `index`. Its status texts, each step and the
@@ -254,18 +252,6 @@ final class APTRunningDriver: RunningDriver {
             if case .message(let text) = report { reports += state.run.repairSaid(text) }
             return reports
         }
-    }
-
-    /// `verdict` with the repair that ran after it (`context` says why) in its reason; failed
-    /// and `systemLeftBroken` when that left dpkg broken.
-    private static func verdict(_ verdict: DriverVerdict, repair: APTRepairOutcome, after context: String) -> DriverVerdict {
-        var result = verdict
-        result.reason = repair.reason(after: [verdict.reason, context].compactMap { $0 }.joined(separator: "; "))
-        if repair.leftBroken {
-            result.resultCode = .failed
-            result.hResult = .systemLeftBroken
-        }
-        return result
     }
 
     // MARK: - Helpers

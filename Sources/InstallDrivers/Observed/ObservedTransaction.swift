@@ -193,7 +193,7 @@ public final class ObservedTransaction: Sendable {
             if done && state.moved.contains(index) {
                 // Not the result yet: dpkg says `installed` before it has written its database,
                 // and a dpkg killed then leaves the package half-configured (rule 30's check).
-                reports.append(.update(index: index, .progress(percent: 100, message: removal ? "Removed" : "Installed")))
+                reports.append(.update(index: index, .progress(percent: 100, message: (removal ? APTPackagePhase.removed : .installed).word)))
                 return reports
             }
             state.moved.insert(index)
@@ -204,16 +204,16 @@ public final class ObservedTransaction: Sendable {
         return reports
     }
 
-    /// A dpkg state as a bar and a phase word.
+    /// A dpkg state as a bar and a phase word, in the words (and the lower case) apt jobs show.
     private static func phase(_ word: String, removal: Bool) -> (Double, String)? {
         switch (word, removal) {
-        case ("half-installed", false): return (20, "Unpacking")
-        case ("unpacked", false): return (50, "Unpacked")
-        case ("half-configured", false): return (75, "Configuring")
-        case ("triggers-awaited", _), ("triggers-pending", _): return (90, "Waiting for triggers")
-        case ("half-configured", true): return (30, "Removing")
-        case ("half-installed", true): return (60, "Removing files")
-        case ("installed", true): return (10, "Preparing for removal")
+        case ("half-installed", false): return (20, APTPackagePhase.unpacking.word)
+        case ("unpacked", false): return (50, "unpacked")
+        case ("half-configured", false): return (75, APTPackagePhase.configuring.word)
+        case ("triggers-awaited", _), ("triggers-pending", _): return (90, "waiting for triggers")
+        case ("half-configured", true): return (30, APTPackagePhase.removing.word)
+        case ("half-installed", true): return (60, "removing files")
+        case ("installed", true): return (10, APTPackagePhase.preparingForRemoval.word)
         default: return nil
         }
     }

@@ -8,6 +8,10 @@ public enum UpdateResultMark: String, Sendable, Hashable, CaseIterable {
     case rescued
     /// It failed and the play said to ignore that (`ignore_errors`): the host went on.
     case ignored
+    /// It failed, ending its host, and a later step took the failure back (Ansible's
+    /// `meta: clear_host_errors`): the host goes on in later plays and the run's exit status does
+    /// not count it, while Ansible's recap still counts it failed.
+    case cleared
     /// It ran once for several hosts, on another one (`run_once`); the reason names that host.
     case ranElsewhere
     /// The driver went past it without saying what happened; nothing is guessed.
@@ -23,6 +27,7 @@ public enum UpdateResultMark: String, Sendable, Hashable, CaseIterable {
         case .skipped: return "skipped"
         case .rescued: return "rescued"
         case .ignored: return "ignored"
+        case .cleared: return "cleared"
         case .ranElsewhere: return "ran elsewhere"
         case .unknown: return "unknown"
         case .notReached: return "not reached"

@@ -11,4 +11,7 @@ public enum JobCommand: Sendable, Hashable {
     case retry(job: Int)
     /// `JobQueue.confirm(job:)`: a job that awaits confirmation may start.
     case confirm(job: Int)
+    /// `JobQueue.decline(job:)`: a job that awaits confirmation leaves the queue without
+    /// running and without results (the operator said no to its plan).
+    case decline(job: Int)
 }

@@ -18,6 +18,8 @@ extension JobQueue {
             return .requeued(try retry(job: job))
         case .confirm(let job):
             try confirm(job: job)
+        case .decline(let job):
+            try decline(job: job)
         }
         return .done
     }

@@ -29,7 +29,7 @@ public final class JobQueue: Sendable {
         var subscribers: [(id: UInt64, handler: @Sendable (EngineEvent) -> Void)] = []
         /// Updated only on the callback queue, so it matches what subscribers have seen.
         var model: QueueModel
-        /// Resumed after every delivered `jobCompleted`.
+        /// Resumed after every delivered `jobCompleted` (and `jobCleanedUp`: a declined job leaves then).
         var completionWaiters: [@Sendable () -> Void] = []
     }
 
@@ -226,6 +226,17 @@ public final class JobQueue: Sendable {
     public func confirm(job id: Int) throws(JobCommandError) {
         let performed = try state.withLock { state throws(JobCommandError) -> Performed in
             perform(try state.machine.confirm(id), state: &state)
+        }
+        finish(performed)
+    }
+
+    /// Declines job `id`, which awaits confirmation: it leaves the queue without running and
+    /// without results, by a `jobCleanedUp` event (nothing is recorded in history); see
+    /// `QueueMachine.decline`. `waitUntilIdle` waits for that event's delivery.
+    /// - Throws: `unknownJob`, `alreadyCompleted`, or `notAwaitingConfirmation`.
+    public func decline(job id: Int) throws(JobCommandError) {
+        let performed = try state.withLock { state throws(JobCommandError) -> Performed in
+            perform(try state.machine.decline(id), state: &state)
         }
         finish(performed)
     }
@@ -465,10 +476,14 @@ public final class JobQueue: Sendable {
             return state.subscribers
         }
         for subscriber in subscribers { subscriber.handler(event) }
-        guard case .jobCompleted(let completion) = event.kind else { return }
-        let id = completion.job
         let waiters = state.withLock { state -> [@Sendable () -> Void] in
-            state.machine.completionDelivered(id)
+            switch event.kind {
+            case .jobCompleted(let completion): state.machine.completionDelivered(completion.job)
+            // A declined job leaves the queue only now, so that whoever waits for the queue to
+            // be idle finds every subscriber has seen it go.
+            case .jobCleanedUp(let cleanUp): state.machine.declineDelivered(cleanUp.job)
+            default: return []
+            }
             defer { state.completionWaiters = [] }
             return state.completionWaiters
         }

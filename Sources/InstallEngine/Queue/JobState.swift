@@ -36,8 +36,9 @@ public struct JobState: Sendable, Hashable, Identifiable {
     /// The update running now, if any.
     public var runningIndex: Int? { updates.firstIndex { $0.result.resultCode == .inProgress } }
 
-    /// How many updates succeeded (with or without reported errors).
-    public var succeededCount: Int { updates.count { $0.result.resultCode.isSuccess } }
+    /// How many updates are done of how many (`JobCounts`: the one count every view shows),
+    /// from a walk over the updates.
+    public var counts: JobCounts { JobCounts(self) }
 
     /// The percent to show: while the job runs, `percent` (rule 6: it never goes down); once it
     /// has completed, how far it really got, each update counting its `percentReached` — an

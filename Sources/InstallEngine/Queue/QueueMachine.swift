@@ -21,6 +21,9 @@ public struct QueueMachine: Sendable {
         case completing
         /// Its `jobCompleted` event has been delivered.
         case completed
+        /// Declined while awaiting confirmation (the operator said no to its plan): it never
+        /// ran and has no results; it leaves the queue once its `jobCleanedUp` is delivered.
+        case declined
     }
 
     struct Entry: Sendable {
@@ -158,12 +161,35 @@ public struct QueueMachine: Sendable {
     public mutating func confirm(_ id: Int) throws(JobCommandError) -> [QueueAction] {
         guard let entry = entries[id] else { throw .unknownJob(id) }
         switch entry.phase {
-        case .completed, .completing: throw .alreadyCompleted(id)
+        case .completed, .completing, .declined: throw .alreadyCompleted(id)
         case .queued, .running, .awaitingDriver, .drivenRunning, .observedRunning: return []
         case .awaitingConfirmation:
             entries[id]?.phase = .queued
             return startQueued()
         }
+    }
+
+    /// Job `id`, which awaits confirmation, is declined: it leaves the queue without running
+    /// and without results (apt-get's "no": nothing happened, so nothing is recorded), by a
+    /// `jobCleanedUp` event; `declineDelivered` removes it once that event is delivered.
+    /// - Throws: `unknownJob`, `alreadyCompleted`, or `notAwaitingConfirmation` for a job that
+    ///   needed no confirmation or has it already.
+    public mutating func decline(_ id: Int) throws(JobCommandError) -> [QueueAction] {
+        guard let entry = entries[id] else { throw .unknownJob(id) }
+        switch entry.phase {
+        case .completed, .completing: throw .alreadyCompleted(id)
+        case .declined: return []
+        case .queued, .running, .awaitingDriver, .drivenRunning, .observedRunning: throw .notAwaitingConfirmation(id)
+        case .awaitingConfirmation:
+            entries[id]?.phase = .declined
+            return [.publish(.jobCleanedUp(job: id))]
+        }
+    }
+
+    /// The `jobCleanedUp` of declined job `id` has been delivered: it leaves the queue. Does
+    /// nothing for any other job.
+    public mutating func declineDelivered(_ id: Int) {
+        if entries[id]?.phase == .declined { entries[id] = nil }
     }
 
     /// The installer refused job `id` although its slot was free and its updates validated:
@@ -182,7 +208,7 @@ public struct QueueMachine: Sendable {
     public mutating func abort(_ id: Int, force: Bool) throws(JobCommandError) -> [QueueAction] {
         guard let entry = entries[id] else { throw .unknownJob(id) }
         switch entry.phase {
-        case .completed, .completing:
+        case .completed, .completing, .declined:
             throw .alreadyCompleted(id)
         case _ where entry.descriptor.observedBy != nil:
             // Rule 29: installtop does not own the process; refused, never silently ignored.
@@ -208,7 +234,7 @@ public struct QueueMachine: Sendable {
     /// Aborts every job that has not completed: queued ones first, so none of them starts;
     /// every driver session is told to stop too, for the jobs it has not declared yet.
     public mutating func abortAll(force: Bool) -> [QueueAction] {
-        let open = entries.values.filter { $0.phase != .completed && $0.phase != .completing }
+        let open = entries.values.filter { $0.phase != .completed && $0.phase != .completing && $0.phase != .declined }
         let queued = open.filter { !$0.phase.isUnderway }.map(\.descriptor.id).sorted()
         let running = open.filter { $0.phase.isUnderway }.map(\.descriptor.id).sorted()
         let jobs = (queued + running).flatMap { id in (try? abort(id, force: force)) ?? [] }
@@ -254,7 +280,7 @@ extension QueueMachine.EntryPhase {
     var isUnderway: Bool {
         switch self {
         case .running, .drivenRunning, .awaitingDriver, .observedRunning: return true
-        case .queued, .awaitingConfirmation, .completing, .completed: return false
+        case .queued, .awaitingConfirmation, .completing, .completed, .declined: return false
         }
     }
 }

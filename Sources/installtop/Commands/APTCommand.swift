@@ -12,7 +12,8 @@ struct APTCommand: ParsableCommand {
             nothing runs without --yes). Abort (a) lets the package being worked on finish and \
             starts no other; a second abort kills apt and dpkg and repairs dpkg's database. \
             Exit status: 0 done (or nothing to do), 1 some package failed, or the plan was not \
-            confirmed (off a terminal without --yes, like apt-get's "Abort."), 2 apt refused the \
+            confirmed (answered n, or off a terminal without --yes, like apt-get's "Abort."; \
+            nothing is recorded then), 2 apt refused the \
             request (unknown package, broken dependencies, a locked database, no permission), \
             3 aborted, 4 done and a reboot is required, 5 dpkg was left broken (the repair after \
             a forced abort did not succeed; the summary names the command that repairs it).

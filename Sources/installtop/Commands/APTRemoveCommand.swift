@@ -4,7 +4,7 @@ import ArgumentParser
 struct APTRemoveCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove packages (an uninstall job).")
 
-    @Argument(help: "The packages.")
+    @Argument(help: "The packages.", completion: CompletionSources.installedPackage)
     var packages: [String]
 
     @OptionGroup var options: APTOptions

@@ -34,6 +34,11 @@ struct ServeSession {
         }
         queue.subscribe { Self.logLifecycle($0, log: log) }
         log("serving on \(socketPath) (pid \(getpid()), \(scheduling.concurrency) job\(scheduling.concurrency == 1 ? "" : "s") at once)")
+        if let dpkgLog {
+            log("following dpkg's lock in \(dpkgLog.administrativeDirectory) and its log \(dpkgLog.logPath): installs no hooks report show as observed jobs")
+        } else {
+            log("following no dpkg log (apt-config cannot say where it is, or dpkg keeps none): installs only the hooks report show")
+        }
 
         let stopRequested = DispatchSemaphore(value: 0)
         let hangups = SignalRelay(signals: [SIGHUP]) { _, _ in

@@ -12,7 +12,7 @@ enum StatusReport {
         var updates: [[String]] = [["JOB", "#", "UPDATE", "STATE", "PROGRESS", "TIME", "TITLE"]]
         for job in model.jobs {
             jobs.append([
-                String(job.id), state(of: job, words: true), "\(job.succeededCount)/\(job.updates.count)", percent(job.percentShown),
+                String(job.id), state(of: job, words: true), job.counts.text, percent(job.percentShown),
                 job.descriptor.operation.name, sanitizer.sanitize(job.descriptor.name),
             ])
             for (index, update) in job.updates.enumerated() {
@@ -26,7 +26,7 @@ enum StatusReport {
                 ])
             }
         }
-        let restarts = RestartAdviceText.summary(of: model.jobs, sanitizer: sanitizer) ?? ""
+        let restarts = RestartAdviceText.summary(of: model.jobs, sanitizer: sanitizer, width: nil) ?? ""
         // What a job ignored (malformed channel lines, protocol errors) is said below the tables.
         let ignored = model.jobs.compactMap { job in job.result?.ignoredLinesText.map { "job \(job.id): \($0)\n" } }
         return TextTable.render(jobs) + "\n" + TextTable.render(updates) + restarts + (ignored.isEmpty ? "" : "\n" + ignored.joined())

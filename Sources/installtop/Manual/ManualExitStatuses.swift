@@ -12,7 +12,7 @@ enum ManualExitStatuses {
         ]
         let aptRun = [
             (ExitStatus.succeeded.rawValue, "every package done, or nothing to do"),
-            (ExitStatus.failed.rawValue, "some package failed, or the plan was not confirmed (off a terminal without --yes)"),
+            (ExitStatus.failed.rawValue, "some package failed, or the plan was not confirmed (answered n, or off a terminal without --yes); nothing is recorded then"),
             (ExitStatus.invalidUsage.rawValue, "apt refused the request: an unknown package, broken dependencies, a locked database, no permission"),
             (ExitStatus.aborted.rawValue, "aborted by the operator or a signal"),
             (ExitStatus.rebootRequired.rawValue, "done, and a reboot is required"),

@@ -2,7 +2,8 @@ import InstallEngine
 import Synchronization
 
 /// Every job of a run as it last stood, for the summary printed at the end: the queue's own
-/// snapshot loses the jobs the operator cleaned up with `c`, whose results still belong there.
+/// snapshot loses the jobs the operator cleaned up with `c`, whose results still belong there
+/// (a job whose plan was declined has none, and is left out).
 final class SummaryJobs: Sendable {
     private struct State {
         /// One line of output per update is all the summary needs (it shows none).
@@ -16,7 +17,8 @@ final class SummaryJobs: Sendable {
     init(queue: JobQueue) {
         queue.subscribe { [self] event in
             state.withLock { state in
-                if case .jobCleanedUp(let cleanUp) = event.kind, let job = state.model.job(cleanUp.job) {
+                // A job that leaves without a result was declined: it never ran, and has no row.
+                if case .jobCleanedUp(let cleanUp) = event.kind, let job = state.model.job(cleanUp.job), job.result != nil {
                     state.cleanedUp.append(job)
                 }
                 state.model.apply(event)

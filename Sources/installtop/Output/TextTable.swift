@@ -18,7 +18,10 @@ enum TextTable {
     ///     cut, so a width too small for them is exceeded.
     ///   - notes: per row, text printed whole under it on lines of its own, indented by
     ///     `noteIndent` and wrapped between words to `width` (an empty note prints nothing).
-    static func render(_ rows: [[String]], width: Int? = nil, shrinking: Set<Int> = [], notes: [String] = []) -> String {
+    ///   - lines: lines printed as they are before row N (`rows.count`: after the last), outside
+    ///     the columns: their width counts for none of them.
+    static func render(_ rows: [[String]], width: Int? = nil, shrinking: Set<Int> = [], notes: [String] = [],
+                       lines: [Int: [String]] = [:]) -> String {
         guard let columns = rows.first?.count else { return "" }
         var widths = (0..<columns).map { column in rows.map { DisplayWidth.of($0[column]) }.max() ?? 0 }
         if let width {
@@ -36,6 +39,7 @@ enum TextTable {
         let ellipsis: Character = TextEnvironment.isUTF8() ? "…" : "~"
         var text = ""
         for (index, row) in rows.enumerated() {
+            for line in lines[index] ?? [] { text += line + "\n" }
             let cells = row.enumerated().map { column, cell in
                 let fitted = TextTruncation.truncate(cell, toWidth: widths[column], ellipsis: ellipsis)
                 guard column < row.count - 1 else { return fitted }
@@ -50,6 +54,7 @@ enum TextTable {
                 text += indent + noteLine + "\n"
             }
         }
+        for line in lines[rows.count] ?? [] { text += line + "\n" }
         return text
     }
 }

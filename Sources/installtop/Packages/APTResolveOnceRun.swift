@@ -25,6 +25,7 @@ struct APTResolveOnceRun {
             return refused(error)
         }
         let lines = APTDownloadLines()
+        PlanningNotice.say(request.summary)
         let transaction = APTHookTransaction.start(job, environment: environment) { lines.say($0) }
         // Until the plan comes nothing has changed: a signal stops apt, safely. After it, until
         // the run session handles signals itself (it opens the history, and the monitor its

@@ -20,6 +20,7 @@ struct APTSession {
         // With --yes the plan is not shown: apt's own hook gives it during the transaction.
         if options.yes { return APTResolveOnceRun(job: job, options: options).run() }
         let plan: APTPlan
+        PlanningNotice.say(request.summary)
         do {
             plan = try APTPlanner.plan(job)
         } catch {

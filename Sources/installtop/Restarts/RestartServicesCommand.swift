@@ -12,7 +12,9 @@ struct RestartServicesCommand: ParsableCommand {
         discussion: """
             Without UNITs: every service `installtop restarts` lists, but the SSH server, the display \
             manager, dbus and systemd's own, which are listed and left out unless named. With UNITs: \
-            exactly those. Each is `systemctl restart UNIT`. Processes outside any service are listed, \
+            exactly those. Each is `systemctl restart UNIT`; a service an init script started \
+            outside systemd is named by its script (/etc/init.d/NAME) and restarted by it \
+            (`/etc/init.d/NAME restart`). Processes outside any service are listed, \
             never killed. In the monitor, R asks the same question of the newest scan and queues the \
             same job.
             Exit status: as for run; 1 also when the restarts were not confirmed.
@@ -49,7 +51,8 @@ struct RestartServicesCommand: ParsableCommand {
             StandardOutput.stdout.write(text + "No service to restart.\n")
             return
         }
-        text += "To restart (systemctl restart): \(selection.restart.map { sanitizer.sanitize($0) }.joined(separator: ", "))\n"
+        let how = selection.restart.contains(where: RestartJobPlan.isInitScript) ? "systemctl restart, or the init script's restart" : "systemctl restart"
+        text += "To restart (\(how)): \(selection.restart.map { sanitizer.sanitize($0) }.joined(separator: ", "))\n"
         StandardOutput.stdout.write(text)
         if !yes {
             guard isatty(STDIN_FILENO) == 1 else {

@@ -10,13 +10,17 @@ struct RestartsCommand: ParsableCommand {
         abstract: "Print the processes that still run deleted or replaced code, and whether a reboot is needed.",
         discussion: """
             Reads only /proc and file metadata: it never runs or reads the code of what it scans. \
-            Processes are grouped by systemd service, session, container or none; processes it \
-            could not read (another user's, when not root) are named.
+            Each process's files are looked up through its own root (/proc/PID/root), so a \
+            chroot's or container's files are never taken for this root's. Processes are grouped \
+            by systemd service, init script (a pid file under /run names it), session, container \
+            or none; processes of other roots are listed apart and left out of the advice; \
+            processes it could not read (another user's, when not root) are named. The text fits \
+            the terminal's width.
             Exit status: 0 nothing needs a restart or reboot, 1 something does, 2 usage errors.
             """
     )
 
-    @Flag(help: "Print one JSON document (restartNeeded, rebootRequired, rebootReasons, services, processes, unreadable).")
+    @Flag(help: "Print one JSON document (restartNeeded, rebootRequired, rebootReasons, services, processes, unreadable, otherRoots).")
     var json = false
 
     @Option(help: ArgumentHelp("Read boot/, lib/modules/, run/reboot-required and the mapped files' metadata inside this folder (an image's root).", valueName: "dir"))
@@ -30,7 +34,7 @@ struct RestartsCommand: ParsableCommand {
         if json {
             StandardOutput.stdout.line(RestartAdviceCoding.encode(advice))
         } else {
-            StandardOutput.stdout.write(RestartAdviceText.report(advice, sanitizer: TextEnvironment.sanitizer))
+            StandardOutput.stdout.write(RestartAdviceText.report(advice, sanitizer: TextEnvironment.sanitizer, width: OutputWidth.current()))
         }
         if advice.needsAction { throw ExitCode(1) }
     }

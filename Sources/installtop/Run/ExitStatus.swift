@@ -5,7 +5,8 @@ import InstallEngine
 /// comes before the abort that usually caused it, since it is what the operator must act on.
 enum ExitStatus: Int32 {
     case succeeded = 0
-    /// Some update failed or succeeded with errors.
+    /// Some update failed or succeeded with errors, or a plan was not confirmed (declined, or
+    /// off a terminal without `--yes`).
     case failed = 1
     /// Invalid usage or manifest.
     case invalidUsage = 2
@@ -16,16 +17,23 @@ enum ExitStatus: Int32 {
     /// repair did not succeed); its reason names the command that repairs it.
     case leftBroken = 5
 
-    /// The status for the results of a run; `unfinished` when some job never completed.
-    init(results: [InstallationResult], unfinished: Bool) {
-        let updateCodes = results.flatMap { $0.updateResults.map(\.resultCode) }
-        // A job the driver never reached (every update marked so) was aborted by no one.
-        let neverReached = { (result: InstallationResult) in result.updateResults.allSatisfy { $0.mark == .notReached } }
+    /// The status for the results of a run; `unfinished` when some job never completed,
+    /// `declined` when the plan of one was declined (it never ran: not an abort).
+    init(results: [InstallationResult], unfinished: Bool, declined: Bool = false) {
+        // An update the driver never reached (a host of a `serial` batch a play never came to)
+        // failed in nothing and was aborted by no one: it makes the status neither 1 nor 3, and
+        // neither does a job that did not succeed only for such updates.
+        let counted = { (result: InstallationResult) in result.updateResults.filter { $0.mark != .notReached } }
+        let neverReached = { (result: InstallationResult) in counted(result).isEmpty }
+        let onlyUnreached = { (result: InstallationResult) in
+            !result.updateResults.isEmpty && counted(result).allSatisfy { $0.resultCode == .succeeded }
+        }
         if results.contains(where: { $0.updateResults.contains { $0.hResult == .systemLeftBroken } }) {
             self = .leftBroken
         } else if unfinished || results.contains(where: { $0.resultCode == .aborted && !neverReached($0) }) {
             self = .aborted
-        } else if results.contains(where: { $0.resultCode != .succeeded }) || updateCodes.contains(where: { $0 != .succeeded }) {
+        } else if declined || results.contains(where: { $0.resultCode != .succeeded && !onlyUnreached($0) })
+                    || results.contains(where: { counted($0).contains { $0.resultCode != .succeeded } }) {
             self = .failed
         } else if results.contains(where: \.rebootRequired) {
             self = .rebootRequired

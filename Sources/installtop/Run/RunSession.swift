@@ -53,6 +53,7 @@ struct RunSession {
         case .plain:
             status = runPlain(queue, tally: tally, summaryJobs: summaryJobs)
         }
+        for name in tally.declined { StandardOutput.stderr.line("installtop: \(name): not run: its plan was declined") }
         for warning in warnings.all { StandardOutput.stderr.line("installtop: \(warning)") }
         return status
     }
@@ -70,8 +71,9 @@ struct RunSession {
     /// The results table and why the exit status is `status`, on stdout.
     private static func printSummary(of jobs: [JobState], status: ExitStatus) {
         // Before the table, so that the summary still ends with the counts and the exit status.
-        if let restarts = RestartAdviceText.summary(of: jobs, sanitizer: TextEnvironment.sanitizer) { StandardOutput.stdout.write(restarts) }
-        StandardOutput.stdout.line(RunSummary.text(of: jobs, status: status, sanitizer: TextEnvironment.sanitizer, width: OutputWidth.current()))
+        let width = OutputWidth.current()
+        if let restarts = RestartAdviceText.summary(of: jobs, sanitizer: TextEnvironment.sanitizer, width: width) { StandardOutput.stdout.write(restarts) }
+        StandardOutput.stdout.line(RunSummary.text(of: jobs, status: status, sanitizer: TextEnvironment.sanitizer, width: width))
     }
 
     /// Plain and JSON modes: submit, relay signals into aborts, wait for the queue to drain.

@@ -27,6 +27,8 @@ struct RunnableJob {
         var sessions: [any SessionDriver] = []
         for job in manifest.jobs {
             let planned: PlannedJob
+            // A kind whose jobs are known only once its driver runs (Ansible) plans at once.
+            if let kind = job.kind, !kind.kind.declaresJobs { PlanningNotice.say("job `\(job.name)`: \(kind.description)") }
             do {
                 planned = try JobPlanner.plan(name: job.name, operation: job.operation, updates: job.updates, stopOnFailure: job.stopOnFailure,
                                               kind: job.kind)

@@ -19,6 +19,17 @@ struct DaemonCommandTests {
         #expect(submitted.lowerBound < started.lowerBound, "\(log)")
     }
 
+    @Test("the fixture's serve follows the dpkg lock and log of its empty private root, never the host's /var/log/dpkg.log")
+    func followsAPrivateDpkg() async throws {
+        let daemon = try DaemonFixture()
+        defer { daemon.remove() }
+        let serve = try await daemon.start()
+        let root = daemon.quietAPT.root
+        try await waitUntil("serve to say which dpkg it follows; stderr:\n\(serve.stderr)") { serve.stderr.contains("following dpkg's lock") }
+        #expect(serve.stderr.contains("following dpkg's lock in \(root)/var/lib/dpkg and its log \(root)/var/log/dpkg.log"), "\(serve.stderr)")
+        #expect(!serve.stderr.contains("its log /var/log/dpkg.log"), "\(serve.stderr)")
+    }
+
     @Test("submit queues a job that status shows; abort aborts it; cleanup empties the queue")
     func submitStatusAbortCleanup() async throws {
         let daemon = try DaemonFixture()

@@ -1,8 +1,11 @@
+import APTTestSupport
 import Foundation
 import Glibc
 
-/// One `installtop serve` for one test: its own folder (mode 0700), socket and history
-/// database (or `--no-history`), and helpers to run the client commands against it.
+/// One `installtop serve` for one test: its own folder (mode 0700), socket, history database
+/// (or `--no-history`) and dpkg to follow (an empty private root: an apt run on the host during
+/// the test never becomes an observed job in it), and helpers to run the client commands
+/// against it.
 /// The serve process and everything it started are killed when the fixture goes (see
 /// `InstalltopProcess`), also when a test fails half-way; `remove()` deletes the folder.
 final class DaemonFixture {
@@ -11,6 +14,9 @@ final class DaemonFixture {
     /// The history database, `nil` with `--no-history`.
     let historyDatabase: String?
     private(set) var serve: InstalltopProcess?
+    /// A private apt root with no packages, in the folder: serve follows its dpkg lock and log
+    /// unless the test names another root.
+    let quietAPT: APTTestRoot
 
     /// Creates the folder with `mode` (0700 unless a test needs the directory reachable by others).
     init(history: Bool = false, mode: mode_t = 0o700) throws {
@@ -18,13 +24,19 @@ final class DaemonFixture {
         chmod(folder.path, mode)
         socket = folder.file("engine.sock")
         historyDatabase = history ? folder.file("history.db") : nil
+        quietAPT = try APTTestRoot(folder: folder.file("quiet-apt"))
     }
 
-    /// Starts serve and waits until it answers on its socket.
+    /// `--apt-config` of `quietAPT`, for a serve the test starts by itself.
+    var quietDpkgArguments: [String] { ["--apt-config", quietAPT.configuration] }
+
+    /// Starts serve and waits until it answers on its socket. It follows `quietAPT`'s dpkg
+    /// unless `extraArguments` name another `--apt-config`.
     @discardableResult
     func start(extraArguments: [String] = []) async throws -> InstalltopProcess {
         let history = historyDatabase.map { ["--history-db", $0] } ?? ["--no-history"]
-        let process = try InstalltopProcess(["serve", "--socket", socket] + history + extraArguments, in: folder)
+        let dpkg = extraArguments.contains("--apt-config") ? [] : quietDpkgArguments
+        let process = try InstalltopProcess(["serve", "--socket", socket] + history + dpkg + extraArguments, in: folder)
         serve = process
         try await waitUntil("serve to listen on \(socket); stderr:\n\(process.stderr)") {
             process.stderr.contains("serving on \(socket)")

@@ -1,3 +1,4 @@
+import APTTestSupport
 import FleetTestSupport
 import Foundation
 import Testing
@@ -69,7 +70,10 @@ private final class FleetRunThroughServe {
                     ansible: {playbook: site.yml, inventory: \(hosts.inventoryPath)}
                 """)
             socket = folder.file("engine.sock")
-            let command = hosts.controllerCommand([try InstalltopBinary.path(), "serve", "--socket", socket, "--no-history"])
+            // The dpkg of an empty private root: an apt run on the host is no job of this engine.
+            let quietAPT = try APTTestRoot(folder: folder.file("quiet-apt"))
+            let command = hosts.controllerCommand([try InstalltopBinary.path(), "serve", "--socket", socket, "--no-history",
+                                                   "--apt-config", quietAPT.configuration])
             serve = try InstalltopProcess(Array(command.dropFirst()), in: folder, executable: command[0],
                                           environment: try hosts.environmentWithAnsible())
         } catch {

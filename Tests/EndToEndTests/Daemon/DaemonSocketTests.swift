@@ -14,7 +14,7 @@ struct DaemonSocketTests {
         #expect(lstat(daemon.socket, &info) == 0 && info.st_mode & S_IFMT == S_IFSOCK && info.st_mode & 0o777 == 0o600,
                 "the socket is srw------- (mode \(String(info.st_mode, radix: 8)))")
 
-        let second = try await daemon.run(["serve", "--no-history"])
+        let second = try await daemon.run(["serve", "--no-history"] + daemon.quietDpkgArguments)
         #expect(second.status == 1, "\(second.stderr)")
         #expect(second.stderr.contains("an engine is already serving on \(daemon.socket) (pid \(first.pid))"), "\(second.stderr)")
         #expect(try await daemon.run(["status"]).status == 0, "the first engine still answers")
@@ -25,7 +25,7 @@ struct DaemonSocketTests {
         let stale = try await daemon.run(["status"])
         #expect(stale.status == 1 && stale.stderr.contains("no engine is serving"), "\(stale.stderr)")
 
-        let replacement = try InstalltopProcess(["serve", "--socket", daemon.socket, "--no-history"], in: daemon.folder)
+        let replacement = try InstalltopProcess(["serve", "--socket", daemon.socket, "--no-history"] + daemon.quietDpkgArguments, in: daemon.folder)
         try await waitUntil("the new serve to listen; stderr:\n\(replacement.stderr)") {
             replacement.stderr.contains("serving on \(daemon.socket) (pid \(replacement.pid)")
         }

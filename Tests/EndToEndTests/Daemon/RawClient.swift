@@ -11,6 +11,8 @@ final class RawClient {
     private var start = 0
     /// The lines returned so far, for failure messages (the last 50).
     private(set) var recent: [String] = []
+    /// Bytes read from the socket so far, for failure messages.
+    private(set) var bytesRead = 0
 
     /// Connects to the socket at `path`, subscribes, and reads past the snapshot: what it reads
     /// next is what happens from now on.
@@ -158,10 +160,20 @@ final class RawClient {
     /// Reads lines without keeping or parsing them until one contains `needle` (a cheap byte
     /// search, for floods) and returns that line. Blocks the calling thread (in poll): for a
     /// reader on its own thread, which the test's busy task pool cannot starve.
-    /// - Throws: `closed` or `timedOut`.
-    func skipBlocking(untilLineContaining needle: String, timeout: Duration = .seconds(60)) throws -> String {
-        let deadline = ContinuousClock.now + timeout
+    ///
+    /// It gives up when nothing at all arrives for `idle`: a reader that gets bytes is not
+    /// starved, however long a loaded machine takes to produce what it waits for (the caller
+    /// bounds that wait where it knows what should happen by when).
+    /// `onRead` gets the bytes read in all after each read.
+    /// - Throws: `closed`, or `timedOut` with the bytes read and the last line skipped.
+    func skipBlocking(untilLineContaining needle: String, idle: Duration = .seconds(60), onRead: (Int) -> Void = { _ in }) throws -> String {
+        var deadline = ContinuousClock.now + idle
         let pattern = Array(needle.utf8)
+        // The last line skipped, for the failure message: what the engine sent last.
+        var lastSkipped: String?
+        func received() -> [String] {
+            recent + ["(\(bytesRead) bytes read in all; the last line skipped:)", lastSkipped.map { String($0.prefix(300)) } ?? "none"]
+        }
         while true {
             while let range = nextLineRange() {
                 let found = buffer.withUnsafeBufferPointer { whole in
@@ -169,13 +181,17 @@ final class RawClient {
                 }
                 start = range.upperBound + 1
                 if found { return remember(String(decoding: buffer[range], as: UTF8.self)) }
+                if nextLineRange() == nil { lastSkipped = String(decoding: buffer[range], as: UTF8.self) }
             }
             switch readChunk() {
-            case .data: continue
-            case .end: throw DaemonTestError.closed(waitingFor: "a line containing \(needle)", received: recent)
+            case .data:
+                onRead(bytesRead)
+                deadline = ContinuousClock.now + idle
+            case .end:
+                throw DaemonTestError.closed(waitingFor: "a line containing \(needle)", received: received())
             case .empty:
                 guard ContinuousClock.now < deadline else {
-                    throw DaemonTestError.timedOut(waitingFor: "a line containing \(needle)", received: recent)
+                    throw DaemonTestError.timedOut(waitingFor: "a line containing \(needle) (nothing came for \(idle))", received: received())
                 }
                 var descriptors = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)]
                 _ = poll(&descriptors, 1, 100)
@@ -217,6 +233,7 @@ final class RawClient {
         let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
         if count > 0 {
             buffer.append(contentsOf: chunk[0..<count])
+            bytesRead += count
             return .data(count)
         }
         if count == 0 { return .end }

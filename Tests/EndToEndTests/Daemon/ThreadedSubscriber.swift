@@ -15,16 +15,23 @@ final class ThreadedSubscriber: Sendable {
     }
 
     private let state = Mutex(State.connecting)
+    /// Bytes read so far and when the last came: a test that waits for the engine to get
+    /// somewhere waits as long as the engine is seen to work (`isStarved`).
+    private let reading = Mutex((bytes: 0, at: ContinuousClock.now))
 
-    /// Connects to `socket`, subscribes and reads, all on a new thread.
-    init(socket: String, needle: String, timeout: Duration = .seconds(60)) {
+    /// Connects to `socket`, subscribes and reads, all on a new thread; fails when nothing
+    /// arrives for `idle` (see `RawClient.skipBlocking`).
+    init(socket: String, needle: String, idle: Duration = .seconds(60)) {
         let thread = Thread { [self] in
             do {
                 let client = try RawClient(socket: socket)
                 try client.send(#"{"command":"subscribe"}"#)
-                _ = try client.skipBlocking(untilLineContaining: #""event":"snapshot.end""#, timeout: timeout)
+                _ = try client.skipBlocking(untilLineContaining: #""event":"snapshot.end""#, idle: idle)
+                reading.withLock { $0.at = ContinuousClock.now }
                 state.withLock { $0 = .subscribed }
-                let line = try client.skipBlocking(untilLineContaining: needle, timeout: timeout)
+                let line = try client.skipBlocking(untilLineContaining: needle, idle: idle) { [self] total in
+                    reading.withLock { $0 = (total, ContinuousClock.now) }
+                }
                 state.withLock { $0 = .found(line) }
             } catch {
                 state.withLock { $0 = .failed("\(error)") }
@@ -36,9 +43,32 @@ final class ThreadedSubscriber: Sendable {
 
     var current: State { state.withLock { $0 } }
 
+    /// Bytes of live events read so far.
+    var bytesRead: Int { reading.withLock { $0.bytes } }
+
+    /// Whether nothing has arrived for `idle` (since its snapshot, or since it subscribed).
+    func isStarved(for idle: Duration = .seconds(60)) -> Bool {
+        reading.withLock { ContinuousClock.now - $0.at > idle }
+    }
+
     var isSubscribed: Bool {
         if case .connecting = current { return false }
         return true
+    }
+
+    /// Polls `condition` every 10 ms until it holds, for as long as the engine is seen to work:
+    /// throws `conditionNotMet(what)` once nothing has reached this subscriber for `idle`, and
+    /// the reason its thread failed if it did.
+    func waitWhileReading(_ what: String, idle: Duration = .seconds(60), _ condition: () async throws -> Bool) async throws {
+        while true {
+            if try await condition() { return }
+            _ = try result()
+            if isStarved(for: idle) {
+                if try await condition() { return }
+                throw EndToEndError.conditionNotMet("\(what) (nothing reached the reading subscriber for \(idle); \(bytesRead) bytes read)")
+            }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
     }
 
     /// The line found, once the thread has finished (nil while it reads).

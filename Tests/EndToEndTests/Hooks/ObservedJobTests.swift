@@ -59,7 +59,7 @@ struct ObservedJobTests {
         #expect(Set(updates.compactMap { $0["title"] as? String }) == ["lab-base 1.0", "lab-app 1.0"])
         let completed = events.filter { $0.name == "update.completed" }
         #expect(completed.count == 2 && completed.allSatisfy { $0.string("result") == "succeeded" }, "\(completed)")
-        #expect(events.contains { $0.name == "progress" && ($0.string("message") ?? "").contains("Configuring") }, "phases from dpkg's lines")
+        #expect(events.contains { $0.name == "progress" && ($0.string("message") ?? "").contains("configuring") }, "phases from dpkg's lines")
         #expect(try setup.apt.states().filter { $0.value.status == "ii" }.keys.sorted() == ["lab-app", "lab-base"])
         #expect(host.changes(since: HostPackageFingerprint()).isEmpty)
     }
@@ -114,7 +114,7 @@ struct ObservedJobTests {
             _ = FileManager.default.createFile(atPath: release, contents: nil)
         }
         let started = try await setup.client.read(until: "lab-slow configuring") {
-            $0.name == "progress" && ($0.string("message") ?? "").contains("Configuring")
+            $0.name == "progress" && ($0.string("message") ?? "").contains("configuring")
         }
         let queued = try #require(started.first { $0.name == "job.queued" && $0.bool("observed") == true })
         let abort = try await setup.fixture.run(["abort", "\(try #require(queued.job))"])

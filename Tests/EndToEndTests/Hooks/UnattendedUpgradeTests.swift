@@ -3,7 +3,7 @@ import Foundation
 import Glibc
 import Testing
 
-/// The real unattended-upgrade (from `apt-get download`, unpacked by `.ci/run` into
+/// The real unattended-upgrade (from `apt-get download`, unpacked by `Scripts/install-prerequisites test` into
 /// `.build/unattended-upgrades/root`, never installed) upgrading a package of a private root,
 /// seen through the hooks as an observed job that names its origins.
 ///
@@ -22,7 +22,7 @@ struct UnattendedUpgradeTests {
     @Test(
         "unattended-upgrade upgrades lab-up 1.0 → 2.0 in a private root, seen through the hooks or (without) dpkg's log: one observed job named after it with its origins, the upgrade succeeded",
         .enabled(if: FileManager.default.isExecutableFile(atPath: program),
-                 "no unattended-upgrade tree at .build/unattended-upgrades/root (.ci/run downloads and unpacks it)"),
+                 "no unattended-upgrade tree at .build/unattended-upgrades/root (Scripts/install-prerequisites test downloads and unpacks it)"),
         .enabled(if: getuid() == 0, "the mount namespace it runs in needs root"),
         arguments: [true, false])
     func upgrade(hooked: Bool) async throws {

@@ -1,0 +1,9 @@
+import InstallEngine
+import Synchronization
+
+/// A driver's reporter that keeps every report, in order, for tests that read them back.
+final class RecordingDriverReporter: DriverReporter {
+    let reports = Mutex<[DriverReport]>([])
+    func report(_ report: DriverReport) { reports.withLock { $0.append(report) } }
+    func ended(_ outcome: UpdateRunOutcome) {}
+}

@@ -1,0 +1,66 @@
+import Foundation
+import InstallEngine
+import TerminalUI
+import Testing
+
+@testable import Monitor
+
+/// At 120 columns the updates pane gives a failure's reason and the countdown to a kill the
+/// room to show whole, taking it from the ETA, the title (down to 16 columns) and the bar.
+@Suite("Monitor: the status column holds reasons whole")
+struct MonitorStatusColumnTests {
+    @Test("A failure's reason shows whole at 120 columns beside long package titles")
+    func failureReasonWhole() throws {
+        var scenario = Scenario(width: 120, height: 40)
+        let job = scenario.queue("apt install", [
+            "libssl3 3.0.11-1~deb12u2 → 3.0.15-1~deb12u1", "openssl 3.0.11-1~deb12u2 → 3.0.15-1~deb12u1", "curl 7.88.1-10 → 7.88.1-10+deb12u8",
+        ])
+        scenario.startJob(job)
+        scenario.startUpdate(job, 0)
+        scenario.progress(job, 0, 60, message: "unpacking")
+        scenario.completeUpdate(job, 0, .failed, reason: "exited with status 100")
+        scenario.startUpdate(job, 1)
+        scenario.progress(job, 1, 30, message: "unpacking")
+        let screen = scenario.screen()
+        #expect(screen.contains("exited with status 100"), "\(screen)")
+        #expect(screen.contains("✖ libssl3 3.0.11-1~deb12u2"), "the title gives only what the reason needs:\n\(screen)")
+        scenario.completeUpdate(job, 1, .failed, reason: "timed out after 30m")
+        #expect(scenario.screen().contains("timed out after 30m"), "\(scenario.screen())")
+    }
+
+    @Test("The countdown of an update past its timeout shows whole, its seconds included")
+    func killCountdownWhole() throws {
+        var scenario = Scenario(width: 120, height: 40)
+        scenario.send(.jobQueued(JobDescriptor(
+            id: 1, name: "Slow", operation: .install,
+            updates: [Update(id: "slow", title: "firmware-misc-nonfree 20230210", timeout: .seconds(30))], stopOnFailure: false)))
+        scenario.startJob(1)
+        scenario.send(.updateStarted(job: 1, index: 0, updateID: "slow"))
+        scenario.advance(31)
+        scenario.send(.progress(job: 1, index: 0, updatePercent: nil, jobPercent: 0, message: "timed out after 30s; killing in 9s"))
+        let screen = scenario.screen()
+        #expect(screen.contains("timed out after 30s; killing in 9s"), "\(screen)")
+    }
+
+    @Test("Without a must-read text the title keeps its room: a status message does not squeeze it")
+    func statusDoesNotSqueezeTheTitle() throws {
+        var scenario = Scenario(width: 120, height: 40)
+        let job = scenario.queue("apt install", ["libssl3 3.0.11-1~deb12u2 → 3.0.15"])
+        scenario.startJob(job)
+        scenario.startUpdate(job, 0)
+        scenario.progress(job, 0, 30, message: "Unpacking libssl3:amd64 (3.0.15-1~deb12u1) over (3.0.11-1~deb12u2) ...")
+        #expect(scenario.screen().contains("▶ libssl3 3.0.11-1~deb12u2"), "\(scenario.screen())")
+    }
+
+    @Test(arguments: [60, 74, 90, 120])
+    func columnsAddUpAndKeepTheirMinimums(width: Int) {
+        for wanted in [0, 10, 20, 34, 60, 200] {
+            let columns = UpdateColumns(width: width, wantedMessage: wanted)
+            let used = 2 + columns.title + 1 + columns.bar + 1 + columns.percent
+                + (columns.elapsed > 0 ? 1 + columns.elapsed : 0) + (columns.eta > 0 ? 1 + columns.eta : 0)
+                + (columns.message > 0 ? 1 + columns.message : 0)
+            #expect(used == width, "width \(width), wanted \(wanted): \(columns)")
+            #expect(columns.title >= UpdateColumns.minimumTitle && columns.bar >= UpdateColumns.minimumBar)
+        }
+    }
+}
