@@ -132,6 +132,18 @@ int cps_become_child_subreaper(void) {
     return prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
 }
 
+int cps_reap_exited_in_group(pid_t group) {
+    for (;;) {
+        siginfo_t info;
+        memset(&info, 0, sizeof info);
+        if (waitid(P_PGID, (id_t)group, &info, WEXITED | WNOHANG) < 0) {
+            if (errno == EINTR) continue;
+            return errno == ECHILD ? 0 : -1;
+        }
+        if (info.si_pid == 0) return 1;
+    }
+}
+
 void cps_name_current_thread(const char *name) {
     char cut[16];
     strncpy(cut, name, sizeof cut - 1);

@@ -46,6 +46,13 @@ struct ClosedStdoutTests {
         #expect(!history.stdout.contains("interrupted"), "\(history.stdout)")
     }
 
+    /// `head -2`, but only once the update's script has written background.pid (polled, 60 s at
+    /// most): installtop prints its first lines before the script runs, and a `head` that closes
+    /// the pipe at once lets the abort kill the script before it started the `sleep` this test is
+    /// about (seen in a CI run under load).
+    private static let headOnceStarted =
+        "{ n=0; while [ ! -e background.pid ] && [ $n -lt 1200 ]; do sleep 0.05; n=$((n + 1)); done; head -2; }"
+
     /// Runs `pipeline` with bash under a python3 that made itself the child subreaper and never
     /// reaps but bash: whatever installtop's children leave (a killed shell's `sleep`) and
     /// installtop did not reap becomes the python's child, and it says which after bash ends.
@@ -94,7 +101,7 @@ struct ClosedStdoutTests {
             """)
         let binary = try InstalltopBinary.path()
         let run = try InstalltopProcess(
-            ["-c", Self.subreaperHarness, "set -o pipefail; '\(binary)' run slow.yaml --plain --no-history | head -2"],
+            ["-c", Self.subreaperHarness, "set -o pipefail; '\(binary)' run slow.yaml --plain --no-history | \(Self.headOnceStarted)"],
             in: folder, executable: "/usr/bin/python3")
         let result = try await run.finish()
         let report = try #require(

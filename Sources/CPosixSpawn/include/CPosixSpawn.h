@@ -53,6 +53,11 @@ void cps_name_current_thread(const char *name);
 /// instead of init's, so it can reap them. Returns 0 or -1 with errno set.
 int cps_become_child_subreaper(void);
 
+/// Reaps every exited child of this process in process group `group` (waitid P_PGID, WNOHANG):
+/// the orphans of an update's group that a subreaper adopted. Returns 1 when children of this
+/// process are still alive in the group, 0 when none is left (ECHILD), -1 with errno on error.
+int cps_reap_exited_in_group(pid_t group);
+
 /// The English description of an errno value ("No such file or directory"); thread-safe,
 /// never NULL ("Unknown error" for values glibc does not know).
 const char *cps_error_description(int errnum);

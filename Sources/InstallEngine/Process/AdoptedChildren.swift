@@ -1,5 +1,6 @@
 import CPosixSpawn
 import Glibc
+import Synchronization
 
 /// The processes an update leaves behind when it ends or is killed (a `sleep` whose shell died
 /// first): orphans that would go to init, which in a container may never reap them. Once
@@ -7,15 +8,24 @@ import Glibc
 /// `reapAll()` collects them, so nothing an install started is left a zombie when installtop
 /// exits (`run … | head`: the closed stdout aborts the jobs, the killed groups leave orphans).
 ///
-/// For a process that runs jobs and then exits (`run`, `demo`, `apt`, `ansible`, `drive`): the
-/// orphans wait as zombies until `reapAll()`, which must come after every job is done, when
-/// nothing else in the process waits for a child (it waits for any child).
+/// For a process that runs jobs and then exits (`run`, `demo`, `apt`, `ansible`, `drive`): while
+/// it runs, the orphans of each ended update's process group are reaped as they exit
+/// (`OrphanSweep`, on the child poller's thread); `reapAll()` takes the rest (orphans that left
+/// their group) and must come after every job is done, when nothing else in the process waits
+/// for a child (it waits for any child).
 public enum AdoptedChildren {
+    private static let adopting = Atomic<Bool>(false)
+
+    /// Whether `adopt()` made this process a subreaper.
+    static var isAdopting: Bool { adopting.load(ordering: .relaxed) }
+
     /// Makes this process the subreaper of its descendants (`PR_SET_CHILD_SUBREAPER`).
     /// - Returns: false when the kernel refused (then orphans go to init, as before).
     @discardableResult
     public static func adopt() -> Bool {
-        cps_become_child_subreaper() == 0
+        let adopted = cps_become_child_subreaper() == 0
+        if adopted { adopting.store(true, ordering: .relaxed) }
+        return adopted
     }
 
     /// Reaps every child that has exited, and waits, at most `timeout`, for the children that are

@@ -127,10 +127,13 @@ final class ChildPoller: Sendable {
         var attention: [UInt64: WatchedChild] = [:]
         /// The children read from in this wake-up, told once it is over (`flushReads`).
         var touched: [WatchedChild] = []
+        /// The groups of settled children whose adopted orphans are still to be reaped.
+        var orphans = OrphanSweep()
 
         while true {
             let count = tokens.withUnsafeMutableBufferPointer { tokens in
-                cps_epoll_wait(epoll, tokens.baseAddress, Int32(tokens.count), timeout(for: attention.values))
+                cps_epoll_wait(epoll, tokens.baseAddress, Int32(tokens.count),
+                               timeout(for: attention.values, orphansDue: orphans.nextDue))
             }
             let arrivals = registry.withLock { registry in
                 defer { registry.arrivals = [] }
@@ -167,6 +170,7 @@ final class ChildPoller: Sendable {
                 if child.settleIfDrained(now: now) {
                     children[child.id] = nil
                     attention[child.id] = nil
+                    orphans.groupEnded(child.pid, now: now)
                     continue
                 }
                 child.flushReads(now: now)
@@ -175,18 +179,23 @@ final class ChildPoller: Sendable {
                     attention[child.id] = nil
                 }
             }
+            if let due = orphans.nextDue, due <= now {
+                orphans.sweep(now: now) { group in children.values.contains { $0.pid == group } }
+            }
         }
     }
 
-    /// How long `epoll_wait` may sleep: until the nearest drain deadline, at most the exit
-    /// check interval while a child has no pidfd, forever when nothing is pending.
-    private func timeout(for children: Dictionary<UInt64, WatchedChild>.Values) -> Int32 {
+    /// How long `epoll_wait` may sleep: until the nearest drain deadline or orphan sweep, at
+    /// most the exit check interval while a child has no pidfd, forever when nothing is pending.
+    private func timeout(for children: Dictionary<UInt64, WatchedChild>.Values,
+                         orphansDue: ContinuousClock.Instant?) -> Int32 {
         var milliseconds: Int32 = -1
         let now = ContinuousClock.now
         func until(_ deadline: ContinuousClock.Instant) -> Int32 {
             let remaining = now.duration(to: deadline)
             return remaining <= .zero ? 0 : Int32(min(remaining / .milliseconds(1), 60_000).rounded(.up))
         }
+        if let orphansDue { milliseconds = until(orphansDue) }
         for child in children {
             var wait: Int32?
             if let deadline = child.drainDeadline {

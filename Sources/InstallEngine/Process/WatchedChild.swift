@@ -22,6 +22,8 @@ final class WatchedChild {
     let id: UInt64
     let handle: ChildProcess
     private let child: SpawnedChild
+    /// The child's pid, which is also its process group's id (it leads its own group).
+    var pid: pid_t { child.pid }
     private let drainTimeout: Duration
     private let epoll: Int32
     private var pipes: [WatchedPipe]
