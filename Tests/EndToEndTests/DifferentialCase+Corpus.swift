@@ -455,9 +455,11 @@ extension DifferentialCase {
                   hosts: web
                   gather_facts: false
                   tasks:
+                    # 12 s: on a loaded machine Ansible's first poll of a host came after a
+                    # 5 s sleep had ended (no poll in one run, two in the other).
                     - name: Slow
-                      command: sleep 5
-                      async: 20
+                      command: sleep 12
+                      async: 30
                       poll: 1
                     - name: After
                       command: /bin/true
