@@ -107,5 +107,6 @@ public final class ScriptedDriver: JobDriver {
         func stopAtSafePoint() { driver.stopRequested() }
         func kill() { driver.killed(slot) }
         var outcome: UpdateRunOutcome { get async { await slot.outcome } }
+        func whenEnded(_ handler: @escaping @Sendable (UpdateRunOutcome) -> Void) { slot.whenSettled(handler) }
     }
 }

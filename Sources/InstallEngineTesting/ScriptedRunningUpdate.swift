@@ -59,6 +59,10 @@ final class ScriptedRunningUpdate: RunningUpdate {
 
     func release() { stop(with: script.outcome) }
 
+    func whenEnded(_ handler: @escaping @Sendable (UpdateRunOutcome) -> Void) {
+        slot.whenSettled(handler)
+    }
+
     func terminate() {
         if case .end(let outcome) = script.onTerminate { stop(with: outcome) }
     }

@@ -105,7 +105,8 @@ enum QueueProcessBenchmarks {
 
     /// 1,000 jobs of one `sleep 1` update each, all running at once (`--concurrency 1000`).
     /// Prints the wall time and the most threads the process had meanwhile (sampled from
-    /// /proc/self/status every 5 ms). Goals: ≤ 2 s wall, ≤ 8 threads.
+    /// /proc/self/status every 5 ms), with their names at that moment. Goals: ≤ 2 s wall,
+    /// ≤ 8 threads.
     static func concurrentSleep() async {
         let jobs = 1000
         let queue = JobQueue(backend: ProcessBackend(), concurrency: jobs, configuration: configuration)
@@ -118,10 +119,12 @@ enum QueueProcessBenchmarks {
             }
             await queue.waitUntilIdle()
         }
-        let peak = sampler.stop()
+        let (peak, names) = sampler.stop()
         let failed = queue.snapshot().jobs.filter { $0.result?.resultCode != .succeeded }.count
         print("  \(jobs) concurrent `sleep 1` updates: wall \(milliseconds(wall)) (goal ≤ 2 s), \(failed) not succeeded")
         print("  threads: \(threadsBefore) before, peak \(peak) including the sampler (goal ≤ 8)")
+        let counted = Dictionary(names.map { ($0, 1) }, uniquingKeysWith: +).sorted { ($0.value, $1.key) > ($1.value, $0.key) }
+        print("  at the peak: " + counted.map { $0.value == 1 ? $0.key : "\($0.value) × \($0.key)" }.joined(separator: ", "))
     }
 
     // MARK: - Running
@@ -149,27 +152,45 @@ enum QueueProcessBenchmarks {
         return queue.snapshot().jobs.flatMap(\.updates).filter { $0.result.resultCode != .succeeded }.count
     }
 
-    /// Samples the thread count on a thread of its own until stopped.
+    /// Samples the thread count on a thread of its own until stopped, and the threads' names
+    /// whenever the count reaches a new peak.
     private final class ThreadCountSampler: Sendable {
         private let sampling = Atomic<Bool>(true)
-        private let peak = Atomic<Int>(0)
+        private let peak = Mutex<(count: Int, names: [String])>((0, []))
         private let done = Atomic<Bool>(false)
 
         init() {
             Thread { [self] in
+                // Named, so the peak's names tell it apart (a new thread takes its maker's name).
+                try? "bench-sampler".write(toFile: "/proc/thread-self/comm", atomically: false, encoding: .utf8)
                 while sampling.load(ordering: .relaxed) {
-                    peak.store(max(peak.load(ordering: .relaxed), threadCount()), ordering: .relaxed)
+                    let count = threadCount()
+                    if count > peak.withLock({ $0.count }) {
+                        let names = threadNames()
+                        peak.withLock { $0 = (count, names) }
+                    }
                     usleep(5_000)
                 }
                 done.store(true, ordering: .releasing)
             }.start()
         }
 
-        /// Stops sampling and returns the most threads seen.
-        func stop() -> Int {
+        /// Stops sampling and returns the most threads seen, with their names then.
+        func stop() -> (count: Int, names: [String]) {
             sampling.store(false, ordering: .relaxed)
             while !done.load(ordering: .acquiring) { usleep(1_000) }
-            return peak.load(ordering: .relaxed)
+            return peak.withLock { $0 }
+        }
+    }
+
+    /// The names of this process's threads (`/proc/self/task/*/comm`: at most 15 characters;
+    /// Dispatch keeps the end of its names, so `oot.default-qos` is one of Swift's concurrency
+    /// pool, `-qos.overcommit` an overcommitting Dispatch queue's).
+    private static func threadNames() -> [String] {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        return tasks.compactMap { task in
+            (try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8))?
+                .trimmingCharacters(in: .whitespacesAndNewlines)
         }
     }
 

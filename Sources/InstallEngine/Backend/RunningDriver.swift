@@ -10,4 +10,16 @@ public protocol RunningDriver: Sendable {
     func kill()
     /// Waits until the driver's processes are gone and every report has been made.
     var outcome: UpdateRunOutcome { get async }
+    /// Calls `handler` once with the outcome, when `outcome` would return, on whatever thread
+    /// ends the driver, or at once when it has ended: `handler` must be quick (the engine's
+    /// enqueues an input on the job's executor). The default awaits `outcome` on a task on the
+    /// engine's pool; a handle that settles an `OutcomeSlot` passes `handler` to its
+    /// `whenSettled` and needs no task.
+    func whenEnded(_ handler: @escaping @Sendable (UpdateRunOutcome) -> Void)
+}
+
+extension RunningDriver {
+    public func whenEnded(_ handler: @escaping @Sendable (UpdateRunOutcome) -> Void) {
+        Task.detached(executorPreference: EngineTaskExecutor.shared) { handler(await outcome) }
+    }
 }

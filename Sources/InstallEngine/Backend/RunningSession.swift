@@ -9,6 +9,10 @@ public protocol RunningSession: Sendable {
     func kill()
     /// Waits until the process is gone and every report has been made.
     var outcome: UpdateRunOutcome { get async }
+    /// Calls `handler` once with the outcome, when `outcome` would return, on whatever thread
+    /// ends the process, or at once when it has ended: `handler` must be quick. The default
+    /// awaits `outcome` on a task on the engine's pool.
+    func whenEnded(_ handler: @escaping @Sendable (UpdateRunOutcome) -> Void)
     /// What the driver's process printed last (stdout and stderr), oldest first: why it ended,
     /// when it ended before declaring any job.
     var recentOutput: [String] { get }
@@ -19,4 +23,8 @@ public protocol RunningSession: Sendable {
 
 extension RunningSession {
     public var protocolErrorSummary: String? { nil }
+
+    public func whenEnded(_ handler: @escaping @Sendable (UpdateRunOutcome) -> Void) {
+        Task.detached(executorPreference: EngineTaskExecutor.shared) { handler(await outcome) }
+    }
 }

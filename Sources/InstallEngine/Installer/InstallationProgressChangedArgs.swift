@@ -4,6 +4,14 @@ public struct InstallationProgressChangedArgs: Sendable {
     public let progress: InstallationProgress
     /// What changed.
     public let change: JobChange
+    /// For a `.progress` change, the figures it says (ours); `nil` for every other change.
+    public let figures: ProgressFigures?
+
+    init(progress: InstallationProgress, change: JobChange, figures: ProgressFigures? = nil) {
+        self.progress = progress
+        self.change = change
+        self.figures = figures
+    }
 }
 
 /// Called for every change of a job, in order, never concurrently (rule 8).

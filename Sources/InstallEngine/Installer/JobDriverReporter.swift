@@ -1,16 +1,17 @@
-/// The reporter a driver gets for its job: forwards every report, and the driver's end, to the job.
+/// The reporter a driver gets for its job: its reports, and its end, become inputs on the
+/// job's executor.
 struct JobDriverReporter: DriverReporter {
-    let job: InstallationJob
+    let runner: JobRunner
 
     func report(_ report: DriverReport) {
-        job.receive([report])
+        runner.submit(.driverReports([report]))
     }
 
     func report(contentsOf reports: [DriverReport]) {
-        job.receive(reports)
+        runner.submit(.driverReports(reports))
     }
 
     func ended(_ outcome: UpdateRunOutcome) {
-        job.driverEnded(outcome)
+        runner.submit(.driverEnded(outcome))
     }
 }

@@ -1,9 +1,10 @@
-/// The reporter a backend gets for one update of a job: forwards to the job with the index.
+/// The reporter a backend gets for one update of a job: each report becomes an input on the
+/// job's executor, with the update's index.
 struct JobUpdateReporter: UpdateReporter {
-    let job: InstallationJob
+    let runner: JobRunner
     let index: Int
 
     func report(_ report: UpdateReport) {
-        job.receive(report, fromUpdateAt: index)
+        runner.submit(.report(report, index: index))
     }
 }

@@ -9,18 +9,20 @@ public final class UpdateInstaller: Sendable {
     public let callbackQueue: SerialWorkQueue
     public let configuration: EngineConfiguration
     private let backend: any InstallBackend
-    private let clock: any Clock<Duration>
     private let currentJob = Mutex<InstallationJob?>(nil)
 
-    /// - Parameter clock: times abort graces and timeouts; tests may pass a clock of their own.
+    /// - Parameters:
+    ///   - callbackQueue: where the callbacks of its jobs run; by default a queue with a thread
+    ///     of its own, since callbacks are the host program's code and may block.
+    ///
+    /// Abort graces and timeouts are timed by the engine's timer thread (`EngineTimers`) on the
+    /// monotonic clock.
     public init(
         backend: any InstallBackend,
         configuration: EngineConfiguration = EngineConfiguration(),
-        callbackQueue: SerialWorkQueue = SerialWorkQueue(),
-        clock: any Clock<Duration> = ContinuousClock()
+        callbackQueue: SerialWorkQueue = SerialWorkQueue(runningOn: .ownThread(name: "installtop-cb"))
     ) {
         self.backend = backend
-        self.clock = clock
         self.configuration = configuration
         self.callbackQueue = callbackQueue
     }
@@ -114,15 +116,16 @@ public final class UpdateInstaller: Sendable {
             updates: updates, operation: operation, name: name, stopOnFailure: stopOnFailure,
             asyncState: asyncState, onProgress: onProgress, onCompleted: onCompleted,
             installerID: ObjectIdentifier(self), callbackQueue: callbackQueue, configuration: configuration,
-            backend: backend, driver: driver, clock: clock)
+            backend: backend, driver: driver)
         let accepted = currentJob.withLock { current -> Bool in
             if let current, !current.isCompleted { return false }
             current = job
             return true
         }
         guard accepted else { throw .installNotAllowed }
-        // Not on the caller's thread: a callback must not run before `begin` has returned.
-        Task.detached(executorPreference: EngineTaskExecutor.shared) { job.start() }
+        // On the job's executor, not on the caller's thread: a callback must not run before
+        // `begin` has returned.
+        job.start()
         return job
     }
 

@@ -303,7 +303,7 @@ public struct JobMachine: Sendable {
         return InstallationProgress(
             currentUpdateIndex: currentIndex,
             currentUpdatePercentComplete: currentCode == .notStarted ? 0 : runs[currentIndex].percent,
-            percentComplete: max(driverJobPercent, ruleSixPercent),
+            percentComplete: jobPercent,
             currentUpdateIsIndeterminate: runs[currentIndex].isIndeterminate,
             currentUpdateMessage: runs[currentIndex].message,
             jobMessage: jobMessage,
@@ -376,10 +376,19 @@ public struct JobMachine: Sendable {
         notify(.progress(index: index), into: &actions)
     }
 
+    /// Announces `change` with a snapshot; a `.progress` change also carries the figures of the
+    /// update it names (`ProgressFigures`), so no one reads them back out of the snapshot.
     mutating func notify(_ change: JobChange, into actions: inout [JobAction]) {
         guard reportsProgress else { return }
-        actions.append(.notify(InstallationProgressChangedArgs(progress: progress(), change: change)))
+        var figures: ProgressFigures?
+        if case .progress(let index) = change {
+            figures = ProgressFigures(percent: runs[index].isIndeterminate ? nil : runs[index].percent, message: runs[index].message)
+        }
+        actions.append(.notify(InstallationProgressChangedArgs(progress: progress(), change: change, figures: figures)))
     }
+
+    /// Rule 6's figure for the whole job, or the driver's when it is higher: it never goes down.
+    var jobPercent: Double { max(driverJobPercent, ruleSixPercent) }
 
     mutating func raiseDriverJobPercent(to percent: Double) -> Bool {
         guard percent > driverJobPercent else { return false }

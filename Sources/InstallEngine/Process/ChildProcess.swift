@@ -61,6 +61,12 @@ public final class ChildProcess: RunningUpdate {
         get async { await slot.outcome }
     }
 
+    /// Calls `handler` with the outcome on the poller's thread as it settles (after the last
+    /// line was handed on), or at once when it has.
+    public func whenEnded(_ handler: @escaping @Sendable (UpdateRunOutcome) -> Void) {
+        slot.whenSettled(handler)
+    }
+
     // MARK: - Signals and control
 
     /// Writes `line` and a newline to the child's control channel (fd 4). Returns false when

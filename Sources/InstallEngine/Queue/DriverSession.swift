@@ -46,8 +46,7 @@ final class DriverSession: SessionReporter, Sendable {
             return state.stopRequested
         }
         if stopNow { running.stopAll() }
-        Task.detached(executorPreference: EngineTaskExecutor.shared) { [self] in
-            let outcome = await running.outcome
+        running.whenEnded { [self] outcome in
             processEnded(outcome, lastWords: running.recentOutput, protocolErrors: running.protocolErrorSummary)
         }
     }
@@ -223,6 +222,11 @@ final class DriverSession: SessionReporter, Sendable {
     /// Waits until what the session had to hand on up to `ticket` has been handed on.
     func waitUntilHandled(_ ticket: UInt64) async {
         await delivery.waitUntilDelivered(ticket)
+    }
+
+    /// Calls `handler` once what the session had to hand on up to `ticket` has been handed on.
+    func whenHandled(_ ticket: UInt64, _ handler: @escaping @Sendable () -> Void) {
+        delivery.whenDelivered(ticket, handler)
     }
 
     func stop(key: String) {

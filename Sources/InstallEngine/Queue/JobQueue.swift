@@ -3,7 +3,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import Dispatch
 import RestartScan
 import Synchronization
 
@@ -11,36 +10,32 @@ import Synchronization
 /// time, instead of being refused while an installer is busy. It is the engine's command
 /// surface (submit, abort, clean up, retry) and its event source for every consumer.
 ///
-/// Events reach subscribers in one global order, one at a time, on the engine's callback queue:
-/// handlers must be quick (hand off to a mailbox, write a line) and must not block on the queue.
+/// Events reach subscribers in one global order, one at a time, on the queue's callback thread
+/// (`EventHub`): handlers must be quick (hand off to a mailbox, write a line) and must not
+/// block on the queue. Its commands only change the queue's machine and enqueue what follows
+/// (`JobQueue+Running`); its driver sessions are in `JobQueue+Sessions`.
 public final class JobQueue: Sendable {
-    private struct State {
+    struct State {
         /// The queue's rules; everything else here is the runner's plumbing.
         var machine: QueueMachine
         /// The installers' jobs, from their start until they are cleaned up.
         var jobs: [Int: InstallationJob] = [:]
         /// The drivers of driver jobs (rules 21–25), kept for a retry.
         var drivers: [Int: any JobDriver] = [:]
-        /// Running driver sessions (rule 27), by the machine's session number.
-        var sessions: [Int: DriverSession] = [:]
-        /// The drivers of sessions still waiting for a slot.
-        var pendingSessionDrivers: [Int: any SessionDriver] = [:]
-        var nextSubscriberID: UInt64 = 0
-        var subscribers: [(id: UInt64, handler: @Sendable (EngineEvent) -> Void)] = []
-        /// Updated only on the callback queue, so it matches what subscribers have seen.
-        var model: QueueModel
-        /// Resumed after every delivered `jobCompleted` (and `jobCleanedUp`: a declined job leaves then).
+        var sessions = SessionRegistry()
+        /// Resumed after every delivered `jobCompleted` (and `jobCleanedUp`: a declined job leaves
+        /// then; and a session's end).
         var completionWaiters: [@Sendable () -> Void] = []
     }
 
-    private let installers: [UpdateInstaller]
+    let installers: [UpdateInstaller]
     /// For the installer of each job a driver session runs (they run side by side on the
     /// session's one slot).
-    private let backend: any InstallBackend
-    private let configuration: EngineConfiguration
-    private let restartScan: SharedRestartScan?
-    private let callbackQueue = SerialWorkQueue()
-    private let state: Mutex<State>
+    let backend: any InstallBackend
+    let configuration: EngineConfiguration
+    let restartScan: SharedRestartScan?
+    let hub: EventHub
+    let state: Mutex<State>
 
     /// - Parameters:
     ///   - concurrency: how many jobs run at once (at least 1).
@@ -57,14 +52,15 @@ public final class JobQueue: Sendable {
         restartAdvisor: (any RestartAdvisor)? = nil
     ) {
         let count = max(1, concurrency)
-        let queue = callbackQueue
+        let hub = EventHub(outputCapacity: outputCapacity)
+        self.hub = hub
         self.backend = backend
         self.configuration = configuration
         restartScan = restartAdvisor.map(SharedRestartScan.init)
         installers = (0..<count).map { _ in
-            UpdateInstaller(backend: backend, configuration: configuration, callbackQueue: queue)
+            UpdateInstaller(backend: backend, configuration: configuration, callbackQueue: hub.callbackQueue)
         }
-        state = Mutex(State(machine: QueueMachine(slots: count), model: QueueModel(outputCapacity: outputCapacity)))
+        state = Mutex(State(machine: QueueMachine(slots: count)))
     }
 
     // MARK: - Observing
@@ -74,18 +70,7 @@ public final class JobQueue: Sendable {
     /// repeated between the two.
     @discardableResult
     public func subscribe(_ handler: @escaping @Sendable (EngineEvent) -> Void) -> EventSubscription {
-        let id = state.withLock { state -> UInt64 in
-            state.nextSubscriberID += 1
-            return state.nextSubscriberID
-        }
-        callbackQueue.enqueue { [self] in
-            let replay = state.withLock { $0.model.replayEvents() }
-            for event in replay { handler(event) }
-            state.withLock { $0.subscribers.append((id, handler)) }
-        }
-        return EventSubscription { [weak self] in
-            self?.state.withLock { $0.subscribers.removeAll { $0.id == id } }
-        }
+        hub.subscribe(handler)
     }
 
     /// The events as an async sequence (replay first, then live). The stream buffers without
@@ -99,7 +84,16 @@ public final class JobQueue: Sendable {
 
     /// The queue as subscribers have seen it so far.
     public func snapshot() -> QueueModel {
-        state.withLock { $0.model }
+        hub.model
+    }
+
+    /// Blocks until subscribers, and `snapshot()`, have seen every event published before the
+    /// call (after `submit`, the job's `jobQueued`). Events are delivered on the callback queue,
+    /// not by the caller: without this, a snapshot taken just after `submit` may lack the job.
+    /// Returns at once when called from a subscriber (it would wait for itself); waits as long
+    /// as a subscriber takes.
+    public func waitUntilDelivered() {
+        hub.waitUntilDelivered()
     }
 
     // MARK: - Commands
@@ -137,76 +131,6 @@ public final class JobQueue: Sendable {
         whenQueued(descriptor)
         startQueuedJobs()
         return descriptor
-    }
-
-    // MARK: - Driver sessions (rule 27)
-
-    /// Queues a driver session: one process that declares jobs as it goes (Ansible: one per
-    /// host). It waits for a slot like a job and holds one slot however many jobs it runs; its
-    /// jobs appear when it declares them and start when it starts their first update.
-    /// `waitUntilIdle` waits for the session's process too.
-    public func submitSession(_ driver: any SessionDriver) {
-        let performed = state.withLock { state -> Performed in
-            state.pendingSessionDrivers[state.machine.submitSession()] = driver
-            return perform(state.machine.startQueued(), state: &state)
-        }
-        finish(performed)
-    }
-
-    /// A job session `session` declared.
-    func submitDriven(
-        name: String, operation: UpdateOperation, updates: [Update], session: Int, driver: SessionJobDriver
-    ) -> JobDescriptor? {
-        guard (try? UpdateInstaller.validate(updates, for: operation, needsCommands: false)) != nil else { return nil }
-        var descriptor: JobDescriptor?
-        let performed = state.withLock { state -> Performed in
-            let (queued, actions) = state.machine.submitDriven(name: name, operation: operation, updates: updates, session: session)
-            descriptor = queued
-            state.drivers[queued.id] = driver
-            return perform(actions, state: &state)
-        }
-        finish(performed)
-        return descriptor
-    }
-
-    /// The session started job `id`'s first update.
-    func beginDriven(_ id: Int) {
-        let performed = state.withLock { state -> Performed in
-            perform(state.machine.beginDriven(id), state: &state)
-        }
-        finish(performed)
-    }
-
-    /// The session ended job `id` before it began, or its process ended first: every update
-    /// aborted after an abort request or when the driver never reached the job (marked so),
-    /// failed otherwise.
-    func endUndriven(_ id: Int, reason: String, abortRequested: Bool, notReached: Bool = false) {
-        var result = abortRequested || notReached
-            ? UpdateInstallationResult(resultCode: .aborted, hResult: .callCancelled, reason: reason)
-            : UpdateInstallationResult(resultCode: .failed, hResult: .installerFailure, reason: reason)
-        if notReached, !abortRequested { result.mark = .notReached }
-        let performed = state.withLock { state -> Performed in
-            perform(state.machine.endUndriven(id, every: result, abortRequested: abortRequested || notReached), state: &state)
-        }
-        finish(performed)
-    }
-
-    /// Session `id`'s process is gone and its jobs are settled; once their events are
-    /// delivered, its slot is free.
-    func sessionEnded(_ id: Int) {
-        callbackQueue.enqueue { [self] in
-            let performed = state.withLock { state -> Performed in
-                state.sessions[id] = nil
-                return perform(state.machine.sessionEnded(id), state: &state)
-            }
-            finish(performed)
-            // Someone may wait for the queue to be idle, which the session kept it from being.
-            let waiters = state.withLock { state -> [@Sendable () -> Void] in
-                defer { state.completionWaiters = [] }
-                return state.completionWaiters
-            }
-            for waiter in waiters { waiter() }
-        }
     }
 
     /// Aborts job `id`: a queued job completes at once with every update aborted (rule 13); a
@@ -251,29 +175,45 @@ public final class JobQueue: Sendable {
     /// results stay in history. Several clean-ups of one job may wait together; one removes it.
     /// - Throws: `unknownJob` when there is no such job (or it was cleaned up already).
     public func cleanUp(job id: Int) async throws(JobCommandError) {
-        guard state.withLock({ $0.machine.phase(of: id) != nil }) else { throw .unknownJob(id) }
-        await waitForCompletions { state in
+        let refusal = await withCheckedContinuation { (continuation: CheckedContinuation<JobCommandError?, Never>) in
+            cleanUp(job: id) { continuation.resume(returning: $0) }
+        }
+        if let refusal { throw refusal }
+    }
+
+    /// `cleanUp(job:)` without a task: `done` gets the refusal, or `nil` once the job is removed
+    /// and subscribers have seen it go; on the callback queue either way.
+    func cleanUp(job id: Int, then done: @escaping @Sendable (JobCommandError?) -> Void) {
+        guard state.withLock({ $0.machine.phase(of: id) != nil }) else {
+            hub.enqueue { done(.unknownJob(id)) }
+            return
+        }
+        whenCompletions(satisfy: { state in
             let phase = state.machine.phase(of: id)
             return phase == .completed || phase == nil
+        }) { [self] in
+            let (removed, job) = state.withLock { state -> (Bool, InstallationJob?) in
+                state.drivers[id] = nil
+                return (state.machine.remove(id), state.jobs.removeValue(forKey: id))
+            }
+            guard removed else {
+                hub.enqueue { done(nil) }
+                return
+            }
+            // Completed and delivered: this only releases the job's callbacks.
+            job?.releaseCallbacks()
+            // Done once subscribers (and the model) have seen the job go.
+            hub.callbackQueue.whenDelivered(publish(.jobCleanedUp(job: id))) { done(nil) }
         }
-        let removed = state.withLock { state -> (Bool, InstallationJob?) in
-            state.drivers[id] = nil
-            return (state.machine.remove(id), state.jobs.removeValue(forKey: id))
-        }
-        guard removed.0 else { return }
-        // Completed and delivered: this only releases the job's callbacks.
-        if let job = removed.1 { try? await job.cleanUp() }
-        // It returns once subscribers (and the model) have seen the job go.
-        await callbackQueue.waitUntilDelivered(publish(.jobCleanedUp(job: id)))
     }
 
     /// Queues the failed and aborted updates of completed job `id` as a new job.
     /// - Throws: `unknownJob`, `notCompleted`, `nothingToRetry`.
     @discardableResult
     public func retry(job id: Int) throws(JobCommandError) -> JobDescriptor {
-        let (known, driver, model) = state.withLock { ($0.machine.descriptor(of: id), $0.drivers[id], $0.model.job(id)) }
+        let (known, driver) = state.withLock { ($0.machine.descriptor(of: id), $0.drivers[id]) }
         guard let descriptor = known else { throw .unknownJob(id) }
-        guard let result = model?.result else { throw .notCompleted(id) }
+        guard let result = hub.model.job(id)?.result else { throw .notCompleted(id) }
         let again = zip(descriptor.updates, result.updateResults)
             .filter { $0.1.resultCode == .failed || $0.1.resultCode == .aborted }
             .map(\.0)
@@ -290,209 +230,19 @@ public final class JobQueue: Sendable {
 
     /// Waits until every job submitted so far has completed and subscribers have seen it.
     public func waitUntilIdle() async {
-        await waitForCompletions { $0.machine.isIdle }
-    }
-
-    // MARK: - Running jobs
-
-    /// What performing the machine's actions left to do once the lock is released.
-    private struct Performed {
-        var aborts: [(job: InstallationJob, force: Bool)] = []
-        /// Sessions given a slot, started once the lock is released (their reports take it).
-        var sessionsToStart: [(session: DriverSession, driver: (any SessionDriver)?)] = []
-        var sessionStops: [(session: DriverSession, job: Int?, force: Bool)] = []
-    }
-
-    private func finish(_ performed: Performed) {
-        for abort in performed.aborts { abort.job.requestAbort(force: abort.force) }
-        for start in performed.sessionsToStart {
-            if let driver = start.driver { start.session.start(driver) }
-        }
-        for stop in performed.sessionStops {
-            if let job = stop.job {
-                stop.session.stop(queueJob: job)
-            } else {
-                stop.session.stopAll(force: stop.force)
-            }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            whenCompletions(satisfy: { $0.machine.isIdle }) { continuation.resume() }
         }
     }
 
-    /// Starts queued jobs, in order, on free installers.
-    private func startQueuedJobs() {
-        let performed = state.withLock { state -> Performed in
-            perform(state.machine.startQueued(), state: &state)
+    /// Calls `then` once `condition` holds: at once when it does, otherwise on the callback
+    /// queue after the delivered completion (or session end) that makes it hold.
+    func whenCompletions(satisfy condition: @escaping @Sendable (State) -> Bool, _ then: @escaping @Sendable () -> Void) {
+        let holds = state.withLock { state -> Bool in
+            if condition(state) { return true }
+            state.completionWaiters.append { [self] in whenCompletions(satisfy: condition, then) }
+            return false
         }
-        finish(performed)
-    }
-
-    /// Performs the machine's actions under the lock: events are only enqueued on the callback
-    /// queue there (so their order is the order of the changes) and delivered later on its
-    /// thread; jobs are begun under it, so two completions racing cannot start one job twice.
-    private func perform(_ actions: [QueueAction], state: inout State) -> Performed {
-        var performed = Performed()
-        for action in actions {
-            switch action {
-            case .publish(let kind):
-                publish(kind)
-            case .begin(let descriptor, let slot):
-                publish(.jobStarted(job: descriptor.id))
-                do {
-                    state.jobs[descriptor.id] = try begin(descriptor, on: slot, driver: state.drivers[descriptor.id])
-                } catch {
-                    let more = perform(state.machine.beginRefused(descriptor.id, error: error), state: &state)
-                    performed.aborts += more.aborts
-                    performed.sessionsToStart += more.sessionsToStart
-                    performed.sessionStops += more.sessionStops
-                }
-            case .abortRunning(let id, let force):
-                if let job = state.jobs[id] { performed.aborts.append((job, force)) }
-            case .freeSlotAfterDelivery(let slot):
-                callbackQueue.enqueue { [self] in releaseInstaller(slot) }
-            case .beginSession(let id, _):
-                let session = DriverSession(id: id, queue: self)
-                state.sessions[id] = session
-                performed.sessionsToStart.append((session, state.pendingSessionDrivers.removeValue(forKey: id)))
-            case .beginDriven(let descriptor), .beginObserved(let descriptor):
-                publish(.jobStarted(job: descriptor.id))
-                do {
-                    state.jobs[descriptor.id] = try begin(descriptor, on: nil, driver: state.drivers[descriptor.id])
-                } catch {
-                    // A fresh installer is never busy and the updates were validated.
-                    preconditionFailure("a job without a slot was refused: \(error)")
-                }
-            case .stopDriven(let job, let session, let force):
-                if let session = state.sessions[session] { performed.sessionStops.append((session, job, force)) }
-            case .stopSession(let id, let force):
-                if let session = state.sessions[id] { performed.sessionStops.append((session, nil, force)) }
-            }
-        }
-        return performed
-    }
-
-    /// Begins a job on installer `slot`, or, for a job of a driver session or an observed job
-    /// (`nil`), on an installer of its own.
-    private func begin(
-        _ descriptor: JobDescriptor, on slot: Int?, driver: (any JobDriver)?
-    ) throws(InstallerError) -> InstallationJob {
-        let id = descriptor.id
-        let installer = slot.map { installers[$0] }
-            ?? UpdateInstaller(backend: backend, configuration: configuration, callbackQueue: callbackQueue)
-        // The updates its driver adds (rule 28), by index: the descriptor has the plan's.
-        let added = Mutex<[Int: Update]>([:])
-        // Taken once: reading them from the descriptor copied the whole descriptor on every event.
-        let plannedIDs = descriptor.updates.map(\.id)
-        let onProgress: InstallationProgressChangedCallback = { [weak self] _, args in
-            if case .updateAdded(let index, let update) = args.change { added.withLock { $0[index] = update } }
-            self?.deliver(Self.event(for: args, of: id) { index in
-                plannedIDs.indices.contains(index) ? plannedIDs[index] : added.withLock { $0[index]?.id ?? "" }
-            })
-        }
-        let onCompleted: InstallationCompletedCallback = { [weak self] job in
-            guard let self, var result = job.result else { return }
-            // What the job ignored is shown with its result (job.completed, status, the monitor).
-            result.ignoredLines = job.malformedChannelLines
-            result.protocolErrors = job.driverProtocolErrors
-            self.jobDidComplete(id, result: result, slot: slot, scansRestarts: !descriptor.declaredByDriver)
-        }
-        let begin = descriptor.operation == .install ? installer.beginInstall : installer.beginUninstall
-        return try begin(descriptor.updates, descriptor.name, descriptor.stopOnFailure, onProgress, onCompleted, id, driver)
-    }
-
-    /// Runs on the callback queue when a job has completed.
-    private func jobDidComplete(_ id: Int, result: InstallationResult, slot: Int?, scansRestarts: Bool) {
-        var result = result
-        // A job of a driver session is a fleet host: this machine's scan says nothing of it.
-        if let restartScan, scansRestarts, result.ranAnyUpdate {
-            result.restartAdvice = restartScan.advice(forJobEndedAt: result.updateResults.compactMap(\.endedAt).max())
-        }
-        deliver(EngineEvent(kind: .jobCompleted(job: id, result: result)))
-        if let slot { releaseInstaller(slot) }
-    }
-
-    private func releaseInstaller(_ slot: Int) {
-        let performed = state.withLock { state -> Performed in
-            perform(state.machine.slotFreed(slot), state: &state)
-        }
-        finish(performed)
-    }
-
-    /// Waits until `condition` holds, checking it again after every delivered completion.
-    private func waitForCompletions(until condition: @escaping @Sendable (State) -> Bool) async {
-        while true {
-            let registered = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-                let done = state.withLock { state -> Bool in
-                    if condition(state) { return true }
-                    state.completionWaiters.append { continuation.resume(returning: true) }
-                    return false
-                }
-                if done { continuation.resume(returning: false) }
-            }
-            if !registered { return }
-        }
-    }
-
-    /// Blocks until subscribers, and `snapshot()`, have seen every event published before the
-    /// call (after `submit`, the job's `jobQueued`). Events are delivered on the callback queue,
-    /// not by the caller: without this, a snapshot taken just after `submit` may lack the job.
-    /// Returns at once when called from a subscriber (it would wait for itself); waits as long
-    /// as a subscriber takes.
-    public func waitUntilDelivered() {
-        guard !callbackQueue.isDeliveringOnCurrentThread else { return }
-        let delivered = DispatchSemaphore(value: 0)
-        callbackQueue.whenDelivered(callbackQueue.enqueue {}) { delivered.signal() }
-        delivered.wait()
-    }
-
-    // MARK: - Events
-
-    /// Queues `kind` behind everything already queued, so it keeps its place in the order.
-    /// Callers may hold the state lock: the event is delivered later, on the callback queue.
-    @discardableResult
-    private func publish(_ kind: EngineEvent.Kind) -> UInt64 {
-        let event = EngineEvent(kind: kind)
-        return callbackQueue.enqueue { [self] in deliver(event) }
-    }
-
-    /// Runs on the callback queue: updates the model, then calls the subscribers.
-    private func deliver(_ event: EngineEvent) {
-        let subscribers = state.withLock { state in
-            state.model.apply(event)
-            return state.subscribers
-        }
-        for subscriber in subscribers { subscriber.handler(event) }
-        let waiters = state.withLock { state -> [@Sendable () -> Void] in
-            switch event.kind {
-            case .jobCompleted(let completion): state.machine.completionDelivered(completion.job)
-            // A declined job leaves the queue only now, so that whoever waits for the queue to
-            // be idle finds every subscriber has seen it go.
-            case .jobCleanedUp(let cleanUp): state.machine.declineDelivered(cleanUp.job)
-            default: return []
-            }
-            defer { state.completionWaiters = [] }
-            return state.completionWaiters
-        }
-        for waiter in waiters { waiter() }
-    }
-
-    private static func event(for args: InstallationProgressChangedArgs, of id: Int, updateID: (Int) -> String) -> EngineEvent {
-        let progress = args.progress
-        switch args.change {
-        case .updateStarted(let index):
-            return EngineEvent(kind: .updateStarted(job: id, index: index, updateID: updateID(index)))
-        case .updateAdded(let index, let update):
-            return EngineEvent(kind: .updateStarted(job: id, index: index, updateID: update.id, added: update))
-        case .progress(let index):
-            return EngineEvent(kind: .progress(
-                job: id, index: index,
-                updatePercent: progress.currentUpdateIsIndeterminate ? nil : progress.currentUpdatePercentComplete,
-                jobPercent: progress.percentComplete, message: progress.currentUpdateMessage, jobMessage: progress.jobMessage))
-        case .output(let index, let stream, let line):
-            return EngineEvent(kind: .output(job: id, index: index, stream: stream, line: line))
-        case .updateCompleted(let index):
-            return EngineEvent(kind: .updateCompleted(
-                job: id, index: index, updateID: updateID(index), result: progress.updateResult(at: index)))
-        case .abortRequested(let force):
-            return EngineEvent(kind: .jobAbortRequested(job: id, force: force))
-        }
+        if holds { then() }
     }
 }

@@ -17,4 +17,8 @@ struct SessionJobHandle: RunningDriver {
             return await slot.outcome
         }
     }
+
+    func whenEnded(_ handler: @escaping @Sendable (UpdateRunOutcome) -> Void) {
+        session.whenHandled(attached) { [slot] in slot.whenSettled(handler) }
+    }
 }

@@ -1,24 +1,41 @@
-import Dispatch
 import DequeModule
 import Glibc
 import Synchronization
 
 /// A serial executor: runs work one item at a time, in the order it was enqueued, on a thread
-/// of Dispatch's and never on the thread that enqueues it, unless that producer asked to run
-/// the items itself (`enqueueToRunHere`).
+/// of the engine's (`Runner`) and never on the thread that enqueues it, unless that producer
+/// asked to run the items itself (`enqueueToRunHere`).
 ///
-/// Enqueueing only appends (and, when the queue was idle, asks the pool for a thread to run
-/// it), so it may be called while holding a lock of the caller's: the order of items is then
-/// the order of the caller's state changes, and nothing the item does (a subscriber, a history
-/// write, a driver's stop) runs under that lock or on the caller's thread. A key press, a
-/// driver's reader or the process poller that enqueues is never held up by what it enqueued.
-/// An item may enqueue more work; it runs after the item returns.
+/// Enqueueing only appends (and, when the queue was idle, hands the queue to its runner), so it
+/// may be called while holding a lock of the caller's: the order of items is then the order of
+/// the caller's state changes, and nothing the item does (a subscriber, a history write, a
+/// driver's stop) runs under that lock or on the caller's thread. A key press, a driver's
+/// reader or the process poller that enqueues is never held up by what it enqueued. An item
+/// may enqueue more work; it runs after the item returns.
 ///
-/// The engine uses one per `JobQueue` for events and callbacks (one global order, rule 8), one
-/// per job for its signals and stops, and one per driver for its reports (which the process
-/// poller runs itself when it finds the queue idle: handing them to the job only queues
-/// callbacks, and a hand-over to another thread per line cost more than the work).
+/// A queue is a list and a flag, not a thread: a thousand jobs' executors share the engine's
+/// few pool threads (`Runner.enginePool`), and a queue whose items may block (subscribers and
+/// callbacks, which are the host program's code) has a thread of its own
+/// (`Runner.ownThread`), so what blocks there holds up that queue alone.
+///
+/// The engine uses one per `JobQueue` (or `UpdateInstaller`) for events and callbacks (one
+/// global order, rule 8; its own thread), one per job as the job's executor (every input of the
+/// job is performed there), and one per driver and driver session for their reports (which the
+/// process poller runs itself when it finds the queue idle: handing them to the job only queues
+/// inputs, and a hand-over to another thread per line cost more than the work).
 public final class SerialWorkQueue: Sendable {
+    /// Where a queue's items run.
+    public enum Runner: Sendable {
+        /// The engine's fixed pool (a few threads for the whole process): for items that never
+        /// block. A busy queue runs what it holds, then goes to the back of the pool's list, so
+        /// a flood on one job cannot starve the others.
+        case enginePool
+        /// A thread of the queue's own, named `name` (at most 15 characters are shown), started
+        /// when items come and ended after a few idle seconds: for items that may block, such as
+        /// the host program's subscribers and callbacks.
+        case ownThread(name: String)
+    }
+
     private struct State {
         var pending: Deque<@Sendable () -> Void> = []
         var isDelivering = false
@@ -40,21 +57,33 @@ public final class SerialWorkQueue: Sendable {
     }
 
     private let state = Mutex(State())
-    /// Where `deliverPending` runs. A queue of its own rather than `DispatchQueue.global()`:
-    /// a serial queue made with a label targets the overcommitting root queue, which starts a
-    /// thread whenever none is free, while the global queue's pool on Linux is as wide as the
-    /// machine has cores and grows only once a second when its threads block; with subscribers
-    /// that block (or many engines in one process, as in the tests) delivery then stalled.
-    private let runner = DispatchQueue(label: "installtop.serial-work")
+    /// Where `deliverPending` runs.
+    private let workers: WorkerThreads
+    /// Whether a turn of `deliverPending` ends after one batch (on the shared pool) rather than
+    /// when the queue is empty (on a thread of its own, or a producer's `runHere`).
+    private let yieldsAfterBatch: Bool
 
-    public init() {}
+    /// How long a queue's own thread waits for items before it ends.
+    static let ownThreadIdleLifetime: Duration = .seconds(5)
 
-    /// Appends `work`; it runs later, on a pool thread, after everything enqueued before it.
+    /// - Parameter runner: where the items run; the engine's pool unless they may block.
+    public init(runningOn runner: Runner = .enginePool) {
+        switch runner {
+        case .enginePool:
+            workers = WorkerThreads.engine
+            yieldsAfterBatch = true
+        case .ownThread(let name):
+            workers = WorkerThreads(name: name, limit: 1, idleLifetime: Self.ownThreadIdleLifetime)
+            yieldsAfterBatch = false
+        }
+    }
+
+    /// Appends `work`; it runs later, on the queue's runner, after everything enqueued before it.
     /// - Returns: a ticket for `whenDelivered(_:_:)` and `waitUntilDelivered(_:)`.
     @discardableResult
     public func enqueue(_ work: @escaping @Sendable () -> Void) -> UInt64 {
         let (ticket, mustStart) = state.withLock { $0.append(work) }
-        if mustStart { runner.async { self.deliverPending() } }
+        if mustStart { schedule() }
         return ticket
     }
 
@@ -71,7 +100,7 @@ public final class SerialWorkQueue: Sendable {
         _ run: @escaping @Sendable ([Element]) -> Void
     ) -> UInt64 {
         let (ticket, mustStart) = append(elements, joining: &open, run)
-        if mustStart { runner.async { self.deliverPending() } }
+        if mustStart { schedule() }
         return ticket
     }
 
@@ -91,7 +120,12 @@ public final class SerialWorkQueue: Sendable {
     /// Runs every item queued until the queue is empty, on the calling thread; once for each
     /// time `enqueueToRunHere` returned `true`, with none of the caller's locks held.
     public func runHere() {
-        deliverPending()
+        deliverPending(untilEmpty: true)
+    }
+
+    /// Hands the queue, which has items and is marked delivering, to its runner.
+    private func schedule() {
+        workers.submit { [self] in deliverPending(untilEmpty: !yieldsAfterBatch) }
     }
 
     /// Adds `elements` to `open` or a new batch (see `enqueue(_:joining:_:)`); `mustStart` when
@@ -141,22 +175,29 @@ public final class SerialWorkQueue: Sendable {
         }
     }
 
-    /// Runs items until the queue is empty, on the pool thread `enqueue` asked for or on the
-    /// thread of a `runHere`. Items are taken in batches, so producers and the deliverer meet
-    /// at the lock once per batch rather than once per item.
-    private func deliverPending() {
+    /// Runs items on the runner's thread or on the thread of a `runHere`: until the queue is
+    /// empty, or, with `untilEmpty` false, the items queued when it starts, after which a
+    /// queue that has more goes to the back of its runner's list. Items are taken in batches,
+    /// so producers and the deliverer meet at the lock once per batch rather than once per item.
+    private func deliverPending(untilEmpty: Bool) {
         state.withLock { $0.deliveringThread = pthread_self() }
+        var first = true
         while true {
-            let batch = state.withLock { state -> Deque<@Sendable () -> Void>? in
-                guard !state.pending.isEmpty else {
-                    state.isDelivering = false
+            let (batch, yields) = state.withLock { state -> (Deque<@Sendable () -> Void>?, Bool) in
+                guard !state.pending.isEmpty, first || untilEmpty else {
+                    // Items that wait keep the queue delivering: it is taken up again.
+                    state.isDelivering = !state.pending.isEmpty
                     state.deliveringThread = nil
-                    return nil
+                    return (nil, state.isDelivering)
                 }
                 defer { state.pending = [] }
-                return state.pending
+                return (state.pending, false)
             }
-            guard let batch else { return }
+            guard let batch else {
+                if yields { schedule() }
+                return
+            }
+            first = false
             for work in batch { work() }
             let ready = state.withLock { state -> [@Sendable () -> Void] in
                 state.delivered += UInt64(batch.count)

@@ -1,0 +1,40 @@
+import CPosixSpawn
+import Glibc
+
+/// Starts the engine's own threads: plain pthreads, named for htop and `ps -L`, with every
+/// signal blocked (signals are for the program's own threads: the CLI turns SIGINT into an
+/// abort), detached, so nothing joins them.
+enum EngineThread {
+    /// Starts a thread named `name` (at most 15 characters are kept) that runs `body`.
+    /// - Returns: why it could not be started (no threads left), `nil` when it runs.
+    static func start(named name: String, _ body: @escaping @Sendable () -> Void) -> SystemError? {
+        final class Start {
+            let name: String
+            let body: @Sendable () -> Void
+            init(name: String, body: @escaping @Sendable () -> Void) {
+                self.name = name
+                self.body = body
+            }
+        }
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        defer { pthread_attr_destroy(&attributes) }
+        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
+        let context = Unmanaged.passRetained(Start(name: name, body: body)).toOpaque()
+        var thread = pthread_t()
+        let code = pthread_create(&thread, &attributes, { context in
+            let start = Unmanaged<Start>.fromOpaque(context!).takeRetainedValue()
+            cps_name_current_thread(start.name)
+            var allSignals = sigset_t()
+            sigfillset(&allSignals)
+            pthread_sigmask(SIG_BLOCK, &allSignals, nil)
+            start.body()
+            return nil
+        }, context)
+        guard code == 0 else {
+            Unmanaged<Start>.fromOpaque(context).release()
+            return SystemError(code: code)
+        }
+        return nil
+    }
+}

@@ -1,0 +1,127 @@
+import DequeModule
+// DispatchSemaphore only: a futex on Linux; no Dispatch thread is ever started here.
+import Dispatch
+import Glibc
+import Synchronization
+
+/// A few threads of the engine's own that take closures from one first-in-first-out list and
+/// run each to its end: the engine's fixed pool (`engine`), or the one thread of a queue whose
+/// items may block (`SerialWorkQueue.Runner.ownThread`).
+///
+/// Threads start when work comes and none is free, up to `limit`; with an `idleLifetime`, a
+/// thread that found nothing to do for that long ends (the next `submit` starts another).
+/// Nothing here grows with the work: a thousand jobs' executors share the engine's pool,
+/// where Dispatch's overcommitting queues started a thread whenever none was free (260 threads
+/// for 1,000 concurrent `sleep 1` updates).
+final class WorkerThreads: Sendable {
+    /// The engine's pool: every job's executor, every driver's and session's report queue and
+    /// the engine's tasks (`EngineTaskExecutor`) run here. As many threads as the machine has
+    /// cores, at least 2 and at most 4, started as work comes and never ended. Nothing that
+    /// may block runs here: subscribers and callbacks run on their queue's own thread, and a
+    /// driver runs its tool's blocking commands on threads of its own.
+    static let engine = WorkerThreads(name: "installtop-eng", numbered: true, limit: enginePoolSize, idleLifetime: nil)
+
+    /// `max(2, cores)`, at most 4.
+    static var enginePoolSize: Int {
+        min(4, max(2, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))))
+    }
+
+    private struct State {
+        var pending: Deque<@Sendable () -> Void> = []
+        var threads = 0
+        /// Threads waiting for work that no `submit` has woken yet.
+        var idle = 0
+        /// Threads started so far, for their names.
+        var started = 0
+    }
+
+    private enum Wake {
+        case none
+        case waiting
+        case newThread(number: Int)
+    }
+
+    private let name: String
+    private let numbered: Bool
+    private let limit: Int
+    private let idleLifetime: Duration?
+    private let state = Mutex(State())
+    /// Posted once for each waiting thread a `submit` claims (`State.idle`).
+    private let wake = DispatchSemaphore(value: 0)
+
+    /// - Parameters:
+    ///   - name: the threads' name (at most 15 characters are shown); with `numbered`, each
+    ///     thread's number is appended (`installtop-eng1`).
+    ///   - limit: the most threads at once (at least 1).
+    ///   - idleLifetime: how long a thread waits for work before it ends; `nil`: forever.
+    init(name: String, numbered: Bool = false, limit: Int, idleLifetime: Duration?) {
+        self.name = name
+        self.numbered = numbered
+        self.limit = max(1, limit)
+        self.idleLifetime = idleLifetime
+    }
+
+    /// Runs `work` on one of the threads, after everything submitted before it has been taken;
+    /// never on the calling thread. Returns at once.
+    func submit(_ work: @escaping @Sendable () -> Void) {
+        let wakeUp = state.withLock { state -> Wake in
+            state.pending.append(work)
+            if state.idle > 0 {
+                state.idle -= 1
+                return .waiting
+            }
+            guard state.threads < limit else { return .none }
+            state.threads += 1
+            state.started += 1
+            return .newThread(number: state.started)
+        }
+        switch wakeUp {
+        case .none: break
+        case .waiting: wake.signal()
+        case .newThread(let number): startThread(number)
+        }
+    }
+
+    private func startThread(_ number: Int) {
+        guard let error = EngineThread.start(named: numbered ? "\(name)\(number)" : name, { [self] in run() }) else { return }
+        let none = state.withLock { state -> Bool in
+            state.threads -= 1
+            return state.threads == 0
+        }
+        // The others take the work; with none at all it would wait forever.
+        precondition(!none, "installtop cannot start its \(name) thread: \(error.description)")
+    }
+
+    private func run() {
+        while true {
+            let work = state.withLock { state -> (@Sendable () -> Void)? in
+                if let next = state.pending.popFirst() { return next }
+                state.idle += 1
+                return nil
+            }
+            if let work {
+                work()
+                continue
+            }
+            guard let idleLifetime else {
+                wake.wait()
+                continue
+            }
+            let deadline = DispatchTime.now() + .nanoseconds(Int(idleLifetime.nanoseconds))
+            guard wake.wait(timeout: deadline) == .timedOut else { continue }
+            let ends = state.withLock { state -> Bool? in
+                // Every waiter was claimed, this one too: its post is on its way.
+                guard state.idle > 0 else { return nil }
+                state.idle -= 1
+                guard state.pending.isEmpty else { return false }
+                state.threads -= 1
+                return true
+            }
+            switch ends {
+            case nil: wake.wait()
+            case true?: return
+            case false?: continue
+            }
+        }
+    }
+}
