@@ -96,21 +96,46 @@ public final class EngineClient: Sendable {
         }
     }
 
-    /// Sends `command` and waits for its reply (at most `timeout`, when given), skipping events
-    /// (use on a connection that did not subscribe, or whose events you do not need).
+    /// Sends `command` and waits for its reply, skipping events (use on a connection that did
+    /// not subscribe, or whose events you do not need).
+    ///
+    /// `timeout` bounds how long the engine may stay silent, not how long it may work: once
+    /// nothing has come for `timeout`, the client asks whether the engine is alive (a
+    /// `durations` request for no update, which a working engine answers at once, also while
+    /// it plans a job of a kind by running its tool), and waits on as long as each such
+    /// question is answered within `timeout`. An engine that answers neither is given up on
+    /// after twice `timeout`.
     /// - Throws: `refused` with the engine's reason, `connectionClosed`, `noAnswer`.
     @discardableResult
     public func request(_ command: WireCommand, timeout: Duration? = nil) throws(DaemonError) -> WireReply {
         let requestID = try send(command)
-        let deadline = timeout.map { ContinuousClock.now + $0 }
-        while let message = try nextMessage(timeout: deadline.map { max(.zero, $0 - ContinuousClock.now) }) {
+        var deadline = timeout.map { ContinuousClock.now + $0 }
+        /// The id of the question "are you alive?" waiting for its answer.
+        var probe: Int?
+        while true {
+            let message: ServerMessage?
+            do {
+                message = try nextMessage(timeout: deadline.map { max(.zero, $0 - ContinuousClock.now) })
+            } catch {
+                guard case .noAnswer = error, let timeout else { throw error }
+                // Silent since the request (or the last answer), then silent to the question.
+                guard probe == nil else { throw .noAnswer(path, seconds: Int((timeout * 2).components.seconds)) }
+                probe = try send(.durations(updateIDs: []))
+                deadline = ContinuousClock.now + timeout
+                continue
+            }
+            guard let message else { throw .connectionClosed(path) }
             guard case .reply(let reply) = message else { continue }
+            if let asked = probe, reply.requestID == asked {
+                probe = nil
+                deadline = timeout.map { ContinuousClock.now + $0 }
+                continue
+            }
             if let error = reply.error, reply.requestID == requestID || reply.requestID == nil {
                 throw .refused(error)
             }
             if reply.requestID == requestID { return reply }
         }
-        throw .connectionClosed(path)
     }
 
     /// Ends the connection; a thread blocked in `nextMessage` returns `nil`.

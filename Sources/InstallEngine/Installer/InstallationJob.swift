@@ -160,7 +160,9 @@ public final class InstallationJob: Sendable {
         }
     }
 
-    private func whenCompletionDelivered(_ resume: @escaping @Sendable () -> Void) {
+    /// Calls `resume` once the job's completed callback has been delivered (its
+    /// `jobCompleted` event published), at once if it has been.
+    func whenCompletionDelivered(_ resume: @escaping @Sendable () -> Void) {
         let ticket = runner.state.withLock { state -> UInt64? in
             if let ticket = state.callbacks.completionTicket { return ticket }
             state.completionDeliveredWaiters.append(resume)

@@ -23,6 +23,11 @@ final class DriverSession: SessionReporter, Sendable {
         var jobs: [String: DeclaredJob] = [:]
         var keys: [Int: String] = [:]
         var stopRequested = false
+        /// The job the driver ended whose completion is not delivered yet: the driver's later
+        /// reports wait in `held` until it is, so a job the next report begins (the next
+        /// serial batch's host) is seen to start after this one completed.
+        var completing: Int?
+        var held: [@Sendable () -> Void] = []
     }
 
     let id: Int
@@ -56,7 +61,32 @@ final class DriverSession: SessionReporter, Sendable {
     /// Takes the driver's reports in turn on `delivery`: declaring, beginning, reporting to and
     /// ending jobs keep the order the driver said them in.
     func report(_ report: SessionReport) {
-        delivery.enqueue { [self] in handle(report) }
+        inTurn { [self] in handle(report) }
+    }
+
+    /// Runs `work` on `delivery` after everything the driver said before it; while a job
+    /// the driver ended is completing, it waits in `held`.
+    private func inTurn(_ work: @escaping @Sendable () -> Void) {
+        delivery.enqueue { [self] in
+            let wait = state.withLock { state -> Bool in
+                guard state.completing != nil else { return false }
+                state.held.append(work)
+                return true
+            }
+            if !wait { work() }
+        }
+    }
+
+    /// Job `id`'s completion was delivered: runs what waited for it, in order, until one of
+    /// them ends another job that must complete first. On `delivery`.
+    private func completionDelivered(_ id: Int) {
+        state.withLock { if $0.completing == id { $0.completing = nil } }
+        while let work = state.withLock({ state -> (@Sendable () -> Void)? in
+            guard state.completing == nil, !state.held.isEmpty else { return nil }
+            return state.held.removeFirst()
+        }) {
+            work()
+        }
     }
 
     private func handle(_ report: SessionReport) {
@@ -127,7 +157,12 @@ final class DriverSession: SessionReporter, Sendable {
         // The job completes before the driver's next report is handled: a job that report
         // begins (the next serial batch's host) starts after this one ended. A job not
         // attached yet ends once it is, through the settled outcome.
-        job.reporter?.ended(.exited(0))
+        guard let reporter = job.reporter, let queue else { return }
+        state.withLock { $0.completing = job.id }
+        reporter.ended(.exited(0))
+        queue.whenCompletionDelivered(job: job.id) { [self] in
+            delivery.enqueue { [self] in completionDelivered(job.id) }
+        }
     }
 
     /// Reports for a job that began: straight to it, or queued behind what waits for it.
@@ -143,7 +178,7 @@ final class DriverSession: SessionReporter, Sendable {
     /// aborted after a stop); the others end with the process's outcome. Then the slot is free.
     private func processEnded(_ outcome: UpdateRunOutcome, lastWords: [String], protocolErrors: String?) {
         // After every report the driver made, on `delivery`.
-        delivery.enqueue { [self] in settle(after: outcome, lastWords: lastWords, protocolErrors: protocolErrors) }
+        inTurn { [self] in settle(after: outcome, lastWords: lastWords, protocolErrors: protocolErrors) }
     }
 
     private func settle(after outcome: UpdateRunOutcome, lastWords: [String], protocolErrors: String?) {

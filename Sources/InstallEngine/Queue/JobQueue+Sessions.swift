@@ -50,6 +50,13 @@ extension JobQueue {
         finish(performed)
     }
 
+    /// Calls `resume` once job `id`'s completion has been delivered to the queue's
+    /// subscribers (at once for a job the queue no longer runs).
+    func whenCompletionDelivered(job id: Int, _ resume: @escaping @Sendable () -> Void) {
+        guard let job = state.withLock({ $0.jobs[id] }) else { return resume() }
+        job.whenCompletionDelivered(resume)
+    }
+
     /// Session `id`'s process is gone and its jobs are settled; once their events are
     /// delivered, its slot is free.
     func sessionEnded(_ id: Int) {

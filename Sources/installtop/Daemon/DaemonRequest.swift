@@ -3,8 +3,10 @@ import EngineWire
 
 /// The shared part of `submit`, `abort` and `cleanup`: one command, one reply.
 enum DaemonRequest {
-    /// How long a command waits for an engine that does not answer (stopped, or out of
-    /// descriptors) before saying so; `cleanup`, which waits for a job, has no limit.
+    /// How long an engine may stay silent (stopped, or out of descriptors) before a command
+    /// asks whether it is alive, and then before it says so; an engine that answers goes on
+    /// being waited for (`submit` of a job of a kind plans it by running its tool, which on a
+    /// loaded host can take longer); `cleanup`, which waits for a job, has no limit.
     static let replyTimeout: Duration = .seconds(30)
 
     /// Sends `command` and returns its reply; on a refusal, no engine or no answer within
