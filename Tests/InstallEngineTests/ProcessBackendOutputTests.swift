@@ -55,7 +55,7 @@ struct ProcessBackendOutputTests {
         let line = String(repeating: "0123456789", count: 10).dropLast()
         let script = "yes '\(line)' | head -n 500000; head -c 5000000 /dev/zero | tr '\\0' y"
         let running = backend.start(.running(.shell(script)), reporter: reporter)
-        #expect(await settledOutcome(of: running, within: .seconds(120)) == .exited(0))
+        #expect(await settledOutcome(of: running, within: .seconds(300)) == .exited(0))
         let counts = reporter.counts
         #expect(counts.stdoutLines == 500_001)
         #expect(counts.longestLine <= 16 * 1024 + 40)

@@ -1,8 +1,9 @@
 import Foundation
 
 /// Polls `condition` every 5 ms until it holds or `timeout` passes; returns whether it held.
-/// Tests use it instead of sleeping a fixed time.
-func eventually(timeout: Duration = .seconds(60), _ condition: () -> Bool) async -> Bool {
+/// Tests use it instead of sleeping a fixed time. The default deadline only bounds a broken
+/// test: under a loaded full run, waits of over 60 s were seen for what takes a second alone.
+func eventually(timeout: Duration = .seconds(180), _ condition: () -> Bool) async -> Bool {
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {
         if condition() { return true }
