@@ -63,7 +63,7 @@ let package = Package(
         // The program's and its libraries' never-written pages, released when the monitor idles.
         .target(name: "CResidentCode"),
         // Daemon mode: the engine's socket server and the client `submit`, `attach` … use.
-        .target(name: "EngineDaemon", dependencies: ["CUnixSocket", "EngineWire", "InstallEngine", "InstallHistory", "InstallDrivers"]),
+        .target(name: "EngineDaemon", dependencies: ["CUnixSocket", "EngineWire", "InstallEngine", "InstallHistory"]),
 
         // Drivers: one installer process reporting on many updates (rules 21–27); the protocol first.
         .target(name: "InstallDrivers", dependencies: ["InstallEngine", "EngineWire"]),
