@@ -63,10 +63,12 @@ let package = Package(
         // The program's and its libraries' never-written pages, released when the monitor idles.
         .target(name: "CResidentCode"),
         // Daemon mode: the engine's socket server and the client `submit`, `attach` … use.
-        .target(name: "EngineDaemon", dependencies: ["CUnixSocket", "EngineWire", "InstallEngine", "InstallHistory", "InstallDrivers"]),
+        .target(name: "EngineDaemon", dependencies: ["CUnixSocket", "EngineWire", "InstallEngine", "InstallHistory"]),
 
         // Drivers: one installer process reporting on many updates (rules 21–27); the protocol first.
-        .target(name: "InstallDrivers", dependencies: ["InstallEngine", "EngineWire"]),
+        // Ansible/Plugin holds the callback plugin installtop ships (Python), embedded in the
+        // installtop executable by EmbedShippedFiles.
+        .target(name: "InstallDrivers", dependencies: ["InstallEngine", "EngineWire"], exclude: ["Ansible/Plugin"]),
 
         // MARK: - Terminal
 
@@ -118,7 +120,8 @@ let package = Package(
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            // The demo's manifest and scripts (Examples/demo/) and the driver scripts (Drivers/ansible/)
+            // The demo's manifest and scripts (Examples/demo/) and the Ansible callback plugin
+            // (Sources/InstallDrivers/Ansible/Plugin/)
             // embedded at build time.
             plugins: ["EmbedShippedFiles"]
         ),

@@ -5,12 +5,13 @@ import PackagePlugin
 /// `installtop demo` and `installtop ansible` work wherever the binary runs while the files stay
 /// folders a reader can open, copy and test on their own:
 /// - `Examples/demo/` (the demo's manifest and scripts) as `DemoFiles`;
-/// - `Drivers/ansible/` (the Ansible callback plugin) as `DriverFiles`.
+/// - `Sources/InstallDrivers/Ansible/Plugin/` (the Ansible callback plugin, in its kind's
+///   folder) as `DriverFiles`.
 @main
 struct EmbedShippedFiles: BuildToolPlugin {
     /// One build command per folder over every file in it; a new or changed file re-runs it.
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
-        try [("Examples/demo", "DemoFiles", "the demo's"), ("Drivers/ansible", "DriverFiles", "the drivers'")].map { folder, name, what in
+        try [("Examples/demo", "DemoFiles", "the demo's"), ("Sources/InstallDrivers/Ansible/Plugin", "DriverFiles", "the drivers'")].map { folder, name, what in
             let directory = context.package.directoryURL.appending(path: folder)
             let files = try FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)
                 .filter { !$0.lastPathComponent.hasPrefix(".") }

@@ -1,6 +1,6 @@
 // embed-files [--strip-extension] ENUM OUTPUT FILE...: writes OUTPUT, a Swift file declaring
 // `ENUM.files`, the name, exact text and executable bit of every FILE, in the order given.
-// Run by the EmbedThemes (Themes/*.yaml) and EmbedShippedFiles (Examples/demo/*, Drivers/ansible/*) plugins, so the built
+// Run by the EmbedThemes (Themes/*.yaml) and EmbedShippedFiles (Examples/demo/*, Sources/InstallDrivers/Ansible/Plugin/*) plugins, so the built
 // binary carries those files wherever it runs while the folders stay the only source.
 
 import Foundation

@@ -1,7 +1,6 @@
 import EngineWire
 import Foundation
 import Glibc
-import InstallDrivers
 import InstallEngine
 import InstallHistory
 import Synchronization
@@ -39,10 +38,9 @@ public final class EngineServer: Sendable {
     private let wakeWrite: Int32
     private let subscription = Mutex<EventSubscription?>(nil)
     private let finished = DispatchSemaphore(value: 0)
-    /// The transactions the apt and dpkg hooks report (`observe`, rule 28).
-    let observed: ObservedTransactions
-    /// What dpkg's log shows of the installs no hooks report (`ServerOptions.dpkgLog`).
-    private let dpkgLog: DpkgLogWatcher?
+    /// The registered sources of observed jobs, started (`ServerOptions.observed`): the
+    /// hooks' messages (`observe`, rule 28) go to them.
+    let observed: ObservedWatches
 
     /// Claims the socket and starts serving.
     /// - Throws: `DaemonError`: the directory is unsafe, another engine serves there, the path
@@ -51,7 +49,6 @@ public final class EngineServer: Sendable {
         self.queue = queue
         self.history = history
         self.options = options
-        observed = ObservedTransactions(queue: queue, dpkgLog: options.dpkgLog)
         listener = try ListeningSocket(path: options.socketPath)
         var descriptors: [Int32] = [-1, -1]
         guard pipe(&descriptors) == 0 else {
@@ -64,7 +61,7 @@ public final class EngineServer: Sendable {
         }
         wakeRead = descriptors[0]
         wakeWrite = descriptors[1]
-        dpkgLog = options.dpkgLog.map { [observed] in DpkgLogWatcher(observed: observed, source: $0) }
+        observed = options.observed.start(on: queue)
         shared = Mutex(Shared(model: QueueModel(outputCapacity: queue.snapshot().outputCapacity)))
         let events = queue.subscribe { [weak self] event in self?.publish(event) }
         subscription.withLock { $0 = events }
@@ -100,7 +97,7 @@ public final class EngineServer: Sendable {
             return shared.stopping
         }
         guard !wasStopping else { return }
-        dpkgLog?.stop()
+        observed.stop()
         wake()
         finished.wait()
         subscription.withLock { $0?.cancel() }

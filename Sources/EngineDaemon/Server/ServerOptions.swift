@@ -1,5 +1,4 @@
 import EngineWire
-import InstallDrivers
 
 /// How an `EngineServer` listens and what it tolerates from clients.
 public struct ServerOptions: Sendable {
@@ -15,15 +14,15 @@ public struct ServerOptions: Sendable {
     /// The kinds submitted jobs may be of besides lists of commands (apt, Ansible …); the member
     /// of a kind not among them is not read, and such a job is refused for having no updates.
     public var kinds: JobKinds
-    /// The dpkg whose lock and log show the installs no hooks report, as observed jobs
-    /// (`DpkgLogWatcher`); `nil` follows none.
-    public var dpkgLog: DpkgLogSource?
+    /// Where observed jobs come from (dpkg's hooks and log, `EngineHost.observedSources`),
+    /// started with the server and stopped with it; none by default: relay messages are dropped.
+    public var observed: ObservedSources
 
     public init(
         socketPath: String, backlogLimit: Int = 8 << 20, maximumLineLength: Int = 8 << 20,
-        log: @escaping @Sendable (String) -> Void = { _ in }, kinds: JobKinds = JobKinds(), dpkgLog: DpkgLogSource? = nil
+        log: @escaping @Sendable (String) -> Void = { _ in }, kinds: JobKinds = JobKinds(), observed: ObservedSources = ObservedSources()
     ) {
-        self.dpkgLog = dpkgLog
+        self.observed = observed
         self.socketPath = socketPath
         self.backlogLimit = backlogLimit
         self.maximumLineLength = maximumLineLength

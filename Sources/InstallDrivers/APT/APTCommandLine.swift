@@ -19,12 +19,12 @@ public struct APTCommandLine: Sendable, Hashable {
 
     /// `apt-get -s …`: the plan, in the order apt will act.
     public var simulation: [String] {
-        [aptGet, "-s"] + Self.safeAbortOptions + request.aptArguments
+        [aptGet, "-s"] + Self.safeAbortOptions + Self.arguments(for: request)
     }
 
     /// `apt-get --print-uris -qq …`: one line per file to fetch, in `dlstatus` order.
     public var downloadList: [String] {
-        [aptGet, "--print-uris", "-qq"] + Self.safeAbortOptions + request.aptArguments
+        [aptGet, "--print-uris", "-qq"] + Self.safeAbortOptions + Self.arguments(for: request)
     }
 
     /// The transaction: no questions (stdin is closed, `-y`, existing configuration files kept),
@@ -46,7 +46,7 @@ public struct APTCommandLine: Sendable, Hashable {
             + Self.keepConfigurationOptions
             // With Immediate-Configure-All apt would stop at the first failing package and leave
             // packages that do not depend on it unreached (PACKAGES.md).
-            + ["-o", "DPkg::StopOnError=false"] + options + request.aptArguments
+            + ["-o", "DPkg::StopOnError=false"] + options + Self.arguments(for: request)
     }
 
     /// `apt-get -y -f install [--reinstall PACKAGES]` with the transaction's options: what
@@ -75,4 +75,14 @@ public struct APTCommandLine: Sendable, Hashable {
 
     /// The environment the transaction adds: debconf must not ask either.
     public static let environment = ["DEBIAN_FRONTEND": "noninteractive", "APT_LISTCHANGES_FRONTEND": "none"]
+
+    /// apt-get's words for `request`.
+    static func arguments(for request: PackageRequest) -> [String] {
+        switch request {
+        case .install(let packages): return ["install"] + packages
+        case .upgrade: return ["upgrade"]
+        case .fullUpgrade: return ["dist-upgrade"]
+        case .remove(let packages): return ["remove"] + packages
+        }
+    }
 }

@@ -33,9 +33,20 @@ public struct APTDriver: JobDriver {
         var plan = plan
         let changes = Dictionary(plan.changes.map { ($0.package, $0) }, uniquingKeysWith: { first, _ in first })
         plan.changes = request.updates.compactMap { changes[$0.id] }
+        let translator = APTTranslator(plan: plan, aptGet: aptGet)
         if plan.changes.count == self.plan.changes.count, let running, let process = running.takeOver() {
-            return APTRunningDriver.adopt(running, process: process, plan: plan, aptGet: aptGet, reporter: reporter)
+            // Every line apt wrote so far goes through the runner in order, then each later one.
+            let runner = LineDriverRunner(translator: translator, state: translator.initialState(rebootListBefore: running.rebootListBefore),
+                                          reporter: reporter)
+            running.attach({ runner.line($0) }, afterReads: { runner.afterReads() })
+            runner.attach(process)
+            return runner
         }
-        return APTRunningDriver.start(plan: plan, aptGet: aptGet, jobName: request.jobName, backend: backend, reporter: reporter)
+        let commandLine = APTCommandLine(request: plan.job.request, aptGet: aptGet)
+        var environment = plan.environment.commandEnvironment
+        environment["INSTALLTOP_OPERATION"] = plan.job.request.operation.name
+        environment["INSTALLTOP_JOB"] = request.jobName
+        let spec = ChildSpec(command: .argv(plan.environment.command(commandLine.transaction)), environment: environment)
+        return LineDriverRunner.start(spec, backend: backend, translator: translator, state: translator.initialState(), reporter: reporter)
     }
 }

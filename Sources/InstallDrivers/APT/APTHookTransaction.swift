@@ -21,10 +21,7 @@ public final class APTHookTransaction: Sendable {
     }
 
     /// A line apt printed (`stream` set) or wrote on its Status-Fd (`stream` nil).
-    struct Line: Sendable {
-        var stream: StandardStream?
-        var text: String
-    }
+    typealias Line = ToolLine
 
     private struct State {
         var hook = APTHookPlan()
@@ -54,7 +51,7 @@ public final class APTHookTransaction: Sendable {
     private init(environment: APTEnvironment, onDownload: @escaping @Sendable (String) -> Void) {
         self.environment = environment
         self.onDownload = onDownload
-        rebootListBefore = APTRunningDriver.rebootList(at: environment.rebootPackagesPath)
+        rebootListBefore = APTTranslator.rebootList(at: environment.rebootPackagesPath)
     }
 
     /// Starts `job`'s transaction in `environment` and returns at once.
@@ -73,7 +70,7 @@ public final class APTHookTransaction: Sendable {
             stdout: .text { transaction.take(Line(stream: .stdout, text: $0)) },
             stderr: .text { transaction.take(Line(stream: .stderr, text: $0)) },
             channel: .text { transaction.take(Line(stream: nil, text: $0)) },
-            afterReads: { transaction.state.withLock { $0.afterReads }?() }, atMostEvery: APTRunningDriver.handOnInterval))
+            afterReads: { transaction.state.withLock { $0.afterReads }?() }, atMostEvery: APTTranslator.handOnInterval))
         transaction.state.withLock { $0.process = process }
         Task.detached(executorPreference: EngineTaskExecutor.shared) {
             let outcome = await process.outcome

@@ -50,6 +50,6 @@ struct ServeCommand: ParsableCommand {
             throw ExitCode(ExitStatus.invalidUsage.rawValue)
         }
         throw ExitCode(ServeSession(socketPath: path, scheduling: scheduling, history: history,
-                                    dpkgLog: DpkgLogSource.resolve(aptConfig: aptConfig)).run())
+                                    observed: EngineHost.observedSources(aptConfig: aptConfig)).run())
     }
 }

@@ -13,8 +13,8 @@ struct ServeSession {
     let socketPath: String
     let scheduling: SchedulingOptions
     let history: HistoryOptions
-    /// The dpkg whose log shows the installs no hooks report; `nil` when there is none to follow.
-    let dpkgLog: DpkgLogSource?
+    /// Where observed jobs come from (`EngineHost.observedSources`).
+    let observed: ObservedSources
 
     /// Serves until stopped; returns the exit status (0 after an orderly stop, 1 when the
     /// engine could not start).
@@ -27,18 +27,14 @@ struct ServeSession {
         let queue = host.queue
         let server: EngineServer
         do {
-            server = try EngineServer(queue: queue, history: host.history, options: ServerOptions(socketPath: socketPath, log: log, kinds: kinds, dpkgLog: dpkgLog))
+            server = try EngineServer(queue: queue, history: host.history, options: ServerOptions(socketPath: socketPath, log: log, kinds: kinds, observed: observed))
         } catch {
             StandardOutput.stderr.line("installtop: \(error)")
             return 1
         }
         queue.subscribe { Self.logLifecycle($0, log: log) }
         log("serving on \(socketPath) (pid \(getpid()), \(scheduling.concurrency) job\(scheduling.concurrency == 1 ? "" : "s") at once)")
-        if let dpkgLog {
-            log("following dpkg's lock in \(dpkgLog.administrativeDirectory) and its log \(dpkgLog.logPath): installs no hooks report show as observed jobs")
-        } else {
-            log("following no dpkg log (apt-config cannot say where it is, or dpkg keeps none): installs only the hooks report show")
-        }
+        for source in observed.all { log(source.startNote) }
 
         let stopRequested = DispatchSemaphore(value: 0)
         let hangups = SignalRelay(signals: [SIGHUP]) { _, _ in

@@ -65,7 +65,7 @@ struct WatchCommand: ParsableCommand {
         let server: EngineServer
         do {
             server = try EngineServer(queue: engine.queue, history: engine.history, options: ServerOptions(
-                socketPath: socket, kinds: kinds, dpkgLog: DpkgLogSource.resolve(aptConfig: options.aptConfig)))
+                socketPath: socket, kinds: kinds, observed: EngineHost.observedSources(aptConfig: options.aptConfig)))
         } catch {
             StandardOutput.stderr.line("installtop: cannot listen on \(socket): \(error)")
             throw ExitCode(1)

@@ -25,7 +25,7 @@ struct APTResolveOnceRun {
             return refused(error)
         }
         let lines = APTDownloadLines()
-        PlanningNotice.say(request.summary)
+        PlanningNotice.say(APTJobKind.summary(of: request))
         let transaction = APTHookTransaction.start(job, environment: environment) { lines.say($0) }
         // Until the plan comes nothing has changed: a signal stops apt, safely. After it, until
         // the run session handles signals itself (it opens the history, and the monitor its
@@ -38,7 +38,7 @@ struct APTResolveOnceRun {
             guard !earlier.take(signal) else { return }
             transaction.stop()
             guard count == 1 else { return }
-            StandardOutput.stderr.line("installtop: \(request.summary): " + (transaction.planCame
+            StandardOutput.stderr.line("installtop: \(APTJobKind.summary(of: request)): " + (transaction.planCame
                 ? "stopping apt at its next safe point" : "stopping apt before it changes anything"))
         }
         defer { relay.cancel() }
@@ -47,7 +47,7 @@ struct APTResolveOnceRun {
         switch beginning {
         case .ended(let outcome, let stdout, let stderr):
             if transaction.stopRequested {
-                StandardOutput.stderr.line("installtop: \(request.summary): stopped before anything was changed (apt \(outcome.summary))")
+                StandardOutput.stderr.line("installtop: \(APTJobKind.summary(of: request)): stopped before anything was changed (apt \(outcome.summary))")
                 return .aborted
             }
             if case .exited(0) = outcome {
@@ -58,7 +58,7 @@ struct APTResolveOnceRun {
         case .plan(let changes):
             let plan = APTPlan(job: job, environment: environment, changes: changes, downloads: [])
             let runnable = RunnableJob(
-                name: "\(request.summary) · \(plan.summary)", operation: request.operation, updates: plan.updates,
+                name: "\(APTJobKind.summary(of: request)) · \(plan.summary)", operation: request.operation, updates: plan.updates,
                 driver: APTDriver(plan: plan, running: transaction), needsConfirmation: false)
             // Signals taken here, while the run opens the history, are its own: apt's stop is
             // then the job's abort, and a second signal forces it.
@@ -67,7 +67,7 @@ struct APTResolveOnceRun {
     }
 
     private func refused(_ error: APTPlanError) -> ExitStatus {
-        StandardOutput.stderr.line("installtop: \(job.request.summary): nothing was run:\n\(error.message)")
+        StandardOutput.stderr.line("installtop: \(APTJobKind.summary(of: job.request)): nothing was run:\n\(error.message)")
         return .invalidUsage
     }
 }

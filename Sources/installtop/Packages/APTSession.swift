@@ -20,11 +20,11 @@ struct APTSession {
         // With --yes the plan is not shown: apt's own hook gives it during the transaction.
         if options.yes { return APTResolveOnceRun(job: job, options: options).run() }
         let plan: APTPlan
-        PlanningNotice.say(request.summary)
+        PlanningNotice.say(APTJobKind.summary(of: request))
         do {
             plan = try APTPlanner.plan(job)
         } catch {
-            StandardOutput.stderr.line("installtop: \(request.summary): nothing was run:\n\(error.message)")
+            StandardOutput.stderr.line("installtop: \(APTJobKind.summary(of: request)): nothing was run:\n\(error.message)")
             return .invalidUsage
         }
         if plan.isEmpty {
@@ -39,7 +39,7 @@ struct APTSession {
             return .failed
         }
         let runnable = RunnableJob(
-            name: "\(request.summary) · \(plan.summary)", operation: request.operation, updates: plan.updates,
+            name: "\(APTJobKind.summary(of: request)) · \(plan.summary)", operation: request.operation, updates: plan.updates,
             driver: APTDriver(plan: plan), needsConfirmation: !options.yes)
         return RunSession(jobs: [runnable], options: options.run).run()
     }

@@ -24,6 +24,15 @@ struct EngineHost {
         ])
     }
 
+    /// Where the observed jobs of an engine that serves (`serve`, `hooks watch`) come from,
+    /// registered here once, next to the kinds: dpkg's hooks, and its lock and log in the root
+    /// `aptConfig` names (this system's when `nil`). A new source is one more line here.
+    static func observedSources(aptConfig: String?) -> ObservedSources {
+        ObservedSources([
+            DpkgObservedSource(dpkgLog: DpkgLogSource.resolve(aptConfig: aptConfig)),
+        ])
+    }
+
     /// Ansible's kind with the callback plugin this binary embeds (`installtop ansible` runs it
     /// alone).
     static func ansibleKind(executable: String?) -> AnsibleJobKind {

@@ -18,7 +18,7 @@ struct APTJobRun {
         // Subscribed before the submit: a late subscriber gets a replay of the state, which
         // would lose the progress messages the tests look for.
         queue.subscribe { [events] in events.add($0) }
-        id = try queue.submit(name: job.request.summary, operation: job.request.operation, updates: plan.updates,
+        id = try queue.submit(name: APTJobKind.summary(of: job.request), operation: job.request.operation, updates: plan.updates,
                               driver: APTDriver(plan: plan)).id
     }
 

@@ -1,5 +1,4 @@
 import Foundation
-import InstallDrivers
 import InstallEngine
 import Synchronization
 
@@ -8,20 +7,20 @@ import Synchronization
 /// The check runs on a thread of its own (it blocks); once it passes, the playbook runs with
 /// installtop's plugin. A playbook Ansible refuses ends the session having declared no job
 /// (the engine shows that as a failed job, with the reason) and `refusal` says why.
-final class CheckedPlaybookDriver: SessionDriver {
+public final class CheckedPlaybookDriver: SessionDriver {
     private let kind: AnsibleJobKind
     private let job: FleetJob
     private let refused = Mutex<String?>(nil)
 
-    init(kind: AnsibleJobKind, job: FleetJob) {
+    public init(kind: AnsibleJobKind, job: FleetJob) {
         self.kind = kind
         self.job = job
     }
 
     /// Why the check refused the playbook (`nil` while it has not, or when it passed).
-    var refusal: String? { refused.withLock { $0 } }
+    public var refusal: String? { refused.withLock { $0 } }
 
-    func start(reporter: any SessionReporter) -> any RunningSession {
+    public func start(reporter: any SessionReporter) -> any RunningSession {
         let session = CheckingSession()
         Thread.detachNewThread { [self] in
             do {

@@ -15,7 +15,7 @@ public struct APTJobKind: WireJobKind {
     public var updatesNote: String { "an apt job's updates are the packages apt plans" }
 
     public func operation(of spec: PackageJob) -> UpdateOperation? { spec.request.operation }
-    public func describe(_ spec: PackageJob) -> String { spec.request.summary }
+    public func describe(_ spec: PackageJob) -> String { Self.summary(of: spec.request) }
 
     public func validationPhrase(count: Int) -> String {
         (count == 1 ? "an apt transaction" : "\(count) apt transactions") + " (planned when it runs)"
@@ -23,8 +23,18 @@ public struct APTJobKind: WireJobKind {
 
     public var declaresJobs: Bool { false }
 
+    /// How the operator would say `request` to apt: `apt install curl openssl`, `apt upgrade`.
+    public static func summary(of request: PackageRequest) -> String {
+        switch request {
+        case .install(let packages): return (["apt install"] + packages).joined(separator: " ")
+        case .upgrade: return "apt upgrade"
+        case .fullUpgrade: return "apt full-upgrade"
+        case .remove(let packages): return (["apt remove"] + packages).joined(separator: " ")
+        }
+    }
+
     public func queuedLine(_ spec: PackageJob, name: String, job: Int?) -> String {
-        "job \(job.map(String.init) ?? "?") queued: \(name) (\(spec.request.summary), as apt plans it)"
+        "job \(job.map(String.init) ?? "?") queued: \(name) (\(Self.summary(of: spec.request)), as apt plans it)"
     }
 
     public func plan(_ spec: PackageJob) throws -> KindPlan {

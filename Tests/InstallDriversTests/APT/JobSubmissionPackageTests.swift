@@ -26,7 +26,7 @@ struct JobSubmissionPackageTests {
     @Test("A submission with a package round-trips through json and JobSubmission(WireObject)", arguments: packages)
     func roundTrip(package: PackageJob) throws {
         let submission = JobSubmission(
-            name: package.request.summary, operation: package.request.operation, updates: [], stopOnFailure: true, package: package)
+            name: APTJobKind.summary(of: package.request), operation: package.request.operation, updates: [], stopOnFailure: true, package: package)
         let read = try JobSubmission(try object(submission.json), kinds: testKinds)
         #expect(read == submission)
         #expect(read.package == package)
@@ -66,7 +66,7 @@ struct JobSubmissionPackageTests {
     @Test("A submit command with package jobs round-trips as a line")
     func submitCommand() throws {
         let submit = WireCommand.submit(Self.packages.map {
-            JobSubmission(name: $0.request.summary, operation: $0.request.operation, updates: [], stopOnFailure: false, package: $0)
+            JobSubmission(name: APTJobKind.summary(of: $0.request), operation: $0.request.operation, updates: [], stopOnFailure: false, package: $0)
         })
         #expect(try command(submit.line(requestID: 7)) == submit)
     }

@@ -5,7 +5,7 @@ import Foundation
 #endif
 import Glibc
 
-/// installtop's Ansible callback plugin (`Drivers/ansible/`, embedded in the executable as
+/// installtop's Ansible callback plugin (`Plugin/`, embedded in the executable as
 /// `DriverFiles`) written to a private temporary folder, the way the demo's scripts are.
 struct FleetPluginFolder {
     let path: String

@@ -1,0 +1,172 @@
+import Foundation
+import Glibc
+import InstallEngine
+
+/// apt-get's side of a running apt job, on `LineDriverRunner`: its Status-Fd and output lines
+/// through the pure `APTRunState`, SIGINT to apt-get alone for a safe stop, and what happens
+/// after it ends (the repair after a forced stop, the triggers a graceful one left, dpkg's
+/// final state).
+struct APTTranslator: LineTranslator {
+    let plan: APTPlan
+    let aptGet: String
+
+    /// The least time between two hand-overs of apt's lines to the job: apt and dpkg write a
+    /// package's lines in a dozen small writes, each a wake-up of the poller, and handing each
+    /// on woke the job's delivery thread as often (most of installtop's CPU during a
+    /// transaction). It paces the reading too (`ChildSinks.afterReadsInterval`): 25 ms, less
+    /// than the monitor's frame interval (33 ms), took installtop's share of a 200-package
+    /// install from 2.1–3.5 % of apt's and dpkg's CPU (10 ms) to 1.5–1.7 %. The reports of a
+    /// stop request queued behind held lines wait at most as long; a flood is not held back.
+    static var handOnInterval: Duration { .milliseconds(25) }
+
+    /// The state apt's lines start from: `rebootListBefore` is the reboot list before apt
+    /// started, read now when not known.
+    func initialState(rebootListBefore: Set<String>? = nil) -> APTRunState {
+        APTRunState(plan: plan, rebootListBefore: rebootListBefore ?? Self.rebootList(at: plan.environment.rebootPackagesPath))
+    }
+
+    // MARK: - LineTranslator
+
+    /// A Status-Fd line the tracker could not read is counted on the job.
+    func translate(_ lines: ArraySlice<ToolLine>, in run: inout APTRunState, into reports: inout [DriverReport]) {
+        // Read once for all the lines taken together: they were all printed before it is read,
+        // so it says the same to each, and a `stat` per finished package was a tenth of the
+        // cost of a flood of Status-Fd lines.
+        var rebootList: Set<String>?
+        let readRebootList = { [plan] in
+            if let rebootList { return rebootList }
+            let read = Self.rebootList(at: plan.environment.rebootPackagesPath)
+            rebootList = read
+            return read
+        }
+        for line in lines {
+            if let stream = line.stream {
+                run.outputLine(line.text, on: stream, into: &reports)
+                continue
+            }
+            let ignoredBefore = run.tracker.ignoredLines
+            run.statusLine(line.text, rebootList: readRebootList, into: &reports)
+            reports += repeatElement(.ignoredLine, count: run.tracker.ignoredLines - ignoredBefore)
+        }
+    }
+
+    func stopRequested(in run: inout APTRunState) -> [DriverReport] {
+        run.requestStop()
+    }
+
+    /// SIGINT to apt-get alone: it finishes the package it is on and starts no other
+    /// (PACKAGES.md); SIGTERM would leave dpkg's database interrupted.
+    func askToStop(_ process: ChildProcess) {
+        process.interrupt()
+    }
+
+    /// Repairs after a forced stop (or runs the triggers a graceful one left pending), reads
+    /// dpkg's final state, then settles every package from it.
+    func finish(after outcome: UpdateRunOutcome, killed: [ProcessTree.Member]?, runner: LineDriverRunner<APTTranslator>) {
+        // What the kill cut is known only now that everything apt said before it died has been
+        // read: under load its Status-Fd lines may still have been in the pipe at the kill. The
+        // package it was on, or, when apt was past every package (in trigger processing), the
+        // last one it finished, whose success is still held back: the repair is shown on it.
+        // (The poller took every line before the outcome settled; `deliver` takes any left.)
+        // The cut packages get their verdicts at the end, from dpkg's state after the repair.
+        let (cut, cutAfter) = runner.deliver { run -> ([DriverReport], ([Int], (index: Int, verdict: DriverVerdict)?)) in
+            guard killed != nil else { return ([], ([], nil)) }
+            let cut = run.inFlight
+            for index in cut { _ = run.markFinished(index) }
+            return ([], (cut, cut.isEmpty ? run.takeHeld() : nil))
+        }
+        var forcedStop: APTForcedStop?
+        if let killed {
+            forcedStop = repair(cut: cut, after: cutAfter, killed: killed, runner: runner)
+        } else if let last = runner.deliver({ run in ([], run.stopRequested ? run.takeHeld() : nil) }) {
+            runPendingTriggers(after: last, runner: runner)
+        }
+        let finalStates = APTPackageState.query(administrativeDirectory: plan.environment.administrativeDirectory)
+        let rebootList = Self.rebootList(at: plan.environment.rebootPackagesPath)
+        runner.deliver { $0.aptEnded(outcome, plan: plan, finalStates: finalStates, rebootList: rebootList, forcedStop: forcedStop) }
+    }
+
+    // MARK: - After apt
+
+    /// After a forced stop (rule 25), as visible steps of the cut package (or, when apt was
+    /// past every package, in trigger processing, of the last one it finished): dpkg's state
+    /// right after the kill, then `APTRepair`'s `dpkg --configure -a`, `apt-get -f install`
+    /// and checks. Every package is settled afterwards from dpkg's state then
+    /// (`APTRunState.aptEnded`), told apart from the state the kill left.
+    private func repair(cut: [Int], after finished: (index: Int, verdict: DriverVerdict)?, killed: [ProcessTree.Member],
+                        runner: LineDriverRunner<APTTranslator>) -> APTForcedStop {
+        let names = killed.map { "\($0.name) (\($0.pid))" }.joined(separator: ", ")
+        // With nothing cut or held, the last package apt finished keeps the lines (output after
+        // its verdict).
+        let target = cut.first ?? finished?.index ?? runner.deliver { run in ([], run.lastFinished) }
+        let repair = APTRepair(environment: plan.environment, aptGet: aptGet) { report in
+            Self.sayRepair(report, on: target, runner: runner)
+        }
+        if let target {
+            runner.deliver { _ in [.update(index: target, .output(.stdout, "installtop: killed \(names.isEmpty ? "apt-get" : "apt-get, " + names)"))] }
+        }
+        // SIGKILL is not death: a dpkg still dying holds its database lock, and the repair
+        // would find it locked.
+        Self.waitUntilGone(killed, timeout: .seconds(30))
+        // What the kill left, before the repair changes it: results keep the two apart.
+        let statesAfterKill = APTPackageState.query(administrativeDirectory: plan.environment.administrativeDirectory)
+        if let target {
+            let left = plan.changes.filter { !(statesAfterKill[$0.package] ?? .notInstalled).isUntouched(by: $0) }
+                .map { "\($0.package) \((statesAfterKill[$0.package] ?? .notInstalled).description)" }
+            if !left.isEmpty {
+                runner.deliver { _ in [.update(index: target, .output(.stdout, "installtop: right after the kill dpkg had " + left.joined(separator: ", ")))] }
+            }
+        }
+        let repaired = repair.afterForcedStop()
+        return APTForcedStop(cut: cut, finishedBeforeKill: finished, statesAfterKill: statesAfterKill, repair: repaired)
+    }
+
+    /// After a graceful stop, on the last package apt finished: the triggers apt would have
+    /// run at its end, by `APTRepair.pendingTriggers`.
+    private func runPendingTriggers(after last: (index: Int, verdict: DriverVerdict), runner: LineDriverRunner<APTTranslator>) {
+        let repair = APTRepair(environment: plan.environment, aptGet: aptGet) { report in
+            Self.sayRepair(report, on: last.index, runner: runner)
+        }
+        let outcome = repair.pendingTriggers()
+        runner.deliver { _ in [.updateFinished(index: last.index, APTRunState.verdict(last.verdict, repair: outcome, after: "apt stopped before its pending triggers"))] }
+    }
+
+    /// One thing a repair said, on update `index`. Its status texts, each step and the
+    /// outcome, are the job's too: a repair acts on the whole root, also when the kill landed
+    /// where no package was in flight (in trigger processing, between dpkg runs), and its
+    /// outcome stays the job's last word.
+    private static func sayRepair(_ report: UpdateReport, on index: Int?, runner: LineDriverRunner<APTTranslator>) {
+        runner.deliver { run in
+            var reports: [DriverReport] = index.map { [.update(index: $0, report)] } ?? []
+            if case .message(let text) = report { reports += run.repairSaid(text) }
+            return reports
+        }
+    }
+
+    // MARK: - Helpers
+
+    /// The package names in Debian's `reboot-required.pkgs` list; empty when there is none.
+    static func rebootList(at path: String) -> Set<String> {
+        // Read after every package: most of the time there is no list, which `stat` says far
+        // more cheaply than Foundation's failed read (an error built and cast each time).
+        var status = stat()
+        guard stat(path, &status) == 0,
+              let text = try? String(contentsOfFile: path, encoding: .utf8) else { return [] }
+        return Set(text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
+    }
+
+    /// Blocks until every one of `members` has exited (no such process, or a zombie whose
+    /// locks and files are closed), or `timeout` passes.
+    private static func waitUntilGone(_ members: [ProcessTree.Member], timeout: Duration) {
+        let deadline = ContinuousClock.now + timeout
+        func alive(_ pid: pid_t) -> Bool {
+            guard Glibc.kill(pid, 0) == 0 || errno == EPERM else { return false }
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { return false }
+            return stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).first != "Z"
+        }
+        while members.contains(where: { alive($0.pid) }), ContinuousClock.now < deadline {
+            usleep(10_000)
+        }
+    }
+}

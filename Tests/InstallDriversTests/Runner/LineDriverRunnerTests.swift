@@ -1,0 +1,94 @@
+@testable import InstallDrivers
+import InstallEngine
+import Synchronization
+import Testing
+
+/// `LineDriverRunner` with a translator of a few lines: what a new line-driven kind gets
+/// without writing any plumbing of its own.
+struct LineDriverRunnerTests {
+    /// Each line becomes an output report of update 0 naming its stream; `finish` says the end.
+    struct EchoTranslator: LineTranslator {
+        typealias State = Int
+
+        func translate(_ lines: ArraySlice<ToolLine>, in count: inout Int, into reports: inout [DriverReport]) {
+            for line in lines {
+                count += 1
+                reports.append(.update(index: 0, .output(.stdout, "\(line.stream.map { "\($0)" } ?? "fd3"): \(line.text)")))
+            }
+        }
+
+        func stopRequested(in count: inout Int) -> [DriverReport] {
+            [.update(index: 0, .message("stopping after \(count) lines"))]
+        }
+
+        func askToStop(_ process: ChildProcess) {
+            process.terminate()
+        }
+
+        func finish(after outcome: UpdateRunOutcome, killed: [ProcessTree.Member]?, runner: LineDriverRunner<EchoTranslator>) {
+            runner.deliver { count in [.jobMessage("ended after \(count) lines: \(outcome.summary)\(killed == nil ? "" : ", killed")")] }
+        }
+    }
+
+    private static func start(_ script: String, reporter: RecordingDriverReporter) -> LineDriverRunner<EchoTranslator> {
+        LineDriverRunner.start(ChildSpec(command: .shell(script)), backend: ProcessBackend(), translator: EchoTranslator(), state: 0,
+                               reporter: reporter)
+    }
+
+    private static func texts(_ reports: [DriverReport]) -> [String] {
+        reports.map { report in
+            switch report {
+            case .update(_, .output(_, let text)): return text
+            case .update(_, .message(let text)): return "message: " + text
+            case .jobMessage(let text?): return text
+            default: return "\(report)"
+            }
+        }
+    }
+
+    @Test func everyLineIsTranslatedInOrderAndTheEndComesAfterThem() async {
+        let reporter = RecordingDriverReporter()
+        let runner = Self.start("echo one; echo two >&3; echo three >&2; exit 3", reporter: reporter)
+        let ended = Mutex<[DriverReport]?>(nil)
+        runner.whenEnded { _ in ended.withLock { $0 = reporter.reports.withLock { $0 } } }
+        #expect(await runner.outcome == .exited(3))
+        #expect(await eventually { ended.withLock { $0 != nil } })
+        // stdout, stderr and fd 3 are separate pipes: their lines keep their order within each.
+        let texts = Self.texts(ended.withLock { $0 } ?? [])
+        #expect(Set(texts.dropLast()) == ["stdout: one", "fd3: two", "stderr: three"])
+        #expect(texts.last == "ended after 3 lines: exited with status 3")
+    }
+
+    @Test func aStopIsSaidAfterTheLinesBeforeItThenAskedOfTheProcess() async {
+        let reporter = RecordingDriverReporter()
+        let runner = Self.start("echo ready; exec sleep 30", reporter: reporter)
+        #expect(await eventually { Self.texts(reporter.reports.withLock { $0 }).contains("stdout: ready") })
+        runner.stopAtSafePoint()
+        let outcome = await runner.outcome
+        #expect(outcome != .exited(0))
+        let texts = Self.texts(reporter.reports.withLock { $0 })
+        #expect(texts.first == "stdout: ready")
+        #expect(texts.dropFirst().first == "message: stopping after 1 lines")
+        #expect(texts.last?.hasPrefix("ended after 1 lines") == true)
+    }
+
+    @Test func aKillIsToldToTheEnd() async {
+        let reporter = RecordingDriverReporter()
+        let runner = Self.start("echo ready; exec sleep 30", reporter: reporter)
+        #expect(await eventually { !reporter.reports.withLock { $0 }.isEmpty })
+        runner.kill()
+        _ = await runner.outcome
+        #expect(Self.texts(reporter.reports.withLock { $0 }).last?.hasSuffix(", killed") == true)
+    }
+
+    @Test func aCommandThatCannotStartEndsThroughTheTranslator() async {
+        let reporter = RecordingDriverReporter()
+        let runner = LineDriverRunner.start(ChildSpec(command: .argv(["/nonexistent/tool"])), backend: ProcessBackend(),
+                                            translator: EchoTranslator(), state: 0, reporter: reporter)
+        guard case .failedToStart = await runner.outcome else {
+            Issue.record("expected a failure to start")
+            return
+        }
+        #expect(Self.texts(reporter.reports.withLock { $0 }).last?.hasPrefix("ended after 0 lines") == true)
+    }
+}
