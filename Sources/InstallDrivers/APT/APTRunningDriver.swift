@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import InstallEngine
+import RestartScan
 import Synchronization
 
 /// One apt-get transaction as it runs: its process, the pure `APTRunState` its lines go
@@ -297,9 +298,8 @@ final class APTRunningDriver: RunningDriver {
         let deadline = ContinuousClock.now + timeout
         func alive(_ pid: pid_t) -> Bool {
             guard Glibc.kill(pid, 0) == 0 || errno == EPERM else { return false }
-            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-                  let close = stat.lastIndex(of: ")") else { return false }
-            return stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).first != "Z"
+            guard let stat = ProcFS().stat(of: pid) else { return false }
+            return stat.state != "Z"
         }
         while members.contains(where: { alive($0.pid) }), ContinuousClock.now < deadline {
             usleep(10_000)

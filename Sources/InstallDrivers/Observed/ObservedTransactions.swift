@@ -2,6 +2,7 @@ import Dispatch
 import EngineWire
 import Foundation
 import InstallEngine
+import RestartScan
 import Synchronization
 
 /// Every transaction the hooks report (rules 28–31), by the process that runs it: each becomes
@@ -112,7 +113,7 @@ public final class ObservedTransactions: Sendable {
     /// The arguments of the dpkg the status lines come from (a small read of `/proc`): the
     /// relay's `dpkg`, else the initiator when it is dpkg run by hand.
     private static func dpkgArguments(_ dpkg: Int32?, _ initiator: ObservedInitiator) -> [String] {
-        if let dpkg { return LockHolder.commandLine(of: dpkg) }
+        if let dpkg { return ProcFS().commandLine(of: dpkg) }
         return initiator.program == "dpkg" ? initiator.commandLine : []
     }
 
@@ -200,19 +201,14 @@ public final class ObservedTransactions: Sendable {
 
     /// Whether the process still runs (same pid and start time, not a zombie).
     static func isRunning(_ initiator: ObservedInitiator) -> Bool {
-        guard let text = try? String(contentsOfFile: "/proc/\(initiator.pid)/stat", encoding: .utf8),
-              let close = text.lastIndex(of: ")") else { return false }
-        let fields = text[text.index(after: close)...].split(separator: " ")
-        guard fields.count > 19 else { return false }
-        return fields[0] != "Z" && fields[0] != "X" && (initiator.startTicks == 0 || UInt64(fields[19]) == initiator.startTicks)
+        guard let stat = ProcFS().stat(of: initiator.pid) else { return false }
+        return !stat.isDead && (initiator.startTicks == 0 || stat.startTicks == initiator.startTicks)
     }
 
     /// Whether `pid` is still a live dpkg.
     static func isDpkgRunning(_ pid: Int32) -> Bool {
-        guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = text.lastIndex(of: ")") else { return false }
-        let state = text[text.index(after: close)...].split(separator: " ").first
-        return text.contains("(dpkg)") && state != "Z" && state != "X"
+        guard let stat = ProcFS().stat(of: pid) else { return false }
+        return stat.command == "dpkg" && !stat.isDead
     }
 
     /// dpkg's database as the initiator's command line names it (`--admindir=`, `--root=`), else
