@@ -25,6 +25,8 @@ public final class ObservedTransactions: Sendable {
         /// A `DpkgLogWatcher` feeds its job: its end waits for the watcher's `logEnded`, so the
         /// lines dpkg wrote last (a package named last, its final phases) come before it.
         var logFollows = false
+        /// Lines the relay said it dropped before there was a job to count them on.
+        var dropped = 0
     }
 
     private let queue: JobQueue
@@ -52,6 +54,8 @@ public final class ObservedTransactions: Sendable {
         let key = Self.key(initiator)
         _ = entry(key, initiator)
         entries.withLock { $0[key]?.hooked = true }
+        // Counted before this message's own lines: they were dropped before it was sent.
+        if report.dropped > 0 { countDropped(report.dropped, key) }
         switch report.event {
         case .begin:
             break
@@ -110,6 +114,19 @@ public final class ObservedTransactions: Sendable {
                       name: initiator.jobName + " (from dpkg's log, plan partial: `installtop hooks install` shows the whole plan)")
     }
 
+    /// Counts `count` dropped lines on the job of `key`, or keeps them for the job until there
+    /// is one (a plan message dropped, the status lines arriving first).
+    private func countDropped(_ count: Int, _ key: String) {
+        let transaction = entries.withLock { entries -> ObservedTransaction? in
+            guard let transaction = entries[key]?.transaction else {
+                entries[key]?.dropped += count
+                return nil
+            }
+            return transaction
+        }
+        transaction?.receive(droppedLines: count)
+    }
+
     /// The arguments of the dpkg the status lines come from (a small read of `/proc`): the
     /// relay's `dpkg`, else the initiator when it is dpkg run by hand.
     private static func dpkgArguments(_ dpkg: Int32?, _ initiator: ObservedInitiator) -> [String] {
@@ -165,7 +182,12 @@ public final class ObservedTransactions: Sendable {
         }
         guard (try? queue.submit(name: name, operation: operation, updates: updates, driver: ObservedJobDriver(transaction: transaction),
                                  observedBy: initiator)) != nil else { return nil }
-        entries.withLock { $0[key]?.transaction = transaction }
+        let dropped = entries.withLock { entries -> Int in
+            entries[key]?.transaction = transaction
+            defer { entries[key]?.dropped = 0 }
+            return entries[key]?.dropped ?? 0
+        }
+        transaction.receive(droppedLines: dropped)
         return transaction
     }
 
