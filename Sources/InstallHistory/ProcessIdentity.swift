@@ -1,4 +1,4 @@
-import Foundation
+import RestartScan
 
 #if canImport(Glibc)
 import Glibc
@@ -33,14 +33,14 @@ public struct ProcessIdentity: Sendable, Hashable {
     /// The identity of this process.
     public static func current() -> ProcessIdentity {
         let pid = getpid()
-        return ProcessIdentity(pid: pid, startTime: ProcStat.read(pid: pid)?.startTime, bootID: currentBootID())
+        return ProcessIdentity(pid: pid, startTime: ProcFS().stat(of: pid)?.startTicks, bootID: ProcFS().bootID())
     }
 
     /// The identity of the running process `pid`, or `nil` when there is no such process
     /// (or it has already exited and is a zombie). Needs `/proc`.
     public static func of(pid: Int32) -> ProcessIdentity? {
-        guard let stat = ProcStat.read(pid: pid), !stat.isDead else { return nil }
-        return ProcessIdentity(pid: pid, startTime: stat.startTime, bootID: currentBootID())
+        guard let stat = ProcFS().stat(of: pid), !stat.isDead else { return nil }
+        return ProcessIdentity(pid: pid, startTime: stat.startTicks, bootID: ProcFS().bootID())
     }
 
     /// Whether the process this identity names is still running.
@@ -49,18 +49,10 @@ public struct ProcessIdentity: Sendable, Hashable {
     /// identity comes from an earlier boot. Where `/proc` is missing (no start time recorded)
     /// only the pid's existence can be checked.
     public var isAlive: Bool {
-        if let bootID, let current = Self.currentBootID(), bootID != current { return false }
+        if let bootID, let current = ProcFS().bootID(), bootID != current { return false }
         guard let startTime else { return Self.pidExists(pid) }
-        guard let stat = ProcStat.read(pid: pid), !stat.isDead else { return false }
-        return stat.startTime == startTime
-    }
-
-    private static func currentBootID() -> String? {
-        guard let text = try? String(contentsOfFile: "/proc/sys/kernel/random/boot_id", encoding: .utf8) else {
-            return nil
-        }
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        return trimmed.isEmpty ? nil : trimmed
+        guard let stat = ProcFS().stat(of: pid), !stat.isDead else { return false }
+        return stat.startTicks == startTime
     }
 
     private static func pidExists(_ pid: Int32) -> Bool {

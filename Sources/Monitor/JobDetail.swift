@@ -90,13 +90,15 @@ struct JobDetail {
         self.lines = lines
     }
 
-    /// `failed · 2/4 updates done · 1 failed · 1 aborted`: the result people read for the job
-    /// (`JobState.shownResultCode`, as its row in the jobs pane) and its counts.
+    /// `failed · 2/4 updates done · 1 failed · 1 aborted · 2 lines dropped`: the result people
+    /// read for the job (`JobState.shownResultCode`, as its row in the jobs pane), its counts,
+    /// and once it has completed what it ignored or never received (`ignoredLinesText`).
     static func headline(job: JobState, counts: JobCounts, separator: String) -> Line {
         let code: OperationResultCode = job.shownResultCode ?? (job.phase == .queued ? .notStarted : .inProgress)
         var parts = [code.word, "\(counts.text) updates done"]
         if counts.failed > 0 { parts.append("\(counts.failed) failed") }
         if counts.aborted > 0 { parts.append("\(counts.aborted) aborted") }
+        if let ignored = job.result?.ignoredLinesText { parts.append(ignored) }
         return Line(text: parts.joined(separator: separator), role: MonitorRenderer.role(for: code))
     }
 

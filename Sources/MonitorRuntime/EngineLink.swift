@@ -24,7 +24,8 @@ public protocol EngineLink: Sendable {
     func submit(name: String, updates: [Update])
 
     /// Asks for the newest `limit` history rows; the answer comes back as `.historyLoaded` or
-    /// `.historyUnavailable`.
+    /// `.historyUnavailable`. Called on the monitor's thread: it returns at once and the rows
+    /// are read elsewhere (the view shows "loading…" until they come).
     func loadHistory(limit: Int)
 
     /// Stops delivering; the mailbox gets nothing more.

@@ -1,3 +1,4 @@
+import Dispatch
 import InstallEngine
 import Monitor
 import Synchronization
@@ -6,6 +7,10 @@ import Synchronization
 public final class LocalEngineLink: EngineLink {
     let queue: JobQueue
     let history: MonitorHistory
+    /// Where the history is read: SQLite may wait for the disk or another writer's lock, and
+    /// the monitor's thread must go on drawing and answering keys meanwhile. Serial, so two
+    /// quick `h` presses read one after the other, in order.
+    private let historyReader = DispatchQueue(label: "installtop.monitor.history")
     private let mailbox = Mutex<Mailbox?>(nil)
     private let subscription = Mutex<EventSubscription?>(nil)
 
@@ -44,8 +49,12 @@ public final class LocalEngineLink: EngineLink {
         }
     }
 
+    /// Reads the rows on `historyReader` and posts them; returns at once.
     public func loadHistory(limit: Int) {
-        mailbox.withLock { $0 }?.post(.monitor(history.load(limit: limit)))
+        guard let mailbox = mailbox.withLock({ $0 }) else { return }
+        historyReader.async { [history] in
+            mailbox.post(.monitor(history.load(limit)))
+        }
     }
 
     public func stop() {

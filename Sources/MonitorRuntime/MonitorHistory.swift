@@ -9,14 +9,15 @@ import Monitor
 /// What the monitor knows of the install history: where its `h` view reads rows from (or why
 /// it cannot) and the median durations its ETAs start from.
 public struct MonitorHistory: Sendable {
-    /// Where rows come from.
-    let source: HistorySource
+    /// The answer to the monitor's `.loadHistory(limit:)`: the newest `limit` rows, or why
+    /// there are none. It reads the disk, so it runs off the monitor's thread (`LocalEngineLink`).
+    let load: @Sendable (_ limit: Int) -> MonitorEvent
     /// Median seconds of the past successful runs, by update id.
     let medianDurations: [String: TimeInterval]
 
     /// Without a store: the view shows `reason`, ETAs come from live progress only.
     public static func off(_ reason: String) -> MonitorHistory {
-        MonitorHistory(source: .off(reason), medianDurations: [:])
+        MonitorHistory(medianDurations: [:]) { _ in .historyUnavailable(reason) }
     }
 
     /// Rows from `store`, and its median durations for `updateIDs` (each id once). At the first
@@ -34,26 +35,19 @@ public struct MonitorHistory: Sendable {
         } catch {
             onError(error)
         }
-        self.init(source: .store(store), medianDurations: medians)
-    }
-
-    private init(source: HistorySource, medianDurations: [String: TimeInterval]) {
-        self.source = source
-        self.medianDurations = medianDurations
-    }
-
-    /// The answer to the monitor's `.loadHistory(limit:)`: the newest `limit` rows, or why
-    /// there are none (history off, or the store's error).
-    func load(limit: Int) -> MonitorEvent {
-        switch source {
-        case .off(let reason):
-            return .historyUnavailable(reason)
-        case .store(let store):
+        self.init(medianDurations: medians) { limit in
             do {
                 return .historyLoaded(try store.entries(limit: limit).map(HistoryRow.init(entry:)))
             } catch {
                 return .historyUnavailable("history could not be read: \(error)")
             }
         }
+    }
+
+    /// Rows from `load` (`.historyLoaded` or `.historyUnavailable`), which may take as long as
+    /// it likes: the monitor shows "loading…" meanwhile. For tests and other sources than a store.
+    public init(medianDurations: [String: TimeInterval] = [:], load: @escaping @Sendable (_ limit: Int) -> MonitorEvent) {
+        self.load = load
+        self.medianDurations = medianDurations
     }
 }

@@ -1,5 +1,6 @@
 import CResidentCode
 import Glibc
+import RestartScan
 
 /// The code and read-only data of the program and its libraries that are mapped in memory.
 ///
@@ -29,14 +30,7 @@ public enum ResidentCode {
     /// Whether a debugger (or anything else) traces this process (`TracerPid` in its status);
     /// `true` when that cannot be read.
     private static func isTraced() -> Bool {
-        guard let file = fopen("/proc/self/status", "r") else { return true }
-        defer { fclose(file) }
-        var line = [CChar](repeating: 0, count: 256)
-        while fgets(&line, Int32(line.count), file) != nil {
-            let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            guard text.hasPrefix("TracerPid:") else { continue }
-            return Int(String(text.dropFirst("TracerPid:".count).filter(\.isNumber))) != 0
-        }
-        return true
+        guard let tracer = ProcFS().ownStatus()?.tracerPID else { return true }
+        return tracer != 0
     }
 }

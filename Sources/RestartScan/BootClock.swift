@@ -9,10 +9,8 @@ struct BootClock {
 
     /// The clock of the `/proc` at `procRoot`; `nil` when its `stat` has no `btime`.
     init?(procRoot: String) {
-        guard let line = FileMetadata.text(procRoot + "/stat")?.split(separator: "\n").first(where: { $0.hasPrefix("btime ") }),
-              let seconds = Double(line.dropFirst("btime ".count).trimmingWhitespace())
-        else { return nil }
-        bootTime = seconds
+        guard let seconds = ProcFS(root: procRoot).bootTime() else { return nil }
+        bootTime = Double(seconds)
         let ticks = sysconf(Int32(_SC_CLK_TCK))
         ticksPerSecond = ticks > 0 ? Double(ticks) : 100
     }

@@ -27,7 +27,7 @@ public struct RestartScanner: Sendable {
     public func scan() -> RestartAdvice {
         var state = ScanState(own: ProcessRoot.Key(folder: procRoot + "/self"))
         var advice = RestartAdvice()
-        let pids = FileMetadata.entries(of: procRoot).compactMap { Int32($0) }.sorted()
+        let pids = proc.pids().sorted()
         for pid in pids {
             switch scanProcess(pid, state: &state) {
             case .stale(let process) where process.root == nil: advice.processes.append(process)
@@ -86,10 +86,13 @@ public struct RestartScanner: Sendable {
         init(own: ProcessRoot.Key) { self.own = own }
     }
 
+    /// The `/proc` scanned, read through the one reader.
+    private var proc: ProcFS { ProcFS(root: procRoot) }
+
     private func scanProcess(_ pid: Int32, state: inout ScanState) -> Verdict {
-        let folder = procRoot + "/" + String(pid)
-        let command = FileMetadata.text(folder + "/comm")?.trimmingWhitespace() ?? ""
-        if let error = FileMetadata.contents(folder + "/maps", into: &state.buffer) {
+        let folder = proc.folder(of: pid)
+        let command = proc.command(of: pid) ?? ""
+        if let error = proc.maps(of: pid, into: &state.buffer) {
             return error.meansGone ? .current : .unreadable(UnreadableProcess(pid: pid, command: command, reason: error.description))
         }
         readMappings(&state)
@@ -104,7 +107,7 @@ public struct RestartScanner: Sendable {
             }
         }
         guard !files.isEmpty else { return .current }
-        if case .success(let target) = FileMetadata.link(folder + "/exe") {
+        if let target = proc.executable(of: pid) {
             let executable = place.resolve(target.hasSuffix(Self.deletedMark) ? String(target.dropLast(Self.deletedMark.count)) : target).path
             if let index = files.firstIndex(where: { $0.path == executable }), index > 0 {
                 files.insert(files.remove(at: index), at: 0)
@@ -112,7 +115,7 @@ public struct RestartScanner: Sendable {
         }
         let uid = FileMetadata.owner(of: folder) ?? 0
         if state.users[place.key] == nil { state.users[place.key] = UserNames.read(place.file("etc/passwd")) }
-        let cgroup = FileMetadata.text(folder + "/cgroup") ?? ""
+        let cgroup = proc.cgroup(of: pid) ?? ""
         var owner = ProcessOwner(cgroupFile: cgroup)
         if place.isScanned, Self.mayBeInitScriptService(owner),
            let service = initScriptOwner(of: pid, cgroup: cgroup, state: &state) {
@@ -183,12 +186,11 @@ public struct RestartScanner: Sendable {
         var current = pid
         // A bound, so that a /proc changing under the walk cannot keep it going.
         for _ in 0..<32 {
-            let folder = procRoot + "/" + String(current)
-            guard let stat = FileMetadata.text(folder + "/stat").flatMap(ProcessStat.init) else { return nil }
+            guard let stat = proc.stat(of: current) else { return nil }
             if let file = services.pidFile(naming: current), clock.seconds(afterBoot: stat.startTicks) <= file.modified + 1 {
                 return .initScript(name: file.script)
             }
-            guard stat.parent > 1, FileMetadata.text(procRoot + "/" + String(stat.parent) + "/cgroup") == cgroup else { return nil }
+            guard stat.parent > 1, proc.cgroup(of: stat.parent) == cgroup else { return nil }
             current = stat.parent
         }
         return nil

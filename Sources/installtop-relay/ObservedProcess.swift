@@ -1,4 +1,5 @@
 import Glibc
+import RestartScan
 
 /// The process an observed transaction belongs to, read from `/proc`: the apt front end (or
 /// `dpkg` run by hand, or unattended-upgrade) above the hook, with its command line, user,
@@ -29,25 +30,26 @@ struct ObservedProcess {
     /// the initiator. When the first process that is no shell is no known front end (a Python
     /// program using python-apt), that process is the initiator. `nil` when `/proc` is unreadable.
     static func initiator(ofParentOf pid: Int32) -> ObservedProcess? {
-        var current = ProcStat(pid: pid)?.parent ?? 0
-        var initiator: ProcStat?
+        let proc = ProcFS()
+        var current = proc.stat(of: pid)?.parent ?? 0
+        var initiator: ProcessStat?
         var dpkg: Int32 = 0
-        while current > 1, let stat = ProcStat(pid: current) {
-            if initiator == nil && shells.contains(stat.program) {
+        while current > 1, let stat = proc.stat(of: current) {
+            if initiator == nil && shells.contains(stat.command) {
                 current = stat.parent
                 continue
             }
-            if initiator != nil && !frontEnds.contains(stat.program) { break }
-            if stat.program == "dpkg" && dpkg == 0 { dpkg = stat.pid }
+            if initiator != nil && !frontEnds.contains(stat.command) { break }
+            if stat.command == "dpkg" && dpkg == 0 { dpkg = stat.pid }
             initiator = stat
-            if !frontEnds.contains(stat.program) { break }
+            if !frontEnds.contains(stat.command) { break }
             current = stat.parent
         }
         guard let initiator else { return nil }
-        let uid = ProcStat.realUID(of: initiator.pid)
+        let uid = proc.status(of: initiator.pid)?.realUID ?? 0
         return ObservedProcess(
-            pid: initiator.pid, startTicks: initiator.startTicks, program: initiator.program,
-            commandLine: ProcStat.commandLine(of: initiator.pid), uid: uid, user: userName(uid),
+            pid: initiator.pid, startTicks: initiator.startTicks, program: initiator.command,
+            commandLine: proc.commandLine(of: initiator.pid), uid: uid, user: userName(uid),
             terminal: initiator.terminal, dpkg: dpkg == initiator.pid ? 0 : dpkg)
     }
 

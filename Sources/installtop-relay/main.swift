@@ -7,8 +7,9 @@ import Glibc
 // logger that exits early kills dpkg with SIGPIPE), never waits for the engine (a missing,
 // slow or stopped engine means dropped lines), and always exits 0.
 //
-// A program of its own, importing only Glibc: it starts for every dpkg call, and installtop
-// itself (Foundation, GRDB, ArgumentParser) takes several times longer to start.
+// A program of its own, importing only Glibc and RestartScan (the one /proc reader, itself on
+// Glibc alone): it starts for every dpkg call, and installtop itself (Foundation, GRDB,
+// ArgumentParser) takes several times longer to start.
 
 signal(SIGPIPE, SIG_IGN)
 let arguments = RelayArguments(CommandLine.arguments.dropFirst())

@@ -143,6 +143,20 @@ struct EventCodingTests {
         #expect(try Self.roundTrip(none) == none)
     }
 
+    @Test("An observed job's dropped lines go out as `droppedLines` on job.completed, only when there are some, and come back")
+    func droppedLinesBothWays() throws {
+        var result = InstallationResult(resultCode: .succeeded, hResult: .ok, rebootRequired: false, updateResults: [])
+        result.droppedLines = 5
+        let dropped = EngineEvent(time: Self.time(5_000), kind: .jobCompleted(job: 3, result: result))
+        #expect(try Self.members(dropped)["droppedLines"] == .integer(5))
+        #expect(try Self.members(dropped)["ignoredLines"] == nil)
+        #expect(try Self.roundTrip(dropped) == dropped)
+        result.droppedLines = 0
+        let none = EngineEvent(time: Self.time(5_125), kind: .jobCompleted(job: 3, result: result))
+        #expect(try Self.members(none)["droppedLines"] == nil, "written as before when none were dropped")
+        #expect(try Self.roundTrip(none) == none)
+    }
+
     // MARK: - Names (PRODUCT.md, "JSON events")
 
     @Test func encodedNamesMatchTheContract() throws {

@@ -127,6 +127,24 @@ struct JobMachineDriverTests {
         #expect(job.machine.results.map(\.resultCode) == [.succeeded])
     }
 
+    @Test("Lines that never reached the driver are counted, running or not; nothing else changes; not once the job completed")
+    func droppedLines() {
+        var job = harness(["a"])
+        job.driver(.linesDropped(2))
+        job.driver(.updateStarted(index: 0))
+        job.driver(.linesDropped(3))
+        job.driver(.linesDropped(0))
+        #expect(job.machine.droppedLines == 5)
+        #expect(job.machine.malformedChannelLines == 0)
+        #expect(job.machine.driverProtocolErrors == 0)
+        #expect(job.changes == [.updateStarted(index: 0)], "nothing is announced")
+        job.driver(.updateFinished(index: 0, .succeeded))
+        job.driverEnded(.exited(0))
+        job.driver(.linesDropped(4))
+        #expect(job.machine.droppedLines == 5)
+        #expect(job.machine.results.map(\.resultCode) == [.succeeded])
+    }
+
     @Test("A driver that ends a job before some updates: only the updates not started get its verdict, as never started")
     func unstartedUpdatesFinished() {
         var job = harness(["a", "b", "c"])

@@ -80,16 +80,6 @@ final class RecoveryTests {
         #expect(recovered.first?.reason == "interrupted")
     }
 
-    @Test func procStatIsReadPastAProcessNameWithSpacesAndParentheses() throws {
-        let fields = (4...52).map(String.init).joined(separator: " ")
-        let line = "1234 (a) (b c) S \(fields)\n"
-        let stat = try #require(ProcStat.parse(line))
-        #expect(stat.state == "S")
-        #expect(stat.startTime == 22)
-        #expect(ProcStat.parse("1234 (x) Z 1 2\n") == nil)
-        #expect(ProcStat.parse("garbage") == nil)
-    }
-
     @Test func observedRowsAreSettledAsTheCallerSaysOthersAreInterrupted() throws {
         let gone = ProcessIdentity(pid: Int32.max, startTime: 1, bootID: nil)
         let apt = ObservedInitiator(pid: 812, startTicks: 93_412, program: "apt-get", commandLine: ["apt-get", "install", "lab-a"],

@@ -112,6 +112,7 @@ public enum EventCoding {
             if let advice = completion.result.restartAdvice { object.addRaw("restarts", RestartAdviceCoding.encode(advice)) }
             if completion.result.ignoredLines > 0 { object.add("ignoredLines", completion.result.ignoredLines) }
             if completion.result.protocolErrors > 0 { object.add("protocolErrors", completion.result.protocolErrors) }
+            if completion.result.droppedLines > 0 { object.add("droppedLines", completion.result.droppedLines) }
         case .jobCleanedUp(let cleanUp):
             object.add("event", "job.cleanedUp")
             object.add("job", cleanUp.job)
@@ -183,6 +184,7 @@ public enum EventCoding {
                 })
             result.ignoredLines = try object.optionalInt("ignoredLines") ?? 0
             result.protocolErrors = try object.optionalInt("protocolErrors") ?? 0
+            result.droppedLines = try object.optionalInt("droppedLines") ?? 0
             kind = .jobCompleted(job: try object.int("job"), result: result)
         case "job.cleanedUp":
             kind = .jobCleanedUp(job: try object.int("job"))

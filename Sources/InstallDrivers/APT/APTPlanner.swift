@@ -1,5 +1,6 @@
 import Foundation
 import InstallEngine
+import RestartScan
 import Synchronization
 
 /// Asks apt what an apt job will do, before anything runs (PRODUCT.md "Package jobs"): the
@@ -87,7 +88,7 @@ public enum APTPlanner {
     }
 
     private static func processName(_ pid: Int32) -> String? {
-        let name = (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+        let name = ProcFS().command(of: pid)
         return name?.isEmpty == false ? name : nil
     }
 }

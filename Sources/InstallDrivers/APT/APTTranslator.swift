@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import InstallEngine
+import RestartScan
 
 /// apt-get's side of a running apt job, on `LineDriverRunner`: its Status-Fd and output lines
 /// through the pure `APTRunState`, SIGINT to apt-get alone for a safe stop, and what happens
@@ -161,9 +162,8 @@ struct APTTranslator: LineTranslator {
         let deadline = ContinuousClock.now + timeout
         func alive(_ pid: pid_t) -> Bool {
             guard Glibc.kill(pid, 0) == 0 || errno == EPERM else { return false }
-            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-                  let close = stat.lastIndex(of: ")") else { return false }
-            return stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).first != "Z"
+            guard let stat = ProcFS().stat(of: pid) else { return false }
+            return stat.state != "Z"
         }
         while members.contains(where: { alive($0.pid) }), ContinuousClock.now < deadline {
             usleep(10_000)

@@ -69,6 +69,16 @@ public final class ObservedTransaction: Sendable {
         receive(lines.compactMap(DpkgStatusLine.init))
     }
 
+    /// `count` of dpkg's lines never reached the engine (the relay's `dropped`): counted with the
+    /// job's result. Nothing once the transaction is over, or for a count below 1.
+    public func receive(droppedLines count: Int) {
+        guard count > 0 else { return }
+        state.withLock { state in
+            guard !state.over else { return }
+            emit(.linesDropped(count), state: &state)
+        }
+    }
+
     /// dpkg's lines, parsed (from the relay or from dpkg's log), in order. `known` says more of a
     /// package than its name (dpkg's log gives versions), for one added to the job.
     public func receive(_ lines: [DpkgStatusLine], known: [PackageChange] = []) {

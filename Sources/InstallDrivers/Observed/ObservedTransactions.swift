@@ -2,6 +2,7 @@ import Dispatch
 import EngineWire
 import Foundation
 import InstallEngine
+import RestartScan
 import Synchronization
 
 /// Every transaction the hooks report (rules 28–31), by the process that runs it: each becomes
@@ -24,6 +25,8 @@ public final class ObservedTransactions: Sendable {
         /// A `DpkgLogWatcher` feeds its job: its end waits for the watcher's `logEnded`, so the
         /// lines dpkg wrote last (a package named last, its final phases) come before it.
         var logFollows = false
+        /// Lines the relay said it dropped before there was a job to count them on.
+        var dropped = 0
     }
 
     private let queue: JobQueue
@@ -51,6 +54,8 @@ public final class ObservedTransactions: Sendable {
         let key = Self.key(initiator)
         _ = entry(key, initiator)
         entries.withLock { $0[key]?.hooked = true }
+        // Counted before this message's own lines: they were dropped before it was sent.
+        if report.dropped > 0 { countDropped(report.dropped, key) }
         switch report.event {
         case .begin:
             break
@@ -109,10 +114,23 @@ public final class ObservedTransactions: Sendable {
                       name: initiator.jobName + " (from dpkg's log, plan partial: `installtop hooks install` shows the whole plan)")
     }
 
+    /// Counts `count` dropped lines on the job of `key`, or keeps them for the job until there
+    /// is one (a plan message dropped, the status lines arriving first).
+    private func countDropped(_ count: Int, _ key: String) {
+        let transaction = entries.withLock { entries -> ObservedTransaction? in
+            guard let transaction = entries[key]?.transaction else {
+                entries[key]?.dropped += count
+                return nil
+            }
+            return transaction
+        }
+        transaction?.receive(droppedLines: count)
+    }
+
     /// The arguments of the dpkg the status lines come from (a small read of `/proc`): the
     /// relay's `dpkg`, else the initiator when it is dpkg run by hand.
     private static func dpkgArguments(_ dpkg: Int32?, _ initiator: ObservedInitiator) -> [String] {
-        if let dpkg { return LockHolder.commandLine(of: dpkg) }
+        if let dpkg { return ProcFS().commandLine(of: dpkg) }
         return initiator.program == "dpkg" ? initiator.commandLine : []
     }
 
@@ -164,7 +182,12 @@ public final class ObservedTransactions: Sendable {
         }
         guard (try? queue.submit(name: name, operation: operation, updates: updates, driver: ObservedJobDriver(transaction: transaction),
                                  observedBy: initiator)) != nil else { return nil }
-        entries.withLock { $0[key]?.transaction = transaction }
+        let dropped = entries.withLock { entries -> Int in
+            entries[key]?.transaction = transaction
+            defer { entries[key]?.dropped = 0 }
+            return entries[key]?.dropped ?? 0
+        }
+        transaction.receive(droppedLines: dropped)
         return transaction
     }
 
@@ -200,19 +223,14 @@ public final class ObservedTransactions: Sendable {
 
     /// Whether the process still runs (same pid and start time, not a zombie).
     static func isRunning(_ initiator: ObservedInitiator) -> Bool {
-        guard let text = try? String(contentsOfFile: "/proc/\(initiator.pid)/stat", encoding: .utf8),
-              let close = text.lastIndex(of: ")") else { return false }
-        let fields = text[text.index(after: close)...].split(separator: " ")
-        guard fields.count > 19 else { return false }
-        return fields[0] != "Z" && fields[0] != "X" && (initiator.startTicks == 0 || UInt64(fields[19]) == initiator.startTicks)
+        guard let stat = ProcFS().stat(of: initiator.pid) else { return false }
+        return !stat.isDead && (initiator.startTicks == 0 || stat.startTicks == initiator.startTicks)
     }
 
     /// Whether `pid` is still a live dpkg.
     static func isDpkgRunning(_ pid: Int32) -> Bool {
-        guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = text.lastIndex(of: ")") else { return false }
-        let state = text[text.index(after: close)...].split(separator: " ").first
-        return text.contains("(dpkg)") && state != "Z" && state != "X"
+        guard let stat = ProcFS().stat(of: pid) else { return false }
+        return stat.command == "dpkg" && !stat.isDead
     }
 
     /// dpkg's database as the initiator's command line names it (`--admindir=`, `--root=`), else

@@ -1,4 +1,5 @@
 import Glibc
+import RestartScan
 
 /// What unattended-upgrade's own log says about the run a process is doing: the origins it is
 /// allowed to upgrade from and the packages it said it will upgrade. The log is the file the
@@ -35,17 +36,7 @@ public struct UnattendedUpgradeLog: Sendable, Hashable {
     }
 
     private static func openLog(of pid: Int32) -> String? {
-        guard let folder = opendir("/proc/\(pid)/fd") else { return nil }
-        defer { closedir(folder) }
-        var buffer = [CChar](repeating: 0, count: 4096)
-        while let entry = readdir(folder) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            let count = readlink("/proc/\(pid)/fd/\(name)", &buffer, buffer.count - 1)
-            guard count > 0 else { continue }
-            let target = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            if target.hasSuffix("/unattended-upgrades.log") { return target }
-        }
-        return nil
+        ProcFS().openFiles(of: pid).first { $0.hasSuffix("/unattended-upgrades.log") }
     }
 
     private static func tail(of path: String, bytes: Int) -> String? {

@@ -30,6 +30,10 @@ public enum DriverReport: Sendable, Hashable {
     /// or that name a package outside the plan): ignored, and counted with the job's ignored
     /// channel lines, which its result shows.
     case ignoredLine
+    /// Lines of the driver's tool that never reached the driver (an observed job's relay could
+    /// not deliver them: no engine listening at that moment, or its socket full), counted with
+    /// the job's result (`InstallationResult.droppedLines`); nothing else changes.
+    case linesDropped(Int)
     /// A line of the driver protocol the driver wrote that could not be read (not JSON, not a
     /// message of this version) or that named nothing of a plan, counted on this job (the one
     /// the driver spoke of last): ignored, and counted with the job's protocol errors (rule 22),

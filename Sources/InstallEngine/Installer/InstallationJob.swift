@@ -70,6 +70,8 @@ public final class InstallationJob: Sendable {
 
     /// How many progress-channel lines of this job could not be understood (ignored).
     public var malformedChannelLines: Int { runner.state.withLock { $0.machine.malformedChannelLines } }
+    /// Lines of its driver's tool that never reached the driver (`JobMachine.droppedLines`).
+    public var droppedLines: Int { runner.state.withLock { $0.machine.droppedLines } }
 
     /// How many driver reports were about an update outside the plan or out of its lifecycle
     /// (ignored, rule 22).

@@ -21,6 +21,7 @@ extension JobMachine {
         case .jobProgress(let percent): driverJobProgress(percent, into: &actions)
         case .jobMessage(let text): driverJobMessage(text, into: &actions)
         case .ignoredLine: driverIgnoredLine()
+        case .linesDropped(let count): driverLinesDropped(count)
         case .protocolError: driverProtocolError()
         }
     }
@@ -117,6 +118,14 @@ extension JobMachine {
     private mutating func driverIgnoredLine() {
         guard !isCompleted else { return }
         countIgnoredLine()
+    }
+
+    /// Lines of the driver's tool were lost before the driver (`DriverReport.linesDropped`):
+    /// counted; nothing else changes. Nothing is counted once the job has completed, nor a
+    /// count below 1.
+    private mutating func driverLinesDropped(_ count: Int) {
+        guard !isCompleted, count > 0 else { return }
+        droppedLines += count
     }
 
     /// The driver wrote a line that was not its protocol, or that named nothing of the plan:

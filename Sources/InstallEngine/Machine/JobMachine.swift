@@ -67,6 +67,8 @@ public struct JobMachine: Sendable {
     public private(set) var malformedChannelLines = 0
     /// Driver reports about an update outside the plan or out of its lifecycle (rule 22).
     public private(set) var driverProtocolErrors = 0
+    /// Lines of the driver's tool that never reached it (`DriverReport.linesDropped`).
+    public internal(set) var droppedLines = 0
     /// The highest figure a driver gave for the whole job (`driverJobProgress`), 0 before one.
     private(set) var driverJobPercent = 0.0
     /// The driver's status text for the whole job (`driverJobMessage`); `nil` when it has none.

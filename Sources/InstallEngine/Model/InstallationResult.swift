@@ -18,6 +18,11 @@ public struct InstallationResult: Sendable, Hashable {
     /// Driver reports about an update outside the plan or out of its lifecycle, ignored (rule
     /// 22); 0 until the job completes.
     public var protocolErrors = 0
+    /// Lines the driver's tool wrote that never reached the driver: for an observed job, dpkg's
+    /// status lines the hooks' relay could not deliver (no engine listening at that moment, or
+    /// its socket full; it counts them and says so in its next message that gets through).
+    /// 0 until the job completes.
+    public var droppedLines = 0
 
     public init(
         resultCode: OperationResultCode,

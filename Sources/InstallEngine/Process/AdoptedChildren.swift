@@ -1,5 +1,6 @@
 import CPosixSpawn
 import Glibc
+import RestartScan
 import Synchronization
 
 /// The processes an update leaves behind when it ends or is killed (a `sleep` whose shell died
@@ -55,51 +56,15 @@ public enum AdoptedChildren {
 
     /// This process's children, from `/proc/PID/stat` (field 4, the parent).
     private static func children() -> [pid_t] {
-        guard let directory = opendir("/proc") else { return [] }
-        defer { closedir(directory) }
-        let me = getpid()
-        var found: [pid_t] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            guard let pid = pid_t(name), let fields = statFields(pid), fields.count > 1, pid_t(fields[1]) == me else { continue }
-            found.append(pid)
-        }
-        return found
+        ProcFS().children(of: getpid())
     }
 
     /// Whether `pid` is on its way out: exiting (`PF_EXITING` in its flags) or with SIGKILL
     /// pending, for itself or its thread group.
     private static func isDying(_ pid: pid_t) -> Bool {
-        guard let fields = statFields(pid) else { return false }
-        // Fields after the command: state (0), ppid (1) … flags (6).
-        if fields.count > 6, let flags = UInt64(fields[6]), flags & 0x4 != 0 { return true }
-        guard let status = text(of: "/proc/\(pid)/status") else { return false }
-        let killBit: UInt64 = 1 << (UInt64(SIGKILL) - 1)
-        for line in status.split(separator: "\n") where line.hasPrefix("SigPnd:") || line.hasPrefix("ShdPnd:") {
-            let mask = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).last.flatMap { UInt64($0, radix: 16) } ?? 0
-            if mask & killBit != 0 { return true }
-        }
-        return false
-    }
-
-    /// The fields of `/proc/PID/stat` after the command's closing parenthesis.
-    private static func statFields(_ pid: pid_t) -> [Substring]? {
-        guard let text = text(of: "/proc/\(pid)/stat"), let close = text.lastIndex(of: ")") else { return nil }
-        return text[text.index(after: close)...].split(separator: " ")
-    }
-
-    private static func text(of path: String) -> String? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = read(descriptor, &buffer, buffer.count)
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { break }
-            bytes.append(contentsOf: buffer[0..<count])
-        }
-        return String(decoding: bytes, as: UTF8.self)
+        let proc = ProcFS()
+        guard let stat = proc.stat(of: pid) else { return false }
+        if stat.isExiting { return true }
+        return proc.status(of: pid)?.isPending(SIGKILL) ?? false
     }
 }

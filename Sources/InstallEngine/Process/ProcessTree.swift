@@ -1,9 +1,5 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import Glibc
+import RestartScan
 
 /// The descendants of a process, read from `/proc`: what a forced stop of a driver must kill,
 /// wherever their session (apt's dpkg on its pty, maintainer scripts under it).
@@ -15,18 +11,17 @@ public enum ProcessTree {
     /// One process of the tree.
     public struct Member: Sendable, Hashable {
         public var pid: pid_t
-        /// The command name (`/proc/PID/comm`), e.g. `dpkg`.
+        /// The command name (`comm`, as `/proc/PID/stat` shows it), e.g. `dpkg`.
         public var name: String
     }
 
     /// Every descendant of `root` (not `root` itself), parents before children.
     public static func descendants(of root: pid_t) -> [Member] {
+        let proc = ProcFS()
         var children: [pid_t: [Member]] = [:]
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-        for entry in entries {
-            guard let pid = pid_t(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
-                  let parent = parent(inStat: stat) else { continue }
-            children[parent, default: []].append(Member(pid: pid, name: name(inStat: stat)))
+        for pid in proc.pids() {
+            guard let stat = proc.stat(of: pid) else { continue }
+            children[stat.parent, default: []].append(Member(pid: pid, name: stat.command))
         }
         var found: [Member] = []
         var queue = [root]
@@ -37,18 +32,5 @@ public enum ProcessTree {
             }
         }
         return found
-    }
-
-    /// `/proc/PID/stat` is `pid (comm) state ppid …`; the name may hold spaces and parentheses,
-    /// so the fields after it are read from the last `)`.
-    static func parent(inStat stat: String) -> pid_t? {
-        guard let close = stat.lastIndex(of: ")") else { return nil }
-        let fields = stat[stat.index(after: close)...].split(separator: " ")
-        return fields.count > 1 ? pid_t(fields[1]) : nil
-    }
-
-    static func name(inStat stat: String) -> String {
-        guard let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")"), open < close else { return "?" }
-        return String(stat[stat.index(after: open)..<close])
     }
 }

@@ -100,6 +100,7 @@ extension JobQueue {
             // What the job ignored is shown with its result (job.completed, status, the monitor).
             result.ignoredLines = job.malformedChannelLines
             result.protocolErrors = job.driverProtocolErrors
+            result.droppedLines = job.droppedLines
             self.jobDidComplete(id, result: result, slot: slot, scansRestarts: !descriptor.declaredByDriver)
         }
         let begin = descriptor.operation == .install ? installer.beginInstall : installer.beginUninstall

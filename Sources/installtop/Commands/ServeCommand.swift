@@ -1,6 +1,7 @@
 import ArgumentParser
 import EngineDaemon
 import InstallDrivers
+import RestartScan
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -38,7 +39,7 @@ struct ServeCommand: ParsableCommand {
 
     func run() throws {
         if systemdUnit {
-            let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+            let executable = ProcFS().ownExecutable() ?? CommandLine.arguments[0]
             StandardOutput.stdout.write(SystemdUnit.text(executable: executable))
             return
         }

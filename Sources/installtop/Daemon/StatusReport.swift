@@ -63,6 +63,7 @@ enum StatusReport {
                 if let advice = result.restartAdvice { object.addRaw("restarts", RestartAdviceCoding.encode(advice)) }
                 if result.ignoredLines > 0 { object.add("ignoredLines", result.ignoredLines) }
                 if result.protocolErrors > 0 { object.add("protocolErrors", result.protocolErrors) }
+                if result.droppedLines > 0 { object.add("droppedLines", result.droppedLines) }
             } else {
                 object.addNull("result")
             }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RestartScan
 
 /// `installtop hooks install`: writes the hook files (replacing installtop's own earlier ones).
 struct HooksInstallCommand: ParsableCommand {
@@ -49,7 +50,7 @@ struct HooksInstallCommand: ParsableCommand {
 
     /// `installtop-relay` in the folder of the running executable.
     static func defaultRelay() -> String {
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let executable = ProcFS().ownExecutable() ?? CommandLine.arguments[0]
         return (executable as NSString).deletingLastPathComponent + "/installtop-relay"
     }
 }
