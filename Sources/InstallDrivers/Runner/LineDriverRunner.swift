@@ -73,7 +73,11 @@ final class LineDriverRunner<Translator: LineTranslator>: RunningDriver {
         shared.withLock { $0.process = process }
         process.whenEnded { [self] outcome in
             // The translator's end may block (dpkg's commands): never on the poller's thread.
-            Thread.detachNewThread { [self] in end(after: outcome) }
+            // Named, or it would show in htop and ps -L as the poller it was started from.
+            Thread.detachNewThread { [self] in
+                Thread.current.name = "installtop-end"
+                end(after: outcome)
+            }
         }
     }
 
