@@ -36,6 +36,17 @@ struct ServeCommand: ParsableCommand {
         valueName: "file"))
     var aptConfig: String?
 
+    @Option(help: ArgumentHelp(
+        "Close a client that reads nothing at all for this many seconds while events wait for it (a stopped or hung monitor); one that reads, however slowly, is never closed.",
+        valueName: "seconds"))
+    var idleReaderTimeout = 120
+
+    func validate() throws {
+        guard idleReaderTimeout >= 1 else {
+            throw ValidationError("--idle-reader-timeout must be a whole number of seconds, 1 or more; got \(idleReaderTimeout)")
+        }
+    }
+
     func run() throws {
         if systemdUnit {
             let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
@@ -50,6 +61,7 @@ struct ServeCommand: ParsableCommand {
             throw ExitCode(ExitStatus.invalidUsage.rawValue)
         }
         throw ExitCode(ServeSession(socketPath: path, scheduling: scheduling, history: history,
-                                    dpkgLog: DpkgLogSource.resolve(aptConfig: aptConfig)).run())
+                                    dpkgLog: DpkgLogSource.resolve(aptConfig: aptConfig),
+                                    idleReaderTimeout: .seconds(idleReaderTimeout)).run())
     }
 }
