@@ -9,9 +9,10 @@ import DequeModule
 ///   cleaned up) and every item pushed with `pushKept` (a reply) is kept, in order.
 /// - Progress is coalesced per update, the newest winning: it replaces the update's progress
 ///   still waiting unless something else of the update (an output line kept) or of its job (a
-///   state change) was queued after that one; then it waits behind it. So no event moves
-///   across another of its update or a state change of its job, and an update's last progress
-///   always comes before its completion.
+///   state change) was queued after that one; then it waits behind it. So progress never moves
+///   across a state change of its job or a line of its update kept as it came, and an update's
+///   last progress always comes before its completion. (The newest lines kept after a count while
+///   summarising do not hold progress back: the update's newest progress may come before them.)
 /// - Output lines are kept while what waits stays within `limit` bytes. Past it the outbox
 ///   summarises until what waits has fallen to half the limit: an update's lines become one
 ///   count (`OutboxDelivery.linesNotShown`) in the place of the first line not kept, followed
