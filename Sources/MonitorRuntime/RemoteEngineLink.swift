@@ -108,10 +108,32 @@ public final class RemoteEngineLink: EngineLink {
                     break
                 }
             }
+            if !state.withLock({ $0.stopped }), Self.engineAnswers(on: client.path) {
+                // The engine runs on and answers: it closed this connection itself, which it
+                // does only to a client that read nothing for long (`serve --idle-reader-timeout`).
+                ending = "the engine on \(client.path) closed this monitor's connection and still runs: "
+                    + "it closes a client that reads nothing for a long time (2 minutes unless serve was told otherwise); was this monitor stopped?"
+            }
         } catch {
             ending = "lost the engine on \(client.path): \(error)"
         }
         if !state.withLock({ $0.stopped }) { mailbox.post(.linkLost(ending)) }
+    }
+
+    /// Whether an engine on `path` accepts a new connection and answers a request (even with a
+    /// refusal) within 2 s: one that is stopping does not (it no longer reads), one that closed
+    /// a client does.
+    private static func engineAnswers(on path: String) -> Bool {
+        guard let probe = try? EngineClient(path: path) else { return false }
+        defer { probe.close() }
+        do throws(DaemonError) {
+            try probe.request(.durations(updateIDs: []), timeout: .seconds(2))
+            return true
+        } catch {
+            // A refusal (no history to ask) is an answer too.
+            if case .refused = error { return true }
+            return false
+        }
     }
 
     private func askDurations(_ ids: [String]) {

@@ -28,7 +28,9 @@ struct AttachEndToEndTests {
 
     /// Starts `serve` on `engine.sock` in `folder` (made 0700) and submits one job of one
     /// update that runs `script`; returns the serve process.
-    private func serveOneJob(_ name: String, update: String, script: String, in folder: EndToEndFolder) async throws -> InstalltopChild {
+    private func serveOneJob(
+        _ name: String, update: String, script: String, in folder: EndToEndFolder, serveArguments: [String] = []
+    ) async throws -> InstalltopChild {
         chmod(folder.url.path, 0o700)
         let socket = folder.path("engine.sock")
         try folder.write("\(update).sh", script, executable: true)
@@ -40,7 +42,8 @@ struct AttachEndToEndTests {
             """)
         // The dpkg of an empty private root: an apt run on the host is no job of this engine.
         let quietAPT = try APTTestRoot(folder: folder.path("quiet-apt"))
-        let serve = try InstalltopChild(["serve", "--socket", socket, "--no-history", "--apt-config", quietAPT.configuration], in: folder)
+        let serve = try InstalltopChild(
+            ["serve", "--socket", socket, "--no-history", "--apt-config", quietAPT.configuration] + serveArguments, in: folder)
         #expect(await EndToEndFolder.eventually { serve.stderr.contains("serving on \(socket)") }, "serve started: \(serve.stderr)")
         let submitted = try await InstalltopChild.run(["submit", folder.path("manifest.yaml"), "--socket", socket], in: folder)
         #expect(submitted.status == 0, "\(submitted.stderr)")
@@ -129,6 +132,35 @@ struct AttachEndToEndTests {
             if !finished { try await Task.sleep(for: .milliseconds(50)) }
         }
         #expect(finished, "the job completed after its monitor was killed")
+        kill(serve.pid, SIGTERM)
+        #expect(await serve.finish() == 0, "\(serve.stderr)")
+    }
+
+    @Test func aStoppedMonitorIsClosedByTheEngineAndSaysSoWhenItRunsAgain() async throws {
+        let folder = try EndToEndFolder()
+        defer { folder.remove() }
+        let socket = folder.path("engine.sock")
+        // Floods its output until the file `go` appears: events keep waiting for a stopped monitor.
+        let serve = try await serveOneJob("Flood job", update: "flood", script: """
+            #!/bin/sh
+            echo "progress 10 flooding" >&3
+            line=$(printf '%0200d' 0)
+            while [ ! -e '\(folder.path("go"))' ]; do yes "$line" | head -n 2000; sleep 0.01; done
+            """, in: folder, serveArguments: ["--idle-reader-timeout", "2"])
+
+        let monitor = try TmuxSession(home: folder.url, command: try attachCommand("monitor", socket: socket, in: folder))
+        defer { monitor.close() }
+        await monitor.waitForScreen("the running job") { $0.contains("Flood job") && $0.contains("flooding") }
+        let attach = Self.processes(withArguments: ["attach", "--socket", socket])
+        try #require(attach.count == 1, "the attach process was found: \(attach)")
+        kill(attach[0], SIGSTOP)
+        let closed = await EndToEndFolder.eventually { serve.stderr.contains("closed: it read nothing for 2 s") }
+        kill(attach[0], SIGCONT)
+        #expect(closed, "serve closed the stopped monitor: \(serve.stderr)")
+        #expect(await exitStatus("monitor", in: folder) == 1, "\(folder.read("monitor.err") ?? "")")
+        #expect(folder.read("monitor.err")?.contains("closed this monitor's connection and still runs") == true,
+                "\(folder.read("monitor.err") ?? "")")
+        try folder.write("go", "")
         kill(serve.pid, SIGTERM)
         #expect(await serve.finish() == 0, "\(serve.stderr)")
     }

@@ -32,7 +32,7 @@ struct HistoryLoadTests {
         }
         let link = LocalEngineLink(queue: JobQueue(backend: ProcessBackend()), history: history)
         let terminal = FakeTerminal()
-        let mailbox = try Mailbox(outputLimit: 1000)
+        let mailbox = try Mailbox()
         link.start(posting: mailbox)
         let state = MonitorState(width: 100, height: 30, now: Date())
         let themes = ThemeCatalog(userDirectory: "/nonexistent/installtop-tests").themes

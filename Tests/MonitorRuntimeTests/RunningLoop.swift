@@ -20,7 +20,7 @@ final class RunningLoop: Sendable {
     /// is the loop's `whenIdle` delay, and `idleActions` counts its runs.
     init(attached: Bool = false, clock: ManualClock? = nil, idleDelay: Duration? = nil) throws {
         link = FakeLink(jobsOutliveMonitor: attached)
-        let mailbox = try Mailbox(outputLimit: 1000)
+        let mailbox = try Mailbox()
         link.start(posting: mailbox)
         var initial = MonitorState(width: 100, height: 30, now: clock?.now ?? Date())
         initial.isAttached = attached

@@ -15,6 +15,8 @@ struct ClientConnection {
     /// More waits in its outbox, to be taken once `sending` is written: poll for POLLOUT so
     /// the loop comes back for it (no wake-up may be on its way).
     var outboxWaiting = false
+    /// The socket took bytes since the I/O loop last checked whether it reads (`ClientOutbox.stalled`).
+    var readSinceCheck = false
     /// The part of its snapshot still to send, while it is being sent.
     var snapshot: SnapshotCursor?
 

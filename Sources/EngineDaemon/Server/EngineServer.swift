@@ -11,7 +11,8 @@ import Synchronization
 /// One I/O thread serves every connection with `poll()`. Engine events are encoded once, on
 /// the engine's callback thread, and appended to each subscribed client's outbox; the I/O
 /// thread writes them. Nothing a client does can block the engine: commands are short, a
-/// client that stops reading is dropped once `ServerOptions.backlogLimit` bytes wait for it,
+/// client that falls behind has its progress coalesced and output summarised (`ClientOutbox`),
+/// one that reads nothing for `ServerOptions.idleReaderTimeout` while events wait is closed,
 /// and a line longer than `maximumLineLength` is skipped with an error reply.
 ///
 /// Only peers with the engine's effective uid are served (SO_PEERCRED); others get a
@@ -114,12 +115,12 @@ public final class EngineServer: Sendable {
             var touched = false
             for id in Array(shared.outboxes.keys) {
                 if case .none = shared.outboxes[id]!.subscription { continue }
-                // Queued, skipped, or dropped for its backlog: the I/O thread may have work.
+                // Queued or coalesced: the I/O thread may have work.
                 shared.outboxes[id]!.enqueue(event, line: line)
                 touched = true
             }
             if case .jobCleanedUp(let cleanUp) = event.kind, let replies = shared.repliesAfterCleanUp.removeValue(forKey: cleanUp.job) {
-                for reply in replies { _ = shared.outboxes[reply.client]?.enqueue(reply.line, isEvent: false) }
+                for reply in replies { shared.outboxes[reply.client]?.enqueueReply(reply.line) }
                 touched = true
             }
             return touched && Self.claimWake(&shared)
@@ -135,7 +136,7 @@ public final class EngineServer: Sendable {
         bytes.append(UInt8(ascii: "\n"))
         let mustWake = shared.withLock { shared -> Bool in
             guard shared.outboxes[id] != nil else { return false }
-            _ = shared.outboxes[id]!.enqueue(bytes, isEvent: false)
+            shared.outboxes[id]!.enqueueReply(bytes)
             return Self.claimWake(&shared)
         }
         if mustWake { wake() }

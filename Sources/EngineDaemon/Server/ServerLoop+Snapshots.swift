@@ -4,16 +4,15 @@ import InstallEngine
 extension ServerLoop {
     /// Starts sending `snapshot.begin`, the replay of the queue as the engine's events built
     /// it, and `snapshot.end` (`advanceSnapshots` sends the rest); live events that arrive
-    /// meanwhile wait and follow it, none lost or repeated. The snapshot does not count
-    /// towards the client's backlog limit.
+    /// meanwhile wait and follow it, none lost or repeated (coalesced and summarised, as for
+    /// a client that falls behind). The snapshot itself is sent whole.
     mutating func startSnapshot(for id: Int) {
         let model = server.shared.withLock { shared -> QueueModel? in
             guard shared.outboxes[id] != nil else { return nil }
-            shared.outboxes[id]!.subscription = .replaying(held: [])
-            shared.outboxes[id]!.limit = Int.max / 2
+            shared.outboxes[id]!.startSnapshot()
             var begin = Array(ServerMessage.snapshotBeginLine(jobs: shared.model.jobs.count).utf8)
             begin.append(UInt8(ascii: "\n"))
-            _ = shared.outboxes[id]!.enqueue(begin, isEvent: false)
+            shared.outboxes[id]!.enqueueSnapshot(begin)
             return shared.model
         }
         guard let model else { return }
@@ -37,16 +36,9 @@ extension ServerLoop {
                 bytes.append(contentsOf: ServerMessage.snapshotEndLine.utf8)
                 bytes.append(UInt8(ascii: "\n"))
             }
-            let backlogLimit = server.options.backlogLimit
             server.shared.withLock { shared in
-                guard var outbox = shared.outboxes[id] else { return }
-                _ = outbox.enqueue(bytes, isEvent: false)
-                if finished, case .replaying(let held) = outbox.subscription {
-                    outbox.subscription = .live
-                    outbox.limit = outbox.queuedBytes + held.count + backlogLimit
-                    _ = outbox.enqueue(held, isEvent: true)
-                }
-                shared.outboxes[id] = outbox
+                shared.outboxes[id]?.enqueueSnapshot(bytes)
+                if finished { shared.outboxes[id]?.finishSnapshot() }
             }
             connection.snapshot = finished ? nil : cursor
             connections[id] = connection

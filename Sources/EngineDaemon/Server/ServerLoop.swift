@@ -49,7 +49,11 @@ struct ServerLoop {
                 }
                 descriptors.append(pollfd(fd: connection.descriptor, events: Int16(events), revents: 0))
             }
-            _ = poll(&descriptors, nfds_t(descriptors.count), stopping ? 50 : acceptPausedUntil == nil ? -1 : 100)
+            // While bytes wait for a client that is not taking them, the loop comes back every
+            // second to see whether it has read nothing for too long.
+            let waiting = connections.values.contains { $0.outboxWaiting || $0.snapshot != nil }
+            let timeout: Int32 = stopping ? 50 : acceptPausedUntil != nil ? 100 : waiting ? 1_000 : -1
+            _ = poll(&descriptors, nfds_t(descriptors.count), timeout)
             if listening, descriptors[1].revents != 0 { acceptAll() }
             let offset = listening ? 2 : 1
             for (position, id) in ids.enumerated() {
@@ -67,42 +71,46 @@ struct ServerLoop {
     // MARK: - Output
 
     /// Empties the wake pipe, moves waiting bytes to connections that have finished their
-    /// last write, and closes dropped clients. Returns whether the server is stopping.
+    /// last write, and closes clients that read nothing for `idleReaderTimeout` while events
+    /// waited. Returns whether the server is stopping.
     private mutating func collectOutput() -> Bool {
         var bytes = [UInt8](repeating: 0, count: 256)
         while read(server.wakeRead, &bytes, bytes.count) > 0 {}
-        var drops: [(Int, String)] = []
+        var stalled: [Int] = []
+        let now = ContinuousClock.now
+        let patience = server.options.idleReaderTimeout
         let stopping = server.shared.withLock { shared -> Bool in
             shared.wakePending = false
-            for (id, var outbox) in shared.outboxes {
-                if let reason = outbox.dropReason {
-                    drops.append((id, reason))
+            for id in Array(shared.outboxes.keys) {
+                guard var connection = connections[id], var outbox = shared.outboxes.removeValue(forKey: id) else { continue }
+                defer { shared.outboxes[id] = outbox }
+                // Bytes the socket took count as reading, however few: only a client that reads
+                // nothing at all is closed.
+                if connection.readSinceCheck { outbox.consumerRead() }
+                connection.readSinceCheck = false
+                if outbox.stalled(now: now, patience: patience) {
+                    stalled.append(id)
                     continue
                 }
-                guard var connection = connections[id] else { continue }
-                connection.outboxWaiting = !outbox.pending.isEmpty && connection.sentCount < connection.sending.count
-                guard connection.sentCount == connection.sending.count, !outbox.pending.isEmpty else {
-                    connections[id] = connection
-                    continue
+                if connection.sentCount == connection.sending.count, outbox.hasPending {
+                    connection.sending = outbox.take()
+                    connection.sentCount = 0
                 }
-                swap(&connection.sending, &outbox.pending)
-                outbox.pending.removeAll(keepingCapacity: true)
-                connection.sentCount = 0
+                connection.outboxWaiting = outbox.hasPending
                 connections[id] = connection
-                shared.outboxes[id] = outbox
             }
             return shared.stopping
         }
-        for (id, reason) in drops { disconnect(id, reason: "dropped: \(reason)") }
+        for id in stalled {
+            disconnect(id, reason: "closed: it read nothing for \(patience.components.seconds) s while events waited for it")
+        }
         return stopping
     }
 
     /// Writes as much as each socket takes without blocking.
     private mutating func writeAll() {
-        var written: [Int: Int] = [:]
         for id in Array(connections.keys) {
             guard var connection = connections[id], connection.sentCount < connection.sending.count else { continue }
-            let before = connection.sentCount
             var failed = false
             while connection.sentCount < connection.sending.count {
                 let count = connection.sending.withUnsafeBytes { buffer in
@@ -111,6 +119,7 @@ struct ServerLoop {
                 }
                 if count > 0 {
                     connection.sentCount += count
+                    connection.readSinceCheck = true
                 } else if count < 0 && errno == EINTR {
                     continue
                 } else {
@@ -118,7 +127,6 @@ struct ServerLoop {
                     break
                 }
             }
-            written[id] = connection.sentCount - before
             if connection.sentCount == connection.sending.count {
                 connection.sending.removeAll(keepingCapacity: connection.sending.capacity <= 1 << 20)
                 connection.sentCount = 0
@@ -126,17 +134,6 @@ struct ServerLoop {
             connections[id] = connection
             if failed { disconnect(id, reason: nil) }
         }
-        guard !written.isEmpty else { return }
-        let mustWake = server.shared.withLock { shared -> Bool in
-            var caughtUp = false
-            for (id, count) in written {
-                shared.outboxes[id]?.queuedBytes -= count
-                if shared.outboxes[id]?.catchUp() == true { caughtUp = true }
-            }
-            // What catching up queued is collected on the next turn, which the wake starts.
-            return caughtUp && EngineServer.claimWake(&shared)
-        }
-        if mustWake { server.wake() }
     }
 
     // MARK: - Connections
@@ -170,8 +167,8 @@ struct ServerLoop {
             nextID += 1
             connections[id] = ClientConnection(
                 id: id, descriptor: descriptor, peer: peer, maximumLineLength: server.options.maximumLineLength)
-            let limit = server.options.backlogLimit
-            server.shared.withLock { $0.outboxes[id] = ClientOutbox(limit: limit) }
+            let summariseAfter = max(1, server.options.backlogLimit / 4)
+            server.shared.withLock { $0.outboxes[id] = ClientOutbox(summariseAfter: summariseAfter) }
         }
     }
 

@@ -4,9 +4,15 @@ import EngineWire
 public struct ServerOptions: Sendable {
     /// The socket's path; its directory must be writable by this user only.
     public var socketPath: String
-    /// A client this many bytes of live events behind (beyond its snapshot) is dropped, so a
-    /// client that stops reading costs bounded memory and never slows the engine.
+    /// How far behind a client may fall: past a quarter of this many bytes of live events
+    /// waiting for it, its progress is coalesced and its output lines summarised (a line saying
+    /// how many it did not get), so what waits for it stays bounded; every state change still
+    /// reaches it in order. A client that falls behind is never dropped for it.
     public var backlogLimit: Int
+    /// A subscriber that reads nothing at all for this long while events wait for it is closed
+    /// (logged as `closed: it read nothing for N s …`): a stopped or hung peer. One that reads,
+    /// however slowly, stays.
+    public var idleReaderTimeout: Duration
     /// Longer command lines are skipped and answered with `lineTooLong`.
     public var maximumLineLength: Int
     /// Where the engine says what happens (connections, refusals, drops): one line each.
@@ -19,12 +25,13 @@ public struct ServerOptions: Sendable {
     public var observed: ObservedSources
 
     public init(
-        socketPath: String, backlogLimit: Int = 8 << 20, maximumLineLength: Int = 8 << 20,
+        socketPath: String, backlogLimit: Int = 8 << 20, idleReaderTimeout: Duration = .seconds(120), maximumLineLength: Int = 8 << 20,
         log: @escaping @Sendable (String) -> Void = { _ in }, kinds: JobKinds = JobKinds(), observed: ObservedSources = ObservedSources()
     ) {
         self.observed = observed
         self.socketPath = socketPath
         self.backlogLimit = backlogLimit
+        self.idleReaderTimeout = idleReaderTimeout
         self.maximumLineLength = maximumLineLength
         self.log = log
         self.kinds = kinds

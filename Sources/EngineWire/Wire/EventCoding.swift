@@ -82,6 +82,8 @@ public enum EventCoding {
             object.add("index", output.index)
             object.add("stream", output.stream.rawValue)
             object.add("line", output.line)
+            // Only on the line that stands for lines a client did not get, so others are written as before.
+            if let notShown = output.notShown { object.add("notShown", notShown) }
         case .updateCompleted(let completion):
             object.add("event", "update.completed")
             object.add("job", completion.job)
@@ -158,7 +160,9 @@ public enum EventCoding {
                 jobMessage: try object.optionalString("jobMessage"))
         case "log":
             let stream = try object.name("stream", StandardStream.init(rawValue:), expected: "stdout or stderr")
-            kind = .output(job: try object.int("job"), index: try object.int("index"), stream: stream, line: try object.string("line"))
+            kind = .output(UpdateOutput(
+                job: try object.int("job"), index: try object.int("index"), stream: stream, line: try object.string("line"),
+                notShown: try object.optionalInt("notShown")))
         case "update.completed":
             // Without `startedAt` (an update that never started, or an older writer) the
             // duration is unknown rather than derived.

@@ -37,9 +37,9 @@ struct CallbackBatch {
     /// progress callback directly followed by another about the same update with the same
     /// status texts is not delivered: the later snapshot carries everything the earlier one
     /// said (the percents as they stand, the same texts); every text an update or the job shows
-    /// is still delivered. A consumer that is behind gets the latest figures anyway, from the
-    /// coalescing closest to it (the JSON events' and the daemon's `LatestPerUpdate`, the
-    /// monitor's mailbox).
+    /// is still delivered. This is not a subscriber's coalescing: a consumer that is behind
+    /// gets the latest figures from its own `SubscriberOutbox` (a daemon client, the monitor)
+    /// or the JSON writer's 50 ms limit.
     mutating func add(_ args: InstallationProgressChangedArgs, of job: InstallationJob, on queue: SerialWorkQueue) {
         guard onProgress != nil else { return }
         if lastIsReplaceable, let last = notifications.last, Self.supersedes(args, last) {

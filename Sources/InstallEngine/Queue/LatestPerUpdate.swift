@@ -1,8 +1,7 @@
-/// Keeps only the newest value per update: what a consumer holds that shows an update's latest
-/// progress and may skip the ones in between (a daemon client that fell behind, the JSON
-/// writer's 50 ms limit). Values come back in update order (job, then position), so what is
-/// flushed together keeps one stable order. (The monitor's mailbox replaces progress in place
-/// in its ordered list of waiting events instead, keyed by `UpdateKey` too.)
+/// Keeps only the newest value per update: what the JSON writer holds to write an update's
+/// progress at most every 50 ms. Values come back in update order (job, then position), so
+/// what is flushed together keeps one stable order. (Daemon clients and the monitor coalesce in
+/// their `SubscriberOutbox`, which also keeps the order of an update's events.)
 public struct LatestPerUpdate<Value> {
     private var values: [UpdateKey: Value] = [:]
 

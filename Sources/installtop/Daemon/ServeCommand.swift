@@ -37,6 +37,17 @@ struct ServeCommand: ParsableCommand {
         valueName: "file"))
     var aptConfig: String?
 
+    @Option(help: ArgumentHelp(
+        "Close a client that reads nothing at all for this many seconds while events wait for it (a stopped or hung monitor); one that reads, however slowly, is never closed.",
+        valueName: "seconds"))
+    var idleReaderTimeout = 120
+
+    func validate() throws {
+        guard idleReaderTimeout >= 1 else {
+            throw ValidationError("--idle-reader-timeout must be a whole number of seconds, 1 or more; got \(idleReaderTimeout)")
+        }
+    }
+
     func run() throws {
         if systemdUnit {
             let executable = ProcFS().ownExecutable() ?? CommandLine.arguments[0]
@@ -51,6 +62,7 @@ struct ServeCommand: ParsableCommand {
             throw ExitCode(ExitStatus.invalidUsage.rawValue)
         }
         throw ExitCode(ServeSession(socketPath: path, scheduling: scheduling, history: history,
-                                    observed: EngineHost.observedSources(aptConfig: aptConfig)).run())
+                                    observed: EngineHost.observedSources(aptConfig: aptConfig),
+                                    idleReaderTimeout: .seconds(idleReaderTimeout)).run())
     }
 }

@@ -15,6 +15,8 @@ struct ServeSession {
     let history: HistoryOptions
     /// Where observed jobs come from (`EngineHost.observedSources`).
     let observed: ObservedSources
+    /// How long a client may read nothing while events wait before it is closed.
+    var idleReaderTimeout: Duration = .seconds(120)
 
     /// Serves until stopped; returns the exit status (0 after an orderly stop, 1 when the
     /// engine could not start).
@@ -27,7 +29,8 @@ struct ServeSession {
         let queue = host.queue
         let server: EngineServer
         do {
-            server = try EngineServer(queue: queue, history: host.history, options: ServerOptions(socketPath: socketPath, log: log, kinds: kinds, observed: observed))
+            server = try EngineServer(queue: queue, history: host.history, options: ServerOptions(
+                socketPath: socketPath, idleReaderTimeout: idleReaderTimeout, log: log, kinds: kinds, observed: observed))
         } catch {
             StandardOutput.stderr.line("installtop: \(error)")
             return 1

@@ -45,7 +45,7 @@ enum MonitorSession {
     ) throws -> MonitorOutcome {
         // The engine's snapshot starts arriving (and being decoded, on the link's thread) while
         // the themes load and the terminal is set up.
-        let mailbox = try Mailbox(outputLimit: QueueModel().outputCapacity)
+        let mailbox = try Mailbox(summariseAfter: 256 << 10, tailLines: QueueModel().outputCapacity)
         link.start(posting: mailbox)
         defer { link.stop() }
         var catalog = ThemeCatalog(userDirectory: ThemeCatalog.userDirectory())

@@ -18,7 +18,8 @@ final class TestEngine: Sendable {
     init(
         backend: ScriptedBackend = ScriptedBackend(), concurrency: Int = 1,
         history: HistorySource = .off("history is off in this test"),
-        backlogLimit: Int = 8 << 20, maximumLineLength: Int = 8 << 20, directory: SocketDirectory = SocketDirectory(),
+        backlogLimit: Int = 8 << 20, idleReaderTimeout: Duration = .seconds(120), maximumLineLength: Int = 8 << 20,
+        directory: SocketDirectory = SocketDirectory(),
         kinds: JobKinds = JobKinds()
     ) throws {
         self.directory = directory
@@ -27,7 +28,8 @@ final class TestEngine: Sendable {
         server = try EngineServer(
             queue: queue, history: history,
             options: ServerOptions(
-                socketPath: directory.socket, backlogLimit: backlogLimit, maximumLineLength: maximumLineLength,
+                socketPath: directory.socket, backlogLimit: backlogLimit, idleReaderTimeout: idleReaderTimeout,
+                maximumLineLength: maximumLineLength,
                 log: log.handler, kinds: kinds))
     }
 
