@@ -10,7 +10,7 @@ import Testing
 /// The `h` view with the engine in this process: the history is read off the monitor's thread.
 @Suite("History view loading")
 struct HistoryLoadTests {
-    private func eventually(timeout: Duration = .seconds(60), _ condition: () -> Bool) async -> Bool {
+    private func eventually(timeout: Duration = .seconds(180), _ condition: () -> Bool) async -> Bool {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if condition() { return true }
@@ -27,7 +27,7 @@ struct HistoryLoadTests {
         let loads = Atomic<Int>(0)
         let history = MonitorHistory { _ in
             loads.add(1, ordering: .relaxed)
-            _ = gate.wait(timeout: .now() + 60)
+            _ = gate.wait(timeout: .now() + 600)
             return .historyLoaded([HistoryRow(date: nil, resultCode: .succeeded, updateID: "lab-a", title: "Lab A 2.0", jobName: "Job 7")])
         }
         let link = LocalEngineLink(queue: JobQueue(backend: ProcessBackend()), history: history)

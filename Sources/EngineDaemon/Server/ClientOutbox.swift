@@ -32,7 +32,10 @@ struct ClientOutbox {
     /// - Parameter summariseAfter: bytes of live events that may wait before output lines are
     ///   summarised.
     init(summariseAfter: Int) {
-        events = SubscriberOutbox(limit: summariseAfter, keepsNewest: Self.newestLinesKept)
+        // Progress too only once the client fell behind (64 KiB waiting): a client that keeps
+        // up sees every phase, as before the outbox.
+        events = SubscriberOutbox(limit: summariseAfter, keepsNewest: Self.newestLinesKept,
+                                  coalescesProgressAfter: min(summariseAfter, 64 << 10))
     }
 
     /// While summarising, the newest lines of each update a client still gets after the count:

@@ -72,7 +72,11 @@ final class JobRunner: Sendable {
 
     let state: Mutex<State>
     let callbackQueue: SerialWorkQueue
-    private let executor = SerialWorkQueue()
+    /// The job's own, or the one its driver's jobs share (`ExecutorSharingDriver`).
+    private let executor: SerialWorkQueue
+    /// Whether an input may join the batch of inputs queued before it: only on an executor of
+    /// its own (on a shared one, joining would move it ahead of another job's later input).
+    private let joinsInputs: Bool
     /// The inputs queued last, which later ones join while their item has not started.
     private let openInputs = Mutex<SerialWorkBatch<JobInput>?>(nil)
     private let updates: [Update]
@@ -94,6 +98,13 @@ final class JobRunner: Sendable {
         self.configuration = configuration
         self.backend = backend
         self.driver = driver
+        if let sharing = driver as? any ExecutorSharingDriver {
+            executor = sharing.sharedExecutor
+            joinsInputs = false
+        } else {
+            executor = SerialWorkQueue()
+            joinsInputs = true
+        }
     }
 
     /// Starts `job`, whose runner this is. Called once.
@@ -106,6 +117,7 @@ final class JobRunner: Sendable {
     /// its own locks held: it only appends.
     func submit(_ input: JobInput) {
         openInputs.withLock { open in
+            if !joinsInputs { open = nil }
             _ = executor.enqueue(CollectionOfOne(input), joining: &open) { [self] inputs in
                 for input in inputs { perform(input) }
                 // One hand-over of the progress callbacks for everything the batch changed.

@@ -37,6 +37,9 @@ final class DriverSession: SessionReporter, Sendable {
     /// Reports reach jobs one at a time, in the order they were made, off the driver's reading
     /// thread and with no lock held (beginning a job and reporting to it call out).
     private let delivery = SerialWorkQueue()
+    /// The executor its jobs share (`ExecutorSharingDriver`): what the driver says of its jobs
+    /// is performed in the order it said it.
+    let jobExecutor = SerialWorkQueue()
 
     init(id: Int, queue: JobQueue) {
         self.id = id

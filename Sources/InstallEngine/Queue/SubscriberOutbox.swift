@@ -7,7 +7,8 @@ import DequeModule
 ///
 /// - Every event that changes state (queued, started, ended, completed, added, abort asked,
 ///   cleaned up) and every item pushed with `pushKept` (a reply) is kept, in order.
-/// - Progress is coalesced per update, the newest winning: it replaces the update's progress
+/// - Once more than `coalescesProgressAfter` bytes wait (a consumer that fell behind; 0: always),
+///   progress is coalesced per update, the newest winning: it replaces the update's progress
 ///   still waiting unless something else of the update (an output line kept) or of its job (a
 ///   state change) was queued after that one; then it waits behind it. So progress never moves
 ///   across a state change of its job or a line of its update kept as it came, and an update's
@@ -36,6 +37,9 @@ public struct SubscriberOutbox<Payload> {
     public let limit: Int
     /// Lines of each update kept after its count while summarising: the newest.
     public let keepsNewest: Int
+    /// Bytes waiting past which progress is coalesced: below, a consumer that keeps up gets
+    /// every progress event (every phase of a package, every poll of a task).
+    public let coalescesProgressAfter: Int
     /// The bytes waiting: pushed sizes, with `summaryCost` for each count.
     public private(set) var byteCount = 0
     /// Whether output lines are being summarised now (the consumer fell behind and has not
@@ -59,9 +63,12 @@ public struct SubscriberOutbox<Payload> {
     ///   - limit: bytes that may wait before output lines are summarised (at least 1).
     ///   - keepsNewest: while summarising, the newest lines of each update kept after its count
     ///     (0: none, every line past the limit is counted).
-    public init(limit: Int, keepsNewest: Int = 0) {
+    ///   - coalescesProgressAfter: bytes that may wait before progress is coalesced (0: always,
+    ///     for a consumer that shows only the newest, such as the monitor).
+    public init(limit: Int, keepsNewest: Int = 0, coalescesProgressAfter: Int = 0) {
         self.limit = max(1, limit)
         self.keepsNewest = max(0, keepsNewest)
+        self.coalescesProgressAfter = max(0, coalescesProgressAfter)
     }
 
     /// Nothing waits.
@@ -152,7 +159,8 @@ public struct SubscriberOutbox<Payload> {
     // MARK: - Private
 
     private mutating func pushProgress(_ payload: Payload, size: Int, of key: UpdateKey) {
-        if let number = openProgress[key], case .progress(_, let oldSize) = slots[number - firstNumber] {
+        if byteCount >= coalescesProgressAfter, let number = openProgress[key],
+           case .progress(_, let oldSize) = slots[number - firstNumber] {
             slots[number - firstNumber] = .progress(payload, size: size)
             byteCount += size - oldSize
         } else {

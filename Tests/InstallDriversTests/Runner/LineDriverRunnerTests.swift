@@ -61,7 +61,7 @@ struct LineDriverRunnerTests {
 
     @Test func aStopIsSaidAfterTheLinesBeforeItThenAskedOfTheProcess() async {
         let reporter = RecordingDriverReporter()
-        let runner = Self.start("echo ready; exec sleep 30", reporter: reporter)
+        let runner = Self.start("echo ready; exec sleep 600", reporter: reporter)
         #expect(await eventually { Self.texts(reporter.reports.withLock { $0 }).contains("stdout: ready") })
         runner.stopAtSafePoint()
         let outcome = await runner.outcome
@@ -74,7 +74,7 @@ struct LineDriverRunnerTests {
 
     @Test func aKillIsToldToTheEnd() async {
         let reporter = RecordingDriverReporter()
-        let runner = Self.start("echo ready; exec sleep 30", reporter: reporter)
+        let runner = Self.start("echo ready; exec sleep 600", reporter: reporter)
         #expect(await eventually { !reporter.reports.withLock { $0 }.isEmpty })
         runner.kill()
         _ = await runner.outcome
