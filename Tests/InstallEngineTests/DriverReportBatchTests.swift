@@ -39,6 +39,32 @@ struct DriverReportBatchTests {
         #expect(queue.snapshot().job(job.id)?.result?.resultCode == .succeeded)
     }
 
+    @Test("Reports made together about an update that is not the job's current one: each of its texts is announced (an observed job's packages run side by side)")
+    func everyTextOfAnotherUpdateIsAnnounced() async throws {
+        let driver = ScriptedDriver()
+        let queue = JobQueue(backend: ScriptedBackend())
+        let log = EventLog()
+        queue.subscribe(log.handler)
+        let job = try queue.submit(name: "apt-get install", updates: [Update(id: "a", title: "a"), Update(id: "b", title: "b")], driver: driver)
+        await driver.waitUntilStarted()
+        driver.say(.updateStarted(index: 0))
+        driver.say(.update(index: 0, .progress(percent: 50, message: "unpacked")))
+        driver.say(.updateStarted(index: 1))
+        driver.say(together: [
+            .update(index: 1, .progress(percent: 75, message: "configuring")),
+            .update(index: 1, .progress(percent: 100, message: "installed")),
+        ])
+        driver.say(.updateFinished(index: 1, .succeeded))
+        driver.say(.updateFinished(index: 0, .succeeded))
+        driver.end(.exited(0))
+        await queue.waitUntilIdle()
+        let texts = log.kinds(ofJob: job.id).compactMap { kind -> String? in
+            if case .progress(let report) = kind, report.index == 1 { report.message } else { nil }
+        }
+        // Two updates running side by side, two texts of b said together: both are announced.
+        #expect(texts.contains("configuring") && texts.last == "installed", "\(texts)")
+    }
+
     @Test("A batch joins the queue's last item while it waits; anything queued after it starts a new one; order is kept")
     func batchesJoinOnlyTheLastWaitingItem() async {
         let queue = SerialWorkQueue()

@@ -96,7 +96,11 @@ struct CallbackBatch {
     /// same texts, needless (only figures changed).
     private static func supersedes(_ later: InstallationProgressChangedArgs, _ earlier: InstallationProgressChangedArgs) -> Bool {
         guard case .progress(let index) = earlier.change, case .progress(index) = later.change else { return false }
-        return later.progress.currentUpdateMessage == earlier.progress.currentUpdateMessage
+        // The update's own text (the change's figures) as well as the snapshot's: the
+        // snapshot's current update is the machine's bookkeeping, not a promise about which
+        // update a change is of.
+        return later.figures?.message == earlier.figures?.message
+            && later.progress.currentUpdateMessage == earlier.progress.currentUpdateMessage
             && later.progress.jobMessage == earlier.progress.jobMessage
     }
 }

@@ -59,7 +59,13 @@ struct ObservedJobTests {
         #expect(Set(updates.compactMap { $0["title"] as? String }) == ["lab-base 1.0", "lab-app 1.0"])
         let completed = events.filter { $0.name == "update.completed" }
         #expect(completed.count == 2 && completed.allSatisfy { $0.string("result") == "succeeded" }, "\(completed)")
-        #expect(events.contains { $0.name == "progress" && ($0.string("message") ?? "").contains("configuring") }, "phases from dpkg's lines")
+        // dpkg's phases come through the hooks' relay, which drops what the engine's socket has
+        // no room for rather than slow dpkg (rule 31) and says how many (`droppedLines`).
+        // Failed in two loaded full runs; which lines went where is printed if it fails again.
+        let dropped = events.first { $0.name == "job.completed" }?.int("droppedLines") ?? 0
+        let phases = events.filter { $0.name == "progress" }.compactMap { $0.string("message") }
+        #expect(dropped > 0 || phases.contains { $0.contains("configuring") },
+                "phases from dpkg's lines: \(phases), dropped \(dropped)")
         #expect(try setup.apt.states().filter { $0.value.status == "ii" }.keys.sorted() == ["lab-app", "lab-base"])
 
         // status says it too: `observed` and `observedBy` as in job.queued, and a line below the tables.
