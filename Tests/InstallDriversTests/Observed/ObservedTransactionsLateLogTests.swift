@@ -12,25 +12,20 @@ import Testing
 struct ObservedTransactionsLateLogTests {
     @Test("the hooks' begin, dpkg's lines and end, then the log watcher's call for the same process: one job")
     func lateLogMakesNoSecondJob() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("observed-late-\(UUID().uuidString)").path
-        // This test's own process stands for apt: it runs until the test ends.
-        var holder = try #require(LockHolder(pid: getpid()))
-        // dpkg's final state comes from a database that does not exist, never the machine's.
-        holder.initiator.commandLine = ["apt-get", "install", "-y", "lab-a", "--admindir=\(folder)"]
-        let queue = JobQueue(backend: ProcessBackend(), configuration: EngineConfiguration(rebootMarkerPath: folder + "/reboot-required"))
-        let observed = ObservedTransactions(queue: queue, watchInterval: .milliseconds(20))
+        let transaction = try ObservedTestTransaction(name: "observed-late")
+        let (initiator, queue, observed) = (transaction.initiator, transaction.queue, transaction.observed)
 
-        observed.receive(ObservedReport(event: .begin, initiator: holder.initiator, lines: []))
-        observed.receive(ObservedReport(event: .status, initiator: holder.initiator, lines: [
+        observed.receive(ObservedReport(event: .begin, initiator: initiator, lines: []))
+        observed.receive(ObservedReport(event: .status, initiator: initiator, lines: [
             "processing: install: lab-a", "status: lab-a: half-installed", "status: lab-a: unpacked",
             "processing: configure: lab-a", "status: lab-a: half-configured", "status: lab-a: installed",
         ]))
-        observed.receive(ObservedReport(event: .end, initiator: holder.initiator, lines: []))
+        observed.receive(ObservedReport(event: .end, initiator: initiator, lines: []))
         await queue.waitUntilIdle()
         #expect(queue.snapshot().jobs.count == 1)
 
-        let fromLog = observed.fromLog(holder, changes: [PackageChange(package: "lab-a", action: .install)],
-                                       administrativeDirectory: folder, dpkg: nil)
+        let fromLog = observed.fromLog(transaction.holder, changes: [PackageChange(package: "lab-a", action: .install)],
+                                       administrativeDirectory: transaction.folder, dpkg: nil)
         #expect(fromLog == nil, "the log watcher was handed a second job")
         await queue.waitUntilIdle()
         let names = queue.snapshot().jobs.map(\.descriptor.name)

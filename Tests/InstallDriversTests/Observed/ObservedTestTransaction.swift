@@ -1,0 +1,27 @@
+import Foundation
+import Glibc
+import InstallDrivers
+import InstallEngine
+import Testing
+
+/// What the observed-transaction tests share: this test process stands for apt (it runs until
+/// the test ends), its transaction's dpkg database is a folder that does not exist (dpkg's final
+/// state never comes from the machine's), and `observed` feeds a fresh queue.
+struct ObservedTestTransaction {
+    let folder: String
+    /// This process as the lock holder whose transaction it is.
+    let holder: LockHolder
+    var initiator: ObservedInitiator { holder.initiator }
+    let queue: JobQueue
+    let observed: ObservedTransactions
+
+    /// - Parameter name: the start of the temporary folder's name, after the test.
+    init(name: String) throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)").path
+        var holder = try #require(LockHolder(pid: getpid()))
+        holder.initiator.commandLine = ["apt-get", "install", "-y", "lab-a", "--admindir=\(folder)"]
+        self.holder = holder
+        queue = JobQueue(backend: ProcessBackend(), configuration: EngineConfiguration(rebootMarkerPath: folder + "/reboot-required"))
+        observed = ObservedTransactions(queue: queue, watchInterval: .milliseconds(20))
+    }
+}
