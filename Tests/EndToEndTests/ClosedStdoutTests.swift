@@ -11,21 +11,7 @@ struct ClosedStdoutTests {
     func readerGoesAway(mode: [String]) async throws {
         let folder = try TestFolder()
         defer { folder.remove() }
-        try folder.script("slow.sh", """
-            echo $$ > script.pid.tmp && mv script.pid.tmp script.pid
-            i=0
-            while [ $i -lt 600 ]; do
-                echo "progress $((i / 6)) step $i" >&3
-                i=$((i + 1))
-                sleep 0.1
-            done
-            """)
-        try folder.write("slow.yaml", """
-            jobs:
-              - name: Slow
-                updates:
-                  - {id: slow, install: [./slow.sh]}
-            """)
+        try Self.writeSlowJob(in: folder, startingWith: "echo $$ > script.pid.tmp && mv script.pid.tmp script.pid")
         let binary = try InstalltopBinary.path()
         let lines = mode == ["--plain"] ? 2 : 4
         // pipefail: the pipeline's status is installtop's, not head's.
@@ -52,6 +38,26 @@ struct ClosedStdoutTests {
     /// about (seen in a CI run under load).
     private static let headOnceStarted =
         "{ n=0; while [ ! -e background.pid ] && [ $n -lt 1200 ]; do sleep 0.05; n=$((n + 1)); done; head -2; }"
+
+    /// slow.yaml: one update, slow.sh, which runs `start`, then reports progress on fd 3 every
+    /// 0.1 s for a minute.
+    private static func writeSlowJob(in folder: TestFolder, startingWith start: String) throws {
+        try folder.script("slow.sh", start + """
+
+            i=0
+            while [ $i -lt 600 ]; do
+                echo "progress $((i / 6)) step $i" >&3
+                i=$((i + 1))
+                sleep 0.1
+            done
+            """)
+        try folder.write("slow.yaml", """
+            jobs:
+              - name: Slow
+                updates:
+                  - {id: slow, install: [./slow.sh]}
+            """)
+    }
 
     /// Runs `pipeline` with bash under a python3 that made itself the child subreaper and never
     /// reaps but bash: whatever installtop's children leave (a killed shell's `sleep`) and
@@ -83,21 +89,9 @@ struct ClosedStdoutTests {
     func leftProcessesAreReaped() async throws {
         let folder = try TestFolder()
         defer { folder.remove() }
-        try folder.script("slow.sh", """
+        try Self.writeSlowJob(in: folder, startingWith: """
             sleep 300 &
             echo $! > background.pid.tmp && mv background.pid.tmp background.pid
-            i=0
-            while [ $i -lt 600 ]; do
-                echo "progress $((i / 6)) step $i" >&3
-                i=$((i + 1))
-                sleep 0.1
-            done
-            """)
-        try folder.write("slow.yaml", """
-            jobs:
-              - name: Slow
-                updates:
-                  - {id: slow, install: [./slow.sh]}
             """)
         let binary = try InstalltopBinary.path()
         let run = try InstalltopProcess(
