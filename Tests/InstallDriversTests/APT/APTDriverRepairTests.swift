@@ -16,14 +16,15 @@ import Testing
 /// the same script goes through.
 @Suite("apt: repairing after an abort", .serialized)
 struct APTDriverRepairTests {
-    /// A shell snippet: on its first run, writes `$DPKG_ROOT/tmp/MARKER` and waits 60 s (the
-    /// forced abort kills it); on later runs, does nothing.
+    /// A shell snippet: on its first run, writes `$DPKG_ROOT/tmp/MARKER` and waits 10 minutes
+    /// (the forced abort kills it; under a loaded CI run a minute's wait once ran out before the
+    /// abort came, and the kill then landed in trigger processing); on later runs, does nothing.
     static func holdOnce(_ marker: String) -> String {
         """
         mkdir -p "$DPKG_ROOT/tmp"
         if [ ! -e "$DPKG_ROOT/tmp/\(marker)" ]; then
             touch "$DPKG_ROOT/tmp/\(marker)"
-            sleep 60 &
+            sleep 600 &
             wait $!
         fi
         """
@@ -211,7 +212,7 @@ struct APTDriverRepairTests {
         // Held on its first run only (apt.conf's strings cannot hold a double quote).
         let (apt, run) = try Self.upgrade(to: [Self.runtime("2.0"), Self.kit("2.0")]) { apt in
             let marker = apt.root + "/tmp/pre-invoke"
-            return "DPkg::Pre-Invoke:: \"mkdir -p \(apt.root)/tmp; if [ ! -e \(marker) ]; then touch \(marker); sleep 60; fi\";"
+            return "DPkg::Pre-Invoke:: \"mkdir -p \(apt.root)/tmp; if [ ! -e \(marker) ]; then touch \(marker); sleep 600; fi\";"
         }
         defer { apt.remove() }
         let job = try await Self.forceAbort(run, in: apt, at: "pre-invoke")
@@ -273,7 +274,7 @@ struct APTDriverRepairTests {
                 mkdir -p "$DPKG_ROOT/tmp"
                 touch "$DPKG_ROOT/tmp/started-x"
                 i=0
-                while [ ! -e "$DPKG_ROOT/tmp/release-x" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done
+                while [ ! -e "$DPKG_ROOT/tmp/release-x" ] && [ $i -lt 6000 ]; do sleep 0.1; i=$((i+1)); done
                 """, triggers: "activate-noawait lab-trigger"),
             TestPackage(name: "lab-y", depends: "lab-x"),
         ])

@@ -34,7 +34,7 @@ struct APTDriverStopDeliveryTests {
                 mkdir -p "$DPKG_ROOT/tmp"
                 touch "$DPKG_ROOT/tmp/started-a"
                 i=0
-                while [ ! -e "$DPKG_ROOT/tmp/release-a" ] && [ $i -lt 600 ]; do echo "lab-a waits $i"; sleep 0.1; i=$((i+1)); done
+                while [ ! -e "$DPKG_ROOT/tmp/release-a" ] && [ $i -lt 6000 ]; do echo "lab-a waits $i"; sleep 0.1; i=$((i+1)); done
                 """),
             TestPackage(name: "lab-b", depends: "lab-a"),
         ])
