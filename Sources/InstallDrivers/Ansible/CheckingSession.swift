@@ -16,7 +16,8 @@ final class CheckingSession: RunningSession {
         var phase = Phase.checking
         var stopRequested = false
         var killRequested = false
-        var waiting: [CheckedContinuation<Void, Never>] = []
+        /// Who waits for the end while the check runs (`whenEnded`).
+        var endHandlers: [@Sendable (UpdateRunOutcome) -> Void] = []
     }
 
     private let state = Mutex(State())
@@ -46,10 +47,23 @@ final class CheckingSession: RunningSession {
     private func settle(_ phase: Phase) {
         let waiting = state.withLock { state in
             state.phase = phase
-            defer { state.waiting = [] }
-            return state.waiting
+            defer { state.endHandlers = [] }
+            return state.endHandlers
         }
-        for continuation in waiting { continuation.resume() }
+        for handler in waiting { Self.pass(handler, to: phase) }
+    }
+
+    /// `handler` hears the end of what `phase` is: the playbook's session's end, or at once
+    /// the outcome of a refusal or of a stop before the playbook started.
+    private static func pass(_ handler: @escaping @Sendable (UpdateRunOutcome) -> Void, to phase: Phase) {
+        switch phase {
+        case .running(let session):
+            session.whenEnded(handler)
+        case .over(let refusal?):
+            handler(.failedToStart("ansible-playbook refused the playbook: \(refusal)"))
+        case .over(nil), .checking:
+            handler(.exited(0))
+        }
     }
 
     func stop(job: String) {
@@ -75,22 +89,20 @@ final class CheckingSession: RunningSession {
     var outcome: UpdateRunOutcome {
         get async {
             await withCheckedContinuation { continuation in
-                let done = state.withLock { state -> Bool in
-                    guard case .checking = state.phase else { return true }
-                    state.waiting.append(continuation)
-                    return false
-                }
-                if done { continuation.resume() }
-            }
-            switch state.withLock({ $0.phase }) {
-            case .running(let session):
-                return await session.outcome
-            case .over(let refusal?):
-                return .failedToStart("ansible-playbook refused the playbook: \(refusal)")
-            case .over(nil), .checking:
-                return .exited(0)
+                whenEnded { continuation.resume(returning: $0) }
             }
         }
+    }
+
+    /// `handler` runs once the check refused the playbook or was stopped, or, when the playbook
+    /// ran, where its session ends: no task waits for the end.
+    func whenEnded(_ handler: @escaping @Sendable (UpdateRunOutcome) -> Void) {
+        let settled = state.withLock { state -> Phase? in
+            guard case .checking = state.phase else { return state.phase }
+            state.endHandlers.append(handler)
+            return nil
+        }
+        if let settled { Self.pass(handler, to: settled) }
     }
 
     var recentOutput: [String] {

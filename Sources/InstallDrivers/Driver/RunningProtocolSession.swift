@@ -33,10 +33,7 @@ final class RunningProtocolSession: RunningSession {
 
     func attach(_ process: ChildProcess) {
         state.withLock { $0.process = process }
-        Task.detached(executorPreference: EngineTaskExecutor.shared) { [self] in
-            let outcome = await process.outcome
-            slot.settle(outcome)
-        }
+        process.whenEnded { [slot] outcome in slot.settle(outcome) }
     }
 
     /// The driver's own last lines (stdout and stderr), oldest first, and its start failure.
@@ -91,7 +88,7 @@ final class RunningProtocolSession: RunningSession {
     }
 
     /// SIGINT to the driver's process group (what Ctrl-C does), then, if it is still there
-    /// after the grace, every process of it.
+    /// after the grace (timed by the engine's timer thread), every process of it.
     func kill() {
         let process = state.withLock { state -> ChildProcess? in
             guard !state.interrupted else { return nil }
@@ -100,15 +97,17 @@ final class RunningProtocolSession: RunningSession {
         }
         guard let process else { return }
         process.interruptGroup()
-        let grace = interruptGrace
-        Task.detached(executorPreference: EngineTaskExecutor.shared) {
-            try? await Task.sleep(for: grace)
-            process.killTree()
-        }
+        EngineTimers.shared.schedule(after: interruptGrace) { _ = process.killTree() }
     }
 
     var outcome: UpdateRunOutcome {
         get async { await slot.outcome }
+    }
+
+    /// `handler` runs on the thread that ends the process (the child's poller), after every
+    /// line it read: no task waits for the end.
+    func whenEnded(_ handler: @escaping @Sendable (UpdateRunOutcome) -> Void) {
+        slot.whenSettled(handler)
     }
 
     private func send(_ line: String) {

@@ -12,4 +12,8 @@ struct ObservedRunningDriver: RunningDriver {
     var outcome: UpdateRunOutcome {
         get async { await transaction.outcome }
     }
+
+    func whenEnded(_ handler: @escaping @Sendable (UpdateRunOutcome) -> Void) {
+        transaction.whenEnded(handler)
+    }
 }

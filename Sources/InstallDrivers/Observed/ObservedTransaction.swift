@@ -126,16 +126,21 @@ public final class ObservedTransaction: Sendable {
     /// Waits until the job has ended and every report is delivered.
     var outcome: UpdateRunOutcome {
         get async {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let now = state.withLock { state -> Bool in
-                    if state.over && state.reporter != nil && state.pending.isEmpty { return true }
-                    state.endWaiters.append { continuation.resume() }
-                    return false
-                }
-                if now { deliveries.async { continuation.resume() } }
+            await withCheckedContinuation { continuation in
+                whenEnded { continuation.resume(returning: $0) }
             }
-            return .exited(0)
         }
+    }
+
+    /// Calls `handler` once the job has ended and every report is delivered, on the delivery
+    /// queue after the last of them: no task waits for the end.
+    func whenEnded(_ handler: @escaping @Sendable (UpdateRunOutcome) -> Void) {
+        let now = state.withLock { state -> Bool in
+            if state.over && state.reporter != nil && state.pending.isEmpty { return true }
+            state.endWaiters.append { handler(.exited(0)) }
+            return false
+        }
+        if now { deliveries.async { handler(.exited(0)) } }
     }
 
     // MARK: - Reports

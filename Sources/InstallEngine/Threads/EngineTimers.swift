@@ -5,15 +5,16 @@ import Synchronization
 /// The engine's one timer facility: a thread of its own (`installtop-timer`, started with the
 /// first timer and never ended) that sleeps until the nearest deadline and then calls what was
 /// scheduled for it. What it calls must be quick and must not block: the engine's timers only
-/// enqueue an input on their job's executor (`JobInput.timerFired`).
+/// enqueue an input on their job's executor (`JobInput.timerFired`), a driver's kill grace
+/// only sends a signal.
 ///
 /// Deadlines are on the monotonic clock, so a change of the system's time moves none of them.
-final class EngineTimers: Sendable {
+public final class EngineTimers: Sendable {
     /// The timers of this process.
-    static let shared = EngineTimers()
+    public static let shared = EngineTimers()
 
     /// Names one scheduled timer, for `cancel(_:)`.
-    struct Token: Sendable, Hashable {
+    public struct Token: Sendable, Hashable {
         fileprivate let id: UInt64
     }
 
@@ -36,7 +37,7 @@ final class EngineTimers: Sendable {
 
     /// Calls `fire` on the timer thread once `delay` has passed, unless cancelled first.
     @discardableResult
-    func schedule(after delay: Duration, _ fire: @escaping @Sendable () -> Void) -> Token {
+    public func schedule(after delay: Duration, _ fire: @escaping @Sendable () -> Void) -> Token {
         let deadline = ContinuousClock.now + delay
         let (id, start) = state.withLock { state -> (UInt64, Bool) in
             state.lastID += 1
@@ -55,7 +56,7 @@ final class EngineTimers: Sendable {
     }
 
     /// Forgets the timer; it does not fire unless it is firing already.
-    func cancel(_ token: Token) {
+    public func cancel(_ token: Token) {
         _ = state.withLock { $0.entries.removeValue(forKey: token.id) }
     }
 
