@@ -25,6 +25,8 @@ public enum DaemonError: Error, Sendable, Hashable, CustomStringConvertible {
     case refused(WireError)
     /// The engine sent something this client cannot read.
     case unexpectedMessage(String)
+    /// `--watch-group` names no group of the group database and is no number.
+    case unknownGroup(String)
 
     public var description: String {
         switch self {
@@ -39,7 +41,7 @@ public enum DaemonError: Error, Sendable, Hashable, CustomStringConvertible {
         case .noEngine(let path):
             return "no engine is serving on \(path) (start one with `installtop serve`)"
         case .engineOfAnotherUser(let path, let uid):
-            return "the engine on \(path) runs as uid \(uid), not as you; refusing to talk to it"
+            return "the engine on \(path) runs as uid \(uid), neither as you nor as root; refusing to talk to it"
         case .system(let call, let code):
             return "\(call): \(String(cString: strerror(code)))"
         case .connectionClosed(let path):
@@ -50,6 +52,8 @@ public enum DaemonError: Error, Sendable, Hashable, CustomStringConvertible {
             return error.message
         case .unexpectedMessage(let text):
             return "the engine sent something unexpected: \(text)"
+        case .unknownGroup(let name):
+            return "no group \(name) (give a group's name or number)"
         }
     }
 }

@@ -19,7 +19,8 @@ public final class EngineClient: Sendable {
     private let closed = Atomic<Bool>(false)
     private let nextRequestID = Atomic<Int>(1)
 
-    /// Connects to the engine on `path` and checks that it runs as this user.
+    /// Connects to the engine on `path` and checks that it runs as this user or as root (whose
+    /// engine its watch group may watch: `serve --watch-group`).
     /// - Throws: `noEngine` (nothing there, or a socket whose engine is gone),
     ///   `engineOfAnotherUser`, `system` (permission denied …).
     public init(path: String) throws(DaemonError) {
@@ -33,7 +34,9 @@ public final class EngineClient: Sendable {
         }
         do throws(DaemonError) {
             let engine = try PeerCredentials(of: descriptor)
-            guard engine.uid == geteuid() else { throw DaemonError.engineOfAnotherUser(path, uid: engine.uid) }
+            // Root's engine may be watched by its watch group's members (`serve --watch-group`);
+            // any other user's engine could be anyone's impostor.
+            guard engine.uid == geteuid() || engine.uid == 0 else { throw DaemonError.engineOfAnotherUser(path, uid: engine.uid) }
         } catch {
             Glibc.close(descriptor)
             throw error
@@ -63,8 +66,15 @@ public final class EngineClient: Sendable {
             }
             return false
         }
-        if failed { throw .connectionClosed(path) }
+        if failed { throw refusalWaiting() ?? .connectionClosed(path) }
         return requestID
+    }
+
+    /// After a send failed: an engine that refuses a peer (another uid, not in its watch group)
+    /// says why and closes before reading anything, so the reason may be waiting to be read.
+    private func refusalWaiting() -> DaemonError? {
+        guard case .reply(let reply)? = try? nextMessage(timeout: .milliseconds(500)), let error = reply.error else { return nil }
+        return .refused(error)
     }
 
     /// The next message from the engine, waiting for it (at most `timeout`, when given);

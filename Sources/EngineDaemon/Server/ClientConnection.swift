@@ -4,6 +4,8 @@ struct ClientConnection {
     let id: Int
     let descriptor: Int32
     let peer: PeerCredentials
+    /// A member of the watch group, not the engine's uid: it reads, and may not act.
+    let watchesOnly: Bool
     var reader: LineReader
     /// Taken from the outbox, being written from `sentCount` on.
     var sending: [UInt8] = []
@@ -20,13 +22,14 @@ struct ClientConnection {
     /// The part of its snapshot still to send, while it is being sent.
     var snapshot: SnapshotCursor?
 
-    init(id: Int, descriptor: Int32, peer: PeerCredentials, maximumLineLength: Int) {
+    init(id: Int, descriptor: Int32, peer: PeerCredentials, watchesOnly: Bool = false, maximumLineLength: Int) {
         self.id = id
         self.descriptor = descriptor
         self.peer = peer
+        self.watchesOnly = watchesOnly
         reader = LineReader(maximumLength: maximumLineLength)
     }
 
     /// For log lines.
-    var name: String { "client \(id) (pid \(peer.pid))" }
+    var name: String { "client \(id) (pid \(peer.pid)\(watchesOnly ? ", uid \(peer.uid), watching" : ""))" }
 }

@@ -15,8 +15,9 @@ import Synchronization
 /// one that reads nothing for `ServerOptions.idleReaderTimeout` while events wait is closed,
 /// and a line longer than `maximumLineLength` is skipped with an error reply.
 ///
-/// Only peers with the engine's effective uid are served (SO_PEERCRED); others get a
-/// `notAllowed` reply and are disconnected.
+/// Only peers with the engine's effective uid are served (SO_PEERCRED), and members of the
+/// watch group (`ServerOptions.watchGroup`) as watchers, whose commands that act are refused
+/// with `notAllowed`; others get a `notAllowed` reply and are disconnected.
 public final class EngineServer: Sendable {
     struct Shared {
         /// The queue as subscribers have seen it: the snapshot new subscribers get.
@@ -50,7 +51,7 @@ public final class EngineServer: Sendable {
         self.queue = queue
         self.history = history
         self.options = options
-        listener = try ListeningSocket(path: options.socketPath)
+        listener = try ListeningSocket(path: options.socketPath, group: options.watchGroup?.gid)
         var descriptors: [Int32] = [-1, -1]
         guard pipe(&descriptors) == 0 else {
             listener.remove()

@@ -42,6 +42,11 @@ extension ServerLoop {
     private mutating func perform(_ command: WireCommand, requestID: Int?, from id: Int) throws(WireError) -> WireReply? {
         let ok = WireReply(command: command.name, requestID: requestID)
         let who = connections[id]?.name ?? "client \(id)"
+        if connections[id]?.watchesOnly == true, command.acts {
+            server.options.log("refused \(command.name) from \(who): a watcher may not act")
+            throw WireError(.notAllowed, "\(command.name) refused: uid \(connections[id]?.peer.uid ?? 0) watches this engine as a member of group "
+                            + "\(server.options.watchGroup?.name ?? "?"); only uid \(uid) may submit, abort, clean up, retry, confirm or decline")
+        }
         switch command {
         case .subscribe:
             guard connections[id]?.subscribed == false else { throw WireError(.badArgument, "already subscribed") }

@@ -154,19 +154,23 @@ struct ServerLoop {
                 close(descriptor)
                 continue
             }
-            guard peer.uid == uid else {
+            let group = server.options.watchGroup
+            let watches = peer.uid != uid && group.map { peer.isMember(of: $0.gid) } == true
+            guard peer.uid == uid || watches else {
+                let also = group.map { " and the members of group \($0.name)" } ?? ""
                 let reply = WireReply(command: "connect", requestID: nil, error: WireError(
-                    .notAllowed, "this engine serves uid \(uid) only; you are uid \(peer.uid)"))
+                    .notAllowed, "this engine serves uid \(uid)\(also) only; you are uid \(peer.uid)"))
                 let line = Array((reply.line + "\n").utf8)
                 _ = line.withUnsafeBytes { cus_send_nonblocking(descriptor, $0.baseAddress, $0.count) }
                 close(descriptor)
-                server.options.log("refused a connection from uid \(peer.uid) (pid \(peer.pid)): not the engine's uid \(uid)")
+                server.options.log("refused a connection from uid \(peer.uid) (pid \(peer.pid)): not the engine's uid \(uid)\(also)")
                 continue
             }
             let id = nextID
             nextID += 1
             connections[id] = ClientConnection(
-                id: id, descriptor: descriptor, peer: peer, maximumLineLength: server.options.maximumLineLength)
+                id: id, descriptor: descriptor, peer: peer, watchesOnly: watches, maximumLineLength: server.options.maximumLineLength)
+            if watches { server.options.log("\(connections[id]?.name ?? "client \(id)") connected: a member of group \(group?.name ?? ""), it may watch and not act") }
             let summariseAfter = max(1, server.options.backlogLimit / 4)
             server.shared.withLock { $0.outboxes[id] = ClientOutbox(summariseAfter: summariseAfter) }
         }

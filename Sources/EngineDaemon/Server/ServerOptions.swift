@@ -20,14 +20,19 @@ public struct ServerOptions: Sendable {
     /// The kinds submitted jobs may be of besides lists of commands (apt, Ansible …); the member
     /// of a kind not among them is not read, and such a job is refused for having no updates.
     public var kinds: JobKinds
+    /// Members of this group may attach and read (subscribe, history, durations) but not act;
+    /// the socket is then mode 0660 and of this group. `nil`: only the engine's uid connects.
+    public var watchGroup: WatchGroup?
     /// Where observed jobs come from (dpkg's hooks and log, `EngineHost.observedSources`),
     /// started with the server and stopped with it; none by default: relay messages are dropped.
     public var observed: ObservedSources
 
     public init(
         socketPath: String, backlogLimit: Int = 8 << 20, idleReaderTimeout: Duration = .seconds(120), maximumLineLength: Int = 8 << 20,
-        log: @escaping @Sendable (String) -> Void = { _ in }, kinds: JobKinds = JobKinds(), observed: ObservedSources = ObservedSources()
+        log: @escaping @Sendable (String) -> Void = { _ in }, kinds: JobKinds = JobKinds(), observed: ObservedSources = ObservedSources(),
+        watchGroup: WatchGroup? = nil
     ) {
+        self.watchGroup = watchGroup
         self.observed = observed
         self.socketPath = socketPath
         self.backlogLimit = backlogLimit

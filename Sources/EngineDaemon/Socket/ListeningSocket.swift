@@ -2,7 +2,8 @@ import CUnixSocket
 import Glibc
 
 /// The engine's end of the socket: claimed with a lock so that two engines never share a path,
-/// a stale socket of a dead engine replaced, a live one left alone, mode 0600.
+/// a stale socket of a dead engine replaced, a live one left alone, mode 0600 (0660 and of the
+/// watch group when there is one).
 final class ListeningSocket: Sendable {
     let path: String
     let descriptor: Int32
@@ -14,10 +15,10 @@ final class ListeningSocket: Sendable {
     private let device: UInt64
     private let inode: UInt64
 
-    /// Claims `path`.
+    /// Claims `path`; `group`'s members may connect too (the engine checks what they may do).
     /// - Throws: `unsafeDirectory`, `alreadyServing` (with the running engine's pid when it
     ///   answers), `notASocket`, `system`.
-    init(path: String) throws(DaemonError) {
+    init(path: String, group: UInt32? = nil) throws(DaemonError) {
         try SocketLocation.checkDirectory(of: path)
         let lock = try Self.lock(path + ".lock", servingOn: path)
         // We hold the lock: whatever socket is at the path was left by an engine that is gone.
@@ -37,12 +38,13 @@ final class ListeningSocket: Sendable {
         }
         // connect(2) needs write permission: until this chmod the umask's mode (never writable
         // by others with the usual 022) applies, and peers are checked by uid anyway.
-        guard chmod(path, 0o600) == 0, stat(path, &info) == 0 else {
+        guard group.map({ chown(path, uid_t.max, $0) == 0 }) ?? true,
+              chmod(path, group == nil ? 0o600 : 0o660) == 0, stat(path, &info) == 0 else {
             let code = errno
             close(listener)
             unlink(path)
             close(lock)
-            throw .system("chmod \(path)", errno: code)
+            throw .system(group == nil ? "chmod \(path)" : "chown and chmod \(path)", errno: code)
         }
         self.path = path
         descriptor = listener

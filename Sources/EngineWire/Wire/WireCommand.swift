@@ -20,6 +20,15 @@ public enum WireCommand: Sendable, Hashable {
     /// What an apt or dpkg hook saw (installtop-relay, rule 28); never answered.
     case observe(ObservedReport)
 
+    /// Whether it changes the queue (or, `observe`, makes jobs): what a watcher may not ask.
+    /// Subscribing and reading the history or durations only read.
+    public var acts: Bool {
+        switch self {
+        case .subscribe, .history, .durations: return false
+        case .submit, .job, .observe: return true
+        }
+    }
+
     /// The name in `"command"` (and in the reply's `"reply"`).
     public var name: String {
         switch self {

@@ -15,7 +15,9 @@ struct ServeCommand: ParsableCommand {
         abstract: "Run the engine in the foreground as a service; submit, attach, status, abort and cleanup talk to it.",
         discussion: """
             Jobs come from `installtop submit`; monitors attach with `installtop attach` and may \
-            detach and come back while the jobs run. Only your own user may connect. SIGTERM or \
+            detach and come back while the jobs run. Only your own user may connect, and with \
+            `--watch-group` that group's members, who may attach, read status and the history but \
+            not act (submit, abort, clean up, retry, confirm: refused with the reason). SIGTERM or \
             SIGINT aborts running jobs gracefully, records their results and exits (a second one \
             kills them at once); SIGHUP is ignored, so the engine outlives the terminal it was \
             started from. Log lines go to stderr. `--systemd-unit` prints a unit that runs it \
@@ -42,6 +44,11 @@ struct ServeCommand: ParsableCommand {
         valueName: "seconds"))
     var idleReaderTimeout = 120
 
+    @Option(help: ArgumentHelp(
+        "Let this group's members (a name or number) attach and read status and history, but not act: abort, force, clean up, confirm, submit and restart stay with the engine's user. The socket becomes mode 0660 and of this group; its directory must let them through.",
+        valueName: "group"))
+    var watchGroup: String?
+
     func validate() throws {
         guard idleReaderTimeout >= 1 else {
             throw ValidationError("--idle-reader-timeout must be a whole number of seconds, 1 or more; got \(idleReaderTimeout)")
@@ -55,14 +62,16 @@ struct ServeCommand: ParsableCommand {
             return
         }
         let path: String
+        let watchers: WatchGroup?
         do {
             path = try socket.path()
+            watchers = try watchGroup.map { name throws(DaemonError) in try WatchGroup(name) }
         } catch {
             StandardOutput.stderr.line("installtop: \(error)")
             throw ExitCode(ExitStatus.invalidUsage.rawValue)
         }
         throw ExitCode(ServeSession(socketPath: path, scheduling: scheduling, history: history,
                                     observed: EngineHost.observedSources(aptConfig: aptConfig),
-                                    idleReaderTimeout: .seconds(idleReaderTimeout)).run())
+                                    idleReaderTimeout: .seconds(idleReaderTimeout), watchGroup: watchers).run())
     }
 }

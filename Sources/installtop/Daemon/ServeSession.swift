@@ -17,6 +17,8 @@ struct ServeSession {
     let observed: ObservedSources
     /// How long a client may read nothing while events wait before it is closed.
     var idleReaderTimeout: Duration = .seconds(120)
+    /// Who may watch without acting (`--watch-group`).
+    var watchGroup: WatchGroup?
 
     /// Serves until stopped; returns the exit status (0 after an orderly stop, 1 when the
     /// engine could not start).
@@ -30,7 +32,8 @@ struct ServeSession {
         let server: EngineServer
         do {
             server = try EngineServer(queue: queue, history: host.history, options: ServerOptions(
-                socketPath: socketPath, idleReaderTimeout: idleReaderTimeout, log: log, kinds: kinds, observed: observed))
+                socketPath: socketPath, idleReaderTimeout: idleReaderTimeout, log: log, kinds: kinds, observed: observed,
+                watchGroup: watchGroup))
         } catch {
             StandardOutput.stderr.line("installtop: \(error)")
             return 1
