@@ -33,4 +33,8 @@ public enum MonitorEvent: Sendable, Hashable {
     case historyLoaded([HistoryRow])
     /// The answer to `.loadHistory` when there is no history to show; the text says why.
     case historyUnavailable(String)
+    /// The link connected to the engine again (it had closed this monitor's connection): the
+    /// queue shown is dropped, and the snapshot that follows is the queue; the text, why, is
+    /// shown in the status line. The selection stays on its job when the snapshot has it.
+    case queueReplaced(String)
 }

@@ -7,6 +7,12 @@ import Synchronization
 
 /// An engine behind a socket (`installtop attach`): a reader thread turns the engine's lines
 /// into mailbox items; commands go out as `WireCommand`s and their replies come back by id.
+///
+/// When the engine closes this connection while it still runs (it closes a client that read
+/// nothing for a long time: a monitor stopped with Ctrl-Z, or starved), the link connects again
+/// at once and the monitor shows the engine's queue afresh (`MonitorEvent.queueReplaced`), at
+/// most once every `reconnectInterval`; an engine that is gone, or that closes the new
+/// connection sooner, ends the monitor (`linkLost`).
 public final class RemoteEngineLink: EngineLink {
     /// What a request in flight was, to route its reply.
     private enum Request {
@@ -22,16 +28,26 @@ public final class RemoteEngineLink: EngineLink {
         /// Update ids whose median was asked for.
         var askedDurations: Set<String> = []
         var stopped = false
+        /// The connection in use: a reconnection replaces it.
+        var client: EngineClient
+        /// When the link last connected again.
+        var reconnectedAt: ContinuousClock.Instant?
     }
 
-    let client: EngineClient
-    private let state = Mutex(State())
+    private let state: Mutex<State>
+    /// The socket's path, for messages and reconnecting.
+    private let path: String
     /// Snapshot events handed to the loop at a time.
     private static let snapshotChunk = 1_000
+    /// The shortest time between two reconnections.
+    static let reconnectInterval = Duration.seconds(10)
 
     public init(client: EngineClient) {
-        self.client = client
+        path = client.path
+        state = Mutex(State(client: client))
     }
+
+    private var client: EngineClient { state.withLock { $0.client } }
 
     public var jobsOutliveMonitor: Bool { true }
 
@@ -54,7 +70,10 @@ public final class RemoteEngineLink: EngineLink {
     }
 
     public func stop() {
-        state.withLock { $0.stopped = true }
+        let client = state.withLock { state in
+            state.stopped = true
+            return state.client
+        }
         client.close()
     }
 
@@ -65,14 +84,59 @@ public final class RemoteEngineLink: EngineLink {
     private func send(_ command: WireCommand, as request: Request) {
         // The id is taken inside the lock so the reply cannot arrive before it is registered.
         state.withLock { state in
-            guard let id = try? client.send(command) else { return }
+            guard let id = try? state.client.send(command) else { return }
             state.requests[id] = request
         }
     }
 
-    /// Runs on the reader thread until the engine closes the connection.
+    /// Runs on the reader thread until the engine is gone or the link is stopped.
     private func read(into mailbox: Mailbox) {
-        var ending = "the engine on \(client.path) closed the connection"
+        while true {
+            let ending = readSession(of: client, into: mailbox)
+            if state.withLock({ $0.stopped }) { return }
+            guard case .closedWhileRunning(let reason) = ending, let next = reconnect() else {
+                mailbox.post(.linkLost(ending.reason))
+                return
+            }
+            // Requests of the old connection will never be answered: their ids may come again.
+            state.withLock { state in
+                state.requests = [:]
+                state.askedDurations = []
+                state.client = next
+            }
+            mailbox.post(.monitor(.queueReplaced("connected again, the queue shown afresh: \(reason)")))
+        }
+    }
+
+    /// Why a connection ended.
+    private enum SessionEnding {
+        /// The engine closed it and still runs (it closes a client that read nothing for long).
+        case closedWhileRunning(String)
+        /// The engine is gone, or the connection failed.
+        case gone(String)
+
+        var reason: String {
+            switch self {
+            case .closedWhileRunning(let reason), .gone(let reason): return reason
+            }
+        }
+    }
+
+    /// A new connection to the engine, unless the last one was made less than
+    /// `reconnectInterval` ago (an engine that keeps closing this monitor is not chased).
+    private func reconnect() -> EngineClient? {
+        let now = ContinuousClock.now
+        let allowed = state.withLock { state -> Bool in
+            guard state.reconnectedAt.map({ now - $0 >= Self.reconnectInterval }) ?? true else { return false }
+            state.reconnectedAt = now
+            return true
+        }
+        guard allowed else { return nil }
+        return try? EngineClient(path: path)
+    }
+
+    /// Subscribes on `client` and posts what the engine says until the connection ends.
+    private func readSession(of client: EngineClient, into mailbox: Mailbox) -> SessionEnding {
         // The snapshot goes to the loop in chunks, applied while the rest is read and decoded;
         // the loop draws its first frame at `.ready`, with the whole queue.
         var snapshot: [MailboxItem]?
@@ -108,16 +172,16 @@ public final class RemoteEngineLink: EngineLink {
                     break
                 }
             }
-            if !state.withLock({ $0.stopped }), Self.engineAnswers(on: client.path) {
+            if !state.withLock({ $0.stopped }), Self.engineAnswers(on: path) {
                 // The engine runs on and answers: it closed this connection itself, which it
                 // does only to a client that read nothing for long (`serve --idle-reader-timeout`).
-                ending = "the engine on \(client.path) closed this monitor's connection and still runs: "
-                    + "it closes a client that reads nothing for a long time (2 minutes unless serve was told otherwise); was this monitor stopped?"
+                return .closedWhileRunning("the engine on \(path) closed this monitor's connection and still runs: "
+                    + "it closes a client that reads nothing for a long time (2 minutes unless serve was told otherwise); was this monitor stopped?")
             }
+            return .gone("the engine on \(path) closed the connection")
         } catch {
-            ending = "lost the engine on \(client.path): \(error)"
+            return .gone("lost the engine on \(path): \(error)")
         }
-        if !state.withLock({ $0.stopped }) { mailbox.post(.linkLost(ending)) }
     }
 
     /// Whether an engine on `path` accepts a new connection and answers a request (even with a

@@ -86,4 +86,25 @@ struct MonitorAttachTests {
         #expect(!localScreen.contains("q  d"))
         #expect(localScreen.contains("quit (asks while jobs run: they would be aborted)"))
     }
+
+    // MARK: - Connected again
+
+    @Test("connected again: the queue shown is dropped for the snapshot that follows, the reason said, the selection kept on its job")
+    func aReplacedQueueIsTheSnapshotsAlone() {
+        var scenario = busy(attached: true)
+        let selected = scenario.state.selectedJobID
+        let effects = scenario.state.handle(.queueReplaced("connected again, the queue shown afresh: the engine closed this monitor's connection"))
+        #expect(effects.contains(.redraw))
+        #expect(scenario.state.queue.jobs.isEmpty, "nothing of the old queue stays to be doubled by the snapshot")
+        #expect(scenario.state.status?.text.hasPrefix("connected again") == true)
+        // The snapshot: the same two jobs, by their numbers, the first still running.
+        for (id, name, titles) in [(1, "Security updates", ["OpenSSL", "libc6"]), (2, "Kernel", ["linux"])] {
+            let updates = titles.enumerated().map { Update(id: "u\(id)-\($0.offset)", title: $0.element) }
+            scenario.send(.jobQueued(JobDescriptor(id: id, name: name, operation: .install, updates: updates, stopOnFailure: false)))
+        }
+        scenario.startJob(1)
+        scenario.startUpdate(1, 0)
+        #expect(scenario.state.queue.jobs.map(\.descriptor.name) == ["Security updates", "Kernel"])
+        #expect(scenario.state.selectedJobID == selected, "the selection stays on its job")
+    }
 }
