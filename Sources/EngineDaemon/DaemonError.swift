@@ -25,6 +25,9 @@ public enum DaemonError: Error, Sendable, Hashable, CustomStringConvertible {
     case refused(WireError)
     /// The engine sent something this client cannot read.
     case unexpectedMessage(String)
+    /// The link to a host's engine (ssh and the bridge it runs) failed: the host's name, and
+    /// what ssh or the bridge last said on stderr (or how ssh ended when it said nothing).
+    case linkFailed(String, reason: String)
 
     public var description: String {
         switch self {
@@ -50,6 +53,8 @@ public enum DaemonError: Error, Sendable, Hashable, CustomStringConvertible {
             return error.message
         case .unexpectedMessage(let text):
             return "the engine sent something unexpected: \(text)"
+        case .linkFailed(let host, let reason):
+            return "\(host): \(reason)"
         }
     }
 }
