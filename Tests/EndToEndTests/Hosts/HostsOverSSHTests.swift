@@ -48,6 +48,7 @@ struct HostsOverSSHTests {
             return try #require(object?["jobs"] as? [[String: Any]], "h\(host): \(status.stdout)\(status.stderr)")
         }
         func state(_ host: Int) throws -> String? { try ownJobs(host).first?["state"] as? String }
+        func bridges(on host: Int) throws -> [String] { try self.bridges(on: host, of: fleet) }
         try await waitUntil("both jobs to run") { try state(1) == "running" && state(2) == "running" }
         try fleet.stopSSHD(host: 4)
 
@@ -76,6 +77,24 @@ struct HostsOverSSHTests {
         #expect(abort.stdout == "h2: job 1: abort requested\n")
         try await waitUntil("h2's job to be aborted") { try state(2) == "aborted" }
         #expect(try state(1) == "running", "h1's job runs on")
+
+        // Each client ended its ssh; each host's bridge sees its session gone and exits, without
+        // the teardown's help.
+        for host in 1...3 {
+            try await waitUntil("h\(host)'s bridges to exit; left: \(try bridges(on: host))") { try bridges(on: host).isEmpty }
+        }
+    }
+
+    /// The command lines of the `installtop bridge` processes in host `host`'s network namespace.
+    private func bridges(on host: Int, of fleet: FleetTestHosts) throws -> [String] {
+        let script = #"""
+            self=$(readlink /proc/self/ns/net)
+            for process in /proc/[0-9]*; do
+              [ "$(readlink "$process/ns/net" 2>/dev/null)" = "$self" ] || continue
+              tr '\0' ' ' < "$process/cmdline" 2>/dev/null; echo
+            done
+            """#
+        return try fleet.run(onHost: host, script).stdout.split(separator: "\n").map(String.init).filter { $0.contains("installtop bridge") }
     }
 
     /// Runs `arguments` (an absolute program first) in the controller namespace, where the
