@@ -161,6 +161,8 @@ let package = Package(
         .testTarget(name: "RestartScanTests", dependencies: ["RestartScan", "TestProcessSupport"], exclude: ["Samples"]),
         // The differential test asks the ansible-inventory of FleetTestSupport's toolchain.
         .testTarget(name: "HostInventoryTests", dependencies: ["HostInventory", "FleetTestSupport"]),
+        // The executable's own pure parts (what status prints for many hosts), through @testable import.
+        .testTarget(name: "installtopTests", dependencies: ["installtop", "InstallEngine"]),
         .testTarget(name: "EngineWireTests", dependencies: ["EngineWire", "InstallEngine", "RestartScan"]),
         // Private apt roots with test packages built offline (PACKAGES.md), for the apt tests.
         .target(name: "APTTestSupport", dependencies: ["InstallDrivers"], path: "Tests/APTTestSupport"),
