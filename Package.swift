@@ -60,6 +60,10 @@ let package = Package(
         // Pure: JSON reading and writing, and the daemon's wire protocol (events, commands, replies).
         .target(name: "EngineWire", dependencies: ["InstallEngine", "RestartScan"]),
 
+        // Pure: Ansible inventories (INI and YAML: groups, children, host variables, ranges) and
+        // `--limit` patterns, for the commands that reach many hosts over ssh.
+        .target(name: "HostInventory", dependencies: [.product(name: "Yams", package: "Yams")]),
+
         // Unix sockets: bind/connect/accept with the right flags, SO_PEERCRED, send without SIGPIPE.
         .target(name: "CUnixSocket"),
         // The program's and its libraries' never-written pages, released when the monitor idles.
@@ -114,6 +118,7 @@ let package = Package(
                 "InstallDrivers",
                 "EngineWire",
                 "EngineDaemon",
+                "HostInventory",
                 "RestartScan",
                 "TerminalUI",
                 "CursesTerminal",
@@ -154,6 +159,10 @@ let package = Package(
         ),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI"]),
         .testTarget(name: "RestartScanTests", dependencies: ["RestartScan", "TestProcessSupport"], exclude: ["Samples"]),
+        // The differential test asks the ansible-inventory of FleetTestSupport's toolchain.
+        .testTarget(name: "HostInventoryTests", dependencies: ["HostInventory", "FleetTestSupport"]),
+        // The executable's own pure parts (what status prints for many hosts), through @testable import.
+        .testTarget(name: "installtopTests", dependencies: ["installtop", "InstallEngine"]),
         .testTarget(name: "EngineWireTests", dependencies: ["EngineWire", "InstallEngine", "RestartScan"]),
         // Private apt roots with test packages built offline (PACKAGES.md), for the apt tests.
         .target(name: "APTTestSupport", dependencies: ["InstallDrivers"], path: "Tests/APTTestSupport"),

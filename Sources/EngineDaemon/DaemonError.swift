@@ -27,6 +27,9 @@ public enum DaemonError: Error, Sendable, Hashable, CustomStringConvertible {
     case unexpectedMessage(String)
     /// `--watch-group` names no group of the group database and is no number.
     case unknownGroup(String)
+    /// The link to a host's engine (ssh and the bridge it runs) failed: the host's name, and
+    /// what ssh or the bridge last said on stderr (or how ssh ended when it said nothing).
+    case linkFailed(String, reason: String)
 
     public var description: String {
         switch self {
@@ -54,6 +57,8 @@ public enum DaemonError: Error, Sendable, Hashable, CustomStringConvertible {
             return "the engine sent something unexpected: \(text)"
         case .unknownGroup(let name):
             return "no group \(name) (give a group's name or number)"
+        case .linkFailed(let host, let reason):
+            return "\(host): \(reason)"
         }
     }
 }

@@ -144,6 +144,18 @@ public final class FleetTestHosts: Sendable {
             environment: ["ITOP_FLEET_RUN": run.id], timeout: timeout)
     }
 
+    /// The command line that runs `arguments` (`arguments[0]` an absolute path) inside host
+    /// `host` (1 for h1) as its sshd's sessions see it, for a process the test starts and
+    /// keeps (an `installtop serve` of the host's own): `nsenter` execs it, so the started
+    /// process's pid is the program's. Teardown ends it with the host's other processes.
+    public func command(onHost host: Int, _ arguments: [String]) throws -> [String] {
+        let holder = try processes.withLock { processes in
+            guard !processes.tornDown else { throw FleetTestError("the fleet is torn down") }
+            return holderPIDs[try index(host)]
+        }
+        return [run.tools.nsenter, "--target", "\(holder)", "--mount", "--uts", "--net"] + arguments
+    }
+
     /// Makes host `host` (1 for h1) unreachable: its sshd and every session it started (an ssh
     /// ControlPersist master would otherwise keep reaching it) get SIGTERM, SIGKILL after 5 s.
     /// The host itself stays for `run(onHost:_:)`.

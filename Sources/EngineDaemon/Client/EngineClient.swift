@@ -1,15 +1,28 @@
 import CUnixSocket
 import EngineWire
 import Glibc
+import InstallEngine
 import Synchronization
 
-/// A connection to an engine's socket, for `submit`, `status`, `abort`, `cleanup` and
-/// `attach`. Sending is safe from any thread; reading (`nextMessage`) belongs to one thread at
-/// a time. `close()` from another thread wakes a blocked reader, which then sees the end.
+/// A connection to an engine, for `submit`, `status`, `abort`, `cleanup` and `attach`: its
+/// Unix socket on this machine, or a host's over ssh (the pipes of an `ssh HOST installtop
+/// bridge` child). Sending is safe from any thread; reading (`nextMessage`) belongs to one
+/// thread at a time. `close()` from another thread wakes a blocked reader, which then sees the end.
+///
+/// Over ssh, a link that ends with ssh (or the bridge) failing throws `linkFailed` with the
+/// last line it wrote on stderr ("ssh: connect to host 10.77.0.99 port 22: No route to host");
+/// writing to a child whose stdin is gone needs SIGPIPE ignored, as `installtop` does.
 public final class EngineClient: Sendable {
-    /// The socket's path, for messages.
+    /// The socket's path, or over ssh the host's name: what messages name.
     public let path: String
+    /// Where messages come from: the socket, or ssh's stdout.
     private let descriptor: Int32
+    /// The ssh child of a link over ssh; `nil` on a socket.
+    private let child: PipedChild?
+    /// The end of what the ssh child wrote on stderr (at most `stderrTailLimit` bytes), and
+    /// whether its stderr has ended.
+    private let stderrTail = Mutex<(bytes: [UInt8], ended: Bool)>(([], false))
+    private static let stderrTailLimit = 8192
     /// Splits what is read into lines, and the buffer reads go into (reading is one thread's
     /// at a time; the lock only makes that safe to state).
     private let reader = Mutex((lines: LineReader(maximumLength: 256 << 20), buffer: [UInt8](repeating: 0, count: 262_144)))
@@ -43,10 +56,32 @@ public final class EngineClient: Sendable {
         }
         self.path = path
         self.descriptor = descriptor
+        child = nil
+    }
+
+    /// Starts `ssh` as `command` says, to talk to that host's engine through its pipes. It
+    /// returns at once: whether the host and its engine answer shows in the first read, which
+    /// throws `linkFailed` with ssh's words when they do not.
+    /// - Throws: `linkFailed` when ssh cannot be started (not in `PATH` …).
+    public init(ssh command: SSHCommand) throws(DaemonError) {
+        let child: PipedChild
+        do {
+            child = try PipedChild(arguments: command.arguments)
+        } catch {
+            throw .linkFailed(command.host, reason: error.description)
+        }
+        path = command.host
+        descriptor = child.stdoutRead
+        self.child = child
     }
 
     deinit {
-        Glibc.close(descriptor)
+        // The child owns its descriptors and closes them when it goes.
+        if let child {
+            child.end()
+        } else {
+            Glibc.close(descriptor)
+        }
     }
 
     /// Sends `command`; returns the request id its reply will carry.
@@ -57,6 +92,7 @@ public final class EngineClient: Sendable {
         var bytes = Array(command.line(requestID: requestID).utf8)
         bytes.append(UInt8(ascii: "\n"))
         let failed = sendLock.withLock { _ -> Bool in
+            if let child { return !child.write(bytes) }
             var offset = 0
             while offset < bytes.count {
                 let count = bytes.withUnsafeBytes { cus_send(descriptor, $0.baseAddress! + offset, $0.count - offset) }
@@ -66,7 +102,11 @@ public final class EngineClient: Sendable {
             }
             return false
         }
-        if failed { throw refusalWaiting() ?? .connectionClosed(path) }
+        if failed {
+            // ssh gone: say why it went, when it did.
+            if let failure = linkFailure(waiting: .seconds(5)) { throw failure }
+            throw refusalWaiting() ?? .connectionClosed(path)
+        }
         return requestID
     }
 
@@ -80,7 +120,8 @@ public final class EngineClient: Sendable {
     /// The next message from the engine, waiting for it (at most `timeout`, when given);
     /// `nil` once the engine has closed the connection (or `close()` was called).
     /// - Throws: `unexpectedMessage` for a line that is not one of the engine's messages,
-    ///   `noAnswer` when `timeout` passes first.
+    ///   `noAnswer` when `timeout` passes first; over ssh, `linkFailed` when the link ends with
+    ///   ssh (or the remote command) failing.
     public func nextMessage(timeout: Duration? = nil) throws(DaemonError) -> ServerMessage? {
         let deadline = timeout.map { ContinuousClock.now + $0 }
         while true {
@@ -101,8 +142,15 @@ public final class EngineClient: Sendable {
                     throw .unexpectedMessage("a line of \(length) bytes")
                 }
             }
-            if let deadline, let timeout { try waitForInput(until: deadline, timeout: timeout) }
-            guard fill() else { return nil }
+            if let deadline, let timeout {
+                try waitForInput(until: deadline, timeout: timeout)
+            } else if child != nil {
+                try waitForInput(until: nil, timeout: nil)
+            }
+            guard fill() else {
+                if let failure = linkFailure(waiting: .seconds(10)) { throw failure }
+                return nil
+            }
         }
     }
 
@@ -148,23 +196,76 @@ public final class EngineClient: Sendable {
         }
     }
 
-    /// Ends the connection; a thread blocked in `nextMessage` returns `nil`.
+    /// Ends the connection; a thread blocked in `nextMessage` returns `nil`. Over ssh, closes
+    /// ssh's stdin and ends it (SIGTERM, SIGKILL after 5 s), and reaps it.
     public func close() {
         guard !closed.exchange(true, ordering: .relaxed) else { return }
-        shutdown(descriptor, Int32(SHUT_RDWR))
+        if let child {
+            child.closeInput()
+            child.end()
+        } else {
+            shutdown(descriptor, Int32(SHUT_RDWR))
+        }
     }
 
-    /// Waits until something can be read, or throws `noAnswer` at `deadline`.
-    private func waitForInput(until deadline: ContinuousClock.Instant, timeout: Duration) throws(DaemonError) {
+    /// Waits until something can be read, or throws `noAnswer` at `deadline` (`nil`: no limit).
+    /// Over ssh, keeps reading ssh's stderr meanwhile, so that it never fills its pipe and its
+    /// last words are at hand.
+    private func waitForInput(until deadline: ContinuousClock.Instant?, timeout: Duration?) throws(DaemonError) {
         while true {
-            let left = deadline - ContinuousClock.now
-            let milliseconds = Int32(clamping: max(0, left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000))
+            var milliseconds: Int32 = -1
+            if let deadline {
+                let left = deadline - ContinuousClock.now
+                milliseconds = Int32(clamping: max(0, left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000))
+            }
             var descriptors = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)]
-            let ready = poll(&descriptors, 1, milliseconds)
-            if ready > 0 { return }
+            if let child, !stderrTail.withLock({ $0.ended }) {
+                descriptors.append(pollfd(fd: child.stderrRead, events: Int16(POLLIN), revents: 0))
+            }
+            let ready = poll(&descriptors, nfds_t(descriptors.count), milliseconds)
             if ready < 0 && errno == EINTR { continue }
-            throw .noAnswer(path, seconds: Int(timeout.components.seconds))
+            if ready > 0 {
+                if descriptors.count > 1, descriptors[1].revents != 0 { readStderr() }
+                if descriptors[0].revents != 0 { return }
+                continue
+            }
+            throw .noAnswer(path, seconds: Int((timeout ?? .zero).components.seconds))
         }
+    }
+
+    /// Reads what ssh wrote on stderr so far (its pipe is non-blocking), keeping the end.
+    private func readStderr() {
+        guard let child else { return }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(child.stderrRead, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else {
+                if count == 0 { stderrTail.withLock { $0.ended = true } }
+                return
+            }
+            stderrTail.withLock { tail in
+                tail.bytes.append(contentsOf: buffer[..<count])
+                if tail.bytes.count > Self.stderrTailLimit { tail.bytes.removeFirst(tail.bytes.count - Self.stderrTailLimit) }
+            }
+        }
+    }
+
+    /// Over ssh, once its stdout has ended: waits (up to `waiting`, then ends it) for ssh to
+    /// exit and returns `linkFailed` with its last stderr line when it failed; `nil` when it
+    /// exited 0, on a socket, or after `close()`.
+    private func linkFailure(waiting: Duration) -> DaemonError? {
+        guard let child, !closed.load(ordering: .relaxed) else { return nil }
+        let status = child.wait(timeout: waiting) ?? child.end()
+        readStderr()
+        guard status != 0 else { return nil }
+        let text = stderrTail.withLock { String(decoding: $0.bytes, as: UTF8.self) }
+        let lastLine = text.split(whereSeparator: \.isNewline)
+            .map { $0.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed() }
+            .last { !$0.isEmpty }
+        let reason = lastLine.map { String($0) }
+            ?? (status > 128 ? "ssh was ended by signal \(status - 128)" : "ssh exited with status \(status)")
+        return .linkFailed(path, reason: reason)
     }
 
     /// Reads once; false at the end of the stream.

@@ -5,7 +5,11 @@ struct AbortCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "abort",
         abstract: "Abort a job on the running engine (graceful: SIGTERM, then SIGKILL after the grace).",
-        discussion: "Exit status: 0 abort requested, 1 refused (no such job, already completed) or no engine."
+        discussion: """
+            Exit status: 0 abort requested, 1 refused (no such job, already completed) or no engine, 2 invalid usage \
+            (with --host or --hosts: not exactly one host selected). With --host NAME the job is that host's, \
+            reached over ssh; its reply and refusals start with the host's name.
+            """
     )
 
     @Argument(help: "The job's number (from submit or status).")
@@ -16,8 +20,11 @@ struct AbortCommand: ParsableCommand {
 
     @OptionGroup var socket: SocketOption
 
+    @OptionGroup var hosts: HostsOptions
+
     func run() throws {
-        try DaemonRequest.perform(.job(.abort(job: job, force: force)), socket: socket, timeout: DaemonRequest.replyTimeout)
-        StandardOutput.stdout.line(force ? "job \(job): killing its processes" : "job \(job): abort requested")
+        let target = try EngineTarget.single(socket: socket, hosts: hosts)
+        try DaemonRequest.perform(.job(.abort(job: job, force: force)), on: target, timeout: DaemonRequest.replyTimeout)
+        StandardOutput.stdout.line(target.prefix + (force ? "job \(job): killing its processes" : "job \(job): abort requested"))
     }
 }

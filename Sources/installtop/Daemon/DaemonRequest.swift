@@ -13,11 +13,18 @@ enum DaemonRequest {
     /// `timeout`, prints why and exits 1.
     @discardableResult
     static func perform(_ command: WireCommand, socket: SocketOption, timeout: Duration?) throws -> WireReply {
-        let client = try socket.connect()
+        try perform(command, on: .local(socket), timeout: timeout)
+    }
+
+    /// The same through `target`'s engine; a host's refusals and failures name the host.
+    @discardableResult
+    static func perform(_ command: WireCommand, on target: EngineTarget, timeout: Duration?) throws -> WireReply {
+        let client = try target.connect()
+        defer { client.close() }
         do {
             return try client.request(command, timeout: timeout)
         } catch {
-            StandardOutput.stderr.line("installtop: \(error)")
+            StandardOutput.stderr.line("installtop: \(target.describe(error))")
             throw ExitCode(1)
         }
     }

@@ -8,15 +8,35 @@ struct StatusCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
         abstract: "Print the running engine's queue once: every job and update with its state.",
-        discussion: "Exit status: 0 printed, 1 no engine."
+        discussion: """
+            With --host or --hosts, every selected host is asked at once over ssh (at most \(hostsAtOnce) at a \
+            time, each given \(hostDeadline.components.seconds) s); the text is a section per host (== NAME ==), \
+            its tables or `unreachable:` and ssh's own words; --json is one document \
+            {"hosts":[{"host","reachable","jobs"|"error"}]}, each host's jobs as local --json gives them. \
+            Exit status: 0 printed (with hosts: every host answered), 1 no engine (with hosts: some host was \
+            unreachable), 2 invalid usage.
+            """
     )
+
+    /// How many hosts are asked at once: enough to overlap the waits on ssh, bounded so that a
+    /// big inventory costs neither a thread nor a process per host.
+    static let hostsAtOnce = 8
+    /// How long a host may take, connecting included, before it counts as unreachable.
+    static let hostDeadline: Duration = .seconds(60)
 
     @OptionGroup var socket: SocketOption
 
-    @Flag(help: "Print one JSON document ({\"jobs\":[…]}) instead of tables.")
+    @OptionGroup var hosts: HostsOptions
+
+    @Flag(help: "Print one JSON document ({\"jobs\":[…]}; with hosts {\"hosts\":[…]}) instead of tables.")
     var json = false
 
     func run() throws {
+        if hosts.isRemote {
+            try hosts.checkNoSocket(socket)
+            try runOnHosts(try hosts.sshCommands())
+            return
+        }
         let client = try socket.connect()
         let model: QueueModel
         do {
@@ -33,12 +53,46 @@ struct StatusCommand: ParsableCommand {
         }
     }
 
+    /// Asks every host at once (`hostsAtOnce` at a time) and prints what each said.
+    private func runOnHosts(_ commands: [SSHCommand]) throws {
+        let statuses = BoundedWorkers.map(commands, width: Self.hostsAtOnce) { command in Self.status(of: command) }
+        if json {
+            StandardOutput.stdout.line(HostsStatusReport.json(statuses))
+        } else {
+            StandardOutput.stdout.write(HostsStatusReport.text(statuses, sanitizer: TextEnvironment.sanitizer))
+        }
+        if !statuses.allSatisfy(\.isReachable) { throw ExitCode(1) }
+    }
+
+    /// One host's queue through `ssh HOST installtop bridge`, or why it could not be had.
+    private static func status(of command: SSHCommand) -> HostStatus {
+        let deadline = ContinuousClock.now + hostDeadline
+        do {
+            let client = try EngineClient(ssh: command)
+            defer { client.close() }
+            return .reachable(host: command.host, try snapshot(from: client, deadline: deadline))
+        } catch {
+            switch error {
+            case .linkFailed(_, let reason):
+                return .unreachable(host: command.host, reason: reason)
+            case .noAnswer where ContinuousClock.now >= deadline:
+                // The last wait was only what was left of the host's time: say the whole of it.
+                return .unreachable(host: command.host, reason: "no snapshot within \(hostDeadline.components.seconds) s")
+            default:
+                return .unreachable(host: command.host, reason: error.description)
+            }
+        }
+    }
+
     /// Subscribes and reads up to the end of the snapshot (giving up when the engine is silent
-    /// for `DaemonRequest.replyTimeout`).
-    static func snapshot(from client: EngineClient) throws(DaemonError) -> QueueModel {
+    /// for `DaemonRequest.replyTimeout`, or at `deadline`).
+    static func snapshot(from client: EngineClient, deadline: ContinuousClock.Instant? = nil) throws(DaemonError) -> QueueModel {
         let requestID = try client.send(.subscribe)
         var model = QueueModel()
-        while let message = try client.nextMessage(timeout: DaemonRequest.replyTimeout) {
+        while true {
+            var timeout = DaemonRequest.replyTimeout
+            if let deadline { timeout = min(timeout, max(.zero, deadline - ContinuousClock.now)) }
+            guard let message = try client.nextMessage(timeout: timeout) else { break }
             switch message {
             case .event(let event): model.apply(event)
             case .snapshotEnd: return model

@@ -42,6 +42,11 @@ enum StatusReport {
     /// `observedBy` for an observed job (as in `job.queued`), result (with
     /// `restarts`, as in `job.completed`, when it has one) and updates (id, title, state, percent, message, result fields).
     static func json(_ model: QueueModel) -> String {
+        #"{"jobs":"# + jobsJSON(model) + "}"
+    }
+
+    /// The `jobs` array of `json(_:)` alone: what `status --host --json` gives each host.
+    static func jobsJSON(_ model: QueueModel) -> String {
         let jobs = model.jobs.map { job -> String in
             var object = JSONObject()
             object.add("job", job.id)
@@ -87,7 +92,7 @@ enum StatusReport {
             object.addRaw("updates", "[" + updates.joined(separator: ",") + "]")
             return object.json
         }
-        return #"{"jobs":["# + jobs.joined(separator: ",") + "]}"
+        return "[" + jobs.joined(separator: ",") + "]"
     }
 
     /// `observed: apt-get (pid 812) run by root on pts/1, not by installtop: it cannot be aborted here`.

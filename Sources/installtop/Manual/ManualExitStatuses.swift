@@ -57,8 +57,20 @@ enum ManualExitStatuses {
                 (ExitStatus.failed.rawValue, "the engine refused the jobs or could not be reached"),
                 (ExitStatus.invalidUsage.rawValue, "invalid usage or manifest"),
             ]
-        case "status", "abort", "cleanup":
+        case "status":
+            return [
+                (ExitStatus.succeeded.rawValue, "printed; with --host or --hosts, every host answered"),
+                (ExitStatus.failed.rawValue, "no engine answered at the socket; with --host or --hosts, some host was unreachable (its section says why)"),
+                (ExitStatus.invalidUsage.rawValue, "invalid usage (an inventory that cannot be read, a --limit that matches no host), or no socket given where there is no default one"),
+            ]
+        case "abort", "cleanup":
             return engine
+        case "bridge":
+            return [
+                (ExitStatus.succeeded.rawValue, "the link ended: the engine closed it, or nobody reads stdout any more"),
+                (ExitStatus.failed.rawValue, "no engine at the socket, or a read or write failed"),
+                (ExitStatus.invalidUsage.rawValue, "invalid usage, or no socket given where there is no default one"),
+            ]
         case "attach":
             return [
                 (ExitStatus.succeeded.rawValue, "detached"),

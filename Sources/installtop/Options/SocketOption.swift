@@ -19,11 +19,17 @@ struct SocketOption: ParsableArguments {
         try SocketLocation.resolve(socket, environment: ProcessInfo.processInfo.environment)
     }
 
+    /// Where a client looks for the engine (`SocketLocation.resolveForClient`).
+    /// - Throws: `DaemonError.noDefaultSocket` when there is no default.
+    func clientPath() throws(DaemonError) -> String {
+        try SocketLocation.resolveForClient(socket, environment: ProcessInfo.processInfo.environment)
+    }
+
     /// A connection to the engine, or a message on stderr and exit status 1 (2 when there is
     /// no socket to try: a usage error).
     func connect() throws -> EngineClient {
         do {
-            return try EngineClient(path: try SocketLocation.resolveForClient(socket, environment: ProcessInfo.processInfo.environment))
+            return try EngineClient(path: try clientPath())
         } catch {
             StandardOutput.stderr.line("installtop: \(error)")
             throw ExitCode(error == .noDefaultSocket ? ExitStatus.invalidUsage.rawValue : 1)

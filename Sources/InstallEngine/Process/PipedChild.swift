@@ -1,0 +1,205 @@
+import CPosixSpawn
+import Glibc
+import Synchronization
+
+/// A program installtop talks to over its stdin and stdout, its stderr kept apart: `ssh HOST
+/// installtop bridge`, whose pipes carry a host's engine protocol. Spawned as CHILD-PROCESSES.md
+/// says (its own process group, default signal handling, an empty signal mask, nothing of ours
+/// inherited but the three pipes), with installtop's environment; a name without `/` is looked
+/// up in `PATH`.
+///
+/// The descriptors stay open until the object goes, so that a thread still polling one never
+/// meets a number reused by someone else; `closeInput()` is the one that closes early (the
+/// child's stdin, so it sees the end of what it reads). Whoever holds the object must reap the
+/// child (`wait` or `end`), once; a second call returns the status the first one got.
+public final class PipedChild: Sendable {
+    /// Why the program could not be started: `cannot run ssh: No such file or directory`.
+    public struct StartFailure: Error, Sendable, CustomStringConvertible {
+        public var description: String
+    }
+
+    public let pid: pid_t
+    /// Read end of the child's stdout: blocking (poll it first when a read must not wait).
+    public let stdoutRead: Int32
+    /// Read end of the child's stderr: non-blocking.
+    public let stderrRead: Int32
+    /// The write end of its stdin (blocking), -1 once closed; the lock keeps a write from
+    /// racing `closeInput()`.
+    private let input: Mutex<Int32>
+    /// The wait status once reaped (`nil` before); the lock makes the reap happen once.
+    private let reaped = Mutex<Int32?>(nil)
+    /// Polls readable when the child exits; -1 when the kernel has no pidfd_open.
+    private let pidfd: Int32
+
+    /// Starts `arguments` (`arguments[0]` a path, or a name found in `PATH`).
+    /// - Throws: `StartFailure` when the program is missing or not executable, or a pipe
+    ///   could not be made.
+    public init(arguments: [String]) throws(StartFailure) {
+        guard let name = arguments.first else { throw StartFailure(description: "cannot run an empty command") }
+        let executable: String
+        if name.utf8.contains(UInt8(ascii: "/")) {
+            executable = name
+        } else {
+            switch ExecutableLookup.find(name, searchPath: getenv("PATH").map { String(cString: $0) }, workingDirectory: nil) {
+            case .success(let path): executable = path
+            case .failure(let error): throw StartFailure(description: "cannot run \(name): \(error.description)")
+            }
+        }
+        var pipes: [ChildPipe] = []
+        for _ in 0..<3 {
+            switch ChildPipe.make() {
+            case .success(let pipe):
+                pipes.append(pipe)
+            case .failure(let error):
+                for pipe in pipes { close(pipe.readEnd); close(pipe.writeEnd) }
+                throw StartFailure(description: "cannot run \(name): cannot create a pipe: \(error.description)")
+            }
+        }
+        // `ChildPipe` makes pipes from a child: the stdin pipe runs the other way, so the child
+        // reads `pipes[0].readEnd` (made blocking for it) and installtop writes `writeEnd`.
+        let stdin = pipes[0], stdout = pipes[1], stderr = pipes[2]
+        _ = fcntl(stdin.readEnd, F_SETFL, fcntl(stdin.readEnd, F_GETFL) & ~O_NONBLOCK)
+        _ = fcntl(stdout.readEnd, F_SETFL, fcntl(stdout.readEnd, F_GETFL) & ~O_NONBLOCK)
+        let result = Self.spawn(executable, arguments: arguments, stdin: stdin.readEnd, stdout: stdout.writeEnd, stderr: stderr.writeEnd)
+        // The child has its own copies now; ours would keep its stdin and our reads from ending.
+        close(stdin.readEnd)
+        close(stdout.writeEnd)
+        close(stderr.writeEnd)
+        switch result {
+        case .success(let pid):
+            self.pid = pid
+            pidfd = cps_pidfd_open(pid)
+            input = Mutex(stdin.writeEnd)
+            stdoutRead = stdout.readEnd
+            stderrRead = stderr.readEnd
+        case .failure(let error):
+            close(stdin.writeEnd)
+            close(stdout.readEnd)
+            close(stderr.readEnd)
+            throw StartFailure(description: "cannot run \(name): \(error.description)")
+        }
+    }
+
+    deinit {
+        input.withLock { if $0 >= 0 { close($0) } }
+        close(stdoutRead)
+        close(stderrRead)
+        if pidfd >= 0 { close(pidfd) }
+    }
+
+    /// Writes all of `bytes` to the child's stdin, waiting while its pipe is full. Returns false
+    /// when that is no longer possible (closed, or the child stopped reading: EPIPE, which
+    /// needs SIGPIPE ignored, as `installtop` does).
+    public func write(_ bytes: [UInt8]) -> Bool {
+        input.withLock { descriptor in
+            guard descriptor >= 0 else { return false }
+            var offset = 0
+            while offset < bytes.count {
+                let count = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { return false }
+                offset += count
+            }
+            return true
+        }
+    }
+
+    /// Closes the child's stdin: it reads the end. Later writes return false.
+    public func closeInput() {
+        input.withLock { descriptor in
+            guard descriptor >= 0 else { return }
+            close(descriptor)
+            descriptor = -1
+        }
+    }
+
+    /// Waits up to `timeout` for the child to exit and reaps it. Returns its exit code, or 128 +
+    /// the signal that ended it; `nil` when it still runs at the deadline.
+    public func wait(timeout: Duration) -> Int32? {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            if let status = reap(blocking: false) { return status }
+            let left = deadline - ContinuousClock.now
+            guard left > .zero else { return nil }
+            let milliseconds = Int32(clamping: left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1)
+            if pidfd >= 0 {
+                var descriptors = [pollfd(fd: pidfd, events: Int16(POLLIN), revents: 0)]
+                _ = poll(&descriptors, 1, milliseconds)
+            } else {
+                // No pidfd (a kernel before 5.3): look again every 10 ms.
+                usleep(UInt32(min(milliseconds, 10)) * 1000)
+            }
+        }
+    }
+
+    /// Ends the child: SIGTERM to its process group, SIGKILL when it has not exited after
+    /// `grace`, then reaps it. Returns what `wait` would; a child already reaped is left alone.
+    @discardableResult
+    public func end(grace: Duration = .seconds(5)) -> Int32 {
+        if let status = reaped.withLock({ $0 }) { return Self.code(status) }
+        _ = Glibc.kill(-pid, SIGTERM)
+        if let status = wait(timeout: grace) { return status }
+        _ = Glibc.kill(-pid, SIGKILL)
+        return reap(blocking: true) ?? 128 + SIGKILL
+    }
+
+    /// Reaps the child when it has exited (`blocking`: waits for it); the exit code or 128 +
+    /// signal, `nil` while it runs.
+    private func reap(blocking: Bool) -> Int32? {
+        reaped.withLock { reaped in
+            if let status = reaped { return Self.code(status) }
+            var status: Int32 = 0
+            var result: pid_t
+            repeat {
+                result = waitpid(pid, &status, blocking ? 0 : WNOHANG)
+            } while result == -1 && cps_errno() == EINTR
+            guard result == pid else {
+                // Another reaper took it (the status is lost): count it as gone.
+                if result == -1 { reaped = 0; cps_group_unregister(pid); return 0 }
+                return nil
+            }
+            reaped = status
+            cps_group_unregister(pid)
+            return Self.code(status)
+        }
+    }
+
+    private static func code(_ status: Int32) -> Int32 {
+        cps_wait_signaled(status) == 1 ? 128 + cps_wait_term_signal(status) : cps_wait_exit_code(status)
+    }
+
+    private static func spawn(_ executable: String, arguments: [String], stdin: Int32, stdout: Int32, stderr: Int32) -> Result<pid_t, SystemError> {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+
+        // dup2 clears close-on-exec on the target.
+        var setup = posix_spawn_file_actions_adddup2(&actions, stdin, 0)
+        if setup == 0 { setup = posix_spawn_file_actions_adddup2(&actions, stdout, 1) }
+        if setup == 0 { setup = posix_spawn_file_actions_adddup2(&actions, stderr, 2) }
+        if setup == 0 { setup = cps_spawn_addclosefrom(&actions, 3) }
+        var allSignals = sigset_t()
+        sigfillset(&allSignals)
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        if setup == 0 { setup = posix_spawnattr_setsigdefault(&attributes, &allSignals) }
+        if setup == 0 { setup = posix_spawnattr_setsigmask(&attributes, &noSignals) }
+        // Its own process group: a Ctrl-C meant for installtop reaches installtop, which ends
+        // the child itself, and `end` can signal whatever the child started.
+        if setup == 0 { setup = posix_spawnattr_setpgroup(&attributes, 0) }
+        if setup == 0 {
+            setup = posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        }
+        guard setup == 0 else { return .failure(SystemError(code: setup)) }
+        var pid: pid_t = 0
+        let argv = CStringArray(arguments)
+        let code = argv.withPointers { argv in posix_spawn(&pid, executable, &actions, &attributes, argv, environ) }
+        guard code == 0 else { return .failure(SystemError(code: code)) }
+        // Killed with its group should installtop die of a fatal signal.
+        cps_group_register(pid)
+        return .success(pid)
+    }
+}

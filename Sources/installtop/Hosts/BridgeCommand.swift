@@ -1,0 +1,48 @@
+import ArgumentParser
+import EngineDaemon
+import Glibc
+
+/// `installtop bridge`: on a host, joins stdin and stdout to this host's engine socket; what
+/// `--host` runs there over ssh.
+struct BridgeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bridge",
+        abstract: "Connect stdin and stdout to this host's engine socket (what `--host` runs over ssh).",
+        discussion: """
+            Copies bytes both ways until the engine closes the connection or nobody reads stdout any \
+            more; when stdin ends, the engine is told (the socket's write side is shut down) and what \
+            it still sends is copied. Exit status: 0 the link ended, 1 no engine at the socket or a \
+            read or write failed, 2 invalid usage.
+            """
+    )
+
+    @OptionGroup var socket: SocketOption
+
+    func run() throws {
+        let path: String
+        do {
+            path = try socket.clientPath()
+        } catch {
+            StandardOutput.stderr.line("installtop bridge: \(error)")
+            throw ExitCode(ExitStatus.invalidUsage.rawValue)
+        }
+        let descriptor: Int32
+        do {
+            descriptor = try EngineBridge.connect(to: path)
+        } catch .noEngine {
+            StandardOutput.stderr.line("installtop bridge: no engine at \(path) (start one with `installtop serve`)")
+            throw ExitCode(1)
+        } catch {
+            StandardOutput.stderr.line("installtop bridge: \(error)")
+            throw ExitCode(1)
+        }
+        switch EngineBridge.run(input: STDIN_FILENO, output: STDOUT_FILENO, socket: descriptor) {
+        case .engineClosed, .outputClosed:
+            close(descriptor)
+        case .failed(let call, let code):
+            close(descriptor)
+            StandardOutput.stderr.line("installtop bridge: \(call): \(String(cString: strerror(code)))")
+            throw ExitCode(1)
+        }
+    }
+}
