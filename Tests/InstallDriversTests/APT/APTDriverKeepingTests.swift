@@ -8,7 +8,8 @@ import Testing
 /// The apt driver with a keeper of replaced versions (rule 33), its plan from a simulation (the
 /// monitor's confirmed plan): the keeper runs once, from apt's hook, before dpkg touches any
 /// package; a package it could not keep is said on that package's update and the upgrade goes
-/// on; a stop while it keeps stops apt before dpkg. The host's packages are never touched.
+/// on; a stop while it keeps stops apt before dpkg (the hook answers `stop`). The host's
+/// packages are never touched.
 @Suite("apt: keeping replaced versions before dpkg", .serialized)
 struct APTDriverKeepingTests {
     /// A keeper that records what dpkg had installed when it was asked, keeps nothing of
@@ -94,17 +95,23 @@ struct APTDriverKeepingTests {
         let host = HostPackageFingerprint()
         let apt = try Self.upgradedRoot()
         defer { apt.remove() }
-        let plan = try APTPlanner.plan(PackageJob(request: .upgrade, aptConfig: apt.configuration))
+        let job = PackageJob(request: .upgrade, aptConfig: apt.configuration)
         let keeper = WatchingKeeper(administrativeDirectory: apt.root + "/var/lib/dpkg", refusing: "", holds: true)
-        let (queue, id) = try Self.submit(plan, keeper: keeper)
-
+        // The transaction itself, so the stop is made before the keeper returns (through the
+        // queue an abort is only enqueued, rule 10, and could reach apt after the answer).
+        let transaction = APTHookTransaction.start(job, environment: try APTPlanner.environment(of: job), keeper: keeper)
         #expect(await eventually(timeout: .seconds(180)) { keeper.calls == 1 })
-        try queue.abort(job: id)
+        transaction.stop()
         keeper.release.signal()
+        let plan = try APTPlanner.plan(job)
+        let queue = JobQueue(backend: ProcessBackend())
+        let id = try queue.submit(name: "apt upgrade", operation: .install, updates: plan.updates,
+                                  driver: APTDriver(plan: plan, running: transaction)).id
         #expect(await eventually(timeout: .seconds(180)) { queue.snapshot().job(id)?.phase == .completed })
         await queue.waitUntilIdle()
         let state = try #require(queue.snapshot().job(id))
-        #expect(state.result?.resultCode == .aborted)
+        #expect(state.result?.resultCode != .succeeded)
+        #expect(state.updates.allSatisfy { $0.result.resultCode != .succeeded }, "no package changed")
         #expect(try apt.states().mapValues(\.version) == ["lab-base": "1.0", "lab-app": "1.0", "lab-tool": "1.0"])
         #expect(try apt.states().values.allSatisfy { $0.status == "ii" })
         #expect(try apt.audit().isEmpty)
