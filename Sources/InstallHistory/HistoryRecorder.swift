@@ -138,7 +138,8 @@ public final class HistoryRecorder: Sendable {
                 try store.appendOutput(Array(tail.lines), toRow: id)
             }
             if let runID, let memory {
-                try store.finishJobRun(runID, name: memory.descriptor.name, resultCode: completion.result.resultCode, endedAt: event.time)
+                try store.finishJobRun(runID, name: memory.descriptor.name, resultCode: completion.result.resultCode, endedAt: event.time,
+                                       undoOf: memory.descriptor.undoOf.map(Int64.init))
             }
         case .jobCleanedUp:
             // A job declined before it ran (never completed) has no run: nothing started it.

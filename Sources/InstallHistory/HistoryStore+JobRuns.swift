@@ -20,12 +20,26 @@ extension HistoryStore {
         }
     }
 
-    /// Records the end of run `id`: its job's final name, result and end.
-    public func finishJobRun(_ id: Int64, name: String, resultCode: OperationResultCode, endedAt: Date) throws(HistoryError) {
+    /// Records the end of run `id`: its job's final name, result and end. A run that undid run
+    /// `undoOf` says so, and when it succeeded, that run is marked undone by it, in the same
+    /// transaction.
+    public func finishJobRun(_ id: Int64, name: String, resultCode: OperationResultCode, endedAt: Date,
+                             undoOf: Int64? = nil) throws(HistoryError) {
         try write("record a job run's end in") { db in
-            try db.execute(sql: "UPDATE jobRun SET name = ?, resultCode = ?, endedAt = ? WHERE id = ?",
-                           arguments: [name, resultCode.rawValue, HistoryDateText.text(endedAt), id])
+            try db.execute(sql: "UPDATE jobRun SET name = ?, resultCode = ?, endedAt = ?, undoOf = ? WHERE id = ?",
+                           arguments: [name, resultCode.rawValue, HistoryDateText.text(endedAt), undoOf, id])
+            if let undoOf, resultCode == .succeeded {
+                try db.execute(sql: "UPDATE jobRun SET undoneBy = ? WHERE id = ?", arguments: [id, undoOf])
+            }
         }
+    }
+
+    /// Run `id` with its packages, kept versions and undoability, as `jobRuns` gives it; `nil`
+    /// when the history holds no such run.
+    public func jobRun(_ id: Int64, fileExists: (String) -> Bool = { FileManager.default.fileExists(atPath: $0) })
+        throws(HistoryError) -> JobRun? {
+        let newer = try read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM jobRun WHERE id >= ?", arguments: [id]) ?? 0 }
+        return try jobRuns(limit: newer, fileExists: fileExists).first { $0.id == id }
     }
 
     /// Records what was kept for undo (or why not), in one transaction.
@@ -88,7 +102,10 @@ extension HistoryStore {
                 packages[row["jobRun"], default: []].append(JobRunPackage(
                     name: row["updateID"], action: action, oldVersion: row["oldVersion"], newVersion: row["newVersion"], resultCode: result))
             }
-            let undone = Set(try Int64.fetchAll(db, sql: "SELECT id FROM jobRun WHERE id >= ? AND undoneBy IS NOT NULL", arguments: [oldest]))
+            // An undone run changes nothing any more, and an undo only put back what was there
+            // before the run it undid: neither stands in an earlier run's way.
+            let undone = Set(try Int64.fetchAll(db, sql: "SELECT id FROM jobRun WHERE id >= ? AND (undoneBy IS NOT NULL OR undoOf IS NOT NULL)",
+                                                arguments: [oldest]))
             var kept: [Int64: [KeptVersionRecord]] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT * FROM keptVersion WHERE jobRun >= ? ORDER BY id", arguments: [oldest]) {
                 let record = Self.keptVersion(row)

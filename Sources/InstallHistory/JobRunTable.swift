@@ -58,7 +58,7 @@ public enum JobRunTable {
     }
 
     /// `1.0 → 2.0`, `1.0 removed`, `2.0 installed`.
-    static func versions(of package: JobRunPackage) -> String {
+    public static func versions(of package: JobRunPackage) -> String {
         switch (package.oldVersion, package.newVersion) {
         case (let old?, let new?) where old != new: return "\(old) → \(new)"
         case (_, let new?): return package.action == .reinstall ? "\(new) reinstalled" : "\(new) installed"

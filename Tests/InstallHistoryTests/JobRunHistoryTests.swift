@@ -78,6 +78,30 @@ final class JobRunHistoryTests {
         #expect(try store.jobRuns(fileExists: { _ in true })[2].undoable)
     }
 
+    @Test func anUndoThatSucceededMarksItsRunUndoneAndBlocksNoEarlierRun() throws {
+        let store = try HistoryStore(path: folder.file("history.sqlite3"))
+        let recorder = HistoryRecorder(store: store, settleDelay: .zero)
+        try runJob(recorder, 1, [Self.upgrade("lab-tool", "1.0", "2.0")], at: 0)
+        try runJob(recorder, 2, [Self.upgrade("lab-tool", "2.0", "3.0")], at: 10)
+        let (first, second) = (try store.jobRuns()[1].id, try store.jobRuns()[0].id)
+        try store.recordKept([KeptVersionRecord(jobRun: first, package: "lab-tool", version: "1.0", file: "/kept/t1", sizeBytes: 1, source: "rebuilt"),
+                              KeptVersionRecord(jobRun: second, package: "lab-tool", version: "2.0", file: "/kept/t2", sizeBytes: 1, source: "rebuilt")])
+        // The undo of the second run: 3.0 back to 2.0.
+        var undo = EngineEvents.job(3, name: "apt undo", operation: .uninstall, updates: [Self.upgrade("lab-tool", "3.0", "2.0")])
+        undo.undoOf = Int(second)
+        try recorder.record(EngineEvents.queued(undo, at: 20))
+        try recorder.record(EngineEvents.updateStarted(3, 0, "lab-tool", at: 21))
+        try recorder.record(EngineEvents.updateCompleted(3, 0, "lab-tool", Self.succeeded, at: 22))
+        try recorder.record(EngineEvents.completed(3, [Self.succeeded], at: 23))
+
+        let runs = try store.jobRuns(fileExists: { _ in true })
+        #expect(runs[0].undoOf == second && runs[0].operation == .uninstall)
+        #expect(runs[1].undoneBy == runs[0].id && runs[1].notUndoableBecause == "undone already by run \(runs[0].id)")
+        #expect(runs[2].undoable, "neither the undone run nor the undo stands in the first run's way: \(runs[2].notUndoableBecause ?? "")")
+        #expect(try store.jobRun(first, fileExists: { _ in true })?.undoable == true)
+        #expect(try store.jobRun(99) == nil)
+    }
+
     @Test func aDeclinedJobRecordsNoRun() throws {
         let store = try HistoryStore(path: folder.file("history.sqlite3"))
         let recorder = HistoryRecorder(store: store, settleDelay: .zero)
