@@ -61,7 +61,8 @@ struct APTResolveOnceRun {
             let plan = APTPlan(job: job, environment: environment, changes: changes, downloads: [])
             let runnable = RunnableJob(
                 name: "\(APTJobKind.summary(of: request)) · \(plan.summary)", operation: request.operation, updates: plan.updates,
-                driver: APTDriver(plan: plan, running: transaction, keeper: keeper), needsConfirmation: false, runSlot: keeper?.runSlot)
+                driver: APTDriver(plan: plan, running: transaction, keeper: keeper), needsConfirmation: false, runSlot: keeper?.runSlot,
+                undoOf: request.undoneRun)
             // Signals taken here, while the run opens the history, are its own: apt's stop is
             // then the job's abort, and a second signal forces it.
             let status = RunSession(jobs: [runnable], options: options.run, earlierSignals: earlier).run()

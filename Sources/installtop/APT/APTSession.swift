@@ -42,7 +42,8 @@ struct APTSession {
         let keeper = HistoryVersionKeeper.open(options.run.history, jobName: APTJobKind.summary(of: request), operation: request.operation)
         let runnable = RunnableJob(
             name: "\(APTJobKind.summary(of: request)) · \(plan.summary)", operation: request.operation, updates: plan.updates,
-            driver: APTDriver(plan: plan, keeper: keeper), needsConfirmation: !options.yes, runSlot: keeper?.runSlot)
+            driver: APTDriver(plan: plan, keeper: keeper), needsConfirmation: !options.yes, runSlot: keeper?.runSlot,
+            undoOf: request.undoneRun)
         let status = RunSession(jobs: [runnable], options: options.run).run()
         keeper?.prune()
         return status

@@ -171,7 +171,7 @@ struct RunSession {
         for job in jobs {
             do {
                 try queue.submit(name: job.name, operation: job.operation, updates: job.updates, stopOnFailure: job.stopOnFailure,
-                                 driver: job.driver, awaitsConfirmation: job.needsConfirmation)
+                                 driver: job.driver, awaitsConfirmation: job.needsConfirmation, undoOf: job.undoOf)
             } catch {
                 StandardOutput.stderr.line("installtop: job \(job.name) was not queued: \(error)")
             }

@@ -15,6 +15,8 @@ struct RunnableJob {
     /// The job's history run when something else (its keeper of versions for undo) may reserve
     /// it first; `nil` lets the recorder reserve it.
     var runSlot: JobRunSlot?
+    /// The history's run this job undoes (`installtop apt undo`); `nil` for every other job.
+    var undoOf: Int?
 
     /// A manifest job of commands.
     init(_ job: ManifestJob) {
@@ -52,8 +54,9 @@ struct RunnableJob {
     }
 
     init(name: String, operation: UpdateOperation, updates: [Update], stopOnFailure: Bool = false, driver: (any JobDriver)? = nil,
-         needsConfirmation: Bool = false, runSlot: JobRunSlot? = nil) {
+         needsConfirmation: Bool = false, runSlot: JobRunSlot? = nil, undoOf: Int? = nil) {
         self.runSlot = runSlot
+        self.undoOf = undoOf
         self.name = name
         self.operation = operation
         self.updates = updates
