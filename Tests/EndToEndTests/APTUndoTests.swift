@@ -118,4 +118,30 @@ struct APTUndoTests {
         #expect(try apt.states()["lab-tool"].map { $0.status != "ii" } ?? true, "lab-tool removed again")
         #expect(host.changes(since: HostPackageFingerprint()).isEmpty)
     }
+
+    @Test("A remove job undone after the archive dropped the version: the package is back as it was, from its rebuilt kept .deb")
+    func undoARemoval() async throws {
+        let host = HostPackageFingerprint()
+        let apt = try APTTestRoot()
+        defer { apt.remove() }
+        let folder = try TestFolder()
+        defer { folder.remove() }
+        let database = folder.file("history.sqlite3")
+        let arguments = ["--yes", "--json", "--apt-config", apt.configuration, "--history-db", database]
+        try apt.publish(Self.lab("1.0"))
+        try apt.aptGet(["install", "-y", "lab-tool"], check: true)
+        let removal = try await installtop(["apt", "remove", "lab-tool"] + arguments, in: folder, timeout: .seconds(180))
+        #expect(removal.status == 0, "\(removal.stderr)")
+        try FileManager.default.removeItem(atPath: apt.repository + "/lab-tool_1.0_all.deb")
+        try apt.publish([])
+        let run = try #require((try await installtop(["history", "--jobs", "--json", "--history-db", database], in: folder)
+            .jsonObjects().first?["run"] as? NSNumber)?.intValue)
+
+        let undo = try await installtop(["apt", "undo", String(run)] + arguments, in: folder, timeout: .seconds(180))
+        #expect(undo.status == 0, "\(undo.stderr)")
+        #expect(try apt.states()["lab-tool"].map { "\($0.status) \($0.version)" } == "ii 1.0")
+        #expect(try String(contentsOfFile: apt.root + "/usr/share/lab-tool/data", encoding: .utf8) == "tool 1.0\n")
+        #expect(try apt.audit().isEmpty)
+        #expect(host.changes(since: HostPackageFingerprint()).isEmpty)
+    }
 }
