@@ -67,6 +67,9 @@ struct APTUndoTests {
         #expect(try apt.states().values.allSatisfy { $0.status == "ii" })
         #expect(try apt.audit().isEmpty)
         #expect(try String(contentsOfFile: apt.root + "/etc/lab-app.conf", encoding: .utf8) == "setting = mine\n")
+        // lab-base came in as lab-app's dependency: still automatic after the local .debs.
+        let automatic = try TestCommand.run(["/usr/bin/apt-mark", "showauto"], environment: apt.environment).stdout
+        #expect(automatic == "lab-base\n", "\(automatic)")
 
         let runs = try await installtop(["history", "--jobs", "--json", "--history-db", database], in: folder).jsonObjects()
         let undoRun = try #require(runs.first)

@@ -5,7 +5,8 @@ import InstallHistory
 
 /// `installtop apt undo JOBRUN`: puts back every package a job run changed, from the versions
 /// kept for it, as an uninstall job (PRODUCT.md "Undo"): planned and confirmed like any apt
-/// job, `"undoOf"` in its `job.queued`, and the run marked undone once it succeeded.
+/// job, `"undoOf"` in its `job.queued`, and the run marked undone once it succeeded. Packages
+/// apt had marked automatic are marked so again afterwards (a local .deb makes them manual).
 struct APTUndoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "undo",
@@ -26,17 +27,26 @@ struct APTUndoCommand: ParsableCommand {
 
     func run() throws {
         let request: PackageRequest
+        let environment: APTEnvironment
+        let run: JobRun
         do {
-            request = try undoRequest()
+            (request, environment, run) = try undoRequest()
         } catch {
             StandardOutput.stderr.line("installtop: apt undo \(jobRun): nothing was run: \(error.message)")
             throw ExitCode(ExitStatus.invalidUsage.rawValue)
         }
-        throw ExitCode(APTSession(request: request, options: options).run().rawValue)
+        let automatic = APTAutoMarks.automatic(in: environment)
+        let status = APTSession(request: request, options: options).run()
+        let upgraded = run.packages.filter { $0.changedThePackage && $0.action == .upgrade }.map(\.name)
+        if let failure = APTAutoMarks.markAutomatic(upgraded.filter(automatic.contains), in: environment) {
+            StandardOutput.stderr.line("installtop: apt undo \(jobRun): packages installed automatically are now marked manual: \(failure)")
+        }
+        throw ExitCode(status.rawValue)
     }
 
-    /// The history's run, checked against dpkg's database where the undo will act.
-    private func undoRequest() throws(APTUndoRefusal) -> PackageRequest {
+    /// The history's run, checked against dpkg's database where the undo will act; the request,
+    /// where it acts, and the run.
+    private func undoRequest() throws(APTUndoRefusal) -> (PackageRequest, APTEnvironment, JobRun) {
         guard !options.run.history.noHistory else {
             throw APTUndoRefusal(message: "an undo needs the history (--no-history records no run to undo)")
         }
@@ -58,6 +68,8 @@ struct APTUndoCommand: ParsableCommand {
         } catch {
             throw APTUndoRefusal(message: error.message)
         }
-        return try APTUndoRequest.request(undoing: run, installed: APTPackageState.query(administrativeDirectory: environment.administrativeDirectory))
+        let request = try APTUndoRequest.request(undoing: run,
+                                                 installed: APTPackageState.query(administrativeDirectory: environment.administrativeDirectory))
+        return (request, environment, run)
     }
 }
