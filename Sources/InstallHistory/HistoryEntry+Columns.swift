@@ -12,7 +12,7 @@ extension HistoryEntry: EncodableRecord {
     static let writtenColumns: [CodingKeys] = [
         .operation, .resultCode, .hResult, .unmappedResultCode, .reason, .startedAt, .endedAt,
         .updateID, .revision, .title, .packageAction, .oldVersion, .newVersion, .jobName,
-        .clientApplicationID, .durationMs, .outputTail, .writerPID, .writerStartTime, .writerBootID, .isRunning, .observedBy,
+        .clientApplicationID, .durationMs, .outputTail, .writerPID, .writerStartTime, .writerBootID, .isRunning, .observedBy, .jobRun,
     ]
 
     /// The row's values for `writtenColumns`, `nil` as NULL. Dates are written as text the way
@@ -25,7 +25,7 @@ extension HistoryEntry: EncodableRecord {
             updateID, revision, title, packageAction?.rawValue, oldVersion, newVersion, jobName,
             clientApplicationID, durationMs, outputTail, writer?.pid,
             // SQLite integers are signed 64-bit; clock ticks since boot never come near the limit.
-            writer?.startTime.map { Int64(clamping: $0) }, writer?.bootID, isRunning, observedBy.map(ObservedInitiatorText.text(of:)),
+            writer?.startTime.map { Int64(clamping: $0) }, writer?.bootID, isRunning, observedBy.map(ObservedInitiatorText.text(of:)), jobRun,
         ]
     }
 

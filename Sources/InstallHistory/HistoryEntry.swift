@@ -56,6 +56,9 @@ public struct HistoryEntry: Sendable, Hashable {
     /// For an update of an observed job (rule 28): who ran the transaction and the dpkg it
     /// changed; `nil` for every other row and for rows recorded before it was kept.
     public var observedBy: ObservedInitiator?
+    /// The job run the update belongs to (`jobRun` table, `installtop history --jobs`); `nil`
+    /// for rows recorded before runs were.
+    public var jobRun: Int64?
 
     /// A row with the given fields; the defaults are those of a plain successful install.
     public init(
@@ -79,7 +82,8 @@ public struct HistoryEntry: Sendable, Hashable {
         outputTail: String = "",
         writer: ProcessIdentity? = nil,
         isRunning: Bool = false,
-        observedBy: ObservedInitiator? = nil
+        observedBy: ObservedInitiator? = nil,
+        jobRun: Int64? = nil
     ) {
         self.id = id
         self.operation = operation
@@ -102,6 +106,7 @@ public struct HistoryEntry: Sendable, Hashable {
         self.writer = writer
         self.isRunning = isRunning
         self.observedBy = observedBy
+        self.jobRun = jobRun
     }
 
     /// `durationMs` as a `Duration`.
@@ -118,6 +123,7 @@ extension HistoryEntry: Decodable {
         case writerPID, writerStartTime, writerBootID, isRunning
         case packageAction, oldVersion, newVersion
         case observedBy
+        case jobRun
     }
 
     /// Decodes a row. Unknown operation or result numbers, or an unknown package action (written
@@ -172,6 +178,7 @@ extension HistoryEntry: Decodable {
         // A text this installtop cannot read (written by a newer one) leaves the row as any
         // other: recovery then settles it as interrupted, as before observed rows were kept.
         observedBy = try row.decodeIfPresent(String.self, forKey: .observedBy).flatMap(ObservedInitiatorText.initiator(from:))
+        jobRun = try row.decodeIfPresent(Int64.self, forKey: .jobRun)
     }
 }
 

@@ -42,6 +42,9 @@ public final class HistoryRecorder: Sendable {
     private let jobs = Mutex<[Int: JobMemory]>([:])
     private let pending = Mutex(PendingSettlements())
     private let onDeferredError: (@Sendable (HistoryError) -> Void)?
+    /// The run slot a job's keeper shares (an apt job that keeps versions for undo); `nil` for
+    /// a job whose run the recorder reserves alone.
+    private let sharedRunSlot: @Sendable (JobDescriptor) -> JobRunSlot?
 
     /// Rows of ended updates not written yet.
     private struct PendingSettlements: Sendable {
@@ -55,6 +58,8 @@ public final class HistoryRecorder: Sendable {
     /// What is kept about a job between its `jobQueued` and its `jobCompleted`.
     private struct JobMemory: Sendable {
         var descriptor: JobDescriptor
+        /// The job's run (`jobRun` table): reserved at its first row, ended at its completion.
+        var run: JobRunSlot
         /// Keyed by update index.
         var running: [Int: RunningUpdate] = [:]
         /// The row id of each update that ended, by index: output after its result goes there.
@@ -86,10 +91,14 @@ public final class HistoryRecorder: Sendable {
     ///   - onDeferredError: told when a write made `settleDelay` after an end fails (no caller
     ///     is there to catch it). The rows stay pending and are written with the next start,
     ///     flush or job completion, which throw if the database still refuses them.
+    ///   - sharedRunSlot: the run slot of a job whose keeper reserves its run (rule 33), asked
+    ///     once at its `jobQueued`; `nil` lets the recorder reserve the run itself.
     public init(
         store: HistoryStore, clientApplicationID: String = defaultClientApplicationID,
-        settleDelay: Duration = .milliseconds(5), onDeferredError: (@Sendable (HistoryError) -> Void)? = nil
+        settleDelay: Duration = .milliseconds(5), onDeferredError: (@Sendable (HistoryError) -> Void)? = nil,
+        sharedRunSlot: @escaping @Sendable (JobDescriptor) -> JobRunSlot? = { _ in nil }
     ) {
+        self.sharedRunSlot = sharedRunSlot
         self.store = store
         self.clientApplicationID = clientApplicationID
         self.settleDelay = settleDelay
@@ -107,7 +116,8 @@ public final class HistoryRecorder: Sendable {
     public func record(_ event: EngineEvent) throws(HistoryError) {
         switch event.kind {
         case .jobQueued(let descriptor):
-            jobs.withLock { $0[descriptor.id] = JobMemory(descriptor: descriptor) }
+            let run = sharedRunSlot(descriptor) ?? JobRunSlot()
+            jobs.withLock { $0[descriptor.id] = JobMemory(descriptor: descriptor, run: run) }
         case .updateStarted(let start):
             if let added = start.added {
                 jobs.withLock { jobs in
@@ -119,7 +129,20 @@ public final class HistoryRecorder: Sendable {
             jobs.withLock { $0[output.job]?.take(output.line, of: output.index) }
         case .updateCompleted(let completion):
             try recordEnd(job: completion.job, index: completion.index, updateID: completion.updateID, result: completion.result, at: event.time)
-        case .jobCompleted, .jobCleanedUp:
+        case .jobCompleted(let completion):
+            let runID = runID(of: completion.job, at: event.time)
+            let memory = jobs.withLock { $0.removeValue(forKey: event.job) }
+            try flush()
+            for (index, tail) in memory?.late ?? [:] {
+                guard let id = memory?.ended[index] else { continue }
+                try store.appendOutput(Array(tail.lines), toRow: id)
+            }
+            if let runID, let memory {
+                try store.finishJobRun(runID, name: memory.descriptor.name, resultCode: completion.result.resultCode, endedAt: event.time,
+                                       undoOf: memory.descriptor.undoOf.map(Int64.init))
+            }
+        case .jobCleanedUp:
+            // A job declined before it ran (never completed) has no run: nothing started it.
             let memory = jobs.withLock { $0.removeValue(forKey: event.job) }
             try flush()
             for (index, tail) in memory?.late ?? [:] {
@@ -134,8 +157,9 @@ public final class HistoryRecorder: Sendable {
     // MARK: - Start and end of an update
 
     private func recordStart(job: Int, index: Int, updateID: String, at time: Date) throws(HistoryError) {
+        let runID = runID(of: job, at: time)
         let entry = jobs.withLock { jobs -> HistoryEntry? in
-            guard let descriptor = jobs[job]?.descriptor, var entry = newEntry(descriptor, index, updateID) else {
+            guard let descriptor = jobs[job]?.descriptor, var entry = newEntry(descriptor, index, updateID, run: runID) else {
                 return nil
             }
             entry.resultCode = .inProgress
@@ -153,10 +177,11 @@ public final class HistoryRecorder: Sendable {
     private func recordEnd(
         job: Int, index: Int, updateID: String, result: UpdateInstallationResult, at time: Date
     ) throws(HistoryError) {
+        let runID = runID(of: job, at: time)
         let entry = jobs.withLock { jobs -> HistoryEntry? in
             guard let memory = jobs[job] else { return nil }
             let running = jobs[job]?.running.removeValue(forKey: index)
-            guard var entry = running?.entry ?? newEntry(memory.descriptor, index, updateID) else { return nil }
+            guard var entry = running?.entry ?? newEntry(memory.descriptor, index, updateID, run: runID) else { return nil }
             entry.resultCode = result.resultCode
             entry.hResult = result.hResult
             entry.unmappedResultCode = result.unmappedResultCode
@@ -273,8 +298,26 @@ public final class HistoryRecorder: Sendable {
         }
     }
 
+    /// The run id of `job`, reserved now (begun at `time`) when neither its keeper nor an
+    /// earlier row did; `nil` for a job not queued here, or when the database refused it (its
+    /// rows are still written, without a run).
+    private func runID(of job: Int, at time: Date) -> Int64? {
+        guard let (descriptor, slot) = jobs.withLock({ jobs in jobs[job].map { ($0.descriptor, $0.run) } }) else { return nil }
+        return try? slot.id { () throws(HistoryError) -> Int64 in
+            try store.reserveJobRun(kind: Self.kind(of: descriptor), name: descriptor.name, operation: descriptor.operation,
+                                    startedAt: time, observed: descriptor.observedBy != nil)
+        }
+    }
+
+    /// The job's kind as `history --jobs` names it: `apt` when its updates are packages (an
+    /// observed transaction too), `driver` for another driver's, `commands` otherwise.
+    static func kind(of descriptor: JobDescriptor) -> String {
+        if descriptor.updates.contains(where: { $0.package != nil }) || descriptor.observedBy != nil { return "apt" }
+        return descriptor.runByDriver || descriptor.declaredByDriver ? "driver" : "commands"
+    }
+
     /// A row for update `index` of the job, not started yet; `nil` for an index outside it.
-    private func newEntry(_ descriptor: JobDescriptor, _ index: Int, _ updateID: String) -> HistoryEntry? {
+    private func newEntry(_ descriptor: JobDescriptor, _ index: Int, _ updateID: String, run: Int64?) -> HistoryEntry? {
         guard descriptor.updates.indices.contains(index) else { return nil }
         let update = descriptor.updates[index]
         return HistoryEntry(
@@ -291,6 +334,7 @@ public final class HistoryRecorder: Sendable {
             jobName: descriptor.name,
             clientApplicationID: clientApplicationID,
             writer: writer,
-            observedBy: descriptor.observedBy)
+            observedBy: descriptor.observedBy,
+            jobRun: run)
     }
 }

@@ -19,6 +19,9 @@ enum HistorySchema {
         /// Who ran an observed job's transaction and on which dpkg (JSON), so recovery settles
         /// its rows from dpkg's state; NULL for every other row and for rows recorded before.
         case addObservedBy = "v5-addObservedBy"
+        /// Job runs (`installtop history --jobs`), the versions kept for undo, and each row's
+        /// run; NULL for rows recorded before, which belong to no run.
+        case addJobRuns = "v6-addJobRuns"
     }
 
     /// The expression rows are ordered by (newest first, then by id): when the update
@@ -77,6 +80,35 @@ enum HistorySchema {
             try db.alter(table: HistoryEntry.databaseTableName) { t in
                 t.add(column: "observedBy", .text)
             }
+        }
+        migrator.registerMigration(Migration.addJobRuns.rawValue) { db in
+            try db.execute(sql: """
+                CREATE TABLE jobRun (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    kind TEXT NOT NULL,
+                    name TEXT NOT NULL,
+                    operation INTEGER NOT NULL,
+                    startedAt DATETIME,
+                    endedAt DATETIME,
+                    resultCode INTEGER,
+                    observed BOOLEAN NOT NULL DEFAULT 0,
+                    undoneBy INTEGER,
+                    undoOf INTEGER);
+                CREATE TABLE keptVersion (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    jobRun INTEGER NOT NULL REFERENCES jobRun(id),
+                    package TEXT NOT NULL,
+                    version TEXT NOT NULL,
+                    architecture TEXT,
+                    file TEXT,
+                    sizeBytes INTEGER,
+                    source TEXT,
+                    failure TEXT,
+                    prunedAt DATETIME);
+                CREATE INDEX keptVersion_byRun ON keptVersion(jobRun);
+                ALTER TABLE \(HistoryEntry.databaseTableName) ADD COLUMN jobRun INTEGER;
+                CREATE INDEX historyEntry_byJobRun ON \(HistoryEntry.databaseTableName)(jobRun) WHERE jobRun IS NOT NULL;
+                """)
         }
         return migrator
     }

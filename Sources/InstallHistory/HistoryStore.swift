@@ -49,6 +49,12 @@ public final class HistoryStore: Sendable {
         }
     }
 
+    /// The folder of the versions kept for undo, beside the database: `undo/JOBRUN/` under it
+    /// holds each run's (PRODUCT.md "Undo").
+    public var undoFolder: String {
+        ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent("undo")
+    }
+
     /// `$XDG_STATE_HOME/installtop/history.sqlite3`, or `$HOME/.local/state/installtop/
     /// history.sqlite3` when `XDG_STATE_HOME` is unset, empty or relative (the XDG spec says
     /// to ignore relative paths). Without `HOME`, the user's home folder from the password

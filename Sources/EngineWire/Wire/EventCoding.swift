@@ -49,6 +49,8 @@ public enum EventCoding {
                 object.add("observed", true)
                 object.addRaw("observedBy", ObservedInitiatorCoding.json(initiator))
             }
+            // An undo names the run it undoes (PRODUCT.md "Undo"); other jobs as before.
+            if let undoOf = descriptor.undoOf { object.add("undoOf", undoOf) }
             let updates = descriptor.updates.enumerated().map { index, update in QueuedUpdateCoding.bytes(update, index: index) }
             var list: [UInt8] = [UInt8(ascii: "[")]
             for (index, update) in updates.enumerated() {
@@ -142,7 +144,8 @@ public enum EventCoding {
                 awaitsConfirmation: try object.bool("awaitsConfirmation", default: false),
                 runByDriver: try object.bool("runByDriver", default: false),
                 declaredByDriver: try object.bool("declaredByDriver", default: false),
-                observedBy: try ObservedInitiatorCoding.decode(from: object)))
+                observedBy: try ObservedInitiatorCoding.decode(from: object),
+                undoOf: try object.optionalInt("undoOf")))
         case "job.started":
             kind = .jobStarted(job: try object.int("job"))
         case "update.started":

@@ -83,6 +83,9 @@ public struct APTCommandLine: Sendable, Hashable {
         case .upgrade: return ["upgrade"]
         case .fullUpgrade: return ["dist-upgrade"]
         case .remove(let packages): return ["remove"] + packages
+        // `P-` in an install removes P; a local .deb older than the installed version is a
+        // downgrade apt refuses without the option (PACKAGES.md).
+        case .undo(_, let debs, let removing): return ["install", "--allow-downgrades"] + debs + removing.map { $0 + "-" }
         }
     }
 }

@@ -12,15 +12,21 @@ public struct APTDriver: JobDriver {
     /// The transaction that made the plan (`APTHookTransaction`), which the first start takes
     /// over; `nil` when the plan came from a simulation.
     private let running: APTHookTransaction?
+    /// Keeps the versions the plan replaces before dpkg touches them (rule 33); `nil` keeps none.
+    private let keeper: (any APTVersionKeeping)?
 
     /// - Parameter transaction: the transaction whose hook gave `plan`
     ///   (`installtop apt … --yes`): the job's start takes apt over as it runs, and a retry runs
     ///   a transaction of its own; `nil` when the plan came from a simulation.
-    public init(plan: APTPlan, running transaction: APTHookTransaction? = nil, aptGet: String = "/usr/bin/apt-get",
-                backend: ProcessBackend = ProcessBackend()) {
+    /// - Parameter keeper: keeps the versions the plan replaces, for undo, before dpkg touches
+    ///   them: a transaction started here then runs with `APTHookPlan`'s hook, which waits for
+    ///   it (a `running` transaction was started with it). `nil` keeps nothing (`--no-history`).
+    public init(plan: APTPlan, running transaction: APTHookTransaction? = nil, keeper: (any APTVersionKeeping)? = nil,
+                aptGet: String = "/usr/bin/apt-get", backend: ProcessBackend = ProcessBackend()) {
         self.plan = plan
         self.aptGet = aptGet
         self.backend = backend
+        self.keeper = keeper
         running = transaction
     }
 
@@ -33,14 +39,19 @@ public struct APTDriver: JobDriver {
         var plan = plan
         let changes = Dictionary(plan.changes.map { ($0.package, $0) }, uniquingKeysWith: { first, _ in first })
         plan.changes = request.updates.compactMap { changes[$0.id] }
-        let translator = APTTranslator(plan: plan, aptGet: aptGet)
+        var translator = APTTranslator(plan: plan, aptGet: aptGet)
         if plan.changes.count == self.plan.changes.count, let running, let process = running.takeOver() {
-            // Every line apt wrote so far goes through the runner in order, then each later one.
-            let runner = LineDriverRunner(translator: translator, state: translator.initialState(rebootListBefore: running.rebootListBefore),
-                                          reporter: reporter)
-            running.attach({ runner.line($0) }, afterReads: { runner.afterReads() })
-            runner.attach(process)
-            return runner
+            translator.transaction = running
+            return Self.attach(running, process: process, translator: translator, reporter: reporter)
+        }
+        if let keeper {
+            // apt's own hook gives the moment: after its downloads, before dpkg's first run.
+            let transaction = APTHookTransaction.start(plan.job, environment: plan.environment, aptGet: aptGet, backend: backend,
+                                                       keeper: keeper, jobName: request.jobName)
+            if let process = transaction.takeOver() {
+                translator.transaction = transaction
+                return Self.attach(transaction, process: process, translator: translator, reporter: reporter)
+            }
         }
         let commandLine = APTCommandLine(request: plan.job.request, aptGet: aptGet)
         var environment = plan.environment.commandEnvironment
@@ -48,5 +59,16 @@ public struct APTDriver: JobDriver {
         environment["INSTALLTOP_JOB"] = request.jobName
         let spec = ChildSpec(command: .argv(plan.environment.command(commandLine.transaction)), environment: environment)
         return LineDriverRunner.start(spec, backend: backend, translator: translator, state: translator.initialState(), reporter: reporter)
+    }
+
+    /// A runner for `transaction`'s process: every line apt wrote so far goes through it in
+    /// order, then each later one.
+    private static func attach(_ transaction: APTHookTransaction, process: ChildProcess, translator: APTTranslator,
+                               reporter: any DriverReporter) -> any RunningDriver {
+        let runner = LineDriverRunner(translator: translator, state: translator.initialState(rebootListBefore: transaction.rebootListBefore),
+                                      reporter: reporter)
+        transaction.attach({ runner.line($0) }, afterReads: { runner.afterReads() })
+        runner.attach(process)
+        return runner
     }
 }

@@ -25,6 +25,9 @@ public struct APTEnvironment: Sendable, Hashable {
     public var dpkg: String
     /// The `chroot` program that enters `chroot`.
     public var chrootCommand: String
+    /// apt's archive cache (`Dir::Cache::archives`) as installtop reads it, where apt keeps the
+    /// .debs it fetched (never those of `file:` sources, PACKAGES.md); `nil` when not known.
+    public var archiveCache: String?
 
     /// The variables every apt and dpkg command of the job gets: `APT_CONFIG` when set, and no
     /// questions from debconf or apt-listchanges.
@@ -39,8 +42,9 @@ public struct APTEnvironment: Sendable, Hashable {
     public var rebootPackagesPath: String { path(inRoot: "/run/reboot-required.pkgs") }
 
     public init(aptConfig: String?, administrativeDirectory: String, root: String, dpkgOptions: [String], dpkg: String = "/usr/bin/dpkg",
-                chroot: String? = nil, chrootCommand: String = "/usr/sbin/chroot") {
+                chroot: String? = nil, chrootCommand: String = "/usr/sbin/chroot", archiveCache: String? = nil) {
         self.chroot = chroot
+        self.archiveCache = archiveCache
         self.aptConfig = aptConfig
         self.administrativeDirectory = administrativeDirectory
         self.root = root
@@ -109,11 +113,14 @@ public struct APTEnvironment: Sendable, Hashable {
             for prefix in ["--root=", "--instdir="] where option.hasPrefix(prefix) { return String(option.dropFirst(prefix.count)) }
             return nil
         }.first ?? "/"
+        let cache = resolved(values["Dir::Cache"] ?? "var/cache/apt", under: dir) ?? dir
+        let archives = resolved(values["Dir::Cache::archives"] ?? "archives/", under: cache) ?? cache
         let folder = String(status[..<(status.lastIndex(of: "/") ?? status.endIndex)])
         let admin = folder.isEmpty ? "/" : folder
         return APTEnvironment(aptConfig: aptConfig, administrativeDirectory: chroot.map { path(admin, under: $0) } ?? admin,
                               root: chroot.map { path(root, under: $0) } ?? root, dpkgOptions: dpkgOptions,
-                              dpkg: values["Dir::Bin::dpkg"] ?? "/usr/bin/dpkg", chroot: chroot)
+                              dpkg: values["Dir::Bin::dpkg"] ?? "/usr/bin/dpkg", chroot: chroot,
+                              archiveCache: chroot.map { path(archives, under: $0) } ?? archives)
     }
 
     /// `path` (absolute, as seen from the job's root) where installtop reads it.

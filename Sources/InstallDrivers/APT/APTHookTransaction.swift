@@ -9,8 +9,14 @@ import Synchronization
 /// Until the hook has spoken nothing has changed (apt has resolved and fetched only): its
 /// downloads are said through `onDownload`, `stop` then stops apt safely, and when apt
 /// ends before the hook (nothing to do, a refusal, a failed download) `waitForBeginning` says so
-/// with apt's exit and words. Once the hook has spoken, dpkg runs at once: every later line is
-/// kept, in order, for the driver, and nothing waits for installtop.
+/// with apt's exit and words. Once the hook has spoken, dpkg runs at once, or, with a `keeper`,
+/// once the versions the plan replaces are kept for undo (rule 33): the hook waits for that on
+/// a thread of its own, and a package that could not be kept is said on its update
+/// (`APTKeptVersion.noteLinePrefix` lines, before any of dpkg's). Every later line is kept, in
+/// order, for the driver.
+///
+/// The apt driver runs its own transactions this way too when it keeps versions (its plan
+/// then came from a simulation, and its driver is attached before apt starts).
 public final class APTHookTransaction: Sendable {
     /// How the transaction began.
     public enum Beginning: Sendable {
@@ -47,22 +53,29 @@ public final class APTHookTransaction: Sendable {
     private let state = Mutex(State())
     private let begun = DispatchSemaphore(value: 0)
     private let onDownload: @Sendable (String) -> Void
+    private let keeper: (any APTVersionKeeping)?
 
-    private init(environment: APTEnvironment, onDownload: @escaping @Sendable (String) -> Void) {
+    private init(environment: APTEnvironment, keeper: (any APTVersionKeeping)?, onDownload: @escaping @Sendable (String) -> Void) {
         self.environment = environment
+        self.keeper = keeper
         self.onDownload = onDownload
         rebootListBefore = APTTranslator.rebootList(at: environment.rebootPackagesPath)
     }
 
     /// Starts `job`'s transaction in `environment` and returns at once.
-    /// - Parameter onDownload: called with `downloading N of M · P %` as apt fetches (each
-    ///   change once, on the process poller's thread), until the plan comes.
+    /// - Parameters:
+    ///   - keeper: keeps the versions the plan replaces before dpkg starts; `nil` keeps none.
+    ///   - jobName: the job's name for apt's hooks (`INSTALLTOP_JOB`), when the job exists.
+    ///   - onDownload: called with `downloading N of M · P %` as apt fetches (each
+    ///     change once, on the process poller's thread), until the plan comes.
     public static func start(_ job: PackageJob, environment: APTEnvironment, aptGet: String = "/usr/bin/apt-get",
-                             backend: ProcessBackend = ProcessBackend(),
+                             backend: ProcessBackend = ProcessBackend(), keeper: (any APTVersionKeeping)? = nil,
+                             jobName: String? = nil,
                              onDownload: @escaping @Sendable (String) -> Void = { _ in }) -> APTHookTransaction {
-        let transaction = APTHookTransaction(environment: environment, onDownload: onDownload)
+        let transaction = APTHookTransaction(environment: environment, keeper: keeper, onDownload: onDownload)
         var variables = environment.commandEnvironment
         variables["INSTALLTOP_OPERATION"] = job.request.operation.name
+        if let jobName { variables["INSTALLTOP_JOB"] = jobName }
         let commandLine = APTCommandLine(request: job.request, aptGet: aptGet)
         let spec = ChildSpec(command: .argv(environment.command(commandLine.transactionWithPlanHook)), environment: variables,
                              controlChannel: true)
@@ -138,6 +151,12 @@ public final class APTHookTransaction: Sendable {
 
     private func take(_ line: Line) {
         let said: String? = state.withLock { state in
+            // The hook's lines are the transaction's own, also when a driver is attached
+            // before apt starts (the apt driver's own transaction with a keeper).
+            if line.stream == nil, !state.hook.isComplete, state.hook.consume(line.text) {
+                if state.hook.isComplete { hookEnded(&state) }
+                return nil
+            }
             if let receiver = state.receiver {
                 receiver(line)
                 return nil
@@ -154,10 +173,6 @@ public final class APTHookTransaction: Sendable {
                 state.stderr.append(line.text)
                 state.pending.append(line)
             case nil:
-                if state.hook.consume(line.text) {
-                    if state.hook.isComplete { hookEnded(&state) }
-                    return nil
-                }
                 // apt's downloads, before its hook: the job's driver has no use for them.
                 guard let text = Self.downloadText(line.text), text != state.downloadText else { return nil }
                 state.downloadText = text
@@ -169,15 +184,40 @@ public final class APTHookTransaction: Sendable {
     }
 
     private func hookEnded(_ state: inout State) {
-        let stopped = state.stopRequested
-        state.process?.sendControl(stopped ? APTHookPlan.stopAnswer : APTHookPlan.goAnswer)
-        // Stopped: the hook fails and apt ends, which is the beginning.
-        guard !stopped else { return }
         let changes = state.hook.changes(administrativeDirectory: environment.administrativeDirectory)
-        // A hook that names no package changes nothing: apt's end says how it went.
-        guard state.beginning == nil, !changes.isEmpty else { return }
-        state.beginning = .plan(changes)
-        begun.signal()
+        // Stopped, or a hook that names no package (apt's end says how it went): no plan, and
+        // nothing to keep.
+        guard !state.stopRequested, !changes.isEmpty else {
+            answer(&state)
+            return
+        }
+        if state.beginning == nil {
+            state.beginning = .plan(changes)
+            begun.signal()
+        }
+        guard let keeper, changes.contains(where: APTVersionKeeper.replacesInstalledVersion) else {
+            answer(&state)
+            return
+        }
+        // Never on the poller's thread: a rebuild takes seconds, and apt's lines (and every
+        // other child's) are read there. dpkg waits for the answer meanwhile.
+        Thread.detachNewThread { [self] in
+            Thread.current.name = "installtop-keep"
+            let kept = keeper.keep(changes, environment: environment)
+            for note in kept.compactMap({ kept in kept.failureNote.map { (kept.package, $0) } }) {
+                take(Line(stream: nil, text: APTKeptVersion.noteLinePrefix + note.0 + ":" + note.1))
+            }
+            let afterReads = self.state.withLock { state in
+                answer(&state)
+                return state.afterReads
+            }
+            afterReads?()
+        }
+    }
+
+    /// The hook's answer: `go` lets dpkg start; `stop` (asked for meanwhile) ends apt first.
+    private func answer(_ state: inout State) {
+        state.process?.sendControl(state.stopRequested ? APTHookPlan.stopAnswer : APTHookPlan.goAnswer)
     }
 
     private func begin(_ make: (State) -> Beginning) {

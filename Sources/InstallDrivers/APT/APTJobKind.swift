@@ -30,6 +30,7 @@ public struct APTJobKind: WireJobKind {
         case .upgrade: return "apt upgrade"
         case .fullUpgrade: return "apt full-upgrade"
         case .remove(let packages): return (["apt remove"] + packages).joined(separator: " ")
+        case .undo(let run, _, _): return "apt undo \(run)"
         }
     }
 
@@ -95,6 +96,8 @@ public struct APTJobKind: WireJobKind {
         switch spec.request {
         case .install(let packages): apt.add("install", strings: packages)
         case .remove(let packages): apt.add("remove", strings: packages)
+        // Not a request of manifests or `submit` (`decode` refuses it): said for what it is.
+        case .undo(let run, _, _): apt.add("undo", run)
         case .upgrade: apt.add("upgrade", true)
         case .fullUpgrade: apt.add("full_upgrade", true)
         }

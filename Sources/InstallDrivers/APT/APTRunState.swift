@@ -56,6 +56,9 @@ struct APTRunState {
     /// package is in flight and none is held.
     private(set) var lastFinished: Int?
     private static let waitingOutputLimit = 500
+    /// Why a package's replaced version was not kept for undo, by update index: said on the
+    /// update when dpkg starts it (the note comes before dpkg's first line).
+    private var keepNotes: [Int: [String]] = [:]
 
     /// - Parameter rebootListBefore: the packages in `reboot-required.pkgs` before apt starts.
     init(plan: APTPlan, rebootListBefore: Set<String>) {
@@ -86,6 +89,10 @@ struct APTRunState {
     /// `statusLine(_:rebootList:)`, its reports appended to `reports` (a flood's lines share one
     /// array).
     mutating func statusLine(_ line: String, rebootList: () -> Set<String>, into reports: inout [DriverReport]) {
+        if line.hasPrefix(APTKeptVersion.noteLinePrefix) {
+            keptVersionNote(line.dropFirst(APTKeptVersion.noteLinePrefix.count), into: &reports)
+            return
+        }
         // apt fetches every file before dpkg's first run; a dlstatus line read after dpkg's output
         // started a package only arrived late (another pipe) and must not bring the text back.
         if line.hasPrefix("dlstatus:"), started.isEmpty,
@@ -328,7 +335,26 @@ struct APTRunState {
         }
         for (stream, text) in waitingOutput { reports.append(.update(index: index, .output(stream, text))) }
         waitingOutput.removeAll()
+        for note in keepNotes.removeValue(forKey: index) ?? [] {
+            reports.append(.update(index: index, .output(.stderr, note)))
+            reports.append(.update(index: index, .message(note)))
+        }
         if stopRequested, !finished.contains(index) { tellStopping(index, into: &reports) }
+    }
+
+    /// `PACKAGE:NOTE` after `APTKeptVersion.noteLinePrefix`: kept for the package's start, or
+    /// said at once when it has started (it never has: the note comes before dpkg runs).
+    private mutating func keptVersionNote(_ text: Substring, into reports: inout [DriverReport]) {
+        guard let colon = text.firstIndex(of: ":"), let index = index(of: String(text[..<colon])) else {
+            reports.append(.ignoredLine)
+            return
+        }
+        let note = String(text[text.index(after: colon)...])
+        if started.contains(index) {
+            reports.append(.update(index: index, .output(.stderr, note)))
+        } else {
+            keepNotes[index, default: []].append(note)
+        }
     }
 
     private mutating func noteStatusOrder(of index: Int) {

@@ -10,6 +10,9 @@ import RestartScan
 struct APTTranslator: LineTranslator {
     let plan: APTPlan
     let aptGet: String
+    /// The transaction apt runs in when its hook may still be waiting (versions being kept for
+    /// undo): apt ignores SIGINT while its hooks run, so a stop goes through it as well.
+    var transaction: APTHookTransaction?
 
     /// The least time between two hand-overs of apt's lines to the job: apt and dpkg write a
     /// package's lines in a dozen small writes, each a wake-up of the poller, and handing each
@@ -58,7 +61,9 @@ struct APTTranslator: LineTranslator {
     /// SIGINT to apt-get alone: it finishes the package it is on and starts no other
     /// (PACKAGES.md); SIGTERM would leave dpkg's database interrupted.
     func askToStop(_ process: ChildProcess) {
-        process.interrupt()
+        guard let transaction else { return process.interrupt() }
+        // SIGINT to the same process, and the hook's answer `stop` if it has not been given.
+        transaction.stop()
     }
 
     /// Repairs after a forced stop (or runs the triggers a graceful one left pending), reads

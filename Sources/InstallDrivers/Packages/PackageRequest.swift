@@ -8,10 +8,21 @@ public enum PackageRequest: Sendable, Hashable {
     case upgrade
     case fullUpgrade
     case remove([String])
+    /// Undo of job run `run` (PRODUCT.md "Undo"): install the kept .debs at `debs` (absolute
+    /// paths; downgrades allowed) and remove `removing`, in one transaction.
+    case undo(run: Int, debs: [String], removing: [String])
 
-    /// An uninstall job (rule 14's `endUninstall`) for removals, an install job otherwise.
+    /// The run an undo undoes; `nil` for every other request.
+    public var undoneRun: Int? {
+        if case .undo(let run, _, _) = self { return run }
+        return nil
+    }
+
+    /// An uninstall job (rule 14's `endUninstall`) for removals and undos, an install job otherwise.
     public var operation: UpdateOperation {
-        if case .remove = self { return .uninstall }
-        return .install
+        switch self {
+        case .remove, .undo: return .uninstall
+        case .install, .upgrade, .fullUpgrade: return .install
+        }
     }
 }

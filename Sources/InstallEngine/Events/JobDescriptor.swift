@@ -20,10 +20,14 @@ public struct JobDescriptor: Sendable, Hashable, Identifiable {
     /// An observed job (rule 28): a transaction this process runs, which installtop watches but
     /// did not start and cannot abort (rule 29); `nil` for installtop's own jobs.
     public var observedBy: ObservedInitiator?
+    /// The history's job run this job undoes (`installtop apt undo RUN`, PRODUCT.md "Undo");
+    /// `nil` for every other job.
+    public var undoOf: Int?
 
     public init(id: Int, name: String, operation: UpdateOperation, updates: [Update], stopOnFailure: Bool,
                 awaitsConfirmation: Bool = false, runByDriver: Bool = false, declaredByDriver: Bool = false,
-                observedBy: ObservedInitiator? = nil) {
+                observedBy: ObservedInitiator? = nil, undoOf: Int? = nil) {
+        self.undoOf = undoOf
         self.id = id
         self.name = name
         self.operation = operation

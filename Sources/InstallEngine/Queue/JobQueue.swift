@@ -103,6 +103,7 @@ public final class JobQueue: Sendable {
     ///   before it can start (so a log line saying who submitted it comes before "started").
     /// - Parameter driver: runs the whole job instead of one child per update (rules 21–25);
     ///   the updates then need no commands. A retry of the job uses the same driver.
+    /// - Parameter undoOf: the history's run this job undoes (`JobDescriptor.undoOf`).
     /// - Throws: what `UpdateInstaller` would refuse (rules 1–2, a missing command); nothing is
     ///   queued then.
     @discardableResult
@@ -114,6 +115,7 @@ public final class JobQueue: Sendable {
         driver: (any JobDriver)? = nil,
         awaitsConfirmation: Bool = false,
         observedBy: ObservedInitiator? = nil,
+        undoOf: Int? = nil,
         whenQueued: (JobDescriptor) -> Void = { _ in }
     ) throws(InstallerError) -> JobDescriptor {
         try UpdateInstaller.validate(updates, for: operation, needsCommands: driver == nil)
@@ -121,7 +123,7 @@ public final class JobQueue: Sendable {
         let performed = state.withLock { state -> Performed in
             let (queued, actions) = state.machine.submit(
                 name: name, operation: operation, updates: updates, stopOnFailure: stopOnFailure,
-                awaitsConfirmation: awaitsConfirmation, runByDriver: driver != nil, observedBy: observedBy)
+                awaitsConfirmation: awaitsConfirmation, runByDriver: driver != nil, observedBy: observedBy, undoOf: undoOf)
             descriptor = queued
             if let driver { state.drivers[queued.id] = driver }
             return perform(actions, state: &state)

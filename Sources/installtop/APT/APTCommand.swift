@@ -11,6 +11,11 @@ struct APTCommand: ParsableCommand {
             as the queued job and asks before it starts (--yes skips the question; off a terminal \
             nothing runs without --yes). Abort (a) lets the package being worked on finish and \
             starts no other; a second abort kills apt and dpkg and repairs dpkg's database. \
+            Before dpkg touches a package it upgrades, downgrades or removes, the installed \
+            version is kept for undo beside the history, in undo/RUN/ (from apt's archive cache \
+            when it holds exactly that version, else rebuilt from the installed files); kept \
+            versions are pruned after 90 days, and the oldest runs' beyond 2 GiB in all; \
+            --no-history keeps none. `installtop history --jobs` lists the runs. \
             Exit status: 0 done (or nothing to do), 1 some package failed, or the plan was not \
             confirmed (answered n, or off a terminal without --yes, like apt-get's "Abort."; \
             nothing is recorded then), 2 apt refused the \
@@ -18,6 +23,6 @@ struct APTCommand: ParsableCommand {
             3 aborted, 4 done and a reboot is required, 5 dpkg was left broken (the repair after \
             a forced abort did not succeed; the summary names the command that repairs it).
             """,
-        subcommands: [APTInstallCommand.self, APTUpgradeCommand.self, APTFullUpgradeCommand.self, APTRemoveCommand.self]
+        subcommands: [APTInstallCommand.self, APTUpgradeCommand.self, APTFullUpgradeCommand.self, APTRemoveCommand.self, APTUndoCommand.self]
     )
 }

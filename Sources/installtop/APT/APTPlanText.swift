@@ -7,9 +7,11 @@ import InstallEngine
 enum APTPlanText {
     static func text(of plan: APTPlan) -> String {
         var lines: [String] = []
+        // An undo's version changes put back the older kept versions: downgrades, said so.
+        let isUndo = if case .undo = plan.job.request { true } else { false }
         let groups: [(String, [PackageChange.Action])] = [
-            ("will be INSTALLED", [.install]), ("will be upgraded", [.upgrade]), ("will be reinstalled", [.reinstall]),
-            ("will be REMOVED", [.remove, .purge]),
+            ("will be INSTALLED", [.install]), (isUndo ? "will be DOWNGRADED" : "will be upgraded", [.upgrade]),
+            ("will be reinstalled", [.reinstall]), ("will be REMOVED", [.remove, .purge]),
         ]
         for (verb, actions) in groups {
             let changes = plan.changes.filter { actions.contains($0.action) }
@@ -28,6 +30,7 @@ enum APTPlanText {
         case .upgrade, .fullUpgrade: return "Nothing to upgrade: every package is at its newest version."
         case .install: return "Nothing to install: every package named is already at its newest version."
         case .remove: return "Nothing to remove: none of the packages named is installed."
+        case .undo(let run, _, _): return "Nothing to undo: every package of run \(run) is as it was before it."
         }
     }
 }

@@ -26,7 +26,9 @@ struct APTResolveOnceRun {
         }
         let lines = APTDownloadLines()
         PlanningNotice.say(APTJobKind.summary(of: request))
-        let transaction = APTHookTransaction.start(job, environment: environment) { lines.say($0) }
+        // The versions apt's plan replaces are kept for undo between its hook and dpkg (rule 33).
+        let keeper = HistoryVersionKeeper.open(options.run.history, jobName: APTJobKind.summary(of: request), operation: request.operation)
+        let transaction = APTHookTransaction.start(job, environment: environment, keeper: keeper) { lines.say($0) }
         // Until the plan comes nothing has changed: a signal stops apt, safely. After it, until
         // the run session handles signals itself (it opens the history, and the monitor its
         // terminal, first), a signal still stops apt at its next safe point: with the default
@@ -59,10 +61,13 @@ struct APTResolveOnceRun {
             let plan = APTPlan(job: job, environment: environment, changes: changes, downloads: [])
             let runnable = RunnableJob(
                 name: "\(APTJobKind.summary(of: request)) · \(plan.summary)", operation: request.operation, updates: plan.updates,
-                driver: APTDriver(plan: plan, running: transaction), needsConfirmation: false)
+                driver: APTDriver(plan: plan, running: transaction, keeper: keeper), needsConfirmation: false, runSlot: keeper?.runSlot,
+                undoOf: request.undoneRun)
             // Signals taken here, while the run opens the history, are its own: apt's stop is
             // then the job's abort, and a second signal forces it.
-            return RunSession(jobs: [runnable], options: options.run, earlierSignals: earlier).run()
+            let status = RunSession(jobs: [runnable], options: options.run, earlierSignals: earlier).run()
+            keeper?.prune()
+            return status
         }
     }
 

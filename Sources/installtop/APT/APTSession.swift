@@ -38,9 +38,14 @@ struct APTSession {
             StandardOutput.stderr.line("installtop: not run: confirm with --yes (there is no terminal to ask on)")
             return .failed
         }
+        // The versions the plan replaces are kept for undo before dpkg touches them (rule 33).
+        let keeper = HistoryVersionKeeper.open(options.run.history, jobName: APTJobKind.summary(of: request), operation: request.operation)
         let runnable = RunnableJob(
             name: "\(APTJobKind.summary(of: request)) · \(plan.summary)", operation: request.operation, updates: plan.updates,
-            driver: APTDriver(plan: plan), needsConfirmation: !options.yes)
-        return RunSession(jobs: [runnable], options: options.run).run()
+            driver: APTDriver(plan: plan, keeper: keeper), needsConfirmation: !options.yes, runSlot: keeper?.runSlot,
+            undoOf: request.undoneRun)
+        let status = RunSession(jobs: [runnable], options: options.run).run()
+        keeper?.prune()
+        return status
     }
 }

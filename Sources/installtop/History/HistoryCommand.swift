@@ -28,6 +28,9 @@ struct HistoryCommand: ParsableCommand {
     @Flag(help: "Print JSON Lines, one object per entry.")
     var json = false
 
+    @Flag(help: "One row per job run instead (id, date, kind, result, the packages it changed, whether it can be undone and if not why); --limit counts runs.")
+    var jobs = false
+
     @Option(
         name: .customLong("history-db"),
         help: ArgumentHelp(
@@ -37,6 +40,9 @@ struct HistoryCommand: ParsableCommand {
     func validate() throws {
         guard limit >= 1 else { throw ValidationError("--limit must be at least 1.") }
         guard offset >= 0 else { throw ValidationError("--offset must not be negative.") }
+        if jobs, offset > 0 || updateID != nil || jobName != nil {
+            throw ValidationError("--jobs lists the newest runs: --offset, --update and --job are for entries.")
+        }
     }
 
     func run() throws {
@@ -52,11 +58,13 @@ struct HistoryCommand: ParsableCommand {
         }
         let entries: [HistoryEntry]
         let total: Int
+        var runs: [JobRun]?
         do {
             let store = try HistoryStore(path: path, createIfMissing: false)
             try store.recoverInterruptedEntries(settle: ObservedRowRecovery.settle)
-            entries = try store.entries(limit: limit, offset: offset, updateID: updateID, jobName: jobName)
-            total = json ? 0 : try store.count(updateID: updateID, jobName: jobName)
+            if jobs { runs = try store.jobRuns(limit: limit) }
+            entries = jobs ? [] : try store.entries(limit: limit, offset: offset, updateID: updateID, jobName: jobName)
+            total = json || jobs ? 0 : try store.count(updateID: updateID, jobName: jobName)
         } catch .missingDatabase(let missing) {
             Self.printError("no install history yet (\(missing) does not exist)")
             throw ExitCode.failure
@@ -64,6 +72,7 @@ struct HistoryCommand: ParsableCommand {
             Self.printError(error.description)
             throw ExitCode.failure
         }
+        if let runs { return try printRuns(runs) }
         if json {
             for entry in entries { print(try HistoryEntryJSON.line(for: entry)) }
         } else if entries.isEmpty {
@@ -73,6 +82,17 @@ struct HistoryCommand: ParsableCommand {
             if offset + entries.count < total {
                 print("(\(offset + 1)-\(offset + entries.count) of \(total); --offset \(offset + entries.count) for older entries)")
             }
+        }
+    }
+
+    /// `--jobs`: the runs as JSON Lines or a table.
+    private func printRuns(_ runs: [JobRun]) throws {
+        if json {
+            for run in runs { print(try JobRunJSON.line(for: run)) }
+        } else if runs.isEmpty {
+            print("No job runs recorded yet.")
+        } else {
+            print(JobRunTable.render(runs, width: OutputWidth.current()), terminator: "")
         }
     }
 

@@ -31,6 +31,13 @@ enum ManualExitStatuses {
             ]
         case "apt", "apt install", "apt upgrade", "apt full-upgrade", "apt remove":
             return aptRun
+        case "apt undo":
+            // Its refusals are invalid usage too: nothing was run.
+            return aptRun.map { status, text in
+                status == ExitStatus.invalidUsage.rawValue
+                    ? (status, "refused, nothing run: a run the history does not hold, one that cannot be undone (its reason), a package changed outside installtop since, or apt refused the request")
+                    : (status, text)
+            }
         case "ansible":
             return [
                 (ExitStatus.succeeded.rawValue, "every task succeeded, was skipped, or failed and was rescued, ignored or cleared (meta: clear_host_errors)"),

@@ -43,7 +43,10 @@ struct EngineHost {
     /// `nil`) and attaches the history unless `--no-history`: rows left by writers that died are
     /// recovered first (an observed job's from dpkg's state, `ObservedRowRecovery`). A history that cannot be opened is no reason to refuse the installs:
     /// `warnings` gets why, and `history` says so.
-    init(scheduling: SchedulingOptions?, history options: HistoryOptions, warnings: Warnings) {
+    /// - Parameter runSlots: the run slot the recorder shares with a job's keeper, by job
+    ///   (`RunnableJob.runSlot`).
+    init(scheduling: SchedulingOptions?, history options: HistoryOptions, warnings: Warnings,
+         runSlots: @escaping @Sendable (JobDescriptor) -> JobRunSlot? = { _ in nil }) {
         queue = JobQueue(backend: ProcessBackend(), concurrency: scheduling?.concurrency ?? 1,
                          configuration: scheduling?.configuration ?? EngineConfiguration(), restartAdvisor: RestartScanner())
         guard !options.noHistory else {
@@ -53,9 +56,9 @@ struct EngineHost {
         do {
             let store = try HistoryStore(path: options.historyDb ?? HistoryStore.defaultPath())
             try store.recoverInterruptedEntries(settle: ObservedRowRecovery.settle)
-            let recorder = HistoryRecorder(store: store) { error in
+            let recorder = HistoryRecorder(store: store, onDeferredError: { error in
                 warnings.add("history not recorded: \(error)")
-            }
+            }, sharedRunSlot: runSlots)
             queue.subscribe { event in
                 do { try recorder.record(event) } catch { warnings.add("history not recorded: \(error)") }
             }

@@ -42,7 +42,10 @@ struct RunSession {
         AdoptedChildren.adopt()
         defer { AdoptedChildren.reapAll() }
         let warnings = Warnings()
-        let host = EngineHost(scheduling: scheduling, history: options.history, warnings: warnings)
+        // A job's run slot is found by its name: the queue's descriptor has the name it was given.
+        let slots = jobs.compactMap { job in job.runSlot.map { (job.name, $0) } }
+        let host = EngineHost(scheduling: scheduling, history: options.history, warnings: warnings,
+                              runSlots: { descriptor in slots.first { $0.0 == descriptor.name }?.1 })
         let queue = host.queue
         let tally = JobResultTally(queue: queue)
         let summaryJobs = SummaryJobs(queue: queue)
@@ -168,7 +171,7 @@ struct RunSession {
         for job in jobs {
             do {
                 try queue.submit(name: job.name, operation: job.operation, updates: job.updates, stopOnFailure: job.stopOnFailure,
-                                 driver: job.driver, awaitsConfirmation: job.needsConfirmation)
+                                 driver: job.driver, awaitsConfirmation: job.needsConfirmation, undoOf: job.undoOf)
             } catch {
                 StandardOutput.stderr.line("installtop: job \(job.name) was not queued: \(error)")
             }

@@ -1,4 +1,5 @@
 import InstallEngine
+import InstallHistory
 
 /// A job ready to hand to the queue: a manifest's list of commands, or a job of a kind whose
 /// plan is made (its driver runs it).
@@ -11,6 +12,11 @@ struct RunnableJob {
     var driver: (any JobDriver)?
     /// Held in the queue until the operator says yes in the monitor (an apt plan without `--yes`).
     var needsConfirmation: Bool
+    /// The job's history run when something else (its keeper of versions for undo) may reserve
+    /// it first; `nil` lets the recorder reserve it.
+    var runSlot: JobRunSlot?
+    /// The history's run this job undoes (`installtop apt undo`); `nil` for every other job.
+    var undoOf: Int?
 
     /// A manifest job of commands.
     init(_ job: ManifestJob) {
@@ -48,7 +54,9 @@ struct RunnableJob {
     }
 
     init(name: String, operation: UpdateOperation, updates: [Update], stopOnFailure: Bool = false, driver: (any JobDriver)? = nil,
-         needsConfirmation: Bool = false) {
+         needsConfirmation: Bool = false, runSlot: JobRunSlot? = nil, undoOf: Int? = nil) {
+        self.runSlot = runSlot
+        self.undoOf = undoOf
         self.name = name
         self.operation = operation
         self.updates = updates

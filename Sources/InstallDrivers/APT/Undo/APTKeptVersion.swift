@@ -1,0 +1,44 @@
+/// What keeping one package's replaced version for undo gave (PRODUCT.md "Undo"): the kept
+/// .deb, or why there is none.
+public struct APTKeptVersion: Sendable, Hashable {
+    /// Where a kept .deb came from.
+    public enum Source: String, Sendable, Hashable {
+        /// apt's archive cache held exactly the installed version: hard-linked (or copied).
+        case archiveCache = "cache"
+        /// Rebuilt from the installed files, control data, conffiles and maintainer scripts.
+        case rebuilt
+    }
+
+    /// What happened.
+    public enum Outcome: Sendable, Hashable {
+        /// The .deb at `file` (absolute), `size` bytes.
+        case kept(file: String, size: Int64, source: Source)
+        /// Nothing kept, for this reason (said on the package's update and in the history).
+        case notKept(reason: String)
+    }
+
+    public var package: String
+    /// The version being replaced (what dpkg has installed), as the plan names it.
+    public var version: String
+    /// The installed package's architecture; `nil` when dpkg could not say.
+    public var architecture: String?
+    public var outcome: Outcome
+
+    public init(package: String, version: String, architecture: String?, outcome: Outcome) {
+        self.package = package
+        self.version = version
+        self.architecture = architecture
+        self.outcome = outcome
+    }
+
+    /// The Status-Fd lines the apt transaction adds for a package not kept
+    /// (`installtop-undo:PACKAGE:NOTE`), before dpkg's first line, for `APTRunState` to say the
+    /// note on that package's update when it starts.
+    public static let noteLinePrefix = "installtop-undo:"
+
+    /// The line said on the package's update when nothing was kept; `nil` when it was.
+    public var failureNote: String? {
+        guard case .notKept(let reason) = outcome else { return nil }
+        return "installtop: \(package) \(version) not kept for undo: \(reason); this run cannot be undone"
+    }
+}

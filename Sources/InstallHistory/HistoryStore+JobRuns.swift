@@ -1,0 +1,134 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import GRDB
+import InstallEngine
+
+// MARK: - Job runs and the versions kept for undo
+
+extension HistoryStore {
+    /// Inserts a job run that has begun and returns its id (the `JOBRUN` of undo, and the name
+    /// of its folder of kept versions).
+    public func reserveJobRun(kind: String, name: String, operation: UpdateOperation, startedAt: Date,
+                              observed: Bool = false) throws(HistoryError) -> Int64 {
+        try write("record a job run in") { db in
+            try db.execute(sql: "INSERT INTO jobRun (kind, name, operation, startedAt, observed) VALUES (?, ?, ?, ?, ?)",
+                           arguments: [kind, name, operation.rawValue, HistoryDateText.text(startedAt), observed])
+            return db.lastInsertedRowID
+        }
+    }
+
+    /// Records the end of run `id`: its job's final name, result and end. A run that undid run
+    /// `undoOf` says so, and when it succeeded, that run is marked undone by it, in the same
+    /// transaction.
+    public func finishJobRun(_ id: Int64, name: String, resultCode: OperationResultCode, endedAt: Date,
+                             undoOf: Int64? = nil) throws(HistoryError) {
+        try write("record a job run's end in") { db in
+            try db.execute(sql: "UPDATE jobRun SET name = ?, resultCode = ?, endedAt = ?, undoOf = ? WHERE id = ?",
+                           arguments: [name, resultCode.rawValue, HistoryDateText.text(endedAt), undoOf, id])
+            if let undoOf, resultCode == .succeeded {
+                try db.execute(sql: "UPDATE jobRun SET undoneBy = ? WHERE id = ?", arguments: [id, undoOf])
+            }
+        }
+    }
+
+    /// Run `id` with its packages, kept versions and undoability, as `jobRuns` gives it; `nil`
+    /// when the history holds no such run.
+    public func jobRun(_ id: Int64, fileExists: (String) -> Bool = { FileManager.default.fileExists(atPath: $0) })
+        throws(HistoryError) -> JobRun? {
+        let newer = try read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM jobRun WHERE id >= ?", arguments: [id]) ?? 0 }
+        return try jobRuns(limit: newer, fileExists: fileExists).first { $0.id == id }
+    }
+
+    /// Records what was kept for undo (or why not), in one transaction.
+    public func recordKept(_ versions: [KeptVersionRecord]) throws(HistoryError) {
+        guard !versions.isEmpty else { return }
+        try write("record kept versions in") { db in
+            for version in versions {
+                try db.execute(sql: """
+                    INSERT INTO keptVersion (jobRun, package, version, architecture, file, sizeBytes, source, failure)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    """, arguments: [version.jobRun, version.package, version.version, version.architecture, version.file,
+                                     version.sizeBytes, version.source, version.failure])
+            }
+        }
+    }
+
+    /// The kept versions not pruned yet, oldest run first, each with its run's start.
+    public func unprunedKeptVersions() throws(HistoryError) -> [(record: KeptVersionRecord, runStartedAt: Date?)] {
+        try read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT keptVersion.*, jobRun.startedAt AS runStartedAt FROM keptVersion JOIN jobRun ON jobRun.id = keptVersion.jobRun
+                WHERE keptVersion.file IS NOT NULL AND keptVersion.prunedAt IS NULL ORDER BY keptVersion.jobRun, keptVersion.id
+                """).map { (Self.keptVersion($0), $0["runStartedAt"] as Date?) }
+        }
+    }
+
+    /// Marks the kept versions `ids` as pruned at `date`: their files are gone.
+    public func markPruned(_ ids: [Int64], at date: Date) throws(HistoryError) {
+        guard !ids.isEmpty else { return }
+        try write("record pruning in") { db in
+            for id in ids {
+                try db.execute(sql: "UPDATE keptVersion SET prunedAt = ? WHERE id = ?", arguments: [HistoryDateText.text(date), id])
+            }
+        }
+    }
+
+    /// The newest `limit` job runs, newest first, each with its packages, its kept versions and
+    /// whether it can be undone now (`JobRunUndoability`).
+    /// - Parameter fileExists: whether a kept file is still there (tests give their own).
+    public func jobRuns(limit: Int = 20, fileExists: (String) -> Bool = { FileManager.default.fileExists(atPath: $0) })
+        throws(HistoryError) -> [JobRun] {
+        let (runs, later) = try read { db -> ([JobRun], [Int64: [JobRunPackage]]) in
+            var runs = try Row.fetchAll(db, sql: "SELECT * FROM jobRun ORDER BY id DESC LIMIT ?", arguments: [max(0, limit)]).map { row in
+                JobRun(id: row["id"], kind: row["kind"], name: row["name"],
+                       operation: UpdateOperation(rawValue: row["operation"]) ?? .install,
+                       startedAt: row["startedAt"], endedAt: row["endedAt"],
+                       resultCode: (row["resultCode"] as Int?).flatMap(OperationResultCode.init(rawValue:)),
+                       observed: row["observed"], undoneBy: row["undoneBy"], undoOf: row["undoOf"])
+            }
+            guard let oldest = runs.last?.id else { return ([], [:]) }
+            // Every run from the oldest listed on: the listed ones' packages, and the later
+            // runs that changed them again.
+            var packages: [Int64: [JobRunPackage]] = [:]
+            for row in try Row.fetchAll(db, sql: """
+                SELECT jobRun, updateID, packageAction, oldVersion, newVersion, resultCode FROM \(HistoryEntry.databaseTableName)
+                WHERE jobRun >= ? AND packageAction IS NOT NULL ORDER BY id
+                """, arguments: [oldest]) {
+                guard let action = PackageChange.Action(rawValue: row["packageAction"]),
+                      let result = OperationResultCode(rawValue: row["resultCode"]) else { continue }
+                packages[row["jobRun"], default: []].append(JobRunPackage(
+                    name: row["updateID"], action: action, oldVersion: row["oldVersion"], newVersion: row["newVersion"], resultCode: result))
+            }
+            // An undone run changes nothing any more, and an undo only put back what was there
+            // before the run it undid: neither stands in an earlier run's way.
+            let undone = Set(try Int64.fetchAll(db, sql: "SELECT id FROM jobRun WHERE id >= ? AND (undoneBy IS NOT NULL OR undoOf IS NOT NULL)",
+                                                arguments: [oldest]))
+            var kept: [Int64: [KeptVersionRecord]] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT * FROM keptVersion WHERE jobRun >= ? ORDER BY id", arguments: [oldest]) {
+                let record = Self.keptVersion(row)
+                kept[record.jobRun, default: []].append(record)
+            }
+            for index in runs.indices {
+                runs[index].packages = packages[runs[index].id] ?? []
+                runs[index].kept = kept[runs[index].id] ?? []
+            }
+            return (runs, packages.filter { !undone.contains($0.key) })
+        }
+        return runs.map { run in
+            var run = run
+            run.notUndoableBecause = JobRunUndoability.reason(for: run, laterChange: { name in
+                later.filter { $0.key > run.id && $0.value.contains { $0.name == name && $0.changedThePackage } }.keys.min()
+            }, fileExists: fileExists)
+            return run
+        }
+    }
+
+    private static func keptVersion(_ row: Row) -> KeptVersionRecord {
+        KeptVersionRecord(id: row["id"], jobRun: row["jobRun"], package: row["package"], version: row["version"],
+                          architecture: row["architecture"], file: row["file"], sizeBytes: row["sizeBytes"], source: row["source"],
+                          failure: row["failure"], prunedAt: row["prunedAt"])
+    }
+}

@@ -1,0 +1,55 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import InstallEngine
+
+/// One job run as `installtop history --jobs` lists it: what ran, how it ended, the packages
+/// it changed, what was kept of the versions it replaced, and whether it can be undone now.
+public struct JobRun: Sendable, Hashable {
+    /// The run id (`JOBRUN` of `installtop apt undo`).
+    public var id: Int64
+    /// `apt` for a package job, `commands` for a list of commands, `driver` for a driver's job.
+    public var kind: String
+    public var name: String
+    public var operation: UpdateOperation
+    public var startedAt: Date?
+    /// `nil` while the run goes on (or when its process died before recording its end).
+    public var endedAt: Date?
+    /// `nil` while the run goes on.
+    public var resultCode: OperationResultCode?
+    /// A transaction installtop observed (rule 28) rather than ran.
+    public var observed: Bool
+    /// The run that undid this one.
+    public var undoneBy: Int64?
+    /// The run this one undid.
+    public var undoOf: Int64?
+    /// The packages the run's updates name, in the order they were recorded.
+    public var packages: [JobRunPackage]
+    /// What was kept of the versions it replaced (several rows for a package kept twice, by a
+    /// retry).
+    public var kept: [KeptVersionRecord]
+    /// Why it cannot be undone now (`JobRunUndoability`); `nil` when it can.
+    public var notUndoableBecause: String?
+
+    public var undoable: Bool { notUndoableBecause == nil }
+
+    public init(id: Int64, kind: String, name: String, operation: UpdateOperation, startedAt: Date?, endedAt: Date?,
+                resultCode: OperationResultCode?, observed: Bool = false, undoneBy: Int64? = nil, undoOf: Int64? = nil,
+                packages: [JobRunPackage] = [], kept: [KeptVersionRecord] = [], notUndoableBecause: String? = nil) {
+        self.id = id
+        self.kind = kind
+        self.name = name
+        self.operation = operation
+        self.startedAt = startedAt
+        self.endedAt = endedAt
+        self.resultCode = resultCode
+        self.observed = observed
+        self.undoneBy = undoneBy
+        self.undoOf = undoOf
+        self.packages = packages
+        self.kept = kept
+        self.notUndoableBecause = notUndoableBecause
+    }
+}

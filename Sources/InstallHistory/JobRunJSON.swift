@@ -1,0 +1,95 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import InstallEngine
+
+/// One job run as `installtop history --jobs --json` prints it (PRODUCT.md "Undo"): one object
+/// per line, keys sorted, every field present (`null` when unknown):
+/// `{"run":7,"kind":"apt","name":…,"operation":"install"|"uninstall","startedAt":…,"endedAt":…,
+/// "result":…,"packages":[{"name":…,"action":"upgrade","oldVersion":…,"newVersion":…}],
+/// "undoable":…,"notUndoableBecause":"…"|null,"undoneBy":9|null,"undoOf":null|7}`.
+///
+/// `result` is the result's name as in the JSON events ("succeeded"), `null` while the run
+/// goes on; `packages` are those the run changed (their update succeeded); dates are RFC 3339
+/// in UTC with milliseconds.
+public struct JobRunJSON: Encodable, Sendable, Hashable {
+    /// One package the run changed.
+    public struct Package: Encodable, Sendable, Hashable {
+        public var name: String
+        public var action: String
+        public var oldVersion: String?
+        public var newVersion: String?
+
+        private enum CodingKeys: String, CodingKey { case name, action, oldVersion, newVersion }
+
+        public func encode(to encoder: any Encoder) throws {
+            var object = encoder.container(keyedBy: CodingKeys.self)
+            try object.encode(name, forKey: .name)
+            try object.encode(action, forKey: .action)
+            try object.encode(oldVersion, forKey: .oldVersion)
+            try object.encode(newVersion, forKey: .newVersion)
+        }
+    }
+
+    public var run: Int64
+    public var kind: String
+    public var name: String
+    public var operation: String
+    public var startedAt: String?
+    public var endedAt: String?
+    public var result: String?
+    public var packages: [Package]
+    public var undoable: Bool
+    public var notUndoableBecause: String?
+    public var undoneBy: Int64?
+    public var undoOf: Int64?
+
+    /// The JSON form of `run`.
+    public init(_ run: JobRun) {
+        let format = Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: .gmt)
+        self.run = run.id
+        kind = run.kind
+        name = run.name
+        operation = run.operation.name
+        startedAt = run.startedAt.map { $0.formatted(format) }
+        endedAt = run.endedAt.map { $0.formatted(format) }
+        result = run.resultCode?.name
+        packages = run.packages.filter(\.changedThePackage).map {
+            Package(name: $0.name, action: $0.action.rawValue, oldVersion: $0.oldVersion, newVersion: $0.newVersion)
+        }
+        undoable = run.undoable
+        notUndoableBecause = run.notUndoableBecause
+        undoneBy = run.undoneBy
+        undoOf = run.undoOf
+    }
+
+    /// The run as one line of JSON, without the newline.
+    public static func line(for run: JobRun) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(JobRunJSON(run)), as: UTF8.self)
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case run, kind, name, operation, startedAt, endedAt, result, packages, undoable, notUndoableBecause, undoneBy, undoOf
+    }
+
+    /// Writes `null` for missing values instead of leaving the key out.
+    public func encode(to encoder: any Encoder) throws {
+        var object = encoder.container(keyedBy: CodingKeys.self)
+        try object.encode(run, forKey: .run)
+        try object.encode(kind, forKey: .kind)
+        try object.encode(name, forKey: .name)
+        try object.encode(operation, forKey: .operation)
+        try object.encode(startedAt, forKey: .startedAt)
+        try object.encode(endedAt, forKey: .endedAt)
+        try object.encode(result, forKey: .result)
+        try object.encode(packages, forKey: .packages)
+        try object.encode(undoable, forKey: .undoable)
+        try object.encode(notUndoableBecause, forKey: .notUndoableBecause)
+        try object.encode(undoneBy, forKey: .undoneBy)
+        try object.encode(undoOf, forKey: .undoOf)
+    }
+}

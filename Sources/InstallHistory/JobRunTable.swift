@@ -1,0 +1,69 @@
+/// Job runs as text for `installtop history --jobs`, in the order given: a line per run (id,
+/// date in UTC, kind, result, whether it can be undone, name), then a line per package it
+/// changed (`lab-app 1.0 → 2.0`), then, when it cannot be undone, why. Every line fits
+/// `width` columns (at least 60): a longer cell is cut with "…", and a package's versions or
+/// the reason go on indented lines of their own. Text from manifests and children is made
+/// harmless as `HistoryTable` does.
+public enum JobRunTable {
+    /// Header plus the lines of each run, each ending in "\n"; an empty string for no runs.
+    public static func render(_ runs: [JobRun], width: Int = 80) -> String {
+        guard !runs.isEmpty else { return "" }
+        let width = max(60, width)
+        let idWidth = max(3, runs.map { String($0.id).count }.max() ?? 3)
+        func padded(_ text: String, _ columns: Int) -> String {
+            text.count >= columns ? text : text + String(repeating: " ", count: columns - text.count)
+        }
+        func fitted(_ line: String) -> String {
+            HistoryTable.cell(line, limit: width)
+        }
+        let header = padded("RUN", idWidth) + "  " + padded("DATE (UTC)", 16) + "  " + padded("KIND", 8) + "  "
+            + padded("RESULT", 11) + "  " + padded("UNDO", 4) + "  NAME"
+        var text = fitted(header) + "\n"
+        let indent = String(repeating: " ", count: idWidth + 2)
+        for run in runs {
+            let id = String(repeating: " ", count: idWidth - String(run.id).count) + String(run.id)
+            let date = (run.startedAt ?? run.endedAt).map { String(HistoryTable.date($0).prefix(16)) } ?? "-"
+            let result = run.resultCode?.word ?? "running"
+            let line = id + "  " + padded(date, 16) + "  " + padded(HistoryTable.cell(run.kind, limit: 8), 8) + "  "
+                + padded(result, 11) + "  " + padded(run.undoable ? "yes" : "no", 4) + "  " + run.name
+            text += fitted(line) + "\n"
+            let changed = run.packages.filter(\.changedThePackage)
+            let nameWidth = min(32, changed.map(\.name.count).max() ?? 0)
+            for package in changed {
+                text += fitted(indent + padded(HistoryTable.cell(package.name, limit: 32), nameWidth) + "  " + versions(of: package)) + "\n"
+            }
+            if let reason = run.notUndoableBecause {
+                for line in wrapped("not undoable: " + HistoryTable.cell(reason, limit: .max), width: width - indent.count) {
+                    text += fitted(indent + line) + "\n"
+                }
+            }
+        }
+        return text
+    }
+
+    /// `text` in lines of at most `width` characters, broken at spaces (a longer word is cut by
+    /// `fitted`): the reason is what says what to do, so none of it is cut off.
+    static func wrapped(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ") {
+            if !line.isEmpty, line.count + 1 + word.count > width {
+                lines.append(line)
+                line = ""
+            }
+            line += (line.isEmpty ? "" : " ") + word
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines
+    }
+
+    /// `1.0 → 2.0`, `1.0 removed`, `2.0 installed`.
+    public static func versions(of package: JobRunPackage) -> String {
+        switch (package.oldVersion, package.newVersion) {
+        case (let old?, let new?) where old != new: return "\(old) → \(new)"
+        case (_, let new?): return package.action == .reinstall ? "\(new) reinstalled" : "\(new) installed"
+        case (let old?, nil): return "\(old) \(package.action == .purge ? "purged" : "removed")"
+        case (nil, nil): return package.action.rawValue
+        }
+    }
+}

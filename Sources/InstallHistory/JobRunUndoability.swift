@@ -1,0 +1,39 @@
+import InstallEngine
+
+/// Whether a job run can be undone now, and if not why (PRODUCT.md "Undo", rule 34), in the
+/// words `history --jobs` gives and an undo's refusal will: the first reason that applies.
+enum JobRunUndoability {
+    /// Why `run` cannot be undone; `nil` when it can.
+    /// - Parameters:
+    ///   - laterChange: the id of the earliest later run, not undone, that changed the package
+    ///     named again (it must be undone first); `nil` when none did.
+    ///   - fileExists: whether a kept file is still there.
+    static func reason(for run: JobRun, laterChange: (String) -> Int64?, fileExists: (String) -> Bool) -> String? {
+        if let undoneBy = run.undoneBy { return "undone already by run \(undoneBy)" }
+        guard run.resultCode != nil else { return "still running (or its process died before it ended)" }
+        guard run.kind == "apt" else { return "not a package job" }
+        let changed = run.packages.filter(\.changedThePackage)
+        guard !changed.isEmpty else { return "it changed no package" }
+        if run.observed { return "observed, not run by installtop: no versions were kept for it" }
+        for package in changed {
+            if let later = laterChange(package.name) {
+                return "run \(later) changed \(package.name) again: undo run \(later) first"
+            }
+        }
+        for package in changed where package.action != .install && package.action != .reinstall {
+            let kept = run.kept.filter { $0.package == package.name && $0.version == package.oldVersion }
+            if let usable = kept.first(where: { $0.file != nil && $0.prunedAt == nil }), let file = usable.file {
+                if fileExists(file) { continue }
+                return "the kept file of \(package.name) \(package.oldVersion ?? "?") is missing: \(file)"
+            }
+            if let pruned = kept.first(where: { $0.prunedAt != nil }) {
+                return "the kept version of \(package.name) \(pruned.version) was pruned"
+            }
+            if let failure = kept.first(where: { $0.failure != nil })?.failure {
+                return "\(package.name) \(package.oldVersion ?? "?") was not kept: \(failure)"
+            }
+            return "no version of \(package.name) was kept (run with keeping off)"
+        }
+        return nil
+    }
+}

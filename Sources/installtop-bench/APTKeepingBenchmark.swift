@@ -1,0 +1,164 @@
+import Foundation
+import InstallDrivers
+import InstallEngine
+import Synchronization
+
+/// What keeping replaced versions for undo costs an upgrade (issue 35, rule 33): the same
+/// 10-package upgrade (1.0 → 2.0, 5 MiB of installed files each) in a fresh private root per
+/// run, through installtop's engine, paired in turn: without keeping, with apt's hook waiting
+/// for a keeper that keeps nothing (the hook's own cost), keeping with apt's cache
+/// holding every 1.0 (hard links), and keeping with an empty cache (every 1.0 rebuilt). Prints
+/// medians of the upgrade's wall time (plan excluded: it is the same for all three) and of the
+/// keeping itself, and the rebuild's seconds per 100 MB of installed files. Not asserted.
+enum APTKeepingBenchmark {
+    static let all: [Benchmark] = [Benchmark(name: "apt-keep", run: run)]
+
+    private static let count = 10
+    private static let megabytes = 5
+    private static let runs = 5
+
+    /// Keeps into `folder` (or, `keeping` false, nothing: what apt's hook alone costs) and
+    /// measures how long that took.
+    private final class TimedKeeper: APTVersionKeeping {
+        let folder: String
+        let keeping: Bool
+        private let spent = Mutex(Duration.zero)
+
+        init(folder: String, keeping: Bool) {
+            self.folder = folder
+            self.keeping = keeping
+        }
+
+        var time: Duration { spent.withLock { $0 } }
+
+        func keep(_ changes: [PackageChange], environment: APTEnvironment) -> [APTKeptVersion] {
+            var kept: [APTKeptVersion] = []
+            guard keeping else { return [] }
+            let took = ContinuousClock().measure { kept = APTVersionKeeper(environment: environment).keep(changes, into: folder) }
+            spent.withLock { $0 += took }
+            return kept
+        }
+    }
+
+    private enum Mode: String, CaseIterable {
+        case none = "no keeping"
+        case hook = "apt's hook waiting for a keeper that keeps nothing"
+        case cache = "keeping, apt's cache holds 1.0"
+        case rebuild = "keeping, every 1.0 rebuilt"
+    }
+
+    static func run() async {
+        do {
+            try PrivateAPTRoot.requireTools()
+        } catch {
+            print("  skipped: \(error)")
+            return
+        }
+        let names = (0..<count).map { String(format: "keep-%02d", $0) }
+        // Hex text: it compresses about 2:1 with gzip, as real payloads do, not to nothing.
+        var generator = SystemRandomNumberGenerator()
+        func payload() -> String {
+            let line = (0..<32).map { _ in String(format: "%016llx", generator.next() as UInt64) }.joined() + "\n"
+            return String(repeating: line, count: megabytes * 1_048_576 / line.utf8.count)
+        }
+        let contents = names.map { _ in payload() }
+        let recipes = { (version: String) in
+            names.enumerated().map { index, name in
+                DebianPackageRecipe(name: name, version: version, files: ["/usr/share/keep-bench/\(name)": contents[index] + version])
+            }
+        }
+        let repository: PrivateAPTRoot
+        do {
+            repository = try PrivateAPTRoot(temporaryWithPrefix: "installtop-bench-keep-repo")
+            try repository.build(recipes("1.0") + recipes("2.0"))
+            try repository.index()
+        } catch {
+            print("  cannot build the packages: \(error)")
+            return
+        }
+        defer { repository.remove() }
+        print("  \(count) packages of \(megabytes) MiB installed files each, 1.0 → 2.0, \(runs) runs each, in turn")
+        var walls: [Mode: [Duration]] = [:]
+        var keeps: [Mode: [Duration]] = [:]
+        for _ in 0..<runs {
+            for mode in Mode.allCases {
+                guard let (wall, keep) = await upgrade(names, repository: repository.repository, mode: mode) else { return }
+                walls[mode, default: []].append(wall)
+                keeps[mode, default: []].append(keep)
+            }
+        }
+        let base = median(walls[.none] ?? [])
+        for mode in Mode.allCases {
+            let wall = median(walls[mode] ?? [])
+            var line = "  \(mode.rawValue): upgrade \(seconds(wall)) s (\(String(format: "%.3f", wall / base))×)"
+            if mode == .cache || mode == .rebuild { line += ", of which keeping \(seconds(median(keeps[mode] ?? []))) s" }
+            print(line)
+        }
+        let rebuild = median(keeps[.rebuild] ?? [])
+        let installedMB = Double(count * megabytes) * 1.048576
+        print("  rebuilding: \(String(format: "%.2f", value(rebuild) * 100 / installedMB)) s per 100 MB of installed files")
+    }
+
+    /// One upgrade in a fresh root with 1.0 installed; the wall time from the job's submission to
+    /// its end, and the keeper's own time.
+    private static func upgrade(_ names: [String], repository: String, mode: Mode) async -> (Duration, Duration)? {
+        let root: PrivateAPTRoot
+        do {
+            root = try PrivateAPTRoot(temporaryWithPrefix: "installtop-bench-keep", sharing: repository)
+            try root.update()
+        } catch {
+            print("  cannot make a private root: \(error)")
+            return nil
+        }
+        defer { root.remove() }
+        let install = SystemCommand.run([PrivateAPTRoot.aptGet, "-y", "-q", "install"] + names.map { "\($0)=1.0" }, environment: root.environment)
+        guard install.status == 0 else {
+            print("  installing 1.0 failed: \(install.stderr)")
+            return nil
+        }
+        if mode == .cache {
+            for name in names {
+                let deb = "\(name)_1.0_all.deb"
+                _ = link(repository + "/" + deb, root.root + "/var/cache/apt/archives/" + deb)
+            }
+        }
+        let plan: APTPlan
+        do {
+            plan = try APTPlanner.plan(PackageJob(request: .upgrade, aptConfig: root.configuration))
+        } catch {
+            print("  the plan failed: \(error)")
+            return nil
+        }
+        let keeper = mode == .none ? nil : TimedKeeper(folder: root.folder + "/undo/1", keeping: mode != .hook)
+        let queue = JobQueue(backend: ProcessBackend(), configuration: EngineConfiguration(rebootMarkerPath: "/nonexistent/installtop-bench"))
+        let clock = ContinuousClock()
+        let started = clock.now
+        do {
+            try queue.submit(name: "bench", operation: .install, updates: plan.updates, driver: APTDriver(plan: plan, keeper: keeper))
+        } catch {
+            print("  the job was refused: \(error)")
+            return nil
+        }
+        await queue.waitUntilIdle()
+        let wall = clock.now - started
+        let upgraded = APTPackageState.query(administrativeDirectory: root.root + "/var/lib/dpkg").values.filter { $0.version == "2.0" }.count
+        guard upgraded == names.count else {
+            print("  \(mode.rawValue): \(upgraded) of \(names.count) upgraded")
+            return nil
+        }
+        return (wall, keeper?.time ?? .zero)
+    }
+
+    private static func median(_ values: [Duration]) -> Duration {
+        let sorted = values.sorted()
+        return sorted.isEmpty ? .zero : sorted[sorted.count / 2]
+    }
+
+    private static func value(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
+    private static func seconds(_ duration: Duration) -> String {
+        String(format: "%.3f", value(duration))
+    }
+}

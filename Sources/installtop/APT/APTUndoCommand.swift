@@ -1,0 +1,75 @@
+import ArgumentParser
+import InstallDrivers
+import InstallEngine
+import InstallHistory
+
+/// `installtop apt undo JOBRUN`: puts back every package a job run changed, from the versions
+/// kept for it, as an uninstall job (PRODUCT.md "Undo"): planned and confirmed like any apt
+/// job, `"undoOf"` in its `job.queued`, and the run marked undone once it succeeded. Packages
+/// apt had marked automatic are marked so again afterwards (a local .deb makes them manual).
+struct APTUndoCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "undo",
+        abstract: "Put back every package a job run changed, from the versions kept for it.",
+        discussion: """
+            The run's upgraded packages go back to the versions it replaced (downgrades), the \
+            packages it removed are installed again and those it installed are removed, in one \
+            apt transaction resolved against the kept .debs, also when the archive no longer \
+            offers them. Refused with exit status 2, changing nothing: a run the history does not \
+            hold, a run that cannot be undone (installtop history --jobs says why), or a package \
+            changed outside installtop since.
+            """)
+
+    @Argument(help: ArgumentHelp("The job run to undo (installtop history --jobs).", valueName: "jobrun"))
+    var jobRun: Int
+
+    @OptionGroup var options: APTOptions
+
+    func run() throws {
+        let request: PackageRequest
+        let environment: APTEnvironment
+        let run: JobRun
+        do {
+            (request, environment, run) = try undoRequest()
+        } catch {
+            StandardOutput.stderr.line("installtop: apt undo \(jobRun): nothing was run: \(error.message)")
+            throw ExitCode(ExitStatus.invalidUsage.rawValue)
+        }
+        let automatic = APTAutoMarks.automatic(in: environment)
+        let status = APTSession(request: request, options: options).run()
+        let upgraded = run.packages.filter { $0.changedThePackage && $0.action == .upgrade }.map(\.name)
+        if let failure = APTAutoMarks.markAutomatic(upgraded.filter(automatic.contains), in: environment) {
+            StandardOutput.stderr.line("installtop: apt undo \(jobRun): packages installed automatically are now marked manual: \(failure)")
+        }
+        throw ExitCode(status.rawValue)
+    }
+
+    /// The history's run, checked against dpkg's database where the undo will act; the request,
+    /// where it acts, and the run.
+    private func undoRequest() throws(APTUndoRefusal) -> (PackageRequest, APTEnvironment, JobRun) {
+        guard !options.run.history.noHistory else {
+            throw APTUndoRefusal(message: "an undo needs the history (--no-history records no run to undo)")
+        }
+        let run: JobRun?
+        do {
+            let store = try HistoryStore(path: options.run.history.historyDb ?? HistoryStore.defaultPath(), createIfMissing: false)
+            run = try store.jobRun(Int64(jobRun))
+        } catch .missingDatabase(let path) {
+            throw APTUndoRefusal(message: "there is no history at \(path), so no run \(jobRun) to undo")
+        } catch {
+            throw APTUndoRefusal(message: "the history cannot be read: \(error)")
+        }
+        guard let run else {
+            throw APTUndoRefusal(message: "the history holds no run \(jobRun) (a --no-history run records none): installtop history --jobs lists them")
+        }
+        let environment: APTEnvironment
+        do {
+            environment = try APTEnvironment.resolve(aptConfig: options.aptConfig, chroot: options.chroot)
+        } catch {
+            throw APTUndoRefusal(message: error.message)
+        }
+        let request = try APTUndoRequest.request(undoing: run,
+                                                 installed: APTPackageState.query(administrativeDirectory: environment.administrativeDirectory))
+        return (request, environment, run)
+    }
+}

@@ -1,0 +1,81 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import InstallDrivers
+import InstallEngine
+import InstallHistory
+
+/// Keeps the versions one `installtop apt …` job replaces in the history's undo folder,
+/// `undo/JOBRUN/`, and records them with their sizes under the job's run (rule 33). The run is
+/// reserved here when the keeping comes first (before dpkg runs, before the job's first row),
+/// through the slot the history's recorder shares for that job. With `--no-history` there is
+/// no keeper: nothing is kept and no run is recorded.
+final class HistoryVersionKeeper: APTVersionKeeping {
+    let store: HistoryStore
+    /// The job's run, shared with the recorder (`RunnableJob.runSlot`).
+    let runSlot = JobRunSlot()
+    /// The name the run has until the job's end names it fully.
+    private let jobName: String
+    private let operation: UpdateOperation
+
+    /// A keeper for the history `options` name; `nil` with `--no-history` or when the history
+    /// cannot be opened (the run then says so, as it does for its rows).
+    static func open(_ options: HistoryOptions, jobName: String, operation: UpdateOperation) -> HistoryVersionKeeper? {
+        guard !options.noHistory, let store = try? HistoryStore(path: options.historyDb ?? HistoryStore.defaultPath()) else { return nil }
+        return HistoryVersionKeeper(store: store, jobName: jobName, operation: operation)
+    }
+
+    private init(store: HistoryStore, jobName: String, operation: UpdateOperation) {
+        self.store = store
+        self.jobName = jobName
+        self.operation = operation
+    }
+
+    func keep(_ changes: [PackageChange], environment: APTEnvironment) -> [APTKeptVersion] {
+        let replacing = changes.filter(APTVersionKeeper.replacesInstalledVersion)
+        let run: Int64
+        do {
+            run = try runSlot.id { () throws(HistoryError) -> Int64 in
+                try store.reserveJobRun(kind: "apt", name: jobName, operation: operation, startedAt: Date())
+            }
+        } catch {
+            return replacing.map { Self.notKept($0, "the history cannot record a run: \(error)") }
+        }
+        let kept = APTVersionKeeper(environment: environment).keep(changes, into: store.undoFolder + "/\(run)")
+        do {
+            try store.recordKept(kept.map { Self.record($0, run: run) })
+        } catch {
+            return kept.map { APTKeptVersion(package: $0.package, version: $0.version, architecture: $0.architecture,
+                                             outcome: .notKept(reason: "the history cannot record it: \(error)")) }
+        }
+        return kept
+    }
+
+    /// Prunes the kept versions by age and size (`UndoPruning`'s defaults), after the job was
+    /// recorded; a failure is a warning, never the run's.
+    func prune() {
+        do {
+            try UndoPruning().prune(store)
+        } catch {
+            StandardOutput.stderr.line("installtop: kept versions not pruned: \(error)")
+        }
+    }
+
+    private static func notKept(_ change: PackageChange, _ reason: String) -> APTKeptVersion {
+        APTKeptVersion(package: change.package, version: change.oldVersion ?? "", architecture: change.architecture,
+                       outcome: .notKept(reason: reason))
+    }
+
+    private static func record(_ kept: APTKeptVersion, run: Int64) -> KeptVersionRecord {
+        switch kept.outcome {
+        case .kept(let file, let size, let source):
+            return KeptVersionRecord(jobRun: run, package: kept.package, version: kept.version, architecture: kept.architecture,
+                                     file: file, sizeBytes: size, source: source.rawValue)
+        case .notKept(let reason):
+            return KeptVersionRecord(jobRun: run, package: kept.package, version: kept.version, architecture: kept.architecture,
+                                     failure: reason)
+        }
+    }
+}

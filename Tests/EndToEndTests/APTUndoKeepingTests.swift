@@ -1,0 +1,191 @@
+import APTTestSupport
+import Foundation
+import Testing
+
+/// Keeping what an apt job replaces, for undo (PRODUCT.md "Undo", rule 33), and the job runs
+/// of `history --jobs` (rule 34), through the real binary in a private apt root (APT_CONFIG).
+/// The host's packages are never touched (fingerprinted).
+@Suite("installtop apt: versions kept for undo", .serialized)
+struct APTUndoKeepingTests {
+    /// lab-base, lab-app (which needs lab-base at exactly its own version, and has a conffile)
+    /// and lab-tool, at `version`. At 2.0 each preinst fails unless its 1.0 was kept already:
+    /// proof that keeping happened before dpkg touched the package.
+    private static func lab(_ version: String, undoFolder: String) -> [TestPackage] {
+        func preinst(_ name: String) -> String? {
+            guard version != "1.0" else { return nil }
+            return """
+                if [ "$1" = upgrade ] && [ "$2" = 1.0 ]; then
+                  ls \(undoFolder)/*/\(name)_1.0_all.deb >/dev/null 2>&1 || { echo "\(name) 1.0 was not kept before its upgrade" >&2; exit 1; }
+                fi
+                """
+        }
+        return [
+            TestPackage(name: "lab-base", version: version, preinst: preinst("lab-base"), files: ["/usr/share/lab-base/data": "base \(version)\n"]),
+            TestPackage(name: "lab-app", version: version, depends: "lab-base (= \(version))", preinst: preinst("lab-app"),
+                        files: ["/etc/lab-app.conf": "setting = \(version)\n", "/usr/bin/lab-app": "#!/bin/sh\necho \(version)\n"],
+                        conffiles: ["/etc/lab-app.conf"]),
+            TestPackage(name: "lab-tool", version: version, preinst: preinst("lab-tool"), files: ["/usr/share/lab-tool/data": "tool \(version)\n"]),
+        ]
+    }
+
+    private static func run(_ command: [String], environment: [String: String] = [:]) throws -> TestCommand {
+        try TestCommand.run(command, environment: environment)
+    }
+
+    @Test("An upgrade keeps every replaced 1.0 before dpkg touches it: linked from apt's cache, rebuilt otherwise; then history --jobs")
+    func upgradeKeepsOldVersions() async throws {
+        let host = HostPackageFingerprint()
+        let apt = try APTTestRoot()
+        defer { apt.remove() }
+        let folder = try TestFolder()
+        defer { folder.remove() }
+        let database = folder.file("state/history.sqlite3")
+        let undo = folder.file("state/undo")
+
+        try apt.publish(Self.lab("1.0", undoFolder: undo))
+        try apt.aptGet(["install", "-y", "lab-app", "lab-tool"], check: true)
+        // The administrator's edit of the conffile.
+        try "setting = mine\n".write(toFile: apt.root + "/etc/lab-app.conf", atomically: true, encoding: .utf8)
+        try apt.aptGet(["clean"], check: true)
+        // apt copies no `file:` source into its cache (PACKAGES.md): lab-base 1.0 is put there as
+        // an http source would have left it.
+        let cache = apt.root + "/var/cache/apt/archives"
+        let cachedBase = cache + "/lab-base_1.0_all.deb"
+        try FileManager.default.copyItem(atPath: apt.repository + "/lab-base_1.0_all.deb", toPath: cachedBase)
+
+        try apt.publish(Self.lab("2.0", undoFolder: undo))
+        for name in ["lab-base", "lab-app", "lab-tool"] { try FileManager.default.removeItem(atPath: apt.repository + "/\(name)_1.0_all.deb") }
+        try apt.publish([])
+
+        let result = try await installtop(["apt", "upgrade", "--yes", "--json", "--apt-config", apt.configuration, "--history-db", database],
+                                          in: folder, timeout: .seconds(180))
+
+        #expect(result.status == 0, "stdout: \(result.stdout)\nstderr: \(result.stderr)")
+        #expect(try apt.states().mapValues(\.version) == ["lab-base": "2.0", "lab-app": "2.0", "lab-tool": "2.0"])
+        // apt could not put 1.0 back by itself now: the archive no longer offers it.
+        let gone = try apt.aptGet(["install", "-s", "--allow-downgrades", "lab-base=1.0"])
+        #expect(gone.status != 0 && gone.stderr.contains("'1.0' for 'lab-base' was not found"), "\(gone.stdout) \(gone.stderr)")
+        let runs = try FileManager.default.contentsOfDirectory(atPath: undo)
+        #expect(runs.count == 1, "one run folder: \(runs)")
+        let run = try #require(runs.first)
+        let runFolder = undo + "/" + run
+        #expect(try Self.mode(of: runFolder) == 0o700)
+        #expect(try Self.mode(of: undo) == 0o700)
+        for name in ["lab-base", "lab-app", "lab-tool"] {
+            let kept = runFolder + "/\(name)_1.0_all.deb"
+            let fields = try Self.run(["/usr/bin/dpkg-deb", "-f", kept, "Package", "Version"])
+            #expect(fields.stdout == "Package: \(name)\nVersion: 1.0\n", "\(name): \(fields.stdout) \(fields.stderr)")
+        }
+        // From the cache: the same file (a hard link), not a rebuild.
+        #expect(try Self.inode(of: runFolder + "/lab-base_1.0_all.deb") == (try Self.inode(of: cachedBase)))
+        // Rebuilt: the exact-version dependency, the conffile (as it is now) and the files are there.
+        let app = runFolder + "/lab-app_1.0_all.deb"
+        #expect(try Self.run(["/usr/bin/dpkg-deb", "-f", app, "Depends"]).stdout == "lab-base (= 1.0)\n")
+        #expect(try Self.run(["/usr/bin/dpkg-deb", "--info", app, "conffiles"]).stdout == "/etc/lab-app.conf\n")
+        let contents = try Self.run(["/usr/bin/dpkg-deb", "--contents", app]).stdout
+        #expect(contents.contains("./usr/bin/lab-app") && contents.contains("./etc/lab-app.conf"), "\(contents)")
+        #expect(try Self.inode(of: app) != (try Self.inode(of: cache + "/lab-app_1.0_all.deb", missingIsZero: true)))
+
+        // The sizes recorded are the files' own.
+        let recorded = try Self.run(["/usr/bin/sqlite3", database,
+                                     "SELECT package, version, source, sizeBytes, file FROM keptVersion WHERE jobRun = \(run) ORDER BY package"])
+        var rows: [String] = []
+        for name in ["lab-app", "lab-base", "lab-tool"] {
+            let file = runFolder + "/\(name)_1.0_all.deb"
+            rows.append("\(name)|1.0|\(name == "lab-base" ? "cache" : "rebuilt")|\(try Self.size(of: file))|\(file)")
+        }
+        #expect(recorded.stdout == rows.joined(separator: "\n") + "\n", "\(recorded.stdout) \(recorded.stderr)")
+
+        let jobs = try await installtop(["history", "--jobs", "--json", "--history-db", database], in: folder)
+        let objects = try jobs.jsonObjects()
+        #expect(objects.count == 1, "\(jobs.stdout) \(jobs.stderr)")
+        let object = try #require(objects.first)
+        #expect(Set(object.keys) == ["run", "kind", "name", "operation", "startedAt", "endedAt", "result", "packages", "undoable",
+                                     "notUndoableBecause", "undoneBy", "undoOf"])
+        #expect((object["run"] as? NSNumber)?.stringValue == run)
+        #expect(object["kind"] as? String == "apt")
+        #expect((object["name"] as? String)?.hasPrefix("apt upgrade") == true)
+        #expect(object["operation"] as? String == "install")
+        #expect(object["result"] as? String == "succeeded")
+        #expect(object["undoable"] as? Bool == true)
+        #expect(object["notUndoableBecause"] is NSNull && object["undoneBy"] is NSNull && object["undoOf"] is NSNull)
+        let packages = try #require(object["packages"] as? [[String: Any]])
+        #expect(packages.compactMap { $0["name"] as? String }.sorted() == ["lab-app", "lab-base", "lab-tool"])
+        for package in packages {
+            #expect(package["action"] as? String == "upgrade" && package["oldVersion"] as? String == "1.0"
+                        && package["newVersion"] as? String == "2.0", "\(package)")
+        }
+        #expect(host.changes(since: HostPackageFingerprint()).isEmpty)
+    }
+
+    @Test("A later run that upgrades one of the packages again makes the first not undoable, naming the later run")
+    func laterRunBlocksUndo() async throws {
+        let host = HostPackageFingerprint()
+        let apt = try APTTestRoot()
+        defer { apt.remove() }
+        let folder = try TestFolder()
+        defer { folder.remove() }
+        let database = folder.file("history.sqlite3")
+        let undo = folder.file("undo")
+
+        try apt.publish(Self.lab("1.0", undoFolder: undo))
+        try apt.aptGet(["install", "-y", "lab-app", "lab-tool"], check: true)
+        try apt.publish(Self.lab("2.0", undoFolder: undo))
+        let first = try await installtop(["apt", "upgrade", "--yes", "--json", "--apt-config", apt.configuration, "--history-db", database],
+                                         in: folder, timeout: .seconds(180))
+        #expect(first.status == 0, "\(first.stderr)")
+        try apt.publish([TestPackage(name: "lab-tool", version: "3.0")])
+        let second = try await installtop(["apt", "install", "lab-tool", "--yes", "--json", "--apt-config", apt.configuration,
+                                           "--history-db", database], in: folder, timeout: .seconds(180))
+        #expect(second.status == 0, "\(second.stderr)")
+
+        let jobs = try await installtop(["history", "--jobs", "--json", "--history-db", database], in: folder)
+        let objects = try jobs.jsonObjects()
+        #expect(objects.count == 2, "\(jobs.stdout)")
+        let later = try #require(objects.first)
+        let earlier = try #require(objects.last)
+        let laterID = try #require((later["run"] as? NSNumber)?.intValue)
+        #expect(laterID > (earlier["run"] as? NSNumber)?.intValue ?? .max, "newest first")
+        #expect(later["undoable"] as? Bool == true)
+        #expect((later["packages"] as? [[String: Any]])?.map { $0["newVersion"] as? String } == ["3.0"])
+        #expect(earlier["undoable"] as? Bool == false)
+        #expect(earlier["notUndoableBecause"] as? String == "run \(laterID) changed lab-tool again: undo run \(laterID) first")
+
+        let table = try await installtop(["history", "--jobs", "--history-db", database], in: folder)
+        let lines = table.stdout.split(separator: "\n")
+        #expect(lines.allSatisfy { $0.count <= 80 }, "\(table.stdout)")
+        #expect(table.stdout.contains("lab-tool  2.0 → 3.0") && table.stdout.contains("not undoable: run \(laterID) changed lab-tool again"),
+                "\(table.stdout)")
+        #expect(host.changes(since: HostPackageFingerprint()).isEmpty)
+    }
+
+    @Test("--no-history keeps nothing and records no run")
+    func noHistoryKeepsNothing() async throws {
+        let apt = try APTTestRoot()
+        defer { apt.remove() }
+        let folder = try TestFolder()
+        defer { folder.remove() }
+        try apt.publish(Self.lab("1.0", undoFolder: "/nonexistent"))
+        try apt.aptGet(["install", "-y", "lab-tool"], check: true)
+        try apt.publish([TestPackage(name: "lab-tool", version: "2.0")])
+        let home = folder.file("home")
+        let result = try await installtop(["apt", "upgrade", "--yes", "--json", "--no-history", "--apt-config", apt.configuration],
+                                          in: folder, environment: ["HOME": home, "XDG_STATE_HOME": home + "/state"], timeout: .seconds(180))
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try apt.states()["lab-tool"]?.version == "2.0")
+        #expect(!FileManager.default.fileExists(atPath: home + "/state/installtop"), "nothing written beside a history")
+    }
+
+    private static func mode(of path: String) throws -> Int {
+        ((try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions]) as? NSNumber)?.intValue ?? -1
+    }
+
+    private static func size(of path: String) throws -> Int {
+        ((try FileManager.default.attributesOfItem(atPath: path)[.size]) as? NSNumber)?.intValue ?? -1
+    }
+
+    private static func inode(of path: String, missingIsZero: Bool = false) throws -> Int {
+        if missingIsZero, !FileManager.default.fileExists(atPath: path) { return 0 }
+        return ((try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber]) as? NSNumber)?.intValue ?? -1
+    }
+}

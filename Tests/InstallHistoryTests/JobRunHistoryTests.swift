@@ -1,0 +1,197 @@
+import Foundation
+import GRDB
+import InstallEngine
+@testable import InstallHistory
+import Testing
+
+/// Job runs (`history --jobs`, rule 34), the versions kept for undo and their pruning (rule 33),
+/// fed by hand: the recorder's runs, undoability and its reasons, and pruning on given dates.
+@Suite("Job runs and kept versions in the history")
+final class JobRunHistoryTests {
+    private let folder = TemporaryFolder()
+
+    private static func upgrade(_ name: String, _ old: String, _ new: String) -> Update {
+        Update(id: name, title: "\(name) \(old) → \(new)",
+               package: PackageChange(package: name, action: .upgrade, oldVersion: old, newVersion: new, architecture: "all"))
+    }
+
+    private static let succeeded = UpdateInstallationResult(resultCode: .succeeded)
+
+    /// Records job `id` of `updates` that all succeed, from `at` on; its run shares `slot` when given.
+    private func runJob(_ recorder: HistoryRecorder, _ id: Int, _ updates: [Update], at start: Double) throws {
+        try recorder.record(EngineEvents.queued(EngineEvents.job(id, name: "apt upgrade", updates: updates), at: start))
+        try recorder.record(EngineEvents.started(id, at: start))
+        for (index, update) in updates.enumerated() {
+            try recorder.record(EngineEvents.updateStarted(id, index, update.id, at: start + 1))
+            try recorder.record(EngineEvents.updateCompleted(id, index, update.id, Self.succeeded, at: start + 2))
+        }
+        try recorder.record(EngineEvents.completed(id, updates.map { _ in Self.succeeded }, at: start + 3))
+    }
+
+    @Test func aJobIsOneRunWithItsPackagesAndTheKeepersReservationIsItsRun() throws {
+        let store = try HistoryStore(path: folder.file("history.sqlite3"))
+        let slot = JobRunSlot()
+        let recorder = HistoryRecorder(store: store, settleDelay: .zero, sharedRunSlot: { $0.id == 1 ? slot : nil })
+        // The keeper comes first (before dpkg, before the job's first row) and names the run.
+        let reserved = try slot.id { () throws(HistoryError) -> Int64 in
+            try store.reserveJobRun(kind: "apt", name: "apt upgrade", operation: .install, startedAt: EngineEvents.time(0))
+        }
+        try store.recordKept([KeptVersionRecord(jobRun: reserved, package: "lab-app", version: "1.0", architecture: "all",
+                                                file: "/kept/lab-app_1.0_all.deb", sizeBytes: 1234, source: "rebuilt")])
+        try runJob(recorder, 1, [Self.upgrade("lab-app", "1.0", "2.0")], at: 0)
+
+        let runs = try store.jobRuns(fileExists: { $0 == "/kept/lab-app_1.0_all.deb" })
+        #expect(runs.count == 1)
+        let run = try #require(runs.first)
+        #expect(run.id == reserved && run.kind == "apt" && run.resultCode == .succeeded && run.endedAt == EngineEvents.time(3))
+        #expect(run.packages == [JobRunPackage(name: "lab-app", action: .upgrade, oldVersion: "1.0", newVersion: "2.0", resultCode: .succeeded)])
+        #expect(run.kept.map(\.sizeBytes) == [1234])
+        #expect(run.undoable && run.notUndoableBecause == nil)
+        #expect(try store.entries().allSatisfy { $0.jobRun == reserved })
+    }
+
+    @Test func whyARunCannotBeUndone() throws {
+        let store = try HistoryStore(path: folder.file("history.sqlite3"))
+        let recorder = HistoryRecorder(store: store, settleDelay: .zero)
+        try runJob(recorder, 1, [Self.upgrade("lab-app", "1.0", "2.0"), Self.upgrade("lab-tool", "1.0", "2.0")], at: 0)
+        try runJob(recorder, 2, [Self.upgrade("lab-tool", "2.0", "3.0")], at: 10)
+        try runJob(recorder, 3, [Update(id: "script", title: "A script")], at: 20)
+        let ids = try store.jobRuns().map(\.id)
+        #expect(ids.count == 3 && ids == ids.sorted(by: >), "newest first")
+        let (first, second) = (ids[2], ids[1])
+        try store.recordKept([
+            KeptVersionRecord(jobRun: first, package: "lab-app", version: "1.0", file: "/kept/a", sizeBytes: 1, source: "cache"),
+            KeptVersionRecord(jobRun: first, package: "lab-tool", version: "1.0", file: "/kept/t1", sizeBytes: 1, source: "rebuilt"),
+            KeptVersionRecord(jobRun: second, package: "lab-tool", version: "2.0", failure: "dpkg has 2.0 (iU), not 2.0 fully installed"),
+        ])
+
+        let runs = try store.jobRuns(fileExists: { _ in true })
+        #expect(runs[0].kind == "commands" && runs[0].notUndoableBecause == "not a package job")
+        #expect(runs[1].notUndoableBecause == "lab-tool 2.0 was not kept: dpkg has 2.0 (iU), not 2.0 fully installed")
+        #expect(runs[2].notUndoableBecause == "run \(second) changed lab-tool again: undo run \(second) first")
+
+        // Once the later run is undone, the earlier one may be undone if its files are there.
+        try store.pool.write { db in try db.execute(sql: "UPDATE jobRun SET undoneBy = 99 WHERE id = ?", arguments: [second]) }
+        let afterUndo = try store.jobRuns(fileExists: { $0 != "/kept/t1" })
+        #expect(afterUndo[1].notUndoableBecause == "undone already by run 99")
+        #expect(afterUndo[2].notUndoableBecause == "the kept file of lab-tool 1.0 is missing: /kept/t1")
+        #expect(try store.jobRuns(fileExists: { _ in true })[2].undoable)
+    }
+
+    @Test func anUndoThatSucceededMarksItsRunUndoneAndBlocksNoEarlierRun() throws {
+        let store = try HistoryStore(path: folder.file("history.sqlite3"))
+        let recorder = HistoryRecorder(store: store, settleDelay: .zero)
+        try runJob(recorder, 1, [Self.upgrade("lab-tool", "1.0", "2.0")], at: 0)
+        try runJob(recorder, 2, [Self.upgrade("lab-tool", "2.0", "3.0")], at: 10)
+        let (first, second) = (try store.jobRuns()[1].id, try store.jobRuns()[0].id)
+        try store.recordKept([KeptVersionRecord(jobRun: first, package: "lab-tool", version: "1.0", file: "/kept/t1", sizeBytes: 1, source: "rebuilt"),
+                              KeptVersionRecord(jobRun: second, package: "lab-tool", version: "2.0", file: "/kept/t2", sizeBytes: 1, source: "rebuilt")])
+        // The undo of the second run: 3.0 back to 2.0.
+        var undo = EngineEvents.job(3, name: "apt undo", operation: .uninstall, updates: [Self.upgrade("lab-tool", "3.0", "2.0")])
+        undo.undoOf = Int(second)
+        try recorder.record(EngineEvents.queued(undo, at: 20))
+        try recorder.record(EngineEvents.updateStarted(3, 0, "lab-tool", at: 21))
+        try recorder.record(EngineEvents.updateCompleted(3, 0, "lab-tool", Self.succeeded, at: 22))
+        try recorder.record(EngineEvents.completed(3, [Self.succeeded], at: 23))
+
+        let runs = try store.jobRuns(fileExists: { _ in true })
+        #expect(runs[0].undoOf == second && runs[0].operation == .uninstall)
+        #expect(runs[1].undoneBy == runs[0].id && runs[1].notUndoableBecause == "undone already by run \(runs[0].id)")
+        #expect(runs[2].undoable, "neither the undone run nor the undo stands in the first run's way: \(runs[2].notUndoableBecause ?? "")")
+        #expect(try store.jobRun(first, fileExists: { _ in true })?.undoable == true)
+        #expect(try store.jobRun(99) == nil)
+    }
+
+    @Test func aDeclinedJobRecordsNoRun() throws {
+        let store = try HistoryStore(path: folder.file("history.sqlite3"))
+        let recorder = HistoryRecorder(store: store, settleDelay: .zero)
+        try recorder.record(EngineEvents.queued(EngineEvents.job(1, updates: [Self.upgrade("lab-app", "1.0", "2.0")])))
+        try recorder.record(EngineEvent(time: EngineEvents.time(1), kind: .jobCleanedUp(job: 1)))
+        #expect(try store.jobRuns().isEmpty)
+    }
+
+    @Test func aDatabaseOfTheSchemaBeforeRunsListsNoRunsAndKeepsItsRows() throws {
+        let path = folder.file("old.sqlite3")
+        do {
+            let old = try DatabasePool(path: path)
+            try HistorySchema.migrator.migrate(old, upTo: HistorySchema.Migration.addObservedBy.rawValue)
+            try old.write { db in
+                try db.execute(sql: """
+                    INSERT INTO historyEntry (operation, resultCode, hResult, unmappedResultCode, startedAt, endedAt, updateID,
+                        revision, title, jobName, clientApplicationID, outputTail, isRunning, packageAction, oldVersion, newVersion)
+                    VALUES (1, 2, 0, 0, '2023-11-14 22:13:20.000', '2023-11-14 22:13:21.000', 'openssl', 1, 'openssl', 'apt',
+                        'installtop', '', 0, 'upgrade', '3.0.14', '3.0.15')
+                    """)
+            }
+        }
+        let store = try HistoryStore(path: path)
+        #expect(try store.jobRuns().isEmpty)
+        let row = try #require(try store.entries().first)
+        #expect(row.jobRun == nil && row.newVersion == "3.0.15")
+    }
+
+    // MARK: - Pruning
+
+    private func keptRun(_ store: HistoryStore, startedDaysAgo days: Double, sizes: [Int64], now: Date) throws -> (run: Int64, files: [String]) {
+        let run = try store.reserveJobRun(kind: "apt", name: "apt upgrade", operation: .install, startedAt: now.addingTimeInterval(-days * 86400))
+        let runFolder = folder.file("undo/\(run)")
+        try FileManager.default.createDirectory(atPath: runFolder, withIntermediateDirectories: true)
+        var files: [String] = []
+        for (index, size) in sizes.enumerated() {
+            let file = runFolder + "/p\(index)_1.0_all.deb"
+            #expect(FileManager.default.createFile(atPath: file, contents: Data(count: Int(size))))
+            files.append(file)
+        }
+        try store.recordKept(files.enumerated().map { index, file in
+            KeptVersionRecord(jobRun: run, package: "p\(index)", version: "1.0", file: file, sizeBytes: sizes[index], source: "rebuilt")
+        })
+        return (run, files)
+    }
+
+    @Test func pruningTakesRunsOlderThanTheAgeLimitThenTheOldestUntilTheTotalFits() throws {
+        let store = try HistoryStore(path: folder.file("history.sqlite3"))
+        let now = EngineEvents.time(1_000_000)
+        let ancient = try keptRun(store, startedDaysAgo: 91, sizes: [10], now: now)
+        let old = try keptRun(store, startedDaysAgo: 30, sizes: [400, 300], now: now)
+        let recent = try keptRun(store, startedDaysAgo: 2, sizes: [500], now: now)
+        let newest = try keptRun(store, startedDaysAgo: 0, sizes: [200], now: now)
+
+        let pruned = try UndoPruning(maxAge: 90 * 86400, maxTotalBytes: 1000).prune(store, now: now)
+
+        // 91 days is past the age; then 400 + 300 + 500 + 200 = 1400 > 1000: the oldest run goes whole.
+        #expect(Set(pruned.map(\.jobRun)) == [ancient.run, old.run])
+        for file in ancient.files + old.files { #expect(!FileManager.default.fileExists(atPath: file)) }
+        #expect(!FileManager.default.fileExists(atPath: folder.file("undo/\(old.run)")), "an emptied run folder goes too")
+        for file in recent.files + newest.files { #expect(FileManager.default.fileExists(atPath: file)) }
+        let runs = try store.jobRuns()
+        #expect(runs.first { $0.id == old.run }?.kept.allSatisfy { $0.prunedAt == now } == true)
+        // Nothing more to prune on a second pass.
+        #expect(try UndoPruning(maxAge: 90 * 86400, maxTotalBytes: 1000).prune(store, now: now).isEmpty)
+    }
+
+    @Test func theDefaultsAreNinetyDaysAndTwoGibibytes() {
+        #expect(UndoPruning.defaultMaxAge == 90 * 24 * 3600)
+        #expect(UndoPruning.defaultMaxTotalBytes == 2 * 1024 * 1024 * 1024)
+        let now = EngineEvents.time(0)
+        let kept = [(record: KeptVersionRecord(id: 1, jobRun: 1, package: "a", version: "1", file: "/a", sizeBytes: 5), runStartedAt: Optional(now.addingTimeInterval(-89 * 86400)))]
+        #expect(UndoPruning().choose(kept, now: now).isEmpty)
+        #expect(UndoPruning().choose(kept, now: now.addingTimeInterval(2 * 86400)).map(\.id) == [1])
+    }
+
+    @Test func theTableFitsEightyColumnsAndKeepsTheWholeReason() {
+        let run = JobRun(id: 12, kind: "apt", name: String(repeating: "apt upgrade with a very long name ", count: 4), operation: .install,
+                         startedAt: EngineEvents.time(0), endedAt: EngineEvents.time(5), resultCode: .succeeded,
+                         packages: [JobRunPackage(name: "lab-tool", action: .upgrade, oldVersion: "1.0", newVersion: "2.0", resultCode: .succeeded),
+                                    JobRunPackage(name: "lab-old", action: .remove, oldVersion: "0.9", newVersion: nil, resultCode: .succeeded)],
+                         notUndoableBecause: "run 13 changed lab-tool again: undo run 13 first, and here are more words to wrap the line past its end")
+        let text = JobRunTable.render([run], width: 80)
+        let lines = text.split(separator: "\n")
+        #expect(lines.allSatisfy { $0.count <= 80 }, "\(text)")
+        #expect(lines[0].hasPrefix("RUN  DATE (UTC)"))
+        #expect(lines[1].hasPrefix(" 12  2023-11-14 22:13  apt       succeeded    no    apt upgrade"))
+        #expect(lines[2] == "     lab-tool  1.0 → 2.0")
+        #expect(lines[3] == "     lab-old   0.9 removed")
+        #expect(lines.dropFirst(4).joined(separator: " ").replacingOccurrences(of: "     ", with: "")
+                    == "not undoable: " + (run.notUndoableBecause ?? ""))
+    }
+}
