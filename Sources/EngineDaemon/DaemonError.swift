@@ -19,8 +19,9 @@ public enum DaemonError: Error, Sendable, Hashable, CustomStringConvertible {
     case system(String, errno: Int32)
     /// The engine closed the connection.
     case connectionClosed(String)
-    /// The engine did not answer in time (stopped, or out of descriptors).
-    case noAnswer(String, seconds: Int)
+    /// The engine did not answer in time (stopped, or out of descriptors): how long the
+    /// client waited.
+    case noAnswer(String, waited: Duration)
     /// The engine refused the command.
     case refused(WireError)
     /// The engine sent something this client cannot read.
@@ -49,8 +50,8 @@ public enum DaemonError: Error, Sendable, Hashable, CustomStringConvertible {
             return "\(call): \(String(cString: strerror(code)))"
         case .connectionClosed(let path):
             return "the engine on \(path) closed the connection"
-        case .noAnswer(let path, let seconds):
-            return "the engine on \(path) did not answer within \(seconds) s"
+        case .noAnswer(let path, let waited):
+            return "the engine on \(path) did not answer within \(Self.spoken(waited))"
         case .refused(let error):
             return error.message
         case .unexpectedMessage(let text):
@@ -60,5 +61,15 @@ public enum DaemonError: Error, Sendable, Hashable, CustomStringConvertible {
         case .linkFailed(let host, let reason):
             return "\(host): \(reason)"
         }
+    }
+
+    /// `30 s` for whole seconds; anything else in milliseconds, rounded up (`400 ms`,
+    /// `1500 ms`), so that a sub-second wait never reads `0 s`. A negative wait reads `0 s`.
+    private static func spoken(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = max(duration, .zero).components
+        guard attoseconds != 0 else { return "\(seconds) s" }
+        let attosecondsPerMillisecond: Int64 = 1_000_000_000_000_000
+        let milliseconds = seconds * 1000 + (attoseconds + attosecondsPerMillisecond - 1) / attosecondsPerMillisecond
+        return "\(milliseconds) ms"
     }
 }

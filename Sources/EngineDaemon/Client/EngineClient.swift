@@ -177,7 +177,7 @@ public final class EngineClient: Sendable {
             } catch {
                 guard case .noAnswer = error, let timeout else { throw error }
                 // Silent since the request (or the last answer), then silent to the question.
-                guard probe == nil else { throw .noAnswer(path, seconds: Int((timeout * 2).components.seconds)) }
+                guard probe == nil else { throw .noAnswer(path, waited: timeout * 2) }
                 probe = try send(.durations(updateIDs: []))
                 deadline = ContinuousClock.now + timeout
                 continue
@@ -229,7 +229,7 @@ public final class EngineClient: Sendable {
                 if descriptors[0].revents != 0 { return }
                 continue
             }
-            throw .noAnswer(path, seconds: Int((timeout ?? .zero).components.seconds))
+            throw .noAnswer(path, waited: timeout ?? .zero)
         }
     }
 

@@ -10,9 +10,10 @@ struct ClientConnection {
     /// Taken from the outbox, being written from `sentCount` on.
     var sending: [UInt8] = []
     var sentCount = 0
-    /// The client shut down its sending side: nothing more to read.
+    /// The client shut down its sending side: nothing more to read. Unless it subscribed, it
+    /// is closed once every reply it is owed has been written.
     var inputClosed = false
-    /// It subscribed to events (it stays connected after its input closes).
+    /// It subscribed to events (it stays connected after its input closes, until it closes).
     var subscribed = false
     /// More waits in its outbox, to be taken once `sending` is written: poll for POLLOUT so
     /// the loop comes back for it (no wake-up may be on its way).

@@ -28,6 +28,10 @@ struct ClientOutbox {
     /// client subscribed and while its snapshot is sent.
     private var ahead: [UInt8] = []
     private var events: SubscriberOutbox<[UInt8]>
+    /// Replies the client is owed that another thread will queue later (a `submit` being
+    /// planned, a `cleanup` waiting for its job): a client whose input ended is not closed
+    /// while any is owed, or it would never get them.
+    private(set) var repliesOwed = 0
 
     /// - Parameter summariseAfter: bytes of live events that may wait before output lines are
     ///   summarised.
@@ -47,6 +51,25 @@ struct ClientOutbox {
         if !ahead.isEmpty { return true }
         if case .live = subscription { return !events.isEmpty }
         return false
+    }
+
+    /// Nothing waits and no reply is owed: once its socket has taken the last bytes, a client
+    /// that wants no events has had everything it asked for.
+    var isSettled: Bool {
+        repliesOwed == 0 && !hasPending
+    }
+
+    /// A reply will come later, queued by `enqueueOwedReply(_:)`.
+    mutating func oweReply() {
+        repliesOwed += 1
+    }
+
+    /// Queues a reply promised by `oweReply()` (as `enqueueReply(_:)`), in the same step that
+    /// settles the debt, so the I/O thread never sees the client owed nothing with the reply
+    /// not yet queued. One that was never owed is queued all the same, and the count stays at zero.
+    mutating func enqueueOwedReply(_ bytes: [UInt8]) {
+        repliesOwed = max(0, repliesOwed - 1)
+        enqueueReply(bytes)
     }
 
     /// Queues a reply (or another line that is not an engine event): in order with the live

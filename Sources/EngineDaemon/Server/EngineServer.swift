@@ -25,7 +25,8 @@ public final class EngineServer: Sendable {
         var outboxes: [Int: ClientOutbox] = [:]
         /// A byte is in the wake pipe and the I/O thread has not looked yet.
         var wakePending = false
-        /// `cleanup` replies that go out right after their job's `job.cleanedUp`, by job.
+        /// `cleanup` replies that go out right after their job's `job.cleanedUp`, by job (each
+        /// owed to its client: `ClientOutbox.repliesOwed`).
         var repliesAfterCleanUp: [Int: [(client: Int, line: [UInt8])]] = [:]
         var acceptsSubmissions = true
         var stopping = false
@@ -121,7 +122,7 @@ public final class EngineServer: Sendable {
                 touched = true
             }
             if case .jobCleanedUp(let cleanUp) = event.kind, let replies = shared.repliesAfterCleanUp.removeValue(forKey: cleanUp.job) {
-                for reply in replies { shared.outboxes[reply.client]?.enqueueReply(reply.line) }
+                for reply in replies { shared.outboxes[reply.client]?.enqueueOwedReply(reply.line) }
                 touched = true
             }
             return touched && Self.claimWake(&shared)
@@ -132,20 +133,34 @@ public final class EngineServer: Sendable {
     // MARK: - For the I/O thread and command handlers
 
     /// Queues a line (without its newline) for client `id`; wakes the I/O thread when needed.
-    func send(_ line: String, to id: Int) {
+    /// `owed`: the reply promised by `oweReply(to:)`, which this settles. Nothing happens for
+    /// a client that has gone.
+    func send(_ line: String, to id: Int, owed: Bool = false) {
         var bytes = Array(line.utf8)
         bytes.append(UInt8(ascii: "\n"))
         let mustWake = shared.withLock { shared -> Bool in
             guard shared.outboxes[id] != nil else { return false }
-            shared.outboxes[id]!.enqueueReply(bytes)
+            if owed {
+                shared.outboxes[id]!.enqueueOwedReply(bytes)
+            } else {
+                shared.outboxes[id]!.enqueueReply(bytes)
+            }
             return Self.claimWake(&shared)
         }
         if mustWake { wake() }
     }
 
+    /// Client `id` will be sent a reply later, from another thread, with `send(_:to:owed:)` or
+    /// `send(_:to:afterCleanUpOf:)`: until then a client whose input ended stays connected.
+    /// Call it on the I/O thread, before anything that may send that reply.
+    func oweReply(to id: Int) {
+        shared.withLock { $0.outboxes[id]?.oweReply() }
+    }
+
     /// Queues `line` for client `id` once `job.cleanedUp` of `job` has been queued for every
     /// subscriber (at once if it has): `JobQueue.cleanUp` returns before the event is
-    /// delivered, and a client must not hear "done" before it sees the job go.
+    /// delivered, and a client must not hear "done" before it sees the job go. The reply is
+    /// one owed (`oweReply(to:)`).
     func send(_ line: String, to id: Int, afterCleanUpOf job: Int) {
         var bytes = Array(line.utf8)
         bytes.append(UInt8(ascii: "\n"))
@@ -154,7 +169,7 @@ public final class EngineServer: Sendable {
             shared.repliesAfterCleanUp[job, default: []].append((id, bytes))
             return false
         }
-        if sendNow { send(line, to: id) }
+        if sendNow { send(line, to: id, owed: true) }
     }
 
     /// True when the caller must write the wake byte (none is pending yet).

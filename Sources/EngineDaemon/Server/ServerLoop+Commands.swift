@@ -61,6 +61,9 @@ extension ServerLoop {
             // Planning a job of a kind runs its tool (apt-get's simulation, ansible-playbook
             // --list-hosts), seconds at times: on a thread of its own, so every other client is answered meanwhile.
             let server = self.server
+            // Owed before it can be sent: a client that shut down its sending side after this
+            // line is closed only once the reply is written.
+            server.oweReply(to: id)
             DispatchQueue.global().async {
                 let reply: WireReply
                 do throws(WireError) {
@@ -68,7 +71,7 @@ extension ServerLoop {
                 } catch {
                     reply = WireReply(command: command.name, requestID: requestID, error: error)
                 }
-                server.send(reply.line, to: id)
+                server.send(reply.line, to: id, owed: true)
             }
             return nil
         case .job(let jobCommand):
@@ -86,12 +89,15 @@ extension ServerLoop {
     /// the job is gone.
     private func perform(_ command: JobCommand, ok: WireReply, requestID: Int?, from id: Int, who: String) throws(WireError) -> WireReply? {
         let server = self.server
+        // A clean-up answers from the queue's callback thread, exactly once, refusal included;
+        // it is never refused by throwing, so the reply owed here is always sent.
+        if case .cleanUp = command { server.oweReply(to: id) }
         let outcome: JobCommandOutcome
         do {
             outcome = try server.queue.perform(command) { error in
                 guard case .cleanUp(let job) = command else { return }
                 if let error {
-                    server.send(WireReply(command: ok.command, requestID: requestID, error: WireError(error)).line, to: id)
+                    server.send(WireReply(command: ok.command, requestID: requestID, error: WireError(error)).line, to: id, owed: true)
                 } else {
                     server.send(ok.line, to: id, afterCleanUpOf: job)
                 }

@@ -27,6 +27,7 @@ struct ServerLoop {
             advanceSnapshots()
             let stopping = collectOutput()
             writeAll()
+            closeAnswered()
             if stopping {
                 let deadline = stopDeadline ?? ContinuousClock.now + .seconds(1)
                 stopDeadline = deadline
@@ -136,6 +137,25 @@ struct ServerLoop {
         }
     }
 
+    /// Closes every client whose input has ended, that did not subscribe, and that has been
+    /// sent everything it is owed: replies queued and written, none still to come from another
+    /// thread (`ClientOutbox.repliesOwed`). A one-shot client (`printf … | socat`, a bridge
+    /// whose stdin was a file) then reads the end of the stream after its replies instead of
+    /// waiting for ever. A subscriber stays: it half-closed to receive events.
+    private mutating func closeAnswered() {
+        let candidates = connections.values.filter { connection in
+            connection.inputClosed && !connection.subscribed && connection.sentCount == connection.sending.count
+                && !connection.outboxWaiting && connection.snapshot == nil
+        }.map(\.id)
+        guard !candidates.isEmpty else { return }
+        // A reply queued since `collectOutput` makes the outbox unsettled: it is written on the
+        // next turn (its wake byte is on its way), and the client closed after it.
+        let answered = server.shared.withLock { shared in
+            candidates.filter { shared.outboxes[$0]?.isSettled ?? true }
+        }
+        for id in answered { disconnect(id, reason: nil) }
+    }
+
     // MARK: - Connections
 
     private mutating func acceptAll() {
@@ -190,8 +210,9 @@ struct ServerLoop {
                 return
             }
             if count == 0 {
-                // Half-closed: replies and events still go out until the client closes
-                // (POLLHUP) or a write fails.
+                // Half-closed: replies still go out, and events to a subscriber until it closes
+                // (POLLHUP) or a write fails; any other client is closed once it has its
+                // replies (`closeAnswered`).
                 connection.inputClosed = true
                 connections[id] = connection
                 return

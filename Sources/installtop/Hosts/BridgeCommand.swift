@@ -11,7 +11,8 @@ struct BridgeCommand: ParsableCommand {
         discussion: """
             Copies bytes both ways until the engine closes the connection or nobody reads stdout any \
             more; when stdin ends, the engine is told (the socket's write side is shut down) and what \
-            it still sends is copied. Exit status: 0 the link ended, 1 no engine at the socket or a \
+            it still sends is copied: without a subscribe, the engine closes once it has sent every \
+            reply, and the bridge exits. Exit status: 0 the link ended, 1 no engine at the socket or a \
             read or write failed, 2 invalid usage.
             """
     )

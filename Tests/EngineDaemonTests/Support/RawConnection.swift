@@ -39,6 +39,18 @@ final class RawConnection {
         }
     }
 
+    /// Shuts down the sending side only: the engine reads the end of input, and may still reply.
+    func shutdownSending() {
+        shutdown(descriptor, Int32(SHUT_WR))
+    }
+
+    /// Nothing has arrived and the engine has not closed: neither a byte nor the end of the
+    /// stream can be read right now. Does not wait.
+    var isQuiet: Bool {
+        var descriptors = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)]
+        return lines.isEmpty && poll(&descriptors, 1, 0) == 0
+    }
+
     /// The next line, waiting at most `timeout`; `nil` at the end of the stream or the deadline.
     func nextLine(timeout: Duration = .seconds(60)) -> [UInt8]? {
         let deadline = ContinuousClock.now + timeout
