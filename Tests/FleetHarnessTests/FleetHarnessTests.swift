@@ -154,7 +154,7 @@ private func milliseconds(_ duration: Duration) -> String {
 }
 
 /// Whether `condition` holds within `timeout`, polled every 10 ms.
-private func eventually(timeout: Duration = .seconds(60), _ condition: () -> Bool) async -> Bool {
+private func eventually(timeout: Duration = .seconds(180), _ condition: () -> Bool) async -> Bool {
     let deadline = ContinuousClock.now + timeout
     while !condition() {
         guard ContinuousClock.now < deadline else { return false }

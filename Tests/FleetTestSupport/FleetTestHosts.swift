@@ -134,7 +134,7 @@ public final class FleetTestHosts: Sendable {
     /// Runs `command` with /bin/sh inside host `host` (1 for h1) as its sshd's sessions see it:
     /// its network, hostname and private /run (`nsenter` into the host's holder). Works after
     /// `stopSSHD(host:)` too.
-    public func run(onHost host: Int, _ command: String, timeout: Duration = .seconds(60)) throws -> FleetCommand {
+    public func run(onHost host: Int, _ command: String, timeout: Duration = .seconds(180)) throws -> FleetCommand {
         let holder = try processes.withLock { processes in
             guard !processes.tornDown else { throw FleetTestError("the fleet is torn down") }
             return holderPIDs[try index(host)]

@@ -38,7 +38,7 @@ struct EndToEndFolder {
 
     /// Polls every 20 ms until `condition` holds or the timeout passes (generous: a loaded CI
     /// machine can hold a test up for many seconds, and a passing test never waits it out).
-    static func eventually(timeout: Duration = .seconds(60), _ condition: () -> Bool) async -> Bool {
+    static func eventually(timeout: Duration = .seconds(180), _ condition: () -> Bool) async -> Bool {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if condition() { return true }

@@ -57,7 +57,7 @@ final class InstalltopChild {
     }
 
     /// Waits for the exit; nil when it still runs after `timeout`.
-    func finish(timeout: Duration = .seconds(60)) async -> Int32? {
+    func finish(timeout: Duration = .seconds(180)) async -> Int32? {
         _ = await EndToEndFolder.eventually(timeout: timeout) { poll() != nil }
         return poll()
     }

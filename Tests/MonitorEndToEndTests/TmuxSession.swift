@@ -54,7 +54,7 @@ final class TmuxSession {
     /// (records an issue with the last screen and returns nil).
     @discardableResult
     func waitForScreen(
-        _ what: String, timeout: Duration = .seconds(60), sourceLocation: SourceLocation = #_sourceLocation,
+        _ what: String, timeout: Duration = .seconds(180), sourceLocation: SourceLocation = #_sourceLocation,
         _ condition: (String) -> Bool
     ) async -> String? {
         let (screen, held) = await lastScreen(within: timeout, condition)

@@ -9,7 +9,7 @@ import Testing
 /// flood, a hang-up and detaching.
 @Suite("Monitor loop")
 struct MonitorLoopTests {
-    private func eventually(timeout: Duration = .seconds(60), _ condition: () -> Bool) async -> Bool {
+    private func eventually(timeout: Duration = .seconds(180), _ condition: () -> Bool) async -> Bool {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if condition() { return true }

@@ -45,7 +45,7 @@ final class DaemonFixture {
     }
 
     /// Runs `installtop arguments --socket SOCKET` to completion.
-    func run(_ arguments: [String], timeout: Duration = .seconds(60)) async throws -> RunResult {
+    func run(_ arguments: [String], timeout: Duration = .seconds(180)) async throws -> RunResult {
         try await installtop(arguments + ["--socket", socket], in: folder, timeout: timeout)
     }
 
@@ -66,7 +66,7 @@ final class DaemonFixture {
     }
 
     /// Polls `status --json` until job `id` is in `state` (running, aborted, succeeded …).
-    func waitForJob(_ id: Int, state: String, timeout: Duration = .seconds(60)) async throws {
+    func waitForJob(_ id: Int, state: String, timeout: Duration = .seconds(180)) async throws {
         var last: [String: Any]?
         let reached = try await eventually(timeout: timeout) {
             last = try await statusJob(id)

@@ -113,7 +113,7 @@ final class RawClient {
 
     /// The next line the engine sent, or `nil` once it closed the connection.
     /// - Throws: `timedOut` when no whole line came within `timeout`.
-    func nextLine(timeout: Duration = .seconds(60)) async throws -> String? {
+    func nextLine(timeout: Duration = .seconds(180)) async throws -> String? {
         let deadline = ContinuousClock.now + timeout
         while true {
             if let line = takeLine() { return remember(line) }
@@ -132,7 +132,7 @@ final class RawClient {
     /// Reads lines up to and including the first whose JSON object satisfies `match`; returns
     /// them all, parsed (lines that are not JSON objects are kept with empty fields).
     /// - Throws: `closed` or `timedOut`, naming `what`.
-    func read(until what: String, timeout: Duration = .seconds(60), _ match: (JSONEvent) -> Bool) async throws -> [JSONEvent] {
+    func read(until what: String, timeout: Duration = .seconds(180), _ match: (JSONEvent) -> Bool) async throws -> [JSONEvent] {
         let deadline = ContinuousClock.now + timeout
         var lines: [JSONEvent] = []
         while true {
@@ -152,7 +152,7 @@ final class RawClient {
     }
 
     /// Reads the reply to the command with request id `id` (events before it are returned too).
-    func reply(to id: Int, timeout: Duration = .seconds(60)) async throws -> JSONEvent {
+    func reply(to id: Int, timeout: Duration = .seconds(180)) async throws -> JSONEvent {
         let lines = try await read(until: "the reply with id \(id)", timeout: timeout) { $0.string("reply") != nil && $0.int("id") == id }
         return lines[lines.count - 1]
     }
@@ -201,7 +201,7 @@ final class RawClient {
 
     /// Reads (and drops) everything until the engine closes the connection; returns whether
     /// it did within `timeout`, and the number of bytes read.
-    func drainUntilClosed(timeout: Duration = .seconds(60)) async -> (closed: Bool, bytes: Int) {
+    func drainUntilClosed(timeout: Duration = .seconds(180)) async -> (closed: Bool, bytes: Int) {
         let deadline = ContinuousClock.now + timeout
         var total = 0
         while ContinuousClock.now < deadline {

@@ -68,7 +68,7 @@ final class InstalltopProcess {
     /// Sends `signal` to installtop the moment stdout contains `text`, watching from a thread
     /// of its own: the reaction is timing-critical (the run moves on), and a loaded test pool
     /// can hold an async poll up for seconds.
-    func send(_ signal: Int32, whenOutputContains text: String, timeout: Duration = .seconds(60)) async throws {
+    func send(_ signal: Int32, whenOutputContains text: String, timeout: Duration = .seconds(180)) async throws {
         let pid = process.pid
         let path = stdoutPath
         let sent = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
@@ -91,14 +91,14 @@ final class InstalltopProcess {
     }
 
     /// Waits until stdout contains `text`.
-    func waitForOutput(_ text: String, timeout: Duration = .seconds(60)) async throws {
+    func waitForOutput(_ text: String, timeout: Duration = .seconds(180)) async throws {
         try await waitUntil("installtop's stdout to contain \(text.debugDescription); it holds:\n\(stdout)\nstderr:\n\(stderr)",
                             timeout: timeout) { stdout.contains(text) }
     }
 
     /// Waits for installtop to exit and returns what it did. Past `timeout` it is killed with
     /// SIGKILL and `timedOut` is thrown with its output so far.
-    func finish(timeout: Duration = .seconds(60)) async throws -> RunResult {
+    func finish(timeout: Duration = .seconds(180)) async throws -> RunResult {
         guard await eventually(timeout: timeout, { process.poll() != nil }) else {
             kill(process.pid, SIGKILL)
             _ = process.waitBlocking()
@@ -125,7 +125,7 @@ final class InstalltopProcess {
 
 /// Runs installtop to completion (see `InstalltopProcess`) and returns what it did.
 func installtop(_ arguments: [String], in folder: TestFolder, workingDirectory: String? = nil,
-                environment: [String: String] = [:], timeout: Duration = .seconds(60)) async throws -> RunResult {
+                environment: [String: String] = [:], timeout: Duration = .seconds(180)) async throws -> RunResult {
     try await InstalltopProcess(arguments, in: folder, workingDirectory: workingDirectory, environment: environment)
         .finish(timeout: timeout)
 }

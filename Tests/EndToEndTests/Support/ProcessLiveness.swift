@@ -24,7 +24,7 @@ func liveProcesses(withEnvironmentMarker marker: String) -> [pid_t] {
 }
 
 /// The pid a test script wrote into `file` (written atomically with `mv`), once it is there.
-func pidWritten(to file: String, timeout: Duration = .seconds(60)) async throws -> pid_t {
+func pidWritten(to file: String, timeout: Duration = .seconds(180)) async throws -> pid_t {
     func read() -> pid_t? {
         let text = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
         return pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines))

@@ -52,7 +52,7 @@ final class RawConnection {
     }
 
     /// The next line, waiting at most `timeout`; `nil` at the end of the stream or the deadline.
-    func nextLine(timeout: Duration = .seconds(60)) -> [UInt8]? {
+    func nextLine(timeout: Duration = .seconds(180)) -> [UInt8]? {
         let deadline = ContinuousClock.now + timeout
         while lines.isEmpty {
             guard readOnce(until: deadline) == .data else { return nil }
@@ -61,13 +61,13 @@ final class RawConnection {
     }
 
     /// The next line read as one of the engine's messages.
-    func nextMessage(timeout: Duration = .seconds(60)) throws -> ServerMessage? {
+    func nextMessage(timeout: Duration = .seconds(180)) throws -> ServerMessage? {
         guard let line = nextLine(timeout: timeout) else { return nil }
         return try ServerMessage.decode(line)
     }
 
     /// Reads (and discards) until the engine closes the connection; false at the deadline.
-    func readUntilClosed(timeout: Duration = .seconds(60)) -> Bool {
+    func readUntilClosed(timeout: Duration = .seconds(180)) -> Bool {
         let deadline = ContinuousClock.now + timeout
         while true {
             switch readOnce(until: deadline) {

@@ -3,7 +3,7 @@ import Synchronization
 
 /// The outcome of `running`, or `nil` when it has not settled within `timeout`; then the
 /// update is killed so that a broken backend cannot leave processes behind.
-func settledOutcome(of running: any RunningUpdate, within timeout: Duration = .seconds(60)) async -> UpdateRunOutcome? {
+func settledOutcome(of running: any RunningUpdate, within timeout: Duration = .seconds(180)) async -> UpdateRunOutcome? {
     let settled = Mutex<UpdateRunOutcome?>(nil)
     Task {
         let outcome = await running.outcome
