@@ -75,11 +75,28 @@ struct DebianPackageRebuilder: Sendable {
             throw APTKeepError("dpkg has no list of its files (info/\(package.name).list)")
         }
         let base = root.hasSuffix("/") ? String(root.dropLast()) : root
+        let listed = list.split(separator: "\n").filter { $0 != "/." && $0.hasPrefix("/") }.map(String.init)
+        // The folders the list has paths in.
+        let parents = Set(listed.map { ($0 as NSString).deletingLastPathComponent })
         var paths: [String] = []
-        for path in list.split(separator: "\n") where path != "/." && path.hasPrefix("/") {
+        for path in listed {
             var info = stat()
             // A path the administrator removed (or a dpkg path-exclude kept out) is left out.
-            if lstat(base + path, &info) == 0 { paths.append("." + path) }
+            guard lstat(base + path, &info) == 0 else { continue }
+            // A folder of the package (paths are listed in it) that is a symbolic link to a
+            // folder on this system (/lib -> usr/lib after the /usr merge) is a folder in the
+            // package, as dpkg-repack makes it: copied as the link, the paths below it would
+            // have nowhere to go. A link the package ships itself has nothing listed in it.
+            if info.st_mode & S_IFMT == S_IFLNK, parents.contains(path), isFolder(base + path) {
+                do {
+                    try FileManager.default.createDirectory(atPath: work + path, withIntermediateDirectories: true,
+                                                            attributes: [.posixPermissions: 0o755])
+                } catch {
+                    throw APTKeepError("cannot make its folder \(path): \(error.localizedDescription)")
+                }
+                continue
+            }
+            paths.append("." + path)
         }
         let names = work + "/../.rebuild-\(package.name)-\(getpid()).paths"
         defer { try? FileManager.default.removeItem(atPath: names) }
@@ -113,6 +130,12 @@ struct DebianPackageRebuilder: Sendable {
         guard contents.status == 0, entries >= files else {
             throw APTKeepError("the rebuilt .deb holds \(entries) paths of the \(files) installed")
         }
+    }
+
+    /// Whether `path` is a folder, following symbolic links.
+    private func isFolder(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
     }
 
     private func write(_ text: String, to path: String, mode: Int) throws {
