@@ -30,12 +30,13 @@ struct PlanDialog {
     let gap: Int
 
     /// The dialog for a job named `name` with `updates`, in `area`.
-    init(name: String, updates: [Update], area: Rect, sanitizer: TextSanitizer) {
+    /// `downgrades`: the job undoes a run, so its version changes go back (said in the warning).
+    init(name: String, updates: [Update], area: Rect, sanitizer: TextSanitizer, downgrades: Bool = false) {
         let width = min(Self.maximumWidth, area.width)
         let innerWidth = max(1, width - 2)
         heading = Self.wrap("Start " + sanitizer.sanitize(name) + "?", width: innerWidth)
         let changes = updates.compactMap(\.package)
-        warning = PackageChange.essentialWarning(changes).map { Self.wrap(sanitizer.sanitize($0), width: innerWidth) } ?? []
+        warning = PackageChange.essentialWarning(changes, downgrades: downgrades).map { Self.wrap(sanitizer.sanitize($0), width: innerWidth) } ?? []
         // The most consequential first: what goes away, then what changes version.
         let order: [PackageChange.Action?] = [.remove, .purge, .upgrade, .reinstall, .install, nil]
         rows = updates.map { update in
@@ -58,8 +59,9 @@ struct PlanDialog {
 
     /// The dialog for job `job` named `name` on the monitor in `state`.
     init(job: Int, name: String, state: MonitorState) {
-        self.init(name: name, updates: state.queue.job(job)?.descriptor.updates ?? [], area: state.layout.body,
-                  sanitizer: state.glyphs.sanitizer)
+        let descriptor = state.queue.job(job)?.descriptor
+        self.init(name: name, updates: descriptor?.updates ?? [], area: state.layout.body,
+                  sanitizer: state.glyphs.sanitizer, downgrades: descriptor?.undoOf != nil)
     }
 
     /// The furthest the plan scrolls: its last row at the bottom.

@@ -52,6 +52,8 @@ struct APTUndoTests {
         #expect(asked.status == 1, "\(asked.stderr)")
         #expect(asked.stdout.contains("The following packages will be DOWNGRADED:\n"), "\(asked.stdout)")
         #expect(asked.stdout.contains("  lab-app 2.0 → 1.0"), "\(asked.stdout)")
+        #expect(asked.stdout.contains(" to downgrade") && !asked.stdout.contains("to upgrade") && !asked.stdout.contains("to download"),
+                "the counts say downgrades, from the kept files: \(asked.stdout)")
         #expect(try apt.states()["lab-app"]?.version == "2.0")
 
         let undo = try await installtop(["apt", "undo", String(run), "--yes", "--json", "--apt-config", apt.configuration,

@@ -33,17 +33,25 @@ public struct APTPlan: Sendable, Hashable {
         }
     }
 
-    /// How the plan reads before it runs: `3 to install, 1 to upgrade, 1 to remove · 42 kB to download`.
+    /// Whether the plan undoes a job run (`apt undo`): its version changes put back the older
+    /// versions kept for it (downgrades), read from those files, not fetched.
+    public var isUndo: Bool {
+        if case .undo = job.request { return true }
+        return false
+    }
+
+    /// How the plan reads before it runs: `3 to install, 1 to upgrade, 1 to remove · 42 kB to download`
+    /// (an undo's: `8 to downgrade · 10.3 MB from the kept versions`).
     public var summary: String {
         let counts: [(String, Int)] = [
             ("to install", changes.count(where: { $0.action == .install })),
-            ("to upgrade", changes.count(where: { $0.action == .upgrade })),
+            (isUndo ? "to downgrade" : "to upgrade", changes.count(where: { $0.action == .upgrade })),
             ("to reinstall", changes.count(where: { $0.action == .reinstall })),
             ("to remove", changes.count(where: { $0.isRemoval })),
         ]
         var text = counts.filter { $0.1 > 0 }.map { "\($0.1) \($0.0)" }.joined(separator: ", ")
         if text.isEmpty { text = "nothing to do" }
-        if downloadSize > 0 { text += " · \(ByteCountText.text(downloadSize)) to download" }
+        if downloadSize > 0 { text += " · \(ByteCountText.text(downloadSize)) " + (isUndo ? "from the kept versions" : "to download") }
         return text
     }
 }

@@ -58,11 +58,13 @@ extension PackageChange {
     /// `upgrades an Essential package: perl-base`, `removes and upgrades 2 Essential packages:
     /// dpkg, perl-base`: what `changes` do to Essential packages, every one named; `nil` when
     /// they touch none. The plan printed off a terminal and the monitor's question both say it.
-    public static func essentialWarning(_ changes: [PackageChange]) -> String? {
+    /// `downgrades`: the version changes go back to older versions (an undo), said so.
+    public static func essentialWarning(_ changes: [PackageChange], downgrades: Bool = false) -> String? {
         let essential = changes.filter(\.essential)
         guard !essential.isEmpty else { return nil }
         let verbs: [(String, (PackageChange) -> Bool)] = [
-            ("removes", \.isRemoval), ("upgrades", { $0.action == .upgrade }), ("reinstalls", { $0.action == .reinstall }),
+            ("removes", \.isRemoval), (downgrades ? "downgrades" : "upgrades", { $0.action == .upgrade }),
+            ("reinstalls", { $0.action == .reinstall }),
         ]
         let said = verbs.filter { verb in essential.contains(where: verb.1) }.map(\.0)
         let packages = essential.count == 1 ? "an Essential package" : "\(essential.count) Essential packages"

@@ -8,7 +8,7 @@ enum APTPlanText {
     static func text(of plan: APTPlan) -> String {
         var lines: [String] = []
         // An undo's version changes put back the older kept versions: downgrades, said so.
-        let isUndo = if case .undo = plan.job.request { true } else { false }
+        let isUndo = plan.isUndo
         let groups: [(String, [PackageChange.Action])] = [
             ("will be INSTALLED", [.install]), (isUndo ? "will be DOWNGRADED" : "will be upgraded", [.upgrade]),
             ("will be reinstalled", [.reinstall]), ("will be REMOVED", [.remove, .purge]),
@@ -19,7 +19,7 @@ enum APTPlanText {
             lines.append("The following packages \(verb):")
             for change in changes { lines.append("  " + change.title + (change.essential ? " [essential]" : "")) }
         }
-        if let warning = PackageChange.essentialWarning(plan.changes) { lines.append("WARNING: this " + warning + ".") }
+        if let warning = PackageChange.essentialWarning(plan.changes, downgrades: isUndo) { lines.append("WARNING: this " + warning + ".") }
         lines.append(plan.summary + ".")
         return lines.joined(separator: "\n")
     }

@@ -29,14 +29,16 @@ struct APTUndoCommand: ParsableCommand {
         let request: PackageRequest
         let environment: APTEnvironment
         let run: JobRun
+        let staging: APTUndoStaging
         do {
-            (request, environment, run) = try undoRequest()
+            (request, environment, run, staging) = try undoRequest()
         } catch {
             StandardOutput.stderr.line("installtop: apt undo \(jobRun): nothing was run: \(error.message)")
             throw ExitCode(ExitStatus.invalidUsage.rawValue)
         }
         let automatic = APTAutoMarks.automatic(in: environment)
         let status = APTSession(request: request, options: options).run()
+        staging.remove()
         let upgraded = run.packages.filter { $0.changedThePackage && $0.action == .upgrade }.map(\.name)
         if let failure = APTAutoMarks.markAutomatic(upgraded.filter(automatic.contains), in: environment) {
             StandardOutput.stderr.line("installtop: apt undo \(jobRun): packages installed automatically are now marked manual: \(failure)")
@@ -45,8 +47,8 @@ struct APTUndoCommand: ParsableCommand {
     }
 
     /// The history's run, checked against dpkg's database where the undo will act; the request,
-    /// where it acts, and the run.
-    private func undoRequest() throws(APTUndoRefusal) -> (PackageRequest, APTEnvironment, JobRun) {
+    /// where it acts, the run, and the kept files put where apt can read them.
+    private func undoRequest() throws(APTUndoRefusal) -> (PackageRequest, APTEnvironment, JobRun, APTUndoStaging) {
         guard !options.run.history.noHistory else {
             throw APTUndoRefusal(message: "an undo needs the history (--no-history records no run to undo)")
         }
@@ -70,6 +72,8 @@ struct APTUndoCommand: ParsableCommand {
         }
         let request = try APTUndoRequest.request(undoing: run,
                                                  installed: APTPackageState.query(administrativeDirectory: environment.administrativeDirectory))
-        return (request, environment, run)
+        guard case .undo(let undone, let debs, let removing) = request else { return (request, environment, run, APTUndoStaging(folder: nil)) }
+        let (staging, named) = try APTUndoStaging.stage(debs, run: undone, chroot: environment.chroot)
+        return (.undo(run: undone, debs: named, removing: removing), environment, run, staging)
     }
 }

@@ -1,0 +1,45 @@
+import Foundation
+import Glibc
+
+/// The kept .debs of an undo where apt can read them. On this system they are used where they
+/// are kept; apt in a chroot sees only the chroot, so there they are linked (copied when the
+/// chroot is on another file system) into `CHROOT/var/cache/installtop/undo-RUN/` for the
+/// undo and removed with that folder after it (`remove()`).
+struct APTUndoStaging {
+    /// The folder made in the chroot (this system's path); `nil` when nothing was staged.
+    let folder: String?
+
+    /// `debs` as apt will name them: the same paths without a chroot, paths inside it with one.
+    /// - Throws: `APTUndoRefusal` when a kept file cannot be put in the chroot (nothing is
+    ///   left behind then).
+    static func stage(_ debs: [String], run: Int, chroot: String?) throws(APTUndoRefusal) -> (APTUndoStaging, [String]) {
+        guard let chroot, !debs.isEmpty else { return (APTUndoStaging(folder: nil), debs) }
+        let inside = "/var/cache/installtop/undo-\(run)"
+        let folder = (chroot.hasSuffix("/") ? String(chroot.dropLast()) : chroot) + inside
+        let staging = APTUndoStaging(folder: folder)
+        do {
+            try? FileManager.default.removeItem(atPath: folder)
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+            var named: [String] = []
+            for deb in debs {
+                let name = (deb as NSString).lastPathComponent
+                if link(deb, folder + "/" + name) != 0 {
+                    try FileManager.default.copyItem(atPath: deb, toPath: folder + "/" + name)
+                }
+                named.append(inside + "/" + name)
+            }
+            return (staging, named)
+        } catch {
+            staging.remove()
+            throw APTUndoRefusal(message: "the kept versions cannot be put in the chroot (\(folder)): \(error.localizedDescription)")
+        }
+    }
+
+    /// Removes what `stage` put in the chroot, and its parent when nothing else is in it.
+    func remove() {
+        guard let folder else { return }
+        try? FileManager.default.removeItem(atPath: folder)
+        rmdir((folder as NSString).deletingLastPathComponent)
+    }
+}
