@@ -12,8 +12,4 @@ struct ObservedRunningDriver: RunningDriver {
     var outcome: UpdateRunOutcome {
         get async { await transaction.outcome }
     }
-
-    func whenEnded(_ handler: @escaping @Sendable (UpdateRunOutcome) -> Void) {
-        transaction.whenEnded(handler)
-    }
 }

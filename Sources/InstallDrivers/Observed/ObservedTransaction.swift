@@ -22,6 +22,9 @@ public final class ObservedTransaction: Sendable {
         var errors: [Int: String] = [:]
         /// The end was reached; `ended` is called once the job has its reporter.
         var over = false
+        /// `end` has given every package its verdict: the job's end may be told. Later than
+        /// `over`, which `end` sets before it reads dpkg's final state without the lock.
+        var settled = false
         var endWaiters: [@Sendable () -> Void] = []
     }
 
@@ -54,7 +57,9 @@ public final class ObservedTransaction: Sendable {
         state.withLock { state in
             state.reporter = reporter
             let reports = state.pending
-            let over = state.over
+            // Not `over`: `end` may still be reading dpkg's state, its verdicts not yet emitted;
+            // the end told now would come before them and they would be refused.
+            let over = state.settled
             state.pending = []
             deliveries.async {
                 for report in reports { reporter.report(report) }
@@ -116,6 +121,7 @@ public final class ObservedTransaction: Sendable {
                 if !state.started.contains(index) && verdict.resultCode != .aborted { emit(.updateStarted(index: index), state: &state) }
                 emit(.updateFinished(index: index, verdict), state: &state)
             }
+            state.settled = true
             if let reporter = state.reporter {
                 deliveries.async { reporter.ended(.exited(0)) }
                 finishWaiters(&state)
@@ -126,21 +132,16 @@ public final class ObservedTransaction: Sendable {
     /// Waits until the job has ended and every report is delivered.
     var outcome: UpdateRunOutcome {
         get async {
-            await withCheckedContinuation { continuation in
-                whenEnded { continuation.resume(returning: $0) }
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let now = state.withLock { state -> Bool in
+                    if state.settled && state.reporter != nil && state.pending.isEmpty { return true }
+                    state.endWaiters.append { continuation.resume() }
+                    return false
+                }
+                if now { deliveries.async { continuation.resume() } }
             }
+            return .exited(0)
         }
-    }
-
-    /// Calls `handler` once the job has ended and every report is delivered, on the delivery
-    /// queue after the last of them: no task waits for the end.
-    func whenEnded(_ handler: @escaping @Sendable (UpdateRunOutcome) -> Void) {
-        let now = state.withLock { state -> Bool in
-            if state.over && state.reporter != nil && state.pending.isEmpty { return true }
-            state.endWaiters.append { handler(.exited(0)) }
-            return false
-        }
-        if now { deliveries.async { handler(.exited(0)) } }
     }
 
     // MARK: - Reports
