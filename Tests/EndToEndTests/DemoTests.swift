@@ -48,7 +48,7 @@ struct DemoTests {
         defer { folder.remove() }
 
         let result = try await installtop(["demo", "--plain", "--exit-when-done"], in: folder,
-                                          environment: ["INSTALLTOP_DEMO_SPEED": "40"], timeout: .seconds(120))
+                                          environment: ["INSTALLTOP_DEMO_SPEED": "40"], timeout: .seconds(300))
         #expect(result.status == 1, "the demo has a failure; stderr: \(result.stderr)")
         let state = folder.file("state/installtop")
         #expect(FileManager.default.fileExists(atPath: state + "/demo-history.sqlite3"))
@@ -69,7 +69,7 @@ struct DemoTests {
         defer { folder.remove() }
 
         let result = try await installtop(["demo", "--json", "--json-logs", "--no-history", "--exit-when-done"], in: folder,
-                                          environment: ["INSTALLTOP_DEMO_SPEED": "40"], timeout: .seconds(120))
+                                          environment: ["INSTALLTOP_DEMO_SPEED": "40"], timeout: .seconds(300))
 
         #expect(result.status == 1, "the demo has failures; stderr: \(result.stderr)")
         #expect(!result.stderr.contains("skipping the apt job"), "\(result.stderr)")
@@ -147,7 +147,7 @@ struct DemoTests {
         let validated = try await installtop(["validate", copy + "/demo.yaml"], in: folder)
         #expect(validated.status == 0, "\(validated.stdout)\(validated.stderr)")
         let ran = try await installtop(["run", copy + "/demo.yaml", "--plain", "--no-history"], in: folder,
-                                       environment: ["INSTALLTOP_DEMO_SPEED": "40"], timeout: .seconds(120))
+                                       environment: ["INSTALLTOP_DEMO_SPEED": "40"], timeout: .seconds(300))
         #expect(ran.status == 1 && ran.summaryRow(of: "db-migrate")?.result == "succeeded", "\(ran.stdout)\(ran.stderr)")
     }
 }

@@ -88,7 +88,8 @@ final class DaemonFixture {
     }
 
     /// A script that prints `lines` numbered lines (`line 1` …), reports 40 % with message
-    /// "gated", then waits (at most 60 s) for the file `release` to appear, then prints
+    /// "gated", then waits (at most 10 minutes: under a loaded CI a minute ran out before a
+    /// test's abort came) for the file `release` to appear, then prints
     /// "released" and exits 0. It first writes its pid to `NAME.pid` (atomically).
     func gatedScript(_ name: String = "gated.sh", lines: Int = 3) throws -> String {
         try folder.script(name, """
@@ -97,7 +98,7 @@ final class DaemonFixture {
             while [ $i -le \(lines) ]; do echo "line $i"; i=$((i + 1)); done
             echo "progress 40 gated" >&3
             i=0
-            while [ ! -e \(releaseFile) ] && [ $i -lt 1200 ]; do sleep 0.05; i=$((i + 1)); done
+            while [ ! -e \(releaseFile) ] && [ $i -lt 12000 ]; do sleep 0.05; i=$((i + 1)); done
             echo "released"
             """)
     }
