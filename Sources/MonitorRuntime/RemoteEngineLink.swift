@@ -99,10 +99,17 @@ public final class RemoteEngineLink: EngineLink {
                 return
             }
             // Requests of the old connection will never be answered: their ids may come again.
-            state.withLock { state in
+            let stopped = state.withLock { state -> Bool in
+                guard !state.stopped else { return true }
                 state.requests = [:]
                 state.askedDurations = []
                 state.client = next
+                return false
+            }
+            // Stopped while connecting again: `stop()` closed the old connection, not this one.
+            if stopped {
+                next.close()
+                return
             }
             mailbox.post(.monitor(.queueReplaced("connected again, the queue shown afresh: \(reason)")))
         }
