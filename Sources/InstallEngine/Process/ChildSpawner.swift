@@ -100,17 +100,7 @@ enum ChildSpawner {
         if setup == 0, let workingDirectory { setup = cps_spawn_addchdir(&actions, workingDirectory) }
         // Everything of ours is close-on-exec already; this is the second line of defence.
         if setup == 0 { setup = cps_spawn_addclosefrom(&actions, control == nil ? 4 : 5) }
-
-        var allSignals = sigset_t()
-        sigfillset(&allSignals)
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        if setup == 0 { setup = posix_spawnattr_setsigdefault(&attributes, &allSignals) }
-        if setup == 0 { setup = posix_spawnattr_setsigmask(&attributes, &noSignals) }
-        if setup == 0 { setup = posix_spawnattr_setpgroup(&attributes, 0) }
-        if setup == 0 {
-            setup = posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-        }
+        if setup == 0 { setup = ChildSpawnAttributes.apply(to: &attributes) }
         guard setup == 0 else { return .failure(SystemError(code: setup)) }
 
         var pid: pid_t = 0

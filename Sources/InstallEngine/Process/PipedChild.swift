@@ -181,18 +181,8 @@ public final class PipedChild: Sendable {
         if setup == 0 { setup = posix_spawn_file_actions_adddup2(&actions, stdout, 1) }
         if setup == 0 { setup = posix_spawn_file_actions_adddup2(&actions, stderr, 2) }
         if setup == 0 { setup = cps_spawn_addclosefrom(&actions, 3) }
-        var allSignals = sigset_t()
-        sigfillset(&allSignals)
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        if setup == 0 { setup = posix_spawnattr_setsigdefault(&attributes, &allSignals) }
-        if setup == 0 { setup = posix_spawnattr_setsigmask(&attributes, &noSignals) }
-        // Its own process group: a Ctrl-C meant for installtop reaches installtop, which ends
-        // the child itself, and `end` can signal whatever the child started.
-        if setup == 0 { setup = posix_spawnattr_setpgroup(&attributes, 0) }
-        if setup == 0 {
-            setup = posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-        }
+        // Its own process group among them: `end` can signal whatever the child started.
+        if setup == 0 { setup = ChildSpawnAttributes.apply(to: &attributes) }
         guard setup == 0 else { return .failure(SystemError(code: setup)) }
         var pid: pid_t = 0
         let argv = CStringArray(arguments)
