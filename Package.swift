@@ -172,7 +172,7 @@ let package = Package(
             name: "EngineDaemonTests",
             dependencies: ["EngineDaemon", "EngineWire", "InstallEngine", "InstallEngineTesting", "InstallHistory", "CUnixSocket"]
         ),
-        .testTarget(name: "MonitorRuntimeTests", dependencies: ["MonitorRuntime", "Monitor", "InstallEngine", "TerminalUI"]),
+        .testTarget(name: "MonitorRuntimeTests", dependencies: ["MonitorRuntime", "Monitor", "InstallEngine", "InstallHistory", "EngineWire", "TerminalUI"]),
         .testTarget(
             name: "MonitorTests",
             dependencies: ["Monitor", "InstallEngine", "RestartScan", "TerminalUI"],

@@ -1,7 +1,8 @@
 import TerminalUI
 
-/// The state of the history overlay: the rows the runtime loaded (or why there are none), the
-/// view's own `/` filter and how far it is scrolled.
+/// The state of the history overlay: its two lists, the updates (one row per update run) and
+/// the job runs (Tab switches; `u` undoes the selected run), what the runtime loaded for each
+/// (or why there is nothing), the view's own `/` filter and how far each list is scrolled.
 public struct HistoryView: Sendable, Hashable {
     /// What the runtime answered to `.loadHistory`.
     public enum Content: Sendable, Hashable {
@@ -13,14 +14,41 @@ public struct HistoryView: Sendable, Hashable {
         case unavailable(String)
     }
 
+    /// What the runtime answered to `.loadJobRuns`.
+    public enum RunsContent: Sendable, Hashable {
+        /// Not asked for yet, or asked for and not answered.
+        case loading
+        /// Newest first.
+        case rows([JobRunRow])
+        /// History is off or could not be read; the text says why.
+        case unavailable(String)
+    }
+
+    /// Which list the view shows.
+    public enum Mode: Sendable, Hashable {
+        case updates
+        case runs
+    }
+
     /// How many rows the view asks for: the newest ones.
     public static let rowLimit = 500
+    /// Lines the runs list gives up, below the runs, to the selected run's packages or why it
+    /// cannot be undone.
+    static let runDetailLines = 1
 
+    public internal(set) var mode = Mode.updates
     public internal(set) var content: Content = .loading
-    /// The view's own `/` filter; empty shows every row.
+    public internal(set) var runs: RunsContent = .loading
+    /// Whether the runs were asked for (once per opening of the view).
+    public internal(set) var runsRequested = false
+    /// The view's own `/` filter, shared by both lists; empty shows every row.
     public internal(set) var filter = TextInput()
     /// The first visible row of `visibleRows`.
     public internal(set) var offset = 0
+    /// The first visible row of `visibleRuns`.
+    public internal(set) var runsOffset = 0
+    /// The selected row of `visibleRuns` (what `u` undoes).
+    public internal(set) var selectedRun = 0
 
     public init() {}
 
@@ -42,19 +70,55 @@ public struct HistoryView: Sendable, Hashable {
         return 0
     }
 
-    /// Handles a key with `page` rows visible; returns false when the key closes the view.
-    /// While the filter is edited every key goes to it (`q` and `h` type) and the list starts
-    /// again from its newest row; otherwise the arrows and page keys scroll, `/` edits the
-    /// filter, and Esc, `h` or `q` close the view.
-    mutating func handle(_ key: Key, page: Int) -> Bool {
+    /// The loaded runs that match the filter, newest first (empty while loading or unavailable).
+    public var visibleRuns: [JobRunRow] {
+        guard case .rows(let rows) = runs else { return [] }
+        let text = filterText.lowercased()
+        return text.isEmpty ? rows : rows.filter { $0.matches(text) }
+    }
+
+    /// The run `u` acts on: the selected one of `visibleRuns`.
+    public var selectedRunRow: JobRunRow? {
+        let rows = visibleRuns
+        return rows.indices.contains(selectedRun) ? rows[selectedRun] : nil
+    }
+
+    /// Handles a key with `page` rows visible. While the filter is edited every key goes to it
+    /// (`q` and `h` type) and the lists start again from their newest row; otherwise Tab
+    /// switches between the updates and the runs (asking for the runs the first time), the
+    /// arrows and page keys scroll the updates or move the selected run, `/` edits the filter,
+    /// `u` undoes the selected run (or says why it cannot be), and Esc, `h` or `q` close the view.
+    mutating func handle(_ key: Key, page: Int) -> HistoryViewOutcome {
         if filter.isEditing {
             _ = filter.edit(key)
             offset = 0
-            return true
+            runsOffset = 0
+            selectedRun = 0
+            return .stay
         }
         switch key {
-        case .escape, .character("h"), .character("q"): return false
+        case .escape, .character("h"), .character("q"): return .close
         case .character("/"): filter.beginEditing()
+        case .tab, .backTab:
+            mode = mode == .updates ? .runs : .updates
+            if mode == .runs, !runsRequested {
+                runsRequested = true
+                return .loadRuns
+            }
+        case .character("u"):
+            guard mode == .runs else { return .explain("u undoes a job run: Tab shows the runs") }
+            guard let run = selectedRunRow else { return .explain("no job run to undo") }
+            if let reason = run.notUndoableBecause { return .explain("run \(run.id) cannot be undone: \(reason)") }
+            return .undo(run: run.id)
+        default:
+            if mode == .updates { scrollUpdates(key, page: page) } else { moveSelectedRun(key, page: Self.runsPage(page)) }
+        }
+        clampOffset(page: page)
+        return .stay
+    }
+
+    private mutating func scrollUpdates(_ key: Key, page: Int) {
+        switch key {
         case .up, .character("k"): offset -= 1
         case .down, .character("j"): offset += 1
         case .pageUp: offset -= page
@@ -63,12 +127,32 @@ public struct HistoryView: Sendable, Hashable {
         case .end: offset = Int.max / 2
         default: break
         }
-        clampOffset(page: page)
-        return true
     }
 
-    /// Keeps `offset` within the rows when `page` rows are visible: the last page is full.
+    private mutating func moveSelectedRun(_ key: Key, page: Int) {
+        switch key {
+        case .up, .character("k"): selectedRun -= 1
+        case .down, .character("j"): selectedRun += 1
+        case .pageUp: selectedRun -= page
+        case .pageDown: selectedRun += page
+        case .home: selectedRun = 0
+        case .end: selectedRun = Int.max / 2
+        default: break
+        }
+    }
+
+    /// Rows of runs visible when `page` rows of updates are.
+    static func runsPage(_ page: Int) -> Int { max(1, page - runDetailLines) }
+
+    /// Keeps `offset` within the rows when `page` rows of updates are visible (the last page is
+    /// full), the selected run on a run, and that run on its page.
     mutating func clampOffset(page: Int) {
         offset = min(max(0, offset), max(0, visibleRows.count - max(1, page)))
+        let page = Self.runsPage(page)
+        let runCount = visibleRuns.count
+        selectedRun = min(max(0, selectedRun), max(0, runCount - 1))
+        if selectedRun < runsOffset { runsOffset = selectedRun }
+        if selectedRun >= runsOffset + page { runsOffset = selectedRun - page + 1 }
+        runsOffset = min(max(0, runsOffset), max(0, runCount - page))
     }
 }

@@ -15,6 +15,12 @@ public enum MonitorEffect: Sendable, Hashable {
     /// Read the newest `limit` rows of the install history and answer with `.historyLoaded`
     /// (or `.historyUnavailable` when history is off or cannot be read).
     case loadHistory(limit: Int)
+    /// Read the newest `limit` job runs of the history and answer with `.jobRunsLoaded` (or
+    /// `.jobRunsUnavailable`).
+    case loadJobRuns(limit: Int)
+    /// Plan the undo of job run `run` and queue it awaiting confirmation; a refusal (the run
+    /// cannot be undone, a package changed since, no undo here) comes back as `.commandResult`.
+    case undo(run: Int)
     /// The screen no longer matches the state: render and draw (the runtime may coalesce).
     case redraw
 }

@@ -33,6 +33,10 @@ public enum MonitorEvent: Sendable, Hashable {
     case historyLoaded([HistoryRow])
     /// The answer to `.loadHistory` when there is no history to show; the text says why.
     case historyUnavailable(String)
+    /// The answer to `.loadJobRuns`: runs newest first.
+    case jobRunsLoaded([JobRunRow])
+    /// The answer to `.loadJobRuns` when there are no runs to show; the text says why.
+    case jobRunsUnavailable(String)
     /// The link connected to the engine again (it had closed this monitor's connection): the
     /// queue shown is dropped, and the snapshot that follows is the queue; the text, why, is
     /// shown in the status line. The selection stays on its job when the snapshot has it.

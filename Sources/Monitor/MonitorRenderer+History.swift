@@ -62,7 +62,7 @@ extension MonitorRenderer {
             text = "/ " + sanitizer.sanitize(view.filterText) + cursor + "   Enter keeps, Esc clears"
         } else {
             let filter = view.filterText.isEmpty ? "" : "filter: " + sanitizer.sanitize(view.filterText) + state.glyphs.separator
-            text = filter + "\(state.glyphs.upDown) PgUp PgDn scroll  / filter  Esc h q close"
+            text = filter + "\(state.glyphs.upDown) PgUp PgDn scroll  Tab job runs  / filter  Esc h q close"
         }
         TextLine(text, style: view.isEditingFilter ? theme[.status] : theme[.dim], ellipsis: state.glyphs.box.ellipsis)
             .render(into: &buffer, area: area)

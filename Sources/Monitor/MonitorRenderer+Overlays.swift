@@ -35,7 +35,11 @@ extension MonitorRenderer {
         case .jobDetail(let job, let scroll):
             drawJobDetail(job: job, scroll: scroll, into: &buffer, layout: layout, state: state, theme: theme)
         case .history(let view):
-            drawHistory(view, into: &buffer, layout: layout, state: state, theme: theme)
+            if view.mode == .runs {
+                drawJobRuns(view, into: &buffer, layout: layout, state: state, theme: theme)
+            } else {
+                drawHistory(view, into: &buffer, layout: layout, state: state, theme: theme)
+            }
         }
     }
 

@@ -50,6 +50,10 @@ extension MonitorState {
             return historyLoaded(.rows(rows))
         case .historyUnavailable(let reason):
             return historyLoaded(.unavailable(reason))
+        case .jobRunsLoaded(let runs):
+            return jobRunsLoaded(.rows(runs))
+        case .jobRunsUnavailable(let reason):
+            return jobRunsLoaded(.unavailable(reason))
         case .queueReplaced(let reason):
             queue = QueueModel(outputCapacity: queue.outputCapacity)
             say(reason)

@@ -18,15 +18,44 @@ extension MonitorState {
         return [.redraw]
     }
 
+    /// The runtime's answer to `.loadJobRuns`; ignored when the view was closed meanwhile.
+    mutating func jobRunsLoaded(_ runs: HistoryView.RunsContent) -> [MonitorEffect] {
+        guard case .history(var view)? = overlay else { return [] }
+        view.runs = runs
+        view.clampOffset(page: historyPageSize)
+        overlay = .history(view)
+        return [.redraw]
+    }
+
     /// Rows of entries the history view shows: the overlay's inner rows less the column
-    /// headings and the hint line.
+    /// headings and the hint line (the runs list gives one more to the selected run).
     var historyPageSize: Int { max(1, MonitorLayout.innerRows(layout.body) - 2) }
 
     // MARK: - Keys
 
-    /// Keys while the history view is open (see `HistoryView.handle(_:page:)`).
-    mutating func handleHistoryKey(_ key: Key, view: HistoryView) {
+    /// Keys while the history view is open (see `HistoryView.handle(_:page:)`). `u` on a run
+    /// that can be undone closes the view and asks the runtime to plan the undo: its job comes
+    /// back awaiting confirmation, which opens the plan dialog as for any apt job.
+    mutating func handleHistoryKey(_ key: Key, view: HistoryView) -> [MonitorEffect] {
         var view = view
-        overlay = view.handle(key, page: historyPageSize) ? .history(view) : nil
+        switch view.handle(key, page: historyPageSize) {
+        case .stay:
+            overlay = .history(view)
+            return []
+        case .close:
+            overlay = nil
+            return []
+        case .loadRuns:
+            overlay = .history(view)
+            return [.loadJobRuns(limit: HistoryView.rowLimit)]
+        case .undo(let run):
+            overlay = nil
+            say("Planning the undo of run \(run)\(glyphs.box.ellipsis)")
+            return [.undo(run: run)]
+        case .explain(let text):
+            overlay = .history(view)
+            say(text)
+            return []
+        }
     }
 }

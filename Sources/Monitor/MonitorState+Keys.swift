@@ -32,8 +32,7 @@ extension MonitorState {
             scrollJobDetail(job: job, scroll: scroll, key: key)
             return []
         case .history(let view)?:
-            handleHistoryKey(key, view: view)
-            return []
+            return handleHistoryKey(key, view: view)
         case nil:
             break
         }

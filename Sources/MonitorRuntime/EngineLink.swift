@@ -28,6 +28,16 @@ public protocol EngineLink: Sendable {
     /// are read elsewhere (the view shows "loading…" until they come).
     func loadHistory(limit: Int)
 
+    /// Asks for the newest `limit` job runs of the history; the answer comes back as
+    /// `.jobRunsLoaded` or `.jobRunsUnavailable`. Returns at once, like `loadHistory`.
+    func loadJobRuns(limit: Int)
+
+    /// Plans the undo of job run `run` where the history and dpkg are (this process's engine or
+    /// the attached one) and queues it awaiting confirmation: the job comes back as the engine's
+    /// events and its plan dialog asks. A refusal (the run cannot be undone, a package changed
+    /// since, an engine that cannot undo) comes back as `.commandResult`. Returns at once.
+    func undo(run: Int)
+
     /// Stops delivering; the mailbox gets nothing more.
     func stop()
 }

@@ -7,6 +7,8 @@ import Synchronization
 public final class LocalEngineLink: EngineLink {
     let queue: JobQueue
     let history: MonitorHistory
+    /// Plans the undo of a run and queues it awaiting confirmation; returns why it did not.
+    private let undoRun: @Sendable (_ run: Int) -> String?
     /// Where the history is read: SQLite may wait for the disk or another writer's lock, and
     /// the monitor's thread must go on drawing and answering keys meanwhile. Serial, so two
     /// quick `h` presses read one after the other, in order.
@@ -14,9 +16,15 @@ public final class LocalEngineLink: EngineLink {
     private let mailbox = Mutex<Mailbox?>(nil)
     private let subscription = Mutex<EventSubscription?>(nil)
 
-    public init(queue: JobQueue, history: MonitorHistory) {
+    /// - Parameter undo: plans the undo of a job run and queues it on `queue` awaiting
+    ///   confirmation, returning why it did not (shown in the status line); called off the
+    ///   monitor's thread, since planning asks apt. By default there is no undo here, and `u`
+    ///   says so.
+    public init(queue: JobQueue, history: MonitorHistory,
+                undo: @escaping @Sendable (_ run: Int) -> String? = { _ in "this monitor cannot undo runs (installtop apt undo RUN can)" }) {
         self.queue = queue
         self.history = history
+        self.undoRun = undo
     }
 
     public var jobsOutliveMonitor: Bool { false }
@@ -54,6 +62,23 @@ public final class LocalEngineLink: EngineLink {
         guard let mailbox = mailbox.withLock({ $0 }) else { return }
         historyReader.async { [history] in
             mailbox.post(.monitor(history.load(limit)))
+        }
+    }
+
+    /// Reads the runs on `historyReader` and posts them; returns at once.
+    public func loadJobRuns(limit: Int) {
+        guard let mailbox = mailbox.withLock({ $0 }) else { return }
+        historyReader.async { [history] in
+            mailbox.post(.monitor(history.loadRuns(limit)))
+        }
+    }
+
+    /// Plans on `historyReader` (apt's planner takes a second or more; the monitor keeps
+    /// drawing), in order with the history reads; returns at once.
+    public func undo(run: Int) {
+        guard let mailbox = mailbox.withLock({ $0 }) else { return }
+        historyReader.async { [undoRun] in
+            if let refusal = undoRun(run) { mailbox.post(.commandResult(refusal)) }
         }
     }
 

@@ -12,12 +12,15 @@ public struct MonitorHistory: Sendable {
     /// The answer to the monitor's `.loadHistory(limit:)`: the newest `limit` rows, or why
     /// there are none. It reads the disk, so it runs off the monitor's thread (`LocalEngineLink`).
     let load: @Sendable (_ limit: Int) -> MonitorEvent
+    /// The answer to `.loadJobRuns(limit:)`: `.jobRunsLoaded` or `.jobRunsUnavailable`. Reads the
+    /// disk too, off the monitor's thread.
+    let loadRuns: @Sendable (_ limit: Int) -> MonitorEvent
     /// Median seconds of the past successful runs, by update id.
     let medianDurations: [String: TimeInterval]
 
     /// Without a store: the view shows `reason`, ETAs come from live progress only.
     public static func off(_ reason: String) -> MonitorHistory {
-        MonitorHistory(medianDurations: [:]) { _ in .historyUnavailable(reason) }
+        MonitorHistory(medianDurations: [:], load: { _ in .historyUnavailable(reason) }, loadRuns: { _ in .jobRunsUnavailable(reason) })
     }
 
     /// Rows from `store`, and its median durations for `updateIDs` (each id once). At the first
@@ -35,19 +38,28 @@ public struct MonitorHistory: Sendable {
         } catch {
             onError(error)
         }
-        self.init(medianDurations: medians) { limit in
+        self.init(medianDurations: medians, load: { limit in
             do {
                 return .historyLoaded(try store.entries(limit: limit).map(HistoryRow.init(entry:)))
             } catch {
                 return .historyUnavailable("history could not be read: \(error)")
             }
-        }
+        }, loadRuns: { limit in
+            do {
+                return .jobRunsLoaded(try store.jobRuns(limit: limit).map(JobRunRow.init(run:)))
+            } catch {
+                return .jobRunsUnavailable("history could not be read: \(error)")
+            }
+        })
     }
 
-    /// Rows from `load` (`.historyLoaded` or `.historyUnavailable`), which may take as long as
-    /// it likes: the monitor shows "loading…" meanwhile. For tests and other sources than a store.
-    public init(medianDurations: [String: TimeInterval] = [:], load: @escaping @Sendable (_ limit: Int) -> MonitorEvent) {
+    /// Rows from `load` (`.historyLoaded` or `.historyUnavailable`) and runs from `loadRuns`
+    /// (`.jobRunsLoaded` or `.jobRunsUnavailable`), which may take as long as they like: the
+    /// monitor shows "loading…" meanwhile. For tests and other sources than a store.
+    public init(medianDurations: [String: TimeInterval] = [:], load: @escaping @Sendable (_ limit: Int) -> MonitorEvent,
+                loadRuns: @escaping @Sendable (_ limit: Int) -> MonitorEvent = { _ in .jobRunsUnavailable("no job runs here") }) {
         self.load = load
+        self.loadRuns = loadRuns
         self.medianDurations = medianDurations
     }
 }

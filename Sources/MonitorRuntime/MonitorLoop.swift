@@ -191,6 +191,10 @@ public struct MonitorLoop {
             link.submit(name: name, updates: updates)
         case .loadHistory(let limit):
             link.loadHistory(limit: limit)
+        case .loadJobRuns(let limit):
+            link.loadJobRuns(limit: limit)
+        case .undo(let run):
+            link.undo(run: run)
         case .quit(let abortRunning):
             quitResult = abortRunning
         case .redraw:

@@ -18,6 +18,7 @@ public final class RemoteEngineLink: EngineLink {
     private enum Request {
         case command
         case history
+        case runs
         case durations
     }
 
@@ -67,6 +68,16 @@ public final class RemoteEngineLink: EngineLink {
 
     public func loadHistory(limit: Int) {
         send(.history(limit: limit), as: .history)
+    }
+
+    public func loadJobRuns(limit: Int) {
+        send(.runs(limit: limit), as: .runs)
+    }
+
+    /// The attached engine plans the undo with its history and dpkg; its job comes back as
+    /// events, a refusal as the reply's error.
+    public func undo(run: Int) {
+        send(.undo(run: run), as: .command)
     }
 
     public func stop() {
@@ -225,6 +236,13 @@ public final class RemoteEngineLink: EngineLink {
             } else {
                 let rows = (reply.fields["entries"]?.arrayValue ?? []).compactMap(HistoryRow.init(json:))
                 mailbox.post(.monitor(.historyLoaded(rows)))
+            }
+        case .runs?:
+            if let error = reply.error {
+                mailbox.post(.monitor(.jobRunsUnavailable(error.message)))
+            } else {
+                let runs = (reply.fields["runs"]?.arrayValue ?? []).compactMap(JobRunRow.init(json:))
+                mailbox.post(.monitor(.jobRunsLoaded(runs)))
             }
         case .durations?:
             guard reply.error == nil, let received = reply.fields["durations"]?.objectValue else { return }

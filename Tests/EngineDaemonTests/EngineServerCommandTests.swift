@@ -217,4 +217,42 @@ struct EngineServerCommandTests {
         #expect(Set(known.keys) == ["good"], "only succeeded runs have a median")
         #expect(known["good"]?.doubleValue.map { $0 >= 0 } == true)
     }
+
+    // MARK: - runs and undo (issue 35 item 5: the attached monitor's history view)
+
+    @Test func runsComeFromTheStoreAndAreUnavailableWhenOff() throws {
+        let off = try TestEngine(history: .off("history is off (--no-history)"))
+        defer { off.stop() }
+        #expect(refusal(try off.connect(), .runs(limit: 5)) == WireError(.historyUnavailable, "history is off (--no-history)"))
+
+        let directory = SocketDirectory()
+        let store = try HistoryStore(path: directory.file("history.sqlite3"))
+        let first = try store.reserveJobRun(kind: "apt", name: "apt upgrade", operation: .install, startedAt: Date(timeIntervalSince1970: 1_795_000_000))
+        try store.finishJobRun(first, name: "apt upgrade · 1 to upgrade", resultCode: .succeeded, endedAt: Date(timeIntervalSince1970: 1_795_000_060))
+        let engine = try TestEngine(history: .store(store), directory: directory)
+        defer { engine.stop() }
+        let reply = try engine.connect().request(.runs(limit: 10))
+        let runs = try #require(reply.fields["runs"]?.arrayValue)
+        #expect(runs.count == 1)
+        #expect(runs.first?["run"] == .integer(Int(first)) && runs.first?["name"] == .string("apt upgrade · 1 to upgrade"))
+        #expect(runs.first?["result"] == .string("succeeded") && runs.first?["undoable"] == .bool(false))
+    }
+
+    @Test func undoIsRefusedWhereTheEngineRunsNone() throws {
+        let engine = try TestEngine()
+        defer { engine.stop() }
+        let error = refusal(try engine.connect(), .undo(run: 4))
+        #expect(error?.code == .notUndoable && error?.message.contains("installtop apt undo 4") == true, "\(String(describing: error))")
+    }
+
+    @Test func undoAnswersWithTheQueuedJobOrTheRefusal() throws {
+        let engine = try TestEngine(undo: { run in
+            run == 3 ? .success(41) : .failure(WireError(.notUndoable, "run \(run) cannot be undone: it changed no package"))
+        })
+        defer { engine.stop() }
+        let client = try engine.connect()
+        #expect(try client.request(.undo(run: 3)).fields["job"] == .integer(41))
+        #expect(refusal(client, .undo(run: 2)) == WireError(.notUndoable, "run 2 cannot be undone: it changed no package"))
+        #expect(engine.log.contains("undo of run 3 asked by"), "\(engine.log.all)")
+    }
 }

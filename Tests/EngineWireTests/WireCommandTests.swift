@@ -34,6 +34,8 @@ struct WireCommandTests {
         .history(limit: 10_000),
         .durations(updateIDs: []),
         .durations(updateIDs: ["openssl", "zlib", "ü"]),
+        .runs(limit: 20),
+        .undo(run: 7),
     ]
 
     static func parse(_ line: String) throws -> WireCommand {
@@ -81,6 +83,9 @@ struct WireCommandTests {
     @Test func historyLimitIsCapped() throws {
         #expect(try Self.parse(#"{"command":"history"}"#) == .history(limit: 50))
         #expect(try Self.parse(#"{"command":"history","limit":1000000}"#) == .history(limit: 10_000))
+        #expect(try Self.parse(#"{"command":"runs"}"#) == .runs(limit: 50))
+        #expect(try Self.parse(#"{"command":"runs","limit":1000000}"#) == .runs(limit: 10_000))
+        #expect(WireCommand.runs(limit: 1).acts == false && WireCommand.undo(run: 1).acts, "a watcher may list runs, not undo them")
     }
 
     // MARK: - Refusals
@@ -109,6 +114,8 @@ struct WireCommandTests {
         (#"{"command":"retry","job":[1]}"#, "`job`"),
         (#"{"command":"history","limit":-1}"#, "`limit`"),
         (#"{"command":"history","limit":"ten"}"#, "`limit`"),
+        (#"{"command":"runs","limit":-1}"#, "`limit`"),
+        (#"{"command":"undo"}"#, "`run`"),
         (#"{"command":"durations","updates":"a"}"#, "`updates`"),
         (#"{"command":"durations","updates":[1]}"#, "`updates`"),
         (#"{"command":"submit"}"#, "`jobs`"),

@@ -29,5 +29,7 @@ final class FakeLink: EngineLink {
     func perform(_ command: JobCommand) { commands.withLock { $0.append(command) } }
     func submit(name: String, updates: [Update]) {}
     func loadHistory(limit: Int) {}
+    func loadJobRuns(limit: Int) {}
+    func undo(run: Int) {}
     func stop() { mailbox.withLock { $0 = nil } }
 }

@@ -45,7 +45,7 @@ extension ServerLoop {
         if connections[id]?.watchesOnly == true, command.acts {
             server.options.log("refused \(command.name) from \(who): a watcher may not act")
             throw WireError(.notAllowed, "\(command.name) refused: uid \(connections[id]?.peer.uid ?? 0) watches this engine as a member of group "
-                            + "\(server.options.watchGroup?.name ?? "?"); only uid \(uid) may submit, abort, clean up, retry, confirm or decline")
+                            + "\(server.options.watchGroup?.name ?? "?"); only uid \(uid) may submit, abort, clean up, retry, confirm, decline or undo")
         }
         switch command {
         case .subscribe:
@@ -82,6 +82,30 @@ extension ServerLoop {
             return observe(report)
         case .durations(let updateIDs):
             return WireReply(command: ok.command, requestID: requestID, fields: ["durations": .object(JSONMembers(try durations(of: updateIDs)))])
+        case .runs(let limit):
+            return WireReply(command: ok.command, requestID: requestID, fields: ["runs": .array(try jobRuns(limit: limit))])
+        case .undo(let run):
+            guard let undo = server.options.undo else {
+                throw WireError(.notUndoable, "this engine runs no undo: installtop apt undo \(run) on its host can")
+            }
+            // Planning asks the history, dpkg and apt (a second or more): off the I/O thread, as
+            // a submission's planning is, the reply owed meanwhile.
+            let server = self.server
+            server.oweReply(to: id)
+            server.options.log("undo of run \(run) asked by \(who)")
+            DispatchQueue.global().async {
+                let reply: WireReply
+                switch undo(run) {
+                case .success(let job):
+                    // The job's `job.queued` goes out before the reply, as for a submission.
+                    server.queue.waitUntilDelivered()
+                    reply = WireReply(command: command.name, requestID: requestID, fields: ["job": .integer(job)])
+                case .failure(let error):
+                    reply = WireReply(command: command.name, requestID: requestID, error: error)
+                }
+                server.send(reply.line, to: id, owed: true)
+            }
+            return nil
         }
     }
 
@@ -205,6 +229,19 @@ extension ServerLoop {
                     entry.outputTail = ""
                     return try JSONParser.parse(try HistoryEntryJSON.line(for: entry))
                 }
+            } catch {
+                throw WireError(.historyUnavailable, "history could not be read: \(error)")
+            }
+        }
+    }
+
+    private func jobRuns(limit: Int) throws(WireError) -> [JSONValue] {
+        switch server.history {
+        case .off(let reason):
+            throw WireError(.historyUnavailable, reason)
+        case .store(let store):
+            do {
+                return try store.jobRuns(limit: limit).map { try JSONParser.parse(try JobRunJSON.line(for: $0)) }
             } catch {
                 throw WireError(.historyUnavailable, "history could not be read: \(error)")
             }

@@ -23,6 +23,10 @@ public struct ServerOptions: Sendable {
     /// Members of this group may attach and read (subscribe, history, durations) but not act;
     /// the socket is then mode 0660 and of this group. `nil`: only the engine's uid connects.
     public var watchGroup: WatchGroup?
+    /// Plans the undo of a job run and queues it awaiting confirmation, returning its job
+    /// number or the refusal (`notUndoable`, with what to do); called off the I/O thread. `nil`:
+    /// this engine runs no undo, and `undo` is refused saying so.
+    public var undo: (@Sendable (_ run: Int) -> Result<Int, WireError>)?
     /// Where observed jobs come from (dpkg's hooks and log, `EngineHost.observedSources`),
     /// started with the server and stopped with it; none by default: relay messages are dropped.
     public var observed: ObservedSources
@@ -30,8 +34,9 @@ public struct ServerOptions: Sendable {
     public init(
         socketPath: String, backlogLimit: Int = 8 << 20, idleReaderTimeout: Duration = .seconds(120), maximumLineLength: Int = 8 << 20,
         log: @escaping @Sendable (String) -> Void = { _ in }, kinds: JobKinds = JobKinds(), observed: ObservedSources = ObservedSources(),
-        watchGroup: WatchGroup? = nil
+        watchGroup: WatchGroup? = nil, undo: (@Sendable (_ run: Int) -> Result<Int, WireError>)? = nil
     ) {
+        self.undo = undo
         self.watchGroup = watchGroup
         self.observed = observed
         self.socketPath = socketPath

@@ -17,6 +17,12 @@ public enum WireCommand: Sendable, Hashable {
     case history(limit: Int)
     /// Median past durations of these updates, in the reply's `"durations"` (seconds by id).
     case durations(updateIDs: [String])
+    /// The newest `limit` job runs (at most 10,000) of the history, in the reply's `"runs"`:
+    /// each as `installtop history --jobs --json` prints it.
+    case runs(limit: Int)
+    /// Plan the undo of job run `run` and queue it awaiting confirmation (PRODUCT.md "Undo");
+    /// the reply's `"job"` is its number, or the refusal says why nothing was queued.
+    case undo(run: Int)
     /// What an apt or dpkg hook saw (installtop-relay, rule 28); never answered.
     case observe(ObservedReport)
 
@@ -24,8 +30,8 @@ public enum WireCommand: Sendable, Hashable {
     /// Subscribing and reading the history or durations only read.
     public var acts: Bool {
         switch self {
-        case .subscribe, .history, .durations: return false
-        case .submit, .job, .observe: return true
+        case .subscribe, .history, .durations, .runs: return false
+        case .submit, .job, .observe, .undo: return true
         }
     }
 
@@ -42,6 +48,8 @@ public enum WireCommand: Sendable, Hashable {
         case .job(.decline): return "decline"
         case .history: return "history"
         case .durations: return "durations"
+        case .runs: return "runs"
+        case .undo: return "undo"
         case .observe: return "observe"
         }
     }
@@ -63,8 +71,10 @@ public enum WireCommand: Sendable, Hashable {
             object.add("force", force)
         case .job(.cleanUp(let job)), .job(.retry(let job)), .job(.confirm(let job)), .job(.decline(let job)):
             object.add("job", job)
-        case .history(let limit):
+        case .history(let limit), .runs(let limit):
             object.add("limit", limit)
+        case .undo(let run):
+            object.add("run", run)
         case .durations(let updateIDs):
             object.add("updates", strings: updateIDs)
         case .observe(let report):
@@ -105,12 +115,18 @@ public enum WireCommand: Sendable, Hashable {
             self = .history(limit: min(limit, 10_000))
         case "durations":
             self = .durations(updateIDs: try object.strings("updates"))
+        case "runs":
+            let limit = try object.optionalInt("limit") ?? 50
+            guard limit >= 0 else { throw WireError(.badArgument, "runs: `limit` must be 0 or more") }
+            self = .runs(limit: min(limit, 10_000))
+        case "undo":
+            self = .undo(run: try object.int("run"))
         case "observe":
             self = .observe(try ObservedReport(object))
         default:
             throw WireError(
                 .unknownCommand,
-                "unknown command \"\(name)\"; known: subscribe, submit, abort, abortAll, cleanup, retry, confirm, decline, history, durations, observe")
+                "unknown command \"\(name)\"; known: subscribe, submit, abort, abortAll, cleanup, retry, confirm, decline, history, durations, runs, undo, observe")
         }
     }
 }

@@ -26,6 +26,9 @@ public struct WireError: Error, Sendable, Hashable, CustomStringConvertible {
         case notAllowed
         /// History is off or cannot be read.
         case historyUnavailable
+        /// An undo was refused, changing nothing: the run cannot be undone now, a package changed
+        /// since, or this engine runs no undo (the message says which and what to do).
+        case notUndoable
         /// The engine is stopping and takes no new jobs.
         case shuttingDown
         /// The line could not be understood as a message from the engine (client side only).

@@ -20,7 +20,8 @@ final class TestEngine: Sendable {
         history: HistorySource = .off("history is off in this test"),
         backlogLimit: Int = 8 << 20, idleReaderTimeout: Duration = .seconds(120), maximumLineLength: Int = 8 << 20,
         directory: SocketDirectory = SocketDirectory(),
-        kinds: JobKinds = JobKinds()
+        kinds: JobKinds = JobKinds(),
+        undo: (@Sendable (_ run: Int) -> Result<Int, WireError>)? = nil
     ) throws {
         self.directory = directory
         self.backend = backend
@@ -30,7 +31,7 @@ final class TestEngine: Sendable {
             options: ServerOptions(
                 socketPath: directory.socket, backlogLimit: backlogLimit, idleReaderTimeout: idleReaderTimeout,
                 maximumLineLength: maximumLineLength,
-                log: log.handler, kinds: kinds))
+                log: log.handler, kinds: kinds, undo: undo))
     }
 
     var socketPath: String { directory.socket }
