@@ -65,7 +65,8 @@ struct APTResolveOnceRun {
                 undoOf: request.undoneRun)
             // Signals taken here, while the run opens the history, are its own: apt's stop is
             // then the job's abort, and a second signal forces it.
-            let status = RunSession(jobs: [runnable], options: options.run, earlierSignals: earlier).run()
+            let status = RunSession(jobs: [runnable], options: options.run, earlierSignals: earlier,
+                                    undoRoot: APTUndoRoot(aptConfig: options.aptConfig, chroot: job.chroot)).run()
             keeper?.prune()
             return status
         }

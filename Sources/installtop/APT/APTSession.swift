@@ -44,7 +44,8 @@ struct APTSession {
             name: "\(APTJobKind.summary(of: request)) · \(plan.summary)", operation: request.operation, updates: plan.updates,
             driver: APTDriver(plan: plan, keeper: keeper), needsConfirmation: !options.yes, runSlot: keeper?.runSlot,
             undoOf: request.undoneRun)
-        let status = RunSession(jobs: [runnable], options: options.run).run()
+        let status = RunSession(jobs: [runnable], options: options.run,
+                                undoRoot: APTUndoRoot(aptConfig: options.aptConfig, chroot: chroot)).run()
         keeper?.prune()
         return status
     }

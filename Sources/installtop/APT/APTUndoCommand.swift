@@ -26,54 +26,16 @@ struct APTUndoCommand: ParsableCommand {
     @OptionGroup var options: APTOptions
 
     func run() throws {
-        let request: PackageRequest
-        let environment: APTEnvironment
-        let run: JobRun
-        let staging: APTUndoStaging
+        let preparation: APTUndoPreparation
         do {
-            (request, environment, run, staging) = try undoRequest()
+            preparation = try APTUndoPreparation.prepare(run: jobRun, history: options.run.history, aptConfig: options.aptConfig,
+                                                         chroot: options.chroot)
         } catch {
             StandardOutput.stderr.line("installtop: apt undo \(jobRun): nothing was run: \(error.message)")
             throw ExitCode(ExitStatus.invalidUsage.rawValue)
         }
-        let automatic = APTAutoMarks.automatic(in: environment)
-        let status = APTSession(request: request, options: options).run()
-        staging.remove()
-        let upgraded = run.packages.filter { $0.changedThePackage && $0.action == .upgrade }.map(\.name)
-        if let failure = APTAutoMarks.markAutomatic(upgraded.filter(automatic.contains), in: environment) {
-            StandardOutput.stderr.line("installtop: apt undo \(jobRun): packages installed automatically are now marked manual: \(failure)")
-        }
+        let status = APTSession(request: preparation.request, options: options).run()
+        for warning in preparation.finish() { StandardOutput.stderr.line("installtop: apt undo \(jobRun): \(warning)") }
         throw ExitCode(status.rawValue)
-    }
-
-    /// The history's run, checked against dpkg's database where the undo will act; the request,
-    /// where it acts, the run, and the kept files put where apt can read them.
-    private func undoRequest() throws(APTUndoRefusal) -> (PackageRequest, APTEnvironment, JobRun, APTUndoStaging) {
-        guard !options.run.history.noHistory else {
-            throw APTUndoRefusal(message: "an undo needs the history (--no-history records no run to undo)")
-        }
-        let run: JobRun?
-        do {
-            let store = try HistoryStore(path: options.run.history.historyDb ?? HistoryStore.defaultPath(), createIfMissing: false)
-            run = try store.jobRun(Int64(jobRun))
-        } catch .missingDatabase(let path) {
-            throw APTUndoRefusal(message: "there is no history at \(path), so no run \(jobRun) to undo")
-        } catch {
-            throw APTUndoRefusal(message: "the history cannot be read: \(error)")
-        }
-        guard let run else {
-            throw APTUndoRefusal(message: "the history holds no run \(jobRun) (a --no-history run records none): installtop history --jobs lists them")
-        }
-        let environment: APTEnvironment
-        do {
-            environment = try APTEnvironment.resolve(aptConfig: options.aptConfig, chroot: options.chroot)
-        } catch {
-            throw APTUndoRefusal(message: error.message)
-        }
-        let request = try APTUndoRequest.request(undoing: run,
-                                                 installed: APTPackageState.query(administrativeDirectory: environment.administrativeDirectory))
-        guard case .undo(let undone, let debs, let removing) = request else { return (request, environment, run, APTUndoStaging(folder: nil)) }
-        let (staging, named) = try APTUndoStaging.stage(debs, run: undone, chroot: environment.chroot)
-        return (.undo(run: undone, debs: named, removing: removing), environment, run, staging)
     }
 }

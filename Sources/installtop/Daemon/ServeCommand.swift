@@ -72,6 +72,6 @@ struct ServeCommand: ParsableCommand {
         }
         throw ExitCode(ServeSession(socketPath: path, scheduling: scheduling, history: history,
                                     observed: EngineHost.observedSources(aptConfig: aptConfig),
-                                    idleReaderTimeout: .seconds(idleReaderTimeout), watchGroup: watchers).run())
+                                    idleReaderTimeout: .seconds(idleReaderTimeout), watchGroup: watchers, aptConfig: aptConfig).run())
     }
 }

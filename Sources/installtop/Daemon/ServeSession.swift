@@ -19,21 +19,34 @@ struct ServeSession {
     var idleReaderTimeout: Duration = .seconds(120)
     /// Who may watch without acting (`--watch-group`).
     var watchGroup: WatchGroup?
+    /// The apt root the `undo` command's jobs act on (`--apt-config`; this system's when `nil`).
+    var aptConfig: String?
 
     /// Serves until stopped; returns the exit status (0 after an orderly stop, 1 when the
     /// engine could not start).
     func run() -> Int32 {
         let log = Self.log
         let warnings = Warnings(echo: { log("warning: \($0)") })
-        let host = EngineHost(scheduling: scheduling, history: history, warnings: warnings)
+        let slots = JobRunSlots()
+        let host = EngineHost(scheduling: scheduling, history: history, warnings: warnings, runSlots: slots.slot(for:))
         let kinds = EngineHost.kinds()
         defer { kinds.removeFiles() }
         let queue = host.queue
+        // `u` in an attached monitor's history view: the undo is planned here, where the
+        // history and dpkg are, and waits for the monitor's yes.
+        let undoing = APTUndoQueuing(queue: queue, history: history, aptConfig: aptConfig, chroot: nil, slots: slots,
+                                     warn: { log("warning: \($0)") })
         let server: EngineServer
         do {
             server = try EngineServer(queue: queue, history: host.history, options: ServerOptions(
                 socketPath: socketPath, idleReaderTimeout: idleReaderTimeout, log: log, kinds: kinds, observed: observed,
-                watchGroup: watchGroup))
+                watchGroup: watchGroup, undo: { run in
+                    do throws(APTUndoRefusal) {
+                        return .success(try undoing.queueUndo(of: run))
+                    } catch {
+                        return .failure(WireError(.notUndoable, "nothing was undone: \(error.message)"))
+                    }
+                }))
         } catch {
             StandardOutput.stderr.line("installtop: \(error)")
             return 1

@@ -40,7 +40,8 @@ struct RunCommand: ParsableCommand {
             StandardOutput.stdout.line("Nothing to do.")
             return
         }
-        let status = RunSession(jobs: planned.jobs, sessions: planned.sessions, options: options, scheduling: scheduling).run()
+        let status = RunSession(jobs: planned.jobs, sessions: planned.sessions, options: options, scheduling: scheduling,
+                                undoRoot: APTUndoRoot()).run()
         throw ExitCode(status.rawValue)
     }
 }

@@ -21,9 +21,13 @@ struct RunSession {
     /// The termination signals the caller took before this run handles them (`installtop apt
     /// --yes`): without a terminal they are this run's, the first an abort, a second its force.
     let earlierSignals: EarlierSignals?
+    /// Where `u` in the monitor's history view undoes job runs (`installtop run`, `apt …`);
+    /// `nil`: it says this monitor cannot, and names `installtop apt undo`.
+    let undoRoot: APTUndoRoot?
 
     init(jobs: [RunnableJob], sessions: [any SessionDriver] = [], options: RunOptions, scheduling: SchedulingOptions? = nil,
-         startingNote: String? = nil, earlierSignals: EarlierSignals? = nil) {
+         startingNote: String? = nil, earlierSignals: EarlierSignals? = nil, undoRoot: APTUndoRoot? = nil) {
+        self.undoRoot = undoRoot
         self.jobs = jobs
         self.sessions = sessions
         self.options = options
@@ -43,9 +47,8 @@ struct RunSession {
         defer { AdoptedChildren.reapAll() }
         let warnings = Warnings()
         // A job's run slot is found by its name: the queue's descriptor has the name it was given.
-        let slots = jobs.compactMap { job in job.runSlot.map { (job.name, $0) } }
-        let host = EngineHost(scheduling: scheduling, history: options.history, warnings: warnings,
-                              runSlots: { descriptor in slots.first { $0.0 == descriptor.name }?.1 })
+        let slots = JobRunSlots(jobs)
+        let host = EngineHost(scheduling: scheduling, history: options.history, warnings: warnings, runSlots: slots.slot(for:))
         let queue = host.queue
         let tally = JobResultTally(queue: queue)
         let summaryJobs = SummaryJobs(queue: queue)
@@ -60,7 +63,8 @@ struct RunSession {
             runHeadless(queue)
             status = tally.exitStatus
         case .monitor:
-            status = runMonitor(queue, tally: tally, summaryJobs: summaryJobs, history: monitorHistory(history, warnings: warnings))
+            status = runMonitor(queue, tally: tally, summaryJobs: summaryJobs, history: monitorHistory(history, warnings: warnings),
+                                undo: undo(on: queue, slots: slots))
         case .plain:
             status = runPlain(queue, tally: tally, summaryJobs: summaryJobs)
         }
@@ -140,10 +144,12 @@ struct RunSession {
     }
 
     /// The monitor on the terminal; plain lines when the terminal cannot host it.
-    private func runMonitor(_ queue: JobQueue, tally: JobResultTally, summaryJobs: SummaryJobs, history: MonitorHistory) -> ExitStatus {
+    private func runMonitor(_ queue: JobQueue, tally: JobResultTally, summaryJobs: SummaryJobs, history: MonitorHistory,
+                            undo: (@Sendable (Int) -> String?)?) -> ExitStatus {
         do {
+            let link = undo.map { LocalEngineLink(queue: queue, history: history, undo: $0) } ?? LocalEngineLink(queue: queue, history: history)
             let outcome = try MonitorSession.run(
-                link: LocalEngineLink(queue: queue, history: history), themeOption: options.theme,
+                link: link, themeOption: options.theme,
                 exitWhenDone: options.exitWhenDone, startingNote: startingNote
             ) { submitJobs(to: queue) }
             // q quits at once when no job is queued or running; a driver session that has not
@@ -187,6 +193,22 @@ struct RunSession {
             done.signal()
         }
         done.wait()
+    }
+
+    /// What `u` in the monitor's history view does: queue the run's undo on `queue` awaiting
+    /// the operator's yes (its plan dialog), or say why not; `nil` without `undoRoot`.
+    private func undo(on queue: JobQueue, slots: JobRunSlots) -> (@Sendable (Int) -> String?)? {
+        guard let undoRoot else { return nil }
+        let queuing = APTUndoQueuing(queue: queue, history: options.history, aptConfig: undoRoot.aptConfig, chroot: undoRoot.chroot,
+                                     slots: slots, warn: { StandardOutput.stderr.line("installtop: \($0)") })
+        return { run in
+            do throws(APTUndoRefusal) {
+                _ = try queuing.queueUndo(of: run)
+                return nil
+            } catch {
+                return "nothing was undone: \(error.message)"
+            }
+        }
     }
 
     /// What the monitor gets of the history: the rows' source and the median durations of the

@@ -1,0 +1,69 @@
+import InstallDrivers
+import InstallEngine
+import InstallHistory
+
+/// The undo of one job run made ready to plan (PRODUCT.md "Undo"), the same for `installtop apt
+/// undo` and for `u` in a monitor's history view (`APTUndoQueuing`): the history's run, checked
+/// against dpkg's database where the undo will act, turned into one apt request whose kept
+/// files apt can read (`APTUndoStaging`), and what apt had marked automatic before it. After
+/// the undo's job, `finish()` puts back what a local .deb does not (the automatic marks) and
+/// removes what was staged.
+struct APTUndoPreparation {
+    let run: JobRun
+    /// The undo as apt is asked for it, kept files named as apt sees them.
+    let request: PackageRequest
+    let environment: APTEnvironment
+    let staging: APTUndoStaging
+    /// What apt had marked automatically installed before the undo.
+    let automaticBefore: Set<String>
+
+    /// Resolves run `id` of the history at `history` for the apt root `aptConfig`/`chroot`.
+    /// - Throws: `APTUndoRefusal` (nothing was changed): no history or no such run, a run that
+    ///   cannot be undone now, a package changed outside installtop since, a kept file that
+    ///   cannot be put where apt reads it.
+    static func prepare(run id: Int, history: HistoryOptions, aptConfig: String?, chroot: String?) throws(APTUndoRefusal) -> APTUndoPreparation {
+        guard !history.noHistory else {
+            throw APTUndoRefusal(message: "an undo needs the history (--no-history records no run to undo)")
+        }
+        let found: JobRun?
+        do {
+            let store = try HistoryStore(path: history.historyDb ?? HistoryStore.defaultPath(), createIfMissing: false)
+            found = try store.jobRun(Int64(id))
+        } catch .missingDatabase(let path) {
+            throw APTUndoRefusal(message: "there is no history at \(path), so no run \(id) to undo")
+        } catch {
+            throw APTUndoRefusal(message: "the history cannot be read: \(error)")
+        }
+        guard let run = found else {
+            throw APTUndoRefusal(message: "the history holds no run \(id) (a --no-history run records none): installtop history --jobs lists them")
+        }
+        let environment: APTEnvironment
+        do {
+            environment = try APTEnvironment.resolve(aptConfig: aptConfig, chroot: chroot)
+        } catch {
+            throw APTUndoRefusal(message: error.message)
+        }
+        let request = try APTUndoRequest.request(undoing: run,
+                                                 installed: APTPackageState.query(administrativeDirectory: environment.administrativeDirectory))
+        let automatic = APTAutoMarks.automatic(in: environment)
+        guard case .undo(let undone, let debs, let removing) = request else {
+            return APTUndoPreparation(run: run, request: request, environment: environment, staging: APTUndoStaging(folder: nil),
+                                      automaticBefore: automatic)
+        }
+        let (staging, named) = try APTUndoStaging.stage(debs, run: undone, chroot: environment.chroot)
+        return APTUndoPreparation(run: run, request: .undo(run: undone, debs: named, removing: removing), environment: environment,
+                                  staging: staging, automaticBefore: automatic)
+    }
+
+    /// After the undo's job, whatever its end: removes the staged files and marks automatic
+    /// again the upgraded packages apt had marked so (installing a local .deb marks it manual).
+    /// - Returns: what could not be done, for a warning; the packages are back all the same.
+    func finish() -> [String] {
+        staging.remove()
+        let upgraded = run.packages.filter { $0.changedThePackage && $0.action == .upgrade }.map(\.name)
+        if let failure = APTAutoMarks.markAutomatic(upgraded.filter(automaticBefore.contains), in: environment) {
+            return ["packages installed automatically are now marked manual: \(failure)"]
+        }
+        return []
+    }
+}

@@ -1,0 +1,70 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Dispatch
+import InstallDrivers
+import InstallEngine
+import InstallHistory
+import Synchronization
+
+/// Plans the undo of a job run and queues it on an engine's queue awaiting the operator's yes:
+/// what `u` in a monitor's history view asks for, of this process's engine (`installtop run`,
+/// `installtop apt …`) or of an attached one (`serve`'s `undo` command). The job is the one
+/// `installtop apt undo` runs (an uninstall job with `undoOf`, its replaced versions kept in
+/// turn), and its plan dialog is the question; declined, it runs nothing. After it ends, the
+/// staged files go and the automatic marks come back (`APTUndoPreparation.finish`).
+struct APTUndoQueuing: Sendable {
+    let queue: JobQueue
+    let history: HistoryOptions
+    /// The apt root the undo acts on: `--apt-config` and `--chroot` of the command that owns
+    /// the engine (this system's when `nil`).
+    let aptConfig: String?
+    let chroot: String?
+    let slots: JobRunSlots
+    /// Where a failed clean-up after the job is said (stderr, or the engine's log).
+    let warn: @Sendable (String) -> Void
+
+    /// Plans and queues the undo of run `id`; returns the job's number.
+    /// - Throws: `APTUndoRefusal` (nothing queued, nothing changed): what `apt undo` refuses,
+    ///   an undo of the run already waiting or running here, or apt's refusal of the plan.
+    func queueUndo(of id: Int) throws(APTUndoRefusal) -> Int {
+        if let pending = queue.snapshot().jobs.first(where: { $0.descriptor.undoOf == id && $0.phase != .completed }) {
+            throw APTUndoRefusal(message: "run \(id) is being undone already: job \(pending.id)")
+        }
+        let preparation = try APTUndoPreparation.prepare(run: id, history: history, aptConfig: aptConfig, chroot: chroot)
+        let chroot = preparation.environment.chroot
+        let job = PackageJob(request: preparation.request, aptConfig: aptConfig, chroot: chroot)
+        let summary = APTJobKind.summary(of: preparation.request)
+        let plan: APTPlan
+        do {
+            plan = try APTPlanner.plan(job)
+        } catch {
+            _ = preparation.finish()
+            throw APTUndoRefusal(message: "apt cannot plan the undo of run \(id): \(error.message)")
+        }
+        guard !plan.isEmpty else {
+            _ = preparation.finish()
+            throw APTUndoRefusal(message: "run \(id): \(APTPlanText.nothingToDo(for: preparation.request))")
+        }
+        // The versions the undo replaces are kept in turn, so the undo can be undone (rule 33).
+        let keeper = HistoryVersionKeeper.open(history, jobName: summary, operation: .uninstall)
+        let name = "\(summary) · \(plan.summary)"
+        if let keeper { slots.register(keeper.runSlot, forJobNamed: name) }
+        let finished = JobEndWatch(queue: queue) { [warn] in
+            for warning in preparation.finish() { warn("apt undo \(id): \(warning)") }
+            keeper?.prune()
+        }
+        do {
+            let descriptor = try queue.submit(name: name, operation: .uninstall, updates: plan.updates,
+                                              driver: APTDriver(plan: plan, keeper: keeper), awaitsConfirmation: true, undoOf: id)
+            finished.watch(job: descriptor.id)
+            return descriptor.id
+        } catch {
+            finished.cancel()
+            _ = preparation.finish()
+            throw APTUndoRefusal(message: "the undo of run \(id) was not queued: \(error)")
+        }
+    }
+}
