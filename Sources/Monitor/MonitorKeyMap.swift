@@ -28,7 +28,7 @@ public enum MonitorKeyMap {
             KeyBinding([.character("/")], .editFilter, help: "/", "filter jobs and updates (Enter keeps, Esc clears)", footer: "/ filter"),
             KeyBinding([.escape], .clearFilter, help: nil, "clear the filter"),
             KeyBinding([.character("t")], .nextTheme, help: "t", "next theme", footer: "t theme"),
-            KeyBinding([.character("h")], .openHistory, help: "h", "install history (/ filters, Esc closes)",
+            KeyBinding([.character("h")], .openHistory, help: "h", "install history (/ filters, Tab job runs, u undoes)",
                        footer: "h history", footerIfRoom: true),
             KeyBinding([.character("?")], .openHelp, help: "?", "this help", footer: "? help"),
         ]
