@@ -39,11 +39,40 @@ struct APTUndoCommand: ParsableCommand {
         let automatic = APTAutoMarks.automatic(in: environment)
         let status = APTSession(request: request, options: options).run()
         staging.remove()
+        let putBack = Self.keptVersionsPutBack(by: run)
+        restoreConffileRecords(putBack, in: environment)
+        // Upgraded packages still carry today's mark; removed ones lost theirs with them, so the
+        // mark recorded when they were kept counts (rule 36).
         let upgraded = run.packages.filter { $0.changedThePackage && $0.action == .upgrade }.map(\.name)
-        if let failure = APTAutoMarks.markAutomatic(upgraded.filter(automatic.contains), in: environment) {
+        let wereAutomatic = Set(upgraded.filter(automatic.contains)).union(putBack.filter { $0.automatic == true }.map(\.package))
+        if let failure = APTAutoMarks.markAutomatic(wereAutomatic.sorted(), in: environment) {
             StandardOutput.stderr.line("installtop: apt undo \(jobRun): packages installed automatically are now marked manual: \(failure)")
         }
         throw ExitCode(status.rawValue)
+    }
+
+    /// The kept versions the undo installs, one per package: the same `APTUndoRequest` chose.
+    static func keptVersionsPutBack(by run: JobRun) -> [KeptVersionRecord] {
+        run.packages.filter { $0.changedThePackage && $0.action != .install && $0.action != .reinstall }.compactMap { package in
+            run.kept.first { $0.package == package.name && $0.version == package.oldVersion && $0.file != nil && $0.prunedAt == nil }
+        }
+    }
+
+    /// Gives dpkg back the original hashes of the conffiles of every package put back from a
+    /// rebuilt .deb (which carried the conffiles as they were, edits included): an edited one
+    /// stays known to dpkg as edited, so the next upgrade asks or keeps it rather than replacing
+    /// it (rule 36). A cached original needs nothing: dpkg recorded its own hashes. A failure is
+    /// a warning: the packages are back, only dpkg's view of the edits is not.
+    private func restoreConffileRecords(_ putBack: [KeptVersionRecord], in environment: APTEnvironment) {
+        let restorations = putBack.filter { $0.source == APTKeptVersion.Source.rebuilt.rawValue && !$0.conffiles.isEmpty }.map {
+            DpkgConffileRecord.Restoration(package: $0.package, version: $0.version, architecture: $0.architecture, hashes: $0.conffiles)
+        }
+        do {
+            _ = try DpkgConffileRecord.restore(restorations, administrativeDirectory: environment.administrativeDirectory)
+        } catch {
+            StandardOutput.stderr.line("installtop: apt undo \(jobRun): dpkg now takes edited conffiles of rebuilt packages "
+                + "for the packages' own (the next upgrade may replace them): \(error)")
+        }
     }
 
     /// The history's run, checked against dpkg's database where the undo will act; the request,
