@@ -22,6 +22,10 @@ enum HistorySchema {
         /// Job runs (`installtop history --jobs`), the versions kept for undo, and each row's
         /// run; NULL for rows recorded before, which belong to no run.
         case addJobRuns = "v6-addJobRuns"
+        /// What an undo must not lose (rule 36): each kept version's conffiles with the hashes
+        /// dpkg had recorded as their originals, and whether apt had the package marked
+        /// automatically installed; NULL for rows recorded before (nothing restored for them).
+        case addKeptConffilesAndMarks = "v7-addKeptConffilesAndMarks"
     }
 
     /// The expression rows are ordered by (newest first, then by id): when the update
@@ -108,6 +112,12 @@ enum HistorySchema {
                 CREATE INDEX keptVersion_byRun ON keptVersion(jobRun);
                 ALTER TABLE \(HistoryEntry.databaseTableName) ADD COLUMN jobRun INTEGER;
                 CREATE INDEX historyEntry_byJobRun ON \(HistoryEntry.databaseTableName)(jobRun) WHERE jobRun IS NOT NULL;
+                """)
+        }
+        migrator.registerMigration(Migration.addKeptConffilesAndMarks.rawValue) { db in
+            try db.execute(sql: """
+                ALTER TABLE keptVersion ADD COLUMN conffiles TEXT;
+                ALTER TABLE keptVersion ADD COLUMN automatic BOOLEAN;
                 """)
         }
         return migrator

@@ -48,10 +48,11 @@ extension HistoryStore {
         try write("record kept versions in") { db in
             for version in versions {
                 try db.execute(sql: """
-                    INSERT INTO keptVersion (jobRun, package, version, architecture, file, sizeBytes, source, failure)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO keptVersion (jobRun, package, version, architecture, file, sizeBytes, source, failure,
+                                             conffiles, automatic)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """, arguments: [version.jobRun, version.package, version.version, version.architecture, version.file,
-                                     version.sizeBytes, version.source, version.failure])
+                                     version.sizeBytes, version.source, version.failure, version.conffilesText, version.automatic])
             }
         }
     }
@@ -129,6 +130,7 @@ extension HistoryStore {
     private static func keptVersion(_ row: Row) -> KeptVersionRecord {
         KeptVersionRecord(id: row["id"], jobRun: row["jobRun"], package: row["package"], version: row["version"],
                           architecture: row["architecture"], file: row["file"], sizeBytes: row["sizeBytes"], source: row["source"],
-                          failure: row["failure"], prunedAt: row["prunedAt"])
+                          failure: row["failure"], prunedAt: row["prunedAt"],
+                          conffiles: KeptVersionRecord.conffiles(fromText: row["conffiles"]), automatic: row["automatic"])
     }
 }

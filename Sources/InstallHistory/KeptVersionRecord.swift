@@ -23,9 +23,18 @@ public struct KeptVersionRecord: Sendable, Hashable {
     public var failure: String?
     /// When pruning deleted the file (`UndoPruning`); `nil` while it is kept.
     public var prunedAt: Date?
+    /// The package's conffiles with the md5 dpkg had recorded as each one's original when the
+    /// version was kept (its status `Conffiles:`), path to hash: what an undo from a rebuilt
+    /// .deb gives back to dpkg afterwards so an edited conffile stays known as edited (rule 36).
+    /// Empty when it had none or the row is older than the column.
+    public var conffiles: [String: String]
+    /// Whether apt had the package marked automatically installed when it was kept; `nil` when
+    /// unknown (apt-mark could not say, or the row is older than the column).
+    public var automatic: Bool?
 
     public init(id: Int64? = nil, jobRun: Int64, package: String, version: String, architecture: String? = nil,
-                file: String? = nil, sizeBytes: Int64? = nil, source: String? = nil, failure: String? = nil, prunedAt: Date? = nil) {
+                file: String? = nil, sizeBytes: Int64? = nil, source: String? = nil, failure: String? = nil, prunedAt: Date? = nil,
+                conffiles: [String: String] = [:], automatic: Bool? = nil) {
         self.id = id
         self.jobRun = jobRun
         self.package = package
@@ -36,5 +45,23 @@ public struct KeptVersionRecord: Sendable, Hashable {
         self.source = source
         self.failure = failure
         self.prunedAt = prunedAt
+        self.conffiles = conffiles
+        self.automatic = automatic
+    }
+
+    /// `conffiles` as the column holds it: one `PATH MD5` line each, sorted by path; `nil`
+    /// when there are none.
+    public var conffilesText: String? {
+        conffiles.isEmpty ? nil : conffiles.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)\n" }.joined()
+    }
+
+    /// The column's text read back (`conffilesText`); empty for `nil`.
+    public static func conffiles(fromText text: String?) -> [String: String] {
+        var hashes: [String: String] = [:]
+        for line in (text ?? "").split(separator: "\n") {
+            guard let space = line.lastIndex(of: " ") else { continue }
+            hashes[String(line[..<space])] = String(line[line.index(after: space)...])
+        }
+        return hashes
     }
 }

@@ -55,15 +55,52 @@ struct APTUndoPreparation {
                                   staging: staging, automaticBefore: automatic)
     }
 
-    /// After the undo's job, whatever its end: removes the staged files and marks automatic
-    /// again the upgraded packages apt had marked so (installing a local .deb marks it manual).
+    /// After the undo's job, whatever its end: removes the staged files, gives dpkg back its
+    /// record of the conffiles of packages put back from rebuilt .debs, and marks automatic
+    /// again the packages apt had marked so (installing a local .deb marks it manual). Each
+    /// acts only on what the undo did put back: a declined or failed undo changes nothing here.
     /// - Returns: what could not be done, for a warning; the packages are back all the same.
     func finish() -> [String] {
         staging.remove()
+        var warnings: [String] = []
+        let putBack = Self.keptVersionsPutBack(by: run)
+        if let failure = restoreConffileRecords(putBack) { warnings.append(failure) }
+        // Upgraded packages still carry today's mark; removed ones lost theirs with them, so the
+        // mark recorded when they were kept counts (rule 36), for those the undo installed
+        // again (not after a declined or failed undo).
         let upgraded = run.packages.filter { $0.changedThePackage && $0.action == .upgrade }.map(\.name)
-        if let failure = APTAutoMarks.markAutomatic(upgraded.filter(automaticBefore.contains), in: environment) {
-            return ["packages installed automatically are now marked manual: \(failure)"]
+        let installed = APTPackageState.query(administrativeDirectory: environment.administrativeDirectory)
+        let wereAutomatic = Set(upgraded.filter(automaticBefore.contains))
+            .union(putBack.filter { $0.automatic == true && installed[$0.package]?.status == "ii" }.map(\.package))
+        if let failure = APTAutoMarks.markAutomatic(wereAutomatic.sorted(), in: environment) {
+            warnings.append("packages installed automatically are now marked manual: \(failure)")
         }
-        return []
+        return warnings
+    }
+
+    /// The kept versions the undo installs, one per package: the same `APTUndoRequest` chose.
+    static func keptVersionsPutBack(by run: JobRun) -> [KeptVersionRecord] {
+        run.packages.filter { $0.changedThePackage && $0.action != .install && $0.action != .reinstall }.compactMap { package in
+            run.kept.first { $0.package == package.name && $0.version == package.oldVersion && $0.file != nil && $0.prunedAt == nil }
+        }
+    }
+
+    /// Gives dpkg back the original hashes of the conffiles of every package put back from a
+    /// rebuilt .deb (which carried the conffiles as they were, edits included): an edited one
+    /// stays known to dpkg as edited, so the next upgrade asks or keeps it rather than replacing
+    /// it (rule 36). A cached original needs nothing: dpkg recorded its own hashes. Nothing
+    /// changes for a package dpkg does not have at the kept version.
+    /// - Returns: why it failed, for a warning: the packages are back, only dpkg's view of the
+    ///   edits is not.
+    private func restoreConffileRecords(_ putBack: [KeptVersionRecord]) -> String? {
+        let restorations = putBack.filter { $0.source == APTKeptVersion.Source.rebuilt.rawValue && !$0.conffiles.isEmpty }.map {
+            DpkgConffileRecord.Restoration(package: $0.package, version: $0.version, architecture: $0.architecture, hashes: $0.conffiles)
+        }
+        do {
+            _ = try DpkgConffileRecord.restore(restorations, administrativeDirectory: environment.administrativeDirectory)
+            return nil
+        } catch {
+            return "dpkg now takes edited conffiles of rebuilt packages for the packages' own (the next upgrade may replace them): \(error)"
+        }
     }
 }

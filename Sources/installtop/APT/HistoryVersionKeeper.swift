@@ -72,10 +72,11 @@ final class HistoryVersionKeeper: APTVersionKeeping {
         switch kept.outcome {
         case .kept(let file, let size, let source):
             return KeptVersionRecord(jobRun: run, package: kept.package, version: kept.version, architecture: kept.architecture,
-                                     file: file, sizeBytes: size, source: source.rawValue)
+                                     file: file, sizeBytes: size, source: source.rawValue, conffiles: kept.conffiles,
+                                     automatic: kept.automatic)
         case .notKept(let reason):
             return KeptVersionRecord(jobRun: run, package: kept.package, version: kept.version, architecture: kept.architecture,
-                                     failure: reason)
+                                     failure: reason, conffiles: kept.conffiles, automatic: kept.automatic)
         }
     }
 }

@@ -7,8 +7,14 @@ public enum APTAutoMarks {
     /// The packages apt has marked automatically installed in `environment`; empty when
     /// apt-mark cannot say.
     public static func automatic(in environment: APTEnvironment, aptMark: String = "/usr/bin/apt-mark") -> Set<String> {
+        automaticIfKnown(in: environment, aptMark: aptMark) ?? []
+    }
+
+    /// The same, `nil` when apt-mark cannot say (rather than empty: a kept version then
+    /// records "unknown", never "manual").
+    public static func automaticIfKnown(in environment: APTEnvironment, aptMark: String = "/usr/bin/apt-mark") -> Set<String>? {
         let shown = SystemCommand.run(environment.command([aptMark, "showauto"]), environment: environment.commandEnvironment)
-        guard shown.status == 0 else { return [] }
+        guard shown.status == 0 else { return nil }
         return Set(shown.stdout.split(separator: "\n").map { String($0.split(separator: ":", maxSplits: 1)[0]) })
     }
 

@@ -11,7 +11,9 @@ struct APTInstalledPackage: Sendable {
     /// The status stanza's fields in dpkg's order, each with its continuation lines.
     var fields: [(name: String, text: String)]
     /// The conffiles dpkg recorded for it (not the obsolete ones).
-    var conffiles: [String]
+    var conffiles: [String] { conffileHashes.map(\.path) }
+    /// The same with the md5 dpkg recorded as each one's original (`Conffiles:`), in its order.
+    var conffileHashes: [(path: String, hash: String)]
     /// dpkg's database folder.
     var administrativeDirectory: String
 
@@ -42,13 +44,13 @@ struct APTInstalledPackage: Sendable {
         func value(_ name: String) -> String? { fields.first { $0.name == name }?.text }
         guard let name = value("Package"), let version = value("Version") else { return nil }
         let status = value("Status") ?? ""
-        let conffiles = (value("Conffiles") ?? "").split(separator: "\n").compactMap { line -> String? in
+        let conffiles = (value("Conffiles") ?? "").split(separator: "\n").compactMap { line -> (path: String, hash: String)? in
             let words = line.split(separator: " ")
-            guard let path = words.first, !words.contains("obsolete") else { return nil }
-            return String(path)
+            guard words.count >= 2, !words.dropFirst(2).contains("obsolete") else { return nil }
+            return (String(words[0]), String(words[1]))
         }
         return APTInstalledPackage(name: name, version: version, architecture: value("Architecture") ?? "all",
-                                   status: abbreviation(of: status), fields: fields, conffiles: conffiles,
+                                   status: abbreviation(of: status), fields: fields, conffileHashes: conffiles,
                                    administrativeDirectory: administrativeDirectory)
     }
 

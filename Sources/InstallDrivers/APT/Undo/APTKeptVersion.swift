@@ -23,12 +23,21 @@ public struct APTKeptVersion: Sendable, Hashable {
     /// The installed package's architecture; `nil` when dpkg could not say.
     public var architecture: String?
     public var outcome: Outcome
+    /// The md5 dpkg had recorded as each conffile's original (`Conffiles:`), path to hash: a
+    /// rebuilt .deb carries the conffiles as they are now, so after an undo installed it these
+    /// are given back to dpkg (`DpkgConffileRecord`, rule 36). Empty when it has none.
+    public var conffiles: [String: String]
+    /// Whether apt had it marked automatically installed; `nil` when apt-mark could not say.
+    public var automatic: Bool?
 
-    public init(package: String, version: String, architecture: String?, outcome: Outcome) {
+    public init(package: String, version: String, architecture: String?, outcome: Outcome,
+                conffiles: [String: String] = [:], automatic: Bool? = nil) {
         self.package = package
         self.version = version
         self.architecture = architecture
         self.outcome = outcome
+        self.conffiles = conffiles
+        self.automatic = automatic
     }
 
     /// The Status-Fd lines the apt transaction adds for a package not kept

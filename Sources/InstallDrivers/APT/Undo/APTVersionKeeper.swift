@@ -44,6 +44,8 @@ public struct APTVersionKeeper: Sendable {
                                outcome: .notKept(reason: "cannot make \(folder): \(error.localizedDescription)"))
             }
         }
+        // Read before dpkg runs: a package the run removes loses its mark with it (rule 36).
+        let automatic = APTAutoMarks.automaticIfKnown(in: environment)
         let results = Mutex([APTKeptVersion?](repeating: nil, count: replacing.count))
         // Two at a time: a rebuild is mostly gzip on one core, a cache hit a few small reads.
         let next = Atomic<Int>(0)
@@ -51,7 +53,8 @@ public struct APTVersionKeeper: Sendable {
             while true {
                 let index = next.add(1, ordering: .relaxed).oldValue
                 guard index < replacing.count else { return }
-                let kept = keepOne(replacing[index], into: folder)
+                var kept = keepOne(replacing[index], into: folder)
+                kept.automatic = automatic.map { $0.contains(kept.package) }
                 results.withLock { $0[index] = kept }
             }
         }
@@ -81,7 +84,10 @@ public struct APTVersionKeeper: Sendable {
                                   outcome: .notKept(reason: "dpkg does not know it"))
         }
         func result(_ outcome: APTKeptVersion.Outcome) -> APTKeptVersion {
-            APTKeptVersion(package: change.package, version: version, architecture: installed.architecture, outcome: outcome)
+            // dpkg's hashes of the originals, for an undo from a rebuilt .deb (rule 36).
+            let conffiles = Dictionary(installed.conffileHashes.map { ($0.path, $0.hash) }, uniquingKeysWith: { first, _ in first })
+            return APTKeptVersion(package: change.package, version: version, architecture: installed.architecture, outcome: outcome,
+                                  conffiles: conffiles)
         }
         guard installed.isFullyInstalled, installed.version == version else {
             return result(.notKept(reason: "dpkg has \(installed.version) (\(installed.status)), not \(version) fully installed"))

@@ -12,7 +12,9 @@ import Foundation
 /// times as long as gzip -1 for 50 MiB. The steps are few and the ones verified by hand.
 ///
 /// An edited conffile is copied as it is now: the rebuilt package carries the edit as its own
-/// content (issue 35, item 4, not handled here: a cache hit is preferred for that reason).
+/// content, which dpkg records as the original when an undo installs it. A cache hit is
+/// preferred for that reason; after an undo from a rebuild, `DpkgConffileRecord` gives dpkg
+/// back the hashes recorded when the version was kept (rule 36).
 struct DebianPackageRebuilder: Sendable {
     /// The root dpkg installed into (`/` for the system).
     var root: String
