@@ -189,6 +189,7 @@ extension ServerLoop {
                 server.queue.submitSession(session)
                 server.options.log("\(who) submitted a driver session (\(submitted.kind?.key ?? "driver")): \(submitted.name)")
             case .job(let name, let operation, let updates, let stopOnFailure, let driver):
+                server.options.beforeQueueing?(name, driver)
                 do {
                     let descriptor = try server.queue.submit(
                         name: name, operation: operation, updates: updates, stopOnFailure: stopOnFailure, driver: driver

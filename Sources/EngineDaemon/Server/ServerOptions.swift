@@ -1,4 +1,5 @@
 import EngineWire
+import InstallEngine
 
 /// How an `EngineServer` listens and what it tolerates from clients.
 public struct ServerOptions: Sendable {
@@ -27,6 +28,10 @@ public struct ServerOptions: Sendable {
     /// number or the refusal (`notUndoable`, with what to do); called off the I/O thread. `nil`:
     /// this engine runs no undo, and `undo` is refused saying so.
     public var undo: (@Sendable (_ run: Int) -> Result<Int, WireError>)?
+    /// Called with each submitted job's name and driver just before it is queued, on the
+    /// thread that planned it (an apt job's keeper shares its history run with the recorder,
+    /// found by the job's name); nothing by default.
+    public var beforeQueueing: (@Sendable (_ name: String, _ driver: (any JobDriver)?) -> Void)?
     /// Where observed jobs come from (dpkg's hooks and log, `EngineHost.observedSources`),
     /// started with the server and stopped with it; none by default: relay messages are dropped.
     public var observed: ObservedSources
@@ -34,9 +39,11 @@ public struct ServerOptions: Sendable {
     public init(
         socketPath: String, backlogLimit: Int = 8 << 20, idleReaderTimeout: Duration = .seconds(120), maximumLineLength: Int = 8 << 20,
         log: @escaping @Sendable (String) -> Void = { _ in }, kinds: JobKinds = JobKinds(), observed: ObservedSources = ObservedSources(),
-        watchGroup: WatchGroup? = nil, undo: (@Sendable (_ run: Int) -> Result<Int, WireError>)? = nil
+        watchGroup: WatchGroup? = nil, undo: (@Sendable (_ run: Int) -> Result<Int, WireError>)? = nil,
+        beforeQueueing: (@Sendable (_ name: String, _ driver: (any JobDriver)?) -> Void)? = nil
     ) {
         self.undo = undo
+        self.beforeQueueing = beforeQueueing
         self.watchGroup = watchGroup
         self.observed = observed
         self.socketPath = socketPath

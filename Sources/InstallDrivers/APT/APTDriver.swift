@@ -14,6 +14,9 @@ public struct APTDriver: JobDriver {
     private let running: APTHookTransaction?
     /// Keeps the versions the plan replaces before dpkg touches them (rule 33); `nil` keeps none.
     private let keeper: (any APTVersionKeeping)?
+    /// What keeps the versions the plan replaces (its owner shares the keeper's history run
+    /// with the recorder); `nil` keeps none.
+    public var versionKeeper: (any APTVersionKeeping)? { keeper }
 
     /// - Parameter transaction: the transaction whose hook gave `plan`
     ///   (`installtop apt … --yes`): the job's start takes apt over as it runs, and a retry runs

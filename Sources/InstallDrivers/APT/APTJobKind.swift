@@ -5,7 +5,15 @@ import InstallEngine
 /// Jobs that are one apt transaction (PRODUCT.md "Package jobs"): `apt: {install: [curl]}` in a
 /// manifest, planned by `APTPlanner` (each package an update) and run by an `APTDriver`.
 public struct APTJobKind: WireJobKind {
-    public init() {}
+    /// Makes the keeper of the versions a job replaces (rule 33); `nil`, or a `nil` keeper,
+    /// keeps none.
+    private let keepers: (@Sendable (PackageJob) -> (any APTVersionKeeping)?)?
+
+    /// - Parameter keepers: the keeper of each planned job's replaced versions (the history's,
+    ///   for `run` and `serve`); none by default.
+    public init(keepers: (@Sendable (PackageJob) -> (any APTVersionKeeping)?)? = nil) {
+        self.keepers = keepers
+    }
 
     public var key: String { "apt" }
     public var sectionKeys: [String] { ["install", "upgrade", "full_upgrade", "remove", "apt_config", "chroot"] }
@@ -40,7 +48,9 @@ public struct APTJobKind: WireJobKind {
 
     public func plan(_ spec: PackageJob) throws -> KindPlan {
         let plan = try APTPlanner.plan(spec)
-        return .job(updates: plan.updates, driver: APTDriver(plan: plan), summary: plan.summary)
+        // An empty plan runs nothing: no keeper (which would prune and open the history) for it.
+        let keeper = plan.updates.isEmpty ? nil : keepers?(spec)
+        return .job(updates: plan.updates, driver: APTDriver(plan: plan, keeper: keeper), summary: plan.summary)
     }
 
     // MARK: - Manifest

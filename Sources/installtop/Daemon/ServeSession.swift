@@ -29,7 +29,8 @@ struct ServeSession {
         let warnings = Warnings(echo: { log("warning: \($0)") })
         let slots = JobRunSlots()
         let host = EngineHost(scheduling: scheduling, history: history, warnings: warnings, runSlots: slots.slot(for:))
-        let kinds = EngineHost.kinds()
+        // Submitted apt jobs keep the versions they replace for undo (`undo/` beside the history).
+        let kinds = EngineHost.kinds(keepers: HistoryKeepers(history: history))
         defer { kinds.removeFiles() }
         let queue = host.queue
         // `u` in an attached monitor's history view: the undo is planned here, where the
@@ -40,12 +41,16 @@ struct ServeSession {
         do {
             server = try EngineServer(queue: queue, history: host.history, options: ServerOptions(
                 socketPath: socketPath, idleReaderTimeout: idleReaderTimeout, log: log, kinds: kinds, observed: observed,
-                watchGroup: watchGroup, undo: { run in
+                watchGroup: watchGroup,
+                undo: { run in
                     do throws(APTUndoRefusal) {
                         return .success(try undoing.queueUndo(of: run))
                     } catch {
                         return .failure(WireError(.notUndoable, "nothing was undone: \(error.message)"))
                     }
+                },
+                beforeQueueing: { name, driver in
+                    if let slot = HistoryKeepers.runSlot(of: driver) { slots.register(slot, forJobNamed: name) }
                 }))
         } catch {
             StandardOutput.stderr.line("installtop: \(error)")

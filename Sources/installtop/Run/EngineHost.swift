@@ -16,9 +16,13 @@ struct EngineHost {
     /// A new kind is its folder plus one line here. Each call makes new kinds: call
     /// `removeFiles()` on them when no job can still start (Ansible's plugin folder).
     /// - Parameter ansiblePlaybook: the ansible-playbook to run; `nil` finds it on `PATH`.
-    static func kinds(ansiblePlaybook: String? = nil) -> JobKinds {
-        JobKinds([
-            APTJobKind(),
+    /// - Parameter keepers: keep the versions apt jobs replace, for undo (`run`, `serve`);
+    ///   `nil` (validating, submitting to another engine) keeps none.
+    static func kinds(ansiblePlaybook: String? = nil, keepers: HistoryKeepers? = nil) -> JobKinds {
+        var keeping: (@Sendable (PackageJob) -> (any APTVersionKeeping)?)?
+        if let keepers { keeping = { job in keepers.keeper(for: job) } }
+        return JobKinds([
+            APTJobKind(keepers: keeping),
             ansibleKind(executable: ansiblePlaybook),
             DriverJobKind(),
         ])

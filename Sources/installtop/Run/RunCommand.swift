@@ -26,7 +26,8 @@ struct RunCommand: ParsableCommand {
     @OptionGroup var scheduling: SchedulingOptions
 
     func run() throws {
-        let kinds = EngineHost.kinds()
+        // apt jobs keep the versions they replace for undo, as `installtop apt …` does.
+        let kinds = EngineHost.kinds(keepers: HistoryKeepers(history: options.history))
         defer { kinds.removeFiles() }
         let manifest = try ManifestArgument.load(file, kinds: kinds)
         let planned: (jobs: [RunnableJob], sessions: [any SessionDriver])
