@@ -21,6 +21,8 @@ public struct MonitorGlyphs: Sendable, Hashable {
     /// downgrade), reinstall, remove or purge.
     public var install: Character
     public var upgrade: Character
+    /// An undo's version going back (`PlanDialog` of a job that undoes a run).
+    public var downgrade: Character
     public var reinstall: Character
     public var remove: Character
     /// A failure a rescue section took over (Ansible's `rescued`; it counts as succeeded).
@@ -43,19 +45,19 @@ public struct MonitorGlyphs: Sendable, Hashable {
     /// The selection keys in the footer.
     public var upDown: String
 
-    /// `✔ ! ✖ ⊘ ▶ · ↷ ↺ ≈ ↶ ↪ ? ∅`, `+ ↑ ↻ −` for packages, box drawing, eighth blocks, `⟳`.
+    /// `✔ ! ✖ ⊘ ▶ · ↷ ↺ ≈ ↶ ↪ ? ∅`, `+ ↑ ↓ ↻ −` for packages, box drawing, eighth blocks, `⟳`.
     public static let unicode = MonitorGlyphs(
         box: .unicode, sanitizer: TextSanitizer(mode: .unicode),
         succeeded: "✔", succeededWithErrors: "!", failed: "✖", aborted: "⊘", running: "▶", queued: "·", skipped: "↷",
-        install: "+", upgrade: "↑", reinstall: "↻", remove: "−",
+        install: "+", upgrade: "↑", downgrade: "↓", reinstall: "↻", remove: "−",
         rescued: "↺", ignored: "≈", cleared: "↶", ranElsewhere: "↪", unknown: "?", notReached: "∅",
         separator: " · ", reboot: "⟳", upDown: "↑↓")
 
-    /// `+ ! x / > . ~ & = % ^ ? _`, `+ ^ = -` for packages, `+-|` boxes, `#`/`-` bars.
+    /// `+ ! x / > . ~ & = % ^ ? _`, `+ ^ v = -` for packages, `+-|` boxes, `#`/`-` bars.
     public static let ascii = MonitorGlyphs(
         box: .ascii, sanitizer: TextSanitizer(mode: .ascii),
         succeeded: "+", succeededWithErrors: "!", failed: "x", aborted: "/", running: ">", queued: ".", skipped: "~",
-        install: "+", upgrade: "^", reinstall: "=", remove: "-",
+        install: "+", upgrade: "^", downgrade: "v", reinstall: "=", remove: "-",
         rescued: "&", ignored: "=", cleared: "%", ranElsewhere: "^", unknown: "?", notReached: "_",
         separator: " | ", reboot: "(!)", upDown: "Up/Dn")
 

@@ -144,8 +144,9 @@ extension MonitorRenderer {
             case nil: role = .queued
             }
             var x = inner.x
-            x += buffer.set(row.action.map(glyphs.mark(for:)) ?? glyphs.queued, x: x, y: y, style: theme[role])
-            x += buffer.write(" " + TextTruncation.fit(row.action?.rawValue ?? "", toWidth: wordWidth), x: x, y: y,
+            let mark = row.downgrade ? glyphs.downgrade : row.action.map(glyphs.mark(for:)) ?? glyphs.queued
+            x += buffer.set(mark, x: x, y: y, style: theme[role])
+            x += buffer.write(" " + TextTruncation.fit(row.word, toWidth: wordWidth), x: x, y: y,
                               style: theme[role], maxWidth: inner.maxX - x)
             let marker = row.essential ? " essential" : ""
             let textWidth = max(0, inner.maxX - x - DisplayWidth.of(marker))

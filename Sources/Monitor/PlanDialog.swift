@@ -13,6 +13,11 @@ struct PlanDialog {
         /// `perl-base 5.36.0-7 → 5.36.0-7+deb12u2`, `systemd-timesyncd 252.30`.
         var text: String
         var essential: Bool
+        /// An upgrade of an undo: the version goes back (said "downgrade").
+        var downgrade = false
+
+        /// The row's word: the action's, `downgrade` for an undo's version going back.
+        var word: String { downgrade ? "downgrade" : action?.rawValue ?? "" }
     }
 
     /// The widest the box gets.
@@ -41,7 +46,8 @@ struct PlanDialog {
         let order: [PackageChange.Action?] = [.remove, .purge, .upgrade, .reinstall, .install, nil]
         rows = updates.map { update in
             guard let change = update.package else { return Row(action: nil, text: sanitizer.sanitize(update.title), essential: false) }
-            return Row(action: change.action, text: sanitizer.sanitize(Self.text(of: change)), essential: change.essential)
+            return Row(action: change.action, text: sanitizer.sanitize(Self.text(of: change)), essential: change.essential,
+                       downgrade: downgrades && change.action == .upgrade)
         }.enumerated().sorted { left, right in
             let leftRank = order.firstIndex(of: left.element.action) ?? order.count
             let rightRank = order.firstIndex(of: right.element.action) ?? order.count

@@ -71,6 +71,30 @@ struct MonitorPlanDialogTests {
         #expect(buffer.style(atX: box.x + 1, y: upgradeY) == Themes.default[.running])
     }
 
+    @Test("An undo's plan says downgrade for every version going back, with its own mark, in Unicode and ASCII")
+    func undoPlanSaysDowngrade() throws {
+        let changes = [
+            PackageChange(package: "perl-base", action: .upgrade, oldVersion: "5.36.0-7+deb12u4", newVersion: "5.36.0-7+deb12u3", essential: true),
+            PackageChange(package: "libssl3", action: .upgrade, oldVersion: "3.0.22-1~deb12u2", newVersion: "3.0.20-1~deb12u2"),
+            PackageChange(package: "lab-extra", action: .remove, oldVersion: "1.0"),
+        ]
+        for glyphs in [MonitorGlyphs.unicode, .ascii] {
+            var scenario = Scenario(width: 80, height: 24, glyphs: glyphs)
+            let updates = changes.map { Update(id: $0.package, title: $0.title, package: $0) }
+            scenario.send(.jobQueued(JobDescriptor(
+                id: 1, name: "apt undo 5 · 2 to downgrade, 1 to remove", operation: .uninstall, updates: updates, stopOnFailure: false,
+                awaitsConfirmation: true, runByDriver: true, undoOf: 5)))
+            let lines = dialogLines(scenario)
+            let down = glyphs.downgrade
+            #expect(lines.contains { $0.hasPrefix("\(down) downgrade libssl3 3.0.22-1~deb12u2 ") && $0.contains(" 3.0.20-1~deb12u2") },
+                    "\(lines)")
+            #expect(lines.contains { $0.hasPrefix("\(down) downgrade perl-base") && $0.contains("essential") }, "\(lines)")
+            #expect(lines.contains { $0.contains("remove") && $0.contains("lab-extra") }, "\(lines)")
+            #expect(!lines.contains { $0.contains("upgrade ") && !$0.contains("downgrade") }, "no version going back reads upgrade: \(lines)")
+            #expect(dialogText(scenario).contains("downgrades an Essential package: perl-base"))
+        }
+    }
+
     @Test("68 packages at 80×24 and 40×12: the counts whole; the keys scroll to the last package; y still answers", arguments: [(80, 24), (40, 12)])
     func longPlanScrolls(width: Int, height: Int) throws {
         var scenario = scenario(width: width, height: height, name: Self.lampName, changes: Self.lamp)
