@@ -31,7 +31,8 @@ extension MonitorRenderer {
         let inner = BoxFrame(title: title, borderStyle: theme[.focus], titleStyle: theme[.title], glyphs: glyphs.box,
             fillStyle: theme[.text]).render(into: &buffer, area: layout.body)
         guard inner.height >= 3 else { return }
-        drawHistoryHint(view, into: &buffer, area: inner.row(inner.height - 1), state: state, theme: theme)
+        drawHistoryHint(view, keys: "\(glyphs.upDown) PgUp PgDn scroll  Tab job runs  / filter  Esc h q close", into: &buffer,
+                        area: inner.row(inner.height - 1), state: state, theme: theme)
         let columns = HistoryColumns(width: inner.width)
         switch view.content {
         case .loading:
@@ -54,7 +55,9 @@ extension MonitorRenderer {
         }
     }
 
-    private static func drawHistoryHint(_ view: HistoryView, into buffer: inout Buffer, area: Rect, state: MonitorState, theme: Theme) {
+    /// The history view's last line, for either list: the filter being typed, or the list's
+    /// `keys` after the filter in force.
+    static func drawHistoryHint(_ view: HistoryView, keys: String, into buffer: inout Buffer, area: Rect, state: MonitorState, theme: Theme) {
         let sanitizer = state.glyphs.sanitizer
         let text: String
         if view.isEditingFilter {
@@ -62,7 +65,7 @@ extension MonitorRenderer {
             text = "/ " + sanitizer.sanitize(view.filterText) + cursor + "   Enter keeps, Esc clears"
         } else {
             let filter = view.filterText.isEmpty ? "" : "filter: " + sanitizer.sanitize(view.filterText) + state.glyphs.separator
-            text = filter + "\(state.glyphs.upDown) PgUp PgDn scroll  Tab job runs  / filter  Esc h q close"
+            text = filter + keys
         }
         TextLine(text, style: view.isEditingFilter ? theme[.status] : theme[.dim], ellipsis: state.glyphs.box.ellipsis)
             .render(into: &buffer, area: area)

@@ -28,7 +28,8 @@ extension MonitorRenderer {
         let inner = BoxFrame(title: title, borderStyle: theme[.focus], titleStyle: theme[.title], glyphs: glyphs.box,
             fillStyle: theme[.text]).render(into: &buffer, area: layout.body)
         guard inner.height >= 4 else { return }
-        drawJobRunsHint(view, into: &buffer, area: inner.row(inner.height - 1), state: state, theme: theme)
+        drawHistoryHint(view, keys: "\(glyphs.upDown) select  u undo  Tab updates  / filter  Esc h q close", into: &buffer,
+                        area: inner.row(inner.height - 1), state: state, theme: theme)
         let columns = JobRunColumns(width: inner.width)
         switch view.runs {
         case .loading:
@@ -55,20 +56,6 @@ extension MonitorRenderer {
             TextLine(sanitizer.sanitize(detail), style: theme[selected.undoable ? .text : .dim], ellipsis: glyphs.box.ellipsis)
                 .render(into: &buffer, area: inner.row(inner.height - 2))
         }
-    }
-
-    private static func drawJobRunsHint(_ view: HistoryView, into buffer: inout Buffer, area: Rect, state: MonitorState, theme: Theme) {
-        let sanitizer = state.glyphs.sanitizer
-        let text: String
-        if view.isEditingFilter {
-            let cursor = state.glyphs.box == .ascii ? "_" : "▏"
-            text = "/ " + sanitizer.sanitize(view.filterText) + cursor + "   Enter keeps, Esc clears"
-        } else {
-            let filter = view.filterText.isEmpty ? "" : "filter: " + sanitizer.sanitize(view.filterText) + state.glyphs.separator
-            text = filter + "\(state.glyphs.upDown) select  u undo  Tab updates  / filter  Esc h q close"
-        }
-        TextLine(text, style: view.isEditingFilter ? theme[.status] : theme[.dim], ellipsis: state.glyphs.box.ellipsis)
-            .render(into: &buffer, area: area)
     }
 
     private static func drawJobRun(

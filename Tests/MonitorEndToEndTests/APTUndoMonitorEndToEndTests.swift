@@ -31,14 +31,14 @@ struct APTUndoMonitorEndToEndTests {
         #expect(try apt.states().mapValues(\.version) == ["lab-base": "2.0", "lab-app": "2.0"])
     }
 
-    /// Selects run 1 in the open monitor's runs list, undoes it with `u` and `y`, and waits for
-    /// dpkg to have 1.0 back.
-    private static func undoRunOne(_ tmux: TmuxSession, apt: APTTestRoot) async throws {
+    /// Selects run 1 in the open monitor's runs list (run 2, newest, is `secondRun`), undoes it
+    /// with `u` and `y`, and waits for dpkg to have 1.0 back.
+    private static func undoRunOne(_ tmux: TmuxSession, apt: APTTestRoot, secondRun: String) async throws {
         tmux.send("h")
         await tmux.waitForScreen("the history view") { $0.contains("Tab job runs") }
         tmux.send("Tab")
         let runs = try #require(await tmux.waitForScreen("the runs") { $0.contains("job runs · 2 runs") })
-        #expect(runs.contains("apt upgrade") && runs.contains("apt install lab-extra"), "\(runs)")
+        #expect(runs.contains("apt upgrade") && runs.contains(secondRun), "\(runs)")
         tmux.send("Down")
         await tmux.waitForScreen("run 1 selected, its packages under the list") { $0.contains("lab-app 1.0 → 2.0") }
         tmux.send("u")
@@ -80,7 +80,7 @@ struct APTUndoMonitorEndToEndTests {
         await tmux.waitForScreen("the plan's question") { $0.contains("Start apt install lab-extra") }
         tmux.send("y")
         await tmux.waitForScreen("lab-extra installed") { $0.contains("succeeded") && $0.contains("0 running") }
-        try await Self.undoRunOne(tmux, apt: apt)
+        try await Self.undoRunOne(tmux, apt: apt, secondRun: "apt install lab-extra")
         tmux.send("q")
         #expect(await EndToEndFolder.eventually { folder.read("rc") != nil })
         #expect(folder.read("rc") == "0\n", "\(tmux.capture())")
@@ -117,17 +117,8 @@ struct APTUndoMonitorEndToEndTests {
             "'\(binary)' attach --socket '\(socket)'; echo $? > '\(folder.path("rc"))'; sleep 60")
         defer { tmux.close() }
         await tmux.waitForScreen("the attached monitor") { $0.contains("installtop") && $0.contains("help") }
-        tmux.send("h")
-        await tmux.waitForScreen("the history view") { $0.contains("Tab job runs") }
-        tmux.send("Tab")
-        let runs = try #require(await tmux.waitForScreen("the runs, from the engine") { $0.contains("job runs · 2 runs") })
-        #expect(runs.contains("apt upgrade") && runs.contains("apt remove lab-extra"), "\(runs)")
-        tmux.send("Down", "u")
-        let question = try #require(await tmux.waitForScreen("the undo's plan dialog") { $0.contains("Start apt undo 1") })
-        #expect(question.contains("lab-app 2.0 → 1.0"), "\(question)")
-        tmux.send("y")
-        #expect(await EndToEndFolder.eventually { (try? apt.states().mapValues(\.version))?["lab-app"] == "1.0" }, "\(tmux.capture())")
-        await tmux.waitForScreen("the undo's job ended") { $0.contains("0 running") }
+        // The runs come from the engine (its `runs` command), the plan from its `undo`.
+        try await Self.undoRunOne(tmux, apt: apt, secondRun: "apt remove lab-extra")
         tmux.send("d")
         #expect(await EndToEndFolder.eventually { folder.read("rc") != nil })
         #expect(folder.read("rc") == "0\n")
