@@ -17,7 +17,10 @@ struct SubmitCommand: ParsableCommand {
             The manifest is read and checked here, like `installtop validate`; the engine gets \
             the jobs in full (commands, working directories, environments), so it never reads \
             the file. Children get the engine's environment plus the manifest's `env`. \
-            Exit status: 0 queued, 1 the engine refused or could not be reached, 2 invalid manifest.
+            With --host or --hosts the same jobs go to every selected host's engine over ssh (at most \
+            \(StatusCommand.hostsAtOnce) at a time): commands, paths and apt roots are then the host's; each \
+            line starts with its host's name. Exit status: 0 queued (on every host), 1 the engine refused or \
+            could not be reached (on some host: its line says why), 2 invalid manifest or usage.
             """
     )
 
@@ -25,6 +28,8 @@ struct SubmitCommand: ParsableCommand {
     var file: String
 
     @OptionGroup var socket: SocketOption
+
+    @OptionGroup var hosts: HostsOptions
 
     @Option(help: ArgumentHelp("Seconds between SIGTERM and SIGKILL when these jobs are aborted (overrides the manifest).", valueName: "seconds"))
     var abortGrace: Double?
@@ -50,24 +55,54 @@ struct SubmitCommand: ParsableCommand {
                 },
                 stopOnFailure: job.stopOnFailure, kind: job.kind)
         }
-        let reply = try DaemonRequest.perform(.submit(jobs), socket: socket, timeout: DaemonRequest.replyTimeout)
-        let ids = (reply.fields["jobs"]?.arrayValue ?? []).compactMap(\.intValue)
+        guard hosts.isRemote else {
+            let reply = try DaemonRequest.perform(.submit(jobs), socket: socket, timeout: DaemonRequest.replyTimeout)
+            print(ids: (reply.fields["jobs"]?.arrayValue ?? []).compactMap(\.intValue), of: jobs, prefix: "")
+            return
+        }
+        try hosts.checkNoSocket(socket)
+        let commands = try hosts.sshCommands()
+        let replies = BoundedWorkers.map(commands, width: StatusCommand.hostsAtOnce) { command -> Result<[Int], DaemonError> in
+            do throws(DaemonError) {
+                let client = try EngineClient(ssh: command)
+                defer { client.close() }
+                let reply = try client.request(.submit(jobs), timeout: DaemonRequest.replyTimeout)
+                return .success((reply.fields["jobs"]?.arrayValue ?? []).compactMap(\.intValue))
+            } catch {
+                return .failure(error)
+            }
+        }
+        var allQueued = true
+        for (command, reply) in zip(commands, replies) {
+            switch reply {
+            case .success(let ids):
+                print(ids: ids, of: jobs, prefix: command.host + ": ")
+            case .failure(let error):
+                allQueued = false
+                StandardOutput.stderr.line("installtop: " + EngineTarget.host(command).describe(error))
+            }
+        }
+        if !allQueued { throw ExitCode(1) }
+    }
+
+    /// The queued jobs, a line each (`prefix` first), or the one JSON document.
+    private func print(ids: [Int], of jobs: [JobSubmission], prefix: String) {
         if json {
-            StandardOutput.stdout.line(#"{"jobs":["# + ids.map(String.init).joined(separator: ",") + "]}")
-        } else {
-            let sanitizer = TextEnvironment.sanitizer
-            for job in jobs {
-                guard let kind = job.kind, kind.kind.declaresJobs else { continue }
-                StandardOutput.stdout.line(kind.queuedLine(name: sanitizer.sanitize(job.name), job: nil))
+            StandardOutput.stdout.line(prefix + #"{"jobs":["# + ids.map(String.init).joined(separator: ",") + "]}")
+            return
+        }
+        let sanitizer = TextEnvironment.sanitizer
+        for job in jobs {
+            guard let kind = job.kind, kind.kind.declaresJobs else { continue }
+            StandardOutput.stdout.line(prefix + kind.queuedLine(name: sanitizer.sanitize(job.name), job: nil))
+        }
+        for (id, job) in zip(ids, jobs.filter { $0.kind?.kind.declaresJobs != true }) {
+            let count = job.updates.count
+            if let kind = job.kind {
+                StandardOutput.stdout.line(prefix + kind.queuedLine(name: sanitizer.sanitize(job.name), job: id))
+                continue
             }
-            for (id, job) in zip(ids, jobs.filter { $0.kind?.kind.declaresJobs != true }) {
-                let count = job.updates.count
-                if let kind = job.kind {
-                    StandardOutput.stdout.line(kind.queuedLine(name: sanitizer.sanitize(job.name), job: id))
-                    continue
-                }
-                StandardOutput.stdout.line("job \(id) queued: \(sanitizer.sanitize(job.name)) (\(job.operation.name), \(count) update\(count == 1 ? "" : "s"))")
-            }
+            StandardOutput.stdout.line(prefix + "job \(id) queued: \(sanitizer.sanitize(job.name)) (\(job.operation.name), \(count) update\(count == 1 ? "" : "s"))")
         }
     }
 }

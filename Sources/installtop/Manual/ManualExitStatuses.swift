@@ -70,7 +70,7 @@ enum ManualExitStatuses {
                 (ExitStatus.failed.rawValue, "no engine answered at the socket; with --host or --hosts, some host was unreachable (its section says why)"),
                 (ExitStatus.invalidUsage.rawValue, "invalid usage (an inventory that cannot be read, a --limit that matches no host), or no socket given where there is no default one"),
             ]
-        case "abort", "cleanup":
+        case "abort", "cleanup", "confirm":
             return engine
         case "bridge":
             return [

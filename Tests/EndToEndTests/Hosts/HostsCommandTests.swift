@@ -127,6 +127,28 @@ struct HostsCommandTests {
         #expect(try await engines.a.statusJobs().isEmpty)
     }
 
+    @Test("submit --host a --host b --host down queues the manifest's job on a and b (lines prefixed), down fails with ssh's words, exit 1; confirm --host's refusals name the host")
+    func submitAndConfirmOnHosts() async throws {
+        let engines = try await TwoEngines()
+        defer { engines.remove() }
+        let manifest = try engines.a.manifest("second.yaml", job: "Second job", update: "sleep", script: try engines.a.folder.script("sleep2.sh", "exec sleep 900"))
+        let submitted = try await engines.run(["submit", manifest, "--host", "a", "--host", "b", "--host", "down"])
+        #expect(submitted.status == 1, "\(submitted.stdout)\(submitted.stderr)")
+        #expect(submitted.stdout == "a: job 2 queued: Second job (install, 1 update)\nb: job 2 queued: Second job (install, 1 update)\n",
+                "\(submitted.stdout)")
+        #expect(submitted.stderr == "installtop: down: ssh: connect to host down port 22: Connection refused\n", "\(submitted.stderr)")
+        #expect(try await engines.a.statusJob(2)?["name"] as? String == "Second job")
+        #expect(try await engines.b.statusJob(2)?["name"] as? String == "Second job")
+
+        let json = try await engines.run(["submit", manifest, "--json", "--host", "b"])
+        #expect(json.status == 0 && json.stdout == "b: {\"jobs\":[3]}\n", "\(json.stdout)\(json.stderr)")
+
+        let decline = try await engines.run(["confirm", "2", "--decline", "--host", "a"])
+        #expect(decline.status == 1 && decline.stderr.hasPrefix("installtop: a: "), "a job that awaits no yes: \(decline.stderr)")
+        let unknown = try await engines.run(["confirm", "9", "--host", "b"])
+        #expect(unknown.status == 1 && unknown.stderr.hasPrefix("installtop: b: ") && unknown.stderr.contains("9"), "\(unknown.stderr)")
+    }
+
     @Test("--socket beside --host, and ssh options without a host, are usage errors")
     func usage() async throws {
         let folder = try TestFolder()
