@@ -1,0 +1,176 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Glibc
+import InstallDrivers
+import InstallEngine
+import InstallHistory
+import RestartScan
+
+/// Keeping for undo in an apt run installtop only observes (`installtop hooks install
+/// --keep-for-undo`, rule 37): unattended-upgrades at night, apt by hand. `begin`, from apt's
+/// `Pre-Install-Pkgs` hook before dpkg's first run, reserves an observed job run marked
+/// `keptForUndo`, keeps the versions the plan replaces in `undo/RUN/` as installtop's own jobs
+/// do (`APTVersionKeeper`) and leaves the plan beside them; `end`, from `Post-Invoke` after
+/// dpkg's last run, records each package's result as dpkg's database shows it and ends the run.
+/// The run is then undone with `installtop apt undo RUN` like one installtop ran.
+///
+/// The apt run is named by its process (pid and start time, read from `/proc`): the nearest
+/// process above the hook that is no shell, the same for both hooks. An apt run started by
+/// installtop itself is left alone: installtop keeps and records its own jobs (and keeps
+/// nothing with `--no-history`, on purpose).
+///
+/// Nothing here may fail apt's run: every failure is a line on stderr (apt shows it, and
+/// unattended-upgrades logs it), and the hook lines end in `|| cat >/dev/null` / `|| true`.
+struct ObservedUndoKeeping {
+    let store: HistoryStore
+    /// apt's configuration (`APT_CONFIG`, which apt's hooks inherit); `nil` for the system's.
+    let aptConfig: String?
+
+    /// The file `begin` leaves in the run's folder for `end`.
+    static let pendingName = ".observed-transaction"
+
+    /// The apt run the hook belongs to: pid, start time and `comm`, and its parent's `comm`.
+    struct Transaction: Hashable {
+        var pid: Int32
+        var startTicks: UInt64
+        var program: String
+        var parentProgram: String
+
+        /// `PID STARTTICKS`, the pending file's first line.
+        var key: String { "\(pid) \(startTicks)" }
+
+        /// Whether installtop itself runs this apt (it keeps and records its own jobs).
+        var isInstalltops: Bool { parentProgram == "installtop" }
+
+        /// Programs that run transactions (as `installtop-relay` knows them): apt runs its hooks
+        /// in a forked copy of itself, and unattended-upgrade runs apt in its own process.
+        static let frontEnds: Set<String> = ["apt", "apt-get", "aptitude", "aptitude-curses", "unattended-upgr", "packagekitd", "synaptic"]
+
+        /// Walks up from this process's parent past the shells apt runs hooks in, then through
+        /// the front ends above (apt's forked copy, apt, unattended-upgrade): the topmost one,
+        /// the same for both hooks of one apt run. The first process that is no shell and no
+        /// known front end (a program using python-apt) is the transaction's when it comes first.
+        static func current() -> Transaction? {
+            let proc = ProcFS()
+            var pid = getppid()
+            var found: ProcessStat?
+            while pid > 1, let stat = proc.stat(of: pid) {
+                if found == nil, ["sh", "dash", "bash"].contains(stat.command) {
+                    pid = stat.parent
+                    continue
+                }
+                if found != nil, !frontEnds.contains(stat.command) { break }
+                found = stat
+                if !frontEnds.contains(stat.command) { break }
+                pid = stat.parent
+            }
+            guard let found else { return nil }
+            return Transaction(pid: found.pid, startTicks: found.startTicks, program: found.command,
+                               parentProgram: proc.stat(of: found.parent)?.command ?? "")
+        }
+    }
+
+    /// Before dpkg: keeps what `hookInput` (apt's version 3 hook input) replaces and records
+    /// the run. Returns the lines to say on stderr.
+    func begin(hookInput: String, transaction: Transaction?) -> [String] {
+        guard let transaction else { return ["installtop: nothing kept for undo: the apt run above this hook cannot be found in /proc"] }
+        guard !transaction.isInstalltops else { return [] }
+        let lines = hookInput.split(separator: "\n").map(String.init)
+        let plan = ObservedPlan(lines: lines)
+        guard !plan.changes.isEmpty else { return [] }
+        let environment: APTEnvironment
+        do {
+            environment = try APTEnvironment.resolve(aptConfig: aptConfig)
+        } catch {
+            return ["installtop: nothing kept for undo: \(error.message)"]
+        }
+        let name = Self.jobName(plan: plan, transaction: transaction)
+        let operation: UpdateOperation = plan.changes.allSatisfy(\.isRemoval) ? .uninstall : .install
+        let run: Int64
+        do {
+            run = try store.reserveJobRun(kind: "apt", name: name, operation: operation, startedAt: Date(), observed: true, keptForUndo: true)
+        } catch {
+            return ["installtop: nothing kept for undo: the history cannot record a run: \(error)"]
+        }
+        let folder = store.undoFolder + "/\(run)"
+        let kept = APTVersionKeeper(environment: environment).keep(plan.changes, into: folder)
+        var said: [String] = []
+        do {
+            try store.recordKept(kept.map { HistoryVersionKeeper.record($0, run: run) })
+        } catch {
+            said.append("installtop: run \(run): the kept versions cannot be recorded: \(error)")
+        }
+        said += kept.compactMap(\.failureNote)
+        let pending = ([transaction.key, name] + lines.filter { $0.split(separator: " ").count == 9 }).joined(separator: "\n") + "\n"
+        do {
+            try APTVersionKeeper.makePrivateFolder(folder)
+            try pending.write(toFile: folder + "/" + Self.pendingName, atomically: true, encoding: .utf8)
+        } catch {
+            said.append("installtop: run \(run): its end cannot be recorded (\(error.localizedDescription)): it will not be undoable")
+        }
+        let keptCount = kept.filter { if case .kept = $0.outcome { true } else { false } }.count
+        said.append("installtop: run \(run): \(keptCount) of \(kept.count) replaced versions kept for undo (installtop apt undo \(run))")
+        return said
+    }
+
+    /// After dpkg: records the result of each package of every run `begin` reserved for this
+    /// apt run, as dpkg's database shows it, and ends the run. Returns the lines to say.
+    func end(transaction: Transaction?) -> [String] {
+        guard let transaction, !transaction.isInstalltops else { return [] }
+        let runs = (try? FileManager.default.contentsOfDirectory(atPath: store.undoFolder)) ?? []
+        var said: [String] = []
+        for folder in runs {
+            guard let run = Int64(folder) else { continue }
+            let pendingPath = store.undoFolder + "/\(folder)/" + Self.pendingName
+            guard let text = try? String(contentsOfFile: pendingPath, encoding: .utf8) else { continue }
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            guard lines.count >= 2, lines[0] == transaction.key else { continue }
+            let name = lines[1]
+            let plan = ObservedPlan(lines: Array(lines.dropFirst(2)))
+            let started = (try? FileManager.default.attributesOfItem(atPath: pendingPath)[.modificationDate]) as? Date
+            let environment = try? APTEnvironment.resolve(aptConfig: aptConfig)
+            let states = environment.map { APTPackageState.query(administrativeDirectory: $0.administrativeDirectory) } ?? [:]
+            let now = Date()
+            // Named as an engine that watched the same run names it: its twin is then known (rule 37).
+            let initiator = ObservedInitiator(pid: transaction.pid, startTicks: transaction.startTicks, program: transaction.program,
+                                              commandLine: [], uid: getuid(), user: "", terminal: "",
+                                              administrativeDirectory: environment?.administrativeDirectory)
+            let rows = plan.changes.map { change in
+                let state = states[change.package] ?? .notInstalled
+                return HistoryEntry(operation: change.isRemoval ? .uninstall : .install,
+                                    resultCode: state.satisfies(change) ? .succeeded : .failed,
+                                    reason: state.satisfies(change) ? nil : "dpkg has it \(state.description) after the run",
+                                    startedAt: started, endedAt: now, updateID: change.package, title: change.title,
+                                    packageAction: change.action, oldVersion: change.oldVersion, newVersion: change.newVersion,
+                                    jobName: name, observedBy: initiator, jobRun: run)
+            }
+            let result: OperationResultCode = rows.allSatisfy { $0.resultCode == .succeeded } ? .succeeded : .failed
+            do {
+                try store.recordSettledRows(rows)
+                try store.finishJobRun(run, name: name, resultCode: result, endedAt: now)
+                try? FileManager.default.removeItem(atPath: pendingPath)
+            } catch {
+                said.append("installtop: run \(run): its end cannot be recorded: \(error)")
+            }
+        }
+        do {
+            try UndoPruning().prune(store)
+        } catch {
+            said.append("installtop: kept versions not pruned: \(error)")
+        }
+        return said
+    }
+
+    /// `apt-get upgrade — observed, kept for undo`: apt's command line when it gave one, else
+    /// the program (unattended-upgrade runs apt through python-apt, without one).
+    static func jobName(plan: ObservedPlan, transaction: Transaction) -> String {
+        let program = transaction.program == "unattended-upgr" ? "unattended-upgrade" : transaction.program
+        var words = plan.commandLine.split(separator: " ").map(String.init)
+        if let first = words.first, let last = first.split(separator: "/").last { words[0] = String(last) }
+        let command = words.isEmpty ? program : words.joined(separator: " ")
+        return command + " (observed, kept for undo)"
+    }
+}
