@@ -85,6 +85,27 @@ struct APTEnvironmentTests {
         #expect(environment.root == "/srv/root/", "--instdir also names the root; `Dpkg::` spelling too")
         #expect(environment.rebootPackagesPath == "/srv/root/run/reboot-required.pkgs", "no doubled slash")
         #expect(environment.dpkg == "/opt/dpkg")
+        #expect(environment.extendedStates == "/srv/root/var/lib/apt/extended_states", "apt's marks, beside its state")
+    }
+
+    @Test("apt's marks read from extended_states: only Auto-Installed: 1 counts")
+    func extendedStates() {
+        let text = """
+            Package: lab-base
+            Architecture: all
+            Auto-Installed: 1
+
+            Package: lab-app
+            Architecture: amd64
+            Auto-Installed: 0
+
+            Package: lab-lib
+            Architecture: amd64
+            Auto-Installed: 1
+
+            """
+        #expect(APTAutoMarks.automatic(inExtendedStates: text) == ["lab-base", "lab-lib"])
+        #expect(APTEnvironment.parse(dump: "", aptConfig: nil).extendedStates == "/var/lib/apt/extended_states")
     }
 
     @Test("path(inRoot:) joins without doubling the slash")
