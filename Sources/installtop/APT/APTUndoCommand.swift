@@ -64,7 +64,14 @@ struct APTUndoCommand: ParsableCommand {
     /// it (rule 36). A cached original needs nothing: dpkg recorded its own hashes. A failure is
     /// a warning: the packages are back, only dpkg's view of the edits is not.
     private func restoreConffileRecords(_ putBack: [KeptVersionRecord], in environment: APTEnvironment) {
-        let restorations = putBack.filter { $0.source == APTKeptVersion.Source.rebuilt.rawValue && !$0.conffiles.isEmpty }.map {
+        let rebuilt = putBack.filter { $0.source == APTKeptVersion.Source.rebuilt.rawValue && !$0.conffiles.isEmpty }
+        guard !rebuilt.isEmpty else { return }
+        // Only what the undo did put back: a declined or failed undo leaves nothing to write,
+        // and then dpkg's locks are not even asked for.
+        let installed = APTPackageState.query(administrativeDirectory: environment.administrativeDirectory)
+        let restorations = rebuilt.filter { kept in
+            installed[kept.package].map { $0.status == "ii" && $0.version == kept.version } ?? false
+        }.map {
             DpkgConffileRecord.Restoration(package: $0.package, version: $0.version, architecture: $0.architecture, hashes: $0.conffiles)
         }
         do {
