@@ -96,6 +96,17 @@ struct HookFiles {
         return (String(relay), String(socket))
     }
 
+    /// The history the keeping hooks of an installed `apt.conf.d` file record into (its
+    /// `hooks keep begin` line); `nil` when it has none (no `--keep-for-undo`).
+    static func keepingHistory(inAptText text: String) -> String? {
+        guard let line = text.split(separator: "\n").first(where: { $0.contains(" hooks keep begin --history-db ") }),
+              let start = line.range(of: " --history-db ")?.upperBound,
+              let end = line.range(of: " || cat", range: start..<line.endIndex)?.lowerBound else { return nil }
+        var database = line[start..<end]
+        if database.hasPrefix("'"), database.hasSuffix("'"), database.count >= 2 { database = database.dropFirst().dropLast() }
+        return String(database)
+    }
+
     /// The value `apt-config shell NAME KEY` printed (`NAME='value'`).
     static func shellValue(_ output: String, name: String) -> String? {
         for line in output.split(separator: "\n") where line.hasPrefix(name + "=") {

@@ -46,6 +46,8 @@ struct KeepForUndoTests {
         try await Self.prepared(apt, in: folder, hooks: ["--keep-for-undo", "--history-db", database])
         let text = try String(contentsOfFile: Self.hookFile(apt), encoding: .utf8)
         #expect(text.contains(" hooks keep begin --history-db '\(database)' || cat >/dev/null\";"), "\(text)")
+        let status = try await installtop(["hooks", "status", "--apt-config", apt.configuration, "--socket", folder.file("engine.sock")], in: folder)
+        #expect(status.stdout.contains("undo:      every apt run keeps what it replaces, recorded in \(database)\n"), "\(status.stdout)")
 
         let upgrade = try apt.aptGet(["upgrade", "-y"])
         #expect(upgrade.status == 0, "\(upgrade.stdout)\n\(upgrade.stderr)")
@@ -97,6 +99,8 @@ struct KeepForUndoTests {
         try await Self.prepared(apt, in: folder, hooks: [])
         let text = try String(contentsOfFile: Self.hookFile(apt), encoding: .utf8)
         #expect(!text.contains("keep"), "\(text)")
+        let status = try await installtop(["hooks", "status", "--apt-config", apt.configuration, "--socket", folder.file("engine.sock")], in: folder)
+        #expect(status.stdout.contains("undo:      nothing kept for observed apt runs"), "\(status.stdout)")
         let upgrade = try TestCommand.run(["/usr/bin/apt-get", "upgrade", "-y"],
                                           environment: apt.environment.merging(["HOME": home, "XDG_STATE_HOME": home + "/state"]) { _, new in new })
         #expect(upgrade.status == 0, "\(upgrade.stdout)\n\(upgrade.stderr)")
