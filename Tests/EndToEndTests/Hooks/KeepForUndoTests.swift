@@ -9,13 +9,24 @@ import Testing
 /// listens (the relay drops its lines). The host's packages are never touched (fingerprinted).
 @Suite("installtop hooks install --keep-for-undo", .serialized)
 struct KeepForUndoTests {
-    private static func lab(_ version: String) -> [TestPackage] {
-        [
-            TestPackage(name: "lab-base", version: version, files: ["/usr/share/lab-base/data": "base \(version)\n"]),
-            TestPackage(name: "lab-app", version: version, depends: "lab-base (= \(version))",
+    /// lab-base, lab-app (exact-version dependency, a conffile) and lab-tool at `version`. With
+    /// `undoFolder`, each 2.0 preinst fails unless its 1.0 was kept there already: proof that
+    /// the hook kept it before dpkg touched the package.
+    private static func lab(_ version: String, undoFolder: String? = nil) -> [TestPackage] {
+        func preinst(_ name: String) -> String? {
+            guard version != "1.0", let undoFolder else { return nil }
+            return """
+                if [ "$1" = upgrade ] && [ "$2" = 1.0 ]; then
+                  ls \(undoFolder)/*/\(name)_1.0_all.deb >/dev/null 2>&1 || { echo "\(name) 1.0 was not kept before its upgrade" >&2; exit 1; }
+                fi
+                """
+        }
+        return [
+            TestPackage(name: "lab-base", version: version, preinst: preinst("lab-base"), files: ["/usr/share/lab-base/data": "base \(version)\n"]),
+            TestPackage(name: "lab-app", version: version, depends: "lab-base (= \(version))", preinst: preinst("lab-app"),
                         files: ["/etc/lab-app.conf": "setting = \(version)\n", "/usr/bin/lab-app": "#!/bin/sh\necho \(version)\n"],
                         conffiles: ["/etc/lab-app.conf"]),
-            TestPackage(name: "lab-tool", version: version, files: ["/usr/share/lab-tool/data": "tool \(version)\n"]),
+            TestPackage(name: "lab-tool", version: version, preinst: preinst("lab-tool"), files: ["/usr/share/lab-tool/data": "tool \(version)\n"]),
         ]
     }
 
@@ -23,7 +34,7 @@ struct KeepForUndoTests {
 
     /// The lab at 1.0 (the conffile edited, apt's cache clean) and the hooks installed with
     /// `extra` options; 2.0 published.
-    private static func prepared(_ apt: APTTestRoot, in folder: TestFolder, hooks extra: [String]) async throws {
+    private static func prepared(_ apt: APTTestRoot, in folder: TestFolder, hooks extra: [String], undoFolder: String? = nil) async throws {
         try apt.publish(lab("1.0"))
         try apt.aptGet(["install", "-y", "lab-app", "lab-tool"], check: true)
         try "setting = mine\n".write(toFile: apt.root + "/etc/lab-app.conf", atomically: true, encoding: .utf8)
@@ -32,10 +43,10 @@ struct KeepForUndoTests {
                                          in: folder)
         #expect(hooks.status == 0, "\(hooks.stdout) \(hooks.stderr)")
         #expect(!FileManager.default.fileExists(atPath: "/etc/apt/apt.conf.d/99installtop-observe"), "the host's apt is untouched")
-        try apt.publish(lab("2.0"))
+        try apt.publish(lab("2.0", undoFolder: undoFolder))
     }
 
-    @Test("A raw apt-get upgrade observed with --keep-for-undo: 1.0 kept before dpkg, recorded as an undoable run, undone by installtop apt undo")
+    @Test("A raw apt-get upgrade observed with --keep-for-undo: 1.0 kept before dpkg (2.0's preinst checks), recorded as an undoable run, undone by installtop apt undo")
     func observedUpgradeUndone() async throws {
         let host = HostPackageFingerprint()
         let apt = try APTTestRoot()
@@ -43,7 +54,7 @@ struct KeepForUndoTests {
         let folder = try TestFolder()
         defer { folder.remove() }
         let database = folder.file("state/history.sqlite3")
-        try await Self.prepared(apt, in: folder, hooks: ["--keep-for-undo", "--history-db", database])
+        try await Self.prepared(apt, in: folder, hooks: ["--keep-for-undo", "--history-db", database], undoFolder: folder.file("state/undo"))
         let text = try String(contentsOfFile: Self.hookFile(apt), encoding: .utf8)
         #expect(text.contains(" hooks keep begin --history-db '\(database)' || cat >/dev/null\";"), "\(text)")
         let status = try await installtop(["hooks", "status", "--apt-config", apt.configuration, "--socket", folder.file("engine.sock")], in: folder)
