@@ -34,7 +34,7 @@ struct HooksKeepCommand: ParsableCommand {
             return
         }
         let keeping = ObservedUndoKeeping(store: store, aptConfig: ProcessInfo.processInfo.environment["APT_CONFIG"])
-        let transaction = ObservedUndoKeeping.Transaction.current()
+        let transaction = ObservedAPTRun.current()
         let said = moment == .begin ? keeping.begin(hookInput: input, transaction: transaction) : keeping.end(transaction: transaction)
         for line in said { StandardOutput.stderr.line(line) }
     }

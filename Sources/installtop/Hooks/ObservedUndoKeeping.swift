@@ -7,7 +7,6 @@ import Glibc
 import InstallDrivers
 import InstallEngine
 import InstallHistory
-import RestartScan
 
 /// Keeping for undo in an apt run installtop only observes (`installtop hooks install
 /// --keep-for-undo`, rule 37): unattended-upgrades at night, apt by hand. `begin`, from apt's
@@ -32,50 +31,9 @@ struct ObservedUndoKeeping {
     /// The file `begin` leaves in the run's folder for `end`.
     static let pendingName = ".observed-transaction"
 
-    /// The apt run the hook belongs to: pid, start time and `comm`, and its parent's `comm`.
-    struct Transaction: Hashable {
-        var pid: Int32
-        var startTicks: UInt64
-        var program: String
-        var parentProgram: String
-
-        /// `PID STARTTICKS`, the pending file's first line.
-        var key: String { "\(pid) \(startTicks)" }
-
-        /// Whether installtop itself runs this apt (it keeps and records its own jobs).
-        var isInstalltops: Bool { parentProgram == "installtop" }
-
-        /// Programs that run transactions (as `installtop-relay` knows them): apt runs its hooks
-        /// in a forked copy of itself, and unattended-upgrade runs apt in its own process.
-        static let frontEnds: Set<String> = ["apt", "apt-get", "aptitude", "aptitude-curses", "unattended-upgr", "packagekitd", "synaptic"]
-
-        /// Walks up from this process's parent past the shells apt runs hooks in, then through
-        /// the front ends above (apt's forked copy, apt, unattended-upgrade): the topmost one,
-        /// the same for both hooks of one apt run. The first process that is no shell and no
-        /// known front end (a program using python-apt) is the transaction's when it comes first.
-        static func current() -> Transaction? {
-            let proc = ProcFS()
-            var pid = getppid()
-            var found: ProcessStat?
-            while pid > 1, let stat = proc.stat(of: pid) {
-                if found == nil, ["sh", "dash", "bash"].contains(stat.command) {
-                    pid = stat.parent
-                    continue
-                }
-                if found != nil, !frontEnds.contains(stat.command) { break }
-                found = stat
-                if !frontEnds.contains(stat.command) { break }
-                pid = stat.parent
-            }
-            guard let found else { return nil }
-            return Transaction(pid: found.pid, startTicks: found.startTicks, program: found.command,
-                               parentProgram: proc.stat(of: found.parent)?.command ?? "")
-        }
-    }
-
     /// Before dpkg: keeps what `hookInput` (apt's version 3 hook input) replaces and records
     /// the run. Returns the lines to say on stderr.
-    func begin(hookInput: String, transaction: Transaction?) -> [String] {
+    func begin(hookInput: String, transaction: ObservedAPTRun?) -> [String] {
         guard let transaction else { return ["installtop: nothing kept for undo: the apt run above this hook cannot be found in /proc"] }
         guard !transaction.isInstalltops else { return [] }
         let lines = hookInput.split(separator: "\n").map(String.init)
@@ -118,7 +76,7 @@ struct ObservedUndoKeeping {
 
     /// After dpkg: records the result of each package of every run `begin` reserved for this
     /// apt run, as dpkg's database shows it, and ends the run. Returns the lines to say.
-    func end(transaction: Transaction?) -> [String] {
+    func end(transaction: ObservedAPTRun?) -> [String] {
         guard let transaction, !transaction.isInstalltops else { return [] }
         let runs = (try? FileManager.default.contentsOfDirectory(atPath: store.undoFolder)) ?? []
         var said: [String] = []
@@ -166,7 +124,7 @@ struct ObservedUndoKeeping {
 
     /// `apt-get upgrade — observed, kept for undo`: apt's command line when it gave one, else
     /// the program (unattended-upgrade runs apt through python-apt, without one).
-    static func jobName(plan: ObservedPlan, transaction: Transaction) -> String {
+    static func jobName(plan: ObservedPlan, transaction: ObservedAPTRun) -> String {
         let program = transaction.program == "unattended-upgr" ? "unattended-upgrade" : transaction.program
         var words = plan.commandLine.split(separator: " ").map(String.init)
         if let first = words.first, let last = first.split(separator: "/").last { words[0] = String(last) }
