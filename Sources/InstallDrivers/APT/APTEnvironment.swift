@@ -70,6 +70,23 @@ public struct APTEnvironment: Sendable, Hashable {
         command([dpkg] + dpkgOptions + arguments)
     }
 
+    /// The configuration apt itself hands a version 3 `Pre-Install-Pkgs` hook (`Key=value`
+    /// lines before the first blank one, `%20` for a space): what this very apt run uses,
+    /// `-o` and `-c` options included, without asking apt-config; `nil` when the input holds
+    /// none. `aptConfig` is only passed on to the commands run later.
+    public static func fromHookInput(_ lines: [String], aptConfig: String?) -> APTEnvironment? {
+        var dump: [String] = []
+        for line in lines {
+            if line.isEmpty { break }
+            guard !line.hasPrefix("VERSION "), let equals = line.firstIndex(of: "=") else { continue }
+            let value = line[line.index(after: equals)...].split(separator: "%20", omittingEmptySubsequences: false).joined(separator: " ")
+            guard !value.contains("\"") else { continue }
+            dump.append("\(line[..<equals]) \"\(value)\";")
+        }
+        guard !dump.isEmpty else { return nil }
+        return parse(dump: dump.joined(separator: "\n"), aptConfig: aptConfig)
+    }
+
     /// Asks `apt-config dump` for the configuration `aptConfig` (or the system's) gives, inside
     /// `chroot` when one is named.
     /// - Throws: `APTPlanError` when apt-config is missing (on this system or in the chroot), the

@@ -39,11 +39,17 @@ struct ObservedUndoKeeping {
         let lines = hookInput.split(separator: "\n").map(String.init)
         let plan = ObservedPlan(lines: lines)
         guard !plan.changes.isEmpty else { return [] }
+        // The configuration of this very apt run (its -o and -c options too), as apt hands it
+        // to the hook; apt-config only when the input holds none.
         let environment: APTEnvironment
-        do {
-            environment = try APTEnvironment.resolve(aptConfig: aptConfig)
-        } catch {
-            return ["installtop: nothing kept for undo: \(error.message)"]
+        if let given = APTEnvironment.fromHookInput(lines, aptConfig: aptConfig) {
+            environment = given
+        } else {
+            do {
+                environment = try APTEnvironment.resolve(aptConfig: aptConfig)
+            } catch {
+                return ["installtop: nothing kept for undo: \(error.message)"]
+            }
         }
         let name = Self.jobName(plan: plan, transaction: transaction)
         let operation: UpdateOperation = plan.changes.allSatisfy(\.isRemoval) ? .uninstall : .install
@@ -62,7 +68,9 @@ struct ObservedUndoKeeping {
             said.append("installtop: run \(run): the kept versions cannot be recorded: \(error)")
         }
         said += kept.compactMap(\.failureNote)
-        let pending = ([transaction.key, name] + lines.filter { $0.split(separator: " ").count == 9 }).joined(separator: "\n") + "\n"
+        // What `end` needs: the apt run, the name, dpkg's database, then the plan's lines.
+        let pending = ([transaction.key, name, environment.administrativeDirectory] + lines.filter { $0.split(separator: " ").count == 9 })
+            .joined(separator: "\n") + "\n"
         do {
             try APTVersionKeeper.makePrivateFolder(folder)
             try pending.write(toFile: folder + "/" + Self.pendingName, atomically: true, encoding: .utf8)
@@ -85,17 +93,17 @@ struct ObservedUndoKeeping {
             let pendingPath = store.undoFolder + "/\(folder)/" + Self.pendingName
             guard let text = try? String(contentsOfFile: pendingPath, encoding: .utf8) else { continue }
             let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-            guard lines.count >= 2, lines[0] == transaction.key else { continue }
+            guard lines.count >= 3, lines[0] == transaction.key else { continue }
             let name = lines[1]
-            let plan = ObservedPlan(lines: Array(lines.dropFirst(2)))
+            let administrativeDirectory = lines[2]
+            let plan = ObservedPlan(lines: Array(lines.dropFirst(3)))
             let started = (try? FileManager.default.attributesOfItem(atPath: pendingPath)[.modificationDate]) as? Date
-            let environment = try? APTEnvironment.resolve(aptConfig: aptConfig)
-            let states = environment.map { APTPackageState.query(administrativeDirectory: $0.administrativeDirectory) } ?? [:]
+            let states = APTPackageState.query(administrativeDirectory: administrativeDirectory)
             let now = Date()
             // Named as an engine that watched the same run names it: its twin is then known (rule 37).
             let initiator = ObservedInitiator(pid: transaction.pid, startTicks: transaction.startTicks, program: transaction.program,
                                               commandLine: [], uid: getuid(), user: "", terminal: "",
-                                              administrativeDirectory: environment?.administrativeDirectory)
+                                              administrativeDirectory: administrativeDirectory)
             let rows = plan.changes.map { change in
                 let state = states[change.package] ?? .notInstalled
                 return HistoryEntry(operation: change.isRemoval ? .uninstall : .install,
