@@ -25,6 +25,8 @@ enum HistorySchema {
         /// What an undo must not lose (rule 36): each kept version's conffiles with the hashes
         /// dpkg had recorded as their originals, and whether apt had the package marked
         /// automatically installed; NULL for rows recorded before (nothing restored for them).
+        /// And a run's `keptForUndo`: an observed transaction whose versions the hooks kept
+        /// (`hooks install --keep-for-undo`, rule 37), undoable like installtop's own.
         case addKeptConffilesAndMarks = "v7-addKeptConffilesAndMarks"
     }
 
@@ -118,6 +120,7 @@ enum HistorySchema {
             try db.execute(sql: """
                 ALTER TABLE keptVersion ADD COLUMN conffiles TEXT;
                 ALTER TABLE keptVersion ADD COLUMN automatic BOOLEAN;
+                ALTER TABLE jobRun ADD COLUMN keptForUndo BOOLEAN NOT NULL DEFAULT 0;
                 """)
         }
         return migrator

@@ -11,11 +11,12 @@ import InstallEngine
 extension HistoryStore {
     /// Inserts a job run that has begun and returns its id (the `JOBRUN` of undo, and the name
     /// of its folder of kept versions).
+    /// - Parameter keptForUndo: an observed transaction whose versions the hooks keep (rule 37).
     public func reserveJobRun(kind: String, name: String, operation: UpdateOperation, startedAt: Date,
-                              observed: Bool = false) throws(HistoryError) -> Int64 {
+                              observed: Bool = false, keptForUndo: Bool = false) throws(HistoryError) -> Int64 {
         try write("record a job run in") { db in
-            try db.execute(sql: "INSERT INTO jobRun (kind, name, operation, startedAt, observed) VALUES (?, ?, ?, ?, ?)",
-                           arguments: [kind, name, operation.rawValue, HistoryDateText.text(startedAt), observed])
+            try db.execute(sql: "INSERT INTO jobRun (kind, name, operation, startedAt, observed, keptForUndo) VALUES (?, ?, ?, ?, ?, ?)",
+                           arguments: [kind, name, operation.rawValue, HistoryDateText.text(startedAt), observed, keptForUndo])
             return db.lastInsertedRowID
         }
     }
@@ -40,6 +41,13 @@ extension HistoryStore {
         throws(HistoryError) -> JobRun? {
         let newer = try read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM jobRun WHERE id >= ?", arguments: [id]) ?? 0 }
         return try jobRuns(limit: newer, fileExists: fileExists).first { $0.id == id }
+    }
+
+    /// Records the settled package rows of a run written outside the recorder (an observed
+    /// transaction the hooks kept for undo records its packages at its end), in one
+    /// transaction.
+    public func recordSettledRows(_ entries: [HistoryEntry]) throws(HistoryError) {
+        try write(RowWrites(inserted: entries))
     }
 
     /// Records what was kept for undo (or why not), in one transaction.
@@ -82,15 +90,15 @@ extension HistoryStore {
     /// - Parameter fileExists: whether a kept file is still there (tests give their own).
     public func jobRuns(limit: Int = 20, fileExists: (String) -> Bool = { FileManager.default.fileExists(atPath: $0) })
         throws(HistoryError) -> [JobRun] {
-        let (runs, later) = try read { db -> ([JobRun], [Int64: [JobRunPackage]]) in
+        let (runs, later, twins) = try read { db -> ([JobRun], [Int64: [JobRunPackage]], [Int64: Int64]) in
             var runs = try Row.fetchAll(db, sql: "SELECT * FROM jobRun ORDER BY id DESC LIMIT ?", arguments: [max(0, limit)]).map { row in
                 JobRun(id: row["id"], kind: row["kind"], name: row["name"],
                        operation: UpdateOperation(rawValue: row["operation"]) ?? .install,
                        startedAt: row["startedAt"], endedAt: row["endedAt"],
                        resultCode: (row["resultCode"] as Int?).flatMap(OperationResultCode.init(rawValue:)),
-                       observed: row["observed"], undoneBy: row["undoneBy"], undoOf: row["undoOf"])
+                       observed: row["observed"], keptForUndo: row["keptForUndo"], undoneBy: row["undoneBy"], undoOf: row["undoOf"])
             }
-            guard let oldest = runs.last?.id else { return ([], [:]) }
+            guard let oldest = runs.last?.id else { return ([], [:], [:]) }
             // Every run from the oldest listed on: the listed ones' packages, and the later
             // runs that changed them again.
             var packages: [Int64: [JobRunPackage]] = [:]
@@ -116,15 +124,43 @@ extension HistoryStore {
                 runs[index].packages = packages[runs[index].id] ?? []
                 runs[index].kept = kept[runs[index].id] ?? []
             }
-            return (runs, packages.filter { !undone.contains($0.key) })
+            let twins = try Self.observedTwins(db, from: oldest)
+            return (runs, packages.filter { !undone.contains($0.key) && twins[$0.key] == nil }, twins)
         }
         return runs.map { run in
             var run = run
+            if let keeper = twins[run.id] {
+                run.notUndoableBecause = "the same transaction as run \(keeper), which kept its versions: undo run \(keeper)"
+                return run
+            }
             run.notUndoableBecause = JobRunUndoability.reason(for: run, laterChange: { name in
                 later.filter { $0.key > run.id && $0.value.contains { $0.name == name && $0.changedThePackage } }.keys.min()
             }, fileExists: fileExists)
             return run
         }
+    }
+
+    /// Observed runs from `oldest` on that record a transaction a `keptForUndo` run records too
+    /// (the hooks kept it and an engine watched it: the same apt process, by pid and start
+    /// time), each with that run's id. Such a twin stands in no run's way: the kept run is the
+    /// transaction's (rule 37).
+    private static func observedTwins(_ db: Database, from oldest: Int64) throws -> [Int64: Int64] {
+        var transactions: [Int64: String] = [:]
+        for row in try Row.fetchAll(db, sql: """
+            SELECT jobRun, min(observedBy) AS observedBy FROM \(HistoryEntry.databaseTableName)
+            WHERE jobRun >= ? AND observedBy IS NOT NULL GROUP BY jobRun
+            """, arguments: [oldest]) {
+            guard let initiator = ObservedInitiatorText.initiator(from: row["observedBy"]) else { continue }
+            transactions[row["jobRun"]] = "\(initiator.pid) \(initiator.startTicks)"
+        }
+        let kept = Set(try Int64.fetchAll(db, sql: "SELECT id FROM jobRun WHERE id >= ? AND keptForUndo", arguments: [oldest]))
+        var keeperOf: [String: Int64] = [:]
+        for (run, transaction) in transactions where kept.contains(run) { keeperOf[transaction] = run }
+        var twins: [Int64: Int64] = [:]
+        for (run, transaction) in transactions where !kept.contains(run) {
+            if let keeper = keeperOf[transaction] { twins[run] = keeper }
+        }
+        return twins
     }
 
     private static func keptVersion(_ row: Row) -> KeptVersionRecord {

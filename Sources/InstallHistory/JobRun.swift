@@ -21,6 +21,9 @@ public struct JobRun: Sendable, Hashable {
     public var resultCode: OperationResultCode?
     /// A transaction installtop observed (rule 28) rather than ran.
     public var observed: Bool
+    /// An observed transaction whose replaced versions the hooks kept before dpkg ran
+    /// (`installtop hooks install --keep-for-undo`, rule 37): undoable like installtop's own.
+    public var keptForUndo: Bool
     /// The run that undid this one.
     public var undoneBy: Int64?
     /// The run this one undid.
@@ -36,7 +39,7 @@ public struct JobRun: Sendable, Hashable {
     public var undoable: Bool { notUndoableBecause == nil }
 
     public init(id: Int64, kind: String, name: String, operation: UpdateOperation, startedAt: Date?, endedAt: Date?,
-                resultCode: OperationResultCode?, observed: Bool = false, undoneBy: Int64? = nil, undoOf: Int64? = nil,
+                resultCode: OperationResultCode?, observed: Bool = false, keptForUndo: Bool = false, undoneBy: Int64? = nil, undoOf: Int64? = nil,
                 packages: [JobRunPackage] = [], kept: [KeptVersionRecord] = [], notUndoableBecause: String? = nil) {
         self.id = id
         self.kind = kind
@@ -46,6 +49,7 @@ public struct JobRun: Sendable, Hashable {
         self.endedAt = endedAt
         self.resultCode = resultCode
         self.observed = observed
+        self.keptForUndo = keptForUndo
         self.undoneBy = undoneBy
         self.undoOf = undoOf
         self.packages = packages

@@ -14,7 +14,7 @@ enum JobRunUndoability {
         guard run.kind == "apt" else { return "not a package job" }
         let changed = run.packages.filter(\.changedThePackage)
         guard !changed.isEmpty else { return "it changed no package" }
-        if run.observed { return "observed, not run by installtop: no versions were kept for it" }
+        if run.observed && !run.keptForUndo { return "observed, not run by installtop: no versions were kept for it" }
         for package in changed {
             if let later = laterChange(package.name) {
                 return "run \(later) changed \(package.name) again: undo run \(later) first"

@@ -130,6 +130,58 @@ final class JobRunHistoryTests {
         #expect(row.jobRun == nil && row.newVersion == "3.0.15")
     }
 
+    @Test func keptVersionsCarryDpkgsConffileHashesAndAptsMark() throws {
+        let path = folder.file("v6.sqlite3")
+        // A v6 database's kept row reads back with no hashes and no mark.
+        do {
+            let old = try DatabasePool(path: path)
+            try HistorySchema.migrator.migrate(old, upTo: HistorySchema.Migration.addJobRuns.rawValue)
+            try old.write { db in
+                try db.execute(sql: "INSERT INTO jobRun (kind, name, operation, startedAt) VALUES ('apt', 'apt upgrade', 1, '2023-11-14 22:13:20.000')")
+                try db.execute(sql: "INSERT INTO keptVersion (jobRun, package, version, file) VALUES (1, 'lab-old', '1.0', '/kept/old')")
+            }
+        }
+        let store = try HistoryStore(path: path)
+        try store.recordKept([KeptVersionRecord(jobRun: 1, package: "lab-app", version: "1.0", file: "/kept/a", sizeBytes: 1, source: "rebuilt",
+                                                conffiles: ["/etc/lab app.conf": "0123", "/etc/lab-app.d/x": "4567"], automatic: false),
+                              KeptVersionRecord(jobRun: 1, package: "lab-base", version: "1.0", file: "/kept/b", sizeBytes: 1, source: "cache",
+                                                automatic: true)])
+        let kept = try #require(try store.jobRun(1)?.kept)
+        #expect(kept.map(\.package) == ["lab-old", "lab-app", "lab-base"])
+        #expect(kept[0].conffiles.isEmpty && kept[0].automatic == nil)
+        #expect(kept[1].conffiles == ["/etc/lab app.conf": "0123", "/etc/lab-app.d/x": "4567"] && kept[1].automatic == false)
+        #expect(kept[2].conffiles.isEmpty && kept[2].automatic == true)
+        #expect(try store.jobRun(1)?.keptForUndo == false)
+    }
+
+    @Test func anObservedRunKeptForUndoIsUndoableAndAnEnginesTwinOfItBlocksNothing() throws {
+        let store = try HistoryStore(path: folder.file("history.sqlite3"))
+        let initiator = ObservedInitiator(pid: 4242, startTicks: 77, program: "apt-get", commandLine: [], uid: 0, user: "", terminal: "")
+        func rows(_ run: Int64, by: ObservedInitiator?) -> [HistoryEntry] {
+            [HistoryEntry(operation: .install, resultCode: .succeeded, startedAt: EngineEvents.time(0), endedAt: EngineEvents.time(1),
+                          updateID: "lab-app", title: "lab-app 1.0 → 2.0", packageAction: .upgrade, oldVersion: "1.0", newVersion: "2.0",
+                          jobName: "apt-get upgrade", observedBy: by, jobRun: run)]
+        }
+        let plain = try store.reserveJobRun(kind: "apt", name: "apt-get upgrade", operation: .install, startedAt: EngineEvents.time(0), observed: true)
+        try store.recordSettledRows(rows(plain, by: nil))
+        try store.finishJobRun(plain, name: "apt-get upgrade", resultCode: .succeeded, endedAt: EngineEvents.time(1))
+        #expect(try store.jobRun(plain)?.notUndoableBecause == "observed, not run by installtop: no versions were kept for it")
+
+        let kept = try store.reserveJobRun(kind: "apt", name: "apt-get upgrade (observed, kept for undo)", operation: .install,
+                                           startedAt: EngineEvents.time(10), observed: true, keptForUndo: true)
+        // The engine's run of the same apt process, reserved after it.
+        let twin = try store.reserveJobRun(kind: "apt", name: "apt-get upgrade — root", operation: .install, startedAt: EngineEvents.time(10),
+                                           observed: true)
+        try store.recordKept([KeptVersionRecord(jobRun: kept, package: "lab-app", version: "1.0", file: "/kept/a", sizeBytes: 1, source: "rebuilt")])
+        try store.recordSettledRows(rows(kept, by: initiator) + rows(twin, by: initiator))
+        try store.finishJobRun(kept, name: "apt-get upgrade (observed, kept for undo)", resultCode: .succeeded, endedAt: EngineEvents.time(11))
+        try store.finishJobRun(twin, name: "apt-get upgrade — root", resultCode: .succeeded, endedAt: EngineEvents.time(11))
+        let runs = try store.jobRuns(fileExists: { _ in true })
+        let keptRun = try #require(runs.first { $0.id == kept })
+        #expect(keptRun.keptForUndo && keptRun.undoable, "\(keptRun.notUndoableBecause ?? "")")
+        #expect(runs.first { $0.id == twin }?.notUndoableBecause == "the same transaction as run \(kept), which kept its versions: undo run \(kept)")
+    }
+
     // MARK: - Pruning
 
     private func keptRun(_ store: HistoryStore, startedDaysAgo days: Double, sizes: [Int64], now: Date) throws -> (run: Int64, files: [String]) {

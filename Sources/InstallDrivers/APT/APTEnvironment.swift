@@ -28,6 +28,9 @@ public struct APTEnvironment: Sendable, Hashable {
     /// apt's archive cache (`Dir::Cache::archives`) as installtop reads it, where apt keeps the
     /// .debs it fetched (never those of `file:` sources, PACKAGES.md); `nil` when not known.
     public var archiveCache: String?
+    /// apt's marks of automatically installed packages (`Dir::State::extended_states`) as
+    /// installtop reads it; `nil` when not known (`APTAutoMarks` asks apt-mark then).
+    public var extendedStates: String?
 
     /// The variables every apt and dpkg command of the job gets: `APT_CONFIG` when set, and no
     /// questions from debconf or apt-listchanges.
@@ -65,6 +68,23 @@ public struct APTEnvironment: Sendable, Hashable {
     /// where the job acts (through `command(_:)`).
     public func dpkgCommand(_ arguments: [String]) -> [String] {
         command([dpkg] + dpkgOptions + arguments)
+    }
+
+    /// The configuration apt itself hands a version 3 `Pre-Install-Pkgs` hook (`Key=value`
+    /// lines before the first blank one, `%20` for a space): what this very apt run uses,
+    /// `-o` and `-c` options included, without asking apt-config; `nil` when the input holds
+    /// none. `aptConfig` is only passed on to the commands run later.
+    public static func fromHookInput(_ lines: [String], aptConfig: String?) -> APTEnvironment? {
+        var dump: [String] = []
+        for line in lines {
+            if line.isEmpty { break }
+            guard !line.hasPrefix("VERSION "), let equals = line.firstIndex(of: "=") else { continue }
+            let value = line[line.index(after: equals)...].split(separator: "%20", omittingEmptySubsequences: false).joined(separator: " ")
+            guard !value.contains("\"") else { continue }
+            dump.append("\(line[..<equals]) \"\(value)\";")
+        }
+        guard !dump.isEmpty else { return nil }
+        return parse(dump: dump.joined(separator: "\n"), aptConfig: aptConfig)
     }
 
     /// Asks `apt-config dump` for the configuration `aptConfig` (or the system's) gives, inside
@@ -115,12 +135,21 @@ public struct APTEnvironment: Sendable, Hashable {
         }.first ?? "/"
         let cache = resolved(values["Dir::Cache"] ?? "var/cache/apt", under: dir) ?? dir
         let archives = resolved(values["Dir::Cache::archives"] ?? "archives/", under: cache) ?? cache
+        let extendedStates = resolved(values["Dir::State::extended_states"] ?? "extended_states", under: state) ?? state
         let folder = String(status[..<(status.lastIndex(of: "/") ?? status.endIndex)])
         let admin = folder.isEmpty ? "/" : folder
         return APTEnvironment(aptConfig: aptConfig, administrativeDirectory: chroot.map { path(admin, under: $0) } ?? admin,
                               root: chroot.map { path(root, under: $0) } ?? root, dpkgOptions: dpkgOptions,
                               dpkg: values["Dir::Bin::dpkg"] ?? "/usr/bin/dpkg", chroot: chroot,
                               archiveCache: chroot.map { path(archives, under: $0) } ?? archives)
+            .with(extendedStates: chroot.map { path(extendedStates, under: $0) } ?? extendedStates)
+    }
+
+    /// The same with `extendedStates` set.
+    func with(extendedStates: String?) -> APTEnvironment {
+        var environment = self
+        environment.extendedStates = extendedStates
+        return environment
     }
 
     /// `path` (absolute, as seen from the job's root) where installtop reads it.

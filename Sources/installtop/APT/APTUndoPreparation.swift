@@ -93,9 +93,17 @@ struct APTUndoPreparation {
     /// - Returns: why it failed, for a warning: the packages are back, only dpkg's view of the
     ///   edits is not.
     private func restoreConffileRecords(_ putBack: [KeptVersionRecord]) -> String? {
-        let restorations = putBack.filter { $0.source == APTKeptVersion.Source.rebuilt.rawValue && !$0.conffiles.isEmpty }.map {
+        let rebuilt = putBack.filter { $0.source == APTKeptVersion.Source.rebuilt.rawValue && !$0.conffiles.isEmpty }
+        guard !rebuilt.isEmpty else { return nil }
+        // Only what the undo did put back: a declined or failed undo leaves nothing to write,
+        // and then dpkg's locks are not even asked for.
+        let installed = APTPackageState.query(administrativeDirectory: environment.administrativeDirectory)
+        let restorations = rebuilt.filter { kept in
+            installed[kept.package].map { $0.status == "ii" && $0.version == kept.version } ?? false
+        }.map {
             DpkgConffileRecord.Restoration(package: $0.package, version: $0.version, architecture: $0.architecture, hashes: $0.conffiles)
         }
+        guard !restorations.isEmpty else { return nil }
         do {
             _ = try DpkgConffileRecord.restore(restorations, administrativeDirectory: environment.administrativeDirectory)
             return nil

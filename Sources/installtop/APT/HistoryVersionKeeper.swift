@@ -68,7 +68,8 @@ final class HistoryVersionKeeper: APTVersionKeeping {
                        outcome: .notKept(reason: reason))
     }
 
-    private static func record(_ kept: APTKeptVersion, run: Int64) -> KeptVersionRecord {
+    /// The history row of `kept`, under `run` (the hooks' keeping records the same, rule 37).
+    static func record(_ kept: APTKeptVersion, run: Int64) -> KeptVersionRecord {
         switch kept.outcome {
         case .kept(let file, let size, let source):
             return KeptVersionRecord(jobRun: run, package: kept.package, version: kept.version, architecture: kept.architecture,

@@ -24,8 +24,10 @@ struct HookFiles {
     /// Every file this root may hold.
     var all: [String] { [aptFile] + (dpkgFile.map { [$0] } ?? []) }
 
-    /// The `apt.conf.d` text for a relay at `relay` reporting to `socket`.
-    func aptText(relay: String, socket: String) -> String {
+    /// The `apt.conf.d` text for a relay at `relay` reporting to `socket`; with `keeper` (an
+    /// installtop executable and the history database, `--keep-for-undo`), also the hooks that
+    /// keep every apt run's replaced versions for undo (rule 37).
+    func aptText(relay: String, socket: String, keeper: (installtop: String, historyDb: String)? = nil) -> String {
         let socketWord = Self.shellQuoted(socket)
         var lines = [
             "// \(Self.marker): written by `installtop hooks install`, deleted by `installtop hooks remove`.",
@@ -41,6 +43,16 @@ struct HookFiles {
             "DPkg::Pre-Invoke:: \"\(relay) begin --socket \(socketWord) </dev/null >/dev/null 2>&1 || true\";",
             "DPkg::Post-Invoke:: \"\(relay) end --socket \(socketWord) </dev/null >/dev/null 2>&1 || true\";",
         ]
+        if let keeper {
+            let database = Self.shellQuoted(keeper.historyDb)
+            lines += [
+                // The one hook that may delay apt (rule 37): dpkg waits while the old versions are
+                // kept. Its failures are said on stderr; it never fails apt's run.
+                "DPkg::Pre-Install-Pkgs:: \"\(keeper.installtop) hooks keep begin --history-db \(database) || cat >/dev/null\";",
+                "DPkg::Tools::Options::\(keeper.installtop)::Version \"3\";",
+                "DPkg::Post-Invoke:: \"\(keeper.installtop) hooks keep end --history-db \(database) </dev/null >/dev/null || true\";",
+            ]
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -82,6 +94,17 @@ struct HookFiles {
         var socket = words[flag + 1]
         if socket.hasPrefix("'"), socket.hasSuffix("'"), socket.count >= 2 { socket = socket.dropFirst().dropLast() }
         return (String(relay), String(socket))
+    }
+
+    /// The history the keeping hooks of an installed `apt.conf.d` file record into (its
+    /// `hooks keep begin` line); `nil` when it has none (no `--keep-for-undo`).
+    static func keepingHistory(inAptText text: String) -> String? {
+        guard let line = text.split(separator: "\n").first(where: { $0.contains(" hooks keep begin --history-db ") }),
+              let start = line.range(of: " --history-db ")?.upperBound,
+              let end = line.range(of: " || cat", range: start..<line.endIndex)?.lowerBound else { return nil }
+        var database = line[start..<end]
+        if database.hasPrefix("'"), database.hasSuffix("'"), database.count >= 2 { database = database.dropFirst().dropLast() }
+        return String(database)
     }
 
     /// The value `apt-config shell NAME KEY` printed (`NAME='value'`).

@@ -6,6 +6,6 @@ struct HooksCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "hooks",
         abstract: "Install, check or remove the apt and dpkg hooks that report every install to the engine.",
-        subcommands: [HooksInstallCommand.self, HooksStatusCommand.self, HooksRemoveCommand.self]
+        subcommands: [HooksInstallCommand.self, HooksStatusCommand.self, HooksRemoveCommand.self, HooksKeepCommand.self]
     )
 }

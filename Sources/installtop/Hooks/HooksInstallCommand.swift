@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import InstallHistory
 import RestartScan
 
 /// `installtop hooks install`: writes the hook files (replacing installtop's own earlier ones).
@@ -20,6 +21,14 @@ struct HooksInstallCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The relay the hooks run (default: installtop-relay next to this installtop).", valueName: "path"))
     var relay: String?
 
+    @Flag(help: ArgumentHelp(
+        "Also keep the versions every apt run replaces, before dpkg starts, for `installtop apt undo` (delays each apt run by the keeping).",
+        discussion: "The runs and kept files go to --history-db's history and its undo folder; a keeping that fails never fails apt's run."))
+    var keepForUndo = false
+
+    @Option(help: ArgumentHelp("With --keep-for-undo: the history the kept runs are recorded in (default: installtop's).", valueName: "path"))
+    var historyDb: String?
+
     func run() throws {
         let relayPath = relay ?? Self.defaultRelay()
         guard HookFiles.isPlainPath(relayPath) else {
@@ -30,7 +39,21 @@ struct HooksInstallCommand: ParsableCommand {
             throw ValidationError("the socket's path must not hold quotes (got \(socket))")
         }
         let files = try options.files()
-        var written: [(path: String, text: String)] = [(files.aptFile, files.aptText(relay: relayPath, socket: socket))]
+        var keeper: (installtop: String, historyDb: String)?
+        if keepForUndo {
+            let installtop = ProcFS().ownExecutable() ?? CommandLine.arguments[0]
+            guard HookFiles.isPlainPath(installtop) else {
+                throw ValidationError("installtop's path must be absolute and hold only letters, digits and / . _ + - @ , = (got \(installtop))")
+            }
+            let database = historyDb.map { URL(fileURLWithPath: $0).path } ?? HistoryStore.defaultPath()
+            guard HookFiles.shellQuotedIfPossible(database) != nil else {
+                throw ValidationError("the history's path must not hold quotes (got \(database))")
+            }
+            keeper = (installtop, database)
+        } else if historyDb != nil {
+            throw ValidationError("--history-db is for --keep-for-undo")
+        }
+        var written: [(path: String, text: String)] = [(files.aptFile, files.aptText(relay: relayPath, socket: socket, keeper: keeper))]
         if let dpkgFile = files.dpkgFile { written.append((dpkgFile, files.dpkgText(relay: relayPath, socket: socket))) }
         for (path, text) in written {
             do {
@@ -46,6 +69,9 @@ struct HooksInstallCommand: ParsableCommand {
             StandardOutput.stdout.line("note: \(relayPath) is not there yet; until it is, the hooks read and discard their input")
         }
         StandardOutput.stdout.line("the hooks report to \(socket); `installtop watch` (or `installtop serve`) listens there")
+        if let keeper {
+            StandardOutput.stdout.line("every apt run keeps the versions it replaces for undo in \(keeper.historyDb) (installtop history --jobs)")
+        }
     }
 
     /// `installtop-relay` in the folder of the running executable.

@@ -28,6 +28,8 @@ struct HooksStatusCommand: ParsableCommand {
             let relayState = FileManager.default.isExecutableFile(atPath: named.relay) ? "present" : "missing: the hooks discard their input"
             StandardOutput.stdout.line("relay:     \(named.relay) (\(relayState))")
             StandardOutput.stdout.line("socket:    \(named.socket) (\(Self.listening(named.socket) ? "an engine listens" : "no engine listens: events are dropped"))")
+            StandardOutput.stdout.line("undo:      " + (HookFiles.keepingHistory(inAptText: text).map { "every apt run keeps what it replaces, recorded in \($0)" }
+                ?? "nothing kept for observed apt runs (hooks install --keep-for-undo keeps them)"))
         }
         if !installed { throw ExitCode(1) }
     }

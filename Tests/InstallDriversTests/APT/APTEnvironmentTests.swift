@@ -85,6 +85,51 @@ struct APTEnvironmentTests {
         #expect(environment.root == "/srv/root/", "--instdir also names the root; `Dpkg::` spelling too")
         #expect(environment.rebootPackagesPath == "/srv/root/run/reboot-required.pkgs", "no doubled slash")
         #expect(environment.dpkg == "/opt/dpkg")
+        #expect(environment.extendedStates == "/srv/root/var/lib/apt/extended_states", "apt's marks, beside its state")
+    }
+
+    @Test("The configuration a version 3 hook is handed: the run's own root, database, options and cache")
+    func hookInput() throws {
+        let lines = [
+            "VERSION 3",
+            "Dir=/tmp/r/",
+            "Dir::State=var/lib/apt/",
+            "Dir::State::status=/tmp/r/var/lib/dpkg/status",
+            "Dir::Cache=var/cache/apt/",
+            "Dir::Cache::archives=archives/",
+            "DPkg::Options::=--root=/tmp/r",
+            "DPkg::Options::=--log=/tmp/r/var/log/dpkg%20here.log",
+            "",
+            "lab-app 1.0 all none < 2.0 all none /tmp/r/var/cache/apt/archives/lab-app_2.0_all.deb",
+        ]
+        let environment = try #require(APTEnvironment.fromHookInput(lines, aptConfig: "/tmp/r/apt.conf"))
+        #expect(environment.administrativeDirectory == "/tmp/r/var/lib/dpkg")
+        #expect(environment.root == "/tmp/r")
+        #expect(environment.dpkgOptions == ["--root=/tmp/r", "--log=/tmp/r/var/log/dpkg here.log"])
+        #expect(environment.archiveCache == "/tmp/r/var/cache/apt/archives/")
+        #expect(environment.extendedStates == "/tmp/r/var/lib/apt/extended_states")
+        #expect(environment.aptConfig == "/tmp/r/apt.conf")
+        #expect(APTEnvironment.fromHookInput(["VERSION 3", "", "lab-app 1.0 all none < 2.0 all none x.deb"], aptConfig: nil) == nil)
+    }
+
+    @Test("apt's marks read from extended_states: only Auto-Installed: 1 counts")
+    func extendedStates() {
+        let text = """
+            Package: lab-base
+            Architecture: all
+            Auto-Installed: 1
+
+            Package: lab-app
+            Architecture: amd64
+            Auto-Installed: 0
+
+            Package: lab-lib
+            Architecture: amd64
+            Auto-Installed: 1
+
+            """
+        #expect(APTAutoMarks.automatic(inExtendedStates: text) == ["lab-base", "lab-lib"])
+        #expect(APTEnvironment.parse(dump: "", aptConfig: nil).extendedStates == "/var/lib/apt/extended_states")
     }
 
     @Test("path(inRoot:) joins without doubling the slash")

@@ -63,7 +63,7 @@ public struct APTVersionKeeper: Sendable {
 
     /// The folder and its missing parents with mode 0700: kept packages may hold anything the
     /// installed ones did (readable by root only, some of it).
-    static func makePrivateFolder(_ folder: String) throws {
+    public static func makePrivateFolder(_ folder: String) throws {
         var missing: [String] = []
         var path = folder
         while !path.isEmpty, path != "/", !FileManager.default.fileExists(atPath: path) {
