@@ -23,6 +23,7 @@ extension MonitorState {
                 movedLists = movedLists || engineEvent.kind.movesLists
             }
             followWork()
+            syncBoardSelection()
             if movedLists || selection != selectedBefore { fixScrolling() }
             effects.append(.redraw)
             return effects
@@ -54,13 +55,15 @@ extension MonitorState {
             queue = QueueModel(outputCapacity: queue.outputCapacity)
             say(reason)
             return [.redraw]
+        case .host(let hostEvent):
+            return handleHost(hostEvent)
         }
     }
 
     // MARK: - Engine events
 
     /// Applies one engine event; the caller fixes scrolling (when `movesLists`) and redraws.
-    private mutating func handleEngine(_ event: EngineEvent) -> [MonitorEffect] {
+    mutating func handleEngine(_ event: EngineEvent) -> [MonitorEffect] {
         if event.time > now { now = event.time }
         var effects: [MonitorEffect] = []
         // Where the selected job was, so a clean-up can select its neighbour.
@@ -76,7 +79,8 @@ extension MonitorState {
         case .jobQueued(let descriptor):
             startingNote = nil
             if let job = queue.job(descriptor.id) { filter.add(job) }
-            if selectedJob == nil, filter.shows(job: descriptor.id) { select(job: descriptor.id) }
+            // On the board a host's row may be selected with no job: it stays selected.
+            if selectedJob == nil, board?.selectedHost == nil, filter.shows(job: descriptor.id) { select(job: descriptor.id) }
             if descriptor.awaitsConfirmation, queue.job(descriptor.id)?.phase == .queued { askToStart(descriptor) }
         case .updateStarted(let start):
             // An update added to its job (rule 28) is matched against the filter like the others.

@@ -6,7 +6,7 @@ extension MonitorState {
     /// Every key of this monitor with what it does, for the help overlay (from `MonitorKeyMap`):
     /// attached, `q` and `d` detach.
     public var keyHelp: [(keys: String, action: String)] {
-        Self.keyHelp(attached: isAttached)
+        MonitorKeyMap.bindings(attached: isAttached, board: board != nil).compactMap { binding in binding.helpKeys.map { ($0, binding.help) } }
     }
 
     /// Every key of the monitor in `installtop run`, with what it does.
@@ -41,7 +41,7 @@ extension MonitorState {
             if changed { setFilter(filterInput.text) }
             return []
         }
-        guard let binding = MonitorKeyMap.binding(for: key, attached: isAttached) else { return [] }
+        guard let binding = MonitorKeyMap.binding(for: key, attached: isAttached, board: board != nil) else { return [] }
         return perform(binding.action, key: key)
     }
 
@@ -70,6 +70,7 @@ extension MonitorState {
         case .detach:
             if isAttached { return [.quit(abortRunning: false)] }
             say("d detaches an attached monitor (installtop attach); q quits")
+        case .toggleHost: toggleSelectedHost()
         }
         return []
     }
@@ -143,7 +144,8 @@ extension MonitorState {
             say("No job selected")
             return []
         }
-        let name = job.descriptor.name
+        if refusesStale(job) { return [] }
+        let name = boardName(of: job)
         if job.phase == .completed {
             say("\(name) has already completed")
             return []
@@ -186,7 +188,8 @@ extension MonitorState {
             say("No job selected")
             return []
         }
-        let name = job.descriptor.name
+        if refusesStale(job) { return [] }
+        let name = boardName(of: job)
         if pendingCleanUps.contains(job.id) {
             say("Already waiting to clean up \(name)")
             return []
@@ -212,7 +215,8 @@ extension MonitorState {
             say("No job selected")
             return []
         }
-        let name = job.descriptor.name
+        if refusesStale(job) { return [] }
+        let name = boardName(of: job)
         guard job.phase == .completed else {
             say("\(name) has not completed: nothing to retry yet")
             return []
