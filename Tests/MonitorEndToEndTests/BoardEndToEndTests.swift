@@ -32,7 +32,8 @@ struct BoardEndToEndTests {
 
         // One engine per host, in the host's namespaces; apt's state is an empty private root.
         var engines: [InstalltopChild] = []
-        defer { for engine in engines { kill(engine.pid, SIGKILL) } }
+        // SIGTERM (each engine aborts its jobs, then exits), SIGKILL after 5 s: no job is left behind.
+        defer { engines.removeAll() }
         for host in 1...3 { engines.append(try startEngine(on: host, fleet: fleet, folder: folder, name: "h\(host)")) }
         for (index, engine) in engines.enumerated() {
             #expect(await EndToEndFolder.eventually { engine.stderr.contains("serving on \(socket)") }, "h\(index + 1): \(engine.stderr)")
@@ -108,5 +109,87 @@ struct BoardEndToEndTests {
         #expect(await EndToEndFolder.eventually { folder.read("rc") != nil })
         #expect(folder.read("rc")?.trimmingCharacters(in: .whitespacesAndNewlines) == "0", "\(folder.read("attach.err") ?? "")")
         #expect(try state(1) == "running", "detaching leaves h1's job running")
+    }
+
+    @Test("without a network (a stand-in ssh): a hung host stays connecting and slows nothing; a watcher's refusal shows the engine's reason; quitting ends the hung ssh too")
+    func hungHostAndWatcher() async throws {
+        let setpriv = "/usr/bin/setpriv"
+        try #require(FileManager.default.isExecutableFile(atPath: setpriv), "setpriv (util-linux) runs the watcher's bridge as nobody")
+        let folder = try EndToEndFolder()
+        defer { folder.remove() }
+        let binary = try EndToEndFolder.binary()
+        // nobody passes through to the watched engine's socket, lists nothing.
+        chmod(folder.url.path, 0o711)
+        let quietAPT = try APTTestRoot(folder: folder.path("quiet-apt"))
+        var engines: [InstalltopChild] = []
+        // SIGTERM (each engine aborts its jobs, then exits), SIGKILL after 5 s: no job is left behind.
+        defer { engines.removeAll() }
+        for (name, extra) in [("own", [String]()), ("watched", ["--watch-group", "64999"])] {
+            engines.append(try InstalltopChild(["serve", "--socket", folder.path("\(name).sock"), "--no-history",
+                                                "--apt-config", quietAPT.configuration] + extra, in: folder))
+        }
+        for engine in engines {
+            #expect(await EndToEndFolder.eventually { engine.stderr.contains("serving on") }, "\(engine.stderr)")
+        }
+        try folder.write("sleep.sh", "#!/bin/sh\nexec sleep 900\n", executable: true)
+        for name in ["own", "watched"] {
+            try folder.write("\(name).yaml", """
+                jobs:
+                  - name: Job of \(name)
+                    updates:
+                      - {id: sleep, title: Sleep, install: [\(folder.path("sleep.sh"))]}
+                """)
+            let submitted = try await InstalltopChild.run(["submit", folder.path("\(name).yaml"), "--socket", folder.path("\(name).sock")], in: folder)
+            #expect(submitted.status == 0, "\(submitted.stderr)")
+        }
+        // The stand-in for ssh: the host after `--` picks what runs "there".
+        try FileManager.default.createDirectory(atPath: folder.path("bin"), withIntermediateDirectories: true)
+        try folder.write("bin/ssh", """
+            #!/bin/sh
+            while [ "$#" -gt 0 ] && [ "$1" != "--" ]; do shift; done
+            case $2 in
+              own) exec '\(binary)' bridge --socket '\(folder.path("own.sock"))' ;;
+              watched) exec \(setpriv) --reuid=65534 --regid=65534 --groups=64999 '\(binary)' bridge --socket '\(folder.path("watched.sock"))' ;;
+              hung) echo $$ > '\(folder.path("hung.pid"))'; exec sleep 900 ;;
+              *) echo "ssh: connect to host $2 port 22: Connection refused" >&2; exit 255 ;;
+            esac
+            """, executable: true)
+        let command = "PATH='\(folder.path("bin"))':\"$PATH\" '\(binary)' attach --host own --host watched --host hung --host down"
+            + " 2> '\(folder.path("attach.err"))'; echo $? > '\(folder.path("rc.tmp"))'; mv '\(folder.path("rc.tmp"))' '\(folder.path("rc"))'; sleep 60"
+        let tmux = try TmuxSession(width: 120, height: 30, home: folder.url, command: command)
+        defer { tmux.close() }
+        func row(_ host: String, in screen: String) -> String {
+            screen.split(separator: "\n").first { $0.contains("▸ \(host) ") || $0.contains("▾ \(host) ") }.map(String.init) ?? ""
+        }
+        await tmux.waitForScreen("both engines' jobs, the hung host connecting, the other unreachable") { screen in
+            screen.contains("4 hosts · 1 connecting · 2 installing · 1 unreachable")
+                && row("own", in: screen).contains("Job of own") && row("watched", in: screen).contains("Job of watched")
+                && row("hung", in: screen).contains("connecting…") && row("down", in: screen).contains("unreachable")
+        }
+
+        tmux.send("Home")
+        tmux.send("Down")
+        await tmux.waitForScreen("the watched job selected") { $0.contains("┌ watched: Job of watched") }
+        tmux.send("a")
+        await tmux.waitForScreen("the question") { $0.contains("Abort Job of watched on watched?") }
+        tmux.send("y")
+        await tmux.waitForScreen("the watched engine's reason in the status line") { screen in
+            screen.contains("watched: abort refused: uid 65534 watches this engine")
+        }
+        tmux.send("Home")
+        await tmux.waitForScreen("the own job selected") { $0.contains("┌ own: Job of own") }
+        tmux.send("a")
+        await tmux.waitForScreen("the question") { $0.contains("Abort Job of own on own?") }
+        tmux.send("y")
+        await tmux.waitForScreen("own's job aborted while hung still connects") { screen in
+            row("own", in: screen).contains("aborted") && row("watched", in: screen).contains("Job of watched")
+                && row("hung", in: screen).contains("connecting…")
+        }
+
+        tmux.send("q")
+        #expect(await EndToEndFolder.eventually { folder.read("rc") != nil })
+        #expect(folder.read("rc")?.trimmingCharacters(in: .whitespacesAndNewlines) == "0", "\(folder.read("attach.err") ?? "")")
+        let hung = try #require(folder.read("hung.pid").flatMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) })
+        #expect(await EndToEndFolder.eventually { kill(hung, 0) != 0 }, "the hung host's ssh ended with the board")
     }
 }
