@@ -192,4 +192,42 @@ struct BoardEndToEndTests {
         let hung = try #require(folder.read("hung.pid").flatMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) })
         #expect(await EndToEndFolder.eventually { kill(hung, 0) != 0 }, "the hung host's ssh ended with the board")
     }
+
+    @Test("40 hosts on one board (a stand-in ssh, each to the same engine): every host shows its job, and the board's threads stay few: not one per host")
+    func manyHostsFewThreads() async throws {
+        let folder = try EndToEndFolder()
+        defer { folder.remove() }
+        let binary = try EndToEndFolder.binary()
+        let quietAPT = try APTTestRoot(folder: folder.path("quiet-apt"))
+        var engines = [try InstalltopChild(["serve", "--socket", folder.path("engine.sock"), "--no-history",
+                                            "--apt-config", quietAPT.configuration], in: folder)]
+        // SIGTERM (the engine aborts its job, then exits), SIGKILL after 5 s.
+        defer { engines.removeAll() }
+        #expect(await EndToEndFolder.eventually { engines[0].stderr.contains("serving on") }, "\(engines[0].stderr)")
+        try folder.write("sleep.sh", "#!/bin/sh\nexec sleep 900\n", executable: true)
+        try folder.write("job.yaml", """
+            jobs:
+              - name: Shared job
+                updates:
+                  - {id: sleep, title: Sleep, install: [\(folder.path("sleep.sh"))]}
+            """)
+        #expect(try await InstalltopChild.run(["submit", folder.path("job.yaml"), "--socket", folder.path("engine.sock")], in: folder).status == 0)
+        try FileManager.default.createDirectory(atPath: folder.path("bin"), withIntermediateDirectories: true)
+        try folder.write("bin/ssh", """
+            #!/bin/sh
+            exec '\(binary)' bridge --socket '\(folder.path("engine.sock"))'
+            """, executable: true)
+        let hosts = (1...40).flatMap { ["--host", "web\($0)"] }.joined(separator: " ")
+        let command = "PATH='\(folder.path("bin"))':\"$PATH\" sh -c 'echo $$ > \(folder.path("attach.pid")); exec \(binary) attach \(hosts)'"
+            + " 2> '\(folder.path("attach.err"))'; echo $? > '\(folder.path("rc.tmp"))'; mv '\(folder.path("rc.tmp"))' '\(folder.path("rc"))'; sleep 60"
+        let tmux = try TmuxSession(width: 120, height: 60, home: folder.url, command: command)
+        defer { tmux.close() }
+        await tmux.waitForScreen("40 hosts installing") { $0.contains("40 hosts · 40 installing") }
+        let pid = try #require(folder.read("attach.pid").flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) })
+        let threads = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task").count) ?? 0
+        #expect(threads > 0 && threads < 20, "the board runs on \(threads) threads for 40 hosts")
+        tmux.send("q")
+        #expect(await EndToEndFolder.eventually { folder.read("rc") != nil })
+        #expect(folder.read("rc")?.trimmingCharacters(in: .whitespacesAndNewlines) == "0", "\(folder.read("attach.err") ?? "")")
+    }
 }
