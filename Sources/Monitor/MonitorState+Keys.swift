@@ -200,7 +200,9 @@ extension MonitorState {
     }
 
     private mutating func cleanUpCompletedJobs() -> [MonitorEffect] {
-        let ids = queue.jobs.filter { $0.phase == .completed && !pendingCleanUps.contains($0.id) }.map(\.id)
+        // On the board, an unreachable host's stale jobs cannot be told anything.
+        let ids = queue.jobs.filter { $0.phase == .completed && !pendingCleanUps.contains($0.id)
+            && host(ofJob: $0.id).flatMap { staleAge(ofHost: $0) } == nil }.map(\.id)
         guard !ids.isEmpty else {
             say("No completed job to clean up")
             return []
