@@ -143,7 +143,9 @@ extension MonitorState {
     /// full-output view) is replaced, since nothing runs until this one is answered.
     private mutating func askToStart(_ descriptor: JobDescriptor) {
         select(job: descriptor.id)
-        overlay = .confirm(.startJob(job: descriptor.id, name: descriptor.name, updates: descriptor.updates.count))
+        // On the board the question names the host whose engine would run it.
+        let name = host(ofJob: descriptor.id).map { "\(descriptor.name) on \($0)" } ?? descriptor.name
+        overlay = .confirm(.startJob(job: descriptor.id, name: name, updates: descriptor.updates.count))
     }
 
     /// Keeps `tallies` in step with the queue: counted afresh when a job arrives or completes

@@ -115,6 +115,7 @@ extension MonitorState {
             case .quit:
                 return confirmQuit()
             case .startJob(let job, let name, _, _):
+                if let state = queue.job(job), refusesStale(state) { return [] }
                 confirmedJobs.insert(job)
                 say("Starting \(name)")
                 return [.command(.confirm(job: job))]
@@ -124,6 +125,7 @@ extension MonitorState {
         case .character("n"), .character("N"), .character("q"), .escape:
             overlay = nil
             if case .startJob(let job, let name, _, _) = question {
+                if let state = queue.job(job), refusesStale(state) { return [] }
                 // A no to the plan, as apt-get's: the job leaves without running or any record.
                 say("Not started: \(name) (its plan was declined)")
                 let decline = MonitorEffect.command(.decline(job: job))

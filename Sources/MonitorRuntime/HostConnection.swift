@@ -89,7 +89,8 @@ struct HostConnection {
             .last { !$0.isEmpty }
         if let last { return last }
         if status == 0 { return "the engine closed the connection" }
-        return status > 128 ? "ssh was ended by signal \(status - 128)" : "ssh exited with status \(status)"
+        // 255 is ssh's own failure, not 128 + a signal (PipedChild's codes overlap there).
+        return status > 128 && status < 255 ? "ssh was ended by signal \(status - 128)" : "ssh exited with status \(status)"
     }
 
     /// Handles one line of the host's engine: events are renumbered for the board (a snapshot

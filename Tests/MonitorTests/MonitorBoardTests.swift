@@ -156,4 +156,22 @@ struct MonitorBoardTests {
         schedule.succeeded()
         #expect(schedule.failed() == .seconds(1))
     }
+
+    @Test("a job awaiting yes on a host: the question names the host, y confirms it through the host's job; unreachable, y is refused")
+    func confirmationOnAHost() {
+        var scenario = board(["web1", "web2"])
+        _ = scenario.state.handle(.host(.jobOrigin(board: 1, origin: JobOrigin(host: "web2", job: 4))))
+        scenario.send(.jobQueued(JobDescriptor(id: 1, name: "apt install jq", operation: .install, updates: [Update(id: "jq", title: "jq")],
+                                               stopOnFailure: false, awaitsConfirmation: true, runByDriver: true)))
+        #expect(scenario.screen().contains("Start apt install jq on web2?"), "\(scenario.screen())")
+        #expect(Scenario.commands(scenario.press(.character("y"))) == [.command(.confirm(job: 1))])
+
+        var lost = board(["web2"])
+        _ = lost.state.handle(.host(.jobOrigin(board: 1, origin: JobOrigin(host: "web2", job: 4))))
+        lost.send(.jobQueued(JobDescriptor(id: 1, name: "apt install jq", operation: .install, updates: [Update(id: "jq", title: "jq")],
+                                           stopOnFailure: false, awaitsConfirmation: true, runByDriver: true)))
+        unreachable(&lost, "web2", "ssh: connect to host web2 port 22: Connection refused")
+        #expect(Scenario.commands(lost.press(.character("y"))).isEmpty)
+        #expect(lost.state.status?.text.hasPrefix("web2 is unreachable") == true)
+    }
 }
