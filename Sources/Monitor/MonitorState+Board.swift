@@ -119,6 +119,21 @@ extension MonitorState {
         return true
     }
 
+    /// The jobs `A` aborts: every job, or on the board the selected host's (keys act through
+    /// one host's engine).
+    var abortAllScope: [JobState] {
+        guard board != nil else { return queue.jobs }
+        return selectedHost.map { jobs(ofHost: $0) } ?? []
+    }
+
+    /// What `A` sends: `abortAll`, or on the board an abort of each unfinished job of the
+    /// selected host (its engine's other clients' jobs elsewhere stay untouched).
+    func abortAllEffects(force: Bool) -> [MonitorEffect] {
+        guard board != nil else { return [.command(.abortAll(force: force))] }
+        return abortAllScope.filter { $0.phase != .completed && $0.descriptor.observedBy == nil }
+            .map { .command(.abort(job: $0.id, force: force)) }
+    }
+
     // MARK: - Events
 
     mutating func handleHost(_ event: HostEvent) -> [MonitorEffect] {

@@ -110,8 +110,8 @@ extension MonitorState {
                 say("Aborting \(name); press a again to force it")
                 return [.command(.abort(job: job, force: false))]
             case .abortAll(let count):
-                say("Aborting \(count) \(count == 1 ? "job" : "jobs"); press A again to force")
-                return [.command(.abortAll(force: false))]
+                say("Aborting \(count) \(count == 1 ? "job" : "jobs")\(selectedHost.map { " on \($0)" } ?? ""); press A again to force")
+                return abortAllEffects(force: false)
             case .quit:
                 return confirmQuit()
             case .startJob(let job, let name, _, _):
@@ -170,16 +170,17 @@ extension MonitorState {
 
     private mutating func abortAllJobs() -> [MonitorEffect] {
         // Watched jobs go on whatever is asked (rule 29): they are not counted as aborted.
-        let unfinished = queue.jobs.filter { $0.phase != .completed && $0.descriptor.observedBy == nil }
+        if board != nil, let job = abortAllScope.first, refusesStale(job) { return [] }
+        let unfinished = abortAllScope.filter { $0.phase != .completed && $0.descriptor.observedBy == nil }
         if unfinished.isEmpty {
-            let watched = queue.jobs.count { $0.phase != .completed }
+            let watched = abortAllScope.count { $0.phase != .completed }
             say(watched == 0 ? "No job to abort"
                 : "No job to abort: installtop only watches the \(watched == 1 ? "running one" : "\(watched) running ones") and cannot stop \(watched == 1 ? "it" : "them")")
             return []
         }
         if unfinished.allSatisfy(\.abortRequested) {
-            say("Forcing the abort of every job: their processes are killed now")
-            return [.command(.abortAll(force: true))]
+            say("Forcing the abort of every job\(selectedHost.map { " on \($0)" } ?? ""): their processes are killed now")
+            return abortAllEffects(force: true)
         }
         overlay = .confirm(.abortAll(count: unfinished.count))
         return []

@@ -78,7 +78,8 @@ public final class HostsEngineLink: EngineLink {
         thread.start()
     }
 
-    /// Sends `command` to the host of its job, with the host's job number; `abortAll` goes to
+    /// Sends `command` to the host of its job, with the host's job number. The board's `A`
+    /// sends one abort per job of the selected host; an `abortAll` (no host of its own) goes to
     /// every host whose link is up. A host that is unreachable or not reading is not waited
     /// for: the status line says the command was not sent.
     public func perform(_ command: JobCommand) {

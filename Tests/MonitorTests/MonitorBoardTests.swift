@@ -174,4 +174,17 @@ struct MonitorBoardTests {
         #expect(Scenario.commands(lost.press(.character("y"))).isEmpty)
         #expect(lost.state.status?.text.hasPrefix("web2 is unreachable") == true)
     }
+
+    @Test("A aborts the selected host's jobs through its engine, not every host's")
+    func abortAllIsTheSelectedHosts() {
+        var scenario = board(["web1", "web2"])
+        let first = queue(&scenario, on: "web1", remote: 1, "Upgrade")
+        let second = queue(&scenario, on: "web1", remote: 2, "Tools")
+        let other = queue(&scenario, on: "web2", remote: 1, "Upgrade")
+        for job in [first, second, other] { scenario.startJob(job) }
+        scenario.press(.home, .character("A"))
+        #expect(scenario.screen().contains("Abort all 2 unfinished jobs on web1?"), "\(scenario.screen())")
+        #expect(Scenario.commands(scenario.press(.character("y"))) == [.command(.abort(job: first, force: false)), .command(.abort(job: second, force: false))])
+        #expect(scenario.state.status?.text == "Aborting 2 jobs on web1; press A again to force")
+    }
 }
