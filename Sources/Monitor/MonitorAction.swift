@@ -23,4 +23,6 @@ public enum MonitorAction: Sendable, Hashable {
     case quit
     /// `d`: detach an attached monitor (locally it says what `d` is for).
     case detach
+    /// `→`, `←` or Space on the grouped board: show or fold the selected host's jobs.
+    case toggleHost
 }

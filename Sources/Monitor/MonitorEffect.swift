@@ -9,6 +9,9 @@ public enum MonitorEffect: Sendable, Hashable {
     /// Queue a new job of `updates` named `name` (the restart job of `R`); a refusal comes back
     /// as `.commandResult`, the job itself as engine events.
     case submit(name: String, updates: [Update])
+    /// On the grouped board: queue that job on `host`'s engine (the restart job of `R` on the
+    /// selected host); a refusal comes back as `.commandResult`.
+    case submitOnHost(host: String, name: String, updates: [Update])
     /// Leave the monitor. `abortRunning` is true when the user quit while jobs ran (they have
     /// been aborted and have completed by now), which the runner reports in its exit status.
     case quit(abortRunning: Bool)

@@ -41,4 +41,6 @@ public enum MonitorEvent: Sendable, Hashable {
     /// queue shown is dropped, and the snapshot that follows is the queue; the text, why, is
     /// shown in the status line. The selection stays on its job when the snapshot has it.
     case queueReplaced(String)
+    /// The grouped board's link says something about its hosts (`installtop attach --host …`).
+    case host(HostEvent)
 }

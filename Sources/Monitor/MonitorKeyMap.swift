@@ -6,7 +6,8 @@ import TerminalUI
 public enum MonitorKeyMap {
     /// The bindings, in the order the help lists them; `attached` swaps quitting for detaching.
     /// `upDown` is how the footer writes the arrows (`↑↓`, or `Up/Dn` without UTF-8).
-    public static func bindings(attached: Bool, upDown: String = "↑↓") -> [KeyBinding] {
+    /// `board` adds the grouped board's keys (`installtop attach --host …`).
+    public static func bindings(attached: Bool, board: Bool = false, upDown: String = "↑↓") -> [KeyBinding] {
         var bindings = [
             KeyBinding([.up, .down, .character("k"), .character("j")], .navigate, help: "↑ ↓  k j",
                        "select (scroll in the output pane)", footer: "\(upDown) select"),
@@ -32,6 +33,10 @@ public enum MonitorKeyMap {
                        footer: "h history", footerIfRoom: true),
             KeyBinding([.character("?")], .openHelp, help: "?", "this help", footer: "? help"),
         ]
+        if board {
+            bindings.insert(KeyBinding([.right, .left, .character(" ")], .toggleHost, help: "→ ← Space",
+                                       "show or fold the selected host's jobs (its row shows its current job)", footer: "→ jobs"), at: 1)
+        }
         if attached {
             bindings.append(KeyBinding([.character("q"), .character("d")], .detach, help: "q  d",
                                        "detach: the jobs keep running in the engine", footer: "d detach"))
@@ -44,14 +49,14 @@ public enum MonitorKeyMap {
     }
 
     /// The binding of `key`, if it has one.
-    public static func binding(for key: Key, attached: Bool) -> KeyBinding? {
-        bindings(attached: attached).first { $0.keys.contains(key) }
+    public static func binding(for key: Key, attached: Bool, board: Bool = false) -> KeyBinding? {
+        bindings(attached: attached, board: board).first { $0.keys.contains(key) }
     }
 
     /// The footer's key hints, two spaces apart, within `width` columns when the optional ones
     /// would not fit.
-    static func footer(attached: Bool, upDown: String, width: Int) -> String {
-        let hints = bindings(attached: attached, upDown: upDown).filter { $0.footer != nil }
+    static func footer(attached: Bool, board: Bool = false, upDown: String, width: Int) -> String {
+        let hints = bindings(attached: attached, board: board, upDown: upDown).filter { $0.footer != nil }
         let all = " " + hints.compactMap(\.footer).joined(separator: "  ")
         guard DisplayWidth.of(all) > width else { return all }
         return " " + hints.filter { !$0.footerIfRoom }.compactMap(\.footer).joined(separator: "  ")

@@ -89,8 +89,9 @@ extension MonitorRenderer {
             let consequence = state.queue.job(job).flatMap { JobStopBehaviour($0.descriptor).consequence }
             lines = ["Abort \(state.glyphs.sanitizer.sanitize(name))?"] + [consequence].compactMap { $0 }
         case .abortAll(let count):
-            let unfinished = state.queue.jobs.filter { $0.phase != .completed }.map(\.descriptor)
-            lines = ["Abort \(count == 1 ? "the 1 unfinished job" : "all \(count) unfinished jobs")?"]
+            let unfinished = state.abortAllScope.filter { $0.phase != .completed }.map(\.descriptor)
+            let host = state.board != nil ? state.selectedHost.map { " on \(state.glyphs.sanitizer.sanitize($0))" } ?? "" : ""
+            lines = ["Abort \(count == 1 ? "the 1 unfinished job" : "all \(count) unfinished jobs")\(host)?"]
                 + JobStopBehaviour.consequences(of: unfinished)
         case .quit(let count):
             lines = ["\(count) \(count == 1 ? "job has" : "jobs have") not completed.", "Quit and abort \(count == 1 ? "it" : "them")?"]

@@ -30,7 +30,7 @@ extension MonitorRenderer {
             }
     }
 
-    private static func drawJobRow(
+    static func drawJobRow(
         _ job: JobState, startsIn: TimeInterval?, into buffer: inout Buffer, row: Rect, state: MonitorState, theme: Theme
     ) {
         let glyphs = state.glyphs
@@ -109,7 +109,10 @@ extension MonitorRenderer {
             borderStyle: borderStyle(focused: state.focusedPane == .updates, theme: theme),
             titleStyle: theme[.title], glyphs: glyphs.box
         ).render(into: &buffer, area: area)
-        guard let job else { return }
+        guard let job else {
+            if let host = state.selectedHost { drawHostState(host, into: &buffer, area: inner, state: state, theme: theme) }
+            return
+        }
         let updates = state.visibleUpdates(of: job)
         let selectedRow = state.selectedUpdateIndex.flatMap { updates.row(of: $0) }
         // The rows on screen (as the list will scroll them) decide how much room must-read
@@ -131,6 +134,10 @@ extension MonitorRenderer {
     private static func updatesTitle(_ job: JobState, state: MonitorState) -> String {
         let separator = state.glyphs.separator
         var title = state.glyphs.sanitizer.sanitize(job.descriptor.name, maxWidth: state.width)
+        if let host = state.host(ofJob: job.id) {
+            title = state.glyphs.sanitizer.sanitize(host, maxWidth: state.width) + ": " + title
+            if let age = state.staleAge(ofHost: host) { title += separator + "stale " + TimeText.elapsed(age) }
+        }
         title += separator + job.descriptor.operation.name
         let result = job.phase == .completed ? job.shownResultCode.map { $0.word + " " } ?? "" : ""
         title += separator + result + state.counts(of: job).text

@@ -22,8 +22,13 @@ public enum MonitorRenderer {
             drawTooSmall(into: &buffer, state: state, theme: theme)
             return buffer
         }
-        drawHeader(into: &buffer, area: layout.header, state: state, theme: theme)
-        drawJobs(into: &buffer, area: layout.jobs, state: state, theme: theme)
+        if state.board != nil {
+            drawBoardHeader(into: &buffer, area: layout.header, state: state, theme: theme)
+            drawBoard(into: &buffer, area: layout.jobs, state: state, theme: theme)
+        } else {
+            drawHeader(into: &buffer, area: layout.header, state: state, theme: theme)
+            drawJobs(into: &buffer, area: layout.jobs, state: state, theme: theme)
+        }
         drawUpdates(into: &buffer, area: layout.updates, state: state, theme: theme)
         drawOutput(into: &buffer, area: layout.output, state: state, theme: theme)
         drawFooter(into: &buffer, area: layout.footer, state: state, theme: theme)
@@ -157,7 +162,7 @@ public enum MonitorRenderer {
             TextLine(text, style: theme[.footer], ellipsis: ellipsis).render(into: &buffer, area: area)
             return
         }
-        var text = MonitorKeyMap.footer(attached: state.isAttached, upDown: state.glyphs.upDown, width: area.width)
+        var text = MonitorKeyMap.footer(attached: state.isAttached, board: state.board != nil, upDown: state.glyphs.upDown, width: area.width)
         if !state.filterText.isEmpty {
             text = " filter: " + sanitizer.sanitize(state.filterText) + " (Esc clears) " + text
         }

@@ -23,6 +23,7 @@ extension MonitorState {
                 movedLists = movedLists || engineEvent.kind.movesLists
             }
             followWork()
+            syncBoardSelection()
             if movedLists || selection != selectedBefore { fixScrolling() }
             effects.append(.redraw)
             return effects
@@ -58,13 +59,15 @@ extension MonitorState {
             queue = QueueModel(outputCapacity: queue.outputCapacity)
             say(reason)
             return [.redraw]
+        case .host(let hostEvent):
+            return handleHost(hostEvent)
         }
     }
 
     // MARK: - Engine events
 
     /// Applies one engine event; the caller fixes scrolling (when `movesLists`) and redraws.
-    private mutating func handleEngine(_ event: EngineEvent) -> [MonitorEffect] {
+    mutating func handleEngine(_ event: EngineEvent) -> [MonitorEffect] {
         if event.time > now { now = event.time }
         var effects: [MonitorEffect] = []
         // Where the selected job was, so a clean-up can select its neighbour.
@@ -80,7 +83,8 @@ extension MonitorState {
         case .jobQueued(let descriptor):
             startingNote = nil
             if let job = queue.job(descriptor.id) { filter.add(job) }
-            if selectedJob == nil, filter.shows(job: descriptor.id) { select(job: descriptor.id) }
+            // On the board a host's row may be selected with no job: it stays selected.
+            if selectedJob == nil, board?.selectedHost == nil, filter.shows(job: descriptor.id) { select(job: descriptor.id) }
             if descriptor.awaitsConfirmation, queue.job(descriptor.id)?.phase == .queued { askToStart(descriptor) }
         case .updateStarted(let start):
             // An update added to its job (rule 28) is matched against the filter like the others.
@@ -143,7 +147,9 @@ extension MonitorState {
     /// full-output view) is replaced, since nothing runs until this one is answered.
     private mutating func askToStart(_ descriptor: JobDescriptor) {
         select(job: descriptor.id)
-        overlay = .confirm(.startJob(job: descriptor.id, name: descriptor.name, updates: descriptor.updates.count))
+        // On the board the question names the host whose engine would run it.
+        let name = host(ofJob: descriptor.id).map { "\(descriptor.name) on \($0)" } ?? descriptor.name
+        overlay = .confirm(.startJob(job: descriptor.id, name: name, updates: descriptor.updates.count))
     }
 
     /// Keeps `tallies` in step with the queue: counted afresh when a job arrives or completes

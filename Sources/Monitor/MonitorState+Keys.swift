@@ -6,7 +6,7 @@ extension MonitorState {
     /// Every key of this monitor with what it does, for the help overlay (from `MonitorKeyMap`):
     /// attached, `q` and `d` detach.
     public var keyHelp: [(keys: String, action: String)] {
-        Self.keyHelp(attached: isAttached)
+        MonitorKeyMap.bindings(attached: isAttached, board: board != nil).compactMap { binding in binding.helpKeys.map { ($0, binding.help) } }
     }
 
     /// Every key of the monitor in `installtop run`, with what it does.
@@ -40,7 +40,7 @@ extension MonitorState {
             if changed { setFilter(filterInput.text) }
             return []
         }
-        guard let binding = MonitorKeyMap.binding(for: key, attached: isAttached) else { return [] }
+        guard let binding = MonitorKeyMap.binding(for: key, attached: isAttached, board: board != nil) else { return [] }
         return perform(binding.action, key: key)
     }
 
@@ -69,6 +69,7 @@ extension MonitorState {
         case .detach:
             if isAttached { return [.quit(abortRunning: false)] }
             say("d detaches an attached monitor (installtop attach); q quits")
+        case .toggleHost: toggleSelectedHost()
         }
         return []
     }
@@ -108,11 +109,12 @@ extension MonitorState {
                 say("Aborting \(name); press a again to force it")
                 return [.command(.abort(job: job, force: false))]
             case .abortAll(let count):
-                say("Aborting \(count) \(count == 1 ? "job" : "jobs"); press A again to force")
-                return [.command(.abortAll(force: false))]
+                say("Aborting \(count) \(count == 1 ? "job" : "jobs")\(selectedHost.map { " on \($0)" } ?? ""); press A again to force")
+                return abortAllEffects(force: false)
             case .quit:
                 return confirmQuit()
             case .startJob(let job, let name, _, _):
+                if let state = queue.job(job), refusesStale(state) { return [] }
                 confirmedJobs.insert(job)
                 say("Starting \(name)")
                 return [.command(.confirm(job: job))]
@@ -122,6 +124,7 @@ extension MonitorState {
         case .character("n"), .character("N"), .character("q"), .escape:
             overlay = nil
             if case .startJob(let job, let name, _, _) = question {
+                if let state = queue.job(job), refusesStale(state) { return [] }
                 // A no to the plan, as apt-get's: the job leaves without running or any record.
                 say("Not started: \(name) (its plan was declined)")
                 let decline = MonitorEffect.command(.decline(job: job))
@@ -142,7 +145,8 @@ extension MonitorState {
             say("No job selected")
             return []
         }
-        let name = job.descriptor.name
+        if refusesStale(job) { return [] }
+        let name = boardName(of: job)
         if job.phase == .completed {
             say("\(name) has already completed")
             return []
@@ -165,16 +169,17 @@ extension MonitorState {
 
     private mutating func abortAllJobs() -> [MonitorEffect] {
         // Watched jobs go on whatever is asked (rule 29): they are not counted as aborted.
-        let unfinished = queue.jobs.filter { $0.phase != .completed && $0.descriptor.observedBy == nil }
+        if board != nil, let job = abortAllScope.first, refusesStale(job) { return [] }
+        let unfinished = abortAllScope.filter { $0.phase != .completed && $0.descriptor.observedBy == nil }
         if unfinished.isEmpty {
-            let watched = queue.jobs.count { $0.phase != .completed }
+            let watched = abortAllScope.count { $0.phase != .completed }
             say(watched == 0 ? "No job to abort"
                 : "No job to abort: installtop only watches the \(watched == 1 ? "running one" : "\(watched) running ones") and cannot stop \(watched == 1 ? "it" : "them")")
             return []
         }
         if unfinished.allSatisfy(\.abortRequested) {
-            say("Forcing the abort of every job: their processes are killed now")
-            return [.command(.abortAll(force: true))]
+            say("Forcing the abort of every job\(selectedHost.map { " on \($0)" } ?? ""): their processes are killed now")
+            return abortAllEffects(force: true)
         }
         overlay = .confirm(.abortAll(count: unfinished.count))
         return []
@@ -185,7 +190,8 @@ extension MonitorState {
             say("No job selected")
             return []
         }
-        let name = job.descriptor.name
+        if refusesStale(job) { return [] }
+        let name = boardName(of: job)
         if pendingCleanUps.contains(job.id) {
             say("Already waiting to clean up \(name)")
             return []
@@ -196,7 +202,9 @@ extension MonitorState {
     }
 
     private mutating func cleanUpCompletedJobs() -> [MonitorEffect] {
-        let ids = queue.jobs.filter { $0.phase == .completed && !pendingCleanUps.contains($0.id) }.map(\.id)
+        // On the board, an unreachable host's stale jobs cannot be told anything.
+        let ids = queue.jobs.filter { $0.phase == .completed && !pendingCleanUps.contains($0.id)
+            && host(ofJob: $0.id).flatMap { staleAge(ofHost: $0) } == nil }.map(\.id)
         guard !ids.isEmpty else {
             say("No completed job to clean up")
             return []
@@ -211,7 +219,8 @@ extension MonitorState {
             say("No job selected")
             return []
         }
-        let name = job.descriptor.name
+        if refusesStale(job) { return [] }
+        let name = boardName(of: job)
         guard job.phase == .completed else {
             say("\(name) has not completed: nothing to retry yet")
             return []

@@ -16,6 +16,8 @@ extension MonitorState {
     /// clamped to the list; `Int.min` and `Int.max` go to the ends.
     mutating func move(by delta: Int) {
         switch focusedPane {
+        case .jobs where board != nil:
+            moveOnBoard(by: delta)
         case .jobs:
             let jobs = visibleJobs
             guard !jobs.isEmpty else { return }
@@ -74,10 +76,17 @@ extension MonitorState {
     /// Brings the scroll offsets in line with the selection and the size: the selection stays
     /// visible and no pane scrolls past its end.
     mutating func fixScrolling() {
-        let jobs = visibleJobs
-        let jobRow = jobs.firstIndex { $0.id == selectedJobID }
-        selection.jobsOffset = ListView.offset(
-            itemCount: jobs.count, selected: jobRow, visibleRows: pageSize(of: .jobs), previousOffset: jobsOffset)
+        if board != nil {
+            let rows = boardRows
+            selection.jobsOffset = ListView.offset(
+                itemCount: rows.count, selected: selectedBoardRow.flatMap { rows.firstIndex(of: $0) }, visibleRows: pageSize(of: .jobs),
+                previousOffset: jobsOffset)
+        } else {
+            let jobs = visibleJobs
+            let jobRow = jobs.firstIndex { $0.id == selectedJobID }
+            selection.jobsOffset = ListView.offset(
+                itemCount: jobs.count, selected: jobRow, visibleRows: pageSize(of: .jobs), previousOffset: jobsOffset)
+        }
         if let job = selectedJob {
             let updates = visibleUpdates(of: job)
             let updateRow = selectedUpdateIndex.flatMap { updates.row(of: $0) }

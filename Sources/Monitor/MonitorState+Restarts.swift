@@ -6,8 +6,10 @@ import TerminalUI
 extension MonitorState {
     /// The restart advice of the job that completed last with one (rule 32): the newest scan
     /// of the machine; `nil` before any job carried one.
+    /// On the grouped board, the selected host's.
     public var newestRestartAdvice: RestartAdvice? {
-        queue.jobs.filter { $0.result?.restartAdvice != nil }
+        if board != nil { return selectedHost.flatMap { restartAdvice(ofHost: $0) } }
+        return queue.jobs.filter { $0.result?.restartAdvice != nil }
             .max { ($0.completedAt ?? .distantPast) < ($1.completedAt ?? .distantPast) }?
             .result?.restartAdvice
     }
@@ -30,7 +32,8 @@ extension MonitorState {
             say("No restart scan yet: each job that completes scans for old code")
             return
         }
-        let plan = ServiceRestartPlan(advice)
+        var plan = ServiceRestartPlan(advice)
+        plan.host = board != nil ? selectedHost : nil
         guard plan.restart.isEmpty else {
             overlay = .confirm(.restartServices(plan))
             return
@@ -48,6 +51,10 @@ extension MonitorState {
     /// `y` to the question of `R`: the restart job, as `installtop restart-services` submits it.
     mutating func confirmServiceRestarts(_ plan: ServiceRestartPlan) -> [MonitorEffect] {
         let count = plan.restart.count
+        if let host = plan.host {
+            say("Restarting \(count) \(count == 1 ? "service" : "services") on \(host)")
+            return [.submitOnHost(host: host, name: RestartJobPlan.jobName, updates: RestartJobPlan.updates(restarting: plan.restart))]
+        }
         say("Restarting \(count) \(count == 1 ? "service" : "services")")
         return [.submit(name: RestartJobPlan.jobName, updates: RestartJobPlan.updates(restarting: plan.restart))]
     }

@@ -69,6 +69,9 @@ public struct MonitorState: Sendable {
     /// The monitor is attached to an engine in another process (`installtop attach`): `q`, `d`
     /// and signals detach at once and the jobs keep running, instead of asking and aborting.
     public var isAttached = false
+    /// The grouped board of several hosts (`installtop attach --host …`), set by
+    /// `HostEvent.hosts`; `nil` for a monitor of one engine, which then behaves as it always did.
+    public internal(set) var board: HostBoard?
 
     /// A monitor with an empty queue.
     /// - Parameters:
@@ -160,6 +163,11 @@ public struct MonitorState: Sendable {
     public var nextTickTime: Date? {
         if quitPhase != nil || queue.jobs.contains(where: { $0.phase == .running }) {
             return lastTick.addingTimeInterval(Self.tickInterval)
+        }
+        // The board's unreachable hosts: their ages and "next try in" count every second.
+        if board?.hosts.contains(where: { if case .unreachable = $0.link { return true } else { return false } }) == true {
+            let second = lastTick.addingTimeInterval(1)
+            return min(second, status?.expiresAt ?? second)
         }
         return status?.expiresAt
     }

@@ -48,7 +48,8 @@ struct RestartDialog {
         let innerWidth = max(1, width - 2)
         count = plan.restart.count
         let how = plan.restart.contains(where: RestartJobPlan.isInitScript) ? "systemctl restart, or its init script" : "systemctl restart"
-        var question = "Restart \(count) \(count == 1 ? "service" : "services") (\(how))?"
+        let on = plan.host.map { " on \(sanitizer.sanitize($0))" } ?? ""
+        var question = "Restart \(count) \(count == 1 ? "service" : "services")\(on) (\(how))?"
         if !plan.leftOut.isEmpty { question += " · left out: not restarted blindly" }
         if !plan.bare.isEmpty { question += " · no service: listed, never killed" }
         heading = PlanDialog.wrap(question, width: innerWidth)

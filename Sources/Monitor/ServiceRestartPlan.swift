@@ -11,6 +11,9 @@ public struct ServiceRestartPlan: Sendable, Hashable {
     public var leftOut: [String]
     /// Processes that belong to no service, session or container: listed, never killed.
     public var bare: [StaleProcess]
+    /// On the grouped board, the host whose engine scanned and would run the job; the
+    /// question names it.
+    public var host: String?
 
     /// The plan for `advice`, as `installtop restart-services` without units makes it.
     public init(_ advice: RestartAdvice) {

@@ -38,6 +38,16 @@ public protocol EngineLink: Sendable {
     /// since, an engine that cannot undo) comes back as `.commandResult`. Returns at once.
     func undo(run: Int)
 
+    /// Queues that job on `host`'s engine (the grouped board's `R`). A link of one engine has
+    /// no hosts: it queues the job on its engine.
+    func submit(name: String, updates: [Update], onHost host: String)
+
     /// Stops delivering; the mailbox gets nothing more.
     func stop()
+}
+
+extension EngineLink {
+    public func submit(name: String, updates: [Update], onHost host: String) {
+        submit(name: name, updates: updates)
+    }
 }

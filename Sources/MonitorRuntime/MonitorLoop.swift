@@ -189,6 +189,8 @@ public struct MonitorLoop {
             link.perform(command)
         case .submit(let name, let updates):
             link.submit(name: name, updates: updates)
+        case .submitOnHost(let host, let name, let updates):
+            link.submit(name: name, updates: updates, onHost: host)
         case .loadHistory(let limit):
             link.loadHistory(limit: limit)
         case .loadJobRuns(let limit):

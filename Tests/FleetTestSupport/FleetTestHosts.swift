@@ -170,6 +170,31 @@ public final class FleetTestHosts: Sendable {
         guard left.isEmpty else { throw FleetTestError("h\(host): processes \(left) survived SIGKILL") }
     }
 
+    /// Starts host `host`'s sshd again after `stopSSHD(host:)` (the host comes back) and
+    /// returns once it takes a login from the controller; an sshd that runs is left alone.
+    /// - Throws: `FleetTestError` when it does not come up within 60 s, with its log.
+    public func startSSHD(host: Int) throws {
+        let position = try index(host)
+        let fleetHost = hosts[position]
+        let files = FleetFiles(directory: directory)
+        let environment = ["ITOP_FLEET_RUN": run.id]
+        let sshd = try processes.withLock { processes -> FleetChild? in
+            guard !processes.tornDown else { throw FleetTestError("the fleet is torn down") }
+            guard processes.sshds[position] == nil else { return nil }
+            let sshd = try FleetChild([run.tools.nsenter, "--target", "\(holderPIDs[position])", "--mount", "--uts", "--net",
+                                       run.tools.sshd, "-D", "-f", files.sshdConfig(fleetHost), "-E", files.sshdLog(fleetHost)],
+                                      environment: environment, stdoutPath: files.hostDirectory(fleetHost) + "/sshd.out",
+                                      stderrPath: files.hostDirectory(fleetHost) + "/sshd.err")
+            processes.sshds[position] = sshd
+            return sshd
+        }
+        guard let sshd else { return }
+        let deadline = ContinuousClock.now + .seconds(60)
+        try Self.waitForListening([fleetHost], [sshd], files: files, deadline: deadline)
+        try Self.waitForLogins([fleetHost], controller: controllerNamespace, files: files, tools: run.tools, environment: environment,
+                               deadline: deadline)
+    }
+
     /// The live processes this fleet started that are still there (by its marker in their
     /// environment or its folder in their command line): none after `tearDown()`.
     public func leftoverProcesses() -> [pid_t] {

@@ -12,12 +12,14 @@ final class InstalltopChild {
     private let stderrPath: String
     private var exitStatus: Int32?
 
-    /// Starts `installtop arguments` in `folder`, with `extra` added to the environment.
-    init(_ arguments: [String], in folder: EndToEndFolder, environment extra: [String: String] = [:]) throws {
+    /// Starts `installtop arguments` in `folder`, with `extra` added to the environment; with
+    /// `executable`, that program instead, `arguments` being all of its arguments (an `nsenter`
+    /// into a test host that execs installtop there).
+    init(_ arguments: [String], in folder: EndToEndFolder, environment extra: [String: String] = [:], executable: String? = nil) throws {
         let name = UUID().uuidString.prefix(8)
         stdoutPath = folder.path("child-\(name).stdout")
         stderrPath = folder.path("child-\(name).stderr")
-        let binary = try EndToEndFolder.binary()
+        let binary = try executable ?? EndToEndFolder.binary()
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }

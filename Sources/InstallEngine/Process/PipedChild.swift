@@ -104,6 +104,18 @@ public final class PipedChild: Sendable {
         }
     }
 
+    /// Whether a write of up to `PIPE_BUF` bytes to the child's stdin would return at once: its
+    /// pipe has room (or is broken, which the write then reports). False once closed. For a
+    /// caller that must not wait on a child that stopped reading (the grouped board: one hung
+    /// host must not hold up the others).
+    public var inputHasRoom: Bool {
+        input.withLock { descriptor in
+            guard descriptor >= 0 else { return false }
+            var descriptors = [pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)]
+            return poll(&descriptors, 1, 0) > 0
+        }
+    }
+
     /// Closes the child's stdin: it reads the end. Later writes return false.
     public func closeInput() {
         input.withLock { descriptor in

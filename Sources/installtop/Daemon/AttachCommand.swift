@@ -8,23 +8,35 @@ import MonitorRuntime
 struct AttachCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "attach",
-        abstract: "Open the monitor on the running engine's queue; d or q detaches and the jobs keep running.",
+        abstract: "Open the monitor on the running engine's queue, or one board of several hosts' queues; d or q detaches and the jobs keep running.",
         discussion: """
             Every key acts on the engine's queue, as in `installtop run`, and shows in every \
             attached monitor. SIGINT, SIGTERM and SIGHUP detach too. Exit status: 0 detached, \
             1 no engine or the engine went away, 2 invalid usage (a bad --theme, no terminal).
+
+            With --host NAME (repeatable) or --hosts INVENTORY (and --limit), one board shows every \
+            host's jobs grouped by host, each host reached as `ssh HOST installtop bridge`: keys \
+            act on the selected job through its host's engine; an unreachable host shows ssh's \
+            words and its last known jobs as stale, and is tried again (1 s doubling to 30 s).
             """
     )
 
     @OptionGroup var socket: SocketOption
+    @OptionGroup var hosts: HostsOptions
 
     @Option(help: ArgumentHelp("The monitor's theme: a name from `installtop themes` or a path.", valueName: "name|path"), completion: CompletionSources.theme)
     var theme: String?
 
     func run() throws {
-        let client = try socket.connect()
+        let link: any EngineLink
+        if hosts.isRemote {
+            try hosts.checkNoSocket(socket)
+            link = HostsEngineLink(hosts: try hosts.sshCommands())
+        } else {
+            link = RemoteEngineLink(client: try socket.connect())
+        }
         do {
-            switch try MonitorSession.run(link: RemoteEngineLink(client: client), themeOption: theme, exitWhenDone: false) {
+            switch try MonitorSession.run(link: link, themeOption: theme, exitWhenDone: false) {
             case .quit, .quitWhileRunning:
                 return
             case .linkLost(let reason):

@@ -8,7 +8,7 @@ import Foundation
 #endif
 
 /// `--host NAME` (repeatable) or `--hosts INVENTORY` with `--limit PATTERN`, and how ssh gets
-/// there: the commands that reach other hosts' engines (`status`, `abort`, `cleanup`).
+/// there: the commands that reach other hosts' engines (`status`, `abort`, `cleanup`, `attach`).
 struct HostsOptions: ParsableArguments {
     @Option(name: .customLong("host"), help: ArgumentHelp(
         "Reach this host's engine over ssh (`ssh HOST installtop bridge`); repeatable.", valueName: "name"))

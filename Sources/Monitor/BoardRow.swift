@@ -1,0 +1,6 @@
+/// A row of the grouped board's jobs pane: a host (its current job and overall bar), or, under
+/// an expanded host, one of its jobs.
+public enum BoardRow: Sendable, Hashable {
+    case host(String)
+    case job(Int)
+}

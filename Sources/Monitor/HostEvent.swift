@@ -1,0 +1,21 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// What the grouped board's link says about its hosts (`MonitorEvent.host`).
+public enum HostEvent: Sendable, Hashable {
+    /// The board's hosts, in the order shown; sent once, first. Before it the monitor is a
+    /// single engine's, and it stays so when this never comes.
+    case hosts([String])
+    /// ssh to `host` is starting (first time, or again after a failure).
+    case connecting(String)
+    /// The host's queue follows afresh: the jobs shown for it go (they come back with the
+    /// snapshot, under the same board numbers), and its link counts as connected.
+    case queueReplaced(String)
+    /// The link to `host` failed with `reason` (ssh's last stderr line); tried again at `retryAt`.
+    case unreachable(String, reason: String, retryAt: Date)
+    /// Board job `board` is job `origin.job` of `origin.host`: sent before its `job.queued`.
+    case jobOrigin(board: Int, origin: JobOrigin)
+}

@@ -1,0 +1,231 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import InstallEngine
+import RestartScan
+
+/// The grouped board (`installtop attach --host …`): jobs grouped by host, host counts, stale
+/// hosts. Nothing here runs for a monitor of one engine (`board` stays `nil`).
+extension MonitorState {
+    // MARK: - Queries
+
+    /// The host of board job `id`; `nil` off the board or for a job of no known host.
+    public func host(ofJob id: Int) -> String? { board?.origins[id]?.host }
+
+    /// The jobs of `host`, in the order they arrived.
+    public func jobs(ofHost host: String) -> [JobState] {
+        guard let board else { return [] }
+        return queue.jobs.filter { board.origins[$0.id]?.host == host }
+    }
+
+    /// The job a host's row stands for: its running job, else its first queued one, else its
+    /// newest.
+    public func currentJob(ofHost host: String) -> JobState? {
+        let jobs = jobs(ofHost: host)
+        return jobs.first { $0.phase == .running } ?? jobs.first { $0.phase == .queued } ?? jobs.last
+    }
+
+    /// The host the selection is on: its row's, or the selected job's.
+    public var selectedHost: String? {
+        board?.selectedHost ?? selectedJobID.flatMap { host(ofJob: $0) }
+    }
+
+    /// The jobs pane's rows on the board: each host, then its jobs when it is expanded (those
+    /// the filter shows).
+    public var boardRows: [BoardRow] {
+        guard let board else { return [] }
+        var rows: [BoardRow] = []
+        for host in board.hosts {
+            rows.append(.host(host.name))
+            if board.expanded.contains(host.name) {
+                rows += jobs(ofHost: host.name).filter { filter.shows(job: $0.id) }.map { .job($0.id) }
+            }
+        }
+        return rows
+    }
+
+    /// The selected row of the board.
+    public var selectedBoardRow: BoardRow? {
+        guard let board else { return nil }
+        if let host = board.selectedHost { return .host(host) }
+        return selectedJobID.map { .job($0) }
+    }
+
+    /// How many of `host`'s updates are done, as a fraction (its overall bar).
+    public func overallFraction(ofHost host: String) -> Double {
+        var total = 0.0
+        var done = 0.0
+        for job in jobs(ofHost: host) {
+            total += Double(job.updates.count)
+            done += percentShown(of: job) / 100 * Double(job.updates.count)
+        }
+        return total > 0 ? done / total : 0
+    }
+
+    /// The restart advice of `host`'s job that completed last with one.
+    public func restartAdvice(ofHost host: String) -> RestartAdvice? {
+        jobs(ofHost: host).filter { $0.result?.restartAdvice != nil }
+            .max { ($0.completedAt ?? .distantPast) < ($1.completedAt ?? .distantPast) }?
+            .result?.restartAdvice
+    }
+
+    /// The header's counts of hosts.
+    public var hostCounts: HostCounts {
+        var counts = HostCounts()
+        guard let board else { return counts }
+        for host in board.hosts {
+            counts.total += 1
+            let jobs = jobs(ofHost: host.name)
+            switch host.link {
+            case .unreachable: counts.unreachable += 1
+            case .connecting where !host.everConnected: counts.connecting += 1
+            case .connecting, .connected:
+                if jobs.contains(where: { $0.phase == .running && !$0.onlyAwaitsRestartScan }) {
+                    counts.installing += 1
+                } else if let newest = jobs.last(where: { $0.phase == .completed }), newest.shownResultCode == .failed,
+                          !jobs.contains(where: { $0.phase != .completed }) {
+                    counts.failed += 1
+                } else {
+                    counts.idle += 1
+                }
+            }
+            if jobs.contains(where: { tally(of: $0).rebootRequired }) || restartAdvice(ofHost: host.name)?.rebootRequired == true {
+                counts.rebootRequired += 1
+            }
+            if (restartAdvice(ofHost: host.name)?.services.count ?? 0) > 0 { counts.servicesToRestart += 1 }
+        }
+        return counts
+    }
+
+    /// How long ago `host`'s jobs were last current: `nil` while its link is up.
+    public func staleAge(ofHost host: String) -> TimeInterval? {
+        guard case .unreachable(_, let since, _)? = board?.host(named: host)?.link else { return nil }
+        return max(0, now.timeIntervalSince(since))
+    }
+
+    /// `job`'s name as questions and messages say it: on the board with its host (`Slow job
+    /// on web2`), so that the operator knows which engine is asked.
+    func boardName(of job: JobState) -> String {
+        host(ofJob: job.id).map { "\(job.descriptor.name) on \($0)" } ?? job.descriptor.name
+    }
+
+    /// Says so and returns true when `job`'s host is unreachable: what is shown of it is stale,
+    /// and nothing can reach its engine.
+    mutating func refusesStale(_ job: JobState) -> Bool {
+        guard let host = host(ofJob: job.id), let age = staleAge(ofHost: host) else { return false }
+        say("\(host) is unreachable: its jobs are as they were \(TimeText.elapsed(age)) ago, and nothing can be sent to it")
+        return true
+    }
+
+    /// The jobs `A` aborts: every job, or on the board the selected host's (keys act through
+    /// one host's engine).
+    var abortAllScope: [JobState] {
+        guard board != nil else { return queue.jobs }
+        return selectedHost.map { jobs(ofHost: $0) } ?? []
+    }
+
+    /// What `A` sends: `abortAll`, or on the board an abort of each unfinished job of the
+    /// selected host (its engine's other clients' jobs elsewhere stay untouched).
+    func abortAllEffects(force: Bool) -> [MonitorEffect] {
+        guard board != nil else { return [.command(.abortAll(force: force))] }
+        return abortAllScope.filter { $0.phase != .completed && $0.descriptor.observedBy == nil }
+            .map { .command(.abort(job: $0.id, force: force)) }
+    }
+
+    // MARK: - Events
+
+    mutating func handleHost(_ event: HostEvent) -> [MonitorEffect] {
+        switch event {
+        case .hosts(let names):
+            board = HostBoard(hosts: names)
+            syncBoardSelection()
+        case .connecting(let host):
+            board?.update(host) { host in
+                // An unreachable host keeps showing why until it answers again.
+                if case .unreachable = host.link { return }
+                host.link = .connecting
+            }
+        case .queueReplaced(let host):
+            let old = jobs(ofHost: host).map(\.id)
+            for job in old { _ = handleEngine(EngineEvent(time: now, kind: .jobCleanedUp(job: job))) }
+            board?.update(host) { host in
+                host.link = .connected
+                host.everConnected = true
+            }
+            if let name = board?.host(named: host)?.name, !old.isEmpty { say("\(name): connected again, its queue shown afresh") }
+        case .unreachable(let host, let reason, let retryAt):
+            let since: Date
+            if case .unreachable(_, let first, _)? = board?.host(named: host)?.link { since = first } else { since = now }
+            board?.update(host) { $0.link = .unreachable(reason: reason, since: since, retryAt: retryAt) }
+        case .jobOrigin(let job, let origin):
+            board?.origins[job] = origin
+        }
+        syncBoardSelection()
+        fixScrolling()
+        return [.redraw]
+    }
+
+    // MARK: - Selection
+
+    /// Moves the board's selection by `delta` rows (`Int.min`/`Int.max`: to the ends).
+    mutating func moveOnBoard(by delta: Int) {
+        let rows = boardRows
+        guard !rows.isEmpty else { return }
+        let row = selectedBoardRow.flatMap { rows.firstIndex(of: $0) } ?? 0
+        let target = delta == Int.min ? 0 : delta == Int.max ? rows.count - 1 : min(max(0, row + delta), rows.count - 1)
+        selectBoardRow(rows[target])
+        selection.stopFollowingWork()
+    }
+
+    /// Selects `row`: a host's row selects its current job (the updates pane shows it, keys
+    /// act on it).
+    mutating func selectBoardRow(_ row: BoardRow) {
+        switch row {
+        case .host(let host):
+            board?.selectedHost = host
+            if let job = currentJob(ofHost: host) {
+                if job.id != selectedJobID { select(job: job.id) }
+            } else {
+                selection.clear()
+            }
+        case .job(let id):
+            board?.selectedHost = nil
+            if id != selectedJobID { select(job: id) }
+        }
+    }
+
+    /// Keeps the board's row and the selected job in step after anything changed them: a host
+    /// row follows its host's current job; a job chosen elsewhere (following the work, a
+    /// clean-up) selects its host's row unless that host is expanded.
+    mutating func syncBoardSelection() {
+        guard let board else { return }
+        let jobHost = selectedJobID.flatMap { host(ofJob: $0) }
+        if let selectedHost = board.selectedHost {
+            if let job = selectedJobID, let jobHost, jobHost != selectedHost {
+                // Moved elsewhere by following the work.
+                let listed = board.expanded.contains(jobHost) && currentJob(ofHost: jobHost)?.id != job
+                selectBoardRow(listed ? .job(job) : .host(jobHost))
+            } else {
+                selectBoardRow(.host(selectedHost))
+            }
+        } else if let jobHost, board.expanded.contains(jobHost) {
+            return
+        } else if let host = jobHost ?? board.hosts.first?.name {
+            selectBoardRow(.host(host))
+        }
+    }
+
+    /// `→`, `←` or Space: shows or folds the selected host's jobs.
+    mutating func toggleSelectedHost() {
+        guard let board else { return }
+        guard let host = board.selectedHost ?? selectedJobID.flatMap({ self.host(ofJob: $0) }) else { return }
+        if board.expanded.contains(host) {
+            self.board?.expanded.remove(host)
+            selectBoardRow(.host(host))
+        } else {
+            self.board?.expanded.insert(host)
+        }
+    }
+}

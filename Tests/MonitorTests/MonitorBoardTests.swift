@@ -1,0 +1,190 @@
+import Foundation
+import InstallEngine
+import RestartScan
+import TerminalUI
+import Testing
+
+@testable import Monitor
+
+/// The grouped board of `installtop attach --host …`, without a terminal: grouping by host,
+/// the header's host counts, stale hosts, which host's engine a key's command is for.
+@Suite("Monitor board")
+struct MonitorBoardTests {
+    /// A scenario on the board of `hosts`, all connected unless listed in `connecting`.
+    private func board(_ hosts: [String], connecting: Set<String> = [], width: Int = 100, height: Int = 30) -> Scenario {
+        var scenario = Scenario(width: width, height: height)
+        _ = scenario.state.handle(.host(.hosts(hosts)))
+        for host in hosts where !connecting.contains(host) {
+            _ = scenario.state.handle(.host(.connecting(host)))
+            _ = scenario.state.handle(.host(.queueReplaced(host)))
+        }
+        return scenario
+    }
+
+    /// Queues a job of `host` (its engine's number `remote`), as the link posts it: the origin,
+    /// then the job. Board numbers go 1, 2, 3 … in the order of the calls, as `Scenario` gives them.
+    @discardableResult
+    private func queue(_ scenario: inout Scenario, on host: String, remote: Int, _ name: String, _ titles: [String] = ["jq"]) -> Int {
+        let board = scenario.state.queue.jobs.map(\.id).max().map { $0 + 1 } ?? 1
+        _ = scenario.state.handle(.host(.jobOrigin(board: board, origin: JobOrigin(host: host, job: remote))))
+        let job = scenario.queue(name, titles)
+        #expect(job == board)
+        return job
+    }
+
+    private func unreachable(_ scenario: inout Scenario, _ host: String, _ reason: String, retryIn seconds: Double = 4) {
+        _ = scenario.state.handle(.host(.unreachable(host, reason: reason, retryAt: scenario.now.addingTimeInterval(seconds))))
+    }
+
+    @Test("each host is one row with its current job; →/Space show its jobs under it; the header counts hosts")
+    func groupingAndHostCounts() {
+        var scenario = board(["web1", "web2", "web3", "web4", "web5"], connecting: ["web4", "web5"])
+        let running = queue(&scenario, on: "web1", remote: 1, "Security updates", ["openssl", "curl"])
+        let waiting = queue(&scenario, on: "web1", remote: 2, "Tools")
+        let failing = queue(&scenario, on: "web2", remote: 1, "Kernel")
+        scenario.startJob(running)
+        scenario.startUpdate(running, 0)
+        scenario.progress(running, 0, 50)
+        scenario.run(failing, codes: [.failed])
+        unreachable(&scenario, "web4", "ssh: connect to host 10.77.0.14 port 22: Connection refused")
+
+        #expect(scenario.state.boardRows == [.host("web1"), .host("web2"), .host("web3"), .host("web4"), .host("web5")])
+        #expect(scenario.state.currentJob(ofHost: "web1")?.id == running)
+        let counts = scenario.state.hostCounts
+        #expect(counts.total == 5 && counts.installing == 1 && counts.failed == 1 && counts.idle == 1
+            && counts.unreachable == 1 && counts.connecting == 1, "\(counts)")
+        let screen = scenario.screen()
+        #expect(screen.contains("5 hosts · 1 connecting · 1 idle · 1 installing · 1 failed · 1 unreachable"), "\(screen)")
+        #expect(screen.contains("web3 idle"), "\(screen)")
+        #expect(screen.contains("web5 connecting…"), "\(screen)")
+        #expect(screen.contains("web4 unreachable 0:00: ssh: connect"), "\(screen)")
+        // The overall bar of web1 counts both its jobs' updates: 0.5 of 3.
+        #expect(abs(scenario.state.overallFraction(ofHost: "web1") - 0.5 / 3) < 0.001)
+
+        scenario.press(.home, .right)
+        #expect(scenario.state.boardRows.prefix(4) == [.host("web1"), .job(running), .job(waiting), .host("web2")])
+        scenario.press(.down, .down)
+        #expect(scenario.state.selectedJobID == waiting && scenario.state.selectedBoardRow == .job(waiting))
+        scenario.press(.character(" "))
+        #expect(scenario.state.selectedBoardRow == .host("web1"), "folding selects the host's row")
+        #expect(scenario.state.selectedJobID == running, "which stands for its running job")
+        #expect(scenario.state.keyHelp.contains { $0.keys == "→ ← Space" })
+    }
+
+    @Test("two hosts' job 1 are two jobs; a and its yes abort the selected host's job through its number on the board")
+    func commandsGoToTheSelectedHostsJob() {
+        var scenario = board(["web1", "web2"])
+        let first = queue(&scenario, on: "web1", remote: 1, "Upgrade")
+        let second = queue(&scenario, on: "web2", remote: 1, "Upgrade")
+        scenario.startJob(first)
+        scenario.startJob(second)
+        scenario.press(.end)
+        #expect(scenario.state.selectedBoardRow == .host("web2"))
+        scenario.press(.character("a"))
+        #expect(scenario.screen().contains("Abort Upgrade on web2?"))
+        #expect(Scenario.commands(scenario.press(.character("y"))) == [.command(.abort(job: second, force: false))])
+        #expect(scenario.state.status?.text == "Aborting Upgrade on web2; press a again to force it")
+    }
+
+    @Test("a lost host keeps its jobs, stale with their age and ssh's words; keys on them are refused; its queue comes back afresh")
+    func staleHostAndComingBack() {
+        var scenario = board(["web1", "web2"])
+        let job = queue(&scenario, on: "web2", remote: 7, "Upgrade")
+        scenario.startJob(job)
+        scenario.press(.end)
+        unreachable(&scenario, "web2", "ssh: connect to host 10.77.0.12 port 22: Connection refused", retryIn: 1)
+        scenario.advance(65)
+        #expect(scenario.state.staleAge(ofHost: "web2") == 65)
+        #expect(scenario.state.queue.job(job) != nil, "its last known job stays")
+        var screen = scenario.screen()
+        #expect(screen.contains("web2 unreachable, stale 1:05: ssh: c"), "\(screen)")
+        #expect(screen.contains("web2: Upgrade · stale 1:05 · install"), "the updates pane's title: \(screen)")
+        #expect(scenario.state.nextTickTime != nil, "the ages count on")
+        #expect(Scenario.commands(scenario.press(.character("a"))).isEmpty)
+        #expect(scenario.state.status?.text.hasPrefix("web2 is unreachable: its jobs are as they were 1:05 ago") == true)
+
+        // Tried again: still showing why until it answers.
+        _ = scenario.state.handle(.host(.connecting("web2")))
+        #expect(scenario.state.hostCounts.unreachable == 1)
+        _ = scenario.state.handle(.host(.queueReplaced("web2")))
+        #expect(scenario.state.queue.job(job) == nil, "the stale job goes; the snapshot brings what is there now")
+        _ = scenario.state.handle(.host(.jobOrigin(board: job, origin: JobOrigin(host: "web2", job: 7))))
+        scenario.send(.jobQueued(JobDescriptor(id: job, name: "Upgrade", operation: .install, updates: [Update(id: "u", title: "jq")], stopOnFailure: false)))
+        #expect(scenario.state.staleAge(ofHost: "web2") == nil)
+        #expect(scenario.state.selectedJobID == job, "the host's row shows its job again")
+        screen = scenario.screen()
+        #expect(!screen.contains("stale"), "\(screen)")
+    }
+
+    @Test("a host with no job shows its link in the updates pane: ssh's words whole and the next try")
+    func unreachableHostWithoutJobs() {
+        var scenario = board(["db1"], connecting: ["db1"], width: 140)
+        unreachable(&scenario, "db1", "ssh: connect to host 10.77.0.21 port 22: No route to host", retryIn: 8)
+        let screen = scenario.screen()
+        #expect(screen.contains("db1: unreachable for 0:00"), "\(screen)")
+        #expect(screen.contains("ssh: connect to host 10.77.0.21 port 22: No route to host"), "\(screen)")
+        #expect(screen.contains("next try in 8s"), "\(screen)")
+        #expect(scenario.state.hostCounts.unreachable == 1)
+    }
+
+    @Test("R restarts the selected host's services through that host's engine, and the question names the host")
+    func restartJobGoesToTheSelectedHost() {
+        var scenario = board(["web1", "web2"])
+        let advice = RestartAdvice(processes: [
+            StaleProcess(pid: 20, command: "php-fpm", uid: 33, user: "www-data", owner: .service(unit: "php8.2-fpm.service"),
+                         files: [StaleFile(path: "/usr/lib/x86_64-linux-gnu/libssl.so.3", change: .deleted)]),
+        ])
+        let board = scenario.state.queue.jobs.count + 1
+        _ = scenario.state.handle(.host(.jobOrigin(board: board, origin: JobOrigin(host: "web2", job: 3))))
+        scenario.complete(advice: advice)
+        #expect(scenario.state.hostCounts.servicesToRestart == 1)
+        #expect(scenario.screen().contains("1 with restarts"))
+        scenario.press(.home)
+        scenario.press(.character("R"))
+        #expect(scenario.state.overlay == nil, "web1 has no scan")
+        scenario.press(.end, .character("R"))
+        #expect(scenario.screen().contains("Restart 1 service on web2"), "\(scenario.screen())")
+        #expect(Scenario.commands(scenario.press(.character("y")))
+            == [.submitOnHost(host: "web2", name: RestartJobPlan.jobName, updates: RestartJobPlan.updates(restarting: ["php8.2-fpm.service"]))])
+    }
+
+    @Test("the wait before trying an unreachable host again: 1 s doubling to 30 s, from 1 s again after a success")
+    func retrySchedule() {
+        var schedule = HostRetrySchedule()
+        let waits = (1...8).map { _ in schedule.failed() }
+        #expect(waits == [1, 2, 4, 8, 16, 30, 30, 30].map { Duration.seconds($0) })
+        schedule.succeeded()
+        #expect(schedule.failed() == .seconds(1))
+    }
+
+    @Test("a job awaiting yes on a host: the question names the host, y confirms it through the host's job; unreachable, y is refused")
+    func confirmationOnAHost() {
+        var scenario = board(["web1", "web2"])
+        _ = scenario.state.handle(.host(.jobOrigin(board: 1, origin: JobOrigin(host: "web2", job: 4))))
+        scenario.send(.jobQueued(JobDescriptor(id: 1, name: "apt install jq", operation: .install, updates: [Update(id: "jq", title: "jq")],
+                                               stopOnFailure: false, awaitsConfirmation: true, runByDriver: true)))
+        #expect(scenario.screen().contains("Start apt install jq on web2?"), "\(scenario.screen())")
+        #expect(Scenario.commands(scenario.press(.character("y"))) == [.command(.confirm(job: 1))])
+
+        var lost = board(["web2"])
+        _ = lost.state.handle(.host(.jobOrigin(board: 1, origin: JobOrigin(host: "web2", job: 4))))
+        lost.send(.jobQueued(JobDescriptor(id: 1, name: "apt install jq", operation: .install, updates: [Update(id: "jq", title: "jq")],
+                                           stopOnFailure: false, awaitsConfirmation: true, runByDriver: true)))
+        unreachable(&lost, "web2", "ssh: connect to host web2 port 22: Connection refused")
+        #expect(Scenario.commands(lost.press(.character("y"))).isEmpty)
+        #expect(lost.state.status?.text.hasPrefix("web2 is unreachable") == true)
+    }
+
+    @Test("A aborts the selected host's jobs through its engine, not every host's")
+    func abortAllIsTheSelectedHosts() {
+        var scenario = board(["web1", "web2"])
+        let first = queue(&scenario, on: "web1", remote: 1, "Upgrade")
+        let second = queue(&scenario, on: "web1", remote: 2, "Tools")
+        let other = queue(&scenario, on: "web2", remote: 1, "Upgrade")
+        for job in [first, second, other] { scenario.startJob(job) }
+        scenario.press(.home, .character("A"))
+        #expect(scenario.screen().contains("Abort all 2 unfinished jobs on web1?"), "\(scenario.screen())")
+        #expect(Scenario.commands(scenario.press(.character("y"))) == [.command(.abort(job: first, force: false)), .command(.abort(job: second, force: false))])
+        #expect(scenario.state.status?.text == "Aborting 2 jobs on web1; press A again to force")
+    }
+}
