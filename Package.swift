@@ -170,7 +170,7 @@ let package = Package(
         // CUnixSocket: the stale-socket test binds a socket and leaves it behind.
         .testTarget(
             name: "EngineDaemonTests",
-            dependencies: ["EngineDaemon", "EngineWire", "InstallEngine", "InstallEngineTesting", "InstallHistory", "CUnixSocket"]
+            dependencies: ["EngineDaemon", "EngineWire", "InstallEngine", "InstallEngineTesting", "InstallHistory", "CUnixSocket", "MonitorRuntime", "Monitor"]
         ),
         .testTarget(name: "MonitorRuntimeTests", dependencies: ["MonitorRuntime", "Monitor", "InstallEngine", "InstallHistory", "EngineWire", "TerminalUI"]),
         .testTarget(
