@@ -142,7 +142,7 @@ let package = Package(
             name: "installtop-bench",
             dependencies: [
                 "InstallEngine", "InstallEngineTesting", "InstallHistory", "InstallDrivers", "TerminalUI", "Monitor", "EngineWire", "EngineDaemon",
-                "CSpawnFloor", "RestartScan",
+                "CSpawnFloor", "RestartScan", "MonitorRuntime",
             ]
         ),
 

@@ -86,8 +86,9 @@ public final class Mailbox: Sendable {
         return 96
     }
 
-    /// Takes every waiting item, oldest first, and empties the pipe.
-    func drain() -> [MailboxItem] {
+    /// Takes every waiting item, oldest first, and empties the pipe. The monitor's loop calls it
+    /// on its own thread (as the board benchmark does); one reader at a time.
+    public func drain() -> [MailboxItem] {
         var bytes = [UInt8](repeating: 0, count: 64)
         while read(readDescriptor, &bytes, bytes.count) > 0 {}
         let deliveries = pending.withLock { $0.take() }

@@ -7,7 +7,7 @@ import Glibc
 let benchmarks = ManifestBenchmarks.all + EngineBenchmarks.all + ProcessBenchmarks.all + QueueProcessBenchmarks.all + HistoryBenchmarks.all + MonitorBenchmarks.all + DaemonBenchmarks.all
     + APTBenchmarks.all + APTKeepingBenchmark.all + APTHookKeepingBenchmark.all + APTKeepRealBenchmark.all + APTRealBenchmark.all
     + FleetBenchmarks.all + ObserveBenchmarks.all + RestartScanBenchmarks.all
-    + IdleMemoryBenchmark.all
+    + IdleMemoryBenchmark.all + BoardHostsBenchmark.all
 let requested = CommandLine.arguments.dropFirst().first
 // The observe benchmark's wrapper around each relay the hooks start (not a benchmark).
 if requested == "relay-timing" { exit(RelayTiming.run(Array(CommandLine.arguments.dropFirst(2)))) }

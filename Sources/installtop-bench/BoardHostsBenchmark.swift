@@ -1,0 +1,194 @@
+import Foundation
+import EngineDaemon
+import Glibc
+import InstallDrivers
+import InstallEngine
+import Monitor
+import MonitorRuntime
+
+/// Issue 34's scale goal: the board on many hosts, each streaming a 200-package transaction
+/// (`installtop-bench board-hosts [--hosts N] [--packages P] [--seconds S] [--installtop PATH]`).
+/// N `installtop serve` processes on local sockets (the hosts' engines), each running a driver
+/// job of P updates that reports start, progress and end of each in turn; the board in this
+/// process reaches every engine as the board does, through `ssh HOST installtop bridge`, here a
+/// stand-in ssh that runs the bridge to the host's socket. Measured while they stream: how long
+/// until every host's queue is on the board, each frame (the engine events applied, then a
+/// 200×60 frame drawn), the CPU of the board (its loop and its link's thread) against the wall
+/// clock, and this process's threads. Goals (issue 34): frame ≤ 2 ms, CPU ≤ 10 % of a core,
+/// attach ≤ 5 s, threads bounded. Printed, not asserted.
+enum BoardHostsBenchmark {
+    static let all = [Benchmark(name: "board-hosts", run: run)]
+
+    static func run() async {
+        let arguments = CommandLine.arguments
+        func value(_ option: String) -> String? {
+            arguments.firstIndex(of: option).flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
+        }
+        let hosts = value("--hosts").flatMap(Int.init) ?? 200
+        let packages = value("--packages").flatMap(Int.init) ?? 200
+        let seconds = value("--seconds").flatMap(Double.init) ?? 20
+        let installtop = value("--installtop")
+            ?? URL(fileURLWithPath: arguments[0]).deletingLastPathComponent().appendingPathComponent("installtop").path
+        guard FileManager.default.isExecutableFile(atPath: installtop) else { return print("  skipped: no installtop at \(installtop)") }
+        let folder = "/tmp/itb-board-\(getpid())"
+        let quiet: PrivateAPTRoot
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            // The engines follow an empty private root's dpkg, never this machine's.
+            quiet = try PrivateAPTRoot(temporaryWithPrefix: "itb-board-quiet")
+            try writeFiles(in: folder, installtop: installtop, packages: packages, seconds: seconds)
+        } catch {
+            return print("  cannot set up: \(error)")
+        }
+        defer {
+            quiet.remove()
+            try? FileManager.default.removeItem(atPath: folder)
+        }
+        // The engines, each with its job streaming before the board attaches.
+        var engines: [Process] = []
+        defer {
+            for engine in engines where engine.isRunning { kill(engine.processIdentifier, SIGTERM) }
+            for engine in engines { engine.waitUntilExit() }
+        }
+        for index in 0..<hosts {
+            let engine = Process()
+            engine.executableURL = URL(fileURLWithPath: installtop)
+            engine.arguments = ["serve", "--socket", "\(folder)/e\(index).sock", "--no-history", "--apt-config", quiet.configuration]
+            engine.standardOutput = FileHandle.nullDevice
+            engine.standardError = FileHandle.nullDevice
+            do { try engine.run() } catch { return print("  cannot start engine \(index): \(error)") }
+            engines.append(engine)
+        }
+        let deadline = Date().addingTimeInterval(120)
+        while (0..<hosts).contains(where: { !FileManager.default.fileExists(atPath: "\(folder)/e\($0).sock") }), Date() < deadline { usleep(20_000) }
+        for index in 0..<hosts {
+            let submitted = SystemCommand.run([installtop, "submit", "\(folder)/stream.yaml", "--socket", "\(folder)/e\(index).sock"])
+            guard submitted.status == 0 else { return print("  submit to engine \(index) failed: \(submitted.stderr)") }
+        }
+        print("  \(hosts) engines, each streaming a driver job of \(packages) updates over about \(Int(seconds)) s; load \(loadAverage())")
+        measure(folder: folder, hosts: hosts, seconds: seconds)
+    }
+
+    /// The board on every engine, fed and drawn as the monitor's loop does, for `seconds`.
+    private static func measure(folder: String, hosts: Int, seconds: Double) {
+        let commands = (0..<hosts).map { SSHCommand(host: "\(folder)/e\($0).sock", remoteCommand: "bridge", program: "\(folder)/ssh") }
+        let mailbox: Mailbox
+        do { mailbox = try Mailbox() } catch { return print("  no mailbox: \(error)") }
+        let link = HostsEngineLink(hosts: commands)
+        var state = MonitorState(width: 200, height: 60, now: Date())
+        let theme = ThemeCatalog(userDirectory: nil).themes[0]
+        let clock = ContinuousClock()
+        let started = clock.now
+        let cpuBefore = boardCPU()
+        link.start(posting: mailbox)
+        defer { link.stop() }
+        var replaced = Set<String>()
+        var attached: Duration?
+        var frames: [Duration] = []
+        var events = 0
+        var peakThreads = 0
+        var checksum = 0
+        while clock.now - started < .seconds(seconds) {
+            let frame = clock.measure {
+                var batch: [EngineEvent] = []
+                for item in mailbox.drain() {
+                    switch item {
+                    case .engine(let event):
+                        batch.append(event)
+                        continue
+                    case .monitor(let event):
+                        if case .host(.queueReplaced(let host)) = event { replaced.insert(host) }
+                        if !batch.isEmpty { _ = state.handle(.engineEvents(batch)); events += batch.count; batch = [] }
+                        _ = state.handle(event)
+                    case .commandResult(let text):
+                        _ = state.handle(.commandResult(text))
+                    case .linkLost, .ready:
+                        break
+                    }
+                }
+                if !batch.isEmpty { _ = state.handle(.engineEvents(batch)); events += batch.count }
+                _ = state.handle(.tick(Date()))
+                checksum &+= MonitorRenderer.render(state, theme: theme).cells.count
+            }
+            frames.append(frame)
+            if attached == nil, replaced.count == hosts { attached = clock.now - started }
+            peakThreads = max(peakThreads, threadCount())
+            usleep(33_000)
+        }
+        let wall = clock.now - started
+        let cpu = boardCPU() - cpuBefore
+        frames.sort()
+        func ms(_ duration: Duration) -> String { String(format: "%.2f ms", duration / .milliseconds(1)) }
+        print("  attach: every host's queue on the board after \(attached.map { String(format: "%.2f s", $0 / .seconds(1)) } ?? "never (\(replaced.count) of \(hosts))") (goal ≤ 5 s)")
+        print("  frames (events applied, then a 200×60 frame drawn): \(frames.count), median \(ms(frames[frames.count / 2])), p99 \(ms(frames[frames.count * 99 / 100])), max \(ms(frames.last ?? .zero)) (goal ≤ 2 ms)")
+        print(String(format: "  events applied: %d (%.0f/s); board CPU (its loop and its link's thread): %.1f %% of a core (goal ≤ 10 %%)",
+                     events, Double(events) / (wall / .seconds(1)), cpu / (wall / .seconds(1)) * 100))
+        print("  this process's threads at the peak: \(peakThreads) (the board's link: 1 for every host); load \(loadAverage())")
+        if checksum == 0 { print("  (no cells drawn)") }
+    }
+
+    /// The driver (a plan of `packages` updates, each started, at 50 %, finished, spread over
+    /// `seconds`), its manifest, and the stand-in ssh that runs `installtop bridge` to the
+    /// socket named as the host.
+    private static func writeFiles(in folder: String, installtop: String, packages: Int, seconds: Double) throws {
+        let step = seconds / Double(packages)
+        try """
+            import json, os, sys, time
+            out = os.fdopen(3, "w")
+            def say(message):
+                out.write(json.dumps(message) + "\\n")
+                out.flush()
+            say({"type": "hello", "protocol": 1, "driver": "board-bench"})
+            ids = ["pkg-%03d" % n for n in range(\(packages))]
+            say({"type": "plan", "job": "t", "name": "Transaction", "operation": "install",
+                 "updates": [{"id": i, "title": i + " 1.0 → 2.0"} for i in ids]})
+            for i in ids:
+                say({"type": "started", "job": "t", "update": i})
+                time.sleep(\(step / 2))
+                say({"type": "progress", "job": "t", "update": i, "percent": 50})
+                time.sleep(\(step / 2))
+                say({"type": "finished", "job": "t", "update": i, "result": "succeeded"})
+            say({"type": "jobEnded", "job": "t", "reason": "done"})
+            """.write(toFile: folder + "/driver.py", atomically: true, encoding: .utf8)
+        try """
+            jobs:
+              - name: Stream
+                driver: {command: [/usr/bin/python3, \(folder)/driver.py]}
+            """.write(toFile: folder + "/stream.yaml", atomically: true, encoding: .utf8)
+        try """
+            #!/bin/sh
+            while [ "$#" -gt 0 ] && [ "$1" != "--" ]; do shift; done
+            exec '\(installtop)' bridge --socket "$2"
+            """.write(toFile: folder + "/ssh", atomically: true, encoding: .utf8)
+        chmod(folder + "/ssh", 0o755)
+    }
+
+    /// CPU seconds of this thread (the board's loop) and of the board link's thread.
+    private static func boardCPU() -> Double {
+        var own = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &own)
+        var total = Double(own.tv_sec) + Double(own.tv_nsec) / 1e9
+        let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
+        for task in (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? [] {
+            let comm = (try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8)) ?? ""
+            guard comm.hasPrefix("installtop-boar"), let stat = try? String(contentsOfFile: "/proc/self/task/\(task)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { continue }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            // utime and stime are fields 14 and 15 of stat; after the name, 12 and 13 (0-based 11, 12).
+            if fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) { total += (user + system) / ticks }
+        }
+        return total
+    }
+
+    private static func threadCount() -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
+        for line in status.split(separator: "\n") where line.hasPrefix("Threads:") {
+            return Int(line.dropFirst("Threads:".count).trimmingCharacters(in: .whitespaces)) ?? 0
+        }
+        return 0
+    }
+
+    private static func loadAverage() -> String {
+        (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(3).joined(separator: " ") ?? "?"
+    }
+}
