@@ -17,7 +17,7 @@ extension MonitorState {
     /// The jobs of `host`, in the order they arrived.
     public func jobs(ofHost host: String) -> [JobState] {
         guard let board else { return [] }
-        return queue.jobs.filter { board.origins[$0.id]?.host == host }
+        return (board.jobsByHost[host] ?? []).compactMap { queue.job($0) }
     }
 
     /// The job a host's row stands for: its running job, else its first queued one, else its
@@ -91,10 +91,11 @@ extension MonitorState {
                     counts.idle += 1
                 }
             }
-            if jobs.contains(where: { tally(of: $0).rebootRequired }) || restartAdvice(ofHost: host.name)?.rebootRequired == true {
+            let advice = restartAdvice(ofHost: host.name)
+            if jobs.contains(where: { tally(of: $0).rebootRequired }) || advice?.rebootRequired == true {
                 counts.rebootRequired += 1
             }
-            if (restartAdvice(ofHost: host.name)?.services.count ?? 0) > 0 { counts.servicesToRestart += 1 }
+            if (advice?.services.count ?? 0) > 0 { counts.servicesToRestart += 1 }
         }
         return counts
     }
@@ -160,7 +161,7 @@ extension MonitorState {
             if case .unreachable(_, let first, _)? = board?.host(named: host)?.link { since = first } else { since = now }
             board?.update(host) { $0.link = .unreachable(reason: reason, since: since, retryAt: retryAt) }
         case .jobOrigin(let job, let origin):
-            board?.origins[job] = origin
+            board?.setOrigin(origin, forBoardJob: job)
         }
         syncBoardSelection()
         fixScrolling()
