@@ -123,7 +123,7 @@ enum BoardHostsBenchmark {
         print("  frames (events applied, then a 200×60 frame drawn): \(frames.count), median \(ms(frames[frames.count / 2])), p99 \(ms(frames[frames.count * 99 / 100])), max \(ms(frames.last ?? .zero)) (goal ≤ 2 ms)")
         print(String(format: "  events applied: %d (%.0f/s); board CPU (its loop and its link's thread): %.1f %% of a core (goal ≤ 10 %%)",
                      events, Double(events) / (wall / .seconds(1)), cpu / (wall / .seconds(1)) * 100))
-        print("  this process's threads at the peak: \(peakThreads) (the board's link: one thread for every host); load \(loadAverage())")
+        print("  this process's threads at the peak: \(peakThreads) (the board's link: one thread for all the hosts); load \(loadAverage())")
         if checksum == 0 { print("  (no cells drawn)") }
     }
 
