@@ -162,7 +162,7 @@ let package = Package(
         // The differential test asks the ansible-inventory of FleetTestSupport's toolchain.
         .testTarget(name: "HostInventoryTests", dependencies: ["HostInventory", "FleetTestSupport"]),
         // The executable's own pure parts (what status prints for many hosts), through @testable import.
-        .testTarget(name: "installtopTests", dependencies: ["installtop", "InstallEngine"]),
+        .testTarget(name: "installtopTests", dependencies: ["installtop", "InstallEngine", "InstallEngineTesting"]),
         .testTarget(name: "EngineWireTests", dependencies: ["EngineWire", "InstallEngine", "RestartScan"]),
         // Private apt roots with test packages built offline (PACKAGES.md), for the apt tests.
         .target(name: "APTTestSupport", dependencies: ["InstallDrivers"], path: "Tests/APTTestSupport"),

@@ -55,6 +55,12 @@ struct APTUndoPreparation {
                                   staging: staging, automaticBefore: automatic)
     }
 
+    /// When no undo job ran after all (apt refused the plan, the queue refused the job): only
+    /// what `prepare` staged goes.
+    func discard() {
+        staging.remove()
+    }
+
     /// After the undo's job, whatever its end: removes the staged files, gives dpkg back its
     /// record of the conffiles of packages put back from rebuilt .debs, and marks automatic
     /// again the packages apt had marked so (installing a local .deb marks it manual). Each

@@ -41,11 +41,11 @@ struct APTUndoQueuing: Sendable {
         do {
             plan = try APTPlanner.plan(job)
         } catch {
-            _ = preparation.finish()
+            preparation.discard()
             throw APTUndoRefusal(message: "apt cannot plan the undo of run \(id): \(error.message)")
         }
         guard !plan.isEmpty else {
-            _ = preparation.finish()
+            preparation.discard()
             throw APTUndoRefusal(message: "run \(id): \(APTPlanText.nothingToDo(for: preparation.request))")
         }
         // The versions the undo replaces are kept in turn, so the undo can be undone (rule 33).
@@ -63,7 +63,7 @@ struct APTUndoQueuing: Sendable {
             return descriptor.id
         } catch {
             finished.cancel()
-            _ = preparation.finish()
+            preparation.discard()
             throw APTUndoRefusal(message: "the undo of run \(id) was not queued: \(error)")
         }
     }

@@ -2,9 +2,9 @@ import Dispatch
 import InstallEngine
 import Synchronization
 
-/// Runs an action once when one job of a queue completes, however it ends (succeeded, failed,
-/// declined, aborted): what must follow a job its submitter does not wait for (an undo queued
-/// from the monitor). Subscribe first, submit, then `watch(job:)`: a completion that comes in
+/// Runs an action once when one job of a queue ends, however it ends (completed: succeeded,
+/// failed, aborted; or declined, which leaves the queue without completing): what must follow a
+/// job its submitter does not wait for (an undo queued from the monitor). Subscribe first, submit, then `watch(job:)`: a completion that comes in
 /// between is remembered. The action runs on a global queue, never on the engine's callback
 /// thread (it may run apt-mark).
 final class JobEndWatch: Sendable {
@@ -23,8 +23,12 @@ final class JobEndWatch: Sendable {
         // The queue's handler holds the watch until the job ends (or `cancel`): nothing else
         // keeps it.
         let events = queue.subscribe { event in
-            guard case .jobCompleted(let completion) = event.kind else { return }
-            self.completed(completion.job)
+            switch event.kind {
+            case .jobCompleted(let completion): self.completed(completion.job)
+            // A declined job leaves the queue without completing (rule 13): its end too.
+            case .jobCleanedUp(let cleanUp): self.completed(cleanUp.job)
+            default: break
+            }
         }
         subscription.withLock { $0 = events }
     }
