@@ -40,13 +40,13 @@ struct ClosedStdoutTests {
         "{ n=0; while [ ! -e background.pid ] && [ $n -lt 1200 ]; do sleep 0.05; n=$((n + 1)); done; head -2; }"
 
     /// slow.yaml: one update, slow.sh, which runs `start`, then reports progress on fd 3 every
-    /// 0.1 s for a minute.
+    /// 0.1 s for half an hour (the tests stop it long before).
     private static func writeSlowJob(in folder: TestFolder, startingWith start: String) throws {
         try folder.script("slow.sh", start + """
 
             i=0
-            while [ $i -lt 600 ]; do
-                echo "progress $((i / 6)) step $i" >&3
+            while [ $i -lt 18000 ]; do
+                echo "progress $((i / 180)) step $i" >&3
                 i=$((i + 1))
                 sleep 0.1
             done

@@ -7,13 +7,15 @@ import Testing
 /// action in one monitor shows in another, the engine going away ends the monitor.
 @Suite("Attach end to end", .serialized)
 struct AttachEndToEndTests {
-    /// Says something on stdout (for the log pane), then reports progress for at most a minute.
+    /// Says something on stdout (for the log pane), then reports progress until it is aborted
+    /// (at most half an hour). A job of one minute once ended before a loaded CI machine got to
+    /// the abort key, so the test's own pace must not decide whether there is a job to abort.
     private static let slowScript = """
         #!/bin/sh
         echo "said before anyone attached"
         i=0
-        while [ $i -lt 600 ]; do
-            echo "progress $((i / 6)) step $i" >&3
+        while [ $i -lt 18000 ]; do
+            echo "progress $((i / 180)) step $i" >&3
             i=$((i + 1))
             sleep 0.1
         done

@@ -7,13 +7,14 @@ import Testing
 struct MonitorEndToEndTests {
     // MARK: - Fixtures
 
-    /// A script that reports progress for a minute and records its pid (its process group).
+    /// A script that records its pid (its process group) and reports progress for half an hour:
+    /// the tests abort it, and a loaded machine must not let it end first.
     private static let slowScript = """
         #!/bin/sh
         echo $$ > "$1"
         i=0
-        while [ $i -lt 600 ]; do
-            echo "progress $((i / 6)) step $i" >&3
+        while [ $i -lt 18000 ]; do
+            echo "progress $((i / 180)) step $i" >&3
             i=$((i + 1))
             sleep 0.1
         done

@@ -10,10 +10,10 @@ struct DaemonShutdownTests {
         let daemon = try DaemonFixture(history: true)
         defer { daemon.remove() }
         let serve = try await daemon.start()
-        // The child traps nothing: SIGTERM ends it. Without the abort it would run 30 s.
+        // The child traps nothing: SIGTERM ends it. Without the abort it would run 15 minutes.
         let sleeper = try daemon.folder.script("sleeper.sh", """
             echo $$ > \(daemon.folder.file("child.pid.tmp")) && mv \(daemon.folder.file("child.pid.tmp")) \(daemon.folder.file("child.pid"))
-            exec sleep 30
+            exec sleep 900
             """)
         let manifest = try daemon.manifest(job: "Sleeper job", update: "sleeper", script: sleeper)
         #expect(try await daemon.run(["submit", manifest]).status == 0)
