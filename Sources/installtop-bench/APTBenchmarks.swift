@@ -372,11 +372,6 @@ enum APTBenchmarks {
         return (usage.ru_minflt + usage.ru_majflt, usage.ru_maxrss)
     }
 
-    private static func median(_ values: [Duration]) -> Duration {
-        let sorted = values.sorted()
-        return sorted.isEmpty ? .zero : sorted[sorted.count / 2]
-    }
-
     private static func milliseconds(_ duration: Duration) -> String {
         String(format: "%.1f ms", duration / .milliseconds(1))
     }

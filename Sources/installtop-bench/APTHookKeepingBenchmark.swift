@@ -112,9 +112,4 @@ enum APTHookKeepingBenchmark {
         }
         return wall
     }
-
-    private static func median(_ values: [Double]) -> Double {
-        let sorted = values.sorted()
-        return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
-    }
 }

@@ -149,11 +149,6 @@ enum APTKeepingBenchmark {
         return (wall, keeper?.time ?? .zero)
     }
 
-    private static func median(_ values: [Duration]) -> Duration {
-        let sorted = values.sorted()
-        return sorted.isEmpty ? .zero : sorted[sorted.count / 2]
-    }
-
     private static func value(_ duration: Duration) -> Double {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }

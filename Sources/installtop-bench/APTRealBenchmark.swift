@@ -260,15 +260,6 @@ enum APTRealBenchmark {
         })
     }
 
-    private static func loadAverage() -> String {
-        ((try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? "?").split(separator: " ").prefix(3).joined(separator: " ")
-    }
-
-    static func median(_ values: [Double]) -> Double {
-        let sorted = values.sorted()
-        return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
-    }
-
     /// posix_spawn with stdin on /dev/null, stdout and stderr on /dev/null or a pipe, and fd 3 on
     /// a pipe whose lines are kept with the seconds since the start when `readStatus` (else on
     /// /dev/null). Waits for the end.

@@ -187,8 +187,4 @@ enum BoardHostsBenchmark {
         }
         return 0
     }
-
-    private static func loadAverage() -> String {
-        (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(3).joined(separator: " ") ?? "?"
-    }
 }

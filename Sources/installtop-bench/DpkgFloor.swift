@@ -17,7 +17,7 @@ struct DpkgFloor {
         let inside = ["/usr/sbin/chroot", chroot, "/usr/bin/dpkg"]
         let configure = (0..<times).map { _ in APTRealBenchmark.spawn(inside + ["--configure", "--pending"]).wall }
         let read = (0..<times).map { _ in APTRealBenchmark.spawn(inside + ["-S", "/installtop-bench/no-such-file"]).wall }
-        return DpkgFloor(configureRun: APTRealBenchmark.median(configure), databaseRead: APTRealBenchmark.median(read),
+        return DpkgFloor(configureRun: median(configure), databaseRead: median(read),
                          files: listedFiles(in: chroot + "/var/lib/dpkg/info"))
     }
 
@@ -44,7 +44,7 @@ struct DpkgFloor {
             }
             guard (try? status.write(toFile: copy + "/status", atomically: false, encoding: .utf8)) != nil else { return nil }
             let read = (0..<times).map { _ in APTRealBenchmark.spawn(["/usr/bin/dpkg", "--admindir=\(copy)", "-S", "/installtop-bench/no-such-file"]).wall }
-            return (listedFiles(in: copy + "/info"), APTRealBenchmark.median(read))
+            return (listedFiles(in: copy + "/info"), median(read))
         }
     }
 

@@ -108,8 +108,4 @@ enum IdleMemoryBenchmark {
         _ = fdatasync(descriptor)
         _ = posix_fadvise(descriptor, 0, 0, POSIX_FADV_DONTNEED)
     }
-
-    private static func loadAverage() -> String {
-        (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(3).joined(separator: " ") ?? "unknown"
-    }
 }

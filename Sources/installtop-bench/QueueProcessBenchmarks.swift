@@ -99,10 +99,6 @@ enum QueueProcessBenchmarks {
         }
     }
 
-    private static func median(_ values: [Duration]) -> Duration {
-        values.sorted()[values.count / 2]
-    }
-
     /// 1,000 jobs of one `sleep 1` update each, all running at once (`--concurrency 1000`).
     /// Prints the wall time and the most threads the process had meanwhile (sampled from
     /// /proc/self/status every 5 ms), with their names at that moment. Goals: ≤ 2 s wall,
