@@ -27,6 +27,28 @@ struct ChildPipe {
         return .success(ChildPipe(readEnd: readEnd, writeEnd: writeEnd))
     }
 
+    /// The three pipes a child's stdout, stderr and third descriptor are spawned with, or the
+    /// errno that prevented one (the ones made before it are closed then).
+    static func makeThree() -> Result<[ChildPipe], SystemError> {
+        var pipes: [ChildPipe] = []
+        for _ in 0..<3 {
+            switch make() {
+            case .success(let pipe):
+                pipes.append(pipe)
+            case .failure(let error):
+                for pipe in pipes { pipe.closeBothEnds() }
+                return .failure(error)
+            }
+        }
+        return .success(pipes)
+    }
+
+    /// Closes both ends (a pipe that was made but never given to a child).
+    func closeBothEnds() {
+        Glibc.close(readEnd)
+        Glibc.close(writeEnd)
+    }
+
     /// A pipe from installtop to a child (its control channel): the write end, ours, is
     /// non-blocking, so a child that never reads costs dropped lines, never a stuck engine.
     static func makeControl() -> Result<ChildPipe, SystemError> {

@@ -37,15 +37,10 @@ enum ChildSpawner {
             }
         }
 
-        var pipes: [ChildPipe] = []
-        for _ in 0..<3 {
-            switch ChildPipe.make() {
-            case .success(let pipe):
-                pipes.append(pipe)
-            case .failure(let error):
-                for pipe in pipes { close(pipe.readEnd); close(pipe.writeEnd) }
-                return .failure(Failure(message: "cannot run \(name): cannot create a pipe: \(error.description)"))
-            }
+        let pipes: [ChildPipe]
+        switch ChildPipe.makeThree() {
+        case .success(let made): pipes = made
+        case .failure(let error): return .failure(Failure(message: "cannot run \(name): cannot create a pipe: \(error.description)"))
         }
 
         var control: ChildPipe?
@@ -54,7 +49,7 @@ enum ChildSpawner {
             case .success(let pipe):
                 control = pipe
             case .failure(let error):
-                for pipe in pipes { close(pipe.readEnd); close(pipe.writeEnd) }
+                for pipe in pipes { pipe.closeBothEnds() }
                 return .failure(Failure(message: "cannot run \(name): cannot create a pipe: \(error.description)"))
             }
         }
