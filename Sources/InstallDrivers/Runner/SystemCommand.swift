@@ -1,8 +1,8 @@
-import Foundation
-import Synchronization
+import Glibc
+import InstallEngine
 
 /// Runs a short command to its end and keeps what it printed: apt's simulation, `apt-config`,
-/// `dpkg-query`, `dpkg --audit`. stdin is /dev/null, so nothing can wait for an answer.
+/// `dpkg-query`, `dpkg --audit`. Its stdin ends at once, so nothing can wait for an answer.
 public struct SystemCommand: Sendable {
     /// The exit status, or 128 + the signal that ended it.
     public var status: Int32
@@ -13,36 +13,43 @@ public struct SystemCommand: Sendable {
     public var failedToStart: Bool { status == -1 }
 
     /// Runs `arguments` (the first one an absolute path) with installtop's environment plus
-    /// `environment`. A command that cannot be started gives status -1 and the cause in `stderr`.
+    /// `environment`, in a process group of its own, and waits for it. A command that cannot be
+    /// started gives status -1 and the cause in `stderr` (`cannot run PATH: No such file or
+    /// directory`).
     public static func run(_ arguments: [String], environment: [String: String] = [:]) -> SystemCommand {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: arguments[0])
-        process.arguments = Array(arguments.dropFirst())
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-        process.standardInput = FileHandle.nullDevice
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
+        let child: PipedChild
         do {
-            try process.run()
+            child = try PipedChild(arguments: arguments, environment: environment)
         } catch {
-            return SystemCommand(status: -1, stdout: "", stderr: "cannot run \(arguments[0]): \(error.localizedDescription)")
+            return SystemCommand(status: -1, stdout: "", stderr: error.description)
         }
-        // Both pipes are read at once: a command that fills one while we wait on the other
-        // would never end.
-        let errorData = Mutex(Data())
-        let errorsRead = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {
-            let data = errors.fileHandleForReading.readDataToEndOfFile()
-            errorData.withLock { $0 = data }
-            errorsRead.signal()
+        // The end of its stdin at once, as /dev/null would give it.
+        child.closeInput()
+        let (stdout, stderr) = readToEnd(stdout: child.stdoutRead, stderr: child.stderrRead)
+        return SystemCommand(status: child.waitForExit(), stdout: String(decoding: stdout, as: UTF8.self),
+                             stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    /// Reads both pipes until each ends: at once, since a command that fills one while we wait
+    /// on the other would never end. Without Foundation's `Process`, its run loop and its
+    /// reading thread: `apt-config dump` is on the way to every apt transaction.
+    private static func readToEnd(stdout: Int32, stderr: Int32) -> ([UInt8], [UInt8]) {
+        var collected: [[UInt8]] = [[], []]
+        var descriptors = [pollfd(fd: stdout, events: Int16(POLLIN), revents: 0), pollfd(fd: stderr, events: Int16(POLLIN), revents: 0)]
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while descriptors.contains(where: { $0.fd >= 0 }) {
+            for index in descriptors.indices { descriptors[index].revents = 0 }
+            guard poll(&descriptors, 2, -1) >= 0 || errno == EINTR else { break }
+            for index in descriptors.indices where descriptors[index].fd >= 0 && descriptors[index].revents != 0 {
+                let count = buffer.withUnsafeMutableBytes { read(descriptors[index].fd, $0.baseAddress, $0.count) }
+                if count > 0 {
+                    collected[index].append(contentsOf: buffer[0..<count])
+                } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
+                    // Its end (or an error reading it): poll ignores a negative descriptor.
+                    descriptors[index].fd = -1
+                }
+            }
         }
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        errorsRead.wait()
-        process.waitUntilExit()
-        let status = process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
-        return SystemCommand(status: status, stdout: String(decoding: outputData, as: UTF8.self),
-                             stderr: String(decoding: errorData.withLock { $0 }, as: UTF8.self))
+        return (collected[0], collected[1])
     }
 }

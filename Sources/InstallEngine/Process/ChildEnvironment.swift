@@ -15,10 +15,15 @@ final class ChildEnvironment {
     /// The child's `PATH`, used to find a command given by name; `nil` when it has none.
     private(set) var searchPath: String?
 
-    init(for spec: ChildSpec) {
+    convenience init(for spec: ChildSpec) {
         var overrides = spec.environment
         overrides["INSTALLTOP_PROGRESS_FD"] = "3"
         if spec.controlChannel { overrides["INSTALLTOP_CONTROL_FD"] = "4" }
+        self.init(adding: overrides)
+    }
+
+    /// installtop's own environment with `overrides` in place of the variables they name.
+    init(adding overrides: [String: String]) {
         let overridden = overrides.keys.map { Array($0.utf8) }
 
         var index = 0

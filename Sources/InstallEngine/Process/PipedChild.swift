@@ -31,36 +31,34 @@ public final class PipedChild: Sendable {
     /// Polls readable when the child exits; -1 when the kernel has no pidfd_open.
     private let pidfd: Int32
 
-    /// Starts `arguments` (`arguments[0]` a path, or a name found in `PATH`).
+    /// Starts `arguments` (`arguments[0]` a path, or a name found in `PATH`) with installtop's
+    /// environment, `environment` added to it (its values win).
     /// - Throws: `StartFailure` when the program is missing or not executable, or a pipe
     ///   could not be made.
-    public init(arguments: [String]) throws(StartFailure) {
+    public init(arguments: [String], environment: [String: String] = [:]) throws(StartFailure) {
         guard let name = arguments.first else { throw StartFailure(description: "cannot run an empty command") }
+        let childEnvironment = ChildEnvironment(adding: environment)
         let executable: String
         if name.utf8.contains(UInt8(ascii: "/")) {
             executable = name
         } else {
-            switch ExecutableLookup.find(name, searchPath: getenv("PATH").map { String(cString: $0) }, workingDirectory: nil) {
+            switch ExecutableLookup.find(name, searchPath: childEnvironment.searchPath, workingDirectory: nil) {
             case .success(let path): executable = path
             case .failure(let error): throw StartFailure(description: "cannot run \(name): \(error.description)")
             }
         }
-        var pipes: [ChildPipe] = []
-        for _ in 0..<3 {
-            switch ChildPipe.make() {
-            case .success(let pipe):
-                pipes.append(pipe)
-            case .failure(let error):
-                for pipe in pipes { close(pipe.readEnd); close(pipe.writeEnd) }
-                throw StartFailure(description: "cannot run \(name): cannot create a pipe: \(error.description)")
-            }
+        let pipes: [ChildPipe]
+        switch ChildPipe.makeThree() {
+        case .success(let made): pipes = made
+        case .failure(let error): throw StartFailure(description: "cannot run \(name): cannot create a pipe: \(error.description)")
         }
         // `ChildPipe` makes pipes from a child: the stdin pipe runs the other way, so the child
         // reads `pipes[0].readEnd` (made blocking for it) and installtop writes `writeEnd`.
         let stdin = pipes[0], stdout = pipes[1], stderr = pipes[2]
         _ = fcntl(stdin.readEnd, F_SETFL, fcntl(stdin.readEnd, F_GETFL) & ~O_NONBLOCK)
         _ = fcntl(stdout.readEnd, F_SETFL, fcntl(stdout.readEnd, F_GETFL) & ~O_NONBLOCK)
-        let result = Self.spawn(executable, arguments: arguments, stdin: stdin.readEnd, stdout: stdout.writeEnd, stderr: stderr.writeEnd)
+        let result = Self.spawn(executable, arguments: arguments, environment: childEnvironment,
+                                stdin: stdin.readEnd, stdout: stdout.writeEnd, stderr: stderr.writeEnd)
         // The child has its own copies now; ours would keep its stdin and our reads from ending.
         close(stdin.readEnd)
         close(stdout.writeEnd)
@@ -144,6 +142,12 @@ public final class PipedChild: Sendable {
         }
     }
 
+    /// Waits for the child to exit, however long it takes, and reaps it: its exit code, or 128 +
+    /// the signal that ended it.
+    public func waitForExit() -> Int32 {
+        reap(blocking: true) ?? 0
+    }
+
     /// Ends the child: SIGTERM to its process group, SIGKILL when it has not exited after
     /// `grace`, then reaps it. Returns what `wait` would; a child already reaped is left alone.
     @discardableResult
@@ -180,7 +184,8 @@ public final class PipedChild: Sendable {
         cps_wait_signaled(status) == 1 ? 128 + cps_wait_term_signal(status) : cps_wait_exit_code(status)
     }
 
-    private static func spawn(_ executable: String, arguments: [String], stdin: Int32, stdout: Int32, stderr: Int32) -> Result<pid_t, SystemError> {
+    private static func spawn(_ executable: String, arguments: [String], environment: ChildEnvironment,
+                              stdin: Int32, stdout: Int32, stderr: Int32) -> Result<pid_t, SystemError> {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -198,7 +203,9 @@ public final class PipedChild: Sendable {
         guard setup == 0 else { return .failure(SystemError(code: setup)) }
         var pid: pid_t = 0
         let argv = CStringArray(arguments)
-        let code = argv.withPointers { argv in posix_spawn(&pid, executable, &actions, &attributes, argv, environ) }
+        let code = argv.withPointers { argv in
+            environment.withPointers { envp in posix_spawn(&pid, executable, &actions, &attributes, argv, envp) }
+        }
         guard code == 0 else { return .failure(SystemError(code: code)) }
         // Killed with its group should installtop die of a fatal signal.
         cps_group_register(pid)
