@@ -134,4 +134,23 @@ struct ProcessBackendPacedReadsTests {
         #expect(await outcome(of: process) == .exited(0))
         #expect(lines.all == ["first", "second"])
     }
+
+    @Test("read promptly: a paced child that waits for an answer to what it wrote is read at once, not after its interval")
+    func promptReadingForAChildThatWaits() async {
+        let lines = Lines()
+        // An hour's interval: without prompt reading, "second go" would wait in the paused pipe
+        // for it (the child stays alive, so no exit drains it early).
+        let process = ProcessBackend().startChild(
+            ChildSpec(command: .shell("echo first; read -r a <&4; echo \"second $a\"; read -r b <&4"), controlChannel: true),
+            sinks: ChildSinks(stdout: .text { lines.add($0) }, stderr: .text { _ in }, channel: .text { _ in },
+                              afterReads: {}, atMostEvery: .seconds(3600)))
+        process.readPromptly(true)
+        let firstRead = await eventually { lines.all == ["first"] }
+        #expect(firstRead)
+        process.sendControl("go")
+        let secondRead = await eventually { lines.all == ["first", "second go"] }
+        #expect(secondRead, "\(lines.all)")
+        process.sendControl("end")
+        #expect(await outcome(of: process) == .exited(0))
+    }
 }

@@ -84,6 +84,8 @@ public final class APTHookTransaction: Sendable {
             stderr: .text { transaction.take(Line(stream: .stderr, text: $0)) },
             channel: .text { transaction.take(Line(stream: nil, text: $0)) },
             afterReads: { transaction.state.withLock { $0.afterReads }?() }, atMostEvery: APTTranslator.handOnInterval))
+        // Until the hook is answered apt waits for installtop: its lines are read as they come.
+        process.readPromptly(true)
         transaction.state.withLock { $0.process = process }
         Task.detached(executorPreference: EngineTaskExecutor.shared) {
             let outcome = await process.outcome
@@ -218,6 +220,8 @@ public final class APTHookTransaction: Sendable {
     /// The hook's answer: `go` lets dpkg start; `stop` (asked for meanwhile) ends apt first.
     private func answer(_ state: inout State) {
         state.process?.sendControl(state.stopRequested ? APTHookPlan.stopAnswer : APTHookPlan.goAnswer)
+        // dpkg's lines wait for nobody: read at the driver's pace from here on.
+        state.process?.readPromptly(false)
     }
 
     private func begin(_ make: (State) -> Beginning) {

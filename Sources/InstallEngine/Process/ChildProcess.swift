@@ -31,6 +31,8 @@ public final class ChildProcess: RunningUpdate {
     private let processGroup: pid_t
     private let state: Mutex<State>
     private let slot: OutcomeSlot
+    /// See `readPromptly(_:)`; read by the poller after each read of a paced child.
+    private let prompt = Atomic<Bool>(false)
 
     /// A handle on a running child that leads its own process group.
     init(processGroup: pid_t, controlWrite: Int32 = -1) {
@@ -66,6 +68,19 @@ public final class ChildProcess: RunningUpdate {
     public func whenEnded(_ handler: @escaping @Sendable (UpdateRunOutcome) -> Void) {
         slot.whenSettled(handler)
     }
+
+    // MARK: - Reading
+
+    /// While on, a paced child (`ChildSinks.afterReadsInterval`) is read as soon as it writes,
+    /// as a flooding one is: for a child that waits for an answer to what it wrote (apt's plan
+    /// hook waits for `go` before dpkg starts), where a pause of the interval would be a pause
+    /// of the child. A pipe paused when it is turned on is read again at its interval's end.
+    public func readPromptly(_ on: Bool) {
+        prompt.store(on, ordering: .relaxed)
+    }
+
+    /// Whether `readPromptly(true)` is in force.
+    var readsPromptly: Bool { prompt.load(ordering: .relaxed) }
 
     // MARK: - Signals and control
 

@@ -138,7 +138,8 @@ final class WatchedChild {
 
     /// After a wake-up that read a paced child: unless it floods, the pipes read stay out of
     /// the epoll set for the interval (its next lines wait in the pipe, and come together); a
-    /// flooding child's are watched again at once. Called before `flushReads`.
+    /// flooding child's, or one read promptly (`ChildProcess.readPromptly`), are watched again
+    /// at once. Called before `flushReads`.
     func pauseReads(now: ContinuousClock.Instant) {
         defer { readThisWakeUp = 0 }
         guard isPaced, reaped == nil else { return }
@@ -149,7 +150,7 @@ final class WatchedChild {
             windowStart = now
             windowBytes = readThisWakeUp
         }
-        if isFlooding {
+        if isFlooding || handle.readsPromptly {
             for index in pipes.indices where paused[index] { rearm(index) }
         } else if readsResume == nil, paused.contains(true) {
             readsResume = now + afterReadsInterval
