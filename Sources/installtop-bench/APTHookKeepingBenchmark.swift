@@ -71,26 +71,10 @@ enum APTHookKeepingBenchmark {
 
     /// One raw upgrade in a fresh root with 1.0 installed and the hooks written; apt-get's wall time.
     private static func upgrade(_ names: [String], repository: String, mode: Mode, installtop: String) -> Double? {
-        let root: PrivateAPTRoot
-        do {
-            root = try PrivateAPTRoot(temporaryWithPrefix: "installtop-bench-hookkeep", sharing: repository)
-            try root.update()
-        } catch {
-            print("  cannot make a private root: \(error)")
+        guard let root = keepingBenchmarkRoot(names, repository: repository, prefix: "installtop-bench-hookkeep", cachingOriginals: mode == .cache) else {
             return nil
         }
         defer { root.remove() }
-        let install = SystemCommand.run([PrivateAPTRoot.aptGet, "-y", "-q", "install"] + names.map { "\($0)=1.0" }, environment: root.environment)
-        guard install.status == 0 else {
-            print("  installing 1.0 failed: \(install.stderr)")
-            return nil
-        }
-        if mode == .cache {
-            for name in names {
-                let deb = "\(name)_1.0_all.deb"
-                _ = link(repository + "/" + deb, root.root + "/var/cache/apt/archives/" + deb)
-            }
-        }
         let keep = mode == .plain ? [] : ["--keep-for-undo", "--history-db", root.folder + "/state/history.sqlite3"]
         let hooks = SystemCommand.run([installtop, "hooks", "install", "--apt-config", root.configuration,
                                        "--socket", root.folder + "/engine.sock"] + keep)

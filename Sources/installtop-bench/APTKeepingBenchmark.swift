@@ -102,26 +102,10 @@ enum APTKeepingBenchmark {
     /// One upgrade in a fresh root with 1.0 installed; the wall time from the job's submission to
     /// its end, and the keeper's own time.
     private static func upgrade(_ names: [String], repository: String, mode: Mode) async -> (Duration, Duration)? {
-        let root: PrivateAPTRoot
-        do {
-            root = try PrivateAPTRoot(temporaryWithPrefix: "installtop-bench-keep", sharing: repository)
-            try root.update()
-        } catch {
-            print("  cannot make a private root: \(error)")
+        guard let root = keepingBenchmarkRoot(names, repository: repository, prefix: "installtop-bench-keep", cachingOriginals: mode == .cache) else {
             return nil
         }
         defer { root.remove() }
-        let install = SystemCommand.run([PrivateAPTRoot.aptGet, "-y", "-q", "install"] + names.map { "\($0)=1.0" }, environment: root.environment)
-        guard install.status == 0 else {
-            print("  installing 1.0 failed: \(install.stderr)")
-            return nil
-        }
-        if mode == .cache {
-            for name in names {
-                let deb = "\(name)_1.0_all.deb"
-                _ = link(repository + "/" + deb, root.root + "/var/cache/apt/archives/" + deb)
-            }
-        }
         let plan: APTPlan
         do {
             plan = try APTPlanner.plan(PackageJob(request: .upgrade, aptConfig: root.configuration))
