@@ -32,26 +32,7 @@ enum APTHookKeepingBenchmark {
         let installtop = arguments.firstIndex(of: "--installtop").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
             ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("installtop").path
         let names = (0..<count).map { String(format: "hook-keep-%02d", $0) }
-        var generator = SystemRandomNumberGenerator()
-        // Hex text: it compresses about 2:1 with gzip, as real payloads do.
-        let contents = names.map { _ in
-            let line = (0..<32).map { _ in String(format: "%016llx", generator.next() as UInt64) }.joined() + "\n"
-            return String(repeating: line, count: megabytes * 1_048_576 / line.utf8.count)
-        }
-        let recipes = { (version: String) in
-            names.enumerated().map { index, name in
-                DebianPackageRecipe(name: name, version: version, files: ["/usr/share/keep-bench/\(name)": contents[index] + version])
-            }
-        }
-        let repository: PrivateAPTRoot
-        do {
-            repository = try PrivateAPTRoot(temporaryWithPrefix: "installtop-bench-hookkeep-repo")
-            try repository.build(recipes("1.0") + recipes("2.0"))
-            try repository.index()
-        } catch {
-            print("  cannot build the packages: \(error)")
-            return
-        }
+        guard let repository = KeepingBenchmarkLab.repository(names, megabytes: megabytes, prefix: "installtop-bench-hookkeep-repo") else { return }
         defer { repository.remove() }
         print("  \(count) packages of \(megabytes) MiB installed files each, raw apt-get upgrade 1.0 → 2.0, \(runs) runs each, in turn; \(installtop)")
         var walls: [Mode: [Double]] = [:]
@@ -71,7 +52,7 @@ enum APTHookKeepingBenchmark {
 
     /// One raw upgrade in a fresh root with 1.0 installed and the hooks written; apt-get's wall time.
     private static func upgrade(_ names: [String], repository: String, mode: Mode, installtop: String) -> Double? {
-        guard let root = keepingBenchmarkRoot(names, repository: repository, prefix: "installtop-bench-hookkeep", cachingOriginals: mode == .cache) else {
+        guard let root = KeepingBenchmarkLab.rootAtVersionOne(names, repository: repository, prefix: "installtop-bench-hookkeep", cachingOriginals: mode == .cache) else {
             return nil
         }
         defer { root.remove() }

@@ -55,27 +55,7 @@ enum APTKeepingBenchmark {
             return
         }
         let names = (0..<count).map { String(format: "keep-%02d", $0) }
-        // Hex text: it compresses about 2:1 with gzip, as real payloads do, not to nothing.
-        var generator = SystemRandomNumberGenerator()
-        func payload() -> String {
-            let line = (0..<32).map { _ in String(format: "%016llx", generator.next() as UInt64) }.joined() + "\n"
-            return String(repeating: line, count: megabytes * 1_048_576 / line.utf8.count)
-        }
-        let contents = names.map { _ in payload() }
-        let recipes = { (version: String) in
-            names.enumerated().map { index, name in
-                DebianPackageRecipe(name: name, version: version, files: ["/usr/share/keep-bench/\(name)": contents[index] + version])
-            }
-        }
-        let repository: PrivateAPTRoot
-        do {
-            repository = try PrivateAPTRoot(temporaryWithPrefix: "installtop-bench-keep-repo")
-            try repository.build(recipes("1.0") + recipes("2.0"))
-            try repository.index()
-        } catch {
-            print("  cannot build the packages: \(error)")
-            return
-        }
+        guard let repository = KeepingBenchmarkLab.repository(names, megabytes: megabytes, prefix: "installtop-bench-keep-repo") else { return }
         defer { repository.remove() }
         print("  \(count) packages of \(megabytes) MiB installed files each, 1.0 → 2.0, \(runs) runs each, in turn")
         var walls: [Mode: [Duration]] = [:]
@@ -102,7 +82,7 @@ enum APTKeepingBenchmark {
     /// One upgrade in a fresh root with 1.0 installed; the wall time from the job's submission to
     /// its end, and the keeper's own time.
     private static func upgrade(_ names: [String], repository: String, mode: Mode) async -> (Duration, Duration)? {
-        guard let root = keepingBenchmarkRoot(names, repository: repository, prefix: "installtop-bench-keep", cachingOriginals: mode == .cache) else {
+        guard let root = KeepingBenchmarkLab.rootAtVersionOne(names, repository: repository, prefix: "installtop-bench-keep", cachingOriginals: mode == .cache) else {
             return nil
         }
         defer { root.remove() }
