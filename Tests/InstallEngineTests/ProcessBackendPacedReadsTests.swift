@@ -143,8 +143,7 @@ struct ProcessBackendPacedReadsTests {
         let process = ProcessBackend().startChild(
             ChildSpec(command: .shell("echo first; read -r a <&4; echo \"second $a\"; read -r b <&4"), controlChannel: true),
             sinks: ChildSinks(stdout: .text { lines.add($0) }, stderr: .text { _ in }, channel: .text { _ in },
-                              afterReads: {}, atMostEvery: .seconds(3600)))
-        process.readPromptly(true)
+                              afterReads: {}, atMostEvery: .seconds(3600), promptlyAtFirst: true))
         let firstRead = await eventually { lines.all == ["first"] }
         #expect(firstRead)
         process.sendControl("go")

@@ -83,9 +83,9 @@ public final class APTHookTransaction: Sendable {
             stdout: .text { transaction.take(Line(stream: .stdout, text: $0)) },
             stderr: .text { transaction.take(Line(stream: .stderr, text: $0)) },
             channel: .text { transaction.take(Line(stream: nil, text: $0)) },
-            afterReads: { transaction.state.withLock { $0.afterReads }?() }, atMostEvery: APTTranslator.handOnInterval))
-        // Until the hook is answered apt waits for installtop: its lines are read as they come.
-        process.readPromptly(true)
+            afterReads: { transaction.state.withLock { $0.afterReads }?() }, atMostEvery: APTTranslator.handOnInterval,
+            // Until the hook is answered apt waits for installtop: its lines are read as they come.
+            promptlyAtFirst: true))
         transaction.state.withLock { $0.process = process }
         Task.detached(executorPreference: EngineTaskExecutor.shared) {
             let outcome = await process.outcome

@@ -16,6 +16,9 @@ import Synchronization
 /// for a child (it waits for any child).
 public enum AdoptedChildren {
     private static let adopting = Atomic<Bool>(false)
+    /// The process groups whose leader was reaped and the rest killed with SIGKILL
+    /// (`ChildProcess.reap`), while adopting.
+    private static let killedGroups = Mutex<Set<pid_t>>([])
 
     /// Whether `adopt()` made this process a subreaper.
     static var isAdopting: Bool { adopting.load(ordering: .relaxed) }
@@ -29,11 +32,20 @@ public enum AdoptedChildren {
         return adopted
     }
 
+    /// Notes that `group`'s leader was reaped and the group killed with SIGKILL: what is left in
+    /// it is dying, whatever its signal state says when `reapAll` looks.
+    static func groupKilled(_ group: pid_t) {
+        guard isAdopting else { return }
+        _ = killedGroups.withLock { $0.insert(group) }
+    }
+
     /// Reaps every child that has exited, and waits, at most `timeout`, for the children that are
-    /// dying (killed with their group: SIGKILL pending, or already exiting) to be reaped too.
-    /// A child that is neither (a daemon an install started, which left the update's process
-    /// group) is left running: it outlives installtop as it would have without the adoption.
-    public static func reapAll(timeout: Duration = .seconds(5)) {
+    /// dying (in a group killed with SIGKILL, SIGKILL pending, or already exiting) to be reaped
+    /// too. A child that is none of these (a daemon an install started, which left the update's
+    /// process group) is left running: it outlives installtop as it would have without the
+    /// adoption. The timeout is for a process stuck on its way out (in the kernel, on a dead
+    /// mount); on a machine loaded enough, the others can take seconds to be scheduled at all.
+    public static func reapAll(timeout: Duration = .seconds(15)) {
         let deadline = ContinuousClock.now + timeout
         while true {
             reapExited()
@@ -59,12 +71,16 @@ public enum AdoptedChildren {
         ProcFS().children(of: getpid())
     }
 
-    /// Whether `pid` is on its way out: exiting (`PF_EXITING` in its flags) or with SIGKILL
-    /// pending, for itself or its thread group.
+    /// Whether `pid` is on its way out: exiting (`PF_EXITING` in its flags), in a group killed
+    /// with SIGKILL, or with SIGKILL pending, for itself or its thread group.
     private static func isDying(_ pid: pid_t) -> Bool {
         let proc = ProcFS()
         guard let stat = proc.stat(of: pid) else { return false }
         if stat.isExiting { return true }
+        // A member of a killed group (SIGKILL cannot be caught or blocked) may have taken the
+        // signal off its pending set and not yet be marked exiting. Its pid is never the group's
+        // id (that was the reaped leader); a process with that id now reused the number.
+        if stat.pid != stat.processGroup, killedGroups.withLock({ $0.contains(stat.processGroup) }) { return true }
         return proc.status(of: pid)?.isPending(SIGKILL) ?? false
     }
 }

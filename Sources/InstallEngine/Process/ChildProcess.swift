@@ -74,7 +74,8 @@ public final class ChildProcess: RunningUpdate {
     /// While on, a paced child (`ChildSinks.afterReadsInterval`) is read as soon as it writes,
     /// as a flooding one is: for a child that waits for an answer to what it wrote (apt's plan
     /// hook waits for `go` before dpkg starts), where a pause of the interval would be a pause
-    /// of the child. A pipe paused when it is turned on is read again at its interval's end.
+    /// of the child. A pipe paused when it is turned on is read again at its interval's end:
+    /// to be prompt from the first read, start the child with `ChildSinks.promptlyAtFirst`.
     public func readPromptly(_ on: Bool) {
         prompt.store(on, ordering: .relaxed)
     }
@@ -166,6 +167,7 @@ public final class ChildProcess: RunningUpdate {
             // When another reaper took the child, its pid may already be reused: signal nothing.
             guard result == processGroup else { return .statusLost }
             _ = Glibc.kill(-processGroup, SIGKILL)
+            AdoptedChildren.groupKilled(processGroup)
             return .status(status)
         }
     }

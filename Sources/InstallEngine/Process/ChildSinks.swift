@@ -20,14 +20,20 @@ public struct ChildSinks: Sendable {
     /// gives less. (The start of a flood can fill a pipe and hold its writer up to one
     /// interval, once.) The child's exit is seen at once and its pipes then read without pause.
     public var afterReadsInterval: Duration
+    /// Whether the child is read promptly from its start (`ChildProcess.readPromptly(true)` in
+    /// force before its first read), until the holder turns it off: a paced child whose first
+    /// lines ask for an answer.
+    public var promptlyAtFirst: Bool
 
     public init(stdout: ChildLineSink, stderr: ChildLineSink, channel: ChildLineSink,
-                afterReads: (@Sendable () -> Void)? = nil, atMostEvery afterReadsInterval: Duration = .zero) {
+                afterReads: (@Sendable () -> Void)? = nil, atMostEvery afterReadsInterval: Duration = .zero,
+                promptlyAtFirst: Bool = false) {
         self.stdout = stdout
         self.stderr = stderr
         self.channel = channel
         self.afterReads = afterReads
         self.afterReadsInterval = afterReadsInterval
+        self.promptlyAtFirst = promptlyAtFirst
     }
 
     /// What `ProcessBackend` gives an update: stdout and stderr lines as `.output`, fd 3 as the

@@ -71,6 +71,8 @@ public final class ProcessBackend: InstallBackend {
         case .failure(let failure): return ChildProcess(finishedWith: .failedToStart(failure.message))
         }
         let handle = ChildProcess(processGroup: child.pid, controlWrite: child.controlWrite)
+        // Before the poller has it: its first read must already be prompt.
+        if sinks.promptlyAtFirst { handle.readPromptly(true) }
         if let error = ChildPoller.shared.watch(child, handle: handle, sinks: sinks,
                                                 maxLineBytes: maxLineBytes, drainTimeout: drainTimeout) {
             let name = ChildSpawner.arguments(of: spec.command).first ?? ""
