@@ -157,7 +157,62 @@ struct BoardAPTEndToEndTests {
         try await Self.quit(tmux, folder: hosts.folder)
     }
 
+    @Test("serve --watch-group reached over ssh as a member who is not root (in a passwd and group private to h1's mount namespace): the board shows h1's job and its end, an abort from it is refused with the engine's reason, status --json --host agrees with h1's own")
+    func watcherOverSSH() async throws {
+        let hosts = try BoardAPTHosts(count: 1, serveArguments: ["--watch-group", String(Self.watcherGID)])
+        defer { hosts.tearDown() }
+        try Self.addWatcher(onHost: 1, of: hosts)
+        #expect(getpwnam(Self.watcher) == nil, "the machine's own passwd has no \(Self.watcher)")
+        try #require(await hosts.waitUntilServing(), "\(hosts.engines.map(\.stderr))")
+        try hosts.submitInstall("lab-c", onHost: 1, name: "Lab of h1")
+        #expect(await EndToEndFolder.eventually { hosts.gateReached(onHost: 1) })
+        let destination = "\(Self.watcher)@h1"
+        // Not root: the bridge's default socket would be in the watcher's XDG_RUNTIME_DIR.
+        let bridge = "--socket \(FleetTestHosts.engineSocket)"
+
+        let mismatch = try await Self.statusAcrossHostsDiffers(hosts, as: [destination], bridgeArguments: bridge)
+        #expect(mismatch == nil, "\(mismatch ?? "")")
+        let tmux = try BoardScreen.attach([destination], fleet: hosts.fleet, folder: hosts.folder, bridgeArguments: bridge, width: 160, height: 40)
+        defer { tmux.close() }
+        await tmux.waitForScreen("h1's job, seen by the watcher") { screen in
+            screen.contains("1 host · 1 installing") && BoardScreen.row(destination, in: screen).contains("Lab of h1")
+        }
+        tmux.send("Home")
+        await tmux.waitForScreen("h1's job selected") { $0.contains("┌ \(destination): Lab of h1") }
+        tmux.send("a")
+        await tmux.waitForScreen("the question naming the host") { $0.contains("Abort Lab of h1") && $0.contains("on \(destination)?") }
+        tmux.send("y")
+        await tmux.waitForScreen("the engine's reason") { $0.contains("\(destination): abort refused: uid \(Self.watcherUID) watches this engine") }
+        #expect(try hosts.fleet.ownJobs(onHost: 1).first?["state"] as? String == "running", "the refused abort changed nothing")
+        hosts.openGate(onHost: 1)
+        await tmux.waitForScreen("h1's job succeeded, seen by the watcher") { BoardScreen.row(destination, in: $0).contains("succeeded") }
+        #expect(try hosts.root(1).states().filter { $0.value.status == "ii" }.keys.sorted() == ["lab-a", "lab-b", "lab-c"])
+        try await Self.quit(tmux, folder: hosts.folder)
+    }
+
     // MARK: - Helpers
+
+    /// The user the watcher test logs in as, in no passwd but host h1's private one.
+    private static let watcher = "itopwatch"
+    private static let watcherUID = 64998
+    private static let watcherGID = 64999
+
+    /// Gives host `host`'s mount namespace (only: the machine's files stay as they are) its own
+    /// /etc/passwd and /etc/group, copies of the machine's with `watcher` added in the group
+    /// `watcherGID`, bound over the originals there. The fleet's sshd takes the user's key from
+    /// the fleet's AuthorizedKeysFile, in the fleet's run folder, as it does root's.
+    private static func addWatcher(onHost host: Int, of hosts: BoardAPTHosts) throws {
+        let passwd = try String(contentsOfFile: "/etc/passwd", encoding: .utf8)
+        let group = try String(contentsOfFile: "/etc/group", encoding: .utf8)
+        try hosts.folder.write("h\(host)-passwd", passwd + "\(watcher):x:\(watcherUID):\(watcherGID)::/tmp:/bin/sh\n")
+        try hosts.folder.write("h\(host)-group", group + "\(watcher):x:\(watcherGID):\n")
+        let mounted = try hosts.fleet.run(onHost: host, """
+            mount --bind '\(hosts.folder.path("h\(host)-passwd"))' /etc/passwd && mount --bind '\(hosts.folder.path("h\(host)-group"))' /etc/group \
+              && id \(watcher)
+            """)
+        guard mounted.status == 0 else { throw EndToEndError("h\(host): no private passwd: \(mounted.stdout)\(mounted.stderr)") }
+    }
+
 
     /// Waits for the engines, then starts the work: an apt job on h1 (`lab-c`: three packages)
     /// and on h2 (`lab-d`: four), a raw `apt-get install -y lab-c` on h3 seen through the hooks;
@@ -171,21 +226,24 @@ struct BoardAPTEndToEndTests {
         try #require(reached, "every lab-b postinst at its gate; h3's apt-get: \(hosts.aptGetResult(onHost: 3))")
     }
 
-    /// Asks `status --json --host …` across every host from the controller until, for each
-    /// host, its jobs equal what the host's own `status --json` says just before and just after
-    /// (the two agreeing): nil then, else the last difference after 180 s.
-    private static func statusAcrossHostsDiffers(_ hosts: BoardAPTHosts) async throws -> String? {
+    /// Asks `status --json --host …` across every host from the controller (as `names`, h1's
+    /// first; `h1`… by default) until, for each host, its jobs equal what the host's own
+    /// `status --json` says just before and just after (the two agreeing): nil then, else the
+    /// last difference after 180 s.
+    private static func statusAcrossHostsDiffers(_ hosts: BoardAPTHosts, as names: [String]? = nil,
+                                                 bridgeArguments: String = "") async throws -> String? {
         let binary = try EndToEndFolder.binary()
+        let names = names ?? hosts.names
         let deadline = ContinuousClock.now + .seconds(180)
         var difference = ""
         repeat {
             let before = try (1...hosts.roots.count).map { try hosts.fleet.ownJobs(onHost: $0) as NSArray }
-            let across = try hosts.fleet.runInController([binary, "status", "--json"] + hosts.names.flatMap { ["--host", $0] }
-                                                         + ["--ssh-config", hosts.fleet.sshConfigPath, "--remote-command", "\(binary) bridge"])
+            let across = try hosts.fleet.runInController([binary, "status", "--json"] + names.flatMap { ["--host", $0] }
+                                                         + ["--ssh-config", hosts.fleet.sshConfigPath, "--remote-command", "\(binary) bridge \(bridgeArguments)"])
             let after = try (1...hosts.roots.count).map { try hosts.fleet.ownJobs(onHost: $0) as NSArray }
             let document = try? JSONSerialization.jsonObject(with: Data(across.stdout.utf8)) as? [String: Any]
             let entries = document?["hosts"] as? [[String: Any]] ?? []
-            if across.status != 0 || entries.map({ $0["host"] as? String }) != hosts.names {
+            if across.status != 0 || entries.map({ $0["host"] as? String }) != names {
                 difference = "status --host exited \(across.status): \(across.stdout)\(across.stderr)"
             } else if before != after {
                 difference = "a host's jobs moved while asked: \(before) then \(after)"

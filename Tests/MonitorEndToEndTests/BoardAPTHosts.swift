@@ -30,9 +30,9 @@ final class BoardAPTHosts {
         TestPackage(name: "lab-d", depends: "lab-c"),
     ]
 
-    /// `count` hosts, each with its root and its engine started (`waitUntilServing` waits for
-    /// them to listen).
-    init(count: Int) throws {
+    /// `count` hosts, each with its root and its engine started with `serveArguments` added
+    /// (`waitUntilServing` waits for them to listen).
+    init(count: Int, serveArguments: [String] = []) throws {
         let folder = try EndToEndFolder()
         let fleet: FleetTestHosts
         do {
@@ -48,7 +48,7 @@ final class BoardAPTHosts {
                 let root = try APTTestRoot(folder: folder.path("apt-h\(host)"))
                 roots.append(root)
                 try root.publish(Self.packages)
-                engines.append(try fleet.serve(onHost: host, apt: root, folder: folder))
+                engines.append(try fleet.serve(onHost: host, apt: root, folder: folder, extra: serveArguments))
             }
         } catch {
             // SIGTERM to each engine (SIGKILL after 5 s) before the namespaces go.

@@ -9,10 +9,10 @@ extension FleetTestHosts {
     static let engineSocket = "/run/installtop.sock"
 
     /// `installtop serve` in host `host`'s namespaces (1 for h1) on `engineSocket`, apt's state
-    /// `apt`'s root, no history. Its pid is serve's (`nsenter` execs it).
-    func serve(onHost host: Int, apt: APTTestRoot, folder: EndToEndFolder) throws -> InstalltopChild {
+    /// `apt`'s root, no history, and `extra` arguments. Its pid is serve's (`nsenter` execs it).
+    func serve(onHost host: Int, apt: APTTestRoot, folder: EndToEndFolder, extra: [String] = []) throws -> InstalltopChild {
         let command = try command(onHost: host, [try EndToEndFolder.binary(), "serve", "--socket", Self.engineSocket, "--no-history",
-                                                 "--apt-config", apt.configuration])
+                                                 "--apt-config", apt.configuration] + extra)
         return try InstalltopChild(Array(command.dropFirst()), in: folder, executable: command[0])
     }
 
