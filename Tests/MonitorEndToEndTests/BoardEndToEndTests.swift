@@ -11,15 +11,12 @@ import Testing
 @Suite("The grouped board end to end", .serialized,
        .enabled(if: geteuid() == 0, "network namespaces and their sshd need root"))
 struct BoardEndToEndTests {
-    private let socket = "/run/installtop.sock"
+    private let socket = FleetTestHosts.engineSocket
 
     /// `installtop serve` in host `host`'s namespaces on its default socket, apt's state an
     /// empty private root (`name` tells the roots apart).
     private func startEngine(on host: Int, fleet: FleetTestHosts, folder: EndToEndFolder, name: String) throws -> InstalltopChild {
-        let quietAPT = try APTTestRoot(folder: folder.path("quiet-apt-\(name)"))
-        let command = try fleet.command(onHost: host, [try EndToEndFolder.binary(), "serve", "--socket", socket, "--no-history",
-                                                       "--apt-config", quietAPT.configuration])
-        return try InstalltopChild(Array(command.dropFirst()), in: folder, executable: command[0])
+        try fleet.serve(onHost: host, apt: try APTTestRoot(folder: folder.path("quiet-apt-\(name)")), folder: folder)
     }
 
     @Test("jobs of h1 and h2 on one board; abort from it stops h2's job only; h3's sshd stopped shows unreachable with ssh's words, and h3 comes back when it starts again")
@@ -49,26 +46,14 @@ struct BoardEndToEndTests {
             let submitted = try fleet.run(onHost: host, "'\(binary)' submit '\(folder.path("h\(host).yaml"))' --socket \(socket)")
             #expect(submitted.status == 0, "\(submitted.stdout)\(submitted.stderr)")
         }
-        func state(_ host: Int) throws -> String? {
-            let status = try fleet.run(onHost: host, "'\(binary)' status --json --socket \(socket)")
-            let object = try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any]
-            return (object?["jobs"] as? [[String: Any]])?.first?["state"] as? String
-        }
+        func state(_ host: Int) throws -> String? { try fleet.ownJobs(onHost: host).first?["state"] as? String }
         #expect(await EndToEndFolder.eventually { (try? state(1)) == "running" && (try? state(2)) == "running" })
 
-        let attach = fleet.controllerCommand([binary, "attach", "--host", "h1", "--host", "h2", "--host", "h3",
-                                              "--ssh-config", fleet.sshConfigPath, "--remote-command", "\(binary) bridge"])
-        let command = attach.map { "'\($0)'" }.joined(separator: " ")
-            + " 2> '\(folder.path("attach.err"))'; echo $? > '\(folder.path("rc.tmp"))'; mv '\(folder.path("rc.tmp"))' '\(folder.path("rc"))'; sleep 60"
-        let tmux = try TmuxSession(width: 120, height: 30, home: folder.url, command: command)
+        let tmux = try BoardScreen.attach(["h1", "h2", "h3"], fleet: fleet, folder: folder)
         defer { tmux.close() }
-
-        func row(_ host: String, in screen: String) -> String {
-            screen.split(separator: "\n").first { $0.contains("▸ \(host) ") || $0.contains("▾ \(host) ") }.map(String.init) ?? ""
-        }
         let board = await tmux.waitForScreen("both jobs on one board, h3 idle") { screen in
-            screen.contains("3 hosts · 1 idle · 2 installing") && row("h1", in: screen).contains("Slow job of h1")
-                && row("h2", in: screen).contains("Slow job of h2") && row("h3", in: screen).contains("idle")
+            screen.contains("3 hosts · 1 idle · 2 installing") && BoardScreen.row("h1", in: screen).contains("Slow job of h1")
+                && BoardScreen.row("h2", in: screen).contains("Slow job of h2") && BoardScreen.row("h3", in: screen).contains("idle")
         }
         #expect(board != nil)
 
@@ -82,14 +67,14 @@ struct BoardEndToEndTests {
         #expect(await EndToEndFolder.eventually { (try? state(2)) == "aborted" }, "h2's job aborted")
         #expect(try state(1) == "running", "h1's job runs on")
         await tmux.waitForScreen("h2's job aborted on the board") { screen in
-            row("h2", in: screen).contains("aborted") && row("h1", in: screen).contains("Slow job of h1")
+            BoardScreen.row("h2", in: screen).contains("aborted") && BoardScreen.row("h1", in: screen).contains("Slow job of h1")
         }
 
         // h3 lost: its sshd and sessions (the bridge) end; ssh says why, and says so again on
         // each try.
         try fleet.stopSSHD(host: 3)
         let lost = await tmux.waitForScreen("h3 unreachable with ssh's words") { screen in
-            screen.contains("1 unreachable") && row("h3", in: screen).contains("unreachable")
+            screen.contains("1 unreachable") && BoardScreen.row("h3", in: screen).contains("unreachable")
         }
         #expect(lost != nil)
         tmux.send("End")
@@ -102,7 +87,7 @@ struct BoardEndToEndTests {
         await tmux.waitForScreen("h3 reached again, without an engine") { $0.contains("installtop bridge: no engine at \(socket)") }
         engines.append(try startEngine(on: 3, fleet: fleet, folder: folder, name: "h3-again"))
         await tmux.waitForScreen("h3 back (tried again within 30 s)") { screen in
-            !screen.contains("unreachable") && row("h3", in: screen).contains("idle") && screen.contains("3 hosts · 2 idle · 1 installing")
+            !screen.contains("unreachable") && BoardScreen.row("h3", in: screen).contains("idle") && screen.contains("3 hosts · 2 idle · 1 installing")
         }
 
         tmux.send("q")
@@ -158,13 +143,10 @@ struct BoardEndToEndTests {
             + " 2> '\(folder.path("attach.err"))'; echo $? > '\(folder.path("rc.tmp"))'; mv '\(folder.path("rc.tmp"))' '\(folder.path("rc"))'; sleep 60"
         let tmux = try TmuxSession(width: 120, height: 30, home: folder.url, command: command)
         defer { tmux.close() }
-        func row(_ host: String, in screen: String) -> String {
-            screen.split(separator: "\n").first { $0.contains("▸ \(host) ") || $0.contains("▾ \(host) ") }.map(String.init) ?? ""
-        }
         await tmux.waitForScreen("both engines' jobs, the hung host connecting, the other unreachable") { screen in
             screen.contains("4 hosts · 1 connecting · 2 installing · 1 unreachable")
-                && row("own", in: screen).contains("Job of own") && row("watched", in: screen).contains("Job of watched")
-                && row("hung", in: screen).contains("connecting…") && row("down", in: screen).contains("unreachable")
+                && BoardScreen.row("own", in: screen).contains("Job of own") && BoardScreen.row("watched", in: screen).contains("Job of watched")
+                && BoardScreen.row("hung", in: screen).contains("connecting…") && BoardScreen.row("down", in: screen).contains("unreachable")
         }
 
         tmux.send("Home")
@@ -182,8 +164,8 @@ struct BoardEndToEndTests {
         await tmux.waitForScreen("the question") { $0.contains("Abort Job of own on own?") }
         tmux.send("y")
         await tmux.waitForScreen("own's job aborted while hung still connects") { screen in
-            row("own", in: screen).contains("aborted") && row("watched", in: screen).contains("Job of watched")
-                && row("hung", in: screen).contains("connecting…")
+            BoardScreen.row("own", in: screen).contains("aborted") && BoardScreen.row("watched", in: screen).contains("Job of watched")
+                && BoardScreen.row("hung", in: screen).contains("connecting…")
         }
 
         tmux.send("q")

@@ -27,6 +27,9 @@ public final class ObservedTransactions: Sendable {
         var logFollows = false
         /// Lines the relay said it dropped before there was a job to count them on.
         var dropped = 0
+        /// This engine started it (its apt job's apt-get): that job shows it already, so it
+        /// never becomes an observed job too.
+        var startedHere = false
     }
 
     private let queue: JobQueue
@@ -127,6 +130,14 @@ public final class ObservedTransactions: Sendable {
         transaction?.receive(droppedLines: count)
     }
 
+    /// Whether `initiator` is a child of this process: the apt-get of one of this engine's own
+    /// apt jobs, which holds dpkg's lock and runs the hooks like any other (the stat of a
+    /// process read once, when its transaction is first heard of).
+    private static func isChildOfThisProcess(_ initiator: ObservedInitiator) -> Bool {
+        guard let stat = ProcFS().stat(of: initiator.pid), stat.startTicks == initiator.startTicks else { return false }
+        return stat.parent == getpid()
+    }
+
     /// The arguments of the dpkg the status lines come from (a small read of `/proc`): the
     /// relay's `dpkg`, else the initiator when it is dpkg run by hand.
     private static func dpkgArguments(_ dpkg: Int32?, _ initiator: ObservedInitiator) -> [String] {
@@ -150,9 +161,13 @@ public final class ObservedTransactions: Sendable {
 
     /// The entry for `key`, made (and its process watched) when new.
     private func entry(_ key: String, _ initiator: ObservedInitiator) -> Entry {
+        if let entry = entries.withLock({ $0[key] }) { return entry }
+        // Read from /proc outside the lock, once per transaction.
+        let startedHere = Self.isChildOfThisProcess(initiator)
         let (entry, isNew) = entries.withLock { entries -> (Entry, Bool) in
             if let entry = entries[key] { return (entry, false) }
-            let entry = Entry(initiator: initiator, administrativeDirectory: Self.administrativeDirectory(of: initiator))
+            var entry = Entry(initiator: initiator, administrativeDirectory: Self.administrativeDirectory(of: initiator))
+            entry.startedHere = startedHere
             entries[key] = entry
             return (entry, true)
         }
@@ -165,6 +180,7 @@ public final class ObservedTransactions: Sendable {
                         addsPackages: Bool = false, name: String) -> ObservedTransaction? {
         let known = entry(key, initiator)
         if let transaction = known.transaction { return transaction }
+        guard !known.startedHere else { return nil }
         let directory = administrativeDirectory ?? known.administrativeDirectory
         let transaction = ObservedTransaction(
             initiator: initiator, changes: changes, administrativeDirectory: directory, addsPackages: addsPackages)

@@ -1,0 +1,30 @@
+import FleetTestSupport
+import Foundation
+
+/// The grouped board in tmux, attached from the controller namespace to namespace test hosts
+/// over the fleet's ssh_config, and what the tests read off its screen.
+enum BoardScreen {
+    /// `installtop attach --host NAME…` in tmux, run in the controller namespace with the built
+    /// `installtop bridge` and `bridgeArguments` as the remote command. Its stderr goes to
+    /// `attach.err` and its exit status to `rc` in `folder`.
+    static func attach(_ hosts: [String], fleet: FleetTestHosts, folder: EndToEndFolder, bridgeArguments: String = "",
+                       width: Int = 120, height: Int = 30) throws -> TmuxSession {
+        let binary = try EndToEndFolder.binary()
+        let attach = fleet.controllerCommand([binary, "attach"] + hosts.flatMap { ["--host", $0] }
+                                             + ["--ssh-config", fleet.sshConfigPath, "--remote-command", "\(binary) bridge \(bridgeArguments)"])
+        let command = attach.map { "'\($0)'" }.joined(separator: " ")
+            + " 2> '\(folder.path("attach.err"))'; echo $? > '\(folder.path("rc.tmp"))'; mv '\(folder.path("rc.tmp"))' '\(folder.path("rc"))'; sleep 60"
+        return try TmuxSession(width: width, height: height, home: folder.url, command: command)
+    }
+
+    /// Host `host`'s row on the board (`▸ h1 …`, or `▾ h1 …` when expanded); empty when it is
+    /// not on the screen.
+    static func row(_ host: String, in screen: String) -> String {
+        screen.split(separator: "\n").first { $0.contains("▸ \(host) ") || $0.contains("▾ \(host) ") }.map(String.init) ?? ""
+    }
+
+    /// The first line of `screen` holding `text`; empty when none does.
+    static func line(with text: String, in screen: String) -> String {
+        screen.split(separator: "\n").first { $0.contains(text) }.map(String.init) ?? ""
+    }
+}
