@@ -137,7 +137,7 @@ struct BoardAPTEndToEndTests {
         #expect(await EndToEndFolder.eventually { Self.isStopped(engine) })
         hosts.openGate(onHost: 1)
         hosts.openGate(onHost: 2)
-        let seen = await tmux.waitForScreen("h2's job completing while h1's engine is stopped", timeout: .seconds(60)) { screen in
+        let seen = await tmux.waitForScreen("h2's job completing while h1's engine is stopped", timeout: .seconds(180)) { screen in
             BoardScreen.row("h2", in: screen).contains("succeeded")
         }
         #expect(seen != nil)
