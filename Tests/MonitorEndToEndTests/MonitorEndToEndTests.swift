@@ -89,7 +89,10 @@ struct MonitorEndToEndTests {
         let folder = try EndToEndFolder()
         defer { folder.remove() }
         let binary = try EndToEndFolder.binary()
-        let tmux = try TmuxSession(home: folder.url, command: "'\(binary)' demo --no-history; sleep 60")
+        // Five times slower than the demo's own pace: on a loaded CI machine the whole demo once
+        // ran to its end between two looks at the screen, and a running update is what this
+        // test must see.
+        let tmux = try TmuxSession(home: folder.url, command: "INSTALLTOP_DEMO_SPEED=0.2 '\(binary)' demo --no-history; sleep 60")
         defer { tmux.close() }
         let first = try #require(await tmux.waitForScreen("a running update with a bar") {
             $0.contains(" installtop ") && $0.contains("▶") && $0.contains("█")
