@@ -56,6 +56,27 @@ struct JobMachineDriverTests {
         #expect(plain.machine.isCompleted)
     }
 
+    @Test("A driver running already whose process was asked to stop before the job began (a signal apt --yes took in its window): the job is aborted from its start, so an update the stop left undone ends aborted however soon the driver ends")
+    func driverStoppedBeforeTheJobBegan() {
+        var job = JobMachineHarness(JobMachine(updates: [update("a"), update("b")], mode: .driver,
+                                               driverRunsAlready: true, driverStoppedAlready: true))
+        #expect(job.machine.abortRequested)
+        job.start()
+        #expect(job.steps.contains(.startedDriver), "its process runs: the driver watches it to its end")
+        job.driver(.updateStarted(index: 0))
+        job.driver(.updateFinished(index: 0, .succeeded))
+        // apt stopped after a: the driver ends before anyone else asked for the abort.
+        job.driverEnded(.exited(0))
+        #expect(job.machine.results.map(\.resultCode) == [.succeeded, .aborted])
+        #expect(job.machine.results[1].reason == "not started: the job was aborted")
+        #expect(job.machine.result?.resultCode == .aborted)
+
+        var notStopped = JobMachineHarness(JobMachine(updates: [update("a")], mode: .driver, driverStoppedAlready: true))
+        #expect(!notStopped.machine.abortRequested, "only a driver whose process runs already was stopped before the job")
+        notStopped.start()
+        #expect(notStopped.steps.contains(.startedDriver) && !notStopped.machine.isCompleted)
+    }
+
     @Test("Output a driver prints about an update after its verdict (apt's retry of a failed configure) is kept as that update's; nothing else changes")
     func outputAfterTheVerdict() {
         var job = harness(["a", "b"])

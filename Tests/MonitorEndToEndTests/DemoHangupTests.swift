@@ -12,9 +12,10 @@ struct DemoHangupTests {
         let temporary = folder.path("tmp")
         try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
         let binary = try EndToEndFolder.binary()
-        // `exec`: the pid the shell writes is installtop's.
+        // `exec`: the pid the shell writes is installtop's. The demo at a fifth of its pace: on a
+        // loaded CI machine it once ran to its end before the test got to `q`.
         let tmux = try TmuxSession(home: folder.url, command:
-            "echo $$ > '\(folder.path("pid"))'; TMPDIR='\(temporary)' exec '\(binary)' demo --no-history")
+            "echo $$ > '\(folder.path("pid"))'; INSTALLTOP_DEMO_SPEED=0.2 TMPDIR='\(temporary)' exec '\(binary)' demo --no-history")
         defer { tmux.close() }
         await tmux.waitForScreen("a running update with a bar") { $0.contains("▶") && $0.contains("█") }
         let pid = try #require(folder.read("pid").flatMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) })

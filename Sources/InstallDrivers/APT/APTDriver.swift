@@ -36,6 +36,9 @@ public struct APTDriver: JobDriver {
     /// apt runs already when its hook gave the plan and no job has taken it over yet.
     public var runsAlready: Bool { running?.canBeTakenOver ?? false }
 
+    /// Whether apt's running transaction was asked to stop before any job took it over.
+    public var stopRequestedAlready: Bool { runsAlready && running?.stopRequested == true }
+
     /// Runs apt's request again; reports follow `request.updates`, which is the plan or, for a
     /// retry, the packages that failed or were aborted (the rest apt finds done already).
     public func start(_ request: DriverRunRequest, reporter: any DriverReporter) -> any RunningDriver {

@@ -22,9 +22,16 @@ public protocol JobDriver: Sendable {
     /// instead of ending the job without it (rule 13), which would leave the process going on
     /// with no one watching. False for every driver that starts its process in `start`.
     var runsAlready: Bool { get }
+
+    /// Whether its process, running already (`runsAlready`), was asked to stop before its job
+    /// began (a signal `installtop apt --yes` took while apt ran and before the run took signals
+    /// over): the job is then aborted from its start, so that what the stop left undone is
+    /// recorded as aborted however soon the driver ends. False for every other driver.
+    var stopRequestedAlready: Bool { get }
 }
 
 extension JobDriver {
     public var addsUpdates: Bool { false }
     public var runsAlready: Bool { false }
+    public var stopRequestedAlready: Bool { false }
 }

@@ -47,7 +47,8 @@ public final class InstallationJob: Sendable {
         let machine = JobMachine(
             updates: updates, mode: driver == nil ? .childPerUpdate : .driver, stopOnFailure: stopOnFailure,
             abortGraceOverride: configuration.abortGraceOverride, reportsProgress: onProgress != nil,
-            acceptsAddedUpdates: driver?.addsUpdates ?? false, driverRunsAlready: driver?.runsAlready ?? false)
+            acceptsAddedUpdates: driver?.addsUpdates ?? false, driverRunsAlready: driver?.runsAlready ?? false,
+            driverStoppedAlready: driver?.stopRequestedAlready ?? false)
         runner = JobRunner(
             machine: machine, callbacks: CallbackBatch(onProgress: onProgress, onCompleted: onCompleted),
             callbackQueue: callbackQueue, updates: updates, operation: operation, name: name,

@@ -93,6 +93,8 @@ public struct JobMachine: Sendable {
     /// - Parameters:
     ///   - updates: the job's updates; `begin` refused an empty list (rule 1).
     ///   - reportsProgress: whether `.notify` actions are wanted.
+    ///   - driverStoppedAlready: with `driverRunsAlready`, its process was asked to stop before
+    ///     the job began (`JobDriver.stopRequestedAlready`): the job is aborted from the start.
     public init(
         updates: [Update],
         mode: Mode = .childPerUpdate,
@@ -100,7 +102,8 @@ public struct JobMachine: Sendable {
         abortGraceOverride: Duration? = nil,
         reportsProgress: Bool = true,
         acceptsAddedUpdates: Bool = false,
-        driverRunsAlready: Bool = false
+        driverRunsAlready: Bool = false,
+        driverStoppedAlready: Bool = false
     ) {
         precondition(!updates.isEmpty, "a job has at least one update (rule 1)")
         self.updates = updates
@@ -108,6 +111,9 @@ public struct JobMachine: Sendable {
         self.stopOnFailure = stopOnFailure
         self.acceptsAddedUpdates = acceptsAddedUpdates
         self.driverRunsAlready = driverRunsAlready
+        // Its process was asked to stop before the job began: aborted from the start, the
+        // driver started and told to stop as for any abort before the start (`start`).
+        abortRequested = driverRunsAlready && driverStoppedAlready
         self.abortGraceOverride = abortGraceOverride
         self.reportsProgress = reportsProgress
         resultList = UpdateResultList(Array(repeating: .notStarted, count: updates.count))
