@@ -152,12 +152,18 @@ struct BoardEndToEndTests {
         tmux.send("Home")
         tmux.send("Down")
         await tmux.waitForScreen("the watched job selected") { $0.contains("┌ watched: Job of watched") }
-        tmux.send("a")
-        await tmux.waitForScreen("the question") { $0.contains("Abort Job of watched on watched?") }
-        tmux.send("y")
-        await tmux.waitForScreen("the watched engine's reason in the status line") { screen in
-            screen.contains("watched: abort refused: uid 65534 watches this engine")
+        // The reason stays in the status line for StatusMessage.lifetime (5 s): on a loaded CI
+        // machine the test once looked only after it had gone, so it asks again (at most three
+        // times; a watcher's abort is refused each time and changes nothing).
+        var refused = false
+        var screen = ""
+        for _ in 1...3 where !refused {
+            tmux.send("a")
+            await tmux.waitForScreen("the question") { $0.contains("Abort Job of watched on watched?") }
+            tmux.send("y")
+            (screen, refused) = await tmux.lastScreen(within: .seconds(30)) { $0.contains("watched: abort refused: uid 65534 watches this engine") }
         }
+        #expect(refused, "the watched engine's reason never showed in the status line; the screen was:\n\(screen)")
         tmux.send("Home")
         await tmux.waitForScreen("the own job selected") { $0.contains("┌ own: Job of own") }
         tmux.send("a")
