@@ -71,6 +71,15 @@ struct JobMachineDriverTests {
         #expect(job.machine.results[1].reason == "not started: the job was aborted")
         #expect(job.machine.result?.resultCode == .aborted)
 
+        // The run's abort for that same signal comes later: the operator's first, not a second
+        // that forces (rule 12); the next one forces.
+        var stopped = JobMachineHarness(JobMachine(updates: [update("a")], mode: .driver, driverRunsAlready: true, driverStoppedAlready: true))
+        stopped.start()
+        stopped.abort(force: false)
+        #expect(!stopped.machine.abortForced && !stopped.steps.contains(.killed), "\(stopped.steps)")
+        stopped.abort(force: false)
+        #expect(stopped.machine.abortForced && stopped.steps.contains(.killed), "\(stopped.steps)")
+
         var notStopped = JobMachineHarness(JobMachine(updates: [update("a")], mode: .driver, driverStoppedAlready: true))
         #expect(!notStopped.machine.abortRequested, "only a driver whose process runs already was stopped before the job")
         notStopped.start()

@@ -59,6 +59,10 @@ public struct JobMachine: Sendable {
     public private(set) var currentIndex = 0
     public private(set) var abortRequested = false
     public private(set) var abortForced = false
+    /// The abort a driver's stop before the start gave (`driverStoppedAlready`), until the
+    /// first abort request: that request is the operator's first, announced as such and not
+    /// taken for a second one that forces (rule 12), since it is the same stop.
+    private var abortFromStopBeforeStart = false
     public private(set) var stoppedByFailure = false
     /// The job's result once it has completed.
     public private(set) var result: InstallationResult?
@@ -114,6 +118,7 @@ public struct JobMachine: Sendable {
         // Its process was asked to stop before the job began: aborted from the start, the
         // driver started and told to stop as for any abort before the start (`start`).
         abortRequested = driverRunsAlready && driverStoppedAlready
+        abortFromStopBeforeStart = abortRequested
         self.abortGraceOverride = abortGraceOverride
         self.reportsProgress = reportsProgress
         resultList = UpdateResultList(Array(repeating: .notStarted, count: updates.count))
@@ -238,7 +243,8 @@ public struct JobMachine: Sendable {
     /// kills at once. Later requests and requests on a completed job do nothing.
     public mutating func requestAbort(force: Bool) -> [JobAction] {
         guard !isCompleted, !abortForced else { return [] }
-        let escalate = abortRequested || force
+        let escalate = (abortRequested && !abortFromStopBeforeStart) || force
+        abortFromStopBeforeStart = false
         abortRequested = true
         if escalate { abortForced = true }
         var actions: [JobAction] = []
