@@ -161,10 +161,14 @@ struct AttachEndToEndTests {
         #expect(closed, "serve closed the stopped monitor: \(serve.stderr)")
         // The monitor says why and shows the engine's queue again, still attached (issue 34: a
         // peer closed for reading nothing connects again).
-        await monitor.waitForScreen("the monitor connected again") { $0.contains("connected again") && $0.contains("Flood job") }
+        if await monitor.waitForScreen("the monitor connected again", { $0.contains("connected again") && $0.contains("Flood job") }) == nil {
+            Issue.record("serve said: \(serve.stderr)")
+        }
         #expect(Self.processes(withArguments: ["attach", "--socket", socket]) == attach, "the same monitor runs on")
         try folder.write("go", "")
-        await monitor.waitForScreen("the job completed") { $0.contains("succeeded") }
+        if await monitor.waitForScreen("the job completed", { $0.contains("succeeded") }) == nil {
+            Issue.record("serve said: \(serve.stderr)")
+        }
         monitor.send("d")
         #expect(await exitStatus("monitor", in: folder) == 0, "\(folder.read("monitor.err") ?? "")")
         kill(serve.pid, SIGTERM)
