@@ -38,6 +38,17 @@ int cps_epoll_rearm(int epfd, int fd, uint64_t token) {
     return epoll_ctl(epfd, EPOLL_CTL_MOD, fd, &event);
 }
 
+int cps_epoll_watch(int epfd, int fd, uint64_t token, int oneshot) {
+    struct epoll_event event = { .events = EPOLLIN | (oneshot ? EPOLLONESHOT : 0), .data.u64 = token };
+    return epoll_ctl(epfd, EPOLL_CTL_MOD, fd, &event);
+}
+
+int cps_epoll_hold(int epfd, int fd, uint64_t token) {
+    // EPOLLHUP and EPOLLERR are reported whatever the mask: one-shot, so at most once.
+    struct epoll_event event = { .events = EPOLLONESHOT, .data.u64 = token };
+    return epoll_ctl(epfd, EPOLL_CTL_MOD, fd, &event);
+}
+
 int cps_epoll_remove(int epfd, int fd) {
     // Kernels before 2.6.9 wanted a non-NULL event even for EPOLL_CTL_DEL.
     struct epoll_event unused = { 0 };

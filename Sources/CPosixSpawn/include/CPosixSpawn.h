@@ -27,6 +27,14 @@ int cps_epoll_add(int epfd, int fd, uint64_t token, int oneshot);
 /// already readable is reported by the next wait). Returns 0 or -1 with errno set.
 int cps_epoll_rearm(int epfd, int fd, uint64_t token);
 
+/// Watches a descriptor already added again, as cps_epoll_add would (after cps_epoll_hold).
+/// Returns 0 or -1 with errno set.
+int cps_epoll_watch(int epfd, int fd, uint64_t token, int oneshot);
+
+/// Keeps `fd` in the set without reporting its input until cps_epoll_watch or cps_epoll_rearm
+/// (a hang-up or error, which epoll always reports, at most once). Returns 0 or -1 with errno set.
+int cps_epoll_hold(int epfd, int fd, uint64_t token);
+
 /// Stops watching `fd`; returns 0 or -1 with errno set.
 int cps_epoll_remove(int epfd, int fd);
 

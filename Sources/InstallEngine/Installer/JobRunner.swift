@@ -113,6 +113,10 @@ final class JobRunner: Sendable {
         submit(.start)
     }
 
+    /// Inputs not performed yet plus callbacks not delivered yet (the callback queue is the
+    /// installer's: another job's flood counts too, as it holds up this job's callbacks).
+    var backlog: Int { executor.backlog + callbackQueue.backlog }
+
     /// Enqueues `input` on the job's executor; returns at once. Any thread may call it, with
     /// its own locks held: it only appends.
     func submit(_ input: JobInput) {

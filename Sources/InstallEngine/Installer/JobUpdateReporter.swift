@@ -7,4 +7,7 @@ struct JobUpdateReporter: UpdateReporter {
     func report(_ report: UpdateReport) {
         runner.submit(.report(report, index: index))
     }
+
+    /// Inputs waiting on the job's executor and callbacks waiting on the installer's queue.
+    var backlog: Int { runner.backlog }
 }

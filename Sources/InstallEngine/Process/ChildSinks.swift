@@ -24,16 +24,26 @@ public struct ChildSinks: Sendable {
     /// force before its first read), until the holder turns it off: a paced child whose first
     /// lines ask for an answer.
     public var promptlyAtFirst: Bool
+    /// How many of the lines handed on wait for their consumer (`UpdateReporter.backlog`),
+    /// asked after each wake-up that read. From `backlogLimit` on, the child's
+    /// pipes are not read until it is down to half that: the child then waits in its `write`,
+    /// as on a slow terminal, and what waits in the engine for a flood stays bounded. Its exit
+    /// is still seen at once, and its pipes are then drained without pause. `nil`: never held.
+    public var consumerBacklog: (@Sendable () -> Int)?
+
+    /// The `consumerBacklog` from which a child is held: a few MiB of a flood's lines.
+    public static let backlogLimit = 8_192
 
     public init(stdout: ChildLineSink, stderr: ChildLineSink, channel: ChildLineSink,
                 afterReads: (@Sendable () -> Void)? = nil, atMostEvery afterReadsInterval: Duration = .zero,
-                promptlyAtFirst: Bool = false) {
+                promptlyAtFirst: Bool = false, consumerBacklog: (@Sendable () -> Int)? = nil) {
         self.stdout = stdout
         self.stderr = stderr
         self.channel = channel
         self.afterReads = afterReads
         self.afterReadsInterval = afterReadsInterval
         self.promptlyAtFirst = promptlyAtFirst
+        self.consumerBacklog = consumerBacklog
     }
 
     /// What `ProcessBackend` gives an update: stdout and stderr lines as `.output`, fd 3 as the
@@ -41,6 +51,7 @@ public struct ChildSinks: Sendable {
     public static func update(reporting reporter: any UpdateReporter) -> ChildSinks {
         ChildSinks(stdout: .text { reporter.report(.output(.stdout, $0)) },
                    stderr: .text { reporter.report(.output(.stderr, $0)) },
-                   channel: .progressChannel(reporter))
+                   channel: .progressChannel(reporter),
+                   consumerBacklog: { reporter.backlog })
     }
 }

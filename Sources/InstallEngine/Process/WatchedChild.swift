@@ -16,6 +16,8 @@ final class WatchedChild {
     /// quarter of a pipe's default buffer. At that rate a pause could fill a pipe and block
     /// the writer.
     private static let floodBytes = 16 * 1024
+    /// How often a child held for its consumer is looked at again.
+    static let backlogRecheck = Duration.milliseconds(10)
 
     /// Tells this child's descriptors apart in the poller's epoll set: `id << 2 | slot`, slot
     /// 0–2 for the pipes (stdout, stderr, fd 3) and 3 for the pidfd.
@@ -31,6 +33,9 @@ final class WatchedChild {
     /// pipe is read at a time and each read ends with a flush, so one is enough.
     private var pendingProgress = ProgressCoalescer()
     private let afterReads: (@Sendable () -> Void)?
+    private let consumerBacklog: (@Sendable () -> Int)?
+    /// Its pipes are out of the epoll set until its consumer has caught up (`backlogLimit`).
+    private var heldForConsumer = false
     private let afterReadsInterval: Duration
     /// Lines were handed on since `afterReads` was last called.
     private var readSinceFlush = false
@@ -67,6 +72,7 @@ final class WatchedChild {
         self.epoll = epoll
         pidfd = child.pidfd
         afterReads = sinks.afterReads
+        consumerBacklog = sinks.consumerBacklog
         afterReadsInterval = sinks.afterReadsInterval
         pipes = [
             WatchedPipe(sink: sinks.stdout, fd: child.stdoutRead, lines: LineAssembler(maxLineBytes: maxLineBytes)),
@@ -136,13 +142,19 @@ final class WatchedChild {
         }
     }
 
-    /// After a wake-up that read a paced child: unless it floods, the pipes read stay out of
-    /// the epoll set for the interval (its next lines wait in the pipe, and come together); a
-    /// flooding child's, or one read promptly (`ChildProcess.readPromptly`), are watched again
-    /// at once. Called before `flushReads`.
+    /// After a wake-up that read the child: one whose consumer is `backlogLimit` lines behind is
+    /// held until it catches up (`holdForConsumer`). Otherwise, for a paced child: unless it
+    /// floods, the pipes read stay out of the epoll set for the interval (its next lines wait
+    /// in the pipe, and come together); a flooding child's, or one read promptly
+    /// (`ChildProcess.readPromptly`), are watched again at once. Called before `flushReads`.
     func pauseReads(now: ContinuousClock.Instant) {
         defer { readThisWakeUp = 0 }
-        guard isPaced, reaped == nil else { return }
+        guard reaped == nil else { return }
+        if let consumerBacklog, consumerBacklog() >= ChildSinks.backlogLimit {
+            holdForConsumer(now: now)
+            return
+        }
+        guard isPaced else { return }
         if let start = windowStart, start.duration(to: now) < afterReadsInterval {
             windowBytes += readThisWakeUp
         } else {
@@ -161,16 +173,34 @@ final class WatchedChild {
     func resumeReads(now: ContinuousClock.Instant, force: Bool = false) {
         if !force {
             guard let resume = readsResume, now >= resume else { return }
+            if heldForConsumer, let consumerBacklog, consumerBacklog() > ChildSinks.backlogLimit / 2 {
+                readsResume = now + Self.backlogRecheck
+                return
+            }
         }
         readsResume = nil
+        heldForConsumer = false
         for index in pipes.indices where paused[index] { rearm(index) }
+    }
+
+    /// Its consumer is `backlogLimit` lines behind: every pipe leaves the epoll set (the child
+    /// blocks in its `write` once a pipe is full) until `resumeReads` finds it caught up.
+    private func holdForConsumer(now: ContinuousClock.Instant) {
+        heldForConsumer = true
+        readsResume = now + Self.backlogRecheck
+        for index in pipes.indices where !paused[index] {
+            paused[index] = true
+            guard pipes[index].fd >= 0 else { continue }
+            _ = cps_epoll_hold(epoll, pipes[index].fd, id << 2 | UInt64(index))
+        }
     }
 
     private func rearm(_ index: Int) {
         paused[index] = false
         guard pipes[index].fd >= 0 else { return }
-        // Fails only for a descriptor no longer in the set, which is closed already.
-        _ = cps_epoll_rearm(epoll, pipes[index].fd, id << 2 | UInt64(index))
+        // Fails only for a descriptor no longer in the set, which is closed already. A paced
+        // child's pipes are watched for one report; the others' as they were added.
+        _ = cps_epoll_watch(epoll, pipes[index].fd, id << 2 | UInt64(index), isPaced ? 1 : 0)
     }
 
     /// For a child without a pidfd: reaps it if it has exited.

@@ -57,6 +57,8 @@ public final class SerialWorkQueue: Sendable {
     }
 
     private let state = Mutex(State())
+    /// Elements of batches enqueued and not run yet (`backlog`).
+    private let waitingElements = Atomic<Int>(0)
     /// Where `deliverPending` runs.
     private let workers: WorkerThreads
     /// Whether a turn of `deliverPending` ends after one batch (on the shared pool) rather than
@@ -137,17 +139,28 @@ public final class SerialWorkQueue: Sendable {
         let current = open
         // One turn of the lock either way: this runs for every event of a busy job.
         let (batch, mustStart) = state.withLock { state -> (SerialWorkBatch<Element>, Bool) in
+            waitingElements.add(elements.count, ordering: .relaxed)
             // Nothing after it and not taken yet (the runner takes items under this lock).
             if let current, !state.pending.isEmpty, state.enqueued == current.ticket {
                 current.append(contentsOf: elements)
                 return (current, false)
             }
             let batch = SerialWorkBatch(Array(elements), ticket: state.enqueued + 1)
-            return (batch, state.append { run(batch.take()) }.mustStart)
+            return (batch, state.append { [self] in
+                let taken = batch.take()
+                run(taken)
+                waitingElements.subtract(taken.count, ordering: .relaxed)
+            }.mustStart)
         }
         open = batch
         return (batch.ticket, mustStart)
     }
+
+    /// The elements queued in batches (`enqueue(_:joining:_:)`, `enqueueToRunHere`) that have
+    /// not run yet: how far the queue's runner is behind the producers of a flood (a reader
+    /// of a child's output holds the child back while it is high; see `UpdateReporter.backlog`).
+    /// Items enqueued one by one are not counted.
+    public var backlog: Int { waitingElements.load(ordering: .relaxed) }
 
     /// True when the calling thread is running one of this queue's items.
     public var isDeliveringOnCurrentThread: Bool {
