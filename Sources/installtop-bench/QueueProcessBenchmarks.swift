@@ -9,6 +9,7 @@ enum QueueProcessBenchmarks {
     static let all: [Benchmark] = [
         Benchmark(name: "queue-spawn-overhead", run: queueSpawnOverhead),
         Benchmark(name: "concurrent-sleep", run: concurrentSleep),
+        Benchmark(name: "output-flood-job", run: outputFloodJob),
     ]
 
     // MARK: - Benchmarks
@@ -121,6 +122,39 @@ enum QueueProcessBenchmarks {
         print("  threads: \(threadsBefore) before, peak \(peak) including the sampler (goal ≤ 8)")
         let counted = Dictionary(names.map { ($0, 1) }, uniquingKeysWith: +).sorted { ($0.value, $1.key) > ($1.value, $0.key) }
         print("  at the peak: " + counted.map { $0.value == 1 ? $0.key : "\($0.value) × \($0.key)" }.joined(separator: ", "))
+    }
+
+    /// One job whose update writes 50 MB of output (500,000 lines of 100 bytes) as fast as a
+    /// pipe takes it, to a subscriber that spends 5 µs on each event (a slow consumer: a JSON
+    /// writer on a loaded machine, a debug build). Prints the wall time, the events the
+    /// subscriber got, and the peak resident memory: what waits between the child and a consumer
+    /// that is behind. Goal: bounded (rule 8a holds the child in its write), not growing with
+    /// the output.
+    static func outputFloodJob() async {
+        let lines = 500_000
+        let line = String(repeating: "0123456789", count: 10).dropLast()
+        let update = Update(id: "flood", installCommand: .shell("yes '\(line)' | head -n \(lines)"))
+        let queue = JobQueue(backend: ProcessBackend(), configuration: configuration)
+        let received = Atomic<Int>(0)
+        queue.subscribe { event in
+            guard case .output = event.kind else { return }
+            received.add(1, ordering: .relaxed)
+            let until = ContinuousClock.now + .microseconds(5)
+            while ContinuousClock.now < until {}
+        }
+        let residentBefore = ResidentMemory(pid: getpid())?.totalKiB ?? 0
+        let before = cpuSeconds()
+        let wall = await ContinuousClock().measure {
+            _ = try? queue.submit(name: "flood", updates: [update])
+            await queue.waitUntilIdle()
+        }
+        // The process's high-water mark: run this benchmark alone (`installtop-bench output-flood-job`).
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        let peak = usage.ru_maxrss
+        print("  \(lines) lines of 100 bytes to a subscriber taking 5 µs an event: wall \(milliseconds(wall)), "
+            + "CPU \(format(cpuSeconds() - before)) s, \(received.load(ordering: .relaxed)) output events received")
+        print("  resident memory: \(residentBefore / 1024) MiB before, peak \(peak / 1024) MiB (the process's high-water mark) (goal: bounded, not growing with the output)")
     }
 
     // MARK: - Running
