@@ -33,11 +33,6 @@ int cps_epoll_add(int epfd, int fd, uint64_t token, int oneshot) {
     return epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &event);
 }
 
-int cps_epoll_rearm(int epfd, int fd, uint64_t token) {
-    struct epoll_event event = { .events = EPOLLIN | EPOLLONESHOT, .data.u64 = token };
-    return epoll_ctl(epfd, EPOLL_CTL_MOD, fd, &event);
-}
-
 int cps_epoll_watch(int epfd, int fd, uint64_t token, int oneshot) {
     struct epoll_event event = { .events = EPOLLIN | (oneshot ? EPOLLONESHOT : 0), .data.u64 = token };
     return epoll_ctl(epfd, EPOLL_CTL_MOD, fd, &event);

@@ -20,19 +20,16 @@ int cps_epoll_create(void);
 
 /// Watches `fd` for input, level-triggered (EPOLLIN; hang-ups and errors are reported too), tagged
 /// with `token`; with `oneshot`, only until it is first reported (EPOLLONESHOT), then again
-/// after cps_epoll_rearm. Returns 0 or -1 with errno set.
+/// after cps_epoll_watch. Returns 0 or -1 with errno set.
 int cps_epoll_add(int epfd, int fd, uint64_t token, int oneshot);
 
-/// Watches a descriptor added with `oneshot` again, until it is next reported (a descriptor
-/// already readable is reported by the next wait). Returns 0 or -1 with errno set.
-int cps_epoll_rearm(int epfd, int fd, uint64_t token);
-
-/// Watches a descriptor already added again, as cps_epoll_add would (after cps_epoll_hold).
-/// Returns 0 or -1 with errno set.
+/// Watches a descriptor already in the set again, as cps_epoll_add would: a one-shot one
+/// after its report, or one held by cps_epoll_hold (a descriptor already readable is reported
+/// by the next wait). Returns 0 or -1 with errno set.
 int cps_epoll_watch(int epfd, int fd, uint64_t token, int oneshot);
 
-/// Keeps `fd` in the set without reporting its input until cps_epoll_watch or cps_epoll_rearm
-/// (a hang-up or error, which epoll always reports, at most once). Returns 0 or -1 with errno set.
+/// Keeps `fd` in the set without reporting its input until cps_epoll_watch (a hang-up or an
+/// error, which epoll always reports, at most once). Returns 0 or -1 with errno set.
 int cps_epoll_hold(int epfd, int fd, uint64_t token);
 
 /// Stops watching `fd`; returns 0 or -1 with errno set.
