@@ -64,7 +64,9 @@ final class LineDriverRunner<Translator: LineTranslator>: RunningDriver {
         ChildSinks(stdout: .text { [self] in line(ToolLine(stream: .stdout, text: $0)) },
                    stderr: .text { [self] in line(ToolLine(stream: .stderr, text: $0)) },
                    channel: .text { [self] in line(ToolLine(stream: nil, text: $0)) },
-                   afterReads: { [self] in afterReads() }, atMostEvery: Translator.handOnInterval)
+                   afterReads: { [self] in afterReads() }, atMostEvery: Translator.handOnInterval,
+                   // Lines read and not handed on yet, and what the job has not taken (rule 8a).
+                   consumerBacklog: { [self] in reports.backlog + reporter.backlog })
     }
 
     /// Takes `process` as the tool's (one started with `sinks`, or one whose lines reach `line`

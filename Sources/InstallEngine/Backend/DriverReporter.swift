@@ -20,9 +20,16 @@ public protocol DriverReporter: Sendable {
     /// driver's `outcome` must then be the same, and awaiting it changes nothing. A driver
     /// that never calls it ends the job through `outcome` alone.
     func ended(_ outcome: UpdateRunOutcome)
+
+    /// Reports (or batches of them) taken and not yet handled by the job and the callbacks
+    /// behind it: a driver's reader holds its tool's pipes while it is high, as
+    /// `UpdateReporter.backlog` does for an update's child (rule 8a). Zero by default.
+    var backlog: Int { get }
 }
 
 extension DriverReporter {
+    public var backlog: Int { 0 }
+
     /// Reports each in turn.
     public func report(contentsOf reports: [DriverReport]) {
         for each in reports { report(each) }

@@ -14,4 +14,7 @@ struct JobDriverReporter: DriverReporter {
     func ended(_ outcome: UpdateRunOutcome) {
         runner.submit(.driverEnded(outcome))
     }
+
+    /// Inputs waiting on the job's executor and callbacks waiting on the installer's queue.
+    var backlog: Int { runner.backlog }
 }

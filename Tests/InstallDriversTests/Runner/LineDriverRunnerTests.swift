@@ -1,4 +1,5 @@
 @testable import InstallDrivers
+import Foundation
 import InstallEngine
 import Synchronization
 import Testing
@@ -70,6 +71,40 @@ struct LineDriverRunnerTests {
         #expect(texts.first == "stdout: ready")
         #expect(texts.dropFirst().first == "message: stopping after 1 lines")
         #expect(texts.last?.hasPrefix("ended after 1 lines") == true)
+    }
+
+    @Test("a tool is not read while the job is behind its reports (rule 8a), and loses nothing")
+    func aToolIsHeldWhileTheJobIsBehind() async throws {
+        let reporter = RecordingDriverReporter()
+        reporter.waiting.store(ChildSinks.backlogLimit, ordering: .relaxed)
+        let pidFile = "/tmp/installtop-driver-backlog-\(getpid())-\(UInt32.random(in: 0 ... .max))"
+        defer { unlink(pidFile) }
+        let total = 100_000
+        let runner = Self.start("echo $$ > \(pidFile); exec awk 'BEGIN { for (i = 1; i <= \(total); i++) print i \" 0123456789012345678901234567890123456789\" }'",
+                                reporter: reporter)
+        defer { runner.kill() }
+        func toolBlocked() -> Bool {
+            guard let pid = (try? String(contentsOfFile: pidFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines),
+                  let wchan = try? String(contentsOfFile: "/proc/\(pid)/wchan", encoding: .utf8)
+            else { return false }
+            return wchan.contains("pipe_write")
+        }
+        #expect(await eventually { toolBlocked() }, "the tool waits in its write")
+        // Lines read before the hold are handed on at the runner's interval; after that,
+        // nothing more comes (a look after a while, to see that nothing happens: unheld, all
+        // of it is read in less).
+        try await Task.sleep(for: .milliseconds(300))
+        let reportedWhileHeld = reporter.reports.withLock { $0.count }
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(toolBlocked() && reporter.reports.withLock { $0.count } == reportedWhileHeld)
+        #expect(reportedWhileHeld < total / 2, "\(reportedWhileHeld) of \(total) lines reported while held")
+
+        reporter.waiting.store(0, ordering: .relaxed)
+        #expect(await runner.outcome == .exited(0))
+        let ended = await eventually { Self.texts(reporter.reports.withLock { $0 }).last?.hasPrefix("ended after") == true }
+        #expect(ended)
+        let texts = Self.texts(reporter.reports.withLock { $0 })
+        #expect(texts.dropLast() == (1...total).map { "stdout: \($0) 0123456789012345678901234567890123456789" })
     }
 
     @Test func aKillIsToldToTheEnd() async {
