@@ -25,10 +25,10 @@ public struct ChildSinks: Sendable {
     /// lines ask for an answer.
     public var promptlyAtFirst: Bool
     /// How many of the lines handed on wait for their consumer (`UpdateReporter.backlog`),
-    /// asked after each wake-up that read. From `backlogLimit` on, the child's
-    /// pipes are not read until it is down to half that: the child then waits in its `write`,
-    /// as on a slow terminal, and what waits in the engine for a flood stays bounded. Its exit
-    /// is still seen at once, and its pipes are then drained without pause. `nil`: never held.
+    /// asked after each wake-up that read. From `backlogLimit` on, the child's pipes are not
+    /// read until it is down to half that: the child then waits in its `write`, as on a slow
+    /// terminal, and what waits in the engine for a flood stays bounded. Its exit is still
+    /// seen at once, and its pipes are then drained without pause. `nil`: never held.
     public var consumerBacklog: (@Sendable () -> Int)?
 
     /// The `consumerBacklog` from which a child is held: a few MiB of a flood's lines.
