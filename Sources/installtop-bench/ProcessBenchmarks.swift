@@ -66,12 +66,13 @@ enum ProcessBenchmarks {
         print("  max RSS: \(before.maxResidentKiB / 1024) MiB before, \(after.maxResidentKiB / 1024) MiB after   (\(goal))")
     }
 
-    private struct Usage {
+    struct Usage {
         var cpuSeconds: Double
         var maxResidentKiB: Int
     }
 
-    private static func usage() -> Usage {
+    /// This process's CPU time and resident high-water mark (`getrusage`).
+    static func usage() -> Usage {
         var usage = rusage()
         getrusage(RUSAGE_SELF.rawValue, &usage)
         let user = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6

@@ -149,9 +149,7 @@ enum QueueProcessBenchmarks {
             await queue.waitUntilIdle()
         }
         // The process's high-water mark: run this benchmark alone (`installtop-bench output-flood-job`).
-        var usage = rusage()
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-        let peak = usage.ru_maxrss
+        let peak = ProcessBenchmarks.usage().maxResidentKiB
         print("  \(lines) lines of 100 bytes to a subscriber taking 5 µs an event: wall \(milliseconds(wall)), "
             + "CPU \(format(cpuSeconds() - before)) s, \(received.load(ordering: .relaxed)) output events received")
         print("  resident memory: \(residentBefore / 1024) MiB before, peak \(peak / 1024) MiB (the process's high-water mark) (goal: bounded, not growing with the output)")
