@@ -16,8 +16,14 @@ struct FleetTests {
                                      environment: try hosts.environmentWithAnsible())
     }
 
-    private func run(_ arguments: [String], hosts: FleetTestHosts, in folder: TestFolder, timeout: Duration = .seconds(120)) async throws -> RunResult {
-        try await ansible(arguments, hosts: hosts, in: folder).finish(timeout: timeout)
+    private func run(_ arguments: [String], hosts: FleetTestHosts, in folder: TestFolder) async throws -> RunResult {
+        try await finish(ansible(arguments, hosts: hosts, in: folder))
+    }
+
+    /// A play is hung when its events stop, not when it is slow: beside the other fleet suites
+    /// on a loaded CI machine a 6 s play took over 120 s, each task ending in its turn.
+    private func finish(_ process: InstalltopProcess) async throws -> RunResult {
+        try await process.finish(timeout: .seconds(900), silentFor: .seconds(150))
     }
 
     /// The job of each host by name, from `job.queued`.
@@ -334,7 +340,7 @@ struct FleetTests {
         // h2 works until released, so only h1 can be done before.
         let doneWhileOtherWorks = await eventually { process.stdout.contains("\"event\":\"job.completed\"") }
         try folder.write("release", "")
-        let result = try await process.finish(timeout: .seconds(120))
+        let result = try await finish(process)
         #expect(doneWhileOtherWorks, "h1 was not done while h2 worked: \(result.stdout)")
         #expect(result.status == 0, "\(result.stderr)")
         let events = try result.jsonEvents()
@@ -371,7 +377,7 @@ struct FleetTests {
         kill(process.pid, SIGINT)
         try await process.waitForOutput("stopping after this task")
         try folder.write("release", "")
-        let result = try await process.finish(timeout: .seconds(120))
+        let result = try await finish(process)
         #expect(result.status == 3, "\(result.stderr)")
         let events = try result.jsonEvents()
         let long = events.filter { $0.name == "update.completed" && $0.string("id") == "Long" }
@@ -410,7 +416,7 @@ struct FleetTests {
         kill(process.pid, SIGINT)
         try await process.waitForOutput("stopping after this task")
         kill(process.pid, SIGINT)
-        let result = try await process.finish(timeout: .seconds(60))
+        let result = try await finish(process)
         #expect(result.status == 3, "\(result.stderr)")
         let events = try result.jsonEvents()
         let long = events.filter { $0.name == "update.completed" && $0.string("id") == "Long" }

@@ -2,8 +2,9 @@
 enum EndToEndError: Error, CustomStringConvertible {
     /// No installtop executable in any of these places.
     case binaryMissing(searched: [String])
-    /// installtop did not exit within `seconds`; it was killed. Its output so far is attached.
-    case timedOut(arguments: [String], seconds: Int, stdout: String, stderr: String)
+    /// installtop did not exit within `seconds`, or (`silent`) wrote nothing for `seconds`; it
+    /// was killed. Its output so far is attached.
+    case timedOut(arguments: [String], seconds: Int, silent: Bool = false, stdout: String, stderr: String)
     /// A polled condition did not hold within its deadline.
     case conditionNotMet(String)
     /// posix_spawn failed.
@@ -15,8 +16,9 @@ enum EndToEndError: Error, CustomStringConvertible {
         switch self {
         case .binaryMissing(let searched):
             return "the installtop executable was not found (looked at: \(searched.joined(separator: ", "))); run `swift build` first"
-        case .timedOut(let arguments, let seconds, let stdout, let stderr):
-            return "installtop \(arguments.joined(separator: " ")) did not exit within \(seconds) s and was killed\n"
+        case .timedOut(let arguments, let seconds, let silent, let stdout, let stderr):
+            let why = silent ? "wrote nothing for \(seconds) s" : "did not exit within \(seconds) s"
+            return "installtop \(arguments.joined(separator: " ")) \(why) and was killed\n"
                 + "--- stdout ---\n\(stdout)\n--- stderr ---\n\(stderr)"
         case .conditionNotMet(let what):
             return "gave up waiting: \(what)"

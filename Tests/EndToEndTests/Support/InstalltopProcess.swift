@@ -98,15 +98,46 @@ final class InstalltopProcess {
 
     /// Waits for installtop to exit and returns what it did. Past `timeout` it is killed with
     /// SIGKILL and `timedOut` is thrown with its output so far.
-    func finish(timeout: Duration = .seconds(180)) async throws -> RunResult {
-        guard await eventually(timeout: timeout, { process.poll() != nil }) else {
+    ///
+    /// - Parameter silentFor: for a run that reports as it goes (an ansible play's events): it
+    ///   is killed as hung once it wrote nothing to stdout or stderr for this long, and
+    ///   `timeout` is only the ceiling. A loaded machine slows such a run many times over (a
+    ///   6 s play took over 120 s on CI beside the other fleet suites) while it still makes
+    ///   progress; silence, not the total, is what tells a hang.
+    func finish(timeout: Duration = .seconds(180), silentFor: Duration? = nil) async throws -> RunResult {
+        var output = outputSize
+        var lastOutput = ContinuousClock.now
+        var silent = false
+        let exited = await eventually(timeout: timeout) {
+            if process.poll() != nil { return true }
+            guard let silentFor else { return false }
+            let size = outputSize
+            if size != output {
+                output = size
+                lastOutput = .now
+            } else if ContinuousClock.now - lastOutput > silentFor {
+                silent = true
+                return true
+            }
+            return false
+        }
+        guard exited, !silent else {
             kill(process.pid, SIGKILL)
             _ = process.waitBlocking()
-            throw EndToEndError.timedOut(arguments: arguments, seconds: Int(timeout.components.seconds),
+            let waited = silent ? silentFor ?? timeout : timeout
+            throw EndToEndError.timedOut(arguments: arguments, seconds: Int(waited.components.seconds), silent: silent,
                                          stdout: stdout, stderr: stderr)
         }
         let status = process.waitBlocking()
         return RunResult(status: status, stdout: stdout, stdoutBytes: stdoutBytes, stderr: stderr)
+    }
+
+    /// The bytes written to stdout and stderr so far.
+    private var outputSize: Int {
+        [stdoutPath, stderrPath].reduce(0) { total, path in
+            var status = stat()
+            return total + (stat(path, &status) == 0 ? Int(status.st_size) : 0)
+        }
     }
 
     /// The live processes this run started that are still around (should be none once it exited).
