@@ -20,7 +20,10 @@ enum KeepingBenchmarkLab {
         }
         let recipes = { (version: String) in
             names.enumerated().map { index, name in
-                DebianPackageRecipe(name: name, version: version, files: ["/usr/share/keep-bench/\(name)": contents[index] + version])
+                // With md5sums, as real packages are: a cached .deb is checked by them.
+                var recipe = DebianPackageRecipe(name: name, version: version, files: ["/usr/share/keep-bench/\(name)": contents[index] + version])
+                recipe.withMD5Sums = true
+                return recipe
             }
         }
         do {

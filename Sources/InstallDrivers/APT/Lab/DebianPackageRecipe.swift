@@ -29,6 +29,9 @@ public struct DebianPackageRecipe: Sendable, Hashable {
     public var triggers: String?
     /// Marked `Essential: yes`, as perl-base or dpkg are.
     public var essential: Bool
+    /// Whether the .deb carries `DEBIAN/md5sums`, as every package built by debhelper does
+    /// (`dh_md5sums`); without it dpkg computes the sums as it installs (the lab's default).
+    public var withMD5Sums = false
 
     public init(name: String, version: String = "1.0", depends: String? = nil, summary: String? = nil,
                 preinst: String? = nil, postinst: String? = nil, prerm: String? = nil, postrm: String? = nil,

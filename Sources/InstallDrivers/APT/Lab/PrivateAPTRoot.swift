@@ -202,6 +202,13 @@ public final class PrivateAPTRoot: Sendable {
         } catch {
             throw PrivateAPTRootError("cannot write the files of \(recipe.name): \(error.localizedDescription)")
         }
+        if recipe.withMD5Sums {
+            // dh_md5sums' form: `SUM  PATH` relative to the root, every file but DEBIAN's.
+            let sums = SystemCommand.run(["/bin/sh", "-c", """
+                cd "$1" && find . -path ./DEBIAN -prune -o -type f -printf '%P\\0' | LC_ALL=C sort -z | xargs -0 -r md5sum > DEBIAN/md5sums
+                """, "sh", tree])
+            guard sums.status == 0 else { throw .failed("md5sum of \(recipe.name)", sums) }
+        }
         let result = SystemCommand.run([Self.dpkgDeb, "--root-owner-group", "-Zgzip", "-z1", "--build", tree,
                                         repository + "/" + recipe.fileName])
         guard result.status == 0 else { throw .failed("dpkg-deb --build \(recipe.name)", result) }
