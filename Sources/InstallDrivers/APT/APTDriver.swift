@@ -53,7 +53,7 @@ public struct APTDriver: JobDriver {
         if let keeper {
             // apt's own hook gives the moment: after its downloads, before dpkg's first run.
             let transaction = APTHookTransaction.start(plan.job, environment: plan.environment, aptGet: aptGet, backend: backend,
-                                                       keeper: keeper, jobName: request.jobName)
+                                                       keeper: keeper, planned: plan.changes, jobName: request.jobName)
             if let process = transaction.takeOver() {
                 translator.transaction = transaction
                 return Self.attach(transaction, process: process, translator: translator, reporter: reporter)

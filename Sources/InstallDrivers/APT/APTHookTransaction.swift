@@ -65,14 +65,19 @@ public final class APTHookTransaction: Sendable {
     /// Starts `job`'s transaction in `environment` and returns at once.
     /// - Parameters:
     ///   - keeper: keeps the versions the plan replaces before dpkg starts; `nil` keeps none.
+    ///   - planned: the job's simulated plan, when it has one: the `keeper` starts keeping
+    ///     what it replaces at once, beside apt's reading and fetching (`keepAhead`).
     ///   - jobName: the job's name for apt's hooks (`INSTALLTOP_JOB`), when the job exists.
     ///   - onDownload: called with `downloading N of M · P %` as apt fetches (each
     ///     change once, on the process poller's thread), until the plan comes.
     public static func start(_ job: PackageJob, environment: APTEnvironment, aptGet: String = "/usr/bin/apt-get",
                              backend: ProcessBackend = ProcessBackend(), keeper: (any APTVersionKeeping)? = nil,
-                             jobName: String? = nil,
+                             planned: [PackageChange]? = nil, jobName: String? = nil,
                              onDownload: @escaping @Sendable (String) -> Void = { _ in }) -> APTHookTransaction {
         let transaction = APTHookTransaction(environment: environment, keeper: keeper, onDownload: onDownload)
+        if let keeper, let planned, planned.contains(where: APTVersionKeeper.replacesInstalledVersion) {
+            keeper.keepAhead(planned, environment: environment)
+        }
         var variables = environment.commandEnvironment
         variables["INSTALLTOP_OPERATION"] = job.request.operation.name
         if let jobName { variables["INSTALLTOP_JOB"] = jobName }
@@ -89,9 +94,11 @@ public final class APTHookTransaction: Sendable {
         transaction.state.withLock { $0.process = process }
         Task.detached(executorPreference: EngineTaskExecutor.shared) {
             let outcome = await process.outcome
-            transaction.begin { state in
+            let endedFirst = transaction.begin { state in
                 .ended(outcome, stdout: state.stdout.joined(separator: "\n"), stderr: state.stderr.joined(separator: "\n"))
             }
+            // apt changed nothing: nothing it kept ahead stands for a version replaced.
+            if endedFirst { keeper?.discardAhead() }
         }
         return transaction
     }
@@ -190,6 +197,7 @@ public final class APTHookTransaction: Sendable {
         // Stopped, or a hook that names no package (apt's end says how it went): no plan, and
         // nothing to keep.
         guard !state.stopRequested, !changes.isEmpty else {
+            keeper?.discardAhead()
             answer(&state)
             return
         }
@@ -198,6 +206,7 @@ public final class APTHookTransaction: Sendable {
             begun.signal()
         }
         guard let keeper, changes.contains(where: APTVersionKeeper.replacesInstalledVersion) else {
+            keeper?.discardAhead()
             answer(&state)
             return
         }
@@ -224,11 +233,14 @@ public final class APTHookTransaction: Sendable {
         state.process?.readPromptly(false)
     }
 
-    private func begin(_ make: (State) -> Beginning) {
+    /// Sets how the transaction began, unless it already had; whether it did here.
+    @discardableResult
+    private func begin(_ make: (State) -> Beginning) -> Bool {
         state.withLock { state in
-            guard state.beginning == nil else { return }
+            guard state.beginning == nil else { return false }
             state.beginning = make(state)
             begun.signal()
+            return true
         }
     }
 

@@ -30,6 +30,16 @@ public struct SystemCommand: Sendable {
                              stderr: String(decoding: stderr, as: UTF8.self))
     }
 
+    /// Runs `arguments` as `run` does and returns its stdout as bytes, for output that is not
+    /// text (`dpkg-deb --ctrl-tarfile`'s tar stream); `nil` when it could not start or exited
+    /// other than 0.
+    public static func stdoutBytes(of arguments: [String], environment: [String: String] = [:]) -> [UInt8]? {
+        guard let child = try? PipedChild(arguments: arguments, environment: environment) else { return nil }
+        child.closeInput()
+        let (stdout, _) = readToEnd(stdout: child.stdoutRead, stderr: child.stderrRead)
+        return child.waitForExit() == 0 ? stdout : nil
+    }
+
     /// Reads both pipes until each ends: at once, since a command that fills one while we wait
     /// on the other would never end. Without Foundation's `Process`, its run loop and its
     /// reading thread: `apt-config dump` is on the way to every apt transaction.

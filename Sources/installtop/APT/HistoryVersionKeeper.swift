@@ -6,6 +6,7 @@ import Foundation
 import InstallDrivers
 import InstallEngine
 import InstallHistory
+import Synchronization
 
 /// Keeps the versions one `installtop apt …` job replaces in the history's undo folder,
 /// `undo/JOBRUN/`, and records them with their sizes under the job's run (rule 33). The run is
@@ -19,6 +20,9 @@ final class HistoryVersionKeeper: APTVersionKeeping {
     /// The name the run has until the job's end names it fully.
     private let jobName: String
     private let operation: UpdateOperation
+    /// The keeping started as apt started, until apt's hook takes it (`keep`) or apt ends
+    /// without one (`discardAhead`).
+    private let ahead = Mutex<APTKeepingAhead?>(nil)
 
     /// A keeper for the history `options` name; `nil` with `--no-history` or when the history
     /// cannot be opened (the run then says so, as it does for its rows).
@@ -33,17 +37,33 @@ final class HistoryVersionKeeper: APTVersionKeeping {
         self.operation = operation
     }
 
+    func keepAhead(_ planned: [PackageChange], environment: APTEnvironment) {
+        // A run the history cannot reserve is said by `keep`, which tries again.
+        guard let run = try? reserveRun() else { return }
+        let keeping = APTKeepingAhead(planned, keeper: APTVersionKeeper(environment: environment), into: store.undoFolder + "/\(run)")
+        ahead.withLock { $0 = keeping }
+    }
+
+    func discardAhead() {
+        ahead.withLock { ahead in
+            defer { ahead = nil }
+            return ahead
+        }?.discard()
+    }
+
     func keep(_ changes: [PackageChange], environment: APTEnvironment) -> [APTKeptVersion] {
         let replacing = changes.filter(APTVersionKeeper.replacesInstalledVersion)
         let run: Int64
         do {
-            run = try runSlot.id { () throws(HistoryError) -> Int64 in
-                try store.reserveJobRun(kind: "apt", name: jobName, operation: operation, startedAt: Date())
-            }
+            run = try reserveRun()
         } catch {
             return replacing.map { Self.notKept($0, "the history cannot record a run: \(error)") }
         }
-        let kept = APTVersionKeeper(environment: environment).keep(changes, into: store.undoFolder + "/\(run)")
+        let keepingAhead = ahead.withLock { ahead in
+            defer { ahead = nil }
+            return ahead
+        }
+        let kept = keepingAhead?.finish(changes) ?? APTVersionKeeper(environment: environment).keep(changes, into: store.undoFolder + "/\(run)")
         do {
             try store.recordKept(kept.map { Self.record($0, run: run) })
         } catch {
@@ -51,6 +71,13 @@ final class HistoryVersionKeeper: APTVersionKeeping {
                                              outcome: .notKept(reason: "the history cannot record it: \(error)")) }
         }
         return kept
+    }
+
+    /// The job's run, reserved by the first call (before dpkg runs, before the job's first row).
+    private func reserveRun() throws(HistoryError) -> Int64 {
+        try runSlot.id { () throws(HistoryError) -> Int64 in
+            try store.reserveJobRun(kind: "apt", name: jobName, operation: operation, startedAt: Date())
+        }
     }
 
     /// Prunes the kept versions by age and size (`UndoPruning`'s defaults), after the job was

@@ -27,7 +27,20 @@ struct APTDriverKeepingTests {
             self.holds = holds
         }
 
+        private let ahead = Mutex<(planned: [[PackageChange]], discards: Int)>(([], 0))
+
         var calls: Int { seen.withLock { $0.calls } }
+        /// The plans `keepAhead` was given, and how often `discardAhead` was called.
+        var plannedAhead: [[PackageChange]] { ahead.withLock { $0.planned } }
+        var discards: Int { ahead.withLock { $0.discards } }
+
+        func keepAhead(_ planned: [PackageChange], environment: APTEnvironment) {
+            ahead.withLock { $0.planned.append(planned) }
+        }
+
+        func discardAhead() {
+            ahead.withLock { $0.discards += 1 }
+        }
         var changes: [PackageChange] { seen.withLock { $0.changes } }
         var statesWhenAsked: [String: APTPackageState] { seen.withLock { $0.states } }
 
@@ -77,6 +90,8 @@ struct APTDriverKeepingTests {
         #expect(state.result?.resultCode == .succeeded, "\(state.updates.map { $0.result.reason ?? "" })")
         #expect(keeper.calls == 1)
         #expect(keeper.changes == plan.changes)
+        #expect(keeper.plannedAhead == [plan.changes], "the simulated plan is kept ahead, as apt starts")
+        #expect(keeper.discards == 0)
         #expect(keeper.statesWhenAsked.mapValues(\.version) == ["lab-base": "1.0", "lab-app": "1.0", "lab-tool": "1.0"])
         #expect(keeper.statesWhenAsked.values.allSatisfy { $0.status == "ii" }, "dpkg had touched nothing: \(keeper.statesWhenAsked)")
         #expect(try apt.states().mapValues(\.version) == ["lab-base": "2.0", "lab-app": "2.0", "lab-tool": "2.0"])
@@ -88,6 +103,27 @@ struct APTDriverKeepingTests {
         }
         #expect(output.contains(note), "\(output)")
         #expect(host.changes(since: HostPackageFingerprint()).isEmpty)
+    }
+
+    @Test("apt ending before its hook (nothing to upgrade after all) discards what was kept ahead; the keeper is never asked")
+    func endedBeforeHookDiscards() async throws {
+        let apt = try APTTestRoot()
+        defer { apt.remove() }
+        try apt.publish([TestPackage(name: "lab-base")])
+        try apt.aptGet(["-y", "install", "lab-base"], check: true)
+        let job = PackageJob(request: .upgrade, aptConfig: apt.configuration)
+        let keeper = WatchingKeeper(administrativeDirectory: apt.root + "/var/lib/dpkg", refusing: "")
+        // A plan made before the archive changed its mind: apt itself finds nothing to do.
+        let planned = [PackageChange(package: "lab-base", action: .upgrade, oldVersion: "1.0", newVersion: "2.0", architecture: "all")]
+        let transaction = APTHookTransaction.start(job, environment: try APTPlanner.environment(of: job), keeper: keeper, planned: planned)
+        guard case .ended(let outcome, _, _) = transaction.waitForBeginning() else {
+            Issue.record("apt had nothing to do, yet its hook gave a plan")
+            return
+        }
+        #expect(outcome == .exited(0))
+        #expect(keeper.plannedAhead == [planned])
+        #expect(await eventually(timeout: .seconds(60)) { keeper.discards == 1 })
+        #expect(keeper.calls == 0)
     }
 
     @Test("A stop while the versions are being kept stops apt before dpkg: every package as it was, the audit clean")
@@ -115,6 +151,7 @@ struct APTDriverKeepingTests {
         #expect(try apt.states().mapValues(\.version) == ["lab-base": "1.0", "lab-app": "1.0", "lab-tool": "1.0"])
         #expect(try apt.states().values.allSatisfy { $0.status == "ii" })
         #expect(try apt.audit().isEmpty)
+        #expect(keeper.plannedAhead.isEmpty, "apt resolved alone: no plan to keep ahead")
         #expect(host.changes(since: HostPackageFingerprint()).isEmpty)
     }
 }

@@ -17,16 +17,17 @@ struct APTInstalledPackage: Sendable {
     /// dpkg's database folder.
     var administrativeDirectory: String
 
-    /// Reads `package` from `administrativeDirectory`'s status with `dpkg-query -s`; `nil`
-    /// when dpkg does not know it (or the query fails).
-    static func read(_ package: String, administrativeDirectory: String, dpkgQuery: String) -> APTInstalledPackage? {
-        let query = SystemCommand.run([dpkgQuery, "--admindir=\(administrativeDirectory)", "-s", package],
+    /// Reads every one of `packages` with one `dpkg-query -s` (dpkg parses its database once,
+    /// not once a package): the stanzas dpkg printed, in its order; a package it does not know
+    /// is missing from them (dpkg-query then exits 1 and says so on stderr).
+    static func readAll(_ packages: [String], administrativeDirectory: String, dpkgQuery: String) -> [APTInstalledPackage] {
+        guard !packages.isEmpty else { return [] }
+        let query = SystemCommand.run([dpkgQuery, "--admindir=\(administrativeDirectory)", "-s", "--"] + packages,
                                       environment: ["LC_ALL": "C.UTF-8"])
-        guard query.status == 0 else { return nil }
-        return parse(query.stdout, administrativeDirectory: administrativeDirectory)
+        return query.stdout.components(separatedBy: "\n\n").compactMap { parse($0, administrativeDirectory: administrativeDirectory) }
     }
 
-    /// The first stanza of `dpkg-query -s`'s output.
+    /// The first stanza of `text`: `dpkg-query -s`'s output, or a .deb's `control`.
     static func parse(_ text: String, administrativeDirectory: String) -> APTInstalledPackage? {
         var fields: [(name: String, text: String)] = []
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {

@@ -46,6 +46,9 @@ public struct APTVersionKeeper: Sendable {
         }
         // Read before dpkg runs: a package the run removes loses its mark with it (rule 36).
         let automatic = APTAutoMarks.automaticIfKnown(in: environment)
+        // One query for all: dpkg-query parses the whole database each time it runs.
+        let installed = APTInstalledPackage.readAll(replacing.map(\.package), administrativeDirectory: environment.administrativeDirectory,
+                                                    dpkgQuery: dpkgQuery)
         let results = Mutex([APTKeptVersion?](repeating: nil, count: replacing.count))
         // Two at a time: a rebuild is mostly gzip on one core, a cache hit a few small reads.
         let next = Atomic<Int>(0)
@@ -53,7 +56,11 @@ public struct APTVersionKeeper: Sendable {
             while true {
                 let index = next.add(1, ordering: .relaxed).oldValue
                 guard index < replacing.count else { return }
-                var kept = keepOne(replacing[index], into: folder)
+                let change = replacing[index]
+                // A Multi-Arch: same package is installed once per architecture.
+                let same = installed.filter { $0.name == change.package }
+                let package = same.first { $0.architecture == change.architecture } ?? same.first
+                var kept = keepOne(change, installed: package, into: folder)
                 kept.automatic = automatic.map { $0.contains(kept.package) }
                 results.withLock { $0[index] = kept }
             }
@@ -76,10 +83,9 @@ public struct APTVersionKeeper: Sendable {
         guard chmod(folder, 0o700) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
     }
 
-    private func keepOne(_ change: PackageChange, into folder: String) -> APTKeptVersion {
+    private func keepOne(_ change: PackageChange, installed: APTInstalledPackage?, into folder: String) -> APTKeptVersion {
         let version = change.oldVersion ?? ""
-        guard let installed = APTInstalledPackage.read(change.package, administrativeDirectory: environment.administrativeDirectory,
-                                                       dpkgQuery: dpkgQuery) else {
+        guard let installed else {
             return APTKeptVersion(package: change.package, version: version, architecture: change.architecture,
                                   outcome: .notKept(reason: "dpkg does not know it"))
         }
@@ -110,21 +116,24 @@ public struct APTVersionKeeper: Sendable {
         }
     }
 
-    /// The archive cache's .deb of exactly `installed`, or `nil`.
+    /// The archive cache's .deb of exactly `installed`, or `nil`. Its control area is read
+    /// with one `dpkg-deb --ctrl-tarfile` (a cache hit is on the way to dpkg's first run).
     private func cachedDeb(of installed: APTInstalledPackage) -> String? {
         guard let cache = environment.archiveCache else { return nil }
         let path = (cache.hasSuffix("/") ? cache : cache + "/") + installed.debFileName
-        guard FileManager.default.fileExists(atPath: path) else { return nil }
-        let fields = SystemCommand.run([dpkgDeb, "-f", path, "Package", "Version", "Architecture"])
-        let expected = "Package: \(installed.name)\nVersion: \(installed.version)\nArchitecture: \(installed.architecture)"
-        guard fields.status == 0, fields.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == expected else { return nil }
+        guard FileManager.default.fileExists(atPath: path),
+              let tar = SystemCommand.stdoutBytes(of: [dpkgDeb, "--ctrl-tarfile", path]) else { return nil }
+        let members = TarArchive(tar).files(named: ["control", "md5sums"])
+        guard let control = members["control"].map({ APTInstalledPackage.parse(String(decoding: $0, as: UTF8.self),
+                                                                             administrativeDirectory: "") }),
+              let control, control.name == installed.name, control.version == installed.version,
+              control.architecture == installed.architecture else { return nil }
         // The same version string rebuilt differently (a local rebuild, a re-upload) would put
         // back other files: the build's checksums must be the installed ones.
         guard let installedSums = installed.infoFile("md5sums").flatMap({ try? String(contentsOfFile: $0, encoding: .utf8) }) else {
             return path
         }
-        let debSums = SystemCommand.run([dpkgDeb, "--info", path, "md5sums"])
-        if debSums.status == 0 { return debSums.stdout == installedSums ? path : nil }
+        if let debSums = members["md5sums"] { return String(decoding: debSums, as: UTF8.self) == installedSums ? path : nil }
         // A .deb without its own md5sums (dpkg computed the installed ones): two of its files'
         // contents against dpkg's sums.
         for line in installedSums.split(separator: "\n").prefix(Self.filesChecked) {

@@ -3,11 +3,25 @@ import InstallEngine
 /// Keeps the versions an apt job replaces, for undo (PRODUCT.md "Undo"), and records them:
 /// installtop's history does (its undo folder, its run). An apt transaction asks it once, from
 /// its `Pre-Install-Pkgs` hook, after apt's downloads and before dpkg's first run; dpkg waits
-/// for it (`APTHookTransaction`).
+/// for it (`APTHookTransaction`). When the job's plan is known before apt starts (a simulated
+/// plan), the transaction first lets it start keeping ahead (`APTKeepingAhead`).
 public protocol APTVersionKeeping: Sendable {
     /// Keeps the replaced version of each of `changes` that has one
     /// (`APTVersionKeeper.replacesInstalledVersion`) and records the outcome; one result per
     /// such package. Must return (a package that cannot be kept is a `.notKept` result, never a
     /// reason to stop the transaction).
     func keep(_ changes: [PackageChange], environment: APTEnvironment) -> [APTKeptVersion]
+
+    /// Starts keeping what `planned` (the simulated plan) replaces, as apt starts, and returns
+    /// at once; `keep` then waits for it and keeps only what apt's own plan adds. By default
+    /// nothing starts ahead.
+    func keepAhead(_ planned: [PackageChange], environment: APTEnvironment)
+
+    /// apt ended or was stopped before its hook asked `keep`: what was kept ahead is deleted.
+    func discardAhead()
+}
+
+extension APTVersionKeeping {
+    public func keepAhead(_ planned: [PackageChange], environment: APTEnvironment) {}
+    public func discardAhead() {}
 }
