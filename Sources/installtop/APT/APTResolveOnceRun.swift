@@ -15,6 +15,9 @@ import InstallEngine
 struct APTResolveOnceRun {
     let job: PackageJob
     let options: APTOptions
+    /// What apt is expected to replace, known before it resolves (an undo's run): kept ahead of
+    /// its hook. `nil` keeps everything at the hook.
+    var expected: [PackageChange]?
 
     func run() -> ExitStatus {
         let request = job.request
@@ -28,7 +31,7 @@ struct APTResolveOnceRun {
         PlanningNotice.say(APTJobKind.summary(of: request))
         // The versions apt's plan replaces are kept for undo between its hook and dpkg (rule 33).
         let keeper = HistoryVersionKeeper.open(options.run.history, jobName: APTJobKind.summary(of: request), operation: request.operation)
-        let transaction = APTHookTransaction.start(job, environment: environment, keeper: keeper) { lines.say($0) }
+        let transaction = APTHookTransaction.start(job, environment: environment, keeper: keeper, planned: expected) { lines.say($0) }
         // Until the plan comes nothing has changed: a signal stops apt, safely. After it, until
         // the run session handles signals itself (it opens the history, and the monitor its
         // terminal, first), a signal still stops apt at its next safe point: with the default

@@ -12,13 +12,16 @@ import InstallEngine
 struct APTSession {
     let request: PackageRequest
     let options: APTOptions
+    /// What the transaction will replace when that is known before apt resolves (an undo's
+    /// run), to keep ahead of apt's hook with `--yes`; a plan's own changes otherwise.
+    var expected: [PackageChange]?
 
     func run() -> ExitStatus {
         // Absolute, so the paths read under it (dpkg's database, the reboot list) never depend on the working directory.
         let chroot = options.chroot.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
         let job = PackageJob(request: request, aptConfig: options.aptConfig, chroot: chroot)
         // With --yes the plan is not shown: apt's own hook gives it during the transaction.
-        if options.yes { return APTResolveOnceRun(job: job, options: options).run() }
+        if options.yes { return APTResolveOnceRun(job: job, options: options, expected: expected).run() }
         let plan: APTPlan
         PlanningNotice.say(APTJobKind.summary(of: request))
         do {

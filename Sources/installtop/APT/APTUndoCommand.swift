@@ -34,7 +34,7 @@ struct APTUndoCommand: ParsableCommand {
             StandardOutput.stderr.line("installtop: apt undo \(jobRun): nothing was run: \(error.message)")
             throw ExitCode(ExitStatus.invalidUsage.rawValue)
         }
-        let status = APTSession(request: preparation.request, options: options).run()
+        let status = APTSession(request: preparation.request, options: options, expected: preparation.expectedChanges).run()
         for warning in preparation.finish() { StandardOutput.stderr.line("installtop: apt undo \(jobRun): \(warning)") }
         throw ExitCode(status.rawValue)
     }

@@ -55,6 +55,20 @@ struct APTUndoPreparation {
                                   staging: staging, automaticBefore: automatic)
     }
 
+    /// What the undo's transaction will replace, as apt's hook will name it: each upgraded
+    /// package's version now (the undo downgrades it) and each installed one (the undo removes
+    /// it). Kept ahead of apt's hook (`APTKeepingAhead`): with `--yes` apt resolves alone, and
+    /// this is known before it starts.
+    var expectedChanges: [PackageChange] {
+        run.packages.filter(\.changedThePackage).compactMap { package in
+            switch package.action {
+            case .upgrade: PackageChange(package: package.name, action: .upgrade, oldVersion: package.newVersion, newVersion: package.oldVersion)
+            case .install: PackageChange(package: package.name, action: .remove, oldVersion: package.newVersion)
+            case .reinstall, .remove, .purge: nil
+            }
+        }
+    }
+
     /// When no undo job ran after all (apt refused the plan, the queue refused the job): only
     /// what `prepare` staged goes.
     func discard() {
