@@ -7,27 +7,6 @@ import Testing
 /// The host's packages are never touched (fingerprinted).
 @Suite("installtop apt: versions kept for undo", .serialized)
 struct APTUndoKeepingTests {
-    /// lab-base, lab-app (which needs lab-base at exactly its own version, and has a conffile)
-    /// and lab-tool, at `version`. At 2.0 each preinst fails unless its 1.0 was kept already:
-    /// proof that keeping happened before dpkg touched the package.
-    private static func lab(_ version: String, undoFolder: String) -> [TestPackage] {
-        func preinst(_ name: String) -> String? {
-            guard version != "1.0" else { return nil }
-            return """
-                if [ "$1" = upgrade ] && [ "$2" = 1.0 ]; then
-                  ls \(undoFolder)/*/\(name)_1.0_all.deb >/dev/null 2>&1 || { echo "\(name) 1.0 was not kept before its upgrade" >&2; exit 1; }
-                fi
-                """
-        }
-        return [
-            TestPackage(name: "lab-base", version: version, preinst: preinst("lab-base"), files: ["/usr/share/lab-base/data": "base \(version)\n"]),
-            TestPackage(name: "lab-app", version: version, depends: "lab-base (= \(version))", preinst: preinst("lab-app"),
-                        files: ["/etc/lab-app.conf": "setting = \(version)\n", "/usr/bin/lab-app": "#!/bin/sh\necho \(version)\n"],
-                        conffiles: ["/etc/lab-app.conf"]),
-            TestPackage(name: "lab-tool", version: version, preinst: preinst("lab-tool"), files: ["/usr/share/lab-tool/data": "tool \(version)\n"]),
-        ]
-    }
-
     private static func run(_ command: [String], environment: [String: String] = [:]) throws -> TestCommand {
         try TestCommand.run(command, environment: environment)
     }
@@ -35,30 +14,20 @@ struct APTUndoKeepingTests {
     @Test("An upgrade keeps every replaced 1.0 before dpkg touches it: linked from apt's cache, rebuilt otherwise; then history --jobs")
     func upgradeKeepsOldVersions() async throws {
         let host = HostPackageFingerprint()
-        let apt = try APTTestRoot()
-        defer { apt.remove() }
-        let folder = try TestFolder()
-        defer { folder.remove() }
-        let database = folder.file("state/history.sqlite3")
-        let undo = folder.file("state/undo")
-
-        try apt.publish(Self.lab("1.0", undoFolder: undo))
-        try apt.aptGet(["install", "-y", "lab-app", "lab-tool"], check: true)
-        // The administrator's edit of the conffile.
-        try "setting = mine\n".write(toFile: apt.root + "/etc/lab-app.conf", atomically: true, encoding: .utf8)
-        try apt.aptGet(["clean"], check: true)
+        let lab = try UndoLab()
+        defer { lab.remove() }
+        let (apt, database, undo) = (lab.apt, lab.database, lab.undoFolder)
+        try lab.installVersionOne()
         // apt copies no `file:` source into its cache (PACKAGES.md): lab-base 1.0 is put there as
         // an http source would have left it.
         let cache = apt.root + "/var/cache/apt/archives"
         let cachedBase = cache + "/lab-base_1.0_all.deb"
         try FileManager.default.copyItem(atPath: apt.repository + "/lab-base_1.0_all.deb", toPath: cachedBase)
 
-        try apt.publish(Self.lab("2.0", undoFolder: undo))
-        for name in ["lab-base", "lab-app", "lab-tool"] { try FileManager.default.removeItem(atPath: apt.repository + "/\(name)_1.0_all.deb") }
-        try apt.publish([])
+        try apt.publish(UndoLab.packages("2.0", provingKeptIn: undo))
+        try lab.dropVersionOne()
 
-        let result = try await installtop(["apt", "upgrade", "--yes", "--json", "--apt-config", apt.configuration, "--history-db", database],
-                                          in: folder, timeout: .seconds(180))
+        let result = try await lab.installtopAPT(["upgrade"])
 
         #expect(result.status == 0, "stdout: \(result.stdout)\nstderr: \(result.stderr)")
         #expect(try apt.states().mapValues(\.version) == ["lab-base": "2.0", "lab-app": "2.0", "lab-tool": "2.0"])
@@ -96,9 +65,8 @@ struct APTUndoKeepingTests {
         }
         #expect(recorded.stdout == rows.joined(separator: "\n") + "\n", "\(recorded.stdout) \(recorded.stderr)")
 
-        let jobs = try await installtop(["history", "--jobs", "--json", "--history-db", database], in: folder)
-        let objects = try jobs.jsonObjects()
-        #expect(objects.count == 1, "\(jobs.stdout) \(jobs.stderr)")
+        let objects = try await lab.runs()
+        #expect(objects.count == 1, "\(objects)")
         let object = try #require(objects.first)
         #expect(Set(object.keys) == ["run", "kind", "name", "operation", "startedAt", "endedAt", "result", "packages", "undoable",
                                      "notUndoableBecause", "undoneBy", "undoOf"])
@@ -121,27 +89,21 @@ struct APTUndoKeepingTests {
     @Test("A later run that upgrades one of the packages again makes the first not undoable, naming the later run")
     func laterRunBlocksUndo() async throws {
         let host = HostPackageFingerprint()
-        let apt = try APTTestRoot()
-        defer { apt.remove() }
-        let folder = try TestFolder()
-        defer { folder.remove() }
-        let database = folder.file("history.sqlite3")
-        let undo = folder.file("undo")
+        let lab = try UndoLab()
+        defer { lab.remove() }
+        let (apt, folder, database) = (lab.apt, lab.folder, lab.database)
 
-        try apt.publish(Self.lab("1.0", undoFolder: undo))
+        try apt.publish(UndoLab.packages("1.0"))
         try apt.aptGet(["install", "-y", "lab-app", "lab-tool"], check: true)
-        try apt.publish(Self.lab("2.0", undoFolder: undo))
-        let first = try await installtop(["apt", "upgrade", "--yes", "--json", "--apt-config", apt.configuration, "--history-db", database],
-                                         in: folder, timeout: .seconds(180))
+        try apt.publish(UndoLab.packages("2.0", provingKeptIn: lab.undoFolder))
+        let first = try await lab.installtopAPT(["upgrade"])
         #expect(first.status == 0, "\(first.stderr)")
         try apt.publish([TestPackage(name: "lab-tool", version: "3.0")])
-        let second = try await installtop(["apt", "install", "lab-tool", "--yes", "--json", "--apt-config", apt.configuration,
-                                           "--history-db", database], in: folder, timeout: .seconds(180))
+        let second = try await lab.installtopAPT(["install", "lab-tool"])
         #expect(second.status == 0, "\(second.stderr)")
 
-        let jobs = try await installtop(["history", "--jobs", "--json", "--history-db", database], in: folder)
-        let objects = try jobs.jsonObjects()
-        #expect(objects.count == 2, "\(jobs.stdout)")
+        let objects = try await lab.runs()
+        #expect(objects.count == 2, "\(objects)")
         let later = try #require(objects.first)
         let earlier = try #require(objects.last)
         let laterID = try #require((later["run"] as? NSNumber)?.intValue)
@@ -165,7 +127,7 @@ struct APTUndoKeepingTests {
         defer { apt.remove() }
         let folder = try TestFolder()
         defer { folder.remove() }
-        try apt.publish(Self.lab("1.0", undoFolder: "/nonexistent"))
+        try apt.publish(UndoLab.packages("1.0"))
         try apt.aptGet(["install", "-y", "lab-tool"], check: true)
         try apt.publish([TestPackage(name: "lab-tool", version: "2.0")])
         let home = folder.file("home")

@@ -9,52 +9,27 @@ import Testing
 /// listens (the relay drops its lines). The host's packages are never touched (fingerprinted).
 @Suite("installtop hooks install --keep-for-undo", .serialized)
 struct KeepForUndoTests {
-    /// lab-base, lab-app (exact-version dependency, a conffile) and lab-tool at `version`. With
-    /// `undoFolder`, each 2.0 preinst fails unless its 1.0 was kept there already: proof that
-    /// the hook kept it before dpkg touched the package.
-    private static func lab(_ version: String, undoFolder: String? = nil) -> [TestPackage] {
-        func preinst(_ name: String) -> String? {
-            guard version != "1.0", let undoFolder else { return nil }
-            return """
-                if [ "$1" = upgrade ] && [ "$2" = 1.0 ]; then
-                  ls \(undoFolder)/*/\(name)_1.0_all.deb >/dev/null 2>&1 || { echo "\(name) 1.0 was not kept before its upgrade" >&2; exit 1; }
-                fi
-                """
-        }
-        return [
-            TestPackage(name: "lab-base", version: version, preinst: preinst("lab-base"), files: ["/usr/share/lab-base/data": "base \(version)\n"]),
-            TestPackage(name: "lab-app", version: version, depends: "lab-base (= \(version))", preinst: preinst("lab-app"),
-                        files: ["/etc/lab-app.conf": "setting = \(version)\n", "/usr/bin/lab-app": "#!/bin/sh\necho \(version)\n"],
-                        conffiles: ["/etc/lab-app.conf"]),
-            TestPackage(name: "lab-tool", version: version, preinst: preinst("lab-tool"), files: ["/usr/share/lab-tool/data": "tool \(version)\n"]),
-        ]
-    }
-
     private static func hookFile(_ apt: APTTestRoot) -> String { apt.root + "/etc/apt/apt.conf.d/99installtop-observe" }
 
     /// The lab at 1.0 (the conffile edited, apt's cache clean) and the hooks installed with
-    /// `extra` options; 2.0 published.
-    private static func prepared(_ apt: APTTestRoot, in folder: TestFolder, hooks extra: [String], undoFolder: String? = nil) async throws {
-        try apt.publish(lab("1.0"))
-        try apt.aptGet(["install", "-y", "lab-app", "lab-tool"], check: true)
-        try "setting = mine\n".write(toFile: apt.root + "/etc/lab-app.conf", atomically: true, encoding: .utf8)
-        try apt.aptGet(["clean"], check: true)
-        let hooks = try await installtop(["hooks", "install", "--apt-config", apt.configuration, "--socket", folder.file("engine.sock")] + extra,
-                                         in: folder)
+    /// `extra` options; 2.0 published, with `provingKept` failing to upgrade what the hooks did
+    /// not keep into the lab's undo folder first.
+    private static func prepared(_ lab: UndoLab, hooks extra: [String], provingKept: Bool = false) async throws {
+        try lab.installVersionOne()
+        let hooks = try await installtop(["hooks", "install", "--apt-config", lab.apt.configuration, "--socket", lab.folder.file("engine.sock")]
+                                         + extra, in: lab.folder)
         #expect(hooks.status == 0, "\(hooks.stdout) \(hooks.stderr)")
         #expect(!FileManager.default.fileExists(atPath: "/etc/apt/apt.conf.d/99installtop-observe"), "the host's apt is untouched")
-        try apt.publish(lab("2.0", undoFolder: undoFolder))
+        try lab.apt.publish(UndoLab.packages("2.0", provingKeptIn: provingKept ? lab.undoFolder : nil))
     }
 
     @Test("A raw apt-get upgrade observed with --keep-for-undo: 1.0 kept before dpkg (2.0's preinst checks), recorded as an undoable run, undone by installtop apt undo")
     func observedUpgradeUndone() async throws {
         let host = HostPackageFingerprint()
-        let apt = try APTTestRoot()
-        defer { apt.remove() }
-        let folder = try TestFolder()
-        defer { folder.remove() }
-        let database = folder.file("state/history.sqlite3")
-        try await Self.prepared(apt, in: folder, hooks: ["--keep-for-undo", "--history-db", database], undoFolder: folder.file("state/undo"))
+        let lab = try UndoLab()
+        defer { lab.remove() }
+        let (apt, folder, database) = (lab.apt, lab.folder, lab.database)
+        try await Self.prepared(lab, hooks: ["--keep-for-undo", "--history-db", database], provingKept: true)
         let text = try String(contentsOfFile: Self.hookFile(apt), encoding: .utf8)
         #expect(text.contains(" hooks keep begin --history-db '\(database)' || cat >/dev/null\";"), "\(text)")
         let status = try await installtop(["hooks", "status", "--apt-config", apt.configuration, "--socket", folder.file("engine.sock")], in: folder)
@@ -66,10 +41,9 @@ struct KeepForUndoTests {
                 "\(upgrade.stdout)\n\(upgrade.stderr)")
         #expect(try apt.states().mapValues(\.version) == ["lab-base": "2.0", "lab-app": "2.0", "lab-tool": "2.0"])
         // The archive drops 1.0.
-        for package in Self.lab("1.0") { try FileManager.default.removeItem(atPath: apt.repository + "/" + package.fileName) }
-        try apt.publish([])
+        try lab.dropVersionOne()
 
-        let runs = try await installtop(["history", "--jobs", "--json", "--history-db", database], in: folder).jsonObjects()
+        let runs = try await lab.runs()
         #expect(runs.count == 1, "\(runs)")
         let observed = try #require(runs.first)
         let run = try #require((observed["run"] as? NSNumber)?.intValue)
@@ -83,15 +57,13 @@ struct KeepForUndoTests {
             #expect(FileManager.default.fileExists(atPath: kept), "\(kept)")
         }
 
-        let undo = try await installtop(["apt", "undo", String(run), "--yes", "--json", "--apt-config", apt.configuration,
-                                         "--history-db", database], in: folder, timeout: .seconds(180))
+        let undo = try await lab.installtopAPT(["undo", String(run)])
         #expect(undo.status == 0, "stdout: \(undo.stdout)\nstderr: \(undo.stderr)")
-        #expect(try apt.states().mapValues { "\($0.status) \($0.version)" }
-                    == ["lab-base": "ii 1.0", "lab-app": "ii 1.0", "lab-tool": "ii 1.0"])
+        #expect(try lab.states() == ["lab-base": "ii 1.0", "lab-app": "ii 1.0", "lab-tool": "ii 1.0"])
         #expect(try apt.audit().isEmpty)
-        #expect(try String(contentsOfFile: apt.root + "/etc/lab-app.conf", encoding: .utf8) == "setting = mine\n")
+        #expect(try lab.conffileIsEdited())
         // installtop's own apt run is not kept again by the hooks: two runs, the undo naming the first.
-        let after = try await installtop(["history", "--jobs", "--json", "--history-db", database], in: folder).jsonObjects()
+        let after = try await lab.runs()
         #expect(after.count == 2, "\(after)")
         let undoID = try #require((after.first?["run"] as? NSNumber)?.intValue)
         #expect((after.first?["undoOf"] as? NSNumber)?.intValue == run)
@@ -102,12 +74,11 @@ struct KeepForUndoTests {
     @Test("Without --keep-for-undo nothing changes: no keeping hook, no history, no kept file")
     func withoutTheOptionNothingIsKept() async throws {
         let host = HostPackageFingerprint()
-        let apt = try APTTestRoot()
-        defer { apt.remove() }
-        let folder = try TestFolder()
-        defer { folder.remove() }
+        let lab = try UndoLab()
+        defer { lab.remove() }
+        let (apt, folder) = (lab.apt, lab.folder)
         let home = folder.file("home")
-        try await Self.prepared(apt, in: folder, hooks: [])
+        try await Self.prepared(lab, hooks: [])
         let text = try String(contentsOfFile: Self.hookFile(apt), encoding: .utf8)
         #expect(!text.contains("keep"), "\(text)")
         let status = try await installtop(["hooks", "status", "--apt-config", apt.configuration, "--socket", folder.file("engine.sock")], in: folder)
@@ -124,13 +95,12 @@ struct KeepForUndoTests {
     @Test("A keeping that fails (the history cannot be opened) never fails apt's run: it says why and apt goes on")
     func failedKeepingDoesNotFailApt() async throws {
         let host = HostPackageFingerprint()
-        let apt = try APTTestRoot()
-        defer { apt.remove() }
-        let folder = try TestFolder()
-        defer { folder.remove() }
+        let lab = try UndoLab()
+        defer { lab.remove() }
+        let apt = lab.apt
         // A file where the history's folder should be.
-        try "".write(toFile: folder.file("blocker"), atomically: true, encoding: .utf8)
-        try await Self.prepared(apt, in: folder, hooks: ["--keep-for-undo", "--history-db", folder.file("blocker/history.sqlite3")])
+        try "".write(toFile: lab.folder.file("blocker"), atomically: true, encoding: .utf8)
+        try await Self.prepared(lab, hooks: ["--keep-for-undo", "--history-db", lab.folder.file("blocker/history.sqlite3")])
         let upgrade = try apt.aptGet(["upgrade", "-y"])
         #expect(upgrade.status == 0, "\(upgrade.stdout)\n\(upgrade.stderr)")
         #expect((upgrade.stdout + upgrade.stderr).contains("installtop: nothing kept for undo"), "\(upgrade.stdout)\n\(upgrade.stderr)")
@@ -149,12 +119,12 @@ struct KeepForUndoTests {
         let folder = fixture.folder
         let database = try #require(fixture.historyDatabase)
         try await fixture.start()
-        try apt.publish(Self.lab("1.0"))
+        try apt.publish(UndoLab.packages("1.0"))
         try apt.aptGet(["install", "-y", "lab-app", "lab-tool"], check: true)
         let hooks = try await installtop(["hooks", "install", "--apt-config", apt.configuration, "--socket", fixture.socket,
                                           "--keep-for-undo", "--history-db", database], in: folder)
         #expect(hooks.status == 0, "\(hooks.stdout) \(hooks.stderr)")
-        try apt.publish(Self.lab("2.0"))
+        try apt.publish(UndoLab.packages("2.0"))
 
         let upgrade = try apt.aptGet(["upgrade", "-y"])
         #expect(upgrade.status == 0, "\(upgrade.stdout)\n\(upgrade.stderr)")
