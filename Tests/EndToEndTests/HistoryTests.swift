@@ -89,9 +89,10 @@ struct HistoryTests {
             """)
 
         let run = try InstalltopProcess(["run", "--json", "--history-db", database, "crash.yaml"], in: folder)
-        let scriptPID = try await pidWritten(to: folder.file("forever.pid"))
-        // The script is its own process group's leader: kill it whatever happens below.
-        defer { kill(-scriptPID, SIGKILL) }
+        let script = try await pidWritten(to: folder.file("forever.pid"))
+        // The script is its own process group's leader: kill it whatever happens below (while
+        // it leads it: a group id, too, can name another group once its leader is gone).
+        defer { if script.isRunning { kill(-script.pid, SIGKILL) } }
         var running: [JSONEvent] = []
         try await waitUntil("history to show `forever` running") {
             running = try await historyEntries(database, in: folder)
@@ -102,7 +103,7 @@ struct HistoryTests {
         run.send(SIGKILL)
         let killed = try await run.finish()
         #expect(killed.status == 128 + SIGKILL)
-        kill(-scriptPID, SIGKILL)
+        if script.isRunning { kill(-script.pid, SIGKILL) }
 
         let entries = try await historyEntries(database, in: folder)
         #expect(entries.map { $0.string("updateId") } == ["forever", "before"], "\(entries)")

@@ -7,8 +7,9 @@ import Testing
 /// server and removes the socket.
 final class TmuxSession {
     let socket = "installtop-e2e-\(UUID().uuidString.prefix(8))"
-    /// The tmux server's pid, to end it when `kill-server` is not heard.
-    private var serverPid: pid_t = -1
+    /// The tmux server, to end it when `kill-server` is not heard. Not a child of the test (tmux
+    /// forks it off): by the time the session closes it may be long gone and its id another's.
+    private var server: ProcessIdentity?
 
     /// Starts `command` (run by /bin/sh) with `LANG=C.UTF-8`, `TERM=xterm-256color`, no
     /// `NO_COLOR`, `HOME` set to `home` and no interactive backtraces.
@@ -17,7 +18,7 @@ final class TmuxSession {
         let pane = "env -u NO_COLOR LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=xterm-256color SWIFT_BACKTRACE=interactive=no "
             + "HOME='\(home.path)' XDG_CONFIG_HOME='\(home.path)/config' /bin/sh -c \(Self.quoted(command))"
         try tmux(["new-session", "-d", "-x", "\(width)", "-y", "\(height)", pane])
-        serverPid = pid_t(try tmux(["display-message", "-p", "#{pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+        server = pid_t(try tmux(["display-message", "-p", "#{pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)).map(ProcessIdentity.init)
     }
 
     /// The screen as text, one line per row.
@@ -83,12 +84,11 @@ final class TmuxSession {
         // The server exits after its panes, about a second later; do not leave it behind if it
         // cannot. The watch runs on a thread of its own: sleeping here would hold a thread of
         // the pool every other test runs on.
-        let serverPid = serverPid
-        if serverPid > 0 {
+        if let server {
             Thread.detachNewThread {
                 let deadline = ContinuousClock.now + .seconds(3)
-                while kill(serverPid, 0) == 0, ContinuousClock.now < deadline { usleep(10_000) }
-                if kill(serverPid, 0) == 0 { kill(serverPid, SIGTERM) }
+                while server.isRunning, ContinuousClock.now < deadline { usleep(10_000) }
+                server.send(SIGTERM)
             }
         }
         let uid = getuid()

@@ -1,8 +1,11 @@
 import Foundation
 import Glibc
+import TestProcessSupport
 
 /// Whether process `pid` is gone: `kill(pid, 0)` fails with ESRCH, or it is a zombie waiting
 /// for a parent that does not reap (a container's init may not), which no signal reaches.
+/// Only for the test's own children, whose ids nobody else can take before they are reaped;
+/// any other process is asked through its `ProcessIdentity`.
 func processIsGone(_ pid: pid_t) -> Bool {
     if kill(pid, 0) == -1, errno == ESRCH { return true }
     guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
@@ -23,13 +26,19 @@ func liveProcesses(withEnvironmentMarker marker: String) -> [pid_t] {
     }
 }
 
-/// The pid a test script wrote into `file` (written atomically with `mv`), once it is there.
-func pidWritten(to file: String, timeout: Duration = .seconds(180)) async throws -> pid_t {
+/// Whether the process `identity` names is gone (ended, or a zombie nobody reaps).
+func processIsGone(_ identity: ProcessIdentity) -> Bool {
+    !identity.isRunning
+}
+
+/// The process whose id a test script wrote into `file` (written atomically with `mv`), once it
+/// is there, identified at once (its id alone could later name another process).
+func pidWritten(to file: String, timeout: Duration = .seconds(180)) async throws -> ProcessIdentity {
     func read() -> pid_t? {
         let text = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
         return pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines))
     }
     try await waitUntil("a pid in \(file)", timeout: timeout) { read() != nil }
     guard let pid = read() else { throw EndToEndError.conditionNotMet("a pid in \(file)") }
-    return pid
+    return ProcessIdentity(pid: pid)
 }
