@@ -62,6 +62,20 @@ struct APTKeepingAheadTests {
         #expect(host.changes(since: HostPackageFingerprint()).isEmpty)
     }
 
+    @Test("A file an earlier transaction of the run kept (a retry's) stays, also when the hook drops its package")
+    func earlierFilesStay() throws {
+        let (apt, environment) = try Self.root()
+        defer { apt.remove() }
+        let folder = apt.root + "/undo/4"
+        try APTVersionKeeper.makePrivateFolder(folder)
+        let earlier = folder + "/lab-base_1.0_all.deb"
+        try FileManager.default.copyItem(atPath: apt.repository + "/lab-base_1.0_all.deb", toPath: earlier)
+        let ahead = APTKeepingAhead([Self.upgrade("lab-base"), Self.upgrade("lab-app")], keeper: APTVersionKeeper(environment: environment),
+                                    into: folder)
+        #expect(ahead.finish([Self.upgrade("lab-app")]).map(\.package) == ["lab-app"])
+        #expect(FileManager.default.fileExists(atPath: earlier), "recorded for the earlier transaction: not this one's to delete")
+    }
+
     @Test("apt ending before its hook: what was kept ahead is deleted, folder and all")
     func discard() async throws {
         let (apt, environment) = try Self.root()

@@ -13,6 +13,9 @@ import Synchronization
 public final class APTKeepingAhead: Sendable {
     private let keeper: APTVersionKeeper
     private let folder: String
+    /// The files `folder` held before: an earlier transaction's of the same run (a retry's),
+    /// recorded for it, which nothing here deletes.
+    private let earlier: Set<String>
     private let results = Mutex<[APTKeptVersion]?>(nil)
     private let done = DispatchSemaphore(value: 0)
 
@@ -21,6 +24,7 @@ public final class APTKeepingAhead: Sendable {
     public init(_ planned: [PackageChange], keeper: APTVersionKeeper, into folder: String) {
         self.keeper = keeper
         self.folder = folder
+        earlier = Set((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
         Thread.detachNewThread { [self] in
             Thread.current.name = "installtop-keep-ahead"
             let kept = keeper.keep(planned, into: folder)
@@ -43,7 +47,7 @@ public final class APTKeepingAhead: Sendable {
             let late = keeper.keep(missing.map { replacing[$0] }, into: folder)
             for (index, kept) in zip(missing, late) { results[index] = kept }
         }
-        Self.delete(Array(byKey.values))
+        delete(Array(byKey.values))
         return results.compactMap { $0 }
     }
 
@@ -51,7 +55,7 @@ public final class APTKeepingAhead: Sendable {
     /// ahead once its keeping ends, on a thread of its own (the caller may be the poller's).
     public func discard() {
         Thread.detachNewThread { [self] in
-            Self.delete(waitForAhead())
+            delete(waitForAhead())
             rmdir(folder)
         }
     }
@@ -62,9 +66,10 @@ public final class APTKeepingAhead: Sendable {
         return results.withLock { $0 } ?? []
     }
 
-    private static func delete(_ kept: [APTKeptVersion]) {
+    private func delete(_ kept: [APTKeptVersion]) {
         for each in kept {
-            if case .kept(let file, _, _) = each.outcome { try? FileManager.default.removeItem(atPath: file) }
+            guard case .kept(let file, _, _) = each.outcome, !earlier.contains((file as NSString).lastPathComponent) else { continue }
+            try? FileManager.default.removeItem(atPath: file)
         }
     }
 }
