@@ -1,5 +1,6 @@
 import APTTestSupport
 import Foundation
+import Glibc
 import Testing
 
 /// `installtop apt undo JOBRUN` through the real binary in a private apt root (APT_CONFIG): the
@@ -96,6 +97,68 @@ struct APTUndoTests {
         let undoLater = try await lab.installtopAPT(["undo", String(laterRun)])
         #expect(undoLater.status == 0, "\(undoLater.stderr)")
         #expect(try apt.states()["lab-tool"].map { $0.status != "ii" } ?? true, "lab-tool removed again")
+        #expect(host.changes(since: HostPackageFingerprint()).isEmpty)
+    }
+
+    /// A stop mid-undo, caught while `gate` (lab-base or lab-app) is being put back: apt finishes
+    /// that package and starts no other.
+    @Test("A stop mid-undo ends at a package boundary: the package being put back finishes, the rest stay as they were, the audit clean",
+          arguments: ["lab-app", "lab-base"])
+    func stopMidUndo(gate: String) async throws {
+        let host = HostPackageFingerprint()
+        let lab = try UndoLab()
+        defer { lab.remove() }
+        let apt = lab.apt
+        // 1.0's postinst, which the rebuilt .debs carry back, waits at a gate once the test sets
+        // it up: the undo is caught while it configures that package.
+        let gated = UndoLab.packages("1.0").map { package in
+            var package = package
+            package.postinst = """
+                if [ "$1" = configure ] && [ -e "$DPKG_ROOT/gate-$DPKG_MAINTSCRIPT_PACKAGE" ]; then
+                  touch "$DPKG_ROOT/waiting"
+                  while [ ! -e "$DPKG_ROOT/gate-open" ]; do sleep 0.05; done
+                fi
+                """
+            return package
+        }
+        try apt.publish(gated)
+        try apt.aptGet(["install", "-y", "lab-app", "lab-tool"], check: true)
+        try apt.publish(UndoLab.packages("2.0"))
+        try lab.dropVersionOne()
+        let upgrade = try await lab.installtopAPT(["upgrade"])
+        #expect(upgrade.status == 0, "\(upgrade.stderr)")
+        let run = try await lab.newestRun()
+
+        try "".write(toFile: apt.root + "/gate-\(gate)", atomically: true, encoding: .utf8)
+        defer { try? "".write(toFile: apt.root + "/gate-open", atomically: true, encoding: .utf8) }
+        let undo = try InstalltopProcess(["apt", "undo", String(run)] + lab.arguments, in: lab.folder)
+        try await waitUntil("\(gate) of the undo at its gate; stderr: \(undo.stderr)") {
+            FileManager.default.fileExists(atPath: apt.root + "/waiting")
+        }
+        undo.send(SIGINT)
+        try await undo.waitForOutput("\"job.abortRequested\"")
+        try "".write(toFile: apt.root + "/gate-open", atomically: true, encoding: .utf8)
+        let result = try await undo.finish()
+
+        let states = try lab.states()
+        #expect(states[gate] == "ii 1.0", "the package being put back when the stop came finished: \(states)")
+        #expect(states["lab-tool"] == "ii 2.0", "apt started nothing after it: \(states)")
+        #expect(states.values.allSatisfy { $0.hasPrefix("ii ") }, "every package whole: \(states)")
+        #expect(try apt.audit().isEmpty)
+        if gate == "lab-app" {
+            // lab-base went back with it (lab-app 1.0 needs lab-base 1.0): a consistent stop.
+            #expect(states["lab-base"] == "ii 1.0")
+            #expect(result.status == 3, "stdout: \(result.stdout)\nstderr: \(result.stderr)")
+        } else {
+            // Stopped between lab-base and lab-app, which needs lab-base at its own version: dpkg
+            // is consistent, apt's dependencies are not, and installtop says so with the repair
+            // (apt-get -f install) instead of calling the stop clean.
+            #expect(states["lab-app"] == "ii 2.0")
+            #expect(result.status == 5, "stdout: \(result.stdout)\nstderr: \(result.stderr)")
+            #expect(result.stdout.contains("apt-get -f install` to repair it; apt-get check fails"), "\(result.stdout)")
+        }
+        let original = try #require(try await lab.runs().first { ($0["run"] as? NSNumber)?.intValue == run })
+        #expect(original["undoneBy"] is NSNull, "a stopped undo does not mark the run undone: \(String(describing: original))")
         #expect(host.changes(since: HostPackageFingerprint()).isEmpty)
     }
 
