@@ -77,7 +77,7 @@ struct APTRepair {
 
     /// What the root is left as: the audit's and apt-get check's word, and the packages dpkg
     /// left half-way.
-    private func check() -> (problem: String?, halfWay: [String]) {
+    private func check() -> (problem: String?, halfWay: [String], auditClean: Bool) {
         let audit = run(dpkg(["--audit"]))
         let auditText = (audit.stdout + audit.stderr).trimmingCharacters(in: .whitespacesAndNewlines)
         for line in auditText.split(separator: "\n") { say(.output(.stdout, "dpkg --audit: " + line)) }
@@ -96,12 +96,13 @@ struct APTRepair {
                 say(.output(.stdout, "apt-get check: " + line))
             }
         }
-        return (problems.isEmpty ? nil : problems.joined(separator: "; "), halfWay)
+        return (problems.isEmpty ? nil : problems.joined(separator: "; "), halfWay, auditText.isEmpty)
     }
 
-    private func finish(steps: [String], left: (problem: String?, halfWay: [String]), ranPendingTriggersOnly: Bool = false) -> APTRepairOutcome {
+    private func finish(steps: [String], left: (problem: String?, halfWay: [String], auditClean: Bool),
+                        ranPendingTriggersOnly: Bool = false) -> APTRepairOutcome {
         let outcome = APTRepairOutcome(steps: steps, problem: left.problem, fixCommand: fixCommand(reinstalling: left.halfWay),
-                                       ranPendingTriggersOnly: ranPendingTriggersOnly)
+                                       ranPendingTriggersOnly: ranPendingTriggersOnly, dpkgConsistent: left.auditClean)
         say(.message(outcome.verdict))
         say(.output(.stdout, "installtop: " + outcome.verdict))
         return outcome

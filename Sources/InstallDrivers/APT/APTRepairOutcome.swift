@@ -11,13 +11,21 @@ struct APTRepairOutcome: Sendable, Hashable {
     /// The steps only ran the triggers a graceful stop left pending: nothing was broken, so
     /// nothing is said to be repaired.
     var ranPendingTriggersOnly = false
+    /// `dpkg --audit` was clean: what is left is apt's dependencies only (apt-get check), as
+    /// after a stop between two packages one of which needs the other at its own version.
+    var dpkgConsistent = false
 
     var leftBroken: Bool { problem != nil }
 
     /// `repaired: dpkg --audit is clean, apt-get check passes` (after a forced stop), `pending
-    /// triggers run: dpkg is consistent (…)` (after a graceful one), or `dpkg is left broken:
-    /// run `FIX` to repair it; WHY`: the status text and the log line.
+    /// triggers run: dpkg is consistent (…)` (after a graceful one), `dpkg is left broken: run
+    /// `FIX` to repair it; WHY`, or, with dpkg's audit clean, `apt's dependencies are left
+    /// unmet (dpkg is consistent): run `FIX` to repair them; WHY`: the status text and the log
+    /// line.
     var verdict: String {
+        if let problem, dpkgConsistent {
+            return "apt's dependencies are left unmet (dpkg is consistent): run `\(fixCommand)` to repair them; \(problem)"
+        }
         if let problem { return "dpkg is left broken: run `\(fixCommand)` to repair it; \(problem)" }
         return ranPendingTriggersOnly
             ? "pending triggers run: dpkg is consistent (dpkg --audit is clean, apt-get check passes)"
