@@ -26,7 +26,7 @@ enum APTKeepingBenchmark {
         let folder: String
         let keeping: Bool
         private let spent = Mutex(Duration.zero)
-        private let ahead = Mutex<APTKeepingAhead?>(nil)
+        private let ahead = APTKeepingAheadSlot()
 
         init(folder: String, keeping: Bool) {
             self.folder = folder
@@ -37,27 +37,17 @@ enum APTKeepingBenchmark {
 
         func keepAhead(_ planned: [PackageChange], environment: APTEnvironment) {
             guard keeping else { return }
-            let keeping = APTKeepingAhead(planned, keeper: APTVersionKeeper(environment: environment), into: folder)
-            ahead.withLock { $0 = keeping }
+            ahead.start(planned, environment: environment, into: folder)
         }
 
         func discardAhead() {
-            ahead.withLock { ahead in
-                defer { ahead = nil }
-                return ahead
-            }?.discard()
+            ahead.discard()
         }
 
         func keep(_ changes: [PackageChange], environment: APTEnvironment) -> [APTKeptVersion] {
             var kept: [APTKeptVersion] = []
             guard keeping else { return [] }
-            let keepingAhead = ahead.withLock { ahead in
-                defer { ahead = nil }
-                return ahead
-            }
-            let took = ContinuousClock().measure {
-                kept = keepingAhead?.finish(changes) ?? APTVersionKeeper(environment: environment).keep(changes, into: folder)
-            }
+            let took = ContinuousClock().measure { kept = ahead.keep(changes, environment: environment, into: folder) }
             spent.withLock { $0 += took }
             return kept
         }

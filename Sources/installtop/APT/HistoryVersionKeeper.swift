@@ -6,7 +6,6 @@ import Foundation
 import InstallDrivers
 import InstallEngine
 import InstallHistory
-import Synchronization
 
 /// Keeps the versions one `installtop apt …` job replaces in the history's undo folder,
 /// `undo/JOBRUN/`, and records them with their sizes under the job's run (rule 33). The run is
@@ -22,7 +21,7 @@ final class HistoryVersionKeeper: APTVersionKeeping {
     private let operation: UpdateOperation
     /// The keeping started as apt started, until apt's hook takes it (`keep`) or apt ends
     /// without one (`discardAhead`).
-    private let ahead = Mutex<APTKeepingAhead?>(nil)
+    private let ahead = APTKeepingAheadSlot()
 
     /// A keeper for the history `options` name; `nil` with `--no-history` or when the history
     /// cannot be opened (the run then says so, as it does for its rows).
@@ -40,15 +39,11 @@ final class HistoryVersionKeeper: APTVersionKeeping {
     func keepAhead(_ planned: [PackageChange], environment: APTEnvironment) {
         // A run the history cannot reserve is said by `keep`, which tries again.
         guard let run = try? reserveRun() else { return }
-        let keeping = APTKeepingAhead(planned, keeper: APTVersionKeeper(environment: environment), into: store.undoFolder + "/\(run)")
-        ahead.withLock { $0 = keeping }
+        ahead.start(planned, environment: environment, into: store.undoFolder + "/\(run)")
     }
 
     func discardAhead() {
-        ahead.withLock { ahead in
-            defer { ahead = nil }
-            return ahead
-        }?.discard()
+        ahead.discard()
     }
 
     func keep(_ changes: [PackageChange], environment: APTEnvironment) -> [APTKeptVersion] {
@@ -59,11 +54,7 @@ final class HistoryVersionKeeper: APTVersionKeeping {
         } catch {
             return replacing.map { Self.notKept($0, "the history cannot record a run: \(error)") }
         }
-        let keepingAhead = ahead.withLock { ahead in
-            defer { ahead = nil }
-            return ahead
-        }
-        let kept = keepingAhead?.finish(changes) ?? APTVersionKeeper(environment: environment).keep(changes, into: store.undoFolder + "/\(run)")
+        let kept = ahead.keep(changes, environment: environment, into: store.undoFolder + "/\(run)")
         do {
             try store.recordKept(kept.map { Self.record($0, run: run) })
         } catch {
