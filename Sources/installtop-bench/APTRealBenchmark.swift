@@ -109,6 +109,8 @@ enum APTRealBenchmark {
             Contender(name: "installtop apt install --chroot (plan, off a terminal)",
                       arguments: [installtop, "apt", "install", "--chroot", chroot] + packages),
         ]
+        let archives = DpkgSafePointFloor.archives(installing: packages, in: chroot)
+        var safePointFloors: [DpkgSafePointFloor] = []
         var installs = Array(repeating: [Timing](), count: contenders.count)
         var planTimes = Array(repeating: [Timing](), count: plans.count)
         var count = 0
@@ -126,6 +128,19 @@ enum APTRealBenchmark {
                 guard purge(now.subtracting(base), in: chroot, back: base) else { return }
                 if round > 0, let timing { installs[index].append(timing) }
             }
+            if let archives {
+                var seconds: [Double] = []
+                for onePerPackage in [true, false] {
+                    let taken = DpkgSafePointFloor.install(archives, onePerPackage: onePerPackage, in: chroot)
+                    let now = installedPackages(in: chroot)
+                    guard let taken, now.count - base.count == count else {
+                        return print("  dpkg alone (\(onePerPackage ? "one run a package" : "batched")) failed (\(now.count - base.count) packages installed)")
+                    }
+                    guard purge(now.subtracting(base), in: chroot, back: base) else { return }
+                    seconds.append(taken)
+                }
+                if round > 0 { safePointFloors.append(DpkgSafePointFloor(perPackage: seconds[0], batched: seconds[1])) }
+            }
             for (index, plan) in plans.enumerated() {
                 guard let timing = time(plan, expecting: index == 0 ? 0 : 1) else { return print("  \(plan.name) failed") }
                 if round > 0 { planTimes[index].append(timing) }
@@ -138,6 +153,10 @@ enum APTRealBenchmark {
             print(String(format: "  resolving once against the baseline, paired by round: median %.2f× (%.2f–%.2f)",
                          median(ratios), ratios.min() ?? 0, ratios.max() ?? 0))
         }
+        let ownShare = zip(installs[2].map(\.wall), installs[1].map(\.wall)).map { $0 / $1 }
+        print(String(format: "  installtop against apt-get with Immediate-Configure-All by hand, paired by round (its own share): median %.2f× (%.2f–%.2f)",
+                     median(ownShare), ownShare.min() ?? 0, ownShare.max() ?? 0))
+        reportSafePointFloor(safePointFloors, plain: installs[0].map(\.wall))
         let gaps = installs[1].compactMap(\.longestGap)
         if !gaps.isEmpty {
             let worst = installs[1].max { ($0.longestGap ?? 0) < ($1.longestGap ?? 0) }
@@ -161,6 +180,17 @@ enum APTRealBenchmark {
             }
             print(line)
         }
+    }
+
+    /// dpkg alone, both ways, and the least a safe point after every package adds to
+    /// `apt-get install -y` (its wall time plus dpkg's extra for one run a package, paired by round).
+    private static func reportSafePointFloor(_ floors: [DpkgSafePointFloor], plain: [Double]) {
+        guard !floors.isEmpty, floors.count == plain.count else { return }
+        let extra = floors.map { $0.perPackage - $0.batched }
+        let least = zip(plain, extra).map { ($0 + $1) / $0 }
+        print(String(format: "  dpkg alone, in apt's order (no apt): one `dpkg --install` a package %.2f s, every archive in one unpack run and one configure run %.2f s: a safe point after every package costs dpkg %.2f s (%.2f–%.2f); the least any executor with that stop takes is %.2f× of apt-get install -y (%.2f–%.2f, paired by round)",
+                     median(floors.map(\.perPackage)), median(floors.map(\.batched)), median(extra), extra.min() ?? 0, extra.max() ?? 0,
+                     median(least), least.min() ?? 0, least.max() ?? 0))
     }
 
     /// What a stop costs or leaves in each way of running dpkg, and what one dpkg run costs:
