@@ -157,6 +157,14 @@ struct APTUndoTests {
             #expect(result.status == 5, "stdout: \(result.stdout)\nstderr: \(result.stderr)")
             #expect(result.stdout.contains("apt's dependencies are left unmet (dpkg is consistent): run `APT_CONFIG="), "\(result.stdout)")
             #expect(result.stdout.contains("apt-get -f install` to repair them; apt-get check fails"), "\(result.stdout)")
+            // The verdict is lab-app's, whose dependency is unmet; lab-base is back at 1.0 as asked.
+            let events = try result.jsonEvents()
+            let base = try #require(events.first { $0.name == "update.completed" && $0.string("id") == "lab-base" }, "\(result.stdout)")
+            #expect(base.string("result") == "succeeded", "\(base)")
+            #expect(base.string("reason")?.hasSuffix("apt's dependencies of lab-app are left unmet (see its result)") == true, "\(base)")
+            let app = try #require(events.first { $0.name == "update.completed" && $0.string("id") == "lab-app" }, "\(result.stdout)")
+            #expect(app.string("result") == "aborted" && app.string("hResult") == "0x80242FFF", "\(app)")
+            #expect(app.string("reason")?.hasPrefix("apt's dependencies are left unmet (dpkg is consistent): run `APT_CONFIG=") == true, "\(app)")
         }
         let original = try #require(try await lab.runs().first { ($0["run"] as? NSNumber)?.intValue == run })
         #expect(original["undoneBy"] is NSNull, "a stopped undo does not mark the run undone: \(String(describing: original))")

@@ -297,6 +297,36 @@ struct APTRunState {
         return result
     }
 
+    /// A graceful stop's end: the pending triggers ran (`repair`) after the last package apt
+    /// finished (`last`, its verdict held until now), whose result carries them. When they
+    /// leave apt's dependencies unmet with dpkg consistent (the stop came between two packages
+    /// one of which needs the other at its own version), the verdict goes on the plan's packages
+    /// `apt-get check` names that apt had not begun, ended aborted and `systemLeftBroken`: they
+    /// are what is left unmet, and `last` is as the job asked. Otherwise (no such package in the
+    /// plan, or dpkg itself not consistent) it goes on `last`, as after a forced stop.
+    mutating func gracefulStopEnded(last: (index: Int, verdict: DriverVerdict), repair: APTRepairOutcome, plan: APTPlan) -> [DriverReport] {
+        let context = "apt stopped before its pending triggers"
+        let unmet = repair.leftBroken && repair.dpkgConsistent
+            ? repair.unmet.compactMap { index(of: $0) }.filter { $0 != last.index && !finished.contains($0) && !started.contains($0) }
+            : []
+        guard !unmet.isEmpty else {
+            return [.updateFinished(index: last.index, Self.verdict(last.verdict, repair: repair, after: context))]
+        }
+        var lastVerdict = last.verdict
+        lastVerdict.reason = repair.reason(after: [last.verdict.reason, context].compactMap { $0 }.joined(separator: "; "),
+                                           verdictOn: unmet.map { plan.changes[$0].package })
+        var reports: [DriverReport] = [.updateFinished(index: last.index, lastVerdict)]
+        for index in unmet {
+            finished.insert(index)
+            start(index, into: &reports)
+            reports.append(.updateFinished(index: index, DriverVerdict(
+                resultCode: .aborted,
+                reason: repair.verdict + "; not started: the stop came before it, and it needs a package at a version the job changed",
+                hResult: .systemLeftBroken)))
+        }
+        return reports
+    }
+
     /// Whether `package` asked for a reboot: `listed` (the list read after its end) has its
     /// name and the list before apt started did not.
     private func askedForReboot(_ package: String, listed: Set<String>) -> Bool {

@@ -134,7 +134,7 @@ struct APTTranslator: LineTranslator {
             Self.sayRepair(report, on: last.index, runner: runner)
         }
         let outcome = repair.pendingTriggers()
-        runner.deliver { _ in [.updateFinished(index: last.index, APTRunState.verdict(last.verdict, repair: outcome, after: "apt stopped before its pending triggers"))] }
+        runner.deliver { run in run.gracefulStopEnded(last: last, repair: outcome, plan: plan) }
     }
 
     /// One thing a repair said, on update `index`. Its status texts, each step and the

@@ -16,7 +16,7 @@ enum ManualExitStatuses {
             (ExitStatus.invalidUsage.rawValue, "apt refused the request: an unknown package, broken dependencies, a locked database, no permission"),
             (ExitStatus.aborted.rawValue, "aborted by the operator or a signal"),
             (ExitStatus.rebootRequired.rawValue, "done, and a reboot is required"),
-            (ExitStatus.leftBroken.rawValue, "dpkg was left broken: the repair after a forced abort did not succeed; the summary names the command that repairs it"),
+            (ExitStatus.leftBroken.rawValue, "dpkg was left broken (the repair after a forced abort did not succeed), or a graceful stop left apt's dependencies unmet; the summary names the command that repairs it"),
         ]
         switch name {
         case "run", "demo":

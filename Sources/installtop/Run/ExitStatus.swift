@@ -14,7 +14,9 @@ enum ExitStatus: Int32 {
     /// Everything succeeded and a reboot is required.
     case rebootRequired = 4
     /// An update left the system broken (dpkg's database after a forced apt abort whose
-    /// repair did not succeed); its reason names the command that repairs it.
+    /// repair did not succeed, or apt's dependencies after a graceful stop between two
+    /// packages one of which needs the other at its own version); its reason names the
+    /// command that repairs it.
     case leftBroken = 5
 
     /// The status for the results of a run; `unfinished` when some job never completed,
