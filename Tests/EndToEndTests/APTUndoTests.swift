@@ -165,6 +165,8 @@ struct APTUndoTests {
             let app = try #require(events.first { $0.name == "update.completed" && $0.string("id") == "lab-app" }, "\(result.stdout)")
             #expect(app.string("result") == "aborted" && app.string("hResult") == "0x80242FFF", "\(app)")
             #expect(app.string("reason")?.hasPrefix("apt's dependencies are left unmet (dpkg is consistent): run `APT_CONFIG=") == true, "\(app)")
+            #expect(app.string("reason")?.hasSuffix("not started: the stop came before it, and it is left with Depends: lab-base (= 2.0) but 1.0 is installed") == true,
+                    "\(app)")
         }
         let original = try #require(try await lab.runs().first { ($0["run"] as? NSNumber)?.intValue == run })
         #expect(original["undoneBy"] is NSNull, "a stopped undo does not mark the run undone: \(String(describing: original))")

@@ -77,7 +77,7 @@ struct APTRepair {
 
     /// What the root is left as: the audit's and apt-get check's word, and the packages dpkg
     /// left half-way.
-    private func check() -> (problem: String?, halfWay: [String], auditClean: Bool, unmet: [String]) {
+    private func check() -> (problem: String?, halfWay: [String], auditClean: Bool, unmet: [String: String]) {
         let audit = run(dpkg(["--audit"]))
         let auditText = (audit.stdout + audit.stderr).trimmingCharacters(in: .whitespacesAndNewlines)
         for line in auditText.split(separator: "\n") { say(.output(.stdout, "dpkg --audit: " + line)) }
@@ -89,7 +89,7 @@ struct APTRepair {
             let left = halfWay.map { "\($0) \(states[$0]?.description ?? "")" }
             problems.append("dpkg --audit lists problems" + (left.isEmpty ? "" : " (" + left.joined(separator: ", ") + ")"))
         }
-        var unmet: [String] = []
+        var unmet: [String: String] = [:]
         if aptCheck.status != 0 {
             unmet = Self.unmetPackages(in: aptCheck.stdout)
             let error = (aptCheck.stdout + "\n" + aptCheck.stderr).split(separator: "\n").first { $0.hasPrefix("E:") }
@@ -101,21 +101,22 @@ struct APTRepair {
         return (problems.isEmpty ? nil : problems.joined(separator: "; "), halfWay, auditText.isEmpty, unmet)
     }
 
-    /// The packages `apt-get check`'s output names with unmet dependencies: each is the start of
-    /// a line ` NAME : Depends: …` (its further dependencies follow on lines without ` : `),
-    /// without an `:ARCH` suffix.
-    static func unmetPackages(in output: String) -> [String] {
-        var names: [String] = []
+    /// The packages `apt-get check`'s output names with unmet dependencies, each with the first
+    /// it names: a package starts a line ` NAME : Depends: …` (its further dependencies follow on
+    /// lines without ` : `); its `:ARCH` suffix is dropped.
+    static func unmetPackages(in output: String) -> [String: String] {
+        var unmet: [String: String] = [:]
         for line in output.split(separator: "\n") where line.hasPrefix(" ") {
             guard let colon = line.range(of: " : ") else { continue }
             let name = line[..<colon.lowerBound].trimmingCharacters(in: .whitespaces)
             let package = String(name.split(separator: ":").first ?? Substring(name))
-            if !package.isEmpty, !package.contains(" "), !names.contains(package) { names.append(package) }
+            guard !package.isEmpty, !package.contains(" "), unmet[package] == nil else { continue }
+            unmet[package] = line[colon.upperBound...].trimmingCharacters(in: .whitespaces)
         }
-        return names
+        return unmet
     }
 
-    private func finish(steps: [String], left: (problem: String?, halfWay: [String], auditClean: Bool, unmet: [String]),
+    private func finish(steps: [String], left: (problem: String?, halfWay: [String], auditClean: Bool, unmet: [String: String]),
                         ranPendingTriggersOnly: Bool = false) -> APTRepairOutcome {
         let outcome = APTRepairOutcome(steps: steps, problem: left.problem, fixCommand: fixCommand(reinstalling: left.halfWay),
                                        ranPendingTriggersOnly: ranPendingTriggersOnly, dpkgConsistent: left.auditClean, unmet: left.unmet)

@@ -14,9 +14,10 @@ struct APTRepairOutcome: Sendable, Hashable {
     /// `dpkg --audit` was clean: what is left is apt's dependencies only (apt-get check), as
     /// after a stop between two packages one of which needs the other at its own version.
     var dpkgConsistent = false
-    /// The packages `apt-get check` named as having unmet dependencies (`lab-app : Depends:
-    /// lab-base (= 2.0) but 1.0 is installed`), without their architecture; empty when it passed.
-    var unmet: [String] = []
+    /// The packages `apt-get check` named as having unmet dependencies, without their
+    /// architecture, each with the first it named (`lab-app` → `Depends: lab-base (= 2.0) but
+    /// 1.0 is installed`); empty when it passed.
+    var unmet: [String: String] = [:]
 
     var leftBroken: Bool { problem != nil }
 
@@ -38,17 +39,17 @@ struct APTRepairOutcome: Sendable, Hashable {
     /// An update's reason: `context` (what cut it, what it was left as), the steps, then the
     /// verdict; a broken root's verdict comes first, since the monitor's status column shows
     /// only the start of a reason.
+    func reason(after context: String) -> String {
+        let steps = steps.joined(separator: ", then ")
+        let told = [context, steps].filter { !$0.isEmpty }.joined(separator: "; ")
+        return leftBroken ? verdict + "; " + told : told + "; " + verdict
+    }
+
     /// An update's reason when the verdict is said on other updates (`others`: the packages whose
     /// dependencies the stop left unmet): `context`, the steps, and where the verdict is.
     func reason(after context: String, verdictOn others: [String]) -> String {
         let steps = steps.joined(separator: ", then ")
         return [context, steps].filter { !$0.isEmpty }.joined(separator: "; ")
             + "; apt's dependencies of \(others.joined(separator: ", ")) are left unmet (see \(others.count == 1 ? "its result" : "their results"))"
-    }
-
-    func reason(after context: String) -> String {
-        let steps = steps.joined(separator: ", then ")
-        let told = [context, steps].filter { !$0.isEmpty }.joined(separator: "; ")
-        return leftBroken ? verdict + "; " + told : told + "; " + verdict
     }
 }

@@ -307,7 +307,7 @@ struct APTRunState {
     mutating func gracefulStopEnded(last: (index: Int, verdict: DriverVerdict), repair: APTRepairOutcome, plan: APTPlan) -> [DriverReport] {
         let context = "apt stopped before its pending triggers"
         let unmet = repair.leftBroken && repair.dpkgConsistent
-            ? repair.unmet.compactMap { index(of: $0) }.filter { $0 != last.index && !finished.contains($0) && !started.contains($0) }
+            ? repair.unmet.keys.compactMap { index(of: $0) }.filter { $0 != last.index && !finished.contains($0) && !started.contains($0) }.sorted()
             : []
         guard !unmet.isEmpty else {
             return [.updateFinished(index: last.index, Self.verdict(last.verdict, repair: repair, after: context))]
@@ -321,7 +321,8 @@ struct APTRunState {
             start(index, into: &reports)
             reports.append(.updateFinished(index: index, DriverVerdict(
                 resultCode: .aborted,
-                reason: repair.verdict + "; not started: the stop came before it, and it needs a package at a version the job changed",
+                reason: repair.verdict + "; not started: the stop came before it, and it is left with "
+                    + (repair.unmet[plan.changes[index].package] ?? "unmet dependencies"),
                 hResult: .systemLeftBroken)))
         }
         return reports
