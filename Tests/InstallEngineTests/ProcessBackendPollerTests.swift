@@ -30,7 +30,11 @@ struct ProcessBackendPollerTests {
         #expect(await settledOutcome(of: backend.start(.running(.argv(["/bin/true"])), reporter: RecordingReporter())) == .exited(0))
         let tasks = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")
         let names = tasks.compactMap { try? String(contentsOfFile: "/proc/self/task/\($0)/comm", encoding: .utf8) }
-        #expect(names.filter { $0 == "installtop-poll\n" }.count == 1, "\(names)")
+        // Every ProcessBackend has a poller, and tests running beside this one in the process
+        // have backends of their own: the thread is named if any thread has the name, since all
+        // pollers name themselves in the same place (one poller for many children is
+        // a100RunningChildrenAddNoThreadPerChild's to show).
+        #expect(names.contains("installtop-poll\n"), "\(names)")
     }
 
     @Test func aChildFloodingItsOutputHoldsUpNoOtherChild() async {
