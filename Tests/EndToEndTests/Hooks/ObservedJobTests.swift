@@ -60,11 +60,15 @@ struct ObservedJobTests {
         let completed = events.filter { $0.name == "update.completed" }
         #expect(completed.count == 2 && completed.allSatisfy { $0.string("result") == "succeeded" }, "\(completed)")
         // dpkg's phases come through the hooks' relay, which drops what the engine's socket has
-        // no room for rather than slow dpkg (rule 31) and says how many (`droppedLines`).
-        // Failed in two loaded full runs; which lines went where is printed if it fails again.
+        // no room for rather than slow dpkg (rule 31) and says how many (`droppedLines`). Only
+        // the first dpkg run's are certain to come before the job ends: dpkg does not wait for
+        // its status logger, so apt's Post-Invoke hook (the job's end) can overtake the logger
+        // of its last run (`--configure --pending`). Seen in a loaded fresh-clone run: phases
+        // ["dpkg: install", "unpacking", "unpacked", "dpkg: install", "unpacking", "unpacked"],
+        // none dropped, both packages settled as succeeded from dpkg's final state.
         let dropped = events.first { $0.name == "job.completed" }?.int("droppedLines") ?? 0
         let phases = events.filter { $0.name == "progress" }.compactMap { $0.string("message") }
-        #expect(dropped > 0 || phases.contains { $0.contains("configuring") },
+        #expect(dropped > 0 || phases.contains { $0.contains("unpacking") },
                 "phases from dpkg's lines: \(phases), dropped \(dropped)")
         #expect(try setup.apt.states().filter { $0.value.status == "ii" }.keys.sorted() == ["lab-app", "lab-base"])
 
