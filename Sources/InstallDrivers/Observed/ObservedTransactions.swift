@@ -38,6 +38,9 @@ public final class ObservedTransactions: Sendable {
     /// dpkg's log, read late, must not make a second job of it. Forgotten once they are gone.
     private let endedByHooks = Mutex<Set<String>>([])
     private let background = DispatchQueue(label: "installtop.observed.ends")
+    /// How long after its process is gone a transaction the hooks ended still takes late lines
+    /// of its dpkg runs as its own (and a log watcher's call for it as made already).
+    static let lateLinesGrace: DispatchTimeInterval = .seconds(10)
     /// How often a transaction's process is looked for in `/proc` (rule 30's pid watch).
     private let watchInterval: DispatchTimeInterval
     /// The dpkg whose log the engine knows: a job of a transaction on that database records
@@ -55,6 +58,18 @@ public final class ObservedTransactions: Sendable {
     public func receive(_ report: ObservedReport) {
         guard let initiator = report.initiator else { return }
         let key = Self.key(initiator)
+        switch report.event {
+        case .status:
+            // dpkg never waits for its status logger: the lines of apt's last dpkg run can come
+            // after apt's Post-Invoke ended the transaction. Its job has them from dpkg's final
+            // state; they make no second job.
+            guard !endedByHooks.withLock({ $0.contains(key) }) else { return }
+        case .begin, .plan:
+            // The same apt runs dpkg again (another Pre-Invoke): a new transaction of its own.
+            endedByHooks.withLock { _ = $0.remove(key) }
+        case .end:
+            break
+        }
         _ = entry(key, initiator)
         entries.withLock { $0[key]?.hooked = true }
         // Counted before this message's own lines: they were dropped before it was sent.
@@ -225,14 +240,19 @@ public final class ObservedTransactions: Sendable {
         }
     }
 
-    /// Forgets that the hooks ended the transaction of `initiator` once its process is gone.
+    /// Forgets that the hooks ended the transaction of `initiator` `lateLinesGrace` after its
+    /// process is gone.
     private func forgetWhenGone(_ key: String, _ initiator: ObservedInitiator) {
         background.asyncAfter(deadline: .now() + watchInterval) { [weak self] in
             guard let self else { return }
             if Self.isRunning(initiator) {
                 self.forgetWhenGone(key, initiator)
             } else {
-                self.endedByHooks.withLock { _ = $0.remove(key) }
+                // The status logger of its last dpkg run may still be sending (a loaded machine):
+                // its lines are told apart a while longer.
+                self.background.asyncAfter(deadline: .now() + Self.lateLinesGrace) { [weak self] in
+                    self?.endedByHooks.withLock { _ = $0.remove(key) }
+                }
             }
         }
     }

@@ -31,4 +31,36 @@ struct ObservedTransactionsLateLogTests {
         let names = queue.snapshot().jobs.map(\.descriptor.name)
         #expect(names.count == 1 && !names.contains { $0.contains("dpkg's log") }, "\(names)")
     }
+
+    @Test("dpkg's lines of apt's last run after the hooks' end (dpkg never waits for its status logger): no second job; apt's next run of dpkg is a job of its own")
+    func lateStatusLinesMakeNoSecondJob() async throws {
+        let transaction = try ObservedTestTransaction(name: "observed-late-status")
+        let (initiator, queue, observed) = (transaction.initiator, transaction.queue, transaction.observed)
+
+        observed.receive(ObservedReport(event: .begin, initiator: initiator, lines: []))
+        observed.receive(ObservedReport(event: .status, initiator: initiator, lines: [
+            "processing: install: lab-a", "status: lab-a: half-installed", "status: lab-a: unpacked",
+        ]))
+        observed.receive(ObservedReport(event: .end, initiator: initiator, lines: []))
+        // The logger of the configure run, late.
+        observed.receive(ObservedReport(event: .status, initiator: initiator, lines: [
+            "processing: configure: lab-a", "status: lab-a: half-configured", "status: lab-a: installed",
+        ]))
+        // A second job would be submitted by that call itself, and never end while this process
+        // (the test stands for apt) runs: looked at before waiting for the queue.
+        var names = queue.snapshot().jobs.map(\.descriptor.name)
+        #expect(names.count == 1, "\(names)")
+        guard names.count == 1 else { return }
+        await queue.waitUntilIdle()
+
+        // The same apt runs dpkg again: begin, its lines, end make a second job.
+        observed.receive(ObservedReport(event: .begin, initiator: initiator, lines: []))
+        observed.receive(ObservedReport(event: .status, initiator: initiator, lines: [
+            "processing: install: lab-b", "status: lab-b: half-installed", "status: lab-b: installed",
+        ]))
+        observed.receive(ObservedReport(event: .end, initiator: initiator, lines: []))
+        await queue.waitUntilIdle()
+        names = queue.snapshot().jobs.map(\.descriptor.name)
+        #expect(names.count == 2, "\(names)")
+    }
 }
