@@ -46,8 +46,9 @@ struct ObservedTransactionsLateLogTests {
         observed.receive(ObservedReport(event: .status, initiator: initiator, lines: [
             "processing: configure: lab-a", "status: lab-a: half-configured", "status: lab-a: installed",
         ]))
-        // A second job would be submitted by that call itself, and never end while this process
-        // (the test stands for apt) runs: looked at before waiting for the queue.
+        // Not waitUntilIdle: a second job would never end while this process (the test stands
+        // for apt) runs.
+        queue.waitUntilDelivered()
         var names = queue.snapshot().jobs.map(\.descriptor.name)
         #expect(names.count == 1, "\(names)")
         guard names.count == 1 else { return }
