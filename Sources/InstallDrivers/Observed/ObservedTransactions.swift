@@ -35,7 +35,8 @@ public final class ObservedTransactions: Sendable {
     private let queue: JobQueue
     private let entries = Mutex<[String: Entry]>([:])
     /// Processes whose transaction the hooks ended (apt's Post-Invoke) while they still run:
-    /// dpkg's log, read late, must not make a second job of it. Forgotten once they are gone.
+    /// dpkg's log, read late, and its last dpkg run's status lines, late too, must not make a
+    /// second job of it. Forgotten `lateLinesGrace` after they are gone.
     private let endedByHooks = Mutex<Set<String>>([])
     private let background = DispatchQueue(label: "installtop.observed.ends")
     /// How long after its process is gone a transaction the hooks ended still takes late lines
