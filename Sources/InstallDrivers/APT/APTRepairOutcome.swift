@@ -40,16 +40,19 @@ struct APTRepairOutcome: Sendable, Hashable {
     /// verdict; a broken root's verdict comes first, since the monitor's status column shows
     /// only the start of a reason.
     func reason(after context: String) -> String {
-        let steps = steps.joined(separator: ", then ")
-        let told = [context, steps].filter { !$0.isEmpty }.joined(separator: "; ")
+        let told = told(after: context)
         return leftBroken ? verdict + "; " + told : told + "; " + verdict
     }
 
     /// An update's reason when the verdict is said on other updates (`others`: the packages whose
     /// dependencies the stop left unmet): `context`, the steps, and where the verdict is.
     func reason(after context: String, verdictOn others: [String]) -> String {
-        let steps = steps.joined(separator: ", then ")
-        return [context, steps].filter { !$0.isEmpty }.joined(separator: "; ")
+        told(after: context)
             + "; apt's dependencies of \(others.joined(separator: ", ")) are left unmet (see \(others.count == 1 ? "its result" : "their results"))"
+    }
+
+    /// `context` and the steps, as every reason says them.
+    private func told(after context: String) -> String {
+        [context, steps.joined(separator: ", then ")].filter { !$0.isEmpty }.joined(separator: "; ")
     }
 }

@@ -1,3 +1,4 @@
+import EngineWire
 import Foundation
 import Glibc
 import InstallDrivers
@@ -23,5 +24,12 @@ struct ObservedTestTransaction {
         self.holder = holder
         queue = JobQueue(backend: ProcessBackend(), configuration: EngineConfiguration(rebootMarkerPath: folder + "/reboot-required"))
         observed = ObservedTransactions(queue: queue, watchInterval: .milliseconds(20))
+    }
+
+    /// One run of dpkg as apt's hooks report it: Pre-Invoke, dpkg's status `lines`, Post-Invoke.
+    func hooksReport(_ lines: [String]) {
+        observed.receive(ObservedReport(event: .begin, initiator: initiator, lines: []))
+        observed.receive(ObservedReport(event: .status, initiator: initiator, lines: lines))
+        observed.receive(ObservedReport(event: .end, initiator: initiator, lines: []))
     }
 }

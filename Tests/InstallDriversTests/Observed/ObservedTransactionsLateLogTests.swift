@@ -13,14 +13,12 @@ struct ObservedTransactionsLateLogTests {
     @Test("the hooks' begin, dpkg's lines and end, then the log watcher's call for the same process: one job")
     func lateLogMakesNoSecondJob() async throws {
         let transaction = try ObservedTestTransaction(name: "observed-late")
-        let (initiator, queue, observed) = (transaction.initiator, transaction.queue, transaction.observed)
+        let (queue, observed) = (transaction.queue, transaction.observed)
 
-        observed.receive(ObservedReport(event: .begin, initiator: initiator, lines: []))
-        observed.receive(ObservedReport(event: .status, initiator: initiator, lines: [
+        transaction.hooksReport([
             "processing: install: lab-a", "status: lab-a: half-installed", "status: lab-a: unpacked",
             "processing: configure: lab-a", "status: lab-a: half-configured", "status: lab-a: installed",
-        ]))
-        observed.receive(ObservedReport(event: .end, initiator: initiator, lines: []))
+        ])
         await queue.waitUntilIdle()
         #expect(queue.snapshot().jobs.count == 1)
 
@@ -37,11 +35,7 @@ struct ObservedTransactionsLateLogTests {
         let transaction = try ObservedTestTransaction(name: "observed-late-status")
         let (initiator, queue, observed) = (transaction.initiator, transaction.queue, transaction.observed)
 
-        observed.receive(ObservedReport(event: .begin, initiator: initiator, lines: []))
-        observed.receive(ObservedReport(event: .status, initiator: initiator, lines: [
-            "processing: install: lab-a", "status: lab-a: half-installed", "status: lab-a: unpacked",
-        ]))
-        observed.receive(ObservedReport(event: .end, initiator: initiator, lines: []))
+        transaction.hooksReport(["processing: install: lab-a", "status: lab-a: half-installed", "status: lab-a: unpacked"])
         // The logger of the configure run, late.
         observed.receive(ObservedReport(event: .status, initiator: initiator, lines: [
             "processing: configure: lab-a", "status: lab-a: half-configured", "status: lab-a: installed",
@@ -55,11 +49,7 @@ struct ObservedTransactionsLateLogTests {
         await queue.waitUntilIdle()
 
         // The same apt runs dpkg again: begin, its lines, end make a second job.
-        observed.receive(ObservedReport(event: .begin, initiator: initiator, lines: []))
-        observed.receive(ObservedReport(event: .status, initiator: initiator, lines: [
-            "processing: install: lab-b", "status: lab-b: half-installed", "status: lab-b: installed",
-        ]))
-        observed.receive(ObservedReport(event: .end, initiator: initiator, lines: []))
+        transaction.hooksReport(["processing: install: lab-b", "status: lab-b: half-installed", "status: lab-b: installed"])
         await queue.waitUntilIdle()
         names = queue.snapshot().jobs.map(\.descriptor.name)
         #expect(names.count == 2, "\(names)")
