@@ -27,13 +27,14 @@ struct AnsibleDifferentialTests {
         }
 
         let plain = try await FleetCommand.run([toolchain.playbook, folder.file("site.yml"), "-i", folder.file("hosts.ini")] + differential.arguments,
-                                         environment: environment, timeout: .seconds(180))
+                                         environment: environment, timeout: AnsiblePlay.ceiling, silentFor: AnsiblePlay.silence)
         let ansible = AnsibleTranscript(parsing: plain.stdout)
         #expect(!ansible.recap.isEmpty, "no PLAY RECAP from ansible-playbook: \(plain.stdout)\(plain.stderr)")
 
         let arguments = ["ansible", "site.yml", "-i", "hosts.ini", "--json", "--no-history"]
             + (differential.arguments.isEmpty ? [] : ["--"] + differential.arguments)
-        let run = try await InstalltopProcess(arguments, in: folder, environment: environment).finish(timeout: .seconds(180))
+        let run = try await InstalltopProcess(arguments, in: folder, environment: environment)
+            .finish(timeout: AnsiblePlay.ceiling, silentFor: AnsiblePlay.silence)
         let board = try BoardAccount(run.jsonEvents())
 
         let disagreements = Self.compare(ansible: ansible, ansibleStatus: plain.status, board: board, installtopStatus: run.status)
@@ -63,9 +64,10 @@ struct AnsibleDifferentialTests {
                     dest: "{{ playbook_dir }}/never"
             """)
         let plain = try await FleetCommand.run([toolchain.playbook, folder.file("site.yml"), "-i", folder.file("hosts.ini")] + arguments,
-                                               environment: environment, timeout: .seconds(120))
+                                               environment: environment, timeout: AnsiblePlay.ceiling, silentFor: AnsiblePlay.silence)
         let run = try await InstalltopProcess(["ansible", "site.yml", "-i", "hosts.ini", "--plain", "--no-history"]
-            + (arguments.isEmpty ? [] : ["--"] + arguments), in: folder, environment: environment).finish(timeout: .seconds(120))
+            + (arguments.isEmpty ? [] : ["--"] + arguments), in: folder, environment: environment)
+            .finish(timeout: AnsiblePlay.ceiling, silentFor: AnsiblePlay.silence)
         let dryRun = plain.stdout.contains("DRY RUN *")
         let said = run.stdout.contains("This was a check run (--check)")
         #expect(dryRun == said, "ansible-playbook \(arguments) says DRY RUN: \(dryRun); installtop's summary says a check run: \(said)\n\(run.stdout)")

@@ -25,7 +25,8 @@ struct AnsibleForksTests {
                 - {name: Four, command: /bin/true}
             """)
         let run = try await InstalltopProcess(["ansible", "site.yml", "-i", "hosts.ini", "--json", "--no-history", "--", "--forks", "2"],
-                                              in: folder, environment: environment).finish(timeout: .seconds(180))
+                                              in: folder, environment: environment)
+            .finish(timeout: AnsiblePlay.ceiling, silentFor: AnsiblePlay.silence)
         #expect(run.status == 0, "\(run.stderr)")
         var running: Set<String> = []
         var most = 0

@@ -20,10 +20,9 @@ struct FleetTests {
         try await finish(ansible(arguments, hosts: hosts, in: folder))
     }
 
-    /// A play is hung when its events stop, not when it is slow: beside the other fleet suites
-    /// on a loaded CI machine a 6 s play took over 120 s, each task ending in its turn.
+    /// A play is hung when its events stop, not when it is slow (see `AnsiblePlay`).
     private func finish(_ process: InstalltopProcess) async throws -> RunResult {
-        try await process.finish(timeout: .seconds(900), silentFor: .seconds(150))
+        try await process.finish(timeout: AnsiblePlay.ceiling, silentFor: AnsiblePlay.silence)
     }
 
     /// The job of each host by name, from `job.queued`.

@@ -14,8 +14,12 @@ public struct FleetCommand: Sendable {
     /// - Parameters:
     ///   - environment: variables added to the test runner's.
     ///   - timeout: after it the command gets SIGTERM (SIGKILL 2 s later) and this throws.
+    ///   - silentFor: for a command that reports as it goes (ansible-playbook's task lines): it
+    ///     is stopped as hung, and this throws, once it wrote nothing for this long; `timeout`
+    ///     is then only the ceiling. A loaded machine slows such a run many times over while it
+    ///     still makes progress: silence, not the total, tells a hang.
     public static func run(_ arguments: [String], environment: [String: String] = [:],
-                           timeout: Duration = .seconds(120)) throws -> FleetCommand {
+                           timeout: Duration = .seconds(120), silentFor: Duration? = nil) throws -> FleetCommand {
         let base = FileManager.default.temporaryDirectory.appending(path: "itop-cmd-\(UUID().uuidString)").path
         let outPath = base + ".out"
         let errPath = base + ".err"
@@ -24,11 +28,28 @@ public struct FleetCommand: Sendable {
             unlink(errPath)
         }
         let child = try FleetChild(arguments, environment: environment, stdoutPath: outPath, stderrPath: errPath)
-        let finished = child.wait(until: .now + timeout)
+        var output = 0
+        var lastOutput = ContinuousClock.now
+        var silent = false
+        _ = FleetPolling.until(.now + timeout) {
+            if child.poll() != nil { return true }
+            guard let silentFor else { return false }
+            let size = Self.size(outPath) + Self.size(errPath)
+            if size != output {
+                output = size
+                lastOutput = .now
+            } else if ContinuousClock.now - lastOutput > silentFor {
+                silent = true
+                return true
+            }
+            return false
+        }
+        let finished = silent ? nil : child.poll()
         let status = finished ?? child.stop(grace: .seconds(2))
         let result = FleetCommand(status: status, stdout: Self.read(outPath), stderr: Self.read(errPath))
         guard finished != nil else {
-            throw FleetTestError("\(arguments.joined(separator: " ")) did not finish within \(timeout)\n\(result.stdout)\(result.stderr)")
+            let why = silent ? "wrote nothing for \(silentFor ?? timeout)" : "did not finish within \(timeout)"
+            throw FleetTestError("\(arguments.joined(separator: " ")) \(why)\n\(result.stdout)\(result.stderr)")
         }
         return result
     }
@@ -37,10 +58,12 @@ public struct FleetCommand: Sendable {
     /// pool has one thread per core (two here), and a test blocking one of them for the seconds
     /// an ansible-playbook takes stalls every other test that awaits something meanwhile.
     public static func run(_ arguments: [String], environment: [String: String] = [:],
-                           timeout: Duration = .seconds(120)) async throws -> FleetCommand {
+                           timeout: Duration = .seconds(120), silentFor: Duration? = nil) async throws -> FleetCommand {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<FleetCommand, any Error>) in
             Thread.detachNewThread {
-                continuation.resume(with: Result { try run(arguments, environment: environment, timeout: timeout) as FleetCommand })
+                continuation.resume(with: Result {
+                    try run(arguments, environment: environment, timeout: timeout, silentFor: silentFor) as FleetCommand
+                })
             }
         }
     }
@@ -54,6 +77,12 @@ public struct FleetCommand: Sendable {
             throw FleetTestError("\(arguments.joined(separator: " ")) exited \(result.status)\n\(result.stdout)\(result.stderr)")
         }
         return result
+    }
+
+    /// The size of the file at `path`, 0 when it is not there.
+    private static func size(_ path: String) -> Int {
+        var status = stat()
+        return stat(path, &status) == 0 ? Int(status.st_size) : 0
     }
 
     /// Bytes that are not UTF-8 are replaced: a command's output must never make a test throw.
