@@ -23,13 +23,21 @@ struct ProcessBackendBacklogTests {
         let pidFile = folder.appendingPathComponent("pid").path
         let lines = Lines()
         let backlog = Atomic<Int>(ChildSinks.backlogLimit)
+        // How often the poller asked for the backlog: after its first wake-up that read (which
+        // holds the child: the backlog is at the limit from the start), then at each recheck of
+        // the held child. A second question comes after the first wake-up's lines were handed
+        // on, so from then on nothing more is read while the child is held.
+        let asked = Atomic<Int>(0)
         let total = 100_000
         let line = String(repeating: "0123456789", count: 10)
         // 10 MB of lines, far more than a pipe holds: held, the writer must wait in its write.
         let process = ProcessBackend().startChild(
             ChildSpec(command: .shell("echo $$ > '\(pidFile)'; exec awk 'BEGIN { for (i = 1; i <= \(total); i++) print i \" \(line)\" }'")),
             sinks: ChildSinks(stdout: .text { lines.add($0) }, stderr: .text { _ in }, channel: .text { _ in },
-                              consumerBacklog: { backlog.load(ordering: .relaxed) }))
+                              consumerBacklog: {
+                                  asked.add(1, ordering: .relaxed)
+                                  return backlog.load(ordering: .relaxed)
+                              }))
         defer { process.kill() }
 
         func writerBlocked() -> Bool {
@@ -38,8 +46,12 @@ struct ProcessBackendBacklogTests {
             else { return false }
             return wchan.contains("pipe_write")
         }
-        // The writer blocks in a write to its full pipe while the consumer is behind ...
-        #expect(await eventually(timeout: .seconds(120)) { writerBlocked() }, "awk waits in its write while its lines are not read")
+        // The writer blocks in a write to its full pipe while the consumer is behind ... (Its
+        // pipe can be full before the poller's first read too: being blocked alone is not yet
+        // being held. A CI run took 4,338 lines read in the half second after a first look
+        // that found the writer blocked and 0 read.)
+        #expect(await eventually(timeout: .seconds(120)) { asked.load(ordering: .relaxed) >= 2 && writerBlocked() },
+                "awk waits in its write while its lines are not read")
         let readWhileHeld = lines.count
         // ... and stays there: nothing more is read. (A look after a while, to see that
         // nothing happens; unheld, the whole flood is read in a fraction of that.)
