@@ -28,21 +28,12 @@ public struct FleetCommand: Sendable {
             unlink(errPath)
         }
         let child = try FleetChild(arguments, environment: environment, stdoutPath: outPath, stderrPath: errPath)
-        var output = 0
-        var lastOutput = ContinuousClock.now
+        var silence = OutputSilence(watching: [outPath, errPath], limit: silentFor)
         var silent = false
         _ = FleetPolling.until(.now + timeout) {
             if child.poll() != nil { return true }
-            guard let silentFor else { return false }
-            let size = Self.size(outPath) + Self.size(errPath)
-            if size != output {
-                output = size
-                lastOutput = .now
-            } else if ContinuousClock.now - lastOutput > silentFor {
-                silent = true
-                return true
-            }
-            return false
+            silent = silence.isSilent()
+            return silent
         }
         let finished = silent ? nil : child.poll()
         let status = finished ?? child.stop(grace: .seconds(2))
@@ -77,12 +68,6 @@ public struct FleetCommand: Sendable {
             throw FleetTestError("\(arguments.joined(separator: " ")) exited \(result.status)\n\(result.stdout)\(result.stderr)")
         }
         return result
-    }
-
-    /// The size of the file at `path`, 0 when it is not there.
-    private static func size(_ path: String) -> Int {
-        var status = stat()
-        return stat(path, &status) == 0 ? Int(status.st_size) : 0
     }
 
     /// Bytes that are not UTF-8 are replaced: a command's output must never make a test throw.

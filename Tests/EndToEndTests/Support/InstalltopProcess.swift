@@ -1,3 +1,4 @@
+import FleetTestSupport
 import Foundation
 import Glibc
 
@@ -105,21 +106,12 @@ final class InstalltopProcess {
     ///   6 s play took over 120 s on CI beside the other fleet suites) while it still makes
     ///   progress; silence, not the total, is what tells a hang.
     func finish(timeout: Duration = .seconds(180), silentFor: Duration? = nil) async throws -> RunResult {
-        var output = outputSize
-        var lastOutput = ContinuousClock.now
+        var silence = OutputSilence(watching: [stdoutPath, stderrPath], limit: silentFor)
         var silent = false
         let exited = await eventually(timeout: timeout) {
             if process.poll() != nil { return true }
-            guard let silentFor else { return false }
-            let size = outputSize
-            if size != output {
-                output = size
-                lastOutput = .now
-            } else if ContinuousClock.now - lastOutput > silentFor {
-                silent = true
-                return true
-            }
-            return false
+            silent = silence.isSilent()
+            return silent
         }
         guard exited, !silent else {
             kill(process.pid, SIGKILL)
@@ -130,14 +122,6 @@ final class InstalltopProcess {
         }
         let status = process.waitBlocking()
         return RunResult(status: status, stdout: stdout, stdoutBytes: stdoutBytes, stderr: stderr)
-    }
-
-    /// The bytes written to stdout and stderr so far.
-    private var outputSize: Int {
-        [stdoutPath, stderrPath].reduce(0) { total, path in
-            var status = stat()
-            return total + (stat(path, &status) == 0 ? Int(status.st_size) : 0)
-        }
     }
 
     /// The live processes this run started that are still around (should be none once it exited).
