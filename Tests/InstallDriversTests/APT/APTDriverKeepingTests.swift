@@ -132,6 +132,10 @@ struct APTDriverKeepingTests {
         let apt = try Self.upgradedRoot()
         defer { apt.remove() }
         let job = PackageJob(request: .upgrade, aptConfig: apt.configuration)
+        // Planned before apt runs: the stopped apt-get holds the root's lock until it has
+        // exited, and the planner refuses a locked root ("another apt or dpkg is running"), as
+        // it must (a CI run planned here after the stop and was refused).
+        let plan = try APTPlanner.plan(job)
         let keeper = WatchingKeeper(administrativeDirectory: apt.root + "/var/lib/dpkg", refusing: "", holds: true)
         // The transaction itself, so the stop is made before the keeper returns (through the
         // queue an abort is only enqueued, rule 10, and could reach apt after the answer).
@@ -139,7 +143,6 @@ struct APTDriverKeepingTests {
         #expect(await eventually(timeout: .seconds(180)) { keeper.calls == 1 })
         transaction.stop()
         keeper.release.signal()
-        let plan = try APTPlanner.plan(job)
         let queue = JobQueue(backend: ProcessBackend())
         let id = try queue.submit(name: "apt upgrade", operation: .install, updates: plan.updates,
                                   driver: APTDriver(plan: plan, running: transaction)).id
