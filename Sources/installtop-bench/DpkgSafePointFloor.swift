@@ -1,4 +1,5 @@
 import Foundation
+import InstallDrivers
 
 /// The least any executor pays for a safe point after every package (issue 32's speed goal),
 /// measured on dpkg alone, without apt: the set's archives in the order apt acts with
@@ -21,15 +22,12 @@ struct DpkgSafePointFloor {
     static func archives(installing packages: [String], in chroot: String) -> [String]? {
         let simulation = APTRealBenchmark.spawn(["/usr/sbin/chroot", chroot, "/usr/bin/apt-get", "-s", "-o", "APT::Immediate-Configure-All=1", "install"] + packages,
                                                 captureOutput: true)
-        // `Inst NAME (VERSION RELEASE [ARCH])`, or `Inst NAME [OLD] (VERSION …)` for an
-        // upgrade: the cached file is NAME_VERSION_ARCH.deb, with an epoch's colon written %3a.
+        // Read as installtop reads its plan (`APTSimulation`); the cached file of an installed
+        // version is NAME_VERSION_ARCH.deb, with an epoch's colon written %3a.
         var archives: [String] = []
-        for line in simulation.output.split(separator: "\n") where line.hasPrefix("Inst ") {
-            let words = line.split(separator: " ")
-            guard words.count >= 3, let opening = words.firstIndex(where: { $0.hasPrefix("(") }),
-                  let arch = words.last?.trimmingCharacters(in: CharacterSet(charactersIn: "[])")) else { continue }
-            let version = words[opening].dropFirst().replacingOccurrences(of: ":", with: "%3a")
-            let path = "/var/cache/apt/archives/\(words[1])_\(version)_\(arch).deb"
+        for change in APTSimulation.plan(from: simulation.output) {
+            guard let version = change.newVersion, let arch = change.architecture else { continue }
+            let path = "/var/cache/apt/archives/\(change.package)_\(version.replacingOccurrences(of: ":", with: "%3a"))_\(arch).deb"
             guard FileManager.default.fileExists(atPath: chroot + path) else {
                 print("  the safe-point floor is skipped: \(path) is not in the chroot's apt cache")
                 return nil
