@@ -103,6 +103,17 @@ enum APTRealBenchmark {
             contenders.append(Contender(name: "baseline installtop --yes --json (\(URL(fileURLWithPath: baseline).lastPathComponent))",
                                         arguments: [baseline, "apt", "install", "--chroot", chroot, "--yes", "--json"] + packages))
         }
+        // Last, so that the contenders above keep their places in `installs`.
+        var mergingIndex: Int?
+        if DpkgInstallMerging.applies(installing: packages, in: chroot), (try? DpkgInstallMerging.install(in: chroot)) != nil {
+            contenders.append(Contender(name: "apt-get -y, Immediate-Configure-All, one dpkg --install a package",
+                                        arguments: inside(yes + ["-o", "APT::Immediate-Configure-All=1"] + DpkgInstallMerging.options + packages)))
+            mergingIndex = contenders.count - 1
+        } else {
+            print("  one dpkg --install a package is not measured: apt's simulation does not configure every package right after its unpack")
+        }
+        defer { DpkgInstallMerging.remove(from: chroot) }
+        var merged: [Int] = []
         var floors: [DpkgFloor] = []
         let plans = [
             Contender(name: "apt-get -s install", arguments: inside(["/usr/bin/apt-get", "-s", "install"] + packages)),
@@ -124,6 +135,10 @@ enum APTRealBenchmark {
                     return print("  \(contender.name) failed (\(now.count - base.count) packages installed)")
                 }
                 count = now.count - base.count
+                if index == mergingIndex {
+                    let packagesMerged = DpkgInstallMerging.merged(in: chroot)
+                    if round > 0 { merged.append(packagesMerged) }
+                }
                 if index == 0, round > 0 { floors.append(DpkgFloor.measure(in: chroot)) }
                 guard purge(now.subtracting(base), in: chroot, back: base) else { return }
                 if round > 0, let timing { installs[index].append(timing) }
@@ -161,6 +176,11 @@ enum APTRealBenchmark {
         print(String(format: "  installtop against apt-get with Immediate-Configure-All by hand, paired by round (its own share): median %.2f× (%.2f–%.2f)",
                      median(ownShare), ownShare.min() ?? 0, ownShare.max() ?? 0))
         reportSafePointFloor(safePointFloors, plain: installs[0].map(\.wall))
+        if let mergingIndex {
+            let ratios = zip(installs[mergingIndex].map(\.wall), installs[1].map(\.wall)).map { $0 / $1 }
+            print(String(format: "  one dpkg --install a package (apt's unpack and configure of it merged by a Dir::Bin::dpkg wrapper, %d of %d packages) against Immediate-Configure-All, paired by round: median %.2f× (%.2f–%.2f)",
+                         merged.min() ?? 0, count, median(ratios), ratios.min() ?? 0, ratios.max() ?? 0))
+        }
         let gaps = installs[1].compactMap(\.longestGap)
         if !gaps.isEmpty {
             let worst = installs[1].max { ($0.longestGap ?? 0) < ($1.longestGap ?? 0) }
