@@ -294,6 +294,13 @@ enum APTRealBenchmark {
         return timing
     }
 
+    /// What `apt-get -s` prints for installing `packages` in `chroot` with
+    /// `Immediate-Configure-All`: its `Inst` and `Conf` lines are the order apt will act in.
+    static func simulation(installing packages: [String], in chroot: String) -> String {
+        spawn(["/usr/sbin/chroot", chroot, "/usr/bin/apt-get", "-s", "-o", "APT::Immediate-Configure-All=1", "install"] + packages,
+              captureOutput: true).output
+    }
+
     /// `apt-get purge -y --autoremove` of what a run added; false (after saying why) when the
     /// chroot is not back to `base`.
     private static func purge(_ added: Set<String>, in chroot: String, back base: Set<String>) -> Bool {

@@ -38,9 +38,8 @@ enum DpkgInstallMerging {
     /// unpacking it (then merging each pair changes nothing in what dpkg is asked, only how often
     /// it starts).
     static func applies(installing packages: [String], in chroot: String) -> Bool {
-        let simulation = APTRealBenchmark.spawn(["/usr/sbin/chroot", chroot, "/usr/bin/apt-get", "-s", "-o", "APT::Immediate-Configure-All=1", "install"] + packages,
-                                                captureOutput: true)
-        let steps = simulation.output.split(separator: "\n").filter { $0.hasPrefix("Inst ") || $0.hasPrefix("Conf ") }
+        // `APTSimulation.plan` skips the `Conf` lines; here they are the point.
+        let steps = APTRealBenchmark.simulation(installing: packages, in: chroot).split(separator: "\n").filter { $0.hasPrefix("Inst ") || $0.hasPrefix("Conf ") }
             .map { $0.split(separator: " ").prefix(2).joined(separator: " ") }
         guard !steps.isEmpty, steps.count.isMultiple(of: 2) else { return false }
         return stride(from: 0, to: steps.count, by: 2).allSatisfy { index in

@@ -20,12 +20,11 @@ struct DpkgSafePointFloor {
     /// them with `Immediate-Configure-All` (its simulation's `Inst` lines); nil (after saying
     /// why) when one is not in apt's cache.
     static func archives(installing packages: [String], in chroot: String) -> [String]? {
-        let simulation = APTRealBenchmark.spawn(["/usr/sbin/chroot", chroot, "/usr/bin/apt-get", "-s", "-o", "APT::Immediate-Configure-All=1", "install"] + packages,
-                                                captureOutput: true)
+        let simulation = APTRealBenchmark.simulation(installing: packages, in: chroot)
         // Read as installtop reads its plan (`APTSimulation`); the cached file of an installed
         // version is NAME_VERSION_ARCH.deb, with an epoch's colon written %3a.
         var archives: [String] = []
-        for change in APTSimulation.plan(from: simulation.output) {
+        for change in APTSimulation.plan(from: simulation) {
             guard let version = change.newVersion, let arch = change.architecture else { continue }
             let path = "/var/cache/apt/archives/\(change.package)_\(version.replacingOccurrences(of: ":", with: "%3a"))_\(arch).deb"
             guard FileManager.default.fileExists(atPath: chroot + path) else {
