@@ -53,7 +53,7 @@ enum APTBenchmarks {
         print("  built and indexed \(count) packages (20 chains of 10, every 4th with a postinst) in \(milliseconds(built))")
 
         let request = PackageRequest.install(names)
-        let safe = APTCommandLine(request: request).transaction
+        let safe = APTCommandLine(request: request).transaction(through: nil)
         // apt's defaults: the same command without the option that makes each package a safe point.
         var unsafe = safe
         if let option = unsafe.firstIndex(of: "APT::Immediate-Configure-All=1") { unsafe.removeSubrange((option - 1)...option) }

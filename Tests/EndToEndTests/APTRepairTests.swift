@@ -25,9 +25,10 @@ struct APTRepairTests {
         return try await process.finish(timeout: .seconds(120))
     }
 
-    /// What the summary and the reason say.
+    /// What the summary and the reason say: apt hands dpkg both archives in one run, the kit's
+    /// first, so the kill leaves the kit unpacked at 2.0 beside the runtime it cut.
     private func fixSentence(_ apt: APTTestRoot) -> String {
-        "run `APT_CONFIG=\(apt.configuration) apt-get -f --reinstall install lab-rt` to repair it"
+        "run `APT_CONFIG=\(apt.configuration) apt-get -f --reinstall install lab-kit lab-rt` to repair it"
     }
 
     @Test("Second SIGINT during the runtime's preinst, a postinst that fails once cut: exit 5, the fix command in the summary")
@@ -42,11 +43,11 @@ struct APTRepairTests {
 
         #expect(result.status == 5, "stdout: \(result.stdout)\nstderr: \(result.stderr)")
         let summary = result.summaryText
-        #expect(summary.contains("lab-rt: dpkg is left broken: run `") && summary.contains("to repair it; dpkg --audit lists problems (lab-rt")
+        #expect(summary.contains("lab-rt: dpkg is left broken: run `") && summary.contains("to repair it; dpkg --audit lists problems (lab-kit unpacked but not configured at 2.0 (iU), lab-rt")
                 && summary.contains(fix), "\(summary)")
         // The cut package's line says each repair step with its outcome as it ends.
         let cut = result.stdout.split(separator: "\n").first { $0.contains("lab-rt aborted") } ?? ""
-        #expect(cut.contains("dpkg --configure -a ran, then apt-get -f install exited with status 100") && cut.contains(fix), "\(result.stdout)")
+        #expect(cut.contains("dpkg --configure -a exited with status 1, then apt-get -f install exited with status 100") && cut.contains(fix), "\(result.stdout)")
         // The job's status text is a line when it changes (at most one a second, and always the
         // last: the repair's outcome), and the outcome stays said in the summary.
         let jobLines = result.stdout.split(separator: "\n").filter { $0.contains(" job 1 ") }
@@ -119,8 +120,10 @@ struct APTRepairTests {
         // from its start (the two states) to its end (the repair's outcome).
         let expected = [
             "lab-rt": ("completed by the repair after the forced stop, which cut it: dpkg had it half-installed at 1.0 (iHR) right after the kill, "
-                + "installed at 2.0 after the repair; dpkg --configure -a ran", "; repaired: dpkg --audit is clean, apt-get check passes"),
-            "lab-kit": ("completed by the repair after the forced stop: dpkg had it installed at 1.0 right after the kill, installed at 2.0 after the repair", ""),
+                + "installed at 2.0 after the repair; dpkg --configure -a exited with status 1", "; repaired: dpkg --audit is clean, apt-get check passes"),
+            // Unpacked before the runtime in the same dpkg run, configured by the repair.
+            "lab-kit": ("completed by the repair after the forced stop, which cut it: dpkg had it unpacked but not configured at 2.0 (iU) right after the kill, "
+                + "installed at 2.0 after the repair; dpkg --configure -a exited with status 1", "; repaired: dpkg --audit is clean, apt-get check passes"),
         ]
         for (package, (start, end)) in expected {
             // dpkg shows it installed at the new version: the row says it succeeded, and how.

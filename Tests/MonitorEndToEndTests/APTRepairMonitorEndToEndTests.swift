@@ -38,7 +38,7 @@ struct APTRepairMonitorEndToEndTests {
         // summary goes on with a long line on indented lines, and tmux wraps what is wider than
         // its window: compare without either).
         let screen = tmux.capture().replacingOccurrences(of: "\n    ", with: " ").replacingOccurrences(of: "\n", with: "")
-        #expect(screen.contains("apt-get -f --reinstall install lab-rt` to repair it"), "\(tmux.capture())")
+        #expect(screen.contains("apt-get -f --reinstall install lab-kit lab-rt` to repair it"), "\(tmux.capture())")
         #expect(!(try apt.audit()).isEmpty, "the root was not left broken: the test proves nothing")
         #expect(host.changes(since: HostPackageFingerprint()).isEmpty)
     }

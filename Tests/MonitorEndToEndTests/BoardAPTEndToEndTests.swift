@@ -63,7 +63,8 @@ struct BoardAPTEndToEndTests {
 
     @Test("abort from the board (the question names h2) stops h2's apt job after the package it is in: those installed, the rest not started, dpkg consistent; h1's job and h3's apt-get go on and succeed")
     func abortAtAPackageBoundary() async throws {
-        let hosts = try BoardAPTHosts(count: 3)
+        // lab-b waits in its preinst: lab-a is unpacked, lab-c and lab-d not begun.
+        let hosts = try BoardAPTHosts(count: 3, gateInPreinst: true)
         defer { hosts.tearDown() }
         try await Self.startWork(hosts)
         let tmux = try BoardScreen.attach(hosts.names, fleet: hosts.fleet, folder: hosts.folder, width: 160, height: 40)
@@ -76,7 +77,8 @@ struct BoardAPTEndToEndTests {
         tmux.send("a")
         await tmux.waitForScreen("the question naming h2") { $0.contains("Abort Lab of h2") && $0.contains("on h2?") }
         tmux.send("y")
-        // The stop is taken while lab-b's postinst waits: lab-b finishes, nothing after it starts.
+        // The stop is taken while lab-b's preinst waits: lab-b is unpacked, dpkg is given no
+        // further archive, and apt configures lab-a and lab-b; nothing after them starts.
         #expect(await EndToEndFolder.eventually { (try? hosts.fleet.ownJobs(onHost: 2).first?["state"] as? String) == "aborting" },
                 "h2's engine took the abort: \((try? hosts.fleet.ownJobs(onHost: 2)) ?? [])")
         await tmux.waitForScreen("h2's package finishing first") { $0.contains("stopping after this package") }

@@ -5,7 +5,7 @@ import Glibc
 
 /// Namespace test hosts (FLEET.md) for the board's apt tests. Each host has its own private apt
 /// root publishing a chain, lab-d → lab-c → lab-b → lab-a (each depends on the next), whose
-/// lab-b postinst says it started and then waits for the root's gate, and its own `installtop
+/// lab-b postinst (or preinst) says it started and then waits for the root's gate, and its own `installtop
 /// serve` on the default socket in the host's /run with that root. What runs there is the
 /// test's: an apt job submitted to the host's engine, or a raw `apt-get` seen through the hooks.
 final class BoardAPTHosts {
@@ -18,21 +18,27 @@ final class BoardAPTHosts {
     private var aptGets: [Int: InstalltopChild] = [:]
     private var tornDown = false
 
-    /// The chain every root publishes; apt installs it from lab-a up, one package after the
-    /// other (installtop's apt jobs configure each at once), and lab-b waits at its gate.
-    static let packages = [
-        TestPackage(name: "lab-a"),
-        TestPackage(name: "lab-b", depends: "lab-a", postinst: """
+    /// The chain every root publishes; apt unpacks it from lab-a up, one package after the
+    /// other, then configures it in the same order, and lab-b waits at its gate: in its postinst
+    /// (dpkg's configure phase, every package unpacked by then), or with `gateInPreinst` in its
+    /// preinst (before its unpack: lab-a unpacked, lab-c and lab-d not begun).
+    static func packages(gateInPreinst: Bool) -> [TestPackage] {
+        let waitAtTheGate = """
             touch "$DPKG_ROOT/gate-reached"
             while [ ! -e "$DPKG_ROOT/gate-open" ]; do sleep 0.05; done
-            """),
-        TestPackage(name: "lab-c", depends: "lab-b"),
-        TestPackage(name: "lab-d", depends: "lab-c"),
-    ]
+            """
+        return [
+            TestPackage(name: "lab-a"),
+            gateInPreinst ? TestPackage(name: "lab-b", depends: "lab-a", preinst: waitAtTheGate)
+                : TestPackage(name: "lab-b", depends: "lab-a", postinst: waitAtTheGate),
+            TestPackage(name: "lab-c", depends: "lab-b"),
+            TestPackage(name: "lab-d", depends: "lab-c"),
+        ]
+    }
 
     /// `count` hosts, each with its root and its engine started with `serveArguments` added
     /// (`waitUntilServing` waits for them to listen).
-    init(count: Int, serveArguments: [String] = []) throws {
+    init(count: Int, serveArguments: [String] = [], gateInPreinst: Bool = false) throws {
         let folder = try EndToEndFolder()
         let fleet: FleetTestHosts
         do {
@@ -47,7 +53,7 @@ final class BoardAPTHosts {
             for host in 1...count {
                 let root = try APTTestRoot(folder: folder.path("apt-h\(host)"))
                 roots.append(root)
-                try root.publish(Self.packages)
+                try root.publish(Self.packages(gateInPreinst: gateInPreinst))
                 engines.append(try fleet.serve(onHost: host, apt: root, folder: folder, extra: serveArguments))
             }
         } catch {

@@ -12,24 +12,28 @@ public struct APTCommandLine: Sendable, Hashable {
         self.aptGet = aptGet
     }
 
-    /// With `Immediate-Configure-All` every package is unpacked and configured before the next
-    /// starts, so each `Installed` line is a safe point for SIGINT, and the simulation's order
-    /// is the real one.
+    /// apt's own safe point after every package: with `Immediate-Configure-All` each package is
+    /// unpacked and configured (two dpkg runs) before the next starts, so each `Installed` line
+    /// is a safe point for SIGINT. A transaction uses it only when its `DpkgArchiveGate` could
+    /// not be made, and the repair always does.
     static let safeAbortOptions = ["-o", "APT::Immediate-Configure-All=1"]
 
-    /// `apt-get -s …`: the plan, in the order apt will act.
+    /// `apt-get -s …`: the plan, in the order apt will act (its options as the transaction's:
+    /// apt's own order of unpacking).
     public var simulation: [String] {
-        [aptGet, "-s"] + Self.safeAbortOptions + Self.arguments(for: request)
+        [aptGet, "-s"] + Self.arguments(for: request)
     }
 
     /// `apt-get --print-uris -qq …`: one line per file to fetch, in `dlstatus` order.
     public var downloadList: [String] {
-        [aptGet, "--print-uris", "-qq"] + Self.safeAbortOptions + Self.arguments(for: request)
+        [aptGet, "--print-uris", "-qq"] + Self.arguments(for: request)
     }
 
     /// The transaction: no questions (stdin is closed, `-y`, existing configuration files kept),
-    /// status lines on fd 3, and a failing package stops only what depends on it.
-    public var transaction: [String] { transaction(adding: []) }
+    /// status lines on fd 3, a failing package stops only what depends on it, and the safe
+    /// point of rule 24 between any two packages dpkg unpacks: `gate`'s, or, without one, apt's
+    /// own (`safeAbortOptions`).
+    public func transaction(through gate: DpkgArchiveGate?) -> [String] { transaction(adding: [], through: gate) }
 
     /// The transaction's dpkg options: existing configuration files kept without a question.
     static let keepConfigurationOptions = ["-o", "DPkg::Options::=--force-confdef", "-o", "DPkg::Options::=--force-confold"]
@@ -38,14 +42,17 @@ public struct APTCommandLine: Sendable, Hashable {
     /// `APTHookPlan`'s hook, which apt runs after its downloads and before the first dpkg run
     /// and which writes the plan on the Status-Fd (fd 3) in lines of its own. The root's own
     /// `Pre-Install-Pkgs` hooks still run: the hook is added to their list.
-    public var transactionWithPlanHook: [String] { transaction(adding: APTHookPlan.options) }
+    public func transactionWithPlanHook(through gate: DpkgArchiveGate?) -> [String] {
+        transaction(adding: APTHookPlan.options, through: gate)
+    }
 
     /// The transaction's command line with `options` added before apt's own arguments.
-    private func transaction(adding options: [String]) -> [String] {
-        [aptGet, "-y", "-o", "APT::Status-Fd=3"] + Self.safeAbortOptions
+    private func transaction(adding options: [String], through gate: DpkgArchiveGate?) -> [String] {
+        [aptGet, "-y", "-o", "APT::Status-Fd=3"] + (gate?.aptOptions ?? Self.safeAbortOptions)
             + Self.keepConfigurationOptions
-            // With Immediate-Configure-All apt would stop at the first failing package and leave
-            // packages that do not depend on it unreached (PACKAGES.md).
+            // apt would otherwise stop at the first failing dpkg run, leaving packages that do
+            // not depend on it unreached, and, after the gate's refusal, what was unpacked not
+            // configured (PACKAGES.md).
             + ["-o", "DPkg::StopOnError=false"] + options + Self.arguments(for: request)
     }
 

@@ -2,7 +2,7 @@ import InstallEngine
 
 /// Runs an apt job's plan as one apt-get transaction (PRODUCT.md "Package jobs", rules 21–26):
 /// every package an update with its own bar, an abort that lets the package being worked on
-/// finish (SIGINT to apt-get alone, with `Immediate-Configure-All`), and a forced abort that
+/// finish (SIGINT to apt-get alone, and `DpkgArchiveGate` between dpkg's archives), and a forced abort that
 /// kills apt and dpkg wherever they run, then repairs dpkg's database in the same root.
 public struct APTDriver: JobDriver {
     public let plan: APTPlan
@@ -60,10 +60,11 @@ public struct APTDriver: JobDriver {
             }
         }
         let commandLine = APTCommandLine(request: plan.job.request, aptGet: aptGet)
+        translator.gate = DpkgArchiveGate.make(for: plan.environment)
         var environment = plan.environment.commandEnvironment
         environment["INSTALLTOP_OPERATION"] = plan.job.request.operation.name
         environment["INSTALLTOP_JOB"] = request.jobName
-        let spec = ChildSpec(command: .argv(plan.environment.command(commandLine.transaction)), environment: environment)
+        let spec = ChildSpec(command: .argv(plan.environment.command(commandLine.transaction(through: translator.gate))), environment: environment)
         return LineDriverRunner.start(spec, backend: backend, translator: translator, state: translator.initialState(), reporter: reporter)
     }
 

@@ -28,6 +28,9 @@ public struct APTEnvironment: Sendable, Hashable {
     /// apt's archive cache (`Dir::Cache::archives`) as installtop reads it, where apt keeps the
     /// .debs it fetched (never those of `file:` sources, PACKAGES.md); `nil` when not known.
     public var archiveCache: String?
+    /// `DPkg::Path`, the `PATH` apt gives dpkg, as the configuration sets it; `nil` when it sets
+    /// none (apt's default then).
+    public var dpkgPath: String?
     /// apt's marks of automatically installed packages (`Dir::State::extended_states`) as
     /// installtop reads it; `nil` when not known (`APTAutoMarks` asks apt-mark then).
     public var extendedStates: String?
@@ -143,12 +146,20 @@ public struct APTEnvironment: Sendable, Hashable {
                               dpkg: values["Dir::Bin::dpkg"] ?? "/usr/bin/dpkg", chroot: chroot,
                               archiveCache: chroot.map { path(archives, under: $0) } ?? archives)
             .with(extendedStates: chroot.map { path(extendedStates, under: $0) } ?? extendedStates)
+            .with(dpkgPath: values.first { $0.key.lowercased() == "dpkg::path" }?.value)
     }
 
     /// The same with `extendedStates` set.
     func with(extendedStates: String?) -> APTEnvironment {
         var environment = self
         environment.extendedStates = extendedStates
+        return environment
+    }
+
+    /// The same with `dpkgPath` set.
+    func with(dpkgPath: String?) -> APTEnvironment {
+        var environment = self
+        environment.dpkgPath = dpkgPath
         return environment
     }
 

@@ -54,10 +54,13 @@ public final class APTHookTransaction: Sendable {
     private let begun = DispatchSemaphore(value: 0)
     private let onDownload: @Sendable (String) -> Void
     private let keeper: (any APTVersionKeeping)?
+    /// The safe point between dpkg's archives; `nil` when it could not be made (apt's own then).
+    let gate: DpkgArchiveGate?
 
     private init(environment: APTEnvironment, keeper: (any APTVersionKeeping)?, onDownload: @escaping @Sendable (String) -> Void) {
         self.environment = environment
         self.keeper = keeper
+        gate = DpkgArchiveGate.make(for: environment)
         self.onDownload = onDownload
         rebootListBefore = APTTranslator.rebootList(at: environment.rebootPackagesPath)
     }
@@ -82,7 +85,7 @@ public final class APTHookTransaction: Sendable {
         variables["INSTALLTOP_OPERATION"] = job.request.operation.name
         if let jobName { variables["INSTALLTOP_JOB"] = jobName }
         let commandLine = APTCommandLine(request: job.request, aptGet: aptGet)
-        let spec = ChildSpec(command: .argv(environment.command(commandLine.transactionWithPlanHook)), environment: variables,
+        let spec = ChildSpec(command: .argv(environment.command(commandLine.transactionWithPlanHook(through: transaction.gate))), environment: variables,
                              controlChannel: true)
         let process = backend.startChild(spec, sinks: ChildSinks(
             stdout: .text { transaction.take(Line(stream: .stdout, text: $0)) },
@@ -94,6 +97,8 @@ public final class APTHookTransaction: Sendable {
         transaction.state.withLock { $0.process = process }
         Task.detached(executorPreference: EngineTaskExecutor.shared) {
             let outcome = await process.outcome
+            // No dpkg of apt's runs any more (a forced stop killed them before apt).
+            transaction.gate?.remove()
             let endedFirst = transaction.begin { state in
                 .ended(outcome, stdout: state.stdout.joined(separator: "\n"), stderr: state.stderr.joined(separator: "\n"))
             }
@@ -113,8 +118,10 @@ public final class APTHookTransaction: Sendable {
 
     /// Asks apt to stop before it changes anything: SIGINT to apt-get alone (during its
     /// downloads), and the hook's answer will be `stop` (apt ignores SIGINT during its hooks).
-    /// Once the hook was answered `go`, apt stops at its next safe point instead.
+    /// Once the hook was answered `go`, apt stops at its next safe point instead (the gate's,
+    /// asked first).
     public func stop() {
+        gate?.requestStop()
         state.withLock { state in
             state.stopRequested = true
             return state.process

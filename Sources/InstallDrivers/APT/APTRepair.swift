@@ -2,10 +2,10 @@ import Foundation
 import InstallEngine
 
 /// Repairs dpkg's database in an apt job's root, each step a visible one: its status text
-/// (`repairing: dpkg --configure -a`; `running pending triggers: …` after a graceful stop), its
-/// command and output lines, then what the root was left as (`repaired: …`, `pending triggers
-/// run: dpkg is consistent …` or `dpkg is left broken: …`). Commands block: call it off the
-/// concurrency pool.
+/// (`repairing: dpkg --configure -a`; `finishing what the stop left pending: …` after a graceful
+/// stop), its command and output lines, then what the root was left as (`repaired: …`, `what the
+/// stop left pending is done: dpkg is consistent …` or `dpkg is left broken: …`). Commands
+/// block: call it off the concurrency pool.
 ///
 /// The check after every repair is `dpkg --audit` (read: it exits 0 even when it lists
 /// problems) and `apt-get check`; a repair stops at the first step after which both are clean.
@@ -38,13 +38,17 @@ struct APTRepair {
         return finish(steps: steps, left: left)
     }
 
-    /// After a graceful stop: apt stopped before its last `dpkg --configure --pending`, so the
-    /// triggers the installed packages activated (man-db's, libc-bin's) are still pending;
-    /// `dpkg --triggers-only --pending` in the same root runs them.
-    func pendingTriggers() -> APTRepairOutcome {
+    /// After a graceful stop: `dpkg --configure --pending` in the same root finishes what the
+    /// stop left to dpkg. Stopped at apt's own safe point (`Immediate-Configure-All`), apt ends
+    /// before its last run of it, and the triggers the installed packages activated (man-db's,
+    /// libc-bin's) are pending; after the gate's refusal (`DpkgArchiveGate`) apt runs it itself
+    /// unless the stop came in an earlier batch of unpacks than its last, which leaves what that
+    /// batch unpacked for this run to configure. Said as nothing left when dpkg had nothing to do.
+    func afterGracefulStop() -> APTRepairOutcome {
         var steps: [String] = []
-        step(dpkg(["--triggers-only", "--pending"]), shownAs: "dpkg --triggers-only --pending", doing: "running pending triggers", into: &steps)
-        return finish(steps: steps, left: check(), ranPendingTriggersOnly: true)
+        let worked = step(dpkg(["--configure", "--pending"]), shownAs: "dpkg --configure --pending",
+                          doing: "finishing what the stop left pending", into: &steps)
+        return finish(steps: steps, left: check(), afterGracefulStop: worked ? .finishedPending : .nothingPending)
     }
 
     // MARK: - Steps
@@ -60,8 +64,10 @@ struct APTRepair {
         SystemCommand.run(environment.command(arguments), environment: environment.commandEnvironment)
     }
 
-    /// Runs one step, said as `doing: NAME`.
-    private func step(_ arguments: [String], shownAs name: String, doing: String = "repairing", into steps: inout [String]) {
+    /// Runs one step, said as `doing: NAME`; whether it printed anything (dpkg prints nothing
+    /// when it has nothing to do).
+    @discardableResult
+    private func step(_ arguments: [String], shownAs name: String, doing: String = "repairing", into steps: inout [String]) -> Bool {
         say(.message("\(doing): \(name) …"))
         say(.output(.stdout, "installtop: \(doing): \(name)"))
         let result = run(arguments)
@@ -73,6 +79,7 @@ struct APTRepair {
         let said = name + (result.status == 0 ? " ran" : " exited with status \(result.status)")
         if result.status != 0 { say(.output(.stdout, "installtop: \(said)")) }
         steps.append(said)
+        return result.status != 0 || !(result.stdout + result.stderr).allSatisfy(\.isWhitespace)
     }
 
     /// What the root is left as: the audit's and apt-get check's word, and the packages dpkg
@@ -117,9 +124,9 @@ struct APTRepair {
     }
 
     private func finish(steps: [String], left: (problem: String?, halfWay: [String], auditClean: Bool, unmet: [String: String]),
-                        ranPendingTriggersOnly: Bool = false) -> APTRepairOutcome {
+                        afterGracefulStop: APTRepairOutcome.GracefulStopWork? = nil) -> APTRepairOutcome {
         let outcome = APTRepairOutcome(steps: steps, problem: left.problem, fixCommand: fixCommand(reinstalling: left.halfWay),
-                                       ranPendingTriggersOnly: ranPendingTriggersOnly, dpkgConsistent: left.auditClean, unmet: left.unmet)
+                                       afterGracefulStop: afterGracefulStop, dpkgConsistent: left.auditClean, unmet: left.unmet)
         say(.message(outcome.verdict))
         say(.output(.stdout, "installtop: " + outcome.verdict))
         return outcome

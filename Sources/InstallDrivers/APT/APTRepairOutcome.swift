@@ -8,9 +8,9 @@ struct APTRepairOutcome: Sendable, Hashable {
     var problem: String?
     /// The command an operator runs to repair it, with `APT_CONFIG` when the root is private.
     var fixCommand: String
-    /// The steps only ran the triggers a graceful stop left pending: nothing was broken, so
-    /// nothing is said to be repaired.
-    var ranPendingTriggersOnly = false
+    /// What the steps after a graceful stop found (`nil` after a forced one): nothing was broken,
+    /// so nothing is said to be repaired.
+    var afterGracefulStop: GracefulStopWork?
     /// `dpkg --audit` was clean: what is left is apt's dependencies only (apt-get check), as
     /// after a stop between two packages one of which needs the other at its own version.
     var dpkgConsistent = false
@@ -21,8 +21,9 @@ struct APTRepairOutcome: Sendable, Hashable {
 
     var leftBroken: Bool { problem != nil }
 
-    /// `repaired: dpkg --audit is clean, apt-get check passes` (after a forced stop), `pending
-    /// triggers run: dpkg is consistent (…)` (after a graceful one), `dpkg is left broken: run
+    /// `repaired: dpkg --audit is clean, apt-get check passes` (after a forced stop), `what the
+    /// stop left pending is done: dpkg is consistent (…)` or `nothing was left pending: dpkg is
+    /// consistent (…)` (after a graceful one), `dpkg is left broken: run
     /// `FIX` to repair it; WHY`, or, with dpkg's audit clean, `apt's dependencies are left
     /// unmet (dpkg is consistent): run `FIX` to repair them; WHY`: the status text and the log
     /// line.
@@ -31,10 +32,14 @@ struct APTRepairOutcome: Sendable, Hashable {
             return "apt's dependencies are left unmet (dpkg is consistent): run `\(fixCommand)` to repair them; \(problem)"
         }
         if let problem { return "dpkg is left broken: run `\(fixCommand)` to repair it; \(problem)" }
-        return ranPendingTriggersOnly
-            ? "pending triggers run: dpkg is consistent (dpkg --audit is clean, apt-get check passes)"
-            : "repaired: dpkg --audit is clean, apt-get check passes"
+        switch afterGracefulStop {
+        case .finishedPending?: return "what the stop left pending is done: " + Self.consistent
+        case .nothingPending?: return "nothing was left pending: " + Self.consistent
+        case nil: return "repaired: dpkg --audit is clean, apt-get check passes"
+        }
     }
+
+    private static let consistent = "dpkg is consistent (dpkg --audit is clean, apt-get check passes)"
 
     /// An update's reason: `context` (what cut it, what it was left as), the steps, then the
     /// verdict; a broken root's verdict comes first, since the monitor's status column shows

@@ -45,6 +45,9 @@ struct APTRunState {
     /// The packages in `reboot-required.pkgs` before apt started: listed before, not asked now.
     private let rebootListBefore: Set<String>
     private(set) var stopRequested = false
+    /// The gate refused an archive after the stop (`DpkgArchiveGate.refusalNotice` came): dpkg's
+    /// errors for the archives it left, and apt's exit status, are the stop's, not a package's.
+    private(set) var gateRefused = false
     /// The packages told "stopping after this package", each once.
     private var toldStopping: Set<Int> = []
     /// The job's status text while apt downloads.
@@ -68,8 +71,14 @@ struct APTRunState {
         downloadStatus = APTDownloadStatus(downloads: plan.downloads)
     }
 
-    /// The indices of packages apt works on now (what a stop waits for).
-    var inFlight: [Int] { tracker.inFlight.compactMap { indexOf[$0] }.filter { !finished.contains($0) } }
+    /// The indices of packages apt works on now (what a stop waits for), the one dpkg is on
+    /// first: in a batch, dpkg may have begun others (unpacked, or deconfigured for an upgrade
+    /// that breaks them) before it.
+    var inFlight: [Int] {
+        let indices = tracker.inFlight.compactMap { indexOf[$0] }.filter { !finished.contains($0) }
+        guard let current = outputPackage ?? active, indices.contains(current) else { return indices }
+        return [current] + indices.filter { $0 != current }
+    }
 
     /// Whether dpkg has begun on update `index` (a download alone does not start it).
     func hasStarted(_ index: Int) -> Bool { started.contains(index) }
@@ -93,6 +102,7 @@ struct APTRunState {
             keptVersionNote(line.dropFirst(APTKeptVersion.noteLinePrefix.count), into: &reports)
             return
         }
+        if stopRequested, isLeftByTheStop(line) { return }
         // apt fetches every file before dpkg's first run; a dlstatus line read after dpkg's output
         // started a package only arrived late (another pipe) and must not bring the text back.
         if line.hasPrefix("dlstatus:"), started.isEmpty,
@@ -159,6 +169,7 @@ struct APTRunState {
         // would show last, not every step.
         // (On bytes: Foundation's `contains` of a string was a fifth of the poller's time.)
         let line = line.utf8.contains(UInt8(ascii: "\r")) ? String(line.split(separator: "\r", omittingEmptySubsequences: true).last ?? "") : line
+        if stopRequested, line.hasPrefix(DpkgArchiveGate.refusalNotice) { gateRefused = true }
         if let named = Self.packageWorkedOn(in: line).flatMap(index(of:)) {
             // dpkg's output is on this package now: every earlier package's lines have come.
             start(named, into: &reports)
@@ -175,6 +186,18 @@ struct APTRunState {
         } else if waitingOutput.count < Self.waitingOutputLimit {
             waitingOutput.append((stream, line))
         }
+    }
+
+    /// Whether `line` is dpkg's error for a package the stop kept it from beginning: once the
+    /// gate refuses, dpkg reports every archive it leaves (`pmerror:ARCHIVE.deb:…`), and apt may
+    /// still ask it to configure a package among them (`pmerror:P:…` for a package dpkg never
+    /// began). Neither is a failure: the engine ends those packages aborted, not started.
+    private func isLeftByTheStop(_ line: String) -> Bool {
+        guard line.hasPrefix("pmerror:"), let (_, subject, _, _) = APTStatusLine.fields(of: line) else { return false }
+        if subject.hasSuffix(".deb") { return true }
+        let package = String(subject.prefix { $0 != ":" })
+        guard let index = index(of: package) else { return false }
+        return !started.contains(index) && tracker.phase(at: index)?.touchesThePackage != true
     }
 
     /// The operator asked to stop: messages for the packages apt finishes first.
@@ -217,7 +240,8 @@ struct APTRunState {
             showsDownloadStatus = false
             reports.append(.jobMessage(nil))
         }
-        if case .exited(let status) = outcome, status != 0, let last = held.last, !tracker.hasFailures {
+        // After the gate's refusal apt exits 100 for dpkg's errors about the archives it left.
+        if case .exited(let status) = outcome, status != 0, let last = held.last, !tracker.hasFailures, !gateRefused {
             reports.append(.update(index: last.index, .error("apt-get exited with status \(status)")))
         }
         let ending = APTEnding(plan: plan, finalStates: finalStates, forcedStop: forcedStop)
@@ -297,25 +321,31 @@ struct APTRunState {
         return result
     }
 
-    /// A graceful stop's end: the pending triggers ran (`repair`) after the last package apt
-    /// finished (`last`, its verdict held until now), whose result carries them. When they
-    /// leave apt's dependencies unmet with dpkg consistent (the stop came between two packages
-    /// one of which needs the other at its own version), the verdict goes on the plan's packages
+    /// A graceful stop's end: what the stop left to dpkg was finished (`repair`,
+    /// `APTRepair.afterGracefulStop`) after the last package apt finished (`last`, its verdict
+    /// held until now, when one did), whose result carries it. When it leaves apt's
+    /// dependencies unmet with dpkg consistent (the stop came between two packages one of
+    /// which needs the other at its own version), the verdict goes on the plan's packages
     /// `apt-get check` names that apt had not begun, ended aborted and `systemLeftBroken`: they
     /// are what is left unmet, and `last` is as the job asked. Otherwise (no such package in the
-    /// plan, or dpkg itself not consistent) it goes on `last`, as after a forced stop.
-    mutating func gracefulStopEnded(last: (index: Int, verdict: DriverVerdict), repair: APTRepairOutcome, plan: APTPlan) -> [DriverReport] {
-        let context = "apt stopped before its pending triggers"
+    /// plan, or dpkg itself not consistent) it goes on `last`, as after a forced stop. Without
+    /// `last` the steps were the job's alone, and the packages are settled from dpkg's state
+    /// when apt's end is (`aptEnded`).
+    mutating func gracefulStopEnded(last: (index: Int, verdict: DriverVerdict)?, repair: APTRepairOutcome, plan: APTPlan) -> [DriverReport] {
+        let context = "the job stopped after it, as asked"
         let unmet = repair.leftBroken && repair.dpkgConsistent
-            ? repair.unmet.keys.compactMap { index(of: $0) }.filter { $0 != last.index && !finished.contains($0) && !started.contains($0) }.sorted()
+            ? repair.unmet.keys.compactMap { index(of: $0) }.filter { $0 != last?.index && !finished.contains($0) && !started.contains($0) }.sorted()
             : []
-        guard !unmet.isEmpty else {
-            return [.updateFinished(index: last.index, Self.verdict(last.verdict, repair: repair, after: context))]
+        var reports: [DriverReport] = []
+        if let last {
+            var lastVerdict = Self.verdict(last.verdict, repair: repair, after: context)
+            if !unmet.isEmpty {
+                lastVerdict = last.verdict
+                lastVerdict.reason = repair.reason(after: [last.verdict.reason, context].compactMap { $0 }.joined(separator: "; "),
+                                                   verdictOn: unmet.map { plan.changes[$0].package })
+            }
+            reports.append(.updateFinished(index: last.index, lastVerdict))
         }
-        var lastVerdict = last.verdict
-        lastVerdict.reason = repair.reason(after: [last.verdict.reason, context].compactMap { $0 }.joined(separator: "; "),
-                                           verdictOn: unmet.map { plan.changes[$0].package })
-        var reports: [DriverReport] = [.updateFinished(index: last.index, lastVerdict)]
         for index in unmet {
             finished.insert(index)
             start(index, into: &reports)

@@ -4,15 +4,18 @@ import InstallEngine
 import RestartScan
 
 /// apt-get's side of a running apt job, on `LineDriverRunner`: its Status-Fd and output lines
-/// through the pure `APTRunState`, SIGINT to apt-get alone for a safe stop, and what happens
-/// after it ends (the repair after a forced stop, the triggers a graceful one left, dpkg's
-/// final state).
+/// through the pure `APTRunState`, the gate's stop and SIGINT to apt-get alone for a safe stop,
+/// and what happens after it ends (the repair after a forced stop, what a graceful one left to
+/// dpkg, dpkg's final state).
 struct APTTranslator: LineTranslator {
     let plan: APTPlan
     let aptGet: String
     /// The transaction apt runs in when its hook may still be waiting (versions being kept for
     /// undo): apt ignores SIGINT while its hooks run, so a stop goes through it as well.
     var transaction: APTHookTransaction?
+    /// The safe point between dpkg's archives of a transaction started without `transaction`;
+    /// removed when apt has ended.
+    var gate: DpkgArchiveGate?
 
     /// The least time between two hand-overs of apt's lines to the job: apt and dpkg write a
     /// package's lines in a dozen small writes, each a wake-up of the poller, and handing each
@@ -58,10 +61,14 @@ struct APTTranslator: LineTranslator {
         run.requestStop()
     }
 
-    /// SIGINT to apt-get alone: it finishes the package it is on and starts no other
-    /// (PACKAGES.md); SIGTERM would leave dpkg's database interrupted.
+    /// The gate's stop, then SIGINT to apt-get alone: dpkg opens no further archive where what
+    /// it unpacked can be configured, apt starts no other dpkg run than its configuration of
+    /// them (PACKAGES.md); SIGTERM would leave dpkg's database interrupted.
     func askToStop(_ process: ChildProcess) {
-        guard let transaction else { return process.interrupt() }
+        guard let transaction else {
+            gate?.requestStop()
+            return process.interrupt()
+        }
         // SIGINT to the same process, and the hook's answer `stop` if it has not been given.
         transaction.stop()
     }
@@ -69,6 +76,7 @@ struct APTTranslator: LineTranslator {
     /// Repairs after a forced stop (or runs the triggers a graceful one left pending), reads
     /// dpkg's final state, then settles every package from it.
     func finish(after outcome: UpdateRunOutcome, killed: [ProcessTree.Member]?, runner: LineDriverRunner<APTTranslator>) {
+        gate?.remove()
         // What the kill cut is known only now that everything apt said before it died has been
         // read: under load its Status-Fd lines may still have been in the pipe at the kill. The
         // package it was on, or, when apt was past every package (in trigger processing), the
@@ -84,8 +92,8 @@ struct APTTranslator: LineTranslator {
         var forcedStop: APTForcedStop?
         if let killed {
             forcedStop = repair(cut: cut, after: cutAfter, killed: killed, runner: runner)
-        } else if let last = runner.deliver({ run in ([], run.stopRequested ? run.takeHeld() : nil) }) {
-            runPendingTriggers(after: last, runner: runner)
+        } else if runner.deliver({ run in ([], run.stopRequested) }) {
+            finishAfterGracefulStop(last: runner.deliver { run in ([], run.takeHeld()) }, runner: runner)
         }
         let finalStates = APTPackageState.query(administrativeDirectory: plan.environment.administrativeDirectory)
         let rebootList = Self.rebootList(at: plan.environment.rebootPackagesPath)
@@ -127,13 +135,15 @@ struct APTTranslator: LineTranslator {
         return APTForcedStop(cut: cut, finishedBeforeKill: finished, statesAfterKill: statesAfterKill, repair: repaired)
     }
 
-    /// After a graceful stop, on the last package apt finished: the triggers apt would have
-    /// run at its end, by `APTRepair.pendingTriggers`.
-    private func runPendingTriggers(after last: (index: Int, verdict: DriverVerdict), runner: LineDriverRunner<APTTranslator>) {
+    /// After a graceful stop, on the last package apt finished (`last`, when one did; else on
+    /// the one dpkg was on, which apt left unpacked): what the stop left to dpkg, by
+    /// `APTRepair.afterGracefulStop`.
+    private func finishAfterGracefulStop(last: (index: Int, verdict: DriverVerdict)?, runner: LineDriverRunner<APTTranslator>) {
+        let target = last?.index ?? runner.deliver { run in ([], run.inFlight.first) }
         let repair = APTRepair(environment: plan.environment, aptGet: aptGet) { report in
-            Self.sayRepair(report, on: last.index, runner: runner)
+            Self.sayRepair(report, on: target, runner: runner)
         }
-        let outcome = repair.pendingTriggers()
+        let outcome = repair.afterGracefulStop()
         runner.deliver { run in run.gracefulStopEnded(last: last, repair: outcome, plan: plan) }
     }
 

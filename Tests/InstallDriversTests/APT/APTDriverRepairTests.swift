@@ -9,7 +9,7 @@ import Testing
 /// an upgrade of both to 2.0 cut by a forced abort in the runtime's preinst, in its postinst,
 /// or in trigger processing. Afterwards dpkg's audit is empty and `apt-get check` passes in the
 /// root, and the results say so; a repair that cannot succeed says dpkg is left broken, with the
-/// command that fixes it. Also: a graceful stop runs the triggers it left pending.
+/// command that fixes it. Also: after a graceful stop installtop finishes what it left pending.
 ///
 /// Each cut lands by a marker file the maintainer script writes before it waits (polled with
 /// a deadline), never by timing; scripts wait only on their first run, so the repair's run of
@@ -118,19 +118,20 @@ struct APTDriverRepairTests {
         let result = job.updates[rt].result
         let reason = result.reason ?? ""
         // The repair completed the cut runtime: its result is dpkg's, and it keeps apart the
-        // state the kill left and the state after the repair.
+        // state the kill left and the state after the repair. apt hands dpkg both archives in
+        // one run, the kit's first: the kit, unpacked at 2.0, cannot be configured before the
+        // runtime is, so dpkg --configure -a fails and apt-get -f install finishes both.
         #expect(result.resultCode == .succeeded && result.hResult == .ok, "\(result.resultCode) \(result.hResult)")
         #expect(reason.hasPrefix("completed by the repair after the forced stop, which cut it: dpkg had it half-installed at 1.0 (iHR) "
                                  + "right after the kill, installed at 2.0 after the repair; ")
-                && reason.contains("dpkg --configure -a ran")
-                && reason.contains("apt-get -f install ran") && reason.hasSuffix("repaired: dpkg --audit is clean, apt-get check passes"), "\(reason)")
+                && reason.contains("dpkg --configure -a exited with status 1, then apt-get -f install ran") && reason.hasSuffix("repaired: dpkg --audit is clean, apt-get check passes"), "\(reason)")
         #expect(!reason.contains("--reinstall install lab-rt"), "the runtime alone cannot be reinstalled: \(reason)")
         Self.expectVisibleRepair(run, on: rt)
         try Self.expectRepaired(apt, job)
         #expect(HostPackageFingerprint().changes(since: host).isEmpty, "the host's package state changed")
     }
 
-    @Test("Abort, then force, in the runtime's preinst: the repair completes the kit apt never began too, and every result is dpkg's")
+    @Test("Abort, then force, in the runtime's preinst: the repair completes the kit dpkg had unpacked before it too, and every result is dpkg's")
     func repairCompletesMoreThanTheCutPackage() async throws {
         let host = HostPackageFingerprint()
         let (apt, run) = try Self.upgrade(to: [Self.runtime("2.0", preinst: Self.holdOnce("held")), Self.kit("2.0")])
@@ -149,14 +150,16 @@ struct APTDriverRepairTests {
         #expect(rtResult.resultCode == .succeeded && (rtResult.reason ?? "").hasPrefix(
             "completed by the repair after the forced stop, which cut it: dpkg had it half-installed at 1.0 (iHR) right after the kill, installed at 2.0 after the repair; "),
             "\(rtResult.resultCode) \(rtResult.reason ?? "")")
-        // apt never began the kit; the repair's apt-get -f install upgraded it. It is not
-        // "not started": its result is dpkg's.
+        // dpkg unpacked the kit in the same run before the runtime (the gate did not stop it
+        // there: the kit at 2.0 cannot be configured without the runtime at 2.0); the kill left
+        // it unpacked, and the repair's apt-get -f install configured it. Its result is dpkg's.
         let kitResult = job.updates[kit].result
-        #expect(kitResult.resultCode == .succeeded && kitResult.reason ==
-            "completed by the repair after the forced stop: dpkg had it installed at 1.0 right after the kill, installed at 2.0 after the repair",
+        #expect(kitResult.resultCode == .succeeded && (kitResult.reason ?? "").hasPrefix(
+            "completed by the repair after the forced stop, which cut it: dpkg had it unpacked but not configured at 2.0 (iU) right after the kill, installed at 2.0 after the repair; "),
             "\(kitResult.resultCode) \(kitResult.reason ?? "")")
         #expect(job.result?.resultCode == .aborted, "the job was still aborted")
-        #expect(run.output(of: rt).contains("installtop: right after the kill dpkg had lab-rt half-installed at 1.0 (iHR)"), "\(run.output(of: rt))")
+        #expect(run.output(of: rt).contains("installtop: right after the kill dpkg had lab-kit unpacked but not configured at 2.0 (iU), lab-rt half-installed at 1.0 (iHR)"),
+                "\(run.output(of: rt))")
         #expect(HostPackageFingerprint().changes(since: host).isEmpty, "the host's package state changed")
     }
 
@@ -246,8 +249,9 @@ struct APTDriverRepairTests {
         let reason = result.reason ?? ""
         #expect(result.resultCode == .aborted && result.hResult == .systemLeftBroken, "\(result.resultCode) \(result.hResult)")
         // Front-loaded: the monitor's status column shows the start of a reason.
-        #expect(reason.hasPrefix("dpkg is left broken: run `APT_CONFIG=\(apt.configuration) apt-get -f --reinstall install lab-rt` to repair it; "), "\(reason)")
-        #expect(reason.contains("dpkg --audit lists problems (lab-rt") && reason.contains("cut by a forced abort"), "\(reason)")
+        #expect(reason.hasPrefix("dpkg is left broken: run `APT_CONFIG=\(apt.configuration) apt-get -f --reinstall install lab-kit lab-rt` to repair it; "), "\(reason)")
+        #expect(reason.contains("dpkg --audit lists problems (lab-kit unpacked but not configured at 2.0 (iU), lab-rt half-configured at 2.0 (iF))")
+                && reason.contains("cut by a forced abort"), "\(reason)")
         #expect(run.messages(of: rt).last?.hasPrefix("dpkg is left broken:") == true, "\(run.messages(of: rt))")
         #expect(!(try apt.audit()).isEmpty, "the root was not left broken: the test proves nothing")
         #expect(HostPackageFingerprint().changes(since: host).isEmpty, "the host's package state changed")
@@ -259,7 +263,7 @@ struct APTDriverRepairTests {
         if [ -e "$DPKG_ROOT/tmp/held" ]; then echo "lab-rt: cannot start after an interruption" >&2; exit 1; fi
         """
 
-    @Test("Graceful stop after a package that activates a trigger: the pending trigger runs as a visible step, audit clean")
+    @Test("Graceful stop after a package that activates a trigger: apt's own last run configures it and runs the trigger, installtop's visible check finds nothing left")
     func gracefulStopRunsTriggers() async throws {
         let host = HostPackageFingerprint()
         let apt = try APTTestRoot()
@@ -288,16 +292,24 @@ struct APTDriverRepairTests {
 
         let result = job.updates[x].result
         #expect(result.resultCode == .succeeded, "\(result)")
-        // Only the triggers ran: nothing was broken, so nothing says it was repaired.
-        #expect((result.reason ?? "").hasSuffix("apt stopped before its pending triggers; dpkg --triggers-only --pending ran; "
-                                                + "pending triggers run: dpkg is consistent (dpkg --audit is clean, apt-get check passes)"),
+        // The gate kept dpkg from lab-y's archive; apt's last `dpkg --configure --pending`
+        // configured lab-x and ran the trigger; installtop's own run then found nothing left.
+        // Nothing was broken, so nothing says it was repaired.
+        #expect((result.reason ?? "").hasSuffix("the job stopped after it, as asked; dpkg --configure --pending ran; "
+                                                + "nothing was left pending: dpkg is consistent (dpkg --audit is clean, apt-get check passes)"),
                 "\(result.reason ?? "")")
-        #expect(run.output(of: x).contains("installtop: running pending triggers: dpkg --triggers-only --pending"), "\(run.output(of: x))")
-        #expect(run.messages(of: x).last == "pending triggers run: dpkg is consistent (dpkg --audit is clean, apt-get check passes)", "\(run.messages(of: x))")
+        let output = run.output(of: x)
+        #expect(output.contains(DpkgArchiveGate.refusalNotice), "\(output)")
+        #expect(output.contains("installtop: finishing what the stop left pending: dpkg --configure --pending"), "\(output)")
+        #expect(run.messages(of: x).last == "nothing was left pending: dpkg is consistent (dpkg --audit is clean, apt-get check passes)", "\(run.messages(of: x))")
         #expect(!(run.messages(of: x) + run.jobMessages() + [result.reason ?? ""]).contains { $0.contains("repair") }, "\(run.messages(of: x))")
-        #expect(run.jobMessages().suffix(2) == ["running pending triggers: dpkg --triggers-only --pending …",
-                                                "pending triggers run: dpkg is consistent (dpkg --audit is clean, apt-get check passes)"],
+        #expect(run.jobMessages().suffix(2) == ["finishing what the stop left pending: dpkg --configure --pending …",
+                                                "nothing was left pending: dpkg is consistent (dpkg --audit is clean, apt-get check passes)"],
                 "the step and its outcome are the job's too, after the download status: \(run.jobMessages())")
+        let y = try run.index(of: "lab-y")
+        #expect(job.updates[y].result.resultCode == .aborted && job.updates[y].result.hResult == .callCancelled && job.updates[y].percent == nil,
+                "\(job.updates[y].result)")
+        #expect(job.result?.ignoredLines == 0, "dpkg's errors for the archives the gate left are the stop's, not ignored lines")
         #expect(FileManager.default.fileExists(atPath: apt.root + "/tmp/trigger-ran"), "the pending trigger never ran")
         let audit = try apt.audit()
         #expect(audit.isEmpty, "dpkg --audit: \(audit)")

@@ -3,8 +3,8 @@ import Testing
 
 @testable import InstallDrivers
 
-/// A graceful stop's end: apt finished the package it was on and started nothing more; the
-/// pending triggers ran after it. The shape is an undo's: lab-base and lab-app go back from 2.0
+/// A graceful stop's end: apt finished the package it was on and started nothing more; what
+/// the stop left to dpkg was finished after it (`dpkg --configure --pending`). The shape is an undo's: lab-base and lab-app go back from 2.0
 /// to 1.0, and lab-app 2.0 needs lab-base `(= 2.0)`, so a stop after lab-base leaves lab-app's
 /// dependency unmet while dpkg is consistent.
 @Suite("apt: the end of a graceful stop says where apt's dependencies are left unmet")
@@ -41,13 +41,13 @@ struct APTGracefulStopEndTests {
     @Test("apt-get check names a package of the plan apt never began: it carries the verdict, aborted and systemLeftBroken; the finished package succeeds")
     func verdictOnTheUnmetPackage() {
         var (state, last) = stoppedAfterBase()
-        let repair = APTRepairOutcome(steps: ["dpkg --triggers-only --pending ran"], problem: Self.checkFails, fixCommand: "apt-get -f install",
-                                      ranPendingTriggersOnly: true, dpkgConsistent: true,
+        let repair = APTRepairOutcome(steps: ["dpkg --configure --pending ran"], problem: Self.checkFails, fixCommand: "apt-get -f install",
+                                      afterGracefulStop: .finishedPending, dpkgConsistent: true,
                                       unmet: ["lab-app": "Depends: lab-base (= 2.0) but 1.0 is installed"])
         let reports = state.gracefulStopEnded(last: last, repair: repair, plan: plan)
         let base = verdict(of: 0, in: reports)
         #expect(base?.resultCode == .succeeded && base?.hResult == nil, "\(String(describing: base))")
-        #expect(base?.reason?.hasSuffix("apt stopped before its pending triggers; dpkg --triggers-only --pending ran; apt's dependencies of lab-app are left unmet (see its result)") == true,
+        #expect(base?.reason?.hasSuffix("the job stopped after it, as asked; dpkg --configure --pending ran; apt's dependencies of lab-app are left unmet (see its result)") == true,
                 "\(String(describing: base?.reason))")
         let app = verdict(of: 1, in: reports)
         #expect(app?.resultCode == .aborted && app?.hResult == .systemLeftBroken, "\(String(describing: app))")
@@ -66,10 +66,10 @@ struct APTGracefulStopEndTests {
     @Test("apt-get check names no package of the plan, or dpkg is not consistent: the finished package carries the verdict, failed and systemLeftBroken")
     func verdictOnTheLastPackageOtherwise() {
         for repair in [
-            APTRepairOutcome(steps: ["dpkg --triggers-only --pending ran"], problem: Self.checkFails, fixCommand: "apt-get -f install",
-                             ranPendingTriggersOnly: true, dpkgConsistent: true, unmet: ["someone-else": "Depends: lab-base (= 2.0) but 1.0 is installed"]),
-            APTRepairOutcome(steps: ["dpkg --triggers-only --pending exited with status 1"], problem: "dpkg --audit lists problems", fixCommand: "apt-get -f install",
-                             ranPendingTriggersOnly: true, dpkgConsistent: false, unmet: ["lab-app": "Depends: lab-base (= 2.0) but 1.0 is installed"]),
+            APTRepairOutcome(steps: ["dpkg --configure --pending ran"], problem: Self.checkFails, fixCommand: "apt-get -f install",
+                             afterGracefulStop: .finishedPending, dpkgConsistent: true, unmet: ["someone-else": "Depends: lab-base (= 2.0) but 1.0 is installed"]),
+            APTRepairOutcome(steps: ["dpkg --configure --pending exited with status 1"], problem: "dpkg --audit lists problems", fixCommand: "apt-get -f install",
+                             afterGracefulStop: .finishedPending, dpkgConsistent: false, unmet: ["lab-app": "Depends: lab-base (= 2.0) but 1.0 is installed"]),
         ] {
             var (state, last) = stoppedAfterBase()
             let reports = state.gracefulStopEnded(last: last, repair: repair, plan: plan)
@@ -77,6 +77,22 @@ struct APTGracefulStopEndTests {
             #expect(base?.resultCode == .failed && base?.hResult == .systemLeftBroken, "\(String(describing: base))")
             #expect(verdict(of: 1, in: reports) == nil)
         }
+    }
+
+    @Test("No package finished before the stop: the steps are the job's alone, and apt-get check's verdict still goes on the unmet package")
+    func noLastPackage() {
+        var state = APTRunState(plan: plan, rebootListBefore: [])
+        _ = state.requestStop()
+        let clean = APTRepairOutcome(steps: ["dpkg --configure --pending ran"], problem: nil, fixCommand: "apt-get -f install",
+                                     afterGracefulStop: .nothingPending, dpkgConsistent: true)
+        #expect(state.gracefulStopEnded(last: nil, repair: clean, plan: plan).isEmpty)
+        #expect(clean.verdict == "nothing was left pending: dpkg is consistent (dpkg --audit is clean, apt-get check passes)")
+        let unmet = APTRepairOutcome(steps: ["dpkg --configure --pending ran"], problem: Self.checkFails, fixCommand: "apt-get -f install",
+                                     afterGracefulStop: .finishedPending, dpkgConsistent: true,
+                                     unmet: ["lab-app": "Depends: lab-base (= 2.0) but 1.0 is installed"])
+        let reports = state.gracefulStopEnded(last: nil, repair: unmet, plan: plan)
+        #expect(verdict(of: 0, in: reports) == nil)
+        #expect(verdict(of: 1, in: reports)?.hResult == .systemLeftBroken, "\(reports)")
     }
 
     @Test("The packages apt-get check names with unmet dependencies, each once with the first it names, without their architecture")

@@ -10,6 +10,9 @@ public struct DebianPackageRecipe: Sendable, Hashable {
     public var version: String
     /// The `Depends:` field, e.g. `demo-libfoo (>= 1.0)`; `nil` for none.
     public var depends: String?
+    /// The `Pre-Depends:` field: what must be configured before this is even unpacked (apt
+    /// then configures it in a dpkg run of its own before this one's); `nil` for none.
+    public var preDepends: String?
     /// The `Conflicts:` field: installing this removes what it names (`chrony` removes
     /// `systemd-timesyncd`); `nil` for none.
     public var conflicts: String?
@@ -36,7 +39,7 @@ public struct DebianPackageRecipe: Sendable, Hashable {
     public init(name: String, version: String = "1.0", depends: String? = nil, summary: String? = nil,
                 preinst: String? = nil, postinst: String? = nil, prerm: String? = nil, postrm: String? = nil,
                 files: [String: String] = [:], conffiles: [String] = [], triggers: String? = nil, essential: Bool = false,
-                conflicts: String? = nil) {
+                conflicts: String? = nil, preDepends: String? = nil) {
         self.name = name
         self.version = version
         self.depends = depends
@@ -50,6 +53,7 @@ public struct DebianPackageRecipe: Sendable, Hashable {
         self.triggers = triggers
         self.essential = essential
         self.conflicts = conflicts
+        self.preDepends = preDepends
     }
 
     /// A postinst body that asks for a reboot the Debian way, inside the root: touches
@@ -73,6 +77,7 @@ public struct DebianPackageRecipe: Sendable, Hashable {
 
             """
         if essential { text += "Essential: yes\n" }
+        if let preDepends { text += "Pre-Depends: \(preDepends)\n" }
         if let depends { text += "Depends: \(depends)\n" }
         if let conflicts { text += "Conflicts: \(conflicts)\n" }
         text += "Description: \(summary)\n"
