@@ -19,8 +19,9 @@ enum APTBenchmarks {
     /// The same 200-package install in a fresh private root each run: apt-get by hand with the
     /// driver's options, then through installtop's engine in this process (APTPlanner, then
     /// APTDriver on a JobQueue with a subscriber that encodes every event as `--json` does), then
-    /// apt-get by hand with apt's default options (no `Immediate-Configure-All`: what the safe
-    /// abort costs). Prints medians; goal for the engine: ≤ 1.05 × the hand-run wall time.
+    /// apt-get by hand with apt's default options (no `DpkgArchiveGate`: what the safe point
+    /// between archives costs). Prints medians; goal for the engine: ≤ 1.05 × the hand-run wall
+    /// time.
     static func aptOverhead() async {
         do {
             try PrivateAPTRoot.requireTools()
@@ -53,10 +54,18 @@ enum APTBenchmarks {
         print("  built and indexed \(count) packages (20 chains of 10, every 4th with a postinst) in \(milliseconds(built))")
 
         let request = PackageRequest.install(names)
-        let safe = APTCommandLine(request: request).transaction(through: nil)
-        // apt's defaults: the same command without the option that makes each package a safe point.
+        // One gate for every hand run: dpkg runs on this system (the roots are given by
+        // `--root`), so the gate's folder may be anywhere.
+        let gateFolder = FileManager.default.temporaryDirectory.path + "/installtop-bench-gate-\(getpid())"
+        defer { try? FileManager.default.removeItem(atPath: gateFolder) }
+        guard let gate = DpkgArchiveGate.make(for: APTEnvironment(aptConfig: nil, administrativeDirectory: "/", root: gateFolder, dpkgOptions: [])) else {
+            print("  skipped: the gate's folder could not be made under \(gateFolder)")
+            return
+        }
+        let safe = APTCommandLine(request: request).transaction(through: gate)
+        // apt's defaults: the same command without the gate that makes each archive a safe point.
         var unsafe = safe
-        if let option = unsafe.firstIndex(of: "APT::Immediate-Configure-All=1") { unsafe.removeSubrange((option - 1)...option) }
+        if let option = unsafe.firstIndex(where: { $0.hasPrefix("DPkg::Path=") }) { unsafe.removeSubrange((option - 1)...option) }
 
         var byHand: [Sample] = []
         var byEngine: [EngineSample] = []
@@ -96,9 +105,9 @@ enum APTBenchmarks {
         print("  apt-get by hand, its stdout, stderr and Status-Fd read by a bare poll() loop that keeps nothing (the floor of reading them):")
         print("    the reader's CPU \(milliseconds(readerCPU)) = \(percent(readerCPU / readerChildCPU)) of apt's and dpkg's \(milliseconds(readerChildCPU)); "
             + "\(byReader.map(\.wakeUps).sorted()[byReader.count / 2]) wake-ups, \(byReader.map(\.bytes).sorted()[byReader.count / 2] / 1024) KiB")
-        print("  apt-get by hand, apt's default options (no Immediate-Configure-All): wall \(milliseconds(plain)); "
+        print("  apt-get by hand, apt's default options (no gate): wall \(milliseconds(plain)); "
             + "apt+dpkg CPU \(milliseconds(median(byDefault.map(\.childCPU))))")
-        print("    the safe abort costs \(ratio(hand / plain))× apt's default wall time (\(signedMilliseconds(hand - plain)) for \(count) packages)")
+        print("    the safe point between archives costs \(ratio(hand / plain))× apt's default wall time (\(signedMilliseconds(hand - plain)) for \(count) packages)")
     }
 
     /// Wall time and CPU of one run: this process's own (user + system, all threads) and that

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import InstallDrivers
 
 /// Real Debian packages, real maintainer scripts, in a debootstrap chroot (issue 18): apt-get
 /// by hand against `installtop apt install --chroot DIR` (the release binary), paired and in turn.
@@ -103,6 +104,15 @@ enum APTRealBenchmark {
             contenders.append(Contender(name: "baseline installtop --yes --json (\(URL(fileURLWithPath: baseline).lastPathComponent))",
                                         arguments: [baseline, "apt", "install", "--chroot", chroot, "--yes", "--json"] + packages))
         }
+        // apt-get with installtop's options (its gate between archives), to pair installtop with.
+        guard let environment = try? APTEnvironment.resolve(aptConfig: nil, chroot: chroot),
+              let gate = DpkgArchiveGate.make(for: environment) else {
+            return print("  the gate between archives could not be made in \(chroot)")
+        }
+        defer { gate.remove() }
+        contenders.append(Contender(name: "apt-get -y through installtop's gate (DPkg::Path)", arguments: inside(yes + gate.aptOptions + packages),
+                                    timesStatus: true))
+        let gateIndex = contenders.count - 1
         // Last, so that the contenders above keep their places in `installs`.
         var mergingIndex: Int?
         if DpkgInstallMerging.applies(installing: packages, in: chroot), (try? DpkgInstallMerging.install(in: chroot)) != nil {
@@ -172,8 +182,8 @@ enum APTRealBenchmark {
             print(String(format: "  resolving once against the baseline, paired by round: median %.2f× (%.2f–%.2f)",
                          median(ratios), ratios.min() ?? 0, ratios.max() ?? 0))
         }
-        let ownShare = zip(installs[2].map(\.wall), installs[1].map(\.wall)).map { $0 / $1 }
-        print(String(format: "  installtop against apt-get with Immediate-Configure-All by hand, paired by round (its own share): median %.2f× (%.2f–%.2f)",
+        let ownShare = zip(installs[2].map(\.wall), installs[gateIndex].map(\.wall)).map { $0 / $1 }
+        print(String(format: "  installtop against apt-get through its gate by hand, paired by round (its own share): median %.2f× (%.2f–%.2f)",
                      median(ownShare), ownShare.min() ?? 0, ownShare.max() ?? 0))
         reportSafePointFloor(safePointFloors, plain: installs[0].map(\.wall))
         if let mergingIndex {

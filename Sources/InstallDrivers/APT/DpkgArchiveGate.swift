@@ -69,7 +69,7 @@ public struct DpkgArchiveGate: Sendable, Hashable {
     }
 
     /// The options that put the gate on dpkg's `PATH`, in place of apt's per-package safe point.
-    var aptOptions: [String] { ["-o", "DPkg::Path=\(folderForDpkg):\(dpkgPath)"] }
+    public var aptOptions: [String] { ["-o", "DPkg::Path=\(folderForDpkg):\(dpkgPath)"] }
 
     /// From now on the gate refuses the next archive where configuring what is unpacked can
     /// succeed. Safe to call more than once.
