@@ -3,9 +3,9 @@ import Testing
 
 @testable import InstallDrivers
 
-/// The gate's folder and script (`DpkgArchiveGate`), with stand-ins for dpkg and dpkg-deb: it
-/// passes every call through until a stop, then refuses the next archive where dpkg says what
-/// is unpacked can be configured, and says so once.
+/// The gate's folder and script (`DpkgArchiveGate`), with stand-ins for dpkg and dpkg-deb: the
+/// folder is empty until a stop, so dpkg finds its own dpkg-deb; then the gate refuses the next
+/// archive where dpkg says what is unpacked can be configured, and says so once.
 @Suite("apt: the gate before each archive dpkg opens")
 struct DpkgArchiveGateTests {
     /// A temporary folder the test removes.
@@ -20,11 +20,11 @@ struct DpkgArchiveGateTests {
             .with(dpkgPath: dpkgPath)
     }
 
-    /// Runs the gate's `dpkg-deb` with `arguments` as dpkg would: the gate first on `PATH`.
+    /// Runs `dpkg-deb ARGUMENTS` as dpkg does: looked up on a `PATH` with the gate first.
     private static func call(_ gate: DpkgArchiveGate, _ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: gate.folder + "/dpkg-deb")
-        process.arguments = arguments
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["dpkg-deb"] + arguments
         process.environment = ["PATH": gate.folder + ":" + gate.dpkgPath]
         let (out, err) = (Pipe(), Pipe())
         process.standardOutput = out
@@ -36,14 +36,17 @@ struct DpkgArchiveGateTests {
         return (process.terminationStatus, stdout, stderr)
     }
 
-    @Test("Made in the root's /run/installtop, executable, first on dpkg's PATH before apt's default; removed with its folder")
+    @Test("Made empty in the root's /run/installtop, first on dpkg's PATH before apt's default; its dpkg-deb only once a stop is asked; removed with its folder")
     func madeInTheRoot() throws {
         let root = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: root) }
         let gate = try #require(DpkgArchiveGate.make(for: Self.environment(root: root)))
         #expect(gate.folder.hasPrefix(root + "/run/installtop/dpkg-gate."))
         #expect(gate.folderForDpkg == gate.folder)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: gate.folder).isEmpty, "nothing in dpkg's way before a stop")
+        #expect(gate.requestStop() && gate.requestStop())
         #expect(FileManager.default.isExecutableFile(atPath: gate.folder + "/dpkg-deb"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: gate.folder) == ["dpkg-deb"])
         #expect(gate.aptOptions == ["-o", "DPkg::Path=\(gate.folder):/usr/sbin:/usr/bin:/sbin:/bin"])
         let other = try #require(DpkgArchiveGate.make(for: Self.environment(root: root)))
         #expect(other.folder != gate.folder, "each transaction has a folder of its own")
@@ -60,7 +63,7 @@ struct DpkgArchiveGateTests {
         #expect(gate.folder.hasPrefix(chroot + "/run/installtop/dpkg-gate."))
         #expect(gate.folderForDpkg == String(gate.folder.dropFirst(chroot.count)) && gate.folderForDpkg.hasPrefix("/run/installtop/dpkg-gate."))
         #expect(gate.aptOptions == ["-o", "DPkg::Path=\(gate.folderForDpkg):/opt/bin:/usr/bin"])
-        #expect(gate.script.contains("[ -e '\(gate.folderForDpkg)/stop' ]") && gate.script.contains("PATH='/opt/bin:/usr/bin'"), "\(gate.script)")
+        #expect(gate.script.contains("[ ! -e '\(gate.folderForDpkg)/refused' ]") && gate.script.contains("PATH='/opt/bin:/usr/bin'"), "\(gate.script)")
         let environment = APTEnvironment.parse(dump: "Dir \"/\";\nDPkg::Path \"/opt/bin:/usr/bin\";\n", aptConfig: nil)
         #expect(environment.dpkgPath == "/opt/bin:/usr/bin")
         #expect(APTEnvironment.parse(dump: "Dir \"/\";\n", aptConfig: nil).dpkgPath == nil)
@@ -83,6 +86,7 @@ struct DpkgArchiveGateTests {
         let before = try Self.call(gate, ["--control", "/cache/a_1.0_all.deb", "/var/lib/dpkg/tmp.ci"])
         #expect(before.status == 0 && before.stdout == "dpkg-deb --control /cache/a_1.0_all.deb /var/lib/dpkg/tmp.ci\n" && before.stderr.isEmpty)
         #expect(!FileManager.default.fileExists(atPath: root + "/dpkg-calls"), "no dry run before a stop")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: gate.folder).isEmpty)
 
         gate.requestStop()
         gate.requestStop()
