@@ -136,15 +136,9 @@ struct APTRepair {
     /// the half-installed packages to reinstall; what the operator runs when the repair did not
     /// succeed.
     private func fixCommand(reinstalling names: [String]) -> String {
-        let prefix = (environment.aptConfig.map { "APT_CONFIG=\(Self.quoted($0)) " } ?? "")
-            + (environment.chroot.map { "chroot \(Self.quoted($0)) " } ?? "")
-        let aptGet = aptGet == "/usr/bin/apt-get" ? "apt-get" : Self.quoted(aptGet)
+        let prefix = (environment.aptConfig.map { "APT_CONFIG=\(ShellQuoting.word($0)) " } ?? "")
+            + (environment.chroot.map { "chroot \(ShellQuoting.word($0)) " } ?? "")
+        let aptGet = aptGet == "/usr/bin/apt-get" ? "apt-get" : ShellQuoting.word(aptGet)
         return prefix + aptGet + " -f " + (names.isEmpty ? "install" : "--reinstall install " + names.joined(separator: " "))
-    }
-
-    /// `text` as one shell word.
-    private static func quoted(_ text: String) -> String {
-        let plain = text.allSatisfy { $0.isLetter || $0.isNumber || "/._-+=:,@".contains($0) }
-        return plain ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 }

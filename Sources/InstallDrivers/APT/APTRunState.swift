@@ -195,8 +195,7 @@ struct APTRunState {
     private func isLeftByTheStop(_ line: String) -> Bool {
         guard line.hasPrefix("pmerror:"), let (_, subject, _, _) = APTStatusLine.fields(of: line) else { return false }
         if subject.hasSuffix(".deb") { return true }
-        let package = String(subject.prefix { $0 != ":" })
-        guard let index = index(of: package) else { return false }
+        guard let index = index(of: APTTransactionTracker.packageName(subject)) else { return false }
         return !started.contains(index) && tracker.phase(at: index)?.touchesThePackage != true
     }
 

@@ -86,9 +86,9 @@ public struct APTTransactionTracker: Sendable {
         case "dlstatus":
             return downloadStatus(item: Int(subject), text: text)
         case "pmstatus":
-            return packageStatus(packageName(subject), overall: overall, text: text)
+            return packageStatus(Self.packageName(subject), overall: overall, text: text)
         case "pmerror":
-            return packageError(packageName(subject), overall: overall, text: text)
+            return packageError(Self.packageName(subject), overall: overall, text: text)
         case "pmconffile":
             guard let currentPosition else { return [] }
             return [(currentPosition, .progress(DriverProgress(reference: reference(currentPosition), message: "configuration file \(subject) kept (\(text))")))]
@@ -175,7 +175,7 @@ public struct APTTransactionTracker: Sendable {
     }
 
     /// apt's `pmerror` names packages with their architecture (`libc6:amd64`), `pmstatus` without.
-    private func packageName(_ subject: String) -> String {
+    static func packageName(_ subject: String) -> String {
         // Most subjects have no architecture: nothing to build for them. Searched in the UTF-8
         // bytes: a search by Character segments the text into graphemes first (a quarter of
         // the tracker's time), and `contains(":")` resolves to Foundation's substring search.

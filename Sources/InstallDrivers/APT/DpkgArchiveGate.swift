@@ -24,7 +24,7 @@ import Glibc
 /// Why not apt's own safe point (`APT::Immediate-Configure-All`, a dpkg run to unpack and
 /// another to configure every package): each dpkg run reads dpkg's whole files database, which
 /// made installtop 1.14-1.23x as slow as `apt-get install -y` on 18 real packages (issue 32);
-/// with the gate it is 1.07-1.10x. (A gate in place from the start, a shell run twice an
+/// with the gate it is 1.03-1.05x. (A gate in place from the start, a shell run twice an
 /// archive, cost 1.05-1.08x by itself.)
 public struct DpkgArchiveGate: Sendable, Hashable {
     /// The gate's folder where installtop reads and writes it.
@@ -81,33 +81,29 @@ public struct DpkgArchiveGate: Sendable, Hashable {
         return rename(written, gate) == 0
     }
 
-    /// Deletes the folder. Call it once apt has ended: a dpkg still running would find no
-    /// `dpkg-deb` on its way (dpkg is killed by then after a forced stop).
+    /// Deletes the folder. Call it once apt has ended: a dpkg still running would find the
+    /// gate gone and open every archive left (dpkg is killed by then after a forced stop).
     public func remove() {
         try? FileManager.default.removeItem(atPath: folder)
     }
 
     /// The gate's `dpkg-deb`, a POSIX shell script with the paths as dpkg sees them.
     var script: String {
-        let refused = Self.quoted(folderForDpkg + "/refused")
+        let refused = ShellQuoting.singleQuoted(folderForDpkg + "/refused")
         return """
             #!/bin/sh
             # installtop's safe point before each archive dpkg opens, once a stop is asked (DpkgArchiveGate.swift in installtop).
             if [ "$1" = --control ] && dpkg --dry-run --log=/dev/null --configure --pending >/dev/null 2>&1; then
                 if [ ! -e \(refused) ]; then
                     : > \(refused)
-                    echo \(Self.quoted(Self.refusalNotice)) >&2
+                    echo \(ShellQuoting.singleQuoted(Self.refusalNotice)) >&2
                 fi
                 exit \(Self.refusalStatus)
             fi
-            PATH=\(Self.quoted(dpkgPath))
+            PATH=\(ShellQuoting.singleQuoted(dpkgPath))
             exec dpkg-deb "$@"
 
             """
     }
 
-    /// `text` in single quotes for the shell.
-    static func quoted(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
-    }
 }
