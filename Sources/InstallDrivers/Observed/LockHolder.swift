@@ -8,6 +8,10 @@ public struct LockHolder: Sendable, Hashable {
     public var initiator: ObservedInitiator
     /// When it started, in seconds since 1970; `nil` when `/proc` could not say.
     public var since: Int?
+    /// Its parent's pid when it was read: a holder may be gone by the time its log lines are
+    /// looked at (an engine's own `apt-get check` or `dpkg --configure --pending` lasts a
+    /// fraction of a poll), and `/proc` can no longer say whose it was.
+    public var parent: Int32
 
     /// The holder `pid`; `nil` when it is gone or `/proc` is unreadable.
     public init?(pid: Int32) {
@@ -18,6 +22,7 @@ public struct LockHolder: Sendable, Hashable {
         initiator = ObservedInitiator(
             pid: pid, startTicks: stat.startTicks, program: stat.command,
             commandLine: proc.commandLine(of: pid), uid: uid, user: user, terminal: stat.terminal)
+        parent = stat.parent
         since = proc.bootTime().map { $0 + Int(stat.startTicks) / max(1, sysconf(Int32(_SC_CLK_TCK))) }
     }
 

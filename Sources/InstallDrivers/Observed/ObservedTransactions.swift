@@ -115,6 +115,10 @@ public final class ObservedTransactions: Sendable {
     /// once the hooks report the same process: their job is the one shown, never both.
     public func fromLog(_ holder: LockHolder, changes: [PackageChange], administrativeDirectory: String,
                         dpkg: Int32?) -> ObservedTransaction? {
+        // The engine's own child (an apt job's apt-get, or a step after it: `dpkg --configure
+        // --pending`, `apt-get check`), known from when the holder was read: a short one may be
+        // gone before `entry` reads /proc.
+        guard holder.parent != getpid() else { return nil }
         let initiator = holder.initiator
         let key = Self.key(initiator)
         // apt still holds the lock after its Post-Invoke: the log watcher may come to the

@@ -43,6 +43,20 @@ struct ObservedOwnChildTests {
         #expect(queue.snapshot().jobs.count == 1)
     }
 
+    @Test("a child of the engine's process that is gone before its log lines are looked at is no observed job either")
+    func ownChildGoneIsNotObserved() throws {
+        let transaction = try ObservedTestTransaction(name: "observed-own-gone")
+        let child = try Self.spawnSleep()
+        let holder = try #require(LockHolder(pid: child))
+        // As a short step after an apt job (apt-get check) ends between the watcher's two reads.
+        Self.end(child)
+        let fromLog = transaction.observed.fromLog(holder, changes: [PackageChange(package: "lab-a", action: .install)],
+                                                   administrativeDirectory: transaction.folder, dpkg: nil)
+        #expect(fromLog == nil, "dpkg's log made a job of the engine's own finished child")
+        transaction.queue.waitUntilDelivered()
+        #expect(transaction.queue.snapshot().jobs.isEmpty)
+    }
+
     /// `sleep 60`, a child of this process standing for an apt job's apt-get.
     private static func spawnSleep() throws -> pid_t {
         var pid: pid_t = 0
