@@ -25,7 +25,9 @@ import Synchronization
 /// appended to that update's row when its job completes.
 ///
 /// Events of a job whose `jobQueued` it did not see are ignored: without the descriptor it
-/// would have no title, revision or job name to record. Safe to call from several threads.
+/// would have no title, revision or job name to record. Another installtop engine's apt job
+/// that this engine shows (`ObservedInitiator.installtopRun`) is not recorded at all: the
+/// engine that runs it records it (one transaction, one record). Safe to call from several threads.
 public final class HistoryRecorder: Sendable {
     /// The `clientApplicationID` recorded unless the caller names another.
     public static let defaultClientApplicationID = "installtop"
@@ -116,6 +118,9 @@ public final class HistoryRecorder: Sendable {
     public func record(_ event: EngineEvent) throws(HistoryError) {
         switch event.kind {
         case .jobQueued(let descriptor):
+            // Another installtop engine's apt job, watched through the hooks: that engine
+            // records it; a second record would make one transaction two runs.
+            guard descriptor.observedBy?.installtopRun == nil else { return }
             let run = sharedRunSlot(descriptor) ?? JobRunSlot()
             jobs.withLock { $0[descriptor.id] = JobMemory(descriptor: descriptor, run: run) }
         case .updateStarted(let start):

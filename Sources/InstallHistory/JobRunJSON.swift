@@ -9,7 +9,8 @@ import InstallEngine
 /// per line, keys sorted, every field present (`null` when unknown):
 /// `{"run":7,"kind":"apt","name":…,"operation":"install"|"uninstall","startedAt":…,"endedAt":…,
 /// "result":…,"packages":[{"name":…,"action":"upgrade","oldVersion":…,"newVersion":…}],
-/// "undoable":…,"notUndoableBecause":"…"|null,"undoneBy":9|null,"undoOf":null|7}`.
+/// "undoable":…,"notUndoableBecause":"…"|null,"undoneBy":9|null,"undoOf":null|7,"observed":false}`;
+/// `observed` is true for a transaction installtop watched rather than ran (rule 28).
 ///
 /// `result` is the result's name as in the JSON events ("succeeded"), `null` while the run
 /// goes on; `packages` are those the run changed (their update succeeded); dates are RFC 3339
@@ -45,6 +46,7 @@ public struct JobRunJSON: Encodable, Sendable, Hashable {
     public var notUndoableBecause: String?
     public var undoneBy: Int64?
     public var undoOf: Int64?
+    public var observed: Bool
 
     /// The JSON form of `run`.
     public init(_ run: JobRun) {
@@ -63,6 +65,7 @@ public struct JobRunJSON: Encodable, Sendable, Hashable {
         notUndoableBecause = run.notUndoableBecause
         undoneBy = run.undoneBy
         undoOf = run.undoOf
+        observed = run.observed
     }
 
     /// The run as one line of JSON, without the newline.
@@ -73,7 +76,7 @@ public struct JobRunJSON: Encodable, Sendable, Hashable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case run, kind, name, operation, startedAt, endedAt, result, packages, undoable, notUndoableBecause, undoneBy, undoOf
+        case run, kind, name, operation, startedAt, endedAt, result, packages, undoable, notUndoableBecause, undoneBy, undoOf, observed
     }
 
     /// Writes `null` for missing values instead of leaving the key out.
@@ -91,5 +94,6 @@ public struct JobRunJSON: Encodable, Sendable, Hashable {
         try object.encode(notUndoableBecause, forKey: .notUndoableBecause)
         try object.encode(undoneBy, forKey: .undoneBy)
         try object.encode(undoOf, forKey: .undoOf)
+        try object.encode(observed, forKey: .observed)
     }
 }

@@ -42,6 +42,9 @@ enum JobStopBehaviour: Hashable {
     /// that can.
     func refusal(name: String) -> String? {
         guard case .watchedOnly(let initiator) = self else { return nil }
+        if let marker = initiator.installtopRun {
+            return "\(name) is run by another installtop engine (pid \(marker.enginePID)): stop it there, where it stops safely"
+        }
         return "\(name) is run by \(initiator.programName) (pid \(initiator.pid)): installtop only watches it and cannot stop it"
     }
 

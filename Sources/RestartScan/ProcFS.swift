@@ -46,6 +46,15 @@ public struct ProcFS: Sendable {
         (FileMetadata.text(folder(of: pid) + "/cmdline") ?? "").split(separator: "\0").map(String.init)
     }
 
+    /// The value of the environment variable `name` that `pid` started with (`environ`);
+    /// `nil` when it has none, is gone, or its environment is not this user's to read (another
+    /// user's process, unless root).
+    public func environmentVariable(_ name: String, of pid: Int32) -> String? {
+        guard let text = FileMetadata.text(folder(of: pid) + "/environ") else { return nil }
+        let prefix = name + "="
+        return text.split(separator: "\0").first { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) }
+    }
+
     /// `pid`'s `comm` (the name `stat` shows in parentheses), without the kernel's newline;
     /// `nil` when it is gone.
     public func command(of pid: Int32) -> String? {

@@ -17,6 +17,10 @@ struct ObservedProcess {
     let terminal: String
     /// The nearest `dpkg` between the hook and the initiator; 0 when the hook runs under apt.
     let dpkg: Int32
+    /// `INSTALLTOP_APT_RUN` as apt and dpkg handed it down to the hook: the transaction is an
+    /// installtop engine's apt job (`InstalltopRunMarker`'s text, passed on as it is); `nil`
+    /// for any other.
+    let installtopRun: String?
 
     /// Names of the programs that run transactions. `unattended-upgr` is the 15-byte `comm`
     /// of `unattended-upgrade`.
@@ -50,7 +54,8 @@ struct ObservedProcess {
         return ObservedProcess(
             pid: initiator.pid, startTicks: initiator.startTicks, program: initiator.command,
             commandLine: proc.commandLine(of: initiator.pid), uid: uid, user: userName(uid),
-            terminal: initiator.terminal, dpkg: dpkg == initiator.pid ? 0 : dpkg)
+            terminal: initiator.terminal, dpkg: dpkg == initiator.pid ? 0 : dpkg,
+            installtopRun: getenv("INSTALLTOP_APT_RUN").map { String(cString: $0) })
     }
 
     private static func userName(_ uid: UInt32) -> String {

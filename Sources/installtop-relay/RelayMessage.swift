@@ -20,6 +20,7 @@ struct RelayMessage {
             text += ",\"commandLine\":[" + initiator.commandLine.map(Self.quoted).joined(separator: ",") + "]"
             text += ",\"uid\":\(initiator.uid),\"user\":\(Self.quoted(initiator.user)),\"terminal\":\(Self.quoted(initiator.terminal))"
             if initiator.dpkg != 0 { text += ",\"dpkg\":\(initiator.dpkg)" }
+            if let marker = initiator.installtopRun { text += ",\"installtopRun\":\(Self.quoted(marker))" }
             text += "}"
         }
         if dropped > 0 { text += ",\"dropped\":\(dropped)" }

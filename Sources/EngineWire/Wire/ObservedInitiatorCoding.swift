@@ -3,7 +3,9 @@ import InstallEngine
 /// Who runs an observed job, as `job.queued`'s `"observedBy"` member (beside `"observed":true`)
 /// and as the relay's `"initiator"` in an `observe` command:
 /// `{"pid":812,"start":93412,"program":"apt-get","commandLine":["apt-get","install","nginx"],"uid":0,"user":"root","terminal":"pts/1"}`,
-/// in a job also `"admindir":"/var/lib/dpkg"` and `"dpkgLog":"/var/log/dpkg.log"` when known.
+/// in a job also `"admindir":"/var/lib/dpkg"` and `"dpkgLog":"/var/log/dpkg.log"` when known, and
+/// `"installtopRun":"engine=812 run=33 tty=pts/1 job=…"` (`InstalltopRunMarker`) for another
+/// installtop engine's apt job.
 public enum ObservedInitiatorCoding {
     /// The initiator as a JSON object.
     public static func json(_ initiator: ObservedInitiator) -> String {
@@ -17,6 +19,7 @@ public enum ObservedInitiatorCoding {
         object.add("terminal", initiator.terminal)
         if let directory = initiator.administrativeDirectory { object.add("admindir", directory) }
         if let log = initiator.dpkgLog { object.add("dpkgLog", log) }
+        if let marker = initiator.installtopRun { object.add("installtopRun", marker.text) }
         return object.json
     }
 
@@ -31,6 +34,7 @@ public enum ObservedInitiatorCoding {
             program: try item.string("program"), commandLine: item.members["commandLine"] == nil ? [] : try item.strings("commandLine"),
             uid: UInt32(clamping: try item.optionalInt("uid") ?? 0), user: try item.optionalString("user") ?? "",
             terminal: try item.optionalString("terminal") ?? "", administrativeDirectory: try item.optionalString("admindir"),
-            dpkgLog: try item.optionalString("dpkgLog"))
+            dpkgLog: try item.optionalString("dpkgLog"),
+            installtopRun: try item.optionalString("installtopRun").flatMap(InstalltopRunMarker.init(text:)))
     }
 }

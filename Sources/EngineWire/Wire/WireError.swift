@@ -51,7 +51,7 @@ public struct WireError: Error, Sendable, Hashable, CustomStringConvertible {
         case .notCompleted: self.init(.notCompleted, error.description)
         case .nothingToRetry: self.init(.nothingToRetry, error.description)
         case .notAwaitingConfirmation: self.init(.notAwaitingConfirmation, error.description)
-        case .observed: self.init(.observedJob, error.description)
+        case .observed, .otherEngines: self.init(.observedJob, error.description)
         }
     }
 

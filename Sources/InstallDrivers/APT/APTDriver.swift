@@ -61,9 +61,8 @@ public struct APTDriver: JobDriver {
         }
         let commandLine = APTCommandLine(request: plan.job.request, aptGet: aptGet)
         translator.gate = DpkgArchiveGate.make(for: plan.environment)
-        var environment = plan.environment.commandEnvironment
-        environment["INSTALLTOP_OPERATION"] = plan.job.request.operation.name
-        environment["INSTALLTOP_JOB"] = request.jobName
+        let environment = plan.environment.transactionEnvironment(for: plan.job.request, jobName: request.jobName,
+                                                                  run: keeper?.reservedRun)
         let spec = ChildSpec(command: .argv(plan.environment.command(commandLine.transaction(through: translator.gate))), environment: environment)
         return LineDriverRunner.start(spec, backend: backend, translator: translator, state: translator.initialState(), reporter: reporter)
     }

@@ -35,11 +35,28 @@ public struct APTEnvironment: Sendable, Hashable {
     /// installtop reads it; `nil` when not known (`APTAutoMarks` asks apt-mark then).
     public var extendedStates: String?
 
-    /// The variables every apt and dpkg command of the job gets: `APT_CONFIG` when set, and no
-    /// questions from debconf or apt-listchanges.
+    /// The variables every apt and dpkg command of the job gets: `APT_CONFIG` when set, no
+    /// questions from debconf or apt-listchanges, and this engine's mark
+    /// (`InstalltopRunMarker`), so that an engine watching the same dpkg through the hooks or
+    /// its log never records a step of this job (the transaction, a repair, `apt-get check`) as
+    /// an observed job. The transaction's own apt-get gets a fuller mark (`transactionEnvironment`).
     public var commandEnvironment: [String: String] {
         var environment = APTCommandLine.environment
         if let aptConfig { environment["APT_CONFIG"] = aptConfig }
+        environment[InstalltopRunMarker.variable] = InstalltopRunMarker.thisEngine().text
+        return environment
+    }
+
+    /// `commandEnvironment` for the apt-get that runs `request`'s transaction: the operation
+    /// and, once the job exists, its name for apt's hooks (`INSTALLTOP_OPERATION`,
+    /// `INSTALLTOP_JOB`), and a mark that names the job (before it exists, the request: `apt
+    /// upgrade`) and its history run when one is reserved.
+    public func transactionEnvironment(for request: PackageRequest, jobName: String?, run: Int64?) -> [String: String] {
+        var environment = commandEnvironment
+        environment["INSTALLTOP_OPERATION"] = request.operation.name
+        if let jobName { environment["INSTALLTOP_JOB"] = jobName }
+        let marker = InstalltopRunMarker.thisEngine(run: run, job: jobName ?? APTJobKind.summary(of: request))
+        environment[InstalltopRunMarker.variable] = marker.text
         return environment
     }
 

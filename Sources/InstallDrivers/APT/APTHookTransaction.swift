@@ -81,9 +81,7 @@ public final class APTHookTransaction: Sendable {
         if let keeper, let planned, planned.contains(where: APTVersionKeeper.replacesInstalledVersion) {
             keeper.keepAhead(planned, environment: environment)
         }
-        var variables = environment.commandEnvironment
-        variables["INSTALLTOP_OPERATION"] = job.request.operation.name
-        if let jobName { variables["INSTALLTOP_JOB"] = jobName }
+        let variables = environment.transactionEnvironment(for: job.request, jobName: jobName, run: keeper?.reservedRun)
         let commandLine = APTCommandLine(request: job.request, aptGet: aptGet)
         let spec = ChildSpec(command: .argv(environment.command(commandLine.transactionWithPlanHook(through: transaction.gate))), environment: variables,
                              controlChannel: true)

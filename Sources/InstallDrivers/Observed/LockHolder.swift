@@ -21,7 +21,8 @@ public struct LockHolder: Sendable, Hashable {
         let user = getpwuid(uid).flatMap { $0.pointee.pw_name }.map { String(cString: $0) } ?? String(uid)
         initiator = ObservedInitiator(
             pid: pid, startTicks: stat.startTicks, program: stat.command,
-            commandLine: proc.commandLine(of: pid), uid: uid, user: user, terminal: stat.terminal)
+            commandLine: proc.commandLine(of: pid), uid: uid, user: user, terminal: stat.terminal,
+            installtopRun: proc.environmentVariable(InstalltopRunMarker.variable, of: pid).flatMap(InstalltopRunMarker.init(text:)))
         parent = stat.parent
         since = proc.bootTime().map { $0 + Int(stat.startTicks) / max(1, sysconf(Int32(_SC_CLK_TCK))) }
     }

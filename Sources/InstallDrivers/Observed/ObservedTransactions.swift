@@ -118,7 +118,7 @@ public final class ObservedTransactions: Sendable {
         // The engine's own child (an apt job's apt-get, or a step after it: `dpkg --configure
         // --pending`, `apt-get check`), known from when the holder was read: a short one may be
         // gone before `entry` reads /proc.
-        guard holder.parent != getpid() else { return nil }
+        guard holder.parent != getpid(), holder.initiator.installtopRun?.enginePID != getpid() else { return nil }
         let initiator = holder.initiator
         let key = Self.key(initiator)
         // apt still holds the lock after its Post-Invoke: the log watcher may come to the
@@ -150,10 +150,12 @@ public final class ObservedTransactions: Sendable {
         transaction?.receive(droppedLines: count)
     }
 
-    /// Whether `initiator` is a child of this process: the apt-get of one of this engine's own
-    /// apt jobs, which holds dpkg's lock and runs the hooks like any other (the stat of a
-    /// process read once, when its transaction is first heard of).
-    private static func isChildOfThisProcess(_ initiator: ObservedInitiator) -> Bool {
+    /// Whether `initiator` is this engine's: the apt-get of one of its own apt jobs, which holds
+    /// dpkg's lock and runs the hooks like any other. It carries this engine's mark
+    /// (`InstalltopRunMarker`), or, for a transaction started without it, is a child of this
+    /// process (the stat of a process read once, when its transaction is first heard of).
+    private static func isThisEngines(_ initiator: ObservedInitiator) -> Bool {
+        if let marker = initiator.installtopRun { return marker.enginePID == getpid() }
         guard let stat = ProcFS().stat(of: initiator.pid), stat.startTicks == initiator.startTicks else { return false }
         return stat.parent == getpid()
     }
@@ -183,7 +185,7 @@ public final class ObservedTransactions: Sendable {
     private func entry(_ key: String, _ initiator: ObservedInitiator) -> Entry {
         if let entry = entries.withLock({ $0[key] }) { return entry }
         // Read from /proc outside the lock, once per transaction.
-        let startedHere = Self.isChildOfThisProcess(initiator)
+        let startedHere = Self.isThisEngines(initiator)
         let (entry, isNew) = entries.withLock { entries -> (Entry, Bool) in
             if let entry = entries[key] { return (entry, false) }
             var entry = Entry(initiator: initiator, administrativeDirectory: Self.administrativeDirectory(of: initiator))

@@ -18,9 +18,13 @@ public struct ObservedInitiator: Sendable, Hashable {
     public var administrativeDirectory: String?
     /// The log that dpkg writes there (`/var/log/dpkg.log`), when the engine knows it.
     public var dpkgLog: String?
+    /// The installtop engine whose apt job this transaction is (`INSTALLTOP_APT_RUN` in its
+    /// environment); `nil` for a transaction no installtop engine runs. Such a job is shown by
+    /// a watching engine and recorded only by the engine that runs it.
+    public var installtopRun: InstalltopRunMarker?
 
     public init(pid: Int32, startTicks: UInt64, program: String, commandLine: [String], uid: UInt32, user: String, terminal: String,
-                administrativeDirectory: String? = nil, dpkgLog: String? = nil) {
+                administrativeDirectory: String? = nil, dpkgLog: String? = nil, installtopRun: InstalltopRunMarker? = nil) {
         self.pid = pid
         self.startTicks = startTicks
         self.program = program
@@ -30,6 +34,7 @@ public struct ObservedInitiator: Sendable, Hashable {
         self.terminal = terminal
         self.administrativeDirectory = administrativeDirectory
         self.dpkgLog = dpkgLog
+        self.installtopRun = installtopRun
     }
 
     /// The program's name as people know it: `unattended-upgrade` for its cut `comm`.
@@ -39,8 +44,15 @@ public struct ObservedInitiator: Sendable, Hashable {
     }
 
     /// The observed job's name: `apt-get install nginx — root on pts/1`; `unattended-upgrade`
-    /// alone when it has no terminal and its command line says nothing more.
+    /// alone when it has no terminal and its command line says nothing more. Another
+    /// installtop engine's job is named after that engine's run and job, with the terminal
+    /// installtop runs on (its apt-get has none of its own): `installtop run 33 · Monthly
+    /// patching — root on pts/1`.
     public var jobName: String {
+        if let installtopRun {
+            let terminal = installtopRun.terminal.isEmpty ? terminal : installtopRun.terminal
+            return installtopRun.title + " — " + (terminal.isEmpty ? user : "\(user) on \(terminal)")
+        }
         var words = commandLine.map { $0.split(separator: "/").last.map(String.init) ?? $0 }
         if programName == "unattended-upgrade" || words.isEmpty { words = [programName] }
         // The interpreter of a script (python3 /usr/bin/unattended-upgrade) says nothing.

@@ -9,6 +9,8 @@ public enum JobCommandError: Error, Sendable, Hashable, CustomStringConvertible 
     case notAwaitingConfirmation(Int)
     /// An observed job (rule 29): another program's transaction, which installtop cannot stop.
     case observed(Int, program: String, pid: Int32)
+    /// Another installtop engine's apt job, which this engine shows: that engine stops it.
+    case otherEngines(Int, InstalltopRunMarker)
 
     public var description: String {
         switch self {
@@ -20,6 +22,9 @@ public enum JobCommandError: Error, Sendable, Hashable, CustomStringConvertible 
         case .observed(let id, let program, let pid):
             return "job \(id) is \(program)'s (pid \(pid)), which installtop only watches: it cannot be stopped from here "
                 + "(apt defers a SIGINT to its end, and a SIGTERM would leave dpkg's database broken)"
+        case .otherEngines(let id, let marker):
+            return "job \(id) is \(marker.title), run by the installtop engine of pid \(marker.enginePID): stop it there "
+                + "(`a` in its monitor, or Ctrl-C where it runs), which stops apt safely"
         }
     }
 }

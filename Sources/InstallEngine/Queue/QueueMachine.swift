@@ -210,6 +210,9 @@ public struct QueueMachine: Sendable {
         switch entry.phase {
         case .completed, .completing, .declined:
             throw .alreadyCompleted(id)
+        case _ where entry.descriptor.observedBy?.installtopRun != nil:
+            // Another engine's job: that engine stops it safely; this one only shows it.
+            throw .otherEngines(id, entry.descriptor.observedBy?.installtopRun ?? InstalltopRunMarker(enginePID: 0))
         case _ where entry.descriptor.observedBy != nil:
             // Rule 29: installtop does not own the process; refused, never silently ignored.
             throw .observed(id, program: entry.descriptor.observedBy?.programName ?? "", pid: entry.descriptor.observedBy?.pid ?? 0)

@@ -46,6 +46,8 @@ final class HistoryVersionKeeper: APTVersionKeeping {
         ahead.discard()
     }
 
+    var reservedRun: Int64? { runSlot.reserved }
+
     func keep(_ changes: [PackageChange], environment: APTEnvironment) -> [APTKeptVersion] {
         let replacing = changes.filter(APTVersionKeeper.replacesInstalledVersion)
         let run: Int64

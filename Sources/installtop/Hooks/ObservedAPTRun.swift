@@ -1,4 +1,5 @@
 import Glibc
+import InstallEngine
 import RestartScan
 
 /// The apt run the hook belongs to: pid, start time and `comm`, and its parent's `comm`.
@@ -11,8 +12,12 @@ struct ObservedAPTRun: Hashable {
     /// `PID STARTTICKS`, the pending file's first line.
     var key: String { "\(pid) \(startTicks)" }
 
-    /// Whether installtop itself runs this apt (it keeps and records its own jobs).
-    var isInstalltops: Bool { parentProgram == "installtop" }
+    /// The hook runs with installtop's mark (`INSTALLTOP_APT_RUN`, handed down by apt).
+    var carriesInstalltopRun = false
+
+    /// Whether installtop itself runs this apt (it keeps and records its own jobs): its
+    /// parent is installtop, or apt carries the mark of an installtop engine's job.
+    var isInstalltops: Bool { parentProgram == "installtop" || carriesInstalltopRun }
 
     /// Programs that run transactions (as `installtop-relay` knows them): apt runs its hooks
     /// in a forked copy of itself, and unattended-upgrade runs apt in its own process.
@@ -38,6 +43,7 @@ struct ObservedAPTRun: Hashable {
         }
         guard let found else { return nil }
         return ObservedAPTRun(pid: found.pid, startTicks: found.startTicks, program: found.command,
-                           parentProgram: proc.stat(of: found.parent)?.command ?? "")
+                              parentProgram: proc.stat(of: found.parent)?.command ?? "",
+                              carriesInstalltopRun: getenv(InstalltopRunMarker.variable) != nil)
     }
 }

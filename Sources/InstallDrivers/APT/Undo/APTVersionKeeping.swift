@@ -19,9 +19,14 @@ public protocol APTVersionKeeping: Sendable {
 
     /// apt ended or was stopped before its hook asked `keep`: what was kept ahead is deleted.
     func discardAhead()
+
+    /// The history run the job records under, when one is reserved already (its apt-get's mark
+    /// names it, `InstalltopRunMarker`); `nil` otherwise. By default none.
+    var reservedRun: Int64? { get }
 }
 
 extension APTVersionKeeping {
     public func keepAhead(_ planned: [PackageChange], environment: APTEnvironment) {}
     public func discardAhead() {}
+    public var reservedRun: Int64? { nil }
 }
