@@ -143,17 +143,18 @@ extension HistoryStore {
     /// Observed runs from `oldest` on that record a transaction a `keptForUndo` run records too
     /// (the hooks kept it and an engine watched it: the same apt process, by pid and start
     /// time), each with that run's id. Such a twin stands in no run's way: the kept run is the
-    /// transaction's (rule 37).
+    /// transaction's (rule 37). The keeper is looked for among all runs, also those older than
+    /// `oldest`: a listing of one run says what a longer one says of it.
     private static func observedTwins(_ db: Database, from oldest: Int64) throws -> [Int64: Int64] {
         var transactions: [Int64: String] = [:]
         for row in try Row.fetchAll(db, sql: """
             SELECT jobRun, min(observedBy) AS observedBy FROM \(HistoryEntry.databaseTableName)
-            WHERE jobRun >= ? AND observedBy IS NOT NULL GROUP BY jobRun
+            WHERE observedBy IS NOT NULL AND (jobRun >= ? OR jobRun IN (SELECT id FROM jobRun WHERE keptForUndo)) GROUP BY jobRun
             """, arguments: [oldest]) {
             guard let initiator = ObservedInitiatorText.initiator(from: row["observedBy"]) else { continue }
             transactions[row["jobRun"]] = "\(initiator.pid) \(initiator.startTicks)"
         }
-        let kept = Set(try Int64.fetchAll(db, sql: "SELECT id FROM jobRun WHERE id >= ? AND keptForUndo", arguments: [oldest]))
+        let kept = Set(try Int64.fetchAll(db, sql: "SELECT id FROM jobRun WHERE keptForUndo"))
         var keeperOf: [String: Int64] = [:]
         for (run, transaction) in transactions where kept.contains(run) { keeperOf[transaction] = run }
         var twins: [Int64: Int64] = [:]

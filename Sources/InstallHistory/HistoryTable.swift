@@ -3,8 +3,9 @@ import InstallEngine
 
 /// The history as an aligned text table for a terminal `width` columns wide, in the order
 /// given: date (UTC), result, duration, update id, a package's versions when there are any,
-/// then, as the width allows, job and title, and last the reason of a result that was not a
-/// plain success. Nothing nests: the result is a word and the reason a column of its own.
+/// then, as the width allows, job and title, and last the reason of a result that has one (a
+/// failure's, and a success's too: `from dpkg's state: …`, `the job stopped after it, as asked`),
+/// as `--json` gives it. Nothing nests: the result is a word and the reason a column of its own.
 ///
 /// Every line fits the width, and the update's name and a package's versions (`old → new`) are
 /// what it keeps whole first: when the reason would get fewer than 16 columns it goes whole on
@@ -53,7 +54,7 @@ public enum HistoryTable {
         if width >= 110 { columns.append(Column("JOB", limit: 20) { $0.jobName }) }
         if width >= 140 { columns.append(Column("TITLE", limit: 36) { $0.title }) }
         let reasonColumn = Column("REASON", limit: Int.max) { entry in
-            entry.isRunning || entry.resultCode == .succeeded ? "" : entry.reason ?? ""
+            entry.isRunning ? "" : entry.reason ?? ""
         }
         var rows = entries.map { entry in (columns + [reasonColumn]).map { cell($0.value(entry), limit: Int.max) } }
         // Each column before the reason as wide as its widest cell, within its limit.

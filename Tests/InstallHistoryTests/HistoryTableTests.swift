@@ -38,6 +38,18 @@ struct HistoryTableTests {
         #expect(HistoryTable.render([]) == "")
     }
 
+    @Test("a success's reason is shown as --json gives it (a package settled from dpkg's state, the last package before a stop)")
+    func aSuccessWithAReasonShowsIt() {
+        let settled = HistoryEntry(
+            operation: .install, resultCode: .succeeded, reason: "the job stopped after it, as asked", startedAt: EngineEvents.time(0),
+            endedAt: EngineEvents.time(1), updateID: "lab-app", title: "lab-app 1.0 → 2.0", jobName: "apt upgrade", durationMs: 1000)
+        #expect(HistoryTable.render([settled]) == """
+            DATE (UTC)        RESULT     TIME  UPDATE   REASON
+            2023-11-14 22:13  succeeded  1.0s  lab-app  the job stopped after it, as asked
+
+            """)
+    }
+
     @Test("at 80 columns package names and old → new versions stay whole: the reason goes below its row, the date loses its year, a long version goes on at its arrow")
     func namesAndVersionsFirstAt80Columns() {
         func package(_ name: String, _ old: String, _ new: String, at seconds: Double, failing reason: String? = nil) -> HistoryEntry {

@@ -180,6 +180,13 @@ final class JobRunHistoryTests {
         let keptRun = try #require(runs.first { $0.id == kept })
         #expect(keptRun.keptForUndo && keptRun.undoable, "\(keptRun.notUndoableBecause ?? "")")
         #expect(runs.first { $0.id == twin }?.notUndoableBecause == "the same transaction as run \(kept), which kept its versions: undo run \(kept)")
+        // The same answer whatever the listing's length: the twin alone still names its keeper.
+        for limit in 1...3 {
+            let listed = try store.jobRuns(limit: limit, fileExists: { _ in true })
+            #expect(listed.first { $0.id == twin }?.notUndoableBecause == "the same transaction as run \(kept), which kept its versions: undo run \(kept)",
+                    "limit \(limit): \(listed.map { "\($0.id): \($0.notUndoableBecause ?? "undoable")" })")
+            #expect(try store.jobRun(twin, fileExists: { _ in true })?.notUndoableBecause == listed.first { $0.id == twin }?.notUndoableBecause)
+        }
     }
 
     // MARK: - Pruning
