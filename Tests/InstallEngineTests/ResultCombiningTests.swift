@@ -26,9 +26,15 @@ struct ResultCombiningTests {
         #expect(InstallationResult.combining(results(.succeeded, .aborted), abortRequested: false).resultCode == .succeededWithErrors)
     }
 
-    @Test func anAbortRequestWinsOverEverything() {
-        let result = InstallationResult.combining(results(.succeeded, .succeeded), abortRequested: true)
-        #expect(result.resultCode == .aborted)
+    @Test func anAbortThatStoppedAnUpdateWinsOverEverything() {
+        #expect(InstallationResult.combining(results(.succeeded, .aborted), abortRequested: true).resultCode == .aborted)
+        #expect(InstallationResult.combining(results(.failed, .aborted), abortRequested: true).resultCode == .aborted)
+    }
+
+    @Test("An abort that came when nothing was left to stop: the job's result follows its updates'")
+    func anAbortThatStoppedNothingLeavesTheResults() {
+        #expect(InstallationResult.combining(results(.succeeded, .succeeded), abortRequested: true).resultCode == .succeeded)
+        #expect(InstallationResult.combining(results(.succeeded, .failed), abortRequested: true).resultCode == .succeededWithErrors)
     }
 
     @Test func rebootRequiredIsTheOrOfTheUpdates() {

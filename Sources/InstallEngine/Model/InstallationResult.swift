@@ -48,8 +48,11 @@ public struct InstallationResult: Sendable, Hashable {
         updateResults[index]
     }
 
-    /// Rule 16: abort requested → aborted; all succeeded → succeeded; every update failed →
-    /// failed with `allUpdatesFailed`; any other mix → succeededWithErrors.
+    /// Rule 16: abort requested and it stopped something (an update ended aborted) → aborted;
+    /// all succeeded → succeeded; every update failed → failed with `allUpdatesFailed`; any
+    /// other mix → succeededWithErrors. An abort that came when nothing was left to stop (every
+    /// update had begun and ended by itself) leaves the results as they happened, and the job's
+    /// result follows them.
     /// Rule 18: a `stop_on_failure` stop is not an abort, so callers pass `abortRequested: false`.
     public static func combining(
         _ updateResults: [UpdateInstallationResult],
@@ -59,7 +62,7 @@ public struct InstallationResult: Sendable, Hashable {
         let codes = updateResults.map(\.resultCode)
         let code: OperationResultCode
         var hResult = HResult.ok
-        if abortRequested {
+        if abortRequested && codes.contains(.aborted) {
             code = .aborted
         } else if codes.allSatisfy({ $0 == .succeeded }) {
             code = .succeeded

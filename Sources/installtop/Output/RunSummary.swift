@@ -159,7 +159,19 @@ enum RunSummary {
             why = "dpkg was left broken\n" + broken.map { "\($0.update.id): \($0.result.reason ?? "the system was left broken")" }
                 .joined(separator: "\n")
         }
-        return "exit \(status.rawValue): \(why)"
+        return "exit \(status.rawValue): \(why)" + lateAborts(jobs)
+    }
+
+    /// `; job 1's abort came after its last update began: nothing was left to stop` for each job
+    /// asked to abort that stopped nothing (rule 16: its results are what happened).
+    private static func lateAborts(_ jobs: [JobState]) -> String {
+        let late = jobs.filter { job in
+            job.abortRequested && job.result.map { $0.resultCode != .aborted } == true
+        }
+        guard !late.isEmpty else { return "" }
+        let names = late.map { "job \($0.id)" }.joined(separator: ", ")
+        let verb = late.count == 1 ? "came" : "each came"
+        return "; the abort of \(names) \(verb) after the last update began: nothing was left to stop"
     }
 
     private static func counted(_ count: Int, _ noun: String) -> String {
