@@ -3,10 +3,10 @@ import RestartScan
 import TerminalUI
 
 /// The detail of one job (Enter in the jobs pane), as lines for `width` columns: its result,
-/// then its restart advice (rule 32): the headline, the reasons for a reboot, and per service,
-/// session, container or bare group each process with its pid, command, user and the replaced
-/// files it still uses, shortened to the width; then the processes of other roots, left out;
-/// then the processes the scan could not read.
+/// then its restart advice (rule 32): the headline, the reasons for a reboot, the services
+/// whose restart failed, and per service, session, container or bare group each process with
+/// its pid, command, user and the replaced files it still uses, shortened to the width; then
+/// the processes of other roots, left out; then the processes the scan could not read.
 /// The renderer draws the lines and the keys scroll them.
 struct JobDetail {
     /// One line and the colour it is drawn in.
@@ -37,6 +37,9 @@ struct JobDetail {
         lines += wrap("Restarts: " + advice.headline).map { Line(text: $0, role: advice.needsAction ? .status : .succeeded) }
         for reason in advice.rebootLines(sanitize: sanitize) {
             lines += wrap(reason).map { Line(text: $0, role: .reboot) }
+        }
+        for failed in advice.failedRestartLines(sanitize: sanitize) {
+            lines += wrap(failed).map { Line(text: $0, role: .failed) }
         }
         let processes = advice.processes
         let pidWidth = processes.map { String($0.pid).count }.max() ?? 0

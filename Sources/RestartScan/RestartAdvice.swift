@@ -11,23 +11,36 @@ public struct RestartAdvice: Sendable, Hashable {
     /// with its `root`: not this root's to restart, so they count for neither `services` nor
     /// `needsAction`.
     public var otherRoots: [StaleProcess]
+    /// Services the job this advice completed restarted without leaving them running (or whose
+    /// restart failed), by the job's order: a scan lists no process of a service that is not
+    /// running, so without these the advice would take them for restarted.
+    public var failedRestarts: [FailedRestart]
 
-    public init(processes: [StaleProcess] = [], unreadable: [UnreadableProcess] = [], rebootReasons: [RebootReason] = [], otherRoots: [StaleProcess] = []) {
+    public init(processes: [StaleProcess] = [], unreadable: [UnreadableProcess] = [], rebootReasons: [RebootReason] = [], otherRoots: [StaleProcess] = [],
+                failedRestarts: [FailedRestart] = []) {
         self.processes = processes
         self.unreadable = unreadable
         self.rebootReasons = rebootReasons
         self.otherRoots = otherRoots
+        self.failedRestarts = failedRestarts
     }
 
     public var rebootRequired: Bool { !rebootReasons.isEmpty }
 
-    /// True when some process runs old code or a reboot is needed (`installtop restarts` exits 1).
-    public var needsAction: Bool { !processes.isEmpty || rebootRequired }
+    /// True when some service or process needs a restart or a reboot is needed (`installtop
+    /// restarts` exits 1). Unreadable processes alone do not make it true: they make the
+    /// advice incomplete (`isComplete`).
+    public var needsAction: Bool { !processes.isEmpty || !failedRestarts.isEmpty || rebootRequired }
+
+    /// False when the scan could not read some processes (another user's, when not root): any
+    /// of them may run old code, so "nothing needs a restart" cannot be said.
+    public var isComplete: Bool { unreadable.isEmpty }
 
     /// The services to restart, each once, sorted: systemd units, and init scripts' paths
-    /// (`/etc/init.d/nginx`) for services an init script started outside systemd.
+    /// (`/etc/init.d/nginx`) for services an init script started outside systemd; those whose
+    /// restart failed (`failedRestarts`) too.
     public var services: [String] {
-        Array(Set(processes.compactMap(\.owner.service))).sorted()
+        Array(Set(processes.compactMap(\.owner.service) + failedRestarts.map(\.service))).sorted()
     }
 
     /// The processes in groups by owner: services first (sorted by unit), then sessions,

@@ -174,7 +174,7 @@ struct RestartsCommandTests {
         let text = try await installtop(["restarts", "--proc", folder.file("proc"), "--root", folder.file("root")], in: folder)
 
         #expect(json.status == 0, "stderr: \(json.stderr)")
-        #expect(json.stdout == #"{"restartNeeded":false,"rebootRequired":false,"rebootReasons":[],"services":[],"processes":[],"unreadable":[],"otherRoots":[]}"# + "\n")
+        #expect(json.stdout == #"{"restartNeeded":false,"rebootRequired":false,"rebootReasons":[],"services":[],"processes":[],"unreadable":[],"otherRoots":[],"complete":true,"unreadableProcesses":0,"failedRestarts":[]}"# + "\n")
         #expect(text.status == 0)
         #expect(text.stdout == "Nothing runs deleted or replaced code; no reboot needed.\n")
     }

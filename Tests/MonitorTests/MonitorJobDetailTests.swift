@@ -159,4 +159,22 @@ struct MonitorJobDetailTests {
             #expect(screen.contains(text), "\(text) in:\n\(screen)")
         }
     }
+
+    @Test("a restart job's service that did not run afterwards: counted in the headline, its reason on a line of its own")
+    func failedRestart() {
+        var scenario = Scenario(width: 120, height: 40)
+        scenario.complete(RestartJobPlan.jobName, advice: RestartAdvice(failedRestarts: [
+            FailedRestart(service: "/etc/init.d/redis-server", reason: "restart exited 0, but the pid file /run/redis/redis-server.pid names 1234, which is not running"),
+        ]))
+
+        scenario.press(.enter)
+
+        let screen = scenario.screen()
+        for text in [
+            "Restarts: 1 service to restart (1 restart failed)",
+            "restart failed: /etc/init.d/redis-server (restart exited 0, but the pid file /run/redis/redis-server.pid names 1234",
+        ] {
+            #expect(screen.contains(text), "\(text) in:\n\(screen)")
+        }
+    }
 }

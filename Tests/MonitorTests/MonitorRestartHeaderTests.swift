@@ -47,6 +47,22 @@ struct MonitorRestartHeaderTests {
         #expect(!scenario.screen().split(separator: "\n")[0].contains("to restart"))
     }
 
+    @Test("a restart job that left a service not running: its scan lists no process of it, the header still counts it, R asks again")
+    func failedRestartStaysCounted() {
+        var scenario = Scenario(width: 100, height: 24)
+        scenario.complete(advice: RestartAdvice(processes: [process(1, "nginx.service")]))
+        scenario.advance(1)
+        scenario.complete(RestartJobPlan.jobName, advice: RestartAdvice(failedRestarts: [
+            FailedRestart(service: "nginx.service", reason: "restart exited 0, but `systemctl is-active nginx.service` says failed"),
+        ]))
+
+        let header = scenario.screen().split(separator: "\n")[0]
+        scenario.press(.character("R"))
+
+        #expect(header.contains("1 service to restart"), "\(header)")
+        #expect(scenario.screen().contains("Restart 1 service (systemctl restart)?"), "\(scenario.screen())")
+    }
+
     /// The advice stays on screen for as long as the monitor runs: while later jobs run, the
     /// queue's bar and percent still show (the job count gives way first), or the header would
     /// stand still through a long update (seen in the demo's tmux test).

@@ -56,8 +56,8 @@ struct MonitorRestartKeyTests {
 
         let expected = RestartJobPlan.updates(restarting: ["cron.service", "nginx.service"])
         #expect(effects == [.submit(name: "Restart services", updates: expected)])
-        #expect(expected.map(\.installCommand) == [.argv(["systemctl", "restart", "cron.service"]),
-                                                    .argv(["systemctl", "restart", "nginx.service"])])
+        #expect(expected.map(\.installCommand) == [.argv(RestartJobPlan.command(restarting: "cron.service", asInitScript: false)),
+                                                    .argv(RestartJobPlan.command(restarting: "nginx.service", asInitScript: false))])
         #expect(scenario.state.overlay == nil)
         #expect(scenario.state.status?.text == "Restarting 2 services")
     }
@@ -79,8 +79,8 @@ struct MonitorRestartKeyTests {
         let expected = RestartJobPlan.updates(restarting: ["/etc/init.d/nginx", "cron.service"])
         #expect(effects == [.submit(name: "Restart services", updates: expected)])
         #expect(expected.map(\.installCommand) == [
-            .argv(["env", "SYSTEMCTL_SKIP_REDIRECT=1", "_SYSTEMCTL_SKIP_REDIRECT=1", "/etc/init.d/nginx", "restart"]),
-            .argv(["systemctl", "restart", "cron.service"]),
+            .argv(RestartJobPlan.command(restarting: "/etc/init.d/nginx", asInitScript: true)),
+            .argv(RestartJobPlan.command(restarting: "cron.service", asInitScript: false)),
         ])
         #expect(RestartJobPlan.isLeftOutUnlessNamed("/etc/init.d/dbus"))
         #expect(!RestartJobPlan.isLeftOutUnlessNamed("/etc/init.d/nginx"))

@@ -9,22 +9,36 @@ import RestartScan
 /// `ownerName` its unit, script name, session or container (`null` for a bare process).
 /// `services` are what `restart-services` restarts: units, and `/etc/init.d/NAME` for init
 /// scripts. `otherRoots` lists processes of other roots in the same form, each with its `root`.
+/// Then, added after those (whose names and order stay): `"complete":false` when the scan could
+/// not read some processes, `"unreadableProcesses"` how many (as `unreadable` lists them), and
+/// `"failedRestarts":[{"service":"nginx.service","reason":"restart exited 0, but …"}]`, the
+/// services the restart job this advice completed did not leave running; they are in
+/// `services` and make `restartNeeded` true.
 public enum RestartAdviceCoding {
     public static func encode(_ advice: RestartAdvice) -> String {
         var object = JSONObject()
-        object.add("restartNeeded", !advice.processes.isEmpty)
+        object.add("restartNeeded", !advice.processes.isEmpty || !advice.failedRestarts.isEmpty)
         object.add("rebootRequired", advice.rebootRequired)
         object.addRaw("rebootReasons", list(advice.rebootReasons.map(reason)))
         object.add("services", strings: advice.services)
         object.addRaw("processes", list(advice.processes.map(process)))
         object.addRaw("unreadable", list(advice.unreadable.map(unreadable)))
         object.addRaw("otherRoots", list(advice.otherRoots.map(process)))
+        object.add("complete", advice.isComplete)
+        object.add("unreadableProcesses", advice.unreadable.count)
+        object.addRaw("failedRestarts", list(advice.failedRestarts.map { failed in
+            var entry = JSONObject()
+            entry.add("service", failed.service)
+            entry.add("reason", failed.reason)
+            return entry.json
+        }))
         return object.json
     }
 
-    /// Reads what `encode` wrote (`restartNeeded`, `rebootRequired` and `services` are derived,
-    /// so not read back). Reboot reasons this version does not know are left out; a document of
-    /// an older version without `otherRoots` has none.
+    /// Reads what `encode` wrote (`restartNeeded`, `rebootRequired`, `services`, `complete` and
+    /// `unreadableProcesses` are derived, so not read back). Reboot reasons this version does
+    /// not know are left out; a document of an older version without `otherRoots` or
+    /// `failedRestarts` has none.
     /// - Throws: `badArgument` naming the member that is missing or of the wrong type.
     public static func decode(_ object: WireObject) throws(WireError) -> RestartAdvice {
         var advice = RestartAdvice()
@@ -38,6 +52,11 @@ public enum RestartAdviceCoding {
         advice.processes = try object.objects("processes").map(staleProcess)
         if object.members["otherRoots"] != nil {
             advice.otherRoots = try object.objects("otherRoots").map(staleProcess)
+        }
+        if object.members["failedRestarts"] != nil {
+            advice.failedRestarts = try object.objects("failedRestarts").map { failed throws(WireError) in
+                FailedRestart(service: try failed.string("service"), reason: try failed.string("reason"))
+            }
         }
         for process in try object.objects("unreadable") {
             advice.unreadable.append(UnreadableProcess(

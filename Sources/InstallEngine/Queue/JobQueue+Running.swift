@@ -101,18 +101,22 @@ extension JobQueue {
             result.ignoredLines = job.malformedChannelLines
             result.protocolErrors = job.driverProtocolErrors
             result.droppedLines = job.droppedLines
-            self.jobDidComplete(id, result: result, slot: slot, scansRestarts: !descriptor.declaredByDriver)
+            self.jobDidComplete(id, updates: descriptor.updates, result: result, slot: slot, scansRestarts: !descriptor.declaredByDriver)
         }
         let begin = descriptor.operation == .install ? installer.beginInstall : installer.beginUninstall
         return try begin(descriptor.updates, descriptor.name, descriptor.stopOnFailure, onProgress, onCompleted, id, driver)
     }
 
-    /// Runs on the callback queue when a job has completed.
-    private func jobDidComplete(_ id: Int, result: InstallationResult, slot: Int?, scansRestarts: Bool) {
+    /// Runs on the callback queue when a job of `updates` has completed.
+    private func jobDidComplete(_ id: Int, updates: [Update], result: InstallationResult, slot: Int?, scansRestarts: Bool) {
         var result = result
         // A job of a driver session is a fleet host: this machine's scan says nothing of it.
         if let restartScan, scansRestarts, result.ranAnyUpdate {
-            result.restartAdvice = restartScan.advice(forJobEndedAt: result.updateResults.compactMap(\.endedAt).max())
+            var advice = restartScan.advice(forJobEndedAt: result.updateResults.compactMap(\.endedAt).max())
+            // A service its restart left stopped has no process for the scan to list; it still
+            // needs the restart, so the advice (and the header's count) keeps it.
+            advice.failedRestarts = RestartJobPlan.failedRestarts(of: updates, results: result.updateResults)
+            result.restartAdvice = advice
         }
         deliver(EngineEvent(kind: .jobCompleted(job: id, result: result)))
         if let slot { releaseInstaller(slot) }

@@ -109,13 +109,14 @@ enum ManualExitStatuses {
         case "restarts":
             return [
                 (ExitStatus.succeeded.rawValue, "nothing needs a restart or a reboot"),
-                (ExitStatus.failed.rawValue, "something does: a service or process runs deleted or replaced code, or a reboot is required"),
+                (ExitStatus.failed.rawValue, "something does: a service or process runs deleted or replaced code, or a reboot is required (also when some processes could not be read; the text says the answer is incomplete)"),
                 usage,
+                (ExitStatus.incomplete.rawValue, "incomplete: nothing it could read needs a restart or reboot, but it could not read some processes (another user's, when not root); run as root for a complete answer"),
             ]
         case "restart-services":
             return [
                 (ExitStatus.succeeded.rawValue, "every service named was restarted, or there was none to restart"),
-                (ExitStatus.failed.rawValue, "a restart failed, or nothing was confirmed (off a terminal without --yes, or not answered y)"),
+                (ExitStatus.failed.rawValue, "a restart failed or left its service not running, or nothing was confirmed (off a terminal without --yes, or not answered y)"),
                 usage,
                 (ExitStatus.aborted.rawValue, "aborted by the operator or a signal"),
             ]

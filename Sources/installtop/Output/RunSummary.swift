@@ -158,6 +158,9 @@ enum RunSummary {
             let broken = jobs.flatMap { $0.updates.filter { $0.result.hResult == .systemLeftBroken } }
             why = "dpkg was left broken\n" + broken.map { "\($0.update.id): \($0.result.reason ?? "the system was left broken")" }
                 .joined(separator: "\n")
+        case .incomplete:
+            // Only `restarts` exits so, and it runs no job; said whole for a summary all the same.
+            why = "the restart scan could not read every process"
         }
         return "exit \(status.rawValue): \(why)" + lateAborts(jobs)
     }

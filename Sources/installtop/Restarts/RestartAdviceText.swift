@@ -23,14 +23,15 @@ enum RestartAdviceText {
         return "\nRestarts\n" + report(advice, sanitizer: sanitizer, width: width)
     }
 
-    /// The whole report, newline-terminated. With a `width`, every line fits it (but a pid
+    /// The whole report, newline-terminated: the headline, the reboot reasons, the services
+    /// whose restart failed, the tables. With a `width`, every line fits it (but a pid
     /// wider than it): sentences wrap; a table's files go beside the other columns when
     /// `preferredFilesWidth` columns are left for them, else on a line of their own under each
     /// row, with the other columns cut as `TextTable` cuts them (the restarter or root first);
     /// either way they are shown whole, else by file name, else as many names as fit and `+N`.
     static func report(_ advice: RestartAdvice, sanitizer: TextSanitizer, width: Int?) -> String {
         let sanitize = { (text: String) in sanitizer.sanitize(text) }
-        var text = lines([advice.headline] + advice.rebootLines(sanitize: sanitize), width: width)
+        var text = lines([advice.headline] + advice.rebootLines(sanitize: sanitize) + advice.failedRestartLines(sanitize: sanitize), width: width)
         if !advice.processes.isEmpty {
             var rows: [Row] = []
             for group in advice.groups {

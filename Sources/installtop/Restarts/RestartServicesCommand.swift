@@ -14,7 +14,10 @@ struct RestartServicesCommand: ParsableCommand {
             manager, dbus and systemd's own, which are listed and left out unless named. With UNITs: \
             exactly those. Each is `systemctl restart UNIT`; a service an init script started \
             outside systemd is named by its script (/etc/init.d/NAME) and restarted by it \
-            (`/etc/init.d/NAME restart`). Processes outside any service are listed, \
+            (`/etc/init.d/NAME restart`). A restart that exits 0 is then checked to run, for a few \
+            seconds: a unit by `systemctl is-active`, an init script's service by its pid file's \
+            process (else its `status`); one that does not run fails, saying what showed it, and \
+            stays in the restart advice. Processes outside any service are listed, \
             never killed. In the monitor, R asks the same question of the newest scan and queues the \
             same job.
             Exit status: as for run; 1 also when the restarts were not confirmed.

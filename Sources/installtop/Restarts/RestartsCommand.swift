@@ -14,13 +14,15 @@ struct RestartsCommand: ParsableCommand {
             chroot's or container's files are never taken for this root's. Processes are grouped \
             by systemd service, init script (a pid file under /run names it), session, container \
             or none; processes of other roots are listed apart and left out of the advice; \
-            processes it could not read (another user's, when not root) are named. The text fits \
-            the terminal's width.
-            Exit status: 0 nothing needs a restart or reboot, 1 something does, 2 usage errors.
+            processes it could not read (another user's, when not root) are counted and named, and \
+            the answer says it is incomplete: never the all-clear. The text fits the terminal's width.
+            Exit status: 0 nothing needs a restart or reboot, 1 something does (even when some \
+            processes could not be read), 2 usage errors, 6 nothing it could read does but it \
+            could not read some processes (run as root for a complete answer).
             """
     )
 
-    @Flag(help: "Print one JSON document (restartNeeded, rebootRequired, rebootReasons, services, processes, unreadable, otherRoots).")
+    @Flag(help: "Print one JSON document (restartNeeded, rebootRequired, rebootReasons, services, processes, unreadable, otherRoots, complete, unreadableProcesses, failedRestarts).")
     var json = false
 
     @Option(help: ArgumentHelp("Read boot/, lib/modules/, run/reboot-required and the mapped files' metadata inside this folder (an image's root).", valueName: "dir"))
@@ -36,6 +38,7 @@ struct RestartsCommand: ParsableCommand {
         } else {
             StandardOutput.stdout.write(RestartAdviceText.report(advice, sanitizer: TextEnvironment.sanitizer, width: OutputWidth.current()))
         }
-        if advice.needsAction { throw ExitCode(1) }
+        if advice.needsAction { throw ExitCode(ExitStatus.failed.rawValue) }
+        if !advice.isComplete { throw ExitCode(ExitStatus.incomplete.rawValue) }
     }
 }

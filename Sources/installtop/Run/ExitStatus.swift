@@ -18,6 +18,10 @@ enum ExitStatus: Int32 {
     /// packages one of which needs the other at its own version); its reason names the
     /// command that repairs it.
     case leftBroken = 5
+    /// `restarts` only: nothing it could read needs a restart or reboot, but it could not read
+    /// some processes (another user's, when not root), so that is no all-clear. Not 4, which
+    /// says "reboot required" for the commands that run jobs.
+    case incomplete = 6
 
     /// The status for the results of a run; `unfinished` when some job never completed,
     /// `declined` when the plan of one was declined (it never ran: not an abort).
