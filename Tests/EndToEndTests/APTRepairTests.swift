@@ -43,8 +43,11 @@ struct APTRepairTests {
 
         #expect(result.status == 5, "stdout: \(result.stdout)\nstderr: \(result.stderr)")
         let summary = result.summaryText
-        #expect(summary.contains("lab-rt: dpkg is left broken: run `") && summary.contains("to repair it; dpkg --audit lists problems (lab-kit unpacked but not configured at 2.0 (iU), lab-rt")
+        #expect(summary.contains("dpkg is left broken: run `") && summary.contains("to repair it; dpkg --audit lists problems (lab-kit unpacked but not configured at 2.0 (iU), lab-rt")
                 && summary.contains(fix), "\(summary)")
+        #expect(summary.contains("exit 5: dpkg was left broken (the reason of lab-kit, lab-rt above names the command that repairs it)"), "\(summary)")
+        #expect(summary.components(separatedBy: "lists problems (lab-kit unpacked").count == 4,
+                "the verdict under each row and once as the job's last word, not again in the exit line: \(summary)")
         // The cut package's line says each repair step with its outcome as it ends.
         let cut = result.stdout.split(separator: "\n").first { $0.contains("lab-rt aborted") } ?? ""
         #expect(cut.contains("dpkg --configure -a exited with status 1, then apt-get -f install exited with status 100") && cut.contains(fix), "\(result.stdout)")

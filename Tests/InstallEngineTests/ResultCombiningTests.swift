@@ -29,6 +29,8 @@ struct ResultCombiningTests {
     @Test func anAbortThatStoppedAnUpdateWinsOverEverything() {
         #expect(InstallationResult.combining(results(.succeeded, .aborted), abortRequested: true).resultCode == .aborted)
         #expect(InstallationResult.combining(results(.failed, .aborted), abortRequested: true).resultCode == .aborted)
+        // A forced abort killed processes: aborted, even when a repair finished every update.
+        #expect(InstallationResult.combining(results(.succeeded, .succeeded), abortRequested: true, abortForced: true).resultCode == .aborted)
     }
 
     @Test("An abort that came when nothing was left to stop: the job's result follows its updates'")

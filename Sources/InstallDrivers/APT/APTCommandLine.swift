@@ -69,6 +69,15 @@ public struct APTCommandLine: Sendable, Hashable {
             + (packages.isEmpty ? ["install"] : ["--reinstall", "install"] + packages)
     }
 
+    /// `apt-get install -y P=V …`: after a graceful stop that left apt's dependencies unmet, the
+    /// plan's versions of the packages that need a package the stop let through at its own
+    /// version (rule 24 where apt's dependencies hold), with nothing else (no recommends, the
+    /// configuration files kept), apt's own safe point after each package.
+    public static func finishing(aptGet: String, _ changes: [PackageChange]) -> [String] {
+        [aptGet, "-y", "--no-install-recommends"] + safeAbortOptions + keepConfigurationOptions + inMemoryCache
+            + ["install"] + changes.map { "\($0.package)=\($0.newVersion ?? "")" }
+    }
+
     /// `apt-get check`: exits non-zero when dependencies are broken. Its cache is built in
     /// memory: a `pkgcache.bin` apt wrote before dpkg was killed and repaired can still be taken
     /// as current and hide a kit left at 1.0 that needs its runtime `(= 1.0)` (seen in 4 runs of 8

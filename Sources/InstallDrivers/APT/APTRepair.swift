@@ -44,11 +44,34 @@ struct APTRepair {
     /// libc-bin's) are pending; after the gate's refusal (`DpkgArchiveGate`) apt runs it itself
     /// unless the stop came in an earlier batch of unpacks than its last, which leaves what that
     /// batch unpacked for this run to configure. Said as nothing left when dpkg had nothing to do.
-    func afterGracefulStop() -> APTRepairOutcome {
+    /// When dpkg is then consistent but apt's dependencies are not (a package of `plan` needs,
+    /// at its own version, one the stop let through), those packages of `plan` are installed at
+    /// the plan's versions (apt's marks kept), and the root checked again.
+    func afterGracefulStop(plan: [PackageChange] = []) -> APTRepairOutcome {
         var steps: [String] = []
         let worked = step(dpkg(["--configure", "--pending"]), shownAs: "dpkg --configure --pending",
                           doing: "finishing what the stop left pending", into: &steps)
-        return finish(steps: steps, left: check(), afterGracefulStop: worked ? .finishedPending : .nothingPending)
+        var left = check()
+        // dpkg consistent, apt's dependencies not (apt upgraded, apt-utils still needing the old
+        // apt at its version, in a later dpkg run apt no longer started after SIGINT): the
+        // plan's versions of the packages left unmet finish with the one they need, so the stop
+        // falls where apt's dependencies hold.
+        let companions = plan.filter { left.unmet[$0.package] != nil && !$0.isRemoval && $0.newVersion != nil }
+        let finishesCompanions = left.auditClean && !companions.isEmpty
+        if finishesCompanions {
+            let automatic = APTAutoMarks.automaticIfKnown(in: environment) ?? []
+            let names = companions.map { "\($0.package)=\($0.newVersion ?? "")" }.joined(separator: " ")
+            step(APTCommandLine.finishing(aptGet: aptGet, companions), shownAs: "apt-get install \(names)",
+                 doing: "finishing what needs a package the stop let through at its own version", into: &steps)
+            // apt marks what it is asked to install as installed by hand: the marks stay the plan's.
+            let remark = companions.map(\.package).filter(automatic.contains)
+            if !remark.isEmpty {
+                step(["/usr/bin/apt-mark", "auto"] + remark, shownAs: "apt-mark auto \(remark.joined(separator: " "))",
+                     doing: "keeping apt's marks", into: &steps)
+            }
+            left = check()
+        }
+        return finish(steps: steps, left: left, afterGracefulStop: worked || finishesCompanions ? .finishedPending : .nothingPending)
     }
 
     // MARK: - Steps

@@ -143,7 +143,7 @@ struct APTTranslator: LineTranslator {
         let repair = APTRepair(environment: plan.environment, aptGet: aptGet) { report in
             Self.sayRepair(report, on: target, runner: runner)
         }
-        let outcome = repair.afterGracefulStop()
+        let outcome = repair.afterGracefulStop(plan: plan.changes)
         runner.deliver { run in run.gracefulStopEnded(last: last, repair: outcome, plan: plan) }
     }
 

@@ -374,7 +374,7 @@ public struct JobMachine: Sendable {
             finish(at: index, with: UpdateInstallationResult(resultCode: .aborted, hResult: .callCancelled, reason: reason),
                    into: &actions)
         }
-        let combined = InstallationResult.combining(Array(resultList), abortRequested: abortRequested)
+        let combined = InstallationResult.combining(Array(resultList), abortRequested: abortRequested, abortForced: abortForced)
         result = combined
         phase = .completed
         actions.append(.complete(combined))

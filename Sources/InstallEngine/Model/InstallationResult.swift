@@ -48,21 +48,21 @@ public struct InstallationResult: Sendable, Hashable {
         updateResults[index]
     }
 
-    /// Rule 16: abort requested and it stopped something (an update ended aborted) → aborted;
-    /// all succeeded → succeeded; every update failed → failed with `allUpdatesFailed`; any
-    /// other mix → succeededWithErrors. An abort that came when nothing was left to stop (every
-    /// update had begun and ended by itself) leaves the results as they happened, and the job's
-    /// result follows them.
+    /// Rule 16: abort requested and it stopped something (an update ended aborted, or the abort
+    /// was forced: processes were killed) → aborted; all succeeded → succeeded; every update
+    /// failed → failed with `allUpdatesFailed`; any other mix → succeededWithErrors. A graceful
+    /// abort that came when nothing was left to stop (every update had begun and ended by
+    /// itself) leaves the results as they happened, and the job's result follows them.
     /// Rule 18: a `stop_on_failure` stop is not an abort, so callers pass `abortRequested: false`.
     public static func combining(
         _ updateResults: [UpdateInstallationResult],
-        abortRequested: Bool
+        abortRequested: Bool, abortForced: Bool = false
     ) -> InstallationResult {
         let reboot = updateResults.contains { $0.rebootRequired }
         let codes = updateResults.map(\.resultCode)
         let code: OperationResultCode
         var hResult = HResult.ok
-        if abortRequested && codes.contains(.aborted) {
+        if abortRequested && (abortForced || codes.contains(.aborted)) {
             code = .aborted
         } else if codes.allSatisfy({ $0 == .succeeded }) {
             code = .succeeded

@@ -154,10 +154,14 @@ enum RunSummary {
         case .rebootRequired:
             why = "every update succeeded\(unreached); a reboot is required"
         case .leftBroken:
-            // Each broken update's reason ends in the command that repairs it.
+            // Each broken update's reason, printed whole under its row, names the command that
+            // repairs it: said once. dpkg consistent with apt's dependencies unmet (a graceful
+            // stop between an exact-version pair) is not "dpkg was left broken".
             let broken = jobs.flatMap { $0.updates.filter { $0.result.hResult == .systemLeftBroken } }
-            why = "dpkg was left broken\n" + broken.map { "\($0.update.id): \($0.result.reason ?? "the system was left broken")" }
-                .joined(separator: "\n")
+            let unmetOnly = !broken.isEmpty && broken.allSatisfy { ($0.result.reason ?? "").contains("(dpkg is consistent)") }
+            let names = broken.map(\.update.id).joined(separator: ", ")
+            why = (unmetOnly ? "apt's dependencies were left unmet, dpkg is consistent" : "dpkg was left broken")
+                + (names.isEmpty ? "" : " (the reason of \(names) above names the command that repairs it)")
         case .incomplete:
             // Only `restarts` exits so, and it runs no job; said whole for a summary all the same.
             why = "the restart scan could not read every process"

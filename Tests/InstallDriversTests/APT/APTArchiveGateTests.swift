@@ -110,4 +110,42 @@ struct APTArchiveGateTests {
         #expect(try apt.audit().isEmpty)
         #expect(HostPackageFingerprint().changes(since: host).isEmpty, "the host's package state changed")
     }
+
+    @Test("A stop between an exact-version pair in one dpkg run: the half that needs the other at its version is unpacked first, so the other passes the gate with it; the rest is untouched, apt's dependencies hold")
+    func stopKeepsAnExactVersionPairTogether() async throws {
+        let host = HostPackageFingerprint()
+        let apt = try APTTestRoot()
+        defer { apt.remove() }
+        // lab-utils needs lab-core at its own version (apt and apt-utils), lab-extra comes last.
+        func lab(_ version: String, held: Bool) -> [TestPackage] {
+            [
+                TestPackage(name: "lab-core", version: version, preinst: held ? Self.heldPreinst : nil),
+                TestPackage(name: "lab-utils", version: version, depends: "lab-core (= \(version))", preinst: held ? Self.heldPreinst : nil),
+                TestPackage(name: "lab-extra", version: version, depends: "lab-utils (>= \(version))"),
+            ]
+        }
+        try apt.publish(lab("1.0", held: false))
+        try apt.aptGet(["install", "-y", "lab-extra"], check: true)
+        try apt.publish(lab("2.0", held: true))
+        let run = try APTJobRun(PackageJob(request: .upgrade, aptConfig: apt.configuration))
+        #expect(run.plan.changes.last?.package == "lab-extra", "\(run.plan.changes.map(\.package))")
+        // The stop lands in the pair's first preinst, whichever apt orders first.
+        let (job, _) = try await Self.stopWhileHeld(run, in: apt, among: ["lab-core", "lab-utils"])
+
+        let results = job.updates.map { "\($0.update.id): \($0.result.resultCode) \($0.result.reason ?? "")" }
+        let states = try apt.states()
+        #expect(states["lab-core"]?.version == "2.0" && states["lab-utils"]?.version == "2.0", "\(states); \(results)")
+        #expect(states["lab-core"]?.status == "ii" && states["lab-utils"]?.status == "ii", "\(states); \(results)")
+        #expect(states["lab-extra"]?.version == "1.0" && states["lab-extra"]?.status == "ii", "\(states); \(results)")
+        for name in ["lab-core", "lab-utils"] {
+            #expect(job.updates[try run.index(of: name)].result.resultCode == .succeeded, "\(results)")
+        }
+        let extra = job.updates[try run.index(of: "lab-extra")].result
+        #expect(extra.resultCode == .aborted && extra.hResult == .callCancelled, "\(results)")
+        #expect(job.updates.allSatisfy { $0.result.hResult != .systemLeftBroken }, "\(results)")
+        #expect(job.result?.resultCode == .aborted, "\(String(describing: job.result))")
+        #expect(try apt.aptGet(["check"]).status == 0, "apt's dependencies hold")
+        #expect(try apt.audit().isEmpty)
+        #expect(HostPackageFingerprint().changes(since: host).isEmpty, "the host's package state changed")
+    }
 }
