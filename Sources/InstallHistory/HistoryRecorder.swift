@@ -123,6 +123,9 @@ public final class HistoryRecorder: Sendable {
             guard descriptor.observedBy?.installtopRun == nil else { return }
             let run = sharedRunSlot(descriptor) ?? JobRunSlot()
             jobs.withLock { $0[descriptor.id] = JobMemory(descriptor: descriptor, run: run) }
+            // A watched transaction is recorded from the moment it is seen: an engine killed
+            // before dpkg's first line still leaves its run, which the next one settles.
+            if descriptor.observedBy != nil { _ = runID(of: descriptor.id, at: event.time) }
         case .updateStarted(let start):
             if let added = start.added {
                 jobs.withLock { jobs in
@@ -308,9 +311,15 @@ public final class HistoryRecorder: Sendable {
     /// rows are still written, without a run).
     private func runID(of job: Int, at time: Date) -> Int64? {
         guard let (descriptor, slot) = jobs.withLock({ jobs in jobs[job].map { ($0.descriptor, $0.run) } }) else { return nil }
+        let plan = descriptor.updates.compactMap(\.package)
+        // A package job says who records it, its plan and its dpkg (an observed one knows its
+        // dpkg; an apt job's keeper, which reserves first, says its own).
+        let origin = plan.isEmpty && descriptor.observedBy == nil ? nil : JobRunOrigin(
+            writer: writer, plan: plan, administrativeDirectory: descriptor.observedBy?.administrativeDirectory,
+            dpkgLog: descriptor.observedBy?.dpkgLog)
         return try? slot.id { () throws(HistoryError) -> Int64 in
             try store.reserveJobRun(kind: Self.kind(of: descriptor), name: descriptor.name, operation: descriptor.operation,
-                                    startedAt: time, observed: descriptor.observedBy != nil)
+                                    startedAt: time, observed: descriptor.observedBy != nil, origin: origin)
         }
     }
 

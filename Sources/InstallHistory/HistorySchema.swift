@@ -28,6 +28,10 @@ enum HistorySchema {
         /// And a run's `keptForUndo`: an observed transaction whose versions the hooks kept
         /// (`hooks install --keep-for-undo`, rule 37), undoable like installtop's own.
         case addKeptConffilesAndMarks = "v7-addKeptConffilesAndMarks"
+        /// A package job's run says who records it, what it plans and on which dpkg
+        /// (`JobRunOrigin`): a run whose engine died is settled from dpkg's final state and log
+        /// (`recoverInterruptedRuns`); NULL for runs recorded before, which stay as they are.
+        case addRunOrigin = "v8-addRunOrigin"
     }
 
     /// The expression rows are ordered by (newest first, then by id): when the update
@@ -121,6 +125,16 @@ enum HistorySchema {
                 ALTER TABLE keptVersion ADD COLUMN conffiles TEXT;
                 ALTER TABLE keptVersion ADD COLUMN automatic BOOLEAN;
                 ALTER TABLE jobRun ADD COLUMN keptForUndo BOOLEAN NOT NULL DEFAULT 0;
+                """)
+        }
+        migrator.registerMigration(Migration.addRunOrigin.rawValue) { db in
+            try db.execute(sql: """
+                ALTER TABLE jobRun ADD COLUMN writerPID INTEGER;
+                ALTER TABLE jobRun ADD COLUMN writerStartTime INTEGER;
+                ALTER TABLE jobRun ADD COLUMN writerBootID TEXT;
+                ALTER TABLE jobRun ADD COLUMN plan TEXT;
+                ALTER TABLE jobRun ADD COLUMN administrativeDirectory TEXT;
+                ALTER TABLE jobRun ADD COLUMN dpkgLog TEXT;
                 """)
         }
         return migrator

@@ -11,12 +11,20 @@ import InstallEngine
 extension HistoryStore {
     /// Inserts a job run that has begun and returns its id (the `JOBRUN` of undo, and the name
     /// of its folder of kept versions).
-    /// - Parameter keptForUndo: an observed transaction whose versions the hooks keep (rule 37).
+    /// - Parameters:
+    ///   - keptForUndo: an observed transaction whose versions the hooks keep (rule 37).
+    ///   - origin: for a package job, who records it, its plan and its dpkg, so that a run whose
+    ///     engine dies is settled from dpkg (`recoverInterruptedRuns`); `nil` records none.
     public func reserveJobRun(kind: String, name: String, operation: UpdateOperation, startedAt: Date,
-                              observed: Bool = false, keptForUndo: Bool = false) throws(HistoryError) -> Int64 {
+                              observed: Bool = false, keptForUndo: Bool = false, origin: JobRunOrigin? = nil) throws(HistoryError) -> Int64 {
         try write("record a job run in") { db in
-            try db.execute(sql: "INSERT INTO jobRun (kind, name, operation, startedAt, observed, keptForUndo) VALUES (?, ?, ?, ?, ?, ?)",
-                           arguments: [kind, name, operation.rawValue, HistoryDateText.text(startedAt), observed, keptForUndo])
+            try db.execute(sql: """
+                INSERT INTO jobRun (kind, name, operation, startedAt, observed, keptForUndo, writerPID, writerStartTime, writerBootID,
+                                    plan, administrativeDirectory, dpkgLog)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [kind, name, operation.rawValue, HistoryDateText.text(startedAt), observed, keptForUndo,
+                                  origin?.writer?.pid, origin?.writer?.startTime.map { Int64(bitPattern: $0) }, origin?.writer?.bootID,
+                                  origin.map(\.planText), origin?.administrativeDirectory, origin?.dpkgLog])
             return db.lastInsertedRowID
         }
     }

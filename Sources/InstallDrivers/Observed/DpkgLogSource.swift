@@ -23,6 +23,16 @@ public struct DpkgLogSource: Sendable, Hashable {
         return DpkgLogSource(administrativeDirectory: environment.administrativeDirectory, logPath: log)
     }
 
+    /// The database and log of `environment` (the log as `resolve` finds it, read where
+    /// installtop reads the root); `nil` when dpkg keeps no log there.
+    public static func of(_ environment: APTEnvironment) -> DpkgLogSource? {
+        let configured = logPath(dpkgOptions: environment.dpkgOptions) ?? logPath(configuration: environment.path(inRoot: "/etc/dpkg"))
+        guard let log = configured else { return nil }
+        // In a chroot dpkg's options name paths inside it.
+        let path = environment.chroot == nil ? log : environment.path(inRoot: log)
+        return DpkgLogSource(administrativeDirectory: environment.administrativeDirectory, logPath: path)
+    }
+
     /// The last `--log=FILE` or `--log FILE` of dpkg's options.
     static func logPath(dpkgOptions: [String]) -> String? {
         var found: String?

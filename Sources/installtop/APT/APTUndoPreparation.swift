@@ -28,6 +28,8 @@ struct APTUndoPreparation {
         let found: JobRun?
         do {
             let store = try HistoryStore(path: history.historyDb ?? HistoryStore.defaultPath(), createIfMissing: false)
+            // A run whose engine died is ended from dpkg first: then it can be undone.
+            try store.recoverFromDeadEngines()
             found = try store.jobRun(Int64(id))
         } catch .missingDatabase(let path) {
             throw APTUndoRefusal(message: "there is no history at \(path), so no run \(id) to undo")

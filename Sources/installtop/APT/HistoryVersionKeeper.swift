@@ -38,7 +38,7 @@ final class HistoryVersionKeeper: APTVersionKeeping {
 
     func keepAhead(_ planned: [PackageChange], environment: APTEnvironment) {
         // A run the history cannot reserve is said by `keep`, which tries again.
-        guard let run = try? reserveRun() else { return }
+        guard let run = try? reserveRun(planned, environment: environment) else { return }
         ahead.start(planned, environment: environment, into: store.undoFolder + "/\(run)")
     }
 
@@ -52,7 +52,7 @@ final class HistoryVersionKeeper: APTVersionKeeping {
         let replacing = changes.filter(APTVersionKeeper.replacesInstalledVersion)
         let run: Int64
         do {
-            run = try reserveRun()
+            run = try reserveRun(changes, environment: environment)
         } catch {
             return replacing.map { Self.notKept($0, "the history cannot record a run: \(error)") }
         }
@@ -66,10 +66,14 @@ final class HistoryVersionKeeper: APTVersionKeeping {
         return kept
     }
 
-    /// The job's run, reserved by the first call (before dpkg runs, before the job's first row).
-    private func reserveRun() throws(HistoryError) -> Int64 {
+    /// The job's run, reserved by the first call (before dpkg runs, before the job's first row)
+    /// with this engine, `plan` and the root's dpkg as its origin: if the engine dies, the next
+    /// one settles the run from that dpkg (`recoverInterruptedRuns`).
+    private func reserveRun(_ plan: [PackageChange], environment: APTEnvironment) throws(HistoryError) -> Int64 {
         try runSlot.id { () throws(HistoryError) -> Int64 in
-            try store.reserveJobRun(kind: "apt", name: jobName, operation: operation, startedAt: Date())
+            let origin = JobRunOrigin(writer: .current(), plan: plan, administrativeDirectory: environment.administrativeDirectory,
+                                      dpkgLog: DpkgLogSource.of(environment)?.logPath)
+            return try store.reserveJobRun(kind: "apt", name: jobName, operation: operation, startedAt: Date(), origin: origin)
         }
     }
 

@@ -61,7 +61,7 @@ struct HistoryCommand: ParsableCommand {
         var runs: [JobRun]?
         do {
             let store = try HistoryStore(path: path, createIfMissing: false)
-            try store.recoverInterruptedEntries(settle: ObservedRowRecovery.settle)
+            try store.recoverFromDeadEngines()
             if jobs { runs = try store.jobRuns(limit: limit) }
             entries = jobs ? [] : try store.entries(limit: limit, offset: offset, updateID: updateID, jobName: jobName)
             total = json || jobs ? 0 : try store.count(updateID: updateID, jobName: jobName)

@@ -50,15 +50,32 @@ enum ObservedRowRecovery {
     static func verdict(for row: HistoryEntry, now state: APTPackageState, log: [String]) -> RecoveredResult {
         let change = PackageChange(package: row.updateID, action: row.packageAction ?? .install, oldVersion: row.oldVersion,
                                    newVersion: row.newVersion)
-        let since = row.startedAt.map(Self.logTime) ?? ""
+        return verdict(for: change, since: row.startedAt, now: state, log: log, engineGone: watcherGone)
+    }
+
+    /// Why an observed row was settled from dpkg rather than by its engine.
+    static let watcherGone = "the engine that watched it stopped before the transaction ended"
+
+    /// `change`'s result from the package's state now and the log's lines about it since `since`
+    /// (the whole log when `nil`); `engineGone` says why it is settled so. With `mayBeUnstarted`
+    /// (a package without a row), one the log does not name since then and that dpkg shows as it
+    /// was before the change was never begun: it is aborted, not started, rather than failed.
+    static func verdict(for change: PackageChange, since start: Date?, now state: APTPackageState, log: [String], engineGone: String,
+                        mayBeUnstarted: Bool = false) -> RecoveredResult {
+        let since = start.map(Self.logTime) ?? ""
         // The package's states in the log from the row's start on (the log's times have whole
         // seconds: a line of the second it started counts).
         let states = log.compactMap { text -> (time: String, state: String)? in
             guard let line = DpkgLogLine(Substring(text)), line.time >= since,
-                  case .status(let package, let state)? = line.status, package == row.updateID else { return nil }
+                  case .status(let package, let state)? = line.status, package == change.package else { return nil }
             return (line.time, state)
         }
-        let watcherGone = "the engine that watched it stopped before the transaction ended"
+        let watcherGone = engineGone
+        if mayBeUnstarted, states.isEmpty, state.isUntouched(by: change), change.action != .reinstall {
+            return .settled(resultCode: .aborted, hResult: .callCancelled,
+                            reason: "not started: dpkg's log does not name it since the job began, and dpkg shows it \(state); \(engineGone)",
+                            endedAt: nil)
+        }
         if state.satisfies(change) {
             let done = change.isRemoval ? ["not-installed", "config-files"] : ["installed"]
             let end = states.last { done.contains($0.state) }
@@ -72,7 +89,7 @@ enum ObservedRowRecovery {
     }
 
     /// The log's lines; none when it cannot be read.
-    private static func lines(ofLog path: String) -> [String] {
+    static func lines(ofLog path: String) -> [String] {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return [] }
         return text.split(separator: "\n").map(String.init)
     }

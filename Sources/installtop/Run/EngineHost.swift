@@ -59,7 +59,7 @@ struct EngineHost {
         }
         do {
             let store = try HistoryStore(path: options.historyDb ?? HistoryStore.defaultPath())
-            try store.recoverInterruptedEntries(settle: ObservedRowRecovery.settle)
+            try store.recoverFromDeadEngines()
             let recorder = HistoryRecorder(store: store, onDeferredError: { error in
                 warnings.add("history not recorded: \(error)")
             }, sharedRunSlot: runSlots)

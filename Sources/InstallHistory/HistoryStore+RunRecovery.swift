@@ -1,0 +1,92 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import GRDB
+import InstallEngine
+
+// MARK: - Runs whose engine died mid-transaction
+
+extension HistoryStore {
+    /// Ends every package job's run that never recorded its end, whose recorded writer is gone
+    /// and that recorded its plan and dpkg (`JobRunOrigin`): apt and dpkg went on without the
+    /// engine, so `settle` says from dpkg's final state and log what became of each package.
+    /// Call it before `recoverInterruptedEntries`, which would take the run's running rows for
+    /// interrupted.
+    ///
+    /// For a settled run, in one transaction: each running row of a package gets `settle`'s
+    /// verdict; each package of the plan without a row gets a settled one (the engine died
+    /// before dpkg began it); a row that had ended keeps its result. The run ends with the
+    /// result its rows make (rule 16, no abort) at the settlement's end. A run `settle` says is
+    /// `stillRunning`, or gives no word on, is left as it is; runs without a writer or a dpkg
+    /// (recorded before, or by a hook) are never touched. Safe beside other processes: a run
+    /// another one ended meanwhile is not ended again.
+    ///
+    /// - Returns: the ids of the runs it ended.
+    @discardableResult
+    public func recoverInterruptedRuns(now: Date = Date(), settle: ([InterruptedRun]) -> [Int64: RunSettlement]) throws(HistoryError) -> [Int64] {
+        let runs = try read { db -> [InterruptedRun] in
+            try Row.fetchAll(db, sql: """
+                SELECT * FROM jobRun WHERE endedAt IS NULL AND writerPID IS NOT NULL AND administrativeDirectory IS NOT NULL
+                """).compactMap { row -> InterruptedRun? in
+                let writer = ProcessIdentity(pid: row["writerPID"], startTime: (row["writerStartTime"] as Int64?).map { UInt64(bitPattern: $0) },
+                                             bootID: row["writerBootID"])
+                guard !writer.isAlive else { return nil }
+                let id: Int64 = row["id"]
+                let origin = JobRunOrigin(writer: writer, plan: JobRunOrigin.plan(fromText: row["plan"]),
+                                          administrativeDirectory: row["administrativeDirectory"], dpkgLog: row["dpkgLog"])
+                return InterruptedRun(id: id, name: row["name"], operation: UpdateOperation(rawValue: row["operation"]) ?? .install,
+                                      startedAt: row["startedAt"], observed: row["observed"], origin: origin,
+                                      rows: try HistoryEntry.filter(sql: "jobRun = ?", arguments: [id]).order(sql: "id").fetchAll(db))
+            }
+        }
+        guard !runs.isEmpty else { return [] }
+        let verdicts = settle(runs)
+        return try write("settle runs whose engine died in") { db in
+            var ended: [Int64] = []
+            for run in runs {
+                guard case .settled(let packages, let endedAt)? = verdicts[run.id] else { continue }
+                // Ended by another process meanwhile: its account stands.
+                guard try Bool.fetchOne(db, sql: "SELECT endedAt IS NULL FROM jobRun WHERE id = ?", arguments: [run.id]) == true else { continue }
+                var codes: [OperationResultCode] = []
+                for var row in try HistoryEntry.filter(sql: "jobRun = ?", arguments: [run.id]).fetchAll(db) {
+                    if row.isRunning, case .settled(let code, let hResult, let reason, let end)? = packages[row.updateID] {
+                        Self.settle(&row, code, hResult, reason, end, now: now)
+                        try row.update(db)
+                    }
+                    codes.append(row.resultCode)
+                }
+                let recorded = Set(run.rows.map(\.updateID))
+                for change in run.origin.plan where !recorded.contains(change.package) {
+                    guard case .settled(let code, let hResult, let reason, let end)? = packages[change.package] else { continue }
+                    var row = HistoryEntry(
+                        operation: run.operation, resultCode: code, hResult: hResult, reason: reason, startedAt: nil, endedAt: end ?? now,
+                        updateID: change.package, title: change.title, packageAction: change.action, oldVersion: change.oldVersion,
+                        newVersion: change.newVersion, jobName: run.name, jobRun: run.id)
+                    try row.insert(db)
+                    codes.append(code)
+                }
+                let result = InstallationResult.combining(codes.map { UpdateInstallationResult(resultCode: $0) }, abortRequested: false)
+                try db.execute(sql: "UPDATE jobRun SET resultCode = ?, endedAt = ? WHERE id = ? AND endedAt IS NULL",
+                               arguments: [codes.isEmpty ? OperationResultCode.aborted.rawValue : result.resultCode.rawValue,
+                                           HistoryDateText.text(endedAt ?? now), run.id])
+                ended.append(run.id)
+            }
+            return ended
+        }
+    }
+
+    /// `row` settled with a verdict, not running any more.
+    private static func settle(_ row: inout HistoryEntry, _ code: OperationResultCode, _ hResult: HResult, _ reason: String,
+                               _ endedAt: Date?, now: Date) {
+        row.resultCode = code
+        row.hResult = hResult
+        row.reason = reason
+        row.endedAt = endedAt ?? now
+        row.durationMs = endedAt.flatMap { end in
+            row.startedAt.map { Int64((end.timeIntervalSince($0) * 1000).rounded()) }
+        }.map { max(0, $0) }
+        row.isRunning = false
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import InstallDrivers
+import InstallEngine
+import InstallHistory
+
+/// What became of a package job's run whose engine died before the transaction ended
+/// (`HistoryStore.recoverInterruptedRuns`): apt and dpkg went on without it, so every package of
+/// its plan is settled from dpkg's final state in the database the run recorded, dated by dpkg's
+/// log. A package the transaction never began (no line of the log names it since the run
+/// began, dpkg shows it as it was) is aborted, not started; every other one is what dpkg shows.
+///
+/// A run is left for a later look while its transaction may still be under way: dpkg's
+/// front-end lock held there, or the program an observed run watched still running.
+enum InterruptedRunRecovery {
+    /// The settlement of each run that has one, by run id.
+    static func settle(_ runs: [InterruptedRun]) -> [Int64: RunSettlement] {
+        var settlements: [Int64: RunSettlement] = [:]
+        var logs: [String: [String]] = [:]
+        for run in runs {
+            guard let directory = run.origin.administrativeDirectory else { continue }
+            if case .held = DpkgLock.state(administrativeDirectory: directory) {
+                settlements[run.id] = .stillRunning
+                continue
+            }
+            let watched = run.rows.compactMap(\.observedBy).first
+            if let watched, ProcessIdentity(pid: watched.pid, startTime: watched.startTicks == 0 ? nil : watched.startTicks, bootID: nil).isAlive {
+                settlements[run.id] = .stillRunning
+                continue
+            }
+            let states = APTPackageState.query(administrativeDirectory: directory)
+            // No database there any more (a root since removed), or no dpkg-query: no word on it.
+            guard !states.isEmpty else { continue }
+            var lines: [String] = []
+            if let path = run.origin.dpkgLog {
+                lines = logs[path] ?? ObservedRowRecovery.lines(ofLog: path)
+                logs[path] = lines
+            }
+            let engineGone = run.observed ? ObservedRowRecovery.watcherGone
+                : "the engine that ran it stopped before the transaction ended; apt and dpkg went on"
+            var packages: [String: RecoveredResult] = [:]
+            for change in run.origin.plan {
+                let row = run.rows.first { $0.updateID == change.package }
+                packages[change.package] = ObservedRowRecovery.verdict(
+                    for: change, since: row?.startedAt ?? run.startedAt, now: states[change.package] ?? .notInstalled, log: lines,
+                    engineGone: engineGone, mayBeUnstarted: row == nil)
+            }
+            // Rows of packages dpkg named that the plan did not (an observed run's partial plan).
+            for row in run.rows where packages[row.updateID] == nil {
+                packages[row.updateID] = ObservedRowRecovery.verdict(for: row, now: states[row.updateID] ?? .notInstalled, log: lines)
+            }
+            let ends = packages.values.compactMap { verdict -> Date? in
+                if case .settled(_, _, _, let endedAt) = verdict { return endedAt }
+                return nil
+            }
+            settlements[run.id] = .settled(packages: packages, endedAt: ends.max())
+        }
+        return settlements
+    }
+}
