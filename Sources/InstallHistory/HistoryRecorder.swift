@@ -313,10 +313,10 @@ public final class HistoryRecorder: Sendable {
         guard let (descriptor, slot) = jobs.withLock({ jobs in jobs[job].map { ($0.descriptor, $0.run) } }) else { return nil }
         let plan = descriptor.updates.compactMap(\.package)
         // A package job says who records it, its plan and its dpkg (an observed one knows its
-        // dpkg; an apt job's keeper, which reserves first, says its own).
-        let origin = plan.isEmpty && descriptor.observedBy == nil ? nil : JobRunOrigin(
+        // dpkg; an apt job's keeper tells its own through the slot).
+        let origin = slot.origin ?? (plan.isEmpty && descriptor.observedBy == nil ? nil : JobRunOrigin(
             writer: writer, plan: plan, administrativeDirectory: descriptor.observedBy?.administrativeDirectory,
-            dpkgLog: descriptor.observedBy?.dpkgLog)
+            dpkgLog: descriptor.observedBy?.dpkgLog))
         return try? slot.id { () throws(HistoryError) -> Int64 in
             try store.reserveJobRun(kind: Self.kind(of: descriptor), name: descriptor.name, operation: descriptor.operation,
                                     startedAt: time, observed: descriptor.observedBy != nil, origin: origin)

@@ -18,6 +18,9 @@ extension HistoryStore {
     /// `settle` says nothing about, is settled as `failed` with `installerFailure` and reason
     /// "interrupted", ended `now`, with no duration (when the writer died is unknown).
     ///
+    /// Rows of a run still open that recorded its engine and dpkg (`JobRunOrigin`) are left to
+    /// `recoverInterruptedRuns`, which settles them with their run once its transaction is over.
+    ///
     /// A writer is gone when its pid no longer exists, is a zombie, belongs to a process that
     /// started at another time (a reused pid), or was recorded before the last reboot. Rows
     /// written before the writer was recorded (the first schema) count as gone. Rows of a live
@@ -41,9 +44,15 @@ extension HistoryStore {
         }
         return try write("recover interrupted entries in") { db in
             var recovered: [HistoryEntry] = []
+            // Rows of an open run that recorded its engine and dpkg are settled with their run,
+            // from dpkg, once its transaction is over (`recoverInterruptedRuns`), never as
+            // interrupted.
+            let settledWithTheirRun = Set(try Int64.fetchAll(db, sql: "SELECT id FROM jobRun WHERE endedAt IS NULL"
+                + " AND writerPID IS NOT NULL AND administrativeDirectory IS NOT NULL"))
             // `WHERE isRunning`, spelled like the partial index, so only running rows are read.
             for var entry in try HistoryEntry.filter(sql: "isRunning").fetchAll(db) {
                 if let writer = entry.writer, writer.isAlive { continue }
+                if let run = entry.jobRun, settledWithTheirRun.contains(run) { continue }
                 switch entry.id.flatMap({ verdicts[$0] }) {
                 case .stillRunning?:
                     continue

@@ -5,8 +5,17 @@ import Synchronization
 /// recorder, at the job's first row. Both then write under the same id.
 public final class JobRunSlot: Sendable {
     private let id = Mutex<Int64?>(nil)
+    private let knownOrigin = Mutex<JobRunOrigin?>(nil)
 
     public init() {}
+
+    /// What the run is to record as its origin (`JobRunOrigin`), told by whichever learns it
+    /// first (an apt job's keeper, when apt's hook gives the plan) for whichever reserves the run;
+    /// `nil` until told.
+    public var origin: JobRunOrigin? {
+        get { knownOrigin.withLock { $0 } }
+        set { knownOrigin.withLock { $0 = newValue } }
+    }
 
     /// The id, when one was reserved.
     public var reserved: Int64? { id.withLock { $0 } }

@@ -210,6 +210,7 @@ public final class APTHookTransaction: Sendable {
             state.beginning = .plan(changes)
             begun.signal()
         }
+        keeper?.planned(changes, environment: environment)
         guard let keeper, changes.contains(where: APTVersionKeeper.replacesInstalledVersion) else {
             keeper?.discardAhead()
             answer(&state)

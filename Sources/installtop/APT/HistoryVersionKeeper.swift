@@ -48,6 +48,16 @@ final class HistoryVersionKeeper: APTVersionKeeping {
 
     var reservedRun: Int64? { runSlot.reserved }
 
+    func planned(_ changes: [PackageChange], environment: APTEnvironment) {
+        runSlot.origin = Self.origin(changes, environment: environment)
+    }
+
+    /// This engine, `plan` and the root's dpkg.
+    private static func origin(_ plan: [PackageChange], environment: APTEnvironment) -> JobRunOrigin {
+        JobRunOrigin(writer: .current(), plan: plan, administrativeDirectory: environment.administrativeDirectory,
+                     dpkgLog: DpkgLogSource.of(environment)?.logPath)
+    }
+
     func keep(_ changes: [PackageChange], environment: APTEnvironment) -> [APTKeptVersion] {
         let replacing = changes.filter(APTVersionKeeper.replacesInstalledVersion)
         let run: Int64
@@ -71,9 +81,8 @@ final class HistoryVersionKeeper: APTVersionKeeping {
     /// one settles the run from that dpkg (`recoverInterruptedRuns`).
     private func reserveRun(_ plan: [PackageChange], environment: APTEnvironment) throws(HistoryError) -> Int64 {
         try runSlot.id { () throws(HistoryError) -> Int64 in
-            let origin = JobRunOrigin(writer: .current(), plan: plan, administrativeDirectory: environment.administrativeDirectory,
-                                      dpkgLog: DpkgLogSource.of(environment)?.logPath)
-            return try store.reserveJobRun(kind: "apt", name: jobName, operation: operation, startedAt: Date(), origin: origin)
+            try store.reserveJobRun(kind: "apt", name: jobName, operation: operation, startedAt: Date(),
+                                    origin: Self.origin(plan, environment: environment))
         }
     }
 

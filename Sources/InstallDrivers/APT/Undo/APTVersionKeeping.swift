@@ -23,10 +23,16 @@ public protocol APTVersionKeeping: Sendable {
     /// The history run the job records under, when one is reserved already (its apt-get's mark
     /// names it, `InstalltopRunMarker`); `nil` otherwise. By default none.
     var reservedRun: Int64? { get }
+
+    /// apt's plan came (its hook, before dpkg runs), whether or not anything is to be kept: the
+    /// run is to record it with `environment`'s dpkg, so that it can be settled from there if
+    /// the engine dies. Must not wait (it runs while apt waits). By default nothing.
+    func planned(_ changes: [PackageChange], environment: APTEnvironment)
 }
 
 extension APTVersionKeeping {
     public func keepAhead(_ planned: [PackageChange], environment: APTEnvironment) {}
     public func discardAhead() {}
     public var reservedRun: Int64? { nil }
+    public func planned(_ changes: [PackageChange], environment: APTEnvironment) {}
 }
