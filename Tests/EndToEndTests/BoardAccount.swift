@@ -26,8 +26,6 @@ struct BoardAccount {
             case ("failed", _) where failedElsewhere: return nil
             case ("failed", _): return (reason ?? "").hasPrefix("unreachable") ? .unreachable : .failed
             case ("succeeded", "rescued"?): return .failed
-            // A failure meta clear_host_errors took back: Ansible printed it and counts it failed.
-            case ("succeeded", "cleared"?): return (reason ?? "").hasPrefix("unreachable") ? .unreachable : .failed
             case ("succeeded", "ignored"?): return .ignored
             case ("succeeded", "skipped"?): return isAnsiblesSkip ? .skipped : nil
             case ("succeeded", nil): return .ok

@@ -549,6 +549,28 @@ extension DifferentialCase {
                       command: /bin/true
                 """),
         DifferentialCase(
+            name: "clear_host_errors-last",
+            proves: "a play that ends with meta clear_host_errors: the host whose task failed failed it (Ansible's recap counts failed=1) and ran none of the play's later tasks, then runs the next play; the exit status is Ansible's (0)",
+            playbook: """
+                - name: Patch
+                  hosts: web
+                  gather_facts: false
+                  tasks:
+                    - name: Break web2
+                      command: /bin/false
+                      when: inventory_hostname == 'web2'
+                    - name: Later work
+                      command: /bin/true
+                    - name: Forgive
+                      meta: clear_host_errors
+                - name: Next play
+                  hosts: web
+                  gather_facts: false
+                  tasks:
+                    - name: Again
+                      command: /bin/true
+                """),
+        DifferentialCase(
             name: "serial-end_play",
             proves: "meta end_play in a serial batch ends the play: the hosts of later batches are never reached (every task, not started), nothing failed, and the exit status is Ansible's (0)",
             playbook: """

@@ -94,9 +94,14 @@ struct ProtocolSessionState {
                 reports.append(.job(key, .update(index: index, .message(mark.word))))
                 verdict = DriverVerdict(resultCode: .succeeded, reason: end.reason, mark: mark)
             case .failed:
-                verdict = DriverVerdict(resultCode: .failed, reason: end.reason ?? "failed")
+                // A failure taken back (Ansible's clear_host_errors) keeps its result and says so.
+                if let mark = end.mark { reports.append(.job(key, .update(index: index, .message(mark.word)))) }
+                verdict = DriverVerdict(resultCode: .failed, reason: end.reason ?? "failed", mark: end.mark == .cleared ? .cleared : nil)
             case .aborted:
-                verdict = DriverVerdict(resultCode: .aborted, reason: end.reason ?? "aborted")
+                // A step the driver never came to (`notReached`) never started: no one aborted it.
+                verdict = end.mark == .notReached
+                    ? DriverVerdict(resultCode: .aborted, reason: end.reason ?? "not reached", hResult: .callCancelled, mark: .notReached)
+                    : DriverVerdict(resultCode: .aborted, reason: end.reason ?? "aborted")
             }
             return reports + [.job(key, .updateFinished(index: index, verdict))]
         case .stopping(let stopping):

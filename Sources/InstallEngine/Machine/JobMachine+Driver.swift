@@ -73,7 +73,8 @@ extension JobMachine {
             resultCode: code, hResult: verdict.hResult ?? Self.hResult(for: code), unmappedResultCode: verdict.unmappedResultCode,
             reason: verdict.reason, reportedErrors: run.errors,
             startedAt: neverStarted ? resultList[index].startedAt : resultList[index].startedAt ?? now, endedAt: now)
-        result.mark = code.isSuccess || (neverStarted && verdict.mark == .notReached) ? verdict.mark : nil
+        result.mark = code.isSuccess || (neverStarted && verdict.mark == .notReached) || (code == .failed && verdict.mark == .cleared)
+            ? verdict.mark : nil
         if code.isSuccess {
             result.rebootRequired = verdict.rebootRequired ?? (update.rebootBehavior == .always || run.rebootReported)
             if result.reason == nil, let first = run.errors.first { result.reason = "reported an error: \(first)" }

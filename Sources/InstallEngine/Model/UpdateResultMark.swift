@@ -1,5 +1,5 @@
 /// What a driver says of an update beyond its result code, where the code alone would mislead:
-/// each but `notReached` counts as succeeded for the WUA result (rule 16), and each is shown with
+/// each but `notReached` and `cleared` is on a succeeded result (rule 16), and each is shown with
 /// its own word and glyph. Ansible's are the ones its PLAY RECAP counts apart from ok and failed.
 public enum UpdateResultMark: String, Sendable, Hashable, CaseIterable {
     /// The driver skipped the step (a `when` that was false, a rescue with nothing to rescue).
@@ -8,9 +8,10 @@ public enum UpdateResultMark: String, Sendable, Hashable, CaseIterable {
     case rescued
     /// It failed and the play said to ignore that (`ignore_errors`): the host went on.
     case ignored
-    /// It failed, ending its host, and a later step took the failure back (Ansible's
-    /// `meta: clear_host_errors`): the host goes on in later plays and the run's exit status does
-    /// not count it, while Ansible's recap still counts it failed.
+    /// On a `failed` update: it failed, ending its host's play, and a later step took the
+    /// failure back (Ansible's `meta: clear_host_errors`): the host goes on in later plays and
+    /// the run's exit status does not count it, while Ansible's recap still counts it failed, as
+    /// the update's result does.
     case cleared
     /// It ran once for several hosts, on another one (`run_once`); the reason names that host.
     case ranElsewhere
@@ -27,7 +28,7 @@ public enum UpdateResultMark: String, Sendable, Hashable, CaseIterable {
         case .skipped: return "skipped"
         case .rescued: return "rescued"
         case .ignored: return "ignored"
-        case .cleared: return "cleared"
+        case .cleared: return "failed, cleared"
         case .ranElsewhere: return "ran elsewhere"
         case .unknown: return "unknown"
         case .notReached: return "not reached"

@@ -29,7 +29,9 @@ enum ExitStatus: Int32 {
         // An update the driver never reached (a host of a `serial` batch a play never came to)
         // failed in nothing and was aborted by no one: it makes the status neither 1 nor 3, and
         // neither does a job that did not succeed only for such updates.
-        let counted = { (result: InstallationResult) in result.updateResults.filter { $0.mark != .notReached } }
+        // Nor does a failure Ansible's meta clear_host_errors took back: Ansible's exit status
+        // does not count it either.
+        let counted = { (result: InstallationResult) in result.updateResults.filter { $0.mark != .notReached && $0.mark != .cleared } }
         let neverReached = { (result: InstallationResult) in counted(result).isEmpty }
         let onlyUnreached = { (result: InstallationResult) in
             !result.updateResults.isEmpty && counted(result).allSatisfy { $0.resultCode == .succeeded }

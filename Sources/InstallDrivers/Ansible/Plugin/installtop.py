@@ -711,7 +711,11 @@ class CallbackModule(CallbackBase):
             held = self._uncleared.pop(key, None)
             if held is None:
                 continue
-            message = dict(held['message'], result='succeeded', mark='cleared')
+            # Ansible's recap still counts the task failed, and the host ran none of the play's
+            # later tasks; only later plays (and the exit status) see the failure taken back.
+            reason = held['message'].get('reason') or 'failed'
+            message = dict(held['message'], result='failed', mark='cleared',
+                           reason=reason + ' (meta: clear_host_errors took it back: the host goes on in the next play)')
             self._send(message)
             self._finished.setdefault(key, set()).add(message['update'])
             self._failing.pop(key, None)
@@ -889,7 +893,8 @@ class CallbackModule(CallbackBase):
             elif key in self._rescued and position > self._rescued[key]:
                 message.update(result='skipped', reason='not run: a task before it in its block failed and was rescued')
             elif key in self._cleared and position > self._cleared[key]:
-                message.update(result='skipped', reason='not run: the host failed before it (meta: clear_host_errors then cleared the failure)')
+                message.update(result='aborted', mark='notReached',
+                               reason='not started: the host failed before it (meta: clear_host_errors then cleared the failure)')
             elif self._play_failed:
                 continue
             else:
