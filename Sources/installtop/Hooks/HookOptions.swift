@@ -1,6 +1,7 @@
 import ArgumentParser
 import EngineDaemon
 import Foundation
+import Glibc
 import InstallDrivers
 
 /// What every `installtop hooks …` command takes: which root, which socket.
@@ -16,8 +17,12 @@ struct HookOptions: ParsableArguments {
     var socket: String?
 
     /// The files for this root: asks `apt-config` where `apt.conf.d` is.
-    /// - Throws: `ValidationError` when apt-config cannot say.
+    /// - Throws: `ValidationError` when `--apt-config` cannot be read (apt-config would only
+    ///   warn, and name the real root's folder) or apt-config cannot say.
     func files() throws -> HookFiles {
+        if let aptConfig, access(aptConfig, R_OK) != 0 {
+            throw ValidationError("cannot read --apt-config \(aptConfig): \(String(cString: strerror(errno)))")
+        }
         let asked = SystemCommand.run(["/usr/bin/apt-config", "shell", "PARTS", "Dir::Etc::parts/d"], environment: environment)
         guard asked.status == 0, let parts = HookFiles.shellValue(asked.stdout, name: "PARTS"), !parts.isEmpty else {
             throw ValidationError("apt-config cannot say where apt.conf.d is: \(asked.stderr.trimmingCharacters(in: .whitespacesAndNewlines))")

@@ -95,7 +95,10 @@ enum ManualExitStatuses {
         case "hooks":
             return [usage]
         case "hooks install":
-            return [(ExitStatus.succeeded.rawValue, "the hook files are written"), (ExitStatus.failed.rawValue, "a hook file could not be written"), usage]
+            return [
+                (ExitStatus.succeeded.rawValue, "the hook files are written"), (ExitStatus.failed.rawValue, "a hook file could not be written"),
+                (ExitStatus.invalidUsage.rawValue, "invalid usage, or not root where the hooks go into folders only root may write"),
+            ]
         case "hooks status":
             return [(ExitStatus.succeeded.rawValue, "the hooks are installed"), (ExitStatus.failed.rawValue, "they are not (or only some are)"), usage]
         case "hooks remove":
