@@ -19,7 +19,7 @@ public struct OtherUserExecutables: Sendable {
     }
 
     /// Copies `executables` (paths) and checks that uid `uid` with group `gid` (and no other)
-    /// can run the first, by running it with `probe` through setpriv.
+    /// can run the first, by running it with `probe` through setpriv and a shell.
     /// - Throws: `OtherUserExecutablesError` at once, saying what stands in the way: no setpriv,
     ///   a copy that failed, or the probe's own words when it does not exit 0.
     public init(copying executables: [String], probe: [String] = ["--version"], uid: uid_t = 65_534, gid: gid_t = 65_534) throws {
@@ -53,8 +53,7 @@ public struct OtherUserExecutables: Sendable {
                 chmod(copy, 0o644)
             }
             if let first = executables.first {
-                try Self.probe([setpriv, "--reuid=\(uid)", "--regid=\(gid)", "--clear-groups", path((first as NSString).lastPathComponent)] + probe,
-                               as: uid)
+                try Self.probe([path((first as NSString).lastPathComponent)] + probe, setpriv: setpriv, uid: uid, gid: gid)
             }
         } catch {
             remove()
@@ -81,13 +80,15 @@ public struct OtherUserExecutables: Sendable {
         return true
     }
 
-    /// Runs `command` (setpriv and the copy), waiting at most a minute.
-    /// - Throws: `OtherUserExecutablesError` with its status and stderr unless it exits 0.
-    private static func probe(_ command: [String], as uid: uid_t) throws {
+    /// Runs `command` (the copy and its arguments) as `uid` with group `gid` alone, through
+    /// setpriv and a shell as ssh or a script would (setpriv itself may exec a file the user could
+    /// not reach), waiting at most a minute.
+    /// - Throws: `OtherUserExecutablesError` with how it ended and its stderr unless it exits 0.
+    private static func probe(_ command: [String], setpriv: String, uid: uid_t, gid: gid_t) throws {
         let process = Process()
         let errors = Pipe()
-        process.executableURL = URL(fileURLWithPath: command[0])
-        process.arguments = Array(command.dropFirst())
+        process.executableURL = URL(fileURLWithPath: setpriv)
+        process.arguments = ["--reuid=\(uid)", "--regid=\(gid)", "--clear-groups", "/bin/sh", "-c", "exec \"$0\" \"$@\""] + command
         process.standardOutput = FileHandle.nullDevice
         process.standardError = errors
         try process.run()
@@ -98,7 +99,8 @@ public struct OtherUserExecutables: Sendable {
         process.waitUntilExit()
         let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         guard process.terminationReason == .exit, process.terminationStatus == 0 else {
-            throw OtherUserExecutablesError("uid \(uid) cannot run \(command.joined(separator: " ")): it ended with \(process.terminationReason == .exit ? "status" : "signal") \(process.terminationStatus): \(said)")
+            let ending = process.terminationReason == .exit ? "status" : "signal"
+            throw OtherUserExecutablesError("uid \(uid) cannot run \(command.joined(separator: " ")): it ended with \(ending) \(process.terminationStatus): \(said)")
         }
     }
 }
