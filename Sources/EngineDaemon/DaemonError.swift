@@ -13,6 +13,12 @@ public enum DaemonError: Error, Sendable, Hashable, CustomStringConvertible {
     case notASocket(String)
     /// Nothing listens at the path: no file, or a socket left by an engine that is gone.
     case noEngine(String)
+    /// No engine answers where a client with no `--socket` looked: its own socket (`nil`
+    /// without `XDG_RUNTIME_DIR`), then the machine's.
+    case noEngineFound(own: String?, machine: String)
+    /// connect(2) was refused for permissions (EACCES): the socket admits only its owner, and
+    /// its group when it has a watch group (whom, when the socket could be read).
+    case notAdmitted(String, SocketOwnership?)
     /// The engine belongs to another user (its uid).
     case engineOfAnotherUser(String, uid: UInt32)
     /// A system call failed.
@@ -44,6 +50,16 @@ public enum DaemonError: Error, Sendable, Hashable, CustomStringConvertible {
             return "\(path) exists and is not a socket; remove it or choose another --socket"
         case .noEngine(let path):
             return "no engine is serving on \(path) (start one with `installtop serve`)"
+        case .noEngineFound(let own?, let machine):
+            return "no engine is serving on \(own) or on the machine's socket \(machine) (start one with `installtop serve`)"
+        case .noEngineFound(nil, let machine):
+            return "no engine is serving on the machine's socket \(machine), and XDG_RUNTIME_DIR is not set for one of your own"
+                + " (start one with `installtop serve --socket PATH` and pass the same --socket)"
+        case .notAdmitted(let path, let ownership):
+            let owner = ownership.map { " (\($0.owner))" } ?? ""
+            let group = ownership?.group
+            let admitted = group.map { "its owner\(owner) and the members of group \($0)" } ?? "its owner\(owner)"
+            return "the engine at \(path) admits only \(admitted); " + WatchGroup.advice(group: group)
         case .engineOfAnotherUser(let path, let uid):
             return "the engine on \(path) runs as uid \(uid), neither as you nor as root; refusing to talk to it"
         case .system(let call, let code):
@@ -60,6 +76,16 @@ public enum DaemonError: Error, Sendable, Hashable, CustomStringConvertible {
             return "no group \(name) (give a group's name or number)"
         case .linkFailed(let host, let reason):
             return "\(host): \(reason)"
+        }
+    }
+
+    /// What connect(2) failing with `code` on `path` means for a client.
+    static func connecting(_ path: String, failedWith code: Int32) -> DaemonError {
+        switch code {
+        case ENOENT, ECONNREFUSED: return .noEngine(path)
+        case ENOTSOCK: return .notASocket(path)
+        case EACCES: return .notAdmitted(path, SocketOwnership(path: path))
+        default: return .system("connect \(path)", errno: code)
         }
     }
 

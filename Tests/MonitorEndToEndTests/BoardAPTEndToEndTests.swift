@@ -3,6 +3,7 @@ import FleetTestSupport
 import Foundation
 import Glibc
 import Testing
+import TestProcessSupport
 
 /// The grouped board (`installtop attach --host …` in tmux, from the controller namespace) over
 /// namespace test hosts whose engines run apt: jobs submitted to each host's `installtop serve`,
@@ -159,8 +160,10 @@ struct BoardAPTEndToEndTests {
         try await Self.quit(tmux, folder: hosts.folder)
     }
 
-    @Test("serve --watch-group reached over ssh as a member who is not root (in a passwd and group private to h1's mount namespace): the board shows h1's job and its end, an abort from it is refused with the engine's reason, status --json --host agrees with h1's own")
+    @Test("serve --watch-group reached over ssh as a member who is not root (in a passwd and group private to h1's mount namespace) with the default bridge, which finds the machine's engine: the board shows h1's job and its end, an abort from it is refused with the engine's reason, status --json --host agrees with h1's own")
     func watcherOverSSH() async throws {
+        let copies = try OtherUserExecutables(copying: [try EndToEndFolder.binary()], uid: uid_t(Self.watcherUID), gid: gid_t(Self.watcherGID))
+        defer { copies.remove() }
         let hosts = try BoardAPTHosts(count: 1, serveArguments: ["--watch-group", String(Self.watcherGID)])
         defer { hosts.tearDown() }
         try Self.addWatcher(onHost: 1, of: hosts)
@@ -169,12 +172,12 @@ struct BoardAPTEndToEndTests {
         try hosts.submitInstall("lab-c", onHost: 1, name: "Lab of h1")
         #expect(await EndToEndFolder.eventually { hosts.gateReached(onHost: 1) })
         let destination = "\(Self.watcher)@h1"
-        // Not root: the bridge's default socket would be in the watcher's XDG_RUNTIME_DIR.
-        let bridge = "--socket \(FleetTestHosts.engineSocket)"
+        // No --socket: a watcher without an engine of their own reaches the machine's.
+        let bridge = copies.path("installtop")
 
-        let mismatch = try await Self.statusAcrossHostsDiffers(hosts, as: [destination], bridgeArguments: bridge)
+        let mismatch = try await Self.statusAcrossHostsDiffers(hosts, as: [destination], remoteBinary: bridge)
         #expect(mismatch == nil, "\(mismatch ?? "")")
-        let tmux = try BoardScreen.attach([destination], fleet: hosts.fleet, folder: hosts.folder, bridgeArguments: bridge, width: 160, height: 40)
+        let tmux = try BoardScreen.attach([destination], fleet: hosts.fleet, folder: hosts.folder, remoteBinary: bridge, width: 160, height: 40)
         defer { tmux.close() }
         await tmux.waitForScreen("h1's job, seen by the watcher") { screen in
             screen.contains("1 host · 1 installing") && BoardScreen.row(destination, in: screen).contains("Lab of h1")
@@ -231,9 +234,10 @@ struct BoardAPTEndToEndTests {
     /// Asks `status --json --host …` across every host from the controller (as `names`, h1's
     /// first; `h1`… by default) until, for each host, its jobs equal what the host's own
     /// `status --json` says just before and just after (the two agreeing): nil then, else the
-    /// last difference after 180 s.
+    /// last difference after 180 s. The hosts run `REMOTEBINARY bridge` (the built installtop
+    /// unless `remoteBinary` names a copy another user can run).
     private static func statusAcrossHostsDiffers(_ hosts: BoardAPTHosts, as names: [String]? = nil,
-                                                 bridgeArguments: String = "") async throws -> String? {
+                                                 remoteBinary: String? = nil) async throws -> String? {
         let binary = try EndToEndFolder.binary()
         let names = names ?? hosts.names
         let deadline = ContinuousClock.now + .seconds(180)
@@ -241,7 +245,7 @@ struct BoardAPTEndToEndTests {
         repeat {
             let before = try (1...hosts.roots.count).map { try hosts.fleet.ownJobs(onHost: $0) as NSArray }
             let across = try hosts.fleet.runInController([binary, "status", "--json"] + names.flatMap { ["--host", $0] }
-                                                         + ["--ssh-config", hosts.fleet.sshConfigPath, "--remote-command", "\(binary) bridge \(bridgeArguments)"])
+                                                         + ["--ssh-config", hosts.fleet.sshConfigPath, "--remote-command", "\(remoteBinary ?? binary) bridge"])
             let after = try (1...hosts.roots.count).map { try hosts.fleet.ownJobs(onHost: $0) as NSArray }
             let document = try? JSONSerialization.jsonObject(with: Data(across.stdout.utf8)) as? [String: Any]
             let entries = document?["hosts"] as? [[String: Any]] ?? []

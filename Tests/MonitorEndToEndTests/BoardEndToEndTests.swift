@@ -3,6 +3,7 @@ import FleetTestSupport
 import Foundation
 import Glibc
 import Testing
+import TestProcessSupport
 
 /// `installtop attach --host h1 --host h2 --host h3` in tmux, against namespace test hosts
 /// (FLEET.md) each running its own `installtop serve` on its default socket, reached with the
@@ -103,6 +104,8 @@ struct BoardEndToEndTests {
         let folder = try EndToEndFolder()
         defer { folder.remove() }
         let binary = try EndToEndFolder.binary()
+        let copies = try OtherUserExecutables(copying: [binary], gid: 64999)
+        defer { copies.remove() }
         // nobody passes through to the watched engine's socket, lists nothing.
         chmod(folder.url.path, 0o711)
         let quietAPT = try APTTestRoot(folder: folder.path("quiet-apt"))
@@ -134,7 +137,7 @@ struct BoardEndToEndTests {
             while [ "$#" -gt 0 ] && [ "$1" != "--" ]; do shift; done
             case $2 in
               own) exec '\(binary)' bridge --socket '\(folder.path("own.sock"))' ;;
-              watched) exec \(setpriv) --reuid=65534 --regid=65534 --groups=64999 '\(binary)' bridge --socket '\(folder.path("watched.sock"))' ;;
+              watched) exec \(setpriv) --reuid=65534 --regid=65534 --groups=64999 '\(copies.path("installtop"))' bridge --socket '\(folder.path("watched.sock"))' ;;
               hung) echo $$ > '\(folder.path("hung.pid"))'; exec sleep 900 ;;
               *) echo "ssh: connect to host $2 port 22: Connection refused" >&2; exit 255 ;;
             esac

@@ -4,14 +4,15 @@ import Foundation
 /// The grouped board in tmux, attached from the controller namespace to namespace test hosts
 /// over the fleet's ssh_config, and what the tests read off its screen.
 enum BoardScreen {
-    /// `installtop attach --host NAME…` in tmux, run in the controller namespace with the built
-    /// `installtop bridge` and `bridgeArguments` as the remote command. Its stderr goes to
-    /// `attach.err` and its exit status to `rc` in `folder`.
-    static func attach(_ hosts: [String], fleet: FleetTestHosts, folder: EndToEndFolder, bridgeArguments: String = "",
+    /// `installtop attach --host NAME…` in tmux, run in the controller namespace with
+    /// `REMOTEBINARY bridge` as the remote command (the built installtop unless `remoteBinary`
+    /// names a copy another user can run). Its stderr goes to `attach.err` and its exit status
+    /// to `rc` in `folder`.
+    static func attach(_ hosts: [String], fleet: FleetTestHosts, folder: EndToEndFolder, remoteBinary: String? = nil,
                        width: Int = 120, height: Int = 30) throws -> TmuxSession {
         let binary = try EndToEndFolder.binary()
         let attach = fleet.controllerCommand([binary, "attach"] + hosts.flatMap { ["--host", $0] }
-                                             + ["--ssh-config", fleet.sshConfigPath, "--remote-command", "\(binary) bridge \(bridgeArguments)"])
+                                             + ["--ssh-config", fleet.sshConfigPath, "--remote-command", "\(remoteBinary ?? binary) bridge"])
         let command = attach.map { "'\($0)'" }.joined(separator: " ")
             + " 2> '\(folder.path("attach.err"))'; echo $? > '\(folder.path("rc.tmp"))'; mv '\(folder.path("rc.tmp"))' '\(folder.path("rc"))'; sleep 60"
         return try TmuxSession(width: width, height: height, home: folder.url, command: command)

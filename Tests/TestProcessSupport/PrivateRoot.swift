@@ -71,7 +71,7 @@ public struct PrivateRoot {
     }
 
     /// The files `ldd` names for `executable`: `NAME => /path (…)` and `/path (…)` lines.
-    private static func libraries(of executable: String) throws -> [String] {
+    static func libraries(of executable: String) throws -> [String] {
         let process = Process()
         let output = Pipe()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/ldd")

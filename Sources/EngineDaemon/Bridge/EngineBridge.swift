@@ -17,16 +17,11 @@ public enum EngineBridge {
     }
 
     /// Connects to the engine's socket at `path`.
-    /// - Throws: `noEngine` when nothing listens there, `notASocket`, `system` otherwise.
+    /// - Throws: `noEngine` when nothing listens there, `notAdmitted` when the socket's mode keeps
+    ///   this user out, `notASocket`, `system` otherwise.
     public static func connect(to path: String) throws(DaemonError) -> Int32 {
         let socket = cus_connect(path)
-        guard socket >= 0 else {
-            switch errno {
-            case ENOENT, ECONNREFUSED: throw .noEngine(path)
-            case ENOTSOCK: throw .notASocket(path)
-            default: throw .system("connect \(path)", errno: errno)
-            }
-        }
+        guard socket >= 0 else { throw .connecting(path, failedWith: errno) }
         return socket
     }
 

@@ -34,17 +34,11 @@ public final class EngineClient: Sendable {
 
     /// Connects to the engine on `path` and checks that it runs as this user or as root (whose
     /// engine its watch group may watch: `serve --watch-group`).
-    /// - Throws: `noEngine` (nothing there, or a socket whose engine is gone),
-    ///   `engineOfAnotherUser`, `system` (permission denied …).
+    /// - Throws: `noEngine` (nothing there, or a socket whose engine is gone), `notAdmitted`
+    ///   (the socket's mode keeps this user out), `notASocket`, `engineOfAnotherUser`, `system`.
     public init(path: String) throws(DaemonError) {
         let descriptor = cus_connect(path)
-        guard descriptor >= 0 else {
-            switch errno {
-            case ENOENT, ECONNREFUSED: throw .noEngine(path)
-            case ENOTSOCK: throw .notASocket(path)
-            default: throw .system("connect \(path)", errno: errno)
-            }
-        }
+        guard descriptor >= 0 else { throw .connecting(path, failedWith: errno) }
         do throws(DaemonError) {
             let engine = try PeerCredentials(of: descriptor)
             // Root's engine may be watched by its watch group's members (`serve --watch-group`);

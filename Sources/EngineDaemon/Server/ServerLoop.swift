@@ -179,7 +179,7 @@ struct ServerLoop {
             guard peer.uid == uid || watches else {
                 let also = group.map { " and the members of group \($0.name)" } ?? ""
                 let reply = WireReply(command: "connect", requestID: nil, error: WireError(
-                    .notAllowed, "this engine serves uid \(uid)\(also) only; you are uid \(peer.uid)"))
+                    .notAllowed, "this engine serves uid \(uid)\(also) only; you are uid \(peer.uid): " + WatchGroup.advice(group: group?.name)))
                 let line = Array((reply.line + "\n").utf8)
                 _ = line.withUnsafeBytes { cus_send_nonblocking(descriptor, $0.baseAddress, $0.count) }
                 close(descriptor)

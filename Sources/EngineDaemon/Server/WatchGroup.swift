@@ -30,4 +30,12 @@ public struct WatchGroup: Sendable, Hashable {
         self.gid = gid
         name = String(gid)
     }
+
+    /// What a user whom an engine turned away may ask its operator for: to be added to its
+    /// watch group `group` (as named), or, when the engine has none (`nil`), to serve with one.
+    public static func advice(group: String?) -> String {
+        guard let group else { return "ask its operator to run `installtop serve --watch-group GROUP` with a group you are in" }
+        // Group membership is read at login: someone just added still connects without it.
+        return "ask its operator to add you to group \(group), its `--watch-group` (a group you were just added to counts from your next login)"
+    }
 }

@@ -2,12 +2,30 @@ import Glibc
 
 /// Where the engine's socket is, and whether a directory is safe to put it in.
 public enum SocketLocation {
-    /// `$XDG_RUNTIME_DIR/installtop.sock`, or `/run/installtop.sock` for root (PRODUCT.md).
+    /// The machine's engine's socket: where root's engine (the systemd unit's) listens.
+    public static let machineSocket = "/run/installtop.sock"
+
+    /// The machine's engine's socket as this process sees it: `INSTALLTOP_MACHINE_SOCKET` when
+    /// that is an absolute path (so that tests never touch a real engine at `machineSocket`),
+    /// else `machineSocket`.
+    public static func machinePath(environment: [String: String]) -> String {
+        environment["INSTALLTOP_MACHINE_SOCKET"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? machineSocket
+    }
+
+    /// `$XDG_RUNTIME_DIR/installtop.sock`, or the machine's socket (`machinePath`) for root
+    /// (PRODUCT.md).
     /// - Throws: `noDefaultSocket` for a user without `XDG_RUNTIME_DIR`.
     public static func defaultPath(environment: [String: String], uid: UInt32 = getuid()) throws(DaemonError) -> String {
-        if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty { return runtime + "/installtop.sock" }
-        if uid == 0 { return "/run/installtop.sock" }
+        if let own = ownPath(environment: environment) { return own }
+        if uid == 0 { return machinePath(environment: environment) }
         throw .noDefaultSocket
+    }
+
+    /// `$XDG_RUNTIME_DIR/installtop.sock`: the user's own engine's socket; `nil` when the
+    /// variable is unset or empty.
+    public static func ownPath(environment: [String: String]) -> String? {
+        guard let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty else { return nil }
+        return runtime + "/installtop.sock"
     }
 
     /// `--socket` when given, else the default.
@@ -16,25 +34,44 @@ public enum SocketLocation {
         return try defaultPath(environment: environment, uid: uid)
     }
 
-    /// Where a client (`submit`, `attach`, `status` …) looks for the engine: `--socket` when
-    /// given, else the default; but root whose session has `XDG_RUNTIME_DIR` (an SSH login)
-    /// connects to `/run/installtop.sock` when there is no socket at the default and there is
-    /// one there: that is where the system service (`serve --systemd-unit`) listens.
-    /// - Throws: `noDefaultSocket` for a user without `XDG_RUNTIME_DIR`.
-    public static func resolveForClient(
+    /// Connects a client (`submit`, `attach`, `status`, `bridge` …) with `connect`: to
+    /// `--socket` alone when it is given; else to the user's own engine when one answers
+    /// (`$XDG_RUNTIME_DIR/installtop.sock`), and otherwise to the machine's (`machinePath`).
+    /// So root whose session has `XDG_RUNTIME_DIR` (an SSH login) finds the system service, and
+    /// a user who is not root and has no engine of their own finds the machine's engine, which
+    /// admits the members of its watch group (PRODUCT.md "Many hosts").
+    /// - Throws: at once, whatever `connect` throws other than `noEngine` (the engine turned
+    ///   this user away, another user's engine …); when nothing answers, `noEngine` with
+    ///   `--socket`'s path or with root's only default, else `noEngineFound` naming both places.
+    public static func connectForClient<Connection>(
         _ option: String?, environment: [String: String], uid: UInt32 = getuid(),
-        isSocket: (String) -> Bool = SocketLocation.isSocket
-    ) throws(DaemonError) -> String {
-        let path = try resolve(option, environment: environment, uid: uid)
-        let system = "/run/installtop.sock"
-        if option?.isEmpty ?? true, uid == 0, path != system, !isSocket(path), isSocket(system) { return system }
-        return path
+        connect: (String) throws(DaemonError) -> Connection
+    ) throws(DaemonError) -> Connection {
+        if let option, !option.isEmpty { return try connect(option) }
+        let machine = machinePath(environment: environment)
+        // Without XDG_RUNTIME_DIR, root's own engine is the machine's.
+        let own = ownPath(environment: environment) ?? (uid == 0 ? machine : nil)
+        return try connectFirst(own: own, machine: machine, connect: connect)
     }
 
-    /// Whether a socket exists at `path`.
-    public static func isSocket(_ path: String) -> Bool {
-        var info = stat()
-        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFSOCK
+    /// Connects with `connect` to `own` when an engine answers there, else to `machine`.
+    /// - Throws: at once, whatever `connect` throws other than `noEngine`; when neither
+    ///   answers, `noEngine` when `own` is `machine`, else `noEngineFound`.
+    public static func connectFirst<Connection>(
+        own: String?, machine: String, connect: (String) throws(DaemonError) -> Connection
+    ) throws(DaemonError) -> Connection {
+        if let own, own != machine {
+            do {
+                return try connect(own)
+            } catch .noEngine {
+                // No engine of the user's own: the machine's is next.
+            }
+        }
+        do {
+            return try connect(machine)
+        } catch .noEngine {
+            throw own == machine ? .noEngine(machine) : .noEngineFound(own: own, machine: machine)
+        }
     }
 
     /// Checks that only this user (or root) can write the directory `path` is in: the engine

@@ -1,3 +1,4 @@
+import Glibc
 import InstallDrivers
 import InstallEngine
 import InstallHistory
@@ -25,6 +26,9 @@ struct APTUndoPreparation {
         guard !history.noHistory else {
             throw APTUndoRefusal(message: "an undo needs the history (--no-history records no run to undo)")
         }
+        // A user who is not root keeps no apt runs of their own (apt needs root): theirs are in
+        // root's history, which they cannot read; the refusal says how to reach it.
+        let rootsHistory = history.historyDb == nil && geteuid() != 0 ? APTUndoRefusal.rootsHistory(holding: id) : ""
         let found: JobRun?
         do {
             let store = try HistoryStore(path: history.historyDb ?? HistoryStore.defaultPath(), createIfMissing: false)
@@ -32,12 +36,14 @@ struct APTUndoPreparation {
             try store.recoverFromDeadEngines()
             found = try store.jobRun(Int64(id))
         } catch .missingDatabase(let path) {
-            throw APTUndoRefusal(message: "there is no history at \(path), so no run \(id) to undo")
+            throw APTUndoRefusal(message: "there is no history at \(path), so no run \(id) to undo" + rootsHistory)
         } catch {
             throw APTUndoRefusal(message: "the history cannot be read: \(error)")
         }
         guard let run = found else {
-            throw APTUndoRefusal(message: "the history holds no run \(id) (a --no-history run records none): installtop history --jobs lists them")
+            throw APTUndoRefusal(message: rootsHistory.isEmpty
+                ? "the history holds no run \(id) (a --no-history run records none): installtop history --jobs lists them"
+                : "run \(id) is not in \(HistoryStore.defaultPath()) (installtop history --jobs lists its runs)" + rootsHistory)
         }
         let environment: APTEnvironment
         do {

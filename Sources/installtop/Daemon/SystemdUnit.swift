@@ -1,3 +1,4 @@
+import EngineDaemon
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -16,8 +17,9 @@ enum SystemdUnit {
         environment["INSTALLTOP_SERVICE_HISTORY"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? historyPath
     }
 
-    /// Where it listens: root's default socket, which root's clients find (SocketLocation).
-    static let socketPath = "/run/installtop.sock"
+    /// Where it listens: the machine's socket, which clients with no engine of their own find
+    /// (`SocketLocation`).
+    static let socketPath = SocketLocation.machineSocket
 
     /// The unit's text, with `executable` (the running binary's path) in `ExecStart`.
     static func text(executable: String) -> String {

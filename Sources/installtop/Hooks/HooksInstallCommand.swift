@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Glibc
 import InstallHistory
 import RestartScan
 
@@ -11,8 +12,9 @@ struct HooksInstallCommand: ParsableCommand {
         discussion: """
             Every apt run (and on the real root every dpkg run) then sends its plan, dpkg's status \
             lines and its start and end to the engine through installtop-relay, which never waits \
-            for the engine and never changes an exit status. Exit status: 0 written, 1 a file could \
-            not be written, 2 usage.
+            for the engine and never changes an exit status. The real root's hooks need root; \
+            --apt-config may name a root you can write. Exit status: 0 written, 1 a file could not \
+            be written, 2 usage, or not root where the hooks go into folders only root may write.
             """
     )
 
@@ -34,11 +36,12 @@ struct HooksInstallCommand: ParsableCommand {
         guard HookFiles.isPlainPath(relayPath) else {
             throw ValidationError("the relay's path must be absolute and hold only letters, digits and / . _ + - @ , = (got \(relayPath))")
         }
+        let files = try options.files()
+        try Self.refuseFoldersClosedToUser(files)
         let socket = try options.socketPath()
         guard HookFiles.shellQuotedIfPossible(socket) != nil else {
             throw ValidationError("the socket's path must not hold quotes (got \(socket))")
         }
-        let files = try options.files()
         var keeper: (installtop: String, historyDb: String)?
         if keepForUndo {
             let installtop = ProcFS().ownExecutable() ?? CommandLine.arguments[0]
@@ -72,6 +75,22 @@ struct HooksInstallCommand: ParsableCommand {
         if let keeper {
             StandardOutput.stdout.line("every apt run keeps the versions it replaces for undo in \(keeper.historyDb) (installtop history --jobs)")
         }
+    }
+
+    /// Refuses (exit status 2, nothing written) a user who is not root and may not write a folder
+    /// the hooks go into: the real root's are root's, and a private root (`--apt-config`) may
+    /// be the user's own. A folder that is missing is left to the write to report.
+    private static func refuseFoldersClosedToUser(_ files: HookFiles) throws {
+        guard geteuid() != 0 else { return }
+        let folders: [String] = [files.aptParts] + (files.dpkgParts.map { [$0] } ?? [])
+        let closed = folders.filter { folder in
+            access(folder, W_OK) != 0 && (errno == EACCES || errno == EPERM || errno == EROFS)
+        }
+        guard !closed.isEmpty else { return }
+        StandardOutput.stderr.line(
+            "installtop: hooks install needs root: you may not write \(closed.joined(separator: " or ")), where the hooks go;"
+                + " run it as root (sudo installtop hooks install), or give --apt-config for a root you can write")
+        throw ExitCode(ExitStatus.invalidUsage.rawValue)
     }
 
     /// `installtop-relay` in the folder of the running executable.

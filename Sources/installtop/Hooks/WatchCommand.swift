@@ -8,17 +8,20 @@ import MonitorRuntime
 
 /// `installtop watch`: the monitor on this machine's engine, where the hooks report every
 /// install (PRODUCT.md "Observed jobs"). With no engine listening it runs one in this process,
-/// on the same socket, for as long as it is open.
+/// on the same socket, for as long as it is open; a user who is not root and has no engine of
+/// their own watches the machine's instead, as its watch group's member (`serve --watch-group`).
 struct WatchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "watch",
         abstract: "Watch every install on this machine, whoever started it (the monitor on the engine the hooks report to).",
         discussion: """
-            Attaches to the engine listening on the hooks' socket; when none listens, runs one in \
-            this process on that socket until you quit, so the hooks reach it. Without hooks it \
+            Attaches to the engine listening on the hooks' socket (for a user who is not root and \
+            has no engine there, the machine's at /run/installtop.sock); when none listens, runs one \
+            in this process on that socket until you quit, so the hooks reach it. Without hooks it \
             says who holds dpkg's lock and suggests `installtop hooks install`. Observed jobs \
-            cannot be aborted: `a` says why. Exit status: 0 quit, 1 the engine could not start or \
-            went away, 2 invalid usage (no terminal, a bad --theme).
+            cannot be aborted: `a` says why. Exit status: 0 quit, 1 the engine could not start, \
+            went away or does not admit you, 2 invalid usage (no terminal, a bad --theme, or no \
+            engine to watch and no socket of your own to run one on).
             """
     )
 
@@ -30,14 +33,27 @@ struct WatchCommand: ParsableCommand {
     @OptionGroup var history: HistoryOptions
 
     func run() throws {
-        let socket = try options.socketPath()
+        let (own, machine) = options.watchedSockets()
         let note = WatchNote.text(files: try options.files(), administrativeDirectory: options.administrativeDirectory())
+        let client: EngineClient
         do {
-            if let client = try? EngineClient(path: socket) {
-                try attach(client, note: note)
-            } else {
-                try host(on: socket, note: note)
+            client = try SocketLocation.connectFirst(own: own, machine: machine) { path throws(DaemonError) in try EngineClient(path: path) }
+        } catch {
+            // Nothing answers: an engine of this process's own, where the hooks report to it.
+            guard let own, error == .noEngine(own) || error == .noEngineFound(own: own, machine: machine) else {
+                StandardOutput.stderr.line("installtop: \(error)")
+                throw ExitCode(error == .noEngineFound(own: nil, machine: machine) ? ExitStatus.invalidUsage.rawValue : 1)
             }
+            try presenting { try host(on: own, note: note) }
+            return
+        }
+        try presenting { try attach(client, note: note) }
+    }
+
+    /// Runs `monitor`, saying what a bad theme or a missing terminal means (exit status 2).
+    private func presenting(_ monitor: () throws -> Void) throws {
+        do {
+            try monitor()
         } catch let error as ThemeError {
             StandardOutput.stderr.line("installtop: \(error)")
             throw ExitCode(ExitStatus.invalidUsage.rawValue)

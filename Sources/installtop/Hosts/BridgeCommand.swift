@@ -9,28 +9,24 @@ struct BridgeCommand: ParsableCommand {
         commandName: "bridge",
         abstract: "Connect stdin and stdout to this host's engine socket (what `--host` runs over ssh).",
         discussion: """
-            Copies bytes both ways until the engine closes the connection or nobody reads stdout any \
-            more; when stdin ends, the engine is told (the socket's write side is shut down) and what \
-            it still sends is copied: without a subscribe, the engine closes once it has sent every \
-            reply, and the bridge exits. Exit status: 0 the link ended, 1 no engine at the socket or a \
-            read or write failed, 2 invalid usage.
+            Without --socket it reaches the user's own engine ($XDG_RUNTIME_DIR/installtop.sock) or, \
+            when there is none, the machine's (/run/installtop.sock), whose watch group may watch \
+            (`installtop serve --watch-group`). Copies bytes both ways until the engine closes the \
+            connection or nobody reads stdout any more; when stdin ends, the engine is told (the \
+            socket's write side is shut down) and what it still sends is copied: without a subscribe, \
+            the engine closes once it has sent every reply, and the bridge exits. Exit status: 0 the \
+            link ended, 1 no engine, an engine that does not admit this user, or a read or write \
+            failed, 2 invalid usage.
             """
     )
 
     @OptionGroup var socket: SocketOption
 
     func run() throws {
-        let path: String
-        do {
-            path = try socket.clientPath()
-        } catch {
-            StandardOutput.stderr.line("installtop bridge: \(error)")
-            throw ExitCode(ExitStatus.invalidUsage.rawValue)
-        }
         let descriptor: Int32
         do {
-            descriptor = try EngineBridge.connect(to: path)
-        } catch .noEngine {
+            descriptor = try socket.connect(EngineBridge.connect(to:))
+        } catch .noEngine(let path) {
             StandardOutput.stderr.line("installtop bridge: no engine at \(path) (start one with `installtop serve`)")
             throw ExitCode(1)
         } catch {

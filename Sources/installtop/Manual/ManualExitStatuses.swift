@@ -7,8 +7,8 @@ enum ManualExitStatuses {
         let usage = (ExitStatus.invalidUsage.rawValue, "invalid usage (an unknown option, a missing argument)")
         let engine = [
             (ExitStatus.succeeded.rawValue, "done"),
-            (ExitStatus.failed.rawValue, "the engine refused (no such job, a job already completed), or no engine answered at the socket"),
-            (ExitStatus.invalidUsage.rawValue, "invalid usage, or no socket given where there is no default one"),
+            (ExitStatus.failed.rawValue, "the engine refused (no such job, a job already completed) or does not admit you, or no engine answered"),
+            usage,
         ]
         let aptRun = [
             (ExitStatus.succeeded.rawValue, "every package done, or nothing to do"),
@@ -67,21 +67,21 @@ enum ManualExitStatuses {
         case "status":
             return [
                 (ExitStatus.succeeded.rawValue, "printed; with --host or --hosts, every host answered"),
-                (ExitStatus.failed.rawValue, "no engine answered at the socket; with --host or --hosts, some host was unreachable (its section says why)"),
-                (ExitStatus.invalidUsage.rawValue, "invalid usage (an inventory that cannot be read, a --limit that matches no host), or no socket given where there is no default one"),
+                (ExitStatus.failed.rawValue, "no engine answered, or the engine does not admit you; with --host or --hosts, some host was unreachable (its section says why)"),
+                (ExitStatus.invalidUsage.rawValue, "invalid usage (an inventory that cannot be read, a --limit that matches no host)"),
             ]
         case "abort", "cleanup", "confirm":
             return engine
         case "bridge":
             return [
                 (ExitStatus.succeeded.rawValue, "the link ended: the engine closed it, or nobody reads stdout any more"),
-                (ExitStatus.failed.rawValue, "no engine at the socket, or a read or write failed"),
-                (ExitStatus.invalidUsage.rawValue, "invalid usage, or no socket given where there is no default one"),
+                (ExitStatus.failed.rawValue, "no engine, an engine that does not admit you, or a read or write failed"),
+                usage,
             ]
         case "attach":
             return [
                 (ExitStatus.succeeded.rawValue, "detached"),
-                (ExitStatus.failed.rawValue, "no engine, or the engine went away"),
+                (ExitStatus.failed.rawValue, "no engine, an engine that does not admit you, or the engine went away"),
                 (ExitStatus.invalidUsage.rawValue, "invalid usage (a bad --theme, no terminal)"),
             ]
         case "drive":
@@ -95,7 +95,10 @@ enum ManualExitStatuses {
         case "hooks":
             return [usage]
         case "hooks install":
-            return [(ExitStatus.succeeded.rawValue, "the hook files are written"), (ExitStatus.failed.rawValue, "a hook file could not be written"), usage]
+            return [
+                (ExitStatus.succeeded.rawValue, "the hook files are written"), (ExitStatus.failed.rawValue, "a hook file could not be written"),
+                (ExitStatus.invalidUsage.rawValue, "invalid usage, or not root where the hooks go into folders only root may write"),
+            ]
         case "hooks status":
             return [(ExitStatus.succeeded.rawValue, "the hooks are installed"), (ExitStatus.failed.rawValue, "they are not (or only some are)"), usage]
         case "hooks remove":
@@ -103,8 +106,8 @@ enum ManualExitStatuses {
         case "watch":
             return [
                 (ExitStatus.succeeded.rawValue, "quit"),
-                (ExitStatus.failed.rawValue, "the engine went away, or no engine could listen on the socket"),
-                (ExitStatus.invalidUsage.rawValue, "invalid usage (a bad --theme, no terminal)"),
+                (ExitStatus.failed.rawValue, "the engine went away or does not admit you, or no engine could listen on the socket"),
+                (ExitStatus.invalidUsage.rawValue, "invalid usage (a bad --theme, no terminal), or no engine to watch and no socket of your own to run one on"),
             ]
         case "restarts":
             return [

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import TestProcessSupport
 
 /// Only the engine's uid is served (SO_PEERCRED), even when the socket file lets others in.
 @Suite("daemon peers")
@@ -12,6 +13,8 @@ struct DaemonPeerTests {
         let python = "/usr/bin/python3"
         try #require(FileManager.default.isExecutableFile(atPath: setpriv), "setpriv (util-linux) runs the client as nobody")
         try #require(FileManager.default.isExecutableFile(atPath: python), "the raw client is a python3 script")
+        let copies = try OtherUserExecutables(copying: [try InstalltopBinary.path()])
+        defer { copies.remove() }
         // 0711: nobody may pass through to the socket but not list or write the directory.
         let daemon = try DaemonFixture(mode: 0o711)
         defer { daemon.remove() }
@@ -50,7 +53,7 @@ struct DaemonPeerTests {
             serve.stderr.contains("refused a connection from uid 65534")
         }
 
-        let status = try await InstalltopProcess(asNobody + [try InstalltopBinary.path(), "status", "--socket", daemon.socket],
+        let status = try await InstalltopProcess(asNobody + [copies.path("installtop"), "status", "--socket", daemon.socket],
                                                  in: daemon.folder, executable: setpriv).finish()
         #expect(status.status == 1, "stdout: \(status.stdout)\nstderr: \(status.stderr)")
         #expect(status.stdout.isEmpty && status.stderr.contains("installtop: "), "\(status.stderr)")

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import TestProcessSupport
 
 /// `serve --watch-group`: the group's members attach and read, and may not act; everyone else
 /// is refused as before. The watchers are uid 65534 (nobody) run by setpriv with a group that
@@ -10,9 +11,10 @@ struct DaemonWatchGroupTests {
     static let group = "64999"
     static let setpriv = "/usr/bin/setpriv"
 
-    /// `installtop ARGUMENTS --socket SOCKET` as nobody with `groups` (setpriv's options).
-    static func asNobody(_ daemon: DaemonFixture, groups: [String], _ arguments: [String]) async throws -> RunResult {
-        try await InstalltopProcess(["--reuid=65534"] + groups + [try InstalltopBinary.path()] + arguments + ["--socket", daemon.socket],
+    /// `installtop ARGUMENTS --socket SOCKET` as nobody with `groups` (setpriv's options), run
+    /// from `copies`.
+    static func asNobody(_ daemon: DaemonFixture, _ copies: OtherUserExecutables, groups: [String], _ arguments: [String]) async throws -> RunResult {
+        try await InstalltopProcess(["--reuid=65534"] + groups + [copies.path("installtop")] + arguments + ["--socket", daemon.socket],
                                     in: daemon.folder, executable: setpriv).finish(timeout: .seconds(120))
     }
 
@@ -20,6 +22,8 @@ struct DaemonWatchGroupTests {
           .enabled(if: getuid() == 0, "needs root to run clients as uid 65534 (nobody)"))
     func watchersReadAndDoNotAct() async throws {
         try #require(FileManager.default.isExecutableFile(atPath: Self.setpriv), "setpriv (util-linux) runs the clients as nobody")
+        let copies = try OtherUserExecutables(copying: [try InstalltopBinary.path()])
+        defer { copies.remove() }
         // 0711: nobody may pass through to the socket but not list or write the directory.
         let daemon = try DaemonFixture(mode: 0o711)
         defer { daemon.remove() }
@@ -34,15 +38,15 @@ struct DaemonWatchGroupTests {
 
         // A supplementary member (the kernel says so through SO_PEERGROUPS), then a primary one.
         for groups in [["--regid=65534", "--groups=\(Self.group)"], ["--regid=\(Self.group)", "--clear-groups"]] {
-            let status = try await Self.asNobody(daemon, groups: groups, ["status", "--json"])
+            let status = try await Self.asNobody(daemon, copies, groups: groups, ["status", "--json"])
             #expect(status.status == 0 && status.stdout.contains("\"Gated job\""), "\(groups): \(status.stdout)\(status.stderr)")
         }
         let member = ["--regid=65534", "--groups=\(Self.group)"]
-        let abort = try await Self.asNobody(daemon, groups: member, ["abort", "1"])
+        let abort = try await Self.asNobody(daemon, copies, groups: member, ["abort", "1"])
         #expect(abort.status == 1 && abort.stdout.isEmpty, "\(abort.stdout)\(abort.stderr)")
         #expect(abort.stderr.contains("abort refused: uid 65534 watches this engine as a member of group \(Self.group); only uid 0 may"),
                 "\(abort.stderr)")
-        let cleanup = try await Self.asNobody(daemon, groups: member, ["cleanup", "1"])
+        let cleanup = try await Self.asNobody(daemon, copies, groups: member, ["cleanup", "1"])
         #expect(cleanup.status == 1 && cleanup.stderr.contains("cleanup refused"), "\(cleanup.stderr)")
         try await waitUntil("serve to log the refusal; stderr:\n\(serve.stderr)") {
             serve.stderr.contains("refused abort from client") && serve.stderr.contains("a watcher may not act")
@@ -52,10 +56,11 @@ struct DaemonWatchGroupTests {
         // Not a member: the socket's mode keeps it out; opened up, the engine refuses it,
         // naming who is served.
         let outsider = ["--regid=65534", "--clear-groups"]
-        let denied = try await Self.asNobody(daemon, groups: outsider, ["status"])
-        #expect(denied.status == 1 && denied.stderr.contains("Permission denied"), "\(denied.stderr)")
+        let denied = try await Self.asNobody(daemon, copies, groups: outsider, ["status"])
+        #expect(denied.status == 1 && denied.stderr.contains("admits only its owner (root) and the members of group \(Self.group)"),
+                "\(denied.stderr)")
         #expect(chmod(daemon.socket, 0o666) == 0)
-        let refused = try await Self.asNobody(daemon, groups: outsider, ["status"])
+        let refused = try await Self.asNobody(daemon, copies, groups: outsider, ["status"])
         #expect(refused.status == 1 && refused.stderr.contains("serves uid 0 and the members of group \(Self.group) only"),
                 "\(refused.stderr)")
 
