@@ -57,13 +57,7 @@ extension HistoryStore {
                 case .stillRunning?:
                     continue
                 case .settled(let resultCode, let hResult, let reason, let endedAt)?:
-                    entry.resultCode = resultCode
-                    entry.hResult = hResult
-                    entry.reason = reason
-                    entry.endedAt = endedAt ?? now
-                    entry.durationMs = endedAt.flatMap { end in
-                        entry.startedAt.map { Int64((end.timeIntervalSince($0) * 1000).rounded()) }
-                    }.map { max(0, $0) }
+                    Self.settle(&entry, resultCode, hResult, reason, endedAt, now: now)
                 case nil:
                     entry.resultCode = .failed
                     entry.hResult = .installerFailure
@@ -78,5 +72,19 @@ extension HistoryStore {
             }
             return recovered
         }
+    }
+
+    /// `row` settled with a caller's verdict, not running any more; its duration when the
+    /// caller knows when it ended.
+    static func settle(_ row: inout HistoryEntry, _ code: OperationResultCode, _ hResult: HResult, _ reason: String,
+                       _ endedAt: Date?, now: Date) {
+        row.resultCode = code
+        row.hResult = hResult
+        row.reason = reason
+        row.endedAt = endedAt ?? now
+        row.durationMs = endedAt.flatMap { end in
+            row.startedAt.map { Int64((end.timeIntervalSince($0) * 1000).rounded()) }
+        }.map { max(0, $0) }
+        row.isRunning = false
     }
 }

@@ -76,17 +76,4 @@ extension HistoryStore {
             return ended
         }
     }
-
-    /// `row` settled with a verdict, not running any more.
-    private static func settle(_ row: inout HistoryEntry, _ code: OperationResultCode, _ hResult: HResult, _ reason: String,
-                               _ endedAt: Date?, now: Date) {
-        row.resultCode = code
-        row.hResult = hResult
-        row.reason = reason
-        row.endedAt = endedAt ?? now
-        row.durationMs = endedAt.flatMap { end in
-            row.startedAt.map { Int64((end.timeIntervalSince($0) * 1000).rounded()) }
-        }.map { max(0, $0) }
-        row.isRunning = false
-    }
 }

@@ -69,7 +69,7 @@ struct APTUndoKeepingTests {
         #expect(objects.count == 1, "\(objects)")
         let object = try #require(objects.first)
         #expect(Set(object.keys) == ["run", "kind", "name", "operation", "startedAt", "endedAt", "result", "packages", "undoable",
-                                     "notUndoableBecause", "undoneBy", "undoOf"])
+                                     "notUndoableBecause", "undoneBy", "undoOf", "observed"])
         #expect((object["run"] as? NSNumber)?.stringValue == run)
         #expect(object["kind"] as? String == "apt")
         #expect((object["name"] as? String)?.hasPrefix("apt upgrade") == true)

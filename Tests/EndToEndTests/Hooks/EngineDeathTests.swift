@@ -86,8 +86,13 @@ struct EngineDeathTests {
         #expect(host.changes(since: HostPackageFingerprint()).isEmpty)
     }
 
-    @Test("A serve that watches apt-get through the hooks, SIGKILLed at the third package's postinst: the next look ends the observed run, six succeeded")
-    func watchedJob() async throws {
+    /// A serve with the hooks and a history, watching a plain `apt-get install` of the six; once
+    /// `moment` (given the events up to the observed job's `job.queued`) returns, the serve is
+    /// SIGKILLed and apt let go on; then the run, as the next look settles it, must be whole.
+    /// - Parameter holdAfterThePlan: a hook of the root's own, after installtop's (its name sorts
+    ///   later), holds apt once the plan is reported, before dpkg runs.
+    private static func killWatchingServe(holdAfterThePlan: Bool,
+                                          moment: (_ queued: [JSONEvent], _ apt: APTTestRoot) async throws -> Void) async throws {
         let host = HostPackageFingerprint()
         let apt = try APTTestRoot()
         defer { apt.remove() }
@@ -97,21 +102,26 @@ struct EngineDeathTests {
         let serve = try await fixture.start()
         let hooks = try await installtop(["hooks", "install", "--apt-config", apt.configuration, "--socket", fixture.socket], in: fixture.folder)
         #expect(hooks.status == 0, "\(hooks.stderr)")
+        if holdAfterThePlan {
+            try FileManager.default.createDirectory(atPath: apt.root + "/tmp", withIntermediateDirectories: true)
+            try "DPkg::Pre-Install-Pkgs:: \"cat >/dev/null; while [ ! -e \(apt.root)/tmp/release ]; do sleep 0.05; done\";\n"
+                .write(toFile: apt.root + "/etc/apt/apt.conf.d/zz-lab-hold", atomically: true, encoding: .utf8)
+        }
         let client = try await RawClient.subscribed(to: fixture.socket)
         defer { client.close() }
-        try "".write(toFile: fixture.folder.file("apt.out"), atomically: true, encoding: .utf8)
-        try "".write(toFile: fixture.folder.file("apt.err"), atomically: true, encoding: .utf8)
+        let output = try fixture.folder.write("apt.out", "")
+        let errors = try fixture.folder.write("apt.err", "")
         let aptGet = try SpawnedProcess(
             executable: "/usr/bin/apt-get", arguments: ["install", "-y"] + Self.names,
             environment: ProcessInfo.processInfo.environment.merging(apt.environment) { _, new in new },
-            workingDirectory: fixture.folder.path, stdoutPath: fixture.folder.file("apt.out"), stderrPath: fixture.folder.file("apt.err"))
+            workingDirectory: fixture.folder.path, stdoutPath: output, stderrPath: errors)
         defer {
             try? Self.release(apt)
             if aptGet.poll() == nil { kill(aptGet.pid, SIGKILL) }
             _ = aptGet.waitBlocking()
         }
-        _ = try await client.read(until: "the observed job", timeout: .seconds(90)) { $0.name == "job.queued" }
-        try await Self.waitForFile(apt.root + "/tmp/lab-3-began", "lab-3's postinst to run")
+        let queued = try await client.read(until: "the observed job", timeout: .seconds(90)) { $0.name == "job.queued" }
+        try await moment(queued, apt)
         kill(serve.pid, SIGKILL)
         try Self.release(apt)
         #expect(aptGet.waitBlocking() == 0, "apt-get went on without the engine")
@@ -123,44 +133,17 @@ struct EngineDeathTests {
         #expect(host.changes(since: HostPackageFingerprint()).isEmpty)
     }
 
+    @Test("A serve that watches apt-get through the hooks, SIGKILLed at the third package's postinst: the next look ends the observed run, six succeeded")
+    func watchedJob() async throws {
+        try await Self.killWatchingServe(holdAfterThePlan: false) { _, apt in
+            try await Self.waitForFile(apt.root + "/tmp/lab-3-began", "lab-3's postinst to run")
+        }
+    }
+
     @Test("A serve SIGKILLed right after the observed job appeared, before dpkg's first line: the transaction is still in the history, whole and ended")
     func deathRightAfterTheJobAppeared() async throws {
-        let host = HostPackageFingerprint()
-        let apt = try APTTestRoot()
-        defer { apt.remove() }
-        try apt.publish(Self.six)
-        let fixture = try DaemonFixture(history: true)
-        defer { fixture.remove() }
-        let serve = try await fixture.start()
-        let hooks = try await installtop(["hooks", "install", "--apt-config", apt.configuration, "--socket", fixture.socket], in: fixture.folder)
-        #expect(hooks.status == 0, "\(hooks.stderr)")
-        // A hook of the root's own after installtop's (its name sorts later): apt waits there
-        // once the plan is reported, before dpkg runs.
-        try FileManager.default.createDirectory(atPath: apt.root + "/tmp", withIntermediateDirectories: true)
-        try "DPkg::Pre-Install-Pkgs:: \"cat >/dev/null; while [ ! -e \(apt.root)/tmp/release ]; do sleep 0.05; done\";\n"
-            .write(toFile: apt.root + "/etc/apt/apt.conf.d/zz-lab-hold", atomically: true, encoding: .utf8)
-        let client = try await RawClient.subscribed(to: fixture.socket)
-        defer { client.close() }
-        try "".write(toFile: fixture.folder.file("apt.out"), atomically: true, encoding: .utf8)
-        try "".write(toFile: fixture.folder.file("apt.err"), atomically: true, encoding: .utf8)
-        let aptGet = try SpawnedProcess(
-            executable: "/usr/bin/apt-get", arguments: ["install", "-y"] + Self.names,
-            environment: ProcessInfo.processInfo.environment.merging(apt.environment) { _, new in new },
-            workingDirectory: fixture.folder.path, stdoutPath: fixture.folder.file("apt.out"), stderrPath: fixture.folder.file("apt.err"))
-        defer {
-            try? Self.release(apt)
-            if aptGet.poll() == nil { kill(aptGet.pid, SIGKILL) }
-            _ = aptGet.waitBlocking()
+        try await Self.killWatchingServe(holdAfterThePlan: true) { queued, _ in
+            #expect(!queued.contains { $0.name == "update.started" }, "dpkg had not begun: \(queued.map(\.name))")
         }
-        let queued = try await client.read(until: "the observed job", timeout: .seconds(90)) { $0.name == "job.queued" }
-        #expect(!queued.contains { $0.name == "update.started" }, "dpkg had not begun: \(queued.map(\.name))")
-        kill(serve.pid, SIGKILL)
-        try Self.release(apt)
-        #expect(aptGet.waitBlocking() == 0, "apt-get went on without the engine")
-
-        let database = try #require(fixture.historyDatabase)
-        let run = try await Self.endedRun(database, in: fixture.folder)
-        try Self.expectWhole(run, rows: try await Self.rows(database, in: fixture.folder), apt: apt)
-        #expect(host.changes(since: HostPackageFingerprint()).isEmpty)
     }
 }
