@@ -6,13 +6,18 @@ import Foundation
 import InstallEngine
 
 extension MonitorState {
-    /// Seconds update `index` of job `job` has run: until its end when it has completed, until
-    /// now while it runs; `nil` when it never started.
+    /// Seconds update `index` of job `job` has run: while it runs, since its start until now;
+    /// once it has completed, its result's span (which a driver may know better than the
+    /// events' times: an observed package's span is dpkg's lines'). `nil` when it never started,
+    /// and when its result has no start (a driver that never saw it begin, an older engine).
     public func elapsedSeconds(job: JobState, index: Int) -> TimeInterval? {
         let update = job.updates[index]
+        if update.result.resultCode.isFinal {
+            guard let startedAt = update.result.startedAt else { return nil }
+            return max(0, (update.result.endedAt ?? now).timeIntervalSince(startedAt))
+        }
         guard let startedAt = update.startedAt ?? update.result.startedAt else { return nil }
-        let end = update.result.resultCode.isFinal ? (update.result.endedAt ?? now) : now
-        return max(0, end.timeIntervalSince(startedAt))
+        return max(0, now.timeIntervalSince(startedAt))
     }
 
     /// Seconds until update `index` of job `job` completes: from its smoothed rate of progress
