@@ -31,17 +31,25 @@ extension MonitorRenderer {
                 case .job(let id):
                     guard let job = state.queue.job(id) else { return }
                     let indented = Rect(x: row.x + 2, y: row.y, width: max(0, row.width - 2), height: 1)
-                    drawJobRow(job, startsIn: starts[id], into: &buffer, row: indented, state: state, theme: theme)
-                    if let host = state.host(ofJob: id), let age = state.staleAge(ofHost: host) {
-                        // What the host said last, and how long ago: it may have moved on since.
-                        let text = " stale " + TimeText.elapsed(age)
-                        let width = min(DisplayWidth.of(text), indented.width)
-                        TextLine(text, style: theme[.dim]).render(
-                            into: &buffer, area: Rect(x: indented.maxX - width, y: row.y, width: width, height: 1))
+                    // What the host said last, and how long ago: it may have moved on since. The
+                    // mark takes its room from the job's name, never from its status ("aborted
+                    // 1/3", "aborting…"): without its age, or not at all, when the row is narrow.
+                    let stale = state.host(ofJob: id).flatMap { state.staleAge(ofHost: $0) }.flatMap { age in
+                        [" stale " + TimeText.elapsed(age), " stale"].first { indented.width - DisplayWidth.of($0) >= Self.boardJobRowMinimum }
+                    } ?? ""
+                    let staleWidth = DisplayWidth.of(stale)
+                    let jobRow = Rect(x: indented.x, y: row.y, width: indented.width - staleWidth, height: 1)
+                    drawJobRow(job, startsIn: starts[id], into: &buffer, row: jobRow, state: state, theme: theme)
+                    if staleWidth > 0 {
+                        TextLine(stale, style: theme[.dim]).render(into: &buffer, area: Rect(x: jobRow.maxX, y: row.y, width: staleWidth, height: 1))
                     }
                 }
             }
     }
+
+    /// The narrowest job row that keeps its 13-column status whole: mark, a 5-column name, the
+    /// blanks between.
+    private static let boardJobRowMinimum = 2 + 5 + 1 + 13
 
     private static func drawHostRow(_ name: String, nameWidth: Int, into buffer: inout Buffer, row: Rect, state: MonitorState, theme: Theme) {
         guard let host = state.board?.host(named: name) else { return }

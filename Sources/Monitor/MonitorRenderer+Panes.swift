@@ -213,32 +213,48 @@ extension MonitorRenderer {
     /// The text in an update's status column: the failure reason, the first reported error or
     /// the latest status, in the role it is drawn in; `mustRead` when it has to show whole (a
     /// reason why the update failed or was stopped, a reported error, the countdown to the kill
-    /// of an update past its timeout).
-    private static func statusText(of job: JobState, index: Int, state: MonitorState) -> (text: String?, role: ThemeRole, mustRead: Bool) {
+    /// of an update past its timeout); `leadMustRead` when at least its lead (`lead(of:)`) has
+    /// to: what a stop does to the update (apt's `stopping after this package`, the repair after
+    /// a forced abort) and why an update never started (`not started: the job was aborted`).
+    private static func statusText(
+        of job: JobState, index: Int, state: MonitorState
+    ) -> (text: String?, role: ThemeRole, mustRead: Bool, leadMustRead: Bool) {
         let update = job.updates[index]
         switch update.result.resultCode {
         case .failed, .aborted:
-            // An update that never started says only that it did not, as its neighbours do.
-            return (update.result.reason ?? update.message, role(for: update.result.resultCode), update.startedAt != nil)
+            // An update that never started says that it did not, as its neighbours do: only as
+            // far as why.
+            let started = update.startedAt != nil
+            return (update.result.reason ?? update.message, role(for: update.result.resultCode), started, !started)
         case .succeededWithErrors:
-            return (update.result.reportedErrors.first ?? update.message, .warning, true)
+            return (update.result.reportedErrors.first ?? update.message, .warning, true, false)
         case .inProgress:
             let timedOut = update.update.timeout.map { limit in
                 (state.elapsedSeconds(job: job, index: index) ?? 0) >= Double(limit.components.seconds)
             } ?? false
-            return (update.message, .text, timedOut)
+            return (update.message, .text, timedOut, job.abortRequested)
         case .notStarted, .succeeded:
-            return (update.message, .text, false)
+            return (update.message, .text, false, false)
         }
     }
 
-    /// The columns update `index`'s status text needs to show whole, with the reboot mark; 0
-    /// when it need not.
+    /// The words of a status up to its first aside (` (`), second clause (`; `) or trailing
+    /// ellipsis: `stopping after this package` of `stopping after this package (abort
+    /// requested)`, `repairing: dpkg --configure -a` of `repairing: dpkg --configure -a …`; the
+    /// whole text when it has none.
+    private static func lead(of text: String) -> String {
+        let ends = [" (", "; ", " …", " ..."].compactMap { text.range(of: $0)?.lowerBound }
+        return String(text[..<(ends.min() ?? text.endIndex)])
+    }
+
+    /// The columns update `index`'s status text needs to show whole (or up to its meaning, see
+    /// `statusText`), with the reboot mark; 0 when it need not.
     private static func mustReadWidth(of job: JobState, index: Int, state: MonitorState) -> Int {
         let status = statusText(of: job, index: index, state: state)
-        guard status.mustRead, let text = status.text else { return 0 }
+        guard status.mustRead || status.leadMustRead, let text = status.text else { return 0 }
         let mark = job.updates[index].result.rebootRequired ? DisplayWidth.of(state.glyphs.reboot) + 1 : 0
-        return mark + DisplayWidth.of(state.glyphs.sanitizer.sanitize(text, maxWidth: state.width))
+        let needed = status.mustRead ? text : lead(of: text)
+        return mark + DisplayWidth.of(state.glyphs.sanitizer.sanitize(needed, maxWidth: state.width))
     }
 
     /// The reboot mark, then the failure reason, the first reported error or the latest status.
@@ -251,8 +267,14 @@ extension MonitorRenderer {
         let status = statusText(of: job, index: index, state: state)
         guard let text = status.text, area.maxX > x else { return }
         let width = area.maxX - x
-        let sanitized = glyphs.sanitizer.sanitize(text, maxWidth: width)
-        buffer.write(TextTruncation.truncate(sanitized, toWidth: width, ellipsis: glyphs.box.ellipsis), x: x, y: area.y, style: theme[status.role])
+        var shown = glyphs.sanitizer.sanitize(text, maxWidth: width)
+        // Cut, a status that must read to its meaning shows its lead whole rather than its
+        // last word cut at the ellipsis.
+        if status.leadMustRead, DisplayWidth.of(shown) > width {
+            let words = glyphs.sanitizer.sanitize(lead(of: text), maxWidth: width)
+            if DisplayWidth.of(words) <= width { shown = words }
+        }
+        buffer.write(TextTruncation.truncate(shown, toWidth: width, ellipsis: glyphs.box.ellipsis), x: x, y: area.y, style: theme[status.role])
     }
 
     // MARK: - Output

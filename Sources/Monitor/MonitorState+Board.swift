@@ -127,6 +127,12 @@ extension MonitorState {
         return selectedHost.map { jobs(ofHost: $0) } ?? []
     }
 
+    /// The jobs of `abortAllScope` an abort stops: the unfinished ones, watched jobs left out
+    /// (rule 29: they go on whatever is asked).
+    var abortableJobs: [JobState] {
+        abortAllScope.filter { $0.phase != .completed && $0.descriptor.observedBy == nil }
+    }
+
     /// What `A` sends: `abortAll`, or on the board an abort of each unfinished job of the
     /// selected host (its engine's other clients' jobs elsewhere stay untouched).
     func abortAllEffects(force: Bool) -> [MonitorEffect] {

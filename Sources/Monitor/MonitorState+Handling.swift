@@ -131,8 +131,14 @@ extension MonitorState {
         case .jobAbortRequested:
             break
         }
-        if case .jobCompleted(let completion) = event.kind { closeStartQuestion(of: completion.job) }
-        if case .jobCleanedUp(let cleanUp) = event.kind { closeStartQuestion(of: cleanUp.job) }
+        if case .jobCompleted(let completion) = event.kind {
+            closeStartQuestion(of: completion.job)
+            dropStatusOfEndedJobs()
+        }
+        if case .jobCleanedUp(let cleanUp) = event.kind {
+            closeStartQuestion(of: cleanUp.job)
+            dropStatusOfEndedJobs()
+        }
         return effects
     }
 

@@ -106,10 +106,22 @@ extension MonitorState {
             overlay = nil
             switch question {
             case .abortJob(let job, let name):
-                say("Aborting \(name); press a again to force it")
+                // The job may have ended while the question was open: nothing is left to abort.
+                guard queue.job(job).map({ $0.phase != .completed }) == true else {
+                    say("\(name) has already completed")
+                    return []
+                }
+                say("Aborting \(name); press a again to force it", whileUnfinished: [job])
                 return [.command(.abort(job: job, force: false))]
-            case .abortAll(let count):
-                say("Aborting \(count) \(count == 1 ? "job" : "jobs")\(selectedHost.map { " on \($0)" } ?? ""); press A again to force")
+            case .abortAll:
+                // Those that ended while the question was open are not counted.
+                let jobs = Set(abortableJobs.map(\.id))
+                guard !jobs.isEmpty else {
+                    say("No job to abort")
+                    return []
+                }
+                say("Aborting \(jobs.count) \(jobs.count == 1 ? "job" : "jobs")\(selectedHost.map { " on \($0)" } ?? ""); press A again to force",
+                    whileUnfinished: jobs)
                 return abortAllEffects(force: false)
             case .quit:
                 return confirmQuit()
@@ -170,7 +182,7 @@ extension MonitorState {
     private mutating func abortAllJobs() -> [MonitorEffect] {
         // Watched jobs go on whatever is asked (rule 29): they are not counted as aborted.
         if board != nil, let job = abortAllScope.first, refusesStale(job) { return [] }
-        let unfinished = abortAllScope.filter { $0.phase != .completed && $0.descriptor.observedBy == nil }
+        let unfinished = abortableJobs
         if unfinished.isEmpty {
             let watched = abortAllScope.count { $0.phase != .completed }
             say(watched == 0 ? "No job to abort"

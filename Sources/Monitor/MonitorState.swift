@@ -181,7 +181,16 @@ public struct MonitorState: Sendable {
 
     // MARK: - Status line
 
-    mutating func say(_ text: String) {
-        status = StatusMessage(text: text, expiresAt: now.addingTimeInterval(StatusMessage.lifetime))
+    /// Shows `text` in the footer for `StatusMessage.lifetime`, or less when it is about
+    /// `whileUnfinished` jobs and they all end sooner.
+    mutating func say(_ text: String, whileUnfinished jobs: Set<Int> = []) {
+        status = StatusMessage(text: text, expiresAt: now.addingTimeInterval(StatusMessage.lifetime), whileUnfinished: jobs)
+    }
+
+    /// Drops a message about jobs none of which is unfinished any more (completed, or cleaned
+    /// up): what it asked of them can no longer be done.
+    mutating func dropStatusOfEndedJobs() {
+        guard let jobs = status?.whileUnfinished, !jobs.isEmpty else { return }
+        if jobs.allSatisfy({ queue.job($0).map { $0.phase == .completed } ?? true }) { status = nil }
     }
 }

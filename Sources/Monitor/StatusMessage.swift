@@ -11,12 +11,17 @@ public struct StatusMessage: Sendable, Hashable {
     public var text: String
     /// When it disappears.
     public var expiresAt: Date
+    /// The jobs it speaks of while they are unfinished (`press a again to force it`): it
+    /// disappears, before `expiresAt`, once none of them is left unfinished. Empty for a
+    /// message that only expires.
+    public var whileUnfinished: Set<Int>
 
     /// How long a message stays.
     public static let lifetime: TimeInterval = 5
 
-    public init(text: String, expiresAt: Date) {
+    public init(text: String, expiresAt: Date, whileUnfinished: Set<Int> = []) {
         self.text = text
         self.expiresAt = expiresAt
+        self.whileUnfinished = whileUnfinished
     }
 }

@@ -4,7 +4,8 @@
 /// the ETA shows only when the text would keep 20 columns beside a 16-column title. What does not fit goes, in this order: the ETA, the status
 /// text, the elapsed time; the bar shrinks last.
 ///
-/// A text that must be read whole (a failure's reason, the countdown to a kill) is given the
+/// A text that must be read whole (a failure's reason, the countdown to a kill), or up to its
+/// meaning (`stopping after this package`, `not started: the job was aborted`), is given the
 /// room it needs where the status text shows at all: the ETA goes first, then the title
 /// shrinks down to its 16 columns, then the bar to 5.
 struct UpdateColumns: Hashable {
@@ -24,7 +25,7 @@ struct UpdateColumns: Hashable {
     static let minimumBar = 5
 
     /// The columns for `width`; `wantedMessage` is the width of the widest text that must be
-    /// read whole in the status column (0 when there is none).
+    /// read in the status column, whole or up to its meaning (0 when there is none).
     init(width: Int, wantedMessage: Int = 0) {
         var bar = width >= 90 ? 10 : 8
         let percent = 4

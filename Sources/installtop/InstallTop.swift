@@ -34,17 +34,49 @@ struct InstallTop: ParsableCommand {
             FileHandle.standardError.write(Data((unknown + "\n").utf8))
             Foundation.exit(ExitStatus.invalidUsage.rawValue)
         }
+        var command: any ParsableCommand
         do {
-            var command = try parseAsRoot()
-            try command.run()
+            command = try parseAsRoot()
         } catch {
-            let code = exitCode(for: error)
-            if code == .validationFailure {
-                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
-                Foundation.exit(ExitStatus.invalidUsage.rawValue)
-            }
+            // A parse or `validate()` error names the command it is about: its usage is in the message.
+            exitOnUsageError(error, message: fullMessage(for: error))
             exit(withError: error)
         }
+        do {
+            try command.run()
+        } catch {
+            // Thrown by `run()` (an inventory that cannot be read, more hosts than one): the
+            // root alone would print `Usage: installtop <subcommand>`.
+            exitOnUsageError(error, message: usageErrorMessage(error, of: type(of: command)))
+            exit(withError: error)
+        }
+    }
+
+    /// Prints `message` and exits 2 when `error` is a usage error; returns otherwise.
+    private static func exitOnUsageError(_ error: any Error, message: @autoclosure () -> String) {
+        guard exitCode(for: error) == .validationFailure else { return }
+        FileHandle.standardError.write(Data((message() + "\n").utf8))
+        Foundation.exit(ExitStatus.invalidUsage.rawValue)
+    }
+
+    /// `error` as swift-argument-parser words a usage error of `command` found while parsing:
+    /// the error, the command's usage (`Usage: installtop apt install <packages> ...`) and where
+    /// its help is. A command outside installtop's own (one of the parser's) gets the root's.
+    private static func usageErrorMessage(_ error: any Error, of command: any ParsableCommand.Type) -> String {
+        guard let path = commandPath(to: command)?.map({ $0._commandName }).joined(separator: " ") else { return fullMessage(for: error) }
+        let usage = usageString(for: command).split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\n       ")
+        return "Error: \(message(for: error))\nUsage: \(usage)\n  See '\(path) --help' for more information."
+    }
+
+    /// The commands from this one down to `command` (`installtop`, `apt`, `install`); `nil`
+    /// when `command` is not among them.
+    private static func commandPath(to command: any ParsableCommand.Type, from root: any ParsableCommand.Type = InstallTop.self)
+        -> [any ParsableCommand.Type]? {
+        if root == command { return [root] }
+        for subcommand in root.configuration.subcommands {
+            if let path = commandPath(to: command, from: subcommand) { return [root] + path }
+        }
+        return nil
     }
 
     /// The message for a first argument that is no command (`installtop rn m.yaml`), with the

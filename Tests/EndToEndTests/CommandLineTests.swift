@@ -50,6 +50,25 @@ struct CommandLineTests {
                 "\(typo.stderr)")
     }
 
+    @Test("a usage error ends with the usage of the command that failed, found while parsing or when it runs; exit 2",
+          arguments: [
+              (["apt", "install"], "Missing expected argument", "installtop apt install"),
+              (["history", "--limit", "x"], "The value 'x' is invalid for '--limit <limit>'", "installtop history"),
+              (["attach", "--hosts", "missing.ini"], "cannot read the inventory missing.ini", "installtop attach"),
+              (["status", "--hosts", "missing.ini"], "cannot read the inventory missing.ini", "installtop status"),
+              (["abort", "--host", "web1", "--host", "web2", "3"], "this acts on one host's job", "installtop abort"),
+          ])
+    func usageOfTheFailingCommand(arguments: [String], error: String, command: String) async throws {
+        let folder = try TestFolder()
+        defer { folder.remove() }
+        let result = try await installtop(arguments, in: folder)
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stderr.hasPrefix("Error: \(error)"), "\(result.stderr)")
+        #expect(result.stderr.contains("\nUsage: \(command) "), "\(result.stderr)")
+        #expect(result.stderr.hasSuffix("\n  See '\(command) --help' for more information.\n"), "\(result.stderr)")
+        #expect(!result.stderr.contains("<subcommand>"), "\(result.stderr)")
+    }
+
     @Test("--theme with an unknown name is a usage error in every output mode, before anything runs, with no file position",
           arguments: [["--plain"], ["--json"]])
     func unknownTheme(mode: [String]) async throws {

@@ -36,6 +36,36 @@ struct JobMachineDriverTests {
         ])
     }
 
+    @Test("A driver that knows better than its reports' times (an observed package): the end it gives is the result's; a start it never saw leaves the duration unknown, the update still announced as started")
+    func verdictTimes() throws {
+        var job = harness(["a", "b"])
+        let started = job.now
+        job.driver(.updateStarted(index: 0))
+        job.advance(by: .seconds(3))
+        let installed = job.now
+        job.advance(by: .seconds(40))
+        var seen = DriverVerdict.succeeded
+        seen.endedAt = installed
+        job.driver(.updateFinished(index: 0, seen))
+        var unseen = DriverVerdict.succeeded
+        unseen.startUnknown = true
+        job.driver(.updateFinished(index: 1, unseen))
+        job.driverEnded(.exited(0))
+        #expect(job.machine.results[0].startedAt == started && job.machine.results[0].endedAt == installed)
+        #expect(job.machine.results[0].duration == .seconds(3))
+        #expect(job.machine.results[1].resultCode == .succeeded)
+        #expect(job.machine.results[1].startedAt == nil && job.machine.results[1].duration == nil, "\(job.machine.results[1])")
+        #expect(job.changes.contains(.updateStarted(index: 1)), "every update that ends was started, for whoever follows the job")
+
+        // An end before the start the engine saw (the driver's clock a little behind) is the start.
+        var early = harness(["a"])
+        early.driver(.updateStarted(index: 0))
+        var before = DriverVerdict.succeeded
+        before.endedAt = early.now.addingTimeInterval(-1)
+        early.driver(.updateFinished(index: 0, before))
+        #expect(early.machine.results[0].duration == .zero)
+    }
+
     @Test("Rule 13 with a driver that runs already (apt --yes): an abort before the start still starts it and tells it to stop; another driver's job completes without it",
           arguments: [false, true])
     func abortBeforeStartOfADriverThatRunsAlready(force: Bool) {

@@ -116,6 +116,31 @@ struct MonitorBoardTests {
         #expect(!screen.contains("stale"), "\(screen)")
     }
 
+    @Test("a stale host's expanded job rows keep their status word whole beside the stale mark, at 120 and 80 columns",
+          arguments: [(120, " stale 1:05"), (80, " stale")])
+    func staleJobRowKeepsItsStatus(width: Int, mark: String) throws {
+        var scenario = board(["web1", "web2"], width: width)
+        let aborted = queue(&scenario, on: "web2", remote: 7, "Upgrade", ["jq", "curl", "vim"])
+        let aborting = queue(&scenario, on: "web2", remote: 8, "Security updates", ["openssl"])
+        scenario.startJob(aborted)
+        scenario.startUpdate(aborted, 0)
+        scenario.completeUpdate(aborted, 0, .succeeded)
+        scenario.send(.jobAbortRequested(job: aborted, force: false))
+        scenario.completeJob(aborted)
+        scenario.startJob(aborting)
+        scenario.startUpdate(aborting, 0)
+        scenario.send(.jobAbortRequested(job: aborting, force: false))
+        scenario.press(.end, .right)
+        unreachable(&scenario, "web2", "ssh: connect to host 10.77.0.12 port 22: Connection refused", retryIn: 1)
+        scenario.advance(65)
+        let lines = scenario.render().lines
+        let rows = lines.filter { $0.contains("⊘ Upgrade") || $0.contains("▶ Securit") }
+        #expect(rows.count == 2, "\(lines.joined(separator: "\n"))")
+        #expect(rows.contains { $0.contains("aborted 1/3") && $0.contains(mark) }, "\(rows.joined(separator: "\n"))")
+        #expect(rows.contains { $0.contains("aborting…") && $0.contains(mark) }, "\(rows.joined(separator: "\n"))")
+        #expect(!rows.contains { $0.contains("ab stale") }, "\(rows.joined(separator: "\n"))")
+    }
+
     @Test("a host with no job shows its link in the updates pane: ssh's words whole and the next try")
     func unreachableHostWithoutJobs() {
         var scenario = board(["db1"], connecting: ["db1"], width: 140)

@@ -6,7 +6,8 @@ import Testing
 @testable import Monitor
 
 /// At 120 columns the updates pane gives a failure's reason and the countdown to a kill the
-/// room to show whole, taking it from the ETA, the title (down to 16 columns) and the bar.
+/// room to show whole, and what a stop does to an update the room to read to its meaning,
+/// taking it from the ETA, the title (down to 16 columns) and the bar.
 @Suite("Monitor: the status column holds reasons whole")
 struct MonitorStatusColumnTests {
     @Test("A failure's reason shows whole at 120 columns beside long package titles")
@@ -50,6 +51,57 @@ struct MonitorStatusColumnTests {
         scenario.startUpdate(job, 0)
         scenario.progress(job, 0, 30, message: "Unpacking libssl3:amd64 (3.0.15-1~deb12u1) over (3.0.11-1~deb12u2) ...")
         #expect(scenario.screen().contains("▶ libssl3 3.0.11-1~deb12u2"), "\(scenario.screen())")
+    }
+
+    /// An apt job of five packages with Debian-long titles, the first running.
+    private func aptJob(_ scenario: inout Scenario) -> Int {
+        scenario.send(.jobQueued(JobDescriptor(
+            id: 1, name: "apt upgrade", operation: .install,
+            updates: ["libssl3", "openssl", "curl", "libcurl4", "systemd"].map {
+                Update(id: $0, title: "\($0) 3.0.11-1~deb12u2 → 3.0.15-1~deb12u1")
+            }, stopOnFailure: false, runByDriver: true)))
+        scenario.startJob(1)
+        scenario.send(.updateStarted(job: 1, index: 0, updateID: "libssl3"))
+        scenario.send(.progress(job: 1, index: 0, updatePercent: 40, jobPercent: 8, message: "unpacking"))
+        return 1
+    }
+
+    @Test("At 120 columns an apt job's stop reads to its meaning: stopping after this package")
+    func stoppingReadsWhole() {
+        var scenario = Scenario(width: 120, height: 30)
+        let job = aptJob(&scenario)
+        scenario.send(.jobAbortRequested(job: job, force: false))
+        scenario.send(.progress(job: job, index: 0, updatePercent: 60, jobPercent: 12, message: "stopping after this package (abort requested)"))
+        let screen = scenario.screen()
+        #expect(screen.contains("stopping after this package"), "\(screen)")
+        #expect(!screen.contains("stopping after this packag…"), "the words whole, not cut at the ellipsis:\n\(screen)")
+    }
+
+    @Test("At 120 columns the repair after a forced abort reads whole: repairing: dpkg --configure -a")
+    func repairReadsWhole() {
+        var scenario = Scenario(width: 120, height: 30)
+        let job = aptJob(&scenario)
+        scenario.send(.jobAbortRequested(job: job, force: false))
+        scenario.send(.jobAbortRequested(job: job, force: true))
+        scenario.send(.progress(job: job, index: 0, updatePercent: 60, jobPercent: 12, message: "repairing: dpkg --configure -a …"))
+        let screen = scenario.screen()
+        #expect(screen.contains("repairing: dpkg --configure -a"), "\(screen)")
+    }
+
+    @Test("At 120 columns the packages an abort left out say why whole: not started: the job was aborted")
+    func notStartedReadsWhole() {
+        var scenario = Scenario(width: 120, height: 30)
+        let job = aptJob(&scenario)
+        scenario.send(.jobAbortRequested(job: job, force: false))
+        scenario.completeUpdate(job, 0, .succeeded)
+        for (index, id) in ["openssl", "curl", "libcurl4", "systemd"].enumerated() {
+            scenario.send(.updateCompleted(job: job, index: index + 1, updateID: id, result: UpdateInstallationResult(
+                resultCode: .aborted, hResult: .callCancelled, reason: "not started: the job was aborted")))
+        }
+        scenario.completeJob(job)
+        let screen = scenario.screen()
+        #expect(screen.components(separatedBy: "not started: the job was aborted").count - 1 == 4, "\(screen)")
+        #expect(screen.contains("✔ libssl3 3.0.11-1"), "the titles keep their first words:\n\(screen)")
     }
 
     @Test(arguments: [60, 74, 90, 120])

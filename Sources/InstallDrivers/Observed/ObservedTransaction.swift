@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import InstallEngine
 import Synchronization
 
@@ -19,6 +20,9 @@ public final class ObservedTransaction: Sendable {
         var started: Set<Int> = []
         /// Seen in a state other than where it began, so `installed` now means it got there.
         var moved: Set<Int> = []
+        /// When dpkg's lines last left each package in its final state: its end, though its
+        /// result waits for the transaction's (rule 30).
+        var done: [Int: Date] = [:]
         var errors: [Int: String] = [:]
         /// The end was reached; `ended` is called once the job has its reporter.
         var over = false
@@ -97,7 +101,9 @@ public final class ObservedTransaction: Sendable {
     }
 
     /// The transaction is over (apt's Post-Invoke, or its process and its dpkg are gone): every
-    /// package gets its result from dpkg's final state (rule 30). Idempotent.
+    /// package gets its result from dpkg's final state (rule 30), ended when dpkg's lines last
+    /// left it there. One the lines never showed begin has no known start, and gets none: its
+    /// time is unknown, not the moment of this end. Idempotent.
     public func end() {
         let pending = state.withLock { state -> [(Int, PackageChange)]? in
             guard !state.over else { return nil }
@@ -109,7 +115,7 @@ public final class ObservedTransaction: Sendable {
         state.withLock { state in
             for (index, change) in pending {
                 let now = final[change.package] ?? .notInstalled
-                let verdict: DriverVerdict
+                var verdict: DriverVerdict
                 if now.satisfies(change) {
                     verdict = .succeeded
                 } else if state.started.contains(index) {
@@ -117,8 +123,8 @@ public final class ObservedTransaction: Sendable {
                 } else {
                     verdict = DriverVerdict(resultCode: .aborted, reason: "not reached by \(initiator.programName)", hResult: .callCancelled)
                 }
-                // One never reached keeps no start (an aborted-before-start verdict).
-                if !state.started.contains(index) && verdict.resultCode != .aborted { emit(.updateStarted(index: index), state: &state) }
+                if verdict.resultCode.isSuccess { verdict.endedAt = state.done[index] }
+                verdict.startUnknown = !state.started.contains(index)
                 emit(.updateFinished(index: index, verdict), state: &state)
             }
             state.settled = true
@@ -207,6 +213,7 @@ public final class ObservedTransaction: Sendable {
         case .status(_, let word):
             let done = removal ? (word == "not-installed" || word == "config-files") : word == "installed"
             if done && state.moved.contains(index) {
+                state.done[index] = Date()
                 // Not the result yet: dpkg says `installed` before it has written its database,
                 // and a dpkg killed then leaves the package half-configured (rule 30's check).
                 reports.append(.update(index: index, .progress(percent: 100, message: (removal ? APTPackagePhase.removed : .installed).word)))

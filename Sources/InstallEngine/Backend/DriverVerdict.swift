@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// How a driver says one of its updates ended (rule 21). The engine turns it into the update's
 /// `UpdateInstallationResult`, adding the times, the reported errors and rule 26's reboot.
 public struct DriverVerdict: Sendable, Hashable {
@@ -16,6 +22,15 @@ public struct DriverVerdict: Sendable, Hashable {
     /// The HRESULT when the result code alone does not say it (an update a driver only prepared
     /// and never began is `aborted` with `callCancelled`); `nil` derives it from the result code.
     public var hResult: HResult?
+    /// When the update really ended, where the driver knows it better than the time of its
+    /// verdict (an observed package: the dpkg line that left it in its final state, its result
+    /// told only at the transaction's end); `nil` is the verdict's time. An end before the
+    /// update's start counts as its start.
+    public var endedAt: Date?
+    /// The driver never saw the update begin (an observed package dpkg's lines did not show,
+    /// its result read from dpkg's final state): its result has no start and so no duration.
+    /// An update already started keeps its start.
+    public var startUnknown = false
 
     public init(
         resultCode: OperationResultCode,

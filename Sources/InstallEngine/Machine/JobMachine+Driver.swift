@@ -55,7 +55,9 @@ extension JobMachine {
 
     /// The driver says update `index` ended. An update that never started is started first (a
     /// driver may report a skipped step at once), unless the verdict is that it never started
-    /// (`aborted` with `callCancelled`); a second verdict is a protocol error.
+    /// (`aborted` with `callCancelled`); a second verdict is a protocol error. The result ends
+    /// at the verdict's `endedAt` when it has one (kept between the update's start and now), and
+    /// has no start when the driver never saw it begin (`startUnknown`).
     /// With `stopOnFailure`, a failure asks the driver to stop at its next safe point (rule 18).
     private mutating func driverUpdateFinished(at index: Int, verdict: DriverVerdict, now: Date, into actions: inout [JobAction]) {
         guard phase == .driverRunning, resultList.indices.contains(index), !resultList[index].resultCode.isFinal else {
@@ -63,16 +65,26 @@ extension JobMachine {
             return
         }
         let neverStarted = verdict.resultCode == .aborted && verdict.hResult == .callCancelled
+        // Started now for whoever follows the job, but with no start the driver could vouch for.
+        let startUnknown = verdict.startUnknown && resultList[index].resultCode == .notStarted
         if resultList[index].resultCode == .notStarted, !neverStarted { markStarted(at: index, now: now, into: &actions) }
         let run = run(at: index)
         let update = updates[index]
         var code = verdict.resultCode
         if ![.succeeded, .succeededWithErrors, .failed, .aborted].contains(code) { code = .failed }
         if code == .succeeded, !run.errors.isEmpty { code = .succeededWithErrors }
+        let startedAt: Date?
+        if startUnknown {
+            startedAt = nil
+        } else if neverStarted {
+            startedAt = resultList[index].startedAt
+        } else {
+            startedAt = resultList[index].startedAt ?? now
+        }
+        let endedAt = verdict.endedAt.map { min(now, max($0, startedAt ?? $0)) } ?? now
         var result = UpdateInstallationResult(
             resultCode: code, hResult: verdict.hResult ?? Self.hResult(for: code), unmappedResultCode: verdict.unmappedResultCode,
-            reason: verdict.reason, reportedErrors: run.errors,
-            startedAt: neverStarted ? resultList[index].startedAt : resultList[index].startedAt ?? now, endedAt: now)
+            reason: verdict.reason, reportedErrors: run.errors, startedAt: startedAt, endedAt: endedAt)
         result.mark = code.isSuccess || (neverStarted && verdict.mark == .notReached) || (code == .failed && verdict.mark == .cleared)
             ? verdict.mark : nil
         if code.isSuccess {
