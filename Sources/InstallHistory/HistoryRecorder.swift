@@ -311,15 +311,17 @@ public final class HistoryRecorder: Sendable {
     /// rows are still written, without a run).
     private func runID(of job: Int, at time: Date) -> Int64? {
         guard let (descriptor, slot) = jobs.withLock({ jobs in jobs[job].map { ($0.descriptor, $0.run) } }) else { return nil }
-        let plan = descriptor.updates.compactMap(\.package)
-        // A package job says who records it, its plan and its dpkg (an observed one knows its
-        // dpkg; an apt job's keeper tells its own through the slot).
-        let origin = slot.origin ?? (plan.isEmpty && descriptor.observedBy == nil ? nil : JobRunOrigin(
-            writer: writer, plan: plan, administrativeDirectory: descriptor.observedBy?.administrativeDirectory,
-            dpkgLog: descriptor.observedBy?.dpkgLog))
+        // Asked at every update's start and end: what the run records is made only when it is
+        // reserved, once.
         return try? slot.id { () throws(HistoryError) -> Int64 in
-            try store.reserveJobRun(kind: Self.kind(of: descriptor), name: descriptor.name, operation: descriptor.operation,
-                                    startedAt: time, observed: descriptor.observedBy != nil, origin: origin)
+            let plan = descriptor.updates.compactMap(\.package)
+            // A package job says who records it, its plan and its dpkg (an observed one knows its
+            // dpkg; an apt job's keeper tells its own through the slot).
+            let origin = slot.origin ?? (plan.isEmpty && descriptor.observedBy == nil ? nil : JobRunOrigin(
+                writer: writer, plan: plan, administrativeDirectory: descriptor.observedBy?.administrativeDirectory,
+                dpkgLog: descriptor.observedBy?.dpkgLog))
+            return try store.reserveJobRun(kind: Self.kind(of: descriptor), name: descriptor.name, operation: descriptor.operation,
+                                           startedAt: time, observed: descriptor.observedBy != nil, origin: origin)
         }
     }
 
