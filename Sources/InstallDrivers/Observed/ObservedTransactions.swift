@@ -7,7 +7,10 @@ import Synchronization
 
 /// Every transaction the hooks report (rules 28–31), by the process that runs it: each becomes
 /// an observed job on `queue` once its plan (or, without one, its first dpkg lines) is known,
-/// and ends at apt's Post-Invoke or when that process is gone, whichever comes first.
+/// and ends at apt's Post-Invoke or when that process is gone, whichever comes first. A
+/// transaction carrying an installtop engine's mark (`InstalltopRunMarker`) is that engine's
+/// apt job: this engine's own makes no job; another engine's is shown as that engine's job,
+/// which `HistoryRecorder` does not record (one transaction, one record).
 ///
 /// `receive` is called on the server's I/O thread: it never waits for a process or the disk;
 /// dpkg's final state is read on a queue of its own.
