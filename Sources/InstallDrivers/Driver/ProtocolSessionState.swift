@@ -94,9 +94,11 @@ struct ProtocolSessionState {
                 reports.append(.job(key, .update(index: index, .message(mark.word))))
                 verdict = DriverVerdict(resultCode: .succeeded, reason: end.reason, mark: mark)
             case .failed:
-                // A failure taken back (Ansible's clear_host_errors) keeps its result and says so.
-                if let mark = end.mark { reports.append(.job(key, .update(index: index, .message(mark.word)))) }
-                verdict = DriverVerdict(resultCode: .failed, reason: end.reason ?? "failed", mark: end.mark == .cleared ? .cleared : nil)
+                // A failure taken back (Ansible's clear_host_errors) keeps its result and says so;
+                // no other mark goes with a failure.
+                let mark: UpdateResultMark? = end.mark == .cleared ? .cleared : nil
+                if let mark { reports.append(.job(key, .update(index: index, .message(mark.word)))) }
+                verdict = DriverVerdict(resultCode: .failed, reason: end.reason ?? "failed", mark: mark)
             case .aborted:
                 // A step the driver never came to (`notReached`) never started: no one aborted it.
                 verdict = end.mark == .notReached

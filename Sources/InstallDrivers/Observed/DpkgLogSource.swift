@@ -19,17 +19,18 @@ public struct DpkgLogSource: Sendable, Hashable {
     /// say, or when dpkg keeps no log.
     public static func resolve(aptConfig: String?, dpkgConfiguration: String = "/etc/dpkg") -> DpkgLogSource? {
         guard let environment = try? APTEnvironment.resolve(aptConfig: aptConfig) else { return nil }
-        guard let log = logPath(dpkgOptions: environment.dpkgOptions) ?? logPath(configuration: dpkgConfiguration) else { return nil }
-        return DpkgLogSource(administrativeDirectory: environment.administrativeDirectory, logPath: log)
+        return of(environment, dpkgConfiguration: dpkgConfiguration)
     }
 
-    /// The database and log of `environment` (the log as `resolve` finds it, read where
-    /// installtop reads the root); `nil` when dpkg keeps no log there.
-    public static func of(_ environment: APTEnvironment) -> DpkgLogSource? {
-        let configured = logPath(dpkgOptions: environment.dpkgOptions) ?? logPath(configuration: environment.path(inRoot: "/etc/dpkg"))
-        guard let log = configured else { return nil }
+    /// The database and log of `environment`, the log found as `resolve` finds it; in a chroot
+    /// both dpkg's configuration (`dpkgConfiguration`, the chroot's `/etc/dpkg` by default) and
+    /// the log are the chroot's, read where installtop reads them. (dpkg in a private root of
+    /// this system reads this system's configuration.) `nil` when dpkg keeps no log there.
+    public static func of(_ environment: APTEnvironment, dpkgConfiguration: String? = nil) -> DpkgLogSource? {
+        let configuration = dpkgConfiguration ?? environment.chroot.map { APTEnvironment.path("/etc/dpkg", under: $0) } ?? "/etc/dpkg"
+        guard let log = logPath(dpkgOptions: environment.dpkgOptions) ?? logPath(configuration: configuration) else { return nil }
         // In a chroot dpkg's options name paths inside it.
-        let path = environment.chroot == nil ? log : environment.path(inRoot: log)
+        let path = environment.chroot.map { APTEnvironment.path(log, under: $0) } ?? log
         return DpkgLogSource(administrativeDirectory: environment.administrativeDirectory, logPath: path)
     }
 

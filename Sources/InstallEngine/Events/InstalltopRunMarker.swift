@@ -36,9 +36,15 @@ public struct InstalltopRunMarker: Sendable, Hashable {
     /// The marker of this process's engine: its pid and terminal, with `run` and `job` when
     /// the caller knows them.
     public static func thisEngine(run: Int64? = nil, job: String = "") -> InstalltopRunMarker {
-        let pid = getpid()
-        return InstalltopRunMarker(enginePID: pid, run: run, terminal: ProcFS().stat(of: pid)?.terminal ?? "", job: job)
+        InstalltopRunMarker(enginePID: thisProcess.pid, run: run, terminal: thisProcess.terminal, job: job)
     }
+
+    /// This process's pid and terminal, read from `/proc` once: every apt and dpkg command of
+    /// every job carries them, and neither changes while the process lives.
+    private static let thisProcess: (pid: Int32, terminal: String) = {
+        let pid = getpid()
+        return (pid, ProcFS().stat(of: pid)?.terminal ?? "")
+    }()
 
     /// Reads the variable's text; `nil` when it names no engine (a malformed or empty value is
     /// no marker: the transaction is then observed as anyone else's).

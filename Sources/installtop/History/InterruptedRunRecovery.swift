@@ -22,8 +22,7 @@ enum InterruptedRunRecovery {
                 settlements[run.id] = .stillRunning
                 continue
             }
-            let watched = run.rows.compactMap(\.observedBy).first
-            if let watched, ProcessIdentity(pid: watched.pid, startTime: watched.startTicks == 0 ? nil : watched.startTicks, bootID: nil).isAlive {
+            if let watched = run.rows.compactMap(\.observedBy).first, ObservedRowRecovery.isRunning(watched) {
                 settlements[run.id] = .stillRunning
                 continue
             }

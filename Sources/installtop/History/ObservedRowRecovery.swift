@@ -30,7 +30,7 @@ enum ObservedRowRecovery {
             var logs: [String: [String]] = [:]
             for row in rows {
                 guard let id = row.id, let initiator = row.observedBy else { continue }
-                if ProcessIdentity(pid: initiator.pid, startTime: initiator.startTicks == 0 ? nil : initiator.startTicks, bootID: nil).isAlive {
+                if isRunning(initiator) {
                     verdicts[id] = .stillRunning
                     continue
                 }
@@ -53,6 +53,12 @@ enum ObservedRowRecovery {
         return verdict(for: change, since: row.startedAt, now: state, log: log, engineGone: watcherGone)
     }
 
+    /// Whether the program that ran an observed transaction still runs (same pid and start
+    /// time): its transaction may still be under way.
+    static func isRunning(_ initiator: ObservedInitiator) -> Bool {
+        ProcessIdentity(pid: initiator.pid, startTime: initiator.startTicks == 0 ? nil : initiator.startTicks, bootID: nil).isAlive
+    }
+
     /// Why an observed row was settled from dpkg rather than by its engine.
     static let watcherGone = "the engine that watched it stopped before the transaction ended"
 
@@ -70,7 +76,6 @@ enum ObservedRowRecovery {
                   case .status(let package, let state)? = line.status, package == change.package else { return nil }
             return (line.time, state)
         }
-        let watcherGone = engineGone
         if mayBeUnstarted, states.isEmpty, state.isUntouched(by: change), change.action != .reinstall {
             return .settled(resultCode: .aborted, hResult: .callCancelled,
                             reason: "not started: dpkg's log does not name it since the job began, and dpkg shows it \(state); \(engineGone)",
@@ -80,11 +85,11 @@ enum ObservedRowRecovery {
             let done = change.isRemoval ? ["not-installed", "config-files"] : ["installed"]
             let end = states.last { done.contains($0.state) }
             let when = end.map { " (dpkg's log: \($0.state) at \($0.time))" } ?? ""
-            return .settled(resultCode: .succeeded, hResult: .ok, reason: "from dpkg's state: \(state)\(when); \(watcherGone)",
+            return .settled(resultCode: .succeeded, hResult: .ok, reason: "from dpkg's state: \(state)\(when); \(engineGone)",
                             endedAt: end.flatMap { Self.date(fromLogTime: $0.time) })
         }
         let last = states.last.map { "; dpkg's log last shows it \($0.state) at \($0.time)" } ?? ""
-        return .settled(resultCode: .failed, hResult: .installerFailure, reason: "dpkg shows it \(state)\(last); \(watcherGone)",
+        return .settled(resultCode: .failed, hResult: .installerFailure, reason: "dpkg shows it \(state)\(last); \(engineGone)",
                         endedAt: nil)
     }
 
