@@ -84,7 +84,9 @@ extension MonitorState {
             startingNote = nil
             if let job = queue.job(descriptor.id) { filter.add(job) }
             // On the board a host's row may be selected with no job: it stays selected.
-            if selectedJob == nil, board?.selectedHost == nil, filter.shows(job: descriptor.id) { select(job: descriptor.id) }
+            if selectedJob == nil || descriptor.id == followedJob, board?.selectedHost == nil, filter.shows(job: descriptor.id) {
+                select(job: descriptor.id)
+            }
             if descriptor.awaitsConfirmation, queue.job(descriptor.id)?.phase == .queued { askToStart(descriptor) }
         case .updateStarted(let start):
             // An update added to its job (rule 28) is matched against the filter like the others.

@@ -36,6 +36,9 @@ public struct MonitorState: Sendable {
     /// What the monitor waits for before the first job arrives (`starting ansible-playbook…`),
     /// shown instead of "no jobs"; gone once a job is queued, so an emptied queue says "no jobs".
     public var startingNote: String?
+    /// The job this monitor was opened for (`installtop apt` in an engine elsewhere): selected
+    /// when it is queued, whatever else the engine runs.
+    public var followedJob: Int?
     /// The footer's transient message.
     public internal(set) var status: StatusMessage?
     /// Set once the user confirmed quitting while jobs ran.

@@ -35,6 +35,13 @@ public struct MonitorLoop {
     private let startedAt = ContinuousClock.now
     private static let readyPatience: Duration = .milliseconds(500)
     private var sawJobs = false
+    /// The job whose end ends the loop (`installtop apt` in an engine elsewhere); see
+    /// `followedJobEnded`.
+    public var followedJob: Int?
+    /// Whether the followed job has been seen in the queue: only then does its absence mean it left.
+    private var sawFollowedJob = false
+    /// The followed job's last state once it completed (`.some(nil)`: it left without a result).
+    public private(set) var followedJobEnded: JobState??
     /// The terminal hung up (its input reports POLLHUP or an error): it is left out of
     /// `poll()` from then on, which would otherwise return at once forever and spin.
     private var inputLost = false
@@ -73,6 +80,15 @@ public struct MonitorLoop {
             if exitWhenDone, sawJobs, state.isIdle {
                 draw()
                 return false
+            }
+            if let followedJob {
+                let job = state.queue.job(followedJob)
+                if job != nil { sawFollowedJob = true }
+                if job?.phase == .completed || (sawFollowedJob && job == nil) {
+                    draw()
+                    followedJobEnded = .some(job)
+                    return false
+                }
             }
             wait()
             processInput()

@@ -80,6 +80,8 @@ extension ServerLoop {
             return WireReply(command: ok.command, requestID: requestID, fields: ["entries": .array(try historyEntries(limit: limit))])
         case .observe(let report):
             return observe(report)
+        case .about:
+            return WireReply(command: ok.command, requestID: requestID, fields: server.options.identity.fields)
         case .durations(let updateIDs):
             return WireReply(command: ok.command, requestID: requestID, fields: ["durations": .object(JSONMembers(try durations(of: updateIDs)))])
         case .runs(let limit):
@@ -169,7 +171,7 @@ extension ServerLoop {
             }
             switch plan {
             case .nothingToDo(let reason):
-                throw WireError(.invalidJob, "job \(position + 1) (\(job.name)): \(reason)")
+                throw WireError(.nothingToDo, "job \(position + 1) (\(job.name)): \(reason)")
             case .job(_, let operation, let updates, _, nil):
                 do {
                     try UpdateInstaller.validate(updates, for: operation)
@@ -192,10 +194,12 @@ extension ServerLoop {
                 server.options.beforeQueueing?(name, driver)
                 do {
                     let descriptor = try server.queue.submit(
-                        name: name, operation: operation, updates: updates, stopOnFailure: stopOnFailure, driver: driver
+                        name: name, operation: operation, updates: updates, stopOnFailure: stopOnFailure, driver: driver,
+                        awaitsConfirmation: submitted.awaitsConfirmation
                     ) { descriptor in
                         // Before the job can start, so the log reads "submitted", then "started".
-                        server.options.log("\(who) submitted job \(descriptor.id): \(name) (\(updates.count) update\(updates.count == 1 ? "" : "s"))")
+                        let waits = descriptor.awaitsConfirmation ? ", awaiting confirmation" : ""
+                        server.options.log("\(who) submitted job \(descriptor.id): \(name) (\(updates.count) update\(updates.count == 1 ? "" : "s")\(waits))")
                     }
                     ids.append(.integer(descriptor.id))
                 } catch {

@@ -13,14 +13,23 @@ public struct JobSubmission: Sendable, Hashable {
     /// after the kind (`"apt":{"install":[…]}`, `"ansible":{"playbook":…}`), which the
     /// engine plans (apt's simulation, ansible-playbook --list-hosts) before queuing it.
     public var kind: JobKindSpec?
+    /// The operator said yes beforehand (`submit --yes`, `installtop apt --yes`): a job of a
+    /// kind whose plan is reviewed (`JobKind.asksBeforeRunning`: apt) starts without awaiting
+    /// a `confirm`. Sent as `"yes":true`; missing means no.
+    public var yes: Bool
 
-    public init(name: String, operation: UpdateOperation, updates: [Update], stopOnFailure: Bool, kind: JobKindSpec? = nil) {
+    public init(name: String, operation: UpdateOperation, updates: [Update], stopOnFailure: Bool, kind: JobKindSpec? = nil, yes: Bool = false) {
+        self.yes = yes
         self.name = name
         self.operation = operation
         self.updates = updates
         self.stopOnFailure = stopOnFailure
         self.kind = kind
     }
+
+    /// Whether the engine holds the job until a `confirm`: a job of a kind whose plan is
+    /// reviewed, submitted without `yes`.
+    public var awaitsConfirmation: Bool { !yes && kind?.kind.asksBeforeRunning == true }
 
     /// The job as a JSON object. A kind that is not a `WireJobKind` is left out: every kind
     /// a process registers is one.
@@ -29,6 +38,7 @@ public struct JobSubmission: Sendable, Hashable {
         object.add("name", name)
         object.add("operation", operation.name)
         object.add("stopOnFailure", stopOnFailure)
+        if yes { object.add("yes", true) }
         object.addRaw("updates", "[" + updates.map(UpdateCoding.encode).joined(separator: ",") + "]")
         if let kind, let wire = kind.kind as? any WireJobKind {
             object.addRaw(kind.key, wire.encodeSpec(kind.spec))
@@ -42,6 +52,7 @@ public struct JobSubmission: Sendable, Hashable {
         name = try object.string("name")
         operation = try object.name("operation", UpdateOperation.named, expected: "install or uninstall")
         stopOnFailure = try object.bool("stopOnFailure", default: false)
+        yes = try object.bool("yes", default: false)
         var updates: [Update] = []
         for item in try object.objects("updates") { updates.append(try UpdateCoding.decode(item)) }
         self.updates = updates

@@ -25,12 +25,14 @@ public enum WireCommand: Sendable, Hashable {
     case undo(run: Int)
     /// What an apt or dpkg hook saw (installtop-relay, rule 28); never answered.
     case observe(ObservedReport)
+    /// Who the engine is: its reply's members are an `EngineIdentity` (pid, history, apt root).
+    case about
 
     /// Whether it changes the queue (or, `observe`, makes jobs): what a watcher may not ask.
     /// Subscribing and reading the history or durations only read.
     public var acts: Bool {
         switch self {
-        case .subscribe, .history, .durations, .runs: return false
+        case .subscribe, .history, .durations, .runs, .about: return false
         case .submit, .job, .observe, .undo: return true
         }
     }
@@ -51,6 +53,7 @@ public enum WireCommand: Sendable, Hashable {
         case .runs: return "runs"
         case .undo: return "undo"
         case .observe: return "observe"
+        case .about: return "about"
         }
     }
 
@@ -60,7 +63,7 @@ public enum WireCommand: Sendable, Hashable {
         object.add("command", name)
         if let requestID { object.add("id", requestID) }
         switch self {
-        case .subscribe:
+        case .subscribe, .about:
             break
         case .submit(let jobs):
             object.addRaw("jobs", "[" + jobs.map(\.json).joined(separator: ",") + "]")
@@ -123,10 +126,12 @@ public enum WireCommand: Sendable, Hashable {
             self = .undo(run: try object.int("run"))
         case "observe":
             self = .observe(try ObservedReport(object))
+        case "about":
+            self = .about
         default:
             throw WireError(
                 .unknownCommand,
-                "unknown command \"\(name)\"; known: subscribe, submit, abort, abortAll, cleanup, retry, confirm, decline, history, durations, runs, undo, observe")
+                "unknown command \"\(name)\"; known: subscribe, submit, abort, abortAll, cleanup, retry, confirm, decline, history, durations, runs, undo, observe, about")
         }
     }
 }

@@ -22,6 +22,8 @@ public struct WireError: Error, Sendable, Hashable, CustomStringConvertible {
         case observedJob
         /// A submitted job failed validation; nothing was queued.
         case invalidJob
+        /// A submitted job of a kind has nothing to do (apt's plan is empty); nothing was queued.
+        case nothingToDo
         /// The peer's uid is not the engine's: the connection is closed after this reply.
         case notAllowed
         /// History is off or cannot be read.

@@ -31,6 +31,9 @@ public struct APTJobKind: WireJobKind {
 
     public var declaresJobs: Bool { false }
 
+    /// A package transaction is shown before it runs, here as in apt.
+    public var asksBeforeRunning: Bool { true }
+
     /// How the operator would say `request` to apt: `apt install curl openssl`, `apt upgrade`.
     public static func summary(of request: PackageRequest) -> String {
         switch request {

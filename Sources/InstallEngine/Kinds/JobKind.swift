@@ -34,6 +34,11 @@ public protocol JobKind: Sendable {
     /// What `submit` prints once the job is queued, `name` already sanitized: `job 3 queued:
     /// NAME (apt install curl, as apt plans it)`; `job` is `nil` when `declaresJobs`.
     func queuedLine(_ spec: Spec, name: String, job: Int?) -> String
+    /// Whether a job of this kind that reaches an engine through `submit` (or the board) waits
+    /// for a `confirm` with the plan its engine made, unless submitted with `yes`: a package
+    /// job changes a machine in ways the operator must see first (PRODUCT.md "Fleet
+    /// patching"). False by default.
+    var asksBeforeRunning: Bool { get }
     /// What runs `spec`: its updates and driver, or a session driver that declares its jobs.
     /// A `.job` without updates means there is nothing to do.
     /// - Throws: the tool's refusal in its own words (unknown package, playbook not found).
@@ -45,6 +50,8 @@ public protocol JobKind: Sendable {
 
 extension JobKind {
     public func removeFiles() {}
+
+    public var asksBeforeRunning: Bool { false }
 
     /// `read` with the result wrapped for a job.
     func readSpec(_ section: inout ManifestKindSection) -> JobKindSpec? {

@@ -19,6 +19,9 @@ struct APTSession {
     func run() -> ExitStatus {
         // Absolute, so the paths read under it (dpkg's database, the reboot list) never depend on the working directory.
         let chroot = options.chroot.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+        if case .engine(let client, let engine) = APTEngineRoute.find(for: options, jobName: APTJobKind.summary(of: request)) {
+            return APTEngineJob(request: request, options: options, client: client, engine: engine).run()
+        }
         let job = PackageJob(request: request, aptConfig: options.aptConfig, chroot: chroot)
         // With --yes the plan is not shown: apt's own hook gives it during the transaction.
         if options.yes { return APTResolveOnceRun(job: job, options: options, expected: expected).run() }

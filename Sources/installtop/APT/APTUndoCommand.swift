@@ -26,6 +26,12 @@ struct APTUndoCommand: ParsableCommand {
     @OptionGroup var options: APTOptions
 
     func run() throws {
+        // The engine's history holds the run there; it plans and runs the undo itself.
+        let name = "apt undo \(jobRun)"
+        if case .engine(let client, let engine) = APTEngineRoute.find(for: options, jobName: name) {
+            let request = PackageRequest.undo(run: jobRun, debs: [], removing: [])
+            throw ExitCode(APTEngineJob(request: request, options: options, client: client, engine: engine).run().rawValue)
+        }
         let preparation: APTUndoPreparation
         do {
             preparation = try APTUndoPreparation.prepare(run: jobRun, history: options.run.history, aptConfig: options.aptConfig,

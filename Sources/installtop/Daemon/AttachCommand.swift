@@ -37,7 +37,7 @@ struct AttachCommand: ParsableCommand {
         }
         do {
             switch try MonitorSession.run(link: link, themeOption: theme, exitWhenDone: false) {
-            case .quit, .quitWhileRunning:
+            case .quit, .quitWhileRunning, .followedJobEnded:
                 return
             case .linkLost(let reason):
                 StandardOutput.stderr.line("installtop: \(reason)")

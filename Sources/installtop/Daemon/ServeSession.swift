@@ -51,7 +51,8 @@ struct ServeSession {
                 },
                 beforeQueueing: { name, driver in
                     if let slot = HistoryKeepers.runSlot(of: driver) { slots.register(slot, forJobNamed: name) }
-                }))
+                },
+                identity: identity(recording: host.history)))
         } catch {
             StandardOutput.stderr.line("installtop: \(error)")
             return 1
@@ -83,6 +84,15 @@ struct ServeSession {
         hangups.cancel()
         log("stopped; every job has completed and the socket is removed")
         return 0
+    }
+
+    /// What `about` says of this engine: `installtop apt` runs its job here only when it would
+    /// record into the same history and act on the same apt root.
+    private func identity(recording source: HistorySource) -> EngineIdentity {
+        let recordsInto: String?
+        if case .store = source { recordsInto = EngineIdentity.absolute(history.historyDb ?? HistoryStore.defaultPath()) } else { recordsInto = nil }
+        let root = aptConfig ?? ProcessInfo.processInfo.environment["APT_CONFIG"].flatMap { $0.isEmpty ? nil : $0 }
+        return EngineIdentity(history: recordsInto, aptConfig: root.map(EngineIdentity.absolute))
     }
 
     /// One line on stderr, with the time.

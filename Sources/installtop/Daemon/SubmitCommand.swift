@@ -19,7 +19,9 @@ struct SubmitCommand: ParsableCommand {
             the file. Children get the engine's environment plus the manifest's `env`. \
             With --host or --hosts the same jobs go to every selected host's engine over ssh (at most \
             \(StatusCommand.hostsAtOnce) at a time): commands, paths and apt roots are then the host's; each \
-            line starts with its host's name. Exit status: 0 queued (on every host), 1 the engine refused or \
+            line starts with its host's name. A package job (`apt:`) waits on its engine with the plan \
+            the engine made until it is confirmed (`installtop confirm JOB`, `y` in an attached monitor \
+            or on the board) or declined; --yes starts it without asking. Exit status: 0 queued (on every host), 1 the engine refused or \
             could not be reached (on some host: its line says why), 2 invalid manifest or usage.
             """
     )
@@ -37,6 +39,9 @@ struct SubmitCommand: ParsableCommand {
     @Flag(help: "Print {\"jobs\":[…]} instead of one line per job.")
     var json = false
 
+    @Flag(name: [.short, .long], help: "Start package jobs without awaiting a confirm of their plan.")
+    var yes = false
+
     func validate() throws {
         if let abortGrace, !(abortGrace >= 0 && abortGrace.isFinite) {
             throw ValidationError("--abort-grace must be a number of seconds, 0 or more; got \(abortGrace)")
@@ -53,7 +58,7 @@ struct SubmitCommand: ParsableCommand {
                     if let abortGrace { update.abortGrace = .milliseconds(Int64(abortGrace * 1000)) }
                     return update
                 },
-                stopOnFailure: job.stopOnFailure, kind: job.kind)
+                stopOnFailure: job.stopOnFailure, kind: job.kind, yes: yes)
         }
         guard hosts.isRemote else {
             let reply = try DaemonRequest.perform(.submit(jobs), socket: socket, timeout: DaemonRequest.replyTimeout)
@@ -85,6 +90,11 @@ struct SubmitCommand: ParsableCommand {
         if !allQueued { throw ExitCode(1) }
     }
 
+    /// ` --host NAME` for the confirm command of a host's job (`prefix` is `NAME: `).
+    private func hostOption(_ prefix: String) -> String {
+        prefix.isEmpty ? "" : " --host " + prefix.dropLast(2)
+    }
+
     /// The queued jobs, a line each (`prefix` first), or the one JSON document.
     private func print(ids: [Int], of jobs: [JobSubmission], prefix: String) {
         if json {
@@ -99,7 +109,8 @@ struct SubmitCommand: ParsableCommand {
         for (id, job) in zip(ids, jobs.filter { $0.kind?.kind.declaresJobs != true }) {
             let count = job.updates.count
             if let kind = job.kind {
-                StandardOutput.stdout.line(prefix + kind.queuedLine(name: sanitizer.sanitize(job.name), job: id))
+                let waits = job.awaitsConfirmation ? "; it awaits a yes: installtop confirm \(id)\(hostOption(prefix)) (or --decline)" : ""
+                StandardOutput.stdout.line(prefix + kind.queuedLine(name: sanitizer.sanitize(job.name), job: id) + waits)
                 continue
             }
             StandardOutput.stdout.line(prefix + "job \(id) queued: \(sanitizer.sanitize(job.name)) (\(job.operation.name), \(count) update\(count == 1 ? "" : "s"))")

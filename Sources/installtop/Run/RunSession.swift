@@ -84,7 +84,7 @@ struct RunSession {
     }
 
     /// The results table and why the exit status is `status`, on stdout.
-    private static func printSummary(of jobs: [JobState], status: ExitStatus) {
+    static func printSummary(of jobs: [JobState], status: ExitStatus) {
         // Before the table, so that the summary still ends with the counts and the exit status.
         let width = OutputWidth.current()
         if let restarts = RestartAdviceText.summary(of: jobs, sanitizer: TextEnvironment.sanitizer, width: width) { StandardOutput.stdout.write(restarts) }

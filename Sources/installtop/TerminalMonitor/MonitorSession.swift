@@ -34,6 +34,9 @@ enum MonitorSession {
     ///     User themes come from `~/.config/installtop/themes`; `NO_COLOR` removes colour.
     ///   - startingNote: shown instead of "no jobs" until the first job is queued (what the
     ///     engine is waiting for, such as ansible-playbook declaring its hosts).
+    ///   - followedJob: a job of the engine whose end ends the monitor (`.followedJobEnded`); it
+    ///     is selected when it appears.
+    ///   - message: said in the status line when the monitor opens.
     ///   - onStart: called once the screen is set up and the monitor subscribed, before the
     ///     first frame: the place to submit jobs, so that nothing runs when the monitor could
     ///     not start (the errors below are thrown before it is called).
@@ -41,7 +44,8 @@ enum MonitorSession {
     /// - Throws: `ThemeError` for a bad `--theme` (before the screen changes),
     ///   `CursesTerminalError` when stdin/stdout is not a usable terminal, `MailboxError`.
     static func run(
-        link: any EngineLink, themeOption: String?, exitWhenDone: Bool, startingNote: String? = nil, onStart: () -> Void = {}
+        link: any EngineLink, themeOption: String?, exitWhenDone: Bool, startingNote: String? = nil, followedJob: Int? = nil,
+        message: String? = nil, onStart: () -> Void = {}
     ) throws -> MonitorOutcome {
         // The engine's snapshot starts arriving (and being decoded, on the link's thread) while
         // the themes load and the terminal is set up.
@@ -64,15 +68,19 @@ enum MonitorSession {
             themeNames: themes.map(\.name), themeIndex: themeIndex, now: Date())
         state.isAttached = link.jobsOutliveMonitor
         state.startingNote = startingNote
+        state.followedJob = followedJob
         var loop = MonitorLoop(
             link: link, terminal: terminal, mailbox: mailbox, themes: themes, exitWhenDone: exitWhenDone, state: state,
             whenIdle: (delay: Self.idleRelease, action: { ResidentCode.release() }))
+        loop.followedJob = followedJob
         onStart()
+        if let message { loop.apply(.commandResult(message)) }
         if let problem = catalog.problems.first {
             loop.apply(.commandResult("Theme skipped: \(problem)"))
         }
         let quitWhileRunning = loop.run()
         if let reason = loop.lostLink { return .linkLost(reason) }
+        if let ended = loop.followedJobEnded { return .followedJobEnded(ended) }
         return quitWhileRunning ? .quitWhileRunning : .quit
     }
 }

@@ -1,0 +1,85 @@
+import EngineDaemon
+import EngineWire
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Glibc
+
+/// Where an `installtop apt …` job runs (PRODUCT.md "One transaction, one record"): in the
+/// machine's engine when one answers, runs as this user, records into a history and acts on the
+/// apt root this command would have used; here otherwise. So the transaction has one record
+/// (the engine's, with its kept versions), outlives the terminal, and shows on every monitor
+/// attached to that engine.
+///
+/// A command given `--no-history`, `--chroot`, or a `--history-db` or `--apt-config` other than
+/// the engine's runs here without a word: the operator asked for that record or root. An engine
+/// that is there but cannot take the job (another user's, hung, older than `about`) is said so
+/// on stderr, and the job runs here.
+enum APTEngineRoute {
+    case engine(EngineClient, EngineIdentity)
+    case here
+
+    /// How long the engine may take to say who it is before it is taken for hung.
+    static let aboutTimeout: Duration = .seconds(3)
+
+    /// Finds the engine for `options`' job; `jobName` starts what is said on stderr.
+    static func find(for options: APTOptions, jobName: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> APTEngineRoute {
+        // Off a terminal without --yes nothing runs (the plan is printed): no engine is needed.
+        guard options.yes || OutputMode(options: options.run) == .monitor else { return .here }
+        guard options.chroot == nil, !options.run.history.noHistory else { return .here }
+        let client: EngineClient
+        do {
+            client = try SocketLocation.connectForClient(nil, environment: environment) { path throws(DaemonError) in
+                try EngineClient(path: path)
+            }
+        } catch .noEngine, .noEngineFound {
+            return .here
+        } catch .engineOfAnotherUser, .notAdmitted {
+            // Another user's engine is not this job's place, and saying so would only be noise.
+            return .here
+        } catch {
+            say(jobName, "the machine's engine cannot be reached (\(error))")
+            return .here
+        }
+        let identity: EngineIdentity
+        do throws(DaemonError) {
+            let reply = try client.request(.about, timeout: aboutTimeout)
+            do throws(WireError) {
+                identity = try EngineIdentity(reply: reply)
+            } catch {
+                throw .unexpectedMessage(error.message)
+            }
+        } catch .refused(let refusal) where refusal.code == .unknownCommand {
+            client.close()
+            say(jobName, "the engine at \(client.path) is older than this installtop and cannot take the job")
+            return .here
+        } catch .noAnswer(_, let waited) {
+            client.close()
+            say(jobName, "the machine's engine at \(client.path) did not answer within \(waited.components.seconds) s (hung, or stopped)")
+            return .here
+        } catch {
+            client.close()
+            say(jobName, "the machine's engine at \(client.path) cannot take the job (\(error))")
+            return .here
+        }
+        guard identity.uid == geteuid(), let history = identity.history,
+              options.run.history.historyDb.map(EngineIdentity.absolute) ?? history == history,
+              aptConfig(of: options, environment: environment) == identity.aptConfig else {
+            client.close()
+            return .here
+        }
+        return .engine(client, identity)
+    }
+
+    /// The apt configuration the job would use, as the engine says its own: `--apt-config`, else
+    /// `APT_CONFIG`, absolute; `nil` for this system's apt.
+    private static func aptConfig(of options: APTOptions, environment: [String: String]) -> String? {
+        (options.aptConfig ?? environment["APT_CONFIG"].flatMap { $0.isEmpty ? nil : $0 }).map(EngineIdentity.absolute)
+    }
+
+    private static func say(_ jobName: String, _ reason: String) {
+        StandardOutput.stderr.line("installtop: \(jobName): \(reason); it runs here, and ends with this terminal")
+    }
+}
