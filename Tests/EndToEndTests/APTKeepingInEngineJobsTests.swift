@@ -83,7 +83,7 @@ struct APTKeepingInEngineJobsTests {
               - name: Lab upgrade
                 apt: {upgrade: true, apt_config: \(apt.configuration)}
             """)
-        let submitted = try await daemon.run(["submit", manifest])
+        let submitted = try await daemon.run(["submit", manifest, "--yes"])
         #expect(submitted.status == 0, "\(submitted.stderr)")
         try await daemon.waitForJob(1, state: "succeeded")
         let id = try await Self.newestRun(database, in: daemon.folder)

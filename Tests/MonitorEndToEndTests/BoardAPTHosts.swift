@@ -93,7 +93,7 @@ final class BoardAPTHosts {
               - name: \(name)
                 apt: {install: [\(package)], apt_config: \(root(host).configuration)}
             """)
-        let submitted = try fleet.run(onHost: host, "'\(try EndToEndFolder.binary())' submit '\(manifest)' --socket \(FleetTestHosts.engineSocket)")
+        let submitted = try fleet.run(onHost: host, "'\(try EndToEndFolder.binary())' submit '\(manifest)' --yes --socket \(FleetTestHosts.engineSocket)")
         guard submitted.status == 0 else { throw EndToEndError("h\(host): submit exited \(submitted.status): \(submitted.stdout)\(submitted.stderr)") }
     }
 

@@ -38,7 +38,8 @@ enum StatusReport {
         return TextTable.render(jobs) + "\n" + TextTable.render(updates) + restarts + (notes.isEmpty ? "" : "\n" + notes.joined())
     }
 
-    /// `{"jobs":[…]}`: per job its number, name, operation, state, percent, `observed` and
+    /// `{"jobs":[…]}`: per job its number, name, operation, state, percent, `awaitsConfirmation`
+    /// while a job queued to wait for a yes has not started, `observed` and
     /// `observedBy` for an observed job (as in `job.queued`), result (with
     /// `restarts`, as in `job.completed`, when it has one) and updates (id, title, state, percent, message, result fields).
     static func json(_ model: QueueModel) -> String {
@@ -55,6 +56,8 @@ enum StatusReport {
             object.add("state", state(of: job, words: false))
             object.add("percent", job.percentShown)
             object.add("abortRequested", job.abortRequested)
+            // As in `job.queued`: it was queued to wait for a yes (`installtop confirm`).
+            if job.descriptor.awaitsConfirmation && job.phase == .queued { object.add("awaitsConfirmation", true) }
             // As in `job.queued`: only observed jobs carry them.
             if let initiator = job.descriptor.observedBy {
                 object.add("observed", true)

@@ -21,7 +21,8 @@ final class TestEngine: Sendable {
         backlogLimit: Int = 8 << 20, idleReaderTimeout: Duration = .seconds(120), maximumLineLength: Int = 8 << 20,
         directory: SocketDirectory = SocketDirectory(),
         kinds: JobKinds = JobKinds(),
-        undo: (@Sendable (_ run: Int) -> Result<Int, WireError>)? = nil
+        undo: (@Sendable (_ run: Int) -> Result<Int, WireError>)? = nil,
+        identity: EngineIdentity = EngineIdentity(history: nil, aptConfig: nil)
     ) throws {
         self.directory = directory
         self.backend = backend
@@ -31,7 +32,7 @@ final class TestEngine: Sendable {
             options: ServerOptions(
                 socketPath: directory.socket, backlogLimit: backlogLimit, idleReaderTimeout: idleReaderTimeout,
                 maximumLineLength: maximumLineLength,
-                log: log.handler, kinds: kinds, undo: undo))
+                log: log.handler, kinds: kinds, undo: undo, identity: identity))
     }
 
     var socketPath: String { directory.socket }
