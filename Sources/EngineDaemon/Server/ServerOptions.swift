@@ -35,13 +35,18 @@ public struct ServerOptions: Sendable {
     /// Where observed jobs come from (dpkg's hooks and log, `EngineHost.observedSources`),
     /// started with the server and stopped with it; none by default: relay messages are dropped.
     public var observed: ObservedSources
+    /// The pending snapshot of the engine's root, which `pending` answers and `refresh`
+    /// refreshes; `nil`: this engine keeps none, and both are refused saying so.
+    public var pending: (any PendingSnapshotSource)?
 
     public init(
         socketPath: String, backlogLimit: Int = 8 << 20, idleReaderTimeout: Duration = .seconds(120), maximumLineLength: Int = 8 << 20,
         log: @escaping @Sendable (String) -> Void = { _ in }, kinds: JobKinds = JobKinds(), observed: ObservedSources = ObservedSources(),
         watchGroup: WatchGroup? = nil, undo: (@Sendable (_ run: Int) -> Result<Int, WireError>)? = nil,
-        beforeQueueing: (@Sendable (_ name: String, _ driver: (any JobDriver)?) -> Void)? = nil
+        beforeQueueing: (@Sendable (_ name: String, _ driver: (any JobDriver)?) -> Void)? = nil,
+        pending: (any PendingSnapshotSource)? = nil
     ) {
+        self.pending = pending
         self.undo = undo
         self.beforeQueueing = beforeQueueing
         self.watchGroup = watchGroup

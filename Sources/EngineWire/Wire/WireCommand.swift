@@ -25,13 +25,19 @@ public enum WireCommand: Sendable, Hashable {
     case undo(run: Int)
     /// What an apt or dpkg hook saw (installtop-relay, rule 28); never answered.
     case observe(ObservedReport)
+    /// The pending snapshot of the engine's root (`PendingState`'s fields in the reply);
+    /// `PendingRequest` may ask for a new one and wait for it.
+    case pending(PendingRequest)
+    /// Queue a refresh job (`apt-get update` in the engine's root, then a snapshot); the
+    /// reply's `"job"` is its number.
+    case refresh
 
     /// Whether it changes the queue (or, `observe`, makes jobs): what a watcher may not ask.
     /// Subscribing and reading the history or durations only read.
     public var acts: Bool {
         switch self {
-        case .subscribe, .history, .durations, .runs: return false
-        case .submit, .job, .observe, .undo: return true
+        case .subscribe, .history, .durations, .runs, .pending: return false
+        case .submit, .job, .observe, .undo, .refresh: return true
         }
     }
 
@@ -51,6 +57,8 @@ public enum WireCommand: Sendable, Hashable {
         case .runs: return "runs"
         case .undo: return "undo"
         case .observe: return "observe"
+        case .pending: return "pending"
+        case .refresh: return "refresh"
         }
     }
 
@@ -79,6 +87,10 @@ public enum WireCommand: Sendable, Hashable {
             object.add("updates", strings: updateIDs)
         case .observe(let report):
             report.add(to: &object)
+        case .pending(let request):
+            request.add(to: &object)
+        case .refresh:
+            break
         }
         return object.json
     }
@@ -123,10 +135,14 @@ public enum WireCommand: Sendable, Hashable {
             self = .undo(run: try object.int("run"))
         case "observe":
             self = .observe(try ObservedReport(object))
+        case "pending":
+            self = .pending(try PendingRequest(object))
+        case "refresh":
+            self = .refresh
         default:
             throw WireError(
                 .unknownCommand,
-                "unknown command \"\(name)\"; known: subscribe, submit, abort, abortAll, cleanup, retry, confirm, decline, history, durations, runs, undo, observe")
+                "unknown command \"\(name)\"; known: subscribe, submit, abort, abortAll, cleanup, retry, confirm, decline, history, durations, runs, undo, observe, pending, refresh")
         }
     }
 }
