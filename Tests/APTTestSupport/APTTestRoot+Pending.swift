@@ -9,6 +9,13 @@ extension APTTestRoot {
     /// stable-security`), so apt names their origin `Debian-Security:12/stable-security`; then
     /// `apt-get update`. Call it again to publish newer versions.
     public func publishSecurity(_ packages: [TestPackage]) throws {
+        try stageSecurity(packages)
+        try aptGet(["-q", "update"], check: true)
+    }
+
+    /// `publishSecurity` without the `apt-get update`: the archive offers the packages, apt's
+    /// lists do not know them yet (what a refresh brings).
+    public func stageSecurity(_ packages: [TestPackage]) throws {
         let archive = try APTTestRoot(folder: folder + "/security")
         try archive.publish(packages)
         let index = archive.repository + "/Packages"
@@ -33,7 +40,6 @@ extension APTTestRoot {
         try release.write(toFile: archive.repository + "/Release", atomically: true, encoding: .utf8)
         try FileManager.default.createDirectory(atPath: root + "/etc/apt/sources.list.d", withIntermediateDirectories: true)
         try "deb [trusted=yes] file:\(archive.repository) ./\n".write(toFile: root + "/etc/apt/sources.list.d/security.list", atomically: true, encoding: .utf8)
-        try aptGet(["-q", "update"], check: true)
     }
 
     /// `apt-mark hold PACKAGE` in this root.
