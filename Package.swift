@@ -166,7 +166,7 @@ let package = Package(
         .testTarget(name: "EngineWireTests", dependencies: ["EngineWire", "InstallEngine", "RestartScan"]),
         // Private apt roots with test packages built offline (PACKAGES.md), for the apt tests.
         .target(name: "APTTestSupport", dependencies: ["InstallDrivers"], path: "Tests/APTTestSupport"),
-        .testTarget(name: "InstallDriversTests", dependencies: ["InstallDrivers", "InstallEngine", "EngineWire", "APTTestSupport"]),
+        .testTarget(name: "InstallDriversTests", dependencies: ["InstallDrivers", "InstallEngine", "InstallEngineTesting", "EngineWire", "APTTestSupport"]),
         // CUnixSocket: the stale-socket test binds a socket and leaves it behind.
         .testTarget(
             name: "EngineDaemonTests",

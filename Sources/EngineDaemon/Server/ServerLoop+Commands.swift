@@ -45,7 +45,7 @@ extension ServerLoop {
         if connections[id]?.watchesOnly == true, command.acts {
             server.options.log("refused \(command.name) from \(who): a watcher may not act")
             throw WireError(.notAllowed, "\(command.name) refused: uid \(connections[id]?.peer.uid ?? 0) watches this engine as a member of group "
-                            + "\(server.options.watchGroup?.name ?? "?"); only uid \(uid) may submit, abort, clean up, retry, confirm, decline or undo")
+                            + "\(server.options.watchGroup?.name ?? "?"); only uid \(uid) may submit, abort, clean up, retry, confirm, decline, undo or refresh")
         }
         switch command {
         case .subscribe:
@@ -82,6 +82,10 @@ extension ServerLoop {
             return observe(report)
         case .about:
             return WireReply(command: ok.command, requestID: requestID, fields: server.options.identity.fields)
+        case .pending(let request):
+            return try pending(request, requestID: requestID, from: id)
+        case .refresh:
+            return try refresh(requestID: requestID, from: id, who: who)
         case .durations(let updateIDs):
             return WireReply(command: ok.command, requestID: requestID, fields: ["durations": .object(JSONMembers(try durations(of: updateIDs)))])
         case .runs(let limit):

@@ -38,14 +38,19 @@ public struct ServerOptions: Sendable {
     /// What `about` answers: this process, its history and its apt root (none named by
     /// default: a history-less engine of this system's apt).
     public var identity: EngineIdentity
+    /// The pending snapshot of the engine's root, which `pending` answers and `refresh`
+    /// refreshes; `nil`: this engine keeps none, and both are refused saying so.
+    public var pending: (any PendingSnapshotSource)?
 
     public init(
         socketPath: String, backlogLimit: Int = 8 << 20, idleReaderTimeout: Duration = .seconds(120), maximumLineLength: Int = 8 << 20,
         log: @escaping @Sendable (String) -> Void = { _ in }, kinds: JobKinds = JobKinds(), observed: ObservedSources = ObservedSources(),
         watchGroup: WatchGroup? = nil, undo: (@Sendable (_ run: Int) -> Result<Int, WireError>)? = nil,
         beforeQueueing: (@Sendable (_ name: String, _ driver: (any JobDriver)?) -> Void)? = nil,
+        pending: (any PendingSnapshotSource)? = nil,
         identity: EngineIdentity = EngineIdentity(history: nil, aptConfig: nil)
     ) {
+        self.pending = pending
         self.identity = identity
         self.undo = undo
         self.beforeQueueing = beforeQueueing

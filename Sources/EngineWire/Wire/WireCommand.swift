@@ -27,13 +27,19 @@ public enum WireCommand: Sendable, Hashable {
     case observe(ObservedReport)
     /// Who the engine is: its reply's members are an `EngineIdentity` (pid, history, apt root).
     case about
+    /// The pending snapshot of the engine's root (`PendingState`'s fields in the reply);
+    /// `PendingRequest` may ask for a new one and wait for it.
+    case pending(PendingRequest)
+    /// Queue a refresh job (`apt-get update` in the engine's root, then a snapshot); the
+    /// reply's `"job"` is its number.
+    case refresh
 
     /// Whether it changes the queue (or, `observe`, makes jobs): what a watcher may not ask.
     /// Subscribing and reading the history or durations only read.
     public var acts: Bool {
         switch self {
-        case .subscribe, .history, .durations, .runs, .about: return false
-        case .submit, .job, .observe, .undo: return true
+        case .subscribe, .history, .durations, .runs, .about, .pending: return false
+        case .submit, .job, .observe, .undo, .refresh: return true
         }
     }
 
@@ -54,6 +60,8 @@ public enum WireCommand: Sendable, Hashable {
         case .undo: return "undo"
         case .observe: return "observe"
         case .about: return "about"
+        case .pending: return "pending"
+        case .refresh: return "refresh"
         }
     }
 
@@ -82,6 +90,10 @@ public enum WireCommand: Sendable, Hashable {
             object.add("updates", strings: updateIDs)
         case .observe(let report):
             report.add(to: &object)
+        case .pending(let request):
+            request.add(to: &object)
+        case .refresh:
+            break
         }
         return object.json
     }
@@ -128,10 +140,14 @@ public enum WireCommand: Sendable, Hashable {
             self = .observe(try ObservedReport(object))
         case "about":
             self = .about
+        case "pending":
+            self = .pending(try PendingRequest(object))
+        case "refresh":
+            self = .refresh
         default:
             throw WireError(
                 .unknownCommand,
-                "unknown command \"\(name)\"; known: subscribe, submit, abort, abortAll, cleanup, retry, confirm, decline, history, durations, runs, undo, observe, about")
+                "unknown command \"\(name)\"; known: subscribe, submit, abort, abortAll, cleanup, retry, confirm, decline, history, durations, runs, undo, observe, about, pending, refresh")
         }
     }
 }

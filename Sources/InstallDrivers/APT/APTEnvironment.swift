@@ -34,6 +34,10 @@ public struct APTEnvironment: Sendable, Hashable {
     /// apt's marks of automatically installed packages (`Dir::State::extended_states`) as
     /// installtop reads it; `nil` when not known (`APTAutoMarks` asks apt-mark then).
     public var extendedStates: String?
+    /// apt's package lists (`Dir::State::lists`) as installtop reads it, whose files `apt-get
+    /// update` rewrites (how old they are says when apt last looked for updates); `nil` when
+    /// not known.
+    public var lists: String?
 
     /// The variables every apt and dpkg command of the job gets: `APT_CONFIG` when set, no
     /// questions from debconf or apt-listchanges, and this engine's mark
@@ -156,6 +160,7 @@ public struct APTEnvironment: Sendable, Hashable {
         let cache = resolved(values["Dir::Cache"] ?? "var/cache/apt", under: dir) ?? dir
         let archives = resolved(values["Dir::Cache::archives"] ?? "archives/", under: cache) ?? cache
         let extendedStates = resolved(values["Dir::State::extended_states"] ?? "extended_states", under: state) ?? state
+        let lists = resolved(values["Dir::State::lists"] ?? "lists/", under: state) ?? state
         let folder = String(status[..<(status.lastIndex(of: "/") ?? status.endIndex)])
         let admin = folder.isEmpty ? "/" : folder
         return APTEnvironment(aptConfig: aptConfig, administrativeDirectory: chroot.map { path(admin, under: $0) } ?? admin,
@@ -164,6 +169,14 @@ public struct APTEnvironment: Sendable, Hashable {
                               archiveCache: chroot.map { path(archives, under: $0) } ?? archives)
             .with(extendedStates: chroot.map { path(extendedStates, under: $0) } ?? extendedStates)
             .with(dpkgPath: values.first { $0.key.lowercased() == "dpkg::path" }?.value)
+            .with(lists: chroot.map { path(lists, under: $0) } ?? lists)
+    }
+
+    /// The same with `lists` set.
+    func with(lists: String?) -> APTEnvironment {
+        var environment = self
+        environment.lists = lists
+        return environment
     }
 
     /// The same with `extendedStates` set.

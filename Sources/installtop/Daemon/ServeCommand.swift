@@ -35,7 +35,7 @@ struct ServeCommand: ParsableCommand {
     @OptionGroup var history: HistoryOptions
 
     @Option(help: ArgumentHelp(
-        "apt's configuration file, as APT_CONFIG: the root whose dpkg lock and log show the installs no hooks report (default: this system's).",
+        "apt's configuration file, as APT_CONFIG: the root whose dpkg lock and log show the installs no hooks report, and whose pending snapshot the engine keeps for `installtop pending` (default: this system's).",
         valueName: "file"))
     var aptConfig: String?
 

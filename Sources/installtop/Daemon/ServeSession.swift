@@ -19,7 +19,8 @@ struct ServeSession {
     var idleReaderTimeout: Duration = .seconds(120)
     /// Who may watch without acting (`--watch-group`).
     var watchGroup: WatchGroup?
-    /// The apt root the `undo` command's jobs act on (`--apt-config`; this system's when `nil`).
+    /// The apt root the `undo` command's jobs act on and whose pending snapshot the engine
+    /// keeps (`--apt-config`; this system's when `nil`).
     var aptConfig: String?
 
     /// Serves until stopped; returns the exit status (0 after an orderly stop, 1 when the
@@ -37,6 +38,8 @@ struct ServeSession {
         // history and dpkg are, and waits for the monitor's yes.
         let undoing = APTUndoQueuing(queue: queue, history: history, aptConfig: aptConfig, chroot: nil, slots: slots,
                                      warn: { log("warning: \($0)") })
+        // What an upgrade of the root would do, for `installtop pending` and the board.
+        let pending = PendingSnapshotKeeper(queue: queue, aptConfig: aptConfig)
         let server: EngineServer
         do {
             server = try EngineServer(queue: queue, history: host.history, options: ServerOptions(
@@ -52,12 +55,14 @@ struct ServeSession {
                 beforeQueueing: { name, driver in
                     if let slot = HistoryKeepers.runSlot(of: driver) { slots.register(slot, forJobNamed: name) }
                 },
+                pending: pending,
                 identity: identity(recording: host.history)))
         } catch {
             StandardOutput.stderr.line("installtop: \(error)")
             return 1
         }
         queue.subscribe { Self.logLifecycle($0, log: log) }
+        pending.start()
         log("serving on \(socketPath) (pid \(getpid()), \(scheduling.concurrency) job\(scheduling.concurrency == 1 ? "" : "s") at once)")
         for source in observed.all { log(source.startNote) }
 
@@ -79,6 +84,7 @@ struct ServeSession {
         }
         stopRequested.wait()
         RunSession.waitUntilIdle(queue)
+        pending.stop()
         server.stop()
         relay.cancel()
         hangups.cancel()

@@ -116,6 +116,12 @@ enum ManualExitStatuses {
                 usage,
                 (ExitStatus.incomplete.rawValue, "incomplete: nothing it could read needs a restart or reboot, but it could not read some processes (another user's, when not root); run as root for a complete answer"),
             ]
+        case "pending":
+            return [
+                (ExitStatus.succeeded.rawValue, "printed; with --host or --hosts, every host answered with a snapshot"),
+                (ExitStatus.failed.rawValue, "the snapshot could not be computed (its problem is printed), or no engine could run --refresh; with --host or --hosts, some host was unreachable or could not compute"),
+                usage,
+            ]
         case "restart-services":
             return [
                 (ExitStatus.succeeded.rawValue, "every service named was restarted, or there was none to restart"),

@@ -86,6 +86,9 @@ struct APTEnvironmentTests {
         #expect(environment.rebootPackagesPath == "/srv/root/run/reboot-required.pkgs", "no doubled slash")
         #expect(environment.dpkg == "/opt/dpkg")
         #expect(environment.extendedStates == "/srv/root/var/lib/apt/extended_states", "apt's marks, beside its state")
+        #expect(environment.lists == "/srv/root/var/lib/apt/lists/", "apt's lists, beside its state")
+        let chroot = APTEnvironment.parse(dump: #"Dir::State::lists "/var/lib/apt/lists/";"#, aptConfig: nil, chroot: "/srv/image")
+        #expect(chroot.lists == "/srv/image/var/lib/apt/lists/", "a chroot's lists read under its folder")
     }
 
     @Test("The configuration a version 3 hook is handed: the run's own root, database, options and cache")

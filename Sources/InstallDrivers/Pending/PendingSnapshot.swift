@@ -1,0 +1,98 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import RestartScan
+
+/// What an upgrade of one apt root would do, read without dpkg's lock (PRODUCT.md "Fleet
+/// patching"): the packages it would change, those it would hold back and why, how old apt's
+/// lists are, and the restart advice (a newer kernel waiting for a reboot among it).
+///
+/// When it could not be read (apt missing, a broken root, apt's refusal) it is a snapshot all
+/// the same, with `problem` saying why in apt's words, no packages and nothing else known.
+public struct PendingSnapshot: Sendable, Hashable {
+    /// When it was read.
+    public var computedAt: Date
+    /// The packages `apt-get upgrade` would install or upgrade, in apt's order.
+    public var packages: [PendingPackage]
+    /// The installed packages for which a newer version is known that the upgrade would leave
+    /// alone, by name.
+    public var heldBack: [HeldBackPackage]
+    /// When apt last wrote one of its lists (`Dir::State::lists`; an update that finds every
+    /// list unchanged writes none); `nil` when they hold no list (never updated), or when the
+    /// snapshot has a problem.
+    public var listsUpdatedAt: Date?
+    /// The root's restart advice as `installtop restarts --root ROOT` gives it; `nil` when the
+    /// snapshot has a problem.
+    public var restarts: RestartAdvice?
+    /// Why nothing could be read; `nil` for a snapshot that was.
+    public var problem: String?
+
+    public init(computedAt: Date, packages: [PendingPackage] = [], heldBack: [HeldBackPackage] = [], listsUpdatedAt: Date? = nil,
+                restarts: RestartAdvice? = nil, problem: String? = nil) {
+        self.computedAt = computedAt
+        self.packages = packages
+        self.heldBack = heldBack
+        self.listsUpdatedAt = listsUpdatedAt
+        self.restarts = restarts
+        self.problem = problem
+    }
+
+    /// A snapshot that could not be read, saying why.
+    public static func failed(_ problem: String, at time: Date) -> PendingSnapshot {
+        PendingSnapshot(computedAt: time, problem: problem)
+    }
+
+    /// The pending packages that are security updates (`PendingPackage.isSecurity`).
+    public var securityCount: Int { packages.count { $0.isSecurity } }
+
+    /// The kernel release installed and newer than the running one, which waits for a reboot
+    /// (`RebootReason.newerKernel`); `nil` when none does.
+    public var waitingKernel: String? {
+        restarts?.rebootReasons.lazy.compactMap { reason -> String? in
+            if case .newerKernel(_, let installed) = reason { return installed }
+            return nil
+        }.first
+    }
+
+    /// Nothing to upgrade, nothing held back, nothing wrong.
+    public var isUpToDate: Bool { problem == nil && packages.isEmpty && heldBack.isEmpty }
+
+    /// One line for a host's row and the head of `installtop pending`: `12 pending · 3
+    /// security · 2 held back · lists 6 days old · reboot: 6.1.0-28`; `up to date · lists 2
+    /// hours old`; `reboot required` when a reboot is needed for another reason than a kernel;
+    /// `failed: <the problem's first line>` when nothing could be read. Parts that are zero
+    /// are left out, except the pending count, which stands alone as `up to date`.
+    public func summary(now: Date) -> String {
+        if let problem { return "failed: " + (problem.split(separator: "\n").first.map(String.init) ?? problem) }
+        var parts: [String] = []
+        if packages.isEmpty && heldBack.isEmpty {
+            parts.append("up to date")
+        } else {
+            parts.append("\(packages.count) pending")
+            let security = securityCount
+            if security > 0 { parts.append("\(security) security") }
+            if !heldBack.isEmpty { parts.append("\(heldBack.count) held back") }
+        }
+        parts.append(listsAgeText(now: now))
+        if let kernel = waitingKernel {
+            parts.append("reboot: \(kernel)")
+        } else if restarts?.rebootRequired == true {
+            parts.append("reboot required")
+        }
+        return parts.joined(separator: " · ")
+    }
+
+    /// `lists 6 days old`, `lists 3 hours old`, `lists 12 minutes old`, `lists just updated`
+    /// (under a minute, or dated ahead of `now`), `lists never updated`.
+    public func listsAgeText(now: Date) -> String {
+        guard let listsUpdatedAt else { return "lists never updated" }
+        let seconds = Int(now.timeIntervalSince(listsUpdatedAt))
+        for (unit, length) in [("day", 86_400), ("hour", 3_600), ("minute", 60)] where seconds >= length {
+            let count = seconds / length
+            return "lists \(count) \(unit)\(count == 1 ? "" : "s") old"
+        }
+        return "lists just updated"
+    }
+}

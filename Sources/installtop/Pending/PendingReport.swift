@@ -1,0 +1,62 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import EngineWire
+import InstallDrivers
+import TerminalUI
+
+/// What `installtop pending` prints: the summary line, then a line per package, as
+/// `apt list --upgradable` and apt-dater list them; for hosts, a section per host.
+enum PendingReport {
+    /// `12 pending · 3 security · …`, then `name  old → new  origin  security` for each
+    /// pending package in apt's order and `name  installed → available  held back: reason`
+    /// for each held-back one; a problem's every line after `could not compute:`.
+    static func text(_ snapshot: PendingSnapshot, computing: Bool = false, now: Date, sanitizer: TextSanitizer, width: Int?) -> String {
+        if let problem = snapshot.problem {
+            return "could not compute: " + sanitizer.sanitize(problem).split(separator: "\n").joined(separator: "\n  ") + "\n"
+        }
+        var text = sanitizer.sanitize(snapshot.summary(now: now)) + "\n"
+        if computing { text += "(a newer snapshot is being computed)\n" }
+        var rows = snapshot.packages.map { package in
+            [package.name, package.versionText, package.origin, package.isSecurity ? "security" : ""].map { sanitizer.sanitize($0) }
+        }
+        rows += snapshot.heldBack.map { package in
+            [package.name, "\(package.installedVersion) → \(package.availableVersion)", "held back: " + package.reason.text, ""].map { sanitizer.sanitize($0) }
+        }
+        return text + TextTable.render(rows, width: width)
+    }
+
+    /// `== web1 ==` and the host's text, or `unreachable: <why>`; a blank line between hosts.
+    static func text(_ hosts: [HostPending], now: Date, sanitizer: TextSanitizer, width: Int?) -> String {
+        hosts.map { host -> String in
+            let heading = "== \(sanitizer.sanitize(host.host)) ==\n"
+            switch host {
+            case .reachable(_, let snapshot, let computing):
+                return heading + text(snapshot, computing: computing, now: now, sanitizer: sanitizer, width: width)
+            case .unreachable(_, let reason):
+                return heading + "unreachable: \(sanitizer.sanitize(reason))\n"
+            }
+        }.joined(separator: "\n")
+    }
+
+    /// `{"hosts":[{"host":"web1","reachable":true,"computing":false,"snapshot":{…}},{"host":"web2","reachable":false,"error":"…"}]}`.
+    static func json(_ hosts: [HostPending]) -> String {
+        let objects = hosts.map { host -> String in
+            var object = JSONObject()
+            object.add("host", host.host)
+            switch host {
+            case .reachable(_, let snapshot, let computing):
+                object.add("reachable", true)
+                object.add("computing", computing)
+                object.addRaw("snapshot", PendingSnapshotCoding.encode(snapshot))
+            case .unreachable(_, let reason):
+                object.add("reachable", false)
+                object.add("error", reason)
+            }
+            return object.json
+        }
+        return #"{"hosts":["# + objects.joined(separator: ",") + "]}"
+    }
+}
