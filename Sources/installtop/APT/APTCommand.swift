@@ -16,6 +16,14 @@ struct APTCommand: ParsableCommand {
             when it holds exactly that version, else rebuilt from the installed files); kept \
             versions are pruned after 90 days, and the oldest runs' beyond 2 GiB in all; \
             --no-history keeps none. `installtop history --jobs` lists the runs. \
+            When the machine's engine runs (`installtop serve`, at /run/installtop.sock) as this \
+            user, records into a history and acts on the same apt root (no --chroot, and \
+            --apt-config and --history-db, when given, the engine's), the job runs in that \
+            engine: it plans, asks, keeps the versions and records there, the first line says so, \
+            and the job goes on if the terminal closes; the monitor is attached to that engine \
+            (q detaches), --plain and --json follow the job alone, and SIGINT aborts it there (a \
+            second forces the abort). An engine that does not answer within 6 s is said so, and \
+            the job runs here. \
             Exit status: 0 done (or nothing to do), 1 some package failed, or the plan was not \
             confirmed (answered n, or off a terminal without --yes, like apt-get's "Abort."; \
             nothing is recorded then), 2 apt refused the \

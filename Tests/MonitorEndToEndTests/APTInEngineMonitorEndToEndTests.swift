@@ -1,0 +1,56 @@
+import APTTestSupport
+import Foundation
+import Glibc
+import Testing
+
+/// `installtop apt upgrade` at a terminal with the machine's engine running on the same root
+/// (a serve on a private root and socket, named by `INSTALLTOP_MACHINE_SOCKET`): the monitor
+/// attaches to that engine, the plan dialog asks there, and the command exits as the job ended.
+@Suite("installtop apt in the machine's engine, at a terminal", .serialized)
+struct APTInEngineMonitorEndToEndTests {
+    @Test("y in the plan dialog runs the job in the engine; the monitor closes at its end with the summary; n declines it (exit 1, nothing changed)")
+    func planDialogInTheEngine() async throws {
+        let host = HostPackageFingerprint()
+        let folder = try EndToEndFolder()
+        defer { folder.remove() }
+        let apt = try APTTestRoot(folder: folder.path("apt"))
+        try apt.publish([TestPackage(name: "lab-base", version: "1.0")])
+        try apt.aptGet(["install", "-y", "lab-base"], check: true)
+        try apt.publish([TestPackage(name: "lab-base", version: "2.0")])
+        let socket = folder.path("engine.sock")
+        let history = folder.path("history.sqlite3")
+        let serve = try InstalltopChild(["serve", "--socket", socket, "--history-db", history, "--apt-config", apt.configuration], in: folder)
+        defer {
+            kill(serve.pid, SIGTERM)
+            _ = serve.poll()
+        }
+        #expect(await EndToEndFolder.eventually { serve.stderr.contains("serving on \(socket)") }, "serve started: \(serve.stderr)")
+        let binary = try EndToEndFolder.binary()
+        let command = { (name: String) in
+            "INSTALLTOP_MACHINE_SOCKET='\(socket)' '\(binary)' apt upgrade --apt-config '\(apt.configuration)'; echo $? > '\(folder.path(name))'; sleep 60"
+        }
+
+        let declining = try TmuxSession(width: 120, height: 30, home: folder.url, command: command("declined.rc"))
+        defer { declining.close() }
+        let asked = await declining.waitForScreen("the plan's question") { $0.contains("Start apt upgrade") }
+        #expect(asked != nil)
+        declining.send("n")
+        #expect(await EndToEndFolder.eventually { folder.read("declined.rc") != nil })
+        #expect(folder.read("declined.rc")?.trimmingCharacters(in: .whitespacesAndNewlines) == "1")
+        #expect(try apt.states()["lab-base"]?.version == "1.0")
+
+        let tmux = try TmuxSession(width: 120, height: 30, home: folder.url, command: command("rc"))
+        defer { tmux.close() }
+        let question = await tmux.waitForScreen("the plan's question") { $0.contains("Start apt upgrade") }
+        #expect(question?.contains("runs in the engine of pid \(serve.pid)") == true, "the status line says where: \(question ?? "")")
+        tmux.send("y")
+        #expect(await EndToEndFolder.eventually { folder.read("rc") != nil }, "the monitor closes when the job ends: \(tmux.capture())")
+        #expect(folder.read("rc")?.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
+        let after = await tmux.waitForScreen("the summary on the normal screen") { $0.contains("exit 0") }
+        #expect(after?.contains("runs in the machine's engine") == true && after?.contains("lab-base") == true, "\(after ?? tmux.capture())")
+        #expect(try apt.states()["lab-base"]?.version == "2.0")
+        let runs = try await InstalltopChild.run(["history", "--jobs", "--json", "--history-db", history], in: folder)
+        #expect(runs.stdout.split(separator: "\n").count == 1 && runs.stdout.contains("\"undoable\":true"), "the engine's one run: \(runs.stdout)")
+        #expect(host.changes(since: HostPackageFingerprint()).isEmpty)
+    }
+}
