@@ -30,41 +30,18 @@ enum APTEngineRoute {
         guard options.yes || OutputMode(options: options.run) == .monitor else { return .here }
         guard options.chroot == nil, !options.run.history.noHistory else { return .here }
         let client: EngineClient
-        do {
-            client = try SocketLocation.connectForClient(nil, environment: environment) { path throws(DaemonError) in
-                try EngineClient(path: path)
-            }
-        } catch .noEngine, .noEngineFound {
-            return .here
-        } catch .engineOfAnotherUser, .notAdmitted {
-            // Another user's engine is not this job's place, and saying so would only be noise.
-            return .here
-        } catch {
-            say(jobName, "the machine's engine cannot be reached (\(error))")
-            return .here
-        }
         let identity: EngineIdentity
-        do throws(DaemonError) {
-            let reply = try client.request(.about, timeout: aboutTimeout)
-            do throws(WireError) {
-                identity = try EngineIdentity(reply: reply)
-            } catch {
-                throw .unexpectedMessage(error.message)
-            }
-        } catch .refused(let refusal) where refusal.code == .unknownCommand {
-            client.close()
-            say(jobName, "the engine at \(client.path) is older than this installtop and cannot take the job")
+        switch MachineEngine.find(timeout: aboutTimeout, environment: environment) {
+        case .found(let found, let answered):
+            client = found
+            identity = answered
+        case .none:
             return .here
-        } catch .noAnswer(_, let waited) {
-            client.close()
-            say(jobName, "the machine's engine at \(client.path) did not answer within \(waited.components.seconds) s (hung, or stopped)")
-            return .here
-        } catch {
-            client.close()
-            say(jobName, "the machine's engine at \(client.path) cannot take the job (\(error))")
+        case .unusable(let reason):
+            say(jobName, reason)
             return .here
         }
-        guard identity.uid == geteuid(), let history = identity.history,
+        guard let history = identity.history,
               options.run.history.historyDb.map(EngineIdentity.absolute) ?? history == history,
               aptConfig(of: options, environment: environment) == identity.aptConfig else {
             client.close()

@@ -1,4 +1,5 @@
 import ArgumentParser
+import EngineWire
 import Foundation
 import InstallHistory
 
@@ -6,7 +7,9 @@ import InstallHistory
 ///
 /// Before listing, rows left running by an installtop that died are settled as interrupted
 /// (rule 20). A missing or unusable database is reported on stderr with exit status 1.
-/// As root without a history of its own, the service's is shown (see `defaultPath`).
+/// Without `--history-db`: the history of the engine this user's `installtop apt` jobs run in,
+/// when one answers; else the user's own, or as root without one of its own, the service's (see
+/// `defaultPath`).
 struct HistoryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "history",
@@ -34,7 +37,7 @@ struct HistoryCommand: ParsableCommand {
     @Option(
         name: .customLong("history-db"),
         help: ArgumentHelp(
-            "The history database (default: $XDG_STATE_HOME/installtop/history.sqlite3; as root, when that does not exist, the service's, /var/lib/installtop/history.sqlite3).", valueName: "path"))
+            "The history database (default: the running engine's, where installtop apt records its jobs; without one, $XDG_STATE_HOME/installtop/history.sqlite3, or as root, when that does not exist, the service's, /var/lib/installtop/history.sqlite3).", valueName: "path"))
     var historyDB: String?
 
     func validate() throws {
@@ -49,6 +52,12 @@ struct HistoryCommand: ParsableCommand {
         let path: String
         if let historyDB {
             path = historyDB
+        } else if let engine = Self.enginesHistory() {
+            // `installtop apt` runs its jobs in that engine, which records them there.
+            path = engine
+            if engine != EngineIdentity.absolute(HistoryStore.defaultPath()) {
+                Self.printError("showing the machine's engine's history, \(path) (installtop apt records its jobs there; --history-db for another)")
+            }
         } else {
             let chosen = Self.defaultPath()
             path = chosen.path
@@ -94,6 +103,14 @@ struct HistoryCommand: ParsableCommand {
         } else {
             print(JobRunTable.render(runs, width: OutputWidth.current()), terminator: "")
         }
+    }
+
+    /// The history of the engine this user's `installtop apt` jobs run in, when one answers
+    /// within a second and records one (`MachineEngine`).
+    private static func enginesHistory() -> String? {
+        guard case .found(let client, let identity) = MachineEngine.find(timeout: .seconds(1)) else { return nil }
+        client.close()
+        return identity.history
     }
 
     /// The user's own history; as root, when that does not exist but the service's does (the

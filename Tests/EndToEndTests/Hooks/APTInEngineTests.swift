@@ -72,6 +72,9 @@ struct APTInEngineTests {
         let runID = try #require((run["run"] as? NSNumber)?.intValue)
         // The command's own history (its default, under the test's XDG_STATE_HOME) got nothing.
         #expect(!FileManager.default.fileExists(atPath: setup.fixture.folder.file("state/installtop/history.sqlite3")))
+        // `history` without --history-db shows the engine's, where the job was recorded.
+        let shown = try await installtop(["history", "--jobs", "--json"], in: setup.fixture.folder, environment: setup.machine)
+        #expect(try shown.jsonObjects().count == 1 && shown.stderr.contains("showing the machine's engine's history"), "\(shown.stdout)\(shown.stderr)")
 
         let undo = try await setup.installtopAPT(["undo", String(runID), "--yes", "--json"])
         #expect(undo.status == 0, "\(undo.stdout)\n\(undo.stderr)")
