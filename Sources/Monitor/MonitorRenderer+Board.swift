@@ -7,7 +7,7 @@ import InstallEngine
 import TerminalUI
 
 /// The grouped board (`installtop attach --host …`): the jobs pane as host rows, each with its
-/// current job and overall bar, expanded hosts' jobs under them; the header's host counts.
+/// current job and that job's bar, expanded hosts' jobs under them; the header's host counts.
 extension MonitorRenderer {
     // MARK: - Jobs pane
 
@@ -98,8 +98,9 @@ extension MonitorRenderer {
             TextLine((job.abortForced ? "killing" : "aborting") + String(ellipsis), style: theme[.aborted], ellipsis: ellipsis)
                 .render(into: &buffer, area: status)
         case .running:
-            // The host's overall bar: every update of its jobs.
-            let fraction = state.overallFraction(ofHost: name)
+            // The bar of the job the row names, as its own row shows it: a count over every job
+            // the host ever had read 73 % for a new job at 0/16.
+            let fraction = state.percentShown(of: job) / 100
             let barWidth = max(0, statusWidth - 5)
             ProgressBar(.fraction(fraction), doneStyle: theme[.barDone], todoStyle: theme[.barTodo], glyphs: glyphs.box)
                 .render(into: &buffer, area: Rect(x: status.x, y: row.y, width: barWidth, height: 1))

@@ -20,11 +20,15 @@ extension MonitorState {
         return (board.jobsByHost[host] ?? []).compactMap { queue.job($0) }
     }
 
-    /// The job a host's row stands for: its running job, else its first queued one, else its
-    /// newest.
+    /// The job a host's row stands for, its bar and percent being that job's alone: its running
+    /// job, else its newest queued one (what was asked last), else the one that completed last
+    /// (the newest of those that completed at once); `nil` for a host with no job.
     public func currentJob(ofHost host: String) -> JobState? {
         let jobs = jobs(ofHost: host)
-        return jobs.first { $0.phase == .running } ?? jobs.first { $0.phase == .queued } ?? jobs.last
+        if let running = jobs.first(where: { $0.phase == .running }) { return running }
+        if let queued = jobs.last(where: { $0.phase == .queued }) { return queued }
+        return jobs.enumerated().max { ($0.element.completedAt ?? .distantPast, $0.offset) < ($1.element.completedAt ?? .distantPast, $1.offset) }?
+            .element
     }
 
     /// The host the selection is on: its row's, or the selected job's.
@@ -51,17 +55,6 @@ extension MonitorState {
         guard let board else { return nil }
         if let host = board.selectedHost { return .host(host) }
         return selectedJobID.map { .job($0) }
-    }
-
-    /// How many of `host`'s updates are done, as a fraction (its overall bar).
-    public func overallFraction(ofHost host: String) -> Double {
-        var total = 0.0
-        var done = 0.0
-        for job in jobs(ofHost: host) {
-            total += Double(job.updates.count)
-            done += percentShown(of: job) / 100 * Double(job.updates.count)
-        }
-        return total > 0 ? done / total : 0
     }
 
     /// The restart advice of `host`'s job that completed last with one.

@@ -32,6 +32,14 @@ struct MonitorBoardTests {
         return job
     }
 
+    /// Host `host`'s row on the screen (`▸ web1 …`, `▾ web1 …`), up to the jobs pane's border.
+    private func row(_ host: String, in screen: String) -> String {
+        let line = screen.split(separator: "\n").first { $0.contains("▸ \(host) ") || $0.contains("▾ \(host) ") } ?? ""
+        guard let start = line.firstIndex(where: { $0 == "▸" || $0 == "▾" }) else { return "" }
+        let rest = line[line.index(after: start)...]
+        return String(line[start...(rest.firstIndex(of: "│") ?? line.index(before: line.endIndex))])
+    }
+
     private func unreachable(_ scenario: inout Scenario, _ host: String, _ reason: String, retryIn seconds: Double = 4) {
         _ = scenario.state.handle(.host(.unreachable(host, reason: reason, retryAt: scenario.now.addingTimeInterval(seconds))))
     }
@@ -58,8 +66,8 @@ struct MonitorBoardTests {
         #expect(screen.contains("web3 idle"), "\(screen)")
         #expect(screen.contains("web5 connecting…"), "\(screen)")
         #expect(screen.contains("web4 unreachable 0:00: ssh: connect"), "\(screen)")
-        // The overall bar of web1 counts both its jobs' updates: 0.5 of 3.
-        #expect(abs(scenario.state.overallFraction(ofHost: "web1") - 0.5 / 3) < 0.001)
+        // web1's bar is its running job's (0.5 of its 2 updates), not a count over its queued job too.
+        #expect(row("web1", in: screen).hasSuffix("25%│"), "\(screen)")
 
         scenario.press(.home, .right)
         #expect(scenario.state.boardRows.prefix(4) == [.host("web1"), .job(running), .job(waiting), .host("web2")])
@@ -69,6 +77,37 @@ struct MonitorBoardTests {
         #expect(scenario.state.selectedBoardRow == .host("web1"), "folding selects the host's row")
         #expect(scenario.state.selectedJobID == running, "which stands for its running job")
         #expect(scenario.state.keyHelp.contains { $0.keys == "→ ← Space" })
+    }
+
+    @Test("a host row's bar and percent are its current job's: the running one, else the newest queued, else the one completed last")
+    func hostRowShowsItsCurrentJob() {
+        var scenario = board(["web1", "web2"])
+        // Issue 44: "web1 Slow rollout 0%" while its job was at 35 %, and a new job at 0/16 read 73 %.
+        scenario.run(queue(&scenario, on: "web1", remote: 1, "Tools", ["jq", "curl", "vim", "git"]))
+        let rollout = queue(&scenario, on: "web1", remote: 2, "Slow rollout", ["nginx"])
+        scenario.startJob(rollout)
+        scenario.startUpdate(rollout, 0)
+        scenario.progress(rollout, 0, 35)
+        var screen = scenario.screen()
+        #expect(row("web1", in: screen).contains("Slow rollout") && row("web1", in: screen).hasSuffix(" 35%│"), "\(screen)")
+        scenario.completeUpdate(rollout, 0, .succeeded)
+        scenario.completeJob(rollout)
+        let fleet = queue(&scenario, on: "web1", remote: 3, "Fleet patching", (1...16).map { "package \($0)" })
+        scenario.startJob(fleet)
+        scenario.startUpdate(fleet, 0)
+        screen = scenario.screen()
+        #expect(row("web1", in: screen).contains("Fleet patching") && row("web1", in: screen).hasSuffix("  0%│"), "\(screen)")
+
+        // Nothing runs on web2: its newest queued job stands for it, then the one that completed
+        // last, whatever their numbers.
+        let first = queue(&scenario, on: "web2", remote: 1, "First asked")
+        let second = queue(&scenario, on: "web2", remote: 2, "Asked last")
+        #expect(scenario.state.currentJob(ofHost: "web2")?.id == second)
+        #expect(row("web2", in: scenario.screen()).contains("Asked last"), "\(scenario.screen())")
+        scenario.run(second)
+        scenario.run(first)
+        #expect(scenario.state.currentJob(ofHost: "web2")?.id == first, "completed after the other")
+        #expect(row("web2", in: scenario.screen()).contains("First asked"), "\(scenario.screen())")
     }
 
     @Test("two hosts' job 1 are two jobs; a and its yes abort the selected host's job through its number on the board")
