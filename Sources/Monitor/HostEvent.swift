@@ -14,6 +14,10 @@ public enum HostEvent: Sendable, Hashable {
     /// The host's queue follows afresh: the jobs shown for it go (they come back with the
     /// snapshot, under the same board numbers), and its link counts as connected.
     case queueReplaced(String)
+    /// The host's snapshot that followed `queueReplaced` has been posted whole: a job row of
+    /// the host that was selected before is selected again if its job came back, and a
+    /// selection following the work may move on again.
+    case queueShown(String)
     /// The link to `host` failed with `reason` (ssh's last stderr line); tried again at `retryAt`.
     case unreachable(String, reason: String, retryAt: Date)
     /// Board job `board` is job `origin.job` of `origin.host`: sent before its `job.queued`.

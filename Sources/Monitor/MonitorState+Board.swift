@@ -148,6 +148,10 @@ extension MonitorState {
                 host.link = .connecting
             }
         case .queueReplaced(let host):
+            // A job row of this host stays selected once its job is back (`queueShown`); until
+            // then the selection holds the host's row (`keepBoardSelection`).
+            if case .job(let id)? = selectedBoardRow, self.host(ofJob: id) == host { board?.returningJob = id }
+            board?.hostsAwaitingSnapshot.insert(host)
             let old = jobs(ofHost: host).map(\.id)
             for job in old { _ = handleEngine(EngineEvent(time: now, kind: .jobCleanedUp(job: job))) }
             board?.update(host) { host in
@@ -155,6 +159,15 @@ extension MonitorState {
                 host.everConnected = true
             }
             if let name = board?.host(named: host)?.name, !old.isEmpty { say("\(name): connected again, its queue shown afresh") }
+        case .queueShown(let host):
+            board?.hostsAwaitingSnapshot.remove(host)
+            if let job = board?.returningJob, self.host(ofJob: job) == host {
+                board?.returningJob = nil
+                if board?.selectedHost == host, board?.expanded.contains(host) == true, queue.job(job) != nil, filter.shows(job: job) {
+                    selectBoardRow(.job(job))
+                }
+            }
+            followWork()
         case .unreachable(let host, let reason, let retryAt):
             let since: Date
             if case .unreachable(_, let first, _)? = board?.host(named: host)?.link { since = first } else { since = now }
@@ -173,6 +186,7 @@ extension MonitorState {
     mutating func moveOnBoard(by delta: Int) {
         let rows = boardRows
         guard !rows.isEmpty else { return }
+        board?.returningJob = nil
         let row = selectedBoardRow.flatMap { rows.firstIndex(of: $0) } ?? 0
         let target = delta == Int.min ? 0 : delta == Int.max ? rows.count - 1 : min(max(0, row + delta), rows.count - 1)
         selectBoardRow(rows[target])
@@ -193,6 +207,24 @@ extension MonitorState {
         case .job(let id):
             board?.selectedHost = nil
             if id != selectedJobID { select(job: id) }
+        }
+    }
+
+    /// The selected job `job` left the queue (cleaned up, or its host's queue replaced): the
+    /// selection stays with the job's host, never moving to another host's job, on which the
+    /// next key would act. On the host's row it follows the host's current job
+    /// (`syncBoardSelection`); on a job row it goes to the host's next job shown, else the one
+    /// before, else the host's row.
+    mutating func keepBoardSelection(afterLeaving job: Int) {
+        selection.clear()
+        guard let board, board.selectedHost == nil, let host = host(ofJob: job) else { return }
+        let shown = board.expanded.contains(host)
+            ? (board.jobsByHost[host] ?? []).filter { $0 != job && queue.job($0) != nil && filter.shows(job: $0) } : []
+        // `jobsByHost` is in board numbers' order, the order of the rows under the host.
+        if let neighbour = shown.first(where: { $0 > job }) ?? shown.last {
+            selectBoardRow(.job(neighbour))
+        } else {
+            selectBoardRow(.host(host))
         }
     }
 
@@ -221,6 +253,7 @@ extension MonitorState {
     mutating func toggleSelectedHost() {
         guard let board else { return }
         guard let host = board.selectedHost ?? selectedJobID.flatMap({ self.host(ofJob: $0) }) else { return }
+        self.board?.returningJob = nil
         if board.expanded.contains(host) {
             self.board?.expanded.remove(host)
             selectBoardRow(.host(host))

@@ -119,7 +119,7 @@ struct HostConnection {
             snapshot = nil
             retry.succeeded()
             askDurations(ids)
-            return items
+            return items + [.monitor(.host(.queueShown(host)))]
         case .reply(let reply):
             let request = reply.requestID.flatMap { requests.removeValue(forKey: $0) }
             switch request {

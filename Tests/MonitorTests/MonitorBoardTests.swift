@@ -32,6 +32,33 @@ struct MonitorBoardTests {
         return job
     }
 
+    /// A job a host's snapshot brings back: its board number, its number on the host, and
+    /// whether it runs.
+    private struct ReturningJob {
+        var board: Int
+        var remote: Int
+        var name: String
+        var titles = ["jq"]
+        var running = true
+    }
+
+    /// `host`'s link lost, then found again, as the link posts it: unreachable, connecting,
+    /// its queue replaced by a snapshot of `jobs` (each under the board number it had), the
+    /// snapshot's end.
+    private func reconnect(_ scenario: inout Scenario, _ host: String, jobs: [ReturningJob]) {
+        unreachable(&scenario, host, "ssh: connect to host \(host) port 22: Connection refused", retryIn: 1)
+        scenario.advance(1)
+        _ = scenario.state.handle(.host(.connecting(host)))
+        _ = scenario.state.handle(.host(.queueReplaced(host)))
+        for job in jobs {
+            _ = scenario.state.handle(.host(.jobOrigin(board: job.board, origin: JobOrigin(host: host, job: job.remote))))
+            let updates = job.titles.enumerated().map { Update(id: "u\(job.board)-\($0.offset)", title: $0.element) }
+            scenario.send(.jobQueued(JobDescriptor(id: job.board, name: job.name, operation: .install, updates: updates, stopOnFailure: false)))
+            if job.running { scenario.startJob(job.board) }
+        }
+        _ = scenario.state.handle(.host(.queueShown(host)))
+    }
+
     /// Host `host`'s row on the screen (`▸ web1 …`, `▾ web1 …`), up to the jobs pane's border.
     private func row(_ host: String, in screen: String) -> String {
         let line = screen.split(separator: "\n").first { $0.contains("▸ \(host) ") || $0.contains("▾ \(host) ") } ?? ""
@@ -108,6 +135,80 @@ struct MonitorBoardTests {
         scenario.run(first)
         #expect(scenario.state.currentJob(ofHost: "web2")?.id == first, "completed after the other")
         #expect(row("web2", in: scenario.screen()).contains("First asked"), "\(scenario.screen())")
+    }
+
+    @Test("the selection stays on its host across the host's reconnect, another's, and a sort of the rows: the next key acts on that host")
+    func selectionStaysOnItsHost() {
+        var scenario = board(["web1", "web2", "web3"])
+        let one = queue(&scenario, on: "web1", remote: 1, "Upgrade")
+        let two = queue(&scenario, on: "web2", remote: 7, "Security updates", ["openssl", "curl"])
+        for job in [one, two] { scenario.startJob(job) }
+        scenario.press(.home, .down)
+        #expect(scenario.state.selectedBoardRow == .host("web2"))
+
+        // Issue 44: "after a host reconnected, the selection had moved to another host".
+        reconnect(&scenario, "web2", jobs: [ReturningJob(board: two, remote: 7, name: "Security updates", titles: ["openssl", "curl"])])
+        #expect(scenario.state.selectedBoardRow == .host("web2") && scenario.state.selectedJobID == two)
+        scenario.press(.character("a"))
+        #expect(scenario.screen().contains("Abort Security updates on web2?"), "\(scenario.screen())")
+        scenario.press(.escape)
+
+        // Another host coming back leaves it too.
+        reconnect(&scenario, "web1", jobs: [ReturningJob(board: one, remote: 1, name: "Upgrade")])
+        #expect(scenario.state.selectedBoardRow == .host("web2") && scenario.state.selectedJobID == two)
+
+        // Rows sorted (hosts in another order): the same host stays selected, and ↓ goes to
+        // the row under it in the new order.
+        scenario.state.board?.hosts.reverse()
+        #expect(scenario.state.boardRows == [.host("web3"), .host("web2"), .host("web1")])
+        #expect(scenario.state.selectedBoardRow == .host("web2"))
+        scenario.press(.down)
+        #expect(scenario.state.selectedBoardRow == .host("web1") && scenario.state.selectedJobID == one)
+    }
+
+    @Test("a selected job row under an expanded host is selected again when its host's snapshot brings it back; the host stays expanded")
+    func jobRowKeptAcrossReconnect() {
+        var scenario = board(["web1", "web2"])
+        let one = queue(&scenario, on: "web1", remote: 1, "Upgrade")
+        let first = queue(&scenario, on: "web2", remote: 3, "Security updates")
+        let second = queue(&scenario, on: "web2", remote: 4, "Tools")
+        for job in [one, first] { scenario.startJob(job) }
+        scenario.press(.end, .right, .down, .down)
+        #expect(scenario.state.selectedBoardRow == .job(second))
+
+        reconnect(&scenario, "web2", jobs: [ReturningJob(board: first, remote: 3, name: "Security updates"),
+                                             ReturningJob(board: second, remote: 4, name: "Tools", running: false)])
+        #expect(scenario.state.board?.expanded == ["web2"])
+        #expect(scenario.state.selectedBoardRow == .job(second) && scenario.state.selectedJobID == second)
+
+        // A job that did not come back (cleaned up while the host was away): its host's row.
+        reconnect(&scenario, "web2", jobs: [ReturningJob(board: first, remote: 3, name: "Security updates")])
+        #expect(scenario.state.selectedBoardRow == .host("web2") && scenario.state.selectedJobID == first)
+    }
+
+    @Test("following the work, the selection stays on its host's running job when that host's queue comes afresh")
+    func followedWorkKeptAcrossReconnect() {
+        var scenario = board(["web1", "web2"])
+        let one = queue(&scenario, on: "web1", remote: 1, "Upgrade")
+        let two = queue(&scenario, on: "web2", remote: 1, "Upgrade")
+        for job in [one, two] { scenario.startJob(job) }
+        scenario.press(.end, .character("f"))
+        #expect(scenario.state.selection.followsWork && scenario.state.selectedBoardRow == .host("web2"))
+        reconnect(&scenario, "web2", jobs: [ReturningJob(board: two, remote: 1, name: "Upgrade")])
+        #expect(scenario.state.selectedBoardRow == .host("web2") && scenario.state.selectedJobID == two)
+    }
+
+    @Test("cleaning up a selected job row selects the next job of the same host, then its row; never another host's job")
+    func cleanUpKeepsTheHost() {
+        var scenario = board(["web1", "web2"])
+        let done = queue(&scenario, on: "web1", remote: 1, "Upgrade")
+        let other = queue(&scenario, on: "web2", remote: 1, "Upgrade")
+        scenario.run(done)
+        scenario.startJob(other)
+        scenario.press(.home, .right, .down)
+        #expect(scenario.state.selectedBoardRow == .job(done))
+        scenario.send(.jobCleanedUp(job: done))
+        #expect(scenario.state.selectedBoardRow == .host("web1"), "\(String(describing: scenario.state.selectedBoardRow))")
     }
 
     @Test("two hosts' job 1 are two jobs; a and its yes abort the selected host's job through its number on the board")
