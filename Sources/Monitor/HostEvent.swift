@@ -20,6 +20,12 @@ public enum HostEvent: Sendable, Hashable {
     case queueShown(String)
     /// The link to `host` failed with `reason` (ssh's last stderr line); tried again at `retryAt`.
     case unreachable(String, reason: String, retryAt: Date)
+    /// `host`'s link is up but its engine has sent nothing since `since`, nor answered the
+    /// board's question: stopped or hung. Its jobs stay shown, stale. Said only of a connected
+    /// host.
+    case silent(String, since: Date)
+    /// `host`, said silent, sent something again: its jobs are current.
+    case answersAgain(String)
     /// Board job `board` is job `origin.job` of `origin.host`: sent before its `job.queued`.
     case jobOrigin(board: Int, origin: JobOrigin)
 }

@@ -59,7 +59,7 @@ extension MonitorRenderer {
         let job = state.currentJob(ofHost: name)
         let code: OperationResultCode
         switch (host.link, job?.phase) {
-        case (.unreachable, _): code = .failed
+        case (.unreachable, _), (.silent, _): code = .failed
         case (_, .running?): code = .inProgress
         case (_, .completed?): code = job?.shownResultCode ?? .failed
         default: code = .notStarted
@@ -77,6 +77,11 @@ extension MonitorRenderer {
             let age = TimeText.elapsed(max(0, state.now.timeIntervalSince(since)))
             let text = (host.everConnected ? "unreachable, stale \(age): " : "unreachable \(age): ") + glyphs.sanitizer.sanitize(reason)
             TextLine(text, style: theme[.failed], ellipsis: ellipsis).render(into: &buffer, area: rest)
+            return
+        case .silent(let since):
+            let age = TimeText.elapsed(max(0, state.now.timeIntervalSince(since)))
+            TextLine("no answer for \(age), stale: its engine is silent, its link up", style: theme[.failed], ellipsis: ellipsis)
+                .render(into: &buffer, area: rest)
             return
         case .connecting where !host.everConnected:
             TextLine("connecting" + String(ellipsis), style: theme[.dim], ellipsis: ellipsis).render(into: &buffer, area: rest)
@@ -130,6 +135,11 @@ extension MonitorRenderer {
             lines += PlanDialog.wrap(sanitizer.sanitize(reason), width: max(1, area.width)).map { ($0, .text) }
             let left = retryAt.timeIntervalSince(state.now)
             lines.append((left > 0 ? "next try in \(TimeText.remaining(left))" : "trying again" + String(state.glyphs.box.ellipsis), .dim))
+        case .silent(let since):
+            lines = [("\(sanitizer.sanitize(name)): no answer for \(TimeText.elapsed(max(0, state.now.timeIntervalSince(since))))", .failed)]
+            lines += PlanDialog.wrap("Its ssh link is up, but its engine has sent nothing since, nor answered the board's question: "
+                                     + "stopped or hung. It is shown as it was, and is current again when it answers.",
+                                     width: max(1, area.width)).map { ($0, .text) }
         }
         for (index, line) in lines.prefix(area.height).enumerated() {
             TextLine(line.0, style: theme[line.1], ellipsis: state.glyphs.box.ellipsis).render(into: &buffer, area: area.row(index))

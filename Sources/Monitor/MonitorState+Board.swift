@@ -72,7 +72,7 @@ extension MonitorState {
             counts.total += 1
             let jobs = jobs(ofHost: host.name)
             switch host.link {
-            case .unreachable: counts.unreachable += 1
+            case .unreachable, .silent: counts.unreachable += 1
             case .connecting where !host.everConnected: counts.connecting += 1
             case .connecting, .connected:
                 if jobs.contains(where: { $0.phase == .running && !$0.onlyAwaitsRestartScan }) {
@@ -93,9 +93,10 @@ extension MonitorState {
         return counts
     }
 
-    /// How long ago `host`'s jobs were last current: `nil` while its link is up.
+    /// How long ago `host`'s jobs were last current: `nil` while its link is up and its engine
+    /// answers.
     public func staleAge(ofHost host: String) -> TimeInterval? {
-        guard case .unreachable(_, let since, _)? = board?.host(named: host)?.link else { return nil }
+        guard let since = board?.host(named: host)?.link.staleSince else { return nil }
         return max(0, now.timeIntervalSince(since))
     }
 
@@ -105,11 +106,17 @@ extension MonitorState {
         host(ofJob: job.id).map { "\(job.descriptor.name) on \($0)" } ?? job.descriptor.name
     }
 
-    /// Says so and returns true when `job`'s host is unreachable: what is shown of it is stale,
-    /// and nothing can reach its engine.
+    /// Says so and returns true when `job`'s host is unreachable or silent: what is shown of it
+    /// is stale, and nothing can reach its engine (a silent engine would act on a command only
+    /// when, and if, it wakes: an abort sent now could land an hour later).
     mutating func refusesStale(_ job: JobState) -> Bool {
-        guard let host = host(ofJob: job.id), let age = staleAge(ofHost: host) else { return false }
-        say("\(host) is unreachable: its jobs are as they were \(TimeText.elapsed(age)) ago, and nothing can be sent to it")
+        guard let host = host(ofJob: job.id), let link = board?.host(named: host)?.link, let seconds = staleAge(ofHost: host) else { return false }
+        let age = TimeText.elapsed(seconds)
+        if case .silent = link {
+            say("\(host) does not answer: its jobs are as they were \(age) ago, and nothing is sent to it until it answers")
+        } else {
+            say("\(host) is unreachable: its jobs are as they were \(age) ago, and nothing can be sent to it")
+        }
         return true
     }
 
@@ -169,9 +176,17 @@ extension MonitorState {
             }
             followWork()
         case .unreachable(let host, let reason, let retryAt):
-            let since: Date
-            if case .unreachable(_, let first, _)? = board?.host(named: host)?.link { since = first } else { since = now }
+            // Its jobs are as they were when it was first lost, or fell silent before that.
+            let since = board?.host(named: host)?.link.staleSince ?? now
             board?.update(host) { $0.link = .unreachable(reason: reason, since: since, retryAt: retryAt) }
+        case .silent(let host, let since):
+            board?.update(host) { host in
+                if case .connected = host.link { host.link = .silent(since: since) }
+            }
+        case .answersAgain(let host):
+            board?.update(host) { host in
+                if case .silent = host.link { host.link = .connected }
+            }
         case .jobOrigin(let job, let origin):
             board?.setOrigin(origin, forBoardJob: job)
         }

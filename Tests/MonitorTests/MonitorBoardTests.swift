@@ -256,6 +256,43 @@ struct MonitorBoardTests {
         #expect(!screen.contains("stale"), "\(screen)")
     }
 
+    @Test("a host whose engine falls silent over a live link is stale, saying so, its keys refused, counted unreachable; it is current again when it answers")
+    func silentHost() {
+        var scenario = board(["web1", "web2"], width: 140)
+        let job = queue(&scenario, on: "web2", remote: 4, "Upgrade")
+        scenario.startJob(job)
+        scenario.press(.end)
+        let lastHeard = scenario.now
+        scenario.advance(6)
+        _ = scenario.state.handle(.host(.silent("web2", since: lastHeard)))
+        #expect(scenario.state.staleAge(ofHost: "web2") == 6)
+        #expect(scenario.state.hostCounts.unreachable == 1)
+        var screen = scenario.screen()
+        #expect(row("web2", in: screen).contains("web2 no answer for 0:06, stale"), "\(screen)")
+        #expect(screen.contains("web2: Upgrade · stale 0:06"), "the updates pane's title: \(screen)")
+        #expect(scenario.state.nextTickTime != nil, "the age counts on")
+        #expect(Scenario.commands(scenario.press(.character("a"))).isEmpty)
+        #expect(scenario.state.status?.text.hasPrefix("web2 does not answer: its jobs are as they were 0:06 ago") == true)
+        scenario.advance(3)
+        #expect(row("web2", in: scenario.screen()).contains("no answer for 0:09"))
+
+        _ = scenario.state.handle(.host(.answersAgain("web2")))
+        #expect(scenario.state.staleAge(ofHost: "web2") == nil && scenario.state.queue.job(job) != nil, "its jobs stay, current")
+        screen = scenario.screen()
+        #expect(!screen.contains("stale") && row("web2", in: screen).contains("Upgrade"), "\(screen)")
+
+        // Silent, then its ssh fails: its jobs are as they were when it fell silent.
+        _ = scenario.state.handle(.host(.silent("web2", since: scenario.now)))
+        scenario.advance(10)
+        unreachable(&scenario, "web2", "ssh: Connection to web2 closed by remote host.")
+        #expect(scenario.state.staleAge(ofHost: "web2") == 10)
+
+        // Only a connected host falls silent.
+        var connecting = board(["db1"], connecting: ["db1"])
+        _ = connecting.state.handle(.host(.silent("db1", since: connecting.now)))
+        #expect(connecting.state.board?.host(named: "db1")?.link == .connecting)
+    }
+
     @Test("a stale host's expanded job rows keep their status word whole beside the stale mark, at 120 and 80 columns",
           arguments: [(120, " stale 1:05"), (80, " stale")])
     func staleJobRowKeepsItsStatus(width: Int, mark: String) throws {
