@@ -110,7 +110,13 @@ extension MonitorState {
     /// is stale, and nothing can reach its engine (a silent engine would act on a command only
     /// when, and if, it wakes: an abort sent now could land an hour later).
     mutating func refusesStale(_ job: JobState) -> Bool {
-        guard let host = host(ofJob: job.id), let link = board?.host(named: host)?.link, let seconds = staleAge(ofHost: host) else { return false }
+        host(ofJob: job.id).map { refusesStale(host: $0) } ?? false
+    }
+
+    /// `refusesStale` for what is asked of `host` with no job of its own (a restart of its
+    /// services).
+    mutating func refusesStale(host: String) -> Bool {
+        guard let link = board?.host(named: host)?.link, let seconds = staleAge(ofHost: host) else { return false }
         let age = TimeText.elapsed(seconds)
         if case .silent = link {
             say("\(host) does not answer: its jobs are as they were \(age) ago, and nothing is sent to it until it answers")

@@ -259,6 +259,12 @@ struct MonitorBoardTests {
     @Test("a host whose engine falls silent over a live link is stale, saying so, its keys refused, counted unreachable; it is current again when it answers")
     func silentHost() {
         var scenario = board(["web1", "web2"], width: 140)
+        _ = scenario.state.handle(.host(.jobOrigin(board: 1, origin: JobOrigin(host: "web2", job: 3))))
+        let advice = RestartAdvice(processes: [
+            StaleProcess(pid: 20, command: "php-fpm", uid: 33, user: "www-data", owner: .service(unit: "php8.2-fpm.service"),
+                         files: [StaleFile(path: "/usr/lib/x86_64-linux-gnu/libssl.so.3", change: .deleted)]),
+        ])
+        scenario.complete(advice: advice)
         let job = queue(&scenario, on: "web2", remote: 4, "Upgrade")
         scenario.startJob(job)
         scenario.press(.end)
@@ -273,6 +279,10 @@ struct MonitorBoardTests {
         #expect(scenario.state.nextTickTime != nil, "the age counts on")
         #expect(Scenario.commands(scenario.press(.character("a"))).isEmpty)
         #expect(scenario.state.status?.text.hasPrefix("web2 does not answer: its jobs are as they were 0:06 ago") == true)
+        scenario.press(.character("R"))
+        #expect(scenario.screen().contains("Restart 1 service on web2"), "\(scenario.screen())")
+        #expect(Scenario.commands(scenario.press(.character("y"))).isEmpty, "no restart job waits in a stopped engine")
+        #expect(scenario.state.status?.text.hasPrefix("web2 does not answer") == true)
         scenario.advance(3)
         #expect(row("web2", in: scenario.screen()).contains("no answer for 0:09"))
 
