@@ -21,24 +21,8 @@ struct BoardRowsEndToEndTests {
         defer { engines.removeAll() }
         // A stopped engine takes no SIGTERM: it is woken first, also when the test fails.
         defer { for engine in engines { kill(engine.pid, SIGCONT) } }
-        for name in ["one", "two"] {
-            engines.append(try InstalltopChild(["serve", "--socket", folder.path("\(name).sock"), "--no-history",
-                                                "--apt-config", quietAPT.configuration], in: folder))
-        }
-        for engine in engines {
-            #expect(await EndToEndFolder.eventually { engine.stderr.contains("serving on") }, "\(engine.stderr)")
-        }
-        try folder.write("sleep.sh", "#!/bin/sh\nexec sleep 900\n", executable: true)
-        for name in ["one", "two"] {
-            try folder.write("\(name).yaml", """
-                jobs:
-                  - name: Job of \(name)
-                    updates:
-                      - {id: sleep, title: Sleep, install: [\(folder.path("sleep.sh"))]}
-                """)
-            let submitted = try await InstalltopChild.run(["submit", folder.path("\(name).yaml"), "--socket", folder.path("\(name).sock")], in: folder)
-            #expect(submitted.status == 0, "\(submitted.stderr)")
-        }
+        engines = try await folder.startEngines(["one", "two"], apt: quietAPT)
+        for name in ["one", "two"] { try await folder.queueSleepingJob(on: name) }
         // The stand-in for ssh: the host after `--` names the engine's socket; each link's pid
         // (the bridge's, after exec) is kept, so that the test can end that link and no other.
         try FileManager.default.createDirectory(atPath: folder.path("bin"), withIntermediateDirectories: true)

@@ -203,11 +203,15 @@ struct MonitorBoardTests {
         var scenario = board(["web1", "web2"])
         let done = queue(&scenario, on: "web1", remote: 1, "Upgrade")
         let other = queue(&scenario, on: "web2", remote: 1, "Upgrade")
+        let tools = queue(&scenario, on: "web1", remote: 2, "Tools")
         scenario.run(done)
+        scenario.run(tools)
         scenario.startJob(other)
         scenario.press(.home, .right, .down)
         #expect(scenario.state.selectedBoardRow == .job(done))
         scenario.send(.jobCleanedUp(job: done))
+        #expect(scenario.state.selectedBoardRow == .job(tools), "\(String(describing: scenario.state.selectedBoardRow))")
+        scenario.send(.jobCleanedUp(job: tools))
         #expect(scenario.state.selectedBoardRow == .host("web1"), "\(String(describing: scenario.state.selectedBoardRow))")
     }
 
