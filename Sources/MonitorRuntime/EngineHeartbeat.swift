@@ -13,7 +13,8 @@
 /// unanswered at most, however long it stays silent.
 ///
 /// The waits: a probe after 2 s of silence, an answer within 4 s of it, so a host is marked
-/// silent 6 s after its last byte. An engine answers the question in well under a millisecond;
+/// silent 6 s after its last byte (up to 8 s: `HostsEngineLink` checks on whole seconds, all
+/// hosts in one turn). An engine answers the question in well under a millisecond;
 /// 4 s leaves room for a loaded 2-core machine and a slow link without marking a busy host
 /// silent and back again (flapping).
 struct EngineHeartbeat: Sendable {
