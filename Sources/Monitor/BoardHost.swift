@@ -12,9 +12,7 @@ public struct BoardHost: Sendable, Hashable {
         self.link = link
     }
 
-    /// True while the host's jobs are what it said before its link failed.
-    public var isStale: Bool {
-        if case .unreachable = link { return true }
-        return false
-    }
+    /// True while the host's jobs are what it said before its link failed or its engine fell
+    /// silent.
+    public var isStale: Bool { link.staleSince != nil }
 }

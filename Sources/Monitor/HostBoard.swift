@@ -12,8 +12,16 @@ public struct HostBoard: Sendable, Hashable {
     /// Hosts whose jobs are listed under their row.
     public internal(set) var expanded: Set<String> = []
     /// The host whose row is selected; `nil` when a job row under an expanded host is (the
-    /// selection's job).
+    /// selection's job). A host is known by its name, never by its row, so sorting the rows or
+    /// replacing a host's queue leaves it selected.
     public internal(set) var selectedHost: String?
+    /// The job row selected when its host's queue was replaced: selected again when the host's
+    /// snapshot brings it back (`HostEvent.queueShown`), unless the operator moved meanwhile.
+    var returningJob: Int?
+    /// Hosts between `queueReplaced` and `queueShown` (the link posts both and the snapshot
+    /// between them at once): their queue is incomplete, so a selection on them does not follow
+    /// the work to another host meanwhile.
+    var hostsAwaitingSnapshot: Set<String> = []
 
     public init(hosts: [String]) {
         self.hosts = hosts.map { BoardHost(name: $0) }

@@ -1,6 +1,7 @@
 /// The grouped board's header: how many hosts are in each state. A host counts in one of
-/// connecting, unreachable, installing, failed (its newest job failed, none runs) or idle;
-/// reboot and restarts count besides, from each host's own engine.
+/// connecting, unreachable (its link failed, or its engine does not answer), installing,
+/// failed (its newest job failed, none runs) or idle; reboot and restarts count besides, from
+/// each host's own engine.
 public struct HostCounts: Sendable, Hashable {
     public var total = 0
     public var connecting = 0

@@ -14,8 +14,18 @@ public enum HostEvent: Sendable, Hashable {
     /// The host's queue follows afresh: the jobs shown for it go (they come back with the
     /// snapshot, under the same board numbers), and its link counts as connected.
     case queueReplaced(String)
+    /// The host's snapshot that followed `queueReplaced` has been posted whole: a job row of
+    /// the host that was selected before is selected again if its job came back, and a
+    /// selection following the work may move on again.
+    case queueShown(String)
     /// The link to `host` failed with `reason` (ssh's last stderr line); tried again at `retryAt`.
     case unreachable(String, reason: String, retryAt: Date)
+    /// `host`'s link is up but its engine has sent nothing since `since`, nor answered the
+    /// board's question: stopped or hung. Its jobs stay shown, stale. Said only of a connected
+    /// host.
+    case silent(String, since: Date)
+    /// `host`, said silent, sent something again: its jobs are current.
+    case answersAgain(String)
     /// Board job `board` is job `origin.job` of `origin.host`: sent before its `job.queued`.
     case jobOrigin(board: Int, origin: JobOrigin)
 }

@@ -7,7 +7,7 @@ import InstallEngine
 import TerminalUI
 
 /// The grouped board (`installtop attach --host …`): the jobs pane as host rows, each with its
-/// current job and overall bar, expanded hosts' jobs under them; the header's host counts.
+/// current job and that job's bar, expanded hosts' jobs under them; the header's host counts.
 extension MonitorRenderer {
     // MARK: - Jobs pane
 
@@ -59,7 +59,7 @@ extension MonitorRenderer {
         let job = state.currentJob(ofHost: name)
         let code: OperationResultCode
         switch (host.link, job?.phase) {
-        case (.unreachable, _): code = .failed
+        case (.unreachable, _), (.silent, _): code = .failed
         case (_, .running?): code = .inProgress
         case (_, .completed?): code = job?.shownResultCode ?? .failed
         default: code = .notStarted
@@ -77,6 +77,11 @@ extension MonitorRenderer {
             let age = TimeText.elapsed(max(0, state.now.timeIntervalSince(since)))
             let text = (host.everConnected ? "unreachable, stale \(age): " : "unreachable \(age): ") + glyphs.sanitizer.sanitize(reason)
             TextLine(text, style: theme[.failed], ellipsis: ellipsis).render(into: &buffer, area: rest)
+            return
+        case .silent(let since):
+            let age = TimeText.elapsed(max(0, state.now.timeIntervalSince(since)))
+            TextLine("no answer for \(age), stale: its engine is silent, its link up", style: theme[.failed], ellipsis: ellipsis)
+                .render(into: &buffer, area: rest)
             return
         case .connecting where !host.everConnected:
             TextLine("connecting" + String(ellipsis), style: theme[.dim], ellipsis: ellipsis).render(into: &buffer, area: rest)
@@ -98,8 +103,9 @@ extension MonitorRenderer {
             TextLine((job.abortForced ? "killing" : "aborting") + String(ellipsis), style: theme[.aborted], ellipsis: ellipsis)
                 .render(into: &buffer, area: status)
         case .running:
-            // The host's overall bar: every update of its jobs.
-            let fraction = state.overallFraction(ofHost: name)
+            // The bar of the job the row names, as its own row shows it: a count over every job
+            // the host ever had read 73 % for a new job at 0/16.
+            let fraction = state.percentShown(of: job) / 100
             let barWidth = max(0, statusWidth - 5)
             ProgressBar(.fraction(fraction), doneStyle: theme[.barDone], todoStyle: theme[.barTodo], glyphs: glyphs.box)
                 .render(into: &buffer, area: Rect(x: status.x, y: row.y, width: barWidth, height: 1))
@@ -129,6 +135,11 @@ extension MonitorRenderer {
             lines += PlanDialog.wrap(sanitizer.sanitize(reason), width: max(1, area.width)).map { ($0, .text) }
             let left = retryAt.timeIntervalSince(state.now)
             lines.append((left > 0 ? "next try in \(TimeText.remaining(left))" : "trying again" + String(state.glyphs.box.ellipsis), .dim))
+        case .silent(let since):
+            lines = [("\(sanitizer.sanitize(name)): no answer for \(TimeText.elapsed(max(0, state.now.timeIntervalSince(since))))", .failed)]
+            lines += PlanDialog.wrap("Its ssh link is up, but its engine has sent nothing since, nor answered the board's question: "
+                                     + "stopped or hung. It is shown as it was, and is current again when it answers.",
+                                     width: max(1, area.width)).map { ($0, .text) }
         }
         for (index, line) in lines.prefix(area.height).enumerated() {
             TextLine(line.0, style: theme[line.1], ellipsis: state.glyphs.box.ellipsis).render(into: &buffer, area: area.row(index))

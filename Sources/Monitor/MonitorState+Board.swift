@@ -20,11 +20,15 @@ extension MonitorState {
         return (board.jobsByHost[host] ?? []).compactMap { queue.job($0) }
     }
 
-    /// The job a host's row stands for: its running job, else its first queued one, else its
-    /// newest.
+    /// The job a host's row stands for, its bar and percent being that job's alone: its running
+    /// job, else its newest queued one (what was asked last), else the one that completed last
+    /// (the newest of those that completed at once); `nil` for a host with no job.
     public func currentJob(ofHost host: String) -> JobState? {
         let jobs = jobs(ofHost: host)
-        return jobs.first { $0.phase == .running } ?? jobs.first { $0.phase == .queued } ?? jobs.last
+        if let running = jobs.first(where: { $0.phase == .running }) { return running }
+        if let queued = jobs.last(where: { $0.phase == .queued }) { return queued }
+        return jobs.enumerated().max { ($0.element.completedAt ?? .distantPast, $0.offset) < ($1.element.completedAt ?? .distantPast, $1.offset) }?
+            .element
     }
 
     /// The host the selection is on: its row's, or the selected job's.
@@ -53,17 +57,6 @@ extension MonitorState {
         return selectedJobID.map { .job($0) }
     }
 
-    /// How many of `host`'s updates are done, as a fraction (its overall bar).
-    public func overallFraction(ofHost host: String) -> Double {
-        var total = 0.0
-        var done = 0.0
-        for job in jobs(ofHost: host) {
-            total += Double(job.updates.count)
-            done += percentShown(of: job) / 100 * Double(job.updates.count)
-        }
-        return total > 0 ? done / total : 0
-    }
-
     /// The restart advice of `host`'s job that completed last with one.
     public func restartAdvice(ofHost host: String) -> RestartAdvice? {
         jobs(ofHost: host).filter { $0.result?.restartAdvice != nil }
@@ -79,7 +72,7 @@ extension MonitorState {
             counts.total += 1
             let jobs = jobs(ofHost: host.name)
             switch host.link {
-            case .unreachable: counts.unreachable += 1
+            case .unreachable, .silent: counts.unreachable += 1
             case .connecting where !host.everConnected: counts.connecting += 1
             case .connecting, .connected:
                 if jobs.contains(where: { $0.phase == .running && !$0.onlyAwaitsRestartScan }) {
@@ -100,9 +93,10 @@ extension MonitorState {
         return counts
     }
 
-    /// How long ago `host`'s jobs were last current: `nil` while its link is up.
+    /// How long ago `host`'s jobs were last current: `nil` while its link is up and its engine
+    /// answers.
     public func staleAge(ofHost host: String) -> TimeInterval? {
-        guard case .unreachable(_, let since, _)? = board?.host(named: host)?.link else { return nil }
+        guard let since = board?.host(named: host)?.link.staleSince else { return nil }
         return max(0, now.timeIntervalSince(since))
     }
 
@@ -112,11 +106,23 @@ extension MonitorState {
         host(ofJob: job.id).map { "\(job.descriptor.name) on \($0)" } ?? job.descriptor.name
     }
 
-    /// Says so and returns true when `job`'s host is unreachable: what is shown of it is stale,
-    /// and nothing can reach its engine.
+    /// Says so and returns true when `job`'s host is unreachable or silent: what is shown of it
+    /// is stale, and nothing can reach its engine (a silent engine would act on a command only
+    /// when, and if, it wakes: an abort sent now could land an hour later).
     mutating func refusesStale(_ job: JobState) -> Bool {
-        guard let host = host(ofJob: job.id), let age = staleAge(ofHost: host) else { return false }
-        say("\(host) is unreachable: its jobs are as they were \(TimeText.elapsed(age)) ago, and nothing can be sent to it")
+        host(ofJob: job.id).map { refusesStale(host: $0) } ?? false
+    }
+
+    /// `refusesStale` for what is asked of `host` with no job of its own (a restart of its
+    /// services).
+    mutating func refusesStale(host: String) -> Bool {
+        guard let link = board?.host(named: host)?.link, let seconds = staleAge(ofHost: host) else { return false }
+        let age = TimeText.elapsed(seconds)
+        if case .silent = link {
+            say("\(host) does not answer: its jobs are as they were \(age) ago, and nothing is sent to it until it answers")
+        } else {
+            say("\(host) is unreachable: its jobs are as they were \(age) ago, and nothing can be sent to it")
+        }
         return true
     }
 
@@ -155,6 +161,10 @@ extension MonitorState {
                 host.link = .connecting
             }
         case .queueReplaced(let host):
+            // A job row of this host stays selected once its job is back (`queueShown`); until
+            // then the selection holds the host's row (`keepBoardSelection`).
+            if case .job(let id)? = selectedBoardRow, self.host(ofJob: id) == host { board?.returningJob = id }
+            board?.hostsAwaitingSnapshot.insert(host)
             let old = jobs(ofHost: host).map(\.id)
             for job in old { _ = handleEngine(EngineEvent(time: now, kind: .jobCleanedUp(job: job))) }
             board?.update(host) { host in
@@ -162,10 +172,27 @@ extension MonitorState {
                 host.everConnected = true
             }
             if let name = board?.host(named: host)?.name, !old.isEmpty { say("\(name): connected again, its queue shown afresh") }
+        case .queueShown(let host):
+            board?.hostsAwaitingSnapshot.remove(host)
+            if let job = board?.returningJob, self.host(ofJob: job) == host {
+                board?.returningJob = nil
+                if board?.selectedHost == host, board?.expanded.contains(host) == true, queue.job(job) != nil, filter.shows(job: job) {
+                    selectBoardRow(.job(job))
+                }
+            }
+            followWork()
         case .unreachable(let host, let reason, let retryAt):
-            let since: Date
-            if case .unreachable(_, let first, _)? = board?.host(named: host)?.link { since = first } else { since = now }
+            // Its jobs are as they were when it was first lost, or fell silent before that.
+            let since = board?.host(named: host)?.link.staleSince ?? now
             board?.update(host) { $0.link = .unreachable(reason: reason, since: since, retryAt: retryAt) }
+        case .silent(let host, let since):
+            board?.update(host) { host in
+                if case .connected = host.link { host.link = .silent(since: since) }
+            }
+        case .answersAgain(let host):
+            board?.update(host) { host in
+                if case .silent = host.link { host.link = .connected }
+            }
         case .jobOrigin(let job, let origin):
             board?.setOrigin(origin, forBoardJob: job)
         }
@@ -180,6 +207,7 @@ extension MonitorState {
     mutating func moveOnBoard(by delta: Int) {
         let rows = boardRows
         guard !rows.isEmpty else { return }
+        board?.returningJob = nil
         let row = selectedBoardRow.flatMap { rows.firstIndex(of: $0) } ?? 0
         let target = delta == Int.min ? 0 : delta == Int.max ? rows.count - 1 : min(max(0, row + delta), rows.count - 1)
         selectBoardRow(rows[target])
@@ -200,6 +228,24 @@ extension MonitorState {
         case .job(let id):
             board?.selectedHost = nil
             if id != selectedJobID { select(job: id) }
+        }
+    }
+
+    /// The selected job `job` left the queue (cleaned up, or its host's queue replaced): the
+    /// selection stays with the job's host, never moving to another host's job, on which the
+    /// next key would act. On the host's row it follows the host's current job
+    /// (`syncBoardSelection`); on a job row it goes to the host's next job shown, else the one
+    /// before, else the host's row.
+    mutating func keepBoardSelection(afterLeaving job: Int) {
+        selection.clear()
+        guard let board, board.selectedHost == nil, let host = host(ofJob: job) else { return }
+        let shown = board.expanded.contains(host)
+            ? (board.jobsByHost[host] ?? []).filter { $0 != job && queue.job($0) != nil && filter.shows(job: $0) } : []
+        // `jobsByHost` is in board numbers' order, the order of the rows under the host.
+        if let neighbour = shown.first(where: { $0 > job }) ?? shown.last {
+            selectBoardRow(.job(neighbour))
+        } else {
+            selectBoardRow(.host(host))
         }
     }
 
@@ -228,6 +274,7 @@ extension MonitorState {
     mutating func toggleSelectedHost() {
         guard let board else { return }
         guard let host = board.selectedHost ?? selectedJobID.flatMap({ self.host(ofJob: $0) }) else { return }
+        self.board?.returningJob = nil
         if board.expanded.contains(host) {
             self.board?.expanded.remove(host)
             selectBoardRow(.host(host))

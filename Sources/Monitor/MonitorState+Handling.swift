@@ -71,7 +71,7 @@ extension MonitorState {
         if event.time > now { now = event.time }
         var effects: [MonitorEffect] = []
         // Where the selected job was, so a clean-up can select its neighbour.
-        let selectedRow = event.kind.isCleanUp ? visibleJobs.firstIndex { $0.id == selectedJobID } : nil
+        let selectedRow = event.kind.isCleanUp && board == nil ? visibleJobs.firstIndex { $0.id == selectedJobID } : nil
         var previous: UpdateInstallationResult?
         if case .updateCompleted(let completion) = event.kind, let state = queue.job(completion.job),
            state.updates.indices.contains(completion.index) {
@@ -120,7 +120,9 @@ extension MonitorState {
             filter.remove(job: cleanUp.job)
             if case .fullOutput(cleanUp.job, _, _)? = overlay { overlay = nil }
             if case .jobDetail(cleanUp.job, _)? = overlay { overlay = nil }
-            if selectedJobID == cleanUp.job {
+            if selectedJobID == cleanUp.job, board != nil {
+                keepBoardSelection(afterLeaving: cleanUp.job)
+            } else if selectedJobID == cleanUp.job {
                 let remaining = visibleJobs
                 if remaining.isEmpty {
                     selection.clear()

@@ -53,13 +53,16 @@ extension MonitorState {
     }
 
     /// While the selection follows the work and the selected job is not running, selects the
-    /// first running job shown (in queue order), at its running update. Not under an overlay:
-    /// a question or the full output is about the job selected when it opened.
+    /// first running job shown (in queue order; on the board the selected host's first), at its
+    /// running update. Not under an overlay: a question or the full output is about the job
+    /// selected when it opened.
     mutating func followWork() {
-        guard selection.followsWork, overlay == nil, selectedJob?.phase != .running,
-              let running = queue.jobs.first(where: { $0.phase == .running && filter.shows(job: $0.id) })
-        else { return }
-        select(job: running.id)
+        guard selection.followsWork, overlay == nil, selectedJob?.phase != .running else { return }
+        if let host = selectedHost, board?.hostsAwaitingSnapshot.contains(host) == true { return }
+        // A host whose queue was shown afresh has its running job back: the work it followed.
+        let ownRunning = selectedHost.flatMap { host in jobs(ofHost: host).first { $0.phase == .running && filter.shows(job: $0.id) } }
+        guard let next = ownRunning ?? queue.jobs.first(where: { $0.phase == .running && filter.shows(job: $0.id) }) else { return }
+        select(job: next.id)
     }
 
     /// `f`: the selection follows the work again, from the running job's running update.

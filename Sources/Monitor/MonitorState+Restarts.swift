@@ -52,6 +52,7 @@ extension MonitorState {
     mutating func confirmServiceRestarts(_ plan: ServiceRestartPlan) -> [MonitorEffect] {
         let count = plan.restart.count
         if let host = plan.host {
+            if refusesStale(host: host) { return [] }
             say("Restarting \(count) \(count == 1 ? "service" : "services") on \(host)")
             return [.submitOnHost(host: host, name: RestartJobPlan.jobName, updates: RestartJobPlan.updates(restarting: plan.restart))]
         }

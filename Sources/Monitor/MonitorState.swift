@@ -167,8 +167,8 @@ public struct MonitorState: Sendable {
         if quitPhase != nil || queue.jobs.contains(where: { $0.phase == .running }) {
             return lastTick.addingTimeInterval(Self.tickInterval)
         }
-        // The board's unreachable hosts: their ages and "next try in" count every second.
-        if board?.hosts.contains(where: { if case .unreachable = $0.link { return true } else { return false } }) == true {
+        // The board's stale hosts: their ages and "next try in" count every second.
+        if board?.hosts.contains(where: \.isStale) == true {
             let second = lastTick.addingTimeInterval(1)
             return min(second, status?.expiresAt ?? second)
         }

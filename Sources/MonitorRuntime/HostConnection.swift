@@ -17,6 +17,8 @@ struct HostConnection {
     enum Request {
         case command
         case durations
+        /// `EngineHeartbeat`'s question: any answer is enough.
+        case probe
     }
 
     let command: SSHCommand
@@ -37,6 +39,12 @@ struct HostConnection {
     var requests: [Int: Request] = [:]
     var nextRequestID = 1
     var askedDurations: Set<String> = []
+    /// When ssh's stdout last brought a byte.
+    var lastHeard = ContinuousClock.now
+    /// Whether the engine still answers; `nil` until its first snapshot has ended on this link
+    /// (a host that never answered is still connecting, not silent), and again once the link
+    /// failed.
+    var heartbeat: EngineHeartbeat?
     var retry = HostRetrySchedule()
     /// When to start ssh again; `nil` while a child runs. Starts due.
     var retryAt: ContinuousClock.Instant? = .now
@@ -59,6 +67,7 @@ struct HostConnection {
         // Requests of the old link will never be answered: their ids may come again.
         requests = [:]
         askedDurations = []
+        heartbeat = nil
         retryAt = nil
     }
 
@@ -72,6 +81,29 @@ struct HostConnection {
         guard child.write(Array((wire.line(requestID: id) + "\n").utf8)) else { return false }
         requests[id] = request
         return true
+    }
+
+    /// ssh's stdout brought bytes at `instant`: the engine is alive, and a host shown silent
+    /// answers again.
+    mutating func heard(at instant: ContinuousClock.Instant) -> [MailboxItem] {
+        lastHeard = instant
+        guard heartbeat?.heard(at: instant) == true else { return [] }
+        return [.monitor(.host(.answersAgain(host)))]
+    }
+
+    /// Asks the engine whether it is alive when it has been silent long enough, and says the
+    /// host is silent when the question has gone unanswered (`EngineHeartbeat`); nothing before
+    /// the engine's first snapshot ended, nor once the link is ending.
+    mutating func checkHeartbeat(at instant: ContinuousClock.Instant) -> [MailboxItem] {
+        guard var heartbeat, endingDeadline == nil else { return [] }
+        defer { self.heartbeat = heartbeat }
+        if heartbeat.probeIsDue(at: instant) {
+            _ = send(.durations(updateIDs: []), as: .probe)
+            heartbeat.asked(at: instant)
+        }
+        guard heartbeat.silenceIsDue(at: instant) else { return [] }
+        let since = Date().addingTimeInterval(-((instant - heartbeat.lastHeard) / .seconds(1)))
+        return [.monitor(.host(.silent(host, since: since)))]
     }
 
     /// Keeps the end of what ssh wrote on stderr.
@@ -118,11 +150,15 @@ struct HostConnection {
             }
             snapshot = nil
             retry.succeeded()
+            heartbeat = EngineHeartbeat(heardAt: lastHeard)
             askDurations(ids)
-            return items
+            return items + [.monitor(.host(.queueShown(host)))]
         case .reply(let reply):
             let request = reply.requestID.flatMap { requests.removeValue(forKey: $0) }
             switch request {
+            case .probe?:
+                // The answer is that bytes came (`heard`), whatever it says.
+                return []
             case .durations?:
                 guard reply.error == nil, let received = reply.fields["durations"]?.objectValue, !received.isEmpty else { return [] }
                 for (id, value) in received { durations[id] = value.doubleValue }

@@ -112,24 +112,8 @@ struct BoardEndToEndTests {
         var engines: [InstalltopChild] = []
         // SIGTERM (each engine aborts its jobs, then exits), SIGKILL after 5 s: no job is left behind.
         defer { engines.removeAll() }
-        for (name, extra) in [("own", [String]()), ("watched", ["--watch-group", "64999"])] {
-            engines.append(try InstalltopChild(["serve", "--socket", folder.path("\(name).sock"), "--no-history",
-                                                "--apt-config", quietAPT.configuration] + extra, in: folder))
-        }
-        for engine in engines {
-            #expect(await EndToEndFolder.eventually { engine.stderr.contains("serving on") }, "\(engine.stderr)")
-        }
-        try folder.write("sleep.sh", "#!/bin/sh\nexec sleep 900\n", executable: true)
-        for name in ["own", "watched"] {
-            try folder.write("\(name).yaml", """
-                jobs:
-                  - name: Job of \(name)
-                    updates:
-                      - {id: sleep, title: Sleep, install: [\(folder.path("sleep.sh"))]}
-                """)
-            let submitted = try await InstalltopChild.run(["submit", folder.path("\(name).yaml"), "--socket", folder.path("\(name).sock")], in: folder)
-            #expect(submitted.status == 0, "\(submitted.stderr)")
-        }
+        engines = try await folder.startEngines(["own", "watched"], apt: quietAPT, extra: ["watched": ["--watch-group", "64999"]])
+        for name in ["own", "watched"] { try await folder.queueSleepingJob(on: name) }
         // The stand-in for ssh: the host after `--` picks what runs "there".
         try FileManager.default.createDirectory(atPath: folder.path("bin"), withIntermediateDirectories: true)
         try folder.write("bin/ssh", """

@@ -15,7 +15,7 @@ struct HostConnectionTests {
         .event(EngineEvent(kind: .jobQueued(JobDescriptor(id: id, name: "Upgrade", operation: .install, updates: [], stopOnFailure: false))))
     }
 
-    @Test("a snapshot is held to its end, then replaces the host's queue, its jobs renumbered for the board")
+    @Test("a snapshot is held to its end, then replaces the host's queue, its jobs renumbered for the board, and its end is said")
     func snapshotReplacesTheHostsQueue() {
         var connection = HostConnection(command: SSHCommand(host: "web2"))
         var numbers = BoardJobNumbers()
@@ -24,9 +24,10 @@ struct HostConnectionTests {
         #expect(connection.received(.snapshotBegin(jobs: 1), numbers: &numbers, durations: &durations).isEmpty)
         #expect(connection.received(queued(1), numbers: &numbers, durations: &durations).isEmpty, "held until the snapshot ends")
         let items = connection.received(.snapshotEnd, numbers: &numbers, durations: &durations)
-        #expect(items.count == 3, "\(items)")
-        guard items.count == 3, case .monitor(.host(.queueReplaced("web2"))) = items[0],
-              case .monitor(.host(.jobOrigin(2, JobOrigin(host: "web2", job: 1)))) = items[1], case .engine(let event) = items[2] else {
+        #expect(items.count == 4, "\(items)")
+        guard items.count == 4, case .monitor(.host(.queueReplaced("web2"))) = items[0],
+              case .monitor(.host(.jobOrigin(2, JobOrigin(host: "web2", job: 1)))) = items[1], case .engine(let event) = items[2],
+              case .monitor(.host(.queueShown("web2"))) = items[3] else {
             Issue.record("\(items)")
             return
         }

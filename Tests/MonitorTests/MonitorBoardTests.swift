@@ -32,6 +32,41 @@ struct MonitorBoardTests {
         return job
     }
 
+    /// A job a host's snapshot brings back: its board number, its number on the host, and
+    /// whether it runs.
+    private struct ReturningJob {
+        var board: Int
+        var remote: Int
+        var name: String
+        var titles = ["jq"]
+        var running = true
+    }
+
+    /// `host`'s link lost, then found again, as the link posts it: unreachable, connecting,
+    /// its queue replaced by a snapshot of `jobs` (each under the board number it had), the
+    /// snapshot's end.
+    private func reconnect(_ scenario: inout Scenario, _ host: String, jobs: [ReturningJob]) {
+        unreachable(&scenario, host, "ssh: connect to host \(host) port 22: Connection refused", retryIn: 1)
+        scenario.advance(1)
+        _ = scenario.state.handle(.host(.connecting(host)))
+        _ = scenario.state.handle(.host(.queueReplaced(host)))
+        for job in jobs {
+            _ = scenario.state.handle(.host(.jobOrigin(board: job.board, origin: JobOrigin(host: host, job: job.remote))))
+            let updates = job.titles.enumerated().map { Update(id: "u\(job.board)-\($0.offset)", title: $0.element) }
+            scenario.send(.jobQueued(JobDescriptor(id: job.board, name: job.name, operation: .install, updates: updates, stopOnFailure: false)))
+            if job.running { scenario.startJob(job.board) }
+        }
+        _ = scenario.state.handle(.host(.queueShown(host)))
+    }
+
+    /// Host `host`'s row on the screen (`▸ web1 …`, `▾ web1 …`), up to the jobs pane's border.
+    private func row(_ host: String, in screen: String) -> String {
+        let line = screen.split(separator: "\n").first { $0.contains("▸ \(host) ") || $0.contains("▾ \(host) ") } ?? ""
+        guard let start = line.firstIndex(where: { $0 == "▸" || $0 == "▾" }) else { return "" }
+        let rest = line[line.index(after: start)...]
+        return String(line[start...(rest.firstIndex(of: "│") ?? line.index(before: line.endIndex))])
+    }
+
     private func unreachable(_ scenario: inout Scenario, _ host: String, _ reason: String, retryIn seconds: Double = 4) {
         _ = scenario.state.handle(.host(.unreachable(host, reason: reason, retryAt: scenario.now.addingTimeInterval(seconds))))
     }
@@ -58,8 +93,8 @@ struct MonitorBoardTests {
         #expect(screen.contains("web3 idle"), "\(screen)")
         #expect(screen.contains("web5 connecting…"), "\(screen)")
         #expect(screen.contains("web4 unreachable 0:00: ssh: connect"), "\(screen)")
-        // The overall bar of web1 counts both its jobs' updates: 0.5 of 3.
-        #expect(abs(scenario.state.overallFraction(ofHost: "web1") - 0.5 / 3) < 0.001)
+        // web1's bar is its running job's (0.5 of its 2 updates), not a count over its queued job too.
+        #expect(row("web1", in: screen).hasSuffix("25%│"), "\(screen)")
 
         scenario.press(.home, .right)
         #expect(scenario.state.boardRows.prefix(4) == [.host("web1"), .job(running), .job(waiting), .host("web2")])
@@ -69,6 +104,115 @@ struct MonitorBoardTests {
         #expect(scenario.state.selectedBoardRow == .host("web1"), "folding selects the host's row")
         #expect(scenario.state.selectedJobID == running, "which stands for its running job")
         #expect(scenario.state.keyHelp.contains { $0.keys == "→ ← Space" })
+    }
+
+    @Test("a host row's bar and percent are its current job's: the running one, else the newest queued, else the one completed last")
+    func hostRowShowsItsCurrentJob() {
+        var scenario = board(["web1", "web2"])
+        // Issue 44: "web1 Slow rollout 0%" while its job was at 35 %, and a new job at 0/16 read 73 %.
+        scenario.run(queue(&scenario, on: "web1", remote: 1, "Tools", ["jq", "curl", "vim", "git"]))
+        let rollout = queue(&scenario, on: "web1", remote: 2, "Slow rollout", ["nginx"])
+        scenario.startJob(rollout)
+        scenario.startUpdate(rollout, 0)
+        scenario.progress(rollout, 0, 35)
+        var screen = scenario.screen()
+        #expect(row("web1", in: screen).contains("Slow rollout") && row("web1", in: screen).hasSuffix(" 35%│"), "\(screen)")
+        scenario.completeUpdate(rollout, 0, .succeeded)
+        scenario.completeJob(rollout)
+        let fleet = queue(&scenario, on: "web1", remote: 3, "Fleet patching", (1...16).map { "package \($0)" })
+        scenario.startJob(fleet)
+        scenario.startUpdate(fleet, 0)
+        screen = scenario.screen()
+        #expect(row("web1", in: screen).contains("Fleet patching") && row("web1", in: screen).hasSuffix("  0%│"), "\(screen)")
+
+        // Nothing runs on web2: its newest queued job stands for it, then the one that completed
+        // last, whatever their numbers.
+        let first = queue(&scenario, on: "web2", remote: 1, "First asked")
+        let second = queue(&scenario, on: "web2", remote: 2, "Asked last")
+        #expect(scenario.state.currentJob(ofHost: "web2")?.id == second)
+        #expect(row("web2", in: scenario.screen()).contains("Asked last"), "\(scenario.screen())")
+        scenario.run(second)
+        scenario.run(first)
+        #expect(scenario.state.currentJob(ofHost: "web2")?.id == first, "completed after the other")
+        #expect(row("web2", in: scenario.screen()).contains("First asked"), "\(scenario.screen())")
+    }
+
+    @Test("the selection stays on its host across the host's reconnect, another's, and a sort of the rows: the next key acts on that host")
+    func selectionStaysOnItsHost() {
+        var scenario = board(["web1", "web2", "web3"])
+        let one = queue(&scenario, on: "web1", remote: 1, "Upgrade")
+        let two = queue(&scenario, on: "web2", remote: 7, "Security updates", ["openssl", "curl"])
+        for job in [one, two] { scenario.startJob(job) }
+        scenario.press(.home, .down)
+        #expect(scenario.state.selectedBoardRow == .host("web2"))
+
+        // Issue 44: "after a host reconnected, the selection had moved to another host".
+        reconnect(&scenario, "web2", jobs: [ReturningJob(board: two, remote: 7, name: "Security updates", titles: ["openssl", "curl"])])
+        #expect(scenario.state.selectedBoardRow == .host("web2") && scenario.state.selectedJobID == two)
+        scenario.press(.character("a"))
+        #expect(scenario.screen().contains("Abort Security updates on web2?"), "\(scenario.screen())")
+        scenario.press(.escape)
+
+        // Another host coming back leaves it too.
+        reconnect(&scenario, "web1", jobs: [ReturningJob(board: one, remote: 1, name: "Upgrade")])
+        #expect(scenario.state.selectedBoardRow == .host("web2") && scenario.state.selectedJobID == two)
+
+        // Rows sorted (hosts in another order): the same host stays selected, and ↓ goes to
+        // the row under it in the new order.
+        scenario.state.board?.hosts.reverse()
+        #expect(scenario.state.boardRows == [.host("web3"), .host("web2"), .host("web1")])
+        #expect(scenario.state.selectedBoardRow == .host("web2"))
+        scenario.press(.down)
+        #expect(scenario.state.selectedBoardRow == .host("web1") && scenario.state.selectedJobID == one)
+    }
+
+    @Test("a selected job row under an expanded host is selected again when its host's snapshot brings it back; the host stays expanded")
+    func jobRowKeptAcrossReconnect() {
+        var scenario = board(["web1", "web2"])
+        let one = queue(&scenario, on: "web1", remote: 1, "Upgrade")
+        let first = queue(&scenario, on: "web2", remote: 3, "Security updates")
+        let second = queue(&scenario, on: "web2", remote: 4, "Tools")
+        for job in [one, first] { scenario.startJob(job) }
+        scenario.press(.end, .right, .down, .down)
+        #expect(scenario.state.selectedBoardRow == .job(second))
+
+        reconnect(&scenario, "web2", jobs: [ReturningJob(board: first, remote: 3, name: "Security updates"),
+                                             ReturningJob(board: second, remote: 4, name: "Tools", running: false)])
+        #expect(scenario.state.board?.expanded == ["web2"])
+        #expect(scenario.state.selectedBoardRow == .job(second) && scenario.state.selectedJobID == second)
+
+        // A job that did not come back (cleaned up while the host was away): its host's row.
+        reconnect(&scenario, "web2", jobs: [ReturningJob(board: first, remote: 3, name: "Security updates")])
+        #expect(scenario.state.selectedBoardRow == .host("web2") && scenario.state.selectedJobID == first)
+    }
+
+    @Test("following the work, the selection stays on its host's running job when that host's queue comes afresh")
+    func followedWorkKeptAcrossReconnect() {
+        var scenario = board(["web1", "web2"])
+        let one = queue(&scenario, on: "web1", remote: 1, "Upgrade")
+        let two = queue(&scenario, on: "web2", remote: 1, "Upgrade")
+        for job in [one, two] { scenario.startJob(job) }
+        scenario.press(.end, .character("f"))
+        #expect(scenario.state.selection.followsWork && scenario.state.selectedBoardRow == .host("web2"))
+        reconnect(&scenario, "web2", jobs: [ReturningJob(board: two, remote: 1, name: "Upgrade")])
+        #expect(scenario.state.selectedBoardRow == .host("web2") && scenario.state.selectedJobID == two)
+    }
+
+    @Test("cleaning up a selected job row selects the next job of the same host, then its row; never another host's job")
+    func cleanUpKeepsTheHost() {
+        var scenario = board(["web1", "web2"])
+        let done = queue(&scenario, on: "web1", remote: 1, "Upgrade")
+        let other = queue(&scenario, on: "web2", remote: 1, "Upgrade")
+        let tools = queue(&scenario, on: "web1", remote: 2, "Tools")
+        scenario.run(done)
+        scenario.run(tools)
+        scenario.startJob(other)
+        scenario.press(.home, .right, .down)
+        #expect(scenario.state.selectedBoardRow == .job(done))
+        scenario.send(.jobCleanedUp(job: done))
+        #expect(scenario.state.selectedBoardRow == .job(tools), "\(String(describing: scenario.state.selectedBoardRow))")
+        scenario.send(.jobCleanedUp(job: tools))
+        #expect(scenario.state.selectedBoardRow == .host("web1"), "\(String(describing: scenario.state.selectedBoardRow))")
     }
 
     @Test("two hosts' job 1 are two jobs; a and its yes abort the selected host's job through its number on the board")
@@ -114,6 +258,53 @@ struct MonitorBoardTests {
         #expect(scenario.state.selectedJobID == job, "the host's row shows its job again")
         screen = scenario.screen()
         #expect(!screen.contains("stale"), "\(screen)")
+    }
+
+    @Test("a host whose engine falls silent over a live link is stale, saying so, its keys refused, counted unreachable; it is current again when it answers")
+    func silentHost() {
+        var scenario = board(["web1", "web2"], width: 140)
+        _ = scenario.state.handle(.host(.jobOrigin(board: 1, origin: JobOrigin(host: "web2", job: 3))))
+        let advice = RestartAdvice(processes: [
+            StaleProcess(pid: 20, command: "php-fpm", uid: 33, user: "www-data", owner: .service(unit: "php8.2-fpm.service"),
+                         files: [StaleFile(path: "/usr/lib/x86_64-linux-gnu/libssl.so.3", change: .deleted)]),
+        ])
+        scenario.complete(advice: advice)
+        let job = queue(&scenario, on: "web2", remote: 4, "Upgrade")
+        scenario.startJob(job)
+        scenario.press(.end)
+        let lastHeard = scenario.now
+        scenario.advance(6)
+        _ = scenario.state.handle(.host(.silent("web2", since: lastHeard)))
+        #expect(scenario.state.staleAge(ofHost: "web2") == 6)
+        #expect(scenario.state.hostCounts.unreachable == 1)
+        var screen = scenario.screen()
+        #expect(row("web2", in: screen).contains("web2 no answer for 0:06, stale"), "\(screen)")
+        #expect(screen.contains("web2: Upgrade · stale 0:06"), "the updates pane's title: \(screen)")
+        #expect(scenario.state.nextTickTime != nil, "the age counts on")
+        #expect(Scenario.commands(scenario.press(.character("a"))).isEmpty)
+        #expect(scenario.state.status?.text.hasPrefix("web2 does not answer: its jobs are as they were 0:06 ago") == true)
+        scenario.press(.character("R"))
+        #expect(scenario.screen().contains("Restart 1 service on web2"), "\(scenario.screen())")
+        #expect(Scenario.commands(scenario.press(.character("y"))).isEmpty, "no restart job waits in a stopped engine")
+        #expect(scenario.state.status?.text.hasPrefix("web2 does not answer") == true)
+        scenario.advance(3)
+        #expect(row("web2", in: scenario.screen()).contains("no answer for 0:09"))
+
+        _ = scenario.state.handle(.host(.answersAgain("web2")))
+        #expect(scenario.state.staleAge(ofHost: "web2") == nil && scenario.state.queue.job(job) != nil, "its jobs stay, current")
+        screen = scenario.screen()
+        #expect(!screen.contains("stale") && row("web2", in: screen).contains("Upgrade"), "\(screen)")
+
+        // Silent, then its ssh fails: its jobs are as they were when it fell silent.
+        _ = scenario.state.handle(.host(.silent("web2", since: scenario.now)))
+        scenario.advance(10)
+        unreachable(&scenario, "web2", "ssh: Connection to web2 closed by remote host.")
+        #expect(scenario.state.staleAge(ofHost: "web2") == 10)
+
+        // Only a connected host falls silent.
+        var connecting = board(["db1"], connecting: ["db1"])
+        _ = connecting.state.handle(.host(.silent("db1", since: connecting.now)))
+        #expect(connecting.state.board?.host(named: "db1")?.link == .connecting)
     }
 
     @Test("a stale host's expanded job rows keep their status word whole beside the stale mark, at 120 and 80 columns",
