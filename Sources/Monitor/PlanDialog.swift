@@ -13,10 +13,10 @@ struct PlanDialog {
         /// `perl-base 5.36.0-7 → 5.36.0-7+deb12u2`, `systemd-timesyncd 252.30`.
         var text: String
         var essential: Bool
-        /// An upgrade of an undo: the version goes back (said "downgrade").
+        /// An upgrade to an older version (an undo's): said "downgrade".
         var downgrade = false
 
-        /// The row's word: the action's, `downgrade` for an undo's version going back.
+        /// The row's word: the action's, `downgrade` for a version going back.
         var word: String { downgrade ? "downgrade" : action?.rawValue ?? "" }
     }
 
@@ -35,19 +35,18 @@ struct PlanDialog {
     let gap: Int
 
     /// The dialog for a job named `name` with `updates`, in `area`.
-    /// `downgrades`: the job undoes a run, so its version changes go back (said in the warning).
-    init(name: String, updates: [Update], area: Rect, sanitizer: TextSanitizer, downgrades: Bool = false) {
+    init(name: String, updates: [Update], area: Rect, sanitizer: TextSanitizer) {
         let width = min(Self.maximumWidth, area.width)
         let innerWidth = max(1, width - 2)
         heading = Self.wrap("Start " + sanitizer.sanitize(name) + "?", width: innerWidth)
         let changes = updates.compactMap(\.package)
-        warning = PackageChange.essentialWarning(changes, downgrades: downgrades).map { Self.wrap(sanitizer.sanitize($0), width: innerWidth) } ?? []
+        warning = PackageChange.essentialWarning(changes).map { Self.wrap(sanitizer.sanitize($0), width: innerWidth) } ?? []
         // The most consequential first: what goes away, then what changes version.
         let order: [PackageChange.Action?] = [.remove, .purge, .upgrade, .reinstall, .install, nil]
         rows = updates.map { update in
             guard let change = update.package else { return Row(action: nil, text: sanitizer.sanitize(update.title), essential: false) }
             return Row(action: change.action, text: sanitizer.sanitize(Self.text(of: change)), essential: change.essential,
-                       downgrade: downgrades && change.action == .upgrade)
+                       downgrade: change.isDowngrade)
         }.enumerated().sorted { left, right in
             let leftRank = order.firstIndex(of: left.element.action) ?? order.count
             let rightRank = order.firstIndex(of: right.element.action) ?? order.count
@@ -67,7 +66,7 @@ struct PlanDialog {
     init(job: Int, name: String, state: MonitorState) {
         let descriptor = state.queue.job(job)?.descriptor
         self.init(name: name, updates: descriptor?.updates ?? [], area: state.layout.body,
-                  sanitizer: state.glyphs.sanitizer, downgrades: descriptor?.undoOf != nil)
+                  sanitizer: state.glyphs.sanitizer)
     }
 
     /// The furthest the plan scrolls: its last row at the bottom.

@@ -45,7 +45,8 @@ public struct APTPlan: Sendable, Hashable {
     public var summary: String {
         let counts: [(String, Int)] = [
             ("to install", changes.count(where: { $0.action == .install })),
-            (isUndo ? "to downgrade" : "to upgrade", changes.count(where: { $0.action == .upgrade })),
+            ("to upgrade", changes.count(where: { $0.action == .upgrade && !$0.isDowngrade })),
+            ("to downgrade", changes.count(where: \.isDowngrade)),
             ("to reinstall", changes.count(where: { $0.action == .reinstall })),
             ("to remove", changes.count(where: { $0.isRemoval })),
         ]

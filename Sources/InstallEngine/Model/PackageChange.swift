@@ -52,18 +52,25 @@ public struct PackageChange: Sendable, Hashable {
 
     /// Whether the job that runs it is an uninstall.
     public var isRemoval: Bool { action == .remove || action == .purge }
+
+    /// An `upgrade` to an older version (an undo putting back a kept version; `apt-get install
+    /// --allow-downgrades`): apt says `Inst` for both directions, Debian's version order tells.
+    public var isDowngrade: Bool {
+        guard action == .upgrade, let oldVersion, let newVersion else { return false }
+        return DebianVersion.compare(newVersion, oldVersion) < 0
+    }
 }
 
 extension PackageChange {
     /// `upgrades an Essential package: perl-base`, `removes and upgrades 2 Essential packages:
     /// dpkg, perl-base`: what `changes` do to Essential packages, every one named; `nil` when
     /// they touch none. The plan printed off a terminal and the monitor's question both say it.
-    /// `downgrades`: the version changes go back to older versions (an undo), said so.
-    public static func essentialWarning(_ changes: [PackageChange], downgrades: Bool = false) -> String? {
+    /// A version going back is said a downgrade.
+    public static func essentialWarning(_ changes: [PackageChange]) -> String? {
         let essential = changes.filter(\.essential)
         guard !essential.isEmpty else { return nil }
         let verbs: [(String, (PackageChange) -> Bool)] = [
-            ("removes", \.isRemoval), (downgrades ? "downgrades" : "upgrades", { $0.action == .upgrade }),
+            ("removes", \.isRemoval), ("upgrades", { $0.action == .upgrade && !$0.isDowngrade }), ("downgrades", \.isDowngrade),
             ("reinstalls", { $0.action == .reinstall }),
         ]
         let said = verbs.filter { verb in essential.contains(where: verb.1) }.map(\.0)

@@ -7,19 +7,18 @@ import InstallEngine
 enum APTPlanText {
     static func text(of plan: APTPlan) -> String {
         var lines: [String] = []
-        // An undo's version changes put back the older kept versions: downgrades, said so.
-        let isUndo = plan.isUndo
-        let groups: [(String, [PackageChange.Action])] = [
-            ("will be INSTALLED", [.install]), (isUndo ? "will be DOWNGRADED" : "will be upgraded", [.upgrade]),
-            ("will be reinstalled", [.reinstall]), ("will be REMOVED", [.remove, .purge]),
+        let groups: [(String, (PackageChange) -> Bool)] = [
+            ("will be INSTALLED", { $0.action == .install }), ("will be upgraded", { $0.action == .upgrade && !$0.isDowngrade }),
+            ("will be DOWNGRADED", \.isDowngrade), ("will be reinstalled", { $0.action == .reinstall }),
+            ("will be REMOVED", \.isRemoval),
         ]
-        for (verb, actions) in groups {
-            let changes = plan.changes.filter { actions.contains($0.action) }
+        for (verb, belongs) in groups {
+            let changes = plan.changes.filter(belongs)
             guard !changes.isEmpty else { continue }
             lines.append("The following packages \(verb):")
             for change in changes { lines.append("  " + change.title + (change.essential ? " [essential]" : "")) }
         }
-        if let warning = PackageChange.essentialWarning(plan.changes, downgrades: isUndo) { lines.append("WARNING: this " + warning + ".") }
+        if let warning = PackageChange.essentialWarning(plan.changes) { lines.append("WARNING: this " + warning + ".") }
         lines.append(plan.summary + ".")
         return lines.joined(separator: "\n")
     }
