@@ -15,10 +15,10 @@ enum MachineEngine {
     enum Lookup {
         /// An engine of this user answered: a connection to it, and what it said.
         case found(EngineClient, EngineIdentity)
-        /// No engine listens, or only another user's (whose jobs are not this user's business).
+        /// No engine listens, or only root's, which this user may at most watch.
         case none
-        /// One is there but cannot be used; the text says why (it does not answer, it is older
-        /// than `about`, …).
+        /// One is there but cannot be used; the text says why (another user's, it does not
+        /// answer, it is older than `about`, …).
         case unusable(String)
     }
 
@@ -30,8 +30,11 @@ enum MachineEngine {
             client = try SocketLocation.connectForClient(nil, environment: environment) { path throws(DaemonError) in
                 try EngineClient(path: path)
             }
-        } catch .noEngine, .noEngineFound, .engineOfAnotherUser, .notAdmitted {
+        } catch .noEngine, .noEngineFound, .notAdmitted {
+            // Nothing listens, or root's engine keeps this user out: no engine of this user's.
             return .none
+        } catch .engineOfAnotherUser(let path, let uid) {
+            return .unusable("the engine at \(path) runs as uid \(uid), not as you")
         } catch {
             return .unusable("the machine's engine cannot be reached (\(error))")
         }
