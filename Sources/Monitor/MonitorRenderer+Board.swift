@@ -66,6 +66,7 @@ extension MonitorRenderer {
         }
         buffer.set(glyphs.mark(for: code), x: row.x, y: row.y, style: theme[role(for: code)])
         buffer.set(expanded ? (unicode ? "▾" : "v") : (unicode ? "▸" : ">"), x: row.x + 1, y: row.y, style: theme[.dim])
+        if state.board?.marked.contains(name) == true { buffer.set(unicode ? "●" : "*", x: row.x + 2, y: row.y, style: theme[.status]) }
         let safeName = glyphs.sanitizer.sanitize(name, maxWidth: nameWidth)
         buffer.write(TextTruncation.truncate(safeName, toWidth: nameWidth, ellipsis: glyphs.box.ellipsis),
                      x: row.x + 3, y: row.y, style: theme[.title])
@@ -158,6 +159,7 @@ extension MonitorRenderer {
                               (counts.failed, "failed"), (counts.unreachable, "unreachable")] where count > 0 {
             parts.append("\(count) \(word)")
         }
+        parts += state.rolloutHeaderParts
         var right: [String] = []
         if counts.servicesToRestart > 0 { right.append("\(counts.servicesToRestart) with restarts") }
         if counts.rebootRequired > 0 { right.append("\(state.glyphs.reboot) \(counts.rebootRequired) reboot") }

@@ -40,6 +40,8 @@ extension MonitorRenderer {
             } else {
                 drawHistory(view, into: &buffer, layout: layout, state: state, theme: theme)
             }
+        case .rollout:
+            drawRolloutDialog(RolloutDialog(state: state), into: &buffer, state: state, theme: theme)
         }
     }
 
@@ -101,6 +103,9 @@ extension MonitorRenderer {
         case .restartServices(let plan, let scroll):
             drawRestartDialog(RestartDialog(plan: plan, state: state), scroll: scroll, into: &buffer, state: state, theme: theme)
             return
+        case .quitRollout(let left, let running):
+            lines = ["Leave the board with \(left) \(left == 1 ? "host" : "hosts") of the rollout not started?",
+                     "They are declined and run nothing; the \(running) running go on in their engines."]
         }
         // Each sentence wrapped to the box, the question in the status colour; the keys last.
         let boxWidth = min(50, layout.body.width)

@@ -207,6 +207,8 @@ public struct MonitorLoop {
             link.submit(name: name, updates: updates)
         case .submitOnHost(let host, let name, let updates):
             link.submit(name: name, updates: updates, onHost: host)
+        case .upgradeOnHost(let host):
+            if let refusal = link.upgrade(onHost: host) { apply(.commandResult(refusal)) }
         case .loadHistory(let limit):
             link.loadHistory(limit: limit)
         case .loadJobRuns(let limit):
