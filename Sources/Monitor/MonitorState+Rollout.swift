@@ -83,6 +83,14 @@ extension MonitorState {
         return true
     }
 
+    /// `host`'s engine refused the rollout's upgrade (or had nothing to upgrade): nothing of
+    /// it waits there; a refusal is said.
+    mutating func rolloutRefused(host: String, reason: String, upToDate: Bool) {
+        guard let index = rollout?.index(of: host), rollout?.hosts[index].phase == .planning else { return }
+        rollout?.hosts[index].phase = .notQueued(reason: reason, upToDate: upToDate)
+        if !upToDate { say("\(host): \(reason)") }
+    }
+
     // MARK: - The dialog
 
     /// A key while the plans' dialog is open: ↑ ↓ move between hosts, Space leaves one out or
@@ -267,7 +275,12 @@ extension MonitorState {
         if let host = rollout.pausedBy {
             parts.append("rollout paused: \(host) failed — U continues, X stops")
         } else {
-            let taken = rollout.hosts.count { $0.included || !$0.isLeft && $0.phase != .declined }
+            let taken = rollout.hosts.count { host in
+                switch host.phase {
+                case .declined, .notQueued: return false
+                default: return host.included || !host.isLeft
+                }
+            }
             parts.append("rollout \(rollout.doneCount)/\(taken) done · \(rollout.parallel) at a time")
         }
         return parts

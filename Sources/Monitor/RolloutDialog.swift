@@ -41,6 +41,11 @@ struct RolloutDialog {
         var lines: [Line] = []
         for (index, host) in rollout.hosts.enumerated() {
             let name = sanitizer.sanitize(host.name)
+            if case .notQueued(let reason, let upToDate) = host.phase {
+                lines.append(.host(index: index, text: "\(name) · " + (upToDate ? "up to date, nothing to upgrade" : "refused"), included: false))
+                if !upToDate { lines.append(.note(sanitizer.sanitize(reason), warning: true)) }
+                continue
+            }
             guard let job = host.job.flatMap({ state.queue.job($0) }) else {
                 let word = host.phase == .declined ? "declined" : "planning" + String(state.glyphs.box.ellipsis)
                 lines.append(.host(index: index, text: "\(name) · \(word)", included: host.included))

@@ -16,6 +16,9 @@ public struct RolloutHost: Sendable, Hashable {
         case failed(job: Int)
         /// Said no to (the dialog, `X`, quitting), its held job declined: it runs nothing.
         case declined
+        /// Its engine queued nothing: apt had nothing to upgrade (`upToDate`), or it refused
+        /// for `reason`.
+        case notQueued(reason: String, upToDate: Bool)
     }
 
     /// The host's name as the board shows it.
@@ -33,7 +36,7 @@ public struct RolloutHost: Sendable, Hashable {
     public var job: Int? {
         switch phase {
         case .held(let job), .waiting(let job), .started(let job), .succeeded(let job), .failed(let job): return job
-        case .planning, .declined: return nil
+        case .planning, .declined, .notQueued: return nil
         }
     }
 
@@ -42,7 +45,7 @@ public struct RolloutHost: Sendable, Hashable {
     public var isLeft: Bool {
         switch phase {
         case .planning, .held, .waiting: return true
-        case .started, .succeeded, .failed, .declined: return false
+        case .started, .succeeded, .failed, .declined, .notQueued: return false
         }
     }
 }

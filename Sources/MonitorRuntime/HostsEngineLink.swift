@@ -126,7 +126,7 @@ public final class HostsEngineLink: EngineLink {
         guard let upgradeJob else { return "this board cannot submit apt upgrades" }
         let sent = state.withLock { state -> Bool in
             guard let index = state.hosts.firstIndex(where: { $0.host == host }) else { return false }
-            return state.hosts[index].send(.submit([upgradeJob]), as: .command)
+            return state.hosts[index].send(.submit([upgradeJob]), as: .upgrade)
         }
         return sent ? nil : "\(host): not reachable now, its upgrade was not sent"
     }

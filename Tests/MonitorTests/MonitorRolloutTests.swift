@@ -100,11 +100,12 @@ struct MonitorRolloutTests {
     @Test("U sends each marked host an upgrade; the one dialog shows each plan: counts, removals first in red, Essential named")
     func dialogFromHeldJobs() {
         var scenario = board()
-        for host in ["web1", "web3"] {
+        for host in ["web1", "web3", "web4"] {
             select(&scenario, host)
             scenario.press(.character("m"))
         }
-        #expect(Scenario.commands(scenario.press(.character("U"))) == [.upgradeOnHost(host: "web1"), .upgradeOnHost(host: "web3")])
+        #expect(Scenario.commands(scenario.press(.character("U"))) == [.upgradeOnHost(host: "web1"), .upgradeOnHost(host: "web3"),
+                                                                       .upgradeOnHost(host: "web4")])
         #expect(scenario.state.overlay == .rollout)
         #expect(scenario.screen().contains("web1 · planning…"))
         #expect(scenario.screen().contains("2 at a time"))
@@ -118,7 +119,9 @@ struct MonitorRolloutTests {
         #expect(Scenario.commands(web1).isEmpty)
         #expect(scenario.state.overlay == .rollout)
         _ = held(&scenario, "web3", board: 2, summary: "0 to upgrade", [])
+        _ = scenario.state.handle(.host(.upgradeRefused("web4", reason: "job 1 (apt upgrade): nothing to do", upToDate: true)))
         let screen = scenario.screen()
+        #expect(screen.contains("[ ] web4 · up to date, nothing to upgrade"), "\(screen)")
         #expect(screen.contains("[x] web1 · 1 to upgrade · 1 to remove · 1.2 MB to download"), "\(screen)")
         #expect(screen.contains("[x] web3 · nothing to upgrade"), "\(screen)")
         let lines = screen.split(separator: "\n")
