@@ -42,13 +42,17 @@ struct APTHostsUpgrade {
             // An empty plan runs nothing: declined rather than started.
             guard !descriptor.updates.isEmpty else {
                 Self.decline(client: client, job: job)
+                client.close()
                 return nil
             }
             return (command.host, client, job)
         }
         guard !held.isEmpty else { return planningFailed ? .failed : .succeeded }
         guard yes || askYes(hosts: held.count) else {
-            for host in held { Self.decline(client: host.client, job: host.job) }
+            _ = BoundedWorkers.map(held.map { HeldJob(client: $0.client, job: $0.job) }, width: StatusCommand.hostsAtOnce) { held in
+                Self.decline(client: held.client, job: held.job)
+                held.client.close()
+            }
             StandardOutput.stdout.line("Abort.")
             return .failed
         }
@@ -103,9 +107,9 @@ struct APTHostsUpgrade {
             }
         }
         let notStarted = hosts[next...]
-        for host in notStarted {
-            Self.decline(client: host.client, job: host.job)
-            host.client.close()
+        _ = BoundedWorkers.map(notStarted.map { HeldJob(client: $0.client, job: $0.job) }, width: StatusCommand.hostsAtOnce) { held in
+            Self.decline(client: held.client, job: held.job)
+            held.client.close()
         }
         if !failures.isEmpty {
             let left = notStarted.map(\.host)
@@ -199,9 +203,16 @@ struct APTHostsUpgrade {
         }
     }
 
-    /// Declines held job `job`, which then runs nothing; a failure to say so leaves it held,
-    /// where it also runs nothing.
+    /// Declines held job `job`, which then runs nothing, waiting for the engine's reply (ssh
+    /// ended at once could drop the line); a failure to say so leaves it held, where it also
+    /// runs nothing.
     private static func decline(client: EngineClient, job: Int) {
-        _ = try? client.send(.job(.decline(job: job)))
+        _ = try? client.request(.job(.decline(job: job)), timeout: DaemonRequest.replyTimeout)
+    }
+
+    /// A held job and its connection, handed to the threads that decline it.
+    private struct HeldJob: Sendable {
+        let client: EngineClient
+        let job: Int
     }
 }
