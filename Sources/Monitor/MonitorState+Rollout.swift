@@ -74,11 +74,13 @@ extension MonitorState {
     }
 
     /// Takes job `descriptor` as its host's rollout upgrade when that host's plan is awaited:
-    /// held for the dialog rather than asked about on its own. True when it was taken.
+    /// held for the dialog rather than asked about on its own. True when it was taken, or is
+    /// already the host's (its queue shown afresh after a reconnect: the rollout answers it).
     mutating func claimRolloutJob(_ descriptor: JobDescriptor) -> Bool {
         guard descriptor.awaitsConfirmation, descriptor.name.hasPrefix(Self.rolloutJobName),
-              let host = host(ofJob: descriptor.id), let index = rollout?.index(of: host),
-              rollout?.hosts[index].phase == .planning else { return false }
+              let host = host(ofJob: descriptor.id), let index = rollout?.index(of: host) else { return false }
+        if rollout?.hosts[index].job == descriptor.id { return true }
+        guard rollout?.hosts[index].phase == .planning else { return false }
         rollout?.hosts[index].phase = .held(job: descriptor.id)
         return true
     }

@@ -196,6 +196,22 @@ struct MonitorRolloutTests {
         #expect(stopped.state.rollout?.isOver == true)
     }
 
+    @Test("a host reconnecting while its plan waits: its held job comes back in the rollout (no question of its own) and starts in its turn")
+    func heldJobAcrossReconnect() {
+        var scenario = board(parallel: 1)
+        plan(&scenario, ["web1", "web2"])
+        #expect(Scenario.commands(scenario.press(.character("y"))) == [.command(.confirm(job: 1))])
+        _ = scenario.state.handle(.host(.unreachable("web2", reason: "ssh: Connection refused", retryAt: scenario.now.addingTimeInterval(1))))
+        scenario.advance(1)
+        _ = scenario.state.handle(.host(.connecting("web2")))
+        _ = scenario.state.handle(.host(.queueReplaced("web2")))
+        #expect(Scenario.commands(held(&scenario, "web2", board: 2)).isEmpty)
+        _ = scenario.state.handle(.host(.queueShown("web2")))
+        #expect(scenario.state.overlay == nil)
+        #expect(scenario.state.rollout?.hosts[1].phase == .waiting(job: 2))
+        #expect(finish(&scenario, 1, .succeeded) == [.command(.confirm(job: 2))])
+    }
+
     @Test("quitting with hosts left asks, says the running ones go on, and declines those not started")
     func quitWithHostsLeft() {
         var scenario = board()
