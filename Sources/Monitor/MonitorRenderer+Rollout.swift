@@ -27,21 +27,8 @@ extension MonitorRenderer {
             case .note(let text, let warning):
                 TextLine("    " + text, style: theme[warning ? .warning : .dim], ellipsis: glyphs.box.ellipsis).render(into: &buffer, area: rowArea)
             case .package(let row):
-                let role: ThemeRole
-                switch row.action {
-                case .remove?, .purge?: role = .failed
-                case .upgrade?, .reinstall?: role = .running
-                case .install?: role = .succeeded
-                case nil: role = .queued
-                }
-                var x = inner.x + 4
-                x += buffer.set(row.action.map(glyphs.mark(for:)) ?? glyphs.queued, x: x, y: y, style: theme[role])
-                x += buffer.write(" " + TextTruncation.fit(row.word, toWidth: 8) + " ", x: x, y: y, style: theme[role], maxWidth: inner.maxX - x)
-                let marker = row.essential ? " essential" : ""
-                let textWidth = max(0, inner.maxX - x - DisplayWidth.of(marker))
-                x += buffer.write(TextTruncation.truncate(row.text, toWidth: textWidth, ellipsis: glyphs.box.ellipsis), x: x, y: y,
-                                  style: theme[.text], maxWidth: textWidth)
-                if row.essential { buffer.write(marker, x: x, y: y, style: theme[.warning], maxWidth: inner.maxX - x) }
+                let indented = Rect(x: rowArea.x + 4, y: y, width: max(0, rowArea.width - 4), height: 1)
+                drawPlanRow(row, into: &buffer, area: indented, wordWidth: 9, state: state, theme: theme)
             }
             y += 1
         }
