@@ -113,7 +113,7 @@ extension MonitorRenderer {
             TextLine(percentText(fraction * 100), style: theme[.running], alignment: .right)
                 .render(into: &buffer, area: Rect(x: status.x + barWidth, y: row.y, width: statusWidth - barWidth, height: 1))
         case .queued where job.descriptor.awaitsConfirmation && !state.confirmedJobs.contains(job.id):
-            TextLine("awaiting yes", style: theme[.status], ellipsis: ellipsis).render(into: &buffer, area: status)
+            TextLine(state.rolloutWord(ofJob: job.id) ?? "awaiting yes", style: theme[.status], ellipsis: ellipsis).render(into: &buffer, area: status)
         case .queued:
             TextLine("queued", style: theme[.queued], ellipsis: ellipsis).render(into: &buffer, area: status)
         case .completed:

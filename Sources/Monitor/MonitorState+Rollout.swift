@@ -266,6 +266,18 @@ extension MonitorState {
         declineLeftHosts() + [.quit(abortRunning: false)]
     }
 
+    /// What a held job of the rollout waits for, for its host's row: `in dialog` while the
+    /// plans are asked about, `next` once taken (`paused` while a failure holds starts back);
+    /// `nil` for a job the rollout does not hold.
+    public func rolloutWord(ofJob job: Int) -> String? {
+        guard let rollout, let host = rollout.hosts.first(where: { $0.job == job }) else { return nil }
+        switch host.phase {
+        case .held: return "in dialog"
+        case .waiting: return rollout.pausedBy == nil ? "next" : "paused"
+        default: return nil
+        }
+    }
+
     // MARK: - Header
 
     /// The header's words for the marks and the rollout: `3 marked`, `rollout 1/3 done · 2 at

@@ -181,6 +181,7 @@ struct MonitorRolloutTests {
         scenario.press(.character("y"))
         #expect(finish(&scenario, 1, .failed).isEmpty)
         #expect(scenario.screen().contains("rollout paused: web1 failed — U continues, X stops"), "\(scenario.screen())")
+        #expect(scenario.state.rolloutWord(ofJob: 3) == "paused")
         // The running one ends: still no start.
         #expect(finish(&scenario, 2, .succeeded).isEmpty)
         #expect(scenario.state.rollout?.runningCount == 0)
