@@ -14,4 +14,7 @@ public enum Confirmation: Sendable, Hashable {
     /// Create a job restarting `plan.restart` (`R`); the list is scrolled `scroll` rows, as
     /// the plan of `startJob` is.
     case restartServices(ServiceRestartPlan, scroll: Int = 0)
+    /// Leave the board while a rollout has `left` hosts not started (declined if yes) and
+    /// `running` hosts whose jobs go on in their engines.
+    case quitRollout(left: Int, running: Int)
 }

@@ -22,6 +22,8 @@ public struct HostBoard: Sendable, Hashable {
     /// between them at once): their queue is incomplete, so a selection on them does not follow
     /// the work to another host meanwhile.
     var hostsAwaitingSnapshot: Set<String> = []
+    /// The hosts marked for a rollout (`m`, `M`), by name: a host that reconnects keeps its mark.
+    public internal(set) var marked: Set<String> = []
 
     public init(hosts: [String]) {
         self.hosts = hosts.map { BoardHost(name: $0) }

@@ -28,4 +28,7 @@ public enum HostEvent: Sendable, Hashable {
     case answersAgain(String)
     /// Board job `board` is job `origin.job` of `origin.host`: sent before its `job.queued`.
     case jobOrigin(board: Int, origin: JobOrigin)
+    /// `host`'s engine queued nothing of a rollout's `apt upgrade`: `upToDate` when apt's plan
+    /// was empty, else refused for `reason` (the engine's words).
+    case upgradeRefused(String, reason: String, upToDate: Bool)
 }

@@ -25,4 +25,13 @@ public enum MonitorAction: Sendable, Hashable {
     case detach
     /// `→`, `←` or Space on the grouped board: show or fold the selected host's jobs.
     case toggleHost
+    /// `m` on the board: mark or unmark the selected host for a rollout.
+    case markHost
+    /// `M` on the board: mark every host shown, or clear the marks when all are marked.
+    case markShownHosts
+    /// `U` on the board: upgrade the marked hosts (the plans' dialog first); while a rollout
+    /// is paused after a failure, start the next hosts again.
+    case upgradeMarkedHosts
+    /// `X` on the board: stop a rollout, declining the hosts not started.
+    case stopRollout
 }

@@ -12,6 +12,10 @@ public enum MonitorEffect: Sendable, Hashable {
     /// On the grouped board: queue that job on `host`'s engine (the restart job of `R` on the
     /// selected host); a refusal comes back as `.commandResult`.
     case submitOnHost(host: String, name: String, updates: [Update])
+    /// On the grouped board: submit an `apt upgrade` to `host`'s engine without a yes, which
+    /// plans it and holds it awaiting confirmation (a rollout's `U`); a refusal comes back as
+    /// `.commandResult`.
+    case upgradeOnHost(host: String)
     /// Leave the monitor. `abortRunning` is true when the user quit while jobs ran (they have
     /// been aborted and have completed by now), which the runner reports in its exit status.
     case quit(abortRunning: Bool)

@@ -15,6 +15,8 @@ public enum MonitorOverlay: Sendable, Hashable {
     case jobDetail(job: Int, scroll: Int)
     /// The install history, newest first, with its own filter and scroll position.
     case history(HistoryView)
+    /// The rollout's plans (`U`): each host's held job, answered once for all (`Rollout`).
+    case rollout
 }
 
 extension MonitorOverlay {

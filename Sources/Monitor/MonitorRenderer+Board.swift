@@ -66,6 +66,7 @@ extension MonitorRenderer {
         }
         buffer.set(glyphs.mark(for: code), x: row.x, y: row.y, style: theme[role(for: code)])
         buffer.set(expanded ? (unicode ? "▾" : "v") : (unicode ? "▸" : ">"), x: row.x + 1, y: row.y, style: theme[.dim])
+        if state.board?.marked.contains(name) == true { buffer.set(unicode ? "●" : "*", x: row.x + 2, y: row.y, style: theme[.status]) }
         let safeName = glyphs.sanitizer.sanitize(name, maxWidth: nameWidth)
         buffer.write(TextTruncation.truncate(safeName, toWidth: nameWidth, ellipsis: glyphs.box.ellipsis),
                      x: row.x + 3, y: row.y, style: theme[.title])
@@ -112,7 +113,7 @@ extension MonitorRenderer {
             TextLine(percentText(fraction * 100), style: theme[.running], alignment: .right)
                 .render(into: &buffer, area: Rect(x: status.x + barWidth, y: row.y, width: statusWidth - barWidth, height: 1))
         case .queued where job.descriptor.awaitsConfirmation && !state.confirmedJobs.contains(job.id):
-            TextLine("awaiting yes", style: theme[.status], ellipsis: ellipsis).render(into: &buffer, area: status)
+            TextLine(state.rolloutWord(ofJob: job.id) ?? "awaiting yes", style: theme[.status], ellipsis: ellipsis).render(into: &buffer, area: status)
         case .queued:
             TextLine("queued", style: theme[.queued], ellipsis: ellipsis).render(into: &buffer, area: status)
         case .completed:
@@ -158,6 +159,7 @@ extension MonitorRenderer {
                               (counts.failed, "failed"), (counts.unreachable, "unreachable")] where count > 0 {
             parts.append("\(count) \(word)")
         }
+        parts += state.rolloutHeaderParts
         var right: [String] = []
         if counts.servicesToRestart > 0 { right.append("\(counts.servicesToRestart) with restarts") }
         if counts.rebootRequired > 0 { right.append("\(state.glyphs.reboot) \(counts.rebootRequired) reboot") }

@@ -40,6 +40,8 @@ extension MonitorRenderer {
             } else {
                 drawHistory(view, into: &buffer, layout: layout, state: state, theme: theme)
             }
+        case .rollout:
+            drawRolloutDialog(RolloutDialog(state: state), into: &buffer, state: state, theme: theme)
         }
     }
 
@@ -101,6 +103,9 @@ extension MonitorRenderer {
         case .restartServices(let plan, let scroll):
             drawRestartDialog(RestartDialog(plan: plan, state: state), scroll: scroll, into: &buffer, state: state, theme: theme)
             return
+        case .quitRollout(let left, let running):
+            lines = ["Leave the board with \(left) \(left == 1 ? "host" : "hosts") of the rollout not started?",
+                     "They are declined and run nothing; the \(running) running go on in their engines."]
         }
         // Each sentence wrapped to the box, the question in the status colour; the keys last.
         let boxWidth = min(50, layout.body.width)
@@ -115,6 +120,28 @@ extension MonitorRenderer {
                 .render(into: &buffer, area: inner.row(row))
         }
         TextLine("y yes    n no", style: theme[.title], alignment: .center).render(into: &buffer, area: inner.row(inner.height - 1))
+    }
+
+    /// One package of a plan in `area`: its mark and word (removals in the failure colour),
+    /// `wordWidth` columns, then the package and versions, `essential` in the warning colour.
+    static func drawPlanRow(_ row: PlanDialog.Row, into buffer: inout Buffer, area: Rect, wordWidth: Int, state: MonitorState, theme: Theme) {
+        let glyphs = state.glyphs
+        let role: ThemeRole
+        switch row.action {
+        case .remove?, .purge?: role = .failed
+        case .upgrade?, .reinstall?: role = .running
+        case .install?: role = .succeeded
+        case nil: role = .queued
+        }
+        var x = area.x
+        let mark = row.downgrade ? glyphs.downgrade : row.action.map(glyphs.mark(for:)) ?? glyphs.queued
+        x += buffer.set(mark, x: x, y: area.y, style: theme[role])
+        x += buffer.write(" " + TextTruncation.fit(row.word, toWidth: wordWidth), x: x, y: area.y, style: theme[role], maxWidth: area.maxX - x)
+        let marker = row.essential ? " essential" : ""
+        let textWidth = max(0, area.maxX - x - DisplayWidth.of(marker))
+        x += buffer.write(TextTruncation.truncate(row.text, toWidth: textWidth, ellipsis: glyphs.box.ellipsis), x: x, y: area.y,
+                          style: theme[.text], maxWidth: textWidth)
+        if row.essential { buffer.write(marker, x: x, y: area.y, style: theme[.warning], maxWidth: area.maxX - x) }
     }
 
     /// The start question of a plan: the question and counts, the Essential warning, the plan
@@ -137,23 +164,7 @@ extension MonitorRenderer {
         let first = min(max(0, scroll), dialog.maximumScroll)
         let wordWidth = 10
         for row in dialog.rows.dropFirst(first).prefix(dialog.listHeight) where y < inner.maxY - 1 {
-            let role: ThemeRole
-            switch row.action {
-            case .remove?, .purge?: role = .failed
-            case .upgrade?, .reinstall?: role = .running
-            case .install?: role = .succeeded
-            case nil: role = .queued
-            }
-            var x = inner.x
-            let mark = row.downgrade ? glyphs.downgrade : row.action.map(glyphs.mark(for:)) ?? glyphs.queued
-            x += buffer.set(mark, x: x, y: y, style: theme[role])
-            x += buffer.write(" " + TextTruncation.fit(row.word, toWidth: wordWidth), x: x, y: y,
-                              style: theme[role], maxWidth: inner.maxX - x)
-            let marker = row.essential ? " essential" : ""
-            let textWidth = max(0, inner.maxX - x - DisplayWidth.of(marker))
-            x += buffer.write(TextTruncation.truncate(row.text, toWidth: textWidth, ellipsis: glyphs.box.ellipsis), x: x, y: y,
-                              style: theme[.text], maxWidth: textWidth)
-            if row.essential { buffer.write(marker, x: x, y: y, style: theme[.warning], maxWidth: inner.maxX - x) }
+            drawPlanRow(row, into: &buffer, area: inner.row(y - inner.y), wordWidth: wordWidth, state: state, theme: theme)
             y += 1
         }
         let count = dialog.rows.count

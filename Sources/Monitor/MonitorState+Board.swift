@@ -195,6 +195,8 @@ extension MonitorState {
             }
         case .jobOrigin(let job, let origin):
             board?.setOrigin(origin, forBoardJob: job)
+        case .upgradeRefused(let host, let reason, let upToDate):
+            rolloutRefused(host: host, reason: reason, upToDate: upToDate)
         }
         syncBoardSelection()
         fixScrolling()

@@ -24,6 +24,7 @@ extension MonitorState {
             }
             followWork()
             syncBoardSelection()
+            effects += advanceRollout()
             if movedLists || selection != selectedBefore { fixScrolling() }
             effects.append(.redraw)
             return effects
@@ -60,7 +61,7 @@ extension MonitorState {
             say(reason)
             return [.redraw]
         case .host(let hostEvent):
-            return handleHost(hostEvent)
+            return handleHost(hostEvent) + advanceRollout()
         }
     }
 
@@ -87,7 +88,10 @@ extension MonitorState {
             if selectedJob == nil || descriptor.id == followedJob, board?.selectedHost == nil, filter.shows(job: descriptor.id) {
                 select(job: descriptor.id)
             }
-            if descriptor.awaitsConfirmation, queue.job(descriptor.id)?.phase == .queued { askToStart(descriptor) }
+            // A rollout's plan is asked about in its own dialog, with the other hosts'.
+            if descriptor.awaitsConfirmation, queue.job(descriptor.id)?.phase == .queued, !claimRolloutJob(descriptor) {
+                askToStart(descriptor)
+            }
         case .updateStarted(let start):
             // An update added to its job (rule 28) is matched against the filter like the others.
             if start.added != nil, let job = queue.job(start.job) { filter.add(job) }
@@ -212,8 +216,9 @@ extension MonitorState {
     // MARK: - Signals and quitting
 
     private mutating func handleSignal(_ signal: TerminationSignal) -> [MonitorEffect] {
-        // Attached, the jobs belong to the engine: any signal just detaches.
-        if isAttached { return [.quit(abortRunning: false)] }
+        // Attached, the jobs belong to the engine: any signal just detaches; a rollout's hosts
+        // not started are declined, as quitting does.
+        if isAttached { return declineLeftHosts() + [.quit(abortRunning: false)] }
         switch signal {
         case .interrupt:
             if quitPhase != nil { return forceQuit() }

@@ -33,6 +33,8 @@ extension MonitorState {
             return []
         case .history(let view)?:
             return handleHistoryKey(key, view: view)
+        case .rollout?:
+            return handleRolloutKey(key)
         case nil:
             break
         }
@@ -67,9 +69,13 @@ extension MonitorState {
         case .openHelp: overlay = .help(scroll: 0)
         case .quit: return quitPhase == nil ? requestQuit() : forceQuit()
         case .detach:
-            if isAttached { return [.quit(abortRunning: false)] }
+            if isAttached { return requestDetach() }
             say("d detaches an attached monitor (installtop attach); q quits")
         case .toggleHost: toggleSelectedHost()
+        case .markHost: markSelectedHost()
+        case .markShownHosts: markShownHosts()
+        case .upgradeMarkedHosts: return upgradeMarkedHosts()
+        case .stopRollout: return stopRollout()
         }
         return []
     }
@@ -132,6 +138,8 @@ extension MonitorState {
                 return [.command(.confirm(job: job))]
             case .restartServices(let plan, _):
                 return confirmServiceRestarts(plan)
+            case .quitRollout:
+                return quitRollout()
             }
         case .character("n"), .character("N"), .character("q"), .escape:
             overlay = nil

@@ -75,6 +75,10 @@ public struct MonitorState: Sendable {
     /// The grouped board of several hosts (`installtop attach --host …`), set by
     /// `HostEvent.hosts`; `nil` for a monitor of one engine, which then behaves as it always did.
     public internal(set) var board: HostBoard?
+    /// The board's rollout (`U`): marked hosts upgraded a few at a time; `nil` before the first.
+    public internal(set) var rollout: Rollout?
+    /// How many hosts a rollout runs at once (`installtop attach --parallel N`).
+    public var rolloutParallel = 2
 
     /// A monitor with an empty queue.
     /// - Parameters:

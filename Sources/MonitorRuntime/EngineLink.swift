@@ -42,11 +42,21 @@ public protocol EngineLink: Sendable {
     /// no hosts: it queues the job on its engine.
     func submit(name: String, updates: [Update], onHost host: String)
 
+    /// Submits an `apt upgrade` to `host`'s engine without a yes (a rollout's `U`): the engine
+    /// plans it and holds it awaiting confirmation, and it comes back as that host's events.
+    /// Returns why nothing was sent when it cannot be (a link with no hosts, no apt kind);
+    /// a refusal after sending comes back as `.commandResult`.
+    func upgrade(onHost host: String) -> String?
+
     /// Stops delivering; the mailbox gets nothing more.
     func stop()
 }
 
 extension EngineLink {
+    public func upgrade(onHost host: String) -> String? {
+        "upgrades are for the board of several hosts (installtop attach --hosts)"
+    }
+
     public func submit(name: String, updates: [Update], onHost host: String) {
         submit(name: name, updates: updates)
     }

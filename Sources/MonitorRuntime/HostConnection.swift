@@ -19,6 +19,8 @@ struct HostConnection {
         case durations
         /// `EngineHeartbeat`'s question: any answer is enough.
         case probe
+        /// A rollout's `apt upgrade`: a refusal is the host's rollout's, not only a message.
+        case upgrade
     }
 
     let command: SSHCommand
@@ -163,6 +165,9 @@ struct HostConnection {
                 guard reply.error == nil, let received = reply.fields["durations"]?.objectValue, !received.isEmpty else { return [] }
                 for (id, value) in received { durations[id] = value.doubleValue }
                 return [.monitor(.historicalDurations(durations))]
+            case .upgrade?:
+                guard let error = reply.error else { return [] }
+                return [.monitor(.host(.upgradeRefused(host, reason: error.message, upToDate: error.code == .nothingToDo)))]
             case .command?, nil:
                 // A refused command (a watcher's, an unknown job): the engine's reason, with the host.
                 return reply.error.map { [.commandResult("\(host): \($0.message)")] } ?? []

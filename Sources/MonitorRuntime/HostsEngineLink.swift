@@ -44,9 +44,16 @@ public final class HostsEngineLink: EngineLink {
     /// Heartbeats fall due on whole seconds since this instant (`onHeartbeatGrid`).
     private let heartbeatEpoch = ContinuousClock.now
 
+    /// The `apt upgrade` job a rollout submits to each host (`upgrade(onHost:)`); `nil`: none.
+    private let upgradeJob: JobSubmission?
+
     /// A board of `hosts`, in that order (the first appearance of a name counts).
-    /// - Parameter retry: the waits between tries of an unreachable host.
-    public init(hosts: [SSHCommand], retry: HostRetrySchedule = HostRetrySchedule()) {
+    /// - Parameters:
+    ///   - retry: the waits between tries of an unreachable host.
+    ///   - upgradeJob: what a rollout sends each host (`installtop attach` makes it with the
+    ///     apt kind, which this module does not know); `nil` refuses rollouts.
+    public init(hosts: [SSHCommand], retry: HostRetrySchedule = HostRetrySchedule(), upgradeJob: JobSubmission? = nil) {
+        self.upgradeJob = upgradeJob
         var seen = Set<String>()
         let connections = hosts.filter { seen.insert($0.host).inserted }.map { command -> HostConnection in
             var connection = HostConnection(command: command)
@@ -113,6 +120,15 @@ public final class HostsEngineLink: EngineLink {
             return state.hosts[index].send(.submit([job]), as: .command)
         }
         if !sent { post([.commandResult("\(host): not reachable now, nothing was sent")]) }
+    }
+
+    public func upgrade(onHost host: String) -> String? {
+        guard let upgradeJob else { return "this board cannot submit apt upgrades" }
+        let sent = state.withLock { state -> Bool in
+            guard let index = state.hosts.firstIndex(where: { $0.host == host }) else { return false }
+            return state.hosts[index].send(.submit([upgradeJob]), as: .upgrade)
+        }
+        return sent ? nil : "\(host): not reachable now, its upgrade was not sent"
     }
 
     public func loadHistory(limit: Int) {

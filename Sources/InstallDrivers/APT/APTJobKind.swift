@@ -9,10 +9,16 @@ public struct APTJobKind: WireJobKind {
     /// keeps none.
     private let keepers: (@Sendable (PackageJob) -> (any APTVersionKeeping)?)?
 
+    /// The root a job naming neither `apt_config` nor `chroot` is planned and run in (`serve
+    /// --apt-config`: the root its pending snapshot is of); `nil`: `APT_CONFIG`, else the system's.
+    private let defaultAPTConfig: String?
+
     /// - Parameter keepers: the keeper of each planned job's replaced versions (the history's,
     ///   for `run` and `serve`); none by default.
-    public init(keepers: (@Sendable (PackageJob) -> (any APTVersionKeeping)?)? = nil) {
+    ///   - defaultAPTConfig: the root of jobs that name none (`serve --apt-config`).
+    public init(keepers: (@Sendable (PackageJob) -> (any APTVersionKeeping)?)? = nil, defaultAPTConfig: String? = nil) {
         self.keepers = keepers
+        self.defaultAPTConfig = defaultAPTConfig
     }
 
     public var key: String { "apt" }
@@ -50,6 +56,9 @@ public struct APTJobKind: WireJobKind {
     }
 
     public func plan(_ spec: PackageJob) throws -> KindPlan {
+        var spec = spec
+        // A job that names no root (the board's rollout upgrade) is the engine's root's.
+        if spec.aptConfig == nil, spec.chroot == nil { spec.aptConfig = defaultAPTConfig }
         let plan = try APTPlanner.plan(spec)
         // An empty plan runs nothing: no keeper (which would prune and open the history) for it.
         let keeper = plan.updates.isEmpty ? nil : keepers?(spec)

@@ -1,12 +1,35 @@
 import ArgumentParser
 
-/// `installtop apt upgrade`.
+/// `installtop apt upgrade`; with `--host`/`--hosts`, a rollout over those hosts' engines
+/// (`APTHostsUpgrade`).
 struct APTUpgradeCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "upgrade", abstract: "Upgrade every package that can be, installing or removing none (apt-get upgrade).")
+    static let configuration = CommandConfiguration(
+        commandName: "upgrade", abstract: "Upgrade every package that can be, installing or removing none (apt-get upgrade).",
+        discussion: """
+            With --host NAME (repeatable) or --hosts INVENTORY (and --limit), each host's engine plans \
+            the upgrade of its own system and holds it; every plan is printed (`host: N to upgrade …`, \
+            then its packages). --yes (or y at a terminal) starts the hosts in order, --parallel at a \
+            time, following each to its end; after a host's job fails no new host starts: the hosts not \
+            started are declined and named, exit 1. Without a yes every plan is declined (exit 1).
+            """)
 
     @OptionGroup var options: APTOptions
+    @OptionGroup var hosts: HostsOptions
+
+    @Option(help: ArgumentHelp("With --host or --hosts: how many hosts upgrade at once.", valueName: "N"))
+    var parallel = 2
+
+    func validate() throws {
+        guard parallel >= 1 else { throw ValidationError("--parallel must be at least 1") }
+        if hosts.isRemote, options.aptConfig != nil || options.chroot != nil {
+            throw ValidationError("--apt-config and --chroot are this machine's: each host's engine upgrades its own system")
+        }
+    }
 
     func run() throws {
+        if hosts.isRemote {
+            throw ExitCode(APTHostsUpgrade(commands: try hosts.sshCommands(), parallel: parallel, yes: options.yes).run().rawValue)
+        }
         throw ExitCode(APTSession(request: .upgrade, options: options).run().rawValue)
     }
 }

@@ -24,19 +24,26 @@ struct AttachCommand: ParsableCommand {
     @OptionGroup var socket: SocketOption
     @OptionGroup var hosts: HostsOptions
 
+    @Option(help: ArgumentHelp("With --host or --hosts: how many marked hosts the board's U upgrades at once.", valueName: "N"))
+    var parallel = 2
+
     @Option(help: ArgumentHelp("The monitor's theme: a name from `installtop themes` or a path.", valueName: "name|path"), completion: CompletionSources.theme)
     var theme: String?
+
+    func validate() throws {
+        guard parallel >= 1 else { throw ValidationError("--parallel must be at least 1") }
+    }
 
     func run() throws {
         let link: any EngineLink
         if hosts.isRemote {
             try hosts.checkNoSocket(socket)
-            link = HostsEngineLink(hosts: try hosts.sshCommands())
+            link = HostsEngineLink(hosts: try hosts.sshCommands(), upgradeJob: RolloutJob.submission)
         } else {
             link = RemoteEngineLink(client: try socket.connect())
         }
         do {
-            switch try MonitorSession.run(link: link, themeOption: theme, exitWhenDone: false) {
+            switch try MonitorSession.run(link: link, themeOption: theme, exitWhenDone: false, rolloutParallel: parallel) {
             case .quit, .quitWhileRunning, .followedJobEnded:
                 return
             case .linkLost(let reason):

@@ -31,7 +31,8 @@ struct ServeSession {
         let slots = JobRunSlots()
         let host = EngineHost(scheduling: scheduling, history: history, warnings: warnings, runSlots: slots.slot(for:))
         // Submitted apt jobs keep the versions they replace for undo (`undo/` beside the history).
-        let kinds = EngineHost.kinds(keepers: HistoryKeepers(history: history))
+        // An apt job naming no root is this engine's root's, as its pending snapshot is.
+        let kinds = EngineHost.kinds(keepers: HistoryKeepers(history: history), aptConfig: aptConfig)
         defer { kinds.removeFiles() }
         let queue = host.queue
         // `u` in an attached monitor's history view: the undo is planned here, where the

@@ -18,11 +18,12 @@ struct EngineHost {
     /// - Parameter ansiblePlaybook: the ansible-playbook to run; `nil` finds it on `PATH`.
     /// - Parameter keepers: keep the versions apt jobs replace, for undo (`run`, `serve`);
     ///   `nil` (validating, submitting to another engine) keeps none.
-    static func kinds(ansiblePlaybook: String? = nil, keepers: HistoryKeepers? = nil) -> JobKinds {
+    /// - Parameter aptConfig: the root of apt jobs that name none (`serve --apt-config`).
+    static func kinds(ansiblePlaybook: String? = nil, keepers: HistoryKeepers? = nil, aptConfig: String? = nil) -> JobKinds {
         var keeping: (@Sendable (PackageJob) -> (any APTVersionKeeping)?)?
         if let keepers { keeping = { job in keepers.keeper(for: job) } }
         return JobKinds([
-            APTJobKind(keepers: keeping),
+            APTJobKind(keepers: keeping, defaultAPTConfig: aptConfig),
             ansibleKind(executable: ansiblePlaybook),
             DriverJobKind(),
         ])

@@ -45,7 +45,7 @@ enum MonitorSession {
     ///   `CursesTerminalError` when stdin/stdout is not a usable terminal, `MailboxError`.
     static func run(
         link: any EngineLink, themeOption: String?, exitWhenDone: Bool, startingNote: String? = nil, followedJob: Int? = nil,
-        message: String? = nil, onStart: () -> Void = {}
+        message: String? = nil, rolloutParallel: Int = 2, onStart: () -> Void = {}
     ) throws -> MonitorOutcome {
         // The engine's snapshot starts arriving (and being decoded, on the link's thread) while
         // the themes load and the terminal is set up.
@@ -69,6 +69,7 @@ enum MonitorSession {
         state.isAttached = link.jobsOutliveMonitor
         state.startingNote = startingNote
         state.followedJob = followedJob
+        state.rolloutParallel = rolloutParallel
         var loop = MonitorLoop(
             link: link, terminal: terminal, mailbox: mailbox, themes: themes, exitWhenDone: exitWhenDone, state: state,
             whenIdle: (delay: Self.idleRelease, action: { ResidentCode.release() }))

@@ -1,0 +1,302 @@
+import InstallEngine
+import TerminalUI
+
+/// The board's marks and rollout (`m`, `M`, `U`, `X`; `Rollout`): nothing here runs for a
+/// monitor of one engine.
+extension MonitorState {
+    /// The name every rollout job is submitted with; the engine's plan adds its counts
+    /// (`apt upgrade · 3 to upgrade · 1.2 MB to download`).
+    public static let rolloutJobName = "apt upgrade"
+
+    // MARK: - Marks
+
+    /// The hosts whose rows the board shows now, in their order.
+    var shownHosts: [String] {
+        boardRows.compactMap { row in
+            if case .host(let name) = row { return name }
+            return nil
+        }
+    }
+
+    /// `m`: marks the selected host, or unmarks it.
+    mutating func markSelectedHost() {
+        guard let host = selectedHost, let board else { return }
+        if board.marked.contains(host) {
+            self.board?.marked.remove(host)
+            say("\(host) unmarked (\(self.board?.marked.count ?? 0) marked)")
+        } else {
+            self.board?.marked.insert(host)
+            say("\(host) marked (\(self.board?.marked.count ?? 0) marked): U upgrades the marked hosts")
+        }
+    }
+
+    /// `M`: marks every host shown; when they all are, clears every mark.
+    mutating func markShownHosts() {
+        guard let board else { return }
+        let shown = shownHosts
+        if !shown.isEmpty, Set(shown).isSubset(of: board.marked) {
+            self.board?.marked = []
+            say("Marks cleared")
+        } else {
+            self.board?.marked.formUnion(shown)
+            say("\(self.board?.marked.count ?? 0) marked: U upgrades them")
+        }
+    }
+
+    // MARK: - Starting
+
+    /// `U`: continues a paused rollout, shows the plans of one still asking, or upgrades the
+    /// marked hosts (the selected one when none is), in board order: each host's engine is sent
+    /// an `apt upgrade` without a yes and holds its plan for the dialog. Stale hosts are left
+    /// out (nothing reaches them) and said so.
+    mutating func upgradeMarkedHosts() -> [MonitorEffect] {
+        guard let board else { return [] }
+        if let rollout, !rollout.isOver {
+            if rollout.pausedBy != nil { return continueRollout() }
+            if !rollout.answered {
+                overlay = .rollout
+                return []
+            }
+            say("A rollout runs: \(rollout.leftCount) left, \(rollout.runningCount) running; X stops it")
+            return []
+        }
+        let wanted = board.marked.isEmpty ? selectedHost.map { [$0] } ?? [] : board.hosts.map(\.name).filter(board.marked.contains)
+        let stale = wanted.filter { staleAge(ofHost: $0) != nil }
+        let hosts = wanted.filter { staleAge(ofHost: $0) == nil }
+        guard !hosts.isEmpty else {
+            say(wanted.isEmpty ? "No host to upgrade: m marks hosts" : "Nothing reaches \(stale.joined(separator: ", ")) now: nothing was sent")
+            return []
+        }
+        rollout = Rollout(hosts: hosts, parallel: rolloutParallel)
+        overlay = .rollout
+        if !stale.isEmpty { say("Left out, unreachable or silent: \(stale.joined(separator: ", "))") }
+        return hosts.map { .upgradeOnHost(host: $0) }
+    }
+
+    /// Takes job `descriptor` as its host's rollout upgrade when that host's plan is awaited:
+    /// held for the dialog rather than asked about on its own. True when it was taken, or is
+    /// already the host's (its queue shown afresh after a reconnect: the rollout answers it).
+    mutating func claimRolloutJob(_ descriptor: JobDescriptor) -> Bool {
+        guard descriptor.awaitsConfirmation, descriptor.name.hasPrefix(Self.rolloutJobName),
+              let host = host(ofJob: descriptor.id), let index = rollout?.index(of: host) else { return false }
+        if rollout?.hosts[index].job == descriptor.id { return true }
+        guard rollout?.hosts[index].phase == .planning else { return false }
+        rollout?.hosts[index].phase = .held(job: descriptor.id)
+        return true
+    }
+
+    /// `host`'s engine refused the rollout's upgrade (or had nothing to upgrade): nothing of
+    /// it waits there; a refusal is said.
+    mutating func rolloutRefused(host: String, reason: String, upToDate: Bool) {
+        guard let index = rollout?.index(of: host), rollout?.hosts[index].phase == .planning else { return }
+        rollout?.hosts[index].phase = .notQueued(reason: reason, upToDate: upToDate)
+        if !upToDate { say("\(host): \(reason)") }
+    }
+
+    // MARK: - The dialog
+
+    /// A key while the plans' dialog is open: ↑ ↓ move between hosts, Space leaves one out or
+    /// takes it back, PgUp PgDn scroll, `y` starts the hosts taken, `n`, `q` or Esc declines
+    /// every plan.
+    mutating func handleRolloutKey(_ key: Key) -> [MonitorEffect] {
+        guard var rollout else {
+            overlay = nil
+            return []
+        }
+        let dialog = RolloutDialog(state: self)
+        switch key {
+        case .up, .character("k"), .down, .character("j"):
+            let step = key == .up || key == .character("k") ? -1 : 1
+            rollout.cursor = min(max(0, rollout.cursor + step), rollout.hosts.count - 1)
+            rollout.scroll = dialog.scroll(rollout.scroll, showing: rollout.cursor)
+        case .pageUp, .pageDown, .home, .end:
+            rollout.scroll = DialogScroll.scroll(rollout.scroll, after: key, page: dialog.listHeight, maximum: dialog.maximumScroll)
+                ?? rollout.scroll
+        case .character(" "):
+            rollout.hosts[rollout.cursor].included.toggle()
+        case .character("y"), .character("Y"):
+            overlay = nil
+            rollout.answered = true
+            self.rollout = rollout
+            let count = rollout.hosts.count(where: \.included)
+            say(count == 0 ? "No host taken: every plan declined"
+                : "Upgrading \(count) \(count == 1 ? "host" : "hosts"), \(rollout.parallel) at a time")
+            return advanceRollout()
+        case .character("n"), .character("N"), .character("q"), .escape:
+            overlay = nil
+            for index in rollout.hosts.indices { rollout.hosts[index].included = false }
+            rollout.answered = true
+            self.rollout = rollout
+            say("Not started: every plan declined, nothing runs")
+            return advanceRollout()
+        default:
+            break
+        }
+        self.rollout = rollout
+        return []
+    }
+
+    // MARK: - Running
+
+    /// Brings the rollout up to date with the queue and starts what may start: a held job
+    /// answered is queued to start (taken) or declined (left out); a job that ran to its end
+    /// makes its host succeeded or failed (a first failure pauses the rollout while hosts are
+    /// left); a job gone from a host's queue (declined or cleaned up elsewhere) ends its host.
+    /// Then, unless paused, the next taken hosts start in order while fewer than `parallel`
+    /// run (a stale host waits: nothing reaches it). Called after every event.
+    mutating func advanceRollout() -> [MonitorEffect] {
+        guard var rollout else { return [] }
+        var effects: [MonitorEffect] = []
+        for index in rollout.hosts.indices {
+            let host = rollout.hosts[index]
+            if case .held(let job) = host.phase, rollout.answered {
+                if host.included {
+                    rollout.hosts[index].phase = .waiting(job: job)
+                } else {
+                    rollout.hosts[index].phase = .declined
+                    effects.append(.command(.decline(job: job)))
+                    continue
+                }
+            }
+            guard let job = rollout.hosts[index].job else { continue }
+            switch rollout.hosts[index].phase {
+            case .held, .waiting, .started: break
+            default: continue
+            }
+            guard let state = queue.job(job) else {
+                // Its queue is being shown afresh (a reconnect): the job comes back.
+                guard board?.hostsAwaitingSnapshot.contains(host.name) != true else { continue }
+                if case .started = rollout.hosts[index].phase {
+                    // Gone with no end seen: taken as failed, so that the operator decides.
+                    rollout.hosts[index].phase = .failed(job: job)
+                    pause(&rollout, by: host.name)
+                } else {
+                    rollout.hosts[index].phase = .declined
+                }
+                continue
+            }
+            switch state.phase {
+            case .completed:
+                let failed = state.shownResultCode != .succeeded
+                rollout.hosts[index].phase = failed ? .failed(job: job) : .succeeded(job: job)
+                if failed { pause(&rollout, by: host.name) }
+            case .running:
+                // Confirmed elsewhere (another board, `installtop confirm`): it runs.
+                rollout.hosts[index].phase = .started(job: job)
+            case .queued:
+                break
+            }
+        }
+        if rollout.answered, rollout.pausedBy == nil {
+            var running = rollout.runningCount
+            for index in rollout.hosts.indices where running < rollout.parallel {
+                guard case .waiting(let job) = rollout.hosts[index].phase, staleAge(ofHost: rollout.hosts[index].name) == nil else { continue }
+                rollout.hosts[index].phase = .started(job: job)
+                confirmedJobs.insert(job)
+                effects.append(.command(.confirm(job: job)))
+                running += 1
+            }
+        }
+        self.rollout = rollout
+        return effects
+    }
+
+    /// Holds new starts back after `host` failed, while hosts are left to start.
+    private mutating func pause(_ rollout: inout Rollout, by host: String) {
+        guard rollout.pausedBy == nil, rollout.hosts.contains(where: { $0.isLeft && $0.included }) else { return }
+        rollout.pausedBy = host
+        say("\(host) failed: no new host starts; U continues, X stops (the running ones go on)")
+    }
+
+    /// `U` while paused: the next hosts start again.
+    mutating func continueRollout() -> [MonitorEffect] {
+        guard let host = rollout?.pausedBy else { return [] }
+        rollout?.pausedBy = nil
+        say("Rollout continues after \(host)'s failure")
+        return advanceRollout()
+    }
+
+    /// `X`: no further host starts; the held jobs not started are declined (a plan still
+    /// being made is declined when it comes), the running ones go on.
+    mutating func stopRollout() -> [MonitorEffect] {
+        guard let rollout, !rollout.isOver, rollout.answered else {
+            say("No rollout runs")
+            return []
+        }
+        let left = rollout.leftCount
+        self.rollout?.pausedBy = nil
+        let effects = declineLeftHosts()
+        say("Rollout stopped: \(left) \(left == 1 ? "host" : "hosts") not started, declined; \(rollout.runningCount) running go on")
+        return effects
+    }
+
+    /// Declines every host not started: held and waiting jobs at once, plans still being made
+    /// when they come (`advanceRollout`).
+    mutating func declineLeftHosts() -> [MonitorEffect] {
+        guard var rollout else { return [] }
+        rollout.answered = true
+        var effects: [MonitorEffect] = []
+        for index in rollout.hosts.indices where rollout.hosts[index].isLeft {
+            rollout.hosts[index].included = false
+            switch rollout.hosts[index].phase {
+            case .held(let job), .waiting(let job):
+                rollout.hosts[index].phase = .declined
+                effects.append(.command(.decline(job: job)))
+            default:
+                break
+            }
+        }
+        self.rollout = rollout
+        return effects
+    }
+
+    // MARK: - Quitting
+
+    /// `q` or `d` on the board: leaves at once, unless a rollout has hosts left to start; then
+    /// asks, saying the running ones go on.
+    mutating func requestDetach() -> [MonitorEffect] {
+        guard let rollout, !rollout.isOver, rollout.leftCount > 0 else { return [.quit(abortRunning: false)] }
+        overlay = .confirm(.quitRollout(left: rollout.leftCount, running: rollout.runningCount))
+        return []
+    }
+
+    /// Leaving with a rollout under way: the hosts not started are declined, the running ones
+    /// go on in their engines.
+    mutating func quitRollout() -> [MonitorEffect] {
+        declineLeftHosts() + [.quit(abortRunning: false)]
+    }
+
+    /// What a held job of the rollout waits for, for its host's row: `in dialog` while the
+    /// plans are asked about, `next` once taken (`paused` while a failure holds starts back);
+    /// `nil` for a job the rollout does not hold.
+    public func rolloutWord(ofJob job: Int) -> String? {
+        guard let rollout, let host = rollout.hosts.first(where: { $0.job == job }) else { return nil }
+        switch host.phase {
+        case .held: return "in dialog"
+        case .waiting: return rollout.pausedBy == nil ? "next" : "paused"
+        default: return nil
+        }
+    }
+
+    // MARK: - Header
+
+    /// The header's words for the marks and the rollout: `3 marked`, `rollout 1/3 done · 2 at
+    /// a time`, `rollout paused: web3 failed — U continues, X stops`.
+    public var rolloutHeaderParts: [String] {
+        var parts: [String] = []
+        if let count = board?.marked.count, count > 0 { parts.append("\(count) marked") }
+        guard let rollout, rollout.answered, !rollout.isOver else { return parts }
+        if let host = rollout.pausedBy {
+            parts.append("rollout paused: \(host) failed — U continues, X stops")
+        } else {
+            let taken = rollout.hosts.count { host in
+                switch host.phase {
+                case .declined, .notQueued: return false
+                default: return host.included || !host.isLeft
+                }
+            }
+            parts.append("rollout \(rollout.doneCount)/\(taken) done · \(rollout.parallel) at a time")
+        }
+        return parts
+    }
+}

@@ -1,0 +1,13 @@
+import TerminalUI
+
+/// The board's rollout keys (`MonitorKeyMap` adds them on the board only).
+enum RolloutKeys {
+    static let bindings = [
+        KeyBinding([.character("m")], .markHost, help: "m", "mark or unmark the selected host for an upgrade"),
+        KeyBinding([.character("M")], .markShownHosts, help: "M", "mark every host shown (all marked: clear the marks)"),
+        KeyBinding([.character("U")], .upgradeMarkedHosts, help: "U",
+                   "apt upgrade the marked hosts (else the selected one): their plans, then a few at a time; paused: continue",
+                   footer: "U upgrade", footerIfRoom: true),
+        KeyBinding([.character("X")], .stopRollout, help: "X", "stop the rollout: hosts not started are declined, running ones go on"),
+    ]
+}

@@ -1,0 +1,218 @@
+import Dispatch
+import Foundation
+import EngineDaemon
+import EngineWire
+import Glibc
+import InstallEngine
+import Synchronization
+
+/// `installtop apt upgrade --host … / --hosts INV`: a rollout from the command line, as the
+/// board's `U` does it. Every host's engine is sent an `apt upgrade` without a yes (at most
+/// `StatusCommand.hostsAtOnce` at a time), plans it and holds it; each host's plan is printed
+/// (`web1: 3 to upgrade · 1.2 MB to download`, then its packages, removals first). With
+/// `--yes` (or a `y` at a terminal) the held jobs are confirmed `parallel` hosts at a time in
+/// the hosts' order, each followed to its end over its link; after a host's job fails no new
+/// host starts (the running ones end), the hosts not started are declined and named, exit 1.
+/// Without a yes every held job is declined and nothing runs (exit 1, as apt's "Abort.").
+struct APTHostsUpgrade {
+    let commands: [SSHCommand]
+    let parallel: Int
+    let yes: Bool
+
+    /// What became of one host's started job.
+    private enum Outcome: Sendable {
+        case succeeded
+        case failed(String)
+    }
+
+    func run() -> ExitStatus {
+        let plans = BoundedWorkers.map(commands, width: StatusCommand.hostsAtOnce) { command in Self.plan(on: command) }
+        var planningFailed = false
+        for (command, plan) in zip(commands, plans) {
+            switch plan {
+            case .held(_, _, let descriptor): printPlan(descriptor, host: command.host)
+            case .upToDate: StandardOutput.stdout.line("\(command.host): up to date, nothing to upgrade")
+            case .failed(let reason):
+                planningFailed = true
+                StandardOutput.stderr.line("installtop: \(command.host): nothing queued: \(reason)")
+            }
+        }
+        let held = zip(commands, plans).compactMap { command, plan -> (host: String, client: EngineClient, job: Int)? in
+            guard case .held(let client, let job, let descriptor) = plan else { return nil }
+            // An empty plan runs nothing: declined rather than started.
+            guard !descriptor.updates.isEmpty else {
+                Self.decline(client: client, job: job)
+                client.close()
+                return nil
+            }
+            return (command.host, client, job)
+        }
+        guard !held.isEmpty else { return planningFailed ? .failed : .succeeded }
+        guard yes || askYes(hosts: held.count) else {
+            _ = BoundedWorkers.map(held.map { HeldJob(client: $0.client, job: $0.job) }, width: StatusCommand.hostsAtOnce) { held in
+                Self.decline(client: held.client, job: held.job)
+                held.client.close()
+            }
+            StandardOutput.stdout.line("Abort.")
+            return .failed
+        }
+        return roll(held) && !planningFailed ? .succeeded : .failed
+    }
+
+    /// At a terminal, one question for every plan; off a terminal without `--yes` the answer is no.
+    private func askYes(hosts: Int) -> Bool {
+        guard isatty(STDIN_FILENO) == 1 else {
+            StandardOutput.stderr.line("installtop: nothing upgraded: off a terminal, --yes confirms the plans")
+            return false
+        }
+        StandardOutput.stdout.write("Upgrade \(hosts == 1 ? "this host" : "these \(hosts) hosts"), \(parallel) at a time; "
+            + "after a failure no new host starts? [y/N] ")
+        guard let answer = readLine() else { return false }
+        return ["y", "yes"].contains(answer.lowercased())
+    }
+
+    /// Starts the hosts in order, `parallel` at once, stopping new starts after a failure;
+    /// true when every host started and succeeded.
+    private func roll(_ hosts: [(host: String, client: EngineClient, job: Int)]) -> Bool {
+        let ended = Mutex<[(Int, Outcome)]>([])
+        let signal = DispatchSemaphore(value: 0)
+        var next = 0
+        var running = 0
+        var failures: [String] = []
+        while true {
+            while failures.isEmpty, running < parallel, next < hosts.count {
+                let index = next
+                let host = hosts[index]
+                next += 1
+                running += 1
+                StandardOutput.stdout.line("\(host.host): starting")
+                Thread.detachNewThread {
+                    let outcome = Self.follow(client: host.client, job: host.job, host: host.host)
+                    ended.withLock { $0.append((index, outcome)) }
+                    signal.signal()
+                }
+            }
+            guard running > 0 else { break }
+            signal.wait()
+            for (index, outcome) in ended.withLock({ list in defer { list = [] }; return list }) {
+                running -= 1
+                let host = hosts[index].host
+                hosts[index].client.close()
+                switch outcome {
+                case .succeeded: StandardOutput.stdout.line("\(host): upgraded")
+                case .failed(let reason):
+                    failures.append(host)
+                    StandardOutput.stdout.line("\(host): failed: \(reason)")
+                }
+            }
+        }
+        let notStarted = hosts[next...]
+        _ = BoundedWorkers.map(notStarted.map { HeldJob(client: $0.client, job: $0.job) }, width: StatusCommand.hostsAtOnce) { held in
+            Self.decline(client: held.client, job: held.job)
+            held.client.close()
+        }
+        if !failures.isEmpty {
+            let left = notStarted.map(\.host)
+            StandardOutput.stderr.line("installtop: \(failures.joined(separator: ", ")) failed"
+                + (left.isEmpty ? "" : "; not started (their plans declined): \(left.joined(separator: ", "))"))
+        }
+        return failures.isEmpty
+    }
+
+    /// `web1: 3 to upgrade · 1.2 MB to download`, then a line per package, removals first,
+    /// Essential ones marked.
+    private func printPlan(_ descriptor: JobDescriptor, host: String) {
+        let sanitizer = TextEnvironment.sanitizer
+        let prefix = RolloutJob.submission.name + " · "
+        let summary = descriptor.name.hasPrefix(prefix) ? String(descriptor.name.dropFirst(prefix.count)) : descriptor.name
+        StandardOutput.stdout.line("\(host): " + sanitizer.sanitize(summary))
+        let changes = descriptor.updates.compactMap(\.package)
+        let order: [PackageChange.Action] = [.remove, .purge, .upgrade, .reinstall, .install]
+        for change in changes.enumerated().sorted(by: { left, right in
+            let (l, r) = (order.firstIndex(of: left.element.action) ?? 0, order.firstIndex(of: right.element.action) ?? 0)
+            return l != r ? l < r : left.offset < right.offset
+        }).map(\.element) {
+            StandardOutput.stdout.line("  \(change.action.rawValue) " + sanitizer.sanitize(change.title) + (change.essential ? " [essential]" : ""))
+        }
+        if let warning = PackageChange.essentialWarning(changes) { StandardOutput.stdout.line("  WARNING: this \(warning).") }
+    }
+
+    // MARK: - One host
+
+    /// Submits the upgrade to `command`'s host without a yes and reads its held plan from the
+    /// engine's snapshot; the connection stays open (subscribed) to follow the job.
+    private static func plan(on command: SSHCommand) -> APTHostPlan {
+        let client: EngineClient
+        do throws(DaemonError) {
+            client = try EngineClient(ssh: command)
+        } catch {
+            return .failed(EngineTarget.host(command).describe(error))
+        }
+        do throws(DaemonError) {
+            let reply = try client.request(.submit([RolloutJob.submission]), timeout: DaemonRequest.replyTimeout)
+            guard let job = reply.fields["jobs"]?.arrayValue?.first?.intValue else {
+                client.close()
+                return .failed("submit's reply names no job")
+            }
+            try client.send(.subscribe)
+            while let message = try client.nextMessage(timeout: DaemonRequest.replyTimeout) {
+                if case .event(let event) = message, case .jobQueued(let descriptor) = event.kind, descriptor.id == job {
+                    return .held(client: client, job: job, descriptor: descriptor)
+                }
+                if case .snapshotEnd = message { break }
+            }
+            client.close()
+            return .failed("its engine's queue does not show job \(job)")
+        } catch .refused(let refusal) where refusal.code == .nothingToDo {
+            client.close()
+            return .upToDate
+        } catch {
+            client.close()
+            return .failed(error.description)
+        }
+    }
+
+    /// Confirms `job` and follows its events to its end.
+    private static func follow(client: EngineClient, job: Int, host: String) -> Outcome {
+        do throws(DaemonError) {
+            try client.send(.job(.confirm(job: job)))
+            while let message = try client.nextMessage() {
+                switch message {
+                case .reply(let reply):
+                    if let error = reply.error { return .failed(error.message) }
+                case .event(let event) where event.job == job:
+                    switch event.kind {
+                    case .updateCompleted(let completion) where completion.result.resultCode == .failed:
+                        StandardOutput.stdout.line("\(host): \(completion.updateID) failed" + (completion.result.reason.map { ": \($0)" } ?? ""))
+                    case .jobCompleted(let completion):
+                        let code = completion.result.resultCode
+                        let failed = code != .succeeded || completion.result.updateResults.contains { $0.resultCode == .failed }
+                        return failed ? .failed("its job ended \(code)") : .succeeded
+                    case .jobCleanedUp:
+                        return .failed("its job left the queue before it ended")
+                    default:
+                        break
+                    }
+                default:
+                    break
+                }
+            }
+            return .failed("its link closed before its job ended")
+        } catch {
+            return .failed(error.description)
+        }
+    }
+
+    /// Declines held job `job`, which then runs nothing, waiting for the engine's reply (ssh
+    /// ended at once could drop the line); a failure to say so leaves it held, where it also
+    /// runs nothing.
+    private static func decline(client: EngineClient, job: Int) {
+        _ = try? client.request(.job(.decline(job: job)), timeout: DaemonRequest.replyTimeout)
+    }
+
+    /// A held job and its connection, handed to the threads that decline it.
+    private struct HeldJob: Sendable {
+        let client: EngineClient
+        let job: Int
+    }
+}
