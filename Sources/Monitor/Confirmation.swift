@@ -14,4 +14,7 @@ public enum Confirmation: Sendable, Hashable {
     /// Create a job restarting `plan.restart` (`R`); the list is scrolled `scroll` rows, as
     /// the plan of `startJob` is.
     case restartServices(ServiceRestartPlan, scroll: Int = 0)
+    /// On the board: plan the undo of job run `run` on `host`'s engine (`u` in that host's
+    /// history); its job then comes back awaiting its plan's yes.
+    case undoRun(run: Int, host: String)
 }

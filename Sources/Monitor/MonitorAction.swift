@@ -25,4 +25,10 @@ public enum MonitorAction: Sendable, Hashable {
     case detach
     /// `→`, `←` or Space on the grouped board: show or fold the selected host's jobs.
     case toggleHost
+    /// `F` on the board: list the hosts of the next state (up to date, pending …).
+    case cycleHostFilter
+    /// `o` on the board: sort the hosts the next way.
+    case cycleHostSort
+    /// `P` on the board: refresh the selected host's apt lists, then its pending snapshot.
+    case refreshHost
 }

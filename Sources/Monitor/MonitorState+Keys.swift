@@ -70,6 +70,9 @@ extension MonitorState {
             if isAttached { return [.quit(abortRunning: false)] }
             say("d detaches an attached monitor (installtop attach); q quits")
         case .toggleHost: toggleSelectedHost()
+        case .cycleHostFilter: cycleHostFilter()
+        case .cycleHostSort: cycleHostSort()
+        case .refreshHost: return refreshSelectedHost()
         }
         return []
     }
@@ -132,6 +135,8 @@ extension MonitorState {
                 return [.command(.confirm(job: job))]
             case .restartServices(let plan, _):
                 return confirmServiceRestarts(plan)
+            case .undoRun(let run, let host):
+                return confirmUndo(run: run, onHost: host)
             }
         case .character("n"), .character("N"), .character("q"), .escape:
             overlay = nil

@@ -128,6 +128,37 @@ public final class HostsEngineLink: EngineLink {
         post([.commandResult("the board undoes no run: on the host, installtop attach (h, Tab, u) or installtop apt undo RUN")])
     }
 
+    /// `h` on the board: `host`'s engine's history; the rows come back as `HostEvent.history`.
+    public func loadHistory(limit: Int, onHost host: String) {
+        send(.history(limit: limit), as: .history, to: host) { .monitor(.host(.history(host, .unavailable($0)))) }
+    }
+
+    /// The runs list of a host's history view; the runs come back as `HostEvent.jobRuns`.
+    public func loadJobRuns(limit: Int, onHost host: String) {
+        send(.runs(limit: limit), as: .runs, to: host) { .monitor(.host(.jobRuns(host, .unavailable($0)))) }
+    }
+
+    /// `host`'s engine plans the undo of its run `run`; the job comes back as the host's,
+    /// awaiting confirmation, a refusal as the host's reason in the status line.
+    public func undo(run: Int, onHost host: String) {
+        send(.undo(run: run), as: .command, to: host) { .commandResult($0) }
+    }
+
+    /// `P` on the board: the refresh job of `host`; its snapshot follows the job.
+    public func refreshLists(onHost host: String) {
+        send(.refresh, as: .refresh, to: host) { .commandResult($0) }
+    }
+
+    /// Sends `wire` to `host`'s engine; when it cannot be sent now, posts `unsent` with why.
+    private func send(_ wire: WireCommand, as request: HostConnection.Request, to host: String,
+                      unsent: (String) -> MailboxItem) {
+        let sent = state.withLock { state -> Bool in
+            guard let index = state.hosts.firstIndex(where: { $0.host == host }) else { return false }
+            return state.hosts[index].send(wire, as: request)
+        }
+        if !sent { post([unsent("\(host): not reachable now, nothing was sent")]) }
+    }
+
     /// Stops the thread and ends every ssh child: its stdin closed (the bridge on the host sees
     /// the end), then, after at most 2 s for all of them, killed.
     public func stop() {
