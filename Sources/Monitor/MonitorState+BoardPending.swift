@@ -122,8 +122,9 @@ extension MonitorState {
     /// `o`: sorts the hosts the next way; the selection stays on its host, wherever its row goes.
     mutating func cycleHostSort() {
         guard let board else { return }
-        self.board?.hostSort = board.hostSort.next
-        say("Hosts sorted by \(board.hostSort.next.title)")
+        let sort = board.hostSort.next
+        self.board?.hostSort = sort
+        say(sort == .given ? "Hosts in the order given" : "Hosts sorted by \(sort.title)")
         fixScrolling()
     }
 

@@ -177,8 +177,10 @@ struct HostConnection {
                 guard reply.error == nil, let received = reply.fields["durations"]?.objectValue, !received.isEmpty else { return [] }
                 for (id, value) in received { durations[id] = value.doubleValue }
                 return [.monitor(.historicalDurations(durations))]
-            case .pending?, .history?, .runs?, .refresh?:
-                return answered(request!, reply: reply)
+            case .pending?: return answered(.pending, reply: reply)
+            case .history?: return answered(.history, reply: reply)
+            case .runs?: return answered(.runs, reply: reply)
+            case .refresh?: return answered(.refresh, reply: reply)
             case .command?, nil:
                 // A refused command (a watcher's, an unknown job): the engine's reason, with the host.
                 return reply.error.map { [.commandResult("\(host): \($0.message)")] } ?? []

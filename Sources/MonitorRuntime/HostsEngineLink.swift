@@ -116,16 +116,16 @@ public final class HostsEngineLink: EngineLink {
     }
 
     public func loadHistory(limit: Int) {
-        post([.monitor(.historyUnavailable("The board has no history of its own: `installtop attach` on one host shows that host's"))])
+        post([.monitor(.historyUnavailable("The board has no history of its own: h on a host shows that host's"))])
     }
 
     public func loadJobRuns(limit: Int) {
-        post([.monitor(.jobRunsUnavailable("The board has no history of its own: `installtop attach` on the host shows its runs, and u undoes one"))])
+        post([.monitor(.jobRunsUnavailable("The board has no history of its own: h on a host shows its runs, and u undoes one there"))])
     }
 
-    /// The board lists no runs, so `u` has none to undo; said all the same should it come.
+    /// A run is undone on its host (`undo(run:onHost:)`): one of no host is refused, saying so.
     public func undo(run: Int) {
-        post([.commandResult("the board undoes no run: on the host, installtop attach (h, Tab, u) or installtop apt undo RUN")])
+        post([.commandResult("the board undoes a run on its host: h on the host, Tab, then u")])
     }
 
     /// `h` on the board: `host`'s engine's history; the rows come back as `HostEvent.history`.

@@ -61,7 +61,7 @@ struct MonitorBoardPendingTests {
         send(&scenario, "web2", snapshot(0, listsAge: 2 * 3600, now: scenario.now))
         send(&scenario, "db1", .failed("E: Could not open lock file\nmore", at: scenario.now))
         let screen = scenario.screen()
-        #expect(row("web1", in: screen).contains("web1 12 pending · 3 security · reboot: 6.1.0-28"), "\(screen)")
+        #expect(row("web1", in: screen).contains("web1 idle · 12 pending · 3 security · reboot: 6.1.0-28-amd64"), "\(screen)")
         #expect(scenario.state.pendingText(ofHost: "web1") == "12 pending · 3 security · reboot: 6.1.0-28-amd64 · lists 6 days old")
         #expect(screen.contains("12 pending · 3 security · lists 6 days old · reboot: 6.1.0-28-amd64"), "the updates pane: \(screen)")
         #expect(row("web2", in: screen).contains("up to date ") && !row("web2", in: screen).contains("lists"), "\(screen)")
