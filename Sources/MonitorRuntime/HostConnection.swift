@@ -48,6 +48,10 @@ struct HostConnection {
     /// The host's jobs that change its root (a driver's, an observed transaction), by its own
     /// numbers: a new pending snapshot is asked for when one completes.
     var packageJobs: Set<Int> = []
+    /// When to ask for the pending snapshot again: the engine answered with one computed before
+    /// a job ended, saying a newer one is coming, while no package job of the host is left
+    /// whose completion would ask (its keeper had not yet seen the job end).
+    var pendingAskAt: ContinuousClock.Instant?
     /// When ssh's stdout last brought a byte.
     var lastHeard = ContinuousClock.now
     /// Whether the engine still answers; `nil` until its first snapshot has ended on this link
@@ -77,6 +81,7 @@ struct HostConnection {
         requests = [:]
         askedDurations = []
         packageJobs = []
+        pendingAskAt = nil
         heartbeat = nil
         retryAt = nil
     }
@@ -196,6 +201,13 @@ struct HostConnection {
         _ = send(.pending(PendingRequest(recompute: recompute, wait: true)), as: .pending)
     }
 
+    /// Asks for the pending snapshot again once `pendingAskAt` is due (not once the link ends).
+    mutating func askPendingIfDue(at instant: ContinuousClock.Instant) {
+        guard let at = pendingAskAt, at <= instant, endingDeadline == nil else { return }
+        pendingAskAt = nil
+        askPending(recompute: false)
+    }
+
     /// Remembers the host's package jobs, and asks for a snapshot when one completes.
     private mutating func notePackageJob(_ event: EngineEvent) {
         switch event.kind {
@@ -216,7 +228,11 @@ struct HostConnection {
     private mutating func answered(_ request: Request, reply: WireReply) -> [MailboxItem] {
         switch request {
         case .pending:
-            guard reply.error == nil, let state = try? PendingState(reply: reply), let members = state.snapshot?.objectValue,
+            guard reply.error == nil, let state = try? PendingState(reply: reply) else { return [] }
+            // A newer snapshot is coming and no completion of this host's will ask for it: ask
+            // again in a second (once a second at most, and only until it is settled).
+            pendingAskAt = state.computing && packageJobs.isEmpty ? .now + .seconds(1) : nil
+            guard let members = state.snapshot?.objectValue,
                   let snapshot = try? PendingSnapshotCoding.decode(WireObject(members, context: "pending.snapshot")) else { return [] }
             return [.monitor(.host(.pending(host, snapshot)))]
         case .history:

@@ -37,8 +37,13 @@ struct HostConnectionPendingTests {
         let old = reply(&connection, .pending, WireReply(command: "pending", requestID: 5,
                                                          error: WireError(.unknownCommand, "unknown command `pending`")))
         #expect(old.isEmpty, "\(old)")
+        #expect(connection.pendingAskAt == nil)
         let none = reply(&connection, .pending, WireReply(command: "pending", requestID: 6, fields: ["snapshot": .null, "computing": .bool(true)]))
         #expect(none.isEmpty, "\(none)")
+        // The engine's keeper had not yet seen the job end: asked again in a second.
+        #expect(connection.pendingAskAt != nil, "a newer snapshot is coming: asked again")
+        let settled = reply(&connection, .pending, WireReply(command: "pending", requestID: 7, fields: ["snapshot": json, "computing": .bool(false)]))
+        #expect(settled.count == 1 && connection.pendingAskAt == nil)
     }
 
     @Test("history and runs come back tagged with their host, a refusal as unavailable; an undo's refusal is the host's reason")
