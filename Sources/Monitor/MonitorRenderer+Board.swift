@@ -90,16 +90,17 @@ extension MonitorRenderer {
             break
         }
         // What the host would upgrade, once its engine said it: after "idle", and in place of a
-        // completed job's name (its result stays on the right).
-        let pending = state.pendingText(ofHost: name).map { glyphs.sanitizer.sanitize($0) }
+        // completed job's name (its result stays on the right); made only for such a row, since
+        // a running job's row is drawn every frame.
+        func pending() -> String? { state.pendingText(ofHost: name).map { glyphs.sanitizer.sanitize($0) } }
         guard let job else {
-            TextLine(["idle", pending].compactMap { $0 }.joined(separator: glyphs.separator), style: theme[.dim], ellipsis: ellipsis)
+            TextLine(["idle", pending()].compactMap { $0 }.joined(separator: glyphs.separator), style: theme[.dim], ellipsis: ellipsis)
                 .render(into: &buffer, area: rest)
             return
         }
         let statusWidth = min(13, rest.width / 2)
         let named = glyphs.sanitizer.sanitize(job.descriptor.name)
-        let jobName = job.phase == .completed ? pending ?? named : named
+        let jobName = job.phase == .completed ? pending() ?? named : named
         TextLine(jobName, style: theme[.text], ellipsis: ellipsis)
             .render(into: &buffer, area: Rect(x: rest.x, y: row.y, width: max(0, rest.width - statusWidth - 1), height: 1))
         let status = Rect(x: rest.maxX - statusWidth, y: row.y, width: statusWidth, height: 1)

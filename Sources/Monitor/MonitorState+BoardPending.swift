@@ -15,6 +15,8 @@ extension MonitorState {
     /// selected host whatever the filter (keys act on it; it is not hidden under them).
     public var shownHosts: [BoardHost] {
         guard let board else { return [] }
+        // Every frame lists the rows, several times: the default costs nothing per host.
+        if board.hostFilter == .all && board.hostSort == .given { return board.hosts }
         let selected = selectedHost
         let kept = board.hosts.enumerated().filter { $0.element.name == selected || hostMatches($0.element, board.hostFilter) }
         guard board.hostSort != .given else { return kept.map(\.element) }
