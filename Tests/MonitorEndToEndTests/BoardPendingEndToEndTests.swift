@@ -78,11 +78,16 @@ struct BoardPendingEndToEndTests {
         let plan = await tmux.waitForScreen("the undo's plan dialog naming h2") { $0.contains("undo \(run)") && $0.contains("on h2") }
         #expect(plan != nil, "\(tmux.capture())")
         tmux.send("y")
-        let undone = await EndToEndFolder.eventually {
-            let states = (try? hosts.root(2).states()) ?? [:]
-            return !states.isEmpty && states.values.allSatisfy { $0.status != "ii" }
+        // The undo job ended on h2's engine (dpkg done), then its root: nothing of the run installed.
+        let ended = await EndToEndFolder.eventually {
+            ((try? hosts.fleet.ownJobs(onHost: 2)) ?? []).contains {
+                ($0["name"] as? String)?.contains("undo \(run)") == true && $0["state"] as? String == "succeeded"
+            }
         }
-        #expect(undone, "\((try? hosts.root(2).states()) ?? [:])")
+        #expect(ended, "\((try? hosts.fleet.ownJobs(onHost: 2)) ?? [])")
+        let states = try hosts.root(2).states()
+        // Removed (dpkg forgets a removed package with no conffiles): neither is installed now.
+        #expect(states["lab-a"]?.status != "ii" && states["lab-b"]?.status != "ii", "\(states)")
         #expect(try hosts.root(2).audit().isEmpty)
         #expect(try hosts.root(1).states().filter { $0.value.status == "ii" }.keys.sorted() == ["lab-a", "lab-b", "lab-c", "lab-d"],
                 "h1 untouched")
