@@ -87,10 +87,11 @@ let package = Package(
 
         // MARK: - Monitor
 
-        // Pure: the monitor's state machine, renderer and themes (Themes/*.yaml embedded at build time).
+        // Pure: the monitor's state machine, renderer and themes (Themes/*.yaml embedded at build time);
+        // EngineWire for the values hosts send the board (a pending snapshot).
         .target(
             name: "Monitor",
-            dependencies: ["InstallEngine", "RestartScan", "TerminalUI", .product(name: "Yams", package: "Yams")],
+            dependencies: ["InstallEngine", "RestartScan", "TerminalUI", "EngineWire", .product(name: "Yams", package: "Yams")],
             plugins: ["EmbedThemes"]
         ),
         // Turns files into a Swift file of string literals (run by the EmbedThemes and EmbedShippedFiles plugins).
@@ -175,7 +176,7 @@ let package = Package(
         .testTarget(name: "MonitorRuntimeTests", dependencies: ["MonitorRuntime", "Monitor", "InstallEngine", "InstallHistory", "EngineWire", "TerminalUI"]),
         .testTarget(
             name: "MonitorTests",
-            dependencies: ["Monitor", "InstallEngine", "RestartScan", "TerminalUI"],
+            dependencies: ["Monitor", "InstallEngine", "RestartScan", "TerminalUI", "EngineWire"],
             exclude: ["Snapshots"]
         ),
         // Spawning children with the signals a shell gives them, for the end-to-end tests; processes

@@ -17,4 +17,7 @@ public enum Confirmation: Sendable, Hashable {
     /// Leave the board while a rollout has `left` hosts not started (declined if yes) and
     /// `running` hosts whose jobs go on in their engines.
     case quitRollout(left: Int, running: Int)
+    /// On the board: plan the undo of job run `run` on `host`'s engine (`u` in that host's
+    /// history); its job then comes back awaiting its plan's yes.
+    case undoRun(run: Int, host: String)
 }

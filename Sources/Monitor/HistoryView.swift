@@ -50,7 +50,13 @@ public struct HistoryView: Sendable, Hashable {
     /// The selected row of `visibleRuns` (what `u` undoes).
     public internal(set) var selectedRun = 0
 
-    public init() {}
+    /// The board's host whose engine's history this is (its title names it; `u` undoes there);
+    /// `nil` for the one engine of a monitor.
+    public let host: String?
+
+    public init(host: String? = nil) {
+        self.host = host
+    }
 
     /// The filter text; empty shows every row.
     public var filterText: String { filter.text }

@@ -1,3 +1,5 @@
+import EngineWire
+
 /// The grouped board's own state (`installtop attach --host …`): the hosts in order, where each
 /// job comes from, which hosts show their jobs, and whether a host's row is selected.
 public struct HostBoard: Sendable, Hashable {
@@ -24,6 +26,11 @@ public struct HostBoard: Sendable, Hashable {
     var hostsAwaitingSnapshot: Set<String> = []
     /// The hosts marked for a rollout (`m`, `M`), by name: a host that reconnects keeps its mark.
     public internal(set) var marked: Set<String> = []
+    /// Each host's newest pending snapshot, by name; none for a host whose engine keeps none.
+    public internal(set) var pending: [String: PendingSnapshot] = [:]
+    /// Which hosts are listed (`F`) and in what order (`o`).
+    public internal(set) var hostFilter = HostFilter.all
+    public internal(set) var hostSort = HostSort.given
 
     public init(hosts: [String]) {
         self.hosts = hosts.map { BoardHost(name: $0) }

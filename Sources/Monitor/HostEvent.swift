@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import EngineWire
 
 /// What the grouped board's link says about its hosts (`MonitorEvent.host`).
 public enum HostEvent: Sendable, Hashable {
@@ -31,4 +32,10 @@ public enum HostEvent: Sendable, Hashable {
     /// `host`'s engine queued nothing of a rollout's `apt upgrade`: `upToDate` when apt's plan
     /// was empty, else refused for `reason` (the engine's words).
     case upgradeRefused(String, reason: String, upToDate: Bool)
+    /// `host`'s engine sent its pending snapshot (after the link came up, a job of the host
+    /// completed, or a refresh); an engine too old for `pending` sends none.
+    case pending(String, PendingSnapshot)
+    /// `host`'s engine answered the board's `h` (its history) or the runs list of that view.
+    case history(String, HistoryView.Content)
+    case jobRuns(String, HistoryView.RunsContent)
 }

@@ -34,4 +34,10 @@ public enum MonitorAction: Sendable, Hashable {
     case upgradeMarkedHosts
     /// `X` on the board: stop a rollout, declining the hosts not started.
     case stopRollout
+    /// `F` on the board: list the hosts of the next state (up to date, pending …).
+    case cycleHostFilter
+    /// `o` on the board: sort the hosts the next way.
+    case cycleHostSort
+    /// `P` on the board: refresh the selected host's apt lists, then its pending snapshot.
+    case refreshHost
 }

@@ -28,6 +28,14 @@ public enum MonitorEffect: Sendable, Hashable {
     /// Plan the undo of job run `run` and queue it awaiting confirmation; a refusal (the run
     /// cannot be undone, a package changed since, no undo here) comes back as `.commandResult`.
     case undo(run: Int)
+    /// On the board: `loadHistory`, `loadJobRuns` and `undo` through `host`'s engine; the
+    /// answers come back as `HostEvent.history` and `.jobRuns`, a refusal as `.commandResult`.
+    case loadHistoryOnHost(host: String, limit: Int)
+    case loadJobRunsOnHost(host: String, limit: Int)
+    case undoOnHost(host: String, run: Int)
+    /// On the board: queue a refresh of `host`'s apt lists (the `refresh` wire command), a job
+    /// of that host; a refusal comes back as `.commandResult`.
+    case refreshOnHost(host: String)
     /// The screen no longer matches the state: render and draw (the runtime may coalesce).
     case redraw
 }

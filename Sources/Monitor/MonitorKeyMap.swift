@@ -37,6 +37,7 @@ public enum MonitorKeyMap {
             bindings.insert(KeyBinding([.right, .left, .character(" ")], .toggleHost, help: "→ ← Space",
                                        "show or fold the selected host's jobs (its row shows its current job)", footer: "→ jobs"), at: 1)
             bindings += RolloutKeys.bindings
+            bindings += MonitorKeyMap.boardFleetBindings
         }
         if attached {
             bindings.append(KeyBinding([.character("q"), .character("d")], .detach, help: "q  d",

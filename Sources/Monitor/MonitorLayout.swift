@@ -20,7 +20,9 @@ public struct MonitorLayout: Sendable, Hashable {
     /// Rows 1…height−2: what the full-output view covers.
     public let body: Rect
 
-    public init(width: Int, height: Int) {
+    /// - Parameter board: the grouped board's layout, whose host rows say a host's job and
+    ///   what it would upgrade: its jobs pane grows to 72 columns where one's stops at 44.
+    public init(width: Int, height: Int, board: Bool = false) {
         isTooSmall = width < MonitorLayout.minimumWidth || height < MonitorLayout.minimumHeight
         let screen = Rect(x: 0, y: 0, width: width, height: height)
         let rows = screen.splitRows([.fixed(1), .rest, .fixed(1)])
@@ -31,7 +33,7 @@ public struct MonitorLayout: Sendable, Hashable {
         let parts = body.splitRows([.rest, .fixed(outputHeight)])
         output = parts[1]
         if width >= 60 {
-            let columns = parts[0].splitColumns([.fixed(min(44, max(24, width * 3 / 7))), .rest])
+            let columns = parts[0].splitColumns([.fixed(min(board ? 72 : 44, max(24, width * 3 / 7))), .rest])
             jobs = columns[0]
             updates = columns[1]
         } else {

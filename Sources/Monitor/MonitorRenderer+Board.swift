@@ -90,12 +90,18 @@ extension MonitorRenderer {
         case .connecting, .connected:
             break
         }
+        // What the host would upgrade, once its engine said it: after "idle", and in place of a
+        // completed job's name (its result stays on the right); made only for such a row, since
+        // a running job's row is drawn every frame.
+        func pending() -> String? { state.pendingText(ofHost: name).map { glyphs.sanitizer.sanitize($0) } }
         guard let job else {
-            TextLine("idle", style: theme[.dim], ellipsis: ellipsis).render(into: &buffer, area: rest)
+            TextLine(["idle", pending()].compactMap { $0 }.joined(separator: glyphs.separator), style: theme[.dim], ellipsis: ellipsis)
+                .render(into: &buffer, area: rest)
             return
         }
         let statusWidth = min(13, rest.width / 2)
-        let jobName = glyphs.sanitizer.sanitize(job.descriptor.name)
+        let named = glyphs.sanitizer.sanitize(job.descriptor.name)
+        let jobName = job.phase == .completed ? pending() ?? named : named
         TextLine(jobName, style: theme[.text], ellipsis: ellipsis)
             .render(into: &buffer, area: Rect(x: rest.x, y: row.y, width: max(0, rest.width - statusWidth - 1), height: 1))
         let status = Rect(x: rest.maxX - statusWidth, y: row.y, width: statusWidth, height: 1)
@@ -131,6 +137,7 @@ extension MonitorRenderer {
             lines = [("\(sanitizer.sanitize(name)): connecting" + String(state.glyphs.box.ellipsis), .dim)]
         case .connected:
             lines = [("\(sanitizer.sanitize(name)): idle, no jobs", .dim)]
+            if let pending = state.pendingSummary(ofHost: name) { lines.append((sanitizer.sanitize(pending), .text)) }
         case .unreachable(let reason, let since, let retryAt):
             lines = [("\(sanitizer.sanitize(name)): unreachable for \(TimeText.elapsed(max(0, state.now.timeIntervalSince(since))))", .failed)]
             lines += PlanDialog.wrap(sanitizer.sanitize(reason), width: max(1, area.width)).map { ($0, .text) }
@@ -160,6 +167,7 @@ extension MonitorRenderer {
             parts.append("\(count) \(word)")
         }
         parts += state.rolloutHeaderParts
+        parts += state.boardOrderParts
         var right: [String] = []
         if counts.servicesToRestart > 0 { right.append("\(counts.servicesToRestart) with restarts") }
         if counts.rebootRequired > 0 { right.append("\(state.glyphs.reboot) \(counts.rebootRequired) reboot") }

@@ -16,7 +16,7 @@ extension MonitorRenderer {
         let glyphs = state.glyphs
         let sanitizer = glyphs.sanitizer
         let rows = view.visibleRows
-        var title = "History"
+        var title = view.host.map { "History of \(sanitizer.sanitize($0))" } ?? "History"
         switch view.content {
         case .loading: title += glyphs.separator + "loading" + String(glyphs.box.ellipsis)
         case .unavailable: break

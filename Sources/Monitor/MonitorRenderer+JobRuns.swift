@@ -16,7 +16,7 @@ extension MonitorRenderer {
         let sanitizer = glyphs.sanitizer
         let runs = view.visibleRuns
         let page = HistoryView.runsPage(state.historyPageSize)
-        var title = "History" + glyphs.separator + "job runs"
+        var title = (view.host.map { "History of \(glyphs.sanitizer.sanitize($0))" } ?? "History") + glyphs.separator + "job runs"
         switch view.runs {
         case .loading: title += glyphs.separator + "loading" + String(glyphs.box.ellipsis)
         case .unavailable: break

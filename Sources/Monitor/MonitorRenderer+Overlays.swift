@@ -97,6 +97,9 @@ extension MonitorRenderer {
                 + JobStopBehaviour.consequences(of: unfinished)
         case .quit(let count):
             lines = ["\(count) \(count == 1 ? "job has" : "jobs have") not completed.", "Quit and abort \(count == 1 ? "it" : "them")?"]
+        case .undoRun(let run, let host):
+            lines = ["Undo run \(run) on \(state.glyphs.sanitizer.sanitize(host))?",
+                     "Its engine plans the undo; nothing runs before its plan's yes."]
         case .startJob(let job, let name, _, let scroll):
             drawPlanDialog(PlanDialog(job: job, name: name, state: state), scroll: scroll, into: &buffer, state: state, theme: theme)
             return

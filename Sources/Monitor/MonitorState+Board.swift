@@ -41,7 +41,7 @@ extension MonitorState {
     public var boardRows: [BoardRow] {
         guard let board else { return [] }
         var rows: [BoardRow] = []
-        for host in board.hosts {
+        for host in shownHosts {
             rows.append(.host(host.name))
             if board.expanded.contains(host.name) {
                 rows += jobs(ofHost: host.name).filter { filter.shows(job: $0.id) }.map { .job($0.id) }
@@ -197,6 +197,8 @@ extension MonitorState {
             board?.setOrigin(origin, forBoardJob: job)
         case .upgradeRefused(let host, let reason, let upToDate):
             rolloutRefused(host: host, reason: reason, upToDate: upToDate)
+        case .pending, .history, .jobRuns:
+            handleHostAnswer(event)
         }
         syncBoardSelection()
         fixScrolling()

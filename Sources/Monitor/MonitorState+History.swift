@@ -5,6 +5,7 @@ extension MonitorState {
 
     /// `h`: opens the history view and asks the runtime for the newest rows.
     mutating func openHistory() -> [MonitorEffect] {
+        if board != nil { return openHostHistory() }
         overlay = .history(HistoryView())
         return [.loadHistory(limit: HistoryView.rowLimit)]
     }
@@ -47,8 +48,14 @@ extension MonitorState {
             return []
         case .loadRuns:
             overlay = .history(view)
+            if let host = view.host { return [.loadJobRunsOnHost(host: host, limit: HistoryView.rowLimit)] }
             return [.loadJobRuns(limit: HistoryView.rowLimit)]
         case .undo(let run):
+            if let host = view.host {
+                // Which engine undoes it is said before anything is planned there.
+                overlay = .confirm(.undoRun(run: run, host: host))
+                return []
+            }
             overlay = nil
             say("Planning the undo of run \(run)\(glyphs.box.ellipsis)")
             return [.undo(run: run)]

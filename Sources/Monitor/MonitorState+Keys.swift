@@ -76,6 +76,9 @@ extension MonitorState {
         case .markShownHosts: markShownHosts()
         case .upgradeMarkedHosts: return upgradeMarkedHosts()
         case .stopRollout: return stopRollout()
+        case .cycleHostFilter: cycleHostFilter()
+        case .cycleHostSort: cycleHostSort()
+        case .refreshHost: return refreshSelectedHost()
         }
         return []
     }
@@ -140,6 +143,8 @@ extension MonitorState {
                 return confirmServiceRestarts(plan)
             case .quitRollout:
                 return quitRollout()
+            case .undoRun(let run, let host):
+                return confirmUndo(run: run, onHost: host)
             }
         case .character("n"), .character("N"), .character("q"), .escape:
             overlay = nil

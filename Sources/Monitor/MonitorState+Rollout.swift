@@ -10,13 +10,8 @@ extension MonitorState {
 
     // MARK: - Marks
 
-    /// The hosts whose rows the board shows now, in their order.
-    var shownHosts: [String] {
-        boardRows.compactMap { row in
-            if case .host(let name) = row { return name }
-            return nil
-        }
-    }
+    /// The names of the hosts the board shows now (its filter's), in their order.
+    var shownHostNames: [String] { shownHosts.map(\.name) }
 
     /// `m`: marks the selected host, or unmarks it.
     mutating func markSelectedHost() {
@@ -33,7 +28,7 @@ extension MonitorState {
     /// `M`: marks every host shown; when they all are, clears every mark.
     mutating func markShownHosts() {
         guard let board else { return }
-        let shown = shownHosts
+        let shown = shownHostNames
         if !shown.isEmpty, Set(shown).isSubset(of: board.marked) {
             self.board?.marked = []
             say("Marks cleared")

@@ -124,7 +124,7 @@ public struct MonitorState: Sendable {
     // MARK: - Queries
 
     /// Where everything goes at the current size.
-    public var layout: MonitorLayout { MonitorLayout(width: width, height: height) }
+    public var layout: MonitorLayout { MonitorLayout(width: width, height: height, board: board != nil) }
 
     /// The jobs the jobs pane lists (all, or those matching the filter), in queue order.
     public var visibleJobs: [JobState] {

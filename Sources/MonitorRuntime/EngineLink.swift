@@ -47,6 +47,17 @@ public protocol EngineLink: Sendable {
     /// Returns why nothing was sent when it cannot be (a link with no hosts, no apt kind);
     /// a refusal after sending comes back as `.commandResult`.
     func upgrade(onHost host: String) -> String?
+    /// `loadHistory`, `loadJobRuns` and `undo` through `host`'s engine (the grouped board's `h`
+    /// and `u`); the answers come back as `HostEvent.history` and `.jobRuns`. A link of one
+    /// engine has no hosts: it asks its engine.
+    func loadHistory(limit: Int, onHost host: String)
+    func loadJobRuns(limit: Int, onHost host: String)
+    func undo(run: Int, onHost host: String)
+
+    /// Queues a refresh of `host`'s apt lists, a job of that host, after which its pending
+    /// snapshot comes as `HostEvent.pending` (the board's `P`). A link of one engine has no
+    /// board: nothing is sent.
+    func refreshLists(onHost host: String)
 
     /// Stops delivering; the mailbox gets nothing more.
     func stop()
@@ -60,4 +71,9 @@ extension EngineLink {
     public func submit(name: String, updates: [Update], onHost host: String) {
         submit(name: name, updates: updates)
     }
+
+    public func loadHistory(limit: Int, onHost host: String) { loadHistory(limit: limit) }
+    public func loadJobRuns(limit: Int, onHost host: String) { loadJobRuns(limit: limit) }
+    public func undo(run: Int, onHost host: String) { undo(run: run) }
+    public func refreshLists(onHost host: String) {}
 }

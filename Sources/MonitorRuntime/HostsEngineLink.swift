@@ -132,16 +132,47 @@ public final class HostsEngineLink: EngineLink {
     }
 
     public func loadHistory(limit: Int) {
-        post([.monitor(.historyUnavailable("The board has no history of its own: `installtop attach` on one host shows that host's"))])
+        post([.monitor(.historyUnavailable("The board has no history of its own: h on a host shows that host's"))])
     }
 
     public func loadJobRuns(limit: Int) {
-        post([.monitor(.jobRunsUnavailable("The board has no history of its own: `installtop attach` on the host shows its runs, and u undoes one"))])
+        post([.monitor(.jobRunsUnavailable("The board has no history of its own: h on a host shows its runs, and u undoes one there"))])
     }
 
-    /// The board lists no runs, so `u` has none to undo; said all the same should it come.
+    /// A run is undone on its host (`undo(run:onHost:)`): one of no host is refused, saying so.
     public func undo(run: Int) {
-        post([.commandResult("the board undoes no run: on the host, installtop attach (h, Tab, u) or installtop apt undo RUN")])
+        post([.commandResult("the board undoes a run on its host: h on the host, Tab, then u")])
+    }
+
+    /// `h` on the board: `host`'s engine's history; the rows come back as `HostEvent.history`.
+    public func loadHistory(limit: Int, onHost host: String) {
+        send(.history(limit: limit), as: .history, to: host) { .monitor(.host(.history(host, .unavailable($0)))) }
+    }
+
+    /// The runs list of a host's history view; the runs come back as `HostEvent.jobRuns`.
+    public func loadJobRuns(limit: Int, onHost host: String) {
+        send(.runs(limit: limit), as: .runs, to: host) { .monitor(.host(.jobRuns(host, .unavailable($0)))) }
+    }
+
+    /// `host`'s engine plans the undo of its run `run`; the job comes back as the host's,
+    /// awaiting confirmation, a refusal as the host's reason in the status line.
+    public func undo(run: Int, onHost host: String) {
+        send(.undo(run: run), as: .command, to: host) { .commandResult($0) }
+    }
+
+    /// `P` on the board: the refresh job of `host`; its snapshot follows the job.
+    public func refreshLists(onHost host: String) {
+        send(.refresh, as: .refresh, to: host) { .commandResult($0) }
+    }
+
+    /// Sends `wire` to `host`'s engine; when it cannot be sent now, posts `unsent` with why.
+    private func send(_ wire: WireCommand, as request: HostConnection.Request, to host: String,
+                      unsent: (String) -> MailboxItem) {
+        let sent = state.withLock { state -> Bool in
+            guard let index = state.hosts.firstIndex(where: { $0.host == host }) else { return false }
+            return state.hosts[index].send(wire, as: request)
+        }
+        if !sent { post([unsent("\(host): not reachable now, nothing was sent")]) }
     }
 
     /// Stops the thread and ends every ssh child: its stdin closed (the bridge on the host sees
@@ -269,13 +300,14 @@ public final class HostsEngineLink: EngineLink {
                     items += failed(&state, index, reason: state.hosts[index].failureReason(status: status))
                 }
                 items += state.hosts[index].checkHeartbeat(at: now)
+                state.hosts[index].askPendingIfDue(at: now)
                 let host = state.hosts[index]
                 if let child = host.child {
                     if !host.stdoutEnded { sources.append(.stdout(host: index, child: child)) }
                     if !host.stderrEnded { sources.append(.stderr(host: index, child: child)) }
                 }
                 let heartbeat = host.endingDeadline == nil ? host.heartbeat?.nextDue.map(onHeartbeatGrid) : nil
-                for instant in [host.retryAt, host.endingDeadline, heartbeat].compactMap({ $0 }) where next.map({ instant < $0 }) ?? true {
+                for instant in [host.retryAt, host.endingDeadline, heartbeat, host.pendingAskAt].compactMap({ $0 }) where next.map({ instant < $0 }) ?? true {
                     next = instant
                 }
             }

@@ -216,6 +216,14 @@ public struct MonitorLoop {
             link.loadJobRuns(limit: limit)
         case .undo(let run):
             link.undo(run: run)
+        case .loadHistoryOnHost(let host, let limit):
+            link.loadHistory(limit: limit, onHost: host)
+        case .loadJobRunsOnHost(let host, let limit):
+            link.loadJobRuns(limit: limit, onHost: host)
+        case .undoOnHost(let host, let run):
+            link.undo(run: run, onHost: host)
+        case .refreshOnHost(let host):
+            link.refreshLists(onHost: host)
         case .quit(let abortRunning):
             quitResult = abortRunning
         case .redraw:

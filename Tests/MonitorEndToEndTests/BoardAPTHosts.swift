@@ -37,8 +37,9 @@ final class BoardAPTHosts {
     }
 
     /// `count` hosts, each with its root and its engine started with `serveArguments` added
-    /// (`waitUntilServing` waits for them to listen).
-    init(count: Int, serveArguments: [String] = [], gateInPreinst: Bool = false) throws {
+    /// (`waitUntilServing` waits for them to listen); with `history`, each engine keeps its
+    /// history in the folder (`hN-history.db`), so that its runs can be undone.
+    init(count: Int, serveArguments: [String] = [], gateInPreinst: Bool = false, history: Bool = false) throws {
         let folder = try EndToEndFolder()
         let fleet: FleetTestHosts
         do {
@@ -54,7 +55,8 @@ final class BoardAPTHosts {
                 let root = try APTTestRoot(folder: folder.path("apt-h\(host)"))
                 roots.append(root)
                 try root.publish(Self.packages(gateInPreinst: gateInPreinst))
-                engines.append(try fleet.serve(onHost: host, apt: root, folder: folder, extra: serveArguments))
+                engines.append(try fleet.serve(onHost: host, apt: root, folder: folder, extra: serveArguments,
+                                               history: history ? folder.path("h\(host)-history.db") : nil))
             }
         } catch {
             // SIGTERM to each engine (SIGKILL after 5 s) before the namespaces go.

@@ -10,9 +10,11 @@ extension FleetTestHosts {
 
     /// `installtop serve` in host `host`'s namespaces (1 for h1) on `engineSocket`, apt's state
     /// `apt`'s root, no history, and `extra` arguments. Its pid is serve's (`nsenter` execs it).
-    func serve(onHost host: Int, apt: APTTestRoot, folder: EndToEndFolder, extra: [String] = []) throws -> InstalltopChild {
-        let command = try command(onHost: host, [try EndToEndFolder.binary(), "serve", "--socket", Self.engineSocket, "--no-history",
-                                                 "--apt-config", apt.configuration] + extra)
+    /// - Parameter history: the engine's history database; none is kept without it.
+    func serve(onHost host: Int, apt: APTTestRoot, folder: EndToEndFolder, extra: [String] = [], history: String? = nil) throws -> InstalltopChild {
+        let record = history.map { ["--history-db", $0] } ?? ["--no-history"]
+        let command = try command(onHost: host, [try EndToEndFolder.binary(), "serve", "--socket", Self.engineSocket] + record
+                                                 + ["--apt-config", apt.configuration] + extra)
         return try InstalltopChild(Array(command.dropFirst()), in: folder, executable: command[0])
     }
 

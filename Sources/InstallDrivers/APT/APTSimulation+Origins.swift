@@ -1,3 +1,5 @@
+import EngineWire
+
 extension APTSimulation {
     /// The packages an `apt-get -s upgrade` would install or upgrade, in apt's order, each once,
     /// with the origin its `Inst` line names (`Inst P [old] (new origin [arch])`).

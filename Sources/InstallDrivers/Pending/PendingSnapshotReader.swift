@@ -1,4 +1,5 @@
 import Dispatch
+import EngineWire
 import Foundation
 import Glibc
 import RestartScan

@@ -17,7 +17,10 @@ struct AttachCommand: ParsableCommand {
             With --host NAME (repeatable) or --hosts INVENTORY (and --limit), one board shows every \
             host's jobs grouped by host, each host reached as `ssh HOST installtop bridge`: keys \
             act on the selected job through its host's engine; an unreachable host shows ssh's \
-            words and its last known jobs as stale, and is tried again (1 s doubling to 30 s).
+            words and its last known jobs as stale, and is tried again (1 s doubling to 30 s). \
+            Each host row says what the host would upgrade (its engine's pending snapshot); F \
+            filters the hosts, o sorts them, P refreshes the selected host's lists, h shows its \
+            history and u undoes one of its runs there.
             """
     )
 

@@ -1,3 +1,4 @@
+import EngineWire
 import InstallDrivers
 
 /// One host's answer to `pending --host/--hosts`: its engine's snapshot, or why it could not be

@@ -1,5 +1,6 @@
 import ArgumentParser
 import EngineDaemon
+import EngineWire
 import InstallDrivers
 import InstallEngine
 #if canImport(FoundationEssentials)

@@ -1,4 +1,5 @@
 import APTTestSupport
+import EngineWire
 import Foundation
 import InstallDrivers
 import InstallEngine

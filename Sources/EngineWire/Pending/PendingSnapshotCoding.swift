@@ -3,7 +3,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import EngineWire
 
 /// The JSON of a pending snapshot, as `installtop pending --json` prints it and the engine's
 /// `pending` reply carries it under `snapshot`:

@@ -1,0 +1,13 @@
+import TerminalUI
+
+extension MonitorKeyMap {
+    /// The board's keys for its hosts' pending snapshots: filter, order, refresh.
+    static var boardFleetBindings: [KeyBinding] {
+        [
+            KeyBinding([.character("F")], .cycleHostFilter, help: "F",
+                       "hosts shown: all, up to date, pending, security pending, reboot, failed, unreachable"),
+            KeyBinding([.character("o")], .cycleHostSort, help: "o", "sort hosts: as given, by name, by pending, security first"),
+            KeyBinding([.character("P")], .refreshHost, help: "P", "refresh the selected host's apt lists (a job), then its pending"),
+        ]
+    }
+}

@@ -1,0 +1,168 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import EngineWire
+
+/// The grouped board's fleet view: each host's pending snapshot on its row, the hosts filtered
+/// (`F`) and sorted (`o`) by it, a refresh of the selected host's lists (`P`), and the answers
+/// of a host's engine to `h`.
+extension MonitorState {
+    // MARK: - Queries
+
+    /// The hosts the board lists, in the order shown: those the filter keeps, sorted, and the
+    /// selected host whatever the filter (keys act on it; it is not hidden under them).
+    public var shownHosts: [BoardHost] {
+        guard let board else { return [] }
+        // Every frame lists the rows, several times: the default costs nothing per host.
+        if board.hostFilter == .all && board.hostSort == .given { return board.hosts }
+        let selected = selectedHost
+        let kept = board.hosts.enumerated().filter { $0.element.name == selected || hostMatches($0.element, board.hostFilter) }
+        guard board.hostSort != .given else { return kept.map(\.element) }
+        return kept.sorted { left, right in
+            let (a, b) = (left.element, right.element)
+            switch board.hostSort {
+            case .given:
+                break
+            case .name:
+                if a.name != b.name { return a.name.localizedStandardCompare(b.name) == .orderedAscending }
+            case .pendingCount:
+                let (x, y) = (pendingCount(a.name), pendingCount(b.name))
+                if x != y { return x > y }
+            case .securityFirst:
+                let (x, y) = (securityCount(a.name), securityCount(b.name))
+                if x != y { return x > y }
+                let (p, q) = (pendingCount(a.name), pendingCount(b.name))
+                if p != q { return p > q }
+            }
+            return left.offset < right.offset
+        }.map(\.element)
+    }
+
+    /// What a host's row says of its pending snapshot, the most telling first since a narrow
+    /// row cuts the end: `12 pending · 3 security · reboot: 6.1.0-28-amd64`, `up to date`, the
+    /// lists' age only when a day old or more (`lists 6 days old`), `failed: <apt's words>`;
+    /// `nil` before one came, or from an engine that keeps none. The updates pane of the host
+    /// says it whole (`pendingSummary`).
+    public func pendingText(ofHost host: String) -> String? {
+        guard let snapshot = board?.pending[host] else { return nil }
+        guard snapshot.problem == nil else { return snapshot.summary(now: now) }
+        var parts = [snapshot.packages.isEmpty && snapshot.heldBack.isEmpty ? "up to date" : "\(snapshot.packages.count) pending"]
+        if snapshot.securityCount > 0 { parts.append("\(snapshot.securityCount) security") }
+        if !snapshot.heldBack.isEmpty { parts.append("\(snapshot.heldBack.count) held back") }
+        if let kernel = snapshot.waitingKernel {
+            parts.append("reboot: \(kernel)")
+        } else if snapshot.restarts?.rebootRequired == true {
+            parts.append("reboot required")
+        }
+        if snapshot.listsUpdatedAt.map({ now.timeIntervalSince($0) >= 86_400 }) ?? true { parts.append(snapshot.listsAgeText(now: now)) }
+        return parts.joined(separator: " · ")
+    }
+
+    /// The pending snapshot's summary whole (`PendingSnapshot.summary`), for the updates pane
+    /// of a host with no job.
+    public func pendingSummary(ofHost host: String) -> String? {
+        board?.pending[host]?.summary(now: now)
+    }
+
+    /// The header's words for a filter and an order other than the defaults: `showing
+    /// security pending`, `sorted by pending`.
+    public var boardOrderParts: [String] {
+        guard let board else { return [] }
+        var parts: [String] = []
+        if board.hostFilter != .all { parts.append("showing \(board.hostFilter.title)") }
+        if board.hostSort != .given { parts.append("sorted by \(board.hostSort.title)") }
+        return parts
+    }
+
+    /// Whether `host` is in the state `filter` names.
+    func hostMatches(_ host: BoardHost, _ filter: HostFilter) -> Bool {
+        let snapshot = board?.pending[host.name]
+        switch filter {
+        case .all: return true
+        case .upToDate: return snapshot?.isUpToDate == true
+        case .pending: return (snapshot.map { $0.problem == nil && !$0.packages.isEmpty }) == true
+        case .securityPending: return (snapshot?.securityCount ?? 0) > 0
+        case .reboot: return needsReboot(host.name)
+        case .failed:
+            guard let job = currentJob(ofHost: host.name), job.phase == .completed else { return false }
+            return job.shownResultCode == .failed
+        case .unreachable: return host.link.staleSince != nil
+        }
+    }
+
+    /// A newer kernel waits, or the snapshot's or a job's restart advice says a reboot is needed.
+    private func needsReboot(_ host: String) -> Bool {
+        if let snapshot = board?.pending[host], snapshot.waitingKernel != nil || snapshot.restarts?.rebootRequired == true { return true }
+        return restartAdvice(ofHost: host)?.rebootRequired == true || jobs(ofHost: host).contains { tally(of: $0).rebootRequired }
+    }
+
+    /// Hosts with no snapshot sort after every host with one.
+    private func pendingCount(_ host: String) -> Int { board?.pending[host].map { $0.packages.count } ?? -1 }
+    private func securityCount(_ host: String) -> Int { board?.pending[host].map { $0.securityCount } ?? -1 }
+
+    // MARK: - Keys
+
+    /// `F`: lists the hosts of the next state; the selection goes to the first host listed
+    /// when its own is not in that state (else it would stay shown alone against the filter).
+    mutating func cycleHostFilter() {
+        guard let board else { return }
+        let filter = board.hostFilter.next
+        self.board?.hostFilter = filter
+        if let selected = selectedHost, let host = board.host(named: selected), !hostMatches(host, filter),
+           let first = board.hosts.first(where: { hostMatches($0, filter) }) {
+            self.board?.returningJob = nil
+            selectBoardRow(.host(first.name))
+            selection.stopFollowingWork()
+        }
+        let shown = shownHosts.filter { hostMatches($0, filter) }.count
+        say(filter == .all ? "Showing every host" : "Showing \(filter.title): \(shown) of \(board.hosts.count) \(board.hosts.count == 1 ? "host" : "hosts")")
+        fixScrolling()
+    }
+
+    /// `o`: sorts the hosts the next way; the selection stays on its host, wherever its row goes.
+    mutating func cycleHostSort() {
+        guard let board else { return }
+        let sort = board.hostSort.next
+        self.board?.hostSort = sort
+        say(sort == .given ? "Hosts in the order given" : "Hosts sorted by \(sort.title)")
+        fixScrolling()
+    }
+
+    /// `P`: a refresh of the selected host's lists (`apt-get update` there, then its snapshot),
+    /// a job of that host like any other.
+    mutating func refreshSelectedHost() -> [MonitorEffect] {
+        guard board != nil else {
+            say("P refreshes a host's lists on the board (installtop attach --hosts)")
+            return []
+        }
+        guard let host = selectedHost else {
+            say("Select a host first")
+            return []
+        }
+        if refusesStale(host: host) { return [] }
+        say("Refreshing apt's lists on \(glyphs.sanitizer.sanitize(host))\(glyphs.box.ellipsis)")
+        return [.refreshOnHost(host: host)]
+    }
+
+    // MARK: - Events
+
+    /// A host's snapshot, history or runs; answers for a history view that closed, or shows
+    /// another host, are dropped (a run of one host must never be undone on another).
+    mutating func handleHostAnswer(_ event: HostEvent) {
+        switch event {
+        case .pending(let host, let snapshot):
+            guard board?.host(named: host) != nil else { return }
+            board?.pending[host] = snapshot
+        case .history(let host, let content):
+            guard case .history(let view)? = overlay, view.host == host else { return }
+            _ = historyLoaded(content)
+        case .jobRuns(let host, let runs):
+            guard case .history(let view)? = overlay, view.host == host else { return }
+            _ = jobRunsLoaded(runs)
+        default:
+            return
+        }
+    }
+}
