@@ -13,6 +13,11 @@ public enum ProcessTree {
         public var pid: pid_t
         /// The command name (`comm`, as `/proc/PID/stat` shows it), e.g. `dpkg`.
         public var name: String
+
+        public init(pid: pid_t, name: String) {
+            self.pid = pid
+            self.name = name
+        }
     }
 
     /// Every descendant of `root` (not `root` itself), parents before children.
