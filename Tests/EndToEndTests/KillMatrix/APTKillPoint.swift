@@ -3,8 +3,8 @@ import Foundation
 import Glibc
 
 /// One case of the kill matrix (issue 47): which transaction (an install, or an upgrade from
-/// 1.0 to 2.0), which maintainer script of lab-k2 it waits in, and which of apt-get and dpkg
-/// the test SIGKILLs there.
+/// 1.0 to 2.0), which maintainer script of lab-k2 it waits in (an upgrade runs the old
+/// version's prerm and postrm too), and which of apt-get and dpkg the test SIGKILLs there.
 ///
 /// The lab is three packages: lab-k1, lab-k2 (`Depends: lab-k1 (= V)`, an exact-version pair)
 /// and lab-k3 (a conffile). Every maintainer script of each waits once when its arm file
@@ -14,7 +14,7 @@ import Glibc
 /// ever (the test's teardown kills what is left anyway).
 struct APTKillPoint: Sendable, CustomStringConvertible {
     enum Operation: String, Sendable, CaseIterable { case install, upgrade }
-    enum Phase: String, Sendable, CaseIterable { case preinst, postinst }
+    enum Phase: String, Sendable, CaseIterable { case preinst, postinst, prerm, postrm }
     enum Target: String, Sendable, CaseIterable { case aptGet = "apt-get", dpkg, both }
 
     var operation: Operation
@@ -23,9 +23,11 @@ struct APTKillPoint: Sendable, CustomStringConvertible {
 
     var description: String { "\(operation.rawValue) · lab-k2's \(phase.rawValue) · kill \(target.rawValue)" }
 
-    /// Every combination, in a fixed order.
+    /// Every combination dpkg reaches, in a fixed order: an install runs no prerm or postrm.
     static let all: [APTKillPoint] = Operation.allCases.flatMap { operation in
-        Phase.allCases.flatMap { phase in Target.allCases.map { APTKillPoint(operation: operation, phase: phase, target: $0) } }
+        Phase.allCases.filter { operation == .upgrade || $0 == .preinst || $0 == .postinst }.flatMap { phase in
+            Target.allCases.map { APTKillPoint(operation: operation, phase: phase, target: $0) }
+        }
     }
 
     static let packages = ["lab-k1", "lab-k2", "lab-k3"]
@@ -51,6 +53,7 @@ struct APTKillPoint: Sendable, CustomStringConvertible {
         return packages.map { name in
             TestPackage(name: name, version: version, depends: name == "lab-k2" ? "lab-k1 (= \(version))" : nil,
                         preinst: script(name, "preinst"), postinst: script(name, "postinst"),
+                        prerm: script(name, "prerm"), postrm: script(name, "postrm"),
                         files: name == "lab-k3" ? ["/etc/lab-k3.conf": "setting = \(version)\n"] : [:],
                         conffiles: name == "lab-k3" ? ["/etc/lab-k3.conf"] : [])
         }
