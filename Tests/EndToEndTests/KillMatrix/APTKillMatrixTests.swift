@@ -69,6 +69,40 @@ struct APTKillMatrixTests {
         #expect(host.changes(since: HostPackageFingerprint()).isEmpty)
     }
 
+    @Test("A postinst that fails is no kill: nothing is repaired, and the summary names dpkg's state and the commands that finish the transaction, which do once the cause is gone")
+    func failingScriptIsNamedNotRepaired() async throws {
+        let host = HostPackageFingerprint()
+        let apt = try APTTestRoot()
+        defer { apt.remove() }
+        let folder = try TestFolder()
+        defer { folder.remove() }
+        try apt.publish(APTKillPoint.lab(version: "1.0"))
+        try FileManager.default.createDirectory(atPath: apt.root + "/kill", withIntermediateDirectories: true)
+        let cause = apt.root + "/kill/fail-lab-k2-postinst"
+        try "".write(toFile: cause, atomically: true, encoding: .utf8)
+        let point = APTKillPoint(operation: .install, phase: .postinst, target: .dpkg)
+        let result = try await installtop(point.arguments(apt, database: folder.file("history.sqlite3")), in: folder,
+                                          environment: ["COLUMNS": "250"])
+        let said = "stdout: \(result.stdout)\nstderr: \(result.stderr)"
+        #expect(result.status == 1, "\(said)")
+        #expect(!result.stdout.contains("repairing:"), "nothing is retried or repaired: \(said)")
+        let job = result.summaryText.split(separator: "\n").first { $0.hasPrefix("job 1 ") && $0.contains("dpkg is left unfinished") }
+        let line = String(try #require(job, "\(said)"))
+        #expect(line.contains("dpkg is left unfinished (lab-k2 half-configured at 1.0 (iF)): once the cause is fixed, run `"), "\(line)")
+        #expect(!(try apt.audit()).isEmpty, "the root was not left unfinished: the test proves nothing")
+
+        // The commands the line names finish the transaction once the cause is gone.
+        let commands = line.split(separator: "`").enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) }
+        #expect(commands.count == 2 && commands[0].contains(" --configure -a") && commands[1].hasSuffix("apt-get -f install"), "\(commands)")
+        try FileManager.default.removeItem(atPath: cause)
+        for command in commands {
+            try TestCommand.check(["/bin/sh", "-c", command + " < /dev/null"], environment: ["DEBIAN_FRONTEND": "noninteractive"])
+        }
+        #expect(try apt.audit().isEmpty)
+        #expect(try apt.states()["lab-k2"]?.status == "ii")
+        #expect(host.changes(since: HostPackageFingerprint()).isEmpty)
+    }
+
     /// apt-get and dpkg of the transaction whose maintainer script is `script`: its parent, and
     /// the apt-get among that one's ancestors, each checked to descend from installtop (`root`).
     private static func transaction(of script: pid_t, under root: pid_t) throws -> (aptGet: pid_t, dpkg: pid_t) {

@@ -11,7 +11,8 @@ import Glibc
 /// (`ROOT/kill/arm-PACKAGE-PHASE`) exists: it removes the file (the repair runs the script
 /// again, and must not wait), writes its pid to `ROOT/kill/waiting` and waits for
 /// `ROOT/kill/release` at most two minutes, so that a broken case cannot hold a process for
-/// ever (the test's teardown kills what is left anyway).
+/// ever (the test's teardown kills what is left anyway). A script whose fail file
+/// (`ROOT/kill/fail-PACKAGE-PHASE`) exists fails instead, every time, until the file goes.
 struct APTKillPoint: Sendable, CustomStringConvertible {
     enum Operation: String, Sendable, CaseIterable { case install, upgrade }
     enum Phase: String, Sendable, CaseIterable { case preinst, postinst, prerm, postrm }
@@ -42,6 +43,7 @@ struct APTKillPoint: Sendable, CustomStringConvertible {
         func script(_ package: String, _ phase: String) -> String {
             """
             mkdir -p "$DPKG_ROOT/kill"
+            if [ -e "$DPKG_ROOT/kill/fail-\(package)-\(phase)" ]; then echo "\(package): failing as the test asks" >&2; exit 1; fi
             if [ -e "$DPKG_ROOT/kill/arm-\(package)-\(phase)" ]; then
                 rm -f "$DPKG_ROOT/kill/arm-\(package)-\(phase)"
                 echo $$ > "$DPKG_ROOT/kill/waiting.new" && mv "$DPKG_ROOT/kill/waiting.new" "$DPKG_ROOT/kill/waiting"
