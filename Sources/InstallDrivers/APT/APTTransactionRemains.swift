@@ -14,7 +14,7 @@ import RestartScan
 /// a history's run number (part of the mark) rules out; a pid may exit and be reused between
 /// the scan and the signal (microseconds).
 struct APTTransactionRemains {
-    /// The processes found, parents first as `/proc` lists them.
+    /// The processes found, in `/proc`'s order.
     var members: [ProcessTree.Member] = []
     /// The maintainer script dpkg was running (`DPKG_MAINTSCRIPT_PACKAGE`, `DPKG_MAINTSCRIPT_NAME`
     /// of a process found), when one was.
