@@ -174,17 +174,12 @@ struct APTRepair {
         return outcome
     }
 
-    /// `APT_CONFIG=FILE ` and `chroot DIR ` before a command an operator runs in the job's root.
-    private var commandPrefix: String {
-        (environment.aptConfig.map { "APT_CONFIG=\(ShellQuoting.word($0)) " } ?? "")
-            + (environment.chroot.map { "chroot \(ShellQuoting.word($0)) " } ?? "")
-    }
-
     /// `APT_CONFIG=FILE apt-get -f install` (after `chroot DIR` for a job in a chroot), naming
     /// the half-installed packages to reinstall; what the operator runs when the repair did not
     /// succeed.
     private func fixCommand(reinstalling names: [String]) -> String {
-        let prefix = commandPrefix
+        let prefix = (environment.aptConfig.map { "APT_CONFIG=\(ShellQuoting.word($0)) " } ?? "")
+            + (environment.chroot.map { "chroot \(ShellQuoting.word($0)) " } ?? "")
         let aptGet = aptGet == "/usr/bin/apt-get" ? "apt-get" : ShellQuoting.word(aptGet)
         return prefix + aptGet + " -f " + (names.isEmpty ? "install" : "--reinstall install " + names.joined(separator: " "))
     }

@@ -14,6 +14,8 @@ public enum ProcessTree {
         /// The command name (`comm`, as `/proc/PID/stat` shows it), e.g. `dpkg`.
         public var name: String
 
+        /// A member as found by another scan than `descendants` (an apt transaction's processes
+        /// found by their mark once apt-get ended).
         public init(pid: pid_t, name: String) {
             self.pid = pid
             self.name = name
