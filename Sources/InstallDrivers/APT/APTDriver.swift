@@ -63,6 +63,7 @@ public struct APTDriver: JobDriver {
         translator.gate = DpkgArchiveGate.make(for: plan.environment)
         let environment = plan.environment.transactionEnvironment(for: plan.job.request, jobName: request.jobName,
                                                                   run: keeper?.reservedRun)
+        translator.marker = environment[InstalltopRunMarker.variable]
         let spec = ChildSpec(command: .argv(plan.environment.command(commandLine.transaction(through: translator.gate))), environment: environment)
         return LineDriverRunner.start(spec, backend: backend, translator: translator, state: translator.initialState(), reporter: reporter)
     }

@@ -77,12 +77,12 @@ struct APTEnding {
         guard let forcedStop else { return DriverVerdict(resultCode: .aborted, hResult: .operationCancelled) }
         let repair = forcedStop.repair
         guard isDone(index), !repair.leftBroken else {
-            return DriverVerdict(resultCode: .aborted, reason: repair.reason(after: "cut by a forced abort: " + statesText(of: index)),
+            return DriverVerdict(resultCode: .aborted, reason: repair.reason(after: "cut by \(forcedStop.cutBy): " + statesText(of: index)),
                                  hResult: repair.leftBroken ? .systemLeftBroken : .operationCancelled)
         }
         let context = completedByRepair(index)
             ? "completed by the repair after the forced stop, which cut it: " + statesText(of: index)
-            : "cut by a forced abort after dpkg had finished it: " + statesText(of: index)
+            : "cut by \(forcedStop.cutBy) after dpkg had finished it: " + statesText(of: index)
         return DriverVerdict(resultCode: .succeeded, reason: repair.reason(after: context), rebootRequired: rebootRequired)
     }
 }

@@ -56,9 +56,13 @@ public final class APTHookTransaction: Sendable {
     private let keeper: (any APTVersionKeeping)?
     /// The safe point between dpkg's archives; `nil` when it could not be made (apt's own then).
     let gate: DpkgArchiveGate?
+    /// The transaction's mark (`INSTALLTOP_APT_RUN`'s text), which apt-get, dpkg and every
+    /// maintainer script inherit: what is left of it after apt-get ended is found by it.
+    let marker: String?
 
-    private init(environment: APTEnvironment, keeper: (any APTVersionKeeping)?, onDownload: @escaping @Sendable (String) -> Void) {
+    private init(environment: APTEnvironment, keeper: (any APTVersionKeeping)?, marker: String?, onDownload: @escaping @Sendable (String) -> Void) {
         self.environment = environment
+        self.marker = marker
         self.keeper = keeper
         gate = DpkgArchiveGate.make(for: environment)
         self.onDownload = onDownload
@@ -77,11 +81,13 @@ public final class APTHookTransaction: Sendable {
                              backend: ProcessBackend = ProcessBackend(), keeper: (any APTVersionKeeping)? = nil,
                              planned: [PackageChange]? = nil, jobName: String? = nil,
                              onDownload: @escaping @Sendable (String) -> Void = { _ in }) -> APTHookTransaction {
-        let transaction = APTHookTransaction(environment: environment, keeper: keeper, onDownload: onDownload)
         if let keeper, let planned, planned.contains(where: APTVersionKeeper.replacesInstalledVersion) {
             keeper.keepAhead(planned, environment: environment)
         }
+        // After `keepAhead`, which reserves the history run the mark names.
         let variables = environment.transactionEnvironment(for: job.request, jobName: jobName, run: keeper?.reservedRun)
+        let transaction = APTHookTransaction(environment: environment, keeper: keeper, marker: variables[InstalltopRunMarker.variable],
+                                             onDownload: onDownload)
         let commandLine = APTCommandLine(request: job.request, aptGet: aptGet)
         let spec = ChildSpec(command: .argv(environment.command(commandLine.transactionWithPlanHook(through: transaction.gate))), environment: variables,
                              controlChannel: true)

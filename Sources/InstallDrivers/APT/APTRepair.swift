@@ -74,6 +74,25 @@ struct APTRepair {
         return finish(steps: steps, left: left, afterGracefulStop: worked || finishesCompanions ? .finishedPending : .nothingPending)
     }
 
+    /// After apt failed on its own (a maintainer script that fails: apt exits 100, no signal),
+    /// nothing is retried (rule 25a): when `dpkg --audit` is then not clean, what dpkg was left
+    /// with and the commands that finish the transaction once the cause is fixed: `dpkg is left
+    /// unfinished (lab-x half-configured at 2.0 (iF)): once the cause is fixed, run `dpkg
+    /// --root=… --configure -a`, then `APT_CONFIG=… apt-get -f install``; `nil` when the audit
+    /// is clean.
+    func leftUnfinished() -> String? {
+        let audit = run(dpkg(["--audit"]))
+        guard !(audit.stdout + audit.stderr).allSatisfy(\.isWhitespace) else { return nil }
+        let states = APTPackageState.query(administrativeDirectory: environment.administrativeDirectory)
+        let left = states.filter { $0.value.needsReinstall }.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value.description)" }
+        // dpkg reads no APT_CONFIG: in a private root it needs the root's options, as apt passes them.
+        let dpkg = environment.dpkg == "/usr/bin/dpkg" ? "dpkg" : environment.dpkg
+        let configure = (environment.chroot.map { "chroot \(ShellQuoting.word($0)) " } ?? "")
+            + ([dpkg] + environment.dpkgOptions + ["--configure", "-a"]).map(ShellQuoting.word).joined(separator: " ")
+        return "dpkg is left unfinished (" + (left.isEmpty ? "dpkg --audit lists problems" : left.joined(separator: ", "))
+            + "): once the cause is fixed, run `\(configure)`, then `\(fixCommand(reinstalling: []))`"
+    }
+
     // MARK: - Steps
 
     /// dpkg with the root's `DPkg::Options` (`--root`, `--log`, `--force-script-chrootless`

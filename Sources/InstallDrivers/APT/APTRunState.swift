@@ -45,6 +45,9 @@ struct APTRunState {
     /// The packages in `reboot-required.pkgs` before apt started: listed before, not asked now.
     private let rebootListBefore: Set<String>
     private(set) var stopRequested = false
+    /// dpkg's death as apt-get reported it (`Sub-process /usr/bin/dpkg exited unexpectedly`):
+    /// with no forced stop of installtop's, a kill from outside (rule 25a).
+    private(set) var dpkgDeath: APTUnexpectedEnd?
     /// The gate refused an archive after the stop (`DpkgArchiveGate.refusalNotice` came): dpkg's
     /// errors for the archives it left, and apt's exit status, are the stop's, not a package's.
     private(set) var gateRefused = false
@@ -170,6 +173,7 @@ struct APTRunState {
         // (On bytes: Foundation's `contains` of a string was a fifth of the poller's time.)
         let line = line.utf8.contains(UInt8(ascii: "\r")) ? String(line.split(separator: "\r", omittingEmptySubsequences: true).last ?? "") : line
         if stopRequested, line.hasPrefix(DpkgArchiveGate.refusalNotice) { gateRefused = true }
+        if dpkgDeath == nil, let death = APTUnexpectedEnd.dpkgDeath(in: line) { dpkgDeath = death }
         if let named = Self.packageWorkedOn(in: line).flatMap(index(of:)) {
             // dpkg's output is on this package now: every earlier package's lines have come.
             start(named, into: &reports)
@@ -253,7 +257,7 @@ struct APTRunState {
         if let forcedStop, let last = forcedStop.finishedBeforeKill {
             let verdict = ending.checked(last.verdict, of: last.index, rebootRequired: reboot(last.index))
             reports.append(.updateFinished(index: last.index, Self.verdict(
-                verdict, repair: forcedStop.repair, after: "a forced abort cut apt after it (in trigger processing)")))
+                verdict, repair: forcedStop.repair, after: "\(forcedStop.cutBy) cut apt after it (in trigger processing)")))
         }
         for (index, reason) in awaitingRetry {
             let change = plan.changes[index]

@@ -16,6 +16,10 @@ struct APTTranslator: LineTranslator {
     /// The safe point between dpkg's archives of a transaction started without `transaction`;
     /// removed when apt has ended.
     var gate: DpkgArchiveGate?
+    /// The transaction's mark (`INSTALLTOP_APT_RUN`'s text) when started here; a `transaction`'s
+    /// own otherwise. What is left of the transaction after an end installtop did not cause
+    /// is found by it (`APTTransactionRemains`).
+    var marker: String?
 
     /// The least time between two hand-overs of apt's lines to the job: apt and dpkg write a
     /// package's lines in a dozen small writes, each a wake-up of the poller, and handing each
@@ -74,9 +78,16 @@ struct APTTranslator: LineTranslator {
     }
 
     /// Repairs after a forced stop (or runs the triggers a graceful one left pending), reads
-    /// dpkg's final state, then settles every package from it.
+    /// dpkg's final state, then settles every package from it. An end by a signal installtop
+    /// did not send (`APTUnexpectedEnd`) is a forced stop too (rule 25a): what is left of the
+    /// transaction is killed first, and the job hears that it was stopped by force.
     func finish(after outcome: UpdateRunOutcome, killed: [ProcessTree.Member]?, runner: LineDriverRunner<APTTranslator>) {
         gate?.remove()
+        var killed = killed
+        var unexpected: APTUnexpectedEnd?
+        if killed == nil, let end = runner.deliver({ run in ([], APTUnexpectedEnd(outcome: outcome, dpkgDeath: run.dpkgDeath)) }) {
+            (killed, unexpected) = stopTheRest(after: end, runner: runner)
+        }
         // What the kill cut is known only now that everything apt said before it died has been
         // read: under load its Status-Fd lines may still have been in the pipe at the kill. The
         // package it was on, or, when apt was past every package (in trigger processing), the
@@ -91,9 +102,18 @@ struct APTTranslator: LineTranslator {
         }
         var forcedStop: APTForcedStop?
         if let killed {
-            forcedStop = repair(cut: cut, after: cutAfter, killed: killed, runner: runner)
+            forcedStop = repair(cut: cut, after: cutAfter, killed: killed, unexpected: unexpected, runner: runner)
+            if let unexpected, let forcedStop {
+                // The job's last word says what ended the transaction before what the repair made of it.
+                runner.deliver { run in run.repairSaid(unexpected.sentence + "; " + forcedStop.repair.verdict) }
+            }
         } else if runner.deliver({ run in ([], run.stopRequested) }) {
             finishAfterGracefulStop(last: runner.deliver { run in ([], run.takeHeld()) }, runner: runner)
+        } else if case .exited(let status) = outcome, status != 0,
+                  let unfinished = APTRepair(environment: plan.environment, aptGet: aptGet, say: { _ in }).leftUnfinished() {
+            // apt failed on its own (rule 25a): nothing is retried, the job's last word says how
+            // to finish once the cause is fixed.
+            runner.deliver { run in run.repairSaid(unfinished) }
         }
         let finalStates = APTPackageState.query(administrativeDirectory: plan.environment.administrativeDirectory)
         let rebootList = Self.rebootList(at: plan.environment.rebootPackagesPath)
@@ -108,7 +128,7 @@ struct APTTranslator: LineTranslator {
     /// and checks. Every package is settled afterwards from dpkg's state then
     /// (`APTRunState.aptEnded`), told apart from the state the kill left.
     private func repair(cut: [Int], after finished: (index: Int, verdict: DriverVerdict)?, killed: [ProcessTree.Member],
-                        runner: LineDriverRunner<APTTranslator>) -> APTForcedStop {
+                        unexpected: APTUnexpectedEnd?, runner: LineDriverRunner<APTTranslator>) -> APTForcedStop {
         let names = killed.map { "\($0.name) (\($0.pid))" }.joined(separator: ", ")
         // With nothing cut or held, the last package apt finished keeps the lines (output after
         // its verdict).
@@ -116,8 +136,14 @@ struct APTTranslator: LineTranslator {
         let repair = APTRepair(environment: plan.environment, aptGet: aptGet) { report in
             Self.sayRepair(report, on: target, runner: runner)
         }
+        let said = unexpected.map { end in
+            "installtop: \(end.sentence), not by installtop: a forced stop; "
+                + (names.isEmpty ? "nothing of the transaction was left running" : "killed what was left of the transaction: " + names)
+        } ?? "installtop: killed \(names.isEmpty ? "apt-get" : "apt-get, " + names)"
         if let target {
-            runner.deliver { _ in [.update(index: target, .output(.stdout, "installtop: killed \(names.isEmpty ? "apt-get" : "apt-get, " + names)"))] }
+            runner.deliver { _ in [.update(index: target, .output(.stdout, said))] }
+        } else if let unexpected {
+            runner.deliver { run in run.repairSaid(unexpected.sentence) }
         }
         // SIGKILL is not death: a dpkg still dying holds its database lock, and the repair
         // would find it locked.
@@ -132,7 +158,31 @@ struct APTTranslator: LineTranslator {
             }
         }
         let repaired = repair.afterForcedStop()
-        return APTForcedStop(cut: cut, finishedBeforeKill: finished, statesAfterKill: statesAfterKill, repair: repaired)
+        return APTForcedStop(cut: cut, finishedBeforeKill: finished, statesAfterKill: statesAfterKill, repair: repaired,
+                             cutBy: unexpected.map { "a kill from outside (\($0.sentence))" } ?? APTForcedStop.abort)
+    }
+
+    /// apt-get ended by a signal, or dpkg did (`end`), with no forced stop of installtop's: kills
+    /// what is left of the transaction (a dpkg whose apt-get died, the maintainer script of a
+    /// dpkg that died, their children) and tells the job it was stopped by force. Returns what
+    /// was killed, and `end` with where dpkg was: the script still running when one was, else
+    /// apt's last phase of the package dpkg was on.
+    private func stopTheRest(after end: APTUnexpectedEnd, runner: LineDriverRunner<APTTranslator>)
+        -> ([ProcessTree.Member], APTUnexpectedEnd) {
+        let remains = (transaction?.marker ?? marker).map(APTTransactionRemains.find(marker:)) ?? APTTransactionRemains()
+        remains.kill()
+        var end = end
+        if let script = remains.script {
+            end.place = APTUnexpectedEnd.during(script: script.name, of: script.package)
+        } else {
+            end.place = runner.deliver { run in
+                ([], run.inFlight.first.flatMap { index in
+                    run.tracker.phase(at: index).map { APTUnexpectedEnd.whileDpkg($0, plan.changes[index].package) }
+                })
+            }
+        }
+        runner.deliver { _ in [.stoppedByForce(reason: end.sentence)] }
+        return (remains.members, end)
     }
 
     /// After a graceful stop, on the last package apt finished (`last`, when one did; else on

@@ -39,4 +39,10 @@ public enum DriverReport: Sendable, Hashable {
     /// the driver spoke of last): ignored, and counted with the job's protocol errors (rule 22),
     /// which its result shows.
     case protocolError
+    /// The driver's tool was stopped by force, not by installtop (apt-get or dpkg killed by a
+    /// signal installtop did not send: `kill -9`, the OOM killer; rule 25a). The job ends as
+    /// after a forced abort (rule 25): aborted, each update it never started `aborted` with
+    /// `reason` (what stopped it) after "not started: ". Nothing is signalled: the tool is gone.
+    /// Ignored once the job has completed or an abort was forced.
+    case stoppedByForce(reason: String)
 }

@@ -23,6 +23,7 @@ extension JobMachine {
         case .ignoredLine: driverIgnoredLine()
         case .linesDropped(let count): driverLinesDropped(count)
         case .protocolError: driverProtocolError()
+        case .stoppedByForce(let reason): driverStoppedByForce(reason: reason)
         }
     }
 

@@ -64,6 +64,9 @@ public struct JobMachine: Sendable {
     /// taken for a second one that forces (rule 12), since it is the same stop.
     private var abortFromStopBeforeStart = false
     public private(set) var stoppedByFailure = false
+    /// What stopped the driver's tool by force when installtop did not (rule 25a), said on the
+    /// updates it never started.
+    private var stoppedByForceReason: String?
     /// The job's result once it has completed.
     public private(set) var result: InstallationResult?
     /// Progress-channel lines that could not be understood, and lines a driver's tool wrote that
@@ -237,6 +240,17 @@ public struct JobMachine: Sendable {
         return actions
     }
 
+    /// The driver's tool was stopped by force, not by installtop (`DriverReport.stoppedByForce`,
+    /// rule 25a): from now on the job is as after a forced abort, with nothing to signal (the
+    /// tool is gone) and no abort announced (no one asked for one). Ignored on a completed job
+    /// or after a forced abort, whose own words stand.
+    mutating func driverStoppedByForce(reason: String) {
+        guard phase == .driverRunning, !abortForced else { return }
+        abortRequested = true
+        abortForced = true
+        stoppedByForceReason = reason
+    }
+
     /// WUA `RequestAbort` (rules 10–13, 24–25). The first request lets no further update
     /// start and stops what runs gracefully (a child gets SIGTERM and a grace timer; a driver
     /// is asked to stop at its next safe point, without a timer). A second request, or `force`,
@@ -368,7 +382,7 @@ public struct JobMachine: Sendable {
     /// rule 16.
     mutating func complete(into actions: inout [JobAction]) {
         let reason = abortRequested
-            ? "not started: the job was aborted"
+            ? "not started: " + (stoppedByForceReason ?? "the job was aborted")
             : "not started: an earlier update failed and the job stops on failure"
         for index in resultList.indices where resultList[index].resultCode == .notStarted {
             finish(at: index, with: UpdateInstallationResult(resultCode: .aborted, hResult: .callCancelled, reason: reason),

@@ -13,6 +13,13 @@ public enum ProcessTree {
         public var pid: pid_t
         /// The command name (`comm`, as `/proc/PID/stat` shows it), e.g. `dpkg`.
         public var name: String
+
+        /// A member as found by another scan than `descendants` (an apt transaction's processes
+        /// found by their mark once apt-get ended).
+        public init(pid: pid_t, name: String) {
+            self.pid = pid
+            self.name = name
+        }
     }
 
     /// Every descendant of `root` (not `root` itself), parents before children.

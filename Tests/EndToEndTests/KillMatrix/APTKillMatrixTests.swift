@@ -1,0 +1,131 @@
+import APTTestSupport
+import Foundation
+import Glibc
+import Testing
+
+/// The kill matrix (issue 47, item 2): an `installtop apt install` or `upgrade --yes` of the
+/// lab (`APTKillPoint`) waits in a maintainer script of lab-k2 (preinst, postinst, its
+/// postinst for a trigger; an upgrade's old prerm and postrm), and the test SIGKILLs apt-get,
+/// dpkg or both there, found by pid as descendants of its own installtop (the script's parent
+/// is dpkg, whose ancestor below installtop is apt-get). Each case then holds when installtop
+/// ended the transaction as a forced stop: exit 3 with dpkg's audit clean (or 5 with the
+/// repair command in the summary), the summary saying what ended it, every package's row in
+/// the history agreeing with dpkg's final state, the run ended, and nothing left running.
+/// Private roots only; serialized, since each case's timing is its own.
+@Suite("installtop apt: apt-get or dpkg killed from outside is a forced stop, repaired", .serialized)
+struct APTKillMatrixTests {
+    @Test("A kill from outside is repaired as a forced stop", arguments: APTKillPoint.all)
+    func killPoint(_ point: APTKillPoint) async throws {
+        let host = HostPackageFingerprint()
+        let apt = try APTTestRoot()
+        defer { apt.remove() }
+        let folder = try TestFolder()
+        defer { folder.remove() }
+        try point.prepare(apt)
+        let database = folder.file("history.sqlite3")
+        let process = try InstalltopProcess(point.arguments(apt, database: database), in: folder, environment: ["COLUMNS": "250"])
+        // The script stays blocked until the kill's aftermath ends it: released whatever happens.
+        defer { try? "".write(toFile: apt.root + "/kill/release", atomically: true, encoding: .utf8) }
+        let script = try await pidWritten(to: apt.root + "/kill/waiting", timeout: .seconds(120))
+        let (aptGet, dpkg) = try Self.transaction(of: script.pid, under: process.pid)
+        switch point.target {
+        case .aptGet: kill(aptGet, SIGKILL)
+        case .dpkg: kill(dpkg, SIGKILL)
+        case .both:
+            kill(dpkg, SIGKILL)
+            kill(aptGet, SIGKILL)
+        }
+        let result = try await process.finish(timeout: .seconds(120))
+        let said = "stdout: \(result.stdout)\nstderr: \(result.stderr)"
+
+        // dpkg consistent, or the summary names the command that repairs it.
+        #expect(result.status == 3 || result.status == 5, "\(said)")
+        if result.status == 5 {
+            #expect(result.summaryText.contains("run `APT_CONFIG=\(apt.configuration) apt-get -f"), "\(said)")
+        } else {
+            #expect(try apt.audit().isEmpty, "\(said)")
+            #expect(result.summaryText.contains("repaired: dpkg --audit is clean"), "\(said)")
+        }
+        // What ended the transaction: apt-get's own death where installtop saw it, else dpkg's as
+        // apt-get reported it (apt 2.6 says "exited unexpectedly", not which signal).
+        let ender = point.target == .dpkg ? "dpkg was killed by a signal" : "apt-get was killed by signal 9 (Killed)"
+        #expect(result.summaryText.contains(ender), "\(said)")
+        #expect(result.summaryText.contains("lab-k2's \(point.script)"), "\(said)")
+
+        // Every package's row agrees with dpkg's final state.
+        let states = try apt.states()
+        let rows = try await installtop(["history", "--json", "--history-db", database], in: folder).jsonObjects()
+        for package in APTKillPoint.packages {
+            let done = states[package].map { $0.status == "ii" && $0.version == point.targetVersion } ?? false
+            let row = rows.first { $0["updateId"] as? String == package }
+            let result = row?["result"] as? String
+            let succeeded = result == "succeeded" || result == "succeededWithErrors"
+            #expect(row != nil && succeeded == done, "\(package): dpkg \(states[package]?.description ?? "none"), row \(row ?? [:])\n\(said)")
+        }
+        // The run ended.
+        let runs = try await installtop(["history", "--jobs", "--json", "--history-db", database], in: folder).jsonObjects()
+        #expect(runs.first?["endedAt"] is String, "\(runs)")
+        // Nothing of the transaction is left running.
+        #expect(await eventually(timeout: .seconds(20)) { process.leftovers.isEmpty }, "left running: \(process.leftovers)")
+        #expect(host.changes(since: HostPackageFingerprint()).isEmpty)
+    }
+
+    @Test("A postinst that fails is no kill: nothing is repaired, and the summary names dpkg's state and the commands that finish the transaction, which do once the cause is gone")
+    func failingScriptIsNamedNotRepaired() async throws {
+        let host = HostPackageFingerprint()
+        let apt = try APTTestRoot()
+        defer { apt.remove() }
+        let folder = try TestFolder()
+        defer { folder.remove() }
+        try apt.publish(APTKillPoint.lab(version: "1.0"))
+        try FileManager.default.createDirectory(atPath: apt.root + "/kill", withIntermediateDirectories: true)
+        let cause = apt.root + "/kill/fail-lab-k2-postinst"
+        try "".write(toFile: cause, atomically: true, encoding: .utf8)
+        let point = APTKillPoint(operation: .install, phase: .postinst, target: .dpkg)
+        let result = try await installtop(point.arguments(apt, database: folder.file("history.sqlite3")), in: folder,
+                                          environment: ["COLUMNS": "250"])
+        let said = "stdout: \(result.stdout)\nstderr: \(result.stderr)"
+        #expect(result.status == 1, "\(said)")
+        #expect(!result.stdout.contains("repairing:"), "nothing is retried or repaired: \(said)")
+        let job = result.summaryText.split(separator: "\n").first { $0.hasPrefix("job 1 ") && $0.contains("dpkg is left unfinished") }
+        let line = String(try #require(job, "\(said)"))
+        #expect(line.contains("dpkg is left unfinished (lab-k2 half-configured at 1.0 (iF)): once the cause is fixed, run `"), "\(line)")
+        #expect(!(try apt.audit()).isEmpty, "the root was not left unfinished: the test proves nothing")
+
+        // The commands the line names finish the transaction once the cause is gone.
+        let commands = line.split(separator: "`").enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) }
+        #expect(commands.count == 2 && commands[0].contains(" --configure -a") && commands[1].hasSuffix("apt-get -f install"), "\(commands)")
+        try FileManager.default.removeItem(atPath: cause)
+        for command in commands {
+            try TestCommand.check(["/bin/sh", "-c", command + " < /dev/null"], environment: ["DEBIAN_FRONTEND": "noninteractive"])
+        }
+        #expect(try apt.audit().isEmpty)
+        #expect(try apt.states()["lab-k2"]?.status == "ii")
+        #expect(host.changes(since: HostPackageFingerprint()).isEmpty)
+    }
+
+    /// apt-get and dpkg of the transaction whose maintainer script is `script`: its parent, and
+    /// the apt-get among that one's ancestors, each checked to descend from installtop (`root`).
+    private static func transaction(of script: pid_t, under root: pid_t) throws -> (aptGet: pid_t, dpkg: pid_t) {
+        var chain: [(pid: pid_t, command: String)] = []
+        var pid = script
+        while pid > 1, pid != root, let (parent, command) = parentAndCommand(of: pid) {
+            chain.append((pid, command))
+            pid = parent
+        }
+        guard pid == root, chain.count >= 3, chain[1].command == "dpkg",
+              let aptGet = chain.dropFirst(2).first(where: { $0.command == "apt-get" }) else {
+            throw EndToEndError.conditionNotMet("the script's chain up to installtop (\(root)) to be dpkg, then apt-get: \(chain)")
+        }
+        return (aptGet.pid, chain[1].pid)
+    }
+
+    /// `/proc/PID/stat`'s parent and command name; `nil` once the process is gone.
+    private static func parentAndCommand(of pid: pid_t) -> (pid_t, String)? {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let open = text.firstIndex(of: "("), let close = text.lastIndex(of: ")") else { return nil }
+        let fields = text[text.index(after: close)...].split(separator: " ")
+        guard fields.count > 1, let parent = pid_t(fields[1]) else { return nil }
+        return (parent, String(text[text.index(after: open)..<close]))
+    }
+}

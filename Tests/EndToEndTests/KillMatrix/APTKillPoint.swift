@@ -1,0 +1,89 @@
+import APTTestSupport
+import Foundation
+import Glibc
+
+/// One case of the kill matrix (issue 47): which transaction (an install, or an upgrade from
+/// 1.0 to 2.0), which maintainer script of lab-k2 it waits in (an upgrade runs the old
+/// version's prerm and postrm too), and which of apt-get and dpkg the test SIGKILLs there.
+///
+/// The lab is three packages: lab-k1, lab-k2 (`Depends: lab-k1 (= V)`, an exact-version pair,
+/// interested in the trigger `lab-k-trigger`) and lab-k3 (a conffile; it activates the
+/// trigger). Every maintainer script of each waits once when its arm file
+/// (`ROOT/kill/arm-PACKAGE-PHASE`, `trigger` for a postinst run as `triggered`) exists: it
+/// removes the file (the repair runs the script again, and must not wait), writes its pid to
+/// `ROOT/kill/waiting` and waits for
+/// `ROOT/kill/release` at most two minutes, so that a broken case cannot hold a process for
+/// ever (the test's teardown kills what is left anyway). A script whose fail file
+/// (`ROOT/kill/fail-PACKAGE-PHASE`) exists fails instead, every time, until the file goes.
+struct APTKillPoint: Sendable, CustomStringConvertible {
+    enum Operation: String, Sendable, CaseIterable { case install, upgrade }
+    /// `trigger` is lab-k2's postinst run for the trigger lab-k3 activates (`triggered`).
+    enum Phase: String, Sendable, CaseIterable { case preinst, postinst, prerm, postrm, trigger }
+    enum Target: String, Sendable, CaseIterable { case aptGet = "apt-get", dpkg, both }
+
+    var operation: Operation
+    var phase: Phase
+    var target: Target
+
+    var description: String { "\(operation.rawValue) · lab-k2's \(phase.rawValue) · kill \(target.rawValue)" }
+
+    /// Every combination dpkg reaches, in a fixed order: an install runs no prerm or postrm.
+    static let all: [APTKillPoint] = Operation.allCases.flatMap { operation in
+        Phase.allCases.filter { operation == .upgrade || ($0 != .prerm && $0 != .postrm) }.flatMap { phase in
+            Target.allCases.map { APTKillPoint(operation: operation, phase: phase, target: $0) }
+        }
+    }
+
+    static let packages = ["lab-k1", "lab-k2", "lab-k3"]
+    /// The package the kill lands in.
+    static let killed = "lab-k2"
+
+    /// The maintainer script dpkg runs at this point (a trigger runs the postinst).
+    var script: String { phase == .trigger ? "postinst" : phase.rawValue }
+
+    /// The version the transaction installs.
+    var targetVersion: String { operation == .install ? "1.0" : "2.0" }
+
+    /// The lab at `version`, each script able to wait.
+    static func lab(version: String) -> [TestPackage] {
+        func script(_ package: String, _ phase: String) -> String {
+            """
+            mkdir -p "$DPKG_ROOT/kill"
+            if [ -e "$DPKG_ROOT/kill/fail-\(package)-\(phase)" ]; then echo "\(package): failing as the test asks" >&2; exit 1; fi
+            phase=\(phase)
+            if [ "$1" = triggered ]; then phase=trigger; fi
+            if [ -e "$DPKG_ROOT/kill/arm-\(package)-$phase" ]; then
+                rm -f "$DPKG_ROOT/kill/arm-\(package)-$phase"
+                echo $$ > "$DPKG_ROOT/kill/waiting.new" && mv "$DPKG_ROOT/kill/waiting.new" "$DPKG_ROOT/kill/waiting"
+                i=0
+                while [ ! -e "$DPKG_ROOT/kill/release" ] && [ $i -lt 1200 ]; do sleep 0.1; i=$((i+1)); done
+            fi
+            """
+        }
+        return packages.map { name in
+            TestPackage(name: name, version: version, depends: name == "lab-k2" ? "lab-k1 (= \(version))" : nil,
+                        preinst: script(name, "preinst"), postinst: script(name, "postinst"),
+                        prerm: script(name, "prerm"), postrm: script(name, "postrm"),
+                        files: name == "lab-k3" ? ["/etc/lab-k3.conf": "setting = \(version)\n"] : [:],
+                        conffiles: name == "lab-k3" ? ["/etc/lab-k3.conf"] : [],
+                        triggers: name == "lab-k2" ? "interest-noawait lab-k-trigger\n" : name == "lab-k3" ? "activate-noawait lab-k-trigger\n" : nil)
+        }
+    }
+
+    /// Makes the root this case starts from, armed at its kill point.
+    func prepare(_ apt: APTTestRoot) throws {
+        try apt.publish(Self.lab(version: "1.0"))
+        if operation == .upgrade {
+            try apt.aptGet(["-y", "install"] + Self.packages, check: true)
+            try apt.publish(Self.lab(version: "2.0"))
+        }
+        try FileManager.default.createDirectory(atPath: apt.root + "/kill", withIntermediateDirectories: true)
+        try "".write(toFile: apt.root + "/kill/arm-\(Self.killed)-\(phase.rawValue)", atomically: true, encoding: .utf8)
+    }
+
+    /// installtop's arguments for this case's transaction.
+    func arguments(_ apt: APTTestRoot, database: String) -> [String] {
+        let request = operation == .install ? ["install"] + Self.packages : ["upgrade"]
+        return ["apt"] + request + ["--yes", "--plain", "--apt-config", apt.configuration, "--history-db", database]
+    }
+}
