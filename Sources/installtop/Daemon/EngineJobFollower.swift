@@ -116,7 +116,7 @@ struct EngineJobFollower {
     private func finish(_ ending: Ending) -> ExitStatus {
         switch ending {
         case .completed(let state):
-            let status = ExitStatus(results: state.result.map { [$0] } ?? [], unfinished: state.result == nil)
+            let status = ExitStatus(results: Self.result(of: state).map { [$0] } ?? [], unfinished: state.result == nil)
             // JSON ends with the job's `job.completed`, as a run here does.
             if OutputMode(options: options) != .json { RunSession.printSummary(of: [state], status: status) }
             return status
@@ -131,6 +131,15 @@ struct EngineJobFollower {
                 + "installtop history --jobs says how it ended")
             return .failed
         }
+    }
+
+    /// The job's result with its updates' results: `job.completed` on the wire carries the
+    /// job's code only, and the exit status also weighs the updates (an abort after every update
+    /// succeeded, an update never reached), which their own events gave the model.
+    static func result(of state: JobState) -> InstallationResult? {
+        guard var result = state.result else { return nil }
+        if result.updateResults.isEmpty { result.updateResults = state.updates.map(\.result) }
+        return result
     }
 
     private static func name(of signal: Int32) -> String {
