@@ -1,3 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import Glibc
 
 /// What an engine says of itself in its reply to `about`: which process it is, where it
@@ -26,23 +31,7 @@ public struct EngineIdentity: Sendable, Hashable {
     /// `path` made absolute against the working directory and without `.` and `..`, so that two
     /// processes started in different folders compare the same file the same.
     public static func absolute(_ path: String) -> String {
-        var parts: [Substring] = []
-        let full: String
-        if path.hasPrefix("/") {
-            full = path
-        } else {
-            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-            let directory = getcwd(&buffer, buffer.count) != nil ? buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) } : []
-            full = String(decoding: directory, as: UTF8.self) + "/" + path
-        }
-        for part in full.split(separator: "/") {
-            switch part {
-            case ".": continue
-            case "..": if !parts.isEmpty { parts.removeLast() }
-            default: parts.append(part)
-            }
-        }
-        return "/" + parts.joined(separator: "/")
+        URL(fileURLWithPath: path).standardizedFileURL.path
     }
 
     /// The members of `about`'s reply.

@@ -57,7 +57,7 @@ struct EngineJobFollower {
         let job = job
         let relay = SignalRelay { signal, count in
             let force = count > 1
-            StandardOutput.stderr.line("installtop: \(Self.name(of: signal))\(force ? " again" : ""): "
+            StandardOutput.stderr.line("installtop: \(RunSession.name(of: signal))\(force ? " again" : ""): "
                 + (force ? "forcing the abort of job \(job) in the engine" : "aborting job \(job) in the engine (again to force it)"))
             _ = try? commands.send(.job(.abort(job: job, force: force)))
         }
@@ -140,13 +140,5 @@ struct EngineJobFollower {
         guard var result = state.result else { return nil }
         if result.updateResults.isEmpty { result.updateResults = state.updates.map(\.result) }
         return result
-    }
-
-    private static func name(of signal: Int32) -> String {
-        switch signal {
-        case SIGINT: return "SIGINT"
-        case SIGTERM: return "SIGTERM"
-        default: return "SIGHUP"
-        }
     }
 }

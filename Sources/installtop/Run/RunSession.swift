@@ -224,7 +224,8 @@ struct RunSession {
         }
     }
 
-    private static func name(of signal: Int32) -> String {
+    /// `SIGINT`, `SIGTERM`, `SIGHUP`: how the messages about a termination signal name it.
+    static func name(of signal: Int32) -> String {
         switch signal {
         case SIGINT: return "SIGINT"
         case SIGTERM: return "SIGTERM"
