@@ -32,6 +32,10 @@ public enum HostEvent: Sendable, Hashable {
     /// `host`'s engine queued nothing of a rollout's `apt upgrade`: `upToDate` when apt's plan
     /// was empty, else refused for `reason` (the engine's words).
     case upgradeRefused(String, reason: String, upToDate: Bool)
+    /// `host`'s engine queued the board's refresh of its lists as its job `job` (its own number).
+    case refreshQueued(String, job: Int)
+    /// `host`'s engine refused the board's refresh for `reason`, or it could not be sent.
+    case refreshRefused(String, reason: String)
     /// `host`'s engine sent its pending snapshot (after the link came up, a job of the host
     /// completed, or a refresh); an engine too old for `pending` sends none.
     case pending(String, PendingSnapshot)

@@ -11,7 +11,8 @@ public enum HostFilter: Sendable, Hashable, CaseIterable {
     case securityPending
     /// A reboot is needed: a newer kernel or the restart advice of the snapshot or of a job.
     case reboot
-    /// The host's current job (what its row shows) completed failed.
+    /// The host's current job (what its row shows) completed failed, or dpkg left packages
+    /// half-way there.
     case failed
     /// Its link failed or its engine does not answer.
     case unreachable

@@ -38,6 +38,7 @@ public enum MonitorAction: Sendable, Hashable {
     case cycleHostFilter
     /// `o` on the board: sort the hosts the next way.
     case cycleHostSort
-    /// `P` on the board: refresh the selected host's apt lists, then its pending snapshot.
-    case refreshHost
+    /// `P` on the board: refresh the marked hosts' apt lists a few at a time, or the selected
+    /// host's; each host's pending snapshot follows.
+    case refreshHosts
 }

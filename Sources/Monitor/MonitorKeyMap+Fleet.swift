@@ -7,7 +7,8 @@ extension MonitorKeyMap {
             KeyBinding([.character("F")], .cycleHostFilter, help: "F",
                        "hosts shown: all, up to date, pending, security pending, reboot, failed, unreachable"),
             KeyBinding([.character("o")], .cycleHostSort, help: "o", "sort hosts: as given, by name, by pending, security first"),
-            KeyBinding([.character("P")], .refreshHost, help: "P", "refresh the selected host's apt lists (a job), then its pending"),
+            KeyBinding([.character("P")], .refreshHosts, help: "P",
+                       "refresh apt's lists (a job) of the marked hosts, a few at a time, or of the selected host"),
         ]
     }
 }

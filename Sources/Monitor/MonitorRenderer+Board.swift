@@ -166,7 +166,7 @@ extension MonitorRenderer {
                               (counts.failed, "failed"), (counts.unreachable, "unreachable")] where count > 0 {
             parts.append("\(count) \(word)")
         }
-        parts += state.rolloutHeaderParts
+        parts += state.rolloutHeaderParts + state.refreshHeaderParts
         parts += state.boardOrderParts
         var right: [String] = []
         if counts.servicesToRestart > 0 { right.append("\(counts.servicesToRestart) with restarts") }

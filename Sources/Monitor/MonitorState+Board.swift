@@ -197,6 +197,10 @@ extension MonitorState {
             board?.setOrigin(origin, forBoardJob: job)
         case .upgradeRefused(let host, let reason, let upToDate):
             rolloutRefused(host: host, reason: reason, upToDate: upToDate)
+        case .refreshQueued(let host, let job):
+            refreshQueued(host: host, job: job)
+        case .refreshRefused(let host, let reason):
+            refreshRefused(host: host, reason: reason)
         case .pending, .history, .jobRuns:
             handleHostAnswer(event)
         }

@@ -6,8 +6,8 @@ import Foundation
 import EngineWire
 
 /// The grouped board's fleet view: each host's pending snapshot on its row, the hosts filtered
-/// (`F`) and sorted (`o`) by it, a refresh of the selected host's lists (`P`), and the answers
-/// of a host's engine to `h`.
+/// (`F`) and sorted (`o`) by it, and the answers of a host's engine to `h` (`P`'s refresh is
+/// `MonitorState+Refresh`).
 extension MonitorState {
     // MARK: - Queries
 
@@ -41,14 +41,20 @@ extension MonitorState {
     }
 
     /// What a host's row says of its pending snapshot, the most telling first since a narrow
-    /// row cuts the end: `12 pending · 3 security · reboot: 6.1.0-28-amd64`, `up to date`, the
+    /// row cuts the end: `1 not fully installed` when dpkg left packages half-way, `12 pending
+    /// · 3 security · reboot: 6.1.0-28-amd64`, `up to date`, the
     /// lists' age only when a day old or more (`lists 6 days old`), `failed: <apt's words>`;
     /// `nil` before one came, or from an engine that keeps none. The updates pane of the host
     /// says it whole (`pendingSummary`).
     public func pendingText(ofHost host: String) -> String? {
         guard let snapshot = board?.pending[host] else { return nil }
         guard snapshot.problem == nil else { return snapshot.summary(now: now) }
-        var parts = [snapshot.packages.isEmpty && snapshot.heldBack.isEmpty ? "up to date" : "\(snapshot.packages.count) pending"]
+        var parts = snapshot.notFullyInstalledText.map { [$0] } ?? []
+        if !snapshot.packages.isEmpty || !snapshot.heldBack.isEmpty {
+            parts.append("\(snapshot.packages.count) pending")
+        } else if parts.isEmpty {
+            parts.append("up to date")
+        }
         if snapshot.securityCount > 0 { parts.append("\(snapshot.securityCount) security") }
         if !snapshot.heldBack.isEmpty { parts.append("\(snapshot.heldBack.count) held back") }
         if let kernel = snapshot.waitingKernel {
@@ -86,6 +92,8 @@ extension MonitorState {
         case .securityPending: return (snapshot?.securityCount ?? 0) > 0
         case .reboot: return needsReboot(host.name)
         case .failed:
+            // dpkg left packages half-way: the host's last transaction did not finish.
+            if snapshot?.notFullyInstalled.isEmpty == false { return true }
             guard let job = currentJob(ofHost: host.name), job.phase == .completed else { return false }
             return job.shownResultCode == .failed
         case .unreachable: return host.link.staleSince != nil
@@ -128,22 +136,6 @@ extension MonitorState {
         self.board?.hostSort = sort
         say(sort == .given ? "Hosts in the order given" : "Hosts sorted by \(sort.title)")
         fixScrolling()
-    }
-
-    /// `P`: a refresh of the selected host's lists (`apt-get update` there, then its snapshot),
-    /// a job of that host like any other.
-    mutating func refreshSelectedHost() -> [MonitorEffect] {
-        guard board != nil else {
-            say("P refreshes a host's lists on the board (installtop attach --hosts)")
-            return []
-        }
-        guard let host = selectedHost else {
-            say("Select a host first")
-            return []
-        }
-        if refusesStale(host: host) { return [] }
-        say("Refreshing apt's lists on \(glyphs.sanitizer.sanitize(host))\(glyphs.box.ellipsis)")
-        return [.refreshOnHost(host: host)]
     }
 
     // MARK: - Events

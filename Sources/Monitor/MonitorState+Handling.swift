@@ -24,7 +24,7 @@ extension MonitorState {
             }
             followWork()
             syncBoardSelection()
-            effects += advanceRollout()
+            effects += advanceRollout() + advanceRefresh()
             if movedLists || selection != selectedBefore { fixScrolling() }
             effects.append(.redraw)
             return effects
@@ -61,7 +61,7 @@ extension MonitorState {
             say(reason)
             return [.redraw]
         case .host(let hostEvent):
-            return handleHost(hostEvent) + advanceRollout()
+            return handleHost(hostEvent) + advanceRollout() + advanceRefresh()
         }
     }
 

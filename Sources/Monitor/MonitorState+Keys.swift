@@ -78,7 +78,7 @@ extension MonitorState {
         case .stopRollout: return stopRollout()
         case .cycleHostFilter: cycleHostFilter()
         case .cycleHostSort: cycleHostSort()
-        case .refreshHost: return refreshSelectedHost()
+        case .refreshHosts: return refreshHosts()
         }
         return []
     }

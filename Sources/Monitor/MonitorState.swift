@@ -77,8 +77,11 @@ public struct MonitorState: Sendable {
     public internal(set) var board: HostBoard?
     /// The board's rollout (`U`): marked hosts upgraded a few at a time; `nil` before the first.
     public internal(set) var rollout: Rollout?
-    /// How many hosts a rollout runs at once (`installtop attach --parallel N`).
+    /// How many hosts a rollout, or a refresh of marked hosts, runs at once (`installtop attach
+    /// --parallel N`).
     public var rolloutParallel = 2
+    /// The board's refresh of marked hosts' lists (`P`); `nil` when none runs.
+    public internal(set) var refreshBatch: RefreshBatch?
 
     /// A monitor with an empty queue.
     /// - Parameters:

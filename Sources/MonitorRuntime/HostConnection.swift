@@ -249,10 +249,10 @@ struct HostConnection {
             let runs = (reply.fields["runs"]?.arrayValue ?? []).compactMap(JobRunRow.init(json:))
             return [.monitor(.host(.jobRuns(host, .rows(runs))))]
         case .refresh:
-            if let error = reply.error { return [.commandResult("\(host): \(error.message)")] }
+            if let error = reply.error { return [.monitor(.host(.refreshRefused(host, reason: error.message)))] }
             // The refresh job is queued: a waiting `pending` is answered after it.
             askPending(recompute: false)
-            return []
+            return reply.fields["job"]?.intValue.map { [.monitor(.host(.refreshQueued(host, job: $0)))] } ?? []
         case .command, .durations, .probe, .upgrade:
             // Answered where the reply is read (`upgrade`: the rollout's refusal).
             return []

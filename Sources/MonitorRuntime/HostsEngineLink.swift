@@ -162,7 +162,7 @@ public final class HostsEngineLink: EngineLink {
 
     /// `P` on the board: the refresh job of `host`; its snapshot follows the job.
     public func refreshLists(onHost host: String) {
-        send(.refresh, as: .refresh, to: host) { .commandResult($0) }
+        send(.refresh, as: .refresh, to: host) { _ in .monitor(.host(.refreshRefused(host, reason: "not reachable now, nothing was sent"))) }
     }
 
     /// Sends `wire` to `host`'s engine; when it cannot be sent now, posts `unsent` with why.

@@ -4,10 +4,12 @@ import Foundation
 import Glibc
 import Testing
 
-/// The board's rollout in tmux (`attach --host h1 … --host h4`, `--parallel` 2 by default)
-/// over namespace hosts (`RolloutHosts`): three of four hosts marked, the plans' dialog, two
-/// started, h2's job failing (its lab-a 2.0 postinst fails) while h1's waits at its gate: h3
-/// does not start until `U` says so; dpkg's database of each root afterwards.
+/// An operator patching four hosts from the board in tmux (`attach --host h1 … --host h4`,
+/// `--parallel` 2 by default) over namespace hosts (`RolloutHosts`): every host's lists
+/// refreshed and its pending count on its row, three of four hosts marked, the plans' dialog,
+/// two started, h2's job failing (its lab-a 2.0 postinst fails) while h1's waits at its gate:
+/// h3 does not start until `U` says so; dpkg's database of each root afterwards; then h1's run
+/// undone from the board.
 @Suite("The board's rollout end to end", .serialized,
        .enabled(if: geteuid() == 0, "network namespaces and their sshd need root"))
 struct RolloutBoardEndToEndTests {
@@ -18,9 +20,9 @@ struct RolloutBoardEndToEndTests {
         }.map(String.init) ?? ""
     }
 
-    @Test("mark h1 h2 h3 of four, U: one dialog of their plans; y: h1 and h2 start, h2 fails, h3 waits (paused) until U; h4 untouched")
-    func markedHostsTwoAtATime() async throws {
-        let rollout = try RolloutHosts(count: 4, failing: 2, gated: [1])
+    @Test("the operator's patching of four hosts: M and P refresh every host two at a time and each row says what it would upgrade; h1 h2 h3 marked, U: one dialog of their plans; y: h1 and h2 start, h2 fails, h3 waits (paused) until U; h4 untouched; then h1's run undone from the board")
+    func patchFourHosts() async throws {
+        let rollout = try RolloutHosts(count: 4, failing: 2, gated: [1], history: true)
         defer { rollout.tearDown() }
         let hosts = rollout.hosts
         #expect(await hosts.waitUntilServing())
@@ -28,11 +30,26 @@ struct RolloutBoardEndToEndTests {
         defer { tmux.close() }
         await tmux.waitForScreen("four idle hosts") { $0.contains("4 hosts · 4 idle") }
 
-        tmux.send("Home")
-        tmux.send("m")
-        tmux.send("Down")
-        tmux.send("m")
-        tmux.send("Down")
+        // What each host would upgrade: every host's lists refreshed, two at a time.
+        tmux.send("M")
+        tmux.send("P")
+        // Each engine ran its refresh job (some rows may have said `1 pending` before: the
+        // setup's own apt-get was seen by some engines and not others).
+        let refreshedEverywhere = await EndToEndFolder.eventually {
+            (1...4).allSatisfy { host in
+                ((try? hosts.fleet.ownJobs(onHost: host)) ?? []).contains {
+                    $0["name"] as? String == "Refresh apt's lists" && $0["state"] as? String == "succeeded"
+                }
+            }
+        }
+        #expect(refreshedEverywhere, "\((1...4).map { (try? hosts.fleet.ownJobs(onHost: $0)) ?? [] })")
+        let refreshed = await tmux.waitForScreen("each host's row: 1 pending, after its refresh") { screen in
+            !screen.contains("refreshing lists") && (1...4).allSatisfy { Self.row("h\($0)", in: screen).contains("1 pending") }
+        }
+        #expect(refreshed != nil, "\(tmux.capture())")
+
+        // h4 unmarked: h1, h2 and h3 stay marked.
+        tmux.send("End")
         tmux.send("m")
         let marked = await tmux.waitForScreen("three hosts marked") { screen in
             screen.contains("3 marked") && (1...3).allSatisfy { Self.row("h\($0)", in: screen).contains("●h\($0)") }
@@ -66,11 +83,34 @@ struct RolloutBoardEndToEndTests {
         await tmux.waitForScreen("h3 started and succeeded, the rollout over") { screen in
             Self.row("h3", in: screen).contains("succeeded") && !screen.contains("rollout")
         }
+        // h2's lab-a is left half-configured: its row says so, as apt counts it, not up to date.
+        await tmux.waitForScreen("h2's row: what dpkg left half-way") { Self.row("h2", in: $0).contains("1 not fully installed") }
         #expect(try rollout.labA(onHost: 1) == "ii 2.0")
-        #expect(try rollout.labA(onHost: 2) != "ii 2.0")
+        #expect(try rollout.labA(onHost: 2) == "iF 2.0")
         #expect(try rollout.labA(onHost: 3) == "ii 2.0")
         #expect(try rollout.labA(onHost: 4) == "ii 1.0")
         for host in [1, 3, 4] { #expect(try hosts.root(host).audit().isEmpty) }
+
+        // h1's upgrade undone from the board: its history, its runs, the question naming h1.
+        tmux.send("Home")
+        tmux.send("h")
+        await tmux.waitForScreen("h1's history") { $0.contains("History of h1") && $0.contains("lab-a") }
+        tmux.send("Tab")
+        let runs = await tmux.waitForScreen("h1's runs") { $0.contains("History of h1 · job runs") && $0.contains("apt upgrade") }
+        #expect(runs != nil, "\(tmux.capture())")
+        // The newest run is the upgrade; the refresh (not undoable) is under it.
+        tmux.send("u")
+        let question = try #require(await tmux.waitForScreen("the question naming h1") { $0.contains("Undo run ") && $0.contains(" on h1?") },
+                                    "\(tmux.capture())")
+        #expect(question.contains("apt upgrade"), "\(question)")
+        tmux.send("y")
+        await tmux.waitForScreen("the undo's plan dialog naming h1") { $0.contains("undo ") && $0.contains("on h1") && $0.contains("2.0 → 1.0") }
+        tmux.send("y")
+        #expect(await EndToEndFolder.eventually { (try? rollout.labA(onHost: 1)) == "ii 1.0" }, "\(tmux.capture())")
+        #expect(try hosts.root(1).audit().isEmpty)
+        await tmux.waitForScreen("h1's undo succeeded, its row pending again") { screen in
+            Self.row("h1", in: screen).contains("succeeded") && Self.row("h1", in: screen).contains("1 pending")
+        }
 
         // Nothing left to start: q leaves at once.
         tmux.send("q")

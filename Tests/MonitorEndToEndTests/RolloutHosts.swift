@@ -10,8 +10,10 @@ import Glibc
 final class RolloutHosts {
     let hosts: BoardAPTHosts
 
-    init(count: Int, failing: Int?, gated: Set<Int>) throws {
-        hosts = try BoardAPTHosts(count: count)
+    /// With `history`, each engine keeps a history (`BoardAPTHosts`), so that its runs can be
+    /// undone.
+    init(count: Int, failing: Int?, gated: Set<Int>, history: Bool = false) throws {
+        hosts = try BoardAPTHosts(count: count, history: history)
         do {
             for host in 1...count {
                 // lab-b's gate (of the chain the roots publish) stays open: nothing waits there.
