@@ -26,14 +26,21 @@ public struct PendingSnapshot: Sendable, Hashable {
     /// The root's restart advice as `installtop restarts --root ROOT` gives it; `nil` when the
     /// snapshot has a problem.
     public var restarts: RestartAdvice?
+    /// The packages dpkg left half-way (unpacked, half-configured, half-installed, awaiting
+    /// triggers, or flagged for reinstallation), by name with dpkg's words: what apt calls "not
+    /// fully installed or removed", and what a failed or killed transaction leaves until it is
+    /// finished (`dpkg --configure -a`). A host with any is not up to date, whatever it would
+    /// upgrade.
+    public var notFullyInstalled: [String]
     /// Why nothing could be read; `nil` for a snapshot that was.
     public var problem: String?
 
-    public init(computedAt: Date, packages: [PendingPackage] = [], heldBack: [HeldBackPackage] = [], listsUpdatedAt: Date? = nil,
-                restarts: RestartAdvice? = nil, problem: String? = nil) {
+    public init(computedAt: Date, packages: [PendingPackage] = [], heldBack: [HeldBackPackage] = [], notFullyInstalled: [String] = [],
+                listsUpdatedAt: Date? = nil, restarts: RestartAdvice? = nil, problem: String? = nil) {
         self.computedAt = computedAt
         self.packages = packages
         self.heldBack = heldBack
+        self.notFullyInstalled = notFullyInstalled
         self.listsUpdatedAt = listsUpdatedAt
         self.restarts = restarts
         self.problem = problem
@@ -56,19 +63,26 @@ public struct PendingSnapshot: Sendable, Hashable {
         }.first
     }
 
-    /// Nothing to upgrade, nothing held back, nothing wrong.
-    public var isUpToDate: Bool { problem == nil && packages.isEmpty && heldBack.isEmpty }
+    /// Nothing to upgrade, nothing held back, nothing left half-way, nothing wrong.
+    public var isUpToDate: Bool { problem == nil && packages.isEmpty && heldBack.isEmpty && notFullyInstalled.isEmpty }
+
+    /// `2 not fully installed` (apt's words), or `nil` when dpkg left nothing half-way.
+    public var notFullyInstalledText: String? {
+        notFullyInstalled.isEmpty ? nil : "\(notFullyInstalled.count) not fully installed"
+    }
 
     /// One line for a host's row and the head of `installtop pending`: `12 pending · 3
     /// security · 2 held back · lists 6 days old · reboot: 6.1.0-28`; `up to date · lists 2
-    /// hours old`; `reboot required` when a reboot is needed for another reason than a kernel;
-    /// `failed: <the problem's first line>` when nothing could be read. Parts that are zero
-    /// are left out, except the pending count, which stands alone as `up to date`.
+    /// hours old`; `1 not fully installed` first when dpkg left packages half-way; `reboot
+    /// required` when a reboot is needed for another reason than a kernel; `failed: <the
+    /// problem's first line>` when nothing could be read. Parts that are zero are left out,
+    /// except the pending count, which stands alone as `up to date` (not said of a host with
+    /// packages half-way).
     public func summary(now: Date) -> String {
         if let problem { return "failed: " + (problem.split(separator: "\n").first.map(String.init) ?? problem) }
-        var parts: [String] = []
+        var parts = notFullyInstalledText.map { [$0] } ?? []
         if packages.isEmpty && heldBack.isEmpty {
-            parts.append("up to date")
+            if parts.isEmpty { parts.append("up to date") }
         } else {
             parts.append("\(packages.count) pending")
             let security = securityCount

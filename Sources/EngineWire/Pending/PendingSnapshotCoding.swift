@@ -7,7 +7,7 @@ import Foundation
 /// The JSON of a pending snapshot, as `installtop pending --json` prints it and the engine's
 /// `pending` reply carries it under `snapshot`:
 ///
-/// `{"computedAt":"2026-12-01T10:00:00Z","problem":null,"pending":2,"security":1,"packages":[{"name":"openssl","oldVersion":"3.0.14","newVersion":"3.0.15","origin":"Debian-Security:12/stable-security","architecture":"amd64","security":true}],"heldBack":[{"name":"nginx","installedVersion":"1.22","availableVersion":"1.24","reason":"would-remove","packages":["nginx-light"],"phasedPercentage":null}],"listsUpdatedAt":"2026-11-25T08:00:00Z","waitingKernel":"6.1.0-28-amd64","restarts":{…}}`
+/// `{"computedAt":"2026-12-01T10:00:00Z","problem":null,"pending":2,"security":1,"packages":[{"name":"openssl","oldVersion":"3.0.14","newVersion":"3.0.15","origin":"Debian-Security:12/stable-security","architecture":"amd64","security":true}],"heldBack":[{"name":"nginx","installedVersion":"1.22","availableVersion":"1.24","reason":"would-remove","packages":["nginx-light"],"phasedPercentage":null}],"notFullyInstalled":["lab-a: half-configured at 2.0 (iF)"],"listsUpdatedAt":"2026-11-25T08:00:00Z","waitingKernel":"6.1.0-28-amd64","restarts":{…}}`
 ///
 /// `pending`, `security` and `waitingKernel` are derived (not read back); `restarts` is the
 /// restart advice as `installtop restarts --json` prints it, `null` with a problem.
@@ -20,6 +20,7 @@ public enum PendingSnapshotCoding {
         object.add("security", snapshot.securityCount)
         object.addRaw("packages", "[" + snapshot.packages.map(package).joined(separator: ",") + "]")
         object.addRaw("heldBack", "[" + snapshot.heldBack.map(heldBack).joined(separator: ",") + "]")
+        object.add("notFullyInstalled", strings: snapshot.notFullyInstalled)
         if let lists = snapshot.listsUpdatedAt { object.add("listsUpdatedAt", date: lists) } else { object.addNull("listsUpdatedAt") }
         if let kernel = snapshot.waitingKernel { object.add("waitingKernel", kernel) } else { object.addNull("waitingKernel") }
         if let restarts = snapshot.restarts { object.addRaw("restarts", RestartAdviceCoding.encode(restarts)) } else { object.addNull("restarts") }
@@ -44,6 +45,8 @@ public enum PendingSnapshotCoding {
                 name: try held.string("name"), installedVersion: try held.string("installedVersion"),
                 availableVersion: try held.string("availableVersion"), reason: try reason(of: held)))
         }
+        // An engine older than the member sends none: nothing known half-way.
+        snapshot.notFullyInstalled = (object.members["notFullyInstalled"]?.arrayValue ?? []).compactMap(\.stringValue)
         snapshot.listsUpdatedAt = try object.optionalString("listsUpdatedAt").flatMap(RFC3339.date(from:))
         if let restarts = object.members["restarts"]?.objectValue {
             snapshot.restarts = try RestartAdviceCoding.decode(WireObject(restarts, context: object.context + ".restarts"))

@@ -51,6 +51,12 @@ public struct APTPackageState: Sendable, Hashable, CustomStringConvertible {
         return status.count > 2 || current == "H" || current == "U" || current == "F"
     }
 
+    /// Whether dpkg left the package half-way, a repair's case or triggers still to run: what
+    /// apt counts as "not fully installed or removed".
+    public var isHalfWay: Bool {
+        needsReinstall || ["W", "t"].contains(status.dropFirst().first)
+    }
+
     /// `installed at 1.0`, `not installed`, `half-installed at 1.0 (iHR)`.
     public var description: String {
         let word: String

@@ -63,9 +63,11 @@ public enum PendingSnapshotReader {
                 return .failed(APTPlanError.aptMessage(result.stderr, stdout: result.stdout, otherwise: "\(command) exited with status \(result.status)"), at: now)
             }
         }
-        let held = Set(states.withLock { $0 }.filter { $0.value.status.first == "h" }.keys)
+        let installed = states.withLock { $0 }
+        let held = Set(installed.filter { $0.value.status.first == "h" }.keys)
         let (packages, heldBack) = assemble(upgrade: upgrade.stdout, distUpgrade: distUpgrade.stdout, policy: policy.stdout, held: held)
-        return PendingSnapshot(computedAt: now, packages: packages, heldBack: heldBack,
+        let halfWay = installed.filter { $0.value.isHalfWay }.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value.description)" }
+        return PendingSnapshot(computedAt: now, packages: packages, heldBack: heldBack, notFullyInstalled: halfWay,
                                listsUpdatedAt: environment.lists.flatMap(newestList(in:)),
                                restarts: RestartScanner(procRoot: procRoot, root: environment.root).scan())
     }

@@ -41,7 +41,8 @@ struct PendingCommand: ParsableCommand {
             --json prints one object with the members computedAt, problem, pending, security, \
             packages (each with name, oldVersion, newVersion, origin, architecture, security), \
             heldBack (each with name, installedVersion, availableVersion, reason, packages, \
-            phasedPercentage), listsUpdatedAt, waitingKernel and restarts: reason is held, \
+            phasedPercentage), notFullyInstalled (what dpkg left half-way: `name: state at version \
+            (status)`), listsUpdatedAt, waitingKernel and restarts: reason is held, \
             pinned, phased, would-remove, needs-new-packages or kept-back, packages what \
             dist-upgrade would remove or newly install for it; times are RFC 3339; \
             listsUpdatedAt is null when apt's lists were never fetched; problem is null unless \

@@ -12,7 +12,8 @@ import TerminalUI
 enum PendingReport {
     /// `12 pending · 3 security · …`, then `name  old → new  origin  security` for each
     /// pending package in apt's order and `name  installed → available  held back: reason`
-    /// for each held-back one; a problem's every line after `could not compute:`.
+    /// for each held-back one; the packages dpkg left half-way with the command that finishes
+    /// them; a problem's every line after `could not compute:`.
     static func text(_ snapshot: PendingSnapshot, computing: Bool = false, now: Date, sanitizer: TextSanitizer, width: Int?) -> String {
         if let problem = snapshot.problem {
             return "could not compute: " + sanitizer.sanitize(problem).split(separator: "\n").joined(separator: "\n  ") + "\n"
@@ -25,7 +26,13 @@ enum PendingReport {
         rows += snapshot.heldBack.map { package in
             [package.name, "\(package.installedVersion) → \(package.availableVersion)", "held back: " + package.reason.text, ""].map { sanitizer.sanitize($0) }
         }
-        return text + TextTable.render(rows, width: width)
+        var table = TextTable.render(rows, width: width)
+        if !snapshot.notFullyInstalled.isEmpty {
+            // What dpkg left half-way, and apt's own way to finish it.
+            table += "not fully installed (dpkg --configure -a finishes them once what stopped them is fixed):\n"
+                + snapshot.notFullyInstalled.map { "  " + sanitizer.sanitize($0) + "\n" }.joined()
+        }
+        return text + table
     }
 
     /// `== web1 ==` and the host's text, or `unreachable: <why>`; a blank line between hosts.

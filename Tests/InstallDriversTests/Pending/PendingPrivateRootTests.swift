@@ -65,6 +65,27 @@ struct PendingPrivateRootTests {
         #expect(HostPackageFingerprint().changes(since: host).isEmpty, "the host's package state changed")
     }
 
+    @Test("A package whose postinst failed is not fully installed as apt counts it: named with dpkg's state, the host not up to date")
+    func halfConfigured() throws {
+        let apt = try APTTestRoot()
+        defer { apt.remove() }
+        try apt.publish([TestPackage(name: "lab-app"), TestPackage(name: "lab-refusing", postinst: "exit 1")])
+        try apt.aptGet(["-y", "install", "lab-app"], check: true)
+        _ = try apt.aptGet(["-y", "install", "lab-refusing"])
+        #expect(try apt.states()["lab-refusing"]?.status == "iF")
+
+        let snapshot = PendingSnapshotReader.read(aptConfig: apt.configuration)
+        #expect(snapshot.problem == nil, "\(snapshot.problem ?? "")")
+        #expect(snapshot.notFullyInstalled == ["lab-refusing: half-configured at 1.0 (iF)"])
+        #expect(!snapshot.isUpToDate)
+        #expect(snapshot.summary(now: Date()).hasPrefix("1 not fully installed · lists "), "\(snapshot.summary(now: Date()))")
+        // apt's own count of the same.
+        let upgrade = try apt.aptGet(["-s", "upgrade"]).stdout
+        #expect(upgrade.contains("1 not fully installed or removed."), "\(upgrade)")
+        let coded = try PendingSnapshotCoding.decode(WireObject(try #require(JSONParser.parse(PendingSnapshotCoding.encode(snapshot)).objectValue), context: "snapshot"))
+        #expect(coded.notFullyInstalled == snapshot.notFullyInstalled)
+    }
+
     @Test("A missing apt configuration, a broken root: a snapshot with the problem, in apt's words when apt gave some, never a crash")
     func problems() throws {
         // apt itself would read the system's root in place of a missing APT_CONFIG.
