@@ -2,6 +2,7 @@ import APTTestSupport
 import FleetTestSupport
 import Foundation
 import Glibc
+import Testing
 
 /// Namespace test hosts (FLEET.md) for the board's apt tests. Each host has its own private apt
 /// root publishing a chain, lab-d → lab-c → lab-b → lab-a (each depends on the next), whose
@@ -138,6 +139,13 @@ final class BoardAPTHosts {
         let deadline = ContinuousClock.now + .seconds(60)
         while aptGets.values.contains(where: { $0.poll() == nil }), ContinuousClock.now < deadline { usleep(20_000) }
         aptGets.removeAll()
+        // An engine that ended before the teardown is a defect of the engine, whatever the test
+        // looked at: its status and its words are recorded before the folder goes with them.
+        for (index, engine) in engines.enumerated() {
+            if let status = engine.poll() {
+                Issue.record("h\(index + 1)'s installtop serve ended before the teardown with status \(status); its stderr:\n\(engine.stderr)")
+            }
+        }
         for engine in engines where engine.poll() == nil { kill(engine.pid, SIGCONT) }
         engines.removeAll()
         fleet.tearDown()

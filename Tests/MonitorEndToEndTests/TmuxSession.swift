@@ -63,7 +63,22 @@ final class TmuxSession {
             Issue.record("timed out waiting for \(what); the screen was:\n\(screen)", sourceLocation: sourceLocation)
             return nil
         }
+        Self.keep(screen, as: what)
         return screen
+    }
+
+    /// With `INSTALLTOP_TEST_SCREENS=FILE` in the test's environment, each screen a test waited
+    /// for is appended to FILE under what it waited for: the screens of a run, to read as an
+    /// operator would have seen them.
+    private static func keep(_ screen: String, as what: String) {
+        guard let file = ProcessInfo.processInfo.environment["INSTALLTOP_TEST_SCREENS"], !file.isEmpty else { return }
+        let lines = screen.split(separator: "\n", omittingEmptySubsequences: false).map { $0.replacing(/\s+$/, with: "") }
+        let text = "── \(what) ──\n" + lines.joined(separator: "\n").trimmingCharacters(in: .newlines) + "\n\n"
+        guard let handle = FileHandle(forWritingAtPath: file) ?? (FileManager.default.createFile(atPath: file, contents: nil)
+            ? FileHandle(forWritingAtPath: file) : nil) else { return }
+        defer { try? handle.close() }
+        _ = try? handle.seekToEnd()
+        try? handle.write(contentsOf: Data(text.utf8))
     }
 
     /// Polls the screen every 20 ms until `condition` holds or `timeout` passes; returns the last
