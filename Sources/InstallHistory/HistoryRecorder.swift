@@ -157,7 +157,7 @@ public final class HistoryRecorder: Sendable {
                 guard let id = memory?.ended[index] else { continue }
                 try store.appendOutput(Array(tail.lines), toRow: id)
             }
-        case .jobStarted, .progress, .jobAbortRequested:
+        case .jobConfirmed, .jobStarted, .progress, .jobAbortRequested:
             break
         }
     }

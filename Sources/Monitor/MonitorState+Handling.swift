@@ -134,6 +134,8 @@ extension MonitorState {
                     select(job: remaining[min(selectedRow ?? 0, remaining.count - 1)].id)
                 }
             }
+        case .jobConfirmed(let confirmation):
+            closeStartQuestion(of: confirmation.job)
         case .jobStarted(let start):
             closeStartQuestion(of: start.job)
         case .jobAbortRequested:
@@ -150,8 +152,8 @@ extension MonitorState {
         return effects
     }
 
-    /// Job `job` started or ended (confirmed elsewhere, or a monitor attached late and was
-    /// replayed its `job.queued`): its question is moot.
+    /// Job `job` was confirmed, started or ended (confirmed elsewhere, or a monitor attached
+    /// late and was replayed its `job.queued`): its question is moot.
     private mutating func closeStartQuestion(of job: Int) {
         confirmedJobs.remove(job)
         if case .confirm(.startJob(job, _, _, _))? = overlay { overlay = nil }
@@ -180,7 +182,7 @@ extension MonitorState {
             tallies[completion.job]?.completed(completion.index, result: completion.result, previous: previous)
         case .jobCleanedUp(let cleanUp):
             tallies[cleanUp.job] = nil
-        case .jobStarted, .progress, .output, .jobAbortRequested:
+        case .jobConfirmed, .jobStarted, .progress, .output, .jobAbortRequested:
             break
         }
     }

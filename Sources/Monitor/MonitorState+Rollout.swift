@@ -178,6 +178,9 @@ extension MonitorState {
             case .running:
                 // Confirmed elsewhere (another board, `installtop confirm`): it runs.
                 rollout.hosts[index].phase = .started(job: job)
+            case .queued where !state.descriptor.awaitsConfirmation && !confirmedJobs.contains(job):
+                // Confirmed elsewhere and queued behind another job of its engine: it is started.
+                rollout.hosts[index].phase = .started(job: job)
             case .queued:
                 break
             }

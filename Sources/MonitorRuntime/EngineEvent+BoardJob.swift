@@ -5,6 +5,7 @@ extension EngineEvent {
     mutating func setJob(_ job: Int) {
         switch kind {
         case .jobQueued(var descriptor): descriptor.id = job; kind = .jobQueued(descriptor)
+        case .jobConfirmed(var event): event.job = job; kind = .jobConfirmed(event)
         case .jobStarted(var event): event.job = job; kind = .jobStarted(event)
         case .updateStarted(var event): event.job = job; kind = .updateStarted(event)
         case .progress(var event): event.job = job; kind = .progress(event)

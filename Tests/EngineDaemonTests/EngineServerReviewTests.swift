@@ -58,6 +58,40 @@ struct EngineServerReviewTests {
         await engine.queue.waitUntilIdle()
     }
 
+    @Test("a job confirmed while another runs waits queued, no longer awaiting: its descriptor says so in the engine and in what a client is sent")
+    func confirmedWhileAnotherRuns() async throws {
+        let engine = try TestEngine(kinds: JobKinds([ReviewedKind()]))
+        defer { engine.stop() }
+        let client = try engine.connect()
+        defer { client.close() }
+        let phase = { (job: Int) in engine.queue.snapshot().jobs.first { $0.id == job }?.phase }
+
+        let subscriber = try engine.subscriber()
+        defer { subscriber.close() }
+        let first = try #require(try client.request(.submit([Self.submission(["a"], yes: true)])).fields["jobs"]?.arrayValue?.first?.intValue)
+        #expect(await poll { phase(first) == .running })
+        let second = try #require(try client.request(.submit([Self.submission(["b"], yes: false)])).fields["jobs"]?.arrayValue?.first?.intValue)
+        try client.request(.job(.confirm(job: second)))
+        engine.queue.waitUntilDelivered()
+        #expect(phase(second) == .queued, "the first one still runs")
+        #expect(engine.queue.snapshot().jobs.first { $0.id == second }?.descriptor.awaitsConfirmation == false)
+        #expect(await poll {
+            subscriber.messages.contains { if case .event(let event) = $0, event.kind == .jobConfirmed(job: second) { true } else { false } }
+        }, "a watcher is told")
+        // One who attaches now is sent the job as it is: queued, asking nothing.
+        let late = try engine.subscriber()
+        defer { late.close() }
+        #expect(await poll { late.messages.contains(.snapshotEnd) })
+        let queued = late.messages.compactMap { message -> JobDescriptor? in
+            if case .event(let event) = message, case .jobQueued(let descriptor) = event.kind, descriptor.id == second { return descriptor }
+            return nil
+        }
+        #expect(queued.count == 1 && queued.first?.awaitsConfirmation == false, "\(queued)")
+        try engine.queue.abort(job: first, force: true)
+        try engine.queue.abort(job: second, force: true)
+        await engine.queue.waitUntilIdle()
+    }
+
     /// Polls `condition` until it holds, for at most 60 s.
     private func poll(_ condition: () -> Bool) async -> Bool {
         let deadline = ContinuousClock.now + .seconds(60)

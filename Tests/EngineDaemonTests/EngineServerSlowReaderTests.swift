@@ -61,6 +61,7 @@ struct EngineServerSlowReaderTests {
         switch event.kind {
         case .progress, .output: nil
         case .jobQueued(let descriptor): "job.queued \(descriptor.id) \(descriptor.updates.map(\.id))"
+        case .jobConfirmed(let confirmation): "job.confirmed \(confirmation.job)"
         case .jobStarted(let start): "job.started \(start.job)"
         case .updateStarted(let start): "update.started \(start.job).\(start.index) \(start.updateID)"
         case .updateCompleted(let completion): "update.completed \(completion.job).\(completion.index) \(completion.result.resultCode)"

@@ -44,6 +44,8 @@ struct EventCodingTests {
         EngineEvent(time: time(3_875), kind: .jobCompleted(job: 7, result: InstallationResult(
             resultCode: .aborted, hResult: .ok, rebootRequired: true, updateResults: []))),
         EngineEvent(time: time(4_000), kind: .jobCleanedUp(job: 7)),
+        // Last, so that the indexes above stay those the tests use.
+        EngineEvent(time: time(4_125), kind: .jobConfirmed(job: 8)),
     ]
 
     /// Encodes, parses and decodes one event.
@@ -162,6 +164,7 @@ struct EventCodingTests {
     @Test func encodedNamesMatchTheContract() throws {
         let required: [String: Set<String>] = [
             "job.queued": ["event", "job", "name", "operation", "stopOnFailure", "updates", "time"],
+            "job.confirmed": ["event", "job", "time"],
             "job.started": ["event", "job", "time"],
             "update.started": ["event", "job", "index", "id", "time"],
             "progress": ["event", "job", "index", "updatePercent", "jobPercent", "message", "time"],

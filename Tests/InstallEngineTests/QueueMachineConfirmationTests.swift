@@ -54,13 +54,21 @@ struct QueueMachineConfirmationTests {
         #expect(!machine.isIdle, "a held job keeps the queue from being idle")
     }
 
-    @Test("confirm queues the job and begins it at once when a slot is free")
+    /// `held` as it is once confirmed: it no longer awaits confirmation.
+    private func confirmed(_ held: JobDescriptor) -> JobDescriptor {
+        var descriptor = held
+        descriptor.awaitsConfirmation = false
+        return descriptor
+    }
+
+    @Test("confirm says so (job.confirmed, before anything else), then begins the job at once when a slot is free")
     func confirmBeginsOnFreeSlot() throws {
         var machine = QueueMachine(slots: 1)
         let held = submit(&machine, "a", awaitsConfirmation: true)
         #expect(machine.startQueued().isEmpty)
         let actions = try machine.confirm(held.id)
-        #expect(actions == [.begin(held, slot: 0)])
+        #expect(actions == [.publish(.jobConfirmed(job: held.id)), .begin(confirmed(held), slot: 0)])
+        #expect(machine.descriptor(of: held.id)?.awaitsConfirmation == false)
         #expect(machine.phase(of: held.id) == .running(slot: 0))
     }
 
@@ -71,11 +79,11 @@ struct QueueMachineConfirmationTests {
         let held = submit(&machine, "b", awaitsConfirmation: true)
         let later = submit(&machine, "c")
         #expect(begun(machine.startQueued()) == [running.id])
-        #expect(try machine.confirm(held.id).isEmpty, "no slot is free")
+        #expect(try machine.confirm(held.id) == [.publish(.jobConfirmed(job: held.id))], "said, but no slot is free")
         #expect(machine.phase(of: held.id) == .queued)
         machine.completionDelivered(running.id)
         // Job numbers keep the order: the confirmed job 2 goes before job 3.
-        #expect(machine.slotFreed(0) == [.begin(held, slot: 0)])
+        #expect(machine.slotFreed(0) == [.begin(confirmed(held), slot: 0)])
         #expect(machine.phase(of: later.id) == .queued)
     }
 
@@ -84,7 +92,7 @@ struct QueueMachineConfirmationTests {
         var machine = QueueMachine(slots: 1)
         let held = submit(&machine, "a", awaitsConfirmation: true)
         let ordinary = submit(&machine, "b")
-        #expect(try machine.confirm(held.id) == [.begin(held, slot: 0)])
+        #expect(try machine.confirm(held.id) == [.publish(.jobConfirmed(job: held.id)), .begin(confirmed(held), slot: 0)])
         #expect(try machine.confirm(held.id).isEmpty)
         #expect(machine.phase(of: held.id) == .running(slot: 0))
         #expect(try machine.confirm(ordinary.id).isEmpty)

@@ -14,7 +14,8 @@ import InstallEngine
 /// package job also carries its `package` (name, action, versions; see `PackageChangeCoding`).
 /// A job awaiting confirmation, run by a driver or declared by one says so
 /// (`awaitsConfirmation`, `runByDriver`, `declaredByDriver`, only when true), and a skipped step's
-/// `update.completed` has `"skipped":true`. The `update.started` of an update added to a
+/// `update.completed` has `"skipped":true`. `job.confirmed` says such a job was said yes to
+/// (a reader that does not know it skips it, and sees the job start). The `update.started` of an update added to a
 /// running job (rule 28: an observed job without a plan) carries it whole as `added`, in
 /// `job.queued`'s form. Commands, environments and working directories stay
 /// in the engine.
@@ -102,6 +103,9 @@ public enum EventCoding {
             if completion.result.skipped { object.add("skipped", true) }
             if !completion.result.reportedErrors.isEmpty { object.add("errors", strings: completion.result.reportedErrors) }
             if let startedAt = completion.result.startedAt { object.add("startedAt", date: startedAt) }
+        case .jobConfirmed(let confirmation):
+            object.add("event", "job.confirmed")
+            object.add("job", confirmation.job)
         case .jobAbortRequested(let request):
             object.add("event", "job.abortRequested")
             object.add("job", request.job)
@@ -180,6 +184,8 @@ public enum EventCoding {
             let skipped = try object.bool("skipped", default: false)
             result.mark = try object.optionalString("mark").flatMap(UpdateResultMark.init(rawValue:)) ?? (skipped ? .skipped : nil)
             kind = .updateCompleted(job: try object.int("job"), index: try object.int("index"), updateID: try object.string("id"), result: result)
+        case "job.confirmed":
+            kind = .jobConfirmed(job: try object.int("job"))
         case "job.abortRequested":
             kind = .jobAbortRequested(job: try object.int("job"), force: try object.bool("force", default: false))
         case "job.completed":

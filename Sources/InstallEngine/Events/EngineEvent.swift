@@ -26,6 +26,7 @@ public struct EngineEvent: Sendable, Hashable {
     public enum Kind: Sendable, Hashable {
         /// `job.queued`
         indirect case jobQueued(JobDescriptor)
+        case jobConfirmed(JobConfirmation)
         case jobStarted(JobStart)
         indirect case updateStarted(UpdateStart)
         case progress(UpdateProgress)
@@ -36,6 +37,8 @@ public struct EngineEvent: Sendable, Hashable {
         case jobCleanedUp(JobCleanUp)
 
         // MARK: - Building events by their fields
+
+        public static func jobConfirmed(job: Int) -> Kind { .jobConfirmed(JobConfirmation(job: job)) }
 
         public static func jobStarted(job: Int) -> Kind { .jobStarted(JobStart(job: job)) }
 
@@ -71,6 +74,7 @@ public struct EngineEvent: Sendable, Hashable {
     public var job: Int {
         switch kind {
         case .jobQueued(let descriptor): return descriptor.id
+        case .jobConfirmed(let event): return event.job
         case .jobStarted(let event): return event.job
         case .updateStarted(let event): return event.job
         case .progress(let event): return event.job

@@ -165,7 +165,9 @@ public struct QueueMachine: Sendable {
         case .queued, .running, .awaitingDriver, .drivenRunning, .observedRunning: return []
         case .awaitingConfirmation:
             entries[id]?.phase = .queued
-            return startQueued()
+            entries[id]?.descriptor.awaitsConfirmation = false
+            // Said before its start (which may come at once): watchers stop asking about it.
+            return [.publish(.jobConfirmed(job: id))] + startQueued()
         }
     }
 

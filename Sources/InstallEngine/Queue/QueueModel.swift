@@ -40,6 +40,8 @@ public struct QueueModel: Sendable, Hashable {
             finishedCounts[descriptor.id] = job.finishedCount
             jobs.insert(job, at: position)
             reindex(from: position)
+        case .jobConfirmed(let confirmation):
+            modify(confirmation.job) { $0.descriptor.awaitsConfirmation = false }
         case .jobStarted(let start):
             modify(start.job) { job in
                 job.phase = .running

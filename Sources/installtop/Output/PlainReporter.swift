@@ -51,6 +51,8 @@ final class PlainReporter: Sendable {
         case .jobQueued(let descriptor):
             let count = descriptor.updates.count
             return "job \(descriptor.id) \(clean(descriptor.name)): queued, \(descriptor.operation.name) \(count) update\(count == 1 ? "" : "s")"
+        case .jobConfirmed(let confirmation):
+            return "job \(confirmation.job) \(jobName(confirmation.job, state)): confirmed"
         case .jobStarted(let start):
             return "job \(start.job) \(jobName(start.job, state)): started"
         case .updateStarted(let start):
