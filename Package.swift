@@ -19,7 +19,7 @@ let package = Package(
 
         // The POSIX calls Swift's Glibc module does not show (pidfd_open, addchdir_np, closefrom).
         .target(name: "CPosixSpawn"),
-        // For installtop-bench: the least a runner that keeps PRODUCT.md's promises to a child can cost.
+        // For installtop-bench: the least a runner that keeps Documentation/MANIFESTS-AND-DRIVERS.md's promises to a child can cost.
         .target(name: "CSpawnFloor"),
         .systemLibrary(
             name: "CNcursesw",
@@ -165,7 +165,7 @@ let package = Package(
         // The executable's own pure parts (what status prints for many hosts), through @testable import.
         .testTarget(name: "installtopTests", dependencies: ["installtop", "InstallEngine", "InstallEngineTesting"]),
         .testTarget(name: "EngineWireTests", dependencies: ["EngineWire", "InstallEngine", "RestartScan"]),
-        // Private apt roots with test packages built offline (PACKAGES.md), for the apt tests.
+        // Private apt roots with test packages built offline (Documentation/PACKAGE-FACTS.md), for the apt tests.
         .target(name: "APTTestSupport", dependencies: ["InstallDrivers"], path: "Tests/APTTestSupport"),
         .testTarget(name: "InstallDriversTests", dependencies: ["InstallDrivers", "InstallEngine", "InstallEngineTesting", "EngineWire", "APTTestSupport"]),
         // CUnixSocket: the stale-socket test binds a socket and leaves it behind.
@@ -191,7 +191,7 @@ let package = Package(
         .testTarget(name: "EndToEndTests", dependencies: ["TestProcessSupport", "APTTestSupport", "FleetTestSupport"]),
         // Runs the built installtop in tmux, which `.ci/run` installs when it is missing.
         .testTarget(name: "MonitorEndToEndTests", dependencies: ["TestProcessSupport", "APTTestSupport", "FleetTestSupport"]),
-        // Test hosts for Ansible in network namespaces, each with its own sshd (FLEET.md), and
+        // Test hosts for Ansible in network namespaces, each with its own sshd (Documentation/FLEET-FACTS.md), and
         // the ansible-core that `.ci/run` installs into .build/ansible-venv. Needs root.
         .target(name: "FleetTestSupport", dependencies: ["TestProcessSupport"], path: "Tests/FleetTestSupport"),
         .testTarget(name: "FleetHarnessTests", dependencies: ["FleetTestSupport"]),

@@ -50,7 +50,7 @@ public final class HistoryStore: Sendable {
     }
 
     /// The folder of the versions kept for undo, beside the database: `undo/JOBRUN/` under it
-    /// holds each run's (PRODUCT.md "Undo").
+    /// holds each run's (Documentation/UNDO.md).
     public var undoFolder: String {
         ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent("undo")
     }

@@ -5,7 +5,7 @@ import Foundation
 #endif
 import InstallEngine
 
-/// One job run as `installtop history --jobs --json` prints it (PRODUCT.md "Undo"): one object
+/// One job run as `installtop history --jobs --json` prints it (Documentation/UNDO.md): one object
 /// per line, keys sorted, every field present (`null` when unknown):
 /// `{"run":7,"kind":"apt","name":…,"operation":"install"|"uninstall","startedAt":…,"endedAt":…,
 /// "result":…,"packages":[{"name":…,"action":"upgrade","oldVersion":…,"newVersion":…}],

@@ -1,6 +1,6 @@
 import InstallEngine
 
-/// Whether a job run can be undone now, and if not why (PRODUCT.md "Undo", rule 34), in the
+/// Whether a job run can be undone now, and if not why (Documentation/UNDO.md, rule 34), in the
 /// words `history --jobs` gives and an undo's refusal will: the first reason that applies.
 enum JobRunUndoability {
     /// Why `run` cannot be undone; `nil` when it can.

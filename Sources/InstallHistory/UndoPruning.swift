@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
 
-/// Deletes versions kept for undo by age and total size (PRODUCT.md "Undo", rule 33), a run's
+/// Deletes versions kept for undo by age and total size (Documentation/UNDO.md, rule 33), a run's
 /// whole folder at a time (a run missing one kept version cannot be undone anyway): first every
 /// run older than `maxAge`, then the oldest runs until what is left takes at most
 /// `maxTotalBytes`. The history keeps each pruned row, marked with its date, so `history

@@ -1,7 +1,7 @@
 import InstallEngine
 
 /// What an abort does to a job, by its kind, so that the question before it says what will
-/// really happen (ENGINE-SEMANTICS.md rules 11, 24 and 29).
+/// really happen (Documentation/ENGINE-SEMANTICS.md rules 11, 24 and 29).
 enum JobStopBehaviour: Hashable {
     /// A job of commands: its running update's process group gets SIGTERM, then SIGKILL after
     /// its grace (rule 11).

@@ -1,4 +1,4 @@
-/// Marked hosts upgraded a few at a time from the board (`U`, PRODUCT.md "Fleet patching"):
+/// Marked hosts upgraded a few at a time from the board (`U`, Documentation/MANY-HOSTS.md "The board"):
 /// each host's engine plans an `apt upgrade` and holds it; one dialog shows every plan; the
 /// hosts said yes to start in board order, at most `parallel` at once, the board sending each
 /// held job's `confirm` as a slot frees. After a host's job fails no new host starts until the

@@ -2,7 +2,7 @@ import Foundation
 import TerminalUI
 import Yams
 
-/// Reads theme files (the format of PRODUCT.md, "Themes"). Every problem becomes a
+/// Reads theme files (the format of Documentation/MONITOR.md, "Themes"). Every problem becomes a
 /// `ThemeError` naming the file, line, column and key; nothing here traps on bad input.
 public enum ThemeLoader {
     /// Parses the text of a theme file.

@@ -7,7 +7,7 @@ import Synchronization
 
 /// Benchmarks of apt jobs (issue 11): what installtop adds to a real apt transaction in a
 /// private root, and what reading apt's Status-Fd lines costs. Both need only dpkg and apt;
-/// nothing of the host's packages is read or changed (every root is private, PACKAGES.md).
+/// nothing of the host's packages is read or changed (every root is private, Documentation/PACKAGE-FACTS.md).
 enum APTBenchmarks {
     static let all: [Benchmark] = [
         Benchmark(name: "apt-overhead", run: aptOverhead),

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The middle of `values`: for an even count the upper of the two middle ones, as every figure
-/// in the README was taken; `.zero` when there are none (a benchmark that measured nothing says
+/// in Documentation/BENCHMARKS.md was taken; `.zero` when there are none (a benchmark that measured nothing says
 /// so itself).
 func median<Value: Comparable & AdditiveArithmetic>(_ values: [Value]) -> Value {
     let sorted = values.sorted()

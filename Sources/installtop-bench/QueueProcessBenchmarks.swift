@@ -22,7 +22,7 @@ enum QueueProcessBenchmarks {
     /// turns, five rounds, and the medians are printed, of the times and of each round's
     /// ratios, with installtop's own CPU per update (steadier than wall time). Also printed:
     /// a bare `posix_spawn` + `waitpid` loop in this process; the least a runner can cost that
-    /// gives each child what PRODUCT.md promises (`SpawnFloor`, plain C), without and with
+    /// gives each child what Documentation/MANIFESTS-AND-DRIVERS.md promises (`SpawnFloor`, plain C), without and with
     /// installtop's history recording each update; and the job with a subscriber that does
     /// nothing, which separates what delivering events costs from what the history's writes
     /// cost.

@@ -3,7 +3,7 @@ import Foundation
 import InstallEngine
 import InstallHistory
 
-/// The least a runner can cost that gives each child what PRODUCT.md promises (CSpawnFloor:
+/// The least a runner can cost that gives each child what Documentation/MANIFESTS-AND-DRIVERS.md promises (CSpawnFloor:
 /// one thread, plain C), optionally recording every update in the history through installtop's
 /// own recorder, as a job does: the running row before the child starts, its end after.
 ///

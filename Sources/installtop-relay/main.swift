@@ -1,7 +1,7 @@
 import Glibc
 
 // The command the hooks of `installtop hooks install` run for every apt and dpkg run
-// (PRODUCT.md "Observed jobs", rule 31): `installtop-relay begin|plan|status|end --socket PATH`.
+// (Documentation/OBSERVED-JOBS.md, rule 31): `installtop-relay begin|plan|status|end --socket PATH`.
 // It forwards what apt and dpkg hand it to the engine's socket and never does anything that
 // could change or slow the transaction: it reads its input to the end whatever happens (a
 // logger that exits early kills dpkg with SIGPIPE), never waits for the engine (a missing,

@@ -6,7 +6,7 @@ import InstallEngine
 /// The `installtop` command: runs installs as child processes and monitors them.
 ///
 /// `main` is synchronous on purpose: the monitor's curses loop must own the main thread
-/// (SWIFT-NCURSES.md), while the engine runs on the Swift concurrency pool.
+/// (Documentation/TERMINAL.md), while the engine runs on the Swift concurrency pool.
 @main
 struct InstallTop: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -21,7 +21,7 @@ struct InstallTop: ParsableCommand {
         ]
     )
 
-    /// Parses and runs, mapping usage errors to exit status 2 as PRODUCT.md specifies
+    /// Parses and runs, mapping usage errors to exit status 2 as Documentation/EXIT-STATUS.md says
     /// (swift-argument-parser would use 64).
     static func main() {
         OpenFileLimit.raise()

@@ -1,7 +1,7 @@
 import Foundation
 import InstallDrivers
 
-/// A private root for apt and dpkg in a temporary folder (PACKAGES.md), for tests: the
+/// A private root for apt and dpkg in a temporary folder (Documentation/PACKAGE-FACTS.md), for tests: the
 /// product's `PrivateAPTRoot` (its own status file, lists, cache, logs and `apt.conf.d`, a local
 /// repository, every apt command through `APT_CONFIG`), plus what tests read back: dpkg's
 /// states, its audit, and apt run by hand.
@@ -53,7 +53,7 @@ public final class APTTestRoot {
     }
 
     /// What `dpkg --audit` says about this root: empty when the database is consistent
-    /// (it exits 0 either way, PACKAGES.md).
+    /// (it exits 0 either way, Documentation/PACKAGE-FACTS.md).
     public func audit() throws -> String {
         try TestCommand.run(["/usr/bin/dpkg", "--root=\(root)", "--admindir=\(root)/var/lib/dpkg", "--audit"]).stdout
     }

@@ -3,7 +3,7 @@ import Foundation
 import TestProcessSupport
 import Testing
 
-/// A package configured twice in one apt run (apt 2.6, PACKAGES.md): apt configures an essential
+/// A package configured twice in one apt run (apt 2.6, Documentation/PACKAGE-FACTS.md): apt configures an essential
 /// package in a dpkg run of its own right after unpacking it; its postinst fails on the first
 /// run only; with `DPkg::StopOnError=false` apt goes on, and its last `dpkg --configure
 /// --pending` configures it again (and, after it, the package that needs it), so dpkg ends with both

@@ -2,7 +2,7 @@ import APTTestSupport
 import Foundation
 import Testing
 
-/// Keeping what an apt job replaces, for undo (PRODUCT.md "Undo", rule 33), and the job runs
+/// Keeping what an apt job replaces, for undo (Documentation/UNDO.md, rule 33), and the job runs
 /// of `history --jobs` (rule 34), through the real binary in a private apt root (APT_CONFIG).
 /// The host's packages are never touched (fingerprinted).
 @Suite("installtop apt: versions kept for undo", .serialized)
@@ -18,7 +18,7 @@ struct APTUndoKeepingTests {
         defer { lab.remove() }
         let (apt, database, undo) = (lab.apt, lab.database, lab.undoFolder)
         try lab.installVersionOne()
-        // apt copies no `file:` source into its cache (PACKAGES.md): lab-base 1.0 is put there as
+        // apt copies no `file:` source into its cache (Documentation/PACKAGE-FACTS.md): lab-base 1.0 is put there as
         // an http source would have left it.
         let cache = apt.root + "/var/cache/apt/archives"
         let cachedBase = cache + "/lab-base_1.0_all.deb"

@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import Testing
 
-/// Any program that speaks the driver protocol, through the real binary (PRODUCT.md "Drivers
+/// Any program that speaks the driver protocol, through the real binary (Documentation/MANIFESTS-AND-DRIVERS.md "Drivers
 /// from manifests"): the shipped example driver (Examples/driver/) from its manifest, from
 /// `installtop drive`, stopped, and submitted to `serve`.
 @Suite("driver kind: Examples/driver through run, drive and serve")

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// PRODUCT.md's exit statuses: 0 all succeeded · 1 failed (JSONEventsTests) · 2 invalid usage or
+/// Documentation/EXIT-STATUS.md's exit statuses: 0 all succeeded · 1 failed (JSONEventsTests) · 2 invalid usage or
 /// manifest · 3 aborted (SignalTests) · 4 all succeeded and a reboot is required.
 @Suite("exit status")
 struct ExitStatusTests {

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// `installtop ansible` through the real binary against test hosts in network namespaces, each
-/// with its own sshd (FLEET.md): hosts as jobs, tasks as updates, failures, skips, unreachable
+/// with its own sshd (Documentation/FLEET-FACTS.md): hosts as jobs, tasks as updates, failures, skips, unreachable
 /// hosts, reboots per host, forks, serial batches, the free strategy (a host done before the
 /// others), several plays, includes, handlers, the safe stop at a task boundary, the forced
 /// one, and refusals. Every fleet is torn down, also when a test fails (`FleetTestHosts.deinit`).

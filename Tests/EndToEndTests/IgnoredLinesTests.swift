@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Malformed progress-channel lines are ignored and counted, and the count is shown: in
-/// `job.completed`, `status --json` and `status` (PRODUCT.md "Drivers from manifests").
+/// `job.completed`, `status --json` and `status` (Documentation/MANIFESTS-AND-DRIVERS.md "Drivers from manifests").
 @Suite("ignored channel lines are counted and shown")
 struct IgnoredLinesTests {
     static let manifest = """

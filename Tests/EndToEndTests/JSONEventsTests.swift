@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// `installtop run --json`: the event contract of PRODUCT.md, per job and per update.
+/// `installtop run --json`: the event contract of Documentation/JSON-EVENTS.md, per job and per update.
 @Suite("run --json")
 struct JSONEventsTests {
     @Test("events per job: queued, started, per update started/progress/completed, completed; exit 1 beats reboot")

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// What an installed installtop documents beside `--help`: `man installtop` (written by hand in
-/// Documentation/installtop.1, installed by the README's Install block) and the shell
+/// Documentation/installtop.1, installed by the README's Build from source block) and the shell
 /// completions.
 @Suite("man page and completions")
 struct ManualAndCompletionTests {

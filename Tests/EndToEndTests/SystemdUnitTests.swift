@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// `installtop serve --systemd-unit`: the unit the README's Install section tells root to use.
+/// `installtop serve --systemd-unit`: the unit Documentation/DAEMON.md tells root to use.
 @Suite("serve --systemd-unit")
 struct SystemdUnitTests {
     @Test("names this binary, root's socket and a state directory, and stops installtop alone first")

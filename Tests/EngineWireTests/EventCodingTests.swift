@@ -159,7 +159,7 @@ struct EventCodingTests {
         #expect(try Self.roundTrip(none) == none)
     }
 
-    // MARK: - Names (PRODUCT.md, "JSON events")
+    // MARK: - Names (Documentation/JSON-EVENTS.md)
 
     @Test func encodedNamesMatchTheContract() throws {
         let required: [String: Set<String>] = [

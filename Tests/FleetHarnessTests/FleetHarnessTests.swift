@@ -3,7 +3,7 @@ import Foundation
 import Glibc
 import Testing
 
-/// The fleet harness the Ansible driver's tests stand on (FLEET.md): hosts in network
+/// The fleet harness the Ansible driver's tests stand on (Documentation/FLEET-FACTS.md): hosts in network
 /// namespaces with their own sshd, reachable by ansible from the controller namespace, one made
 /// unreachable on demand, each with a private /run, and nothing left behind. Serialized: the
 /// timings printed are the harness's, not those of fleets competing for the machine.

@@ -71,7 +71,7 @@ struct FleetFiles: Sendable {
         try ansibleConfigText.write(toFile: ansibleConfig, atomically: true, encoding: .utf8)
     }
 
-    /// FLEET.md's sshd: key-only root login; `UsePAM no` (no PAM stack for a second sshd);
+    /// Documentation/FLEET-FACTS.md's sshd: key-only root login; `UsePAM no` (no PAM stack for a second sshd);
     /// `StrictModes no` because the keys live under world-writable /tmp. MaxStartups is raised
     /// so that ansible with many forks is not refused at the handshake. `TMPDIR` is the host's
     /// private /run: a module that a stopped play killed leaves its unpacked payload

@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import Synchronization
 
-/// Test hosts for Ansible on this machine (FLEET.md): a controller namespace with a bridge
+/// Test hosts for Ansible on this machine (Documentation/FLEET-FACTS.md): a controller namespace with a bridge
 /// (10.77.0.1/24) and one namespace per host (`h1` at 10.77.0.11 …), each with its hostname, a
 /// private tmpfs /run and its own sshd taking root's generated key. There is no default route
 /// anywhere, so nothing leaves the namespaces. Run ansible inside `controllerNamespace` with

@@ -4,7 +4,7 @@ import Foundation
 import Glibc
 import Testing
 
-/// Namespace test hosts (FLEET.md) for the board's apt tests. Each host has its own private apt
+/// Namespace test hosts (Documentation/FLEET-FACTS.md) for the board's apt tests. Each host has its own private apt
 /// root publishing a chain, lab-d → lab-c → lab-b → lab-a (each depends on the next), whose
 /// lab-b postinst (or preinst) says it started and then waits for the root's gate, and its own `installtop
 /// serve` on the default socket in the host's /run with that root. What runs there is the

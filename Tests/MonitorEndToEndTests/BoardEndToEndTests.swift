@@ -6,7 +6,7 @@ import Testing
 import TestProcessSupport
 
 /// `installtop attach --host h1 --host h2 --host h3` in tmux, against namespace test hosts
-/// (FLEET.md) each running its own `installtop serve` on its default socket, reached with the
+/// (Documentation/FLEET-FACTS.md) each running its own `installtop serve` on its default socket, reached with the
 /// operator's `ssh` and the fleet's ssh_config from the controller namespace: one board, keys
 /// acting through the right host's engine, a host lost and found again.
 @Suite("The grouped board end to end", .serialized,

@@ -1,7 +1,7 @@
 #ifndef CSPAWNFLOOR_H
 #define CSPAWNFLOOR_H
 
-// For installtop-bench only: the least a runner can cost that gives a child what PRODUCT.md
+// For installtop-bench only: the least a runner can cost that gives a child what Documentation/MANIFESTS-AND-DRIVERS.md
 // promises, written as plainly as C allows (one thread, no allocation per child), so the
 // queue-spawn-overhead benchmark can show how far installtop is from what is possible at all.
 

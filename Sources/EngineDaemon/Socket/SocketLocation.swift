@@ -13,7 +13,7 @@ public enum SocketLocation {
     }
 
     /// `$XDG_RUNTIME_DIR/installtop.sock`, or the machine's socket (`machinePath`) for root
-    /// (PRODUCT.md).
+    /// (Documentation/DAEMON.md).
     /// - Throws: `noDefaultSocket` for a user without `XDG_RUNTIME_DIR`.
     public static func defaultPath(environment: [String: String], uid: UInt32 = getuid()) throws(DaemonError) -> String {
         if let own = ownPath(environment: environment) { return own }
@@ -39,7 +39,7 @@ public enum SocketLocation {
     /// (`$XDG_RUNTIME_DIR/installtop.sock`), and otherwise to the machine's (`machinePath`).
     /// So root whose session has `XDG_RUNTIME_DIR` (an SSH login) finds the system service, and
     /// a user who is not root and has no engine of their own finds the machine's engine, which
-    /// admits the members of its watch group (PRODUCT.md "Many hosts").
+    /// admits the members of its watch group (Documentation/DAEMON.md "Running it by hand").
     /// - Throws: at once, whatever `connect` throws other than `noEngine` (the engine turned
     ///   this user away, another user's engine …); when nothing answers, `noEngine` with
     ///   `--socket`'s path or with root's only default, else `noEngineFound` naming both places.

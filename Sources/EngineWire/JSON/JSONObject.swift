@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 /// Builds one JSON object as UTF-8 with its fields in the order they are added, so events read
-/// like the contract in PRODUCT.md.
+/// like the contract in Documentation/JSON-EVENTS.md.
 ///
 /// Written for speed (the daemon encodes every event once per event, and a whole queue per
 /// snapshot): it appends bytes, and strings without characters to escape are copied whole.

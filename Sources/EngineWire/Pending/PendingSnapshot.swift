@@ -5,7 +5,7 @@ import Foundation
 #endif
 import RestartScan
 
-/// What an upgrade of one apt root would do, read without dpkg's lock (PRODUCT.md "Fleet
+/// What an upgrade of one apt root would do, read without dpkg's lock (Documentation/MANY-HOSTS.md "Fleet
 /// patching"): the packages it would change, those it would hold back and why, how old apt's
 /// lists are, and the restart advice (a newer kernel waiting for a reboot among it).
 ///

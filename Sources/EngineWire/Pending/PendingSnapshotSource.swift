@@ -1,5 +1,5 @@
 /// Where an engine's `pending` and `refresh` commands are answered from: the keeper of the
-/// pending snapshot of the engine's apt root (PRODUCT.md "Fleet patching").
+/// pending snapshot of the engine's apt root (Documentation/MANY-HOSTS.md "Fleet patching").
 public protocol PendingSnapshotSource: Sendable {
     /// The latest snapshot and whether a newer one is being computed or waits.
     func current() -> PendingState

@@ -7,7 +7,7 @@ import Glibc
 
 /// What an engine says of itself in its reply to `about`: which process it is, where it
 /// records, and which apt root its package jobs and observed jobs are of. `installtop apt`
-/// asks it to decide whether its job belongs in that engine (PRODUCT.md "One transaction, one
+/// asks it to decide whether its job belongs in that engine (Documentation/OBSERVED-JOBS.md "One transaction, one
 /// record"): only when the record and the root would be the same.
 public struct EngineIdentity: Sendable, Hashable {
     /// The engine's process id.

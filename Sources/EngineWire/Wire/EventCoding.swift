@@ -5,7 +5,7 @@ import Foundation
 #endif
 import InstallEngine
 
-/// Engine events as the JSON objects of PRODUCT.md ("JSON events"), both ways: `--json` and
+/// Engine events as the JSON objects of Documentation/JSON-EVENTS.md, both ways: `--json` and
 /// the daemon write them, daemon clients read them back.
 ///
 /// `job.queued` carries more of each update than the contract's `index`, `id` and `title`
@@ -50,7 +50,7 @@ public enum EventCoding {
                 object.add("observed", true)
                 object.addRaw("observedBy", ObservedInitiatorCoding.json(initiator))
             }
-            // An undo names the run it undoes (PRODUCT.md "Undo"); other jobs as before.
+            // An undo names the run it undoes (Documentation/UNDO.md); other jobs as before.
             if let undoOf = descriptor.undoOf { object.add("undoOf", undoOf) }
             let updates = descriptor.updates.enumerated().map { index, update in QueuedUpdateCoding.bytes(update, index: index) }
             var list: [UInt8] = [UInt8(ascii: "[")]

@@ -2,7 +2,7 @@ import InstallEngine
 
 /// One line the engine sends a client.
 public enum ServerMessage: Sendable, Hashable {
-    /// An event of the JSON contract (PRODUCT.md).
+    /// An event of the JSON contract (Documentation/JSON-EVENTS.md).
     case event(EngineEvent)
     /// `{"event":"snapshot.begin","jobs":N}`: the replay of the queue as it stands follows.
     case snapshotBegin(jobs: Int)

@@ -20,7 +20,7 @@ public enum WireCommand: Sendable, Hashable {
     /// The newest `limit` job runs (at most 10,000) of the history, in the reply's `"runs"`:
     /// each as `installtop history --jobs --json` prints it.
     case runs(limit: Int)
-    /// Plan the undo of job run `run` and queue it awaiting confirmation (PRODUCT.md "Undo");
+    /// Plan the undo of job run `run` and queue it awaiting confirmation (Documentation/UNDO.md);
     /// the reply's `"job"` is its number, or the refusal says why nothing was queued.
     case undo(run: Int)
     /// What an apt or dpkg hook saw (installtop-relay, rule 28); never answered.

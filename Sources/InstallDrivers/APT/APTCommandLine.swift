@@ -1,7 +1,7 @@
 import InstallEngine
 
 /// The apt-get command lines of one apt job: the simulation and download list that make the
-/// plan, and the transaction itself with the options that make its abort safe (PACKAGES.md).
+/// plan, and the transaction itself with the options that make its abort safe (Documentation/PACKAGE-FACTS.md).
 public struct APTCommandLine: Sendable, Hashable {
     public var request: PackageRequest
     /// The `apt-get` to run.
@@ -52,7 +52,7 @@ public struct APTCommandLine: Sendable, Hashable {
             + Self.keepConfigurationOptions
             // apt would otherwise stop at the first failing dpkg run, leaving packages that do
             // not depend on it unreached, and, after the gate's refusal, what was unpacked not
-            // configured (PACKAGES.md).
+            // configured (Documentation/PACKAGE-FACTS.md).
             + ["-o", "DPkg::StopOnError=false"] + options + Self.arguments(for: request)
     }
 
@@ -100,7 +100,7 @@ public struct APTCommandLine: Sendable, Hashable {
         case .fullUpgrade: return ["dist-upgrade"]
         case .remove(let packages): return ["remove"] + packages
         // `P-` in an install removes P; a local .deb older than the installed version is a
-        // downgrade apt refuses without the option (PACKAGES.md).
+        // downgrade apt refuses without the option (Documentation/PACKAGE-FACTS.md).
         case .undo(_, let debs, let removing): return ["install", "--allow-downgrades"] + debs + removing.map { $0 + "-" }
         }
     }

@@ -1,6 +1,6 @@
 import InstallEngine
 
-/// Runs an apt job's plan as one apt-get transaction (PRODUCT.md "Package jobs", rules 21–26):
+/// Runs an apt job's plan as one apt-get transaction (Documentation/APT-JOBS.md, rules 21–26):
 /// every package an update with its own bar, an abort that lets the package being worked on
 /// finish (`DpkgArchiveGate` between dpkg's archives, and SIGINT to apt-get alone), and a forced
 /// abort that kills apt and dpkg wherever they run, then repairs dpkg's database in the same root.

@@ -26,7 +26,7 @@ public struct APTEnvironment: Sendable, Hashable {
     /// The `chroot` program that enters `chroot`.
     public var chrootCommand: String
     /// apt's archive cache (`Dir::Cache::archives`) as installtop reads it, where apt keeps the
-    /// .debs it fetched (never those of `file:` sources, PACKAGES.md); `nil` when not known.
+    /// .debs it fetched (never those of `file:` sources, Documentation/PACKAGE-FACTS.md); `nil` when not known.
     public var archiveCache: String?
     /// `DPkg::Path`, the `PATH` apt gives dpkg, as the configuration sets it; `nil` when it sets
     /// none (apt's default then).

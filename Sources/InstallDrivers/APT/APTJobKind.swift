@@ -2,7 +2,7 @@ import EngineWire
 import Foundation
 import InstallEngine
 
-/// Jobs that are one apt transaction (PRODUCT.md "Package jobs"): `apt: {install: [curl]}` in a
+/// Jobs that are one apt transaction (Documentation/APT-JOBS.md): `apt: {install: [curl]}` in a
 /// manifest, planned by `APTPlanner` (each package an update) and run by an `APTDriver`.
 public struct APTJobKind: WireJobKind {
     /// Makes the keeper of the versions a job replaces (rule 33); `nil`, or a `nil` keeper,

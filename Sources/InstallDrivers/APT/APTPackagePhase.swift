@@ -1,7 +1,7 @@
 import InstallEngine
 
 /// Where one package is in an apt transaction, read from the words apt's `pmstatus` lines start
-/// with (PACKAGES.md), and the share of the package's bar each phase stands for. Downloads take
+/// with (Documentation/PACKAGE-FACTS.md), and the share of the package's bar each phase stands for. Downloads take
 /// the first fifth; the rest follows dpkg's steps, as PackageKit's apt backend maps them.
 public enum APTPackagePhase: String, Sendable, Hashable {
     case downloading, downloaded

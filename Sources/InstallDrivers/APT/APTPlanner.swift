@@ -3,7 +3,7 @@ import InstallEngine
 import RestartScan
 import Synchronization
 
-/// Asks apt what an apt job will do, before anything runs (PRODUCT.md "Package jobs"): the
+/// Asks apt what an apt job will do, before anything runs (Documentation/APT-JOBS.md): the
 /// configuration and root, dpkg's lock, the simulation (the updates, in apt's order), which of
 /// them are Essential, and the download list (their sizes). Nothing here changes the system.
 public enum APTPlanner {
@@ -48,7 +48,7 @@ public enum APTPlanner {
     /// - Throws: `APTPlanError`, as `plan` does before it asks apt for the plan.
     public static func environment(of job: PackageJob) throws(APTPlanError) -> APTEnvironment {
         let environment = try APTEnvironment.resolve(aptConfig: job.aptConfig, chroot: job.chroot)
-        // A simulation takes no lock (PACKAGES.md): look at it ourselves, so a plan is never
+        // A simulation takes no lock (Documentation/PACKAGE-FACTS.md): look at it ourselves, so a plan is never
         // promised while another apt or dpkg holds the database.
         try checkLock(of: environment)
         return environment

@@ -1,7 +1,7 @@
 import InstallEngine
 
 /// Reads the plan out of `apt-get -s -o APT::Immediate-Configure-All=1 …`'s output: every
-/// `Inst`, `Remv` and `Purg` line, in the order apt will act (PACKAGES.md). `Conf` lines repeat
+/// `Inst`, `Remv` and `Purg` line, in the order apt will act (Documentation/PACKAGE-FACTS.md). `Conf` lines repeat
 /// packages already listed and are skipped; every other line (notes, "The following …") too.
 public enum APTSimulation {
     /// The changes in apt's order, each package once.

@@ -119,7 +119,7 @@ public struct APTTransactionTracker: Sendable {
 
     private mutating func packageStatus(_ package: String, overall: Double, text: String) -> [PlacedMessage] {
         guard let position = positions[package], !failed[position], let phase = APTPackagePhase(statusText: text) else {
-            // `pmstatus:dpkg-exec:…` and the like are not packages (PACKAGES.md); a failed
+            // `pmstatus:dpkg-exec:…` and the like are not packages (Documentation/PACKAGE-FACTS.md); a failed
             // package keeps its result whatever apt says of it later.
             return []
         }

@@ -67,7 +67,7 @@ struct APTTranslator: LineTranslator {
 
     /// The gate's stop, then SIGINT to apt-get alone: dpkg opens no further archive where what
     /// it unpacked can be configured, apt starts no other dpkg run than its configuration of
-    /// them (PACKAGES.md); SIGTERM would leave dpkg's database interrupted.
+    /// them (Documentation/PACKAGE-FACTS.md); SIGTERM would leave dpkg's database interrupted.
     func askToStop(_ process: ChildProcess) {
         guard let transaction else {
             gate?.requestStop()

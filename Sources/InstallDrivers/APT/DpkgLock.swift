@@ -1,7 +1,7 @@
 import Glibc
 
 /// dpkg's front-end lock (`ADMINDIR/lock-frontend`), which apt takes with `fcntl` before it
-/// changes anything. A simulation does not take it (PACKAGES.md), so an apt job checks it before
+/// changes anything. A simulation does not take it (Documentation/PACKAGE-FACTS.md), so an apt job checks it before
 /// promising to run: a held lock is a refusal, with the holder's pid, before anything starts.
 public enum DpkgLock {
     /// Who holds the lock.

@@ -1,6 +1,6 @@
 import InstallEngine
 
-/// A job run as one apt transaction (PRODUCT.md "Package jobs"): what to ask apt for, and which
+/// A job run as one apt transaction (Documentation/APT-JOBS.md): what to ask apt for, and which
 /// apt (this system's or a chroot's) and configuration (and so which root) to ask.
 public struct PackageJob: Sendable, Hashable {
     public var request: PackageRequest

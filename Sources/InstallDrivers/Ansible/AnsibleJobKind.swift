@@ -3,7 +3,7 @@ import Foundation
 import InstallEngine
 import Synchronization
 
-/// Fleet runs (PRODUCT.md "Fleet jobs"): `ansible: {playbook: site.yml, …}` in a manifest, the
+/// Fleet runs (Documentation/ANSIBLE.md): `ansible: {playbook: site.yml, …}` in a manifest, the
 /// playbook checked with `--list-hosts`, then run with installtop's callback plugin as a
 /// session driver whose hosts become jobs. The plugin is written once to a private folder
 /// that `removeFiles()` deletes.

@@ -1,6 +1,6 @@
 import InstallEngine
 
-/// A run across a fleet (PRODUCT.md "Fleet jobs"): an Ansible playbook whose hosts become jobs
+/// A run across a fleet (Documentation/ANSIBLE.md): an Ansible playbook whose hosts become jobs
 /// and whose tasks become their updates, declared by the driver as it runs (rule 27).
 public struct FleetJob: Sendable, Hashable {
     /// The playbook's path, absolute.

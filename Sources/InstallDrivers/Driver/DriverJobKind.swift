@@ -1,7 +1,7 @@
 import EngineWire
 import InstallEngine
 
-/// Any program that speaks the driver protocol (PRODUCT.md "Drivers from manifests"): run as a
+/// Any program that speaks the driver protocol (Documentation/MANIFESTS-AND-DRIVERS.md "Drivers from manifests"): run as a
 /// session driver (`ProtocolSessionDriver`), its `plan` lines become jobs, its reports their
 /// bars, and stops and forced stops reach it as for the built-in drivers.
 public struct DriverJobKind: WireJobKind {

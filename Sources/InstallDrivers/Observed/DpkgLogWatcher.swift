@@ -2,7 +2,7 @@ import Dispatch
 import InstallEngine
 import Synchronization
 
-/// Shows the installs the hooks do not report (PRODUCT.md "Observed jobs", without hooks): while
+/// Shows the installs the hooks do not report (Documentation/OBSERVED-JOBS.md "Without hooks"): while
 /// a process holds dpkg's lock, what dpkg's log says it does becomes an observed job, with
 /// phases and a partial plan: one update per package the log or the running dpkg's command line
 /// names before the job appears, and one added (with the log's versions) for each package the

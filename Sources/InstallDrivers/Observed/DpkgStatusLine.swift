@@ -1,4 +1,4 @@
-/// One line of dpkg's status logger (the `--status-fd` format, PACKAGES.md):
+/// One line of dpkg's status logger (the `--status-fd` format, Documentation/PACKAGE-FACTS.md):
 /// `processing: install: P`, `status: P: half-installed`, `status: P : error : TEXT`.
 public enum DpkgStatusLine: Sendable, Hashable {
     /// dpkg begins ACTION (`install`, `upgrade`, `configure`, `remove`, `purge`, `trigproc`) on P.

@@ -8,7 +8,7 @@ public enum PackageRequest: Sendable, Hashable {
     case upgrade
     case fullUpgrade
     case remove([String])
-    /// Undo of job run `run` (PRODUCT.md "Undo"): install the kept .debs at `debs` (absolute
+    /// Undo of job run `run` (Documentation/UNDO.md): install the kept .debs at `debs` (absolute
     /// paths; downgrades allowed) and remove `removing`, in one transaction.
     case undo(run: Int, debs: [String], removing: [String])
 

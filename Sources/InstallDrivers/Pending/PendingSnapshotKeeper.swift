@@ -3,7 +3,7 @@ import EngineWire
 import InstallEngine
 import Synchronization
 
-/// The pending snapshot an engine keeps of its apt root (PRODUCT.md "Fleet patching"): computed
+/// The pending snapshot an engine keeps of its apt root (Documentation/MANY-HOSTS.md "Fleet patching"): computed
 /// when the keeper starts, after every job that may have changed the root completes (a job of
 /// a driver, such as apt's; an observed transaction; a refresh), and on request; what the
 /// engine's `pending` command answers. A job of commands does not count: reading the root

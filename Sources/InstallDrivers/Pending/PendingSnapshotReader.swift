@@ -6,7 +6,7 @@ import RestartScan
 import Synchronization
 
 /// Reads a `PendingSnapshot` of an apt root the way an apt job sees it (`APTEnvironment`: its
-/// `APT_CONFIG`, its chroot), without dpkg's lock: apt's simulations take none (PACKAGES.md),
+/// `APT_CONFIG`, its chroot), without dpkg's lock: apt's simulations take none (Documentation/PACKAGE-FACTS.md),
 /// so a snapshot can be read while another apt runs, and never makes one wait.
 ///
 /// Four questions, three of them at once: `apt-get -s upgrade` (the packages and their

@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 /// One thing that happened in the engine, as consumers see it (the JSON writer, the monitor,
-/// the history, daemon clients). The cases map one to one onto the JSON events of PRODUCT.md.
+/// the history, daemon clients). The cases map one to one onto the JSON events of Documentation/JSON-EVENTS.md.
 ///
 /// For one job, events arrive in the order they happened; `jobCompleted` is the last event of
 /// a job except `jobCleanedUp`.

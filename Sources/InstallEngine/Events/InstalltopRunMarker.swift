@@ -3,7 +3,7 @@ import RestartScan
 
 /// What an installtop engine's own apt transaction carries in its environment
 /// (`INSTALLTOP_APT_RUN`), so that an engine watching the same dpkg knows it is no foreign
-/// transaction (PRODUCT.md "One transaction, one record"): apt-get, dpkg and the hooks' relay
+/// transaction (Documentation/OBSERVED-JOBS.md "One transaction, one record"): apt-get, dpkg and the hooks' relay
 /// inherit it, the relay reports it with the initiator, and the log watcher reads it from the
 /// lock holder's `/proc/PID/environ`.
 ///

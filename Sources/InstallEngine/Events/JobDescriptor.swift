@@ -20,7 +20,7 @@ public struct JobDescriptor: Sendable, Hashable, Identifiable {
     /// An observed job (rule 28): a transaction this process runs, which installtop watches but
     /// did not start and cannot abort (rule 29); `nil` for installtop's own jobs.
     public var observedBy: ObservedInitiator?
-    /// The history's job run this job undoes (`installtop apt undo RUN`, PRODUCT.md "Undo");
+    /// The history's job run this job undoes (`installtop apt undo RUN`, Documentation/UNDO.md);
     /// `nil` for every other job.
     public var undoOf: Int?
 

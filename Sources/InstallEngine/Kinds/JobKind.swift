@@ -36,7 +36,7 @@ public protocol JobKind: Sendable {
     func queuedLine(_ spec: Spec, name: String, job: Int?) -> String
     /// Whether a job of this kind that reaches an engine through `submit` (or the board) waits
     /// for a `confirm` with the plan its engine made, unless submitted with `yes`: a package
-    /// job changes a machine in ways the operator must see first (PRODUCT.md "Fleet
+    /// job changes a machine in ways the operator must see first (Documentation/MANY-HOSTS.md "Fleet
     /// patching"). False by default.
     var asksBeforeRunning: Bool { get }
     /// What runs `spec`: its updates and driver, or a session driver that declares its jobs.

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The rules of one installation job (ENGINE-SEMANTICS.md, rules 4–18 and 21–25) as a value:
+/// The rules of one installation job (Documentation/ENGINE-SEMANTICS.md, rules 4–18 and 21–25) as a value:
 /// every input is a mutating method that returns the actions its runner must perform
 /// (start a child, signal it, schedule a timer, deliver a callback, complete).
 ///

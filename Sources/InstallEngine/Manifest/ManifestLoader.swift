@@ -1,6 +1,6 @@
 import Yams
 
-/// Loads a manifest (PRODUCT.md, "Manifest (YAML)") into jobs of complete `Update`s.
+/// Loads a manifest (Documentation/MANIFEST.md) into jobs of complete `Update`s.
 ///
 /// Every problem is collected, not just the first: the thrown `ManifestErrors` lists them all,
 /// each with file, line, column and what was expected. A YAML syntax error stops reading at

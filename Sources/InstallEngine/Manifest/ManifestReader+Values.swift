@@ -7,7 +7,7 @@ extension ManifestReader {
     /// What a duration looks like, for every message about one.
     static let durationExpectation = "expected a duration such as 500ms, 10s, 5m or 2h"
 
-    /// installtop sets these for every child (PRODUCT.md); a manifest cannot change them.
+    /// installtop sets these for every child (Documentation/MANIFESTS-AND-DRIVERS.md); a manifest cannot change them.
     static let reservedEnvironment: Set<String> = [
         "INSTALLTOP_PROGRESS_FD", "INSTALLTOP_UPDATE_ID", "INSTALLTOP_OPERATION", "INSTALLTOP_JOB",
     ]

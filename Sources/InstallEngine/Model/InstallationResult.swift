@@ -12,7 +12,7 @@ public struct InstallationResult: Sendable, Hashable {
     /// when the job completed (rule 32); `nil` when no update of it ran or the queue has no
     /// `RestartAdvisor`.
     public var restartAdvice: RestartAdvice?
-    /// Progress-channel lines of the job that could not be understood and were ignored (PRODUCT.md
+    /// Progress-channel lines of the job that could not be understood and were ignored (Documentation/MANIFESTS-AND-DRIVERS.md
     /// "What a child process gets"); 0 until the job completes.
     public var ignoredLines = 0
     /// Driver reports about an update outside the plan or out of its lifecycle, ignored (rule

@@ -1,6 +1,6 @@
 import Glibc
 
-/// The environment a child gets (PRODUCT.md): installtop's own, then the spec's (an update's
+/// The environment a child gets (Documentation/MANIFESTS-AND-DRIVERS.md): installtop's own, then the spec's (an update's
 /// `env` and its `INSTALLTOP_*` variables), then the descriptor variables, each later source
 /// replacing a variable of the same name.
 ///

@@ -7,7 +7,7 @@ public enum ChildLineSink: Sendable {
     /// Each line's bytes, valid only during the call: for a reader of its own protocol (the
     /// driver protocol's JSON Lines, apt's Status-Fd).
     case bytes(@Sendable (UnsafeBufferPointer<UInt8>) -> Void)
-    /// The progress channel of PRODUCT.md, parsed by `ProgressChannelParser`; consecutive
+    /// The progress channel of Documentation/MANIFESTS-AND-DRIVERS.md, parsed by `ProgressChannelParser`; consecutive
     /// progress lines of one read merge into one report. A blank line reports nothing; a line it
     /// cannot read is reported as `.malformedChannelLine`.
     case progressChannel(any UpdateReporter)

@@ -99,7 +99,7 @@ public final class ChildProcess: RunningUpdate {
     }
 
     /// Sends SIGINT to the child alone, not its group: apt-get's request to stop after the
-    /// package it is on (PACKAGES.md), which must not reach the methods or scripts it runs.
+    /// package it is on (Documentation/PACKAGE-FACTS.md), which must not reach the methods or scripts it runs.
     /// Does nothing once the child was reaped or killed.
     public func interrupt() {
         state.withLock { state in

@@ -1,6 +1,6 @@
 import Glibc
 
-/// What every child installtop spawns starts with (CHILD-PROCESSES.md): default handling of
+/// What every child installtop spawns starts with (Documentation/CHILD-PROCESSES.md): default handling of
 /// every signal, an empty signal mask, and a process group of its own, so a Ctrl-C meant for
 /// installtop reaches installtop (which ends its children itself) and a stop can signal
 /// everything a child started. Shared by `ChildSpawner` (updates and drivers) and

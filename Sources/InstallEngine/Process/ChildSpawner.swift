@@ -1,7 +1,7 @@
 import CPosixSpawn
 import Glibc
 
-/// Starts one `ChildSpec` with `posix_spawn`, following CHILD-PROCESSES.md: stdin from
+/// Starts one `ChildSpec` with `posix_spawn`, following Documentation/CHILD-PROCESSES.md: stdin from
 /// /dev/null, stdout/stderr/fd 3 to pipes, its own process group, default signal dispositions
 /// and an empty signal mask, the spec's working directory, and nothing else inherited.
 enum ChildSpawner {

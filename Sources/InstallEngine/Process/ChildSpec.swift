@@ -1,5 +1,5 @@
 /// What to start as a child process: the one spawn description under both the per-update
-/// backend and the drivers (CHILD-PROCESSES.md).
+/// backend and the drivers (Documentation/CHILD-PROCESSES.md).
 ///
 /// The child gets stdin from /dev/null, pipes on stdout, stderr and file descriptor 3
 /// (`INSTALLTOP_PROGRESS_FD=3`), and with `controlChannel` a pipe to read on descriptor 4

@@ -2,7 +2,7 @@ import CPosixSpawn
 
 /// What happens to running updates when installtop itself dies of a fatal signal (SIGSEGV,
 /// SIGABRT, SIGBUS …): their process groups get SIGKILL, so no install goes on unwatched, and the
-/// process then dies of that signal (PRODUCT.md, "Signals").
+/// process then dies of that signal (Documentation/CLI.md, "Signals").
 ///
 /// The process backend records each child's process group while it runs (see
 /// `cps_group_register`); this only installs the handlers.

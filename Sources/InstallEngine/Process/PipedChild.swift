@@ -3,7 +3,7 @@ import Glibc
 import Synchronization
 
 /// A program installtop talks to over its stdin and stdout, its stderr kept apart: `ssh HOST
-/// installtop bridge`, whose pipes carry a host's engine protocol. Spawned as CHILD-PROCESSES.md
+/// installtop bridge`, whose pipes carry a host's engine protocol. Spawned as Documentation/CHILD-PROCESSES.md
 /// says (its own process group, default signal handling, an empty signal mask, nothing of ours
 /// inherited but the three pipes), with installtop's environment; a name without `/` is looked
 /// up in `PATH`.

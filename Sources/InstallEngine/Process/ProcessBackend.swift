@@ -1,4 +1,4 @@
-/// Runs updates as real child processes (CHILD-PROCESSES.md, PRODUCT.md "What a child process
+/// Runs updates as real child processes (Documentation/CHILD-PROCESSES.md, Documentation/MANIFESTS-AND-DRIVERS.md "What a child process
 /// gets").
 ///
 /// Each update is spawned with `posix_spawn`: stdin is /dev/null; stdout, stderr and file

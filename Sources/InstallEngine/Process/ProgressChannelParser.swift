@@ -1,7 +1,7 @@
 /// Turns one line of a child's progress channel (file descriptor 3) into an `UpdateReport`.
 ///
 /// Pure and allocation-free for the hot `progress N` case: it reads bytes, and only builds a
-/// `String` for text that ends up in the report. Accepted lines (PRODUCT.md):
+/// `String` for text that ends up in the report. Accepted lines (Documentation/MANIFESTS-AND-DRIVERS.md):
 /// - `progress <0-100> [message]` → `.progress`; the percent is an integer or a decimal
 ///   (`42`, `42.5`); anything else, or a value outside 0…100, is malformed.
 /// - `message <text>` → `.message`; without text it is malformed.

@@ -1,4 +1,4 @@
-/// The rules of the job queue (ours, ENGINE-SEMANTICS.md "JobQueue") as a value: jobs get
+/// The rules of the job queue (ours, Documentation/ENGINE-SEMANTICS.md "JobQueue") as a value: jobs get
 /// numbers in submission order and start in that order, `slots` at a time; a queued job that is
 /// aborted completes at once with every update aborted (rule 13); a completed job can only be
 /// cleaned up. Like `JobMachine`, it does no I/O and returns the actions its runner performs.

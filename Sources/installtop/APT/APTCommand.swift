@@ -1,7 +1,7 @@
 import ArgumentParser
 
 /// `installtop apt …`: a real apt transaction as one job, each package an update with its own
-/// bar (PRODUCT.md "Package jobs").
+/// bar (Documentation/APT-JOBS.md).
 struct APTCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "apt",

@@ -7,7 +7,7 @@ import Foundation
 #endif
 import Glibc
 
-/// Where an `installtop apt …` job runs (PRODUCT.md "One transaction, one record"): in the
+/// Where an `installtop apt …` job runs (Documentation/APT-JOBS.md "Where it runs"): in the
 /// machine's engine when one answers, runs as this user, records into a history and acts on the
 /// apt root this command would have used; here otherwise. So the transaction has one record
 /// (the engine's, with its kept versions), outlives the terminal, and shows on every monitor

@@ -4,7 +4,7 @@ import InstallEngine
 import InstallHistory
 
 /// `installtop apt undo JOBRUN`: puts back every package a job run changed, from the versions
-/// kept for it, as an uninstall job (PRODUCT.md "Undo"): planned and confirmed like any apt
+/// kept for it, as an uninstall job (Documentation/UNDO.md): planned and confirmed like any apt
 /// job, `"undoOf"` in its `job.queued`, and the run marked undone once it succeeded. Packages
 /// apt had marked automatic are marked so again afterwards (a local .deb makes them manual).
 struct APTUndoCommand: ParsableCommand {

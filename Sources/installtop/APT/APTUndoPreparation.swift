@@ -3,7 +3,7 @@ import InstallDrivers
 import InstallEngine
 import InstallHistory
 
-/// The undo of one job run made ready to plan (PRODUCT.md "Undo"), the same for `installtop apt
+/// The undo of one job run made ready to plan (Documentation/UNDO.md), the same for `installtop apt
 /// undo` and for `u` in a monitor's history view (`APTUndoQueuing`): the history's run, checked
 /// against dpkg's database where the undo will act, turned into one apt request whose kept
 /// files apt can read (`APTUndoStaging`), and what apt had marked automatic before it. After

@@ -2,7 +2,7 @@ import InstallDrivers
 import InstallEngine
 import InstallHistory
 
-/// The reverse of a job run as one apt request (PRODUCT.md "Undo"): each version it replaced
+/// The reverse of a job run as one apt request (Documentation/UNDO.md): each version it replaced
 /// put back from its kept .deb (an upgraded package downgraded, a removed one reinstalled), each
 /// package it installed removed, all in one transaction, which apt resolves against the kept
 /// files (the archive need not offer them). Refused, changing nothing, when the run cannot be

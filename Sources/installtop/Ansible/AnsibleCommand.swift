@@ -3,7 +3,7 @@ import InstallDrivers
 import InstallEngine
 
 /// `installtop ansible PLAYBOOK …`: an Ansible run across a fleet, each host a job and each
-/// task an update (PRODUCT.md "Fleet jobs").
+/// task an update (Documentation/ANSIBLE.md).
 struct AnsibleCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ansible",

@@ -4,7 +4,7 @@ import InstallDrivers
 import InstallEngine
 
 /// `installtop drive -- PROGRAM [ARGS…]`: any program that speaks the driver protocol, its
-/// declared jobs and updates on the usual run (PRODUCT.md "Drivers from manifests").
+/// declared jobs and updates on the usual run (Documentation/MANIFESTS-AND-DRIVERS.md "Drivers from manifests").
 struct DriveCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "drive",

@@ -1,7 +1,7 @@
 import ArgumentParser
 
 /// `installtop hooks install|status|remove`: the apt and dpkg hooks that report every
-/// transaction on the machine to the engine (PRODUCT.md "Observed jobs").
+/// transaction on the machine to the engine (Documentation/OBSERVED-JOBS.md).
 struct HooksCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "hooks",

@@ -7,7 +7,7 @@ import Monitor
 import MonitorRuntime
 
 /// `installtop watch`: the monitor on this machine's engine, where the hooks report every
-/// install (PRODUCT.md "Observed jobs"). With no engine listening it runs one in this process,
+/// install (Documentation/OBSERVED-JOBS.md). With no engine listening it runs one in this process,
 /// on the same socket, for as long as it is open; a user who is not root and has no engine of
 /// their own watches the machine's instead, as its watch group's member (`serve --watch-group`).
 struct WatchCommand: ParsableCommand {

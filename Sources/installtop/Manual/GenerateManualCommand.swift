@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 
 /// `installtop generate-manual DIR`: writes a man page for every command (`installtop.run.1` …)
-/// into DIR, made from the help (`ManualPage`); hidden, it is for installing (README's Install
+/// into DIR, made from the help (`ManualPage`); hidden, it is for installing (README's Build from source
 /// block). `installtop.1` itself is written by hand (Documentation/installtop.1).
 struct GenerateManualCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

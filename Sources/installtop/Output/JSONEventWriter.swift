@@ -7,7 +7,7 @@ import Foundation
 import InstallEngine
 import Synchronization
 
-/// Writes engine events as JSON Lines (PRODUCT.md "JSON events").
+/// Writes engine events as JSON Lines (Documentation/JSON-EVENTS.md).
 ///
 /// Progress events are coalesced to at most one per update per 50 ms; every update's first
 /// progress event goes out at once and its last state is flushed before its `update.completed`,

@@ -10,7 +10,7 @@ import Foundation
 #endif
 
 /// `installtop pending`: what an upgrade of this machine, or of each host, would change
-/// (PRODUCT.md "Fleet patching").
+/// (Documentation/MANY-HOSTS.md "Fleet patching").
 struct PendingCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pending",

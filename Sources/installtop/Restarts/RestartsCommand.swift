@@ -3,7 +3,7 @@ import EngineWire
 import RestartScan
 
 /// `installtop restarts`: what still runs deleted or replaced code and whether a reboot is
-/// needed, now (rule 32, PRODUCT.md "After the install").
+/// needed, now (rule 32, Documentation/RESTARTS.md).
 struct RestartsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "restarts",

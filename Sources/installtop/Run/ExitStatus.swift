@@ -1,6 +1,6 @@
 import InstallEngine
 
-/// installtop's exit statuses (PRODUCT.md). When several apply, the first in the order
+/// installtop's exit statuses (Documentation/EXIT-STATUS.md). When several apply, the first in the order
 /// invalidUsage, leftBroken, aborted, failed, rebootRequired wins: a broken package database
 /// comes before the abort that usually caused it, since it is what the operator must act on.
 enum ExitStatus: Int32 {

@@ -11,7 +11,7 @@ import MonitorRuntime
 import TerminalUI
 
 /// The interactive monitor: a synchronous loop that owns curses on the calling thread
-/// (SWIFT-NCURSES.md). Engine events arrive through a `Mailbox`; the loop sleeps in `poll()` on
+/// (Documentation/TERMINAL.md). Engine events arrive through a `Mailbox`; the loop sleeps in `poll()` on
 /// the keyboard, the mailbox and the signal pipe, feeds everything to `MonitorState`, performs
 /// the effects, and draws at most 30 frames a second, only when something changed. With
 /// nothing running it sets no timeout at all, so an idle monitor uses no CPU; after

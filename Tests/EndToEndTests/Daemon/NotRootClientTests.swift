@@ -4,7 +4,7 @@ import Testing
 
 /// Clients run by a user who is not root (nobody, through setpriv, from a copy of the binary it
 /// can run) and who has no engine of their own reach the machine's engine, with or without
-/// `XDG_RUNTIME_DIR` (PRODUCT.md "Many hosts"); where that fails for permissions, the refusal
+/// `XDG_RUNTIME_DIR` (Documentation/DAEMON.md); where that fails for permissions, the refusal
 /// says how to be let in (`serve --watch-group`). The machine's socket is the test's own
 /// (`INSTALLTOP_MACHINE_SOCKET`): a real engine at /run/installtop.sock is never touched.
 @Suite("clients who are not root")

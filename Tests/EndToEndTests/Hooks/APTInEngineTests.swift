@@ -3,7 +3,7 @@ import Foundation
 import Glibc
 import Testing
 
-/// `installtop apt …` with the machine's engine running on the same root (PRODUCT.md "One
+/// `installtop apt …` with the machine's engine running on the same root (Documentation/OBSERVED-JOBS.md "One
 /// transaction, one record"): the job runs in that engine, which plans it, keeps the versions it
 /// replaces and records it; the command follows it to its end and exits as if it had run it. The
 /// machine's socket is the serve's private one (`INSTALLTOP_MACHINE_SOCKET`), its root a private

@@ -3,7 +3,7 @@ import Foundation
 import Glibc
 import Testing
 
-/// Without hooks (rule 28, PRODUCT.md "Observed jobs"): `installtop serve --apt-config` follows
+/// Without hooks (rule 28, Documentation/OBSERVED-JOBS.md "Without hooks"): `installtop serve --apt-config` follows
 /// the private root's dpkg lock and log, and a plain `apt-get install` there becomes an observed
 /// job from what dpkg's log says, its results from dpkg's state once apt-get is gone.
 @Suite("observed jobs from dpkg's log", .serialized)

@@ -2,7 +2,7 @@ import APTTestSupport
 import Foundation
 import Testing
 
-/// One transaction, one record (PRODUCT.md): `installtop apt` run beside an engine that watches
+/// One transaction, one record (Documentation/OBSERVED-JOBS.md): `installtop apt` run beside an engine that watches
 /// the same private root (its hooks, or dpkg's lock and log) is shown there live as that
 /// installtop's job and recorded only by the engine that runs it: never an observed copy, so
 /// the run stays undoable, and so does its undo.

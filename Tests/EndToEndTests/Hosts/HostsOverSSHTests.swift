@@ -4,7 +4,7 @@ import Foundation
 import Glibc
 import Testing
 
-/// `status` and `abort` across namespace test hosts (FLEET.md), each with its own sshd, private
+/// `status` and `abort` across namespace test hosts (Documentation/FLEET-FACTS.md), each with its own sshd, private
 /// /run and `installtop serve` on the default socket there, reached from the controller
 /// namespace with the operator's `ssh` and the fleet's ssh_config; the remote command is the
 /// built `installtop bridge`, which finds its host's engine at the default socket.

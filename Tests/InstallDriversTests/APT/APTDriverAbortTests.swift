@@ -5,7 +5,7 @@ import InstallDrivers
 import InstallEngine
 import Testing
 
-/// Aborting a real apt transaction in a private root (rules 24–25, PACKAGES.md "Abort"): the
+/// Aborting a real apt transaction in a private root (rules 24–25, Documentation/PACKAGE-FACTS.md "Stopping safely"): the
 /// first request lets the package dpkg works on finish and starts no other; a second one kills
 /// apt, dpkg and the maintainer script, then repairs dpkg's database and says what was left.
 ///
@@ -121,7 +121,7 @@ struct APTDriverAbortTests {
         #expect(cut.resultCode == .succeeded, "\(cut.resultCode) \(cut.hResult) \(reason)")
         #expect(reason.hasPrefix("completed by the repair after the forced stop, which cut it") && reason.contains("dpkg --configure -a"), "\(reason)")
         // dpkg leaves a package cut in its preinst half-installed (iHR), which configure -a
-        // does not repair (PACKAGES.md), nor `apt-get -f install` when the version it was
+        // does not repair (Documentation/PACKAGE-FACTS.md), nor `apt-get -f install` when the version it was
         // installing is the one apt would fetch; the driver then reinstalls it. What was left
         // is in the reason, with the audit's word, and it must match the root as the test finds it.
         let states = try apt.states()

@@ -3,7 +3,7 @@ import Testing
 
 @testable import InstallDrivers
 
-/// The pure half of a running apt job: Status-Fd lines (PACKAGES.md), output lines and apt's
+/// The pure half of a running apt job: Status-Fd lines (Documentation/PACKAGE-FACTS.md), output lines and apt's
 /// exit as the engine's driver reports, by the update's index in the plan.
 @Suite("apt: the run state of a transaction")
 struct APTRunStateTests {

@@ -3,7 +3,7 @@ import InstallDrivers
 import InstallEngine
 import Testing
 
-/// Manifest jobs with `apt:` (PRODUCT.md "Package jobs"): one apt request each, read into
+/// Manifest jobs with `apt:` (Documentation/APT-JOBS.md): one apt request each, read into
 /// `ManifestJob.package`; every mistake located at file:line:column before anything runs.
 @Suite("Manifest: apt jobs")
 struct ManifestPackageJobTests {

@@ -4,7 +4,7 @@ import InstallDrivers
 import InstallEngine
 import Testing
 
-/// The generic driver kind's manifest section and submission member (PRODUCT.md "Drivers from
+/// The generic driver kind's manifest section and submission member (Documentation/MANIFESTS-AND-DRIVERS.md "Drivers from
 /// manifests"): what a manifest says reaches the engine unchanged.
 @Suite("Driver kind: manifest and submission")
 struct DriverJobKindTests {

@@ -2,7 +2,7 @@ import InstallDrivers
 import InstallEngine
 import Testing
 
-/// The driver protocol's lines, as README's "Driver protocol" section documents them.
+/// The driver protocol's lines, as Documentation/DRIVER-PROTOCOL.md documents them.
 @Suite("driver protocol: decoding")
 struct DriverMessageDecodingTests {
     private func decode(_ line: String) throws(DriverProtocolError) -> DriverMessage {

@@ -136,7 +136,7 @@ struct Scenario {
         render(theme: theme).lines.joined(separator: "\n")
     }
 
-    // MARK: - The picture of PRODUCT.md
+    // MARK: - The layout of Documentation/MONITOR.md
 
     /// Security updates running (3 of 8 done, libc6 at 44 % with output), a queued kernel job,
     /// a succeeded tools job with a reboot, and a drivers job with one failure.

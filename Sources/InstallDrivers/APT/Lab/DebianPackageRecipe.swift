@@ -2,7 +2,7 @@
 /// `dpkg-deb` (the demo's packages, the benchmarks', anything that needs real packages without
 /// a network or dpkg-dev).
 ///
-/// Maintainer scripts run chrootless, on the host (PACKAGES.md: `--force-script-chrootless`):
+/// Maintainer scripts run chrootless, on the host (Documentation/PACKAGE-FACTS.md: `--force-script-chrootless`):
 /// a recipe's scripts must write only under `$DPKG_ROOT`, which dpkg sets to the private root.
 public struct DebianPackageRecipe: Sendable, Hashable {
     /// The package name: lower case letters, digits, `+`, `-` and `.` (Debian policy 5.6.1).

@@ -2,7 +2,7 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// A private root for apt and dpkg in a folder of its own (PACKAGES.md): its own status file,
+/// A private root for apt and dpkg in a folder of its own (Documentation/PACKAGE-FACTS.md): its own status file,
 /// lists, cache, logs and `apt.conf.d`, a local repository of packages built offline from
 /// `DebianPackageRecipe`s, and a configuration file that every apt command of the root gets
 /// through `APT_CONFIG`, so nothing of the host's packages is read or changed.
@@ -162,7 +162,7 @@ public final class PrivateAPTRoot: Sendable {
         try "deb [trusted=yes] file:\(repository) ./\n".write(toFile: root + "/etc/apt/sources.list", atomically: true, encoding: .utf8)
         // Dir moves sources, lists, cache, logs, status and apt.conf.d into the root; without
         // --log dpkg would append to the host's dpkg.log; without --force-script-chrootless it
-        // could not run maintainer scripts in the root (PACKAGES.md).
+        // could not run maintainer scripts in the root (Documentation/PACKAGE-FACTS.md).
         let notRoot = getuid() == 0 ? "" : "\"--force-not-root\"; "
         let text = """
             Dir "\(root)/";

@@ -3,7 +3,7 @@ import InstallEngine
 
 /// apt's marks of automatically installed packages, where a job acts (`apt-mark`): an undo
 /// installs the kept versions from local .debs, which apt marks as installed by hand, so the
-/// packages that were automatic are marked so again after it (issue 35, item 4; PACKAGES.md).
+/// packages that were automatic are marked so again after it (issue 35, item 4; Documentation/PACKAGE-FACTS.md).
 public enum APTAutoMarks {
     /// The packages apt has marked automatically installed in `environment`; empty when
     /// apt-mark cannot say.

@@ -1,4 +1,4 @@
-/// What keeping one package's replaced version for undo gave (PRODUCT.md "Undo"): the kept
+/// What keeping one package's replaced version for undo gave (Documentation/UNDO.md): the kept
 /// .deb, or why there is none.
 public struct APTKeptVersion: Sendable, Hashable {
     /// Where a kept .deb came from.

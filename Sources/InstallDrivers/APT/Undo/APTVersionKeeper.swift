@@ -4,7 +4,7 @@ import InstallEngine
 import Synchronization
 
 /// Keeps the installed version of every package an apt job upgrades, downgrades or removes,
-/// before dpkg touches it (PRODUCT.md "Undo"; rule 33): the .deb in apt's archive cache when it
+/// before dpkg touches it (Documentation/UNDO.md; rule 33): the .deb in apt's archive cache when it
 /// is exactly the installed version, hard-linked (copied across file systems), otherwise one
 /// rebuilt from the installed package (`DebianPackageRebuilder`).
 ///

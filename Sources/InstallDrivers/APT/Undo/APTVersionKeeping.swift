@@ -1,6 +1,6 @@
 import InstallEngine
 
-/// Keeps the versions an apt job replaces, for undo (PRODUCT.md "Undo"), and records them:
+/// Keeps the versions an apt job replaces, for undo (Documentation/UNDO.md), and records them:
 /// installtop's history does (its undo folder, its run). An apt transaction asks it once, from
 /// its `Pre-Install-Pkgs` hook, after apt's downloads and before dpkg's first run; dpkg waits
 /// for it (`APTHookTransaction`). When the job's plan is known before apt starts (a simulated

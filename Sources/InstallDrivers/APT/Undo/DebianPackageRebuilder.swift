@@ -1,7 +1,7 @@
 import Foundation
 
 /// Rebuilds an installed package's .deb from what dpkg installed, the way dpkg-repack does
-/// (PACKAGES.md "Rebuilding"): the status stanza less Status and Conffiles as `DEBIAN/control`
+/// (Documentation/PACKAGE-FACTS.md "Rebuilding"): the status stanza less Status and Conffiles as `DEBIAN/control`
 /// (exact-version Depends and Installed-Size kept), the maintainer scripts and the other
 /// control files of `info/`, the conffiles list, and every path of `info/P.list` copied with
 /// its mode, owner and times; then `dpkg-deb -Zgzip -z1 --build`, and the result verified.
@@ -119,7 +119,7 @@ struct DebianPackageRebuilder: Sendable {
     }
 
     /// Reads `file` back: the control must name the package, and the data hold every file
-    /// copied (a wrong path makes an empty package that still installs, PACKAGES.md).
+    /// copied (a wrong path makes an empty package that still installs, Documentation/PACKAGE-FACTS.md).
     private func verify(_ file: String, is package: APTInstalledPackage, holdingAtLeast files: Int) throws(APTKeepError) {
         let fields = SystemCommand.run([dpkgDeb, "-f", file, "Package", "Version", "Architecture"])
         let expected = "Package: \(package.name)\nVersion: \(package.version)\nArchitecture: \(package.architecture)"

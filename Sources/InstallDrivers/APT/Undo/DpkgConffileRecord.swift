@@ -7,7 +7,7 @@ import Glibc
 /// A rebuilt .deb carries each conffile as it is on disk, an administrator's edit included, and
 /// dpkg records the md5 of what a package ships as the conffile's original: installed, the edit
 /// would look like the package's own content and the next upgrade would replace it silently
-/// (PACKAGES.md). The hashes dpkg had recorded when the version was kept are written back into
+/// (Documentation/PACKAGE-FACTS.md). The hashes dpkg had recorded when the version was kept are written back into
 /// its status (`Conffiles:`), so dpkg sees the file as edited again, as it would after an
 /// install from the original .deb.
 ///

@@ -1,9 +1,9 @@
 /// The driver protocol: how one installer process (a *driver*: apt, Ansible, or any program)
-/// reports on many updates, possibly of many jobs (ENGINE-SEMANTICS.md rules 21–27).
+/// reports on many updates, possibly of many jobs (Documentation/ENGINE-SEMANTICS.md rules 21–27).
 ///
 /// A driver writes JSON Lines on file descriptor 3 (`INSTALLTOP_PROGRESS_FD`): one object per
 /// line, each with a `"type"`, decoded by `DriverMessage.decode(_:)`. installtop writes
-/// `DriverControl` lines to the driver's file descriptor 4 (`INSTALLTOP_CONTROL_FD`). The README's
+/// `DriverControl` lines to the driver's file descriptor 4 (`INSTALLTOP_CONTROL_FD`). Documentation/DRIVER-PROTOCOL.md,
 /// "Driver protocol" section is the reference for driver authors.
 public enum DriverProtocol {
     /// The version this installtop speaks. A driver that says another one in its `hello` is
