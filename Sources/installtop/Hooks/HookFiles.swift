@@ -47,10 +47,12 @@ struct HookFiles {
             let database = Self.shellQuoted(keeper.historyDb)
             lines += [
                 // The one hook that may delay apt (rule 37): dpkg waits while the old versions are
-                // kept. Its failures are said on stderr; it never fails apt's run.
+                // kept. Its failures are said on stderr; it never fails apt's run. (Its first word
+                // must stay the program: apt keys the hook's protocol version by it.)
                 "DPkg::Pre-Install-Pkgs:: \"\(keeper.installtop) hooks keep begin --history-db \(database) || cat >/dev/null\";",
                 "DPkg::Tools::Options::\(keeper.installtop)::Version \"3\";",
-                "DPkg::Post-Invoke:: \"\(keeper.installtop) hooks keep end --history-db \(database) </dev/null >/dev/null || true\";",
+                // The binary gone after the transaction that removed the package: nothing to say.
+                "DPkg::Post-Invoke:: \"[ ! -x \(keeper.installtop) ] || \(keeper.installtop) hooks keep end --history-db \(database) </dev/null >/dev/null || true\";",
             ]
         }
         return lines.joined(separator: "\n") + "\n"
