@@ -21,7 +21,10 @@ import MonitorRuntime
 /// its pending snapshot of its (empty, private) root once its queue is shown, and what is
 /// measured is how long until every host's snapshot is on the board, with the frame and CPU
 /// goals as before; the hosts are sorted security first (`o` three times), so that every frame
-/// also sorts them.
+/// also sorts them. With `--refresh` too (`--parallel N`, 10 by default), each engine has a root
+/// of its own on one shared repository, and once every snapshot is shown every host is marked
+/// and `P` refreshes them all, N at a time: measured until the last refresh job ended, with the
+/// most hosts seen refreshing at once and the frames and CPU of that phase alone.
 enum BoardHostsBenchmark {
     static let all = [Benchmark(name: "board-hosts", run: run)]
 
@@ -33,7 +36,9 @@ enum BoardHostsBenchmark {
         let hosts = value("--hosts").flatMap(Int.init) ?? 200
         let packages = value("--packages").flatMap(Int.init) ?? 200
         let seconds = value("--seconds").flatMap(Double.init) ?? 20
-        let pending = arguments.contains("--pending")
+        let refresh = arguments.contains("--refresh")
+        let pending = arguments.contains("--pending") || refresh
+        let parallel = value("--parallel").flatMap(Int.init) ?? 10
         let installtop = value("--installtop")
             ?? URL(fileURLWithPath: arguments[0]).deletingLastPathComponent().appendingPathComponent("installtop").path
         guard FileManager.default.isExecutableFile(atPath: installtop) else { return print("  skipped: no installtop at \(installtop)") }
@@ -44,6 +49,11 @@ enum BoardHostsBenchmark {
             // The engines follow an empty private root's dpkg, never this machine's.
             quiet = try PrivateAPTRoot(temporaryWithPrefix: "itb-board-quiet")
             try writeFiles(in: folder, installtop: installtop, packages: packages, seconds: seconds)
+            // Each engine's refresh updates lists of its own (apt locks them), all from one archive.
+            if refresh { try quiet.publish([DebianPackageRecipe(name: "itb-one")]) }
+            for index in 0..<hosts where refresh {
+                _ = try PrivateAPTRoot(folder: "\(folder)/root-\(index)", sharing: quiet.repository)
+            }
         } catch {
             return print("  cannot set up: \(error)")
         }
@@ -60,7 +70,8 @@ enum BoardHostsBenchmark {
         for index in 0..<hosts {
             let engine = Process()
             engine.executableURL = URL(fileURLWithPath: installtop)
-            engine.arguments = ["serve", "--socket", "\(folder)/e\(index).sock", "--no-history", "--apt-config", quiet.configuration]
+            let configuration = refresh ? "\(folder)/root-\(index)/apt.conf" : quiet.configuration
+            engine.arguments = ["serve", "--socket", "\(folder)/e\(index).sock", "--no-history", "--apt-config", configuration]
             engine.standardOutput = FileHandle.nullDevice
             engine.standardError = FileHandle.nullDevice
             do { try engine.run() } catch { return print("  cannot start engine \(index): \(error)") }
@@ -72,21 +83,24 @@ enum BoardHostsBenchmark {
             let submitted = SystemCommand.run([installtop, "submit", "\(folder)/stream.yaml", "--socket", "\(folder)/e\(index).sock"])
             guard submitted.status == 0 else { return print("  submit to engine \(index) failed: \(submitted.stderr)") }
         }
-        if pending {
+        if refresh {
+            print("  \(hosts) engines, each with a private root of its own, then every host's lists refreshed \(parallel) at a time; load \(loadAverage())")
+        } else if pending {
             print("  \(hosts) engines, no job, each keeping a pending snapshot of an empty private root; load \(loadAverage())")
         } else {
             print("  \(hosts) engines, each streaming a driver job of \(packages) updates over about \(Int(seconds)) s; load \(loadAverage())")
         }
-        measure(folder: folder, hosts: hosts, seconds: seconds, pending: pending)
+        measure(folder: folder, hosts: hosts, seconds: seconds, pending: pending, refreshParallel: refresh ? parallel : nil)
     }
 
     /// The board on every engine, fed and drawn as the monitor's loop does, for `seconds`.
-    private static func measure(folder: String, hosts: Int, seconds: Double, pending: Bool) {
+    private static func measure(folder: String, hosts: Int, seconds: Double, pending: Bool, refreshParallel: Int?) {
         let commands = (0..<hosts).map { SSHCommand(host: "\(folder)/e\($0).sock", remoteCommand: "bridge", program: "\(folder)/ssh") }
         let mailbox: Mailbox
         do { mailbox = try Mailbox() } catch { return print("  no mailbox: \(error)") }
         let link = HostsEngineLink(hosts: commands)
         var state = MonitorState(width: 200, height: 60, now: Date())
+        state.rolloutParallel = refreshParallel ?? state.rolloutParallel
         let theme = ThemeCatalog(userDirectory: nil).themes[0]
         let clock = ContinuousClock()
         let started = clock.now
@@ -100,7 +114,18 @@ enum BoardHostsBenchmark {
         var events = 0
         var peakThreads = 0
         var checksum = 0
-        while clock.now - started < .seconds(seconds) {
+        // The refresh phase (`--refresh`): when P was pressed, when the last refresh ended, the
+        // most hosts refreshing at once, its frames and the board's CPU then.
+        var refreshStarted: (at: ContinuousClock.Instant, cpu: Double)?
+        var refreshEnded: (at: ContinuousClock.Instant, cpu: Double)?
+        var refreshingPeak = 0
+        var refreshFrames: [Duration] = []
+        // What the monitor's loop would send: here, the refreshes.
+        func perform(_ effects: [MonitorEffect]) {
+            for case .refreshOnHost(let host) in effects { link.refreshLists(onHost: host) }
+        }
+        let limit = Duration.seconds(seconds) + (refreshParallel == nil ? .zero : .seconds(600))
+        while clock.now - started < limit, refreshParallel == nil || refreshEnded == nil || clock.now - started < .seconds(seconds) {
             let frame = clock.measure {
                 var batch: [EngineEvent] = []
                 for item in mailbox.drain() {
@@ -110,22 +135,30 @@ enum BoardHostsBenchmark {
                         continue
                     case .monitor(let event):
                         if case .host(.queueReplaced(let host)) = event { replaced.insert(host) }
-                        if !batch.isEmpty { _ = state.handle(.engineEvents(batch)); events += batch.count; batch = [] }
-                        _ = state.handle(event)
+                        if !batch.isEmpty { perform(state.handle(.engineEvents(batch))); events += batch.count; batch = [] }
+                        perform(state.handle(event))
                     case .commandResult(let text):
                         _ = state.handle(.commandResult(text))
                     case .linkLost, .ready:
                         break
                     }
                 }
-                if !batch.isEmpty { _ = state.handle(.engineEvents(batch)); events += batch.count }
+                if !batch.isEmpty { perform(state.handle(.engineEvents(batch))); events += batch.count }
                 if pending, state.board?.hostSort == .given {
                     for _ in 0..<3 { _ = state.handle(.key(.character("o"))) }
+                }
+                if refreshParallel != nil, refreshStarted == nil, state.board?.pending.count == hosts {
+                    refreshStarted = (clock.now, boardCPU())
+                    _ = state.handle(.key(.character("M")))
+                    perform(state.handle(.key(.character("P"))))
                 }
                 _ = state.handle(.tick(Date()))
                 checksum &+= MonitorRenderer.render(state, theme: theme).cells.count
             }
             frames.append(frame)
+            if refreshStarted != nil, refreshEnded == nil { refreshFrames.append(frame) }
+            refreshingPeak = max(refreshingPeak, state.refreshBatch?.sent.count ?? 0)
+            if refreshStarted != nil, refreshEnded == nil, state.refreshBatch == nil { refreshEnded = (clock.now, boardCPU()) }
             if attached == nil, replaced.count == hosts { attached = clock.now - started }
             if snapshotsShown == nil, state.board?.pending.count == hosts { snapshotsShown = clock.now - started }
             peakThreads = max(peakThreads, threadCount())
@@ -141,6 +174,19 @@ enum BoardHostsBenchmark {
             let text = snapshotsShown.map { String(format: "%.2f s", $0 / .seconds(1)) } ?? "never (\(shown) of \(hosts))"
             print("  pending: every host's snapshot on the board after \(text) (goal ≤ 5 s), sorted \(state.board?.hostSort.title ?? "?"); "
                   + "a row says: \(state.board?.hosts.first.flatMap { state.pendingText(ofHost: $0.name) } ?? "nothing")")
+        }
+        if let refreshStarted {
+            refreshFrames.sort()
+            let end = refreshEnded ?? (clock.now, boardCPU())
+            let span = (end.at - refreshStarted.at) / .seconds(1)
+            let failed = state.board?.hosts.count { host in
+                state.jobs(ofHost: host.name).contains { $0.descriptor.name == "Refresh apt's lists" && $0.shownResultCode != .succeeded }
+            } ?? 0
+            let done = refreshEnded == nil ? "not every host's lists refreshed (timed out)" : "every host's lists refreshed"
+            print("  refresh: \(done) after " + String(format: "%.1f s, at most %d at once (--parallel %d), %d failed; ",
+                                                       span, refreshingPeak, refreshParallel ?? 0, failed)
+                  + (refreshFrames.isEmpty ? "no frame" : "its frames median \(ms(refreshFrames[refreshFrames.count / 2])), p99 \(ms(refreshFrames[refreshFrames.count * 99 / 100]))")
+                  + String(format: ", board CPU %.1f %% of a core", (end.cpu - refreshStarted.cpu) / max(span, 0.001) * 100))
         }
         print("  frames (events applied, then a 200×60 frame drawn): \(frames.count), median \(ms(frames[frames.count / 2])), p99 \(ms(frames[frames.count * 99 / 100])), max \(ms(frames.last ?? .zero)) (goal ≤ 2 ms)")
         print(String(format: "  events applied: %d (%.0f/s); board CPU (its loop and its link's thread): %.1f %% of a core (goal ≤ 10 %%)",
