@@ -90,13 +90,13 @@ extension MonitorRenderer {
         case .connecting, .connected:
             break
         }
-        // What the host would upgrade, once its engine said it: after "idle", and in place of a
-        // completed job's name (its result stays on the right); made only for such a row, since
-        // a running job's row is drawn every frame.
+        // What the host would upgrade, once its engine said it: in place of "idle" (the row's
+        // mark says idle already, and a narrow row keeps the counts) and of a completed job's
+        // name (its result stays on the right); made only for such a row, since a running
+        // job's row is drawn every frame.
         func pending() -> String? { state.pendingText(ofHost: name).map { glyphs.sanitizer.sanitize($0) } }
         guard let job else {
-            TextLine(["idle", pending()].compactMap { $0 }.joined(separator: glyphs.separator), style: theme[.dim], ellipsis: ellipsis)
-                .render(into: &buffer, area: rest)
+            TextLine(pending() ?? "idle", style: theme[.dim], ellipsis: ellipsis).render(into: &buffer, area: rest)
             return
         }
         let statusWidth = min(13, rest.width / 2)

@@ -25,7 +25,7 @@ struct BoardAPTEndToEndTests {
         let board = await tmux.waitForScreen("three hosts installing, h4 idle") { screen in
             screen.contains("4 hosts · 1 idle · 3 installing") && BoardScreen.row("h1", in: screen).contains("Lab of h1")
                 && BoardScreen.row("h2", in: screen).contains("Lab of h2")
-                && BoardScreen.row("h3", in: screen).contains("apt-get install -y") && BoardScreen.row("h4", in: screen).contains("idle")
+                && BoardScreen.row("h3", in: screen).contains("apt-get install -y") && BoardScreen.isIdle("h4", in: screen)
         }
         #expect(board != nil)
 
@@ -48,7 +48,7 @@ struct BoardAPTEndToEndTests {
 
         for host in 1...3 { hosts.openGate(onHost: host) }
         let done = await tmux.waitForScreen("the three jobs succeeded, h4 still idle") { screen in
-            (1...3).allSatisfy { BoardScreen.row("h\($0)", in: screen).contains("succeeded") } && BoardScreen.row("h4", in: screen).contains("idle")
+            (1...3).allSatisfy { BoardScreen.row("h\($0)", in: screen).contains("succeeded") } && BoardScreen.isIdle("h4", in: screen)
                 && !screen.contains("installing")
         }
         #expect(done != nil)

@@ -24,6 +24,14 @@ enum BoardScreen {
         screen.split(separator: "\n").first { $0.contains("▸ \(host) ") || $0.contains("▾ \(host) ") }.map(String.init) ?? ""
     }
 
+    /// Whether `host`'s row is that of a host with no job: the not-started mark, and in place
+    /// of a job `idle` or what the host would upgrade (`up to date`, `2 pending`).
+    static func isIdle(_ host: String, in screen: String) -> Bool {
+        let row = row(host, in: screen)
+        return row.contains("·▸ \(host) ") && ["idle", "up to date", "pending", "not fully installed", "lists "].contains { row.contains($0) }
+            && !["queued", "awaiting", "in dialog"].contains { row.contains($0) }
+    }
+
     /// The first line of `screen` holding `text`; empty when none does.
     static func line(with text: String, in screen: String) -> String {
         screen.split(separator: "\n").first { $0.contains(text) }.map(String.init) ?? ""

@@ -61,7 +61,7 @@ struct MonitorBoardPendingTests {
         send(&scenario, "web2", snapshot(0, listsAge: 2 * 3600, now: scenario.now))
         send(&scenario, "db1", .failed("E: Could not open lock file\nmore", at: scenario.now))
         let screen = scenario.screen()
-        #expect(row("web1", in: screen).contains("web1 idle · 12 pending · 3 security · reboot: 6.1.0-28-amd64"), "\(screen)")
+        #expect(row("web1", in: screen).contains("web1 12 pending · 3 security · reboot: 6.1.0-28-amd64"), "\(screen)")
         #expect(scenario.state.pendingText(ofHost: "web1") == "12 pending · 3 security · reboot: 6.1.0-28-amd64 · lists 6 days old")
         #expect(screen.contains("12 pending · 3 security · lists 6 days old · reboot: 6.1.0-28-amd64"), "the updates pane: \(screen)")
         #expect(row("web2", in: screen).contains("up to date ") && !row("web2", in: screen).contains("lists"), "\(screen)")
@@ -201,5 +201,21 @@ struct MonitorBoardPendingTests {
         #expect(Scenario.commands(scenario.press(.character("h"))).isEmpty)
         #expect(scenario.state.overlay == nil)
         #expect(scenario.state.status?.text.hasPrefix("web1 is unreachable") == true)
+    }
+}
+
+extension MonitorBoardPendingTests {
+    @Test("a narrow board keeps what each idle host would upgrade, the most telling first: the counts, not the word idle")
+    func narrowRows() {
+        for (width, height) in [(80, 24), (60, 16)] {
+            var scenario = board(["web-frontend-01.example.org", "db2", "cache3"], width: width, height: height)
+            _ = scenario.state.handle(.host(.pending("web-frontend-01.example.org", snapshot(12, security: 3, kernel: "6.1.0-28-amd64", now: scenario.now))))
+            _ = scenario.state.handle(.host(.pending("db2", snapshot(0, listsAge: 60, now: scenario.now))))
+            let screen = scenario.screen()
+            let rows = screen.split(separator: "\n").map(String.init)
+            #expect(rows.contains { $0.contains("▸ web-fr") && $0.contains("12 pending") }, "\(width) columns:\n\(screen)")
+            #expect(rows.contains { $0.contains("▸ db2") && $0.contains("up to date") }, "\(width) columns:\n\(screen)")
+            #expect(rows.contains { $0.contains("▸ cache3") && $0.contains("idle") }, "no snapshot yet: idle")
+        }
     }
 }
