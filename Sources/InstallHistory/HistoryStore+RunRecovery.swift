@@ -17,7 +17,10 @@ extension HistoryStore {
     ///
     /// For a settled run, in one transaction: each running row of a package gets `settle`'s
     /// verdict; each package of the plan without a row gets a settled one (the engine died
-    /// before dpkg began it); a row that had ended keeps its result. The run ends with the
+    /// before dpkg began it); a row that had ended keeps its result, unless it says succeeded
+    /// and `settle` says failed: dpkg undid what the engine saw done (its trigger processing cut
+    /// off, the package left half-configured), and dpkg's final state is the account that
+    /// stands. The run ends with the
     /// result its rows make (rule 16, no abort) at the settlement's end. A run `settle` says is
     /// `stillRunning`, or gives no word on, is left as it is; runs without a writer or a dpkg
     /// (recorded before, or by a hook) are never touched. Safe beside other processes: a run
@@ -51,7 +54,8 @@ extension HistoryStore {
                 guard try Bool.fetchOne(db, sql: "SELECT endedAt IS NULL FROM jobRun WHERE id = ?", arguments: [run.id]) == true else { continue }
                 var codes: [OperationResultCode] = []
                 for var row in try HistoryEntry.filter(sql: "jobRun = ?", arguments: [run.id]).fetchAll(db) {
-                    if row.isRunning, case .settled(let code, let hResult, let reason, let end)? = packages[row.updateID] {
+                    if case .settled(let code, let hResult, let reason, let end)? = packages[row.updateID],
+                       row.isRunning || (row.resultCode.isSuccess && code == .failed) {
                         Self.settle(&row, code, hResult, reason, end, now: now)
                         try row.update(db)
                     }

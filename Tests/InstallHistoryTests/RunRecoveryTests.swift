@@ -43,7 +43,7 @@ final class RunRecoveryTests {
         let ended = try store.recoverInterruptedRuns(now: EngineEvents.time(60)) { runs in
             handed = runs
             return [id: .settled(packages: [
-                "lab-a": .settled(resultCode: .failed, hResult: .installerFailure, reason: "not to be used: it had ended", endedAt: nil),
+                "lab-a": .settled(resultCode: .succeeded, hResult: .ok, reason: "not to be used: it had ended", endedAt: nil),
                 "lab-b": .settled(resultCode: .succeeded, hResult: .ok, reason: "from dpkg's state: installed at 2.0", endedAt: end),
                 "lab-c": .settled(resultCode: .succeeded, hResult: .ok, reason: "from dpkg's state: installed at 2.0", endedAt: end),
             ], endedAt: end)]
@@ -53,6 +53,7 @@ final class RunRecoveryTests {
         let rows = try store.entries(limit: 10).sorted { $0.updateID < $1.updateID }
         #expect(rows.map(\.updateID) == ["lab-a", "lab-b", "lab-c"])
         #expect(rows.map(\.resultCode) == [.succeeded, .succeeded, .succeeded], "\(rows)")
+        #expect(rows[0].reason == nil && rows[0].endedAt == EngineEvents.time(2), "an ended row that dpkg agrees with keeps its account")
         #expect(rows.allSatisfy { !$0.isRunning && $0.jobRun == id })
         #expect(rows[2].title == "lab-c 2.0" && rows[2].newVersion == "2.0" && rows[2].packageAction == .install)
         let recorded = try #require(try store.jobRun(id, fileExists: { _ in true }))
@@ -60,6 +61,30 @@ final class RunRecoveryTests {
         #expect(recorded.packages.count == 3)
         // Once ended, a later look leaves it alone.
         #expect(try store.recoverInterruptedRuns { _ in Issue.record("asked again"); return [:] }.isEmpty)
+    }
+
+    @Test("An ended row dpkg undid (recorded succeeded, dpkg's final state half-configured: its trigger processing cut off) takes dpkg's verdict; a failed one is never made succeeded")
+    func dpkgsFinalStateStands() throws {
+        let id = try run(writer: dead)
+        try row(plan[0], run: id, running: false, writer: dead)
+        try store.recordSettledRows([HistoryEntry(
+            operation: .install, resultCode: .failed, hResult: .installerFailure, reason: "its postinst failed", startedAt: EngineEvents.time(1),
+            endedAt: EngineEvents.time(2), updateID: "lab-b", title: plan[1].title, packageAction: .upgrade, oldVersion: "1.0", newVersion: "2.0",
+            jobName: "apt upgrade", writer: dead, isRunning: false, jobRun: id)])
+        let end = EngineEvents.time(30)
+        try store.recoverInterruptedRuns(now: EngineEvents.time(60)) { _ in
+            [id: .settled(packages: [
+                "lab-a": .settled(resultCode: .failed, hResult: .installerFailure, reason: "from dpkg's state: half-configured at 2.0 (iF)", endedAt: end),
+                "lab-b": .settled(resultCode: .succeeded, hResult: .ok, reason: "from dpkg's state: installed at 2.0", endedAt: end),
+                "lab-c": .settled(resultCode: .aborted, hResult: .callCancelled, reason: "not started", endedAt: end),
+            ], endedAt: end)]
+        }
+        let rows = try store.entries(limit: 10).sorted { $0.updateID < $1.updateID }
+        #expect(rows.map(\.resultCode) == [.failed, .failed, .aborted], "\(rows)")
+        #expect(rows[0].reason == "from dpkg's state: half-configured at 2.0 (iF)")
+        #expect(rows[1].reason == "its postinst failed", "the failure recorded stands")
+        // Rule 16 on the rows as they stand now: not every one failed.
+        #expect(try store.jobRun(id, fileExists: { _ in true })?.resultCode == .succeededWithErrors)
     }
 
     @Test("A run whose engine lives, one still running at dpkg, one with no dpkg recorded: none is touched")

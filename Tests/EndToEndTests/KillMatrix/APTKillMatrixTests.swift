@@ -34,6 +34,8 @@ struct APTKillMatrixTests {
         case .both:
             kill(dpkg, SIGKILL)
             kill(aptGet, SIGKILL)
+        case .engine, .all:
+            Issue.record("\(point): an engine's death is APTEngineKillTests' case")
         }
         let result = try await process.finish(timeout: .seconds(120))
         let said = "stdout: \(result.stdout)\nstderr: \(result.stderr)"
@@ -106,7 +108,7 @@ struct APTKillMatrixTests {
 
     /// apt-get and dpkg of the transaction whose maintainer script is `script`: its parent, and
     /// the apt-get among that one's ancestors, each checked to descend from installtop (`root`).
-    private static func transaction(of script: pid_t, under root: pid_t) throws -> (aptGet: pid_t, dpkg: pid_t) {
+    static func transaction(of script: pid_t, under root: pid_t) throws -> (aptGet: pid_t, dpkg: pid_t) {
         var chain: [(pid: pid_t, command: String)] = []
         var pid = script
         while pid > 1, pid != root, let (parent, command) = parentAndCommand(of: pid) {

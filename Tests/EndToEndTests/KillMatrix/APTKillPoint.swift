@@ -4,7 +4,9 @@ import Glibc
 
 /// One case of the kill matrix (issue 47): which transaction (an install, or an upgrade from
 /// 1.0 to 2.0), which maintainer script of lab-k2 it waits in (an upgrade runs the old
-/// version's prerm and postrm too), and which of apt-get and dpkg the test SIGKILLs there.
+/// version's prerm and postrm too), and what the test SIGKILLs there: apt-get, dpkg or both
+/// (installtop then repairs), or installtop itself, alone or with both (the next reader of the
+/// history settles the run).
 ///
 /// The lab is three packages: lab-k1, lab-k2 (`Depends: lab-k1 (= V)`, an exact-version pair,
 /// interested in the trigger `lab-k-trigger`) and lab-k3 (a conffile; it activates the
@@ -19,7 +21,11 @@ struct APTKillPoint: Sendable, CustomStringConvertible {
     enum Operation: String, Sendable, CaseIterable { case install, upgrade }
     /// `trigger` is lab-k2's postinst run for the trigger lab-k3 activates (`triggered`).
     enum Phase: String, Sendable, CaseIterable { case preinst, postinst, prerm, postrm, trigger }
-    enum Target: String, Sendable, CaseIterable { case aptGet = "apt-get", dpkg, both }
+    enum Target: String, Sendable, CaseIterable {
+        case aptGet = "apt-get", dpkg, both
+        /// installtop itself; `all`: installtop, apt-get and dpkg.
+        case engine = "installtop", all = "installtop, apt-get and dpkg"
+    }
 
     var operation: Operation
     var phase: Phase
@@ -27,10 +33,17 @@ struct APTKillPoint: Sendable, CustomStringConvertible {
 
     var description: String { "\(operation.rawValue) · lab-k2's \(phase.rawValue) · kill \(target.rawValue)" }
 
-    /// Every combination dpkg reaches, in a fixed order: an install runs no prerm or postrm.
-    static let all: [APTKillPoint] = Operation.allCases.flatMap { operation in
-        Phase.allCases.filter { operation == .upgrade || ($0 != .prerm && $0 != .postrm) }.flatMap { phase in
-            Target.allCases.map { APTKillPoint(operation: operation, phase: phase, target: $0) }
+    /// Every combination dpkg reaches with apt-get or dpkg killed, in a fixed order: an
+    /// install runs no prerm or postrm.
+    static let all = points(killing: [.aptGet, .dpkg, .both])
+    /// The same points with installtop killed, alone or with apt-get and dpkg.
+    static let engineDeaths = points(killing: [.engine, .all])
+
+    private static func points(killing targets: [Target]) -> [APTKillPoint] {
+        Operation.allCases.flatMap { operation in
+            Phase.allCases.filter { operation == .upgrade || ($0 != .prerm && $0 != .postrm) }.flatMap { phase in
+                targets.map { APTKillPoint(operation: operation, phase: phase, target: $0) }
+            }
         }
     }
 

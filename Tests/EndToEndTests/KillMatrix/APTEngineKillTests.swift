@@ -1,0 +1,74 @@
+import APTTestSupport
+import Foundation
+import Glibc
+import Testing
+
+/// The kill matrix's engine column (issue 47, item 2): installtop itself SIGKILLed while lab-k2
+/// waits in a maintainer script (`APTKillPoint.engineDeaths`), alone or with apt-get and dpkg.
+/// Alone, apt-get and dpkg go on without it and finish the transaction; with them, dpkg is left
+/// half-way and nobody repairs it. Each case holds when the next reader of the history settles
+/// the run from dpkg's final state (every package's row agrees with dpkg, the run ended), dpkg
+/// is consistent or what is left half-way is told with the command that finishes it
+/// (`installtop pending`), and nothing of the transaction is left running.
+@Suite("installtop apt: installtop killed mid-transaction; the next reader settles its run from dpkg", .serialized)
+struct APTEngineKillTests {
+    @Test("installtop killed in a maintainer script: the run settled from dpkg", arguments: APTKillPoint.engineDeaths)
+    func engineKilled(_ point: APTKillPoint) async throws {
+        let host = HostPackageFingerprint()
+        let apt = try APTTestRoot()
+        defer { apt.remove() }
+        let folder = try TestFolder()
+        defer { folder.remove() }
+        try point.prepare(apt)
+        let database = folder.file("history.sqlite3")
+        let process = try InstalltopProcess(point.arguments(apt, database: database), in: folder, environment: ["COLUMNS": "250"])
+        let release = { try? "".write(toFile: apt.root + "/kill/release", atomically: true, encoding: .utf8) }
+        defer { release() }
+        let script = try await pidWritten(to: apt.root + "/kill/waiting", timeout: .seconds(120))
+        let (aptGet, dpkg) = try APTKillMatrixTests.transaction(of: script.pid, under: process.pid)
+        kill(process.pid, SIGKILL)
+        if point.target == .all {
+            kill(dpkg, SIGKILL)
+            kill(aptGet, SIGKILL)
+        }
+        let result = try await process.finish(timeout: .seconds(120))
+        #expect(result.status == 128 + SIGKILL, "installtop ended with \(result.status)")
+        release()
+        // What outlived installtop ends on its own: apt-get and dpkg finish the transaction.
+        #expect(await eventually(timeout: .seconds(120)) { process.leftovers.isEmpty }, "left running: \(process.leftovers)")
+
+        let states = try apt.states()
+        let audit = try apt.audit()
+        if point.target == .engine {
+            // Nothing was lost with installtop: apt-get and dpkg finished what they began.
+            #expect(audit.isEmpty, "\(audit)")
+            for package in APTKillPoint.packages {
+                #expect(states[package].map { "\($0.status) \($0.version)" } == "ii \(point.targetVersion)", "\(package): \(states)")
+            }
+        } else {
+            // dpkg was cut off: what it left half-way is told, with the command that finishes it.
+            let halfWay = states.filter { $0.value.isHalfWay }.keys.sorted()
+            let pending = try await installtop(["pending", "--apt-config", apt.configuration], in: folder)
+            if halfWay.isEmpty {
+                #expect(audit.isEmpty, "\(audit)")
+            } else {
+                #expect(pending.stdout.contains("\(halfWay.count) not fully installed"), "\(pending.stdout)\(pending.stderr)")
+                #expect(pending.stdout.contains("dpkg --configure -a"), "\(pending.stdout)")
+                for package in halfWay { #expect(pending.stdout.contains("  \(package): "), "\(package): \(pending.stdout)") }
+            }
+        }
+
+        // The next reader of the history settles the run: every row as dpkg shows it.
+        let rows = try await installtop(["history", "--json", "--history-db", database], in: folder).jsonObjects()
+        for package in APTKillPoint.packages {
+            let done = states[package].map { $0.status == "ii" && $0.version == point.targetVersion } ?? false
+            let row = rows.first { $0["updateId"] as? String == package }
+            let result = row?["result"] as? String
+            let succeeded = result == "succeeded" || result == "succeededWithErrors"
+            #expect(row != nil && succeeded == done, "\(package): dpkg \(states[package]?.description ?? "none"), row \(row ?? [:])")
+        }
+        let runs = try await installtop(["history", "--jobs", "--json", "--history-db", database], in: folder).jsonObjects()
+        #expect(runs.first?["endedAt"] is String, "\(runs)")
+        #expect(host.changes(since: HostPackageFingerprint()).isEmpty)
+    }
+}
