@@ -115,6 +115,7 @@ struct APTKillMatrixTests {
             chain.append((pid, command))
             pid = parent
         }
+        if chain.isEmpty { throw EndToEndError.conditionNotMet("the waiting script (pid \(script)) to still run: it had ended already") }
         guard pid == root, chain.count >= 3, chain[1].command == "dpkg",
               let aptGet = chain.dropFirst(2).first(where: { $0.command == "apt-get" }) else {
             throw EndToEndError.conditionNotMet("the script's chain up to installtop (\(root)) to be dpkg, then apt-get: \(chain)")

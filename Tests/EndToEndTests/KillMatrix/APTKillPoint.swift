@@ -14,7 +14,9 @@ import Glibc
 /// (`ROOT/kill/arm-PACKAGE-PHASE`, `trigger` for a postinst run as `triggered`) exists: it
 /// removes the file (the repair runs the script again, and must not wait), writes its pid to
 /// `ROOT/kill/waiting` and waits for
-/// `ROOT/kill/release` at most two minutes, so that a broken case cannot hold a process for
+/// `ROOT/kill/release` at most ten minutes (a loaded machine starved a test's poll for more
+/// than the two minutes it once was, and the script was gone when the test looked), so that a
+/// broken case cannot hold a process for
 /// ever (the test's teardown kills what is left anyway). A script whose fail file
 /// (`ROOT/kill/fail-PACKAGE-PHASE`) exists fails instead, every time, until the file goes.
 struct APTKillPoint: Sendable, CustomStringConvertible {
@@ -69,7 +71,7 @@ struct APTKillPoint: Sendable, CustomStringConvertible {
                 rm -f "$DPKG_ROOT/kill/arm-\(package)-$phase"
                 echo $$ > "$DPKG_ROOT/kill/waiting.new" && mv "$DPKG_ROOT/kill/waiting.new" "$DPKG_ROOT/kill/waiting"
                 i=0
-                while [ ! -e "$DPKG_ROOT/kill/release" ] && [ $i -lt 1200 ]; do sleep 0.1; i=$((i+1)); done
+                while [ ! -e "$DPKG_ROOT/kill/release" ] && [ $i -lt 6000 ]; do sleep 0.1; i=$((i+1)); done
             fi
             """
         }
