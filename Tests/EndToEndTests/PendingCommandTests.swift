@@ -28,7 +28,7 @@ struct PendingCommandTests {
         #expect(lines.first?.hasPrefix("2 pending · 1 security · 1 held back · lists ") == true, "\(text.stdout)")
         #expect(lines.dropFirst() == [
             "lab-app 1.0 → 2.0 localhost",
-            "lab-sec 1.0 → 2.0 Debian-Security:12/stable-security security",
+            "lab-sec 1.0 → 2.0 security Debian-Security:12/stable-security",
             "lab-held 1.0 → 2.0 held back: held",
         ], "\(text.stdout)")
 

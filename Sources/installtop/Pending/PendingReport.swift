@@ -10,7 +10,7 @@ import TerminalUI
 /// What `installtop pending` prints: the summary line, then a line per package, as
 /// `apt list --upgradable` and apt-dater list them; for hosts, a section per host.
 enum PendingReport {
-    /// `12 pending · 3 security · …`, then `name  old → new  origin  security` for each
+    /// `12 pending · 3 security · …`, then `name  old → new  security  origin` for each
     /// pending package in apt's order and `name  installed → available  held back: reason`
     /// for each held-back one; the packages dpkg left half-way with the command that finishes
     /// them; a problem's every line after `could not compute:`.
@@ -21,7 +21,8 @@ enum PendingReport {
         var text = sanitizer.sanitize(snapshot.summary(now: now)) + "\n"
         if computing { text += "(a newer snapshot is being computed)\n" }
         var rows = snapshot.packages.map { package in
-            [package.name, package.versionText, package.origin, package.isSecurity ? "security" : ""].map { sanitizer.sanitize($0) }
+            // The origin last: the long column a narrow terminal cuts, never the word security.
+            [package.name, package.versionText, package.isSecurity ? "security" : "", package.origin].map { sanitizer.sanitize($0) }
         }
         rows += snapshot.heldBack.map { package in
             [package.name, "\(package.installedVersion) → \(package.availableVersion)", "held back: " + package.reason.text, ""].map { sanitizer.sanitize($0) }
