@@ -41,15 +41,25 @@ extension MonitorState {
     /// `parallel` refresh (a host gone stale meanwhile is skipped). Called after every event.
     mutating func advanceRefresh() -> [MonitorEffect] {
         guard var batch = refreshBatch else { return [] }
-        for (host, hostJob) in batch.sent where staleAge(ofHost: host) != nil || hostJob.map({ refreshEnded(host: host, hostJob: $0) }) == true {
+        for (host, hostJob) in batch.sent {
+            let succeeded: Bool
+            if staleAge(ofHost: host) != nil {
+                succeeded = false
+            } else if let hostJob, let ended = refreshEnded(host: host, hostJob: hostJob) {
+                succeeded = ended
+            } else {
+                continue
+            }
             batch.sent[host] = nil
             batch.finished += 1
+            if !succeeded { batch.notRefreshed.append(host) }
         }
         var effects: [MonitorEffect] = []
         while batch.sent.count < batch.parallel, !batch.waiting.isEmpty {
             let host = batch.waiting.removeFirst()
             guard staleAge(ofHost: host) == nil else {
                 batch.finished += 1
+                batch.notRefreshed.append(host)
                 continue
             }
             batch.sent[host] = .some(nil)
@@ -57,7 +67,9 @@ extension MonitorState {
         }
         if batch.isOver {
             refreshBatch = nil
-            say("Lists refreshed on \(batch.total) \(batch.total == 1 ? "host" : "hosts")")
+            let refreshed = batch.total - batch.notRefreshed.count
+            say(batch.notRefreshed.isEmpty ? "Lists refreshed on \(batch.total) \(batch.total == 1 ? "host" : "hosts")"
+                : "Lists refreshed on \(refreshed) of \(batch.total) hosts; not on \(batch.notRefreshed.joined(separator: ", ")) (their rows say why)")
         } else {
             refreshBatch = batch
         }
@@ -71,12 +83,13 @@ extension MonitorState {
         refreshBatch?.sent[host] = .some(job)
     }
 
-    /// Whether `host`'s job `hostJob` (its engine's number) ended: completed, or gone from a
-    /// queue that is not being shown afresh. Not yet seen on the board, it has not.
-    private func refreshEnded(host: String, hostJob: Int) -> Bool {
-        guard let job = board?.jobsByHost[host]?.first(where: { board?.origins[$0]?.job == hostJob }) else { return false }
-        guard let state = queue.job(job) else { return board?.hostsAwaitingSnapshot.contains(host) != true }
-        return state.phase == .completed
+    /// Whether `host`'s refresh job `hostJob` (its engine's number) ended, and if so whether it
+    /// succeeded: `nil` while it runs, or before the board has seen it; `false` once it is gone
+    /// from a queue that is not being shown afresh (cleaned up elsewhere, its end unseen).
+    private func refreshEnded(host: String, hostJob: Int) -> Bool? {
+        guard let job = board?.jobsByHost[host]?.first(where: { board?.origins[$0]?.job == hostJob }) else { return nil }
+        guard let state = queue.job(job) else { return board?.hostsAwaitingSnapshot.contains(host) == true ? nil : false }
+        return state.phase == .completed ? state.shownResultCode?.isSuccess == true : nil
     }
 
     /// `host`'s engine refused the refresh (or it could not be sent): said, and its place freed.
@@ -85,6 +98,7 @@ extension MonitorState {
         guard refreshBatch?.sent[host] != nil else { return }
         refreshBatch?.sent[host] = nil
         refreshBatch?.finished += 1
+        refreshBatch?.notRefreshed.append(host)
     }
 
     /// The header's words while marked hosts refresh: `refreshing lists 12/200 · 10 at a time`.

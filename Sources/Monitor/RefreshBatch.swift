@@ -10,6 +10,9 @@ public struct RefreshBatch: Sendable, Hashable {
     public internal(set) var sent: [String: Int?] = [:]
     /// Hosts whose refresh ended (completed, refused, or their link lost).
     public internal(set) var finished = 0
+    /// The finished hosts whose lists were not refreshed (their job failed or was aborted, their
+    /// engine refused, their link was lost), in the order they ended.
+    public internal(set) var notRefreshed: [String] = []
     /// How many hosts refresh at once (`attach --parallel N`), at least 1.
     public let parallel: Int
 

@@ -82,7 +82,23 @@ struct MonitorRefreshTests {
         _ = finish(&scenario, 3)
         _ = finish(&scenario, 5)
         #expect(scenario.state.refreshBatch == nil)
-        #expect(scenario.state.status?.text == "Lists refreshed on 5 hosts")
+        #expect(scenario.state.status?.text == "Lists refreshed on 3 of 5 hosts; not on web2, web4 (their rows say why)")
+        #expect(!scenario.screen().contains("refreshing lists"))
+    }
+
+    @Test("every marked host refreshed: said in one line, the header forgets it")
+    func allRefreshed() {
+        var scenario = board(parallel: 2)
+        scenario.press(.home)
+        scenario.press(.character("m"))
+        scenario.press(.down)
+        scenario.press(.character("m"))
+        #expect(Self.refreshes(scenario.press(.character("P"))) == ["web1", "web2"])
+        _ = queued(&scenario, "web1", board: 1)
+        _ = queued(&scenario, "web2", board: 2)
+        _ = finish(&scenario, 1)
+        _ = finish(&scenario, 2)
+        #expect(scenario.state.status?.text == "Lists refreshed on 2 hosts")
         #expect(!scenario.screen().contains("refreshing lists"))
     }
 
