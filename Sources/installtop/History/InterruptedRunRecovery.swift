@@ -9,6 +9,10 @@ import InstallHistory
 /// log. A package the transaction never began (no line of the log names it since the run
 /// began, dpkg shows it as it was) is aborted, not started; every other one is what dpkg shows.
 ///
+/// The packages in flight when the engine died (running then, or left half-way by dpkg) have
+/// their files checked too (`dpkg --verify`, conffiles aside): one whose files differ from what
+/// dpkg recorded fails, naming them, whatever dpkg's status says.
+///
 /// A run is left for a later look while its transaction may still be under way: dpkg's
 /// front-end lock held there, or the program an observed run watched still running.
 enum InterruptedRunRecovery {
@@ -47,6 +51,17 @@ enum InterruptedRunRecovery {
             for row in run.rows where packages[row.updateID] == nil {
                 packages[row.updateID] = ObservedRowRecovery.verdict(for: row, now: states[row.updateID] ?? .notInstalled, log: lines)
             }
+            // The packages in flight when the engine died (running, or left half-way by dpkg):
+            // their files as dpkg recorded them, or which differ.
+            let halfWay = Set(packages.keys).filter { states[$0]?.isHalfWay == true }
+            let inFlight = Set(run.rows.filter(\.isRunning).map(\.updateID)).union(halfWay)
+            for package in inFlight.sorted() {
+                guard case .settled(let code, let hResult, let reason, let end)? = packages[package] else { continue }
+                let differing = DpkgVerification.differingFiles(of: package, administrativeDirectory: directory)
+                guard !differing.isEmpty else { continue }
+                packages[package] = .settled(resultCode: .failed, hResult: code == .failed ? hResult : .installerFailure,
+                                             reason: reason + "; " + Self.differingText(package, differing), endedAt: end)
+            }
             let ends = packages.values.compactMap { verdict -> Date? in
                 if case .settled(_, _, _, let endedAt) = verdict { return endedAt }
                 return nil
@@ -54,5 +69,14 @@ enum InterruptedRunRecovery {
             settlements[run.id] = .settled(packages: packages, endedAt: ends.max())
         }
         return settlements
+    }
+
+    /// `dpkg --verify: 2 files of lab-k2 differ from what dpkg recorded (/usr/share/a, /usr/bin/b):
+    /// reinstalling lab-k2 puts them back`; at most three paths named.
+    static func differingText(_ package: String, _ files: [String]) -> String {
+        let named = files.prefix(3).joined(separator: ", ") + (files.count > 3 ? ", …" : "")
+        let count = files.count == 1 ? "1 file" : "\(files.count) files"
+        return "dpkg --verify: \(count) of \(package) \(files.count == 1 ? "differs" : "differ") from what dpkg recorded (\(named)): "
+            + "reinstalling \(package) puts \(files.count == 1 ? "it" : "them") back"
     }
 }

@@ -58,9 +58,21 @@ struct APTEngineKillTests {
             }
         }
 
+        // A file of the package in flight damaged after the fact (as dpkg cut off mid-write would
+        // leave it): the settlement says which, and the package is not taken as done.
+        let damaged = point.target == .engine && point.phase == .postinst
+        if damaged { try "half-written".write(toFile: apt.root + APTKillPoint.killedFile, atomically: false, encoding: .utf8) }
+
         // The next reader of the history settles the run: every row as dpkg shows it.
         let rows = try await installtop(["history", "--json", "--history-db", database], in: folder).jsonObjects()
-        for package in APTKillPoint.packages {
+        if damaged {
+            let row = rows.first { $0["updateId"] as? String == APTKillPoint.killed }
+            let reason = row?["reason"] as? String ?? ""
+            #expect(row?["result"] as? String == "failed", "\(row ?? [:])")
+            #expect(reason.contains("dpkg --verify: 1 file of lab-k2 differs from what dpkg recorded (\(APTKillPoint.killedFile)): reinstalling lab-k2 puts it back"),
+                    "\(reason)")
+        }
+        for package in APTKillPoint.packages where !(damaged && package == APTKillPoint.killed) {
             let done = states[package].map { $0.status == "ii" && $0.version == point.targetVersion } ?? false
             let row = rows.first { $0["updateId"] as? String == package }
             let result = row?["result"] as? String

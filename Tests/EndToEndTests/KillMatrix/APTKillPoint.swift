@@ -50,6 +50,8 @@ struct APTKillPoint: Sendable, CustomStringConvertible {
     }
 
     static let packages = ["lab-k1", "lab-k2", "lab-k3"]
+    /// A file of lab-k2's (not a conffile), which `dpkg --verify` checks.
+    static let killedFile = "/usr/share/lab-k2/data"
     /// The package the kill lands in.
     static let killed = "lab-k2"
 
@@ -79,7 +81,8 @@ struct APTKillPoint: Sendable, CustomStringConvertible {
             TestPackage(name: name, version: version, depends: name == "lab-k2" ? "lab-k1 (= \(version))" : nil,
                         preinst: script(name, "preinst"), postinst: script(name, "postinst"),
                         prerm: script(name, "prerm"), postrm: script(name, "postrm"),
-                        files: name == "lab-k3" ? ["/etc/lab-k3.conf": "setting = \(version)\n"] : [:],
+                        files: name == "lab-k3" ? ["/etc/lab-k3.conf": "setting = \(version)\n"]
+                            : name == "lab-k2" ? [Self.killedFile: "lab-k2 \(version)\n"] : [:],
                         conffiles: name == "lab-k3" ? ["/etc/lab-k3.conf"] : [],
                         triggers: name == "lab-k2" ? "interest-noawait lab-k-trigger\n" : name == "lab-k3" ? "activate-noawait lab-k-trigger\n" : nil)
         }

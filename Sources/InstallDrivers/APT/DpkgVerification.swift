@@ -1,0 +1,39 @@
+/// What `dpkg --verify` says of an installed package's files against the checksums dpkg
+/// recorded for it: the files that differ or are missing. Conffiles are left out (an operator's
+/// edit of one is no damage). Used after an engine died mid-transaction, for the packages that
+/// were in flight (issue 47: the next engine says which files differ).
+public enum DpkgVerification {
+    /// The files of `package` that differ from what dpkg recorded, or are missing, in the root
+    /// whose dpkg database is `administrativeDirectory`. Empty when every file agrees, when the
+    /// root cannot be told from the database's path (it does not end in `/var/lib/dpkg`), and
+    /// when dpkg cannot be asked: no verdict is then better than a false one.
+    public static func differingFiles(of package: String, administrativeDirectory: String) -> [String] {
+        guard let root = root(ofAdministrativeDirectory: administrativeDirectory) else { return [] }
+        let result = SystemCommand.run(["/usr/bin/dpkg", "--admindir=\(administrativeDirectory)", "--instdir=\(root)",
+                                        "--verify", "--verify-format=rpm", package],
+                                       environment: ["LC_ALL": "C"])
+        guard !result.failedToStart else { return [] }
+        return parse(result.stdout)
+    }
+
+    /// The root a dpkg database belongs to: `/` for `/var/lib/dpkg`, `ROOT` for
+    /// `ROOT/var/lib/dpkg`; `nil` for a database elsewhere.
+    static func root(ofAdministrativeDirectory directory: String) -> String? {
+        var path = directory
+        while path.count > 1, path.hasSuffix("/") { path.removeLast() }
+        guard path.hasSuffix("/var/lib/dpkg") else { return nil }
+        let root = String(path.dropLast("/var/lib/dpkg".count))
+        return root.isEmpty ? "/" : root
+    }
+
+    /// The paths in `dpkg --verify --verify-format=rpm`'s output, conffiles left out. Each line
+    /// is nine check characters (or `missing` padded to nine), a blank, `c` for a conffile or a
+    /// blank, a blank, then the path.
+    static func parse(_ output: String) -> [String] {
+        output.split(separator: "\n").compactMap { line -> String? in
+            let characters = Array(line)
+            guard characters.count > 12, characters[9] == " ", characters[11] == " ", characters[10] != "c" else { return nil }
+            return String(characters[12...])
+        }
+    }
+}

@@ -1,0 +1,26 @@
+import Testing
+
+@testable import InstallDrivers
+
+/// `dpkg --verify`'s words read: the files that differ, conffiles left out; the root a dpkg
+/// database belongs to.
+@Suite("dpkg --verify")
+struct DpkgVerificationTests {
+    @Test("Differing and missing files are named; a conffile changed by the operator is not")
+    func parse() {
+        let output = """
+            ??5??????   /usr/share/lab-k2/data
+            missing     /usr/bin/lab-tool
+            ??5?????? c /etc/lab-k3.conf
+            """
+        #expect(DpkgVerification.parse(output) == ["/usr/share/lab-k2/data", "/usr/bin/lab-tool"])
+        #expect(DpkgVerification.parse("").isEmpty)
+    }
+
+    @Test("The root of a dpkg database: / for the machine's, ROOT for ROOT/var/lib/dpkg, none elsewhere")
+    func roots() {
+        #expect(DpkgVerification.root(ofAdministrativeDirectory: "/var/lib/dpkg") == "/")
+        #expect(DpkgVerification.root(ofAdministrativeDirectory: "/srv/chroot/var/lib/dpkg/") == "/srv/chroot")
+        #expect(DpkgVerification.root(ofAdministrativeDirectory: "/tmp/lab/dpkg") == nil)
+    }
+}
