@@ -19,8 +19,8 @@ struct APTEngineKillTests {
         defer { apt.remove() }
         let folder = try TestFolder()
         defer { folder.remove() }
-        try point.prepare(apt)
         let database = folder.file("history.sqlite3")
+        try await point.prepare(apt, database: database, folder: folder)
         let process = try InstalltopProcess(point.arguments(apt, database: database), in: folder, environment: ["COLUMNS": "250"])
         let release = { try? "".write(toFile: apt.root + "/kill/release", atomically: true, encoding: .utf8) }
         defer { release() }

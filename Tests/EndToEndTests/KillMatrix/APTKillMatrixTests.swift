@@ -3,8 +3,8 @@ import Foundation
 import Glibc
 import Testing
 
-/// The kill matrix (issue 47, item 2): an `installtop apt install` or `upgrade --yes` of the
-/// lab (`APTKillPoint`) waits in a maintainer script of lab-k2 (preinst, postinst, its
+/// The kill matrix (issue 47, item 2): an `installtop apt install`, `upgrade` or `undo` (of
+/// that upgrade) `--yes` of the lab (`APTKillPoint`) waits in a maintainer script of lab-k2 (preinst, postinst, its
 /// postinst for a trigger; an upgrade's old prerm and postrm), and the test SIGKILLs apt-get,
 /// dpkg or both there, found by pid as descendants of its own installtop (the script's parent
 /// is dpkg, whose ancestor below installtop is apt-get). Each case then holds when installtop
@@ -21,8 +21,8 @@ struct APTKillMatrixTests {
         defer { apt.remove() }
         let folder = try TestFolder()
         defer { folder.remove() }
-        try point.prepare(apt)
         let database = folder.file("history.sqlite3")
+        try await point.prepare(apt, database: database, folder: folder)
         let process = try InstalltopProcess(point.arguments(apt, database: database), in: folder, environment: ["COLUMNS": "250"])
         // The script stays blocked until the kill's aftermath ends it: released whatever happens.
         defer { try? "".write(toFile: apt.root + "/kill/release", atomically: true, encoding: .utf8) }

@@ -2,8 +2,8 @@ import APTTestSupport
 import Foundation
 import Glibc
 
-/// One case of the kill matrix (issue 47): which transaction (an install, or an upgrade from
-/// 1.0 to 2.0), which maintainer script of lab-k2 it waits in (an upgrade runs the old
+/// One case of the kill matrix (issue 47): which transaction (an install, an upgrade from 1.0
+/// to 2.0, or the undo of that upgrade), which maintainer script of lab-k2 it waits in (an upgrade runs the old
 /// version's prerm and postrm too), and what the test SIGKILLs there: apt-get, dpkg or both
 /// (installtop then repairs), or installtop itself, alone or with both (the next reader of the
 /// history settles the run).
@@ -20,7 +20,8 @@ import Glibc
 /// ever (the test's teardown kills what is left anyway). A script whose fail file
 /// (`ROOT/kill/fail-PACKAGE-PHASE`) exists fails instead, every time, until the file goes.
 struct APTKillPoint: Sendable, CustomStringConvertible {
-    enum Operation: String, Sendable, CaseIterable { case install, upgrade }
+    /// `undo` is `installtop apt undo` of the upgrade from 1.0 to 2.0: back to the kept 1.0.
+    enum Operation: String, Sendable, CaseIterable { case install, upgrade, undo }
     /// `trigger` is lab-k2's postinst run for the trigger lab-k3 activates (`triggered`).
     enum Phase: String, Sendable, CaseIterable { case preinst, postinst, prerm, postrm, trigger }
     enum Target: String, Sendable, CaseIterable {
@@ -43,7 +44,7 @@ struct APTKillPoint: Sendable, CustomStringConvertible {
 
     private static func points(killing targets: [Target]) -> [APTKillPoint] {
         Operation.allCases.flatMap { operation in
-            Phase.allCases.filter { operation == .upgrade || ($0 != .prerm && $0 != .postrm) }.flatMap { phase in
+            Phase.allCases.filter { operation != .install || ($0 != .prerm && $0 != .postrm) }.flatMap { phase in
                 targets.map { APTKillPoint(operation: operation, phase: phase, target: $0) }
             }
         }
@@ -59,7 +60,7 @@ struct APTKillPoint: Sendable, CustomStringConvertible {
     var script: String { phase == .trigger ? "postinst" : phase.rawValue }
 
     /// The version the transaction installs.
-    var targetVersion: String { operation == .install ? "1.0" : "2.0" }
+    var targetVersion: String { operation == .upgrade ? "2.0" : "1.0" }
 
     /// The lab at `version`, each script able to wait.
     static func lab(version: String) -> [TestPackage] {
@@ -88,12 +89,18 @@ struct APTKillPoint: Sendable, CustomStringConvertible {
         }
     }
 
-    /// Makes the root this case starts from, armed at its kill point.
-    func prepare(_ apt: APTTestRoot) throws {
+    /// Makes the root this case starts from, armed at its kill point: for an undo, the upgrade
+    /// to 2.0 run by installtop into `database` (run 1, 1.0 kept).
+    func prepare(_ apt: APTTestRoot, database: String, folder: TestFolder) async throws {
         try apt.publish(Self.lab(version: "1.0"))
-        if operation == .upgrade {
+        if operation != .install {
             try apt.aptGet(["-y", "install"] + Self.packages, check: true)
             try apt.publish(Self.lab(version: "2.0"))
+        }
+        if operation == .undo {
+            let upgrade = try await installtop(["apt", "upgrade", "--yes", "--plain", "--apt-config", apt.configuration, "--history-db", database],
+                                               in: folder)
+            guard upgrade.status == 0 else { throw EndToEndError.conditionNotMet("the upgrade to undo to succeed: \(upgrade.stdout)\(upgrade.stderr)") }
         }
         try FileManager.default.createDirectory(atPath: apt.root + "/kill", withIntermediateDirectories: true)
         try "".write(toFile: apt.root + "/kill/arm-\(Self.killed)-\(phase.rawValue)", atomically: true, encoding: .utf8)
@@ -101,7 +108,11 @@ struct APTKillPoint: Sendable, CustomStringConvertible {
 
     /// installtop's arguments for this case's transaction.
     func arguments(_ apt: APTTestRoot, database: String) -> [String] {
-        let request = operation == .install ? ["install"] + Self.packages : ["upgrade"]
+        let request = switch operation {
+        case .install: ["install"] + Self.packages
+        case .upgrade: ["upgrade"]
+        case .undo: ["undo", "1"]
+        }
         return ["apt"] + request + ["--yes", "--plain", "--apt-config", apt.configuration, "--history-db", database]
     }
 }
