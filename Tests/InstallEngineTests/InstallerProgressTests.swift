@@ -35,9 +35,11 @@ struct InstallerProgressTests {
         let backend = ScriptedBackend(defaultScript: UpdateScript(reports: reports))
         let recorder = CallbackRecorder()
         let installer = UpdateInstaller(backend: backend, configuration: configuration)
-        let job = try installer.beginInstall([update("a"), update("b")], onProgress: recorder.onProgress)
+        let job = try installer.beginInstall([update("a"), update("b")], onProgress: recorder.onProgress, onCompleted: recorder.onCompleted)
         let result = try await installer.endInstall(job)
         #expect(result.resultCode == .succeeded)
+        // Every progress callback is delivered before the completed one (rule 8).
+        #expect(await eventually { recorder.completedCount == 1 })
         let jobPercents = recorder.snapshots.map(\.percentComplete)
         #expect(jobPercents == jobPercents.sorted(), "job percent went down: \(jobPercents)")
         let firstUpdate = recorder.snapshots.filter { $0.currentUpdateIndex == 0 }.map(\.currentUpdatePercentComplete)
