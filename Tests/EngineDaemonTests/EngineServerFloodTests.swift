@@ -15,7 +15,10 @@ struct EngineServerFloodTests {
         var reports: [UpdateReport] = (0..<lines).map { .output(.stdout, "\($0) \(text)") }
         reports.append(.progress(percent: 42, message: "almost"))
         let backend = ScriptedBackend(defaultScript: UpdateScript(reports: reports, ending: .whenReleased))
-        let engine = try TestEngine(backend: backend, backlogLimit: 2 << 20)
+        // The paused client reads nothing until the watcher has the whole flood: on a loaded
+        // machine that took more than the default 120 s, and the server closed it as a stalled
+        // reader (its own rule, not this test's). Here it waits as long as the test may.
+        let engine = try TestEngine(backend: backend, backlogLimit: 2 << 20, idleReaderTimeout: .seconds(3600))
         defer { engine.stop() }
 
         let paused = try RawConnection(path: engine.socketPath)
