@@ -54,19 +54,8 @@ struct APTKillMatrixTests {
         #expect(result.summaryText.contains(ender), "\(said)")
         #expect(result.summaryText.contains("lab-k2's \(point.script)"), "\(said)")
 
-        // Every package's row agrees with dpkg's final state.
-        let states = try apt.states()
-        let rows = try await installtop(["history", "--json", "--history-db", database], in: folder).jsonObjects()
-        for package in APTKillPoint.packages {
-            let done = states[package].map { $0.status == "ii" && $0.version == point.targetVersion } ?? false
-            let row = rows.first { $0["updateId"] as? String == package }
-            let result = row?["result"] as? String
-            let succeeded = result == "succeeded" || result == "succeededWithErrors"
-            #expect(row != nil && succeeded == done, "\(package): dpkg \(states[package]?.description ?? "none"), row \(row ?? [:])\n\(said)")
-        }
-        // The run ended.
-        let runs = try await installtop(["history", "--jobs", "--json", "--history-db", database], in: folder).jsonObjects()
-        #expect(runs.first?["endedAt"] is String, "\(runs)")
+        // Every package's row agrees with dpkg's final state, and the run ended.
+        try await point.expectRecordAgreesWithDpkg(apt, database: database, in: folder, context: said)
         // Nothing of the transaction is left running.
         #expect(await eventually(timeout: .seconds(20)) { process.leftovers.isEmpty }, "left running: \(process.leftovers)")
         #expect(host.changes(since: HostPackageFingerprint()).isEmpty)

@@ -1,6 +1,7 @@
 import APTTestSupport
 import Foundation
 import Glibc
+import Testing
 
 /// One case of the kill matrix (issue 47): which transaction (an install, an upgrade from 1.0
 /// to 2.0, or the undo of that upgrade), which maintainer script of lab-k2 it waits in (an upgrade runs the old
@@ -104,6 +105,26 @@ struct APTKillPoint: Sendable, CustomStringConvertible {
         }
         try FileManager.default.createDirectory(atPath: apt.root + "/kill", withIntermediateDirectories: true)
         try "".write(toFile: apt.root + "/kill/arm-\(Self.killed)-\(phase.rawValue)", atomically: true, encoding: .utf8)
+    }
+
+    /// Checks the history in `database` against dpkg's final state in `apt` once the case ended:
+    /// each package's newest row succeeded exactly when dpkg shows it installed at this case's
+    /// target version (`except` the packages the caller checks itself), and the newest run
+    /// ended. `context` goes with every failure.
+    func expectRecordAgreesWithDpkg(_ apt: APTTestRoot, database: String, in folder: TestFolder, except: Set<String> = [],
+                                    context: String = "", sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        let states = try apt.states()
+        let rows = try await installtop(["history", "--json", "--history-db", database], in: folder).jsonObjects()
+        for package in Self.packages where !except.contains(package) {
+            let done = states[package].map { $0.status == "ii" && $0.version == targetVersion } ?? false
+            let row = rows.first { $0["updateId"] as? String == package }
+            let result = row?["result"] as? String
+            let succeeded = result == "succeeded" || result == "succeededWithErrors"
+            #expect(row != nil && succeeded == done, "\(package): dpkg \(states[package]?.description ?? "none"), row \(row ?? [:])\n\(context)",
+                    sourceLocation: sourceLocation)
+        }
+        let runs = try await installtop(["history", "--jobs", "--json", "--history-db", database], in: folder).jsonObjects()
+        #expect(runs.first?["endedAt"] is String, "the run ended: \(runs)", sourceLocation: sourceLocation)
     }
 
     /// installtop's arguments for this case's transaction.
