@@ -20,12 +20,8 @@ struct APTEngineKillTests {
         let folder = try TestFolder()
         defer { folder.remove() }
         let database = folder.file("history.sqlite3")
-        try await point.prepare(apt, database: database, folder: folder)
-        let process = try InstalltopProcess(point.arguments(apt, database: database), in: folder, environment: ["COLUMNS": "250"])
-        let release = { try? "".write(toFile: apt.root + "/kill/release", atomically: true, encoding: .utf8) }
-        defer { release() }
-        let script = try await pidWritten(to: apt.root + "/kill/waiting", timeout: .seconds(120))
-        let (aptGet, dpkg) = try APTKillMatrixTests.transaction(of: script.pid, under: process.pid)
+        defer { APTKillPoint.release(apt) }
+        let (process, aptGet, dpkg) = try await point.start(apt, database: database, folder: folder)
         kill(process.pid, SIGKILL)
         if point.target == .all {
             kill(dpkg, SIGKILL)
@@ -33,7 +29,7 @@ struct APTEngineKillTests {
         }
         let result = try await process.finish(timeout: .seconds(120))
         #expect(result.status == 128 + SIGKILL, "installtop ended with \(result.status)")
-        release()
+        APTKillPoint.release(apt)
         // What outlived installtop ends on its own: apt-get and dpkg finish the transaction.
         #expect(await eventually(timeout: .seconds(120)) { process.leftovers.isEmpty }, "left running: \(process.leftovers)")
 

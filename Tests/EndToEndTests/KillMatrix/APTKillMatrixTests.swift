@@ -22,12 +22,9 @@ struct APTKillMatrixTests {
         let folder = try TestFolder()
         defer { folder.remove() }
         let database = folder.file("history.sqlite3")
-        try await point.prepare(apt, database: database, folder: folder)
-        let process = try InstalltopProcess(point.arguments(apt, database: database), in: folder, environment: ["COLUMNS": "250"])
         // The script stays blocked until the kill's aftermath ends it: released whatever happens.
-        defer { try? "".write(toFile: apt.root + "/kill/release", atomically: true, encoding: .utf8) }
-        let script = try await pidWritten(to: apt.root + "/kill/waiting", timeout: .seconds(120))
-        let (aptGet, dpkg) = try Self.transaction(of: script.pid, under: process.pid)
+        defer { APTKillPoint.release(apt) }
+        let (process, aptGet, dpkg) = try await point.start(apt, database: database, folder: folder)
         switch point.target {
         case .aptGet: kill(aptGet, SIGKILL)
         case .dpkg: kill(dpkg, SIGKILL)
@@ -93,31 +90,5 @@ struct APTKillMatrixTests {
         #expect(try apt.audit().isEmpty)
         #expect(try apt.states()["lab-k2"]?.status == "ii")
         #expect(host.changes(since: HostPackageFingerprint()).isEmpty)
-    }
-
-    /// apt-get and dpkg of the transaction whose maintainer script is `script`: its parent, and
-    /// the apt-get among that one's ancestors, each checked to descend from installtop (`root`).
-    static func transaction(of script: pid_t, under root: pid_t) throws -> (aptGet: pid_t, dpkg: pid_t) {
-        var chain: [(pid: pid_t, command: String)] = []
-        var pid = script
-        while pid > 1, pid != root, let (parent, command) = parentAndCommand(of: pid) {
-            chain.append((pid, command))
-            pid = parent
-        }
-        if chain.isEmpty { throw EndToEndError.conditionNotMet("the waiting script (pid \(script)) to still run: it had ended already") }
-        guard pid == root, chain.count >= 3, chain[1].command == "dpkg",
-              let aptGet = chain.dropFirst(2).first(where: { $0.command == "apt-get" }) else {
-            throw EndToEndError.conditionNotMet("the script's chain up to installtop (\(root)) to be dpkg, then apt-get: \(chain)")
-        }
-        return (aptGet.pid, chain[1].pid)
-    }
-
-    /// `/proc/PID/stat`'s parent and command name; `nil` once the process is gone.
-    private static func parentAndCommand(of pid: pid_t) -> (pid_t, String)? {
-        guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let open = text.firstIndex(of: "("), let close = text.lastIndex(of: ")") else { return nil }
-        let fields = text[text.index(after: close)...].split(separator: " ")
-        guard fields.count > 1, let parent = pid_t(fields[1]) else { return nil }
-        return (parent, String(text[text.index(after: open)..<close]))
     }
 }

@@ -107,6 +107,22 @@ struct APTKillPoint: Sendable, CustomStringConvertible {
         try "".write(toFile: apt.root + "/kill/arm-\(Self.killed)-\(phase.rawValue)", atomically: true, encoding: .utf8)
     }
 
+    /// Prepares this case in `apt` (`prepare`), starts its installtop, and waits for the armed
+    /// script: the running installtop, and the transaction's apt-get and dpkg. The caller
+    /// releases the script (`release`) whatever happens.
+    func start(_ apt: APTTestRoot, database: String, folder: TestFolder) async throws -> (installtop: InstalltopProcess, aptGet: pid_t, dpkg: pid_t) {
+        try await prepare(apt, database: database, folder: folder)
+        let process = try InstalltopProcess(arguments(apt, database: database), in: folder, environment: ["COLUMNS": "250"])
+        let script = try await pidWritten(to: apt.root + "/kill/waiting", timeout: .seconds(120))
+        let (aptGet, dpkg) = try APTKillProcesses.transaction(of: script.pid, under: process.pid)
+        return (process, aptGet, dpkg)
+    }
+
+    /// Lets the waiting script end (and every later one not wait).
+    static func release(_ apt: APTTestRoot) {
+        try? "".write(toFile: apt.root + "/kill/release", atomically: true, encoding: .utf8)
+    }
+
     /// Checks the history in `database` against dpkg's final state in `apt` once the case ended:
     /// each package's newest row succeeded exactly when dpkg shows it installed at this case's
     /// target version (`except` the packages the caller checks itself), and the newest run
