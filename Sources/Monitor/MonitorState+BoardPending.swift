@@ -49,19 +49,7 @@ extension MonitorState {
     public func pendingText(ofHost host: String) -> String? {
         guard let snapshot = board?.pending[host] else { return nil }
         guard snapshot.problem == nil else { return snapshot.summary(now: now) }
-        var parts = snapshot.notFullyInstalledText.map { [$0] } ?? []
-        if !snapshot.packages.isEmpty || !snapshot.heldBack.isEmpty {
-            parts.append("\(snapshot.packages.count) pending")
-        } else if parts.isEmpty {
-            parts.append("up to date")
-        }
-        if snapshot.securityCount > 0 { parts.append("\(snapshot.securityCount) security") }
-        if !snapshot.heldBack.isEmpty { parts.append("\(snapshot.heldBack.count) held back") }
-        if let kernel = snapshot.waitingKernel {
-            parts.append("reboot: \(kernel)")
-        } else if snapshot.restarts?.rebootRequired == true {
-            parts.append("reboot required")
-        }
+        var parts = snapshot.countParts + [snapshot.rebootText].compactMap { $0 }
         if snapshot.listsUpdatedAt.map({ now.timeIntervalSince($0) >= 86_400 }) ?? true { parts.append(snapshot.listsAgeText(now: now)) }
         return parts.joined(separator: " · ")
     }

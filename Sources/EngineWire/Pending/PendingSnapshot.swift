@@ -66,9 +66,25 @@ public struct PendingSnapshot: Sendable, Hashable {
     /// Nothing to upgrade, nothing held back, nothing left half-way, nothing wrong.
     public var isUpToDate: Bool { problem == nil && packages.isEmpty && heldBack.isEmpty && notFullyInstalled.isEmpty }
 
-    /// `2 not fully installed` (apt's words), or `nil` when dpkg left nothing half-way.
-    public var notFullyInstalledText: String? {
-        notFullyInstalled.isEmpty ? nil : "\(notFullyInstalled.count) not fully installed"
+    /// What an upgrade would find, the most telling first: `1 not fully installed` (apt's words)
+    /// when dpkg left packages half-way, then `12 pending`, `3 security`, `2 held back`; parts
+    /// that are zero are left out, and `up to date` stands alone when every part is. The head of
+    /// `summary` and of a board host's row.
+    public var countParts: [String] {
+        var parts = notFullyInstalled.isEmpty ? [] : ["\(notFullyInstalled.count) not fully installed"]
+        if !packages.isEmpty || !heldBack.isEmpty {
+            parts.append("\(packages.count) pending")
+            if securityCount > 0 { parts.append("\(securityCount) security") }
+            if !heldBack.isEmpty { parts.append("\(heldBack.count) held back") }
+        }
+        return parts.isEmpty ? ["up to date"] : parts
+    }
+
+    /// `reboot: 6.1.0-28-amd64` for a newer kernel waiting, `reboot required` when the restart
+    /// advice needs one for another reason; `nil` when no reboot is needed.
+    public var rebootText: String? {
+        if let kernel = waitingKernel { return "reboot: \(kernel)" }
+        return restarts?.rebootRequired == true ? "reboot required" : nil
     }
 
     /// One line for a host's row and the head of `installtop pending`: `12 pending · 3
@@ -80,22 +96,7 @@ public struct PendingSnapshot: Sendable, Hashable {
     /// packages half-way).
     public func summary(now: Date) -> String {
         if let problem { return "failed: " + (problem.split(separator: "\n").first.map(String.init) ?? problem) }
-        var parts = notFullyInstalledText.map { [$0] } ?? []
-        if packages.isEmpty && heldBack.isEmpty {
-            if parts.isEmpty { parts.append("up to date") }
-        } else {
-            parts.append("\(packages.count) pending")
-            let security = securityCount
-            if security > 0 { parts.append("\(security) security") }
-            if !heldBack.isEmpty { parts.append("\(heldBack.count) held back") }
-        }
-        parts.append(listsAgeText(now: now))
-        if let kernel = waitingKernel {
-            parts.append("reboot: \(kernel)")
-        } else if restarts?.rebootRequired == true {
-            parts.append("reboot required")
-        }
-        return parts.joined(separator: " · ")
+        return (countParts + [listsAgeText(now: now)] + [rebootText].compactMap { $0 }).joined(separator: " · ")
     }
 
     /// `lists 6 days old`, `lists 3 hours old`, `lists 12 minutes old`, `lists just updated`
