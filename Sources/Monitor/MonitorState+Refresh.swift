@@ -23,9 +23,7 @@ extension MonitorState {
             say("A refresh of the marked hosts runs: \(batch.finished) of \(batch.total) done, \(batch.sent.count) refreshing")
             return []
         }
-        let wanted = board.hosts.map(\.name).filter(board.marked.contains)
-        let stale = wanted.filter { staleAge(ofHost: $0) != nil }
-        let hosts = wanted.filter { staleAge(ofHost: $0) == nil }
+        let (hosts, stale) = reachable(markedHostNames)
         guard !hosts.isEmpty else {
             say("Nothing reaches \(stale.joined(separator: ", ")) now: nothing was sent")
             return []

@@ -38,6 +38,18 @@ extension MonitorState {
         }
     }
 
+    /// The marked hosts' names, in board order.
+    var markedHostNames: [String] {
+        guard let board else { return [] }
+        return board.hosts.map(\.name).filter(board.marked.contains)
+    }
+
+    /// `hosts` split, in order, into those something can be sent to and those unreachable or
+    /// silent (stale), which a rollout or a refresh leaves out.
+    func reachable(_ hosts: [String]) -> (reachable: [String], stale: [String]) {
+        (hosts.filter { staleAge(ofHost: $0) == nil }, hosts.filter { staleAge(ofHost: $0) != nil })
+    }
+
     // MARK: - Starting
 
     /// `U`: continues a paused rollout, shows the plans of one still asking, or upgrades the
@@ -55,9 +67,8 @@ extension MonitorState {
             say("A rollout runs: \(rollout.leftCount) left, \(rollout.runningCount) running; X stops it")
             return []
         }
-        let wanted = board.marked.isEmpty ? selectedHost.map { [$0] } ?? [] : board.hosts.map(\.name).filter(board.marked.contains)
-        let stale = wanted.filter { staleAge(ofHost: $0) != nil }
-        let hosts = wanted.filter { staleAge(ofHost: $0) == nil }
+        let wanted = board.marked.isEmpty ? selectedHost.map { [$0] } ?? [] : markedHostNames
+        let (hosts, stale) = reachable(wanted)
         guard !hosts.isEmpty else {
             say(wanted.isEmpty ? "No host to upgrade: m marks hosts" : "Nothing reaches \(stale.joined(separator: ", ")) now: nothing was sent")
             return []
