@@ -142,7 +142,7 @@ extension HistoryStore {
                 return run
             }
             run.notUndoableBecause = JobRunUndoability.reason(for: run, laterChange: { name in
-                later.filter { $0.key > run.id && $0.value.contains { $0.name == name && $0.changedThePackage } }.keys.min()
+                later.filter { $0.key > run.id && $0.value.contains { $0.name == name && $0.changedTheVersion } }.keys.min()
             }, fileExists: fileExists)
             return run
         }

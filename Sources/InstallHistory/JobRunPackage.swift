@@ -19,4 +19,9 @@ public struct JobRunPackage: Sendable, Hashable {
 
     /// Whether dpkg changed the package: its update succeeded (with errors or not).
     public var changedThePackage: Bool { resultCode == .succeeded || resultCode == .succeededWithErrors }
+
+    /// Whether dpkg changed which version is installed (or whether one is): a change an undo
+    /// puts back. A reinstall (`installtop apt repair`) puts the same version's files back, and
+    /// stands in no earlier run's way.
+    public var changedTheVersion: Bool { changedThePackage && action != .reinstall }
 }

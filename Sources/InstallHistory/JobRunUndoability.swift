@@ -12,15 +12,18 @@ enum JobRunUndoability {
         if let undoneBy = run.undoneBy { return "undone already by run \(undoneBy)" }
         guard run.resultCode != nil else { return "still running (or its process died before it ended)" }
         guard run.kind == "apt" else { return "not a package job" }
-        let changed = run.packages.filter(\.changedThePackage)
-        guard !changed.isEmpty else { return "it changed no package" }
+        let changed = run.packages.filter(\.changedTheVersion)
+        guard !changed.isEmpty else {
+            return run.packages.contains(where: \.changedThePackage) ? "it only reinstalled packages: there is no other version to put back"
+                : "it changed no package"
+        }
         if run.observed && !run.keptForUndo { return "observed, not run by installtop: no versions were kept for it" }
         for package in changed {
             if let later = laterChange(package.name) {
                 return "run \(later) changed \(package.name) again: undo run \(later) first"
             }
         }
-        for package in changed where package.action != .install && package.action != .reinstall {
+        for package in changed where package.action != .install {
             let kept = run.kept.filter { $0.package == package.name && $0.version == package.oldVersion }
             if let usable = kept.first(where: { $0.file != nil && $0.prunedAt == nil }), let file = usable.file {
                 if fileExists(file) { continue }

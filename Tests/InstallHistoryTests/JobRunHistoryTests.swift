@@ -102,6 +102,21 @@ final class JobRunHistoryTests {
         #expect(try store.jobRun(99) == nil)
     }
 
+    @Test func aRepairsReinstallStandsInNoRunsWayAndIsNotItselfUndoable() throws {
+        let store = try HistoryStore(path: folder.file("history.sqlite3"))
+        let recorder = HistoryRecorder(store: store, settleDelay: .zero)
+        try runJob(recorder, 1, [Self.upgrade("lab-tool", "1.0", "2.0")], at: 0)
+        let reinstall = Update(id: "lab-tool", title: "lab-tool 2.0 (reinstall)",
+                               package: PackageChange(package: "lab-tool", action: .reinstall, oldVersion: "2.0", newVersion: "2.0"))
+        try runJob(recorder, 2, [reinstall], at: 10)
+        let first = try store.jobRuns()[1].id
+        try store.recordKept([KeptVersionRecord(jobRun: first, package: "lab-tool", version: "1.0", file: "/kept/t1", sizeBytes: 1, source: "rebuilt")])
+
+        let runs = try store.jobRuns(fileExists: { _ in true })
+        #expect(runs[0].notUndoableBecause == "it only reinstalled packages: there is no other version to put back")
+        #expect(runs[1].undoable, "the same version's files put back change nothing an undo of run 1 relies on: \(runs[1].notUndoableBecause ?? "")")
+    }
+
     @Test func aDeclinedJobRecordsNoRun() throws {
         let store = try HistoryStore(path: folder.file("history.sqlite3"))
         let recorder = HistoryRecorder(store: store, settleDelay: .zero)

@@ -17,7 +17,7 @@ struct APTUndoStagingTests {
         let kept = [folder + "/undo/7/lab-a_1.0_all.deb", folder + "/undo/7/lab-b_1.0_all.deb"]
         for file in kept { try Data(file.utf8).write(to: URL(fileURLWithPath: file)) }
 
-        let (staging, named) = try APTUndoStaging.stage(kept, run: 7, chroot: chroot)
+        let (staging, named) = try APTUndoStaging.stage(kept, as: "undo-7", chroot: chroot)
         #expect(named == ["/var/cache/installtop/undo-7/lab-a_1.0_all.deb", "/var/cache/installtop/undo-7/lab-b_1.0_all.deb"])
         for (inside, original) in zip(named, kept) {
             #expect(FileManager.default.contents(atPath: chroot + inside) == Data(original.utf8), "\(inside) is the kept file")
@@ -29,7 +29,7 @@ struct APTUndoStagingTests {
 
     @Test("without a chroot the kept files are used where they are, and nothing is made")
     func usedInPlaceWithoutAChroot() throws {
-        let (staging, named) = try APTUndoStaging.stage(["/var/lib/installtop/undo/3/x_1_all.deb"], run: 3, chroot: nil)
+        let (staging, named) = try APTUndoStaging.stage(["/var/lib/installtop/undo/3/x_1_all.deb"], as: "undo-3", chroot: nil)
         #expect(named == ["/var/lib/installtop/undo/3/x_1_all.deb"])
         #expect(staging.folder == nil)
     }

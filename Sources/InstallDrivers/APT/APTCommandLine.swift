@@ -102,6 +102,7 @@ public struct APTCommandLine: Sendable, Hashable {
         // `P-` in an install removes P; a local .deb older than the installed version is a
         // downgrade apt refuses without the option (Documentation/PACKAGE-FACTS.md).
         case .undo(_, let debs, let removing): return ["install", "--allow-downgrades"] + debs + removing.map { $0 + "-" }
+        case .reinstall(let packages, _): return ["install", "--reinstall"] + packages
         }
     }
 }

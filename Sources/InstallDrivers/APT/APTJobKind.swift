@@ -22,9 +22,9 @@ public struct APTJobKind: WireJobKind {
     }
 
     public var key: String { "apt" }
-    public var sectionKeys: [String] { ["install", "upgrade", "full_upgrade", "remove", "apt_config", "chroot"] }
+    public var sectionKeys: [String] { ["install", "upgrade", "full_upgrade", "remove", "reinstall", "apt_config", "chroot"] }
     public var sectionExpectation: String {
-        "an apt request ({install: [packages]}, {upgrade: true}, {full_upgrade: true} or {remove: [packages]})"
+        "an apt request ({install: [packages]}, {upgrade: true}, {full_upgrade: true}, {remove: [packages]} or {reinstall: [packages]})"
     }
     public var updatesNote: String { "an apt job's updates are the packages apt plans" }
 
@@ -48,6 +48,8 @@ public struct APTJobKind: WireJobKind {
         case .fullUpgrade: return "apt full-upgrade"
         case .remove(let packages): return (["apt remove"] + packages).joined(separator: " ")
         case .undo(let run, _, _): return "apt undo \(run)"
+        case .reinstall(_, let run?): return "apt repair \(run)"
+        case .reinstall(let packages, nil): return (["apt reinstall"] + packages).joined(separator: " ")
         }
     }
 
@@ -67,18 +69,23 @@ public struct APTJobKind: WireJobKind {
 
     // MARK: - Manifest
 
-    /// `{install: [a, b]}`, `{upgrade: true}`, `{full_upgrade: true}` or `{remove: [a]}`, with an
+    /// `{install: [a, b]}`, `{upgrade: true}`, `{full_upgrade: true}`, `{remove: [a]}` or
+    /// `{reinstall: [a]}` (apt's own words: `a=1.0` pins the version), with an
     /// optional `apt_config` (must exist) and `chroot` (must be a folder), relative to the
     /// manifest's folder. Exactly one request.
     public func read(_ section: inout ManifestKindSection) -> PackageJob? {
         var requests: [PackageRequest] = []
-        for key in ["install", "remove"] {
+        for key in ["install", "remove", "reinstall"] {
             guard let packages = section.strings(key) else { continue }
             guard !packages.isEmpty else {
                 section.report("`\(key)` names no package", at: key)
                 continue
             }
-            requests.append(key == "install" ? .install(packages) : .remove(packages))
+            switch key {
+            case "install": requests.append(.install(packages))
+            case "remove": requests.append(.remove(packages))
+            default: requests.append(.reinstall(packages: packages, repairing: nil))
+            }
         }
         for key in ["upgrade", "full_upgrade"] where section.boolean(key) == true {
             requests.append(key == "upgrade" ? .upgrade : .fullUpgrade)
@@ -104,7 +111,7 @@ public struct APTJobKind: WireJobKind {
         }
         guard !section.hasErrors else { return nil }
         guard requests.count == 1, let request = requests.first else {
-            section.report("expected one of install, upgrade, full_upgrade or remove in apt; got \(requests.isEmpty ? "none" : "\(requests.count)")")
+            section.report("expected one of install, upgrade, full_upgrade, remove or reinstall in apt; got \(requests.isEmpty ? "none" : "\(requests.count)")")
             return nil
         }
         return PackageJob(request: request, aptConfig: aptConfig, chroot: chroot)
@@ -112,14 +119,17 @@ public struct APTJobKind: WireJobKind {
 
     // MARK: - Submission
 
-    /// `{"install":[…]}`, `{"remove":[…]}`, `{"upgrade":true}` or `{"full_upgrade":true}`, with an
-    /// optional `"aptConfig"` and `"chroot"`.
+    /// `{"install":[…]}`, `{"remove":[…]}`, `{"reinstall":[…]}` (a repair's with `"repairOf":RUN`),
+    /// `{"upgrade":true}` or `{"full_upgrade":true}`, with an optional `"aptConfig"` and `"chroot"`.
     public func encode(_ spec: PackageJob, into apt: inout JSONObject) {
         switch spec.request {
         case .install(let packages): apt.add("install", strings: packages)
         case .remove(let packages): apt.add("remove", strings: packages)
         // Not a request of manifests or `submit` (`decode` refuses it): said for what it is.
         case .undo(let run, _, _): apt.add("undo", run)
+        case .reinstall(let packages, let run):
+            apt.add("reinstall", strings: packages)
+            if let run { apt.add("repairOf", run) }
         case .upgrade: apt.add("upgrade", true)
         case .fullUpgrade: apt.add("full_upgrade", true)
         }
@@ -129,21 +139,24 @@ public struct APTJobKind: WireJobKind {
 
     public func decode(_ apt: WireObject) throws(WireError) -> PackageJob {
         let job = String(apt.context.dropLast(".apt".count))
-        let named = ["install", "remove", "upgrade", "full_upgrade"].filter { apt.members[$0] != nil }
+        let named = ["install", "remove", "reinstall", "upgrade", "full_upgrade"].filter { apt.members[$0] != nil }
         guard named.count <= 1 else {
-            throw WireError(.badArgument, "\(job): `apt` asks for one of install, remove, upgrade or full_upgrade; got \(named.joined(separator: " and "))")
+            throw WireError(.badArgument,
+                            "\(job): `apt` asks for one of install, remove, reinstall, upgrade or full_upgrade; got \(named.joined(separator: " and "))")
         }
         let request: PackageRequest
         if apt.members["install"] != nil {
             request = .install(try apt.strings("install"))
         } else if apt.members["remove"] != nil {
             request = .remove(try apt.strings("remove"))
+        } else if apt.members["reinstall"] != nil {
+            request = .reinstall(packages: try apt.strings("reinstall"), repairing: try apt.optionalInt("repairOf"))
         } else if try apt.bool("upgrade", default: false) {
             request = .upgrade
         } else if try apt.bool("full_upgrade", default: false) {
             request = .fullUpgrade
         } else {
-            throw WireError(.badArgument, "\(job): `apt` needs install, remove, upgrade or full_upgrade")
+            throw WireError(.badArgument, "\(job): `apt` needs install, remove, reinstall, upgrade or full_upgrade")
         }
         return PackageJob(request: request, aptConfig: try apt.optionalString("aptConfig"), chroot: try apt.optionalString("chroot"))
     }

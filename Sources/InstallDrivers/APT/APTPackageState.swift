@@ -44,6 +44,12 @@ public struct APTPackageState: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// Whether dpkg has the package's files, fully or half-way: any state but not installed
+    /// and configuration files only.
+    public var isPresent: Bool {
+        !["n", "c"].contains(status.dropFirst().first ?? "n")
+    }
+
     /// Whether dpkg left the package half-way (half-installed, unpacked, half-configured, or
     /// flagged reinstall-required): what a repair after a forced stop must fix.
     public var needsReinstall: Bool {

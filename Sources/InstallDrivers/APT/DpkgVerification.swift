@@ -1,7 +1,8 @@
 /// What `dpkg --verify` says of an installed package's files against the checksums dpkg
 /// recorded for it: the files that differ or are missing. Conffiles are left out (an operator's
 /// edit of one is no damage). Used after an engine died mid-transaction, for the packages that
-/// were in flight (issue 47: the next engine says which files differ).
+/// were in flight (issue 47: the next engine says which files differ), and by `installtop apt
+/// repair RUN`, which reinstalls the packages whose files differ.
 public enum DpkgVerification {
     /// The files of `package` that differ from what dpkg recorded, or are missing, in the root
     /// whose dpkg database is `administrativeDirectory`. Empty when every file agrees, when the
@@ -14,6 +15,13 @@ public enum DpkgVerification {
                                        environment: ["LC_ALL": "C"])
         guard !result.failedToStart else { return [] }
         return parse(result.stdout)
+    }
+
+    /// `1 file differs from what dpkg recorded (/usr/share/a)`, `4 files differ from what dpkg
+    /// recorded (/a, /b, /c, …)`: at most three paths named.
+    public static func phrase(_ files: [String]) -> String {
+        let named = files.prefix(3).joined(separator: ", ") + (files.count > 3 ? ", …" : "")
+        return (files.count == 1 ? "1 file differs" : "\(files.count) files differ") + " from what dpkg recorded (\(named))"
     }
 
     /// The root a dpkg database belongs to: `/` for `/var/lib/dpkg`, `ROOT` for

@@ -31,6 +31,7 @@ struct APTCommand: ParsableCommand {
             3 aborted, 4 done and a reboot is required, 5 dpkg was left broken (the repair after \
             a forced abort did not succeed; the summary names the command that repairs it).
             """,
-        subcommands: [APTInstallCommand.self, APTUpgradeCommand.self, APTFullUpgradeCommand.self, APTRemoveCommand.self, APTUndoCommand.self]
+        subcommands: [APTInstallCommand.self, APTUpgradeCommand.self, APTFullUpgradeCommand.self, APTRemoveCommand.self, APTUndoCommand.self,
+                      APTRepairCommand.self]
     )
 }

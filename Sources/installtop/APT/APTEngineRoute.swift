@@ -21,6 +21,12 @@ enum APTEngineRoute {
     case engine(EngineClient, EngineIdentity)
     case here
 
+    /// Closes the link to the engine, when there is one: for a caller that found it and then
+    /// runs nothing.
+    func close() {
+        if case .engine(let client, _) = self { client.close() }
+    }
+
     /// How long the engine may take to say who it is before it is taken for hung.
     static let aboutTimeout: Duration = .seconds(3)
 

@@ -30,6 +30,8 @@ enum APTPlanText {
         case .install: return "Nothing to install: every package named is already at its newest version."
         case .remove: return "Nothing to remove: none of the packages named is installed."
         case .undo(let run, _, _): return "Nothing to undo: every package of run \(run) is as it was before it."
+        // apt plans no reinstall of a version it cannot download ("Reinstallation of P is not possible").
+        case .reinstall: return "Nothing to reinstall: apt can download none of the packages named at the version installed."
         }
     }
 }

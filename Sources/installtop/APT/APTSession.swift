@@ -15,11 +15,14 @@ struct APTSession {
     /// What the transaction will replace when that is known before apt resolves (an undo's
     /// run), to keep ahead of apt's hook with `--yes`; a plan's own changes otherwise.
     var expected: [PackageChange]?
+    /// Where the job runs when the caller has already asked (`APTEngineRoute.find`), so that an
+    /// engine that does not answer is waited for, and named, once; `nil` asks.
+    var route: APTEngineRoute?
 
     func run() -> ExitStatus {
         // Absolute, so the paths read under it (dpkg's database, the reboot list) never depend on the working directory.
         let chroot = options.chroot.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
-        if case .engine(let client, let engine) = APTEngineRoute.find(for: options, jobName: APTJobKind.summary(of: request)) {
+        if case .engine(let client, let engine) = route ?? APTEngineRoute.find(for: options, jobName: APTJobKind.summary(of: request)) {
             return APTEngineJob(request: request, options: options, client: client, engine: engine).run()
         }
         let job = PackageJob(request: request, aptConfig: options.aptConfig, chroot: chroot)

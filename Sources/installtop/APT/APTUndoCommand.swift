@@ -28,7 +28,8 @@ struct APTUndoCommand: ParsableCommand {
     func run() throws {
         // The engine's history holds the run there; it plans and runs the undo itself.
         let name = "apt undo \(jobRun)"
-        if case .engine(let client, let engine) = APTEngineRoute.find(for: options, jobName: name) {
+        let route = APTEngineRoute.find(for: options, jobName: name)
+        if case .engine(let client, let engine) = route {
             let request = PackageRequest.undo(run: jobRun, debs: [], removing: [])
             throw ExitCode(APTEngineJob(request: request, options: options, client: client, engine: engine).run().rawValue)
         }
@@ -40,7 +41,7 @@ struct APTUndoCommand: ParsableCommand {
             StandardOutput.stderr.line("installtop: apt undo \(jobRun): nothing was run: \(error.message)")
             throw ExitCode(ExitStatus.invalidUsage.rawValue)
         }
-        let status = APTSession(request: preparation.request, options: options, expected: preparation.expectedChanges).run()
+        let status = APTSession(request: preparation.request, options: options, expected: preparation.expectedChanges, route: route).run()
         for warning in preparation.finish() { StandardOutput.stderr.line("installtop: apt undo \(jobRun): \(warning)") }
         throw ExitCode(status.rawValue)
     }

@@ -1,4 +1,3 @@
-import Glibc
 import InstallDrivers
 import InstallEngine
 import InstallHistory
@@ -23,28 +22,7 @@ struct APTUndoPreparation {
     ///   cannot be undone now, a package changed outside installtop since, a kept file that
     ///   cannot be put where apt reads it.
     static func prepare(run id: Int, history: HistoryOptions, aptConfig: String?, chroot: String?) throws(APTUndoRefusal) -> APTUndoPreparation {
-        guard !history.noHistory else {
-            throw APTUndoRefusal(message: "an undo needs the history (--no-history records no run to undo)")
-        }
-        // A user who is not root keeps no apt runs of their own (apt needs root): theirs are in
-        // root's history, which they cannot read; the refusal says how to reach it.
-        let rootsHistory = history.historyDb == nil && geteuid() != 0 ? APTUndoRefusal.rootsHistory(holding: id) : ""
-        let found: JobRun?
-        do {
-            let store = try HistoryStore(path: history.historyDb ?? HistoryStore.defaultPath(), createIfMissing: false)
-            // A run whose engine died is ended from dpkg first: then it can be undone.
-            try store.recoverFromDeadEngines()
-            found = try store.jobRun(Int64(id))
-        } catch .missingDatabase(let path) {
-            throw APTUndoRefusal(message: "there is no history at \(path), so no run \(id) to undo" + rootsHistory)
-        } catch {
-            throw APTUndoRefusal(message: "the history cannot be read: \(error)")
-        }
-        guard let run = found else {
-            throw APTUndoRefusal(message: rootsHistory.isEmpty
-                ? "the history holds no run \(id) (a --no-history run records none): installtop history --jobs lists them"
-                : "run \(id) is not in \(HistoryStore.defaultPath()) (installtop history --jobs lists its runs)" + rootsHistory)
-        }
+        let run = try APTHistoryRun.find(id, history: history, verb: "undo")
         let environment: APTEnvironment
         do {
             environment = try APTEnvironment.resolve(aptConfig: aptConfig, chroot: chroot)
@@ -58,7 +36,7 @@ struct APTUndoPreparation {
             return APTUndoPreparation(run: run, request: request, environment: environment, staging: APTUndoStaging(folder: nil),
                                       automaticBefore: automatic)
         }
-        let (staging, named) = try APTUndoStaging.stage(debs, run: undone, chroot: environment.chroot)
+        let (staging, named) = try APTUndoStaging.stage(debs, as: "undo-\(undone)", chroot: environment.chroot)
         return APTUndoPreparation(run: run, request: .undo(run: undone, debs: named, removing: removing), environment: environment,
                                   staging: staging, automaticBefore: automatic)
     }

@@ -1,10 +1,10 @@
 import Foundation
 import Glibc
 
-/// The kept .debs of an undo where apt can read them. On this system they are used where they
-/// are kept; apt in a chroot sees only the chroot, so there they are linked (copied when the
-/// chroot is on another file system) into `CHROOT/var/cache/installtop/undo-RUN/` for the
-/// undo and removed with that folder after it (`remove()`).
+/// The kept .debs of an undo (or a repair) where apt can read them. On this system they are
+/// used where they are kept; apt in a chroot sees only the chroot, so there they are linked
+/// (copied when the chroot is on another file system) into `CHROOT/var/cache/installtop/NAME/`
+/// (`undo-RUN`, `repair-RUN`) for the job and removed with that folder after it (`remove()`).
 struct APTUndoStaging {
     /// The folder made in the chroot (this system's path); `nil` when nothing was staged.
     let folder: String?
@@ -12,9 +12,9 @@ struct APTUndoStaging {
     /// `debs` as apt will name them: the same paths without a chroot, paths inside it with one.
     /// - Throws: `APTUndoRefusal` when a kept file cannot be put in the chroot (nothing is
     ///   left behind then).
-    static func stage(_ debs: [String], run: Int, chroot: String?) throws(APTUndoRefusal) -> (APTUndoStaging, [String]) {
+    static func stage(_ debs: [String], as name: String, chroot: String?) throws(APTUndoRefusal) -> (APTUndoStaging, [String]) {
         guard let chroot, !debs.isEmpty else { return (APTUndoStaging(folder: nil), debs) }
-        let inside = "/var/cache/installtop/undo-\(run)"
+        let inside = "/var/cache/installtop/\(name)"
         let folder = (chroot.hasSuffix("/") ? String(chroot.dropLast()) : chroot) + inside
         let staging = APTUndoStaging(folder: folder)
         do {

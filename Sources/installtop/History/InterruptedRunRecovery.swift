@@ -60,7 +60,7 @@ enum InterruptedRunRecovery {
                 let differing = DpkgVerification.differingFiles(of: package, administrativeDirectory: directory)
                 guard !differing.isEmpty else { continue }
                 packages[package] = .settled(resultCode: .failed, hResult: code == .failed ? hResult : .installerFailure,
-                                             reason: reason + "; " + Self.differingText(package, differing), endedAt: end)
+                                             reason: reason + "; " + Self.differingText(package, differing, run: run.id), endedAt: end)
             }
             let ends = packages.values.compactMap { verdict -> Date? in
                 if case .settled(_, _, _, let endedAt) = verdict { return endedAt }
@@ -71,12 +71,9 @@ enum InterruptedRunRecovery {
         return settlements
     }
 
-    /// `dpkg --verify: 2 files of lab-k2 differ from what dpkg recorded (/usr/share/a, /usr/bin/b):
-    /// reinstalling lab-k2 puts them back`; at most three paths named.
-    static func differingText(_ package: String, _ files: [String]) -> String {
-        let named = files.prefix(3).joined(separator: ", ") + (files.count > 3 ? ", …" : "")
-        let count = files.count == 1 ? "1 file" : "\(files.count) files"
-        return "dpkg --verify: \(count) of \(package) \(files.count == 1 ? "differs" : "differ") from what dpkg recorded (\(named)): "
-            + "reinstalling \(package) puts \(files.count == 1 ? "it" : "them") back"
+    /// `dpkg --verify of lab-k2: 2 files differ from what dpkg recorded (/usr/share/a, /usr/bin/b):
+    /// installtop apt repair 3 reinstalls it`.
+    static func differingText(_ package: String, _ files: [String], run: Int64) -> String {
+        "dpkg --verify of \(package): \(DpkgVerification.phrase(files)): installtop apt repair \(run) reinstalls it"
     }
 }

@@ -61,14 +61,28 @@ struct APTEngineKillTests {
 
         // The next reader of the history settles the run: every row as dpkg shows it.
         if damaged {
+            // The killed run is the newest: its number is the repair's.
+            let run = try #require(try await installtop(["history", "--jobs", "--json", "--history-db", database], in: folder)
+                .jsonObjects().compactMap { ($0["run"] as? NSNumber)?.intValue }.max())
             let rows = try await installtop(["history", "--json", "--history-db", database], in: folder).jsonObjects()
             let row = rows.first { $0["updateId"] as? String == APTKillPoint.killed }
             let reason = row?["reason"] as? String ?? ""
             #expect(row?["result"] as? String == "failed", "\(row ?? [:])")
-            #expect(reason.contains("dpkg --verify: 1 file of lab-k2 differs from what dpkg recorded (\(APTKillPoint.killedFile)): reinstalling lab-k2 puts it back"),
-                    "\(reason)")
+            #expect(reason.contains("dpkg --verify of lab-k2: 1 file differs from what dpkg recorded (\(APTKillPoint.killedFile)): "
+                + "installtop apt repair \(run) reinstalls it"), "\(reason)")
+            try await point.expectRecordAgreesWithDpkg(apt, database: database, in: folder, except: [APTKillPoint.killed])
+            // The repair the reason names puts the file back, at the version dpkg has.
+            let repair = try await installtop(["apt", "repair", String(run), "--yes", "--plain", "--apt-config", apt.configuration,
+                                               "--history-db", database], in: folder, timeout: .seconds(180))
+            #expect(repair.status == 0, "\(repair.stdout)\(repair.stderr)")
+            #expect(repair.stderr.contains("lab-k2 \(point.targetVersion): 1 file differs from what dpkg recorded (\(APTKillPoint.killedFile))"),
+                    "\(repair.stderr)")
+            let verify = try TestCommand.run(["/usr/bin/dpkg", "--admindir=\(apt.root)/var/lib/dpkg", "--instdir=\(apt.root)", "--verify", "lab-k2"])
+            #expect(verify.status == 0 && verify.stdout.isEmpty, "\(verify.stdout)")
+            #expect(try apt.states()[APTKillPoint.killed].map { "\($0.status) \($0.version)" } == "ii \(point.targetVersion)")
+        } else {
+            try await point.expectRecordAgreesWithDpkg(apt, database: database, in: folder)
         }
-        try await point.expectRecordAgreesWithDpkg(apt, database: database, in: folder, except: damaged ? [APTKillPoint.killed] : [])
         #expect(host.changes(since: HostPackageFingerprint()).isEmpty)
     }
 }

@@ -23,4 +23,10 @@ struct DpkgVerificationTests {
         #expect(DpkgVerification.root(ofAdministrativeDirectory: "/srv/chroot/var/lib/dpkg/") == "/srv/chroot")
         #expect(DpkgVerification.root(ofAdministrativeDirectory: "/tmp/lab/dpkg") == nil)
     }
+
+    @Test("The phrase names at most three of the files that differ")
+    func phrase() {
+        #expect(DpkgVerification.phrase(["/a"]) == "1 file differs from what dpkg recorded (/a)")
+        #expect(DpkgVerification.phrase(["/a", "/b", "/c", "/d"]) == "4 files differ from what dpkg recorded (/a, /b, /c, …)")
+    }
 }

@@ -13,6 +13,9 @@ struct JobSubmissionPackageTests {
         PackageJob(request: .upgrade),
         PackageJob(request: .fullUpgrade, aptConfig: "/srv/with space/\"quoted\"/apt.conf"),
         PackageJob(request: .upgrade, chroot: "/srv/images/web"),
+        PackageJob(request: .reinstall(packages: ["curl"], repairing: nil)),
+        // A repair's reinstall: versions pinned, a kept .deb by its path, the run it repairs.
+        PackageJob(request: .reinstall(packages: ["lab-k2=2.0", "/var/lib/installtop/undo/3/lab-a_1.0_all.deb"], repairing: 4)),
     ]
 
     private func object(_ json: String) throws -> WireObject {

@@ -42,6 +42,17 @@ struct ManifestPackageJobTests {
         #expect(try job("{full_upgrade: true}").operation == .install)
     }
 
+    @Test("reinstall: a list of packages (a version may be pinned) is an install job, said as apt reinstall")
+    func reinstall() throws {
+        let read = try job("{reinstall: [curl, 'lab-a=1.0']}")
+        #expect(read.package == PackageJob(request: .reinstall(packages: ["curl", "lab-a=1.0"], repairing: nil)))
+        #expect(read.operation == .install)
+        #expect(APTJobKind.summary(of: .reinstall(packages: ["curl", "lab-a=1.0"], repairing: nil)) == "apt reinstall curl lab-a=1.0")
+        #expect(APTJobKind.summary(of: .reinstall(packages: ["lab-a=1.0"], repairing: 3)) == "apt repair 3")
+        #expect(APTCommandLine(request: .reinstall(packages: ["lab-a=1.0"], repairing: 3)).simulation
+            == ["/usr/bin/apt-get", "-s", "install", "--reinstall", "lab-a=1.0"])
+    }
+
     @Test("remove: a list of packages is an uninstall job; operation uninstall may be said")
     func remove() throws {
         let read = try job("{remove: [telnet]}")
@@ -126,17 +137,17 @@ struct ManifestPackageJobTests {
     @Test("An apt mapping with no request is refused")
     func noRequest() {
         #expect(errors("jobs:\n  - name: a\n    apt: {}\n") == [
-            "3:10: expected one of install, upgrade, full_upgrade or remove in apt; got none",
+            "3:10: expected one of install, upgrade, full_upgrade, remove or reinstall in apt; got none",
         ])
         #expect(errors("jobs:\n  - name: a\n    apt: {upgrade: false}\n") == [
-            "3:10: expected one of install, upgrade, full_upgrade or remove in apt; got none",
+            "3:10: expected one of install, upgrade, full_upgrade, remove or reinstall in apt; got none",
         ])
     }
 
     @Test("An apt mapping with two requests is refused")
     func twoRequests() {
         #expect(errors("jobs:\n  - name: a\n    apt: {install: [curl], remove: [telnet]}\n") == [
-            "3:10: expected one of install, upgrade, full_upgrade or remove in apt; got 2",
+            "3:10: expected one of install, upgrade, full_upgrade, remove or reinstall in apt; got 2",
         ])
     }
 
@@ -150,7 +161,7 @@ struct ManifestPackageJobTests {
     func unknownKey() {
         let found = errors("jobs:\n  - name: a\n    apt: {instal: [curl]}\n")
         #expect(found.contains(
-            "3:11: unknown key `instal` in apt; expected one of: install, upgrade, full_upgrade, remove, apt_config, chroot; did you mean `install`?"
+            "3:11: unknown key `instal` in apt; expected one of: install, upgrade, full_upgrade, remove, reinstall, apt_config, chroot; did you mean `install`?"
         ))
     }
 

@@ -118,22 +118,28 @@ public struct APTVersionKeeper: Sendable {
 
     /// The archive cache's .deb of exactly `installed`, or `nil`. Its control area is read
     /// with one `dpkg-deb --ctrl-tarfile` (a cache hit is on the way to dpkg's first run).
-    private func cachedDeb(of installed: APTInstalledPackage) -> String? {
+    func cachedDeb(of installed: APTInstalledPackage) -> String? {
         guard let cache = environment.archiveCache else { return nil }
         let path = (cache.hasSuffix("/") ? cache : cache + "/") + installed.debFileName
+        return isSameBuild(path, as: installed) ? path : nil
+    }
+
+    /// Whether the .deb at `path` is exactly `installed`: the same package, version and
+    /// architecture in its control, and the same files by dpkg's recorded checksums.
+    func isSameBuild(_ path: String, as installed: APTInstalledPackage) -> Bool {
         guard FileManager.default.fileExists(atPath: path),
-              let tar = SystemCommand.stdoutBytes(of: [dpkgDeb, "--ctrl-tarfile", path]) else { return nil }
+              let tar = SystemCommand.stdoutBytes(of: [dpkgDeb, "--ctrl-tarfile", path]) else { return false }
         let members = TarArchive(tar).files(named: ["control", "md5sums"])
         guard let control = members["control"].map({ APTInstalledPackage.parse(String(decoding: $0, as: UTF8.self),
                                                                              administrativeDirectory: "") }),
               let control, control.name == installed.name, control.version == installed.version,
-              control.architecture == installed.architecture else { return nil }
+              control.architecture == installed.architecture else { return false }
         // The same version string rebuilt differently (a local rebuild, a re-upload) would put
         // back other files: the build's checksums must be the installed ones.
         guard let installedSums = installed.infoFile("md5sums").flatMap({ try? String(contentsOfFile: $0, encoding: .utf8) }) else {
-            return path
+            return true
         }
-        if let debSums = members["md5sums"] { return String(decoding: debSums, as: UTF8.self) == installedSums ? path : nil }
+        if let debSums = members["md5sums"] { return String(decoding: debSums, as: UTF8.self) == installedSums }
         // A .deb without its own md5sums (dpkg computed the installed ones): two of its files'
         // contents against dpkg's sums.
         for line in installedSums.split(separator: "\n").prefix(Self.filesChecked) {
@@ -142,9 +148,9 @@ public struct APTVersionKeeper: Sendable {
             let file = line[space...].drop { $0 == " " }
             let read = SystemCommand.run(["/bin/sh", "-c", "\"$1\" --fsys-tarfile \"$2\" | tar -xOf - \"./$3\" | md5sum",
                                           "sh", dpkgDeb, path, String(file)])
-            guard read.status == 0, read.stdout.hasPrefix(sum + " ") else { return nil }
+            guard read.status == 0, read.stdout.hasPrefix(sum + " ") else { return false }
         }
-        return path
+        return true
     }
 
     /// How many files of a cached .deb without md5sums are checked against dpkg's sums.

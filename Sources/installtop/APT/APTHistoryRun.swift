@@ -1,0 +1,41 @@
+import Glibc
+import InstallHistory
+
+/// A job run of the history as `installtop apt undo RUN` and `installtop apt repair RUN` find
+/// it, each refusal saying what to do: no history, no such run, or (for a user who is not root)
+/// where root's runs are.
+enum APTHistoryRun {
+    /// Run `id` of the history `history` names (the default one when it names none).
+    /// - Parameters:
+    ///   - verb: the command's word (`undo`, `repair`), for the refusals.
+    ///   - recovering: whether runs whose engine died are first settled from dpkg (written into
+    ///     the history); an engine that records there settles its own, so a caller handing the
+    ///     work to it leaves them alone.
+    /// - Throws: `APTUndoRefusal`, nothing changed: `--no-history`, no history file, no such run,
+    ///   a history that cannot be read.
+    static func find(_ id: Int, history: HistoryOptions, verb: String, recovering: Bool = true) throws(APTUndoRefusal) -> JobRun {
+        guard !history.noHistory else {
+            throw APTUndoRefusal(message: "\(verb == "undo" ? "an undo" : "a \(verb)") needs the history (--no-history records no run to \(verb))")
+        }
+        // A user who is not root keeps no apt runs of their own (apt needs root): theirs are in
+        // root's history, which they cannot read; the refusal says how to reach it.
+        let rootsHistory = history.historyDb == nil && geteuid() != 0 ? APTUndoRefusal.rootsHistory(holding: id, verb: verb) : ""
+        let found: JobRun?
+        do {
+            let store = try HistoryStore(path: history.historyDb ?? HistoryStore.defaultPath(), createIfMissing: false)
+            // A run whose engine died is ended from dpkg first: then it can be undone or repaired.
+            if recovering { try store.recoverFromDeadEngines() }
+            found = try store.jobRun(Int64(id))
+        } catch .missingDatabase(let path) {
+            throw APTUndoRefusal(message: "there is no history at \(path), so no run \(id) to \(verb)" + rootsHistory)
+        } catch {
+            throw APTUndoRefusal(message: "the history cannot be read: \(error)")
+        }
+        guard let run = found else {
+            throw APTUndoRefusal(message: rootsHistory.isEmpty
+                ? "the history holds no run \(id) (a --no-history run records none): installtop history --jobs lists them"
+                : "run \(id) is not in \(HistoryStore.defaultPath()) (installtop history --jobs lists its runs)" + rootsHistory)
+        }
+        return run
+    }
+}
