@@ -38,6 +38,17 @@ enum ManualExitStatuses {
                     ? (status, "refused, nothing run: a run the history does not hold, one that cannot be undone (its reason), a package changed outside installtop since, or apt refused the request")
                     : (status, text)
             }
+        case "apt repair":
+            return aptRun.map { status, text in
+                switch status {
+                case ExitStatus.succeeded.rawValue: (status, "nothing was damaged, or every damaged package is repaired")
+                case ExitStatus.failed.rawValue:
+                    (status, "a package is still damaged after the job, nothing could reinstall one (each is named), or the plan was not confirmed")
+                case ExitStatus.invalidUsage.rawValue:
+                    (status, "refused, nothing run: a run the history does not hold, no damaged package apt can have again, or apt refused the request")
+                default: (status, text)
+                }
+            }
         case "ansible":
             return [
                 (ExitStatus.succeeded.rawValue, "every task succeeded, was skipped, or failed and was rescued, ignored or cleared (meta: clear_host_errors)"),
