@@ -14,7 +14,7 @@ import Testing
 /// Private roots only; serialized, since each case's timing is its own.
 @Suite("installtop apt: apt-get or dpkg killed from outside is a forced stop, repaired", .serialized)
 struct APTKillMatrixTests {
-    @Test("A kill from outside is repaired as a forced stop", arguments: APTKillPoint.all)
+    @Test("A kill from outside is repaired as a forced stop", arguments: APTKillPoint.all + APTKillPoint.plannedUpgrade)
     func killPoint(_ point: APTKillPoint) async throws {
         let host = HostPackageFingerprint()
         let apt = try APTTestRoot()
@@ -70,7 +70,7 @@ struct APTKillMatrixTests {
         let cause = apt.root + "/kill/fail-lab-k2-postinst"
         try "".write(toFile: cause, atomically: true, encoding: .utf8)
         let point = APTKillPoint(operation: .install, phase: .postinst, target: .dpkg)
-        let result = try await installtop(point.arguments(apt, database: folder.file("history.sqlite3")), in: folder,
+        let result = try await installtop(try point.arguments(apt, database: folder.file("history.sqlite3"), folder: folder), in: folder,
                                           environment: ["COLUMNS": "250"])
         let said = "stdout: \(result.stdout)\nstderr: \(result.stderr)"
         #expect(result.status == 1, "\(said)")

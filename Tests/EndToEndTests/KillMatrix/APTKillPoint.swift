@@ -34,14 +34,28 @@ struct APTKillPoint: Sendable, CustomStringConvertible {
     var operation: Operation
     var phase: Phase
     var target: Target
+    /// Whether the transaction is the one planned before it starts, as a job started without
+    /// `--yes` runs it (the monitor's plan dialog, a manifest, a submitted job): here a manifest's
+    /// `apt:` job run by `installtop run`. Otherwise `installtop apt … --yes`, which apt resolves
+    /// once, its plan given by apt's hook.
+    var planned = false
 
-    var description: String { "\(operation.rawValue) · lab-k2's \(phase.rawValue) · kill \(target.rawValue)" }
+    var description: String {
+        "\(operation.rawValue)\(planned ? " (planned, as without --yes)" : "") · lab-k2's \(phase.rawValue) · kill \(target.rawValue)"
+    }
 
     /// Every combination dpkg reaches with apt-get or dpkg killed, in a fixed order: an
     /// install runs no prerm or postrm.
     static let all = points(killing: [.aptGet, .dpkg, .both])
     /// The same points with installtop killed, alone or with apt-get and dpkg.
     static let engineDeaths = points(killing: [.engine, .all])
+    /// The upgrade's points with apt-get or dpkg killed, the transaction planned first (a job
+    /// started without `--yes`).
+    static let plannedUpgrade = points(killing: [.aptGet, .dpkg, .both]).filter { $0.operation == .upgrade }.map {
+        var point = $0
+        point.planned = true
+        return point
+    }
 
     private static func points(killing targets: [Target]) -> [APTKillPoint] {
         Operation.allCases.flatMap { operation in
@@ -112,7 +126,7 @@ struct APTKillPoint: Sendable, CustomStringConvertible {
     /// releases the script (`release`) whatever happens.
     func start(_ apt: APTTestRoot, database: String, folder: TestFolder) async throws -> (installtop: InstalltopProcess, aptGet: pid_t, dpkg: pid_t) {
         try await prepare(apt, database: database, folder: folder)
-        let process = try InstalltopProcess(arguments(apt, database: database), in: folder, environment: ["COLUMNS": "250"])
+        let process = try InstalltopProcess(try arguments(apt, database: database, folder: folder), in: folder, environment: ["COLUMNS": "250"])
         let script = try await pidWritten(to: apt.root + "/kill/waiting", timeout: .seconds(120))
         let (aptGet, dpkg) = try APTKillProcesses.transaction(of: script.pid, under: process.pid)
         return (process, aptGet, dpkg)
@@ -143,8 +157,19 @@ struct APTKillPoint: Sendable, CustomStringConvertible {
         #expect(runs.first?["endedAt"] is String, "the run ended: \(runs)", sourceLocation: sourceLocation)
     }
 
-    /// installtop's arguments for this case's transaction.
-    func arguments(_ apt: APTTestRoot, database: String) -> [String] {
+    /// installtop's arguments for this case's transaction: for a planned one, `run` of a
+    /// manifest written into `folder`.
+    func arguments(_ apt: APTTestRoot, database: String, folder: TestFolder) throws -> [String] {
+        if planned {
+            let request = switch operation {
+            case .install: "{install: [\(Self.packages.joined(separator: ", "))], apt_config: '\(apt.configuration)'}"
+            case .upgrade: "{upgrade: true, apt_config: '\(apt.configuration)'}"
+            case .undo: throw EndToEndError.conditionNotMet("an undo is no manifest job")
+            }
+            let manifest = folder.file("kill-matrix.yaml")
+            try "jobs:\n  - name: lab\n    apt: \(request)\n".write(toFile: manifest, atomically: true, encoding: .utf8)
+            return ["run", manifest, "--plain", "--history-db", database]
+        }
         let request = switch operation {
         case .install: ["install"] + Self.packages
         case .upgrade: ["upgrade"]
