@@ -33,9 +33,17 @@ enum APTHistoryRun {
         }
         guard let run = found else {
             throw APTUndoRefusal(message: rootsHistory.isEmpty
-                ? "the history holds no run \(id) (a --no-history run records none): installtop history --jobs lists them"
+                ? "the history holds no run \(id) (a --no-history run records none): installtop history --jobs lists them" + servicesHistory(id, history, verb)
                 : "run \(id) is not in \(HistoryStore.defaultPath()) (installtop history --jobs lists its runs)" + rootsHistory)
         }
         return run
+    }
+
+    /// For root without `--history-db`, when the service's history (`installtop serve`'s, which
+    /// `apt` jobs record into while it runs) is another file and exists: where the run may be.
+    private static func servicesHistory(_ id: Int, _ history: HistoryOptions, _ verb: String) -> String {
+        let service = SystemdUnit.serviceHistoryPath()
+        guard history.historyDb == nil, service != HistoryStore.defaultPath(), access(service, F_OK) == 0 else { return "" }
+        return "; the service's history may hold it: installtop apt \(verb) \(id) --history-db \(service)"
     }
 }
