@@ -114,4 +114,45 @@ struct APTRepairCommandTests {
         #expect(unknown.status == 2 && unknown.stderr.contains("the history holds no run 99"), "\(unknown.stderr)")
         #expect(host.changes(since: HostPackageFingerprint()).isEmpty)
     }
+
+    @Test("dpkg left half-way (a postinst that fails): finished first with the forced stop's repair once confirmed; exit 5 with the command while the cause stays, 0 once it is gone")
+    func finishesWhatDpkgLeftHalfWay() async throws {
+        let host = HostPackageFingerprint()
+        let apt = try APTTestRoot()
+        defer { apt.remove() }
+        let folder = try TestFolder()
+        defer { folder.remove() }
+        let database = folder.file("history.sqlite3")
+        try apt.publish(APTKillPoint.lab(version: "1.0"))
+        try FileManager.default.createDirectory(atPath: apt.root + "/kill", withIntermediateDirectories: true)
+        let cause = apt.root + "/kill/fail-lab-k2-postinst"
+        try "".write(toFile: cause, atomically: true, encoding: .utf8)
+        let arguments = ["--apt-config", apt.configuration, "--history-db", database]
+        let install = try await installtop(["apt", "install"] + APTKillPoint.packages + ["--yes", "--plain"] + arguments, in: folder)
+        #expect(install.status == 1, "\(install.stderr)")
+        #expect(try apt.states()["lab-k2"]?.status == "iF", "the root is not left half-way: the test proves nothing")
+
+        // Off a terminal without --yes: said, nothing run.
+        let asked = try await installtop(["apt", "repair", "1", "--plain"] + arguments, in: folder)
+        #expect(asked.status == 1, "\(asked.stdout)\(asked.stderr)")
+        #expect(asked.stderr.contains("dpkg left 1 package half-way (lab-k2 half-configured at 1.0 (iF)); apt plans "
+            + "nothing until it is finished: first dpkg --configure -a, then apt-get -f install"), "\(asked.stderr)")
+        #expect(asked.stderr.contains("not run: confirm with --yes"), "\(asked.stderr)")
+        #expect(try apt.states()["lab-k2"]?.status == "iF")
+
+        // The cause still there: dpkg stays broken, and the command that repairs it is named.
+        let broken = try await installtop(["apt", "repair", "1", "--plain", "--yes"] + arguments, in: folder)
+        #expect(broken.status == 5, "\(broken.stdout)\(broken.stderr)")
+        #expect(broken.stderr.contains("installtop: repairing: dpkg --configure -a"), "\(broken.stderr)")
+        #expect(broken.stderr.contains("apt repair 1: dpkg is left broken: run `APT_CONFIG=\(apt.configuration) apt-get -f"), "\(broken.stderr)")
+
+        try FileManager.default.removeItem(atPath: cause)
+        let repaired = try await installtop(["apt", "repair", "1", "--plain", "--yes"] + arguments, in: folder)
+        #expect(repaired.status == 0, "\(repaired.stdout)\(repaired.stderr)")
+        #expect(repaired.stderr.contains("repaired: dpkg --audit is clean, apt-get check passes"), "\(repaired.stderr)")
+        #expect(repaired.stdout.contains("Nothing to repair: every package of run 1 that dpkg has is fully installed"), "\(repaired.stdout)")
+        #expect(try apt.audit().isEmpty)
+        #expect(try apt.states().mapValues { "\($0.status) \($0.version)" } == ["lab-k1": "ii 1.0", "lab-k2": "ii 1.0", "lab-k3": "ii 1.0"])
+        #expect(host.changes(since: HostPackageFingerprint()).isEmpty)
+    }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Glibc
 import InstallDrivers
 import InstallEngine
 
@@ -17,7 +18,9 @@ struct APTRepairCommand: ParsableCommand {
             reinstalled at the version dpkg has, never a newer one: from an archive apt knows, \
             else from apt's cache, else from the version installtop kept for an undo, whichever \
             is exactly that build. What was found is said before the plan, and the files are \
-            checked again after the job. Exit status: 0 nothing to repair, or repaired; 1 a \
+            checked again after the job. When dpkg was left half-way (apt plans nothing then), it \
+            is finished first with the forced stop's repair (dpkg --configure -a, then apt-get -f \
+            install), after --yes or a y at the terminal. Exit status: 0 nothing to repair, or repaired; 1 a \
             package is still not repaired, or one nothing could reinstall (each named), or the \
             plan was not confirmed; 2 refused, nothing changed (no such run, no history, no \
             damaged package apt can have again); 3 aborted; 5 dpkg was left broken.
@@ -38,14 +41,18 @@ struct APTRepairCommand: ParsableCommand {
             history.historyDb = engine.history
             recovering = false
         }
-        let preparation: APTRepairPreparation
-        do {
-            preparation = try APTRepairPreparation.prepare(run: jobRun, history: history, aptConfig: options.aptConfig,
-                                                           chroot: options.chroot, recovering: recovering)
-        } catch {
-            route.close()
-            StandardOutput.stderr.line("installtop: \(name): nothing was run: \(error.message)")
-            throw ExitCode(ExitStatus.invalidUsage.rawValue)
+        var preparation = try prepare(history: history, recovering: recovering, route: route)
+        // apt plans nothing while dpkg is left half-way: that is finished first, then looked at again.
+        let halfWay = APTInterruptedDpkg.halfWay(in: preparation.environment)
+        if !halfWay.isEmpty {
+            preparation.discard()
+            do {
+                try finish(halfWay, in: preparation.environment)
+            } catch {
+                route.close()
+                throw error
+            }
+            preparation = try prepare(history: history, recovering: false, route: route)
         }
         for finding in preparation.findings { StandardOutput.stderr.line("installtop: \(name): \(finding)") }
         guard let request = preparation.request else {
@@ -63,5 +70,47 @@ struct APTRepairCommand: ParsableCommand {
         for line in warnings + notRepaired { StandardOutput.stderr.line("installtop: \(name): \(line)") }
         if !notRepaired.isEmpty, status == .succeeded || status == .rebootRequired { status = .failed }
         throw ExitCode(status.rawValue)
+    }
+
+    /// The run checked (`APTRepairPreparation`).
+    /// - Throws: exit status 2 when it is refused (the route's engine link closed then).
+    private func prepare(history: HistoryOptions, recovering: Bool, route: APTEngineRoute) throws -> APTRepairPreparation {
+        let preparation: APTRepairPreparation
+        do {
+            preparation = try APTRepairPreparation.prepare(run: jobRun, history: history, aptConfig: options.aptConfig,
+                                                           chroot: options.chroot, recovering: recovering)
+        } catch {
+            route.close()
+            StandardOutput.stderr.line("installtop: apt repair \(jobRun): nothing was run: \(error.message)")
+            throw ExitCode(ExitStatus.invalidUsage.rawValue)
+        }
+        return preparation
+    }
+
+    /// Finishes what dpkg was left half-way with the forced stop's repair, each step's lines on
+    /// stderr, once confirmed (`--yes`, or `y` at the terminal, as apt asks).
+    /// - Throws: exit status 1 when it is not confirmed (nothing run), 5 when dpkg is still
+    ///   left broken (the verdict names the command that repairs it).
+    private func finish(_ halfWay: [String: APTPackageState], in environment: APTEnvironment) throws {
+        let name = "installtop: apt repair \(jobRun)"
+        let packages = halfWay.keys.sorted().map { "\($0) \(halfWay[$0]?.description ?? "")" }.joined(separator: ", ")
+        StandardOutput.stderr.line("\(name): dpkg left \(halfWay.count == 1 ? "1 package" : "\(halfWay.count) packages") half-way "
+            + "(\(packages)); apt plans nothing until it is finished: first dpkg --configure -a, then apt-get -f install, as after a forced stop")
+        if !options.yes {
+            guard isatty(STDIN_FILENO) == 1 else {
+                StandardOutput.stderr.line("installtop: not run: confirm with --yes (there is no terminal to ask on)")
+                throw ExitCode(ExitStatus.failed.rawValue)
+            }
+            StandardOutput.stdout.write("Finish it now? [y/N] ")
+            guard let answer = readLine(), ["y", "yes"].contains(answer.lowercased()) else {
+                StandardOutput.stdout.line("Nothing was run.")
+                throw ExitCode(ExitStatus.failed.rawValue)
+            }
+        }
+        let (repaired, verdict) = APTInterruptedDpkg.finish(in: environment) { StandardOutput.stderr.line($0) }
+        guard repaired else {
+            StandardOutput.stderr.line("\(name): \(verdict)")
+            throw ExitCode(ExitStatus.leftBroken.rawValue)
+        }
     }
 }

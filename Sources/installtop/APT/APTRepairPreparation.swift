@@ -103,6 +103,11 @@ struct APTRepairPreparation {
         }
     }
 
+    /// When no repair job runs on this preparation after all: only what `prepare` staged goes.
+    func discard() {
+        staging.remove()
+    }
+
     /// After the repair's job, whatever its end: removes what was staged, marks automatic again
     /// what apt had marked so (a local .deb makes it manual), and checks each package it was to
     /// reinstall again.

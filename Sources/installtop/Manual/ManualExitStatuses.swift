@@ -46,6 +46,8 @@ enum ManualExitStatuses {
                     (status, "a package is still damaged after the job, nothing could reinstall one (each is named), or the plan was not confirmed")
                 case ExitStatus.invalidUsage.rawValue:
                     (status, "refused, nothing run: a run the history does not hold, no damaged package apt can have again, or apt refused the request")
+                case ExitStatus.leftBroken.rawValue:
+                    (status, "what dpkg was left half-way could not be finished (the cause of a failing script is still there); the command that repairs it is named")
                 default: (status, text)
                 }
             }

@@ -21,7 +21,7 @@ struct APTEngineKillTests {
         defer { folder.remove() }
         let database = folder.file("history.sqlite3")
         defer { APTKillPoint.release(apt) }
-        let (process, aptGet, dpkg) = try await point.start(apt, database: database, folder: folder)
+        let (process, aptGet, dpkg, stall) = try await point.start(apt, database: database, folder: folder)
         kill(process.pid, SIGKILL)
         if point.target == .all {
             kill(dpkg, SIGKILL)
@@ -30,11 +30,13 @@ struct APTEngineKillTests {
         let result = try await process.finish(timeout: .seconds(120))
         #expect(result.status == 128 + SIGKILL, "installtop ended with \(result.status)")
         APTKillPoint.release(apt)
+        await stall?.end(apt)
         // What outlived installtop ends on its own: apt-get and dpkg finish the transaction.
         #expect(await eventually(timeout: .seconds(120)) { process.leftovers.isEmpty }, "left running: \(process.leftovers)")
 
         let states = try apt.states()
         let audit = try apt.audit()
+        let halfWay = states.filter { $0.value.isHalfWay }.keys.sorted()
         if point.target == .engine {
             // Nothing was lost with installtop: apt-get and dpkg finished what they began.
             #expect(audit.isEmpty, "\(audit)")
@@ -43,7 +45,6 @@ struct APTEngineKillTests {
             }
         } else {
             // dpkg was cut off: what it left half-way is told, with the command that finishes it.
-            let halfWay = states.filter { $0.value.isHalfWay }.keys.sorted()
             let pending = try await installtop(["pending", "--apt-config", apt.configuration], in: folder)
             if halfWay.isEmpty {
                 #expect(audit.isEmpty, "\(audit)")
@@ -82,6 +83,26 @@ struct APTEngineKillTests {
             #expect(try apt.states()[APTKillPoint.killed].map { "\($0.status) \($0.version)" } == "ii \(point.targetVersion)")
         } else {
             try await point.expectRecordAgreesWithDpkg(apt, database: database, in: folder)
+        }
+        if point.target == .all {
+            // What dpkg was left with, the repair of the run puts right.
+            let run = try #require(try await installtop(["history", "--jobs", "--json", "--history-db", database], in: folder)
+                .jsonObjects().compactMap { ($0["run"] as? NSNumber)?.intValue }.max())
+            let repair = try await installtop(["apt", "repair", String(run), "--yes", "--plain", "--apt-config", apt.configuration,
+                                               "--history-db", database], in: folder, timeout: .seconds(180))
+            let said = "\(repair.stdout)\(repair.stderr)"
+            #expect(repair.status == 0, "\(said)")
+            if !halfWay.isEmpty {
+                #expect(repair.stderr.contains("dpkg left \(halfWay.count == 1 ? "1 package" : "\(halfWay.count) packages") half-way"),
+                        "\(said)")
+                #expect(repair.stderr.contains("repaired: dpkg --audit is clean, apt-get check passes"), "\(said)")
+            }
+            #expect(try apt.audit().isEmpty, "\(said)")
+            #expect(try apt.states().filter(\.value.isHalfWay).isEmpty, "\(said)")
+            for package in APTKillPoint.packages where try apt.states()[package] != nil {
+                let verify = try TestCommand.run(["/usr/bin/dpkg", "--admindir=\(apt.root)/var/lib/dpkg", "--instdir=\(apt.root)", "--verify", package])
+                #expect(verify.stdout.split(separator: "\n").allSatisfy { $0.contains(" c /") }, "\(package): \(verify.stdout)")
+            }
         }
         #expect(host.changes(since: HostPackageFingerprint()).isEmpty)
     }

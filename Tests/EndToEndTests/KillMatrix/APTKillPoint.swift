@@ -23,8 +23,9 @@ import Testing
 struct APTKillPoint: Sendable, CustomStringConvertible {
     /// `undo` is `installtop apt undo` of the upgrade from 1.0 to 2.0: back to the kept 1.0.
     enum Operation: String, Sendable, CaseIterable { case install, upgrade, undo }
-    /// `trigger` is lab-k2's postinst run for the trigger lab-k3 activates (`triggered`).
-    enum Phase: String, Sendable, CaseIterable { case preinst, postinst, prerm, postrm, trigger }
+    /// `trigger` is lab-k2's postinst run for the trigger lab-k3 activates (`triggered`);
+    /// `unpack` is dpkg writing lab-k2's files (`APTUnpackStall`), in an install or an upgrade.
+    enum Phase: String, Sendable, CaseIterable { case preinst, unpack, postinst, prerm, postrm, trigger }
     enum Target: String, Sendable, CaseIterable {
         case aptGet = "apt-get", dpkg, both
         /// installtop itself; `all`: installtop, apt-get and dpkg.
@@ -59,7 +60,9 @@ struct APTKillPoint: Sendable, CustomStringConvertible {
 
     private static func points(killing targets: [Target]) -> [APTKillPoint] {
         Operation.allCases.flatMap { operation in
-            Phase.allCases.filter { operation != .install || ($0 != .prerm && $0 != .postrm) }.flatMap { phase in
+            Phase.allCases.filter {
+                (operation != .install || ($0 != .prerm && $0 != .postrm)) && (operation != .undo || $0 != .unpack)
+            }.flatMap { phase in
                 targets.map { APTKillPoint(operation: operation, phase: phase, target: $0) }
             }
         }
@@ -71,8 +74,13 @@ struct APTKillPoint: Sendable, CustomStringConvertible {
     /// The package the kill lands in.
     static let killed = "lab-k2"
 
-    /// The maintainer script dpkg runs at this point (a trigger runs the postinst).
-    var script: String { phase == .trigger ? "postinst" : phase.rawValue }
+    /// The maintainer script dpkg runs at this point (a trigger runs the postinst); the unpack's
+    /// is the preinst, which holds dpkg until the .deb is a FIFO.
+    var script: String { phase == .trigger ? "postinst" : phase == .unpack ? "preinst" : phase.rawValue }
+
+    /// How installtop's summary names where the kill landed: the running script, or for the
+    /// unpack (no script runs), apt's last word on the package.
+    var placeWords: String { phase == .unpack ? "while dpkg was unpacking lab-k2" : "lab-k2's \(script)" }
 
     /// The version the transaction installs.
     var targetVersion: String { operation == .upgrade ? "2.0" : "1.0" }
@@ -118,23 +126,33 @@ struct APTKillPoint: Sendable, CustomStringConvertible {
             guard upgrade.status == 0 else { throw EndToEndError.conditionNotMet("the upgrade to undo to succeed: \(upgrade.stdout)\(upgrade.stderr)") }
         }
         try FileManager.default.createDirectory(atPath: apt.root + "/kill", withIntermediateDirectories: true)
-        try "".write(toFile: apt.root + "/kill/arm-\(Self.killed)-\(phase.rawValue)", atomically: true, encoding: .utf8)
+        if phase == .unpack { try APTUnpackStall.rebuild(apt, version: targetVersion) }
+        // The unpack is held first where its preinst waits.
+        try "".write(toFile: apt.root + "/kill/arm-\(Self.killed)-\(phase == .unpack ? "preinst" : phase.rawValue)", atomically: true, encoding: .utf8)
     }
 
     /// Prepares this case in `apt` (`prepare`), starts its installtop, and waits for the armed
-    /// script: the running installtop, and the transaction's apt-get and dpkg. The caller
-    /// releases the script (`release`) whatever happens.
-    func start(_ apt: APTTestRoot, database: String, folder: TestFolder) async throws -> (installtop: InstalltopProcess, aptGet: pid_t, dpkg: pid_t) {
+    /// script (for the unpack, then for dpkg held mid-write, `APTUnpackStall`): the running
+    /// installtop, the transaction's apt-get and dpkg, and the unpack's stall. The caller
+    /// releases the script (`release`) whatever happens, and ends the stall.
+    func start(_ apt: APTTestRoot, database: String, folder: TestFolder)
+        async throws -> (installtop: InstalltopProcess, aptGet: pid_t, dpkg: pid_t, stall: APTUnpackStall?) {
         try await prepare(apt, database: database, folder: folder)
         let process = try InstalltopProcess(try arguments(apt, database: database, folder: folder), in: folder, environment: ["COLUMNS": "250"])
         let script = try await pidWritten(to: apt.root + "/kill/waiting", timeout: .seconds(120))
-        let (aptGet, dpkg) = try APTKillProcesses.transaction(of: script.pid, under: process.pid)
-        return (process, aptGet, dpkg)
+        guard phase == .unpack else {
+            let (aptGet, dpkg) = try APTKillProcesses.transaction(of: script.pid, under: process.pid)
+            return (process, aptGet, dpkg, nil)
+        }
+        let (stall, dpkgDeb) = try await APTUnpackStall.engage(apt, version: targetVersion, folder: folder)
+        let (aptGet, dpkg) = try APTKillProcesses.transaction(of: dpkgDeb, under: process.pid)
+        return (process, aptGet, dpkg, stall)
     }
 
-    /// Lets the waiting script end (and every later one not wait).
+    /// Lets the waiting script end (and every later one not wait), and an unpack's feeder send
+    /// the rest of the .deb.
     static func release(_ apt: APTTestRoot) {
-        try? "".write(toFile: apt.root + "/kill/release", atomically: true, encoding: .utf8)
+        for file in ["release", "feed-rest"] { try? "".write(toFile: apt.root + "/kill/\(file)", atomically: true, encoding: .utf8) }
     }
 
     /// Checks the history in `database` against dpkg's final state in `apt` once the case ended:
