@@ -174,6 +174,11 @@ struct APTTranslator: LineTranslator {
         var end = end
         if let script = remains.script {
             end.place = APTUnexpectedEnd.during(script: script.name, of: script.package)
+        } else if let package = Self.halfInstalledOne(of: plan) {
+            // No script ran: dpkg marks a package half-installed while it unpacks (or removes)
+            // its files. apt's last phase may lag behind dpkg's (its status line unread when
+            // it died), dpkg's own record of it does not.
+            end.place = APTUnexpectedEnd.whileDpkg(package.isRemoval ? .removing : .unpacking, package.package)
         } else {
             end.place = runner.deliver { run in
                 ([], run.inFlight.first.flatMap { index in
@@ -183,6 +188,14 @@ struct APTTranslator: LineTranslator {
         }
         runner.deliver { _ in [.stoppedByForce(reason: end.sentence)] }
         return (remains.members, end)
+    }
+
+    /// The one package of `plan` dpkg has half-installed (`H`) right now, when exactly one is:
+    /// the package whose files dpkg was writing or removing when it was cut.
+    private static func halfInstalledOne(of plan: APTPlan) -> PackageChange? {
+        let states = APTPackageState.query(administrativeDirectory: plan.environment.administrativeDirectory)
+        let half = plan.changes.filter { states[$0.package]?.status.dropFirst().first == "H" }
+        return half.count == 1 ? half.first : nil
     }
 
     /// After a graceful stop, on the last package apt finished (`last`, when one did; else on
