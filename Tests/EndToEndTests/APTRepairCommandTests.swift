@@ -143,16 +143,22 @@ struct APTRepairCommandTests {
         // The cause still there: dpkg stays broken, and the command that repairs it is named.
         let broken = try await installtop(["apt", "repair", "1", "--plain", "--yes"] + arguments, in: folder)
         #expect(broken.status == 5, "\(broken.stdout)\(broken.stderr)")
-        #expect(broken.stderr.contains("installtop: repairing: dpkg --configure -a"), "\(broken.stderr)")
-        #expect(broken.stderr.contains("apt repair 1: dpkg is left broken: run `APT_CONFIG=\(apt.configuration) apt-get -f"), "\(broken.stderr)")
+        #expect(broken.stdout.contains("apt repair 1 · finish what dpkg left half-way: failed"), "its own job: \(broken.stdout)")
+        #expect(broken.stderr.contains("apt repair 1: dpkg is left unfinished (lab-k2 half-configured at 1.0 (iF)): once the cause is fixed, run `"),
+                "\(broken.stderr)")
+        #expect(broken.stderr.contains("then `APT_CONFIG=\(apt.configuration) apt-get -f install`"), "\(broken.stderr)")
 
         try FileManager.default.removeItem(atPath: cause)
         let repaired = try await installtop(["apt", "repair", "1", "--plain", "--yes"] + arguments, in: folder)
         #expect(repaired.status == 0, "\(repaired.stdout)\(repaired.stderr)")
-        #expect(repaired.stderr.contains("repaired: dpkg --audit is clean, apt-get check passes"), "\(repaired.stderr)")
+        #expect(repaired.stdout.contains("apt repair 1 · finish what dpkg left half-way: succeeded"), "\(repaired.stdout)")
         #expect(repaired.stdout.contains("Nothing to repair: every package of run 1 that dpkg has is fully installed"), "\(repaired.stdout)")
         #expect(try apt.audit().isEmpty)
         #expect(try apt.states().mapValues { "\($0.status) \($0.version)" } == ["lab-k1": "ii 1.0", "lab-k2": "ii 1.0", "lab-k3": "ii 1.0"])
+        // Each finishing is a run of the history: the failed one, then the one that finished dpkg.
+        let runs = try await installtop(["history", "--jobs", "--json", "--history-db", database], in: folder).jsonObjects()
+        #expect(runs.compactMap { $0["name"] as? String }.filter { $0.hasPrefix("apt repair 1 · finish") }.count == 2, "\(runs)")
+        #expect(runs.first?["result"] as? String == "succeeded", "\(runs.first ?? [:])")
         #expect(host.changes(since: HostPackageFingerprint()).isEmpty)
     }
 }

@@ -24,4 +24,11 @@ public enum APTInterruptedDpkg {
         }.afterForcedStop()
         return (!outcome.leftBroken, outcome.verdict)
     }
+
+    /// `dpkg is left unfinished (lab-k2 half-configured at 1.0 (iF)): once the cause is fixed,
+    /// run `dpkg … --configure -a`, then `APT_CONFIG=… apt-get -f install``: what the operator
+    /// runs once the finishing failed; `nil` when dpkg's audit is clean.
+    public static func leftUnfinished(in environment: APTEnvironment, aptGet: String = "/usr/bin/apt-get") -> String? {
+        APTRepair(environment: environment, aptGet: aptGet) { _ in }.leftUnfinished()
+    }
 }

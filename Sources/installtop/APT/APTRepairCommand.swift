@@ -1,5 +1,6 @@
 import ArgumentParser
 import Glibc
+import RestartScan
 import InstallDrivers
 import InstallEngine
 
@@ -87,29 +88,32 @@ struct APTRepairCommand: ParsableCommand {
         return preparation
     }
 
-    /// Finishes what dpkg was left half-way with the forced stop's repair, each step's lines on
-    /// stderr, once confirmed (`--yes`, or `y` at the terminal, as apt asks).
-    /// - Throws: exit status 1 when it is not confirmed (nothing run), 5 when dpkg is still
-    ///   left broken (the verdict names the command that repairs it).
+    /// Finishes what dpkg was left half-way with the forced stop's repair, as a job of its own
+    /// (`installtop apt finish`, one update): shown in the monitor or as plain lines, recorded
+    /// in the history, and asked for like any job (its dialog in the monitor; `--yes` off a
+    /// terminal).
+    /// - Throws: exit status 1 when it is not confirmed (nothing run), 3 when it is aborted, 5
+    ///   when dpkg is still left unfinished (the last line names the commands that finish it).
     private func finish(_ halfWay: [String: APTPackageState], in environment: APTEnvironment) throws {
         let name = "installtop: apt repair \(jobRun)"
         let packages = halfWay.keys.sorted().map { "\($0) \(halfWay[$0]?.description ?? "")" }.joined(separator: ", ")
         StandardOutput.stderr.line("\(name): dpkg left \(halfWay.count == 1 ? "1 package" : "\(halfWay.count) packages") half-way "
             + "(\(packages)); apt plans nothing until it is finished: first dpkg --configure -a, then apt-get -f install, as after a forced stop")
-        if !options.yes {
-            guard isatty(STDIN_FILENO) == 1 else {
-                StandardOutput.stderr.line("installtop: not run: confirm with --yes (there is no terminal to ask on)")
-                throw ExitCode(ExitStatus.failed.rawValue)
-            }
-            StandardOutput.stdout.write("Finish it now? [y/N] ")
-            guard let answer = readLine(), ["y", "yes"].contains(answer.lowercased()) else {
-                StandardOutput.stdout.line("Nothing was run.")
-                throw ExitCode(ExitStatus.failed.rawValue)
-            }
+        if !options.yes && OutputMode(options: options.run) != .monitor {
+            StandardOutput.stderr.line("installtop: not run: confirm with --yes (there is no terminal to ask on)")
+            throw ExitCode(ExitStatus.failed.rawValue)
         }
-        let (repaired, verdict) = APTInterruptedDpkg.finish(in: environment) { StandardOutput.stderr.line($0) }
-        guard repaired else {
-            StandardOutput.stderr.line("\(name): \(verdict)")
+        let executable = ProcFS().ownExecutable() ?? CommandLine.arguments[0]
+        let arguments = [executable, "apt", "finish"] + (options.aptConfig.map { ["--apt-config", $0] } ?? [])
+            + (options.chroot.map { ["--chroot", $0] } ?? [])
+        let update = Update(id: "dpkg", title: "dpkg --configure -a, then apt-get -f install: \(packages)", installCommand: .argv(arguments))
+        let job = RunnableJob(name: "apt repair \(jobRun) · finish what dpkg left half-way", operation: .install, updates: [update],
+                              needsConfirmation: !options.yes)
+        let (status, declined) = RunSession(jobs: [job], options: options.run).runReportingDeclines()
+        if !declined.isEmpty { throw ExitCode(ExitStatus.failed.rawValue) }
+        if status == .aborted { throw ExitCode(ExitStatus.aborted.rawValue) }
+        if let unfinished = APTInterruptedDpkg.leftUnfinished(in: environment) {
+            StandardOutput.stderr.line("\(name): \(unfinished)")
             throw ExitCode(ExitStatus.leftBroken.rawValue)
         }
     }

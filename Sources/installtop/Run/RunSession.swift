@@ -43,6 +43,11 @@ struct RunSession {
     /// Runs everything and returns the exit status. Returns only after every child is gone,
     /// also the processes updates left behind (adopted and reaped: `AdoptedChildren`).
     func run() -> ExitStatus {
+        runReportingDeclines().status
+    }
+
+    /// `run()`, also naming the jobs whose plan the operator declined (nothing of them ran).
+    func runReportingDeclines() -> (status: ExitStatus, declined: [String]) {
         AdoptedChildren.adopt()
         defer { AdoptedChildren.reapAll() }
         let warnings = Warnings()
@@ -70,7 +75,7 @@ struct RunSession {
         }
         for name in tally.declined { StandardOutput.stderr.line("installtop: \(name): not run: its plan was declined") }
         for warning in warnings.all { StandardOutput.stderr.line("installtop: \(warning)") }
-        return status
+        return (status, tally.declined)
     }
 
     /// Plain lines while the jobs run, then the summary table; returns the exit status.
