@@ -86,9 +86,12 @@ struct InstallTop: ParsableCommand {
     /// `nil` when the arguments name commands, or an option comes first.
     static func unknownCommand(in arguments: ArraySlice<String>) -> String? {
         guard let word = arguments.first, !word.hasPrefix("-") else { return nil }
-        let aptNames = APTCommand.configuration.subcommands.map { $0._commandName }
+        // Hidden commands (run by installtop itself) are known, never offered.
+        let aptNames = APTCommand.configuration.subcommands.filter { $0.configuration.shouldDisplay }.map { $0._commandName }
         if word == APTCommand._commandName {
-            return unknownCommand(arguments.dropFirst().first, among: aptNames + ["help"], of: "installtop apt")
+            let next = arguments.dropFirst().first
+            let hidden = APTCommand.configuration.subcommands.filter { !$0.configuration.shouldDisplay }.map { $0._commandName }
+            return next.map(hidden.contains) == true ? nil : unknownCommand(next, among: aptNames + ["help"], of: "installtop apt")
         }
         let names = configuration.subcommands.map { $0._commandName } + ["help"]
         if !names.contains(word), aptNames.contains(word) {

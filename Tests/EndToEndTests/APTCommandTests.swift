@@ -97,7 +97,7 @@ struct APTCommandTests {
         #expect(host.changes(since: HostPackageFingerprint()).isEmpty)
     }
 
-    @Test("Refusals: an unknown package and a locked database in apt's words, exit 2; nothing to do, exit 0")
+    @Test("Refusals: an unknown package, a missing --apt-config and a locked database, exit 2; nothing to do, exit 0")
     func refusals() async throws {
         let host = HostPackageFingerprint()
         let apt = try root(lab)
@@ -108,6 +108,14 @@ struct APTCommandTests {
         let unknown = try await installtop(["apt", "install", "no-such-package", "--yes", "--apt-config", apt.configuration], in: folder)
         #expect(unknown.status == 2)
         #expect(unknown.stderr.contains("E: Unable to locate package no-such-package"), "\(unknown.stderr)")
+
+        // A configuration that is not there: apt would only warn and act on this system's
+        // packages; installtop refuses before apt runs.
+        let typo = folder.file("no-such-apt.conf")
+        let missing = try await installtop(["apt", "install", "lab-app", "--yes", "--plain", "--apt-config", typo], in: folder)
+        #expect(missing.status == 2, "\(missing.stdout)\(missing.stderr)")
+        #expect(missing.stderr.contains("the apt configuration \(typo) does not exist (apt would read this system's own configuration instead"),
+                "\(missing.stderr)")
 
         let nothing = try await installtop(["apt", "upgrade", "--yes", "--apt-config", apt.configuration], in: folder)
         #expect(nothing.status == 0, "\(nothing.stderr)")

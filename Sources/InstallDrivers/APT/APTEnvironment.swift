@@ -1,3 +1,4 @@
+import Glibc
 import InstallEngine
 
 /// Where an apt job acts, as apt itself resolves it: which system (this one or a chroot), which
@@ -114,9 +115,17 @@ public struct APTEnvironment: Sendable, Hashable {
     /// Asks `apt-config dump` for the configuration `aptConfig` (or the system's) gives, inside
     /// `chroot` when one is named.
     /// - Throws: `APTPlanError` when apt-config is missing (on this system or in the chroot), the
-    ///   chroot cannot be entered (not root, no such folder), or apt refuses the configuration.
+    ///   chroot cannot be entered (not root, no such folder), apt refuses the configuration, or
+    ///   `aptConfig` names no file (apt would only warn and act on the system's own packages).
     public static func resolve(aptConfig: String?, chroot: String? = nil,
                                aptConfigCommand: String = "/usr/bin/apt-config") throws(APTPlanError) -> APTEnvironment {
+        if let aptConfig {
+            let path = (chroot.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 } ?? "") + aptConfig
+            if access(path, F_OK) != 0 {
+                throw APTPlanError(.aptRefused, "the apt configuration \(path) does not exist (apt would read this system's own "
+                    + "configuration instead, and act on its packages)")
+            }
+        }
         let place = APTEnvironment(aptConfig: aptConfig, administrativeDirectory: "/", root: "/", dpkgOptions: [], chroot: chroot)
         let dump = SystemCommand.run(place.command([aptConfigCommand, "dump"]), environment: place.commandEnvironment)
         if dump.failedToStart { throw APTPlanError(.aptMissing, "apt is not installed here (\(dump.stderr))") }

@@ -1,8 +1,7 @@
 import ArgumentParser
-import Glibc
-import RestartScan
 import InstallDrivers
 import InstallEngine
+import RestartScan
 
 /// `installtop apt repair JOBRUN`: reinstalls the packages of a job run that dpkg left half-way
 /// or whose files differ from what dpkg recorded (after a kill, a crash, a full disk, a hand
@@ -21,10 +20,11 @@ struct APTRepairCommand: ParsableCommand {
             is exactly that build. What was found is said before the plan, and the files are \
             checked again after the job. When dpkg was left half-way (apt plans nothing then), it \
             is finished first with the forced stop's repair (dpkg --configure -a, then apt-get -f \
-            install), after --yes or a y at the terminal. Exit status: 0 nothing to repair, or repaired; 1 a \
-            package is still not repaired, or one nothing could reinstall (each named), or the \
-            plan was not confirmed; 2 refused, nothing changed (no such run, no history, no \
-            damaged package apt can have again); 3 aborted; 5 dpkg was left broken.
+            install), as a job of its own, asked for and recorded like any. Exit status: 0 \
+            nothing to repair, or repaired; 1 a package is still not repaired, or one nothing \
+            could reinstall (each named), or a plan was not confirmed; 2 refused, nothing changed \
+            (no such run, no history, no damaged package apt can have again); 3 aborted; 5 dpkg \
+            was left unfinished (the commands that finish it are named).
             """)
 
     @Argument(help: ArgumentHelp("The job run whose packages to check and repair (installtop history --jobs).", valueName: "jobrun"))
@@ -48,7 +48,7 @@ struct APTRepairCommand: ParsableCommand {
         if !halfWay.isEmpty {
             preparation.discard()
             do {
-                try finish(halfWay, in: preparation.environment)
+                try finish(halfWay, in: preparation.environment, history: history)
             } catch {
                 route.close()
                 throw error
@@ -90,11 +90,11 @@ struct APTRepairCommand: ParsableCommand {
 
     /// Finishes what dpkg was left half-way with the forced stop's repair, as a job of its own
     /// (`installtop apt finish`, one update): shown in the monitor or as plain lines, recorded
-    /// in the history, and asked for like any job (its dialog in the monitor; `--yes` off a
-    /// terminal).
+    /// in `history` (the engine's when the repair runs there), and asked for like any job (its
+    /// dialog in the monitor; `--yes` off a terminal).
     /// - Throws: exit status 1 when it is not confirmed (nothing run), 3 when it is aborted, 5
     ///   when dpkg is still left unfinished (the last line names the commands that finish it).
-    private func finish(_ halfWay: [String: APTPackageState], in environment: APTEnvironment) throws {
+    private func finish(_ halfWay: [String: APTPackageState], in environment: APTEnvironment, history: HistoryOptions) throws {
         let name = "installtop: apt repair \(jobRun)"
         let packages = halfWay.keys.sorted().map { "\($0) \(halfWay[$0]?.description ?? "")" }.joined(separator: ", ")
         StandardOutput.stderr.line("\(name): dpkg left \(halfWay.count == 1 ? "1 package" : "\(halfWay.count) packages") half-way "
@@ -109,7 +109,9 @@ struct APTRepairCommand: ParsableCommand {
         let update = Update(id: "dpkg", title: "dpkg --configure -a, then apt-get -f install: \(packages)", installCommand: .argv(arguments))
         let job = RunnableJob(name: "apt repair \(jobRun) · finish what dpkg left half-way", operation: .install, updates: [update],
                               needsConfirmation: !options.yes)
-        let (status, declined) = RunSession(jobs: [job], options: options.run).runReportingDeclines()
+        var runOptions = options.run
+        runOptions.history = history
+        let (status, declined) = RunSession(jobs: [job], options: runOptions).runReportingDeclines()
         if !declined.isEmpty { throw ExitCode(ExitStatus.failed.rawValue) }
         if status == .aborted { throw ExitCode(ExitStatus.aborted.rawValue) }
         if let unfinished = APTInterruptedDpkg.leftUnfinished(in: environment) {
