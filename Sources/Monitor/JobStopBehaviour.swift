@@ -6,9 +6,10 @@ enum JobStopBehaviour: Hashable {
     /// A job of commands: its running update's process group gets SIGTERM, then SIGKILL after
     /// its grace (rule 11).
     case stopsRunningUpdate
-    /// A package transaction run by a driver (apt): the running package is finished, unpacked
-    /// and configured, then apt stops at that package boundary (rule 24).
-    case finishesRunningPackage
+    /// A job its driver runs (apt's transaction): it stops at the driver's next safe point, the
+    /// running update finishing first (rule 24), as its kind says it (`JobStopNote`; `nil`
+    /// when the driver says nothing of it).
+    case finishesAtSafePoint(JobStopNote?)
     /// A job a driver declared as it ran (an Ansible host, a protocol driver's job): it stops
     /// at the next task boundary, the running task finishing first (rule 24).
     case finishesRunningTask
@@ -22,7 +23,7 @@ enum JobStopBehaviour: Hashable {
         } else if descriptor.declaredByDriver {
             self = .finishesRunningTask
         } else if descriptor.runByDriver {
-            self = .finishesRunningPackage
+            self = .finishesAtSafePoint(descriptor.stopNote)
         } else {
             self = .stopsRunningUpdate
         }
@@ -32,7 +33,7 @@ enum JobStopBehaviour: Hashable {
     var consequence: String? {
         switch self {
         case .stopsRunningUpdate: return "Its running update is stopped."
-        case .finishesRunningPackage: return "apt finishes the running package (unpack and configure), then stops; no other package starts."
+        case .finishesAtSafePoint(let note): return note?.sentence ?? "Its running update finishes first; no other starts."
         case .finishesRunningTask: return "Its running task finishes first."
         case .watchedOnly: return nil
         }
@@ -54,7 +55,12 @@ enum JobStopBehaviour: Hashable {
         let behaviours = jobs.map(JobStopBehaviour.init)
         var lines: [String] = []
         if behaviours.contains(.stopsRunningUpdate) { lines.append("Running updates are stopped.") }
-        if behaviours.contains(.finishesRunningPackage) { lines.append("apt finishes its running package first.") }
+        var notes: [String] = []
+        for case .finishesAtSafePoint(let note) in behaviours {
+            let short = note?.short ?? "Other drivers finish their running update first."
+            if !notes.contains(short) { notes.append(short) }
+        }
+        lines += notes
         if behaviours.contains(.finishesRunningTask) { lines.append("Hosts finish their running task first.") }
         let watched = behaviours.count { if case .watchedOnly = $0 { true } else { false } }
         if watched > 0 { lines.append("\(watched) watched \(watched == 1 ? "job goes" : "jobs go") on: installtop cannot stop \(watched == 1 ? "it" : "them").") }

@@ -13,11 +13,17 @@ struct MonitorAbortWordingTests {
     private static let initiator = ObservedInitiator(
         pid: 4242, startTicks: 1, program: "apt-get", commandLine: ["apt-get", "install", "nginx"], uid: 0, user: "root", terminal: "pts/1")
 
+    /// What apt's driver says of its stop (`APTDriver.stopNote`), as its job's descriptor carries it.
+    static let aptNote = JobStopNote(
+        sentence: "apt finishes the running package (unpack and configure), then stops; no other package starts.",
+        short: "apt finishes its running package first.")
+
     /// Queues and starts a job of one update as `descriptor` says (number `id`, named `name`).
-    private func start(_ scenario: inout Scenario, id: Int, name: String, runByDriver: Bool = false, observedBy: ObservedInitiator? = nil) {
+    private func start(_ scenario: inout Scenario, id: Int, name: String, runByDriver: Bool = false, observedBy: ObservedInitiator? = nil,
+                       stopNote: JobStopNote? = nil) {
         scenario.send(.jobQueued(JobDescriptor(
             id: id, name: name, operation: .install, updates: [Update(id: "u\(id)", title: "lab-base 1.0")], stopOnFailure: false,
-            runByDriver: runByDriver, observedBy: observedBy)))
+            runByDriver: runByDriver, observedBy: observedBy, stopNote: stopNote)))
         scenario.send(.jobStarted(job: id))
         scenario.send(.updateStarted(job: id, index: 0, updateID: "u\(id)"))
     }
@@ -25,7 +31,7 @@ struct MonitorAbortWordingTests {
     @Test("An apt job: the running package is finished, then apt stops; nothing says the update is stopped")
     func aptFinishesThePackage() {
         var scenario = Scenario(width: 80, height: 24)
-        start(&scenario, id: 100, name: "apt install lab-base", runByDriver: true)
+        start(&scenario, id: 100, name: "apt install lab-base", runByDriver: true, stopNote: Self.aptNote)
         scenario.press(.character("a"))
         let screen = scenario.screen()
         #expect(screen.contains("Abort apt install lab-base?"), "\(screen)")
@@ -38,7 +44,7 @@ struct MonitorAbortWordingTests {
     @Test("The apt sentence wraps inside the box at 40 columns, keys last")
     func aptWrapsAt40Columns() throws {
         var scenario = Scenario(width: 40, height: 12)
-        start(&scenario, id: 100, name: "apt install lab-base", runByDriver: true)
+        start(&scenario, id: 100, name: "apt install lab-base", runByDriver: true, stopNote: Self.aptNote)
         scenario.press(.character("a"))
         let lines = scenario.render().lines
         let text = lines.joined(separator: "\n")
@@ -73,7 +79,7 @@ struct MonitorAbortWordingTests {
     @Test("A of an apt job and a job of commands says what happens to each")
     func abortAllMixed() {
         var scenario = Scenario(width: 100, height: 30)
-        start(&scenario, id: 100, name: "apt install lab-base", runByDriver: true)
+        start(&scenario, id: 100, name: "apt install lab-base", runByDriver: true, stopNote: Self.aptNote)
         let tools = scenario.queue("Tools", ["jq"])
         scenario.startJob(tools)
         scenario.startUpdate(tools, 0)
@@ -81,5 +87,29 @@ struct MonitorAbortWordingTests {
         let screen = scenario.screen()
         #expect(screen.contains("Abort all 2 unfinished jobs?"), "\(screen)")
         #expect(screen.contains("Running updates are stopped.") && screen.contains("apt finishes its running package first."), "\(screen)")
+    }
+
+    @Test("A driver's job says its own kind's stop; one whose driver says nothing is not taken for apt's")
+    func eachKindSaysItsOwnStop() {
+        var scenario = Scenario(width: 100, height: 30)
+        let dnf = JobStopNote(sentence: "rpm's transaction runs to its end (it defers signals), then dnf stops.",
+                              short: "dnf lets rpm's transaction end first.")
+        start(&scenario, id: 100, name: "dnf upgrade", runByDriver: true, stopNote: dnf)
+        scenario.press(.character("a"))
+        var screen = scenario.screen()
+        #expect(screen.contains("rpm's transaction runs to its end") && !screen.contains("apt"), "\(screen)")
+        scenario.press(.character("n"))
+
+        start(&scenario, id: 101, name: "drive lab", runByDriver: true)
+        start(&scenario, id: 102, name: "apt install lab-base", runByDriver: true, stopNote: Self.aptNote)
+        scenario.press(.character("A"))
+        screen = scenario.screen()
+        // The box's lines as one text: a sentence may wrap.
+        let box = screen.split(separator: "\n").compactMap { line -> String? in
+            let cells = line.split(separator: "│", omittingEmptySubsequences: false)
+            return cells.count > 3 ? cells[cells.count - 3].trimmingCharacters(in: .whitespaces) : nil
+        }.filter { !$0.isEmpty }.joined(separator: " ")
+        #expect(box.contains("dnf lets rpm's transaction end first.") && box.contains("apt finishes its running package first."), "\(box)\n\(screen)")
+        #expect(box.contains("Other drivers finish their running update first."), "\(box)\n\(screen)")
     }
 }

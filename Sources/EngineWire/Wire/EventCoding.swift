@@ -52,6 +52,13 @@ public enum EventCoding {
             }
             // An undo names the run it undoes (Documentation/UNDO.md); other jobs as before.
             if let undoOf = descriptor.undoOf { object.add("undoOf", undoOf) }
+            // What an abort does to it, in its kind's words; only when its driver says.
+            if let note = descriptor.stopNote {
+                var stop = JSONObject()
+                stop.add("sentence", note.sentence)
+                stop.add("short", note.short)
+                object.addRaw("stopNote", bytes: stop.bytes)
+            }
             let updates = descriptor.updates.enumerated().map { index, update in QueuedUpdateCoding.bytes(update, index: index) }
             var list: [UInt8] = [UInt8(ascii: "[")]
             for (index, update) in updates.enumerated() {
@@ -149,7 +156,7 @@ public enum EventCoding {
                 runByDriver: try object.bool("runByDriver", default: false),
                 declaredByDriver: try object.bool("declaredByDriver", default: false),
                 observedBy: try ObservedInitiatorCoding.decode(from: object),
-                undoOf: try object.optionalInt("undoOf")))
+                undoOf: try object.optionalInt("undoOf"), stopNote: try Self.stopNote(of: object)))
         case "job.started":
             kind = .jobStarted(job: try object.int("job"))
         case "update.started":
@@ -221,5 +228,13 @@ public enum EventCoding {
             throw WireError(.badArgument, "\(object.context): `hResult` must look like 0x80240022; got \"\(text)\"")
         }
         return value
+    }
+
+    /// `job.queued`'s `stopNote` (`{"sentence":…,"short":…}`); `nil` when it has none.
+    private static func stopNote(of object: WireObject) throws(WireError) -> JobStopNote? {
+        guard let value = object.members["stopNote"], !value.isNull else { return nil }
+        guard let members = value.objectValue else { throw WireError(.badArgument, "\(object.context): `stopNote` must be an object") }
+        let note = WireObject(members, context: "\(object.context).stopNote")
+        return JobStopNote(sentence: try note.string("sentence"), short: try note.string("short"))
     }
 }

@@ -39,6 +39,14 @@ public struct APTDriver: JobDriver {
     /// Whether apt's running transaction was asked to stop before any job took it over.
     public var stopRequestedAlready: Bool { runsAlready && running?.stopRequested == true }
 
+    /// apt's safe point (rule 24): the package dpkg is on is finished, no other starts.
+    public var stopNote: JobStopNote? { Self.stopNote }
+
+    /// What an abort does to an apt job, for the question before it.
+    public static let stopNote = JobStopNote(
+        sentence: "apt finishes the running package (unpack and configure), then stops; no other package starts.",
+        short: "apt finishes its running package first.")
+
     /// Runs apt's request again; reports follow `request.updates`, which is the plan or, for a
     /// retry, the packages that failed or were aborted (the rest apt finds done already).
     public func start(_ request: DriverRunRequest, reporter: any DriverReporter) -> any RunningDriver {

@@ -28,10 +28,16 @@ public protocol JobDriver: Sendable {
     /// over): the job is then aborted from its start, so that what the stop left undone is
     /// recorded as aborted however soon the driver ends. False for every other driver.
     var stopRequestedAlready: Bool { get }
+
+    /// What an abort does to its job, in its tool's words (`JobStopNote`), carried on the job's
+    /// descriptor to whoever asks before an abort; `nil` says only that the running update
+    /// finishes first.
+    var stopNote: JobStopNote? { get }
 }
 
 extension JobDriver {
     public var addsUpdates: Bool { false }
     public var runsAlready: Bool { false }
     public var stopRequestedAlready: Bool { false }
+    public var stopNote: JobStopNote? { nil }
 }

@@ -23,11 +23,15 @@ public struct JobDescriptor: Sendable, Hashable, Identifiable {
     /// The history's job run this job undoes (`installtop apt undo RUN`, Documentation/UNDO.md);
     /// `nil` for every other job.
     public var undoOf: Int?
+    /// What an abort does to it, in the words of the tool its driver runs (`JobDriver.stopNote`);
+    /// `nil` for a job of commands, and for a driver that says nothing of it.
+    public var stopNote: JobStopNote?
 
     public init(id: Int, name: String, operation: UpdateOperation, updates: [Update], stopOnFailure: Bool,
                 awaitsConfirmation: Bool = false, runByDriver: Bool = false, declaredByDriver: Bool = false,
-                observedBy: ObservedInitiator? = nil, undoOf: Int? = nil) {
+                observedBy: ObservedInitiator? = nil, undoOf: Int? = nil, stopNote: JobStopNote? = nil) {
         self.undoOf = undoOf
+        self.stopNote = stopNote
         self.id = id
         self.name = name
         self.operation = operation

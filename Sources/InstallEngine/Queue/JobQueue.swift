@@ -123,7 +123,8 @@ public final class JobQueue: Sendable {
         let performed = state.withLock { state -> Performed in
             let (queued, actions) = state.machine.submit(
                 name: name, operation: operation, updates: updates, stopOnFailure: stopOnFailure,
-                awaitsConfirmation: awaitsConfirmation, runByDriver: driver != nil, observedBy: observedBy, undoOf: undoOf)
+                awaitsConfirmation: awaitsConfirmation, runByDriver: driver != nil, observedBy: observedBy, undoOf: undoOf,
+                stopNote: driver?.stopNote)
             descriptor = queued
             if let driver { state.drivers[queued.id] = driver }
             return perform(actions, state: &state)

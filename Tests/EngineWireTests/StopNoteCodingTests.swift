@@ -1,0 +1,27 @@
+import EngineWire
+import Foundation
+import InstallEngine
+import Testing
+
+@Suite("What an abort does, on the wire: job.queued's stopNote")
+struct StopNoteCodingTests {
+    @Test("A driver's note is written as an object and reads back the same; a job without one is written as before; a bad one is refused")
+    func jobQueued() throws {
+        let note = JobStopNote(sentence: "apt finishes the running package, then stops.", short: "apt finishes its running package first.")
+        let job = JobDescriptor(id: 2, name: "apt upgrade", operation: .install, updates: [Update(id: "openssl")],
+                                stopOnFailure: false, runByDriver: true, stopNote: note)
+        let line = EventCoding.encode(EngineEvent(time: Date(timeIntervalSince1970: 1_800_000_000), kind: .jobQueued(job)))
+        #expect(line.contains(#""stopNote":{"sentence":"apt finishes the running package, then stops.","short":"apt finishes its running package first."}"#),
+                "\(line)")
+        guard case .event(let event) = try ServerMessage.decode(Array(line.utf8)), case .jobQueued(let back) = event.kind else {
+            Issue.record("not a job.queued: \(line)")
+            return
+        }
+        #expect(back == job)
+        let plain = JobDescriptor(id: 3, name: "mine", operation: .install, updates: [Update(id: "a")], stopOnFailure: false)
+        #expect(!EventCoding.encode(EngineEvent(time: Date(), kind: .jobQueued(plain))).contains("stopNote"))
+
+        let bad = line.replacingOccurrences(of: #""stopNote":{"#, with: #""stopNote":3,"x":{"#)
+        #expect(throws: WireError.self) { try ServerMessage.decode(Array(bad.utf8)) }
+    }
+}
