@@ -51,7 +51,7 @@ struct MonitorEndToEndTests {
     private func runCommand(_ manifest: String, in folder: EndToEndFolder, prefix: String = "", options: String = "") throws -> String {
         let binary = try EndToEndFolder.binary()
         return "\(prefix)'\(binary)' run '\(manifest)' --no-history \(options); echo $? > '\(folder.path("rc"))'; "
-            + "stty -a > '\(folder.path("stty.tmp"))'; mv '\(folder.path("stty.tmp"))' '\(folder.path("stty"))'; sleep 60"
+            + "stty -a > '\(folder.path("stty.tmp"))'; mv '\(folder.path("stty.tmp"))' '\(folder.path("stty"))'; sleep 3600"
     }
 
     /// `installtop run` of the slow job in tmux, once its progress shows: the session (closed by
@@ -92,7 +92,7 @@ struct MonitorEndToEndTests {
         // Five times slower than the demo's own pace: on a loaded CI machine the whole demo once
         // ran to its end between two looks at the screen, and a running update is what this
         // test must see.
-        let tmux = try TmuxSession(home: folder.url, command: "INSTALLTOP_DEMO_SPEED=0.2 '\(binary)' demo --no-history; sleep 60")
+        let tmux = try TmuxSession(home: folder.url, command: "INSTALLTOP_DEMO_SPEED=0.2 '\(binary)' demo --no-history; sleep 3600")
         defer { tmux.close() }
         let first = try #require(await tmux.waitForScreen("a running update with a bar") {
             $0.contains(" installtop ") && $0.contains("▶") && $0.contains("█")

@@ -50,9 +50,9 @@ struct RestartMonitorEndToEndTests {
             #expect(await EndToEndFolder.eventually { serve?.stderr.contains("serving on") == true }, "\(serve?.stderr ?? "")")
             let submitted = try await InstalltopChild.run(["submit", folder.path("manifest.yaml"), "--socket", socket], in: folder)
             #expect(submitted.status == 0, "\(submitted.stderr)")
-            command = "'\(binary)' attach --socket '\(socket)'; sleep 60"
+            command = "'\(binary)' attach --socket '\(socket)'; sleep 3600"
         } else {
-            command = "PATH='\(path)' '\(binary)' run '\(folder.path("manifest.yaml"))' --no-history; sleep 60"
+            command = "PATH='\(path)' '\(binary)' run '\(folder.path("manifest.yaml"))' --no-history; sleep 3600"
         }
         defer { serve = nil }
         let tmux = try TmuxSession(home: folder.url, command: command)

@@ -12,7 +12,10 @@ final class TmuxSession {
     private var server: ProcessIdentity?
 
     /// Starts `command` (run by /bin/sh) with `LANG=C.UTF-8`, `TERM=xterm-256color`, no
-    /// `NO_COLOR`, `HOME` set to `home` and no interactive backtraces.
+    /// `NO_COLOR`, `HOME` set to `home` and no interactive backtraces. Tests end the command with
+    /// `sleep 3600`: the pane, and the screen the program under test left, stay until `close()`
+    /// however slow the machine (with `sleep 60`, a test starved for a minute read an empty
+    /// screen from a session that had ended).
     init(width: Int = 100, height: Int = 30, home: URL, command: String) throws {
         // tmux ignores `-e TERM=`: the pane command sets the environment itself.
         let pane = "env -u NO_COLOR LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=xterm-256color SWIFT_BACKTRACE=interactive=no "
