@@ -79,7 +79,7 @@ struct APTKillPoint: Sendable, CustomStringConvertible {
     var script: String { phase == .trigger ? "postinst" : phase == .unpack ? "preinst" : phase.rawValue }
 
     /// How installtop's summary names where the kill landed: the running script, or for the
-    /// unpack (no script runs), apt's last word on the package.
+    /// unpack (no script runs), the package dpkg has half-installed.
     var placeWords: String { phase == .unpack ? "while dpkg was unpacking lab-k2" : "lab-k2's \(script)" }
 
     /// The version the transaction installs.
