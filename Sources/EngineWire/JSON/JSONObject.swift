@@ -65,6 +65,26 @@ public struct JSONObject {
 
     public mutating func addNull(_ key: String) { addRaw(key, "null") }
 
+    /// `value`, or `null` when there is none: for a member every object of its kind carries.
+    public mutating func add(_ key: String, orNull value: String?) {
+        if let value { add(key, value) } else { addNull(key) }
+    }
+
+    /// `value`, or `null` when there is none.
+    public mutating func add(_ key: String, orNull value: Int?) {
+        if let value { add(key, value) } else { addNull(key) }
+    }
+
+    /// `value` (as `add(_:_:)` writes a number), or `null` when there is none.
+    public mutating func add(_ key: String, orNull value: Double?) {
+        if let value { add(key, value) } else { addNull(key) }
+    }
+
+    /// `date` (as `add(_:date:)` writes it), or `null` when there is none.
+    public mutating func add(_ key: String, orNullDate date: Date?) {
+        if let date { add(key, date: date) } else { addNull(key) }
+    }
+
     /// Adds already-encoded JSON (an array or object).
     public mutating func addRaw(_ key: String, _ json: String) {
         addKey(key)

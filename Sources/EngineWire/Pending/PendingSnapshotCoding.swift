@@ -15,14 +15,14 @@ public enum PendingSnapshotCoding {
     public static func encode(_ snapshot: PendingSnapshot) -> String {
         var object = JSONObject()
         object.add("computedAt", date: snapshot.computedAt)
-        if let problem = snapshot.problem { object.add("problem", problem) } else { object.addNull("problem") }
+        object.add("problem", orNull: snapshot.problem)
         object.add("pending", snapshot.packages.count)
         object.add("security", snapshot.securityCount)
         object.addRaw("packages", "[" + snapshot.packages.map(package).joined(separator: ",") + "]")
         object.addRaw("heldBack", "[" + snapshot.heldBack.map(heldBack).joined(separator: ",") + "]")
         object.add("notFullyInstalled", strings: snapshot.notFullyInstalled)
-        if let lists = snapshot.listsUpdatedAt { object.add("listsUpdatedAt", date: lists) } else { object.addNull("listsUpdatedAt") }
-        if let kernel = snapshot.waitingKernel { object.add("waitingKernel", kernel) } else { object.addNull("waitingKernel") }
+        object.add("listsUpdatedAt", orNullDate: snapshot.listsUpdatedAt)
+        object.add("waitingKernel", orNull: snapshot.waitingKernel)
         if let restarts = snapshot.restarts { object.addRaw("restarts", RestartAdviceCoding.encode(restarts)) } else { object.addNull("restarts") }
         return object.json
     }
@@ -57,10 +57,10 @@ public enum PendingSnapshotCoding {
     private static func package(_ package: PendingPackage) -> String {
         var object = JSONObject()
         object.add("name", package.name)
-        if let old = package.oldVersion { object.add("oldVersion", old) } else { object.addNull("oldVersion") }
+        object.add("oldVersion", orNull: package.oldVersion)
         object.add("newVersion", package.newVersion)
         object.add("origin", package.origin)
-        if let architecture = package.architecture { object.add("architecture", architecture) } else { object.addNull("architecture") }
+        object.add("architecture", orNull: package.architecture)
         object.add("security", package.isSecurity)
         return object.json
     }

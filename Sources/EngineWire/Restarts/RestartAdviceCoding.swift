@@ -108,7 +108,7 @@ public enum RestartAdviceCoding {
         object.add("command", process.command)
         object.add("user", process.user)
         object.add("uid", Int(process.uid))
-        if let unit = process.owner.unit { object.add("unit", unit) } else { object.addNull("unit") }
+        object.add("unit", orNull: process.owner.unit)
         switch process.owner {
         case .service(let unit):
             object.add("owner", "service")

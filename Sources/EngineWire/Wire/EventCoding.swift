@@ -81,9 +81,9 @@ public enum EventCoding {
             object.add("event", "progress")
             object.add("job", progress.job)
             object.add("index", progress.index)
-            if let updatePercent = progress.updatePercent { object.add("updatePercent", updatePercent) } else { object.addNull("updatePercent") }
+            object.add("updatePercent", orNull: progress.updatePercent)
             object.add("jobPercent", progress.jobPercent)
-            if let message = progress.message { object.add("message", message) } else { object.addNull("message") }
+            object.add("message", orNull: progress.message)
             // Only while the job has one, so other jobs' progress is written as before.
             if let jobMessage = progress.jobMessage { object.add("jobMessage", jobMessage) }
         case .output(let output):

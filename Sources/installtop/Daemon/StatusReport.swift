@@ -82,8 +82,8 @@ enum StatusReport {
                 item.add("title", update.update.title)
                 item.add("state", update.result.resultCode.name)
                 item.add("resultCode", update.result.resultCode.rawValue)
-                if let percent = update.percent { item.add("percent", percent) } else { item.addNull("percent") }
-                if let message = update.message { item.add("message", message) } else { item.addNull("message") }
+                item.add("percent", orNull: update.percent)
+                item.add("message", orNull: update.message)
                 if update.result.resultCode.isFinal {
                     item.add("hResult", update.result.hResult.description)
                     item.add("rebootRequired", update.result.rebootRequired)
