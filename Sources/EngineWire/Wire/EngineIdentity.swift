@@ -28,6 +28,12 @@ public struct EngineIdentity: Sendable, Hashable {
         self.aptConfig = aptConfig
     }
 
+    /// The apt root a process acts on, as engines compare it: `given` (`--apt-config`), else a
+    /// non-empty `APT_CONFIG` of `environment`, made absolute; `nil` for this system's own apt.
+    public static func aptRoot(given: String?, environment: [String: String]) -> String? {
+        (given ?? environment["APT_CONFIG"].flatMap { $0.isEmpty ? nil : $0 }).map(absolute)
+    }
+
     /// `path` made absolute against the working directory and without `.` and `..`, so that two
     /// processes started in different folders compare the same file the same.
     public static func absolute(_ path: String) -> String {

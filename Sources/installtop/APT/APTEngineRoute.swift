@@ -59,7 +59,7 @@ enum APTEngineRoute {
     /// The apt configuration the job would use, as the engine says its own: `--apt-config`, else
     /// `APT_CONFIG`, absolute; `nil` for this system's apt.
     private static func aptConfig(of options: APTOptions, environment: [String: String]) -> String? {
-        (options.aptConfig ?? environment["APT_CONFIG"].flatMap { $0.isEmpty ? nil : $0 }).map(EngineIdentity.absolute)
+        EngineIdentity.aptRoot(given: options.aptConfig, environment: environment)
     }
 
     private static func say(_ jobName: String, _ reason: String) {

@@ -98,8 +98,8 @@ struct ServeSession {
     private func identity(recording source: HistorySource) -> EngineIdentity {
         let recordsInto: String?
         if case .store = source { recordsInto = EngineIdentity.absolute(history.historyDb ?? HistoryStore.defaultPath()) } else { recordsInto = nil }
-        let root = aptConfig ?? ProcessInfo.processInfo.environment["APT_CONFIG"].flatMap { $0.isEmpty ? nil : $0 }
-        return EngineIdentity(history: recordsInto, aptConfig: root.map(EngineIdentity.absolute))
+        return EngineIdentity(history: recordsInto,
+                              aptConfig: EngineIdentity.aptRoot(given: aptConfig, environment: ProcessInfo.processInfo.environment))
     }
 
     /// One line on stderr, with the time.
