@@ -93,7 +93,7 @@ struct APTUnpackStall {
         let staged = deb + ".real"
         try FileManager.default.copyItem(atPath: copy, toPath: staged)
         guard rename(staged, deb) == 0 else { throw EndToEndError.conditionNotMet("the real .deb back at \(deb)") }
-        guard let reader = dpkgDeb(reading: (deb as NSString).lastPathComponent) else {
+        guard let reader = dpkgDeb(reading: deb) else {
             throw EndToEndError.conditionNotMet("the dpkg-deb that dpkg started on \(deb)")
         }
         return reader
@@ -108,14 +108,18 @@ struct APTUnpackStall {
         _ = await eventually(timeout: .seconds(10)) { feeder.poll() != nil }
     }
 
-    /// The `dpkg-deb` whose parent is dpkg and whose command line names a file `name` (apt
-    /// names it by a path of its own, `…/repo/./NAME`).
-    private static func dpkgDeb(reading name: String) -> pid_t? {
+    /// The `dpkg-deb` whose parent is dpkg and whose command line names `deb`, this test's own
+    /// (apt names it `REPO/./NAME`; another test's lab may unpack a file of the same name at the
+    /// same moment).
+    private static func dpkgDeb(reading deb: String) -> pid_t? {
+        let wanted = URL(fileURLWithPath: deb).standardizedFileURL.path
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
         return entries.compactMap(pid_t.init).first { pid in
             guard command(of: pid) == "dpkg-deb",
                   let line = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline"),
-                  line.split(separator: 0).contains(where: { String(decoding: $0, as: UTF8.self).hasSuffix("/" + name) }),
+                  line.split(separator: 0).contains(where: {
+                      URL(fileURLWithPath: String(decoding: $0, as: UTF8.self)).standardizedFileURL.path == wanted
+                  }),
                   let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
                   let close = stat.lastIndex(of: ")") else { return false }
             let fields = stat[stat.index(after: close)...].split(separator: " ")
