@@ -1,6 +1,7 @@
 import ArgumentParser
 import InstallDrivers
 import InstallEngine
+import InstallHistory
 import RestartScan
 
 /// `installtop apt repair JOBRUN`: reinstalls the packages of a job run that dpkg left half-way
@@ -42,18 +43,23 @@ struct APTRepairCommand: ParsableCommand {
             history.historyDb = engine.history
             recovering = false
         }
-        var preparation = try prepare(history: history, recovering: recovering, route: route)
-        // apt plans nothing while dpkg is left half-way: that is finished first, then looked at again.
-        let halfWay = APTInterruptedDpkg.halfWay(in: preparation.environment)
+        let (run, environment) = try runAndRoot(history: history, recovering: recovering, route: route)
+        // apt plans nothing while dpkg is left half-way: that is finished first, and the run's
+        // packages are looked at afterwards.
+        let halfWay = APTInterruptedDpkg.halfWay(in: environment)
         if !halfWay.isEmpty {
-            preparation.discard()
             do {
-                try finish(halfWay, in: preparation.environment, history: history)
+                try finish(halfWay, in: environment, history: history)
             } catch {
                 route.close()
                 throw error
             }
-            preparation = try prepare(history: history, recovering: false, route: route)
+        }
+        let preparation: APTRepairPreparation
+        do {
+            preparation = try APTRepairPreparation.prepare(run: run, environment: environment, history: history)
+        } catch {
+            throw refusal(error, route: route)
         }
         for finding in preparation.findings { StandardOutput.stderr.line("installtop: \(name): \(finding)") }
         guard let request = preparation.request else {
@@ -73,19 +79,30 @@ struct APTRepairCommand: ParsableCommand {
         throw ExitCode(status.rawValue)
     }
 
-    /// The run checked (`APTRepairPreparation`).
-    /// - Throws: exit status 2 when it is refused (the route's engine link closed then).
-    private func prepare(history: HistoryOptions, recovering: Bool, route: APTEngineRoute) throws -> APTRepairPreparation {
-        let preparation: APTRepairPreparation
+    /// The run from `history` and the root it is checked in, both before anything runs.
+    /// - Parameter recovering: whether runs whose engine died are settled first (not when an
+    ///   engine that records into that history will run the repair: it settles its own).
+    /// - Throws: exit status 2 when either is refused: no history or no such run, a root apt
+    ///   cannot resolve (the route's engine link closed then).
+    private func runAndRoot(history: HistoryOptions, recovering: Bool, route: APTEngineRoute) throws -> (JobRun, APTEnvironment) {
+        let run: JobRun
         do {
-            preparation = try APTRepairPreparation.prepare(run: jobRun, history: history, aptConfig: options.aptConfig,
-                                                           chroot: options.chroot, recovering: recovering)
+            run = try APTHistoryRun.find(jobRun, history: history, verb: "repair", recovering: recovering)
         } catch {
-            route.close()
-            StandardOutput.stderr.line("installtop: apt repair \(jobRun): nothing was run: \(error.message)")
-            throw ExitCode(ExitStatus.invalidUsage.rawValue)
+            throw refusal(error, route: route)
         }
-        return preparation
+        do {
+            return (run, try APTEnvironment.resolve(aptConfig: options.aptConfig, chroot: options.chroot))
+        } catch {
+            throw refusal(APTUndoRefusal(message: error.message), route: route)
+        }
+    }
+
+    /// Says that nothing was run and why, closes the route's engine link, and gives exit status 2.
+    private func refusal(_ error: APTUndoRefusal, route: APTEngineRoute) -> ExitCode {
+        route.close()
+        StandardOutput.stderr.line("installtop: apt repair \(jobRun): nothing was run: \(error.message)")
+        return ExitCode(ExitStatus.invalidUsage.rawValue)
     }
 
     /// Finishes what dpkg was left half-way with the forced stop's repair, as a job of its own

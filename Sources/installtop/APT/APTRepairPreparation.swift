@@ -39,20 +39,10 @@ struct APTRepairPreparation {
     /// The damaged packages nothing can reinstall.
     var unrepairable: [Damage] { damaged.filter { $0.argument == nil } }
 
-    /// Checks run `id` of `history` against dpkg's database in the root `aptConfig`/`chroot`.
-    /// - Parameter recovering: whether runs whose engine died are settled first (not when an
-    ///   engine that records into that history will run the repair: it settles its own).
-    /// - Throws: `APTUndoRefusal` (nothing changed): no history or no such run, a root apt
-    ///   cannot resolve, a kept .deb that cannot be put in the chroot.
-    static func prepare(run id: Int, history: HistoryOptions, aptConfig: String?, chroot: String?,
-                        recovering: Bool) throws(APTUndoRefusal) -> APTRepairPreparation {
-        let run = try APTHistoryRun.find(id, history: history, verb: "repair", recovering: recovering)
-        let environment: APTEnvironment
-        do {
-            environment = try APTEnvironment.resolve(aptConfig: aptConfig, chroot: chroot)
-        } catch {
-            throw APTUndoRefusal(message: error.message)
-        }
+    /// Checks `run` against dpkg's database in `environment`'s root, with the kept versions of
+    /// `history` as a last source.
+    /// - Throws: `APTUndoRefusal` (nothing changed): a kept .deb that cannot be put in the chroot.
+    static func prepare(run: JobRun, environment: APTEnvironment, history: HistoryOptions) throws(APTUndoRefusal) -> APTRepairPreparation {
         let states = APTPackageState.query(administrativeDirectory: environment.administrativeDirectory)
         let kept = keptVersions(history: history)
         var damaged: [Damage] = []
@@ -76,7 +66,7 @@ struct APTRepairPreparation {
             if case .keptFile(let path)? = damage.source { return path }
             return nil
         }
-        let (staging, named) = try APTUndoStaging.stage(keptFiles, as: "repair-\(id)", chroot: environment.chroot)
+        let (staging, named) = try APTUndoStaging.stage(keptFiles, as: "repair-\(run.id)", chroot: environment.chroot)
         let staged = Dictionary(zip(keptFiles, named), uniquingKeysWith: { first, _ in first })
         damaged = damaged.map { damage in
             guard case .keptFile(let path)? = damage.source else { return damage }
@@ -101,11 +91,6 @@ struct APTRepairPreparation {
             }
             return "\(damage.package) \(damage.state.version): \(damage.finding); \(from)"
         }
-    }
-
-    /// When no repair job runs on this preparation after all: only what `prepare` staged goes.
-    func discard() {
-        staging.remove()
     }
 
     /// After the repair's job, whatever its end: removes what was staged, marks automatic again
