@@ -120,7 +120,7 @@ public struct APTEnvironment: Sendable, Hashable {
     public static func resolve(aptConfig: String?, chroot: String? = nil,
                                aptConfigCommand: String = "/usr/bin/apt-config") throws(APTPlanError) -> APTEnvironment {
         if let aptConfig {
-            let path = (chroot.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 } ?? "") + aptConfig
+            let path = Self.path(aptConfig, under: chroot ?? "/")
             if access(path, F_OK) != 0 {
                 throw APTPlanError(.aptRefused, "the apt configuration \(path) does not exist (apt would read this system's own "
                     + "configuration instead, and act on its packages)")
@@ -205,6 +205,14 @@ public struct APTEnvironment: Sendable, Hashable {
     /// `path` (absolute, as seen from the job's root) where installtop reads it.
     public func path(inRoot path: String) -> String {
         Self.path(path, under: root)
+    }
+
+    /// `path` (this system's, under the chroot's folder) as apt and dpkg inside the chroot name
+    /// it: without that folder; unchanged without a chroot, or for a path outside it.
+    public func pathInsideChroot(_ path: String) -> String {
+        guard let chroot else { return path }
+        let prefix = chroot.hasSuffix("/") ? String(chroot.dropLast()) : chroot
+        return path.hasPrefix(prefix + "/") ? String(path.dropFirst(prefix.count)) : path
     }
 
     /// The absolute `path` under the folder `base`, one slash between them.

@@ -39,7 +39,7 @@ public enum APTReinstallSource: Sendable, Hashable {
         else { return nil }
         if isOffered(installed, in: environment, aptCache: aptCache) { return .archive(package: installed.name, version: installed.version) }
         let keeper = APTVersionKeeper(environment: environment)
-        if let cached = keeper.cachedDeb(of: installed) { return .archiveCache(path: insideRoot(cached, environment)) }
+        if let cached = keeper.cachedDeb(of: installed) { return .archiveCache(path: environment.pathInsideChroot(cached)) }
         return candidates.first { keeper.isSameBuild($0, as: installed) }.map { .keptFile(path: $0) }
     }
 
@@ -49,12 +49,5 @@ public enum APTReinstallSource: Sendable, Hashable {
         let shown = SystemCommand.run(environment.command([aptCache, "show", "--no-all-versions", "\(installed.name)=\(installed.version)"]),
                                       environment: environment.commandEnvironment.merging(["LC_ALL": "C"]) { $1 })
         return shown.status == 0 && shown.stdout.split(separator: "\n").contains { $0.hasPrefix("Filename: ") }
-    }
-
-    /// `path` (this system's) as apt names it: inside the chroot when there is one.
-    static func insideRoot(_ path: String, _ environment: APTEnvironment) -> String {
-        guard let chroot = environment.chroot else { return path }
-        let prefix = chroot.hasSuffix("/") ? String(chroot.dropLast()) : chroot
-        return path.hasPrefix(prefix + "/") ? String(path.dropFirst(prefix.count)) : path
     }
 }

@@ -55,11 +55,7 @@ public struct DpkgArchiveGate: Sendable, Hashable {
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else { return nil }
         let folder = String(cString: made)
         // dpkg runs inside the chroot: the folder there is the same path without the chroot's.
-        var folderForDpkg = folder
-        if let chroot = environment.chroot {
-            let prefix = chroot.hasSuffix("/") ? String(chroot.dropLast()) : chroot
-            folderForDpkg = String(folder.dropFirst(prefix.count))
-        }
+        let folderForDpkg = environment.pathInsideChroot(folder)
         let configured = environment.dpkgPath ?? ""
         return DpkgArchiveGate(folder: folder, folderForDpkg: folderForDpkg, dpkgPath: configured.isEmpty ? defaultDpkgPath : configured)
     }

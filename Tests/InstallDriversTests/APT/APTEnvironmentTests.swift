@@ -143,6 +143,15 @@ struct APTEnvironmentTests {
         #expect(root.path(inRoot: "/etc/a") == "/x/etc/a")
     }
 
+    @Test("pathInsideChroot: this system's path under the chroot as apt inside it names it; unchanged without one or outside it")
+    func pathInsideChroot() {
+        let system = APTEnvironment.parse(dump: Self.systemDump, aptConfig: nil, chroot: "/srv/image/")
+        #expect(system.pathInsideChroot("/srv/image/var/cache/apt/archives/a_1_all.deb") == "/var/cache/apt/archives/a_1_all.deb")
+        #expect(system.pathInsideChroot("/srv/images/a.deb") == "/srv/images/a.deb")
+        let host = APTEnvironment.parse(dump: Self.systemDump, aptConfig: nil)
+        #expect(host.pathInsideChroot("/srv/image/a.deb") == "/srv/image/a.deb")
+    }
+
     @Test("In a chroot: apt's paths are read under the chroot's folder, every command runs through chroot")
     func chroot() {
         let system = APTEnvironment.parse(dump: Self.systemDump, aptConfig: nil, chroot: "/srv/image")
