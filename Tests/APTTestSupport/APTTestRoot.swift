@@ -58,6 +58,17 @@ public final class APTTestRoot {
         try TestCommand.run(["/usr/bin/dpkg", "--root=\(root)", "--admindir=\(root)/var/lib/dpkg", "--audit"]).stdout
     }
 
+    /// What `dpkg --verify PACKAGE` says about this root, conffiles left out (an edited one is
+    /// no damage): a line for each file that differs from what dpkg recorded or is missing;
+    /// empty when every file is as recorded.
+    /// - Throws: when dpkg could not verify (it exits 0 when all is as recorded, 1 when not).
+    public func unverifiedFiles(of package: String) throws -> [String] {
+        let arguments = ["/usr/bin/dpkg", "--admindir=\(root)/var/lib/dpkg", "--instdir=\(root)", "--verify", package]
+        let verify = try TestCommand.run(arguments)
+        guard verify.status == 0 || verify.status == 1 else { throw TestCommandError(arguments: arguments, result: verify) }
+        return verify.stdout.split(separator: "\n").map(String.init).filter { !$0.contains(" c /") }
+    }
+
     /// Deletes the root, the repository and the configuration.
     public func remove() {
         lab.remove()

@@ -10,13 +10,6 @@ import Testing
 /// it stands in no undo's way. The host's packages are never touched (fingerprinted).
 @Suite("installtop apt repair", .serialized)
 struct APTRepairCommandTests {
-    /// `dpkg --verify` of `package` in the lab's root, conffiles left out (the edited one is
-    /// told with a `c`): empty when its files are as recorded.
-    private static func verify(_ lab: UndoLab, _ package: String) throws -> [String] {
-        try TestCommand.run(["/usr/bin/dpkg", "--admindir=\(lab.apt.root)/var/lib/dpkg", "--instdir=\(lab.apt.root)", "--verify", package])
-            .stdout.split(separator: "\n").map(String.init).filter { !$0.contains(" c /") }
-    }
-
     @Test("Damaged files of a run put back at the installed version, not the archive's newer one; the edited conffile kept; once repaired, nothing to repair")
     func repairFromTheArchive() async throws {
         let host = HostPackageFingerprint()
@@ -43,14 +36,14 @@ struct APTRepairCommandTests {
         #expect(asked.stdout.contains("The following packages will be reinstalled:\n  lab-app 1.0 (reinstall)\n  lab-tool 1.0 (reinstall)"),
                 "\(asked.stdout)")
         #expect(asked.stderr.contains("lab-tool is still not repaired"), "\(asked.stderr)")
-        #expect(try !Self.verify(lab, "lab-tool").isEmpty)
+        #expect(try !lab.apt.unverifiedFiles(of: "lab-tool").isEmpty)
 
         let repair = try await lab.installtopAPT(["repair", String(run)])
         #expect(repair.status == 0, "stdout: \(repair.stdout)\nstderr: \(repair.stderr)")
         let queued = try #require(try repair.jsonEvents().first { $0.name == "job.queued" })
         #expect(queued.string("name")?.hasPrefix("apt repair \(run) · 2 to reinstall") == true, "\(queued.fields)")
         #expect(try lab.states() == ["lab-base": "ii 1.0", "lab-app": "ii 1.0", "lab-tool": "ii 1.0"], "never the archive's 2.0")
-        for package in ["lab-app", "lab-tool"] { #expect(try Self.verify(lab, package).isEmpty, "\(package)") }
+        for package in ["lab-app", "lab-tool"] { #expect(try lab.apt.unverifiedFiles(of: package).isEmpty, "\(package)") }
         #expect(try lab.conffileIsEdited(), "a conffile is never damage: the edit stays")
         #expect(try apt.audit().isEmpty)
         let automatic = try TestCommand.run(["/usr/bin/apt-mark", "showauto"], environment: apt.environment).stdout
@@ -94,7 +87,7 @@ struct APTRepairCommandTests {
         #expect(repair.status == 0, "stdout: \(repair.stdout)\nstderr: \(repair.stderr)")
         #expect(repair.stderr.contains("lab-tool 1.0: 1 file differs from what dpkg recorded (/usr/share/lab-tool/data); "
             + "reinstall from the version installtop kept (\(lab.undoFolder)/\(upgradeRun)/lab-tool_1.0_all.deb)"), "\(repair.stderr)")
-        #expect(try Self.verify(lab, "lab-tool").isEmpty)
+        #expect(try lab.apt.unverifiedFiles(of: "lab-tool").isEmpty)
         #expect(try lab.states()["lab-tool"] == "ii 1.0")
         // The repair stands in no undo's way: the undo of the undo is still there.
         let runs = try await lab.runs()
@@ -123,10 +116,7 @@ struct APTRepairCommandTests {
         let folder = try TestFolder()
         defer { folder.remove() }
         let database = folder.file("history.sqlite3")
-        try apt.publish(APTKillPoint.lab(version: "1.0"))
-        try FileManager.default.createDirectory(atPath: apt.root + "/kill", withIntermediateDirectories: true)
-        let cause = apt.root + "/kill/fail-lab-k2-postinst"
-        try "".write(toFile: cause, atomically: true, encoding: .utf8)
+        let cause = try APTKillPoint.publishWithFailingPostinst(apt)
         let arguments = ["--apt-config", apt.configuration, "--history-db", database]
         let install = try await installtop(["apt", "install"] + APTKillPoint.packages + ["--yes", "--plain"] + arguments, in: folder)
         #expect(install.status == 1, "\(install.stderr)")

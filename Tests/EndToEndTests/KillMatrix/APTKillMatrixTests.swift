@@ -67,10 +67,7 @@ struct APTKillMatrixTests {
         defer { apt.remove() }
         let folder = try TestFolder()
         defer { folder.remove() }
-        try apt.publish(APTKillPoint.lab(version: "1.0"))
-        try FileManager.default.createDirectory(atPath: apt.root + "/kill", withIntermediateDirectories: true)
-        let cause = apt.root + "/kill/fail-lab-k2-postinst"
-        try "".write(toFile: cause, atomically: true, encoding: .utf8)
+        let cause = try APTKillPoint.publishWithFailingPostinst(apt)
         let point = APTKillPoint(operation: .install, phase: .postinst, target: .dpkg)
         let result = try await installtop(try point.arguments(apt, database: folder.file("history.sqlite3"), folder: folder), in: folder,
                                           environment: ["COLUMNS": "250"])

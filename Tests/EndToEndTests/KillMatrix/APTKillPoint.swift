@@ -112,6 +112,16 @@ struct APTKillPoint: Sendable, CustomStringConvertible {
         }
     }
 
+    /// The lab at 1.0 published in `apt`, lab-k2's postinst made to fail every time (a cause, not
+    /// a kill): the file whose removal takes the cause away.
+    static func publishWithFailingPostinst(_ apt: APTTestRoot) throws -> String {
+        try apt.publish(lab(version: "1.0"))
+        try FileManager.default.createDirectory(atPath: apt.root + "/kill", withIntermediateDirectories: true)
+        let cause = apt.root + "/kill/fail-\(killed)-postinst"
+        try "".write(toFile: cause, atomically: true, encoding: .utf8)
+        return cause
+    }
+
     /// Makes the root this case starts from, armed at its kill point: for an undo, the upgrade
     /// to 2.0 run by installtop into `database` (run 1, 1.0 kept).
     func prepare(_ apt: APTTestRoot, database: String, folder: TestFolder) async throws {
