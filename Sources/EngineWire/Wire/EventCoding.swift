@@ -59,6 +59,7 @@ public enum EventCoding {
                 stop.add("short", note.short)
                 object.addRaw("stopNote", bytes: stop.bytes)
             }
+            if let tool = descriptor.packageTool { object.add("packageTool", tool) }
             let updates = descriptor.updates.enumerated().map { index, update in QueuedUpdateCoding.bytes(update, index: index) }
             var list: [UInt8] = [UInt8(ascii: "[")]
             for (index, update) in updates.enumerated() {
@@ -156,7 +157,8 @@ public enum EventCoding {
                 runByDriver: try object.bool("runByDriver", default: false),
                 declaredByDriver: try object.bool("declaredByDriver", default: false),
                 observedBy: try ObservedInitiatorCoding.decode(from: object),
-                undoOf: try object.optionalInt("undoOf"), stopNote: try Self.stopNote(of: object)))
+                undoOf: try object.optionalInt("undoOf"), stopNote: try Self.stopNote(of: object),
+                packageTool: try object.optionalString("packageTool")))
         case "job.started":
             kind = .jobStarted(job: try object.int("job"))
         case "update.started":

@@ -42,6 +42,8 @@ public struct APTDriver: JobDriver {
     /// apt's safe point (rule 24): the package dpkg is on is finished, no other starts.
     public var stopNote: JobStopNote? { Self.stopNote }
 
+    public var packageTool: String? { "apt" }
+
     /// What an abort does to an apt job, for the question before it.
     public static let stopNote = JobStopNote(
         sentence: "apt finishes the running package (unpack and configure), then stops; no other package starts.",

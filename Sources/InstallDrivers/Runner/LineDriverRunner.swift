@@ -90,11 +90,15 @@ final class LineDriverRunner<Translator: LineTranslator>: RunningDriver {
         if let process { translator.askToStop(process) }
     }
 
+    /// Kills the tool's process tree, unless the translator refuses (`killRefusal`), whose
+    /// reports then say why; the driver then ends when the tool does.
     func kill() {
-        shared.withLock { shared in
-            guard shared.killed == nil, let process = shared.process else { return }
+        deliver(shared: { shared -> ([DriverReport], Void) in
+            guard shared.killed == nil, let process = shared.process else { return ([], ()) }
+            if let refusal = translator.killRefusal(in: shared.translation) { return (refusal, ()) }
             shared.killed = process.killTree()
-        }
+            return ([], ())
+        })
     }
 
     var outcome: UpdateRunOutcome {

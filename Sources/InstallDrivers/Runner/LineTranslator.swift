@@ -28,6 +28,11 @@ protocol LineTranslator: Sendable {
     /// Called after `stopRequested`, with no lock held; the process may have ended.
     func askToStop(_ process: ChildProcess)
 
+    /// A forced stop came (rule 25): the reports that refuse it, when the tool cannot be killed
+    /// safely now (rpm's transaction: a cut leaves duplicate entries), or `nil` to kill it.
+    /// `nil` by default.
+    func killRefusal(in state: State) -> [DriverReport]?
+
     /// The tool's process ended (`outcome`) and every line it wrote was translated; `killed`
     /// lists what a forced stop killed (nil without one). What must still happen before the job
     /// hears of the end (apt: the repair after a kill, dpkg's final state, every package's
@@ -39,4 +44,6 @@ protocol LineTranslator: Sendable {
 
 extension LineTranslator {
     static var handOnInterval: Duration { .milliseconds(25) }
+
+    func killRefusal(in state: State) -> [DriverReport]? { nil }
 }

@@ -33,6 +33,10 @@ public protocol JobDriver: Sendable {
     /// descriptor to whoever asks before an abort; `nil` says only that the running update
     /// finishes first.
     var stopNote: JobStopNote? { get }
+
+    /// The package tool whose transaction it runs (`apt`, `dnf`), carried on the job's
+    /// descriptor: the history records the run as that kind. `nil` for a driver of anything else.
+    var packageTool: String? { get }
 }
 
 extension JobDriver {
@@ -40,4 +44,5 @@ extension JobDriver {
     public var runsAlready: Bool { false }
     public var stopRequestedAlready: Bool { false }
     public var stopNote: JobStopNote? { nil }
+    public var packageTool: String? { nil }
 }

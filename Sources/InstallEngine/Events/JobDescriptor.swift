@@ -26,10 +26,16 @@ public struct JobDescriptor: Sendable, Hashable, Identifiable {
     /// What an abort does to it, in the words of the tool its driver runs (`JobDriver.stopNote`);
     /// `nil` for a job of commands, and for a driver that says nothing of it.
     public var stopNote: JobStopNote?
+    /// The package tool whose transaction the job is (`apt`, `dnf`), as its driver names it
+    /// (`JobDriver.packageTool`): the history's kind of its run. `nil` for a job of commands
+    /// and for other drivers; a job of packages without it is apt's (an observed dpkg run).
+    public var packageTool: String?
 
     public init(id: Int, name: String, operation: UpdateOperation, updates: [Update], stopOnFailure: Bool,
                 awaitsConfirmation: Bool = false, runByDriver: Bool = false, declaredByDriver: Bool = false,
-                observedBy: ObservedInitiator? = nil, undoOf: Int? = nil, stopNote: JobStopNote? = nil) {
+                observedBy: ObservedInitiator? = nil, undoOf: Int? = nil, stopNote: JobStopNote? = nil,
+                packageTool: String? = nil) {
+        self.packageTool = packageTool
         self.undoOf = undoOf
         self.stopNote = stopNote
         self.id = id

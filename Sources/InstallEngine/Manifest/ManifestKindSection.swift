@@ -58,6 +58,14 @@ public struct ManifestKindSection {
         fields[key].flatMap { reader.stringList($0) }
     }
 
+    /// A YAML boolean or a list of strings (`upgrade: true`, `upgrade: [curl]`): the boolean,
+    /// or the list, whichever the value is.
+    public mutating func booleanOrList(_ key: String) -> (Bool?, [String]?) {
+        guard let node = fields[key] else { return (nil, nil) }
+        if case .sequence = node { return (nil, reader.stringList(node)) }
+        return (reader.boolean(node), nil)
+    }
+
     /// A list of strings, or one non-empty string as a list of one.
     public mutating func stringOrList(_ key: String) -> [String]? {
         guard let node = fields[key] else { return nil }

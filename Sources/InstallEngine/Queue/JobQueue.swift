@@ -124,7 +124,7 @@ public final class JobQueue: Sendable {
             let (queued, actions) = state.machine.submit(
                 name: name, operation: operation, updates: updates, stopOnFailure: stopOnFailure,
                 awaitsConfirmation: awaitsConfirmation, runByDriver: driver != nil, observedBy: observedBy, undoOf: undoOf,
-                stopNote: driver?.stopNote)
+                stopNote: driver?.stopNote, packageTool: driver?.packageTool)
             descriptor = queued
             if let driver { state.drivers[queued.id] = driver }
             return perform(actions, state: &state)

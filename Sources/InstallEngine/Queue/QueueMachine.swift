@@ -69,12 +69,13 @@ public struct QueueMachine: Sendable {
     /// Numbers a job and queues it. Call `startQueued()` afterwards to start what can start.
     public mutating func submit(
         name: String, operation: UpdateOperation, updates: [Update], stopOnFailure: Bool, awaitsConfirmation: Bool = false,
-        runByDriver: Bool = false, observedBy: ObservedInitiator? = nil, undoOf: Int? = nil, stopNote: JobStopNote? = nil
+        runByDriver: Bool = false, observedBy: ObservedInitiator? = nil, undoOf: Int? = nil, stopNote: JobStopNote? = nil,
+        packageTool: String? = nil
     ) -> (JobDescriptor, [QueueAction]) {
         let descriptor = JobDescriptor(
             id: nextJobID, name: name, operation: operation, updates: updates, stopOnFailure: stopOnFailure,
             awaitsConfirmation: awaitsConfirmation, runByDriver: runByDriver, observedBy: observedBy, undoOf: undoOf,
-            stopNote: stopNote)
+            stopNote: stopNote, packageTool: packageTool)
         nextJobID += 1
         if observedBy != nil {
             // It is already running, whatever the queue holds: it begins at once, beside the slots.
