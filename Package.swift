@@ -72,9 +72,10 @@ let package = Package(
         .target(name: "EngineDaemon", dependencies: ["CUnixSocket", "EngineWire", "InstallEngine", "InstallHistory"]),
 
         // Drivers: one installer process reporting on many updates (rules 21–27); the protocol first.
-        // Ansible/Plugin holds the callback plugin installtop ships (Python), embedded in the
-        // installtop executable by EmbedShippedFiles.
-        .target(name: "InstallDrivers", dependencies: ["InstallEngine", "EngineWire", "RestartScan"], exclude: ["Ansible/Plugin"]),
+        // Ansible/Plugin holds the callback plugin installtop ships and DNF/Helper the dnf helper
+        // (both Python), embedded in the installtop executable by EmbedShippedFiles.
+        .target(name: "InstallDrivers", dependencies: ["InstallEngine", "EngineWire", "RestartScan"],
+                exclude: ["Ansible/Plugin", "DNF/Helper"]),
 
         // MARK: - Terminal
 
@@ -128,9 +129,9 @@ let package = Package(
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            // The demo's manifest and scripts (Examples/demo/) and the Ansible callback plugin
-            // (Sources/InstallDrivers/Ansible/Plugin/)
-            // embedded at build time.
+            // The demo's manifest and scripts (Examples/demo/), the Ansible callback plugin
+            // (Sources/InstallDrivers/Ansible/Plugin/) and the dnf helper
+            // (Sources/InstallDrivers/DNF/Helper/) embedded at build time.
             plugins: ["EmbedShippedFiles"]
         ),
         // What the apt and dpkg hooks run (`installtop hooks install`): Glibc, RestartScan (for its
@@ -188,9 +189,9 @@ let package = Package(
         .target(name: "TestMachineSetup", path: "Tests/TestMachineSetup"),
         // Drive the built `installtop` executable (`swift test` builds it); they import none of
         // installtop's modules.
-        .testTarget(name: "EndToEndTests", dependencies: ["TestProcessSupport", "APTTestSupport", "FleetTestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["TestProcessSupport", "APTTestSupport", "FleetTestSupport", "InstallDrivers"]),
         // Runs the built installtop in tmux, which `.ci/run` installs when it is missing.
-        .testTarget(name: "MonitorEndToEndTests", dependencies: ["TestProcessSupport", "APTTestSupport", "FleetTestSupport"]),
+        .testTarget(name: "MonitorEndToEndTests", dependencies: ["TestProcessSupport", "APTTestSupport", "FleetTestSupport", "InstallDrivers"]),
         // Test hosts for Ansible in network namespaces, each with its own sshd (Documentation/FLEET-FACTS.md), and
         // the ansible-core that `.ci/run` installs into .build/ansible-venv. Needs root.
         .target(name: "FleetTestSupport", dependencies: ["TestProcessSupport"], path: "Tests/FleetTestSupport"),

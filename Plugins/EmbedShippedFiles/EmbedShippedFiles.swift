@@ -6,12 +6,15 @@ import PackagePlugin
 /// folders a reader can open, copy and test on their own:
 /// - `Examples/demo/` (the demo's manifest and scripts) as `DemoFiles`;
 /// - `Sources/InstallDrivers/Ansible/Plugin/` (the Ansible callback plugin, in its kind's
-///   folder) as `DriverFiles`.
+///   folder) as `DriverFiles`;
+/// - `Sources/InstallDrivers/DNF/Helper/` (the dnf helper, in its kind's folder) as
+///   `DNFHelperFiles`.
 @main
 struct EmbedShippedFiles: BuildToolPlugin {
     /// One build command per folder over every file in it; a new or changed file re-runs it.
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
-        try [("Examples/demo", "DemoFiles", "the demo's"), ("Sources/InstallDrivers/Ansible/Plugin", "DriverFiles", "the drivers'")].map { folder, name, what in
+        try [("Examples/demo", "DemoFiles", "the demo's"), ("Sources/InstallDrivers/Ansible/Plugin", "DriverFiles", "the drivers'"),
+             ("Sources/InstallDrivers/DNF/Helper", "DNFHelperFiles", "the dnf helper's")].map { folder, name, what in
             let directory = context.package.directoryURL.appending(path: folder)
             let files = try FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)
                 .filter { !$0.lastPathComponent.hasPrefix(".") }

@@ -31,6 +31,14 @@ enum ManualExitStatuses {
             ]
         case "apt", "apt install", "apt upgrade", "apt full-upgrade", "apt remove":
             return aptRun
+        case "dnf", "dnf install", "dnf upgrade", "dnf remove":
+            return [
+                (ExitStatus.succeeded.rawValue, "every package done, or nothing to do"),
+                (ExitStatus.failed.rawValue, "some package failed, or the plan was not confirmed (answered n, or off a terminal without --yes)"),
+                (ExitStatus.invalidUsage.rawValue, "dnf refused the request: an unknown package, a dependency problem, a repository it cannot read, dnf's lock held, no permission, or no --installroot on a system dpkg manages"),
+                (ExitStatus.aborted.rawValue, "aborted by the operator or a signal (before rpm's transaction nothing was installed; during it, the stop waited for its end)"),
+                (ExitStatus.rebootRequired.rawValue, "done, and a reboot is required (dnf's needs-restarting rule)"),
+            ]
         case "apt undo":
             // Its refusals are invalid usage too: nothing was run.
             return aptRun.map { status, text in

@@ -1,0 +1,49 @@
+import InstallEngine
+
+/// Runs a dnf job's plan as one dnf transaction through installtop's helper (dnf's Python API;
+/// Documentation/DNF-JOBS.md, rules 21–26): every package an update with its own bar, a stop
+/// that ends the job at once before rpm's transaction and waits for its end once rpm runs, and
+/// every verdict read from the rpm database.
+public struct DNFDriver: JobDriver {
+    public let plan: DNFPlan
+    private let helper: DNFHelper
+    private let backend: ProcessBackend
+
+    public init(plan: DNFPlan, helper: DNFHelper, backend: ProcessBackend = ProcessBackend()) {
+        self.plan = plan
+        self.helper = helper
+        self.backend = backend
+    }
+
+    public var packageTool: String? { "dnf" }
+
+    public var stopNote: JobStopNote? { Self.stopNote }
+
+    /// What an abort does to a dnf job, for the question before it.
+    public static let stopNote = JobStopNote(
+        sentence: "Before rpm's transaction dnf stops at once and nothing is installed; once rpm runs, the stop waits for its end (rpm cannot be cut safely).",
+        short: "Once rpm runs, the stop waits for its end.")
+
+    /// Runs the planned transaction; reports follow `request.updates`, which is the plan or,
+    /// for a retry, the packages that failed or were aborted.
+    public func start(_ request: DriverRunRequest, reporter: any DriverReporter) -> any RunningDriver {
+        var plan = plan
+        let items = Dictionary(plan.items.map { (plan.updateID(of: $0), $0) }, uniquingKeysWith: { first, _ in first })
+        plan.items = request.updates.compactMap { items[$0.id] }
+        if plan.items.count != self.plan.items.count {
+            // A retry asks dnf for what is left, in dnf's words: the packages still to change.
+            plan.job.request = Self.retryRequest(of: plan)
+        }
+        let translator = DNFTranslator(plan: plan, database: DNFRPMDatabase(root: plan.job.installRoot),
+                                       rebootRule: DNFRebootRule.of(root: plan.job.installRoot))
+        let spec = ChildSpec(command: .argv(helper.arguments(.run, job: plan.job, expecting: plan.items)))
+        return LineDriverRunner.start(spec, backend: backend, translator: translator, state: DNFRunState(plan: plan), reporter: reporter)
+    }
+
+    /// The request a retry of `plan`'s packages makes: the removals again when they are all
+    /// removals, else the installs and upgrades again (each at the version planned).
+    private static func retryRequest(of plan: DNFPlan) -> DNFRequest {
+        if plan.items.allSatisfy(\.isRemoval) { return .remove(plan.items.map(\.name)) }
+        return .install(plan.items.filter { !$0.isRemoval }.map { "\($0.name)-\($0.newVersion ?? "")" })
+    }
+}

@@ -1,0 +1,29 @@
+/// How installtop runs its dnf helper (`Helper/installtop-dnf.py`, which speaks the protocol
+/// its header states): the Python that has dnf's API, the script, and a job's arguments.
+public struct DNFHelper: Sendable, Hashable {
+    /// Resolve only (nothing changes, nothing is fetched), or resolve, fetch and run rpm.
+    enum Mode: String {
+        case plan, run
+    }
+
+    /// The Python whose modules include dnf's API: the system's, never one a `PATH` puts first
+    /// (a pyenv or virtualenv python has no `dnf` module).
+    public var python: String
+    /// The helper script on disk.
+    public var script: String
+
+    public init(script: String, python: String = "/usr/bin/python3") {
+        self.python = python
+        self.script = script
+    }
+
+    /// The command line of `job` in `mode`; a run `expecting` the plan refuses a transaction
+    /// that is not exactly it.
+    func arguments(_ mode: Mode, job: DNFJob, expecting plan: [DNFPlanItem] = []) -> [String] {
+        var arguments = [python, script, mode.rawValue]
+        if let root = job.installRoot { arguments += ["--installroot", root] }
+        if let release = job.releaseVersion { arguments += ["--releasever", release] }
+        for item in plan { arguments += ["--expect", item.expectation] }
+        return arguments + job.request.arguments
+    }
+}

@@ -1,0 +1,118 @@
+import EngineWire
+import Foundation
+import InstallEngine
+
+/// Jobs that are one dnf transaction (Documentation/DNF-JOBS.md): `dnf: {install: [curl]}` in a
+/// manifest, planned by `DNFPlanner` (each package an update) and run by a `DNFDriver`, both
+/// through installtop's helper on dnf's Python API, written once to a private folder that
+/// `removeFiles()` deletes.
+public struct DNFJobKind: WireJobKind {
+    private let helperFolder: DNFHelperFolder
+
+    public init(helperFolder: DNFHelperFolder) {
+        self.helperFolder = helperFolder
+    }
+
+    public var key: String { "dnf" }
+    public var sectionKeys: [String] { ["install", "upgrade", "remove", "installroot", "releasever"] }
+    public var sectionExpectation: String {
+        "a dnf request ({install: [packages]}, {upgrade: true}, {upgrade: [packages]} or {remove: [packages]})"
+    }
+    public var updatesNote: String { "a dnf job's updates are the packages dnf plans" }
+
+    public func operation(of spec: DNFJob) -> UpdateOperation? { spec.request.operation }
+    public func describe(_ spec: DNFJob) -> String { spec.request.summary }
+
+    public func validationPhrase(count: Int) -> String {
+        (count == 1 ? "a dnf transaction" : "\(count) dnf transactions") + " (planned when it runs)"
+    }
+
+    public var declaresJobs: Bool { false }
+
+    /// A package transaction is shown before it runs, here as in dnf.
+    public var asksBeforeRunning: Bool { true }
+
+    public func queuedLine(_ spec: DNFJob, name: String, job: Int?) -> String {
+        "job \(job.map(String.init) ?? "?") queued: \(name) (\(spec.request.summary), as dnf plans it)"
+    }
+
+    public func plan(_ spec: DNFJob) throws -> KindPlan {
+        let helper = try helperFolder.helper()
+        let plan = try DNFPlanner.plan(spec, helper: helper)
+        return .job(updates: plan.updates, driver: DNFDriver(plan: plan, helper: helper), summary: plan.summary)
+    }
+
+    public func removeFiles() {
+        helperFolder.remove()
+    }
+
+    // MARK: - Manifest
+
+    /// `{install: [a, b]}`, `{upgrade: true}`, `{upgrade: [a]}` or `{remove: [a]}` (dnf's own
+    /// words: `a-1.0-1` names a version), with an optional `installroot` (a folder, relative to
+    /// the manifest's) and `releasever`. Exactly one request.
+    public func read(_ section: inout ManifestKindSection) -> DNFJob? {
+        var requests: [DNFRequest] = []
+        for key in ["install", "remove"] {
+            guard let packages = section.strings(key) else { continue }
+            guard !packages.isEmpty else {
+                section.report("`\(key)` names no package", at: key)
+                continue
+            }
+            requests.append(key == "install" ? .install(packages) : .remove(packages))
+        }
+        let (everything, packages) = section.booleanOrList("upgrade")
+        if let packages {
+            requests.append(.upgrade(packages))
+        } else if everything == true {
+            requests.append(.upgrade([]))
+        }
+        var root: String?
+        if let path = section.string("installroot") {
+            let folder = section.resolved(path)
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue {
+                root = folder
+            } else {
+                section.report("installroot `\(folder)` is not a folder", at: "installroot")
+            }
+        }
+        let release = section.string("releasever")
+        guard !section.hasErrors else { return nil }
+        guard requests.count == 1, let request = requests.first else {
+            section.report("expected one of install, upgrade or remove in dnf; got \(requests.isEmpty ? "none" : "\(requests.count)")")
+            return nil
+        }
+        return DNFJob(request: request, installRoot: root, releaseVersion: release)
+    }
+
+    // MARK: - Submission
+
+    /// `{"install":[…]}`, `{"upgrade":[…]}` (every package when empty) or `{"remove":[…]}`, with an
+    /// optional `"installroot"` and `"releasever"`.
+    public func encode(_ spec: DNFJob, into dnf: inout JSONObject) {
+        switch spec.request {
+        case .install(let packages): dnf.add("install", strings: packages)
+        case .upgrade(let packages): dnf.add("upgrade", strings: packages)
+        case .remove(let packages): dnf.add("remove", strings: packages)
+        }
+        if let root = spec.installRoot { dnf.add("installroot", root) }
+        if let release = spec.releaseVersion { dnf.add("releasever", release) }
+    }
+
+    public func decode(_ dnf: WireObject) throws(WireError) -> DNFJob {
+        let job = String(dnf.context.dropLast(".dnf".count))
+        let named = ["install", "upgrade", "remove"].filter { dnf.members[$0] != nil }
+        guard named.count == 1 else {
+            throw WireError(.badArgument, named.isEmpty ? "\(job): `dnf` needs install, upgrade or remove"
+                                                         : "\(job): `dnf` asks for one of install, upgrade or remove; got \(named.joined(separator: " and "))")
+        }
+        let request: DNFRequest
+        switch named[0] {
+        case "install": request = .install(try dnf.strings("install"))
+        case "upgrade": request = .upgrade(try dnf.strings("upgrade"))
+        default: request = .remove(try dnf.strings("remove"))
+        }
+        return DNFJob(request: request, installRoot: try dnf.optionalString("installroot"), releaseVersion: try dnf.optionalString("releasever"))
+    }
+}

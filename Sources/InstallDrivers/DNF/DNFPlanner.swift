@@ -1,0 +1,49 @@
+import Foundation
+
+/// Asks dnf what a dnf job will do, before anything runs (Documentation/DNF-JOBS.md): the
+/// helper resolves the request with dnf's own API in the job's root and lists the transaction;
+/// nothing is fetched and nothing changes.
+public enum DNFPlanner {
+    /// The plan of `job`, in rpm's order.
+    /// - Throws: `DNFPlanError`: dnf's Python API missing, the root missing, dnf's lock held,
+    ///   or dnf's refusal (no such package, a dependency problem, a repository it cannot read)
+    ///   in dnf's own words.
+    public static func plan(_ job: DNFJob, helper: DNFHelper) throws(DNFPlanError) -> DNFPlan {
+        if let root = job.installRoot {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: root, isDirectory: &isFolder), isFolder.boolValue else {
+                throw DNFPlanError(kind: "root", message: "the installroot \(root) is not a folder")
+            }
+        } else if let refusal = DNFSystem.refusalWithoutRoot() {
+            throw DNFPlanError(kind: "root", message: refusal)
+        }
+        let result = SystemCommand.run(helper.arguments(.plan, job: job))
+        if result.failedToStart {
+            throw DNFPlanError(kind: "missing", message: "dnf's Python API cannot be run here (\(result.stderr))")
+        }
+        var items: [DNFPlanItem] = []
+        var download: Int64?
+        for line in result.stdout.split(separator: "\n") {
+            switch DNFHelperEvent(line: String(line)) {
+            case .item(let item): items.append(item)
+            case .planned(_, let size): download = size
+            case .error(let kind, let message): throw DNFPlanError(kind: kind, message: message)
+            default: continue
+            }
+        }
+        guard result.status == 0, let download else {
+            throw DNFPlanError(kind: "other", message: Self.failure(result))
+        }
+        return DNFPlan(job: job, items: items, downloadSize: download)
+    }
+
+    /// What a helper that ended without its answer said: its last lines of stderr (a Python
+    /// without dnf says `ModuleNotFoundError: No module named 'dnf'`), or its exit status.
+    static func failure(_ result: SystemCommand) -> String {
+        let lines = result.stderr.split(separator: "\n").suffix(3).joined(separator: "\n")
+        if lines.contains("No module named 'dnf'") {
+            return "dnf's Python API is not installed here (the dnf package provides it): \(lines)"
+        }
+        return lines.isEmpty ? "the dnf helper exited with status \(result.status)" : lines
+    }
+}

@@ -1,0 +1,48 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import InstallEngine
+
+/// The helper's side of a running dnf job, on `LineDriverRunner`: its events (fd 3) and dnf's
+/// lines through the pure `DNFRunState`, SIGINT to the helper for a stop (which it obeys only
+/// before rpm's transaction), a forced stop refused while rpm runs, and every verdict read from
+/// the rpm database once it has ended.
+struct DNFTranslator: LineTranslator {
+    let plan: DNFPlan
+    let database: DNFRPMDatabase
+    let rebootRule: DNFRebootRule
+
+    func translate(_ lines: ArraySlice<ToolLine>, in run: inout DNFRunState, into reports: inout [DriverReport]) {
+        let now = Date()
+        for line in lines {
+            if let stream = line.stream {
+                run.outputLine(line.text, on: stream, into: &reports)
+            } else if !run.eventLine(line.text, now: now, into: &reports) {
+                reports.append(.ignoredLine)
+            }
+        }
+    }
+
+    func stopRequested(in run: inout DNFRunState) -> [DriverReport] {
+        run.requestStop()
+    }
+
+    /// SIGINT to the helper alone: before rpm's transaction it ends at once, during it the
+    /// helper says the stop waits and goes on (rpm itself blocks signals while it runs).
+    func askToStop(_ process: ChildProcess) {
+        process.interrupt()
+    }
+
+    func killRefusal(in run: DNFRunState) -> [DriverReport]? {
+        run.killRefusal()
+    }
+
+    /// Reads what the rpm database holds of every package of the plan, then settles each.
+    func finish(after outcome: UpdateRunOutcome, killed: [ProcessTree.Member]?, runner: LineDriverRunner<DNFTranslator>) {
+        let names = Set(plan.items.map(\.name))
+        let installed = database.installed(names)
+        runner.deliver { run in run.settle(outcome: outcome, installed: installed, rebootRule: rebootRule, now: Date()) }
+    }
+}

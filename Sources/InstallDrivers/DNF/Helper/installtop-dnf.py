@@ -1,0 +1,964 @@
+# installtop-dnf.py: installtop's helper for dnf. It plans and runs one dnf transaction through
+# dnf's Python API (dnf 4) and reports it as JSON Lines, so that installtop can show every
+# package of it as it goes, and stop it only while stopping cannot harm the system.
+#
+# Invocation (with the system's Python, the one that has dnf; as root):
+#   /usr/bin/python3 installtop-dnf.py MODE [--installroot DIR] [--releasever V]
+#       [--setopt KEY=VALUE]... [--expect TOKEN]... REQUEST [PKG...]
+# MODE     plan: resolve only. No package is downloaded or changed (dnf may refresh its
+#          metadata cache and write its logs and history database, as dnf does).
+#          run: resolve, download, check signatures, run the rpm transaction.
+# REQUEST  install PKG...   upgrade [PKG...] (none: everything upgradable)   remove PKG...
+#          PKG is a dnf package spec (name, name-version, NEVRA, provide, file path). As dnf's
+#          remove command, remove reads only the installed packages, no repository.
+# --installroot DIR  acts on the system in DIR and never on the host: dnf's paths (config
+#          DIR/etc/dnf/dnf.conf when it exists, repos DIR/etc/yum.repos.d, vars, persistdir,
+#          logdir, cachedir) are inside DIR, and rpm's database is DIR/var/lib/rpm: the helper
+#          runs with HOME set to a private folder (removed at exit) whose .rpmmacros says
+#          %_dbpath /var/lib/rpm. Without it, the helper acts on / with dnf's configuration.
+# --releasever V  $releasever; by default it is detected from the root, as dnf does.
+# --setopt KEY=VALUE  as dnf's --setopt: KEY is a main option, or REPOID-GLOB.OPTION.
+# --expect TOKEN  (repeatable) an item the operator confirmed, as ACTION:NAME.ARCH:OLD:NEW
+#          with an absent EVR empty (an EVR may hold a colon: a token is compared whole, never
+#          split). When given, the resolved transaction must be exactly this set of tokens,
+#          else error `changed`, before anything is downloaded (plan checks it the same way).
+# dnf plugins are not loaded.
+#
+# Output: one JSON object per line on descriptor 3 (on standard output when 3 is not open),
+# flushed at once; every object has "event". dnf's logging goes to standard error, and to
+# dnf's log files in logdir as dnf's own. Standard input is /dev/null, so that rpm never waits
+# on a terminal for its lock.
+#
+# Events of both modes:
+#   {"event":"item","action":A,"name":N,"arch":R,"old":EVR|null,"new":EVR|null,
+#    "size":BYTES|null,"repo":ID|null}
+#       once per package of the transaction, before anything runs, in dnf's order (rpm orders
+#       the transaction only once the packages are downloaded). A is install, upgrade,
+#       downgrade, reinstall, remove or obsoleted. EVR is [E:]V-R, the epoch only when
+#       nonzero. size is the new package's download size, repo its repository (both null for
+#       remove and obsoleted). A remove of a package the request did not name has
+#       "reason":"dependency" (it needs a removed package, or it was a dependency that nothing
+#       needs any more). obsoleted is an installed package that a new one replaces by
+#       obsoleting it, with "by": the new package's name; its token is obsoleted:N.R:OLD:
+#   {"event":"planned","count":N,"download":BYTES,"already":BYTES}
+#       after the items. download: the size of all new packages; already: the part of it
+#       that needs no download (in the cache with a good checksum, or in a local repository).
+#       An empty transaction is count 0 and exit 0 (in run mode too: nothing else follows).
+#   {"event":"error","kind":K,"message":M}  the last event; exit 2, nothing was changed (but
+#       see exit 1 below for the one error after rpm-start). K:
+#       unknown     no package matches a PKG (dnf's "No match for argument: foo", one a line)
+#       depsolve    dnf's problem text
+#       check       rpm's check or test transaction refused it (file conflicts, disk space)
+#       locked      another process holds dnf's rpmdb lock or rpm's transaction lock (the
+#                   message names the pid), or dnf's metadata or download lock
+#       root        --installroot is missing or not a folder
+#       permission  not run as root (both modes)
+#       repo        a repository cannot be read (the message names it)
+#       changed     the transaction differs from --expect (the message lists the tokens)
+#       download    a package could not be downloaded (the message names it)
+#       signature   a package's signature is bad or missing, or its key cannot be imported
+#       other       anything else, a bad invocation too
+#       An error may follow planned (changed, download, signature, check, locked).
+# Run mode, after planned:
+#   {"event":"download","name":N,"arch":R,"done":BYTES,"total":BYTES}
+#       at most 10 a second per package, and always its last one. A package that needs no
+#       download (see already) has no download events.
+#   {"event":"downloaded","name":N,"arch":R,"ok":BOOL,"message":M|null}
+#       a failed download is then error kind download (exit 2, nothing installed).
+#   Then signatures are checked where the repository asks for it; a key missing from rpm's
+#   database is imported from the repository's gpgkey, as dnf -y does.
+#   {"event":"rpm-start","count":N}
+#       right before rpm's transaction, after dnf's check and rpm's test transaction (which
+#       changes nothing and can still be stopped). From here on a stop cannot cut (Signals).
+#       N: rpm's transaction elements (the version an upgrade replaces is an element of its
+#       own), the "steps" of progress.
+#   {"event":"progress","name":N|null,"arch":R|null,"action":PA,"done":n|null,"total":n|null,
+#    "step":k|null,"steps":K|null}
+#       dnf's TransactionProgress.progress(package, action, ti_done, ti_total, ts_done,
+#       ts_total); per package and action a first, a last, and at most 10 a second. PA from
+#       dnf's action: PKG_INSTALL and PKG_OBSOLETE install, PKG_UPGRADE upgrade,
+#       PKG_DOWNGRADE downgrade, PKG_REINSTALL reinstall, PKG_REMOVE remove, PKG_OBSOLETED
+#       obsoleted, PKG_UPGRADED, PKG_DOWNGRADED, PKG_REINSTALLED and PKG_CLEANUP cleanup
+#       (erasing the replaced version), PKG_SCRIPTLET scriptlet (trigger when rpm runs a
+#       trigger), PKG_VERIFY verify (dnf's pass over the items after rpm), TRANS_PREPARATION
+#       prepare (name null: rpm prepares element `done` of `total`), TRANS_POST posttrans
+#       (name and numbers null: dnf tells it when rpm is done with the last element's files;
+#       that element's %post and the %posttrans scriptlets still follow). Any other action:
+#       dnf's number, as a string.
+#   {"event":"scriptlet-output","name":N,"arch":R,"text":LINE}
+#       one per line a scriptlet printed: what rpm writes to dnf's script file (shell
+#       scriptlets, rpm's own messages such as a Lua error) and what Lua scriptlets print()
+#       (rpm 4.18 and older print to the process's standard output, which is captured while
+#       rpm runs). Attribution: the package whose element rpm is working on (rpm's
+#       ELEM_PROGRESS callback), or the package a scriptlet belongs to when rpm names it
+#       (%pretrans, %posttrans); a trigger's output goes to the element that set it off.
+#       Output is read at rpm's callbacks: a scriptlet's lines come when it ends.
+#   {"event":"scriptlet-error","name":N,"arch":R,"scriptlet":S,"fatal":BOOL,"message":M}
+#       rpm reports a failing scriptlet (S like %post). fatal: it stopped the package's
+#       install or erase (%pre, %preun); otherwise the package is in place all the same.
+#   {"event":"rpm-end","ok":BOOL,"errors":[M,...]}
+#       ok: rpm ran every element and every scriptlet without error. errors: dnf's and rpm's
+#       messages (a failed scriptlet, a failed element, rpm refusing to start).
+#   {"event":"final","name":N,"arch":R,"installed":[EVR,...]}
+#       for every NAME.ARCH of the items, read from a fresh open of rpm's database after the
+#       transaction: empty when none is installed; two entries are a duplicate.
+#   exit 0: all succeeded; exit 1: rpm's transaction ran (or was due to) and something
+#   failed: an element, a scriptlet (a failed %post too, although its package is installed),
+#   rpm refusing to start, or the helper itself after rpm-start (error kind other, exit 1).
+#
+# Signals: SIGINT and SIGTERM are blocked in every thread from the start and taken by one
+# thread (sigwait): neither librepo's own SIGINT handler nor a Python handler ever runs, so no
+# exception can be raised inside a callback that C code made.
+#   Before rpm-start, a stop ends the helper: a download under way is interrupted (the
+#   helper sets librepo's interrupt flag, as librepo's SIGINT handler would; librepo gives up
+#   within half a second), the work ends at its next step, dnf's locks are released, and the
+#   helper emits {"event":"stopped","before":STAGE} and exits 3; nothing is installed.
+#   STAGE is the stage the stop cut short: "resolve" (configuration, metadata, resolving:
+#   nothing downloaded) or "download" (downloads, signatures, rpm's test transaction).
+#   When a step cannot be interrupted and outlasts 3 seconds, the helper emits the same
+#   event, removes dnf's lock files that name it, and exits 3 at once.
+#   After rpm-start a stop is not obeyed: cutting rpm's transaction leaves duplicate entries
+#   in its database. The helper emits {"event":"stop-deferred"} once, at once, rpm runs to its
+#   end, and the helper ends as usual (rpm-end, final, exit 0 or 1).
+
+import ctypes
+import fcntl
+import json
+import logging
+import os
+import shutil
+import signal
+import struct
+import sys
+import tempfile
+import threading
+import time
+
+EXIT_OK, EXIT_FAILED, EXIT_ERROR, EXIT_STOPPED = 0, 1, 2, 3
+STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
+# How long a stop before rpm-start waits for the work to reach its next step.
+STOP_GRACE_SECONDS = 3.0
+# Download and rpm progress: at most one event per package in this time (and its last one).
+PROGRESS_INTERVAL = 0.1
+
+
+class HelperError(Exception):
+    """Ends the helper with an error event of this kind (exit 2)."""
+
+    def __init__(self, kind, message):
+        super().__init__(message)
+        self.kind = kind
+        self.message = message
+
+
+class Stopped(Exception):
+    """A stop came before rpm-start: the helper ends with the stopped event (exit 3)."""
+
+
+class EventWriter:
+    """Writes the protocol's JSON Lines; both the main thread and the signal thread write."""
+
+    def __init__(self):
+        try:
+            os.fstat(3)
+            fd = 3
+        except OSError:
+            # A copy of standard output: the transaction redirects descriptor 1 for a while.
+            fd = os.dup(1)
+        self._file = os.fdopen(fd, 'w', buffering=1, encoding='utf-8')
+        self._lock = threading.Lock()
+        self._broken = False
+
+    def emit(self, event, **fields):
+        line = json.dumps(dict(event=event, **fields), ensure_ascii=False, separators=(',', ':'))
+        with self._lock:
+            if self._broken:
+                return
+            try:
+                self._file.write(line + '\n')
+                self._file.flush()
+            except OSError:
+                # installtop is gone; the work goes on as it was confirmed.
+                self._broken = True
+
+    def error(self, kind, message):
+        self.emit('error', kind=kind, message=message)
+
+
+class Request:
+    """The parsed command line."""
+
+    MODES = ('plan', 'run')
+    REQUESTS = ('install', 'upgrade', 'remove')
+
+    def __init__(self, argv):
+        self.installroot = None
+        self.releasever = None
+        self.setopts = []
+        self.expect = None
+        words = []
+        options = {'--installroot', '--releasever', '--setopt', '--expect'}
+        args = iter(argv)
+        for arg in args:
+            name, equals, value = arg.partition('=')
+            if name not in options:
+                words.append(arg)
+                continue
+            if not equals:
+                value = next(args, None)
+                if value is None:
+                    raise HelperError('other', 'usage: %s needs a value' % name)
+            if name == '--installroot':
+                self.installroot = os.path.abspath(value)
+            elif name == '--releasever':
+                self.releasever = value
+            elif name == '--setopt':
+                if '=' not in value:
+                    raise HelperError('other', 'usage: --setopt needs KEY=VALUE: %s' % value)
+                self.setopts.append(tuple(value.split('=', 1)))
+            else:
+                self.expect = (self.expect or set()) | {value}
+        if len(words) < 2 or words[0] not in self.MODES or words[1] not in self.REQUESTS:
+            raise HelperError('other', 'usage: installtop-dnf.py plan|run [--installroot DIR] '
+                              '[--releasever V] [--setopt KEY=VALUE]... [--expect TOKEN]... '
+                              'install|upgrade|remove [PKG...]')
+        self.mode, self.action, self.specs = words[0], words[1], words[2:]
+        if not self.specs and self.action != 'upgrade':
+            raise HelperError('other', 'usage: %s needs at least one package' % self.action)
+
+
+class StopControl:
+    """Takes SIGINT and SIGTERM in a thread of its own and decides what a stop means now.
+
+    The signals are blocked before any other thread exists, so every thread inherits the
+    mask and only sigwait receives them: librepo's SIGINT handler (installed during
+    downloads) never runs, rpm's signal blocking during its transaction changes nothing,
+    and no KeyboardInterrupt can land inside a callback that C code called (an exception
+    escaping rpm's callback makes rpm-python exit the process mid-transaction; one escaping
+    a libdnf download callback crosses C++ and C frames).
+    """
+
+    def __init__(self, events):
+        self._events = events
+        self._lock = threading.Lock()
+        self.stage = 'resolve'
+        self._requested = False
+        self._deferred_told = False
+        self._stopped_told = False
+        self._cleanups = []
+        self.librepo_interrupt = None
+        signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+        # A signal whose disposition is "ignore" (as inherited from some parents) is discarded,
+        # blocked or not, and would never reach sigwait.
+        for signum in STOP_SIGNALS:
+            signal.signal(signum, signal.SIG_DFL)
+        threading.Thread(target=self._wait, name='signals', daemon=True).start()
+
+    def on_forced_exit(self, cleanup):
+        """Registers work to do when a stop has to end the process without the main thread."""
+        self._cleanups.append(cleanup)
+
+    def _wait(self):
+        while True:
+            signal.sigwait(STOP_SIGNALS)
+            with self._lock:
+                if self.stage == 'rpm':
+                    if not self._deferred_told:
+                        self._deferred_told = True
+                        self._events.emit('stop-deferred')
+                    continue
+                if self._requested:
+                    continue
+                self._requested = True
+            if self.librepo_interrupt is not None:
+                self.librepo_interrupt.value = 1
+            threading.Thread(target=self._force_exit_later, name='stop-grace', daemon=True).start()
+
+    def _force_exit_later(self):
+        time.sleep(STOP_GRACE_SECONDS)
+        self.tell_stopped()
+        for cleanup in self._cleanups:
+            try:
+                cleanup()
+            except Exception as e:  # the process ends now whatever happens
+                print('installtop-dnf: cleanup on stop failed: %s' % e, file=sys.stderr)
+        os._exit(EXIT_STOPPED)
+
+    def tell_stopped(self):
+        with self._lock:
+            if self._stopped_told:
+                return
+            self._stopped_told = True
+            self._events.emit('stopped', before=self.stage)
+
+    def checkpoint(self):
+        """Ends the work here (Stopped) when a stop came."""
+        with self._lock:
+            if self._requested:
+                raise Stopped()
+
+    def enter(self, stage, **event):
+        """Moves to a stage, unless a stop came; the stage's event (if any) is emitted with it,
+        so that the signal thread sees the stage and the event together."""
+        with self._lock:
+            if self._requested:
+                raise Stopped()
+            self.stage = stage
+            if event:
+                self._events.emit(**event)
+
+
+def make_private_home():
+    """A HOME whose .rpmmacros puts rpm's database inside the installroot.
+
+    rpm reads ~/.rpmmacros once, when it is first imported; Debian's rpm defaults %_dbpath to
+    ~/.rpmdb, so with the real HOME it would create /root/.rpmdb. Must run before rpm or dnf is
+    imported.
+    """
+    home = tempfile.mkdtemp(prefix='installtop-dnf-home-')
+    with open(os.path.join(home, '.rpmmacros'), 'w') as macros:
+        macros.write('%_dbpath /var/lib/rpm\n')
+    os.environ['HOME'] = home
+    return home
+
+
+# ---- Start: what must happen before dnf and rpm are imported ----
+
+EVENTS = EventWriter()
+STOP = StopControl(EVENTS)
+try:
+    REQUEST = Request(sys.argv[1:])
+    if os.geteuid() != 0:
+        raise HelperError('permission', 'installtop-dnf must run as root')
+    if REQUEST.installroot is not None and not os.path.isdir(REQUEST.installroot):
+        raise HelperError('root', 'installroot %s is missing or not a folder' % REQUEST.installroot)
+except HelperError as early:
+    EVENTS.error(early.kind, early.message)
+    sys.exit(EXIT_ERROR)
+PRIVATE_HOME = make_private_home() if REQUEST.installroot is not None else None
+if PRIVATE_HOME is not None:
+    STOP.on_forced_exit(lambda: shutil.rmtree(PRIVATE_HOME, ignore_errors=True))
+# rpm waits for its transaction lock when standard input is a terminal; the helper never waits.
+_null = os.open(os.devnull, os.O_RDONLY)
+os.dup2(_null, 0)
+os.close(_null)
+
+import dnf  # noqa: E402  (after the private HOME: see make_private_home)
+import dnf.callback  # noqa: E402
+import dnf.conf  # noqa: E402
+import dnf.exceptions  # noqa: E402
+import dnf.lock  # noqa: E402
+import dnf.rpm  # noqa: E402
+import libdnf.transaction  # noqa: E402
+import rpm  # noqa: E402
+
+# ---- The transaction's items ----
+
+_ACTIONS = libdnf.transaction
+FORWARD_WORDS = {_ACTIONS.TransactionItemAction_INSTALL: 'install',
+                 _ACTIONS.TransactionItemAction_UPGRADE: 'upgrade',
+                 _ACTIONS.TransactionItemAction_DOWNGRADE: 'downgrade',
+                 _ACTIONS.TransactionItemAction_REINSTALL: 'reinstall',
+                 _ACTIONS.TransactionItemAction_OBSOLETE: 'install'}
+# The installed version that a forward action replaces: part of the forward item ("old").
+REPLACED_ACTIONS = {_ACTIONS.TransactionItemAction_UPGRADED,
+                    _ACTIONS.TransactionItemAction_DOWNGRADED,
+                    _ACTIONS.TransactionItemAction_REINSTALLED}
+
+
+def evr_text(epoch, version, release):
+    epoch = int(epoch or 0)
+    return '%s%s-%s' % ('%d:' % epoch if epoch else '', version, release)
+
+
+def package_evr(pkg):
+    return evr_text(pkg.epoch, pkg.version, pkg.release)
+
+
+class Item:
+    """One package of the transaction, as the item event tells it."""
+
+    def __init__(self, action, pkg, old=None, new=None, by=None, dependency=False):
+        self.action = action
+        self.name = pkg.name
+        self.arch = pkg.arch
+        self.old = old
+        self.new = new
+        self.by = by
+        self.dependency = dependency
+        self.new_package = pkg if new is not None else None
+
+    @property
+    def token(self):
+        return '%s:%s.%s:%s:%s' % (self.action, self.name, self.arch, self.old or '',
+                                   self.new or '')
+
+    def event(self):
+        pkg = self.new_package
+        fields = dict(action=self.action, name=self.name, arch=self.arch, old=self.old,
+                      new=self.new, size=pkg.downloadsize if pkg else None,
+                      repo=pkg.reponame if pkg else None)
+        if self.by is not None:
+            fields['by'] = self.by
+        if self.dependency:
+            fields['reason'] = 'dependency'
+        return fields
+
+
+def transaction_items(transaction, goal):
+    """The items of dnf's resolved transaction, in its order.
+
+    dnf records an upgrade as two transaction items (UPGRADE of the new package, UPGRADED of
+    the installed one); they make one item here. Which installed package a new one replaces,
+    by upgrade or by obsoleting it, is the solver's answer (goal.obsoleted_by_package), as
+    dnf itself builds the transaction from it.
+    """
+    tsis = [tsi for tsi in transaction
+            if tsi.action != _ACTIONS.TransactionItemAction_REASON_CHANGE]
+    replacer_of = {}
+    for tsi in tsis:
+        if tsi.action in FORWARD_WORDS:
+            for old in goal.obsoleted_by_package(tsi.pkg):
+                replacer_of.setdefault(old, tsi.pkg)
+    items = []
+    for tsi in tsis:
+        pkg = tsi.pkg
+        if tsi.action in FORWARD_WORDS:
+            olds = [t.pkg for t in tsis
+                    if t.action in REPLACED_ACTIONS and replacer_of.get(t.pkg) == pkg]
+            old = package_evr(olds[0]) if olds else None
+            items.append(Item(FORWARD_WORDS[tsi.action], pkg, old=old, new=package_evr(pkg)))
+        elif tsi.action == _ACTIONS.TransactionItemAction_OBSOLETED:
+            replacer = replacer_of.get(pkg)
+            items.append(Item('obsoleted', pkg, old=package_evr(pkg),
+                              by=replacer.name if replacer is not None else None))
+        elif tsi.action == _ACTIONS.TransactionItemAction_REMOVE:
+            items.append(Item('remove', pkg, old=package_evr(pkg),
+                              dependency=tsi.reason != _ACTIONS.TransactionItemReason_USER))
+    return items
+
+
+def needs_no_download(pkg):
+    """True when the package is already here: in the cache with a good checksum, or in a
+    local repository (dnf reads those in place)."""
+    return os.path.exists(pkg.localPkg()) and pkg.verifyLocalPkg()
+
+
+# ---- Progress reporting ----
+
+class DownloadReporter(dnf.callback.DownloadProgress):
+    """dnf's download callbacks as download/downloaded events, throttled per package."""
+
+    def __init__(self, events):
+        super().__init__()
+        self._events = events
+        self._last = {}
+
+    def start(self, total_files, total_size, total_drpms=0):
+        pass
+
+    def progress(self, payload, done):
+        pkg = payload.pkg
+        done = int(done)  # librepo counts in a double
+        now = time.monotonic()
+        total = payload.download_size
+        last_time, last_done = self._last.get(pkg, (0.0, None))
+        if done == last_done:
+            return
+        if done >= total or now - last_time >= PROGRESS_INTERVAL:
+            self._last[pkg] = (now, done)
+            self._events.emit('download', name=pkg.name, arch=pkg.arch, done=done, total=total)
+
+    def end(self, payload, status, msg):
+        if status == dnf.callback.STATUS_MIRROR:
+            return  # one mirror failed; librepo goes on with the next one
+        pkg = payload.pkg
+        ok = status in (dnf.callback.STATUS_OK, dnf.callback.STATUS_ALREADY_EXISTS)
+        total = payload.download_size
+        if ok and self._last.get(pkg, (0.0, None))[1] != total:
+            self._events.emit('download', name=pkg.name, arch=pkg.arch, done=total, total=total)
+        self._events.emit('downloaded', name=pkg.name, arch=pkg.arch, ok=ok,
+                          message=None if ok else msg)
+
+
+PROGRESS_WORDS = {dnf.callback.PKG_INSTALL: 'install', dnf.callback.PKG_UPGRADE: 'upgrade',
+                  dnf.callback.PKG_DOWNGRADE: 'downgrade', dnf.callback.PKG_REINSTALL: 'reinstall',
+                  dnf.callback.PKG_OBSOLETE: 'install', dnf.callback.PKG_REMOVE: 'remove',
+                  dnf.callback.PKG_OBSOLETED: 'obsoleted', dnf.callback.PKG_UPGRADED: 'cleanup',
+                  dnf.callback.PKG_DOWNGRADED: 'cleanup', dnf.callback.PKG_REINSTALLED: 'cleanup',
+                  dnf.callback.PKG_CLEANUP: 'cleanup', dnf.callback.PKG_VERIFY: 'verify',
+                  dnf.callback.PKG_SCRIPTLET: 'scriptlet',
+                  dnf.callback.TRANS_PREPARATION: 'prepare', dnf.callback.TRANS_POST: 'posttrans'}
+# rpm's scriptlet tags as spec files name them; the others are the tag name in lower case.
+SCRIPTLET_NAMES = {'PREIN': '%pre', 'POSTIN': '%post'}
+
+
+class StdoutCapture:
+    """Descriptor 1 goes to a temporary file while rpm's transaction runs.
+
+    rpm (4.18 and older) has Lua scriptlets print() to the C library's stdout, not to dnf's
+    script file. A file, unlike a pipe, can never fill up and block a scriptlet; it is read
+    (with pread: the writer's offset is left alone) at every rpm callback, after flushing the
+    C library's buffers, so that what a scriptlet printed is read before rpm moves on.
+    """
+
+    def __init__(self):
+        self._libc = ctypes.CDLL(None)
+        self._libc.fflush(None)
+        self._saved = os.dup(1)
+        self._file = tempfile.TemporaryFile()
+        os.dup2(self._file.fileno(), 1)
+        self._offset = 0
+        self._partial = b''
+
+    def read_lines(self, final=False):
+        self._libc.fflush(None)
+        data = self._partial
+        while True:
+            chunk = os.pread(self._file.fileno(), 65536, self._offset)
+            if not chunk:
+                break
+            self._offset += len(chunk)
+            data += chunk
+        lines = data.split(b'\n')
+        self._partial = lines.pop()  # an unfinished line waits for its end
+        if final and self._partial:
+            lines.append(self._partial)
+            self._partial = b''
+        return [line.decode('utf-8', 'replace') for line in lines]
+
+    def close(self):
+        lines = self.read_lines(final=True)
+        os.dup2(self._saved, 1)
+        os.close(self._saved)
+        self._file.close()
+        return lines
+
+
+class RpmReporter(dnf.callback.TransactionProgress):
+    """Reports rpm's transaction: dnf's TransactionProgress display plus a wrapper around the
+    raw rpm callback that dnf hands to rpm (see HelperBase._run_transaction).
+
+    The wrapper knows what dnf's display is not told: which transaction element rpm works on,
+    the scriptlet tag, and whether a failing scriptlet was fatal. Nothing may escape from
+    here: rpm-python exits the process when an rpm callback raises. Note that rpm runs
+    scriptlet callbacks chrooted into the installroot: no file is opened by name here.
+    """
+
+    def __init__(self, events):
+        super().__init__()
+        self._events = events
+        self.elements = []
+        self.owner = (None, None)
+        self._scriptlet_word = 'scriptlet'
+        self.errors = []
+        self.capture = None
+        self._last_progress = {}
+
+    # -- the raw rpm callback --
+
+    def wrap(self, dnf_callback):
+        def callback(what, amount, total, key, data):
+            try:
+                self._before(what, amount, key)
+            except Exception as e:
+                print('installtop-dnf: rpm callback: %r' % e, file=sys.stderr)
+            result = dnf_callback(what, amount, total, key, data)
+            try:
+                if what == rpm.RPMCALLBACK_SCRIPT_ERROR:
+                    self._scriptlet_error(amount, total)
+            except Exception as e:
+                print('installtop-dnf: rpm callback: %r' % e, file=sys.stderr)
+            return result
+        return callback
+
+    def _before(self, what, amount, key):
+        # What was printed so far belongs to the package rpm worked on until now.
+        self.flush_output()
+        if what == rpm.RPMCALLBACK_ELEM_PROGRESS and 0 <= amount < len(self.elements):
+            element = self.elements[amount]
+            self.owner = (element.N(), element.A())
+        elif hasattr(key, 'pkg'):
+            self.owner = (key.pkg.name, key.pkg.arch)
+        if what == rpm.RPMCALLBACK_SCRIPT_START:
+            tag = rpm.tagnames.get(amount, '')
+            self._scriptlet_word = 'trigger' if 'TRIGGER' in tag else 'scriptlet'
+
+    def _scriptlet_error(self, tag, rc):
+        tag = rpm.tagnames.get(tag, 'UNKNOWN')
+        scriptlet = SCRIPTLET_NAMES.get(tag, '%' + tag.lower())
+        fatal = rc != rpm.RPMRC_OK
+        name, arch = self.owner
+        self._events.emit('scriptlet-error', name=name, arch=arch, scriptlet=scriptlet,
+                          fatal=fatal, message='%s scriptlet of %s.%s failed%s' % (
+                              scriptlet, name, arch,
+                              '' if fatal else ' (rpm went on: the package is in place)'))
+
+    def flush_output(self):
+        if self.capture is not None:
+            self._output_lines(self.capture.read_lines())
+
+    def _output_lines(self, lines):
+        name, arch = self.owner
+        for line in lines:
+            self._events.emit('scriptlet-output', name=name, arch=arch, text=line)
+
+    def start_capture(self):
+        self.capture = StdoutCapture()
+
+    def stop_capture(self):
+        capture, self.capture = self.capture, None
+        self._output_lines(capture.close())
+
+    # -- dnf's TransactionProgress --
+
+    def progress(self, package, action, ti_done, ti_total, ts_done, ts_total):
+        word = PROGRESS_WORDS.get(action, str(action))
+        if action == dnf.callback.PKG_SCRIPTLET:
+            word = self._scriptlet_word
+        named = hasattr(package, 'name')
+        # rpm reports every chunk of a package's files; a first, a last, and 10 a second do.
+        key = (package.name, package.arch, word) if named else (None, None, word)
+        now = time.monotonic()
+        last = self._last_progress.get(key)
+        finished = ti_done is None or ti_total is None or ti_done >= ti_total
+        if last is not None and not finished and now - last < PROGRESS_INTERVAL:
+            return
+        self._last_progress[key] = now
+        self._events.emit('progress', name=package.name if named else None,
+                          arch=package.arch if named else None, action=word,
+                          done=ti_done, total=ti_total, step=ts_done, steps=ts_total)
+
+    def scriptout(self, msgs):
+        if msgs:
+            text = msgs.decode('utf-8', 'replace') if isinstance(msgs, bytes) else msgs
+            self._output_lines(text.splitlines())
+
+    def error(self, message):
+        self.errors.append(message)
+
+
+class RpmErrorLog(logging.Handler):
+    """dnf logs, rather than raises, why rpm's transaction could not start (rpm's own
+    messages among them): after rpm-start, what dnf logs as an error goes to rpm-end."""
+
+    def __init__(self, reporter):
+        super().__init__(logging.ERROR)
+        self._reporter = reporter
+
+    def emit(self, record):
+        if STOP.stage == 'rpm':
+            self._reporter.errors.append(record.getMessage())
+
+
+# ---- dnf ----
+
+class HelperBase(dnf.Base):
+    """dnf.Base that reports the moment rpm's transaction starts.
+
+    dnf's do_transaction takes the rpmdb lock, checks, orders and test-runs the transaction,
+    then calls _run_transaction, which records history and runs rpm. The test transaction
+    takes no lock and leaves signals alone: it is still interruptible, so rpm-start is told
+    here, after it, at the last step before rpm runs.
+    """
+
+    def __init__(self, conf, reporter):
+        super().__init__(conf)
+        self._reporter = reporter
+
+    def _run_transaction(self, cb):
+        reporter = self._reporter
+        reporter.elements = list(self._ts)
+        STOP.enter('rpm', event='rpm-start', count=len(reporter.elements))
+        cb.callback = reporter.wrap(cb.callback)
+        reporter.start_capture()
+        try:
+            return super()._run_transaction(cb)
+        finally:
+            reporter.stop_capture()
+
+
+def make_conf(request):
+    """dnf's configuration, made before dnf.Base: a Base made without one detects releasever
+    on / (dnf.Base._setup_default_conf), opening the host's rpm database even with an
+    installroot (with Debian's rpm and the real HOME, creating ~/.rpmdb).
+
+    Returns the configuration and the repository options of --setopt, which apply once the
+    repositories are read.
+    """
+    conf = dnf.conf.Conf()
+    conf.exit_on_lock = True  # a lock held elsewhere is an error here, not a wait
+    root = request.installroot
+    # Before any path is substituted: an unknown releasever is None, which libdnf rejects.
+    conf.releasever = request.releasever or dnf.rpm.detect_releasever(root or '/')
+    if root is None:
+        conf.read(priority=dnf.conf.PRIO_MAINCONFIG)
+        reposroot = '/'
+    else:
+        conf.installroot = root
+        config = os.path.join(root, 'etc/dnf/dnf.conf')
+        if os.path.isfile(config):
+            conf.read(config, priority=dnf.conf.PRIO_MAINCONFIG)
+        # dnf's API takes these paths as given; its command line re-roots them like this.
+        for option in ('cachedir', 'logdir', 'persistdir'):
+            conf.prepend_installroot(option)
+        conf.reposdir = [os.path.join(root, path.lstrip('/')) for path in conf.reposdir]
+        reposroot = root
+    conf.substitutions.update_from_etc(reposroot, varsdir=conf.varsdir)
+    repo_setopts = []
+    for key, value in request.setopts:
+        repo_glob, dot, option = key.rpartition('.')
+        if dot:
+            repo_setopts.append((repo_glob, option, value))
+        else:
+            conf.set_or_append_opt_value(key, value, dnf.conf.PRIO_COMMANDLINE)
+    for path in (conf.logdir, conf.persistdir, conf.cachedir):
+        os.makedirs(path, exist_ok=True)
+    return conf, repo_setopts
+
+
+def read_repos(base, repo_setopts):
+    base.setup_loggers()  # dnf.log, dnf.rpm.log, dnf.librepo.log in logdir, as dnf's own
+    base.read_all_repos()
+    for repo_glob, option, value in repo_setopts:
+        for repo in base.repos.get_matching(repo_glob):
+            repo.set_or_append_opt_value(option, value, dnf.conf.PRIO_COMMANDLINE)
+
+
+def lock_paths(conf):
+    """dnf's lock files for this configuration (files holding the owner's pid)."""
+    return [dnf.lock.build_metadata_lock(conf.cachedir, True).target,
+            dnf.lock.build_download_lock(conf.cachedir, True).target,
+            dnf.lock.build_rpmdb_lock(conf.persistdir, True).target]
+
+
+def remove_own_locks(paths):
+    for path in paths:
+        try:
+            with open(path) as lock:
+                if lock.read(20).strip() != str(os.getpid()):
+                    continue
+            os.unlink(path)
+        except OSError:
+            pass
+
+
+def check_locks(conf):
+    """Fails (locked) when another process holds dnf's rpmdb lock or rpm's transaction lock.
+
+    Both are only looked at, never taken: dnf takes its lock in do_transaction (exit_on_lock
+    makes that fail at once too), rpm its lock in its transaction.
+    """
+    rpmdb_lock = dnf.lock.build_rpmdb_lock(conf.persistdir, True).target
+    try:
+        with open(rpmdb_lock) as lock:
+            pid = int(lock.read(20))
+    except (OSError, ValueError):
+        pid = None
+    if pid is not None and pid != os.getpid() and os.path.exists('/proc/%d' % pid):
+        raise HelperError('locked', 'RPMDB already locked by %d (%s)' % (pid, rpmdb_lock))
+    rpm_lock = os.path.join(conf.installroot, rpm.expandMacro('%{?_rpmlock_path}').lstrip('/'))
+    try:
+        fd = os.open(rpm_lock, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        # struct flock: l_type, l_whence, l_start, l_len, l_pid (F_GETLK fills in the holder)
+        query = struct.pack('hhqqi', fcntl.F_WRLCK, os.SEEK_SET, 0, 0, 0)
+        answer = fcntl.fcntl(fd, fcntl.F_GETLK, query)
+        held, _, _, _, holder = struct.unpack('hhqqi', answer[:struct.calcsize('hhqqi')])
+    finally:
+        os.close(fd)
+    if held != fcntl.F_UNLCK:
+        raise HelperError('locked', 'rpm transaction lock %s is held by %d' % (rpm_lock, holder))
+
+
+def mark_request(base, request):
+    """Marks the request in dnf's goal; every spec that matches nothing is reported at once
+    (a removal's is skipped: nothing installed to remove)."""
+    unknown = []
+    for spec in request.specs:
+        try:
+            if request.action == 'install':
+                base.install(spec, strict=base.conf.strict)
+            elif request.action == 'upgrade':
+                base.upgrade(spec)
+            else:
+                base.remove(spec)
+        except dnf.exceptions.MarkingError as e:
+            if request.action == 'remove':
+                # As dnf and apt do: a package that is not installed is not removed, and no error.
+                continue
+            # Some of dnf's messages name the spec already, and str() would name it again.
+            unknown.append(e.value if e.value.endswith(spec) else str(e))
+    if request.action == 'upgrade' and not request.specs:
+        base.upgrade_all()
+    if unknown:
+        raise HelperError('unknown', '\n'.join(unknown))
+
+
+def check_expected(items, expected):
+    tokens = {item.token for item in items}
+    if tokens == expected:
+        return
+    parts = []
+    missing = sorted(expected - tokens)
+    added = sorted(tokens - expected)
+    if missing:
+        parts.append('no longer in the transaction: ' + ', '.join(missing))
+    if added:
+        parts.append('new in the transaction: ' + ', '.join(added))
+    raise HelperError('changed', 'the transaction is not the confirmed plan: ' + '; '.join(parts))
+
+
+def check_signatures(base, packages):
+    """What dnf's command line does after downloading (dnf's API leaves it to its caller):
+    verify each package's signature where its repository asks for it, importing a missing
+    key from the repository's gpgkey, as dnf -y does."""
+    for pkg in packages:
+        result, message = base.package_signature_check(pkg)
+        if result == 1:
+            try:
+                base.package_import_key(pkg, askcb=lambda *key: True)
+                continue
+            except dnf.exceptions.Error as e:
+                message = str(e)
+        if result != 0:
+            raise HelperError('signature', message)
+
+
+def report_final(base, items):
+    """final events from a fresh open of rpm's database (same root, same %_dbpath)."""
+    ts = rpm.TransactionSet(base.conf.installroot)
+    seen = set()
+    for item in items:
+        if (item.name, item.arch) in seen:
+            continue
+        seen.add((item.name, item.arch))
+        installed = [evr_text(h[rpm.RPMTAG_EPOCH], h[rpm.RPMTAG_VERSION], h[rpm.RPMTAG_RELEASE])
+                     for h in ts.dbMatch('name', item.name) if h[rpm.RPMTAG_ARCH] == item.arch]
+        EVENTS.emit('final', name=item.name, arch=item.arch, installed=installed)
+    ts.closeDB()
+
+
+def run_transaction(base, reporter, items):
+    """Runs rpm's transaction; returns the exit status. Errors before rpm-start raise."""
+    errors = []
+    try:
+        base.do_transaction(display=[reporter])
+    except dnf.exceptions.LockError:
+        raise
+    except dnf.exceptions.Error as e:
+        if STOP.stage != 'rpm':
+            # rpm's check or test transaction (or loading the packages into it) refused it.
+            raise HelperError('check', str(e).strip())
+        errors.append(str(e))
+    errors = reporter.errors + errors
+    for tsi in base.transaction:
+        if tsi.state == _ACTIONS.TransactionItemState_ERROR:
+            errors.append('rpm failed on %s' % tsi)
+    EVENTS.emit('rpm-end', ok=not errors, errors=errors)
+    report_final(base, items)
+    return EXIT_OK if not errors else EXIT_FAILED
+
+
+def plan_and_run(base, reporter, repo_setopts, request):
+    read_repos(base, repo_setopts)
+    STOP.on_forced_exit(lambda paths=lock_paths(base.conf): remove_own_locks(paths))
+    check_locks(base.conf)
+    STOP.checkpoint()
+    # As dnf's remove command: the repositories have no part in a removal (with them, the
+    # solver may downgrade a dependent package instead of removing it).
+    base.fill_sack(load_system_repo=True, load_available_repos=request.action != 'remove')
+    STOP.checkpoint()
+    mark_request(base, request)
+    base.args = ['installtop', request.action] + request.specs  # history's command line
+    base.resolve(allow_erasing=request.action == 'remove')
+    STOP.checkpoint()
+
+    items = transaction_items(base.transaction or [], base.goal)
+    new_packages = [item.new_package for item in items if item.new_package is not None]
+    already = 0
+    for pkg in new_packages:
+        if needs_no_download(pkg):
+            already += pkg.downloadsize
+        STOP.checkpoint()
+    for item in items:
+        EVENTS.emit('item', **item.event())
+    EVENTS.emit('planned', count=len(items),
+                download=sum(pkg.downloadsize for pkg in new_packages), already=already)
+    if request.expect is not None:
+        check_expected(items, request.expect)
+    if request.mode == 'plan' or not items:
+        STOP.checkpoint()  # a stop that came while the items were told still ends with stopped
+        return EXIT_OK
+
+    STOP.enter('download')
+    base.download_packages(new_packages, progress=DownloadReporter(EVENTS))
+    STOP.checkpoint()
+    check_signatures(base, new_packages)
+    check_locks(base.conf)
+    STOP.checkpoint()
+    return run_transaction(base, reporter, items)
+
+
+def error_of(exception):
+    """The error event (kind, message) for an exception dnf raised before rpm-start."""
+    if isinstance(exception, HelperError):
+        return exception.kind, exception.message
+    message = str(exception).strip()
+    kinds = ((dnf.exceptions.LockError, 'locked'), (dnf.exceptions.RepoError, 'repo'),
+             (dnf.exceptions.DepsolveError, 'depsolve'), (dnf.exceptions.MarkingError, 'unknown'),
+             (dnf.exceptions.DownloadError, 'download'))
+    for cls, kind in kinds:
+        if isinstance(exception, cls):
+            return kind, message
+    return 'other', '%s: %s' % (type(exception).__name__, message)
+
+
+def main():
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setLevel(logging.INFO)
+    handler.setFormatter(logging.Formatter('dnf: %(message)s'))
+    logging.getLogger('dnf').addHandler(handler)
+    try:
+        STOP.librepo_interrupt = ctypes.c_int.in_dll(ctypes.CDLL('librepo.so.0'), 'lr_interrupt')
+    except (OSError, ValueError):
+        print('installtop-dnf: librepo interrupt flag not found; a stop waits for downloads',
+              file=sys.stderr)
+    reporter = RpmReporter(EVENTS)
+    logging.getLogger('dnf').addHandler(RpmErrorLog(reporter))
+    base = None
+    try:
+        conf, repo_setopts = make_conf(REQUEST)
+        base = HelperBase(conf, reporter)
+        return plan_and_run(base, reporter, repo_setopts, REQUEST)
+    except Stopped:
+        STOP.tell_stopped()
+        return EXIT_STOPPED
+    except Exception as e:
+        if STOP.stage == 'rpm':
+            # The helper failed after rpm ran: the system may have changed, so not exit 2.
+            EVENTS.error('other', '%s: %s' % (type(e).__name__, e))
+            return EXIT_FAILED
+        try:
+            STOP.checkpoint()
+        except Stopped:
+            # The stop made dnf fail (an interrupted download): it is a stop, not an error.
+            STOP.tell_stopped()
+            return EXIT_STOPPED
+        kind, message = error_of(e)
+        EVENTS.error(kind, message)
+        return EXIT_ERROR
+    finally:
+        if base is not None:
+            base.close()
+
+
+if __name__ == '__main__':
+    try:
+        status = main()
+    finally:
+        if PRIVATE_HOME is not None:
+            shutil.rmtree(PRIVATE_HOME, ignore_errors=True)
+    sys.exit(status)

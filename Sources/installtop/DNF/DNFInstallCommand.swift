@@ -1,0 +1,19 @@
+import ArgumentParser
+
+/// `installtop dnf install PKG…`.
+struct DNFInstallCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "install", abstract: "Install packages and what they depend on.")
+
+    @Argument(help: "The packages (a name, or name-version to pick one).")
+    var packages: [String]
+
+    @OptionGroup var options: DNFOptions
+
+    func validate() throws {
+        if packages.isEmpty { throw ValidationError("name at least one package to install") }
+    }
+
+    func run() throws {
+        throw ExitCode(DNFSession(request: .install(packages), options: options).run().rawValue)
+    }
+}

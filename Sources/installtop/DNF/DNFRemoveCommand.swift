@@ -1,0 +1,19 @@
+import ArgumentParser
+
+/// `installtop dnf remove PKG…`.
+struct DNFRemoveCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove packages (an uninstall job).")
+
+    @Argument(help: "The packages.")
+    var packages: [String]
+
+    @OptionGroup var options: DNFOptions
+
+    func validate() throws {
+        if packages.isEmpty { throw ValidationError("name at least one package to remove") }
+    }
+
+    func run() throws {
+        throw ExitCode(DNFSession(request: .remove(packages), options: options).run().rawValue)
+    }
+}

@@ -1,0 +1,46 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import InstallDrivers
+import InstallEngine
+
+/// One `installtop dnf …`: the plan from dnf, the operator's yes, then the transaction as one
+/// job on the usual run (monitor, plain lines or JSON).
+struct DNFSession {
+    let request: DNFRequest
+    let options: DNFOptions
+
+    func run() -> ExitStatus {
+        let name = request.summary
+        // Absolute, so the helper and rpm never depend on the working directory.
+        let root = options.installroot.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+        let job = DNFJob(request: request, installRoot: root, releaseVersion: options.releasever)
+        let folder = EngineHost.dnfHelperFolder()
+        defer { folder.remove() }
+        let plan: DNFPlan
+        let helper: DNFHelper
+        PlanningNotice.say(name)
+        do {
+            helper = try folder.helper()
+            plan = try DNFPlanner.plan(job, helper: helper)
+        } catch {
+            StandardOutput.stderr.line("installtop: \(name): nothing was run:\n\(error)")
+            return .invalidUsage
+        }
+        if plan.isEmpty {
+            StandardOutput.stdout.line(DNFPlanText.nothingToDo(for: request))
+            return .succeeded
+        }
+        if !options.yes && OutputMode(options: options.run) != .monitor {
+            // Nobody at a terminal to ask: say what would run, and run nothing (dnf's "Operation aborted.").
+            StandardOutput.stdout.line(DNFPlanText.text(of: plan))
+            StandardOutput.stderr.line("installtop: not run: confirm with --yes (there is no terminal to ask on)")
+            return .failed
+        }
+        let runnable = RunnableJob(name: "\(name) · \(plan.summary)", operation: request.operation, updates: plan.updates,
+                                   driver: DNFDriver(plan: plan, helper: helper), needsConfirmation: !options.yes)
+        return RunSession(jobs: [runnable], options: options.run).run()
+    }
+}

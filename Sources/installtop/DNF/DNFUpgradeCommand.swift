@@ -1,0 +1,16 @@
+import ArgumentParser
+
+/// `installtop dnf upgrade [PKG…]`.
+struct DNFUpgradeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "upgrade", abstract: "Upgrade the packages named, or every package that has a newer version.")
+
+    @Argument(help: "The packages; none upgrades every one.")
+    var packages: [String] = []
+
+    @OptionGroup var options: DNFOptions
+
+    func run() throws {
+        throw ExitCode(DNFSession(request: .upgrade(packages), options: options).run().rawValue)
+    }
+}

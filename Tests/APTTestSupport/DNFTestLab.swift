@@ -1,0 +1,26 @@
+import InstallDrivers
+
+/// The dnf tests' packages (noarch, Lua scriptlets only): a library and an application that
+/// needs exactly its version, one that prints from its `%post`, one whose `%post` fails, one
+/// whose `%post` waits for a knob file in the root, one dnf's reboot rule names, and an old
+/// package a new one obsoletes.
+public enum DNFTestLab {
+    public static func library(_ version: String) -> RPMPackageRecipe { RPMPackageRecipe(name: "lab-lib", version: version) }
+
+    public static func application(_ version: String) -> RPMPackageRecipe {
+        RPMPackageRecipe(name: "lab-app", version: version, requires: ["lab-lib = \(version)-1"])
+    }
+
+    public static let printer = RPMPackageRecipe(name: "lab-print", post: RPMPackageRecipe.printing(["lab-print: set up", "lab-print: ready"]))
+    public static let failing = RPMPackageRecipe(name: "lab-fail", post: RPMPackageRecipe.failing("lab-fail cannot start"))
+    /// Its `%post` waits for `slowKnob` inside the root.
+    public static let slow = RPMPackageRecipe(name: "lab-slow", post: RPMPackageRecipe.waiting(for: slowKnob))
+    public static let slowKnob = "/lab-slow-go"
+    /// A name dnf's needs-restarting rule lists.
+    public static let firmware = RPMPackageRecipe(name: "linux-firmware", version: "20260101")
+    public static let old = RPMPackageRecipe(name: "lab-old")
+    public static let successor = RPMPackageRecipe(name: "lab-new", obsoletes: ["lab-old"])
+
+    /// Every package at its first version.
+    public static let first: [RPMPackageRecipe] = [library("1.0"), application("1.0"), printer, failing, slow, firmware, old]
+}

@@ -1,0 +1,169 @@
+import APTTestSupport
+import Foundation
+import Glibc
+import InstallDrivers
+import Testing
+
+/// `installtop dnf …` through the real binary, in private installroots of lab rpms: the plan,
+/// the refusals, a whole transaction in JSON checked against the rpm database, scriptlets,
+/// an honest stop, the history. Nothing of the host's rpm or dnf state changes (fingerprinted).
+@Suite("installtop dnf", .serialized)
+struct DNFCommandTests {
+    private func lab(_ recipes: [RPMPackageRecipe] = DNFTestLab.first) throws -> PrivateDNFRoot {
+        try PrivateDNFRoot.requireTools()
+        let root = try PrivateDNFRoot(temporaryWithPrefix: "itop-dnf")
+        do { try root.publish(recipes) } catch {
+            root.remove()
+            throw error
+        }
+        return root
+    }
+
+    private func rootArguments(_ root: PrivateDNFRoot) -> [String] {
+        ["--installroot", root.root, "--releasever", root.releaseVersion]
+    }
+
+    private func completed(_ events: [JSONEvent]) -> [String: String] {
+        Dictionary(events.filter { $0.name == "update.completed" }.compactMap { event in event.string("id").map { ($0, event.string("result") ?? "?") } },
+                   uniquingKeysWith: { _, last in last })
+    }
+
+    @Test("--json: one update per package in dnf's order, versions in the titles, every result as the rpm database says")
+    func installAndUpgrade() async throws {
+        let host = HostRPMFingerprint()
+        let root = try lab()
+        defer { root.remove() }
+        let folder = try TestFolder()
+        defer { folder.remove() }
+
+        let install = try await installtop(["dnf", "install", "lab-app", "--yes", "--json", "--no-history"] + rootArguments(root), in: folder)
+        #expect(install.status == 0, "\(install.stderr)")
+        var events = try install.jsonEvents()
+        let queued = try #require(events.first { $0.name == "job.queued" })
+        let updates = queued.fields["updates"] as? [[String: Any]] ?? []
+        // dnf's order: rpm orders a transaction only once its packages are downloaded.
+        #expect(Set(updates.compactMap { $0["id"] as? String }) == ["lab-lib", "lab-app"])
+        #expect(Set(updates.compactMap { $0["title"] as? String }) == ["lab-lib 1.0-1", "lab-app 1.0-1"])
+        #expect(queued.string("packageTool") == "dnf")
+        #expect(completed(events) == ["lab-lib": "succeeded", "lab-app": "succeeded"])
+        #expect(root.installedVersions(of: "lab-app") == ["1.0-1"] && root.installedVersions(of: "lab-lib") == ["1.0-1"])
+
+        try root.publish([DNFTestLab.library("2.0"), DNFTestLab.application("2.0")])
+        let upgrade = try await installtop(["dnf", "upgrade", "--yes", "--json", "--no-history"] + rootArguments(root), in: folder)
+        #expect(upgrade.status == 0, "\(upgrade.stderr)")
+        events = try upgrade.jsonEvents()
+        let titles = (events.first { $0.name == "job.queued" }?.fields["updates"] as? [[String: Any]] ?? []).compactMap { $0["title"] as? String }
+        #expect(Set(titles) == ["lab-lib 1.0-1 → 2.0-1", "lab-app 1.0-1 → 2.0-1"])
+        #expect(completed(events) == ["lab-lib": "succeeded", "lab-app": "succeeded"])
+        var last: [Int: Double] = [:]
+        for event in events where event.name == "progress" {
+            guard let index = event.index, let percent = event.double("updatePercent") else { continue }
+            #expect(percent >= last[index, default: 0], "update \(index)'s bar went down: \(event)")
+            last[index] = percent
+        }
+        // One entry each: the cleanup of 1.0 ran (no duplicates).
+        #expect(root.installedVersions(of: "lab-app") == ["2.0-1"] && root.installedVersions(of: "lab-lib") == ["2.0-1"])
+        #expect(HostRPMFingerprint().changes(since: host).isEmpty, "\(HostRPMFingerprint().changes(since: host))")
+    }
+
+    @Test("Off a terminal without --yes: the plan in dnf's shape, nothing run, exit 1; the refusals exit 2")
+    func planAndRefusals() async throws {
+        let host = HostRPMFingerprint()
+        let root = try lab()
+        defer { root.remove() }
+        let folder = try TestFolder()
+        defer { folder.remove() }
+
+        let plan = try await installtop(["dnf", "install", "lab-app"] + rootArguments(root), in: folder)
+        #expect(plan.status == 1)
+        #expect(plan.stdout.contains("Installing:\n  lab-app 1.0-1 [noarch, lab]\n  lab-lib 1.0-1 [noarch, lab]\n"), "\(plan.stdout)")
+        #expect(plan.stdout.contains("2 to install"), "\(plan.stdout)")
+        #expect(plan.stderr.contains("--yes"))
+        #expect(root.installedVersions(of: "lab-lib").isEmpty, "nothing was installed")
+
+        let unknown = try await installtop(["dnf", "install", "lab-nosuch", "--yes"] + rootArguments(root), in: folder)
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr.contains("nothing was run") && unknown.stderr.contains("lab-nosuch"), "\(unknown.stderr)")
+
+        let here = try await installtop(["dnf", "install", "lab-app", "--yes"], in: folder)
+        #expect(here.status == 2)
+        #expect(here.stderr.contains("this system's packages are dpkg's"), "\(here.stderr)")
+
+        let nothing = try await installtop(["dnf", "remove", "lab-app", "--yes"] + rootArguments(root), in: folder)
+        #expect(nothing.status == 0 && nothing.stdout.contains("Nothing to remove"), "\(nothing.stdout) \(nothing.stderr)")
+        #expect(HostRPMFingerprint().changes(since: host).isEmpty, "\(HostRPMFingerprint().changes(since: host))")
+    }
+
+    @Test("Scriptlets: output under its package, a failing %post is the package's error, dnf's reboot rule, removal with what it needed")
+    func scriptletsRebootAndRemoval() async throws {
+        let root = try lab()
+        defer { root.remove() }
+        let folder = try TestFolder()
+        defer { folder.remove() }
+
+        let run = try await installtop(["dnf", "install", "lab-print", "lab-fail", "linux-firmware", "--yes", "--json", "--json-logs", "--no-history"]
+                                       + rootArguments(root), in: folder)
+        let events = try run.jsonEvents()
+        let printer = try #require((events.first { $0.name == "job.queued" }?.fields["updates"] as? [[String: Any]])?
+            .firstIndex { $0["id"] as? String == "lab-print" })
+        let output = events.filter { $0.name == "log" }
+        #expect(output.contains { $0.index == printer && $0.string("line") == "lab-print: ready" }, "\(output)")
+        let results = completed(events)
+        #expect(results["lab-print"] == "succeeded")
+        #expect(results["lab-fail"] == "succeededWithErrors", "rpm keeps a package whose %post failed: \(results)")
+        let firmware = try #require(events.first { $0.name == "update.completed" && $0.string("id") == "linux-firmware" })
+        #expect(firmware.bool("rebootRequired") == true)
+        #expect(run.status == 1, "a package succeeded with errors: \(run.stderr)")
+        #expect(root.installedVersions(of: "lab-fail") == ["1.0-1"])
+
+        _ = try await installtop(["dnf", "install", "lab-app", "--yes", "--no-history"] + rootArguments(root), in: folder)
+        let removal = try await installtop(["dnf", "remove", "lab-app", "--yes", "--json", "--no-history"] + rootArguments(root), in: folder)
+        #expect(removal.status == 0, "\(removal.stderr)")
+        let removed = try removal.jsonEvents()
+        #expect(removed.first { $0.name == "job.queued" }?.string("operation") == "uninstall")
+        #expect(completed(removed) == ["lab-app": "succeeded", "lab-lib": "succeeded"], "the library it needed goes too")
+        #expect(root.installedVersions(of: "lab-lib").isEmpty && root.installedVersions(of: "lab-app").isEmpty)
+    }
+
+    @Test("A stop while rpm runs waits for the transaction's end, a forced one is refused; the rpm database has one entry")
+    func stopDuringRPM() async throws {
+        let root = try lab()
+        defer { root.remove() }
+        let folder = try TestFolder()
+        defer { folder.remove() }
+
+        let process = try InstalltopProcess(["dnf", "install", "lab-slow", "lab-print", "--yes", "--json", "--no-history"] + rootArguments(root),
+                                            in: folder)
+        try await process.waitForOutput(#""id":"lab-slow""#)
+        try await waitUntil("rpm works on lab-slow") { process.stdout.contains(#""event":"update.started""#) && process.stdout.contains("lab-slow") }
+        process.send(SIGINT)
+        try await process.waitForOutput("cannot be cut safely")
+        process.send(SIGINT)
+        try await process.waitForOutput("forced stop refused")
+        #expect(FileManager.default.createFile(atPath: root.root + DNFTestLab.slowKnob, contents: Data()))
+        let result = try await process.finish()
+        let events = try result.jsonEvents()
+        #expect(completed(events)["lab-slow"] == "succeeded", "\(completed(events))")
+        #expect(root.installedVersions(of: "lab-slow") == ["1.0-1"], "one entry: rpm was not cut")
+        #expect(result.status == 3, "aborted: \(result.stderr)")
+    }
+
+    @Test("The history records a dnf run with its versions; it says why it cannot be undone")
+    func history() async throws {
+        let root = try lab()
+        defer { root.remove() }
+        let folder = try TestFolder()
+        defer { folder.remove() }
+        let database = folder.file("history.sqlite3")
+
+        let run = try await installtop(["dnf", "install", "lab-app", "--yes", "--history-db", database] + rootArguments(root), in: folder)
+        #expect(run.status == 0, "\(run.stderr)")
+        let jobs = try await installtop(["history", "--jobs", "--json", "--history-db", database], in: folder)
+        let first = try #require(try jobs.jsonObjects().first)
+        #expect(first["kind"] as? String == "dnf")
+        let packages = (first["packages"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+        #expect(Set(packages) == ["lab-lib", "lab-app"])
+        #expect(first["undoable"] as? Bool == false)
+        #expect((first["notUndoableBecause"] as? String)?.contains("dnf") == true)
+    }
+}

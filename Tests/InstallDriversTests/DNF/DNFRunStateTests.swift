@@ -1,0 +1,112 @@
+import Foundation
+import InstallEngine
+import Testing
+
+@testable import InstallDrivers
+
+/// The pure half of a dnf job: the helper's events become reports by the plan's index, each
+/// verdict is read from the rpm database at the end, and a stop ends the job at once before
+/// rpm's transaction and waits for it once rpm runs.
+@Suite("dnf: the helper's events and the rpm database's verdicts")
+struct DNFRunStateTests {
+    private static let upgrade = DNFPlanItem(action: .upgrade, name: "lab-a", arch: "noarch", oldVersion: "1.0-1", newVersion: "2.0-1", size: 4000)
+    private static let install = DNFPlanItem(action: .install, name: "lab-b", arch: "noarch", newVersion: "2.0-1", size: 2000)
+    private static let removal = DNFPlanItem(action: .remove, name: "lab-old", arch: "noarch", oldVersion: "1.0-1")
+    private let plan = DNFPlan(job: DNFJob(request: .upgrade([]), installRoot: "/r"), items: [Self.upgrade, Self.install, Self.removal],
+                               downloadSize: 6000)
+    private let now = Date(timeIntervalSince1970: 1_000)
+
+    private func feed(_ state: inout DNFRunState, _ lines: [String]) -> [DriverReport] {
+        var reports: [DriverReport] = []
+        for line in lines { #expect(state.eventLine(line, now: now, into: &reports), "\(line)") }
+        return reports
+    }
+
+    private func progress(_ name: String, _ action: String, _ done: Int, _ total: Int) -> String {
+        #"{"event":"progress","name":"\#(name)","arch":"noarch","action":"\#(action)","done":\#(done),"total":\#(total),"step":1,"steps":3}"#
+    }
+
+    private func verdicts(_ reports: [DriverReport]) -> [Int: DriverVerdict] {
+        var verdicts: [Int: DriverVerdict] = [:]
+        for case .updateFinished(let index, let verdict) in reports { verdicts[index] = verdict }
+        return verdicts
+    }
+
+    @Test("updates start when rpm begins on them, the bar is rpm's count, scriptlet output is the package's")
+    func progressAndOutput() {
+        var state = DNFRunState(plan: plan)
+        var reports = feed(&state, [#"{"event":"download","name":"lab-a","arch":"noarch","done":2000,"total":4000}"#])
+        #expect(reports == [.jobMessage("downloading 1 of 2 packages · 2.0 kB of 6.0 kB")])
+        reports = feed(&state, [#"{"event":"rpm-start","count":3}"#, progress("lab-a", "upgrade", 50, 100)])
+        #expect(reports.contains(.updateStarted(index: 0)))
+        #expect(reports.contains(.update(index: 0, .progress(percent: 45, message: "upgrading"))))
+        reports = feed(&state, [#"{"event":"scriptlet-output","name":"lab-b","arch":"noarch","text":"hello from lab-b"}"#])
+        #expect(reports == [.updateStarted(index: 1), .update(index: 1, .output(.stdout, "hello from lab-b"))])
+        #expect(state.completedAt[0] == now)
+        reports = feed(&state, [progress("lab-a", "cleanup", 1, 1)])
+        #expect(reports == [.update(index: 0, .progress(percent: 100, message: "cleaning up the old version"))])
+    }
+
+    @Test("every verdict comes from the rpm database: a duplicate, a package not installed, a failed scriptlet")
+    func verdictsFromTheDatabase() {
+        var state = DNFRunState(plan: plan)
+        _ = feed(&state, [#"{"event":"rpm-start","count":3}"#, progress("lab-a", "upgrade", 100, 100), progress("lab-b", "install", 100, 100),
+                          #"{"event":"scriptlet-error","name":"lab-b","arch":"noarch","message":"%post scriptlet failed"}"#,
+                          progress("lab-old", "remove", 1, 1), #"{"event":"rpm-end","ok":false,"errors":["lab-b: %post"]}"#])
+        let clean = verdicts(state.settle(outcome: .exited(1), installed: ["lab-a.noarch": ["2.0-1"], "lab-b.noarch": ["2.0-1"]],
+                                          rebootRule: DNFRebootRule(names: ["lab-a"]), now: now))
+        #expect(clean[0]?.resultCode == .succeeded)
+        #expect(clean[0]?.rebootRequired == true)
+        #expect(clean[1]?.resultCode == .succeededWithErrors)
+        #expect(clean[1]?.reason == "%post scriptlet failed")
+        #expect(clean[2]?.resultCode == .succeeded)
+
+        var again = DNFRunState(plan: plan)
+        _ = feed(&again, [#"{"event":"rpm-start","count":3}"#, progress("lab-a", "upgrade", 100, 100), progress("lab-b", "install", 100, 100),
+                          #"{"event":"rpm-end","ok":false,"errors":[]}"#])
+        let broken = verdicts(again.settle(outcome: .exited(1), installed: ["lab-a.noarch": ["1.0-1", "2.0-1"], "lab-old.noarch": ["1.0-1"]],
+                                           rebootRule: DNFRebootRule(names: []), now: now))
+        #expect(broken[0]?.resultCode == .failed)
+        #expect(broken[0]?.reason == "rpm did not finish it: the rpm database holds 1.0-1 and 2.0-1")
+        #expect(broken[1]?.reason == "rpm did not finish it: not installed")
+        // rpm never began on lab-old and it is still there: the engine says it was not started.
+        #expect(broken[2] == nil)
+    }
+
+    @Test("a stop before rpm's transaction ends the job at once; during it, the stop waits and a forced one is refused")
+    func stops() {
+        var before = DNFRunState(plan: plan)
+        _ = feed(&before, [#"{"event":"download","name":"lab-a","arch":"noarch","done":10,"total":4000}"#])
+        #expect(before.requestStop() == [.jobMessage("stopping before rpm's transaction: nothing will be installed")])
+        #expect(before.killRefusal() == nil)
+        _ = feed(&before, [#"{"event":"stopped","before":"download"}"#])
+        #expect(verdicts(before.settle(outcome: .exited(3), installed: ["lab-a.noarch": ["1.0-1"], "lab-old.noarch": ["1.0-1"]],
+                                       rebootRule: DNFRebootRule(), now: now)).isEmpty)
+
+        var during = DNFRunState(plan: plan)
+        _ = feed(&during, [#"{"event":"rpm-start","count":3}"#, progress("lab-a", "upgrade", 10, 100)])
+        let stop = during.requestStop()
+        #expect(stop.contains(.jobMessage(DNFRunState.stopWaits)))
+        #expect(stop.contains(.update(index: 0, .message("rpm's transaction goes on to its end: it cannot be cut safely"))))
+        #expect(during.killRefusal()?.first.map { if case .jobMessage(let text?) = $0 { text.hasPrefix("forced stop refused") } else { false } } == true)
+        _ = feed(&during, [#"{"event":"stop-deferred"}"#, #"{"event":"rpm-end","ok":true,"errors":[]}"#])
+        #expect(during.killRefusal() == nil)
+    }
+
+    @Test("a refusal before anything ran fails every package with dnf's words")
+    func refusal() {
+        var state = DNFRunState(plan: plan)
+        _ = feed(&state, [#"{"event":"error","kind":"download","message":"Curl error (37): Couldn't read a file:// file"}"#])
+        let reports = state.settle(outcome: .exited(2), installed: [:], rebootRule: DNFRebootRule(), now: now)
+        #expect(reports == [DriverReport.unstartedUpdatesFinished(DriverVerdict.failed("not installed: Curl error (37): Couldn't read a file:// file"))])
+    }
+
+    @Test("a line that is not an event of the protocol is not taken")
+    func ignored() {
+        var state = DNFRunState(plan: plan)
+        var reports: [DriverReport] = []
+        #expect(!state.eventLine("Last metadata expiration check", now: now, into: &reports))
+        #expect(!state.eventLine(#"{"event":"progress","name":"lab-z","arch":"noarch","action":"install","done":1,"total":2}"#, now: now, into: &reports))
+        #expect(reports.isEmpty)
+    }
+}
