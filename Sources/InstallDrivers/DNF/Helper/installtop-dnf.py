@@ -42,7 +42,7 @@
 #       obsoleting it, with "by": the new package's name; its token is obsoleted:N.R:OLD:
 #   {"event":"planned","count":N,"download":BYTES,"already":BYTES}
 #       after the items. download: the size of all new packages; already: the part of it
-#       that needs no download (in the cache with a good checksum, or in a local repository).
+#       whose file is here already (in the cache or a local repository; its checksum is checked by the run).
 #       An empty transaction is count 0 and exit 0 (in run mode too: nothing else follows).
 #   {"event":"error","kind":K,"message":M}  the last event; exit 2, nothing was changed (but
 #       see exit 1 below for the one error after rpm-start). K:
@@ -439,9 +439,10 @@ def transaction_items(transaction, goal):
 
 
 def needs_no_download(pkg):
-    """True when the package is already here: in the cache with a good checksum, or in a
-    local repository (dnf reads those in place)."""
-    return os.path.exists(pkg.localPkg()) and pkg.verifyLocalPkg()
+    """True when the package's file is already here: in the cache, or in a local repository
+    (dnf reads those in place). Not verified here: reading every file to check its checksum
+    made a plan of a large cached upgrade cost a read of all of it; the run verifies them."""
+    return os.path.exists(pkg.localPkg())
 
 
 # ---- Progress reporting ----
