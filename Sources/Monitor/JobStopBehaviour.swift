@@ -39,6 +39,12 @@ enum JobStopBehaviour: Hashable {
         }
     }
 
+    /// What a forced abort does, after "Forcing the abort of NAME: ".
+    var forcing: String {
+        if case .finishesAtSafePoint(let note?) = self, let forcing = note.forcing { return forcing }
+        return "its processes are killed now"
+    }
+
     /// Why `a` asks nothing for a job that cannot be aborted, naming it `name`; `nil` for one
     /// that can.
     func refusal(name: String) -> String? {

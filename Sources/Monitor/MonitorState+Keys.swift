@@ -185,7 +185,7 @@ extension MonitorState {
             return []
         }
         if job.abortRequested {
-            say("Forcing the abort of \(name): its processes are killed now")
+            say("Forcing the abort of \(name): " + JobStopBehaviour(job.descriptor).forcing)
             return [.command(.abort(job: job.id, force: true))]
         }
         overlay = .confirm(.abortJob(job: job.id, name: name))

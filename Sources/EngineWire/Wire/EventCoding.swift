@@ -57,6 +57,7 @@ public enum EventCoding {
                 var stop = JSONObject()
                 stop.add("sentence", note.sentence)
                 stop.add("short", note.short)
+                if let forcing = note.forcing { stop.add("forcing", forcing) }
                 object.addRaw("stopNote", bytes: stop.bytes)
             }
             if let tool = descriptor.packageTool { object.add("packageTool", tool) }
@@ -232,11 +233,12 @@ public enum EventCoding {
         return value
     }
 
-    /// `job.queued`'s `stopNote` (`{"sentence":…,"short":…}`); `nil` when it has none.
+    /// `job.queued`'s `stopNote` (`{"sentence":…,"short":…}`, and `"forcing"` when the kind
+    /// says one); `nil` when it has none.
     private static func stopNote(of object: WireObject) throws(WireError) -> JobStopNote? {
         guard let value = object.members["stopNote"], !value.isNull else { return nil }
         guard let members = value.objectValue else { throw WireError(.badArgument, "\(object.context): `stopNote` must be an object") }
         let note = WireObject(members, context: "\(object.context).stopNote")
-        return JobStopNote(sentence: try note.string("sentence"), short: try note.string("short"))
+        return JobStopNote(sentence: try note.string("sentence"), short: try note.string("short"), forcing: try note.optionalString("forcing"))
     }
 }

@@ -22,7 +22,8 @@ public struct DNFDriver: JobDriver {
     /// What an abort does to a dnf job, for the question before it.
     public static let stopNote = JobStopNote(
         sentence: "Before rpm's transaction dnf stops at once and nothing is installed; once rpm runs, the stop waits for its end (rpm cannot be cut safely).",
-        short: "Once rpm runs, the stop waits for its end.")
+        short: "Once rpm runs, the stop waits for its end.",
+        forcing: "dnf is killed if rpm's transaction has not begun; while it runs, the force is refused (rpm cannot be cut safely)")
 
     /// Runs the planned transaction; reports follow `request.updates`, which is the plan or,
     /// for a retry, the packages that failed or were aborted.

@@ -9,9 +9,14 @@ public struct JobStopNote: Sendable, Hashable {
     /// In the question that aborts several jobs, for all of this kind at once: `apt finishes its
     /// running package first.`
     public var short: String
+    /// What a forced abort (a second one) does, after "Forcing the abort of NAME: ", when it is
+    /// not to kill the job's processes at once: `dnf is killed before rpm's transaction; during
+    /// it the force is refused`. `nil`: its processes are killed now.
+    public var forcing: String?
 
-    public init(sentence: String, short: String) {
+    public init(sentence: String, short: String, forcing: String? = nil) {
         self.sentence = sentence
         self.short = short
+        self.forcing = forcing
     }
 }
