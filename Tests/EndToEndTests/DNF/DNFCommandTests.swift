@@ -148,6 +148,27 @@ struct DNFCommandTests {
         #expect(result.status == 3, "aborted: \(result.stderr)")
     }
 
+    @Test("A manifest's dnf: job: validate counts it, run plans and runs it, an installroot relative to the manifest")
+    func manifestJob() async throws {
+        let root = try lab()
+        defer { root.remove() }
+        let folder = try TestFolder()
+        defer { folder.remove() }
+        let manifest = root.folder + "/patch.yaml"
+        try "jobs:\n  - name: Lab tools\n    dnf: {install: [lab-app, lab-print], installroot: root, releasever: \"1\"}\n"
+            .write(toFile: manifest, atomically: true, encoding: .utf8)
+
+        let validate = try await installtop(["validate", manifest], in: folder)
+        #expect(validate.status == 0 && (validate.stdout + validate.stderr).contains("a dnf transaction (planned when it runs)"),
+                "\(validate.stdout) \(validate.stderr)")
+        let run = try await installtop(["run", manifest, "--json", "--no-history"], in: folder)
+        #expect(run.status == 0, "\(run.stderr)")
+        let events = try run.jsonEvents()
+        #expect(events.first { $0.name == "job.queued" }?.string("name")?.hasPrefix("Lab tools · 3 to install") == true)
+        #expect(completed(events) == ["lab-lib": "succeeded", "lab-app": "succeeded", "lab-print": "succeeded"])
+        #expect(root.installedVersions(of: "lab-print") == ["1.0-1"])
+    }
+
     @Test("The history records a dnf run with its versions; it says why it cannot be undone")
     func history() async throws {
         let root = try lab()
