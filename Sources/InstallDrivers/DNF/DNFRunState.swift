@@ -40,6 +40,9 @@ struct DNFRunState {
     private(set) var stopRequested = false
     /// The helper confirmed that a stop ended it before rpm ran.
     private(set) var stoppedBeforeRPM = false
+    /// The package rpm was on when the helper was killed from outside (rule 25a): what rpm
+    /// recorded of it may lack its scriptlets.
+    private var cutByKill: Int?
     /// Bytes fetched so far and in all, by package.
     private var downloads: [Int: (done: Int64, total: Int64)] = [:]
     /// dnf's lines before rpm began on any package: given to the first one it begins.
@@ -146,6 +149,17 @@ struct DNFRunState {
 
     // MARK: - The end
 
+    /// The helper was ended by `signal`, not by installtop: the job is stopped by force (rule
+    /// 25a), saying where rpm was.
+    mutating func killedFromOutside(by signal: Int32) -> [DriverReport] {
+        let place = rpmRunning ? "during rpm's transaction" + (current.map { ", in \(plan.items[$0].nameArch)" } ?? "")
+            : (rpmEnded == nil ? "before rpm's transaction" : "after rpm's transaction")
+        let reason = "the dnf helper was killed by signal \(signal) \(place), not by installtop"
+        if rpmRunning { cutByKill = current }
+        rpmRunning = false
+        return [.stoppedByForce(reason: reason), .jobMessage(reason + "; every package is settled from the rpm database")]
+    }
+
     /// Every package's verdict, once the helper has ended (`outcome`): from `installed`, what
     /// the rpm database holds of each package now (by `name.arch`, each version installed).
     /// Packages rpm never began get none here: the engine ends them aborted, not started,
@@ -202,6 +216,12 @@ struct DNFRunState {
             }
             let reason = "rpm did not finish it: " + state + (errors.isEmpty ? "" : "; " + errors.joined(separator: "; "))
             return stopRequested ? DriverVerdict(resultCode: .aborted, reason: reason, hResult: .operationCancelled) : .failed(reason)
+        }
+        if index == cutByKill {
+            // rpm records a package before its %post: the kill may have cut its scriptlets.
+            return DriverVerdict(resultCode: .succeededWithErrors,
+                                 reason: "rpm had recorded it when the helper was killed during its work on it: its scriptlets may not "
+                                     + "have run to their end (dnf reinstall \(item.name) runs them again)")
         }
         guard errors.isEmpty else {
             // rpm keeps a package whose scriptlet failed: installed, with that error.

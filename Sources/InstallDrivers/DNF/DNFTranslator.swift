@@ -39,8 +39,13 @@ struct DNFTranslator: LineTranslator {
         run.killRefusal()
     }
 
-    /// Reads what the rpm database holds of every package of the plan, then settles each.
+    /// Reads what the rpm database holds of every package of the plan, then settles each. A
+    /// helper ended by a signal installtop did not send (`kill -9`, the OOM killer) is a forced
+    /// stop (rule 25a): the job hears so first, and rpm's database says what was done.
     func finish(after outcome: UpdateRunOutcome, killed: [ProcessTree.Member]?, runner: LineDriverRunner<DNFTranslator>) {
+        if killed == nil, case .signaled(let signal) = outcome {
+            runner.deliver { run in run.killedFromOutside(by: signal) }
+        }
         let names = Set(plan.items.map(\.name))
         let installed = database.installed(names)
         runner.deliver { run in run.settle(outcome: outcome, installed: installed, rebootRule: rebootRule, now: Date()) }

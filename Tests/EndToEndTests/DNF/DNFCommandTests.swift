@@ -148,6 +148,42 @@ struct DNFCommandTests {
         #expect(result.status == 3, "aborted: \(result.stderr)")
     }
 
+    @Test("The helper killed from outside in a %post: a forced stop, the package rpm had recorded kept with that word, the rest not started")
+    func helperKilledFromOutside() async throws {
+        let root = try lab()
+        defer { root.remove() }
+        let folder = try TestFolder()
+        defer { folder.remove() }
+
+        let process = try InstalltopProcess(["dnf", "install", "lab-slow", "lab-print", "--yes", "--json", "--no-history"] + rootArguments(root),
+                                            in: folder)
+        try await waitUntil("rpm runs lab-slow's %post") { process.stdout.contains(#""message":"running scriptlets""#) }
+        let helper = try #require(Self.child(of: process.pid, running: "installtop-dnf.py"), "the helper runs under installtop")
+        #expect(kill(helper, SIGKILL) == 0)
+        let result = try await process.finish(timeout: .seconds(60))
+        #expect(result.status == 3, "stopped by force: \(result.stderr)")
+        let events = try result.jsonEvents()
+        let results = completed(events)
+        #expect(results["lab-slow"] == "succeededWithErrors", "\(results)")
+        // rpm orders lab-print after lab-slow or before it; either way it is settled from the database.
+        #expect(results["lab-print"] == (root.installedVersions(of: "lab-print").isEmpty ? "aborted" : "succeeded"), "\(results)")
+        #expect(root.installedVersions(of: "lab-slow") == ["1.0-1"], "one entry")
+        #expect(events.contains { ($0.string("jobMessage") ?? "").contains("killed by signal 9 during rpm's transaction") })
+    }
+
+    /// The first child of `parent` whose command line contains `text`.
+    private static func child(of parent: pid_t, running text: String) -> pid_t? {
+        let pids = (try? FileManager.default.contentsOfDirectory(atPath: "/proc"))?.compactMap { Int32($0) } ?? []
+        return pids.first { pid in
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { return false }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            guard fields.count > 2, Int32(fields[1]) == parent,
+                  let command = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return false }
+            return String(decoding: command, as: UTF8.self).contains(text)
+        }
+    }
+
     @Test("A manifest's dnf: job: validate counts it, run plans and runs it, an installroot relative to the manifest")
     func manifestJob() async throws {
         let root = try lab()

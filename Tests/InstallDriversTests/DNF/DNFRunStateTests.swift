@@ -110,3 +110,27 @@ struct DNFRunStateTests {
         #expect(reports.isEmpty)
     }
 }
+
+@Suite("dnf: a helper killed from outside")
+struct DNFKilledFromOutsideTests {
+    @Test("A kill nobody asked for is a forced stop naming where rpm was; the package is settled from the rpm database")
+    func killedDuringRPM() {
+        let item = DNFPlanItem(action: .upgrade, name: "lab-a", arch: "noarch", oldVersion: "1.0-1", newVersion: "2.0-1")
+        var state = DNFRunState(plan: DNFPlan(job: DNFJob(request: .upgrade([])), items: [item], downloadSize: 0))
+        var reports: [DriverReport] = []
+        _ = state.eventLine(#"{"event":"rpm-start","count":2}"#, now: Date(), into: &reports)
+        _ = state.eventLine(#"{"event":"progress","name":"lab-a","arch":"noarch","action":"upgrade","done":5,"total":10}"#, now: Date(), into: &reports)
+        let said = state.killedFromOutside(by: 9)
+        #expect(said.first == .stoppedByForce(reason: "the dnf helper was killed by signal 9 during rpm's transaction, in lab-a.noarch, not by installtop"))
+        let settled = state.settle(outcome: .signaled(9), installed: ["lab-a.noarch": ["1.0-1", "2.0-1"]], rebootRule: DNFRebootRule(), now: Date())
+        #expect(settled.contains { if case .updateFinished(0, let verdict) = $0 { verdict.reason == "rpm did not finish it: the rpm database holds 1.0-1 and 2.0-1" } else { false } })
+
+        var recorded = DNFRunState(plan: DNFPlan(job: DNFJob(request: .upgrade([])), items: [item], downloadSize: 0))
+        _ = recorded.eventLine(#"{"event":"rpm-start","count":2}"#, now: Date(), into: &reports)
+        _ = recorded.eventLine(#"{"event":"progress","name":"lab-a","arch":"noarch","action":"scriptlet","done":0,"total":1}"#, now: Date(), into: &reports)
+        _ = recorded.killedFromOutside(by: 9)
+        let kept = recorded.settle(outcome: .signaled(9), installed: ["lab-a.noarch": ["2.0-1"]], rebootRule: DNFRebootRule(), now: Date())
+        #expect(kept.contains { if case .updateFinished(0, let verdict) = $0 { verdict.resultCode == .succeededWithErrors } else { false } },
+                "rpm recorded it, its scriptlets cut: \(kept)")
+    }
+}
