@@ -99,16 +99,7 @@ public struct APTJobKind: WireJobKind {
                 section.report("apt_config `\(resolved)` does not exist", at: "apt_config")
             }
         }
-        var chroot: String?
-        if let path = section.string("chroot") {
-            let folder = section.resolved(path)
-            var isFolder: ObjCBool = false
-            if FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue {
-                chroot = folder
-            } else {
-                section.report("chroot `\(folder)` is not a folder", at: "chroot")
-            }
-        }
+        let chroot = section.folder("chroot")
         guard !section.hasErrors else { return nil }
         guard requests.count == 1, let request = requests.first else {
             section.report("expected one of install, upgrade, full_upgrade, remove or reinstall in apt; got \(requests.isEmpty ? "none" : "\(requests.count)")")

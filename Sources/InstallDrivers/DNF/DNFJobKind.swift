@@ -1,5 +1,4 @@
 import EngineWire
-import Foundation
 import InstallEngine
 
 /// Jobs that are one dnf transaction (Documentation/DNF-JOBS.md): `dnf: {install: [curl]}` in a
@@ -67,16 +66,7 @@ public struct DNFJobKind: WireJobKind {
         } else if everything == true {
             requests.append(.upgrade([]))
         }
-        var root: String?
-        if let path = section.string("installroot") {
-            let folder = section.resolved(path)
-            var isFolder: ObjCBool = false
-            if FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue {
-                root = folder
-            } else {
-                section.report("installroot `\(folder)` is not a folder", at: "installroot")
-            }
-        }
+        let root = section.folder("installroot")
         let release = section.string("releasever")
         guard !section.hasErrors else { return nil }
         guard requests.count == 1, let request = requests.first else {

@@ -97,6 +97,20 @@ public struct ManifestKindSection {
         fields[key].flatMap { reader.directory($0) }
     }
 
+    /// An existing folder (`chroot`, `installroot`), absolute, relative paths from the
+    /// manifest's folder; one that is not a folder is reported at its value as `KEY `PATH` is
+    /// not a folder`.
+    public mutating func folder(_ key: String) -> String? {
+        guard let path = string(key) else { return nil }
+        let folder = resolved(path)
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+            report("\(key) `\(folder)` is not a folder", at: key)
+            return nil
+        }
+        return folder
+    }
+
     /// `path` absolute: `~` is the home folder and relative paths start at the manifest's folder.
     public func resolved(_ path: String) -> String {
         let expanded = NSString(string: path).expandingTildeInPath
