@@ -1,8 +1,4 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
 import Foundation
-#endif
 import Glibc
 import Synchronization
 
@@ -18,14 +14,22 @@ public final class DNFHelperFolder: Sendable {
     }
 
     /// The helper, written now if it was not yet.
-    /// - Throws: why the folder or a file could not be written.
-    public func helper() throws -> DNFHelper {
-        try written.withLock { path in
+    /// - Throws: `DNFPlanError` naming the folder that could not be written, and why.
+    public func helper() throws(DNFPlanError) -> DNFHelper {
+        try written.withLock { path throws(DNFPlanError) -> DNFHelper in
             if let path { return DNFHelper(script: path + "/installtop-dnf.py") }
             let folder = FileManager.default.temporaryDirectory.path + "/installtop-dnf-\(getpid())-\(UUID().uuidString.prefix(8))"
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
-            for file in files { try Data(file.text.utf8).write(to: URL(fileURLWithPath: folder + "/" + file.name)) }
+            // mkdir itself, for errno's words: Foundation's errors print as NSCocoaErrorDomain dumps.
+            guard mkdir(folder, 0o700) == 0 else {
+                throw DNFPlanError(kind: "other", message: "cannot write installtop's dnf helper into \(folder) (TMPDIR): "
+                                       + String(cString: strerror(errno)))
+            }
+            do {
+                for file in files { try Data(file.text.utf8).write(to: URL(fileURLWithPath: folder + "/" + file.name)) }
+            } catch {
+                try? FileManager.default.removeItem(atPath: folder)
+                throw DNFPlanError(kind: "other", message: "cannot write installtop's dnf helper into \(folder) (TMPDIR): \(error.localizedDescription)")
+            }
             path = folder
             return DNFHelper(script: folder + "/installtop-dnf.py")
         }

@@ -27,7 +27,7 @@ public enum DNFPlanner {
             switch DNFHelperEvent(line: String(line)) {
             case .item(let item): items.append(item)
             case .planned(_, let size): download = size
-            case .error(let kind, let message): throw DNFPlanError(kind: kind, message: message)
+            case .error(let kind, let message): throw DNFPlanError(kind: kind, message: message + Self.hint(kind))
             default: continue
             }
         }
@@ -35,6 +35,16 @@ public enum DNFPlanner {
             throw DNFPlanError(kind: "other", message: Self.failure(result))
         }
         return DNFPlan(job: job, items: items, downloadSize: download)
+    }
+
+    /// What to do about a refusal of `kind`, on a line of its own after dnf's words, as apt's
+    /// refusals say it.
+    public static func hint(_ kind: String) -> String {
+        switch kind {
+        case "locked": return "\n   another dnf or rpm is running on this root: wait for it to finish, then try again"
+        case "permission": return "\n   changing packages needs root: run installtop as root (sudo)"
+        default: return ""
+        }
     }
 
     /// What a helper that ended without its answer said: its last lines of stderr (a Python

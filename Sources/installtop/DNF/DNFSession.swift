@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import Glibc
 import InstallDrivers
 import InstallEngine
 
@@ -16,6 +17,11 @@ struct DNFSession {
         let name = request.summary
         // Absolute, so the helper and rpm never depend on the working directory.
         let root = options.installroot.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+        guard geteuid() == 0 else {
+            // dnf's lock, its caches and rpm's database are root's, for a plan too.
+            StandardOutput.stderr.line("installtop: \(name): nothing was run:\n" + "dnf jobs need root" + DNFPlanner.hint("permission"))
+            return .invalidUsage
+        }
         let job = DNFJob(request: request, installRoot: root, releaseVersion: options.releasever)
         let folder = EngineHost.dnfHelperFolder()
         defer { folder.remove() }

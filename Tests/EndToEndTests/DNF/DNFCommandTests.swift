@@ -89,6 +89,12 @@ struct DNFCommandTests {
         #expect(here.status == 2)
         #expect(here.stderr.contains("this system's packages are dpkg's"), "\(here.stderr)")
 
+        let nobody = try NobodyInstalltop()
+        defer { nobody.remove() }
+        let notRoot = try await nobody.run(["dnf", "install", "lab-app", "--yes"] + rootArguments(root), in: folder, runtimeDirectory: nil,
+                                           machineSocket: nil)
+        #expect(notRoot.status == 2 && notRoot.stderr.contains("changing packages needs root"), "\(notRoot.stderr) \(notRoot.stdout)")
+
         let nothing = try await installtop(["dnf", "remove", "lab-app", "--yes"] + rootArguments(root), in: folder)
         #expect(nothing.status == 0 && nothing.stdout.contains("Nothing to remove"), "\(nothing.stdout) \(nothing.stderr)")
         #expect(HostRPMFingerprint().changes(since: host).isEmpty, "\(HostRPMFingerprint().changes(since: host))")
