@@ -240,7 +240,6 @@ struct DNFRunState {
         current = index
         guard !started.contains(index) else { return }
         started.insert(index)
-        if started.count == 1 { reports.append(.jobMessage(stopRequested ? Self.stopWaits : "rpm runs the transaction")) }
         reports.append(.updateStarted(index: index))
         for (stream, line) in waitingOutput { reports.append(.update(index: index, .output(stream, line))) }
         waitingOutput.removeAll()
