@@ -37,7 +37,7 @@ public struct DNFDriver: JobDriver {
         }
         let translator = DNFTranslator(plan: plan, database: DNFRPMDatabase(root: plan.job.installRoot),
                                        rebootRule: DNFRebootRule.of(root: plan.job.installRoot))
-        let spec = ChildSpec(command: .argv(helper.arguments(.run, job: plan.job, expecting: plan.items)))
+        let spec = ChildSpec(command: .argv(helper.arguments(.run, job: plan.job, expecting: plan.items)), environment: helper.environment)
         return LineDriverRunner.start(spec, backend: backend, translator: translator, state: DNFRunState(plan: plan), reporter: reporter)
     }
 

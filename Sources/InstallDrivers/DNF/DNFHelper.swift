@@ -17,6 +17,13 @@ public struct DNFHelper: Sendable, Hashable {
         self.script = script
     }
 
+    /// The helper's environment beside installtop's: its temporary files (its private home for
+    /// rpm, what Lua scriptlets print) go into the helper's own folder, which installtop removes
+    /// when it ends, so that a helper killed from outside leaves nothing behind.
+    var environment: [String: String] {
+        ["TMPDIR": String(script[..<(script.lastIndex(of: "/") ?? script.startIndex)])]
+    }
+
     /// The command line of `job` in `mode`; a run `expecting` the plan refuses a transaction
     /// that is not exactly it.
     func arguments(_ mode: Mode, job: DNFJob, expecting plan: [DNFPlanItem] = []) -> [String] {

@@ -17,7 +17,7 @@ public enum DNFPlanner {
         } else if let refusal = DNFSystem.refusalWithoutRoot() {
             throw DNFPlanError(kind: "root", message: refusal)
         }
-        let result = SystemCommand.run(helper.arguments(.plan, job: job))
+        let result = SystemCommand.run(helper.arguments(.plan, job: job), environment: helper.environment)
         if result.failedToStart {
             throw DNFPlanError(kind: "missing", message: "dnf's Python API cannot be run here (\(result.stderr))")
         }
