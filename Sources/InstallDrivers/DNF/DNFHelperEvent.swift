@@ -8,8 +8,9 @@ enum DNFHelperEvent: Sendable, Hashable {
     case item(DNFPlanItem)
     /// The resolution is complete: `count` packages, `download` bytes to fetch.
     case planned(count: Int, download: Int64)
-    /// The helper refused before anything changed (`kind`: unknown, depsolve, locked, root,
-    /// permission, repo, changed, download, other) and exits 2.
+    /// The helper refused before anything changed (`kind`: unknown, depsolve, check, locked,
+    /// root, permission, repo, changed, download, signature, other) and exits 2; after rpm's
+    /// start, a failure of the helper itself (`other`, exit 1).
     case error(kind: String, message: String)
     /// Bytes of a package's download.
     case download(nameArch: String, done: Int64, total: Int64)
