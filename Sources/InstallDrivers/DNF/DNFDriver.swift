@@ -8,12 +8,23 @@ public struct DNFDriver: JobDriver {
     public let plan: DNFPlan
     private let helper: DNFHelper
     private let backend: ProcessBackend
+    /// The transaction whose helper said the plan (`installtop dnf … --yes`), which the first
+    /// start takes over; `nil` when the plan came from a plan of its own.
+    private let running: DNFHelperTransaction?
 
-    public init(plan: DNFPlan, helper: DNFHelper, backend: ProcessBackend = ProcessBackend()) {
+    public init(plan: DNFPlan, helper: DNFHelper, running transaction: DNFHelperTransaction? = nil,
+                backend: ProcessBackend = ProcessBackend()) {
         self.plan = plan
         self.helper = helper
         self.backend = backend
+        running = transaction
     }
+
+    /// The helper runs already when it said the plan and no job has taken it over yet.
+    public var runsAlready: Bool { running?.canBeTakenOver ?? false }
+
+    /// Whether the running helper was asked to stop before any job took it over.
+    public var stopRequestedAlready: Bool { runsAlready && running?.stopRequested == true }
 
     public var packageTool: String? { "dnf" }
 
@@ -37,6 +48,12 @@ public struct DNFDriver: JobDriver {
         }
         let translator = DNFTranslator(plan: plan, database: DNFRPMDatabase(root: plan.job.installRoot),
                                        rebootRule: DNFRebootRule.of(root: plan.job.installRoot))
+        if plan.items.count == self.plan.items.count, let running, let process = running.takeOver() {
+            let runner = LineDriverRunner(translator: translator, state: DNFRunState(plan: plan), reporter: reporter)
+            running.attach({ runner.line($0) }, afterReads: { runner.afterReads() })
+            runner.attach(process)
+            return runner
+        }
         let spec = ChildSpec(command: .argv(helper.arguments(.run, job: plan.job, expecting: plan.items)), environment: helper.environment)
         return LineDriverRunner.start(spec, backend: backend, translator: translator, state: DNFRunState(plan: plan), reporter: reporter)
     }

@@ -9,14 +9,7 @@ public enum DNFPlanner {
     ///   or dnf's refusal (no such package, a dependency problem, a repository it cannot read)
     ///   in dnf's own words.
     public static func plan(_ job: DNFJob, helper: DNFHelper) throws(DNFPlanError) -> DNFPlan {
-        if let root = job.installRoot {
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: root, isDirectory: &isFolder), isFolder.boolValue else {
-                throw DNFPlanError(kind: "root", message: "the installroot \(root) is not a folder")
-            }
-        } else if let refusal = DNFSystem.refusalWithoutRoot() {
-            throw DNFPlanError(kind: "root", message: refusal)
-        }
+        try checkRoot(of: job)
         let result = SystemCommand.run(helper.arguments(.plan, job: job), environment: helper.environment)
         if result.failedToStart {
             throw DNFPlanError(kind: "missing", message: "dnf's Python API cannot be run here (\(result.stderr))")
@@ -35,6 +28,20 @@ public enum DNFPlanner {
             throw DNFPlanError(kind: "other", message: Self.failure(result))
         }
         return DNFPlan(job: job, items: items, downloadSize: download)
+    }
+
+    /// Refuses a root dnf must not act on, before the helper runs: an installroot that is not a
+    /// folder, or none on a system whose packages are dpkg's (`DNFSystem`). Every way a dnf job
+    /// starts asks this first.
+    public static func checkRoot(of job: DNFJob) throws(DNFPlanError) {
+        if let root = job.installRoot {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: root, isDirectory: &isFolder), isFolder.boolValue else {
+                throw DNFPlanError(kind: "root", message: "the installroot \(root) is not a folder")
+            }
+        } else if let refusal = DNFSystem.refusalWithoutRoot() {
+            throw DNFPlanError(kind: "root", message: refusal)
+        }
     }
 
     /// What to do about a refusal of `kind`, on a line of its own after dnf's words, as apt's

@@ -8,7 +8,7 @@ import InstallDrivers
 import InstallEngine
 
 /// One `installtop dnf …`: the plan from dnf, the operator's yes, then the transaction as one
-/// job on the usual run (monitor, plain lines or JSON).
+/// job on the usual run (monitor, plain lines or JSON); with `--yes`, `DNFResolveOnceRun`.
 struct DNFSession {
     let request: DNFRequest
     let options: DNFOptions
@@ -25,11 +25,19 @@ struct DNFSession {
         let job = DNFJob(request: request, installRoot: root, releaseVersion: options.releasever)
         let folder = EngineHost.dnfHelperFolder()
         defer { folder.remove() }
-        let plan: DNFPlan
         let helper: DNFHelper
+        do {
+            try DNFPlanner.checkRoot(of: job)
+            helper = try folder.helper()
+        } catch {
+            StandardOutput.stderr.line("installtop: \(name): nothing was run:\n\(error)")
+            return .invalidUsage
+        }
+        // With --yes the plan is not shown: the helper that runs the transaction says it.
+        if options.yes { return DNFResolveOnceRun(job: job, helper: helper, options: options).run() }
+        let plan: DNFPlan
         PlanningNotice.say(name)
         do {
-            helper = try folder.helper()
             plan = try DNFPlanner.plan(job, helper: helper)
         } catch {
             StandardOutput.stderr.line("installtop: \(name): nothing was run:\n\(error)")
@@ -39,14 +47,14 @@ struct DNFSession {
             StandardOutput.stdout.line(DNFPlanText.nothingToDo(for: request))
             return .succeeded
         }
-        if !options.yes && OutputMode(options: options.run) != .monitor {
+        if OutputMode(options: options.run) != .monitor {
             // Nobody at a terminal to ask: say what would run, and run nothing (dnf's "Operation aborted.").
             StandardOutput.stdout.line(DNFPlanText.text(of: plan))
             StandardOutput.stderr.line("installtop: not run: confirm with --yes (there is no terminal to ask on)")
             return .failed
         }
         let runnable = RunnableJob(name: "\(name) · \(plan.summary)", operation: request.operation, updates: plan.updates,
-                                   driver: DNFDriver(plan: plan, helper: helper), needsConfirmation: !options.yes)
+                                   driver: DNFDriver(plan: plan, helper: helper), needsConfirmation: true)
         return RunSession(jobs: [runnable], options: options.run).run()
     }
 }

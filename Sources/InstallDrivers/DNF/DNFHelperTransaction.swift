@@ -1,0 +1,137 @@
+import Foundation
+import InstallEngine
+import Synchronization
+
+/// The dnf transaction of a dnf job run without a separate plan (`installtop dnf … --yes`): dnf
+/// resolves once. The helper starts in `run` mode before its job exists; its items and
+/// `planned` are the plan (rule 22: said before anything is fetched or changed), and every
+/// later line is kept, in order, until the job's driver takes the helper over (`DNFDriver`,
+/// through `attach`).
+///
+/// Until rpm's transaction starts nothing has changed: `stop` then ends the helper at once.
+/// When the helper ends before its plan (a refusal, a stop), `waitForBeginning` says so with
+/// its exit and its refusal.
+public final class DNFHelperTransaction: Sendable {
+    /// How the transaction began.
+    public enum Beginning: Sendable {
+        /// The helper said the plan (`planned`); it fetches and runs rpm now.
+        case plan(DNFPlan)
+        /// The helper ended before its plan, having changed nothing: its exit, and its refusal
+        /// when it said one (`nil`: it said none, its last lines of stderr are in `stderr`).
+        case ended(UpdateRunOutcome, refusal: DNFPlanError?, stderr: String)
+    }
+
+    private struct State {
+        var items: [DNFPlanItem] = []
+        var refusal: DNFPlanError?
+        /// Every line for the driver, until it takes them.
+        var pending: [ToolLine] = []
+        var stderr: [String] = []
+        var receiver: (@Sendable (ToolLine) -> Void)?
+        var afterReads: (@Sendable () -> Void)?
+        var beginning: Beginning?
+        var process: ChildProcess?
+        var taken = false
+        var stopRequested = false
+    }
+
+    public let job: DNFJob
+    private let state = Mutex(State())
+    private let begun = DispatchSemaphore(value: 0)
+
+    private init(job: DNFJob) {
+        self.job = job
+    }
+
+    /// Starts `job`'s transaction with `helper` and returns at once.
+    public static func start(_ job: DNFJob, helper: DNFHelper, backend: ProcessBackend = ProcessBackend()) -> DNFHelperTransaction {
+        let transaction = DNFHelperTransaction(job: job)
+        let spec = ChildSpec(command: .argv(helper.arguments(.run, job: job)), environment: helper.environment)
+        let process = backend.startChild(spec, sinks: ChildSinks(
+            stdout: .text { transaction.take(ToolLine(stream: .stdout, text: $0)) },
+            stderr: .text { transaction.take(ToolLine(stream: .stderr, text: $0)) },
+            channel: .text { transaction.take(ToolLine(stream: nil, text: $0)) },
+            afterReads: { transaction.state.withLock { $0.afterReads }?() }, atMostEvery: DNFTranslator.handOnInterval))
+        transaction.state.withLock { $0.process = process }
+        Task.detached(executorPreference: EngineTaskExecutor.shared) {
+            let outcome = await process.outcome
+            transaction.begin { state in .ended(outcome, refusal: state.refusal, stderr: state.stderr.suffix(3).joined(separator: "\n")) }
+        }
+        return transaction
+    }
+
+    /// Blocks until the helper has said its plan or ended before it.
+    public func waitForBeginning() -> Beginning {
+        begun.wait()
+        begun.signal()
+        guard let beginning = state.withLock({ $0.beginning }) else { preconditionFailure("signalled before it began") }
+        return beginning
+    }
+
+    /// Asks the helper to stop: SIGINT, which ends it at once before rpm's transaction and is
+    /// deferred to the transaction's end once rpm runs.
+    public func stop() {
+        state.withLock { state in
+            state.stopRequested = true
+            return state.process
+        }?.interrupt()
+    }
+
+    /// Whether `stop` was called.
+    public var stopRequested: Bool { state.withLock { $0.stopRequested } }
+
+    /// Whether no driver has taken the helper over yet (`takeOver`).
+    var canBeTakenOver: Bool { state.withLock { !$0.taken && $0.process != nil } }
+
+    /// The helper's process, for the one driver that takes the transaction over; `nil` after the
+    /// first call (a retry runs a transaction of its own).
+    func takeOver() -> ChildProcess? {
+        state.withLock { state in
+            defer { state.taken = true }
+            return state.taken ? nil : state.process
+        }
+    }
+
+    /// Hands every line kept so far to `receiver`, in order, then each later line as it comes;
+    /// `afterReads` after those kept, then at the end of each of the poller's wake-ups.
+    func attach(_ receiver: @escaping @Sendable (ToolLine) -> Void, afterReads: @escaping @Sendable () -> Void) {
+        state.withLock { state in
+            for line in state.pending { receiver(line) }
+            state.pending = []
+            state.receiver = receiver
+            state.afterReads = afterReads
+        }
+        afterReads()
+    }
+
+    // MARK: - The helper's lines (on the poller's thread)
+
+    private func take(_ line: ToolLine) {
+        let planned: DNFPlan? = state.withLock { state in
+            if let receiver = state.receiver {
+                receiver(line)
+                return nil
+            }
+            state.pending.append(line)
+            guard state.beginning == nil else { return nil }
+            if line.stream == .stderr { state.stderr.append(line.text) }
+            guard line.stream == nil else { return nil }
+            switch DNFHelperEvent(line: line.text) {
+            case .item(let item): state.items.append(item)
+            case .error(let kind, let message): state.refusal = DNFPlanError(kind: kind, message: message + DNFPlanner.hint(kind))
+            case .planned(_, let download): return DNFPlan(job: job, items: state.items, downloadSize: download)
+            default: break
+            }
+            return nil
+        }
+        if let planned { begin { _ in .plan(planned) } }
+    }
+
+    private func begin(_ make: (State) -> Beginning) {
+        state.withLock { state in
+            guard state.beginning == nil else { return }
+            state.beginning = make(state)
+            begun.signal()
+        }
+    }
+}
