@@ -204,10 +204,14 @@ struct DNFRunState {
         let errors = scriptletErrors[index] ?? []
         let done: Bool
         let state = versions.isEmpty ? "not installed" : "the rpm database holds " + versions.joined(separator: " and ")
-        if item.isRemoval {
+        switch item.action {
+        case .remove, .obsoleted:
             done = !versions.contains(item.oldVersion ?? "")
-        } else {
-            // Exactly the new version: an upgrade whose cleanup did not run leaves both (a duplicate).
+        case .install, .reinstall:
+            // Among others: an install-only package (a kernel) is installed beside its other versions.
+            done = versions.contains(item.newVersion ?? "")
+        case .upgrade, .downgrade:
+            // Exactly the new version: one whose cleanup did not run leaves both (a duplicate).
             done = versions == [item.newVersion ?? ""]
         }
         guard done else {

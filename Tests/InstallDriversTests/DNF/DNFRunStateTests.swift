@@ -73,6 +73,16 @@ struct DNFRunStateTests {
         #expect(broken[2] == nil)
     }
 
+    @Test("An install-only package (a new kernel beside the running one) succeeds with the older versions still installed")
+    func installOnly() {
+        let kernel = DNFPlanItem(action: .install, name: "kernel", arch: "x86_64", newVersion: "6.1.2-1")
+        var state = DNFRunState(plan: DNFPlan(job: DNFJob(request: .upgrade([])), items: [kernel], downloadSize: 0))
+        _ = feed(&state, [#"{"event":"rpm-start","count":1}"#, #"{"event":"progress","name":"kernel","arch":"x86_64","action":"install","done":1,"total":1}"#])
+        let reports = state.settle(outcome: .exited(0), installed: ["kernel.x86_64": ["6.1.1-1", "6.1.2-1"]], rebootRule: DNFRebootRule(), now: now)
+        let verdict = verdicts(reports)[0]
+        #expect(verdict?.resultCode == .succeeded && verdict?.rebootRequired == true, "\(reports)")
+    }
+
     @Test("a stop before rpm's transaction ends the job at once; during it, the stop waits and a forced one is refused")
     func stops() {
         var before = DNFRunState(plan: plan)
