@@ -276,7 +276,9 @@ struct DNFStopBeforeRPMTests {
         try root.publish([DNFTestLab.printer])
         let folder = try TestFolder()
         defer { folder.remove() }
-        try Data("[lab]\nname=lab over http\nbaseurl=http://127.0.0.1:8765/\nenabled=1\ngpgcheck=0\nmetadata_expire=0\n".utf8)
+        // No low-speed limit (dnf's default gives up after 30 s below 1000 bytes/s, which a
+        // loaded machine reached before the stop came): the stall lasts until the stop.
+        try Data("[lab]\nname=lab over http\nbaseurl=http://127.0.0.1:8765/\nenabled=1\ngpgcheck=0\nmetadata_expire=0\nminrate=0\ntimeout=600\n".utf8)
             .write(to: URL(fileURLWithPath: root.root + "/etc/yum.repos.d/lab.repo"))
         let script = folder.file("stall.py")
         try Data(Self.stallingServer.utf8).write(to: URL(fileURLWithPath: script))
