@@ -23,7 +23,12 @@ struct APTPlanningEndToEndTests {
         await tmux.waitForScreen("the package installed") { $0.contains("succeeded") && $0.contains("0 running") }
         tmux.send("q")
         #expect(await EndToEndFolder.eventually { folder.read("rc") != nil })
-        let after = try #require(await tmux.waitForScreen("the normal screen back") { $0.contains("installtop: apt install lab-base: planning…") })
+        // With the scrollback: the restart advice after the summary is machine-wide, and the
+        // processes other tests leave running a deleted library once made it push the planning
+        // line off a 30-line screen.
+        #expect(await EndToEndFolder.eventually { tmux.captureWithScrollback().contains("installtop: apt install lab-base: planning…") },
+                "the normal screen back, with the planning line:\n\(tmux.captureWithScrollback())")
+        let after = tmux.captureWithScrollback()
         let lines = after.split(separator: "\n").map(String.init)
         let planning = try #require(lines.firstIndex { $0.contains("planning…") })
         let summary = lines.firstIndex { $0.contains("lab-base") && !$0.contains("planning…") }

@@ -29,6 +29,12 @@ final class TmuxSession {
         (try? tmux(["capture-pane", "-p"])) ?? ""
     }
 
+    /// The screen and every line scrolled off its top, as text: what a terminal's scrollback
+    /// holds once the program has printed more than a screen.
+    func captureWithScrollback() -> String {
+        (try? tmux(["capture-pane", "-p", "-S", "-"])) ?? ""
+    }
+
     /// The pane's title (what an OSC 0 sequence would change).
     func paneTitle() -> String {
         ((try? tmux(["display-message", "-p", "#{pane_title}"])) ?? "").trimmingCharacters(in: .newlines)
