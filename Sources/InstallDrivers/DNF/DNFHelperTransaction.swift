@@ -22,8 +22,7 @@ public final class DNFHelperTransaction: Sendable {
     }
 
     private struct State {
-        var items: [DNFPlanItem] = []
-        var refusal: DNFPlanError?
+        var reading: DNFPlanReading
         /// Every line for the driver, until it takes them.
         var pending: [ToolLine] = []
         var stderr: [String] = []
@@ -36,11 +35,12 @@ public final class DNFHelperTransaction: Sendable {
     }
 
     public let job: DNFJob
-    private let state = Mutex(State())
+    private let state: Mutex<State>
     private let begun = DispatchSemaphore(value: 0)
 
     private init(job: DNFJob) {
         self.job = job
+        state = Mutex(State(reading: DNFPlanReading(job: job)))
     }
 
     /// Starts `job`'s transaction with `helper` and returns at once.
@@ -55,7 +55,7 @@ public final class DNFHelperTransaction: Sendable {
         transaction.state.withLock { $0.process = process }
         Task.detached(executorPreference: EngineTaskExecutor.shared) {
             let outcome = await process.outcome
-            transaction.begin { state in .ended(outcome, refusal: state.refusal, stderr: state.stderr.suffix(3).joined(separator: "\n")) }
+            transaction.begin { state in .ended(outcome, refusal: state.reading.refusal, stderr: state.stderr.suffix(3).joined(separator: "\n")) }
         }
         return transaction
     }
@@ -116,13 +116,7 @@ public final class DNFHelperTransaction: Sendable {
             guard state.beginning == nil else { return nil }
             if line.stream == .stderr { state.stderr.append(line.text) }
             guard line.stream == nil else { return nil }
-            switch DNFHelperEvent(line: line.text) {
-            case .item(let item): state.items.append(item)
-            case .error(let kind, let message): state.refusal = DNFPlanError(kind: kind, message: message + DNFPlanner.hint(kind))
-            case .planned(_, let download): return DNFPlan(job: job, items: state.items, downloadSize: download)
-            default: break
-            }
-            return nil
+            return state.reading.read(line.text)
         }
         if let planned { begin { _ in .plan(planned) } }
     }

@@ -14,20 +14,16 @@ public enum DNFPlanner {
         if result.failedToStart {
             throw DNFPlanError(kind: "missing", message: "dnf's Python API cannot be run here (\(result.stderr))")
         }
-        var items: [DNFPlanItem] = []
-        var download: Int64?
-        for line in result.stdout.split(separator: "\n") {
-            switch DNFHelperEvent(line: String(line)) {
-            case .item(let item): items.append(item)
-            case .planned(_, let size): download = size
-            case .error(let kind, let message): throw DNFPlanError(kind: kind, message: message + Self.hint(kind))
-            default: continue
-            }
+        var reading = DNFPlanReading(job: job)
+        var plan: DNFPlan?
+        for line in result.stdout.split(separator: "\n") where plan == nil && reading.refusal == nil {
+            plan = reading.read(String(line))
         }
-        guard result.status == 0, let download else {
+        if let refusal = reading.refusal { throw refusal }
+        guard result.status == 0, let plan else {
             throw DNFPlanError(kind: "other", message: Self.failure(result))
         }
-        return DNFPlan(job: job, items: items, downloadSize: download)
+        return plan
     }
 
     /// Refuses a root dnf must not act on, before the helper runs: an installroot that is not a
