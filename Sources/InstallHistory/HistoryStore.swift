@@ -50,10 +50,20 @@ public final class HistoryStore: Sendable {
     }
 
     /// The folder of the versions kept for undo, beside the database: `undo/JOBRUN/` under it
-    /// holds each run's (Documentation/UNDO.md).
+    /// holds each run's (Documentation/UNDO.md). A database named other than
+    /// `history.sqlite3` keeps its own, `NAME.undo/`: run numbers are the database's own, so
+    /// two databases in one folder (an engine per host of a fleet, `--history-db a.db` and
+    /// `b.db`) sharing `undo/` would write one run's versions into the other's run 3, both at
+    /// once. Kept files are recorded with their whole path, so runs kept before still undo.
     public var undoFolder: String {
-        ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent("undo")
+        let name = (path as NSString).lastPathComponent
+        return ((path as NSString).deletingLastPathComponent as NSString)
+            .appendingPathComponent(name == Self.defaultFileName ? "undo" : name + ".undo")
     }
+
+    /// The database's name where installtop puts it itself (`defaultPath`, the service's
+    /// `/var/lib/installtop/`).
+    public static let defaultFileName = "history.sqlite3"
 
     /// `$XDG_STATE_HOME/installtop/history.sqlite3`, or `$HOME/.local/state/installtop/
     /// history.sqlite3` when `XDG_STATE_HOME` is unset, empty or relative (the XDG spec says
@@ -68,7 +78,7 @@ public final class HistoryStore: Sendable {
                 ?? FileManager.default.homeDirectoryForCurrentUser.path
             stateHome = (home as NSString).appendingPathComponent(".local/state")
         }
-        return (stateHome as NSString).appendingPathComponent("installtop/history.sqlite3")
+        return ((stateHome as NSString).appendingPathComponent("installtop") as NSString).appendingPathComponent(defaultFileName)
     }
 
     private static var configuration: Configuration {

@@ -87,7 +87,7 @@ struct APTKeepingInEngineJobsTests {
         #expect(submitted.status == 0, "\(submitted.stderr)")
         try await daemon.waitForJob(1, state: "succeeded")
         let id = try await Self.newestRun(database, in: daemon.folder)
-        let kept = try FileManager.default.contentsOfDirectory(atPath: (database as NSString).deletingLastPathComponent + "/undo/\(id)")
+        let kept = try FileManager.default.contentsOfDirectory(atPath: database + ".undo/\(id)")
         #expect(kept.filter { $0.hasSuffix(".deb") }.count == 2, "\(kept)")
         try await Self.undo(id, apt: apt, database: database, in: daemon.folder)
         #expect(host.changes(since: HostPackageFingerprint()).isEmpty)

@@ -31,6 +31,18 @@ final class HistoryStoreOpeningTests {
         }
     }
 
+    /// Two engines' databases in one folder (a fleet's test hosts, `--history-db a.db` and
+    /// `b.db`) each number their runs from 1: a shared `undo/3/` had both write the same .deb
+    /// at once (the rollout test failed once so in CI).
+    @Test func twoDatabasesInOneFolderKeepTheirVersionsApart() throws {
+        let first = try HistoryStore(path: folder.file("h1-history.db"))
+        let second = try HistoryStore(path: folder.file("h2-history.db"))
+        #expect(first.undoFolder == folder.file("h1-history.db.undo"))
+        #expect(second.undoFolder == folder.file("h2-history.db.undo"))
+        // The default name keeps the folder installtop has always used.
+        #expect(try HistoryStore(path: folder.file("history.sqlite3")).undoFolder == folder.file("undo"))
+    }
+
     @Test func readingAMissingDatabaseThrowsAndCreatesNothing() {
         let path = folder.file("nothing-here/history.sqlite3")
         #expect(throws: HistoryError.missingDatabase(path: path)) {
