@@ -17,9 +17,13 @@ enum LocalAnsible {
             retry_files_enabled = False
             check_mode_markers = True
             """)
+        try FileManager.default.createDirectory(atPath: folder.file("home"), withIntermediateDirectories: true)
         return [
             "ANSIBLE_CONFIG": folder.file("ansible.cfg"), "ANSIBLE_HOME": folder.file("ansible-home"), "ANSIBLE_NOCOLOR": "1",
             "ANSIBLE_STDOUT_CALLBACK": "default", "LC_ALL": "C.UTF-8",
+            // Fact gathering runs `rpm -q` when rpm is installed, and Debian's rpm keeps its
+            // database in the home folder: never the machine's /root/.rpmdb.
+            "HOME": folder.file("home"),
             "PATH": (toolchain.playbook as NSString).deletingLastPathComponent + ":"
                 + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/sbin:/usr/bin:/sbin:/bin"),
         ]

@@ -78,6 +78,27 @@ struct FleetHarnessTests {
         #expect(throws: FleetTestError.self) { try fleet.run(onHost: 1, "true") }
     }
 
+    @Test("Ansible's facts gathered on a host (rpm -q, when rpm is installed) write into the host's private home, never the machine's /root")
+    func factsStayInTheHostsHome() throws {
+        let ansible = try AnsibleToolchain.locate()
+        let machineDatabase = "/root/.rpmdb"
+        let before = try? FileManager.default.attributesOfItem(atPath: machineDatabase)
+        let fleet = try FleetTestHosts(count: 1)
+        defer { fleet.tearDown() }
+        let ssh = ["/usr/bin/ssh", "-F", fleet.sshConfigPath]
+        #expect(try fleet.runInController(ssh + ["h1", "echo $HOME"]).stdout == "/run/root-home\n")
+        let facts = try fleet.runInController([ansible.ansible, "-m", "setup", "-a", "gather_subset=min", "all", "-i", fleet.inventoryPath],
+                                              environment: fleet.ansibleEnvironment)
+        #expect(facts.status == 0, "\(facts.stdout)\(facts.stderr)")
+        #expect(facts.stdout.contains("\"ansible_pkg_mgr\": \"apt\""), "\(facts.stdout)")
+        let after = try? FileManager.default.attributesOfItem(atPath: machineDatabase)
+        #expect((after == nil) == (before == nil), "\(machineDatabase) made or removed by Ansible's fact gathering")
+        #expect(after?[.modificationDate] as? Date == before?[.modificationDate] as? Date)
+        if access("/usr/bin/rpm", X_OK) == 0 {
+            #expect(try fleet.run(onHost: 1, "test -d /run/root-home/.rpmdb").status == 0, "rpm's database went elsewhere")
+        }
+    }
+
     @Test("/run/reboot-required is private to each host: touched in h1, absent in h2 and on the machine's /run")
     func rebootRequiredIsPrivate() throws {
         let marker = "/run/reboot-required"

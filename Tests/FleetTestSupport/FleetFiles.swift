@@ -76,7 +76,10 @@ struct FleetFiles: Sendable {
     /// so that ansible with many forks is not refused at the handshake. `TMPDIR` is the host's
     /// private /run: a module that a stopped play killed leaves its unpacked payload
     /// (`ansible_…_payload_*`, made where Python's tempfile says) there, never in the machine's
-    /// /tmp, where two were left by every full test run.
+    /// /tmp, where two were left by every full test run. `HOME` is a private folder there too
+    /// (sshd's `SetEnv` comes after the password file's home): with Debian's rpm installed,
+    /// Ansible's fact gathering runs `rpm -q --whatprovides /usr/bin/apt-get`, and Debian's
+    /// rpm keeps its database in `~/.rpmdb`, which it made in the machine's /root.
     private func sshdConfigText(_ host: FleetHost) -> String {
         """
         Port 22
@@ -95,7 +98,7 @@ struct FleetFiles: Sendable {
         PrintMotd no
         MaxStartups 200
         MaxSessions 50
-        SetEnv TMPDIR=/run/ansible-tmp
+        SetEnv TMPDIR=/run/ansible-tmp HOME=/run/root-home
         Subsystem sftp internal-sftp
 
         """

@@ -274,6 +274,7 @@ public final class FleetTestHosts: Sendable {
             hostname \(host.name)
             mount -t tmpfs -o mode=0755,size=64m itop-run-\(host.name) /run
             mkdir -p /run/sshd
+            mkdir -m 0700 /run/root-home
             : > '\(files.readyFile(host))'
             exec sleep infinity
             """
