@@ -16,8 +16,9 @@ struct EmbedShippedFiles: BuildToolPlugin {
         try [("Examples/demo", "DemoFiles", "the demo's"), ("Sources/InstallDrivers/Ansible/Plugin", "DriverFiles", "the drivers'"),
              ("Sources/InstallDrivers/DNF/Helper", "DNFHelperFiles", "the dnf helper's")].map { folder, name, what in
             let directory = context.package.directoryURL.appending(path: folder)
-            let files = try FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)
-                .filter { !$0.lastPathComponent.hasPrefix(".") }
+            // Files only: Python leaves a `__pycache__` folder beside a script it compiled.
+            let files = try FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: [.isRegularFileKey])
+                .filter { !$0.lastPathComponent.hasPrefix(".") && (try? $0.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true }
                 .sorted { $0.lastPathComponent < $1.lastPathComponent }
             let output = context.pluginWorkDirectoryURL.appending(path: "\(name).swift")
             return .buildCommand(

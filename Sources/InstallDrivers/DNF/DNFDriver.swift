@@ -11,13 +11,19 @@ public struct DNFDriver: JobDriver {
     /// The transaction whose helper said the plan (`installtop dnf … --yes`), which the first
     /// start takes over; `nil` when the plan came from a plan of its own.
     private let running: DNFHelperTransaction?
+    /// Keeps the versions the transaction takes away, for undo; `nil` keeps none
+    /// (`--no-history`, a plan only validated).
+    public let versionKeeper: (any DNFVersionKeeping)?
 
+    /// - Parameter running: the helper started with `versionKeeper` (`DNFHelperTransaction.start`),
+    ///   when it said the plan itself.
     public init(plan: DNFPlan, helper: DNFHelper, running transaction: DNFHelperTransaction? = nil,
-                backend: ProcessBackend = ProcessBackend()) {
+                keeper: (any DNFVersionKeeping)? = nil, backend: ProcessBackend = ProcessBackend()) {
         self.plan = plan
         self.helper = helper
         self.backend = backend
         running = transaction
+        versionKeeper = keeper
     }
 
     /// The helper runs already when it said the plan and no job has taken it over yet.
@@ -47,20 +53,24 @@ public struct DNFDriver: JobDriver {
             plan.job.request = Self.retryRequest(of: plan)
         }
         let translator = DNFTranslator(plan: plan, database: DNFRPMDatabase(root: plan.job.installRoot),
-                                       rebootRule: DNFRebootRule.of(root: plan.job.installRoot))
+                                       rebootRule: DNFRebootRule.of(root: plan.job.installRoot), keeper: versionKeeper)
         if plan.items.count == self.plan.items.count, let running, let process = running.takeOver() {
             let runner = LineDriverRunner(translator: translator, state: DNFRunState(plan: plan), reporter: reporter)
             running.attach({ runner.line($0) }, afterReads: { runner.afterReads() })
             runner.attach(process)
             return runner
         }
-        let spec = ChildSpec(command: .argv(helper.arguments(.run, job: plan.job, expecting: plan.items)), environment: helper.environment)
+        let arguments = helper.arguments(.run, job: plan.job, expecting: plan.items, keepingInto: versionKeeper?.folder)
+        let spec = ChildSpec(command: .argv(arguments), environment: helper.environment)
         return LineDriverRunner.start(spec, backend: backend, translator: translator, state: DNFRunState(plan: plan), reporter: reporter)
     }
 
     /// The request a retry of `plan`'s packages makes: the removals again when they are all
     /// removals, else the installs and upgrades again (each at the version planned).
     private static func retryRequest(of plan: DNFPlan) -> DNFRequest {
+        // An undo again: dnf finds nothing to do for what is back already, so the transaction
+        // is what is left, as the retry expects.
+        if case .undo = plan.job.request { return plan.job.request }
         if plan.items.allSatisfy(\.isRemoval) { return .remove(plan.items.map(\.name)) }
         return .install(plan.items.filter { !$0.isRemoval }.map { "\($0.name)-\($0.newVersion ?? "")" })
     }

@@ -25,10 +25,12 @@ public struct DNFHelper: Sendable, Hashable {
     }
 
     /// The command line of `job` in `mode`; a run `expecting` the plan refuses a transaction
-    /// that is not exactly it.
-    func arguments(_ mode: Mode, job: DNFJob, expecting plan: [DNFPlanItem] = []) -> [String] {
+    /// that is not exactly it, and a run `keepingInto` a folder keeps there every installed
+    /// version it takes away, before rpm's transaction.
+    func arguments(_ mode: Mode, job: DNFJob, expecting plan: [DNFPlanItem] = [], keepingInto folder: String? = nil) -> [String] {
         var arguments = [python, script, mode.rawValue]
         if let root = job.installRoot { arguments += ["--installroot", root] }
+        if mode == .run, let folder { arguments += ["--keep-into", folder] }
         if let release = job.releaseVersion { arguments += ["--releasever", release] }
         for item in plan { arguments += ["--expect", item.expectation] }
         return arguments + job.request.arguments

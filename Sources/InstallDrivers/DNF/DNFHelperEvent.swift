@@ -31,6 +31,9 @@ enum DNFHelperEvent: Sendable, Hashable {
     case rpmEnd(ok: Bool, errors: [String])
     /// What the rpm database holds of a package after the transaction.
     case final(nameArch: String, installed: [String])
+    /// An installed version the transaction takes away, kept for undo before rpm's
+    /// transaction (`--keep-into`), or not, and why.
+    case kept(DNFKeptVersion)
     /// A stop came before rpm ran: nothing was installed; the helper exits 3.
     case stopped
     /// A stop came while rpm ran: it waits for the transaction's end.
@@ -74,6 +77,16 @@ enum DNFHelperEvent: Sendable, Hashable {
         case "final":
             guard let nameArch else { return nil }
             self = .final(nameArch: nameArch, installed: value["installed"]?.arrayValue?.compactMap(\.stringValue) ?? [])
+        case "kept":
+            guard let name = value["name"]?.stringValue, let arch = value["arch"]?.stringValue,
+                  let version = value["evr"]?.stringValue, let file = value["file"]?.stringValue else { return nil }
+            self = .kept(DNFKeptVersion(name: name, arch: arch, version: version,
+                                        outcome: .kept(file: file, size: bytes("size"), source: value["source"]?.stringValue ?? "cache")))
+        case "not-kept":
+            guard let name = value["name"]?.stringValue, let arch = value["arch"]?.stringValue,
+                  let version = value["evr"]?.stringValue else { return nil }
+            self = .kept(DNFKeptVersion(name: name, arch: arch, version: version,
+                                        outcome: .notKept(reason: value["reason"]?.stringValue ?? "the helper gave no reason")))
         case "stopped":
             self = .stopped
         case "stop-deferred":

@@ -43,10 +43,12 @@ public final class DNFHelperTransaction: Sendable {
         state = Mutex(State(reading: DNFPlanReading(job: job)))
     }
 
-    /// Starts `job`'s transaction with `helper` and returns at once.
-    public static func start(_ job: DNFJob, helper: DNFHelper, backend: ProcessBackend = ProcessBackend()) -> DNFHelperTransaction {
+    /// Starts `job`'s transaction with `helper` and returns at once; with a `keeper`, the helper
+    /// keeps what the transaction takes away into its folder (the job's driver records it).
+    public static func start(_ job: DNFJob, helper: DNFHelper, keeper: (any DNFVersionKeeping)? = nil,
+                             backend: ProcessBackend = ProcessBackend()) -> DNFHelperTransaction {
         let transaction = DNFHelperTransaction(job: job)
-        let spec = ChildSpec(command: .argv(helper.arguments(.run, job: job)), environment: helper.environment)
+        let spec = ChildSpec(command: .argv(helper.arguments(.run, job: job, keepingInto: keeper?.folder)), environment: helper.environment)
         let process = backend.startChild(spec, sinks: ChildSinks(
             stdout: .text { transaction.take(ToolLine(stream: .stdout, text: $0)) },
             stderr: .text { transaction.take(ToolLine(stream: .stderr, text: $0)) },

@@ -7,9 +7,13 @@ import InstallEngine
 /// `removeFiles()` deletes.
 public struct DNFJobKind: WireJobKind {
     private let helperFolder: DNFHelperFolder
+    private let keepers: (@Sendable (DNFJob) -> (any DNFVersionKeeping)?)?
 
-    public init(helperFolder: DNFHelperFolder) {
+    /// - Parameter keepers: the keeper of each job's replaced versions, for undo; `nil` keeps
+    ///   none (validating, submitting to another engine).
+    public init(helperFolder: DNFHelperFolder, keepers: (@Sendable (DNFJob) -> (any DNFVersionKeeping)?)? = nil) {
         self.helperFolder = helperFolder
+        self.keepers = keepers
     }
 
     public var key: String { "dnf" }
@@ -38,7 +42,7 @@ public struct DNFJobKind: WireJobKind {
     public func plan(_ spec: DNFJob) throws -> KindPlan {
         let helper = try helperFolder.helper()
         let plan = try DNFPlanner.plan(spec, helper: helper)
-        return .job(updates: plan.updates, driver: DNFDriver(plan: plan, helper: helper), summary: plan.summary)
+        return .job(updates: plan.updates, driver: DNFDriver(plan: plan, helper: helper, keeper: keepers?(spec)), summary: plan.summary)
     }
 
     public func removeFiles() {
@@ -78,13 +82,18 @@ public struct DNFJobKind: WireJobKind {
 
     // MARK: - Submission
 
-    /// `{"install":[…]}`, `{"upgrade":[…]}` (every package when empty) or `{"remove":[…]}`, with an
-    /// optional `"installroot"` and `"releasever"`.
+    /// `{"install":[…]}`, `{"upgrade":[…]}` (every package when empty), `{"remove":[…]}` or
+    /// an undo's `{"undo":RUN,"restoring":[files],"removing":[name.arch]}`, with an optional
+    /// `"installroot"` and `"releasever"`.
     public func encode(_ spec: DNFJob, into dnf: inout JSONObject) {
         switch spec.request {
         case .install(let packages): dnf.add("install", strings: packages)
         case .upgrade(let packages): dnf.add("upgrade", strings: packages)
         case .remove(let packages): dnf.add("remove", strings: packages)
+        case .undo(let run, let restoring, let removing):
+            dnf.add("undo", run)
+            dnf.add("restoring", strings: restoring)
+            dnf.add("removing", strings: removing)
         }
         if let root = spec.installRoot { dnf.add("installroot", root) }
         if let release = spec.releaseVersion { dnf.add("releasever", release) }
@@ -92,7 +101,7 @@ public struct DNFJobKind: WireJobKind {
 
     public func decode(_ dnf: WireObject) throws(WireError) -> DNFJob {
         let job = String(dnf.context.dropLast(".dnf".count))
-        let named = ["install", "upgrade", "remove"].filter { dnf.members[$0] != nil }
+        let named = ["install", "upgrade", "remove", "undo"].filter { dnf.members[$0] != nil }
         guard named.count == 1 else {
             throw WireError(.badArgument, named.isEmpty ? "\(job): `dnf` needs install, upgrade or remove"
                                                          : "\(job): `dnf` asks for one of install, upgrade or remove; got \(named.joined(separator: " and "))")
@@ -101,6 +110,7 @@ public struct DNFJobKind: WireJobKind {
         switch named[0] {
         case "install": request = .install(try dnf.strings("install"))
         case "upgrade": request = .upgrade(try dnf.strings("upgrade"))
+        case "undo": request = .undo(run: try dnf.int("undo"), restoring: try dnf.strings("restoring"), removing: try dnf.strings("removing"))
         default: request = .remove(try dnf.strings("remove"))
         }
         return DNFJob(request: request, installRoot: try dnf.optionalString("installroot"), releaseVersion: try dnf.optionalString("releasever"))

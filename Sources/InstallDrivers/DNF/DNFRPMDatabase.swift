@@ -1,11 +1,11 @@
 /// The rpm database of a dnf job's root, read with rpm itself: what every package's verdict is
 /// checked against at the end.
-struct DNFRPMDatabase {
+public struct DNFRPMDatabase: Sendable {
     /// The root (`--installroot`); `nil` for this system.
-    let root: String?
-    let rpm: String
+    public let root: String?
+    public let rpm: String
 
-    init(root: String?, rpm: String = "/usr/bin/rpm") {
+    public init(root: String?, rpm: String = "/usr/bin/rpm") {
         self.root = root
         self.rpm = rpm
     }
@@ -17,13 +17,30 @@ struct DNFRPMDatabase {
         return ["--root", root, "--dbpath", "/var/lib/rpm"]
     }
 
+    /// `kept` with each kept file read back by rpm: a file whose header does not name the
+    /// package and version kept (or that rpm cannot read) is not kept after all.
+    func readBack(_ kept: [DNFKeptVersion]) -> [DNFKeptVersion] {
+        let files = kept.compactMap(\.file)
+        guard !files.isEmpty else { return kept }
+        let result = SystemCommand.run([rpm] + rootArguments + ["-qp", "--nosignature", "--nodigest", "--qf", Self.format] + files)
+        let read = Set(result.stdout.split(separator: "\n").map(String.init))
+        return kept.map { version in
+            guard let file = version.file, !read.contains("\(version.name).\(version.arch) \(version.version)") else { return version }
+            var unread = version
+            unread.outcome = .notKept(reason: "\(file) does not read back as \(version.name) \(version.version) (\(version.arch))")
+            return unread
+        }
+    }
+
+    /// A package as `name.arch [epoch:]version-release`, the epoch only when it is not 0.
+    private static let format = "%{NAME}.%{ARCH} %|EPOCH?{%{EPOCH}:}:{}|%{VERSION}-%{RELEASE}\\n"
+
     /// Every installed version of each of `names`, by `name.arch` (`[epoch:]version-release`,
     /// the epoch only when it is not 0, as dnf says it); a name not installed is absent. `nil`
     /// when rpm could not read the database.
-    func installed(_ names: Set<String>) -> [String: [String]]? {
+    public func installed(_ names: Set<String>) -> [String: [String]]? {
         guard !names.isEmpty else { return [:] }
-        let format = "%{NAME}.%{ARCH} %|EPOCH?{%{EPOCH}:}:{}|%{VERSION}-%{RELEASE}\\n"
-        let result = SystemCommand.run([rpm] + rootArguments + ["-q", "--qf", format] + names.sorted())
+        let result = SystemCommand.run([rpm] + rootArguments + ["-q", "--qf", Self.format] + names.sorted())
         // rpm exits with the count of names not installed (each said on stdout as `package P is
         // not installed`); a database it cannot open is an `error:` on stderr.
         guard !result.failedToStart, !result.stderr.contains("error:") else { return nil }

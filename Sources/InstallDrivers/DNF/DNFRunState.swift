@@ -43,6 +43,8 @@ struct DNFRunState {
     /// The package rpm was on when the helper was killed from outside (rule 25a): what rpm
     /// recorded of it may lack its scriptlets.
     private var cutByKill: Int?
+    /// The versions the transaction takes away, kept for undo or not, as the helper said.
+    private(set) var kept: [DNFKeptVersion] = []
     /// Bytes fetched so far and in all, by package.
     private var downloads: [Int: (done: Int64, total: Int64)] = [:]
     /// dnf's lines before rpm began on any package: given to the first one it begins.
@@ -106,6 +108,8 @@ struct DNFRunState {
         case .error(let kind, let message):
             refusal = DNFPlanError(kind: kind, message: message)
             reports.append(.jobMessage("nothing was installed: " + message))
+        case .kept(let version):
+            kept.append(version)
         case .stopped:
             stoppedBeforeRPM = true
             reports.append(.jobMessage("stopped before rpm's transaction: nothing was installed"))

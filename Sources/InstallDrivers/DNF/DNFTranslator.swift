@@ -13,6 +13,7 @@ struct DNFTranslator: LineTranslator {
     let plan: DNFPlan
     let database: DNFRPMDatabase
     let rebootRule: DNFRebootRule
+    let keeper: (any DNFVersionKeeping)?
 
     func translate(_ lines: ArraySlice<ToolLine>, in run: inout DNFRunState, into reports: inout [DriverReport]) {
         let now = Date()
@@ -45,6 +46,10 @@ struct DNFTranslator: LineTranslator {
     func finish(after outcome: UpdateRunOutcome, killed: [ProcessTree.Member]?, runner: LineDriverRunner<DNFTranslator>) {
         if killed == nil, case .signaled(let signal) = outcome {
             runner.deliver { run in run.killedFromOutside(by: signal) }
+        }
+        if let keeper {
+            let kept = runner.deliver { run in ([], run.kept) }
+            keeper.record(database.readBack(kept))
         }
         let names = Set(plan.items.map(\.name))
         let installed = database.installed(names)

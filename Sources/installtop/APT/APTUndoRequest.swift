@@ -13,6 +13,9 @@ enum APTUndoRequest {
     ///   package changed outside installtop since, saying what is installed now.
     static func request(undoing run: JobRun, installed: [String: APTPackageState]) throws(APTUndoRefusal) -> PackageRequest {
         if let reason = run.notUndoableBecause { throw APTUndoRefusal(message: "run \(run.id) cannot be undone: \(reason)") }
+        guard run.kind == "apt" else {
+            throw APTUndoRefusal(message: "run \(run.id) is a \(run.kind) run, not apt's: installtop \(run.kind) undo \(run.id) undoes it")
+        }
         var debs: [String] = []
         var removing: [String] = []
         for package in run.packages where package.changedThePackage {

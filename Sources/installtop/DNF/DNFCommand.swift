@@ -21,6 +21,6 @@ struct DNFCommand: ParsableCommand {
             repository it cannot read, dnf's lock held, no permission), 3 aborted, 4 done and a \
             reboot is required (dnf's needs-restarting rule: kernel, glibc, systemd…).
             """,
-        subcommands: [DNFInstallCommand.self, DNFUpgradeCommand.self, DNFRemoveCommand.self]
+        subcommands: [DNFInstallCommand.self, DNFUpgradeCommand.self, DNFRemoveCommand.self, DNFUndoCommand.self]
     )
 }

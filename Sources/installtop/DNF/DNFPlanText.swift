@@ -29,6 +29,7 @@ enum DNFPlanText {
         case .upgrade: return "Nothing to upgrade: every package is at its newest version."
         case .install: return "Nothing to install: every package named is already installed."
         case .remove: return "Nothing to remove: none of the packages named is installed."
+        case .undo(let run, _, _): return "Nothing to undo: every package is already as it was before run \(run)."
         }
     }
 }

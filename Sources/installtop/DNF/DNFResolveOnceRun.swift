@@ -10,12 +10,15 @@ import InstallEngine
 struct DNFResolveOnceRun {
     let job: DNFJob
     let helper: DNFHelper
+    /// Keeps what the transaction takes away, for undo; `nil` with `--no-history`.
+    let keeper: HistoryDNFKeeper?
     let options: DNFOptions
+    var undoOf: Int? = nil
 
     func run() -> ExitStatus {
         let name = job.request.summary
         PlanningNotice.say(name)
-        let transaction = DNFHelperTransaction.start(job, helper: helper)
+        let transaction = DNFHelperTransaction.start(job, helper: helper, keeper: keeper)
         // Until the plan comes nothing has changed: a signal stops the helper at once. After it,
         // until the run session handles signals itself, a signal still stops it (before rpm's
         // transaction at once, during it at its end): with the default disposition it would end
@@ -31,6 +34,7 @@ struct DNFResolveOnceRun {
         defer { relay.cancel() }
         switch transaction.waitForBeginning() {
         case .ended(let outcome, let refusal, let stderr):
+            keeper?.discard()
             if transaction.stopRequested || outcome == .exited(3) {
                 StandardOutput.stderr.line("installtop: \(name): stopped before anything was changed (the dnf helper \(outcome.summary))")
                 return .aborted
@@ -40,11 +44,13 @@ struct DNFResolveOnceRun {
             return .invalidUsage
         case .plan(let plan):
             if plan.isEmpty {
+                keeper?.discard()
                 StandardOutput.stdout.line(DNFPlanText.nothingToDo(for: job.request))
                 return .succeeded
             }
             let runnable = RunnableJob(name: "\(name) · \(plan.summary)", operation: job.request.operation, updates: plan.updates,
-                                       driver: DNFDriver(plan: plan, helper: helper, running: transaction), needsConfirmation: false)
+                                       driver: DNFDriver(plan: plan, helper: helper, running: transaction, keeper: keeper),
+                                       needsConfirmation: false, runSlot: keeper?.runSlot, undoOf: undoOf)
             // Signals taken here, while the run opens the history, are its own.
             return RunSession(jobs: [runnable], options: options.run, earlierSignals: earlier).run()
         }

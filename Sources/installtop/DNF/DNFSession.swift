@@ -12,6 +12,8 @@ import InstallEngine
 struct DNFSession {
     let request: DNFRequest
     let options: DNFOptions
+    /// The history's run this session undoes (`installtop dnf undo`); `nil` otherwise.
+    var undoOf: Int? = nil
 
     func run() -> ExitStatus {
         let name = request.summary
@@ -33,8 +35,10 @@ struct DNFSession {
             StandardOutput.stderr.line("installtop: \(name): nothing was run:\n\(error)")
             return .invalidUsage
         }
+        // The versions the transaction takes away are kept for undo unless --no-history.
+        let keeper = HistoryKeepers(history: options.run.history).keeper(for: job) as? HistoryDNFKeeper
         // With --yes the plan is not shown: the helper that runs the transaction says it.
-        if options.yes { return DNFResolveOnceRun(job: job, helper: helper, options: options).run() }
+        if options.yes { return DNFResolveOnceRun(job: job, helper: helper, keeper: keeper, options: options, undoOf: undoOf).run() }
         let plan: DNFPlan
         PlanningNotice.say(name)
         do {
@@ -54,7 +58,8 @@ struct DNFSession {
             return .failed
         }
         let runnable = RunnableJob(name: "\(name) · \(plan.summary)", operation: request.operation, updates: plan.updates,
-                                   driver: DNFDriver(plan: plan, helper: helper), needsConfirmation: true)
+                                   driver: DNFDriver(plan: plan, helper: helper, keeper: keeper), needsConfirmation: true,
+                                   runSlot: keeper?.runSlot, undoOf: undoOf)
         return RunSession(jobs: [runnable], options: options.run).run()
     }
 }

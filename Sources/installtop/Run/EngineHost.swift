@@ -16,16 +16,20 @@ struct EngineHost {
     /// A new kind is its folder plus one line here. Each call makes new kinds: call
     /// `removeFiles()` on them when no job can still start (Ansible's plugin folder).
     /// - Parameter ansiblePlaybook: the ansible-playbook to run; `nil` finds it on `PATH`.
-    /// - Parameter keepers: keep the versions apt jobs replace, for undo (`run`, `serve`);
+    /// - Parameter keepers: keep the versions package jobs replace, for undo (`run`, `serve`);
     ///   `nil` (validating, submitting to another engine) keeps none.
     /// - Parameter aptConfig: the root of apt jobs that name none (`serve --apt-config`).
     static func kinds(ansiblePlaybook: String? = nil, keepers: HistoryKeepers? = nil, aptConfig: String? = nil) -> JobKinds {
         var keeping: (@Sendable (PackageJob) -> (any APTVersionKeeping)?)?
-        if let keepers { keeping = { job in keepers.keeper(for: job) } }
+        var keepingDNF: (@Sendable (DNFJob) -> (any DNFVersionKeeping)?)?
+        if let keepers {
+            keeping = { job in keepers.keeper(for: job) }
+            keepingDNF = { job in keepers.keeper(for: job) }
+        }
         return JobKinds([
             APTJobKind(keepers: keeping, defaultAPTConfig: aptConfig),
             ansibleKind(executable: ansiblePlaybook),
-            DNFJobKind(helperFolder: dnfHelperFolder()),
+            DNFJobKind(helperFolder: dnfHelperFolder(), keepers: keepingDNF),
             DriverJobKind(),
         ])
     }

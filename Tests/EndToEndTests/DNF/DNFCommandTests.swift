@@ -214,23 +214,78 @@ struct DNFCommandTests {
         #expect(root.installedVersions(of: "lab-print") == ["1.0-1"])
     }
 
-    @Test("The history records a dnf run with its versions; it says why it cannot be undone")
-    func history() async throws {
+    @Test("Undo after the repository dropped the old versions: the upgrade kept both rpms, its undo downgrades both from them, then the install's undo removes them; one entry each, the history says who undid what")
+    func undoFromKeptRPMs() async throws {
+        let host = HostRPMFingerprint()
         let root = try lab()
         defer { root.remove() }
         let folder = try TestFolder()
         defer { folder.remove() }
         let database = folder.file("history.sqlite3")
+        func dnf(_ arguments: [String]) async throws -> RunResult {
+            try await installtop(["dnf"] + arguments + ["--yes", "--json", "--history-db", database] + rootArguments(root), in: folder)
+        }
+        func runs() async throws -> [[String: Any]] {
+            try await installtop(["history", "--jobs", "--json", "--history-db", database], in: folder).jsonObjects()
+        }
 
-        let run = try await installtop(["dnf", "install", "lab-app", "--yes", "--history-db", database] + rootArguments(root), in: folder)
-        #expect(run.status == 0, "\(run.stderr)")
-        let jobs = try await installtop(["history", "--jobs", "--json", "--history-db", database], in: folder)
-        let first = try #require(try jobs.jsonObjects().first)
-        #expect(first["kind"] as? String == "dnf")
-        let packages = (first["packages"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
-        #expect(Set(packages) == ["lab-lib", "lab-app"])
-        #expect(first["undoable"] as? Bool == false)
-        #expect((first["notUndoableBecause"] as? String)?.contains("dnf") == true)
+        let install = try await dnf(["install", "lab-app"])
+        #expect(install.status == 0, "\(install.stderr)")
+        try root.publish([DNFTestLab.library("2.0"), DNFTestLab.application("2.0")])
+        let upgrade = try await dnf(["upgrade"])
+        #expect(upgrade.status == 0, "\(upgrade.stderr)")
+        // The archive moved on: 1.0 is no longer offered.
+        try root.withdraw(DNFTestLab.library("1.0"))
+        try root.withdraw(DNFTestLab.application("1.0"))
+
+        var listed = try await runs()
+        let upgradeRun = try #require(listed.first)
+        #expect(upgradeRun["kind"] as? String == "dnf")
+        #expect(upgradeRun["undoable"] as? Bool == true, "\(upgradeRun)")
+        let upgradeID = try #require(upgradeRun["run"] as? Int)
+        let kept = try FileManager.default.contentsOfDirectory(atPath: folder.file("undo/\(upgradeID)")).sorted()
+        #expect(kept == ["lab-app-1.0-1.noarch.rpm", "lab-lib-1.0-1.noarch.rpm"])
+        // The install before it changed lab-app again later: the newest run comes first.
+        let installRun = try #require(listed.first { $0["run"] as? Int != upgradeID })
+        #expect((installRun["notUndoableBecause"] as? String)?.contains("undo run \(upgradeID) first") == true, "\(installRun)")
+
+        let undo = try await dnf(["undo", String(upgradeID)])
+        #expect(undo.status == 0, "\(undo.stderr)")
+        let events = try undo.jsonEvents()
+        let queued = try #require(events.first { $0.name == "job.queued" })
+        #expect(queued.string("name")?.hasPrefix("dnf undo \(upgradeID)") == true)
+        let titles = (queued.fields["updates"] as? [[String: Any]] ?? []).compactMap { $0["title"] as? String }
+        #expect(Set(titles) == ["lab-lib 2.0-1 → 1.0-1", "lab-app 2.0-1 → 1.0-1"], "\(titles)")
+        #expect(completed(events) == ["lab-lib": "succeeded", "lab-app": "succeeded"])
+        #expect(root.installedVersions(of: "lab-app") == ["1.0-1"] && root.installedVersions(of: "lab-lib") == ["1.0-1"])
+
+        listed = try await runs()
+        #expect(listed.first { $0["run"] as? Int == upgradeID }?["undoneBy"] as? Int != nil, "\(listed)")
+        let again = try await dnf(["undo", String(upgradeID)])
+        #expect(again.status == 2 && again.stderr.contains("undone already"), "\(again.stderr)")
+
+        // Now the install can be undone: both packages go.
+        let installID = try #require(installRun["run"] as? Int)
+        let removal = try await dnf(["undo", String(installID)])
+        #expect(removal.status == 0, "\(removal.stderr)")
+        #expect(root.installedVersions(of: "lab-app").isEmpty && root.installedVersions(of: "lab-lib").isEmpty)
+        #expect(HostRPMFingerprint().changes(since: host).isEmpty, "\(HostRPMFingerprint().changes(since: host))")
+    }
+
+    @Test("A package changed outside installtop since the run: its undo is refused with what rpm has now, nothing changed")
+    func undoRefusedAfterOutsideChange() async throws {
+        let root = try lab()
+        defer { root.remove() }
+        let folder = try TestFolder()
+        defer { folder.remove() }
+        let database = folder.file("history.sqlite3")
+        let install = try await installtop(["dnf", "install", "lab-print", "--yes", "--json", "--history-db", database] + rootArguments(root), in: folder)
+        #expect(install.status == 0, "\(install.stderr)")
+        let removal = try await installtop(["dnf", "remove", "lab-print", "--yes", "--json", "--no-history"] + rootArguments(root), in: folder)
+        #expect(removal.status == 0, "\(removal.stderr)")
+        let undo = try await installtop(["dnf", "undo", "1", "--yes", "--history-db", database] + rootArguments(root), in: folder)
+        #expect(undo.status == 2)
+        #expect(undo.stderr.contains("lab-print was changed outside installtop since run 1: the rpm database has none installed now"), "\(undo.stderr)")
     }
 }
 

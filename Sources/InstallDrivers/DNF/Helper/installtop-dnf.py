@@ -4,13 +4,25 @@
 #
 # Invocation (with the system's Python, the one that has dnf; as root):
 #   /usr/bin/python3 installtop-dnf.py MODE [--installroot DIR] [--releasever V]
-#       [--setopt KEY=VALUE]... [--expect TOKEN]... REQUEST [PKG...]
+#       [--setopt KEY=VALUE]... [--expect TOKEN]... [--keep-into DIR] REQUEST [PKG...]
 # MODE     plan: resolve only. No package is downloaded or changed (dnf may refresh its
 #          metadata cache and write its logs and history database, as dnf does).
 #          run: resolve, download, check signatures, run the rpm transaction.
 # REQUEST  install PKG...   upgrade [PKG...] (none: everything upgradable)   remove PKG...
+#          undo ITEM...
 #          PKG is a dnf package spec (name, name-version, NEVRA, provide, file path). As dnf's
-#          remove command, remove reads only the installed packages, no repository.
+#          remove command, remove resolves with the installed packages only, no repository
+#          (with --keep-into the repositories are read, for keeping, but hidden from the
+#          solver, and one that cannot be read is skipped, as if skip_if_unavailable).
+#          undo puts back what a transaction changed. An ITEM /PATH/TO/FILE.rpm (an absolute
+#          path) puts that package in as dnf install or downgrade ./FILE.rpm would (strict:
+#          exactly that file, else depsolve): installed when no package of its NAME.ARCH is,
+#          else the installed version is replaced by it (downgrade or upgrade; nothing when
+#          that EVR is installed); its item's repo is @commandline. An ITEM -NAME.ARCH removes the
+#          installed package of that name and arch as remove NAME.ARCH would (nothing when it
+#          is not installed). As dnf history undo, undo reads the repositories too: a dependency
+#          may come from them. The solver may remove other packages only when an item removes.
+#          Any other ITEM: error other.
 # --installroot DIR  acts on the system in DIR and never on the host: dnf's paths (config
 #          DIR/etc/dnf/dnf.conf when it exists, repos DIR/etc/yum.repos.d, vars, persistdir,
 #          logdir, cachedir) are inside DIR, and rpm's database is DIR/var/lib/rpm: the helper
@@ -22,6 +34,19 @@
 #          with an absent EVR empty (an EVR may hold a colon: a token is compared whole, never
 #          split). When given, the resolved transaction must be exactly this set of tokens,
 #          else error `changed`, before anything is downloaded (plan checks it the same way).
+# --keep-into DIR  (run mode only; in plan mode error other) keeps every installed package the
+#          transaction takes away (the old version of an upgrade, downgrade or reinstall, a
+#          removed or obsoleted package) as the rpm file DIR/NAME-VERSION-RELEASE.ARCH.rpm (no
+#          epoch in the name; mode 0600, replacing a file of that name; DIR made with mode 0700
+#          when missing), so that undo can put it back. Only the installed build counts: the
+#          file's header digests (rpm's SHA1HEADER, SHA256HEADER) are those rpm's database
+#          holds for the package. Sources, in order: a file of that NEVRA that is here already
+#          and matches its repository's checksum (dnf's cache, a local repository): "cache";
+#          else a download from a repository that offers that NEVRA: "repository" (no download
+#          events; not left in dnf's cache unless keepcache). It happens after the downloads,
+#          signatures, dnf's check and rpm's test transaction, right before rpm-start (kept,
+#          not-kept). Nothing that goes wrong in keeping fails the transaction or keeps it
+#          from running: a package it cannot keep is a not-kept event (a stop is a stop).
 # dnf plugins are not loaded.
 #
 # Output: one JSON object per line on descriptor 3 (on standard output when 3 is not open),
@@ -46,7 +71,8 @@
 #       An empty transaction is count 0 and exit 0 (in run mode too: nothing else follows).
 #   {"event":"error","kind":K,"message":M}  the last event; exit 2, nothing was changed (but
 #       see exit 1 below for the one error after rpm-start). K:
-#       unknown     no package matches a PKG (dnf's "No match for argument: foo", one a line)
+#       unknown     no package matches a PKG (dnf's "No match for argument: foo", one a line);
+#                   an undo FILE.rpm that does not exist or is not an rpm (one a line)
 #       depsolve    dnf's problem text
 #       check       rpm's check or test transaction refused it (file conflicts, disk space)
 #       locked      another process holds dnf's rpmdb lock or rpm's transaction lock (the
@@ -67,9 +93,19 @@
 #       a failed download is then error kind download (exit 2, nothing installed).
 #   Then signatures are checked where the repository asks for it; a key missing from rpm's
 #   database is imported from the repository's gpgkey, as dnf -y does.
+#   With --keep-into, after dnf's check and rpm's test transaction, one of these two per
+#   installed package the transaction takes away, in the transaction's order (EVR: the
+#   installed version, as in item):
+#   {"event":"kept","name":N,"arch":R,"evr":EVR,"file":PATH,"size":BYTES,"source":S}
+#       PATH: the absolute path of the kept file; S: cache or repository (see --keep-into).
+#   {"event":"not-kept","name":N,"arch":R,"evr":EVR,"reason":M}
+#       M in words, e.g. "no repository holds lab-a-1.0-1.noarch any more", "the repository's
+#       lab-a-1.0-1.noarch is another build than the installed one (repository R)", "cannot
+#       download it: ...", "cannot write DIR: ..." (several reasons: joined by "; ").
 #   {"event":"rpm-start","count":N}
-#       right before rpm's transaction, after dnf's check and rpm's test transaction (which
-#       changes nothing and can still be stopped). From here on a stop cannot cut (Signals).
+#       right before rpm's transaction, after dnf's check, rpm's test transaction (which
+#       changes nothing and can still be stopped) and keeping. From here on a stop cannot cut
+#       (Signals).
 #       N: rpm's transaction elements (the version an upgrade replaces is an element of its
 #       own), the "steps" of progress.
 #   {"event":"progress","name":N|null,"arch":R|null,"action":PA,"done":n|null,"total":n|null,
@@ -114,7 +150,9 @@
 #   within half a second), the work ends at its next step, dnf's locks are released, and the
 #   helper emits {"event":"stopped","before":STAGE} and exits 3; nothing is installed.
 #   STAGE is the stage the stop cut short: "resolve" (configuration, metadata, resolving:
-#   nothing downloaded) or "download" (downloads, signatures, rpm's test transaction).
+#   nothing downloaded) or "download" (downloads, signatures, rpm's test transaction,
+#   keeping: a download of a version to keep is interrupted as the others; the files kept so
+#   far stay in DIR, a file being copied is removed).
 #   When a step cannot be interrupted and outlasts 3 seconds, the helper emits the same
 #   event, removes dnf's lock files that name it, and exits 3 at once.
 #   After rpm-start a stop is not obeyed: cutting rpm's transaction leaves duplicate entries
@@ -189,15 +227,16 @@ class Request:
     """The parsed command line."""
 
     MODES = ('plan', 'run')
-    REQUESTS = ('install', 'upgrade', 'remove')
+    REQUESTS = ('install', 'upgrade', 'remove', 'undo')
 
     def __init__(self, argv):
         self.installroot = None
         self.releasever = None
         self.setopts = []
         self.expect = None
+        self.keep_into = None
         words = []
-        options = {'--installroot', '--releasever', '--setopt', '--expect'}
+        options = {'--installroot', '--releasever', '--setopt', '--expect', '--keep-into'}
         args = iter(argv)
         for arg in args:
             name, equals, value = arg.partition('=')
@@ -212,6 +251,8 @@ class Request:
                 self.installroot = os.path.abspath(value)
             elif name == '--releasever':
                 self.releasever = value
+            elif name == '--keep-into':
+                self.keep_into = os.path.abspath(value)
             elif name == '--setopt':
                 if '=' not in value:
                     raise HelperError('other', 'usage: --setopt needs KEY=VALUE: %s' % value)
@@ -221,10 +262,31 @@ class Request:
         if len(words) < 2 or words[0] not in self.MODES or words[1] not in self.REQUESTS:
             raise HelperError('other', 'usage: installtop-dnf.py plan|run [--installroot DIR] '
                               '[--releasever V] [--setopt KEY=VALUE]... [--expect TOKEN]... '
-                              'install|upgrade|remove [PKG...]')
+                              '[--keep-into DIR] install|upgrade|remove|undo [PKG...]')
         self.mode, self.action, self.specs = words[0], words[1], words[2:]
         if not self.specs and self.action != 'upgrade':
             raise HelperError('other', 'usage: %s needs at least one package' % self.action)
+        if self.keep_into is not None and self.mode != 'run':
+            # A plan takes nothing away, so it has nothing to keep.
+            raise HelperError('other', 'usage: --keep-into is for run mode only')
+        if self.action == 'undo':
+            for item in self.specs:
+                if not is_undo_file(item) and undo_removal(item) is None:
+                    raise HelperError('other', 'usage: an undo item is /PATH/TO/FILE.rpm or '
+                                      '-NAME.ARCH, not %s' % item)
+
+
+def is_undo_file(item):
+    """An undo item that puts a package file back in: an absolute path."""
+    return item.startswith('/')
+
+
+def undo_removal(item):
+    """The NAME.ARCH that an undo item -NAME.ARCH removes, else None."""
+    if not item.startswith('-'):
+        return None
+    name, dot, arch = item[1:].rpartition('.')
+    return item[1:] if name and dot and arch else None
 
 
 class StopControl:
@@ -349,6 +411,7 @@ import dnf.conf  # noqa: E402
 import dnf.exceptions  # noqa: E402
 import dnf.lock  # noqa: E402
 import dnf.rpm  # noqa: E402
+import hawkey  # noqa: E402
 import libdnf.transaction  # noqa: E402
 import rpm  # noqa: E402
 
@@ -652,6 +715,228 @@ class RpmErrorLog(logging.Handler):
             self._reporter.errors.append(record.getMessage())
 
 
+# ---- Keeping what the transaction takes away (--keep-into) ----
+
+# The installed packages a transaction takes away: the version that an upgrade, downgrade or
+# reinstall replaces, a removed package, an obsoleted one.
+TAKEN_ACTIONS = REPLACED_ACTIONS | {_ACTIONS.TransactionItemAction_OBSOLETED,
+                                    _ACTIONS.TransactionItemAction_REMOVE}
+
+
+def package_label(pkg):
+    """NAME-EVR.ARCH, as the not-kept reasons name a package."""
+    return '%s-%s.%s' % (pkg.name, package_evr(pkg), pkg.arch)
+
+
+def header_identity(header):
+    """What tells one build of a NEVRA from another: the digests of its header, which rpm's
+    database keeps as they were in the package file (a rebuild has other ones). None when the
+    header has neither."""
+    identity = (header[rpm.RPMTAG_SHA1HEADER], header[rpm.RPMTAG_SHA256HEADER])
+    return identity if any(identity) else None
+
+
+class KeepFailed(Exception):
+    """One package cannot be kept; the message is its not-kept reason."""
+
+
+class Keeper:
+    """Keeps the installed builds that the transaction takes away as rpm files in a folder, so
+    that installtop can put them back (undo) when no repository holds them any more.
+
+    It runs right before rpm-start (HelperBase._run_transaction): after the downloads and rpm's
+    test transaction, so that nothing is kept for a transaction that does not get to run, and
+    while a stop can still end everything (stage download). Keeping never fails the
+    transaction: whatever goes wrong with a package is its not-kept event.
+    """
+
+    def __init__(self, folder, unread_repos=()):
+        self._folder = folder
+        self._unread_repos = sorted(unread_repos)
+        self._folder_error = None
+        self._folder_ready = False
+        self._reader = None
+        self._partial = None
+        # A stop that cannot wait for a copy under way leaves no half-written file behind.
+        STOP.on_forced_exit(self._remove_partial)
+
+    def keep(self, base):
+        taken, seen = [], set()
+        for tsi in base.transaction:
+            key = (tsi.pkg.name, tsi.pkg.arch, package_evr(tsi.pkg))
+            if tsi.action in TAKEN_ACTIONS and key not in seen:
+                seen.add(key)
+                taken.append(tsi.pkg)
+        for pkg in taken:
+            STOP.checkpoint()
+            fields = dict(name=pkg.name, arch=pkg.arch, evr=package_evr(pkg))
+            try:
+                path, size, source = self._keep_one(base, pkg)
+            except Stopped:
+                raise
+            except KeepFailed as e:
+                EVENTS.emit('not-kept', **fields, reason=str(e))
+            except Exception as e:
+                STOP.checkpoint()  # dnf failing because of a stop: it is the stop
+                EVENTS.emit('not-kept', **fields,
+                            reason='cannot keep it: %s: %s' % (type(e).__name__, e))
+            else:
+                EVENTS.emit('kept', **fields, file=path, size=size, source=source)
+
+    def _keep_one(self, base, pkg):
+        """Keeps one installed package; returns (file, size, source), else raises KeepFailed."""
+        self._prepare(base)
+        label = package_label(pkg)
+        installed = self._installed_identity(base, pkg, label)
+        # Excludes are the solver's business: an excluded build is still the installed one.
+        candidates = base.sack.query(flags=hawkey.IGNORE_EXCLUDES).available().filter(
+            name=pkg.name, epoch=pkg.epoch, version=pkg.version, release=pkg.release,
+            arch=pkg.arch).run()
+        if not candidates:
+            if self._unread_repos:
+                raise KeepFailed('no repository that could be read holds %s (could not read %s)'
+                                 % (label, ', '.join(self._unread_repos)))
+            raise KeepFailed('no repository holds %s any more' % label)
+        reasons = []
+        settled = set()
+        # (a) A file of it that is here already: in dnf's cache, a local repository, the
+        # command line. Its checksum is the repository's: a cached file may be a download cut
+        # short, whose header alone would still look right.
+        for candidate in candidates:
+            path = candidate.localPkg()
+            local = candidate._is_local_pkg()
+            if not os.path.exists(path):
+                if local:
+                    settled.add(candidate)
+                    reasons.append('the file of %s in repository %s is missing (%s)' % (
+                        label, candidate.reponame, path))
+                continue
+            STOP.checkpoint()
+            if not self._verified(candidate):
+                if local:
+                    settled.add(candidate)
+                    reasons.append("the file of %s in repository %s does not match the "
+                                   "repository's checksum (%s)" % (label, candidate.reponame, path))
+                continue  # a cached file that is not the repository's: fetched again below
+            settled.add(candidate)
+            reason = self._other_build(path, installed, label, candidate)
+            if reason is None:
+                return self._store(pkg, path) + ('cache',)
+            reasons.append(reason)
+        # (b) Fetched from a repository that still offers it.
+        for candidate in candidates:
+            if candidate in settled:
+                continue
+            STOP.checkpoint()
+            try:
+                # No download events: installtop counts those by NAME.ARCH, which the new
+                # version of the same package shares. librepo's interrupt flag cuts this
+                # download short on a stop as any other (StopControl).
+                base.download_packages([candidate], progress=dnf.callback.NullDownloadProgress())
+            except dnf.exceptions.Error as e:
+                STOP.checkpoint()  # a download cut short by a stop is the stop, not a reason
+                reasons.append('cannot download it: %s' % str(e).strip())
+                continue
+            STOP.checkpoint()
+            path = candidate.localPkg()
+            try:
+                reason = self._other_build(path, installed, label, candidate)
+                if reason is None:
+                    return self._store(pkg, path) + ('repository',)
+                reasons.append(reason)
+            finally:
+                if not base.conf.keepcache:
+                    # dnf leaves a file it fetched for a transaction in its cache until the
+                    # transaction succeeds; this one is no part of it, and is kept now.
+                    try:
+                        os.unlink(path)
+                    except OSError:
+                        pass
+        raise KeepFailed('; '.join(dict.fromkeys(reasons)))
+
+    def _prepare(self, base):
+        """The folder (made 0700 when missing) and the package file reader, once."""
+        if not self._folder_ready:
+            self._folder_ready = True
+            try:
+                if not os.path.isdir(self._folder):
+                    os.makedirs(self._folder, mode=0o700, exist_ok=True)
+                    os.chmod(self._folder, 0o700)  # makedirs' mode went through the umask
+            except OSError as e:
+                self._folder_error = 'cannot write %s: %s' % (self._folder, e.strerror or e)
+            # A file's signature has no say in whether it is the installed build; without
+            # signatures, and with an empty keyring, reading a header opens no rpm database.
+            self._reader = rpm.TransactionSet(base.conf.installroot, rpm._RPMVSF_NOSIGNATURES)
+            self._reader.setKeyring(rpm.keyring())
+        if self._folder_error is not None:
+            raise KeepFailed(self._folder_error)
+
+    @staticmethod
+    def _installed_identity(base, pkg, label):
+        # The transaction's own rpm handle: it has the database open (dnf's rpmdb lock held).
+        for header in base._ts.dbMatch(rpm.RPMDBI_PACKAGES, pkg.rpmdbid):
+            identity = header_identity(header)
+            if identity is not None:
+                return identity
+        raise KeepFailed("rpm's database has no header digest of the installed %s" % label)
+
+    @staticmethod
+    def _verified(candidate):
+        try:
+            return candidate.verifyLocalPkg() is True
+        except Exception:  # libdnf cannot read it: not a file to keep
+            return False
+
+    def _other_build(self, path, installed, label, candidate):
+        """None when the file at path is the installed build, else why not."""
+        try:
+            with open(path, 'rb') as package:
+                header = self._reader.hdrFromFdno(package.fileno())
+        except (OSError, rpm.error) as e:
+            return 'cannot read %s: %s' % (path, getattr(e, 'strerror', None) or e)
+        if header_identity(header) == installed:
+            return None
+        return "the repository's %s is another build than the installed one (repository %s)" % (
+            label, candidate.reponame)
+
+    def _store(self, pkg, path):
+        """Copies path into the folder as NAME-VERSION-RELEASE.ARCH.rpm; returns (file, size)."""
+        name = '%s-%s-%s.%s.rpm' % (pkg.name, pkg.version, pkg.release, pkg.arch)
+        target = os.path.join(self._folder, name)
+        try:
+            # Written under another name, then renamed: a file by the final name is whole.
+            fd, self._partial = tempfile.mkstemp(prefix='.%s.' % name, suffix='.part',
+                                                 dir=self._folder)  # mode 0600
+            os.close(fd)
+            shutil.copyfile(path, self._partial)
+            os.chmod(self._partial, 0o600)
+            # On disk before rpm runs: it is what puts the system back if rpm's run goes wrong.
+            fd = os.open(self._partial, os.O_RDONLY)
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+            os.replace(self._partial, target)
+            self._partial = None
+            fd = os.open(self._folder, os.O_RDONLY | os.O_DIRECTORY)
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+            return target, os.path.getsize(target)
+        except OSError as e:
+            self._remove_partial()
+            raise KeepFailed('cannot write %s: %s' % (target, e.strerror or e))
+
+    def _remove_partial(self):
+        partial, self._partial = self._partial, None
+        if partial is not None:
+            try:
+                os.unlink(partial)
+            except OSError:
+                pass
+
+
 # ---- dnf ----
 
 class HelperBase(dnf.Base):
@@ -660,15 +945,19 @@ class HelperBase(dnf.Base):
     dnf's do_transaction takes the rpmdb lock, checks, orders and test-runs the transaction,
     then calls _run_transaction, which records history and runs rpm. The test transaction
     takes no lock and leaves signals alone: it is still interruptible, so rpm-start is told
-    here, after it, at the last step before rpm runs.
+    here, after it, at the last step before rpm runs. The keeper (--keep-into) works here
+    too, just before: only a transaction that passed rpm's test gets its versions kept.
     """
 
     def __init__(self, conf, reporter):
         super().__init__(conf)
         self._reporter = reporter
+        self.keeper = None
 
     def _run_transaction(self, cb):
         reporter = self._reporter
+        if self.keeper is not None:
+            self.keeper.keep(self)
         reporter.elements = list(self._ts)
         STOP.enter('rpm', event='rpm-start', count=len(reporter.elements))
         cb.callback = reporter.wrap(cb.callback)
@@ -798,6 +1087,51 @@ def mark_request(base, request):
         raise HelperError('unknown', '\n'.join(unknown))
 
 
+def mark_undo(base, request):
+    """Marks an undo: each FILE.rpm goes back in as dnf install ./FILE.rpm (a package not
+    installed, or an upgrade) or dnf downgrade ./FILE.rpm would put it (strict: it must go in
+    as it is); each -NAME.ARCH is removed as dnf remove NAME.ARCH would. Returns whether a removal was asked for (the solver may then
+    erase, as for remove). Files that cannot be read are reported at once, one a line."""
+    unknown = []
+    files = []
+    for item in request.specs:
+        if not is_undo_file(item):
+            continue
+        if not os.path.isfile(item):
+            unknown.append('No such rpm file: %s' % item)
+        elif not item.endswith('.rpm'):
+            unknown.append('Not an rpm file: %s' % item)
+        else:
+            try:
+                files += base.add_remote_rpms([item], strict=True)
+            except (IOError, dnf.exceptions.Error) as e:
+                unknown.append('Not an rpm file: %s (%s)' % (item, e))
+    if unknown:
+        raise HelperError('unknown', '\n'.join(unknown))
+    installed = base.sack.query().installed()
+    for pkg in files:
+        same = installed.filter(name=pkg.name, arch=pkg.arch).run()
+        if any(pkg.evr_cmp(old) == 0 for old in same):
+            continue  # that version is in place: nothing to put back
+        if same and pkg.evr_cmp(sorted(same)[-1]) < 0:
+            base.package_downgrade(pkg, strict=True)
+        else:
+            # An install, or an upgrade as dnf install ./FILE.rpm makes it: dnf's
+            # package_upgrade has no strict, and the solver may drop its job when it may erase.
+            base.package_install(pkg, strict=True)
+    removing = False
+    for item in request.specs:
+        name_arch = undo_removal(item)
+        if name_arch is None:
+            continue
+        removing = True
+        try:
+            base.remove(name_arch, forms=[hawkey.FORM_NA])
+        except dnf.exceptions.MarkingError:
+            continue  # as for remove: a package that is not installed is not removed
+    return removing
+
+
 def check_expected(items, expected):
     tokens = {item.token for item in items}
     if tokens == expected:
@@ -868,13 +1202,34 @@ def plan_and_run(base, reporter, repo_setopts, request):
     STOP.on_forced_exit(lambda paths=lock_paths(base.conf): remove_own_locks(paths))
     check_locks(base.conf)
     STOP.checkpoint()
-    # As dnf's remove command: the repositories have no part in a removal (with them, the
-    # solver may downgrade a dependent package instead of removing it).
-    base.fill_sack(load_system_repo=True, load_available_repos=request.action != 'remove')
+    # As dnf's remove command: the repositories have no part in resolving a removal (with
+    # them, the solver may downgrade a dependent package instead of removing it). Keeping
+    # looks for the removed builds in them, so they are read then, but hidden from the solver.
+    removing = request.action == 'remove'
+    read_available = not removing or request.keep_into is not None
+    enabled = [repo.id for repo in base.repos.iter_enabled()]
+    if removing and read_available:
+        # A repository that cannot be read costs a removal nothing but what it would keep.
+        for repo in base.repos.iter_enabled():
+            repo.skip_if_unavailable = True
+    base.fill_sack(load_system_repo=True, load_available_repos=read_available)
+    unread_repos = set(enabled) - {repo.id for repo in base.repos.iter_enabled()}
     STOP.checkpoint()
-    mark_request(base, request)
+    hidden = None
+    if removing and read_available:
+        hidden = base.sack.query().available().apply()  # what the solver would see of them
+        base.sack.add_excludes(hidden)
+    if request.action == 'undo':
+        # As dnf history undo: the repositories are read, so that a dependency the files need
+        # can come from them.
+        allow_erasing = mark_undo(base, request)
+    else:
+        mark_request(base, request)
+        allow_erasing = removing
     base.args = ['installtop', request.action] + request.specs  # history's command line
-    base.resolve(allow_erasing=request.action == 'remove')
+    base.resolve(allow_erasing=allow_erasing)
+    if hidden is not None:
+        base.sack.remove_excludes(hidden)
     STOP.checkpoint()
 
     items = transaction_items(base.transaction or [], base.goal)
@@ -894,6 +1249,8 @@ def plan_and_run(base, reporter, repo_setopts, request):
         STOP.checkpoint()  # a stop that came while the items were told still ends with stopped
         return EXIT_OK
 
+    if request.keep_into is not None:
+        base.keeper = Keeper(request.keep_into, unread_repos)
     STOP.enter('download')
     base.download_packages(new_packages, progress=DownloadReporter(EVENTS))
     STOP.checkpoint()

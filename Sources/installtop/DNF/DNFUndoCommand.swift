@@ -1,0 +1,57 @@
+import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Glibc
+import InstallDrivers
+import InstallEngine
+import InstallHistory
+
+/// `installtop dnf undo JOBRUN`: puts back every package a dnf job run changed, from the rpms
+/// kept for it, as an uninstall job (Documentation/DNF-JOBS.md, "Undo"): planned and confirmed
+/// like any dnf job, `"undoOf"` in its `job.queued`, and the run marked undone once it
+/// succeeded.
+struct DNFUndoCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "undo",
+        abstract: "Put back every package a dnf job run changed, from the rpms kept for it.",
+        discussion: """
+            The run's upgraded packages go back to the versions it replaced (downgrades), the \
+            packages it removed or obsoleted are installed again and those it installed are \
+            removed, in one dnf transaction resolved against the kept rpms, also when the \
+            repositories no longer offer them. Name the root the run acted on again \
+            (--installroot). Refused with exit status 2, changing nothing: a run the history does \
+            not hold, a run that cannot be undone (installtop history --jobs says why), or a \
+            package changed outside installtop since.
+            """)
+
+    @Argument(help: ArgumentHelp("The job run to undo (installtop history --jobs).", valueName: "jobrun"))
+    var jobRun: Int
+
+    @OptionGroup var options: DNFOptions
+
+    func run() throws {
+        let name = "dnf undo \(jobRun)"
+        let root = options.installroot.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+        do {
+            guard geteuid() == 0 else { throw APTUndoRefusal(message: "dnf jobs need root" + DNFPlanner.hint("permission")) }
+            // rpm is asked only where the undo acts: never this Debian system's home database.
+            do {
+                try DNFPlanner.checkRoot(of: DNFJob(request: .remove([]), installRoot: root))
+            } catch {
+                throw APTUndoRefusal(message: error.description)
+            }
+            let run = try APTHistoryRun.find(jobRun, history: options.run.history, verb: "undo")
+            guard let installed = DNFRPMDatabase(root: root).installed(Set(run.packages.map(\.name))) else {
+                throw APTUndoRefusal(message: "rpm cannot read the database of \(root ?? "this system")")
+            }
+            let request = try DNFUndoRequest.request(undoing: run, installed: installed)
+            throw ExitCode(DNFSession(request: request, options: options, undoOf: jobRun).run().rawValue)
+        } catch let refusal as APTUndoRefusal {
+            StandardOutput.stderr.line("installtop: \(name): nothing was run: \(refusal.message)")
+            throw ExitCode(ExitStatus.invalidUsage.rawValue)
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import InstallDrivers
+import InstallEngine
+import InstallHistory
+
+/// The reverse of a dnf job run as one dnf request (Documentation/DNF-JOBS.md, "Undo"): each
+/// version it took away put back from its kept rpm (an upgraded package downgraded, a removed or
+/// obsoleted one installed again), each package it installed removed, in one transaction that
+/// dnf resolves against the kept files (the repositories need not offer them any more). Refused,
+/// changing nothing, when the run cannot be undone now or a package is no longer as the run
+/// left it.
+enum DNFUndoRequest {
+    /// The request that undoes `run`, checked against `installed` (the root's rpm database:
+    /// every version of each package, by `name.arch`).
+    /// - Throws: `APTUndoRefusal`: an apt run, the run's own reason
+    ///   (`JobRun.notUndoableBecause`), or a package changed outside installtop since, saying
+    ///   what the rpm database has now.
+    static func request(undoing run: JobRun, installed: [String: [String]]) throws(APTUndoRefusal) -> DNFRequest {
+        guard run.kind == "dnf" else {
+            throw APTUndoRefusal(message: "run \(run.id) is \(run.kind == "apt" ? "an apt run: installtop apt undo \(run.id) undoes it" : "not a dnf run")")
+        }
+        if let reason = run.notUndoableBecause { throw APTUndoRefusal(message: "run \(run.id) cannot be undone: \(reason)") }
+        var restoring: [String] = []
+        var removing: [String] = []
+        for package in run.packages where package.changedTheVersion {
+            let now = versions(of: package.name, in: installed)
+            let expected = package.action == .remove || package.action == .purge ? [] : package.newVersion.map { [$0] } ?? []
+            guard now == expected else {
+                throw APTUndoRefusal(message: "\(package.name) was changed outside installtop since run \(run.id): the rpm database has "
+                    + "\(now.isEmpty ? "none installed" : now.joined(separator: " and ")) now, not as the run left it "
+                    + "(\(JobRunTable.versions(of: package)))")
+            }
+            if package.action == .install {
+                // dnf is asked for exactly what the run installed: its name.arch.
+                removing += installedKeys(of: package.name, in: installed)
+                continue
+            }
+            let kept = run.kept.first { $0.package == package.name && $0.version == package.oldVersion && $0.file != nil && $0.prunedAt == nil }
+            guard let file = kept?.file else {
+                throw APTUndoRefusal(message: "run \(run.id) cannot be undone: no kept version of \(package.name)")
+            }
+            restoring.append(file)
+        }
+        guard !restoring.isEmpty || !removing.isEmpty else {
+            throw APTUndoRefusal(message: "run \(run.id) changed nothing an undo could put back")
+        }
+        return .undo(run: Int(run.id), restoring: restoring, removing: removing)
+    }
+
+    /// The installed versions of `name` (its update id: the name, or `name.arch` when the plan
+    /// had the name twice), of every architecture when no arch is named.
+    private static func versions(of name: String, in installed: [String: [String]]) -> [String] {
+        installedKeys(of: name, in: installed).flatMap { installed[$0] ?? [] }.sorted()
+    }
+
+    /// The `name.arch` keys of `installed` that `name` (an update id) stands for.
+    private static func installedKeys(of name: String, in installed: [String: [String]]) -> [String] {
+        if installed[name] != nil { return [name] }
+        return installed.keys.filter { $0.hasPrefix(name + ".") && !$0.dropFirst(name.count + 1).contains(".") }.sorted()
+    }
+}

@@ -1,0 +1,128 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Glibc
+import InstallDrivers
+import InstallEngine
+import InstallHistory
+import Synchronization
+
+/// Keeps the versions one dnf job takes away in the history's undo folder and records them
+/// under the job's run (Documentation/DNF-JOBS.md, "Undo"). The helper keeps each rpm before
+/// rpm's transaction into a folder of this job's (`undo/.dnf-PID-N/`, made when the job first
+/// asks for it), since with `--yes` the helper starts before the job, and so its run, exists;
+/// `record` then moves the files into `undo/RUN/`, the run the recorder shares through
+/// `runSlot`. With `--no-history` there is no keeper: nothing is kept.
+final class HistoryDNFKeeper: DNFVersionKeeping {
+    let store: HistoryStore
+    /// The job's run, shared with the recorder (`RunnableJob.runSlot`).
+    let runSlot = JobRunSlot()
+    private let jobName: String
+    private let operation: UpdateOperation
+    /// The folder the helper keeps into, once made; `.some(nil)` when it could not be made.
+    private let made = Mutex<String??>(nil)
+    private static let counter = Atomic<Int>(0)
+    private static let prefix = ".dnf-"
+
+    /// A keeper for the history `options` name; `nil` with `--no-history` or when the history
+    /// cannot be opened (the run then says so, as it does for its rows). Folders of keepers
+    /// whose process is gone (installtop killed before its job ended) are removed first.
+    static func open(_ options: HistoryOptions, jobName: String, operation: UpdateOperation) -> HistoryDNFKeeper? {
+        guard !options.noHistory, let store = try? HistoryStore(path: options.historyDb ?? HistoryStore.defaultPath()) else { return nil }
+        removeAbandonedFolders(in: store.undoFolder)
+        return HistoryDNFKeeper(store: store, jobName: jobName, operation: operation)
+    }
+
+    private init(store: HistoryStore, jobName: String, operation: UpdateOperation) {
+        self.store = store
+        self.jobName = jobName
+        self.operation = operation
+    }
+
+    var folder: String? {
+        made.withLock { made in
+            if let made { return made }
+            let folder = store.undoFolder + "/\(Self.prefix)\(getpid())-\(Self.counter.add(1, ordering: .relaxed).newValue)"
+            do {
+                try Self.makePrivateFolder(store.undoFolder)
+                try Self.makePrivateFolder(folder)
+                made = .some(folder)
+            } catch {
+                StandardOutput.stderr.line("installtop: \(jobName): nothing is kept for undo: cannot make \(folder): \(error.localizedDescription)")
+                made = .some(nil)
+            }
+            return made ?? nil
+        }
+    }
+
+    func record(_ kept: [DNFKeptVersion]) {
+        guard let folder = made.withLock({ $0 ?? nil }) else { return }
+        // The folder goes whatever happens: what is recorded was moved out of it first.
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        guard !kept.isEmpty else { return }
+        let run: Int64
+        do {
+            run = try runSlot.id { () throws(HistoryError) -> Int64 in
+                try store.reserveJobRun(kind: "dnf", name: jobName, operation: operation, startedAt: Date())
+            }
+        } catch {
+            StandardOutput.stderr.line("installtop: \(jobName): nothing is kept for undo: the history cannot record a run: \(error)")
+            return
+        }
+        let runFolder = store.undoFolder + "/\(run)"
+        let records = kept.map { version -> KeptVersionRecord in
+            switch version.outcome {
+            case .kept(let file, let size, let source):
+                let target = runFolder + "/" + (file.split(separator: "/").last.map(String.init) ?? file)
+                do {
+                    try Self.makePrivateFolder(runFolder)
+                    try FileManager.default.moveItem(atPath: file, toPath: target)
+                } catch {
+                    return KeptVersionRecord(jobRun: run, package: version.name, version: version.version, architecture: version.arch,
+                                             failure: "cannot move it into \(runFolder): \(error.localizedDescription)")
+                }
+                return KeptVersionRecord(jobRun: run, package: version.name, version: version.version, architecture: version.arch,
+                                         file: target, sizeBytes: size, source: source)
+            case .notKept(let reason):
+                return KeptVersionRecord(jobRun: run, package: version.name, version: version.version, architecture: version.arch,
+                                         failure: reason)
+            }
+        }
+        do {
+            try store.recordKept(records)
+        } catch {
+            StandardOutput.stderr.line("installtop: \(jobName): the versions kept for undo are not recorded: \(error)")
+        }
+    }
+
+    /// No job took the helper's transaction over (it refused, or had nothing to do): its folder
+    /// goes, with nothing recorded.
+    func discard() {
+        record([])
+    }
+
+    /// Prunes the kept versions by age and size (`UndoPruning`'s defaults), as apt's keeper does.
+    func prune() {
+        do {
+            try UndoPruning().prune(store)
+        } catch {
+            StandardOutput.stderr.line("installtop: kept versions not pruned: \(error)")
+        }
+    }
+
+    private static func makePrivateFolder(_ path: String) throws {
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    }
+
+    /// Removes `undo/.dnf-PID-N/` folders whose process no longer runs.
+    private static func removeAbandonedFolders(in undoFolder: String) {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: undoFolder)) ?? []
+        for name in names where name.hasPrefix(prefix) {
+            guard let pid = name.dropFirst(prefix.count).split(separator: "-").first.flatMap({ pid_t($0) }),
+                  kill(pid, 0) != 0, errno == ESRCH else { continue }
+            try? FileManager.default.removeItem(atPath: undoFolder + "/" + name)
+        }
+    }
+}
