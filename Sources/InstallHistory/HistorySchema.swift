@@ -32,6 +32,9 @@ enum HistorySchema {
         /// (`JobRunOrigin`): a run whose engine died is settled from dpkg's final state and log
         /// (`recoverInterruptedRuns`); NULL for runs recorded before, which stay as they are.
         case addRunOrigin = "v8-addRunOrigin"
+        /// The root a dnf job's run acted on (`--installroot`; `/` for the system), so that its
+        /// undo acts there; NULL for apt runs and for runs recorded before.
+        case addInstallRoot = "v9-addInstallRoot"
     }
 
     /// The expression rows are ordered by (newest first, then by id): when the update
@@ -136,6 +139,9 @@ enum HistorySchema {
                 ALTER TABLE jobRun ADD COLUMN administrativeDirectory TEXT;
                 ALTER TABLE jobRun ADD COLUMN dpkgLog TEXT;
                 """)
+        }
+        migrator.registerMigration(Migration.addInstallRoot.rawValue) { db in
+            try db.execute(sql: "ALTER TABLE jobRun ADD COLUMN installRoot TEXT")
         }
         return migrator
     }

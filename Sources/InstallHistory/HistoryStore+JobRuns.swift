@@ -20,11 +20,11 @@ extension HistoryStore {
         try write("record a job run in") { db in
             try db.execute(sql: """
                 INSERT INTO jobRun (kind, name, operation, startedAt, observed, keptForUndo, writerPID, writerStartTime, writerBootID,
-                                    plan, administrativeDirectory, dpkgLog)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                    plan, administrativeDirectory, dpkgLog, installRoot)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [kind, name, operation.rawValue, HistoryDateText.text(startedAt), observed, keptForUndo,
                                   origin?.writer?.pid, origin?.writer?.startTime.map { Int64(bitPattern: $0) }, origin?.writer?.bootID,
-                                  origin.map(\.planText), origin?.administrativeDirectory, origin?.dpkgLog])
+                                  origin.map(\.planText), origin?.administrativeDirectory, origin?.dpkgLog, origin?.installRoot])
             return db.lastInsertedRowID
         }
     }
@@ -104,7 +104,8 @@ extension HistoryStore {
                        operation: UpdateOperation(rawValue: row["operation"]) ?? .install,
                        startedAt: row["startedAt"], endedAt: row["endedAt"],
                        resultCode: (row["resultCode"] as Int?).flatMap(OperationResultCode.init(rawValue:)),
-                       observed: row["observed"], keptForUndo: row["keptForUndo"], undoneBy: row["undoneBy"], undoOf: row["undoOf"])
+                       observed: row["observed"], keptForUndo: row["keptForUndo"], undoneBy: row["undoneBy"], undoOf: row["undoOf"],
+                       installRoot: row["installRoot"])
             }
             guard let oldest = runs.last?.id else { return ([], [:], [:]) }
             // Every run from the oldest listed on: the listed ones' packages, and the later

@@ -28,6 +28,9 @@ public struct JobRun: Sendable, Hashable {
     public var undoneBy: Int64?
     /// The run this one undid.
     public var undoOf: Int64?
+    /// The root a dnf run acted on (`/` for the system); `nil` for apt runs and dnf runs
+    /// recorded before roots were.
+    public var installRoot: String?
     /// The packages the run's updates name, in the order they were recorded.
     public var packages: [JobRunPackage]
     /// What was kept of the versions it replaced (several rows for a package kept twice, by a
@@ -40,7 +43,7 @@ public struct JobRun: Sendable, Hashable {
 
     public init(id: Int64, kind: String, name: String, operation: UpdateOperation, startedAt: Date?, endedAt: Date?,
                 resultCode: OperationResultCode?, observed: Bool = false, keptForUndo: Bool = false, undoneBy: Int64? = nil, undoOf: Int64? = nil,
-                packages: [JobRunPackage] = [], kept: [KeptVersionRecord] = [], notUndoableBecause: String? = nil) {
+                installRoot: String? = nil, packages: [JobRunPackage] = [], kept: [KeptVersionRecord] = [], notUndoableBecause: String? = nil) {
         self.id = id
         self.kind = kind
         self.name = name
@@ -52,6 +55,7 @@ public struct JobRun: Sendable, Hashable {
         self.keptForUndo = keptForUndo
         self.undoneBy = undoneBy
         self.undoOf = undoOf
+        self.installRoot = installRoot
         self.packages = packages
         self.kept = kept
         self.notUndoableBecause = notUndoableBecause

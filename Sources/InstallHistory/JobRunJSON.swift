@@ -9,8 +9,9 @@ import InstallEngine
 /// per line, keys sorted, every field present (`null` when unknown):
 /// `{"run":7,"kind":"apt","name":…,"operation":"install"|"uninstall","startedAt":…,"endedAt":…,
 /// "result":…,"packages":[{"name":…,"action":"upgrade","oldVersion":…,"newVersion":…}],
-/// "undoable":…,"notUndoableBecause":"…"|null,"undoneBy":9|null,"undoOf":null|7,"observed":false}`;
+/// "undoable":…,"notUndoableBecause":"…"|null,"undoneBy":9|null,"undoOf":null|7,"observed":false,"installRoot":null|"/"}`;
 /// `observed` is true for a transaction installtop watched rather than ran (rule 28).
+/// `installRoot` is the root a dnf run acted on (`/` for the system), `null` for apt runs.
 ///
 /// `result` is the result's name as in the JSON events ("succeeded"), `null` while the run
 /// goes on; `packages` are those the run changed (their update succeeded); dates are RFC 3339
@@ -47,6 +48,7 @@ public struct JobRunJSON: Encodable, Sendable, Hashable {
     public var undoneBy: Int64?
     public var undoOf: Int64?
     public var observed: Bool
+    public var installRoot: String?
 
     /// The JSON form of `run`.
     public init(_ run: JobRun) {
@@ -66,6 +68,7 @@ public struct JobRunJSON: Encodable, Sendable, Hashable {
         undoneBy = run.undoneBy
         undoOf = run.undoOf
         observed = run.observed
+        installRoot = run.installRoot
     }
 
     /// The run as one line of JSON, without the newline.
@@ -76,7 +79,7 @@ public struct JobRunJSON: Encodable, Sendable, Hashable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case run, kind, name, operation, startedAt, endedAt, result, packages, undoable, notUndoableBecause, undoneBy, undoOf, observed
+        case run, kind, name, operation, startedAt, endedAt, result, packages, undoable, notUndoableBecause, undoneBy, undoOf, observed, installRoot
     }
 
     /// Writes `null` for missing values instead of leaving the key out.
@@ -95,5 +98,6 @@ public struct JobRunJSON: Encodable, Sendable, Hashable {
         try object.encode(undoneBy, forKey: .undoneBy)
         try object.encode(undoOf, forKey: .undoOf)
         try object.encode(observed, forKey: .observed)
+        try object.encode(installRoot, forKey: .installRoot)
     }
 }

@@ -19,12 +19,17 @@ public struct JobRunOrigin: Sendable, Hashable {
     public var administrativeDirectory: String?
     /// The log dpkg writes there (`/var/log/dpkg.log`); `nil` when not known.
     public var dpkgLog: String?
+    /// The root a dnf transaction acts on (`--installroot`, `/` for the system), where its undo
+    /// acts; `nil` for apt's.
+    public var installRoot: String?
 
-    public init(writer: ProcessIdentity?, plan: [PackageChange], administrativeDirectory: String?, dpkgLog: String?) {
+    public init(writer: ProcessIdentity?, plan: [PackageChange], administrativeDirectory: String?, dpkgLog: String?,
+                installRoot: String? = nil) {
         self.writer = writer
         self.plan = plan
         self.administrativeDirectory = administrativeDirectory
         self.dpkgLog = dpkgLog
+        self.installRoot = installRoot
     }
 
     private struct PlannedChange: Codable {

@@ -21,8 +21,8 @@ struct DNFUndoCommand: ParsableCommand {
             The run's upgraded packages go back to the versions it replaced (downgrades), the \
             packages it removed or obsoleted are installed again and those it installed are \
             removed, in one dnf transaction resolved against the kept rpms, also when the \
-            repositories no longer offer them. Name the root the run acted on again \
-            (--installroot). Refused with exit status 2, changing nothing: a run the history does \
+            repositories no longer offer them, in the root the run acted on; name it \
+            (--installroot) only for a run recorded before installtop recorded roots. Refused with exit status 2, changing nothing: a run the history does \
             not hold, a run that cannot be undone (installtop history --jobs says why), or a \
             package changed outside installtop since.
             """)
@@ -34,24 +34,39 @@ struct DNFUndoCommand: ParsableCommand {
 
     func run() throws {
         let name = "dnf undo \(jobRun)"
-        let root = options.installroot.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+        let named = options.installroot.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
         do {
             guard geteuid() == 0 else { throw APTUndoRefusal(message: "dnf jobs need root" + DNFPlanner.hint("permission")) }
+            let run = try APTHistoryRun.find(jobRun, history: options.run.history, verb: "undo")
+            let root = try Self.root(of: run, named: named)
             // rpm is asked only where the undo acts: never this Debian system's home database.
             do {
                 try DNFPlanner.checkRoot(of: DNFJob(request: .remove([]), installRoot: root))
             } catch {
                 throw APTUndoRefusal(message: error.description)
             }
-            let run = try APTHistoryRun.find(jobRun, history: options.run.history, verb: "undo")
             guard let installed = DNFRPMDatabase(root: root).installed(Set(run.packages.map(\.name))) else {
                 throw APTUndoRefusal(message: "rpm cannot read the database of \(root ?? "this system")")
             }
             let request = try DNFUndoRequest.request(undoing: run, installed: installed)
+            var options = options
+            options.installroot = root
             throw ExitCode(DNFSession(request: request, options: options, undoOf: jobRun).run().rawValue)
         } catch let refusal as APTUndoRefusal {
             StandardOutput.stderr.line("installtop: \(name): nothing was run: \(refusal.message)")
             throw ExitCode(ExitStatus.invalidUsage.rawValue)
         }
+    }
+
+    /// Where the undo of `run` acts (`nil`: this system): the root the run recorded; `named`
+    /// (`--installroot`) only for a run recorded without one, or naming the same root.
+    static func root(of run: JobRun, named: String?) throws(APTUndoRefusal) -> String? {
+        let named = named == "/" ? nil : named
+        guard let recorded = run.installRoot else { return named }
+        let root = recorded == "/" ? nil : recorded
+        guard named == nil || named == root else {
+            throw APTUndoRefusal(message: "run \(run.id) acted on \(root.map { "the root \($0)" } ?? "this system"), not on \(named ?? "")")
+        }
+        return root
     }
 }

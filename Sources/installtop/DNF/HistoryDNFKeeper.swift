@@ -57,6 +57,11 @@ final class HistoryDNFKeeper: DNFVersionKeeping {
         }
     }
 
+    func planned(_ plan: DNFPlan) {
+        runSlot.origin = JobRunOrigin(writer: .current(), plan: plan.items.map(\.change), administrativeDirectory: nil, dpkgLog: nil,
+                                      installRoot: plan.job.installRoot ?? "/")
+    }
+
     func record(_ kept: [DNFKeptVersion]) {
         guard let folder = made.withLock({ $0 ?? nil }) else { return }
         // The folder goes whatever happens: what is recorded was moved out of it first.
@@ -65,7 +70,7 @@ final class HistoryDNFKeeper: DNFVersionKeeping {
         let run: Int64
         do {
             run = try runSlot.id { () throws(HistoryError) -> Int64 in
-                try store.reserveJobRun(kind: "dnf", name: jobName, operation: operation, startedAt: Date())
+                try store.reserveJobRun(kind: "dnf", name: jobName, operation: operation, startedAt: Date(), origin: runSlot.origin)
             }
         } catch {
             StandardOutput.stderr.line("installtop: \(jobName): nothing is kept for undo: the history cannot record a run: \(error)")

@@ -241,6 +241,7 @@ struct DNFCommandTests {
         var listed = try await runs()
         let upgradeRun = try #require(listed.first)
         #expect(upgradeRun["kind"] as? String == "dnf")
+        #expect(upgradeRun["installRoot"] as? String == root.root)
         #expect(upgradeRun["undoable"] as? Bool == true, "\(upgradeRun)")
         let upgradeID = try #require(upgradeRun["run"] as? Int)
         let kept = try FileManager.default.contentsOfDirectory(atPath: folder.file("undo/\(upgradeID)")).sorted()
@@ -264,9 +265,13 @@ struct DNFCommandTests {
         let again = try await dnf(["undo", String(upgradeID)])
         #expect(again.status == 2 && again.stderr.contains("undone already"), "\(again.stderr)")
 
-        // Now the install can be undone: both packages go.
+        // Now the install can be undone: both packages go, in the root the run recorded.
         let installID = try #require(installRun["run"] as? Int)
-        let removal = try await dnf(["undo", String(installID)])
+        let elsewhere = try await installtop(["dnf", "undo", String(installID), "--yes", "--history-db", database, "--installroot", folder.path],
+                                             in: folder)
+        #expect(elsewhere.status == 2 && elsewhere.stderr.contains("run \(installID) acted on the root \(root.root), not on \(folder.path)"),
+                "\(elsewhere.stderr)")
+        let removal = try await installtop(["dnf", "undo", String(installID), "--yes", "--json", "--history-db", database], in: folder)
         #expect(removal.status == 0, "\(removal.stderr)")
         #expect(root.installedVersions(of: "lab-app").isEmpty && root.installedVersions(of: "lab-lib").isEmpty)
         #expect(HostRPMFingerprint().changes(since: host).isEmpty, "\(HostRPMFingerprint().changes(since: host))")

@@ -8,6 +8,10 @@ public protocol DNFVersionKeeping: Sendable {
     /// there is none (the history cannot hold one), and then nothing is kept.
     var folder: String? { get }
 
+    /// The job starts with `plan`: its run is to record the plan and the root it acts on, so
+    /// that the run's undo acts there. Must not wait.
+    func planned(_ plan: DNFPlan)
+
     /// Records `kept` (read back from each file already) under the job's run, moving the files
     /// where the run keeps them; with nothing kept, the folder goes. Must return: a failure is
     /// the keeper's to say, never the job's.
