@@ -28,11 +28,8 @@ struct APTUndoQueuing: Sendable {
 
     /// Plans and queues the undo of run `id`; returns the job's number.
     /// - Throws: `APTUndoRefusal` (nothing queued, nothing changed): what `apt undo` refuses,
-    ///   an undo of the run already waiting or running here, or apt's refusal of the plan.
+    ///   or apt's refusal of the plan (`UndoQueuing` refuses a second undo of the run).
     func queueUndo(of id: Int) throws(APTUndoRefusal) -> Int {
-        if let pending = queue.snapshot().jobs.first(where: { $0.descriptor.undoOf == id && $0.phase != .completed }) {
-            throw APTUndoRefusal(message: "run \(id) is being undone already: job \(pending.id)")
-        }
         let preparation = try APTUndoPreparation.prepare(run: id, history: history, aptConfig: aptConfig, chroot: chroot)
         let chroot = preparation.environment.chroot
         let job = PackageJob(request: preparation.request, aptConfig: aptConfig, chroot: chroot)

@@ -38,35 +38,13 @@ struct DNFUndoCommand: ParsableCommand {
         do {
             guard geteuid() == 0 else { throw APTUndoRefusal(message: "dnf jobs need root" + DNFPlanner.hint("permission")) }
             let run = try APTHistoryRun.find(jobRun, history: options.run.history, verb: "undo")
-            let root = try Self.root(of: run, named: named)
-            // rpm is asked only where the undo acts: never this Debian system's home database.
-            do {
-                try DNFPlanner.checkRoot(of: DNFJob(request: .remove([]), installRoot: root))
-            } catch {
-                throw APTUndoRefusal(message: error.description)
-            }
-            guard let installed = DNFRPMDatabase(root: root).installed(Set(run.packages.map(\.name))) else {
-                throw APTUndoRefusal(message: "rpm cannot read the database of \(root ?? "this system")")
-            }
-            let request = try DNFUndoRequest.request(undoing: run, installed: installed)
+            let job = try DNFUndoRequest.job(undoing: run, named: named)
             var options = options
-            options.installroot = root
-            throw ExitCode(DNFSession(request: request, options: options, undoOf: jobRun).run().rawValue)
+            options.installroot = job.installRoot
+            throw ExitCode(DNFSession(request: job.request, options: options, undoOf: jobRun).run().rawValue)
         } catch let refusal as APTUndoRefusal {
             StandardOutput.stderr.line("installtop: \(name): nothing was run: \(refusal.message)")
             throw ExitCode(ExitStatus.invalidUsage.rawValue)
         }
-    }
-
-    /// Where the undo of `run` acts (`nil`: this system): the root the run recorded; `named`
-    /// (`--installroot`) only for a run recorded without one, or naming the same root.
-    static func root(of run: JobRun, named: String?) throws(APTUndoRefusal) -> String? {
-        let named = named == "/" ? nil : named
-        guard let recorded = run.installRoot else { return named }
-        let root = recorded == "/" ? nil : recorded
-        guard named == nil || named == root else {
-            throw APTUndoRefusal(message: "run \(run.id) acted on \(root.map { "the root \($0)" } ?? "this system"), not on \(named ?? "")")
-        }
-        return root
     }
 }

@@ -9,15 +9,45 @@ import InstallHistory
 /// changing nothing, when the run cannot be undone now or a package is no longer as the run
 /// left it.
 enum DNFUndoRequest {
+    /// The job that undoes `run`: in the root the run recorded (or `named`, `--installroot`,
+    /// for a run recorded without one), its request checked against that root's rpm database.
+    /// The same for `installtop dnf undo` and `u` in a monitor's history view.
+    /// - Throws: `APTUndoRefusal` (nothing changed): what `request` refuses, another root
+    ///   named, a root dnf cannot act on, a database rpm cannot read.
+    static func job(undoing run: JobRun, named: String?) throws(APTUndoRefusal) -> DNFJob {
+        try checkKind(of: run)
+        let root = try root(of: run, named: named)
+        // rpm is asked only where the undo acts: never this Debian system's home database.
+        do {
+            try DNFPlanner.checkRoot(of: DNFJob(request: .remove([]), installRoot: root))
+        } catch {
+            throw APTUndoRefusal(message: error.description)
+        }
+        guard let installed = DNFRPMDatabase(root: root).installed(Set(run.packages.map(\.name))) else {
+            throw APTUndoRefusal(message: "rpm cannot read the database of \(root ?? "this system")")
+        }
+        return DNFJob(request: try request(undoing: run, installed: installed), installRoot: root)
+    }
+
+    /// Where the undo of `run` acts (`nil`: this system): the root the run recorded; `named`
+    /// (`--installroot`) only for a run recorded without one, or naming the same root.
+    static func root(of run: JobRun, named: String?) throws(APTUndoRefusal) -> String? {
+        let named = named == "/" ? nil : named
+        guard let recorded = run.installRoot else { return named }
+        let root = recorded == "/" ? nil : recorded
+        guard named == nil || named == root else {
+            throw APTUndoRefusal(message: "run \(run.id) acted on \(root.map { "the root \($0)" } ?? "this system"), not on \(named ?? "")")
+        }
+        return root
+    }
+
     /// The request that undoes `run`, checked against `installed` (the root's rpm database:
     /// every version of each package, by `name.arch`).
     /// - Throws: `APTUndoRefusal`: an apt run, the run's own reason
     ///   (`JobRun.notUndoableBecause`), or a package changed outside installtop since, saying
     ///   what the rpm database has now.
     static func request(undoing run: JobRun, installed: [String: [String]]) throws(APTUndoRefusal) -> DNFRequest {
-        guard run.kind == "dnf" else {
-            throw APTUndoRefusal(message: "run \(run.id) is \(run.kind == "apt" ? "an apt run: installtop apt undo \(run.id) undoes it" : "not a dnf run")")
-        }
+        try checkKind(of: run)
         if let reason = run.notUndoableBecause { throw APTUndoRefusal(message: "run \(run.id) cannot be undone: \(reason)") }
         var restoring: [String] = []
         var removing: [String] = []
@@ -44,6 +74,12 @@ enum DNFUndoRequest {
             throw APTUndoRefusal(message: "run \(run.id) changed nothing an undo could put back")
         }
         return .undo(run: Int(run.id), restoring: restoring, removing: removing)
+    }
+
+    private static func checkKind(of run: JobRun) throws(APTUndoRefusal) {
+        guard run.kind == "dnf" else {
+            throw APTUndoRefusal(message: "run \(run.id) is \(run.kind == "apt" ? "an apt run: installtop apt undo \(run.id) undoes it" : "not a dnf run")")
+        }
     }
 
     /// The installed versions of `name` (its update id: the name, or `name.arch` when the plan

@@ -37,8 +37,8 @@ struct ServeSession {
         let queue = host.queue
         // `u` in an attached monitor's history view: the undo is planned here, where the
         // history and dpkg are, and waits for the monitor's yes.
-        let undoing = APTUndoQueuing(queue: queue, history: history, aptConfig: aptConfig, chroot: nil, slots: slots,
-                                     warn: { log("warning: \($0)") })
+        let undoing = UndoQueuing(queue: queue, history: history, slots: slots, aptRoot: APTUndoRoot(aptConfig: aptConfig),
+                                  warn: { log("warning: \($0)") })
         // What an upgrade of the root would do, for `installtop pending` and the board.
         let pending = PendingSnapshotKeeper(queue: queue, aptConfig: aptConfig)
         let server: EngineServer

@@ -201,11 +201,11 @@ struct RunSession {
     }
 
     /// What `u` in the monitor's history view does: queue the run's undo on `queue` awaiting
-    /// the operator's yes (its plan dialog), or say why not; `nil` without `undoRoot`.
+    /// the operator's yes (its plan dialog), or say why not. apt runs are undone in `undoRoot`
+    /// (none without one), dnf runs in the root they recorded.
     private func undo(on queue: JobQueue, slots: JobRunSlots) -> (@Sendable (Int) -> String?)? {
-        guard let undoRoot else { return nil }
-        let queuing = APTUndoQueuing(queue: queue, history: options.history, aptConfig: undoRoot.aptConfig, chroot: undoRoot.chroot,
-                                     slots: slots, warn: { StandardOutput.stderr.line("installtop: \($0)") })
+        let queuing = UndoQueuing(queue: queue, history: options.history, slots: slots, aptRoot: undoRoot,
+                                  warn: { StandardOutput.stderr.line("installtop: \($0)") })
         return { run in
             do throws(APTUndoRefusal) {
                 _ = try queuing.queueUndo(of: run)

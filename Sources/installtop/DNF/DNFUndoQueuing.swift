@@ -1,0 +1,51 @@
+import InstallDrivers
+import InstallEngine
+import InstallHistory
+
+/// Plans the undo of a dnf job run and queues it on an engine's queue awaiting the operator's
+/// yes: what `u` in a monitor's history view asks for a dnf run (`UndoQueuing`). The job is the
+/// one `installtop dnf undo` runs (an uninstall job with `undoOf`, in the root the run
+/// recorded, what it takes away kept in turn); its plan dialog is the question, and declined
+/// it runs nothing. The helper's folder goes when the job ends.
+struct DNFUndoQueuing: Sendable {
+    let queue: JobQueue
+    let history: HistoryOptions
+    let slots: JobRunSlots
+
+    /// Plans and queues the undo of `run`; returns the job's number.
+    /// - Throws: `APTUndoRefusal` (nothing queued, nothing changed): what `dnf undo` refuses,
+    ///   or dnf's refusal of the plan.
+    func queueUndo(of run: JobRun) throws(APTUndoRefusal) -> Int {
+        let job = try DNFUndoRequest.job(undoing: run, named: nil)
+        let folder = EngineHost.dnfHelperFolder()
+        let plan: DNFPlan
+        let helper: DNFHelper
+        do {
+            helper = try folder.helper()
+            plan = try DNFPlanner.plan(job, helper: helper)
+        } catch {
+            folder.remove()
+            throw APTUndoRefusal(message: "dnf cannot plan the undo of run \(run.id): \(error)")
+        }
+        guard !plan.isEmpty else {
+            folder.remove()
+            throw APTUndoRefusal(message: "run \(run.id): \(DNFPlanText.nothingToDo(for: job.request))")
+        }
+        // The versions the undo takes away are kept in turn, so that the undo can be undone.
+        let keeper = HistoryKeepers(history: history).keeper(for: job) as? HistoryDNFKeeper
+        let name = "\(job.request.summary) · \(plan.summary)"
+        if let keeper { slots.register(keeper.runSlot, forJobNamed: name) }
+        let finished = JobEndWatch(queue: queue) { folder.remove() }
+        do {
+            let descriptor = try queue.submit(name: name, operation: .uninstall, updates: plan.updates,
+                                              driver: DNFDriver(plan: plan, helper: helper, keeper: keeper), awaitsConfirmation: true,
+                                              undoOf: Int(run.id))
+            finished.watch(job: descriptor.id)
+            return descriptor.id
+        } catch {
+            finished.cancel()
+            folder.remove()
+            throw APTUndoRefusal(message: "the undo of run \(run.id) was not queued: \(error)")
+        }
+    }
+}
