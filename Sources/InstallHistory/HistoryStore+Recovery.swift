@@ -44,11 +44,11 @@ extension HistoryStore {
         }
         return try write("recover interrupted entries in") { db in
             var recovered: [HistoryEntry] = []
-            // Rows of an open run that recorded its engine and dpkg are settled with their run,
-            // from dpkg, once its transaction is over (`recoverInterruptedRuns`), never as
-            // interrupted.
+            // Rows of an open run that recorded its engine and dpkg (or its dnf root) are settled
+            // with their run, from dpkg (rpm), once its transaction is over
+            // (`recoverInterruptedRuns`), never as interrupted.
             let settledWithTheirRun = Set(try Int64.fetchAll(db, sql: "SELECT id FROM jobRun WHERE endedAt IS NULL"
-                + " AND writerPID IS NOT NULL AND administrativeDirectory IS NOT NULL"))
+                + " AND writerPID IS NOT NULL AND (administrativeDirectory IS NOT NULL OR installRoot IS NOT NULL)"))
             // `WHERE isRunning`, spelled like the partial index, so only running rows are read.
             for var entry in try HistoryEntry.filter(sql: "isRunning").fetchAll(db) {
                 if let writer = entry.writer, writer.isAlive { continue }

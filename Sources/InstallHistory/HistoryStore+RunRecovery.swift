@@ -31,14 +31,16 @@ extension HistoryStore {
     public func recoverInterruptedRuns(now: Date = Date(), settle: ([InterruptedRun]) -> [Int64: RunSettlement]) throws(HistoryError) -> [Int64] {
         let runs = try read { db -> [InterruptedRun] in
             try Row.fetchAll(db, sql: """
-                SELECT * FROM jobRun WHERE endedAt IS NULL AND writerPID IS NOT NULL AND administrativeDirectory IS NOT NULL
+                SELECT * FROM jobRun WHERE endedAt IS NULL AND writerPID IS NOT NULL
+                    AND (administrativeDirectory IS NOT NULL OR installRoot IS NOT NULL)
                 """).compactMap { row -> InterruptedRun? in
                 let writer = ProcessIdentity(pid: row["writerPID"], startTime: (row["writerStartTime"] as Int64?).map { UInt64(bitPattern: $0) },
                                              bootID: row["writerBootID"])
                 guard !writer.isAlive else { return nil }
                 let id: Int64 = row["id"]
                 let origin = JobRunOrigin(writer: writer, plan: JobRunOrigin.plan(fromText: row["plan"]),
-                                          administrativeDirectory: row["administrativeDirectory"], dpkgLog: row["dpkgLog"])
+                                          administrativeDirectory: row["administrativeDirectory"], dpkgLog: row["dpkgLog"],
+                                          installRoot: row["installRoot"])
                 return InterruptedRun(id: id, name: row["name"], operation: UpdateOperation(rawValue: row["operation"]) ?? .install,
                                       startedAt: row["startedAt"], observed: row["observed"], origin: origin,
                                       rows: try HistoryEntry.filter(sql: "jobRun = ?", arguments: [id]).order(sql: "id").fetchAll(db))

@@ -52,6 +52,7 @@ public struct DNFDriver: JobDriver {
             // A retry asks dnf for what is left, in dnf's words: the packages still to change.
             plan.job.request = Self.retryRequest(of: plan)
         }
+        // Before any update starts, so the run the history reserves then records the root.
         versionKeeper?.planned(plan)
         let translator = DNFTranslator(plan: plan, database: DNFRPMDatabase(root: plan.job.installRoot),
                                        rebootRule: DNFRebootRule.of(root: plan.job.installRoot), keeper: versionKeeper)

@@ -52,4 +52,16 @@ public struct DNFRPMDatabase: Sendable {
         }
         return versions
     }
+
+    /// The `name.arch` keys of `installed` (as `installed(_:)` gives it) that `name` stands for:
+    /// itself when it is a key (an update id `name.arch`), else the name's of every arch.
+    public static func keys(of name: String, in installed: [String: [String]]) -> [String] {
+        if installed[name] != nil { return [name] }
+        return installed.keys.filter { $0.hasPrefix(name + ".") && !$0.dropFirst(name.count + 1).contains(".") }.sorted()
+    }
+
+    /// The versions of `name` in `installed`, sorted, of every arch `keys(of:in:)` gives.
+    public static func versions(of name: String, in installed: [String: [String]]) -> [String] {
+        keys(of: name, in: installed).flatMap { installed[$0] ?? [] }.sorted()
+    }
 }

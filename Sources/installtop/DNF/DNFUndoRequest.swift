@@ -52,7 +52,7 @@ enum DNFUndoRequest {
         var restoring: [String] = []
         var removing: [String] = []
         for package in run.packages where package.changedTheVersion {
-            let now = versions(of: package.name, in: installed)
+            let now = DNFRPMDatabase.versions(of: package.name, in: installed)
             let expected = package.action == .remove || package.action == .purge ? [] : package.newVersion.map { [$0] } ?? []
             guard now == expected else {
                 throw APTUndoRefusal(message: "\(package.name) was changed outside installtop since run \(run.id): the rpm database has "
@@ -61,7 +61,7 @@ enum DNFUndoRequest {
             }
             if package.action == .install {
                 // dnf is asked for exactly what the run installed: its name.arch.
-                removing += installedKeys(of: package.name, in: installed)
+                removing += DNFRPMDatabase.keys(of: package.name, in: installed)
                 continue
             }
             let kept = run.kept.first { $0.package == package.name && $0.version == package.oldVersion && $0.file != nil && $0.prunedAt == nil }
@@ -80,17 +80,5 @@ enum DNFUndoRequest {
         guard run.kind == "dnf" else {
             throw APTUndoRefusal(message: "run \(run.id) is \(run.kind == "apt" ? "an apt run: installtop apt undo \(run.id) undoes it" : "not a dnf run")")
         }
-    }
-
-    /// The installed versions of `name` (its update id: the name, or `name.arch` when the plan
-    /// had the name twice), of every architecture when no arch is named.
-    private static func versions(of name: String, in installed: [String: [String]]) -> [String] {
-        installedKeys(of: name, in: installed).flatMap { installed[$0] ?? [] }.sorted()
-    }
-
-    /// The `name.arch` keys of `installed` that `name` (an update id) stands for.
-    private static func installedKeys(of name: String, in installed: [String: [String]]) -> [String] {
-        if installed[name] != nil { return [name] }
-        return installed.keys.filter { $0.hasPrefix(name + ".") && !$0.dropFirst(name.count + 1).contains(".") }.sorted()
     }
 }

@@ -21,6 +21,11 @@ enum InterruptedRunRecovery {
         var settlements: [Int64: RunSettlement] = [:]
         var logs: [String: [String]] = [:]
         for run in runs {
+            // A dnf run: settled from the rpm database of its root.
+            if let root = run.origin.installRoot {
+                if let settlement = DNFRunRecovery.settle(run, root: root) { settlements[run.id] = settlement }
+                continue
+            }
             guard let directory = run.origin.administrativeDirectory else { continue }
             if case .held = DpkgLock.state(administrativeDirectory: directory) {
                 settlements[run.id] = .stillRunning

@@ -180,6 +180,50 @@ struct DNFCommandTests {
         #expect((try? FileManager.default.contentsOfDirectory(atPath: folder.file("tmp"))) == [], "nothing left in TMPDIR")
     }
 
+    @Test("installtop killed while rpm runs a %post: rpm goes on to its end, and the next look at the history settles the run from the rpm database")
+    func installtopKilledDuringRPM() async throws {
+        let root = try lab()
+        defer { root.remove() }
+        let folder = try TestFolder()
+        defer { folder.remove() }
+        let database = folder.file("history.sqlite3")
+        func newestRun() async throws -> [String: Any] {
+            let listed = try await installtop(["history", "--jobs", "--json", "--history-db", database], in: folder)
+            return try #require(try listed.jsonObjects().first, "\(listed.stdout)\(listed.stderr)")
+        }
+
+        let process = try InstalltopProcess(["dnf", "install", "lab-slow", "lab-print", "--yes", "--json", "--history-db", database]
+                                            + rootArguments(root), in: folder)
+        try await waitUntil("rpm runs lab-slow's %post") { process.stdout.contains(#""message":"running scriptlets""#) }
+        let helper = try #require(Self.child(of: process.pid, running: "installtop-dnf.py"), "the helper runs under installtop")
+        defer {
+            // Whatever happened: the helper's %post may end, and nothing of it is left running.
+            _ = FileManager.default.createFile(atPath: root.root + DNFTestLab.slowKnob, contents: Data())
+            if Self.isRunning(helper) { kill(helper, SIGKILL) }
+        }
+        #expect(kill(process.pid, SIGKILL) == 0)
+        _ = try? await process.finish(timeout: .seconds(30))
+
+        // rpm still runs in the root: the run is left as it is.
+        #expect(try await newestRun()["result"] is NSNull)
+        #expect(FileManager.default.createFile(atPath: root.root + DNFTestLab.slowKnob, contents: Data()))
+        try await waitUntil("the helper ended") { !Self.isRunning(helper) }
+        let settled = try await newestRun()
+        let rows = try await installtop(["history", "--json", "--history-db", database], in: folder)
+        #expect(settled["result"] as? String == "succeeded", "\(settled)\n\(rows.stdout)")
+        let packages = (settled["packages"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+        #expect(Set(packages) == ["lab-slow", "lab-print"], "\(settled)")
+        #expect(settled["installRoot"] as? String == root.root)
+        #expect(root.installedVersions(of: "lab-slow") == ["1.0-1"] && root.installedVersions(of: "lab-print") == ["1.0-1"])
+        #expect(rows.stdout.contains("the engine that ran it stopped before the transaction ended; dnf and rpm went on"), "\(rows.stdout)")
+    }
+
+    /// Whether `pid` runs (a zombie no longer does).
+    private static func isRunning(_ pid: pid_t) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else { return false }
+        return stat[stat.index(after: close)...].split(separator: " ").first != "Z"
+    }
+
     /// The first child of `parent` whose command line contains `text`.
     private static func child(of parent: pid_t, running text: String) -> pid_t? {
         let pids = (try? FileManager.default.contentsOfDirectory(atPath: "/proc"))?.compactMap { Int32($0) } ?? []

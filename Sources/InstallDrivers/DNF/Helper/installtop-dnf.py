@@ -161,12 +161,17 @@
 
 import ctypes
 import fcntl
+import hashlib
 import json
 import logging
 import os
+import re
+import shlex
 import shutil
 import signal
+import stat
 import struct
+import subprocess
 import sys
 import tempfile
 import threading
@@ -757,8 +762,12 @@ class Keeper:
         self._folder_ready = False
         self._reader = None
         self._partial = None
-        # A stop that cannot wait for a copy under way leaves no half-written file behind.
+        self._rebuild_work = None  # the temporary folder of the rebuild under way
+        self._rpmbuild = None  # its rpmbuild process, while it runs
+        # A stop that cannot wait for a copy under way leaves no half-written file behind, and
+        # no rebuild going on.
         STOP.on_forced_exit(self._remove_partial)
+        STOP.on_forced_exit(self._abandon_rebuild)
 
     def keep(self, base):
         taken, seen = [], set()
@@ -787,17 +796,21 @@ class Keeper:
         """Keeps one installed package; returns (file, size, source), else raises KeepFailed."""
         self._prepare(base)
         label = package_label(pkg)
-        installed = self._installed_identity(base, pkg, label)
+        header = self._installed_header(base, pkg)
+        installed = header_identity(header) if header is not None else None
+        if installed is None:
+            raise KeepFailed("rpm's database has no header digest of the installed %s" % label)
         # Excludes are the solver's business: an excluded build is still the installed one.
         candidates = base.sack.query(flags=hawkey.IGNORE_EXCLUDES).available().filter(
             name=pkg.name, epoch=pkg.epoch, version=pkg.version, release=pkg.release,
             arch=pkg.arch).run()
+        reasons = []
         if not candidates:
             if self._unread_repos:
-                raise KeepFailed('no repository that could be read holds %s (could not read %s)'
-                                 % (label, ', '.join(self._unread_repos)))
-            raise KeepFailed('no repository holds %s any more' % label)
-        reasons = []
+                reasons.append('no repository that could be read holds %s (could not read %s)'
+                               % (label, ', '.join(self._unread_repos)))
+            else:
+                reasons.append('no repository holds %s any more' % label)
         settled = set()
         # (a) A file of it that is here already: in dnf's cache, a local repository, the
         # command line. Its checksum is the repository's: a cached file may be a download cut
@@ -852,7 +865,15 @@ class Keeper:
                         os.unlink(path)
                     except OSError:
                         pass
-        raise KeepFailed('; '.join(dict.fromkeys(reasons)))
+        # (c) Built anew from what is installed: rpm's database and the files in the root.
+        why = '; '.join(dict.fromkeys(reasons))
+        try:
+            return self._rebuild(base, pkg, header) + ('rebuilt',)
+        except RpmbuildMissing:
+            raise KeepFailed('%s, and rpmbuild (the rpm-build package) is not installed to '
+                             'rebuild it' % why)
+        except RebuildRefused as e:
+            raise KeepFailed('%s, and it cannot be rebuilt: %s' % (why, e))
 
     def _prepare(self, base):
         """The folder (made 0700 when missing) and the package file reader, once."""
@@ -872,13 +893,11 @@ class Keeper:
             raise KeepFailed(self._folder_error)
 
     @staticmethod
-    def _installed_identity(base, pkg, label):
+    def _installed_header(base, pkg):
         # The transaction's own rpm handle: it has the database open (dnf's rpmdb lock held).
         for header in base._ts.dbMatch(rpm.RPMDBI_PACKAGES, pkg.rpmdbid):
-            identity = header_identity(header)
-            if identity is not None:
-                return identity
-        raise KeepFailed("rpm's database has no header digest of the installed %s" % label)
+            return header
+        return None
 
     @staticmethod
     def _verified(candidate):
@@ -899,16 +918,31 @@ class Keeper:
         return "the repository's %s is another build than the installed one (repository %s)" % (
             label, candidate.reponame)
 
+    @staticmethod
+    def _file_name(pkg):
+        return '%s-%s-%s.%s.rpm' % (pkg.name, pkg.version, pkg.release, pkg.arch)
+
     def _store(self, pkg, path):
         """Copies path into the folder as NAME-VERSION-RELEASE.ARCH.rpm; returns (file, size)."""
-        name = '%s-%s-%s.%s.rpm' % (pkg.name, pkg.version, pkg.release, pkg.arch)
-        target = os.path.join(self._folder, name)
+        target = os.path.join(self._folder, self._file_name(pkg))
         try:
-            # Written under another name, then renamed: a file by the final name is whole.
-            fd, self._partial = tempfile.mkstemp(prefix='.%s.' % name, suffix='.part',
-                                                 dir=self._folder)  # mode 0600
-            os.close(fd)
+            self._new_partial(target)
             shutil.copyfile(path, self._partial)
+            return self._commit(target)
+        except OSError as e:
+            self._remove_partial()
+            raise KeepFailed('cannot write %s: %s' % (target, e.strerror or e))
+
+    def _new_partial(self, target):
+        """An empty file (mode 0600) beside target, to write the package into: written under
+        another name, then renamed (_commit), a file by the final name is whole."""
+        fd, self._partial = tempfile.mkstemp(prefix='.%s.' % os.path.basename(target),
+                                             suffix='.part', dir=self._folder)
+        os.close(fd)
+
+    def _commit(self, target):
+        """Gives the partial file its final name; returns (file, size)."""
+        try:
             os.chmod(self._partial, 0o600)
             # On disk before rpm runs: it is what puts the system back if rpm's run goes wrong.
             fd = os.open(self._partial, os.O_RDONLY)

@@ -1,0 +1,53 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import InstallDrivers
+import InstallEngine
+import InstallHistory
+
+/// What became of a dnf job's run whose engine died before the transaction ended
+/// (`HistoryStore.recoverInterruptedRuns`, as `InterruptedRunRecovery` does for apt's): rpm's
+/// transaction goes on without installtop (it cannot be cut), so every package of the run's
+/// plan is settled from the rpm database of the root the run recorded. A run is left for a
+/// later look while dnf's or rpm's lock is held there.
+enum DNFRunRecovery {
+    static let engineGone = "the engine that ran it stopped before the transaction ended; dnf and rpm went on"
+
+    /// The settlement of `run` in `root` (`/`: this system); `nil` when the rpm database cannot
+    /// be read there (a root since removed): no word on it.
+    static func settle(_ run: InterruptedRun, root: String) -> RunSettlement? {
+        let root = root == "/" ? nil : root
+        if DNFRootLock.isHeld(root: root) { return .stillRunning }
+        guard let installed = DNFRPMDatabase(root: root).installed(Set(run.origin.plan.map(\.package))) else { return nil }
+        var packages: [String: RecoveredResult] = [:]
+        for change in run.origin.plan {
+            let row = run.rows.first { $0.updateID == change.package }
+            packages[change.package] = verdict(for: change, installed: DNFRPMDatabase.versions(of: change.package, in: installed),
+                                               mayBeUnstarted: row == nil || row?.isRunning == true)
+        }
+        return .settled(packages: packages, endedAt: nil)
+    }
+
+    /// `change`'s verdict from `installed`, the versions of its package the rpm database holds
+    /// now. Exactly the new version (none for a removal) succeeded; the old one, untouched, was
+    /// not started when it may not have been; two versions are a duplicate (the cleanup never
+    /// ran); anything else failed.
+    static func verdict(for change: PackageChange, installed: [String], mayBeUnstarted: Bool) -> RecoveredResult {
+        let done = change.isRemoval ? [] : change.newVersion.map { [$0] } ?? []
+        let untouched = change.action == .install ? [] : change.oldVersion.map { [$0] } ?? []
+        let held = installed.isEmpty ? "none installed" : installed.joined(separator: " and ")
+        if installed == done {
+            return .settled(resultCode: .succeeded, hResult: .ok, reason: "from the rpm database: \(held); \(engineGone)", endedAt: nil)
+        }
+        if mayBeUnstarted, installed == untouched {
+            return .settled(resultCode: .aborted, hResult: .callCancelled,
+                            reason: "not started: the rpm database has it as before (\(held)); \(engineGone)", endedAt: nil)
+        }
+        let what = installed.count > 1 ? "a duplicate: the rpm database holds \(held) (the old version's cleanup never ran)"
+            : "the rpm database holds \(held)"
+        return .settled(resultCode: .failed, hResult: .installerFailure, reason: "\(what); \(engineGone)", endedAt: nil)
+    }
+
+}
