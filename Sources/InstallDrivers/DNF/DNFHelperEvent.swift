@@ -6,8 +6,9 @@ import EngineWire
 enum DNFHelperEvent: Sendable, Hashable {
     /// A package of the resolved transaction, before anything runs.
     case item(DNFPlanItem)
-    /// The resolution is complete: `count` packages, `download` bytes to fetch.
-    case planned(count: Int, download: Int64)
+    /// The resolution is complete: `count` packages of `download` bytes, `already` of them
+    /// here already (dnf's cache, a local repository, a local rpm file).
+    case planned(count: Int, download: Int64, already: Int64)
     /// The helper refused before anything changed (`kind`: unknown, depsolve, check, locked,
     /// root, permission, repo, changed, download, signature, other) and exits 2; after rpm's
     /// start, a failure of the helper itself (`other`, exit 1).
@@ -49,7 +50,7 @@ enum DNFHelperEvent: Sendable, Hashable {
             guard let item = Self.item(value) else { return nil }
             self = .item(item)
         case "planned":
-            self = .planned(count: value["count"]?.intValue ?? 0, download: bytes("download"))
+            self = .planned(count: value["count"]?.intValue ?? 0, download: bytes("download"), already: bytes("already"))
         case "error":
             self = .error(kind: value["kind"]?.stringValue ?? "other", message: value["message"]?.stringValue ?? "dnf refused")
         case "download":

@@ -5,7 +5,7 @@ import InstallEngine
 public struct DNFPlan: Sendable, Hashable {
     public var job: DNFJob
     public var items: [DNFPlanItem]
-    /// The bytes dnf will fetch.
+    /// The bytes dnf will fetch (what is here already left out).
     public var downloadSize: Int64
 
     public init(job: DNFJob, items: [DNFPlanItem], downloadSize: Int64) {

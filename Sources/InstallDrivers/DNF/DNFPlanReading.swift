@@ -16,7 +16,9 @@ struct DNFPlanReading {
         switch DNFHelperEvent(line: line) {
         case .item(let item): items.append(item)
         case .error(let kind, let message): refusal = DNFPlanError(kind: kind, message: message + DNFPlanner.hint(kind))
-        case .planned(_, let download): return DNFPlan(job: job, items: items, downloadSize: download)
+        // What is here already (a local repository, an undo's kept rpms) is not fetched: dnf
+        // says "Total size" then, not "Total download size".
+        case .planned(_, let download, let already): return DNFPlan(job: job, items: items, downloadSize: max(0, download - already))
         default: break
         }
         return nil
