@@ -11,6 +11,12 @@ public enum DNFTestLab {
         RPMPackageRecipe(name: "lab-app", version: version, requires: ["lab-lib = \(version)-1"])
     }
 
+    /// `application` whose `%post` prints `lab-app VERSION set up`.
+    public static func printingApplication(_ version: String) -> RPMPackageRecipe {
+        RPMPackageRecipe(name: "lab-app", version: version, requires: ["lab-lib = \(version)-1"],
+                         post: RPMPackageRecipe.printing(["lab-app \(version) set up"]))
+    }
+
     public static let printer = RPMPackageRecipe(name: "lab-print", post: RPMPackageRecipe.printing(["lab-print: set up", "lab-print: ready"]))
     public static let failing = RPMPackageRecipe(name: "lab-fail", post: RPMPackageRecipe.failing("lab-fail cannot start"))
     /// Its `%post` waits for `slowKnob` inside the root.

@@ -321,6 +321,46 @@ struct DNFCommandTests {
         #expect(HostRPMFingerprint().changes(since: host).isEmpty, "\(HostRPMFingerprint().changes(since: host))")
     }
 
+    @Test("The repository had dropped 1.0 before the upgrade: the upgrade rebuilt both rpms from the installed files, and the undo puts them back, rpm -V clean")
+    func undoFromRebuiltRPMs() async throws {
+        let host = HostRPMFingerprint()
+        let root = try lab([DNFTestLab.library("1.0"), DNFTestLab.printingApplication("1.0")])
+        defer { root.remove() }
+        let folder = try TestFolder()
+        defer { folder.remove() }
+        let database = folder.file("history.sqlite3")
+        func dnf(_ arguments: [String]) async throws -> RunResult {
+            try await installtop(["dnf"] + arguments + ["--yes", "--json", "--history-db", database] + rootArguments(root), in: folder)
+        }
+        #expect(try await dnf(["install", "lab-app"]).status == 0)
+        try root.withdraw(DNFTestLab.library("1.0"))
+        try root.withdraw(DNFTestLab.printingApplication("1.0"))
+        try root.publish([DNFTestLab.library("2.0"), DNFTestLab.printingApplication("2.0")])
+        let upgrade = try await dnf(["upgrade"])
+        #expect(upgrade.status == 0, "\(upgrade.stderr)")
+        let upgradeRun = try #require(try await installtop(["history", "--jobs", "--json", "--history-db", database], in: folder).jsonObjects().first)
+        #expect(upgradeRun["undoable"] as? Bool == true, "\(upgradeRun)")
+        let id = try #require(upgradeRun["run"] as? Int)
+        let sources = SystemCommand.run(["/usr/bin/sqlite3", database, "SELECT package || ' ' || source FROM keptVersion ORDER BY package"])
+        #expect(sources.stdout == "lab-app rebuilt\nlab-lib rebuilt\n", "\(sources.stdout)\(sources.stderr)")
+
+        let undo = try await dnf(["undo", String(id), "--json-logs"])
+        #expect(undo.status == 0, "\(undo.stderr)")
+        #expect(root.installedVersions(of: "lab-app") == ["1.0-1"] && root.installedVersions(of: "lab-lib") == ["1.0-1"])
+        // The rebuilt package's %post ran as the original's does.
+        #expect(try undo.jsonEvents().contains { $0.string("line") == "lab-app 1.0 set up" }, "\(undo.stdout)")
+        #expect(Self.verified(root, "lab-app").isEmpty, "rpm -V after the undo")
+        #expect(Self.verified(root, "lab-lib").isEmpty)
+        #expect(HostRPMFingerprint().changes(since: host).isEmpty, "\(HostRPMFingerprint().changes(since: host))")
+    }
+
+    /// `rpm -V NAME` in `root`: what differs from what rpm installed (empty when nothing does,
+    /// or when the package is not installed: then it says so).
+    private static func verified(_ root: PrivateDNFRoot, _ name: String) -> String {
+        let result = SystemCommand.run(["/usr/bin/rpm", "--root", root.root, "--dbpath", "/var/lib/rpm", "-V", name])
+        return result.stdout + result.stderr
+    }
+
     @Test("A package changed outside installtop since the run: its undo is refused with what rpm has now, nothing changed")
     func undoRefusedAfterOutsideChange() async throws {
         let root = try lab()
