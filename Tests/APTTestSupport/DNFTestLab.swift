@@ -11,11 +11,16 @@ public enum DNFTestLab {
         RPMPackageRecipe(name: "lab-app", version: version, requires: ["lab-lib = \(version)-1"])
     }
 
-    /// `application` whose `%post` prints `lab-app VERSION set up`.
+    /// `application` whose `%post` prints `lab-app VERSION set up`, with a configuration file
+    /// (`/etc/lab-app.conf`, `%config(noreplace)`).
     public static func printingApplication(_ version: String) -> RPMPackageRecipe {
         RPMPackageRecipe(name: "lab-app", version: version, requires: ["lab-lib = \(version)-1"],
-                         post: RPMPackageRecipe.printing(["lab-app \(version) set up"]))
+                         post: RPMPackageRecipe.printing(["lab-app \(version) set up"]),
+                         files: ["/usr/share/lab-app/version": "lab-app \(version)-1\n", configuration: "level = \(version)\n"])
     }
+
+    /// `printingApplication`'s configuration file.
+    public static let configuration = "/etc/lab-app.conf"
 
     public static let printer = RPMPackageRecipe(name: "lab-print", post: RPMPackageRecipe.printing(["lab-print: set up", "lab-print: ready"]))
     public static let failing = RPMPackageRecipe(name: "lab-fail", post: RPMPackageRecipe.failing("lab-fail cannot start"))

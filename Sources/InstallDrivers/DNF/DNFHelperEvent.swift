@@ -82,7 +82,8 @@ enum DNFHelperEvent: Sendable, Hashable {
             guard let name = value["name"]?.stringValue, let arch = value["arch"]?.stringValue,
                   let version = value["evr"]?.stringValue, let file = value["file"]?.stringValue else { return nil }
             self = .kept(DNFKeptVersion(name: name, arch: arch, version: version,
-                                        outcome: .kept(file: file, size: bytes("size"), source: value["source"]?.stringValue ?? "cache")))
+                                        outcome: .kept(file: file, size: bytes("size"), source: value["source"]?.stringValue ?? "cache"),
+                                        editedConfig: value["edited"]?.arrayValue?.compactMap(\.stringValue) ?? []))
         case "not-kept":
             guard let name = value["name"]?.stringValue, let arch = value["arch"]?.stringValue,
                   let version = value["evr"]?.stringValue else { return nil }

@@ -41,7 +41,11 @@ struct DNFUndoCommand: ParsableCommand {
             let job = try DNFUndoRequest.job(undoing: run, named: named)
             var options = options
             options.installroot = job.installRoot
-            throw ExitCode(DNFSession(request: job.request, options: options, undoOf: jobRun).run().rawValue)
+            let status = DNFSession(request: job.request, options: options, undoOf: jobRun).run()
+            for warning in DNFUndoRequest.editWarnings(undoing: run, root: job.installRoot) {
+                StandardOutput.stderr.line("installtop: \(name): \(warning)")
+            }
+            throw ExitCode(status.rawValue)
         } catch let refusal as APTUndoRefusal {
             StandardOutput.stderr.line("installtop: \(name): nothing was run: \(refusal.message)")
             throw ExitCode(ExitStatus.invalidUsage.rawValue)

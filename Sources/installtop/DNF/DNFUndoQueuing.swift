@@ -11,6 +11,8 @@ struct DNFUndoQueuing: Sendable {
     let queue: JobQueue
     let history: HistoryOptions
     let slots: JobRunSlots
+    /// Where what the operator must know after the undo is said (stderr, or the engine's log).
+    let warn: @Sendable (String) -> Void
 
     /// Plans and queues the undo of `run`; returns the job's number.
     /// - Throws: `APTUndoRefusal` (nothing queued, nothing changed): what `dnf undo` refuses,
@@ -35,7 +37,10 @@ struct DNFUndoQueuing: Sendable {
         let keeper = HistoryKeepers(history: history).keeper(for: job) as? HistoryDNFKeeper
         let name = "\(job.request.summary) · \(plan.summary)"
         if let keeper { slots.register(keeper.runSlot, forJobNamed: name) }
-        let finished = JobEndWatch(queue: queue) { folder.remove() }
+        let finished = JobEndWatch(queue: queue) { [warn] in
+            folder.remove()
+            for warning in DNFUndoRequest.editWarnings(undoing: run, root: job.installRoot) { warn("dnf undo \(run.id): \(warning)") }
+        }
         do {
             let descriptor = try queue.submit(name: name, operation: .uninstall, updates: plan.updates,
                                               driver: DNFDriver(plan: plan, helper: helper, keeper: keeper), awaitsConfirmation: true,

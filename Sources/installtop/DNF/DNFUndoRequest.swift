@@ -76,6 +76,28 @@ enum DNFUndoRequest {
         return .undo(run: Int(run.id), restoring: restoring, removing: removing)
     }
 
+    /// What to tell the operator after `run`'s undo put back (as `installed` shows) versions
+    /// rebuilt with edited `%config` files: rpm now takes the edits for the packages' own, so
+    /// the next upgrade replaces those files without an `.rpmnew` or `.rpmsave`.
+    static func editWarnings(undoing run: JobRun, installed: [String: [String]]) -> [String] {
+        run.kept.compactMap { kept in
+            let edited = kept.conffiles.filter { $0.value == HistoryDNFKeeper.edited }.keys.sorted()
+            guard !edited.isEmpty, kept.file != nil, DNFRPMDatabase.versions(of: kept.package, in: installed).contains(kept.version) else {
+                return nil
+            }
+            return "\(kept.package) \(kept.version) came back from an rpm rebuilt with \(edited.joined(separator: ", ")) as edited: "
+                + "rpm now takes the edit\(edited.count == 1 ? "" : "s") for the package's own, so its next upgrade replaces "
+                + "\(edited.count == 1 ? "that file" : "those files") without an .rpmnew or .rpmsave: keep a copy"
+        }
+    }
+
+    /// The warnings of `editWarnings` for `run`'s undo in `root`, read from its rpm database.
+    static func editWarnings(undoing run: JobRun, root: String?) -> [String] {
+        guard run.kept.contains(where: { $0.conffiles.values.contains(HistoryDNFKeeper.edited) }),
+              let installed = DNFRPMDatabase(root: root).installed(Set(run.kept.map(\.package))) else { return [] }
+        return editWarnings(undoing: run, installed: installed)
+    }
+
     private static func checkKind(of run: JobRun) throws(APTUndoRefusal) {
         guard run.kind == "dnf" else {
             throw APTUndoRefusal(message: "run \(run.id) is \(run.kind == "apt" ? "an apt run: installtop apt undo \(run.id) undoes it" : "not a dnf run")")

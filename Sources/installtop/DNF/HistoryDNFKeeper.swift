@@ -25,6 +25,9 @@ final class HistoryDNFKeeper: DNFVersionKeeping {
     private let made = Mutex<String??>(nil)
     private static let counter = Atomic<Int>(0)
     private static let prefix = ".dnf-"
+    /// What a dnf kept version's `conffiles` say of each `%config` file a rebuild took as
+    /// edited (an apt one's hold dpkg's hashes).
+    static let edited = "edited"
 
     /// A keeper for the history `options` name; `nil` with `--no-history` or when the history
     /// cannot be opened (the run then says so, as it does for its rows). Folders of keepers
@@ -89,7 +92,8 @@ final class HistoryDNFKeeper: DNFVersionKeeping {
                                              failure: "cannot move it into \(runFolder): \(error.localizedDescription)")
                 }
                 return KeptVersionRecord(jobRun: run, package: version.name, version: version.version, architecture: version.arch,
-                                         file: target, sizeBytes: size, source: source)
+                                         file: target, sizeBytes: size, source: source,
+                                         conffiles: Dictionary(version.editedConfig.map { ($0, Self.edited) }, uniquingKeysWith: { first, _ in first }))
             case .notKept(let reason):
                 return KeptVersionRecord(jobRun: run, package: version.name, version: version.version, architecture: version.arch,
                                          failure: reason)

@@ -15,7 +15,7 @@ struct UndoQueuing: Sendable {
         self.queue = queue
         self.history = history
         apt = aptRoot.map { APTUndoQueuing(queue: queue, history: history, aptConfig: $0.aptConfig, chroot: $0.chroot, slots: slots, warn: warn) }
-        dnf = DNFUndoQueuing(queue: queue, history: history, slots: slots)
+        dnf = DNFUndoQueuing(queue: queue, history: history, slots: slots, warn: warn)
     }
 
     /// Plans and queues the undo of run `id`; returns the job's number.

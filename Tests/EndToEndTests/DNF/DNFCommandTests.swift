@@ -321,7 +321,7 @@ struct DNFCommandTests {
         #expect(HostRPMFingerprint().changes(since: host).isEmpty, "\(HostRPMFingerprint().changes(since: host))")
     }
 
-    @Test("The repository had dropped 1.0 before the upgrade: the upgrade rebuilt both rpms from the installed files, and the undo puts them back, rpm -V clean")
+    @Test("The repository had dropped 1.0 before the upgrade: the upgrade rebuilt both rpms from the installed files (the edited configuration as edited), and the undo puts them back, rpm -V clean, saying what rpm now takes for the package's own")
     func undoFromRebuiltRPMs() async throws {
         let host = HostRPMFingerprint()
         let root = try lab([DNFTestLab.library("1.0"), DNFTestLab.printingApplication("1.0")])
@@ -333,6 +333,8 @@ struct DNFCommandTests {
             try await installtop(["dnf"] + arguments + ["--yes", "--json", "--history-db", database] + rootArguments(root), in: folder)
         }
         #expect(try await dnf(["install", "lab-app"]).status == 0)
+        let configuration = root.root + DNFTestLab.configuration
+        try "level = 1.0\nedited = yes\n".write(toFile: configuration, atomically: false, encoding: .utf8)
         try root.withdraw(DNFTestLab.library("1.0"))
         try root.withdraw(DNFTestLab.printingApplication("1.0"))
         try root.publish([DNFTestLab.library("2.0"), DNFTestLab.printingApplication("2.0")])
@@ -350,6 +352,9 @@ struct DNFCommandTests {
         // The rebuilt package's %post ran as the original's does.
         #expect(try undo.jsonEvents().contains { $0.string("line") == "lab-app 1.0 set up" }, "\(undo.stdout)")
         #expect(Self.verified(root, "lab-app").isEmpty, "rpm -V after the undo")
+        #expect(try String(contentsOfFile: configuration, encoding: .utf8) == "level = 1.0\nedited = yes\n")
+        #expect(undo.stderr.contains("lab-app 1.0-1 came back from an rpm rebuilt with /etc/lab-app.conf as edited: rpm now takes the edit for the package's own"),
+                "\(undo.stderr)")
         #expect(Self.verified(root, "lab-lib").isEmpty)
         #expect(HostRPMFingerprint().changes(since: host).isEmpty, "\(HostRPMFingerprint().changes(since: host))")
     }

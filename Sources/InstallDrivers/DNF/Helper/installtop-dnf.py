@@ -119,7 +119,8 @@
 #   installed version, as in item):
 #   {"event":"kept","name":N,"arch":R,"evr":EVR,"file":PATH,"size":BYTES,"source":S}
 #       PATH: the absolute path of the kept file; S: cache, repository or rebuilt (see
-#       --keep-into).
+#       --keep-into). A rebuilt one that took %config files as edited adds "edited":[PATH,...]
+#       (the files' paths in the root): rpm will take those edits for the package's own.
 #   {"event":"not-kept","name":N,"arch":R,"evr":EVR,"reason":M}
 #       M in words, e.g. "no repository holds lab-a-1.0-1.noarch any more", "the repository's
 #       lab-a-1.0-1.noarch is another build than the installed one (repository R)", "cannot
@@ -1311,6 +1312,7 @@ class Keeper:
         for pkg in taken:
             STOP.checkpoint()
             fields = dict(name=pkg.name, arch=pkg.arch, evr=package_evr(pkg))
+            self._edited = set()
             try:
                 path, size, source = self._keep_one(base, pkg)
             except Stopped:
@@ -1322,6 +1324,9 @@ class Keeper:
                 EVENTS.emit('not-kept', **fields,
                             reason='cannot keep it: %s: %s' % (type(e).__name__, e))
             else:
+                if self._edited:
+                    # %config files a rebuild took as edited (RebuildPlan.stage).
+                    fields['edited'] = sorted(self._edited)
                 EVENTS.emit('kept', **fields, file=path, size=size, source=source)
 
     def _keep_one(self, base, pkg):
@@ -1500,6 +1505,7 @@ class Keeper:
         if header is None:
             raise RebuildRefused("rpm's database has no header of it")
         plan = RebuildPlan(header)
+        self._edited = plan.edited
         rpmbuild = shutil.which('rpmbuild')
         if rpmbuild is None:
             raise RpmbuildMissing()

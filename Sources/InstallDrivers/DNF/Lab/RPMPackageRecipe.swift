@@ -17,7 +17,8 @@ public struct RPMPackageRecipe: Sendable, Hashable {
     public var post: String?
     public var preun: String?
     public var postun: String?
-    /// Files the package installs: absolute path inside the root → contents.
+    /// Files the package installs: absolute path inside the root → contents. Those under
+    /// `/etc/` are `%config(noreplace)`, as a real package's configuration is.
     public var files: [String: String]
     /// Bytes of incompressible filler in `/usr/share/NAME/filler`, to give a download and an
     /// unpack a size; 0 for none.
@@ -91,7 +92,7 @@ public struct RPMPackageRecipe: Sendable, Hashable {
             guard let body else { continue }
             lines += ["", "%\(section) -p <lua>", body]
         }
-        lines += ["", "%files"] + paths
+        lines += ["", "%files"] + paths.map { $0.hasPrefix("/etc/") ? "%config(noreplace) \($0)" : $0 }
         return lines.joined(separator: "\n") + "\n"
     }
 

@@ -13,12 +13,16 @@ public struct DNFKeptVersion: Sendable, Hashable {
     /// The version taken away, as dnf says it (`[epoch:]version-release`).
     public var version: String
     public var outcome: Outcome
+    /// The `%config` files a rebuild took as edited (their paths in the root): once the rpm is
+    /// put back, rpm takes those edits for the package's own content.
+    public var editedConfig: [String]
 
-    public init(name: String, arch: String, version: String, outcome: Outcome) {
+    public init(name: String, arch: String, version: String, outcome: Outcome, editedConfig: [String] = []) {
         self.name = name
         self.arch = arch
         self.version = version
         self.outcome = outcome
+        self.editedConfig = editedConfig
     }
 
     /// The kept file, when there is one.
