@@ -70,6 +70,9 @@
 #          stop).
 # dnf plugins are not loaded.
 #
+# Its folder: installtop writes the script into a folder of its own named installtop-dnf-*,
+# which is also the helper's TMPDIR, and removes it when the helper ends. A helper whose
+# parent is gone when it ends (installtop killed) removes that folder itself.
 # Output: one JSON object per line on descriptor 3 (on standard output when 3 is not open),
 # flushed at once; every object has "event". dnf's logging goes to standard error, and to
 # dnf's log files in logdir as dnf's own. Standard input is /dev/null, so that rpm never waits
@@ -2025,9 +2028,16 @@ def main():
 
 
 if __name__ == '__main__':
+    # installtop writes this script into a folder of its own (TMPDIR too) and removes it when
+    # the helper ends; when installtop was killed meanwhile (the helper is then another
+    # process's child), nobody else will.
+    PARENT = os.getppid()
     try:
         status = main()
     finally:
         if PRIVATE_HOME is not None:
             shutil.rmtree(PRIVATE_HOME, ignore_errors=True)
+        own = os.path.dirname(os.path.abspath(__file__))
+        if os.getppid() != PARENT and os.path.basename(own).startswith('installtop-dnf-'):
+            shutil.rmtree(own, ignore_errors=True)
     sys.exit(status)
