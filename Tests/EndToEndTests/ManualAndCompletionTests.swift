@@ -119,6 +119,7 @@ struct ManualAndCompletionTests {
             (["apt", "upgrade"], [0, 1, 2, 3, 4, 5]), (["apt", "full-upgrade"], [0, 1, 2, 3, 4, 5]), (["apt", "remove"], [0, 1, 2, 3, 4, 5]),
             (["apt", "undo"], [0, 1, 2, 3, 4, 5]), (["apt", "repair"], [0, 1, 2, 3, 4, 5]),
             (["dnf"], [0, 1, 2, 3, 4]), (["dnf", "install"], [0, 1, 2, 3, 4]), (["dnf", "upgrade"], [0, 1, 2, 3, 4]), (["dnf", "remove"], [0, 1, 2, 3, 4]),
+            (["dnf", "undo"], [0, 1, 2, 3, 4]),
             (["ansible"], [0, 1, 2, 3, 4]), (["drive"], [0, 1, 2, 3, 4]), (["hooks"], [2]), (["hooks", "install"], [0, 1, 2]),
             (["hooks", "status"], [0, 1, 2]), (["hooks", "remove"], [0, 1, 2]), (["watch"], [0, 1, 2]), (["pending"], [0, 1, 2]), (["restarts"], [0, 1, 2, 6]),
             (["restart-services"], [0, 1, 2, 3]),
