@@ -49,7 +49,8 @@ struct AnsibleDifferentialTests {
         // Facts gathered ran `rpm -q` (when rpm is installed) with the folder's home: its
         // database went there, not to the machine's /root/.rpmdb.
         if differential.playbook.contains("setup:"), access("/usr/bin/rpm", X_OK) == 0 {
-            #expect(FileManager.default.fileExists(atPath: folder.file("home/.rpmdb")), "rpm's database went elsewhere")
+            #expect(FileManager.default.fileExists(atPath: folder.file("home/.rpmdb")),
+                    "rpm's database went elsewhere: \((FileManager.default.enumerator(atPath: folder.path)?.allObjects as? [String] ?? []).filter { $0.contains("rpm") })")
         }
     }
 

@@ -24,6 +24,10 @@ enum LocalAnsible {
             // Fact gathering runs `rpm -q` when rpm is installed, and Debian's rpm keeps its
             // database in the home folder: never the machine's /root/.rpmdb.
             "HOME": folder.file("home"),
+            // An async task's job files, named whole: Ansible expands `~/.ansible_async` once
+            // from HOME (where the job writes) and once from the password file (where
+            // async_status looks), which a private HOME sets apart.
+            "ANSIBLE_ASYNC_DIR": folder.file("ansible-async"),
             "PATH": (toolchain.playbook as NSString).deletingLastPathComponent + ":"
                 + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/sbin:/usr/bin:/sbin:/bin"),
         ]

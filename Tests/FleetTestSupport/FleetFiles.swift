@@ -104,8 +104,9 @@ struct FleetFiles: Sendable {
         """
     }
 
-    /// `ansible_remote_tmp` is on the host's private /run: the hosts share the machine's /root,
-    /// and a stopped play's leftovers must stay on its host and vanish with it.
+    /// `ansible_remote_tmp` and `ansible_async_dir` are on the host's private /run: the hosts
+    /// share the machine's /root, and a stopped play's leftovers must stay on its host and
+    /// vanish with it.
     private func inventoryText(_ hosts: [FleetHost], runID: String) -> String {
         var text = "# Fleet \(runID) (FleetTestSupport): one network namespace and sshd per host.\n[fleet]\n"
         for host in hosts { text += "\(host.name) ansible_host=\(host.address)\n" }
@@ -117,6 +118,7 @@ struct FleetFiles: Sendable {
             ansible_ssh_common_args='-F \(sshConfig)'
             ansible_python_interpreter=/usr/bin/python3
             ansible_remote_tmp=/run/ansible-tmp
+            ansible_async_dir=/run/ansible-async
 
             """
         return text
