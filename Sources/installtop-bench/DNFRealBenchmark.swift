@@ -204,7 +204,7 @@ enum DNFRealBenchmark {
     /// A new root reading the lab's repository, laid out as `PrivateDNFRoot` lays out its own
     /// (its `lab.repo` and `dnf.conf` copied, an empty `var/log`); nil (after saying why) when
     /// it cannot be written.
-    private static func freshRoot(of lab: PrivateDNFRoot, run: Int) -> String? {
+    static func freshRoot(of lab: PrivateDNFRoot, run: Int) -> String? {
         let root = lab.folder + "/runs/\(run)/root"
         do {
             for folder in ["/etc/yum.repos.d", "/etc/dnf", "/var/log"] {
@@ -221,7 +221,7 @@ enum DNFRealBenchmark {
     }
 
     /// The names the root's rpm database holds (rpm's database where both tools keep it).
-    private static func installedNames(in root: String) -> Set<String> {
+    static func installedNames(in root: String) -> Set<String> {
         let query = SystemCommand.run([PrivateDNFRoot.rpm, "--root", root, "--dbpath", "/var/lib/rpm", "-qa", "--qf", "%{NAME}\\n"])
         return Set(query.stdout.split(separator: "\n").map(String.init))
     }

@@ -5,7 +5,7 @@
 import Glibc
 
 let benchmarks = ManifestBenchmarks.all + EngineBenchmarks.all + ProcessBenchmarks.all + QueueProcessBenchmarks.all + HistoryBenchmarks.all + MonitorBenchmarks.all + DaemonBenchmarks.all
-    + APTBenchmarks.all + APTKeepingBenchmark.all + APTHookKeepingBenchmark.all + APTKeepRealBenchmark.all + APTRealBenchmark.all + DNFRealBenchmark.all
+    + APTBenchmarks.all + APTKeepingBenchmark.all + APTHookKeepingBenchmark.all + APTKeepRealBenchmark.all + APTRealBenchmark.all + DNFRealBenchmark.all + DNFKeepBenchmark.all
     + FleetBenchmarks.all + ObserveBenchmarks.all + RestartScanBenchmarks.all
     + IdleMemoryBenchmark.all + BoardHostsBenchmark.all
 let requested = CommandLine.arguments.dropFirst().first
