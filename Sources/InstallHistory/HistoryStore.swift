@@ -55,10 +55,13 @@ public final class HistoryStore: Sendable {
     /// two databases in one folder (an engine per host of a fleet, `--history-db a.db` and
     /// `b.db`) sharing `undo/` would write one run's versions into the other's run 3, both at
     /// once. Kept files are recorded with their whole path, so runs kept before still undo.
-    public var undoFolder: String {
+    public var undoFolder: String { Self.undoFolder(forDatabase: path) }
+
+    /// `undoFolder` of the database at `path`, known without opening it.
+    public static func undoFolder(forDatabase path: String) -> String {
         let name = (path as NSString).lastPathComponent
         return ((path as NSString).deletingLastPathComponent as NSString)
-            .appendingPathComponent(name == Self.defaultFileName ? "undo" : name + ".undo")
+            .appendingPathComponent(name == defaultFileName ? "undo" : name + ".undo")
     }
 
     /// The database's name where installtop puts it itself (`defaultPath`, the service's

@@ -14,9 +14,13 @@ import Synchronization
 /// rpm's transaction into a folder of this job's (`undo/.dnf-PID-N/`, made when the job first
 /// asks for it), since with `--yes` the helper starts before the job, and so its run, exists;
 /// `record` then moves the files into `undo/RUN/`, the run the recorder shares through
-/// `runSlot`. With `--no-history` there is no keeper: nothing is kept.
+/// `runSlot`. The history is opened only then, when something was kept (and kept versions are
+/// pruned then): a plan, or a transaction that replaces nothing, costs it nothing. With
+/// `--no-history` there is no keeper: nothing is kept.
 final class HistoryDNFKeeper: DNFVersionKeeping {
-    let store: HistoryStore
+    /// The history database the run is recorded in, and its undo folder.
+    let database: String
+    let undoFolder: String
     /// The job's run, shared with the recorder (`RunnableJob.runSlot`).
     let runSlot = JobRunSlot()
     private let jobName: String
@@ -29,17 +33,15 @@ final class HistoryDNFKeeper: DNFVersionKeeping {
     /// edited (an apt one's hold dpkg's hashes).
     static let edited = "edited"
 
-    /// A keeper for the history `options` name; `nil` with `--no-history` or when the history
-    /// cannot be opened (the run then says so, as it does for its rows). Folders of keepers
-    /// whose process is gone (installtop killed before its job ended) are removed first.
+    /// A keeper for the history `options` name; `nil` with `--no-history`.
     static func open(_ options: HistoryOptions, jobName: String, operation: UpdateOperation) -> HistoryDNFKeeper? {
-        guard !options.noHistory, let store = try? HistoryStore(path: options.historyDb ?? HistoryStore.defaultPath()) else { return nil }
-        removeAbandonedFolders(in: store.undoFolder)
-        return HistoryDNFKeeper(store: store, jobName: jobName, operation: operation)
+        guard !options.noHistory else { return nil }
+        return HistoryDNFKeeper(database: options.historyDb ?? HistoryStore.defaultPath(), jobName: jobName, operation: operation)
     }
 
-    private init(store: HistoryStore, jobName: String, operation: UpdateOperation) {
-        self.store = store
+    private init(database: String, jobName: String, operation: UpdateOperation) {
+        self.database = database
+        undoFolder = HistoryStore.undoFolder(forDatabase: database)
         self.jobName = jobName
         self.operation = operation
     }
@@ -47,9 +49,11 @@ final class HistoryDNFKeeper: DNFVersionKeeping {
     var folder: String? {
         made.withLock { made in
             if let made { return made }
-            let folder = store.undoFolder + "/\(Self.prefix)\(getpid())-\(Self.counter.add(1, ordering: .relaxed).newValue)"
+            // Folders of keepers whose process is gone (installtop killed before its job ended).
+            Self.removeAbandonedFolders(in: undoFolder)
+            let folder = undoFolder + "/\(Self.prefix)\(getpid())-\(Self.counter.add(1, ordering: .relaxed).newValue)"
             do {
-                try Self.makePrivateFolder(store.undoFolder)
+                try Self.makePrivateFolder(undoFolder)
                 try Self.makePrivateFolder(folder)
                 made = .some(folder)
             } catch {
@@ -70,6 +74,13 @@ final class HistoryDNFKeeper: DNFVersionKeeping {
         // The folder goes whatever happens: what is recorded was moved out of it first.
         defer { try? FileManager.default.removeItem(atPath: folder) }
         guard !kept.isEmpty else { return }
+        let store: HistoryStore
+        do {
+            store = try HistoryStore(path: database)
+        } catch {
+            StandardOutput.stderr.line("installtop: \(jobName): nothing is kept for undo: \(error)")
+            return
+        }
         let run: Int64
         do {
             run = try runSlot.id { () throws(HistoryError) -> Int64 in
@@ -79,7 +90,7 @@ final class HistoryDNFKeeper: DNFVersionKeeping {
             StandardOutput.stderr.line("installtop: \(jobName): nothing is kept for undo: the history cannot record a run: \(error)")
             return
         }
-        let runFolder = store.undoFolder + "/\(run)"
+        let runFolder = undoFolder + "/\(run)"
         let records = kept.map { version -> KeptVersionRecord in
             switch version.outcome {
             case .kept(let file, let size, let source):
@@ -104,6 +115,7 @@ final class HistoryDNFKeeper: DNFVersionKeeping {
         } catch {
             StandardOutput.stderr.line("installtop: \(jobName): the versions kept for undo are not recorded: \(error)")
         }
+        prune(store)
     }
 
     /// No job took the helper's transaction over (it refused, or had nothing to do): its folder
@@ -112,8 +124,9 @@ final class HistoryDNFKeeper: DNFVersionKeeping {
         record([])
     }
 
-    /// Prunes the kept versions by age and size (`UndoPruning`'s defaults), as apt's keeper does.
-    func prune() {
+    /// Prunes the kept versions by age and size (`UndoPruning`'s defaults), as apt's keeper
+    /// does, once this job's are recorded.
+    private func prune(_ store: HistoryStore) {
         do {
             try UndoPruning().prune(store)
         } catch {

@@ -6,8 +6,8 @@ import InstallHistory
 /// run`, `serve`; rule 33): each keeps the versions its job replaces into the history's undo
 /// folder, as `installtop apt …` and `installtop dnf …` do, and shares its run with the
 /// recorder through the job's run slot (`RunnableJob.runSlot`, or `register` before the job is
-/// queued). With `--no-history` there are none. Kept versions are pruned as each keeper is
-/// made, before its job keeps more.
+/// queued). With `--no-history` there are none. Kept versions are pruned as each apt keeper is
+/// made, before its job keeps more, and after a dnf job kept its own.
 struct HistoryKeepers: Sendable {
     let history: HistoryOptions
 
@@ -18,11 +18,10 @@ struct HistoryKeepers: Sendable {
         return keeper
     }
 
-    /// The keeper of dnf job `job`; `nil` when the history is off or cannot be opened.
+    /// The keeper of dnf job `job`; `nil` when the history is off. It opens the history, and
+    /// prunes, only once it has kept something.
     func keeper(for job: DNFJob) -> (any DNFVersionKeeping)? {
-        let keeper = HistoryDNFKeeper.open(history, jobName: job.request.summary, operation: job.request.operation)
-        keeper?.prune()
-        return keeper
+        HistoryDNFKeeper.open(history, jobName: job.request.summary, operation: job.request.operation)
     }
 
     /// The run slot of `driver`'s keeper, when it has one of these.
