@@ -46,8 +46,9 @@
 #          SHA256HEADER) are those rpm's database holds for the package. Else the package is
 #          built anew from what is installed, as rpmrebuild does: "rebuilt" (unsigned, with its
 #          own header digests, build time and host; its source rpm named after it). rpmbuild
-#          (looked up on PATH; none: not-kept) makes it in a folder of TMPDIR, with a private
-#          HOME, from a spec written from the header in rpm's database (name, epoch, version,
+#          (looked up on PATH; none: not-kept; one per CPU runs at once, at most 8, the events
+#          still in the transaction's order) makes it in a folder of TMPDIR, with a private HOME,
+#          from a spec written from the header in rpm's database (name, epoch, version,
 #          release, arch, summary, description, license, URL and such; every dependency with its
 #          flags, rpmlib() ones apart; the scriptlets with their interpreters and flags, bodies
 #          as stored) and from the package's files copied from the root with their times (owner,
@@ -182,23 +183,24 @@
 #   helper emits {"event":"stopped","before":STAGE} and exits 3; nothing is installed.
 #   STAGE is the stage the stop cut short: "resolve" (configuration, metadata, resolving:
 #   nothing downloaded) or "download" (downloads, signatures, rpm's test transaction,
-#   keeping: a download of a version to keep is interrupted as the others, a rebuild is
-#   ended (rpmbuild and what it started are killed) and its files removed; the files kept so
-#   far stay in DIR, a file being copied or built is removed).
+#   keeping: a download of a version to keep is interrupted as the others, the rebuilds
+#   under way are ended (each rpmbuild and what it started are killed) and their files
+#   removed; the files told as kept stay in DIR, one copied or built but not told is removed).
 #   When a step cannot be interrupted and outlasts 3 seconds, the helper emits the same
 #   event, removes dnf's lock files that name it, and exits 3 at once.
 #   After rpm-start a stop is not obeyed: cutting rpm's transaction leaves duplicate entries
 #   in its database. The helper emits {"event":"stop-deferred"} once, at once, rpm runs to its
 #   end, and the helper ends as usual (rpm-end, final, exit 0 or 1).
 
+import collections
 import ctypes
 import fcntl
 import hashlib
 import json
 import logging
 import os
+import queue
 import re
-import shlex
 import shutil
 import signal
 import stat
@@ -868,6 +870,9 @@ SPEC_SECTION = re.compile(
     r'filetriggerun|filetriggerpostun|filetrigger|transfiletriggerin|transfiletriggerun|'
     r'transfiletriggerpostun|transfiletrigger|sepolicy|patchlist|sourcelist)(\s|$)', re.I)
 COPY_CHUNK = 1 << 20
+# Each rebuild under way has a copy of its package's files in TMPDIR (often a tmpfs, in
+# memory), and one more is staged while they run: a machine of many CPUs builds no more at once.
+MAX_REBUILD_WORKERS = 8
 
 
 def private_file(name, flags):
@@ -879,6 +884,15 @@ def spec_text(value):
     """A header's string as a spec says it: rpmbuild expands macros in every line it reads
     (a description, a %files line, a scriptlet's -f file), and %% is a %."""
     return value.replace('%', '%%')
+
+
+def spec_path_argument(path):
+    """A path as an argument of a spec's section line (%post -f PATH): rpmbuild expands the
+    line's macros, splits it into words as popt does (quotes, backslashes), then expands the
+    word's macros again when it opens the file. So every character but the plain ones is
+    escaped with a backslash (which macro expansion leaves as it is), and a % is %%%%."""
+    return ''.join('%%%%' if c == '%' else c if c.isalnum() or c in '/._-+' else '\\' + c
+                   for c in path)
 
 
 def header_strings(header, tag):
@@ -962,7 +976,7 @@ class RebuildPlan:
                     continue  # rpmbuild says what its own package needs of rpm
                 if flags & rpm.RPMSENSE_CONFIG and name == 'config(%s)' % self.name:
                     # Only rpmbuild's generator can give it this flag: AutoReq/AutoProv do, with
-                    # the generators kept off every file (see _rpmbuild_defines).
+                    # the generators kept off every file (see Keeper._rpmbuild_command).
                     if word == 'Requires':
                         self._auto_requires = True
                         continue
@@ -993,9 +1007,9 @@ class RebuildPlan:
 
     def _scriptlets(self):
         """(section line, body, file) of each scriptlet (body and file None when it has none):
-        the body goes into a file that the section reads (-f): rpmbuild takes a file's lines as
-        they are (macros expanded), where a line of the spec that looks like a section would
-        end the scriptlet."""
+        the body goes into a file that the section reads (-f, added by spec): rpmbuild takes a
+        file's lines as they are (macros expanded), where a line of the spec that looks like a
+        section would end the scriptlet."""
         scriptlets = []
         for section, body_tag, program_tag, flags_tag in SCRIPTLET_TAGS:
             body = self.header[body_tag]
@@ -1017,8 +1031,6 @@ class RebuildPlan:
                                          'said in a spec' % (section, ' '.join(program)))
                 words += ['-p', program[0] if len(program) == 1 else '"%s"' % ' '.join(program)]
             name = section[1:] + '.scriptlet' if body else None
-            if name:
-                words += ['-f', name]
             scriptlets.append((' '.join(words), body or None, name))
         return scriptlets
 
@@ -1069,9 +1081,10 @@ class RebuildPlan:
         words.append('"%s"' % spec_text(path))
         return ' '.join(words)
 
-    def spec(self, stage, scriptlets):
-        """The spec; stage: the folder of the staged files, scriptlets: that of the scriptlets'
-        bodies (their files by the names the sections say)."""
+    def spec(self, scriptlets):
+        """The spec (its build root: the staged files, see Keeper._rpmbuild_command);
+        scriptlets: the folder of the scriptlets' bodies (their files by the names of
+        self.scriptlets)."""
         header = self.header
         lines = []
         for word, tag in (('Name', rpm.RPMTAG_NAME), ('Version', rpm.RPMTAG_VERSION),
@@ -1090,19 +1103,15 @@ class RebuildPlan:
         lines.append('AutoProv: %s' % ('yes' if self._auto_provides else 'no'))
         lines += self._dependencies
         lines += ['', '%description', spec_text(header[rpm.RPMTAG_DESCRIPTION] or ''), '']
-        lines.append('%install')
-        # -f reads a scriptlet's file in the build's folder (%{_builddir}, the working folder
-        # of %install), wherever this rpm has it.
-        bodies = [os.path.join(scriptlets, name) for _, _, name in self.scriptlets if name]
-        if bodies:
-            lines.append('cp -p %s .' % ' '.join(spec_text(shlex.quote(path))
-                                                 for path in bodies))
-        # rpmbuild's %install starts with an empty build root: the staged files become it.
-        lines += ['rmdir "$RPM_BUILD_ROOT" && mv %s "$RPM_BUILD_ROOT"'
-                  % spec_text(shlex.quote(stage)), '']
+        # No %install: the staged files are the build root as they are (rpmbuild --buildroot),
+        # and a spec without %install runs no shell at all (rpmbuild's %install would start by
+        # emptying the build root, at the cost of a shell and four commands a package).
         lines += ['%files'] + self._file_lines + ['']
-        for section, _, _ in self.scriptlets:
-            lines += [section, '']
+        for section, _, name in self.scriptlets:
+            # By its absolute path: a relative one is taken in the build's folder, which is not
+            # %{_builddir} in every rpm (4.20 has one of its own, made afresh for the build).
+            lines += [section + (' -f ' + spec_path_argument(os.path.join(scriptlets, name))
+                                 if name else ''), '']
         return '\n'.join(lines) + '\n'
 
     # -- the files
@@ -1280,6 +1289,55 @@ class RebuildPlan:
         return None
 
 
+def rebuild_workers():
+    """How many rebuilds run at once: one per CPU the helper may use, at most
+    MAX_REBUILD_WORKERS. rpmbuild keeps one CPU busy (reading its configuration, classifying
+    and digesting the files, compressing the payload) and waits on nothing, so N CPUs build N
+    packages in the time of one, while the helper stages the next package and checks the last
+    one built."""
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cpus = os.cpu_count() or 1
+    return max(1, min(cpus, MAX_REBUILD_WORKERS))
+
+
+class Keeping:
+    """One installed package the transaction takes away, and what became of it so far."""
+
+    def __init__(self, pkg):
+        self.fields = dict(name=pkg.name, arch=pkg.arch, evr=package_evr(pkg))
+        # Once its step returned (Keeper._attempt): its KeptFile, its Rebuild while that goes
+        # on, or None when it is not kept.
+        self.outcome = None
+        self.reason = None  # why it is not kept
+
+
+class KeptFile:
+    """A package file to keep, written in full beside its final name (partial): it gets that
+    name when its kept event is told (Keeper._tell)."""
+
+    def __init__(self, partial, target, source, edited=None, why=None):
+        self.partial = partial
+        self.target = target
+        self.source = source
+        self.edited = edited  # the %config files a rebuild took as edited (RebuildPlan.stage)
+        self.why = why  # a rebuilt one: why neither the cache nor a repository had it
+
+
+class Rebuild:
+    """One package being built anew (Keeper._start_rebuild, _finish_rebuild)."""
+
+    def __init__(self, keeping, plan, why, target):
+        self.keeping = keeping
+        self.plan = plan
+        self.why = why  # why neither the cache nor a repository had it
+        self.target = target  # its file in the folder
+        self.work = None  # its temporary folder: the staged files, the spec, rpmbuild's log
+        self.partial = None  # the file rpmbuild writes the package into (then its KeptFile's)
+        self.child = None  # its rpmbuild
+
+
 class Keeper:
     """Keeps the installed builds that the transaction takes away as rpm files in a folder, so
     that installtop can put them back (undo) when no repository holds them any more: the
@@ -1289,6 +1347,12 @@ class Keeper:
     test transaction, so that nothing is kept for a transaction that does not get to run, and
     while a stop can still end everything (stage download). Keeping never fails the
     transaction: whatever goes wrong with a package is its not-kept event.
+
+    Rebuilds run side by side, one rpmbuild per CPU (rebuild_workers): the main thread goes on
+    with the next packages (their cache, their repository, their staging) while rpmbuild makes
+    the earlier ones, and checks each built package when its rpmbuild ends. The events still
+    come one per package in the transaction's order: a package waits to be told until those
+    before it are.
     """
 
     def __init__(self, folder, unread_repos=()):
@@ -1297,13 +1361,19 @@ class Keeper:
         self._folder_error = None
         self._folder_ready = False
         self._reader = None
-        self._partial = None
-        self._rebuild_work = None  # the temporary folder of the rebuild under way
-        self._rpmbuild = None  # its rpmbuild process, while it runs
-        # A stop that cannot wait for a copy under way leaves no half-written file behind, and
-        # no rebuild going on.
-        STOP.on_forced_exit(self._remove_partial)
-        STOP.on_forced_exit(self._abandon_rebuild)
+        self._rpmbuild = shutil.which('rpmbuild')
+        self._workers = rebuild_workers()
+        self._running = []  # the rebuilds whose rpmbuild was started and not yet checked
+        # Rebuilds whose rpmbuild ended, put by the thread that waits for each (_watch): the
+        # main thread wakes at once, where polling the processes would wait for a timer.
+        self._ended = queue.Queue()
+        # What a stop that ends the process at once (the signal thread, _abandon) must not
+        # leave behind; the main thread changes these sets under the lock.
+        self._lock = threading.Lock()
+        self._partials = set()  # files being written into the folder
+        self._works = set()  # the rebuilds' temporary folders
+        self._children = set()  # rpmbuild processes
+        STOP.on_forced_exit(self._abandon)
 
     def keep(self, base):
         taken, seen = [], set()
@@ -1312,28 +1382,75 @@ class Keeper:
             if tsi.action in TAKEN_ACTIONS and key not in seen:
                 seen.add(key)
                 taken.append(tsi.pkg)
-        for pkg in taken:
-            STOP.checkpoint()
-            fields = dict(name=pkg.name, arch=pkg.arch, evr=package_evr(pkg))
-            self._edited = set()
-            try:
-                path, size, source = self._keep_one(base, pkg)
-            except Stopped:
-                raise
-            except KeepFailed as e:
-                EVENTS.emit('not-kept', **fields, reason=str(e))
-            except Exception as e:
-                STOP.checkpoint()  # dnf failing because of a stop: it is the stop
-                EVENTS.emit('not-kept', **fields,
-                            reason='cannot keep it: %s: %s' % (type(e).__name__, e))
-            else:
-                if self._edited:
-                    # %config files a rebuild took as edited (RebuildPlan.stage).
-                    fields['edited'] = sorted(self._edited)
-                EVENTS.emit('kept', **fields, file=path, size=size, source=source)
+        untold = collections.deque()  # the packages not told yet, in the transaction's order
+        try:
+            for pkg in taken:
+                STOP.checkpoint()
+                keeping = Keeping(pkg)
+                untold.append(keeping)
+                keeping.outcome = self._attempt(keeping, self._keep_one, base, pkg, keeping)
+                self._check_ended(wait=False)
+                self._tell(untold)
+            while self._running:
+                self._check_ended(wait=True)
+                self._tell(untold)
+        finally:
+            # After a stop (or anything unforeseen): no rpmbuild goes on, and no file of a
+            # package not told stays (built, or copied, it is still a partial file).
+            for rebuild in list(self._running):
+                self._discard(rebuild)
+            with self._lock:
+                partials = list(self._partials)
+            for partial in partials:
+                self._remove_partial(partial)
 
-    def _keep_one(self, base, pkg):
-        """Keeps one installed package; returns (file, size, source), else raises KeepFailed."""
+    @staticmethod
+    def _attempt(keeping, step, *args):
+        """Runs step(*args), a step of keeping keeping's package, and returns what it returns;
+        None when it fails (KeepFailed, or any error but a stop), with the reason in keeping."""
+        try:
+            return step(*args)
+        except Stopped:
+            raise
+        except KeepFailed as e:
+            keeping.reason = str(e)
+        except Exception as e:
+            STOP.checkpoint()  # dnf failing because of a stop: it is the stop
+            keeping.reason = 'cannot keep it: %s: %s' % (type(e).__name__, e)
+        return None
+
+    def _tell(self, untold):
+        """Emits the events of the packages settled so far, in order, up to the first one whose
+        rebuild goes on. A kept file gets its final name only now, right before its event, so
+        that a stop leaves no kept file untold (but for the moment between the two, as ever):
+        one whose event waits is still a partial file, which the stop removes."""
+        while untold and not isinstance(untold[0].outcome, Rebuild):
+            keeping = untold.popleft()
+            kept = keeping.outcome
+            if kept is not None:
+                kept = self._attempt(keeping, self._commit_kept, kept)
+            if kept is None:
+                EVENTS.emit('not-kept', **keeping.fields, reason=keeping.reason)
+            else:
+                EVENTS.emit('kept', **keeping.fields, **kept)
+
+    def _commit_kept(self, kept):
+        """Gives a kept file its final name; returns the kept event's fields."""
+        try:
+            file, size = self._commit(kept.partial, kept.target)
+        except KeepFailed as e:
+            if kept.why is None:
+                raise
+            raise KeepFailed('%s, and it cannot be rebuilt: %s' % (kept.why, e))
+        fields = {}
+        if kept.edited:
+            fields['edited'] = kept.edited
+        fields.update(file=file, size=size, source=kept.source)
+        return fields
+
+    def _keep_one(self, base, pkg, keeping):
+        """Keeps one installed package; returns its KeptFile, or the Rebuild started for it,
+        else raises KeepFailed."""
         self._prepare(base)
         label = package_label(pkg)
         header = self._installed_header(base, pkg)
@@ -1374,7 +1491,7 @@ class Keeper:
             settled.add(candidate)
             reason = self._other_build(path, installed, label, candidate)
             if reason is None:
-                return self._store(pkg, path) + ('cache',)
+                return self._store(pkg, path, 'cache')
             reasons.append(reason)
         # (b) Fetched from a repository that still offers it.
         for candidate in candidates:
@@ -1395,7 +1512,7 @@ class Keeper:
             try:
                 reason = self._other_build(path, installed, label, candidate)
                 if reason is None:
-                    return self._store(pkg, path) + ('repository',)
+                    return self._store(pkg, path, 'repository')
                 reasons.append(reason)
             finally:
                 if not base.conf.keepcache:
@@ -1408,7 +1525,7 @@ class Keeper:
         # (c) Built anew from what is installed: rpm's database and the files in the root.
         why = '; '.join(dict.fromkeys(reasons))
         try:
-            return self._rebuild(base, pkg, header) + ('rebuilt',)
+            return self._start_rebuild(base, pkg, header, keeping, why)
         except RpmbuildMissing:
             raise KeepFailed('%s, and rpmbuild (the rpm-build package) is not installed to '
                              'rebuild it' % why)
@@ -1462,36 +1579,40 @@ class Keeper:
     def _file_name(pkg):
         return '%s-%s-%s.%s.rpm' % (pkg.name, pkg.version, pkg.release, pkg.arch)
 
-    def _store(self, pkg, path):
-        """Copies path into the folder as NAME-VERSION-RELEASE.ARCH.rpm; returns (file, size)."""
+    def _store(self, pkg, path, source):
+        """Copies path into the folder, to be NAME-VERSION-RELEASE.ARCH.rpm; returns its
+        KeptFile."""
         target = os.path.join(self._folder, self._file_name(pkg))
+        partial = None
         try:
-            self._new_partial(target)
-            shutil.copyfile(path, self._partial)
-            return self._commit(target)
+            partial = self._new_partial(target)
+            shutil.copyfile(path, partial)
         except OSError as e:
-            self._remove_partial()
+            self._remove_partial(partial)
             raise KeepFailed('cannot write %s: %s' % (target, e.strerror or e))
+        return KeptFile(partial, target, source)
 
     def _new_partial(self, target):
         """An empty file (mode 0600) beside target, to write the package into: written under
         another name, then renamed (_commit), a file by the final name is whole."""
-        fd, self._partial = tempfile.mkstemp(prefix='.%s.' % os.path.basename(target),
-                                             suffix='.part', dir=self._folder)
+        fd, partial = tempfile.mkstemp(prefix='.%s.' % os.path.basename(target),
+                                       suffix='.part', dir=self._folder)
         os.close(fd)
+        self._hold(self._partials, partial)
+        return partial
 
-    def _commit(self, target):
+    def _commit(self, partial, target):
         """Gives the partial file its final name; returns (file, size)."""
         try:
-            os.chmod(self._partial, 0o600)
+            os.chmod(partial, 0o600)
             # On disk before rpm runs: it is what puts the system back if rpm's run goes wrong.
-            fd = os.open(self._partial, os.O_RDONLY)
+            fd = os.open(partial, os.O_RDONLY)
             try:
                 os.fsync(fd)
             finally:
                 os.close(fd)
-            os.replace(self._partial, target)
-            self._partial = None
+            os.replace(partial, target)
+            self._release(self._partials, partial)
             fd = os.open(self._folder, os.O_RDONLY | os.O_DIRECTORY)
             try:
                 os.fsync(fd)
@@ -1499,64 +1620,62 @@ class Keeper:
                 os.close(fd)
             return target, os.path.getsize(target)
         except OSError as e:
-            self._remove_partial()
+            self._remove_partial(partial)
             raise KeepFailed('cannot write %s: %s' % (target, e.strerror or e))
 
-    def _rebuild(self, base, pkg, header):
-        """(c) Builds the installed package anew (RebuildPlan) with rpmbuild, into the folder;
-        returns (file, size), else raises RebuildRefused."""
+    def _remove_partial(self, partial):
+        if partial is not None:
+            try:
+                os.unlink(partial)
+            except OSError:
+                pass
+            self._release(self._partials, partial)
+
+    # -- (c) rebuilding
+
+    def _start_rebuild(self, base, pkg, header, keeping, why):
+        """Starts building the installed package anew (RebuildPlan): stages its files, writes
+        its spec and starts rpmbuild, into a partial file of the folder; returns the Rebuild
+        (_finish_rebuild checks and keeps what rpmbuild makes), else raises RebuildRefused."""
         if header is None:
             raise RebuildRefused("rpm's database has no header of it")
         plan = RebuildPlan(header)
-        self._edited = plan.edited
-        rpmbuild = shutil.which('rpmbuild')
-        if rpmbuild is None:
+        if self._rpmbuild is None:
             raise RpmbuildMissing()
-        target = os.path.join(self._folder, self._file_name(pkg))
-        try:
-            # In the helper's temporary folder (TMPDIR: its own, which installtop removes).
-            work = self._rebuild_work = tempfile.mkdtemp(prefix='rebuild-')
-        except OSError as e:
-            raise RebuildRefused('cannot make a temporary folder: %s' % (e.strerror or e))
+        rebuild = Rebuild(keeping, plan, why, os.path.join(self._folder, self._file_name(pkg)))
         try:
             try:
-                stage = os.path.join(work, 'stage')
+                # In the helper's temporary folder (TMPDIR: its own, which installtop removes).
+                rebuild.work = tempfile.mkdtemp(prefix='rebuild-')
+            except OSError as e:
+                raise RebuildRefused('cannot make a temporary folder: %s' % (e.strerror or e))
+            self._hold(self._works, rebuild.work)
+            stage = os.path.join(rebuild.work, 'stage')
+            try:
                 plan.stage(base.conf.installroot or '/', stage)
                 STOP.checkpoint()
-                spec = self._write_spec(plan, work, stage)
+                spec = self._write_spec(plan, rebuild.work)
             except OSError as e:
-                raise RebuildRefused('cannot write %s: %s' % (getattr(e, 'filename', None) or work,
-                                                              e.strerror or e))
+                raise RebuildRefused('cannot write %s: %s' % (
+                    getattr(e, 'filename', None) or rebuild.work, e.strerror or e))
             try:
-                self._new_partial(target)
+                rebuild.partial = self._new_partial(rebuild.target)
             except OSError as e:
-                raise RebuildRefused('cannot write %s: %s' % (target, e.strerror or e))
+                raise RebuildRefused('cannot write %s: %s' % (rebuild.target, e.strerror or e))
+            # Staged while the earlier ones build; started when one of them is done.
+            while len(self._running) >= self._workers:
+                self._check_ended(wait=True)
             try:
-                self._run_rpmbuild(rpmbuild, plan, work, spec)
+                self._run_rpmbuild(rebuild, spec, stage)
             except OSError as e:
-                raise RebuildRefused('cannot run %s: %s' % (rpmbuild, e.strerror or e))
-            STOP.checkpoint()
-            try:
-                with open(self._partial, 'rb') as package:
-                    built = self._reader.hdrFromFdno(package.fileno())
-            except (OSError, rpm.error) as e:
-                raise RebuildRefused('cannot read what rpmbuild made: %s'
-                                     % (getattr(e, 'strerror', None) or e))
-            difference = plan.difference(built)
-            if difference is not None:
-                raise RebuildRefused(difference)
-            try:
-                return self._commit(target)
-            except KeepFailed as e:
-                raise RebuildRefused(str(e))
-        finally:
-            self._remove_partial()
-            self._rebuild_work = None
-            shutil.rmtree(work, ignore_errors=True)
+                raise RebuildRefused('cannot run %s: %s' % (self._rpmbuild, e.strerror or e))
+        except BaseException:
+            self._discard(rebuild)
+            raise
+        return rebuild
 
     @staticmethod
-    def _write_spec(plan, work, stage):
-        os.mkdir(os.path.join(work, 'BUILD'), 0o700)  # %{_builddir}
+    def _write_spec(plan, work):
         scriptlets = os.path.join(work, 'scriptlets')
         os.mkdir(scriptlets, 0o700)
         for _, body, name in plan.scriptlets:
@@ -1566,85 +1685,178 @@ class Keeper:
                     script.write(spec_text(body))
         spec = os.path.join(work, '%s.spec' % plan.name)
         with open(spec, 'w', encoding='utf-8', errors='surrogateescape') as out:
-            out.write(plan.spec(stage, scriptlets))
+            out.write(plan.spec(scriptlets))
         return spec
 
-    def _rpmbuild_defines(self, plan, work):
-        """rpmbuild's macros for a rebuild: in the work folder, the package into the partial
-        file, nothing done to the files (no stripping, no debuginfo, no build-id links, no
-        byte-compiling, no mtime clamping), the header's digest algorithm, no dependency found
-        in any file (only config(NAME), see RebuildPlan._dependency_lines), a fast payload."""
-        return [('_topdir', spec_text(work)),
+    def _rpmbuild_command(self, rebuild, spec, stage):
+        """rpmbuild's command line for a rebuild: the staged files as the build root, which
+        only the spec's %files reads (no %install, see RebuildPlan.spec); in the work folder,
+        the package into the partial file; no build dependency checked (so rpmbuild opens no
+        rpm database: it would make one, all its tables and indexes, for each package); no
+        %clean (the work folder goes as a whole); nothing done to the files (no stripping, no
+        debuginfo, no build-id links, no byte-compiling, no mtime clamping); no search for
+        unpackaged files (the build root holds the package's files and nothing else); the
+        header's digest algorithm; no dependency found in any file (only config(NAME), see
+        RebuildPlan._dependency_lines); one CPU each (one rpmbuild runs per CPU, see
+        rebuild_workers; it also spares the shell that would count them); a fast payload."""
+        plan, work = rebuild.plan, rebuild.work
+        command = [self._rpmbuild, '-bb', '--quiet', '--nodeps', '--noclean',
+                   '--buildroot', spec_text(stage)]
+        if plan.arch != 'noarch':
+            command += ['--target', plan.arch]
+        for name, value in (
+                ('_topdir', spec_text(work)),
                 ('_builddir', spec_text(os.path.join(work, 'BUILD'))),
                 ('_buildrootdir', spec_text(os.path.join(work, 'BUILDROOT'))),
                 ('_rpmdir', spec_text(self._folder)),
-                ('_build_name_fmt', spec_text(os.path.basename(self._partial))),
+                ('_build_name_fmt', spec_text(os.path.basename(rebuild.partial))),
                 ('__spec_install_post', '%{nil}'), ('__os_install_post', '%{nil}'),
                 ('debug_package', '%{nil}'), ('_build_id_links', 'none'),
                 ('clamp_mtime_to_source_date_epoch', '0'),
                 ('use_source_date_epoch_as_buildtime', '0'),
+                ('__check_files', '%{nil}'),
                 ('_binary_filedigest_algorithm', '%d' % plan.digest_algorithm),
                 ('__provides_exclude_from', '^.*$'), ('__requires_exclude_from', '^.*$'),
-                ('_binary_payload', 'w1.gzdio')]
+                ('_smp_build_ncpus', '1'),
+                ('_binary_payload', 'w1.gzdio')):
+            command += ['--define', '%s %s' % (name, value)]
+        command.append(spec)
+        return command
 
-    def _run_rpmbuild(self, rpmbuild, plan, work, spec):
+    def _run_rpmbuild(self, rebuild, spec, stage):
+        """Starts rebuild's rpmbuild and the thread that waits for it to end (_watch)."""
+        work = rebuild.work
         home = os.path.join(work, 'home')
         os.mkdir(home, 0o700)
         with open(os.path.join(home, '.rpmmacros'), 'w') as macros:
             # rpmbuild opens no database; were it to, none of the system's.
             macros.write('%%_dbpath %s\n' % spec_text(os.path.join(work, 'rpmdb')))
-        command = [rpmbuild, '-bb', '--quiet']
-        if plan.arch != 'noarch':
-            command += ['--target', plan.arch]
-        for name, value in self._rpmbuild_defines(plan, work):
-            command += ['--define', '%s %s' % (name, value)]
-        command.append(spec)
         environment = {'HOME': home, 'TMPDIR': work, 'PATH': REBUILD_PATH, 'LC_ALL': 'C.UTF-8'}
-        log_path = os.path.join(work, 'rpmbuild.log')
-        with open(log_path, 'wb') as log:
+        STOP.checkpoint()
+        with open(os.path.join(work, 'rpmbuild.log'), 'wb') as log:
             # A session of its own: a stop kills rpmbuild and whatever it started, at once.
-            self._rpmbuild = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=log,
-                                              stderr=subprocess.STDOUT, cwd=work,
-                                              env=environment, start_new_session=True)
-        try:
-            while True:
-                try:
-                    status = self._rpmbuild.wait(timeout=0.1)
-                    break
-                except subprocess.TimeoutExpired:
-                    STOP.checkpoint()
-        finally:
-            if self._rpmbuild.returncode is None:
-                self._kill_rpmbuild()
-                self._rpmbuild.wait()
-            self._rpmbuild = None
-        if status != 0 or not os.path.isfile(self._partial) or not os.path.getsize(self._partial):
-            with open(log_path, 'rb') as log:
-                lines = [line.strip() for line in log.read().decode('utf-8', 'replace')
-                         .splitlines() if line.strip()]
-            errors = [line for line in lines if line.startswith('error: ')]
-            first = errors[0][len('error: '):] if errors else (lines[-1] if lines else None)
-            raise RebuildRefused('rpmbuild failed: %s' % (
-                first or 'it ended with status %d and said nothing' % status))
+            rebuild.child = subprocess.Popen(self._rpmbuild_command(rebuild, spec, stage),
+                                             stdin=subprocess.DEVNULL, stdout=log,
+                                             stderr=subprocess.STDOUT, cwd=work,
+                                             env=environment, start_new_session=True)
+        self._hold(self._children, rebuild.child)
+        self._running.append(rebuild)
+        threading.Thread(target=self._watch, args=(rebuild,), name='rpmbuild',
+                         daemon=True).start()
 
-    def _kill_rpmbuild(self):
-        child = self._rpmbuild
-        if child is not None and child.returncode is None:
+    def _watch(self, rebuild):
+        """(Its own thread) waits for rebuild's rpmbuild to end, and tells the main thread."""
+        rebuild.child.wait()
+        self._ended.put(rebuild)
+
+    def _check_ended(self, wait):
+        """Finishes the rebuilds whose rpmbuild has ended; with wait, waits for one first,
+        unless none runs (a stop ends the wait within 0.1 s)."""
+        while self._running:
+            try:
+                rebuild = self._ended.get(timeout=0.1) if wait else self._ended.get_nowait()
+            except queue.Empty:
+                if not wait:
+                    return
+                STOP.checkpoint()
+                continue
+            if rebuild not in self._running:
+                continue  # discarded meanwhile
+            wait = False
+            self._running.remove(rebuild)
+            keeping = rebuild.keeping
+            keeping.outcome = self._attempt(keeping, self._finish_rebuild, rebuild)
+
+    def _finish_rebuild(self, rebuild):
+        """Checks what rebuild's rpmbuild made against the installed header; returns its
+        KeptFile, else raises KeepFailed."""
+        try:
+            try:
+                self._check_rpmbuild(rebuild)
+                STOP.checkpoint()
+                try:
+                    with open(rebuild.partial, 'rb') as package:
+                        built = self._reader.hdrFromFdno(package.fileno())
+                except (OSError, rpm.error) as e:
+                    raise RebuildRefused('cannot read what rpmbuild made: %s'
+                                         % (getattr(e, 'strerror', None) or e))
+                difference = rebuild.plan.difference(built)
+                if difference is not None:
+                    raise RebuildRefused(difference)
+            except RebuildRefused as e:
+                raise KeepFailed('%s, and it cannot be rebuilt: %s' % (rebuild.why, e))
+            partial, rebuild.partial = rebuild.partial, None
+        finally:
+            self._discard(rebuild)
+        return KeptFile(partial, rebuild.target, 'rebuilt',
+                        sorted(rebuild.plan.edited) or None, rebuild.why)
+
+    @staticmethod
+    def _check_rpmbuild(rebuild):
+        """Raises RebuildRefused with rpmbuild's first error when it did not make the package."""
+        status = rebuild.child.returncode
+        if status == 0 and os.path.isfile(rebuild.partial) and os.path.getsize(rebuild.partial):
+            return
+        with open(os.path.join(rebuild.work, 'rpmbuild.log'), 'rb') as log:
+            lines = [line.strip() for line in log.read().decode('utf-8', 'replace')
+                     .splitlines() if line.strip()]
+        errors = [line for line in lines if line.startswith('error: ')]
+        first = errors[0][len('error: '):] if errors else (lines[-1] if lines else None)
+        raise RebuildRefused('rpmbuild failed: %s' % (
+            first or 'it ended with status %d and said nothing' % status))
+
+    def _discard(self, rebuild):
+        """Ends a rebuild: kills its rpmbuild if it still runs, removes its partial file (unless
+        its KeptFile has it now) and its work folder."""
+        child = rebuild.child
+        if child is not None:
+            self._kill(child)
+            child.wait()  # after its watching thread, if that one reaps it
+            self._release(self._children, child)
+        if rebuild in self._running:
+            self._running.remove(rebuild)
+        self._remove_partial(rebuild.partial)
+        rebuild.partial = None
+        if rebuild.work is not None:
+            shutil.rmtree(rebuild.work, ignore_errors=True)
+            self._release(self._works, rebuild.work)
+            rebuild.work = None
+
+    @staticmethod
+    def _kill(child):
+        if child.returncode is None:
             try:
                 os.killpg(child.pid, signal.SIGKILL)
             except OSError:
                 pass
 
-    def _abandon_rebuild(self):
-        """On a stop that ends the process at once: no rpmbuild left running, no files."""
-        self._kill_rpmbuild()
-        work = self._rebuild_work
-        if work is not None:
-            shutil.rmtree(work, ignore_errors=True)
+    def _hold(self, things, thing):
+        with self._lock:
+            things.add(thing)
 
-    def _remove_partial(self):
-        partial, self._partial = self._partial, None
-        if partial is not None:
+    def _release(self, things, thing):
+        with self._lock:
+            things.discard(thing)
+
+    def _abandon(self):
+        """On a stop that ends the process at once (the signal thread, while the main thread is
+        stuck): no rpmbuild left running, no partial file, no work folder."""
+        with self._lock:
+            children, works = list(self._children), list(self._works)
+            partials = list(self._partials)
+        for child in children:
+            self._kill(child)
+        # Dead before their files go, so that no last write makes one again (a killed process
+        # ends at once; one stuck in the kernel is not waited for long).
+        deadline = time.monotonic() + 0.2
+        for child in children:
+            try:
+                child.wait(timeout=max(0.0, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                pass
+        for work in works:
+            shutil.rmtree(work, ignore_errors=True)
+        for partial in partials:
             try:
                 os.unlink(partial)
             except OSError:
