@@ -25,17 +25,7 @@ enum DNFKeepBenchmark {
     }
 
     static func run() async {
-        let arguments = CommandLine.arguments
-        func value(_ option: String) -> String? {
-            arguments.firstIndex(of: option).flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
-        }
-        let rounds = max(1, value("--rounds").flatMap(Int.init) ?? 5)
-        let installtop = value("--installtop")
-            ?? URL(fileURLWithPath: arguments[0]).deletingLastPathComponent().appendingPathComponent("installtop").path
-        guard getuid() == 0 else { return print("  skipped: rpm's transaction in a root needs root") }
-        guard FileManager.default.isExecutableFile(atPath: DNFRealBenchmark.dnf) else { return print("  skipped: no dnf to compare with") }
-        do { try PrivateDNFRoot.requireTools() } catch { return print("  skipped: \(error)") }
-        guard FileManager.default.isExecutableFile(atPath: installtop) else { return print("  skipped: no installtop at \(installtop)") }
+        guard let (rounds, installtop) = DNFRealBenchmark.setting() else { return }
         let old: PrivateDNFRoot, new: PrivateDNFRoot
         do {
             old = try PrivateDNFRoot(temporaryWithPrefix: "itop-bench-keep-old")

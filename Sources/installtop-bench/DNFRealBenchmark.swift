@@ -31,7 +31,9 @@ enum DNFRealBenchmark {
     /// other reasons too: only the files named like dnf's, rpm's or librepo's count there).
     private static let hostFolders = ["/var/lib/rpm", "/var/lib/dnf", "/var/cache/dnf", "/var/log"]
 
-    static func run() async {
+    /// `--rounds` (5 by default) and the installtop to measure (`--installtop`, else beside the
+    /// bench binary) when everything a dnf benchmark needs is here; nil after saying what is not.
+    static func setting() -> (rounds: Int, installtop: String)? {
         let arguments = CommandLine.arguments
         func value(_ option: String) -> String? {
             arguments.firstIndex(of: option).flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
@@ -39,12 +41,27 @@ enum DNFRealBenchmark {
         let rounds = max(1, value("--rounds").flatMap(Int.init) ?? 5)
         let installtop = value("--installtop")
             ?? URL(fileURLWithPath: arguments[0]).deletingLastPathComponent().appendingPathComponent("installtop").path
-        guard getuid() == 0 else { return print("  skipped: rpm's transaction in a root needs root") }
-        guard FileManager.default.isExecutableFile(atPath: dnf) else { return print("  skipped: no \(dnf) (dnf 4) to compare with") }
-        do { try PrivateDNFRoot.requireTools() } catch { return print("  skipped: \(error)") }
-        guard FileManager.default.isExecutableFile(atPath: installtop) else {
-            return print("  skipped: no installtop at \(installtop) (swift build -c release --product installtop first, or --installtop PATH)")
+        guard getuid() == 0 else {
+            print("  skipped: rpm's transaction in a root needs root")
+            return nil
         }
+        guard FileManager.default.isExecutableFile(atPath: dnf) else {
+            print("  skipped: no \(dnf) (dnf 4) to compare with")
+            return nil
+        }
+        do { try PrivateDNFRoot.requireTools() } catch {
+            print("  skipped: \(error)")
+            return nil
+        }
+        guard FileManager.default.isExecutableFile(atPath: installtop) else {
+            print("  skipped: no installtop at \(installtop) (swift build -c release --product installtop first, or --installtop PATH)")
+            return nil
+        }
+        return (rounds, installtop)
+    }
+
+    static func run() async {
+        guard let (rounds, installtop) = setting() else { return }
         let lab: PrivateDNFRoot
         do { lab = try PrivateDNFRoot(temporaryWithPrefix: "itop-bench-dnf") } catch { return print("  skipped: \(error)") }
         defer { lab.remove() }
