@@ -31,19 +31,13 @@ public final class APTHookTransaction: Sendable {
 
     private struct State {
         var hook = APTHookPlan()
-        /// The lines for the driver, until it takes them.
-        var pending: [Line] = []
-        var receiver: (@Sendable (Line) -> Void)?
-        /// The receiver's `ChildSinks.afterReads`.
-        var afterReads: (@Sendable () -> Void)?
+        /// apt's process and its lines for the driver, until it takes them.
+        var handOff = ToolHandOff()
         /// What apt printed before the plan, for `.ended`.
         var stdout: [String] = []
         var stderr: [String] = []
         var downloadText: String?
         var beginning: Beginning?
-        var process: ChildProcess?
-        var taken = false
-        var stopRequested = false
     }
 
     /// The root and configuration apt acts in.
@@ -95,10 +89,10 @@ public final class APTHookTransaction: Sendable {
             stdout: .text { transaction.take(Line(stream: .stdout, text: $0)) },
             stderr: .text { transaction.take(Line(stream: .stderr, text: $0)) },
             channel: .text { transaction.take(Line(stream: nil, text: $0)) },
-            afterReads: { transaction.state.withLock { $0.afterReads }?() }, atMostEvery: APTTranslator.handOnInterval,
+            afterReads: { transaction.state.withLock { $0.handOff.afterReads }?() }, atMostEvery: APTTranslator.handOnInterval,
             // Until the hook is answered apt waits for installtop: its lines are read as they come.
             promptlyAtFirst: true))
-        transaction.state.withLock { $0.process = process }
+        transaction.state.withLock { $0.handOff.process = process }
         Task.detached(executorPreference: EngineTaskExecutor.shared) {
             let outcome = await process.outcome
             // No dpkg of apt's runs any more (a forced stop killed them before apt).
@@ -127,8 +121,8 @@ public final class APTHookTransaction: Sendable {
     public func stop() {
         gate?.requestStop()
         state.withLock { state in
-            state.stopRequested = true
-            return state.process
+            state.handOff.stopRequested = true
+            return state.handOff.process
         }?.interrupt()
     }
 
@@ -140,30 +134,22 @@ public final class APTHookTransaction: Sendable {
     }
 
     /// Whether `stop` was called.
-    public var stopRequested: Bool { state.withLock { $0.stopRequested } }
+    public var stopRequested: Bool { state.withLock { $0.handOff.stopRequested } }
 
     /// Whether no driver has taken apt's process over yet (`takeOver`).
-    var canBeTakenOver: Bool { state.withLock { !$0.taken && $0.process != nil } }
+    var canBeTakenOver: Bool { state.withLock { $0.handOff.canBeTakenOver } }
 
     /// apt's process, for the one driver that takes the transaction over; `nil` after the first
     /// call (a retry runs a transaction of its own).
     func takeOver() -> ChildProcess? {
-        state.withLock { state in
-            defer { state.taken = true }
-            return state.taken ? nil : state.process
-        }
+        state.withLock { $0.handOff.takeOver() }
     }
 
     /// Hands every line kept so far to `receiver`, in order, then each later line as it comes;
     /// `afterReads` (see `ChildSinks`) after those kept, then at the end of each of the poller's
     /// wake-ups, with no lock held.
     func attach(_ receiver: @escaping @Sendable (Line) -> Void, afterReads: @escaping @Sendable () -> Void) {
-        state.withLock { state in
-            for line in state.pending { receiver(line) }
-            state.pending = []
-            state.receiver = receiver
-            state.afterReads = afterReads
-        }
+        state.withLock { $0.handOff.attach(receiver, afterReads: afterReads) }
         afterReads()
     }
 
@@ -177,21 +163,18 @@ public final class APTHookTransaction: Sendable {
                 if state.hook.isComplete { hookEnded(&state) }
                 return nil
             }
-            if let receiver = state.receiver {
-                receiver(line)
-                return nil
-            }
+            if state.handOff.handOn(line) { return nil }
             guard state.beginning == nil else {
-                state.pending.append(line)
+                state.handOff.keep(line)
                 return nil
             }
             switch line.stream {
             case .stdout?:
                 state.stdout.append(line.text)
-                state.pending.append(line)
+                state.handOff.keep(line)
             case .stderr?:
                 state.stderr.append(line.text)
-                state.pending.append(line)
+                state.handOff.keep(line)
             case nil:
                 // apt's downloads, before its hook: the job's driver has no use for them.
                 guard let text = Self.downloadText(line.text), text != state.downloadText else { return nil }
@@ -207,7 +190,7 @@ public final class APTHookTransaction: Sendable {
         let changes = state.hook.changes(administrativeDirectory: environment.administrativeDirectory)
         // Stopped, or a hook that names no package (apt's end says how it went): no plan, and
         // nothing to keep.
-        guard !state.stopRequested, !changes.isEmpty else {
+        guard !state.handOff.stopRequested, !changes.isEmpty else {
             keeper?.discardAhead()
             answer(&state)
             return
@@ -232,7 +215,7 @@ public final class APTHookTransaction: Sendable {
             }
             let afterReads = self.state.withLock { state in
                 answer(&state)
-                return state.afterReads
+                return state.handOff.afterReads
             }
             afterReads?()
         }
@@ -240,9 +223,9 @@ public final class APTHookTransaction: Sendable {
 
     /// The hook's answer: `go` lets dpkg start; `stop` (asked for meanwhile) ends apt first.
     private func answer(_ state: inout State) {
-        state.process?.sendControl(state.stopRequested ? APTHookPlan.stopAnswer : APTHookPlan.goAnswer)
+        state.handOff.process?.sendControl(state.handOff.stopRequested ? APTHookPlan.stopAnswer : APTHookPlan.goAnswer)
         // dpkg's lines wait for nobody: read at the driver's pace from here on.
-        state.process?.readPromptly(false)
+        state.handOff.process?.readPromptly(false)
     }
 
     /// Sets how the transaction began, unless it already had; whether it did here.

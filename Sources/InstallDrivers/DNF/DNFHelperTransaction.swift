@@ -23,15 +23,10 @@ public final class DNFHelperTransaction: Sendable {
 
     private struct State {
         var reading: DNFPlanReading
-        /// Every line for the driver, until it takes them.
-        var pending: [ToolLine] = []
+        /// The helper's process and every line for the driver, until it takes them.
+        var handOff = ToolHandOff()
         var stderr: [String] = []
-        var receiver: (@Sendable (ToolLine) -> Void)?
-        var afterReads: (@Sendable () -> Void)?
         var beginning: Beginning?
-        var process: ChildProcess?
-        var taken = false
-        var stopRequested = false
     }
 
     public let job: DNFJob
@@ -53,8 +48,8 @@ public final class DNFHelperTransaction: Sendable {
             stdout: .text { transaction.take(ToolLine(stream: .stdout, text: $0)) },
             stderr: .text { transaction.take(ToolLine(stream: .stderr, text: $0)) },
             channel: .text { transaction.take(ToolLine(stream: nil, text: $0)) },
-            afterReads: { transaction.state.withLock { $0.afterReads }?() }, atMostEvery: DNFTranslator.handOnInterval))
-        transaction.state.withLock { $0.process = process }
+            afterReads: { transaction.state.withLock { $0.handOff.afterReads }?() }, atMostEvery: DNFTranslator.handOnInterval))
+        transaction.state.withLock { $0.handOff.process = process }
         Task.detached(executorPreference: EngineTaskExecutor.shared) {
             let outcome = await process.outcome
             transaction.begin { state in .ended(outcome, refusal: state.reading.refusal, stderr: state.stderr.suffix(3).joined(separator: "\n")) }
@@ -74,35 +69,27 @@ public final class DNFHelperTransaction: Sendable {
     /// deferred to the transaction's end once rpm runs.
     public func stop() {
         state.withLock { state in
-            state.stopRequested = true
-            return state.process
+            state.handOff.stopRequested = true
+            return state.handOff.process
         }?.interrupt()
     }
 
     /// Whether `stop` was called.
-    public var stopRequested: Bool { state.withLock { $0.stopRequested } }
+    public var stopRequested: Bool { state.withLock { $0.handOff.stopRequested } }
 
     /// Whether no driver has taken the helper over yet (`takeOver`).
-    var canBeTakenOver: Bool { state.withLock { !$0.taken && $0.process != nil } }
+    var canBeTakenOver: Bool { state.withLock { $0.handOff.canBeTakenOver } }
 
     /// The helper's process, for the one driver that takes the transaction over; `nil` after the
     /// first call (a retry runs a transaction of its own).
     func takeOver() -> ChildProcess? {
-        state.withLock { state in
-            defer { state.taken = true }
-            return state.taken ? nil : state.process
-        }
+        state.withLock { $0.handOff.takeOver() }
     }
 
     /// Hands every line kept so far to `receiver`, in order, then each later line as it comes;
     /// `afterReads` after those kept, then at the end of each of the poller's wake-ups.
     func attach(_ receiver: @escaping @Sendable (ToolLine) -> Void, afterReads: @escaping @Sendable () -> Void) {
-        state.withLock { state in
-            for line in state.pending { receiver(line) }
-            state.pending = []
-            state.receiver = receiver
-            state.afterReads = afterReads
-        }
+        state.withLock { $0.handOff.attach(receiver, afterReads: afterReads) }
         afterReads()
     }
 
@@ -110,11 +97,8 @@ public final class DNFHelperTransaction: Sendable {
 
     private func take(_ line: ToolLine) {
         let planned: DNFPlan? = state.withLock { state in
-            if let receiver = state.receiver {
-                receiver(line)
-                return nil
-            }
-            state.pending.append(line)
+            if state.handOff.handOn(line) { return nil }
+            state.handOff.keep(line)
             guard state.beginning == nil else { return nil }
             if line.stream == .stderr { state.stderr.append(line.text) }
             guard line.stream == nil else { return nil }
