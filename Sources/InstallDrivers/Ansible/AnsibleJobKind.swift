@@ -1,7 +1,6 @@
 import EngineWire
 import Foundation
 import InstallEngine
-import Synchronization
 
 /// Fleet runs (Documentation/ANSIBLE.md): `ansible: {playbook: site.yml, …}` in a manifest, the
 /// playbook checked with `--list-hosts`, then run with installtop's callback plugin as a
@@ -10,13 +9,13 @@ import Synchronization
 public final class AnsibleJobKind: WireJobKind {
     /// The ansible-playbook to run; `nil` finds it on `PATH`.
     private let executable: String?
-    /// The callback plugin's files (name and text), written out for the first run.
-    private let pluginFiles: [(name: String, text: String)]
-    private let folder = Mutex<FleetPluginFolder?>(nil)
+    /// The callback plugin's files, written out for the first run.
+    private let pluginFolder: ShippedFilesFolder
 
     public init(executable: String? = nil, pluginFiles: [(name: String, text: String)]) {
         self.executable = executable
-        self.pluginFiles = pluginFiles
+        pluginFolder = ShippedFilesFolder("installtop's Ansible callback plugin", prefix: "installtop-ansible",
+                                          files: pluginFiles.map { ShippedFilesFolder.File(name: $0.name, text: $0.text) })
     }
 
     public var key: String { "ansible" }
@@ -46,20 +45,11 @@ public final class AnsibleJobKind: WireJobKind {
     public func driver(for spec: FleetJob) throws -> ProtocolSessionDriver {
         let playbook = AnsiblePlaybook(path: try AnsiblePlaybook.find(executable), arguments: spec.commandArguments)
         _ = try playbook.check()
-        let folder = try self.folder.withLock { folder throws -> FleetPluginFolder in
-            if let folder { return folder }
-            let created = try FleetPluginFolder.create(files: pluginFiles)
-            folder = created
-            return created
-        }
-        return playbook.driver(pluginFolder: folder.path)
+        return playbook.driver(pluginFolder: try pluginFolder.path())
     }
 
     public func removeFiles() {
-        folder.withLock { folder in
-            folder?.remove()
-            folder = nil
-        }
+        pluginFolder.remove()
     }
 
     // MARK: - Manifest

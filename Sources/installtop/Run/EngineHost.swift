@@ -36,7 +36,7 @@ struct EngineHost {
 
     /// A folder for the dnf helper this binary embeds, written when a dnf job first needs it.
     static func dnfHelperFolder() -> DNFHelperFolder {
-        DNFHelperFolder(files: DNFHelperFiles.files.map { DNFHelperFile(name: $0.name, text: $0.text) })
+        DNFHelperFolder(files: DNFHelperFiles.files.map { ShippedFilesFolder.File(name: $0.name, text: $0.text) })
     }
 
     /// Where the observed jobs of an engine that serves (`serve`, `hooks watch`) come from,
