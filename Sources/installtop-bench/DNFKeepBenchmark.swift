@@ -60,20 +60,10 @@ enum DNFKeepBenchmark {
         }
         let names = first.map(\.name)
         let upgrade = { (root: String) in ["--installroot", root, "--releasever", old.releaseVersion, "--yes"] }
-        let home = old.folder + "/home-dnf"
-        do {
-            try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            try Data("%_dbpath /var/lib/rpm\n".utf8).write(to: URL(fileURLWithPath: home + "/.rpmmacros"))
-        } catch {
-            return print("  cannot make the private home \(home): \(error)")
-        }
-        let environment = ["/usr/bin/env", "HOME=\(home)"]
+        guard let environment = DNFRealBenchmark.privateHome(in: old) else { return }
         let contenders = [
             Contender(name: "dnf -y upgrade", repository: both, arguments: { root, _ in
-                environment + [DNFRealBenchmark.dnf, "-y", "--installroot", root, "--releasever", old.releaseVersion,
-                               "--setopt=reposdir=\(root)/etc/yum.repos.d", "--config", "\(root)/etc/dnf/dnf.conf",
-                               "--setopt=cachedir=\(root)/var/cache/dnf", "--setopt=persistdir=\(root)/var/lib/dnf",
-                               "--setopt=logdir=\(root)/var/log", "upgrade"]
+                environment + DNFRealBenchmark.dnfCommand(in: root, releaseVersion: old.releaseVersion, answer: "-y", request: ["upgrade"])
             }),
             Contender(name: "installtop dnf upgrade --yes --no-history", repository: both, arguments: { root, _ in
                 environment + [installtop, "dnf", "upgrade"] + upgrade(root) + ["--no-history"]

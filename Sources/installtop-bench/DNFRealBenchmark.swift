@@ -101,32 +101,43 @@ enum DNFRealBenchmark {
         var installs = true
     }
 
-    private static func measure(lab: PrivateDNFRoot, names: [String], installtop: String, rounds: Int) {
-        // Both tools see the same private HOME: plain dnf needs its .rpmmacros (Debian's rpm would
-        // otherwise keep its database in /root/.rpmdb); installtop's helper makes its own, and
-        // installtop writes nothing under HOME with --history-db.
+    /// `env HOME=…`, a private home in `lab`'s folder, before each command of both tools: plain
+    /// dnf needs its .rpmmacros (Debian's rpm would otherwise keep its database in
+    /// /root/.rpmdb); installtop's helper makes its own, and installtop writes nothing under
+    /// HOME with --history-db. `env` on both sides, so that both pay the same extra exec. nil
+    /// after saying why the home could not be made.
+    static func privateHome(in lab: PrivateDNFRoot) -> [String]? {
         let home = lab.folder + "/home-dnf"
         do {
             try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             try Data("%_dbpath /var/lib/rpm\n".utf8).write(to: URL(fileURLWithPath: home + "/.rpmmacros"))
         } catch {
-            return print("  cannot make the private home \(home): \(error)")
+            print("  cannot make the private home \(home): \(error)")
+            return nil
         }
-        // `env` on both sides, so that both pay the same extra exec.
-        let environment = ["/usr/bin/env", "HOME=\(home)"]
+        return ["/usr/bin/env", "HOME=\(home)"]
+    }
+
+    /// Plain dnf in `root` with every folder it reads or writes named inside the root, so that a
+    /// default of the host's (/etc/yum.repos.d, /var/cache/dnf, …) can never be used. dnf's
+    /// command line prefixes the installroot once more to some of them (its logs land in
+    /// ROOT/ROOT/var/log, the metadata and its history database in ROOT/var/…): deeper, still
+    /// inside the root.
+    static func dnfCommand(in root: String, releaseVersion: String, answer: String, request: [String]) -> [String] {
+        [dnf, answer, "--installroot", root, "--releasever", releaseVersion,
+         "--setopt=reposdir=\(root)/etc/yum.repos.d", "--config", "\(root)/etc/dnf/dnf.conf",
+         "--setopt=cachedir=\(root)/var/cache/dnf", "--setopt=persistdir=\(root)/var/lib/dnf",
+         "--setopt=logdir=\(root)/var/log"] + request
+    }
+
+    private static func measure(lab: PrivateDNFRoot, names: [String], installtop: String, rounds: Int) {
+        guard let environment = privateHome(in: lab) else { return }
         let history = lab.folder + "/history.sqlite3"
         func installtopArguments(_ root: String) -> [String] {
             environment + [installtop, "dnf", "install"] + names + ["--installroot", root, "--releasever", lab.releaseVersion, "--history-db", history]
         }
-        // Every folder dnf reads or writes named inside the root, so that a default of the host's
-        // (/etc/yum.repos.d, /var/cache/dnf, …) can never be used. dnf's command line prefixes
-        // the installroot once more to some of them (its logs land in ROOT/ROOT/var/log, the
-        // metadata and its history database in ROOT/var/…): deeper, still inside the root.
         func dnfArguments(_ root: String, answer: String) -> [String] {
-            environment + [dnf, answer, "--installroot", root, "--releasever", lab.releaseVersion,
-                           "--setopt=reposdir=\(root)/etc/yum.repos.d", "--config", "\(root)/etc/dnf/dnf.conf",
-                           "--setopt=cachedir=\(root)/var/cache/dnf", "--setopt=persistdir=\(root)/var/lib/dnf",
-                           "--setopt=logdir=\(root)/var/log", "install"] + names
+            environment + dnfCommand(in: root, releaseVersion: lab.releaseVersion, answer: answer, request: ["install"] + names)
         }
         let installs = [
             Contender(name: "installtop dnf install --yes", arguments: { installtopArguments($0) + ["--yes"] }),
