@@ -47,21 +47,13 @@ struct APTUndoQueuing: Sendable {
         }
         // The versions the undo replaces are kept in turn, so the undo can be undone (rule 33).
         let keeper = HistoryVersionKeeper.open(history, jobName: summary, operation: .uninstall)
-        let name = "\(summary) · \(plan.summary)"
-        if let keeper { slots.register(keeper.runSlot, forJobNamed: name) }
-        let finished = JobEndWatch(queue: queue) { [warn] in
-            for warning in preparation.finish() { warn("apt undo \(id): \(warning)") }
-            keeper?.prune()
-        }
-        do {
-            let descriptor = try queue.submit(name: name, operation: .uninstall, updates: plan.updates,
-                                              driver: APTDriver(plan: plan, keeper: keeper), awaitsConfirmation: true, undoOf: id)
-            finished.watch(job: descriptor.id)
-            return descriptor.id
-        } catch {
-            finished.cancel()
-            preparation.discard()
-            throw APTUndoRefusal(message: "the undo of run \(id) was not queued: \(error)")
-        }
+        return try UndoJobSubmission(queue: queue, slots: slots).submit(
+            undoing: id, name: "\(summary) · \(plan.summary)", updates: plan.updates, driver: APTDriver(plan: plan, keeper: keeper),
+            runSlot: keeper?.runSlot,
+            afterEnd: { [warn] in
+                for warning in preparation.finish() { warn("apt undo \(id): \(warning)") }
+                keeper?.prune()
+            },
+            discard: preparation.discard)
     }
 }

@@ -35,22 +35,13 @@ struct DNFUndoQueuing: Sendable {
         }
         // The versions the undo takes away are kept in turn, so that the undo can be undone.
         let keeper = HistoryKeepers(history: history).keeper(for: job) as? HistoryDNFKeeper
-        let name = "\(job.request.summary) · \(plan.summary)"
-        if let keeper { slots.register(keeper.runSlot, forJobNamed: name) }
-        let finished = JobEndWatch(queue: queue) { [warn] in
-            folder.remove()
-            for warning in DNFUndoRequest.editWarnings(undoing: run, root: job.installRoot) { warn("dnf undo \(run.id): \(warning)") }
-        }
-        do {
-            let descriptor = try queue.submit(name: name, operation: .uninstall, updates: plan.updates,
-                                              driver: DNFDriver(plan: plan, helper: helper, keeper: keeper), awaitsConfirmation: true,
-                                              undoOf: Int(run.id))
-            finished.watch(job: descriptor.id)
-            return descriptor.id
-        } catch {
-            finished.cancel()
-            folder.remove()
-            throw APTUndoRefusal(message: "the undo of run \(run.id) was not queued: \(error)")
-        }
+        return try UndoJobSubmission(queue: queue, slots: slots).submit(
+            undoing: Int(run.id), name: "\(job.request.summary) · \(plan.summary)", updates: plan.updates,
+            driver: DNFDriver(plan: plan, helper: helper, keeper: keeper), runSlot: keeper?.runSlot,
+            afterEnd: { [warn] in
+                folder.remove()
+                for warning in DNFUndoRequest.editWarnings(undoing: run, root: job.installRoot) { warn("dnf undo \(run.id): \(warning)") }
+            },
+            discard: folder.remove)
     }
 }
