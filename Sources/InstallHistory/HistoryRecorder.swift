@@ -331,7 +331,7 @@ public final class HistoryRecorder: Sendable {
     static func kind(of descriptor: JobDescriptor) -> String {
         if let tool = descriptor.packageTool { return tool }
         if descriptor.updates.contains(where: { $0.package != nil }) || descriptor.observedBy != nil { return "apt" }
-        return descriptor.runByDriver || descriptor.declaredByDriver ? "driver" : "commands"
+        return descriptor.runByDriver || descriptor.declaredByDriver ? JobRun.driverKind : JobRun.commandsKind
     }
 
     /// A row for update `index` of the job, not started yet; `nil` for an index outside it.

@@ -41,7 +41,7 @@ extension HistoryStore {
                 let origin = JobRunOrigin(writer: writer, plan: JobRunOrigin.plan(fromText: row["plan"]),
                                           administrativeDirectory: row["administrativeDirectory"], dpkgLog: row["dpkgLog"],
                                           installRoot: row["installRoot"])
-                return InterruptedRun(id: id, name: row["name"], operation: UpdateOperation(rawValue: row["operation"]) ?? .install,
+                return InterruptedRun(id: id, kind: row["kind"], name: row["name"], operation: UpdateOperation(rawValue: row["operation"]) ?? .install,
                                       startedAt: row["startedAt"], observed: row["observed"], origin: origin,
                                       rows: try HistoryEntry.filter(sql: "jobRun = ?", arguments: [id]).order(sql: "id").fetchAll(db))
             }

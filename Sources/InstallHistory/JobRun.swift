@@ -10,7 +10,8 @@ import InstallEngine
 public struct JobRun: Sendable, Hashable {
     /// The run id (`JOBRUN` of `installtop apt undo`).
     public var id: Int64
-    /// `apt` for a package job, `commands` for a list of commands, `driver` for a driver's job.
+    /// The package tool of a package job (`apt`, `dnf`; `HistoryRecorder.kind(of:)`),
+    /// `commands` for a list of commands, `driver` for another driver's job.
     public var kind: String
     public var name: String
     public var operation: UpdateOperation
@@ -40,6 +41,13 @@ public struct JobRun: Sendable, Hashable {
     public var notUndoableBecause: String?
 
     public var undoable: Bool { notUndoableBecause == nil }
+
+    /// Whether its job was a package tool's transaction: its kind names the tool.
+    public var isPackageJob: Bool { kind != JobRun.commandsKind && kind != JobRun.driverKind }
+
+    /// The kinds of the jobs that are not a package tool's.
+    static let commandsKind = "commands"
+    static let driverKind = "driver"
 
     public init(id: Int64, kind: String, name: String, operation: UpdateOperation, startedAt: Date?, endedAt: Date?,
                 resultCode: OperationResultCode?, observed: Bool = false, keptForUndo: Bool = false, undoneBy: Int64? = nil, undoOf: Int64? = nil,

@@ -11,7 +11,7 @@ enum JobRunUndoability {
     static func reason(for run: JobRun, laterChange: (String) -> Int64?, fileExists: (String) -> Bool) -> String? {
         if let undoneBy = run.undoneBy { return "undone already by run \(undoneBy)" }
         guard run.resultCode != nil else { return "still running (or its process died before it ended)" }
-        guard run.kind == "apt" || run.kind == "dnf" else { return "not a package job" }
+        guard run.isPackageJob else { return "not a package job" }
         let changed = run.packages.filter(\.changedTheVersion)
         guard !changed.isEmpty else {
             return run.packages.contains(where: \.changedThePackage) ? "it only reinstalled packages: there is no other version to put back"

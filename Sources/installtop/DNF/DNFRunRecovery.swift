@@ -8,9 +8,9 @@ import InstallEngine
 import InstallHistory
 
 /// What became of a dnf job's run whose engine died before the transaction ended
-/// (`HistoryStore.recoverInterruptedRuns`, as `InterruptedRunRecovery` does for apt's): rpm's
-/// transaction goes on without installtop (it cannot be cut), so every package of the run's
-/// plan is settled from the rpm database of the root the run recorded. A run is left for a
+/// (`HistoryStore.recoverInterruptedRuns`, through `DNFKindSupport`, as `APTRunRecovery` does
+/// for apt's): rpm's transaction goes on without installtop (it cannot be cut), so every
+/// package of the run's plan is settled from the rpm database of the root the run recorded. A run is left for a
 /// later look while dnf's or rpm's lock is held there.
 enum DNFRunRecovery {
     static let engineGone = "the engine that ran it stopped before the transaction ended; dnf and rpm went on"

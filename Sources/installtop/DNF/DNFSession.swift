@@ -25,7 +25,7 @@ struct DNFSession {
             return .invalidUsage
         }
         let job = DNFJob(request: request, installRoot: root, releaseVersion: options.releasever)
-        let folder = EngineHost.dnfHelperFolder()
+        let folder = DNFKindSupport.helperFolder()
         defer { folder.remove() }
         let helper: DNFHelper
         do {
@@ -36,7 +36,7 @@ struct DNFSession {
             return .invalidUsage
         }
         // The versions the transaction takes away are kept for undo unless --no-history.
-        let keeper = HistoryKeepers(history: options.run.history).keeper(for: job) as? HistoryDNFKeeper
+        let keeper = HistoryDNFKeeper.open(options.run.history, jobName: job.request.summary, operation: job.request.operation)
         // With --yes the plan is not shown: the helper that runs the transaction says it.
         if options.yes { return DNFResolveOnceRun(job: job, helper: helper, keeper: keeper, options: options, undoOf: undoOf).run() }
         let plan: DNFPlan

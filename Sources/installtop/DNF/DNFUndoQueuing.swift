@@ -19,7 +19,7 @@ struct DNFUndoQueuing: Sendable {
     ///   or dnf's refusal of the plan.
     func queueUndo(of run: JobRun) throws(APTUndoRefusal) -> Int {
         let job = try DNFUndoRequest.job(undoing: run, named: nil)
-        let folder = EngineHost.dnfHelperFolder()
+        let folder = DNFKindSupport.helperFolder()
         let plan: DNFPlan
         let helper: DNFHelper
         do {
@@ -34,7 +34,7 @@ struct DNFUndoQueuing: Sendable {
             throw APTUndoRefusal(message: "run \(run.id): \(DNFPlanText.nothingToDo(for: job.request))")
         }
         // The versions the undo takes away are kept in turn, so that the undo can be undone.
-        let keeper = HistoryKeepers(history: history).keeper(for: job) as? HistoryDNFKeeper
+        let keeper = HistoryDNFKeeper.open(history, jobName: job.request.summary, operation: job.request.operation)
         return try UndoJobSubmission(queue: queue, slots: slots).submit(
             undoing: Int(run.id), name: "\(job.request.summary) · \(plan.summary)", updates: plan.updates,
             driver: DNFDriver(plan: plan, helper: helper, keeper: keeper), runSlot: keeper?.runSlot,

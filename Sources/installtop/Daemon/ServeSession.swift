@@ -32,7 +32,7 @@ struct ServeSession {
         let host = EngineHost(scheduling: scheduling, history: history, warnings: warnings, runSlots: slots.slot(for:))
         // Submitted apt jobs keep the versions they replace for undo (`undo/` beside the history).
         // An apt job naming no root is this engine's root's, as its pending snapshot is.
-        let kinds = EngineHost.kinds(keepers: HistoryKeepers(history: history), aptConfig: aptConfig)
+        let kinds = EngineHost.kinds(keeping: history, aptConfig: aptConfig)
         defer { kinds.removeFiles() }
         let queue = host.queue
         // `u` in an attached monitor's history view: the undo is planned here, where the
@@ -54,7 +54,7 @@ struct ServeSession {
                     }
                 },
                 beforeQueueing: { name, driver in
-                    if let slot = HistoryKeepers.runSlot(of: driver) { slots.register(slot, forJobNamed: name) }
+                    if let slot = EngineHost.runSlot(of: driver) { slots.register(slot, forJobNamed: name) }
                 },
                 pending: pending,
                 identity: identity(recording: host.history)))

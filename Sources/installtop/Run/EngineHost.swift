@@ -11,32 +11,50 @@ struct EngineHost {
     /// Where the history is read from: the store the queue records into, or why there is none.
     let history: HistorySource
 
-    /// The job kinds installtop runs besides lists of commands, registered here once: the
-    /// manifest reader, `submit`, the planner of `run` and the engine of `serve` take these.
-    /// A new kind is its folder plus one line here. Each call makes new kinds: call
-    /// `removeFiles()` on them when no job can still start (Ansible's plugin folder).
+    /// The kinds of package job installtop runs, registered here once: a new one is its folder
+    /// plus one line here. Each says what installtop does for it besides running it (its
+    /// keeper, its undo, the settling of a run whose engine died: `PackageKindSupport`).
+    static let packageKinds: [any PackageKindSupport] = [
+        APTKindSupport(),
+        DNFKindSupport(),
+    ]
+
+    /// The registered package kind whose runs record `name` (`JobRun.kind`); `nil` for none.
+    static func packageKind(named name: String) -> (any PackageKindSupport)? {
+        packageKinds.first { $0.name == name }
+    }
+
+    /// The job kinds installtop runs besides lists of commands: the package kinds, Ansible's,
+    /// and drivers of installtop's protocol. The manifest reader, `submit`, the planner of
+    /// `run` and the engine of `serve` take these. Each call makes new kinds: call
+    /// `removeFiles()` on them when no job can still start (the helper's and plugin's folders).
     /// - Parameter ansiblePlaybook: the ansible-playbook to run; `nil` finds it on `PATH`.
-    /// - Parameter keepers: keep the versions package jobs replace, for undo (`run`, `serve`);
-    ///   `nil` (validating, submitting to another engine) keeps none.
+    /// - Parameter keeping: the history package jobs keep the versions they replace into, for
+    ///   undo (`run`, `serve`); `nil` (validating, submitting to another engine) keeps none.
     /// - Parameter aptConfig: the root of apt jobs that name none (`serve --apt-config`).
-    static func kinds(ansiblePlaybook: String? = nil, keepers: HistoryKeepers? = nil, aptConfig: String? = nil) -> JobKinds {
-        var keeping: (@Sendable (PackageJob) -> (any APTVersionKeeping)?)?
-        var keepingDNF: (@Sendable (DNFJob) -> (any DNFVersionKeeping)?)?
-        if let keepers {
-            keeping = { job in keepers.keeper(for: job) }
-            keepingDNF = { job in keepers.keeper(for: job) }
-        }
-        return JobKinds([
-            APTJobKind(keepers: keeping, defaultAPTConfig: aptConfig),
+    static func kinds(ansiblePlaybook: String? = nil, keeping: HistoryOptions? = nil, aptConfig: String? = nil) -> JobKinds {
+        JobKinds(packageKinds.map { $0.jobKind(keeping: keeping, aptConfig: aptConfig) } + [
             ansibleKind(executable: ansiblePlaybook),
-            DNFJobKind(helperFolder: dnfHelperFolder(), keepers: keepingDNF),
             DriverJobKind(),
         ])
     }
 
-    /// A folder for the dnf helper this binary embeds, written when a dnf job first needs it.
-    static func dnfHelperFolder() -> DNFHelperFolder {
-        DNFHelperFolder(files: DNFHelperFiles.files.map { ShippedFilesFolder.File(name: $0.name, text: $0.text) })
+    /// The run `driver`'s keeper shares with the recorder (`RunnableJob.runSlot`), whichever
+    /// package kind it is of; `nil` for a driver that keeps nothing into the history.
+    static func runSlot(of driver: (any JobDriver)?) -> JobRunSlot? {
+        guard let driver else { return nil }
+        return packageKinds.lazy.compactMap { $0.runSlot(of: driver) }.first
+    }
+
+    /// What became of package runs whose engine died (`HistoryStore.recoverInterruptedRuns`),
+    /// each settled by the kind that ran it; a run of a kind not registered is left as it is.
+    static func settleInterruptedRuns(_ runs: [InterruptedRun]) -> [Int64: RunSettlement] {
+        var settlements: [Int64: RunSettlement] = [:]
+        for (name, ofKind) in Dictionary(grouping: runs, by: \.kind) {
+            guard let kind = packageKind(named: name) else { continue }
+            settlements.merge(kind.settle(ofKind)) { first, _ in first }
+        }
+        return settlements
     }
 
     /// Where the observed jobs of an engine that serves (`serve`, `hooks watch`) come from,

@@ -27,7 +27,7 @@ struct RunCommand: ParsableCommand {
 
     func run() throws {
         // apt jobs keep the versions they replace for undo, as `installtop apt …` does.
-        let kinds = EngineHost.kinds(keepers: HistoryKeepers(history: options.history))
+        let kinds = EngineHost.kinds(keeping: options.history)
         defer { kinds.removeFiles() }
         let manifest = try ManifestArgument.load(file, kinds: kinds)
         let planned: (jobs: [RunnableJob], sessions: [any SessionDriver])

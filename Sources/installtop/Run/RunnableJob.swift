@@ -44,7 +44,7 @@ struct RunnableJob {
             switch planned {
             case .job(let name, let operation, let updates, let stopOnFailure, let driver):
                 jobs.append(RunnableJob(name: name, operation: operation, updates: updates, stopOnFailure: stopOnFailure, driver: driver,
-                                        runSlot: HistoryKeepers.runSlot(of: driver)))
+                                        runSlot: EngineHost.runSlot(of: driver)))
             case .session(let driver):
                 sessions.append(driver)
             case .nothingToDo(let reason):

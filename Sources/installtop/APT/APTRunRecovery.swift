@@ -3,10 +3,10 @@ import InstallDrivers
 import InstallEngine
 import InstallHistory
 
-/// What became of a package job's run whose engine died before the transaction ended
-/// (`HistoryStore.recoverInterruptedRuns`): apt and dpkg went on without it, so every package of
-/// its plan is settled from dpkg's final state in the database the run recorded, dated by dpkg's
-/// log. A package the transaction never began (no line of the log names it since the run
+/// What became of an apt job's run (or an observed one's) whose engine died before the
+/// transaction ended (`HistoryStore.recoverInterruptedRuns`, through `APTKindSupport`): apt
+/// and dpkg went on without it, so every package of its plan is settled from dpkg's final
+/// state in the database the run recorded, dated by dpkg's log. A package the transaction never began (no line of the log names it since the run
 /// began, dpkg shows it as it was) is aborted, not started; every other one is what dpkg shows.
 ///
 /// The packages in flight when the engine died (running then, or left half-way by dpkg) have
@@ -15,17 +15,12 @@ import InstallHistory
 ///
 /// A run is left for a later look while its transaction may still be under way: dpkg's
 /// front-end lock held there, or the program an observed run watched still running.
-enum InterruptedRunRecovery {
+enum APTRunRecovery {
     /// The settlement of each run that has one, by run id.
     static func settle(_ runs: [InterruptedRun]) -> [Int64: RunSettlement] {
         var settlements: [Int64: RunSettlement] = [:]
         var logs: [String: [String]] = [:]
         for run in runs {
-            // A dnf run: settled from the rpm database of its root.
-            if let root = run.origin.installRoot {
-                if let settlement = DNFRunRecovery.settle(run, root: root) { settlements[run.id] = settlement }
-                continue
-            }
             guard let directory = run.origin.administrativeDirectory else { continue }
             if case .held = DpkgLock.state(administrativeDirectory: directory) {
                 settlements[run.id] = .stillRunning

@@ -1,0 +1,44 @@
+import EngineWire
+import InstallDrivers
+import InstallEngine
+import InstallHistory
+
+/// dnf's package jobs in installtop (`EngineHost.packageKinds`): they run through the helper
+/// this binary embeds, keep the versions they take away into the history's undo folder
+/// (`HistoryDNFKeeper`), their runs are undone in the root they recorded (`DNFUndoQueuing`),
+/// and a run whose engine died is settled from that root's rpm database (`DNFRunRecovery`).
+struct DNFKindSupport: PackageKindSupport {
+    var name: String { "dnf" }
+
+    /// dnf jobs have no default root: `aptConfig` is not theirs. A keeper opens the history,
+    /// and prunes, only once it has kept something.
+    func jobKind(keeping history: HistoryOptions?, aptConfig: String?) -> any WireJobKind {
+        guard let history else { return DNFJobKind(helperFolder: Self.helperFolder()) }
+        let keeper: @Sendable (DNFJob) -> (any DNFVersionKeeping)? = { job in
+            HistoryDNFKeeper.open(history, jobName: job.request.summary, operation: job.request.operation)
+        }
+        return DNFJobKind(helperFolder: Self.helperFolder(), keepers: keeper)
+    }
+
+    func runSlot(of driver: any JobDriver) -> JobRunSlot? {
+        ((driver as? DNFDriver)?.versionKeeper as? HistoryDNFKeeper)?.runSlot
+    }
+
+    func queueUndo(of run: JobRun, with queuing: UndoQueuing) throws(APTUndoRefusal) -> Int {
+        try DNFUndoQueuing(queue: queuing.queue, history: queuing.history, slots: queuing.slots, warn: queuing.warn).queueUndo(of: run)
+    }
+
+    /// Each run in the root it recorded (this system's when none).
+    func settle(_ runs: [InterruptedRun]) -> [Int64: RunSettlement] {
+        var settlements: [Int64: RunSettlement] = [:]
+        for run in runs {
+            settlements[run.id] = DNFRunRecovery.settle(run, root: run.origin.installRoot ?? "/")
+        }
+        return settlements
+    }
+
+    /// A folder for the dnf helper this binary embeds, written when a dnf job first needs it.
+    static func helperFolder() -> DNFHelperFolder {
+        DNFHelperFolder(files: DNFHelperFiles.files.map { ShippedFilesFolder.File(name: $0.name, text: $0.text) })
+    }
+}
