@@ -260,17 +260,17 @@ enum APTBenchmarks {
         print("  \(count) packages, \(lines.count) Status-Fd lines (\(lines.reduce(0) { $0 + $1.utf8.count + 1 } / 1024) KiB)")
 
         // The parser alone.
-        var tracker = APTTransactionTracker(job: "apt", plan: changes, downloads: downloads)
-        var messages = 0
+        var tracker = APTTransactionTracker(plan: changes, downloads: downloads)
+        var events = 0
         let parserCPU = cpuSeconds()
         // The first `count` lines are the downloads: timed apart, since each `dlstatus:N` line
         // also stands for files 1…N-1 (they are done once file N is fetched).
-        for line in lines.prefix(count) { messages += tracker.consume(line).count }
+        for line in lines.prefix(count) { events += tracker.consume(line).count }
         let downloadSeconds = cpuSeconds() - parserCPU
-        for line in lines.dropFirst(count) { messages += tracker.consume(line).count }
+        for line in lines.dropFirst(count) { events += tracker.consume(line).count }
         let parserSeconds = cpuSeconds() - parserCPU
         print("  APTTransactionTracker alone: \(String(format: "%.3f", parserSeconds)) s CPU (goal ≤ 0.1 s; the \(count) dlstatus lines "
-            + "\(String(format: "%.3f", downloadSeconds)) s of it), \(messages) driver messages, \(tracker.ignoredLines) lines ignored")
+            + "\(String(format: "%.3f", downloadSeconds)) s of it), \(events) events, \(tracker.ignoredLines) lines ignored")
 
         // The whole path: a stand-in apt-get prints the stream on fd 3 (APT::Status-Fd=3), the
         // driver reads it through APTRunState into reports, the engine into events. Its dpkg

@@ -29,8 +29,12 @@ struct APTRunState {
     /// dependency that failed): apt's last `dpkg --configure --pending` tries them again, so
     /// their verdict is dpkg's final state, read when apt ends.
     private var awaitingRetry: [(index: Int, reason: String)] = []
-    private var finished: Set<Int> = []
-    private var started: Set<Int> = []
+    /// What the job was told: which updates started, which got their verdict.
+    private(set) var updates = ReportedUpdates()
+    /// The packages whose end apt has said (a verdict told, held back, awaiting apt's retry) or
+    /// a kill cut: nothing more of apt's words changes them, though the job may not have heard
+    /// their verdict yet (`updates` says what it heard).
+    private var decided: Set<Int> = []
     /// The most recent package Status-Fd put dpkg on that has not finished.
     private var active: Int?
     /// The package dpkg's output last named as the one it works on.
@@ -40,8 +44,6 @@ struct APTRunState {
     /// The order in which Status-Fd first spoke of each package dpkg worked on: apt's order,
     /// which dpkg's output follows too.
     private var statusOrder: [Int: Int] = [:]
-    /// Output before any package started, bounded.
-    private var waitingOutput: [(StandardStream, String)] = []
     /// The packages in `reboot-required.pkgs` before apt started: listed before, not asked now.
     private let rebootListBefore: Set<String>
     private(set) var stopRequested = false
@@ -61,14 +63,13 @@ struct APTRunState {
     /// The package Status-Fd finished last: a repair after apt ended speaks on it when no
     /// package is in flight and none is held.
     private(set) var lastFinished: Int?
-    private static let waitingOutputLimit = 500
     /// Why a package's replaced version was not kept for undo, by update index: said on the
     /// update when dpkg starts it (the note comes before dpkg's first line).
     private var keepNotes: [Int: [String]] = [:]
 
     /// - Parameter rebootListBefore: the packages in `reboot-required.pkgs` before apt starts.
     init(plan: APTPlan, rebootListBefore: Set<String>) {
-        tracker = APTTransactionTracker(job: "apt", plan: plan.changes, downloads: plan.downloads)
+        tracker = APTTransactionTracker(plan: plan.changes, downloads: plan.downloads)
         indexOf = Dictionary(plan.changes.enumerated().map { ($1.package, $0) }, uniquingKeysWith: { first, _ in first })
         self.rebootListBefore = rebootListBefore
         downloadStatus = APTDownloadStatus(downloads: plan.downloads)
@@ -78,16 +79,16 @@ struct APTRunState {
     /// first: in a batch, dpkg may have begun others (unpacked, or deconfigured for an upgrade
     /// that breaks them) before it.
     var inFlight: [Int] {
-        let indices = tracker.inFlight.compactMap { indexOf[$0] }.filter { !finished.contains($0) }
+        let indices = tracker.inFlight.compactMap { indexOf[$0] }.filter { !decided.contains($0) }
         guard let current = outputPackage ?? active, indices.contains(current) else { return indices }
         return [current] + indices.filter { $0 != current }
     }
 
     /// Whether dpkg has begun on update `index` (a download alone does not start it).
-    func hasStarted(_ index: Int) -> Bool { started.contains(index) }
+    func hasStarted(_ index: Int) -> Bool { updates.hasStarted(index) }
 
-    /// Whether update `index` has its verdict (given or held).
-    func hasFinished(_ index: Int) -> Bool { finished.contains(index) }
+    /// Whether update `index` has its verdict (told, held back, awaiting apt's retry).
+    func hasFinished(_ index: Int) -> Bool { decided.contains(index) }
 
     // MARK: - Inputs
 
@@ -108,40 +109,44 @@ struct APTRunState {
         if stopRequested, isLeftByTheStop(line) { return }
         // apt fetches every file before dpkg's first run; a dlstatus line read after dpkg's output
         // started a package only arrived late (another pipe) and must not bring the text back.
-        if line.hasPrefix("dlstatus:"), started.isEmpty,
+        if line.hasPrefix("dlstatus:"), updates.started.isEmpty,
            let (_, subject, percent, text) = APTStatusLine.fields(of: line), let item = Int(subject),
            let said = downloadStatus.text(item: item, percent: percent, aptText: text) {
             showsDownloadStatus = true
             reports.append(.jobMessage(said))
         }
         // The tracker's positions are the plan's, as the updates' indices are.
-        for (index, message) in tracker.placedMessages(line) {
-            switch message {
-            case .progress(let progress):
+        for event in tracker.consume(line) {
+            let index = event.position
+            switch event {
+            case .reached(_, let phase, let word, let jobPercent):
                 // Downloads change nothing on the system: the package waits until dpkg is on it.
-                guard tracker.phase(at: index)?.touchesThePackage == true else { continue }
+                guard phase.touchesThePackage else { continue }
                 noteStatusOrder(of: index)
                 start(index, into: &reports)
                 // dpkg works on this package now. A package that was only downloaded when the
                 // stop came is the one apt finishes first.
-                if progress.jobPercent != nil, !finished.contains(index) {
+                if jobPercent != nil, !decided.contains(index) {
                     active = index
                     if stopRequested { tellStopping(index, into: &reports) }
                 }
-                progress.append(about: index, to: &reports)
-            case .finished(let end):
-                guard !finished.contains(index) else { continue }
+                reports.append(.update(index: index, .progress(percent: phase.percent, message: word)))
+                if let jobPercent { reports.append(.jobProgress(percent: jobPercent)) }
+            case .note(_, let text):
+                guard tracker.phase(at: index)?.touchesThePackage == true else { continue }
                 noteStatusOrder(of: index)
                 start(index, into: &reports)
-                finished.insert(index)
+                reports.append(.update(index: index, .message(text)))
+            case .ended(_, let failure):
+                guard !decided.contains(index) else { continue }
+                noteStatusOrder(of: index)
+                start(index, into: &reports)
+                decided.insert(index)
                 lastFinished = index
                 if active == index { active = nil }
                 let verdict: DriverVerdict
-                switch end.result {
-                case .succeeded, .succeededWithErrors, .skipped:
-                    verdict = DriverVerdict(resultCode: .succeeded, rebootRequired: askedForReboot(end.reference.update, listed: rebootList()))
-                case .failed, .aborted:
-                    let reason = end.reason ?? "dpkg reported an error"
+                if let failure {
+                    let reason = failure.isEmpty ? "dpkg reported an error" : failure
                     if tracker.phase(at: index).map(Self.unpacked.contains) == true {
                         reports.append(.update(index: index, .error(reason)))
                         reports.append(.update(index: index, .message(Self.retryMessage)))
@@ -149,12 +154,12 @@ struct APTRunState {
                         continue
                     }
                     verdict = .failed(reason)
+                } else {
+                    verdict = DriverVerdict(resultCode: .succeeded, rebootRequired: askedForReboot(tracker.package(at: index), listed: rebootList()))
                 }
                 held.append((index, verdict))
                 // When Status-Fd lags, dpkg's output may have moved past this package already.
                 if let outputPackage { releaseHeld(except: outputPackage, into: &reports) }
-            case .started, .hello, .plan, .output, .reboot, .stopping, .jobEnded:
-                continue
             }
         }
     }
@@ -181,14 +186,14 @@ struct APTRunState {
             namedByOutput.insert(named)
             releaseHeld(except: named, into: &reports)
             reports.append(.update(index: named, .output(stream, line)))
-        } else if let named = Self.packageSpeaking(in: line).flatMap(index(of:)), started.contains(named) {
+        } else if let named = Self.packageSpeaking(in: line).flatMap(index(of:)), updates.hasStarted(named) {
             reports.append(.update(index: named, .output(stream, line)))
         } else if let index = outputPackage ?? firstFinishedUnsettled ?? active {
             // Before dpkg's output named any package, the first one Status-Fd finished is the
             // earliest the output can still be about.
             reports.append(.update(index: index, .output(stream, line)))
-        } else if waitingOutput.count < Self.waitingOutputLimit {
-            waitingOutput.append((stream, line))
+        } else {
+            updates.holdOutput(stream, line)
         }
     }
 
@@ -200,7 +205,7 @@ struct APTRunState {
         guard line.hasPrefix("pmerror:"), let (_, subject, _, _) = APTStatusLine.fields(of: line) else { return false }
         if subject.hasSuffix(".deb") { return true }
         guard let index = index(of: APTTransactionTracker.packageName(subject)) else { return false }
-        return !started.contains(index) && tracker.phase(at: index)?.touchesThePackage != true
+        return !updates.hasStarted(index) && tracker.phase(at: index)?.touchesThePackage != true
     }
 
     /// The operator asked to stop: messages for the packages apt finishes first.
@@ -251,18 +256,18 @@ struct APTRunState {
         let before = rebootListBefore
         let reboot = { (index: Int) in Self.listedReboot(plan.changes[index].package, in: rebootList, before: before) }
         for entry in held {
-            reports.append(.updateFinished(index: entry.index, ending.checked(entry.verdict, of: entry.index, rebootRequired: reboot(entry.index))))
+            updates.finish(entry.index, ending.checked(entry.verdict, of: entry.index, rebootRequired: reboot(entry.index)), into: &reports)
         }
         held.removeAll()
         if let forcedStop, let last = forcedStop.finishedBeforeKill {
             let verdict = ending.checked(last.verdict, of: last.index, rebootRequired: reboot(last.index))
-            reports.append(.updateFinished(index: last.index, Self.verdict(
-                verdict, repair: forcedStop.repair, after: "\(forcedStop.cutBy) cut apt after it (in trigger processing)")))
+            updates.finish(last.index, Self.verdict(
+                verdict, repair: forcedStop.repair, after: "\(forcedStop.cutBy) cut apt after it (in trigger processing)"), into: &reports)
         }
         for (index, reason) in awaitingRetry {
             let change = plan.changes[index]
             guard ending.isDone(index) else {
-                reports.append(.updateFinished(index: index, .failed(reason)))
+                updates.finish(index, .failed(reason), into: &reports)
                 continue
             }
             // dpkg configured it again (apt's retry at its end, or the repair after a forced
@@ -270,26 +275,26 @@ struct APTRunState {
             // with errors).
             let said = ending.completedByRepair(index) ? ending.doneText(of: index) : "configured again: " + ending.doneText(of: index) + " at the end"
             reports.append(.update(index: index, .progress(percent: 100, message: APTPackagePhase.doneWord(for: change.action))))
-            reports.append(.updateFinished(index: index, DriverVerdict(
+            updates.finish(index, DriverVerdict(
                 resultCode: .succeeded, reason: "\(said); the first attempt failed: \(reason)",
-                rebootRequired: reboot(index))))
+                rebootRequired: reboot(index)), into: &reports)
         }
         awaitingRetry.removeAll()
         for index in forcedStop?.cut ?? [] {
             if ending.isDone(index), forcedStop?.repair.leftBroken == false {
                 reports.append(.update(index: index, .progress(percent: 100, message: APTPackagePhase.doneWord(for: plan.changes[index].action))))
             }
-            reports.append(.updateFinished(index: index, ending.cutVerdict(of: index, rebootRequired: reboot(index))))
+            updates.finish(index, ending.cutVerdict(of: index, rebootRequired: reboot(index)), into: &reports)
         }
         let aborted = stopRequested || forcedStop != nil
         var exitStatus: Int32 = 0
         if case .exited(let status) = outcome { exitStatus = status }
-        for (index, change) in plan.changes.enumerated() where !finished.contains(index) {
+        for (index, change) in plan.changes.enumerated() where !decided.contains(index) {
             let verdict: DriverVerdict
             if ending.isDone(index) {
                 // A reinstall leaves no trace in dpkg's state: one apt never began after a stop
                 // did not run.
-                if change.action == .reinstall, aborted, !started.contains(index) { continue }
+                if change.action == .reinstall, aborted, !updates.hasStarted(index) { continue }
                 // dpkg's final state says the package was done although apt did not say so (apt
                 // prints no `Removed` line for a plain removal; the repair after a forced stop
                 // completes packages apt never began).
@@ -302,12 +307,12 @@ struct APTRunState {
             } else {
                 continue
             }
-            finished.insert(index)
+            decided.insert(index)
             start(index, into: &reports)
             if verdict.resultCode == .succeeded {
                 reports.append(.update(index: index, .progress(percent: 100, message: APTPackagePhase.doneWord(for: change.action))))
             }
-            reports.append(.updateFinished(index: index, verdict))
+            updates.finish(index, verdict, into: &reports)
         }
         return reports
     }
@@ -337,7 +342,7 @@ struct APTRunState {
     mutating func gracefulStopEnded(last: (index: Int, verdict: DriverVerdict)?, repair: APTRepairOutcome, plan: APTPlan) -> [DriverReport] {
         let context = "the job stopped after it, as asked"
         let unmet = repair.leftBroken && repair.dpkgConsistent
-            ? repair.unmet.keys.compactMap { index(of: $0) }.filter { $0 != last?.index && !finished.contains($0) && !started.contains($0) }.sorted()
+            ? repair.unmet.keys.compactMap { index(of: $0) }.filter { $0 != last?.index && !decided.contains($0) && !updates.hasStarted($0) }.sorted()
             : []
         var reports: [DriverReport] = []
         if let last {
@@ -347,16 +352,16 @@ struct APTRunState {
                 lastVerdict.reason = repair.reason(after: [last.verdict.reason, context].compactMap { $0 }.joined(separator: "; "),
                                                    verdictOn: unmet.map { plan.changes[$0].package })
             }
-            reports.append(.updateFinished(index: last.index, lastVerdict))
+            updates.finish(last.index, lastVerdict, into: &reports)
         }
         for index in unmet {
-            finished.insert(index)
+            decided.insert(index)
             start(index, into: &reports)
-            reports.append(.updateFinished(index: index, DriverVerdict(
+            updates.finish(index, DriverVerdict(
                 resultCode: .aborted,
                 reason: repair.verdict + "; not started: the stop came before it, and it is left with "
                     + (repair.unmet[plan.changes[index].package] ?? "unmet dependencies"),
-                hResult: .systemLeftBroken)))
+                hResult: .systemLeftBroken), into: &reports)
         }
         return reports
     }
@@ -384,26 +389,24 @@ struct APTRunState {
     /// Update `index` got its verdict elsewhere (the repair after a forced stop).
     mutating func markFinished(_ index: Int) -> Bool {
         if active == index { active = nil }
-        return finished.insert(index).inserted
+        return decided.insert(index).inserted
     }
 
-    /// Starts update `index` if dpkg had not begun on it yet; output that came before any
-    /// package started is its.
+    /// Starts update `index` if dpkg had not begun on it yet (output that came before any
+    /// package started is its): the download status goes, the notes on its kept version are
+    /// said, and after a stop it is told it is the one apt finishes.
     private mutating func start(_ index: Int, into reports: inout [DriverReport]) {
-        guard started.insert(index).inserted else { return }
-        reports.append(.updateStarted(index: index))
+        guard updates.start(index, into: &reports) else { return }
         if showsDownloadStatus {
             // dpkg works on a package now: it speaks, the download is over.
             showsDownloadStatus = false
             reports.append(.jobMessage(nil))
         }
-        for (stream, text) in waitingOutput { reports.append(.update(index: index, .output(stream, text))) }
-        waitingOutput.removeAll()
         for note in keepNotes.removeValue(forKey: index) ?? [] {
             reports.append(.update(index: index, .output(.stderr, note)))
             reports.append(.update(index: index, .message(note)))
         }
-        if stopRequested, !finished.contains(index) { tellStopping(index, into: &reports) }
+        if stopRequested, !decided.contains(index) { tellStopping(index, into: &reports) }
     }
 
     /// `PACKAGE:NOTE` after `APTKeptVersion.noteLinePrefix`: kept for the package's start, or
@@ -414,7 +417,7 @@ struct APTRunState {
             return
         }
         let note = String(text[text.index(after: colon)...])
-        if started.contains(index) {
+        if updates.hasStarted(index) {
             reports.append(.update(index: index, .output(.stderr, note)))
         } else {
             keepNotes[index, default: []].append(note)
@@ -432,7 +435,7 @@ struct APTRunState {
         let (named, order) = (namedByOutput, statusOrder)
         let currentOrder = order[current] ?? Int.max
         let passed = { (index: Int) in index != current && (named.contains(index) || (order[index] ?? Int.max) < currentOrder) }
-        for entry in held where passed(entry.index) { reports.append(.updateFinished(index: entry.index, entry.verdict)) }
+        for entry in held where passed(entry.index) { updates.finish(entry.index, entry.verdict, into: &reports) }
         held.removeAll { passed($0.index) }
     }
 

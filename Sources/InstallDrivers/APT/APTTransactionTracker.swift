@@ -1,17 +1,13 @@
 import InstallEngine
 
-/// Follows one apt transaction through its `APT::Status-Fd` lines and says, in driver protocol
-/// messages, what happens to each package of the plan: started, its phase and percent, apt's
-/// overall figure for the job, messages, errors, and success on its `Installed`/`Removed` line.
+/// Follows one apt transaction through its `APT::Status-Fd` lines and says, as `APTStatusEvent`s
+/// by position in the plan, what happens to each package of it: its phase (never back) and
+/// percent, apt's overall figure for the job, notes, errors, and its end on its
+/// `Installed`/`Removed` line.
 ///
 /// Pure: feed it lines with `consume(_:)`; what it cannot tell from apt's words (a package apt
 /// never reached, dpkg's final state) is for the driver to settle when apt exits (rule 23).
 public struct APTTransactionTracker: Sendable {
-    /// A message and the position in the plan of the package it is about.
-    typealias PlacedMessage = (position: Int, message: DriverMessage)
-
-    /// The job key the messages carry.
-    public let job: String
     /// The plan's package names, by position.
     private let packages: [String]
     /// Each name's position in the plan (its first, should it be named twice). The one hash of
@@ -35,8 +31,7 @@ public struct APTTransactionTracker: Sendable {
     /// Lines that looked like apt's but could not be read, or named a package outside the plan.
     private(set) public var ignoredLines = 0
 
-    public init(job: String, plan: [PackageChange], downloads: [APTDownload]) {
-        self.job = job
+    public init(plan: [PackageChange], downloads: [APTDownload]) {
         packages = plan.map(\.package)
         let positions = Dictionary(plan.enumerated().map { ($1.package, $0) }, uniquingKeysWith: { first, _ in first })
         self.positions = positions
@@ -52,6 +47,9 @@ public struct APTTransactionTracker: Sendable {
 
     /// The phase a package has reached; `nil` before apt mentioned it.
     public func phase(of package: String) -> APTPackagePhase? { positions[package].flatMap { phases[$0] } }
+
+    /// The name of the package at `position` in the plan.
+    func package(at position: Int) -> String { packages[position] }
 
     /// The phase the package at `position` in the plan has reached; `nil` before apt mentioned it.
     func phase(at position: Int) -> APTPackagePhase? { phases[position] }
@@ -70,13 +68,8 @@ public struct APTTransactionTracker: Sendable {
         }.map { packages[$0] }.sorted()
     }
 
-    /// The messages one Status-Fd line means (none for lines about nothing in the plan).
-    public mutating func consume(_ line: String) -> [DriverMessage] {
-        placedMessages(line).map(\.message)
-    }
-
-    /// `consume`, with the position in the plan of each message's package.
-    mutating func placedMessages(_ line: String) -> [PlacedMessage] {
+    /// What one Status-Fd line says, in order (nothing for lines about nothing in the plan).
+    public mutating func consume(_ line: String) -> [APTStatusEvent] {
         // The engine's splitter, so a line means the same to the tracker as to the channel.
         guard let (kind, subject, overall, text) = APTStatusLine.fields(of: line), overall <= 100 else {
             ignoredLines += 1
@@ -91,7 +84,7 @@ public struct APTTransactionTracker: Sendable {
             return packageError(Self.packageName(subject), overall: overall, text: text)
         case "pmconffile":
             guard let currentPosition else { return [] }
-            return [(currentPosition, .progress(DriverProgress(reference: reference(currentPosition), message: "configuration file \(subject) kept (\(text))")))]
+            return [.note(position: currentPosition, "configuration file \(subject) kept (\(text))")]
         default:
             ignoredLines += 1
             return []
@@ -101,77 +94,66 @@ public struct APTTransactionTracker: Sendable {
     // MARK: - Lines
 
     /// `dlstatus:N:…`: file N is being fetched, so every earlier file is done.
-    private mutating func downloadStatus(item: Int?, text: String) -> [PlacedMessage] {
+    private mutating func downloadStatus(item: Int?, text: String) -> [APTStatusEvent] {
         guard let item, item >= 1, item <= downloadPositions.count else {
             ignoredLines += 1
             return []
         }
-        var messages: [PlacedMessage] = []
+        var events: [APTStatusEvent] = []
         // Files before `downloadsMarked` were advanced to `downloaded` already: doing it again
-        // gives no message, as every later phase has a higher percent.
+        // gives no event, as every later phase has a higher percent.
         for case let position? in downloadPositions[downloadsMarked..<max(downloadsMarked, item - 1)] {
-            advance(position, to: .downloaded, overall: nil, into: &messages)
+            advance(position, to: .downloaded, overall: nil, into: &events)
         }
         downloadsMarked = max(downloadsMarked, item - 1)
-        if let fetching = downloadPositions[item - 1] { advance(fetching, to: .downloading, overall: nil, into: &messages) }
-        return messages
+        if let fetching = downloadPositions[item - 1] { advance(fetching, to: .downloading, overall: nil, into: &events) }
+        return events
     }
 
-    private mutating func packageStatus(_ package: String, overall: Double, text: String) -> [PlacedMessage] {
+    private mutating func packageStatus(_ package: String, overall: Double, text: String) -> [APTStatusEvent] {
         guard let position = positions[package], !failed[position], let phase = APTPackagePhase(statusText: text) else {
             // `pmstatus:dpkg-exec:…` and the like are not packages (Documentation/PACKAGE-FACTS.md); a failed
             // package keeps its result whatever apt says of it later.
             return []
         }
         currentPosition = position
-        var messages: [PlacedMessage] = []
-        advance(position, to: phase, overall: overall, into: &messages)
+        var events: [APTStatusEvent] = []
+        advance(position, to: phase, overall: overall, into: &events)
         if phase.isFinal {
             currentPosition = nil
-            messages.append((position, .finished(DriverFinished(reference: reference(position), result: .succeeded))))
+            events.append(.ended(position: position, failure: nil))
         }
-        return messages
+        return events
     }
 
-    private mutating func packageError(_ package: String, overall: Double, text: String) -> [PlacedMessage] {
+    private mutating func packageError(_ package: String, overall: Double, text: String) -> [APTStatusEvent] {
         guard let position = positions[package], !failed[position] else {
             ignoredLines += 1
             return []
         }
-        var messages: [PlacedMessage] = []
-        if phases[position] == nil {
-            phases[position] = .preparing
-            messages.append((position, .started(reference(position))))
-        }
+        // A package apt fails before any phase of it (a dependant left unconfigured) was begun.
+        if phases[position] == nil { phases[position] = .preparing }
         failed[position] = true
         if currentPosition == position { currentPosition = nil }
         raiseJobPercent(overall)
-        messages.append((position, .finished(DriverFinished(reference: reference(position), result: .failed, reason: text))))
-        return messages
+        return [.ended(position: position, failure: text)]
     }
 
-    /// Moves the package at `position` forward to `phase` (never back), starting it first if needed.
-    private mutating func advance(_ position: Int, to phase: APTPackagePhase, overall: Double?, into messages: inout [PlacedMessage]) {
+    /// Moves the package at `position` forward to `phase` (never back).
+    private mutating func advance(_ position: Int, to phase: APTPackagePhase, overall: Double?, into events: inout [APTStatusEvent]) {
         guard !failed[position] else { return }
         if let previous = phases[position] {
             guard phase.percent > previous.percent || (phase.percent == previous.percent && phase != previous) else { return }
-        } else {
-            messages.append((position, .started(reference(position))))
         }
         phases[position] = phase
         if let overall { raiseJobPercent(overall) }
-        messages.append((position, .progress(DriverProgress(
-            reference: reference(position), percent: phase.percent,
-            message: phase == .removed && purged[position] ? APTPackagePhase.doneWord(for: .purge) : phase.word,
-            jobPercent: overall == nil ? nil : jobPercent))))
+        events.append(.reached(position: position, phase: phase,
+                                 word: phase == .removed && purged[position] ? APTPackagePhase.doneWord(for: .purge) : phase.word,
+                                 jobPercent: overall == nil ? nil : jobPercent))
     }
 
     private mutating func raiseJobPercent(_ overall: Double) {
         jobPercent = max(jobPercent, overall)
-    }
-
-    private func reference(_ position: Int) -> DriverUpdateReference {
-        DriverUpdateReference(job: job, update: packages[position])
     }
 
     /// apt's `pmerror` names packages with their architecture (`libc6:amd64`), `pmstatus` without.

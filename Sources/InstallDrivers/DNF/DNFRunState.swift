@@ -24,7 +24,8 @@ import InstallEngine
 struct DNFRunState {
     let plan: DNFPlan
     private let indexOf: [String: Int]
-    private(set) var started: Set<Int> = []
+    /// What the job was told: which updates started, which got their verdict.
+    private(set) var updates = ReportedUpdates()
     /// When rpm moved past a package (its scriptlets done), by index.
     private(set) var completedAt: [Int: Date] = [:]
     /// What failed in a package's scriptlets, by index.
@@ -47,9 +48,6 @@ struct DNFRunState {
     private(set) var kept: [DNFKeptVersion] = []
     /// Bytes fetched so far and in all, by package.
     private var downloads: [Int: (done: Int64, total: Int64)] = [:]
-    /// dnf's lines before rpm began on any package: given to the first one it begins.
-    private var waitingOutput: [(StandardStream, String)] = []
-    private static let waitingOutputLimit = 500
 
     init(plan: DNFPlan) {
         self.plan = plan
@@ -128,8 +126,9 @@ struct DNFRunState {
     mutating func outputLine(_ line: String, on stream: StandardStream, into reports: inout [DriverReport]) {
         if let current {
             reports.append(.update(index: current, .output(stream, line)))
-        } else if waitingOutput.count < Self.waitingOutputLimit {
-            waitingOutput.append((stream, line))
+        } else {
+            // Before rpm began on any package: given to the first one it begins.
+            updates.holdOutput(stream, line)
         }
     }
 
@@ -173,26 +172,23 @@ struct DNFRunState {
         var reports: [DriverReport] = []
         if let current, completedAt[current] == nil { completedAt[current] = now }
         current = nil
-        if let refusal, started.isEmpty {
+        if let refusal, updates.started.isEmpty {
             reports.append(.unstartedUpdatesFinished(.failed("not installed: " + refusal.message)))
             return reports
         }
-        let endedBeforeRPM = stoppedBeforeRPM || (rpmEnded == nil && started.isEmpty)
-        for (index, item) in plan.items.enumerated() where started.contains(index) || (!endedBeforeRPM && installed != nil) {
+        let endedBeforeRPM = stoppedBeforeRPM || (rpmEnded == nil && updates.started.isEmpty)
+        for (index, item) in plan.items.enumerated() where updates.hasStarted(index) || (!endedBeforeRPM && installed != nil) {
             guard var verdict = verdict(of: item, at: index, installed: installed, outcome: outcome) else { continue }
             if verdict.resultCode == .succeeded || verdict.resultCode == .succeededWithErrors {
                 verdict.rebootRequired = rebootRule.asksForReboot(item.name)
-                if !started.contains(index) {
-                    // rpm said nothing of it (an obsoleted package is erased with its replacer).
-                    started.insert(index)
-                    reports.append(.updateStarted(index: index))
-                }
+                // rpm may have said nothing of it (an obsoleted package is erased with its replacer).
+                updates.start(index, into: &reports)
                 reports.append(.update(index: index, .progress(percent: 100, message: Self.doneWord(item))))
-            } else if !started.contains(index) {
+            } else if !updates.hasStarted(index) {
                 continue
             }
             verdict.endedAt = completedAt[index]
-            reports.append(.updateFinished(index: index, verdict))
+            updates.finish(index, verdict, into: &reports)
         }
         reports.append(.jobMessage(nil))
         return reports
@@ -219,7 +215,7 @@ struct DNFRunState {
             done = versions == [item.newVersion ?? ""]
         }
         guard done else {
-            if !started.contains(index), versions.contains(item.oldVersion ?? "\u{0}") || (item.action == .install && versions.isEmpty) {
+            if !updates.hasStarted(index), versions.contains(item.oldVersion ?? "\u{0}") || (item.action == .install && versions.isEmpty) {
                 return nil
             }
             let reason = "rpm did not finish it: " + state + (errors.isEmpty ? "" : "; " + errors.joined(separator: "; "))
@@ -246,11 +242,7 @@ struct DNFRunState {
         guard current != index else { return }
         if let current, completedAt[current] == nil { completedAt[current] = now }
         current = index
-        guard !started.contains(index) else { return }
-        started.insert(index)
-        reports.append(.updateStarted(index: index))
-        for (stream, line) in waitingOutput { reports.append(.update(index: index, .output(stream, line))) }
-        waitingOutput.removeAll()
+        updates.start(index, into: &reports)
     }
 
     /// rpm's count for the package as its bar: the new version's files to 90 %, the old
