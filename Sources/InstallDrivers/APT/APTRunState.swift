@@ -179,14 +179,14 @@ struct APTRunState {
         let line = line.utf8.contains(UInt8(ascii: "\r")) ? String(line.split(separator: "\r", omittingEmptySubsequences: true).last ?? "") : line
         if stopRequested, line.hasPrefix(DpkgArchiveGate.refusalNotice) { gateRefused = true }
         if dpkgDeath == nil, let death = APTUnexpectedEnd.dpkgDeath(in: line) { dpkgDeath = death }
-        if let named = Self.packageWorkedOn(in: line).flatMap(index(of:)) {
+        if let named = DpkgOutputLine.packageWorkedOn(in: line).flatMap(index(of:)) {
             // dpkg's output is on this package now: every earlier package's lines have come.
             start(named, into: &reports)
             outputPackage = named
             namedByOutput.insert(named)
             releaseHeld(except: named, into: &reports)
             reports.append(.update(index: named, .output(stream, line)))
-        } else if let named = Self.packageSpeaking(in: line).flatMap(index(of:)), updates.hasStarted(named) {
+        } else if let named = DpkgOutputLine.packageSpeaking(in: line).flatMap(index(of:)), updates.hasStarted(named) {
             reports.append(.update(index: named, .output(stream, line)))
         } else if let index = outputPackage ?? firstFinishedUnsettled ?? active {
             // Before dpkg's output named any package, the first one Status-Fd finished is the
@@ -446,7 +446,7 @@ struct APTRunState {
     }
 
     private func index(of package: String) -> Int? {
-        indexOf[package] ?? indexOf[Self.withoutArchiveNumber(package)]
+        indexOf[package] ?? indexOf[DpkgOutputLine.withoutArchiveNumber(package)]
     }
 
     /// Takes the verdict held back for the last package that finished, which apt has not
@@ -465,41 +465,4 @@ struct APTRunState {
 
     /// Front-loaded: the status column is narrow.
     static let stoppingMessage = "stopping after this package (abort requested)"
-
-    /// apt hands dpkg many archives at once under numbered names (`00-lab-base_1.0_all.deb`).
-    static func withoutArchiveNumber(_ name: String) -> String {
-        let digits = name.prefix { $0.isASCII && $0.isNumber }
-        guard !digits.isEmpty, name.dropFirst(digits.count).first == "-" else { return name }
-        return String(name.dropFirst(digits.count + 1))
-    }
-
-    /// The package dpkg's output says it works on now: `Unpacking P (…) …`, `Setting up P (…)`,
-    /// `Preparing to unpack …/P_1.0_all.deb`, `Selecting previously unselected package P.`,
-    /// `Removing P (…)`, `Purging configuration files for P (…)`, `Processing triggers for P
-    /// (…)`, `dpkg: error processing package P (…)`, `dpkg: dependency problems prevent
-    /// configuration of P:`; `nil` for other lines.
-    static func packageWorkedOn(in line: String) -> String? {
-        for prefix in workPrefixes where line.hasPrefix(prefix) {
-            let word = line.dropFirst(prefix.count).prefix { $0 != " " && $0 != ":" }
-            return String(word.hasSuffix(".") ? word.dropLast() : word)
-        }
-        if line.hasPrefix("Preparing to unpack "), let slash = line.lastIndex(of: "/") {
-            return String(line[line.index(after: slash)...].prefix { $0 != "_" })
-        }
-        return nil
-    }
-
-    private static let workPrefixes = [
-        "Unpacking ", "Setting up ", "Selecting previously unselected package ", "Removing ", "Purging configuration files for ",
-        "Processing triggers for ", "dpkg: error processing package ", "dpkg: dependency problems prevent configuration of ",
-    ]
-
-    /// The package a maintainer script's line names as its speaker (`P: cannot start
-    /// P.service`): the word before the line's first `:`, when it has no blank; `nil` otherwise.
-    static func packageSpeaking(in line: String) -> String? {
-        let bytes = line.utf8
-        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon > bytes.startIndex else { return nil }
-        let word = bytes[..<colon]
-        return word.contains(UInt8(ascii: " ")) ? nil : String(Substring(word))
-    }
 }

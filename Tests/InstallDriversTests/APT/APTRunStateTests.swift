@@ -242,9 +242,9 @@ struct APTRunStateTests {
         #expect(state.outputLine("Preparing to unpack .../00-lab-base_1.0_all.deb ...", on: .stdout) == [
             .update(index: 0, .output(.stdout, "Preparing to unpack .../00-lab-base_1.0_all.deb ...")),
         ])
-        #expect(APTRunState.withoutArchiveNumber("00-lab-base") == "lab-base")
-        #expect(APTRunState.withoutArchiveNumber("0ad") == "0ad")
-        #expect(APTRunState.withoutArchiveNumber("2ping") == "2ping")
+        #expect(DpkgOutputLine.withoutArchiveNumber("00-lab-base") == "lab-base")
+        #expect(DpkgOutputLine.withoutArchiveNumber("0ad") == "0ad")
+        #expect(DpkgOutputLine.withoutArchiveNumber("2ping") == "2ping")
     }
 
     @Test("Output while only a held success is left goes to the held package")
@@ -428,7 +428,7 @@ struct APTRunStateTests {
         ("dpkg: dependency problems prevent configuration of lab-app:", "lab-app"),
     ])
     func packageWorkedOn(line: String, package: String) {
-        #expect(APTRunState.packageWorkedOn(in: line) == package)
+        #expect(DpkgOutputLine.packageWorkedOn(in: line) == package)
     }
 
     @Test("packageWorkedOn is nil for lines about no package", arguments: [
@@ -439,7 +439,7 @@ struct APTRunStateTests {
         "",
     ])
     func noPackageWorkedOn(line: String) {
-        #expect(APTRunState.packageWorkedOn(in: line) == nil)
+        #expect(DpkgOutputLine.packageWorkedOn(in: line) == nil)
     }
 
     @Test("packageSpeaking reads a maintainer script's `P:` prefix, and nothing from other lines", arguments: [
@@ -450,6 +450,6 @@ struct APTRunStateTests {
         (": empty", nil),
     ] as [(String, String?)])
     func packageSpeaking(line: String, package: String?) {
-        #expect(APTRunState.packageSpeaking(in: line) == package)
+        #expect(DpkgOutputLine.packageSpeaking(in: line) == package)
     }
 }
