@@ -24,3 +24,7 @@ struct DNFCommand: ParsableCommand {
         subcommands: [DNFInstallCommand.self, DNFUpgradeCommand.self, DNFRemoveCommand.self, DNFUndoCommand.self]
     )
 }
+
+extension DNFCommand: DocumentedExitStatuses {
+    static var exitStatuses: [(status: Int32, meaning: String)] { DNFExitStatuses.transaction }
+}

@@ -17,3 +17,7 @@ struct DNFInstallCommand: ParsableCommand {
         throw ExitCode(DNFSession(request: .install(packages), options: options).run().rawValue)
     }
 }
+
+extension DNFInstallCommand: DocumentedExitStatuses {
+    static var exitStatuses: [(status: Int32, meaning: String)] { DNFExitStatuses.transaction }
+}

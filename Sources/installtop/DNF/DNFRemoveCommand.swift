@@ -17,3 +17,7 @@ struct DNFRemoveCommand: ParsableCommand {
         throw ExitCode(DNFSession(request: .remove(packages), options: options).run().rawValue)
     }
 }
+
+extension DNFRemoveCommand: DocumentedExitStatuses {
+    static var exitStatuses: [(status: Int32, meaning: String)] { DNFExitStatuses.transaction }
+}

@@ -52,3 +52,7 @@ struct DNFUndoCommand: ParsableCommand {
         }
     }
 }
+
+extension DNFUndoCommand: DocumentedExitStatuses {
+    static var exitStatuses: [(status: Int32, meaning: String)] { DNFExitStatuses.undo }
+}

@@ -14,3 +14,7 @@ struct DNFUpgradeCommand: ParsableCommand {
         throw ExitCode(DNFSession(request: .upgrade(packages), options: options).run().rawValue)
     }
 }
+
+extension DNFUpgradeCommand: DocumentedExitStatuses {
+    static var exitStatuses: [(status: Int32, meaning: String)] { DNFExitStatuses.transaction }
+}

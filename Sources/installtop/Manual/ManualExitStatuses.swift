@@ -1,5 +1,6 @@
-/// What each exit status means for each command, for its man page's EXIT STATUS section. The
-/// numbers are `ExitStatus`'s; `ManualPageTests` checks every command has its entry.
+/// What each exit status means for each command, for its man page's EXIT STATUS section, but
+/// those that say their own (`DocumentedExitStatuses`). The numbers are `ExitStatus`'s;
+/// `ManualAndCompletionTests` checks every command has its entry.
 enum ManualExitStatuses {
     /// The statuses of the command named `name` (its path below installtop, `apt install`), in
     /// order; `nil` for a command this table does not know.
@@ -31,16 +32,6 @@ enum ManualExitStatuses {
             ]
         case "apt", "apt install", "apt upgrade", "apt full-upgrade", "apt remove":
             return aptRun
-        case "dnf", "dnf install", "dnf upgrade", "dnf remove", "dnf undo":
-            return [
-                (ExitStatus.succeeded.rawValue, "every package done, or nothing to do"),
-                (ExitStatus.failed.rawValue, "some package failed, or the plan was not confirmed (answered n, or off a terminal without --yes)"),
-                (ExitStatus.invalidUsage.rawValue, name == "dnf undo"
-                    ? "refused, nothing run: a run the history does not hold, one that cannot be undone (its reason), a package changed outside installtop since, another root named, or dnf refused the request"
-                    : "dnf refused the request: an unknown package, a dependency problem, a repository it cannot read, dnf's lock held, no permission, or no --installroot on a system dpkg manages"),
-                (ExitStatus.aborted.rawValue, "aborted by the operator or a signal (before rpm's transaction nothing was installed; during it, the stop waited for its end)"),
-                (ExitStatus.rebootRequired.rawValue, "done, and a reboot is required (dnf's needs-restarting rule)"),
-            ]
         case "apt undo":
             // Its refusals are invalid usage too: nothing was run.
             return aptRun.map { status, text in

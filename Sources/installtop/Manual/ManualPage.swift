@@ -3,7 +3,7 @@ import ArgumentParser
 /// A command's man page (man(7)), made from what its `--help` says, so that the two never
 /// differ: NAME and DESCRIPTION from its configuration, SYNOPSIS from its usage, one section per
 /// section of its help (ARGUMENTS, OPTIONS …), its commands, its exit statuses
-/// (`ManualExitStatuses`) and SEE ALSO installtop(1).
+/// (its own, `DocumentedExitStatuses`, or `ManualExitStatuses`) and SEE ALSO installtop(1).
 struct ManualPage {
     /// The command's words below installtop (`["apt", "install"]`).
     let path: [String]
@@ -45,7 +45,7 @@ struct ManualPage {
                 page += Self.escape(subcommand.configuration.abstract) + " See\n.BR \(Self.escape(subpage.fileName.dropLast(2))) (1).\n"
             }
         }
-        if let statuses = ManualExitStatuses.of(path.joined(separator: " ")) {
+        if let statuses = (command as? any DocumentedExitStatuses.Type)?.exitStatuses ?? ManualExitStatuses.of(path.joined(separator: " ")) {
             page += ".SH EXIT STATUS\n"
             for (status, meaning) in statuses {
                 page += ".TP\n.B \(status)\n\(Self.escape(meaning))\n"
