@@ -44,4 +44,43 @@ struct APTLateAbortTests {
         #expect(try apt.audit().isEmpty)
         #expect(host.changes(since: HostPackageFingerprint()).isEmpty)
     }
+
+    @Test("SIGINT while apt's DPkg::Post-Invoke hook runs (apt does not catch it then): apt-get ends on the stop's own signal, not a kill from outside; the package succeeded, exit 0")
+    func abortInPostInvoke() async throws {
+        let host = HostPackageFingerprint()
+        let apt = try APTTestRoot()
+        defer { apt.remove() }
+        let folder = try TestFolder()
+        defer { folder.remove() }
+        try apt.publish([TestPackage(name: "lab-tool")])
+        // The root's own hook, as needrestart's would run: after dpkg's last run. Bounded (60 s)
+        // so that nothing outlives the test should the engine not end it.
+        let (entered, released) = (apt.root + "/tmp/in-post-invoke", apt.root + "/tmp/release")
+        try FileManager.default.createDirectory(atPath: apt.root + "/tmp", withIntermediateDirectories: true)
+        try "DPkg::Post-Invoke:: \"touch \(entered); i=0; while [ ! -e \(released) ] && [ $i -lt 1200 ]; do sleep 0.05; i=$((i+1)); done\";\n"
+            .write(toFile: apt.root + "/etc/apt/apt.conf.d/50lab-post-invoke", atomically: true, encoding: .utf8)
+        defer { _ = FileManager.default.createFile(atPath: released, contents: nil) }
+        let database = folder.file("history.sqlite3")
+        let process = try InstalltopProcess(["apt", "install", "lab-tool", "--yes", "--plain", "--apt-config", apt.configuration,
+                                             "--history-db", database], in: folder, environment: ["COLUMNS": "200"])
+        guard await eventually(timeout: .seconds(120), { FileManager.default.fileExists(atPath: entered) }) else {
+            throw EndToEndError.conditionNotMet("the Post-Invoke hook to run; stdout: \(process.stdout)\nstderr: \(process.stderr)")
+        }
+        process.send(SIGINT)
+        let result = try await process.finish(timeout: .seconds(120))
+
+        let said = result.stdout + result.stderr
+        #expect(result.status == 0, "\(said)")
+        #expect(!said.contains("from outside") && !said.contains("killed by signal"), "installtop's own stop taken for a kill: \(said)")
+        #expect(said.contains(APTLateAbortTests.endedOnTheStop), "\(said)")
+        #expect(said.contains("nothing was left to stop"), "\(said)")
+        #expect(try apt.states().mapValues(\.status) == ["lab-tool": "ii"])
+        let runs = try await installtop(["history", "--jobs", "--json", "--history-db", database], in: folder).jsonObjects()
+        #expect(runs.first?["result"] as? String == "succeeded", "\(runs)")
+        #expect(try apt.audit().isEmpty)
+        #expect(host.changes(since: HostPackageFingerprint()).isEmpty)
+    }
+
+    /// The words of `APTTranslator.endedOnTheStop`, as the summary wraps none at 200 columns.
+    private static let endedOnTheStop = "apt-get ended on the stop's SIGINT outside a dpkg run"
 }

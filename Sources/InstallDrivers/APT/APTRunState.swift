@@ -339,8 +339,11 @@ struct APTRunState {
     /// plan, or dpkg itself not consistent) it goes on `last`, as after a forced stop. Without
     /// `last` the steps were the job's alone, and the packages are settled from dpkg's state
     /// when apt's end is (`aptEnded`).
-    mutating func gracefulStopEnded(last: (index: Int, verdict: DriverVerdict)?, repair: APTRepairOutcome, plan: APTPlan) -> [DriverReport] {
-        let context = "the job stopped after it, as asked"
+    /// `aptEnd` says how apt-get ended when that is worth saying on `last` (it ended on the
+    /// stop's SIGINT itself).
+    mutating func gracefulStopEnded(last: (index: Int, verdict: DriverVerdict)?, repair: APTRepairOutcome, plan: APTPlan,
+                                    aptEnd: String? = nil) -> [DriverReport] {
+        let context = ["the job stopped after it, as asked", aptEnd].compactMap { $0 }.joined(separator: "; ")
         let unmet = repair.leftBroken && repair.dpkgConsistent
             ? repair.unmet.keys.compactMap { index(of: $0) }.filter { $0 != last?.index && !decided.contains($0) && !updates.hasStarted($0) }.sorted()
             : []

@@ -85,7 +85,9 @@ struct APTTranslator: LineTranslator {
         gate?.remove()
         var killed = killed
         var unexpected: APTUnexpectedEnd?
-        if killed == nil, let end = runner.deliver({ run in ([], APTUnexpectedEnd(outcome: outcome, dpkgDeath: run.dpkgDeath)) }) {
+        if killed == nil, let end = runner.deliver({ run in
+            ([], APTUnexpectedEnd(outcome: outcome, dpkgDeath: run.dpkgDeath, stopSent: run.stopRequested))
+        }) {
             (killed, unexpected) = stopTheRest(after: end, runner: runner)
         }
         // What the kill cut is known only now that everything apt said before it died has been
@@ -108,7 +110,13 @@ struct APTTranslator: LineTranslator {
                 runner.deliver { run in run.repairSaid(unexpected.sentence + "; " + forcedStop.repair.verdict) }
             }
         } else if runner.deliver({ run in ([], run.stopRequested) }) {
-            finishAfterGracefulStop(last: runner.deliver { run in ([], run.takeHeld()) }, runner: runner)
+            var aptEnd: String?
+            if case .signaled(SIGINT) = outcome {
+                aptEnd = Self.endedOnTheStop
+                runner.deliver { run in run.repairSaid(Self.endedOnTheStop) }
+                letTheRestEnd(runner: runner)
+            }
+            finishAfterGracefulStop(last: runner.deliver { run in ([], run.takeHeld()) }, aptEnd: aptEnd, runner: runner)
         } else if case .exited(let status) = outcome, status != 0,
                   let unfinished = APTRepair(environment: plan.environment, aptGet: aptGet, say: { _ in }).leftUnfinished() {
             // apt failed on its own (rule 25a): nothing is retried, the job's last word says how
@@ -129,7 +137,7 @@ struct APTTranslator: LineTranslator {
     /// (`APTRunState.aptEnded`), told apart from the state the kill left.
     private func repair(cut: [Int], after finished: (index: Int, verdict: DriverVerdict)?, killed: [ProcessTree.Member],
                         unexpected: APTUnexpectedEnd?, runner: LineDriverRunner<APTTranslator>) -> APTForcedStop {
-        let names = killed.map { "\($0.name) (\($0.pid))" }.joined(separator: ", ")
+        let names = Self.names(of: killed)
         // With nothing cut or held, the last package apt finished keeps the lines (output after
         // its verdict).
         let target = cut.first ?? finished?.index ?? runner.deliver { run in ([], run.lastFinished) }
@@ -190,6 +198,43 @@ struct APTTranslator: LineTranslator {
         return (remains.members, end)
     }
 
+    /// apt-get ended on the stop's SIGINT outside a dpkg run (between two, or in its
+    /// `DPkg::Post-Invoke` hooks, where apt does not catch it): what it had started outside its
+    /// process group (a dpkg in a session of its own, should one have begun) is let end on its
+    /// own, as a graceful stop lets running work finish, for up to `remainsGrace`; what still
+    /// runs then is killed, and said. (Its process group ended with it, killed at its reap.)
+    private func letTheRestEnd(runner: LineDriverRunner<APTTranslator>) {
+        let find = { (transaction?.marker ?? marker).map(APTTransactionRemains.find(marker:)) ?? APTTransactionRemains() }
+        let remains = find()
+        guard !remains.members.isEmpty else { return }
+        runner.deliver { run in
+            run.repairSaid("waiting for what apt-get started to end: " + Self.names(of: remains.members))
+        }
+        Self.waitUntilGone(remains.members, timeout: Self.remainsGrace)
+        let left = find()
+        guard !left.members.isEmpty else { return }
+        left.kill()
+        runner.deliver { run in
+            run.repairSaid("killed what apt-get had started, still running after \(Self.remainsGrace): " + Self.names(of: left.members))
+        }
+        Self.waitUntilGone(left.members, timeout: .seconds(30))
+    }
+
+    /// What the job says when apt-get ended on the stop's SIGINT (`letTheRestEnd`): apt catches
+    /// it only while dpkg runs, and the engine ends what is left of apt-get's process group
+    /// with it, as Ctrl-C in a terminal would.
+    static let endedOnTheStop = "apt-get ended on the stop's SIGINT outside a dpkg run, as Ctrl-C ends it "
+        + "(a DPkg::Post-Invoke hook running then, such as needrestart's, ended with it)"
+
+    /// How long what apt-get started is let run on after apt-get ended on the stop: a
+    /// `DPkg::Post-Invoke` hook such as needrestart's scan takes seconds.
+    static let remainsGrace: Duration = .seconds(60)
+
+    /// `needrestart (4242), sh (4243)`.
+    private static func names(of members: [ProcessTree.Member]) -> String {
+        members.map { "\($0.name) (\($0.pid))" }.joined(separator: ", ")
+    }
+
     /// The one package of `plan` dpkg has half-installed (`H`) right now, when exactly one is:
     /// the package whose files dpkg was writing or removing when it was cut.
     private static func halfInstalledOne(of plan: APTPlan) -> PackageChange? {
@@ -201,13 +246,13 @@ struct APTTranslator: LineTranslator {
     /// After a graceful stop, on the last package apt finished (`last`, when one did; else on
     /// the one dpkg was on, which apt left unpacked): what the stop left to dpkg, by
     /// `APTRepair.afterGracefulStop`.
-    private func finishAfterGracefulStop(last: (index: Int, verdict: DriverVerdict)?, runner: LineDriverRunner<APTTranslator>) {
+    private func finishAfterGracefulStop(last: (index: Int, verdict: DriverVerdict)?, aptEnd: String?, runner: LineDriverRunner<APTTranslator>) {
         let target = last?.index ?? runner.deliver { run in ([], run.inFlight.first) }
         let repair = APTRepair(environment: plan.environment, aptGet: aptGet) { report in
             Self.sayRepair(report, on: target, runner: runner)
         }
         let outcome = repair.afterGracefulStop(plan: plan.changes)
-        runner.deliver { run in run.gracefulStopEnded(last: last, repair: outcome, plan: plan) }
+        runner.deliver { run in run.gracefulStopEnded(last: last, repair: outcome, plan: plan, aptEnd: aptEnd) }
     }
 
     /// One thing a repair said, on update `index`. Its status texts, each step and the

@@ -4,10 +4,13 @@ import InstallEngine
 /// What ended an apt transaction that installtop did not stop (rule 25a): apt-get killed by a
 /// signal, or dpkg killed by one as apt-get reported it before it exits 100 (apt 2.6: `E:
 /// Sub-process /usr/bin/dpkg exited unexpectedly` for any signal but SIGSEGV, which it names;
-/// `received signal N.` where apt waits for it as for its other helpers). installtop sends apt-get no signal but SIGINT, which apt catches
-/// (a graceful stop), and dpkg none at all but in a forced stop, which its runner records: so a
-/// signal's end with no forced stop of installtop's came from outside (`kill -9`, the OOM
-/// killer). A failure of apt's own (a maintainer script that fails) is none of these.
+/// `received signal N.` where apt waits for it as for its other helpers). installtop sends
+/// apt-get no signal but SIGINT (a graceful stop), and dpkg none at all but in a forced stop,
+/// which its runner records: so a signal's end with no forced stop of installtop's came from
+/// outside (`kill -9`, the OOM killer), but for apt-get's end by that SIGINT. apt catches it
+/// only while dpkg runs; between two dpkg runs and after its last one (its `DPkg::Post-Invoke`
+/// hooks: needrestart's, apt-listchanges') SIGINT ends apt-get, and that end is the stop's.
+/// A failure of apt's own (a maintainer script that fails) is none of these.
 struct APTUnexpectedEnd: Sendable, Hashable {
     /// The program that died: `apt-get` or `dpkg`.
     var program: String
@@ -18,10 +21,12 @@ struct APTUnexpectedEnd: Sendable, Hashable {
     /// gone too); `nil` when apt was on no package.
     var place: String?
 
-    /// `nil` when apt-get did not end by a signal and reported no death of dpkg's (`dpkgDeath`).
-    /// apt-get's own death comes first: when both died, dpkg's was not seen by apt.
-    init?(outcome: UpdateRunOutcome, dpkgDeath: APTUnexpectedEnd?) {
+    /// `nil` when apt-get did not end by a signal and reported no death of dpkg's (`dpkgDeath`),
+    /// or ended by the SIGINT installtop sent it for a stop (`stopSent`). apt-get's own death
+    /// comes first: when both died, dpkg's was not seen by apt.
+    init?(outcome: UpdateRunOutcome, dpkgDeath: APTUnexpectedEnd?, stopSent: Bool) {
         if case .signaled(let signal) = outcome {
+            if signal == SIGINT, stopSent { return nil }
             self.init(program: "apt-get", signal: signal)
         } else if let dpkgDeath {
             self = dpkgDeath

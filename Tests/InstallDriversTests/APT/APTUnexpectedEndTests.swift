@@ -26,11 +26,16 @@ struct APTUnexpectedEndTests {
     @Test("apt-get killed is its own death; dpkg killed is the one apt-get reported; exit 100 alone is apt's failure, not a kill")
     func detection() {
         let dpkgDied = APTUnexpectedEnd(program: "dpkg", signal: nil)
-        #expect(APTUnexpectedEnd(outcome: .signaled(9), dpkgDeath: nil)?.program == "apt-get")
-        #expect(APTUnexpectedEnd(outcome: .signaled(9), dpkgDeath: dpkgDied)?.program == "apt-get", "apt-get's death is what installtop saw")
-        #expect(APTUnexpectedEnd(outcome: .exited(100), dpkgDeath: dpkgDied) == dpkgDied)
-        #expect(APTUnexpectedEnd(outcome: .exited(100), dpkgDeath: nil) == nil)
-        #expect(APTUnexpectedEnd(outcome: .exited(0), dpkgDeath: nil) == nil)
+        #expect(APTUnexpectedEnd(outcome: .signaled(9), dpkgDeath: nil, stopSent: false)?.program == "apt-get")
+        #expect(APTUnexpectedEnd(outcome: .signaled(9), dpkgDeath: dpkgDied, stopSent: false)?.program == "apt-get", "apt-get's death is what installtop saw")
+        #expect(APTUnexpectedEnd(outcome: .exited(100), dpkgDeath: dpkgDied, stopSent: false) == dpkgDied)
+        #expect(APTUnexpectedEnd(outcome: .exited(100), dpkgDeath: nil, stopSent: false) == nil)
+        #expect(APTUnexpectedEnd(outcome: .exited(0), dpkgDeath: nil, stopSent: false) == nil)
+        // SIGINT is the one signal installtop sends apt-get, for a stop: apt-get's end by it is
+        // the stop's then, not a kill from outside; without a stop it came from outside.
+        #expect(APTUnexpectedEnd(outcome: .signaled(SIGINT), dpkgDeath: nil, stopSent: true) == nil)
+        #expect(APTUnexpectedEnd(outcome: .signaled(SIGINT), dpkgDeath: nil, stopSent: false)?.signal == SIGINT)
+        #expect(APTUnexpectedEnd(outcome: .signaled(SIGKILL), dpkgDeath: nil, stopSent: true)?.signal == SIGKILL)
     }
 
     @Test("The sentence names the program, the signal and where dpkg was")
