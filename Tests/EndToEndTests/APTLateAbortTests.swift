@@ -77,6 +77,10 @@ struct APTLateAbortTests {
         #expect(try apt.states().mapValues(\.status) == ["lab-tool": "ii"])
         let runs = try await installtop(["history", "--jobs", "--json", "--history-db", database], in: folder).jsonObjects()
         #expect(runs.first?["result"] as? String == "succeeded", "\(runs)")
+        // Among the package's lines in the history, as the steps after it are.
+        let rows = try await installtop(["history", "--json", "--history-db", database], in: folder).jsonObjects()
+        let tail = rows.first { $0["updateId"] as? String == "lab-tool" }?["outputTail"] as? String ?? ""
+        #expect(tail.contains("installtop: " + APTLateAbortTests.endedOnTheStop), "\(rows)")
         #expect(try apt.audit().isEmpty)
         #expect(host.changes(since: HostPackageFingerprint()).isEmpty)
     }

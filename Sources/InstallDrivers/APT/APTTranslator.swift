@@ -248,6 +248,10 @@ struct APTTranslator: LineTranslator {
     /// `APTRepair.afterGracefulStop`.
     private func finishAfterGracefulStop(last: (index: Int, verdict: DriverVerdict)?, aptEnd: String?, runner: LineDriverRunner<APTTranslator>) {
         let target = last?.index ?? runner.deliver { run in ([], run.inFlight.first) }
+        if let aptEnd, let target {
+            // Among the package's lines, before the steps that follow it, as a repair's are.
+            runner.deliver { _ in [.update(index: target, .output(.stdout, "installtop: " + aptEnd))] }
+        }
         let repair = APTRepair(environment: plan.environment, aptGet: aptGet) { report in
             Self.sayRepair(report, on: target, runner: runner)
         }
