@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import Glibc
 import InstallEngine
 
 /// The pure half of a running dnf job: turns what the helper says (its events on fd 3, dnf's
@@ -110,7 +111,7 @@ struct DNFRunState {
             kept.append(version)
         case .stopped:
             stoppedBeforeRPM = true
-            reports.append(.jobMessage("stopped before rpm's transaction: nothing was installed"))
+            reports.append(.jobMessage(Self.stoppedBeforeRPMText))
         case .stopDeferred:
             reports.append(.jobMessage(Self.stopWaits))
         case .item, .planned, .final:
@@ -133,11 +134,13 @@ struct DNFRunState {
     }
 
     /// The job asked for a stop: before rpm's transaction it ends the helper at once; during it,
-    /// the stop waits for its end.
+    /// the stop waits for its end. Before the helper's word that rpm began has been read, the
+    /// stop promises nothing: rpm may have begun since (the helper's answer, `stopped` or
+    /// `stop-deferred`, says which).
     mutating func requestStop() -> [DriverReport] {
         guard !stopRequested else { return [] }
         stopRequested = true
-        guard rpmRunning else { return [.jobMessage("stopping before rpm's transaction: nothing will be installed")] }
+        guard rpmRunning else { return [.jobMessage(Self.stopAsked)] }
         var reports: [DriverReport] = [.jobMessage(Self.stopWaits)]
         if let current { reports.append(.update(index: current, .message("rpm's transaction goes on to its end: it cannot be cut safely"))) }
         return reports
@@ -151,6 +154,16 @@ struct DNFRunState {
     }
 
     // MARK: - The end
+
+    /// The helper ended by `signal` with no forced stop of installtop's. SIGINT once a stop was
+    /// asked is the stop's own, come before the helper took signals itself (its Python starts
+    /// for a few hundred milliseconds): before rpm's transaction, it ends the job as the
+    /// helper's `stopped` does. Any other signal is a kill from outside (`killedFromOutside`).
+    mutating func ended(by signal: Int32) -> [DriverReport] {
+        guard signal == SIGINT, stopRequested, !rpmRunning, rpmEnded == nil else { return killedFromOutside(by: signal) }
+        stoppedBeforeRPM = true
+        return [.jobMessage(Self.stoppedBeforeRPMText)]
+    }
 
     /// The helper was ended by `signal`, not by installtop: the job is stopped by force (rule
     /// 25a), saying where rpm was.
@@ -286,6 +299,10 @@ struct DNFRunState {
         case .obsoleted: return "obsoleted"
         }
     }
+
+    static let stopAsked = "stopping dnf: nothing is installed if rpm's transaction has not begun; once it has, the stop waits for its end"
+
+    static let stoppedBeforeRPMText = "stopped before rpm's transaction: nothing was installed"
 
     static let stopWaits = "stop requested: rpm's transaction is running and cannot be cut safely; it stops at its end"
 

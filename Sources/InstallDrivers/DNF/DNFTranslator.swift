@@ -42,10 +42,11 @@ struct DNFTranslator: LineTranslator {
 
     /// Reads what the rpm database holds of every package of the plan, then settles each. A
     /// helper ended by a signal installtop did not send (`kill -9`, the OOM killer) is a forced
-    /// stop (rule 25a): the job hears so first, and rpm's database says what was done.
+    /// stop (rule 25a): the job hears so first, and rpm's database says what was done. Its end
+    /// by the stop's own SIGINT is the stop's (`DNFRunState.ended(by:)`).
     func finish(after outcome: UpdateRunOutcome, killed: [ProcessTree.Member]?, runner: LineDriverRunner<DNFTranslator>) {
         if killed == nil, case .signaled(let signal) = outcome {
-            runner.deliver { run in run.killedFromOutside(by: signal) }
+            runner.deliver { run in run.ended(by: signal) }
         }
         if let keeper {
             let kept = runner.deliver { run in ([], run.kept) }

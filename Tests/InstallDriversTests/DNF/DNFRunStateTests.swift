@@ -87,7 +87,7 @@ struct DNFRunStateTests {
     func stops() {
         var before = DNFRunState(plan: plan)
         _ = feed(&before, [#"{"event":"download","name":"lab-a","arch":"noarch","done":10,"total":4000}"#])
-        #expect(before.requestStop() == [.jobMessage("stopping before rpm's transaction: nothing will be installed")])
+        #expect(before.requestStop() == [.jobMessage("stopping dnf: nothing is installed if rpm's transaction has not begun; once it has, the stop waits for its end")])
         #expect(before.killRefusal() == nil)
         _ = feed(&before, [#"{"event":"stopped","before":"download"}"#])
         #expect(verdicts(before.settle(outcome: .exited(3), installed: ["lab-a.noarch": ["1.0-1"], "lab-old.noarch": ["1.0-1"]],
@@ -142,5 +142,21 @@ struct DNFKilledFromOutsideTests {
         let kept = recorded.settle(outcome: .signaled(9), installed: ["lab-a.noarch": ["2.0-1"]], rebootRule: DNFRebootRule(), now: Date())
         #expect(kept.contains { if case .updateFinished(0, let verdict) = $0 { verdict.resultCode == .succeededWithErrors } else { false } },
                 "rpm recorded it, its scriptlets cut: \(kept)")
+    }
+
+    @Test("The stop's own SIGINT, come before the helper took signals, ends the job before rpm as a stop does; without a stop, SIGINT is a kill from outside")
+    func stopsOwnSignal() {
+        let item = DNFPlanItem(action: .install, name: "lab-b", arch: "noarch", newVersion: "1.0-1")
+        var stopped = DNFRunState(plan: DNFPlan(job: DNFJob(request: .install(["lab-b"])), items: [item], downloadSize: 0))
+        _ = stopped.requestStop()
+        #expect(stopped.ended(by: SIGINT) == [.jobMessage("stopped before rpm's transaction: nothing was installed")])
+        let settled = stopped.settle(outcome: .signaled(SIGINT), installed: [:], rebootRule: DNFRebootRule(), now: Date())
+        #expect(!settled.contains { if case .updateFinished = $0 { true } else { false } }, "the engine ends it not started: \(settled)")
+
+        var outside = DNFRunState(plan: DNFPlan(job: DNFJob(request: .install(["lab-b"])), items: [item], downloadSize: 0))
+        #expect(outside.ended(by: SIGINT).first == .stoppedByForce(reason: "the dnf helper was killed by signal 2 before rpm's transaction, not by installtop"))
+        var killed = DNFRunState(plan: DNFPlan(job: DNFJob(request: .install(["lab-b"])), items: [item], downloadSize: 0))
+        _ = killed.requestStop()
+        #expect(killed.ended(by: SIGKILL).first == .stoppedByForce(reason: "the dnf helper was killed by signal 9 before rpm's transaction, not by installtop"))
     }
 }
