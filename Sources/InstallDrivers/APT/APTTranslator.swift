@@ -245,7 +245,8 @@ struct APTTranslator: LineTranslator {
 
     /// After a graceful stop, on the last package apt finished (`last`, when one did; else on
     /// the one dpkg was on, which apt left unpacked): what the stop left to dpkg, by
-    /// `APTRepair.afterGracefulStop`.
+    /// `APTRepair.afterGracefulStop`. `aptEnd` (apt-get ended on the stop's SIGINT) is said among
+    /// that package's lines and in its verdict.
     private func finishAfterGracefulStop(last: (index: Int, verdict: DriverVerdict)?, aptEnd: String?, runner: LineDriverRunner<APTTranslator>) {
         let target = last?.index ?? runner.deliver { run in ([], run.inFlight.first) }
         if let aptEnd, let target {

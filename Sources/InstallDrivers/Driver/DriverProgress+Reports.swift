@@ -6,17 +6,12 @@ extension DriverProgress {
     /// one. Empty when it carries nothing.
     func reports(about index: Int) -> [DriverReport] {
         var reports: [DriverReport] = []
-        append(about: index, to: &reports)
-        return reports
-    }
-
-    /// `reports(about:)`, appended to `reports`.
-    func append(about index: Int, to reports: inout [DriverReport]) {
         if let percent {
             reports.append(.update(index: index, .progress(percent: percent, message: message)))
         } else if let message {
             reports.append(.update(index: index, .message(message)))
         }
         if let jobPercent { reports.append(.jobProgress(percent: jobPercent)) }
+        return reports
     }
 }
