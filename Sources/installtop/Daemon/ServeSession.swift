@@ -30,7 +30,7 @@ struct ServeSession {
         let warnings = Warnings(echo: { log("warning: \($0)") })
         let slots = JobRunSlots()
         let host = EngineHost(scheduling: scheduling, history: history, warnings: warnings, runSlots: slots.slot(for:))
-        // Submitted apt jobs keep the versions they replace for undo (`undo/` beside the history).
+        // Submitted package jobs keep the versions they replace for undo (`undo/` beside the history).
         // An apt job naming no root is this engine's root's, as its pending snapshot is.
         let kinds = EngineHost.kinds(keeping: history, aptConfig: aptConfig)
         defer { kinds.removeFiles() }

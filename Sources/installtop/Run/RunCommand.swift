@@ -26,7 +26,7 @@ struct RunCommand: ParsableCommand {
     @OptionGroup var scheduling: SchedulingOptions
 
     func run() throws {
-        // apt jobs keep the versions they replace for undo, as `installtop apt …` does.
+        // Package jobs keep the versions they replace for undo, as `installtop apt …` and `dnf …` do.
         let kinds = EngineHost.kinds(keeping: options.history)
         defer { kinds.removeFiles() }
         let manifest = try ManifestArgument.load(file, kinds: kinds)
