@@ -112,4 +112,21 @@ struct MonitorAbortWordingTests {
         #expect(box.contains("dnf lets rpm's transaction end first.") && box.contains("apt finishes its running package first."), "\(box)\n\(screen)")
         #expect(box.contains("Other drivers finish their running update first."), "\(box)\n\(screen)")
     }
+
+    @Test("A second a on a dnf job says the kind's forcing words whole on the footer at 120 columns")
+    func forcingFitsTheFooter() {
+        var scenario = Scenario(width: 120, height: 30)
+        // `DNFDriver.stopNote`'s words (InstallDriversTests checks they stay this short).
+        let dnf = JobStopNote(sentence: "Before rpm's transaction dnf stops at once and nothing is installed; once rpm runs, the stop waits for its end.",
+                              short: "Once rpm runs, the stop waits for its end.",
+                              forcing: "killed before rpm runs, refused while it runs")
+        start(&scenario, id: 100, name: "dnf install lab-print lab-slow · 2 to install", runByDriver: true, stopNote: dnf)
+        scenario.press(.character("a"))
+        scenario.press(.character("y"))
+        scenario.send(.jobAbortRequested(job: 100, force: false))
+        scenario.press(.character("a"))
+        let footer = scenario.render().lines.last ?? ""
+        #expect(footer.contains("Forcing the abort of dnf install lab-print lab-slow · 2 to install: killed before rpm runs, refused while it runs"),
+                "\(footer)")
+    }
 }

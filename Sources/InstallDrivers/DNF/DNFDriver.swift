@@ -40,7 +40,8 @@ public struct DNFDriver: JobDriver {
     public static let stopNote = JobStopNote(
         sentence: "Before rpm's transaction dnf stops at once and nothing is installed; once rpm runs, the stop waits for its end (rpm cannot be cut safely).",
         short: "Once rpm runs, the stop waits for its end.",
-        forcing: "dnf is killed if rpm's transaction has not begun; while it runs, the force is refused (rpm cannot be cut safely)")
+        // Short: it follows "Forcing the abort of NAME: " on the monitor's one footer line.
+        forcing: "killed before rpm runs, refused while it runs")
 
     /// Runs the planned transaction; reports follow `request.updates`, which is the plan or,
     /// for a retry, the packages that failed or were aborted.

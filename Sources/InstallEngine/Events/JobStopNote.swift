@@ -10,8 +10,9 @@ public struct JobStopNote: Sendable, Hashable {
     /// running package first.`
     public var short: String
     /// What a forced abort (a second one) does, after "Forcing the abort of NAME: ", when it is
-    /// not to kill the job's processes at once: `dnf is killed before rpm's transaction; during
-    /// it the force is refused`. `nil`: its processes are killed now.
+    /// not to kill the job's processes at once: `killed before rpm runs, refused while it runs`
+    /// (dnf's). Short: the monitor's footer is one line. `nil`: its processes are
+    /// killed now.
     public var forcing: String?
 
     public init(sentence: String, short: String, forcing: String? = nil) {

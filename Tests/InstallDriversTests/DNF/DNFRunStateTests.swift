@@ -160,3 +160,14 @@ struct DNFKilledFromOutsideTests {
         #expect(killed.ended(by: SIGKILL).first == .stoppedByForce(reason: "the dnf helper was killed by signal 9 before rpm's transaction, not by installtop"))
     }
 }
+
+/// The words the monitor shows after a second abort of a dnf job follow "Forcing the abort of
+/// NAME: " on its one footer line: short enough for a usual job name at 120 columns.
+@Suite("dnf: the stop note's words")
+struct DNFStopNoteTests {
+    @Test("The forcing words fit beside a usual job name on a 120-column footer")
+    func forcingIsShort() throws {
+        let forcing = try #require(DNFDriver.stopNote.forcing)
+        #expect(" Forcing the abort of dnf install lab-print lab-slow · 2 to install: ".count + forcing.count <= 120, "\(forcing)")
+    }
+}
