@@ -8,7 +8,7 @@ public enum DpkgVerification {
     /// whose dpkg database is `administrativeDirectory`. Empty when every file agrees, when the
     /// root cannot be told from the database's path (it does not end in `/var/lib/dpkg`), and
     /// when dpkg cannot be asked: no verdict is then better than a false one.
-    public static func differingFiles(of package: String, administrativeDirectory: String) -> [String] {
+    public static func differingFiles(of package: String, administrativeDirectory: String) -> [DpkgVerifiedFile] {
         guard let root = root(ofAdministrativeDirectory: administrativeDirectory) else { return [] }
         let result = SystemCommand.run(["/usr/bin/dpkg", "--admindir=\(administrativeDirectory)", "--instdir=\(root)",
                                         "--verify", "--verify-format=rpm", package],
@@ -18,10 +18,22 @@ public enum DpkgVerification {
     }
 
     /// `1 file differs from what dpkg recorded (/usr/share/a)`, `4 files differ from what dpkg
-    /// recorded (/a, /b, /c, …)`: at most three paths named.
-    public static func phrase(_ files: [String]) -> String {
-        let named = files.prefix(3).joined(separator: ", ") + (files.count > 3 ? ", …" : "")
-        return (files.count == 1 ? "1 file differs" : "\(files.count) files differ") + " from what dpkg recorded (\(named))"
+    /// recorded (/a, /b, /c, …)`, `1 file dpkg recorded is missing (/usr/bin/b)`, both joined
+    /// by `, and `: at most three paths named of each.
+    public static func phrase(_ files: [DpkgVerifiedFile]) -> String {
+        func named(_ paths: [String]) -> String { paths.prefix(3).joined(separator: ", ") + (paths.count > 3 ? ", …" : "") }
+        let differing = files.filter { !$0.missing }.map(\.path)
+        let missing = files.filter(\.missing).map(\.path)
+        var parts: [String] = []
+        if !differing.isEmpty {
+            parts.append((differing.count == 1 ? "1 file differs" : "\(differing.count) files differ") + " from what dpkg recorded (\(named(differing)))")
+        }
+        if !missing.isEmpty {
+            let subject = differing.isEmpty ? (missing.count == 1 ? "1 file dpkg recorded is" : "\(missing.count) files dpkg recorded are")
+                : (missing.count == 1 ? "1 is" : "\(missing.count) are")
+            parts.append("\(subject) missing (\(named(missing)))")
+        }
+        return parts.joined(separator: ", and ")
     }
 
     /// The root a dpkg database belongs to: `/` for `/var/lib/dpkg`, `ROOT` for
@@ -34,14 +46,14 @@ public enum DpkgVerification {
         return root.isEmpty ? "/" : root
     }
 
-    /// The paths in `dpkg --verify --verify-format=rpm`'s output, conffiles left out. Each line
+    /// The files in `dpkg --verify --verify-format=rpm`'s output, conffiles left out. Each line
     /// is nine check characters (or `missing` padded to nine), a blank, `c` for a conffile or a
     /// blank, a blank, then the path.
-    static func parse(_ output: String) -> [String] {
-        output.split(separator: "\n").compactMap { line -> String? in
+    static func parse(_ output: String) -> [DpkgVerifiedFile] {
+        output.split(separator: "\n").compactMap { line -> DpkgVerifiedFile? in
             let characters = Array(line)
             guard characters.count > 12, characters[9] == " ", characters[11] == " ", characters[10] != "c" else { return nil }
-            return String(characters[12...])
+            return DpkgVerifiedFile(path: String(characters[12...]), missing: String(characters[..<9]).hasPrefix("missing"))
         }
     }
 }

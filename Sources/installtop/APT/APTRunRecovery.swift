@@ -73,7 +73,7 @@ enum APTRunRecovery {
 
     /// `dpkg --verify of lab-k2: 2 files differ from what dpkg recorded (/usr/share/a, /usr/bin/b):
     /// installtop apt repair 3 reinstalls it`.
-    static func differingText(_ package: String, _ files: [String], run: Int64) -> String {
+    static func differingText(_ package: String, _ files: [DpkgVerifiedFile], run: Int64) -> String {
         "dpkg --verify of \(package): \(DpkgVerification.phrase(files)): installtop apt repair \(run) reinstalls it"
     }
 }

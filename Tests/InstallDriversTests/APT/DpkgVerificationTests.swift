@@ -13,7 +13,7 @@ struct DpkgVerificationTests {
             missing     /usr/bin/lab-tool
             ??5?????? c /etc/lab-k3.conf
             """
-        #expect(DpkgVerification.parse(output) == ["/usr/share/lab-k2/data", "/usr/bin/lab-tool"])
+        #expect(DpkgVerification.parse(output) == [DpkgVerifiedFile(path: "/usr/share/lab-k2/data"), DpkgVerifiedFile(path: "/usr/bin/lab-tool", missing: true)])
         #expect(DpkgVerification.parse("").isEmpty)
     }
 
@@ -24,9 +24,13 @@ struct DpkgVerificationTests {
         #expect(DpkgVerification.root(ofAdministrativeDirectory: "/tmp/lab/dpkg") == nil)
     }
 
-    @Test("The phrase names at most three of the files that differ")
+    @Test("The phrase names at most three of the files that differ, and of those missing, each said as what it is")
     func phrase() {
-        #expect(DpkgVerification.phrase(["/a"]) == "1 file differs from what dpkg recorded (/a)")
-        #expect(DpkgVerification.phrase(["/a", "/b", "/c", "/d"]) == "4 files differ from what dpkg recorded (/a, /b, /c, …)")
+        let files = { (paths: [String], missing: Bool) in paths.map { DpkgVerifiedFile(path: $0, missing: missing) } }
+        #expect(DpkgVerification.phrase(files(["/a"], false)) == "1 file differs from what dpkg recorded (/a)")
+        #expect(DpkgVerification.phrase(files(["/a", "/b", "/c", "/d"], false)) == "4 files differ from what dpkg recorded (/a, /b, /c, …)")
+        #expect(DpkgVerification.phrase(files(["/bin/x"], true)) == "1 file dpkg recorded is missing (/bin/x)")
+        #expect(DpkgVerification.phrase(files(["/a"], false) + files(["/x", "/y"], true))
+                == "1 file differs from what dpkg recorded (/a), and 2 are missing (/x, /y)")
     }
 }
