@@ -31,6 +31,24 @@ struct HistoryTests {
         #expect(ownShown.stderr.isEmpty, "\(ownShown.stderr)")
     }
 
+    @Test("as root, an undo of a run its own history lacks points to the service's history, in the words of the command that asked",
+          .enabled(if: geteuid() == 0, "installtop looks for the service's history only as root"))
+    func undoPointsToTheServiceHistory() async throws {
+        let folder = try TestFolder()
+        defer { folder.remove() }
+        let service = folder.file("var-lib-installtop/history.sqlite3")
+        try folder.write("one.yaml", "jobs:\n  - name: Job\n    updates:\n      - {id: one, install: 'true'}\n")
+        for database in [["--history-db", service], []] {
+            let run = try await installtop(["run", "--plain", "one.yaml"] + database, in: folder, environment: ["INSTALLTOP_SERVICE_HISTORY": service])
+            #expect(run.status == 0, "stderr: \(run.stderr)")
+        }
+        for tool in ["apt", "dnf"] {
+            let undo = try await installtop([tool, "undo", "99"], in: folder, environment: ["INSTALLTOP_SERVICE_HISTORY": service])
+            #expect(undo.status == 2, "\(undo.stderr)")
+            #expect(undo.stderr.contains("the service's history may hold it: installtop \(tool) undo 99 --history-db \(service)"), "\(undo.stderr)")
+        }
+    }
+
     @Test("run records every update; history --json lists them newest first with their fields")
     func recordsAndLists() async throws {
         let folder = try TestFolder()

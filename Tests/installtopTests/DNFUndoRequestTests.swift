@@ -34,26 +34,26 @@ struct DNFUndoRequestTests {
     func refusals() {
         var changed = Self.asLeft
         changed["lab-lib.noarch"] = ["3.0-1"]
-        #expect(throws: APTUndoRefusal(message: "lab-lib was changed outside installtop since run 5: the rpm database has 3.0-1 now, not as the run left it (1.0-1 → 2.0-1)")) {
+        #expect(throws: UndoRefusal(message: "lab-lib was changed outside installtop since run 5: the rpm database has 3.0-1 now, not as the run left it (1.0-1 → 2.0-1)")) {
             try DNFUndoRequest.request(undoing: Self.run, installed: changed)
         }
         var reinstalled = Self.asLeft
         reinstalled["lab-old.noarch"] = ["1.0-1"]
-        #expect(throws: APTUndoRefusal.self) { try DNFUndoRequest.request(undoing: Self.run, installed: reinstalled) }
+        #expect(throws: UndoRefusal.self) { try DNFUndoRequest.request(undoing: Self.run, installed: reinstalled) }
 
         var apt = Self.run
         apt.kind = "apt"
-        #expect(throws: APTUndoRefusal(message: "run 5 is an apt run: installtop apt undo 5 undoes it")) {
+        #expect(throws: UndoRefusal(message: "run 5 is an apt run: installtop apt undo 5 undoes it")) {
             try DNFUndoRequest.request(undoing: apt, installed: Self.asLeft)
         }
         var undone = Self.run
         undone.notUndoableBecause = "undone already by run 6"
-        #expect(throws: APTUndoRefusal(message: "run 5 cannot be undone: undone already by run 6")) {
+        #expect(throws: UndoRefusal(message: "run 5 cannot be undone: undone already by run 6")) {
             try DNFUndoRequest.request(undoing: undone, installed: Self.asLeft)
         }
         var unkept = Self.run
         unkept.kept.removeFirst()
-        #expect(throws: APTUndoRefusal(message: "run 5 cannot be undone: no kept version of lab-lib")) {
+        #expect(throws: UndoRefusal(message: "run 5 cannot be undone: no kept version of lab-lib")) {
             try DNFUndoRequest.request(undoing: unkept, installed: Self.asLeft)
         }
     }

@@ -26,12 +26,12 @@ struct APTKindSupport: PackageKindSupport {
     }
 
     /// Refused when the engine acts on no apt root (`UndoQueuing.aptRoot`).
-    func queueUndo(of run: JobRun, with queuing: UndoQueuing) throws(APTUndoRefusal) -> Int {
+    func queueUndo(of run: JobRun, with queuing: UndoQueuing) throws(UndoRefusal) -> Int {
         guard let root = queuing.aptRoot else {
-            throw APTUndoRefusal(message: "run \(run.id) is an apt run, and this engine acts on no apt root: installtop apt undo \(run.id) undoes it")
+            throw UndoRefusal(message: "run \(run.id) is an apt run, and this engine acts on no apt root: installtop apt undo \(run.id) undoes it")
         }
         return try APTUndoQueuing(queue: queuing.queue, history: queuing.history, aptConfig: root.aptConfig, chroot: root.chroot,
-                                  slots: queuing.slots, warn: queuing.warn).queueUndo(of: Int(run.id))
+                                  slots: queuing.slots, warn: queuing.warn).queueUndo(of: run)
     }
 
     func settle(_ runs: [InterruptedRun]) -> [Int64: RunSettlement] {

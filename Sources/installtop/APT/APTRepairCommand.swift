@@ -87,19 +87,19 @@ struct APTRepairCommand: ParsableCommand {
     private func runAndRoot(history: HistoryOptions, recovering: Bool, route: APTEngineRoute) throws -> (JobRun, APTEnvironment) {
         let run: JobRun
         do {
-            run = try APTHistoryRun.find(jobRun, history: history, verb: "repair", recovering: recovering)
+            run = try HistoryRunLookup.find(jobRun, history: history, tool: "apt", verb: "repair", recovering: recovering)
         } catch {
             throw refusal(error, route: route)
         }
         do {
             return (run, try APTEnvironment.resolve(aptConfig: options.aptConfig, chroot: options.chroot))
         } catch {
-            throw refusal(APTUndoRefusal(message: error.message), route: route)
+            throw refusal(UndoRefusal(message: error.message), route: route)
         }
     }
 
     /// Says that nothing was run and why, closes the route's engine link, and gives exit status 2.
-    private func refusal(_ error: APTUndoRefusal, route: APTEngineRoute) -> ExitCode {
+    private func refusal(_ error: UndoRefusal, route: APTEngineRoute) -> ExitCode {
         route.close()
         StandardOutput.stderr.line("installtop: apt repair \(jobRun): nothing was run: \(error.message)")
         return ExitCode(ExitStatus.invalidUsage.rawValue)

@@ -41,8 +41,8 @@ struct APTRepairPreparation {
 
     /// Checks `run` against dpkg's database in `environment`'s root, with the kept versions of
     /// `history` as a last source.
-    /// - Throws: `APTUndoRefusal` (nothing changed): a kept .deb that cannot be put in the chroot.
-    static func prepare(run: JobRun, environment: APTEnvironment, history: HistoryOptions) throws(APTUndoRefusal) -> APTRepairPreparation {
+    /// - Throws: `UndoRefusal` (nothing changed): a kept .deb that cannot be put in the chroot.
+    static func prepare(run: JobRun, environment: APTEnvironment, history: HistoryOptions) throws(UndoRefusal) -> APTRepairPreparation {
         let states = APTPackageState.query(administrativeDirectory: environment.administrativeDirectory)
         let kept = keptVersions(history: history)
         var damaged: [Damage] = []

@@ -35,8 +35,8 @@ struct APTUndoCommand: ParsableCommand {
         }
         let preparation: APTUndoPreparation
         do {
-            preparation = try APTUndoPreparation.prepare(run: jobRun, history: options.run.history, aptConfig: options.aptConfig,
-                                                         chroot: options.chroot)
+            let run = try HistoryRunLookup.find(jobRun, history: options.run.history, tool: "apt", verb: "undo")
+            preparation = try APTUndoPreparation.prepare(undoing: run, aptConfig: options.aptConfig, chroot: options.chroot)
         } catch {
             StandardOutput.stderr.line("installtop: apt undo \(jobRun): nothing was run: \(error.message)")
             throw ExitCode(ExitStatus.invalidUsage.rawValue)

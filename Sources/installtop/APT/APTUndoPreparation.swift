@@ -17,17 +17,16 @@ struct APTUndoPreparation {
     /// What apt had marked automatically installed before the undo.
     let automaticBefore: Set<String>
 
-    /// Resolves run `id` of the history at `history` for the apt root `aptConfig`/`chroot`.
-    /// - Throws: `APTUndoRefusal` (nothing was changed): no history or no such run, a run that
-    ///   cannot be undone now, a package changed outside installtop since, a kept file that
-    ///   cannot be put where apt reads it.
-    static func prepare(run id: Int, history: HistoryOptions, aptConfig: String?, chroot: String?) throws(APTUndoRefusal) -> APTUndoPreparation {
-        let run = try APTHistoryRun.find(id, history: history, verb: "undo")
+    /// Resolves `run` (as `HistoryRunLookup` found it) for the apt root `aptConfig`/`chroot`.
+    /// - Throws: `UndoRefusal` (nothing was changed): a run that cannot be undone now, a
+    ///   package changed outside installtop since, a kept file that cannot be put where apt
+    ///   reads it.
+    static func prepare(undoing run: JobRun, aptConfig: String?, chroot: String?) throws(UndoRefusal) -> APTUndoPreparation {
         let environment: APTEnvironment
         do {
             environment = try APTEnvironment.resolve(aptConfig: aptConfig, chroot: chroot)
         } catch {
-            throw APTUndoRefusal(message: error.message)
+            throw UndoRefusal(message: error.message)
         }
         let request = try APTUndoRequest.request(undoing: run,
                                                  installed: APTPackageState.query(administrativeDirectory: environment.administrativeDirectory))

@@ -26,11 +26,12 @@ struct APTUndoQueuing: Sendable {
     /// Where a failed clean-up after the job is said (stderr, or the engine's log).
     let warn: @Sendable (String) -> Void
 
-    /// Plans and queues the undo of run `id`; returns the job's number.
-    /// - Throws: `APTUndoRefusal` (nothing queued, nothing changed): what `apt undo` refuses,
+    /// Plans and queues the undo of `run` (as `UndoQueuing` found it); returns the job's number.
+    /// - Throws: `UndoRefusal` (nothing queued, nothing changed): what `apt undo` refuses,
     ///   or apt's refusal of the plan (`UndoQueuing` refuses a second undo of the run).
-    func queueUndo(of id: Int) throws(APTUndoRefusal) -> Int {
-        let preparation = try APTUndoPreparation.prepare(run: id, history: history, aptConfig: aptConfig, chroot: chroot)
+    func queueUndo(of run: JobRun) throws(UndoRefusal) -> Int {
+        let id = Int(run.id)
+        let preparation = try APTUndoPreparation.prepare(undoing: run, aptConfig: aptConfig, chroot: chroot)
         let chroot = preparation.environment.chroot
         let job = PackageJob(request: preparation.request, aptConfig: aptConfig, chroot: chroot)
         let summary = APTJobKind.summary(of: preparation.request)
@@ -39,11 +40,11 @@ struct APTUndoQueuing: Sendable {
             plan = try APTPlanner.plan(job)
         } catch {
             preparation.discard()
-            throw APTUndoRefusal(message: "apt cannot plan the undo of run \(id): \(error.message)")
+            throw UndoRefusal(message: "apt cannot plan the undo of run \(id): \(error.message)")
         }
         guard !plan.isEmpty else {
             preparation.discard()
-            throw APTUndoRefusal(message: "run \(id): \(APTPlanText.nothingToDo(for: preparation.request))")
+            throw UndoRefusal(message: "run \(id): \(APTPlanText.nothingToDo(for: preparation.request))")
         }
         // The versions the undo replaces are kept in turn, so the undo can be undone (rule 33).
         let keeper = HistoryVersionKeeper.open(history, jobName: summary, operation: .uninstall)

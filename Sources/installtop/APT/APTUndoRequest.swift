@@ -9,12 +9,12 @@ import InstallHistory
 /// undone now or a package is no longer as the run left it.
 enum APTUndoRequest {
     /// The request that undoes `run`, checked against what dpkg has installed now.
-    /// - Throws: `APTUndoRefusal`: the run's own reason (`JobRun.notUndoableBecause`), or a
+    /// - Throws: `UndoRefusal`: the run's own reason (`JobRun.notUndoableBecause`), or a
     ///   package changed outside installtop since, saying what is installed now.
-    static func request(undoing run: JobRun, installed: [String: APTPackageState]) throws(APTUndoRefusal) -> PackageRequest {
-        if let reason = run.notUndoableBecause { throw APTUndoRefusal(message: "run \(run.id) cannot be undone: \(reason)") }
+    static func request(undoing run: JobRun, installed: [String: APTPackageState]) throws(UndoRefusal) -> PackageRequest {
+        if let reason = run.notUndoableBecause { throw UndoRefusal(message: "run \(run.id) cannot be undone: \(reason)") }
         guard run.kind == "apt" else {
-            throw APTUndoRefusal(message: "run \(run.id) is a \(run.kind) run, not apt's: installtop \(run.kind) undo \(run.id) undoes it")
+            throw UndoRefusal(message: "run \(run.id) is a \(run.kind) run, not apt's: installtop \(run.kind) undo \(run.id) undoes it")
         }
         var debs: [String] = []
         var removing: [String] = []
@@ -23,7 +23,7 @@ enum APTUndoRequest {
             let change = PackageChange(package: package.name, action: package.action, oldVersion: package.oldVersion,
                                        newVersion: package.newVersion)
             guard state.satisfies(change) else {
-                throw APTUndoRefusal(message: "\(package.name) was changed outside installtop since run \(run.id): dpkg has it "
+                throw UndoRefusal(message: "\(package.name) was changed outside installtop since run \(run.id): dpkg has it "
                     + "\(state.description) now, not as the run left it (\(JobRunTable.versions(of: package)))")
             }
             switch package.action {
@@ -32,7 +32,7 @@ enum APTUndoRequest {
             case .upgrade, .remove, .purge:
                 let kept = run.kept.first { $0.package == package.name && $0.version == package.oldVersion && $0.file != nil && $0.prunedAt == nil }
                 guard let file = kept?.file else {
-                    throw APTUndoRefusal(message: "run \(run.id) cannot be undone: no kept version of \(package.name)")
+                    throw UndoRefusal(message: "run \(run.id) cannot be undone: no kept version of \(package.name)")
                 }
                 debs.append(file)
             case .reinstall:
@@ -41,7 +41,7 @@ enum APTUndoRequest {
             }
         }
         guard !debs.isEmpty || !removing.isEmpty else {
-            throw APTUndoRefusal(message: "run \(run.id) changed nothing an undo could put back")
+            throw UndoRefusal(message: "run \(run.id) changed nothing an undo could put back")
         }
         return .undo(run: Int(run.id), debs: debs, removing: removing)
     }

@@ -10,9 +10,9 @@ struct APTUndoStaging {
     let folder: String?
 
     /// `debs` as apt will name them: the same paths without a chroot, paths inside it with one.
-    /// - Throws: `APTUndoRefusal` when a kept file cannot be put in the chroot (nothing is
+    /// - Throws: `UndoRefusal` when a kept file cannot be put in the chroot (nothing is
     ///   left behind then).
-    static func stage(_ debs: [String], as name: String, chroot: String?) throws(APTUndoRefusal) -> (APTUndoStaging, [String]) {
+    static func stage(_ debs: [String], as name: String, chroot: String?) throws(UndoRefusal) -> (APTUndoStaging, [String]) {
         guard let chroot, !debs.isEmpty else { return (APTUndoStaging(folder: nil), debs) }
         let inside = "/var/cache/installtop/\(name)"
         let folder = (chroot.hasSuffix("/") ? String(chroot.dropLast()) : chroot) + inside
@@ -32,7 +32,7 @@ struct APTUndoStaging {
             return (staging, named)
         } catch {
             staging.remove()
-            throw APTUndoRefusal(message: "the kept versions cannot be put in the chroot (\(folder)): \(error.localizedDescription)")
+            throw UndoRefusal(message: "the kept versions cannot be put in the chroot (\(folder)): \(error.localizedDescription)")
         }
     }
 

@@ -24,7 +24,7 @@ struct DNFKindSupport: PackageKindSupport {
         ((driver as? DNFDriver)?.versionKeeper as? HistoryDNFKeeper)?.runSlot
     }
 
-    func queueUndo(of run: JobRun, with queuing: UndoQueuing) throws(APTUndoRefusal) -> Int {
+    func queueUndo(of run: JobRun, with queuing: UndoQueuing) throws(UndoRefusal) -> Int {
         try DNFUndoQueuing(queue: queuing.queue, history: queuing.history, slots: queuing.slots, warn: queuing.warn).queueUndo(of: run)
     }
 

@@ -36,8 +36,8 @@ struct DNFUndoCommand: ParsableCommand {
         let name = "dnf undo \(jobRun)"
         let named = options.installroot.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
         do {
-            guard geteuid() == 0 else { throw APTUndoRefusal(message: "dnf jobs need root" + DNFPlanner.hint("permission")) }
-            let run = try APTHistoryRun.find(jobRun, history: options.run.history, verb: "undo")
+            guard geteuid() == 0 else { throw UndoRefusal(message: "dnf jobs need root" + DNFPlanner.hint("permission")) }
+            let run = try HistoryRunLookup.find(jobRun, history: options.run.history, tool: "dnf", verb: "undo")
             let job = try DNFUndoRequest.job(undoing: run, named: named)
             var options = options
             options.installroot = job.installRoot
@@ -46,7 +46,7 @@ struct DNFUndoCommand: ParsableCommand {
                 StandardOutput.stderr.line("installtop: \(name): \(warning)")
             }
             throw ExitCode(status.rawValue)
-        } catch let refusal as APTUndoRefusal {
+        } catch let refusal as UndoRefusal {
             StandardOutput.stderr.line("installtop: \(name): nothing was run: \(refusal.message)")
             throw ExitCode(ExitStatus.invalidUsage.rawValue)
         }

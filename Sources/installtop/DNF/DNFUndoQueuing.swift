@@ -15,9 +15,9 @@ struct DNFUndoQueuing: Sendable {
     let warn: @Sendable (String) -> Void
 
     /// Plans and queues the undo of `run`; returns the job's number.
-    /// - Throws: `APTUndoRefusal` (nothing queued, nothing changed): what `dnf undo` refuses,
+    /// - Throws: `UndoRefusal` (nothing queued, nothing changed): what `dnf undo` refuses,
     ///   or dnf's refusal of the plan.
-    func queueUndo(of run: JobRun) throws(APTUndoRefusal) -> Int {
+    func queueUndo(of run: JobRun) throws(UndoRefusal) -> Int {
         let job = try DNFUndoRequest.job(undoing: run, named: nil)
         let folder = DNFKindSupport.helperFolder()
         let plan: DNFPlan
@@ -27,11 +27,11 @@ struct DNFUndoQueuing: Sendable {
             plan = try DNFPlanner.plan(job, helper: helper)
         } catch {
             folder.remove()
-            throw APTUndoRefusal(message: "dnf cannot plan the undo of run \(run.id): \(error)")
+            throw UndoRefusal(message: "dnf cannot plan the undo of run \(run.id): \(error)")
         }
         guard !plan.isEmpty else {
             folder.remove()
-            throw APTUndoRefusal(message: "run \(run.id): \(DNFPlanText.nothingToDo(for: job.request))")
+            throw UndoRefusal(message: "run \(run.id): \(DNFPlanText.nothingToDo(for: job.request))")
         }
         // The versions the undo takes away are kept in turn, so that the undo can be undone.
         let keeper = HistoryDNFKeeper.open(history, jobName: job.request.summary, operation: job.request.operation)

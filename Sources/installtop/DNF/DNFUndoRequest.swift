@@ -12,50 +12,50 @@ enum DNFUndoRequest {
     /// The job that undoes `run`: in the root the run recorded (or `named`, `--installroot`,
     /// for a run recorded without one), its request checked against that root's rpm database.
     /// The same for `installtop dnf undo` and `u` in a monitor's history view.
-    /// - Throws: `APTUndoRefusal` (nothing changed): what `request` refuses, another root
+    /// - Throws: `UndoRefusal` (nothing changed): what `request` refuses, another root
     ///   named, a root dnf cannot act on, a database rpm cannot read.
-    static func job(undoing run: JobRun, named: String?) throws(APTUndoRefusal) -> DNFJob {
+    static func job(undoing run: JobRun, named: String?) throws(UndoRefusal) -> DNFJob {
         try checkKind(of: run)
         let root = try root(of: run, named: named)
         // rpm is asked only where the undo acts: never this Debian system's home database.
         do {
             try DNFPlanner.checkRoot(of: DNFJob(request: .remove([]), installRoot: root))
         } catch {
-            throw APTUndoRefusal(message: error.description)
+            throw UndoRefusal(message: error.description)
         }
         guard let installed = DNFRPMDatabase(root: root).installed(Set(run.packages.map(\.name))) else {
-            throw APTUndoRefusal(message: "rpm cannot read the database of \(root ?? "this system")")
+            throw UndoRefusal(message: "rpm cannot read the database of \(root ?? "this system")")
         }
         return DNFJob(request: try request(undoing: run, installed: installed), installRoot: root)
     }
 
     /// Where the undo of `run` acts (`nil`: this system): the root the run recorded; `named`
     /// (`--installroot`) only for a run recorded without one, or naming the same root.
-    static func root(of run: JobRun, named: String?) throws(APTUndoRefusal) -> String? {
+    static func root(of run: JobRun, named: String?) throws(UndoRefusal) -> String? {
         let named = named == "/" ? nil : named
         guard let recorded = run.installRoot else { return named }
         let root = recorded == "/" ? nil : recorded
         guard named == nil || named == root else {
-            throw APTUndoRefusal(message: "run \(run.id) acted on \(root.map { "the root \($0)" } ?? "this system"), not on \(named ?? "")")
+            throw UndoRefusal(message: "run \(run.id) acted on \(root.map { "the root \($0)" } ?? "this system"), not on \(named ?? "")")
         }
         return root
     }
 
     /// The request that undoes `run`, checked against `installed` (the root's rpm database:
     /// every version of each package, by `name.arch`).
-    /// - Throws: `APTUndoRefusal`: an apt run, the run's own reason
+    /// - Throws: `UndoRefusal`: an apt run, the run's own reason
     ///   (`JobRun.notUndoableBecause`), or a package changed outside installtop since, saying
     ///   what the rpm database has now.
-    static func request(undoing run: JobRun, installed: [String: [String]]) throws(APTUndoRefusal) -> DNFRequest {
+    static func request(undoing run: JobRun, installed: [String: [String]]) throws(UndoRefusal) -> DNFRequest {
         try checkKind(of: run)
-        if let reason = run.notUndoableBecause { throw APTUndoRefusal(message: "run \(run.id) cannot be undone: \(reason)") }
+        if let reason = run.notUndoableBecause { throw UndoRefusal(message: "run \(run.id) cannot be undone: \(reason)") }
         var restoring: [String] = []
         var removing: [String] = []
         for package in run.packages where package.changedTheVersion {
             let now = DNFRPMDatabase.versions(of: package.name, in: installed)
             let expected = package.action == .remove || package.action == .purge ? [] : package.newVersion.map { [$0] } ?? []
             guard now == expected else {
-                throw APTUndoRefusal(message: "\(package.name) was changed outside installtop since run \(run.id): the rpm database has "
+                throw UndoRefusal(message: "\(package.name) was changed outside installtop since run \(run.id): the rpm database has "
                     + "\(now.isEmpty ? "none installed" : now.joined(separator: " and ")) now, not as the run left it "
                     + "(\(JobRunTable.versions(of: package)))")
             }
@@ -66,12 +66,12 @@ enum DNFUndoRequest {
             }
             let kept = run.kept.first { $0.package == package.name && $0.version == package.oldVersion && $0.file != nil && $0.prunedAt == nil }
             guard let file = kept?.file else {
-                throw APTUndoRefusal(message: "run \(run.id) cannot be undone: no kept version of \(package.name)")
+                throw UndoRefusal(message: "run \(run.id) cannot be undone: no kept version of \(package.name)")
             }
             restoring.append(file)
         }
         guard !restoring.isEmpty || !removing.isEmpty else {
-            throw APTUndoRefusal(message: "run \(run.id) changed nothing an undo could put back")
+            throw UndoRefusal(message: "run \(run.id) changed nothing an undo could put back")
         }
         return .undo(run: Int(run.id), restoring: restoring, removing: removing)
     }
@@ -98,9 +98,9 @@ enum DNFUndoRequest {
         return editWarnings(undoing: run, installed: installed)
     }
 
-    private static func checkKind(of run: JobRun) throws(APTUndoRefusal) {
+    private static func checkKind(of run: JobRun) throws(UndoRefusal) {
         guard run.kind == "dnf" else {
-            throw APTUndoRefusal(message: "run \(run.id) is \(run.kind == "apt" ? "an apt run: installtop apt undo \(run.id) undoes it" : "not a dnf run")")
+            throw UndoRefusal(message: "run \(run.id) is \(run.kind == "apt" ? "an apt run: installtop apt undo \(run.id) undoes it" : "not a dnf run")")
         }
     }
 }

@@ -47,7 +47,7 @@ struct ServeSession {
                 socketPath: socketPath, idleReaderTimeout: idleReaderTimeout, log: log, kinds: kinds, observed: observed,
                 watchGroup: watchGroup,
                 undo: { run in
-                    do throws(APTUndoRefusal) {
+                    do throws(UndoRefusal) {
                         return .success(try undoing.queueUndo(of: run))
                     } catch {
                         return .failure(WireError(.notUndoable, "nothing was undone: \(error.message)"))

@@ -22,8 +22,8 @@ protocol PackageKindSupport: Sendable {
 
     /// Plans `run`'s undo (a run of this kind) and queues it awaiting the operator's yes, as
     /// `queuing` says where; returns the job's number.
-    /// - Throws: `APTUndoRefusal` (nothing queued, nothing changed).
-    func queueUndo(of run: JobRun, with queuing: UndoQueuing) throws(APTUndoRefusal) -> Int
+    /// - Throws: `UndoRefusal` (nothing queued, nothing changed).
+    func queueUndo(of run: JobRun, with queuing: UndoQueuing) throws(UndoRefusal) -> Int
 
     /// What became of each of `runs` (runs of this kind whose engine died before the
     /// transaction ended), by run id: the tool went on without installtop, so its own records

@@ -207,7 +207,7 @@ struct RunSession {
         let queuing = UndoQueuing(queue: queue, history: options.history, slots: slots, aptRoot: undoRoot,
                                   warn: { StandardOutput.stderr.line("installtop: \($0)") })
         return { run in
-            do throws(APTUndoRefusal) {
+            do throws(UndoRefusal) {
                 _ = try queuing.queueUndo(of: run)
                 return nil
             } catch {

@@ -10,9 +10,9 @@ struct UndoJobSubmission {
     let slots: JobRunSlots
 
     /// Queues the job and returns its number.
-    /// - Throws: `APTUndoRefusal` when the queue refused it (after `discard`).
+    /// - Throws: `UndoRefusal` when the queue refused it (after `discard`).
     func submit(undoing id: Int, name: String, updates: [Update], driver: any JobDriver, runSlot: JobRunSlot?,
-                afterEnd: @escaping @Sendable () -> Void, discard: () -> Void) throws(APTUndoRefusal) -> Int {
+                afterEnd: @escaping @Sendable () -> Void, discard: () -> Void) throws(UndoRefusal) -> Int {
         if let runSlot { slots.register(runSlot, forJobNamed: name) }
         let finished = JobEndWatch(queue: queue, action: afterEnd)
         do {
@@ -23,7 +23,7 @@ struct UndoJobSubmission {
         } catch {
             finished.cancel()
             discard()
-            throw APTUndoRefusal(message: "the undo of run \(id) was not queued: \(error)")
+            throw UndoRefusal(message: "the undo of run \(id) was not queued: \(error)")
         }
     }
 }

@@ -15,16 +15,18 @@ struct UndoQueuing: Sendable {
     let warn: @Sendable (String) -> Void
 
     /// Plans and queues the undo of run `id`; returns the job's number.
-    /// - Throws: `APTUndoRefusal` (nothing queued, nothing changed): the history's or the
+    /// - Throws: `UndoRefusal` (nothing queued, nothing changed): the history's or the
     ///   tool's refusal, a run of a kind installtop does not undo, or an undo of the run
     ///   already waiting or running here.
-    func queueUndo(of id: Int) throws(APTUndoRefusal) -> Int {
+    func queueUndo(of id: Int) throws(UndoRefusal) -> Int {
         if let pending = queue.snapshot().jobs.first(where: { $0.descriptor.undoOf == id && $0.phase != .completed }) {
-            throw APTUndoRefusal(message: "run \(id) is being undone already: job \(pending.id)")
+            throw UndoRefusal(message: "run \(id) is being undone already: job \(pending.id)")
         }
-        let run = try APTHistoryRun.find(id, history: history, verb: "undo")
+        // The refusals' commands are apt's (`sudo installtop apt undo N`, …): they only come for
+        // a run the history view no longer finds, when the run's kind is not known.
+        let run = try HistoryRunLookup.find(id, history: history, tool: "apt", verb: "undo")
         guard let kind = EngineHost.packageKind(named: run.kind) else {
-            throw APTUndoRefusal(message: "run \(id) is a \(run.kind) run, which installtop does not undo")
+            throw UndoRefusal(message: "run \(id) is a \(run.kind) run, which installtop does not undo")
         }
         return try kind.queueUndo(of: run, with: self)
     }
