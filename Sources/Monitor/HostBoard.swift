@@ -28,6 +28,9 @@ public struct HostBoard: Sendable, Hashable {
     public internal(set) var marked: Set<String> = []
     /// Each host's newest pending snapshot, by name; none for a host whose engine keeps none.
     public internal(set) var pending: [String: PendingSnapshot] = [:]
+    /// Hosts whose engine computes a newer snapshot, or waits for a change of its root to end:
+    /// their row says what it shows is being recomputed.
+    public internal(set) var pendingComputing: Set<String> = []
     /// Which hosts are listed (`F`) and in what order (`o`).
     public internal(set) var hostFilter = HostFilter.all
     public internal(set) var hostSort = HostSort.given

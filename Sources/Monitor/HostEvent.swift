@@ -36,9 +36,11 @@ public enum HostEvent: Sendable, Hashable {
     case refreshQueued(String, job: Int)
     /// `host`'s engine refused the board's refresh for `reason`, or it could not be sent.
     case refreshRefused(String, reason: String)
-    /// `host`'s engine sent its pending snapshot (after the link came up, a job of the host
-    /// completed, or a refresh); an engine too old for `pending` sends none.
-    case pending(String, PendingSnapshot)
+    /// `host`'s engine pushed its pending snapshot's state (after the link came up, and at
+    /// every change of its root): the newest snapshot (`nil` before its first), and whether a
+    /// newer one is being computed or waits for a change under way. An engine that keeps no
+    /// snapshot sends none.
+    case pending(String, PendingSnapshot?, computing: Bool)
     /// `host`'s engine answered the board's `h` (its history) or the runs list of that view.
     case history(String, HistoryView.Content)
     case jobRuns(String, HistoryView.RunsContent)

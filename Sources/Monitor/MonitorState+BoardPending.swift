@@ -43,21 +43,33 @@ extension MonitorState {
     /// What a host's row says of its pending snapshot, the most telling first since a narrow
     /// row cuts the end: `1 not fully installed` when dpkg left packages half-way, `12 pending
     /// · 3 security · reboot: 6.1.0-28-amd64`, `up to date`, the
-    /// lists' age only when a day old or more (`lists 6 days old`), `failed: <apt's words>`;
-    /// `nil` before one came, or from an engine that keeps none. The updates pane of the host
-    /// says it whole (`pendingSummary`).
+    /// lists' age only when a day old or more (`lists 6 days old`), `failed: <apt's words>`,
+    /// and `recomputing` while its engine computes a newer one (with the age of the one shown
+    /// once it is a few seconds old); `nil` before one came, or from an engine that keeps none.
+    /// The updates pane of the host says it whole (`pendingSummary`).
     public func pendingText(ofHost host: String) -> String? {
-        guard let snapshot = board?.pending[host] else { return nil }
-        guard snapshot.problem == nil else { return snapshot.summary(now: now) }
+        guard let snapshot = board?.pending[host] else { return board?.pendingComputing.contains(host) == true ? "computing what is pending" : nil }
+        guard snapshot.problem == nil else { return ([snapshot.summary(now: now)] + recomputingParts(host, snapshot)).joined(separator: " · ") }
         var parts = snapshot.countParts + [snapshot.rebootText].compactMap { $0 }
         if snapshot.listsUpdatedAt.map({ now.timeIntervalSince($0) >= 86_400 }) ?? true { parts.append(snapshot.listsAgeText(now: now)) }
-        return parts.joined(separator: " · ")
+        return (parts + recomputingParts(host, snapshot)).joined(separator: " · ")
     }
 
     /// The pending snapshot's summary whole (`PendingSnapshot.summary`), for the updates pane
-    /// of a host with no job.
+    /// of a host with no job, with how old it is and whether a newer one is coming.
     public func pendingSummary(ofHost host: String) -> String? {
-        board?.pending[host]?.summary(now: now)
+        guard let snapshot = board?.pending[host] else { return nil }
+        let age = TimeText.remaining(max(0, now.timeIntervalSince(snapshot.computedAt)))
+        let freshness = board?.pendingComputing.contains(host) == true ? "computed \(age) ago; a newer one is being computed" : "computed \(age) ago"
+        return snapshot.summary(now: now) + " (\(freshness))"
+    }
+
+    /// `recomputing`, and the age of what is shown once it is 2 s old or more, while the host's
+    /// engine computes a newer snapshot; nothing otherwise.
+    private func recomputingParts(_ host: String, _ snapshot: PendingSnapshot) -> [String] {
+        guard board?.pendingComputing.contains(host) == true else { return [] }
+        let age = max(0, now.timeIntervalSince(snapshot.computedAt))
+        return [age >= 2 ? "recomputing (shown: \(TimeText.remaining(age)) old)" : "recomputing"]
     }
 
     /// The header's words for a filter and an order other than the defaults: `showing
@@ -132,9 +144,10 @@ extension MonitorState {
     /// another host, are dropped (a run of one host must never be undone on another).
     mutating func handleHostAnswer(_ event: HostEvent) {
         switch event {
-        case .pending(let host, let snapshot):
+        case .pending(let host, let snapshot, let computing):
             guard board?.host(named: host) != nil else { return }
-            board?.pending[host] = snapshot
+            if let snapshot { board?.pending[host] = snapshot }
+            if computing { board?.pendingComputing.insert(host) } else { board?.pendingComputing.remove(host) }
         case .history(let host, let content):
             guard case .history(let view)? = overlay, view.host == host else { return }
             _ = historyLoaded(content)

@@ -149,7 +149,8 @@ extension MonitorState {
     /// makes its host succeeded or failed (a first failure pauses the rollout while hosts are
     /// left); a job gone from a host's queue (declined or cleaned up elsewhere) ends its host.
     /// Then, unless paused, the next taken hosts start in order while fewer than `parallel`
-    /// run (a stale host waits: nothing reaches it). Called after every event.
+    /// run: a taken host whose plan has not come yet holds back those after it, a stale one
+    /// waits without holding them (nothing reaches it). Called after every event.
     mutating func advanceRollout() -> [MonitorEffect] {
         guard var rollout else { return [] }
         var effects: [MonitorEffect] = []
@@ -198,12 +199,23 @@ extension MonitorState {
         }
         if rollout.answered, rollout.pausedBy == nil {
             var running = rollout.runningCount
-            for index in rollout.hosts.indices where running < rollout.parallel {
-                guard case .waiting(let job) = rollout.hosts[index].phase, staleAge(ofHost: rollout.hosts[index].name) == nil else { continue }
-                rollout.hosts[index].phase = .started(job: job)
-                confirmedJobs.insert(job)
-                effects.append(.command(.confirm(job: job)))
-                running += 1
+            starting: for index in rollout.hosts.indices where running < rollout.parallel {
+                let host = rollout.hosts[index]
+                // An unreachable host waits without holding the others back: nothing reaches it.
+                guard staleAge(ofHost: host.name) == nil else { continue }
+                switch host.phase {
+                case .waiting(let job):
+                    rollout.hosts[index].phase = .started(job: job)
+                    confirmedJobs.insert(job)
+                    effects.append(.command(.confirm(job: job)))
+                    running += 1
+                case .planning where host.included:
+                    // The hosts start in the dialog's order, whatever order their plans come
+                    // in: none after this one starts before its plan has come.
+                    break starting
+                default:
+                    continue
+                }
             }
         }
         self.rollout = rollout

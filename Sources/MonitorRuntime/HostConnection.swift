@@ -21,8 +21,6 @@ struct HostConnection {
         case probe
         /// A rollout's `apt upgrade`: a refusal is the host's rollout's, not only a message.
         case upgrade
-        /// The board's `pending`: the snapshot of the host's root.
-        case pending
         /// The board's `h` (the history, its runs list) and `P` (a refresh job).
         case history
         case runs
@@ -47,13 +45,6 @@ struct HostConnection {
     var requests: [Int: Request] = [:]
     var nextRequestID = 1
     var askedDurations: Set<String> = []
-    /// The host's jobs that change its root (a driver's, an observed transaction), by its own
-    /// numbers: a new pending snapshot is asked for when one completes.
-    var packageJobs: Set<Int> = []
-    /// When to ask for the pending snapshot again: the engine answered with one computed before
-    /// a job ended, saying a newer one is coming, while no package job of the host is left
-    /// whose completion would ask (its keeper had not yet seen the job end).
-    var pendingAskAt: ContinuousClock.Instant?
     /// When ssh's stdout last brought a byte.
     var lastHeard = ContinuousClock.now
     /// Whether the engine still answers; `nil` until its first snapshot has ended on this link
@@ -82,8 +73,6 @@ struct HostConnection {
         // Requests of the old link will never be answered: their ids may come again.
         requests = [:]
         askedDurations = []
-        packageJobs = []
-        pendingAskAt = nil
         heartbeat = nil
         retryAt = nil
     }
@@ -154,7 +143,6 @@ struct HostConnection {
                 return []
             }
             if case .jobQueued(let descriptor) = event.kind { askDurations(descriptor.updates.map(\.id)) }
-            notePackageJob(event)
             return numbers.translate(event, from: host)
         case .snapshotBegin:
             snapshot = []
@@ -164,15 +152,12 @@ struct HostConnection {
             var ids: [String] = []
             for event in snapshot ?? [] {
                 if case .jobQueued(let descriptor) = event.kind { ids += descriptor.updates.map(\.id) }
-                notePackageJob(event)
                 items += numbers.translate(event, from: host)
             }
             snapshot = nil
             retry.succeeded()
             heartbeat = EngineHeartbeat(heardAt: lastHeard)
             askDurations(ids)
-            // What the host would upgrade: the engine's newest snapshot, once it has one.
-            askPending(recompute: false)
             return items + [.monitor(.host(.queueShown(host)))]
         case .reply(let reply):
             let request = reply.requestID.flatMap { requests.removeValue(forKey: $0) }
@@ -187,7 +172,6 @@ struct HostConnection {
             case .upgrade?:
                 guard let error = reply.error else { return [] }
                 return [.monitor(.host(.upgradeRefused(host, reason: error.message, upToDate: error.code == .nothingToDo)))]
-            case .pending?: return answered(.pending, reply: reply)
             case .history?: return answered(.history, reply: reply)
             case .runs?: return answered(.runs, reply: reply)
             case .refresh?: return answered(.refresh, reply: reply)
@@ -195,51 +179,19 @@ struct HostConnection {
                 // A refused command (a watcher's, an unknown job): the engine's reason, with the host.
                 return reply.error.map { [.commandResult("\(host): \($0.message)")] } ?? []
             }
+        case .pending(let state):
+            // Pushed by the host's engine after its queue's snapshot and at every change of its
+            // root, whoever made it: nothing is asked. An engine that keeps none sends none.
+            let snapshot = state.snapshot?.objectValue.flatMap { try? PendingSnapshotCoding.decode(WireObject($0, context: "pending.snapshot")) }
+            return [.monitor(.host(.pending(host, snapshot, computing: state.computing)))]
         case .unknown:
             return []
         }
     }
 
-    /// Asks the host's engine for its pending snapshot once it is settled (after a job that
-    /// changed the root, `recompute`: one computed afresh, not the one from before the job).
-    mutating func askPending(recompute: Bool) {
-        _ = send(.pending(PendingRequest(recompute: recompute, wait: true)), as: .pending)
-    }
-
-    /// Asks for the pending snapshot again once `pendingAskAt` is due (not once the link ends).
-    mutating func askPendingIfDue(at instant: ContinuousClock.Instant) {
-        guard let at = pendingAskAt, at <= instant, endingDeadline == nil else { return }
-        pendingAskAt = nil
-        askPending(recompute: false)
-    }
-
-    /// Remembers the host's package jobs, and asks for a snapshot when one completes.
-    private mutating func notePackageJob(_ event: EngineEvent) {
-        switch event.kind {
-        case .jobQueued(let descriptor) where descriptor.runByDriver || descriptor.observedBy != nil:
-            packageJobs.insert(descriptor.id)
-        case .jobCompleted(let completion) where packageJobs.contains(completion.job):
-            packageJobs.remove(completion.job)
-            // Not while a snapshot is read: the link asks once the snapshot ends.
-            if snapshot == nil { askPending(recompute: true) }
-        default:
-            break
-        }
-    }
-
-    /// The reply to the board's `pending`, `history`, `runs` or `refresh`. An engine too old
-    /// for `pending`, or one that keeps no snapshot, refuses it: the host's row then shows no
-    /// pending text, not an error.
+    /// The reply to the board's `history`, `runs` or `refresh`.
     private mutating func answered(_ request: Request, reply: WireReply) -> [MailboxItem] {
         switch request {
-        case .pending:
-            guard reply.error == nil, let state = try? PendingState(reply: reply) else { return [] }
-            // A newer snapshot is coming and no completion of this host's will ask for it: ask
-            // again in a second (once a second at most, and only until it is settled).
-            pendingAskAt = state.computing && packageJobs.isEmpty ? .now + .seconds(1) : nil
-            guard let members = state.snapshot?.objectValue,
-                  let snapshot = try? PendingSnapshotCoding.decode(WireObject(members, context: "pending.snapshot")) else { return [] }
-            return [.monitor(.host(.pending(host, snapshot)))]
         case .history:
             if let error = reply.error { return [.monitor(.host(.history(host, .unavailable(error.message))))] }
             let rows = (reply.fields["entries"]?.arrayValue ?? []).compactMap(HistoryRow.init(json:))
@@ -250,8 +202,7 @@ struct HostConnection {
             return [.monitor(.host(.jobRuns(host, .rows(runs))))]
         case .refresh:
             if let error = reply.error { return [.monitor(.host(.refreshRefused(host, reason: error.message)))] }
-            // The refresh job is queued: a waiting `pending` is answered after it.
-            askPending(recompute: false)
+            // The refresh job is queued: its engine pushes the snapshot that follows it.
             return reply.fields["job"]?.intValue.map { [.monitor(.host(.refreshQueued(host, job: $0)))] } ?? []
         case .command, .durations, .probe, .upgrade:
             // Answered where the reply is read (`upgrade`: the rollout's refusal).

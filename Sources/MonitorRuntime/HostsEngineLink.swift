@@ -300,14 +300,13 @@ public final class HostsEngineLink: EngineLink {
                     items += failed(&state, index, reason: state.hosts[index].failureReason(status: status))
                 }
                 items += state.hosts[index].checkHeartbeat(at: now)
-                state.hosts[index].askPendingIfDue(at: now)
                 let host = state.hosts[index]
                 if let child = host.child {
                     if !host.stdoutEnded { sources.append(.stdout(host: index, child: child)) }
                     if !host.stderrEnded { sources.append(.stderr(host: index, child: child)) }
                 }
                 let heartbeat = host.endingDeadline == nil ? host.heartbeat?.nextDue.map(onHeartbeatGrid) : nil
-                for instant in [host.retryAt, host.endingDeadline, heartbeat, host.pendingAskAt].compactMap({ $0 }) where next.map({ instant < $0 }) ?? true {
+                for instant in [host.retryAt, host.endingDeadline, heartbeat].compactMap({ $0 }) where next.map({ instant < $0 }) ?? true {
                     next = instant
                 }
             }

@@ -186,7 +186,7 @@ public final class RemoteEngineLink: EngineLink {
                     snapshotUpdateIDs = []
                 case .reply(let reply):
                     handle(reply, mailbox: mailbox)
-                case .unknown:
+                case .pending, .unknown:
                     break
                 }
             }

@@ -7,9 +7,9 @@ import Testing
 
 @testable import MonitorRuntime
 
-/// The board's questions to one host's engine and their answers, fed by hand: its pending
-/// snapshot (or nothing from an engine too old for `pending`), its history and runs tagged with
-/// the host, an undo's refusal with the host's name.
+/// What one host's engine tells the board and answers, fed by hand: its pending snapshot as
+/// the engine pushes it, its history and runs tagged with the host, an undo's refusal with the
+/// host's name.
 @Suite("Board host connection: pending, history, undo")
 struct HostConnectionPendingTests {
     private func reply(_ connection: inout HostConnection, _ request: HostConnection.Request, _ reply: WireReply) -> [MailboxItem] {
@@ -19,31 +19,31 @@ struct HostConnectionPendingTests {
         return connection.received(.reply(reply), numbers: &numbers, durations: &durations)
     }
 
-    @Test("a pending reply is the host's snapshot; a refusal (an engine too old, one that keeps none) and a null snapshot are nothing")
-    func pendingReplies() throws {
+    @Test("a pushed pending state is the host's snapshot and whether a newer one is coming; a null snapshot is the coming alone; nothing is asked")
+    func pendingPushes() throws {
         var connection = HostConnection(command: SSHCommand(host: "web2"))
+        var numbers = BoardJobNumbers()
+        var durations: [String: Double] = [:]
         let snapshot = PendingSnapshot(computedAt: Date(timeIntervalSince1970: 1_800_000_000),
                                        packages: [PendingPackage(name: "openssl", oldVersion: "3.0.14", newVersion: "3.0.15",
                                                                  origin: "Debian-Security:12/stable-security")],
                                        listsUpdatedAt: Date(timeIntervalSince1970: 1_799_990_000))
         let json = try JSONParser.parse(PendingSnapshotCoding.encode(snapshot))
-        let items = reply(&connection, .pending, WireReply(command: "pending", requestID: 4, fields: ["snapshot": json, "computing": .bool(false)]))
-        guard case .monitor(.host(.pending("web2", let received)))? = items.first, items.count == 1 else {
+        // As the engine's line says it, read back as the link reads it.
+        let line = PendingState(snapshot: json, computing: true).eventLine
+        let message = try ServerMessage.decode(Array(line.utf8))
+        let items = connection.received(message, numbers: &numbers, durations: &durations)
+        guard case .monitor(.host(.pending("web2", let received?, computing: true)))? = items.first, items.count == 1 else {
             Issue.record("\(items)")
             return
         }
         #expect(received.packages.map(\.name) == ["openssl"] && received.securityCount == 1)
-
-        let old = reply(&connection, .pending, WireReply(command: "pending", requestID: 5,
-                                                         error: WireError(.unknownCommand, "unknown command `pending`")))
-        #expect(old.isEmpty, "\(old)")
-        #expect(connection.pendingAskAt == nil)
-        let none = reply(&connection, .pending, WireReply(command: "pending", requestID: 6, fields: ["snapshot": .null, "computing": .bool(true)]))
-        #expect(none.isEmpty, "\(none)")
-        // The engine's keeper had not yet seen the job end: asked again in a second.
-        #expect(connection.pendingAskAt != nil, "a newer snapshot is coming: asked again")
-        let settled = reply(&connection, .pending, WireReply(command: "pending", requestID: 7, fields: ["snapshot": json, "computing": .bool(false)]))
-        #expect(settled.count == 1 && connection.pendingAskAt == nil)
+        let none = connection.received(.pending(PendingState(snapshot: nil, computing: true)), numbers: &numbers, durations: &durations)
+        guard case .monitor(.host(.pending("web2", nil, computing: true)))? = none.first, none.count == 1 else {
+            Issue.record("\(none)")
+            return
+        }
+        #expect(connection.requests.isEmpty, "nothing asked of the engine")
     }
 
     @Test("history and runs come back tagged with their host, a refusal as unavailable; an undo's refusal is the host's reason")

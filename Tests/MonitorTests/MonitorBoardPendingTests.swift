@@ -35,7 +35,7 @@ struct MonitorBoardPendingTests {
     }
 
     private func send(_ scenario: inout Scenario, _ host: String, _ snapshot: PendingSnapshot) {
-        _ = scenario.state.handle(.host(.pending(host, snapshot)))
+        _ = scenario.state.handle(.host(.pending(host, snapshot, computing: false)))
     }
 
     /// Host `host`'s row on the screen, up to the jobs pane's border.
@@ -209,8 +209,8 @@ extension MonitorBoardPendingTests {
     func narrowRows() {
         for (width, height) in [(80, 24), (60, 16)] {
             var scenario = board(["web-frontend-01.example.org", "db2", "cache3"], width: width, height: height)
-            _ = scenario.state.handle(.host(.pending("web-frontend-01.example.org", snapshot(12, security: 3, kernel: "6.1.0-28-amd64", now: scenario.now))))
-            _ = scenario.state.handle(.host(.pending("db2", snapshot(0, listsAge: 60, now: scenario.now))))
+            _ = scenario.state.handle(.host(.pending("web-frontend-01.example.org", snapshot(12, security: 3, kernel: "6.1.0-28-amd64", now: scenario.now), computing: false)))
+            _ = scenario.state.handle(.host(.pending("db2", snapshot(0, listsAge: 60, now: scenario.now), computing: false)))
             let screen = scenario.screen()
             let rows = screen.split(separator: "\n").map(String.init)
             #expect(rows.contains { $0.contains("▸ web-fr") && $0.contains("12 pending") }, "\(width) columns:\n\(screen)")

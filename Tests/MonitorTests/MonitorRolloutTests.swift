@@ -150,6 +150,21 @@ struct MonitorRolloutTests {
         #expect(!scenario.screen().contains("rollout"))
     }
 
+    @Test("one at a time, the first host's plan slowest: y before it comes starts nothing; it starts first when it comes, then the next")
+    func orderWhateverThePlansOrder() {
+        var scenario = board(parallel: 1)
+        for host in ["web1", "web2"] {
+            select(&scenario, host)
+            scenario.press(.character("m"))
+        }
+        #expect(Scenario.commands(scenario.press(.character("U"))) == [.upgradeOnHost(host: "web1"), .upgradeOnHost(host: "web2")])
+        // web2's plan comes first; the operator says yes while web1's is still being made.
+        _ = held(&scenario, "web2", board: 1)
+        #expect(Scenario.commands(scenario.press(.character("y"))).isEmpty, "web2 must not start before web1")
+        #expect(Scenario.commands(held(&scenario, "web1", board: 2)) == [.command(.confirm(job: 2))])
+        #expect(finish(&scenario, 2, .succeeded) == [.command(.confirm(job: 1))])
+    }
+
     @Test("per host: Space leaves the selected host out (its job declined), y starts the others")
     func perHost() {
         var scenario = board()

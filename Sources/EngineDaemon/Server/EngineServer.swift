@@ -30,6 +30,9 @@ public final class EngineServer: Sendable {
         var repliesAfterCleanUp: [Int: [(client: Int, line: [UInt8])]] = [:]
         var acceptsSubmissions = true
         var stopping = false
+        /// The pending snapshot's newest state as its event line (newline included), which a
+        /// new subscriber gets right after its snapshot; `nil` while the engine keeps none.
+        var pendingLine: [UInt8]?
     }
 
     let queue: JobQueue
@@ -68,6 +71,8 @@ public final class EngineServer: Sendable {
         shared = Mutex(Shared(model: QueueModel(outputCapacity: queue.snapshot().outputCapacity)))
         let events = queue.subscribe { [weak self] event in self?.publish(event) }
         subscription.withLock { $0 = events }
+        // Told the state at once: the line new subscribers get.
+        options.pending?.observe { [weak self] state in self?.publish(state) }
         let thread = Thread { [self] in
             var loop = ServerLoop(server: self, listener: listener.descriptor)
             loop.run()
@@ -128,6 +133,29 @@ public final class EngineServer: Sendable {
             return touched && Self.claimWake(&shared)
         }
         if mustWake { wake() }
+    }
+
+    /// The pending snapshot changed, or a newer one is coming: pushed to every subscriber, in
+    /// order with the events and never coalesced away (it changes once per change of the root).
+    private func publish(_ pending: PendingState) {
+        let line = Self.line(pending.eventLine)
+        let mustWake = shared.withLock { shared -> Bool in
+            shared.pendingLine = line
+            var touched = false
+            for id in Array(shared.outboxes.keys) {
+                if case .none = shared.outboxes[id]!.subscription { continue }
+                shared.outboxes[id]!.enqueueReply(line)
+                touched = true
+            }
+            return touched && Self.claimWake(&shared)
+        }
+        if mustWake { wake() }
+    }
+
+    private static func line(_ text: String) -> [UInt8] {
+        var bytes = Array(text.utf8)
+        bytes.append(UInt8(ascii: "\n"))
+        return bytes
     }
 
     // MARK: - For the I/O thread and command handlers

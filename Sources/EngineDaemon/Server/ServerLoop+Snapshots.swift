@@ -20,7 +20,8 @@ extension ServerLoop {
     }
 
     /// Encodes the next chunk of every snapshot whose client has taken the previous one; the
-    /// last chunk ends with `snapshot.end` followed by the live events held meanwhile.
+    /// last chunk ends with `snapshot.end` and the pending snapshot's state (when the engine
+    /// keeps one), followed by the live events held meanwhile.
     mutating func advanceSnapshots() {
         for id in Array(connections.keys) {
             guard var connection = connections[id], var cursor = connection.snapshot,
@@ -37,6 +38,7 @@ extension ServerLoop {
                 bytes.append(UInt8(ascii: "\n"))
             }
             server.shared.withLock { shared in
+                if finished, let pending = shared.pendingLine { bytes.append(contentsOf: pending) }
                 shared.outboxes[id]?.enqueueSnapshot(bytes)
                 if finished { shared.outboxes[id]?.finishSnapshot() }
             }

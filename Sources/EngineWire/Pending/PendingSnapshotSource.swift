@@ -15,4 +15,8 @@ public protocol PendingSnapshotSource: Sendable {
     /// other, after which a snapshot is computed; returns the job's number, or why it was not
     /// queued.
     func refresh() -> Result<Int, WireError>
+    /// Calls `body` with the state at once, then each time it changes (a computation owed or
+    /// begun, a new snapshot), in order, one call at a time, until the source stops: what the engine pushes
+    /// to its clients (`pending` events), so that nothing has to ask again. `body` must be quick.
+    func observe(_ body: @escaping @Sendable (PendingState) -> Void)
 }

@@ -18,14 +18,33 @@ public struct PendingState: Sendable, Hashable {
         ["snapshot": snapshot ?? .null, "computing": .bool(computing)]
     }
 
+    /// The name of the event that pushes the state to every subscribed client as it changes:
+    /// `{"event":"pending","computing":false,"snapshot":{…}}`.
+    public static let eventName = "pending"
+
+    /// The state as a `pending` event's line, without its newline.
+    public var eventLine: String {
+        var object = JSONObject()
+        object.add("event", Self.eventName)
+        object.add("computing", computing)
+        object.add("snapshot", snapshot ?? .null)
+        return object.json
+    }
+
     /// Reads a `pending` reply's fields.
     /// - Throws: `unexpectedMessage` when `snapshot` is neither an object nor null.
     public init(reply: WireReply) throws(WireError) {
-        let snapshot = reply.fields["snapshot"]
+        try self.init(fields: reply.fields)
+    }
+
+    /// Reads the members of a `pending` reply or event.
+    /// - Throws: `unexpectedMessage` when `snapshot` is neither an object nor null.
+    public init(fields: [String: JSONValue]) throws(WireError) {
+        let snapshot = fields["snapshot"]
         guard snapshot == nil || snapshot == .null || snapshot?.objectValue != nil else {
             throw WireError(.unexpectedMessage, "pending: `snapshot` must be an object or null")
         }
         self.snapshot = snapshot == .null ? nil : snapshot
-        computing = reply.fields["computing"]?.boolValue ?? false
+        computing = fields["computing"]?.boolValue ?? false
     }
 }

@@ -9,6 +9,9 @@ public enum ServerMessage: Sendable, Hashable {
     /// `{"event":"snapshot.end"}`: the replay is complete; live events follow.
     case snapshotEnd
     case reply(WireReply)
+    /// `{"event":"pending",…}`: the engine's pending snapshot changed, or a newer one is coming
+    /// (`PendingState.eventLine`); sent after `snapshot.end` and at each change.
+    case pending(PendingState)
     /// An event this client does not know (from a newer engine); skipped.
     case unknown(String)
 
@@ -34,6 +37,7 @@ public enum ServerMessage: Sendable, Hashable {
         switch name {
         case "snapshot.begin": return .snapshotBegin(jobs: object["jobs"]?.intValue ?? 0)
         case "snapshot.end": return .snapshotEnd
+        case PendingState.eventName: return .pending(try PendingState(fields: object.dictionary))
         default:
             guard let event = try EventCoding.decode(name: name, object) else { return .unknown(name) }
             return .event(event)

@@ -117,8 +117,9 @@ public struct APTEnvironment: Sendable, Hashable {
     /// - Throws: `APTPlanError` when apt-config is missing (on this system or in the chroot), the
     ///   chroot cannot be entered (not root, no such folder), apt refuses the configuration, or
     ///   `aptConfig` names no file (apt would only warn and act on the system's own packages).
-    public static func resolve(aptConfig: String?, chroot: String? = nil,
-                               aptConfigCommand: String = "/usr/bin/apt-config") throws(APTPlanError) -> APTEnvironment {
+    ///   Cancelled under `cancellation` (apt-config killed), it is apt's refusal.
+    public static func resolve(aptConfig: String?, chroot: String? = nil, aptConfigCommand: String = "/usr/bin/apt-config",
+                               cancellation: CommandCancellation? = nil) throws(APTPlanError) -> APTEnvironment {
         if let aptConfig {
             let path = Self.path(aptConfig, under: chroot ?? "/")
             if access(path, F_OK) != 0 {
@@ -127,7 +128,7 @@ public struct APTEnvironment: Sendable, Hashable {
             }
         }
         let place = APTEnvironment(aptConfig: aptConfig, administrativeDirectory: "/", root: "/", dpkgOptions: [], chroot: chroot)
-        let dump = SystemCommand.run(place.command([aptConfigCommand, "dump"]), environment: place.commandEnvironment)
+        let dump = SystemCommand.run(place.command([aptConfigCommand, "dump"]), environment: place.commandEnvironment, cancellation: cancellation)
         if dump.failedToStart { throw APTPlanError(.aptMissing, "apt is not installed here (\(dump.stderr))") }
         // chroot exits 127 when the command is missing inside, 125 when it cannot enter.
         if let chroot, dump.status == 127 { throw APTPlanError(.aptMissing, "apt is not installed in \(chroot) (\(dump.stderr))") }

@@ -82,8 +82,9 @@ public struct APTPackageState: Sendable, Hashable, CustomStringConvertible {
 
     /// Every package of the database in `administrativeDirectory`, by name; empty when
     /// dpkg-query cannot be run.
-    public static func query(administrativeDirectory: String) -> [String: APTPackageState] {
-        parse(SystemCommand.run(queryCommand(administrativeDirectory: administrativeDirectory)).stdout)
+    /// Under a cancelled `cancellation` it is empty.
+    public static func query(administrativeDirectory: String, cancellation: CommandCancellation? = nil) -> [String: APTPackageState] {
+        parse(SystemCommand.run(queryCommand(administrativeDirectory: administrativeDirectory), cancellation: cancellation).stdout)
     }
 
     /// The `dpkg-query` command whose output `parse` reads.

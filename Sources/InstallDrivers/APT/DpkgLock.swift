@@ -15,7 +15,12 @@ public enum DpkgLock {
 
     /// Looks at the lock of the dpkg database in `administrativeDirectory` without taking it.
     public static func state(administrativeDirectory: String) -> State {
-        let path = administrativeDirectory + "/lock-frontend"
+        state(ofLockFile: administrativeDirectory + "/lock-frontend")
+    }
+
+    /// Looks at an fcntl lock file of dpkg's or apt's (`lock`, `lock-frontend`, apt's lists'
+    /// `lock`) without taking it. Opening it for writing makes inotify say it was written.
+    public static func state(ofLockFile path: String) -> State {
         let descriptor = open(path, O_RDWR | O_CLOEXEC)
         if descriptor < 0 {
             // No lock file yet: nobody can hold it.

@@ -5,10 +5,16 @@ import Synchronization
 
 /// The pending snapshot an engine keeps of its apt root (Documentation/MANY-HOSTS.md "Fleet patching"): computed
 /// when the keeper starts, after every job that may have changed the root completes (a job of
-/// a driver, such as apt's; an observed transaction; a refresh), and on request; what the
-/// engine's `pending` command answers. A job of commands does not count: reading the root
-/// costs seconds of CPU on a real system, and an engine that runs thousands of small jobs
-/// would spend them after each.
+/// a driver, such as apt's; an observed transaction; a refresh), once after every change to the
+/// root that anyone made (dpkg's status, apt's lists: `PackageStateWatcher`, hooks or not), and
+/// on request; what the engine's `pending` command answers and pushes to its clients
+/// (`observe`). A job of commands does not count: reading the root costs seconds of CPU on a
+/// real system, and an engine that runs thousands of small jobs would spend them after each.
+///
+/// A change is computed once: one the computation under way or a later one started after has
+/// seen already (this engine's own job's end, which recomputes anyway) asks for nothing more.
+/// While a change is under way (dpkg's lock held, the status rewritten) the state says a newer
+/// snapshot is coming.
 ///
 /// A snapshot takes no lock, yet one read while this engine's own package job runs would show a
 /// root half-way through a transaction: while a job of a driver (apt, Ansible) or a refresh job
@@ -35,14 +41,20 @@ public final class PendingSnapshotKeeper: PendingSnapshotSource, Sendable {
         /// new one follows the job.
         var overlapped = false
         var waiters: [@Sendable (PendingState) -> Void] = []
+        var observers: [@Sendable (PendingState) -> Void] = []
         var subscription: EventSubscription?
+        var watcher: PackageStateWatcher?
+        /// Someone changes the root (`PackageStateWatcher` said `changing`, not yet `settled`).
+        var rootChanging = false
+        /// When the newest computation started: a change before it is in its snapshot.
+        var lastStartedAt: ContinuousClock.Instant?
         var stopped = false
 
         /// The latest snapshot, and whether a newer one is coming.
         var answer: PendingState { PendingState(snapshot: latest.snapshot, computing: isComputing) }
 
         /// A newer snapshot is being computed or owed.
-        var isComputing: Bool { computing || wanted || !refreshes.isEmpty }
+        var isComputing: Bool { computing || wanted || rootChanging || !refreshes.isEmpty }
 
         /// What a waiter waits for is over: no snapshot is being computed, none is about to
         /// start, and no refresh job is queued or running. One owed after another running
@@ -54,38 +66,67 @@ public final class PendingSnapshotKeeper: PendingSnapshotSource, Sendable {
     private let queue: JobQueue
     private let aptConfig: String?
     private let compute: @Sendable () -> PendingSnapshot
+    /// What is watched for changes made by anyone; `nil`: the root `aptConfig` names, when
+    /// the snapshot is read from it.
+    private let watching: PackageStateWatcher.Places?
+    private let watchesTheRoot: Bool
+    private let log: @Sendable (String) -> Void
+    /// Ends the computation under way when the keeper stops.
+    private let cancellation: CommandCancellation
     private let state = Mutex(State())
+    /// Held while observers are told, so that they hear the states in order.
+    private let telling = Mutex<PendingState?>(nil)
     private let work = SerialWorkQueue(runningOn: .ownThread(name: "pending"))
 
     /// A keeper of the snapshot of the root `aptConfig` names (the system's when `nil`), whose
-    /// jobs come from `queue`. Nothing is computed until `start()`.
-    /// - Parameter compute: reads a snapshot (`PendingSnapshotReader` of that root by default;
-    ///   tests may count or slow it).
-    public init(queue: JobQueue, aptConfig: String?, compute: (@Sendable () -> PendingSnapshot)? = nil) {
+    /// jobs come from `queue`. Nothing is computed or watched until `start()`.
+    /// - Parameters:
+    ///   - compute: reads a snapshot (`PendingSnapshotReader` of that root by default; tests
+    ///     may count or slow it).
+    ///   - watching: the folders whose changes ask for a snapshot; by default those of the root
+    ///     (resolved with `apt-config` when the keeper starts) when `compute` is the default,
+    ///     none otherwise.
+    ///   - log: where a root that cannot be watched is said (its rows then follow only the jobs
+    ///     this engine sees).
+    public init(queue: JobQueue, aptConfig: String?, watching: PackageStateWatcher.Places? = nil,
+                log: @escaping @Sendable (String) -> Void = { _ in }, compute: (@Sendable () -> PendingSnapshot)? = nil) {
         self.queue = queue
         self.aptConfig = aptConfig
-        self.compute = compute ?? { PendingSnapshotReader.read(aptConfig: aptConfig) }
+        self.watching = watching
+        self.log = log
+        watchesTheRoot = compute == nil
+        let cancellation = CommandCancellation()
+        self.cancellation = cancellation
+        self.compute = compute ?? { PendingSnapshotReader.read(aptConfig: aptConfig, cancellation: cancellation) }
     }
 
-    /// Follows the queue's jobs and computes the first snapshot.
+    /// Follows the queue's jobs, starts watching the root, and computes the first snapshot.
     public func start() {
         let subscription = queue.subscribe { [weak self] event in self?.observe(event) }
         state.withLock { $0.subscription = subscription }
+        // Before the first computation, on its thread (`apt-config` may take a while): a change
+        // made while it runs is then seen.
+        work.enqueue { [self] in startWatching() }
         recompute()
     }
 
-    /// Stops following the queue and waits for a computation under way to end; nothing is
-    /// computed afterwards. Waiters not yet answered get the state then.
+    /// Stops following the queue and watching the root, and ends a computation under way (its
+    /// apt is killed: it changes nothing); nothing is computed afterwards. Returns within about
+    /// the time a process takes to die. Waiters not yet answered get the state then.
     public func stop() {
-        let (subscription, waiters) = state.withLock { state in
+        let (subscription, watcher, waiters) = state.withLock { state in
             state.stopped = true
             defer {
                 state.subscription = nil
+                state.watcher = nil
                 state.waiters = []
+                state.observers = []
             }
-            return (state.subscription, state.waiters)
+            return (state.subscription, state.watcher, state.waiters)
         }
         subscription?.cancel()
+        cancellation.cancel()
+        watcher?.stop()
         let drained = DispatchSemaphore(value: 0)
         work.whenDelivered(work.enqueue {}) { drained.signal() }
         drained.wait()
@@ -102,6 +143,21 @@ public final class PendingSnapshotKeeper: PendingSnapshotSource, Sendable {
     public func recompute() {
         state.withLock { $0.wanted = true }
         startIfDue()
+        tell()
+    }
+
+    public func observe(_ body: @escaping @Sendable (PendingState) -> Void) {
+        telling.withLock { told in
+            let now = state.withLock { state -> (PendingState, [@Sendable (PendingState) -> Void])? in
+                guard !state.stopped else { return nil }
+                state.observers.append(body)
+                return (state.answer, state.observers)
+            }
+            guard let (answer, observers) = now else { return }
+            // The newcomer hears the state at once; the others only if it is news to them.
+            for observer in answer == told ? [body] : observers { observer(answer) }
+            told = answer
+        }
     }
 
     public func whenSettled(_ body: @escaping @Sendable (PendingState) -> Void) {
@@ -135,6 +191,7 @@ public final class PendingSnapshotKeeper: PendingSnapshotSource, Sendable {
                     state.refreshes.insert(descriptor.id)
                 }
             }
+            tell()
             return .success(descriptor.id)
         } catch {
             return .failure(WireError(.invalidJob, "apt's lists cannot be refreshed: \(error.description)"))
@@ -167,8 +224,79 @@ public final class PendingSnapshotKeeper: PendingSnapshotSource, Sendable {
                 if changedTheRoot { state.wanted = true }
             }
             startIfDue()
+            tell()
+        case .jobCleanedUp(let cleanUp):
+            // A job declined or cleaned up before it ran changed nothing: forgotten, it holds
+            // nothing back (a refresh among them).
+            let (waiters, answer) = state.withLock { state -> ([@Sendable (PendingState) -> Void], PendingState) in
+                state.packageJobs.remove(cleanUp.job)
+                state.running.remove(cleanUp.job)
+                state.refreshes.remove(cleanUp.job)
+                state.observedJobs.remove(cleanUp.job)
+                guard state.isSettled else { return ([], state.answer) }
+                defer { state.waiters = [] }
+                return (state.waiters, state.answer)
+            }
+            for waiter in waiters { waiter(answer) }
+            startIfDue()
+            tell()
         default:
             break
+        }
+    }
+
+    // MARK: - Changes made by anyone
+
+    /// Watches the root's folders, unless there is nothing to watch.
+    private func startWatching() {
+        let places: PackageStateWatcher.Places
+        if let watching {
+            places = watching
+        } else if watchesTheRoot {
+            do {
+                places = PackageStateWatcher.Places(try APTEnvironment.resolve(aptConfig: aptConfig, cancellation: cancellation))
+            } catch {
+                if !cancellation.isCancelled { log("the root's package state is not watched: \(error.message)") }
+                return
+            }
+        } else {
+            return
+        }
+        do {
+            let watcher = try PackageStateWatcher(places: places) { [weak self] change in self?.rootChanged(change) }
+            let stopped = state.withLock { state -> Bool in
+                if !state.stopped { state.watcher = watcher }
+                return state.stopped
+            }
+            if stopped { watcher.stop() }
+        } catch {
+            log("the root's package state is not watched (its rows follow only this engine's jobs): \(error.description)")
+        }
+    }
+
+    /// Someone changes the root, or has changed it and let go.
+    private func rootChanged(_ change: PackageStateWatcher.Change) {
+        state.withLock { state in
+            switch change {
+            case .changing:
+                state.rootChanging = true
+            case .settled(let lastChangeAt):
+                state.rootChanging = false
+                // Seen already by a computation that started after it.
+                if state.lastStartedAt.map({ lastChangeAt >= $0 }) ?? true { state.wanted = true }
+            }
+        }
+        startIfDue()
+        tell()
+    }
+
+    /// Tells the observers the state when it differs from the one they heard last.
+    private func tell() {
+        telling.withLock { told in
+            let (answer, observers) = state.withLock { ($0.answer, $0.observers) }
+            guard answer != told, !observers.isEmpty else { return }
+            told = answer
+            for observer in observers { observer(answer) }
         }
     }
 
@@ -185,10 +313,12 @@ public final class PendingSnapshotKeeper: PendingSnapshotSource, Sendable {
         }
         guard due else { return }
         work.enqueue { [self] in
+            state.withLock { $0.lastStartedAt = .now }
             let snapshot = compute()
             let json = try? JSONParser.parse(PendingSnapshotCoding.encode(snapshot))
             let (waiters, settled) = state.withLock { state -> ([@Sendable (PendingState) -> Void], PendingState) in
-                state.latest = PendingState(snapshot: json, computing: false)
+                // A computation cut by `stop()` has no account of the root.
+                if !state.stopped { state.latest = PendingState(snapshot: json, computing: false) }
                 state.computing = false
                 if state.overlapped { state.wanted = true }
                 guard state.isSettled else { return ([], state.answer) }
@@ -197,6 +327,7 @@ public final class PendingSnapshotKeeper: PendingSnapshotSource, Sendable {
             }
             for waiter in waiters { waiter(settled) }
             startIfDue()
+            tell()
         }
     }
 }

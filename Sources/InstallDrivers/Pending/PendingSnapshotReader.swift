@@ -20,7 +20,10 @@ public enum PendingSnapshotReader {
     /// - Parameters:
     ///   - procRoot: where `/proc` is, for the restart scan (tests may name a recorded one).
     ///   - now: the snapshot's time.
-    public static func read(aptConfig: String?, chroot: String? = nil, procRoot: String = "/proc", now: Date = Date()) -> PendingSnapshot {
+    ///   - cancellation: kills its apt, apt-config and dpkg-query once cancelled; the snapshot
+    ///     then says so as its problem, and is to be dropped.
+    public static func read(aptConfig: String?, chroot: String? = nil, procRoot: String = "/proc", now: Date = Date(),
+                            cancellation: CommandCancellation? = nil) -> PendingSnapshot {
         // apt reads a missing APT_CONFIG as none and falls back to the system's root: this
         // would be another root's snapshot under the name of the one asked for.
         if let aptConfig, !FileManager.default.isReadableFile(atPath: chroot.map { APTEnvironment.path(aptConfig, under: $0) } ?? aptConfig) {
@@ -28,18 +31,24 @@ public enum PendingSnapshotReader {
         }
         let environment: APTEnvironment
         do {
-            environment = try APTEnvironment.resolve(aptConfig: aptConfig, chroot: chroot)
+            environment = try APTEnvironment.resolve(aptConfig: aptConfig, chroot: chroot, cancellation: cancellation)
         } catch {
-            return .failed(error.message, at: now)
+            return .failed(cancellation?.isCancelled == true ? cancelledProblem : error.message, at: now)
         }
-        return read(in: environment, procRoot: procRoot, now: now)
+        return read(in: environment, procRoot: procRoot, now: now, cancellation: cancellation)
     }
 
+    /// The problem of a snapshot whose computation was cancelled.
+    public static let cancelledProblem = "the snapshot was cancelled"
+
     /// The snapshot of the root `environment` names.
-    public static func read(in environment: APTEnvironment, procRoot: String = "/proc", now: Date = Date()) -> PendingSnapshot {
+    public static func read(in environment: APTEnvironment, procRoot: String = "/proc", now: Date = Date(),
+                            cancellation: CommandCancellation? = nil) -> PendingSnapshot {
         // apt's headings (`Installed:`) are read, so in its own words, untranslated.
         let variables = environment.commandEnvironment.merging(["LC_ALL": "C"]) { _, new in new }
-        let run = { @Sendable (arguments: [String]) in SystemCommand.run(environment.command(arguments), environment: variables) }
+        let run = { @Sendable (arguments: [String]) in
+            SystemCommand.run(environment.command(arguments), environment: variables, cancellation: cancellation)
+        }
         let results = Mutex<[Int: SystemCommand]>([:])
         let states = Mutex<[String: APTPackageState]>([:])
         // Three processes, two cores at most busy: the policy waits for dpkg's list first.
@@ -49,7 +58,7 @@ public enum PendingSnapshotReader {
             case 0: result = run([aptGet, "-s", "upgrade"])
             case 1: result = run([aptGet, "-s", "dist-upgrade"])
             default:
-                let installed = APTPackageState.query(administrativeDirectory: environment.administrativeDirectory)
+                let installed = APTPackageState.query(administrativeDirectory: environment.administrativeDirectory, cancellation: cancellation)
                 states.withLock { $0 = installed }
                 let names = installed.filter { $0.value.status.dropFirst().first == "i" }.keys.sorted()
                 result = names.isEmpty ? SystemCommand(status: 0, stdout: "", stderr: "") : run([aptCache, "policy"] + names)
@@ -57,6 +66,7 @@ public enum PendingSnapshotReader {
             results.withLock { $0[question] = result }
         }
         let (upgrade, distUpgrade, policy) = results.withLock { ($0[0]!, $0[1]!, $0[2]!) }
+        if cancellation?.isCancelled == true { return .failed(cancelledProblem, at: now) }
         for (command, result) in [("apt-get -s upgrade", upgrade), ("apt-get -s dist-upgrade", distUpgrade), ("apt-cache policy", policy)] {
             if result.failedToStart { return .failed("\(command) could not run: \(result.stderr)", at: now) }
             guard result.status == 0 else {

@@ -15,17 +15,22 @@ public struct SystemCommand: Sendable {
     /// Runs `arguments` (the first one an absolute path) with installtop's environment plus
     /// `environment`, in a process group of its own, and waits for it. A command that cannot be
     /// started gives status -1 and the cause in `stderr` (`cannot run PATH: No such file or
-    /// directory`).
-    public static func run(_ arguments: [String], environment: [String: String] = [:]) -> SystemCommand {
+    /// directory`). Under a `cancellation` that is cancelled, the command is killed (its status
+    /// then 128 + 9), and one not yet started is not started (status -1, `cancelled`).
+    public static func run(_ arguments: [String], environment: [String: String] = [:],
+                           cancellation: CommandCancellation? = nil) -> SystemCommand {
+        if cancellation?.isCancelled == true { return SystemCommand(status: -1, stdout: "", stderr: "cancelled") }
         let child: PipedChild
         do {
             child = try PipedChild(arguments: arguments, environment: environment)
         } catch {
             return SystemCommand(status: -1, stdout: "", stderr: error.description)
         }
+        cancellation?.started(child.pid)
         // The end of its stdin at once, as /dev/null would give it.
         child.closeInput()
         let (stdout, stderr) = readToEnd(stdout: child.stdoutRead, stderr: child.stderrRead)
+        cancellation?.ended(child.pid)
         return SystemCommand(status: child.waitForExit(), stdout: String(decoding: stdout, as: UTF8.self),
                              stderr: String(decoding: stderr, as: UTF8.self))
     }

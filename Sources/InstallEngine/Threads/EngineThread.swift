@@ -3,11 +3,12 @@ import Glibc
 
 /// Starts the engine's own threads: plain pthreads, named for htop and `ps -L`, with every
 /// signal blocked (signals are for the program's own threads: the CLI turns SIGINT into an
-/// abort), detached, so nothing joins them.
-enum EngineThread {
+/// abort), detached, so nothing joins them. Outside the engine too: a thread that must not
+/// take the CLI's signals is started here.
+public enum EngineThread {
     /// Starts a thread named `name` (at most 15 characters are kept) that runs `body`.
     /// - Returns: why it could not be started (no threads left), `nil` when it runs.
-    static func start(named name: String, _ body: @escaping @Sendable () -> Void) -> SystemError? {
+    public static func start(named name: String, _ body: @escaping @Sendable () -> Void) -> SystemError? {
         final class Start {
             let name: String
             let body: @Sendable () -> Void

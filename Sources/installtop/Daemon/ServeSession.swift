@@ -39,8 +39,9 @@ struct ServeSession {
         // history and dpkg are, and waits for the monitor's yes.
         let undoing = UndoQueuing(queue: queue, history: history, slots: slots, aptRoot: APTUndoRoot(aptConfig: aptConfig),
                                   warn: { log("warning: \($0)") })
-        // What an upgrade of the root would do, for `installtop pending` and the board.
-        let pending = PendingSnapshotKeeper(queue: queue, aptConfig: aptConfig)
+        // What an upgrade of the root would do, for `installtop pending` and the board: computed
+        // again after every change of the root, whoever made it, and pushed to the clients.
+        let pending = PendingSnapshotKeeper(queue: queue, aptConfig: aptConfig, log: { log("warning: \($0)") })
         let server: EngineServer
         do {
             server = try EngineServer(queue: queue, history: host.history, options: ServerOptions(

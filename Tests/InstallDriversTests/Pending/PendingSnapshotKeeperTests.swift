@@ -1,10 +1,12 @@
+import APTTestSupport
 import EngineWire
 import Foundation
-import InstallDrivers
 import InstallEngine
 import InstallEngineTesting
 import Synchronization
 import Testing
+
+@testable import InstallDrivers
 
 /// When the engine's keeper computes the pending snapshot: at start, after every job that may
 /// have changed the root (a driver's, an observed one), on
@@ -16,12 +18,12 @@ struct PendingSnapshotKeeperTests {
     func waitsForPackageJobs() async throws {
         let computed = Atomic<Int>(0)
         let queue = JobQueue(backend: ScriptedBackend())
-        let keeper = PendingSnapshotKeeper(queue: queue, aptConfig: nil) {
+        let keeper = PendingSnapshotKeeper(queue: queue, aptConfig: nil, compute: {
             let number = computed.add(1, ordering: .sequentiallyConsistent).newValue
             return PendingSnapshot(computedAt: Date(), packages: (0..<number).map {
                 PendingPackage(name: "p\($0)", oldVersion: "1", newVersion: "2", origin: "localhost")
             })
-        }
+        })
         keeper.start()
         defer { keeper.stop() }
         #expect(try await eventually(timeout: .seconds(60)) { try pendingCount(keeper.current()) == 1 && !keeper.current().computing })
@@ -51,10 +53,10 @@ struct PendingSnapshotKeeperTests {
         let computed = Atomic<Int>(0)
         let backend = ScriptedBackend()
         let queue = JobQueue(backend: backend)
-        let keeper = PendingSnapshotKeeper(queue: queue, aptConfig: nil) {
+        let keeper = PendingSnapshotKeeper(queue: queue, aptConfig: nil, compute: {
             computed.add(1, ordering: .sequentiallyConsistent)
             return PendingSnapshot(computedAt: Date())
-        }
+        })
         keeper.start()
         defer { keeper.stop() }
         #expect(await eventually(timeout: .seconds(60)) { computed.load(ordering: .sequentiallyConsistent) == 1 && !keeper.current().computing })
@@ -64,6 +66,105 @@ struct PendingSnapshotKeeperTests {
         #expect(!keeper.current().computing && computed.load(ordering: .sequentiallyConsistent) == 1, "nothing after a job of commands")
         keeper.recompute()
         #expect(await eventually(timeout: .seconds(60)) { computed.load(ordering: .sequentiallyConsistent) == 2 && !keeper.current().computing })
+    }
+
+    @Test("A change of the root made outside the engine (dpkg's status rewritten several times, a list written) is one snapshot, pushed to observers in order")
+    func outsideChanges() async throws {
+        let root = Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let admin = root + "/dpkg", lists = root + "/lists"
+        for folder in [admin, lists] { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+        let computed = Atomic<Int>(0)
+        let queue = JobQueue(backend: ScriptedBackend())
+        let keeper = PendingSnapshotKeeper(queue: queue, aptConfig: nil,
+                                           watching: PackageStateWatcher.Places(administrativeDirectory: admin, lists: lists), compute: {
+            computed.add(1, ordering: .sequentiallyConsistent)
+            return PendingSnapshot(computedAt: Date())
+        })
+        let heard = Mutex<[PendingState]>([])
+        keeper.observe { state in heard.withLock { $0.append(state) } }
+        keeper.start()
+        defer { keeper.stop() }
+        #expect(await eventually(timeout: .seconds(60)) { computed.load(ordering: .sequentiallyConsistent) == 1 && !keeper.current().computing })
+
+        // dpkg's way: the new status written beside, then renamed over the old, several times.
+        for round in 0..<3 {
+            try "Package: p\(round)\n".write(toFile: admin + "/status-new", atomically: false, encoding: .utf8)
+            #expect(rename(admin + "/status-new", admin + "/status") == 0)
+        }
+        #expect(await eventually(timeout: .seconds(60)) { computed.load(ordering: .sequentiallyConsistent) == 2 && !keeper.current().computing })
+        try "list".write(toFile: lists + "/deb.example_dists_stable_InRelease", atomically: true, encoding: .utf8)
+        #expect(await eventually(timeout: .seconds(60)) { computed.load(ordering: .sequentiallyConsistent) == 3 && !keeper.current().computing })
+
+        let states = heard.withLock { $0 }
+        #expect(states.first == PendingState(snapshot: nil, computing: false), "an observer hears the state at once")
+        #expect(states.last.map { !$0.computing && $0.snapshot != nil } == true)
+        // Each change is heard as coming, then as done: computing and not in turn, never twice the same.
+        #expect(zip(states, states.dropFirst()).allSatisfy { $0 != $1 }, "\(states)")
+        #expect(states.count(where: { $0.computing }) >= 3)
+    }
+
+    @Test("A change made while dpkg's lock is held is computed once the lock is let go, not before")
+    func waitsForTheLock() async throws {
+        let root = Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let admin = root + "/dpkg"
+        try FileManager.default.createDirectory(atPath: admin, withIntermediateDirectories: true)
+        let computed = Atomic<Int>(0)
+        let keeper = PendingSnapshotKeeper(queue: JobQueue(backend: ScriptedBackend()), aptConfig: nil,
+                                           watching: PackageStateWatcher.Places(administrativeDirectory: admin, lists: nil), compute: {
+            computed.add(1, ordering: .sequentiallyConsistent)
+            return PendingSnapshot(computedAt: Date())
+        })
+        keeper.start()
+        defer { keeper.stop() }
+        #expect(await eventually(timeout: .seconds(60)) { computed.load(ordering: .sequentiallyConsistent) == 1 && !keeper.current().computing })
+        let holder = try DpkgLockHolder(path: admin + "/lock-frontend")
+        try "Package: p\n".write(toFile: admin + "/status", atomically: true, encoding: .utf8)
+        #expect(await eventually(timeout: .seconds(60)) { keeper.current().computing }, "a change under way says a newer snapshot is coming")
+        try await Task.sleep(for: .milliseconds(900))
+        #expect(computed.load(ordering: .sequentiallyConsistent) == 1 && keeper.current().computing, "nothing computed while the lock is held")
+        holder.release()
+        #expect(await eventually(timeout: .seconds(60)) { computed.load(ordering: .sequentiallyConsistent) == 2 && !keeper.current().computing })
+    }
+
+    @Test("A package job declined before it ran holds nothing back: a change after it is computed")
+    func declinedJob() async throws {
+        let computed = Atomic<Int>(0)
+        let queue = JobQueue(backend: ScriptedBackend())
+        let keeper = PendingSnapshotKeeper(queue: queue, aptConfig: nil, compute: {
+            computed.add(1, ordering: .sequentiallyConsistent)
+            return PendingSnapshot(computedAt: Date())
+        })
+        keeper.start()
+        defer { keeper.stop() }
+        #expect(await eventually(timeout: .seconds(60)) { computed.load(ordering: .sequentiallyConsistent) == 1 && !keeper.current().computing })
+        let held = try queue.submit(name: "apt upgrade", updates: [Update(id: "lab-app")], driver: ScriptedDriver(), awaitsConfirmation: true)
+        queue.waitUntilDelivered()
+        try queue.decline(job: held.id)
+        await queue.waitUntilIdle()
+        queue.waitUntilDelivered()
+        keeper.recompute()
+        let answered = Mutex<PendingState?>(nil)
+        keeper.whenSettled { state in answered.withLock { $0 = state } }
+        #expect(await eventually(timeout: .seconds(60)) { answered.withLock { $0 } != nil && computed.load(ordering: .sequentiallyConsistent) == 2 })
+    }
+
+    @Test("What counts as a change: dpkg's status, apt's lists; not a lock (looking at one opens it for writing), not a partial download")
+    func whatCounts() {
+        #expect(PackageStateWatcher.counts("status", inLists: false))
+        for name in ["lock", "lock-frontend", "status-old", "status-new", "updates", "triggers"] {
+            #expect(!PackageStateWatcher.counts(name, inLists: false), "\(name)")
+        }
+        #expect(PackageStateWatcher.counts("deb.debian.org_debian_dists_bookworm_InRelease", inLists: true))
+        for name in ["lock", "partial", "auxfiles"] { #expect(!PackageStateWatcher.counts(name, inLists: true), "\(name)") }
+    }
+
+    /// A new empty folder of this test's.
+    private static func folder() -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("pending-watch-\(UUID().uuidString)").path
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
     }
 
     private func pendingCount(_ state: PendingState) throws -> Int? {
