@@ -175,7 +175,11 @@ extension MonitorRenderer {
         let rightWidth = DisplayWidth.of(rightText)
         var x = area.x
         x += buffer.write(" installtop  ", x: x, y: area.y, style: theme[.header].overlaid(by: theme[.title]))
-        buffer.write(parts.joined(separator: separator), x: x, y: area.y, style: theme[.header], maxWidth: max(0, area.maxX - rightWidth - x))
+        // Two columns kept between the two sides, and a cut said with an ellipsis: cut short
+        // against the right side, `1 at a time` and `1 with restarts` ran together.
+        let leftWidth = max(0, area.maxX - rightWidth - x - (rightText.isEmpty ? 0 : 2))
+        TextLine(parts.joined(separator: separator), style: theme[.header], ellipsis: state.glyphs.box.ellipsis)
+            .render(into: &buffer, area: Rect(x: x, y: area.y, width: leftWidth, height: 1))
         if !rightText.isEmpty {
             buffer.write(rightText, x: area.maxX - rightWidth, y: area.y, style: theme[.header].overlaid(by: theme[.reboot]))
         }

@@ -343,6 +343,22 @@ struct MonitorBoardTests {
         #expect(scenario.state.hostCounts.unreachable == 1)
     }
 
+    @Test("a header too long for its row is cut with an ellipsis two columns before the restarts and reboots, never run into them")
+    func headerKeepsItsSidesApart() {
+        var scenario = board(["web-frontend-01", "web-frontend-02", "web-frontend-03"], width: 48)
+        let advice = RestartAdvice(processes: [
+            StaleProcess(pid: 20, command: "php-fpm", uid: 33, user: "www-data", owner: .service(unit: "php8.2-fpm.service"),
+                         files: [StaleFile(path: "/usr/lib/x86_64-linux-gnu/libssl.so.3", change: .deleted)]),
+        ])
+        let board = scenario.state.queue.jobs.count + 1
+        _ = scenario.state.handle(.host(.jobOrigin(board: board, origin: JobOrigin(host: "web-frontend-02", job: 3))))
+        scenario.complete(advice: advice)
+        scenario.press(.character("M"))
+        let header = String(scenario.render().lines[0])
+        #expect(header.contains("… 1 with restarts") || header.contains("…  1 with restarts"), "\(header)")
+        #expect(!header.contains("marked1") && !header.contains("idle1"), "\(header)")
+    }
+
     @Test("R restarts the selected host's services through that host's engine, and the question names the host")
     func restartJobGoesToTheSelectedHost() {
         var scenario = board(["web1", "web2"])

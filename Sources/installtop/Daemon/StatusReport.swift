@@ -107,9 +107,12 @@ enum StatusReport {
     }
 
     /// queued, running, aborting, or the result: its word for people (`failed` when an update
-    /// failed, `with errors`), its JSON name for programs (`succeededWithErrors`).
+    /// failed, `with errors`; `awaiting yes` for a queued job held for a confirmation, as the
+    /// board says it), its JSON name for programs (`succeededWithErrors`; `queued`, with
+    /// `awaitsConfirmation` beside it).
     private static func state(of job: JobState, words: Bool) -> String {
         switch job.phase {
+        case .queued where words && job.descriptor.awaitsConfirmation && !job.abortRequested: return "awaiting yes"
         case .queued: return job.abortRequested ? "aborting" : "queued"
         case .running: return job.abortRequested ? "aborting" : "running"
         case .completed:

@@ -13,7 +13,8 @@ enum PendingReport {
     /// `12 pending · 3 security · …`, then `name  old → new  security  origin` for each
     /// pending package in apt's order and `name  installed → available  held back: reason`
     /// for each held-back one; the packages dpkg left half-way with the command that finishes
-    /// them; a problem's every line after `could not compute:`.
+    /// them; the restart advice under `Restarts` when something needs a restart or a reboot
+    /// (as `installtop restarts` says it); a problem's every line after `could not compute:`.
     static func text(_ snapshot: PendingSnapshot, computing: Bool = false, now: Date, sanitizer: TextSanitizer, width: Int?) -> String {
         if let problem = snapshot.problem {
             return "could not compute: " + sanitizer.sanitize(problem).split(separator: "\n").joined(separator: "\n  ") + "\n"
@@ -32,6 +33,9 @@ enum PendingReport {
             // What dpkg left half-way, and apt's own way to finish it.
             table += "not fully installed (dpkg --configure -a finishes them once what stopped them is fixed):\n"
                 + snapshot.notFullyInstalled.map { "  " + sanitizer.sanitize($0) + "\n" }.joined()
+        }
+        if let advice = snapshot.restarts, advice.needsAction {
+            table += "\nRestarts\n" + RestartAdviceText.report(advice, sanitizer: sanitizer, width: width)
         }
         return text + table
     }

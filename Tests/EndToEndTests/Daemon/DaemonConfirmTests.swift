@@ -37,6 +37,9 @@ struct DaemonConfirmTests {
         #expect(queued["state"] as? String == "queued" && (queued["name"] as? String)?.hasPrefix("apt undo 1 · 1 to downgrade") == true,
                 "\(queued)")
         #expect(try apt.states()["lab-app"]?.version == "2.0", "nothing runs before the yes")
+        // In words, as the board says it: not a plain `queued`.
+        let text = try await daemon.run(["status"])
+        #expect(text.stdout.contains("awaiting yes"), "\(text.stdout)")
         return job
     }
 
