@@ -84,18 +84,14 @@ extension MonitorState {
     /// already the host's (its queue shown afresh after a reconnect: the rollout answers it).
     mutating func claimRolloutJob(_ descriptor: JobDescriptor) -> Bool {
         guard descriptor.awaitsConfirmation, descriptor.name.hasPrefix(Self.rolloutJobName),
-              let host = host(ofJob: descriptor.id), let index = rollout?.index(of: host) else { return false }
-        if rollout?.hosts[index].job == descriptor.id { return true }
-        guard rollout?.hosts[index].phase == .planning else { return false }
-        rollout?.hosts[index].phase = .held(job: descriptor.id)
-        return true
+              let host = host(ofJob: descriptor.id), rollout != nil else { return false }
+        return rollout!.planHeld(host: host, job: descriptor.id)
     }
 
     /// `host`'s engine refused the rollout's upgrade (or had nothing to upgrade): nothing of
     /// it waits there; a refusal is said.
     mutating func rolloutRefused(host: String, reason: String, upToDate: Bool) {
-        guard let index = rollout?.index(of: host), rollout?.hosts[index].phase == .planning else { return }
-        rollout?.hosts[index].phase = .notQueued(reason: reason, upToDate: upToDate)
+        guard rollout?.planRefused(host: host, reason: reason, upToDate: upToDate) == true else { return }
         if !upToDate { say("\(host): \(reason)") }
     }
 
@@ -119,19 +115,21 @@ extension MonitorState {
             rollout.scroll = DialogScroll.scroll(rollout.scroll, after: key, page: dialog.listHeight, maximum: dialog.maximumScroll)
                 ?? rollout.scroll
         case .character(" "):
-            rollout.hosts[rollout.cursor].included.toggle()
+            rollout.toggleIncluded(at: rollout.cursor)
         case .character("y"), .character("Y"):
             overlay = nil
-            rollout.answered = true
+            rollout.answer(yes: true)
             self.rollout = rollout
             let count = rollout.hosts.count(where: \.included)
+            // Marking moved the selection, which stopped it following the work: the view now
+            // follows the host that runs, until the operator moves it on purpose.
+            if count > 0 { selection.resumeFollowingWork() }
             say(count == 0 ? "No host taken: every plan declined"
-                : "Upgrading \(count) \(count == 1 ? "host" : "hosts"), \(rollout.parallel) at a time")
+                : "Upgrading \(count) \(count == 1 ? "host" : "hosts"), \(rollout.parallel) at a time; the view follows the running host until you move it (f follows again)")
             return advanceRollout()
         case .character("n"), .character("N"), .character("q"), .escape:
             overlay = nil
-            for index in rollout.hosts.indices { rollout.hosts[index].included = false }
-            rollout.answered = true
+            rollout.answer(yes: false)
             self.rollout = rollout
             say("Not started: every plan declined, nothing runs")
             return advanceRollout()
@@ -144,95 +142,52 @@ extension MonitorState {
 
     // MARK: - Running
 
-    /// Brings the rollout up to date with the queue and starts what may start: a held job
-    /// answered is queued to start (taken) or declined (left out); a job that ran to its end
-    /// makes its host succeeded or failed (a first failure pauses the rollout while hosts are
-    /// left); a job gone from a host's queue (declined or cleaned up elsewhere) ends its host.
-    /// Then, unless paused, the next taken hosts start in order while fewer than `parallel`
-    /// run: a taken host whose plan has not come yet holds back those after it, a stale one
-    /// waits without holding them (nothing reaches it). Called after every event.
+    /// Brings the rollout up to date with the queue and starts what may start (`Rollout.advance`,
+    /// the board's sight of each job: its queue, a host's queue being shown afresh, a job this
+    /// board confirmed); sends the commands and says a pause. Called after every event.
     mutating func advanceRollout() -> [MonitorEffect] {
         guard var rollout else { return [] }
-        var effects: [MonitorEffect] = []
-        for index in rollout.hosts.indices {
-            let host = rollout.hosts[index]
-            if case .held(let job) = host.phase, rollout.answered {
-                if host.included {
-                    rollout.hosts[index].phase = .waiting(job: job)
-                } else {
-                    rollout.hosts[index].phase = .declined
-                    effects.append(.command(.decline(job: job)))
-                    continue
-                }
-            }
-            guard let job = rollout.hosts[index].job else { continue }
-            switch rollout.hosts[index].phase {
-            case .held, .waiting, .started: break
-            default: continue
-            }
-            guard let state = queue.job(job) else {
-                // Its queue is being shown afresh (a reconnect): the job comes back.
-                guard board?.hostsAwaitingSnapshot.contains(host.name) != true else { continue }
-                if case .started = rollout.hosts[index].phase {
-                    // Gone with no end seen: taken as failed, so that the operator decides.
-                    rollout.hosts[index].phase = .failed(job: job)
-                    pause(&rollout, by: host.name)
-                } else {
-                    rollout.hosts[index].phase = .declined
-                }
-                continue
-            }
-            switch state.phase {
-            case .completed:
-                let failed = state.shownResultCode != .succeeded
-                rollout.hosts[index].phase = failed ? .failed(job: job) : .succeeded(job: job)
-                if failed { pause(&rollout, by: host.name) }
-            case .running:
-                // Confirmed elsewhere (another board, `installtop confirm`): it runs.
-                rollout.hosts[index].phase = .started(job: job)
-            case .queued where !state.descriptor.awaitsConfirmation && !confirmedJobs.contains(job):
-                // Confirmed elsewhere and queued behind another job of its engine: it is started.
-                rollout.hosts[index].phase = .started(job: job)
-            case .queued:
-                break
-            }
-        }
-        if rollout.answered, rollout.pausedBy == nil {
-            var running = rollout.runningCount
-            starting: for index in rollout.hosts.indices where running < rollout.parallel {
-                let host = rollout.hosts[index]
-                // An unreachable host waits without holding the others back: nothing reaches it.
-                guard staleAge(ofHost: host.name) == nil else { continue }
-                switch host.phase {
-                case .waiting(let job):
-                    rollout.hosts[index].phase = .started(job: job)
-                    confirmedJobs.insert(job)
-                    effects.append(.command(.confirm(job: job)))
-                    running += 1
-                case .planning where host.included:
-                    // The hosts start in the dialog's order, whatever order their plans come
-                    // in: none after this one starts before its plan has come.
-                    break starting
-                default:
-                    continue
-                }
-            }
-        }
+        // Who runs a job does not change while the rollout advances.
+        let hostOfJob = { [rollout] (job: Int) in rollout.host(ofJob: job) }
+        let steps = rollout.advance(seeing: { job in rolloutSight(of: job, host: hostOfJob(job)) },
+                                    reachable: { staleAge(ofHost: $0) == nil })
         self.rollout = rollout
-        return effects
+        return perform(steps)
     }
 
-    /// Holds new starts back after `host` failed, while hosts are left to start.
-    private mutating func pause(_ rollout: inout Rollout, by host: String) {
-        guard rollout.pausedBy == nil, rollout.hosts.contains(where: { $0.isLeft && $0.included }) else { return }
-        rollout.pausedBy = host
-        say("\(host) failed: no new host starts; U continues, X stops (the running ones go on)")
+    /// What the board sees of a rollout's job.
+    private func rolloutSight(of job: Int, host: String?) -> RolloutJobSight {
+        guard let state = queue.job(job) else {
+            return host.map { board?.hostsAwaitingSnapshot.contains($0) == true } == true ? .unknown : .gone
+        }
+        switch state.phase {
+        case .completed: return .completed(failed: state.shownResultCode != .succeeded)
+        case .running: return .running
+        // Confirmed elsewhere and queued behind another job of its engine: it is started.
+        case .queued where !state.descriptor.awaitsConfirmation && !confirmedJobs.contains(job): return .running
+        case .queued: return .queued
+        }
+    }
+
+    /// Sends a rollout's commands (a confirmed job is this board's from then on) and says a pause.
+    private mutating func perform(_ steps: [RolloutStep]) -> [MonitorEffect] {
+        steps.compactMap { step in
+            switch step {
+            case .confirm(let job):
+                confirmedJobs.insert(job)
+                return .command(.confirm(job: job))
+            case .decline(let job):
+                return .command(.decline(job: job))
+            case .paused(let host):
+                say("\(host) failed: no new host starts; U continues, X stops (the running ones go on)")
+                return nil
+            }
+        }
     }
 
     /// `U` while paused: the next hosts start again.
     mutating func continueRollout() -> [MonitorEffect] {
-        guard let host = rollout?.pausedBy else { return [] }
-        rollout?.pausedBy = nil
+        guard let host = rollout?.resume() else { return [] }
         say("Rollout continues after \(host)'s failure")
         return advanceRollout()
     }
@@ -245,7 +200,6 @@ extension MonitorState {
             return []
         }
         let left = rollout.leftCount
-        self.rollout?.pausedBy = nil
         let effects = declineLeftHosts()
         say("Rollout stopped: \(left) \(left == 1 ? "host" : "hosts") not started, declined; \(rollout.runningCount) running go on")
         return effects
@@ -254,21 +208,8 @@ extension MonitorState {
     /// Declines every host not started: held and waiting jobs at once, plans still being made
     /// when they come (`advanceRollout`).
     mutating func declineLeftHosts() -> [MonitorEffect] {
-        guard var rollout else { return [] }
-        rollout.answered = true
-        var effects: [MonitorEffect] = []
-        for index in rollout.hosts.indices where rollout.hosts[index].isLeft {
-            rollout.hosts[index].included = false
-            switch rollout.hosts[index].phase {
-            case .held(let job), .waiting(let job):
-                rollout.hosts[index].phase = .declined
-                effects.append(.command(.decline(job: job)))
-            default:
-                break
-            }
-        }
-        self.rollout = rollout
-        return effects
+        guard rollout != nil else { return [] }
+        return perform(rollout!.stop())
     }
 
     // MARK: - Quitting

@@ -165,6 +165,23 @@ struct MonitorRolloutTests {
         #expect(finish(&scenario, 2, .succeeded) == [.command(.confirm(job: 1))])
     }
 
+    @Test("marking moved the selection, yet once the plans are taken the view follows the host that runs, until the operator moves")
+    func viewFollowsTheRunningHost() {
+        var scenario = board(parallel: 1)
+        for host in Self.hosts { _ = scenario.state.handle(.host(.queueShown(host))) }
+        plan(&scenario, ["web1", "web2", "web3"])
+        #expect(!scenario.state.selection.followsWork, "moving to mark stopped following")
+        #expect(Scenario.commands(scenario.press(.character("y"))) == [.command(.confirm(job: 1))])
+        #expect(scenario.screen().contains("the view follows the running host"))
+        scenario.startJob(1)
+        #expect(scenario.state.selectedHost == "web1" && scenario.state.selectedJobID == 1)
+        #expect(finish(&scenario, 1, .succeeded) == [.command(.confirm(job: 2))])
+        scenario.startJob(2)
+        #expect(scenario.state.selectedHost == "web2" && scenario.state.selectedJobID == 2)
+        scenario.press(.home)
+        #expect(!scenario.state.selection.followsWork, "a move on purpose stops it")
+    }
+
     @Test("per host: Space leaves the selected host out (its job declined), y starts the others")
     func perHost() {
         var scenario = board()

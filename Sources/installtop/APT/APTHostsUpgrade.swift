@@ -4,6 +4,7 @@ import EngineDaemon
 import EngineWire
 import Glibc
 import InstallEngine
+import Monitor
 import Synchronization
 
 /// `installtop apt upgrade --host … / --hosts INV`: a rollout from the command line, as the
@@ -11,8 +12,9 @@ import Synchronization
 /// `StatusCommand.hostsAtOnce` at a time), plans it and holds it; each host's plan is printed
 /// (`web1: 3 to upgrade · 1.2 MB to download`, then its packages, removals first). With
 /// `--yes` (or a `y` at a terminal) the held jobs are confirmed `parallel` hosts at a time in
-/// the hosts' order, each followed to its end over its link; after a host's job fails no new
-/// host starts (the running ones end), the hosts not started are declined and named, exit 1.
+/// the hosts' order, each followed to its end over its link, by the board's own rollout
+/// (`Rollout`); after a host's job fails no new host starts (the running ones end), the hosts
+/// not started are declined and named, exit 1.
 /// Without a yes every held job is declined and nothing runs (exit 1, as apt's "Abort.").
 struct APTHostsUpgrade {
     let commands: [SSHCommand]
@@ -71,42 +73,59 @@ struct APTHostsUpgrade {
         return ["y", "yes"].contains(answer.lowercased())
     }
 
-    /// Starts the hosts in order, `parallel` at once, stopping new starts after a failure;
-    /// true when every host started and succeeded.
-    private func roll(_ hosts: [(host: String, client: EngineClient, job: Int)]) -> Bool {
+    /// Starts the hosts as the board does, the same value machine (`Rollout`): in order,
+    /// `parallel` at once; after a failure no new host starts, and since nobody at a command
+    /// line says to continue, the hosts not started are declined. True when every host started
+    /// and succeeded.
+    private func roll(_ held: [(host: String, client: EngineClient, job: Int)]) -> Bool {
+        // The rollout's job numbers are positions + 1: each host's engine numbers its own jobs.
+        var rollout = Rollout(hosts: held.map(\.host), parallel: parallel)
+        for (index, host) in held.enumerated() { _ = rollout.planHeld(host: host.host, job: index + 1) }
+        rollout.answer(yes: true)
+        var sights: [Int: RolloutJobSight] = [:]
         let ended = Mutex<[(Int, Outcome)]>([])
         let signal = DispatchSemaphore(value: 0)
-        var next = 0
         var running = 0
         var failures: [String] = []
+        var declined: [Int] = []
         while true {
-            while failures.isEmpty, running < parallel, next < hosts.count {
-                let index = next
-                let host = hosts[index]
-                next += 1
-                running += 1
-                StandardOutput.stdout.line("\(host.host): starting")
-                Thread.detachNewThread {
-                    let outcome = Self.follow(client: host.client, job: host.job, host: host.host)
-                    ended.withLock { $0.append((index, outcome)) }
-                    signal.signal()
+            var steps = rollout.advance(seeing: { sights[$0] ?? .queued }, reachable: { _ in true })
+            while !steps.isEmpty {
+                switch steps.removeFirst() {
+                case .confirm(let job):
+                    let host = held[job - 1]
+                    sights[job] = .running
+                    running += 1
+                    StandardOutput.stdout.line("\(host.host): starting")
+                    Thread.detachNewThread {
+                        let outcome = Self.follow(client: host.client, job: host.job, host: host.host)
+                        ended.withLock { $0.append((job, outcome)) }
+                        signal.signal()
+                    }
+                case .decline(let job):
+                    declined.append(job)
+                case .paused:
+                    steps += rollout.stop()
                 }
             }
             guard running > 0 else { break }
             signal.wait()
-            for (index, outcome) in ended.withLock({ list in defer { list = [] }; return list }) {
+            for (job, outcome) in ended.withLock({ list in defer { list = [] }; return list }) {
                 running -= 1
-                let host = hosts[index].host
-                hosts[index].client.close()
+                let host = held[job - 1].host
+                held[job - 1].client.close()
                 switch outcome {
-                case .succeeded: StandardOutput.stdout.line("\(host): upgraded")
+                case .succeeded:
+                    sights[job] = .completed(failed: false)
+                    StandardOutput.stdout.line("\(host): upgraded")
                 case .failed(let reason):
+                    sights[job] = .completed(failed: true)
                     failures.append(host)
                     StandardOutput.stdout.line("\(host): failed: \(reason)")
                 }
             }
         }
-        let notStarted = hosts[next...]
+        let notStarted = declined.map { held[$0 - 1] }
         _ = BoundedWorkers.map(notStarted.map { HeldJob(client: $0.client, job: $0.job) }, width: StatusCommand.hostsAtOnce) { held in
             Self.decline(client: held.client, job: held.job)
             held.client.close()
