@@ -23,7 +23,7 @@ public enum JobRunTable {
         for run in runs {
             let id = String(repeating: " ", count: idWidth - String(run.id).count) + String(run.id)
             let date = (run.startedAt ?? run.endedAt).map { String(HistoryTable.date($0).prefix(16)) } ?? "-"
-            let result = run.resultCode?.word ?? "running"
+            let result = run.resultCode?.jobWord ?? "running"
             let line = id + "  " + padded(date, 16) + "  " + padded(HistoryTable.cell(run.kind, limit: 8), 8) + "  "
                 + padded(result, 11) + "  " + padded(run.undoable ? "yes" : "no", 4) + "  " + run.name
             text += fitted(line) + "\n"

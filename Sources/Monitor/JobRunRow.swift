@@ -41,7 +41,7 @@ public struct JobRunRow: Sendable, Hashable {
     /// (case-insensitive); the empty text matches every row.
     func matches(_ lowercasedText: String) -> Bool {
         guard !lowercasedText.isEmpty else { return true }
-        return ([String(id), kind, name, resultCode?.word ?? "running"] + packages)
+        return ([String(id), kind, name, resultCode?.jobWord ?? "running"] + packages)
             .contains { $0.lowercased().contains(lowercasedText) }
     }
 }

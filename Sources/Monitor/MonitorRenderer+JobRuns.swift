@@ -74,7 +74,7 @@ extension MonitorRenderer {
         }
         buffer.set(glyphs.mark(for: code), x: x + columns.markX, y: y, style: style(role(for: code)))
         if columns.word > 0 {
-            buffer.write(run.resultCode?.word ?? "running", x: x + columns.wordX, y: y, style: style(role(for: code)), maxWidth: columns.word)
+            buffer.write(run.resultCode?.jobWord ?? "running", x: x + columns.wordX, y: y, style: style(role(for: code)), maxWidth: columns.word)
         }
         TextLine(String(run.id), style: style(.text), alignment: .right)
             .render(into: &buffer, area: Rect(x: x + columns.runX, y: y, width: columns.run, height: 1))

@@ -156,8 +156,14 @@ public struct APTTransactionTracker: Sendable {
         jobPercent = max(jobPercent, overall)
     }
 
-    /// apt's `pmerror` names packages with their architecture (`libc6:amd64`), `pmstatus` without.
+    /// apt's `pmerror` names packages with their architecture (`libc6:amd64`), `pmstatus` without;
+    /// an error while dpkg unpacks names the archive (`/var/cache/apt/archives/lab-fail_2.0_all.deb`),
+    /// whose file name begins with the package's.
     static func packageName(_ subject: String) -> String {
+        if subject.hasSuffix(".deb"), let slash = subject.utf8.lastIndex(of: UInt8(ascii: "/")) {
+            let file = subject[subject.utf8.index(after: slash)...]
+            return String(file.prefix { $0 != "_" })
+        }
         // Most subjects have no architecture: nothing to build for them. Searched in the UTF-8
         // bytes: a search by Character segments the text into graphemes first (a quarter of
         // the tracker's time), and `contains(":")` resolves to Foundation's substring search.

@@ -39,6 +39,11 @@ public enum OperationResultCode: Int, Sendable, Hashable, CaseIterable {
         }
     }
 
+    /// The word for a job's result when only its code is known (a history's run): a job's
+    /// `succeededWithErrors` is WUA's mix of succeeded and failed updates (rule 16), which every
+    /// surface shows as `failed` (`InstallationResult.shownResultCode`); otherwise `word`.
+    public var jobWord: String { self == .succeededWithErrors ? Self.failed.word : word }
+
     /// Whether the update got installed (with or without reported errors).
     public var isSuccess: Bool { self == .succeeded || self == .succeededWithErrors }
 

@@ -5,9 +5,9 @@ extension JobState {
     /// until it has completed. JSON events and the history keep `result.resultCode`.
     public var shownResultCode: OperationResultCode? {
         guard let result else { return nil }
-        // Only a mix or an abort can hide a failure: the others need no walk over the updates.
-        guard result.resultCode == .succeededWithErrors || result.resultCode == .aborted else { return result.resultCode }
-        let failed = updates.contains { $0.result.resultCode == .failed } || result.updateResults.contains { $0.resultCode == .failed }
-        return failed ? .failed : result.resultCode
+        let shown = result.shownResultCode
+        // The updates' own states too: a failure the result's list does not carry still shows.
+        guard shown == .succeededWithErrors || shown == .aborted else { return shown }
+        return updates.contains { $0.result.resultCode == .failed } ? .failed : shown
     }
 }

@@ -191,8 +191,10 @@ struct APTHostsUpgrade {
         }
     }
 
-    /// Confirms `job` and follows its events to its end.
+    /// Confirms `job` and follows its events to its end. A failure is said with the words of
+    /// the first package that failed (apt's or dpkg's own line), else the job's one word.
     private static func follow(client: EngineClient, job: Int, host: String) -> Outcome {
+        var firstFailure: String?
         do throws(DaemonError) {
             try client.send(.job(.confirm(job: job)))
             while let message = try client.nextMessage() {
@@ -202,11 +204,14 @@ struct APTHostsUpgrade {
                 case .event(let event) where event.job == job:
                     switch event.kind {
                     case .updateCompleted(let completion) where completion.result.resultCode == .failed:
+                        let said = completion.updateID + (completion.result.reason.map { ": \($0)" } ?? "")
+                        if firstFailure == nil { firstFailure = said }
                         StandardOutput.stdout.line("\(host): \(completion.updateID) failed" + (completion.result.reason.map { ": \($0)" } ?? ""))
                     case .jobCompleted(let completion):
-                        let code = completion.result.resultCode
-                        let failed = code != .succeeded || completion.result.updateResults.contains { $0.resultCode == .failed }
-                        return failed ? .failed("its job ended \(code)") : .succeeded
+                        // The word the board and `status` give the same job.
+                        let shown = firstFailure == nil ? completion.result.shownResultCode : .failed
+                        guard shown != .succeeded else { return .succeeded }
+                        return .failed(firstFailure.map { "\(shown.word) (\($0))" } ?? shown.word)
                     case .jobCleanedUp:
                         return .failed("its job left the queue before it ended")
                     default:

@@ -113,7 +113,7 @@ struct ServeSession {
         case .jobStarted(let start):
             log("job \(start.job) started")
         case .jobCompleted(let completion):
-            log("job \(completion.job) completed: \(completion.result.resultCode.name)\(completion.result.rebootRequired ? ", reboot required" : "")")
+            log("job \(completion.job) completed: \(completion.result.shownResultCode.word)\(completion.result.rebootRequired ? ", reboot required" : "")")
         case .jobCleanedUp(let cleanUp):
             log("job \(cleanUp.job) cleaned up")
         default:

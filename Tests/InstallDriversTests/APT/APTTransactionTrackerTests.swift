@@ -145,4 +145,26 @@ struct APTTransactionTrackerTests {
         #expect(tracker.ignoredLines == 0, "\(lines)")
         #expect(HostPackageFingerprint().changes(since: host).isEmpty)
     }
+
+    @Test("a preinst that fails while dpkg unpacks: apt names the archive, the tracker ends the package with apt's words")
+    func failedUnpack() throws {
+        let host = HostPackageFingerprint()
+        let apt = try APTTestRoot()
+        defer { apt.remove() }
+        try apt.publish([TestPackage(name: "lab-fail", preinst: "echo 'lab-fail: refusing' >&2; exit 1")])
+        let arguments = ["install", "lab-fail"]
+        let plan = APTSimulation.plan(from: try apt.aptGet(["-s"] + arguments, check: true).stdout)
+        let downloads = APTDownload.list(from: try apt.aptGet(["--print-uris", "-qq"] + arguments, check: true).stdout)
+        let status = apt.root + "/../status-fd"
+        let install = try TestCommand.run(
+            ["/bin/sh", "-c", "exec /usr/bin/apt-get -y -o APT::Status-Fd=3 \"$@\" 3>\"$STATUS\"", "sh"] + arguments,
+            environment: apt.environment.merging(["STATUS": status]) { $1 })
+        #expect(install.status != 0)
+        var tracker = APTTransactionTracker(plan: plan, downloads: downloads)
+        let lines = try String(contentsOfFile: status, encoding: .utf8).split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.hasPrefix("pmerror:/") && $0.contains("lab-fail_1.0_all.deb") }, "apt names the archive: \(lines)")
+        let failures = ends(lines.flatMap { tracker.consume($0) }).compactMap(\.failure)
+        #expect(failures == ["new lab-fail package pre-installation script subprocess returned error exit status 1"], "\(lines)")
+        #expect(HostPackageFingerprint().changes(since: host).isEmpty)
+    }
 }
