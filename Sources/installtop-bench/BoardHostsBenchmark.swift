@@ -24,7 +24,11 @@ import MonitorRuntime
 /// also sorts them. With `--refresh` too (`--parallel N`, 10 by default), each engine has a root
 /// of its own on one shared repository, and once every snapshot is shown every host is marked
 /// and `P` refreshes them all, N at a time: measured until the last refresh job ended, with the
-/// most hosts seen refreshing at once and the frames and CPU of that phase alone.
+/// most hosts seen refreshing at once and the frames and CPU of that phase alone. With
+/// `--change` (issue 55's goal), each engine has a root of its own, and once every snapshot is
+/// shown, every root's dpkg status is rewritten the way dpkg does it (a new file renamed over
+/// the old) at once: measured until every host's row shows a snapshot computed after it (the
+/// engines notice it and push it; the board asks nothing), with the frames and CPU of that phase.
 enum BoardHostsBenchmark {
     static let all = [Benchmark(name: "board-hosts", run: run)]
 
@@ -37,7 +41,8 @@ enum BoardHostsBenchmark {
         let packages = value("--packages").flatMap(Int.init) ?? 200
         let seconds = value("--seconds").flatMap(Double.init) ?? 20
         let refresh = arguments.contains("--refresh")
-        let pending = arguments.contains("--pending") || refresh
+        let change = arguments.contains("--change")
+        let pending = arguments.contains("--pending") || refresh || change
         let parallel = value("--parallel").flatMap(Int.init) ?? 10
         let installtop = value("--installtop")
             ?? URL(fileURLWithPath: arguments[0]).deletingLastPathComponent().appendingPathComponent("installtop").path
@@ -51,7 +56,7 @@ enum BoardHostsBenchmark {
             try writeFiles(in: folder, installtop: installtop, packages: packages, seconds: seconds)
             // Each engine's refresh updates lists of its own (apt locks them), all from one archive.
             if refresh { try quiet.publish([DebianPackageRecipe(name: "itb-one")]) }
-            for index in 0..<hosts where refresh {
+            for index in 0..<hosts where refresh || change {
                 _ = try PrivateAPTRoot(folder: "\(folder)/root-\(index)", sharing: quiet.repository)
             }
         } catch {
@@ -70,7 +75,7 @@ enum BoardHostsBenchmark {
         for index in 0..<hosts {
             let engine = Process()
             engine.executableURL = URL(fileURLWithPath: installtop)
-            let configuration = refresh ? "\(folder)/root-\(index)/apt.conf" : quiet.configuration
+            let configuration = refresh || change ? "\(folder)/root-\(index)/apt.conf" : quiet.configuration
             engine.arguments = ["serve", "--socket", "\(folder)/e\(index).sock", "--no-history", "--apt-config", configuration]
             engine.standardOutput = FileHandle.nullDevice
             engine.standardError = FileHandle.nullDevice
@@ -83,18 +88,31 @@ enum BoardHostsBenchmark {
             let submitted = SystemCommand.run([installtop, "submit", "\(folder)/stream.yaml", "--socket", "\(folder)/e\(index).sock"])
             guard submitted.status == 0 else { return print("  submit to engine \(index) failed: \(submitted.stderr)") }
         }
-        if refresh {
+        if change {
+            print("  \(hosts) engines, each with a private root of its own, then every root's dpkg status rewritten at once; load \(loadAverage())")
+        } else if refresh {
             print("  \(hosts) engines, each with a private root of its own, then every host's lists refreshed \(parallel) at a time; load \(loadAverage())")
         } else if pending {
             print("  \(hosts) engines, no job, each keeping a pending snapshot of an empty private root; load \(loadAverage())")
         } else {
             print("  \(hosts) engines, each streaming a driver job of \(packages) updates over about \(Int(seconds)) s; load \(loadAverage())")
         }
-        measure(folder: folder, hosts: hosts, seconds: seconds, pending: pending, refreshParallel: refresh ? parallel : nil)
+        measure(folder: folder, hosts: hosts, seconds: seconds, pending: pending, refreshParallel: refresh ? parallel : nil,
+                changing: change ? (0..<hosts).map { "\(folder)/root-\($0)/root/var/lib/dpkg" } : nil)
+    }
+
+    /// Rewrites each dpkg status file in `folders` as dpkg does: the new one written beside, then
+    /// renamed over the old; its content unchanged.
+    private static func rewriteStatus(in folders: [String]) {
+        for folder in folders {
+            let content = FileManager.default.contents(atPath: folder + "/status") ?? Data()
+            _ = FileManager.default.createFile(atPath: folder + "/status-new", contents: content)
+            _ = rename(folder + "/status-new", folder + "/status")
+        }
     }
 
     /// The board on every engine, fed and drawn as the monitor's loop does, for `seconds`.
-    private static func measure(folder: String, hosts: Int, seconds: Double, pending: Bool, refreshParallel: Int?) {
+    private static func measure(folder: String, hosts: Int, seconds: Double, pending: Bool, refreshParallel: Int?, changing: [String]?) {
         let commands = (0..<hosts).map { SSHCommand(host: "\(folder)/e\($0).sock", remoteCommand: "bridge", program: "\(folder)/ssh") }
         let mailbox: Mailbox
         do { mailbox = try Mailbox() } catch { return print("  no mailbox: \(error)") }
@@ -120,12 +138,18 @@ enum BoardHostsBenchmark {
         var refreshEnded: (at: ContinuousClock.Instant, cpu: Double)?
         var refreshingPeak = 0
         var refreshFrames: [Duration] = []
+        // The change phase (`--change`): when the roots were rewritten (and the board's CPU then),
+        // when every row showed a snapshot computed after it, and its frames.
+        var changed: (at: ContinuousClock.Instant, date: Date, cpu: Double)?
+        var changeSeen: (at: ContinuousClock.Instant, cpu: Double)?
+        var changeFrames: [Duration] = []
         // What the monitor's loop would send: here, the refreshes.
         func perform(_ effects: [MonitorEffect]) {
             for case .refreshOnHost(let host) in effects { link.refreshLists(onHost: host) }
         }
         let limit = Duration.seconds(seconds) + (refreshParallel == nil ? .zero : .seconds(600))
-        while clock.now - started < limit, refreshParallel == nil || refreshEnded == nil || clock.now - started < .seconds(seconds) {
+        while clock.now - started < limit, refreshParallel == nil || refreshEnded == nil || clock.now - started < .seconds(seconds),
+              changing == nil || changeSeen == nil {
             let frame = clock.measure {
                 var batch: [EngineEvent] = []
                 for item in mailbox.drain() {
@@ -147,6 +171,10 @@ enum BoardHostsBenchmark {
                 if pending, state.board?.hostSort == .given {
                     for _ in 0..<3 { _ = state.handle(.key(.character("o"))) }
                 }
+                if let changing, changed == nil, state.board?.pending.count == hosts, state.board?.pendingComputing.isEmpty == true {
+                    changed = (clock.now, Date(), boardCPU())
+                    rewriteStatus(in: changing)
+                }
                 if refreshParallel != nil, refreshStarted == nil, state.board?.pending.count == hosts {
                     refreshStarted = (clock.now, boardCPU())
                     _ = state.handle(.key(.character("M")))
@@ -157,6 +185,11 @@ enum BoardHostsBenchmark {
             }
             frames.append(frame)
             if refreshStarted != nil, refreshEnded == nil { refreshFrames.append(frame) }
+            if let changed, changeSeen == nil {
+                changeFrames.append(frame)
+                let fresh = state.board?.pending.values.count { $0.computedAt >= changed.date } ?? 0
+                if fresh == hosts { changeSeen = (clock.now, boardCPU()) }
+            }
             refreshingPeak = max(refreshingPeak, state.refreshBatch?.sent.count ?? 0)
             if refreshStarted != nil, refreshEnded == nil, state.refreshBatch == nil { refreshEnded = (clock.now, boardCPU()) }
             if attached == nil, replaced.count == hosts { attached = clock.now - started }
@@ -174,6 +207,15 @@ enum BoardHostsBenchmark {
             let text = snapshotsShown.map { String(format: "%.2f s", $0 / .seconds(1)) } ?? "never (\(shown) of \(hosts))"
             print("  pending: every host's snapshot on the board after \(text) (goal ≤ 5 s), sorted \(state.board?.hostSort.title ?? "?"); "
                   + "a row says: \(state.board?.hosts.first.flatMap { state.pendingText(ofHost: $0.name) } ?? "nothing")")
+        }
+        if let changed {
+            changeFrames.sort()
+            let end = changeSeen ?? (clock.now, boardCPU())
+            let span = (end.at - changed.at) / .seconds(1)
+            let fresh = state.board?.pending.values.count { $0.computedAt >= changed.date } ?? 0
+            print("  change: " + (changeSeen == nil ? "\(fresh) of \(hosts) rows" : "every row") + String(format: " showed a snapshot computed after it %.2f s after every root's dpkg status was rewritten (goal ≤ 5 s); ", span)
+                  + (changeFrames.isEmpty ? "no frame" : "its frames median \(ms(changeFrames[changeFrames.count / 2])), p99 \(ms(changeFrames[changeFrames.count * 99 / 100]))")
+                  + String(format: ", board CPU %.1f %% of a core", (end.cpu - changed.cpu) / max(span, 0.001) * 100))
         }
         if let refreshStarted {
             refreshFrames.sort()
