@@ -32,6 +32,8 @@ public enum MonitorAction: Sendable, Hashable {
     /// `U` on the board: upgrade the marked hosts (the plans' dialog first); while a rollout
     /// is paused after a failure, start the next hosts again.
     case upgradeMarkedHosts
+    /// `D` on the board: the same with `apt full-upgrade` (new and removed packages too).
+    case fullUpgradeMarkedHosts
     /// `X` on the board: stop a rollout, declining the hosts not started.
     case stopRollout
     /// `F` on the board: list the hosts of the next state (up to date, pending …).

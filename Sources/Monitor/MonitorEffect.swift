@@ -15,7 +15,7 @@ public enum MonitorEffect: Sendable, Hashable {
     /// On the grouped board: submit an `apt upgrade` to `host`'s engine without a yes, which
     /// plans it and holds it awaiting confirmation (a rollout's `U`); a refusal comes back as
     /// `.commandResult`.
-    case upgradeOnHost(host: String)
+    case upgradeOnHost(host: String, full: Bool)
     /// Leave the monitor. `abortRunning` is true when the user quit while jobs ran (they have
     /// been aborted and have completed by now), which the runner reports in its exit status.
     case quit(abortRunning: Bool)

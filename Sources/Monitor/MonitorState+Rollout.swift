@@ -4,10 +4,6 @@ import TerminalUI
 /// The board's marks and rollout (`m`, `M`, `U`, `X`; `Rollout`): nothing here runs for a
 /// monitor of one engine.
 extension MonitorState {
-    /// The name every rollout job is submitted with; the engine's plan adds its counts
-    /// (`apt upgrade · 3 to upgrade · 1.2 MB to download`).
-    public static let rolloutJobName = "apt upgrade"
-
     // MARK: - Marks
 
     /// The names of the hosts the board shows now (its filter's), in their order.
@@ -52,11 +48,11 @@ extension MonitorState {
 
     // MARK: - Starting
 
-    /// `U`: continues a paused rollout, shows the plans of one still asking, or upgrades the
-    /// marked hosts (the selected one when none is), in board order: each host's engine is sent
-    /// an `apt upgrade` without a yes and holds its plan for the dialog. Stale hosts are left
-    /// out (nothing reaches them) and said so.
-    mutating func upgradeMarkedHosts() -> [MonitorEffect] {
+    /// `U` (`D`: `full`): continues a paused rollout, shows the plans of one still asking, or
+    /// upgrades the marked hosts (the selected one when none is), in board order: each host's
+    /// engine is sent an `apt upgrade` (`apt full-upgrade`) without a yes and holds its plan for
+    /// the dialog. Stale hosts are left out (nothing reaches them) and said so.
+    mutating func upgradeMarkedHosts(full: Bool) -> [MonitorEffect] {
         guard let board else { return [] }
         if let rollout, !rollout.isOver {
             if rollout.pausedBy != nil { return continueRollout() }
@@ -73,17 +69,18 @@ extension MonitorState {
             say(wanted.isEmpty ? "No host to upgrade: m marks hosts" : "Nothing reaches \(stale.joined(separator: ", ")) now: nothing was sent")
             return []
         }
-        rollout = Rollout(hosts: hosts, parallel: rolloutParallel)
+        rollout = Rollout(hosts: hosts, parallel: rolloutParallel, full: full)
         overlay = .rollout
         if !stale.isEmpty { say("Left out, unreachable or silent: \(stale.joined(separator: ", "))") }
-        return hosts.map { .upgradeOnHost(host: $0) }
+        return hosts.map { .upgradeOnHost(host: $0, full: full) }
     }
 
     /// Takes job `descriptor` as its host's rollout upgrade when that host's plan is awaited:
     /// held for the dialog rather than asked about on its own. True when it was taken, or is
     /// already the host's (its queue shown afresh after a reconnect: the rollout answers it).
     mutating func claimRolloutJob(_ descriptor: JobDescriptor) -> Bool {
-        guard descriptor.awaitsConfirmation, descriptor.name.hasPrefix(Self.rolloutJobName),
+        guard descriptor.awaitsConfirmation, let full = rollout?.full, descriptor.name.hasPrefix(Rollout.jobName(full: full) + " · ")
+                || descriptor.name == Rollout.jobName(full: full),
               let host = host(ofJob: descriptor.id), rollout != nil else { return false }
         return rollout!.planHeld(host: host, job: descriptor.id)
     }

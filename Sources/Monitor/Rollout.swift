@@ -11,6 +11,8 @@ public struct Rollout: Sendable, Hashable {
     public internal(set) var hosts: [RolloutHost]
     /// How many hosts run at once (`attach --parallel N`), at least 1.
     public let parallel: Int
+    /// Each host runs `apt full-upgrade` (new and removed packages too) rather than `apt upgrade`.
+    public let full: Bool
     /// The host whose failure holds new starts back; `nil` while starting goes on.
     public internal(set) var pausedBy: String?
     /// The dialog was answered: `y` (hosts start) or no (everything declined).
@@ -19,11 +21,17 @@ public struct Rollout: Sendable, Hashable {
     var cursor = 0
     var scroll = 0
 
-    /// A rollout of `hosts` planning, `parallel` at a time (less than 1 counts as 1).
-    public init(hosts: [String], parallel: Int) {
+    /// A rollout of `hosts` planning, `parallel` at a time (less than 1 counts as 1), a full
+    /// upgrade when `full`.
+    public init(hosts: [String], parallel: Int, full: Bool = false) {
         self.hosts = hosts.map(RolloutHost.init(name:))
         self.parallel = max(1, parallel)
+        self.full = full
     }
+
+    /// The name each host's job is submitted with; its engine's plan adds its counts
+    /// (`apt upgrade · 3 to upgrade · 1.2 MB to download`).
+    public static func jobName(full: Bool) -> String { full ? "apt full-upgrade" : "apt upgrade" }
 
     /// Hosts whose job was confirmed and has not completed.
     public var runningCount: Int { hosts.count { if case .started = $0.phase { return true } else { return false } } }

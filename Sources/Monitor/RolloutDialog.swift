@@ -35,7 +35,7 @@ struct RolloutDialog {
         let rollout = state.rollout ?? Rollout(hosts: [], parallel: state.rolloutParallel)
         let count = rollout.hosts.count
         heading = PlanDialog.wrap(
-            "Upgrade \(count) \(count == 1 ? "host" : "hosts") (apt upgrade)? · \(rollout.parallel) at a time, in this order · "
+            "Upgrade \(count) \(count == 1 ? "host" : "hosts") (\(Rollout.jobName(full: rollout.full)))? · \(rollout.parallel) at a time, in this order · "
                 + "after a host's job fails, no new host starts until you say so (U continues, X stops); the running ones go on",
             width: innerWidth)
         var lines: [Line] = []
@@ -52,8 +52,8 @@ struct RolloutDialog {
                 continue
             }
             // The engine's plan put its counts and download after the name it was given.
-            let summary = job.descriptor.name.hasPrefix(MonitorState.rolloutJobName + " · ")
-                ? String(job.descriptor.name.dropFirst(MonitorState.rolloutJobName.count + 3)) : job.descriptor.name
+            let prefix = Rollout.jobName(full: rollout.full) + " · "
+            let summary = job.descriptor.name.hasPrefix(prefix) ? String(job.descriptor.name.dropFirst(prefix.count)) : job.descriptor.name
             let plan = job.descriptor.updates.isEmpty ? "nothing to upgrade" : sanitizer.sanitize(summary)
             lines.append(.host(index: index, text: "\(name) · \(plan)", included: host.included))
             let changes = job.descriptor.updates.compactMap(\.package)

@@ -8,6 +8,8 @@ enum RolloutKeys {
         KeyBinding([.character("U")], .upgradeMarkedHosts, help: "U",
                    "apt upgrade the marked hosts (else the selected one): their plans, then a few at a time; paused: continue",
                    footer: "U upgrade", footerIfRoom: true),
+        KeyBinding([.character("D")], .fullUpgradeMarkedHosts, help: "D",
+                   "apt full-upgrade the marked hosts (else the selected one): new and removed packages too, removals first in the plans"),
         KeyBinding([.character("X")], .stopRollout, help: "X", "stop the rollout: hosts not started are declined, running ones go on"),
     ]
 }

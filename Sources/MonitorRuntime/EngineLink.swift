@@ -42,11 +42,11 @@ public protocol EngineLink: Sendable {
     /// no hosts: it queues the job on its engine.
     func submit(name: String, updates: [Update], onHost host: String)
 
-    /// Submits an `apt upgrade` to `host`'s engine without a yes (a rollout's `U`): the engine
-    /// plans it and holds it awaiting confirmation, and it comes back as that host's events.
-    /// Returns why nothing was sent when it cannot be (a link with no hosts, no apt kind);
-    /// a refusal after sending comes back as `.commandResult`.
-    func upgrade(onHost host: String) -> String?
+    /// Submits an `apt upgrade` (`full`: `apt full-upgrade`) to `host`'s engine without a yes
+    /// (a rollout's `U` or `D`): the engine plans it and holds it awaiting confirmation, and it
+    /// comes back as that host's events. Returns why nothing was sent when it cannot be (a link
+    /// with no hosts, no apt kind); a refusal after sending comes back as `.commandResult`.
+    func upgrade(onHost host: String, full: Bool) -> String?
     /// `loadHistory`, `loadJobRuns` and `undo` through `host`'s engine (the grouped board's `h`
     /// and `u`); the answers come back as `HostEvent.history` and `.jobRuns`. A link of one
     /// engine has no hosts: it asks its engine.
@@ -54,8 +54,8 @@ public protocol EngineLink: Sendable {
     func loadJobRuns(limit: Int, onHost host: String)
     func undo(run: Int, onHost host: String)
 
-    /// Queues a refresh of `host`'s apt lists, a job of that host, after which its pending
-    /// snapshot comes as `HostEvent.pending` (the board's `P`). A link of one engine has no
+    /// Queues a refresh of `host`'s apt lists, a job of that host, after which its engine
+    /// pushes its pending snapshot (`HostEvent.pending`; the board's `P`). A link of one engine has no
     /// board: nothing is sent.
     func refreshLists(onHost host: String)
 
@@ -64,7 +64,7 @@ public protocol EngineLink: Sendable {
 }
 
 extension EngineLink {
-    public func upgrade(onHost host: String) -> String? {
+    public func upgrade(onHost host: String, full: Bool) -> String? {
         "upgrades are for the board of several hosts (installtop attach --hosts)"
     }
 

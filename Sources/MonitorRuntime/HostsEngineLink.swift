@@ -45,14 +45,14 @@ public final class HostsEngineLink: EngineLink {
     private let heartbeatEpoch = ContinuousClock.now
 
     /// The `apt upgrade` job a rollout submits to each host (`upgrade(onHost:)`); `nil`: none.
-    private let upgradeJob: JobSubmission?
+    private let upgradeJob: (@Sendable (_ full: Bool) -> JobSubmission)?
 
     /// A board of `hosts`, in that order (the first appearance of a name counts).
     /// - Parameters:
     ///   - retry: the waits between tries of an unreachable host.
     ///   - upgradeJob: what a rollout sends each host (`installtop attach` makes it with the
     ///     apt kind, which this module does not know); `nil` refuses rollouts.
-    public init(hosts: [SSHCommand], retry: HostRetrySchedule = HostRetrySchedule(), upgradeJob: JobSubmission? = nil) {
+    public init(hosts: [SSHCommand], retry: HostRetrySchedule = HostRetrySchedule(), upgradeJob: (@Sendable (_ full: Bool) -> JobSubmission)? = nil) {
         self.upgradeJob = upgradeJob
         var seen = Set<String>()
         let connections = hosts.filter { seen.insert($0.host).inserted }.map { command -> HostConnection in
@@ -122,11 +122,12 @@ public final class HostsEngineLink: EngineLink {
         if !sent { post([.commandResult("\(host): not reachable now, nothing was sent")]) }
     }
 
-    public func upgrade(onHost host: String) -> String? {
+    public func upgrade(onHost host: String, full: Bool) -> String? {
         guard let upgradeJob else { return "this board cannot submit apt upgrades" }
+        let job = upgradeJob(full)
         let sent = state.withLock { state -> Bool in
             guard let index = state.hosts.firstIndex(where: { $0.host == host }) else { return false }
-            return state.hosts[index].send(.submit([upgradeJob]), as: .upgrade)
+            return state.hosts[index].send(.submit([job]), as: .upgrade)
         }
         return sent ? nil : "\(host): not reachable now, its upgrade was not sent"
     }

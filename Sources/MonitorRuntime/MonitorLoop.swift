@@ -207,9 +207,9 @@ public struct MonitorLoop {
             link.submit(name: name, updates: updates)
         case .submitOnHost(let host, let name, let updates):
             link.submit(name: name, updates: updates, onHost: host)
-        case .upgradeOnHost(let host):
+        case .upgradeOnHost(let host, let full):
             // Not sent: the host's place in the rollout ends there rather than planning forever.
-            if let refusal = link.upgrade(onHost: host) { apply(.host(.upgradeRefused(host, reason: refusal, upToDate: false))) }
+            if let refusal = link.upgrade(onHost: host, full: full) { apply(.host(.upgradeRefused(host, reason: refusal, upToDate: false))) }
         case .loadHistory(let limit):
             link.loadHistory(limit: limit)
         case .loadJobRuns(let limit):

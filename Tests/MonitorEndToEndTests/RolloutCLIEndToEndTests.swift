@@ -54,4 +54,33 @@ struct RolloutCLIEndToEndTests {
         #expect(await EndToEndFolder.eventually(timeout: .seconds(20)) { (try? rollout.upgradeStates(onHost: 3).isEmpty) == true },
                 "h3's plan declined: \((try? rollout.upgradeStates(onHost: 3)) ?? [])")
     }
+
+    @Test("apt full-upgrade --hosts: lab-a 2.0 needs a new package, which apt upgrade holds back and full-upgrade installs, as dpkg says after")
+    func fullUpgradeAcrossHosts() async throws {
+        let hosts = try BoardAPTHosts(count: 1, history: false)
+        defer { hosts.tearDown() }
+        hosts.openGate(onHost: 1)
+        let root = hosts.root(1)
+        try root.aptGet(["install", "-y", "lab-a"], check: true)
+        try root.publish(BoardAPTHosts.packages(gateInPreinst: false) + [
+            TestPackage(name: "lab-new"), TestPackage(name: "lab-a", version: "2.0", depends: "lab-new"),
+        ])
+        #expect(await hosts.waitUntilServing())
+        let binary = try EndToEndFolder.binary()
+        func installtop(_ arguments: [String]) -> [String] {
+            hosts.fleet.controllerCommand([binary] + arguments + ["--host", hosts.names[0], "--ssh-config", hosts.fleet.sshConfigPath,
+                                                                  "--remote-command", "\(binary) bridge"])
+        }
+        let upgrade = try await FleetCommand.run(installtop(["apt", "upgrade"]), timeout: .seconds(300))
+        #expect(!upgrade.stdout.contains("lab-new"), "apt upgrade installs nothing new: \(upgrade.stdout)")
+        let full = try await FleetCommand.run(installtop(["apt", "full-upgrade", "--yes"]), timeout: .seconds(300))
+        #expect(full.status == 0, "\(full.stdout)\(full.stderr)")
+        #expect(full.stdout.contains("  install lab-new 1.0"), "\(full.stdout)")
+        #expect(full.stdout.contains("  upgrade lab-a 1.0 → 2.0"), "\(full.stdout)")
+        #expect(full.stdout.contains("\(hosts.names[0]): upgraded"), "\(full.stdout)")
+        let states = try root.states()
+        #expect(states["lab-a"].map { "\($0.status) \($0.version)" } == "ii 2.0")
+        #expect(states["lab-new"].map { "\($0.status) \($0.version)" } == "ii 1.0")
+        #expect(try root.audit().isEmpty)
+    }
 }

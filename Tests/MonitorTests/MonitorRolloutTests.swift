@@ -37,11 +37,11 @@ struct MonitorRolloutTests {
 
     /// `host`'s engine queues its planned upgrade as board job `board`, held for a yes, with
     /// `changes` (as the link posts it: the origin, then the job).
-    private func held(_ scenario: inout Scenario, _ host: String, board: Int, summary: String = "1 to upgrade",
+    private func held(_ scenario: inout Scenario, _ host: String, board: Int, summary: String = "1 to upgrade", full: Bool = false,
                       _ changes: [PackageChange] = [PackageChange(package: "jq", action: .upgrade, oldVersion: "1.6", newVersion: "1.7")]) -> [MonitorEffect] {
         _ = scenario.state.handle(.host(.jobOrigin(board: board, origin: JobOrigin(host: host, job: 1))))
         let updates = changes.map { Update(id: "\(host)-\($0.package)", title: $0.package, package: $0) }
-        return scenario.send(.jobQueued(JobDescriptor(id: board, name: "apt upgrade · \(summary)", operation: .install, updates: updates,
+        return scenario.send(.jobQueued(JobDescriptor(id: board, name: "\(Rollout.jobName(full: full)) · \(summary)", operation: .install, updates: updates,
                                                       stopOnFailure: false, awaitsConfirmation: true, runByDriver: true)))
     }
 
@@ -52,7 +52,7 @@ struct MonitorRolloutTests {
             scenario.press(.character("m"))
         }
         let effects = Scenario.commands(scenario.press(.character("U")))
-        #expect(effects == hosts.map { .upgradeOnHost(host: $0) })
+        #expect(effects == hosts.map { .upgradeOnHost(host: $0, full: false) })
         for (index, host) in hosts.enumerated() { _ = held(&scenario, host, board: index + 1) }
     }
 
@@ -104,8 +104,8 @@ struct MonitorRolloutTests {
             select(&scenario, host)
             scenario.press(.character("m"))
         }
-        #expect(Scenario.commands(scenario.press(.character("U"))) == [.upgradeOnHost(host: "web1"), .upgradeOnHost(host: "web3"),
-                                                                       .upgradeOnHost(host: "web4")])
+        #expect(Scenario.commands(scenario.press(.character("U"))) == [.upgradeOnHost(host: "web1", full: false), .upgradeOnHost(host: "web3", full: false),
+                                                                       .upgradeOnHost(host: "web4", full: false)])
         #expect(scenario.state.overlay == .rollout)
         #expect(scenario.screen().contains("web1 · planning…"))
         #expect(scenario.screen().contains("2 at a time"))
@@ -157,7 +157,7 @@ struct MonitorRolloutTests {
             select(&scenario, host)
             scenario.press(.character("m"))
         }
-        #expect(Scenario.commands(scenario.press(.character("U"))) == [.upgradeOnHost(host: "web1"), .upgradeOnHost(host: "web2")])
+        #expect(Scenario.commands(scenario.press(.character("U"))) == [.upgradeOnHost(host: "web1", full: false), .upgradeOnHost(host: "web2", full: false)])
         // web2's plan comes first; the operator says yes while web1's is still being made.
         _ = held(&scenario, "web2", board: 1)
         #expect(Scenario.commands(scenario.press(.character("y"))).isEmpty, "web2 must not start before web1")
@@ -180,6 +180,28 @@ struct MonitorRolloutTests {
         #expect(scenario.state.selectedHost == "web2" && scenario.state.selectedJobID == 2)
         scenario.press(.home)
         #expect(!scenario.state.selection.followsWork, "a move on purpose stops it")
+    }
+
+    @Test("D: a full upgrade of the marked hosts, its plans in the same dialog with the removal first, then as U's")
+    func fullUpgrade() {
+        var scenario = board()
+        for host in ["web1", "web2"] {
+            select(&scenario, host)
+            scenario.press(.character("m"))
+        }
+        #expect(Scenario.commands(scenario.press(.character("D"))) == [.upgradeOnHost(host: "web1", full: true), .upgradeOnHost(host: "web2", full: true)])
+        _ = held(&scenario, "web1", board: 1, summary: "1 to upgrade, 1 to install, 1 to remove", full: true, [
+            PackageChange(package: "linux-image-6.1.0-28-amd64", action: .install, newVersion: "6.1.119-1"),
+            PackageChange(package: "linux-image-amd64", action: .upgrade, oldVersion: "6.1.115-1", newVersion: "6.1.119-1"),
+            PackageChange(package: "linux-image-6.1.0-25-amd64", action: .remove, oldVersion: "6.1.106-3"),
+        ])
+        _ = held(&scenario, "web2", board: 2, full: true)
+        let screen = scenario.screen()
+        #expect(screen.contains("(apt full-upgrade)?"), "\(screen)")
+        let removal = screen.range(of: "linux-image-6.1.0-25-amd64"), install = screen.range(of: "linux-image-6.1.0-28-amd64")
+        #expect(removal != nil && install != nil && removal!.lowerBound < install!.lowerBound, "removals first: \(screen)")
+        #expect(scenario.state.rollout?.hosts.map(\.job) == [1, 2], "both plans taken by the full upgrade's rollout")
+        #expect(Scenario.commands(scenario.press(.character("y"))) == [.command(.confirm(job: 1)), .command(.confirm(job: 2))])
     }
 
     @Test("per host: Space leaves the selected host out (its job declined), y starts the others")

@@ -20,6 +20,8 @@ struct APTHostsUpgrade {
     let commands: [SSHCommand]
     let parallel: Int
     let yes: Bool
+    /// `apt full-upgrade` (new and removed packages too) rather than `apt upgrade`.
+    var full = false
 
     /// What became of one host's started job.
     private enum Outcome: Sendable {
@@ -28,7 +30,8 @@ struct APTHostsUpgrade {
     }
 
     func run() -> ExitStatus {
-        let plans = BoundedWorkers.map(commands, width: StatusCommand.hostsAtOnce) { command in Self.plan(on: command) }
+        let submission = RolloutJob.submission(full: full)
+        let plans = BoundedWorkers.map(commands, width: StatusCommand.hostsAtOnce) { command in Self.plan(submission, on: command) }
         var planningFailed = false
         for (command, plan) in zip(commands, plans) {
             switch plan {
@@ -79,7 +82,7 @@ struct APTHostsUpgrade {
     /// and succeeded.
     private func roll(_ held: [(host: String, client: EngineClient, job: Int)]) -> Bool {
         // The rollout's job numbers are positions + 1: each host's engine numbers its own jobs.
-        var rollout = Rollout(hosts: held.map(\.host), parallel: parallel)
+        var rollout = Rollout(hosts: held.map(\.host), parallel: parallel, full: full)
         for (index, host) in held.enumerated() { _ = rollout.planHeld(host: host.host, job: index + 1) }
         rollout.answer(yes: true)
         var sights: [Int: RolloutJobSight] = [:]
@@ -142,7 +145,7 @@ struct APTHostsUpgrade {
     /// Essential ones marked.
     private func printPlan(_ descriptor: JobDescriptor, host: String) {
         let sanitizer = TextEnvironment.sanitizer
-        let prefix = RolloutJob.submission.name + " · "
+        let prefix = Rollout.jobName(full: full) + " · "
         let summary = descriptor.name.hasPrefix(prefix) ? String(descriptor.name.dropFirst(prefix.count)) : descriptor.name
         StandardOutput.stdout.line("\(host): " + sanitizer.sanitize(summary))
         let changes = descriptor.updates.compactMap(\.package)
@@ -160,7 +163,7 @@ struct APTHostsUpgrade {
 
     /// Submits the upgrade to `command`'s host without a yes and reads its held plan from the
     /// engine's snapshot; the connection stays open (subscribed) to follow the job.
-    private static func plan(on command: SSHCommand) -> APTHostPlan {
+    private static func plan(_ submission: JobSubmission, on command: SSHCommand) -> APTHostPlan {
         let client: EngineClient
         do throws(DaemonError) {
             client = try EngineClient(ssh: command)
@@ -168,7 +171,7 @@ struct APTHostsUpgrade {
             return .failed(EngineTarget.host(command).describe(error))
         }
         do throws(DaemonError) {
-            let reply = try client.request(.submit([RolloutJob.submission]), timeout: DaemonRequest.replyTimeout)
+            let reply = try client.request(.submit([submission]), timeout: DaemonRequest.replyTimeout)
             guard let job = reply.fields["jobs"]?.arrayValue?.first?.intValue else {
                 client.close()
                 return .failed("submit's reply names no job")

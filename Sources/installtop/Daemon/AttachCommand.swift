@@ -41,7 +41,7 @@ struct AttachCommand: ParsableCommand {
         let link: any EngineLink
         if hosts.isRemote {
             try hosts.checkNoSocket(socket)
-            link = HostsEngineLink(hosts: try hosts.sshCommands(), upgradeJob: RolloutJob.submission)
+            link = HostsEngineLink(hosts: try hosts.sshCommands(), upgradeJob: RolloutJob.submission(full:))
         } else {
             link = RemoteEngineLink(client: try socket.connect())
         }
