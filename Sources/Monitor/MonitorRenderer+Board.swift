@@ -138,6 +138,8 @@ extension MonitorRenderer {
         case .connected:
             lines = [("\(sanitizer.sanitize(name)): idle, no jobs", .dim)]
             if let pending = state.pendingSummary(ofHost: name) { lines.append((sanitizer.sanitize(pending), .text)) }
+            // What U would do, without pressing it: the packages, as `installtop pending` lists them.
+            lines += state.pendingLines(ofHost: name).map { (sanitizer.sanitize($0.text), $0.security ? .failed : .text) }
         case .unreachable(let reason, let since, let retryAt):
             lines = [("\(sanitizer.sanitize(name)): unreachable for \(TimeText.elapsed(max(0, state.now.timeIntervalSince(since))))", .failed)]
             lines += PlanDialog.wrap(sanitizer.sanitize(reason), width: max(1, area.width)).map { ($0, .text) }

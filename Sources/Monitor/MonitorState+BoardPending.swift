@@ -64,6 +64,17 @@ extension MonitorState {
         return snapshot.summary(now: now) + " (\(freshness))"
     }
 
+    /// A line per package of the host's snapshot for the updates pane of a host with no job, as
+    /// `installtop pending` lists them: each pending one (`openssl 3.0.14 → 3.0.15 security`),
+    /// then each held back with why, then each dpkg left half-way; `security` marks those to
+    /// show as such. Empty before a snapshot came.
+    public func pendingLines(ofHost host: String) -> [(text: String, security: Bool)] {
+        guard let snapshot = board?.pending[host] else { return [] }
+        return snapshot.packages.map { ("\($0.name) \($0.versionText)" + ($0.isSecurity ? " security" : ""), $0.isSecurity) }
+            + snapshot.heldBack.map { ("\($0.name) \($0.installedVersion) → \($0.availableVersion) held back: \($0.reason.text)", false) }
+            + snapshot.notFullyInstalled.map { ("not fully installed: \($0)", true) }
+    }
+
     /// `recomputing`, and the age of what is shown once it is 2 s old or more, while the host's
     /// engine computes a newer snapshot; nothing otherwise.
     private func recomputingParts(_ host: String, _ snapshot: PendingSnapshot) -> [String] {

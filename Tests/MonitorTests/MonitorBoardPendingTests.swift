@@ -64,6 +64,8 @@ struct MonitorBoardPendingTests {
         #expect(row("web1", in: screen).contains("web1 12 pending · 3 security · reboot: 6.1.0-28-amd64"), "\(screen)")
         #expect(scenario.state.pendingText(ofHost: "web1") == "12 pending · 3 security · reboot: 6.1.0-28-amd64 · lists 6 days old")
         #expect(screen.contains("12 pending · 3 security · lists 6 days old · reboot: 6.1.0-28-amd64"), "the updates pane: \(screen)")
+        // Its packages too, without pressing U.
+        #expect(screen.contains("pkg0 1.0 → 1.1 security") && screen.contains("pkg4 1.0 → 1.1"), "the updates pane: \(screen)")
         #expect(row("web2", in: screen).contains("up to date ") && !row("web2", in: screen).contains("lists"), "\(screen)")
         #expect(row("db1", in: screen).contains("failed: E: Could not open lock file"), "\(screen)")
         #expect(!row("db1", in: screen).contains("more"))
@@ -79,6 +81,15 @@ struct MonitorBoardPendingTests {
         let after = row("web2", in: scenario.screen())
         #expect(after.contains("web2 up to date · lists") && after.contains("succeeded") && !after.contains("Monthly"), "\(scenario.screen())")
         #expect(scenario.state.pendingText(ofHost: "web2") == "up to date · lists 1 day old")
+
+        // Its engine computes a newer one (a change of the root): the row says so, with the age of what it shows.
+        send(&scenario, "db1", snapshot(1, now: scenario.now))
+        _ = scenario.state.handle(.host(.pending("db1", nil, computing: true)))
+        #expect(scenario.state.pendingText(ofHost: "db1") == "1 pending · lists 6 days old · recomputing")
+        scenario.advance(12)
+        #expect(scenario.state.pendingText(ofHost: "db1") == "1 pending · lists 6 days old · recomputing (shown: 12s old)")
+        _ = scenario.state.handle(.host(.pending("db1", snapshot(0, now: scenario.now), computing: false)))
+        #expect(scenario.state.pendingText(ofHost: "db1")?.hasPrefix("up to date") == true)
     }
 
     @Test("F lists up to date, pending, security pending, reboot, failed and unreachable hosts in turn, saying so in the header; the selection moves to a listed host")
