@@ -17,8 +17,10 @@ public struct DpkgLogSource: Sendable, Hashable {
     /// the last `--log` in apt's `DPkg::Options`, else the last `log` line of dpkg's own
     /// configuration (`/etc/dpkg/dpkg.cfg`, then `dpkg.cfg.d/`). `nil` when apt-config cannot
     /// say, or when dpkg keeps no log.
-    public static func resolve(aptConfig: String?, dpkgConfiguration: String = "/etc/dpkg") -> DpkgLogSource? {
-        guard let environment = try? APTEnvironment.resolve(aptConfig: aptConfig) else { return nil }
+    /// Under a cancelled `cancellation` (apt-config killed) it is `nil`.
+    public static func resolve(aptConfig: String?, dpkgConfiguration: String = "/etc/dpkg",
+                               cancellation: CommandCancellation? = nil) -> DpkgLogSource? {
+        guard let environment = try? APTEnvironment.resolve(aptConfig: aptConfig, cancellation: cancellation) else { return nil }
         return of(environment, dpkgConfiguration: dpkgConfiguration)
     }
 

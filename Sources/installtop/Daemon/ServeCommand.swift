@@ -71,7 +71,6 @@ struct ServeCommand: ParsableCommand {
             throw ExitCode(ExitStatus.invalidUsage.rawValue)
         }
         throw ExitCode(ServeSession(socketPath: path, scheduling: scheduling, history: history,
-                                    observed: EngineHost.observedSources(aptConfig: aptConfig),
                                     idleReaderTimeout: .seconds(idleReaderTimeout), watchGroup: watchers, aptConfig: aptConfig).run())
     }
 }

@@ -6,6 +6,7 @@ import Glibc
 import InstallDrivers
 import InstallEngine
 import InstallHistory
+import Synchronization
 
 /// One `installtop serve`: a queue of real processes, the history recorder, and the socket
 /// server, until SIGTERM or SIGINT has aborted the jobs and they have all completed.
@@ -13,8 +14,6 @@ struct ServeSession {
     let socketPath: String
     let scheduling: SchedulingOptions
     let history: HistoryOptions
-    /// Where observed jobs come from (`EngineHost.observedSources`).
-    let observed: ObservedSources
     /// How long a client may read nothing while events wait before it is closed.
     var idleReaderTimeout: Duration = .seconds(120)
     /// Who may watch without acting (`--watch-group`).
@@ -27,6 +26,26 @@ struct ServeSession {
     /// engine could not start).
     func run() -> Int32 {
         let log = Self.log
+        // Taken before anything starts: a SIGTERM while the engine is being set up (apt-config
+        // runs then) is a stop once it is up, never the default death that left apt-config
+        // running with no parent.
+        let stopRequested = DispatchSemaphore(value: 0)
+        let stop = Mutex<(@Sendable (Int32, Int) -> Void)?>(nil)
+        // Ends what starting runs (apt-config) at a stop: it changes nothing.
+        let starting = CommandCancellation()
+        let relay = SignalRelay(signals: [SIGINT, SIGTERM]) { signal, count in
+            if let stop = stop.withLock({ $0 }) { return stop(signal, count) }
+            log("\(signal == SIGINT ? "SIGINT" : "SIGTERM") while starting: stopping")
+            starting.cancel()
+            stopRequested.signal()
+        }
+        defer { relay.cancel() }
+        // Where observed jobs come from: the root's dpkg, as `apt-config dump` names it.
+        let observed = EngineHost.observedSources(aptConfig: aptConfig, cancellation: starting)
+        if starting.isCancelled {
+            log("stopped before serving: nothing was started")
+            return 0
+        }
         let warnings = Warnings(echo: { log("warning: \($0)") })
         let slots = JobRunSlots()
         let host = EngineHost(scheduling: scheduling, history: history, warnings: warnings, runSlots: slots.slot(for:))
@@ -68,11 +87,10 @@ struct ServeSession {
         log("serving on \(socketPath) (pid \(getpid()), \(scheduling.concurrency) job\(scheduling.concurrency == 1 ? "" : "s") at once)")
         for source in observed.all { log(source.startNote) }
 
-        let stopRequested = DispatchSemaphore(value: 0)
         let hangups = SignalRelay(signals: [SIGHUP]) { _, _ in
             log("SIGHUP ignored: the engine keeps running (stop it with SIGTERM)")
         }
-        let relay = SignalRelay(signals: [SIGINT, SIGTERM]) { signal, count in
+        let stopping: @Sendable (Int32, Int) -> Void = { signal, count in
             let name = signal == SIGINT ? "SIGINT" : "SIGTERM"
             if count == 1 {
                 log("\(name): taking no new jobs, aborting every job (again to kill at once)")
@@ -84,11 +102,17 @@ struct ServeSession {
                 queue.abortAll(force: true)
             }
         }
-        stopRequested.wait()
+        // A stop asked while starting: no job can have been submitted before the socket was
+        // served, so refusing them from now on is all it needs.
+        let stoppedWhileStarting = stop.withLock { stop -> Bool in
+            stop = stopping
+            return stopRequested.wait(timeout: .now()) == .success
+        }
+        if stoppedWhileStarting { server.refuseSubmissions() }
+        if !stoppedWhileStarting { stopRequested.wait() }
         RunSession.waitUntilIdle(queue)
         pending.stop()
         server.stop()
-        relay.cancel()
         hangups.cancel()
         log("stopped; every job has completed and the socket is removed")
         return 0

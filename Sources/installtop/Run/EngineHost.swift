@@ -60,9 +60,9 @@ struct EngineHost {
     /// Where the observed jobs of an engine that serves (`serve`, `hooks watch`) come from,
     /// registered here once, next to the kinds: dpkg's hooks, and its lock and log in the root
     /// `aptConfig` names (this system's when `nil`). A new source is one more line here.
-    static func observedSources(aptConfig: String?) -> ObservedSources {
+    static func observedSources(aptConfig: String?, cancellation: CommandCancellation? = nil) -> ObservedSources {
         ObservedSources([
-            DpkgObservedSource(dpkgLog: DpkgLogSource.resolve(aptConfig: aptConfig)),
+            DpkgObservedSource(dpkgLog: DpkgLogSource.resolve(aptConfig: aptConfig, cancellation: cancellation)),
         ])
     }
 

@@ -77,6 +77,32 @@ struct DaemonRootWatchTests {
         print("root-watch: serve ended \(took) after SIGTERM, a snapshot's apt hung")
     }
 
+    @Test("SIGTERM while serve starts and its apt-config hangs: it ends at once with 0, and leaves no apt-config behind")
+    func sigtermWhileStarting() async throws {
+        let daemon = try DaemonFixture(history: false)
+        defer { daemon.remove() }
+        // apt-config waits for ever on an included FIFO with no writer.
+        let fifo = daemon.folder.file("hang.conf")
+        #expect(mkfifo(fifo, 0o644) == 0)
+        let configuration = try daemon.folder.write("apt.conf", "#include \"\(fifo)\";\n")
+        let serve = try InstalltopProcess(["serve", "--socket", daemon.socket, "--no-history", "--apt-config", configuration], in: daemon.folder)
+        try await waitUntil("serve's apt-config to start") {
+            serve.leftovers.contains { pid in
+                // Its own command line names --apt-config: the program's, first.
+                ((try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8)) ?? "").hasPrefix("/usr/bin/apt-config")
+            }
+        }
+        let asked = ContinuousClock.now
+        serve.send(SIGTERM)
+        let stopped = try await serve.finish(timeout: .seconds(60))
+        let took = ContinuousClock.now - asked
+        #expect(stopped.status == 0, "\(stopped.stderr)")
+        #expect(stopped.stderr.contains("stopped before serving"), "\(stopped.stderr)")
+        #expect(took < .seconds(10), "serve took \(took) to end")
+        #expect(serve.leftovers.isEmpty, "left behind: \(serve.leftovers)")
+        #expect(!FileManager.default.fileExists(atPath: daemon.socket))
+    }
+
     // MARK: - Helpers
 
     /// What a `pending` event says, as the test reads it.
