@@ -15,6 +15,10 @@ import Synchronization
 ///
 /// The lock files themselves are not watched: looking at a lock (`DpkgLock`) opens it for
 /// writing, which inotify reports, and the engine looks at them every 250 ms.
+///
+/// Without inotify (a user's instances used up: 128 by default, which 200 engines on one
+/// machine exceed), the same files are looked at every `pollInterval` instead: the status
+/// file's identity, size and time, and the lists folder's time (apt renames each list into it).
 public final class PackageStateWatcher: Sendable {
     /// The folders watched and the files in them that count.
     public struct Places: Sendable, Hashable {
@@ -59,7 +63,9 @@ public final class PackageStateWatcher: Sendable {
 
     private let places: Places
     private let quiet: Duration
+    /// -1 when the files are polled instead (`pollInterval`).
     private let inotify: Int32
+    private let pollInterval: Duration
     /// What each watch descriptor watches: the administrative directory's or the lists'.
     private let watches: [Int32: Bool]
     private let wakeRead: Int32
@@ -70,25 +76,38 @@ public final class PackageStateWatcher: Sendable {
 
     /// Starts watching `places` on a thread of its own, calling `report` on that thread (it must
     /// be quick: it only notes the change). A folder that does not exist is not watched (a
-    /// root whose apt never fetched lists has no lists folder).
-    /// - Throws: `Failure` when inotify or the thread cannot be had, or neither folder can be watched.
-    public init(places: Places, quiet: Duration = .milliseconds(300),
-                report: @escaping @Sendable (Change) -> Void) throws(Failure) {
+    /// root whose apt never fetched lists has no lists folder). Without inotify, or when
+    /// `polling`, the files are looked at every `pollInterval`; `note` says so.
+    /// - Throws: `Failure` when neither folder exists, or the thread cannot be had.
+    public init(places: Places, quiet: Duration = .milliseconds(300), polling: Bool = false, pollInterval: Duration = .milliseconds(500),
+                note: @Sendable (String) -> Void = { _ in }, report: @escaping @Sendable (Change) -> Void) throws(Failure) {
         self.places = places
         self.quiet = quiet
-        inotify = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-        guard inotify >= 0 else { throw Failure(description: "inotify: \(String(cString: strerror(errno)))") }
-        let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_CREATE)
-        var watches: [Int32: Bool] = [:]
-        for (path, isLists) in [(places.administrativeDirectory, false)] + (places.lists.map { [($0, true)] } ?? []) {
-            let descriptor = inotify_add_watch(inotify, path, mask)
-            if descriptor >= 0 { watches[descriptor] = isLists }
+        self.pollInterval = pollInterval
+        guard access(places.administrativeDirectory, F_OK) == 0 else {
+            throw Failure(description: "cannot watch \(places.administrativeDirectory): \(String(cString: strerror(errno)))")
         }
+        var descriptor: Int32 = polling ? -1 : inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        var watches: [Int32: Bool] = [:]
+        if descriptor >= 0 {
+            let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_CREATE)
+            for (path, isLists) in [(places.administrativeDirectory, false)] + (places.lists.map { [($0, true)] } ?? []) {
+                let watch = inotify_add_watch(descriptor, path, mask)
+                if watch >= 0 { watches[watch] = isLists }
+            }
+            if watches.isEmpty {
+                close(descriptor)
+                descriptor = -1
+            }
+        } else if !polling {
+            note("inotify: \(String(cString: strerror(errno))) (the user's instances used up?): "
+                 + "the root's dpkg status and lists are looked at every \(pollInterval) instead")
+        }
+        inotify = descriptor
         var pipeEnds: [Int32] = [-1, -1]
-        guard !watches.isEmpty, pipe(&pipeEnds) == 0 else {
-            let reason = watches.isEmpty ? "cannot watch \(places.administrativeDirectory): \(String(cString: strerror(errno)))"
-                : "pipe: \(String(cString: strerror(errno)))"
-            close(inotify)
+        guard pipe(&pipeEnds) == 0 else {
+            let reason = "pipe: \(String(cString: strerror(errno)))"
+            if descriptor >= 0 { close(descriptor) }
             throw Failure(description: reason)
         }
         for end in pipeEnds { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
@@ -96,7 +115,7 @@ public final class PackageStateWatcher: Sendable {
         wakeRead = pipeEnds[0]
         wakeWrite = pipeEnds[1]
         if let error = EngineThread.start(named: "installtop-watch", { [self] in run(report: report) }) {
-            close(inotify)
+            if inotify >= 0 { close(inotify) }
             close(wakeRead)
             close(wakeWrite)
             throw Failure(description: "cannot start a thread: \(error.description)")
@@ -104,7 +123,7 @@ public final class PackageStateWatcher: Sendable {
     }
 
     deinit {
-        close(inotify)
+        if inotify >= 0 { close(inotify) }
         close(wakeRead)
         close(wakeWrite)
     }
@@ -128,18 +147,32 @@ public final class PackageStateWatcher: Sendable {
         defer { ended.signal() }
         var lastChange: ContinuousClock.Instant?
         var buffer = [UInt8](repeating: 0, count: 16 << 10)
+        var looked = inotify >= 0 ? nil : look()
+        var nextLook = ContinuousClock.now + pollInterval
         while !state.withLock(\.stopped) {
+            // A negative descriptor is ignored by poll: polling mode waits on the wake pipe alone.
             var descriptors = [pollfd(fd: inotify, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
+            var deadline: ContinuousClock.Instant? = lastChange.map { $0 + quiet }
+            if inotify < 0 { deadline = min(deadline ?? nextLook, nextLook) }
             let timeout: Int32
-            if let lastChange {
-                let left = lastChange + quiet - .now
+            if let deadline {
+                let left = deadline - .now
                 timeout = left <= .zero ? 0 : Int32(max(1, left / .milliseconds(1)))
             } else {
                 timeout = -1
             }
             guard poll(&descriptors, 2, timeout) >= 0 || errno == EINTR else { return }
             if descriptors[1].revents != 0 { return }
-            if descriptors[0].revents != 0, readChanges(into: &buffer) {
+            var changed = false
+            if inotify >= 0 {
+                changed = descriptors[0].revents != 0 && readChanges(into: &buffer)
+            } else if ContinuousClock.now >= nextLook {
+                nextLook = .now + pollInterval
+                let now = look()
+                changed = now != looked
+                looked = now
+            }
+            if changed {
                 if lastChange == nil { report(.changing) }
                 lastChange = .now
                 continue
@@ -179,6 +212,18 @@ public final class PackageStateWatcher: Sendable {
                 offset = nameStart + nameLength
             }
         }
+    }
+
+    /// What polling compares: the status file's inode, size and modification time, and the
+    /// lists folder's modification time (zeros for what is missing).
+    private func look() -> [Int] {
+        func identity(_ path: String, whole: Bool) -> [Int] {
+            var status = stat()
+            guard stat(path, &status) == 0 else { return [0, 0, 0, 0] }
+            return whole ? [Int(status.st_ino), Int(status.st_size), status.st_mtim.tv_sec, status.st_mtim.tv_nsec]
+                : [0, 0, status.st_mtim.tv_sec, status.st_mtim.tv_nsec]
+        }
+        return identity(places.administrativeDirectory + "/status", whole: true) + (places.lists.map { identity($0, whole: false) } ?? [])
     }
 
     /// `status` in dpkg's folder; in the lists' folder every list, not apt's lock or the

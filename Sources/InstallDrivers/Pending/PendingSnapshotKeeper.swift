@@ -70,6 +70,7 @@ public final class PendingSnapshotKeeper: PendingSnapshotSource, Sendable {
     /// the snapshot is read from it.
     private let watching: PackageStateWatcher.Places?
     private let watchesTheRoot: Bool
+    private let polling: Bool
     private let log: @Sendable (String) -> Void
     /// Ends the computation under way when the keeper stops.
     private let cancellation: CommandCancellation
@@ -86,11 +87,14 @@ public final class PendingSnapshotKeeper: PendingSnapshotSource, Sendable {
     ///   - watching: the folders whose changes ask for a snapshot; by default those of the root
     ///     (resolved with `apt-config` when the keeper starts) when `compute` is the default,
     ///     none otherwise.
-    ///   - log: where a root that cannot be watched is said (its rows then follow only the jobs
-    ///     this engine sees).
-    public init(queue: JobQueue, aptConfig: String?, watching: PackageStateWatcher.Places? = nil,
+    ///   - polling: the root is looked at twice a second rather than watched with inotify (as
+    ///     when inotify cannot be had; tests use it).
+    ///   - log: where a root that cannot be watched, or is polled, is said (its rows then follow
+    ///     only the jobs this engine sees, or follow it within a poll).
+    public init(queue: JobQueue, aptConfig: String?, watching: PackageStateWatcher.Places? = nil, polling: Bool = false,
                 log: @escaping @Sendable (String) -> Void = { _ in }, compute: (@Sendable () -> PendingSnapshot)? = nil) {
         self.queue = queue
+        self.polling = polling
         self.aptConfig = aptConfig
         self.watching = watching
         self.log = log
@@ -263,7 +267,7 @@ public final class PendingSnapshotKeeper: PendingSnapshotSource, Sendable {
             return
         }
         do {
-            let watcher = try PackageStateWatcher(places: places) { [weak self] change in self?.rootChanged(change) }
+            let watcher = try PackageStateWatcher(places: places, polling: polling, note: log) { [weak self] change in self?.rootChanged(change) }
             let stopped = state.withLock { state -> Bool in
                 if !state.stopped { state.watcher = watcher }
                 return state.stopped

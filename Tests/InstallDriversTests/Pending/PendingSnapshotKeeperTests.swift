@@ -68,8 +68,9 @@ struct PendingSnapshotKeeperTests {
         #expect(await eventually(timeout: .seconds(60)) { computed.load(ordering: .sequentiallyConsistent) == 2 && !keeper.current().computing })
     }
 
-    @Test("A change of the root made outside the engine (dpkg's status rewritten several times, a list written) is one snapshot, pushed to observers in order")
-    func outsideChanges() async throws {
+    @Test("A change of the root made outside the engine (dpkg's status rewritten several times, a list written) is one snapshot, pushed to observers in order; the same when polled (no inotify)",
+          arguments: [false, true])
+    func outsideChanges(polling: Bool) async throws {
         let root = Self.folder()
         defer { try? FileManager.default.removeItem(atPath: root) }
         let admin = root + "/dpkg", lists = root + "/lists"
@@ -77,7 +78,7 @@ struct PendingSnapshotKeeperTests {
         let computed = Atomic<Int>(0)
         let queue = JobQueue(backend: ScriptedBackend())
         let keeper = PendingSnapshotKeeper(queue: queue, aptConfig: nil,
-                                           watching: PackageStateWatcher.Places(administrativeDirectory: admin, lists: lists), compute: {
+                                           watching: PackageStateWatcher.Places(administrativeDirectory: admin, lists: lists), polling: polling, compute: {
             computed.add(1, ordering: .sequentiallyConsistent)
             return PendingSnapshot(computedAt: Date())
         })
