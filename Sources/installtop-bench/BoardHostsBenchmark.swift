@@ -98,7 +98,21 @@ enum BoardHostsBenchmark {
             print("  \(hosts) engines, each streaming a driver job of \(packages) updates over about \(Int(seconds)) s; load \(loadAverage())")
         }
         measure(folder: folder, hosts: hosts, seconds: seconds, pending: pending, refreshParallel: refresh ? parallel : nil,
-                changing: change ? (0..<hosts).map { "\(folder)/root-\($0)/root/var/lib/dpkg" } : nil)
+                changing: change ? (0..<hosts).map { "\(folder)/root-\($0)/root/var/lib/dpkg" } : nil,
+                engines: engines.map(\.processIdentifier))
+    }
+
+    /// The CPU seconds `pids` and their reaped children (a snapshot's apt) have used: what the
+    /// engines' computations cost, for the floor of a change on one machine's cores.
+    private static func enginesCPU(_ pids: [Int32]) -> Double {
+        let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
+        return pids.reduce(0) { total, pid in
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else { return total }
+            // After the command: state is field 3; utime, stime, cutime, cstime are 14–17.
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            guard fields.count > 14 else { return total }
+            return total + fields[11...14].compactMap { Double($0) }.reduce(0, +) / ticks
+        }
     }
 
     /// Rewrites each dpkg status file in `folders` as dpkg does: the new one written beside, then
@@ -112,7 +126,8 @@ enum BoardHostsBenchmark {
     }
 
     /// The board on every engine, fed and drawn as the monitor's loop does, for `seconds`.
-    private static func measure(folder: String, hosts: Int, seconds: Double, pending: Bool, refreshParallel: Int?, changing: [String]?) {
+    private static func measure(folder: String, hosts: Int, seconds: Double, pending: Bool, refreshParallel: Int?, changing: [String]?,
+                                engines: [Int32]) {
         let commands = (0..<hosts).map { SSHCommand(host: "\(folder)/e\($0).sock", remoteCommand: "bridge", program: "\(folder)/ssh") }
         let mailbox: Mailbox
         do { mailbox = try Mailbox() } catch { return print("  no mailbox: \(error)") }
@@ -140,8 +155,8 @@ enum BoardHostsBenchmark {
         var refreshFrames: [Duration] = []
         // The change phase (`--change`): when the roots were rewritten (and the board's CPU then),
         // when every row showed a snapshot computed after it, and its frames.
-        var changed: (at: ContinuousClock.Instant, date: Date, cpu: Double)?
-        var changeSeen: (at: ContinuousClock.Instant, cpu: Double)?
+        var changed: (at: ContinuousClock.Instant, date: Date, cpu: Double, engines: Double)?
+        var changeSeen: (at: ContinuousClock.Instant, cpu: Double, engines: Double)?
         var changeFrames: [Duration] = []
         // What the monitor's loop would send: here, the refreshes.
         func perform(_ effects: [MonitorEffect]) {
@@ -172,7 +187,7 @@ enum BoardHostsBenchmark {
                     for _ in 0..<3 { _ = state.handle(.key(.character("o"))) }
                 }
                 if let changing, changed == nil, state.board?.pending.count == hosts, state.board?.pendingComputing.isEmpty == true {
-                    changed = (clock.now, Date(), boardCPU())
+                    changed = (clock.now, Date(), boardCPU(), enginesCPU(engines))
                     rewriteStatus(in: changing)
                 }
                 if refreshParallel != nil, refreshStarted == nil, state.board?.pending.count == hosts {
@@ -188,7 +203,7 @@ enum BoardHostsBenchmark {
             if let changed, changeSeen == nil {
                 changeFrames.append(frame)
                 let fresh = state.board?.pending.values.count { $0.computedAt >= changed.date } ?? 0
-                if fresh == hosts { changeSeen = (clock.now, boardCPU()) }
+                if fresh == hosts { changeSeen = (clock.now, boardCPU(), enginesCPU(engines)) }
             }
             refreshingPeak = max(refreshingPeak, state.refreshBatch?.sent.count ?? 0)
             if refreshStarted != nil, refreshEnded == nil, state.refreshBatch == nil { refreshEnded = (clock.now, boardCPU()) }
@@ -210,12 +225,18 @@ enum BoardHostsBenchmark {
         }
         if let changed {
             changeFrames.sort()
-            let end = changeSeen ?? (clock.now, boardCPU())
+            let end = changeSeen ?? (clock.now, boardCPU(), enginesCPU(engines))
             let span = (end.at - changed.at) / .seconds(1)
+            let engineSeconds = end.engines - changed.engines
             let fresh = state.board?.pending.values.count { $0.computedAt >= changed.date } ?? 0
             print("  change: " + (changeSeen == nil ? "\(fresh) of \(hosts) rows" : "every row") + String(format: " showed a snapshot computed after it %.2f s after every root's dpkg status was rewritten (goal ≤ 5 s); ", span)
                   + (changeFrames.isEmpty ? "no frame" : "its frames median \(ms(changeFrames[changeFrames.count / 2])), p99 \(ms(changeFrames[changeFrames.count * 99 / 100]))")
                   + String(format: ", board CPU %.1f %% of a core", (end.cpu - changed.cpu) / max(span, 0.001) * 100))
+            // The floor on this machine: every engine's computation shares its cores, where each
+            // host would compute on its own.
+            let cores = Double(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+            print(String(format: "  change: the engines used %.1f CPU s for it (%.0f ms a host): at least %.1f s on %.0f cores, however it is scheduled",
+                         engineSeconds, engineSeconds / Double(hosts) * 1000, engineSeconds / cores, cores))
         }
         if let refreshStarted {
             refreshFrames.sort()

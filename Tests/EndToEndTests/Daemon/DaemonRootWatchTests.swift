@@ -24,6 +24,9 @@ struct DaemonRootWatchTests {
         try await daemon.start(extraArguments: ["--apt-config", apt.configuration])
         let client = try await RawClient.subscribed(to: daemon.socket)
         defer { client.close() }
+        // A second board: the engine computes once for both.
+        let second = try await RawClient.subscribed(to: daemon.socket)
+        defer { second.close() }
 
         let first = try await settledPending(client, "the first snapshot") { $0.packages == ["lab-app"] }
         #expect(first.notFullyInstalled.isEmpty)
@@ -47,6 +50,9 @@ struct DaemonRootWatchTests {
         let fixed = try await settledPending(client, "the package configured by hand") { $0.notFullyInstalled.isEmpty }
         let seenFixed = ContinuousClock.now - configuredAt
         #expect(fixed.packages.isEmpty, "\(fixed)")
+        // The very snapshot the first board got: computed once, pushed to both.
+        let fixedToo = try await settledPending(second, "the first board's snapshot, on the second board") { $0.computedAt == fixed.computedAt }
+        #expect(fixedToo.notFullyInstalled.isEmpty && fixedToo.packages.isEmpty)
         #expect(try apt.states()["lab-app"]?.version == "2.0")
         // Not a timed assertion: the figure goes in BENCHMARKS.md and the note.
         print("root-watch: a change by hand pushed \(seenFailed) (apt-get) and \(seenFixed) (dpkg --configure -a) after it ended")
@@ -109,6 +115,7 @@ struct DaemonRootWatchTests {
     private struct Pending {
         var packages: [String]
         var notFullyInstalled: [String]
+        var computedAt: String
     }
 
     /// Reads the subscription until a `pending` event that is not computing and whose snapshot
@@ -119,7 +126,8 @@ struct DaemonRootWatchTests {
             guard event.string("event") == "pending", event.bool("computing") == false,
                   let snapshot = event.fields["snapshot"] as? [String: Any] else { return false }
             let names = (snapshot["packages"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
-            let pending = Pending(packages: names, notFullyInstalled: snapshot["notFullyInstalled"] as? [String] ?? [])
+            let pending = Pending(packages: names, notFullyInstalled: snapshot["notFullyInstalled"] as? [String] ?? [],
+                                  computedAt: snapshot["computedAt"] as? String ?? "")
             guard match(pending) else { return false }
             found = pending
             return true
