@@ -26,7 +26,9 @@ struct PendingCommandTests {
         #expect(text.status == 0, "\(text.stderr)")
         let lines = text.stdout.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ") }
         #expect(lines.first?.hasPrefix("2 pending · 1 security · 1 held back · lists ") == true, "\(text.stdout)")
-        #expect(lines.dropFirst() == [
+        // The restart advice follows under `Restarts` when something needs a restart (what this
+        // machine's processes are is not the test's): the packages come before it.
+        #expect(Array(lines.dropFirst().prefix { $0 != "Restarts" }) == [
             "lab-app 1.0 → 2.0 localhost",
             "lab-sec 1.0 → 2.0 security Debian-Security:12/stable-security",
             "lab-held 1.0 → 2.0 held back: held",

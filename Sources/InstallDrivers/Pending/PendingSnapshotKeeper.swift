@@ -11,10 +11,10 @@ import Synchronization
 /// (`observe`). A job of commands does not count: reading the root costs seconds of CPU on a
 /// real system, and an engine that runs thousands of small jobs would spend them after each.
 ///
-/// A change is computed once: one the computation under way or a later one started after has
-/// seen already (this engine's own job's end, which recomputes anyway) asks for nothing more.
-/// While a change is under way (dpkg's lock held, the status rewritten) the state says a newer
-/// snapshot is coming.
+/// A change is computed once: a change that a computation started after has seen already (the
+/// end of this engine's own job, which recomputes anyway) asks for nothing more. While a change
+/// is under way (dpkg's lock held, the status being rewritten) the state says a newer snapshot
+/// is coming.
 ///
 /// A snapshot takes no lock, yet one read while this engine's own package job runs would show a
 /// root half-way through a transaction: while a job of a driver (apt, Ansible) or a refresh job

@@ -22,10 +22,10 @@ struct DaemonRootWatchTests {
             """)])
         try FileManager.default.createDirectory(atPath: apt.root + "/tmp", withIntermediateDirectories: true)
         try await daemon.start(extraArguments: ["--apt-config", apt.configuration])
-        let client = try await RawClient.subscribed(to: daemon.socket)
+        let client = try await RawClient.subscribed(to: daemon.socket, pendingEvents: true)
         defer { client.close() }
         // A second board: the engine computes once for both.
-        let second = try await RawClient.subscribed(to: daemon.socket)
+        let second = try await RawClient.subscribed(to: daemon.socket, pendingEvents: true)
         defer { second.close() }
 
         let first = try await settledPending(client, "the first snapshot") { $0.packages == ["lab-app"] }

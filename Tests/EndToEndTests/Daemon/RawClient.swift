@@ -13,19 +13,25 @@ final class RawClient {
     private(set) var recent: [String] = []
     /// Bytes read from the socket so far, for failure messages.
     private(set) var bytesRead = 0
+    /// Whether `nextLine` returns the engine's `pending` pushes: they come whenever its pending
+    /// snapshot changes (its first computation among them), between any two events, so a test
+    /// of the queue's events skips them.
+    private let pendingEvents: Bool
 
     /// Connects to the socket at `path`, subscribes, and reads past the snapshot: what it reads
-    /// next is what happens from now on.
-    static func subscribed(to path: String) async throws -> RawClient {
-        let client = try RawClient(socket: path)
+    /// next is what happens from now on (the engine's `pending` pushes only with `pendingEvents`).
+    static func subscribed(to path: String, pendingEvents: Bool = false) async throws -> RawClient {
+        let client = try RawClient(socket: path, pendingEvents: pendingEvents)
         try client.send(#"{"command":"subscribe","id":1}"#)
         _ = try await client.read(until: "snapshot.end") { $0.name == "snapshot.end" }
         return client
     }
 
-    /// Connects to the socket at `path`.
+    /// Connects to the socket at `path`; `nextLine` skips the engine's `pending` pushes unless
+    /// `pendingEvents`.
     /// - Throws: `DaemonTestError.socket` when socket(2) or connect(2) fails.
-    init(socket path: String) throws {
+    init(socket path: String, pendingEvents: Bool = false) throws {
+        self.pendingEvents = pendingEvents
         descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw DaemonTestError.socket("socket", errno: errno) }
         var address = sockaddr_un()
@@ -116,7 +122,10 @@ final class RawClient {
     func nextLine(timeout: Duration = .seconds(180)) async throws -> String? {
         let deadline = ContinuousClock.now + timeout
         while true {
-            if let line = takeLine() { return remember(line) }
+            if let line = takeLine() {
+                if !pendingEvents, line.hasPrefix(#"{"event":"pending","#) { continue }
+                return remember(line)
+            }
             switch readChunk() {
             case .data: continue
             case .end: return nil
