@@ -1,0 +1,91 @@
+import EngineDaemon
+
+/// What `installtop hosts check` found on one host: why it could not be reached, or what it
+/// lacks or has otherwise than this machine (nothing: it is ready for the board).
+enum HostCheck: Sendable {
+    /// `reason`: ssh's own words (or sudo's, or the remote shell's).
+    case unreachable(host: String, reason: String)
+    case checked(host: String, facts: HostFacts, findings: [HostFinding])
+
+    var host: String {
+        switch self {
+        case .unreachable(let host, _), .checked(let host, _, _): return host
+        }
+    }
+
+    /// Reachable and lacking nothing.
+    var isReady: Bool {
+        if case .checked(_, _, let findings) = self { return findings.isEmpty }
+        return false
+    }
+
+    /// How long the probe may take on a host, connecting included.
+    static let deadline: Duration = .seconds(120)
+
+    /// Probes the host `command` reaches (`HostSetupScript.probe`), then, when its engine
+    /// answers there, the board's link to it (`BoardLinkCheck`).
+    static func run(_ command: SSHCommand, options: HostSetupOptions, expected: ExpectedVersion = .current) -> HostCheck {
+        let probe = options.scriptCommand(command, HostSetupScript.probe,
+                                          arguments: [options.aptConfigArgument, SystemdUnit.socketPath, SystemdUnit.name])
+        var facts: [(key: String, value: String)] = []
+        let outcome = RemoteScriptRun(command: probe, deadline: deadline).run(input: nil) { line in
+            if case .fact(let key, let value) = line { facts.append((key, value)) }
+        }
+        guard outcome.reachedEnd || facts.contains(where: { $0.key == "apt" }) else {
+            return .unreachable(host: command.host, reason: unreachableReason(outcome, deadline: deadline))
+        }
+        let found = HostFacts(facts: facts)
+        var link: String?
+        if found.engineAnswers, case .failure(let error) = BoardLinkCheck.check(options.bridgeCommand(command)) {
+            link = BoardLinkCheck.words(error)
+        }
+        return .checked(host: command.host, facts: found,
+                        findings: findings(host: command.host, facts: found, expected: expected, bridge: options.bridgeCommand(command).remoteCommand, link: link))
+    }
+
+    /// Why a script's run said nothing: ssh's last words, or how it ended.
+    static func unreachableReason(_ outcome: RemoteScriptRun.Outcome, deadline: Duration) -> String {
+        guard let status = outcome.status else { return "no answer within \(deadline.components.seconds) s" }
+        if !outcome.lastWords.isEmpty { return outcome.lastWords }
+        return status == 255 ? "ssh failed (exit 255) and said nothing" : "the remote shell ended with status \(status) and said nothing"
+    }
+
+    /// What `facts` lack against this machine, each with its fix; `link` is the board link's
+    /// failure (`bridge` the remote command it ran), `nil` when it worked or was not tried.
+    static func findings(host: String, facts: HostFacts, expected: ExpectedVersion, bridge: String, link: String?) -> [HostFinding] {
+        let enroll = "installtop enroll --host \(host)"
+        if let problem = facts.aptProblem {
+            return [HostFinding(subject: "apt", text: "apt cannot read its configuration: \(problem)",
+                                fix: "repair apt on \(host) (or give the --apt-config that names its root)")]
+        }
+        var found: [HostFinding] = []
+        switch (facts.package, facts.binaryVersion) {
+        case (nil, _):
+            found.append(HostFinding(subject: "installtop", text: "no installtop: dpkg knows no installtop package", fix: enroll))
+        case (let package?, _) where package.state != "ii":
+            found.append(HostFinding(subject: "installtop", text: "installtop \(package.version) is not fully installed (dpkg says \(package.state))", fix: enroll))
+        case (let package?, _) where package.version != expected.debian:
+            found.append(HostFinding(subject: "installtop", text: "installtop \(package.version), where this machine has \(expected.debian)", fix: enroll))
+        case (_, let binary) where binary != expected.installtop:
+            found.append(HostFinding(subject: "installtop", text: "installtop says \(binary ?? "nothing") (installtop --version), where \(expected.installtop) was expected",
+                                     fix: enroll))
+        default:
+            break
+        }
+        if !facts.engineAnswers {
+            var text = "no engine answers on \(SystemdUnit.socketPath)"
+            if let unit = facts.unit { text += ": \(SystemdUnit.name) is \(unit.enabled) and \(unit.active)" }
+            if !facts.engineWords.isEmpty { text += " (\(facts.engineWords))" }
+            found.append(HostFinding(subject: "engine", text: text,
+                                     fix: "systemctl enable --now \(SystemdUnit.name) on \(host), or \(enroll)"))
+        } else if let link {
+            found.append(HostFinding(subject: "link", text: "the engine answers there, but `\(bridge)` over ssh does not reach it: \(link)",
+                                     fix: "give the remote command that reaches it as root: --remote-command 'sudo -n installtop bridge' (or --sudo)"))
+        }
+        if !facts.hooks {
+            found.append(HostFinding(subject: "hooks", text: "no hooks: apt and dpkg runs there are not reported to its engine",
+                                     fix: "installtop hooks install on \(host), or \(enroll)"))
+        }
+        return found
+    }
+}

@@ -1,0 +1,40 @@
+/// What `HostSetupScript.probe` found on a host.
+struct HostFacts: Sendable {
+    /// apt's own words when `apt-config` could not read the host's configuration.
+    var aptProblem: String?
+    /// dpkg's state of the installtop package (`ii`, `iU`, `rc` …) and its version; `nil`
+    /// when dpkg knows no installtop package.
+    var package: (state: String, version: String)?
+    /// What the installed `installtop --version` says; `nil` when there is none.
+    var binaryVersion: String?
+    /// systemctl's `is-enabled` and `is-active` of the unit; `nil` without systemd.
+    var unit: (enabled: String, active: String)?
+    /// Whether an engine answered on the socket, and the client's words when none did.
+    var engineAnswers = false
+    var engineWords = ""
+    /// Whether `installtop hooks status` says every hook file is there.
+    var hooks = false
+
+    /// Reads the `fact` lines.
+    init(facts: [(key: String, value: String)]) {
+        for (key, value) in facts {
+            let words = value.split(separator: " ", maxSplits: 1).map(String.init)
+            switch key {
+            case "apt": aptProblem = value == "ok" ? nil : value
+            case "package": package = words.count == 2 ? (words[0], words[1]) : nil
+            case "binary": binaryVersion = value == "none" ? nil : value
+            case "unit": unit = words.count == 2 ? (words[0], words[1]) : nil
+            case "engine":
+                engineAnswers = words.first == "yes"
+                engineWords = words.count > 1 ? words[1] : ""
+            case "hooks": hooks = value == "yes"
+            default: break
+            }
+        }
+    }
+
+    /// Whether dpkg has installtop installed at `expected`'s version, and it says so itself.
+    func hasInstalled(_ expected: ExpectedVersion) -> Bool {
+        package?.state == "ii" && package?.version == expected.debian && binaryVersion == expected.installtop
+    }
+}
