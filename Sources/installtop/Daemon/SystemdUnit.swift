@@ -19,7 +19,7 @@ enum SystemdUnit {
 
     /// The unit's name as the Debian package installs it (`Scripts/build-deb`) and systemctl
     /// takes it.
-    static let name = "installtop.service"
+    static let name = SocketLocation.machineUnit
 
     /// Where it listens: the machine's socket, which clients with no engine of their own find
     /// (`SocketLocation`).
