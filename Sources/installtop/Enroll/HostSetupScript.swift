@@ -76,7 +76,8 @@ enum HostSetupScript {
         step() { say step "$@"; }
         words() { grep -v '^[[:space:]]*$' "$1" | tail -n 6 | while IFS= read -r line; do say words "$line"; done; }
         fail() { [ -f "$tmp/log" ] && words "$tmp/log"; step "$1" failed "$2"; exit 0; }
-        tmp=$(mktemp -d) || { step package failed "mktemp -d failed"; exit 0; }
+        # A session's TMPDIR may name a folder that is not there (yet); /var/tmp then.
+        if ! tmp=$(mktemp -d 2>/dev/null || mktemp -d -p /var/tmp 2>&1); then say words "$tmp"; step package failed "mktemp -d failed"; exit 0; fi
         trap 'rm -rf "$tmp"' EXIT
         # apt reads a local .deb as its sandbox user: the folder and the file are readable.
         chmod 755 "$tmp"

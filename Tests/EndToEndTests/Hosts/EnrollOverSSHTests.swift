@@ -1,0 +1,129 @@
+import APTTestSupport
+import FleetTestSupport
+import Foundation
+import Glibc
+import Testing
+
+/// `enroll` and `hosts check` across namespace test hosts (Documentation/FLEET-FACTS.md), each
+/// with its own sshd and private /run, reached from the controller namespace with the
+/// operator's `ssh` and the fleet's ssh_config. No host may touch this machine's packages, so
+/// each has a fresh private apt root (Documentation/PACKAGE-FACTS.md) that `--apt-config
+/// /run/enroll/apt.conf` names: one path for every host, each host's /run holding its own
+/// link to its own root. No systemd runs there, so `--engine-command` starts the root's
+/// installtop as the host's engine on /run/installtop.sock (its private /run), where the unit's
+/// would listen; the fleet's teardown ends it with the host's other processes.
+@Suite("enroll over ssh: namespace hosts", .serialized,
+       .enabled(if: geteuid() == 0, "network namespaces and their sshd need root"))
+struct EnrollOverSSHTests {
+    @Test("hosts check says what two fresh roots lack and names h3 unreachable; enroll installs the package with its dependency, starts the engine, installs the hooks on h1 and h2 while h3 is named unreachable; hosts check then finds both ready; enrolling again says already and copies nothing")
+    func enrollTwoFreshRoots() async throws {
+        let machineBefore = HostPackageFingerprint()
+        let fleet = try FleetTestHosts(count: 3)
+        defer { fleet.tearDown() }
+        let folder = try TestFolder()
+        defer { folder.remove() }
+        let binary = try InstalltopBinary.path()
+        let package = try EnrollTestPackage(installtop: binary, depends: "lab-enroll-dep", in: folder)
+        var roots: [APTTestRoot] = []
+        for host in 1...3 {
+            let root = try APTTestRoot(folder: folder.file("root-h\(host)"))
+            try root.publish([TestPackage(name: "lab-enroll-dep", version: "1.0")])
+            roots.append(root)
+            // The fleet's sshd gives sessions TMPDIR=/run/ansible-tmp, which ansible makes when it
+            // needs it: made here, so that the copied .deb stays in the host's private /run.
+            let linked = try fleet.run(onHost: host, """
+                mkdir -p /run/enroll /run/ansible-tmp && ln -s '\(root.configuration)' /run/enroll/apt.conf && ln -s '\(root.root)' /run/enroll/root
+                """)
+            #expect(linked.status == 0, "h\(host): \(linked.stderr)")
+        }
+        try fleet.stopSSHD(host: 3)
+        let installed = "/run/enroll/root/usr/bin/installtop"
+        let reaching = ["--ssh-config", fleet.sshConfigPath, "--apt-config", "/run/enroll/apt.conf", "--remote-command", "\(installed) bridge"]
+        let enrolling = ["--package", package.path, "--parallel", "2", "--engine-command",
+                         "setsid \(installed) serve --apt-config /run/enroll/apt.conf --no-history --socket /run/installtop.sock </dev/null >/run/enroll/serve.log 2>&1 &"]
+
+        let before = try await installtop(fleet, folder, [binary, "hosts", "check", "--json", "--host", "h1", "--host", "h2", "--host", "h3"] + reaching)
+        #expect(before.status == 1, "\(before.stdout)\(before.stderr)")
+        let lacking = try hosts(before)
+        #expect(lacking.map { $0["host"] as? String } == ["h1", "h2", "h3"])
+        for host in lacking.prefix(2) {
+            #expect(host["reachable"] as? Bool == true && host["ready"] as? Bool == false, "\(host)")
+            #expect(host["installtop"] is NSNull && host["engine"] as? Bool == false && host["hooks"] as? Bool == false, "\(host)")
+            let problems = try #require(host["problems"] as? [[String: Any]], "\(host)")
+            #expect(problems.map { $0["subject"] as? String } == ["installtop", "engine", "hooks"], "\(problems)")
+            #expect(problems.allSatisfy { ($0["fix"] as? String)?.contains("installtop enroll --host \(host["host"] as? String ?? "")") == true }, "\(problems)")
+        }
+        #expect(lacking[2]["reachable"] as? Bool == false)
+        #expect((lacking[2]["error"] as? String)?.hasPrefix("ssh: connect to host 10.77.0.13 port 22: ") == true, "\(lacking[2])")
+
+        let enrolled = try await installtop(fleet, folder, [binary, "enroll", "--host", "h1", "--host", "h2", "--host", "h3"] + reaching + enrolling)
+        #expect(enrolled.status == 1, "\(enrolled.stdout)\(enrolled.stderr)")
+        let debianVersion = package.version.replacingOccurrences(of: "-", with: "~")
+        for host in ["h1", "h2"] {
+            for line in ["\(host): package: copying \(URL(fileURLWithPath: package.path).lastPathComponent), ",
+                         "\(host): package: done: installtop \(debianVersion) installed\n",
+                         "\(host): engine: done: answering on /run/installtop.sock\n",
+                         "\(host): hooks: done: installed\n",
+                         "\(host): link: checked: `\(installed) bridge` over ssh reaches the engine (pid ",
+                         "\(host): enrolled (package, engine, hooks)\n"] {
+                #expect(enrolled.stdout.contains(line), "no \(line) in:\n\(enrolled.stdout)")
+            }
+        }
+        #expect(enrolled.stdout.contains("h3: unreachable: ssh: connect to host 10.77.0.13 port 22: "), "\(enrolled.stdout)")
+        #expect(enrolled.stdout.hasSuffix("3 hosts: 2 enrolled, 0 already, 0 failed, 1 unreachable\n"), "\(enrolled.stdout)")
+        for (index, root) in roots.prefix(2).enumerated() {
+            let states = try root.states()
+            #expect(states["installtop"]?.status == "ii" && states["installtop"]?.version == debianVersion, "h\(index + 1): \(states)")
+            #expect(states["lab-enroll-dep"]?.status == "ii", "apt resolved the Depends on h\(index + 1): \(states)")
+            #expect(FileManager.default.fileExists(atPath: root.root + "/etc/apt/apt.conf.d/99installtop-observe"), "h\(index + 1)'s hooks")
+            #expect(try root.audit().isEmpty)
+        }
+        #expect(try roots[2].states().isEmpty, "the unreachable h3 got nothing")
+
+        let after = try await installtop(fleet, folder, [binary, "hosts", "check", "--host", "h1", "--host", "h2"] + reaching)
+        #expect(after.status == 0, "\(after.stdout)\(after.stderr)")
+        #expect(after.stdout == """
+            h1: ready: installtop \(package.version), engine answering on /run/installtop.sock, hooks installed
+            h2: ready: installtop \(package.version), engine answering on /run/installtop.sock, hooks installed
+            2 hosts: 2 ready, 0 lacking something, 0 unreachable
+
+            """)
+        let afterJSON = try await installtop(fleet, folder, [binary, "hosts", "check", "--json", "--host", "h1", "--host", "h2"] + reaching)
+        #expect(afterJSON.status == 0, "\(afterJSON.stdout)\(afterJSON.stderr)")
+        for host in try hosts(afterJSON) {
+            #expect(host["ready"] as? Bool == true && host["installtop"] as? String == package.version, "\(host)")
+            #expect((host["problems"] as? [Any])?.isEmpty == true, "\(host)")
+        }
+
+        let again = try await installtop(fleet, folder, [binary, "enroll", "--host", "h1", "--host", "h2"] + reaching + enrolling)
+        #expect(again.status == 0, "\(again.stdout)\(again.stderr)")
+        for host in ["h1", "h2"] {
+            for line in ["\(host): package: already: installtop \(debianVersion) installed\n",
+                         "\(host): engine: already: an engine answers on /run/installtop.sock\n",
+                         "\(host): hooks: already: installed\n",
+                         "\(host): already enrolled\n"] {
+                #expect(again.stdout.contains(line), "no \(line) in:\n\(again.stdout)")
+            }
+        }
+        #expect(!again.stdout.contains("copying"), "nothing is copied to an enrolled host:\n\(again.stdout)")
+        #expect(again.stdout.hasSuffix("2 hosts: 0 enrolled, 2 already, 0 failed, 0 unreachable\n"), "\(again.stdout)")
+        for host in 1...2 {
+            let engines = try fleet.run(onHost: host, "cat /run/enroll/serve.log").stdout
+            #expect(engines.components(separatedBy: "serving on /run/installtop.sock").count == 2, "h\(host) started one engine:\n\(engines)")
+        }
+        #expect(HostPackageFingerprint().changes(since: machineBefore).isEmpty, "this machine's packages are as they were")
+    }
+
+    /// The `hosts` of a `hosts check --json` document.
+    private func hosts(_ result: RunResult) throws -> [[String: Any]] {
+        let document = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        return try #require(document?["hosts"] as? [[String: Any]], "\(result.stdout)\(result.stderr)")
+    }
+
+    /// Runs `arguments` (the installtop under test first) in the controller namespace, where
+    /// the fleet's addresses are reachable, and waits for it.
+    private func installtop(_ fleet: FleetTestHosts, _ folder: TestFolder, _ arguments: [String]) async throws -> RunResult {
+        let command = fleet.controllerCommand(arguments)
+        return try await InstalltopProcess(Array(command.dropFirst()), in: folder, executable: command[0]).finish(timeout: .seconds(600))
+    }
+}
