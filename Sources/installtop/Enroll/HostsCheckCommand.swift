@@ -23,7 +23,7 @@ struct HostsCheckCommand: ParsableCommand {
     @OptionGroup var hosts: HostsOptions
     @OptionGroup var setup: HostSetupOptions
 
-    @Flag(help: "Print one JSON document ({\"hosts\":[{\"host\",\"reachable\",\"ready\",\"installtop\",\"engine\",\"hooks\",\"problems\"|\"error\"}]}).")
+    @Flag(help: "Print one JSON document, {\"hosts\":[…]}: each host with host, reachable, ready, installtop, engine, hooks and problems (or error).")
     var json = false
 
     func validate() throws {
