@@ -125,6 +125,65 @@ struct EnrollOverSSHTests {
         #expect(HostPackageFingerprint().changes(since: machineBefore).isEmpty, "this machine's packages are as they were")
     }
 
+    @Test("with systemd (a stand-in systemctl in the host's own mount namespace), hosts check names installtop.service disabled and inactive, enroll runs systemctl enable --now installtop.service from the package's unit, and again says already")
+    func enrollEnablesTheUnit() async throws {
+        let fleet = try FleetTestHosts(count: 1)
+        defer { fleet.tearDown() }
+        let folder = try TestFolder()
+        defer { folder.remove() }
+        let binary = try InstalltopBinary.path()
+        let package = try EnrollTestPackage(installtop: binary, depends: "lab-enroll-dep", in: folder)
+        let root = try APTTestRoot(folder: folder.file("root-h1"))
+        try root.publish([TestPackage(name: "lab-enroll-dep", version: "1.0")])
+        // systemctl as systemd would answer for the unit the package installed into the root
+        // (refusing when dpkg put none there), its engine the root's installtop on the host's
+        // /run/installtop.sock. It goes on a tmpfs over /usr/local/bin in h1's mount namespace
+        // alone (ip netns exec makes the host's mounts slaves: nothing reaches this machine's),
+        // first on the PATH sshd gives sessions; /run/systemd/system says systemd runs.
+        let systemctl = try folder.script("systemctl", #"""
+            state=/run/fake-systemd
+            mkdir -p "$state"
+            unit=$(printf '%s\n' "$@" | grep '\.service$' | tail -n 1)
+            case "$1" in
+            is-enabled) if [ -e "$state/$unit.enabled" ]; then echo enabled; else echo disabled; exit 1; fi ;;
+            is-active) if [ -e "$state/$unit.pid" ] && kill -0 "$(cat "$state/$unit.pid")" 2>/dev/null; then echo active; else echo inactive; exit 3; fi ;;
+            enable)
+                [ -f /run/enroll/root/lib/systemd/system/"$unit" ] || { echo "Failed to enable unit: Unit file $unit does not exist." >&2; exit 1; }
+                : > "$state/$unit.enabled"
+                echo "Created symlink /etc/systemd/system/multi-user.target.wants/$unit → /lib/systemd/system/$unit." >&2
+                setsid /run/enroll/root/usr/bin/installtop serve --socket /run/installtop.sock --apt-config /run/enroll/apt.conf --no-history                     </dev/null >/run/enroll/serve.log 2>&1 &
+                echo $! > "$state/$unit.pid" ;;
+            *) echo "systemctl stand-in: $*" >&2; exit 1 ;;
+            esac
+            """#)
+        let prepared = try fleet.run(onHost: 1, """
+            mkdir -p /run/enroll /run/ansible-tmp /run/systemd/system && ln -s '\(root.configuration)' /run/enroll/apt.conf && \
+            ln -s '\(root.root)' /run/enroll/root && mount -t tmpfs enroll-bin /usr/local/bin && cp '\(systemctl)' /usr/local/bin/systemctl
+            """)
+        #expect(prepared.status == 0, "\(prepared.stderr)")
+        let installed = "/run/enroll/root/usr/bin/installtop"
+        let reaching = ["--host", "h1", "--ssh-config", fleet.sshConfigPath, "--apt-config", "/run/enroll/apt.conf", "--remote-command", "\(installed) bridge"]
+
+        let before = try await installtop(fleet, folder, [binary, "hosts", "check"] + reaching)
+        #expect(before.status == 1)
+        #expect(before.stdout.contains("h1: engine: no engine answers on /run/installtop.sock: installtop.service is disabled and inactive ("),
+                "\(before.stdout)\(before.stderr)")
+        #expect(before.stdout.contains("    fix: systemctl enable --now installtop.service on h1, or installtop enroll --host h1\n"), "\(before.stdout)")
+
+        let enrolled = try await installtop(fleet, folder, [binary, "enroll", "--package", package.path] + reaching)
+        #expect(enrolled.status == 0, "\(enrolled.stdout)\(enrolled.stderr)")
+        #expect(enrolled.stdout.contains("h1: engine: systemctl enable --now installtop.service\nh1: engine: done: answering on /run/installtop.sock\n"),
+                "\(enrolled.stdout)")
+        #expect(enrolled.stdout.contains("h1: enrolled (package, engine, hooks)\n"), "\(enrolled.stdout)")
+
+        let again = try await installtop(fleet, folder, [binary, "enroll", "--package", package.path] + reaching)
+        #expect(again.status == 0, "\(again.stdout)\(again.stderr)")
+        #expect(again.stdout.contains("h1: engine: already: installtop.service enabled and active, answering on /run/installtop.sock\n"), "\(again.stdout)")
+        #expect(again.stdout.contains("h1: already enrolled\n"), "\(again.stdout)")
+        let after = try await installtop(fleet, folder, [binary, "hosts", "check"] + reaching)
+        #expect(after.status == 0, "\(after.stdout)\(after.stderr)")
+    }
+
     /// The `hosts` of a `hosts check --json` document.
     private func hosts(_ result: RunResult) throws -> [[String: Any]] {
         let document = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
