@@ -70,8 +70,10 @@ struct RemoteScriptRun: Sendable {
         }
     }
 
-    /// Reads stdout's lines (to `line`) and stderr's last 8 KiB until both end or `deadline`
-    /// passes; returns stderr's bytes and whether the deadline passed.
+    /// Reads stdout's lines (to `line`) and stderr's last 8 KiB until both end, or the child
+    /// has exited and what it left in the pipes is read (an ssh ControlPersist master that
+    /// ssh started keeps the pipes open long after), or `deadline` passes; returns stderr's
+    /// bytes and whether the deadline passed.
     private static func read(_ child: PipedChild, until deadline: ContinuousClock.Instant,
                              line: (String) -> Void) -> (stderr: [UInt8], timedOut: Bool) {
         var lines = LineReader(maximumLength: 1 << 20)
@@ -79,12 +81,22 @@ struct RemoteScriptRun: Sendable {
         var descriptors = [pollfd(fd: child.stdoutRead, events: Int16(POLLIN), revents: 0),
                            pollfd(fd: child.stderrRead, events: Int16(POLLIN), revents: 0)]
         var buffer = [UInt8](repeating: 0, count: 65536)
+        var exited = false
         while descriptors.contains(where: { $0.fd >= 0 }) {
             let left = deadline - ContinuousClock.now
             guard left > .zero else { return (stderr, true) }
-            let milliseconds = Int32(clamping: left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1)
+            // A look at the child at least every quarter second; once it exited, only what
+            // is in the pipes already.
+            let wait = exited ? .zero : min(left, .milliseconds(250))
+            let milliseconds = Int32(clamping: wait.components.seconds * 1000 + wait.components.attoseconds / 1_000_000_000_000_000)
             for index in descriptors.indices { descriptors[index].revents = 0 }
-            guard poll(&descriptors, 2, milliseconds) >= 0 || errno == EINTR else { break }
+            let ready = poll(&descriptors, 2, milliseconds)
+            guard ready >= 0 || errno == EINTR else { break }
+            if ready == 0 {
+                if exited { break }
+                exited = child.wait(timeout: .zero) != nil
+                continue
+            }
             for index in descriptors.indices where descriptors[index].fd >= 0 && descriptors[index].revents != 0 {
                 let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptors[index].fd, $0.baseAddress, $0.count) }
                 if count > 0 {
