@@ -62,6 +62,8 @@ enum HostCheck: Sendable {
         switch (facts.package, facts.binaryVersion) {
         case (nil, _):
             found.append(HostFinding(subject: "installtop", text: "no installtop: dpkg knows no installtop package", fix: enroll))
+        case (let package?, _) where package.state.hasPrefix("r"):
+            found.append(HostFinding(subject: "installtop", text: "installtop \(package.version) was removed (dpkg says \(package.state): its configuration is left)", fix: enroll))
         case (let package?, _) where package.state != "ii":
             found.append(HostFinding(subject: "installtop", text: "installtop \(package.version) is not fully installed (dpkg says \(package.state))", fix: enroll))
         case (let package?, _) where package.version != expected.debian:
