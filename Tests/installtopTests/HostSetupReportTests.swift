@@ -57,6 +57,10 @@ struct HostSetupReportTests {
         let halfWay = HostFacts(facts: [("apt", "ok"), ("package", "iU 0.2.0"), ("binary", "0.2.0"), ("engine", "yes"), ("hooks", "yes")])
         #expect(HostCheck.findings(host: "db1", facts: halfWay, expected: expected, bridge: "b", link: nil).map(\.text)
             == ["installtop 0.2.0 is not fully installed (dpkg says iU)"])
+        let keptOut = HostFacts(facts: [("apt", "ok"), ("package", "ii 0.2.0"), ("binary", "0.2.0"), ("unit", "none"),
+                                        ("engine", "refuses installtop: the engine at /run/installtop.sock admits only its owner (root)"), ("hooks", "yes")])
+        #expect(HostCheck.findings(host: "db1", facts: keptOut, expected: expected, bridge: "b", link: nil).map(\.text)
+            == ["an engine runs on /run/installtop.sock but does not admit the user the check ran as (installtop: the engine at /run/installtop.sock admits only its owner (root))"])
         let removed = HostFacts(facts: [("apt", "ok"), ("package", "rc 0.2.0"), ("binary", "none"), ("engine", "no x"), ("hooks", "no")])
         #expect(HostCheck.findings(host: "db1", facts: removed, expected: expected, bridge: "b", link: nil).first?.text
             == "installtop 0.2.0 was removed (dpkg says rc: its configuration is left)")

@@ -74,7 +74,10 @@ enum HostCheck: Sendable {
         default:
             break
         }
-        if !facts.engineAnswers {
+        if facts.engineRefusesUser {
+            found.append(HostFinding(subject: "engine", text: "an engine runs on \(SystemdUnit.socketPath) but does not admit the user the check ran as (\(facts.engineWords))",
+                                     fix: "check as root: log in as root or give --sudo (or let that user watch: installtop serve --watch-group GROUP)"))
+        } else if !facts.engineAnswers {
             var text = "no engine answers on \(SystemdUnit.socketPath)"
             if let unit = facts.unit { text += ": \(SystemdUnit.name) is \(unit.enabled) and \(unit.active)" }
             if !facts.engineWords.isEmpty { text += " (\(facts.engineWords))" }

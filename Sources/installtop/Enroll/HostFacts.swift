@@ -9,8 +9,10 @@ struct HostFacts: Sendable {
     var binaryVersion: String?
     /// systemctl's `is-enabled` and `is-active` of the unit; `nil` without systemd.
     var unit: (enabled: String, active: String)?
-    /// Whether an engine answered on the socket, and the client's words when none did.
+    /// Whether an engine answered on the socket, whether one runs there but keeps the user
+    /// the probe ran as out, and the client's words when none answered.
     var engineAnswers = false
+    var engineRefusesUser = false
     var engineWords = ""
     /// Whether `installtop hooks status` says every hook file is there.
     var hooks = false
@@ -26,6 +28,7 @@ struct HostFacts: Sendable {
             case "unit": unit = words.count == 2 ? (words[0], words[1]) : nil
             case "engine":
                 engineAnswers = words.first == "yes"
+                engineRefusesUser = words.first == "refuses"
                 engineWords = words.count > 1 ? words[1] : ""
             case "hooks": hooks = value == "yes"
             default: break

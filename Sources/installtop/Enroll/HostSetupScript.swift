@@ -34,8 +34,9 @@ enum HostSetupScript {
 
     /// Says what the host has, one `fact` line each: `apt ok` (or apt's words), `package STATE
     /// VERSION` (dpkg's, or `none`), `binary VERSION` (what installtop says, or `none`), `unit
-    /// ENABLED ACTIVE` (systemctl's words, or `none` without systemd), `engine yes` or `engine
-    /// no WORDS`, `hooks yes` or `hooks no`; then `end`. Changes nothing.
+    /// ENABLED ACTIVE` (systemctl's words, or `none` without systemd), `engine yes`, `engine
+    /// no WORDS` or `engine refuses WORDS` (it runs but does not admit this user), `hooks yes`
+    /// or `hooks no`; then `end`. Changes nothing.
     /// Arguments: the apt configuration (empty for the system's), the engine's socket, the unit.
     static let probe = prelude + "\n" + #"""
         socket=$2
@@ -54,7 +55,11 @@ enum HostSetupScript {
         elif words=$("$bin" status --socket "$socket" 2>&1 >/dev/null); then
             say fact engine yes
         else
-            say fact engine no "$(printf '%s' "$words" | tail -n 1)"
+            # An engine that keeps this user out still runs: the fix is another user, not the unit.
+            case $words in
+            *"admits only"*) say fact engine refuses "$(printf '%s' "$words" | tail -n 1)" ;;
+            *) say fact engine no "$(printf '%s' "$words" | tail -n 1)" ;;
+            esac
         fi
         if [ -x "$bin" ] && hooks status >/dev/null 2>&1; then say fact hooks yes; else say fact hooks no; fi
         say end
