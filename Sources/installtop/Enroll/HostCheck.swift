@@ -19,35 +19,22 @@ enum HostCheck: Sendable {
         return false
     }
 
-    /// How long the probe may take on a host, connecting included.
-    static let deadline: Duration = .seconds(120)
-
-    /// Probes the host `command` reaches (`HostSetupScript.probe`), then, when its engine
-    /// answers there, the board's link to it (`BoardLinkCheck`).
+    /// Probes the host `command` reaches (`HostFacts.probe`), then, when its engine answers
+    /// there, the board's link to it (`BoardLinkCheck`).
     static func run(_ command: SSHCommand, options: HostSetupOptions, expected: ExpectedVersion = .current) -> HostCheck {
-        let probe = options.scriptCommand(command, HostSetupScript.probe,
-                                          arguments: [options.aptConfigArgument, SystemdUnit.socketPath, SystemdUnit.name])
-        var facts: [(key: String, value: String)] = []
-        let outcome = RemoteScriptRun(command: probe, deadline: deadline).run(input: nil) { line in
-            if case .fact(let key, let value) = line { facts.append((key, value)) }
+        let found: HostFacts
+        do {
+            found = try HostFacts.probe(command, options: options)
+        } catch {
+            return .unreachable(host: command.host, reason: error.reason)
         }
-        guard outcome.reachedEnd || facts.contains(where: { $0.key == "apt" }) else {
-            return .unreachable(host: command.host, reason: unreachableReason(outcome, deadline: deadline))
-        }
-        let found = HostFacts(facts: facts)
+        let bridge = options.bridgeCommand(command)
         var link: String?
-        if found.engineAnswers, case .failure(let error) = BoardLinkCheck.check(options.bridgeCommand(command)) {
+        if found.engineAnswers, case .failure(let error) = BoardLinkCheck.check(bridge) {
             link = BoardLinkCheck.words(error)
         }
         return .checked(host: command.host, facts: found,
-                        findings: findings(host: command.host, facts: found, expected: expected, bridge: options.bridgeCommand(command).remoteCommand, link: link))
-    }
-
-    /// Why a script's run said nothing: ssh's last words, or how it ended.
-    static func unreachableReason(_ outcome: RemoteScriptRun.Outcome, deadline: Duration) -> String {
-        guard let status = outcome.status else { return "no answer within \(deadline.components.seconds) s" }
-        if !outcome.lastWords.isEmpty { return outcome.lastWords }
-        return status == 255 ? "ssh failed (exit 255) and said nothing" : "the remote shell ended with status \(status) and said nothing"
+                        findings: findings(host: command.host, facts: found, expected: expected, bridge: bridge.remoteCommand, link: link))
     }
 
     /// What `facts` lack against this machine, each with its fix; `link` is the board link's

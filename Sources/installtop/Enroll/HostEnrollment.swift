@@ -16,16 +16,12 @@ struct HostEnrollment: Sendable {
     /// Runs the steps; `say` gets each line to show for this host (without its name).
     func run(say: (String) -> Void) -> EnrollOutcome {
         let host = command.host
-        let probe = options.scriptCommand(command, HostSetupScript.probe,
-                                          arguments: [options.aptConfigArgument, SystemdUnit.socketPath, SystemdUnit.name])
-        var facts: [(key: String, value: String)] = []
-        let looked = RemoteScriptRun(command: probe, deadline: HostCheck.deadline).run(input: nil) { line in
-            if case .fact(let key, let value) = line { facts.append((key, value)) }
+        let found: HostFacts
+        do {
+            found = try HostFacts.probe(command, options: options)
+        } catch {
+            return .unreachable(reason: error.reason)
         }
-        guard looked.reachedEnd || facts.contains(where: { $0.key == "apt" }) else {
-            return .unreachable(reason: HostCheck.unreachableReason(looked, deadline: HostCheck.deadline))
-        }
-        let found = HostFacts(facts: facts)
         if let problem = found.aptProblem {
             return .failed(step: .package, text: "apt cannot read its configuration", words: [problem],
                            fix: "repair apt on \(host) (or give the --apt-config that names its root), then run enroll again")
@@ -65,7 +61,7 @@ struct HostEnrollment: Sendable {
         if let failure { return failure }
         guard ran.reachedEnd else {
             let step = EnrollStep.allCases.first { !reported.contains($0) } ?? .hooks
-            let why = HostCheck.unreachableReason(ran, deadline: Self.setupDeadline)
+            let why = RemoteScriptRun.silence(ran, deadline: Self.setupDeadline)
             if ran.status == 255 { return .unreachable(reason: "during the \(step) step: \(why)") }
             return .failed(step: step, text: "the script on the host ended before its end", words: [why],
                            fix: "log in to \(host) as root (or give --sudo with sudo allowed without a password) and run enroll again")

@@ -1,3 +1,5 @@
+import EngineDaemon
+
 /// What `HostSetupScript.probe` found on a host.
 struct HostFacts: Sendable {
     /// apt's own words when `apt-config` could not read the host's configuration.
@@ -39,5 +41,25 @@ struct HostFacts: Sendable {
     /// Whether dpkg has installtop installed at `expected`'s version, and it says so itself.
     func hasInstalled(_ expected: ExpectedVersion) -> Bool {
         package?.state == "ii" && package?.version == expected.debian && binaryVersion == expected.installtop
+    }
+
+    /// How long the probe may take on a host, connecting included.
+    static let deadline: Duration = .seconds(120)
+
+    /// Runs `HostSetupScript.probe` on the host `command` reaches, as `options` say.
+    /// - Throws: `HostUnreachable` when the script said nothing (ssh failed, sudo refused, the
+    ///   deadline passed).
+    static func probe(_ command: SSHCommand, options: HostSetupOptions) throws(HostUnreachable) -> HostFacts {
+        let probe = options.scriptCommand(command, HostSetupScript.probe,
+                                          arguments: [options.aptConfigArgument, SystemdUnit.socketPath, SystemdUnit.name])
+        var facts: [(key: String, value: String)] = []
+        let outcome = RemoteScriptRun(command: probe, deadline: deadline).run(input: nil) { line in
+            if case .fact(let key, let value) = line { facts.append((key, value)) }
+        }
+        // A script that found no apt says so and ends early, with its one fact.
+        guard outcome.reachedEnd || facts.contains(where: { $0.key == "apt" }) else {
+            throw HostUnreachable(reason: RemoteScriptRun.silence(outcome, deadline: deadline))
+        }
+        return HostFacts(facts: facts)
     }
 }

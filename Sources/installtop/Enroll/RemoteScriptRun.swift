@@ -60,6 +60,13 @@ struct RemoteScriptRun: Sendable {
         return Outcome(status: status, lastWords: lastWords, reachedEnd: reachedEnd)
     }
 
+    /// Why a run said nothing: ssh's last words, or how it ended.
+    static func silence(_ outcome: Outcome, deadline: Duration) -> String {
+        guard let status = outcome.status else { return "no answer within \(deadline.components.seconds) s" }
+        if !outcome.lastWords.isEmpty { return outcome.lastWords }
+        return status == 255 ? "ssh failed (exit 255) and said nothing" : "the remote shell ended with status \(status) and said nothing"
+    }
+
     /// Copies the file at `path` into the child's stdin, 64 KiB at a time, until it ends or the
     /// child stops reading.
     private static func feed(_ path: String, to child: PipedChild) {
