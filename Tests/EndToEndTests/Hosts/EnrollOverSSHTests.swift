@@ -15,7 +15,7 @@ import Testing
 @Suite("enroll over ssh: namespace hosts", .serialized,
        .enabled(if: geteuid() == 0, "network namespaces and their sshd need root"))
 struct EnrollOverSSHTests {
-    @Test("hosts check says what two fresh roots lack and names h3 unreachable; enroll installs the package with its dependency, starts the engine, installs the hooks on h1 and h2 while h3 is named unreachable and h4's apt, which cannot resolve the dependency, is quoted with the fix; hosts check then finds h1 and h2 ready; enrolling again says already and copies nothing")
+    @Test("hosts check says what a fresh root and one with an older installtop lack and names h3 unreachable; enroll installs the package with its dependency, starts the engine, installs the hooks on h1 and h2 while h3 is named unreachable and h4's apt, which cannot resolve the dependency, is quoted with the fix; hosts check then finds h1 and h2 ready; enrolling again says already and copies nothing")
     func enrollTwoFreshRoots() async throws {
         let machineBefore = HostPackageFingerprint()
         let fleet = try FleetTestHosts(count: 4)
@@ -29,6 +29,13 @@ struct EnrollOverSSHTests {
             let root = try APTTestRoot(folder: folder.file("root-h\(host)"))
             // h4's sources lack the package installtop depends on.
             try root.publish(host == 4 ? [TestPackage(name: "lab-unrelated", version: "1.0")] : [TestPackage(name: "lab-enroll-dep", version: "1.0")])
+            if host == 2 {
+                // h2 has an older installtop, which enroll upgrades.
+                let older = TestPackage(name: "installtop", version: "0.1.0", postinst: #"chmod 755 "$DPKG_ROOT/usr/bin/installtop""#,
+                                        files: ["/usr/bin/installtop": "#!/bin/sh\ncase $1 in --version) echo 0.1.0 ;; *) echo \"installtop 0.1.0: no $1\" >&2; exit 2 ;; esac\n"])
+                try root.publish([TestPackage(name: "lab-enroll-dep", version: "1.0"), older])
+                try root.aptGet(["install", "-y", "installtop"], check: true)
+            }
             roots.append(root)
             // The fleet's sshd gives sessions TMPDIR=/run/ansible-tmp, which ansible makes when it
             // needs it: made here, so that the copied .deb stays in the host's private /run.
@@ -47,9 +54,12 @@ struct EnrollOverSSHTests {
         #expect(before.status == 1, "\(before.stdout)\(before.stderr)")
         let lacking = try hosts(before)
         #expect(lacking.map { $0["host"] as? String } == ["h1", "h2", "h3"])
+        #expect(lacking[0]["installtop"] is NSNull && lacking[1]["installtop"] as? String == "0.1.0", "\(lacking)")
+        let older = (lacking[1]["problems"] as? [[String: Any]])?.first?["text"] as? String
+        #expect(older == "installtop 0.1.0, where this machine has \(package.version.replacingOccurrences(of: "-", with: "~"))", "\(lacking[1])")
         for host in lacking.prefix(2) {
             #expect(host["reachable"] as? Bool == true && host["ready"] as? Bool == false, "\(host)")
-            #expect(host["installtop"] is NSNull && host["engine"] as? Bool == false && host["hooks"] as? Bool == false, "\(host)")
+            #expect(host["engine"] as? Bool == false && host["hooks"] as? Bool == false, "\(host)")
             let problems = try #require(host["problems"] as? [[String: Any]], "\(host)")
             #expect(problems.map { $0["subject"] as? String } == ["installtop", "engine", "hooks"], "\(problems)")
             #expect(problems.allSatisfy { ($0["fix"] as? String)?.contains("installtop enroll --host \(host["host"] as? String ?? "")") == true }, "\(problems)")
@@ -70,6 +80,7 @@ struct EnrollOverSSHTests {
                 #expect(enrolled.stdout.contains(line), "no \(line) in:\n\(enrolled.stdout)")
             }
         }
+        #expect(enrolled.stdout.contains(" (it has 0.1.0, dpkg says ii)\n"), "h2's older installtop is named:\n\(enrolled.stdout)")
         #expect(enrolled.stdout.contains("h3: unreachable: ssh: connect to host 10.77.0.13 port 22: "), "\(enrolled.stdout)")
         let deb = URL(fileURLWithPath: package.path).lastPathComponent
         #expect(enrolled.stdout.contains("h4: package: failed: apt-get install ./\(deb) failed\n"), "\(enrolled.stdout)")
