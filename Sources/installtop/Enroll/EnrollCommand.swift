@@ -14,8 +14,9 @@ struct EnrollCommand: ParsableCommand {
             installtop_VERSION_ARCH.deb in .build/deb, as Scripts/build-deb leaves it) is copied \
             through ssh and installed with `apt-get install -y ./FILE.deb`, so its dependencies \
             resolve, then dpkg's state and `installtop --version` must be this version's; the unit \
-            \(SystemdUnit.name) is enabled and started (`systemctl enable --now`) and the engine must \
-            answer on \(SystemdUnit.socketPath); `installtop hooks install` writes the hooks and `hooks \
+            \(SystemdUnit.name) is enabled and started (`systemctl enable --now`), or restarted when its \
+            engine runs the installtop the package replaced and has no job to finish, and the engine \
+            must answer on \(SystemdUnit.socketPath); `installtop hooks install` writes the hooks and `hooks \
             status` must find them; last the board's own link (ssh and --remote-command) must reach \
             the engine. A step the host has already is said `already` and changes nothing, so running \
             it again is safe. Each step is a line `HOST: STEP: …` as it goes; a step that fails names \

@@ -70,6 +70,9 @@ enum HostCheck: Sendable {
             if !facts.engineWords.isEmpty { text += " (\(facts.engineWords))" }
             found.append(HostFinding(subject: "engine", text: text,
                                      fix: "systemctl enable --now \(SystemdUnit.name) on \(host), or \(enroll)"))
+        } else if let pid = facts.replacedEngine {
+            found.append(HostFinding(subject: "engine", text: "\(SystemdUnit.name) runs the installtop the package replaced (pid \(pid)), not the installed one",
+                                     fix: "systemctl restart \(SystemdUnit.name) on \(host) when it has no job to finish, or \(enroll), which restarts it then"))
         } else if let link {
             found.append(HostFinding(subject: "link", text: "the engine answers there, but `\(bridge)` over ssh does not reach it: \(link)",
                                      fix: "give the remote command that reaches it as root: --remote-command 'sudo -n installtop bridge' (or --sudo)"))

@@ -83,6 +83,8 @@ struct HostEnrollment: Sendable {
         switch step {
         case .package:
             return "fix what apt names on \(host) (its sources for installtop's Depends, dpkg's lock, a package left half-way), then run enroll again"
+        case .engine where text.contains("the package replaced"):
+            return "once its jobs are done, `systemctl restart \(SystemdUnit.name)` on \(host) (or run enroll again, which restarts it then)"
         case .engine where text.hasPrefix("systemd does not run"):
             return "on hosts without systemd give --engine-command with what starts `installtop serve` there in the background"
         case .engine:

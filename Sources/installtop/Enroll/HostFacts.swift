@@ -16,6 +16,8 @@ struct HostFacts: Sendable {
     var engineAnswers = false
     var engineRefusesUser = false
     var engineWords = ""
+    /// The unit's engine's pid when it runs an installtop dpkg has replaced since it started.
+    var replacedEngine: String?
     /// Whether `installtop hooks status` says every hook file is there.
     var hooks = false
 
@@ -33,6 +35,7 @@ struct HostFacts: Sendable {
                 engineRefusesUser = words.first == "refuses"
                 engineWords = words.count > 1 ? words[1] : ""
             case "hooks": hooks = value == "yes"
+            case "replaced": replacedEngine = value
             default: break
             }
         }

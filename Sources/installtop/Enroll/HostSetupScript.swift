@@ -30,13 +30,21 @@ enum HostSetupScript {
         hooks() {
             if [ -n "$apt_config" ]; then "$bin" hooks "$1" --apt-config "$apt_config"; else "$bin" hooks "$1"; fi
         }
+        # The unit's engine's pid when it runs an installtop dpkg has replaced since it started
+        # (the package's postinst never restarts it), else nothing.
+        replaced() {
+            [ -d /run/systemd/system ] && command -v systemctl >/dev/null 2>&1 || return 0
+            pid=$(systemctl show -p MainPID --value "$1" 2>/dev/null)
+            case $(readlink "/proc/${pid:-0}/exe" 2>/dev/null) in *" (deleted)") echo "$pid" ;; esac
+        }
         """#
 
     /// Says what the host has, one `fact` line each: `apt ok` (or apt's words), `package STATE
     /// VERSION` (dpkg's, or `none`), `binary VERSION` (what installtop says, or `none`), `unit
     /// ENABLED ACTIVE` (systemctl's words, or `none` without systemd), `engine yes`, `engine
-    /// no WORDS` or `engine refuses WORDS` (it runs but does not admit this user), `hooks yes`
-    /// or `hooks no`; then `end`. Changes nothing.
+    /// no WORDS` or `engine refuses WORDS` (it runs but does not admit this user), `replaced
+    /// PID` when the unit's engine runs an installtop dpkg has replaced since, `hooks yes` or
+    /// `hooks no`; then `end`. Changes nothing.
     /// Arguments: the apt configuration (empty for the system's), the engine's socket, the unit.
     static let probe = prelude + "\n" + #"""
         socket=$2
@@ -61,6 +69,8 @@ enum HostSetupScript {
             *) say fact engine no "$(printf '%s' "$words" | tail -n 1)" ;;
             esac
         fi
+        stale=$(replaced "$unit")
+        if [ -n "$stale" ]; then say fact replaced "$stale"; fi
         if [ -x "$bin" ] && hooks status >/dev/null 2>&1; then say fact hooks yes; else say fact hooks no; fi
         say end
         """#
@@ -69,7 +79,8 @@ enum HostSetupScript {
     /// (`already` when there is nothing to do) and verified after: `package` (the .deb read
     /// from stdin when a file name is given, installed with apt-get so that its Depends
     /// resolve; then dpkg's state and `installtop --version` must be ours), `engine` (the unit
-    /// enabled and started, or the engine command run; then the engine must answer on its
+    /// enabled and started, or restarted when it runs an installtop the package replaced and
+    /// has no job to finish; or the engine command run; then the engine must answer on its
     /// socket within 30 s), `hooks` (`installtop hooks install`; then `hooks status`). Each step
     /// says `step NAME begin|done|already|failed TEXT`; a failed one is preceded by `words`
     /// lines, the last lines its command printed, and ends the script.
@@ -110,7 +121,17 @@ enum HostSetupScript {
                 exit 0
             fi
             if [ "$(systemctl is-enabled "$unit" 2>&1)" = enabled ] && [ "$(systemctl is-active "$unit" 2>&1)" = active ] && answers; then
-                step engine already "$unit enabled and active, answering on $socket"
+                if [ -z "$(replaced "$unit")" ]; then
+                    step engine already "$unit enabled and active, answering on $socket"
+                elif "$bin" status --socket "$socket" --json 2>/dev/null | grep -Eq '"state":"(queued|running|aborting)"'; then
+                    # A restart would abort them: the operator chooses when.
+                    step engine failed "$unit runs the installtop the package replaced and has jobs to finish"
+                    exit 0
+                else
+                    step engine begin "systemctl restart $unit (it ran the installtop the package replaced)"
+                    systemctl restart "$unit" >"$tmp/log" 2>&1 || fail engine "systemctl restart $unit failed"
+                    started=1
+                fi
             else
                 step engine begin "systemctl enable --now $unit"
                 systemctl enable --now "$unit" >"$tmp/log" 2>&1 || fail engine "systemctl enable --now $unit failed"

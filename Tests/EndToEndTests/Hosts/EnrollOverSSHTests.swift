@@ -136,7 +136,7 @@ struct EnrollOverSSHTests {
         #expect(HostPackageFingerprint().changes(since: machineBefore).isEmpty, "this machine's packages are as they were")
     }
 
-    @Test("with systemd (a stand-in systemctl in the host's own mount namespace), hosts check names installtop.service disabled and inactive, enroll runs systemctl enable --now installtop.service from the package's unit, and again says already")
+    @Test("with systemd (a stand-in systemctl in the host's own mount namespace), hosts check names installtop.service disabled and inactive, enroll runs systemctl enable --now installtop.service from the package's unit, and again says already; after the package is installed again under it, hosts check names the engine running the replaced installtop and enroll restarts it")
     func enrollEnablesTheUnit() async throws {
         let fleet = try FleetTestHosts(count: 1)
         defer { fleet.tearDown() }
@@ -155,15 +155,30 @@ struct EnrollOverSSHTests {
             state=/run/fake-systemd
             mkdir -p "$state"
             unit=$(printf '%s\n' "$@" | grep '\.service$' | tail -n 1)
+            start() {
+                setsid /run/enroll/root/usr/bin/installtop serve --socket /run/installtop.sock --apt-config /run/enroll/apt.conf \
+                    --no-history </dev/null >>/run/enroll/serve.log 2>&1 &
+                echo $! > "$state/$unit.pid"
+            }
             case "$1" in
             is-enabled) if [ -e "$state/$unit.enabled" ]; then echo enabled; else echo disabled; exit 1; fi ;;
             is-active) if [ -e "$state/$unit.pid" ] && kill -0 "$(cat "$state/$unit.pid")" 2>/dev/null; then echo active; else echo inactive; exit 3; fi ;;
+            show) if [ -e "$state/$unit.pid" ]; then cat "$state/$unit.pid"; else echo 0; fi ;;
             enable)
                 [ -f /run/enroll/root/lib/systemd/system/"$unit" ] || { echo "Failed to enable unit: Unit file $unit does not exist." >&2; exit 1; }
                 : > "$state/$unit.enabled"
                 echo "Created symlink /etc/systemd/system/multi-user.target.wants/$unit → /lib/systemd/system/$unit." >&2
-                setsid /run/enroll/root/usr/bin/installtop serve --socket /run/installtop.sock --apt-config /run/enroll/apt.conf --no-history                     </dev/null >/run/enroll/serve.log 2>&1 &
-                echo $! > "$state/$unit.pid" ;;
+                start ;;
+            restart)
+                pid=$(cat "$state/$unit.pid")
+                kill "$pid"
+                tries=0
+                while kill -0 "$pid" 2>/dev/null; do
+                    tries=$((tries + 1))
+                    [ "$tries" -lt 600 ] || { echo "Job for $unit failed: it did not stop." >&2; exit 1; }
+                    sleep 0.1
+                done
+                start ;;
             *) echo "systemctl stand-in: $*" >&2; exit 1 ;;
             esac
             """#)
@@ -193,6 +208,23 @@ struct EnrollOverSSHTests {
         #expect(again.stdout.contains("h1: already enrolled\n"), "\(again.stdout)")
         let after = try await installtop(fleet, folder, [binary, "hosts", "check"] + reaching)
         #expect(after.status == 0, "\(after.stdout)\(after.stderr)")
+
+        // The package installed again under the running engine (as an upgrade does): the
+        // engine runs the installtop dpkg replaced, until enroll restarts it.
+        try root.aptGet(["install", "-y", "--reinstall", package.path], check: true)
+        let replaced = try await installtop(fleet, folder, [binary, "hosts", "check"] + reaching)
+        #expect(replaced.status == 1)
+        #expect(replaced.stdout.contains("h1: engine: installtop.service runs the installtop the package replaced (pid "), "\(replaced.stdout)")
+        let restarted = try await installtop(fleet, folder, [binary, "enroll", "--package", package.path] + reaching)
+        #expect(restarted.status == 0, "\(restarted.stdout)\(restarted.stderr)")
+        #expect(restarted.stdout.contains("""
+            h1: engine: systemctl restart installtop.service (it ran the installtop the package replaced)
+            h1: engine: done: answering on /run/installtop.sock
+
+            """), "\(restarted.stdout)")
+        #expect(restarted.stdout.contains("h1: enrolled (engine)\n"), "\(restarted.stdout)")
+        let current = try await installtop(fleet, folder, [binary, "hosts", "check"] + reaching)
+        #expect(current.status == 0, "\(current.stdout)\(current.stderr)")
     }
 
     /// The `hosts` of a `hosts check --json` document.
