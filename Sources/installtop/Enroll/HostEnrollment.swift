@@ -26,6 +26,10 @@ struct HostEnrollment: Sendable {
             return .failed(step: .package, text: "apt cannot read its configuration", words: [problem],
                            fix: "repair apt on \(host) (or give the --apt-config that names its root), then run enroll again")
         }
+        if let user = found.user, user.uid != "0" {
+            return .failed(step: .package, text: "the steps would run as \(user.name) (uid \(user.uid)), not as root", words: [],
+                           fix: "log in as root (ssh's User, an inventory's ansible_user=root), or give --sudo with sudo allowed without a password")
+        }
         let sendsPackage = !found.hasInstalled(package.version)
         if sendsPackage {
             let had = found.package.map { " (it has \($0.version), dpkg says \($0.state))" } ?? ""

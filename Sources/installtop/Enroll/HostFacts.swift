@@ -16,6 +16,8 @@ struct HostFacts: Sendable {
     var engineAnswers = false
     var engineRefusesUser = false
     var engineWords = ""
+    /// The user the script ran as: its uid and name (`0 root`); `nil` when it did not say.
+    var user: (uid: String, name: String)?
     /// The unit's engine's pid when it runs an installtop dpkg has replaced since it started.
     var replacedEngine: String?
     /// Whether `installtop hooks status` says every hook file is there.
@@ -36,6 +38,7 @@ struct HostFacts: Sendable {
                 engineWords = words.count > 1 ? words[1] : ""
             case "hooks": hooks = value == "yes"
             case "replaced": replacedEngine = value
+            case "user": user = (words.first ?? "", words.count > 1 ? words[1] : "")
             default: break
             }
         }

@@ -17,9 +17,16 @@ enum HostSetupScript {
         apt_config=$1
         export DEBIAN_FRONTEND=noninteractive LC_ALL=C
         say() { printf 'installtop-enroll: %s\n' "$*"; }
+        # apt-config only warns about an APT_CONFIG it cannot read, and then names this system's
+        # own root: that would put everything there.
+        if [ -n "$apt_config" ] && [ ! -r "$apt_config" ]; then
+            say fact apt "cannot read $apt_config as $(id -un 2>/dev/null || id -u)"
+            exit 0
+        fi
         if [ -n "$apt_config" ]; then export APT_CONFIG="$apt_config"; fi
-        if ! settings=$(apt-config shell root Dir status Dir::State::status/f 2>&1); then
-            say fact apt "$(printf '%s' "$settings" | tail -n 1)"
+        # Its stdout alone is evaluated; its words, when it fails, are the fact.
+        if ! settings=$(apt-config shell root Dir status Dir::State::status/f 2>/dev/null); then
+            say fact apt "$(apt-config shell root Dir 2>&1 >/dev/null | tail -n 1)"
             exit 0
         fi
         eval "$settings"
@@ -39,7 +46,8 @@ enum HostSetupScript {
         }
         """#
 
-    /// Says what the host has, one `fact` line each: `apt ok` (or apt's words), `package STATE
+    /// Says what the host has, one `fact` line each: `apt ok` (or apt's words), `user UID NAME`
+    /// (whom the steps would run as), `package STATE
     /// VERSION` (dpkg's, or `none`), `binary VERSION` (what installtop says, or `none`), `unit
     /// ENABLED ACTIVE` (systemctl's words, or `none` without systemd), `engine yes`, `engine
     /// no WORDS` or `engine refuses WORDS` (it runs but does not admit this user), `replaced
@@ -50,6 +58,7 @@ enum HostSetupScript {
         socket=$2
         unit=$3
         say fact apt ok
+        say fact user "$(id -u) $(id -un 2>/dev/null)"
         state=$(package) || state=
         if [ -n "$state" ]; then say fact package ${state%%|*} "${state#*|}"; else say fact package none; fi
         if [ -x "$bin" ]; then say fact binary "$("$bin" --version 2>&1 | tail -n 1)"; else say fact binary none; fi

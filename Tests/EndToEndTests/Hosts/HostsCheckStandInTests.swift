@@ -69,4 +69,55 @@ struct HostsCheckStandInTests {
         #expect(other.stderr.contains("is installtop 0.0.1 and this installtop is \(version): the board expects its own version on every host"),
                 "\(other.stderr)")
     }
+
+    @Test("enroll through an ssh that logs in as a user who is not root (nobody) stops at the package step before copying anything, names the user and the fix, and exits 1")
+    func notRoot() async throws {
+        let folder = try TestFolder()
+        defer { folder.remove() }
+        chmod(folder.path, 0o755)
+        let root = try APTTestRoot(folder: folder.file("root"))
+        // Readable by nobody, so that what stops enroll is the user, not the configuration.
+        chmod(folder.file("root"), 0o755)
+        chmod(root.configuration, 0o644)
+        let setpriv = "/usr/bin/setpriv"
+        try #require(FileManager.default.isExecutableFile(atPath: setpriv), "setpriv (util-linux) runs the remote command as nobody")
+        try FileManager.default.createDirectory(atPath: folder.file("bin"), withIntermediateDirectories: true)
+        let ssh = try folder.script("bin/ssh", """
+            while [ "$#" -gt 0 ] && [ "$1" != "--" ]; do shift; done
+            shift
+            cd /
+            exec \(setpriv) --reuid=65534 --regid=65534 --clear-groups /bin/sh -c "$2"
+            """)
+        let version = try await installtop(["--version"], in: folder).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let tree = folder.file("package")
+        try FileManager.default.createDirectory(atPath: tree + "/DEBIAN", withIntermediateDirectories: true)
+        try "Package: installtop\nVersion: \(version.replacingOccurrences(of: "-", with: "~"))\nArchitecture: all\nMaintainer: t <t@invalid>\nDescription: t\n"
+            .write(toFile: tree + "/DEBIAN/control", atomically: true, encoding: .utf8)
+        let deb = folder.file("installtop.deb")
+        try TestCommand.check(["/usr/bin/dpkg-deb", "--root-owner-group", "--build", tree, deb])
+        let path = URL(fileURLWithPath: ssh).deletingLastPathComponent().path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        let enroll = try await installtop(["enroll", "--host", "here", "--package", deb, "--apt-config", root.configuration],
+                                          in: folder, environment: ["PATH": path], timeout: .seconds(120))
+        #expect(enroll.status == 1, "\(enroll.stdout)\(enroll.stderr)")
+        #expect(enroll.stdout.contains("here: package: failed: the steps would run as nobody (uid 65534), not as root\n"), "\(enroll.stdout)")
+        #expect(enroll.stdout.contains("here:     fix: log in as root (ssh's User, an inventory's ansible_user=root), or give --sudo"), "\(enroll.stdout)")
+        #expect(!enroll.stdout.contains("copying"), "nothing is copied:\n\(enroll.stdout)")
+    }
+
+    @Test("an --apt-config the host's user cannot read stops the check with that, never falling back to the host's own root (apt-config only warns)")
+    func unreadableAptConfig() async throws {
+        let folder = try TestFolder()
+        defer { folder.remove() }
+        try FileManager.default.createDirectory(atPath: folder.file("bin"), withIntermediateDirectories: true)
+        let ssh = try folder.script("bin/ssh", """
+            while [ "$#" -gt 0 ] && [ "$1" != "--" ]; do shift; done
+            shift
+            exec /bin/sh -c "$2"
+            """)
+        let path = URL(fileURLWithPath: ssh).deletingLastPathComponent().path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        let missing = folder.file("no-such-apt.conf")
+        let check = try await installtop(["hosts", "check", "--host", "here", "--apt-config", missing], in: folder, environment: ["PATH": path])
+        #expect(check.status == 1, "\(check.stdout)\(check.stderr)")
+        #expect(check.stdout.hasPrefix("here: apt: apt cannot read its configuration: cannot read \(missing) as root\n"), "\(check.stdout)")
+    }
 }
