@@ -51,10 +51,12 @@ public enum DaemonError: Error, Sendable, Hashable, CustomStringConvertible {
         case .noEngine(let path):
             return "no engine is serving on \(path) (start one with `installtop serve`)"
         case .noEngineFound(let own?, let machine):
-            return "no engine is serving on \(own) or on the machine's socket \(machine) (start one with `installtop serve`)"
+            return "no engine is serving on \(own) or on the machine's socket \(machine) (start the machine's engine, the unit the "
+                + "installtop package ships: `systemctl enable --now \(SocketLocation.machineUnit)`; or one of your own: `installtop serve`)"
         case .noEngineFound(nil, let machine):
             return "no engine is serving on the machine's socket \(machine), and XDG_RUNTIME_DIR is not set for one of your own"
-                + " (start one with `installtop serve --socket PATH` and pass the same --socket)"
+                + " (start the machine's engine: `systemctl enable --now \(SocketLocation.machineUnit)`; or one of your own with"
+                + " `installtop serve --socket PATH` and pass the same --socket)"
         case .notAdmitted(let path, let ownership):
             let owner = ownership.map { " (\($0.owner))" } ?? ""
             let group = ownership?.group

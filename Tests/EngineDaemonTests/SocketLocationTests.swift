@@ -65,7 +65,8 @@ struct SocketLocationTests {
         let both = DaemonError.noEngineFound(own: "/run/user/1000/installtop.sock", machine: "/run/installtop.sock")
         #expect(throws: both) { try connect(nil, environment: ["XDG_RUNTIME_DIR": "/run/user/1000"], uid: 1000, listening: []) }
         #expect(both.description
-            == "no engine is serving on /run/user/1000/installtop.sock or on the machine's socket /run/installtop.sock (start one with `installtop serve`)")
+            == "no engine is serving on /run/user/1000/installtop.sock or on the machine's socket /run/installtop.sock (start the machine's engine, "
+            + "the unit the installtop package ships: `systemctl enable --now installtop.service`; or one of your own: `installtop serve`)")
         let machineOnly = DaemonError.noEngineFound(own: nil, machine: "/run/installtop.sock")
         #expect(throws: machineOnly) { try connect(nil, environment: [:], uid: 1000, listening: []) }
         #expect(machineOnly.description.hasPrefix(

@@ -85,7 +85,11 @@ struct BoardEndToEndTests {
         }
         // stopSSHD ended every process of h3, its engine too: h3 comes back with both.
         try fleet.startSSHD(host: 3)
-        await tmux.waitForScreen("h3 reached again, without an engine") { $0.contains("installtop bridge: no engine at \(socket)") }
+        // The bridge's words, whole in the updates pane over four lines, name the unit the package
+        // ships and enroll (Documentation/MANY-HOSTS.md).
+        await tmux.waitForScreen("h3 reached again, without an engine") { screen in
+            screen.contains("installtop bridge: no engine on this host (looked at") && screen.contains("`systemctl enable --now installtop.service`")
+        }
         engines.append(try startEngine(on: 3, fleet: fleet, folder: folder, name: "h3-again"))
         await tmux.waitForScreen("h3 back (tried again within 30 s)") { screen in
             !screen.contains("unreachable") && BoardScreen.isIdle("h3", in: screen) && screen.contains("3 hosts · 2 idle · 1 installing")

@@ -4,6 +4,9 @@ import Glibc
 public enum SocketLocation {
     /// The machine's engine's socket: where root's engine (the systemd unit's) listens.
     public static let machineSocket = "/run/installtop.sock"
+    /// The systemd unit the installtop package ships (installed, not enabled), whose engine
+    /// listens on `machineSocket`: what the messages about a missing machine engine name.
+    public static let machineUnit = "installtop.service"
 
     /// The machine's engine's socket as this process sees it: `INSTALLTOP_MACHINE_SOCKET` when
     /// that is an absolute path (so that tests never touch a real engine at `machineSocket`),

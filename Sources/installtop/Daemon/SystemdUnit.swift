@@ -17,6 +17,10 @@ enum SystemdUnit {
         environment["INSTALLTOP_SERVICE_HISTORY"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? historyPath
     }
 
+    /// The unit's name as the Debian package installs it (`Scripts/build-deb`) and systemctl
+    /// takes it.
+    static let name = SocketLocation.machineUnit
+
     /// Where it listens: the machine's socket, which clients with no engine of their own find
     /// (`SocketLocation`).
     static let socketPath = SocketLocation.machineSocket

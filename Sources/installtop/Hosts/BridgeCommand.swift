@@ -26,8 +26,14 @@ struct BridgeCommand: ParsableCommand {
         let descriptor: Int32
         do {
             descriptor = try socket.connect(EngineBridge.connect(to:))
-        } catch .noEngine(let path) {
+        } catch .noEngine(let path) where socket.socket != nil {
             StandardOutput.stderr.line("installtop bridge: no engine at \(path) (start one with `installtop serve`)")
+            throw ExitCode(1)
+        } catch .noEngine(let path) {
+            StandardOutput.stderr.line("installtop bridge: " + Self.noMachineEngine(looked: path))
+            throw ExitCode(1)
+        } catch .noEngineFound(let own, let machine) {
+            StandardOutput.stderr.line("installtop bridge: " + Self.noMachineEngine(looked: [own, machine].compactMap { $0 }.joined(separator: " and ")))
             throw ExitCode(1)
         } catch {
             StandardOutput.stderr.line("installtop bridge: \(error)")
@@ -41,5 +47,12 @@ struct BridgeCommand: ParsableCommand {
             StandardOutput.stderr.line("installtop bridge: \(call): \(String(cString: strerror(code)))")
             throw ExitCode(1)
         }
+    }
+
+    /// What the board shows for a host without an engine where the bridge looks by default:
+    /// the unit the package ships, and `enroll`, which sets a host up from the board's machine.
+    static func noMachineEngine(looked: String) -> String {
+        "no engine on this host (looked at \(looked)): start the engine the installtop package ships, "
+            + "`systemctl enable --now \(SystemdUnit.name)`, or set the host up from the board's machine with `installtop enroll --host NAME`"
     }
 }

@@ -54,8 +54,9 @@ struct NotRootClientTests {
 
         let both = try await nobody.run(["bridge"], in: folder, runtimeDirectory: runtime, machineSocket: machine)
         #expect(both.status == 1 && both.stdout.isEmpty, "\(both.status) \(both.stderr)")
-        #expect(both.stderr == "installtop bridge: no engine is serving on \(runtime)/installtop.sock or on the machine's socket \(machine)"
-            + " (start one with `installtop serve`)\n", "\(both.stderr)")
+        #expect(both.stderr == "installtop bridge: no engine on this host (looked at \(runtime)/installtop.sock and \(machine)): start the engine"
+            + " the installtop package ships, `systemctl enable --now installtop.service`, or set the host up from the board's machine with"
+            + " `installtop enroll --host NAME`\n", "\(both.stderr)")
         let machineOnly = try await nobody.run(["status"], in: folder, runtimeDirectory: nil, machineSocket: machine)
         #expect(machineOnly.status == 1, "\(machineOnly.status) \(machineOnly.stderr)")
         #expect(machineOnly.stderr.hasPrefix(

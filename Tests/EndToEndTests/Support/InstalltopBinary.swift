@@ -25,8 +25,9 @@ enum InstalltopBinary {
         throw EndToEndError.binaryMissing(searched: candidates)
     }
 
-    /// The nearest folder above `file` holding a Package.swift.
-    private static func packageRoot(from file: String) -> String? {
+    /// The nearest folder above `file` holding a Package.swift: the checkout, whose
+    /// `Packaging` a test may read.
+    static func packageRoot(from file: String = #filePath) -> String? {
         var folder = folder(containing: file)
         while folder != "/" && !folder.isEmpty {
             if FileManager.default.fileExists(atPath: folder + "/Package.swift") { return folder }

@@ -1,0 +1,116 @@
+import ArgumentParser
+import EngineDaemon
+import TerminalUI
+
+/// `installtop enroll`: puts installtop on each host over the operator's ssh, ready for the board.
+struct EnrollCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "enroll",
+        abstract: "Put installtop on each host over ssh: the package, the engine's unit enabled and started, the hooks, each verified.",
+        discussion: """
+            Each selected host is reached with the operator's ssh as `attach --hosts` reaches it \
+            (BatchMode=yes: nothing prompts), at most --parallel hosts at once. On each, as root (or \
+            through `sudo -n` with --sudo): the package (--package, else this version's \
+            installtop_VERSION_ARCH.deb in .build/deb, as Scripts/build-deb leaves it) is copied \
+            through ssh and installed with `apt-get install -y ./FILE.deb`, so its dependencies \
+            resolve, then dpkg's state and `installtop --version` must be this version's; the unit \
+            \(SystemdUnit.name) is enabled and started (`systemctl enable --now`), or restarted when its \
+            engine runs the installtop the package replaced and has no job to finish, and the engine \
+            must answer on \(SystemdUnit.socketPath); `installtop hooks install` writes the hooks and `hooks \
+            status` must find them; last the board's own link (ssh and --remote-command) must reach \
+            the engine. A step the host has already is said `already` and changes nothing, so running \
+            it again is safe. Each step is a line `HOST: STEP: …` as it goes; a step that fails names \
+            the host, the step, the host's own words and the fix, and that host's later steps are not \
+            tried while the other hosts go on. A summary line per host ends it. For hosts without \
+            systemd (chroots, containers) and tests, --engine-command replaces the unit and \
+            --apt-config moves everything into the root it names.
+            """
+    )
+
+    @OptionGroup var hosts: HostsOptions
+    @OptionGroup var setup: HostSetupOptions
+
+    @Option(help: ArgumentHelp(
+        "The installtop package to install (default: this version's in .build/deb of the working directory or beside this binary's build folder, or apt's archive cache).",
+        valueName: "file.deb"))
+    var package: String?
+
+    @Option(help: ArgumentHelp("How many hosts are enrolled at once.", valueName: "N"))
+    var parallel = 2
+
+    @Option(help: ArgumentHelp(
+        "A shell command run on each host instead of `systemctl enable --now \(SystemdUnit.name)` when no engine answers there (hosts without systemd, tests); it must start `installtop serve` in the background, its output away from the terminal.",
+        valueName: "command"))
+    var engineCommand: String?
+
+    func validate() throws {
+        guard hosts.isRemote else { throw ValidationError("give the hosts to enroll: --host NAME or --hosts INVENTORY") }
+        guard parallel >= 1 else { throw ValidationError("--parallel must be at least 1") }
+        if let engineCommand, engineCommand.allSatisfy(\.isWhitespace) { throw ValidationError("--engine-command is empty") }
+    }
+
+    func run() throws {
+        let commands = try hosts.sshCommands()
+        let package = try EnrollPackage.locate(given: self.package)
+        let (setup, engineCommand) = (self.setup, self.engineCommand)
+        let sanitizer = TextEnvironment.sanitizer
+        StandardOutput.stdout.line("enrolling \(commands.count) host\(commands.count == 1 ? "" : "s") with \(package.path), \(parallel) at a time")
+        let outcomes = BoundedWorkers.map(commands, width: parallel) { command in
+            let name = sanitizer.sanitize(command.host)
+            let outcome = HostEnrollment(command: command, options: setup, package: package, engineCommand: engineCommand).run { text in
+                StandardOutput.stdout.line("\(name): \(sanitizer.sanitize(text))")
+            }
+            var lines: [String] = []
+            switch outcome {
+            case .enrolled: break
+            case .unreachable(let reason):
+                lines.append("\(name): unreachable: \(sanitizer.sanitize(reason))")
+            case .failed(let step, let text, let words, let fix):
+                lines.append("\(name): \(step): failed: \(sanitizer.sanitize(text))")
+                lines += words.map { "\(name):     \(sanitizer.sanitize($0))" }
+                lines.append("\(name):     fix: \(sanitizer.sanitize(fix))")
+            }
+            if !lines.isEmpty { StandardOutput.stdout.write(lines.joined(separator: "\n") + "\n") }
+            return outcome
+        }
+        StandardOutput.stdout.write(Self.summary(zip(commands.map(\.host), outcomes).map { ($0, $1) }, sanitizer: sanitizer))
+        if !outcomes.allSatisfy(\.succeeded) { throw ExitCode(ExitStatus.failed.rawValue) }
+    }
+
+    /// A line per host (`h1: enrolled (package, engine, hooks)`, `h2: already enrolled`,
+    /// `h3: failed at package: …`, `h4: unreachable: …`), then the counts.
+    static func summary(_ outcomes: [(host: String, outcome: EnrollOutcome)], sanitizer: TextSanitizer) -> String {
+        var lines = ["summary:"]
+        var counts = (enrolled: 0, already: 0, failed: 0, unreachable: 0)
+        for (host, outcome) in outcomes {
+            let name = sanitizer.sanitize(host)
+            switch outcome {
+            case .enrolled(let changed) where changed.isEmpty:
+                counts.already += 1
+                lines.append("\(name): already enrolled")
+            case .enrolled(let changed):
+                counts.enrolled += 1
+                lines.append("\(name): enrolled (\(changed.map(\.rawValue).joined(separator: ", ")))")
+            case .failed(let step, let text, _, _):
+                counts.failed += 1
+                lines.append("\(name): failed at \(step): \(sanitizer.sanitize(text))")
+            case .unreachable(let reason):
+                counts.unreachable += 1
+                lines.append("\(name): unreachable: \(sanitizer.sanitize(reason))")
+            }
+        }
+        lines.append("\(outcomes.count) host\(outcomes.count == 1 ? "" : "s"): \(counts.enrolled) enrolled, \(counts.already) already, "
+            + "\(counts.failed) failed, \(counts.unreachable) unreachable")
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+extension EnrollCommand: DocumentedExitStatuses {
+    static var exitStatuses: [(status: Int32, meaning: String)] {
+        [
+            (ExitStatus.succeeded.rawValue, "every host is enrolled (or was already), each step verified"),
+            (ExitStatus.failed.rawValue, "some host failed a step (named with the host's words and the fix) or was unreachable; the others were enrolled"),
+            (ExitStatus.invalidUsage.rawValue, "invalid usage: no host, an inventory that cannot be read, no package found (build it with Scripts/build-deb or give --package), a package of another version"),
+        ]
+    }
+}
