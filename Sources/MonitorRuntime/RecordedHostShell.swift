@@ -1,0 +1,116 @@
+import Foundation
+import Glibc
+import InstallEngine
+import InstallHistory
+import TerminalUI
+
+/// A shell on a host, recorded in the operator's history: a run of kind `shell` in the history
+/// database at `historyPath` (`shell on HOST`, with its start, end, duration and ssh's exit
+/// status), its output as an asciicast v2 file `shells/RUN.cast` beside the database (mode
+/// 0700 folder, 0600 file), written as it happens, so nothing is lost when the link drops.
+/// `installtop replay RUN` plays it back. What is typed is never recorded (passwords).
+///
+/// ssh runs on a pseudo-terminal of installtop's (`PseudoTerminalChild`), the operator's
+/// terminal in raw mode (`RawTerminalMode`) with the bytes relayed both ways
+/// (`TerminalRelay`); afterwards the terminal's settings are put back and every mode the
+/// session's output may have set is reset (`TerminalModeReset`). When the history cannot be
+/// opened the shell still opens, unrecorded, and the sentence says why.
+public final class RecordedHostShell: HostShellOpener {
+    private let historyPath: String
+    /// Readable when the board got SIGTERM or SIGHUP: the session is hung up at once.
+    private let stopDescriptor: Int32
+
+    public init(historyPath: String, stopDescriptor: Int32) {
+        self.historyPath = historyPath
+        self.stopDescriptor = stopDescriptor
+    }
+
+    public func openShell(on host: String, arguments: [String]) -> String {
+        let startedAt = Date()
+        let size = RawTerminalMode.size(of: 1) ?? (80, 24)
+        var recording: (store: HistoryStore, run: Int64, writer: AsciicastWriter)?
+        var notRecorded: String?
+        do {
+            let store = try HistoryStore(path: historyPath)
+            let run = try store.reserveShellRun(host: host, startedAt: startedAt)
+            let header = AsciicastHeader(
+                width: size.0, height: size.1, timestamp: Int(startedAt.timeIntervalSince1970),
+                environment: ProcessInfo.processInfo.environment.filter { ["TERM", "SHELL"].contains($0.key) },
+                title: "shell on \(host)")
+            do {
+                recording = (store, run, try AsciicastWriter(path: store.shellRecording(run: run), header: header))
+            } catch {
+                try? store.finishShellRun(run, host: host, startedAt: startedAt, endedAt: Date(), exitStatus: 1, reason: error.description)
+                notRecorded = error.description
+            }
+        } catch {
+            notRecorded = error.description
+        }
+        let place = recording.map { "recorded as run \($0.run)" } ?? "not recorded: \(notRecorded ?? "")"
+        Self.say("installtop: shell on \(host) (\(place)); exit the shell to return to the board\r\n")
+
+        let status: Int32
+        var lastWords: String?
+        do {
+            let child = try PseudoTerminalChild(arguments: arguments, columns: size.0, rows: size.1)
+            var raw = RawTerminalMode(descriptor: 0)
+            var relay = TerminalRelay(child: child, recorder: recording?.writer, stopDescriptor: stopDescriptor, size: size)
+            status = relay.run()
+            raw.restore()
+            lastWords = Self.lastLine(of: relay.tail)
+        } catch {
+            status = 127
+            lastWords = error.description
+            recording?.writer.output(Array("\(error.description)\r\n".utf8), at: 0)
+            recording?.writer.finish(at: 0)
+        }
+        Self.write(TerminalModeReset.bytes)
+
+        let endedAt = Date()
+        let duration = Self.clock(endedAt.timeIntervalSince(startedAt))
+        let ending = status == 0
+            ? "Shell on \(host) ended after \(duration)"
+            : "Shell on \(host) failed (exit status \(status) after \(duration))" + (lastWords.map { ": \($0)" } ?? "")
+        guard let recording else { return "\(ending) · not recorded: \(notRecorded ?? "")" }
+        var sentence = "\(ending) · installtop replay \(recording.run)"
+        if let failure = recording.writer.failure { sentence += " · the recording stopped: \(failure.description)" }
+        do {
+            try recording.store.finishShellRun(recording.run, host: host, startedAt: startedAt, endedAt: endedAt,
+                                               exitStatus: status, reason: lastWords)
+        } catch {
+            sentence += " · its end was not recorded: \(error.description)"
+        }
+        return sentence
+    }
+
+    /// The last line of `bytes` that says something, without escape sequences or control
+    /// characters, at most 200 characters; `nil` when none.
+    static func lastLine(of bytes: [UInt8]) -> String? {
+        var text = String(decoding: bytes, as: UTF8.self)
+        text = text.replacing(/\x1B\[[0-?]*[ -\/]*[@-~]|\x1B\][^\x07\x1B]*(\x07|\x1B\\)?|\x1B[@-_]/, with: "")
+        let lines = text.split(whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" })
+            .map { String($0.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }.map(Character.init)).trimmingCharacters(in: .whitespaces) }
+        guard let last = lines.last(where: { !$0.isEmpty }) else { return nil }
+        return last.count > 200 ? String(last.prefix(199)) + "…" : last
+    }
+
+    /// `0:42`, `1:02:03`.
+    private static func clock(_ seconds: TimeInterval) -> String {
+        let total = Int(max(0, seconds))
+        let (hours, minutes, rest) = (total / 3600, total / 60 % 60, total % 60)
+        let tail = String(format: "%02d", rest)
+        return hours > 0 ? "\(hours):" + String(format: "%02d", minutes) + ":" + tail : "\(minutes):" + tail
+    }
+
+    private static func say(_ text: String) { write(Array(text.utf8)) }
+
+    private static func write(_ bytes: [UInt8]) {
+        var offset = 0
+        while offset < bytes.count {
+            let count = bytes.withUnsafeBytes { Glibc.write(1, $0.baseAddress! + offset, $0.count - offset) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return }
+            offset += count
+        }
+    }
+}
