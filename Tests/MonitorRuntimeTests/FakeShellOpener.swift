@@ -1,0 +1,26 @@
+import MonitorRuntime
+import Synchronization
+
+/// Stands in for the board's recorded shell: records each call with what the terminal had
+/// been asked by then (`FakeTerminal.suspensions`), and says a fixed sentence.
+final class FakeShellOpener: HostShellOpener, Sendable {
+    struct Call: Sendable, Equatable {
+        var host: String
+        var arguments: [String]
+        var suspensionsBefore: [Bool]
+    }
+
+    private let terminal: FakeTerminal
+    private let recorded = Mutex<[Call]>([])
+
+    init(terminal: FakeTerminal) {
+        self.terminal = terminal
+    }
+
+    var calls: [Call] { recorded.withLock { $0 } }
+
+    func openShell(on host: String, arguments: [String]) -> String {
+        recorded.withLock { $0.append(Call(host: host, arguments: arguments, suspensionsBefore: terminal.suspensions)) }
+        return "Shell on \(host) ended after 0:01 · installtop replay 3"
+    }
+}
