@@ -1,16 +1,19 @@
 /// What to send a terminal after a program whose output installtop passed through untouched (a
 /// shell on a host, a replayed recording), so that whatever modes that output set leave with
 /// it: an escape, control or OSC string left open is ended (CAN, then ST), the alternate screen
-/// left, the scrolling region, origin mode and character sets reset (DECSTR), mouse reporting,
-/// focus events and bracketed paste turned off, the keypad put back in numeric mode, colours
-/// and attributes reset, and the cursor shown. Every sequence is one xterm, tmux, screen and
-/// the Linux console read or ignore; none clears the screen or the scrollback.
+/// left, a soft reset (DECSTR), then each mode by itself for terminals that do less on DECSTR:
+/// mouse reporting, focus events and bracketed paste off, insert, newline, origin and
+/// cursor-key modes off, the keypad numeric, the character sets ASCII, the scrolling region
+/// whole, colours and attributes reset, autowrap on and the cursor shown. Every sequence is one
+/// xterm, tmux, screen and the Linux console read or ignore; none clears the screen or the
+/// scrollback.
 public enum TerminalModeReset {
     public static let bytes: [UInt8] = Array((
         "\u{18}\u{1B}\\"
         + "\u{1B}[?1049l\u{1B}[?47l\u{1B}[?1047l"
         + "\u{1B}[!p"
         + "\u{1B}[?1000l\u{1B}[?1002l\u{1B}[?1003l\u{1B}[?1005l\u{1B}[?1006l\u{1B}[?1015l\u{1B}[?1004l\u{1B}[?2004l"
+        + "\u{1B}[4l\u{1B}[20l\u{1B}[?6l\u{1B}[?1l"
         + "\u{1B}>\u{1B}(B\u{1B})B\u{0F}\u{1B}[r\u{1B}[m\u{1B}[?7h\u{1B}[?25h"
     ).utf8)
 }
