@@ -47,6 +47,7 @@ public final class RecordedHostShell: HostShellOpener {
             notRecorded = error.description
         }
         let place = recording.map { "recorded as run \($0.run)" } ?? "not recorded: \(notRecorded ?? "")"
+        Self.write(TerminalModeReset.saveTitle)
         Self.say("installtop: shell on \(host) (\(place)); exit the shell to return to the board\r\n")
 
         let status: Int32

@@ -6,14 +6,19 @@
 /// cursor-key modes off, the keypad numeric, the character sets ASCII, the scrolling region
 /// whole, colours and attributes reset, autowrap on and the cursor shown. Every sequence is one
 /// xterm, tmux, screen and the Linux console read or ignore; none clears the screen or the
-/// scrollback.
+/// scrollback. The window title comes back only where the terminal keeps a stack of titles
+/// (xterm, VTE): `saveTitle` before the program, the last sequence here pops it.
 public enum TerminalModeReset {
+    /// Pushes the window's title on the terminal's stack (XTWINOPS 22), for the pop at the end
+    /// of `bytes`; terminals without a stack ignore it.
+    public static let saveTitle: [UInt8] = Array("\u{1B}[22;0t".utf8)
+
     public static let bytes: [UInt8] = Array((
         "\u{18}\u{1B}\\"
         + "\u{1B}[?1049l\u{1B}[?47l\u{1B}[?1047l"
         + "\u{1B}[!p"
         + "\u{1B}[?1000l\u{1B}[?1002l\u{1B}[?1003l\u{1B}[?1005l\u{1B}[?1006l\u{1B}[?1015l\u{1B}[?1004l\u{1B}[?2004l"
         + "\u{1B}[4l\u{1B}[20l\u{1B}[?6l\u{1B}[?1l"
-        + "\u{1B}>\u{1B}(B\u{1B})B\u{0F}\u{1B}[r\u{1B}[m\u{1B}[?7h\u{1B}[?25h"
+        + "\u{1B}>\u{1B}(B\u{1B})B\u{0F}\u{1B}[r\u{1B}[m\u{1B}[?7h\u{1B}[?25h\u{1B}[23;0t"
     ).utf8)
 }

@@ -73,6 +73,7 @@ struct ReplayCommand: ParsableCommand {
         heading += " · \(recording.header.width)×\(recording.header.height)"
         stderr.line("installtop: \(heading)" + (instant ? "" : " · Ctrl-C stops"))
         let schedule = AsciicastSchedule(recording, speed: instant ? .infinity : speed, idleLimit: idleLimit)
+        if isatty(1) == 1 { Self.write(TerminalModeReset.saveTitle) }
         let (_, signal) = SignalLatch.catching { Self.play(schedule) }
         if isatty(1) == 1 { Self.write(TerminalModeReset.bytes) }
         stderr.line(signal == nil ? "installtop: end of the recording" : "installtop: stopped")
