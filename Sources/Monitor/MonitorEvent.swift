@@ -37,6 +37,9 @@ public enum MonitorEvent: Sendable, Hashable {
     case jobRunsLoaded([JobRunRow])
     /// The answer to `.loadJobRuns` when there are no runs to show; the text says why.
     case jobRunsUnavailable(String)
+    /// The board's shells on a host (`.loadShellRuns`), newest first: listed among that host's
+    /// runs in its history view.
+    case shellRunsLoaded(host: String, [JobRunRow])
     /// The link connected to the engine again (it had closed this monitor's connection): the
     /// queue shown is dropped, and the snapshot that follows is the queue; the text, why, is
     /// shown in the status line. The selection stays on its job when the snapshot has it.

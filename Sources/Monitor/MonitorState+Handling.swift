@@ -56,6 +56,8 @@ extension MonitorState {
             return jobRunsLoaded(.rows(runs))
         case .jobRunsUnavailable(let reason):
             return jobRunsLoaded(.unavailable(reason))
+        case .shellRunsLoaded(let host, let runs):
+            return shellRunsLoaded(runs, host: host)
         case .queueReplaced(let reason):
             queue = QueueModel(outputCapacity: queue.outputCapacity)
             say(reason)

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import InstallEngine
 import InstallHistory
+import Monitor
 import TerminalUI
 
 /// A shell on a host, recorded in the operator's history: a run of kind `shell` in the history
@@ -16,6 +17,13 @@ import TerminalUI
 /// session's output may have set is reset (`TerminalModeReset`). When the history cannot be
 /// opened the shell still opens, unrecorded, and the sentence says why.
 public final class RecordedHostShell: HostShellOpener {
+    /// Home and clear: the shell or the recording starts on an empty screen, not over what was
+    /// there before the board.
+    private static let clearScreen: [UInt8] = Array("\u{1B}[H\u{1B}[2J".utf8)
+    /// The longest pause a recording played from the board keeps, in seconds: a shell left idle
+    /// for an hour plays on at once.
+    static let idleLimit = 2.0
+
     private let historyPath: String
     /// Readable when the board got SIGTERM or SIGHUP: the session is hung up at once.
     private let stopDescriptor: Int32
@@ -47,11 +55,12 @@ public final class RecordedHostShell: HostShellOpener {
             notRecorded = error.description
         }
         let place = recording.map { "recorded as run \($0.run)" } ?? "not recorded: \(notRecorded ?? "")"
-        Self.write(TerminalModeReset.saveTitle)
+        Self.write(TerminalModeReset.saveTitle + Self.clearScreen)
         Self.say("installtop: shell on \(host) (\(place)); exit the shell to return to the board\r\n")
 
         let status: Int32
         var lastWords: String?
+        var modes = TerminalModeTracker()
         do {
             let child = try PseudoTerminalChild(arguments: arguments, columns: size.0, rows: size.1)
             var raw = RawTerminalMode(descriptor: 0)
@@ -59,13 +68,14 @@ public final class RecordedHostShell: HostShellOpener {
             status = relay.run()
             raw.restore()
             lastWords = Self.lastLine(of: relay.tail)
+            modes = relay.modes
         } catch {
             status = 127
             lastWords = error.description
             recording?.writer.output(Array("\(error.description)\r\n".utf8), at: 0)
             recording?.writer.finish(at: 0)
         }
-        Self.write(TerminalModeReset.bytes)
+        Self.write(TerminalModeReset.bytes(after: modes))
 
         let endedAt = Date()
         let duration = Self.clock(endedAt.timeIntervalSince(startedAt))
@@ -82,6 +92,51 @@ public final class RecordedHostShell: HostShellOpener {
             sentence += " · its end was not recorded: \(error.description)"
         }
         return sentence
+    }
+
+    public func replay(run: Int) -> String {
+        let recording: AsciicastRecording
+        let name: String
+        do {
+            let store = try HistoryStore(path: historyPath, createIfMissing: false)
+            guard let found = try store.jobRun(Int64(run)), found.kind == JobRun.shellKind else {
+                return "\(historyPath) holds no shell run \(run)"
+            }
+            name = found.name
+            recording = try AsciicastRecording.read(path: store.shellRecording(run: Int64(run)))
+        } catch let error as AsciicastRecording.ReadError {
+            return "Run \(run) cannot be played: \(error.description)"
+        } catch {
+            return "Run \(run) cannot be played: \(error)"
+        }
+        let player = RecordingPlayer(stopDescriptor: stopDescriptor)
+        var raw = RawTerminalMode(descriptor: 0)
+        defer { raw.restore() }
+        player.write(TerminalModeReset.saveTitle + Self.clearScreen)
+        player.write(Array("installtop: run \(run), \(name) (pauses cut to \(Int(Self.idleLimit)) s); a key stops it\r\n".utf8))
+        var modes = TerminalModeTracker()
+        let ending = player.play(AsciicastSchedule(recording, idleLimit: Self.idleLimit), modes: &modes)
+        player.write(TerminalModeReset.bytes(after: modes))
+        switch ending {
+        case .played:
+            player.write(Array("\r\ninstalltop: end of run \(run); a key returns to the board\r\n".utf8))
+            // However long the operator reads it; the board's own signals end the wait too.
+            _ = player.wait(milliseconds: -1)
+            return "Played run \(run), \(name)"
+        case .keyPressed:
+            return "Stopped playing run \(run), \(name)"
+        case .stopped:
+            return "Stopped playing run \(run)"
+        }
+    }
+
+    public func loadShellRuns(onHost host: String, limit: Int, posting mailbox: Mailbox) {
+        let path = historyPath
+        Thread.detachNewThread {
+            let runs = (try? HistoryStore(path: path, createIfMissing: false).shellRuns(onHost: host, limit: limit)) ?? []
+            let rows = runs.map(JobRunRow.init(run:))
+            mailbox.post(.monitor(.shellRunsLoaded(host: host, rows)))
+        }
     }
 
     /// The last line of `bytes` that says something, without escape sequences or control

@@ -1,6 +1,7 @@
 import Glibc
 import InstallEngine
 import InstallHistory
+import TerminalUI
 
 /// The bytes of one interactive session between the operator's terminal and a program on a
 /// pseudo-terminal of installtop's (`PseudoTerminalChild`): what is typed goes to the program
@@ -24,6 +25,8 @@ struct TerminalRelay {
     /// The size of the terminal the program was started with.
     var size: (columns: Int, rows: Int)
 
+    /// What the program's output did that the reset after it must undo with care.
+    private(set) var modes = TerminalModeTracker()
     /// The newest output bytes (at most `tailLimit`), for what the program said last.
     private(set) var tail: [UInt8] = []
     private static let tailLimit = 2048
@@ -122,6 +125,7 @@ struct TerminalRelay {
             offset += count
         }
         recorder?.output(bytes, at: time)
+        modes.scan(bytes)
         tail += bytes
         if tail.count > Self.tailLimit { tail.removeFirst(tail.count - Self.tailLimit) }
     }

@@ -51,5 +51,10 @@ extension HistoryStore {
         try finishJobRun(run, name: Self.shellName(host), resultCode: result, endedAt: endedAt)
     }
 
+    /// The shells opened on `host` among the newest `limit` runs, newest first.
+    public func shellRuns(onHost host: String, limit: Int) throws(HistoryError) -> [JobRun] {
+        try jobRuns(limit: limit).filter { $0.kind == JobRun.shellKind && $0.name == Self.shellName(host) }
+    }
+
     private static func shellName(_ host: String) -> String { "shell on \(host)" }
 }

@@ -74,8 +74,10 @@ struct ReplayCommand: ParsableCommand {
         stderr.line("installtop: \(heading)" + (instant ? "" : " · Ctrl-C stops"))
         let schedule = AsciicastSchedule(recording, speed: instant ? .infinity : speed, idleLimit: idleLimit)
         if isatty(1) == 1 { Self.write(TerminalModeReset.saveTitle) }
-        let (_, signal) = SignalLatch.catching { Self.play(schedule) }
-        if isatty(1) == 1 { Self.write(TerminalModeReset.bytes) }
+        let (modes, signal) = SignalLatch.catching { Self.play(schedule) }
+        if isatty(1) == 1 {
+            Self.write(TerminalModeReset.bytes(after: modes))
+        }
         stderr.line(signal == nil ? "installtop: end of the recording" : "installtop: stopped")
     }
 
@@ -115,19 +117,24 @@ struct ReplayCommand: ParsableCommand {
     }
 
     /// Writes each step when it is due; stops early once a termination signal was latched.
-    private static func play(_ schedule: AsciicastSchedule) {
+    /// Returns what the output written did that the reset after it must undo with care.
+    private static func play(_ schedule: AsciicastSchedule) -> TerminalModeTracker {
+        var modes = TerminalModeTracker()
         let start = ContinuousClock.now
         for step in schedule.steps {
             let due = start + .microseconds(Int64(step.at * 1_000_000))
             while ContinuousClock.now < due {
-                if SignalLatch.caught != nil { return }
+                if SignalLatch.caught != nil { return modes }
                 let left = due - ContinuousClock.now
                 // In slices, so a Ctrl-C is heard within 50 ms.
                 usleep(UInt32(min(50_000, max(1, left.components.seconds * 1_000_000 + left.components.attoseconds / 1_000_000_000_000))))
             }
-            if SignalLatch.caught != nil { return }
-            write(Array(step.data.utf8))
+            if SignalLatch.caught != nil { return modes }
+            let bytes = Array(step.data.utf8)
+            modes.scan(bytes)
+            write(bytes)
         }
+        return modes
     }
 
     private static func write(_ bytes: [UInt8]) {
