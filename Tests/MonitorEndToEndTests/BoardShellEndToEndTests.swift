@@ -8,7 +8,7 @@ import Testing
 /// interactive `/bin/sh` standing in for the host's login shell.
 @Suite("The board's shell on a host end to end", .serialized)
 struct BoardShellEndToEndTests {
-    @Test("s opens a shell on web1; a command typed there runs, hostile output and all; exit gives the board back redrawn, the terminal's modes reset; the recording replays that command's output; an unreachable host's shell shows ssh's words and the board comes back")
+    @Test("s opens a shell on web1; a command typed there runs, hostile output and all; exit gives the board back redrawn, the terminal's modes reset; h, Tab, Enter plays it on the board; the recording replays that command's output; an unreachable host's shell shows ssh's words and the board comes back")
     func recordedShell() async throws {
         let folder = try EndToEndFolder()
         defer { folder.remove() }
@@ -59,6 +59,24 @@ struct BoardShellEndToEndTests {
         #expect(back?.contains("shell-says-42") == false, "the board covers the whole screen")
         #expect(tmux.format("#{mouse_any_flag} #{insert_flag}") == "0 0", "mouse reports and insert mode are off again")
         #expect(tmux.paneTitle() != "evil")
+        // The host's history lists the shell (from the operator's history: web1's engine keeps
+        // none), and Enter plays it back on the terminal until a key returns to the board.
+        tmux.send("h")
+        tmux.send("Tab")
+        await tmux.waitForScreen("the shell among web1's runs") { screen in
+            screen.contains("History of web1") && screen.contains("shell on web1") && screen.contains("Enter play")
+        }
+        tmux.send("Enter")
+        await tmux.waitForScreen("the recording played, waiting for a key") { screen in
+            screen.contains("installtop: run 1, shell on web1") && screen.contains("\nshell-says-42")
+                && screen.contains("installtop: end of run 1; a key returns to the board")
+        }
+        tmux.send("x")
+        await tmux.waitForScreen("the history view back, saying what was played") { screen in
+            screen.contains("History of web1") && screen.contains("Played run 1, shell on web1")
+        }
+        #expect(tmux.format("#{mouse_any_flag} #{insert_flag}") == "0 0")
+        tmux.send("Escape")
         // The board still answers its keys.
         tmux.send("End")
         await tmux.waitForScreen("down selected") { $0.contains("down: unreachable for") }

@@ -1,3 +1,5 @@
+import Foundation
+import Monitor
 import MonitorRuntime
 import Synchronization
 
@@ -18,6 +20,21 @@ final class FakeShellOpener: HostShellOpener, Sendable {
     }
 
     var calls: [Call] { recorded.withLock { $0 } }
+
+    /// The runs `replay(run:)` was asked to play.
+    var replayed: [Int] { played.withLock { $0 } }
+    private let played = Mutex<[Int]>([])
+
+    func replay(run: Int) -> String {
+        played.withLock { $0.append(run) }
+        return "Played run \(run), shell on web1"
+    }
+
+    /// Posts one shell run, 3, for every host.
+    func loadShellRuns(onHost host: String, limit: Int, posting mailbox: Mailbox) {
+        mailbox.post(.monitor(.shellRunsLoaded(host: host, [JobRunRow(id: 3, date: Date(), kind: "shell", name: "shell on \(host)",
+                                                                       resultCode: .succeeded)])))
+    }
 
     func openShell(on host: String, arguments: [String]) -> String {
         recorded.withLock { $0.append(Call(host: host, arguments: arguments, suspensionsBefore: terminal.suspensions)) }

@@ -32,4 +32,24 @@ struct MonitorLoopShellTests {
         })
         #expect(loop.terminal.suspensions == [true, false])
     }
+
+    @Test("h, Tab, Enter on a shell's run: the shells come from the opener, the playing has the terminal, the board says what was played")
+    func replayFromTheHistory() async throws {
+        let loop = try RunningLoop(attached: true)
+        defer { loop.terminal.send(signal: SIGTERM) }
+        loop.link.post(.monitor(.host(.hosts(["web1"]))))
+        loop.link.post(.ready)
+        #expect(await eventually { loop.terminal.frames.last?.lines.joined().contains("web1") == true })
+        loop.terminal.type(.character("h"))
+        loop.terminal.type(.tab)
+        // The host's engine answers with no run of its own.
+        loop.link.post(.monitor(.host(.jobRuns("web1", .rows([])))))
+        #expect(await eventually { loop.terminal.frames.last?.lines.joined().contains("shell on web1") == true })
+        loop.terminal.type(.enter)
+        #expect(await eventually {
+            loop.terminal.frames.last?.lines.joined(separator: "\n").contains("Played run 3, shell on web1") == true
+        })
+        #expect(loop.shells.replayed == [3])
+        #expect(loop.terminal.suspensions == [true, false])
+    }
 }

@@ -42,4 +42,52 @@ struct MonitorBoardShellTests {
         let help = board(["web1"]).state.keyHelp
         #expect(help.contains { $0.keys == "s" && $0.action.hasPrefix("a shell on the selected host") })
     }
+
+    @Test("h on a host, Tab: the board's shells on it come from the operator's history and are listed among the host's runs by date; Enter plays one, u says there is nothing to undo")
+    func shellsInTheHostsHistory() {
+        var scenario = board(["web1", "web2"])
+        scenario.press(.character("h"))
+        #expect(Scenario.commands(scenario.press(.tab)) == [.loadJobRunsOnHost(host: "web1", limit: HistoryView.rowLimit),
+                                                            .loadShellRuns(host: "web1", limit: HistoryView.rowLimit)])
+        let now = scenario.now
+        let hostRuns = [JobRunRow(id: 7, date: now.addingTimeInterval(-60), kind: "apt", name: "apt upgrade · 1 to upgrade", resultCode: .succeeded),
+                        JobRunRow(id: 5, date: now.addingTimeInterval(-3600), kind: "apt", name: "older apt run", resultCode: .succeeded)]
+        let shells = [JobRunRow(id: 3, date: now.addingTimeInterval(-600), kind: "shell", name: "shell on web1", resultCode: .succeeded,
+                                notUndoableBecause: "not a package job")]
+        // Another host's shells never land in web1's view.
+        _ = scenario.state.handle(.shellRunsLoaded(host: "web2", [JobRunRow(id: 9, date: now, kind: "shell", name: "shell on web2",
+                                                                            resultCode: .succeeded)]))
+        _ = scenario.state.handle(.shellRunsLoaded(host: "web1", shells))
+        _ = scenario.state.handle(.host(.jobRuns("web1", .rows(hostRuns))))
+        guard case .history(let view)? = scenario.state.overlay else {
+            Issue.record("the history view closed")
+            return
+        }
+        #expect(view.visibleRuns.map(\.id) == [7, 3, 5])
+        let screen = scenario.screen()
+        #expect(screen.contains("shell on web1") && !screen.contains("shell on web2"), "\(screen)")
+        #expect(screen.contains("Enter play"), "\(screen)")
+
+        // On the apt run, Enter says what it is for.
+        #expect(Scenario.commands(scenario.press(.enter)).isEmpty)
+        #expect(scenario.state.status?.text == "Enter plays a shell's recording (a run of kind shell); u undoes a run")
+        scenario.press(.down)
+        #expect(Scenario.commands(scenario.press(.character("u"))).isEmpty)
+        #expect(scenario.state.status?.text == "run 3 is a shell on a host: Enter plays it, there is nothing to undo")
+        #expect(Scenario.commands(scenario.press(.enter)) == [.replayShell(run: 3)])
+        #expect(scenario.state.overlay != nil, "the view stays open for the next one")
+    }
+
+    @Test("A host whose engine keeps no history still lists the board's shells on it")
+    func shellsWithoutTheHostsHistory() {
+        var scenario = board(["web1"])
+        scenario.press(.character("h"), .tab)
+        _ = scenario.state.handle(.host(.jobRuns("web1", .unavailable("history is off (--no-history)"))))
+        #expect(scenario.screen().contains("history is off (--no-history)"))
+        _ = scenario.state.handle(.shellRunsLoaded(host: "web1", [JobRunRow(id: 3, date: scenario.now, kind: "shell", name: "shell on web1",
+                                                                            resultCode: .failed)]))
+        let screen = scenario.screen()
+        #expect(screen.contains("shell on web1") && !screen.contains("history is off"), "\(screen)")
+        #expect(Scenario.commands(scenario.press(.enter)) == [.replayShell(run: 3)])
+    }
 }
