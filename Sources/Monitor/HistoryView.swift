@@ -138,7 +138,6 @@ public struct HistoryView: Sendable, Hashable {
         case .character("u"):
             guard mode == .runs else { return .explain("u undoes a job run: Tab shows the runs") }
             guard let run = selectedRunRow else { return .explain("no job run to undo") }
-            if run.kind == Self.shellKind { return .explain("run \(run.id) is a shell on a host: Enter plays it, there is nothing to undo") }
             if let reason = run.notUndoableBecause { return .explain("run \(run.id) cannot be undone: \(reason)") }
             return .undo(run: run.id)
         case .enter where mode == .runs:

@@ -150,6 +150,7 @@ struct AsciicastTests {
         #expect(runs.map(\.id) == [failed, ok])
         #expect(runs.map(\.resultCode) == [.failed, .succeeded])
         #expect(runs[1].endedAt == start + 42)
+        #expect(runs[1].notUndoableBecause == "a shell on a host changes nothing installtop can put back: installtop replay \(ok) plays it")
         let rows = try store.entries(updateID: "shell")
         #expect(rows.map(\.jobName) == ["down", "web1"])
         #expect(rows.map(\.unmappedResultCode) == [255, 0])

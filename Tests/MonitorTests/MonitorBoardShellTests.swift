@@ -53,7 +53,7 @@ struct MonitorBoardShellTests {
         let hostRuns = [JobRunRow(id: 7, date: now.addingTimeInterval(-60), kind: "apt", name: "apt upgrade · 1 to upgrade", resultCode: .succeeded),
                         JobRunRow(id: 5, date: now.addingTimeInterval(-3600), kind: "apt", name: "older apt run", resultCode: .succeeded)]
         let shells = [JobRunRow(id: 3, date: now.addingTimeInterval(-600), kind: "shell", name: "shell on web1", resultCode: .succeeded,
-                                notUndoableBecause: "not a package job")]
+                                notUndoableBecause: "a shell on a host changes nothing installtop can put back: installtop replay 3 plays it")]
         // Another host's shells never land in web1's view.
         _ = scenario.state.handle(.shellRunsLoaded(host: "web2", [JobRunRow(id: 9, date: now, kind: "shell", name: "shell on web2",
                                                                             resultCode: .succeeded)]))
@@ -73,7 +73,7 @@ struct MonitorBoardShellTests {
         #expect(scenario.state.status?.text == "Enter plays a shell's recording (a run of kind shell); u undoes a run")
         scenario.press(.down)
         #expect(Scenario.commands(scenario.press(.character("u"))).isEmpty)
-        #expect(scenario.state.status?.text == "run 3 is a shell on a host: Enter plays it, there is nothing to undo")
+        #expect(scenario.state.status?.text == "run 3 cannot be undone: a shell on a host changes nothing installtop can put back: installtop replay 3 plays it")
         #expect(Scenario.commands(scenario.press(.enter)) == [.replayShell(run: 3)])
         #expect(scenario.state.overlay != nil, "the view stays open for the next one")
     }
