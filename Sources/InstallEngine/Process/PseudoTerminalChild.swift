@@ -103,7 +103,15 @@ public final class PseudoTerminalChild: Sendable {
         let deadline = ContinuousClock.now + grace
         while ContinuousClock.now < deadline {
             if let status = reap(blocking: false) { return status }
-            usleep(10_000)
+            let left = deadline - ContinuousClock.now
+            let milliseconds = Int32(clamping: left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1)
+            if exitDescriptor >= 0 {
+                var descriptors = [pollfd(fd: exitDescriptor, events: Int16(POLLIN), revents: 0)]
+                _ = poll(&descriptors, 1, milliseconds)
+            } else {
+                // No pidfd (a kernel before 5.3): look again every 10 ms.
+                usleep(UInt32(min(milliseconds, 10)) * 1000)
+            }
         }
         _ = Glibc.kill(-pid, SIGKILL)
         return reap(blocking: true) ?? 128 + SIGKILL
