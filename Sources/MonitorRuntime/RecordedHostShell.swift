@@ -160,13 +160,5 @@ public final class RecordedHostShell: HostShellOpener {
 
     private static func say(_ text: String) { write(Array(text.utf8)) }
 
-    private static func write(_ bytes: [UInt8]) {
-        var offset = 0
-        while offset < bytes.count {
-            let count = bytes.withUnsafeBytes { Glibc.write(1, $0.baseAddress! + offset, $0.count - offset) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { return }
-            offset += count
-        }
-    }
+    private static func write(_ bytes: [UInt8]) { TerminalOutput.write(bytes) }
 }

@@ -54,12 +54,6 @@ struct RecordingPlayer {
     }
 
     func write(_ bytes: [UInt8]) {
-        var offset = 0
-        while offset < bytes.count {
-            let count = bytes.withUnsafeBytes { Glibc.write(output, $0.baseAddress! + offset, $0.count - offset) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { return }
-            offset += count
-        }
+        TerminalOutput.write(bytes, to: output)
     }
 }

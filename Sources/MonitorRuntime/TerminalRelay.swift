@@ -117,13 +117,7 @@ struct TerminalRelay {
     }
 
     private mutating func show(_ bytes: ArraySlice<UInt8>, at time: Double) {
-        var offset = bytes.startIndex
-        while offset < bytes.endIndex {
-            let count = bytes[offset...].withUnsafeBytes { write(output, $0.baseAddress!, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { break }
-            offset += count
-        }
+        TerminalOutput.write(bytes, to: output)
         recorder?.output(bytes, at: time)
         modes.scan(bytes)
         tail += bytes

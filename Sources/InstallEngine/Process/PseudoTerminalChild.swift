@@ -1,6 +1,5 @@
 import CPosixSpawn
 import Glibc
-import Synchronization
 
 /// A program started on a new pseudo-terminal that installtop owns: the board's shell on a host
 /// (`ssh -t HOST`), whose every byte of output installtop reads and records before the
@@ -21,11 +20,12 @@ public final class PseudoTerminalChild: Sendable {
     public let pid: pid_t
     /// The master side: blocking, close-on-exec; read the child's output, write its input.
     public let master: Int32
+    /// Its reaping, once.
+    private let reaper: ChildExit
+
     /// Polls readable once the child has exited (its pidfd); -1 on a kernel without pidfd_open,
     /// where a caller looks with `reap(blocking: false)` after each wake-up instead.
-    public let exitDescriptor: Int32
-    /// The wait status once reaped (`nil` before); the lock makes the reap happen once.
-    private let reaped = Mutex<Int32?>(nil)
+    public var exitDescriptor: Int32 { reaper.descriptor }
 
     /// Starts `arguments` (`arguments[0]` a path, or a name found in `PATH`) with installtop's
     /// environment, `environment` added to it (its values win), on a pseudo-terminal of
@@ -55,7 +55,7 @@ public final class PseudoTerminalChild: Sendable {
         case .success(let pid):
             self.pid = pid
             self.master = master
-            exitDescriptor = cps_pidfd_open(pid)
+            reaper = ChildExit(pid: pid)
         case .failure(let error):
             close(master)
             throw StartFailure(description: "cannot run \(name): \(error.description)")
@@ -64,7 +64,6 @@ public final class PseudoTerminalChild: Sendable {
 
     deinit {
         close(master)
-        if exitDescriptor >= 0 { close(exitDescriptor) }
     }
 
     /// Tells the terminal its new size; the kernel sends the child's foreground process group
@@ -76,22 +75,7 @@ public final class PseudoTerminalChild: Sendable {
     /// Reaps the child when it has exited (`blocking`: waits for it): its exit code, or 128 +
     /// the signal that ended it; `nil` while it runs. A second call returns what the first got.
     public func reap(blocking: Bool) -> Int32? {
-        reaped.withLock { reaped in
-            if let status = reaped { return Self.code(status) }
-            var status: Int32 = 0
-            var result: pid_t
-            repeat {
-                result = waitpid(pid, &status, blocking ? 0 : WNOHANG)
-            } while result == -1 && cps_errno() == EINTR
-            guard result == pid else {
-                // Another reaper took it (the status is lost): count it as gone.
-                if result == -1 { reaped = 0; cps_group_unregister(pid); return 0 }
-                return nil
-            }
-            reaped = status
-            cps_group_unregister(pid)
-            return Self.code(status)
-        }
+        reaper.reap(blocking: blocking)
     }
 
     /// Ends the child if it still runs: SIGHUP to its session's process group (what a terminal
@@ -100,19 +84,7 @@ public final class PseudoTerminalChild: Sendable {
     public func end(grace: Duration = .seconds(2)) -> Int32 {
         if let status = reap(blocking: false) { return status }
         _ = Glibc.kill(-pid, SIGHUP)
-        let deadline = ContinuousClock.now + grace
-        while ContinuousClock.now < deadline {
-            if let status = reap(blocking: false) { return status }
-            let left = deadline - ContinuousClock.now
-            let milliseconds = Int32(clamping: left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1)
-            if exitDescriptor >= 0 {
-                var descriptors = [pollfd(fd: exitDescriptor, events: Int16(POLLIN), revents: 0)]
-                _ = poll(&descriptors, 1, milliseconds)
-            } else {
-                // No pidfd (a kernel before 5.3): look again every 10 ms.
-                usleep(UInt32(min(milliseconds, 10)) * 1000)
-            }
-        }
+        if let status = reaper.wait(timeout: grace) { return status }
         _ = Glibc.kill(-pid, SIGKILL)
         return reap(blocking: true) ?? 128 + SIGKILL
     }
@@ -120,10 +92,6 @@ public final class PseudoTerminalChild: Sendable {
     private static func setSize(of master: Int32, columns: Int, rows: Int) {
         var size = winsize(ws_row: UInt16(clamping: rows), ws_col: UInt16(clamping: columns), ws_xpixel: 0, ws_ypixel: 0)
         _ = ioctl(master, UInt(TIOCSWINSZ), &size)
-    }
-
-    private static func code(_ status: Int32) -> Int32 {
-        cps_wait_signaled(status) == 1 ? 128 + cps_wait_term_signal(status) : cps_wait_exit_code(status)
     }
 
     private static func spawn(_ executable: String, arguments: [String], environment: ChildEnvironment, slave: String) -> Result<pid_t, SystemError> {

@@ -130,20 +130,13 @@ struct ReplayCommand: ParsableCommand {
                 usleep(UInt32(min(50_000, max(1, left.components.seconds * 1_000_000 + left.components.attoseconds / 1_000_000_000_000))))
             }
             if SignalLatch.caught != nil { return modes }
-            let bytes = Array(step.data.utf8)
-            modes.scan(bytes)
-            write(bytes)
+            modes.scan(step.data.utf8)
+            StandardOutput.stdout.write(step.data)
         }
         return modes
     }
 
     private static func write(_ bytes: [UInt8]) {
-        var offset = 0
-        while offset < bytes.count {
-            let count = bytes.withUnsafeBytes { Glibc.write(1, $0.baseAddress! + offset, $0.count - offset) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { return }
-            offset += count
-        }
+        StandardOutput.stdout.write(String(decoding: bytes, as: UTF8.self))
     }
 }
