@@ -37,13 +37,9 @@ public final class PipedChild: Sendable {
         guard let name = arguments.first else { throw StartFailure(description: "cannot run an empty command") }
         let childEnvironment = ChildEnvironment(adding: environment)
         let executable: String
-        if name.utf8.contains(UInt8(ascii: "/")) {
-            executable = name
-        } else {
-            switch ExecutableLookup.find(name, searchPath: childEnvironment.searchPath, workingDirectory: nil) {
-            case .success(let path): executable = path
-            case .failure(let error): throw StartFailure(description: "cannot run \(name): \(error.description)")
-            }
+        switch ExecutableLookup.resolve(name, searchPath: childEnvironment.searchPath, workingDirectory: nil) {
+        case .success(let path): executable = path
+        case .failure(let error): throw StartFailure(description: "cannot run \(name): \(error.description)")
         }
         let pipes: [ChildPipe]
         switch ChildPipe.makeThree() {

@@ -36,13 +36,9 @@ public final class PseudoTerminalChild: Sendable {
         guard let name = arguments.first else { throw StartFailure(description: "cannot run an empty command") }
         let childEnvironment = ChildEnvironment(adding: environment)
         let executable: String
-        if name.utf8.contains(UInt8(ascii: "/")) {
-            executable = name
-        } else {
-            switch ExecutableLookup.find(name, searchPath: childEnvironment.searchPath, workingDirectory: nil) {
-            case .success(let path): executable = path
-            case .failure(let error): throw StartFailure(description: "cannot run \(name): \(error.description)")
-            }
+        switch ExecutableLookup.resolve(name, searchPath: childEnvironment.searchPath, workingDirectory: nil) {
+        case .success(let path): executable = path
+        case .failure(let error): throw StartFailure(description: "cannot run \(name): \(error.description)")
         }
         var slaveName = [CChar](repeating: 0, count: 256)
         let master = cps_open_pty(&slaveName, slaveName.count)
