@@ -1,4 +1,5 @@
 import APTTestSupport
+import FleetTestSupport
 import Foundation
 import Glibc
 import Testing
@@ -115,5 +116,40 @@ struct BoardShellEndToEndTests {
             screen.contains("shell-says-42") && screen.contains("installtop: end of the recording") && screen.contains("replay-rc=0")
         }
         #expect(player.format("#{alternate_on} #{mouse_any_flag} #{insert_flag}") == "0 0 0")
+    }
+
+    @Test("over the operator's real ssh to a namespace host (the board's ssh_config): s gives a login shell on h1, its output recorded and replayed",
+          .enabled(if: geteuid() == 0, "network namespaces and their sshd need root"))
+    func overRealSSH() async throws {
+        let fleet = try FleetTestHosts(count: 1)
+        defer { fleet.tearDown() }
+        let folder = try EndToEndFolder()
+        defer { folder.remove() }
+        var engines: [InstalltopChild] = []
+        defer { engines.removeAll() }
+        engines.append(try fleet.serve(onHost: 1, apt: try APTTestRoot(folder: folder.path("quiet-apt")), folder: folder))
+        #expect(await EndToEndFolder.eventually { engines[0].stderr.contains("serving on") }, "\(engines[0].stderr)")
+        // HOME is the test's folder: the board records in its own history there.
+        let tmux = try BoardScreen.attach(["h1"], fleet: fleet, folder: folder)
+        defer { tmux.close() }
+        await tmux.waitForScreen("h1 idle") { BoardScreen.isIdle("h1", in: $0) }
+        tmux.send("s")
+        await tmux.waitForScreen("the shell on h1") { $0.contains("installtop: shell on h1 (recorded as run 1)") }
+        tmux.send("-l", "echo on-$(hostname)-$((6*7))")
+        tmux.send("Enter")
+        await tmux.waitForScreen("the command ran on h1") { $0.contains("\non-h1-42") }
+        tmux.send("-l", "exit")
+        tmux.send("Enter")
+        await tmux.waitForScreen("the board back") { screen in
+            BoardScreen.isIdle("h1", in: screen) && screen.contains("Shell on h1 ended after 0:") && screen.contains("installtop replay 1")
+        }
+        tmux.send("q")
+        #expect(await EndToEndFolder.eventually { folder.read("rc") != nil })
+        #expect(folder.read("rc")?.trimmingCharacters(in: .whitespacesAndNewlines) == "0", "\(folder.read("attach.err") ?? "")")
+        let history = folder.path(".local/state/installtop/history.sqlite3")
+        let played = try await InstalltopChild.run(["replay", "1", "--instant", "--history-db", history], in: folder)
+        #expect(played.status == 0, "\(played.stderr)")
+        // bash there turns bracketed paste on and off around each command: the output as it came.
+        #expect(played.stdout.contains("@h1") && played.stdout.contains("on-h1-42\r\n"), "\(played.stdout.debugDescription)")
     }
 }
