@@ -83,7 +83,9 @@ public final class RecordedHostShell: HostShellOpener {
             ? "Shell on \(host) ended after \(duration)"
             : "Shell on \(host) failed (exit status \(status) after \(duration))" + (lastWords.map { ": \($0)" } ?? "")
         guard let recording else { return "\(ending) · not recorded: \(notRecorded ?? "")" }
-        var sentence = "\(ending) · installtop replay \(recording.run)"
+        // The command as it would be typed: the history named when it is not the default one.
+        let elsewhere = historyPath == HistoryStore.defaultPath() ? "" : " --history-db \(historyPath)"
+        var sentence = "\(ending) · installtop replay \(recording.run)\(elsewhere)"
         if let failure = recording.writer.failure { sentence += " · the recording stopped: \(failure.description)" }
         do {
             try recording.store.finishShellRun(recording.run, host: host, startedAt: startedAt, endedAt: endedAt,
