@@ -45,6 +45,9 @@ extension MonitorState {
         case .commandResult(let text):
             say(text)
             return [.redraw]
+        case .returnedFromShell(let text):
+            say(text, lifetime: StatusMessage.returnLifetime)
+            return [.redraw]
         case .historicalDurations(let durations):
             estimates.historicalDurations = durations
             return [.redraw]

@@ -267,7 +267,7 @@ public struct MonitorLoop {
         // The shell may have lasted long: the message must not start out expired.
         state.advanceClock(to: clock())
         apply(.resize(width: terminal.size.width, height: terminal.size.height))
-        apply(.commandResult(said))
+        apply(.returnedFromShell(said))
         needsDraw = true
     }
 

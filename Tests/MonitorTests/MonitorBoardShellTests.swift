@@ -90,4 +90,14 @@ struct MonitorBoardShellTests {
         #expect(screen.contains("shell on web1") && !screen.contains("history is off"), "\(screen)")
         #expect(Scenario.commands(scenario.press(.enter)) == [.replayShell(run: 3)])
     }
+
+    @Test("How the shell ended stays in the footer longer than a key's message: 30 s, for an operator who looks at the board first")
+    func returnStaysAWhile() {
+        var scenario = board(["web1"])
+        _ = scenario.state.handle(.returnedFromShell("Shell on web1 ended after 0:42 · installtop replay 12"))
+        scenario.advance(StatusMessage.lifetime + 1)
+        #expect(scenario.state.status?.text == "Shell on web1 ended after 0:42 · installtop replay 12")
+        scenario.advance(StatusMessage.returnLifetime)
+        #expect(scenario.state.status == nil)
+    }
 }
