@@ -34,6 +34,8 @@ struct TerminalRelay {
     /// How long the program's last output is read after it exited (a grandchild may still
     /// hold its terminal).
     private static let drainTime = Duration.milliseconds(300)
+    /// How long a program whose terminal closed has to exit by itself before it is hung up.
+    private static let exitAfterHangUp = Duration.seconds(2)
 
     init(child: PseudoTerminalChild, recorder: AsciicastWriter?, stopDescriptor: Int32, size: (columns: Int, rows: Int)) {
         self.child = child
@@ -67,7 +69,12 @@ struct TerminalRelay {
             _ = poll(&descriptors, nfds_t(descriptors.count), child.exitDescriptor >= 0 ? -1 : 100)
             followWindowSize(at: seconds())
             let master = Int32(descriptors[0].revents)
-            if master & Int32(POLLIN | POLLHUP | POLLERR) != 0, !copyOutput(into: &buffer, at: seconds()) { break }
+            if master & Int32(POLLIN | POLLHUP | POLLERR) != 0, !copyOutput(into: &buffer, at: seconds()) {
+                // Its terminal closed as it exits: its own status, not the hang-up's, unless
+                // something of it lives on without the terminal.
+                _ = child.wait(timeout: Self.exitAfterHangUp)
+                break
+            }
             if Int32(descriptors[1].revents) & Int32(POLLIN | POLLHUP | POLLERR) != 0 {
                 let count = read(input, &buffer, Self.chunk - typed.count)
                 if count > 0 {

@@ -74,6 +74,12 @@ public final class PseudoTerminalChild: Sendable {
         reaper.reap(blocking: blocking)
     }
 
+    /// Waits up to `timeout` for the child to exit and reaps it: its exit code, or 128 + the
+    /// signal that ended it; `nil` when it still runs at the deadline.
+    public func wait(timeout: Duration) -> Int32? {
+        reaper.wait(timeout: timeout)
+    }
+
     /// Ends the child if it still runs: SIGHUP to its session's process group (what a terminal
     /// that goes away sends), SIGKILL when it has not exited after `grace`; then reaps it.
     @discardableResult
