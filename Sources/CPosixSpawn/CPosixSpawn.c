@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/prctl.h>
@@ -64,6 +65,28 @@ int cps_spawn_addchdir(posix_spawn_file_actions_t *actions, const char *path) {
 
 int cps_spawn_addclosefrom(posix_spawn_file_actions_t *actions, int from) {
     return posix_spawn_file_actions_addclosefrom_np(actions, from);
+}
+
+int cps_open_pty(char *name, size_t size) {
+    int master = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
+    if (master < 0) return -1;
+    if (grantpt(master) != 0 || unlockpt(master) != 0 || ptsname_r(master, name, size) != 0) {
+        int saved = errno;
+        close(master);
+        errno = saved;
+        return -1;
+    }
+    return master;
+}
+
+int cps_spawn_new_session(posix_spawnattr_t *attributes) {
+    sigset_t all, none;
+    sigfillset(&all);
+    sigemptyset(&none);
+    int result = posix_spawnattr_setsigdefault(attributes, &all);
+    if (result == 0) result = posix_spawnattr_setsigmask(attributes, &none);
+    if (result == 0) result = posix_spawnattr_setflags(attributes, POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
+    return result;
 }
 
 int cps_errno(void) { return errno; }

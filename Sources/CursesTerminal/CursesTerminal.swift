@@ -72,6 +72,8 @@ private func endCursesAtExit() {
 public final class CursesTerminal {
     /// True between a successful `start()` and `stop()`.
     public private(set) var isActive = false
+    /// True between `suspend()` and `resume()`: curses is out of the way and draws nothing.
+    public private(set) var isSuspended = false
     /// Whether the locale (set from the environment by `start()`) uses UTF-8; when false the app
     /// should draw with `GlyphSet.ascii` and sanitize text in `.ascii` mode.
     public private(set) var isUTF8Locale = false
@@ -163,6 +165,7 @@ public final class CursesTerminal {
     public func stop() {
         guard isActive else { return }
         isActive = false
+        isSuspended = false
         cursesActive.store(false, ordering: .releasing)
         endwin()
         if let screen {
@@ -177,6 +180,34 @@ public final class CursesTerminal {
         terminalClaimed.store(false, ordering: .releasing)
     }
 
+    /// Gives the terminal back for a while (the board's shell on a host): leaves curses mode as
+    /// `stop()` does (the normal screen, echo and canonical input, the cursor), keeping curses'
+    /// screen, the colours and the signal handlers, so SIGINT, SIGTERM and SIGHUP still become
+    /// events. Does nothing when not started or already suspended.
+    public func suspend() {
+        guard isActive, !isSuspended else { return }
+        isSuspended = true
+        cursesActive.store(false, ordering: .releasing)
+        endwin()
+    }
+
+    /// Takes the terminal back after `suspend()`: curses mode again (its screen, keypad and
+    /// hidden cursor), and the next `draw` repaints every cell on a cleared screen, whatever the
+    /// terminal shows now. A resize while suspended arrives as a `.resize` key. Does nothing
+    /// unless suspended.
+    public func resume() {
+        guard isActive, isSuspended else { return }
+        isSuspended = false
+        reset_prog_mode()
+        clearok(cnc_stdscr(), true)
+        CNcursesw.refresh()
+        curs_set(0)
+        cursesActive.store(true, ordering: .releasing)
+        updateSize()
+        previous = nil
+        needsFullRedraw = true
+    }
+
     /// The glyphs to draw with in this locale.
     public var glyphs: GlyphSet { isUTF8Locale ? .unicode : .ascii }
 
@@ -187,7 +218,7 @@ public final class CursesTerminal {
     /// screen are clipped; a buffer smaller than the screen leaves the rest blank. Colours are
     /// approximated for `colorCapability`. Does nothing when not started.
     public func draw(_ buffer: Buffer) {
-        guard isActive else { return }
+        guard isActive, !isSuspended else { return }
         let window = cnc_stdscr()
         if pairsExhausted {
             // A frame needed more colour pairs than the terminal has: start the cache afresh.
@@ -340,7 +371,7 @@ public final class CursesTerminal {
     /// Keys curses reports that the app has no use for (mouse, unusual function keys) are
     /// skipped.
     public func readKeys() -> [Key] {
-        guard isActive else { return [] }
+        guard isActive, !isSuspended else { return [] }
         let window = cnc_stdscr()
         var keys: [Key] = []
         var value: wint_t = 0

@@ -11,7 +11,8 @@ public struct JobRun: Sendable, Hashable {
     /// The run id (`JOBRUN` of `installtop apt undo`).
     public var id: Int64
     /// The package tool of a package job (`apt`, `dnf`; `HistoryRecorder.kind(of:)`),
-    /// `commands` for a list of commands, `driver` for another driver's job.
+    /// `commands` for a list of commands, `driver` for another driver's job, `shell` for a
+    /// shell opened on a host from the board (its recording: `HistoryStore.shellRecording`).
     public var kind: String
     public var name: String
     public var operation: UpdateOperation
@@ -43,11 +44,13 @@ public struct JobRun: Sendable, Hashable {
     public var undoable: Bool { notUndoableBecause == nil }
 
     /// Whether its job was a package tool's transaction: its kind names the tool.
-    public var isPackageJob: Bool { kind != JobRun.commandsKind && kind != JobRun.driverKind }
+    public var isPackageJob: Bool { kind != JobRun.commandsKind && kind != JobRun.driverKind && kind != JobRun.shellKind }
 
     /// The kinds of the jobs that are not a package tool's.
     static let commandsKind = "commands"
     static let driverKind = "driver"
+    /// A shell on a host, recorded (`HistoryStore.reserveShellRun`).
+    public static let shellKind = "shell"
 
     public init(id: Int64, kind: String, name: String, operation: UpdateOperation, startedAt: Date?, endedAt: Date?,
                 resultCode: OperationResultCode?, observed: Bool = false, keptForUndo: Bool = false, undoneBy: Int64? = nil, undoOf: Int64? = nil,

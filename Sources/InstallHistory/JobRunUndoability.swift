@@ -9,6 +9,7 @@ enum JobRunUndoability {
     ///     named again (it must be undone first); `nil` when none did.
     ///   - fileExists: whether a kept file is still there.
     static func reason(for run: JobRun, laterChange: (String) -> Int64?, fileExists: (String) -> Bool) -> String? {
+        if run.kind == JobRun.shellKind { return "a shell on a host changes nothing installtop can put back: installtop replay \(run.id) plays it" }
         if let undoneBy = run.undoneBy { return "undone already by run \(undoneBy)" }
         guard run.resultCode != nil else { return "still running (or its process died before it ended)" }
         guard run.isPackageJob else { return "not a package job" }

@@ -1,3 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import TerminalUI
 
 /// The state of the history overlay: its two lists, the updates (one row per update run) and
@@ -30,6 +35,9 @@ public struct HistoryView: Sendable, Hashable {
         case runs
     }
 
+    /// The kind of a shell's run (`JobRun.shellKind` in the history).
+    static let shellKind = "shell"
+
     /// How many rows the view asks for: the newest ones.
     public static let rowLimit = 500
     /// Lines the runs list gives up, below the runs, to the selected run's packages or why it
@@ -39,6 +47,10 @@ public struct HistoryView: Sendable, Hashable {
     public internal(set) var mode = Mode.updates
     public internal(set) var content: Content = .loading
     public internal(set) var runs: RunsContent = .loading
+    /// On the board: the shells opened on this host from the board, from the operator's own
+    /// history (a host's engine does not record them), listed among the host's runs by date;
+    /// Enter plays one.
+    public internal(set) var shells: [JobRunRow] = []
     /// Whether the runs were asked for (once per opening of the view).
     public internal(set) var runsRequested = false
     /// The view's own `/` filter, shared by both lists; empty shows every row.
@@ -78,9 +90,20 @@ public struct HistoryView: Sendable, Hashable {
 
     /// The loaded runs that match the filter, newest first (empty while loading or unavailable).
     public var visibleRuns: [JobRunRow] {
-        guard case .rows(let rows) = runs else { return [] }
+        guard case .rows(let rows) = shownRuns else { return [] }
         let text = filterText.lowercased()
         return text.isEmpty ? rows : rows.filter { $0.matches(text) }
+    }
+
+    /// What the runs list shows: the host's runs with the board's shells on it among them by
+    /// date, or the shells alone when the host's runs cannot be had (its history is off).
+    public var shownRuns: RunsContent {
+        guard !shells.isEmpty else { return runs }
+        switch runs {
+        case .loading: return .loading
+        case .unavailable: return .rows(shells)
+        case .rows(let loaded): return .rows((loaded + shells).sorted { ($0.date ?? .distantPast) > ($1.date ?? .distantPast) })
+        }
     }
 
     /// The run `u` acts on: the selected one of `visibleRuns`.
@@ -93,7 +116,8 @@ public struct HistoryView: Sendable, Hashable {
     /// (`q` and `h` type) and the lists start again from their newest row; otherwise Tab
     /// switches between the updates and the runs (asking for the runs the first time), the
     /// arrows and page keys scroll the updates or move the selected run, `/` edits the filter,
-    /// `u` undoes the selected run (or says why it cannot be), and Esc, `h` or `q` close the view.
+    /// `u` undoes the selected run (or says why it cannot be), Enter on a shell's run plays its
+    /// recording, and Esc, `h` or `q` close the view.
     mutating func handle(_ key: Key, page: Int) -> HistoryViewOutcome {
         if filter.isEditing {
             _ = filter.edit(key)
@@ -116,6 +140,11 @@ public struct HistoryView: Sendable, Hashable {
             guard let run = selectedRunRow else { return .explain("no job run to undo") }
             if let reason = run.notUndoableBecause { return .explain("run \(run.id) cannot be undone: \(reason)") }
             return .undo(run: run.id)
+        case .enter where mode == .runs:
+            guard let run = selectedRunRow, run.kind == Self.shellKind else {
+                return .explain("Enter plays a shell's recording (a run of kind shell); u undoes a run")
+            }
+            return .replay(run: run.id)
         default:
             if mode == .updates { scrollUpdates(key, page: page) } else { moveSelectedRun(key, page: Self.runsPage(page)) }
         }

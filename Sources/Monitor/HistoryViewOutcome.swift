@@ -9,6 +9,8 @@ enum HistoryViewOutcome: Sendable, Hashable {
     /// `u` on a run that can be undone: plan its undo (the plan dialog follows as the job's
     /// confirmation).
     case undo(run: Int)
+    /// Enter on a shell's run: play its recording.
+    case replay(run: Int)
     /// `u` on a run that cannot be undone (or on no run): the text says why.
     case explain(String)
 }

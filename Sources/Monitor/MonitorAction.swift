@@ -43,4 +43,6 @@ public enum MonitorAction: Sendable, Hashable {
     /// `P` on the board: refresh the marked hosts' apt lists a few at a time, or the selected
     /// host's; each host's pending snapshot follows.
     case refreshHosts
+    /// `s` on the board: a shell on the selected host through the operator's ssh, recorded.
+    case openShell
 }

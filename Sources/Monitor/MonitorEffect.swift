@@ -36,6 +36,15 @@ public enum MonitorEffect: Sendable, Hashable {
     /// On the board: queue a refresh of `host`'s apt lists (the `refresh` wire command), a job
     /// of that host; a refusal comes back as `.commandResult`.
     case refreshOnHost(host: String)
+    /// On the board: open an interactive shell on `host` through the operator's ssh, the
+    /// terminal handed over until it exits; how it ended comes back as `.commandResult`.
+    case openShell(host: String)
+    /// On the board: read the shells opened on `host` from the board (the newest `limit`, from
+    /// the operator's history) and answer with `.shellRunsLoaded`.
+    case loadShellRuns(host: String, limit: Int)
+    /// Play shell run `run`'s recording on the terminal, handed over until it ends; how it went
+    /// comes back as `.commandResult`.
+    case replayShell(run: Int)
     /// The screen no longer matches the state: render and draw (the runtime may coalesce).
     case redraw
 }

@@ -26,6 +26,10 @@ public enum MonitorEvent: Sendable, Hashable {
     /// The engine refused a command (abort, clean-up, retry) or the runtime has something to
     /// say: the text is shown in the status line.
     case commandResult(String)
+    /// The terminal is back from a shell on a host or a recording played (the board's `s`, or
+    /// Enter on a shell's run): the text says how it ended, and stays a while
+    /// (`StatusMessage.returnLifetime`).
+    case returnedFromShell(String)
     /// The median seconds past successful runs of each update took, by update id, for ETAs; sent
     /// once at start when history is on. Replaces what was known before.
     case historicalDurations([String: TimeInterval])
@@ -37,6 +41,9 @@ public enum MonitorEvent: Sendable, Hashable {
     case jobRunsLoaded([JobRunRow])
     /// The answer to `.loadJobRuns` when there are no runs to show; the text says why.
     case jobRunsUnavailable(String)
+    /// The board's shells on a host (`.loadShellRuns`), newest first: listed among that host's
+    /// runs in its history view.
+    case shellRunsLoaded(host: String, [JobRunRow])
     /// The link connected to the engine again (it had closed this monitor's connection): the
     /// queue shown is dropped, and the snapshot that follows is the queue; the text, why, is
     /// shown in the status line. The selection stays on its job when the snapshot has it.

@@ -17,7 +17,7 @@ extension MonitorRenderer {
         let runs = view.visibleRuns
         let page = HistoryView.runsPage(state.historyPageSize)
         var title = (view.host.map { "History of \(glyphs.sanitizer.sanitize($0))" } ?? "History") + glyphs.separator + "job runs"
-        switch view.runs {
+        switch view.shownRuns {
         case .loading: title += glyphs.separator + "loading" + String(glyphs.box.ellipsis)
         case .unavailable: break
         case .rows(let all):
@@ -28,10 +28,12 @@ extension MonitorRenderer {
         let inner = BoxFrame(title: title, borderStyle: theme[.focus], titleStyle: theme[.title], glyphs: glyphs.box,
             fillStyle: theme[.text]).render(into: &buffer, area: layout.body)
         guard inner.height >= 4 else { return }
-        drawHistoryHint(view, keys: "\(glyphs.upDown) select  u undo  Tab updates  / filter  Esc h q close", into: &buffer,
+        // Enter is named only where it does something: among shells' runs.
+        let play = runs.contains { $0.kind == HistoryView.shellKind } ? "Enter play  " : ""
+        drawHistoryHint(view, keys: "\(glyphs.upDown) select  \(play)u undo  Tab updates  / filter  Esc h q close", into: &buffer,
                         area: inner.row(inner.height - 1), state: state, theme: theme)
         let columns = JobRunColumns(width: inner.width)
-        switch view.runs {
+        switch view.shownRuns {
         case .loading:
             return
         case .unavailable(let reason):

@@ -1,5 +1,5 @@
-/// The board's `h` and `u`: a host's history, read from its engine over its link, and the undo
-/// of one of its runs there.
+/// The board's `h`, `u` and `s`: a host's history, read from its engine over its link, the undo
+/// of one of its runs there, and a shell on it.
 extension MonitorState {
     /// `h` on the board: the history of the selected host (its row's, or its job's), titled
     /// with its name; nothing is asked of a host whose link is down or whose engine is silent.
@@ -19,5 +19,15 @@ extension MonitorState {
         if refusesStale(host: host) { return [] }
         say("Planning the undo of run \(run) on \(glyphs.sanitizer.sanitize(host))\(glyphs.box.ellipsis)")
         return [.undoOnHost(host: host, run: run)]
+    }
+
+    /// `s` on the board: a shell on the selected host (its row's, or its job's). An unreachable
+    /// host is not refused: the shell's own ssh says why it cannot connect.
+    mutating func openHostShell() -> [MonitorEffect] {
+        guard let host = selectedHost else {
+            say("Select a host first: s opens a shell on it")
+            return []
+        }
+        return [.openShell(host: host)]
     }
 }

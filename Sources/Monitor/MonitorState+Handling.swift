@@ -45,6 +45,9 @@ extension MonitorState {
         case .commandResult(let text):
             say(text)
             return [.redraw]
+        case .returnedFromShell(let text):
+            say(text, lifetime: StatusMessage.returnLifetime)
+            return [.redraw]
         case .historicalDurations(let durations):
             estimates.historicalDurations = durations
             return [.redraw]
@@ -56,6 +59,8 @@ extension MonitorState {
             return jobRunsLoaded(.rows(runs))
         case .jobRunsUnavailable(let reason):
             return jobRunsLoaded(.unavailable(reason))
+        case .shellRunsLoaded(let host, let runs):
+            return shellRunsLoaded(runs, host: host)
         case .queueReplaced(let reason):
             queue = QueueModel(outputCapacity: queue.outputCapacity)
             say(reason)

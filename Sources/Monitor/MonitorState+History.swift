@@ -28,6 +28,16 @@ extension MonitorState {
         return [.redraw]
     }
 
+    /// The board's shells on `host` from the operator's history (`.loadShellRuns`); ignored
+    /// unless that host's history view is open.
+    mutating func shellRunsLoaded(_ runs: [JobRunRow], host: String) -> [MonitorEffect] {
+        guard case .history(var view)? = overlay, view.host == host else { return [] }
+        view.shells = runs
+        view.clampOffset(page: historyPageSize)
+        overlay = .history(view)
+        return [.redraw]
+    }
+
     /// Rows of entries the history view shows: the overlay's inner rows less the column
     /// headings and the hint line (the runs list gives one more to the selected run).
     var historyPageSize: Int { max(1, MonitorLayout.innerRows(layout.body) - 2) }
@@ -48,7 +58,9 @@ extension MonitorState {
             return []
         case .loadRuns:
             overlay = .history(view)
-            if let host = view.host { return [.loadJobRunsOnHost(host: host, limit: HistoryView.rowLimit)] }
+            if let host = view.host {
+                return [.loadJobRunsOnHost(host: host, limit: HistoryView.rowLimit), .loadShellRuns(host: host, limit: HistoryView.rowLimit)]
+            }
             return [.loadJobRuns(limit: HistoryView.rowLimit)]
         case .undo(let run):
             if let host = view.host {
@@ -59,6 +71,9 @@ extension MonitorState {
             overlay = nil
             say("Planning the undo of run \(run)\(glyphs.box.ellipsis)")
             return [.undo(run: run)]
+        case .replay(let run):
+            overlay = .history(view)
+            return [.replayShell(run: run)]
         case .explain(let text):
             overlay = .history(view)
             say(text)

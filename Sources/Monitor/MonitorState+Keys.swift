@@ -80,6 +80,7 @@ extension MonitorState {
         case .cycleHostFilter: cycleHostFilter()
         case .cycleHostSort: cycleHostSort()
         case .refreshHosts: return refreshHosts()
+        case .openShell: return openHostShell()
         }
         return []
     }

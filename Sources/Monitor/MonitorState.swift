@@ -191,10 +191,10 @@ public struct MonitorState: Sendable {
 
     // MARK: - Status line
 
-    /// Shows `text` in the footer for `StatusMessage.lifetime`, or less when it is about
+    /// Shows `text` in the footer for `lifetime` (`StatusMessage.lifetime`), or less when it is about
     /// `whileUnfinished` jobs and they all end sooner.
-    mutating func say(_ text: String, whileUnfinished jobs: Set<Int> = []) {
-        status = StatusMessage(text: text, expiresAt: now.addingTimeInterval(StatusMessage.lifetime), whileUnfinished: jobs)
+    mutating func say(_ text: String, whileUnfinished jobs: Set<Int> = [], lifetime: TimeInterval = StatusMessage.lifetime) {
+        status = StatusMessage(text: text, expiresAt: now.addingTimeInterval(lifetime), whileUnfinished: jobs)
     }
 
     /// Drops a message about jobs none of which is unfinished any more (completed, or cleaned

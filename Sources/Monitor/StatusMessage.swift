@@ -18,6 +18,9 @@ public struct StatusMessage: Sendable, Hashable {
 
     /// How long a message stays.
     public static let lifetime: TimeInterval = 5
+    /// How long what the operator comes back to stays (how a shell on a host ended): they may
+    /// look at the board a while before they read the footer.
+    public static let returnLifetime: TimeInterval = 30
 
     public init(text: String, expiresAt: Date, whileUnfinished: Set<Int> = []) {
         self.text = text

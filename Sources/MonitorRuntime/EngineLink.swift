@@ -59,6 +59,11 @@ public protocol EngineLink: Sendable {
     /// board: nothing is sent.
     func refreshLists(onHost host: String)
 
+    /// The command that opens an interactive shell on `host` (the board's `s`): its ssh with
+    /// the options the board reaches it with, `-t` and no remote command; `nil` for a link of
+    /// one engine or a host the link does not know.
+    func shellArguments(onHost host: String) -> [String]?
+
     /// Stops delivering; the mailbox gets nothing more.
     func stop()
 }
@@ -76,4 +81,5 @@ extension EngineLink {
     public func loadJobRuns(limit: Int, onHost host: String) { loadJobRuns(limit: limit) }
     public func undo(run: Int, onHost host: String) { undo(run: run) }
     public func refreshLists(onHost host: String) {}
+    public func shellArguments(onHost host: String) -> [String]? { nil }
 }

@@ -145,6 +145,11 @@ public final class HostsEngineLink: EngineLink {
         post([.commandResult("the board undoes a run on its host: h on the host, Tab, then u")])
     }
 
+    /// `s` on the board: `host`'s ssh command made interactive (`SSHCommand.shellArguments`).
+    public func shellArguments(onHost host: String) -> [String]? {
+        state.withLock { state in state.hosts.first { $0.host == host }?.command.shellArguments }
+    }
+
     /// `h` on the board: `host`'s engine's history; the rows come back as `HostEvent.history`.
     public func loadHistory(limit: Int, onHost host: String) {
         send(.history(limit: limit), as: .history, to: host) { .monitor(.host(.history(host, .unavailable($0)))) }

@@ -35,6 +35,8 @@ public struct MonitorLoop {
     private let startedAt = ContinuousClock.now
     private static let readyPatience: Duration = .milliseconds(500)
     private var sawJobs = false
+    /// What the board's `s` runs (a recorded shell on a host); `nil`: the key says it cannot.
+    public var shells: (any HostShellOpener)?
     /// The job whose end ends the loop (`installtop apt` in an engine elsewhere); see
     /// `followedJobEnded`.
     public var followedJob: Int?
@@ -224,11 +226,49 @@ public struct MonitorLoop {
             link.undo(run: run, onHost: host)
         case .refreshOnHost(let host):
             link.refreshLists(onHost: host)
+        case .openShell(let host):
+            openShell(on: host)
+        case .loadShellRuns(let host, let limit):
+            shells?.loadShellRuns(onHost: host, limit: limit, posting: mailbox)
+        case .replayShell(let run):
+            guard let shells else {
+                apply(.commandResult("installtop replay \(run) plays it (this monitor records no shells)"))
+                return
+            }
+            handOverTerminal { shells.replay(run: run) }
         case .quit(let abortRunning):
             quitResult = abortRunning
         case .redraw:
             needsDraw = true
         }
+    }
+
+    // MARK: - A shell on a host
+
+    /// Hands the terminal to a shell on `host` until it exits, then takes it back: the whole
+    /// screen is drawn afresh and the status line says how the shell ended. Engine events that
+    /// came meanwhile wait in the mailbox and are applied on the next pass. A recording played
+    /// from the history view (`.replayShell`) has the terminal the same way.
+    private mutating func openShell(on host: String) {
+        guard let shells, let arguments = link.shellArguments(onHost: host) else {
+            apply(.commandResult("No shell here: s opens one on a host of the board (installtop attach --host)"))
+            return
+        }
+        handOverTerminal { shells.openShell(on: host, arguments: arguments) }
+    }
+
+    /// Suspends curses, runs `body` (which has the terminal until it returns), takes the
+    /// terminal back, and says what `body` returned in a frame drawn afresh.
+    private mutating func handOverTerminal(_ body: () -> String) {
+        terminal.suspend()
+        let said = body()
+        terminal.resume()
+        terminal.invalidate()
+        // The shell may have lasted long: the message must not start out expired.
+        state.advanceClock(to: clock())
+        apply(.resize(width: terminal.size.width, height: terminal.size.height))
+        apply(.returnedFromShell(said))
+        needsDraw = true
     }
 
     // MARK: - Drawing

@@ -16,6 +16,11 @@ public protocol MonitorTerminal: AnyObject {
     func takeSignals() -> [Int32]
     /// Shows `buffer`.
     func draw(_ buffer: Buffer)
+    /// Gives the terminal back to another program (the board's shell on a host) until
+    /// `resume()`: nothing is drawn or read meanwhile; the signals still arrive.
+    func suspend()
+    /// Takes the terminal back after `suspend()`; the next `draw` repaints everything.
+    func resume()
     /// Forget what is on the screen: the next `draw` paints everything (after a resize).
     func invalidate()
 }

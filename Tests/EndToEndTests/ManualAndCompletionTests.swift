@@ -114,7 +114,7 @@ struct ManualAndCompletionTests {
         #expect(generated.status == 0, "\(generated.stderr)")
         let expected: [(command: [String], statuses: [Int])] = [
             (["run"], [0, 1, 2, 3, 4, 5]), (["demo"], [0, 1, 2, 3, 4, 5]), (["validate"], [0, 2]), (["history"], [0, 1, 2]),
-            (["themes"], [0, 2]), (["serve"], [0, 1, 2]), (["submit"], [0, 1, 2]), (["attach"], [0, 1, 2]), (["status"], [0, 1, 2]),
+            (["replay"], [0, 1, 2]), (["themes"], [0, 2]), (["serve"], [0, 1, 2]), (["submit"], [0, 1, 2]), (["attach"], [0, 1, 2]), (["status"], [0, 1, 2]),
             (["abort"], [0, 1, 2]), (["cleanup"], [0, 1, 2]), (["confirm"], [0, 1, 2]), (["bridge"], [0, 1, 2]),
             (["enroll"], [0, 1, 2]), (["hosts"], [2]), (["hosts", "check"], [0, 1, 2]),
             (["apt"], [0, 1, 2, 3, 4, 5]), (["apt", "install"], [0, 1, 2, 3, 4, 5]),

@@ -40,6 +40,12 @@ final class TmuxSession {
         ((try? tmux(["display-message", "-p", "#{pane_title}"])) ?? "").trimmingCharacters(in: .newlines)
     }
 
+    /// A tmux format expanded for the pane (`#{mouse_any_flag}`, `#{alternate_on}`): the
+    /// terminal's modes as the program left them.
+    func format(_ format: String) -> String {
+        ((try? tmux(["display-message", "-p", format])) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     /// The pid of the pane's first process (the shell running the command).
     var panePid: String {
         ((try? tmux(["display-message", "-p", "#{pane_pid}"])) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)

@@ -32,4 +32,6 @@ final class FakeLink: EngineLink {
     func loadJobRuns(limit: Int) {}
     func undo(run: Int) {}
     func stop() { mailbox.withLock { $0 = nil } }
+    /// A board's: every host is reached as `ssh -t -- HOST`.
+    func shellArguments(onHost host: String) -> [String]? { ["ssh", "-t", "--", host] }
 }

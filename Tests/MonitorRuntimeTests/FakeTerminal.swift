@@ -90,4 +90,11 @@ final class FakeTerminal: MonitorTerminal, Sendable {
     }
 
     func invalidate() {}
+
+    /// `suspend()` and `resume()` calls, in order (`true` for a suspend).
+    var suspensions: [Bool] { suspended.withLock { $0 } }
+    private let suspended = Mutex<[Bool]>([])
+
+    func suspend() { suspended.withLock { $0.append(true) } }
+    func resume() { suspended.withLock { $0.append(false) } }
 }

@@ -9,6 +9,8 @@ import Synchronization
 final class RunningLoop: Sendable {
     let terminal = FakeTerminal()
     let link: FakeLink
+    /// What the board's `s` runs in this loop.
+    let shells: FakeShellOpener
     private let outcome = Mutex<Bool?>(nil)
     /// Taken just before the loop starts: its patience for `.ready` counts from about then.
     let startedAt: ContinuousClock.Instant
@@ -20,6 +22,7 @@ final class RunningLoop: Sendable {
     /// is the loop's `whenIdle` delay, and `idleActions` counts its runs.
     init(attached: Bool = false, clock: ManualClock? = nil, idleDelay: Duration? = nil) throws {
         link = FakeLink(jobsOutliveMonitor: attached)
+        shells = FakeShellOpener(terminal: terminal)
         let mailbox = try Mailbox()
         link.start(posting: mailbox)
         var initial = MonitorState(width: 100, height: 30, now: clock?.now ?? Date())
@@ -33,6 +36,7 @@ final class RunningLoop: Sendable {
             var loop = MonitorLoop(
                 link: link, terminal: terminal, mailbox: mailbox, themes: themes, exitWhenDone: false, state: state,
                 clock: reading, whenIdle: idleDelay.map { delay in (delay: delay, action: { [self] in idleActionCount.add(1, ordering: .relaxed) }) })
+            loop.shells = shells
             let quitWhileRunning = loop.run()
             outcome.withLock { $0 = quitWhileRunning }
         }

@@ -181,7 +181,8 @@ struct MonitorBoardPendingTests {
         _ = scenario.state.handle(.host(.history("web1", .rows([HistoryRow(date: scenario.now, resultCode: .succeeded, updateID: "x",
                                                                                  title: "from web1", jobName: "Tools")]))))
         #expect(!scenario.screen().contains("from web1"))
-        #expect(Scenario.commands(scenario.press(.tab)) == [.loadJobRunsOnHost(host: "web2", limit: HistoryView.rowLimit)])
+        #expect(Scenario.commands(scenario.press(.tab)) == [.loadJobRunsOnHost(host: "web2", limit: HistoryView.rowLimit),
+                                                            .loadShellRuns(host: "web2", limit: HistoryView.rowLimit)])
         let runs = [JobRunRow(id: 7, date: scenario.now, kind: "apt", name: "apt upgrade · 1 to upgrade", resultCode: .succeeded,
                               packages: ["jq"])]
         _ = scenario.state.handle(.host(.jobRuns("web1", .rows([JobRunRow(id: 9, date: scenario.now, kind: "apt", name: "web1's run",

@@ -48,6 +48,16 @@ int cps_spawn_addchdir(posix_spawn_file_actions_t *actions, const char *path);
 /// posix_spawn_file_actions_addclosefrom_np (glibc >= 2.34); returns 0 or an errno.
 int cps_spawn_addclosefrom(posix_spawn_file_actions_t *actions, int from);
 
+/// Opens a new pseudo-terminal pair's master (posix_openpt with O_RDWR | O_NOCTTY | O_CLOEXEC),
+/// grants and unlocks its slave and writes the slave's path to `name` (`size` bytes). Returns
+/// the master descriptor, or -1 with errno set (nothing left open).
+int cps_open_pty(char *name, size_t size);
+
+/// Sets the flags of a child that starts a session of its own (POSIX_SPAWN_SETSID, so that the
+/// first terminal it opens becomes its controlling terminal) with default handling of every
+/// signal and an empty signal mask. Returns 0 or posix_spawn's error number.
+int cps_spawn_new_session(posix_spawnattr_t *attributes);
+
 /// The current thread's errno after a failed call made in C.
 int cps_errno(void);
 

@@ -24,6 +24,15 @@ public struct SSHCommand: Sendable, Hashable {
         self.program = program
     }
 
+    /// The argv of an interactive shell on the host (the board's `s`): `ssh -t [options] --
+    /// HOST`, the same options and destination as the engine's link, with a terminal (`-t`)
+    /// and no remote command, so the host starts the user's login shell. Not in batch mode: ssh
+    /// may ask for a password or a passphrase on that terminal, as it does for the operator
+    /// at a prompt.
+    public var shellArguments: [String] {
+        [program, "-t"] + options + ["--", host]
+    }
+
     /// The argv to start: `--` before the destination, so a host name starting with `-` is a
     /// name, never an option.
     public var arguments: [String] {

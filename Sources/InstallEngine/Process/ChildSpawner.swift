@@ -28,13 +28,9 @@ enum ChildSpawner {
         let environment = ChildEnvironment(for: spec)
 
         let executable: String
-        if name.utf8.contains(UInt8(ascii: "/")) {
-            executable = name
-        } else {
-            switch ExecutableLookup.find(name, searchPath: environment.searchPath, workingDirectory: workingDirectory) {
-            case .success(let path): executable = path
-            case .failure(let error): return .failure(failure(running: name, error, in: workingDirectory))
-            }
+        switch ExecutableLookup.resolve(name, searchPath: environment.searchPath, workingDirectory: workingDirectory) {
+        case .success(let path): executable = path
+        case .failure(let error): return .failure(failure(running: name, error, in: workingDirectory))
         }
 
         let pipes: [ChildPipe]

@@ -6,6 +6,12 @@ enum ExecutableLookup {
     /// glibc's search path when `PATH` is unset.
     static let defaultSearchPath = "/bin:/usr/bin"
 
+    /// What `name` runs: itself when it holds a `/` (a path, relative to the child's working
+    /// directory), else what `find` finds.
+    static func resolve(_ name: String, searchPath: String?, workingDirectory: String?) -> Result<String, SystemError> {
+        name.utf8.contains(UInt8(ascii: "/")) ? .success(name) : find(name, searchPath: searchPath, workingDirectory: workingDirectory)
+    }
+
     /// The first executable regular file named `name` in `searchPath`. An empty entry means
     /// the working directory, and relative entries resolve against it, as they would in the
     /// child. Fails with `EACCES` when only non-executable candidates exist, `ENOENT` otherwise.

@@ -26,10 +26,8 @@ public final class PipedChild: Sendable {
     /// The write end of its stdin (blocking), -1 once closed; the lock keeps a write from
     /// racing `closeInput()`.
     private let input: Mutex<Int32>
-    /// The wait status once reaped (`nil` before); the lock makes the reap happen once.
-    private let reaped = Mutex<Int32?>(nil)
-    /// Polls readable when the child exits; -1 when the kernel has no pidfd_open.
-    private let pidfd: Int32
+    /// Its reaping, once.
+    private let reaper: ChildExit
 
     /// Starts `arguments` (`arguments[0]` a path, or a name found in `PATH`) with installtop's
     /// environment, `environment` added to it (its values win).
@@ -39,13 +37,9 @@ public final class PipedChild: Sendable {
         guard let name = arguments.first else { throw StartFailure(description: "cannot run an empty command") }
         let childEnvironment = ChildEnvironment(adding: environment)
         let executable: String
-        if name.utf8.contains(UInt8(ascii: "/")) {
-            executable = name
-        } else {
-            switch ExecutableLookup.find(name, searchPath: childEnvironment.searchPath, workingDirectory: nil) {
-            case .success(let path): executable = path
-            case .failure(let error): throw StartFailure(description: "cannot run \(name): \(error.description)")
-            }
+        switch ExecutableLookup.resolve(name, searchPath: childEnvironment.searchPath, workingDirectory: nil) {
+        case .success(let path): executable = path
+        case .failure(let error): throw StartFailure(description: "cannot run \(name): \(error.description)")
         }
         let pipes: [ChildPipe]
         switch ChildPipe.makeThree() {
@@ -66,7 +60,7 @@ public final class PipedChild: Sendable {
         switch result {
         case .success(let pid):
             self.pid = pid
-            pidfd = cps_pidfd_open(pid)
+            reaper = ChildExit(pid: pid)
             input = Mutex(stdin.writeEnd)
             stdoutRead = stdout.readEnd
             stderrRead = stderr.readEnd
@@ -82,7 +76,6 @@ public final class PipedChild: Sendable {
         input.withLock { if $0 >= 0 { close($0) } }
         close(stdoutRead)
         close(stderrRead)
-        if pidfd >= 0 { close(pidfd) }
     }
 
     /// Writes all of `bytes` to the child's stdin, waiting while its pipe is full. Returns false
@@ -126,62 +119,24 @@ public final class PipedChild: Sendable {
     /// Waits up to `timeout` for the child to exit and reaps it. Returns its exit code, or 128 +
     /// the signal that ended it; `nil` when it still runs at the deadline.
     public func wait(timeout: Duration) -> Int32? {
-        let deadline = ContinuousClock.now + timeout
-        while true {
-            if let status = reap(blocking: false) { return status }
-            let left = deadline - ContinuousClock.now
-            guard left > .zero else { return nil }
-            let milliseconds = Int32(clamping: left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1)
-            if pidfd >= 0 {
-                var descriptors = [pollfd(fd: pidfd, events: Int16(POLLIN), revents: 0)]
-                _ = poll(&descriptors, 1, milliseconds)
-            } else {
-                // No pidfd (a kernel before 5.3): look again every 10 ms.
-                usleep(UInt32(min(milliseconds, 10)) * 1000)
-            }
-        }
+        reaper.wait(timeout: timeout)
     }
 
     /// Waits for the child to exit, however long it takes, and reaps it: its exit code, or 128 +
     /// the signal that ended it.
     public func waitForExit() -> Int32 {
-        reap(blocking: true) ?? 0
+        reaper.reap(blocking: true) ?? 0
     }
 
     /// Ends the child: SIGTERM to its process group, SIGKILL when it has not exited after
     /// `grace`, then reaps it. Returns what `wait` would; a child already reaped is left alone.
     @discardableResult
     public func end(grace: Duration = .seconds(5)) -> Int32 {
-        if let status = reaped.withLock({ $0 }) { return Self.code(status) }
+        if let status = reaper.status { return status }
         _ = Glibc.kill(-pid, SIGTERM)
         if let status = wait(timeout: grace) { return status }
         _ = Glibc.kill(-pid, SIGKILL)
-        return reap(blocking: true) ?? 128 + SIGKILL
-    }
-
-    /// Reaps the child when it has exited (`blocking`: waits for it); the exit code or 128 +
-    /// signal, `nil` while it runs.
-    private func reap(blocking: Bool) -> Int32? {
-        reaped.withLock { reaped in
-            if let status = reaped { return Self.code(status) }
-            var status: Int32 = 0
-            var result: pid_t
-            repeat {
-                result = waitpid(pid, &status, blocking ? 0 : WNOHANG)
-            } while result == -1 && cps_errno() == EINTR
-            guard result == pid else {
-                // Another reaper took it (the status is lost): count it as gone.
-                if result == -1 { reaped = 0; cps_group_unregister(pid); return 0 }
-                return nil
-            }
-            reaped = status
-            cps_group_unregister(pid)
-            return Self.code(status)
-        }
-    }
-
-    private static func code(_ status: Int32) -> Int32 {
-        cps_wait_signaled(status) == 1 ? 128 + cps_wait_term_signal(status) : cps_wait_exit_code(status)
+        return reaper.reap(blocking: true) ?? 128 + SIGKILL
     }
 
     private static func spawn(_ executable: String, arguments: [String], environment: ChildEnvironment,

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CursesTerminal
 import EngineDaemon
+import InstallHistory
 import Monitor
 import MonitorRuntime
 
@@ -20,7 +21,10 @@ struct AttachCommand: ParsableCommand {
             words and its last known jobs as stale, and is tried again (1 s doubling to 30 s). \
             Each host row says what the host would upgrade (its engine's pending snapshot); F \
             filters the hosts, o sorts them, P refreshes the selected host's lists, h shows its \
-            history and u undoes one of its runs there.
+            history and u undoes one of its runs there. s opens a shell on the selected host \
+            (`ssh -t`, with the board's ssh options) and gives the board back when it exits; the \
+            session's output (never what is typed) is recorded as an asciicast v2 file, a run of \
+            kind shell in your history (--history-db), played back by `installtop replay RUN`.
             """
     )
 
@@ -30,23 +34,34 @@ struct AttachCommand: ParsableCommand {
     @Option(help: ArgumentHelp("With --host or --hosts: how many marked hosts the board's U upgrades at once.", valueName: "N"))
     var parallel = 2
 
+    @Option(help: ArgumentHelp(
+        "With --host or --hosts: the history database the board's s records shells in (default: $XDG_STATE_HOME/installtop/history.sqlite3); their recordings go in shells/ beside it.",
+        valueName: "path"))
+    var historyDb: String?
+
     @Option(help: ArgumentHelp("The monitor's theme: a name from `installtop themes` or a path.", valueName: "name|path"), completion: CompletionSources.theme)
     var theme: String?
 
     func validate() throws {
         guard parallel >= 1 else { throw ValidationError("--parallel must be at least 1") }
+        if historyDb != nil, !hosts.isRemote {
+            throw ValidationError("--history-db is for the board of hosts (--host, --hosts): where its s records shells")
+        }
     }
 
     func run() throws {
         let link: any EngineLink
+        var shellHistory: String?
         if hosts.isRemote {
+            shellHistory = historyDb ?? HistoryStore.defaultPath()
             try hosts.checkNoSocket(socket)
             link = HostsEngineLink(hosts: try hosts.sshCommands(), upgradeJob: RolloutJob.submission(full:))
         } else {
             link = RemoteEngineLink(client: try socket.connect())
         }
         do {
-            switch try MonitorSession.run(link: link, themeOption: theme, exitWhenDone: false, rolloutParallel: parallel) {
+            switch try MonitorSession.run(link: link, themeOption: theme, exitWhenDone: false, rolloutParallel: parallel,
+                                          shellHistory: shellHistory) {
             case .quit, .quitWhileRunning, .followedJobEnded:
                 return
             case .linkLost(let reason):

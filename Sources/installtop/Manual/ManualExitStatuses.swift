@@ -64,6 +64,12 @@ enum ManualExitStatuses {
             return [(ExitStatus.succeeded.rawValue, "the manifest is valid"), (ExitStatus.invalidUsage.rawValue, "it is not (each error is printed), or invalid usage")]
         case "history":
             return [(ExitStatus.succeeded.rawValue, "printed"), (ExitStatus.failed.rawValue, "the history cannot be read"), usage]
+        case "replay":
+            return [
+                (ExitStatus.succeeded.rawValue, "played to the end, or stopped by a signal (Ctrl-C)"),
+                (ExitStatus.failed.rawValue, "no such run, a run that is not a shell, or a recording that cannot be read (its file and line named)"),
+                usage,
+            ]
         case "themes":
             return [(ExitStatus.succeeded.rawValue, "listed (themes that cannot be used are named on stderr and change nothing)"), usage]
         case "serve":

@@ -37,6 +37,8 @@ enum MonitorSession {
     ///   - followedJob: a job of the engine whose end ends the monitor (`.followedJobEnded`); it
     ///     is selected when it appears.
     ///   - message: said in the status line when the monitor opens.
+    ///   - shellHistory: on the board, the history database the shells its `s` opens on hosts
+    ///     are recorded in (`RecordedHostShell`); `nil`: `s` opens none.
     ///   - onStart: called once the screen is set up and the monitor subscribed, before the
     ///     first frame: the place to submit jobs, so that nothing runs when the monitor could
     ///     not start (the errors below are thrown before it is called).
@@ -45,7 +47,7 @@ enum MonitorSession {
     ///   `CursesTerminalError` when stdin/stdout is not a usable terminal, `MailboxError`.
     static func run(
         link: any EngineLink, themeOption: String?, exitWhenDone: Bool, startingNote: String? = nil, followedJob: Int? = nil,
-        message: String? = nil, rolloutParallel: Int = 2, onStart: () -> Void = {}
+        message: String? = nil, rolloutParallel: Int = 2, shellHistory: String? = nil, onStart: () -> Void = {}
     ) throws -> MonitorOutcome {
         // The engine's snapshot starts arriving (and being decoded, on the link's thread) while
         // the themes load and the terminal is set up.
@@ -74,6 +76,7 @@ enum MonitorSession {
             link: link, terminal: terminal, mailbox: mailbox, themes: themes, exitWhenDone: exitWhenDone, state: state,
             whenIdle: (delay: Self.idleRelease, action: { ResidentCode.release() }))
         loop.followedJob = followedJob
+        if let shellHistory { loop.shells = RecordedHostShell(historyPath: shellHistory, stopDescriptor: terminal.signalDescriptor) }
         onStart()
         if let message { loop.apply(.commandResult(message)) }
         if let problem = catalog.problems.first {
