@@ -107,6 +107,10 @@ struct APTRunState {
             return
         }
         if stopRequested, isLeftByTheStop(line) { return }
+        // An archive the gate refused is the stop's, also when it came before this run heard of
+        // the stop (asked while the run session was still starting): never a package's failure.
+        if line.hasPrefix("pmerror:"), let (_, subject, _, text) = APTStatusLine.fields(of: line), subject.hasSuffix(".deb"),
+           text == DpkgArchiveGate.refusalError { return }
         // apt fetches every file before dpkg's first run; a dlstatus line read after dpkg's output
         // started a package only arrived late (another pipe) and must not bring the text back.
         if line.hasPrefix("dlstatus:"), updates.started.isEmpty,

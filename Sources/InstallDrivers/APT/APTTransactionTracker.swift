@@ -158,10 +158,15 @@ public struct APTTransactionTracker: Sendable {
 
     /// apt's `pmerror` names packages with their architecture (`libc6:amd64`), `pmstatus` without;
     /// an error while dpkg unpacks names the archive (`/var/cache/apt/archives/lab-fail_2.0_all.deb`),
-    /// whose file name begins with the package's.
+    /// whose file name begins with the package's (after the `01-` of the links apt makes in a
+    /// `apt-dpkg-install-*` folder for a long batch).
     static func packageName(_ subject: String) -> String {
         if subject.hasSuffix(".deb"), let slash = subject.utf8.lastIndex(of: UInt8(ascii: "/")) {
-            let file = subject[subject.utf8.index(after: slash)...]
+            var file = subject[subject.utf8.index(after: slash)...]
+            if subject[..<slash].split(separator: "/").last?.hasPrefix("apt-dpkg-install-") == true,
+               let dash = file.firstIndex(of: "-"), file[..<dash].allSatisfy(\.isNumber) {
+                file = file[file.index(after: dash)...]
+            }
             return String(file.prefix { $0 != "_" })
         }
         // Most subjects have no architecture: nothing to build for them. Searched in the UTF-8

@@ -41,6 +41,9 @@ public struct DpkgArchiveGate: Sendable, Hashable {
     /// subprocess returned error exit status 75"): `EX_TEMPFAIL`, the archive is fine.
     static let refusalStatus: Int32 = 75
 
+    /// dpkg's error for an archive the gate refused, as apt's `pmerror` carries it.
+    static let refusalError = "dpkg-deb --control subprocess returned error exit status \(refusalStatus)"
+
     /// What the gate prints (once) when it first refuses an archive: dpkg's errors for the
     /// archives left follow it.
     public static let refusalNotice = "installtop: stopping here as asked: dpkg opens no further archive (it reports each one left as an error), and what it unpacked is configured now"

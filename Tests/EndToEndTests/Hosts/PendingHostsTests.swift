@@ -53,11 +53,19 @@ struct PendingHostsTests {
         // Each host's restart advice, when it asks for anything (this machine's processes are
         // not the test's), is left out: from its `Restarts` heading to the host's end.
         var inRestarts = false
-        let lines = text.stdout.split(separator: "\n", omittingEmptySubsequences: false).map { $0.split(separator: " ").joined(separator: " ") }
-            .filter { line in
-                if line == "Restarts" { inRestarts = true } else if line.isEmpty || line.hasPrefix("== ") { inRestarts = false }
-                return !inRestarts
+        var lines: [String] = []
+        for line in text.stdout.split(separator: "\n", omittingEmptySubsequences: false).map({ $0.split(separator: " ").joined(separator: " ") }) {
+            if line == "Restarts" {
+                // The blank line before the heading goes with it; the one before the next host stays.
+                if lines.last == "" { lines.removeLast() }
+                inRestarts = true
+            } else if line.hasPrefix("== ") {
+                if inRestarts { lines.append("") }
+                inRestarts = false
             }
+            if !inRestarts { lines.append(line) }
+        }
+        if inRestarts { lines.append("") }
         #expect(lines.count == 7 && lines[0] == "== a ==" && lines[1].hasPrefix("1 pending · lists ") && lines[2] == "lab-app 1.0 → 2.0 localhost"
                 && lines[3] == "" && lines[4] == "== b ==" && lines[5].hasPrefix("up to date · lists "), "\(text.stdout)")
         #expect(HostPackageFingerprint().changes(since: host).isEmpty, "the host's package state changed")

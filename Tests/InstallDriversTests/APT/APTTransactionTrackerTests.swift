@@ -1,6 +1,6 @@
 import APTTestSupport
 import Foundation
-import InstallDrivers
+@testable import InstallDrivers
 import InstallEngine
 import Testing
 
@@ -166,5 +166,13 @@ struct APTTransactionTrackerTests {
         let failures = ends(lines.flatMap { tracker.consume($0) }).compactMap(\.failure)
         #expect(failures == ["new lab-fail package pre-installation script subprocess returned error exit status 1"], "\(lines)")
         #expect(HostPackageFingerprint().changes(since: host).isEmpty)
+    }
+
+    @Test("an archive's name is its package's: in apt's cache, and as the numbered link of a long batch")
+    func archiveNames() {
+        #expect(APTTransactionTracker.packageName("/var/cache/apt/archives/lab-fail_1%3a2.0_all.deb") == "lab-fail")
+        #expect(APTTransactionTracker.packageName("/tmp/apt-dpkg-install-Ab12/01-lab-b_1.0_all.deb") == "lab-b")
+        #expect(APTTransactionTracker.packageName("/srv/debs/0ad-data_0.0.26-1_all.deb") == "0ad-data")
+        #expect(APTTransactionTracker.packageName("libc6:amd64") == "libc6")
     }
 }
