@@ -14,21 +14,15 @@ struct APTFullUpgradeCommand: ParsableCommand {
             """)
 
     @OptionGroup var options: APTOptions
-    @OptionGroup var hosts: HostsOptions
-
-    @Option(help: ArgumentHelp("With --host or --hosts: how many hosts upgrade at once.", valueName: "N"))
-    var parallel = 2
+    @OptionGroup var rollout: HostsRolloutOptions
 
     func validate() throws {
-        guard parallel >= 1 else { throw ValidationError("--parallel must be at least 1") }
-        if hosts.isRemote, options.aptConfig != nil || options.chroot != nil {
-            throw ValidationError("--apt-config and --chroot are this machine's: each host's engine upgrades its own system")
-        }
+        try rollout.refuseLocalRoot(options)
     }
 
     func run() throws {
-        if hosts.isRemote {
-            throw ExitCode(APTHostsUpgrade(commands: try hosts.sshCommands(), parallel: parallel, yes: options.yes, full: true).run().rawValue)
+        if rollout.hosts.isRemote {
+            throw ExitCode(APTHostsUpgrade(commands: try rollout.hosts.sshCommands(), parallel: rollout.parallel, yes: options.yes, full: true).run().rawValue)
         }
         throw ExitCode(APTSession(request: .fullUpgrade, options: options).run().rawValue)
     }
