@@ -24,8 +24,10 @@ public enum DNFTestLab {
 
     public static let printer = RPMPackageRecipe(name: "lab-print", post: RPMPackageRecipe.printing(["lab-print: set up", "lab-print: ready"]))
     public static let failing = RPMPackageRecipe(name: "lab-fail", post: RPMPackageRecipe.failing("lab-fail cannot start"))
-    /// Its `%post` waits for `slowKnob` inside the root.
-    public static let slow = RPMPackageRecipe(name: "lab-slow", post: RPMPackageRecipe.waiting(for: slowKnob))
+    /// Its `%post` waits for `slowKnob` inside the root, 15 minutes at most: every test that uses
+    /// it makes the knob when it is done, and at 2 minutes a loaded suite's test looked after the
+    /// wait had ended by itself (DNFUndoTests' "rpm still runs" failed so, at load 15-77).
+    public static let slow = RPMPackageRecipe(name: "lab-slow", post: RPMPackageRecipe.waiting(for: slowKnob, atMost: 900))
     public static let slowKnob = "/lab-slow-go"
     /// A name dnf's needs-restarting rule lists.
     public static let firmware = RPMPackageRecipe(name: "linux-firmware", version: "20260101")

@@ -21,6 +21,8 @@ struct DNFMonitorEndToEndTests {
         let tmux = try TmuxSession(width: 120, height: 32, home: folder.url, command:
             "'\(binary)' dnf install lab-print lab-slow --no-history --installroot '\(root.root)' --releasever 1; echo $? > '\(folder.path("rc"))'; sleep 3600")
         defer { tmux.close() }
+        // Whatever happens, lab-slow's %post ends (before the root goes).
+        defer { _ = FileManager.default.createFile(atPath: root.root + DNFTestLab.slowKnob, contents: Data()) }
         await tmux.waitForScreen("the plan's question") { $0.contains("Start dnf install lab-print lab-slow") }
         tmux.send("y")
         await tmux.waitForScreen("rpm in lab-slow's %post") { screen in

@@ -121,6 +121,8 @@ struct DNFCommandTests {
 
         let process = try InstalltopProcess(["dnf", "install", "lab-slow", "lab-print", "--yes", "--json", "--no-history"] + DNFEndToEnd.rootArguments(root),
                                             in: folder)
+        // Whatever happens, lab-slow's %post ends.
+        defer { _ = FileManager.default.createFile(atPath: root.root + DNFTestLab.slowKnob, contents: Data()) }
         // lab-slow's %post waits for the knob: rpm's transaction runs until the test says.
         try await waitUntil("rpm runs lab-slow's %post") { process.stdout.contains(#""message":"running scriptlets""#) }
         process.send(SIGINT)
