@@ -102,14 +102,18 @@ struct ServeSession {
                 queue.abortAll(force: true)
             }
         }
-        // A stop asked while starting: no job can have been submitted before the socket was
-        // served, so refusing them from now on is all it needs.
+        // A stop asked while starting is carried out now, as it would have been once up: a
+        // client may have submitted since the socket was served.
         let stoppedWhileStarting = stop.withLock { stop -> Bool in
             stop = stopping
             return stopRequested.wait(timeout: .now()) == .success
         }
-        if stoppedWhileStarting { server.refuseSubmissions() }
-        if !stoppedWhileStarting { stopRequested.wait() }
+        if stoppedWhileStarting {
+            server.refuseSubmissions()
+            queue.abortAll(force: false)
+        } else {
+            stopRequested.wait()
+        }
         RunSession.waitUntilIdle(queue)
         pending.stop()
         server.stop()
