@@ -36,7 +36,8 @@ enum JobRunUndoability {
             if let failure = kept.first(where: { $0.failure != nil })?.failure {
                 return "\(package.name) \(package.oldVersion ?? "?") was not kept: \(failure)"
             }
-            return "no version of \(package.name) was kept (run with keeping off)"
+            // Not said to be keeping that was off: a retry's run, among others, keeps none with it on.
+            return "no version of \(package.name)\(package.oldVersion.map { " \($0)" } ?? "") was kept for this run"
         }
         return nil
     }
