@@ -114,7 +114,10 @@ public final class PackageStateWatcher: Sendable {
         self.watches = watches
         wakeRead = pipeEnds[0]
         wakeWrite = pipeEnds[1]
-        if let error = EngineThread.start(named: "installtop-watch", { [self] in run(report: report) }) {
+        // What polling compares with, looked at before `init` returns: a change made right after
+        // is a change, however late the thread starts.
+        let firstLook = descriptor >= 0 ? nil : Self.look(at: places)
+        if let error = EngineThread.start(named: "installtop-watch", { [self] in run(report: report, firstLook: firstLook) }) {
             if inotify >= 0 { close(inotify) }
             close(wakeRead)
             close(wakeWrite)
@@ -143,11 +146,11 @@ public final class PackageStateWatcher: Sendable {
 
     // MARK: - The thread
 
-    private func run(report: @Sendable (Change) -> Void) {
+    private func run(report: @Sendable (Change) -> Void, firstLook: [Int]?) {
         defer { ended.signal() }
         var lastChange: ContinuousClock.Instant?
         var buffer = [UInt8](repeating: 0, count: 16 << 10)
-        var looked = inotify >= 0 ? nil : look()
+        var looked = firstLook
         var nextLook = ContinuousClock.now + pollInterval
         while !state.withLock(\.stopped) {
             // A negative descriptor is ignored by poll: polling mode waits on the wake pipe alone.
@@ -168,7 +171,7 @@ public final class PackageStateWatcher: Sendable {
                 changed = descriptors[0].revents != 0 && readChanges(into: &buffer)
             } else if ContinuousClock.now >= nextLook {
                 nextLook = .now + pollInterval
-                let now = look()
+                let now = Self.look(at: places)
                 changed = now != looked
                 looked = now
             }
@@ -216,7 +219,7 @@ public final class PackageStateWatcher: Sendable {
 
     /// What polling compares: the status file's inode, size and modification time, and the
     /// lists folder's modification time (zeros for what is missing).
-    private func look() -> [Int] {
+    private static func look(at places: Places) -> [Int] {
         func identity(_ path: String, whole: Bool) -> [Int] {
             var status = stat()
             guard stat(path, &status) == 0 else { return [0, 0, 0, 0] }
