@@ -156,14 +156,6 @@ public final class PipedChild: Sendable {
         // Its own process group among them: `end` can signal whatever the child started.
         if setup == 0 { setup = ChildSpawnAttributes.apply(to: &attributes) }
         guard setup == 0 else { return .failure(SystemError(code: setup)) }
-        var pid: pid_t = 0
-        let argv = CStringArray(arguments)
-        let code = argv.withPointers { argv in
-            environment.withPointers { envp in posix_spawn(&pid, executable, &actions, &attributes, argv, envp) }
-        }
-        guard code == 0 else { return .failure(SystemError(code: code)) }
-        // Killed with its group should installtop die of a fatal signal.
-        cps_group_register(pid)
-        return .success(pid)
+        return ChildLaunch.launch(executable, arguments: arguments, environment: environment, actions: &actions, attributes: &attributes)
     }
 }

@@ -112,15 +112,7 @@ public final class PseudoTerminalChild: Sendable {
         if setup == 0 { setup = posix_spawn_file_actions_adddup2(&actions, 0, 2) }
         if setup == 0 { setup = cps_spawn_addclosefrom(&actions, 3) }
         guard setup == 0 else { return .failure(SystemError(code: setup)) }
-        var pid: pid_t = 0
-        let argv = CStringArray(arguments)
-        let code = argv.withPointers { argv in
-            environment.withPointers { envp in posix_spawn(&pid, executable, &actions, &attributes, argv, envp) }
-        }
-        guard code == 0 else { return .failure(SystemError(code: code)) }
-        // A session leader's pid is its process group: killed with it should installtop die of
-        // a fatal signal.
-        cps_group_register(pid)
-        return .success(pid)
+        // A session leader's pid is its process group, which `ChildLaunch` registers.
+        return ChildLaunch.launch(executable, arguments: arguments, environment: environment, actions: &actions, attributes: &attributes)
     }
 }
