@@ -152,6 +152,7 @@ public final class EngineServer: Sendable {
         if mustWake { wake() }
     }
 
+    /// `text` and its newline, as a client reads a line.
     private static func line(_ text: String) -> [UInt8] {
         var bytes = Array(text.utf8)
         bytes.append(UInt8(ascii: "\n"))
@@ -164,8 +165,7 @@ public final class EngineServer: Sendable {
     /// `owed`: the reply promised by `oweReply(to:)`, which this settles. Nothing happens for
     /// a client that has gone.
     func send(_ line: String, to id: Int, owed: Bool = false) {
-        var bytes = Array(line.utf8)
-        bytes.append(UInt8(ascii: "\n"))
+        let bytes = Self.line(line)
         let mustWake = shared.withLock { shared -> Bool in
             guard shared.outboxes[id] != nil else { return false }
             if owed {
@@ -190,8 +190,7 @@ public final class EngineServer: Sendable {
     /// delivered, and a client must not hear "done" before it sees the job go. The reply is
     /// one owed (`oweReply(to:)`).
     func send(_ line: String, to id: Int, afterCleanUpOf job: Int) {
-        var bytes = Array(line.utf8)
-        bytes.append(UInt8(ascii: "\n"))
+        let bytes = Self.line(line)
         let sendNow = shared.withLock { shared -> Bool in
             guard shared.model.job(job) != nil else { return true }
             shared.repliesAfterCleanUp[job, default: []].append((id, bytes))
