@@ -27,8 +27,8 @@ public enum MonitorEvent: Sendable, Hashable {
     /// say: the text is shown in the status line.
     case commandResult(String)
     /// The terminal is back from a shell on a host or a recording played (the board's `s`, or
-    /// Enter on a shell's run): the text says how it ended, and stays a while
-    /// (`StatusMessage.returnLifetime`).
+    /// Enter on a shell's run): the text says how it ended, and stays until the next key
+    /// (`StatusMessage.staysUntilKey`).
     case returnedFromShell(String)
     /// The median seconds past successful runs of each update took, by update id, for ETAs; sent
     /// once at start when history is on. Replaces what was known before.

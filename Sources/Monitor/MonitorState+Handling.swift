@@ -29,6 +29,7 @@ extension MonitorState {
             effects.append(.redraw)
             return effects
         case .key(let key):
+            if status?.staysUntilKey == true { status = nil }
             var effects = handleKey(key)
             fixScrolling()
             if !effects.contains(.redraw) { effects.append(.redraw) }
@@ -46,7 +47,7 @@ extension MonitorState {
             say(text)
             return [.redraw]
         case .returnedFromShell(let text):
-            say(text, lifetime: StatusMessage.returnLifetime)
+            status = StatusMessage(text: text, expiresAt: now, staysUntilKey: true)
             return [.redraw]
         case .historicalDurations(let durations):
             estimates.historicalDurations = durations

@@ -175,11 +175,12 @@ public struct MonitorState: Sendable {
             return lastTick.addingTimeInterval(Self.tickInterval)
         }
         // The board's stale hosts: their ages and "next try in" count every second.
+        let expiry = status?.staysUntilKey == false ? status?.expiresAt : nil
         if board?.hosts.contains(where: \.isStale) == true {
             let second = lastTick.addingTimeInterval(1)
-            return min(second, status?.expiresAt ?? second)
+            return min(second, expiry ?? second)
         }
-        return status?.expiresAt
+        return expiry
     }
 
     /// Tells the state the time before it handles input that carries none (keys, signals,
