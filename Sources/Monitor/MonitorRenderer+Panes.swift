@@ -274,6 +274,12 @@ extension MonitorRenderer {
             let words = glyphs.sanitizer.sanitize(lead(of: text), maxWidth: width)
             if DisplayWidth.of(words) <= width { shown = words }
         }
+        // Cut, a failure's reason starts with the outcome's word: dpkg's `installed fleet-agent
+        // packag…` alone reads like success (the whole reason is under Enter).
+        let code = job.updates[index].result.resultCode
+        if status.mustRead, code == .failed || code == .aborted, DisplayWidth.of(shown) > width {
+            shown = code.word + ": " + shown
+        }
         buffer.write(TextTruncation.truncate(shown, toWidth: width, ellipsis: glyphs.box.ellipsis), x: x, y: area.y, style: theme[status.role])
     }
 

@@ -29,6 +29,21 @@ struct MonitorStatusColumnTests {
         #expect(scenario.screen().contains("timed out after 30m"), "\(scenario.screen())")
     }
 
+    @Test("A failure's reason too long for the column is cut after its outcome word: never dpkg's words alone, which read like success", arguments: [80, 100, 120, 160])
+    func cutReasonKeepsItsWord(width: Int) throws {
+        var scenario = Scenario(width: width, height: 30)
+        let job = scenario.queue("apt upgrade", ["fleet-agent 1.0 → 2.0", "curl 7.88.1-10 → 7.88.1-10+deb12u8"])
+        scenario.startJob(job)
+        scenario.startUpdate(job, 0)
+        let reason = "installed fleet-agent package post-installation script subprocess returned error exit status 1"
+        scenario.completeUpdate(job, 0, .failed, reason: reason)
+        let screen = scenario.screen()
+        let row = try #require(screen.split(separator: "\n").first { $0.contains("fleet-agent 1.0") }, "\(screen)")
+        // Whole, after its word when cut, or (at 80 columns, where no status text shows) not at all.
+        #expect(row.contains(reason) || row.contains("failed: installed") || !row.contains("installed"), "\(screen)")
+        if width == 100 { #expect(row.contains("failed: installed") && !row.contains(reason), "cut at 100 columns:\n\(screen)") }
+    }
+
     @Test("The countdown of an update past its timeout shows whole, its seconds included")
     func killCountdownWhole() throws {
         var scenario = Scenario(width: 120, height: 40)
