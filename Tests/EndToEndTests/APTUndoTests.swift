@@ -2,6 +2,7 @@ import APTTestSupport
 import Foundation
 import Glibc
 import Testing
+import InstallDrivers
 
 /// `installtop apt undo JOBRUN` through the real binary in a private apt root (APT_CONFIG): the
 /// old versions come back from the kept files after the archive dropped them, as an uninstall
@@ -37,6 +38,14 @@ struct APTUndoTests {
         #expect(asked.stdout.contains("  lab-app 2.0 → 1.0"), "\(asked.stdout)")
         #expect(asked.stdout.contains(" to downgrade") && !asked.stdout.contains("to upgrade") && !asked.stdout.contains("to download"),
                 "the counts say downgrades, from the kept files: \(asked.stdout)")
+        // Sized as the kept files are on disk (it once said 1.1 kB for 19 MB kept).
+        let keptFolder = lab.undoFolder + "/\(run)"
+        let kept = try FileManager.default.contentsOfDirectory(atPath: keptFolder).filter { $0.hasSuffix(".deb") }
+        let keptBytes = try kept.reduce(Int64(0)) { total, name in
+            total + ((try FileManager.default.attributesOfItem(atPath: keptFolder + "/" + name)[.size] as? NSNumber)?.int64Value ?? 0)
+        }
+        #expect(kept.count == 3 && asked.stdout.contains("3 to downgrade · \(ByteCountText.text(keptBytes)) from the kept versions"),
+                "\(kept) \(keptBytes) B: \(asked.stdout)")
         #expect(try apt.states()["lab-app"]?.version == "2.0")
 
         let undo = try await lab.installtopAPT(["undo", String(run)])

@@ -9,12 +9,16 @@ public struct APTPlan: Sendable, Hashable {
     public var changes: [PackageChange]
     /// `--print-uris`, line N for `dlstatus` item N.
     public var downloads: [APTDownload]
+    /// The bytes of the kept .debs an undo puts back (0 for any other plan): read from this
+    /// machine's disk, and missing from `downloads` or sized there as apt sees a local file.
+    public var keptSize: Int64
 
-    public init(job: PackageJob, environment: APTEnvironment, changes: [PackageChange], downloads: [APTDownload]) {
+    public init(job: PackageJob, environment: APTEnvironment, changes: [PackageChange], downloads: [APTDownload], keptSize: Int64 = 0) {
         self.job = job
         self.environment = environment
         self.changes = changes
         self.downloads = downloads
+        self.keptSize = keptSize
     }
 
     /// Nothing to install, upgrade or remove.
@@ -41,7 +45,8 @@ public struct APTPlan: Sendable, Hashable {
     }
 
     /// How the plan reads before it runs: `3 to install, 1 to upgrade, 1 to remove · 42 kB to download`
-    /// (an undo's: `8 to downgrade · 10.3 MB from the kept versions`).
+    /// (an undo's: `8 to downgrade · 10.3 MB from the kept versions`, the kept files' own
+    /// sizes, then what it fetches from the archive, if anything).
     public var summary: String {
         let counts: [(String, Int)] = [
             ("to install", changes.count(where: { $0.action == .install })),
@@ -52,7 +57,9 @@ public struct APTPlan: Sendable, Hashable {
         ]
         var text = counts.filter { $0.1 > 0 }.map { "\($0.1) \($0.0)" }.joined(separator: ", ")
         if text.isEmpty { text = "nothing to do" }
-        if downloadSize > 0 { text += " · \(ByteCountText.text(downloadSize)) " + (isUndo ? "from the kept versions" : "to download") }
+        if keptSize > 0 { text += " · \(ByteCountText.text(keptSize)) from the kept versions" }
+        let fetched = isUndo ? downloads.filter { !$0.uri.hasPrefix("file:") }.reduce(0) { $0 + $1.size } : downloadSize
+        if fetched > 0 { text += " · \(ByteCountText.text(fetched)) to download" }
         return text
     }
 }

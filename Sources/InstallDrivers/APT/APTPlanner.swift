@@ -40,7 +40,19 @@ public enum APTPlanner {
             }
             downloads = APTDownload.list(from: list.stdout)
         }
-        return APTPlan(job: job, environment: environment, changes: changes, downloads: downloads)
+        return APTPlan(job: job, environment: environment, changes: changes, downloads: downloads,
+                       keptSize: keptSize(of: job.request, in: environment))
+    }
+
+    /// The bytes of the kept .debs an undo reads (named as apt sees them: inside the chroot
+    /// when there is one); 0 for any other request.
+    static func keptSize(of request: PackageRequest, in environment: APTEnvironment) -> Int64 {
+        guard case .undo(_, let debs, _) = request else { return 0 }
+        let root = environment.chroot.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 } ?? ""
+        return debs.reduce(0) { total, deb in
+            let size = (try? FileManager.default.attributesOfItem(atPath: root + deb)[.size] as? NSNumber)?.int64Value ?? 0
+            return total + size
+        }
     }
 
     /// Where `job` acts, once dpkg's lock is seen free: what a transaction that makes its own
