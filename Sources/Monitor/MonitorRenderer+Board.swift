@@ -140,19 +140,34 @@ extension MonitorRenderer {
             if let pending = state.pendingSummary(ofHost: name) { lines.append((sanitizer.sanitize(pending), .text)) }
             // What U would do, without pressing it: the packages, as `installtop pending` lists them.
             lines += state.pendingLines(ofHost: name).map { (sanitizer.sanitize($0.text), $0.security ? .failed : .text) }
-        case .unreachable(let reason, let since, let retryAt):
-            lines = [("\(sanitizer.sanitize(name)): unreachable for \(TimeText.elapsed(max(0, state.now.timeIntervalSince(since))))", .failed)]
-            lines += PlanDialog.wrap(sanitizer.sanitize(reason), width: max(1, area.width)).map { ($0, .text) }
-            let left = retryAt.timeIntervalSince(state.now)
-            lines.append((left > 0 ? "next try in \(TimeText.remaining(left))" : "trying again" + String(state.glyphs.box.ellipsis), .dim))
-        case .silent(let since):
-            lines = [("\(sanitizer.sanitize(name)): no answer for \(TimeText.elapsed(max(0, state.now.timeIntervalSince(since))))", .failed)]
-            lines += PlanDialog.wrap("Its ssh link is up, but its engine has sent nothing since, nor answered the board's question: "
-                                     + "stopped or hung. It is shown as it was, and is current again when it answers.",
-                                     width: max(1, area.width)).map { ($0, .text) }
+        case .unreachable, .silent:
+            lines = staleLinkLines(host, width: area.width, state: state)
         }
         for (index, line) in lines.prefix(area.height).enumerated() {
             TextLine(line.0, style: theme[line.1], ellipsis: state.glyphs.box.ellipsis).render(into: &buffer, area: area.row(index))
+        }
+    }
+
+    /// Why a stale host is stale, whole (wrapped to `width`): ssh's words and the next try, or
+    /// its engine's silence; empty for a current host. Above its jobs' updates too, since its
+    /// row has room for only the start of them.
+    static func staleLinkLines(_ host: BoardHost, width: Int, state: MonitorState) -> [(String, ThemeRole)] {
+        let sanitizer = state.glyphs.sanitizer
+        let name = sanitizer.sanitize(host.name)
+        switch host.link {
+        case .connecting, .connected:
+            return []
+        case .unreachable(let reason, let since, let retryAt):
+            var lines: [(String, ThemeRole)] = [("\(name): unreachable for \(TimeText.elapsed(max(0, state.now.timeIntervalSince(since))))", .failed)]
+            lines += PlanDialog.wrap(sanitizer.sanitize(reason), width: max(1, width)).map { ($0, .text) }
+            let left = retryAt.timeIntervalSince(state.now)
+            lines.append((left > 0 ? "next try in \(TimeText.remaining(left))" : "trying again" + String(state.glyphs.box.ellipsis), .dim))
+            return lines
+        case .silent(let since):
+            return [("\(name): no answer for \(TimeText.elapsed(max(0, state.now.timeIntervalSince(since))))", .failed)]
+                + PlanDialog.wrap("Its ssh link is up, but its engine has sent nothing since, nor answered the board's question: "
+                                  + "stopped or hung. It is shown as it was, and is current again when it answers.",
+                                  width: max(1, width)).map { ($0, .text) }
         }
     }
 

@@ -104,7 +104,7 @@ extension MonitorRenderer {
     static func drawUpdates(into buffer: inout Buffer, area: Rect, state: MonitorState, theme: Theme) {
         let glyphs = state.glyphs
         let job = state.selectedJob
-        let inner = BoxFrame(
+        var inner = BoxFrame(
             title: job.map { updatesTitle($0, state: state) } ?? "Updates",
             borderStyle: borderStyle(focused: state.focusedPane == .updates, theme: theme),
             titleStyle: theme[.title], glyphs: glyphs.box
@@ -112,6 +112,14 @@ extension MonitorRenderer {
         guard let job else {
             if let host = state.selectedHost { drawHostState(host, into: &buffer, area: inner, state: state, theme: theme) }
             return
+        }
+        // A stale host's job: why its host is stale first, whole, in at most half the pane.
+        if let host = state.host(ofJob: job.id).flatMap({ state.board?.host(named: $0) }), host.isStale {
+            let lines = staleLinkLines(host, width: inner.width, state: state).prefix(inner.height / 2)
+            for (index, line) in lines.enumerated() {
+                TextLine(line.0, style: theme[line.1], ellipsis: glyphs.box.ellipsis).render(into: &buffer, area: inner.row(index))
+            }
+            inner = Rect(x: inner.x, y: inner.y + lines.count, width: inner.width, height: inner.height - lines.count)
         }
         let updates = state.visibleUpdates(of: job)
         let selectedRow = state.selectedUpdateIndex.flatMap { updates.row(of: $0) }

@@ -332,6 +332,26 @@ struct MonitorBoardTests {
         #expect(!rows.contains { $0.contains("ab stale") }, "\(rows.joined(separator: "\n"))")
     }
 
+    @Test("a stale host with jobs: its row's age advances with the ticks alone, and its pane says ssh's words whole and how old its jobs are")
+    func staleHostWithJobsSaysItWhole() throws {
+        var scenario = board(["web1", "web2"], width: 100)
+        let job = queue(&scenario, on: "web2", remote: 7, "Upgrade", ["jq", "curl"])
+        scenario.startJob(job)
+        scenario.startUpdate(job, 0)
+        scenario.press(.end)
+        let reason = "ssh: connect to host web2.example.internal port 22: Connection timed out during banner exchange"
+        unreachable(&scenario, "web2", reason, retryIn: 30)
+        scenario.advance(5)
+        #expect(scenario.screen().contains("stale 0:05"), "\(scenario.screen())")
+        // Ticks alone, no event from the host: the age goes on.
+        for _ in 0..<60 { scenario.advance(1) }
+        let screen = scenario.screen()
+        #expect(screen.contains("stale 1:05"), "\(screen)")
+        let unwrapped = screen.split(separator: "\n").map { $0.replacing(/[│┌┐└┘─]/, with: "") }.joined(separator: " ")
+        let words = unwrapped.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(words.contains(reason), "ssh's words whole in the selected stale host's pane:\n\(screen)")
+    }
+
     @Test("a host with no job shows its link in the updates pane: ssh's words whole and the next try")
     func unreachableHostWithoutJobs() {
         var scenario = board(["db1"], connecting: ["db1"], width: 140)
