@@ -47,8 +47,12 @@ struct DaemonBacklogTests {
         #expect(during.status == 0 && during.stdout.contains("Flood job"), "\(during.stdout)\(during.stderr)")
 
         // Waited for as long as the reading subscriber sees the engine work.
-        try await reader.waitWhileReading("serve to close the stalled subscriber; stderr:\n\(serve.stderr)") {
-            serve.stderr.contains("closed: it read nothing for 3 s")
+        do {
+            try await reader.waitWhileReading("serve to close the stalled subscriber") {
+                serve.stderr.contains("closed: it read nothing for 3 s")
+            }
+        } catch {
+            throw EndToEndError.conditionNotMet("\(error)\nserve's stderr:\n\(serve.stderr)")
         }
         try daemon.folder.write("stop-flood", "")
         #expect(serve.stderr.contains("client 1 (pid \(getpid())) closed"), "the stalled client is client 1:\n\(serve.stderr)")
@@ -58,7 +62,11 @@ struct DaemonBacklogTests {
 
         try await daemon.waitForJob(1, state: "running")
         try daemon.release()
-        try await reader.waitWhileReading("the reading subscriber to see job.completed") { try reader.result() != nil }
+        do {
+            try await reader.waitWhileReading("the reading subscriber to see job.completed") { try reader.result() != nil }
+        } catch {
+            throw EndToEndError.conditionNotMet("\(error)\nserve's stderr:\n\(serve.stderr)")
+        }
         let completed = JSONEvent(line: try #require(try reader.result()))
         #expect(serve.stderr.components(separatedBy: "closed: it read nothing").count == 2, "only the stalled client is closed:\n\(serve.stderr)")
         #expect(completed.job == 1 && completed.string("result") == "succeeded", "\(completed)")

@@ -109,6 +109,8 @@ struct DaemonSubscriberTests {
         let python = "/usr/bin/python3"
         try #require(FileManager.default.isExecutableFile(atPath: python), "the killed subscriber is a python3 script")
         // It subscribes, says so, then stops reading: killed with events unread in its socket.
+        // It sleeps far longer than any starved test takes to kill it (a 60 s sleep ended by
+        // itself, status 0, in a loaded full run); the test's teardown kills it on failure.
         let subscriber = try InstalltopProcess(["-c", """
             import socket, sys, time
             s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -118,7 +120,7 @@ struct DaemonSubscriberTests {
             while b'"progress"' not in data:
                 data += s.recv(65536)
             print('subscribed', flush=True)
-            time.sleep(60)
+            time.sleep(3600)
             """, daemon.socket], in: daemon.folder, executable: python)
 
         let manifest = try daemon.manifest(job: "Gated job", update: "gated", script: daemon.gatedScript())
