@@ -1,5 +1,7 @@
 import ArgumentParser
 import EngineDaemon
+import Foundation
+import Glibc
 import TerminalUI
 
 /// `installtop enroll`: puts installtop on each host over the operator's ssh, ready for the board.
@@ -19,7 +21,8 @@ struct EnrollCommand: ParsableCommand {
             must answer on \(SystemdUnit.socketPath); `installtop hooks install` writes the hooks and `hooks \
             status` must find them; last the board's own link (ssh and --remote-command) must reach \
             the engine. A step the host has already is said `already` and changes nothing, so running \
-            it again is safe. Each step is a line `HOST: STEP: …` as it goes; a step that fails names \
+            it again is safe. On a terminal each host has a bar of its steps and what runs now, redrawn \
+            in place; otherwise each step is a line `HOST: STEP: …` as it goes. A step that fails names \
             the host, the step, the host's own words and the fix, and that host's later steps are not \
             tried while the other hosts go on. A summary line per host ends it. For hosts without \
             systemd (chroots, containers) and tests, --engine-command replaces the unit and \
@@ -55,26 +58,59 @@ struct EnrollCommand: ParsableCommand {
         let (setup, engineCommand) = (self.setup, self.engineCommand)
         let sanitizer = TextEnvironment.sanitizer
         StandardOutput.stdout.line("enrolling \(commands.count) host\(commands.count == 1 ? "" : "s") with \(package.path), \(parallel) at a time")
-        let outcomes = BoundedWorkers.map(commands, width: parallel) { command in
-            let name = sanitizer.sanitize(command.host)
-            let outcome = HostEnrollment(command: command, options: setup, package: package, engineCommand: engineCommand).run { text in
-                StandardOutput.stdout.line("\(name): \(sanitizer.sanitize(text))")
+        let names = commands.map { sanitizer.sanitize($0.host) }
+        let bars = Self.showsBars(hosts: commands.count)
+            ? EnrollBars(EnrollProgress(hosts: names, parallel: parallel, unicode: TextEnvironment.isUTF8())) : nil
+        let outcomes = BoundedWorkers.map(Array(commands.enumerated()), width: parallel) { index, command in
+            let name = names[index]
+            let outcome = HostEnrollment(command: command, options: setup, package: package, engineCommand: engineCommand).run { step, state, text in
+                let words = sanitizer.sanitize(text)
+                if let bars {
+                    bars.draw { $0.report(index, step: step, state: state, text: words) }
+                } else {
+                    let said = state == .begin ? "" : "\(state.rawValue): "
+                    StandardOutput.stdout.line("\(name): \(step.rawValue): \(said)\(words)")
+                }
             }
-            var lines: [String] = []
-            switch outcome {
-            case .enrolled: break
-            case .unreachable(let reason):
-                lines.append("\(name): unreachable: \(sanitizer.sanitize(reason))")
-            case .failed(let step, let text, let words, let fix):
-                lines.append("\(name): \(step): failed: \(sanitizer.sanitize(text))")
-                lines += words.map { "\(name):     \(sanitizer.sanitize($0))" }
-                lines.append("\(name):     fix: \(sanitizer.sanitize(fix))")
+            if let bars {
+                bars.draw { $0.end(index, outcome) }
+            } else if let lines = Self.failureLines(name, outcome, sanitizer: sanitizer) {
+                StandardOutput.stdout.write(lines)
             }
-            if !lines.isEmpty { StandardOutput.stdout.write(lines.joined(separator: "\n") + "\n") }
             return outcome
+        }
+        // Below the bars, once they are still: why each failed host failed, whole.
+        if bars != nil {
+            for (name, outcome) in zip(names, outcomes) {
+                if let lines = Self.failureLines(name, outcome, sanitizer: sanitizer) { StandardOutput.stdout.write(lines) }
+            }
         }
         StandardOutput.stdout.write(Self.summary(zip(commands.map(\.host), outcomes).map { ($0, $1) }, sanitizer: sanitizer))
         if !outcomes.allSatisfy(\.succeeded) { throw ExitCode(ExitStatus.failed.rawValue) }
+    }
+
+    /// Bars on a terminal tall enough for a line per host (the block is redrawn from its first
+    /// line, which must still be on screen); a line per step otherwise.
+    private static func showsBars(hosts: Int) -> Bool {
+        guard isatty(STDOUT_FILENO) == 1, ProcessInfo.processInfo.environment["TERM"].map({ $0 != "dumb" }) ?? false else { return false }
+        var size = winsize()
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0 else { return false }
+        return hosts + 2 <= Int(size.ws_row)
+    }
+
+    /// How a host failed, with its own words and the fix; `nil` for an enrolled host.
+    static func failureLines(_ name: String, _ outcome: EnrollOutcome, sanitizer: TextSanitizer) -> String? {
+        var lines: [String] = []
+        switch outcome {
+        case .enrolled: return nil
+        case .unreachable(let reason):
+            lines.append("\(name): unreachable: \(sanitizer.sanitize(reason))")
+        case .failed(let step, let text, let words, let fix):
+            lines.append("\(name): \(step): failed: \(sanitizer.sanitize(text))")
+            lines += words.map { "\(name):     \(sanitizer.sanitize($0))" }
+            lines.append("\(name):     fix: \(sanitizer.sanitize(fix))")
+        }
+        return lines.joined(separator: "\n") + "\n"
     }
 
     /// A line per host (`h1: enrolled (package, engine, hooks)`, `h2: already enrolled`,

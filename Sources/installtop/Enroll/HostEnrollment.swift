@@ -3,6 +3,9 @@ import EngineDaemon
 /// Enrolls one host: looks at what it has (`HostSetupScript.probe`), runs the steps it lacks
 /// (`HostSetupScript.setup`, the package fed through ssh only when the host lacks this version),
 /// then checks the board's own link to its engine. Says each step as it goes, through `say`.
+///
+/// `say` gets each step, where it is and its words: `EnrollCommand` makes them a line
+/// (`package: done: installtop 0.2.0 installed`) or a host's bar on a terminal.
 struct HostEnrollment: Sendable {
     let command: SSHCommand
     let options: HostSetupOptions
@@ -13,8 +16,8 @@ struct HostEnrollment: Sendable {
     /// How long the steps may take on a host, the copy and apt's downloads included.
     static let setupDeadline: Duration = .seconds(1800)
 
-    /// Runs the steps; `say` gets each line to show for this host (without its name).
-    func run(say: (String) -> Void) -> EnrollOutcome {
+    /// Runs the steps; `say` gets each step's news for this host.
+    func run(say: (EnrollStep, EnrollStepState, String) -> Void) -> EnrollOutcome {
         let host = command.host
         let found: HostFacts
         do {
@@ -33,7 +36,7 @@ struct HostEnrollment: Sendable {
         let sendsPackage = !found.hasInstalled(package.version)
         if sendsPackage {
             let had = found.package.map { " (it has \($0.version), dpkg says \($0.state))" } ?? ""
-            say("package: copying \(package.fileName), \(Self.megabytes(package.size))\(had)")
+            say(.package, .begin, "copying \(package.fileName), \(Self.megabytes(package.size))\(had)")
         }
         let setup = options.scriptCommand(command, HostSetupScript.setup, arguments: [
             options.aptConfigArgument, SystemdUnit.socketPath, engineCommand ?? "", sendsPackage ? package.fileName : "",
@@ -46,14 +49,14 @@ struct HostEnrollment: Sendable {
         let ran = RemoteScriptRun(command: setup, deadline: Self.setupDeadline).run(input: sendsPackage ? package.path : nil) { line in
             switch line {
             case .step(let step, .begin, let text):
-                say("\(step): \(text)")
+                say(step, .begin, text)
             case .step(let step, .done, let text):
                 changed.append(step)
                 reported.append(step)
-                say("\(step): done: \(text)")
+                say(step, .done, text)
             case .step(let step, .already, let text):
                 reported.append(step)
-                say("\(step): already: \(text)")
+                say(step, .already, text)
             case .step(let step, .failed, let text):
                 failure = .failed(step: step, text: text, words: words, fix: fix(for: step, text: text))
             case .words(let text):
@@ -73,7 +76,7 @@ struct HostEnrollment: Sendable {
         let bridge = options.bridgeCommand(command)
         switch BoardLinkCheck.check(bridge) {
         case .success(let pid):
-            say("link: checked: `\(bridge.remoteCommand)` over ssh reaches the engine (pid \(pid))")
+            say(.link, .done, "`\(bridge.remoteCommand)` over ssh reaches the engine (pid \(pid))")
         case .failure(let error):
             return .failed(step: .link, text: "`\(bridge.remoteCommand)` over ssh does not reach the engine", words: [BoardLinkCheck.words(error)],
                            fix: "give the remote command that reaches it as root: --remote-command 'sudo -n installtop bridge' (or --sudo)")

@@ -75,7 +75,7 @@ struct EnrollOverSSHTests {
                          "\(host): package: done: installtop \(debianVersion) installed\n",
                          "\(host): engine: done: answering on /run/installtop.sock\n",
                          "\(host): hooks: done: installed\n",
-                         "\(host): link: checked: `\(installed) bridge` over ssh reaches the engine (pid ",
+                         "\(host): link: done: `\(installed) bridge` over ssh reaches the engine (pid ",
                          "\(host): enrolled (package, engine, hooks)\n"] {
                 #expect(enrolled.stdout.contains(line), "no \(line) in:\n\(enrolled.stdout)")
             }
