@@ -16,14 +16,25 @@ import Synchronization
 /// is under way (dpkg's lock held, the status being rewritten) the state says a newer snapshot
 /// is coming.
 ///
-/// A snapshot takes no lock, yet one read while this engine's own package job runs would show a
-/// root half-way through a transaction: while a job of a driver (apt, Ansible) or a refresh job
-/// runs, a computation waits, and one that was under way when such a job started is done again
-/// after it. Requests that come while one waits are one request. Computations run one at a
-/// time on a thread of the keeper's own.
+/// A snapshot takes no lock, yet one read during a transaction would show a root half-way
+/// through it: while a job of a driver (apt, Ansible) or a refresh job runs, while a transaction
+/// it watches (an observed job) is under way, and while anyone holds dpkg's or apt's locks or
+/// rewrites dpkg's status, a computation waits, and one that was under way when such a thing
+/// began is done again after it. Requests that come while one waits are one request.
+/// Computations run one at a time on a thread of the keeper's own.
+///
+/// When such a job ends, its outcome is applied to the last snapshot at once
+/// (`PendingSnapshot.assuming`: what it installed leaves the lists) and pushed, marked
+/// computing, until the new reading comes: apt takes seconds to read a root, and a row that
+/// went back to the count from before the job for that long would say the job did nothing.
 public final class PendingSnapshotKeeper: PendingSnapshotSource, Sendable {
     private struct State {
         var latest: PendingState = PendingState(snapshot: nil, computing: false)
+        /// What `latest` encodes, to apply a job's outcome to (`PendingSnapshot.assuming`).
+        var latestSnapshot: PendingSnapshot?
+        /// The update ids (package names, for apt's jobs and observed transactions) of the jobs
+        /// that may change the root, by job, while they are not completed.
+        var jobPackages: [Int: [String]] = [:]
         var computing = false
         var wanted = false
         /// This engine's jobs a computation waits for while they run, by number, known from
@@ -46,6 +57,11 @@ public final class PendingSnapshotKeeper: PendingSnapshotSource, Sendable {
         var watcher: PackageStateWatcher?
         /// Someone changes the root (`PackageStateWatcher` said `changing`, not yet `settled`).
         var rootChanging = false
+        /// The snapshot wanted or being computed was only asked for (`recompute`, a client's
+        /// `pending`), nothing known to have changed: it is not said to be coming, so a client
+        /// that asks every fraction of a second does not make the board's rows flicker
+        /// `recomputing`. Anything that changes the root clears it.
+        var onlyAsked = false
         /// When the newest computation started: a change before it is in its snapshot.
         var lastStartedAt: ContinuousClock.Instant?
         var stopped = false
@@ -53,14 +69,22 @@ public final class PendingSnapshotKeeper: PendingSnapshotSource, Sendable {
         /// The latest snapshot, and whether a newer one is coming.
         var answer: PendingState { PendingState(snapshot: latest.snapshot, computing: isComputing) }
 
-        /// A newer snapshot is being computed or owed.
-        var isComputing: Bool { computing || wanted || rootChanging || !refreshes.isEmpty }
+        /// A newer snapshot is being computed or owed because the root changed.
+        var isComputing: Bool { (computing || wanted) && !onlyAsked || rootChanging || !refreshes.isEmpty }
 
         /// What a waiter waits for is over: no snapshot is being computed, none is about to
-        /// start, and no refresh job is queued or running. One owed after another running
-        /// package job is not waited for: an apt job may take an hour, and the answer then
-        /// says a newer snapshot is coming.
-        var isSettled: Bool { !computing && refreshes.isEmpty && !(wanted && running.isEmpty) }
+        /// start (a change under way settles within a second of its end), and no refresh job
+        /// is queued or running. One owed after a running package job or a transaction being
+        /// watched is not waited for: an apt job may take an hour, and the answer then says a
+        /// newer snapshot is coming.
+        var isSettled: Bool { !computing && refreshes.isEmpty && !(wanted && running.isEmpty && observedJobs.isEmpty) }
+
+        /// Nothing changes the root now: no package job of this engine runs, no transaction it
+        /// watches is under way, and nobody else is changing it (dpkg's or apt's locks held,
+        /// dpkg's status being rewritten). A snapshot read otherwise would be of a root
+        /// half-way through a transaction (apt-get runs dpkg several times, the locks free in
+        /// between only for a moment).
+        var mayStart: Bool { running.isEmpty && observedJobs.isEmpty && !rootChanging }
     }
 
     private let queue: JobQueue
@@ -111,7 +135,10 @@ public final class PendingSnapshotKeeper: PendingSnapshotSource, Sendable {
         // Before the first computation, on its thread (`apt-config` may take a while): a change
         // made while it runs is then seen.
         work.enqueue { [self] in startWatching() }
-        recompute()
+        // Owed, not only asked for: nothing is known of the root yet.
+        state.withLock { $0.wanted = true }
+        startIfDue()
+        tell()
     }
 
     /// Stops following the queue and watching the root, and ends a computation under way (its
@@ -145,7 +172,12 @@ public final class PendingSnapshotKeeper: PendingSnapshotSource, Sendable {
     }
 
     public func recompute() {
-        state.withLock { $0.wanted = true }
+        state.withLock { state in
+            // Only asked: the root is not known to have changed (that sets `wanted` too), and
+            // nothing holds a computation back (after which one is owed anyway).
+            if !state.wanted && !state.computing && state.mayStart { state.onlyAsked = true }
+            state.wanted = true
+        }
         startIfDue()
         tell()
     }
@@ -207,9 +239,17 @@ public final class PendingSnapshotKeeper: PendingSnapshotSource, Sendable {
     private func observe(_ event: EngineEvent) {
         switch event.kind {
         case .jobQueued(let descriptor) where descriptor.runByDriver && descriptor.observedBy == nil:
-            state.withLock { _ = $0.packageJobs.insert(descriptor.id) }
+            state.withLock { state in
+                state.packageJobs.insert(descriptor.id)
+                state.jobPackages[descriptor.id] = descriptor.updates.map(\.id)
+            }
         case .jobQueued(let descriptor) where descriptor.observedBy != nil:
-            state.withLock { _ = $0.observedJobs.insert(descriptor.id) }
+            state.withLock { state in
+                state.observedJobs.insert(descriptor.id)
+                state.jobPackages[descriptor.id] = descriptor.updates.map(\.id)
+                // Its transaction began: a reading under way may be half-way through it.
+                if state.computing { state.overlapped = true }
+            }
         case .jobStarted(let start):
             let (waiters, answer) = state.withLock { state -> ([@Sendable (PendingState) -> Void], PendingState) in
                 guard state.packageJobs.contains(start.job) else { return ([], state.answer) }
@@ -225,7 +265,19 @@ public final class PendingSnapshotKeeper: PendingSnapshotSource, Sendable {
                 state.running.remove(completion.job)
                 state.refreshes.remove(completion.job)
                 let changedTheRoot = state.packageJobs.remove(completion.job) != nil || state.observedJobs.remove(completion.job) != nil
-                if changedTheRoot { state.wanted = true }
+                guard changedTheRoot else { return }
+                state.wanted = true
+                state.onlyAsked = false
+                // Until the new reading comes (seconds of apt's CPU), the last one with what
+                // the job installed taken out: a row right as the job ends, marked recomputing.
+                let ids = state.jobPackages.removeValue(forKey: completion.job) ?? []
+                let installed = zip(ids, completion.result.updateResults)
+                    .filter { $0.1.resultCode == .succeeded || $0.1.resultCode == .succeededWithErrors }.map(\.0)
+                if let snapshot = state.latestSnapshot, !installed.isEmpty {
+                    let assumed = snapshot.assuming(installed: Set(installed))
+                    state.latestSnapshot = assumed
+                    state.latest = PendingState(snapshot: try? JSONParser.parse(PendingSnapshotCoding.encode(assumed)), computing: false)
+                }
             }
             startIfDue()
             tell()
@@ -237,6 +289,7 @@ public final class PendingSnapshotKeeper: PendingSnapshotSource, Sendable {
                 state.running.remove(cleanUp.job)
                 state.refreshes.remove(cleanUp.job)
                 state.observedJobs.remove(cleanUp.job)
+                state.jobPackages.removeValue(forKey: cleanUp.job)
                 guard state.isSettled else { return ([], state.answer) }
                 defer { state.waiters = [] }
                 return (state.waiters, state.answer)
@@ -287,7 +340,10 @@ public final class PendingSnapshotKeeper: PendingSnapshotSource, Sendable {
             case .settled(let lastChangeAt):
                 state.rootChanging = false
                 // Seen already by a computation that started after it.
-                if state.lastStartedAt.map({ lastChangeAt >= $0 }) ?? true { state.wanted = true }
+                if state.lastStartedAt.map({ lastChangeAt >= $0 }) ?? true {
+                    state.wanted = true
+                    state.onlyAsked = false
+                }
             }
         }
         startIfDue()
@@ -309,7 +365,7 @@ public final class PendingSnapshotKeeper: PendingSnapshotSource, Sendable {
     /// Starts a computation when one is wanted, none runs and no package job runs.
     private func startIfDue() {
         let due = state.withLock { state -> Bool in
-            guard state.wanted, !state.computing, state.running.isEmpty, !state.stopped else { return false }
+            guard state.wanted, !state.computing, state.mayStart, !state.stopped else { return false }
             state.wanted = false
             state.computing = true
             state.overlapped = false
@@ -322,9 +378,17 @@ public final class PendingSnapshotKeeper: PendingSnapshotSource, Sendable {
             let json = try? JSONParser.parse(PendingSnapshotCoding.encode(snapshot))
             let (waiters, settled) = state.withLock { state -> ([@Sendable (PendingState) -> Void], PendingState) in
                 // A computation cut by `stop()` has no account of the root.
-                if !state.stopped { state.latest = PendingState(snapshot: json, computing: false) }
+                if !state.stopped {
+                    state.latest = PendingState(snapshot: json, computing: false)
+                    state.latestSnapshot = snapshot
+                }
                 state.computing = false
-                if state.overlapped { state.wanted = true }
+                // What was only asked for is answered; a computation owed since was not.
+                if !state.wanted { state.onlyAsked = false }
+                if state.overlapped {
+                    state.wanted = true
+                    state.onlyAsked = false
+                }
                 guard state.isSettled else { return ([], state.answer) }
                 defer { state.waiters = [] }
                 return (state.waiters, state.answer)

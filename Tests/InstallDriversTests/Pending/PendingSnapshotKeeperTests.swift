@@ -1,4 +1,5 @@
 import APTTestSupport
+import Dispatch
 import EngineWire
 import Foundation
 import InstallEngine
@@ -46,6 +47,89 @@ struct PendingSnapshotKeeperTests {
         #expect(try await eventually(timeout: .seconds(60)) { try pendingCount(keeper.current()) == 2 && !keeper.current().computing },
                 "one snapshot after the job, for the request made during it and the job's end together")
         #expect(computed.load(ordering: .sequentiallyConsistent) == 2)
+    }
+
+    @Test("When a package job ends, what it installed leaves the last snapshot at once, marked computing, until the new reading replaces it; a package it failed stays")
+    func jobOutcomeAppliedAtOnce() async throws {
+        let reading = Mutex<[String]>(["lab-app", "lab-tool", "lab-fail"])
+        let release = DispatchSemaphore(value: 0)
+        let computed = Atomic<Int>(0)
+        let queue = JobQueue(backend: ScriptedBackend())
+        let keeper = PendingSnapshotKeeper(queue: queue, aptConfig: nil, compute: {
+            // The first reading at once; the one after the job only once the test lets it go.
+            if computed.add(1, ordering: .sequentiallyConsistent).newValue > 1 { release.wait() }
+            return PendingSnapshot(computedAt: Date(), packages: reading.withLock { $0 }.map {
+                PendingPackage(name: $0, oldVersion: "1", newVersion: "2", origin: "localhost")
+            })
+        })
+        keeper.start()
+        defer { keeper.stop() }
+        #expect(try await eventually(timeout: .seconds(60)) { try pendingNames(keeper.current()) == ["lab-app", "lab-tool", "lab-fail"] })
+        let driver = ScriptedDriver()
+        _ = try queue.submit(name: "apt upgrade", updates: ["lab-app", "lab-tool", "lab-fail"].map { Update(id: $0) }, driver: driver)
+        await driver.waitUntilStarted()
+        for index in 0..<3 {
+            driver.say(.updateStarted(index: index))
+            driver.say(.updateFinished(index: index, index == 2 ? .failed("postinst failed") : .succeeded))
+        }
+        reading.withLock { $0 = ["lab-fail"] }
+        driver.end(.exited(0))
+        #expect(try await eventually(timeout: .seconds(60)) { try pendingNames(keeper.current()) == ["lab-fail"] },
+                "the job's outcome, before apt is read again")
+        #expect(keeper.current().computing, "said to be recomputed meanwhile")
+        release.signal()
+        #expect(await eventually(timeout: .seconds(60)) { !keeper.current().computing && computed.load(ordering: .sequentiallyConsistent) == 2 })
+        #expect(try pendingNames(keeper.current()) == ["lab-fail"])
+    }
+
+    @Test("A snapshot only asked for (nothing known to have changed) is computed and answered, but never pushed as coming: a client that asks often makes no row flicker")
+    func askedForIsNotComing() async throws {
+        let computed = Atomic<Int>(0)
+        let queue = JobQueue(backend: ScriptedBackend())
+        let keeper = PendingSnapshotKeeper(queue: queue, aptConfig: nil, compute: {
+            computed.add(1, ordering: .sequentiallyConsistent)
+            return PendingSnapshot(computedAt: Date())
+        })
+        let pushed = Mutex<[Bool]>([])
+        keeper.observe { state in pushed.withLock { $0.append(state.computing) } }
+        keeper.start()
+        defer { keeper.stop() }
+        #expect(await eventually(timeout: .seconds(60)) { computed.load(ordering: .sequentiallyConsistent) == 1 && !keeper.current().computing })
+        let before = pushed.withLock { $0.count }
+        for _ in 0..<5 {
+            keeper.recompute()
+            let answered = Mutex<PendingState?>(nil)
+            keeper.whenSettled { state in answered.withLock { $0 = state } }
+            #expect(await eventually(timeout: .seconds(60)) { answered.withLock { $0 } != nil }, "a wait is answered once it is computed")
+        }
+        #expect(computed.load(ordering: .sequentiallyConsistent) >= 2)
+        #expect(!pushed.withLock { Array($0.dropFirst(before)) }.contains(true), "\(pushed.withLock { $0 })")
+    }
+
+    @Test("A transaction being watched (an observed job) holds a computation back until it ends, then one follows")
+    func observedTransactionHoldsBack() async throws {
+        let computed = Atomic<Int>(0)
+        let queue = JobQueue(backend: ScriptedBackend())
+        let keeper = PendingSnapshotKeeper(queue: queue, aptConfig: nil, compute: {
+            computed.add(1, ordering: .sequentiallyConsistent)
+            return PendingSnapshot(computedAt: Date())
+        })
+        keeper.start()
+        defer { keeper.stop() }
+        #expect(await eventually(timeout: .seconds(60)) { computed.load(ordering: .sequentiallyConsistent) == 1 && !keeper.current().computing })
+        let driver = ScriptedDriver()
+        let initiator = ObservedInitiator(pid: 812, startTicks: 4242, program: "apt-get", commandLine: ["apt-get", "upgrade"],
+                                          uid: 0, user: "root", terminal: "pts/1")
+        _ = try queue.submit(name: "apt-get upgrade", updates: [Update(id: "lab-app")], driver: driver, observedBy: initiator)
+        await driver.waitUntilStarted()
+        queue.waitUntilDelivered()
+        keeper.recompute()
+        #expect(keeper.current().computing, "a snapshot is owed after the transaction")
+        #expect(computed.load(ordering: .sequentiallyConsistent) == 1, "none read half-way through it")
+        driver.say(.updateStarted(index: 0))
+        driver.say(.updateFinished(index: 0, .succeeded))
+        driver.end(.exited(0))
+        #expect(await eventually(timeout: .seconds(60)) { computed.load(ordering: .sequentiallyConsistent) == 2 && !keeper.current().computing })
     }
 
     @Test("A job of commands neither holds a computation back nor asks for one; a request after it computes one")
@@ -166,6 +250,11 @@ struct PendingSnapshotKeeperTests {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("pending-watch-\(UUID().uuidString)").path
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
+    }
+
+    private func pendingNames(_ state: PendingState) throws -> [String]? {
+        guard let members = state.snapshot?.objectValue else { return nil }
+        return try PendingSnapshotCoding.decode(WireObject(members, context: "snapshot")).packages.map(\.name)
     }
 
     private func pendingCount(_ state: PendingState) throws -> Int? {
