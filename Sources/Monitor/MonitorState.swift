@@ -174,9 +174,10 @@ public struct MonitorState: Sendable {
         if quitPhase != nil || queue.jobs.contains(where: { $0.phase == .running }) {
             return lastTick.addingTimeInterval(Self.tickInterval)
         }
-        // The board's stale hosts: their ages and "next try in" count every second.
         let expiry = status?.staysUntilKey == false ? status?.expiresAt : nil
-        if board?.hosts.contains(where: \.isStale) == true {
+        // The board's stale hosts (their ages and "next try in") and the rows being recomputed
+        // (`shown: 12s old`) count every second.
+        if board?.hosts.contains(where: \.isStale) == true || board?.pendingComputing.isEmpty == false {
             let second = lastTick.addingTimeInterval(1)
             return min(second, expiry ?? second)
         }

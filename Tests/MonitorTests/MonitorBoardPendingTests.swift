@@ -54,7 +54,7 @@ struct MonitorBoardPendingTests {
     }
 
     @Test("each host's row shows its pending snapshot: counts, the waiting kernel, old lists, up to date, the problem; nothing before one comes; the updates pane says it whole")
-    func hostRowsShowPending() {
+    func hostRowsShowPending() throws {
         // The board's jobs pane is at most 72 columns wide: a row shows what fits, the most telling first.
         var scenario = board(["web1", "web2", "db1", "old"], width: 200)
         send(&scenario, "web1", snapshot(12, security: 3, kernel: "6.1.0-28-amd64", now: scenario.now))
@@ -86,6 +86,9 @@ struct MonitorBoardPendingTests {
         send(&scenario, "db1", snapshot(1, now: scenario.now))
         _ = scenario.state.handle(.host(.pending("db1", nil, computing: true)))
         #expect(scenario.state.pendingText(ofHost: "db1") == "1 pending · lists 6 days old · recomputing")
+        // The age on the row counts by itself: a tick is due within the second, with no event.
+        let due = try #require(scenario.state.nextTickTime)
+        #expect(due.timeIntervalSince(scenario.now) <= 1, "\(due) \(scenario.now)")
         scenario.advance(12)
         #expect(scenario.state.pendingText(ofHost: "db1") == "1 pending · lists 6 days old · recomputing (shown: 12s old)")
         _ = scenario.state.handle(.host(.pending("db1", snapshot(0, now: scenario.now), computing: false)))
