@@ -115,4 +115,20 @@ struct HostSetupReportTests {
 
             """)
     }
+
+    @Test("a fix names enroll with the options that reach and set up the host, quoted for sh, so it works as printed")
+    func enrollCommandCarriesTheOptions() throws {
+        let reaching = try HostsOptions.parse(["--host", "h1", "--ssh-config", "/work/trial/ssh/config", "--ssh-option", "Port=2211",
+                                               "--remote-command", "sudo -n installtop bridge"])
+        let setup = try HostSetupOptions.parse(["--sudo", "--apt-config", "/srv/it's/apt.conf"])
+        #expect(EnrollCommandLine(reaching: reaching, setup: setup).command(forHost: "h1")
+            == "installtop enroll --host h1 --ssh-config /work/trial/ssh/config --ssh-option Port=2211 --remote-command 'sudo -n installtop bridge' --sudo --apt-config '/srv/it'\\''s/apt.conf'")
+        let plain = EnrollCommandLine(reaching: try HostsOptions.parse(["--host", "web1"]), setup: try HostSetupOptions.parse([]))
+        #expect(plain.command(forHost: "web1") == "installtop enroll --host web1")
+        let fresh = HostFacts(facts: [("apt", "ok"), ("package", "none"), ("binary", "none"), ("unit", "none"),
+                                      ("engine", "no /usr/bin/installtop is not there"), ("hooks", "no")])
+        let found = HostCheck.findings(host: "h1", facts: fresh, expected: expected, bridge: "installtop bridge", link: nil,
+                                       enroll: EnrollCommandLine(reaching: reaching, setup: setup).command(forHost: "h1"))
+        #expect(found.allSatisfy { $0.fix.contains("--ssh-config /work/trial/ssh/config") }, "\(found.map(\.fix))")
+    }
 }

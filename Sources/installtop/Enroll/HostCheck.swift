@@ -21,7 +21,8 @@ enum HostCheck: Sendable {
 
     /// Probes the host `command` reaches (`HostFacts.probe`), then, when its engine answers
     /// there, the board's link to it (`BoardLinkCheck`).
-    static func run(_ command: SSHCommand, options: HostSetupOptions, expected: ExpectedVersion = .current) -> HostCheck {
+    /// - Parameter enroll: the enroll command a fix names for the host (`EnrollCommandLine`).
+    static func run(_ command: SSHCommand, options: HostSetupOptions, enroll: String, expected: ExpectedVersion = .current) -> HostCheck {
         let found: HostFacts
         do {
             found = try HostFacts.probe(command, options: options)
@@ -34,13 +35,16 @@ enum HostCheck: Sendable {
             link = BoardLinkCheck.words(error)
         }
         return .checked(host: command.host, facts: found,
-                        findings: findings(host: command.host, facts: found, expected: expected, bridge: bridge.remoteCommand, link: link))
+                        findings: findings(host: command.host, facts: found, expected: expected, bridge: bridge.remoteCommand, link: link,
+                                           enroll: enroll))
     }
 
     /// What `facts` lack against this machine, each with its fix; `link` is the board link's
-    /// failure (`bridge` the remote command it ran), `nil` when it worked or was not tried.
-    static func findings(host: String, facts: HostFacts, expected: ExpectedVersion, bridge: String, link: String?) -> [HostFinding] {
-        let enroll = "installtop enroll --host \(host)"
+    /// failure (`bridge` the remote command it ran), `nil` when it worked or was not tried;
+    /// `enroll` the command that sets the host up (by default with no option of the operator's).
+    static func findings(host: String, facts: HostFacts, expected: ExpectedVersion, bridge: String, link: String?,
+                         enroll: String? = nil) -> [HostFinding] {
+        let enroll = enroll ?? "installtop enroll --host \(host)"
         if let problem = facts.aptProblem {
             return [HostFinding(subject: "apt", text: "apt cannot read its configuration: \(problem)",
                                 fix: "repair apt on \(host) (or give the --apt-config that names its root)")]

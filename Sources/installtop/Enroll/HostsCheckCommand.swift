@@ -33,7 +33,10 @@ struct HostsCheckCommand: ParsableCommand {
     func run() throws {
         let commands = try hosts.sshCommands()
         let setup = self.setup
-        let checks = BoundedWorkers.map(commands, width: Self.hostsAtOnce) { command in HostCheck.run(command, options: setup) }
+        let enroll = EnrollCommandLine(reaching: hosts, setup: setup)
+        let checks = BoundedWorkers.map(commands, width: Self.hostsAtOnce) { command in
+            HostCheck.run(command, options: setup, enroll: enroll.command(forHost: command.host))
+        }
         if json {
             StandardOutput.stdout.line(HostsCheckReport.json(checks))
         } else {

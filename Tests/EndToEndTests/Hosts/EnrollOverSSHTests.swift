@@ -194,7 +194,9 @@ struct EnrollOverSSHTests {
         #expect(before.status == 1)
         #expect(before.stdout.contains("h1: engine: no engine answers on /run/installtop.sock: installtop.service is disabled and inactive ("),
                 "\(before.stdout)\(before.stderr)")
-        #expect(before.stdout.contains("    fix: systemctl enable --now installtop.service on h1, or installtop enroll --host h1\n"), "\(before.stdout)")
+        // The fix works as printed: it carries the options that reached the host.
+        #expect(before.stdout.contains("    fix: systemctl enable --now installtop.service on h1, or installtop enroll --host h1 --ssh-config \(fleet.sshConfigPath) "
+            + "--remote-command '\(installed) bridge' --apt-config /run/enroll/apt.conf\n"), "\(before.stdout)")
 
         let enrolled = try await installtop(fleet, folder, [binary, "enroll", "--package", package.path] + reaching)
         #expect(enrolled.status == 0, "\(enrolled.stdout)\(enrolled.stderr)")
