@@ -131,4 +131,12 @@ struct HostSetupReportTests {
                                        enroll: EnrollCommandLine(reaching: reaching, setup: setup).command(forHost: "h1"))
         #expect(found.allSatisfy { $0.fix.contains("--ssh-config /work/trial/ssh/config") }, "\(found.map(\.fix))")
     }
+
+    @Test("without --package, enroll looks in the checkout's .build/deb also when the binary's path is the resolved triple folder")
+    func packageFolders() {
+        let folders = EnrollPackage.searchedFolders(executable: "/work/trial/src/.build/x86_64-unknown-linux-gnu/release/installtop")
+        #expect(folders.contains("/work/trial/src/.build/deb"), "\(folders)")
+        #expect(folders.contains("/work/trial/src/.build/x86_64-unknown-linux-gnu/deb"))
+        #expect(folders.last == "/var/cache/apt/archives")
+    }
 }

@@ -24,12 +24,20 @@ struct EnrollPackage: Sendable {
     /// The folders searched, in order, for `installtop_VERSION_ARCH.deb` without `--package`:
     /// `.build/deb` of the working directory (`Scripts/build-deb`'s default, run in the
     /// checkout), the `deb` folder beside the running binary's build folder
-    /// (`.build/release/installtop` finds `.build/deb`), and apt's archive cache.
+    /// (`.build/release/installtop` finds `.build/deb`), the `deb` folder of the `.build` the
+    /// binary is in (its path resolved: `.build/x86_64-unknown-linux-gnu/release/installtop`
+    /// finds `.build/deb` too), and apt's archive cache.
     static func searchedFolders(executable: String?) -> [String] {
         var folders = [FileManager.default.currentDirectoryPath + "/.build/deb"]
         if let executable {
             let buildFolder = URL(fileURLWithPath: executable).deletingLastPathComponent().deletingLastPathComponent().path
             folders.append(buildFolder + "/deb")
+            // SwiftPM's `.build/release` is a link to `.build/x86_64-unknown-linux-gnu/release`,
+            // resolved in the binary's path: the checkout's `.build/deb` is one more level up.
+            let components = URL(fileURLWithPath: executable).pathComponents
+            if let build = components.lastIndex(of: ".build") {
+                folders.append("/" + components[1...build].joined(separator: "/") + "/deb")
+            }
         }
         folders.append("/var/cache/apt/archives")
         var seen = Set<String>()
