@@ -17,4 +17,12 @@ enum OutputWidth {
         if let columns = environment["COLUMNS"].flatMap(Int.init), columns > 0 { return columns }
         return 80
     }
+
+    /// The width a table is cut to: the terminal's columns, or `COLUMNS`; `nil` (nothing cut)
+    /// when stdout is a file or a pipe, where a script or a later reader wants every word, as
+    /// `dpkg -l` gives it.
+    static func forCutting(environment: [String: String] = ProcessInfo.processInfo.environment) -> Int? {
+        if isatty(STDOUT_FILENO) == 1 || environment["COLUMNS"].flatMap(Int.init) != nil { return current(environment: environment) }
+        return nil
+    }
 }

@@ -105,7 +105,7 @@ struct PendingCommand: ParsableCommand {
             StandardOutput.stdout.line(PendingSnapshotCoding.encode(answer.snapshot))
         } else {
             StandardOutput.stdout.write(PendingReport.text(answer.snapshot, computing: answer.computing, now: Date(),
-                                                           sanitizer: TextEnvironment.sanitizer, width: OutputWidth.current()))
+                                                           sanitizer: TextEnvironment.sanitizer, width: OutputWidth.forCutting()))
         }
         if answer.snapshot.problem != nil { throw ExitCode(ExitStatus.failed.rawValue) }
     }
@@ -139,7 +139,7 @@ struct PendingCommand: ParsableCommand {
         if json {
             StandardOutput.stdout.line(PendingReport.json(answers))
         } else {
-            StandardOutput.stdout.write(PendingReport.text(answers, now: Date(), sanitizer: TextEnvironment.sanitizer, width: OutputWidth.current()))
+            StandardOutput.stdout.write(PendingReport.text(answers, now: Date(), sanitizer: TextEnvironment.sanitizer, width: OutputWidth.forCutting()))
         }
         if !answers.allSatisfy(\.isComplete) { throw ExitCode(ExitStatus.failed.rawValue) }
     }
