@@ -13,7 +13,8 @@ struct RolloutDialog {
         case host(index: Int, text: String, included: Bool)
         /// A package of that host's plan.
         case package(PlanDialog.Row)
-        /// What a host's plan says besides its packages (`planning…`, the Essential warning).
+        /// What a host's plan says besides its packages (`planning…`, the Essential warning,
+        /// what it holds back).
         case note(String, warning: Bool)
     }
 
@@ -60,6 +61,14 @@ struct RolloutDialog {
             if let warning = PackageChange.essentialWarning(changes) { lines.append(.note(sanitizer.sanitize(warning), warning: true)) }
             let dialog = PlanDialog(name: job.descriptor.name, updates: job.descriptor.updates, area: area, sanitizer: sanitizer)
             lines += dialog.rows.map { .package($0) }
+            // What this upgrade leaves, as the row counts it: without it the row's `1 held
+            // back` is nowhere in the plan, and the operator cannot tell it was seen.
+            let planned = Set(changes.map(\.package))
+            let left = (state.board?.pending[host.name]?.heldBack ?? []).filter { !planned.contains($0.name) }
+            if !left.isEmpty {
+                let named = left.map { "\($0.name) (\($0.reason.text))" }.joined(separator: ", ")
+                lines.append(.note(sanitizer.sanitize("holds back \(named)" + (rollout.full ? "" : "; D upgrades fully")), warning: false))
+            }
         }
         self.lines = lines
         // Border, heading, a blank line, the list, the keys' line.

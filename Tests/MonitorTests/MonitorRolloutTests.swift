@@ -1,3 +1,4 @@
+import EngineWire
 import Foundation
 import InstallEngine
 import TerminalUI
@@ -134,6 +135,21 @@ struct MonitorRolloutTests {
         let row = removal!
         let column = Array(String(lines[row])).firstIndex(of: "r") ?? 0
         #expect(buffer.style(atX: column, y: row) == Themes.default[.failed], "\(lines[row])")
+    }
+
+    @Test("A host's plan says what the upgrade holds back, as its row counts it, and that D upgrades fully")
+    func planSaysWhatItHoldsBack() {
+        var scenario = board()
+        let snapshot = PendingSnapshot(computedAt: scenario.now, packages: [PendingPackage(name: "jq", oldVersion: "1.6", newVersion: "1.7", origin: "Debian:12/stable")],
+                                       heldBack: [HeldBackPackage(name: "trialnew", installedVersion: "1.0", availableVersion: "2.0",
+                                                                  reason: .needsNewPackages(["trialdep"]))])
+        _ = scenario.state.handle(.host(.pending("web2", snapshot, computing: false)))
+        select(&scenario, "web2")
+        scenario.press(.character("m"))
+        _ = scenario.press(.character("U"))
+        _ = held(&scenario, "web2", board: 1)
+        let screen = scenario.screen()
+        #expect(screen.contains("holds back trialnew (needs new packages: trialdep); D upgrades fully"), "\(screen)")
     }
 
     @Test("y for all: the first two start; as one ends the next starts, in order")
