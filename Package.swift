@@ -174,7 +174,7 @@ let package = Package(
             name: "EngineDaemonTests",
             dependencies: ["EngineDaemon", "EngineWire", "InstallEngine", "InstallEngineTesting", "InstallHistory", "CUnixSocket", "MonitorRuntime", "Monitor"]
         ),
-        .testTarget(name: "MonitorRuntimeTests", dependencies: ["MonitorRuntime", "Monitor", "InstallEngine", "InstallHistory", "EngineWire", "TerminalUI"]),
+        .testTarget(name: "MonitorRuntimeTests", dependencies: ["MonitorRuntime", "Monitor", "InstallEngine", "InstallHistory", "EngineWire", "EngineDaemon", "TerminalUI"]),
         .testTarget(
             name: "MonitorTests",
             dependencies: ["Monitor", "InstallEngine", "RestartScan", "TerminalUI", "EngineWire"],

@@ -96,14 +96,25 @@ public struct HistoryView: Sendable, Hashable {
     }
 
     /// What the runs list shows: the host's runs with the board's shells on it among them by
-    /// date, or the shells alone when the host's runs cannot be had (its history is off).
+    /// date, or the shells alone when the host's runs cannot be had (its history is off). A
+    /// shell kept on both sides (the board keeps a copy in the host's history) is listed once,
+    /// as the board's: Enter plays it from here.
     public var shownRuns: RunsContent {
         guard !shells.isEmpty else { return runs }
         switch runs {
         case .loading: return .loading
         case .unavailable: return .rows(shells)
-        case .rows(let loaded): return .rows((loaded + shells).sorted { ($0.date ?? .distantPast) > ($1.date ?? .distantPast) })
+        case .rows(let loaded):
+            let hostsOwn = loaded.filter { run in !shells.contains { Self.sameShell($0, run) } }
+            return .rows((hostsOwn + shells).sorted { ($0.date ?? .distantPast) > ($1.date ?? .distantPast) })
         }
+    }
+
+    /// Whether `local`, a shell in the board's history, is `remote` of the host's: the same
+    /// name and start (to the second: the two histories keep it to the millisecond).
+    static func sameShell(_ local: JobRunRow, _ remote: JobRunRow) -> Bool {
+        guard remote.kind == shellKind, local.name == remote.name, let a = local.date, let b = remote.date else { return false }
+        return abs(a.timeIntervalSince(b)) < 1
     }
 
     /// The run `u` acts on: the selected one of `visibleRuns`.
@@ -143,6 +154,10 @@ public struct HistoryView: Sendable, Hashable {
         case .enter where mode == .runs:
             guard let run = selectedRunRow, run.kind == Self.shellKind else {
                 return .explain("Enter plays a shell's recording (a run of kind shell); u undoes a run")
+            }
+            // A shell only the host keeps (opened from another board): its recording is there.
+            guard shells.contains(run) || host == nil else {
+                return .explain("run \(run.id) is kept on \(host ?? "the host"): installtop replay \(run.id) there plays it")
             }
             return .replay(run: run.id)
         default:

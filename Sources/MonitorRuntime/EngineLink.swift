@@ -1,3 +1,4 @@
+import EngineDaemon
 import InstallEngine
 import Monitor
 
@@ -59,10 +60,11 @@ public protocol EngineLink: Sendable {
     /// board: nothing is sent.
     func refreshLists(onHost host: String)
 
-    /// The command that opens an interactive shell on `host` (the board's `s`): its ssh with
-    /// the options the board reaches it with, `-t` and no remote command; `nil` for a link of
-    /// one engine or a host the link does not know.
-    func shellArguments(onHost host: String) -> [String]?
+    /// How the board reaches `host` (its ssh, options and remote command), from which the
+    /// board's `s` opens an interactive shell there (`SSHCommand.shellArguments`) and keeps its
+    /// recording in the host's history afterwards; `nil` for a link of one engine or a host the
+    /// link does not know.
+    func sshCommand(ofHost host: String) -> SSHCommand?
 
     /// Stops delivering; the mailbox gets nothing more.
     func stop()
@@ -81,5 +83,5 @@ extension EngineLink {
     public func loadJobRuns(limit: Int, onHost host: String) { loadJobRuns(limit: limit) }
     public func undo(run: Int, onHost host: String) { undo(run: run) }
     public func refreshLists(onHost host: String) {}
-    public func shellArguments(onHost host: String) -> [String]? { nil }
+    public func sshCommand(ofHost host: String) -> SSHCommand? { nil }
 }

@@ -145,9 +145,9 @@ public final class HostsEngineLink: EngineLink {
         post([.commandResult("the board undoes a run on its host: h on the host, Tab, then u")])
     }
 
-    /// `s` on the board: `host`'s ssh command made interactive (`SSHCommand.shellArguments`).
-    public func shellArguments(onHost host: String) -> [String]? {
-        state.withLock { state in state.hosts.first { $0.host == host }?.command.shellArguments }
+    /// `s` on the board: how `host` is reached, for its shell and the keeping of its recording.
+    public func sshCommand(ofHost host: String) -> SSHCommand? {
+        state.withLock { state in state.hosts.first { $0.host == host }?.command }
     }
 
     /// `h` on the board: `host`'s engine's history; the rows come back as `HostEvent.history`.

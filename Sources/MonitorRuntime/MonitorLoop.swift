@@ -250,11 +250,11 @@ public struct MonitorLoop {
     /// came meanwhile wait in the mailbox and are applied on the next pass. A recording played
     /// from the history view (`.replayShell`) has the terminal the same way.
     private mutating func openShell(on host: String) {
-        guard let shells, let arguments = link.shellArguments(onHost: host) else {
+        guard let shells, let ssh = link.sshCommand(ofHost: host) else {
             apply(.commandResult("No shell here: s opens one on a host of the board (installtop attach --host)"))
             return
         }
-        handOverTerminal { shells.openShell(on: host, arguments: arguments) }
+        handOverTerminal { shells.openShell(on: host, through: ssh) }
     }
 
     /// Suspends curses, runs `body` (which has the terminal until it returns), takes the

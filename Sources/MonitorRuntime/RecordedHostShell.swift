@@ -1,3 +1,4 @@
+import EngineDaemon
 import Foundation
 import Glibc
 import InstallEngine
@@ -33,7 +34,8 @@ public final class RecordedHostShell: HostShellOpener {
         self.stopDescriptor = stopDescriptor
     }
 
-    public func openShell(on host: String, arguments: [String]) -> String {
+    public func openShell(on host: String, through ssh: SSHCommand) -> String {
+        let arguments = ssh.shellArguments
         let startedAt = Date()
         let size = RawTerminalMode.size(of: 1) ?? (80, 24)
         var recording: (store: HistoryStore, run: Int64, writer: AsciicastWriter)?
@@ -92,6 +94,12 @@ public final class RecordedHostShell: HostShellOpener {
                                                exitStatus: status, reason: lastWords)
         } catch {
             sentence += " · its end was not recorded: \(error.description)"
+        }
+        // And in the host's own history, unless ssh never reached it (255: nothing to keep there).
+        if status != 255 {
+            Self.say("installtop: keeping the recording on \(host) too\(String(repeating: ".", count: 3))\r\n")
+            sentence += " · " + HostShellKeeper(ssh: ssh).keep(recording: recording.store.shellRecording(run: recording.run),
+                                                                startedAt: startedAt, endedAt: endedAt, exitStatus: status, reason: lastWords)
         }
         return sentence
     }

@@ -28,7 +28,11 @@ struct BoardShellEndToEndTests {
               web1) ;;
               *) echo "ssh: connect to host $2 port 22: Connection refused" >&2; exit 255 ;;
             esac
-            if [ "$#" -ge 3 ]; then exec '\(binary)' bridge --socket '\(folder.path("web1.sock"))'; fi
+            if [ "$#" -ge 3 ]; then
+              # The board keeping a shell's recording on the host: the bridge with its options.
+              case $3 in *--keep-shell*) eval "set -- ${3#installtop bridge}"; exec '\(binary)' bridge --socket '\(folder.path("web1.sock"))' "$@" ;; esac
+              exec '\(binary)' bridge --socket '\(folder.path("web1.sock"))'
+            fi
             cd '\(folder.path("."))' && PS1='web1$ ' exec /bin/sh -i
             """, executable: true)
         let history = folder.path("operator/history.sqlite3")
@@ -53,7 +57,8 @@ struct BoardShellEndToEndTests {
         // insert mode, an OSC string never ended, bytes that are not UTF-8.
         tmux.send("-l", #"printf '\033[?1049h\033[?1000h\033[4h\033]0;evil'; printf '\377\376\n'; exit"#)
         tmux.send("Enter")
-        // How the shell ended stays until the next key.
+        // How the shell ended stays until the next key; web1's engine keeps no history, so the
+        // copy for the host is not kept there, and the sentence says so.
         let back = await tmux.waitForScreen("the board back, redrawn, saying how the shell ended") { screen in
             screen.contains("2 hosts · 1 idle · 1 unreachable") && BoardScreen.isIdle("web1", in: screen)
                 && screen.contains("Shell on web1 ended after ") && screen.contains("installtop replay 1")
@@ -128,7 +133,9 @@ struct BoardShellEndToEndTests {
         defer { folder.remove() }
         var engines: [InstalltopChild] = []
         defer { engines.removeAll() }
-        engines.append(try fleet.serve(onHost: 1, apt: try APTTestRoot(folder: folder.path("quiet-apt")), folder: folder))
+        // h1's engine keeps a history: the board keeps the shell's recording there too.
+        let hostHistory = folder.path("h1-history.sqlite3")
+        engines.append(try fleet.serve(onHost: 1, apt: try APTTestRoot(folder: folder.path("quiet-apt")), folder: folder, history: hostHistory))
         #expect(await EndToEndFolder.eventually { engines[0].stderr.contains("serving on") }, "\(engines[0].stderr)")
         // HOME is the test's folder: the board records in its own history there.
         let tmux = try BoardScreen.attach(["h1"], fleet: fleet, folder: folder)
@@ -141,8 +148,9 @@ struct BoardShellEndToEndTests {
         await tmux.waitForScreen("the command ran on h1") { $0.contains("\non-h1-42") }
         tmux.send("-l", "exit")
         tmux.send("Enter")
-        await tmux.waitForScreen("the board back") { screen in
+        await tmux.waitForScreen("the board back, the recording kept on h1 too") { screen in
             BoardScreen.isIdle("h1", in: screen) && screen.contains("Shell on h1 ended after 0:") && screen.contains("installtop replay 1")
+                && screen.contains("kept on h1 as its run 1")
         }
         tmux.send("q")
         #expect(await EndToEndFolder.eventually { folder.read("rc") != nil })
@@ -152,5 +160,10 @@ struct BoardShellEndToEndTests {
         #expect(played.status == 0, "\(played.stderr)")
         // bash there turns bracketed paste on and off around each command: the output as it came.
         #expect(played.stdout.contains("@h1") && played.stdout.contains("on-h1-42\r\n"), "\(played.stdout.debugDescription)")
+        // The host's own history has it, kind shell, and plays the same bytes.
+        let onHost = try await InstalltopChild.run(["replay", "1", "--instant", "--history-db", hostHistory], in: folder)
+        #expect(onHost.status == 0 && onHost.stdout == played.stdout, "\(onHost.stderr)")
+        let hostRuns = try await InstalltopChild.run(["history", "--jobs", "--json", "--history-db", hostHistory], in: folder)
+        #expect(hostRuns.stdout.contains("\"kind\":\"shell\"") && hostRuns.stdout.contains("\"name\":\"shell on h1\""), "\(hostRuns.stdout)")
     }
 }

@@ -1,3 +1,4 @@
+import EngineDaemon
 import Foundation
 import InstallEngine
 import MonitorRuntime
@@ -32,6 +33,6 @@ final class FakeLink: EngineLink {
     func loadJobRuns(limit: Int) {}
     func undo(run: Int) {}
     func stop() { mailbox.withLock { $0 = nil } }
-    /// A board's: every host is reached as `ssh -t -- HOST`.
-    func shellArguments(onHost host: String) -> [String]? { ["ssh", "-t", "--", host] }
+    /// A board's: every host is reached as `ssh -- HOST installtop bridge` (its shell `ssh -t -- HOST`).
+    func sshCommand(ofHost host: String) -> SSHCommand? { SSHCommand(host: host) }
 }

@@ -1,3 +1,4 @@
+import EngineDaemon
 import Foundation
 import Monitor
 import MonitorRuntime
@@ -36,8 +37,8 @@ final class FakeShellOpener: HostShellOpener, Sendable {
                                                                        resultCode: .succeeded)])))
     }
 
-    func openShell(on host: String, arguments: [String]) -> String {
-        recorded.withLock { $0.append(Call(host: host, arguments: arguments, suspensionsBefore: terminal.suspensions)) }
+    func openShell(on host: String, through ssh: SSHCommand) -> String {
+        recorded.withLock { $0.append(Call(host: host, arguments: ssh.shellArguments, suspensionsBefore: terminal.suspensions)) }
         return "Shell on \(host) ended after 0:01 · installtop replay 3"
     }
 }

@@ -91,6 +91,28 @@ struct MonitorBoardShellTests {
         #expect(Scenario.commands(scenario.press(.enter)) == [.replayShell(run: 3)])
     }
 
+    @Test("A shell kept on both sides is listed once, the board's, which Enter plays; one only the host keeps says where to play it")
+    func shellKeptOnBothSides() {
+        var scenario = board(["web1"])
+        scenario.press(.character("h"), .tab)
+        let start = scenario.now.addingTimeInterval(-600)
+        _ = scenario.state.handle(.host(.jobRuns("web1", .rows([
+            JobRunRow(id: 7, date: start.addingTimeInterval(0.0004), kind: "shell", name: "shell on web1", resultCode: .succeeded),
+            JobRunRow(id: 5, date: start.addingTimeInterval(-3600), kind: "shell", name: "shell on web1", resultCode: .succeeded),
+        ]))))
+        _ = scenario.state.handle(.shellRunsLoaded(host: "web1", [JobRunRow(id: 3, date: start, kind: "shell", name: "shell on web1",
+                                                                            resultCode: .succeeded)]))
+        guard case .history(let view)? = scenario.state.overlay, case .rows(let rows) = view.shownRuns else {
+            Issue.record("no runs shown")
+            return
+        }
+        #expect(rows.map(\.id) == [3, 5], "the host's copy of run 3 is not listed again")
+        #expect(Scenario.commands(scenario.press(.enter)) == [.replayShell(run: 3)])
+        scenario.press(.down)
+        #expect(Scenario.commands(scenario.press(.enter)).isEmpty)
+        #expect(scenario.state.status?.text == "run 5 is kept on web1: installtop replay 5 there plays it")
+    }
+
     @Test("How the shell ended stays in the footer until the next key, however long the operator looks at the board first; no tick is asked for it")
     func returnStaysUntilAKey() {
         var scenario = board(["web1"])

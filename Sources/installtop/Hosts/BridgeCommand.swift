@@ -1,6 +1,8 @@
 import ArgumentParser
 import EngineDaemon
+import EngineWire
 import Glibc
+import Foundation
 
 /// `installtop bridge`: on a host, joins stdin and stdout to this host's engine socket; what
 /// `--host` runs there over ssh.
@@ -17,12 +19,40 @@ struct BridgeCommand: ParsableCommand {
             the engine closes once it has sent every reply, and the bridge exits. Exit status: 0 the \
             link ended, 1 no engine, an engine that does not admit this user, or a read or write \
             failed, 2 invalid usage.
+
+            With --keep-shell HOST (what the board runs after a shell it opened on this host), \
+            stdin is that shell's asciicast recording instead, kept in the history of the engine \
+            reached as a run of kind shell (`installtop replay RUN` plays it); the run's number \
+            is printed.
             """
     )
 
     @OptionGroup var socket: SocketOption
 
+    @Option(help: ArgumentHelp("Keep the shell recording on stdin in the engine's history, as the shell on this host by this name.", valueName: "host"))
+    var keepShell: String?
+
+    @Option(help: ArgumentHelp("With --keep-shell: when the shell began (RFC 3339).", valueName: "time"))
+    var started: String?
+
+    @Option(help: ArgumentHelp("With --keep-shell: when it ended (RFC 3339).", valueName: "time"))
+    var ended: String?
+
+    @Option(help: ArgumentHelp("With --keep-shell: ssh's exit status.", valueName: "status"))
+    var exitStatus: Int32 = 0
+
+    @Option(help: ArgumentHelp("With --keep-shell: what ssh last said, when it failed.", valueName: "text"))
+    var reason: String?
+
+    func validate() throws {
+        guard keepShell != nil else { return }
+        guard started.flatMap(RFC3339.date(from:)) != nil, ended.flatMap(RFC3339.date(from:)) != nil else {
+            throw ValidationError("--keep-shell needs --started and --ended as RFC 3339 times")
+        }
+    }
+
     func run() throws {
+        if let keepShell { return try keep(keepShell) }
         let descriptor: Int32
         do {
             descriptor = try socket.connect(EngineBridge.connect(to:))
@@ -45,6 +75,21 @@ struct BridgeCommand: ParsableCommand {
         case .failed(let call, let code):
             close(descriptor)
             StandardOutput.stderr.line("installtop bridge: \(call): \(String(cString: strerror(code)))")
+            throw ExitCode(1)
+        }
+    }
+
+    /// `--keep-shell`: the recording on stdin kept in the engine's history; its run printed.
+    private func keep(_ host: String) throws {
+        let keeping = HostShellKeeping(host: host, startedAt: started.flatMap(RFC3339.date(from:)) ?? Date(),
+                                       endedAt: ended.flatMap(RFC3339.date(from:)) ?? Date(), exitStatus: exitStatus, reason: reason)
+        let recording = FileHandle.standardInput.readDataToEndOfFile()
+        do {
+            let client = try socket.connect { path throws(DaemonError) in try EngineClient(path: path) }
+            let run = try keeping.keep(recording, engine: client)
+            StandardOutput.stdout.line("\(run)")
+        } catch {
+            StandardOutput.stderr.line("installtop bridge: the shell's recording was not kept: \(error)")
             throw ExitCode(1)
         }
     }
