@@ -84,17 +84,14 @@ struct PendingSnapshotKeeperTests {
 
     @Test("A snapshot only asked for (nothing known to have changed) is computed and answered, but never pushed as coming: a client that asks often makes no row flicker")
     func askedForIsNotComing() async throws {
-        let computed = Atomic<Int>(0)
         let queue = JobQueue(backend: ScriptedBackend())
-        let keeper = PendingSnapshotKeeper(queue: queue, aptConfig: nil, compute: {
-            computed.add(1, ordering: .sequentiallyConsistent)
-            return PendingSnapshot(computedAt: Date())
-        })
+        let computed = ComputationCount()
+        let keeper = computed.keeper(of: queue)
         let pushed = Mutex<[Bool]>([])
         keeper.observe { state in pushed.withLock { $0.append(state.computing) } }
         keeper.start()
         defer { keeper.stop() }
-        #expect(await eventually(timeout: .seconds(60)) { computed.load(ordering: .sequentiallyConsistent) == 1 && !keeper.current().computing })
+        #expect(await eventually(timeout: .seconds(60)) { computed.count == 1 && !keeper.current().computing })
         let before = pushed.withLock { $0.count }
         for _ in 0..<5 {
             keeper.recompute()
@@ -102,21 +99,18 @@ struct PendingSnapshotKeeperTests {
             keeper.whenSettled { state in answered.withLock { $0 = state } }
             #expect(await eventually(timeout: .seconds(60)) { answered.withLock { $0 } != nil }, "a wait is answered once it is computed")
         }
-        #expect(computed.load(ordering: .sequentiallyConsistent) >= 2)
+        #expect(computed.count >= 2)
         #expect(!pushed.withLock { Array($0.dropFirst(before)) }.contains(true), "\(pushed.withLock { $0 })")
     }
 
     @Test("A transaction being watched (an observed job) holds a computation back until it ends, then one follows")
     func observedTransactionHoldsBack() async throws {
-        let computed = Atomic<Int>(0)
         let queue = JobQueue(backend: ScriptedBackend())
-        let keeper = PendingSnapshotKeeper(queue: queue, aptConfig: nil, compute: {
-            computed.add(1, ordering: .sequentiallyConsistent)
-            return PendingSnapshot(computedAt: Date())
-        })
+        let computed = ComputationCount()
+        let keeper = computed.keeper(of: queue)
         keeper.start()
         defer { keeper.stop() }
-        #expect(await eventually(timeout: .seconds(60)) { computed.load(ordering: .sequentiallyConsistent) == 1 && !keeper.current().computing })
+        #expect(await eventually(timeout: .seconds(60)) { computed.count == 1 && !keeper.current().computing })
         let driver = ScriptedDriver()
         let initiator = ObservedInitiator(pid: 812, startTicks: 4242, program: "apt-get", commandLine: ["apt-get", "upgrade"],
                                           uid: 0, user: "root", terminal: "pts/1")
@@ -125,11 +119,11 @@ struct PendingSnapshotKeeperTests {
         queue.waitUntilDelivered()
         keeper.recompute()
         #expect(keeper.current().computing, "a snapshot is owed after the transaction")
-        #expect(computed.load(ordering: .sequentiallyConsistent) == 1, "none read half-way through it")
+        #expect(computed.count == 1, "none read half-way through it")
         driver.say(.updateStarted(index: 0))
         driver.say(.updateFinished(index: 0, .succeeded))
         driver.end(.exited(0))
-        #expect(await eventually(timeout: .seconds(60)) { computed.load(ordering: .sequentiallyConsistent) == 2 && !keeper.current().computing })
+        #expect(await eventually(timeout: .seconds(60)) { computed.count == 2 && !keeper.current().computing })
     }
 
     @Test("A job of commands neither holds a computation back nor asks for one; a request after it computes one")
@@ -215,15 +209,12 @@ struct PendingSnapshotKeeperTests {
 
     @Test("A package job declined before it ran holds nothing back: a change after it is computed")
     func declinedJob() async throws {
-        let computed = Atomic<Int>(0)
         let queue = JobQueue(backend: ScriptedBackend())
-        let keeper = PendingSnapshotKeeper(queue: queue, aptConfig: nil, compute: {
-            computed.add(1, ordering: .sequentiallyConsistent)
-            return PendingSnapshot(computedAt: Date())
-        })
+        let computed = ComputationCount()
+        let keeper = computed.keeper(of: queue)
         keeper.start()
         defer { keeper.stop() }
-        #expect(await eventually(timeout: .seconds(60)) { computed.load(ordering: .sequentiallyConsistent) == 1 && !keeper.current().computing })
+        #expect(await eventually(timeout: .seconds(60)) { computed.count == 1 && !keeper.current().computing })
         let held = try queue.submit(name: "apt upgrade", updates: [Update(id: "lab-app")], driver: ScriptedDriver(), awaitsConfirmation: true)
         queue.waitUntilDelivered()
         try queue.decline(job: held.id)
@@ -232,7 +223,7 @@ struct PendingSnapshotKeeperTests {
         keeper.recompute()
         let answered = Mutex<PendingState?>(nil)
         keeper.whenSettled { state in answered.withLock { $0 = state } }
-        #expect(await eventually(timeout: .seconds(60)) { answered.withLock { $0 } != nil && computed.load(ordering: .sequentiallyConsistent) == 2 })
+        #expect(await eventually(timeout: .seconds(60)) { answered.withLock { $0 } != nil && computed.count == 2 })
     }
 
     @Test("What counts as a change: dpkg's status, apt's lists; not a lock (looking at one opens it for writing), not a partial download")
@@ -260,5 +251,18 @@ struct PendingSnapshotKeeperTests {
     private func pendingCount(_ state: PendingState) throws -> Int? {
         guard let members = state.snapshot?.objectValue else { return nil }
         return try PendingSnapshotCoding.decode(WireObject(members, context: "snapshot")).packages.count
+    }
+
+    /// How many snapshots a keeper of the test's computed: each an empty snapshot, counted.
+    private final class ComputationCount: Sendable {
+        private let value = Atomic<Int>(0)
+        var count: Int { value.load(ordering: .sequentiallyConsistent) }
+
+        func keeper(of queue: JobQueue) -> PendingSnapshotKeeper {
+            PendingSnapshotKeeper(queue: queue, aptConfig: nil, compute: { [self] in
+                value.add(1, ordering: .sequentiallyConsistent)
+                return PendingSnapshot(computedAt: Date())
+            })
+        }
     }
 }
