@@ -72,7 +72,7 @@ extension MonitorState {
         guard let snapshot = board?.pending[host] else { return [] }
         return snapshot.packages.map { ("\($0.name) \($0.versionText)" + ($0.isSecurity ? " security" : ""), $0.isSecurity) }
             + snapshot.heldBack.map { ("\($0.name) \($0.installedVersion) → \($0.availableVersion) held back: \($0.reason.text)", false) }
-            + snapshot.notFullyInstalled.map { ("not fully installed: \($0)", true) }
+            + snapshot.notFullyInstalled.map { ("not fully installed: \($0) (\(snapshot.finishCommandText) finishes it)", true) }
     }
 
     /// `recomputing`, and the age of what is shown once it is 2 s old or more, while the host's

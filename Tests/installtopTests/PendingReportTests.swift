@@ -25,4 +25,21 @@ struct PendingReportTests {
         let text = PendingReport.text(snapshot, now: now, sanitizer: TextEnvironment.sanitizer, width: 100)
         #expect(!text.contains("Restarts"), "\(text)")
     }
+
+    @Test("what dpkg left half-way is said with the snapshot's command, which the JSON carries too; an older engine's none reads as dpkg --configure -a")
+    func finishCommand() throws {
+        var snapshot = PendingSnapshot(computedAt: now, notFullyInstalled: ["lab-k2: half-installed at 2.0 (iHR)"],
+                                       finishCommand: "installtop apt repair 3", listsUpdatedAt: now)
+        let text = PendingReport.text(snapshot, now: now, sanitizer: TextEnvironment.sanitizer, width: 100)
+        #expect(text.contains("not fully installed (installtop apt repair 3 finishes them once what stopped them is fixed):\n"
+            + "  lab-k2: half-installed at 2.0 (iHR)\n"), "\(text)")
+        let json = PendingSnapshotCoding.encode(snapshot)
+        #expect(json.contains(#""finishCommand":"installtop apt repair 3""#), "\(json)")
+        let decoded = try PendingSnapshotCoding.decode(WireObject(try #require(JSONParser.parse(json).objectValue), context: "snapshot"))
+        #expect(decoded.finishCommand == "installtop apt repair 3")
+
+        snapshot.finishCommand = nil
+        #expect(PendingReport.text(snapshot, now: now, sanitizer: TextEnvironment.sanitizer, width: 100)
+            .contains("not fully installed (dpkg --configure -a finishes them"))
+    }
 }

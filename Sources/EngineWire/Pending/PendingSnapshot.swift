@@ -32,15 +32,22 @@ public struct PendingSnapshot: Sendable, Hashable {
     /// finished (`dpkg --configure -a`). A host with any is not up to date, whatever it would
     /// upgrade.
     public var notFullyInstalled: [String]
+    /// The command that finishes `notFullyInstalled` (`DpkgFinishCommand`): `dpkg --configure
+    /// -a` where that finishes every one of them (unpacked, half-configured, waiting for
+    /// triggers), `installtop apt repair RUN` or `apt-get install --reinstall P` where a package
+    /// needs its archive again (half-installed, reinstall-required). `nil` when nothing is left
+    /// half-way, or from an engine older than it (then `dpkg --configure -a` is said).
+    public var finishCommand: String?
     /// Why nothing could be read; `nil` for a snapshot that was.
     public var problem: String?
 
     public init(computedAt: Date, packages: [PendingPackage] = [], heldBack: [HeldBackPackage] = [], notFullyInstalled: [String] = [],
-                listsUpdatedAt: Date? = nil, restarts: RestartAdvice? = nil, problem: String? = nil) {
+                finishCommand: String? = nil, listsUpdatedAt: Date? = nil, restarts: RestartAdvice? = nil, problem: String? = nil) {
         self.computedAt = computedAt
         self.packages = packages
         self.heldBack = heldBack
         self.notFullyInstalled = notFullyInstalled
+        self.finishCommand = finishCommand
         self.listsUpdatedAt = listsUpdatedAt
         self.restarts = restarts
         self.problem = problem
@@ -86,6 +93,10 @@ public struct PendingSnapshot: Sendable, Hashable {
         if let kernel = waitingKernel { return "reboot: \(kernel)" }
         return restarts?.rebootRequired == true ? "reboot required" : nil
     }
+
+    /// The command that finishes what dpkg left half-way, as said beside those packages:
+    /// `finishCommand`, or `dpkg --configure -a` from an engine that sent none.
+    public var finishCommandText: String { finishCommand ?? "dpkg --configure -a" }
 
     /// One line for a host's row and the head of `installtop pending`: `12 pending · 3
     /// security · 2 held back · lists 6 days old · reboot: 6.1.0-28`; `up to date · lists 2

@@ -7,7 +7,7 @@ import Foundation
 /// The JSON of a pending snapshot, as `installtop pending --json` prints it and the engine's
 /// `pending` reply carries it under `snapshot`:
 ///
-/// `{"computedAt":"2026-12-01T10:00:00Z","problem":null,"pending":2,"security":1,"packages":[{"name":"openssl","oldVersion":"3.0.14","newVersion":"3.0.15","origin":"Debian-Security:12/stable-security","architecture":"amd64","security":true}],"heldBack":[{"name":"nginx","installedVersion":"1.22","availableVersion":"1.24","reason":"would-remove","packages":["nginx-light"],"phasedPercentage":null}],"notFullyInstalled":["lab-a: half-configured at 2.0 (iF)"],"listsUpdatedAt":"2026-11-25T08:00:00Z","waitingKernel":"6.1.0-28-amd64","restarts":{…}}`
+/// `{"computedAt":"2026-12-01T10:00:00Z","problem":null,"pending":2,"security":1,"packages":[{"name":"openssl","oldVersion":"3.0.14","newVersion":"3.0.15","origin":"Debian-Security:12/stable-security","architecture":"amd64","security":true}],"heldBack":[{"name":"nginx","installedVersion":"1.22","availableVersion":"1.24","reason":"would-remove","packages":["nginx-light"],"phasedPercentage":null}],"notFullyInstalled":["lab-a: half-configured at 2.0 (iF)"],"finishCommand":"dpkg --configure -a","listsUpdatedAt":"2026-11-25T08:00:00Z","waitingKernel":"6.1.0-28-amd64","restarts":{…}}`
 ///
 /// `pending`, `security` and `waitingKernel` are derived (not read back); `restarts` is the
 /// restart advice as `installtop restarts --json` prints it, `null` with a problem.
@@ -21,6 +21,7 @@ public enum PendingSnapshotCoding {
         object.addRaw("packages", "[" + snapshot.packages.map(package).joined(separator: ",") + "]")
         object.addRaw("heldBack", "[" + snapshot.heldBack.map(heldBack).joined(separator: ",") + "]")
         object.add("notFullyInstalled", strings: snapshot.notFullyInstalled)
+        object.add("finishCommand", orNull: snapshot.finishCommand)
         object.add("listsUpdatedAt", orNullDate: snapshot.listsUpdatedAt)
         object.add("waitingKernel", orNull: snapshot.waitingKernel)
         if let restarts = snapshot.restarts { object.addRaw("restarts", RestartAdviceCoding.encode(restarts)) } else { object.addNull("restarts") }
@@ -47,6 +48,7 @@ public enum PendingSnapshotCoding {
         }
         // An engine older than the member sends none: nothing known half-way.
         snapshot.notFullyInstalled = (object.members["notFullyInstalled"]?.arrayValue ?? []).compactMap(\.stringValue)
+        snapshot.finishCommand = object.members["finishCommand"]?.stringValue
         snapshot.listsUpdatedAt = try object.optionalString("listsUpdatedAt").flatMap(RFC3339.date(from:))
         if let restarts = object.members["restarts"]?.objectValue {
             snapshot.restarts = try RestartAdviceCoding.decode(WireObject(restarts, context: object.context + ".restarts"))

@@ -63,6 +63,13 @@ public struct APTPackageState: Sendable, Hashable, CustomStringConvertible {
         needsReinstall || ["W", "t"].contains(status.dropFirst().first)
     }
 
+    /// Whether `dpkg --configure -a` finishes the package: unpacked, half-configured or waiting
+    /// for triggers, and not flagged reinstall-required. A half-installed package (`iH`), or one
+    /// flagged `R`, needs its archive again: `--configure -a` exits 0 and leaves it as it was.
+    public var finishesWithConfigure: Bool {
+        isHalfWay && status.count == 2 && status.dropFirst().first != "H"
+    }
+
     /// `installed at 1.0`, `not installed`, `half-installed at 1.0 (iHR)`.
     public var description: String {
         let word: String

@@ -115,8 +115,11 @@ public final class PendingSnapshotKeeper: PendingSnapshotSource, Sendable {
     ///     when inotify cannot be had; tests use it).
     ///   - log: where a root that cannot be watched, or is polled, is said (its rows then follow
     ///     only the jobs this engine sees, or follow it within a poll).
+    ///   - repairRun: the run whose `installtop apt repair RUN` finishes packages dpkg left
+    ///     half-installed (`PendingSnapshotReader.read`); `nil` names apt-get's reinstall.
     public init(queue: JobQueue, aptConfig: String?, watching: PackageStateWatcher.Places? = nil, polling: Bool = false,
-                log: @escaping @Sendable (String) -> Void = { _ in }, compute: (@Sendable () -> PendingSnapshot)? = nil) {
+                log: @escaping @Sendable (String) -> Void = { _ in }, repairRun: (@Sendable ([String]) -> Int64?)? = nil,
+                compute: (@Sendable () -> PendingSnapshot)? = nil) {
         self.queue = queue
         self.polling = polling
         self.aptConfig = aptConfig
@@ -125,7 +128,7 @@ public final class PendingSnapshotKeeper: PendingSnapshotSource, Sendable {
         watchesTheRoot = compute == nil
         let cancellation = CommandCancellation()
         self.cancellation = cancellation
-        self.compute = compute ?? { PendingSnapshotReader.read(aptConfig: aptConfig, cancellation: cancellation) }
+        self.compute = compute ?? { PendingSnapshotReader.read(aptConfig: aptConfig, cancellation: cancellation, repairRun: repairRun) }
     }
 
     /// Follows the queue's jobs, starts watching the root, and computes the first snapshot.

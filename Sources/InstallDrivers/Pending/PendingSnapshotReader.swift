@@ -22,8 +22,12 @@ public enum PendingSnapshotReader {
     ///   - now: the snapshot's time.
     ///   - cancellation: kills its apt, apt-config and dpkg-query once cancelled; the snapshot
     ///     then says so as its problem, and is to be dropped.
+    ///   - repairRun: the job run that last named any of the packages given (those dpkg left
+    ///     half-way), whose `installtop apt repair RUN` the snapshot then names; `nil` (or no
+    ///     run) names `apt-get install --reinstall` (`DpkgFinishCommand`).
     public static func read(aptConfig: String?, chroot: String? = nil, procRoot: String = "/proc", now: Date = Date(),
-                            cancellation: CommandCancellation? = nil) -> PendingSnapshot {
+                            cancellation: CommandCancellation? = nil,
+                            repairRun: (@Sendable ([String]) -> Int64?)? = nil) -> PendingSnapshot {
         // apt reads a missing APT_CONFIG as none and falls back to the system's root: this
         // would be another root's snapshot under the name of the one asked for.
         if let aptConfig, !FileManager.default.isReadableFile(atPath: chroot.map { APTEnvironment.path(aptConfig, under: $0) } ?? aptConfig) {
@@ -35,7 +39,7 @@ public enum PendingSnapshotReader {
         } catch {
             return .failed(cancellation?.isCancelled == true ? cancelledProblem : error.message, at: now)
         }
-        return read(in: environment, procRoot: procRoot, now: now, cancellation: cancellation)
+        return read(in: environment, procRoot: procRoot, now: now, cancellation: cancellation, repairRun: repairRun)
     }
 
     /// The problem of a snapshot whose computation was cancelled.
@@ -43,7 +47,8 @@ public enum PendingSnapshotReader {
 
     /// The snapshot of the root `environment` names.
     public static func read(in environment: APTEnvironment, procRoot: String = "/proc", now: Date = Date(),
-                            cancellation: CommandCancellation? = nil) -> PendingSnapshot {
+                            cancellation: CommandCancellation? = nil,
+                            repairRun: (@Sendable ([String]) -> Int64?)? = nil) -> PendingSnapshot {
         // apt's headings (`Installed:`) are read, so in its own words, untranslated.
         let variables = environment.commandEnvironment.merging(["LC_ALL": "C"]) { _, new in new }
         let run = { @Sendable (arguments: [String]) in
@@ -76,8 +81,13 @@ public enum PendingSnapshotReader {
         let installed = states.withLock { $0 }
         let held = Set(installed.filter { $0.value.status.first == "h" }.keys)
         let (packages, heldBack) = assemble(upgrade: upgrade.stdout, distUpgrade: distUpgrade.stdout, policy: policy.stdout, held: held)
-        let halfWay = installed.filter { $0.value.isHalfWay }.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value.description)" }
-        return PendingSnapshot(computedAt: now, packages: packages, heldBack: heldBack, notFullyInstalled: halfWay,
+        let halfWayStates = installed.filter { $0.value.isHalfWay }
+        let halfWay = halfWayStates.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value.description)" }
+        // A run is looked up only where dpkg --configure -a would not do.
+        let needsArchive = halfWayStates.filter { !$0.value.finishesWithConfigure }.keys.sorted()
+        let repairing = needsArchive.isEmpty ? nil : repairRun?(needsArchive)
+        let finish = DpkgFinishCommand.text(for: halfWayStates, run: repairing, aptConfig: environment.aptConfig)
+        return PendingSnapshot(computedAt: now, packages: packages, heldBack: heldBack, notFullyInstalled: halfWay, finishCommand: finish,
                                listsUpdatedAt: environment.lists.flatMap(newestList(in:)),
                                restarts: RestartScanner(procRoot: procRoot, root: environment.root).scan())
     }

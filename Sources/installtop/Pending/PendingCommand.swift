@@ -42,7 +42,9 @@ struct PendingCommand: ParsableCommand {
             packages (each with name, oldVersion, newVersion, origin, architecture, security), \
             heldBack (each with name, installedVersion, availableVersion, reason, packages, \
             phasedPercentage), notFullyInstalled (what dpkg left half-way: `name: state at version \
-            (status)`), listsUpdatedAt, waitingKernel and restarts: reason is held, \
+            (status)`), finishCommand (what finishes all of them: dpkg --configure -a, installtop apt \
+            repair RUN, or apt-get install --reinstall P where a package is half-installed; null when \
+            none), listsUpdatedAt, waitingKernel and restarts: reason is held, \
             pinned, phased, would-remove, needs-new-packages or kept-back, packages what \
             dist-upgrade would remove or newly install for it; times are RFC 3339; \
             listsUpdatedAt is null when apt's lists were never fetched; problem is null unless \

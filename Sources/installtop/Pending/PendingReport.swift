@@ -30,8 +30,9 @@ enum PendingReport {
         }
         var table = TextTable.render(rows, width: width)
         if !snapshot.notFullyInstalled.isEmpty {
-            // What dpkg left half-way, and apt's own way to finish it.
-            table += "not fully installed (dpkg --configure -a finishes them once what stopped them is fixed):\n"
+            // What dpkg left half-way, and the command that finishes every state of it.
+            let finish = sanitizer.sanitize(snapshot.finishCommandText)
+            table += "not fully installed (\(finish) finishes them once what stopped them is fixed):\n"
                 + snapshot.notFullyInstalled.map { "  " + sanitizer.sanitize($0) + "\n" }.joined()
         }
         if let advice = snapshot.restarts, advice.needsAction {
