@@ -22,6 +22,7 @@ struct WireCommandTests {
         .submit([
             JobSubmission(name: "Security", operation: .install, updates: [fullUpdate, minimalUpdate], stopOnFailure: true),
             JobSubmission(name: "Removal", operation: .uninstall, updates: [fullUpdate], stopOnFailure: false),
+            JobSubmission(name: "Finish", operation: .install, updates: [minimalUpdate], stopOnFailure: false, asks: true),
         ]),
         .submit([]),
         .job(.abort(job: 3, force: false)),
@@ -141,5 +142,16 @@ struct WireCommandTests {
         } catch {
             Issue.record("\(line): \(error)")
         }
+    }
+
+    @Test("a job of commands that asks awaits a confirm unless submitted with yes; one that does not ask never does")
+    func commandsThatAsk() {
+        let asking = JobSubmission(name: "Finish", operation: .install, updates: [Self.minimalUpdate], stopOnFailure: false, asks: true)
+        #expect(asking.awaitsConfirmation)
+        #expect(asking.json.contains(#""ask":true"#), "\(asking.json)")
+        var confirmed = asking
+        confirmed.yes = true
+        #expect(!confirmed.awaitsConfirmation)
+        #expect(!JobSubmission(name: "Plain", operation: .install, updates: [Self.minimalUpdate], stopOnFailure: false).awaitsConfirmation)
     }
 }

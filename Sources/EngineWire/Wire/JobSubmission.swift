@@ -17,9 +17,15 @@ public struct JobSubmission: Sendable, Hashable {
     /// kind whose plan is reviewed (`JobKind.asksBeforeRunning`: apt) starts without awaiting
     /// a `confirm`. Sent as `"yes":true`; missing means no.
     public var yes: Bool
+    /// A job of commands that awaits a `confirm` all the same, as a reviewed plan does (the
+    /// finishing job of `installtop apt repair`, which changes dpkg's database). Sent as
+    /// `"ask":true`; missing means no. An engine older than it runs the job at once.
+    public var asks: Bool
 
-    public init(name: String, operation: UpdateOperation, updates: [Update], stopOnFailure: Bool, kind: JobKindSpec? = nil, yes: Bool = false) {
+    public init(name: String, operation: UpdateOperation, updates: [Update], stopOnFailure: Bool, kind: JobKindSpec? = nil,
+                yes: Bool = false, asks: Bool = false) {
         self.yes = yes
+        self.asks = asks
         self.name = name
         self.operation = operation
         self.updates = updates
@@ -28,8 +34,8 @@ public struct JobSubmission: Sendable, Hashable {
     }
 
     /// Whether the engine holds the job until a `confirm`: a job of a kind whose plan is
-    /// reviewed, submitted without `yes`.
-    public var awaitsConfirmation: Bool { !yes && kind?.kind.asksBeforeRunning == true }
+    /// reviewed, or one that `asks`, submitted without `yes`.
+    public var awaitsConfirmation: Bool { !yes && (asks || kind?.kind.asksBeforeRunning == true) }
 
     /// The job as a JSON object. A kind that is not a `WireJobKind` is left out: every kind
     /// a process registers is one.
@@ -39,6 +45,7 @@ public struct JobSubmission: Sendable, Hashable {
         object.add("operation", operation.name)
         object.add("stopOnFailure", stopOnFailure)
         if yes { object.add("yes", true) }
+        if asks { object.add("ask", true) }
         object.addRaw("updates", "[" + updates.map(UpdateCoding.encode).joined(separator: ",") + "]")
         if let kind, let wire = kind.kind as? any WireJobKind {
             object.addRaw(kind.key, wire.encodeSpec(kind.spec))
@@ -53,6 +60,7 @@ public struct JobSubmission: Sendable, Hashable {
         operation = try object.name("operation", UpdateOperation.named, expected: "install or uninstall")
         stopOnFailure = try object.bool("stopOnFailure", default: false)
         yes = try object.bool("yes", default: false)
+        asks = try object.bool("ask", default: false)
         var updates: [Update] = []
         for item in try object.objects("updates") { updates.append(try UpdateCoding.decode(item)) }
         self.updates = updates

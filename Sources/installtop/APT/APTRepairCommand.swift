@@ -1,4 +1,6 @@
 import ArgumentParser
+import EngineDaemon
+import EngineWire
 import InstallDrivers
 import InstallEngine
 import InstallHistory
@@ -49,7 +51,7 @@ struct APTRepairCommand: ParsableCommand {
         let halfWay = APTInterruptedDpkg.halfWay(in: environment)
         if !halfWay.isEmpty {
             do {
-                try finish(halfWay, in: environment, history: history)
+                try finish(halfWay, in: environment, history: history, route: route)
             } catch {
                 route.close()
                 throw error
@@ -107,11 +109,14 @@ struct APTRepairCommand: ParsableCommand {
 
     /// Finishes what dpkg was left half-way with the forced stop's repair, as a job of its own
     /// (`installtop apt finish`, one update): shown in the monitor or as plain lines, recorded
-    /// in `history` (the engine's when the repair runs there), and asked for like any job (its
-    /// dialog in the monitor; `--yes` off a terminal).
+    /// in `history`, and asked for like any job (its dialog in the monitor; `--yes` off a
+    /// terminal). With the machine's engine (`route`), the job runs there, as the reinstall
+    /// does: submitted awaiting the attached monitor's yes (`JobSubmission.asks`) unless
+    /// `--yes`, recorded in the engine's history, followed here (`EngineJobFollower`).
     /// - Throws: exit status 1 when it is not confirmed (nothing run), 3 when it is aborted, 5
     ///   when dpkg is still left unfinished (the last line names the commands that finish it).
-    private func finish(_ halfWay: [String: APTPackageState], in environment: APTEnvironment, history: HistoryOptions) throws {
+    private func finish(_ halfWay: [String: APTPackageState], in environment: APTEnvironment, history: HistoryOptions,
+                        route: APTEngineRoute) throws {
         let name = "installtop: apt repair \(jobRun)"
         let packages = halfWay.keys.sorted().map { "\($0) \(halfWay[$0]?.description ?? "")" }.joined(separator: ", ")
         StandardOutput.stderr.line("\(name): dpkg left \(halfWay.count == 1 ? "1 package" : "\(halfWay.count) packages") half-way "
@@ -126,14 +131,45 @@ struct APTRepairCommand: ParsableCommand {
         let update = Update(id: "dpkg", title: "dpkg --configure -a, then apt-get -f install: \(packages)", installCommand: .argv(arguments))
         let job = RunnableJob(name: "apt repair \(jobRun) · finish what dpkg left half-way", operation: .install, updates: [update],
                               needsConfirmation: !options.yes)
-        var runOptions = options.run
-        runOptions.history = history
-        let (status, declined) = RunSession(jobs: [job], options: runOptions).runReportingDeclines()
-        if !declined.isEmpty { throw ExitCode(ExitStatus.failed.rawValue) }
+        let status: ExitStatus
+        if case .engine(let client, let engine) = route {
+            status = inEngine(job, client: client, engine: engine)
+            // Declined (or refused) there: nothing ran, dpkg is as it was.
+            if status == .failed || status == .invalidUsage, APTInterruptedDpkg.halfWay(in: environment) == halfWay {
+                throw ExitCode(status.rawValue)
+            }
+        } else {
+            var runOptions = options.run
+            runOptions.history = history
+            let (ran, declined) = RunSession(jobs: [job], options: runOptions).runReportingDeclines()
+            if !declined.isEmpty { throw ExitCode(ExitStatus.failed.rawValue) }
+            status = ran
+        }
         if status == .aborted { throw ExitCode(ExitStatus.aborted.rawValue) }
         if let unfinished = APTInterruptedDpkg.leftUnfinished(in: environment) {
             StandardOutput.stderr.line("\(name): \(unfinished)")
             throw ExitCode(ExitStatus.leftBroken.rawValue)
         }
+    }
+
+    /// Runs the finishing `job` in the machine's engine and follows it to its end; its status.
+    /// The engine runs the command as itself (root), in the root it shares with this command.
+    private func inEngine(_ job: RunnableJob, client: EngineClient, engine: EngineIdentity) -> ExitStatus {
+        StandardOutput.stderr.line("installtop: \(job.name) runs in the machine's engine (pid \(engine.pid), \(client.path)), recorded in "
+            + "\(engine.history ?? "its history"): it goes on if this terminal closes; installtop attach watches it")
+        let submission = JobSubmission(name: job.name, operation: job.operation, updates: job.updates, stopOnFailure: false,
+                                       yes: options.yes, asks: !options.yes)
+        let number: Int
+        do throws(DaemonError) {
+            let reply = try client.request(.submit([submission]), timeout: DaemonRequest.replyTimeout)
+            guard let first = reply.fields["jobs"]?.arrayValue?.first?.intValue else {
+                throw .unexpectedMessage("submit's reply names no job")
+            }
+            number = first
+        } catch {
+            StandardOutput.stderr.line("installtop: \(job.name): nothing was run: \(error)")
+            return .invalidUsage
+        }
+        return EngineJobFollower(path: client.path, job: number, options: options.run, engine: engine).run()
     }
 }

@@ -91,6 +91,37 @@ struct APTInEngineTests {
         #expect(host.changes(since: HostPackageFingerprint()).isEmpty)
     }
 
+    @Test("apt repair: finishing what dpkg left half-way runs in the engine too, recorded there, not in the command's own history")
+    func repairFinishesInTheEngine() async throws {
+        let host = HostPackageFingerprint()
+        let setup = try await Setup()
+        defer { setup.remove() }
+        let upgrade = try await setup.installtopAPT(["upgrade", "--yes", "--plain"])
+        #expect(upgrade.status == 0, "\(upgrade.stdout)\n\(upgrade.stderr)")
+        let runID = try #require((try await setup.runs().first?["run"] as? NSNumber)?.intValue)
+        // dpkg left lab-app half-configured, as a postinst that failed once leaves it.
+        let status = setup.apt.root + "/var/lib/dpkg/status"
+        let stanzas = try String(contentsOfFile: status, encoding: .utf8).components(separatedBy: "\n\n").map { stanza in
+            stanza.hasPrefix("Package: lab-app\n") ? stanza.replacingOccurrences(of: "Status: install ok installed", with: "Status: install ok half-configured") : stanza
+        }
+        try stanzas.joined(separator: "\n\n").write(toFile: status, atomically: true, encoding: .utf8)
+        try #require(try setup.apt.states()["lab-app"]?.status == "iF")
+
+        let repair = try await setup.installtopAPT(["repair", String(runID), "--yes", "--plain"])
+        #expect(repair.status == 0, "\(repair.stdout)\n\(repair.stderr)")
+        let name = "apt repair \(runID) · finish what dpkg left half-way"
+        #expect(repair.stderr.contains("installtop: \(name) runs in the machine's engine (pid "), "\(repair.stderr)")
+        let serveLog = setup.fixture.serve?.stderr ?? ""
+        #expect(serveLog.contains(": \(name) (1 update)"), "the engine ran it: \(serveLog)")
+        #expect(try setup.apt.states().mapValues { "\($0.status) \($0.version)" } == ["lab-base": "ii 2.0", "lab-app": "ii 2.0"])
+        let runs = try await setup.runs()
+        #expect(runs.first?["name"] as? String == name && runs.first?["result"] as? String == "succeeded", "\(runs)")
+        #expect(!FileManager.default.fileExists(atPath: setup.fixture.folder.file("state/installtop/history.sqlite3")),
+                "the command's own history got nothing")
+        #expect(try setup.apt.audit().isEmpty)
+        #expect(host.changes(since: HostPackageFingerprint()).isEmpty)
+    }
+
     @Test("Nothing to do, or a package apt does not know: said as here, nothing queued in the engine")
     func nothingToDoAndRefusal() async throws {
         let setup = try await Setup()
