@@ -11,7 +11,8 @@ import InstallEngine
 extension HistoryStore {
     /// Ends every package job's run that never recorded its end, whose recorded writer is gone
     /// and that recorded its plan and dpkg (`JobRunOrigin`): apt and dpkg went on without the
-    /// engine, so `settle` says from dpkg's final state and log what became of each package.
+    /// engine or died with it, so `settle` says from dpkg's final state and log what became of
+    /// each package.
     /// Call it before `recoverInterruptedEntries`, which would take the run's running rows for
     /// interrupted.
     ///

@@ -5,8 +5,11 @@ import InstallHistory
 
 /// What became of an apt job's run (or an observed one's) whose engine died before the
 /// transaction ended (`HistoryStore.recoverInterruptedRuns`, through `APTKindSupport`): apt
-/// and dpkg went on without it, so every package of its plan is settled from dpkg's final
-/// state in the database the run recorded, dated by dpkg's log. A package the transaction never began (no line of the log names it since the run
+/// and dpkg may have gone on without it, or died with it, so every package of its plan is
+/// settled from dpkg's final state in the database the run recorded, dated by dpkg's log. Each
+/// row says only what is known (`engineGone`); a package dpkg left half-way names the command
+/// that finishes it (`DpkgFinishCommand`: `installtop apt repair RUN` where `dpkg --configure -a`
+/// would leave a package as it was). A package the transaction never began (no line of the log names it since the run
 /// began, dpkg shows it as it was) is aborted, not started; every other one is what dpkg shows.
 ///
 /// The packages in flight when the engine died (running then, or left half-way by dpkg) have
@@ -38,8 +41,7 @@ enum APTRunRecovery {
                 lines = logs[path] ?? ObservedRowRecovery.lines(ofLog: path)
                 logs[path] = lines
             }
-            let engineGone = run.observed ? ObservedRowRecovery.watcherGone
-                : "the engine that ran it stopped before the transaction ended; apt and dpkg went on"
+            let engineGone = run.observed ? ObservedRowRecovery.watcherGone : Self.engineGone
             var packages: [String: RecoveredResult] = [:]
             for change in run.origin.plan {
                 let row = run.rows.first { $0.updateID == change.package }
@@ -62,6 +64,15 @@ enum APTRunRecovery {
                 packages[package] = .settled(resultCode: .failed, hResult: code == .failed ? hResult : .installerFailure,
                                              reason: reason + "; " + Self.differingText(package, differing, run: run.id), endedAt: end)
             }
+            // Last in each half-way row, one command for all of them: dpkg --configure -a
+            // cannot configure a package whose dependency is left half-installed.
+            if let finish = DpkgFinishCommand.text(for: states.filter { halfWay.contains($0.key) }, run: run.id) {
+                for package in halfWay {
+                    guard case .settled(let code, let hResult, let reason, let end)? = packages[package] else { continue }
+                    packages[package] = .settled(resultCode: code, hResult: hResult, reason: reason + "; \(finish) finishes it",
+                                                 endedAt: end)
+                }
+            }
             let ends = packages.values.compactMap { verdict -> Date? in
                 if case .settled(_, _, _, let endedAt) = verdict { return endedAt }
                 return nil
@@ -70,6 +81,12 @@ enum APTRunRecovery {
         }
         return settlements
     }
+
+    /// Why a run is settled from dpkg: its engine stopped. Not whether apt and dpkg went on or
+    /// were killed with it: nothing installtop keeps tells (their processes are gone by the time
+    /// dpkg's lock is free, and the engine's last rows may not have been written), so it is not
+    /// said; dpkg's state and log, in each row, say how far the transaction got.
+    static let engineGone = "the engine that ran it stopped before the transaction ended"
 
     /// `dpkg --verify of lab-k2: 2 files differ from what dpkg recorded (/usr/share/a, /usr/bin/b):
     /// installtop apt repair 3 reinstalls it`.
