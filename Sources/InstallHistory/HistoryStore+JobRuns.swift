@@ -44,11 +44,12 @@ extension HistoryStore {
     }
 
     /// Run `id` with its packages, kept versions and undoability, as `jobRuns` gives it; `nil`
-    /// when the history holds no such run.
-    public func jobRun(_ id: Int64, fileExists: (String) -> Bool = { FileManager.default.fileExists(atPath: $0) })
+    /// when the history holds no such run. `halfWay` as for `jobRuns`.
+    public func jobRun(_ id: Int64, halfWay: (_ administrativeDirectory: String) -> [String: HalfWayPackage] = { _ in [:] },
+                       fileExists: (String) -> Bool = { FileManager.default.fileExists(atPath: $0) })
         throws(HistoryError) -> JobRun? {
         let newer = try read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM jobRun WHERE id >= ?", arguments: [id]) ?? 0 }
-        return try jobRuns(limit: newer, fileExists: fileExists).first { $0.id == id }
+        return try jobRuns(limit: newer, halfWay: halfWay, fileExists: fileExists).first { $0.id == id }
     }
 
     /// Records the settled package rows of a run written outside the recorder (an observed
@@ -95,19 +96,25 @@ extension HistoryStore {
 
     /// The newest `limit` job runs, newest first, each with its packages, its kept versions and
     /// whether it can be undone now (`JobRunUndoability`).
-    /// - Parameter fileExists: whether a kept file is still there (tests give their own).
-    public func jobRuns(limit: Int = 20, fileExists: (String) -> Bool = { FileManager.default.fileExists(atPath: $0) })
+    /// - Parameters:
+    ///   - halfWay: the packages dpkg has half-way now in a database (`/var/lib/dpkg`), by name
+    ///     with dpkg's words (`half-configured at 2.0 (iF)`): the history cannot read dpkg, so
+    ///     whoever lists the runs says. An apt run naming such a package is not undoable, and
+    ///     says what finishes it (the repair of the newest run naming it). None by default.
+    ///   - fileExists: whether a kept file is still there (tests give their own).
+    public func jobRuns(limit: Int = 20, halfWay: (_ administrativeDirectory: String) -> [String: HalfWayPackage] = { _ in [:] },
+                        fileExists: (String) -> Bool = { FileManager.default.fileExists(atPath: $0) })
         throws(HistoryError) -> [JobRun] {
-        let (runs, later, twins) = try read { db -> ([JobRun], [Int64: [JobRunPackage]], [Int64: Int64]) in
+        let (runs, later, twins, named) = try read { db -> ([JobRun], [Int64: [JobRunPackage]], [Int64: Int64], [Int64: [JobRunPackage]]) in
             var runs = try Row.fetchAll(db, sql: "SELECT * FROM jobRun ORDER BY id DESC LIMIT ?", arguments: [max(0, limit)]).map { row in
                 JobRun(id: row["id"], kind: row["kind"], name: row["name"],
                        operation: UpdateOperation(rawValue: row["operation"]) ?? .install,
                        startedAt: row["startedAt"], endedAt: row["endedAt"],
                        resultCode: (row["resultCode"] as Int?).flatMap(OperationResultCode.init(rawValue:)),
                        observed: row["observed"], keptForUndo: row["keptForUndo"], undoneBy: row["undoneBy"], undoOf: row["undoOf"],
-                       installRoot: row["installRoot"])
+                       installRoot: row["installRoot"], administrativeDirectory: row["administrativeDirectory"])
             }
-            guard let oldest = runs.last?.id else { return ([], [:], [:]) }
+            guard let oldest = runs.last?.id else { return ([], [:], [:], [:]) }
             // Every run from the oldest listed on: the listed ones' packages, and the later
             // runs that changed them again.
             var packages: [Int64: [JobRunPackage]] = [:]
@@ -134,18 +141,38 @@ extension HistoryStore {
                 runs[index].kept = kept[runs[index].id] ?? []
             }
             let twins = try Self.observedTwins(db, from: oldest)
-            return (runs, packages.filter { !undone.contains($0.key) && twins[$0.key] == nil }, twins)
+            return (runs, packages.filter { !undone.contains($0.key) && twins[$0.key] == nil }, twins, packages)
         }
+        var halfWayIn: [String: [String: HalfWayPackage]] = [:]
         return runs.map { run in
             var run = run
             if let keeper = twins[run.id] {
                 run.notUndoableBecause = "the same transaction as run \(keeper), which kept its versions: undo run \(keeper)"
                 return run
             }
+            var dpkgHalfWay: [String: HalfWayPackage] = [:]
+            if run.kind == "apt", let directory = run.administrativeDirectory {
+                dpkgHalfWay = halfWayIn[directory] ?? halfWay(directory)
+                halfWayIn[directory] = dpkgHalfWay
+            }
             run.notUndoableBecause = JobRunUndoability.reason(for: run, laterChange: { name in
                 later.filter { $0.key > run.id && $0.value.contains { $0.name == name && $0.changedTheVersion } }.keys.min()
+            }, halfWay: dpkgHalfWay, newestNaming: { name in
+                named.filter { $0.value.contains { $0.name == name } }.keys.max() ?? run.id
             }, fileExists: fileExists)
             return run
+        }
+    }
+
+    /// The newest apt run with a row for any of `packages`: the one whose `installtop apt repair
+    /// RUN` finishes them once dpkg left them half-way; `nil` when no run names them.
+    public func newestAptRun(naming packages: [String]) throws(HistoryError) -> Int64? {
+        guard !packages.isEmpty else { return nil }
+        return try read { db in
+            try Int64.fetchOne(db, sql: """
+                SELECT max(jobRun.id) FROM jobRun JOIN \(HistoryEntry.databaseTableName) entry ON entry.jobRun = jobRun.id
+                WHERE jobRun.kind = 'apt' AND entry.updateID IN (\(packages.map { _ in "?" }.joined(separator: ",")))
+                """, arguments: StatementArguments(packages))
         }
     }
 

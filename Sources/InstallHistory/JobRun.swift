@@ -33,6 +33,9 @@ public struct JobRun: Sendable, Hashable {
     /// The root a dnf run acted on (`/` for the system); `nil` for apt runs and dnf runs
     /// recorded before roots were.
     public var installRoot: String?
+    /// The dpkg database an apt run changed (`/var/lib/dpkg`), whose state now its undo follows;
+    /// `nil` for dnf runs and runs recorded before it was.
+    public var administrativeDirectory: String?
     /// The packages the run's updates name, in the order they were recorded.
     public var packages: [JobRunPackage]
     /// What was kept of the versions it replaced (several rows for a package kept twice, by a
@@ -54,7 +57,8 @@ public struct JobRun: Sendable, Hashable {
 
     public init(id: Int64, kind: String, name: String, operation: UpdateOperation, startedAt: Date?, endedAt: Date?,
                 resultCode: OperationResultCode?, observed: Bool = false, keptForUndo: Bool = false, undoneBy: Int64? = nil, undoOf: Int64? = nil,
-                installRoot: String? = nil, packages: [JobRunPackage] = [], kept: [KeptVersionRecord] = [], notUndoableBecause: String? = nil) {
+                installRoot: String? = nil, administrativeDirectory: String? = nil, packages: [JobRunPackage] = [],
+                kept: [KeptVersionRecord] = [], notUndoableBecause: String? = nil) {
         self.id = id
         self.kind = kind
         self.name = name
@@ -67,6 +71,7 @@ public struct JobRun: Sendable, Hashable {
         self.undoneBy = undoneBy
         self.undoOf = undoOf
         self.installRoot = installRoot
+        self.administrativeDirectory = administrativeDirectory
         self.packages = packages
         self.kept = kept
         self.notUndoableBecause = notUndoableBecause

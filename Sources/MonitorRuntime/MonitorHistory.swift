@@ -25,8 +25,11 @@ public struct MonitorHistory: Sendable {
 
     /// Rows from `store`, and its median durations for `updateIDs` (each id once). At the first
     /// id the store cannot answer for, `onError` gets the error and the medians read so far are
-    /// kept: the view may still work.
-    public init(store: HistoryStore, updateIDs: some Sequence<String>, onError: (HistoryError) -> Void) {
+    /// kept: the view may still work. `halfWay` says what dpkg has half-way in a database, for
+    /// the runs' undoability (`HistoryStore.jobRuns`).
+    public init(store: HistoryStore, updateIDs: some Sequence<String>,
+                halfWay: @escaping @Sendable (_ administrativeDirectory: String) -> [String: HalfWayPackage] = { _ in [:] },
+                onError: (HistoryError) -> Void) {
         var medians: [String: TimeInterval] = [:]
         var seen = Set<String>()
         do throws(HistoryError) {
@@ -46,7 +49,7 @@ public struct MonitorHistory: Sendable {
             }
         }, loadRuns: { limit in
             do {
-                return .jobRunsLoaded(try store.jobRuns(limit: limit).map(JobRunRow.init(run:)))
+                return .jobRunsLoaded(try store.jobRuns(limit: limit, halfWay: halfWay).map(JobRunRow.init(run:)))
             } catch {
                 return .jobRunsUnavailable("history could not be read: \(error)")
             }

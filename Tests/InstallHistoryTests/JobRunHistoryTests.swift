@@ -78,6 +78,59 @@ final class JobRunHistoryTests {
         #expect(try store.jobRuns(fileExists: { _ in true })[2].undoable)
     }
 
+    @Test("A run naming a package dpkg has half-way is not undoable and names the repair of the newest run naming it; a failed run whose package dpkg has half-configured is undone")
+    func undoabilityFollowsDpkgsState() throws {
+        let store = try HistoryStore(path: folder.file("history.sqlite3"))
+        let recorder = HistoryRecorder(store: store, settleDelay: .zero)
+        try runJob(recorder, 1, [Self.upgrade("lab-app", "1.0", "2.0"), Self.upgrade("lab-tool", "1.0", "2.0")], at: 0)
+        // Run 2's upgrade of lab-tool failed: dpkg left it half-installed.
+        let failed = UpdateInstallationResult(resultCode: .failed)
+        let update = Self.upgrade("lab-tool", "2.0", "3.0")
+        try recorder.record(EngineEvents.queued(EngineEvents.job(2, name: "apt upgrade", updates: [update]), at: 10))
+        try recorder.record(EngineEvents.started(2, at: 10))
+        try recorder.record(EngineEvents.updateStarted(2, 0, update.id, at: 11))
+        try recorder.record(EngineEvents.updateCompleted(2, 0, update.id, failed, at: 12))
+        try recorder.record(EngineEvents.completed(2, [failed], at: 13))
+        let ids = try store.jobRuns().map(\.id)
+        let (first, second) = (ids[1], ids[0])
+        try store.recordKept([
+            KeptVersionRecord(jobRun: first, package: "lab-app", version: "1.0", file: "/kept/a", sizeBytes: 1, source: "cache"),
+            KeptVersionRecord(jobRun: first, package: "lab-tool", version: "1.0", file: "/kept/t1", sizeBytes: 1, source: "cache"),
+        ])
+        try store.pool.write { db in try db.execute(sql: "UPDATE jobRun SET administrativeDirectory = '/root/var/lib/dpkg'") }
+        var asked: [String] = []
+        let halfWay = { (directory: String) -> [String: HalfWayPackage] in
+            asked.append(directory)
+            return directory == "/root/var/lib/dpkg" ? ["lab-tool": HalfWayPackage(version: "3.0", words: "half-installed at 3.0 (iHR)", needsRepair: true)] : [:]
+        }
+        let runs = try store.jobRuns(halfWay: halfWay, fileExists: { _ in true })
+        #expect(runs[0].notUndoableBecause == "dpkg has lab-tool half-installed at 3.0 (iHR): installtop apt repair \(second) finishes it first")
+        #expect(runs[1].notUndoableBecause == "dpkg has lab-tool half-installed at 3.0 (iHR): installtop apt repair \(second) finishes it first")
+        #expect(asked == ["/root/var/lib/dpkg"], "dpkg is asked once a database")
+        #expect(try store.newestAptRun(naming: ["lab-tool"]) == second)
+        #expect(try store.newestAptRun(naming: ["lab-app"]) == first)
+        #expect(try store.newestAptRun(naming: ["lab-none"]) == nil)
+        // Without the lister's word on dpkg: as before.
+        let unaware = try store.jobRuns(fileExists: { _ in true })
+        #expect(unaware[0].notUndoableBecause == "it changed no package")
+        #expect(unaware[1].undoable)
+        // Once dpkg has it installed again, the first run may be undone.
+        #expect(try store.jobRuns(halfWay: { _ in [:] }, fileExists: { _ in true })[1].undoable)
+
+        // Half-configured at run 2's new version (its postinst failed): run 2's undo puts it
+        // back once a version was kept, and the run that upgraded it before waits for that.
+        let configured = ["lab-tool": HalfWayPackage(version: "3.0", words: "half-configured at 3.0 (iF)", needsRepair: false)]
+        let failedRun = try store.jobRuns(halfWay: { _ in configured }, fileExists: { _ in true })
+        #expect(failedRun[0].notUndoableBecause == "no version of lab-tool 2.0 was kept for this run")
+        #expect(failedRun[1].notUndoableBecause == "dpkg has lab-tool half-configured at 3.0 (iF): installtop apt repair \(second) finishes it first")
+        try store.recordKept([KeptVersionRecord(jobRun: second, package: "lab-tool", version: "2.0", file: "/kept/t2", sizeBytes: 1, source: "cache")])
+        #expect(try store.jobRuns(halfWay: { _ in configured }, fileExists: { _ in true })[0].undoable)
+        // At another version than the run's new one, it is not as run 2 left it.
+        let other = ["lab-tool": HalfWayPackage(version: "4.0", words: "half-configured at 4.0 (iF)", needsRepair: false)]
+        #expect(try store.jobRuns(halfWay: { _ in other }, fileExists: { _ in true })[0].notUndoableBecause
+            == "dpkg has lab-tool half-configured at 4.0 (iF): installtop apt repair \(second) finishes it first")
+    }
+
     @Test func anUndoThatSucceededMarksItsRunUndoneAndBlocksNoEarlierRun() throws {
         let store = try HistoryStore(path: folder.file("history.sqlite3"))
         let recorder = HistoryRecorder(store: store, settleDelay: .zero)

@@ -20,7 +20,7 @@ struct APTUndoExpectedChangesTests {
                          ])
         let preparation = APTUndoPreparation(run: run, request: .undo(run: 7, debs: [], removing: []),
                                              environment: APTEnvironment(aptConfig: nil, administrativeDirectory: "/var/lib/dpkg", root: "/", dpkgOptions: []), staging: APTUndoStaging(folder: nil),
-                                             automaticBefore: [])
+                                             automaticBefore: [], leaves: [])
         #expect(preparation.expectedChanges == [
             PackageChange(package: "openssl", action: .upgrade, oldVersion: "3.0.15", newVersion: "3.0.14"),
             PackageChange(package: "newdep", action: .remove, oldVersion: "1.2"),

@@ -250,7 +250,9 @@ extension ServerLoop {
             throw WireError(.historyUnavailable, reason)
         case .store(let store):
             do {
-                return try store.jobRuns(limit: limit).map { try JSONParser.parse(try JobRunJSON.line(for: $0)) }
+                return try store.jobRuns(limit: limit, halfWay: server.options.halfWay).map {
+                    try JSONParser.parse(try JobRunJSON.line(for: $0))
+                }
             } catch {
                 throw WireError(.historyUnavailable, "history could not be read: \(error)")
             }

@@ -1,5 +1,6 @@
 import EngineWire
 import InstallEngine
+import InstallHistory
 
 /// How an `EngineServer` listens and what it tolerates from clients.
 public struct ServerOptions: Sendable {
@@ -41,6 +42,9 @@ public struct ServerOptions: Sendable {
     /// The pending snapshot of the engine's root, which `pending` answers and `refresh`
     /// refreshes; `nil`: this engine keeps none, and both are refused saying so.
     public var pending: (any PendingSnapshotSource)?
+    /// What dpkg has half-way in a database (`/var/lib/dpkg`), by package with dpkg's words,
+    /// for the undoability `runs` answers (`HistoryStore.jobRuns`); none by default.
+    public var halfWay: @Sendable (_ administrativeDirectory: String) -> [String: HalfWayPackage]
 
     public init(
         socketPath: String, backlogLimit: Int = 8 << 20, idleReaderTimeout: Duration = .seconds(120), maximumLineLength: Int = 8 << 20,
@@ -48,8 +52,10 @@ public struct ServerOptions: Sendable {
         watchGroup: WatchGroup? = nil, undo: (@Sendable (_ run: Int) -> Result<Int, WireError>)? = nil,
         beforeQueueing: (@Sendable (_ name: String, _ driver: (any JobDriver)?) -> Void)? = nil,
         pending: (any PendingSnapshotSource)? = nil,
-        identity: EngineIdentity = EngineIdentity(history: nil, aptConfig: nil)
+        identity: EngineIdentity = EngineIdentity(history: nil, aptConfig: nil),
+        halfWay: @escaping @Sendable (_ administrativeDirectory: String) -> [String: HalfWayPackage] = { _ in [:] }
     ) {
+        self.halfWay = halfWay
         self.pending = pending
         self.identity = identity
         self.undo = undo

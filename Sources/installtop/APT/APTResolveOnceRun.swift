@@ -76,7 +76,8 @@ struct APTResolveOnceRun {
     }
 
     private func refused(_ error: APTPlanError) -> ExitStatus {
-        StandardOutput.stderr.line("installtop: \(APTJobKind.summary(of: job.request)): nothing was run:\n\(error.message)")
+        StandardOutput.stderr.line("installtop: \(APTJobKind.summary(of: job.request)): nothing was run:\n\(error.message)"
+            + (job.request.undoneRun.map { APTUndoRequest.interruptedAdvice(error.message, run: $0) } ?? ""))
         return .invalidUsage
     }
 }

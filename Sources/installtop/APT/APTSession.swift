@@ -18,6 +18,9 @@ struct APTSession {
     /// Where the job runs when the caller has already asked (`APTEngineRoute.find`), so that an
     /// engine that does not answer is waited for, and named, once; `nil` asks.
     var route: APTEngineRoute?
+    /// What an undo leaves as dpkg has it (`APTUndoPreparation.leaves`), added to the job's name
+    /// so that the monitor's plan dialog says it beside the plan.
+    var leaves: [String] = []
 
     func run() -> ExitStatus {
         // Absolute, so the paths read under it (dpkg's database, the reboot list) never depend on the working directory.
@@ -33,7 +36,8 @@ struct APTSession {
         do {
             plan = try APTPlanner.plan(job)
         } catch {
-            StandardOutput.stderr.line("installtop: \(APTJobKind.summary(of: request)): nothing was run:\n\(error.message)")
+            StandardOutput.stderr.line("installtop: \(APTJobKind.summary(of: request)): nothing was run:\n\(error.message)"
+                + (request.undoneRun.map { APTUndoRequest.interruptedAdvice(error.message, run: $0) } ?? ""))
             return .invalidUsage
         }
         if plan.isEmpty {
@@ -50,7 +54,8 @@ struct APTSession {
         // The versions the plan replaces are kept for undo before dpkg touches them (rule 33).
         let keeper = HistoryVersionKeeper.open(options.run.history, jobName: APTJobKind.summary(of: request), operation: request.operation)
         let runnable = RunnableJob(
-            name: "\(APTJobKind.summary(of: request)) · \(plan.summary)", operation: request.operation, updates: plan.updates,
+            name: "\(APTJobKind.summary(of: request)) · \(plan.summary)" + leaves.map { " · leaves \($0)" }.joined(),
+            operation: request.operation, updates: plan.updates,
             driver: APTDriver(plan: plan, keeper: keeper), needsConfirmation: !options.yes, runSlot: keeper?.runSlot,
             undoOf: request.undoneRun)
         let status = RunSession(jobs: [runnable], options: options.run,

@@ -41,7 +41,10 @@ struct APTUndoCommand: ParsableCommand {
             StandardOutput.stderr.line("installtop: apt undo \(jobRun): nothing was run: \(error.message)")
             throw ExitCode(ExitStatus.invalidUsage.rawValue)
         }
-        let status = APTSession(request: preparation.request, options: options, expected: preparation.expectedChanges, route: route).run()
+        // What the undo cannot put back, said before the plan and its yes.
+        for left in preparation.leaves { StandardOutput.stderr.line("installtop: apt undo \(jobRun): leaves \(left)") }
+        let status = APTSession(request: preparation.request, options: options, expected: preparation.expectedChanges, route: route,
+                                leaves: preparation.leaves).run()
         for warning in preparation.finish() { StandardOutput.stderr.line("installtop: apt undo \(jobRun): \(warning)") }
         throw ExitCode(status.rawValue)
     }

@@ -16,6 +16,9 @@ struct APTUndoPreparation {
     let staging: APTUndoStaging
     /// What apt had marked automatically installed before the undo.
     let automaticBefore: Set<String>
+    /// What the undo leaves as dpkg has it, a line a package (`APTUndoRequest`): said before the
+    /// yes, and in the job's name for the monitor's `u`.
+    let leaves: [String]
 
     /// Resolves `run` (as `HistoryRunLookup` found it) for the apt root `aptConfig`/`chroot`.
     /// - Throws: `UndoRefusal` (nothing was changed): a run that cannot be undone now, a
@@ -28,16 +31,16 @@ struct APTUndoPreparation {
         } catch {
             throw UndoRefusal(message: error.message)
         }
-        let request = try APTUndoRequest.request(undoing: run,
-                                                 installed: APTPackageState.query(administrativeDirectory: environment.administrativeDirectory))
+        let installed = APTPackageState.query(administrativeDirectory: environment.administrativeDirectory)
+        let (request, leaves) = try APTUndoRequest.request(undoing: run, installed: installed)
         let automatic = APTAutoMarks.automatic(in: environment)
         guard case .undo(let undone, let debs, let removing) = request else {
             return APTUndoPreparation(run: run, request: request, environment: environment, staging: APTUndoStaging(folder: nil),
-                                      automaticBefore: automatic)
+                                      automaticBefore: automatic, leaves: leaves)
         }
         let (staging, named) = try APTUndoStaging.stage(debs, as: "undo-\(undone)", chroot: environment.chroot)
         return APTUndoPreparation(run: run, request: .undo(run: undone, debs: named, removing: removing), environment: environment,
-                                  staging: staging, automaticBefore: automatic)
+                                  staging: staging, automaticBefore: automatic, leaves: leaves)
     }
 
     /// What the undo's transaction will replace, as apt's hook will name it: each upgraded

@@ -40,7 +40,8 @@ struct APTUndoQueuing: Sendable {
             plan = try APTPlanner.plan(job)
         } catch {
             preparation.discard()
-            throw UndoRefusal(message: "apt cannot plan the undo of run \(id): \(error.message)")
+            throw UndoRefusal(message: "apt cannot plan the undo of run \(id): \(error.message)"
+                + APTUndoRequest.interruptedAdvice(error.message, run: id))
         }
         guard !plan.isEmpty else {
             preparation.discard()
@@ -48,8 +49,10 @@ struct APTUndoQueuing: Sendable {
         }
         // The versions the undo replaces are kept in turn, so the undo can be undone (rule 33).
         let keeper = HistoryVersionKeeper.open(history, jobName: summary, operation: .uninstall)
+        // What the undo leaves is in its name: the plan dialog of `u` and the board show it.
+        let name = "\(summary) · \(plan.summary)" + preparation.leaves.map { " · leaves \($0)" }.joined()
         return try UndoJobSubmission(queue: queue, slots: slots).submit(
-            undoing: id, name: "\(summary) · \(plan.summary)", updates: plan.updates, driver: APTDriver(plan: plan, keeper: keeper),
+            undoing: id, name: name, updates: plan.updates, driver: APTDriver(plan: plan, keeper: keeper),
             runSlot: keeper?.runSlot,
             afterEnd: { [warn] in
                 for warning in preparation.finish() { warn("apt undo \(id): \(warning)") }

@@ -60,7 +60,10 @@ struct ServeSession {
                                   warn: { log("warning: \($0)") })
         // What an upgrade of the root would do, for `installtop pending` and the board: computed
         // again after every change of the root, whoever made it, and pushed to the clients.
-        let pending = PendingSnapshotKeeper(queue: queue, aptConfig: aptConfig, log: { log("warning: \($0)") })
+        let pending = PendingSnapshotKeeper(queue: queue, aptConfig: aptConfig, log: { log("warning: \($0)") }, repairRun: { packages in
+            guard case .store(let store) = host.history else { return nil }
+            return try? store.newestAptRun(naming: packages)
+        })
         let server: EngineServer
         do {
             server = try EngineServer(queue: queue, history: host.history, options: ServerOptions(
@@ -77,7 +80,7 @@ struct ServeSession {
                     if let slot = EngineHost.runSlot(of: driver) { slots.register(slot, forJobNamed: name) }
                 },
                 pending: pending,
-                identity: identity(recording: host.history)))
+                identity: identity(recording: host.history), halfWay: HalfWayLookup.packages(administrativeDirectory:)))
         } catch {
             StandardOutput.stderr.line("installtop: \(error)")
             return 1

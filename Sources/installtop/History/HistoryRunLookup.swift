@@ -1,4 +1,5 @@
 import Glibc
+import InstallDrivers
 import InstallHistory
 
 /// A job run of the history as `installtop apt undo RUN`, `installtop apt repair RUN` and
@@ -26,7 +27,10 @@ enum HistoryRunLookup {
             let store = try HistoryStore(path: history.historyDb ?? HistoryStore.defaultPath(), createIfMissing: false)
             // A run whose engine died is ended from dpkg first: then it can be undone or repaired.
             if recovering { try store.recoverFromDeadEngines() }
-            found = try store.jobRun(Int64(id))
+            // An apt run's undoability follows what dpkg has now: one naming a package dpkg left
+            // half-way is refused with the repair that finishes it, not with apt's "dpkg was
+            // interrupted" once its plan is asked for.
+            found = try store.jobRun(Int64(id), halfWay: tool == "apt" ? HalfWayLookup.packages(administrativeDirectory:) : { _ in [:] })
         } catch .missingDatabase(let path) {
             throw UndoRefusal(message: "there is no history at \(path), so no run \(id) to \(verb)" + rootsHistory)
         } catch {

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Glibc
 import InstallEngine
+import InstallDrivers
 import InstallHistory
 import Monitor
 import MonitorRuntime
@@ -223,7 +224,8 @@ struct RunSession {
         case .off(let reason):
             return .off(reason)
         case .store(let store):
-            return MonitorHistory(store: store, updateIDs: jobs.lazy.flatMap(\.updates).map(\.id)) { error in
+            return MonitorHistory(store: store, updateIDs: jobs.lazy.flatMap(\.updates).map(\.id),
+                                  halfWay: HalfWayLookup.packages(administrativeDirectory:)) { error in
                 warnings.add("no ETAs from history: \(error)")
             }
         }

@@ -50,7 +50,12 @@ struct APTEngineKillTests {
                 #expect(audit.isEmpty, "\(audit)")
             } else {
                 #expect(pending.stdout.contains("\(halfWay.count) not fully installed"), "\(pending.stdout)\(pending.stderr)")
-                #expect(pending.stdout.contains("dpkg --configure -a"), "\(pending.stdout)")
+                // The command that works for what is left: dpkg --configure -a leaves a
+                // half-installed package as it is (issue 56).
+                let needsArchive = halfWay.filter { states[$0]?.finishesWithConfigure == false }
+                let named = needsArchive.isEmpty ? "(dpkg --configure -a finishes them"
+                    : "(dpkg --configure -a, then APT_CONFIG=\(apt.configuration) apt-get install --reinstall \(needsArchive.joined(separator: " ")) finishes them"
+                #expect(pending.stdout.contains(named), "\(named): \(pending.stdout)")
                 for package in halfWay { #expect(pending.stdout.contains("  \(package): "), "\(package): \(pending.stdout)") }
             }
         }
@@ -91,6 +96,42 @@ struct APTEngineKillTests {
             try await point.expectRecordAgreesWithDpkg(apt, database: database, in: folder)
         }
         if point.target == .all {
+            // The rows say only what is known: apt and dpkg were killed too, so none says they
+            // went on; each package dpkg left half-way names the command that finishes it.
+            let settled = try await killedRun()
+            // Newest first: each package's first row is the killed run's.
+            let entries = try await installtop(["history", "--json", "--history-db", database], in: folder).jsonObjects()
+            let rows = APTKillPoint.packages.compactMap { package in entries.first { $0["updateId"] as? String == package } }
+            for row in rows {
+                let reason = row["reason"] as? String ?? ""
+                #expect(!reason.contains("went on"), "\(reason)")
+            }
+            let needsArchive = halfWay.contains { states[$0]?.finishesWithConfigure == false }
+            for package in halfWay {
+                let reason = rows.first { $0["updateId"] as? String == package }?["reason"] as? String ?? ""
+                #expect(reason.hasSuffix(needsArchive ? "; installtop apt repair \(settled) finishes it" : "; dpkg --configure -a finishes it"),
+                        "\(package): \(reason)")
+            }
+            // history --jobs follows dpkg: a run naming a package left half-way is not undoable,
+            // and says what finishes it (never "changed no package"); only the killed run's own
+            // packages, configurable with dpkg's journal closed, are ones its undo puts back.
+            let journalOpen = ((try? FileManager.default.contentsOfDirectory(atPath: apt.root + "/var/lib/dpkg/updates")) ?? [])
+                .contains { !$0.isEmpty && $0.allSatisfy(\.isNumber) }
+            let runs = try await installtop(["history", "--jobs", "--json", "--history-db", database], in: folder).jsonObjects()
+            for listed in runs where (listed["packages"] as? [[String: Any]] ?? []).contains(where: { package in
+                guard let name = package["name"] as? String, halfWay.contains(name) else { return false }
+                return journalOpen || states[name]?.finishesWithConfigure == false || (listed["run"] as? NSNumber)?.intValue != settled
+            }) {
+                let why = listed["notUndoableBecause"] as? String ?? ""
+                #expect(listed["undoable"] as? Bool == false && why.contains(": installtop apt repair \(settled) finishes it first"), "\(listed)")
+            }
+            if point.operation == .undo, !halfWay.isEmpty {
+                // The upgrade whose undo was cut: undoing it again is refused with the repair.
+                let again = try await installtop(["apt", "undo", "1", "--yes", "--plain", "--apt-config", apt.configuration, "--history-db", database],
+                                                 in: folder)
+                #expect(again.status == 2, "\(again.stdout)\(again.stderr)")
+                #expect(again.stderr.contains("installtop apt repair \(settled) finishes"), "\(again.stderr)")
+            }
             // What dpkg was left with, the repair of the run puts right.
             let run = try await killedRun()
             let repaired = try await repair(run)
