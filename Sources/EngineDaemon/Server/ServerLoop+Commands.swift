@@ -89,7 +89,20 @@ extension ServerLoop {
         case .durations(let updateIDs):
             return WireReply(command: ok.command, requestID: requestID, fields: ["durations": .object(JSONMembers(try durations(of: updateIDs)))])
         case .runs(let limit):
-            return WireReply(command: ok.command, requestID: requestID, fields: ["runs": .array(try jobRuns(limit: limit))])
+            // Each run's undoability reads dpkg (`ServerOptions.halfWay`): off the I/O thread,
+            // as planning is, so that no other client waits for dpkg-query.
+            let server = self.server
+            server.oweReply(to: id)
+            DispatchQueue.global().async {
+                let reply: WireReply
+                do throws(WireError) {
+                    reply = WireReply(command: ok.command, requestID: requestID, fields: ["runs": .array(try Self.jobRuns(limit: limit, of: server))])
+                } catch {
+                    reply = WireReply(command: command.name, requestID: requestID, error: error)
+                }
+                server.send(reply.line, to: id, owed: true)
+            }
+            return nil
         case .undo(let run):
             guard let undo = server.options.undo else {
                 throw WireError(.notUndoable, "this engine runs no undo: installtop apt undo \(run) on its host can")
@@ -244,7 +257,7 @@ extension ServerLoop {
         }
     }
 
-    private func jobRuns(limit: Int) throws(WireError) -> [JSONValue] {
+    private static func jobRuns(limit: Int, of server: EngineServer) throws(WireError) -> [JSONValue] {
         switch server.history {
         case .off(let reason):
             throw WireError(.historyUnavailable, reason)
