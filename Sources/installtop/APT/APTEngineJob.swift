@@ -32,7 +32,12 @@ struct APTEngineJob {
             StandardOutput.stderr.line("installtop: \(name): nothing was run: \(error)")
             return .failed
         }
-        return EngineJobFollower(path: client.path, job: job, options: options.run, engine: engine).run()
+        let status = EngineJobFollower(path: client.path, job: job, options: options.run, engine: engine).run()
+        // An engine killed mid-transaction ends nothing itself: what is left, and what finishes it.
+        if status == .failed {
+            for line in APTEngineLoss.lines(engine: engine) { StandardOutput.stderr.line("installtop: \(name): \(line)") }
+        }
+        return status
     }
 
     /// Queues the job (confirmed when `--yes` was given); returns its number.
