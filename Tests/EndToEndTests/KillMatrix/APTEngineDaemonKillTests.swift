@@ -53,7 +53,12 @@ struct APTEngineDaemonKillTests {
         let reason = rows.first { $0["updateId"] as? String == APTKillPoint.killed }?["reason"] as? String ?? ""
         #expect(reason.hasSuffix("; \(named) finishes it") && !reason.contains("went on"), "\(reason)")
 
-        // What it names finishes dpkg (the engine is gone: the repair runs here, into its history).
+        // The engine started again on the root names the same in `pending`: its history knows the run.
+        try await fixture.start(extraArguments: ["--apt-config", apt.configuration])
+        let pending = try await fixture.run(["pending", "--json"])
+        #expect(pending.stdout.contains(#""finishCommand":"\#(named)""#), "\(pending.stdout)\(pending.stderr)")
+
+        // What it names finishes dpkg (run here, into the engine's history: no machine socket is given).
         if needsArchive {
             let repaired = try await installtop(["apt", "repair", String(run), "--yes", "--plain", "--apt-config", apt.configuration,
                                                  "--history-db", database], in: fixture.folder, timeout: .seconds(180))
