@@ -159,6 +159,9 @@ extension HistoryStore {
                 later.filter { $0.key > run.id && $0.value.contains { $0.name == name && $0.changedTheVersion } }.keys.min()
             }, halfWay: dpkgHalfWay, newestNaming: { name in
                 named.filter { $0.value.contains { $0.name == name } }.keys.max() ?? run.id
+            }, laterCannotBeUndone: { id in
+                guard let later = runs.first(where: { $0.id == id }), later.observed, !later.keptForUndo else { return nil }
+                return "observed, not run by installtop: no versions were kept for it"
             }, fileExists: fileExists)
             return run
         }

@@ -13,9 +13,18 @@ enum JobRunUndoability {
     ///     package whose update failed in this run and that dpkg has at its new version, not
     ///     needing its archive (a failed postinst: half-configured): the undo puts it back.
     ///   - newestNaming: the newest run naming a package, whose repair finishes it.
+    ///   - laterCannotBeUndone: why a later run can never be undone (an observed one with no
+    ///     versions kept), `nil` when it may be: "undo run N first" is said only of a run that
+    ///     can be.
     ///   - fileExists: whether a kept file is still there.
     static func reason(for run: JobRun, laterChange: (String) -> Int64?, halfWay: [String: HalfWayPackage] = [:],
-                       newestNaming: (String) -> Int64 = { _ in 0 }, fileExists: (String) -> Bool) -> String? {
+                       newestNaming: (String) -> Int64 = { _ in 0 }, laterCannotBeUndone: (Int64) -> String? = { _ in nil },
+                       fileExists: (String) -> Bool) -> String? {
+        /// The way a later change of `name` by run `later` stands: undone first, or never.
+        func changedAgain(_ name: String, by later: Int64) -> String {
+            guard let why = laterCannotBeUndone(later) else { return "run \(later) changed \(name) again: undo run \(later) first" }
+            return "run \(later) changed \(name) again and cannot itself be undone (\(why)): installtop cannot put \(name) back for this run"
+        }
         if run.kind == JobRun.shellKind { return "a shell on a host changes nothing installtop can put back: installtop replay \(run.id) plays it" }
         if let undoneBy = run.undoneBy { return "undone already by run \(undoneBy)" }
         guard run.resultCode != nil else { return "still running (or its process died before it ended)" }
@@ -31,7 +40,7 @@ enum JobRunUndoability {
         }
         let changed = run.packages.filter(\.changedTheVersion)
         for package in failedLeft {
-            if let later = laterChange(package.name) { return "run \(later) changed \(package.name) again: undo run \(later) first" }
+            if let later = laterChange(package.name) { return changedAgain(package.name, by: later) }
         }
         guard !changed.isEmpty || !failedLeft.isEmpty else {
             return run.packages.contains(where: \.changedThePackage) ? "it only reinstalled packages: there is no other version to put back"
@@ -45,7 +54,7 @@ enum JobRunUndoability {
         }
         for package in changed {
             if let later = laterChange(package.name) {
-                return "run \(later) changed \(package.name) again: undo run \(later) first"
+                return changedAgain(package.name, by: later)
             }
         }
         for package in changed where package.action != .install {

@@ -222,6 +222,27 @@ final class JobRunHistoryTests {
         #expect(try store.jobRun(1)?.keptForUndo == false)
     }
 
+    @Test("A later run that changed a package again is named to undo first only when it can be; an observed one with nothing kept is said to block for good")
+    func aLaterRunThatCannotBeUndoneIsSaidSo() throws {
+        let store = try HistoryStore(path: folder.file("history.sqlite3"))
+        let recorder = HistoryRecorder(store: store, settleDelay: .zero)
+        try runJob(recorder, 1, [Self.upgrade("tzdata", "2026b", "2026f")], at: 0)
+        let first = try #require(try store.jobRuns().first?.id)
+        try store.recordKept([KeptVersionRecord(jobRun: first, package: "tzdata", version: "2026b", file: "/kept/tz", sizeBytes: 1, source: "cache")])
+        // apt-get by hand, seen without the hooks' keeping: tzdata back to 2026b.
+        let byHand = try store.reserveJobRun(kind: "apt", name: "apt-get install tzdata=2026b", operation: .install,
+                                             startedAt: EngineEvents.time(10), observed: true)
+        try store.recordSettledRows([HistoryEntry(operation: .install, resultCode: .succeeded, startedAt: EngineEvents.time(10),
+                                                  endedAt: EngineEvents.time(11), updateID: "tzdata", title: "tzdata 2026f → 2026b",
+                                                  packageAction: .upgrade, oldVersion: "2026f", newVersion: "2026b", jobName: "apt-get",
+                                                  jobRun: byHand)])
+        try store.finishJobRun(byHand, name: "apt-get install tzdata=2026b", resultCode: .succeeded, endedAt: EngineEvents.time(11))
+        let reason = try store.jobRun(first, fileExists: { _ in true })?.notUndoableBecause
+        #expect(reason == "run \(byHand) changed tzdata again and cannot itself be undone (observed, not run by installtop: no versions were kept for it): "
+            + "installtop cannot put tzdata back for this run", "\(reason ?? "undoable")")
+        #expect(try store.jobRuns(fileExists: { _ in true }).first { $0.id == first }?.notUndoableBecause == reason, "the same in the listing")
+    }
+
     @Test func anObservedRunKeptForUndoIsUndoableAndAnEnginesTwinOfItBlocksNothing() throws {
         let store = try HistoryStore(path: folder.file("history.sqlite3"))
         let initiator = ObservedInitiator(pid: 4242, startTicks: 77, program: "apt-get", commandLine: [], uid: 0, user: "", terminal: "")
