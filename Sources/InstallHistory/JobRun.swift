@@ -46,6 +46,12 @@ public struct JobRun: Sendable, Hashable {
 
     public var undoable: Bool { notUndoableBecause == nil }
 
+    /// The version kept of what `package` replaced (its old version), when its file is there
+    /// to put back (kept, not pruned); `nil` otherwise. What every undo puts back from.
+    public func usableKept(of package: JobRunPackage) -> KeptVersionRecord? {
+        kept.first { $0.package == package.name && $0.version == package.oldVersion && $0.file != nil && $0.prunedAt == nil }
+    }
+
     /// Whether its job was a package tool's transaction: its kind names the tool.
     public var isPackageJob: Bool { kind != JobRun.commandsKind && kind != JobRun.driverKind && kind != JobRun.shellKind }
 

@@ -49,7 +49,7 @@ enum JobRunUndoability {
         if run.observed && !run.keptForUndo { return "observed, not run by installtop: no versions were kept for it" }
         // Only failed upgrades with nothing kept: the undo would put nothing back.
         if changed.isEmpty, let first = failedLeft.first,
-           !failedLeft.contains(where: { $0.action == .install || usableKept($0, of: run) != nil }) {
+           !failedLeft.contains(where: { $0.action == .install || run.usableKept(of: $0) != nil }) {
             return "no version of \(first.name)\(first.oldVersion.map { " \($0)" } ?? "") was kept for this run"
         }
         for package in changed {
@@ -59,7 +59,7 @@ enum JobRunUndoability {
         }
         for package in changed where package.action != .install {
             let kept = run.kept.filter { $0.package == package.name && $0.version == package.oldVersion }
-            if let file = usableKept(package, of: run) {
+            if let file = run.usableKept(of: package)?.file {
                 if fileExists(file) { continue }
                 return "the kept file of \(package.name) \(package.oldVersion ?? "?") is missing: \(file)"
             }
@@ -73,10 +73,5 @@ enum JobRunUndoability {
             return "no version of \(package.name)\(package.oldVersion.map { " \($0)" } ?? "") was kept for this run"
         }
         return nil
-    }
-
-    /// The kept file of `package`'s old version, not pruned; `nil` when there is none.
-    private static func usableKept(_ package: JobRunPackage, of run: JobRun) -> String? {
-        run.kept.first { $0.package == package.name && $0.version == package.oldVersion && $0.file != nil && $0.prunedAt == nil }?.file
     }
 }

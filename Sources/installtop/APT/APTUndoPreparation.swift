@@ -89,7 +89,7 @@ struct APTUndoPreparation {
     /// The kept versions the undo installs, one per package: the same `APTUndoRequest` chose.
     static func keptVersionsPutBack(by run: JobRun) -> [KeptVersionRecord] {
         run.packages.filter { $0.changedTheVersion && $0.action != .install }.compactMap { package in
-            run.kept.first { $0.package == package.name && $0.version == package.oldVersion && $0.file != nil && $0.prunedAt == nil }
+            run.usableKept(of: package)
         }
     }
 

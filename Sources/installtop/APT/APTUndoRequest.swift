@@ -36,7 +36,7 @@ enum APTUndoRequest {
             case .install:
                 removing.append(package.name)
             case .upgrade where state.version == package.newVersion:
-                if let file = keptFile(of: package, in: run) {
+                if let file = run.usableKept(of: package)?.file {
                     debs.append(file)
                 } else {
                     leaves.append("\(package.name) \(state.description): no version of it was kept for this run")
@@ -57,7 +57,7 @@ enum APTUndoRequest {
             case .install:
                 removing.append(package.name)
             case .upgrade, .remove, .purge:
-                guard let file = keptFile(of: package, in: run) else {
+                guard let file = run.usableKept(of: package)?.file else {
                     throw UndoRefusal(message: "run \(run.id) cannot be undone: no kept version of \(package.name)")
                 }
                 debs.append(file)
@@ -78,10 +78,5 @@ enum APTUndoRequest {
     /// whose own advice leaves a half-installed package as it is; empty for any other refusal.
     static func interruptedAdvice(_ aptMessage: String, run: Int) -> String {
         aptMessage.contains("dpkg was interrupted") ? "; installtop apt repair \(run) finishes what dpkg left half-way first" : ""
-    }
-
-    /// The kept .deb of `package`'s old version, when one is kept and not pruned.
-    private static func keptFile(of package: JobRunPackage, in run: JobRun) -> String? {
-        run.kept.first { $0.package == package.name && $0.version == package.oldVersion && $0.file != nil && $0.prunedAt == nil }?.file
     }
 }

@@ -64,7 +64,7 @@ enum DNFUndoRequest {
                 removing += DNFRPMDatabase.keys(of: package.name, in: installed)
                 continue
             }
-            let kept = run.kept.first { $0.package == package.name && $0.version == package.oldVersion && $0.file != nil && $0.prunedAt == nil }
+            let kept = run.usableKept(of: package)
             guard let file = kept?.file else {
                 throw UndoRefusal(message: "run \(run.id) cannot be undone: no kept version of \(package.name)")
             }
