@@ -4,9 +4,15 @@ extension RestartAdvice {
     /// roots' processes do, which this root's advice leaves out). When the scan could not read
     /// some processes it is never the all-clear: it says how many and that root can read them
     /// ("Could not read 29 processes (run as root for a complete answer); none of the others
-    /// runs …"), or ends in "· incomplete: …" beside what needs action.
+    /// runs …"), or, when root made the scan, why root could not ("Could not read 2 processes
+    /// (as root: Permission denied: a container, hidepid or a security module hides them)"),
+    /// or ends in "· incomplete: …" beside what needs action.
     public var headline: String {
-        let unread = "\(unreadable.count) \(unreadable.count == 1 ? "process" : "processes") (run as root for a complete answer)"
+        let count = "\(unreadable.count) \(unreadable.count == 1 ? "process" : "processes")"
+        let reasons = Array(Set(unreadable.map(\.reason))).sorted().joined(separator: ", ")
+        let unread = scannedAsRoot
+            ? "\(count) (as root: \(reasons): a container, hidepid or a security module hides them)"
+            : "\(count) (run as root for a complete answer)"
         let place = otherRoots.isEmpty ? "" : "in this root "
         guard needsAction else {
             guard isComplete else {

@@ -15,14 +15,19 @@ public struct RestartAdvice: Sendable, Hashable {
     /// restart failed), by the job's order: a scan lists no process of a service that is not
     /// running, so without these the advice would take them for restarted.
     public var failedRestarts: [FailedRestart]
+    /// Whether root made the scan: then what it could not read is hidden from root too (a
+    /// container's other processes, `hidepid`, a security module), and "run as root" is no
+    /// advice.
+    public var scannedAsRoot: Bool
 
     public init(processes: [StaleProcess] = [], unreadable: [UnreadableProcess] = [], rebootReasons: [RebootReason] = [], otherRoots: [StaleProcess] = [],
-                failedRestarts: [FailedRestart] = []) {
+                failedRestarts: [FailedRestart] = [], scannedAsRoot: Bool = false) {
         self.processes = processes
         self.unreadable = unreadable
         self.rebootReasons = rebootReasons
         self.otherRoots = otherRoots
         self.failedRestarts = failedRestarts
+        self.scannedAsRoot = scannedAsRoot
     }
 
     public var rebootRequired: Bool { !rebootReasons.isEmpty }

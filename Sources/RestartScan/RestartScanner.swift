@@ -1,3 +1,5 @@
+import Glibc
+
 /// Finds the processes that still run deleted or replaced code and whether the machine needs
 /// a reboot (rule 32).
 ///
@@ -26,7 +28,7 @@ public struct RestartScanner: Sendable {
     /// checked against their own root's files and kept apart in `otherRoots`.
     public func scan() -> RestartAdvice {
         var state = ScanState(own: ProcessRoot.Key(folder: procRoot + "/self"))
-        var advice = RestartAdvice()
+        var advice = RestartAdvice(scannedAsRoot: geteuid() == 0)
         let pids = proc.pids().sorted()
         for pid in pids {
             switch scanProcess(pid, state: &state) {

@@ -11,6 +11,17 @@ import Testing
 struct RestartsIncompleteTests {
     static let setpriv = "/usr/bin/setpriv"
 
+    /// Why the recorded /proc's unreadable process was not read, as the headline says it: root
+    /// (as CI runs) is not told to run as root, but why root could not (its maps is a folder).
+    static var why: String {
+        geteuid() == 0 ? "(as root: Is a directory: a container, hidepid or a security module hides them)"
+            : "(run as root for a complete answer)"
+    }
+
+    private func document(_ result: RunResult) throws -> JSONEvent {
+        JSONEvent(fields: try result.jsonObjects().first ?? [:])
+    }
+
     /// A recorded /proc with an unreadable process (its maps a folder: reading it fails) and,
     /// when `stale`, a service's process that maps a deleted library; an empty root (no kernel,
     /// no reboot flag).
@@ -39,8 +50,9 @@ struct RestartsIncompleteTests {
 
         #expect(text.status == 6, "\(text.stdout)\(text.stderr)")
         #expect(!text.stdout.contains("Nothing runs deleted or replaced code"), "\(text.stdout)")
-        #expect(text.stdoutLines.first == "Could not read 1 process (run as root for a complete answer); none of the others runs deleted or replaced code; no reboot needed.",
+        #expect(text.stdoutLines.first == "Could not read 1 process \(Self.why); none of the others runs deleted or replaced code; no reboot needed.",
                 "\(text.stdout)")
+        #expect((try document(json).bool("scannedAsRoot") ?? false) == (geteuid() == 0), "\(json.stdout)")
         #expect(json.status == 6)
         let document = JSONEvent(fields: try json.jsonObjects().first ?? [:])
         #expect(document.bool("complete") == false)
@@ -57,7 +69,7 @@ struct RestartsIncompleteTests {
         let text = try await installtop(arguments, in: folder, environment: ["COLUMNS": "1000"])
 
         #expect(text.status == 1, "\(text.stdout)\(text.stderr)")
-        #expect(text.stdoutLines.first == "1 service to restart (1 process runs deleted or replaced code) · incomplete: could not read 1 process (run as root for a complete answer)",
+        #expect(text.stdoutLines.first == "1 service to restart (1 process runs deleted or replaced code) · incomplete: could not read 1 process \(Self.why)",
                 "\(text.stdout)")
     }
 

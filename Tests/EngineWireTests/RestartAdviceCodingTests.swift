@@ -74,4 +74,19 @@ struct RestartAdviceCodingTests {
 
         #expect(throws: WireError.self) { try RestartAdviceCoding.decode(WireObject(object, context: "restarts")) }
     }
+
+    @Test("a scan root made says so on the wire, and its headline says why root could not read rather than 'run as root'")
+    func scannedAsRoot() throws {
+        var asRoot = advice
+        asRoot.processes = []
+        asRoot.rebootReasons = []
+        asRoot.scannedAsRoot = true
+        let json = RestartAdviceCoding.encode(asRoot)
+        #expect(json.contains(#""unreadableProcesses":1,"scannedAsRoot":true,"#), "\(json)")
+        let back = try RestartAdviceCoding.decode(WireObject(try #require(try JSONParser.parse(json).objectValue), context: "advice"))
+        #expect(back.scannedAsRoot)
+        #expect(back.headline == "Could not read 1 process (as root: Permission denied: a container, hidepid or a security module hides them); "
+            + "none of the others runs deleted or replaced code; no reboot needed.")
+        #expect(!RestartAdviceCoding.encode(advice).contains("scannedAsRoot"), "absent unless true")
+    }
 }

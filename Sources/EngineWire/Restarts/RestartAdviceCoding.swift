@@ -26,6 +26,8 @@ public enum RestartAdviceCoding {
         object.addRaw("otherRoots", list(advice.otherRoots.map(process)))
         object.add("complete", advice.isComplete)
         object.add("unreadableProcesses", advice.unreadable.count)
+        // Only where it explains something: what root could not read.
+        if advice.scannedAsRoot && !advice.unreadable.isEmpty { object.add("scannedAsRoot", true) }
         object.addRaw("failedRestarts", list(advice.failedRestarts.map { failed in
             var entry = JSONObject()
             entry.add("service", failed.service)
@@ -58,6 +60,7 @@ public enum RestartAdviceCoding {
                 FailedRestart(service: try failed.string("service"), reason: try failed.string("reason"))
             }
         }
+        advice.scannedAsRoot = try object.bool("scannedAsRoot", default: false)
         for process in try object.objects("unreadable") {
             advice.unreadable.append(UnreadableProcess(
                 pid: Int32(truncatingIfNeeded: try process.int("pid")), command: try process.string("command"), reason: try process.string("reason")))

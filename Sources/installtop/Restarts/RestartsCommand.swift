@@ -18,7 +18,8 @@ struct RestartsCommand: ParsableCommand {
             the answer says it is incomplete: never the all-clear. The text fits the terminal's width.
             Exit status: 0 nothing needs a restart or reboot, 1 something does (even when some \
             processes could not be read), 2 usage errors, 6 nothing it could read does but it \
-            could not read some processes (run as root for a complete answer).
+            could not read some processes (run as root for a complete answer; as root, it says why \
+            root could not).
             """
     )
 
