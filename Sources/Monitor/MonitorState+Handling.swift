@@ -213,7 +213,10 @@ extension MonitorState {
         if time > now { now = time }
         lastTick = now
         phase &+= 1
+        // What counts by itself on screen: running jobs, the quit, a stale host's age and a
+        // recomputed row's `shown: 12s old` (ticked for them, drawn only if told).
         var changed = quitPhase != nil || queue.jobs.contains { $0.phase == .running }
+            || board?.hosts.contains(where: \.isStale) == true || board?.pendingComputing.isEmpty == false
         if let status, status.expiresAt <= now {
             self.status = nil
             changed = true

@@ -89,6 +89,7 @@ struct MonitorBoardPendingTests {
         // The age on the row counts by itself: a tick is due within the second, with no event.
         let due = try #require(scenario.state.nextTickTime)
         #expect(due.timeIntervalSince(scenario.now) <= 1, "\(due) \(scenario.now)")
+        #expect(scenario.state.handle(.tick(due)).contains(.redraw), "the tick redraws the row, with no job running anywhere")
         scenario.advance(12)
         #expect(scenario.state.pendingText(ofHost: "db1") == "1 pending · lists 6 days old · recomputing (shown: 12s old)")
         _ = scenario.state.handle(.host(.pending("db1", snapshot(0, now: scenario.now), computing: false)))

@@ -33,8 +33,9 @@ public final class PendingSnapshotKeeper: PendingSnapshotSource, Sendable {
         /// What `latest` encodes, to apply a job's outcome to (`PendingSnapshot.assuming`).
         var latestSnapshot: PendingSnapshot?
         /// The update ids (package names, for apt's jobs and observed transactions) of the jobs
-        /// that may change the root, by job, while they are not completed.
-        var jobPackages: [Int: [String]] = [:]
+        /// that may change the root, by job, while they are not completed; `nil` for an update
+        /// that does not bring its package up to date (a downgrade, a removal).
+        var jobPackages: [Int: [String?]] = [:]
         var computing = false
         var wanted = false
         /// This engine's jobs a computation waits for while they run, by number, known from
@@ -176,6 +177,11 @@ public final class PendingSnapshotKeeper: PendingSnapshotSource, Sendable {
 
     public func recompute() {
         state.withLock { state in
+            // A reading under way with nothing changed since it began answers this request as
+            // a new one would: asking again would keep every waiter waiting for as long as
+            // requests come (concurrent `installtop pending` polls were all answered only once
+            // they stopped).
+            if state.computing && !state.wanted && state.mayStart { return }
             // Only asked: the root is not known to have changed (that sets `wanted` too), and
             // nothing holds a computation back (after which one is owed anyway).
             if !state.wanted && !state.computing && state.mayStart { state.onlyAsked = true }
@@ -244,12 +250,12 @@ public final class PendingSnapshotKeeper: PendingSnapshotSource, Sendable {
         case .jobQueued(let descriptor) where descriptor.runByDriver && descriptor.observedBy == nil:
             state.withLock { state in
                 state.packageJobs.insert(descriptor.id)
-                state.jobPackages[descriptor.id] = descriptor.updates.map(\.id)
+                state.jobPackages[descriptor.id] = Self.installing(descriptor)
             }
         case .jobQueued(let descriptor) where descriptor.observedBy != nil:
             state.withLock { state in
                 state.observedJobs.insert(descriptor.id)
-                state.jobPackages[descriptor.id] = descriptor.updates.map(\.id)
+                state.jobPackages[descriptor.id] = Self.installing(descriptor)
                 // Its transaction began: a reading under way may be half-way through it.
                 if state.computing { state.overlapped = true }
             }
@@ -275,7 +281,7 @@ public final class PendingSnapshotKeeper: PendingSnapshotSource, Sendable {
                 // the job installed taken out: a row right as the job ends, marked recomputing.
                 let ids = state.jobPackages.removeValue(forKey: completion.job) ?? []
                 let installed = zip(ids, completion.result.updateResults)
-                    .filter { $0.1.resultCode == .succeeded || $0.1.resultCode == .succeededWithErrors }.map(\.0)
+                    .filter { $0.1.resultCode == .succeeded || $0.1.resultCode == .succeededWithErrors }.compactMap(\.0)
                 if let snapshot = state.latestSnapshot, !installed.isEmpty {
                     let assumed = snapshot.assuming(installed: Set(installed))
                     state.latestSnapshot = assumed
@@ -303,6 +309,14 @@ public final class PendingSnapshotKeeper: PendingSnapshotSource, Sendable {
         default:
             break
         }
+    }
+
+    /// The updates of `descriptor` whose success takes their package out of what is pending
+    /// (by id: the package, for apt's jobs and observed transactions), as `assuming` takes them:
+    /// an install, an upgrade, a removal; not a downgrade, which makes a package pending rather
+    /// than up to date.
+    private static func installing(_ descriptor: JobDescriptor) -> [String?] {
+        descriptor.updates.map { update in update.package?.isDowngrade == true ? nil : update.id }
     }
 
     // MARK: - Changes made by anyone

@@ -103,6 +103,56 @@ struct PendingSnapshotKeeperTests {
         #expect(!pushed.withLock { Array($0.dropFirst(before)) }.contains(true), "\(pushed.withLock { $0 })")
     }
 
+    @Test("Requests that come while a reading is under way, nothing changed since it began, are answered by it: waiters are not held for as long as requests come")
+    func requestsDuringAReadingAreAnsweredByIt() async throws {
+        let computed = Atomic<Int>(0)
+        let release = DispatchSemaphore(value: 0)
+        let queue = JobQueue(backend: ScriptedBackend())
+        let keeper = PendingSnapshotKeeper(queue: queue, aptConfig: nil, compute: {
+            if computed.add(1, ordering: .sequentiallyConsistent).newValue > 1 { release.wait() }
+            return PendingSnapshot(computedAt: Date())
+        })
+        keeper.start()
+        defer { keeper.stop() }
+        #expect(await eventually(timeout: .seconds(60)) { computed.load(ordering: .sequentiallyConsistent) == 1 && !keeper.current().computing })
+        let answered = Atomic<Int>(0)
+        keeper.recompute()
+        #expect(await eventually(timeout: .seconds(60)) { computed.load(ordering: .sequentiallyConsistent) == 2 }, "the second reading began")
+        for _ in 0..<5 {
+            keeper.recompute()
+            keeper.whenSettled { _ in answered.add(1, ordering: .sequentiallyConsistent) }
+        }
+        release.signal()
+        #expect(await eventually(timeout: .seconds(60)) { answered.load(ordering: .sequentiallyConsistent) == 5 }, "every waiter answered by the reading under way")
+        #expect(computed.load(ordering: .sequentiallyConsistent) == 2, "no further reading for requests it answered")
+    }
+
+    @Test("A downgrade that succeeds takes nothing out of the pending list (it makes a package pending, not up to date)")
+    func downgradeIsNotAssumedInstalled() async throws {
+        let release = DispatchSemaphore(value: 0)
+        let computed = Atomic<Int>(0)
+        let queue = JobQueue(backend: ScriptedBackend())
+        let keeper = PendingSnapshotKeeper(queue: queue, aptConfig: nil, compute: {
+            if computed.add(1, ordering: .sequentiallyConsistent).newValue > 1 { release.wait() }
+            return PendingSnapshot(computedAt: Date(), packages: [PendingPackage(name: "tzdata", oldVersion: "2026b", newVersion: "2026f", origin: "localhost")])
+        })
+        keeper.start()
+        defer {
+            release.signal()
+            keeper.stop()
+        }
+        #expect(try await eventually(timeout: .seconds(60)) { try pendingNames(keeper.current()) == ["tzdata"] })
+        let driver = ScriptedDriver()
+        let downgrade = PackageChange(package: "tzdata", action: .upgrade, oldVersion: "2026f", newVersion: "2026b")
+        _ = try queue.submit(name: "apt-get install tzdata=2026b", updates: [Update(id: "tzdata", package: downgrade)], driver: driver)
+        await driver.waitUntilStarted()
+        driver.say(.updateStarted(index: 0))
+        driver.say(.updateFinished(index: 0, .succeeded))
+        driver.end(.exited(0))
+        #expect(await eventually(timeout: .seconds(60)) { keeper.current().computing })
+        #expect(try pendingNames(keeper.current()) == ["tzdata"], "still pending until apt is read again")
+    }
+
     @Test("A transaction being watched (an observed job) holds a computation back until it ends, then one follows")
     func observedTransactionHoldsBack() async throws {
         let queue = JobQueue(backend: ScriptedBackend())
