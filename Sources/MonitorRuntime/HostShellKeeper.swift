@@ -25,7 +25,8 @@ struct HostShellKeeper {
                      "--exit-status", String(exitStatus)]
         if let reason { words += ["--reason", reason] }
         var command = ssh
-        command.remoteCommand += " " + words.map(Self.quoted).joined(separator: " ")
+        // ssh joins the remote command's words with spaces for the host's shell.
+        command.remoteCommand += " " + words.map(ShellQuoting.word).joined(separator: " ")
         guard let recording = FileManager.default.contents(atPath: path) else {
             return "not kept on \(ssh.host): \(path) cannot be read"
         }
@@ -69,14 +70,5 @@ struct HostShellKeeper {
                 return bytes
             }
         }
-    }
-
-    /// `word` as the host's shell reads it back (ssh joins the remote command's words with
-    /// spaces): as it is when it holds only safe characters, else in single quotes.
-    static func quoted(_ word: String) -> String {
-        let safe = !word.isEmpty && word.unicodeScalars.allSatisfy {
-            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || "/._+-@,=:".unicodeScalars.contains($0)
-        }
-        return safe ? word : "'" + word.replacing("'", with: "'\\''") + "'"
     }
 }

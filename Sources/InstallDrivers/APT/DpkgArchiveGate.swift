@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import InstallEngine
 
 /// The safe point between any two archives of apt's batched `dpkg --unpack` run (rule 24), for
 /// one transaction: a folder of its own that apt puts first on dpkg's `PATH` (`DPkg::Path`,

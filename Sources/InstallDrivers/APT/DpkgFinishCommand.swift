@@ -1,3 +1,5 @@
+import InstallEngine
+
 /// The command that finishes what dpkg left half-way in a root, in the words installtop prints
 /// wherever such packages are named (`pending`, a settled run's rows, `history --jobs`, an
 /// undo's refusal): the one that works for every state left, never one that exits 0 and leaves

@@ -1,4 +1,5 @@
 import EngineDaemon
+import InstallEngine
 
 /// The `installtop enroll` a fix names for one host, with the options the operator gave that
 /// change how a host is reached or set up (`--ssh-config`, `--ssh-option`, `--remote-command`,
@@ -16,15 +17,6 @@ struct EnrollCommandLine {
         if reaching.remoteCommand != SSHCommand.defaultRemoteCommand { words += ["--remote-command", reaching.remoteCommand] }
         if setup.sudo { words.append("--sudo") }
         if let aptConfig = setup.aptConfig { words += ["--apt-config", aptConfig] }
-        return words.map(Self.quoted).joined(separator: " ")
-    }
-
-    /// `word` as sh reads it back: as it is when it holds only safe characters, else in single
-    /// quotes (a single quote inside as `'\''`).
-    static func quoted(_ word: String) -> String {
-        let safe = !word.isEmpty && word.unicodeScalars.allSatisfy {
-            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || "/._+-@,=:".unicodeScalars.contains($0)
-        }
-        return safe ? word : "'" + word.replacing("'", with: "'\\''") + "'"
+        return words.map(ShellQuoting.word).joined(separator: " ")
     }
 }

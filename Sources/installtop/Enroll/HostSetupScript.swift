@@ -1,4 +1,5 @@
 import InstallDrivers
+import InstallEngine
 
 /// The shell scripts `enroll` and `hosts check` run on each host through ssh, and the command
 /// lines that run them. Only a POSIX shell, apt, dpkg and (for the unit) systemctl are needed on

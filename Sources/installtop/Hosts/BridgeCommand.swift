@@ -1,8 +1,8 @@
 import ArgumentParser
 import EngineDaemon
 import EngineWire
-import Glibc
 import Foundation
+import Glibc
 
 /// `installtop bridge`: on a host, joins stdin and stdout to this host's engine socket; what
 /// `--host` runs there over ssh.
