@@ -213,10 +213,8 @@ extension MonitorState {
         if time > now { now = time }
         lastTick = now
         phase &+= 1
-        // What counts by itself on screen: running jobs, the quit, a stale host's age and a
-        // recomputed row's `shown: 12s old` (ticked for them, drawn only if told).
-        var changed = quitPhase != nil || queue.jobs.contains { $0.phase == .running }
-            || board?.hosts.contains(where: \.isStale) == true || board?.pendingComputing.isEmpty == false
+        // What counts by itself on screen (ticked for, and drawn only if told so).
+        var changed = quitPhase != nil || queue.jobs.contains { $0.phase == .running } || boardCountsSeconds
         if let status, status.expiresAt <= now {
             self.status = nil
             changed = true

@@ -175,13 +175,17 @@ public struct MonitorState: Sendable {
             return lastTick.addingTimeInterval(Self.tickInterval)
         }
         let expiry = status?.staysUntilKey == false ? status?.expiresAt : nil
-        // The board's stale hosts (their ages and "next try in") and the rows being recomputed
-        // (`shown: 12s old`) count every second.
-        if board?.hosts.contains(where: \.isStale) == true || board?.pendingComputing.isEmpty == false {
+        if boardCountsSeconds {
             let second = lastTick.addingTimeInterval(1)
             return min(second, expiry ?? second)
         }
         return expiry
+    }
+
+    /// The board shows ages that count every second by themselves: a stale host's (and its
+    /// "next try in") and a recomputed row's `shown: 12s old`.
+    var boardCountsSeconds: Bool {
+        board?.hosts.contains(where: \.isStale) == true || board?.pendingComputing.isEmpty == false
     }
 
     /// Tells the state the time before it handles input that carries none (keys, signals,

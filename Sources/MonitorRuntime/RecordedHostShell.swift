@@ -97,7 +97,7 @@ public final class RecordedHostShell: HostShellOpener {
         }
         // And in the host's own history, unless ssh never reached it (255: nothing to keep there).
         if status != 255 {
-            Self.say("installtop: keeping the recording on \(host) too\(String(repeating: ".", count: 3))\r\n")
+            Self.say("installtop: keeping the recording on \(host) too...\r\n")
             sentence += " · " + HostShellKeeper(ssh: ssh).keep(recording: recording.store.shellRecording(run: recording.run),
                                                                 startedAt: startedAt, endedAt: endedAt, exitStatus: status, reason: lastWords)
         }
