@@ -29,9 +29,9 @@ import Synchronization
 /// went back to the count from before the job for that long would say the job did nothing.
 public final class PendingSnapshotKeeper: PendingSnapshotSource, Sendable {
     private struct State {
-        var latest: PendingState = PendingState(snapshot: nil, computing: false)
-        /// What `latest` encodes, to apply a job's outcome to (`PendingSnapshot.assuming`).
-        var latestSnapshot: PendingSnapshot?
+        /// The newest snapshot (read from apt, or a job's outcome applied to the last one read),
+        /// with its encoding, made once: every answer and push carries it. `nil` before the first.
+        var latest: (snapshot: PendingSnapshot, json: JSONValue?)?
         /// The update ids (package names, for apt's jobs and observed transactions) of the jobs
         /// that may change the root, by job, while they are not completed; `nil` for an update
         /// that does not bring its package up to date (a downgrade, a removal).
@@ -68,7 +68,7 @@ public final class PendingSnapshotKeeper: PendingSnapshotSource, Sendable {
         var stopped = false
 
         /// The latest snapshot, and whether a newer one is coming.
-        var answer: PendingState { PendingState(snapshot: latest.snapshot, computing: isComputing) }
+        var answer: PendingState { PendingState(snapshot: latest?.json, computing: isComputing) }
 
         /// A newer snapshot is being computed or owed because the root changed.
         var isComputing: Bool { (computing || wanted) && !onlyAsked || rootChanging || !refreshes.isEmpty }
@@ -282,10 +282,9 @@ public final class PendingSnapshotKeeper: PendingSnapshotSource, Sendable {
                 let ids = state.jobPackages.removeValue(forKey: completion.job) ?? []
                 let installed = zip(ids, completion.result.updateResults)
                     .filter { $0.1.resultCode == .succeeded || $0.1.resultCode == .succeededWithErrors }.compactMap(\.0)
-                if let snapshot = state.latestSnapshot, !installed.isEmpty {
+                if let snapshot = state.latest?.snapshot, !installed.isEmpty {
                     let assumed = snapshot.assuming(installed: Set(installed))
-                    state.latestSnapshot = assumed
-                    state.latest = PendingState(snapshot: try? JSONParser.parse(PendingSnapshotCoding.encode(assumed)), computing: false)
+                    state.latest = (assumed, try? JSONParser.parse(PendingSnapshotCoding.encode(assumed)))
                 }
             }
             startIfDue()
@@ -395,10 +394,7 @@ public final class PendingSnapshotKeeper: PendingSnapshotSource, Sendable {
             let json = try? JSONParser.parse(PendingSnapshotCoding.encode(snapshot))
             let (waiters, settled) = state.withLock { state -> ([@Sendable (PendingState) -> Void], PendingState) in
                 // A computation cut by `stop()` has no account of the root.
-                if !state.stopped {
-                    state.latest = PendingState(snapshot: json, computing: false)
-                    state.latestSnapshot = snapshot
-                }
+                if !state.stopped { state.latest = (snapshot, json) }
                 state.computing = false
                 // What was only asked for is answered; a computation owed since was not.
                 if !state.wanted { state.onlyAsked = false }
