@@ -1,8 +1,6 @@
-import Dispatch
 import EngineDaemon
 import EngineWire
 import Foundation
-import Glibc
 import InstallEngine
 
 /// Keeps the recording of a shell the board opened on a host in that host's own history too:
@@ -27,48 +25,12 @@ struct HostShellKeeper {
         var command = ssh
         // ssh joins the remote command's words with spaces for the host's shell.
         command.remoteCommand += " " + words.map(ShellQuoting.word).joined(separator: " ")
-        guard let recording = FileManager.default.contents(atPath: path) else {
-            return "not kept on \(ssh.host): \(path) cannot be read"
+        guard FileManager.default.isReadableFile(atPath: path) else { return "not kept on \(ssh.host): \(path) cannot be read" }
+        var said: [String] = []
+        let ran = SSHCommandRun(command: command, deadline: Self.deadline).run(input: path) { said.append($0) }
+        if ran.status == 0, let run = said.last.flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }) {
+            return "kept on \(ssh.host) as its run \(run)"
         }
-        let child: PipedChild
-        do {
-            child = try PipedChild(arguments: command.arguments)
-        } catch {
-            return "not kept on \(ssh.host): \(error.description)"
-        }
-        let finished = DispatchSemaphore(value: 0)
-        let pid = child.pid
-        DispatchQueue.global().async {
-            // ssh that hangs (a host that stopped answering) is ended, never waited for.
-            if finished.wait(timeout: .now() + .seconds(Int(Self.deadline.components.seconds))) == .timedOut { kill(pid, SIGKILL) }
-        }
-        _ = child.write(Array(recording))
-        child.closeInput()
-        let stdout = Self.readAll(child.stdoutRead)
-        let stderr = Self.readAll(child.stderrRead)
-        let status = child.waitForExit()
-        finished.signal()
-        let said = String(decoding: stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        if status == 0, let run = Int(said) { return "kept on \(ssh.host) as its run \(run)" }
-        let why = String(decoding: stderr, as: UTF8.self).split(separator: "\n").last.map(String.init)
-            ?? (status == 128 + SIGKILL ? "no answer within \(Self.deadline.components.seconds) s" : "exit status \(status)")
-        return "not kept on \(ssh.host): \(why)"
-    }
-
-    /// Everything `descriptor` gives until its end.
-    private static func readAll(_ descriptor: Int32) -> [UInt8] {
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 16_384)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count > 0 {
-                bytes += buffer[..<count]
-            } else if count < 0 && (errno == EINTR || errno == EAGAIN) {
-                var ready = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)]
-                _ = poll(&ready, 1, 100)
-            } else {
-                return bytes
-            }
-        }
+        return "not kept on \(ssh.host): " + SSHCommandRun.silence(ran, deadline: Self.deadline)
     }
 }
