@@ -107,6 +107,17 @@ public struct MonitorLoop {
     /// Sleeps in `poll()` until input, an engine event, a signal, the next tick or the next
     /// allowed frame; with none of the last two pending it sleeps without a timeout, after
     /// `whenIdle` when it is due.
+    /// Acts on a termination signal as the monitor does on one its terminal caught: SIGINT like
+    /// `q`, SIGTERM and SIGHUP abort and quit. Others are ignored.
+    public mutating func receive(signal: Int32) {
+        switch signal {
+        case SIGINT: apply(.signal(.interrupt))
+        case SIGTERM: apply(.signal(.terminate))
+        case SIGHUP: apply(.signal(.hangup))
+        default: break
+        }
+    }
+
     private mutating func wait() {
         var deadlines: [Duration] = []
         if let tick = state.nextTickTime {
@@ -155,14 +166,7 @@ public struct MonitorLoop {
         // After an idle stretch only engine events and ticks would have moved the state's
         // clock; a message a key shows must not start out already expired.
         state.advanceClock(to: clock())
-        for signal in terminal.takeSignals() {
-            switch signal {
-            case SIGINT: apply(.signal(.interrupt))
-            case SIGTERM: apply(.signal(.terminate))
-            case SIGHUP: apply(.signal(.hangup))
-            default: break
-            }
-        }
+        for signal in terminal.takeSignals() { receive(signal: signal) }
         for key in terminal.readKeys() {
             if key == .resize {
                 terminal.invalidate()

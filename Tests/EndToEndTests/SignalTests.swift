@@ -1,5 +1,7 @@
 import Foundation
 import Glibc
+import Synchronization
+import TestProcessSupport
 import Testing
 
 /// Signals in plain mode: the first SIGINT or SIGTERM aborts gracefully (rule 11), a second
@@ -94,4 +96,32 @@ struct SignalTests {
         #expect(run.leftovers.isEmpty, "left behind: \(run.leftovers)")
     }
 
+    /// The race of issue 56, item 6: the run's signal relay gave the default disposition back
+    /// when it ended, so a SIGINT after the jobs (while the summary was printed, the left-behind
+    /// children reaped) killed installtop: exit -2 where the run said 3, the summary cut off.
+    @Test("SIGINTs without pause from the running update until installtop exits: aborted and killed, then exit 3, never killed by one",
+          arguments: ["--plain", "--json"])
+    func signalFloodNeverKillsInstalltop(mode: String) async throws {
+        let folder = try TestFolder()
+        defer { folder.remove() }
+        try writeWaitingUpdate(in: folder)
+        let run = try InstalltopProcess(["run", mode, "--no-history", "slow.yaml"], in: folder)
+        _ = try await pidWritten(to: folder.file("script.pid"))
+        // From a thread of its own, every 200 µs, until installtop is a zombie (it is this test's
+        // child, reaped only by `finish`: the id cannot change hands meanwhile).
+        let installtop = ProcessIdentity(pid: run.pid)
+        let sent = Atomic(0)
+        let flood = Thread {
+            while installtop.send(SIGINT) {
+                sent.add(1, ordering: .relaxed)
+                usleep(200)
+            }
+        }
+        flood.start()
+        let result = try await run.finish()
+        let said = "sent \(sent.load(ordering: .relaxed)) SIGINTs\nstdout: \(result.stdout)\nstderr: \(result.stderr)"
+        #expect(result.status == 3, "\(said)")
+        #expect(result.stderr.contains("SIGINT: aborting every job") && result.stderr.contains("SIGINT again: killing the running updates"), "\(said)")
+        #expect(run.leftovers.isEmpty, "left behind: \(run.leftovers)")
+    }
 }

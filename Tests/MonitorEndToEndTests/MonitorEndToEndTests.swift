@@ -1,4 +1,5 @@
 import Foundation
+import TestProcessSupport
 import Testing
 
 /// The real binary in a real terminal (tmux): keys, resizes, signals, hostile output, and the
@@ -275,6 +276,26 @@ struct MonitorEndToEndTests {
         #expect(await EndToEndFolder.eventually { groupIsGone(pgid) }, "the update's processes outlived installtop")
         let screen = tmux.capture()
         #expect(!screen.contains("┌ Jobs"), "the alternate screen is gone: \(screen)")
+    }
+
+    /// The race of issue 56, item 6: once the monitor gave the terminal back it gave the signals
+    /// back to the default disposition too, so a SIGINT while the aborted jobs ended, or the
+    /// summary was printed, killed installtop (exit 130) with jobs possibly still running.
+    @Test("SIGINTs without pause: the second quits and aborts; exit 3 with a sane terminal, never killed by one")
+    func interruptFloodNeverKillsTheMonitor() async throws {
+        let folder = try EndToEndFolder()
+        defer { folder.remove() }
+        let (tmux, pgid, monitor) = try await startSlowJob(in: folder)
+        defer { tmux.close() }
+        // installtop is tmux's child, not this test's: its identity (id and start time) is
+        // checked before each signal.
+        let installtop = ProcessIdentity(pid: monitor)
+        let flood = Thread {
+            while installtop.send(SIGINT) { usleep(200) }
+        }
+        flood.start()
+        #expect(await expectSaneTerminalAfterExit(folder) == 3)
+        #expect(await EndToEndFolder.eventually { groupIsGone(pgid) }, "the aborted update's processes are gone")
     }
 
     @Test("Ctrl-C asks like q; answering y aborts and quits")

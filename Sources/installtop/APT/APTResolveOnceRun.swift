@@ -31,22 +31,24 @@ struct APTResolveOnceRun {
         PlanningNotice.say(APTJobKind.summary(of: request))
         // The versions apt's plan replaces are kept for undo between its hook and dpkg (rule 33).
         let keeper = HistoryVersionKeeper.open(options.run.history, jobName: APTJobKind.summary(of: request), operation: request.operation)
-        let transaction = APTHookTransaction.start(job, environment: environment, keeper: keeper, planned: expected) { lines.say($0) }
         // Until the plan comes nothing has changed: a signal stops apt, safely. After it, until
         // the run session handles signals itself (it opens the history, and the monitor its
         // terminal, first), a signal still stops apt at its next safe point: with the default
         // disposition it would end installtop while apt runs dpkg, and apt, writing to a pipe
-        // nobody reads, could die in the middle of a package.
+        // nobody reads, could die in the middle of a package. The relay comes before apt does.
         // Once the run takes over, a signal read here late is handed on to it.
         let earlier = EarlierSignals()
+        let stopping = StopRequest<APTHookTransaction> { $0.stop() }
         let relay = SignalRelay { signal, count in
             guard !earlier.take(signal) else { return }
-            transaction.stop()
+            let transaction = stopping.ask()
             guard count == 1 else { return }
-            StandardOutput.stderr.line("installtop: \(APTJobKind.summary(of: request)): " + (transaction.planCame
+            StandardOutput.stderr.line("installtop: \(APTJobKind.summary(of: request)): " + (transaction?.planCame == true
                 ? "stopping apt at its next safe point" : "stopping apt before it changes anything"))
         }
         defer { relay.cancel() }
+        let transaction = APTHookTransaction.start(job, environment: environment, keeper: keeper, planned: expected) { lines.say($0) }
+        stopping.started(transaction)
         let beginning = transaction.waitForBeginning()
         lines.finish()
         switch beginning {

@@ -18,20 +18,22 @@ struct DNFResolveOnceRun {
     func run() -> ExitStatus {
         let name = job.request.summary
         PlanningNotice.say(name)
-        let transaction = DNFHelperTransaction.start(job, helper: helper, keeper: keeper)
         // Until the plan comes nothing has changed: a signal stops the helper at once. After it,
         // until the run session handles signals itself, a signal still stops it (before rpm's
         // transaction at once, during it at its end): with the default disposition it would end
-        // installtop while the helper goes on, unwatched. Once the run takes over, a signal read
-        // here late is handed on to it.
+        // installtop while the helper goes on, unwatched. The relay comes before the helper
+        // does. Once the run takes over, a signal read here late is handed on to it.
         let earlier = EarlierSignals()
+        let stopping = StopRequest<DNFHelperTransaction> { $0.stop() }
         let relay = SignalRelay { signal, count in
             guard !earlier.take(signal) else { return }
-            transaction.stop()
+            stopping.ask()
             guard count == 1 else { return }
             StandardOutput.stderr.line("installtop: \(name): stopping dnf before it changes anything")
         }
         defer { relay.cancel() }
+        let transaction = DNFHelperTransaction.start(job, helper: helper, keeper: keeper)
+        stopping.started(transaction)
         switch transaction.waitForBeginning() {
         case .ended(let outcome, let refusal, let stderr):
             keeper?.discard()

@@ -66,13 +66,13 @@ struct RunSession {
         case .json:
             let writer = JSONEventWriter(output: .stdout, includeLogs: options.jsonLogs)
             queue.subscribe { writer.handle($0) }
-            runHeadless(queue)
+            runHeadless(queue, earlier: earlierSignals)
             status = tally.exitStatus
         case .monitor:
             status = runMonitor(queue, tally: tally, summaryJobs: summaryJobs, history: monitorHistory(history, warnings: warnings),
                                 undo: undo(on: queue, slots: slots))
         case .plain:
-            status = runPlain(queue, tally: tally, summaryJobs: summaryJobs)
+            status = runPlain(queue, tally: tally, summaryJobs: summaryJobs, earlier: earlierSignals)
         }
         for name in tally.declined { StandardOutput.stderr.line("installtop: \(name): not run: its plan was declined") }
         for warning in warnings.all { StandardOutput.stderr.line("installtop: \(warning)") }
@@ -80,10 +80,10 @@ struct RunSession {
     }
 
     /// Plain lines while the jobs run, then the summary table; returns the exit status.
-    private func runPlain(_ queue: JobQueue, tally: JobResultTally, summaryJobs: SummaryJobs) -> ExitStatus {
+    private func runPlain(_ queue: JobQueue, tally: JobResultTally, summaryJobs: SummaryJobs, earlier: EarlierSignals?) -> ExitStatus {
         let reporter = PlainReporter(output: .stdout, sanitizer: TextEnvironment.sanitizer)
         queue.subscribe { reporter.handle($0) }
-        runHeadless(queue)
+        runHeadless(queue, earlier: earlier)
         let status = tally.exitStatus
         Self.printSummary(of: summaryJobs.jobs, status: status)
         return status
@@ -103,11 +103,13 @@ struct RunSession {
     /// abort between a job's queueing and its start would end it "not started" without its
     /// driver, while apt, running dpkg since its hook said go (`--yes`), went on with no one
     /// watching. One that comes earlier waits until then, and so do those the caller took
-    /// (`earlierSignals`).
-    private func runHeadless(_ queue: JobQueue) {
-        let signals = Mutex<(submitted: Bool, count: Int, last: Int32)>((false, 0, SIGINT))
+    /// (`earlier`). One that comes once the queue is idle finds nothing to abort, and says
+    /// nothing (the caller's relay hands it on here until it returns).
+    private func runHeadless(_ queue: JobQueue, earlier earlierSignals: EarlierSignals?) {
+        let signals = Mutex<(submitted: Bool, over: Bool, count: Int, last: Int32)>((false, false, 0, SIGINT))
         let take: @Sendable (Int32) -> Void = { signal in
             let count = signals.withLock { signals -> Int? in
+                guard !signals.over else { return nil }
                 signals.count += 1
                 signals.last = signal
                 return signals.submitted ? signals.count : nil
@@ -135,6 +137,7 @@ struct RunSession {
         }
         if let waiting { Self.abort(queue, after: waiting.signal, count: waiting.count) }
         Self.waitUntilIdle(queue)
+        signals.withLock { $0.over = true }
     }
 
     /// The `count`th termination signal (`signal`): the first aborts every job gracefully, a
@@ -152,17 +155,34 @@ struct RunSession {
     /// The monitor on the terminal; plain lines when the terminal cannot host it.
     private func runMonitor(_ queue: JobQueue, tally: JobResultTally, summaryJobs: SummaryJobs, history: MonitorHistory,
                             undo: (@Sendable (Int) -> String?)?) -> ExitStatus {
+        // The terminal takes the termination signals while the monitor runs. Before it does,
+        // they are the monitor's once it runs (or the plain run's when it cannot start); after
+        // it gave them back, while the jobs it aborted end, each is an abort as without a
+        // terminal. With the default disposition they ended installtop there, jobs running.
+        let outside = EarlierSignals()
+        let relay = SignalRelay { signal, _ in outside.take(signal) }
+        defer { relay.cancel() }
         do {
             let link = undo.map { LocalEngineLink(queue: queue, history: history, undo: $0) } ?? LocalEngineLink(queue: queue, history: history)
             let outcome = try MonitorSession.run(
                 link: link, themeOption: options.theme,
-                exitWhenDone: options.exitWhenDone, startingNote: startingNote
-            ) { submitJobs(to: queue) }
+                exitWhenDone: options.exitWhenDone, startingNote: startingNote,
+                onStart: { submitJobs(to: queue) },
+                signalsBeforeStart: { outside.takeAll() })
+            // From here each signal is an abort; those the relay read only now (one that came
+            // just before the terminal took over) are the first.
+            let aborts = Mutex(0)
+            let late = outside.takeOver { signal in
+                Self.abort(queue, after: signal, count: aborts.withLock { $0 += 1; return $0 })
+            }
+            if late.count > 0 { Self.abort(queue, after: late.last, count: aborts.withLock { $0 += late.count; return $0 }) }
             // q quits at once when no job is queued or running; a driver session that has not
             // declared its jobs yet (Ansible checking the playbook) must not then run on unseen.
             if outcome == .quit { queue.abortAll(force: false) }
             // Quitting waited for the aborted jobs; clean-ups may have emptied the queue.
             Self.waitUntilIdle(queue)
+            // Nothing is left to abort: a signal now changes nothing, and says nothing.
+            _ = outside.takeOver { _ in }
             // What the screen showed goes with the alternate screen: leave the results, as
             // --plain prints them, on the normal one (jobs cleaned up with `c` included).
             let status = outcome == .quitWhileRunning ? ExitStatus.aborted : tally.exitStatus
@@ -174,7 +194,7 @@ struct RunSession {
             return .invalidUsage
         } catch {
             StandardOutput.stderr.line("installtop: cannot start the monitor (\(error)); printing lines instead")
-            return runPlain(queue, tally: tally, summaryJobs: summaryJobs)
+            return runPlain(queue, tally: tally, summaryJobs: summaryJobs, earlier: outside)
         }
     }
 

@@ -42,12 +42,16 @@ enum MonitorSession {
     ///   - onStart: called once the screen is set up and the monitor subscribed, before the
     ///     first frame: the place to submit jobs, so that nothing runs when the monitor could
     ///     not start (the errors below are thrown before it is called).
+    ///   - signalsBeforeStart: asked once, after `onStart`: the termination signals that came
+    ///     before the terminal caught them (the caller's relay took them), acted on as if they
+    ///     had come just then.
     /// - Returns: how it ended; `.quitWhileRunning` means the jobs were aborted.
     /// - Throws: `ThemeError` for a bad `--theme` (before the screen changes),
     ///   `CursesTerminalError` when stdin/stdout is not a usable terminal, `MailboxError`.
     static func run(
         link: any EngineLink, themeOption: String?, exitWhenDone: Bool, startingNote: String? = nil, followedJob: Int? = nil,
-        message: String? = nil, rolloutParallel: Int = 2, shellHistory: String? = nil, onStart: () -> Void = {}
+        message: String? = nil, rolloutParallel: Int = 2, shellHistory: String? = nil, onStart: () -> Void = {},
+        signalsBeforeStart: () -> [Int32] = { [] }
     ) throws -> MonitorOutcome {
         // The engine's snapshot starts arriving (and being decoded, on the link's thread) while
         // the themes load and the terminal is set up.
@@ -78,6 +82,7 @@ enum MonitorSession {
         loop.followedJob = followedJob
         if let shellHistory { loop.shells = RecordedHostShell(historyPath: shellHistory, stopDescriptor: terminal.signalDescriptor) }
         onStart()
+        for signal in signalsBeforeStart() { loop.receive(signal: signal) }
         if let message { loop.apply(.commandResult(message)) }
         if let problem = catalog.problems.first {
             loop.apply(.commandResult("Theme skipped: \(problem)"))
