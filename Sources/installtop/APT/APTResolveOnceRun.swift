@@ -72,6 +72,8 @@ struct APTResolveOnceRun {
             // then the job's abort, and a second signal forces it.
             let status = RunSession(jobs: [runnable], options: options.run, earlierSignals: earlier,
                                     undoRoot: APTUndoRoot(aptConfig: options.aptConfig, chroot: job.chroot)).run()
+            // apt has ended: a signal from now on has nothing to stop, and says nothing.
+            _ = earlier.takeOver { _ in }
             keeper?.prune()
             return status
         }

@@ -54,7 +54,10 @@ struct DNFResolveOnceRun {
                                        driver: DNFDriver(plan: plan, helper: helper, running: transaction, keeper: keeper),
                                        needsConfirmation: false, runSlot: keeper?.runSlot, undoOf: undoOf)
             // Signals taken here, while the run opens the history, are its own.
-            return RunSession(jobs: [runnable], options: options.run, earlierSignals: earlier).run()
+            let status = RunSession(jobs: [runnable], options: options.run, earlierSignals: earlier).run()
+            // The helper has ended: a signal from now on has nothing to stop, and says nothing.
+            _ = earlier.takeOver { _ in }
+            return status
         }
     }
 }
