@@ -8,23 +8,26 @@ import InstallEngine
 /// One job run as `installtop history --jobs --json` prints it (Documentation/UNDO.md): one object
 /// per line, keys sorted, every field present (`null` when unknown):
 /// `{"run":7,"kind":"apt","name":…,"operation":"install"|"uninstall","startedAt":…,"endedAt":…,
-/// "result":…,"packages":[{"name":…,"action":"upgrade","oldVersion":…,"newVersion":…}],
+/// "result":…,"packages":[{"name":…,"action":"upgrade","oldVersion":…,"newVersion":…,"result":"succeeded"}],
 /// "undoable":…,"notUndoableBecause":"…"|null,"undoneBy":9|null,"undoOf":null|7,"observed":false,"installRoot":null|"/"}`;
 /// `observed` is true for a transaction installtop watched rather than ran (rule 28).
 /// `installRoot` is the root a dnf run acted on (`/` for the system), `null` for apt runs.
 ///
 /// `result` is the result's name as in the JSON events ("succeeded"), `null` while the run
-/// goes on; `packages` are those the run changed (their update succeeded); dates are RFC 3339
-/// in UTC with milliseconds.
+/// goes on; `packages` are every package of the run's plan, each with its update's result (it
+/// changed the package when that is `succeeded` or `succeededWithErrors`; a package dpkg left
+/// half-way is `failed`, not missing); dates are RFC 3339 in UTC with milliseconds.
 public struct JobRunJSON: Encodable, Sendable, Hashable {
-    /// One package the run changed.
+    /// One package of the run's plan.
     public struct Package: Encodable, Sendable, Hashable {
         public var name: String
         public var action: String
         public var oldVersion: String?
         public var newVersion: String?
+        /// Its update's result's name ("succeeded", "failed", "aborted", …).
+        public var result: String
 
-        private enum CodingKeys: String, CodingKey { case name, action, oldVersion, newVersion }
+        private enum CodingKeys: String, CodingKey { case name, action, oldVersion, newVersion, result }
 
         public func encode(to encoder: any Encoder) throws {
             var object = encoder.container(keyedBy: CodingKeys.self)
@@ -32,6 +35,7 @@ public struct JobRunJSON: Encodable, Sendable, Hashable {
             try object.encode(action, forKey: .action)
             try object.encode(oldVersion, forKey: .oldVersion)
             try object.encode(newVersion, forKey: .newVersion)
+            try object.encode(result, forKey: .result)
         }
     }
 
@@ -60,8 +64,8 @@ public struct JobRunJSON: Encodable, Sendable, Hashable {
         startedAt = run.startedAt.map { $0.formatted(format) }
         endedAt = run.endedAt.map { $0.formatted(format) }
         result = run.resultCode?.name
-        packages = run.packages.filter(\.changedThePackage).map {
-            Package(name: $0.name, action: $0.action.rawValue, oldVersion: $0.oldVersion, newVersion: $0.newVersion)
+        packages = run.packages.map {
+            Package(name: $0.name, action: $0.action.rawValue, oldVersion: $0.oldVersion, newVersion: $0.newVersion, result: $0.resultCode.name)
         }
         undoable = run.undoable
         notUndoableBecause = run.notUndoableBecause

@@ -1,6 +1,7 @@
 /// Job runs as text for `installtop history --jobs`, in the order given: a line per run (id,
-/// date in UTC, kind, result, whether it can be undone, name), then a line per package it
-/// changed (`lab-app 1.0 → 2.0`), then, when it cannot be undone, why. Every line fits
+/// date in UTC, kind, result, whether it can be undone, name), then a line per package of its
+/// plan (`lab-app 1.0 → 2.0`, with the update's result after it when it did not change the
+/// package: `lab-k2 1.0 → 2.0 failed`), then, when it cannot be undone, why. Every line fits
 /// `width` columns (at least 60): a longer cell is cut with "…", and a package's versions or
 /// the reason go on indented lines of their own. Text from manifests and children is made
 /// harmless as `HistoryTable` does.
@@ -27,10 +28,12 @@ public enum JobRunTable {
             let line = id + "  " + padded(date, 16) + "  " + padded(HistoryTable.cell(run.kind, limit: 8), 8) + "  "
                 + padded(result, 11) + "  " + padded(run.undoable ? "yes" : "no", 4) + "  " + run.name
             text += fitted(line) + "\n"
-            let changed = run.packages.filter(\.changedThePackage)
-            let nameWidth = min(32, changed.map(\.name.count).max() ?? 0)
-            for package in changed {
-                text += fitted(indent + padded(HistoryTable.cell(package.name, limit: 32), nameWidth) + "  " + versions(of: package)) + "\n"
+            let nameWidth = min(32, run.packages.map(\.name.count).max() ?? 0)
+            for package in run.packages {
+                // A package the run did not change says so: left out, a failed run read as one
+                // that changed nothing at all.
+                let outcome = package.changedThePackage ? "" : "  " + package.resultCode.word
+                text += fitted(indent + padded(HistoryTable.cell(package.name, limit: 32), nameWidth) + "  " + versions(of: package) + outcome) + "\n"
             }
             if let reason = run.notUndoableBecause {
                 for line in wrapped("not undoable: " + HistoryTable.cell(reason, limit: .max), width: width - indent.count) {
@@ -55,6 +58,13 @@ public enum JobRunTable {
         }
         if !line.isEmpty { lines.append(line) }
         return lines
+    }
+
+    /// A package of a run on one line, as the monitor's history view lists it: `lab-app 1.0 →
+    /// 2.0`, or with its update's result when the run did not change it (`lab-k2 1.0 → 2.0
+    /// failed`).
+    public static func line(of package: JobRunPackage) -> String {
+        "\(package.name) \(versions(of: package))" + (package.changedThePackage ? "" : " " + package.resultCode.word)
     }
 
     /// `1.0 → 2.0`, `1.0 removed`, `2.0 installed`.

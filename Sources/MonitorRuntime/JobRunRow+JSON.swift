@@ -19,10 +19,11 @@ extension JobRunRow {
             guard let name = package["name"]?.stringValue,
                 let action = package["action"]?.stringValue.flatMap(PackageChange.Action.init(rawValue:))
             else { return nil }
-            // Only the packages a run changed are listed: each one's update succeeded.
-            let changed = JobRunPackage(name: name, action: action, oldVersion: package["oldVersion"]?.stringValue,
-                                        newVersion: package["newVersion"]?.stringValue, resultCode: .succeeded)
-            return "\(name) \(JobRunTable.versions(of: changed))"
+            // An engine before 2026-11-28 listed only the packages a run changed, without a
+            // result: each one's update succeeded.
+            let result = package["result"]?.stringValue.flatMap { name in OperationResultCode.allCases.first { $0.name == name } }
+            return JobRunTable.line(of: JobRunPackage(name: name, action: action, oldVersion: package["oldVersion"]?.stringValue,
+                                                      newVersion: package["newVersion"]?.stringValue, resultCode: result ?? .succeeded))
         }
         let undoable = run["undoable"]?.boolValue ?? false
         self.init(

@@ -2,12 +2,12 @@ import InstallHistory
 import Monitor
 
 extension JobRunRow {
-    /// The fields of `run` the history view's runs list shows: the packages it changed with
-    /// their versions, as `installtop history --jobs` lists them.
+    /// The fields of `run` the history view's runs list shows: its packages with their versions
+    /// (and the result of those it did not change), as `installtop history --jobs` lists them.
     init(run: JobRun) {
         self.init(
             id: Int(run.id), date: run.startedAt ?? run.endedAt, kind: run.kind, name: run.name, resultCode: run.resultCode,
-            packages: run.packages.filter(\.changedThePackage).map { "\($0.name) \(JobRunTable.versions(of: $0))" },
+            packages: run.packages.map(JobRunTable.line(of:)),
             notUndoableBecause: run.notUndoableBecause)
     }
 }

@@ -330,7 +330,8 @@ final class JobRunHistoryTests {
         let run = JobRun(id: 12, kind: "apt", name: String(repeating: "apt upgrade with a very long name ", count: 4), operation: .install,
                          startedAt: EngineEvents.time(0), endedAt: EngineEvents.time(5), resultCode: .succeeded,
                          packages: [JobRunPackage(name: "lab-tool", action: .upgrade, oldVersion: "1.0", newVersion: "2.0", resultCode: .succeeded),
-                                    JobRunPackage(name: "lab-old", action: .remove, oldVersion: "0.9", newVersion: nil, resultCode: .succeeded)],
+                                    JobRunPackage(name: "lab-old", action: .remove, oldVersion: "0.9", newVersion: nil, resultCode: .succeeded),
+                                    JobRunPackage(name: "lab-k2", action: .upgrade, oldVersion: "1.0", newVersion: "2.0", resultCode: .failed)],
                          notUndoableBecause: "run 13 changed lab-tool again: undo run 13 first, and here are more words to wrap the line past its end")
         let text = JobRunTable.render([run], width: 80)
         let lines = text.split(separator: "\n")
@@ -339,7 +340,9 @@ final class JobRunHistoryTests {
         #expect(lines[1].hasPrefix(" 12  2023-11-14 22:13  apt       succeeded    no    apt upgrade"))
         #expect(lines[2] == "     lab-tool  1.0 → 2.0")
         #expect(lines[3] == "     lab-old   0.9 removed")
-        #expect(lines.dropFirst(4).joined(separator: " ").replacingOccurrences(of: "     ", with: "")
+        // A package the run did not change is listed with how its update ended.
+        #expect(lines[4] == "     lab-k2    1.0 → 2.0  failed")
+        #expect(lines.dropFirst(5).joined(separator: " ").replacingOccurrences(of: "     ", with: "")
                     == "not undoable: " + (run.notUndoableBecause ?? ""))
     }
 }

@@ -25,9 +25,13 @@ struct JobRunRowTests {
 
     @Test func theStoreAndTheWireGiveTheSameRow() throws {
         let fromStore = JobRunRow(run: Self.run)
-        #expect(fromStore.packages == ["lab-app 1.0 → 2.0", "lab-new 2.0 installed", "lab-gone 1.0 removed"], "only what it changed")
+        // A package the run did not change says how its update ended, never left out.
+        #expect(fromStore.packages == ["lab-app 1.0 → 2.0", "lab-new 2.0 installed", "lab-gone 1.0 removed", "lab-failed 1.0 → 2.0 failed"])
         let json = try JSONParser.parse(try JobRunJSON.line(for: Self.run))
         #expect(JobRunRow(json: json) == fromStore)
+        // An engine before the packages had a result listed only those the run changed.
+        let older = try JSONParser.parse(#"{"run":7,"kind":"apt","name":"n","packages":[{"name":"lab-app","action":"upgrade","oldVersion":"1.0","newVersion":"2.0"}],"undoable":true}"#)
+        #expect(JobRunRow(json: older)?.packages == ["lab-app 1.0 → 2.0"])
 
         var undoable = Self.run
         undoable.notUndoableBecause = nil
