@@ -23,7 +23,7 @@ struct APTRepair {
     /// still fetch alone otherwise).
     func afterForcedStop() -> APTRepairOutcome {
         var steps: [String] = []
-        step(dpkg(["--configure", "-a"]), shownAs: "dpkg --configure -a", into: &steps)
+        step(configuring(["--configure", "-a"]), shownAs: "dpkg --configure -a", into: &steps)
         var left = check()
         if left.problem != nil {
             step(APTCommandLine.fixBroken(aptGet: aptGet), shownAs: "apt-get -f install", into: &steps)
@@ -49,7 +49,7 @@ struct APTRepair {
     /// the plan's versions (apt's marks kept), and the root checked again.
     func afterGracefulStop(plan: [PackageChange] = []) -> APTRepairOutcome {
         var steps: [String] = []
-        let worked = step(dpkg(["--configure", "--pending"]), shownAs: "dpkg --configure --pending",
+        let worked = step(configuring(["--configure", "--pending"]), shownAs: "dpkg --configure --pending",
                           doing: "finishing what the stop left pending", into: &steps)
         var left = check()
         // dpkg consistent, apt's dependencies not (apt upgraded, apt-utils still needing the old
@@ -99,6 +99,15 @@ struct APTRepair {
     /// in a private root), as apt runs it; `run` enters the job's chroot when it has one.
     private func dpkg(_ arguments: [String]) -> [String] {
         [environment.dpkg] + environment.dpkgOptions + arguments
+    }
+
+    /// `dpkg(arguments)` configuring what the transaction left: with the operator's edits of
+    /// configuration files kept and the maintainer's default taken otherwise, as the
+    /// transaction's apt told dpkg (`APTCommandLine.keepConfigurationOptions`). Without them a
+    /// conffile the operator edited, which the new version changes too, has dpkg ask, and with
+    /// nobody to answer it fails the package (`end of file on stdin at conffile prompt`).
+    private func configuring(_ arguments: [String]) -> [String] {
+        dpkg(["--force-confdef", "--force-confold"] + arguments)
     }
 
     /// Runs `arguments` where the job acts: inside its chroot when it has one.

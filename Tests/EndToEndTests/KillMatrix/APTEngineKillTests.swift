@@ -147,6 +147,7 @@ struct APTEngineKillTests {
             for package in APTKillPoint.packages where try apt.states()[package] != nil {
                 #expect(try apt.unverifiedFiles(of: package).isEmpty, "\(package)")
             }
+            point.expectOperatorEditKept(apt, context: said)
         }
         #expect(host.changes(since: HostPackageFingerprint()).isEmpty)
     }

@@ -69,6 +69,29 @@ struct APTKillPoint: Sendable, CustomStringConvertible {
     }
 
     static let packages = ["lab-k1", "lab-k2", "lab-k3"]
+    /// lab-k3's conffile, which each version ships with its own contents.
+    static let conffile = "/etc/lab-k3.conf"
+    /// What the operator made of it once 1.0 was installed (before an upgrade or an undo): an
+    /// edit every transaction, kill and repair keeps, as apt's `--force-confold` does.
+    static let operatorEdit = "setting = the operator's own\n"
+
+    /// The root's own configuration without `--force-confdef` and `--force-confold` in
+    /// `DPkg::Options`, as on a real system: installtop's transaction passes them to apt, and a
+    /// repair that runs dpkg by itself must keep the operator's conffile too (the lab's default
+    /// configuration, which gives them to every dpkg, hid one that asked, on no terminal).
+    static func dropKeptConfigurationOptions(_ apt: APTTestRoot) throws {
+        let text = try String(contentsOfFile: apt.configuration, encoding: .utf8)
+        let kept = text.replacingOccurrences(of: #""--force-confdef"; "--force-confold"; "#, with: "")
+        guard kept != text else { throw EndToEndError.conditionNotMet("the lab's apt configuration to name --force-confdef and --force-confold: \(text)") }
+        try kept.write(toFile: apt.configuration, atomically: true, encoding: .utf8)
+    }
+
+    /// Checks that the operator's edit of lab-k3's conffile is still there (an install had none).
+    func expectOperatorEditKept(_ apt: APTTestRoot, context: String = "", sourceLocation: SourceLocation = #_sourceLocation) {
+        guard operation != .install else { return }
+        let now = (try? String(contentsOfFile: apt.root + Self.conffile, encoding: .utf8)) ?? "(none)"
+        #expect(now == Self.operatorEdit, "\(Self.conffile) holds \(now.debugDescription)\n\(context)", sourceLocation: sourceLocation)
+    }
     /// A file of lab-k2's (not a conffile), which `dpkg --verify` checks.
     static let killedFile = "/usr/share/lab-k2/data"
     /// The package the kill lands in.
@@ -125,9 +148,11 @@ struct APTKillPoint: Sendable, CustomStringConvertible {
     /// Makes the root this case starts from, armed at its kill point: for an undo, the upgrade
     /// to 2.0 run by installtop into `database` (run 1, 1.0 kept).
     func prepare(_ apt: APTTestRoot, database: String, folder: TestFolder) async throws {
+        try Self.dropKeptConfigurationOptions(apt)
         try apt.publish(Self.lab(version: "1.0"))
         if operation != .install {
             try apt.aptGet(["-y", "install"] + Self.packages, check: true)
+            try Self.operatorEdit.write(toFile: apt.root + Self.conffile, atomically: true, encoding: .utf8)
             try apt.publish(Self.lab(version: "2.0"))
         }
         if operation == .undo {
@@ -183,6 +208,7 @@ struct APTKillPoint: Sendable, CustomStringConvertible {
         }
         let runs = try await installtop(["history", "--jobs", "--json", "--history-db", database], in: folder).jsonObjects()
         #expect(runs.first?["endedAt"] is String, "the run ended: \(runs)", sourceLocation: sourceLocation)
+        expectOperatorEditKept(apt, context: context, sourceLocation: sourceLocation)
     }
 
     /// installtop's arguments for this case's transaction: for a planned one, `run` of a
