@@ -11,7 +11,11 @@ import Synchronization
 ///
 /// Progress events are coalesced to at most one per update per 50 ms; every update's first
 /// progress event goes out at once and its last state is flushed before its `update.completed`,
-/// so a consumer always sees where each update started and ended. A progress event that
+/// so a consumer always sees where each update started and ended. A progress event that moves
+/// an update to a new phase (a new status text, its bar at least a whole point above the last
+/// one written: dpkg's `unpacking`, rpm's `running %post`) goes out at once too, so every phase
+/// shows however fast the tool goes through it (rpm's for a small package take a few
+/// milliseconds), at most 100 of them an update. A progress event that
 /// changes the job's status text (`jobMessage`: apt's downloads, each step of a repair) goes out
 /// at once too, so every text the job says is written, as the engine delivers every one. A progress event says the
 /// job's percent as it is when the line is written: a held event of one update may go out after
@@ -20,6 +24,8 @@ import Synchronization
 final class JSONEventWriter: Sendable {
     private struct State {
         var lastEmitted: [UpdateKey: ContinuousClock.Instant] = [:]
+        /// The percent and status text last written for each update.
+        var lastWritten: [UpdateKey: (percent: Double?, message: String?)] = [:]
         var pending = LatestPerUpdate<EngineEvent>()
         /// The newest job percent received per job (it never goes down, rule 6).
         var jobPercents: [Int: Double] = [:]
@@ -36,6 +42,21 @@ final class JSONEventWriter: Sendable {
             progress.jobPercent = max(progress.jobPercent, latestPercent)
             progress.jobMessage = latestMessage
             return EngineEvent(time: event.time, kind: .progress(progress))
+        }
+
+        /// Whether `progress` moves its update to a new phase: another status text than the
+        /// last written, with the bar at least a whole point higher (a text that changes on its
+        /// own, a script's `progress 40 copying x`, stays coalesced while its bar creeps).
+        func isNewPhase(_ progress: UpdateProgress) -> Bool {
+            guard let last = lastWritten[progress.updateKey] else { return true }
+            guard progress.message != last.message, let percent = progress.updatePercent else { return false }
+            return percent >= (last.percent ?? 0) + 1
+        }
+
+        /// Notes what `event` says of its update as written.
+        mutating func wrote(_ event: EngineEvent) {
+            guard case .progress(let progress) = event.kind else { return }
+            lastWritten[progress.updateKey] = (progress.updatePercent, progress.message)
         }
     }
 
@@ -61,13 +82,14 @@ final class JSONEventWriter: Sendable {
                 let newText = (state.jobMessages[progress.job] ?? nil) != progress.jobMessage
                 state.jobMessages[progress.job] = .some(progress.jobMessage)
                 let now = ContinuousClock.now
-                if !newText, let last = state.lastEmitted[key], now - last < Self.progressInterval {
+                if !newText, !state.isNewPhase(progress), let last = state.lastEmitted[key], now - last < Self.progressInterval {
                     state.pending.keep(event, for: key)
                     flusher.ensureRunning { [weak self] in self?.flushDue() ?? false }
                     return
                 }
                 state.pending.take(key)
                 state.lastEmitted[key] = now
+                state.wrote(event)
                 output.line(EventCoding.encode(state.current(event)))
             case .output where !includeLogs:
                 return
@@ -75,6 +97,7 @@ final class JSONEventWriter: Sendable {
                 let key = completion.updateKey
                 if let pending = state.pending.take(key) { output.line(EventCoding.encode(state.current(pending))) }
                 state.lastEmitted[key] = nil
+                state.lastWritten[key] = nil
                 output.line(EventCoding.encode(event))
             case .jobCompleted(let completion):
                 state.jobPercents[completion.job] = nil
@@ -97,6 +120,7 @@ final class JSONEventWriter: Sendable {
             }
             for (key, event) in due {
                 state.lastEmitted[key] = now
+                state.wrote(event)
                 output.line(EventCoding.encode(state.current(event)))
             }
             return !state.pending.isEmpty
