@@ -1,4 +1,5 @@
 import EngineWire
+import InstallEngine
 
 /// One line the dnf helper wrote (`Helper/installtop-dnf.py`, whose header is the protocol):
 /// a JSON object with an `event`. A line that is not one, or an event this version does not
@@ -19,13 +20,14 @@ enum DNFHelperEvent: Sendable, Hashable {
     case downloaded(nameArch: String, ok: Bool, message: String?)
     /// rpm's transaction begins: from now on a stop can no longer cut it.
     case rpmStart
-    /// rpm works on a package: `action` (install, upgrade, cleanup, scriptlet, verify…), its
-    /// own `done` of `total`.
-    case progress(nameArch: String, action: String, done: Int64, total: Int64)
+    /// rpm works on a package: `action` (read, install, upgrade, cleanup, scriptlet, verify…),
+    /// its own `done` of `total`; for a scriptlet, which one (`%pre`, `%post`, `%postun`…)
+    /// when the helper knows it.
+    case progress(nameArch: String, action: String, done: Int64, total: Int64, scriptlet: String? = nil)
     /// rpm works on the whole transaction, on no package (`prepare`, `posttrans`).
     case transactionProgress(action: String)
-    /// A line a package's scriptlet printed.
-    case scriptletOutput(nameArch: String, text: String)
+    /// A line a package's scriptlet wrote, on its standard output or error.
+    case scriptletOutput(nameArch: String, text: String, stream: StandardStream = .stdout)
     /// A package's scriptlet failed.
     case scriptletError(nameArch: String, message: String)
     /// rpm's transaction ended.
@@ -66,10 +68,12 @@ enum DNFHelperEvent: Sendable, Hashable {
                 self = .transactionProgress(action: value["action"]?.stringValue ?? "")
                 return
             }
-            self = .progress(nameArch: nameArch, action: value["action"]?.stringValue ?? "", done: bytes("done"), total: bytes("total"))
+            self = .progress(nameArch: nameArch, action: value["action"]?.stringValue ?? "", done: bytes("done"), total: bytes("total"),
+                             scriptlet: value["scriptlet"]?.stringValue)
         case "scriptlet-output":
             guard let nameArch, let text = value["text"]?.stringValue else { return nil }
-            self = .scriptletOutput(nameArch: nameArch, text: text)
+            self = .scriptletOutput(nameArch: nameArch, text: text,
+                                    stream: value["stream"]?.stringValue.flatMap(StandardStream.init(rawValue:)) ?? .stdout)
         case "scriptlet-error":
             guard let nameArch else { return nil }
             self = .scriptletError(nameArch: nameArch, message: value["message"]?.stringValue ?? "scriptlet failed")

@@ -12,10 +12,11 @@ import InstallEngine
 ///
 /// - Downloads are the job's text (`downloading 2 of 5 packages · 1.2 MB of 3.4 MB`): a package
 ///   only downloaded is waiting, not running.
-/// - A package's update starts when rpm first works on it. Its bar is rpm's own count for it:
-///   the files of the new version (to 90 %), then the cleanup of the old one an upgrade
-///   replaces (to 100 %); scriptlets and verification are its status text. Scriptlet output is
-///   the update's output, under its package.
+/// - A package's update starts when rpm first works on it. Its bar moves through rpm's phases
+///   of it (`DNFPackagePhase`: reading its file, `%pre`, its files by rpm's count, `%post`, an
+///   upgrade's cleanup of the old version) and never goes back. Scriptlet output, stdout and
+///   stderr, is the update's output, under the package the helper names (it reads what the
+///   scriptlets write at rpm's callbacks, in order with its events).
 /// - rpm runs every package's scriptlets before it moves on, so a package rpm has moved past is
 ///   done (`completedAt`, the end its result records); its verdict waits for the transaction's
 ///   end, when it is read from the rpm database (`settle`), never taken from the helper's word.
@@ -49,6 +50,8 @@ struct DNFRunState {
     private(set) var kept: [DNFKeptVersion] = []
     /// Bytes fetched so far and in all, by package.
     private var downloads: [Int: (done: Int64, total: Int64)] = [:]
+    /// The highest percent each package's bar was given: a phase never lowers it.
+    private(set) var percents: [Int: Double] = [:]
 
     init(plan: DNFPlan) {
         self.plan = plan
@@ -78,28 +81,24 @@ struct DNFRunState {
         case .rpmStart:
             rpmRunning = true
             reports.append(.jobMessage(stopRequested ? Self.stopWaits : "rpm runs the transaction"))
-        case .progress(let nameArch, let action, let done, let total):
+        case .progress(let nameArch, let action, let done, let total, let scriptlet):
             guard let index = indexOf[nameArch] else { return false }
             moveTo(index, now: now, into: &reports)
-            let text = Self.phaseText(action)
-            if let percent = percent(of: plan.items[index], action: action, done: done, total: total) {
-                reports.append(.update(index: index, .progress(percent: percent, message: text)))
-            } else {
-                reports.append(.update(index: index, .message(text)))
-            }
+            let phase = DNFPackagePhase(action: action, done: done, total: total, scriptlet: scriptlet)
+            advance(index, to: phase?.percent(of: plan.items[index]), text: phase?.text ?? Self.phaseText(action), into: &reports)
         case .transactionProgress(let action):
             reports.append(.jobMessage(action == "prepare" ? "rpm prepares the transaction" : "rpm runs the transaction's last scriptlets"))
-        case .scriptletOutput(let nameArch, let text):
+        case .scriptletOutput(let nameArch, let text, let stream):
             guard let index = indexOf[nameArch] else { return false }
             moveTo(index, now: now, into: &reports)
-            reports.append(.update(index: index, .output(.stdout, text)))
+            reports.append(.update(index: index, .output(stream, text)))
         case .scriptletError(let nameArch, let message):
             guard let index = indexOf[nameArch] else { return false }
             moveTo(index, now: now, into: &reports)
             scriptletErrors[index, default: []].append(message)
             reports.append(.update(index: index, .error(message)))
         case .rpmEnd(let ok, let errors):
-            if let current, completedAt[current] == nil { completedAt[current] = now }
+            if let current { leave(current, now: now, into: &reports) }
             current = nil
             rpmRunning = false
             rpmEnded = (ok, errors)
@@ -253,23 +252,30 @@ struct DNFRunState {
     /// before moving on), and `index` starts if it had not.
     private mutating func moveTo(_ index: Int, now: Date, into reports: inout [DriverReport]) {
         guard current != index else { return }
-        if let current, completedAt[current] == nil { completedAt[current] = now }
+        if let current { leave(current, now: now, into: &reports) }
         current = index
         updates.start(index, into: &reports)
     }
 
-    /// rpm's count for the package as its bar: the new version's files to 90 %, the old
-    /// version's cleanup (an upgrade's) the rest; a removal's erase the whole.
-    private func percent(of item: DNFPlanItem, action: String, done: Int64, total: Int64) -> Double? {
-        guard total > 0 else { return nil }
-        let fraction = min(1, Double(done) / Double(total))
-        switch action {
-        case "cleanup": return 90 + 10 * fraction
-        case "remove", "obsoleted": return 100 * fraction
-        case "install", "upgrade", "downgrade", "reinstall", "obsolete":
-            let replacesOne = item.action == .upgrade || item.action == .downgrade || item.action == .reinstall
-            return (replacesOne ? 90 : 100) * fraction
-        default: return nil
+    /// rpm moved past `index`: it is done (`completedAt`), and its bar says so once its files
+    /// are in place (an upgrade's new version waits at 90 % for its old version's cleanup).
+    private mutating func leave(_ index: Int, now: Date, into reports: inout [DriverReport]) {
+        if completedAt[index] == nil { completedAt[index] = now }
+        let item = plan.items[index]
+        guard let percent = DNFPackagePhase.percentPast(item, at: percents[index] ?? 0) else { return }
+        advance(index, to: percent, text: percent == 100 ? Self.doneWord(item) : "new version installed; the old one's cleanup follows",
+                into: &reports)
+    }
+
+    /// Gives `index`'s bar `percent` with `text`, or only the text when the bar is as high
+    /// already: rpm's phases move it forward, never back (a tiny payload's files all at once,
+    /// `%posttrans` after the package is done).
+    private mutating func advance(_ index: Int, to percent: Double?, text: String, into reports: inout [DriverReport]) {
+        if let percent, percent > percents[index] ?? 0 {
+            percents[index] = percent
+            reports.append(.update(index: index, .progress(percent: percent, message: text)))
+        } else {
+            reports.append(.update(index: index, .message(text)))
         }
     }
 

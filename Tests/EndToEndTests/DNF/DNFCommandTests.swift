@@ -124,7 +124,7 @@ struct DNFCommandTests {
         // Whatever happens, lab-slow's %post ends.
         defer { _ = FileManager.default.createFile(atPath: root.root + DNFTestLab.slowKnob, contents: Data()) }
         // lab-slow's %post waits for the knob: rpm's transaction runs until the test says.
-        try await waitUntil("rpm runs lab-slow's %post") { process.stdout.contains(#""message":"running scriptlets""#) }
+        try await waitUntil("rpm runs lab-slow's %post") { process.stdout.contains(#""message":"running %post""#) }
         process.send(SIGINT)
         // The job's words, not the stop note job.queued carries ("rpm cannot be cut safely").
         try await process.waitForOutput("stop requested: rpm's transaction is running")
@@ -147,7 +147,7 @@ struct DNFCommandTests {
 
         let process = try InstalltopProcess(["dnf", "install", "lab-slow", "lab-print", "--yes", "--json", "--no-history"] + DNFEndToEnd.rootArguments(root),
                                             in: folder)
-        try await waitUntil("rpm runs lab-slow's %post") { process.stdout.contains(#""message":"running scriptlets""#) }
+        try await waitUntil("rpm runs lab-slow's %post") { process.stdout.contains(#""message":"running %post""#) }
         let helper = try #require(DNFEndToEnd.child(of: process.pid, running: "installtop-dnf.py"), "the helper runs under installtop")
         #expect(kill(helper, SIGKILL) == 0)
         let result = try await process.finish(timeout: .seconds(60))

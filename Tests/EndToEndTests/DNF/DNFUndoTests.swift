@@ -19,7 +19,7 @@ struct DNFUndoTests {
 
         let process = try InstalltopProcess(["dnf", "install", "lab-slow", "lab-print", "--yes", "--json", "--history-db", database]
                                             + DNFEndToEnd.rootArguments(root), in: folder)
-        try await waitUntil("rpm runs lab-slow's %post") { process.stdout.contains(#""message":"running scriptlets""#) }
+        try await waitUntil("rpm runs lab-slow's %post") { process.stdout.contains(#""message":"running %post""#) }
         let helper = try #require(DNFEndToEnd.child(of: process.pid, running: "installtop-dnf.py"), "the helper runs under installtop")
         defer {
             // Whatever happened: the helper's %post may end, and nothing of it is left running.

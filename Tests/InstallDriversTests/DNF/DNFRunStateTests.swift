@@ -32,19 +32,96 @@ struct DNFRunStateTests {
         return verdicts
     }
 
-    @Test("updates start when rpm begins on them, the bar is rpm's count, scriptlet output is the package's")
+    @Test("updates start when rpm begins on them, the files' share of the bar is rpm's count, scriptlet output is the package's")
     func progressAndOutput() {
         var state = DNFRunState(plan: plan)
         var reports = feed(&state, [#"{"event":"download","name":"lab-a","arch":"noarch","done":2000,"total":4000}"#])
         #expect(reports == [.jobMessage("downloading 1 of 2 packages · 2.0 kB of 6.0 kB")])
         reports = feed(&state, [#"{"event":"rpm-start","count":3}"#, progress("lab-a", "upgrade", 50, 100)])
         #expect(reports.contains(.updateStarted(index: 0)))
-        #expect(reports.contains(.update(index: 0, .progress(percent: 45, message: "upgrading"))))
+        #expect(reports.contains(.update(index: 0, .progress(percent: 52.5, message: "upgrading"))))
         reports = feed(&state, [#"{"event":"scriptlet-output","name":"lab-b","arch":"noarch","text":"hello from lab-b"}"#])
         #expect(reports == [.updateStarted(index: 1), .update(index: 1, .output(.stdout, "hello from lab-b"))])
         #expect(state.completedAt[0] == now)
         reports = feed(&state, [progress("lab-a", "cleanup", 1, 1)])
-        #expect(reports == [.update(index: 0, .progress(percent: 100, message: "cleaning up the old version"))])
+        #expect(reports == [.update(index: 0, .progress(percent: 97, message: "cleaning up the old version"))])
+    }
+
+    private func scriptlet(_ name: String, _ scriptlet: String) -> String {
+        #"{"event":"progress","name":"\#(name)","arch":"noarch","action":"scriptlet","done":100,"total":100,"step":1,"steps":3,"scriptlet":"\#(scriptlet)"}"#
+    }
+
+    private func read(_ name: String) -> String {
+        #"{"event":"progress","name":"\#(name)","arch":"noarch","action":"read","done":null,"total":null,"step":null,"steps":null}"#
+    }
+
+    /// Each percent `index`'s bar was given, in order, with its text.
+    private func bar(_ reports: [DriverReport], _ index: Int) -> [String] {
+        reports.compactMap { report in
+            guard case .update(index, .progress(let percent, let message)) = report else { return nil }
+            return "\(percent.formatted()) \(message ?? "")"
+        }
+    }
+
+    @Test("A small package's bar moves through rpm's phases (its file read, %pre, its files all at once, %post, done), an upgrade's through its cleanup, a removal's through its erase, never back")
+    func phases() {
+        var state = DNFRunState(plan: plan)
+        // The helper's events for a transaction of small packages, as rpm 4.18 gives them.
+        let reports = feed(&state, [
+            #"{"event":"rpm-start","count":4}"#,
+            read("lab-b"), scriptlet("lab-b", "%pre"), progress("lab-b", "install", 0, 264), progress("lab-b", "install", 264, 264),
+            scriptlet("lab-b", "%post"),
+            read("lab-a"), scriptlet("lab-a", "%pre"), progress("lab-a", "upgrade", 0, 300), progress("lab-a", "upgrade", 300, 300),
+            scriptlet("lab-a", "%post"),
+            scriptlet("lab-old", "%preun"), progress("lab-old", "remove", 0, 2), progress("lab-old", "remove", 2, 2), scriptlet("lab-old", "%postun"),
+            scriptlet("lab-a", "%preun"), progress("lab-a", "cleanup", 0, 2), progress("lab-a", "cleanup", 2, 2), scriptlet("lab-a", "%postun"),
+            // After the package is done: text only, the bar stays.
+            scriptlet("lab-a", "%posttrans"), read("lab-a"),
+            #"{"event":"rpm-end","ok":true,"errors":[]}"#,
+        ])
+        #expect(bar(reports, 1) == ["10 reading the package", "20 running %pre", "25 installing", "80 installing", "85 running %post", "100 installed"])
+        #expect(bar(reports, 0) == ["10 reading the package", "20 running %pre", "25 upgrading", "80 upgrading", "85 running %post",
+                                    "90 new version installed; the old one's cleanup follows", "91 running %preun", "92 cleaning up the old version",
+                                    "97 cleaning up the old version", "98 running %postun", "100 upgraded"])
+        #expect(bar(reports, 2) == ["20 running %preun", "25 removing", "80 removing", "85 running %postun", "100 removed"])
+        #expect(reports.contains(.update(index: 0, .message("running %posttrans"))))
+        #expect(reports.contains(.update(index: 0, .message("reading the package"))), "a phase below the bar changes only its text")
+        for index in 0..<3 {
+            let percents = reports.compactMap { report -> Double? in
+                guard case .update(index, .progress(let percent, _)) = report else { return nil }
+                return percent
+            }
+            #expect(percents == percents.sorted() && Set(percents).count == percents.count, "update \(index): \(percents)")
+        }
+    }
+
+    @Test("A package left before its files is not shown done: its verdict says what became of it")
+    func leftBeforeItsFiles() {
+        var state = DNFRunState(plan: plan)
+        let reports = feed(&state, [#"{"event":"rpm-start","count":3}"#, read("lab-b"), scriptlet("lab-b", "%pre"), read("lab-a")])
+        #expect(bar(reports, 1) == ["10 reading the package", "20 running %pre"])
+    }
+
+    @Test("What a scriptlet writes on stderr stays with its package, read in order with the helper's events; dnf's own lines go to the package rpm is on")
+    func stderrOfAScriptlet() {
+        var state = DNFRunState(plan: plan)
+        var reports = feed(&state, [
+            #"{"event":"rpm-start","count":3}"#, read("lab-b"), scriptlet("lab-b", "%post"),
+            #"{"event":"scriptlet-output","name":"lab-b","arch":"noarch","text":"lab-b: to stdout","stream":"stdout"}"#,
+            #"{"event":"scriptlet-output","name":"lab-b","arch":"noarch","text":"lab-b: to stderr","stream":"stderr"}"#,
+            read("lab-a"),
+            #"{"event":"scriptlet-output","name":"lab-a","arch":"noarch","text":"lab-a: %pre to stderr","stream":"stderr"}"#,
+            // A helper older than the stream field: stdout.
+            #"{"event":"scriptlet-output","name":"lab-a","arch":"noarch","text":"lab-a: no stream"}"#,
+        ])
+        #expect(reports.contains(.update(index: 1, .output(.stdout, "lab-b: to stdout"))))
+        #expect(reports.contains(.update(index: 1, .output(.stderr, "lab-b: to stderr"))))
+        #expect(reports.contains(.update(index: 0, .output(.stderr, "lab-a: %pre to stderr"))))
+        #expect(reports.contains(.update(index: 0, .output(.stdout, "lab-a: no stream"))))
+        #expect(!reports.contains { if case .update(0, .output(_, let text)) = $0 { text.hasPrefix("lab-b") } else { false } })
+        reports = []
+        state.outputLine("dnf: Running transaction", on: .stderr, into: &reports)
+        #expect(reports == [.update(index: 0, .output(.stderr, "dnf: Running transaction"))])
     }
 
     @Test("every verdict comes from the rpm database: a duplicate, a package not installed, a failed scriptlet")

@@ -148,19 +148,29 @@
 #       PKG_DOWNGRADE downgrade, PKG_REINSTALL reinstall, PKG_REMOVE remove, PKG_OBSOLETED
 #       obsoleted, PKG_UPGRADED, PKG_DOWNGRADED, PKG_REINSTALLED and PKG_CLEANUP cleanup
 #       (erasing the replaced version), PKG_SCRIPTLET scriptlet (trigger when rpm runs a
-#       trigger), PKG_VERIFY verify (dnf's pass over the items after rpm), TRANS_PREPARATION
+#       trigger; with "scriptlet":S, which one: %pre, %post, %preun, %postun, %pretrans,
+#       %posttrans, %triggerin...), PKG_VERIFY verify (dnf's pass over the items after rpm),
+#       and read (not one of dnf's: rpm opens the package's file, from dnf's cache or a local
+#       repository, to install it; it verified every package's digests and signature before
+#       its first element; done and total null). TRANS_PREPARATION
 #       prepare (name null: rpm prepares element `done` of `total`), TRANS_POST posttrans
 #       (name and numbers null: dnf tells it when rpm is done with the last element's files;
 #       that element's %post and the %posttrans scriptlets still follow). Any other action:
-#       dnf's number, as a string.
-#   {"event":"scriptlet-output","name":N,"arch":R,"text":LINE}
-#       one per line a scriptlet printed: what rpm writes to dnf's script file (shell
-#       scriptlets, rpm's own messages such as a Lua error) and what Lua scriptlets print()
-#       (rpm 4.18 and older print to the process's standard output, which is captured while
-#       rpm runs). Attribution: the package whose element rpm is working on (rpm's
+#       dnf's number, as a string. For an element rpm installs: read, %pre, its files (0 of
+#       total first, then by rpm's count, all at once for a small payload), %post; for one it
+#       erases: %preun, its files, %postun.
+#   {"event":"scriptlet-output","name":N,"arch":R,"text":LINE,"stream":"stdout"|"stderr"}
+#       one per line a scriptlet wrote: what rpm writes to dnf's script file (a shell
+#       scriptlet's stdout and stderr, rpm's own messages such as a Lua error: stream stdout),
+#       what Lua scriptlets print() (rpm 4.18 and older print to the process's standard
+#       output: stdout) and what they write to descriptor 2 (io.stderr: stderr). Descriptors
+#       1 and 2 go to files of their own while rpm runs (the helper's own words and dnf's
+#       logging go to a duplicate of 2, unaffected), so no scriptlet line reaches installtop
+#       but as this event. Attribution: the package whose element rpm is working on (rpm's
 #       ELEM_PROGRESS callback), or the package a scriptlet belongs to when rpm names it
-#       (%pretrans, %posttrans); a trigger's output goes to the element that set it off.
-#       Output is read at rpm's callbacks: a scriptlet's lines come when it ends.
+#       (%pre, %post, %pretrans, %posttrans); a trigger's output goes to the element that set
+#       it off. Output is read at rpm's callbacks: a scriptlet's lines come when it ends, its
+#       stdout lines before its stderr lines.
 #   {"event":"scriptlet-error","name":N,"arch":R,"scriptlet":S,"fatal":BOOL,"message":M}
 #       rpm reports a failing scriptlet (S like %post). fatal: it stopped the package's
 #       install or erase (%pre, %preun); otherwise the package is in place all the same.
@@ -596,21 +606,30 @@ PROGRESS_WORDS = {dnf.callback.PKG_INSTALL: 'install', dnf.callback.PKG_UPGRADE:
 SCRIPTLET_NAMES = {'PREIN': '%pre', 'POSTIN': '%post'}
 
 
-class StdoutCapture:
-    """Descriptor 1 goes to a temporary file while rpm's transaction runs.
+def scriptlet_name(tag):
+    """%pre, %post, %preun, %posttrans, %triggerin... from rpm's tag name (PREIN, POSTUN...)."""
+    return SCRIPTLET_NAMES.get(tag, '%' + tag.lower())
+
+
+class DescriptorCapture:
+    """A descriptor (1 or 2) goes to a temporary file while rpm's transaction runs.
 
     rpm (4.18 and older) has Lua scriptlets print() to the C library's stdout, not to dnf's
-    script file. A file, unlike a pipe, can never fill up and block a scriptlet; it is read
-    (with pread: the writer's offset is left alone) at every rpm callback, after flushing the
-    C library's buffers, so that what a scriptlet printed is read before rpm moves on.
+    script file, and io.stderr:write() goes to descriptor 2: left alone, it would reach
+    installtop on a pipe of its own, which installtop reads apart from the events, so its lines
+    could not be told from which package they came (a fast transaction's next package is begun
+    before they are read). A file, unlike a pipe, can never fill up and block a scriptlet; it is
+    read (with pread: the writer's offset is left alone) at every rpm callback, after flushing
+    the C library's buffers, so that what a scriptlet wrote is read before rpm moves on.
     """
 
-    def __init__(self):
+    def __init__(self, fd):
+        self._fd = fd
         self._libc = ctypes.CDLL(None)
         self._libc.fflush(None)
-        self._saved = os.dup(1)
+        self._saved = os.dup(fd)
         self._file = tempfile.TemporaryFile()
-        os.dup2(self._file.fileno(), 1)
+        os.dup2(self._file.fileno(), fd)
         self._offset = 0
         self._partial = b''
 
@@ -632,7 +651,7 @@ class StdoutCapture:
 
     def close(self):
         lines = self.read_lines(final=True)
-        os.dup2(self._saved, 1)
+        os.dup2(self._saved, self._fd)
         os.close(self._saved)
         self._file.close()
         return lines
@@ -643,9 +662,11 @@ class RpmReporter(dnf.callback.TransactionProgress):
     raw rpm callback that dnf hands to rpm (see HelperBase._run_transaction).
 
     The wrapper knows what dnf's display is not told: which transaction element rpm works on,
-    the scriptlet tag, and whether a failing scriptlet was fatal. Nothing may escape from
-    here: rpm-python exits the process when an rpm callback raises. Note that rpm runs
-    scriptlet callbacks chrooted into the installroot: no file is opened by name here.
+    the scriptlet tag (which scriptlet runs), whether a failing scriptlet was fatal, and when rpm
+    opens a package's file to install it (read), so that a package's bar can move through each
+    phase even when rpm writes all of a small payload at once. Nothing may escape from here: rpm-python exits the process when an rpm callback
+    raises. Note that rpm runs scriptlet callbacks chrooted into the installroot: no file is
+    opened by name here.
     """
 
     def __init__(self, events):
@@ -654,8 +675,12 @@ class RpmReporter(dnf.callback.TransactionProgress):
         self.elements = []
         self.owner = (None, None)
         self._scriptlet_word = 'scriptlet'
+        self._scriptlet_name = None
+        # rpm verified every package and prepared the transaction (TRANS_STOP): what follows
+        # is its elements.
+        self._in_elements = False
         self.errors = []
-        self.capture = None
+        self.captures = {}
         self._last_progress = {}
 
     # -- the raw rpm callback --
@@ -683,13 +708,20 @@ class RpmReporter(dnf.callback.TransactionProgress):
             self.owner = (element.N(), element.A())
         elif hasattr(key, 'pkg'):
             self.owner = (key.pkg.name, key.pkg.arch)
+        if what == rpm.RPMCALLBACK_TRANS_STOP:
+            self._in_elements = True
         if what == rpm.RPMCALLBACK_SCRIPT_START:
             tag = rpm.tagnames.get(amount, '')
             self._scriptlet_word = 'trigger' if 'TRIGGER' in tag else 'scriptlet'
+            self._scriptlet_name = scriptlet_name(tag) if tag else None
+        elif what == rpm.RPMCALLBACK_INST_OPEN_FILE and self._in_elements and self.owner[0]:
+            # rpm opens the file of the element it begins, just before its ELEM_PROGRESS (it
+            # opened every one before, when it verified them all: not a step of one package).
+            self._events.emit('progress', name=self.owner[0], arch=self.owner[1], action='read',
+                              done=None, total=None, step=None, steps=None)
 
     def _scriptlet_error(self, tag, rc):
-        tag = rpm.tagnames.get(tag, 'UNKNOWN')
-        scriptlet = SCRIPTLET_NAMES.get(tag, '%' + tag.lower())
+        scriptlet = scriptlet_name(rpm.tagnames.get(tag, 'UNKNOWN'))
         fatal = rc != rpm.RPMRC_OK
         name, arch = self.owner
         self._events.emit('scriptlet-error', name=name, arch=arch, scriptlet=scriptlet,
@@ -698,20 +730,21 @@ class RpmReporter(dnf.callback.TransactionProgress):
                               '' if fatal else ' (rpm went on: the package is in place)'))
 
     def flush_output(self):
-        if self.capture is not None:
-            self._output_lines(self.capture.read_lines())
+        for stream, capture in self.captures.items():
+            self._output_lines(capture.read_lines(), stream)
 
-    def _output_lines(self, lines):
+    def _output_lines(self, lines, stream='stdout'):
         name, arch = self.owner
         for line in lines:
-            self._events.emit('scriptlet-output', name=name, arch=arch, text=line)
+            self._events.emit('scriptlet-output', name=name, arch=arch, text=line, stream=stream)
 
     def start_capture(self):
-        self.capture = StdoutCapture()
+        self.captures = {'stdout': DescriptorCapture(1), 'stderr': DescriptorCapture(2)}
 
     def stop_capture(self):
-        capture, self.capture = self.capture, None
-        self._output_lines(capture.close())
+        captures, self.captures = self.captures, {}
+        for stream, capture in captures.items():
+            self._output_lines(capture.close(), stream)
 
     # -- dnf's TransactionProgress --
 
@@ -728,9 +761,12 @@ class RpmReporter(dnf.callback.TransactionProgress):
         if last is not None and not finished and now - last < PROGRESS_INTERVAL:
             return
         self._last_progress[key] = now
+        extra = {}
+        if action == dnf.callback.PKG_SCRIPTLET and self._scriptlet_name is not None:
+            extra['scriptlet'] = self._scriptlet_name
         self._events.emit('progress', name=package.name if named else None,
                           arch=package.arch if named else None, action=word,
-                          done=ti_done, total=ti_total, step=ts_done, steps=ts_total)
+                          done=ti_done, total=ti_total, step=ts_done, steps=ts_total, **extra)
 
     def scriptout(self, msgs):
         if msgs:
@@ -2201,6 +2237,11 @@ def error_of(exception):
 
 
 def main():
+    # Python's own words (dnf's logging, the helper's) go to a duplicate of descriptor 2, so
+    # that what rpm's scriptlets write on descriptor 2 while rpm runs (DescriptorCapture) can
+    # be told apart and given to their package; both reach installtop's standard error pipe.
+    sys.stderr = os.fdopen(os.dup(2), 'w', buffering=1, encoding=sys.stderr.encoding,
+                           errors=sys.stderr.errors)
     handler = logging.StreamHandler(sys.stderr)
     handler.setLevel(logging.INFO)
     handler.setFormatter(logging.Formatter('dnf: %(message)s'))

@@ -51,6 +51,12 @@ public struct RPMPackageRecipe: Sendable, Hashable {
         lines.map { "print(\"\(luaEscaped($0))\")" }.joined(separator: "\n")
     }
 
+    /// A scriptlet that writes `lines` to its standard error (Lua's `io.stderr`, which rpm
+    /// leaves on the process's descriptor 2).
+    public static func printingToStderr(_ lines: [String]) -> String {
+        lines.map { "io.stderr:write(\"\(luaEscaped($0))\\n\")" }.joined(separator: "\n")
+    }
+
     /// A scriptlet that fails with `message` (rpm reports it as the scriptlet's error).
     public static func failing(_ message: String) -> String {
         "error(\"\(luaEscaped(message))\")"
