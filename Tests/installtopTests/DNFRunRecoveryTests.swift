@@ -1,3 +1,4 @@
+import Foundation
 import InstallEngine
 import InstallHistory
 import Testing
@@ -35,5 +36,38 @@ struct DNFRunRecoveryTests {
         }
         #expect(duplicate == .failed)
         #expect(reason.hasPrefix("a duplicate: the rpm database holds 1.0-1 and 2.0-1"), "\(reason)")
+    }
+}
+
+/// What a settled dnf row says of dnf and rpm once its engine died: only what dnf's own history
+/// in the root says of the transaction (`DNFRunRecovery.engineGone`), never "went on" by default.
+@Suite("DNFRunRecovery: what is said of dnf and rpm after the engine died")
+struct DNFRunRecoveryWordsTests {
+    private let began = Date(timeIntervalSince1970: 1_795_836_379)
+
+    @Test("'went on' only when dnf's history records the transaction's end; unfinished, never begun and unreadable say so")
+    func words() {
+        let ended = DNFHistoryTransaction(began: began, ended: began.addingTimeInterval(3), state: .done, commandLine: "installtop install lab-a")
+        #expect(DNFRunRecovery.engineGone([ended])
+                == "the engine that ran it stopped before the transaction ended; dnf and rpm went on to its end (dnf's history in the root records it ended)")
+        let failed = DNFHistoryTransaction(began: began, ended: began, state: .failed, commandLine: "installtop install lab-a")
+        #expect(DNFRunRecovery.engineGone([failed]).hasSuffix("went on to its end (dnf's history in the root records it ended, with errors)"))
+
+        let cut = DNFHistoryTransaction(began: began, ended: nil, state: .unfinished, commandLine: "installtop install lab-a")
+        let cutWords = DNFRunRecovery.engineGone([cut, ended])
+        #expect(!cutWords.contains("went on"), "\(cutWords)")
+        #expect(cutWords.hasSuffix("and dnf and rpm did not reach its end either: dnf's history in the root has it begun and never ended"))
+
+        let never = DNFRunRecovery.engineGone([])
+        #expect(!never.contains("went on") && never.hasSuffix("rpm's transaction never began (dnf's history in the root has none since the run began)"))
+        #expect(DNFRunRecovery.engineGone(nil) == "the engine that ran it stopped before the transaction ended")
+
+        guard case .settled(_, _, let reason, _) = DNFRunRecovery.verdict(
+            for: PackageChange(package: "lab-a", action: .install, oldVersion: nil, newVersion: "1.0-1"), installed: ["1.0-1"],
+            mayBeUnstarted: false, engineGone: DNFRunRecovery.engineGone([cut])) else {
+            Issue.record("no verdict")
+            return
+        }
+        #expect(reason.hasPrefix("from the rpm database: 1.0-1; the engine that ran it stopped before the transaction ended, and dnf and rpm did not"))
     }
 }

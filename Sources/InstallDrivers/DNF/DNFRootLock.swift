@@ -1,4 +1,5 @@
 import Glibc
+import RestartScan
 
 /// Whether a dnf or rpm transaction may be running in a root: dnf's rpmdb lock names a live
 /// process (`var/lib/dnf/rpmdb_lock.pid`), or a process holds rpm's transaction lock
@@ -8,7 +9,10 @@ public enum DNFRootLock {
     /// `root` is the installroot; `nil` for this system.
     public static func isHeld(root: String?) -> Bool {
         let base = root.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 } ?? ""
-        if let pid = pidInFile(base + "/var/lib/dnf/rpmdb_lock.pid"), kill(pid, 0) == 0 || errno == EPERM { return true }
+        // A zombie (killed, its parent not yet reaping it: an orphan waits for init) runs
+        // nothing and holds no lock, although its pid still answers.
+        if let pid = pidInFile(base + "/var/lib/dnf/rpmdb_lock.pid"), kill(pid, 0) == 0 || errno == EPERM,
+           ProcFS().stat(of: pid)?.isDead != true { return true }
         return rpmLockHeld(base + "/var/lib/rpm/.rpm.lock")
     }
 

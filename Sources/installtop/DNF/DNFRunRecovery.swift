@@ -12,8 +12,28 @@ import InstallHistory
 /// for apt's): rpm's transaction goes on without installtop (it cannot be cut), so every
 /// package of the run's plan is settled from the rpm database of the root the run recorded. A run is left for a
 /// later look while dnf's or rpm's lock is held there.
+///
+/// Whether dnf and rpm went on without the engine is said only as dnf's own history in the root
+/// records it (`DNFHistoryTransaction`): the helper, which runs rpm in its own process, may have
+/// outlived the engine (installtop killed) or died with it (both killed), and its transaction
+/// then ended or was left unfinished.
 enum DNFRunRecovery {
-    static let engineGone = "the engine that ran it stopped before the transaction ended; dnf and rpm went on"
+    static let engineStopped = "the engine that ran it stopped before the transaction ended"
+
+    /// What each row says of the engine, dnf and rpm: that the engine stopped, and what dnf's
+    /// history in the root says of the transaction installtop's helper began for the run
+    /// (`transactions`: those begun since the run began, oldest first; `nil`: unreadable).
+    static func engineGone(_ transactions: [DNFHistoryTransaction]?) -> String {
+        guard let transactions else { return engineStopped }
+        guard let transaction = transactions.first else {
+            return engineStopped + "; rpm's transaction never began (dnf's history in the root has none since the run began)"
+        }
+        guard transaction.ended != nil, transaction.state != .unfinished else {
+            return engineStopped + ", and dnf and rpm did not reach its end either: dnf's history in the root has it begun and never ended"
+        }
+        return engineStopped + "; dnf and rpm went on to its end (dnf's history in the root records it ended"
+            + (transaction.state == .failed ? ", with errors)" : ")")
+    }
 
     /// The settlement of `run` in `root` (`/`: this system); `nil` when the rpm database cannot
     /// be read there (a root since removed): no word on it.
@@ -21,11 +41,12 @@ enum DNFRunRecovery {
         let root = root == "/" ? nil : root
         if DNFRootLock.isHeld(root: root) { return .stillRunning }
         guard let installed = DNFRPMDatabase(root: root).installed(Set(run.origin.plan.map(\.package))) else { return nil }
+        let gone = engineGone(run.startedAt.flatMap { DNFHistoryTransaction.helperTransactions(root: root, since: $0) })
         var packages: [String: RecoveredResult] = [:]
         for change in run.origin.plan {
             let row = run.rows.first { $0.updateID == change.package }
             packages[change.package] = verdict(for: change, installed: DNFRPMDatabase.versions(of: change.package, in: installed),
-                                               mayBeUnstarted: row == nil || row?.isRunning == true)
+                                               mayBeUnstarted: row == nil || row?.isRunning == true, engineGone: gone)
         }
         return .settled(packages: packages, endedAt: nil)
     }
@@ -34,7 +55,8 @@ enum DNFRunRecovery {
     /// now. Exactly the new version (none for a removal) succeeded; the old one, untouched, was
     /// not started when it may not have been; two versions are a duplicate (the cleanup never
     /// ran); anything else failed.
-    static func verdict(for change: PackageChange, installed: [String], mayBeUnstarted: Bool) -> RecoveredResult {
+    static func verdict(for change: PackageChange, installed: [String], mayBeUnstarted: Bool,
+                        engineGone: String = engineStopped) -> RecoveredResult {
         let done = change.isRemoval ? [] : change.newVersion.map { [$0] } ?? []
         let untouched = change.action == .install ? [] : change.oldVersion.map { [$0] } ?? []
         let held = installed.isEmpty ? "none installed" : installed.joined(separator: " and ")

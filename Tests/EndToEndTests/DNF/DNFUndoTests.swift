@@ -42,7 +42,41 @@ struct DNFUndoTests {
         #expect(Set(packages) == ["lab-slow", "lab-print"], "\(settled)")
         #expect(settled["installRoot"] as? String == root.root)
         #expect(root.installedVersions(of: "lab-slow") == ["1.0-1"] && root.installedVersions(of: "lab-print") == ["1.0-1"])
-        #expect(rows.stdout.contains("the engine that ran it stopped before the transaction ended; dnf and rpm went on"), "\(rows.stdout)")
+        #expect(rows.stdout.contains("the engine that ran it stopped before the transaction ended; dnf and rpm went on to its end"), "\(rows.stdout)")
+    }
+
+    @Test("installtop and its helper killed together while rpm runs a %post: the settled run never says dnf and rpm went on, but that dnf's history has the transaction unfinished")
+    func installtopAndHelperKilledTogether() async throws {
+        let lab = try DNFHistoryLab()
+        defer { lab.remove() }
+        let (root, folder, database) = (lab.root, lab.folder, lab.database)
+
+        let process = try InstalltopProcess(["dnf", "install", "lab-slow", "lab-print", "--yes", "--json", "--history-db", database]
+                                            + DNFEndToEnd.rootArguments(root), in: folder)
+        var helper: pid_t?
+        defer {
+            // Whatever happened: lab-slow's %post may end, and nothing of the job is left running.
+            _ = FileManager.default.createFile(atPath: root.root + DNFTestLab.slowKnob, contents: Data())
+            if let helper, DNFEndToEnd.isRunning(helper) { kill(helper, SIGKILL) }
+            if DNFEndToEnd.isRunning(process.pid) { kill(process.pid, SIGKILL) }
+        }
+        try await waitUntil("rpm runs lab-slow's %post") { process.stdout.contains(#""message":"running %post""#) }
+        let found = try #require(DNFEndToEnd.child(of: process.pid, running: "installtop-dnf.py"), "the helper runs under installtop")
+        helper = found
+        // installtop first: killed first, the helper would be a kill installtop saw and settled itself.
+        #expect(kill(process.pid, SIGKILL) == 0)
+        #expect(kill(found, SIGKILL) == 0)
+        _ = try? await process.finish(timeout: .seconds(30))
+        try await waitUntil("the helper ended") { !DNFEndToEnd.isRunning(found) }
+
+        let settled = try #require(try await lab.runs().first)
+        #expect(!(settled["result"] is NSNull), "the locks are free: the run is settled \(settled)")
+        let rows = try await lab.installtop(["history", "--json"])
+        #expect(!rows.stdout.contains("went on"), "\(rows.stdout)")
+        #expect(rows.stdout.contains("the engine that ran it stopped before the transaction ended, and dnf and rpm did not reach its end either: "
+                                     + "dnf's history in the root has it begun and never ended"), "\(rows.stdout)")
+        // rpm records a package before its %post: lab-slow is in the database, its %post cut.
+        #expect(root.installedVersions(of: "lab-slow") == ["1.0-1"])
     }
 
     @Test("Undo after the repository dropped the old versions: the upgrade kept both rpms, its undo downgrades both from them, then the install's undo removes them; one entry each, the history says who undid what")
