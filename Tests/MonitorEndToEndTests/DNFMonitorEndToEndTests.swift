@@ -26,7 +26,7 @@ struct DNFMonitorEndToEndTests {
         await tmux.waitForScreen("the plan's question") { $0.contains("Start dnf install lab-print lab-slow") }
         tmux.send("y")
         await tmux.waitForScreen("rpm in lab-slow's %post") { screen in
-            screen.split(separator: "\n").contains { $0.contains("lab-slow 1.0-1") && $0.contains("running scriptle") }
+            screen.split(separator: "\n").contains { $0.contains("lab-slow 1.0-1") && $0.contains("running %post") }
         }
         tmux.send("a")
         // The kind's stop note is the question.

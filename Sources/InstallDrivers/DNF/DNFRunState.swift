@@ -52,6 +52,8 @@ struct DNFRunState {
     private var downloads: [Int: (done: Int64, total: Int64)] = [:]
     /// The highest percent each package's bar was given: a phase never lowers it.
     private(set) var percents: [Int: Double] = [:]
+    /// The job's text says rpm prepares the transaction: its first package's step says it runs.
+    private var saysPreparing = false
 
     init(plan: DNFPlan) {
         self.plan = plan
@@ -87,6 +89,7 @@ struct DNFRunState {
             let phase = DNFPackagePhase(action: action, done: done, total: total, scriptlet: scriptlet)
             advance(index, to: phase?.percent(of: plan.items[index]), text: phase?.text ?? Self.phaseText(action), into: &reports)
         case .transactionProgress(let action):
+            saysPreparing = action == "prepare"
             reports.append(.jobMessage(action == "prepare" ? "rpm prepares the transaction" : "rpm runs the transaction's last scriptlets"))
         case .scriptletOutput(let nameArch, let text, let stream):
             guard let index = indexOf[nameArch] else { return false }
@@ -252,6 +255,10 @@ struct DNFRunState {
     /// before moving on), and `index` starts if it had not.
     private mutating func moveTo(_ index: Int, now: Date, into reports: inout [DriverReport]) {
         guard current != index else { return }
+        if saysPreparing {
+            saysPreparing = false
+            reports.append(.jobMessage(stopRequested ? Self.stopWaits : "rpm runs the transaction"))
+        }
         if let current { leave(current, now: now, into: &reports) }
         current = index
         updates.start(index, into: &reports)

@@ -69,6 +69,7 @@ struct DNFRunStateTests {
         // The helper's events for a transaction of small packages, as rpm 4.18 gives them.
         let reports = feed(&state, [
             #"{"event":"rpm-start","count":4}"#,
+            #"{"event":"progress","name":null,"arch":null,"action":"prepare","done":4,"total":4,"step":1,"steps":1}"#,
             read("lab-b"), scriptlet("lab-b", "%pre"), progress("lab-b", "install", 0, 264), progress("lab-b", "install", 264, 264),
             scriptlet("lab-b", "%post"),
             read("lab-a"), scriptlet("lab-a", "%pre"), progress("lab-a", "upgrade", 0, 300), progress("lab-a", "upgrade", 300, 300),
@@ -79,6 +80,9 @@ struct DNFRunStateTests {
             scriptlet("lab-a", "%posttrans"), read("lab-a"),
             #"{"event":"rpm-end","ok":true,"errors":[]}"#,
         ])
+        // The job's text no longer says rpm prepares once it is on a package.
+        #expect(reports.suffix(from: reports.firstIndex(of: .jobMessage("rpm prepares the transaction")) ?? 0)
+            .contains(.jobMessage("rpm runs the transaction")), "\(reports)")
         #expect(bar(reports, 1) == ["10 reading the package", "20 running %pre", "25 installing", "80 installing", "85 running %post", "100 installed"])
         #expect(bar(reports, 0) == ["10 reading the package", "20 running %pre", "25 upgrading", "80 upgrading", "85 running %post",
                                     "90 new version installed; the old one's cleanup follows", "91 running %preun", "92 cleaning up the old version",
