@@ -13,9 +13,10 @@ import Synchronization
 /// progress event goes out at once and its last state is flushed before its `update.completed`,
 /// so a consumer always sees where each update started and ended. A progress event that moves
 /// an update to a new phase (a new status text, its bar at least a whole point above the last
-/// one written: dpkg's `unpacking`, rpm's `running %post`) goes out at once too, so every phase
-/// shows however fast the tool goes through it (rpm's for a small package take a few
-/// milliseconds), at most 100 of them an update. A progress event that
+/// one written: dpkg's `unpacking`, rpm's `running %post`) goes out at once too, after the
+/// progress it held of the phase before (that phase's last state), so every phase shows however
+/// fast the tool goes through it (rpm's for a small package take a few milliseconds), at most
+/// 100 of them an update. A progress event that
 /// changes the job's status text (`jobMessage`: apt's downloads, each step of a repair) goes out
 /// at once too, so every text the job says is written, as the engine delivers every one. A progress event says the
 /// job's percent as it is when the line is written: a held event of one update may go out after
@@ -82,12 +83,18 @@ final class JSONEventWriter: Sendable {
                 let newText = (state.jobMessages[progress.job] ?? nil) != progress.jobMessage
                 state.jobMessages[progress.job] = .some(progress.jobMessage)
                 let now = ContinuousClock.now
-                if !newText, !state.isNewPhase(progress), let last = state.lastEmitted[key], now - last < Self.progressInterval {
+                let newPhase = state.isNewPhase(progress)
+                if !newText, !newPhase, let last = state.lastEmitted[key], now - last < Self.progressInterval {
                     state.pending.keep(event, for: key)
                     flusher.ensureRunning { [weak self] in self?.flushDue() ?? false }
                     return
                 }
-                state.pending.take(key)
+                // The phase it ends was last where the held event says (rpm's files all written):
+                // written first, so each phase's last state shows too.
+                if let held = state.pending.take(key), newPhase {
+                    state.wrote(held)
+                    output.line(EventCoding.encode(state.current(held)))
+                }
                 state.lastEmitted[key] = now
                 state.wrote(event)
                 output.line(EventCoding.encode(state.current(event)))
