@@ -23,10 +23,13 @@ public enum DNFTestLab {
     public static let configuration = "/etc/lab-app.conf"
 
     public static let printer = RPMPackageRecipe(name: "lab-print", post: RPMPackageRecipe.printing(["lab-print: set up", "lab-print: ready"]))
-    /// Its `%pre` prints, its `%post` writes a line to stdout and one to stderr.
+    /// Its `%pre` prints, its `%post` writes a line to stdout and one to stderr, its `%preun`
+    /// and `%postun` each one to stderr.
     public static let stderrPrinter = RPMPackageRecipe(name: "lab-stderr", pre: RPMPackageRecipe.printing(["lab-stderr: pre"]),
                                                        post: RPMPackageRecipe.printing(["lab-stderr: post stdout"]) + "\n"
-                                                           + RPMPackageRecipe.printingToStderr(["lab-stderr: post stderr"]))
+                                                           + RPMPackageRecipe.printingToStderr(["lab-stderr: post stderr"]),
+                                                       preun: RPMPackageRecipe.printingToStderr(["lab-stderr: preun stderr"]),
+                                                       postun: RPMPackageRecipe.printingToStderr(["lab-stderr: postun stderr"]))
     public static let failing = RPMPackageRecipe(name: "lab-fail", post: RPMPackageRecipe.failing("lab-fail cannot start"))
     /// Its `%post` waits for `slowKnob` inside the root, 15 minutes at most: every test that uses
     /// it makes the knob when it is done, and at 2 minutes a loaded suite's test looked after the

@@ -8,12 +8,16 @@
 /// it. rpm reports a small payload's files as 0 and then all of them at once: the phases around
 /// them are the bar's steps. An upgrade, downgrade or reinstall stops at 90 % when rpm moves on
 /// to another package, since rpm erases the version it replaces only after installing every new
-/// one: that cleanup (`%preun` 91 %, the old files 92–97 %, `%postun` 98 %) ends it. A removal
-/// (or an obsoleted package) is `%preun` 20 %, its files 25–80 %, `%postun` 85 %. The bar never
-/// goes back: a phase that would lower it only changes its text.
+/// one: that cleanup (its start 91 %, `%preun` 92 %, the old files 93–97 %, `%postun` 98 %) ends
+/// it. A removal (or an obsoleted package) is rpm beginning its erase 10 %, `%preun` 20 %, its
+/// files 25–80 %, `%postun` 85 %. The bar never goes back: a phase that would lower it only
+/// changes its text.
 enum DNFPackagePhase: Hashable {
     /// rpm opens the package's file to install it.
     case reading
+    /// rpm begins to erase the package (a removal, an obsoleted package, the version an
+    /// upgrade replaces).
+    case erasing
     /// A scriptlet runs: `%pre`, `%post`, `%preun`, `%postun`, `%pretrans`, `%posttrans`, a
     /// trigger (`%triggerin`…); `nil` when the helper did not say which.
     case scriptlet(String?, trigger: Bool)
@@ -28,6 +32,7 @@ enum DNFPackagePhase: Hashable {
     init?(action: String, done: Int64, total: Int64, scriptlet: String?) {
         switch action {
         case "read": self = .reading
+        case "erase": self = .erasing
         case "scriptlet", "trigger": self = .scriptlet(scriptlet, trigger: action == "trigger")
         case "install", "upgrade", "downgrade", "reinstall", "obsolete", "remove", "obsoleted", "cleanup":
             guard total > 0 else { return nil }
@@ -44,18 +49,20 @@ enum DNFPackagePhase: Hashable {
         switch self {
         case .reading:
             return erases ? nil : 10
+        case .erasing:
+            return erases ? 10 : (replaces ? 91 : nil)
         case .scriptlet(let name, let trigger):
             guard !trigger else { return nil }
             switch name {
             case "%pretrans": return erases ? nil : 5
             case "%pre": return erases ? nil : 20
             case "%post": return erases ? nil : 85
-            case "%preun": return erases ? 20 : (replaces ? 91 : nil)
+            case "%preun": return erases ? 20 : (replaces ? 92 : nil)
             case "%postun": return erases ? 85 : (replaces ? 98 : nil)
             default: return nil
             }
         case .files(let action, let fraction):
-            if action == "cleanup" { return replaces ? 92 + 5 * fraction : nil }
+            if action == "cleanup" { return replaces ? 93 + 4 * fraction : nil }
             return 25 + 55 * fraction
         case .other:
             return nil
@@ -76,6 +83,7 @@ enum DNFPackagePhase: Hashable {
     var text: String {
         switch self {
         case .reading: return "reading the package"
+        case .erasing: return "preparing to erase"
         case .scriptlet(let name, let trigger): return name.map { "running \($0)" } ?? (trigger ? "running triggers" : "running scriptlets")
         case .files(let action, _): return DNFRunState.phaseText(action)
         case .other(let action): return DNFRunState.phaseText(action)

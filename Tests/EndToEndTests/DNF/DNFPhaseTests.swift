@@ -34,7 +34,7 @@ struct DNFPhaseTests {
         return problems
     }
 
-    @Test("Small packages: each bar steps through rpm's phases to 100 in --json, installed and upgraded; a %post's stderr line is under its own package")
+    @Test("Small packages: each bar steps through rpm's phases to 100 in --json, installed, upgraded and removed; what a %post, %preun or %postun writes on stderr is under its own package")
     func phasesAndStderr() async throws {
         let host = HostRPMFingerprint()
         let root = try DNFEndToEnd.lab(DNFTestLab.first + [DNFTestLab.stderrPrinter])
@@ -74,6 +74,22 @@ struct DNFPhaseTests {
             #expect(percents[index]?.contains { $0 > 90 && $0 < 100 } == true, "\(id): \(percents[index] ?? [])")
         }
         #expect(root.installedVersions(of: "lab-app") == ["2.0-1"] && root.installedVersions(of: "lab-lib") == ["2.0-1"])
+
+        // A removal: its %preun and %postun write to stderr, rpm erases lab-print beside it.
+        let removal = try await installtop(["dnf", "remove", "lab-stderr", "lab-print", "--yes", "--json", "--json-logs", "--no-history"]
+                                           + DNFEndToEnd.rootArguments(root), in: folder)
+        #expect(removal.status == 0, "\(removal.stderr)")
+        events = try removal.jsonEvents()
+        ids = Self.ids(events)
+        percents = Self.percents(events)
+        for (index, id) in ids.enumerated() {
+            for problem in Self.problems(id, percents[index] ?? []) { Issue.record(Comment(rawValue: problem)) }
+        }
+        let removed = try #require(ids.firstIndex(of: "lab-stderr"))
+        let removalLogs = events.filter { $0.name == "log" && ($0.string("line") ?? "").hasPrefix("lab-stderr") }
+        #expect(removalLogs.map { "\($0.index ?? -1) \($0.string("stream") ?? "") \($0.string("line") ?? "")" }
+                    == ["\(removed) stderr lab-stderr: preun stderr", "\(removed) stderr lab-stderr: postun stderr"], "\(removalLogs.map(\.fields))")
+        #expect(root.installedVersions(of: "lab-stderr").isEmpty && root.installedVersions(of: "lab-print").isEmpty)
         #expect(HostRPMFingerprint().changes(since: host).isEmpty, "\(HostRPMFingerprint().changes(since: host))")
     }
 }

@@ -150,15 +150,17 @@
 #       (erasing the replaced version), PKG_SCRIPTLET scriptlet (trigger when rpm runs a
 #       trigger; with "scriptlet":S, which one: %pre, %post, %preun, %postun, %pretrans,
 #       %posttrans, %triggerin...), PKG_VERIFY verify (dnf's pass over the items after rpm),
-#       and read (not one of dnf's: rpm opens the package's file, from dnf's cache or a local
+#       and, not dnf's, read (rpm opens the package's file, from dnf's cache or a local
 #       repository, to install it; it verified every package's digests and signature before
-#       its first element; done and total null). TRANS_PREPARATION
+#       its first element) and erase (rpm begins an element that erases: a removal, an
+#       obsoleted package, the version an upgrade replaces), both with done and total null.
+#       TRANS_PREPARATION
 #       prepare (name null: rpm prepares element `done` of `total`), TRANS_POST posttrans
 #       (name and numbers null: dnf tells it when rpm is done with the last element's files;
 #       that element's %post and the %posttrans scriptlets still follow). Any other action:
 #       dnf's number, as a string. For an element rpm installs: read, %pre, its files (0 of
 #       total first, then by rpm's count, all at once for a small payload), %post; for one it
-#       erases: %preun, its files, %postun.
+#       erases: erase, %preun, its files, %postun.
 #   {"event":"scriptlet-output","name":N,"arch":R,"text":LINE,"stream":"stdout"|"stderr"}
 #       one per line a scriptlet wrote: what rpm writes to dnf's script file (a shell
 #       scriptlet's stdout and stderr, rpm's own messages such as a Lua error: stream stdout),
@@ -662,11 +664,11 @@ class RpmReporter(dnf.callback.TransactionProgress):
     raw rpm callback that dnf hands to rpm (see HelperBase._run_transaction).
 
     The wrapper knows what dnf's display is not told: which transaction element rpm works on,
-    the scriptlet tag (which scriptlet runs), whether a failing scriptlet was fatal, and when rpm
-    opens a package's file to install it (read), so that a package's bar can move through each
-    phase even when rpm writes all of a small payload at once. Nothing may escape from here: rpm-python exits the process when an rpm callback
-    raises. Note that rpm runs scriptlet callbacks chrooted into the installroot: no file is
-    opened by name here.
+    the scriptlet tag (which scriptlet runs), whether a failing scriptlet was fatal, when rpm
+    opens a package's file to install it (read) and when it begins to erase one (erase), so that a package's bar can move through
+    each phase even when rpm writes all of a small payload at once. Nothing may escape from
+    here: rpm-python exits the process when an rpm callback raises. Note that rpm runs
+    scriptlet callbacks chrooted into the installroot: no file is opened by name here.
     """
 
     def __init__(self, events):
@@ -706,6 +708,10 @@ class RpmReporter(dnf.callback.TransactionProgress):
         if what == rpm.RPMCALLBACK_ELEM_PROGRESS and 0 <= amount < len(self.elements):
             element = self.elements[amount]
             self.owner = (element.N(), element.A())
+            if element.Type() == rpm.TR_REMOVED:
+                # An erase has no file to read: its element's start is its first step.
+                self._events.emit('progress', name=self.owner[0], arch=self.owner[1], action='erase',
+                                  done=None, total=None, step=None, steps=None)
         elif hasattr(key, 'pkg'):
             self.owner = (key.pkg.name, key.pkg.arch)
         if what == rpm.RPMCALLBACK_TRANS_STOP:
