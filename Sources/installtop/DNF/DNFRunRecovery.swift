@@ -20,12 +20,28 @@ import InstallHistory
 enum DNFRunRecovery {
     static let engineStopped = "the engine that ran it stopped before the transaction ended"
 
+    /// How long before the run's recorded start its transaction may have begun: with `--yes` the
+    /// helper runs on while installtop makes the job and records the run (under load, seconds).
+    static let startSlack: TimeInterval = 60
+
+    /// The transaction of installtop's helper that a run begun at `start` ran: of those dnf's
+    /// history has begun since `startSlack` before it (`transactions`, oldest first), the one
+    /// begun nearest to it, the later of two as near (one before it had ended before its helper
+    /// began).
+    static func transaction(ofRunBegunAt start: Date, among transactions: [DNFHistoryTransaction]) -> DNFHistoryTransaction? {
+        transactions.filter { $0.began >= start.addingTimeInterval(-startSlack) }
+            .min { abs($0.began.timeIntervalSince(start)) < abs($1.began.timeIntervalSince(start)) }
+            .map { nearest in
+                transactions.last { abs($0.began.timeIntervalSince(start)) == abs(nearest.began.timeIntervalSince(start)) } ?? nearest
+            }
+    }
+
     /// What each row says of the engine, dnf and rpm: that the engine stopped, and what dnf's
     /// history in the root says of the transaction installtop's helper began for the run
-    /// (`transactions`: those begun since the run began, oldest first; `nil`: unreadable).
-    static func engineGone(_ transactions: [DNFHistoryTransaction]?) -> String {
-        guard let transactions else { return engineStopped }
-        guard let transaction = transactions.first else {
+    /// (`transaction`; `historyRead`: false when dnf's history could not be read).
+    static func engineGone(_ transaction: DNFHistoryTransaction?, historyRead: Bool = true) -> String {
+        guard historyRead else { return engineStopped }
+        guard let transaction else {
             return engineStopped + "; rpm's transaction never began (dnf's history in the root has none since the run began)"
         }
         guard transaction.ended != nil, transaction.state != .unfinished else {
@@ -41,7 +57,13 @@ enum DNFRunRecovery {
         let root = root == "/" ? nil : root
         if DNFRootLock.isHeld(root: root) { return .stillRunning }
         guard let installed = DNFRPMDatabase(root: root).installed(Set(run.origin.plan.map(\.package))) else { return nil }
-        let gone = engineGone(run.startedAt.flatMap { DNFHistoryTransaction.helperTransactions(root: root, since: $0) })
+        let gone: String
+        if let start = run.startedAt,
+           let transactions = DNFHistoryTransaction.helperTransactions(root: root, since: start.addingTimeInterval(-startSlack)) {
+            gone = engineGone(transaction(ofRunBegunAt: start, among: transactions))
+        } else {
+            gone = engineGone(nil, historyRead: false)
+        }
         var packages: [String: RecoveredResult] = [:]
         for change in run.origin.plan {
             let row = run.rows.first { $0.updateID == change.package }
