@@ -20,7 +20,7 @@ enum DNFHelperEvent: Sendable, Hashable {
     case downloaded(nameArch: String, ok: Bool, message: String?)
     /// rpm's transaction begins: from now on a stop can no longer cut it.
     case rpmStart
-    /// rpm works on a package: `action` (read, install, upgrade, cleanup, scriptlet, verify…),
+    /// rpm works on a package: `action` (read, erase, install, upgrade, cleanup, scriptlet, verify…),
     /// its own `done` of `total`; for a scriptlet, which one (`%pre`, `%post`, `%postun`…)
     /// when the helper knows it.
     case progress(nameArch: String, action: String, done: Int64, total: Int64, scriptlet: String? = nil)
