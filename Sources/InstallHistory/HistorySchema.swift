@@ -35,6 +35,10 @@ enum HistorySchema {
         /// The root a dnf job's run acted on (`--installroot`; `/` for the system), so that its
         /// undo acts there; NULL for apt runs and for runs recorded before.
         case addInstallRoot = "v9-addInstallRoot"
+        /// Commit-confirmed runs (Documentation/COMMIT-CONFIRMED.md): one `confirmWindow` row
+        /// per armed run, with its deadline, its regressions and how it ended. Runs recorded
+        /// before have none.
+        case addConfirmWindows = "v10-addConfirmWindows"
     }
 
     /// The expression rows are ordered by (newest first, then by id): when the update
@@ -142,6 +146,28 @@ enum HistorySchema {
         }
         migrator.registerMigration(Migration.addInstallRoot.rawValue) { db in
             try db.execute(sql: "ALTER TABLE jobRun ADD COLUMN installRoot TEXT")
+        }
+        migrator.registerMigration(Migration.addConfirmWindows.rawValue) { db in
+            try db.execute(sql: """
+                CREATE TABLE confirmWindow (
+                    jobRun INTEGER PRIMARY KEY REFERENCES jobRun(id),
+                    state TEXT NOT NULL,
+                    armedAt DATETIME NOT NULL,
+                    deadline DATETIME NOT NULL,
+                    revertOnRegression BOOLEAN NOT NULL DEFAULT 0,
+                    baseline TEXT,
+                    checkedAfter TEXT,
+                    regressions TEXT,
+                    decidedAt DATETIME,
+                    reason TEXT,
+                    revertRun INTEGER,
+                    aptConfig TEXT,
+                    chroot TEXT,
+                    reverterPID INTEGER,
+                    reverterStartTime INTEGER,
+                    reverterBootID TEXT);
+                CREATE INDEX confirmWindow_open ON confirmWindow(deadline) WHERE state IN ('armed', 'reverting');
+                """)
         }
         return migrator
     }

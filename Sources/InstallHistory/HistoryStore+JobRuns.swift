@@ -136,9 +136,15 @@ extension HistoryStore {
                 let record = Self.keptVersion(row)
                 kept[record.jobRun, default: []].append(record)
             }
+            var windows: [Int64: ConfirmWindow] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT * FROM confirmWindow WHERE jobRun >= ?", arguments: [oldest]) {
+                let window = Self.window(row)
+                windows[window.run] = window
+            }
             for index in runs.indices {
                 runs[index].packages = packages[runs[index].id] ?? []
                 runs[index].kept = kept[runs[index].id] ?? []
+                runs[index].confirmWindow = windows[runs[index].id]
             }
             let twins = try Self.observedTwins(db, from: oldest)
             return (runs, packages.filter { !undone.contains($0.key) && twins[$0.key] == nil }, twins, packages)

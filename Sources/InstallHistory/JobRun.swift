@@ -43,6 +43,8 @@ public struct JobRun: Sendable, Hashable {
     public var kept: [KeptVersionRecord]
     /// Why it cannot be undone now (`JobRunUndoability`); `nil` when it can.
     public var notUndoableBecause: String?
+    /// Its commit-confirmed window, when it was armed (`--confirm`); `nil` otherwise.
+    public var confirmWindow: ConfirmWindow?
 
     public var undoable: Bool { notUndoableBecause == nil }
 

@@ -12,6 +12,7 @@ import InstallEngine
 /// "undoable":…,"notUndoableBecause":"…"|null,"undoneBy":9|null,"undoOf":null|7,"observed":false,"installRoot":null|"/"}`;
 /// `observed` is true for a transaction installtop watched rather than ran (rule 28).
 /// `installRoot` is the root a dnf run acted on (`/` for the system), `null` for apt runs.
+/// `confirm` is a commit-confirmed run's window (`Confirm`), `null` for a run never armed.
 ///
 /// `result` is the result's name as in the JSON events ("succeeded"), `null` while the run
 /// goes on; `packages` are every package of the run's plan, each with its update's result (it
@@ -39,6 +40,34 @@ public struct JobRunJSON: Encodable, Sendable, Hashable {
         }
     }
 
+    /// A commit-confirmed run's window: `{"state":"armed"|"confirmed"|"reverting"|"reverted"|"expired",
+    /// "armedAt":…,"deadline":…,"decidedAt":…|null,"reason":…|null,"revertRun":9|null,
+    /// "revertOnRegression":false,"regressions":[{"check":…,"before":…,"after":…}]}`.
+    public struct Confirm: Encodable, Sendable, Hashable {
+        public var state: String
+        public var armedAt: String
+        public var deadline: String
+        public var decidedAt: String?
+        public var reason: String?
+        public var revertRun: Int64?
+        public var revertOnRegression: Bool
+        public var regressions: [HealthRegression]
+
+        private enum CodingKeys: String, CodingKey { case state, armedAt, deadline, decidedAt, reason, revertRun, revertOnRegression, regressions }
+
+        public func encode(to encoder: any Encoder) throws {
+            var object = encoder.container(keyedBy: CodingKeys.self)
+            try object.encode(state, forKey: .state)
+            try object.encode(armedAt, forKey: .armedAt)
+            try object.encode(deadline, forKey: .deadline)
+            try object.encode(decidedAt, forKey: .decidedAt)
+            try object.encode(reason, forKey: .reason)
+            try object.encode(revertRun, forKey: .revertRun)
+            try object.encode(revertOnRegression, forKey: .revertOnRegression)
+            try object.encode(regressions, forKey: .regressions)
+        }
+    }
+
     public var run: Int64
     public var kind: String
     public var name: String
@@ -53,6 +82,8 @@ public struct JobRunJSON: Encodable, Sendable, Hashable {
     public var undoOf: Int64?
     public var observed: Bool
     public var installRoot: String?
+    /// Its commit-confirmed window; `null` for a run that was not armed.
+    public var confirm: Confirm?
 
     /// The JSON form of `run`.
     public init(_ run: JobRun) {
@@ -73,6 +104,11 @@ public struct JobRunJSON: Encodable, Sendable, Hashable {
         undoOf = run.undoOf
         observed = run.observed
         installRoot = run.installRoot
+        confirm = run.confirmWindow.map { window in
+            Confirm(state: window.state.rawValue, armedAt: window.armedAt.formatted(format), deadline: window.deadline.formatted(format),
+                    decidedAt: window.decidedAt.map { $0.formatted(format) }, reason: window.reason, revertRun: window.revertRun,
+                    revertOnRegression: window.revertOnRegression, regressions: window.regressions)
+        }
     }
 
     /// The run as one line of JSON, without the newline.
@@ -83,7 +119,8 @@ public struct JobRunJSON: Encodable, Sendable, Hashable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case run, kind, name, operation, startedAt, endedAt, result, packages, undoable, notUndoableBecause, undoneBy, undoOf, observed, installRoot
+        case run, kind, name, operation, startedAt, endedAt, result, packages, undoable, notUndoableBecause, undoneBy, undoOf, observed, installRoot,
+             confirm
     }
 
     /// Writes `null` for missing values instead of leaving the key out.
@@ -103,5 +140,6 @@ public struct JobRunJSON: Encodable, Sendable, Hashable {
         try object.encode(undoOf, forKey: .undoOf)
         try object.encode(observed, forKey: .observed)
         try object.encode(installRoot, forKey: .installRoot)
+        try object.encode(confirm, forKey: .confirm)
     }
 }

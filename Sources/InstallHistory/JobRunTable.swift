@@ -35,6 +35,14 @@ public enum JobRunTable {
                 let outcome = package.changedThePackage ? "" : "  " + package.resultCode.word
                 text += fitted(indent + padded(HistoryTable.cell(package.name, limit: 32), nameWidth) + "  " + versions(of: package) + outcome) + "\n"
             }
+            if let window = run.confirmWindow {
+                for line in wrapped(ConfirmWindowText.line(window), width: width - indent.count) { text += fitted(indent + line) + "\n" }
+                for regression in window.regressions {
+                    for line in wrapped("regressed: " + HistoryTable.cell(regression.text, limit: .max), width: width - indent.count) {
+                        text += fitted(indent + line) + "\n"
+                    }
+                }
+            }
             if let reason = run.notUndoableBecause {
                 for line in wrapped("not undoable: " + HistoryTable.cell(reason, limit: .max), width: width - indent.count) {
                     text += fitted(indent + line) + "\n"

@@ -32,6 +32,6 @@ struct APTCommand: ParsableCommand {
             a forced abort did not succeed; the summary names the command that repairs it).
             """,
         subcommands: [APTInstallCommand.self, APTUpgradeCommand.self, APTFullUpgradeCommand.self, APTRemoveCommand.self, APTUndoCommand.self,
-                      APTRepairCommand.self, APTFinishCommand.self]
+                      APTRepairCommand.self, APTFinishCommand.self, APTRevertCommand.self]
     )
 }

@@ -8,12 +8,16 @@ struct APTInstallCommand: ParsableCommand {
     var packages: [String]
 
     @OptionGroup var options: APTOptions
+    @OptionGroup var confirmation: ConfirmOptions
 
     func validate() throws {
         if packages.isEmpty { throw ValidationError("name at least one package to install") }
     }
 
     func run() throws {
+        if let seconds = try confirmation.seconds {
+            throw ExitCode(CommitConfirmedSession(request: .install(packages), options: options, confirm: confirmation, seconds: seconds).run().rawValue)
+        }
         throw ExitCode(APTSession(request: .install(packages), options: options).run().rawValue)
     }
 }

@@ -14,15 +14,22 @@ struct APTUpgradeCommand: ParsableCommand {
             """)
 
     @OptionGroup var options: APTOptions
+    @OptionGroup var confirmation: ConfirmOptions
     @OptionGroup var rollout: HostsRolloutOptions
 
     func validate() throws {
         try rollout.refuseLocalRoot(options)
+        if confirmation.confirm != nil && rollout.hosts.isRemote {
+            throw ValidationError("--confirm arms a job on this machine; with --host or --hosts it is not supported yet")
+        }
     }
 
     func run() throws {
         if rollout.hosts.isRemote {
             throw ExitCode(APTHostsUpgrade(commands: try rollout.hosts.sshCommands(), parallel: rollout.parallel, yes: options.yes).run().rawValue)
+        }
+        if let seconds = try confirmation.seconds {
+            throw ExitCode(CommitConfirmedSession(request: .upgrade, options: options, confirm: confirmation, seconds: seconds).run().rawValue)
         }
         throw ExitCode(APTSession(request: .upgrade, options: options).run().rawValue)
     }

@@ -1,7 +1,10 @@
 import ArgumentParser
+import InstallHistory
 
 /// `installtop confirm JOB [--decline]`: what `y` and `n` answer in the monitor's plan dialog,
-/// for a job that awaits a yes (an apt plan, an undo asked for with `u`).
+/// for a job that awaits a yes (an apt plan, an undo asked for with `u`). `installtop confirm
+/// --run RUN [--extend DURATION]`: keeps a commit-confirmed run (`--confirm`), or moves its
+/// deadline, in the history (Documentation/COMMIT-CONFIRMED.md).
 struct ConfirmCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "confirm",
@@ -11,11 +14,23 @@ struct ConfirmCommand: ParsableCommand {
             or it awaits no yes) or no engine, 2 invalid usage (with --host or --hosts: not exactly one host \
             selected). With --host NAME the job is that host's, reached over ssh; its reply and refusals \
             start with the host's name.
+            With --run RUN (a run of installtop history --jobs, not a job number) it keeps a run armed \
+            with --confirm: the run stays and is never reverted; with --extend DURATION its deadline moves \
+            to DURATION from now instead (never earlier). At or after the deadline both are refused: the \
+            revert has won. Exit status: 0 done, 1 refused (not armed, too late, settled already), 2 invalid usage.
             """
     )
 
     @Argument(help: "The job's number (from submit or status).")
-    var job: Int
+    var job: Int?
+
+    @Option(name: .customLong("run"), help: ArgumentHelp("A commit-confirmed run (installtop history --jobs) to keep, instead of a job.", valueName: "jobrun"))
+    var armedRun: Int?
+
+    @Option(help: ArgumentHelp("With --run: wait this much longer from now (90s, 5m, 1h) instead of keeping the run.", valueName: "duration"))
+    var extend: String?
+
+    @OptionGroup var history: HistoryOptions
 
     @Flag(help: "Decline the job instead: it leaves without running, as n in the plan dialog.")
     var decline = false
@@ -24,7 +39,18 @@ struct ConfirmCommand: ParsableCommand {
 
     @OptionGroup var hosts: HostsOptions
 
+    func validate() throws {
+        if (job == nil) == (armedRun == nil) { throw ValidationError("name a job, or a commit-confirmed run with --run") }
+        if armedRun == nil && (extend != nil || history.historyDb != nil) { throw ValidationError("--extend and --history-db go with --run") }
+        if armedRun != nil && decline { throw ValidationError("--decline is for a job; an armed run is reverted with installtop apt revert RUN") }
+        if let extend, (ConfirmDuration.seconds(extend) ?? 0) <= 0 {
+            throw ValidationError("--extend takes a duration such as 90s, 5m or 1h30m; got '\(extend)'")
+        }
+    }
+
     func run() throws {
+        if let armedRun { throw ExitCode(ArmedRunConfirmation(jobRun: Int64(armedRun), extend: extend.flatMap(ConfirmDuration.seconds), history: history).run().rawValue) }
+        guard let job else { throw ExitCode(ExitStatus.invalidUsage.rawValue) }
         let target = try EngineTarget.single(socket: socket, hosts: hosts)
         try DaemonRequest.perform(.job(decline ? .decline(job: job) : .confirm(job: job)), on: target, timeout: DaemonRequest.replyTimeout)
         StandardOutput.stdout.line(target.prefix + (decline ? "job \(job): declined, it leaves without running" : "job \(job): confirmed, it may start"))

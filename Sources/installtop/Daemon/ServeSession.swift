@@ -6,6 +6,7 @@ import Glibc
 import InstallDrivers
 import InstallEngine
 import InstallHistory
+import RestartScan
 import Synchronization
 
 /// One `installtop serve`: a queue of real processes, the history recorder, and the socket
@@ -87,6 +88,12 @@ struct ServeSession {
         }
         queue.subscribe { Self.logLifecycle($0, log: log) }
         pending.start()
+        // Commit-confirmed runs in this history are reverted at their deadline, also those armed
+        // before this engine started (`--confirm`).
+        let deadlines = history.noHistory ? nil : ConfirmDeadlineWatcher(
+            historyDatabase: history.historyDb.map(EngineIdentity.absolute) ?? HistoryStore.defaultPath(),
+            executable: ProcFS().ownExecutable() ?? CommandLine.arguments[0], log: log)
+        deadlines?.start()
         log("serving on \(socketPath) (pid \(getpid()), \(scheduling.concurrency) job\(scheduling.concurrency == 1 ? "" : "s") at once)")
         for source in observed.all { log(source.startNote) }
 
@@ -117,6 +124,7 @@ struct ServeSession {
         } else {
             stopRequested.wait()
         }
+        deadlines?.stop()
         RunSession.waitUntilIdle(queue)
         pending.stop()
         server.stop()

@@ -30,8 +30,18 @@ enum ManualExitStatuses {
                 (ExitStatus.rebootRequired.rawValue, "every update succeeded and a reboot is required"),
                 (ExitStatus.leftBroken.rawValue, "dpkg was left broken (an apt job's repair after a forced abort did not succeed)"),
             ]
-        case "apt", "apt install", "apt upgrade", "apt full-upgrade", "apt remove":
+        case "apt":
             return aptRun
+        case "apt install", "apt upgrade", "apt full-upgrade", "apt remove":
+            return aptRun + [(ExitStatus.reverted.rawValue,
+                              "with --confirm: the run was not confirmed by its deadline, or a check regressed with --revert-on-regression, and its undo put it back")]
+        case "apt revert":
+            return [
+                (ExitStatus.succeeded.rawValue, "with --due: nothing is due yet"),
+                (ExitStatus.failed.rawValue, "refused (not armed, confirmed or reverted already, being reverted elsewhere), or the undo failed: the run is recorded expired"),
+                usage,
+                (ExitStatus.reverted.rawValue, "reverted: the run's undo put it back"),
+            ]
         case "apt undo":
             // Its refusals are invalid usage too: nothing was run.
             return aptRun.map { status, text in
@@ -90,8 +100,14 @@ enum ManualExitStatuses {
                 (ExitStatus.failed.rawValue, "no engine answered, or the engine does not admit you; with --host or --hosts, some host was unreachable (its section says why)"),
                 (ExitStatus.invalidUsage.rawValue, "invalid usage (an inventory that cannot be read, a --limit that matches no host)"),
             ]
-        case "abort", "cleanup", "confirm":
+        case "abort", "cleanup":
             return engine
+        case "confirm":
+            return engine.map { status, text in
+                status == ExitStatus.failed.rawValue
+                    ? (status, text + "; with --run: not armed, too late (the deadline passed), or settled already")
+                    : (status, text)
+            }
         case "bridge":
             return [
                 (ExitStatus.succeeded.rawValue, "the link ended: the engine closed it, or nobody reads stdout any more"),

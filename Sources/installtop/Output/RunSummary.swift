@@ -168,6 +168,9 @@ enum RunSummary {
         case .incomplete:
             // Only `restarts` exits so, and it runs no job; said whole for a summary all the same.
             why = "the restart scan could not read every process"
+        case .reverted:
+            // Only a commit-confirmed job's wait exits so, after its job's summary.
+            why = "the job's run was reverted: it was not confirmed in time, or a check regressed"
         }
         return "exit \(status.rawValue): \(why)" + lateAborts(jobs)
     }

@@ -22,6 +22,10 @@ enum ExitStatus: Int32 {
     /// some processes (another user's, when not root), so that is no all-clear. Not 4, which
     /// says "reboot required" for the commands that run jobs.
     case incomplete = 6
+    /// A commit-confirmed job (`--confirm`) was not confirmed by its deadline, or a check
+    /// regressed and `--revert-on-regression` asked for a revert: its run was undone from the
+    /// kept versions (Documentation/COMMIT-CONFIRMED.md).
+    case reverted = 7
 
     /// The status for the results of a run; `unfinished` when some job never completed,
     /// `declined` when the plan of one was declined (it never ran: not an abort).

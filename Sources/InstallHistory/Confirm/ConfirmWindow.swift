@@ -1,0 +1,50 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// A commit-confirmed run's window (the `confirmWindow` table): until when it waits for a
+/// confirmation, what it found after its job, and how it ended.
+public struct ConfirmWindow: Sendable, Hashable {
+    /// The job run it belongs to.
+    public var run: Int64
+    public var state: ConfirmWindowState
+    public var armedAt: Date
+    /// When the run is undone without a confirmation; moved by an extension.
+    public var deadline: Date
+    /// Whether a regressed check reverts at once rather than at the deadline.
+    public var revertOnRegression: Bool
+    /// The checks that were healthier before the job than after it.
+    public var regressions: [HealthRegression]
+    /// When it was confirmed, or its revert claimed or ended; `nil` while armed.
+    public var decidedAt: Date?
+    /// Why it was reverted (or could not be), or who confirmed it; `nil` while armed.
+    public var reason: String?
+    /// The undo's run, once a revert ran one.
+    public var revertRun: Int64?
+    /// The apt root the job acted on, which the revert acts on too (`nil`: the system's, or
+    /// `APT_CONFIG` as the revert finds it).
+    public var aptConfig: String?
+    public var chroot: String?
+    /// Who claimed the revert: while it is alive no one else reverts; once it is gone, a
+    /// `reverting` window may be claimed again.
+    public var reverter: ProcessIdentity?
+
+    public init(run: Int64, state: ConfirmWindowState = .armed, armedAt: Date, deadline: Date, revertOnRegression: Bool = false,
+                regressions: [HealthRegression] = [], decidedAt: Date? = nil, reason: String? = nil, revertRun: Int64? = nil,
+                aptConfig: String? = nil, chroot: String? = nil, reverter: ProcessIdentity? = nil) {
+        self.run = run
+        self.state = state
+        self.armedAt = armedAt
+        self.deadline = deadline
+        self.revertOnRegression = revertOnRegression
+        self.regressions = regressions
+        self.decidedAt = decidedAt
+        self.reason = reason
+        self.revertRun = revertRun
+        self.aptConfig = aptConfig
+        self.chroot = chroot
+        self.reverter = reverter
+    }
+}

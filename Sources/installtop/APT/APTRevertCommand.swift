@@ -1,0 +1,62 @@
+import ArgumentParser
+import InstallHistory
+
+/// `installtop apt revert RUN [--due]`: reverts a commit-confirmed run now (its undo from the
+/// kept versions, recorded `reverted` with why), or with `--due` only when its deadline has
+/// passed or a check regressed and the run asked for a revert then: what the engine runs at a
+/// deadline (Documentation/COMMIT-CONFIRMED.md).
+struct APTRevertCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "revert",
+        abstract: "Revert a commit-confirmed (--confirm) run now: its undo from the kept versions.",
+        discussion: """
+            Acts on the apt root the armed job acted on, whatever --apt-config says, and waits while \
+            another transaction holds dpkg's lock. A run being confirmed at the same moment is decided \
+            by the history, once: the confirmation before the deadline wins, after it the revert. \
+            Exit status: 7 reverted, 0 with --due when nothing is due yet, 1 refused (not armed, \
+            confirmed or reverted already, being reverted by another process) or the undo failed \
+            (the run is then recorded expired, with why), 2 invalid usage.
+            """)
+
+    @Argument(help: ArgumentHelp("The armed run (installtop history --jobs).", valueName: "jobrun"))
+    var jobRun: Int
+
+    @Flag(help: "Only when due: its deadline has passed, or a check regressed and --revert-on-regression was asked.")
+    var due = false
+
+    @OptionGroup var options: APTOptions
+
+    func run() throws {
+        let database = options.run.history.historyDb ?? HistoryStore.defaultPath()
+        let store: HistoryStore
+        do {
+            store = try HistoryStore(path: database, createIfMissing: false)
+        } catch {
+            StandardOutput.stderr.line("installtop: apt revert \(jobRun): nothing was run: \(error)")
+            throw ExitCode(ExitStatus.failed.rawValue)
+        }
+        let decision: ConfirmDecision
+        do {
+            decision = try store.decide(due ? .revertIfDue : .revertNow, on: Int64(jobRun))
+        } catch {
+            StandardOutput.stderr.line("installtop: apt revert \(jobRun): nothing was run: \(error)")
+            throw ExitCode(ExitStatus.failed.rawValue)
+        }
+        switch decision {
+        case .revert(let reason):
+            guard let window = try? store.confirmWindow(of: Int64(jobRun)) else { throw ExitCode(ExitStatus.failed.rawValue) }
+            let status = ArmedRunRevert(window: window, reason: reason, historyDatabase: database,
+                                        outputFlag: options.run.json ? "--json" : "--plain").perform(store: store)
+            throw ExitCode(status.rawValue)
+        case .wait(let deadline):
+            StandardOutput.stdout.line("run \(jobRun): not due: its deadline is \(ConfirmWindowText.time(deadline)) UTC")
+            throw ExitCode(ExitStatus.succeeded.rawValue)
+        case .refused(let why):
+            StandardOutput.stderr.line("installtop: apt revert \(jobRun): nothing was run: \(why)")
+            throw ExitCode(ExitStatus.failed.rawValue)
+        case .confirmed, .extended:
+            // A revert is never decided as a confirmation or an extension.
+            throw ExitCode(ExitStatus.failed.rawValue)
+        }
+    }
+}
