@@ -1,0 +1,272 @@
+import APTTestSupport
+import Foundation
+import Glibc
+import Testing
+
+/// `--confirm DURATION` (issue 57) through the real binary in a private apt root: a run left to
+/// its deadline is undone from its kept versions (exit 7, dpkg clean, the record `reverted`),
+/// a confirmation keeps it, an extension moves the deadline, a regressed check reverts at once
+/// when asked, the engine reverts at the deadline of a run whose command is gone (also when it
+/// was killed in the window and started after the deadline), a revert waits for dpkg's lock,
+/// and arming is refused for a package that cannot be kept. The host's packages are never
+/// touched (fingerprinted); the checks folder is the test's own.
+@Suite("installtop apt … --confirm (commit-confirmed)", .serialized)
+struct CommitConfirmedTests {
+    /// The lab at 1.0 with 2.0 published: `apt upgrade` would take all three to 2.0.
+    private static func readyToUpgrade(_ lab: UndoLab, version two: [TestPackage] = UndoLab.packages("2.0")) throws {
+        try lab.installVersionOne()
+        try lab.apt.publish(two)
+    }
+
+    /// `installtop apt upgrade --confirm DURATION …` with the lab's arguments and its own checks folder.
+    private static func upgradeArguments(_ lab: UndoLab, confirm: String, extra: [String] = []) -> [String] {
+        ["apt", "upgrade", "--confirm", confirm, "--checks-dir", lab.folder.file("checks")] + extra + lab.arguments
+    }
+
+    /// The newest run's `confirm` object from `history --jobs --json`, read every 200 ms until
+    /// `condition` holds for it (a minute at most).
+    private static func window(of lab: UndoLab, until condition: ([String: Any]) -> Bool) async throws -> [String: Any] {
+        let deadline = ContinuousClock.now + .seconds(120)
+        var last: [String: Any] = [:]
+        while ContinuousClock.now < deadline {
+            let runs = try await lab.runs()
+            if let confirm = runs.lazy.compactMap({ $0["confirm"] as? [String: Any] }).first {
+                last = confirm
+                if condition(confirm) { return confirm }
+            }
+            try await Task.sleep(for: .milliseconds(200))
+        }
+        throw EndToEndError.conditionNotMet("the armed run's window to change; last: \(last)")
+    }
+
+    private static func state(_ window: [String: Any]) -> String? { window["state"] as? String }
+
+    /// A window's deadline as a date.
+    private static func deadline(of window: [String: Any]) throws -> Date {
+        let text = try #require(window["deadline"] as? String)
+        return try #require(ISO8601DateFormatter.withFractions.date(from: text))
+    }
+
+    /// The run that was armed (the oldest run with a window).
+    private static func armedRun(_ lab: UndoLab) async throws -> [String: Any] {
+        try #require(try await lab.runs().last { $0["confirm"] is [String: Any] })
+    }
+
+    @Test("Left to its deadline: reverted from the kept versions, exit 7, dpkg clean, recorded reverted with the undo's run")
+    func deadlinePasses() async throws {
+        let host = HostPackageFingerprint()
+        let lab = try UndoLab()
+        defer { lab.remove() }
+        try Self.readyToUpgrade(lab)
+        let result = try await installtop(Self.upgradeArguments(lab, confirm: "3s"), in: lab.folder, timeout: .seconds(180))
+        #expect(result.status == 7, "stdout: \(result.stdout)\nstderr: \(result.stderr)")
+        #expect(result.stderr.contains("health before the job: "), "\(result.stderr)")
+        #expect(result.stderr.contains(" armed: confirm it by "), "\(result.stderr)")
+        #expect(result.stderr.contains("reverting (no confirmation by its deadline"), "\(result.stderr)")
+        #expect(try lab.states() == ["lab-base": "ii 1.0", "lab-app": "ii 1.0", "lab-tool": "ii 1.0"])
+        #expect(try lab.apt.audit().isEmpty)
+        #expect(try lab.conffileIsEdited())
+        let armed = try await Self.armedRun(lab)
+        let confirm = try #require(armed["confirm"] as? [String: Any])
+        let undoRun = (try await lab.runs().first?["run"] as? NSNumber)?.intValue
+        #expect(Self.state(confirm) == "reverted", "\(confirm)")
+        #expect((confirm["revertRun"] as? NSNumber)?.intValue == undoRun && undoRun != (armed["run"] as? NSNumber)?.intValue)
+        #expect((armed["undoneBy"] as? NSNumber)?.intValue == undoRun)
+        #expect((confirm["reason"] as? String)?.hasPrefix("no confirmation by its deadline") == true, "\(confirm)")
+        let table = try await installtop(["history", "--jobs", "--history-db", lab.database], in: lab.folder)
+        #expect(table.stdout.contains("reverted at ") && table.stdout.contains("by run \(undoRun ?? -1)"), "\(table.stdout)")
+        #expect(host.changes(since: HostPackageFingerprint()).isEmpty)
+    }
+
+    @Test("Confirmed in the window: the run stays at 2.0, the waiting command exits 0, the record says confirmed; a second confirm is refused")
+    func confirmationKeeps() async throws {
+        let host = HostPackageFingerprint()
+        let lab = try UndoLab()
+        defer { lab.remove() }
+        try Self.readyToUpgrade(lab)
+        let waiting = try InstalltopProcess(Self.upgradeArguments(lab, confirm: "120s"), in: lab.folder)
+        _ = try await Self.window(of: lab) { Self.state($0) == "armed" }
+        let run = try #require((try await Self.armedRun(lab)["run"] as? NSNumber)?.intValue)
+        let confirmed = try await installtop(["confirm", "--run", String(run), "--history-db", lab.database], in: lab.folder)
+        #expect(confirmed.status == 0 && confirmed.stdout == "run \(run): confirmed, it stays\n", "\(confirmed.stdout)\(confirmed.stderr)")
+        let result = try await waiting.finish(timeout: .seconds(60))
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("run \(run) confirmed: it stays"), "\(result.stderr)")
+        #expect(try lab.states() == ["lab-base": "ii 2.0", "lab-app": "ii 2.0", "lab-tool": "ii 2.0"])
+        let window = try await Self.window(of: lab) { _ in true }
+        #expect(Self.state(window) == "confirmed", "\(window)")
+        let again = try await installtop(["confirm", "--run", String(run), "--history-db", lab.database], in: lab.folder)
+        #expect(again.status == 1 && again.stderr.contains("was confirmed already"), "\(again.stderr)")
+        #expect(host.changes(since: HostPackageFingerprint()).isEmpty)
+    }
+
+    @Test("An extension moves the deadline: the run outlives its first deadline, then a confirmation keeps it")
+    func extensionMovesTheDeadline() async throws {
+        let lab = try UndoLab()
+        defer { lab.remove() }
+        try Self.readyToUpgrade(lab)
+        let waiting = try InstalltopProcess(Self.upgradeArguments(lab, confirm: "4s"), in: lab.folder)
+        let armed = try await Self.window(of: lab) { Self.state($0) == "armed" }
+        let run = try #require((try await Self.armedRun(lab)["run"] as? NSNumber)?.intValue)
+        let extended = try await installtop(["confirm", "--run", String(run), "--extend", "2m", "--history-db", lab.database], in: lab.folder)
+        #expect(extended.status == 0 && extended.stdout.hasPrefix("run \(run): deadline moved to "), "\(extended.stdout)\(extended.stderr)")
+        let moved = try await Self.window(of: lab) { ($0["deadline"] as? String) != (armed["deadline"] as? String) }
+        // Past the first deadline (by the clock, polled), the run is still armed and at 2.0.
+        let first = try Self.deadline(of: armed)
+        try await waitUntil("the first deadline to pass") { Date() > first.addingTimeInterval(2) }
+        #expect(Self.state(try await Self.window(of: lab) { _ in true }) == "armed")
+        #expect(try lab.states()["lab-app"] == "ii 2.0")
+        #expect(moved["deadline"] != nil)
+        let confirmed = try await installtop(["confirm", "--run", String(run), "--history-db", lab.database], in: lab.folder)
+        #expect(confirmed.status == 0, "\(confirmed.stderr)")
+        let result = try await waiting.finish(timeout: .seconds(60))
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try lab.states()["lab-app"] == "ii 2.0")
+    }
+
+    @Test("A --check that passes before and fails after (2.0's postinst breaks it) reverts at once with --revert-on-regression, before and after recorded")
+    func regressedCheckRevertsAtOnce() async throws {
+        let host = HostPackageFingerprint()
+        let lab = try UndoLab()
+        defer { lab.remove() }
+        let breaking = UndoLab.packages("2.0").map { package in
+            var package = package
+            if package.name == "lab-app" { package.postinst = "touch \"$DPKG_ROOT/lab-broken\"" }
+            return package
+        }
+        try Self.readyToUpgrade(lab, version: breaking)
+        let check = "test ! -e \(lab.apt.root)/lab-broken"
+        let started = ContinuousClock.now
+        let result = try await installtop(Self.upgradeArguments(lab, confirm: "10m", extra: ["--check", check, "--revert-on-regression"]),
+                                          in: lab.folder, timeout: .seconds(300))
+        #expect(result.status == 7, "stdout: \(result.stdout)\nstderr: \(result.stderr)")
+        #expect(ContinuousClock.now - started < .seconds(300), "reverted at once, not at the 10-minute deadline")
+        #expect(result.stderr.contains("regressed: \(check): passed → failed: exit status 1"), "\(result.stderr)")
+        #expect(try lab.states() == ["lab-base": "ii 1.0", "lab-app": "ii 1.0", "lab-tool": "ii 1.0"])
+        #expect(try lab.apt.audit().isEmpty)
+        let window = try await Self.window(of: lab) { _ in true }
+        #expect(Self.state(window) == "reverted", "\(window)")
+        #expect((window["reason"] as? String)?.hasPrefix("a check regressed: \(check): passed → failed") == true, "\(window)")
+        let regressions = try #require(window["regressions"] as? [[String: Any]])
+        #expect(regressions.count == 1 && regressions.first?["before"] as? String == "passed", "\(regressions)")
+        #expect(host.changes(since: HostPackageFingerprint()).isEmpty)
+    }
+
+    @Test("A check of the checks folder counts too; a regression without --revert-on-regression waits for the deadline and a confirmation keeps the run")
+    func regressionWithoutRevertWaits() async throws {
+        let lab = try UndoLab()
+        defer { lab.remove() }
+        let breaking = UndoLab.packages("2.0").map { package in
+            var package = package
+            if package.name == "lab-tool" { package.postinst = "touch \"$DPKG_ROOT/lab-broken\"" }
+            return package
+        }
+        try Self.readyToUpgrade(lab, version: breaking)
+        let check = try lab.folder.write("checks/10-lab", "#!/bin/sh\ntest ! -e \(lab.apt.root)/lab-broken\n", executable: true)
+        let waiting = try InstalltopProcess(Self.upgradeArguments(lab, confirm: "120s"), in: lab.folder)
+        let window = try await Self.window(of: lab) { Self.state($0) == "armed" }
+        let regressions = try #require(window["regressions"] as? [[String: Any]])
+        #expect(regressions.first?["check"] as? String == check && regressions.first?["after"] as? String == "failed: exit status 1",
+                "\(regressions)")
+        let run = try #require((try await Self.armedRun(lab)["run"] as? NSNumber)?.intValue)
+        let confirmed = try await installtop(["confirm", "--run", String(run), "--history-db", lab.database], in: lab.folder)
+        #expect(confirmed.status == 0, "\(confirmed.stderr)")
+        let result = try await waiting.finish(timeout: .seconds(60))
+        #expect(result.status == 0 && result.stderr.contains("a check regressed: it is reverted at the deadline unless confirmed"),
+                "\(result.stderr)")
+        #expect(try lab.states()["lab-tool"] == "ii 2.0")
+    }
+
+    @Test("The waiting command killed: the engine reverts at the deadline; an engine SIGKILLed in the window and started after it reverts at once")
+    func engineRevertsAtTheDeadline() async throws {
+        let host = HostPackageFingerprint()
+        let lab = try UndoLab()
+        defer { lab.remove() }
+        try Self.readyToUpgrade(lab)
+        let serveArguments = ["serve", "--socket", lab.folder.file("engine.sock"), "--history-db", lab.database,
+                              "--apt-config", lab.apt.configuration]
+
+        // An engine up in the window, killed with SIGKILL, with the waiting command killed too.
+        var engine: InstalltopProcess? = try InstalltopProcess(serveArguments, in: lab.folder)
+        try await waitUntil("serve to listen") { engine?.stderr.contains("serving on") ?? false }
+        let waiting = try InstalltopProcess(Self.upgradeArguments(lab, confirm: "5s"), in: lab.folder)
+        let armed = try await Self.window(of: lab) { Self.state($0) == "armed" }
+        waiting.send(SIGKILL)
+        _ = try await waiting.finish(timeout: .seconds(30))
+        engine?.send(SIGKILL)
+        _ = try await engine?.finish(timeout: .seconds(30))
+        engine = nil
+        let deadline = try Self.deadline(of: armed)
+        try await waitUntil("the deadline to pass") { Date() > deadline.addingTimeInterval(1) }
+        #expect(Self.state(try await Self.window(of: lab) { _ in true }) == "armed", "nobody was left to revert it")
+        #expect(try lab.states()["lab-app"] == "ii 2.0")
+
+        // Started after the deadline: it reverts at once.
+        let restarted = try InstalltopProcess(serveArguments, in: lab.folder)
+        let window = try await Self.window(of: lab) { Self.state($0) == "reverted" || Self.state($0) == "expired" }
+        #expect(Self.state(window) == "reverted", "\(window)\n\(restarted.stderr)")
+        #expect((window["reason"] as? String)?.hasPrefix("no confirmation by its deadline") == true, "\(window)")
+        #expect(try lab.states() == ["lab-base": "ii 1.0", "lab-app": "ii 1.0", "lab-tool": "ii 1.0"])
+        #expect(try lab.apt.audit().isEmpty)
+        try await waitUntil("serve to log the revert") { restarted.stderr.contains(": reverted") }
+        #expect(restarted.stderr.contains("reverting it (installtop apt revert "), "\(restarted.stderr)")
+
+        // A second window, reverted by the engine that runs through its deadline.
+        try lab.apt.publish(UndoLab.packages("2.0"))
+        let second = try InstalltopProcess(Self.upgradeArguments(lab, confirm: "4s"), in: lab.folder)
+        _ = try await Self.window(of: lab) { Self.state($0) == "armed" }
+        second.send(SIGKILL)
+        _ = try await second.finish(timeout: .seconds(30))
+        let reverted = try await Self.window(of: lab) { Self.state($0) == "reverted" || Self.state($0) == "expired" }
+        #expect(Self.state(reverted) == "reverted", "\(reverted)\n\(restarted.stderr)")
+        #expect(try lab.states()["lab-app"] == "ii 1.0")
+        restarted.send(SIGTERM)
+        _ = try await restarted.finish(timeout: .seconds(60))
+        #expect(host.changes(since: HostPackageFingerprint()).isEmpty)
+    }
+
+    @Test("A revert never runs while another transaction holds dpkg's lock: it waits, says so, and reverts once it is free")
+    func revertWaitsForDpkg() async throws {
+        let lab = try UndoLab()
+        defer { lab.remove() }
+        try Self.readyToUpgrade(lab)
+        let waiting = try InstalltopProcess(Self.upgradeArguments(lab, confirm: "3s"), in: lab.folder)
+        _ = try await Self.window(of: lab) { Self.state($0) == "armed" }
+        let holder = try DpkgLockHolder(path: lab.apt.root + "/var/lib/dpkg/lock-frontend")
+        var released = false
+        defer { if !released { holder.release() } }
+        try await waitUntil("the revert to say it waits for dpkg") { waiting.stderr.contains("dpkg is in use by another transaction (pid \(holder.pid))") }
+        #expect(try lab.states()["lab-app"] == "ii 2.0")
+        holder.release()
+        released = true
+        let result = try await waiting.finish(timeout: .seconds(120))
+        #expect(result.status == 7, "\(result.stderr)")
+        #expect(try lab.states()["lab-app"] == "ii 1.0")
+    }
+
+    @Test("Arming is refused, nothing run, exit 2, for a package whose version cannot be kept (dpkg lost its file list)")
+    func refusedWhenAPackageCannotBeKept() async throws {
+        let host = HostPackageFingerprint()
+        let lab = try UndoLab()
+        defer { lab.remove() }
+        try Self.readyToUpgrade(lab)
+        try FileManager.default.removeItem(atPath: lab.apt.root + "/var/lib/dpkg/info/lab-tool.list")
+        let runsBefore = try await lab.runs().count
+        let result = try await installtop(Self.upgradeArguments(lab, confirm: "1m"), in: lab.folder)
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stderr.contains("not armed, nothing was run: its revert could not be planned"), "\(result.stderr)")
+        #expect(result.stderr.contains("lab-tool 1.0 cannot be kept for the revert: dpkg has no list of its files"), "\(result.stderr)")
+        #expect(try lab.states()["lab-app"] == "ii 1.0")
+        #expect(try await lab.runs().count == runsBefore)
+        #expect(host.changes(since: HostPackageFingerprint()).isEmpty)
+    }
+}
+
+extension ISO8601DateFormatter {
+    /// RFC 3339 with milliseconds, as `history --jobs --json` writes dates.
+    nonisolated(unsafe) static let withFractions: ISO8601DateFormatter = {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter
+    }()
+}
