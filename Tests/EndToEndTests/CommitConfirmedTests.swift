@@ -73,6 +73,11 @@ struct CommitConfirmedTests {
         #expect((confirm["revertRun"] as? NSNumber)?.intValue == undoRun && undoRun != (armed["run"] as? NSNumber)?.intValue)
         #expect((armed["undoneBy"] as? NSNumber)?.intValue == undoRun)
         #expect((confirm["reason"] as? String)?.hasPrefix("no confirmation by its deadline") == true, "\(confirm)")
+        // --json: the window's events after the job's, the undo's job between them.
+        let events = try result.jsonEvents()
+        let armedEvent = try #require(events.first { $0.name == "run.armed" })
+        #expect(armedEvent.int("run") == (armed["run"] as? NSNumber)?.intValue && armedEvent.string("deadline") == confirm["deadline"] as? String)
+        #expect(events.last?.name == "run.reverted" && events.last?.int("revertRun") == undoRun, "\(result.stdout)")
         let table = try await installtop(["history", "--jobs", "--history-db", lab.database], in: lab.folder)
         #expect(table.stdout.contains("reverted at ") && table.stdout.contains("by run \(undoRun ?? -1)"), "\(table.stdout)")
         #expect(host.changes(since: HostPackageFingerprint()).isEmpty)
@@ -122,6 +127,8 @@ struct CommitConfirmedTests {
         let result = try await waiting.finish(timeout: .seconds(60))
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try lab.states()["lab-app"] == "ii 2.0")
+        let events = try result.jsonEvents().map(\.name).filter { $0.hasPrefix("run.") }
+        #expect(events == ["run.armed", "run.deadline", "run.confirmed"], "\(result.stdout)")
     }
 
     @Test("A --check that passes before and fails after (2.0's postinst breaks it) reverts at once with --revert-on-regression, before and after recorded")
@@ -162,6 +169,7 @@ struct CommitConfirmedTests {
             return package
         }
         try Self.readyToUpgrade(lab, version: breaking)
+        try FileManager.default.createDirectory(atPath: lab.folder.file("checks"), withIntermediateDirectories: true)
         let check = try lab.folder.write("checks/10-lab", "#!/bin/sh\ntest ! -e \(lab.apt.root)/lab-broken\n", executable: true)
         let waiting = try InstalltopProcess(Self.upgradeArguments(lab, confirm: "120s"), in: lab.folder)
         let window = try await Self.window(of: lab) { Self.state($0) == "armed" }

@@ -27,6 +27,13 @@ struct ConfirmCountdown {
         let onTerminal = isatty(STDERR_FILENO) == 1
         var lastLine = Date.distantPast
         var saidReverting = false
+        var revertedHere = false
+        var deadlineSaid: Date?
+        /// The window's JSON event on stdout, with --json.
+        func event(_ window: ConfirmWindow, _ name: String? = nil) {
+            guard outputFlag == "--json", let line = ConfirmEventLine.line(name, for: window) else { return }
+            StandardOutput.stdout.line(line)
+        }
         while true {
             let window: ConfirmWindow
             do {
@@ -40,14 +47,18 @@ struct ConfirmCountdown {
             let now = Date()
             switch window.state {
             case .confirmed:
+                event(window)
                 if onTerminal { StandardOutput.stderr.write("\r\u{1B}[K") }
                 StandardOutput.stderr.line("installtop: run \(run) confirmed: it stays")
                 return jobStatus
             case .reverted:
-                StandardOutput.stderr.line("installtop: run \(run): " + ConfirmWindowText.line(window))
+                event(window)
+                // A revert this command ran has said its end already.
+                if !revertedHere { StandardOutput.stderr.line("installtop: run \(run): " + ConfirmWindowText.line(window)) }
                 return .reverted
             case .expired:
-                StandardOutput.stderr.line("installtop: run \(run): " + ConfirmWindowText.line(window))
+                event(window)
+                if !revertedHere { StandardOutput.stderr.line("installtop: run \(run): " + ConfirmWindowText.line(window)) }
                 return .failed
             case .reverting:
                 if !saidReverting {
@@ -56,11 +67,18 @@ struct ConfirmCountdown {
                     saidReverting = true
                 }
                 // A reverter that died leaves it to whoever asks next: this command.
-                if window.reverter.map({ !$0.isAlive }) ?? true, let status = claimAndRevert() { return status }
+                if window.reverter.map({ !$0.isAlive }) ?? true, claimAndRevert() {
+                    revertedHere = true
+                    continue
+                }
             case .armed:
+                if deadlineSaid != window.deadline {
+                    event(window, deadlineSaid == nil ? "run.armed" : "run.deadline")
+                    deadlineSaid = window.deadline
+                }
                 if case .revert = ConfirmWindowRules.decide(.revertIfDue, on: window, at: now, reverterAlive: false) {
                     if onTerminal { StandardOutput.stderr.write("\r\u{1B}[K") }
-                    if let status = claimAndRevert() { return status }
+                    revertedHere = claimAndRevert()
                     continue
                 }
                 let left = window.deadline.timeIntervalSince(now)
@@ -77,17 +95,18 @@ struct ConfirmCountdown {
         }
     }
 
-    /// Claims the revert in the history and runs it; `nil` when another process won the claim
-    /// (or a confirmation came first): the wait goes on and reads what it decided.
-    private func claimAndRevert() -> ExitStatus? {
+    /// Claims the revert in the history and runs it; false when another process won the claim
+    /// (or a confirmation came first). Either way the wait goes on and reads how it ended.
+    private func claimAndRevert() -> Bool {
         let decision: ConfirmDecision
         do {
             decision = try store.decide(.revertIfDue, on: run)
         } catch {
             StandardOutput.stderr.line("installtop: run \(run): the history cannot record the revert (\(error)); retrying")
-            return nil
+            return false
         }
-        guard case .revert(let reason) = decision, let window = try? store.confirmWindow(of: run) else { return nil }
-        return ArmedRunRevert(window: window, reason: reason, historyDatabase: historyDatabase, outputFlag: outputFlag).perform(store: store)
+        guard case .revert(let reason) = decision, let window = try? store.confirmWindow(of: run) else { return false }
+        _ = ArmedRunRevert(window: window, reason: reason, historyDatabase: historyDatabase, outputFlag: outputFlag).perform(store: store)
+        return true
     }
 }
