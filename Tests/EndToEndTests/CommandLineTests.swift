@@ -46,7 +46,7 @@ struct CommandLineTests {
         let typo = try await installtop(["apt", "instal", "cowsay"], in: folder)
         #expect(typo.status == 2)
         #expect(typo.stderr.hasPrefix("installtop: unknown command 'instal'; did you mean 'install'?\n"), "\(typo.stderr)")
-        #expect(typo.stderr.contains("The commands: install, upgrade, full-upgrade, remove, undo, repair, help (installtop apt --help says more)."),
+        #expect(typo.stderr.contains("The commands: install, upgrade, full-upgrade, remove, undo, repair, revert, help (installtop apt --help says more)."),
                 "\(typo.stderr)")
     }
 

@@ -29,7 +29,9 @@ struct APTCommand: ParsableCommand {
             nothing is recorded then), 2 apt refused the \
             request (unknown package, broken dependencies, a locked database, no permission), \
             3 aborted, 4 done and a reboot is required, 5 dpkg was left broken (the repair after \
-            a forced abort did not succeed; the summary names the command that repairs it).
+            a forced abort did not succeed; the summary names the command that repairs it), \
+            7 with --confirm: the run was reverted, not confirmed by its deadline or a check regressed \
+            with --revert-on-regression (Documentation/COMMIT-CONFIRMED.md).
             """,
         subcommands: [APTInstallCommand.self, APTUpgradeCommand.self, APTFullUpgradeCommand.self, APTRemoveCommand.self, APTUndoCommand.self,
                       APTRepairCommand.self, APTFinishCommand.self, APTRevertCommand.self]
