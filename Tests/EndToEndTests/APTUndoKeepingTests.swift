@@ -69,8 +69,9 @@ struct APTUndoKeepingTests {
         #expect(objects.count == 1, "\(objects)")
         let object = try #require(objects.first)
         #expect(Set(object.keys) == ["run", "kind", "name", "operation", "startedAt", "endedAt", "result", "packages", "undoable",
-                                     "notUndoableBecause", "undoneBy", "undoOf", "observed", "installRoot"])
+                                     "notUndoableBecause", "undoneBy", "undoOf", "observed", "installRoot", "confirm"])
         #expect(object["installRoot"] is NSNull, "an apt run records no dnf root")
+        #expect(object["confirm"] is NSNull, "a run not armed with --confirm has no window")
         #expect((object["run"] as? NSNumber)?.stringValue == run)
         #expect(object["kind"] as? String == "apt")
         #expect((object["name"] as? String)?.hasPrefix("apt upgrade") == true)

@@ -82,6 +82,7 @@ struct CommitConfirmedSession {
         let jobStatus = APTSession(request: request, options: options, route: .here).run()
         guard let run = try? store.newestRun(after: before, recordedBy: getpid()) else {
             // Declined, or apt refused: no run, nothing to arm.
+            StandardOutput.stderr.line("installtop: \(name): nothing is armed: the job recorded no run (declined, or nothing ran)")
             return jobStatus
         }
         let checkedAfter = probe.observe()
@@ -89,7 +90,8 @@ struct CommitConfirmedSession {
         let now = Date()
         var window = ConfirmWindow(run: run, armedAt: now, deadline: now.addingTimeInterval(seconds),
                                    revertOnRegression: confirm.revertOnRegression, regressions: regressions,
-                                   aptConfig: options.aptConfig.map(EngineIdentity.absolute), chroot: chroot)
+                                   aptConfig: EngineIdentity.aptRoot(given: options.aptConfig, environment: ProcessInfo.processInfo.environment),
+                                   chroot: chroot)
         let undoable = (try? store.jobRun(run, halfWay: HalfWayLookup.packages(administrativeDirectory:))).flatMap { $0 }
         if let reason = undoable?.notUndoableBecause ?? (undoable == nil ? "the history does not hold it" : nil) {
             window.state = .expired
@@ -109,6 +111,8 @@ struct CommitConfirmedSession {
         StandardOutput.stderr.line("installtop: run \(run) armed: confirm it by \(ConfirmWindowText.time(window.deadline)) UTC "
             + "with `installtop confirm --run \(run)` (or --extend DURATION), or it is undone from its kept versions")
         StandardOutput.stderr.line("installtop: run \(run): health after the job: \(HealthProbe.summary(checkedAfter))")
+        StandardOutput.stderr.line("installtop: run \(run): if this command is stopped, the engine (installtop serve) recording into "
+            + "\(historyDatabase) reverts it at the deadline, or at its next start; `installtop apt revert \(run)` reverts it now")
         for regression in regressions {
             StandardOutput.stderr.line("installtop: run \(run): regressed: \(regression.text)")
         }

@@ -24,7 +24,6 @@ final class ConfirmDeadlineWatcher: Sendable {
     private let log: @Sendable (String) -> Void
     private let stopped = Mutex(false)
     private let wake = DispatchSemaphore(value: 0)
-    private let ended = DispatchSemaphore(value: 0)
 
     /// How often the windows are read.
     static let interval = 1.0
@@ -38,9 +37,11 @@ final class ConfirmDeadlineWatcher: Sendable {
     /// Starts watching on a thread of its own.
     func start() {
         DispatchQueue(label: "installtop.confirm-deadlines").async { [self] in
-            defer { ended.signal() }
+            // Opened once it exists: a history no job has written yet holds no window.
+            var store: HistoryStore?
             while !stopped.withLock({ $0 }) {
-                revertDue()
+                if store == nil { store = try? HistoryStore(path: historyDatabase, createIfMissing: false) }
+                if let store { revertDue(store) }
                 _ = wake.wait(timeout: .now() + Self.interval)
             }
         }
@@ -53,9 +54,8 @@ final class ConfirmDeadlineWatcher: Sendable {
     }
 
     /// Reverts, one after the other, every window due now.
-    private func revertDue() {
-        guard let store = try? HistoryStore(path: historyDatabase, createIfMissing: false),
-              let windows = try? store.openConfirmWindows() else { return }
+    private func revertDue(_ store: HistoryStore) {
+        guard let windows = try? store.openConfirmWindows() else { return }
         let now = Date()
         for window in windows where !stopped.withLock({ $0 }) {
             let reverterAlive = window.reverter?.isAlive ?? false
