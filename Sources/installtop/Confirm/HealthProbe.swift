@@ -74,7 +74,8 @@ struct HealthProbe {
 
     /// `exit status 1: its first line`.
     static func firstLine(_ output: String, status: Int32) -> String {
-        let line = output.split(separator: "\n").first.map { String($0.prefix(200)) } ?? ""
+        // sshd ends its messages with "\r\n".
+        let line = output.split(whereSeparator: \.isNewline).first.map { String($0.trimmingCharacters(in: .whitespaces).prefix(200)) } ?? ""
         let what = status == -1 ? "could not start" : "exit status \(status)"
         return line.isEmpty ? what : "\(what): \(line)"
     }
