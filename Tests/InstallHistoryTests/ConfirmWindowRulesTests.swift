@@ -63,6 +63,20 @@ struct ConfirmWindowRulesTests {
                 "the operator may keep a run whose check regressed")
     }
 
+    @Test("In words: armed with its deadline, or past it with the revert due and who does it; reverted with its undo's run and why")
+    func text() {
+        var armed = Self.window()
+        #expect(ConfirmWindowText.line(armed, now: Self.at(1))
+                == "armed: confirm by 2027-01-15 08:01:00 UTC (installtop confirm --run 7), or it is reverted")
+        #expect(ConfirmWindowText.line(armed, now: Self.at(60))
+                == "armed, its deadline 2027-01-15 08:01:00 UTC passed: the revert is due (installtop apt revert 7, or an engine recording into this history)")
+        armed.state = .reverted
+        armed.decidedAt = Self.at(61)
+        armed.revertRun = 8
+        armed.reason = "no confirmation by its deadline 2027-01-15 08:01:00 UTC"
+        #expect(ConfirmWindowText.line(armed) == "reverted at 2027-01-15 08:01:01 UTC by run 8: no confirmation by its deadline 2027-01-15 08:01:00 UTC")
+    }
+
     @Test("Settled windows refuse everything; a revert under way is left to its live reverter and taken over from a dead one")
     func settledAndClaimed() {
         for state in [ConfirmWindowState.confirmed, .reverted, .expired] {

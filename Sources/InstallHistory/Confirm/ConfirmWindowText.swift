@@ -9,10 +9,14 @@ import Foundation
 /// `confirmed at …`, `reverted at … by run 9: no confirmation by its deadline …`,
 /// `expired at …: …`.
 public enum ConfirmWindowText {
-    /// One line for `window`, without a newline.
-    public static func line(_ window: ConfirmWindow) -> String {
+    /// One line for `window` at `now`, without a newline. An armed window past its deadline
+    /// says its revert is due and who does it: nobody has yet (no engine, the command gone).
+    public static func line(_ window: ConfirmWindow, now: Date = Date()) -> String {
         let reason = window.reason.map { ": \($0)" } ?? ""
         switch window.state {
+        case .armed where now >= window.deadline:
+            return "armed, its deadline \(time(window.deadline)) UTC passed: the revert is due (installtop apt revert \(window.run), "
+                + "or an engine recording into this history)"
         case .armed:
             return "armed: confirm by \(time(window.deadline)) UTC (installtop confirm --run \(window.run)), or it is reverted"
         case .confirmed:
