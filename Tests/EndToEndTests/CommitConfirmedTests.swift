@@ -199,6 +199,15 @@ struct CommitConfirmedTests {
         try await waitUntil("serve to listen") { engine?.stderr.contains("serving on") ?? false }
         let waiting = try InstalltopProcess(Self.upgradeArguments(lab, confirm: "5s"), in: lab.folder)
         let armed = try await Self.window(of: lab) { Self.state($0) == "armed" }
+        // The engine's status names the armed run and its deadline, as text and JSON.
+        let armedRun = try #require((try await Self.armedRun(lab)["run"] as? NSNumber)?.intValue)
+        let status = try await installtop(["status", "--socket", lab.folder.file("engine.sock")], in: lab.folder)
+        #expect(status.stdout.contains("Armed runs (commit-confirmed; the engine reverts each at its deadline):\n  run \(armedRun): armed: confirm by "),
+                "\(status.stdout)\(status.stderr)")
+        let statusJSON = try await installtop(["status", "--json", "--socket", lab.folder.file("engine.sock")], in: lab.folder)
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(statusJSON.stdout.utf8)) as? [String: Any])
+        let listed = try #require((document["armed"] as? [[String: Any]])?.first)
+        #expect((listed["run"] as? NSNumber)?.intValue == armedRun && listed["deadline"] as? String == armed["deadline"] as? String, "\(document)")
         waiting.send(SIGKILL)
         _ = try await waiting.finish(timeout: .seconds(30))
         engine?.send(SIGKILL)

@@ -13,6 +13,8 @@ struct StatusCommand: ParsableCommand {
             time, each given \(hostDeadline.components.seconds) s); the text is a section per host (== NAME ==), \
             its tables or `unreachable:` and ssh's own words; --json is one document \
             {"hosts":[{"host","reachable","jobs"|"error"}]}, each host's jobs as local --json gives them. \
+            Locally, the commit-confirmed runs (--confirm) still open in the engine's history follow the \
+            tables (Armed runs …), and --json adds "armed":[{"run","state","deadline","reason"}] when there are any. \
             Exit status: 0 printed (with hosts: every host answered), 1 no engine (with hosts: some host was \
             unreachable), 2 invalid usage.
             """
@@ -45,11 +47,13 @@ struct StatusCommand: ParsableCommand {
             StandardOutput.stderr.line("installtop: \(error)")
             throw ExitCode(1)
         }
+        // The commit-confirmed runs the engine will revert, with their deadlines.
+        let armed = ArmedRunsInEngineHistory.windows(asking: client)
         client.close()
         if json {
-            StandardOutput.stdout.line(StatusReport.json(model))
+            StandardOutput.stdout.line(StatusReport.json(model, armed: armed))
         } else {
-            StandardOutput.stdout.write(StatusReport.text(model, sanitizer: TextEnvironment.sanitizer))
+            StandardOutput.stdout.write(StatusReport.text(model, sanitizer: TextEnvironment.sanitizer) + ArmedRunsInEngineHistory.text(armed))
         }
     }
 

@@ -1,5 +1,6 @@
 import EngineWire
 import InstallEngine
+import InstallHistory
 import TerminalUI
 
 /// What `installtop status` prints: a table of jobs and one of updates, or one JSON document.
@@ -42,8 +43,10 @@ enum StatusReport {
     /// while a job queued to wait for a yes has not started, `observed` and
     /// `observedBy` for an observed job (as in `job.queued`), result (with
     /// `restarts`, as in `job.completed`, when it has one) and updates (id, title, state, percent, message, result fields).
-    static func json(_ model: QueueModel) -> String {
-        #"{"jobs":"# + jobsJSON(model) + "}"
+    /// With `armed` windows (the commit-confirmed runs open in the engine's history), also
+    /// `"armed":[…]` (`ArmedRunsInEngineHistory.jsonArray`); without, the document is as before.
+    static func json(_ model: QueueModel, armed: [ConfirmWindow] = []) -> String {
+        #"{"jobs":"# + jobsJSON(model) + (armed.isEmpty ? "" : #","armed":"# + ArmedRunsInEngineHistory.jsonArray(armed)) + "}"
     }
 
     /// The `jobs` array of `json(_:)` alone: what `status --host --json` gives each host.
