@@ -105,6 +105,25 @@ struct CommitConfirmedTests {
         #expect(host.changes(since: HostPackageFingerprint()).isEmpty)
     }
 
+    @Test("SIGINT while the run is armed ends the wait, not the window: exit 3, the deadline and who reverts said, the run still armed")
+    func interruptEndsTheWaitOnly() async throws {
+        let host = HostPackageFingerprint()
+        let lab = try UndoLab()
+        defer { lab.remove() }
+        try Self.readyToUpgrade(lab)
+        let waiting = try InstalltopProcess(Self.upgradeArguments(lab, confirm: "10m"), in: lab.folder)
+        _ = try await Self.window(of: lab) { Self.state($0) == "armed" }
+        let run = try #require((try await Self.armedRun(lab)["run"] as? NSNumber)?.intValue)
+        waiting.send(SIGINT)
+        let result = try await waiting.finish(timeout: .seconds(60))
+        #expect(result.status == 3, "\(result.stderr)")
+        #expect(result.stderr.contains("installtop: SIGINT: run \(run) stays armed: confirm it by ")
+                && result.stderr.contains("`installtop apt revert \(run)` reverts it now"), "\(result.stderr)")
+        #expect(Self.state(try await Self.window(of: lab) { _ in true }) == "armed")
+        #expect(try lab.states() == ["lab-base": "ii 2.0", "lab-app": "ii 2.0", "lab-tool": "ii 2.0"])
+        #expect(host.changes(since: HostPackageFingerprint()).isEmpty)
+    }
+
     @Test("An extension moves the deadline: the run outlives its first deadline, then a confirmation keeps it")
     func extensionMovesTheDeadline() async throws {
         let lab = try UndoLab()

@@ -5,12 +5,17 @@ import Foundation
 #endif
 import Glibc
 import InstallHistory
+import Synchronization
 
 /// The armed run's wait in the command that ran its job: the countdown on stderr (rewritten
 /// each second on a terminal; off one, a line a minute), the window read from the history
 /// four times a second so a confirmation or an extension from another command is seen at once,
 /// and the revert when it is due: at the deadline, or at once on a regression when asked
 /// (`ConfirmWindowRules`). A revert another process (the engine) claimed is waited for.
+///
+/// SIGINT, SIGTERM or SIGHUP while the run is armed ends the wait, not the window: the run
+/// stays armed, what happens at its deadline is said, and the command exits 3. (A revert this
+/// command runs has its own job's relay: a signal then stops the revert, as it would any job.)
 struct ConfirmCountdown {
     let store: HistoryStore
     let run: Int64
@@ -24,6 +29,9 @@ struct ConfirmCountdown {
     /// Waits until the window is settled; returns the command's exit status: the job's when
     /// confirmed, `.reverted` when reverted, `.failed` when the revert could not be done.
     func wait() -> ExitStatus {
+        let signalled = Atomic<Int32>(0)
+        let relay = SignalRelay { signal, _ in signalled.store(signal, ordering: .relaxed) }
+        defer { relay.cancel() }
         let onTerminal = isatty(STDERR_FILENO) == 1
         var lastLine = Date.distantPast
         var saidReverting = false
@@ -72,6 +80,14 @@ struct ConfirmCountdown {
                     continue
                 }
             case .armed:
+                let signal = signalled.load(ordering: .relaxed)
+                if signal != 0 {
+                    if onTerminal { StandardOutput.stderr.write("\r\u{1B}[K") }
+                    StandardOutput.stderr.line("installtop: \(RunSession.name(of: signal)): run \(run) stays armed: confirm it by "
+                        + "\(ConfirmWindowText.time(window.deadline)) UTC with `installtop confirm --run \(run)`, or the engine "
+                        + "(installtop serve) recording into \(historyDatabase) reverts it then; `installtop apt revert \(run)` reverts it now")
+                    return .aborted
+                }
                 if deadlineSaid != window.deadline {
                     event(window, deadlineSaid == nil ? "run.armed" : "run.deadline")
                     deadlineSaid = window.deadline
