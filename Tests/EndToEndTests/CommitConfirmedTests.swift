@@ -129,7 +129,9 @@ struct CommitConfirmedTests {
         let lab = try UndoLab()
         defer { lab.remove() }
         try Self.readyToUpgrade(lab)
-        let waiting = try InstalltopProcess(Self.upgradeArguments(lab, confirm: "4s"), in: lab.folder)
+        // 20 s to extend it in: with 4 s a loaded machine (load 20) took longer to start the
+        // extending command, and the run was reverted first.
+        let waiting = try InstalltopProcess(Self.upgradeArguments(lab, confirm: "20s"), in: lab.folder)
         let armed = try await Self.window(of: lab) { Self.state($0) == "armed" }
         let run = try #require((try await Self.armedRun(lab)["run"] as? NSNumber)?.intValue)
         let extended = try await installtop(["confirm", "--run", String(run), "--extend", "2m", "--history-db", lab.database], in: lab.folder)
@@ -219,7 +221,9 @@ struct CommitConfirmedTests {
         // An engine up in the window, killed with SIGKILL, with the waiting command killed too.
         var engine: InstalltopProcess? = try InstalltopProcess(serveArguments, in: lab.folder)
         try await waitUntil("serve to listen") { engine?.stderr.contains("serving on") ?? false }
-        let waiting = try InstalltopProcess(Self.upgradeArguments(lab, confirm: "5s"), in: lab.folder)
+        // Long enough for the status checks and both kills under load: a waiting command still
+        // alive at the deadline reverts the run itself.
+        let waiting = try InstalltopProcess(Self.upgradeArguments(lab, confirm: "20s"), in: lab.folder)
         let armed = try await Self.window(of: lab) { Self.state($0) == "armed" }
         // The engine's status names the armed run and its deadline, as text and JSON.
         let armedRun = try #require((try await Self.armedRun(lab)["run"] as? NSNumber)?.intValue)
@@ -269,7 +273,8 @@ struct CommitConfirmedTests {
         let lab = try UndoLab()
         defer { lab.remove() }
         try Self.readyToUpgrade(lab)
-        let waiting = try InstalltopProcess(Self.upgradeArguments(lab, confirm: "3s"), in: lab.folder)
+        // Long enough to take dpkg's lock before the deadline on a loaded machine.
+        let waiting = try InstalltopProcess(Self.upgradeArguments(lab, confirm: "15s"), in: lab.folder)
         _ = try await Self.window(of: lab) { Self.state($0) == "armed" }
         let holder = try DpkgLockHolder(path: lab.apt.root + "/var/lib/dpkg/lock-frontend")
         var released = false
