@@ -1,18 +1,35 @@
 /// Reads the durations manifests use: `500ms`, `10s`, `5m`, `2h`, and sums of them such as
 /// `1h30m` or `1m30s` (Go's `time.ParseDuration` style; decimals such as `1.5s` work too).
 public enum DurationParser {
+    /// A unit a duration may be written in, and how many nanoseconds it stands for.
+    public struct Unit: Sendable {
+        let name: [UInt8]
+        let nanoseconds: Int64
+
+        public static let milliseconds = Unit(name: Array("ms".utf8), nanoseconds: 1_000_000)
+        public static let seconds = Unit(name: Array("s".utf8), nanoseconds: 1_000_000_000)
+        public static let minutes = Unit(name: Array("m".utf8), nanoseconds: 60_000_000_000)
+        public static let hours = Unit(name: Array("h".utf8), nanoseconds: 3_600_000_000_000)
+        public static let days = Unit(name: Array("d".utf8), nanoseconds: 86_400_000_000_000)
+    }
+
+    /// The units manifests take. `ms` must be tried before `m`.
+    public static let manifestUnits: [Unit] = [.milliseconds, .seconds, .minutes, .hours]
+
     // MARK: - Parsing
 
     /// The duration `text` stands for, or `nil` when it is not one: empty text, a bare number
-    /// (`30`: the unit is never guessed), an unknown or upper-case unit, a sign, whitespace, or
-    /// a total that does not fit in 64-bit nanoseconds (about 292 years).
-    public static func parse(_ text: String) -> Duration? {
+    /// (`30`: the unit is never guessed), a unit not in `units` or upper-case, a sign,
+    /// whitespace, or a total that does not fit in 64-bit nanoseconds (about 292 years).
+    /// - Parameter units: those it may be written in, tried in order (a longer name before a
+    ///   shorter one it starts with).
+    public static func parse(_ text: String, units: [Unit] = manifestUnits) -> Duration? {
         let bytes = Array(text.utf8)
         guard !bytes.isEmpty else { return nil }
         var index = 0
         var totalNanoseconds: Int64 = 0
         while index < bytes.count {
-            guard let term = term(in: bytes, from: &index) else { return nil }
+            guard let term = term(in: bytes, from: &index, units: units) else { return nil }
             let (sum, overflow) = totalNanoseconds.addingReportingOverflow(term)
             guard !overflow else { return nil }
             totalNanoseconds = sum
@@ -24,7 +41,7 @@ public enum DurationParser {
 
     /// Reads `12`, `12.5` or `.5` followed by a unit, advancing `index`; the value in
     /// nanoseconds, or `nil` when the text there is not a number with a known unit.
-    private static func term(in bytes: [UInt8], from index: inout Int) -> Int64? {
+    private static func term(in bytes: [UInt8], from index: inout Int, units: [Unit]) -> Int64? {
         var whole: Int64 = 0
         var digitCount = 0
         while index < bytes.count, let digit = digitValue(bytes[index]) {
@@ -46,11 +63,11 @@ public enum DurationParser {
                 index += 1
             }
         }
-        guard digitCount > 0, let unit = unitNanoseconds(in: bytes, from: &index) else { return nil }
+        guard digitCount > 0, let unit = unitNanoseconds(in: bytes, from: &index, units: units) else { return nil }
         let (wholeNanoseconds, overflow1) = whole.multipliedReportingOverflow(by: unit)
         guard !overflow1 else { return nil }
-        // The fraction is below one unit (at most an hour), so the Double is exact to well
-        // under a nanosecond before rounding.
+        // The fraction is below one unit (at most a day, 8.64e13 ns, under 2^53), so the
+        // Double is exact to well under a nanosecond before rounding.
         let fractionNanoseconds = Int64((fraction * Double(unit)).rounded())
         let (sum, overflow2) = wholeNanoseconds.addingReportingOverflow(fractionNanoseconds)
         return overflow2 ? nil : sum
@@ -61,14 +78,7 @@ public enum DurationParser {
         return Int64(byte - UInt8(ascii: "0"))
     }
 
-    /// `ms` must be tried before `m`.
-    private static func unitNanoseconds(in bytes: [UInt8], from index: inout Int) -> Int64? {
-        let units: [(name: [UInt8], nanoseconds: Int64)] = [
-            (Array("ms".utf8), 1_000_000),
-            (Array("s".utf8), 1_000_000_000),
-            (Array("m".utf8), 60_000_000_000),
-            (Array("h".utf8), 3_600_000_000_000),
-        ]
+    private static func unitNanoseconds(in bytes: [UInt8], from index: inout Int, units: [Unit]) -> Int64? {
         for unit in units where bytes[index...].starts(with: unit.name) {
             index += unit.name.count
             return unit.nanoseconds

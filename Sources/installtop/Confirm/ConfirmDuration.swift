@@ -1,3 +1,5 @@
+import InstallEngine
+
 /// Durations as `--confirm` and `--extend` take them, and the countdown says them: `90s`,
 /// `5m`, `1h30m`, `2h`, or a plain number of seconds.
 enum ConfirmDuration {
@@ -5,25 +7,11 @@ enum ConfirmDuration {
     /// unknown unit).
     static func seconds(_ text: String) -> Double? {
         if let plain = Double(text) { return plain >= 0 ? plain : nil }
-        var total = 0.0
-        var number = ""
-        for character in text {
-            if character.isNumber || character == "." {
-                number.append(character)
-                continue
-            }
-            guard let value = Double(number) else { return nil }
-            switch character {
-            case "s": total += value
-            case "m": total += value * 60
-            case "h": total += value * 3600
-            case "d": total += value * 86400
-            default: return nil
-            }
-            number = ""
-        }
-        return number.isEmpty && !text.isEmpty ? total : nil
+        return DurationParser.parse(text, units: units).map { $0 / .seconds(1) }
     }
+
+    /// What `--confirm` and `--extend` are written in: seconds to days, no milliseconds.
+    private static let units: [DurationParser.Unit] = [.seconds, .minutes, .hours, .days]
 
     /// `1h 02m`, `4m 05s`, `9s`: what is left, rounded up to the second.
     static func text(_ seconds: Double) -> String {
