@@ -54,11 +54,11 @@ struct CommitConfirmedSession {
         }
         let administrativeDirectory = plan.environment.administrativeDirectory
         let installed = APTPackageState.query(administrativeDirectory: administrativeDirectory)
-        let refusals = ArmingRefusal.reasons(plan.changes, installed: installed) { package in
-            FileManager.default.fileExists(atPath: "\(administrativeDirectory)/info/\(package).list")
-                || ((try? FileManager.default.contentsOfDirectory(atPath: "\(administrativeDirectory)/info")) ?? [])
-                    .contains { $0.hasPrefix(package + ":") && $0.hasSuffix(".list") }
-        }
+        // dpkg's file lists, `NAME.list` or `NAME:ARCH.list` (Multi-Arch: same), read once for
+        // every package of the plan rather than the folder once a package.
+        let lists = Set(((try? FileManager.default.contentsOfDirectory(atPath: "\(administrativeDirectory)/info")) ?? [])
+            .filter { $0.hasSuffix(".list") }.map { String($0.dropLast(".list".count).prefix { $0 != ":" }) })
+        let refusals = ArmingRefusal.reasons(plan.changes, installed: installed) { lists.contains($0) }
         guard refusals.isEmpty else {
             StandardOutput.stderr.line("installtop: \(name): not armed, nothing was run: its revert could not be planned:")
             for refusal in refusals { StandardOutput.stderr.line("  \(refusal)") }
