@@ -31,6 +31,8 @@ public struct HostBoard: Sendable, Hashable {
     /// Hosts whose engine computes a newer snapshot, or waits for a change of its root to end:
     /// their row says what it shows is being recomputed.
     public internal(set) var pendingComputing: Set<String> = []
+    /// Each host's commit-confirmed runs as its engine told them, by name.
+    public internal(set) var armed: [String: ArmedRuns] = [:]
     /// Which hosts are listed (`F`) and in what order (`o`).
     public internal(set) var hostFilter = HostFilter.all
     public internal(set) var hostSort = HostSort.given

@@ -44,4 +44,9 @@ public enum HostEvent: Sendable, Hashable {
     /// `host`'s engine answered the board's `h` (its history) or the runs list of that view.
     case history(String, HistoryView.Content)
     case jobRuns(String, HistoryView.RunsContent)
+    /// `host`'s engine pushed its commit-confirmed runs (after its snapshot and at each change).
+    case armed(String, ArmedRuns)
+    /// The board's fresh ssh login to `host` for its run `run` ended: `failure` says why it did
+    /// not work, `nil` when it did (the run is then kept).
+    case freshLogin(String, run: Int, failure: String?)
 }

@@ -45,4 +45,10 @@ public enum MonitorAction: Sendable, Hashable {
     case refreshHosts
     /// `s` on the board: a shell on the selected host through the operator's ssh, recorded.
     case openShell
+    /// `K`: keep the selected host's commit-confirmed run (the engine's newest, off the board).
+    case keepArmedRun
+    /// `W` on the board: the window its next rollout arms each host with.
+    case cycleConfirmWindow
+    /// `L` on the board: keep a rollout's armed run once a fresh ssh login to its host works.
+    case toggleConfirmByLogin
 }

@@ -15,7 +15,15 @@ public enum MonitorEffect: Sendable, Hashable {
     /// On the grouped board: submit an `apt upgrade` to `host`'s engine without a yes, which
     /// plans it and holds it awaiting confirmation (a rollout's `U`); a refusal comes back as
     /// `.commandResult`.
-    case upgradeOnHost(host: String, full: Bool)
+    /// `confirmSeconds` arms it (commit-confirmed, Documentation/COMMIT-CONFIRMED.md): its run
+    /// is undone on the host unless kept within that many seconds.
+    case upgradeOnHost(host: String, full: Bool, confirmSeconds: Double?)
+    /// Keep commit-confirmed run `run` of the engine (`K`; `host`'s engine on the board); what
+    /// was done, or the refusal, comes back as `.commandResult`.
+    case keepRun(host: String?, run: Int)
+    /// On the board: log in to `host` afresh over ssh (no shared connection) and, when that
+    /// works, keep its run `run`; how the login went comes back as `HostEvent.freshLogin`.
+    case keepRunAfterFreshLogin(host: String, run: Int)
     /// Leave the monitor. `abortRunning` is true when the user quit while jobs ran (they have
     /// been aborted and have completed by now), which the runner reports in its exit status.
     case quit(abortRunning: Bool)

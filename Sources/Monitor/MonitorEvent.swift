@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import EngineWire
 import InstallEngine
 import TerminalUI
 
@@ -48,6 +49,8 @@ public enum MonitorEvent: Sendable, Hashable {
     /// queue shown is dropped, and the snapshot that follows is the queue; the text, why, is
     /// shown in the status line. The selection stays on its job when the snapshot has it.
     case queueReplaced(String)
+    /// The engine's commit-confirmed runs (`armed` events of an attached engine), newest first.
+    case armed(ArmedRuns)
     /// The grouped board's link says something about its hosts (`installtop attach --host …`).
     case host(HostEvent)
 }

@@ -123,7 +123,9 @@ extension MonitorRenderer {
         case .queued:
             TextLine("queued", style: theme[.queued], ellipsis: ellipsis).render(into: &buffer, area: status)
         case .completed:
-            TextLine(code.word, style: theme[role(for: code)], ellipsis: ellipsis).render(into: &buffer, area: status)
+            // An armed run's countdown, then how it ended, in place of the job's word.
+            let word = state.armedWord(ofHost: name) ?? (code.word, role(for: code))
+            TextLine(word.text, style: theme[word.role], ellipsis: ellipsis).render(into: &buffer, area: status)
         }
     }
 
@@ -183,7 +185,7 @@ extension MonitorRenderer {
                               (counts.failed, "failed"), (counts.unreachable, "unreachable")] where count > 0 {
             parts.append("\(count) \(word)")
         }
-        parts += state.rolloutHeaderParts + state.refreshHeaderParts
+        parts += state.rolloutHeaderParts + state.confirmWindowHeaderParts + state.refreshHeaderParts
         parts += state.boardOrderParts
         var right: [String] = []
         if counts.servicesToRestart > 0 { right.append("\(counts.servicesToRestart) with restarts") }

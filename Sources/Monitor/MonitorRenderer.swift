@@ -65,6 +65,7 @@ public enum MonitorRenderer {
         }
         let restartText = state.restartHeaderText(wide: area.width >= 80)
         if !restartText.isEmpty { rebootText = restartText + (rebootText.isEmpty ? " " : separator) + rebootText }
+        if let armed = state.armedHeaderText { rebootText = armed + (rebootText.isEmpty ? " " : separator) + rebootText }
         let rebootWidth = DisplayWidth.of(rebootText)
         let room = area.maxX - rebootWidth
         guard !jobs.isEmpty else {

@@ -203,6 +203,10 @@ extension MonitorState {
             refreshRefused(host: host, reason: reason)
         case .pending, .history, .jobRuns:
             handleHostAnswer(event)
+        case .armed(let host, let runs):
+            return armedRunsChanged(runs, host: host)
+        case .freshLogin(let host, let run, let failure):
+            return freshLoginEnded(host: host, run: run, failure: failure)
         }
         syncBoardSelection()
         fixScrolling()

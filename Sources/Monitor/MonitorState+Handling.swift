@@ -66,6 +66,8 @@ extension MonitorState {
             queue = QueueModel(outputCapacity: queue.outputCapacity)
             say(reason)
             return [.redraw]
+        case .armed(let runs):
+            return armedRunsChanged(runs, host: nil)
         case .host(let hostEvent):
             return handleHost(hostEvent) + advanceRollout() + advanceRefresh()
         }

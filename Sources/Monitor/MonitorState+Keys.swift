@@ -81,6 +81,9 @@ extension MonitorState {
         case .cycleHostSort: cycleHostSort()
         case .refreshHosts: return refreshHosts()
         case .openShell: return openHostShell()
+        case .keepArmedRun: return keepArmedRun()
+        case .cycleConfirmWindow: cycleConfirmWindow()
+        case .toggleConfirmByLogin: toggleConfirmByLogin()
         }
         return []
     }

@@ -69,10 +69,11 @@ extension MonitorState {
             say(wanted.isEmpty ? "No host to upgrade: m marks hosts" : "Nothing reaches \(stale.joined(separator: ", ")) now: nothing was sent")
             return []
         }
-        rollout = Rollout(hosts: hosts, parallel: rolloutParallel, full: full)
+        rollout = Rollout(hosts: hosts, parallel: rolloutParallel, full: full, confirmSeconds: confirmWindowSeconds)
+        armedRolloutSince = confirmWindowSeconds == nil ? nil : now
         overlay = .rollout
         if !stale.isEmpty { say("Left out, unreachable or silent: \(stale.joined(separator: ", "))") }
-        return hosts.map { .upgradeOnHost(host: $0, full: full) }
+        return hosts.map { .upgradeOnHost(host: $0, full: full, confirmSeconds: confirmWindowSeconds) }
     }
 
     /// Takes job `descriptor` as its host's rollout upgrade when that host's plan is awaited:

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import EngineWire
 import InstallEngine
 import TerminalUI
 
@@ -82,6 +83,19 @@ public struct MonitorState: Sendable {
     public var rolloutParallel = 2
     /// The board's refresh of marked hosts' lists (`P`); `nil` when none runs.
     public internal(set) var refreshBatch: RefreshBatch?
+    /// The attached engine's commit-confirmed runs (a monitor of one engine); `nil` until its
+    /// engine told them.
+    public internal(set) var armedRuns: ArmedRuns?
+    /// The window the board's next `U` and `D` arm each host with, in seconds (`W`,
+    /// `attach --confirm`); `nil` arms nothing.
+    public var confirmWindowSeconds: Double?
+    /// The board keeps an armed run of its rollout once a fresh ssh login to the host works and
+    /// none of its checks regressed (`L`, `attach --confirm-by-login`).
+    public var confirmByLogin = false
+    /// When the board's armed rollout began: only runs armed since are kept by a login.
+    var armedRolloutSince: Date?
+    /// The runs a fresh login was started for, as `host#run`: each is tried once.
+    var freshLogins: Set<String> = []
 
     /// A monitor with an empty queue.
     /// - Parameters:
@@ -175,7 +189,7 @@ public struct MonitorState: Sendable {
             return lastTick.addingTimeInterval(Self.tickInterval)
         }
         let expiry = status?.staysUntilKey == false ? status?.expiresAt : nil
-        if boardCountsSeconds {
+        if boardCountsSeconds || armedCountsSeconds {
             let second = lastTick.addingTimeInterval(1)
             return min(second, expiry ?? second)
         }

@@ -13,6 +13,9 @@ public struct Rollout: Sendable, Hashable {
     public let parallel: Int
     /// Each host runs `apt full-upgrade` (new and removed packages too) rather than `apt upgrade`.
     public let full: Bool
+    /// Each host's run is armed with this window, in seconds (commit-confirmed): undone on the
+    /// host unless kept in time. `nil`: the runs stay as they end.
+    public let confirmSeconds: Double?
     /// The host whose failure holds new starts back; `nil` while starting goes on.
     public internal(set) var pausedBy: String?
     /// The dialog was answered: `y` (hosts start) or no (everything declined).
@@ -22,11 +25,12 @@ public struct Rollout: Sendable, Hashable {
     var scroll = 0
 
     /// A rollout of `hosts` planning, `parallel` at a time (less than 1 counts as 1), a full
-    /// upgrade when `full`.
-    public init(hosts: [String], parallel: Int, full: Bool = false) {
+    /// upgrade when `full`, each host's run armed for `confirmSeconds` when given.
+    public init(hosts: [String], parallel: Int, full: Bool = false, confirmSeconds: Double? = nil) {
         self.hosts = hosts.map(RolloutHost.init(name:))
         self.parallel = max(1, parallel)
         self.full = full
+        self.confirmSeconds = confirmSeconds
     }
 
     /// The name each host's job is submitted with; its engine's plan adds its counts

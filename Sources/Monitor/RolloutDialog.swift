@@ -37,7 +37,12 @@ struct RolloutDialog {
         let count = rollout.hosts.count
         heading = PlanDialog.wrap(
             "Upgrade \(count) \(count == 1 ? "host" : "hosts") (\(Rollout.jobName(full: rollout.full)))? · \(rollout.parallel) at a time, in this order · "
-                + "after a host's job fails, no new host starts until you say so (U continues, X stops); the running ones go on",
+                + "after a host's job fails, no new host starts until you say so (U continues, X stops); the running ones go on"
+                + (rollout.confirmSeconds.map { seconds in
+                    " · each host's upgrade is undone on the host by itself unless kept within \(MonitorState.durationText(seconds)) "
+                        + (state.confirmByLogin ? "(kept once a fresh ssh login works and no check regressed; K keeps one)"
+                            : "(K on its row keeps it)")
+                } ?? ""),
             width: innerWidth)
         var lines: [Line] = []
         for (index, host) in rollout.hosts.enumerated() {

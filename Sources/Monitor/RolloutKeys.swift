@@ -11,5 +11,9 @@ enum RolloutKeys {
         KeyBinding([.character("D")], .fullUpgradeMarkedHosts, help: "D",
                    "apt full-upgrade the marked hosts (else the selected one): new and removed packages too, removals first in the plans"),
         KeyBinding([.character("X")], .stopRollout, help: "X", "stop the rollout: hosts not started are declined, running ones go on"),
+        KeyBinding([.character("W")], .cycleConfirmWindow, help: "W",
+                   "arm U and D: off, 5m, 15m, 1h (each host's upgrade undone on the host unless kept in time)"),
+        KeyBinding([.character("L")], .toggleConfirmByLogin, help: "L",
+                   "keep an armed host once a fresh ssh login to it works and no check regressed"),
     ]
 }

@@ -47,7 +47,16 @@ public protocol EngineLink: Sendable {
     /// (a rollout's `U` or `D`): the engine plans it and holds it awaiting confirmation, and it
     /// comes back as that host's events. Returns why nothing was sent when it cannot be (a link
     /// with no hosts, no apt kind); a refusal after sending comes back as `.commandResult`.
-    func upgrade(onHost host: String, full: Bool) -> String?
+    /// `confirmSeconds` arms it: its run is undone on the host unless kept in that time.
+    func upgrade(onHost host: String, full: Bool, confirmSeconds: Double?) -> String?
+
+    /// Keeps commit-confirmed run `run` of `host`'s engine (`nil`: the engine's own, `K`);
+    /// what was done, or the refusal, comes back as `.commandResult`.
+    func keep(run: Int, onHost host: String?)
+
+    /// Logs in to `host` afresh (`FreshLogin`) off the monitor's thread; how it went comes
+    /// back as `HostEvent.freshLogin`. A link of one engine has no hosts: it says so.
+    func checkFreshLogin(run: Int, onHost host: String)
     /// `loadHistory`, `loadJobRuns` and `undo` through `host`'s engine (the grouped board's `h`
     /// and `u`); the answers come back as `HostEvent.history` and `.jobRuns`. A link of one
     /// engine has no hosts: it asks its engine.
@@ -71,9 +80,11 @@ public protocol EngineLink: Sendable {
 }
 
 extension EngineLink {
-    public func upgrade(onHost host: String, full: Bool) -> String? {
+    public func upgrade(onHost host: String, full: Bool, confirmSeconds: Double?) -> String? {
         "upgrades are for the board of several hosts (installtop attach --hosts)"
     }
+
+    public func checkFreshLogin(run: Int, onHost host: String) {}
 
     public func submit(name: String, updates: [Update], onHost host: String) {
         submit(name: name, updates: updates)

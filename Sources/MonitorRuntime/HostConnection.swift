@@ -25,6 +25,8 @@ struct HostConnection {
         case history
         case runs
         case refresh
+        /// `K` or a fresh login: the confirmation of a commit-confirmed run.
+        case keep
     }
 
     let command: SSHCommand
@@ -175,6 +177,8 @@ struct HostConnection {
             case .history?: return answered(.history, reply: reply)
             case .runs?: return answered(.runs, reply: reply)
             case .refresh?: return answered(.refresh, reply: reply)
+            case .keep?:
+                return [.commandResult("\(host): " + (reply.error?.message ?? reply.fields["said"]?.stringValue ?? "kept"))]
             case .command?, nil:
                 // A refused command (a watcher's, an unknown job): the engine's reason, with the host.
                 return reply.error.map { [.commandResult("\(host): \($0.message)")] } ?? []
@@ -184,6 +188,9 @@ struct HostConnection {
             // root, whoever made it: nothing is asked. An engine that keeps none sends none.
             let snapshot = state.snapshot?.objectValue.flatMap { try? PendingSnapshotCoding.decode(WireObject($0, context: "pending.snapshot")) }
             return [.monitor(.host(.pending(host, snapshot, computing: state.computing)))]
+        case .armed(let runs):
+            // Pushed by the host's engine after its snapshot and at each change of its runs.
+            return [.monitor(.host(.armed(host, runs)))]
         case .unknown:
             return []
         }
@@ -204,7 +211,7 @@ struct HostConnection {
             if let error = reply.error { return [.monitor(.host(.refreshRefused(host, reason: error.message)))] }
             // The refresh job is queued: its engine pushes the snapshot that follows it.
             return reply.fields["job"]?.intValue.map { [.monitor(.host(.refreshQueued(host, job: $0)))] } ?? []
-        case .command, .durations, .probe, .upgrade:
+        case .command, .durations, .probe, .upgrade, .keep:
             // Answered where the reply is read (`upgrade`: the rollout's refusal).
             return []
         }

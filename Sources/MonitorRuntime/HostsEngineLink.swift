@@ -45,14 +45,14 @@ public final class HostsEngineLink: EngineLink {
     private let heartbeatEpoch = ContinuousClock.now
 
     /// The `apt upgrade` job a rollout submits to each host (`upgrade(onHost:)`); `nil`: none.
-    private let upgradeJob: (@Sendable (_ full: Bool) -> JobSubmission)?
+    private let upgradeJob: (@Sendable (_ full: Bool, _ confirmSeconds: Double?) -> JobSubmission)?
 
     /// A board of `hosts`, in that order (the first appearance of a name counts).
     /// - Parameters:
     ///   - retry: the waits between tries of an unreachable host.
     ///   - upgradeJob: what a rollout sends each host (`installtop attach` makes it with the
     ///     apt kind, which this module does not know); `nil` refuses rollouts.
-    public init(hosts: [SSHCommand], retry: HostRetrySchedule = HostRetrySchedule(), upgradeJob: (@Sendable (_ full: Bool) -> JobSubmission)? = nil) {
+    public init(hosts: [SSHCommand], retry: HostRetrySchedule = HostRetrySchedule(), upgradeJob: (@Sendable (_ full: Bool, _ confirmSeconds: Double?) -> JobSubmission)? = nil) {
         self.upgradeJob = upgradeJob
         var seen = Set<String>()
         let connections = hosts.filter { seen.insert($0.host).inserted }.map { command -> HostConnection in
@@ -122,9 +122,9 @@ public final class HostsEngineLink: EngineLink {
         if !sent { post([.commandResult("\(host): not reachable now, nothing was sent")]) }
     }
 
-    public func upgrade(onHost host: String, full: Bool) -> String? {
+    public func upgrade(onHost host: String, full: Bool, confirmSeconds: Double?) -> String? {
         guard let upgradeJob else { return "this board cannot submit apt upgrades" }
-        let job = upgradeJob(full)
+        let job = upgradeJob(full, confirmSeconds)
         let sent = state.withLock { state -> Bool in
             guard let index = state.hosts.firstIndex(where: { $0.host == host }) else { return false }
             return state.hosts[index].send(.submit([job]), as: .upgrade)
@@ -164,6 +164,25 @@ public final class HostsEngineLink: EngineLink {
     /// awaiting confirmation, a refusal as the host's reason in the status line.
     public func undo(run: Int, onHost host: String) {
         send(.undo(run: run), as: .command, to: host) { .commandResult($0) }
+    }
+
+    /// `K` on the board, or a fresh login that worked: `host`'s engine keeps its run `run`.
+    public func keep(run: Int, onHost host: String?) {
+        guard let host else {
+            post([.commandResult("Which host? K keeps the selected host's run")])
+            return
+        }
+        send(.confirmRun(run: run, extend: nil), as: .keep, to: host) { .commandResult($0) }
+    }
+
+    /// A fresh ssh login to `host`, on a thread of its own (it takes up to 30 s); its end is
+    /// posted as `HostEvent.freshLogin`.
+    public func checkFreshLogin(run: Int, onHost host: String) {
+        guard let ssh = sshCommand(ofHost: host) else { return }
+        Thread.detachNewThread { [self] in
+            Thread.current.name = "installtop-fresh-login"
+            post([.monitor(.host(.freshLogin(host, run: run, failure: FreshLogin.check(ssh))))])
+        }
     }
 
     /// `P` on the board: the refresh job of `host`; its snapshot follows the job.

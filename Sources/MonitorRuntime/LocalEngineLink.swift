@@ -75,6 +75,12 @@ public final class LocalEngineLink: EngineLink {
 
     /// Plans on `historyReader` (apt's planner takes a second or more; the monitor keeps
     /// drawing), in order with the history reads; returns at once.
+    /// A run of this process's queue is never armed (only an engine's are, and `--confirm`'s
+    /// own command): `K` says where armed runs are kept.
+    public func keep(run: Int, onHost host: String?) {
+        mailbox.withLock { $0 }?.post(.commandResult("installtop confirm --run \(run) keeps it"))
+    }
+
     public func undo(run: Int) {
         guard let mailbox = mailbox.withLock({ $0 }) else { return }
         historyReader.async { [undoRun] in

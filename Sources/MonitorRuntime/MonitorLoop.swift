@@ -213,9 +213,15 @@ public struct MonitorLoop {
             link.submit(name: name, updates: updates)
         case .submitOnHost(let host, let name, let updates):
             link.submit(name: name, updates: updates, onHost: host)
-        case .upgradeOnHost(let host, let full):
+        case .upgradeOnHost(let host, let full, let confirmSeconds):
             // Not sent: the host's place in the rollout ends there rather than planning forever.
-            if let refusal = link.upgrade(onHost: host, full: full) { apply(.host(.upgradeRefused(host, reason: refusal, upToDate: false))) }
+            if let refusal = link.upgrade(onHost: host, full: full, confirmSeconds: confirmSeconds) {
+                apply(.host(.upgradeRefused(host, reason: refusal, upToDate: false)))
+            }
+        case .keepRun(let host, let run):
+            link.keep(run: run, onHost: host)
+        case .keepRunAfterFreshLogin(let host, let run):
+            link.checkFreshLogin(run: run, onHost: host)
         case .loadHistory(let limit):
             link.loadHistory(limit: limit)
         case .loadJobRuns(let limit):

@@ -20,6 +20,8 @@ public final class RemoteEngineLink: EngineLink {
         case history
         case runs
         case durations
+        /// `K`: the confirmation of a commit-confirmed run.
+        case keep
     }
 
     private struct State {
@@ -78,6 +80,11 @@ public final class RemoteEngineLink: EngineLink {
     /// events, a refusal as the reply's error.
     public func undo(run: Int) {
         send(.undo(run: run), as: .command)
+    }
+
+    /// `K`: the engine keeps its commit-confirmed run `run`.
+    public func keep(run: Int, onHost host: String?) {
+        send(.confirmRun(run: run, extend: nil), as: .keep)
     }
 
     public func stop() {
@@ -186,6 +193,8 @@ public final class RemoteEngineLink: EngineLink {
                     snapshotUpdateIDs = []
                 case .reply(let reply):
                     handle(reply, mailbox: mailbox)
+                case .armed(let runs):
+                    mailbox.post(.monitor(.armed(runs)))
                 case .pending, .unknown:
                     break
                 }
@@ -251,6 +260,8 @@ public final class RemoteEngineLink: EngineLink {
                 return state.durations
             }
             if !received.isEmpty { mailbox.post(.monitor(.historicalDurations(all))) }
+        case .keep?:
+            mailbox.post(.commandResult(reply.error?.message ?? reply.fields["said"]?.stringValue ?? "kept"))
         case .command?, nil:
             // A refused command (or a line the engine could not read): say why.
             if let error = reply.error { mailbox.post(.commandResult(error.message)) }

@@ -32,6 +32,7 @@ final class FakeLink: EngineLink {
     func loadHistory(limit: Int) {}
     func loadJobRuns(limit: Int) {}
     func undo(run: Int) {}
+    func keep(run: Int, onHost host: String?) {}
     func stop() { mailbox.withLock { $0 = nil } }
     /// A board's: every host is reached as `ssh -- HOST installtop bridge` (its shell `ssh -t -- HOST`).
     func sshCommand(ofHost host: String) -> SSHCommand? { SSHCommand(host: host) }

@@ -53,7 +53,7 @@ struct MonitorRolloutTests {
             scenario.press(.character("m"))
         }
         let effects = Scenario.commands(scenario.press(.character("U")))
-        #expect(effects == hosts.map { .upgradeOnHost(host: $0, full: false) })
+        #expect(effects == hosts.map { .upgradeOnHost(host: $0, full: false, confirmSeconds: nil) })
         for (index, host) in hosts.enumerated() { _ = held(&scenario, host, board: index + 1) }
     }
 
@@ -105,8 +105,8 @@ struct MonitorRolloutTests {
             select(&scenario, host)
             scenario.press(.character("m"))
         }
-        #expect(Scenario.commands(scenario.press(.character("U"))) == [.upgradeOnHost(host: "web1", full: false), .upgradeOnHost(host: "web3", full: false),
-                                                                       .upgradeOnHost(host: "web4", full: false)])
+        #expect(Scenario.commands(scenario.press(.character("U"))) == [.upgradeOnHost(host: "web1", full: false, confirmSeconds: nil), .upgradeOnHost(host: "web3", full: false, confirmSeconds: nil),
+                                                                       .upgradeOnHost(host: "web4", full: false, confirmSeconds: nil)])
         #expect(scenario.state.overlay == .rollout)
         #expect(scenario.screen().contains("web1 · planning…"))
         #expect(scenario.screen().contains("2 at a time"))
@@ -173,7 +173,7 @@ struct MonitorRolloutTests {
             select(&scenario, host)
             scenario.press(.character("m"))
         }
-        #expect(Scenario.commands(scenario.press(.character("U"))) == [.upgradeOnHost(host: "web1", full: false), .upgradeOnHost(host: "web2", full: false)])
+        #expect(Scenario.commands(scenario.press(.character("U"))) == [.upgradeOnHost(host: "web1", full: false, confirmSeconds: nil), .upgradeOnHost(host: "web2", full: false, confirmSeconds: nil)])
         // web2's plan comes first; the operator says yes while web1's is still being made.
         _ = held(&scenario, "web2", board: 1)
         #expect(Scenario.commands(scenario.press(.character("y"))).isEmpty, "web2 must not start before web1")
@@ -205,7 +205,7 @@ struct MonitorRolloutTests {
             select(&scenario, host)
             scenario.press(.character("m"))
         }
-        #expect(Scenario.commands(scenario.press(.character("D"))) == [.upgradeOnHost(host: "web1", full: true), .upgradeOnHost(host: "web2", full: true)])
+        #expect(Scenario.commands(scenario.press(.character("D"))) == [.upgradeOnHost(host: "web1", full: true, confirmSeconds: nil), .upgradeOnHost(host: "web2", full: true, confirmSeconds: nil)])
         _ = held(&scenario, "web1", board: 1, summary: "1 to upgrade, 1 to install, 1 to remove", full: true, [
             PackageChange(package: "linux-image-6.1.0-28-amd64", action: .install, newVersion: "6.1.119-1"),
             PackageChange(package: "linux-image-amd64", action: .upgrade, oldVersion: "6.1.115-1", newVersion: "6.1.119-1"),

@@ -33,6 +33,9 @@ public final class EngineServer: Sendable {
         /// The pending snapshot's newest state as its event line (newline included), which a
         /// new subscriber gets right after its snapshot; `nil` while the engine keeps none.
         var pendingLine: [UInt8]?
+        /// The commit-confirmed runs as their `armed` line, which a new subscriber gets after
+        /// the pending state; `nil` while the engine keeps none.
+        var armedLine: [UInt8]?
     }
 
     let queue: JobQueue
@@ -73,6 +76,7 @@ public final class EngineServer: Sendable {
         subscription.withLock { $0 = events }
         // Told the state at once: the line new subscribers get.
         options.pending?.observe { [weak self] state in self?.publish(state) }
+        options.armed?.observe { [weak self] runs in self?.publish(runs) }
         let thread = Thread { [self] in
             var loop = ServerLoop(server: self, listener: listener.descriptor)
             loop.run()
@@ -139,8 +143,19 @@ public final class EngineServer: Sendable {
     /// order with the events and never coalesced away (it changes once per change of the root).
     private func publish(_ pending: PendingState) {
         let line = Self.line(pending.eventLine)
+        publish(line) { $0.pendingLine = line }
+    }
+
+    /// The commit-confirmed runs changed: pushed to every subscriber as the pending state is.
+    private func publish(_ armed: ArmedRuns) {
+        let line = Self.line(armed.eventLine)
+        publish(line) { $0.armedLine = line }
+    }
+
+    /// `line` kept by `keep` for new subscribers and queued for every subscriber now.
+    private func publish(_ line: [UInt8], keep: (inout Shared) -> Void) {
         let mustWake = shared.withLock { shared -> Bool in
-            shared.pendingLine = line
+            keep(&shared)
             var touched = false
             for id in Array(shared.outboxes.keys) {
                 if case .none = shared.outboxes[id]!.subscription { continue }

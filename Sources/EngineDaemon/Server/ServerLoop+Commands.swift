@@ -103,6 +103,23 @@ extension ServerLoop {
                 server.send(reply.line, to: id, owed: true)
             }
             return nil
+        case .confirmRun(let run, let extend):
+            guard let armed = server.options.armed else {
+                throw WireError(.confirmRefused, "this engine keeps no commit-confirmed runs: installtop confirm --run \(run) on its host can")
+            }
+            // The decision is a write transaction of the history: off the I/O thread.
+            let server = self.server
+            server.oweReply(to: id)
+            server.options.log("\(extend == nil ? "confirmation" : "extension") of run \(run) asked by \(who)")
+            DispatchQueue.global().async {
+                let reply: WireReply
+                switch armed.decide(run: run, extend: extend) {
+                case .success(let said): reply = WireReply(command: command.name, requestID: requestID, fields: ["said": .string(said)])
+                case .failure(let error): reply = WireReply(command: command.name, requestID: requestID, error: error)
+                }
+                server.send(reply.line, to: id, owed: true)
+            }
+            return nil
         case .undo(let run):
             guard let undo = server.options.undo else {
                 throw WireError(.notUndoable, "this engine runs no undo: installtop apt undo \(run) on its host can")

@@ -39,6 +39,7 @@ extension ServerLoop {
             }
             server.shared.withLock { shared in
                 if finished, let pending = shared.pendingLine { bytes.append(contentsOf: pending) }
+                if finished, let armed = shared.armedLine { bytes.append(contentsOf: armed) }
                 shared.outboxes[id]?.enqueueSnapshot(bytes)
                 if finished { shared.outboxes[id]?.finishSnapshot() }
             }

@@ -42,6 +42,9 @@ public struct ServerOptions: Sendable {
     /// The pending snapshot of the engine's root, which `pending` answers and `refresh`
     /// refreshes; `nil`: this engine keeps none, and both are refused saying so.
     public var pending: (any PendingSnapshotSource)?
+    /// The commit-confirmed runs of the engine's history, pushed to clients (`armed` events)
+    /// and confirmed by `confirmRun`; `nil`: this engine keeps none, and `confirmRun` is refused.
+    public var armed: (any ArmedRunsSource)?
     /// What dpkg has half-way in a database (`/var/lib/dpkg`), by package with dpkg's words,
     /// for the undoability `runs` answers (`HistoryStore.jobRuns`); none by default.
     public var halfWay: @Sendable (_ administrativeDirectory: String) -> [String: HalfWayPackage]
@@ -52,11 +55,13 @@ public struct ServerOptions: Sendable {
         watchGroup: WatchGroup? = nil, undo: (@Sendable (_ run: Int) -> Result<Int, WireError>)? = nil,
         beforeQueueing: (@Sendable (_ name: String, _ driver: (any JobDriver)?) -> Void)? = nil,
         pending: (any PendingSnapshotSource)? = nil,
+        armed: (any ArmedRunsSource)? = nil,
         identity: EngineIdentity = EngineIdentity(history: nil, aptConfig: nil),
         halfWay: @escaping @Sendable (_ administrativeDirectory: String) -> [String: HalfWayPackage] = { _ in [:] }
     ) {
         self.halfWay = halfWay
         self.pending = pending
+        self.armed = armed
         self.identity = identity
         self.undo = undo
         self.beforeQueueing = beforeQueueing

@@ -12,6 +12,9 @@ public enum ServerMessage: Sendable, Hashable {
     /// `{"event":"pending",…}`: the engine's pending snapshot changed, or a newer one is coming
     /// (`PendingState.eventLine`); sent after `snapshot.end` and at each change.
     case pending(PendingState)
+    /// `{"event":"armed","runs":[…]}`: the engine's commit-confirmed runs (`ArmedRuns`); sent
+    /// after `snapshot.end` and at each change.
+    case armed(ArmedRuns)
     /// An event this client does not know (from a newer engine); skipped.
     case unknown(String)
 
@@ -38,6 +41,7 @@ public enum ServerMessage: Sendable, Hashable {
         case "snapshot.begin": return .snapshotBegin(jobs: object["jobs"]?.intValue ?? 0)
         case "snapshot.end": return .snapshotEnd
         case PendingState.eventName: return .pending(try PendingState(fields: object.dictionary))
+        case ArmedRuns.eventName: return .armed(try ArmedRuns(fields: object.dictionary))
         default:
             guard let event = try EventCoding.decode(name: name, object) else { return .unknown(name) }
             return .event(event)

@@ -33,13 +33,16 @@ public enum WireCommand: Sendable, Hashable {
     /// Queue a refresh job (`apt-get update` in the engine's root, then a snapshot); the
     /// reply's `"job"` is its number.
     case refresh
+    /// Keep commit-confirmed run `run` (`installtop confirm --run`), or with `extend` move its
+    /// deadline that many seconds from now; the reply's `"said"` says what was done.
+    case confirmRun(run: Int, extend: Double?)
 
     /// Whether it changes the queue (or, `observe`, makes jobs): what a watcher may not ask.
     /// Subscribing and reading the history or durations only read.
     public var acts: Bool {
         switch self {
         case .subscribe, .history, .durations, .runs, .about, .pending: return false
-        case .submit, .job, .observe, .undo, .refresh: return true
+        case .submit, .job, .observe, .undo, .refresh, .confirmRun: return true
         }
     }
 
@@ -62,6 +65,7 @@ public enum WireCommand: Sendable, Hashable {
         case .about: return "about"
         case .pending: return "pending"
         case .refresh: return "refresh"
+        case .confirmRun: return "confirmRun"
         }
     }
 
@@ -94,6 +98,9 @@ public enum WireCommand: Sendable, Hashable {
             request.add(to: &object)
         case .refresh:
             break
+        case .confirmRun(let run, let extend):
+            object.add("run", run)
+            if let extend { object.add("extend", extend) }
         }
         return object.json
     }
@@ -144,10 +151,14 @@ public enum WireCommand: Sendable, Hashable {
             self = .pending(try PendingRequest(object))
         case "refresh":
             self = .refresh
+        case "confirmRun":
+            let extend = try object.optionalDouble("extend")
+            if let extend, !(extend > 0) { throw WireError(.badArgument, "confirmRun: `extend` must be seconds more than 0") }
+            self = .confirmRun(run: try object.int("run"), extend: extend)
         default:
             throw WireError(
                 .unknownCommand,
-                "unknown command \"\(name)\"; known: subscribe, submit, abort, abortAll, cleanup, retry, confirm, decline, history, durations, runs, undo, observe, about, pending, refresh")
+                "unknown command \"\(name)\"; known: subscribe, submit, abort, abortAll, cleanup, retry, confirm, decline, history, durations, runs, undo, observe, about, pending, refresh, confirmRun")
         }
     }
 }

@@ -33,6 +33,9 @@ public struct WireError: Error, Sendable, Hashable, CustomStringConvertible {
         case notUndoable
         /// The engine is stopping and takes no new jobs.
         case shuttingDown
+        /// A commit-confirmed run's confirmation or extension was refused: not armed, too late,
+        /// or decided already (the message says which).
+        case confirmRefused
         /// The line could not be understood as a message from the engine (client side only).
         case unexpectedMessage
     }

@@ -62,6 +62,12 @@ public struct WireObject: Sendable {
         return strings
     }
 
+    /// The member `key`, an object.
+    public func object(_ key: String) throws(WireError) -> WireObject {
+        guard let object = members[key]?.objectValue else { throw missing(key, "an object") }
+        return WireObject(object, context: "\(context).\(key)")
+    }
+
     public func objects(_ key: String) throws(WireError) -> [WireObject] {
         guard let array = members[key]?.arrayValue else { throw missing(key, "an array of objects") }
         var objects: [WireObject] = []

@@ -200,7 +200,7 @@ public final class APTHookTransaction: Sendable {
             begun.signal()
         }
         keeper?.planned(changes, environment: environment)
-        guard let keeper, changes.contains(where: APTVersionKeeper.replacesInstalledVersion) else {
+        guard let keeper, keeper.asksBeforeDpkg || changes.contains(where: APTVersionKeeper.replacesInstalledVersion) else {
             keeper?.discardAhead()
             answer(&state)
             return

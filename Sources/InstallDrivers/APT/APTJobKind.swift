@@ -62,6 +62,18 @@ public struct APTJobKind: WireJobKind {
         // A job that names no root (the board's rollout upgrade) is the engine's root's.
         if spec.aptConfig == nil, spec.chroot == nil { spec.aptConfig = defaultAPTConfig }
         let plan = try APTPlanner.plan(spec)
+        if let confirm = spec.confirm, !plan.isEmpty {
+            // Refused before anything runs when the revert could not be planned (as `--confirm` is).
+            let refusals = ArmingRefusal.reasons(for: plan)
+            guard refusals.isEmpty else {
+                throw APTPlanError(.aptRefused, "not armed, nothing was run: its revert could not be planned: " + refusals.joined(separator: "; "))
+            }
+            guard let keeper = keepers?(spec) else {
+                throw APTPlanError(.aptRefused, "not armed, nothing was run: this engine records no history, which the revert needs")
+            }
+            return .job(updates: plan.updates, driver: APTDriver(plan: plan, keeper: keeper),
+                        summary: plan.summary + " · confirm within \(confirm.durationText)")
+        }
         // An empty plan runs nothing: no keeper (which would prune and open the history) for it.
         let keeper = plan.updates.isEmpty ? nil : keepers?(spec)
         return .job(updates: plan.updates, driver: APTDriver(plan: plan, keeper: keeper), summary: plan.summary)
@@ -126,6 +138,14 @@ public struct APTJobKind: WireJobKind {
         }
         if let aptConfig = spec.aptConfig { apt.add("aptConfig", aptConfig) }
         if let chroot = spec.chroot { apt.add("chroot", chroot) }
+        if let confirm = spec.confirm {
+            var object = JSONObject()
+            object.add("seconds", confirm.seconds)
+            object.add("checks", strings: confirm.checks)
+            if let folder = confirm.checksDirectory { object.add("checksDir", folder) }
+            object.add("revertOnRegression", confirm.revertOnRegression)
+            apt.addRaw("confirm", object.json)
+        }
     }
 
     public func decode(_ apt: WireObject) throws(WireError) -> PackageJob {
@@ -149,6 +169,24 @@ public struct APTJobKind: WireJobKind {
         } else {
             throw WireError(.badArgument, "\(job): `apt` needs install, remove, reinstall, upgrade or full_upgrade")
         }
-        return PackageJob(request: request, aptConfig: try apt.optionalString("aptConfig"), chroot: try apt.optionalString("chroot"))
+        return PackageJob(request: request, aptConfig: try apt.optionalString("aptConfig"), chroot: try apt.optionalString("chroot"),
+                          confirm: try Self.confirm(in: apt, job: job, request: request))
+    }
+
+    /// `"confirm":{"seconds":300,"checks":[…],"checksDir":"…","revertOnRegression":false}`:
+    /// arms the job (Documentation/COMMIT-CONFIRMED.md); only upgrades, installs and removals.
+    private static func confirm(in apt: WireObject, job: String, request: PackageRequest) throws(WireError) -> ConfirmRequest? {
+        guard apt.members["confirm"] != nil else { return nil }
+        let confirm = try apt.object("confirm")
+        switch request {
+        case .install, .upgrade, .fullUpgrade, .remove: break
+        case .reinstall, .undo: throw WireError(.badArgument, "\(job): `confirm` arms an install, upgrade, full_upgrade or remove, not this request")
+        }
+        guard let seconds = try confirm.optionalDouble("seconds"), seconds > 0 else {
+            throw WireError(.badArgument, "\(job): `apt.confirm` needs `seconds`, more than 0")
+        }
+        let checks = try confirm.strings("checks")
+        return ConfirmRequest(seconds: seconds, checks: checks, checksDirectory: try confirm.optionalString("checksDir"),
+                              revertOnRegression: try confirm.bool("revertOnRegression", default: false))
     }
 }

@@ -10,10 +10,13 @@ public struct PackageJob: Sendable, Hashable {
     /// The folder apt runs in through `chroot` (an image or a container's root); `nil` runs
     /// this system's apt. `aptConfig` is then read inside it.
     public var chroot: String?
+    /// Arms the job's run (commit-confirmed); `nil` for a job that is kept as it ends.
+    public var confirm: ConfirmRequest?
 
-    public init(request: PackageRequest, aptConfig: String? = nil, chroot: String? = nil) {
+    public init(request: PackageRequest, aptConfig: String? = nil, chroot: String? = nil, confirm: ConfirmRequest? = nil) {
         self.request = request
         self.aptConfig = aptConfig
         self.chroot = chroot
+        self.confirm = confirm
     }
 }

@@ -10,7 +10,9 @@ struct APTFullUpgradeCommand: ParsableCommand {
             the full upgrade of its own system and holds it; every plan is printed (`host: N to upgrade …`, \
             then its packages, removals first). --yes (or y at a terminal) starts the hosts in order, \
             --parallel at a time, following each to its end; after a host's job fails no new host starts: \
-            the hosts not started are declined and named, exit 1. Without a yes every plan is declined (exit 1).
+            the hosts not started are declined and named, exit 1. Without a yes every plan is declined (exit 1). With \
+            --confirm each host's engine arms its job (checks before and after, the run undone on the host \
+            unless confirmed in time); --confirm-by-login keeps each once a fresh ssh login works.
             """)
 
     @OptionGroup var options: APTOptions
@@ -19,14 +21,11 @@ struct APTFullUpgradeCommand: ParsableCommand {
 
     func validate() throws {
         try rollout.refuseLocalRoot(options)
-        if confirmation.confirm != nil && rollout.hosts.isRemote {
-            throw ValidationError("--confirm arms a job on this machine; with --host or --hosts it is not supported yet")
-        }
     }
 
     func run() throws {
         if rollout.hosts.isRemote {
-            throw ExitCode(APTHostsUpgrade(commands: try rollout.hosts.sshCommands(), parallel: rollout.parallel, yes: options.yes, full: true).run().rawValue)
+            throw ExitCode(try rollout.upgrade(options: options, confirmation: confirmation, full: true).run().rawValue)
         }
         if let seconds = try confirmation.seconds {
             throw ExitCode(CommitConfirmedSession(request: .fullUpgrade, options: options, confirm: confirmation, seconds: seconds).run().rawValue)

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import InstallDrivers
 import EngineDaemon
 import EngineWire
 import Glibc
@@ -16,21 +17,44 @@ import Synchronization
 /// (`Rollout`); after a host's job fails no new host starts (the running ones end), the hosts
 /// not started are declined and named, exit 1.
 /// Without a yes every held job is declined and nothing runs (exit 1, as apt's "Abort.").
+///
+/// With `--confirm` each host's job is armed (Documentation/COMMIT-CONFIRMED.md): its engine
+/// takes the host's health before and after it and undoes the run unless it is kept in time. A
+/// host counts as upgraded once its run is armed and, with `--confirm-by-login`, kept after a
+/// fresh ssh login to it worked and none of its checks regressed; a host not kept that way
+/// counts as failed (it reverts by itself at its deadline), and no new host starts.
 struct APTHostsUpgrade {
     let commands: [SSHCommand]
     let parallel: Int
     let yes: Bool
     /// `apt full-upgrade` (new and removed packages too) rather than `apt upgrade`.
     var full = false
+    /// Arms each host's job; `nil` leaves the runs as they end.
+    var confirm: ConfirmRequest?
+    /// Keeps each armed run once a fresh ssh login to its host works and nothing regressed.
+    var confirmByLogin = false
 
     /// What became of one host's started job.
-    private enum Outcome: Sendable {
+    indirect enum Outcome: Sendable {
         case succeeded
         case failed(String)
+        /// Its job ended as `outcome`, named `name` by its engine's plan, at `endedAt` (the
+        /// host's clock): what an armed host's window is found by.
+        case ended(name: String, endedAt: Date, outcome: Outcome)
+    }
+
+    /// A host whose engine holds its planned job, and the connection that follows it.
+    private struct HeldHost: Sendable {
+        let command: SSHCommand
+        let client: EngineClient
+        let job: Int
+        /// The job's name as its engine planned it, which its run is recorded under.
+        let name: String
+        var host: String { command.host }
     }
 
     func run() -> ExitStatus {
-        let submission = RolloutJob.submission(full: full)
+        let submission = RolloutJob.submission(full: full, confirm: confirm)
         let plans = BoundedWorkers.map(commands, width: StatusCommand.hostsAtOnce) { command in Self.plan(submission, on: command) }
         var planningFailed = false
         for (command, plan) in zip(commands, plans) {
@@ -42,7 +66,7 @@ struct APTHostsUpgrade {
                 StandardOutput.stderr.line("installtop: \(command.host): nothing queued: \(reason)")
             }
         }
-        let held = zip(commands, plans).compactMap { command, plan -> (host: String, client: EngineClient, job: Int)? in
+        let held = zip(commands, plans).compactMap { command, plan -> HeldHost? in
             guard case .held(let client, let job, let descriptor) = plan else { return nil }
             // An empty plan runs nothing: declined rather than started.
             guard !descriptor.updates.isEmpty else {
@@ -50,7 +74,7 @@ struct APTHostsUpgrade {
                 client.close()
                 return nil
             }
-            return (command.host, client, job)
+            return HeldHost(command: command, client: client, job: job, name: descriptor.name)
         }
         guard !held.isEmpty else { return planningFailed ? .failed : .succeeded }
         guard yes || askYes(hosts: held.count) else {
@@ -80,7 +104,7 @@ struct APTHostsUpgrade {
     /// `parallel` at once; after a failure no new host starts, and since nobody at a command
     /// line says to continue, the hosts not started are declined. True when every host started
     /// and succeeded.
-    private func roll(_ held: [(host: String, client: EngineClient, job: Int)]) -> Bool {
+    private func roll(_ held: [HeldHost]) -> Bool {
         // The rollout's job numbers are positions + 1: each host's engine numbers its own jobs.
         var rollout = Rollout(hosts: held.map(\.host), parallel: parallel, full: full)
         for (index, host) in held.enumerated() { _ = rollout.planHeld(host: host.host, job: index + 1) }
@@ -100,8 +124,13 @@ struct APTHostsUpgrade {
                     sights[job] = .running
                     running += 1
                     StandardOutput.stdout.line("\(host.host): starting")
-                    Thread.detachNewThread {
-                        let outcome = Self.follow(client: host.client, job: host.job, host: host.host)
+                    Thread.detachNewThread { [confirm, confirmByLogin] in
+                        var outcome = Self.follow(client: host.client, job: host.job, name: host.name, host: host.host)
+                        if confirm != nil, case .ended(let name, let endedAt, let jobOutcome) = outcome {
+                            outcome = ArmedHostFollower(command: host.command, client: host.client, jobName: name, endedAt: endedAt,
+                                                        confirmByLogin: confirmByLogin).follow(after: jobOutcome)
+                        }
+                        if case .ended(_, _, let jobOutcome) = outcome { outcome = jobOutcome }
                         ended.withLock { $0.append((job, outcome)) }
                         signal.signal()
                     }
@@ -118,7 +147,7 @@ struct APTHostsUpgrade {
                 let host = held[job - 1].host
                 held[job - 1].client.close()
                 switch outcome {
-                case .succeeded:
+                case .succeeded, .ended:
                     sights[job] = .completed(failed: false)
                     StandardOutput.stdout.line("\(host): upgraded")
                 case .failed(let reason):
@@ -196,7 +225,7 @@ struct APTHostsUpgrade {
 
     /// Confirms `job` and follows its events to its end. A failure is said with the words of
     /// the first package that failed (apt's or dpkg's own line), else the job's one word.
-    private static func follow(client: EngineClient, job: Int, host: String) -> Outcome {
+    private static func follow(client: EngineClient, job: Int, name: String, host: String) -> Outcome {
         var firstFailure: String?
         do throws(DaemonError) {
             try client.send(.job(.confirm(job: job)))
@@ -213,8 +242,8 @@ struct APTHostsUpgrade {
                     case .jobCompleted(let completion):
                         // The word the board and `status` give the same job.
                         let shown = firstFailure == nil ? completion.result.shownResultCode : .failed
-                        guard shown != .succeeded else { return .succeeded }
-                        return .failed(firstFailure.map { "\(shown.word) (\($0))" } ?? shown.word)
+                        let outcome: Outcome = shown == .succeeded ? .succeeded : .failed(firstFailure.map { "\(shown.word) (\($0))" } ?? shown.word)
+                        return .ended(name: name, endedAt: event.time, outcome: outcome)
                     case .jobCleanedUp:
                         return .failed("its job left the queue before it ended")
                     default:

@@ -1,3 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import EngineWire
 import InstallDrivers
 import InstallEngine
@@ -14,7 +19,13 @@ struct APTKindSupport: PackageKindSupport {
     func jobKind(keeping history: HistoryOptions?, aptConfig: String?) -> any WireJobKind {
         guard let history else { return APTJobKind(defaultAPTConfig: aptConfig) }
         let keeper: @Sendable (PackageJob) -> (any APTVersionKeeping)? = { job in
-            let keeper = HistoryVersionKeeper.open(history, jobName: APTJobKind.summary(of: job.request), operation: job.request.operation)
+            // An armed job's window names the root it acted on, as `--confirm`'s does.
+            let arming = job.confirm.map { request in
+                EngineArming(request: request, aptConfig: EngineIdentity.aptRoot(given: job.aptConfig, environment: ProcessInfo.processInfo.environment),
+                             chroot: job.chroot)
+            }
+            let keeper = HistoryVersionKeeper.open(history, jobName: APTJobKind.summary(of: job.request), operation: job.request.operation,
+                                                   arming: arming)
             keeper?.prune()
             return keeper
         }

@@ -22,19 +22,28 @@ final class HistoryVersionKeeper: APTVersionKeeping {
     /// The keeping started as apt started, until apt's hook takes it (`keep`) or apt ends
     /// without one (`discardAhead`).
     private let ahead = APTKeepingAheadSlot()
+    /// The job's arming when it is commit-confirmed (`PackageJob.confirm`): the host's health
+    /// is taken as the versions are kept, before dpkg runs; `nil` for a job kept as it ends.
+    let arming: EngineArming?
 
     /// A keeper for the history `options` name; `nil` with `--no-history` or when the history
     /// cannot be opened (the run then says so, as it does for its rows).
-    static func open(_ options: HistoryOptions, jobName: String, operation: UpdateOperation) -> HistoryVersionKeeper? {
+    static func open(_ options: HistoryOptions, jobName: String, operation: UpdateOperation,
+                     arming: EngineArming? = nil) -> HistoryVersionKeeper? {
         guard !options.noHistory, let store = try? HistoryStore(path: options.historyDb ?? HistoryStore.defaultPath()) else { return nil }
-        return HistoryVersionKeeper(store: store, jobName: jobName, operation: operation)
+        return HistoryVersionKeeper(store: store, jobName: jobName, operation: operation, arming: arming)
     }
 
-    private init(store: HistoryStore, jobName: String, operation: UpdateOperation) {
+    private init(store: HistoryStore, jobName: String, operation: UpdateOperation, arming: EngineArming?) {
         self.store = store
         self.jobName = jobName
         self.operation = operation
+        self.arming = arming
     }
+
+    /// An armed job's keeper is asked before dpkg runs even when nothing is replaced: the
+    /// baseline of its health is taken then.
+    var asksBeforeDpkg: Bool { arming != nil }
 
     func keepAhead(_ planned: [PackageChange], environment: APTEnvironment) {
         // A run the history cannot reserve is said by `keep`, which tries again.
@@ -59,6 +68,8 @@ final class HistoryVersionKeeper: APTVersionKeeping {
     }
 
     func keep(_ changes: [PackageChange], environment: APTEnvironment) -> [APTKeptVersion] {
+        // After the keeping, as close to dpkg's start as it gets.
+        defer { arming?.takeBaseline() }
         let replacing = changes.filter(APTVersionKeeper.replacesInstalledVersion)
         let run: Int64
         do {

@@ -52,22 +52,13 @@ struct CommitConfirmedSession {
             StandardOutput.stdout.line(APTPlanText.nothingToDo(for: request))
             return .succeeded
         }
-        let administrativeDirectory = plan.environment.administrativeDirectory
-        let installed = APTPackageState.query(administrativeDirectory: administrativeDirectory)
-        // dpkg's file lists, `NAME.list` or `NAME:ARCH.list` (Multi-Arch: same), read once for
-        // every package of the plan rather than the folder once a package.
-        let lists = Set(((try? FileManager.default.contentsOfDirectory(atPath: "\(administrativeDirectory)/info")) ?? [])
-            .filter { $0.hasSuffix(".list") }.map { String($0.dropLast(".list".count).prefix { $0 != ":" }) })
-        let refusals = ArmingRefusal.reasons(plan.changes, installed: installed) { lists.contains($0) }
+        let refusals = ArmingRefusal.reasons(for: plan)
         guard refusals.isEmpty else {
             StandardOutput.stderr.line("installtop: \(name): not armed, nothing was run: its revert could not be planned:")
             for refusal in refusals { StandardOutput.stderr.line("  \(refusal)") }
             return .invalidUsage
         }
-        for package in ArmingRefusal.rebootOnly(plan.changes) {
-            StandardOutput.stderr.line("installtop: \(name): \(package) takes effect only after a reboot: the checks cannot judge it; "
-                + "a revert puts its old version back on disk, and the running kernel stays as it is until the next reboot either way")
-        }
+        for note in ArmingRefusal.rebootNotes(plan.changes) { StandardOutput.stderr.line("installtop: \(name): \(note)") }
         let probe = HealthProbe(commands: confirm.checks, checksDirectory: confirm.checksDir)
         let baseline = probe.observe()
         StandardOutput.stderr.line("installtop: \(name): health before the job: \(HealthProbe.summary(baseline))")
@@ -85,29 +76,24 @@ struct CommitConfirmedSession {
             StandardOutput.stderr.line("installtop: \(name): nothing is armed: the job recorded no run (declined, or nothing ran)")
             return jobStatus
         }
-        let checkedAfter = probe.observe()
-        let regressions = HealthComparison.regressions(before: baseline, after: checkedAfter)
-        let now = Date()
-        var window = ConfirmWindow(run: run, armedAt: now, deadline: now.addingTimeInterval(seconds),
-                                   revertOnRegression: confirm.revertOnRegression, regressions: regressions,
-                                   aptConfig: EngineIdentity.aptRoot(given: options.aptConfig, environment: ProcessInfo.processInfo.environment),
-                                   chroot: chroot)
-        let undoable = (try? store.jobRun(run, halfWay: HalfWayLookup.packages(administrativeDirectory:))).flatMap { $0 }
-        if let reason = undoable?.notUndoableBecause ?? (undoable == nil ? "the history does not hold it" : nil) {
-            window.state = .expired
-            window.decidedAt = now
-            window.reason = "not armed: it cannot be undone: \(reason)"
-            try? store.armConfirmWindow(window, baseline: baseline, checkedAfter: checkedAfter)
+        let arming = ConfirmWindowArming(
+            store: store, baseline: baseline, probe: probe, seconds: seconds, revertOnRegression: confirm.revertOnRegression,
+            aptConfig: EngineIdentity.aptRoot(given: options.aptConfig, environment: ProcessInfo.processInfo.environment), chroot: chroot)
+        let window: ConfirmWindow
+        let checkedAfter: [HealthObservation]
+        switch arming.arm(run: run) {
+        case .armed(let armed, let checks):
+            window = armed
+            checkedAfter = checks
+        case .notUndoable(let reason):
             StandardOutput.stderr.line("installtop: run \(run) is not armed: it cannot be undone: \(reason)")
             return jobStatus == .succeeded ? .failed : jobStatus
-        }
-        do {
-            try store.armConfirmWindow(window, baseline: baseline, checkedAfter: checkedAfter)
-        } catch {
+        case .notRecorded(let error):
             StandardOutput.stderr.line("installtop: run \(run) is not armed: the history cannot record it: \(error); "
                 + "`installtop apt undo \(run)` puts it back")
             return .failed
         }
+        let regressions = window.regressions
         StandardOutput.stderr.line("installtop: run \(run) armed: confirm it by \(ConfirmWindowText.time(window.deadline)) UTC "
             + "with `installtop confirm --run \(run)` (or --extend DURATION), or it is undone from its kept versions")
         StandardOutput.stderr.line("installtop: run \(run): health after the job: \(HealthProbe.summary(checkedAfter))")

@@ -1,4 +1,5 @@
 import ArgumentParser
+import InstallDrivers
 
 /// `--confirm DURATION` and what goes with it on `installtop apt upgrade|full-upgrade|install|remove`
 /// (Documentation/COMMIT-CONFIRMED.md): the job is armed, and undone unless confirmed in time.
@@ -30,6 +31,17 @@ struct ConfirmOptions: ParsableArguments {
                 throw ValidationError("--confirm takes a duration such as 90s, 5m or 1h30m (a plain number is seconds); got '\(confirm)'")
             }
             return seconds
+        }
+    }
+
+    /// What arms a job on a host's engine (`--host`/`--hosts`): the window, the checks, and the
+    /// checks folder when one was named (else the host's own default); `nil` without `--confirm`.
+    var request: ConfirmRequest? {
+        get throws {
+            guard let seconds = try seconds else { return nil }
+            return ConfirmRequest(seconds: seconds, checks: checks,
+                                  checksDirectory: checksDir == Self.defaultChecksDirectory ? nil : checksDir,
+                                  revertOnRegression: revertOnRegression)
         }
     }
 

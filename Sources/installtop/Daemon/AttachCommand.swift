@@ -55,7 +55,7 @@ struct AttachCommand: ParsableCommand {
         if hosts.isRemote {
             shellHistory = historyDb ?? HistoryStore.defaultPath()
             try hosts.checkNoSocket(socket)
-            link = HostsEngineLink(hosts: try hosts.sshCommands(), upgradeJob: RolloutJob.submission(full:))
+            link = HostsEngineLink(hosts: try hosts.sshCommands(), upgradeJob: RolloutJob.boardSubmission(full:confirmSeconds:))
         } else {
             link = RemoteEngineLink(client: try socket.connect())
         }

@@ -4,6 +4,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import EngineWire
 import InstallDrivers
 import InstallHistory
 import RestartScan
@@ -18,15 +19,27 @@ import Synchronization
 /// So a deadline outlives the command that armed it, and an engine started after a deadline
 /// passed reverts at once. The child runs in its own process group: a stop of the engine
 /// leaves a revert under way to finish.
-final class ConfirmDeadlineWatcher: Sendable {
+///
+/// It is also what the engine tells its clients of those runs (`ArmedRunsSource`): the open
+/// windows and those decided in the last day, pushed when they change (whoever changed them:
+/// a confirmation through the engine, `installtop confirm --run` on the host, a revert), and
+/// the `confirmRun` command's decision.
+final class ConfirmDeadlineWatcher: ArmedRunsSource {
     private let historyDatabase: String
     private let executable: String
     private let log: @Sendable (String) -> Void
     private let stopped = Mutex(false)
     private let wake = DispatchSemaphore(value: 0)
+    /// Runs whose revert child this engine started and that has not ended.
+    private let reverting = Mutex<Set<Int64>>([])
+    private let observers = Mutex<[@Sendable (ArmedRuns) -> Void]>([])
+    /// What the observers were told last.
+    private let told = Mutex<ArmedRuns?>(nil)
 
     /// How often the windows are read.
     static let interval = 1.0
+    /// How long a decided window stays in what clients are told.
+    static let decidedShownFor = 24 * 3600.0
 
     init(historyDatabase: String, executable: String, log: @escaping @Sendable (String) -> Void) {
         self.historyDatabase = historyDatabase
@@ -41,7 +54,10 @@ final class ConfirmDeadlineWatcher: Sendable {
             var store: HistoryStore?
             while !stopped.withLock({ $0 }) {
                 if store == nil { store = try? HistoryStore(path: historyDatabase, createIfMissing: false) }
-                if let store { revertDue(store) }
+                if let store {
+                    revertDue(store)
+                    publish(store)
+                }
                 _ = wake.wait(timeout: .now() + Self.interval)
             }
         }
@@ -53,23 +69,85 @@ final class ConfirmDeadlineWatcher: Sendable {
         wake.signal()
     }
 
-    /// Reverts, one after the other, every window due now.
+    /// Reads the windows again now (a run was armed or decided).
+    func lookNow() {
+        wake.signal()
+    }
+
+    /// Starts the revert of every window due now that this engine is not reverting already.
     private func revertDue(_ store: HistoryStore) {
         guard let windows = try? store.openConfirmWindows() else { return }
         let now = Date()
         for window in windows where !stopped.withLock({ $0 }) {
             let reverterAlive = window.reverter?.isAlive ?? false
-            guard case .revert(let reason) = ConfirmWindowRules.decide(.revertIfDue, on: window, at: now, reverterAlive: reverterAlive)
+            guard case .revert(let reason) = ConfirmWindowRules.decide(.revertIfDue, on: window, at: now, reverterAlive: reverterAlive),
+                  reverting.withLock({ $0.insert(window.run).inserted })
             else { continue }
             log("run \(window.run): \(reason): reverting it (installtop apt revert \(window.run) --due)")
-            let child = SystemCommand.run([executable, "apt", "revert", String(window.run), "--due", "--yes", "--plain",
-                                           "--history-db", historyDatabase])
-            let said = child.stderr.split(separator: "\n").filter { $0.hasPrefix("installtop: run") }.last.map(String.init) ?? ""
-            switch child.status {
-            case ExitStatus.reverted.rawValue: log("run \(window.run): reverted" + (said.isEmpty ? "" : " (\(said))"))
-            case ExitStatus.succeeded.rawValue: log("run \(window.run): not due after all (confirmed or extended meanwhile)")
-            default: log("run \(window.run): revert ended with exit status \(child.status)" + (said.isEmpty ? "" : ": \(said)"))
+            // A revert takes minutes at times: on a thread of its own, so that clients go on
+            // hearing of every window meanwhile (this one `reverting` once the child claims it).
+            DispatchQueue.global().async { [self] in
+                defer {
+                    reverting.withLock { _ = $0.remove(window.run) }
+                    lookNow()
+                }
+                let child = SystemCommand.run([executable, "apt", "revert", String(window.run), "--due", "--yes", "--plain",
+                                               "--history-db", historyDatabase])
+                let said = child.stderr.split(separator: "\n").filter { $0.hasPrefix("installtop: run") }.last.map(String.init) ?? ""
+                switch child.status {
+                case ExitStatus.reverted.rawValue: log("run \(window.run): reverted" + (said.isEmpty ? "" : " (\(said))"))
+                case ExitStatus.succeeded.rawValue: log("run \(window.run): not due after all (confirmed or extended meanwhile)")
+                default: log("run \(window.run): revert ended with exit status \(child.status)" + (said.isEmpty ? "" : ": \(said)"))
+                }
             }
+        }
+    }
+
+    // MARK: - What clients are told
+
+    func observe(_ body: @escaping @Sendable (ArmedRuns) -> Void) {
+        let now = told.withLock { $0 }
+        observers.withLock { $0.append(body) }
+        body(now ?? ArmedRuns(runs: []))
+    }
+
+    /// Tells the observers the runs when they changed since they were told last.
+    private func publish(_ store: HistoryStore) {
+        guard let windows = try? store.recentConfirmWindows(since: Date().addingTimeInterval(-Self.decidedShownFor)) else { return }
+        let runs = ArmedRuns(runs: windows.map { window, name in
+            ArmedRun(run: Int(window.run), state: ArmedRun.State(rawValue: window.state.rawValue) ?? .expired, armedAt: window.armedAt,
+                     deadline: window.deadline, decidedAt: window.decidedAt, reason: window.reason,
+                     regressions: window.regressions.map(\.text), name: name, revertRun: window.revertRun.map(Int.init))
+        })
+        let changed = told.withLock { told -> Bool in
+            guard told != runs else { return false }
+            told = runs
+            return true
+        }
+        guard changed else { return }
+        for observer in observers.withLock({ $0 }) { observer(runs) }
+    }
+
+    func decide(run: Int, extend: Double?) -> Result<String, WireError> {
+        defer { lookNow() }
+        let decision: ConfirmDecision
+        do {
+            let store = try HistoryStore(path: historyDatabase, createIfMissing: false)
+            decision = try store.decide(extend.map { .extend(seconds: $0) } ?? .confirm, on: Int64(run))
+        } catch {
+            return .failure(WireError(.historyUnavailable, "run \(run): the history cannot be read: \(error)"))
+        }
+        switch decision {
+        case .confirmed:
+            log("run \(run): confirmed, it stays")
+            return .success("run \(run): confirmed, it stays")
+        case .extended(let deadline):
+            log("run \(run): deadline moved to \(ConfirmWindowText.time(deadline)) UTC")
+            return .success("run \(run): deadline moved to \(ConfirmWindowText.time(deadline)) UTC")
+        case .refused(let why):
+            return .failure(WireError(.confirmRefused, why))
+        case .revert, .wait:
+            return .failure(WireError(.confirmRefused, "run \(run): nothing was decided"))
         }
     }
 }

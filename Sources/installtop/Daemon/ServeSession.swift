@@ -65,6 +65,19 @@ struct ServeSession {
             guard case .store(let store) = host.history else { return nil }
             return try? store.newestAptRun(naming: packages)
         })
+        // Commit-confirmed runs in this history are reverted at their deadline, also those armed
+        // before this engine started (`--confirm`), and told to the clients.
+        let deadlines = history.noHistory ? nil : ConfirmDeadlineWatcher(
+            historyDatabase: history.historyDb.map(EngineIdentity.absolute) ?? HistoryStore.defaultPath(),
+            executable: ProcFS().ownExecutable() ?? CommandLine.arguments[0], log: log)
+        // Armed jobs submitted here (`PackageJob.confirm`) are armed once recorded.
+        let armings: EngineArmings? = {
+            guard case .store(let store) = host.history else { return nil }
+            let armings = EngineArmings(store: store, log: log, armed: { deadlines?.lookNow() })
+            // After the recorder, which subscribed first: the run is finished when it is armed.
+            queue.subscribe { armings.handle($0) }
+            return armings
+        }()
         let server: EngineServer
         do {
             server = try EngineServer(queue: queue, history: host.history, options: ServerOptions(
@@ -79,8 +92,9 @@ struct ServeSession {
                 },
                 beforeQueueing: { name, driver in
                     if let slot = EngineHost.runSlot(of: driver) { slots.register(slot, forJobNamed: name) }
+                    armings?.register(driver, forJobNamed: name)
                 },
-                pending: pending,
+                pending: pending, armed: deadlines,
                 identity: identity(recording: host.history), halfWay: HalfWayLookup.packages(administrativeDirectory:)))
         } catch {
             StandardOutput.stderr.line("installtop: \(error)")
@@ -88,11 +102,6 @@ struct ServeSession {
         }
         queue.subscribe { Self.logLifecycle($0, log: log) }
         pending.start()
-        // Commit-confirmed runs in this history are reverted at their deadline, also those armed
-        // before this engine started (`--confirm`).
-        let deadlines = history.noHistory ? nil : ConfirmDeadlineWatcher(
-            historyDatabase: history.historyDb.map(EngineIdentity.absolute) ?? HistoryStore.defaultPath(),
-            executable: ProcFS().ownExecutable() ?? CommandLine.arguments[0], log: log)
         deadlines?.start()
         log("serving on \(socketPath) (pid \(getpid()), \(scheduling.concurrency) job\(scheduling.concurrency == 1 ? "" : "s") at once)")
         for source in observed.all { log(source.startNote) }

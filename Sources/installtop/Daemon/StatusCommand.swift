@@ -102,7 +102,7 @@ struct StatusCommand: ParsableCommand {
             case .snapshotEnd: return model
             case .reply(let reply) where reply.requestID == requestID || reply.requestID == nil:
                 if let error = reply.error { throw .refused(error) }
-            case .reply, .snapshotBegin, .pending, .unknown: break
+            case .reply, .snapshotBegin, .pending, .armed, .unknown: break
             }
         }
         throw .connectionClosed(client.path)

@@ -28,6 +28,11 @@ public protocol APTVersionKeeping: Sendable {
     /// run is to record it with `environment`'s dpkg, so that it can be settled from there if
     /// the engine dies. Must not wait (it runs while apt waits). By default nothing.
     func planned(_ changes: [PackageChange], environment: APTEnvironment)
+
+    /// Whether `keep` is to be asked before dpkg runs even when nothing of the plan replaces an
+    /// installed version: an armed job's keeper takes the host's health there
+    /// (Documentation/COMMIT-CONFIRMED.md). By default false.
+    var asksBeforeDpkg: Bool { get }
 }
 
 extension APTVersionKeeping {
@@ -35,4 +40,5 @@ extension APTVersionKeeping {
     public func discardAhead() {}
     public var reservedRun: Int64? { nil }
     public func planned(_ changes: [PackageChange], environment: APTEnvironment) {}
+    public var asksBeforeDpkg: Bool { false }
 }

@@ -1,20 +1,20 @@
-import InstallDrivers
+import Foundation
 import InstallEngine
 
 /// Why a job cannot be armed (`--confirm`): its revert could not be planned, so a deadline
 /// would promise what it cannot keep. Decided from the plan and dpkg's database before anything
 /// runs (Documentation/COMMIT-CONFIRMED.md).
-enum ArmingRefusal {
+public enum ArmingRefusal {
     /// Package name prefixes that take effect only after a reboot (a kernel, microcode): the
     /// checks after the job cannot see them work or fail.
-    static let rebootOnlyPrefixes = ["linux-image-", "linux-modules-", "intel-microcode", "amd64-microcode"]
+    public static let rebootOnlyPrefixes = ["linux-image-", "linux-modules-", "intel-microcode", "amd64-microcode"]
 
     /// Why `changes` cannot be armed, one line a package; empty when they can.
     /// - Parameters:
     ///   - installed: dpkg's state of each package now.
     ///   - hasFileList: whether dpkg has the list of a package's files (`info/NAME.list`), without
     ///     which its installed version cannot be rebuilt for keeping.
-    static func reasons(_ changes: [PackageChange], installed: [String: APTPackageState], hasFileList: (String) -> Bool) -> [String] {
+    public static func reasons(_ changes: [PackageChange], installed: [String: APTPackageState], hasFileList: (String) -> Bool) -> [String] {
         changes.compactMap { change in
             if change.action == .install || change.action == .reinstall { return nil }
             if change.action != .upgrade && change.essential {
@@ -32,7 +32,26 @@ enum ArmingRefusal {
     }
 
     /// The packages of `changes` that take effect only after a reboot.
-    static func rebootOnly(_ changes: [PackageChange]) -> [String] {
+    public static func rebootOnly(_ changes: [PackageChange]) -> [String] {
         changes.map(\.package).filter { name in rebootOnlyPrefixes.contains { name.hasPrefix($0) } }
+    }
+
+    /// Why `plan` cannot be armed, from dpkg's database in its root: its state of each package
+    /// and its file lists (`NAME.list`, or `NAME:ARCH.list` for Multi-Arch: same), the folder
+    /// listed once for the whole plan rather than once a package.
+    public static func reasons(for plan: APTPlan) -> [String] {
+        let administrativeDirectory = plan.environment.administrativeDirectory
+        let installed = APTPackageState.query(administrativeDirectory: administrativeDirectory)
+        let lists = Set(((try? FileManager.default.contentsOfDirectory(atPath: "\(administrativeDirectory)/info")) ?? [])
+            .filter { $0.hasSuffix(".list") }.map { String($0.dropLast(".list".count).prefix { $0 != ":" }) })
+        return reasons(plan.changes, installed: installed) { lists.contains($0) }
+    }
+
+    /// What is said of each package of `changes` that takes effect only after a reboot.
+    public static func rebootNotes(_ changes: [PackageChange]) -> [String] {
+        rebootOnly(changes).map { package in
+            "\(package) takes effect only after a reboot: the checks cannot judge it; a revert puts its old version back on disk, "
+                + "and the running kernel stays as it is until the next reboot either way"
+        }
     }
 }

@@ -1,0 +1,88 @@
+import Dispatch
+import InstallDrivers
+import InstallEngine
+import InstallHistory
+import Synchronization
+
+/// The armed jobs an engine runs (`PackageJob.confirm`), from their queueing to their end:
+/// registered by name just before they are queued (as their run slots are), known by number
+/// from their `job.queued`, and armed once their `job.completed` has been recorded
+/// (`ConfirmWindowArming`, on a queue of its own: the checks take seconds). A job declined or
+/// that never reached dpkg is never armed; it changed nothing.
+final class EngineArmings: Sendable {
+    private struct Armed {
+        let arming: EngineArming
+        /// The run the job's keeper reserved, which the recorder finished.
+        let slot: JobRunSlot
+    }
+
+    private struct State {
+        var byName: [String: Armed] = [:]
+        var byJob: [Int: Armed] = [:]
+    }
+
+    private let state = Mutex(State())
+    private let store: HistoryStore
+    private let log: @Sendable (String) -> Void
+    /// Told each run armed (or found not undoable), so that clients hear of it at once.
+    private let told: @Sendable () -> Void
+    private let work = DispatchQueue(label: "installtop.arming")
+
+    init(store: HistoryStore, log: @escaping @Sendable (String) -> Void, armed: @escaping @Sendable () -> Void) {
+        self.store = store
+        self.log = log
+        self.told = armed
+    }
+
+    /// The arming of `driver`'s job, when it is an armed apt job kept in the history.
+    static func arming(of driver: (any JobDriver)?) -> (EngineArming, JobRunSlot)? {
+        guard let keeper = (driver as? APTDriver)?.versionKeeper as? HistoryVersionKeeper, let arming = keeper.arming else { return nil }
+        return (arming, keeper.runSlot)
+    }
+
+    /// `driver`'s job, about to be queued as `name`, is watched when it is armed.
+    func register(_ driver: (any JobDriver)?, forJobNamed name: String) {
+        guard let (arming, slot) = Self.arming(of: driver) else { return }
+        state.withLock { $0.byName[name] = Armed(arming: arming, slot: slot) }
+    }
+
+    /// Follows one engine event; call it after the history's recorder has taken it.
+    func handle(_ event: EngineEvent) {
+        switch event.kind {
+        case .jobQueued(let descriptor):
+            state.withLock { state in
+                if let armed = state.byName.removeValue(forKey: descriptor.name) { state.byJob[descriptor.id] = armed }
+            }
+        case .jobCompleted(let completion):
+            guard let armed = state.withLock({ $0.byJob.removeValue(forKey: completion.job) }) else { return }
+            work.async { [self] in arm(armed, job: completion.job) }
+        case .jobCleanedUp:
+            // Declined before it ran: nothing to arm.
+            state.withLock { _ = $0.byJob.removeValue(forKey: event.job) }
+        default:
+            break
+        }
+    }
+
+    private func arm(_ armed: Armed, job: Int) {
+        guard let run = armed.slot.reserved, let baseline = armed.arming.baseline else {
+            log("job \(job): not armed: it ended before dpkg ran, and changed nothing")
+            return
+        }
+        let request = armed.arming.request
+        let arming = ConfirmWindowArming(store: store, baseline: baseline, probe: armed.arming.probe, seconds: request.seconds,
+                                         revertOnRegression: request.revertOnRegression, aptConfig: armed.arming.aptConfig,
+                                         chroot: armed.arming.chroot)
+        switch arming.arm(run: run) {
+        case .armed(let window, _):
+            let regressed = window.regressions.map(\.text).joined(separator: "; ")
+            log("run \(run) (job \(job)) armed: confirm it by \(ConfirmWindowText.time(window.deadline)) UTC "
+                + "(installtop confirm --run \(run)), or it is reverted" + (regressed.isEmpty ? "" : "; regressed: \(regressed)"))
+        case .notUndoable(let reason):
+            log("run \(run) (job \(job)) is not armed: it cannot be undone: \(reason)")
+        case .notRecorded(let error):
+            log("run \(run) (job \(job)) is not armed: the history cannot record it: \(error)")
+        }
+        told()
+    }
+}
