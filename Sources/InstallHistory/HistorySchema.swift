@@ -39,6 +39,9 @@ enum HistorySchema {
         /// per armed run, with its deadline, its regressions and how it ended. Runs recorded
         /// before have none.
         case addConfirmWindows = "v10-addConfirmWindows"
+        /// A window's package tool (`apt`, `dnf`: whose revert undoes the run) and the root a dnf
+        /// job acted on; NULL in windows recorded before, which are apt's.
+        case addConfirmWindowTool = "v11-addConfirmWindowTool"
     }
 
     /// The expression rows are ordered by (newest first, then by id): when the update
@@ -167,6 +170,12 @@ enum HistorySchema {
                     reverterStartTime INTEGER,
                     reverterBootID TEXT);
                 CREATE INDEX confirmWindow_open ON confirmWindow(deadline) WHERE state IN ('armed', 'reverting');
+                """)
+        }
+        migrator.registerMigration(Migration.addConfirmWindowTool.rawValue) { db in
+            try db.execute(sql: """
+                ALTER TABLE confirmWindow ADD COLUMN tool TEXT;
+                ALTER TABLE confirmWindow ADD COLUMN installRoot TEXT;
                 """)
         }
         return migrator

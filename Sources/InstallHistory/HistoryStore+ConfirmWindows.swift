@@ -15,11 +15,12 @@ extension HistoryStore {
         try write("record a confirmation window in") { db in
             try db.execute(sql: """
                 INSERT INTO confirmWindow (jobRun, state, armedAt, deadline, revertOnRegression, baseline, checkedAfter, regressions,
-                                           aptConfig, chroot)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                           decidedAt, reason, aptConfig, chroot, tool, installRoot)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [window.run, window.state.rawValue, HistoryDateText.text(window.armedAt),
                                   HistoryDateText.text(window.deadline), window.revertOnRegression, Self.json(baseline),
-                                  Self.json(checkedAfter), Self.json(window.regressions), window.aptConfig, window.chroot])
+                                  Self.json(checkedAfter), Self.json(window.regressions), window.decidedAt.map { HistoryDateText.text($0) },
+                                  window.reason, window.aptConfig, window.chroot, window.tool, window.installRoot])
         }
     }
 
@@ -116,8 +117,9 @@ extension HistoryStore {
         let regressions = (row["regressions"] as String?).flatMap { try? JSONDecoder().decode([HealthRegression].self, from: Data($0.utf8)) }
         return ConfirmWindow(run: row["jobRun"], state: ConfirmWindowState(rawValue: row["state"]) ?? .expired, armedAt: row["armedAt"],
                              deadline: row["deadline"], revertOnRegression: row["revertOnRegression"], regressions: regressions ?? [],
-                             decidedAt: row["decidedAt"], reason: row["reason"], revertRun: row["revertRun"], aptConfig: row["aptConfig"],
-                             chroot: row["chroot"], reverter: reverter)
+                             decidedAt: row["decidedAt"], reason: row["reason"], revertRun: row["revertRun"],
+                             tool: (row["tool"] as String?) ?? "apt", aptConfig: row["aptConfig"], chroot: row["chroot"], installRoot: row["installRoot"],
+                             reverter: reverter)
     }
 
     private static func json<T: Encodable>(_ value: T) -> String {

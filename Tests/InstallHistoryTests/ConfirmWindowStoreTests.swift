@@ -94,4 +94,34 @@ final class ConfirmWindowStoreTests {
         #expect(table.contains("armed: confirm by 2027-01-15 08:00:30 UTC (installtop confirm --run \(run))"), "\(table)")
         #expect(table.contains("regressed: sshd -t: passed → failed: exit status 255"), "\(table)")
     }
+
+    @Test("A dnf window keeps its tool and root, and says its own revert when due; a window recorded before tools were (NULL) is apt's")
+    func toolAndRoot() throws {
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        let store = try HistoryStore(path: folder.file("history.sqlite3"))
+        let run = try store.reserveJobRun(kind: "dnf", name: "dnf upgrade", operation: .install, startedAt: now)
+        try store.armConfirmWindow(ConfirmWindow(run: run, armedAt: now, deadline: now.addingTimeInterval(30), tool: "dnf", installRoot: "/srv/image"),
+                                   baseline: [], checkedAfter: [])
+        let window = try #require(try store.confirmWindow(of: run))
+        #expect(window.tool == "dnf" && window.installRoot == "/srv/image" && window.aptConfig == nil)
+        #expect(ConfirmWindowText.line(window, now: now.addingTimeInterval(31)).contains("(installtop dnf revert \(run), "))
+
+        let older = try store.reserveJobRun(kind: "apt", name: "apt upgrade", operation: .install, startedAt: now)
+        try store.armConfirmWindow(ConfirmWindow(run: older, armedAt: now, deadline: now.addingTimeInterval(30)), baseline: [], checkedAfter: [])
+        let queue = try DatabaseQueue(path: folder.file("history.sqlite3"))
+        try queue.write { db in try db.execute(sql: "UPDATE confirmWindow SET tool = NULL WHERE jobRun = ?", arguments: [older]) }
+        #expect(try store.confirmWindow(of: older)?.tool == "apt")
+    }
+
+    @Test("A window recorded expired at once (its run could not be undone) keeps when and why")
+    func expiredAtOnce() throws {
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        let store = try HistoryStore(path: folder.file("history.sqlite3"))
+        let run = try store.reserveJobRun(kind: "dnf", name: "dnf upgrade", operation: .install, startedAt: now)
+        try store.armConfirmWindow(ConfirmWindow(run: run, state: .expired, armedAt: now, deadline: now.addingTimeInterval(30), decidedAt: now,
+                                                 reason: "not armed: it cannot be undone: no kept version of lab-a", tool: "dnf"),
+                                   baseline: [], checkedAfter: [])
+        let window = try #require(try store.confirmWindow(of: run))
+        #expect(window.state == .expired && window.decidedAt == now && window.reason == "not armed: it cannot be undone: no kept version of lab-a")
+    }
 }

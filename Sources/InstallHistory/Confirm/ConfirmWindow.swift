@@ -23,17 +23,24 @@ public struct ConfirmWindow: Sendable, Hashable {
     public var reason: String?
     /// The undo's run, once a revert ran one.
     public var revertRun: Int64?
+    /// The package tool whose job it armed and whose undo reverts it: `apt` or `dnf`
+    /// (`installtop TOOL revert RUN`). Windows recorded before dnf jobs could be armed are apt's.
+    public var tool: String
     /// The apt root the job acted on, which the revert acts on too (`nil`: the system's, or
-    /// `APT_CONFIG` as the revert finds it).
+    /// `APT_CONFIG` as the revert finds it). `nil` for a dnf job.
     public var aptConfig: String?
     public var chroot: String?
+    /// The root a dnf job acted on (`--installroot`; `/` for this system), where its revert
+    /// waits for rpm's and dnf's locks and acts. `nil` for an apt job.
+    public var installRoot: String?
     /// Who claimed the revert: while it is alive no one else reverts; once it is gone, a
     /// `reverting` window may be claimed again.
     public var reverter: ProcessIdentity?
 
     public init(run: Int64, state: ConfirmWindowState = .armed, armedAt: Date, deadline: Date, revertOnRegression: Bool = false,
                 regressions: [HealthRegression] = [], decidedAt: Date? = nil, reason: String? = nil, revertRun: Int64? = nil,
-                aptConfig: String? = nil, chroot: String? = nil, reverter: ProcessIdentity? = nil) {
+                tool: String = "apt", aptConfig: String? = nil, chroot: String? = nil, installRoot: String? = nil,
+                reverter: ProcessIdentity? = nil) {
         self.run = run
         self.state = state
         self.armedAt = armedAt
@@ -43,8 +50,10 @@ public struct ConfirmWindow: Sendable, Hashable {
         self.decidedAt = decidedAt
         self.reason = reason
         self.revertRun = revertRun
+        self.tool = tool
         self.aptConfig = aptConfig
         self.chroot = chroot
+        self.installRoot = installRoot
         self.reverter = reverter
     }
 }

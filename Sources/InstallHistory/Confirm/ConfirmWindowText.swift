@@ -15,7 +15,7 @@ public enum ConfirmWindowText {
         let reason = window.reason.map { ": \($0)" } ?? ""
         switch window.state {
         case .armed where now >= window.deadline:
-            return "armed, its deadline \(time(window.deadline)) UTC passed: the revert is due (installtop apt revert \(window.run), "
+            return "armed, its deadline \(time(window.deadline)) UTC passed: the revert is due (installtop \(window.tool) revert \(window.run), "
                 + "or an engine recording into this history)"
         case .armed:
             return "armed: confirm by \(time(window.deadline)) UTC (installtop confirm --run \(window.run)), or it is reverted"
