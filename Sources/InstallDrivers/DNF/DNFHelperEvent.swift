@@ -108,6 +108,6 @@ enum DNFHelperEvent: Sendable, Hashable {
         return DNFPlanItem(action: action, name: name, arch: arch, oldVersion: value["old"]?.stringValue,
                            newVersion: value["new"]?.stringValue, size: value["size"]?.intValue.map(Int64.init),
                            repository: value["repo"]?.stringValue, isDependency: value["reason"]?.stringValue == "dependency",
-                           obsoletedBy: value["by"]?.stringValue)
+                           obsoletedBy: value["by"]?.stringValue, isProtected: value["protected"]?.boolValue == true)
     }
 }

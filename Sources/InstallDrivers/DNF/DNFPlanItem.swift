@@ -25,9 +25,13 @@ public struct DNFPlanItem: Sendable, Hashable {
     public var isDependency: Bool
     /// The package that obsoletes it, for `obsoleted`.
     public var obsoletedBy: String?
+    /// dnf refuses to remove it: a name of its `protected_packages`, or the running kernel.
+    /// A transaction whose undo would remove it cannot be armed (`--confirm`).
+    public var isProtected: Bool
 
     public init(action: Action, name: String, arch: String, oldVersion: String? = nil, newVersion: String? = nil,
-                size: Int64? = nil, repository: String? = nil, isDependency: Bool = false, obsoletedBy: String? = nil) {
+                size: Int64? = nil, repository: String? = nil, isDependency: Bool = false, obsoletedBy: String? = nil,
+                isProtected: Bool = false) {
         self.action = action
         self.name = name
         self.arch = arch
@@ -37,6 +41,7 @@ public struct DNFPlanItem: Sendable, Hashable {
         self.repository = repository
         self.isDependency = isDependency
         self.obsoletedBy = obsoletedBy
+        self.isProtected = isProtected
     }
 
     /// dnf's identity of the package, `name.arch`.

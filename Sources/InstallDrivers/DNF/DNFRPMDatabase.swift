@@ -64,4 +64,43 @@ public struct DNFRPMDatabase: Sendable {
     public static func versions(of name: String, in installed: [String: [String]]) -> [String] {
         keys(of: name, in: installed).flatMap { installed[$0] ?? [] }.sorted()
     }
+
+    /// Of each of `names` (installed packages), the files that keep its installed version from
+    /// being rebuilt as the helper rebuilds one (`rpm -V`): a file missing, or whose size,
+    /// digest or link target differs from what rpm installed; `%config` and `%ghost` files
+    /// apart (a rebuild takes those as they are). A name without such files is absent. rpm
+    /// runs once for them all, and once a name only when that found something, since its
+    /// lines do not say their package; its dependency checks and `%verifyscript`s are skipped.
+    public func unrebuildable(_ names: [String]) -> [String: [String]] {
+        let arguments = [rpm] + rootArguments + ["-V", "--nodeps", "--noscripts"]
+        guard !names.isEmpty, !Self.unrebuildable(verifying: SystemCommand.run(arguments + names.sorted()).stdout).isEmpty else { return [:] }
+        var found: [String: [String]] = [:]
+        for name in names {
+            let files = Self.unrebuildable(verifying: SystemCommand.run(arguments + [name]).stdout)
+            if !files.isEmpty { found[name] = files }
+        }
+        return found
+    }
+
+    /// What `unrebuildable` reads in `rpm -V`'s output: `PATH is missing` and `PATH differs
+    /// from what rpm installed` (its size `S`, digest `5` or link `L`), in the output's order;
+    /// lines of `%config` (`c`) and `%ghost` (`g`) files, changes of mode, owner or time
+    /// alone, and any other line are left out.
+    public static func unrebuildable(verifying output: String) -> [String] {
+        output.split(separator: "\n").compactMap { line in
+            let fields = line.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+            guard fields.count == 2 else { return nil }
+            let flags = fields[0]
+            var rest = fields[1].drop { $0 == " " }
+            if let marker = rest.first, marker != "/" {
+                guard marker != "c", marker != "g" else { return nil }
+                rest = rest.dropFirst().drop { $0 == " " }
+            }
+            guard rest.first == "/" else { return nil }
+            if flags == "missing" { return "\(rest) is missing" }
+            guard flags.count == 9, flags.allSatisfy({ "SM5DLUGTP.?".contains($0) }),
+                  flags.contains(where: { "S5L".contains($0) }) else { return nil }
+            return "\(rest) differs from what rpm installed"
+        }
+    }
 }

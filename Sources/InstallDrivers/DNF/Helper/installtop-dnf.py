@@ -90,6 +90,10 @@
 #       "reason":"dependency" (it needs a removed package, or it was a dependency that nothing
 #       needs any more). obsoleted is an installed package that a new one replaces by
 #       obsoleting it, with "by": the new package's name; its token is obsoleted:N.R:OLD:
+#       "protected":true when dnf refuses to remove the package: its name is in dnf's
+#       protected_packages (protected.d, the root's dnf.conf), or it is the running kernel
+#       (protect_running_kernel); absent otherwise. installtop's --confirm refuses to arm a
+#       job whose revert would have to remove such a package.
 #   {"event":"planned","count":N,"download":BYTES,"already":BYTES}
 #       after the items. download: the size of all new packages; already: the part of it
 #       whose file is here already (in the cache or a local repository; its checksum is checked by the run).
@@ -507,7 +511,7 @@ class Item:
         return '%s:%s.%s:%s:%s' % (self.action, self.name, self.arch, self.old or '',
                                    self.new or '')
 
-    def event(self):
+    def event(self, protected=frozenset()):
         pkg = self.new_package
         fields = dict(action=self.action, name=self.name, arch=self.arch, old=self.old,
                       new=self.new, size=pkg.downloadsize if pkg else None,
@@ -516,7 +520,24 @@ class Item:
             fields['by'] = self.by
         if self.dependency:
             fields['reason'] = 'dependency'
+        if self.name in protected or (self.name, self.arch, self.new or self.old) in protected:
+            fields['protected'] = True
         return fields
+
+
+def protected_packages(base):
+    """What dnf refuses to remove in this configuration: the names of protected_packages (dnf's
+    own, its protected.d files, the root's dnf.conf), and the running kernel as
+    (name, arch, evr) when protect_running_kernel and the sack holds it."""
+    protected = set(base.conf.protected_packages)
+    if base.conf.protect_running_kernel:
+        try:
+            kernel = base.sack.get_running_kernel()
+        except Exception:  # a hawkey without it: dnf then protects no kernel either
+            kernel = None
+        if kernel is not None:
+            protected.add((kernel.name, kernel.arch, package_evr(kernel)))
+    return protected
 
 
 def transaction_items(transaction, goal):
@@ -2207,8 +2228,9 @@ def plan_and_run(base, reporter, repo_setopts, request):
         if needs_no_download(pkg):
             already += pkg.downloadsize
         STOP.checkpoint()
+    protected = protected_packages(base)
     for item in items:
-        EVENTS.emit('item', **item.event())
+        EVENTS.emit('item', **item.event(protected))
     EVENTS.emit('planned', count=len(items),
                 download=sum(pkg.downloadsize for pkg in new_packages), already=already)
     if request.expect is not None:
