@@ -7,31 +7,29 @@ import Glibc
 import InstallDrivers
 import InstallEngine
 import InstallHistory
-import EngineWire
 
-/// One `installtop apt upgrade|full-upgrade|install|remove --confirm DURATION`
+/// One `installtop apt upgrade|full-upgrade|install|remove --confirm DURATION` or
+/// `installtop dnf upgrade|install|remove --confirm DURATION`
 /// (Documentation/COMMIT-CONFIRMED.md): arming refused, nothing run, when the revert could not
-/// be planned (`ArmingRefusal`); the health baseline; the job, here in this process
-/// (`APTSession`, never handed to the machine's engine, whose history it may share); the checks
-/// again and the window recorded armed with its deadline and regressions; then the wait
-/// (`ConfirmCountdown`) until a confirmation keeps the run or the revert undoes it.
-struct CommitConfirmedSession {
-    let request: PackageRequest
-    let options: APTOptions
+/// be planned (`Job.prepare`: `ArmingRefusal`, `DNFArmingRefusal`); the health baseline; the
+/// job, here in this process (never handed to the machine's engine, whose history it may
+/// share); the checks again and the window recorded armed with its deadline, its regressions
+/// and the tool and root of its revert; then the wait (`ConfirmCountdown`) until a
+/// confirmation keeps the run or the revert undoes it.
+struct CommitConfirmedSession<Job: ArmedJob> {
+    let job: Job
     let confirm: ConfirmOptions
     let seconds: Double
 
     func run() -> ExitStatus {
-        let name = APTJobKind.summary(of: request)
-        guard !options.run.history.noHistory else {
+        let name = job.name
+        guard !job.runOptions.history.noHistory else {
             StandardOutput.stderr.line("installtop: \(name): --confirm needs the history (the revert is the run's undo): drop --no-history")
             return .invalidUsage
         }
         // Off a terminal without --yes nothing runs (the plan is printed): nothing to arm.
-        guard options.yes || OutputMode(options: options.run) == .monitor else {
-            return APTSession(request: request, options: options, route: .here).run()
-        }
-        let historyDatabase = options.run.history.historyDb ?? HistoryStore.defaultPath()
+        guard job.yes || OutputMode(options: job.runOptions) == .monitor else { return job.runUnarmed() }
+        let historyDatabase = job.runOptions.history.historyDb ?? HistoryStore.defaultPath()
         let store: HistoryStore
         do {
             store = try HistoryStore(path: historyDatabase)
@@ -39,26 +37,20 @@ struct CommitConfirmedSession {
             StandardOutput.stderr.line("installtop: \(name): nothing was run: --confirm needs the history, which cannot be opened: \(error)")
             return .invalidUsage
         }
-        let chroot = options.chroot.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
-        let plan: APTPlan
-        PlanningNotice.say(name)
-        do {
-            plan = try APTPlanner.plan(PackageJob(request: request, aptConfig: options.aptConfig, chroot: chroot))
-        } catch {
-            StandardOutput.stderr.line("installtop: \(name): nothing was run:\n\(error.message)")
-            return .invalidUsage
-        }
-        if plan.isEmpty {
-            StandardOutput.stdout.line(APTPlanText.nothingToDo(for: request))
+        switch job.prepare() {
+        case .nothingToDo(let line):
+            StandardOutput.stdout.line(line)
             return .succeeded
-        }
-        let refusals = ArmingRefusal.reasons(for: plan)
-        guard refusals.isEmpty else {
+        case .unplanned(let message):
+            StandardOutput.stderr.line("installtop: \(name): nothing was run:\n\(message)")
+            return .invalidUsage
+        case .refused(let refusals):
             StandardOutput.stderr.line("installtop: \(name): not armed, nothing was run: its revert could not be planned:")
             for refusal in refusals { StandardOutput.stderr.line("  \(refusal)") }
             return .invalidUsage
+        case .armable(let rebootOnly):
+            for note in ArmingRefusal.rebootNotes(rebootOnly) { StandardOutput.stderr.line("installtop: \(name): \(note)") }
         }
-        for note in ArmingRefusal.rebootNotes(plan.changes) { StandardOutput.stderr.line("installtop: \(name): \(note)") }
         let probe = HealthProbe(commands: confirm.checks, checksDirectory: confirm.checksDir)
         let baseline = probe.observe()
         StandardOutput.stderr.line("installtop: \(name): health before the job: \(HealthProbe.summary(baseline))")
@@ -70,15 +62,14 @@ struct CommitConfirmedSession {
             StandardOutput.stderr.line("installtop: \(name): nothing was run: the history cannot be read: \(error)")
             return .invalidUsage
         }
-        let jobStatus = APTSession(request: request, options: options, route: .here).run()
+        let jobStatus = job.runJob()
         guard let run = try? store.newestRun(after: before, recordedBy: getpid()) else {
-            // Declined, or apt refused: no run, nothing to arm.
+            // Declined, or the tool refused: no run, nothing to arm.
             StandardOutput.stderr.line("installtop: \(name): nothing is armed: the job recorded no run (declined, or nothing ran)")
             return jobStatus
         }
-        let arming = ConfirmWindowArming(
-            store: store, baseline: baseline, probe: probe, seconds: seconds, revertOnRegression: confirm.revertOnRegression,
-            aptConfig: EngineIdentity.aptRoot(given: options.aptConfig, environment: ProcessInfo.processInfo.environment), chroot: chroot)
+        let arming = ConfirmWindowArming(store: store, baseline: baseline, probe: probe, seconds: seconds,
+                                         revertOnRegression: confirm.revertOnRegression, locate: job.locate, halfWay: job.halfWay(in:))
         let window: ConfirmWindow
         let checkedAfter: [HealthObservation]
         switch arming.arm(run: run) {
@@ -90,7 +81,7 @@ struct CommitConfirmedSession {
             return jobStatus == .succeeded ? .failed : jobStatus
         case .notRecorded(let error):
             StandardOutput.stderr.line("installtop: run \(run) is not armed: the history cannot record it: \(error); "
-                + "`installtop apt undo \(run)` puts it back")
+                + "`installtop \(job.tool) undo \(run)` puts it back")
             return .failed
         }
         let regressions = window.regressions
@@ -98,14 +89,14 @@ struct CommitConfirmedSession {
             + "with `installtop confirm --run \(run)` (or --extend DURATION), or it is undone from its kept versions")
         StandardOutput.stderr.line("installtop: run \(run): health after the job: \(HealthProbe.summary(checkedAfter))")
         StandardOutput.stderr.line("installtop: run \(run): if this command is stopped, the engine (installtop serve) recording into "
-            + "\(historyDatabase) reverts it at the deadline, or at its next start; `installtop apt revert \(run)` reverts it now")
+            + "\(historyDatabase) reverts it at the deadline, or at its next start; `installtop \(job.tool) revert \(run)` reverts it now")
         for regression in regressions {
             StandardOutput.stderr.line("installtop: run \(run): regressed: \(regression.text)")
         }
         if !regressions.isEmpty && !confirm.revertOnRegression {
             StandardOutput.stderr.line("installtop: run \(run): a check regressed: it is reverted at the deadline unless confirmed")
         }
-        return ConfirmCountdown(store: store, run: run, historyDatabase: historyDatabase,
-                                outputFlag: options.run.json ? "--json" : "--plain", jobStatus: jobStatus).wait()
+        return ConfirmCountdown(store: store, run: run, tool: job.tool, historyDatabase: historyDatabase,
+                                outputFlag: job.runOptions.json ? "--json" : "--plain", jobStatus: jobStatus).wait()
     }
 }

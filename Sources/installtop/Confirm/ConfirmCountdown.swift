@@ -19,6 +19,8 @@ import Synchronization
 struct ConfirmCountdown {
     let store: HistoryStore
     let run: Int64
+    /// The run's package tool, whose `revert` the operator is told of.
+    let tool: String
     let historyDatabase: String
     let outputFlag: String
     /// What the command exits with when the run is kept: its job's status.
@@ -85,7 +87,7 @@ struct ConfirmCountdown {
                     if onTerminal { StandardOutput.stderr.write("\r\u{1B}[K") }
                     StandardOutput.stderr.line("installtop: \(RunSession.name(of: signal)): run \(run) stays armed: confirm it by "
                         + "\(ConfirmWindowText.time(window.deadline)) UTC with `installtop confirm --run \(run)`, or the engine "
-                        + "(installtop serve) recording into \(historyDatabase) reverts it then; `installtop apt revert \(run)` reverts it now")
+                        + "(installtop serve) recording into \(historyDatabase) reverts it then; `installtop \(tool) revert \(run)` reverts it now")
                     return .aborted
                 }
                 if deadlineSaid != window.deadline {

@@ -16,9 +16,11 @@ struct ConfirmWindowArming {
     let probe: HealthProbe
     let seconds: Double
     let revertOnRegression: Bool
-    /// The apt root the job acted on (`EngineIdentity.aptRoot`), which the revert acts on.
-    let aptConfig: String?
-    let chroot: String?
+    /// Records in the window the tool and root the job acted on, which the revert acts on
+    /// (`ArmedJob.locate`).
+    let locate: (inout ConfirmWindow) -> Void
+    /// What the tool has half-way in a run's database, which its undoability follows.
+    let halfWay: (_ administrativeDirectory: String) -> [String: HalfWayPackage]
 
     enum Outcome {
         /// Recorded armed; `checkedAfter` is what the checks said after the job.
@@ -35,8 +37,9 @@ struct ConfirmWindowArming {
         let regressions = HealthComparison.regressions(before: baseline, after: checkedAfter)
         let now = Date()
         var window = ConfirmWindow(run: run, armedAt: now, deadline: now.addingTimeInterval(seconds),
-                                   revertOnRegression: revertOnRegression, regressions: regressions, aptConfig: aptConfig, chroot: chroot)
-        let undoable = (try? store.jobRun(run, halfWay: HalfWayLookup.packages(administrativeDirectory:))).flatMap { $0 }
+                                   revertOnRegression: revertOnRegression, regressions: regressions)
+        locate(&window)
+        let undoable = (try? store.jobRun(run, halfWay: halfWay)).flatMap { $0 }
         if let reason = undoable?.notUndoableBecause ?? (undoable == nil ? "the history does not hold it" : nil) {
             window.state = .expired
             window.decidedAt = now

@@ -70,9 +70,13 @@ final class EngineArmings: Sendable {
             return
         }
         let request = armed.arming.request
-        let arming = ConfirmWindowArming(store: store, baseline: baseline, probe: armed.arming.probe, seconds: request.seconds,
-                                         revertOnRegression: request.revertOnRegression, aptConfig: armed.arming.aptConfig,
-                                         chroot: armed.arming.chroot)
+        let root = armed.arming
+        let arming = ConfirmWindowArming(store: store, baseline: baseline, probe: root.probe, seconds: request.seconds,
+                                         revertOnRegression: request.revertOnRegression, locate: { window in
+                                             window.tool = "apt"
+                                             window.aptConfig = root.aptConfig
+                                             window.chroot = root.chroot
+                                         }, halfWay: HalfWayLookup.packages(administrativeDirectory:))
         switch arming.arm(run: run) {
         case .armed(let window, _):
             let regressed = window.regressions.map(\.text).joined(separator: "; ")

@@ -47,9 +47,10 @@ public enum ArmingRefusal {
         return reasons(plan.changes, installed: installed) { lists.contains($0) }
     }
 
-    /// What is said of each package of `changes` that takes effect only after a reboot.
-    public static func rebootNotes(_ changes: [PackageChange]) -> [String] {
-        rebootOnly(changes).map { package in
+    /// What is said of each of `packages` (`rebootOnly`'s, or another tool's) that takes
+    /// effect only after a reboot.
+    public static func rebootNotes(_ packages: [String]) -> [String] {
+        packages.map { package in
             "\(package) takes effect only after a reboot: the checks cannot judge it; a revert puts its old version back on disk, "
                 + "and the running kernel stays as it is until the next reboot either way"
         }
