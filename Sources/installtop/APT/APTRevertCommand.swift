@@ -1,5 +1,4 @@
 import ArgumentParser
-import InstallHistory
 
 /// `installtop apt revert RUN [--due]`: reverts a commit-confirmed run now (its undo from the
 /// kept versions, recorded `reverted` with why), or with `--due` only when its deadline has
@@ -27,36 +26,6 @@ struct APTRevertCommand: ParsableCommand {
     @OptionGroup var options: APTOptions
 
     func run() throws {
-        let database = options.run.history.historyDb ?? HistoryStore.defaultPath()
-        let store: HistoryStore
-        do {
-            store = try HistoryStore(path: database, createIfMissing: false)
-        } catch {
-            StandardOutput.stderr.line("installtop: apt revert \(jobRun): nothing was run: \(error)")
-            throw ExitCode(ExitStatus.failed.rawValue)
-        }
-        let decision: ConfirmDecision
-        do {
-            decision = try store.decide(due ? .revertIfDue : .revertNow, on: Int64(jobRun))
-        } catch {
-            StandardOutput.stderr.line("installtop: apt revert \(jobRun): nothing was run: \(error)")
-            throw ExitCode(ExitStatus.failed.rawValue)
-        }
-        switch decision {
-        case .revert(let reason):
-            guard let window = try? store.confirmWindow(of: Int64(jobRun)) else { throw ExitCode(ExitStatus.failed.rawValue) }
-            let status = ArmedRunRevert(window: window, reason: reason, historyDatabase: database,
-                                        outputFlag: options.run.json ? "--json" : "--plain").perform(store: store)
-            throw ExitCode(status.rawValue)
-        case .wait(let deadline):
-            StandardOutput.stdout.line("run \(jobRun): not due: its deadline is \(ConfirmWindowText.time(deadline)) UTC")
-            throw ExitCode(ExitStatus.succeeded.rawValue)
-        case .refused(let why):
-            StandardOutput.stderr.line("installtop: apt revert \(jobRun): nothing was run: \(why)")
-            throw ExitCode(ExitStatus.failed.rawValue)
-        case .confirmed, .extended:
-            // A revert is never decided as a confirmation or an extension.
-            throw ExitCode(ExitStatus.failed.rawValue)
-        }
+        throw ExitCode(RevertCommandRun(tool: "apt", jobRun: jobRun, due: due, history: options.run.history, json: options.run.json).run().rawValue)
     }
 }

@@ -9,11 +9,12 @@ import InstallDrivers
 import InstallHistory
 
 /// The revert of a commit-confirmed run whose revert this process claimed
-/// (`HistoryStore.decide` returned `.revert`): the run's undo from its kept versions
-/// (`APTUndoPreparation`, as `installtop apt undo` plans it), in the apt root the job acted on,
-/// never while another transaction holds dpkg's lock (it waits, and says so), then the window
-/// recorded `reverted` (with the undo's run) or `expired` (with why the undo could not put the
-/// run back).
+/// (`HistoryStore.decide` returned `.revert`): the run's undo from its kept versions, by the
+/// window's tool: apt's (`APTUndoPreparation`, as `installtop apt undo` plans it) in the apt
+/// root the job acted on, never while another transaction holds dpkg's lock; dnf's
+/// (`performDNF`, as `installtop dnf undo`) in the root the run recorded, never while rpm's or
+/// dnf's lock there is held. It waits for a held lock, and says so. Then the window is recorded
+/// `reverted` (with the undo's run) or `expired` (with why the undo could not put the run back).
 struct ArmedRunRevert {
     let window: ConfirmWindow
     /// Why it is reverted, recorded with it.
@@ -31,6 +32,7 @@ struct ArmedRunRevert {
     func perform(store: HistoryStore) -> ExitStatus {
         let run = window.run
         StandardOutput.stderr.line("installtop: run \(run): reverting (\(reason))")
+        if window.tool == "dnf" { return performDNF(store: store) }
         let environment: APTEnvironment
         do {
             environment = try APTEnvironment.resolve(aptConfig: window.aptConfig, chroot: window.chroot)
@@ -51,20 +53,25 @@ struct ArmedRunRevert {
             let status = APTSession(request: preparation.request, options: undoOptions, expected: preparation.expectedChanges,
                                     route: .here, leaves: preparation.leaves).run()
             for warning in preparation.finish() { StandardOutput.stderr.line("installtop: run \(run): revert: \(warning)") }
-            let undoneBy = (try? store.jobRun(run))?.undoneBy
-            if let undoneBy, status == .succeeded || status == .rebootRequired {
-                do {
-                    try store.finishRevert(of: run, reverted: true, reason: reason, revertRun: undoneBy)
-                } catch {
-                    StandardOutput.stderr.line("installtop: run \(run): reverted, but the history could not record it: \(error)")
-                }
-                StandardOutput.stderr.line("installtop: run \(run) reverted by run \(undoneBy): \(reason)")
-                return .reverted
-            }
+            if let reverted = recordReverted(status, store: store) { return reverted }
             // Another transaction took dpkg's lock between the look and apt: wait for it again.
             if attempt < 3, case .held = DpkgLock.state(administrativeDirectory: environment.administrativeDirectory) { continue }
             return expire("its undo did not succeed (exit status \(status.rawValue))", store: store)
         }
+    }
+
+    /// Records the window `reverted` when the undo ended with `status` and the history has the
+    /// run undone; returns `.reverted` then, `nil` when the undo did not put the run back.
+    func recordReverted(_ status: ExitStatus, store: HistoryStore) -> ExitStatus? {
+        let run = window.run
+        guard let undoneBy = (try? store.jobRun(run))?.undoneBy, status == .succeeded || status == .rebootRequired else { return nil }
+        do {
+            try store.finishRevert(of: run, reverted: true, reason: reason, revertRun: undoneBy)
+        } catch {
+            StandardOutput.stderr.line("installtop: run \(run): reverted, but the history could not record it: \(error)")
+        }
+        StandardOutput.stderr.line("installtop: run \(run) reverted by run \(undoneBy): \(reason)")
+        return .reverted
     }
 
     /// Waits while another transaction holds dpkg's front-end lock, saying so once.
@@ -81,7 +88,8 @@ struct ArmedRunRevert {
         if said { StandardOutput.stderr.line("installtop: run \(window.run): dpkg is free: reverting") }
     }
 
-    private func expire(_ why: String, store: HistoryStore) -> ExitStatus {
+    /// Records the window `expired` with why the undo could not put the run back.
+    func expire(_ why: String, store: HistoryStore) -> ExitStatus {
         let recorded = "\(reason); not reverted: \(why)"
         do {
             try store.finishRevert(of: window.run, reverted: false, reason: recorded, revertRun: nil)
@@ -92,7 +100,7 @@ struct ArmedRunRevert {
         return .failed
     }
 
-    private var historyOptions: HistoryOptions {
+    var historyOptions: HistoryOptions {
         // Parsing cannot fail: the flags are fixed and the value a path.
         (try? HistoryOptions.parse(["--history-db", historyDatabase])) ?? HistoryOptions()
     }

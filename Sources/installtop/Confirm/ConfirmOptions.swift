@@ -2,6 +2,7 @@ import ArgumentParser
 import InstallDrivers
 
 /// `--confirm DURATION` and what goes with it on `installtop apt upgrade|full-upgrade|install|remove`
+/// and `installtop dnf upgrade|install|remove`
 /// (Documentation/COMMIT-CONFIRMED.md): the job is armed, and undone unless confirmed in time.
 struct ConfirmOptions: ParsableArguments {
     @Option(help: ArgumentHelp(

@@ -19,12 +19,14 @@ struct DNFCommand: ParsableCommand {
             Exit status: 0 done (or nothing to do), 1 some package failed, or the plan was not \
             confirmed, 2 dnf refused the request (unknown package, a dependency problem, a \
             repository it cannot read, dnf's lock held, no permission), 3 aborted, 4 done and a \
-            reboot is required (dnf's needs-restarting rule: kernel, glibc, systemd…).
+            reboot is required (dnf's needs-restarting rule: kernel, glibc, systemd…), 7 with \
+            --confirm: the run was reverted, not confirmed by its deadline or a check regressed with \
+            --revert-on-regression (Documentation/COMMIT-CONFIRMED.md).
             """,
-        subcommands: [DNFInstallCommand.self, DNFUpgradeCommand.self, DNFRemoveCommand.self, DNFUndoCommand.self]
+        subcommands: [DNFInstallCommand.self, DNFUpgradeCommand.self, DNFRemoveCommand.self, DNFUndoCommand.self, DNFRevertCommand.self]
     )
 }
 
 extension DNFCommand: DocumentedExitStatuses {
-    static var exitStatuses: [(status: Int32, meaning: String)] { DNFExitStatuses.transaction }
+    static var exitStatuses: [(status: Int32, meaning: String)] { DNFExitStatuses.armable }
 }

@@ -9,12 +9,17 @@ struct DNFUpgradeCommand: ParsableCommand {
     var packages: [String] = []
 
     @OptionGroup var options: DNFOptions
+    @OptionGroup var confirmation: ConfirmOptions
 
     func run() throws {
+        if let seconds = try confirmation.seconds {
+            throw ExitCode(CommitConfirmedSession(job: DNFArmedJob(request: .upgrade(packages), options: options), confirm: confirmation, seconds: seconds)
+                .run().rawValue)
+        }
         throw ExitCode(DNFSession(request: .upgrade(packages), options: options).run().rawValue)
     }
 }
 
 extension DNFUpgradeCommand: DocumentedExitStatuses {
-    static var exitStatuses: [(status: Int32, meaning: String)] { DNFExitStatuses.transaction }
+    static var exitStatuses: [(status: Int32, meaning: String)] { DNFExitStatuses.armable }
 }

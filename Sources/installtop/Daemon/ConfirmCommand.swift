@@ -42,7 +42,7 @@ struct ConfirmCommand: ParsableCommand {
     func validate() throws {
         if (job == nil) == (armedRun == nil) { throw ValidationError("name a job, or a commit-confirmed run with --run") }
         if armedRun == nil && (extend != nil || history.historyDb != nil) { throw ValidationError("--extend and --history-db go with --run") }
-        if armedRun != nil && decline { throw ValidationError("--decline is for a job; an armed run is reverted with installtop apt revert RUN") }
+        if armedRun != nil && decline { throw ValidationError("--decline is for a job; an armed run is reverted with installtop apt revert RUN (installtop dnf revert RUN for a dnf run)") }
         if let extend, (ConfirmDuration.seconds(extend) ?? 0) <= 0 {
             throw ValidationError("--extend takes a duration such as 90s, 5m or 1h30m; got '\(extend)'")
         }

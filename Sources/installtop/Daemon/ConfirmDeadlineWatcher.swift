@@ -14,7 +14,8 @@ import Synchronization
 /// once a second, and at once when it starts, every open window is read from the history, and
 /// each whose revert is due (its deadline passed, or a check regressed and it asked for a
 /// revert then), or whose reverter died mid-revert, is reverted by a child
-/// `installtop apt revert RUN --due`, which claims it in the history first: a window the
+/// `installtop TOOL revert RUN --due` of the window's tool (`apt`, `dnf`), which claims it in
+/// the history first: a window the
 /// waiting command claimed, or a confirmation that came first, makes the child change nothing.
 /// So a deadline outlives the command that armed it, and an engine started after a deadline
 /// passed reverts at once. The child runs in its own process group: a stop of the engine
@@ -83,7 +84,8 @@ final class ConfirmDeadlineWatcher: ArmedRunsSource {
             guard case .revert(let reason) = ConfirmWindowRules.decide(.revertIfDue, on: window, at: now, reverterAlive: reverterAlive),
                   reverting.withLock({ $0.insert(window.run).inserted })
             else { continue }
-            log("run \(window.run): \(reason): reverting it (installtop apt revert \(window.run) --due)")
+            let command = Self.revertCommand(for: window, historyDatabase: historyDatabase)
+            log("run \(window.run): \(reason): reverting it (installtop \(command.prefix(3).joined(separator: " ")) --due)")
             // A revert takes minutes at times: on a thread of its own, so that clients go on
             // hearing of every window meanwhile (this one `reverting` once the child claims it).
             DispatchQueue.global().async { [self] in
@@ -91,8 +93,7 @@ final class ConfirmDeadlineWatcher: ArmedRunsSource {
                     reverting.withLock { _ = $0.remove(window.run) }
                     lookNow()
                 }
-                let child = SystemCommand.run([executable, "apt", "revert", String(window.run), "--due", "--yes", "--plain",
-                                               "--history-db", historyDatabase])
+                let child = SystemCommand.run([executable] + command)
                 let said = child.stderr.split(separator: "\n").filter { $0.hasPrefix("installtop: run") }.last.map(String.init) ?? ""
                 switch child.status {
                 case ExitStatus.reverted.rawValue: log("run \(window.run): reverted" + (said.isEmpty ? "" : " (\(said))"))
@@ -149,5 +150,11 @@ final class ConfirmDeadlineWatcher: ArmedRunsSource {
         case .revert, .wait:
             return .failure(WireError(.confirmRefused, "run \(run): nothing was decided"))
         }
+    }
+
+    /// The arguments of the child that reverts `window`'s run: its own tool's `revert`, which
+    /// acts on the root the window recorded.
+    static func revertCommand(for window: ConfirmWindow, historyDatabase: String) -> [String] {
+        [window.tool, "revert", String(window.run), "--due", "--yes", "--plain", "--history-db", historyDatabase]
     }
 }

@@ -1,0 +1,35 @@
+import ArgumentParser
+
+/// `installtop dnf revert RUN [--due]`: reverts a commit-confirmed dnf run now (its undo from
+/// the kept rpms, recorded `reverted` with why), or with `--due` only when its deadline has
+/// passed or a check regressed and the run asked for a revert then: what the engine runs at a
+/// dnf run's deadline (Documentation/COMMIT-CONFIRMED.md).
+struct DNFRevertCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "revert",
+        abstract: "Revert a commit-confirmed (--confirm) dnf run now: its undo from the kept rpms.",
+        discussion: """
+            Acts on the root the armed job acted on, whatever --installroot says, and waits while \
+            rpm's or dnf's lock of that root is held. A run being confirmed at the same moment is \
+            decided by the history, once: the confirmation before the deadline wins, after it the \
+            revert. Exit status: 7 reverted, 0 with --due when nothing is due yet, 1 refused (not \
+            armed, an apt run, confirmed or reverted already, being reverted by another process) or \
+            the undo failed (the run is then recorded expired, with why), 2 invalid usage.
+            """)
+
+    @Argument(help: ArgumentHelp("The armed run (installtop history --jobs).", valueName: "jobrun"))
+    var jobRun: Int
+
+    @Flag(help: "Only when due: its deadline has passed, or a check regressed and --revert-on-regression was asked.")
+    var due = false
+
+    @OptionGroup var options: DNFOptions
+
+    func run() throws {
+        throw ExitCode(RevertCommandRun(tool: "dnf", jobRun: jobRun, due: due, history: options.run.history, json: options.run.json).run().rawValue)
+    }
+}
+
+extension DNFRevertCommand: DocumentedExitStatuses {
+    static var exitStatuses: [(status: Int32, meaning: String)] { DNFExitStatuses.revert }
+}
