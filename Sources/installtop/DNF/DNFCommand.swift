@@ -28,5 +28,5 @@ struct DNFCommand: ParsableCommand {
 }
 
 extension DNFCommand: DocumentedExitStatuses {
-    static var exitStatuses: [(status: Int32, meaning: String)] { DNFExitStatuses.armable }
+    static var exitStatuses: [(status: Int32, meaning: String)] { DNFExitStatuses.transaction }
 }
