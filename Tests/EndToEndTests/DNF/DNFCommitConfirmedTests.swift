@@ -7,7 +7,8 @@ import Testing
 /// `installtop dnf … --confirm DURATION` (issue 57) through the real binary in a private
 /// installroot: a run left to its deadline is undone from its kept rpms (exit 7, rpm's database
 /// back at the old versions, the record `reverted`), a confirmation keeps it, a regressed check
-/// reverts at once when asked, `installtop dnf revert` reverts now and waits while rpm's
+/// reverts at once when asked, the engine reverts at the deadline of a run whose command is
+/// gone, `installtop dnf revert` reverts now and waits while rpm's
 /// database of the root is in use, and arming is refused, nothing run, for a protected package
 /// the revert would remove and for a version that cannot be kept. The host's rpm state is never
 /// touched (fingerprinted); the checks folder is the test's own.
@@ -149,6 +150,34 @@ struct DNFCommitConfirmedTests {
         let result = try await waiting.finish(timeout: .seconds(60))
         #expect(result.status == 7, "\(result.stderr)")
         #expect(try await Self.armedRun(lab, in: ["reverted", "expired"]).window["state"] as? String == "reverted")
+    }
+
+    @Test("The waiting command killed: the engine reverts the dnf run at its deadline with installtop dnf revert, in the run's root")
+    func engineRevertsAtTheDeadline() async throws {
+        let host = HostRPMFingerprint()
+        let lab = try DNFHistoryLab()
+        defer { lab.remove() }
+        try await Self.readyToUpgrade(lab)
+        let engine = try InstalltopProcess(["serve", "--socket", lab.folder.file("engine.sock"), "--history-db", lab.database], in: lab.folder)
+        defer { if DNFEndToEnd.isRunning(engine.pid) { kill(engine.pid, SIGKILL) } }
+        try await waitUntil("serve to listen") { engine.stderr.contains("serving on") }
+        // Long enough to be killed in the window on a loaded machine: a waiting command still
+        // alive at the deadline reverts the run itself.
+        let waiting = try InstalltopProcess(Self.arguments(lab, ["upgrade"], confirm: "15s"), in: lab.folder)
+        let (run, _) = try await Self.armedRun(lab, in: ["armed"])
+        waiting.send(SIGKILL)
+        _ = try await waiting.finish(timeout: .seconds(30))
+        #expect(Self.atVersion(lab, "2.0-1"))
+
+        let (_, window) = try await Self.armedRun(lab, in: ["reverted", "expired"])
+        #expect(window["state"] as? String == "reverted", "\(window)\n\(engine.stderr)")
+        #expect((window["reason"] as? String)?.hasPrefix("no confirmation by its deadline") == true, "\(window)")
+        #expect(Self.atVersion(lab, "1.0-1"))
+        try await waitUntil("serve to log the revert") { engine.stderr.contains("run \(run): reverted") }
+        #expect(engine.stderr.contains("reverting it (installtop dnf revert \(run) --due)"), "\(engine.stderr)")
+        engine.send(SIGTERM)
+        _ = try await engine.finish(timeout: .seconds(60))
+        #expect(HostRPMFingerprint().changes(since: host).isEmpty, "\(HostRPMFingerprint().changes(since: host))")
     }
 
     @Test("Arming refused, nothing run, exit 2: a protected package the revert would have to remove")
