@@ -100,6 +100,7 @@ struct ArmedRunRevert {
         return .failed
     }
 
+    /// The run's history, as the undo's lookup of the run takes it.
     var historyOptions: HistoryOptions {
         // Parsing cannot fail: the flags are fixed and the value a path.
         (try? HistoryOptions.parse(["--history-db", historyDatabase])) ?? HistoryOptions()

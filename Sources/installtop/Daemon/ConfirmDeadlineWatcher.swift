@@ -15,8 +15,8 @@ import Synchronization
 /// each whose revert is due (its deadline passed, or a check regressed and it asked for a
 /// revert then), or whose reverter died mid-revert, is reverted by a child
 /// `installtop TOOL revert RUN --due` of the window's tool (`apt`, `dnf`), which claims it in
-/// the history first: a window the
-/// waiting command claimed, or a confirmation that came first, makes the child change nothing.
+/// the history first: a window the waiting command claimed, or a confirmation that came first,
+/// makes the child change nothing.
 /// So a deadline outlives the command that armed it, and an engine started after a deadline
 /// passed reverts at once. The child runs in its own process group: a stop of the engine
 /// leaves a revert under way to finish.
