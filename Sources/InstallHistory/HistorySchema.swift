@@ -42,6 +42,10 @@ enum HistorySchema {
         /// A window's package tool (`apt`, `dnf`: whose revert undoes the run) and the root a dnf
         /// job acted on; NULL in windows recorded before, which are apt's.
         case addConfirmWindowTool = "v11-addConfirmWindowTool"
+        /// The services a commit-confirmed run's job restarted (JSON array of unit names), which
+        /// its revert restarts again; NULL where systemd did not run and for windows recorded
+        /// before.
+        case addRestartedServices = "v12-addRestartedServices"
     }
 
     /// The expression rows are ordered by (newest first, then by id): when the update
@@ -177,6 +181,9 @@ enum HistorySchema {
                 ALTER TABLE confirmWindow ADD COLUMN tool TEXT;
                 ALTER TABLE confirmWindow ADD COLUMN installRoot TEXT;
                 """)
+        }
+        migrator.registerMigration(Migration.addRestartedServices.rawValue) { db in
+            try db.alter(table: "confirmWindow") { t in t.add(column: "restartedServices", .text) }
         }
         return migrator
     }

@@ -15,12 +15,13 @@ extension HistoryStore {
         try write("record a confirmation window in") { db in
             try db.execute(sql: """
                 INSERT INTO confirmWindow (jobRun, state, armedAt, deadline, revertOnRegression, baseline, checkedAfter, regressions,
-                                           decidedAt, reason, aptConfig, chroot, tool, installRoot)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                           decidedAt, reason, aptConfig, chroot, tool, installRoot, restartedServices)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [window.run, window.state.rawValue, HistoryDateText.text(window.armedAt),
                                   HistoryDateText.text(window.deadline), window.revertOnRegression, Self.json(baseline),
                                   Self.json(checkedAfter), Self.json(window.regressions), window.decidedAt.map { HistoryDateText.text($0) },
-                                  window.reason, window.aptConfig, window.chroot, window.tool, window.installRoot])
+                                  window.reason, window.aptConfig, window.chroot, window.tool, window.installRoot,
+                                  window.restartedServices.map { Self.json($0) }])
         }
     }
 
@@ -115,11 +116,12 @@ extension HistoryStore {
                             bootID: row["reverterBootID"])
         }
         let regressions = (row["regressions"] as String?).flatMap { try? JSONDecoder().decode([HealthRegression].self, from: Data($0.utf8)) }
+        let restartedServices = (row["restartedServices"] as String?).flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) }
         return ConfirmWindow(run: row["jobRun"], state: ConfirmWindowState(rawValue: row["state"]) ?? .expired, armedAt: row["armedAt"],
                              deadline: row["deadline"], revertOnRegression: row["revertOnRegression"], regressions: regressions ?? [],
                              decidedAt: row["decidedAt"], reason: row["reason"], revertRun: row["revertRun"],
                              tool: (row["tool"] as String?) ?? "apt", aptConfig: row["aptConfig"], chroot: row["chroot"], installRoot: row["installRoot"],
-                             reverter: reverter)
+                             reverter: reverter, restartedServices: restartedServices)
     }
 
     private static func json<T: Encodable>(_ value: T) -> String {

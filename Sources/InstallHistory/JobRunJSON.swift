@@ -42,7 +42,8 @@ public struct JobRunJSON: Encodable, Sendable, Hashable {
 
     /// A commit-confirmed run's window: `{"state":"armed"|"confirmed"|"reverting"|"reverted"|"expired",
     /// "armedAt":…,"deadline":…,"decidedAt":…|null,"reason":…|null,"revertRun":9|null,
-    /// "revertOnRegression":false,"regressions":[{"check":…,"before":…,"after":…}]}`.
+    /// "revertOnRegression":false,"regressions":[{"check":…,"before":…,"after":…}],
+    /// "restartedServices":["nginx.service"]|null}` (`null`: not recorded, systemd did not run).
     public struct Confirm: Encodable, Sendable, Hashable {
         public var state: String
         public var armedAt: String
@@ -52,8 +53,11 @@ public struct JobRunJSON: Encodable, Sendable, Hashable {
         public var revertRun: Int64?
         public var revertOnRegression: Bool
         public var regressions: [HealthRegression]
+        public var restartedServices: [String]?
 
-        private enum CodingKeys: String, CodingKey { case state, armedAt, deadline, decidedAt, reason, revertRun, revertOnRegression, regressions }
+        private enum CodingKeys: String, CodingKey {
+            case state, armedAt, deadline, decidedAt, reason, revertRun, revertOnRegression, regressions, restartedServices
+        }
 
         public func encode(to encoder: any Encoder) throws {
             var object = encoder.container(keyedBy: CodingKeys.self)
@@ -65,6 +69,7 @@ public struct JobRunJSON: Encodable, Sendable, Hashable {
             try object.encode(revertRun, forKey: .revertRun)
             try object.encode(revertOnRegression, forKey: .revertOnRegression)
             try object.encode(regressions, forKey: .regressions)
+            try object.encode(restartedServices, forKey: .restartedServices)
         }
     }
 
@@ -107,7 +112,8 @@ public struct JobRunJSON: Encodable, Sendable, Hashable {
         confirm = run.confirmWindow.map { window in
             Confirm(state: window.state.rawValue, armedAt: window.armedAt.formatted(format), deadline: window.deadline.formatted(format),
                     decidedAt: window.decidedAt.map { $0.formatted(format) }, reason: window.reason, revertRun: window.revertRun,
-                    revertOnRegression: window.revertOnRegression, regressions: window.regressions)
+                    revertOnRegression: window.revertOnRegression, regressions: window.regressions,
+                    restartedServices: window.restartedServices)
         }
     }
 

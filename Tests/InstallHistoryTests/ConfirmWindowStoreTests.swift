@@ -93,6 +93,27 @@ final class ConfirmWindowStoreTests {
         let table = JobRunTable.render(try store.jobRuns())
         #expect(table.contains("armed: confirm by 2027-01-15 08:00:30 UTC (installtop confirm --run \(run))"), "\(table)")
         #expect(table.contains("regressed: sshd -t: passed → failed: exit status 255"), "\(table)")
+        // Where systemd did not run, the job's restarts were not recorded: null, not [].
+        #expect(line.contains(#""restartedServices":null"#), "\(line)")
+    }
+
+    @Test("The services a job restarted are stored with the window (v11) and read back, in the JSON too; none is [] and not recorded nil")
+    func restartedServices() throws {
+        let store = try HistoryStore(path: folder.file("history.sqlite3"))
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        var runs: [Int64] = []
+        for services in [["cron.service", "nginx.service"], [], nil] as [[String]?] {
+            let run = try store.reserveJobRun(kind: "apt", name: "apt upgrade", operation: .install, startedAt: now)
+            try store.armConfirmWindow(ConfirmWindow(run: run, armedAt: now, deadline: now.addingTimeInterval(30), restartedServices: services),
+                                       baseline: [], checkedAfter: [])
+            runs.append(run)
+        }
+        #expect(try store.confirmWindow(of: runs[0])?.restartedServices == ["cron.service", "nginx.service"])
+        #expect(try store.confirmWindow(of: runs[1])?.restartedServices == [])
+        #expect(try store.confirmWindow(of: runs[2])?.restartedServices == nil)
+        #expect(try store.openConfirmWindows().sorted { $0.run < $1.run }.map(\.restartedServices) == [["cron.service", "nginx.service"], [], nil])
+        let line = try JobRunJSON.line(for: try #require(try store.jobRuns().first { $0.id == runs[0] }))
+        #expect(line.contains(#""restartedServices":["cron.service","nginx.service"]"#), "\(line)")
     }
 
     @Test("A dnf window keeps its tool and root, and says its own revert when due; a window recorded before tools were (NULL) is apt's")

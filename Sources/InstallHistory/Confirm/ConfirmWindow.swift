@@ -36,11 +36,15 @@ public struct ConfirmWindow: Sendable, Hashable {
     /// Who claimed the revert: while it is alive no one else reverts; once it is gone, a
     /// `reverting` window may be claimed again.
     public var reverter: ProcessIdentity?
+    /// The services the job restarted or started (systemd's `InvocationID` of each active
+    /// service differed after the job), sorted, which a revert restarts again; `nil` when they
+    /// were not recorded (systemd did not run there, or the window is older than v11).
+    public var restartedServices: [String]?
 
     public init(run: Int64, state: ConfirmWindowState = .armed, armedAt: Date, deadline: Date, revertOnRegression: Bool = false,
                 regressions: [HealthRegression] = [], decidedAt: Date? = nil, reason: String? = nil, revertRun: Int64? = nil,
                 tool: String = "apt", aptConfig: String? = nil, chroot: String? = nil, installRoot: String? = nil,
-                reverter: ProcessIdentity? = nil) {
+                reverter: ProcessIdentity? = nil, restartedServices: [String]? = nil) {
         self.run = run
         self.state = state
         self.armedAt = armedAt
@@ -55,5 +59,6 @@ public struct ConfirmWindow: Sendable, Hashable {
         self.chroot = chroot
         self.installRoot = installRoot
         self.reverter = reverter
+        self.restartedServices = restartedServices
     }
 }
