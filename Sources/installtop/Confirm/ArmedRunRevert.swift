@@ -15,6 +15,9 @@ import InstallHistory
 /// (`performDNF`, as `installtop dnf undo`) in the root the run recorded, never while rpm's or
 /// dnf's lock there is held. It waits for a held lock, and says so. Then the window is recorded
 /// `reverted` (with the undo's run) or `expired` (with why the undo could not put the run back).
+/// Either way the run's systemd timer (`RevertTimer`) is stopped; after a revert that put the
+/// run back, the services its job restarted are restarted again (`ServiceInvocations`), so
+/// that they run the old versions.
 struct ArmedRunRevert {
     let window: ConfirmWindow
     /// Why it is reverted, recorded with it.
@@ -23,6 +26,9 @@ struct ArmedRunRevert {
     let historyDatabase: String
     /// How the undo's job is shown: `--plain` or `--json`.
     let outputFlag: String
+
+    /// The systemd tools for the run's timer and the services' restart (`SystemdTools`).
+    var systemd = SystemdTools.current()
 
     /// How long the revert waits between looks at a held lock.
     static let lockPoll = 0.5
@@ -71,6 +77,8 @@ struct ArmedRunRevert {
             StandardOutput.stderr.line("installtop: run \(run): reverted, but the history could not record it: \(error)")
         }
         StandardOutput.stderr.line("installtop: run \(run) reverted by run \(undoneBy): \(reason)")
+        timer.stop()
+        StandardOutput.stderr.line("installtop: run \(run): " + ServiceInvocations(tools: systemd).restartAgain(window.restartedServices))
         return .reverted
     }
 
@@ -90,6 +98,8 @@ struct ArmedRunRevert {
 
     /// Records the window `expired` with why the undo could not put the run back.
     func expire(_ why: String, store: HistoryStore) -> ExitStatus {
+        // Settled: the timer would only find it so.
+        defer { timer.stop() }
         let recorded = "\(reason); not reverted: \(why)"
         do {
             try store.finishRevert(of: window.run, reverted: false, reason: recorded, revertRun: nil)
@@ -99,6 +109,9 @@ struct ArmedRunRevert {
         StandardOutput.stderr.line("installtop: run \(window.run) could not be reverted: \(why); it stays as the job left it")
         return .failed
     }
+
+    /// The run's systemd timer, stopped when the revert ends: it would find the run settled.
+    private var timer: RevertTimer { RevertTimer(run: window.run, historyDatabase: historyDatabase, tools: systemd) }
 
     /// The run's history, as the undo's lookup of the run takes it.
     var historyOptions: HistoryOptions {

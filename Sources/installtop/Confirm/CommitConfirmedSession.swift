@@ -51,8 +51,13 @@ struct CommitConfirmedSession<Job: ArmedJob> {
         case .armable(let rebootOnly):
             for note in ArmingRefusal.rebootNotes(rebootOnly) { StandardOutput.stderr.line("installtop: \(name): \(note)") }
         }
-        let probe = HealthProbe(commands: confirm.checks, checksDirectory: confirm.checksDir)
+        let systemd = SystemdTools.current()
+        let probe = HealthProbe(commands: confirm.checks, checksDirectory: confirm.checksDir, systemd: systemd)
         let baseline = probe.observe()
+        // Which services the job restarts, by their invocations before and after it: a revert
+        // restarts them again (nil where systemd does not run).
+        let services = ServiceInvocations(tools: systemd)
+        let servicesBefore = services.now()
         StandardOutput.stderr.line("installtop: \(name): health before the job: \(HealthProbe.summary(baseline))")
 
         let before: Int64
@@ -68,8 +73,13 @@ struct CommitConfirmedSession<Job: ArmedJob> {
             StandardOutput.stderr.line("installtop: \(name): nothing is armed: the job recorded no run (declined, or nothing ran)")
             return jobStatus
         }
+        let servicesAfter = services.now()
+        let restartedServices = ServiceInvocations.restarted(before: servicesBefore, after: servicesAfter)
         let arming = ConfirmWindowArming(store: store, baseline: baseline, probe: probe, seconds: seconds,
-                                         revertOnRegression: confirm.revertOnRegression, locate: job.locate, halfWay: job.halfWay(in:))
+                                         revertOnRegression: confirm.revertOnRegression, locate: { window in
+                                             job.locate(&window)
+                                             window.restartedServices = restartedServices
+                                         }, halfWay: job.halfWay(in:))
         let window: ConfirmWindow
         let checkedAfter: [HealthObservation]
         switch arming.arm(run: run) {
@@ -85,11 +95,16 @@ struct CommitConfirmedSession<Job: ArmedJob> {
             return .failed
         }
         let regressions = window.regressions
+        // The deadline handed to systemd too, which outlives this command and the engine.
+        let timer = RevertTimer.schedule(window: window, historyDatabase: historyDatabase, tools: systemd)
         StandardOutput.stderr.line("installtop: run \(run) armed: confirm it by \(ConfirmWindowText.time(window.deadline)) UTC "
             + "with `installtop confirm --run \(run)` (or --extend DURATION), or it is undone from its kept versions")
         StandardOutput.stderr.line("installtop: run \(run): health after the job: \(HealthProbe.summary(checkedAfter))")
-        StandardOutput.stderr.line("installtop: run \(run): if this command is stopped, the engine (installtop serve) recording into "
-            + "\(historyDatabase) reverts it at the deadline, or at its next start; `installtop \(job.tool) revert \(run)` reverts it now")
+        StandardOutput.stderr.line("installtop: run \(run): if this command is stopped, "
+            + timer.whoReverts(run: run, historyDatabase: historyDatabase) + "; `installtop \(job.tool) revert \(run)` reverts it now")
+        if let restarted = window.restartedServices, !restarted.isEmpty {
+            StandardOutput.stderr.line("installtop: run \(run): the job restarted \(restarted.joined(separator: " ")): a revert restarts them again")
+        }
         for regression in regressions {
             StandardOutput.stderr.line("installtop: run \(run): regressed: \(regression.text)")
         }

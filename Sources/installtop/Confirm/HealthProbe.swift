@@ -19,6 +19,7 @@ struct HealthProbe {
     var checksDirectory: String
     var sshd = "/usr/sbin/sshd"
     var commandTimeout: Double = 60
+    var systemd = SystemdTools.current()
 
     /// Every check's observation now, in a fixed order.
     func observe() -> [HealthObservation] {
@@ -41,10 +42,10 @@ struct HealthProbe {
     }
 
     private func failedUnits() -> HealthObservation {
-        guard FileManager.default.fileExists(atPath: "/run/systemd/system") else {
+        guard systemd.running else {
             return .notRun(HealthComparison.failedUnits, because: "systemd is not running here")
         }
-        let listing = SystemCommand.run(["/usr/bin/systemctl", "list-units", "--state=failed", "--plain", "--no-legend", "--no-pager"])
+        let listing = SystemCommand.run([systemd.systemctl, "list-units", "--state=failed", "--plain", "--no-legend", "--no-pager"])
         guard listing.status == 0 else {
             return .notRun(HealthComparison.failedUnits, because: "systemctl failed: \(Self.firstLine(listing.stderr, status: listing.status))")
         }

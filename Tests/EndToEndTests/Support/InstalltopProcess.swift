@@ -8,8 +8,10 @@ import Glibc
 ///
 /// The environment is the test runner's plus `SWIFT_BACKTRACE=interactive=no`,
 /// `LANG=C.UTF-8` (LC_ALL and LC_CTYPE removed), `XDG_STATE_HOME` and `TMPDIR` inside the
-/// test folder (so nothing touches the real history or leaves demo folders behind), and
-/// `INSTALLTOP_E2E_MARKER`, a unique value every descendant inherits (see `leftovers`).
+/// test folder (so nothing touches the real history or leaves demo folders behind),
+/// `INSTALLTOP_SYSTEMD_RUNNING=0` (no test hands systemd a timer or a restart unless it sets
+/// fake tools), and `INSTALLTOP_E2E_MARKER`, a unique value every descendant inherits (see
+/// `leftovers`).
 final class InstalltopProcess {
     let arguments: [String]
     /// Unique to this run; found in the environment of every process it started.
@@ -45,6 +47,9 @@ final class InstalltopProcess {
         variables["XDG_STATE_HOME"] = stateHome
         variables["TMPDIR"] = temporary
         variables["INSTALLTOP_E2E_MARKER"] = marker
+        // systemd is never handed anything by a test (a commit-confirmed run's revert timer,
+        // its services' restart): a test that means to sets fake tools and 1.
+        variables["INSTALLTOP_SYSTEMD_RUNNING"] = "0"
         variables.merge(environment) { _, extra in extra }
 
         process = try SpawnedProcess(
