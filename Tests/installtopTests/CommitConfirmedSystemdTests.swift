@@ -103,8 +103,15 @@ struct CommitConfirmedSystemdTests {
         // The move: the timer stopped, then scheduled at the new deadline.
         #expect(calls.dropFirst().first == "stop --no-ask-password \(unit).timer", "\(calls)")
         #expect(calls.last?.contains("--on-calendar=2027-01-15 08:01:00 UTC") == true, "\(calls)")
-        #expect(RevertTimerOutcome.scheduled(unit: unit).whoReverts(run: 3, historyDatabase: "/h.sqlite3")
-            .hasPrefix("systemd's timer \(unit).timer reverts it at the deadline"))
+        let scheduled = RevertTimerOutcome.scheduled(unit: unit)
+        let own = scheduled.whoReverts(run: 3, historyDatabase: "/h.sqlite3", serviceHistory: "/var/lib/installtop/history.sqlite3")
+        #expect(own.hasPrefix("systemd's timer \(unit).timer reverts it at the deadline"), "\(own)")
+        // After a reboot the service's engine reverts only the runs of its own history.
+        #expect(own.hasSuffix("a reboot drops the timer: then only an engine recording into this history reverts it, at its start "
+            + "(installtop.service records into /var/lib/installtop/history.sqlite3)"), "\(own)")
+        let service = scheduled.whoReverts(run: 3, historyDatabase: "/h.sqlite3", serviceHistory: "/h.sqlite3")
+        #expect(service.hasSuffix("a reboot drops the timer: then installtop.service (once enabled: systemctl enable installtop) "
+            + "reverts it at its start"), "\(service)")
         #expect(RevertTimerOutcome.systemdNotRunning.whoReverts(run: 3, historyDatabase: "/h.sqlite3")
             .contains("reverts it at the deadline, or at its next start (systemd is not running here"))
     }
