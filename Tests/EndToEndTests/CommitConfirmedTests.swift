@@ -63,6 +63,9 @@ struct CommitConfirmedTests {
         #expect(result.stderr.contains("health before the job: "), "\(result.stderr)")
         #expect(result.stderr.contains(" armed: confirm it by "), "\(result.stderr)")
         #expect(result.stderr.contains("reverting (no confirmation by its deadline"), "\(result.stderr)")
+        // No systemd here (the tests' INSTALLTOP_SYSTEMD_RUNNING=0): no timer, no restarts recorded.
+        #expect(result.stderr.contains("at its next start (systemd is not running here: no timer holds the deadline)"), "\(result.stderr)")
+        #expect(result.stderr.contains("services: none restarted again (the job's restarts were not recorded"), "\(result.stderr)")
         #expect(try lab.states() == ["lab-base": "ii 1.0", "lab-app": "ii 1.0", "lab-tool": "ii 1.0"])
         #expect(try lab.apt.audit().isEmpty)
         #expect(try lab.conffileIsEdited())
