@@ -12,6 +12,8 @@ struct APTRevertCommand: ParsableCommand {
             Acts on the apt root the armed job acted on, whatever --apt-config says, and waits while \
             another transaction holds dpkg's lock. A run being confirmed at the same moment is decided \
             by the history, once: the confirmation before the deadline wins, after it the revert. \
+            Where systemd runs, the run's revert timer is stopped when the revert ends, and after a \
+            revert the services the job restarted are restarted again (systemctl try-restart). \
             Exit status: 7 reverted, 0 with --due when nothing is due yet, 1 refused (not armed, \
             confirmed or reverted already, being reverted by another process) or the undo failed \
             (the run is then recorded expired, with why), 2 invalid usage.

@@ -16,8 +16,8 @@ struct ConfirmCommand: ParsableCommand {
             start with the host's name.
             With --run RUN (a run of installtop history --jobs, not a job number) it keeps a run armed \
             with --confirm: the run stays and is never reverted; with --extend DURATION its deadline moves \
-            to DURATION from now instead (never earlier). At or after the deadline both are refused: the \
-            revert has won. Exit status: 0 done, 1 refused (not armed, too late, settled already), 2 invalid usage.
+            to DURATION from now instead (never earlier); where systemd runs, the run's revert timer is \
+            stopped or moved with it. At or after the deadline both are refused: the revert has won. Exit status: 0 done, 1 refused (not armed, too late, settled already), 2 invalid usage.
             """
     )
 
