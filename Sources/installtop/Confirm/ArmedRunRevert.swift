@@ -111,7 +111,7 @@ struct ArmedRunRevert {
     }
 
     /// The run's systemd timer, stopped when the revert ends: it would find the run settled.
-    private var timer: RevertTimer { RevertTimer(run: window.run, historyDatabase: historyDatabase, tools: systemd) }
+    private var timer: RevertTimer { RevertTimer(run: window.run, historyDatabase: historyDatabase, tool: window.tool, tools: systemd) }
 
     /// The run's history, as the undo's lookup of the run takes it.
     var historyOptions: HistoryOptions {

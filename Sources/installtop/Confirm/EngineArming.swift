@@ -19,6 +19,9 @@ final class EngineArming: Sendable {
     let aptConfig: String?
     let chroot: String?
     private let taken = Mutex<[HealthObservation]?>(nil)
+    /// Each active service's invocation before the job (`ServiceInvocations`); `nil` where
+    /// systemd does not run.
+    private let invocations = Mutex<[String: String]?>(nil)
 
     init(request: ConfirmRequest, aptConfig: String?, chroot: String?) {
         self.request = request
@@ -36,7 +39,19 @@ final class EngineArming: Sendable {
     func takeBaseline() {
         guard baseline == nil else { return }
         let observations = probe.observe()
-        taken.withLock { if $0 == nil { $0 = observations } }
+        let services = ServiceInvocations(tools: .current()).now()
+        let first = taken.withLock { taken -> Bool in
+            guard taken == nil else { return false }
+            taken = observations
+            return true
+        }
+        if first { invocations.withLock { $0 = services } }
+    }
+
+    /// The services the job restarted (their invocations changed since the baseline); `nil`
+    /// where systemd does not run.
+    func restartedServices() -> [String]? {
+        ServiceInvocations.restarted(before: invocations.withLock { $0 }, after: ServiceInvocations(tools: .current()).now())
     }
 
     /// The health before the job; `nil` until apt's hook came (then nothing ran).

@@ -9,7 +9,7 @@ import InstallHistory
 import RestartScan
 
 /// A commit-confirmed run's deadline handed to systemd (Documentation/COMMIT-CONFIRMED.md): a
-/// transient timer, `installtop-revert-RUN-ID.timer`, that runs `installtop apt revert RUN --due`
+/// transient timer, `installtop-revert-RUN-ID.timer`, that runs `installtop TOOL revert RUN --due`
 /// at the deadline, so that the run is reverted on time also when neither the waiting command
 /// nor an engine is alive (killed with SIGKILL, never started). The revert claims the window in
 /// the history like any other reverter, so a timer that fires after a confirmation, or beside
@@ -25,12 +25,15 @@ struct RevertTimer: Sendable {
     /// path the timer's revert opens, whatever directory systemd runs it in.
     let historyDatabase: String
     let tools: SystemdTools
+    /// The run's package tool (`apt`, `dnf`), whose revert the timer runs.
+    let tool: String
 
     /// Systemd's slack for the timer: it fires at most this late, never early.
     static let accuracy = "1s"
 
-    init(run: Int64, historyDatabase: String, tools: SystemdTools = .current()) {
+    init(run: Int64, historyDatabase: String, tool: String = "apt", tools: SystemdTools = .current()) {
         self.run = run
+        self.tool = tool
         self.historyDatabase = Self.canonical(historyDatabase)
         self.tools = tools
     }
@@ -38,7 +41,7 @@ struct RevertTimer: Sendable {
     /// Schedules the revert of `window`'s run at its deadline: the single call of every point
     /// that arms a window. Nothing happens where systemd does not run.
     static func schedule(window: ConfirmWindow, historyDatabase: String, tools: SystemdTools = .current()) -> RevertTimerOutcome {
-        RevertTimer(run: window.run, historyDatabase: historyDatabase, tools: tools).schedule(at: window.deadline)
+        RevertTimer(run: window.run, historyDatabase: historyDatabase, tool: window.tool, tools: tools).schedule(at: window.deadline)
     }
 
     /// The units' name without `.timer` or `.service`: `installtop-revert-RUN-ID`, ID the
@@ -51,7 +54,7 @@ struct RevertTimer: Sendable {
     func scheduleCommand(at deadline: Date, executable: String) -> [String] {
         [tools.systemdRun, "--unit=\(unit)", "--description=installtop: revert run \(run) unless confirmed (\(historyDatabase))",
          "--on-calendar=\(Self.calendar(deadline))", "--timer-property=AccuracySec=\(Self.accuracy)", "--collect", "--no-ask-password",
-         "--", executable, "apt", "revert", String(run), "--due", "--yes", "--plain", "--history-db", historyDatabase]
+         "--", executable, tool, "revert", String(run), "--due", "--yes", "--plain", "--history-db", historyDatabase]
     }
 
     /// `systemctl stop UNIT.timer`: only the timer; a revert its service runs goes on.

@@ -131,24 +131,14 @@ final class ConfirmDeadlineWatcher: ArmedRunsSource {
 
     func decide(run: Int, extend: Double?) -> Result<String, WireError> {
         defer { lookNow() }
-        let decision: ConfirmDecision
-        do {
-            let store = try HistoryStore(path: historyDatabase, createIfMissing: false)
-            decision = try store.decide(extend.map { .extend(seconds: $0) } ?? .confirm, on: Int64(run))
-        } catch {
-            return .failure(WireError(.historyUnavailable, "run \(run): the history cannot be read: \(error)"))
-        }
-        switch decision {
-        case .confirmed:
-            log("run \(run): confirmed, it stays")
-            return .success("run \(run): confirmed, it stays")
-        case .extended(let deadline):
-            log("run \(run): deadline moved to \(ConfirmWindowText.time(deadline)) UTC")
-            return .success("run \(run): deadline moved to \(ConfirmWindowText.time(deadline)) UTC")
+        switch ArmedRunDecision(jobRun: Int64(run), extend: extend, historyDatabase: historyDatabase).take() {
+        case .done(let said, let warning):
+            log(said + (warning.map { "; \($0)" } ?? ""))
+            return .success(said)
         case .refused(let why):
             return .failure(WireError(.confirmRefused, why))
-        case .revert, .wait:
-            return .failure(WireError(.confirmRefused, "run \(run): nothing was decided"))
+        case .failed(let error):
+            return .failure(WireError(.historyUnavailable, "run \(run): the history cannot be read: \(error)"))
         }
     }
 

@@ -23,13 +23,16 @@ final class EngineArmings: Sendable {
 
     private let state = Mutex(State())
     private let store: HistoryStore
+    /// The history's path, which systemd's timer names.
+    private let historyDatabase: String
     private let log: @Sendable (String) -> Void
     /// Told each run armed (or found not undoable), so that clients hear of it at once.
     private let told: @Sendable () -> Void
     private let work = DispatchQueue(label: "installtop.arming")
 
-    init(store: HistoryStore, log: @escaping @Sendable (String) -> Void, armed: @escaping @Sendable () -> Void) {
+    init(store: HistoryStore, historyDatabase: String, log: @escaping @Sendable (String) -> Void, armed: @escaping @Sendable () -> Void) {
         self.store = store
+        self.historyDatabase = historyDatabase
         self.log = log
         self.told = armed
     }
@@ -71,17 +74,23 @@ final class EngineArmings: Sendable {
         }
         let request = armed.arming.request
         let root = armed.arming
+        let restartedServices = root.restartedServices()
         let arming = ConfirmWindowArming(store: store, baseline: baseline, probe: root.probe, seconds: request.seconds,
                                          revertOnRegression: request.revertOnRegression, locate: { window in
                                              window.tool = "apt"
                                              window.aptConfig = root.aptConfig
                                              window.chroot = root.chroot
+                                             window.restartedServices = restartedServices
                                          }, halfWay: HalfWayLookup.packages(administrativeDirectory:))
         switch arming.arm(run: run) {
         case .armed(let window, _):
             let regressed = window.regressions.map(\.text).joined(separator: "; ")
+            // The deadline handed to systemd too, as `--confirm` does: an engine killed in the
+            // window is no reason for the run to stay.
+            let timer = RevertTimer.schedule(window: window, historyDatabase: historyDatabase)
             log("run \(run) (job \(job)) armed: confirm it by \(ConfirmWindowText.time(window.deadline)) UTC "
-                + "(installtop confirm --run \(run)), or it is reverted" + (regressed.isEmpty ? "" : "; regressed: \(regressed)"))
+                + "(installtop confirm --run \(run)), or it is reverted" + (regressed.isEmpty ? "" : "; regressed: \(regressed)")
+                + "; " + timer.whoReverts(run: run, historyDatabase: historyDatabase))
         case .notUndoable(let reason):
             log("run \(run) (job \(job)) is not armed: it cannot be undone: \(reason)")
         case .notRecorded(let error):

@@ -67,13 +67,13 @@ struct ServeSession {
         })
         // Commit-confirmed runs in this history are reverted at their deadline, also those armed
         // before this engine started (`--confirm`), and told to the clients.
+        let historyDatabase = history.historyDb.map(EngineIdentity.absolute) ?? HistoryStore.defaultPath()
         let deadlines = history.noHistory ? nil : ConfirmDeadlineWatcher(
-            historyDatabase: history.historyDb.map(EngineIdentity.absolute) ?? HistoryStore.defaultPath(),
-            executable: ProcFS().ownExecutable() ?? CommandLine.arguments[0], log: log)
+            historyDatabase: historyDatabase, executable: ProcFS().ownExecutable() ?? CommandLine.arguments[0], log: log)
         // Armed jobs submitted here (`PackageJob.confirm`) are armed once recorded.
         let armings: EngineArmings? = {
             guard case .store(let store) = host.history else { return nil }
-            let armings = EngineArmings(store: store, log: log, armed: { deadlines?.lookNow() })
+            let armings = EngineArmings(store: store, historyDatabase: historyDatabase, log: log, armed: { deadlines?.lookNow() })
             // After the recorder, which subscribed first: the run is finished when it is armed.
             queue.subscribe { armings.handle($0) }
             return armings
