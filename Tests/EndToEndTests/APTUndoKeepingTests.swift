@@ -123,6 +123,27 @@ struct APTUndoKeepingTests {
         #expect(host.changes(since: HostPackageFingerprint()).isEmpty)
     }
 
+    @Test("A TMPDIR that names no folder (an ssh session's SetEnv for a folder made on demand) does not stop the rebuilt versions from being kept")
+    func keepingIgnoresAMissingTemporaryFolder() async throws {
+        let lab = try UndoLab()
+        defer { lab.remove() }
+        try lab.installVersionOne()
+        try lab.apt.publish(UndoLab.packages("2.0"))
+        // dpkg-deb makes its temporary files in TMPDIR, building a package and reading one back.
+        let missing = lab.folder.file("no-such-folder")
+        let result = try await installtop(["apt", "upgrade"] + lab.arguments, in: lab.folder, environment: ["TMPDIR": missing],
+                                          timeout: .seconds(180))
+        #expect(result.status == 0, "stdout: \(result.stdout)\nstderr: \(result.stderr)")
+        #expect(!result.stderr.contains("was not kept"), "\(result.stderr)")
+        let run = try #require(try await lab.runs().first)
+        #expect(run["undoable"] as? Bool == true, "\(run)")
+        let runFolder = lab.undoFolder + "/\((run["run"] as? NSNumber)?.stringValue ?? "?")"
+        for name in ["lab-base", "lab-app", "lab-tool"] {
+            #expect(FileManager.default.fileExists(atPath: runFolder + "/\(name)_1.0_all.deb"), "\(name) 1.0 kept")
+        }
+        #expect(!FileManager.default.fileExists(atPath: missing), "installtop does not make the caller's TMPDIR")
+    }
+
     @Test("--no-history keeps nothing and records no run")
     func noHistoryKeepsNothing() async throws {
         let apt = try APTTestRoot()

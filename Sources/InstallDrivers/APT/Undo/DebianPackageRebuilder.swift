@@ -62,7 +62,7 @@ struct DebianPackageRebuilder: Sendable {
                 throw APTKeepError("cannot write its conffiles list: \(error.localizedDescription)")
             }
         }
-        let build = SystemCommand.run([dpkgDeb, "-Zgzip", "-z1", "--build", work, file])
+        let build = SystemCommand.run([dpkgDeb, "-Zgzip", "-z1", "--build", work, file], environment: Self.dpkgDebEnvironment(for: file))
         guard build.status == 0 else {
             throw APTKeepError("dpkg-deb could not build it: \(Self.firstLine(build.stderr, otherwise: "exit status \(build.status)"))")
         }
@@ -121,17 +121,26 @@ struct DebianPackageRebuilder: Sendable {
     /// Reads `file` back: the control must name the package, and the data hold every file
     /// copied (a wrong path makes an empty package that still installs, Documentation/PACKAGE-FACTS.md).
     private func verify(_ file: String, is package: APTInstalledPackage, holdingAtLeast files: Int) throws(APTKeepError) {
-        let fields = SystemCommand.run([dpkgDeb, "-f", file, "Package", "Version", "Architecture"])
+        let fields = SystemCommand.run([dpkgDeb, "-f", file, "Package", "Version", "Architecture"], environment: Self.dpkgDebEnvironment(for: file))
         let expected = "Package: \(package.name)\nVersion: \(package.version)\nArchitecture: \(package.architecture)"
         guard fields.status == 0, fields.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == expected else {
             throw APTKeepError("the rebuilt .deb does not read back as \(package.name) \(package.version) (\(package.architecture))")
         }
-        let contents = SystemCommand.run([dpkgDeb, "--contents", file])
+        let contents = SystemCommand.run([dpkgDeb, "--contents", file], environment: Self.dpkgDebEnvironment(for: file))
         let entries = contents.stdout.split(separator: "\n").count
         // dpkg-deb adds the top folder `./` to what was copied.
         guard contents.status == 0, entries >= files else {
             throw APTKeepError("the rebuilt .deb holds \(entries) paths of the \(files) installed")
         }
+    }
+
+    /// dpkg-deb's environment: `TMPDIR` the folder the kept file goes into, which exists.
+    /// dpkg-deb makes its temporary files in TMPDIR as it builds (the control member) and reads
+    /// a package back (`-f` extracts the control into a folder there); the TMPDIR installtop was
+    /// given may name no folder (an ssh session's `SetEnv TMPDIR=…` for a folder Ansible makes
+    /// on demand), and the run would be left without its kept versions after its job ran.
+    private static func dpkgDebEnvironment(for file: String) -> [String: String] {
+        ["TMPDIR": (file as NSString).deletingLastPathComponent]
     }
 
     /// Whether `path` is a folder, following symbolic links.
