@@ -21,6 +21,10 @@ struct FleetFiles: Sendable {
     func hostKey(_ host: FleetHost) -> String { hostDirectory(host) + "/ssh_host_ed25519_key" }
     func sshdConfig(_ host: FleetHost) -> String { hostDirectory(host) + "/sshd_config" }
     func sshdLog(_ host: FleetHost) -> String { hostDirectory(host) + "/sshd.log" }
+    /// The folder a configuration written `withDropIns` includes (`FleetHostSSHD`).
+    func sshdDropInFolder(_ host: FleetHost) -> String { hostDirectory(host) + "/sshd_config.d" }
+    /// Where sshd writes its pid with a configuration written `withDropIns`.
+    func sshdPidFile(_ host: FleetHost) -> String { hostDirectory(host) + "/sshd.pid" }
     /// Written by the host's holder once its hostname and private /run are in place.
     func readyFile(_ host: FleetHost) -> String { hostDirectory(host) + "/ready" }
 
@@ -40,7 +44,9 @@ struct FleetFiles: Sendable {
     }
 
     /// Every configuration file, once the keys exist.
-    func write(for hosts: [FleetHost], runID: String) throws {
+    /// - Parameter withDropIns: each sshd configuration includes its host's drop-in folder
+    ///   (made here, empty) and names a pid file (`FleetHostSSHD`).
+    func write(for hosts: [FleetHost], runID: String, withDropIns: Bool = false) throws {
         try FileManager.default.createDirectory(atPath: controlPathDirectory, withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: clientKey + ".pub", toPath: authorizedKeys)
         var knownHostsText = ""
@@ -49,7 +55,8 @@ struct FleetFiles: Sendable {
             let publicKey = try String(contentsOfFile: hostKey(host) + ".pub", encoding: .utf8).split(separator: " ").prefix(2).joined(separator: " ")
             knownHostsText += "\(host.name),\(host.address) \(publicKey)\n"
             sshConfigText += "Host \(host.name)\n    HostName \(host.address)\n"
-            try sshdConfigText(host).write(toFile: sshdConfig(host), atomically: true, encoding: .utf8)
+            if withDropIns { try FileManager.default.createDirectory(atPath: sshdDropInFolder(host), withIntermediateDirectories: true) }
+            try sshdConfigText(host, withDropIns: withDropIns).write(toFile: sshdConfig(host), atomically: true, encoding: .utf8)
         }
         // `Host *` last: ssh keeps the first value it finds, and the hosts' blocks set only HostName.
         sshConfigText += """
@@ -80,13 +87,18 @@ struct FleetFiles: Sendable {
     /// (sshd's `SetEnv` comes after the password file's home): with Debian's rpm installed,
     /// Ansible's fact gathering runs `rpm -q --whatprovides /usr/bin/apt-get`, and Debian's
     /// rpm keeps its database in `~/.rpmdb`, which it made in the machine's /root.
-    private func sshdConfigText(_ host: FleetHost) -> String {
-        """
-        Port 22
+    ///
+    /// `withDropIns`: the drop-in folder is included first, as Debian's sshd_config does, so
+    /// that a drop-in's value wins; the pid file is the one a restarting script reads. Without
+    /// it there is no pid file: the harness tracks its sshd by its child.
+    private func sshdConfigText(_ host: FleetHost, withDropIns: Bool) -> String {
+        let dropIns = withDropIns ? "Include \(sshdDropInFolder(host))/*.conf\n" : ""
+        return """
+        \(dropIns)Port 22
         AddressFamily inet
         ListenAddress \(host.address)
         HostKey \(hostKey(host))
-        PidFile none
+        PidFile \(withDropIns ? sshdPidFile(host) : "none")
         PermitRootLogin prohibit-password
         PubkeyAuthentication yes
         AuthorizedKeysFile \(authorizedKeys)

@@ -35,15 +35,20 @@ public final class FleetTestHosts: Sendable {
     public let setupDuration: Duration
 
     private let run: FleetRun
+    /// Whether each sshd configuration includes its host's drop-in folder (`sshd(host:)`).
+    private let sshdDropIns: Bool
     private let holderPIDs: [pid_t]
     private let processes: Mutex<FleetProcesses>
 
     /// Makes the namespaces, keys and configurations, starts every sshd and returns once each
     /// host takes an ssh login from the controller. On failure everything made is removed.
     /// Also removes stale fleets, whose test process is gone.
+    /// - Parameter sshdDropIns: each host's sshd configuration includes a drop-in folder of the
+    ///   host's own and writes a pid file, so that a test's package can break and restart it as
+    ///   an upgrade of openssh-server's configuration would (`sshd(host:)`).
     /// - Throws: `FleetTestError` naming what is missing (root, iproute2, openssh-server …) or
     ///   which host did not come up, with its sshd's log.
-    public init(count: Int) throws {
+    public init(count: Int, sshdDropIns: Bool = false) throws {
         precondition((1...200).contains(count), "a fleet has 1 to 200 hosts")
         let started = ContinuousClock.now
         let tools = try FleetTools.find()
@@ -59,7 +64,7 @@ public final class FleetTestHosts: Sendable {
         var sshds: [FleetChild] = []
         do {
             try files.generateKeys(for: hosts, tools: tools)
-            try files.write(for: hosts, runID: run.id)
+            try files.write(for: hosts, runID: run.id, withDropIns: sshdDropIns)
             try FleetCommand.check([tools.shell, "-ec", Self.networkScript(controller: controller, hosts: hosts, ip: tools.ip)],
                                    environment: environment, timeout: .seconds(60))
             let deadline = ContinuousClock.now + .seconds(30)
@@ -81,6 +86,7 @@ public final class FleetTestHosts: Sendable {
             throw error
         }
         self.run = run
+        self.sshdDropIns = sshdDropIns
         self.hosts = hosts
         controllerNamespace = controller
         namespacePrefix = run.namespacePrefix
@@ -111,6 +117,31 @@ public final class FleetTestHosts: Sendable {
         environment["PATH"] = (toolchain.playbook as NSString).deletingLastPathComponent + ":"
             + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/sbin:/usr/bin:/sbin:/bin")
         return environment
+    }
+
+    /// How host `host`'s (1 for h1) sshd runs: its configuration, drop-in folder, pid file, log
+    /// and the command that starts it again. A listener a test's script started in place of the
+    /// harness's is not tracked by `stopSSHD`/`startSSHD`, but it is in the host's namespace,
+    /// which `stopSSHD` and `tearDown` empty.
+    /// - Throws: `FleetTestError` for a fleet made without `sshdDropIns` (its sshd has no pid
+    ///   file to restart it by) or a host it does not have.
+    public func sshd(host: Int) throws -> FleetHostSSHD {
+        guard sshdDropIns else { throw FleetTestError("the fleet was made without sshdDropIns: its sshd has no drop-in folder or pid file") }
+        let fleetHost = hosts[try index(host)]
+        let files = FleetFiles(directory: directory)
+        return FleetHostSSHD(executable: run.tools.sshd, configuration: files.sshdConfig(fleetHost),
+                             dropInFolder: files.sshdDropInFolder(fleetHost), pidFile: files.sshdPidFile(fleetHost),
+                             log: files.sshdLog(fleetHost))
+    }
+
+    /// The command line, to run on this machine, of a fresh ssh login from the controller
+    /// namespace to host `host` (1 for h1) that runs `remoteCommand` there: the fleet's
+    /// ssh_config, and no connection shared with another ssh (`ControlMaster no`,
+    /// `ControlPath none`), so that each one proves the host's sshd takes a new login.
+    public func sshCommand(toHost host: Int, _ remoteCommand: String) throws -> [String] {
+        let name = hosts[try index(host)].name
+        return controllerCommand([run.tools.ssh, "-F", sshConfigPath, "-o", "ControlMaster=no", "-o", "ControlPath=none",
+                                  name, remoteCommand])
     }
 
     /// Whether `path` exists on every host (in its own filesystem view: its private `/run`).
