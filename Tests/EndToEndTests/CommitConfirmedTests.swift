@@ -307,6 +307,27 @@ struct CommitConfirmedTests {
         #expect(try await lab.runs().count == runsBefore)
         #expect(host.changes(since: HostPackageFingerprint()).isEmpty)
     }
+
+    @Test("A version that cannot be kept during the job (the history's undo folder is a file) stops the armed job before dpkg: nothing changed, not armed, said why")
+    func unkeptVersionStopsBeforeDpkg() async throws {
+        let host = HostPackageFingerprint()
+        let lab = try UndoLab()
+        defer { lab.remove() }
+        try Self.readyToUpgrade(lab)
+        // Where the kept versions go is a file: the plan's checks pass, the keeping fails.
+        let undo = URL(fileURLWithPath: lab.database).deletingLastPathComponent().appendingPathComponent("undo").path
+        try FileManager.default.createDirectory(atPath: URL(fileURLWithPath: undo).deletingLastPathComponent().path,
+                                                withIntermediateDirectories: true)
+        try? FileManager.default.removeItem(atPath: undo)
+        #expect(FileManager.default.createFile(atPath: undo, contents: Data("not a folder".utf8)))
+        let result = try await installtop(Self.upgradeArguments(lab, confirm: "1m"), in: lab.folder)
+        #expect(result.status != 0 && result.status != 7, "\(result.stderr)")
+        #expect(result.stderr.contains("is not armed: it cannot be undone"), "\(result.stderr)")
+        #expect(result.stderr.contains("the job stopped before dpkg changed anything"), "\(result.stderr)")
+        for package in ["lab-app", "lab-tool"] { #expect(try lab.states()[package] == "ii 1.0", "\(package)") }
+        #expect(try lab.apt.audit().isEmpty)
+        #expect(host.changes(since: HostPackageFingerprint()).isEmpty)
+    }
 }
 
 extension ISO8601DateFormatter {

@@ -200,7 +200,7 @@ public final class APTHookTransaction: Sendable {
             begun.signal()
         }
         keeper?.planned(changes, environment: environment)
-        guard let keeper, keeper.asksBeforeDpkg || changes.contains(where: APTVersionKeeper.replacesInstalledVersion) else {
+        guard let keeper, keeper.isArmed || changes.contains(where: APTVersionKeeper.replacesInstalledVersion) else {
             keeper?.discardAhead()
             answer(&state)
             return
@@ -213,7 +213,11 @@ public final class APTHookTransaction: Sendable {
             for note in kept.compactMap({ kept in kept.failureNote.map { (kept.package, $0) } }) {
                 take(Line(stream: nil, text: APTKeptVersion.noteLinePrefix + note.0 + ":" + note.1))
             }
+            // An armed job's revert needs every version it replaces: without one, dpkg never
+            // starts, and the host stays as it was.
+            let unkept = keeper.isArmed ? kept.filter { $0.failureNote != nil }.map(\.package) : []
             let afterReads = self.state.withLock { state in
+                if !unkept.isEmpty { state.handOff.stopRequested = true }
                 answer(&state)
                 return state.handOff.afterReads
             }

@@ -43,7 +43,9 @@ struct APTArmedJob: ArmedJob {
     }
 
     func runJob() -> ExitStatus {
-        APTSession(request: request, options: options, route: .here).run()
+        var session = APTSession(request: request, options: options, route: .here)
+        session.armed = true
+        return session.run()
     }
 
     func locate(_ window: inout ConfirmWindow) {

@@ -15,6 +15,8 @@ import InstallEngine
 struct APTResolveOnceRun {
     let job: PackageJob
     let options: APTOptions
+    /// The job is commit-confirmed: a version not kept stops it before dpkg (`APTSession.armed`).
+    var armed = false
     /// What apt is expected to replace, known before it resolves (an undo's run): kept ahead of
     /// its hook. `nil` keeps everything at the hook.
     var expected: [PackageChange]?
@@ -30,7 +32,8 @@ struct APTResolveOnceRun {
         let lines = APTDownloadLines()
         PlanningNotice.say(APTJobKind.summary(of: request))
         // The versions apt's plan replaces are kept for undo between its hook and dpkg (rule 33).
-        let keeper = HistoryVersionKeeper.open(options.run.history, jobName: APTJobKind.summary(of: request), operation: request.operation)
+        let keeper = HistoryVersionKeeper.open(options.run.history, jobName: APTJobKind.summary(of: request), operation: request.operation,
+                                               armed: armed)
         // Until the plan comes nothing has changed: a signal stops apt, safely. After it, until
         // the run session handles signals itself (it opens the history, and the monitor its
         // terminal, first), a signal still stops apt at its next safe point: with the default

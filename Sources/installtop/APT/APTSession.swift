@@ -21,6 +21,9 @@ struct APTSession {
     /// What an undo leaves as dpkg has it (`APTUndoPreparation.leaves`), added to the job's name
     /// so that the monitor's plan dialog says it beside the plan.
     var leaves: [String] = []
+    /// The job is commit-confirmed (`--confirm`): a version that cannot be kept stops it before
+    /// dpkg changes anything (`APTVersionKeeping.isArmed`).
+    var armed = false
 
     func run() -> ExitStatus {
         // Absolute, so the paths read under it (dpkg's database, the reboot list) never depend on the working directory.
@@ -30,7 +33,7 @@ struct APTSession {
         }
         let job = PackageJob(request: request, aptConfig: options.aptConfig, chroot: chroot)
         // With --yes the plan is not shown: apt's own hook gives it during the transaction.
-        if options.yes { return APTResolveOnceRun(job: job, options: options, expected: expected).run() }
+        if options.yes { return APTResolveOnceRun(job: job, options: options, armed: armed, expected: expected).run() }
         let plan: APTPlan
         PlanningNotice.say(APTJobKind.summary(of: request))
         do {
@@ -52,7 +55,8 @@ struct APTSession {
             return .failed
         }
         // The versions the plan replaces are kept for undo before dpkg touches them (rule 33).
-        let keeper = HistoryVersionKeeper.open(options.run.history, jobName: APTJobKind.summary(of: request), operation: request.operation)
+        let keeper = HistoryVersionKeeper.open(options.run.history, jobName: APTJobKind.summary(of: request), operation: request.operation,
+                                               armed: armed)
         let runnable = RunnableJob(
             name: "\(APTJobKind.summary(of: request)) · \(plan.summary)" + leaves.map { " · leaves \($0)" }.joined(),
             operation: request.operation, updates: plan.updates,

@@ -28,22 +28,27 @@ final class HistoryVersionKeeper: APTVersionKeeping {
 
     /// A keeper for the history `options` name; `nil` with `--no-history` or when the history
     /// cannot be opened (the run then says so, as it does for its rows).
+    /// - Parameters:
+    ///   - arming: an engine's armed job's arming, whose baseline the keeping takes.
+    ///   - armed: the job is armed by its own command (`--confirm`), which takes its baseline.
     static func open(_ options: HistoryOptions, jobName: String, operation: UpdateOperation,
-                     arming: EngineArming? = nil) -> HistoryVersionKeeper? {
+                     arming: EngineArming? = nil, armed: Bool = false) -> HistoryVersionKeeper? {
         guard !options.noHistory, let store = try? HistoryStore(path: options.historyDb ?? HistoryStore.defaultPath()) else { return nil }
-        return HistoryVersionKeeper(store: store, jobName: jobName, operation: operation, arming: arming)
+        return HistoryVersionKeeper(store: store, jobName: jobName, operation: operation, arming: arming, armed: armed || arming != nil)
     }
 
-    private init(store: HistoryStore, jobName: String, operation: UpdateOperation, arming: EngineArming?) {
+    private init(store: HistoryStore, jobName: String, operation: UpdateOperation, arming: EngineArming?, armed: Bool) {
         self.store = store
         self.jobName = jobName
         self.operation = operation
         self.arming = arming
+        isArmed = armed
     }
 
-    /// An armed job's keeper is asked before dpkg runs even when nothing is replaced: the
-    /// baseline of its health is taken then.
-    var asksBeforeDpkg: Bool { arming != nil }
+    /// An armed job's keeper is asked before dpkg runs even when nothing is replaced (an
+    /// engine's arming takes its baseline then), and a version it cannot keep stops the job
+    /// there: the revert would need it.
+    let isArmed: Bool
 
     func keepAhead(_ planned: [PackageChange], environment: APTEnvironment) {
         // A run the history cannot reserve is said by `keep`, which tries again.

@@ -87,7 +87,9 @@ struct CommitConfirmedSession<Job: ArmedJob> {
             window = armed
             checkedAfter = checks
         case .notUndoable(let reason):
-            StandardOutput.stderr.line("installtop: run \(run) is not armed: it cannot be undone: \(reason)")
+            // A version not kept stops an armed job before dpkg (`APTVersionKeeping.isArmed`).
+            StandardOutput.stderr.line("installtop: run \(run) is not armed: it cannot be undone: \(reason)"
+                + (jobStatus == .aborted ? "; the job stopped before dpkg changed anything" : ""))
             return jobStatus == .succeeded ? .failed : jobStatus
         case .notRecorded(let error):
             StandardOutput.stderr.line("installtop: run \(run) is not armed: the history cannot record it: \(error); "

@@ -24,7 +24,10 @@ struct AttachCommand: ParsableCommand {
             history and u undoes one of its runs there. s opens a shell on the selected host \
             (`ssh -t`, with the board's ssh options) and gives the board back when it exits; the \
             session's output (never what is typed) is recorded as an asciicast v2 file, a run of \
-            kind shell in your history (--history-db), played back by `installtop replay RUN`.
+            kind shell in your history (--history-db), played back by `installtop replay RUN`. \
+            With --confirm DURATION (or W on the board) U and D arm each host's upgrade: its engine \
+            checks the host before and after and undoes the run unless kept in time (K on its row; \
+            with --confirm-by-login, or L, once a fresh ssh login to the host works and no check regressed).
             """
     )
 
@@ -33,6 +36,13 @@ struct AttachCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("With --host or --hosts: how many marked hosts the board's U upgrades at once.", valueName: "N"))
     var parallel = 2
+
+    @Option(help: ArgumentHelp("With --host or --hosts: U and D arm each host's upgrade with this window (5m, 1h): undone on the host unless kept in time.",
+                               valueName: "duration"))
+    var confirm: String?
+
+    @Flag(help: "With --confirm: the board keeps an armed host's run once a fresh ssh login to it works and none of its checks regressed.")
+    var confirmByLogin = false
 
     @Option(help: ArgumentHelp(
         "With --host or --hosts: the history database the board's s records shells in (default: $XDG_STATE_HOME/installtop/history.sqlite3); their recordings go in shells/ beside it.",
@@ -44,6 +54,12 @@ struct AttachCommand: ParsableCommand {
 
     func validate() throws {
         guard parallel >= 1 else { throw ValidationError("--parallel must be at least 1") }
+        if (confirm != nil || confirmByLogin) && !hosts.isRemote {
+            throw ValidationError("--confirm and --confirm-by-login are for the board of hosts (--host, --hosts)")
+        }
+        if let confirm, (ConfirmDuration.seconds(confirm) ?? 0) <= 0 {
+            throw ValidationError("--confirm takes a duration such as 90s, 5m or 1h30m; got '\(confirm)'")
+        }
         if historyDb != nil, !hosts.isRemote {
             throw ValidationError("--history-db is for the board of hosts (--host, --hosts): where its s records shells")
         }
@@ -61,6 +77,7 @@ struct AttachCommand: ParsableCommand {
         }
         do {
             switch try MonitorSession.run(link: link, themeOption: theme, exitWhenDone: false, rolloutParallel: parallel,
+                                          confirmWindow: confirm.flatMap(ConfirmDuration.seconds), confirmByLogin: confirmByLogin,
                                           shellHistory: shellHistory) {
             case .quit, .quitWhileRunning, .followedJobEnded:
                 return

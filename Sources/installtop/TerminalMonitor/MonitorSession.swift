@@ -50,7 +50,8 @@ enum MonitorSession {
     ///   `CursesTerminalError` when stdin/stdout is not a usable terminal, `MailboxError`.
     static func run(
         link: any EngineLink, themeOption: String?, exitWhenDone: Bool, startingNote: String? = nil, followedJob: Int? = nil,
-        message: String? = nil, rolloutParallel: Int = 2, shellHistory: String? = nil, onStart: () -> Void = {},
+        message: String? = nil, rolloutParallel: Int = 2, confirmWindow: Double? = nil, confirmByLogin: Bool = false,
+        shellHistory: String? = nil, onStart: () -> Void = {},
         signalsBeforeStart: () -> [Int32] = { [] }
     ) throws -> MonitorOutcome {
         // The engine's snapshot starts arriving (and being decoded, on the link's thread) while
@@ -76,6 +77,8 @@ enum MonitorSession {
         state.startingNote = startingNote
         state.followedJob = followedJob
         state.rolloutParallel = rolloutParallel
+        state.confirmWindowSeconds = confirmWindow
+        state.confirmByLogin = confirmByLogin
         var loop = MonitorLoop(
             link: link, terminal: terminal, mailbox: mailbox, themes: themes, exitWhenDone: exitWhenDone, state: state,
             whenIdle: (delay: Self.idleRelease, action: { ResidentCode.release() }))

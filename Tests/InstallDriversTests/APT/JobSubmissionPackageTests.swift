@@ -16,6 +16,10 @@ struct JobSubmissionPackageTests {
         PackageJob(request: .reinstall(packages: ["curl"], repairing: nil)),
         // A repair's reinstall: versions pinned, a kept .deb by its path, the run it repairs.
         PackageJob(request: .reinstall(packages: ["lab-k2=2.0", "/var/lib/installtop/undo/3/lab-a_1.0_all.deb"], repairing: 4)),
+        // Armed (commit-confirmed): the window and the checks travel with it.
+        PackageJob(request: .upgrade, confirm: ConfirmRequest(seconds: 300)),
+        PackageJob(request: .install(["nginx"]), confirm: ConfirmRequest(seconds: 90.5, checks: ["curl -fsS http://localhost/"],
+                                                                         checksDirectory: "/srv/checks", revertOnRegression: true)),
     ]
 
     private func object(_ json: String) throws -> WireObject {
@@ -33,6 +37,17 @@ struct JobSubmissionPackageTests {
         let read = try JobSubmission(try object(submission.json), kinds: testKinds)
         #expect(read == submission)
         #expect(read.package == package)
+    }
+
+    @Test("An armed job's window is refused on a reinstall, and without seconds more than 0")
+    func confirmRefusals() throws {
+        for apt in [#"{"reinstall":["curl"],"confirm":{"seconds":60}}"#, #"{"upgrade":true,"confirm":{"seconds":0}}"#,
+                    #"{"upgrade":true,"confirm":{"checks":["true"]}}"#] {
+            let line = #"{"command":"submit","jobs":[{"name":"x","operation":"install","updates":[],"apt":"# + apt + "}]}"
+            #expect(throws: WireError.self, "\(apt)") { _ = try command(line) }
+        }
+        #expect(ConfirmRequest(seconds: 5400).durationText == "1h30m")
+        #expect(ConfirmRequest(seconds: 45).durationText == "45s")
     }
 
     @Test("The apt request is an `apt` object in the job, in the manifest's words")

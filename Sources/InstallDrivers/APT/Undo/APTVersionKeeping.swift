@@ -29,10 +29,11 @@ public protocol APTVersionKeeping: Sendable {
     /// the engine dies. Must not wait (it runs while apt waits). By default nothing.
     func planned(_ changes: [PackageChange], environment: APTEnvironment)
 
-    /// Whether `keep` is to be asked before dpkg runs even when nothing of the plan replaces an
-    /// installed version: an armed job's keeper takes the host's health there
-    /// (Documentation/COMMIT-CONFIRMED.md). By default false.
-    var asksBeforeDpkg: Bool { get }
+    /// Whether the job is commit-confirmed (Documentation/COMMIT-CONFIRMED.md): `keep` is then
+    /// asked before dpkg runs even when nothing of the plan replaces an installed version (the
+    /// keeper takes the host's health there), and a version it could not keep stops the
+    /// transaction before dpkg changes anything, since the revert would need it. By default false.
+    var isArmed: Bool { get }
 }
 
 extension APTVersionKeeping {
@@ -40,5 +41,5 @@ extension APTVersionKeeping {
     public func discardAhead() {}
     public var reservedRun: Int64? { nil }
     public func planned(_ changes: [PackageChange], environment: APTEnvironment) {}
-    public var asksBeforeDpkg: Bool { false }
+    public var isArmed: Bool { false }
 }
