@@ -29,12 +29,15 @@ public enum MonitorKeyMap {
             KeyBinding([.character("/")], .editFilter, help: "/", "filter jobs and updates (Enter keeps, Esc clears)", footer: "/ filter"),
             KeyBinding([.escape], .clearFilter, help: nil, "clear the filter"),
             KeyBinding([.character("t")], .nextTheme, help: "t", "next theme", footer: "t theme"),
-            KeyBinding([.character("K")], .keepArmedRun, help: "K",
-                       "keep (confirm) the armed run that waits for it: else it is undone at its deadline"),
             KeyBinding([.character("h")], .openHistory, help: "h", "install history (/ filters, Tab job runs, u undoes)",
                        footer: "h history", footerIfRoom: true),
             KeyBinding([.character("?")], .openHelp, help: "?", "this help", footer: "? help"),
         ]
+        // Runs are armed only in an engine (attached) or on the board's hosts.
+        if attached || board {
+            bindings.append(KeyBinding([.character("K")], .keepArmedRun, help: "K",
+                                       "keep (confirm) the armed run that waits for it: else it is undone at its deadline"))
+        }
         if board {
             bindings.insert(KeyBinding([.right, .left, .character(" ")], .toggleHost, help: "→ ← Space",
                                        "show or fold the selected host's jobs (its row shows its current job)", footer: "→ jobs"), at: 1)

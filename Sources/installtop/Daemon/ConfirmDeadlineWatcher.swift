@@ -94,7 +94,9 @@ final class ConfirmDeadlineWatcher: ArmedRunsSource {
                     lookNow()
                 }
                 let child = SystemCommand.run([executable] + command)
-                let said = child.stderr.split(separator: "\n").filter { $0.hasPrefix("installtop: run") }.last.map(String.init) ?? ""
+                // The revert's own word on how it ended, not a later line of its (the services').
+                let lines = child.stderr.split(separator: "\n").filter { $0.hasPrefix("installtop: run") }
+                let said = (lines.last { $0.contains(" reverted by run ") || $0.contains(" could not be reverted") } ?? lines.last).map(String.init) ?? ""
                 switch child.status {
                 case ExitStatus.reverted.rawValue: log("run \(window.run): reverted" + (said.isEmpty ? "" : " (\(said))"))
                 case ExitStatus.succeeded.rawValue: log("run \(window.run): not due after all (confirmed or extended meanwhile)")
