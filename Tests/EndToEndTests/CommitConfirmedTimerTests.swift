@@ -57,7 +57,7 @@ struct CommitConfirmedTimerTests {
     /// holds for it.
     private static func window(of lab: UndoLab, until condition: ([String: Any]) -> Bool) async throws -> [String: Any] {
         var last: [String: Any] = [:]
-        let held = try await eventually(timeout: .seconds(120)) {
+        let held = try await eventually(timeout: .seconds(300)) {
             guard let confirm = try await lab.runs().lazy.compactMap({ $0["confirm"] as? [String: Any] }).first else { return false }
             last = confirm
             return condition(confirm)
@@ -96,7 +96,7 @@ struct CommitConfirmedTimerTests {
         try lab.installVersionOne()
         try lab.apt.publish(UndoLab.packages("2.0"))
         let systemd = try FakeSystemd(lab)
-        let waiting = try InstalltopProcess(Self.upgradeArguments(lab, confirm: "120s"), in: lab.folder, environment: systemd.environment)
+        let waiting = try InstalltopProcess(Self.upgradeArguments(lab, confirm: "10m"), in: lab.folder, environment: systemd.environment)
         let armed = try await Self.window(of: lab) { $0["state"] as? String == "armed" }
         let run = try await Self.armedRun(lab)
         try await waitUntil("systemd-run to be called") { systemd.recorded().contains { $0.first == "fake-systemd-run" } }

@@ -86,34 +86,41 @@ struct RolloutConfirmEndToEndTests {
         #expect((window["reason"] as? String)?.contains("no confirmation by its deadline") == true, "\(window)")
     }
 
-    @Test("the board: W arms U with 5 minutes; h1's row counts down and K keeps it (confirmed); with L on, h2's run is kept by a fresh ssh login by itself")
+    @Test("the board: W arms U with 5 minutes; h1's row counts down and K keeps it (confirmed); a board started with --confirm 5m --confirm-by-login keeps h2's run by a fresh ssh login by itself")
     func boardKeepsArmedHosts() async throws {
         let rollout = try RolloutHosts(count: 2, failing: nil, gated: [], history: true)
         defer { rollout.tearDown() }
         let hosts = rollout.hosts
         #expect(await hosts.waitUntilServing())
-        let tmux = try BoardScreen.attach(hosts.names, fleet: hosts.fleet, folder: hosts.folder, width: 160, height: 40)
-        defer { tmux.close() }
-        await tmux.waitForScreen("two idle hosts") { $0.contains("2 hosts · 2 idle") }
-
-        tmux.send("W")
-        await tmux.waitForScreen("the window in the header") { $0.contains("confirm 5m") }
-        tmux.send("U")
-        let dialog = await tmux.waitForScreen("h1's plan, armed") { screen in
-            screen.contains("[x] h1 · 1 to upgrade") && screen.contains("unless kept within 5m")
+        // A board of h1 alone: U upgrades the one host there is, whatever the selection follows.
+        do {
+            let tmux = try BoardScreen.attach(["h1"], fleet: hosts.fleet, folder: hosts.folder, width: 160, height: 40)
+            defer { tmux.close() }
+            await tmux.waitForScreen("h1 idle") { $0.contains("1 host · 1 idle") }
+            tmux.send("W")
+            await tmux.waitForScreen("the window in the header") { $0.contains("confirm 5m") }
+            tmux.send("U")
+            let dialog = await tmux.waitForScreen("h1's plan, armed") { screen in
+                screen.contains("[x] h1 · 1 to upgrade") && screen.contains("unless kept within 5m")
+            }
+            #expect(dialog != nil, "\(tmux.capture())")
+            tmux.send("y")
+            let counting = await tmux.waitForScreen("h1's row counts down") { BoardScreen.row("h1", in: $0).contains("armed 4m") }
+            #expect(counting != nil, "\(tmux.capture())")
+            tmux.send("K")
+            let kept = await tmux.waitForScreen("h1 kept") { BoardScreen.row("h1", in: $0).contains("confirmed") }
+            #expect(kept != nil, "\(tmux.capture())")
+            #expect(await Self.waitForWindow(rollout, host: 1, state: "confirmed"))
+            tmux.send("q")
         }
-        #expect(dialog != nil, "\(tmux.capture())")
-        tmux.send("y")
-        let counting = await tmux.waitForScreen("h1's row counts down") { BoardScreen.row("h1", in: $0).contains("armed 4m") }
-        #expect(counting != nil, "\(tmux.capture())")
-        tmux.send("K")
-        let kept = await tmux.waitForScreen("h1 kept") { BoardScreen.row("h1", in: $0).contains("confirmed") }
-        #expect(kept != nil, "\(tmux.capture())")
-        #expect(await Self.waitForWindow(rollout, host: 1, state: "confirmed"))
-
-        tmux.send("L")
-        await tmux.waitForScreen("kept by login in the header") { $0.contains("confirm 5m by login") }
-        tmux.send("j")
+        // A board of h2 started armed and keeping by login.
+        let binary = try EndToEndFolder.binary()
+        let attach = hosts.fleet.controllerCommand([binary, "attach", "--host", "h2", "--confirm", "5m", "--confirm-by-login",
+                                                    "--ssh-config", hosts.fleet.sshConfigPath, "--remote-command", "\(binary) bridge"])
+        let tmux = try TmuxSession(width: 160, height: 40, home: hosts.folder.url,
+                                   command: attach.map { "'\($0)'" }.joined(separator: " ") + " 2> '\(hosts.folder.path("attach2.err"))'; sleep 3600")
+        defer { tmux.close() }
+        await tmux.waitForScreen("h2 idle, armed by login") { $0.contains("1 host · 1 idle") && $0.contains("confirm 5m by login") }
         tmux.send("U")
         await tmux.waitForScreen("h2's plan") { $0.contains("[x] h2 · 1 to upgrade") }
         tmux.send("y")
