@@ -86,6 +86,33 @@ struct RolloutConfirmEndToEndTests {
         #expect((window["reason"] as? String)?.contains("no confirmation by its deadline") == true, "\(window)")
     }
 
+    @Test("confirm --host h1 --run N from the admin machine: --extend moves the host's deadline, a confirmation keeps it, a second is refused (exit 1)")
+    func confirmedFromTheAdminMachine() async throws {
+        let rollout = try RolloutHosts(count: 1, failing: nil, gated: [], history: true)
+        defer { rollout.tearDown() }
+        let folder = rollout.hosts.folder
+        try FileManager.default.createDirectory(atPath: folder.path("no-checks"), withIntermediateDirectories: true)
+        #expect(await rollout.hosts.waitUntilServing())
+        let upgraded = try await FleetCommand.run(try rollout.installtop([
+            "apt", "upgrade", "--yes", "--confirm", "10m", "--checks-dir", folder.path("no-checks"),
+        ]), timeout: .seconds(300))
+        #expect(upgraded.status == 0, "\(upgraded.stdout)\(upgraded.stderr)")
+        let armed = try #require(try await Self.window(rollout, host: 1))
+        let run = try #require(upgraded.stdout.split(separator: " ").drop { $0 != "run" }.dropFirst().first.flatMap { Int($0) },
+                               "\(upgraded.stdout)")
+        let extended = try await FleetCommand.run(try rollout.installtop(["confirm", "--run", String(run), "--extend", "20m"]),
+                                                  timeout: .seconds(120))
+        #expect(extended.status == 0 && extended.stdout.contains("h1: run \(run): deadline moved to"), "\(extended.stdout)\(extended.stderr)")
+        let moved = try #require(try await Self.window(rollout, host: 1))
+        #expect(moved["deadline"] as? String != armed["deadline"] as? String)
+        let kept = try await FleetCommand.run(try rollout.installtop(["confirm", "--run", String(run)]), timeout: .seconds(120))
+        #expect(kept.status == 0 && kept.stdout.contains("h1: run \(run): confirmed, it stays"), "\(kept.stdout)\(kept.stderr)")
+        #expect(await Self.waitForWindow(rollout, host: 1, state: "confirmed"))
+        let again = try await FleetCommand.run(try rollout.installtop(["confirm", "--run", String(run)]), timeout: .seconds(120))
+        #expect(again.status == 1 && again.stderr.contains("confirmed already"), "\(again.stdout)\(again.stderr)")
+        #expect(try rollout.labA(onHost: 1) == "ii 2.0")
+    }
+
     @Test("the board: W arms U with 5 minutes; h1's row counts down and K keeps it (confirmed); a board started with --confirm 5m --confirm-by-login keeps h2's run by a fresh ssh login by itself")
     func boardKeepsArmedHosts() async throws {
         let rollout = try RolloutHosts(count: 2, failing: nil, gated: [], history: true)

@@ -17,7 +17,9 @@ struct ConfirmCommand: ParsableCommand {
             With --run RUN (a run of installtop history --jobs, not a job number) it keeps a run armed \
             with --confirm: the run stays and is never reverted; with --extend DURATION its deadline moves \
             to DURATION from now instead (never earlier); where systemd runs, the run's revert timer is \
-            stopped or moved with it. At or after the deadline both are refused: the revert has won. Exit status: 0 done, 1 refused (not armed, too late, settled already), 2 invalid usage.
+            stopped or moved with it. At or after the deadline both are refused: the revert has won. With --host \
+            NAME the run is that host's, decided by its engine. Exit status: 0 done, 1 refused (not armed, too late, \
+            settled already), 2 invalid usage.
             """
     )
 
@@ -42,6 +44,9 @@ struct ConfirmCommand: ParsableCommand {
     func validate() throws {
         if (job == nil) == (armedRun == nil) { throw ValidationError("name a job, or a commit-confirmed run with --run") }
         if armedRun == nil && (extend != nil || history.historyDb != nil) { throw ValidationError("--extend and --history-db go with --run") }
+        if armedRun != nil && hosts.isRemote && history.historyDb != nil {
+            throw ValidationError("--history-db is this machine's: with --host the host's engine decides in its own history")
+        }
         if armedRun != nil && decline { throw ValidationError("--decline is for a job; an armed run is reverted with installtop apt revert RUN (installtop dnf revert RUN for a dnf run)") }
         if let extend, (ConfirmDuration.seconds(extend) ?? 0) <= 0 {
             throw ValidationError("--extend takes a duration such as 90s, 5m or 1h30m; got '\(extend)'")
@@ -49,7 +54,17 @@ struct ConfirmCommand: ParsableCommand {
     }
 
     func run() throws {
-        if let armedRun { throw ExitCode(ArmedRunConfirmation(jobRun: Int64(armedRun), extend: extend.flatMap(ConfirmDuration.seconds), history: history).run().rawValue) }
+        if let armedRun {
+            let seconds = extend.flatMap(ConfirmDuration.seconds)
+            // A host's run is decided by its engine, in its history (the board's `K` does the same).
+            guard hosts.isRemote else {
+                throw ExitCode(ArmedRunConfirmation(jobRun: Int64(armedRun), extend: seconds, history: history).run().rawValue)
+            }
+            let target = try EngineTarget.single(socket: socket, hosts: hosts)
+            let reply = try DaemonRequest.perform(.confirmRun(run: armedRun, extend: seconds), on: target, timeout: DaemonRequest.replyTimeout)
+            StandardOutput.stdout.line(target.prefix + (reply.fields["said"]?.stringValue ?? "run \(armedRun): done"))
+            return
+        }
         guard let job else { throw ExitCode(ExitStatus.invalidUsage.rawValue) }
         let target = try EngineTarget.single(socket: socket, hosts: hosts)
         try DaemonRequest.perform(.job(decline ? .decline(job: job) : .confirm(job: job)), on: target, timeout: DaemonRequest.replyTimeout)
