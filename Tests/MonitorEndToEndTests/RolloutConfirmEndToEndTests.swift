@@ -86,7 +86,7 @@ struct RolloutConfirmEndToEndTests {
         #expect((window["reason"] as? String)?.contains("no confirmation by its deadline") == true, "\(window)")
     }
 
-    @Test("confirm --host h1 --run N from the admin machine: --extend moves the host's deadline, a confirmation keeps it, a second is refused (exit 1)")
+    @Test("status --host lists the host's armed run; confirm --host h1 --run N from the admin machine: --extend moves the host's deadline, a confirmation keeps it, a second is refused (exit 1)")
     func confirmedFromTheAdminMachine() async throws {
         let rollout = try RolloutHosts(count: 1, failing: nil, gated: [], history: true)
         defer { rollout.tearDown() }
@@ -100,6 +100,12 @@ struct RolloutConfirmEndToEndTests {
         let armed = try #require(try await Self.window(rollout, host: 1))
         let run = try #require(upgraded.stdout.split(separator: " ").drop { $0 != "run" }.dropFirst().first.flatMap { Int($0) },
                                "\(upgraded.stdout)")
+        // status --host lists it, as local status does.
+        let status = try await FleetCommand.run(try rollout.installtop(["status"]), timeout: .seconds(120))
+        #expect(status.stdout.contains("run \(run): armed: confirm by") && status.stdout.contains("confirm --host h1 --run \(run)"),
+                "\(status.stdout)\(status.stderr)")
+        let statusJSON = try await FleetCommand.run(try rollout.installtop(["status", "--json"]), timeout: .seconds(120))
+        #expect(statusJSON.stdout.contains("\"armed\":[{") && statusJSON.stdout.contains("\"run\":\(run)"), "\(statusJSON.stdout)")
         let extended = try await FleetCommand.run(try rollout.installtop(["confirm", "--run", String(run), "--extend", "20m"]),
                                                   timeout: .seconds(120))
         #expect(extended.status == 0 && extended.stdout.contains("h1: run \(run): deadline moved to"), "\(extended.stdout)\(extended.stderr)")

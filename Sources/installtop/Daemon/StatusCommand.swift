@@ -13,8 +13,9 @@ struct StatusCommand: ParsableCommand {
             time, each given \(hostDeadline.components.seconds) s); the text is a section per host (== NAME ==), \
             its tables or `unreachable:` and ssh's own words; --json is one document \
             {"hosts":[{"host","reachable","jobs"|"error"}]}, each host's jobs as local --json gives them. \
-            Locally, the commit-confirmed runs (--confirm) still open in the engine's history follow the \
-            tables (Armed runs …), and --json adds "armed":[{"run","state","deadline","reason"}] when there are any. \
+            The commit-confirmed runs (--confirm) still open in the engine's history follow the tables \
+            (Armed runs …; a host's as its engine pushes them), and --json adds \
+            "armed":[{"run","state","deadline","reason"}] when there are any (with hosts, in each host's object). \
             Exit status: 0 printed (with hosts: every host answered), 1 no engine (with hosts: some host was \
             unreachable), 2 invalid usage.
             """
@@ -74,7 +75,8 @@ struct StatusCommand: ParsableCommand {
         do {
             let client = try EngineClient(ssh: command)
             defer { client.close() }
-            return .reachable(host: command.host, try snapshot(from: client, deadline: deadline))
+            let model = try snapshot(from: client, deadline: deadline)
+            return .reachable(host: command.host, model, armed: armedRuns(from: client))
         } catch {
             switch error {
             case .linkFailed(_, let reason):
@@ -86,6 +88,18 @@ struct StatusCommand: ParsableCommand {
                 return .unreachable(host: command.host, reason: error.description)
             }
         }
+    }
+
+    /// The commit-confirmed runs still open that the engine pushes right after its snapshot
+    /// (`armed`, in the same write as `snapshot.end`); none when it sent none within
+    /// `pushedWithin` (an engine without a history, or one older than the event).
+    static func armedRuns(from client: EngineClient, pushedWithin: Duration = .milliseconds(300)) -> [ArmedRun] {
+        let giveUp = ContinuousClock.now + pushedWithin
+        while ContinuousClock.now < giveUp {
+            guard let message = try? client.nextMessage(timeout: giveUp - ContinuousClock.now) else { return [] }
+            if case .armed(let runs) = message { return runs.runs.filter(\.state.isOpen) }
+        }
+        return []
     }
 
     /// Subscribes and reads up to the end of the snapshot (giving up when the engine is silent

@@ -9,10 +9,26 @@ enum HostsStatusReport {
         statuses.map { status -> String in
             let heading = "== \(sanitizer.sanitize(status.host)) ==\n"
             switch status {
-            case .reachable(_, let model): return heading + StatusReport.text(model, sanitizer: sanitizer)
+            case .reachable(let host, let model, let armed):
+                return heading + StatusReport.text(model, sanitizer: sanitizer) + armedText(armed, host: host, sanitizer: sanitizer)
             case .unreachable(_, let reason): return heading + "unreachable: \(sanitizer.sanitize(reason))\n"
             }
         }.joined(separator: "\n")
+    }
+
+    /// `Armed runs …` and a line per open run of `host`, after its tables; empty for none.
+    static func armedText(_ runs: [ArmedRun], host: String, sanitizer: TextSanitizer) -> String {
+        guard !runs.isEmpty else { return "" }
+        let name = sanitizer.sanitize(host)
+        return "\nArmed runs (commit-confirmed; the host's engine reverts each at its deadline):\n" + runs.map { run in
+            let deadline = RFC3339.string(from: run.deadline)
+            switch run.state {
+            case .reverting: return "  run \(run.run): reverting (\(sanitizer.sanitize(run.reason ?? "")))\n"
+            default:
+                return "  run \(run.run): armed: confirm by \(deadline) (installtop confirm --host \(name) --run \(run.run)), or it is reverted"
+                    + (run.regressions.isEmpty ? "" : "; regressed: " + sanitizer.sanitize(run.regressions.joined(separator: "; "))) + "\n"
+            }
+        }.joined()
     }
 
     /// `{"hosts":[{"host":"web1","reachable":true,"jobs":[…]},{"host":"web2","reachable":false,"error":"…"}]}`:
@@ -22,9 +38,16 @@ enum HostsStatusReport {
             var object = JSONObject()
             object.add("host", status.host)
             switch status {
-            case .reachable(_, let model):
+            case .reachable(_, let model, let armed):
                 object.add("reachable", true)
                 object.addRaw("jobs", StatusReport.jobsJSON(model))
+                // As local `status --json` adds it: only when there are any.
+                if !armed.isEmpty {
+                    object.add("armed", .array(armed.map { run in
+                        .object(["run": .integer(run.run), "state": .string(run.state.rawValue),
+                                 "deadline": .string(RFC3339.string(from: run.deadline)), "reason": run.reason.map(JSONValue.string) ?? .null])
+                    }))
+                }
             case .unreachable(_, let reason):
                 object.add("reachable", false)
                 object.add("error", reason)
