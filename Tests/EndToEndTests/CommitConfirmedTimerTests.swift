@@ -4,28 +4,30 @@ import Glibc
 import Testing
 
 /// What a commit-confirmed run hands systemd (issue 57), through the real binary in a private
-/// apt root (`UndoLab`) with fake `systemd-run` and `systemctl` scripts that record their
-/// arguments (the test hooks `INSTALLTOP_SYSTEMD_RUN`, `INSTALLTOP_SYSTEMCTL`,
-/// `INSTALLTOP_SYSTEMD_RUNNING=1`): the revert timer scheduled when the run is armed, moved by an
-/// extension, stopped by a confirmation and at the end of a revert; the services whose
+/// apt root (`UndoLab`) with a fake `systemctl` script that records its arguments and a units
+/// folder of the lab's (the test hooks `INSTALLTOP_SYSTEMCTL`, `INSTALLTOP_SYSTEMD_UNIT_DIR`,
+/// `INSTALLTOP_SYSTEMD_RUNNING=1`): the revert timer's units written and enabled when the run is
+/// armed, moved by an extension, disabled and removed by a confirmation and at the end of a
+/// revert; the services whose
 /// invocation changed during the job restarted again with one `try-restart` after the revert.
 /// No real systemd tool runs, and the host's packages are never touched.
 @Suite("installtop apt … --confirm: the systemd timer and the services restarted again", .serialized)
 struct CommitConfirmedTimerTests {
-    /// The fake tools in the lab's folder and what they recorded: each call one line, its
+    /// The fake systemctl and units folder in the lab's folder and what was recorded: each call one line, its
     /// program and arguments separated by tabs. The fake systemctl prints, for `show`, the
     /// services file under the apt root (which a lab package's postinst may rewrite), and, for
     /// `try-restart`, which lab-app dpkg has at that moment (a line `then: lab-app N`).
     private struct FakeSystemd {
         let calls: String
         let services: String
+        let units: String
         let environment: [String: String]
 
         init(_ lab: UndoLab) throws {
             calls = lab.folder.file("systemd-calls")
             services = lab.apt.root + "/lab-services"
             let record = "line=\"$(basename \"$0\")\"; for a in \"$@\"; do line=\"$line\t$a\"; done; printf '%s\\n' \"$line\" >> \(calls)"
-            let runner = try lab.folder.script("fake-systemd-run", record)
+            units = lab.folder.file("units")
             let systemctl = try lab.folder.script("fake-systemctl", """
                 \(record)
                 case "$1" in
@@ -34,7 +36,7 @@ struct CommitConfirmedTimerTests {
                 esac
                 exit 0
                 """)
-            environment = ["INSTALLTOP_SYSTEMD_RUN": runner, "INSTALLTOP_SYSTEMCTL": systemctl, "INSTALLTOP_SYSTEMD_RUNNING": "1"]
+            environment = ["INSTALLTOP_SYSTEMD_UNIT_DIR": units, "INSTALLTOP_SYSTEMCTL": systemctl, "INSTALLTOP_SYSTEMD_RUNNING": "1"]
         }
 
         /// The calls so far, each as its program and arguments.
@@ -88,7 +90,7 @@ struct CommitConfirmedTimerTests {
         return String(cString: real)
     }
 
-    @Test("Armed: systemd-run schedules the revert at the deadline (UTC); --extend moves the timer, a confirmation stops it")
+    @Test("Armed: the timer's units written and enabled at the deadline (UTC), persistent across reboots; --extend moves the timer, a confirmation disables it and removes its units")
     func timerScheduledMovedStopped() async throws {
         let host = HostPackageFingerprint()
         let lab = try UndoLab()
@@ -99,21 +101,26 @@ struct CommitConfirmedTimerTests {
         let waiting = try InstalltopProcess(Self.upgradeArguments(lab, confirm: "10m"), in: lab.folder, environment: systemd.environment)
         let armed = try await Self.window(of: lab) { $0["state"] as? String == "armed" }
         let run = try await Self.armedRun(lab)
-        try await waitUntil("systemd-run to be called") { systemd.recorded().contains { $0.first == "fake-systemd-run" } }
-        let schedule = try #require(systemd.recorded().first { $0.first == "fake-systemd-run" })
-        let unitArgument = try #require(schedule.dropFirst().first)
-        let unit = String(unitArgument.dropFirst("--unit=".count))
-        #expect(unitArgument.hasPrefix("--unit=installtop-revert-\(run)-"), "\(schedule)")
+        try await waitUntil("the timer enabled") { systemd.recorded().contains { $0.count > 2 && $0[1] == "enable" } }
+        let enable = try #require(systemd.recorded().first { $0.count > 2 && $0[1] == "enable" })
+        let calls = systemd.recorded()
+        let enabling = try #require(calls.firstIndex(of: enable))
+        #expect(enabling > 0 && calls[enabling - 1] == ["fake-systemctl", "daemon-reload", "--no-ask-password"], "units read before the enable: \(calls)")
+        let unitTimer = try #require(enable.last)
+        #expect(unitTimer.hasPrefix("installtop-revert-\(run)-") && unitTimer.hasSuffix(".timer"), "\(enable)")
+        let unit = String(unitTimer.dropLast(".timer".count))
+        #expect(enable == ["fake-systemctl", "enable", "--now", "--no-ask-password", unitTimer])
         let historyID = unit.dropFirst("installtop-revert-\(run)-".count)
         #expect(historyID.count == 12 && historyID.allSatisfy(\.isHexDigit), "\(unit)")
         let database = Self.resolved(lab.database)
-        #expect(Array(schedule.dropFirst(2)) == [
-            "--description=installtop: revert run \(run) unless confirmed (\(database))",
-            "--on-calendar=\(try Self.calendar(armed))", "--timer-property=AccuracySec=1s", "--collect", "--no-ask-password",
-            "--", Self.resolved(try InstalltopBinary.path()), "apt", "revert", String(run), "--due", "--yes", "--plain", "--history-db", database,
-        ], "\(schedule)")
+        let timerText = try String(contentsOfFile: "\(systemd.units)/\(unit).timer", encoding: .utf8)
+        #expect(timerText.contains("OnCalendar=\(try Self.calendar(armed))\n") && timerText.contains("Persistent=true\n"), "\(timerText)")
+        let serviceText = try String(contentsOfFile: "\(systemd.units)/\(unit).service", encoding: .utf8)
+        #expect(serviceText.contains("ExecStart=" + [Self.resolved(try InstalltopBinary.path()), "apt", "revert", String(run), "--due", "--yes",
+                                                      "--plain", "--history-db", database].map { "\"\($0)\"" }.joined(separator: " ")),
+                "\(serviceText)")
         try await waitUntil("the arming lines to be said") { waiting.stderr.contains("reverts it now") }
-        #expect(waiting.stderr.contains("if this command is stopped, systemd's timer \(unit).timer reverts it at the deadline"),
+        #expect(waiting.stderr.contains("if this command is stopped, systemd's timer \(unit).timer reverts it at the deadline, also with no engine running and across a reboot"),
                 "\(waiting.stderr)")
 
         // --extend: the timer stopped and scheduled again at the new deadline.
@@ -123,18 +130,20 @@ struct CommitConfirmedTimerTests {
         #expect(extended.status == 0, "\(extended.stderr)")
         let moved = try await Self.window(of: lab) { ($0["deadline"] as? String) != (armed["deadline"] as? String) }
         let extensionCalls = Array(systemd.recorded().dropFirst(before))
-        #expect(extensionCalls.count == 2, "\(extensionCalls)")
-        #expect(extensionCalls.first == ["fake-systemctl", "stop", "--no-ask-password", "\(unit).timer"], "\(extensionCalls)")
-        let rescheduled = try #require(extensionCalls.last)
-        #expect(rescheduled.first == "fake-systemd-run" && rescheduled.contains("--unit=\(unit)"), "\(rescheduled)")
-        #expect(rescheduled.contains("--on-calendar=\(try Self.calendar(moved))"), "\(rescheduled)")
+        #expect(extensionCalls == [["fake-systemctl", "daemon-reload", "--no-ask-password"],
+                                   ["fake-systemctl", "restart", "--no-ask-password", "\(unit).timer"]], "\(extensionCalls)")
+        let movedText = try String(contentsOfFile: "\(systemd.units)/\(unit).timer", encoding: .utf8)
+        #expect(movedText.contains("OnCalendar=\(try Self.calendar(moved))\n"), "\(movedText)")
 
         // A confirmation: the timer stopped, nothing scheduled again.
         let beforeConfirm = systemd.recorded().count
         let confirmed = try await installtop(["confirm", "--run", String(run), "--history-db", lab.database],
                                              in: lab.folder, environment: systemd.environment)
         #expect(confirmed.status == 0, "\(confirmed.stderr)")
-        #expect(Array(systemd.recorded().dropFirst(beforeConfirm)) == [["fake-systemctl", "stop", "--no-ask-password", "\(unit).timer"]])
+        #expect(Array(systemd.recorded().dropFirst(beforeConfirm)) == [["fake-systemctl", "disable", "--now", "--no-ask-password", "\(unit).timer"],
+                                                                       ["fake-systemctl", "daemon-reload", "--no-ask-password"]])
+        #expect(!FileManager.default.fileExists(atPath: "\(systemd.units)/\(unit).timer"), "the units removed with the timer")
+        #expect(!FileManager.default.fileExists(atPath: "\(systemd.units)/\(unit).service"))
         let result = try await waiting.finish(timeout: .seconds(60))
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try lab.states()["lab-app"] == "ii 2.0")
@@ -173,9 +182,9 @@ struct CommitConfirmedTimerTests {
                 "\(result.stderr)")
 
         let calls = systemd.recorded()
-        let unit = try #require(calls.first { $0.first == "fake-systemd-run" }?.dropFirst().first?.dropFirst("--unit=".count))
+        let unit = try #require(calls.first { $0.count > 2 && $0[1] == "enable" }?.last?.dropLast(".timer".count))
         #expect(unit.hasPrefix("installtop-revert-\(run)-"), "\(calls)")
-        let stop = try #require(calls.firstIndex(of: ["fake-systemctl", "stop", "--no-ask-password", "\(unit).timer"]), "\(calls)")
+        let stop = try #require(calls.firstIndex(of: ["fake-systemctl", "disable", "--now", "--no-ask-password", "\(unit).timer"]), "\(calls)")
         let restart = try #require(calls.firstIndex(of: ["fake-systemctl", "try-restart", "--no-ask-password", "--",
                                                          "lab-new.service", "lab-web.service"]), "\(calls)")
         #expect(stop < restart, "\(calls)")

@@ -32,6 +32,9 @@ final class InstalltopChild {
         environment["LANG"] = "C.UTF-8"
         environment["LC_ALL"] = nil
         environment["XDG_STATE_HOME"] = folder.path("state")
+        // No engine a test starts hands this machine's systemd a timer or a restart
+        // (commit-confirmed runs), whether systemd runs here or not; a test may say otherwise.
+        environment["INSTALLTOP_SYSTEMD_RUNNING"] = "0"
         environment.merge(extra) { $1 }
         let argv = ([binary] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]

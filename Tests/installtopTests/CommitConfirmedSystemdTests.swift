@@ -10,7 +10,7 @@ import Testing
 /// at all, it is a script in a temporary folder.
 @Suite("Commit-confirmed: the revert timer and the services restarted again")
 struct CommitConfirmedSystemdTests {
-    private static let fake = SystemdTools(systemdRun: "/fake/systemd-run", systemctl: "/fake/systemctl", running: true)
+    private static let fake = SystemdTools(unitDirectory: "/fake/units", systemctl: "/fake/systemctl", running: true)
 
     /// A temporary folder, removed by the caller.
     private static func folder() throws -> String {
@@ -27,12 +27,12 @@ struct CommitConfirmedSystemdTests {
 
     @Test("The test hooks: absolute tool paths and RUNNING=1/0 are taken; a relative path or another value is not")
     func hooks() {
-        let hooked = SystemdTools.current(environment: ["INSTALLTOP_SYSTEMD_RUN": "/t/run", "INSTALLTOP_SYSTEMCTL": "/t/ctl",
+        let hooked = SystemdTools.current(environment: ["INSTALLTOP_SYSTEMD_UNIT_DIR": "/t/units", "INSTALLTOP_SYSTEMCTL": "/t/ctl",
                                                         "INSTALLTOP_SYSTEMD_RUNNING": "1"])
-        #expect(hooked == SystemdTools(systemdRun: "/t/run", systemctl: "/t/ctl", running: true))
-        let ignored = SystemdTools.current(environment: ["INSTALLTOP_SYSTEMD_RUN": "run", "INSTALLTOP_SYSTEMCTL": "bin/ctl",
+        #expect(hooked == SystemdTools(unitDirectory: "/t/units", systemctl: "/t/ctl", running: true))
+        let ignored = SystemdTools.current(environment: ["INSTALLTOP_SYSTEMD_UNIT_DIR": "units", "INSTALLTOP_SYSTEMCTL": "bin/ctl",
                                                          "INSTALLTOP_SYSTEMD_RUNNING": "0"])
-        #expect(ignored == SystemdTools(systemdRun: "/usr/bin/systemd-run", systemctl: "/usr/bin/systemctl", running: false))
+        #expect(ignored == SystemdTools(unitDirectory: "/etc/systemd/system", systemctl: "/usr/bin/systemctl", running: false))
         let detected = SystemdTools.current(environment: ["INSTALLTOP_SYSTEMD_RUNNING": "yes"])
         #expect(detected.running == FileManager.default.fileExists(atPath: "/run/systemd/system"))
     }
@@ -57,61 +57,74 @@ struct CommitConfirmedSystemdTests {
         #expect(RevertTimer.historyID("") == "cbf29ce48422")
     }
 
-    @Test("systemd-run's command: the calendar time in UTC rounded up to the second, 1 s accuracy, the revert with the absolute history")
-    func scheduleCommand() {
-        let timer = RevertTimer(run: 7, historyDatabase: "/srv/h/history.sqlite3", tools: Self.fake)
+    @Test("The units: the timer at the deadline in UTC rounded up to the second, 1 s accuracy, persistent and enabled at boot; the service runs the tool's revert with the absolute history, quoted for systemd")
+    func unitFiles() {
+        let timer = RevertTimer(run: 7, historyDatabase: "/srv/h 100%/history.sqlite3", tools: Self.fake)
         let deadline = Date(timeIntervalSince1970: 1_800_000_000.2)
         #expect(RevertTimer.calendar(deadline) == "2027-01-15 08:00:01 UTC")
         #expect(RevertTimer.calendar(Date(timeIntervalSince1970: 1_800_000_000)) == "2027-01-15 08:00:00 UTC")
-        let unit = "installtop-revert-7-" + RevertTimer.historyID("/srv/h/history.sqlite3")
-        #expect(timer.scheduleCommand(at: deadline, executable: "/usr/bin/installtop") == [
-            "/fake/systemd-run", "--unit=\(unit)", "--description=installtop: revert run 7 unless confirmed (/srv/h/history.sqlite3)",
-            "--on-calendar=2027-01-15 08:00:01 UTC", "--timer-property=AccuracySec=1s", "--collect", "--no-ask-password",
-            "--", "/usr/bin/installtop", "apt", "revert", "7", "--due", "--yes", "--plain", "--history-db", "/srv/h/history.sqlite3",
-        ])
-        #expect(timer.stopCommand == ["/fake/systemctl", "stop", "--no-ask-password", "\(unit).timer"])
+        let unit = "installtop-revert-7-" + RevertTimer.historyID("/srv/h 100%/history.sqlite3")
+        #expect(timer.timerFile == "/fake/units/\(unit).timer" && timer.serviceFile == "/fake/units/\(unit).service")
+        let timerText = timer.timerUnit(at: deadline)
+        for line in ["OnCalendar=2027-01-15 08:00:01 UTC", "AccuracySec=1s", "Persistent=true", "WantedBy=timers.target",
+                     "Description=installtop: the deadline of run 7 (/srv/h 100%%/history.sqlite3)"] {
+            #expect(timerText.split(separator: "\n").contains { $0 == line }, "\(line) in\n\(timerText)")
+        }
+        let service = timer.serviceUnit(executable: "/usr/bin/installtop")
+        #expect(service.contains("Type=oneshot\n"))
+        #expect(service.contains(#"ExecStart="/usr/bin/installtop" "apt" "revert" "7" "--due" "--yes" "--plain" "--history-db" "/srv/h 100%%/history.sqlite3""#),
+                "\(service)")
+        #expect(RevertTimer(run: 7, historyDatabase: "/h.sqlite3", tool: "dnf", tools: Self.fake).serviceUnit(executable: "/i")
+            .contains(#""/i" "dnf" "revert" "7""#))
+        #expect(RevertTimer.quoted(#"a"b\c$d"#) == #""a\"b\\c$$d""#)
+        #expect(timer.enableCommand == ["/fake/systemctl", "enable", "--now", "--no-ask-password", "\(unit).timer"])
+        #expect(timer.disableCommand == ["/fake/systemctl", "disable", "--now", "--no-ask-password", "\(unit).timer"])
+        #expect(timer.reloadCommand == ["/fake/systemctl", "daemon-reload", "--no-ask-password"])
         // A relative history is made absolute: systemd runs the revert in /.
         let relative = RevertTimer(run: 7, historyDatabase: "state/h.sqlite3", tools: Self.fake)
         #expect(relative.historyDatabase == FileManager.default.currentDirectoryPath + "/state/h.sqlite3")
     }
 
-    @Test("Scheduling: nothing run where systemd does not; a refusal of systemd-run is said; success names the unit")
+    @Test("Scheduling writes the units and enables the timer; a move rewrites it and restarts it; a stop disables it and removes both; nothing without systemd; a refusal is said and leaves no file")
     func scheduling() throws {
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let log = folder + "/calls"
         try Self.script(folder + "/ok", "echo \"$*\" >> \(log)")
-        try Self.script(folder + "/refuses", "echo 'Failed to start transient timer unit: Access denied' >&2; exit 1")
+        try Self.script(folder + "/refuses", "echo \"$*\" >> \(log); [ \"$1\" = enable ] && { echo 'Failed to enable unit: Access denied' >&2; exit 1; }; exit 0")
+        let units = folder + "/units"
         let window = ConfirmWindow(run: 3, armedAt: Date(), deadline: Date(timeIntervalSince1970: 1_800_000_000))
-        let off = SystemdTools(systemdRun: folder + "/ok", systemctl: folder + "/ok", running: false)
+        let off = SystemdTools(unitDirectory: units, systemctl: folder + "/ok", running: false)
         #expect(RevertTimer.schedule(window: window, historyDatabase: "/h.sqlite3", tools: off) == .systemdNotRunning)
         RevertTimer(run: 3, historyDatabase: "/h.sqlite3", tools: off).stop()
         #expect(!FileManager.default.fileExists(atPath: log), "no tool runs where systemd does not")
+        #expect(!FileManager.default.fileExists(atPath: units), "no unit is written where systemd does not run")
 
-        let refusing = SystemdTools(systemdRun: folder + "/refuses", systemctl: folder + "/ok", running: true)
-        #expect(RevertTimer.schedule(window: window, historyDatabase: "/h.sqlite3", tools: refusing)
-                == .failed("refuses failed: exit status 1: Failed to start transient timer unit: Access denied"))
-
-        let on = SystemdTools(systemdRun: folder + "/ok", systemctl: folder + "/ok", running: true)
         let unit = "installtop-revert-3-" + RevertTimer.historyID("/h.sqlite3")
+        let refusing = SystemdTools(unitDirectory: units, systemctl: folder + "/refuses", running: true)
+        #expect(RevertTimer.schedule(window: window, historyDatabase: "/h.sqlite3", tools: refusing)
+                == .failed("systemctl enable failed: exit status 1: Failed to enable unit: Access denied"))
+        #expect(!FileManager.default.fileExists(atPath: "\(units)/\(unit).timer") && !FileManager.default.fileExists(atPath: "\(units)/\(unit).service"))
+        try FileManager.default.removeItem(atPath: log)
+
+        let on = SystemdTools(unitDirectory: units, systemctl: folder + "/ok", running: true)
         #expect(RevertTimer.schedule(window: window, historyDatabase: "/h.sqlite3", tools: on) == .scheduled(unit: unit))
-        #expect(RevertTimer(run: 3, historyDatabase: "/h.sqlite3", tools: on).move(to: Date(timeIntervalSince1970: 1_800_000_060))
-                == .scheduled(unit: unit))
-        let calls = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
-        #expect(calls.count == 3, "\(calls)")
-        #expect(calls.first?.contains("--on-calendar=2027-01-15 08:00:00 UTC") == true, "\(calls)")
-        // The move: the timer stopped, then scheduled at the new deadline.
-        #expect(calls.dropFirst().first == "stop --no-ask-password \(unit).timer", "\(calls)")
-        #expect(calls.last?.contains("--on-calendar=2027-01-15 08:01:00 UTC") == true, "\(calls)")
+        #expect(try String(contentsOfFile: "\(units)/\(unit).timer", encoding: .utf8).contains("OnCalendar=2027-01-15 08:00:00 UTC"))
+        #expect(FileManager.default.fileExists(atPath: "\(units)/\(unit).service"))
+        let timer = RevertTimer(run: 3, historyDatabase: "/h.sqlite3", tools: on)
+        #expect(timer.move(to: Date(timeIntervalSince1970: 1_800_000_060)) == .scheduled(unit: unit))
+        #expect(try String(contentsOfFile: "\(units)/\(unit).timer", encoding: .utf8).contains("OnCalendar=2027-01-15 08:01:00 UTC"))
+        timer.stop()
+        #expect(!FileManager.default.fileExists(atPath: "\(units)/\(unit).timer") && !FileManager.default.fileExists(atPath: "\(units)/\(unit).service"))
+        // A second stop finds nothing to stop: nothing is run.
+        timer.stop()
+        let calls = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").map(String.init)
+        #expect(calls == ["daemon-reload --no-ask-password", "enable --now --no-ask-password \(unit).timer",
+                          "daemon-reload --no-ask-password", "restart --no-ask-password \(unit).timer",
+                          "disable --now --no-ask-password \(unit).timer", "daemon-reload --no-ask-password"], "\(calls)")
         let scheduled = RevertTimerOutcome.scheduled(unit: unit)
-        let own = scheduled.whoReverts(run: 3, historyDatabase: "/h.sqlite3", serviceHistory: "/var/lib/installtop/history.sqlite3")
-        #expect(own.hasPrefix("systemd's timer \(unit).timer reverts it at the deadline"), "\(own)")
-        // After a reboot the service's engine reverts only the runs of its own history.
-        #expect(own.hasSuffix("a reboot drops the timer: then only an engine recording into this history reverts it, at its start "
-            + "(installtop.service records into /var/lib/installtop/history.sqlite3)"), "\(own)")
-        let service = scheduled.whoReverts(run: 3, historyDatabase: "/h.sqlite3", serviceHistory: "/h.sqlite3")
-        #expect(service.hasSuffix("a reboot drops the timer: then installtop.service (once enabled: systemctl enable installtop) "
-            + "reverts it at its start"), "\(service)")
+        let said = scheduled.whoReverts(run: 3, historyDatabase: "/h.sqlite3")
+        #expect(said.hasPrefix("systemd's timer \(unit).timer reverts it at the deadline, also with no engine running and across a reboot"), "\(said)")
         #expect(RevertTimerOutcome.systemdNotRunning.whoReverts(run: 3, historyDatabase: "/h.sqlite3")
             .contains("reverts it at the deadline, or at its next start (systemd is not running here"))
     }
@@ -158,7 +171,7 @@ struct CommitConfirmedSystemdTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let log = folder + "/calls"
         try Self.script(folder + "/systemctl", "echo \"$*\" >> \(log)")
-        let tools = SystemdTools(systemdRun: folder + "/none", systemctl: folder + "/systemctl", running: true)
+        let tools = SystemdTools(unitDirectory: folder + "/units", systemctl: folder + "/systemctl", running: true)
         let said = ServiceInvocations(tools: tools).restartAgain(["nginx.service", "ssh.service"])
         #expect(said == "services the job restarted, restarted again (those running): nginx.service ssh.service")
         #expect(try String(contentsOfFile: log, encoding: .utf8) == "try-restart --no-ask-password -- nginx.service ssh.service\n")

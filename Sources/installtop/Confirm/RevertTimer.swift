@@ -9,16 +9,16 @@ import InstallHistory
 import RestartScan
 
 /// A commit-confirmed run's deadline handed to systemd (Documentation/COMMIT-CONFIRMED.md): a
-/// transient timer, `installtop-revert-RUN-ID.timer`, that runs `installtop TOOL revert RUN --due`
-/// at the deadline, so that the run is reverted on time also when neither the waiting command
-/// nor an engine is alive (killed with SIGKILL, never started). The revert claims the window in
-/// the history like any other reverter, so a timer that fires after a confirmation, or beside
-/// the engine's revert, changes nothing.
-///
-/// A transient timer lives in systemd's memory: a reboot drops it. The engine's unit
-/// (installtop.service, `WantedBy=multi-user.target`) reverts a window whose deadline passed at
-/// its start instead. Where systemd does not run this machine nothing is scheduled, stopped or
-/// moved. The tools and that check are `SystemdTools`.
+/// timer, `installtop-revert-RUN-ID.timer`, and its service, which runs `installtop TOOL revert
+/// RUN --due` at the deadline, so that the run is reverted on time also when neither the
+/// waiting command nor an engine is alive (killed with SIGKILL, never started) and across a
+/// reboot: the units are files in `/etc/systemd/system`, the timer is enabled
+/// (`WantedBy=timers.target`) and `Persistent=`, so a deadline that passed while the machine was
+/// down fires as it boots. The revert claims the window in the history like any other
+/// reverter, so a timer that fires after a confirmation, or beside the engine's revert, changes
+/// nothing. A confirmation, or the end of a revert, disables the timer and removes both files.
+/// Where systemd does not run this machine nothing is written, scheduled, stopped or moved.
+/// The folder, systemctl and that check are `SystemdTools`.
 struct RevertTimer: Sendable {
     let run: Int64
     /// The run's history as an absolute path, symbolic links resolved (when it exists): the
@@ -49,46 +49,128 @@ struct RevertTimer: Sendable {
     /// never share a timer.
     var unit: String { "installtop-revert-\(run)-\(Self.historyID(historyDatabase))" }
 
-    /// `systemd-run` with everything it needs to revert the run at `deadline`: the history as
-    /// an absolute path (the apt root and chroot are the window's, which the revert reads).
-    func scheduleCommand(at deadline: Date, executable: String) -> [String] {
-        [tools.systemdRun, "--unit=\(unit)", "--description=installtop: revert run \(run) unless confirmed (\(historyDatabase))",
-         "--on-calendar=\(Self.calendar(deadline))", "--timer-property=AccuracySec=\(Self.accuracy)", "--collect", "--no-ask-password",
-         "--", executable, tool, "revert", String(run), "--due", "--yes", "--plain", "--history-db", historyDatabase]
+    var timerFile: String { tools.unitDirectory + "/\(unit).timer" }
+    var serviceFile: String { tools.unitDirectory + "/\(unit).service" }
+
+    /// The service the timer starts: the revert, with the history as an absolute path (the apt
+    /// root, the chroot or dnf's root are the window's, which the revert reads).
+    func serviceUnit(executable: String) -> String {
+        let command = [executable, tool, "revert", String(run), "--due", "--yes", "--plain", "--history-db", historyDatabase]
+        return """
+            [Unit]
+            Description=installtop: revert run \(run) unless confirmed (\(Self.escaped(historyDatabase)))
+
+            [Service]
+            Type=oneshot
+            ExecStart=\(command.map(Self.quoted).joined(separator: " "))
+
+            """
     }
 
-    /// `systemctl stop UNIT.timer`: only the timer; a revert its service runs goes on.
-    var stopCommand: [String] { [tools.systemctl, "stop", "--no-ask-password", "\(unit).timer"] }
+    /// The timer: at `deadline`, kept across reboots (`Persistent=`, enabled in timers.target).
+    func timerUnit(at deadline: Date) -> String {
+        """
+        [Unit]
+        Description=installtop: the deadline of run \(run) (\(Self.escaped(historyDatabase)))
 
-    /// Schedules the timer at `deadline`; says what was done.
+        [Timer]
+        OnCalendar=\(Self.calendar(deadline))
+        AccuracySec=\(Self.accuracy)
+        Persistent=true
+
+        [Install]
+        WantedBy=timers.target
+
+        """
+    }
+
+    /// `systemctl daemon-reload`: systemd reads the unit files again.
+    var reloadCommand: [String] { [tools.systemctl, "daemon-reload", "--no-ask-password"] }
+    /// `systemctl enable --now UNIT.timer`: started, and again at every boot.
+    var enableCommand: [String] { [tools.systemctl, "enable", "--now", "--no-ask-password", "\(unit).timer"] }
+    /// `systemctl restart UNIT.timer`: the timer takes its new deadline.
+    var restartCommand: [String] { [tools.systemctl, "restart", "--no-ask-password", "\(unit).timer"] }
+    /// `systemctl disable --now UNIT.timer`: only the timer; a revert its service runs goes on.
+    var disableCommand: [String] { [tools.systemctl, "disable", "--now", "--no-ask-password", "\(unit).timer"] }
+
+    /// Writes the units and enables the timer at `deadline`; says what was done. What was
+    /// written is removed again when systemd refused it.
     func schedule(at deadline: Date) -> RevertTimerOutcome {
         guard tools.running else { return .systemdNotRunning }
-        let result = SystemCommand.run(scheduleCommand(at: deadline, executable: Self.executable()))
-        guard result.status == 0 else {
-            return .failed("\(URL(fileURLWithPath: tools.systemdRun).lastPathComponent) failed: "
-                + HealthProbe.firstLine(result.stderr.isEmpty ? result.stdout : result.stderr, status: result.status))
+        do {
+            try FileManager.default.createDirectory(atPath: tools.unitDirectory, withIntermediateDirectories: true)
+            try Self.write(serviceUnit(executable: Self.executable()), to: serviceFile)
+            try Self.write(timerUnit(at: deadline), to: timerFile)
+        } catch {
+            removeFiles()
+            return .failed("its units could not be written to \(tools.unitDirectory): \(error)")
+        }
+        for command in [reloadCommand, enableCommand] {
+            let result = SystemCommand.run(command)
+            guard result.status == 0 else {
+                removeFiles()
+                _ = SystemCommand.run(reloadCommand)
+                return .failed("systemctl \(command[1]) failed: "
+                    + HealthProbe.firstLine(result.stderr.isEmpty ? result.stdout : result.stderr, status: result.status))
+            }
         }
         return .scheduled(unit: unit)
     }
 
-    /// Moves the timer to `deadline` (an extension): stopped, and scheduled again.
+    /// Moves the timer to `deadline` (an extension): its file rewritten, systemd told, the timer
+    /// restarted. A timer that was never scheduled is scheduled.
     func move(to deadline: Date) -> RevertTimerOutcome {
         guard tools.running else { return .systemdNotRunning }
-        stop()
-        return schedule(at: deadline)
+        guard FileManager.default.fileExists(atPath: timerFile) else { return schedule(at: deadline) }
+        do {
+            try Self.write(timerUnit(at: deadline), to: timerFile)
+        } catch {
+            return .failed("\(timerFile) could not be rewritten: \(error)")
+        }
+        for command in [reloadCommand, restartCommand] {
+            let result = SystemCommand.run(command)
+            guard result.status == 0 else {
+                return .failed("systemctl \(command[1]) failed: "
+                    + HealthProbe.firstLine(result.stderr.isEmpty ? result.stdout : result.stderr, status: result.status))
+            }
+        }
+        return .scheduled(unit: unit)
     }
 
-    /// Stops the timer (a confirmation, or the end of a revert). A timer that is not loaded (it
-    /// fired, or was never scheduled) is no error; any other failure is said once on stderr and
-    /// otherwise ignored: the window in the history is what decides, and a timer that fires
-    /// after it was settled changes nothing.
+    /// Stops the timer for good (a confirmation, or the end of a revert): disabled, its files
+    /// removed, systemd told. Nothing happens when none was scheduled. A failure is said once on
+    /// stderr and otherwise ignored: the window in the history is what decides, and a timer that
+    /// fires after it was settled changes nothing.
     func stop() {
-        guard tools.running else { return }
-        let result = SystemCommand.run(stopCommand)
-        // systemctl's exit status 5: no such unit loaded.
+        guard tools.running, FileManager.default.fileExists(atPath: timerFile) else { return }
+        let result = SystemCommand.run(disableCommand)
+        removeFiles()
+        _ = SystemCommand.run(reloadCommand)
+        // systemctl's exit status 5: no such unit loaded (it was never loaded, or is gone).
         guard result.status != 0 && result.status != 5 else { return }
         StandardOutput.stderr.line("installtop: run \(run): systemd's timer \(unit).timer could not be stopped (it changes nothing "
             + "when it fires): " + HealthProbe.firstLine(result.stderr.isEmpty ? result.stdout : result.stderr, status: result.status))
+    }
+
+    private func removeFiles() {
+        try? FileManager.default.removeItem(atPath: timerFile)
+        try? FileManager.default.removeItem(atPath: serviceFile)
+    }
+
+    /// `text` written whole, or not at all (a temporary file renamed over it).
+    private static func write(_ text: String, to path: String) throws {
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+    }
+
+    /// One argument of `ExecStart=`, quoted as systemd reads it: `"`, `\\`, `%` and `$` escaped.
+    static func quoted(_ argument: String) -> String {
+        "\"" + argument.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            .replacingOccurrences(of: "%", with: "%%").replacingOccurrences(of: "$", with: "$$") + "\""
+    }
+
+    /// Text in a unit's `Description=`: its specifiers (`%`) escaped.
+    static func escaped(_ text: String) -> String {
+        text.replacingOccurrences(of: "%", with: "%%").replacingOccurrences(of: "\n", with: " ")
     }
 
     /// `2026-11-28 04:12:31 UTC`: `deadline` rounded up to the second, as systemd's
