@@ -64,6 +64,12 @@ struct RolloutDialog {
             lines.append(.host(index: index, text: "\(name) · \(plan)", included: host.included))
             let changes = job.descriptor.updates.compactMap(\.package)
             if let warning = PackageChange.essentialWarning(changes) { lines.append(.note(sanitizer.sanitize(warning), warning: true)) }
+            // Armed: what the checks after the job cannot judge, named before the yes.
+            if rollout.confirmSeconds != nil {
+                for change in changes where change.takesEffectOnlyAfterReboot {
+                    lines.append(.note(sanitizer.sanitize(PackageChange.rebootOnlyNote(change.package)), warning: false))
+                }
+            }
             let dialog = PlanDialog(name: job.descriptor.name, updates: job.descriptor.updates, area: area, sanitizer: sanitizer)
             lines += dialog.rows.map { .package($0) }
             // What this upgrade leaves, as the row counts it: without it the row's `1 held

@@ -71,6 +71,22 @@ struct MonitorArmedRunsTests {
         #expect(scenario.screen().contains("unless kept within 5m"), "\(scenario.screen())")
     }
 
+    @Test("Armed, the dialog names a package that takes effect only after a reboot (a kernel); unarmed, it does not")
+    func dialogNamesRebootOnlyPackages() {
+        for armed in [true, false] {
+            var scenario = board()
+            scenario.state.confirmWindowSeconds = armed ? 300 : nil
+            _ = scenario.press(.character("U"))
+            _ = scenario.state.handle(.host(.jobOrigin(board: 1, origin: JobOrigin(host: "web1", job: 1))))
+            let kernel = PackageChange(package: "linux-image-6.1.0-28-amd64", action: .upgrade, oldVersion: "6.1.119-1", newVersion: "6.1.123-1")
+            _ = scenario.send(.jobQueued(JobDescriptor(id: 1, name: "apt upgrade · 1 to upgrade", operation: .install,
+                                                       updates: [Update(id: "web1-kernel", title: kernel.package, package: kernel)],
+                                                       stopOnFailure: false, awaitsConfirmation: true, runByDriver: true)))
+            let said = scenario.screen().contains("linux-image-6.1.0-28-amd64 takes effect only after a reboot")
+            #expect(said == armed, "\(scenario.screen())")
+        }
+    }
+
     @Test("An armed host's row counts down, then says how its window ended for an hour; K keeps the selected host's run")
     func rowCountsDownAndKKeeps() {
         var scenario = board()

@@ -62,6 +62,20 @@ public struct PackageChange: Sendable, Hashable {
 }
 
 extension PackageChange {
+    /// Debian package name prefixes that take effect only after a reboot (a kernel, its
+    /// modules, microcode): the checks of a commit-confirmed job cannot judge them.
+    public static let rebootOnlyPrefixes = ["linux-image-", "linux-modules-", "intel-microcode", "amd64-microcode"]
+
+    /// Whether the package takes effect only after a reboot (`rebootOnlyPrefixes`).
+    public var takesEffectOnlyAfterReboot: Bool { Self.rebootOnlyPrefixes.contains { package.hasPrefix($0) } }
+
+    /// What an armed (commit-confirmed) plan says of `package`, which takes effect only after a
+    /// reboot: the checks cannot judge it, and what a revert does to it.
+    public static func rebootOnlyNote(_ package: String) -> String {
+        "\(package) takes effect only after a reboot: the checks cannot judge it; a revert puts its old version back on disk, "
+            + "and the running kernel stays as it is until the next reboot either way"
+    }
+
     /// `upgrades an Essential package: perl-base`, `removes and upgrades 2 Essential packages:
     /// dpkg, perl-base`: what `changes` do to Essential packages, every one named; `nil` when
     /// they touch none. The plan printed off a terminal and the monitor's question both say it.

@@ -186,6 +186,11 @@ struct APTHostsUpgrade {
             StandardOutput.stdout.line("  \(change.action.rawValue) " + sanitizer.sanitize(change.title) + (change.essential ? " [essential]" : ""))
         }
         if let warning = PackageChange.essentialWarning(changes) { StandardOutput.stdout.line("  WARNING: this \(warning).") }
+        if confirm != nil {
+            for change in changes where change.takesEffectOnlyAfterReboot {
+                StandardOutput.stdout.line("  note: " + sanitizer.sanitize(PackageChange.rebootOnlyNote(change.package)))
+            }
+        }
     }
 
     // MARK: - One host

@@ -5,10 +5,6 @@ import InstallEngine
 /// would promise what it cannot keep. Decided from the plan and dpkg's database before anything
 /// runs (Documentation/COMMIT-CONFIRMED.md).
 public enum ArmingRefusal {
-    /// Package name prefixes that take effect only after a reboot (a kernel, microcode): the
-    /// checks after the job cannot see them work or fail.
-    public static let rebootOnlyPrefixes = ["linux-image-", "linux-modules-", "intel-microcode", "amd64-microcode"]
-
     /// Why `changes` cannot be armed, one line a package; empty when they can.
     /// - Parameters:
     ///   - installed: dpkg's state of each package now.
@@ -31,9 +27,10 @@ public enum ArmingRefusal {
         }
     }
 
-    /// The packages of `changes` that take effect only after a reboot.
+    /// The packages of `changes` that take effect only after a reboot
+    /// (`PackageChange.rebootOnlyPrefixes`).
     public static func rebootOnly(_ changes: [PackageChange]) -> [String] {
-        changes.map(\.package).filter { name in rebootOnlyPrefixes.contains { name.hasPrefix($0) } }
+        changes.filter(\.takesEffectOnlyAfterReboot).map(\.package)
     }
 
     /// Why `plan` cannot be armed, from dpkg's database in its root: its state of each package
@@ -50,9 +47,6 @@ public enum ArmingRefusal {
     /// What is said of each of `packages` (`rebootOnly`'s, or another tool's) that takes
     /// effect only after a reboot.
     public static func rebootNotes(_ packages: [String]) -> [String] {
-        packages.map { package in
-            "\(package) takes effect only after a reboot: the checks cannot judge it; a revert puts its old version back on disk, "
-                + "and the running kernel stays as it is until the next reboot either way"
-        }
+        packages.map(PackageChange.rebootOnlyNote)
     }
 }
