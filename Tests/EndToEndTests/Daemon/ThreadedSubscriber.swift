@@ -29,7 +29,10 @@ final class ThreadedSubscriber: Sendable {
                 _ = try client.skipBlocking(untilLineContaining: #""event":"snapshot.end""#, idle: idle)
                 reading.withLock { $0.at = ContinuousClock.now }
                 state.withLock { $0 = .subscribed }
-                let line = try client.skipBlocking(untilLineContaining: needle, idle: idle) { [self] total in
+                // Live events come once the test makes some (a submission, which a loaded
+                // machine may take a minute to start): the thread gives up only after a long
+                // silence, and `waitWhileReading` judges starvation from when it began waiting.
+                let line = try client.skipBlocking(untilLineContaining: needle, idle: max(idle, .seconds(300))) { [self] total in
                     reading.withLock { $0 = (total, ContinuousClock.now) }
                 }
                 state.withLock { $0 = .found(line) }
@@ -46,9 +49,11 @@ final class ThreadedSubscriber: Sendable {
     /// Bytes of live events read so far.
     var bytesRead: Int { reading.withLock { $0.bytes } }
 
-    /// Whether nothing has arrived for `idle` (since its snapshot, or since it subscribed).
-    func isStarved(for idle: Duration = .seconds(60)) -> Bool {
-        reading.withLock { ContinuousClock.now - $0.at > idle }
+    /// Whether nothing has arrived for `idle` (since its snapshot, or since it subscribed), nor
+    /// since `since` (when a wait began: silence before the test made the engine work is no
+    /// starvation).
+    func isStarved(for idle: Duration = .seconds(60), since: ContinuousClock.Instant? = nil) -> Bool {
+        reading.withLock { ContinuousClock.now - max($0.at, since ?? $0.at) > idle }
     }
 
     var isSubscribed: Bool {
@@ -60,10 +65,11 @@ final class ThreadedSubscriber: Sendable {
     /// throws `conditionNotMet(what)` once nothing has reached this subscriber for `idle`, and
     /// the reason its thread failed if it did.
     func waitWhileReading(_ what: String, idle: Duration = .seconds(60), _ condition: () async throws -> Bool) async throws {
+        let began = ContinuousClock.now
         while true {
             if try await condition() { return }
             _ = try result()
-            if isStarved(for: idle) {
+            if isStarved(for: idle, since: began) {
                 if try await condition() { return }
                 throw EndToEndError.conditionNotMet("\(what) (nothing reached the reading subscriber for \(idle); \(bytesRead) bytes read)")
             }
