@@ -193,8 +193,9 @@ let package = Package(
         // Runs the built installtop in tmux, which `.ci/run` installs when it is missing.
         .testTarget(name: "MonitorEndToEndTests", dependencies: ["TestProcessSupport", "APTTestSupport", "FleetTestSupport", "InstallDrivers"]),
         // Test hosts for Ansible in network namespaces, each with its own sshd (Documentation/FLEET-FACTS.md), and
-        // the ansible-core that `.ci/run` installs into .build/ansible-venv. Needs root.
-        .target(name: "FleetTestSupport", dependencies: ["TestProcessSupport"], path: "Tests/FleetTestSupport"),
+        // the ansible-core that `.ci/run` installs into .build/ansible-venv. Needs root. APTTestSupport
+        // for a host's private apt root whose package restarts the host's sshd (SSHDTweakLab).
+        .target(name: "FleetTestSupport", dependencies: ["TestProcessSupport", "APTTestSupport"], path: "Tests/FleetTestSupport"),
         .testTarget(name: "FleetHarnessTests", dependencies: ["FleetTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -77,7 +77,7 @@ struct CommitConfirmedSSHTests {
         let undoRun = (try await lab.runs().first?["run"] as? NSNumber)?.intValue
         #expect(undoRun != nil && (window["revertRun"] as? NSNumber)?.intValue == undoRun
                 && (armed["undoneBy"] as? NSNumber)?.intValue == undoRun, "\(window)")
-        let table = try await installtop(["history", "--jobs", "--history-db", lab.database], in: lab.folder)
+        let table = try await installtop(["history", "--jobs", "--history-db", lab.database], in: lab.testFolder)
         #expect(table.stdout.contains("reverted at ") && table.stdout.contains("by run \(undoRun ?? -1)")
                 && table.stdout.contains("regressed: listening TCP ports: tcp/22"), "\(table.stdout)")
         #expect(try lab.states() == [SSHDTweakLab.package: "ii 1.0"])

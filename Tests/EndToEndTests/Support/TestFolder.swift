@@ -11,6 +11,12 @@ struct TestFolder {
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     }
 
+    /// A folder that exists already and that its owner removes (`SSHDTweakLab`'s), for
+    /// `installtop(_:in:)`.
+    init(existing path: String) {
+        self.path = path
+    }
+
     /// `name` inside the folder.
     func file(_ name: String) -> String { path + "/" + name }
 

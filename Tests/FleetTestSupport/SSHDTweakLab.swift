@@ -1,7 +1,5 @@
 import APTTestSupport
-import FleetTestSupport
 import Foundation
-import Testing
 
 /// A private apt root for a namespace test host (issue 57's "a host whose upgrade breaks its
 /// sshd configuration") with one package, `lab-sshd-tweak`, whose maintainer scripts reach that
@@ -11,57 +9,65 @@ import Testing
 /// restarts sshd, so logins work again. The folder also holds the history, its kept versions
 /// and an empty checks folder. `remove()` deletes it all.
 ///
+/// Shared by the end-to-end targets: `CommitConfirmedSSHTests` runs the armed upgrade on the
+/// host over ssh, `BrokenSSHDConfirmEndToEndTests` has the host's own engine run it for a
+/// rollout from the controller.
+///
 /// The scripts write only into the fleet's run folder (the hosts share this machine's
 /// filesystem: never /etc), and restart sshd only inside the host's network namespace: run
 /// anywhere else (apt in the test process) they fail rather than touch another sshd.
-final class SSHDTweakLab {
+public final class SSHDTweakLab {
     /// The package's name.
-    static let package = "lab-sshd-tweak"
+    public static let package = "lab-sshd-tweak"
     /// The line 2.0 drops in: a keyword sshd does not know, which it rejects.
-    static let badLine = "LabSSHDTweak yes"
+    public static let badLine = "LabSSHDTweak yes"
 
-    let apt: APTTestRoot
-    let folder: TestFolder
-    let database: String
+    public let apt: APTTestRoot
+    /// The lab's own folder under the temporary directory: the root, the history, the checks.
+    public let folder: String
+    /// The history database the armed run is recorded in (`--history-db`).
+    public let database: String
     /// `--checks-dir`: an empty folder, so that the machine's /etc/installtop/confirm.d never
     /// counts.
-    let checksFolder: String
+    public let checksFolder: String
     /// The host's sshd, which the scripts restart.
-    let sshd: FleetHostSSHD
+    public let sshd: FleetHostSSHD
     /// `readlink /proc/self/ns/net` in the host: where the scripts may restart sshd.
     private let networkNamespace: String
     /// The drop-in 2.0 writes and 1.0 removes.
-    var dropIn: String { sshd.dropInFolder + "/50-\(Self.package).conf" }
+    public var dropIn: String { sshd.dropInFolder + "/50-\(Self.package).conf" }
     /// `--apt-config … --history-db …`, for any `installtop` command of this lab.
-    var arguments: [String] { ["--apt-config", apt.configuration, "--history-db", database] }
+    public var arguments: [String] { ["--apt-config", apt.configuration, "--history-db", database] }
 
     /// - Parameters:
     ///   - sshd: the host's sshd (`FleetTestHosts.sshd(host:)`).
     ///   - networkNamespace: the host's network namespace as `readlink /proc/self/ns/net` says
     ///     it there (`net:[…]`): the scripts restart sshd only when they run in it.
-    init(sshd: FleetHostSSHD, networkNamespace: String) throws {
-        folder = try TestFolder()
+    public init(sshd: FleetHostSSHD, networkNamespace: String) throws {
+        folder = FileManager.default.temporaryDirectory.path + "/installtop-sshd-lab-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         do {
-            apt = try APTTestRoot(folder: folder.file("apt"))
-            checksFolder = folder.file("checks")
+            apt = try APTTestRoot(folder: folder + "/apt")
+            checksFolder = folder + "/checks"
             try FileManager.default.createDirectory(atPath: checksFolder, withIntermediateDirectories: true)
         } catch {
-            folder.remove()
+            try? FileManager.default.removeItem(atPath: folder)
             throw error
         }
-        database = folder.file("state/history.sqlite3")
+        database = folder + "/state/history.sqlite3"
         self.sshd = sshd
         self.networkNamespace = networkNamespace
     }
 
-    func remove() {
+    /// Deletes the root, the history and the folder.
+    public func remove() {
         apt.remove()
-        folder.remove()
+        try? FileManager.default.removeItem(atPath: folder)
     }
 
     /// 1.0 published and installed (its postinst finds no drop-in and leaves sshd alone, so it
     /// may run here, outside the host), then 2.0 published: `apt upgrade` would take it.
-    func installVersionOneThenPublishTwo() throws {
+    public func installVersionOneThenPublishTwo() throws {
         try apt.publish([package("1.0")])
         try apt.aptGet(["install", "-y", Self.package], check: true)
         try apt.aptGet(["clean"], check: true)
@@ -69,7 +75,7 @@ final class SSHDTweakLab {
     }
 
     /// The package at `version`: 2.0 breaks sshd's configuration, 1.0 mends it.
-    func package(_ version: String) -> TestPackage {
+    public func package(_ version: String) -> TestPackage {
         let postinst = version == "1.0"
             ? """
               if [ -e \(Self.quoted(dropIn)) ]; then
@@ -116,18 +122,13 @@ final class SSHDTweakLab {
             """
     }
 
-    /// `installtop history --jobs --json`: the runs, newest first.
-    func runs() async throws -> [[String: Any]] {
-        try await installtop(["history", "--jobs", "--json", "--history-db", database], in: folder).jsonObjects()
-    }
-
     /// dpkg's `STATUS VERSION` (`ii 1.0`) of each package in the root.
-    func states() throws -> [String: String] {
+    public func states() throws -> [String: String] {
         try apt.states().mapValues { "\($0.status) \($0.version)" }
     }
 
     /// `text` quoted for /bin/sh.
-    static func quoted(_ text: String) -> String {
+    public static func quoted(_ text: String) -> String {
         "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 }
