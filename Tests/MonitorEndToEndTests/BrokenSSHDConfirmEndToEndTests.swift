@@ -65,7 +65,7 @@ struct BrokenSSHDConfirmEndToEndTests {
         #expect(host.fleet.leftoverProcesses().isEmpty, "the sshd 1.0's postinst started goes with the fleet")
     }
 
-    @Test("the board (attach --host h1 --confirm 1m --confirm-by-login, U, y): 2.0 breaks h1's sshd, the run is not kept by login (port 22 regressed), the board's link outlives sshd and its row ends reverted; dpkg at 1.0 and a fresh ssh login works again")
+    @Test("the board (attach --host h1 --confirm 1m --confirm-by-login, U, y): 2.0 breaks h1's sshd, the run is not kept by login (port 22 regressed), the board's link outlives sshd, its row ends reverted, then 2.0 pending again; dpkg at 1.0 and a fresh ssh login works again")
     func boardDoesNotKeepAndTheHostReverts() async throws {
         let machine = HostPackageFingerprint()
         let host = try BrokenSSHDHost()
@@ -98,6 +98,12 @@ struct BrokenSSHDConfirmEndToEndTests {
         #expect(try host.lab.apt.audit().isEmpty)
         let login = await host.freshLogin()
         #expect(login?.status == 0 && login?.stdout == "h1\n", "\(String(describing: login))\nsshd log: \(host.sshdLog)\nengine: \(host.engineLog)")
+        // The board catches up with the host: 2.0 is pending there again.
+        let pendingAgain = await tmux.waitForScreen("h1's row: 2.0 pending again") { screen in
+            let row = BoardScreen.row("h1", in: screen)
+            return row.contains("1 pending") && !row.contains("recomputing")
+        }
+        #expect(pendingAgain != nil, "\(tmux.capture())")
         tmux.send("q")
         #expect(machine.changes(since: HostPackageFingerprint()).isEmpty)
     }
