@@ -35,12 +35,9 @@ struct APTHostsUpgrade {
     var confirmByLogin = false
 
     /// What became of one host's started job.
-    indirect enum Outcome: Sendable {
+    enum Outcome: Sendable {
         case succeeded
         case failed(String)
-        /// Its job ended as `outcome`, named `name` by its engine's plan, at `endedAt` (the
-        /// host's clock): what an armed host's window is found by.
-        case ended(name: String, endedAt: Date, outcome: Outcome)
     }
 
     /// A host whose engine holds its planned job, and the connection that follows it.
@@ -125,12 +122,12 @@ struct APTHostsUpgrade {
                     running += 1
                     StandardOutput.stdout.line("\(host.host): starting")
                     Thread.detachNewThread { [confirm, confirmByLogin] in
-                        var outcome = Self.follow(client: host.client, job: host.job, name: host.name, host: host.host)
-                        if confirm != nil, case .ended(let name, let endedAt, let jobOutcome) = outcome {
-                            outcome = ArmedHostFollower(command: host.command, client: host.client, jobName: name, endedAt: endedAt,
-                                                        confirmByLogin: confirmByLogin).follow(after: jobOutcome)
+                        var (outcome, endedAt) = Self.follow(client: host.client, job: host.job, host: host.host)
+                        // An armed job that ran to its end: its host's window decides.
+                        if confirm != nil, let endedAt {
+                            outcome = ArmedHostFollower(command: host.command, client: host.client, jobName: host.name, endedAt: endedAt,
+                                                        confirmByLogin: confirmByLogin).follow(after: outcome)
                         }
-                        if case .ended(_, _, let jobOutcome) = outcome { outcome = jobOutcome }
                         ended.withLock { $0.append((job, outcome)) }
                         signal.signal()
                     }
@@ -147,7 +144,7 @@ struct APTHostsUpgrade {
                 let host = held[job - 1].host
                 held[job - 1].client.close()
                 switch outcome {
-                case .succeeded, .ended:
+                case .succeeded:
                     sights[job] = .completed(failed: false)
                     StandardOutput.stdout.line("\(host): upgraded")
                 case .failed(let reason):
@@ -230,14 +227,16 @@ struct APTHostsUpgrade {
 
     /// Confirms `job` and follows its events to its end. A failure is said with the words of
     /// the first package that failed (apt's or dpkg's own line), else the job's one word.
-    private static func follow(client: EngineClient, job: Int, name: String, host: String) -> Outcome {
+    /// `endedAt` is when the job completed, on the host's clock (an armed job's window is armed
+    /// after it); `nil` when it never completed.
+    private static func follow(client: EngineClient, job: Int, host: String) -> (outcome: Outcome, endedAt: Date?) {
         var firstFailure: String?
         do throws(DaemonError) {
             try client.send(.job(.confirm(job: job)))
             while let message = try client.nextMessage() {
                 switch message {
                 case .reply(let reply):
-                    if let error = reply.error { return .failed(error.message) }
+                    if let error = reply.error { return (.failed(error.message), nil) }
                 case .event(let event) where event.job == job:
                     switch event.kind {
                     case .updateCompleted(let completion) where completion.result.resultCode == .failed:
@@ -248,9 +247,9 @@ struct APTHostsUpgrade {
                         // The word the board and `status` give the same job.
                         let shown = firstFailure == nil ? completion.result.shownResultCode : .failed
                         let outcome: Outcome = shown == .succeeded ? .succeeded : .failed(firstFailure.map { "\(shown.word) (\($0))" } ?? shown.word)
-                        return .ended(name: name, endedAt: event.time, outcome: outcome)
+                        return (outcome, event.time)
                     case .jobCleanedUp:
-                        return .failed("its job left the queue before it ended")
+                        return (.failed("its job left the queue before it ended"), nil)
                     default:
                         break
                     }
@@ -258,9 +257,9 @@ struct APTHostsUpgrade {
                     break
                 }
             }
-            return .failed("its link closed before its job ended")
+            return (.failed("its link closed before its job ended"), nil)
         } catch {
-            return .failed(error.description)
+            return (.failed(error.description), nil)
         }
     }
 
