@@ -39,15 +39,16 @@ extension HistoryStore {
         }
     }
 
-    /// The windows still open and those armed or decided since `since`, newest armed first, at
-    /// most `limit`, each with its run's name: what an engine tells its clients (`ArmedRuns`).
-    public func recentConfirmWindows(since: Date, limit: Int = 20) throws(HistoryError) -> [(window: ConfirmWindow, name: String)] {
+    /// Every window still open and those armed or decided since `since`, newest armed first,
+    /// each with its run's name: what an engine watches and tells its clients (`ArmedRuns`) in
+    /// one read.
+    public func recentConfirmWindows(since: Date) throws(HistoryError) -> [(window: ConfirmWindow, name: String)] {
         try read { db in
             try Row.fetchAll(db, sql: """
                 SELECT confirmWindow.*, jobRun.name AS runName FROM confirmWindow JOIN jobRun ON jobRun.id = confirmWindow.jobRun
                 WHERE confirmWindow.state IN ('armed', 'reverting') OR confirmWindow.armedAt >= ? OR confirmWindow.decidedAt >= ?
-                ORDER BY confirmWindow.armedAt DESC, confirmWindow.jobRun DESC LIMIT ?
-                """, arguments: [HistoryDateText.text(since), HistoryDateText.text(since), limit])
+                ORDER BY confirmWindow.armedAt DESC, confirmWindow.jobRun DESC
+                """, arguments: [HistoryDateText.text(since), HistoryDateText.text(since)])
                 .map { (Self.window($0), $0["runName"] as String? ?? "") }
         }
     }

@@ -55,9 +55,10 @@ final class ConfirmDeadlineWatcher: ArmedRunsSource {
             var store: HistoryStore?
             while !stopped.withLock({ $0 }) {
                 if store == nil { store = try? HistoryStore(path: historyDatabase, createIfMissing: false) }
-                if let store {
-                    revertDue(store)
-                    publish(store)
+                // One read a tick: the open windows to revert are among those clients are told.
+                if let store, let windows = try? store.recentConfirmWindows(since: Date().addingTimeInterval(-Self.decidedShownFor)) {
+                    revertDue(windows.map(\.window).filter { !$0.state.isSettled }.sorted { $0.deadline < $1.deadline })
+                    publish(windows)
                 }
                 _ = wake.wait(timeout: .now() + Self.interval)
             }
@@ -75,9 +76,9 @@ final class ConfirmDeadlineWatcher: ArmedRunsSource {
         wake.signal()
     }
 
-    /// Starts the revert of every window due now that this engine is not reverting already.
-    private func revertDue(_ store: HistoryStore) {
-        guard let windows = try? store.openConfirmWindows() else { return }
+    /// Starts the revert of every window of `windows` (the open ones, soonest deadline first)
+    /// due now that this engine is not reverting already.
+    private func revertDue(_ windows: [ConfirmWindow]) {
         let now = Date()
         for window in windows where !stopped.withLock({ $0 }) {
             let reverterAlive = window.reverter?.isAlive ?? false
@@ -114,9 +115,9 @@ final class ConfirmDeadlineWatcher: ArmedRunsSource {
         body(now ?? ArmedRuns(runs: []))
     }
 
-    /// Tells the observers the runs when they changed since they were told last.
-    private func publish(_ store: HistoryStore) {
-        guard let windows = try? store.recentConfirmWindows(since: Date().addingTimeInterval(-Self.decidedShownFor)) else { return }
+    /// Tells the observers `windows` (open, and decided in the last day) when they changed
+    /// since they were told last.
+    private func publish(_ windows: [(window: ConfirmWindow, name: String)]) {
         let runs = ArmedRuns(runs: windows.map { window, name in
             ArmedRun(run: Int(window.run), state: ArmedRun.State(rawValue: window.state.rawValue) ?? .expired, armedAt: window.armedAt,
                      deadline: window.deadline, decidedAt: window.decidedAt, reason: window.reason,
