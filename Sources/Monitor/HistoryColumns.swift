@@ -64,10 +64,7 @@ struct HistoryColumns: Sendable, Hashable {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
-        func two(_ value: Int?) -> String {
-            let value = value ?? 0
-            return value < 10 ? "0\(value)" : "\(value)"
-        }
+        let two = TimeText.twoDigits
         let day = "\(two(parts.month))-\(two(parts.day)) \(two(parts.hour)):\(two(parts.minute))"
         return withYear ? "\(parts.year ?? 0)-" + day : day
     }

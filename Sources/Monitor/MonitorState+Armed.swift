@@ -155,12 +155,6 @@ extension MonitorState {
 
     /// `12:34:56` in the monitor's time zone.
     func clockTime(_ date: Date) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone ?? .current
-        let parts = calendar.dateComponents([.hour, .minute, .second], from: date)
-        return [parts.hour, parts.minute, parts.second].map { value in
-            let value = value ?? 0
-            return value < 10 ? "0\(value)" : "\(value)"
-        }.joined(separator: ":")
+        TimeText.clock(date, in: timeZone ?? .current)
     }
 }

@@ -18,6 +18,20 @@ enum TimeText {
         return "\(minutes):\(paddedSeconds)"
     }
 
+    /// `12:34:56`: `date`'s time of day in `timeZone`.
+    static func clock(_ date: Date, in timeZone: TimeZone) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let parts = calendar.dateComponents([.hour, .minute, .second], from: date)
+        return [parts.hour, parts.minute, parts.second].map(twoDigits).joined(separator: ":")
+    }
+
+    /// `07`, `12`: a calendar field of a date written with at least two digits (0 when missing).
+    static func twoDigits(_ value: Int?) -> String {
+        let value = value ?? 0
+        return value < 10 ? "0\(value)" : "\(value)"
+    }
+
     /// An ETA: `4s`, `1m20s`, `2h5m`; whole seconds, rounded up so it never shows 0 too early.
     static func remaining(_ seconds: TimeInterval) -> String {
         Duration.seconds(Int64(max(0, seconds).rounded(.up))).shortText
