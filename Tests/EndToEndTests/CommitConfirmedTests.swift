@@ -132,9 +132,9 @@ struct CommitConfirmedTests {
         let lab = try UndoLab()
         defer { lab.remove() }
         try Self.readyToUpgrade(lab)
-        // 20 s to extend it in: with 4 s a loaded machine (load 20) took longer to start the
-        // extending command, and the run was reverted first.
-        let waiting = try InstalltopProcess(Self.upgradeArguments(lab, confirm: "20s"), in: lab.folder)
+        // 60 s to extend it in: with 4 s a loaded machine (load 20) took longer to start the
+        // extending command, and with 20 s one at load 30 did too; the run was reverted first.
+        let waiting = try InstalltopProcess(Self.upgradeArguments(lab, confirm: "60s"), in: lab.folder)
         let armed = try await Self.window(of: lab) { Self.state($0) == "armed" }
         let run = try #require((try await Self.armedRun(lab)["run"] as? NSNumber)?.intValue)
         let extended = try await installtop(["confirm", "--run", String(run), "--extend", "2m", "--history-db", lab.database], in: lab.folder)
@@ -226,7 +226,7 @@ struct CommitConfirmedTests {
         try await waitUntil("serve to listen") { engine?.stderr.contains("serving on") ?? false }
         // Long enough for the status checks and both kills under load: a waiting command still
         // alive at the deadline reverts the run itself.
-        let waiting = try InstalltopProcess(Self.upgradeArguments(lab, confirm: "20s"), in: lab.folder)
+        let waiting = try InstalltopProcess(Self.upgradeArguments(lab, confirm: "45s"), in: lab.folder)
         let armed = try await Self.window(of: lab) { Self.state($0) == "armed" }
         // The engine's status names the armed run and its deadline, as text and JSON.
         let armedRun = try #require((try await Self.armedRun(lab)["run"] as? NSNumber)?.intValue)
@@ -277,7 +277,7 @@ struct CommitConfirmedTests {
         defer { lab.remove() }
         try Self.readyToUpgrade(lab)
         // Long enough to take dpkg's lock before the deadline on a loaded machine.
-        let waiting = try InstalltopProcess(Self.upgradeArguments(lab, confirm: "15s"), in: lab.folder)
+        let waiting = try InstalltopProcess(Self.upgradeArguments(lab, confirm: "30s"), in: lab.folder)
         _ = try await Self.window(of: lab) { Self.state($0) == "armed" }
         let holder = try DpkgLockHolder(path: lab.apt.root + "/var/lib/dpkg/lock-frontend")
         var released = false

@@ -14,7 +14,7 @@ import Testing
 @Suite("Commit-confirmed across hosts: an upgrade that breaks the host's sshd", .serialized,
        .enabled(if: geteuid() == 0, "network namespaces and their sshd need root"))
 struct BrokenSSHDConfirmEndToEndTests {
-    @Test("apt upgrade --host h1 --confirm 20s --confirm-by-login: 2.0 breaks h1's sshd, port 22 regresses, h1 failed and its run not kept (exit 1); h1's engine reverts it at the deadline (dpkg at 1.0, recorded reverted) and a fresh ssh login works again")
+    @Test("apt upgrade --host h1 --confirm 40s --confirm-by-login: 2.0 breaks h1's sshd, port 22 regresses, h1 failed and its run not kept (exit 1); h1's engine reverts it at the deadline (dpkg at 1.0, recorded reverted) and a fresh ssh login works again")
     func rolloutNotKeptAndRevertedByTheHost() async throws {
         let machine = HostPackageFingerprint()
         let host = try BrokenSSHDHost()
@@ -26,7 +26,7 @@ struct BrokenSSHDConfirmEndToEndTests {
         let started = ContinuousClock.now
         let result = try await FleetCommand.run(host.fleet.controllerCommand([
             binary, "apt", "upgrade", "--host", "h1", "--ssh-config", host.fleet.sshConfigPath, "--remote-command", "\(binary) bridge",
-            "--confirm", "20s", "--confirm-by-login", "--checks-dir", host.lab.checksFolder, "--yes",
+            "--confirm", "40s", "--confirm-by-login", "--checks-dir", host.lab.checksFolder, "--yes",
         ]), timeout: .seconds(300))
         let output = "exit \(result.status) after \(ContinuousClock.now - started)\nstdout: \(result.stdout)\nstderr: \(result.stderr)\nengine: \(host.engineLog)"
         // The job itself succeeded: dpkg configured 2.0, whose postinst stopped the listener

@@ -163,7 +163,7 @@ struct DNFCommitConfirmedTests {
         try await waitUntil("serve to listen") { engine.stderr.contains("serving on") }
         // Long enough to be killed in the window on a loaded machine: a waiting command still
         // alive at the deadline reverts the run itself.
-        let waiting = try InstalltopProcess(Self.arguments(lab, ["upgrade"], confirm: "15s"), in: lab.folder)
+        let waiting = try InstalltopProcess(Self.arguments(lab, ["upgrade"], confirm: "30s"), in: lab.folder)
         let (run, _) = try await Self.armedRun(lab, in: ["armed"])
         waiting.send(SIGKILL)
         _ = try await waiting.finish(timeout: .seconds(30))
