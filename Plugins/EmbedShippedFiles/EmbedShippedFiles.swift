@@ -7,27 +7,49 @@ import PackagePlugin
 /// - `Examples/demo/` (the demo's manifest and scripts) as `DemoFiles`;
 /// - `Sources/InstallDrivers/Ansible/Plugin/` (the Ansible callback plugin, in its kind's
 ///   folder) as `DriverFiles`;
-/// - `Sources/InstallDrivers/DNF/Helper/` (the dnf helper, in its kind's folder) as
-///   `DNFHelperFiles`.
+/// - `Sources/InstallDrivers/DNF/Helper/` (the dnf helper: its script and the Python package
+///   beside it, in its kind's folder) as `DNFHelperFiles`.
+///
+/// A file in a subfolder is embedded by its path in the folder (`installtop_dnf/items.py`), so
+/// that the folder written out at run time has the same shape.
 @main
 struct EmbedShippedFiles: BuildToolPlugin {
-    /// One build command per folder over every file in it; a new or changed file re-runs it.
+    /// One build command per folder over every file in it and in its subfolders; a new or changed
+    /// file re-runs it.
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
         try [("Examples/demo", "DemoFiles", "the demo's"), ("Sources/InstallDrivers/Ansible/Plugin", "DriverFiles", "the drivers'"),
              ("Sources/InstallDrivers/DNF/Helper", "DNFHelperFiles", "the dnf helper's")].map { folder, name, what in
             let directory = context.package.directoryURL.appending(path: folder)
-            // Files only: Python leaves a `__pycache__` folder beside a script it compiled.
-            let files = try FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: [.isRegularFileKey])
-                .filter { !$0.lastPathComponent.hasPrefix(".") && (try? $0.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true }
-                .sorted { $0.lastPathComponent < $1.lastPathComponent }
+            let files = try Self.files(in: directory)
             let output = context.pluginWorkDirectoryURL.appending(path: "\(name).swift")
             return .buildCommand(
                 displayName: "Embedding \(what) \(files.count) files",
                 executable: try context.tool(named: "embed-files").url,
-                arguments: [name, output.path] + files.map(\.path),
+                arguments: ["--relative-to", directory.path, name, output.path] + files.map(\.path),
                 inputFiles: files,
                 outputFiles: [output]
             )
         }
+    }
+
+    /// The regular files under `directory`, sorted by path. Hidden files and Python's
+    /// `__pycache__` folders (left beside modules that were imported, by the helper's tests too)
+    /// are not shipped.
+    static func files(in directory: URL) throws -> [URL] {
+        var files: [URL] = []
+        var folders = [directory]
+        while let folder = folders.popLast() {
+            for entry in try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: [.isRegularFileKey, .isDirectoryKey]) {
+                let name = entry.lastPathComponent
+                guard !name.hasPrefix("."), name != "__pycache__" else { continue }
+                let values = try entry.resourceValues(forKeys: [.isRegularFileKey, .isDirectoryKey])
+                if values.isDirectory == true {
+                    folders.append(entry)
+                } else if values.isRegularFile == true {
+                    files.append(entry)
+                }
+            }
+        }
+        return files.sorted { $0.path < $1.path }
     }
 }

@@ -1,15 +1,20 @@
-// embed-files [--strip-extension] ENUM OUTPUT FILE...: writes OUTPUT, a Swift file declaring
-// `ENUM.files`, the name, exact text and executable bit of every FILE, in the order given.
-// Run by the EmbedThemes (Themes/*.yaml) and EmbedShippedFiles (Examples/demo/*, Sources/InstallDrivers/Ansible/Plugin/*) plugins, so the built
-// binary carries those files wherever it runs while the folders stay the only source.
+// embed-files [--strip-extension] [--relative-to DIR] ENUM OUTPUT FILE...: writes OUTPUT, a Swift
+// file declaring `ENUM.files`, the name, exact text and executable bit of every FILE, in the order
+// given. A FILE's name is its last path component, or with --relative-to its path below DIR
+// (`installtop_dnf/items.py`: a package's modules keep their folder).
+// Run by the EmbedThemes (Themes/*.yaml) and EmbedShippedFiles (Examples/demo/*, Sources/InstallDrivers/Ansible/Plugin/*,
+// Sources/InstallDrivers/DNF/Helper/**) plugins, so the built binary carries those files wherever it runs while the
+// folders stay the only source.
 
 import Foundation
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 let stripExtension = arguments.first == "--strip-extension"
 if stripExtension { arguments.removeFirst() }
+let relativeTo = arguments.first == "--relative-to" && arguments.count >= 2 ? arguments[1] : nil
+if relativeTo != nil { arguments.removeFirst(2) }
 guard arguments.count >= 2 else {
-    FileHandle.standardError.write(Data("usage: embed-files [--strip-extension] ENUM OUTPUT FILE...\n".utf8))
+    FileHandle.standardError.write(Data("usage: embed-files [--strip-extension] [--relative-to DIR] ENUM OUTPUT FILE...\n".utf8))
     exit(2)
 }
 let enumName = arguments[0]
@@ -21,6 +26,15 @@ func literal(_ text: String) -> String {
     var hashes = "#"
     while text.contains("\"" + hashes) || text.contains("\\" + hashes) { hashes += "#" }
     return hashes + "\"\"\"\n" + text + "\n\"\"\"" + hashes
+}
+
+/// `path` below `base` when it is there (`installtop_dnf/items.py`), else its last component.
+func relativeName(of path: String, below base: String?) -> String {
+    if let base {
+        let prefix = base.hasSuffix("/") ? base : base + "/"
+        if path.hasPrefix(prefix) { return String(path.dropFirst(prefix.count)) }
+    }
+    return URL(fileURLWithPath: path).lastPathComponent
 }
 
 var source = """
@@ -36,7 +50,7 @@ for path in arguments.dropFirst(2) {
     let url = URL(fileURLWithPath: path)
     do {
         let text = try String(contentsOf: url, encoding: .utf8)
-        let name = stripExtension ? url.deletingPathExtension().lastPathComponent : url.lastPathComponent
+        let name = stripExtension ? url.deletingPathExtension().lastPathComponent : relativeName(of: path, below: relativeTo)
         let isExecutable = FileManager.default.isExecutableFile(atPath: path)
         source += "        (\(literal(name)), \(literal(text)), \(isExecutable)),\n"
     } catch {

@@ -4,9 +4,11 @@ import Synchronization
 
 /// Files the executable embeds for a kind (Ansible's callback plugin, dnf's helper), written to a
 /// private temporary folder (`$TMPDIR/PREFIX-PID-XXXXXXXX`, mode 0700) the first time a job
-/// needs them, so that they work wherever the binary runs; `remove` deletes the folder.
+/// needs them, so that they work wherever the binary runs; `remove` deletes the folder. A file
+/// whose name has folders (`installtop_dnf/items.py`, a module of dnf's helper) is written into
+/// them, made as private as the folder.
 public final class ShippedFilesFolder: Sendable {
-    /// One embedded file: its name in the folder and its text.
+    /// One embedded file: its path in the folder (`NAME`, or `SUBFOLDER/NAME`) and its text.
     public struct File: Sendable {
         public var name: String
         public var text: String
@@ -40,7 +42,12 @@ public final class ShippedFilesFolder: Sendable {
                 throw ShippedFilesFolderError("cannot write \(what) into \(folder) (TMPDIR): " + String(cString: strerror(errno)))
             }
             do {
-                for file in files { try Data(file.text.utf8).write(to: URL(fileURLWithPath: folder + "/" + file.name)) }
+                for file in files {
+                    let url = URL(fileURLWithPath: folder + "/" + file.name)
+                    try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
+                                                            attributes: [.posixPermissions: 0o700])
+                    try Data(file.text.utf8).write(to: url)
+                }
             } catch {
                 try? FileManager.default.removeItem(atPath: folder)
                 throw ShippedFilesFolderError("cannot write \(what) into \(folder) (TMPDIR): \(error.localizedDescription)")
