@@ -1,5 +1,6 @@
 /// How installtop runs its dnf helper (`Helper/installtop-dnf.py`, which speaks the protocol
-/// its header states): the Python that has dnf's API, the script, and a job's arguments.
+/// its header states, and imports its modules from the package `installtop_dnf/` beside it):
+/// the Python that has dnf's API, the script, and a job's arguments.
 public struct DNFHelper: Sendable, Hashable {
     /// Resolve only (nothing changes, nothing is fetched), or resolve, fetch and run rpm.
     enum Mode: String {
@@ -9,7 +10,7 @@ public struct DNFHelper: Sendable, Hashable {
     /// The Python whose modules include dnf's API: the system's, never one a `PATH` puts first
     /// (a pyenv or virtualenv python has no `dnf` module).
     public var python: String
-    /// The helper script on disk.
+    /// The helper script on disk, its package `installtop_dnf/` in the same folder.
     public var script: String
 
     public init(script: String, python: String = "/usr/bin/python3") {

@@ -1,10 +1,11 @@
-/// The dnf helper (embedded in the executable, `DNFHelperFiles`), written to a private folder of
-/// its own (`installtop-dnf-…`: the helper removes it itself when it outlives installtop) the
-/// first time a job needs it; `remove` deletes it.
+/// The dnf helper (embedded in the executable, `DNFHelperFiles`: the script `installtop-dnf.py`
+/// and its Python package `installtop_dnf/`), written to a private folder of its own
+/// (`installtop-dnf-…`: the helper removes it itself when it outlives installtop) the first time
+/// a job needs it; `remove` deletes it.
 public final class DNFHelperFolder: Sendable {
     private let folder: ShippedFilesFolder
 
-    /// `files` must hold `installtop-dnf.py`.
+    /// `files` must hold `installtop-dnf.py` and the modules of `installtop_dnf/` it imports.
     public init(files: [ShippedFilesFolder.File]) {
         folder = ShippedFilesFolder("installtop's dnf helper", prefix: "installtop-dnf", files: files)
     }

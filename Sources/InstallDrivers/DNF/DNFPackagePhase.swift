@@ -1,6 +1,6 @@
 /// Where rpm is with one package of a dnf transaction, read from the helper's progress events
-/// (`Helper/installtop-dnf.py`), and the share of the package's bar each phase stands for, as
-/// `APTPackagePhase` does for dpkg's steps.
+/// (`Helper/installtop-dnf.py`'s header; made by `Helper/installtop_dnf/progress.py`), and the
+/// share of the package's bar each phase stands for, as `APTPackagePhase` does for dpkg's steps.
 ///
 /// A package that rpm installs goes through: rpm reading its file from dnf's cache (every
 /// package's digests and signature were verified before rpm's first element) 10 %, `%pre`
