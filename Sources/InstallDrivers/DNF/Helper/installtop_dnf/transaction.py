@@ -5,12 +5,12 @@ import dnf
 import dnf.exceptions
 import rpm
 
+from .configuration import read_repos
 from .items import (ACTIONS, check_expected, evr_text, needs_no_download, protected_packages,
                     transaction_items)
 from .keeper import Keeper
 from .locks import check_locks, lock_paths, remove_own_locks
 from .marking import mark_request, mark_undo
-from .configuration import read_repos
 from .progress import DownloadReporter
 from .protocol import EXIT_FAILED, EXIT_OK, HelperError
 
