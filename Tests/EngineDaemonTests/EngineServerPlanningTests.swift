@@ -9,7 +9,7 @@ import Testing
 struct EngineServerPlanningTests {
     /// A job kind (`apt`, as apt's package jobs are) that plans one update, but only once the
     /// test lets it.
-    final class HeldPlanner: WireJobKind {
+    final class HeldPlanner: JobKind {
         let started = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
 
@@ -23,8 +23,8 @@ struct EngineServerPlanningTests {
         func describe(_ spec: [String]) -> String { "apt install " + spec.joined(separator: " ") }
         func validationPhrase(count: Int) -> String { "\(count) apt transactions" }
         func queuedLine(_ spec: [String], name: String, job: Int?) -> String { name }
-        func encode(_ spec: [String], into object: inout JSONObject) { object.add("install", strings: spec) }
-        func decode(_ object: WireObject) throws(WireError) -> [String] { try object.strings("install") }
+        func encode<Writer: KindSpecWriter>(_ spec: [String], into object: inout Writer) { object.add("install", strings: spec) }
+        func decode<Reader: KindSpecReader>(_ object: Reader) throws(Reader.Failure) -> [String] { try object.strings("install") }
 
         func plan(_ spec: [String]) throws -> KindPlan {
             started.signal()

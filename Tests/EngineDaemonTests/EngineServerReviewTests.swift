@@ -8,7 +8,7 @@ import Testing
 @Suite("EngineServer: package jobs wait for a yes; about says who the engine is")
 struct EngineServerReviewTests {
     /// A kind whose plans are reviewed, as apt's are: one update, planned at once.
-    struct ReviewedKind: WireJobKind {
+    struct ReviewedKind: JobKind {
         var key: String { "apt" }
         var sectionKeys: [String] { ["install"] }
         var sectionExpectation: String { "an apt request" }
@@ -20,8 +20,8 @@ struct EngineServerReviewTests {
         func describe(_ spec: [String]) -> String { "apt install " + spec.joined(separator: " ") }
         func validationPhrase(count: Int) -> String { "\(count) apt transactions" }
         func queuedLine(_ spec: [String], name: String, job: Int?) -> String { name }
-        func encode(_ spec: [String], into object: inout JSONObject) { object.add("install", strings: spec) }
-        func decode(_ object: WireObject) throws(WireError) -> [String] { try object.strings("install") }
+        func encode<Writer: KindSpecWriter>(_ spec: [String], into object: inout Writer) { object.add("install", strings: spec) }
+        func decode<Reader: KindSpecReader>(_ object: Reader) throws(Reader.Failure) -> [String] { try object.strings("install") }
         func plan(_ spec: [String]) throws -> KindPlan {
             .job(updates: spec.map(update), driver: ScriptedDriver(), summary: "\(spec.count) to install")
         }

@@ -260,7 +260,7 @@ struct ManifestErrorTableTests {
     @Test(arguments: cases)
     func isRefusedWithExactlyTheseErrors(_ broken: BrokenManifest) {
         let thrown = #expect(throws: ManifestErrors.self) {
-            try ManifestLoader.load(yaml: broken.yaml, path: Self.path, kinds: testKinds.manifestKinds)
+            try ManifestLoader.load(yaml: broken.yaml, path: Self.path, kinds: testKinds.all)
         }
         let errors = thrown?.errors ?? []
         #expect(errors.map { "\($0.line):\($0.column): \($0.message)" } == broken.expected)

@@ -4,15 +4,12 @@ import InstallEngine
 /// submission decoder and the engine's planner accept besides lists of commands.
 public struct JobKinds: Sendable {
     /// In the order manifests' error messages list their keys.
-    public let all: [any WireJobKind]
+    public let all: [any JobKind]
 
     /// No kind: only jobs of commands.
-    public init(_ kinds: [any WireJobKind] = []) {
+    public init(_ kinds: [any JobKind] = []) {
         all = kinds
     }
-
-    /// The kinds as the manifest reader takes them.
-    public var manifestKinds: [any JobKind] { all }
 
     /// See `JobKind.removeFiles()`: for each kind.
     public func removeFiles() {

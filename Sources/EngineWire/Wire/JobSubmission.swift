@@ -37,8 +37,7 @@ public struct JobSubmission: Sendable, Hashable {
     /// reviewed, or one that `asks`, submitted without `yes`.
     public var awaitsConfirmation: Bool { !yes && (asks || kind?.kind.asksBeforeRunning == true) }
 
-    /// The job as a JSON object. A kind that is not a `WireJobKind` is left out: every kind
-    /// a process registers is one.
+    /// The job as a JSON object.
     public var json: String {
         var object = JSONObject()
         object.add("name", name)
@@ -47,8 +46,8 @@ public struct JobSubmission: Sendable, Hashable {
         if yes { object.add("yes", true) }
         if asks { object.add("ask", true) }
         object.addRaw("updates", "[" + updates.map(UpdateCoding.encode).joined(separator: ",") + "]")
-        if let kind, let wire = kind.kind as? any WireJobKind {
-            object.addRaw(kind.key, wire.encodeSpec(kind.spec))
+        if let kind {
+            object.addObject(kind.key) { members in kind.encode(into: &members) }
         }
         return object.json
     }

@@ -30,7 +30,7 @@ public enum UpdateCoding {
 
     /// - Throws: `badArgument` naming the member at fault.
     public static func decode(_ object: WireObject) throws(WireError) -> Update {
-        let environment = try self.environment(in: object)
+        let environment = try object.stringMap("env")
         let timeout = try object.optionalInt("timeoutMs").map { Duration.milliseconds($0) }
         let grace = try object.optionalInt("abortGraceMs").map { Duration.milliseconds($0) } ?? .seconds(10)
         return Update(
@@ -44,20 +44,6 @@ public enum UpdateCoding {
             environment: environment, sizeInBytes: try object.optionalInt("size").map(Int64.init),
             severity: try object.optionalString("severity"), description: try object.optionalString("description"),
             categories: try object.strings("categories"), package: try PackageChangeCoding.decode(from: object))
-    }
-
-    /// The `env` member of `object` (an object of strings; absent or null is empty).
-    /// - Throws: `badArgument` naming `env` or the variable at fault.
-    public static func environment(in object: WireObject) throws(WireError) -> [String: String] {
-        var environment: [String: String] = [:]
-        if let env = object.members["env"], !env.isNull {
-            guard let members = env.objectValue else { throw WireError(.badArgument, "\(object.context): `env` must be an object of strings") }
-            for (key, value) in members {
-                guard let text = value.stringValue else { throw WireError(.badArgument, "\(object.context): `env.\(key)` must be a string") }
-                environment[key] = text
-            }
-        }
-        return environment
     }
 
     private static func commandJSON(_ command: UpdateCommand) -> JSONValue {

@@ -1,10 +1,9 @@
-import EngineWire
 import Foundation
 import InstallEngine
 
 /// Jobs that are one apt transaction (Documentation/APT-JOBS.md): `apt: {install: [curl]}` in a
 /// manifest, planned by `APTPlanner` (each package an update) and run by an `APTDriver`.
-public struct APTJobKind: WireJobKind {
+public struct APTJobKind: JobKind {
     /// Makes the keeper of the versions a job replaces (rule 33); `nil`, or a `nil` keeper,
     /// keeps none.
     private let keepers: (@Sendable (PackageJob) -> (any APTVersionKeeping)?)?
@@ -124,7 +123,7 @@ public struct APTJobKind: WireJobKind {
 
     /// `{"install":[…]}`, `{"remove":[…]}`, `{"reinstall":[…]}` (a repair's with `"repairOf":RUN`),
     /// `{"upgrade":true}` or `{"full_upgrade":true}`, with an optional `"aptConfig"` and `"chroot"`.
-    public func encode(_ spec: PackageJob, into apt: inout JSONObject) {
+    public func encode<Writer: KindSpecWriter>(_ spec: PackageJob, into apt: inout Writer) {
         switch spec.request {
         case .install(let packages): apt.add("install", strings: packages)
         case .remove(let packages): apt.add("remove", strings: packages)
@@ -139,35 +138,35 @@ public struct APTJobKind: WireJobKind {
         if let aptConfig = spec.aptConfig { apt.add("aptConfig", aptConfig) }
         if let chroot = spec.chroot { apt.add("chroot", chroot) }
         if let confirm = spec.confirm {
-            var object = JSONObject()
-            object.add("seconds", confirm.seconds)
-            object.add("checks", strings: confirm.checks)
-            if let folder = confirm.checksDirectory { object.add("checksDir", folder) }
-            object.add("revertOnRegression", confirm.revertOnRegression)
-            apt.addRaw("confirm", object.json)
+            apt.addObject("confirm") { object in
+                object.add("seconds", confirm.seconds)
+                object.add("checks", strings: confirm.checks)
+                if let folder = confirm.checksDirectory { object.add("checksDir", folder) }
+                object.add("revertOnRegression", confirm.revertOnRegression)
+            }
         }
     }
 
-    public func decode(_ apt: WireObject) throws(WireError) -> PackageJob {
+    public func decode<Reader: KindSpecReader>(_ apt: Reader) throws(Reader.Failure) -> PackageJob {
         let job = String(apt.context.dropLast(".apt".count))
-        let named = ["install", "remove", "reinstall", "upgrade", "full_upgrade"].filter { apt.members[$0] != nil }
+        let named = ["install", "remove", "reinstall", "upgrade", "full_upgrade"].filter { apt.contains($0) }
         guard named.count <= 1 else {
-            throw WireError(.badArgument,
+            throw apt.refusal(
                             "\(job): `apt` asks for one of install, remove, reinstall, upgrade or full_upgrade; got \(named.joined(separator: " and "))")
         }
         let request: PackageRequest
-        if apt.members["install"] != nil {
+        if apt.contains("install") {
             request = .install(try apt.strings("install"))
-        } else if apt.members["remove"] != nil {
+        } else if apt.contains("remove") {
             request = .remove(try apt.strings("remove"))
-        } else if apt.members["reinstall"] != nil {
+        } else if apt.contains("reinstall") {
             request = .reinstall(packages: try apt.strings("reinstall"), repairing: try apt.optionalInt("repairOf"))
         } else if try apt.bool("upgrade", default: false) {
             request = .upgrade
         } else if try apt.bool("full_upgrade", default: false) {
             request = .fullUpgrade
         } else {
-            throw WireError(.badArgument, "\(job): `apt` needs install, remove, reinstall, upgrade or full_upgrade")
+            throw apt.refusal("\(job): `apt` needs install, remove, reinstall, upgrade or full_upgrade")
         }
         return PackageJob(request: request, aptConfig: try apt.optionalString("aptConfig"), chroot: try apt.optionalString("chroot"),
                           confirm: try Self.confirm(in: apt, job: job, request: request))
@@ -175,15 +174,15 @@ public struct APTJobKind: WireJobKind {
 
     /// `"confirm":{"seconds":300,"checks":[…],"checksDir":"…","revertOnRegression":false}`:
     /// arms the job (Documentation/COMMIT-CONFIRMED.md); only upgrades, installs and removals.
-    private static func confirm(in apt: WireObject, job: String, request: PackageRequest) throws(WireError) -> ConfirmRequest? {
-        guard apt.members["confirm"] != nil else { return nil }
+    private static func confirm<Reader: KindSpecReader>(in apt: Reader, job: String, request: PackageRequest) throws(Reader.Failure) -> ConfirmRequest? {
+        guard apt.contains("confirm") else { return nil }
         let confirm = try apt.object("confirm")
         switch request {
         case .install, .upgrade, .fullUpgrade, .remove: break
-        case .reinstall, .undo: throw WireError(.badArgument, "\(job): `confirm` arms an install, upgrade, full_upgrade or remove, not this request")
+        case .reinstall, .undo: throw apt.refusal("\(job): `confirm` arms an install, upgrade, full_upgrade or remove, not this request")
         }
         guard let seconds = try confirm.optionalDouble("seconds"), seconds > 0 else {
-            throw WireError(.badArgument, "\(job): `apt.confirm` needs `seconds`, more than 0")
+            throw apt.refusal("\(job): `apt.confirm` needs `seconds`, more than 0")
         }
         let checks = try confirm.strings("checks")
         return ConfirmRequest(seconds: seconds, checks: checks, checksDirectory: try confirm.optionalString("checksDir"),

@@ -1,4 +1,3 @@
-import EngineWire
 import Foundation
 import InstallEngine
 
@@ -6,7 +5,7 @@ import InstallEngine
 /// playbook checked with `--list-hosts`, then run with installtop's callback plugin as a
 /// session driver whose hosts become jobs. The plugin is written once to a private folder
 /// that `removeFiles()` deletes.
-public final class AnsibleJobKind: WireJobKind {
+public final class AnsibleJobKind: JobKind {
     /// The ansible-playbook to run; `nil` finds it on `PATH`.
     private let executable: String?
     /// The callback plugin's files, written out for the first run.
@@ -76,14 +75,14 @@ public final class AnsibleJobKind: WireJobKind {
     // MARK: - Submission
 
     /// `{"playbook":…,"inventories":[…],"limit":…,"args":[…]}`.
-    public func encode(_ spec: FleetJob, into ansible: inout JSONObject) {
+    public func encode<Writer: KindSpecWriter>(_ spec: FleetJob, into ansible: inout Writer) {
         ansible.add("playbook", spec.playbook)
         ansible.add("inventories", strings: spec.inventories)
         if let limit = spec.limit { ansible.add("limit", limit) }
         ansible.add("args", strings: spec.arguments)
     }
 
-    public func decode(_ ansible: WireObject) throws(WireError) -> FleetJob {
+    public func decode<Reader: KindSpecReader>(_ ansible: Reader) throws(Reader.Failure) -> FleetJob {
         FleetJob(playbook: try ansible.string("playbook"), inventories: try ansible.strings("inventories"),
                  limit: try ansible.optionalString("limit"), arguments: try ansible.strings("args"))
     }

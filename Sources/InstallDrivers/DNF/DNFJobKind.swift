@@ -1,11 +1,10 @@
-import EngineWire
 import InstallEngine
 
 /// Jobs that are one dnf transaction (Documentation/DNF-JOBS.md): `dnf: {install: [curl]}` in a
 /// manifest, planned by `DNFPlanner` (each package an update) and run by a `DNFDriver`, both
 /// through installtop's helper on dnf's Python API, written once to a private folder that
 /// `removeFiles()` deletes.
-public struct DNFJobKind: WireJobKind {
+public struct DNFJobKind: JobKind {
     private let helperFolder: DNFHelperFolder
     private let keepers: (@Sendable (DNFJob) -> (any DNFVersionKeeping)?)?
 
@@ -85,7 +84,7 @@ public struct DNFJobKind: WireJobKind {
     /// `{"install":[…]}`, `{"upgrade":[…]}` (every package when empty), `{"remove":[…]}` or
     /// an undo's `{"undo":RUN,"restoring":[files],"removing":[name.arch]}`, with an optional
     /// `"installroot"` and `"releasever"`.
-    public func encode(_ spec: DNFJob, into dnf: inout JSONObject) {
+    public func encode<Writer: KindSpecWriter>(_ spec: DNFJob, into dnf: inout Writer) {
         switch spec.request {
         case .install(let packages): dnf.add("install", strings: packages)
         case .upgrade(let packages): dnf.add("upgrade", strings: packages)
@@ -99,11 +98,11 @@ public struct DNFJobKind: WireJobKind {
         if let release = spec.releaseVersion { dnf.add("releasever", release) }
     }
 
-    public func decode(_ dnf: WireObject) throws(WireError) -> DNFJob {
+    public func decode<Reader: KindSpecReader>(_ dnf: Reader) throws(Reader.Failure) -> DNFJob {
         let job = String(dnf.context.dropLast(".dnf".count))
-        let named = ["install", "upgrade", "remove", "undo"].filter { dnf.members[$0] != nil }
+        let named = ["install", "upgrade", "remove", "undo"].filter { dnf.contains($0) }
         guard named.count == 1 else {
-            throw WireError(.badArgument, named.isEmpty ? "\(job): `dnf` needs install, upgrade or remove"
+            throw dnf.refusal(named.isEmpty ? "\(job): `dnf` needs install, upgrade or remove"
                                                          : "\(job): `dnf` asks for one of install, upgrade or remove; got \(named.joined(separator: " and "))")
         }
         let request: DNFRequest

@@ -1,10 +1,9 @@
-import EngineWire
 import InstallEngine
 
 /// Any program that speaks the driver protocol (Documentation/MANIFESTS-AND-DRIVERS.md "Drivers from manifests"): run as a
 /// session driver (`ProtocolSessionDriver`), its `plan` lines become jobs, its reports their
 /// bars, and stops and forced stops reach it as for the built-in drivers.
-public struct DriverJobKind: WireJobKind {
+public struct DriverJobKind: JobKind {
     public init() {}
 
     public var key: String { "driver" }
@@ -54,18 +53,18 @@ public struct DriverJobKind: WireJobKind {
     // MARK: - Submission
 
     /// `{"command":[…],"env":{…},"workdir":…}`.
-    public func encode(_ spec: DriverJob, into driver: inout JSONObject) {
+    public func encode<Writer: KindSpecWriter>(_ spec: DriverJob, into driver: inout Writer) {
         driver.add("command", strings: spec.command)
-        driver.add("env", .object(JSONMembers(spec.environment.mapValues(JSONValue.string))))
+        driver.add("env", stringMap: spec.environment)
         if let workingDirectory = spec.workingDirectory { driver.add("workdir", workingDirectory) }
     }
 
-    public func decode(_ driver: WireObject) throws(WireError) -> DriverJob {
+    public func decode<Reader: KindSpecReader>(_ driver: Reader) throws(Reader.Failure) -> DriverJob {
         let command = try driver.strings("command")
         guard !command.isEmpty, !command[0].isEmpty else {
-            throw WireError(.badArgument, "\(driver.context): `command` must name a program")
+            throw driver.refusal("\(driver.context): `command` must name a program")
         }
-        return DriverJob(command: command, environment: try UpdateCoding.environment(in: driver),
+        return DriverJob(command: command, environment: try driver.stringMap("env"),
                          workingDirectory: try driver.optionalString("workdir"))
     }
 }

@@ -1,7 +1,9 @@
 /// A kind of job other than a list of commands (apt, Ansible, a program that speaks the driver
-/// protocol): its manifest section, how it reads in messages, and its planner. A kind is one
-/// folder and one line in the registry (`EngineHost.kinds`); nothing else in installtop names
-/// it. Its submission encoding is `WireJobKind` (EngineWire), which every registered kind is.
+/// protocol): its manifest section, its member in a submission, how it reads in messages, and
+/// its planner. A kind is one folder and one line in the registry (`EngineHost.kinds`); nothing
+/// else in installtop names it. The engine knows no JSON: a kind writes and reads its
+/// submission member through `KindSpecWriter` and `KindSpecReader`, which EngineWire's JSON
+/// object and wire object are.
 public protocol JobKind: Sendable {
     /// What the kind's section holds once read and checked.
     associatedtype Spec: Sendable & Hashable
@@ -20,6 +22,13 @@ public protocol JobKind: Sendable {
     /// Reads the section; every problem is reported on `section` at its line and column.
     /// - Returns: `nil` when something was reported.
     func read(_ section: inout ManifestKindSection) -> Spec?
+    /// Writes `spec` as the members of the kind's object in a submission
+    /// (`"apt":{"install":["curl"]}`), so `submit` sends the job and the engine plans it.
+    func encode<Writer: KindSpecWriter>(_ spec: Spec, into members: inout Writer)
+    /// Reads what `encode` wrote.
+    /// - Throws: the reader's error naming the member at fault, or the kind's refusal made
+    ///   with `KindSpecReader.refusal(_:)`.
+    func decode<Reader: KindSpecReader>(_ members: Reader) throws(Reader.Failure) -> Spec
     /// The operation of the job `spec` makes (an apt removal uninstalls); `nil` when the jobs
     /// its driver declares say it themselves, and the manifest's `operation` is not read.
     func operation(of spec: Spec) -> UpdateOperation?
@@ -56,5 +65,10 @@ extension JobKind {
     /// `read` with the result wrapped for a job.
     func readSpec(_ section: inout ManifestKindSection) -> JobKindSpec? {
         read(&section).map { JobKindSpec(kind: self, spec: $0) }
+    }
+
+    /// `decode` with the result wrapped for a job.
+    public func decodeSpec<Reader: KindSpecReader>(_ members: Reader) throws(Reader.Failure) -> JobKindSpec {
+        JobKindSpec(kind: self, spec: try decode(members))
     }
 }

@@ -33,6 +33,9 @@ public struct JobKindSpec: Sendable, Hashable {
     /// See `JobKind.plan(_:)`.
     public func plan() throws -> KindPlan { try Self.plan(kind, spec) }
 
+    /// See `JobKind.encode(_:into:)`.
+    public func encode<Writer: KindSpecWriter>(into members: inout Writer) { Self.encode(kind, spec, into: &members) }
+
     public static func == (left: JobKindSpec, right: JobKindSpec) -> Bool {
         left.key == right.key && left.hashable() == right.hashable()
     }
@@ -53,6 +56,10 @@ public struct JobKindSpec: Sendable, Hashable {
 
     private static func queuedLine<Kind: JobKind>(_ kind: Kind, _ spec: any Sendable & Hashable, name: String, job: Int?) -> String {
         kind.queuedLine(spec as! Kind.Spec, name: name, job: job)
+    }
+
+    private static func encode<Kind: JobKind, Writer: KindSpecWriter>(_ kind: Kind, _ spec: any Sendable & Hashable, into members: inout Writer) {
+        kind.encode(spec as! Kind.Spec, into: &members)
     }
 
     private static func plan<Kind: JobKind>(_ kind: Kind, _ spec: any Sendable & Hashable) throws -> KindPlan {

@@ -16,7 +16,7 @@ struct APTKindSupport: PackageKindSupport {
     var name: String { "apt" }
 
     /// Kept versions are pruned as each job's keeper is made, before the job keeps more.
-    func jobKind(keeping history: HistoryOptions?, aptConfig: String?) -> any WireJobKind {
+    func jobKind(keeping history: HistoryOptions?, aptConfig: String?) -> any JobKind {
         guard let history else { return APTJobKind(defaultAPTConfig: aptConfig) }
         let keeper: @Sendable (PackageJob) -> (any APTVersionKeeping)? = { job in
             // An armed job's window names the root it acted on, as `--confirm`'s does.

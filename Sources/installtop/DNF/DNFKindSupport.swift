@@ -12,7 +12,7 @@ struct DNFKindSupport: PackageKindSupport {
 
     /// dnf jobs have no default root: `aptConfig` is not theirs. A keeper opens the history,
     /// and prunes, only once it has kept something.
-    func jobKind(keeping history: HistoryOptions?, aptConfig: String?) -> any WireJobKind {
+    func jobKind(keeping history: HistoryOptions?, aptConfig: String?) -> any JobKind {
         guard let history else { return DNFJobKind(helperFolder: Self.helperFolder()) }
         let keeper: @Sendable (DNFJob) -> (any DNFVersionKeeping)? = { job in
             HistoryDNFKeeper.open(history, jobName: job.request.summary, operation: job.request.operation)

@@ -14,7 +14,7 @@ protocol PackageKindSupport: Sendable {
     /// The job kind the manifest reader, `submit` and `serve` take: its jobs keep the versions
     /// they replace into the history `keeping` names (none when `nil`: validating, submitting
     /// to another engine); `aptConfig` is the root of jobs that name none, when the kind has one.
-    func jobKind(keeping: HistoryOptions?, aptConfig: String?) -> any WireJobKind
+    func jobKind(keeping: HistoryOptions?, aptConfig: String?) -> any JobKind
 
     /// The run `driver`'s keeper shares with the recorder; `nil` when `driver` is not of this
     /// kind or keeps nothing into the history.

@@ -10,7 +10,7 @@ enum ManifestArgument {
     /// Its jobs may be of `kinds` (`EngineHost.kinds()`).
     static func load(_ file: String, kinds: JobKinds) throws -> Manifest {
         do {
-            let manifest = try ManifestLoader.load(contentsOfFile: file, kinds: kinds.manifestKinds)
+            let manifest = try ManifestLoader.load(contentsOfFile: file, kinds: kinds.all)
             for warning in manifest.warnings { StandardOutput.stderr.line(warning.description) }
             return manifest
         } catch {

@@ -11,13 +11,13 @@ struct ManifestPackageJobTests {
     static let path = "/nonexistent-installtop/m.yaml"
 
     private func job(_ apt: String, extra: String = "") throws -> ManifestJob {
-        let manifest = try ManifestLoader.load(yaml: "jobs:\n  - name: pkgs\n\(extra)    apt: \(apt)\n", path: Self.path, kinds: testKinds.manifestKinds)
+        let manifest = try ManifestLoader.load(yaml: "jobs:\n  - name: pkgs\n\(extra)    apt: \(apt)\n", path: Self.path, kinds: testKinds.all)
         return try #require(manifest.jobs.first)
     }
 
     /// The errors `yaml` is refused with, as `LINE:COLUMN: message`.
     private func errors(_ yaml: String, path: String = Self.path) -> [String] {
-        let thrown = #expect(throws: ManifestErrors.self) { try ManifestLoader.load(yaml: yaml, path: path, kinds: testKinds.manifestKinds) }
+        let thrown = #expect(throws: ManifestErrors.self) { try ManifestLoader.load(yaml: yaml, path: path, kinds: testKinds.all) }
         #expect(thrown?.errors.allSatisfy { $0.file == path } ?? false, "every error names the file")
         return thrown?.errors.map { "\($0.line):\($0.column): \($0.message)" } ?? []
     }
@@ -75,7 +75,7 @@ struct ManifestPackageJobTests {
                     - jq
                     - curl
             """
-        let read = try #require(try ManifestLoader.load(yaml: yaml, path: Self.path, kinds: testKinds.manifestKinds).jobs.first)
+        let read = try #require(try ManifestLoader.load(yaml: yaml, path: Self.path, kinds: testKinds.all).jobs.first)
         #expect(read.package?.request == .install(["jq", "curl"]))
         #expect(read.stopOnFailure)
     }
@@ -91,11 +91,11 @@ struct ManifestPackageJobTests {
         let path = folder + "/site.yaml"
 
         let manifest = try ManifestLoader.load(
-            yaml: "jobs:\n  - name: a\n    apt: {upgrade: true, apt_config: etc/../etc/apt.conf}\n", path: path, kinds: testKinds.manifestKinds)
+            yaml: "jobs:\n  - name: a\n    apt: {upgrade: true, apt_config: etc/../etc/apt.conf}\n", path: path, kinds: testKinds.all)
         #expect(manifest.jobs.first?.package == PackageJob(request: .upgrade, aptConfig: folder + "/etc/apt.conf"))
 
         let absolute = try ManifestLoader.load(
-            yaml: "jobs:\n  - name: a\n    apt: {upgrade: true, apt_config: \(folder)/etc/apt.conf}\n", path: path, kinds: testKinds.manifestKinds)
+            yaml: "jobs:\n  - name: a\n    apt: {upgrade: true, apt_config: \(folder)/etc/apt.conf}\n", path: path, kinds: testKinds.all)
         #expect(absolute.jobs.first?.package?.aptConfig == folder + "/etc/apt.conf")
 
         #expect(errors("jobs:\n  - name: a\n    apt: {upgrade: true, apt_config: etc/missing.conf}\n", path: path) == [
@@ -111,7 +111,7 @@ struct ManifestPackageJobTests {
         try Data().write(to: URL(fileURLWithPath: folder + "/file"))
         let path = folder + "/site.yaml"
 
-        let manifest = try ManifestLoader.load(yaml: "jobs:\n  - name: a\n    apt: {upgrade: true, chroot: images/./web}\n", path: path, kinds: testKinds.manifestKinds)
+        let manifest = try ManifestLoader.load(yaml: "jobs:\n  - name: a\n    apt: {upgrade: true, chroot: images/./web}\n", path: path, kinds: testKinds.all)
         #expect(manifest.jobs.first?.package == PackageJob(request: .upgrade, chroot: folder + "/images/web"))
         #expect(errors("jobs:\n  - name: a\n    apt: {upgrade: true, chroot: file}\n", path: path) == [
             "3:34: chroot `\(folder)/file` is not a folder",
@@ -185,7 +185,7 @@ struct ManifestPackageJobTests {
     // MARK: - validate
 
     @Test func theSuccessLineNamesAnAptJobInsteadOfCountingNoUpdates() throws {
-        let apt = try ManifestLoader.load(yaml: "jobs:\n  - name: P\n    apt: {install: [curl]}\n", path: "apt.yaml", kinds: testKinds.manifestKinds)
+        let apt = try ManifestLoader.load(yaml: "jobs:\n  - name: P\n    apt: {install: [curl]}\n", path: "apt.yaml", kinds: testKinds.all)
         #expect(apt.validationSummary == "apt.yaml: OK — 1 job: an apt transaction (planned when it runs)")
         let mixed = try ManifestLoader.load(
             yaml: """
@@ -197,7 +197,7 @@ struct ManifestPackageJobTests {
                   - name: Q
                     apt: {remove: [cowsay]}
                 """,
-            path: "mixed.yaml", kinds: testKinds.manifestKinds)
+            path: "mixed.yaml", kinds: testKinds.all)
         #expect(mixed.validationSummary == "mixed.yaml: OK — 3 jobs: 2 updates, 2 apt transactions (planned when it runs)")
     }
 }

@@ -14,7 +14,7 @@ struct DNFJobKindTests {
 
     private func load(_ section: String) throws -> ManifestJob? {
         let yaml = "jobs:\n  - name: Patch\n    dnf: \(section)\n"
-        return try ManifestLoader.load(yaml: yaml, path: "/tmp/patch.yaml", kinds: kinds.manifestKinds).jobs.first
+        return try ManifestLoader.load(yaml: yaml, path: "/tmp/patch.yaml", kinds: kinds.all).jobs.first
     }
 
     private func errors(_ section: String) -> [String] {

@@ -12,7 +12,7 @@ struct DriverJobKindTests {
 
     private func job(_ driver: String) throws -> ManifestJob {
         let manifest = try ManifestLoader.load(yaml: "jobs:\n  - name: d\n    driver: \(driver)\n", path: "/tmp/m.yaml",
-                                               kinds: Self.kinds.manifestKinds)
+                                               kinds: Self.kinds.all)
         return try #require(manifest.jobs.first)
     }
 
@@ -29,7 +29,7 @@ struct DriverJobKindTests {
     func withUpdates() {
         let thrown = #expect(throws: ManifestErrors.self) {
             try ManifestLoader.load(yaml: "jobs:\n  - name: d\n    driver: {command: [/bin/true]}\n    updates: [{id: a, install: x}]\n",
-                                    path: "/tmp/m.yaml", kinds: Self.kinds.manifestKinds)
+                                    path: "/tmp/m.yaml", kinds: Self.kinds.all)
         }
         #expect(thrown?.errors.map { "\($0.line):\($0.column): \($0.message)" }
             == ["4:5: job `d` has both `driver` and `updates`; a driver's jobs and updates are the ones it declares"])
