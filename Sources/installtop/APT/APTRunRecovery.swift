@@ -4,7 +4,7 @@ import InstallEngine
 import InstallHistory
 
 /// What became of an apt job's run (or an observed one's) whose engine died before the
-/// transaction ended (`HistoryStore.recoverInterruptedRuns`, through `APTKindSupport`): apt
+/// transaction ended (`HistoryStore.recoverInterruptedRuns`, through `APTKindRegistration`): apt
 /// and dpkg may have gone on without it, or died with it, so every package of its plan is
 /// settled from dpkg's final state in the database the run recorded, dated by dpkg's log. Each
 /// row says only what is known (`engineGone`); a package dpkg left half-way names the command

@@ -12,7 +12,7 @@ struct FleetSession {
     let options: RunOptions
 
     func run() -> ExitStatus {
-        let kind = EngineHost.ansibleKind(executable: executable)
+        let kind = AnsibleKindRegistration.jobKind(executable: executable)
         defer { kind.removeFiles() }
         let playbookName = (job.playbook as NSString).lastPathComponent
         if OutputMode(options: options) == .monitor {

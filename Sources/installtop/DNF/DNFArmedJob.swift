@@ -31,7 +31,7 @@ struct DNFArmedJob: ArmedJob {
     func prepare() -> ArmingPreparation {
         guard geteuid() == 0 else { return .unplanned("dnf jobs need root" + DNFPlanner.hint("permission")) }
         let job = DNFJob(request: request, installRoot: root, releaseVersion: options.releasever)
-        let folder = DNFKindSupport.helperFolder()
+        let folder = DNFKindRegistration.helperFolder()
         defer { folder.remove() }
         let plan: DNFPlan
         PlanningNotice.say(name)

@@ -8,7 +8,7 @@ import InstallEngine
 import InstallHistory
 
 /// What became of a dnf job's run whose engine died before the transaction ended
-/// (`HistoryStore.recoverInterruptedRuns`, through `DNFKindSupport`, as `APTRunRecovery` does
+/// (`HistoryStore.recoverInterruptedRuns`, through `DNFKindRegistration`, as `APTRunRecovery` does
 /// for apt's): rpm's transaction goes on without installtop (it cannot be cut), so every
 /// package of the run's plan is settled from the rpm database of the root the run recorded. A run is left for a
 /// later look while dnf's or rpm's lock is held there.

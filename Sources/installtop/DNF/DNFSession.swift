@@ -25,7 +25,7 @@ struct DNFSession {
             return .invalidUsage
         }
         let job = DNFJob(request: request, installRoot: root, releaseVersion: options.releasever)
-        let folder = DNFKindSupport.helperFolder()
+        let folder = DNFKindRegistration.helperFolder()
         defer { folder.remove() }
         let helper: DNFHelper
         do {

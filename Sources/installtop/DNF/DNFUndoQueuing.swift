@@ -19,7 +19,7 @@ struct DNFUndoQueuing: Sendable {
     ///   or dnf's refusal of the plan.
     func queueUndo(of run: JobRun) throws(UndoRefusal) -> Int {
         let job = try DNFUndoRequest.job(undoing: run, named: nil)
-        let folder = DNFKindSupport.helperFolder()
+        let folder = DNFKindRegistration.helperFolder()
         let plan: DNFPlan
         let helper: DNFHelper
         do {

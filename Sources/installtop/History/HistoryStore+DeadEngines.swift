@@ -3,7 +3,7 @@ import InstallHistory
 extension HistoryStore {
     /// What whoever opens the history does first (a new engine, `history`, the next `installtop
     /// apt`): package runs whose engine died are settled from dpkg, with a row for every package
-    /// of their plan and an end, each by its kind (`PackageKindSupport.settle`); then the rows still running whose
+    /// of their plan and an end, each by its kind (`KindRegistration.settle`); then the rows still running whose
     /// writer is gone (an observed row of a run recorded before runs kept their plan, from dpkg;
     /// any other as interrupted, rule 20).
     func recoverFromDeadEngines() throws(HistoryError) {

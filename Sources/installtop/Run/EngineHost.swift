@@ -11,47 +11,46 @@ struct EngineHost {
     /// Where the history is read from: the store the queue records into, or why there is none.
     let history: HistorySource
 
-    /// The kinds of package job installtop runs, registered here once: a new one is its folder
-    /// plus one line here. Each says what installtop does for it besides running it (its
-    /// keeper, its undo, the settling of a run whose engine died: `PackageKindSupport`).
-    static let packageKinds: [any PackageKindSupport] = [
-        APTKindSupport(),
-        DNFKindSupport(),
+    /// The kinds of job installtop runs besides lists of commands, registered here once, in
+    /// the order manifests' error messages list their keys: a new kind is its folders plus one
+    /// line here. Each makes its `JobKind` and says what installtop does for its runs besides
+    /// running them (its keeper, its undo, the settling of a run whose engine died:
+    /// `KindRegistration`).
+    static let registry: [any KindRegistration] = [
+        APTKindRegistration(),
+        DNFKindRegistration(),
+        AnsibleKindRegistration(),
+        DriverKindRegistration(),
     ]
 
-    /// The registered package kind whose runs record `name` (`JobRun.kind`); `nil` for none.
-    static func packageKind(named name: String) -> (any PackageKindSupport)? {
-        packageKinds.first { $0.name == name }
+    /// The registered kind whose runs record `name` (`JobRun.kind`); `nil` for none.
+    static func registration(named name: String) -> (any KindRegistration)? {
+        registry.first { $0.name == name }
     }
 
-    /// The job kinds installtop runs besides lists of commands: the package kinds, Ansible's,
-    /// and drivers of installtop's protocol. The manifest reader, `submit`, the planner of
-    /// `run` and the engine of `serve` take these. Each call makes new kinds: call
-    /// `removeFiles()` on them when no job can still start (the helper's and plugin's folders).
-    /// - Parameter ansiblePlaybook: the ansible-playbook to run; `nil` finds it on `PATH`.
+    /// The registry's job kinds, which the manifest reader, `submit`, the planner of `run` and
+    /// the engine of `serve` take. Each call makes new kinds: call `removeFiles()` on them when
+    /// no job can still start (the helper's and plugin's folders).
     /// - Parameter keeping: the history package jobs keep the versions they replace into, for
     ///   undo (`run`, `serve`); `nil` (validating, submitting to another engine) keeps none.
     /// - Parameter aptConfig: the root of apt jobs that name none (`serve --apt-config`).
-    static func kinds(ansiblePlaybook: String? = nil, keeping: HistoryOptions? = nil, aptConfig: String? = nil) -> JobKinds {
-        JobKinds(packageKinds.map { $0.jobKind(keeping: keeping, aptConfig: aptConfig) } + [
-            ansibleKind(executable: ansiblePlaybook),
-            DriverJobKind(),
-        ])
+    static func kinds(keeping: HistoryOptions? = nil, aptConfig: String? = nil) -> JobKinds {
+        JobKinds(registry.map { $0.jobKind(keeping: keeping, aptConfig: aptConfig) })
     }
 
     /// The run `driver`'s keeper shares with the recorder (`RunnableJob.runSlot`), whichever
-    /// package kind it is of; `nil` for a driver that keeps nothing into the history.
+    /// kind it is of; `nil` for a driver that keeps nothing into the history.
     static func runSlot(of driver: (any JobDriver)?) -> JobRunSlot? {
         guard let driver else { return nil }
-        return packageKinds.lazy.compactMap { $0.runSlot(of: driver) }.first
+        return registry.lazy.compactMap { $0.runSlot(of: driver) }.first
     }
 
-    /// What became of package runs whose engine died (`HistoryStore.recoverInterruptedRuns`),
-    /// each settled by the kind that ran it; a run of a kind not registered is left as it is.
+    /// What became of runs whose engine died (`HistoryStore.recoverInterruptedRuns`), each
+    /// settled by the kind that ran it; a run of a kind not registered is left as it is.
     static func settleInterruptedRuns(_ runs: [InterruptedRun]) -> [Int64: RunSettlement] {
         var settlements: [Int64: RunSettlement] = [:]
         for (name, ofKind) in Dictionary(grouping: runs, by: \.kind) {
-            guard let kind = packageKind(named: name) else { continue }
+            guard let kind = registration(named: name) else { continue }
             settlements.merge(kind.settle(ofKind)) { first, _ in first }
         }
         return settlements
@@ -64,12 +63,6 @@ struct EngineHost {
         ObservedSources([
             DpkgObservedSource(dpkgLog: DpkgLogSource.resolve(aptConfig: aptConfig, cancellation: cancellation)),
         ])
-    }
-
-    /// Ansible's kind with the callback plugin this binary embeds (`installtop ansible` runs it
-    /// alone).
-    static func ansibleKind(executable: String?) -> AnsibleJobKind {
-        AnsibleJobKind(executable: executable, pluginFiles: DriverFiles.files.map { ($0.name, $0.text) })
     }
 
     /// Builds the queue from `scheduling` (one job at a time with the manifest's graces when

@@ -3,7 +3,7 @@ import InstallHistory
 
 /// What `u` in a monitor's history view (and `serve`'s `undo`) does with a run: its undo
 /// planned and queued on the engine's queue awaiting the operator's yes, by the kind that ran
-/// it (`PackageKindSupport.queueUndo`): apt's in the engine's apt root, dnf's in the root the
+/// it (`KindRegistration.queueUndo`): apt's in the engine's apt root, dnf's in the root the
 /// run recorded.
 struct UndoQueuing: Sendable {
     let queue: JobQueue
@@ -25,7 +25,7 @@ struct UndoQueuing: Sendable {
         // The refusals' commands are apt's (`sudo installtop apt undo N`, …): they only come for
         // a run the history view no longer finds, when the run's kind is not known.
         let run = try HistoryRunLookup.find(id, history: history, tool: "apt", verb: "undo")
-        guard let kind = EngineHost.packageKind(named: run.kind) else {
+        guard let kind = EngineHost.registration(named: run.kind) else {
             throw UndoRefusal(message: "run \(id) is a \(run.kind) run, which installtop does not undo")
         }
         return try kind.queueUndo(of: run, with: self)

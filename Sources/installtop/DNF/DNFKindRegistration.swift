@@ -3,11 +3,11 @@ import InstallDrivers
 import InstallEngine
 import InstallHistory
 
-/// dnf's package jobs in installtop (`EngineHost.packageKinds`): they run through the helper
+/// dnf's package jobs in installtop (`EngineHost.registry`): they run through the helper
 /// this binary embeds, keep the versions they take away into the history's undo folder
 /// (`HistoryDNFKeeper`), their runs are undone in the root they recorded (`DNFUndoQueuing`),
 /// and a run whose engine died is settled from that root's rpm database (`DNFRunRecovery`).
-struct DNFKindSupport: PackageKindSupport {
+struct DNFKindRegistration: KindRegistration {
     var name: String { "dnf" }
 
     /// dnf jobs have no default root: `aptConfig` is not theirs. A keeper opens the history,

@@ -8,11 +8,11 @@ import InstallDrivers
 import InstallEngine
 import InstallHistory
 
-/// apt's package jobs in installtop (`EngineHost.packageKinds`): they keep the versions they
+/// apt's package jobs in installtop (`EngineHost.registry`): they keep the versions they
 /// replace into the history's undo folder (`HistoryVersionKeeper`), their runs are undone in
 /// the engine's apt root (`APTUndoQueuing`), and a run whose engine died is settled from dpkg
 /// (`APTRunRecovery`; observed runs are apt's too).
-struct APTKindSupport: PackageKindSupport {
+struct APTKindRegistration: KindRegistration {
     var name: String { "apt" }
 
     /// Kept versions are pruned as each job's keeper is made, before the job keeps more.

@@ -1,26 +1,46 @@
 import Foundation
 import Glibc
 import InstallEngine
+import InstallEngineTesting
 import InstallHistory
 import Testing
 @testable import installtop
 
-/// The package kinds registered once (`EngineHost.packageKinds`): each is found by the name its
-/// runs record, and a run whose engine died is settled by the kind that ran it, not guessed
-/// from what it recorded.
-@Suite("EngineHost.packageKinds: each package kind's capabilities registered once")
-struct PackageKindRegistryTests {
+/// The kinds registered once, in one list (`EngineHost.registry`): each is found by the name its
+/// runs record, the job kinds every command takes are the registry's, and a run whose engine
+/// died is settled by the kind that ran it, not guessed from what it recorded.
+@Suite("EngineHost.registry: each kind registered once, in one list")
+struct KindRegistryTests {
     @Test("each kind's name is its manifest key and the kind its runs record, and names no other kind")
     func kindsAreNamedOnce() {
-        let names = EngineHost.packageKinds.map(\.name)
+        let names = EngineHost.registry.map(\.name)
         #expect(Set(names).count == names.count)
-        for kind in EngineHost.packageKinds {
+        for kind in EngineHost.registry {
             let jobKind = kind.jobKind(keeping: nil, aptConfig: nil)
             defer { jobKind.removeFiles() }
             #expect(jobKind.key == kind.name)
-            #expect(EngineHost.packageKind(named: kind.name)?.name == kind.name)
+            #expect(EngineHost.registration(named: kind.name)?.name == kind.name)
         }
-        #expect(EngineHost.packageKind(named: "commands") == nil)
+        #expect(EngineHost.registration(named: "commands") == nil)
+    }
+
+    @Test("the job kinds of manifests, submit and serve are the registry's, in its order")
+    func jobKindsAreTheRegistry() {
+        let kinds = EngineHost.kinds()
+        defer { kinds.removeFiles() }
+        #expect(kinds.all.map(\.key) == EngineHost.registry.map(\.name))
+        #expect(kinds.all.map(\.key) == ["apt", "dnf", "ansible", "driver"])
+    }
+
+    @Test("a kind that undoes nothing refuses the undo of its run in words that name its kind")
+    func kindsWithoutUndoRefuse() throws {
+        let driver = try #require(EngineHost.registration(named: "driver"))
+        let run = JobRun(id: 5, kind: "driver", name: "deploy", operation: .install, startedAt: Date(), endedAt: Date(), resultCode: .succeeded)
+        let queuing = UndoQueuing(queue: JobQueue(backend: ScriptedBackend(defaultScript: .succeed)), history: HistoryOptions(), slots: JobRunSlots(),
+                                  aptRoot: nil, warn: { _ in })
+        #expect(throws: UndoRefusal(message: "run 5 is a driver run, which installtop does not undo")) {
+            _ = try driver.queueUndo(of: run, with: queuing)
+        }
     }
 
     @Test("an interrupted run is settled by its kind: a dnf run waits while dnf's lock is held in its root; a run of no package kind is left alone")

@@ -1,0 +1,46 @@
+import InstallEngine
+import InstallHistory
+
+/// A kind of job as installtop registers it, once, in the one list `EngineHost.registry`: the
+/// engine's `JobKind` it makes for a process, and what installtop does for its runs besides
+/// running them (the run its keeper shares with the recorder, the undo of its runs, what became
+/// of a run whose engine died). Each is asked by the kind's name (the run's recorded kind) or by
+/// the driver, so nothing outside a kind's folder names it. A kind that keeps nothing, undoes
+/// nothing and settles nothing (Ansible's, a driver program's) says only its name and job kind.
+protocol KindRegistration: Sendable {
+    /// The kind's key in manifests and submissions, and the kind its runs record (`JobRun.kind`,
+    /// `InterruptedRun.kind`): `apt`.
+    var name: String { get }
+
+    /// The job kind the manifest reader, `submit` and `serve` take: its jobs keep the versions
+    /// they replace into the history `keeping` names (none when `nil`: validating, submitting
+    /// to another engine); `aptConfig` is the root of jobs that name none (`serve
+    /// --apt-config`), for a kind that acts on that root. Each call makes a new kind: call its
+    /// `removeFiles()` when no job can still start.
+    func jobKind(keeping: HistoryOptions?, aptConfig: String?) -> any JobKind
+
+    /// The run `driver`'s keeper shares with the recorder; `nil` when `driver` is not of this
+    /// kind or keeps nothing into the history. `nil` by default.
+    func runSlot(of driver: any JobDriver) -> JobRunSlot?
+
+    /// Plans `run`'s undo (a run of this kind) and queues it awaiting the operator's yes, as
+    /// `queuing` says where; returns the job's number. By default refused: the kind's runs are
+    /// not undone.
+    /// - Throws: `UndoRefusal` (nothing queued, nothing changed).
+    func queueUndo(of run: JobRun, with queuing: UndoQueuing) throws(UndoRefusal) -> Int
+
+    /// What became of each of `runs` (runs of this kind whose engine died before the
+    /// transaction ended), by run id: the tool went on without installtop, so its own records
+    /// say. A run missing from the answer is left as it is (no word on it); by default every one.
+    func settle(_ runs: [InterruptedRun]) -> [Int64: RunSettlement]
+}
+
+extension KindRegistration {
+    func runSlot(of driver: any JobDriver) -> JobRunSlot? { nil }
+
+    func queueUndo(of run: JobRun, with queuing: UndoQueuing) throws(UndoRefusal) -> Int {
+        throw UndoRefusal(message: "run \(run.id) is a \(run.kind) run, which installtop does not undo")
+    }
+
+    func settle(_ runs: [InterruptedRun]) -> [Int64: RunSettlement] { [:] }
+}
