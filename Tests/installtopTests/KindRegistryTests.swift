@@ -1,7 +1,6 @@
 import Foundation
 import Glibc
 import InstallEngine
-import InstallEngineTesting
 import InstallHistory
 import Testing
 @testable import installtop
@@ -36,11 +35,27 @@ struct KindRegistryTests {
     func kindsWithoutUndoRefuse() throws {
         let driver = try #require(EngineHost.registration(named: "driver"))
         let run = JobRun(id: 5, kind: "driver", name: "deploy", operation: .install, startedAt: Date(), endedAt: Date(), resultCode: .succeeded)
-        let queuing = UndoQueuing(queue: JobQueue(backend: ScriptedBackend(defaultScript: .succeed)), history: HistoryOptions(), slots: JobRunSlots(),
-                                  aptRoot: nil, warn: { _ in })
         #expect(throws: UndoRefusal(message: "run 5 is a driver run, which installtop does not undo")) {
-            _ = try driver.queueUndo(of: run, with: queuing)
+            _ = try driver.planUndo(of: run, engineRoot: EngineRoot(), history: HistoryOptions())
         }
+    }
+
+    @Test("a kind that undoes in the engine's root refuses when the engine has none, naming its own command")
+    func engineRootUndoNeedsARoot() throws {
+        let apt = try #require(EngineHost.registration(named: "apt"))
+        let run = JobRun(id: 7, kind: "apt", name: "apt upgrade", operation: .install, startedAt: Date(), endedAt: Date(), resultCode: .succeeded)
+        #expect(throws: UndoRefusal(message: "run 7 is an apt run, and this engine acts on no apt root: installtop apt undo 7 undoes it")) {
+            _ = try apt.planUndo(of: run, engineRoot: nil, history: HistoryOptions())
+        }
+    }
+
+    @Test("the refusals of a lookup no command asked for name the history's listing, not a tool's command")
+    func lookupWithoutToolNamesNoCommand() {
+        let environment = ["INSTALLTOP_SERVICE_HISTORY": "/srv/h.db"]
+        let neutral = UndoRefusal.rootsHistory(holding: 3, tool: nil, verb: "undo", environment: environment)
+        #expect(neutral == "; root's history may hold it: sudo installtop history --jobs (root's own), or sudo installtop history --jobs --history-db /srv/h.db (the service's)")
+        let apt = UndoRefusal.rootsHistory(holding: 3, tool: "apt", verb: "undo", environment: environment)
+        #expect(apt == "; root's history may hold it: sudo installtop apt undo 3 (root's own), or sudo installtop apt undo 3 --history-db /srv/h.db (the service's)")
     }
 
     @Test("an interrupted run is settled by its kind: a dnf run waits while dnf's lock is held in its root; a run of no package kind is left alone")

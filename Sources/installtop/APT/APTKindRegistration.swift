@@ -10,7 +10,7 @@ import InstallHistory
 
 /// apt's package jobs in installtop (`EngineHost.registry`): they keep the versions they
 /// replace into the history's undo folder (`HistoryVersionKeeper`), their runs are undone in
-/// the engine's apt root (`APTUndoQueuing`), and a run whose engine died is settled from dpkg
+/// the engine's apt root (`APTUndoPlanning`), and a run whose engine died is settled from dpkg
 /// (`APTRunRecovery`; observed runs are apt's too).
 struct APTKindRegistration: KindRegistration {
     var name: String { "apt" }
@@ -36,13 +36,12 @@ struct APTKindRegistration: KindRegistration {
         ((driver as? APTDriver)?.versionKeeper as? HistoryVersionKeeper)?.runSlot
     }
 
-    /// Refused when the engine acts on no apt root (`UndoQueuing.aptRoot`).
-    func queueUndo(of run: JobRun, with queuing: UndoQueuing) throws(UndoRefusal) -> Int {
-        guard let root = queuing.aptRoot else {
+    /// In the engine's root (its configuration file is apt's); refused when it has none.
+    func planUndo(of run: JobRun, engineRoot: EngineRoot?, history: HistoryOptions) throws(UndoRefusal) -> PlannedUndo {
+        guard let root = engineRoot else {
             throw UndoRefusal(message: "run \(run.id) is an apt run, and this engine acts on no apt root: installtop apt undo \(run.id) undoes it")
         }
-        return try APTUndoQueuing(queue: queuing.queue, history: queuing.history, aptConfig: root.aptConfig, chroot: root.chroot,
-                                  slots: queuing.slots, warn: queuing.warn).queueUndo(of: run)
+        return try APTUndoPlanning.plan(undoing: run, aptConfig: root.configFile, chroot: root.chroot, history: history)
     }
 
     func settle(_ runs: [InterruptedRun]) -> [Int64: RunSettlement] {

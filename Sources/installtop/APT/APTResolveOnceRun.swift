@@ -74,7 +74,7 @@ struct APTResolveOnceRun {
             // Signals taken here, while the run opens the history, are its own: apt's stop is
             // then the job's abort, and a second signal forces it.
             let status = RunSession(jobs: [runnable], options: options.run, earlierSignals: earlier,
-                                    undoRoot: APTUndoRoot(aptConfig: options.aptConfig, chroot: job.chroot)).run()
+                                    engineRoot: EngineRoot(configFile: options.aptConfig, chroot: job.chroot)).run()
             // apt has ended: a signal from now on has nothing to stop, and says nothing.
             _ = earlier.takeOver { _ in }
             keeper?.prune()

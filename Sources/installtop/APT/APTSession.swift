@@ -63,7 +63,7 @@ struct APTSession {
             driver: APTDriver(plan: plan, keeper: keeper), needsConfirmation: !options.yes, runSlot: keeper?.runSlot,
             undoOf: request.undoneRun)
         let status = RunSession(jobs: [runnable], options: options.run,
-                                undoRoot: APTUndoRoot(aptConfig: options.aptConfig, chroot: chroot)).run()
+                                engineRoot: EngineRoot(configFile: options.aptConfig, chroot: chroot)).run()
         keeper?.prune()
         return status
     }

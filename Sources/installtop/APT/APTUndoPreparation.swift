@@ -3,7 +3,7 @@ import InstallEngine
 import InstallHistory
 
 /// The undo of one job run made ready to plan (Documentation/UNDO.md), the same for `installtop apt
-/// undo` and for `u` in a monitor's history view (`APTUndoQueuing`): the history's run, checked
+/// undo` and for `u` in a monitor's history view (`APTUndoPlanning`): the history's run, checked
 /// against dpkg's database where the undo will act, turned into one apt request whose kept
 /// files apt can read (`APTUndoStaging`), and what apt had marked automatic before it. After
 /// the undo's job, `finish()` puts back what a local .deb does not (the automatic marks) and

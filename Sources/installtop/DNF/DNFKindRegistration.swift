@@ -5,7 +5,7 @@ import InstallHistory
 
 /// dnf's package jobs in installtop (`EngineHost.registry`): they run through the helper
 /// this binary embeds, keep the versions they take away into the history's undo folder
-/// (`HistoryDNFKeeper`), their runs are undone in the root they recorded (`DNFUndoQueuing`),
+/// (`HistoryDNFKeeper`), their runs are undone in the root they recorded (`DNFUndoPlanning`),
 /// and a run whose engine died is settled from that root's rpm database (`DNFRunRecovery`).
 struct DNFKindRegistration: KindRegistration {
     var name: String { "dnf" }
@@ -24,8 +24,9 @@ struct DNFKindRegistration: KindRegistration {
         ((driver as? DNFDriver)?.versionKeeper as? HistoryDNFKeeper)?.runSlot
     }
 
-    func queueUndo(of run: JobRun, with queuing: UndoQueuing) throws(UndoRefusal) -> Int {
-        try DNFUndoQueuing(queue: queuing.queue, history: queuing.history, slots: queuing.slots, warn: queuing.warn).queueUndo(of: run)
+    /// In the root the run recorded: the engine's root is not dnf's.
+    func planUndo(of run: JobRun, engineRoot: EngineRoot?, history: HistoryOptions) throws(UndoRefusal) -> PlannedUndo {
+        try DNFUndoPlanning.plan(undoing: run, history: history)
     }
 
     /// Each run in the root it recorded (this system's when none).

@@ -57,7 +57,7 @@ struct ServeSession {
         let queue = host.queue
         // `u` in an attached monitor's history view: the undo is planned here, where the
         // history and dpkg are, and waits for the monitor's yes.
-        let undoing = UndoQueuing(queue: queue, history: history, slots: slots, aptRoot: APTUndoRoot(aptConfig: aptConfig),
+        let undoing = UndoQueuing(queue: queue, history: history, slots: slots, engineRoot: EngineRoot(configFile: aptConfig),
                                   warn: { log("warning: \($0)") })
         // What an upgrade of the root would do, for `installtop pending` and the board: computed
         // again after every change of the root, whoever made it, and pushed to the clients.

@@ -8,14 +8,16 @@ import InstallHistory
 enum HistoryRunLookup {
     /// Run `id` of the history `history` names (the default one when it names none).
     /// - Parameters:
-    ///   - tool: the command's package tool (`apt`, `dnf`), for the commands the refusals name.
+    ///   - tool: the command's package tool (`apt`, `dnf`), for the commands the refusals name;
+    ///     `nil` when no command asked (`u` in the history view): the refusals name `history
+    ///     --jobs`, and an apt run's undoability is read from dpkg as for `apt`.
     ///   - verb: the command's word (`undo`, `repair`), for the refusals.
     ///   - recovering: whether runs whose engine died are first settled from dpkg (written into
     ///     the history); an engine that records there settles its own, so a caller handing the
     ///     work to it leaves them alone.
     /// - Throws: `UndoRefusal`, nothing changed: `--no-history`, no history file, no such run,
     ///   a history that cannot be read.
-    static func find(_ id: Int, history: HistoryOptions, tool: String, verb: String, recovering: Bool = true) throws(UndoRefusal) -> JobRun {
+    static func find(_ id: Int, history: HistoryOptions, tool: String?, verb: String, recovering: Bool = true) throws(UndoRefusal) -> JobRun {
         guard !history.noHistory else {
             throw UndoRefusal(message: "\(verb == "undo" ? "an undo" : "a \(verb)") needs the history (--no-history records no run to \(verb))")
         }
@@ -30,7 +32,7 @@ enum HistoryRunLookup {
             // An apt run's undoability follows what dpkg has now: one naming a package dpkg left
             // half-way is refused with the repair that finishes it, not with apt's "dpkg was
             // interrupted" once its plan is asked for.
-            found = try store.jobRun(Int64(id), halfWay: tool == "apt" ? HalfWayLookup.packages(administrativeDirectory:) : { _ in [:] })
+            found = try store.jobRun(Int64(id), halfWay: tool == "apt" || tool == nil ? HalfWayLookup.packages(administrativeDirectory:) : { _ in [:] })
         } catch .missingDatabase(let path) {
             throw UndoRefusal(message: "there is no history at \(path), so no run \(id) to \(verb)" + rootsHistory)
         } catch {
@@ -47,9 +49,10 @@ enum HistoryRunLookup {
     /// For root without `--history-db`, when the service's history (`installtop serve`'s, which
     /// `apt` jobs record into while it runs, and submitted jobs) is another file and exists:
     /// where the run may be.
-    private static func servicesHistory(_ id: Int, _ history: HistoryOptions, _ tool: String, _ verb: String) -> String {
+    private static func servicesHistory(_ id: Int, _ history: HistoryOptions, _ tool: String?, _ verb: String) -> String {
         let service = SystemdUnit.serviceHistoryPath()
         guard history.historyDb == nil, service != HistoryStore.defaultPath(), access(service, F_OK) == 0 else { return "" }
+        guard let tool else { return "; the service's history may hold it: installtop history --jobs --history-db \(service)" }
         return "; the service's history may hold it: installtop \(tool) \(verb) \(id) --history-db \(service)"
     }
 }

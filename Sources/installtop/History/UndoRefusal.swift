@@ -11,10 +11,12 @@ struct UndoRefusal: Error, Sendable, Hashable {
 
     /// What follows a refusal of run `id` for a user who is not root, whose own history lacks
     /// it: root's histories may hold it, root's own and the service's (`SystemdUnit`), with the
-    /// command (`installtop TOOL VERB ID`) that reaches it in each.
-    static func rootsHistory(holding id: Int, tool: String, verb: String,
+    /// command (`installtop TOOL VERB ID`, or `installtop history --jobs` when no tool's
+    /// command asked) that reaches it in each.
+    static func rootsHistory(holding id: Int, tool: String?, verb: String,
                              environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        "; root's history may hold it: sudo installtop \(tool) \(verb) \(id) (root's own), or sudo installtop \(tool) \(verb) \(id)"
+        let command = tool.map { "installtop \($0) \(verb) \(id)" } ?? "installtop history --jobs"
+        return "; root's history may hold it: sudo \(command) (root's own), or sudo \(command)"
             + " --history-db \(SystemdUnit.serviceHistoryPath(environment: environment)) (the service's)"
     }
 }

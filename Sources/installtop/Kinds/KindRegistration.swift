@@ -23,11 +23,12 @@ protocol KindRegistration: Sendable {
     /// kind or keeps nothing into the history. `nil` by default.
     func runSlot(of driver: any JobDriver) -> JobRunSlot?
 
-    /// Plans `run`'s undo (a run of this kind) and queues it awaiting the operator's yes, as
-    /// `queuing` says where; returns the job's number. By default refused: the kind's runs are
-    /// not undone.
-    /// - Throws: `UndoRefusal` (nothing queued, nothing changed).
-    func queueUndo(of run: JobRun, with queuing: UndoQueuing) throws(UndoRefusal) -> Int
+    /// Plans `run`'s undo (a run of this kind), for `UndoQueuing` to queue awaiting the
+    /// operator's yes: in `engineRoot` (the root the engine acts on; `nil` when it has none)
+    /// or in the root the run recorded, as the kind's runs are undone; what the undo replaces
+    /// is kept into `history`. By default refused: the kind's runs are not undone.
+    /// - Throws: `UndoRefusal` (nothing planned, nothing left behind).
+    func planUndo(of run: JobRun, engineRoot: EngineRoot?, history: HistoryOptions) throws(UndoRefusal) -> PlannedUndo
 
     /// What became of each of `runs` (runs of this kind whose engine died before the
     /// transaction ended), by run id: the tool went on without installtop, so its own records
@@ -38,7 +39,7 @@ protocol KindRegistration: Sendable {
 extension KindRegistration {
     func runSlot(of driver: any JobDriver) -> JobRunSlot? { nil }
 
-    func queueUndo(of run: JobRun, with queuing: UndoQueuing) throws(UndoRefusal) -> Int {
+    func planUndo(of run: JobRun, engineRoot: EngineRoot?, history: HistoryOptions) throws(UndoRefusal) -> PlannedUndo {
         throw UndoRefusal(message: "run \(run.id) is a \(run.kind) run, which installtop does not undo")
     }
 

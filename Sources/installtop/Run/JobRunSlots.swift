@@ -4,7 +4,7 @@ import Synchronization
 
 /// The run slots jobs share with their keepers (rule 33), by job name, for the history's
 /// recorder (`EngineHost`'s `runSlots`): a session's own jobs register before they are queued,
-/// and so does an undo queued later (`APTUndoQueuing`). A name registered again replaces the
+/// and so does an undo queued later (`UndoQueuing`). A name registered again replaces the
 /// slot before it (an undo of the same run asked for again once the first one ended); a retry,
 /// which keeps its job's name, shares its job's run.
 final class JobRunSlots: Sendable {

@@ -42,7 +42,7 @@ struct RunCommand: ParsableCommand {
             return
         }
         let status = RunSession(jobs: planned.jobs, sessions: planned.sessions, options: options, scheduling: scheduling,
-                                undoRoot: APTUndoRoot()).run()
+                                engineRoot: EngineRoot()).run()
         throw ExitCode(status.rawValue)
     }
 }

@@ -22,13 +22,14 @@ struct RunSession {
     /// The termination signals the caller took before this run handles them (`installtop apt
     /// --yes`): without a terminal they are this run's, the first an abort, a second its force.
     let earlierSignals: EarlierSignals?
-    /// Where `u` in the monitor's history view undoes job runs (`installtop run`, `apt …`);
-    /// `nil`: it says this monitor cannot, and names `installtop apt undo`.
-    let undoRoot: APTUndoRoot?
+    /// The root `u` in the monitor's history view undoes runs in, for a kind whose runs are
+    /// undone in the engine's own root (`installtop run`, `apt …`); `nil`: this engine has none,
+    /// and such a kind says so.
+    let engineRoot: EngineRoot?
 
     init(jobs: [RunnableJob], sessions: [any SessionDriver] = [], options: RunOptions, scheduling: SchedulingOptions? = nil,
-         startingNote: String? = nil, earlierSignals: EarlierSignals? = nil, undoRoot: APTUndoRoot? = nil) {
-        self.undoRoot = undoRoot
+         startingNote: String? = nil, earlierSignals: EarlierSignals? = nil, engineRoot: EngineRoot? = nil) {
+        self.engineRoot = engineRoot
         self.jobs = jobs
         self.sessions = sessions
         self.options = options
@@ -222,10 +223,10 @@ struct RunSession {
     }
 
     /// What `u` in the monitor's history view does: queue the run's undo on `queue` awaiting
-    /// the operator's yes (its plan dialog), or say why not. apt runs are undone in `undoRoot`
-    /// (none without one), dnf runs in the root they recorded.
+    /// the operator's yes (its plan dialog), or say why not, by the run's kind: in `engineRoot`
+    /// or in the root the run recorded, as the kind says.
     private func undo(on queue: JobQueue, slots: JobRunSlots) -> (@Sendable (Int) -> String?)? {
-        let queuing = UndoQueuing(queue: queue, history: options.history, slots: slots, aptRoot: undoRoot,
+        let queuing = UndoQueuing(queue: queue, history: options.history, slots: slots, engineRoot: engineRoot,
                                   warn: { StandardOutput.stderr.line("installtop: \($0)") })
         return { run in
             do throws(UndoRefusal) {

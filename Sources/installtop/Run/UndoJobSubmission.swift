@@ -1,8 +1,7 @@
 import InstallEngine
 import InstallHistory
 
-/// What queuing an undo's planned job is, whatever its kind (`APTUndoQueuing`,
-/// `DNFUndoQueuing`): an uninstall job that undoes run `id` and awaits the operator's yes (its
+/// What queuing an undo's planned job is, whatever its kind (`UndoQueuing`): an uninstall job that undoes run `id` and awaits the operator's yes (its
 /// plan dialog), its keeper's run slot registered for the recorder, `afterEnd` once the job
 /// ends however it ends (declined too), and `discard` instead when it could not be queued.
 struct UndoJobSubmission {
