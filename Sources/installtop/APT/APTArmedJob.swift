@@ -58,10 +58,3 @@ struct APTArmedJob: ArmedJob {
         HalfWayLookup.packages(administrativeDirectory: administrativeDirectory)
     }
 }
-
-extension CommitConfirmedSession where Job == APTArmedJob {
-    /// The session of an apt job: `request` with `options`, armed as `confirm` says.
-    init(request: PackageRequest, options: APTOptions, confirm: ConfirmOptions, seconds: Double) {
-        self.init(job: APTArmedJob(request: request, options: options), confirm: confirm, seconds: seconds)
-    }
-}

@@ -33,7 +33,8 @@ struct APTCommand: ParsableCommand {
             7 with --confirm: the run was reverted, not confirmed by its deadline or a check regressed \
             with --revert-on-regression (Documentation/COMMIT-CONFIRMED.md).
             """,
-        subcommands: [APTInstallCommand.self, APTUpgradeCommand.self, APTFullUpgradeCommand.self, APTRemoveCommand.self, APTUndoCommand.self,
+        subcommands: [PackageInstallCommand<APTPackageCommands>.self, APTUpgradeCommand.self, APTFullUpgradeCommand.self,
+                      PackageRemoveCommand<APTPackageCommands>.self, APTUndoCommand.self,
                       APTRepairCommand.self, APTFinishCommand.self, APTRevertCommand.self]
     )
 }

@@ -27,9 +27,6 @@ struct APTFullUpgradeCommand: ParsableCommand {
         if rollout.hosts.isRemote {
             throw ExitCode(try rollout.upgrade(options: options, confirmation: confirmation, full: true).run().rawValue)
         }
-        if let seconds = try confirmation.seconds {
-            throw ExitCode(CommitConfirmedSession(request: .fullUpgrade, options: options, confirm: confirmation, seconds: seconds).run().rawValue)
-        }
-        throw ExitCode(APTSession(request: .fullUpgrade, options: options).run().rawValue)
+        throw ExitCode(try APTPackageCommands.run(.fullUpgrade, options: options, confirmation: confirmation).rawValue)
     }
 }

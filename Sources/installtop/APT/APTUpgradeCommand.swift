@@ -27,9 +27,6 @@ struct APTUpgradeCommand: ParsableCommand {
         if rollout.hosts.isRemote {
             throw ExitCode(try rollout.upgrade(options: options, confirmation: confirmation, full: false).run().rawValue)
         }
-        if let seconds = try confirmation.seconds {
-            throw ExitCode(CommitConfirmedSession(request: .upgrade, options: options, confirm: confirmation, seconds: seconds).run().rawValue)
-        }
-        throw ExitCode(APTSession(request: .upgrade, options: options).run().rawValue)
+        throw ExitCode(try APTPackageCommands.run(.upgrade, options: options, confirmation: confirmation).rawValue)
     }
 }

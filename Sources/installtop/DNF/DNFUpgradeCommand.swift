@@ -12,11 +12,7 @@ struct DNFUpgradeCommand: ParsableCommand {
     @OptionGroup var confirmation: ConfirmOptions
 
     func run() throws {
-        if let seconds = try confirmation.seconds {
-            throw ExitCode(CommitConfirmedSession(job: DNFArmedJob(request: .upgrade(packages), options: options), confirm: confirmation, seconds: seconds)
-                .run().rawValue)
-        }
-        throw ExitCode(DNFSession(request: .upgrade(packages), options: options).run().rawValue)
+        throw ExitCode(try DNFPackageCommands.run(.upgrade(packages), options: options, confirmation: confirmation).rawValue)
     }
 }
 

@@ -1,0 +1,46 @@
+import ArgumentParser
+
+/// What a package kind fills in for the commands every package kind has the same way
+/// (`PackageInstallCommand`, `PackageRemoveCommand`: `installtop KIND install|remove PKG…`,
+/// registered as the kind's subcommands in its command): its options, its request for each
+/// verb, the help and completion of the packages' argument, how a request runs (plain, or armed
+/// with `--confirm`), and what its exit statuses mean for the man page. A kind's command folder
+/// holds one (`APTPackageCommands`, `DNFPackageCommands`) and only what is its own beside it.
+protocol PackageCommandKind {
+    /// The options every command of the kind takes beside `run`'s (`--yes`, the root).
+    associatedtype Options: ParsableArguments
+    /// What the operator asked the tool for.
+    associatedtype Request
+    /// A request run with `--confirm` (`CommitConfirmedSession`).
+    associatedtype Armed: ArmedJob
+
+    /// The help of `install`'s packages argument.
+    static var installHelp: String { get }
+    /// How a shell completes `install`'s packages; `nil`: it does not.
+    static var installCompletion: CompletionKind? { get }
+    /// How a shell completes `remove`'s packages; `nil`: it does not.
+    static var removeCompletion: CompletionKind? { get }
+
+    static func install(_ packages: [String]) -> Request
+    static func remove(_ packages: [String]) -> Request
+
+    /// The request planned, asked for and run as one job (the kind's session).
+    static func runSession(_ request: Request, options: Options) -> ExitStatus
+    /// The request as a job armed with `--confirm`.
+    static func armedJob(_ request: Request, options: Options) -> Armed
+
+    /// What each exit status means for a command that runs one request and may be armed
+    /// (`install`, `remove`), for its man page.
+    static var armableExitStatuses: [(status: Int32, meaning: String)] { get }
+}
+
+extension PackageCommandKind {
+    /// Runs `request`: armed when `confirmation` names a window, else the kind's session.
+    /// - Throws: `confirmation`'s refusal of its own options.
+    static func run(_ request: Request, options: Options, confirmation: ConfirmOptions) throws -> ExitStatus {
+        if let seconds = try confirmation.seconds {
+            return CommitConfirmedSession(job: armedJob(request, options: options), confirm: confirmation, seconds: seconds).run()
+        }
+        return runSession(request, options: options)
+    }
+}
