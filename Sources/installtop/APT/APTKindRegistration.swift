@@ -47,4 +47,9 @@ struct APTKindRegistration: KindRegistration {
     func settle(_ runs: [InterruptedRun]) -> [Int64: RunSettlement] {
         APTRunRecovery.settle(runs)
     }
+
+    /// Observed rows are dpkg's: settled from dpkg's state and log in the database each recorded.
+    func settleObservedRows(_ rows: [HistoryEntry]) -> [Int64: RecoveredResult] {
+        ObservedRowRecovery.settle(rows)
+    }
 }

@@ -34,6 +34,12 @@ protocol KindRegistration: Sendable {
     /// transaction ended), by run id: the tool went on without installtop, so its own records
     /// say. A run missing from the answer is left as it is (no word on it); by default every one.
     func settle(_ runs: [InterruptedRun]) -> [Int64: RunSettlement]
+
+    /// What became of observed rows (rule 30) an engine left running when it died, for a kind
+    /// whose tool's transactions are observed (apt's: dpkg's hooks, lock and log), by row id:
+    /// the rows of its tool it has a verdict for, from the tool's own records. A row missing
+    /// from the answer is recorded as interrupted (rule 20); by default every one.
+    func settleObservedRows(_ rows: [HistoryEntry]) -> [Int64: RecoveredResult]
 }
 
 extension KindRegistration {
@@ -44,4 +50,6 @@ extension KindRegistration {
     }
 
     func settle(_ runs: [InterruptedRun]) -> [Int64: RunSettlement] { [:] }
+
+    func settleObservedRows(_ rows: [HistoryEntry]) -> [Int64: RecoveredResult] { [:] }
 }

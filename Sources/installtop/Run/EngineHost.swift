@@ -56,6 +56,17 @@ struct EngineHost {
         return settlements
     }
 
+    /// What became of observed rows left running by an engine that died
+    /// (`HistoryStore.recoverInterruptedEntries`), each settled by the kind whose tool's
+    /// transactions are observed; a row no kind has a verdict for is recorded as interrupted.
+    static func settleObservedRows(_ rows: [HistoryEntry]) -> [Int64: RecoveredResult] {
+        var verdicts: [Int64: RecoveredResult] = [:]
+        for kind in registry {
+            verdicts.merge(kind.settleObservedRows(rows)) { first, _ in first }
+        }
+        return verdicts
+    }
+
     /// Where the observed jobs of an engine that serves (`serve`, `hooks watch`) come from,
     /// registered here once, next to the kinds: dpkg's hooks, and its lock and log in the root
     /// `aptConfig` names (this system's when `nil`). A new source is one more line here.
@@ -67,7 +78,7 @@ struct EngineHost {
 
     /// Builds the queue from `scheduling` (one job at a time with the manifest's graces when
     /// `nil`) and attaches the history unless `--no-history`: rows left by writers that died are
-    /// recovered first (an observed job's from dpkg's state, `ObservedRowRecovery`). A history that cannot be opened is no reason to refuse the installs:
+    /// recovered first (an observed job's by the kind whose tool's transactions are observed, `settleObservedRows`). A history that cannot be opened is no reason to refuse the installs:
     /// `warnings` gets why, and `history` says so.
     /// - Parameter runSlots: the run slot the recorder shares with a job's keeper, by job
     ///   (`RunnableJob.runSlot`).
