@@ -23,8 +23,9 @@ struct EngineHost {
         DriverKindRegistration(),
     ]
 
-    /// The registered kind whose runs record `name` (`JobRun.kind`); `nil` for none.
-    static func registration(named name: String) -> (any KindRegistration)? {
+    /// The kind of `registry` (this process's) whose runs record `name` (`JobRun.kind`); `nil`
+    /// for none.
+    static func registration(named name: String, in registry: [any KindRegistration] = registry) -> (any KindRegistration)? {
         registry.first { $0.name == name }
     }
 
@@ -34,7 +35,8 @@ struct EngineHost {
     /// - Parameter keeping: the history package jobs keep the versions they replace into, for
     ///   undo (`run`, `serve`); `nil` (validating, submitting to another engine) keeps none.
     /// - Parameter aptConfig: the root of apt jobs that name none (`serve --apt-config`).
-    static func kinds(keeping: HistoryOptions? = nil, aptConfig: String? = nil) -> JobKinds {
+    /// - Parameter registry: the kinds; this process's by default (a test adds its own).
+    static func kinds(keeping: HistoryOptions? = nil, aptConfig: String? = nil, registry: [any KindRegistration] = registry) -> JobKinds {
         JobKinds(registry.map { $0.jobKind(keeping: keeping, aptConfig: aptConfig) })
     }
 
