@@ -52,4 +52,9 @@ struct APTKindRegistration: KindRegistration {
     func settleObservedRows(_ rows: [HistoryEntry]) -> [Int64: RecoveredResult] {
         ObservedRowRecovery.settle(rows)
     }
+
+    /// From dpkg: an administrative directory is dpkg's database.
+    func halfWayPackages(administrativeDirectory: String) -> [String: HalfWayPackage] {
+        HalfWayLookup.packages(administrativeDirectory: administrativeDirectory)
+    }
 }

@@ -81,7 +81,7 @@ final class EngineArmings: Sendable {
                                              window.aptConfig = root.aptConfig
                                              window.chroot = root.chroot
                                              window.restartedServices = restartedServices
-                                         }, halfWay: HalfWayLookup.packages(administrativeDirectory:))
+                                         }, halfWay: EngineHost.halfWayPackages(administrativeDirectory:))
         switch arming.arm(run: run) {
         case .armed(let window, _):
             let regressed = window.regressions.map(\.text).joined(separator: "; ")

@@ -95,7 +95,7 @@ struct ServeSession {
                     armings?.register(driver, forJobNamed: name)
                 },
                 pending: pending, armed: deadlines,
-                identity: identity(recording: host.history), halfWay: HalfWayLookup.packages(administrativeDirectory:)))
+                identity: identity(recording: host.history), halfWay: EngineHost.halfWayPackages(administrativeDirectory:)))
         } catch {
             StandardOutput.stderr.line("installtop: \(error)")
             return 1

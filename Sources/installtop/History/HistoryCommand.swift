@@ -72,7 +72,7 @@ struct HistoryCommand: ParsableCommand {
         do {
             let store = try HistoryStore(path: path, createIfMissing: false)
             try store.recoverFromDeadEngines()
-            if jobs { runs = try store.jobRuns(limit: limit, halfWay: HalfWayLookup.packages(administrativeDirectory:)) }
+            if jobs { runs = try store.jobRuns(limit: limit, halfWay: EngineHost.halfWayPackages(administrativeDirectory:)) }
             entries = jobs ? [] : try store.entries(limit: limit, offset: offset, updateID: updateID, jobName: jobName)
             total = json || jobs ? 0 : try store.count(updateID: updateID, jobName: jobName)
         } catch .missingDatabase(let missing) {

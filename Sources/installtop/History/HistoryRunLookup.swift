@@ -32,7 +32,7 @@ enum HistoryRunLookup {
             // An apt run's undoability follows what dpkg has now: one naming a package dpkg left
             // half-way is refused with the repair that finishes it, not with apt's "dpkg was
             // interrupted" once its plan is asked for.
-            found = try store.jobRun(Int64(id), halfWay: tool == "apt" || tool == nil ? HalfWayLookup.packages(administrativeDirectory:) : { _ in [:] })
+            found = try store.jobRun(Int64(id), halfWay: tool == "apt" || tool == nil ? EngineHost.halfWayPackages(administrativeDirectory:) : { _ in [:] })
         } catch .missingDatabase(let path) {
             throw UndoRefusal(message: "there is no history at \(path), so no run \(id) to \(verb)" + rootsHistory)
         } catch {

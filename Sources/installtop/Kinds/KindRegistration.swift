@@ -40,6 +40,11 @@ protocol KindRegistration: Sendable {
     /// the rows of its tool it has a verdict for, from the tool's own records. A row missing
     /// from the answer is recorded as interrupted (rule 20); by default every one.
     func settleObservedRows(_ rows: [HistoryEntry]) -> [Int64: RecoveredResult]
+
+    /// What the kind's tool has half-way now in the database `administrativeDirectory` (a
+    /// path its runs record: dpkg's), by package, for the history's runs, whose undoability
+    /// follows it (`HistoryStore.jobRuns`); empty for a database not the kind's, and by default.
+    func halfWayPackages(administrativeDirectory: String) -> [String: HalfWayPackage]
 }
 
 extension KindRegistration {
@@ -52,4 +57,6 @@ extension KindRegistration {
     func settle(_ runs: [InterruptedRun]) -> [Int64: RunSettlement] { [:] }
 
     func settleObservedRows(_ rows: [HistoryEntry]) -> [Int64: RecoveredResult] { [:] }
+
+    func halfWayPackages(administrativeDirectory: String) -> [String: HalfWayPackage] { [:] }
 }

@@ -69,6 +69,17 @@ struct EngineHost {
         return verdicts
     }
 
+    /// What is half-way now in the database `administrativeDirectory` a run recorded, as the
+    /// kind whose database it is says (`HistoryStore.jobRuns`' `halfWay`: the history cannot
+    /// read a tool's database itself); empty when no kind says anything.
+    static func halfWayPackages(administrativeDirectory: String) -> [String: HalfWayPackage] {
+        var packages: [String: HalfWayPackage] = [:]
+        for kind in registry {
+            packages.merge(kind.halfWayPackages(administrativeDirectory: administrativeDirectory)) { first, _ in first }
+        }
+        return packages
+    }
+
     /// Where the observed jobs of an engine that serves (`serve`, `hooks watch`) come from,
     /// registered here once, next to the kinds: dpkg's hooks, and its lock and log in the root
     /// `aptConfig` names (this system's when `nil`). A new source is one more line here.

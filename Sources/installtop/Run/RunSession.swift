@@ -246,7 +246,7 @@ struct RunSession {
             return .off(reason)
         case .store(let store):
             return MonitorHistory(store: store, updateIDs: jobs.lazy.flatMap(\.updates).map(\.id),
-                                  halfWay: HalfWayLookup.packages(administrativeDirectory:)) { error in
+                                  halfWay: EngineHost.halfWayPackages(administrativeDirectory:)) { error in
                 warnings.add("no ETAs from history: \(error)")
             }
         }

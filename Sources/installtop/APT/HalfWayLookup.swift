@@ -2,8 +2,9 @@ import Foundation
 import InstallDrivers
 import InstallHistory
 
-/// What dpkg has half-way in a database, read for the history's job runs (`HistoryStore.jobRuns`),
-/// whose undoability follows dpkg's state: the history cannot read dpkg itself.
+/// What dpkg has half-way in a database, read for the history's job runs (`HistoryStore.jobRuns`,
+/// through `APTKindRegistration.halfWayPackages`), whose undoability follows dpkg's state: the
+/// history cannot read dpkg itself.
 enum HalfWayLookup {
     /// The packages dpkg has half-way in `administrativeDirectory` (`APTPackageState.isHalfWay`),
     /// by name; empty when dpkg-query cannot run there.
