@@ -40,7 +40,7 @@ struct DNFHelperEmbeddingTests {
     @Test("written out, the script imports its modules from its folder and answers in the protocol",
           .enabled(if: getuid() == 0, "the helper runs as root"))
     func writtenOutRuns() throws {
-        let folder = DNFKindSupport.helperFolder()
+        let folder = DNFKindRegistration.helperFolder()
         defer { folder.remove() }
         let helper = try folder.helper()
         let script = URL(fileURLWithPath: helper.script)
