@@ -34,7 +34,7 @@ public struct APTDriver: JobDriver {
     }
 
     /// apt runs already when its hook gave the plan and no job has taken it over yet.
-    public var runsAlready: Bool { running?.canBeTakenOver ?? false }
+    public var runsAlready: Bool { running?.tool.canBeTakenOver ?? false }
 
     /// Whether apt's running transaction was asked to stop before any job took it over.
     public var stopRequestedAlready: Bool { runsAlready && running?.stopRequested == true }
@@ -56,17 +56,16 @@ public struct APTDriver: JobDriver {
         let changes = Dictionary(plan.changes.map { ($0.package, $0) }, uniquingKeysWith: { first, _ in first })
         plan.changes = request.updates.compactMap { changes[$0.id] }
         var translator = APTTranslator(plan: plan, aptGet: aptGet)
-        if plan.changes.count == self.plan.changes.count, let running, let process = running.takeOver() {
-            translator.transaction = running
-            return Self.attach(running, process: process, translator: translator, reporter: reporter)
+        if plan.changes.count == self.plan.changes.count, let running,
+           let runner = Self.runner(takingOver: running, translator: translator, reporter: reporter) {
+            return runner
         }
         if let keeper {
             // apt's own hook gives the moment: after its downloads, before dpkg's first run.
             let transaction = APTHookTransaction.start(plan.job, environment: plan.environment, aptGet: aptGet, backend: backend,
                                                        keeper: keeper, planned: plan.changes, jobName: request.jobName)
-            if let process = transaction.takeOver() {
-                translator.transaction = transaction
-                return Self.attach(transaction, process: process, translator: translator, reporter: reporter)
+            if let runner = Self.runner(takingOver: transaction, translator: translator, reporter: reporter) {
+                return runner
             }
         }
         let commandLine = APTCommandLine(request: plan.job.request, aptGet: aptGet)
@@ -78,14 +77,14 @@ public struct APTDriver: JobDriver {
         return LineDriverRunner.start(spec, backend: backend, translator: translator, state: translator.initialState(), reporter: reporter)
     }
 
-    /// A runner for `transaction`'s process: every line apt wrote so far goes through it in
-    /// order, then each later one.
-    private static func attach(_ transaction: APTHookTransaction, process: ChildProcess, translator: APTTranslator,
-                               reporter: any DriverReporter) -> any RunningDriver {
-        let runner = LineDriverRunner(translator: translator, state: translator.initialState(rebootListBefore: transaction.rebootListBefore),
-                                      reporter: reporter)
-        transaction.attach({ runner.line($0) }, afterReads: { runner.afterReads() })
-        runner.attach(process)
-        return runner
+    /// A runner for `transaction`'s process, with `translator` acting through the transaction:
+    /// every line apt wrote so far goes through it in order, then each later one; `nil` when a
+    /// driver took the transaction over already.
+    private static func runner(takingOver transaction: APTHookTransaction, translator: APTTranslator,
+                               reporter: any DriverReporter) -> (any RunningDriver)? {
+        var translator = translator
+        translator.transaction = transaction
+        return LineDriverRunner.takingOver(transaction.tool, translator: translator,
+                                           state: translator.initialState(rebootListBefore: transaction.rebootListBefore), reporter: reporter)
     }
 }

@@ -4,7 +4,8 @@ import Synchronization
 
 /// The apt transaction of an apt job run without a separate plan (`installtop apt … --yes`):
 /// apt resolves once. It starts before its job exists, with `APTHookPlan`'s hook, and holds
-/// what apt says until the job's driver takes it over (`APTDriver`, through `attach`).
+/// what apt says until the job's driver takes it over (`APTDriver`, through
+/// `LineDriverRunner.takingOver`): a `PreStartedTool` of this kind.
 ///
 /// Until the hook has spoken nothing has changed (apt has resolved and fetched only): its
 /// downloads are said through `onDownload`, `stop` then stops apt safely, and when apt
@@ -17,7 +18,7 @@ import Synchronization
 ///
 /// The apt driver runs its own transactions this way too when it keeps versions (its plan
 /// then came from a simulation, and its driver is attached before apt starts).
-public final class APTHookTransaction: Sendable {
+public final class APTHookTransaction: Sendable, PreStartedToolKind {
     /// How the transaction began.
     public enum Beginning: Sendable {
         /// apt's hook gave the plan, in apt's order; dpkg runs now.
@@ -26,26 +27,23 @@ public final class APTHookTransaction: Sendable {
         case ended(UpdateRunOutcome, stdout: String, stderr: String)
     }
 
-    /// A line apt printed (`stream` set) or wrote on its Status-Fd (`stream` nil).
-    typealias Line = ToolLine
+    typealias Translator = APTTranslator
 
-    private struct State {
+    /// What apt says before the driver takes it over, as the transaction reads it.
+    struct Reading: Sendable {
         var hook = APTHookPlan()
-        /// apt's process and its lines for the driver, until it takes them.
-        var handOff = ToolHandOff()
         /// What apt printed before the plan, for `.ended`.
         var stdout: [String] = []
         var stderr: [String] = []
         var downloadText: String?
-        var beginning: Beginning?
     }
 
     /// The root and configuration apt acts in.
     public let environment: APTEnvironment
     /// The packages in `reboot-required.pkgs` before apt started.
     let rebootListBefore: Set<String>
-    private let state = Mutex(State())
-    private let begun = DispatchSemaphore(value: 0)
+    /// apt-get's process, its lines for the driver until it takes them, and its beginning.
+    let tool = PreStartedTool<APTHookTransaction>(reading: Reading())
     private let onDownload: @Sendable (String) -> Void
     private let keeper: (any APTVersionKeeping)?
     /// The safe point between dpkg's archives; `nil` when it could not be made (apt's own then).
@@ -85,33 +83,14 @@ public final class APTHookTransaction: Sendable {
         let commandLine = APTCommandLine(request: job.request, aptGet: aptGet)
         let spec = ChildSpec(command: .argv(environment.command(commandLine.transactionWithPlanHook(through: transaction.gate))), environment: variables,
                              controlChannel: true)
-        let process = backend.startChild(spec, sinks: ChildSinks(
-            stdout: .text { transaction.take(Line(stream: .stdout, text: $0)) },
-            stderr: .text { transaction.take(Line(stream: .stderr, text: $0)) },
-            channel: .text { transaction.take(Line(stream: nil, text: $0)) },
-            afterReads: { transaction.state.withLock { $0.handOff.afterReads }?() }, atMostEvery: APTTranslator.handOnInterval,
-            // Until the hook is answered apt waits for installtop: its lines are read as they come.
-            promptlyAtFirst: true))
-        transaction.state.withLock { $0.handOff.process = process }
-        Task.detached(executorPreference: EngineTaskExecutor.shared) {
-            let outcome = await process.outcome
-            // No dpkg of apt's runs any more (a forced stop killed them before apt).
-            transaction.gate?.remove()
-            let endedFirst = transaction.begin { state in
-                .ended(outcome, stdout: state.stdout.joined(separator: "\n"), stderr: state.stderr.joined(separator: "\n"))
-            }
-            // apt changed nothing: nothing it kept ahead stands for a version replaced.
-            if endedFirst { keeper?.discardAhead() }
-        }
+        // Until the hook is answered apt waits for installtop: its lines are read as they come.
+        transaction.tool.start(spec, for: transaction, backend: backend, promptlyAtFirst: true)
         return transaction
     }
 
     /// Blocks until the hook has given the plan or apt has ended before it.
     public func waitForBeginning() -> Beginning {
-        begun.wait()
-        begun.signal()
-        guard let beginning = state.withLock({ $0.beginning }) else { preconditionFailure("signalled before it began") }
-        return beginning
+        tool.waitForBeginning()
     }
 
     /// Asks apt to stop before it changes anything: SIGINT to apt-get alone (during its
@@ -120,47 +99,37 @@ public final class APTHookTransaction: Sendable {
     /// asked first).
     public func stop() {
         gate?.requestStop()
-        state.withLock { state in
-            state.handOff.stopRequested = true
-            return state.handOff.process
-        }?.interrupt()
+        tool.stop()
     }
 
     /// Whether apt's hook gave the plan: dpkg runs, or has run, since.
     public var planCame: Bool {
-        state.withLock { state in
+        tool.withState { state in
             if case .plan = state.beginning { true } else { false }
         }
     }
 
     /// Whether `stop` was called.
-    public var stopRequested: Bool { state.withLock { $0.handOff.stopRequested } }
+    public var stopRequested: Bool { tool.stopRequested }
 
-    /// Whether no driver has taken apt's process over yet (`takeOver`).
-    var canBeTakenOver: Bool { state.withLock { $0.handOff.canBeTakenOver } }
-
-    /// apt's process, for the one driver that takes the transaction over; `nil` after the first
-    /// call (a retry runs a transaction of its own).
-    func takeOver() -> ChildProcess? {
-        state.withLock { $0.handOff.takeOver() }
-    }
-
-    /// Hands every line kept so far to `receiver`, in order, then each later line as it comes;
-    /// `afterReads` (see `ChildSinks`) after those kept, then at the end of each of the poller's
-    /// wake-ups, with no lock held.
-    func attach(_ receiver: @escaping @Sendable (Line) -> Void, afterReads: @escaping @Sendable () -> Void) {
-        state.withLock { $0.handOff.attach(receiver, afterReads: afterReads) }
-        afterReads()
+    /// apt ended (no dpkg of its runs any more: a forced stop killed them before apt).
+    func ended(_ outcome: UpdateRunOutcome) {
+        gate?.remove()
+        let endedFirst = tool.begin { state in
+            .ended(outcome, stdout: state.reading.stdout.joined(separator: "\n"), stderr: state.reading.stderr.joined(separator: "\n"))
+        }
+        // apt changed nothing: nothing it kept ahead stands for a version replaced.
+        if endedFirst { keeper?.discardAhead() }
     }
 
     // MARK: - apt's lines (on the poller's thread)
 
-    private func take(_ line: Line) {
-        let said: String? = state.withLock { state in
+    func take(_ line: ToolLine) {
+        let said: String? = tool.withState { state in
             // The hook's lines are the transaction's own, also when a driver is attached
             // before apt starts (the apt driver's own transaction with a keeper).
-            if line.stream == nil, !state.hook.isComplete, state.hook.consume(line.text) {
-                if state.hook.isComplete { hookEnded(&state) }
+            if line.stream == nil, !state.reading.hook.isComplete, state.reading.hook.consume(line.text) {
+                if state.reading.hook.isComplete { hookEnded(&state) }
                 return nil
             }
             if state.handOff.handOn(line) { return nil }
@@ -170,15 +139,15 @@ public final class APTHookTransaction: Sendable {
             }
             switch line.stream {
             case .stdout?:
-                state.stdout.append(line.text)
+                state.reading.stdout.append(line.text)
                 state.handOff.keep(line)
             case .stderr?:
-                state.stderr.append(line.text)
+                state.reading.stderr.append(line.text)
                 state.handOff.keep(line)
             case nil:
                 // apt's downloads, before its hook: the job's driver has no use for them.
-                guard let text = Self.downloadText(line.text), text != state.downloadText else { return nil }
-                state.downloadText = text
+                guard let text = Self.downloadText(line.text), text != state.reading.downloadText else { return nil }
+                state.reading.downloadText = text
                 return text
             }
             return nil
@@ -186,8 +155,8 @@ public final class APTHookTransaction: Sendable {
         if let said { onDownload(said) }
     }
 
-    private func hookEnded(_ state: inout State) {
-        let changes = state.hook.changes(administrativeDirectory: environment.administrativeDirectory)
+    private func hookEnded(_ state: inout PreStartedTool<APTHookTransaction>.State) {
+        let changes = state.reading.hook.changes(administrativeDirectory: environment.administrativeDirectory)
         // Stopped, or a hook that names no package (apt's end says how it went): no plan, and
         // nothing to keep.
         guard !state.handOff.stopRequested, !changes.isEmpty else {
@@ -195,10 +164,7 @@ public final class APTHookTransaction: Sendable {
             answer(&state)
             return
         }
-        if state.beginning == nil {
-            state.beginning = .plan(changes)
-            begun.signal()
-        }
+        tool.begin(in: &state) { _ in .plan(changes) }
         keeper?.planned(changes, environment: environment)
         guard let keeper, keeper.isArmed || changes.contains(where: APTVersionKeeper.replacesInstalledVersion) else {
             keeper?.discardAhead()
@@ -211,12 +177,12 @@ public final class APTHookTransaction: Sendable {
             Thread.current.name = "installtop-keep"
             let kept = keeper.keep(changes, environment: environment)
             for note in kept.compactMap({ kept in kept.failureNote.map { (kept.package, $0) } }) {
-                take(Line(stream: nil, text: APTKeptVersion.noteLinePrefix + note.0 + ":" + note.1))
+                take(ToolLine(stream: nil, text: APTKeptVersion.noteLinePrefix + note.0 + ":" + note.1))
             }
             // An armed job's revert needs every version it replaces: without one, dpkg never
             // starts, and the host stays as it was.
             let unkept = keeper.isArmed ? kept.filter { $0.failureNote != nil }.map(\.package) : []
-            let afterReads = self.state.withLock { state in
+            let afterReads = tool.withState { state in
                 if !unkept.isEmpty { state.handOff.stopRequested = true }
                 answer(&state)
                 return state.handOff.afterReads
@@ -226,21 +192,10 @@ public final class APTHookTransaction: Sendable {
     }
 
     /// The hook's answer: `go` lets dpkg start; `stop` (asked for meanwhile) ends apt first.
-    private func answer(_ state: inout State) {
+    private func answer(_ state: inout PreStartedTool<APTHookTransaction>.State) {
         state.handOff.process?.sendControl(state.handOff.stopRequested ? APTHookPlan.stopAnswer : APTHookPlan.goAnswer)
         // dpkg's lines wait for nobody: read at the driver's pace from here on.
         state.handOff.process?.readPromptly(false)
-    }
-
-    /// Sets how the transaction began, unless it already had; whether it did here.
-    @discardableResult
-    private func begin(_ make: (State) -> Beginning) -> Bool {
-        state.withLock { state in
-            guard state.beginning == nil else { return false }
-            state.beginning = make(state)
-            begun.signal()
-            return true
-        }
     }
 
     /// `downloading N of M · P %` for apt's `dlstatus:N:P:Retrieving file N of M`; `nil` for

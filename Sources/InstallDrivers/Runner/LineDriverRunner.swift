@@ -59,6 +59,18 @@ final class LineDriverRunner<Translator: LineTranslator>: RunningDriver {
         return runner
     }
 
+    /// The running driver of `tool`, a tool started before its job: every line it wrote so far
+    /// goes through the translator in order, then each later one, and the driver ends after the
+    /// tool. `nil` when a driver took the tool over already (a retry runs a tool of its own).
+    static func takingOver<Kind: PreStartedToolKind>(_ tool: PreStartedTool<Kind>, translator: Translator, state: Translator.State,
+                                                     reporter: any DriverReporter) -> LineDriverRunner? where Kind.Translator == Translator {
+        guard let process = tool.takeOver() else { return nil }
+        let runner = LineDriverRunner(translator: translator, state: state, reporter: reporter)
+        tool.attach({ runner.line($0) }, afterReads: { runner.afterReads() })
+        runner.attach(process)
+        return runner
+    }
+
     /// Where a process started for this runner sends its lines: stdout, stderr and fd 3.
     var sinks: ChildSinks {
         ChildSinks(stdout: .text { [self] in line(ToolLine(stream: .stdout, text: $0)) },
@@ -70,7 +82,7 @@ final class LineDriverRunner<Translator: LineTranslator>: RunningDriver {
     }
 
     /// Takes `process` as the tool's (one started with `sinks`, or one whose lines reach `line`
-    /// and `afterReads` otherwise, as apt's hook transaction's do) and ends the driver after it.
+    /// and `afterReads` otherwise, as a pre-started tool's do: `takingOver`) and ends the driver after it.
     func attach(_ process: ChildProcess) {
         shared.withLock { $0.process = process }
         process.whenEnded { [self] outcome in

@@ -3,7 +3,7 @@ import InstallEngine
 /// A tool started before the job that will own it exists (`installtop apt … --yes`, `installtop
 /// dnf … --yes`: the tool says the plan, the job is made from it): its process, and its lines
 /// kept in order until the one driver that takes the tool over attaches, then handed on as they
-/// come. A value kept under its owner's lock (`APTHookTransaction`, `DNFHelperTransaction`).
+/// come. A value kept under its owner's lock (`PreStartedTool`).
 struct ToolHandOff: Sendable {
     var process: ChildProcess?
     /// Whether the owner was asked to stop the tool before any driver took it over.
