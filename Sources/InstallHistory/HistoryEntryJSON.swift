@@ -6,7 +6,7 @@ import Foundation
 import InstallEngine
 
 /// One history entry as `installtop history --json` prints it: one object per line, stable
-/// camelCase names, keys sorted, every field present (`null` when unknown).
+/// camelCase names, keys sorted, every field present (`null` when unknown, `NullWhenNil`).
 ///
 /// `operation` and `result` are names ("install", "succeeded") as in the JSON events;
 /// `resultCode` is WUA's number; `hResult` is `0x%08X`; dates are RFC 3339 in UTC with
@@ -16,7 +16,7 @@ import InstallEngine
 /// `null` for every other update, like any unknown value, so every line keeps the same keys.
 public struct HistoryEntryJSON: Encodable, Sendable, Hashable {
     /// The row id.
-    public var id: Int64?
+    @NullWhenNil public var id: Int64?
     /// "install" or "uninstall".
     public var operation: String
     /// WUA's `OperationResultCode` number.
@@ -28,11 +28,11 @@ public struct HistoryEntryJSON: Encodable, Sendable, Hashable {
     /// The raw exit status, or 128 + signal number.
     public var unmappedResultCode: Int32
     /// Why it failed, or `null`.
-    public var reason: String?
+    @NullWhenNil public var reason: String?
     /// RFC 3339 UTC; `null` for an update that never started.
-    public var startedAt: String?
+    @NullWhenNil public var startedAt: String?
     /// RFC 3339 UTC; `null` while running.
-    public var endedAt: String?
+    @NullWhenNil public var endedAt: String?
     /// The update's id.
     public var updateId: String
     /// The update's revision.
@@ -40,17 +40,17 @@ public struct HistoryEntryJSON: Encodable, Sendable, Hashable {
     /// The update's title, unsanitized (JSON escapes it).
     public var title: String
     /// What a package update did to its package, or `null`.
-    public var packageAction: String?
+    @NullWhenNil public var packageAction: String?
     /// The package's version before, or `null`.
-    public var oldVersion: String?
+    @NullWhenNil public var oldVersion: String?
     /// The package's version after, or `null`.
-    public var newVersion: String?
+    @NullWhenNil public var newVersion: String?
     /// The job's name.
     public var job: String
     /// Who ran the job ("installtop" unless set).
     public var clientApplicationId: String
     /// Milliseconds; `null` while running, when it never started, or when interrupted.
-    public var durationMs: Int64?
+    @NullWhenNil public var durationMs: Int64?
     /// The last output lines, joined with "\n".
     public var outputTail: String
     /// Whether the update is still running.
@@ -83,40 +83,6 @@ public struct HistoryEntryJSON: Encodable, Sendable, Hashable {
 
     /// The entry as one line of JSON, without the newline.
     public static func line(for entry: HistoryEntry) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(HistoryEntryJSON(entry)), as: UTF8.self)
-    }
-
-    private enum CodingKeys: String, CodingKey {
-        case id, operation, resultCode, result, hResult, unmappedResultCode, reason, startedAt, endedAt
-        case updateId, revision, title, job, clientApplicationId, durationMs, outputTail, running
-        case packageAction, oldVersion, newVersion
-    }
-
-    /// Writes `null` for missing values instead of leaving the key out, so every line has
-    /// the same keys.
-    public func encode(to encoder: any Encoder) throws {
-        var object = encoder.container(keyedBy: CodingKeys.self)
-        try object.encode(id, forKey: .id)
-        try object.encode(operation, forKey: .operation)
-        try object.encode(resultCode, forKey: .resultCode)
-        try object.encode(result, forKey: .result)
-        try object.encode(hResult, forKey: .hResult)
-        try object.encode(unmappedResultCode, forKey: .unmappedResultCode)
-        try object.encode(reason, forKey: .reason)
-        try object.encode(startedAt, forKey: .startedAt)
-        try object.encode(endedAt, forKey: .endedAt)
-        try object.encode(updateId, forKey: .updateId)
-        try object.encode(revision, forKey: .revision)
-        try object.encode(title, forKey: .title)
-        try object.encode(packageAction, forKey: .packageAction)
-        try object.encode(oldVersion, forKey: .oldVersion)
-        try object.encode(newVersion, forKey: .newVersion)
-        try object.encode(job, forKey: .job)
-        try object.encode(clientApplicationId, forKey: .clientApplicationId)
-        try object.encode(durationMs, forKey: .durationMs)
-        try object.encode(outputTail, forKey: .outputTail)
-        try object.encode(running, forKey: .running)
+        try SortedKeysJSON.text(of: HistoryEntryJSON(entry))
     }
 }

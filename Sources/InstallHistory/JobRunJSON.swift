@@ -6,7 +6,7 @@ import Foundation
 import InstallEngine
 
 /// One job run as `installtop history --jobs --json` prints it (Documentation/UNDO.md): one object
-/// per line, keys sorted, every field present (`null` when unknown):
+/// per line, keys sorted, every field present (`null` when unknown, `NullWhenNil`):
 /// `{"run":7,"kind":"apt","name":…,"operation":"install"|"uninstall","startedAt":…,"endedAt":…,
 /// "result":…,"packages":[{"name":…,"action":"upgrade","oldVersion":…,"newVersion":…,"result":"succeeded"}],
 /// "undoable":…,"notUndoableBecause":"…"|null,"undoneBy":9|null,"undoOf":null|7,"observed":false,"installRoot":null|"/"}`;
@@ -23,21 +23,10 @@ public struct JobRunJSON: Encodable, Sendable, Hashable {
     public struct Package: Encodable, Sendable, Hashable {
         public var name: String
         public var action: String
-        public var oldVersion: String?
-        public var newVersion: String?
+        @NullWhenNil public var oldVersion: String?
+        @NullWhenNil public var newVersion: String?
         /// Its update's result's name ("succeeded", "failed", "aborted", …).
         public var result: String
-
-        private enum CodingKeys: String, CodingKey { case name, action, oldVersion, newVersion, result }
-
-        public func encode(to encoder: any Encoder) throws {
-            var object = encoder.container(keyedBy: CodingKeys.self)
-            try object.encode(name, forKey: .name)
-            try object.encode(action, forKey: .action)
-            try object.encode(oldVersion, forKey: .oldVersion)
-            try object.encode(newVersion, forKey: .newVersion)
-            try object.encode(result, forKey: .result)
-        }
     }
 
     /// A commit-confirmed run's window: `{"state":"armed"|"confirmed"|"reverting"|"reverted"|"expired",
@@ -48,47 +37,30 @@ public struct JobRunJSON: Encodable, Sendable, Hashable {
         public var state: String
         public var armedAt: String
         public var deadline: String
-        public var decidedAt: String?
-        public var reason: String?
-        public var revertRun: Int64?
+        @NullWhenNil public var decidedAt: String?
+        @NullWhenNil public var reason: String?
+        @NullWhenNil public var revertRun: Int64?
         public var revertOnRegression: Bool
         public var regressions: [HealthRegression]
-        public var restartedServices: [String]?
-
-        private enum CodingKeys: String, CodingKey {
-            case state, armedAt, deadline, decidedAt, reason, revertRun, revertOnRegression, regressions, restartedServices
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            var object = encoder.container(keyedBy: CodingKeys.self)
-            try object.encode(state, forKey: .state)
-            try object.encode(armedAt, forKey: .armedAt)
-            try object.encode(deadline, forKey: .deadline)
-            try object.encode(decidedAt, forKey: .decidedAt)
-            try object.encode(reason, forKey: .reason)
-            try object.encode(revertRun, forKey: .revertRun)
-            try object.encode(revertOnRegression, forKey: .revertOnRegression)
-            try object.encode(regressions, forKey: .regressions)
-            try object.encode(restartedServices, forKey: .restartedServices)
-        }
+        @NullWhenNil public var restartedServices: [String]?
     }
 
     public var run: Int64
     public var kind: String
     public var name: String
     public var operation: String
-    public var startedAt: String?
-    public var endedAt: String?
-    public var result: String?
+    @NullWhenNil public var startedAt: String?
+    @NullWhenNil public var endedAt: String?
+    @NullWhenNil public var result: String?
     public var packages: [Package]
     public var undoable: Bool
-    public var notUndoableBecause: String?
-    public var undoneBy: Int64?
-    public var undoOf: Int64?
+    @NullWhenNil public var notUndoableBecause: String?
+    @NullWhenNil public var undoneBy: Int64?
+    @NullWhenNil public var undoOf: Int64?
     public var observed: Bool
-    public var installRoot: String?
+    @NullWhenNil public var installRoot: String?
     /// Its commit-confirmed window; `null` for a run that was not armed.
-    public var confirm: Confirm?
+    @NullWhenNil public var confirm: Confirm?
 
     /// The JSON form of `run`.
     public init(_ run: JobRun) {
@@ -119,33 +91,6 @@ public struct JobRunJSON: Encodable, Sendable, Hashable {
 
     /// The run as one line of JSON, without the newline.
     public static func line(for run: JobRun) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(JobRunJSON(run)), as: UTF8.self)
-    }
-
-    private enum CodingKeys: String, CodingKey {
-        case run, kind, name, operation, startedAt, endedAt, result, packages, undoable, notUndoableBecause, undoneBy, undoOf, observed, installRoot,
-             confirm
-    }
-
-    /// Writes `null` for missing values instead of leaving the key out.
-    public func encode(to encoder: any Encoder) throws {
-        var object = encoder.container(keyedBy: CodingKeys.self)
-        try object.encode(run, forKey: .run)
-        try object.encode(kind, forKey: .kind)
-        try object.encode(name, forKey: .name)
-        try object.encode(operation, forKey: .operation)
-        try object.encode(startedAt, forKey: .startedAt)
-        try object.encode(endedAt, forKey: .endedAt)
-        try object.encode(result, forKey: .result)
-        try object.encode(packages, forKey: .packages)
-        try object.encode(undoable, forKey: .undoable)
-        try object.encode(notUndoableBecause, forKey: .notUndoableBecause)
-        try object.encode(undoneBy, forKey: .undoneBy)
-        try object.encode(undoOf, forKey: .undoOf)
-        try object.encode(observed, forKey: .observed)
-        try object.encode(installRoot, forKey: .installRoot)
-        try object.encode(confirm, forKey: .confirm)
+        try SortedKeysJSON.text(of: JobRunJSON(run))
     }
 }

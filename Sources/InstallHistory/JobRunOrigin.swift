@@ -43,10 +43,8 @@ public struct JobRunOrigin: Sendable, Hashable {
     /// oldVersion, newVersion}`.
     var planText: String {
         let changes = plan.map { PlannedChange(package: $0.package, action: $0.action.rawValue, oldVersion: $0.oldVersion, newVersion: $0.newVersion) }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // Strings only: encoding cannot fail.
-        return (try? encoder.encode(changes)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
+        return (try? SortedKeysJSON.text(of: changes)) ?? "[]"
     }
 
     /// The plan the column's text names; empty for no text or text of another shape.

@@ -26,10 +26,8 @@ enum ObservedInitiatorText {
             pid: initiator.pid, start: initiator.startTicks, program: initiator.program, commandLine: initiator.commandLine,
             uid: initiator.uid, user: initiator.user, terminal: initiator.terminal, admindir: initiator.administrativeDirectory,
             dpkgLog: initiator.dpkgLog)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // Encoding strings and numbers cannot fail.
-        return (try? encoder.encode(fields)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        return (try? SortedKeysJSON.text(of: fields)) ?? "{}"
     }
 
     /// The initiator the text names; `nil` when it is not such an object.

@@ -29,9 +29,7 @@ enum ConfirmEventLine {
         }
         if window.state == .reverted || window.state == .expired { object.reason = window.reason }
         if window.state == .reverted { object.revertRun = window.revertRun }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(object)).map { String(decoding: $0, as: UTF8.self) }
+        return try? SortedKeysJSON.text(of: object)
     }
 
     private struct Event: Encodable {

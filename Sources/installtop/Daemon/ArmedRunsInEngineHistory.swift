@@ -33,25 +33,13 @@ enum ArmedRunsInEngineHistory {
     static func jsonArray(_ windows: [ConfirmWindow]) -> String {
         let format = Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: .gmt)
         let entries = windows.map { Entry(run: $0.run, state: $0.state.rawValue, deadline: $0.deadline.formatted(format), reason: $0.reason) }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(entries)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
+        return (try? SortedKeysJSON.text(of: entries)) ?? "[]"
     }
 
     private struct Entry: Encodable {
         var run: Int64
         var state: String
         var deadline: String
-        var reason: String?
-
-        private enum CodingKeys: String, CodingKey { case run, state, deadline, reason }
-
-        func encode(to encoder: any Encoder) throws {
-            var object = encoder.container(keyedBy: CodingKeys.self)
-            try object.encode(run, forKey: .run)
-            try object.encode(state, forKey: .state)
-            try object.encode(deadline, forKey: .deadline)
-            try object.encode(reason, forKey: .reason)
-        }
+        @NullWhenNil var reason: String?
     }
 }
