@@ -9,50 +9,28 @@ import TerminalUI
 /// duration, then update id, title and job sharing the rest (the title half of it). A zero
 /// width means the column is not shown.
 struct HistoryColumns: Sendable, Hashable {
-    let showsYear: Bool
-    let date: Int
-    let markX: Int
-    let wordX: Int
-    let word: Int
-    let durationX: Int
-    let duration: Int
-    let idX: Int
-    let id: Int
-    let titleX: Int
-    let title: Int
-    let jobX: Int
-    let job: Int
+    let width: Int
 
-    init(width: Int) {
-        showsYear = width >= 60
-        date = showsYear ? 16 : 11
-        markX = date + 1
-        word = width >= 70 ? 11 : 0
-        wordX = markX + 2
-        durationX = wordX + word + (word > 0 ? 1 : 0)
-        duration = 7
-        let restX = durationX + duration + 2
-        let rest = max(0, width - restX)
-        if rest >= 36 {
-            id = rest / 5
-            job = rest / 5
-            idX = restX
-            titleX = idX + id + 1
-            title = rest - id - job - 2
-            jobX = titleX + title + 1
-        } else {
-            id = 0
-            idX = restX
-            job = 0
-            jobX = width
-            titleX = restX
-            title = rest
-        }
-    }
+    /// The date, the result's mark and its word.
+    var result: HistoryResultColumns { HistoryResultColumns(width: width) }
+    var durationX: Int { result.endX }
+    var duration: Int { 7 }
+    /// Where the update id, title and job start, and how wide they are together.
+    private var restX: Int { durationX + duration + 2 }
+    private var rest: Int { max(0, width - restX) }
+    /// Whether the id and the job are shown: not when the title would get under 30 columns.
+    private var showsIDAndJob: Bool { rest >= 36 }
+    var idX: Int { restX }
+    var id: Int { showsIDAndJob ? rest / 5 : 0 }
+    var titleX: Int { showsIDAndJob ? idX + id + 1 : restX }
+    var title: Int { showsIDAndJob ? rest - id - job - 2 : rest }
+    var jobX: Int { showsIDAndJob ? titleX + title + 1 : width }
+    var job: Int { showsIDAndJob ? rest / 5 : 0 }
 
     /// The headings line.
     func drawHeadings(into buffer: inout Buffer, y: Int, x: Int, style: Style) {
-        let headings = [(0, date, "started"), (wordX, word, "result"), (idX, id, "update"), (titleX, title, "title"), (jobX, job, "job")]
+        result.drawHeadings(into: &buffer, y: y, x: x, style: style)
+        let headings = [(idX, id, "update"), (titleX, title, "title"), (jobX, job, "job")]
         for (column, width, text) in headings where width > 0 {
             buffer.write(text, x: x + column, y: y, style: style, maxWidth: width)
         }

@@ -10,24 +10,10 @@ import TerminalUI
 /// (or why there is nothing), the view's own `/` filter and how far each list is scrolled.
 public struct HistoryView: Sendable, Hashable {
     /// What the runtime answered to `.loadHistory`.
-    public enum Content: Sendable, Hashable {
-        /// Asked for, not answered yet.
-        case loading
-        /// Newest first.
-        case rows([HistoryRow])
-        /// History is off or could not be read; the text says why.
-        case unavailable(String)
-    }
+    public typealias Content = HistoryListContent<HistoryRow>
 
     /// What the runtime answered to `.loadJobRuns`.
-    public enum RunsContent: Sendable, Hashable {
-        /// Not asked for yet, or asked for and not answered.
-        case loading
-        /// Newest first.
-        case rows([JobRunRow])
-        /// History is off or could not be read; the text says why.
-        case unavailable(String)
-    }
+    public typealias RunsContent = HistoryListContent<JobRunRow>
 
     /// Which list the view shows.
     public enum Mode: Sendable, Hashable {

@@ -5,39 +5,23 @@ import TerminalUI
 /// means the column is not shown: the result word below 70 columns, the kind below 60, the year
 /// below 60 (as in `HistoryColumns`).
 struct JobRunColumns: Sendable, Hashable {
-    let showsYear: Bool
-    let date: Int
-    let markX: Int
-    let wordX: Int
-    let word: Int
-    let runX: Int
-    let run: Int
-    let kindX: Int
-    let kind: Int
-    let undoX: Int
-    let undo: Int
-    let nameX: Int
-    let name: Int
+    let width: Int
 
-    init(width: Int) {
-        showsYear = width >= 60
-        date = showsYear ? 16 : 11
-        markX = date + 1
-        wordX = markX + 2
-        word = width >= 70 ? 11 : 0
-        runX = wordX + word + (word > 0 ? 1 : 0)
-        run = 5
-        kindX = runX + run + 1
-        kind = width >= 60 ? 8 : 0
-        undoX = kindX + kind + (kind > 0 ? 1 : 0)
-        undo = 4
-        nameX = undoX + undo + 1
-        name = max(0, width - nameX)
-    }
+    /// The date, the result's mark and its word.
+    var result: HistoryResultColumns { HistoryResultColumns(width: width) }
+    var runX: Int { result.endX }
+    var run: Int { 5 }
+    var kindX: Int { runX + run + 1 }
+    var kind: Int { width >= 60 ? 8 : 0 }
+    var undoX: Int { kindX + kind + (kind > 0 ? 1 : 0) }
+    var undo: Int { 4 }
+    var nameX: Int { undoX + undo + 1 }
+    var name: Int { max(0, width - nameX) }
 
     /// The headings line.
     func drawHeadings(into buffer: inout Buffer, y: Int, x: Int, style: Style) {
-        let headings = [(0, date, "started"), (wordX, word, "result"), (kindX, kind, "kind"), (undoX, undo, "undo"), (nameX, name, "name")]
+        result.drawHeadings(into: &buffer, y: y, x: x, style: style)
+        let headings = [(kindX, kind, "kind"), (undoX, undo, "undo"), (nameX, name, "name")]
         for (column, width, text) in headings where width > 0 {
             buffer.write(text, x: x + column, y: y, style: style, maxWidth: width)
         }

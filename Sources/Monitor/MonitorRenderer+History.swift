@@ -13,46 +13,75 @@ extension MonitorRenderer {
     /// the result word below 70 columns, the year below 60, the id and job when the title would
     /// get under 30 columns.
     static func drawHistory(_ view: HistoryView, into buffer: inout Buffer, layout: MonitorLayout, state: MonitorState, theme: Theme) {
-        let glyphs = state.glyphs
-        let sanitizer = glyphs.sanitizer
         let rows = view.visibleRows
-        var title = view.host.map { "History of \(sanitizer.sanitize($0))" } ?? "History"
-        switch view.content {
-        case .loading: title += glyphs.separator + "loading" + String(glyphs.box.ellipsis)
-        case .unavailable: break
-        case .rows(let all):
-            title += glyphs.separator
-            title += view.filterText.isEmpty ? "\(all.count) \(all.count == 1 ? "entry" : "entries")" : "\(rows.count)/\(all.count) match"
-            if !rows.isEmpty {
-                let page = state.historyPageSize
-                title += glyphs.separator + "\(view.offset + 1)-\(min(rows.count, view.offset + page))"
-            }
-        }
-        let inner = BoxFrame(title: title, borderStyle: theme[.focus], titleStyle: theme[.title], glyphs: glyphs.box,
-            fillStyle: theme[.text]).render(into: &buffer, area: layout.body)
+        let inner = drawHistoryFrame(view, list: nil, content: view.content, shown: rows.count, nouns: ("entry", "entries"),
+                                     offset: view.offset, page: state.historyPageSize, into: &buffer, layout: layout, state: state, theme: theme)
         guard inner.height >= 3 else { return }
-        drawHistoryHint(view, keys: "\(glyphs.upDown) PgUp PgDn scroll  Tab job runs  / filter  Esc h q close", into: &buffer,
+        drawHistoryHint(view, keys: "\(state.glyphs.upDown) PgUp PgDn scroll  Tab job runs  / filter  Esc h q close", into: &buffer,
                         area: inner.row(inner.height - 1), state: state, theme: theme)
         let columns = HistoryColumns(width: inner.width)
-        switch view.content {
-        case .loading:
-            return
-        case .unavailable(let reason):
-            TextLine(sanitizer.sanitize(reason, maxWidth: inner.width), style: theme[.status], ellipsis: glyphs.box.ellipsis)
-                .render(into: &buffer, area: inner.row(0))
-            return
-        case .rows(let all):
-            columns.drawHeadings(into: &buffer, y: inner.y, x: inner.x, style: theme[.dim])
-            if rows.isEmpty {
-                TextLine(all.isEmpty ? "no history yet" : "no entry matches", style: theme[.dim])
-                    .render(into: &buffer, area: inner.row(1))
-                return
-            }
-        }
+        guard drawHistoryListStart(view.content, shown: rows.count, empty: ("no history yet", "no entry matches"), inside: inner,
+                                   into: &buffer, state: state, theme: theme, headings: { columns.drawHeadings(into: &$0, y: inner.y, x: inner.x, style: theme[.dim]) })
+        else { return }
         let page = inner.height - 2
         for (line, row) in rows.dropFirst(view.offset).prefix(page).enumerated() {
             drawHistoryRow(row, columns: columns, into: &buffer, x: inner.x, y: inner.y + 1 + line, state: state, theme: theme)
         }
+    }
+
+    /// The history overlay's frame over the panes, for either list; its inside. The title names
+    /// the host and the `list`, then how many rows `content` holds (`nouns`), or how many of
+    /// them match the filter (`shown`), and which of those the page shows from `offset`.
+    static func drawHistoryFrame<Row>(
+        _ view: HistoryView, list: String?, content: HistoryListContent<Row>, shown: Int, nouns: (one: String, many: String),
+        offset: Int, page: Int, into buffer: inout Buffer, layout: MonitorLayout, state: MonitorState, theme: Theme
+    ) -> Rect {
+        let glyphs = state.glyphs
+        var title = view.host.map { "History of \(glyphs.sanitizer.sanitize($0))" } ?? "History"
+        if let list { title += glyphs.separator + list }
+        switch content {
+        case .loading: title += glyphs.separator + "loading" + String(glyphs.box.ellipsis)
+        case .unavailable: break
+        case .rows(let all):
+            title += glyphs.separator
+            title += view.filterText.isEmpty ? "\(all.count) \(all.count == 1 ? nouns.one : nouns.many)" : "\(shown)/\(all.count) match"
+            if shown > 0 { title += glyphs.separator + "\(offset + 1)-\(min(shown, offset + page))" }
+        }
+        return BoxFrame(title: title, borderStyle: theme[.focus], titleStyle: theme[.title], glyphs: glyphs.box,
+            fillStyle: theme[.text]).render(into: &buffer, area: layout.body)
+    }
+
+    /// The top of either list `inside` the frame: nothing while it loads, why it cannot be read,
+    /// or its `headings` and, when no row is `shown`, that there are none (`empty.none`) or that
+    /// none matches the filter (`empty.noMatch`). Whether its rows follow.
+    static func drawHistoryListStart<Row>(
+        _ content: HistoryListContent<Row>, shown: Int, empty: (none: String, noMatch: String), inside inner: Rect,
+        into buffer: inout Buffer, state: MonitorState, theme: Theme, headings: (inout Buffer) -> Void
+    ) -> Bool {
+        switch content {
+        case .loading:
+            return false
+        case .unavailable(let reason):
+            TextLine(state.glyphs.sanitizer.sanitize(reason, maxWidth: inner.width), style: theme[.status], ellipsis: state.glyphs.box.ellipsis)
+                .render(into: &buffer, area: inner.row(0))
+            return false
+        case .rows(let all):
+            headings(&buffer)
+            guard shown > 0 else {
+                TextLine(all.isEmpty ? empty.none : empty.noMatch, style: theme[.dim]).render(into: &buffer, area: inner.row(1))
+                return false
+            }
+            return true
+        }
+    }
+
+    /// One cell of a row of either list: `text` cleaned and cut to `width`, at `column` of the
+    /// row at `x`, `y`; nothing for a column not shown (`width` 0).
+    static func drawHistoryCell(_ text: String, at column: Int, width: Int, style: Style, x: Int, y: Int, into buffer: inout Buffer,
+                                glyphs: MonitorGlyphs) {
+        guard width > 0 else { return }
+        let clean = glyphs.sanitizer.sanitize(text, maxWidth: width)
+        buffer.write(TextTruncation.truncate(clean, toWidth: width, ellipsis: glyphs.box.ellipsis), x: x + column, y: y, style: style)
     }
 
     /// The history view's last line, for either list: the filter being typed, or the list's
@@ -75,24 +104,14 @@ extension MonitorRenderer {
         _ row: HistoryRow, columns: HistoryColumns, into buffer: inout Buffer, x: Int, y: Int, state: MonitorState, theme: Theme
     ) {
         let glyphs = state.glyphs
-        let ellipsis = glyphs.box.ellipsis
-        let style = theme[role(for: row.resultCode)]
-        if let date = row.date {
-            buffer.write(HistoryColumns.dateText(date, timeZone: state.timeZone ?? .current, withYear: columns.showsYear),
-                x: x, y: y, style: theme[.dim], maxWidth: columns.date)
-        }
-        buffer.set(glyphs.mark(for: row.resultCode), x: x + columns.markX, y: y, style: style)
-        if columns.word > 0 {
-            buffer.write(row.resultCode.word, x: x + columns.wordX, y: y, style: style, maxWidth: columns.word)
-        }
+        columns.result.draw(date: row.date, mark: glyphs.mark(for: row.resultCode), resultWord: row.resultCode.word, into: &buffer, x: x, y: y,
+                            timeZone: state.timeZone ?? .current, dateStyle: theme[.dim], resultStyle: theme[role(for: row.resultCode)])
         if let duration = row.duration {
             TextLine(duration.shortText, style: theme[.text], alignment: .right)
                 .render(into: &buffer, area: Rect(x: x + columns.durationX, y: y, width: columns.duration, height: 1))
         }
         func cell(_ text: String, at column: Int, width: Int, style: Style) {
-            guard width > 0 else { return }
-            let clean = glyphs.sanitizer.sanitize(text, maxWidth: width)
-            buffer.write(TextTruncation.truncate(clean, toWidth: width, ellipsis: ellipsis), x: x + column, y: y, style: style)
+            drawHistoryCell(text, at: column, width: width, style: style, x: x, y: y, into: &buffer, glyphs: glyphs)
         }
         cell(row.updateID, at: columns.idX, width: columns.id, style: theme[.dim])
         var title = row.title
