@@ -22,12 +22,6 @@ enum APTHookKeepingBenchmark {
     }
 
     static func run() async {
-        do {
-            try PrivateAPTRoot.requireTools()
-        } catch {
-            print("  skipped: \(error)")
-            return
-        }
         let arguments = Array(CommandLine.arguments.dropFirst(2))
         let installtop = arguments.firstIndex(of: "--installtop").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
             ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("installtop").path

@@ -61,12 +61,6 @@ enum APTKeepingBenchmark {
     }
 
     static func run() async {
-        do {
-            try PrivateAPTRoot.requireTools()
-        } catch {
-            print("  skipped: \(error)")
-            return
-        }
         let names = (0..<count).map { String(format: "keep-%02d", $0) }
         guard let repository = KeepingBenchmarkLab.repository(names, megabytes: megabytes, prefix: "installtop-bench-keep-repo") else { return }
         defer { repository.remove() }

@@ -11,8 +11,15 @@ import InstallDrivers
 enum KeepingBenchmarkLab {
     /// A repository with `names` at 1.0 and 2.0, each `megabytes` MiB of installed files (hex
     /// text: it compresses about 2:1 with gzip, as real payloads do, not to nothing). The
-    /// caller removes it. `nil`, having said why, when it cannot be built.
+    /// caller removes it. `nil`, having said why, when it cannot be built, or when apt's tools
+    /// are missing (the benchmark is skipped).
     static func repository(_ names: [String], megabytes: Int, prefix: String) -> PrivateAPTRoot? {
+        do {
+            try PrivateAPTRoot.requireTools()
+        } catch {
+            print("  skipped: \(error)")
+            return nil
+        }
         var generator = SystemRandomNumberGenerator()
         let contents = names.map { _ in
             let line = (0..<32).map { _ in String(format: "%016llx", generator.next() as UInt64) }.joined() + "\n"
