@@ -36,31 +36,21 @@ enum HostsCheckReport {
     /// problem `{"subject","text","fix"}`; `installtop` is what the host's installtop says of
     /// its version, `null` when it has none.
     static func json(_ checks: [HostCheck]) -> String {
-        let hosts = checks.map { check -> String in
-            var object = JSONObject()
-            object.add("host", check.host)
-            switch check {
-            case .unreachable(_, let reason):
-                object.add("reachable", false)
-                object.add("error", reason)
-            case .checked(_, let facts, let findings):
-                object.add("reachable", true)
-                object.add("ready", findings.isEmpty)
-                if let version = facts.binaryVersion { object.add("installtop", version) } else { object.addNull("installtop") }
-                object.add("engine", facts.engineAnswers)
-                object.add("hooks", facts.hooks)
-                let problems = findings.map { finding -> String in
-                    var problem = JSONObject()
-                    problem.add("subject", finding.subject)
-                    problem.add("text", finding.text)
-                    problem.add("fix", finding.fix)
-                    return problem.json
-                }
-                object.addRaw("problems", "[" + problems.joined(separator: ",") + "]")
+        HostsJSON.json(checks, name: \.host, unreachable: { if case .unreachable(_, let reason) = $0 { reason } else { nil } }) { check, object in
+            guard case .checked(_, let facts, let findings) = check else { return }
+            object.add("ready", findings.isEmpty)
+            if let version = facts.binaryVersion { object.add("installtop", version) } else { object.addNull("installtop") }
+            object.add("engine", facts.engineAnswers)
+            object.add("hooks", facts.hooks)
+            let problems = findings.map { finding -> String in
+                var problem = JSONObject()
+                problem.add("subject", finding.subject)
+                problem.add("text", finding.text)
+                problem.add("fix", finding.fix)
+                return problem.json
             }
-            return object.json
+            object.addRaw("problems", "[" + problems.joined(separator: ",") + "]")
         }
-        return #"{"hosts":["# + hosts.joined(separator: ",") + "]}"
     }
 
     private static func counted(_ count: Int, _ noun: String) -> String {

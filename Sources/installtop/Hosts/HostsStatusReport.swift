@@ -34,26 +34,16 @@ enum HostsStatusReport {
     /// `{"hosts":[{"host":"web1","reachable":true,"jobs":[…]},{"host":"web2","reachable":false,"error":"…"}]}`:
     /// each reachable host's `jobs` exactly as local `status --json` gives them.
     static func json(_ statuses: [HostStatus]) -> String {
-        let hosts = statuses.map { status -> String in
-            var object = JSONObject()
-            object.add("host", status.host)
-            switch status {
-            case .reachable(_, let model, let armed):
-                object.add("reachable", true)
-                object.addRaw("jobs", StatusReport.jobsJSON(model))
-                // As local `status --json` adds it: only when there are any.
-                if !armed.isEmpty {
-                    object.add("armed", .array(armed.map { run in
-                        .object(["run": .integer(run.run), "state": .string(run.state.rawValue),
-                                 "deadline": .string(RFC3339.string(from: run.deadline)), "reason": run.reason.map(JSONValue.string) ?? .null])
-                    }))
-                }
-            case .unreachable(_, let reason):
-                object.add("reachable", false)
-                object.add("error", reason)
+        HostsJSON.json(statuses, name: \.host, unreachable: { if case .unreachable(_, let reason) = $0 { reason } else { nil } }) { status, object in
+            guard case .reachable(_, let model, let armed) = status else { return }
+            object.addRaw("jobs", StatusReport.jobsJSON(model))
+            // As local `status --json` adds it: only when there are any.
+            if !armed.isEmpty {
+                object.add("armed", .array(armed.map { run in
+                    .object(["run": .integer(run.run), "state": .string(run.state.rawValue),
+                             "deadline": .string(RFC3339.string(from: run.deadline)), "reason": run.reason.map(JSONValue.string) ?? .null])
+                }))
             }
-            return object.json
         }
-        return #"{"hosts":["# + hosts.joined(separator: ",") + "]}"
     }
 }

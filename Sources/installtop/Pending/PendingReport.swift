@@ -56,20 +56,10 @@ enum PendingReport {
 
     /// `{"hosts":[{"host":"web1","reachable":true,"computing":false,"snapshot":{…}},{"host":"web2","reachable":false,"error":"…"}]}`.
     static func json(_ hosts: [HostPending]) -> String {
-        let objects = hosts.map { host -> String in
-            var object = JSONObject()
-            object.add("host", host.host)
-            switch host {
-            case .reachable(_, let snapshot, let computing):
-                object.add("reachable", true)
-                object.add("computing", computing)
-                object.addRaw("snapshot", PendingSnapshotCoding.encode(snapshot))
-            case .unreachable(_, let reason):
-                object.add("reachable", false)
-                object.add("error", reason)
-            }
-            return object.json
+        HostsJSON.json(hosts, name: \.host, unreachable: { if case .unreachable(_, let reason) = $0 { reason } else { nil } }) { host, object in
+            guard case .reachable(_, let snapshot, let computing) = host else { return }
+            object.add("computing", computing)
+            object.addRaw("snapshot", PendingSnapshotCoding.encode(snapshot))
         }
-        return #"{"hosts":["# + objects.joined(separator: ",") + "]}"
     }
 }
