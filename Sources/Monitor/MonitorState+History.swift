@@ -12,27 +12,26 @@ extension MonitorState {
 
     /// The runtime's answer to `.loadHistory`; ignored when the view was closed meanwhile.
     mutating func historyLoaded(_ content: HistoryView.Content) -> [MonitorEffect] {
-        guard case .history(var view)? = overlay else { return [] }
-        view.content = content
-        view.clampOffset(page: historyPageSize)
-        overlay = .history(view)
-        return [.redraw]
+        historyViewLoaded { $0.content = content }
     }
 
     /// The runtime's answer to `.loadJobRuns`; ignored when the view was closed meanwhile.
     mutating func jobRunsLoaded(_ runs: HistoryView.RunsContent) -> [MonitorEffect] {
-        guard case .history(var view)? = overlay else { return [] }
-        view.runs = runs
-        view.clampOffset(page: historyPageSize)
-        overlay = .history(view)
-        return [.redraw]
+        historyViewLoaded { $0.runs = runs }
     }
 
     /// The board's shells on `host` from the operator's history (`.loadShellRuns`); ignored
     /// unless that host's history view is open.
     mutating func shellRunsLoaded(_ runs: [JobRunRow], host: String) -> [MonitorEffect] {
-        guard case .history(var view)? = overlay, view.host == host else { return [] }
-        view.shells = runs
+        historyViewLoaded(host: host) { $0.shells = runs }
+    }
+
+    /// Gives the open history view what the runtime loaded (`load`), its lists scrolled no
+    /// further than their ends, and redraws; nothing when no history view is open, or one of
+    /// another host than `host` (`nil`: whichever is open).
+    private mutating func historyViewLoaded(host: String? = nil, _ load: (inout HistoryView) -> Void) -> [MonitorEffect] {
+        guard case .history(var view)? = overlay, host == nil || view.host == host else { return [] }
+        load(&view)
         view.clampOffset(page: historyPageSize)
         overlay = .history(view)
         return [.redraw]
