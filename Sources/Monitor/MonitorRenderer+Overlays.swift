@@ -152,13 +152,9 @@ extension MonitorRenderer {
     /// warning colour) scrolled `scroll` rows, and the keys with where the plan is scrolled to.
     private static func drawPlanDialog(_ dialog: PlanDialog, scroll: Int, into buffer: inout Buffer, state: MonitorState, theme: Theme) {
         let glyphs = state.glyphs
-        let inner = BoxFrame(title: "Confirm", borderStyle: theme[.focus], titleStyle: theme[.title], glyphs: glyphs.box,
-            fillStyle: theme[.text]).render(into: &buffer, area: dialog.box)
-        var y = inner.y
-        for line in dialog.heading where y < inner.maxY {
-            buffer.write(line, x: inner.x, y: y, style: theme[.status], maxWidth: inner.width)
-            y += 1
-        }
+        let (inner, belowHeading) = drawDialogFrame(title: "Confirm", box: dialog.box, heading: dialog.heading, into: &buffer, state: state,
+                                                    theme: theme)
+        var y = belowHeading
         for line in dialog.warning where y < inner.maxY {
             buffer.write(line, x: inner.x, y: y, style: theme[.warning], maxWidth: inner.width)
             y += 1
@@ -172,9 +168,7 @@ extension MonitorRenderer {
         }
         let count = dialog.rows.count
         let answers = "y runs the \(count) \(count == 1 ? "update" : "updates") planned; n runs nothing."
-        let keys = dialogKeys(answers, first: first, shown: dialog.listHeight, of: count, scrolls: dialog.maximumScroll > 0,
-                              width: inner.width, glyphs: glyphs)
-        TextLine(keys, style: theme[.title], alignment: .center, ellipsis: glyphs.box.ellipsis)
-            .render(into: &buffer, area: inner.row(inner.height - 1))
+        drawDialogKeys(answers, first: first, shown: dialog.listHeight, of: count, scrolls: dialog.maximumScroll > 0, inside: inner,
+                       into: &buffer, glyphs: glyphs, theme: theme)
     }
 }

@@ -8,14 +8,9 @@ extension MonitorRenderer {
     static func drawRolloutDialog(_ dialog: RolloutDialog, into buffer: inout Buffer, state: MonitorState, theme: Theme) {
         let glyphs = state.glyphs
         let rollout = state.rollout
-        let inner = BoxFrame(title: "Upgrade hosts", borderStyle: theme[.focus], titleStyle: theme[.title], glyphs: glyphs.box,
-            fillStyle: theme[.text]).render(into: &buffer, area: dialog.box)
-        var y = inner.y
-        for line in dialog.heading where y < inner.maxY {
-            buffer.write(line, x: inner.x, y: y, style: theme[.status], maxWidth: inner.width)
-            y += 1
-        }
-        y += 1
+        let (inner, belowHeading) = drawDialogFrame(title: "Upgrade hosts", box: dialog.box, heading: dialog.heading, into: &buffer,
+                                                    state: state, theme: theme)
+        var y = belowHeading + 1
         let first = min(max(0, rollout?.scroll ?? 0), dialog.maximumScroll)
         for line in dialog.lines.dropFirst(first).prefix(dialog.listHeight) where y < inner.maxY - 1 {
             let rowArea = Rect(x: inner.x, y: y, width: inner.width, height: 1)
