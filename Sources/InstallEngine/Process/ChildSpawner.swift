@@ -75,44 +75,20 @@ enum ChildSpawner {
         _ executable: String, arguments: [String], environment: ChildEnvironment, workingDirectory: String?,
         stdout: Int32, stderr: Int32, progress: Int32, control: Int32?
     ) -> Result<pid_t, SystemError> {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-
-        var setup = posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        // dup2 clears close-on-exec on the target (glibc does so even when the numbers match).
-        if setup == 0 { setup = posix_spawn_file_actions_adddup2(&actions, stdout, 1) }
-        if setup == 0 { setup = posix_spawn_file_actions_adddup2(&actions, stderr, 2) }
-        if setup == 0 { setup = posix_spawn_file_actions_adddup2(&actions, progress, 3) }
-        if setup == 0, let control { setup = posix_spawn_file_actions_adddup2(&actions, control, 4) }
-        if setup == 0, let workingDirectory { setup = cps_spawn_addchdir(&actions, workingDirectory) }
-        // Everything of ours is close-on-exec already; this is the second line of defence.
-        if setup == 0 { setup = cps_spawn_addclosefrom(&actions, control == nil ? 4 : 5) }
-        if setup == 0 { setup = ChildSpawnAttributes.apply(to: &attributes) }
-        guard setup == 0 else { return .failure(SystemError(code: setup)) }
-
-        var pid: pid_t = 0
-        let argv = CStringArray(arguments)
-        var code: Int32 = 0
-        // ETXTBSY: another process (any fork anywhere on the machine that inherited a write
-        // descriptor of a freshly written script) still holds the file open for writing for a
-        // moment. Linux offers no way to wait for that; a few short retries ride it out.
-        for attempt in 0..<5 {
-            code = argv.withPointers { argv in
-                environment.withPointers { envp in
-                    posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
-                }
-            }
-            guard code == ETXTBSY, attempt < 4 else { break }
-            usleep(20_000 << UInt32(attempt))
+        ChildLaunch.launch(executable, arguments: arguments, environment: environment) { actions, attributes in
+            var setup = posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+            // dup2 clears close-on-exec on the target (glibc does so even when the numbers match).
+            if setup == 0 { setup = posix_spawn_file_actions_adddup2(&actions, stdout, 1) }
+            if setup == 0 { setup = posix_spawn_file_actions_adddup2(&actions, stderr, 2) }
+            if setup == 0 { setup = posix_spawn_file_actions_adddup2(&actions, progress, 3) }
+            if setup == 0, let control { setup = posix_spawn_file_actions_adddup2(&actions, control, 4) }
+            if setup == 0, let workingDirectory { setup = cps_spawn_addchdir(&actions, workingDirectory) }
+            // Everything of ours is close-on-exec already; this is the second line of defence.
+            if setup == 0 { setup = cps_spawn_addclosefrom(&actions, control == nil ? 4 : 5) }
+            // Its own process group (setpgroup 0): killed should installtop die of a fatal signal.
+            if setup == 0 { setup = ChildSpawnAttributes.apply(to: &attributes) }
+            return setup
         }
-        guard code == 0 else { return .failure(SystemError(code: code)) }
-        // Its own process group (setpgroup 0): killed should installtop die of a fatal signal.
-        cps_group_register(pid)
-        return .success(pid)
     }
 
     // MARK: - Messages

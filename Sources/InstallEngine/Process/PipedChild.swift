@@ -141,21 +141,15 @@ public final class PipedChild: Sendable {
 
     private static func spawn(_ executable: String, arguments: [String], environment: ChildEnvironment,
                               stdin: Int32, stdout: Int32, stderr: Int32) -> Result<pid_t, SystemError> {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-
-        // dup2 clears close-on-exec on the target.
-        var setup = posix_spawn_file_actions_adddup2(&actions, stdin, 0)
-        if setup == 0 { setup = posix_spawn_file_actions_adddup2(&actions, stdout, 1) }
-        if setup == 0 { setup = posix_spawn_file_actions_adddup2(&actions, stderr, 2) }
-        if setup == 0 { setup = cps_spawn_addclosefrom(&actions, 3) }
-        // Its own process group among them: `end` can signal whatever the child started.
-        if setup == 0 { setup = ChildSpawnAttributes.apply(to: &attributes) }
-        guard setup == 0 else { return .failure(SystemError(code: setup)) }
-        return ChildLaunch.launch(executable, arguments: arguments, environment: environment, actions: &actions, attributes: &attributes)
+        ChildLaunch.launch(executable, arguments: arguments, environment: environment) { actions, attributes in
+            // dup2 clears close-on-exec on the target.
+            var setup = posix_spawn_file_actions_adddup2(&actions, stdin, 0)
+            if setup == 0 { setup = posix_spawn_file_actions_adddup2(&actions, stdout, 1) }
+            if setup == 0 { setup = posix_spawn_file_actions_adddup2(&actions, stderr, 2) }
+            if setup == 0 { setup = cps_spawn_addclosefrom(&actions, 3) }
+            // Its own process group among them: `end` can signal whatever the child started.
+            if setup == 0 { setup = ChildSpawnAttributes.apply(to: &attributes) }
+            return setup
+        }
     }
 }

@@ -97,22 +97,17 @@ public final class PseudoTerminalChild: Sendable {
     }
 
     private static func spawn(_ executable: String, arguments: [String], environment: ChildEnvironment, slave: String) -> Result<pid_t, SystemError> {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        // The session is made before the file actions run: opening the slave (without
-        // O_NOCTTY) then makes it the new session's controlling terminal, so ssh can read a
-        // password from it and the shell gets job control.
-        var setup = cps_spawn_new_session(&attributes)
-        if setup == 0 { setup = posix_spawn_file_actions_addopen(&actions, 0, slave, O_RDWR, 0) }
-        if setup == 0 { setup = posix_spawn_file_actions_adddup2(&actions, 0, 1) }
-        if setup == 0 { setup = posix_spawn_file_actions_adddup2(&actions, 0, 2) }
-        if setup == 0 { setup = cps_spawn_addclosefrom(&actions, 3) }
-        guard setup == 0 else { return .failure(SystemError(code: setup)) }
         // A session leader's pid is its process group, which `ChildLaunch` registers.
-        return ChildLaunch.launch(executable, arguments: arguments, environment: environment, actions: &actions, attributes: &attributes)
+        ChildLaunch.launch(executable, arguments: arguments, environment: environment) { actions, attributes in
+            // The session is made before the file actions run: opening the slave (without
+            // O_NOCTTY) then makes it the new session's controlling terminal, so ssh can read a
+            // password from it and the shell gets job control.
+            var setup = cps_spawn_new_session(&attributes)
+            if setup == 0 { setup = posix_spawn_file_actions_addopen(&actions, 0, slave, O_RDWR, 0) }
+            if setup == 0 { setup = posix_spawn_file_actions_adddup2(&actions, 0, 1) }
+            if setup == 0 { setup = posix_spawn_file_actions_adddup2(&actions, 0, 2) }
+            if setup == 0 { setup = cps_spawn_addclosefrom(&actions, 3) }
+            return setup
+        }
     }
 }
