@@ -14,9 +14,7 @@ import Synchronization
 /// child (`wait` or `end`), once; a second call returns the status the first one got.
 public final class PipedChild: Sendable {
     /// Why the program could not be started: `cannot run ssh: No such file or directory`.
-    public struct StartFailure: Error, Sendable, CustomStringConvertible {
-        public var description: String
-    }
+    public typealias StartFailure = ChildStartFailure
 
     public let pid: pid_t
     /// Read end of the child's stdout: blocking (poll it first when a read must not wait).
@@ -34,13 +32,8 @@ public final class PipedChild: Sendable {
     /// - Throws: `StartFailure` when the program is missing or not executable, or a pipe
     ///   could not be made.
     public init(arguments: [String], environment: [String: String] = [:]) throws(StartFailure) {
-        guard let name = arguments.first else { throw StartFailure(description: "cannot run an empty command") }
         let childEnvironment = ChildEnvironment(adding: environment)
-        let executable: String
-        switch ExecutableLookup.resolve(name, searchPath: childEnvironment.searchPath, workingDirectory: nil) {
-        case .success(let path): executable = path
-        case .failure(let error): throw StartFailure(description: "cannot run \(name): \(error.description)")
-        }
+        let (name, executable) = try StartFailure.program(of: arguments, in: childEnvironment)
         let pipes: [ChildPipe]
         switch ChildPipe.makeThree() {
         case .success(let made): pipes = made

@@ -13,9 +13,7 @@ import Glibc
 /// hangs the terminal up (the child gets SIGHUP).
 public final class PseudoTerminalChild: Sendable {
     /// Why the program could not be started: `cannot run ssh: No such file or directory`.
-    public struct StartFailure: Error, Sendable, CustomStringConvertible {
-        public var description: String
-    }
+    public typealias StartFailure = ChildStartFailure
 
     public let pid: pid_t
     /// The master side: blocking, close-on-exec; read the child's output, write its input.
@@ -33,13 +31,8 @@ public final class PseudoTerminalChild: Sendable {
     /// - Throws: `StartFailure` when no pseudo-terminal can be opened or the program is missing
     ///   or not executable.
     public init(arguments: [String], environment: [String: String] = [:], columns: Int, rows: Int) throws(StartFailure) {
-        guard let name = arguments.first else { throw StartFailure(description: "cannot run an empty command") }
         let childEnvironment = ChildEnvironment(adding: environment)
-        let executable: String
-        switch ExecutableLookup.resolve(name, searchPath: childEnvironment.searchPath, workingDirectory: nil) {
-        case .success(let path): executable = path
-        case .failure(let error): throw StartFailure(description: "cannot run \(name): \(error.description)")
-        }
+        let (name, executable) = try StartFailure.program(of: arguments, in: childEnvironment)
         var slaveName = [CChar](repeating: 0, count: 256)
         let master = cps_open_pty(&slaveName, slaveName.count)
         guard master >= 0 else {
