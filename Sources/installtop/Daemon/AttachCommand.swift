@@ -75,22 +75,17 @@ struct AttachCommand: ParsableCommand {
         } else {
             link = RemoteEngineLink(client: try socket.connect())
         }
-        do {
-            switch try MonitorSession.run(link: link, themeOption: theme, exitWhenDone: false, rolloutParallel: parallel,
-                                          confirmWindow: confirm.flatMap(ConfirmDuration.seconds), confirmByLogin: confirmByLogin,
-                                          shellHistory: shellHistory) {
-            case .quit, .quitWhileRunning, .followedJobEnded:
-                return
-            case .linkLost(let reason):
-                StandardOutput.stderr.line("installtop: \(reason)")
-                throw ExitCode(1)
-            }
-        } catch let error as ThemeError {
-            StandardOutput.stderr.line("installtop: \(error)")
-            throw ExitCode(ExitStatus.invalidUsage.rawValue)
-        } catch let error as CursesTerminalError {
-            StandardOutput.stderr.line("installtop: attach needs a terminal (\(error)); `installtop status` prints the queue instead")
-            throw ExitCode(ExitStatus.invalidUsage.rawValue)
+        let ending = try MonitorStartErrors.presenting(for: "attach") {
+            try MonitorSession.run(link: link, themeOption: theme, exitWhenDone: false, rolloutParallel: parallel,
+                                   confirmWindow: confirm.flatMap(ConfirmDuration.seconds), confirmByLogin: confirmByLogin,
+                                   shellHistory: shellHistory)
+        }
+        switch ending {
+        case .quit, .quitWhileRunning, .followedJobEnded:
+            return
+        case .linkLost(let reason):
+            StandardOutput.stderr.line("installtop: \(reason)")
+            throw ExitCode(1)
         }
     }
 }

@@ -52,15 +52,7 @@ struct WatchCommand: ParsableCommand {
 
     /// Runs `monitor`, saying what a bad theme or a missing terminal means (exit status 2).
     private func presenting(_ monitor: () throws -> Void) throws {
-        do {
-            try monitor()
-        } catch let error as ThemeError {
-            StandardOutput.stderr.line("installtop: \(error)")
-            throw ExitCode(ExitStatus.invalidUsage.rawValue)
-        } catch let error as CursesTerminalError {
-            StandardOutput.stderr.line("installtop: watch needs a terminal (\(error)); `installtop status` prints the queue instead")
-            throw ExitCode(ExitStatus.invalidUsage.rawValue)
-        }
+        try MonitorStartErrors.presenting(for: "watch", monitor)
     }
 
     private func attach(_ client: EngineClient, note: String) throws {
