@@ -14,28 +14,33 @@ extension MonitorRenderer {
     /// get under 30 columns.
     static func drawHistory(_ view: HistoryView, into buffer: inout Buffer, layout: MonitorLayout, state: MonitorState, theme: Theme) {
         let rows = view.visibleRows
-        let inner = drawHistoryFrame(view, list: nil, content: view.content, shown: rows.count, nouns: ("entry", "entries"),
-                                     offset: view.offset, page: state.historyPageSize, into: &buffer, layout: layout, state: state, theme: theme)
-        guard inner.height >= 3 else { return }
-        drawHistoryHint(view, keys: "\(state.glyphs.upDown) PgUp PgDn scroll  Tab job runs  / filter  Esc h q close", into: &buffer,
-                        area: inner.row(inner.height - 1), state: state, theme: theme)
-        let columns = HistoryColumns(width: inner.width)
-        guard drawHistoryListStart(view.content, shown: rows.count, empty: ("no history yet", "no entry matches"), inside: inner,
-                                   into: &buffer, state: state, theme: theme, headings: { columns.drawHeadings(into: &$0, y: inner.y, x: inner.x, style: theme[.dim]) })
+        guard let inner = drawHistoryList(
+            view, list: nil, content: view.content, shown: rows.count, nouns: ("entry", "entries"), offset: view.offset,
+            page: state.historyPageSize, keys: "\(state.glyphs.upDown) PgUp PgDn scroll  Tab job runs  / filter  Esc h q close",
+            empty: ("no history yet", "no entry matches"), minimumHeight: 3, into: &buffer, layout: layout, state: state, theme: theme,
+            headings: { HistoryColumns(width: $1.width).drawHeadings(into: &$0, y: $1.y, x: $1.x, style: theme[.dim]) })
         else { return }
+        let columns = HistoryColumns(width: inner.width)
         let page = inner.height - 2
         for (line, row) in rows.dropFirst(view.offset).prefix(page).enumerated() {
             drawHistoryRow(row, columns: columns, into: &buffer, x: inner.x, y: inner.y + 1 + line, state: state, theme: theme)
         }
     }
 
-    /// The history overlay's frame over the panes, for either list; its inside. The title names
-    /// the host and the `list`, then how many rows `content` holds (`nouns`), or how many of
-    /// them match the filter (`shown`), and which of those the page shows from `offset`.
-    static func drawHistoryFrame<Row>(
+    /// Either list of the history overlay but its rows: its frame over the panes, the keys on
+    /// its last line (`drawHistoryHint`), and the top of the list. The frame's title names the
+    /// host and the `list`, then how many rows `content` holds (`nouns`), or how many of them
+    /// match the filter (`shown`), and which of those the page shows from `offset`. The top is
+    /// nothing while the list loads, why it cannot be read, or its `headings` (drawn at the
+    /// inside's top left) and, when no row is `shown`, that there are none (`empty.none`) or
+    /// that none matches the filter (`empty.noMatch`). The frame's inside when the rows follow
+    /// below the headings; `nil` when they do not, or when the inside is lower than
+    /// `minimumHeight`.
+    static func drawHistoryList<Row>(
         _ view: HistoryView, list: String?, content: HistoryListContent<Row>, shown: Int, nouns: (one: String, many: String),
-        offset: Int, page: Int, into buffer: inout Buffer, layout: MonitorLayout, state: MonitorState, theme: Theme
-    ) -> Rect {
+        offset: Int, page: Int, keys: String, empty: (none: String, noMatch: String), minimumHeight: Int, into buffer: inout Buffer,
+        layout: MonitorLayout, state: MonitorState, theme: Theme, headings: (inout Buffer, Rect) -> Void
+    ) -> Rect? {
         let glyphs = state.glyphs
         var title = view.host.map { "History of \(glyphs.sanitizer.sanitize($0))" } ?? "History"
         if let list { title += glyphs.separator + list }
@@ -47,31 +52,24 @@ extension MonitorRenderer {
             title += view.filterText.isEmpty ? "\(all.count) \(all.count == 1 ? nouns.one : nouns.many)" : "\(shown)/\(all.count) match"
             if shown > 0 { title += glyphs.separator + "\(offset + 1)-\(min(shown, offset + page))" }
         }
-        return BoxFrame(title: title, borderStyle: theme[.focus], titleStyle: theme[.title], glyphs: glyphs.box,
+        let inner = BoxFrame(title: title, borderStyle: theme[.focus], titleStyle: theme[.title], glyphs: glyphs.box,
             fillStyle: theme[.text]).render(into: &buffer, area: layout.body)
-    }
-
-    /// The top of either list `inside` the frame: nothing while it loads, why it cannot be read,
-    /// or its `headings` and, when no row is `shown`, that there are none (`empty.none`) or that
-    /// none matches the filter (`empty.noMatch`). Whether its rows follow.
-    static func drawHistoryListStart<Row>(
-        _ content: HistoryListContent<Row>, shown: Int, empty: (none: String, noMatch: String), inside inner: Rect,
-        into buffer: inout Buffer, state: MonitorState, theme: Theme, headings: (inout Buffer) -> Void
-    ) -> Bool {
+        guard inner.height >= minimumHeight else { return nil }
+        drawHistoryHint(view, keys: keys, into: &buffer, area: inner.row(inner.height - 1), state: state, theme: theme)
         switch content {
         case .loading:
-            return false
+            return nil
         case .unavailable(let reason):
-            TextLine(state.glyphs.sanitizer.sanitize(reason, maxWidth: inner.width), style: theme[.status], ellipsis: state.glyphs.box.ellipsis)
+            TextLine(glyphs.sanitizer.sanitize(reason, maxWidth: inner.width), style: theme[.status], ellipsis: glyphs.box.ellipsis)
                 .render(into: &buffer, area: inner.row(0))
-            return false
+            return nil
         case .rows(let all):
-            headings(&buffer)
+            headings(&buffer, inner)
             guard shown > 0 else {
                 TextLine(all.isEmpty ? empty.none : empty.noMatch, style: theme[.dim]).render(into: &buffer, area: inner.row(1))
-                return false
+                return nil
             }
-            return true
+            return inner
         }
     }
 

@@ -14,18 +14,15 @@ extension MonitorRenderer {
     static func drawJobRuns(_ view: HistoryView, into buffer: inout Buffer, layout: MonitorLayout, state: MonitorState, theme: Theme) {
         let glyphs = state.glyphs
         let runs = view.visibleRuns
-        let inner = drawHistoryFrame(view, list: "job runs", content: view.shownRuns, shown: runs.count, nouns: ("run", "runs"),
-                                     offset: view.runsOffset, page: HistoryView.runsPage(state.historyPageSize), into: &buffer,
-                                     layout: layout, state: state, theme: theme)
-        guard inner.height >= 4 else { return }
         // Enter is named only where it does something: among shells' runs.
         let play = runs.contains { $0.kind == HistoryView.shellKind } ? "Enter play  " : ""
-        drawHistoryHint(view, keys: "\(glyphs.upDown) select  \(play)u undo  Tab updates  / filter  Esc h q close", into: &buffer,
-                        area: inner.row(inner.height - 1), state: state, theme: theme)
-        let columns = JobRunColumns(width: inner.width)
-        guard drawHistoryListStart(view.shownRuns, shown: runs.count, empty: ("no job runs yet", "no run matches"), inside: inner,
-                                   into: &buffer, state: state, theme: theme, headings: { columns.drawHeadings(into: &$0, y: inner.y, x: inner.x, style: theme[.dim]) })
+        guard let inner = drawHistoryList(
+            view, list: "job runs", content: view.shownRuns, shown: runs.count, nouns: ("run", "runs"), offset: view.runsOffset,
+            page: HistoryView.runsPage(state.historyPageSize), keys: "\(glyphs.upDown) select  \(play)u undo  Tab updates  / filter  Esc h q close",
+            empty: ("no job runs yet", "no run matches"), minimumHeight: 4, into: &buffer, layout: layout, state: state, theme: theme,
+            headings: { JobRunColumns(width: $1.width).drawHeadings(into: &$0, y: $1.y, x: $1.x, style: theme[.dim]) })
         else { return }
+        let columns = JobRunColumns(width: inner.width)
         let page = HistoryView.runsPage(state.historyPageSize)
         for (line, run) in runs.enumerated().dropFirst(view.runsOffset).prefix(page) {
             let y = inner.y + 1 + line - view.runsOffset
