@@ -112,23 +112,15 @@ public enum RestartAdviceCoding {
         object.add("user", process.user)
         object.add("uid", Int(process.uid))
         object.add("unit", orNull: process.owner.unit)
-        switch process.owner {
-        case .service(let unit):
-            object.add("owner", "service")
-            object.add("ownerName", unit)
-        case .initScript(let name):
-            object.add("owner", "init-script")
-            object.add("ownerName", name)
-        case .session(let name):
-            object.add("owner", "session")
-            object.add("ownerName", name)
-        case .container(let name):
-            object.add("owner", "container")
-            object.add("ownerName", name)
-        case .bare:
-            object.add("owner", "process")
-            object.addNull("ownerName")
+        let (owner, ownerName): (String, String?) = switch process.owner {
+        case .service(let unit): ("service", unit)
+        case .initScript(let name): ("init-script", name)
+        case .session(let name): ("session", name)
+        case .container(let name): ("container", name)
+        case .bare: ("process", nil)
         }
+        object.add("owner", owner)
+        object.add("ownerName", orNull: ownerName)
         object.addRaw("files", list(process.files.map { file in
             var entry = JSONObject()
             entry.add("path", file.path)
