@@ -54,62 +54,47 @@ public struct TextSanitizer: Sendable, Hashable {
         // A visible column takes at most 4 bytes, except the rare `⟨U+XXXX⟩` forms.
         state.output.reserveCapacity(limit >= line.utf8.count / 4 ? line.utf8.count + 16 : max(0, limit) * 4 + 16)
         for scalar in line.unicodeScalars {
-            switch mode {
-            case .unicode: appendUnicode(scalar, to: &state)
-            case .ascii: appendASCII(scalar, to: &state)
-            }
+            append(scalar, to: &state)
             if state.column > limit { break }
         }
         return String(decoding: state.output, as: UTF8.self)
     }
 
-    // MARK: - Unicode mode
+    // MARK: - One scalar
 
-    private func appendUnicode(_ scalar: Unicode.Scalar, to state: inout SanitizedLineBuilder) {
+    /// What `scalar` becomes in the mode: the same classes in both, each written as the mode
+    /// writes it (a Control Picture or caret notation, `⟨U+XXXX⟩` or `<U+XXXX>`, a grapheme
+    /// kept or dropped for one `?`).
+    private func append(_ scalar: Unicode.Scalar, to state: inout SanitizedLineBuilder) {
         let value = scalar.value
+        let unicode = mode == .unicode
         switch value {
         case 0x20..<0x7F:
             state.appendBase(UInt8(value))
         case 0x09:
             state.appendTab(tabWidth: tabWidth)
         case 0x00..<0x20:
-            state.appendBase(Unicode.Scalar(0x2400 + value)!, width: 1)
+            if unicode { state.appendBase(Unicode.Scalar(0x2400 + value)!, width: 1) } else { state.appendCaret(UInt8(value) + 0x40) }
         case 0x7F:
-            state.appendBase(Unicode.Scalar(0x2421)!, width: 1)
+            if unicode { state.appendBase(Unicode.Scalar(0x2421)!, width: 1) } else { state.appendCaret(0x3F) }
         case 0x80..<0xA0:
-            state.appendCodePoint(value, open: "⟨", close: "⟩")
-        case 0xA0..<0x300 where value != 0xAD:
+            appendCodePoint(value, to: &state)
+        case 0xA0..<0x300 where unicode && value != 0xAD:
             state.appendBase(scalar, width: 1)
         default:
             if TextSanitizer.isInvisible(scalar) {
-                state.appendCodePoint(value, open: "⟨", close: "⟩")
+                appendCodePoint(value, to: &state)
             } else {
-                state.appendGraphemePart(scalar, keep: true)
+                state.appendGraphemePart(scalar, keep: unicode)
             }
         }
     }
 
-    // MARK: - ASCII mode
-
-    private func appendASCII(_ scalar: Unicode.Scalar, to state: inout SanitizedLineBuilder) {
-        let value = scalar.value
-        switch value {
-        case 0x20..<0x7F:
-            state.appendBase(UInt8(value))
-        case 0x09:
-            state.appendTab(tabWidth: tabWidth)
-        case 0x00..<0x20:
-            state.appendCaret(UInt8(value) + 0x40)
-        case 0x7F:
-            state.appendCaret(0x3F)
-        case 0x80..<0xA0:
-            state.appendCodePoint(value, open: "<", close: ">")
-        default:
-            if TextSanitizer.isInvisible(scalar) {
-                state.appendCodePoint(value, open: "<", close: ">")
-            } else {
-                state.appendGraphemePart(scalar, keep: false)
-            }
+    /// `⟨U+XXXX⟩`, or `<U+XXXX>` in ASCII mode.
+    private func appendCodePoint(_ value: UInt32, to state: inout SanitizedLineBuilder) {
+        switch mode {
+        case .unicode: state.appendCodePoint(value, open: "⟨", close: "⟩")
+        case .ascii: state.appendCodePoint(value, open: "<", close: ">")
         }
     }
 
