@@ -77,25 +77,32 @@ public struct JobMachine: Sendable {
     /// Lines of the driver's tool that never reached it (`DriverReport.linesDropped`).
     public internal(set) var droppedLines = 0
     /// The highest figure a driver gave for the whole job (`driverJobProgress`), 0 before one.
-    private(set) var driverJobPercent = 0.0
+    var driverJobPercent = JobPercent.zero
     /// The driver's status text for the whole job (`driverJobMessage`); `nil` when it has none.
     public internal(set) var jobMessage: String?
 
     private(set) var phase = Phase.notStarted
-    private var runs: [UpdateRunState]
+    /// What each update said while it ran. A start gives it a fresh one (`markStarted`); its
+    /// percent is raised by `applyProgress` alone, and set to 100 by a success (`finish`).
+    var runs: [UpdateRunState]
+
+    // MARK: - Rule 6's counts, kept in step by `countResult` and `applyProgress` alone
+
     /// Updates in progress now; one at most unless a driver runs several.
-    private var runningIndices: Set<Int> = []
+    var runningIndices: Set<Int> = []
     /// How many results are final; kept so a snapshot costs the same for 10,000 updates as for 1.
-    private var finishedCount = 0
+    var finishedCount = 0
     /// The sum of `runs[i].percent` over `runningIndices`, kept as they change for the same
     /// reason: a driver starts every package of its job at once, and walking them on each event
     /// made a job of n packages cost O(n²). Exact while one update runs (it is then that one's
     /// percent), so a child-per-update job's figures are those of a fresh sum.
-    private var runningPercentSum = 0.0
+    var runningPercentSum = 0.0
     /// Rule 6's figure for the whole job, brought up to date with every change it is made of.
     /// It only rises and stops at 100: an incremental sum of several running updates' percents
     /// may round differently from a fresh one, and rounding must not lower the job's bar.
-    private var ruleSixPercent = 0.0
+    var ruleSixPercent = JobPercent.zero
+
+    // MARK: - Making one
 
     /// - Parameters:
     ///   - updates: the job's updates; `begin` refused an empty list (rule 1).
@@ -280,64 +287,6 @@ public struct JobMachine: Sendable {
         return actions
     }
 
-    /// A timer scheduled by an earlier action fired. A timer of an update that has ended
-    /// does nothing.
-    ///
-    /// A timeout stops the update as an abort would (rule 11): SIGTERM to its process group,
-    /// SIGKILL once its abort grace is over, so its TERM trap can clean up. While in grace its
-    /// status message counts down each second ("timed out after 30s; killing in 8s"). After an
-    /// abort request the timeout only kills what the abort's own grace would kill anyway.
-    public mutating func timerFired(_ timer: JobTimer) -> [JobAction] {
-        switch timer {
-        case .abortGrace(let index):
-            guard phase == .running(index: index) else { return [] }
-            return [.kill]
-        case .timeout(let index):
-            guard phase == .running(index: index) else { return [] }
-            guard !abortRequested else { return [.kill] }
-            runs[index].timedOut = true
-            var actions: [JobAction] = [.terminate]
-            countDownTimeoutGrace(at: index, left: abortGrace(for: index), into: &actions)
-            return actions
-        case .timeoutGrace(let index):
-            guard phase == .running(index: index), let left = runs[index].timeoutGraceLeft else { return [] }
-            var actions: [JobAction] = []
-            countDownTimeoutGrace(at: index, left: left - min(left, .seconds(1)), into: &actions)
-            return actions
-        }
-    }
-
-    /// Kills update `index` when its grace is over; otherwise says how long is left and asks to
-    /// be called again a second later (or when the grace ends, if sooner).
-    private mutating func countDownTimeoutGrace(at index: Int, left: Duration, into actions: inout [JobAction]) {
-        runs[index].timeoutGraceLeft = left
-        guard left > .zero else {
-            actions.append(.kill)
-            return
-        }
-        let limit = (updates[index].timeout ?? .zero).shortText
-        let wholeSecondsLeft = Duration.seconds((left + .nanoseconds(999_999_999)).components.seconds)
-        applyProgress(at: index, percent: nil, message: "timed out after \(limit); killing in \(wholeSecondsLeft.shortText)",
-                      into: &actions)
-        actions.append(.schedule(.timeoutGrace(index: index), after: min(left, .seconds(1))))
-    }
-
-    // MARK: - Snapshot
-
-    /// An immutable snapshot (rules 5 and 6): every update weighs the same; updates in progress
-    /// count by their own percentage.
-    public func progress() -> InstallationProgress {
-        let currentCode = resultList[currentIndex].resultCode
-        return InstallationProgress(
-            currentUpdateIndex: currentIndex,
-            currentUpdatePercentComplete: currentCode == .notStarted ? 0 : runs[currentIndex].percent,
-            percentComplete: jobPercent,
-            currentUpdateIsIndeterminate: runs[currentIndex].isIndeterminate,
-            currentUpdateMessage: runs[currentIndex].message,
-            jobMessage: jobMessage,
-            sharing: resultList)
-    }
-
     // MARK: - Steps shared by the inputs
 
     /// Marks update `index` as running and asks for its child, or completes the job when no
@@ -355,7 +304,7 @@ public struct JobMachine: Sendable {
     /// - Parameter announcing: the change to announce; `.updateStarted(index:)` when `nil`.
     mutating func markStarted(at index: Int, now: Date, announcing change: JobChange? = nil, into actions: inout [JobAction]) {
         currentIndex = index
-        if runningIndices.contains(index) { runningPercentChanged(from: runs[index].percent, to: 0) }
+        if runningIndices.contains(index) { runningPercentChanged(from: runs[index].percent.value, to: 0) }
         runs[index] = UpdateRunState()
         setResult(UpdateInstallationResult(resultCode: .inProgress, startedAt: now), at: index)
         notify(change ?? .updateStarted(index: index), into: &actions)
@@ -373,7 +322,7 @@ public struct JobMachine: Sendable {
     /// Gives update `index` its final result and announces it.
     mutating func finish(at index: Int, with result: UpdateInstallationResult, into actions: inout [JobAction]) {
         setResult(result, at: index)
-        if result.resultCode.isSuccess { runs[index].percent = 100 }
+        if result.resultCode.isSuccess { runs[index].percent = .complete }
         if result.resultCode == .failed, stopOnFailure { stoppedByFailure = true }
         notify(.updateCompleted(index: index), into: &actions)
     }
@@ -394,36 +343,6 @@ public struct JobMachine: Sendable {
         actions.append(.complete(combined))
     }
 
-    mutating func applyProgress(at index: Int, percent: Double?, message: String?, into actions: inout [JobAction]) {
-        let before = runs[index].percent
-        guard runs[index].apply(percent: percent, message: message) else { return }
-        // In progress is the same as being in `runningIndices`, without hashing on each event.
-        if runs[index].percent != before, resultList[index].resultCode == .inProgress {
-            runningPercentChanged(from: before, to: runs[index].percent)
-        }
-        notify(.progress(index: index), into: &actions)
-    }
-
-    /// Announces `change` with a snapshot; a `.progress` change also carries the figures of the
-    /// update it names (`ProgressFigures`), so no one reads them back out of the snapshot.
-    mutating func notify(_ change: JobChange, into actions: inout [JobAction]) {
-        guard reportsProgress else { return }
-        var figures: ProgressFigures?
-        if case .progress(let index) = change {
-            figures = ProgressFigures(percent: runs[index].isIndeterminate ? nil : runs[index].percent, message: runs[index].message)
-        }
-        actions.append(.notify(InstallationProgressChangedArgs(progress: progress(), change: change, figures: figures)))
-    }
-
-    /// Rule 6's figure for the whole job, or the driver's when it is higher: it never goes down.
-    var jobPercent: Double { max(driverJobPercent, ruleSixPercent) }
-
-    mutating func raiseDriverJobPercent(to percent: Double) -> Bool {
-        guard percent > driverJobPercent else { return false }
-        driverJobPercent = min(percent, 100)
-        return true
-    }
-
     mutating func countIgnoredLine() {
         malformedChannelLines += 1
     }
@@ -435,43 +354,7 @@ public struct JobMachine: Sendable {
     func run(at index: Int) -> UpdateRunState { runs[index] }
 
     private mutating func setResult(_ result: UpdateInstallationResult, at index: Int) {
-        if resultList[index].resultCode.isFinal { finishedCount -= 1 }
-        if result.resultCode.isFinal { finishedCount += 1 }
-        if result.resultCode == .inProgress {
-            if runningIndices.insert(index).inserted {
-                runningPercentSum = runningIndices.count == 1 ? runs[index].percent : runningPercentSum + runs[index].percent
-            }
-        } else if runningIndices.remove(index) != nil {
-            resyncOrSubtract(runs[index].percent)
-        }
+        countResult(result, at: index)
         resultList[index] = result
-        refreshRuleSixPercent()
-    }
-
-    /// A running update's percent went from `old` to `new`.
-    private mutating func runningPercentChanged(from old: Double, to new: Double) {
-        runningPercentSum = runningIndices.count == 1 ? new : runningPercentSum - old + new
-        refreshRuleSixPercent()
-    }
-
-    /// An update at `percent` stopped running. Down to one (or none), the sum is set afresh,
-    /// so what rounding gathered while several ran is gone.
-    private mutating func resyncOrSubtract(_ percent: Double) {
-        switch runningIndices.count {
-        case 0: runningPercentSum = 0
-        case 1: runningPercentSum = runningIndices.first.map { runs[$0].percent } ?? 0
-        default: runningPercentSum -= percent
-        }
-    }
-
-    /// `100 × (finished + Σ running%/100) / count`, never below its last value nor above 100.
-    private mutating func refreshRuleSixPercent() {
-        let runningShare = max(0, runningPercentSum) / 100
-        let figure = 100 * (Double(finishedCount) + runningShare) / Double(resultList.count)
-        ruleSixPercent = min(100, max(ruleSixPercent, figure))
-    }
-
-    private func abortGrace(for index: Int) -> Duration {
-        abortGraceOverride ?? updates[index].abortGrace
     }
 }

@@ -1,7 +1,8 @@
 /// What a `JobMachine` knows about one update while it runs: its percentage and status text
 /// (rule 6), what it reported, and whether the engine's timeout fired.
 struct UpdateRunState: Sendable {
-    var percent = 0.0
+    /// Changed by `apply` (never lower) and by a success (`JobMachine.finish`: 100).
+    var percent = JobPercent.zero
     var isIndeterminate = true
     var message: String?
     var errors: [String] = []
@@ -13,13 +14,15 @@ struct UpdateRunState: Sendable {
     /// At most this many `error` texts are kept per update; more are counted in the reason.
     static let maximumKeptErrors = 100
 
-    /// Rule 6: the percentage never goes down. Returns whether anything changed.
+    /// Rule 6: the percentage never goes down (`JobPercent`); a first figure ends the
+    /// indeterminate state (rule 7) even at 0. A figure that is not finite (NaN, ∞) is no
+    /// reading at all and changes nothing. Returns whether anything changed.
     mutating func apply(percent newPercent: Double?, message newMessage: String?) -> Bool {
         var changed = false
         if let newPercent, newPercent.isFinite {
-            let clamped = min(100, max(0, newPercent))
-            if clamped > percent || isIndeterminate {
-                percent = max(percent, clamped)
+            let raised = percent.advanced(to: newPercent)
+            if raised > percent || isIndeterminate {
+                percent = raised
                 isIndeterminate = false
                 changed = true
             }
