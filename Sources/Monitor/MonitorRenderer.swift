@@ -172,10 +172,10 @@ public enum MonitorRenderer {
 
     // MARK: - Shared
 
-    /// `41%`; values are floored so that 100% means done.
+    /// `41%`; values are floored so that 100% means done, and brought into 0…100 (NaN is 0,
+    /// `JobPercent(clamping:)`): a bar's fraction may be computed from anything.
     static func percentText(_ percent: Double) -> String {
-        let clamped = percent.isNaN ? 0 : min(max(percent, 0), 100)
-        return "\(Int(clamped.rounded(.down)))%"
+        "\(Int(JobPercent(clamping: percent).value.rounded(.down)))%"
     }
 
     /// The border style of a pane: highlighted when it has the focus.

@@ -49,10 +49,11 @@ public struct ProgressRate: Sendable, Hashable {
         return (lastPercent - first.percent) / span
     }
 
-    /// Adds a sample. One earlier than the latest counts at the latest's time, and progress
-    /// never goes backwards (a lower percentage keeps the higher one).
+    /// Adds a sample, at the percentage the engine's event carries: the engine's figure for an
+    /// update never goes down (rule 6, `JobPercent`), so it is not kept from going down again
+    /// here. One earlier than the latest counts at the latest's time.
     public mutating func record(percent: Double, at time: Date) {
-        let sample = Sample(percent: max(lastPercent, percent), time: max(lastTime, time))
+        let sample = Sample(percent: percent, time: max(lastTime, time))
         // The latest sample merges into this one when it is close to the one before it.
         if samples.count > 1, sample.time.timeIntervalSince(samples[samples.count - 2].time) < Self.sampleSpacing {
             samples[samples.count - 1] = sample

@@ -9,8 +9,12 @@ public struct JobState: Sendable, Hashable, Identifiable {
     public var descriptor: JobDescriptor
     public var phase: JobPhase = .queued
     public var updates: [UpdateState]
-    /// 0–100, the whole job (rule 6).
-    public var percent: Double = 0
+    /// 0–100, the whole job (rule 6): the figure its progress events carry, or the share of
+    /// its updates that finished when that is higher. It never goes down (`jobPercent`).
+    public var percent: Double { jobPercent.value }
+    /// `percent` as the value that keeps it from going down: `QueueModel` raises it, since
+    /// a consumer may get one update's figure for the job after a higher one of another.
+    public internal(set) var jobPercent = JobPercent.zero
     /// The driver's status text for the whole job, as the latest progress event said it;
     /// kept once the job has completed (a repair's outcome).
     public var jobMessage: String?

@@ -69,7 +69,10 @@ public struct QueueModel: Sendable, Hashable {
                 if let message = progress.message { update.message = message }
             }
             modify(progress.job) { job in
-                job.percent = max(job.percent, progress.jobPercent)
+                // The engine's figures never go down, but a consumer that fell behind gets each
+                // update's newest progress in the place of its first (`SubscriberOutbox`): one
+                // update's figure for the job may come after a higher one of another.
+                job.jobPercent = job.jobPercent.advanced(to: progress.jobPercent)
                 job.jobMessage = progress.jobMessage
             }
         case .output(let output):
@@ -84,8 +87,10 @@ public struct QueueModel: Sendable, Hashable {
                 }
             }
             let finished = finishedCounts[completion.job] ?? 0
+            // The event carries no figure for the job: until its next progress, its bar shows the
+            // finished share when that is higher (rule 6 without the running updates).
             modify(completion.job) { job in
-                job.percent = max(job.percent, 100 * Double(finished) / Double(max(1, job.updates.count)))
+                job.jobPercent = job.jobPercent.advanced(to: 100 * Double(finished) / Double(max(1, job.updates.count)))
             }
         case .jobAbortRequested(let request):
             modify(request.job) { job in
@@ -97,7 +102,7 @@ public struct QueueModel: Sendable, Hashable {
                 job.phase = .completed
                 job.result = completion.result
                 job.completedAt = event.time
-                job.percent = 100
+                job.jobPercent = .complete
                 for index in job.updates.indices where index < completion.result.updateResults.count {
                     job.updates[index].result = completion.result.updateResults[index]
                 }

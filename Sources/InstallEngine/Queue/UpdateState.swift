@@ -25,6 +25,6 @@ public struct UpdateState: Sendable, Hashable {
     /// How far it really got, 0–100: 100 once it succeeded; for one that failed or was aborted,
     /// the last percent it reported (0 when it never reported one); otherwise its percent so far.
     public var percentReached: Double {
-        result.resultCode.isSuccess ? 100 : min(max(percent ?? 0, 0), 100)
+        result.resultCode.isSuccess ? 100 : JobPercent(clamping: percent ?? 0).value
     }
 }

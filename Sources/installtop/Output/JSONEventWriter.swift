@@ -28,8 +28,10 @@ final class JSONEventWriter: Sendable {
         /// The percent and status text last written for each update.
         var lastWritten: [UpdateKey: (percent: Double?, message: String?)] = [:]
         var pending = LatestPerUpdate<EngineEvent>()
-        /// The newest job percent received per job (it never goes down, rule 6).
-        var jobPercents: [Int: Double] = [:]
+        /// The highest job percent received per job. The engine's never goes down (rule 6), but
+        /// a daemon's client outbox may deliver one update's figure for the job after a higher
+        /// one of another, as it coalesces progress per update.
+        var jobPercents: [Int: JobPercent] = [:]
         /// The newest job status text received per job (`nil` values: cleared); a new one is
         /// written at once, so it is also the one written last.
         var jobMessages: [Int: String?] = [:]
@@ -38,9 +40,9 @@ final class JSONEventWriter: Sendable {
         func current(_ event: EngineEvent) -> EngineEvent {
             guard case .progress(var progress) = event.kind else { return event }
             let latestMessage = jobMessages[progress.job] ?? nil
-            let latestPercent = jobPercents[progress.job] ?? progress.jobPercent
+            let latestPercent = jobPercents[progress.job, default: .zero].advanced(to: progress.jobPercent).value
             guard latestPercent > progress.jobPercent || latestMessage != progress.jobMessage else { return event }
-            progress.jobPercent = max(progress.jobPercent, latestPercent)
+            progress.jobPercent = latestPercent
             progress.jobMessage = latestMessage
             return EngineEvent(time: event.time, kind: .progress(progress))
         }
@@ -79,7 +81,7 @@ final class JSONEventWriter: Sendable {
             switch event.kind {
             case .progress(let progress):
                 let key = progress.updateKey
-                state.jobPercents[progress.job] = max(state.jobPercents[progress.job] ?? 0, progress.jobPercent)
+                state.jobPercents[progress.job, default: .zero].advance(to: progress.jobPercent)
                 let newText = (state.jobMessages[progress.job] ?? nil) != progress.jobMessage
                 state.jobMessages[progress.job] = .some(progress.jobMessage)
                 let now = ContinuousClock.now
