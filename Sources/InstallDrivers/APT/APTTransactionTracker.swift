@@ -26,8 +26,10 @@ public struct APTTransactionTracker: Sendable {
     private var downloadsMarked = 0
     /// The position of the package dpkg works on now, which a `pmconffile` line is about.
     private var currentPosition: Int?
-    /// apt's overall percent, which never goes down on the job's bar.
-    private(set) public var jobPercent: Double = 0
+    /// apt's overall percent, 0…100, which never goes down on the job's bar.
+    public var jobPercent: Double { overallPercent.value }
+    /// `jobPercent`, raised by each of dpkg's lines (`JobPercent`: never lower).
+    private var overallPercent = JobPercent.zero
     /// Lines that looked like apt's but could not be read, or named a package outside the plan.
     private(set) public var ignoredLines = 0
 
@@ -135,7 +137,7 @@ public struct APTTransactionTracker: Sendable {
         if phases[position] == nil { phases[position] = .preparing }
         failed[position] = true
         if currentPosition == position { currentPosition = nil }
-        raiseJobPercent(overall)
+        overallPercent.advance(to: overall)
         return [.ended(position: position, failure: text)]
     }
 
@@ -146,14 +148,10 @@ public struct APTTransactionTracker: Sendable {
             guard phase.percent > previous.percent || (phase.percent == previous.percent && phase != previous) else { return }
         }
         phases[position] = phase
-        if let overall { raiseJobPercent(overall) }
+        if let overall { overallPercent.advance(to: overall) }
         events.append(.reached(position: position, phase: phase,
                                  word: phase == .removed && purged[position] ? APTPackagePhase.doneWord(for: .purge) : phase.word,
                                  jobPercent: overall == nil ? nil : jobPercent))
-    }
-
-    private mutating func raiseJobPercent(_ overall: Double) {
-        jobPercent = max(jobPercent, overall)
     }
 
     /// apt's `pmerror` names packages with their architecture (`libc6:amd64`), `pmstatus` without;

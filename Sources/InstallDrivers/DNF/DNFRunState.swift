@@ -50,8 +50,8 @@ struct DNFRunState {
     private(set) var kept: [DNFKeptVersion] = []
     /// Bytes fetched so far and in all, by package.
     private var downloads: [Int: (done: Int64, total: Int64)] = [:]
-    /// The highest percent each package's bar was given: a phase never lowers it.
-    private(set) var percents: [Int: Double] = [:]
+    /// The highest percent each package's bar was given: a phase never lowers it (`JobPercent`).
+    private(set) var percents: [Int: JobPercent] = [:]
     /// The job's text says rpm prepares the transaction: its first package's step says it runs.
     private var saysPreparing = false
 
@@ -269,7 +269,7 @@ struct DNFRunState {
     private mutating func leave(_ index: Int, now: Date, into reports: inout [DriverReport]) {
         if completedAt[index] == nil { completedAt[index] = now }
         let item = plan.items[index]
-        guard let percent = DNFPackagePhase.percentPast(item, at: percents[index] ?? 0) else { return }
+        guard let percent = DNFPackagePhase.percentPast(item, at: percents[index, default: .zero].value) else { return }
         advance(index, to: percent, text: percent == 100 ? Self.doneWord(item) : "new version installed; the old one's cleanup follows",
                 into: &reports)
     }
@@ -278,9 +278,8 @@ struct DNFRunState {
     /// already: rpm's phases move it forward, never back (a tiny payload's files all at once,
     /// `%posttrans` after the package is done).
     private mutating func advance(_ index: Int, to percent: Double?, text: String, into reports: inout [DriverReport]) {
-        if let percent, percent > percents[index] ?? 0 {
-            percents[index] = percent
-            reports.append(.update(index: index, .progress(percent: percent, message: text)))
+        if let percent, percents[index, default: .zero].advance(to: percent) {
+            reports.append(.update(index: index, .progress(percent: percents[index, default: .zero].value, message: text)))
         } else {
             reports.append(.update(index: index, .message(text)))
         }
