@@ -21,8 +21,11 @@ public struct JobMachineHarness: Sendable {
 
     public private(set) var machine: JobMachine
     public private(set) var steps: [Step] = []
+    /// What every `.notified` step was called with (snapshot, change, figures), in the same
+    /// order: what the engine's callbacks, and so its events, are made of.
+    public private(set) var notifications: [InstallationProgressChangedArgs] = []
     /// The snapshot of every `.notified` step, in the same order.
-    public private(set) var snapshots: [InstallationProgress] = []
+    public var snapshots: [InstallationProgress] { notifications.map(\.progress) }
     /// Time since the harness was made.
     public private(set) var elapsed: Duration = .zero
     /// Scheduled timers and when they fire.
@@ -99,7 +102,7 @@ public struct JobMachineHarness: Sendable {
             switch action {
             case .notify(let args):
                 steps.append(.notified(args.change))
-                snapshots.append(args.progress)
+                notifications.append(args)
             case .startUpdate(let index): steps.append(.startedUpdate(index))
             case .startDriver: steps.append(.startedDriver)
             case .terminate: steps.append(.terminated)
