@@ -26,6 +26,11 @@ let package = Package(
             path: "Sources/CNcursesw",
             providers: [.apt(["libncurses-dev"])]
         ),
+        .systemLibrary(
+            name: "CSQLite",
+            path: "Sources/CSQLite",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
 
         // MARK: - Engine
 
@@ -45,6 +50,11 @@ let package = Package(
         ),
         // The scripted fake backend: a real target so tests and benchmarks share it.
         .target(name: "InstallEngineTesting", dependencies: ["InstallEngine"]),
+        // The history's SQLite layer over the system's libsqlite3, FoundationEssentials only: GRDB,
+        // which it replaces, brings full Foundation and ICU's data into the binary
+        // (Documentation/ARCHITECTURE.md, "Why the history has its own SQLite layer").
+        // Its plugin installs libsqlite3-dev when the build is planned on a machine that lacks it.
+        .target(name: "SQLiteStore", dependencies: ["CSQLite"], plugins: ["Prerequisites"]),
         .target(
             name: "InstallHistory",
             dependencies: [
@@ -159,6 +169,7 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
+        .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI"]),
         .testTarget(name: "RestartScanTests", dependencies: ["RestartScan", "TestProcessSupport"], exclude: ["Samples"]),
         // The differential test asks the ansible-inventory of FleetTestSupport's toolchain.
