@@ -12,7 +12,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
-        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // MARK: - C shims
@@ -51,7 +50,7 @@ let package = Package(
         // The scripted fake backend: a real target so tests and benchmarks share it.
         .target(name: "InstallEngineTesting", dependencies: ["InstallEngine"]),
         // The history's SQLite layer over the system's libsqlite3, FoundationEssentials only: GRDB,
-        // which it replaces, brings full Foundation and ICU's data into the binary
+        // which it replaced, brought full Foundation and ICU's data into the binary
         // (Documentation/ARCHITECTURE.md, "Why the history has its own SQLite layer").
         // Its plugin installs libsqlite3-dev when the build is planned on a machine that lacks it.
         .target(name: "SQLiteStore", dependencies: ["CSQLite"], plugins: ["Prerequisites"]),
@@ -60,11 +59,9 @@ let package = Package(
             dependencies: [
                 "InstallEngine",
                 "RestartScan",
-                .product(name: "GRDB", package: "GRDB.swift"),
+                "SQLiteStore",
                 .product(name: "DequeModule", package: "swift-collections"),
-            ],
-            // GRDB builds on the system's SQLite: libsqlite3-dev.
-            plugins: ["Prerequisites"]
+            ]
         ),
 
         // Pure: JSON reading and writing, and the daemon's wire protocol (events, commands, replies).
@@ -163,11 +160,8 @@ let package = Package(
         .testTarget(name: "InstallEngineTests", dependencies: ["InstallEngine", "InstallEngineTesting", "RestartScan"]),
         .testTarget(
             name: "InstallHistoryTests",
-            dependencies: [
-                "InstallHistory",
-                "InstallEngine",
-                .product(name: "GRDB", package: "GRDB.swift"),
-            ]
+            dependencies: ["InstallHistory", "InstallEngine", "SQLiteStore"],
+            exclude: ["Fixtures"]
         ),
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI"]),

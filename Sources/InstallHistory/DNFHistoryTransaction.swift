@@ -3,7 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import GRDB
+import SQLiteStore
 
 /// A transaction as dnf's own history database records it (`var/lib/dnf/history.sqlite` in a
 /// root, libdnf's `trans` table): when it began, whether and how it ended. dnf writes the row
@@ -47,24 +47,18 @@ public struct DNFHistoryTransaction: Sendable, Hashable {
     public static func helperTransactions(root: String?, since: Date) -> [DNFHistoryTransaction]? {
         let path = databasePath(root: root)
         guard FileManager.default.fileExists(atPath: path) else { return nil }
-        var configuration = Configuration()
-        configuration.readonly = true
-        configuration.label = "dnf history"
         do {
-            let database = try DatabaseQueue(path: path, configuration: configuration)
-            defer { try? database.close() }
-            return try database.read { db in
-                try Row.fetchAll(db, sql: """
-                    SELECT dt_begin, dt_end, state, cmdline FROM trans
-                        WHERE dt_begin >= ? AND cmdline LIKE 'installtop %' ORDER BY dt_begin, id
-                    """, arguments: [Int64(since.timeIntervalSince1970.rounded(.down))]).map { row in
-                    let end: Int64? = row["dt_end"]
-                    let state: Int64 = row["state"] ?? 0
-                    return DNFHistoryTransaction(began: Date(timeIntervalSince1970: Double(row["dt_begin"] as Int64? ?? 0)),
-                                                 ended: end.flatMap { $0 > 0 ? Date(timeIntervalSince1970: Double($0)) : nil },
-                                                 state: state == 1 ? .done : state == 2 ? .failed : .unfinished,
-                                                 commandLine: row["cmdline"])
-                }
+            let database = try SQLiteConnection(path: path, access: .readOnly)
+            return try database.fetchAll(sql: """
+                SELECT dt_begin, dt_end, state, cmdline FROM trans
+                    WHERE dt_begin >= ? AND cmdline LIKE 'installtop %' ORDER BY dt_begin, id
+                """, arguments: [Int64(since.timeIntervalSince1970.rounded(.down))]).map { row in
+                let end: Int64? = row["dt_end"]
+                let state: Int64 = row["state"] ?? 0
+                return DNFHistoryTransaction(began: Date(timeIntervalSince1970: Double(row["dt_begin"] as Int64? ?? 0)),
+                                             ended: end.flatMap { $0 > 0 ? Date(timeIntervalSince1970: Double($0)) : nil },
+                                             state: state == 1 ? .done : state == 2 ? .failed : .unfinished,
+                                             commandLine: row["cmdline"])
             }
         } catch {
             return nil

@@ -14,8 +14,9 @@ import Darwin
 /// processes.
 ///
 /// Opening is not safe to race: switching a new file to WAL mode can fail with "database is
-/// locked" whatever the busy timeout, and GRDB's migrator reads the applied migrations
-/// outside its transaction, so two processes both try to create the table. The lock is on
+/// locked" whatever the busy timeout, and the GRDB-era migrator read the applied migrations
+/// outside its transaction, so two processes both tried to create the table (an installtop of
+/// that time may open the same file). The lock is on
 /// the folder, not the database file, because closing any descriptor of the database file
 /// would drop the POSIX locks SQLite holds on it in this process.
 enum FolderLock {

@@ -3,7 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import GRDB
+import SQLiteStore
 import InstallEngine
 
 /// One row of the install history: one update of one job, running or finished (rule 19).
@@ -113,11 +113,11 @@ public struct HistoryEntry: Sendable, Hashable {
     public var duration: Duration? { durationMs.map { .milliseconds($0) } }
 }
 
-// MARK: - Decodable (reading a database row; writing is in HistoryEntry+Columns)
+// MARK: - Reading a database row (writing is in HistoryEntry+Columns)
 
-extension HistoryEntry: Decodable {
+extension HistoryEntry {
     /// Column names of the `historyEntry` table.
-    enum CodingKeys: String, CodingKey, ColumnExpression {
+    enum Column: String, CaseIterable {
         case id, operation, resultCode, hResult, unmappedResultCode, reason, startedAt, endedAt
         case updateID, revision, title, jobName, clientApplicationID, durationMs, outputTail
         case writerPID, writerStartTime, writerBootID, isRunning
@@ -126,70 +126,64 @@ extension HistoryEntry: Decodable {
         case jobRun
     }
 
-    /// Decodes a row. Unknown operation or result numbers, or an unknown package action (written
-    /// by a newer installtop) are reported as a decoding error rather than guessed.
-    public init(from decoder: any Decoder) throws {
-        let row = try decoder.container(keyedBy: CodingKeys.self)
-        id = try row.decodeIfPresent(Int64.self, forKey: .id)
-        let operationValue = try row.decode(Int.self, forKey: .operation)
+    /// The table, created by `HistorySchema`.
+    public static let databaseTableName = "historyEntry"
+
+    /// Reads a row of the table. Unknown operation or result numbers, or an unknown package
+    /// action (written by a newer installtop) are reported as an `UnreadableHistoryRow` rather
+    /// than guessed, and so is a NULL where the schema allows none.
+    init(row: SQLiteRow) throws {
+        func required<T: SQLiteValueConvertible>(_ column: Column) throws -> T {
+            guard let value: T = row[column.rawValue] else {
+                throw UnreadableHistoryRow(column: column.rawValue, problem: "\(row.value(named: column.rawValue)) is not a \(T.self)")
+            }
+            return value
+        }
+        id = row[Column.id.rawValue]
+        let operationValue: Int = try required(.operation)
         guard let operation = UpdateOperation(rawValue: operationValue) else {
-            throw DecodingError.dataCorruptedError(
-                forKey: .operation, in: row, debugDescription: "unknown operation \(operationValue)")
+            throw UnreadableHistoryRow(column: Column.operation.rawValue, problem: "unknown operation \(operationValue)")
         }
         self.operation = operation
-        let resultValue = try row.decode(Int.self, forKey: .resultCode)
+        let resultValue: Int = try required(.resultCode)
         guard let resultCode = OperationResultCode(rawValue: resultValue) else {
-            throw DecodingError.dataCorruptedError(
-                forKey: .resultCode, in: row, debugDescription: "unknown result code \(resultValue)")
+            throw UnreadableHistoryRow(column: Column.resultCode.rawValue, problem: "unknown result code \(resultValue)")
         }
         self.resultCode = resultCode
-        hResult = HResult(rawValue: UInt32(truncatingIfNeeded: try row.decode(Int64.self, forKey: .hResult)))
-        unmappedResultCode = try row.decode(Int32.self, forKey: .unmappedResultCode)
-        reason = try row.decodeIfPresent(String.self, forKey: .reason)
-        startedAt = try row.decodeIfPresent(Date.self, forKey: .startedAt)
-        endedAt = try row.decodeIfPresent(Date.self, forKey: .endedAt)
-        updateID = try row.decode(String.self, forKey: .updateID)
-        revision = try row.decode(Int.self, forKey: .revision)
-        title = try row.decode(String.self, forKey: .title)
-        if let actionName = try row.decodeIfPresent(String.self, forKey: .packageAction) {
+        hResult = HResult(rawValue: UInt32(truncatingIfNeeded: try required(.hResult) as Int64))
+        unmappedResultCode = try required(.unmappedResultCode)
+        reason = row[Column.reason.rawValue]
+        startedAt = row[Column.startedAt.rawValue]
+        endedAt = row[Column.endedAt.rawValue]
+        updateID = try required(.updateID)
+        revision = try required(.revision)
+        title = try required(.title)
+        if let actionName: String = row[Column.packageAction.rawValue] {
             guard let action = PackageChange.Action(rawValue: actionName) else {
-                throw DecodingError.dataCorruptedError(
-                    forKey: .packageAction, in: row, debugDescription: "unknown package action \(actionName)")
+                throw UnreadableHistoryRow(column: Column.packageAction.rawValue, problem: "unknown package action \(actionName)")
             }
             packageAction = action
         } else {
             packageAction = nil
         }
-        oldVersion = try row.decodeIfPresent(String.self, forKey: .oldVersion)
-        newVersion = try row.decodeIfPresent(String.self, forKey: .newVersion)
-        jobName = try row.decode(String.self, forKey: .jobName)
-        clientApplicationID = try row.decode(String.self, forKey: .clientApplicationID)
-        durationMs = try row.decodeIfPresent(Int64.self, forKey: .durationMs)
-        outputTail = try row.decode(String.self, forKey: .outputTail)
-        if let pid = try row.decodeIfPresent(Int32.self, forKey: .writerPID) {
+        oldVersion = row[Column.oldVersion.rawValue]
+        newVersion = row[Column.newVersion.rawValue]
+        jobName = try required(.jobName)
+        clientApplicationID = try required(.clientApplicationID)
+        durationMs = row[Column.durationMs.rawValue]
+        outputTail = try required(.outputTail)
+        if let pid: Int32 = row[Column.writerPID.rawValue] {
             writer = ProcessIdentity(
                 pid: pid,
-                startTime: try row.decodeIfPresent(Int64.self, forKey: .writerStartTime).map { UInt64($0) },
-                bootID: try row.decodeIfPresent(String.self, forKey: .writerBootID))
+                startTime: (row[Column.writerStartTime.rawValue] as Int64?).map { UInt64(bitPattern: $0) },
+                bootID: row[Column.writerBootID.rawValue])
         } else {
             writer = nil
         }
-        isRunning = try row.decode(Bool.self, forKey: .isRunning)
+        isRunning = try required(.isRunning)
         // A text this installtop cannot read (written by a newer one) leaves the row as any
         // other: recovery then settles it as interrupted, as before observed rows were kept.
-        observedBy = try row.decodeIfPresent(String.self, forKey: .observedBy).flatMap(ObservedInitiatorText.initiator(from:))
-        jobRun = try row.decodeIfPresent(Int64.self, forKey: .jobRun)
-    }
-}
-
-// MARK: - GRDB record
-
-extension HistoryEntry: FetchableRecord, MutablePersistableRecord {
-    /// The table, created by `HistorySchema`.
-    public static let databaseTableName = "historyEntry"
-
-    /// Keeps the row id SQLite chose.
-    public mutating func didInsert(_ inserted: InsertionSuccess) {
-        id = inserted.rowID
+        observedBy = (row[Column.observedBy.rawValue] as String?).flatMap(ObservedInitiatorText.initiator(from:))
+        jobRun = row[Column.jobRun.rawValue]
     }
 }

@@ -1,4 +1,4 @@
-import GRDB
+import SQLiteStore
 
 /// The history database's schema, as a list of named migrations.
 ///
@@ -53,34 +53,25 @@ enum HistorySchema {
     /// like this for SQLite to use the indexes built on it.
     static let dateExpression = "coalesce(startedAt, endedAt)"
 
-    static var migrator: DatabaseMigrator {
-        var migrator = DatabaseMigrator()
+    /// The migrations' SQL for the tables GRDB's schema builder created is the SQL it wrote,
+    /// so a database migrated now has the schema of one GRDB migrated.
+    static var migrator: SQLiteMigrator {
+        var migrator = SQLiteMigrator()
         migrator.registerMigration(Migration.createHistoryEntry.rawValue) { db in
-            try db.create(table: HistoryEntry.databaseTableName) { t in
-                t.autoIncrementedPrimaryKey("id")
-                t.column("operation", .integer).notNull()
-                t.column("resultCode", .integer).notNull()
-                t.column("hResult", .integer).notNull()
-                t.column("unmappedResultCode", .integer).notNull().defaults(to: 0)
-                t.column("reason", .text)
-                t.column("startedAt", .datetime)
-                t.column("endedAt", .datetime)
-                t.column("updateID", .text).notNull()
-                t.column("revision", .integer).notNull()
-                t.column("title", .text).notNull()
-                t.column("jobName", .text).notNull()
-                t.column("clientApplicationID", .text).notNull()
-                t.column("durationMs", .integer)
-                t.column("outputTail", .text).notNull().defaults(to: "")
-                t.column("isRunning", .boolean).notNull().defaults(to: false)
-            }
+            try db.execute(sql: """
+                CREATE TABLE "historyEntry" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "operation" INTEGER NOT NULL, \
+                "resultCode" INTEGER NOT NULL, "hResult" INTEGER NOT NULL, "unmappedResultCode" INTEGER NOT NULL DEFAULT 0, \
+                "reason" TEXT, "startedAt" DATETIME, "endedAt" DATETIME, "updateID" TEXT NOT NULL, "revision" INTEGER NOT NULL, \
+                "title" TEXT NOT NULL, "jobName" TEXT NOT NULL, "clientApplicationID" TEXT NOT NULL, "durationMs" INTEGER, \
+                "outputTail" TEXT NOT NULL DEFAULT '', "isRunning" BOOLEAN NOT NULL DEFAULT 0)
+                """)
         }
         migrator.registerMigration(Migration.addWriterIdentity.rawValue) { db in
-            try db.alter(table: HistoryEntry.databaseTableName) { t in
-                t.add(column: "writerPID", .integer)
-                t.add(column: "writerStartTime", .integer)
-                t.add(column: "writerBootID", .text)
-            }
+            try db.execute(sql: """
+                ALTER TABLE "historyEntry" ADD COLUMN "writerPID" INTEGER;
+                ALTER TABLE "historyEntry" ADD COLUMN "writerStartTime" INTEGER;
+                ALTER TABLE "historyEntry" ADD COLUMN "writerBootID" TEXT;
+                """)
         }
         migrator.registerMigration(Migration.addQueryIndexes.rawValue) { db in
             let table = HistoryEntry.databaseTableName
@@ -94,16 +85,14 @@ enum HistorySchema {
                 """)
         }
         migrator.registerMigration(Migration.addPackageColumns.rawValue) { db in
-            try db.alter(table: HistoryEntry.databaseTableName) { t in
-                t.add(column: "packageAction", .text)
-                t.add(column: "oldVersion", .text)
-                t.add(column: "newVersion", .text)
-            }
+            try db.execute(sql: """
+                ALTER TABLE "historyEntry" ADD COLUMN "packageAction" TEXT;
+                ALTER TABLE "historyEntry" ADD COLUMN "oldVersion" TEXT;
+                ALTER TABLE "historyEntry" ADD COLUMN "newVersion" TEXT;
+                """)
         }
         migrator.registerMigration(Migration.addObservedBy.rawValue) { db in
-            try db.alter(table: HistoryEntry.databaseTableName) { t in
-                t.add(column: "observedBy", .text)
-            }
+            try db.execute(sql: #"ALTER TABLE "historyEntry" ADD COLUMN "observedBy" TEXT"#)
         }
         migrator.registerMigration(Migration.addJobRuns.rawValue) { db in
             try db.execute(sql: """
@@ -183,7 +172,7 @@ enum HistorySchema {
                 """)
         }
         migrator.registerMigration(Migration.addRestartedServices.rawValue) { db in
-            try db.alter(table: "confirmWindow") { t in t.add(column: "restartedServices", .text) }
+            try db.execute(sql: #"ALTER TABLE "confirmWindow" ADD COLUMN "restartedServices" TEXT"#)
         }
         return migrator
     }

@@ -3,7 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import GRDB
+import SQLiteStore
 
 // MARK: - Commit-confirmed runs (Documentation/COMMIT-CONFIRMED.md)
 
@@ -17,9 +17,9 @@ extension HistoryStore {
                 INSERT INTO confirmWindow (jobRun, state, armedAt, deadline, revertOnRegression, baseline, checkedAfter, regressions,
                                            decidedAt, reason, aptConfig, chroot, tool, installRoot, restartedServices)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [window.run, window.state.rawValue, HistoryDateText.text(window.armedAt),
-                                  HistoryDateText.text(window.deadline), window.revertOnRegression, Self.json(baseline),
-                                  Self.json(checkedAfter), Self.json(window.regressions), window.decidedAt.map { HistoryDateText.text($0) },
+                """, arguments: [window.run, window.state.rawValue, SQLiteDateText.text(window.armedAt),
+                                  SQLiteDateText.text(window.deadline), window.revertOnRegression, Self.json(baseline),
+                                  Self.json(checkedAfter), Self.json(window.regressions), window.decidedAt.map { SQLiteDateText.text($0) },
                                   window.reason, window.aptConfig, window.chroot, window.tool, window.installRoot,
                                   window.restartedServices.map { Self.json($0) }])
         }
@@ -27,14 +27,14 @@ extension HistoryStore {
 
     /// Run `run`'s window; `nil` when it was never armed.
     public func confirmWindow(of run: Int64) throws(HistoryError) -> ConfirmWindow? {
-        try read { db in try Row.fetchOne(db, sql: "SELECT * FROM confirmWindow WHERE jobRun = ?", arguments: [run]).map(Self.window) }
+        try read { db in try db.fetchOne(sql: "SELECT * FROM confirmWindow WHERE jobRun = ?", arguments: [run]).map(Self.window) }
     }
 
     /// The windows still open (armed, or being reverted), soonest deadline first: what the
     /// engine watches.
     public func openConfirmWindows() throws(HistoryError) -> [ConfirmWindow] {
         try read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM confirmWindow WHERE state IN ('armed', 'reverting') ORDER BY deadline")
+            try db.fetchAll(sql: "SELECT * FROM confirmWindow WHERE state IN ('armed', 'reverting') ORDER BY deadline")
                 .map(Self.window)
         }
     }
@@ -44,11 +44,11 @@ extension HistoryStore {
     /// one read.
     public func recentConfirmWindows(since: Date) throws(HistoryError) -> [(window: ConfirmWindow, name: String)] {
         try read { db in
-            try Row.fetchAll(db, sql: """
+            try db.fetchAll(sql: """
                 SELECT confirmWindow.*, jobRun.name AS runName FROM confirmWindow JOIN jobRun ON jobRun.id = confirmWindow.jobRun
                 WHERE confirmWindow.state IN ('armed', 'reverting') OR confirmWindow.armedAt >= ? OR confirmWindow.decidedAt >= ?
                 ORDER BY confirmWindow.armedAt DESC, confirmWindow.jobRun DESC
-                """, arguments: [HistoryDateText.text(since), HistoryDateText.text(since)])
+                """, arguments: [SQLiteDateText.text(since), SQLiteDateText.text(since)])
                 .map { (Self.window($0), $0["runName"] as String? ?? "") }
         }
     }
@@ -62,17 +62,17 @@ extension HistoryStore {
                        isAlive: @Sendable (ProcessIdentity) -> Bool = { $0.isAlive }) throws(HistoryError) -> ConfirmDecision {
         let me = ProcessIdentity.current()
         return try write("record a confirmation in") { db in
-            guard let window = try Row.fetchOne(db, sql: "SELECT * FROM confirmWindow WHERE jobRun = ?", arguments: [run]).map(Self.window)
+            guard let window = try db.fetchOne(sql: "SELECT * FROM confirmWindow WHERE jobRun = ?", arguments: [run]).map(Self.window)
             else { return .refused("run \(run) was not armed (no --confirm): there is nothing to confirm") }
             let alive = window.reverter.map(isAlive) ?? false
             let decision = ConfirmWindowRules.decide(action, on: window, at: now, reverterAlive: alive)
-            let when = HistoryDateText.text(now)
+            let when = SQLiteDateText.text(now)
             switch decision {
             case .confirmed:
                 try db.execute(sql: "UPDATE confirmWindow SET state = 'confirmed', decidedAt = ?, reason = ? WHERE jobRun = ?",
                                arguments: [when, "confirmed before its deadline", run])
             case .extended(let deadline):
-                try db.execute(sql: "UPDATE confirmWindow SET deadline = ? WHERE jobRun = ?", arguments: [HistoryDateText.text(deadline), run])
+                try db.execute(sql: "UPDATE confirmWindow SET deadline = ? WHERE jobRun = ?", arguments: [SQLiteDateText.text(deadline), run])
             case .revert(let reason):
                 try db.execute(sql: """
                     UPDATE confirmWindow SET state = 'reverting', decidedAt = ?, reason = ?, reverterPID = ?, reverterStartTime = ?,
@@ -94,7 +94,7 @@ extension HistoryStore {
                 UPDATE confirmWindow SET state = ?, reason = ?, revertRun = ?, decidedAt = ?, reverterPID = NULL,
                                          reverterStartTime = NULL, reverterBootID = NULL WHERE jobRun = ?
                 """, arguments: [(reverted ? ConfirmWindowState.reverted : .expired).rawValue, reason, revertRun,
-                                  HistoryDateText.text(date), run])
+                                  SQLiteDateText.text(date), run])
         }
     }
 
@@ -102,16 +102,16 @@ extension HistoryStore {
     /// process just made.
     public func newestRun(after: Int64, recordedBy pid: Int32) throws(HistoryError) -> Int64? {
         try read { db in
-            try Int64.fetchOne(db, sql: "SELECT max(id) FROM jobRun WHERE id > ? AND writerPID = ?", arguments: [after, pid])
+            try db.fetchValue(Int64.self, sql: "SELECT max(id) FROM jobRun WHERE id > ? AND writerPID = ?", arguments: [after, pid])
         }
     }
 
     /// The newest run's id, 0 when there is none.
     public func newestRunID() throws(HistoryError) -> Int64 {
-        try read { db in try Int64.fetchOne(db, sql: "SELECT max(id) FROM jobRun") ?? 0 }
+        try read { db in try db.fetchValue(Int64.self, sql: "SELECT max(id) FROM jobRun") ?? 0 }
     }
 
-    static func window(_ row: Row) -> ConfirmWindow {
+    static func window(_ row: SQLiteRow) -> ConfirmWindow {
         let reverter: ProcessIdentity? = (row["reverterPID"] as Int32?).map { pid in
             ProcessIdentity(pid: pid, startTime: (row["reverterStartTime"] as Int64?).map { UInt64(bitPattern: $0) },
                             bootID: row["reverterBootID"])

@@ -3,7 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import GRDB
+import SQLiteStore
 import InstallEngine
 
 // MARK: - Job runs and the versions kept for undo
@@ -22,7 +22,7 @@ extension HistoryStore {
                 INSERT INTO jobRun (kind, name, operation, startedAt, observed, keptForUndo, writerPID, writerStartTime, writerBootID,
                                     plan, administrativeDirectory, dpkgLog, installRoot)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [kind, name, operation.rawValue, HistoryDateText.text(startedAt), observed, keptForUndo,
+                """, arguments: [kind, name, operation.rawValue, SQLiteDateText.text(startedAt), observed, keptForUndo,
                                   origin?.writer?.pid, origin?.writer?.startTime.map { Int64(bitPattern: $0) }, origin?.writer?.bootID,
                                   origin.map(\.planText), origin?.administrativeDirectory, origin?.dpkgLog, origin?.installRoot])
             return db.lastInsertedRowID
@@ -36,7 +36,7 @@ extension HistoryStore {
                              undoOf: Int64? = nil) throws(HistoryError) {
         try write("record a job run's end in") { db in
             try db.execute(sql: "UPDATE jobRun SET name = ?, resultCode = ?, endedAt = ?, undoOf = ? WHERE id = ?",
-                           arguments: [name, resultCode.rawValue, HistoryDateText.text(endedAt), undoOf, id])
+                           arguments: [name, resultCode.rawValue, SQLiteDateText.text(endedAt), undoOf, id])
             if let undoOf, resultCode == .succeeded {
                 try db.execute(sql: "UPDATE jobRun SET undoneBy = ? WHERE id = ?", arguments: [id, undoOf])
             }
@@ -48,7 +48,7 @@ extension HistoryStore {
     public func jobRun(_ id: Int64, halfWay: (_ administrativeDirectory: String) -> [String: HalfWayPackage] = { _ in [:] },
                        fileExists: (String) -> Bool = { FileManager.default.fileExists(atPath: $0) })
         throws(HistoryError) -> JobRun? {
-        let newer = try read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM jobRun WHERE id >= ?", arguments: [id]) ?? 0 }
+        let newer = try read { db in try db.fetchValue(Int.self, sql: "SELECT count(*) FROM jobRun WHERE id >= ?", arguments: [id]) ?? 0 }
         return try jobRuns(limit: newer, halfWay: halfWay, fileExists: fileExists).first { $0.id == id }
     }
 
@@ -77,7 +77,7 @@ extension HistoryStore {
     /// The kept versions not pruned yet, oldest run first, each with its run's start.
     public func unprunedKeptVersions() throws(HistoryError) -> [(record: KeptVersionRecord, runStartedAt: Date?)] {
         try read { db in
-            try Row.fetchAll(db, sql: """
+            try db.fetchAll(sql: """
                 SELECT keptVersion.*, jobRun.startedAt AS runStartedAt FROM keptVersion JOIN jobRun ON jobRun.id = keptVersion.jobRun
                 WHERE keptVersion.file IS NOT NULL AND keptVersion.prunedAt IS NULL ORDER BY keptVersion.jobRun, keptVersion.id
                 """).map { (Self.keptVersion($0), $0["runStartedAt"] as Date?) }
@@ -89,7 +89,7 @@ extension HistoryStore {
         guard !ids.isEmpty else { return }
         try write("record pruning in") { db in
             for id in ids {
-                try db.execute(sql: "UPDATE keptVersion SET prunedAt = ? WHERE id = ?", arguments: [HistoryDateText.text(date), id])
+                try db.execute(sql: "UPDATE keptVersion SET prunedAt = ? WHERE id = ?", arguments: [SQLiteDateText.text(date), id])
             }
         }
     }
@@ -106,7 +106,7 @@ extension HistoryStore {
                         fileExists: (String) -> Bool = { FileManager.default.fileExists(atPath: $0) })
         throws(HistoryError) -> [JobRun] {
         let (runs, later, twins, named) = try read { db -> ([JobRun], [Int64: [JobRunPackage]], [Int64: Int64], [Int64: [JobRunPackage]]) in
-            var runs = try Row.fetchAll(db, sql: "SELECT * FROM jobRun ORDER BY id DESC LIMIT ?", arguments: [max(0, limit)]).map { row in
+            var runs = try db.fetchAll(sql: "SELECT * FROM jobRun ORDER BY id DESC LIMIT ?", arguments: [max(0, limit)]).map { row in
                 JobRun(id: row["id"], kind: row["kind"], name: row["name"],
                        operation: UpdateOperation(rawValue: row["operation"]) ?? .install,
                        startedAt: row["startedAt"], endedAt: row["endedAt"],
@@ -118,7 +118,7 @@ extension HistoryStore {
             // Every run from the oldest listed on: the listed ones' packages, and the later
             // runs that changed them again.
             var packages: [Int64: [JobRunPackage]] = [:]
-            for row in try Row.fetchAll(db, sql: """
+            for row in try db.fetchAll(sql: """
                 SELECT jobRun, updateID, packageAction, oldVersion, newVersion, resultCode FROM \(HistoryEntry.databaseTableName)
                 WHERE jobRun >= ? AND packageAction IS NOT NULL ORDER BY id
                 """, arguments: [oldest]) {
@@ -129,15 +129,15 @@ extension HistoryStore {
             }
             // An undone run changes nothing any more, and an undo only put back what was there
             // before the run it undid: neither stands in an earlier run's way.
-            let undone = Set(try Int64.fetchAll(db, sql: "SELECT id FROM jobRun WHERE id >= ? AND (undoneBy IS NOT NULL OR undoOf IS NOT NULL)",
+            let undone = Set(try db.fetchValues(Int64.self, sql: "SELECT id FROM jobRun WHERE id >= ? AND (undoneBy IS NOT NULL OR undoOf IS NOT NULL)",
                                                 arguments: [oldest]))
             var kept: [Int64: [KeptVersionRecord]] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT * FROM keptVersion WHERE jobRun >= ? ORDER BY id", arguments: [oldest]) {
+            for row in try db.fetchAll(sql: "SELECT * FROM keptVersion WHERE jobRun >= ? ORDER BY id", arguments: [oldest]) {
                 let record = Self.keptVersion(row)
                 kept[record.jobRun, default: []].append(record)
             }
             var windows: [Int64: ConfirmWindow] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT * FROM confirmWindow WHERE jobRun >= ?", arguments: [oldest]) {
+            for row in try db.fetchAll(sql: "SELECT * FROM confirmWindow WHERE jobRun >= ?", arguments: [oldest]) {
                 let window = Self.window(row)
                 windows[window.run] = window
             }
@@ -178,10 +178,10 @@ extension HistoryStore {
     public func newestAptRun(naming packages: [String]) throws(HistoryError) -> Int64? {
         guard !packages.isEmpty else { return nil }
         return try read { db in
-            try Int64.fetchOne(db, sql: """
+            try db.fetchValue(Int64.self, sql: """
                 SELECT max(jobRun.id) FROM jobRun JOIN \(HistoryEntry.databaseTableName) entry ON entry.jobRun = jobRun.id
                 WHERE jobRun.kind = 'apt' AND entry.updateID IN (\(packages.map { _ in "?" }.joined(separator: ",")))
-                """, arguments: StatementArguments(packages))
+                """, arguments: SQLiteArguments(packages))
         }
     }
 
@@ -190,16 +190,16 @@ extension HistoryStore {
     /// time), each with that run's id. Such a twin stands in no run's way: the kept run is the
     /// transaction's (rule 37). The keeper is looked for among all runs, also those older than
     /// `oldest`: a listing of one run says what a longer one says of it.
-    private static func observedTwins(_ db: Database, from oldest: Int64) throws -> [Int64: Int64] {
+    private static func observedTwins(_ db: SQLiteConnection, from oldest: Int64) throws -> [Int64: Int64] {
         var transactions: [Int64: String] = [:]
-        for row in try Row.fetchAll(db, sql: """
+        for row in try db.fetchAll(sql: """
             SELECT jobRun, min(observedBy) AS observedBy FROM \(HistoryEntry.databaseTableName)
             WHERE observedBy IS NOT NULL AND (jobRun >= ? OR jobRun IN (SELECT id FROM jobRun WHERE keptForUndo)) GROUP BY jobRun
             """, arguments: [oldest]) {
             guard let initiator = ObservedInitiatorText.initiator(from: row["observedBy"]) else { continue }
             transactions[row["jobRun"]] = "\(initiator.pid) \(initiator.startTicks)"
         }
-        let kept = Set(try Int64.fetchAll(db, sql: "SELECT id FROM jobRun WHERE keptForUndo"))
+        let kept = Set(try db.fetchValues(Int64.self, sql: "SELECT id FROM jobRun WHERE keptForUndo"))
         var keeperOf: [String: Int64] = [:]
         for (run, transaction) in transactions where kept.contains(run) { keeperOf[transaction] = run }
         var twins: [Int64: Int64] = [:]
@@ -209,7 +209,7 @@ extension HistoryStore {
         return twins
     }
 
-    private static func keptVersion(_ row: Row) -> KeptVersionRecord {
+    private static func keptVersion(_ row: SQLiteRow) -> KeptVersionRecord {
         KeptVersionRecord(id: row["id"], jobRun: row["jobRun"], package: row["package"], version: row["version"],
                           architecture: row["architecture"], file: row["file"], sizeBytes: row["sizeBytes"], source: row["source"],
                           failure: row["failure"], prunedAt: row["prunedAt"],

@@ -1,4 +1,4 @@
-import GRDB
+import SQLiteStore
 
 // MARK: - Output after an update's result
 
@@ -11,7 +11,7 @@ extension HistoryStore {
         guard !lines.isEmpty else { return }
         let table = HistoryEntry.databaseTableName
         try write("write to") { db in
-            guard let text = try String.fetchOne(db, sql: "SELECT outputTail FROM \(table) WHERE id = ?", arguments: [id]) else { return }
+            guard let text = try db.fetchValue(String.self, sql: "SELECT outputTail FROM \(table) WHERE id = ?", arguments: [id]) else { return }
             var tail = HistoryOutputTail()
             if !text.isEmpty {
                 for line in text.split(separator: "\n", omittingEmptySubsequences: false) { tail.append(String(line)) }

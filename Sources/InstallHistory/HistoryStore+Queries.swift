@@ -1,4 +1,4 @@
-import GRDB
+import SQLiteStore
 
 // MARK: - Queries (WUA QueryHistory)
 
@@ -11,20 +11,22 @@ extension HistoryStore {
         limit: Int = 20, offset: Int = 0, updateID: String? = nil, jobName: String? = nil
     ) throws(HistoryError) -> [HistoryEntry] {
         let request = Self.page(limit: limit, offset: offset, updateID: updateID, jobName: jobName)
-        return try read { db in try request.fetchAll(db) }
+        return try read { db in try db.fetchAll(sql: request.sql, arguments: request.arguments).map(HistoryEntry.init(row:)) }
     }
 
-    /// The request behind `entries`, separate so tests can check SQLite's plan for it.
-    static func page(limit: Int, offset: Int, updateID: String?, jobName: String?) -> QueryInterfaceRequest<HistoryEntry> {
-        filtered(updateID: updateID, jobName: jobName)
-            .order(sql: "\(HistorySchema.dateExpression) DESC, id DESC")
-            .limit(max(0, limit), offset: max(0, offset))
+    /// The query behind `entries`, separate so tests can check SQLite's plan for it.
+    static func page(limit: Int, offset: Int, updateID: String?, jobName: String?) -> (sql: String, arguments: SQLiteArguments) {
+        let (condition, arguments) = filter(updateID: updateID, jobName: jobName)
+        return ("SELECT * FROM \(HistoryEntry.databaseTableName)\(condition) ORDER BY \(HistorySchema.dateExpression) DESC, id DESC"
+                    + " LIMIT \(max(0, limit)) OFFSET \(max(0, offset))", arguments)
     }
 
     /// How many rows match the filters (running rows included).
     public func count(updateID: String? = nil, jobName: String? = nil) throws(HistoryError) -> Int {
-        let request = Self.filtered(updateID: updateID, jobName: jobName)
-        return try read { db in try request.fetchCount(db) }
+        let (condition, arguments) = Self.filter(updateID: updateID, jobName: jobName)
+        return try read { db in
+            try db.fetchValue(Int.self, sql: "SELECT count(*) FROM \(HistoryEntry.databaseTableName)\(condition)", arguments: arguments) ?? 0
+        }
     }
 
     /// The median duration of the succeeded runs of `updateID` (the mean of the two middle
@@ -33,10 +35,10 @@ extension HistoryStore {
     /// next run.
     public func medianDuration(updateID: String) throws(HistoryError) -> Duration? {
         let middle: [Int64] = try read { db in
-            let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(Self.succeededRuns)", arguments: [updateID]) ?? 0
+            let count = try db.fetchValue(Int.self, sql: "SELECT count(*) FROM \(Self.succeededRuns)", arguments: [updateID]) ?? 0
             guard count > 0 else { return [] }
-            return try Int64.fetchAll(
-                db, sql: "SELECT durationMs FROM \(Self.succeededRuns) ORDER BY durationMs LIMIT ? OFFSET ?",
+            return try db.fetchValues(
+                Int64.self, sql: "SELECT durationMs FROM \(Self.succeededRuns) ORDER BY durationMs LIMIT ? OFFSET ?",
                 arguments: [updateID, 2 - count % 2, (count - 1) / 2])
         }
         guard !middle.isEmpty else { return nil }
@@ -49,10 +51,18 @@ extension HistoryStore {
     static let succeededRuns =
         "\(HistoryEntry.databaseTableName) WHERE updateID = ? AND resultCode = 2 AND durationMs IS NOT NULL"
 
-    private static func filtered(updateID: String?, jobName: String?) -> QueryInterfaceRequest<HistoryEntry> {
-        var request = HistoryEntry.all()
-        if let updateID { request = request.filter(HistoryEntry.CodingKeys.updateID == updateID) }
-        if let jobName { request = request.filter(HistoryEntry.CodingKeys.jobName == jobName) }
-        return request
+    /// The `WHERE` clause (with its leading space; empty without filters) and its arguments.
+    private static func filter(updateID: String?, jobName: String?) -> (condition: String, arguments: SQLiteArguments) {
+        var conditions: [String] = []
+        var arguments: [String] = []
+        if let updateID {
+            conditions.append("updateID = ?")
+            arguments.append(updateID)
+        }
+        if let jobName {
+            conditions.append("jobName = ?")
+            arguments.append(jobName)
+        }
+        return (conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND "), SQLiteArguments(arguments))
     }
 }

@@ -3,7 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import GRDB
+import SQLiteStore
 import InstallEngine
 
 // MARK: - Rule 20: updates interrupted by the death of their writer
@@ -36,7 +36,7 @@ extension HistoryStore {
         var verdicts: [Int64: RecoveredResult] = [:]
         if let settle {
             let observed = try read { db in
-                try HistoryEntry.filter(sql: "isRunning").fetchAll(db).filter { entry in
+                try Self.entries(db, where: "isRunning").filter { entry in
                     entry.observedBy != nil && !(entry.writer?.isAlive ?? false)
                 }
             }
@@ -47,10 +47,10 @@ extension HistoryStore {
             // Rows of an open run that recorded its engine and dpkg (or its dnf root) are settled
             // with their run, from dpkg (rpm), once its transaction is over
             // (`recoverInterruptedRuns`), never as interrupted.
-            let settledWithTheirRun = Set(try Int64.fetchAll(db, sql: "SELECT id FROM jobRun WHERE endedAt IS NULL"
+            let settledWithTheirRun = Set(try db.fetchValues(Int64.self, sql: "SELECT id FROM jobRun WHERE endedAt IS NULL"
                 + " AND writerPID IS NOT NULL AND (administrativeDirectory IS NOT NULL OR installRoot IS NOT NULL)"))
             // `WHERE isRunning`, spelled like the partial index, so only running rows are read.
-            for var entry in try HistoryEntry.filter(sql: "isRunning").fetchAll(db) {
+            for var entry in try Self.entries(db, where: "isRunning") {
                 if let writer = entry.writer, writer.isAlive { continue }
                 if let run = entry.jobRun, settledWithTheirRun.contains(run) { continue }
                 switch entry.id.flatMap({ verdicts[$0] }) {
@@ -67,7 +67,7 @@ extension HistoryStore {
                     entry.durationMs = nil
                 }
                 entry.isRunning = false
-                try entry.update(db)
+                _ = try Self.updateRow(entry, in: db)
                 recovered.append(entry)
             }
             return recovered

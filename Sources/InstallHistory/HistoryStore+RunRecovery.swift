@@ -3,7 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import GRDB
+import SQLiteStore
 import InstallEngine
 
 // MARK: - Runs whose engine died mid-transaction
@@ -31,7 +31,7 @@ extension HistoryStore {
     @discardableResult
     public func recoverInterruptedRuns(now: Date = Date(), settle: ([InterruptedRun]) -> [Int64: RunSettlement]) throws(HistoryError) -> [Int64] {
         let runs = try read { db -> [InterruptedRun] in
-            try Row.fetchAll(db, sql: """
+            try db.fetchAll(sql: """
                 SELECT * FROM jobRun WHERE endedAt IS NULL AND writerPID IS NOT NULL
                     AND (administrativeDirectory IS NOT NULL OR installRoot IS NOT NULL)
                 """).compactMap { row -> InterruptedRun? in
@@ -44,7 +44,7 @@ extension HistoryStore {
                                           installRoot: row["installRoot"])
                 return InterruptedRun(id: id, kind: row["kind"], name: row["name"], operation: UpdateOperation(rawValue: row["operation"]) ?? .install,
                                       startedAt: row["startedAt"], observed: row["observed"], origin: origin,
-                                      rows: try HistoryEntry.filter(sql: "jobRun = ?", arguments: [id]).order(sql: "id").fetchAll(db))
+                                      rows: try Self.entries(db, where: "jobRun = ?", arguments: [id]))
             }
         }
         guard !runs.isEmpty else { return [] }
@@ -54,30 +54,30 @@ extension HistoryStore {
             for run in runs {
                 guard case .settled(let packages, let endedAt)? = verdicts[run.id] else { continue }
                 // Ended by another process meanwhile: its account stands.
-                guard try Bool.fetchOne(db, sql: "SELECT endedAt IS NULL FROM jobRun WHERE id = ?", arguments: [run.id]) == true else { continue }
+                guard try db.fetchValue(Bool.self, sql: "SELECT endedAt IS NULL FROM jobRun WHERE id = ?", arguments: [run.id]) == true else { continue }
                 var codes: [OperationResultCode] = []
-                for var row in try HistoryEntry.filter(sql: "jobRun = ?", arguments: [run.id]).fetchAll(db) {
+                for var row in try Self.entries(db, where: "jobRun = ?", arguments: [run.id]) {
                     if case .settled(let code, let hResult, let reason, let end)? = packages[row.updateID],
                        row.isRunning || (row.resultCode.isSuccess && code == .failed) {
                         Self.settle(&row, code, hResult, reason, end, now: now)
-                        try row.update(db)
+                        _ = try Self.updateRow(row, in: db)
                     }
                     codes.append(row.resultCode)
                 }
                 let recorded = Set(run.rows.map(\.updateID))
                 for change in run.origin.plan where !recorded.contains(change.package) {
                     guard case .settled(let code, let hResult, let reason, let end)? = packages[change.package] else { continue }
-                    var row = HistoryEntry(
+                    let row = HistoryEntry(
                         operation: run.operation, resultCode: code, hResult: hResult, reason: reason, startedAt: nil, endedAt: end ?? now,
                         updateID: change.package, title: change.title, packageAction: change.action, oldVersion: change.oldVersion,
                         newVersion: change.newVersion, jobName: run.name, jobRun: run.id)
-                    try row.insert(db)
+                    _ = try Self.insertRow(row, in: db)
                     codes.append(code)
                 }
                 let result = InstallationResult.combining(codes.map { UpdateInstallationResult(resultCode: $0) }, abortRequested: false)
                 try db.execute(sql: "UPDATE jobRun SET resultCode = ?, endedAt = ? WHERE id = ? AND endedAt IS NULL",
                                arguments: [codes.isEmpty ? OperationResultCode.aborted.rawValue : result.resultCode.rawValue,
-                                           HistoryDateText.text(endedAt ?? now), run.id])
+                                           SQLiteDateText.text(endedAt ?? now), run.id])
                 ended.append(run.id)
             }
             return ended

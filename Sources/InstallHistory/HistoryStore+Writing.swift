@@ -1,4 +1,4 @@
-import GRDB
+import SQLiteStore
 
 // MARK: - Writing rows
 
@@ -21,19 +21,10 @@ extension HistoryStore {
         guard !writes.isEmpty else { return [] }
         return try write("write to") { db in
             for entry in writes.settled {
-                let values = entry.columnValues
-                if let id = entry.id {
-                    try Self.updateStatement(db).execute(arguments: StatementArguments(values + [id]))
-                    if db.changesCount > 0 { continue }
-                }
-                try Self.insertStatement(db).execute(arguments: StatementArguments(values))
+                if entry.id != nil, try Self.updateRow(entry, in: db) { continue }
+                _ = try Self.insertRow(entry, in: db)
             }
-            var ids: [Int64] = []
-            for entry in writes.inserted {
-                try Self.insertStatement(db).execute(arguments: StatementArguments(entry.columnValues))
-                ids.append(db.lastInsertedRowID)
-            }
-            return ids
+            return try writes.inserted.map { entry in try Self.insertRow(entry, in: db) }
         }
     }
 
@@ -50,8 +41,28 @@ extension HistoryStore {
         try write(RowWrites(settled: [entry]))
     }
 
-    // The statements are written once and kept prepared by the connection; GRDB's record
-    // methods would encode every row through Codable and a DateFormatter instead.
+    /// Inserts `entry` (its `id` is not written: SQLite chooses one) and returns the new row's id.
+    static func insertRow(_ entry: HistoryEntry, in db: SQLiteConnection) throws -> Int64 {
+        try db.cachedStatement(insertSQL).execute(arguments: SQLiteArguments(entry.columnValues))
+        return db.lastInsertedRowID
+    }
+
+    /// Overwrites every column of the row of `entry.id` with `entry`'s values; false when there
+    /// is no such row (nothing is written then).
+    static func updateRow(_ entry: HistoryEntry, in db: SQLiteConnection) throws -> Bool {
+        try db.cachedStatement(updateSQL).execute(arguments: SQLiteArguments(entry.columnValues + [entry.id]))
+        return db.changesCount > 0
+    }
+
+    /// The rows `condition` selects (an SQL expression, `?` bound to `arguments`), in `order`.
+    static func entries(_ db: SQLiteConnection, where condition: String, arguments: SQLiteArguments = [],
+                        orderedBy order: String = "id") throws -> [HistoryEntry] {
+        try db.fetchAll(sql: "SELECT * FROM \(HistoryEntry.databaseTableName) WHERE \(condition) ORDER BY \(order)", arguments: arguments)
+            .map(HistoryEntry.init(row:))
+    }
+
+    // The statements are written once and kept prepared by the connection, so a row's write
+    // costs no parsing of SQL.
     private static let insertSQL: String = {
         let columns = HistoryEntry.writtenColumns.map(\.rawValue)
         return "INSERT INTO \(HistoryEntry.databaseTableName) (\(columns.joined(separator: ", "))) "
@@ -62,12 +73,4 @@ extension HistoryStore {
         let assignments = HistoryEntry.writtenColumns.map { "\($0.rawValue) = ?" }
         return "UPDATE \(HistoryEntry.databaseTableName) SET \(assignments.joined(separator: ", ")) WHERE id = ?"
     }()
-
-    private static func insertStatement(_ db: Database) throws -> Statement {
-        try db.cachedStatement(sql: insertSQL)
-    }
-
-    private static func updateStatement(_ db: Database) throws -> Statement {
-        try db.cachedStatement(sql: updateSQL)
-    }
 }

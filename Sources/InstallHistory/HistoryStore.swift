@@ -1,6 +1,11 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
-import GRDB
+#endif
+import Glibc
 import InstallEngine
+import SQLiteStore
 
 /// The install history: one SQLite file in WAL mode, shared safely by every installtop
 /// process that opens it (rules 19 and 20).
@@ -13,10 +18,10 @@ import InstallEngine
 public final class HistoryStore: Sendable {
     /// The database file.
     public let path: String
-    let pool: DatabasePool
+    let pool: SQLitePool
 
     /// How long a write waits for another process's transaction before failing.
-    public static let busyTimeout: TimeInterval = 5
+    public static let busyTimeout: Duration = .seconds(5)
 
     /// The `reason` of rows whose writer died while their update ran.
     public static let interruptedReason = "interrupted"
@@ -38,9 +43,9 @@ public final class HistoryStore: Sendable {
             try Self.createParentFolder(of: path)
         }
         do {
-            pool = try FolderLock.withLock(on: (path as NSString).deletingLastPathComponent, timeout: .seconds(10)) {
+            pool = try FolderLock.withLock(on: HistoryPath.folder(of: path), timeout: .seconds(10)) {
                 if creating { try Self.createPrivateFile(at: path) }
-                let pool = try DatabasePool(path: path, configuration: Self.configuration)
+                let pool = try SQLitePool(path: path, busyTimeout: Self.busyTimeout, prepareConnection: Self.prepare)
                 try HistorySchema.migrator.migrate(pool)
                 return pool
             }
@@ -59,9 +64,8 @@ public final class HistoryStore: Sendable {
 
     /// `undoFolder` of the database at `path`, known without opening it.
     public static func undoFolder(forDatabase path: String) -> String {
-        let name = (path as NSString).lastPathComponent
-        return ((path as NSString).deletingLastPathComponent as NSString)
-            .appendingPathComponent(name == defaultFileName ? "undo" : name + ".undo")
+        let name = HistoryPath.name(of: path)
+        return HistoryPath.joined(HistoryPath.folder(of: path), name == defaultFileName ? "undo" : name + ".undo")
     }
 
     /// The database's name where installtop puts it itself (`defaultPath`, the service's
@@ -79,25 +83,20 @@ public final class HistoryStore: Sendable {
         } else {
             let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 }
                 ?? FileManager.default.homeDirectoryForCurrentUser.path
-            stateHome = (home as NSString).appendingPathComponent(".local/state")
+            stateHome = HistoryPath.joined(home, ".local/state")
         }
-        return ((stateHome as NSString).appendingPathComponent("installtop") as NSString).appendingPathComponent(defaultFileName)
+        return HistoryPath.joined(HistoryPath.joined(stateHome, "installtop"), defaultFileName)
     }
 
-    private static var configuration: Configuration {
-        var configuration = Configuration()
-        configuration.label = "installtop.history"
-        configuration.busyMode = .timeout(busyTimeout)
-        configuration.prepareDatabase { db in
-            // In WAL mode NORMAL loses no committed transaction when a process is killed,
-            // only (at worst) the last ones on a power cut, and spares an fsync per commit.
-            try db.execute(sql: "PRAGMA synchronous = NORMAL")
-        }
-        return configuration
+    /// Run on each connection as it opens.
+    @Sendable private static func prepare(_ connection: SQLiteConnection) throws {
+        // In WAL mode NORMAL loses no committed transaction when a process is killed,
+        // only (at worst) the last ones on a power cut, and spares an fsync per commit.
+        try connection.execute(sql: "PRAGMA synchronous = NORMAL")
     }
 
     private static func createParentFolder(of path: String) throws(HistoryError) {
-        let folder = (path as NSString).deletingLastPathComponent
+        let folder = HistoryPath.folder(of: path)
         guard !folder.isEmpty else { return }
         do {
             try FileManager.default.createDirectory(
@@ -121,16 +120,20 @@ public final class HistoryStore: Sendable {
 
     // MARK: - Errors
 
+    /// `error` in words for a `HistoryError`: SQLite's own message (`database is locked`), or
+    /// the system's for a failed call (`Permission denied`).
     static func describe(_ error: any Error) -> String {
-        if let error = error as? DatabaseError {
-            return error.message ?? "SQLite error \(error.resultCode.rawValue)"
-        }
+        if let error = error as? SQLiteError { return error.message }
         if let error = error as? FolderLock.TimedOut { return error.description }
-        return (error as NSError).localizedDescription
+        if let error = error as? POSIXError { return String(cString: strerror(error.code.rawValue)) }
+        if let error = error as? CocoaError, let underlying = error.underlying as? POSIXError {
+            return String(cString: strerror(underlying.code.rawValue))
+        }
+        return String(describing: error)
     }
 
     /// Runs `body` as one write transaction, turning its errors into `accessFailed`.
-    func write<T: Sendable>(_ operation: String, _ body: (Database) throws -> T) throws(HistoryError) -> T {
+    func write<T: Sendable>(_ operation: String, _ body: (SQLiteConnection) throws -> T) throws(HistoryError) -> T {
         do {
             return try pool.write(body)
         } catch {
@@ -139,7 +142,7 @@ public final class HistoryStore: Sendable {
     }
 
     /// Runs `body` in a read-only snapshot, turning its errors into `accessFailed`.
-    func read<T: Sendable>(_ body: (Database) throws -> T) throws(HistoryError) -> T {
+    func read<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws(HistoryError) -> T {
         do {
             return try pool.read(body)
         } catch {

@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+import SQLiteStore
 import InstallEngine
 @testable import InstallHistory
 import Testing
@@ -129,8 +129,8 @@ final class ConfirmWindowStoreTests {
 
         let older = try store.reserveJobRun(kind: "apt", name: "apt upgrade", operation: .install, startedAt: now)
         try store.armConfirmWindow(ConfirmWindow(run: older, armedAt: now, deadline: now.addingTimeInterval(30)), baseline: [], checkedAfter: [])
-        let queue = try DatabaseQueue(path: folder.file("history.sqlite3"))
-        try queue.write { db in try db.execute(sql: "UPDATE confirmWindow SET tool = NULL WHERE jobRun = ?", arguments: [older]) }
+        let connection = try SQLiteConnection(path: folder.file("history.sqlite3"), busyTimeout: .seconds(5))
+        try connection.execute(sql: "UPDATE confirmWindow SET tool = NULL WHERE jobRun = ?", arguments: [older])
         #expect(try store.confirmWindow(of: older)?.tool == "apt")
     }
 

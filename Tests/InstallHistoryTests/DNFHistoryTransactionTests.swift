@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+import SQLiteStore
 import InstallHistory
 import Testing
 
@@ -26,9 +26,7 @@ struct DNFHistoryTransactionTests {
                 (1795836381, 1795836383, '1', 0, 'installtop install lab-a', 2),
                 (1795836390, 0, '1', 0, 'installtop upgrade', 0);
             """
-        let database = try DatabaseQueue(path: folder + "/var/lib/dnf/history.sqlite")
-        try database.write { try $0.execute(sql: sql) }
-        try database.close()
+        try SQLiteConnection(path: folder + "/var/lib/dnf/history.sqlite").execute(sql: sql)
         let read = try #require(DNFHistoryTransaction.helperTransactions(root: folder, since: began))
         #expect(read == [
             DNFHistoryTransaction(began: Date(timeIntervalSince1970: 1_795_836_381), ended: Date(timeIntervalSince1970: 1_795_836_383), state: .failed,

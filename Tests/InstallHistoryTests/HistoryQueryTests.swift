@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+import SQLiteStore
 import InstallEngine
 @testable import InstallHistory
 import Testing
@@ -64,9 +64,8 @@ final class HistoryQueryTests {
     @Test func theStoresQueriesUseIndexesNotATableScanOrASort() throws {
         let plans = try store.pool.read { db in
             let pages = try [(nil, nil), ("x", nil), (nil, "x")].map { (updateID: String?, jobName: String?) in
-                let prepared = try HistoryStore.page(limit: 50, offset: 0, updateID: updateID, jobName: jobName)
-                    .makePreparedRequest(db, forSingleResult: false).statement
-                return try Self.plan(db, prepared.sql, prepared.arguments)
+                let page = HistoryStore.page(limit: 50, offset: 0, updateID: updateID, jobName: jobName)
+                return try Self.plan(db, page.sql, page.arguments)
             }
             return pages + [
                 try Self.plan(db, "SELECT durationMs FROM \(HistoryStore.succeededRuns) ORDER BY durationMs", ["x"]),
@@ -81,8 +80,8 @@ final class HistoryQueryTests {
         }
     }
 
-    private static func plan(_ db: Database, _ sql: String, _ arguments: StatementArguments) throws -> String {
-        try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: arguments)
+    private static func plan(_ db: SQLiteConnection, _ sql: String, _ arguments: SQLiteArguments) throws -> String {
+        try db.fetchAll(sql: "EXPLAIN QUERY PLAN " + sql, arguments: arguments)
             .map { $0["detail"] as String }.joined(separator: "; ")
     }
 

@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+import SQLiteStore
 import InstallEngine
 @testable import InstallHistory
 import Testing
@@ -100,7 +100,7 @@ final class HistoryRecorderTests {
         try recorder.record(EngineEvents.queued(EngineEvents.job(2, updates: updates)))
         try recorder.record(EngineEvents.updateStarted(2, 0, "openssl", at: 0.25))
         let raw = try store.pool.read { db in
-            try String.fetchOne(db, sql: "SELECT startedAt FROM historyEntry")
+            try db.fetchValue(String.self, sql: "SELECT startedAt FROM historyEntry")
         }
         #expect(raw == "2023-11-14 22:13:20.250")
     }
@@ -134,7 +134,7 @@ final class HistoryRecorderTests {
         #expect(row.operation == .uninstall)
         #expect(row.jobName == "Rollback")
         #expect(row.clientApplicationID == "fleet-agent")
-        let stored = try store.pool.read { db in try Int.fetchOne(db, sql: "SELECT operation FROM historyEntry") }
+        let stored = try store.pool.read { db in try db.fetchValue(Int.self, sql: "SELECT operation FROM historyEntry") }
         #expect(stored == 2)
     }
 

@@ -1,10 +1,10 @@
 import Foundation
-import GRDB
 import InstallEngine
 @testable import InstallHistory
+import SQLiteStore
 import Testing
 
-@Suite("The recorder's statements write the rows GRDB's record methods write")
+@Suite("The recorder's statements write rows as GRDB wrote them, and read them back")
 final class HistoryRowWritingTests {
     private let folder = TemporaryFolder()
 
@@ -24,18 +24,28 @@ final class HistoryRowWritingTests {
             endedAt: Date(timeIntervalSince1970: 1_800_000_000), updateID: "later", title: "Later", jobName: "j"),
     ]
 
-    @Test func insertedRowsAreTheSame() throws {
+    @Test func insertedRowsHoldGRDBsValuesAndReadBack() throws {
         let store = try HistoryStore(path: folder.file("history.sqlite3"))
-        for entry in Self.entries {
-            let ours = try store.insert(entry)
-            let theirs = try store.pool.write { db in
-                var copy = entry
-                try copy.insert(db)
-                return copy
-            }
-            #expect(try rawRow(ours.id, store) == rawRow(theirs.id, store))
-            #expect(try store.pool.read { try HistoryEntry.fetchOne($0, key: ours.id) }?.updateID == entry.updateID)
-        }
+        let ids = try Self.entries.map { entry in try store.insert(entry).id }
+        // GRDB's forms: dates as UTC text to the millisecond (rounded), booleans as 1 and 0,
+        // HRESULTs as unsigned numbers, NULL for what is missing.
+        #expect(try rawRow(ids[0], store) == [
+            "operation=1", "resultCode=1", "hResult=0", "unmappedResultCode=0", "reason=NULL", "startedAt='2023-11-14 22:13:20.124'",
+            "endedAt=NULL", "updateID='openssl'", "revision=3", "title='OpenSSL \u{202E}fix'", "jobName='patch'",
+            "clientApplicationID='installtop'", "durationMs=NULL", "outputTail=''", "isRunning=1", "writerPID=42", "writerStartTime=123456",
+            "writerBootID='boot'", "packageAction=NULL", "oldVersion=NULL", "newVersion=NULL", "observedBy=NULL", "jobRun=NULL",
+        ])
+        #expect(try rawRow(ids[1], store).contains("hResult=\(HResult.installerFailure.rawValue)"))
+        #expect(try rawRow(ids[1], store).contains("endedAt='2023-11-14 22:13:23.000'"))
+        let read = try store.pool.read { try HistoryStore.entries($0, where: "1") }
+        #expect(read.map(\.id) == ids)
+        #expect(Array(read.dropFirst()) == Array(zip(Self.entries.dropFirst(), ids.dropFirst()).map { entry, id in
+            var entry = entry
+            entry.id = id
+            // 1_700_000_002.9996 is kept to the millisecond, rounded.
+            if entry.updateID == "lab-app" { entry.endedAt = Date(timeIntervalSince1970: 1_700_000_003) }
+            return entry
+        }))
     }
 
     @Test func aSettledRowOverwritesItsRunningRowOrIsInsertedWhenItIsMissing() throws {
@@ -49,7 +59,7 @@ final class HistoryRowWritingTests {
         var missing = Self.entries[1]
         missing.id = 999
         try store.save(missing)
-        var rows = try store.pool.read { try HistoryEntry.order(Column("id")).fetchAll($0) }
+        var rows = try store.pool.read { try HistoryStore.entries($0, where: "1") }
         #expect(rows.count == 2)
         // Dates keep milliseconds: the running row's start (…000.1236) reads back as …000.124.
         running.startedAt = Date(timeIntervalSince1970: 1_700_000_000.124)
@@ -66,15 +76,15 @@ final class HistoryRowWritingTests {
         first.resultCode = .succeeded
         let ids = try store.write(HistoryStore.RowWrites(settled: [first], inserted: [Self.entries[2], Self.entries[0]]))
         #expect(ids.count == 2 && ids[0] < ids[1] && ids[0] > first.id!)
-        let rows = try store.pool.read { try HistoryEntry.order(Column("id")).fetchAll($0) }
+        let rows = try store.pool.read { try HistoryStore.entries($0, where: "1") }
         #expect(rows.map(\.updateID) == ["openssl", "later", "openssl"])
         #expect(rows[0].isRunning == false && rows[2].isRunning)
     }
 
     private func rawRow(_ id: Int64?, _ store: HistoryStore) throws -> [String] {
         try store.pool.read { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM historyEntry WHERE id = ?", arguments: [id]) else { return [] }
-            return row.columnNames.filter { $0 != "id" }.map { "\($0)=\(row[$0] as DatabaseValue)" }
+            guard let row = try db.fetchOne(sql: "SELECT * FROM historyEntry WHERE id = ?", arguments: [id]) else { return [] }
+            return zip(row.columnNames, row.values).filter { $0.0 != "id" }.map { "\($0.0)=\($0.1)" }
         }
     }
 }

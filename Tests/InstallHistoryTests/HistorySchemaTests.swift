@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+import SQLiteStore
 import InstallEngine
 @testable import InstallHistory
 import Testing
@@ -11,7 +11,7 @@ final class HistorySchemaTests {
     @Test func aDatabaseOfTheFirstSchemaMigratesAndKeepsItsRows() throws {
         let path = folder.file("old.sqlite3")
         do {
-            let old = try DatabasePool(path: path)
+            let old = try SQLitePool(path: path, busyTimeout: .seconds(5))
             try HistorySchema.migrator.migrate(old, upTo: HistorySchema.Migration.createHistoryEntry.rawValue)
             try old.write { db in
                 try db.execute(sql: """
@@ -26,7 +26,7 @@ final class HistorySchemaTests {
         }
 
         let store = try HistoryStore(path: path)
-        let applied = try store.pool.read { db in try HistorySchema.migrator.appliedMigrations(db) }
+        let applied = try store.pool.read { db in try HistorySchema.migrator.appliedIdentifiers(db) }
         #expect(applied == HistorySchema.Migration.allCases.map(\.rawValue))
 
         let rows = try store.entries()

@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+import SQLiteStore
 import InstallEngine
 @testable import InstallHistory
 import Testing
@@ -181,7 +181,7 @@ final class JobRunHistoryTests {
     @Test func aDatabaseOfTheSchemaBeforeRunsListsNoRunsAndKeepsItsRows() throws {
         let path = folder.file("old.sqlite3")
         do {
-            let old = try DatabasePool(path: path)
+            let old = try SQLitePool(path: path, busyTimeout: .seconds(5))
             try HistorySchema.migrator.migrate(old, upTo: HistorySchema.Migration.addObservedBy.rawValue)
             try old.write { db in
                 try db.execute(sql: """
@@ -202,7 +202,7 @@ final class JobRunHistoryTests {
         let path = folder.file("v6.sqlite3")
         // A v6 database's kept row reads back with no hashes and no mark.
         do {
-            let old = try DatabasePool(path: path)
+            let old = try SQLitePool(path: path, busyTimeout: .seconds(5))
             try HistorySchema.migrator.migrate(old, upTo: HistorySchema.Migration.addJobRuns.rawValue)
             try old.write { db in
                 try db.execute(sql: "INSERT INTO jobRun (kind, name, operation, startedAt) VALUES ('apt', 'apt upgrade', 1, '2023-11-14 22:13:20.000')")

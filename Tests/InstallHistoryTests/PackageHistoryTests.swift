@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+import SQLiteStore
 import InstallEngine
 @testable import InstallHistory
 import Testing
@@ -61,7 +61,7 @@ final class PackageHistoryTests {
     @Test func aDatabaseOfTheThirdSchemaMigratesWithoutVersions() throws {
         let path = folder.file("v3.sqlite3")
         do {
-            let old = try DatabasePool(path: path)
+            let old = try SQLitePool(path: path, busyTimeout: .seconds(5))
             try HistorySchema.migrator.migrate(old, upTo: HistorySchema.Migration.addQueryIndexes.rawValue)
             try old.write { db in
                 try db.execute(sql: """
@@ -74,9 +74,9 @@ final class PackageHistoryTests {
         }
 
         let store = try HistoryStore(path: path)
-        let applied = try store.pool.read { db in try HistorySchema.migrator.appliedMigrations(db) }
+        let applied = try store.pool.read { db in try HistorySchema.migrator.appliedIdentifiers(db) }
         #expect(applied == HistorySchema.Migration.allCases.map(\.rawValue))
-        let columns = try store.pool.read { db in try db.columns(in: HistoryEntry.databaseTableName).map(\.name) }
+        let columns = try store.pool.read { db in try db.fetchValues(String.self, sql: "SELECT name FROM pragma_table_info(?)", arguments: [HistoryEntry.databaseTableName]) }
         #expect(Set(columns).isSuperset(of: ["packageAction", "oldVersion", "newVersion"]))
         let old = try #require(try store.entries().first)
         #expect(old.updateID == "tzdata" && old.resultCode == .succeeded && old.durationMs == 1000)

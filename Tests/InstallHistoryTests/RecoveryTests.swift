@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+import SQLiteStore
 import InstallEngine
 @testable import InstallHistory
 import Testing
@@ -54,7 +54,7 @@ final class RecoveryTests {
         #expect(rows["done"] == finished, "finished rows are never changed")
         #expect(try store.recoverInterruptedEntries(now: now).isEmpty, "a second pass finds nothing")
 
-        let integrity = try store.pool.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
+        let integrity = try store.pool.read { db in try db.fetchValues(String.self, sql: "PRAGMA integrity_check") }
         #expect(integrity == ["ok"])
     }
 

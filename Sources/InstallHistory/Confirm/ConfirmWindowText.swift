@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import SQLiteStore
 
 /// A commit-confirmed window in words, as `installtop history --jobs` and the waiting command
 /// say it: `armed: confirm by 2026-11-28 04:12:30 UTC (installtop confirm --run 7)`,
@@ -33,6 +34,6 @@ public enum ConfirmWindowText {
     /// `2026-11-28 04:12:30` (UTC, whole seconds); `-` for none.
     public static func time(_ date: Date?) -> String {
         guard let date else { return "-" }
-        return String(HistoryDateText.text(date).prefix(19))
+        return String(SQLiteDateText.text(date).prefix(19))
     }
 }
