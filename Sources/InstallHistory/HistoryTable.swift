@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 import InstallEngine
 
 /// The history as an aligned text table for a terminal `width` columns wide, in the order
@@ -110,8 +115,9 @@ public enum HistoryTable {
 
     /// A version cell broken at its arrow: `["3.0.14 →", "3.0.15"]`; whole when it has none.
     private static func versionHalves(_ text: String) -> [String] {
-        guard let arrow = text.range(of: " → ") else { return [text] }
-        return [String(text[..<arrow.lowerBound]) + " →", String(text[arrow.upperBound...])]
+        let parts = text.split(separator: " → ", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2 else { return [text] }
+        return [String(parts[0]) + " →", String(parts[1])]
     }
 
     /// `text` on lines of at most `width` characters, broken at spaces; a word longer than a
@@ -178,10 +184,18 @@ public enum HistoryTable {
         let ms = duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
         switch ms {
         case ..<1000: return "\(ms)ms"
-        case ..<60_000: return String(format: "%.1fs", Double(ms) / 1000)
-        case ..<3_600_000: return String(format: "%dm%02ds", ms / 60_000, ms / 1000 % 60)
-        default: return String(format: "%dh%02dm", ms / 3_600_000, ms / 60_000 % 60)
+        case ..<60_000: return printed("%.1fs", Double(ms) / 1000)
+        case ..<3_600_000: return printed("%lldm%02llds", ms / 60_000, ms / 1000 % 60)
+        default: return printed("%lldh%02lldm", ms / 3_600_000, ms / 60_000 % 60)
         }
+    }
+
+    /// `format` filled with `arguments` by the C library's printf (its rounding of `%.1f`
+    /// included), without Foundation's `String(format:)`.
+    private static func printed(_ format: String, _ arguments: any CVarArg...) -> String {
+        var buffer = [CChar](repeating: 0, count: 64)
+        _ = withVaList(arguments) { list in vsnprintf(&buffer, buffer.count, format, list) }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// `text` made safe for one terminal line and cut to `limit` characters.

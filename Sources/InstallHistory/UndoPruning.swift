@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Glibc
 
 /// Deletes versions kept for undo by age and total size (Documentation/UNDO.md, rule 33), a run's
@@ -46,7 +50,7 @@ public struct UndoPruning: Sendable, Hashable {
             guard let file = record.file else { continue }
             try? FileManager.default.removeItem(atPath: file)
             // rmdir removes only an empty folder: a run's last kept file takes its folder along.
-            rmdir((file as NSString).deletingLastPathComponent)
+            rmdir(HistoryPath.folder(of: file))
         }
         try store.markPruned(chosen.compactMap(\.id), at: now)
         return chosen

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Glibc
 
 /// An asciicast v2 recording read back: its header and its events in the file's order.
@@ -49,25 +53,22 @@ public struct AsciicastRecording: Sendable, Hashable {
     }
 
     private static func header(_ line: Substring, file: String) throws(ReadError) -> AsciicastHeader {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
+        guard let object = try? JSONDecoder().decode(AsciicastHeaderFields.self, from: Data(line.utf8)) else {
             throw ReadError(file: file, line: 1, problem: "expected an asciicast header (a JSON object)")
         }
-        guard (object["version"] as? NSNumber)?.intValue == 2 else {
+        guard object.version == 2 else {
             throw ReadError(file: file, line: 1, problem: "expected \"version\": 2 (asciicast v2)")
         }
-        guard let width = (object["width"] as? NSNumber)?.intValue, let height = (object["height"] as? NSNumber)?.intValue else {
+        guard let width = object.width, let height = object.height else {
             throw ReadError(file: file, line: 1, problem: "expected \"width\" and \"height\" as numbers")
         }
-        return AsciicastHeader(width: width, height: height, timestamp: (object["timestamp"] as? NSNumber)?.intValue,
-                               environment: (object["env"] as? [String: String]) ?? [:], title: object["title"] as? String)
+        return AsciicastHeader(width: width, height: height, timestamp: object.timestamp, environment: object.env ?? [:], title: object.title)
     }
 
     private static func event(_ line: Substring, file: String, number: Int) throws(ReadError) -> AsciicastEvent {
-        guard let array = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [Any], array.count == 3,
-              let time = (array[0] as? NSNumber)?.doubleValue, time >= 0,
-              let code = array[1] as? String, let data = array[2] as? String else {
+        guard let fields = try? JSONDecoder().decode(AsciicastEventFields.self, from: Data(line.utf8)), fields.time >= 0 else {
             throw ReadError(file: file, line: number, problem: "expected an event: [seconds, \"o\", \"text\"]")
         }
-        return AsciicastEvent(time: time, code: AsciicastEvent.Code(code), data: data)
+        return AsciicastEvent(time: fields.time, code: AsciicastEvent.Code(fields.code), data: fields.data)
     }
 }

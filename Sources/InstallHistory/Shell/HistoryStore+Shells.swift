@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import InstallEngine
 
 // MARK: - Shells opened on hosts from the board, and their recordings
@@ -11,14 +15,13 @@ extension HistoryStore {
 
     /// `shellFolder` of the database at `path`, known without opening it.
     public static func shellFolder(forDatabase path: String) -> String {
-        let name = (path as NSString).lastPathComponent
-        return ((path as NSString).deletingLastPathComponent as NSString)
-            .appendingPathComponent(name == defaultFileName ? "shells" : name + ".shells")
+        let name = HistoryPath.name(of: path)
+        return HistoryPath.joined(HistoryPath.folder(of: path), name == defaultFileName ? "shells" : name + ".shells")
     }
 
     /// The recording of shell run `run`.
     public func shellRecording(run: Int64) -> String {
-        (shellFolder as NSString).appendingPathComponent("\(run).cast")
+        HistoryPath.joined(shellFolder, "\(run).cast")
     }
 
     /// Records that a shell on `host` began at `startedAt` (a run of kind `shell`, named
@@ -30,7 +33,7 @@ extension HistoryStore {
             try FileManager.default.createDirectory(atPath: shellFolder, withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])
         } catch {
-            throw .unusableDatabase(path: path, reason: "cannot create folder \(shellFolder): \(error.localizedDescription)")
+            throw .unusableDatabase(path: path, reason: "cannot create folder \(shellFolder): \(Self.describe(error))")
         }
         return try reserveJobRun(kind: JobRun.shellKind, name: Self.shellName(host), operation: .install, startedAt: startedAt)
     }
