@@ -10,7 +10,6 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
     ],
     targets: [
@@ -30,6 +29,20 @@ let package = Package(
             path: "Sources/CSQLite",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        // libyaml's parser (Debian's libyaml-dev), linked as the shared libyaml-0-2.
+        .systemLibrary(
+            name: "CYAML",
+            path: "Sources/CYAML",
+            pkgConfig: "yaml-0.1",
+            providers: [.apt(["libyaml-dev"])]
+        ),
+
+        // MARK: - YAML
+
+        // Pure: YAML text composed into nodes (tags, styles, marks, anchors resolved) over libyaml,
+        // with Yams' errors and messages; no Foundation, so no ICU (Documentation/ARCHITECTURE.md).
+        // Its plugin installs libyaml-dev when the build is planned on a machine that lacks it.
+        .target(name: "YAMLNodes", dependencies: ["CYAML"], plugins: ["Prerequisites"]),
 
         // MARK: - Engine
 
@@ -43,7 +56,7 @@ let package = Package(
             dependencies: [
                 "CPosixSpawn",
                 "RestartScan",
-                .product(name: "Yams", package: "Yams"),
+                "YAMLNodes",
                 .product(name: "DequeModule", package: "swift-collections"),
             ]
         ),
@@ -69,7 +82,7 @@ let package = Package(
 
         // Pure: Ansible inventories (INI and YAML: groups, children, host variables, ranges) and
         // `--limit` patterns, for the commands that reach many hosts over ssh.
-        .target(name: "HostInventory", dependencies: [.product(name: "Yams", package: "Yams")]),
+        .target(name: "HostInventory", dependencies: ["YAMLNodes"]),
 
         // Unix sockets: bind/connect/accept with the right flags, SO_PEERCRED, send without SIGPIPE.
         .target(name: "CUnixSocket"),
@@ -99,7 +112,7 @@ let package = Package(
         // EngineWire for the values hosts send the board (a pending snapshot).
         .target(
             name: "Monitor",
-            dependencies: ["InstallEngine", "RestartScan", "TerminalUI", "EngineWire", .product(name: "Yams", package: "Yams")],
+            dependencies: ["InstallEngine", "RestartScan", "TerminalUI", "EngineWire", "YAMLNodes"],
             plugins: ["EmbedThemes"]
         ),
         // Turns files into a Swift file of string literals (run by the EmbedThemes and EmbedShippedFiles plugins).
@@ -157,6 +170,7 @@ let package = Package(
 
         // MARK: - Tests
 
+        .testTarget(name: "YAMLNodesTests", dependencies: ["YAMLNodes"]),
         .testTarget(name: "InstallEngineTests", dependencies: ["InstallEngine", "InstallEngineTesting", "RestartScan"]),
         .testTarget(
             name: "InstallHistoryTests",

@@ -1,4 +1,4 @@
-import Yams
+import YAMLNodes
 
 /// Ansible's YAML (and JSON) inventories: a mapping of groups (usually just `all`), each with
 /// `hosts` (names, ranges such as `web[1:3]`, each with its variables or nothing), `vars` and
@@ -16,7 +16,7 @@ enum YAMLInventoryParser {
     static func parse(_ text: String, path: String) throws(InventoryError) -> Inventory {
         let root: Node?
         do {
-            root = try Yams.compose(yaml: text)
+            root = try YAMLNodes.compose(yaml: text)
         } catch {
             throw InventoryError(source: path, message: "not YAML: \(error)")
         }

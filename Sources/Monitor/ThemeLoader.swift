@@ -1,6 +1,6 @@
 import Foundation
 import TerminalUI
-import Yams
+import YAMLNodes
 
 /// Reads theme files (the format of Documentation/MONITOR.md, "Themes"). Every problem becomes a
 /// `ThemeError` naming the file, line, column and key; nothing here traps on bad input.
@@ -14,12 +14,10 @@ public enum ThemeLoader {
     public static func parse(_ text: String, file: String, id: String, source: ThemeSource) throws(ThemeError) -> Theme {
         let root: Node?
         do {
-            // Themes read only text, so no tag is resolved (`.default` runs ICU's regular expressions).
-            root = try Yams.compose(yaml: text, .basic)
-        } catch let error as YamlError {
-            throw syntaxError(error, file: file)
+            // Themes read only text, so no tag is resolved: a key is the same key quoted or not.
+            root = try YAMLNodes.compose(yaml: text, .basic)
         } catch {
-            throw ThemeError(file: file, message: "invalid YAML: \(error)")
+            throw syntaxError(error, file: file)
         }
         guard let root, case .mapping(let top) = root else {
             throw ThemeError(file: file, message: "expected a mapping with `name` and `styles`")
@@ -131,7 +129,6 @@ public enum ThemeLoader {
         case .scalar(let scalar): return "`\(scalar.string)`"
         case .mapping: return "a mapping"
         case .sequence: return "a list"
-        case .alias: return "an alias"
         }
     }
 

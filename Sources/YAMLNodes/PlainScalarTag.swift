@@ -1,12 +1,9 @@
-import Yams
-
 /// The tag YAML gives a plain scalar written without a tag: the rules of Yams' `Resolver.default`
 /// (bool, int, float, merge, null, timestamp, value, in that order, else `str`), matched by hand.
 ///
-/// Yams matches its rules with `NSRegularExpression`, which is ICU's regex engine: compiling
-/// and running them was the only use of ICU in `installtop run`, and it kept ICU's code and
-/// Unicode property tables (about 5 MiB) resident in the idle monitor. Every rule's pattern is
-/// ASCII and anchored at both ends, so a text with anything else is a `str`.
+/// Yams matches these rules with `NSRegularExpression`, which is ICU's regex engine; matching by
+/// hand keeps ICU (its code and Unicode tables) out of the program. Every rule's pattern is ASCII
+/// and anchored at both ends, so a text with anything else is a `str`.
 enum PlainScalarTag {
     /// The tag of the plain scalar `text`.
     static func resolve(_ text: String) -> Tag.Name {

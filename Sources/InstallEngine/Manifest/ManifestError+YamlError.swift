@@ -1,9 +1,9 @@
-import Yams
+import YAMLNodes
 
 extension ManifestError {
     // MARK: - YAML syntax errors
 
-    /// The problem Yams (libyaml) found, at the position it reports, as
+    /// The problem libyaml (or the composer) found, at the position it reports, as
     /// `invalid YAML: [CONTEXT at line L, column C, ]PROBLEM`.
     init(_ error: YamlError, file: String) {
         switch error {
@@ -26,7 +26,7 @@ extension ManifestError {
             self.init(file: file, line: position.line, column: position.column, message: "invalid YAML: \(problem)")
         case .duplicatedKeysInMapping(let duplicates, let context):
             let keys = duplicates.map { "`\($0)`" }.joined(separator: ", ")
-            // Yams marks the first occurrence only, so the message says "more than once"
+            // The composer marks the first occurrence only, so the message says "more than once"
             // rather than pointing at a particular repeat.
             let message = duplicates.count == 1
                 ? "key \(keys) appears more than once in this mapping"
@@ -37,7 +37,7 @@ extension ManifestError {
         }
     }
 
-    /// The character at a 1-based line and column (in Unicode scalars, like Yams' marks).
+    /// The character at a 1-based line and column (in Unicode scalars, like libyaml's marks).
     private static func character(atLine line: Int, column: Int, in text: String) -> Unicode.Scalar? {
         var position = SourcePosition.start
         for scalar in text.unicodeScalars {
@@ -48,7 +48,7 @@ extension ManifestError {
         return nil
     }
 
-    /// Line and column (in Unicode scalars, like Yams' marks) of the character at `offset`.
+    /// Line and column (in Unicode scalars, like libyaml's marks) of the character at `offset`.
     private static func position(ofCharacterOffset offset: Int, in text: String) -> SourcePosition {
         let end = text.index(text.startIndex, offsetBy: offset, limitedBy: text.endIndex) ?? text.endIndex
         var position = SourcePosition.start

@@ -7,7 +7,7 @@ public struct ManifestError: Sendable, Hashable, CustomStringConvertible {
     public var file: String
     /// 1-based; 0 for a problem with the file as a whole.
     public var line: Int
-    /// 1-based, counted in Unicode scalars (as Yams counts them); 0 with `line` 0.
+    /// 1-based, counted in Unicode scalars (as libyaml counts them); 0 with `line` 0.
     public var column: Int
     /// What is wrong and what was expected, without the position.
     public var message: String

@@ -1,4 +1,4 @@
-import Yams
+import YAMLNodes
 
 /// The known keys of one mapping of the manifest, with the nodes of their keys and values.
 struct ManifestFields {

@@ -1,5 +1,5 @@
 import Foundation
-import Yams
+import YAMLNodes
 
 /// A job's kind section (`apt: {…}`) as its `JobKind` reads it: typed values of its keys, each
 /// mistake reported at its line and column like every other manifest error. Unknown keys were

@@ -1,4 +1,4 @@
-import Yams
+import YAMLNodes
 
 /// What a manifest may make the loader do. YAML aliases (`*name`) and merge keys (`<<`) let a
 /// few hundred bytes stand for billions of nodes; every node they stand for is counted as if it
@@ -16,7 +16,7 @@ public enum ManifestLimits {
     /// Walks `root` as the reader will, aliases and merge keys expanded, and stops at the first
     /// limit passed.
     /// - Throws: one error at the node where the limit was passed (for an alias, where its anchor
-    ///   is defined: Yams keeps no position for the alias itself), naming the limit.
+    ///   is defined: the composed tree keeps no position for the alias itself), naming the limit.
     static func checkExpansion(of root: Node, file: String) throws(ManifestErrors) {
         var count = 0
         if let problem = walk(root, depth: 1, count: &count) {
@@ -45,7 +45,7 @@ public enum ManifestLimits {
             for item in sequence {
                 if let problem = walk(item, depth: depth + 1, count: &count) { return problem }
             }
-        case .scalar, .alias:
+        case .scalar:
             break
         }
         return nil

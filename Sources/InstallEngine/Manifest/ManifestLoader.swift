@@ -1,4 +1,4 @@
-import Yams
+import YAMLNodes
 
 /// Loads a manifest (Documentation/MANIFEST.md) into jobs of complete `Update`s.
 ///
@@ -28,14 +28,13 @@ public enum ManifestLoader {
         }
         let root: Node?
         do {
-            // `.basic` resolves no tags, so Yams' regular expressions (ICU) never run: plain
-            // scalars are resolved by `Node.tagName`. One difference: Yams finds duplicate keys
-            // by text and tag, so `1` and `"1"` in one mapping are now duplicates.
-            root = try Yams.compose(yaml: yaml, .basic)
-        } catch let error as YamlError {
-            throw ManifestErrors([ManifestError(error, file: path)])
+            // `.basic`: plain scalars are resolved by `Node.tagName`, and duplicate keys are found
+            // by text alone, so `1` and `"1"` in one mapping are duplicates (as they have been
+            // since manifests were composed with Yams' `.basic`, to keep ICU's regular expressions
+            // from running).
+            root = try YAMLNodes.compose(yaml: yaml, .basic)
         } catch {
-            throw ManifestErrors([ManifestError(file: path, line: 1, column: 1, message: "invalid YAML: \(error)")])
+            throw ManifestErrors([ManifestError(error, file: path)])
         }
         if let root { try ManifestLimits.checkExpansion(of: root, file: path) }
         var reader = ManifestReader(file: path, kinds: kinds)

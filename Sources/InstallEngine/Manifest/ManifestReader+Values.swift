@@ -1,5 +1,5 @@
 import Foundation
-import Yams
+import YAMLNodes
 
 /// Typed reading of single nodes. Each reader reports what it expected and what it found, at
 /// the node's position, and returns `nil` when the node is not usable.
@@ -247,13 +247,7 @@ extension ManifestReader {
     /// `the boolean `no``, `an empty value`, `the quoted string `3``, or the text in backticks
     /// (first line, at most 40 characters).
     func describe(_ node: Node) -> String {
-        guard let scalar = node.scalar else {
-            switch node {
-            case .sequence: return "a list"
-            case .mapping: return "a mapping"
-            default: return "an alias"
-            }
-        }
+        guard let scalar = node.scalar else { return node.sequence != nil ? "a list" : "a mapping" }
         let text = Self.excerpt(scalar.string)
         switch node.tagName {
         case .null:
@@ -265,7 +259,7 @@ extension ManifestReader {
             // `"3"` or `'no'` looks like the number or boolean that was expected; saying it
             // is quoted tells the operator what to change.
             let quoted = scalar.style == .singleQuoted || scalar.style == .doubleQuoted
-            if quoted, PlainScalarTag.resolve(scalar.string) != .str { return "the quoted string `\(text)`" }
+            if quoted, Resolver.default.resolveTag(from: scalar.string) != .str { return "the quoted string `\(text)`" }
             return "`\(text)`"
         }
     }

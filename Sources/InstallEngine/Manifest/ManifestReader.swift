@@ -1,6 +1,6 @@
 import Glibc
 import Foundation
-import Yams
+import YAMLNodes
 
 /// Walks a composed YAML tree and turns it into jobs, collecting every problem on the way
 /// instead of stopping at the first. A node of the wrong shape is reported once and not looked

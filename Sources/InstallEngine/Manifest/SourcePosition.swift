@@ -1,4 +1,4 @@
-import Yams
+import YAMLNodes
 
 /// A 1-based line and column in the manifest.
 struct SourcePosition: Hashable {
@@ -13,14 +13,14 @@ struct SourcePosition: Hashable {
         self.column = column
     }
 
-    /// Where `node` starts. Nodes composed by Yams always carry a mark; a node without one
+    /// Where `node` starts. Composed nodes always carry a mark; a node without one
     /// (built in code) counts as the start of the file.
     init(_ node: Node) {
         self.init(line: node.mark?.line ?? 1, column: node.mark?.column ?? 1)
     }
 
     /// Moves past `scalar`: a newline starts the next line; anything else is one column
-    /// (columns count Unicode scalars, like Yams' marks).
+    /// (columns count Unicode scalars, like libyaml's marks).
     mutating func advance(past scalar: Unicode.Scalar) {
         if scalar == "\n" {
             line += 1
