@@ -7,6 +7,8 @@ extension Node {
         private let pairs: [Element]
         /// The tag as parsed: `Tag.Name.implicit` when none was written.
         public let tag: Tag
+        /// Where the mapping starts (its first key, its `{`, or its anchor or tag);
+        /// `nil` only for mappings built in code.
         public let mark: Mark?
 
         init(_ pairs: [Element], _ tag: Tag, _ mark: Mark?) {

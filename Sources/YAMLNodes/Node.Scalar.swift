@@ -15,12 +15,16 @@ extension Node {
             case folded
         }
 
+        /// The text: quotes and escapes undone, lines folded as the style says; empty for a
+        /// key or value written as nothing (`key:`).
         public let string: String
         /// The tag as parsed, not resolved: `Tag.Name.implicit` for a plain scalar written
         /// without a tag, `str` for a quoted or block one without a tag, else the tag written
         /// (`!!int` as `tag:yaml.org,2002:int`, `!` as `Tag.Name.nonSpecific`).
         public let tag: Tag
         public let style: Style
+        /// Where the scalar starts (at its anchor or tag when one is written); `nil` only for
+        /// scalars built in code.
         public let mark: Mark?
 
         init(_ string: String, _ tag: Tag, _ style: Style, _ mark: Mark?) {

@@ -4,6 +4,8 @@ extension Node {
         private let nodes: [Node]
         /// The tag as parsed: `Tag.Name.implicit` when none was written.
         public let tag: Tag
+        /// Where the sequence starts (its first `-`, its `[`, or its anchor or tag);
+        /// `nil` only for sequences built in code.
         public let mark: Mark?
 
         init(_ nodes: [Node], _ tag: Tag, _ mark: Mark?) {

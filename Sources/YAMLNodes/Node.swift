@@ -6,8 +6,11 @@
 /// tags: `1` and `"1"` are equal under `Resolver.basic` (both `str`) and not under
 /// `Resolver.default` (`int` and `str`). Marks and styles do not count.
 public enum Node: Sendable, Hashable {
+    /// Text: `name`, `'quoted'`, a `|` block…
     case scalar(Scalar)
+    /// Key and value pairs, block (`key: value` lines) or flow (`{key: value}`).
     case mapping(Mapping)
+    /// Items, block (`- item` lines) or flow (`[item]`).
     case sequence(Sequence)
 
     /// The tag, resolved: a plain scalar written without a tag by its resolver, `!` as `str`,

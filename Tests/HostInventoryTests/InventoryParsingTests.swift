@@ -90,6 +90,24 @@ struct InventoryParsingTests {
         }
     }
 
+    /// The texts Yams 6.2.2 gave for these inventories, which YAMLNodes keeps byte for byte.
+    @Test("YAML that cannot be composed is refused with the parser's text, as Yams wrote it", arguments: [
+        ("all:\n  hosts:\n    web1: {ansible_host: 10.0.0.1\n",
+         "i.yml: not YAML: 4:1: error: parser: while parsing a flow mapping in line 3, column 11\n"
+            + "did not find expected ',' or '}':\n    web1: {ansible_host: 10.0.0.1\n^"),
+        ("all:\n  hosts:\n    web1:\n    web2:\n    web1:\n",
+         "i.yml: not YAML: Parser: expected all keys to be unique but found the following duplicated key(s): 'web1'.\n"
+            + "Context:\nall:\n  hosts:\n    web1:\n    web2:\n    web1:\n in line 3, column 5\n"),
+    ])
+    func yamlSyntaxErrors(text: String, message: String) {
+        do {
+            _ = try Inventory.parse(text, path: "i.yml")
+            Issue.record("no error")
+        } catch {
+            #expect(error.description == message)
+        }
+    }
+
     @Test("a YAML group that is not hosts, vars or children is refused with its line")
     func yamlErrors() {
         do {
