@@ -1,10 +1,8 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
+import Dispatch
 import Foundation
-#endif
 import Glibc
 import SQLiteStore
+import Synchronization
 import Testing
 
 @Suite("A pool reads beside its writer, and waits out another's lock")
@@ -63,21 +61,28 @@ final class SQLitePoolTests {
     }
 
     @Test("A write waits for another process's transaction within the busy timeout, and then succeeds after it")
-    func lockedWithinTimeout() async throws {
+    func lockedWithinTimeout() throws {
         let pool = try pool(busyTimeout: .seconds(30))
         let holder = try SQLiteConnection(path: folder.file("pool.sqlite3"))
         try holder.execute(sql: "BEGIN IMMEDIATE")
         try holder.execute(sql: "INSERT INTO t VALUES (1)")
-        let (started, signal) = AsyncStream<Void>.makeStream()
-        let writing = Task.detached {
-            signal.yield()
-            try pool.write { try $0.execute(sql: "INSERT INTO t VALUES (2)") }
+        // The writer waits on a thread of its own and this test never yields: the lock is held
+        // only as long as the lines below take, not as long as Swift's cooperative pool (two
+        // threads here, often all blocked by other tests) takes to come back to an async test.
+        let started = DispatchSemaphore(value: 0), ended = DispatchSemaphore(value: 0)
+        let outcome = Mutex<(any Error)?>(nil)
+        let writer = Thread {
+            started.signal()
+            do { try pool.write { try $0.execute(sql: "INSERT INTO t VALUES (2)") } } catch { outcome.withLock { $0 = error } }
+            ended.signal()
         }
-        for await _ in started { break }
+        writer.start()
+        started.wait()
         // The writer cannot have written yet: the holder's lock is still held.
         #expect(try pool.read { try $0.fetchValue(Int.self, sql: "SELECT count(*) FROM t") } == 0)
         try holder.execute(sql: "COMMIT")
-        try await writing.value
+        ended.wait()
+        #expect(outcome.withLock { $0 } == nil, "\(String(describing: outcome.withLock { $0 }))")
         #expect(try pool.read { try $0.fetchValues(Int.self, sql: "SELECT i FROM t ORDER BY rowid") } == [1, 2])
     }
 
