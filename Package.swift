@@ -50,12 +50,16 @@ let package = Package(
         // status, cmdline, comm, cgroup, exe, fd, maps), and what still runs deleted or replaced
         // code and whether a reboot is needed (rule 32). Glibc only: the relay links it.
         .target(name: "RestartScan"),
+        // Pure text and path helpers in place of Foundation's (trimming, path parts, printf's
+        // figures, an error's reason, natural order, local times), which would link ICU's data.
+        .target(name: "TextBasics"),
 
         .target(
             name: "InstallEngine",
             dependencies: [
                 "CPosixSpawn",
                 "RestartScan",
+                "TextBasics",
                 "YAMLNodes",
                 .product(name: "DequeModule", package: "swift-collections"),
             ]
@@ -82,7 +86,7 @@ let package = Package(
 
         // Pure: Ansible inventories (INI and YAML: groups, children, host variables, ranges) and
         // `--limit` patterns, for the commands that reach many hosts over ssh.
-        .target(name: "HostInventory", dependencies: ["YAMLNodes"]),
+        .target(name: "HostInventory", dependencies: ["TextBasics", "YAMLNodes"]),
 
         // Unix sockets: bind/connect/accept with the right flags, SO_PEERCRED, send without SIGPIPE.
         .target(name: "CUnixSocket"),
@@ -179,6 +183,7 @@ let package = Package(
         ),
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI"]),
+        .testTarget(name: "TextBasicsTests", dependencies: ["TextBasics"]),
         .testTarget(name: "RestartScanTests", dependencies: ["RestartScan", "TestProcessSupport"], exclude: ["Samples"]),
         // The differential test asks the ansible-inventory of FleetTestSupport's toolchain.
         .testTarget(name: "HostInventoryTests", dependencies: ["HostInventory", "FleetTestSupport"]),
@@ -219,3 +224,13 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Each file sees the members of the modules it imports itself (SE-0444). Without it a file that
+// imports FoundationEssentials still gets Foundation's `contains` or `trimmingCharacters` through
+// another file's import, and Foundation's would link ICU's 34 MB of data into the binary
+// (Documentation/ARCHITECTURE.md "What the binary links"). The shipped targets only: the
+// benchmarks and the build tool may use Foundation.
+for target in package.targets where [.regular, .executable].contains(target.type) && !(target.path ?? "").hasPrefix("Tests")
+    && !["installtop-bench", "embed-files", "InstallEngineTesting"].contains(target.name) {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("MemberImportVisibility")]
+}

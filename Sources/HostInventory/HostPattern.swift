@@ -1,3 +1,4 @@
+import TextBasics
 /// Ansible's host patterns, as `--limit` takes them: terms separated by `:` (or `,`), each a
 /// host or group name, `all` or `*`, or a wildcard (`web*`, `db?.example.com`) matching group
 /// and host names; `&term` keeps only hosts also in the term, `!term` removes the term's hosts.

@@ -1,3 +1,4 @@
+import TextBasics
 /// Ansible's INI inventories: hosts before any section are ungrouped; `[group]` lists hosts
 /// (`name key=value …`, `name:port`, ranges such as `web[1:3]`), `[group:vars]` its variables,
 /// `[group:children]` its child groups. Lines starting with `#` or `;` are comments.

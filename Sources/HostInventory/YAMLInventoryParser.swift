@@ -1,4 +1,5 @@
 import YAMLNodes
+import TextBasics
 
 /// Ansible's YAML (and JSON) inventories: a mapping of groups (usually just `all`), each with
 /// `hosts` (names, ranges such as `web[1:3]`, each with its variables or nothing), `vars` and

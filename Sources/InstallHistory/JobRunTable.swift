@@ -1,3 +1,4 @@
+import InstallEngine
 /// Job runs as text for `installtop history --jobs`, in the order given: a line per run (id,
 /// date in UTC, kind, result, whether it can be undone, name), then a line per package of its
 /// plan (`lab-app 1.0 → 2.0`, with the update's result after it when it did not change the

@@ -25,7 +25,7 @@ struct HelpView {
         let width = min(80, body.width)
         let inner = max(1, width - 2)
         let ascii = state.glyphs.box == .ascii
-        let entries = state.keyHelp.map { (keys: ascii ? $0.keys.replacingOccurrences(of: "↑ ↓", with: "Up Dn") : $0.keys, action: $0.action) }
+        let entries = state.keyHelp.map { (keys: ascii ? $0.keys.replacing("↑ ↓", with: "Up Dn") : $0.keys, action: $0.action) }
         let keyWidth = max(1, min(20, inner / 3))
         // A blank before the keys and one between them and the text.
         let actionWidth = max(1, inner - keyWidth - 2)

@@ -5,6 +5,7 @@ import Foundation
 #endif
 import InstallEngine
 import TerminalUI
+import DequeModule
 
 extension MonitorRenderer {
     // MARK: - Jobs
@@ -251,7 +252,7 @@ extension MonitorRenderer {
     /// requested)`, `repairing: dpkg --configure -a` of `repairing: dpkg --configure -a …`; the
     /// whole text when it has none.
     private static func lead(of text: String) -> String {
-        let ends = [" (", "; ", " …", " ..."].compactMap { text.range(of: $0)?.lowerBound }
+        let ends = [" (", "; ", " …", " ..."].compactMap { text.firstRange(of: $0)?.lowerBound }
         return String(text[..<(ends.min() ?? text.endIndex)])
     }
 

@@ -1,4 +1,5 @@
 import TerminalUI
+import InstallEngine
 
 extension MonitorRenderer {
     /// The question of `R`: the question, then a word and a unit (or process) per row, the

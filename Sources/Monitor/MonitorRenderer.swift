@@ -5,6 +5,7 @@ import Foundation
 #endif
 import InstallEngine
 import TerminalUI
+import RestartScan
 
 /// Draws a `MonitorState` into a `Buffer` (pure: no terminal, no clock). Only visible rows are
 /// looked at, so a queue of ten thousand updates costs no more to draw than a short one.

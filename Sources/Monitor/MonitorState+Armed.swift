@@ -5,6 +5,7 @@ import Foundation
 #endif
 import EngineWire
 import InstallEngine
+import TerminalUI
 
 /// Commit-confirmed runs on the monitor and the board (Documentation/COMMIT-CONFIRMED.md): the
 /// engines push their runs (`armed`), a host's row counts its armed run down and then says how

@@ -1,3 +1,4 @@
+import TerminalUI
 /// The board's `h`, `u` and `s`: a host's history, read from its engine over its link, the undo
 /// of one of its runs there, and a shell on it.
 extension MonitorState {

@@ -4,6 +4,9 @@ import FoundationEssentials
 import Foundation
 #endif
 import EngineWire
+import TextBasics
+import InstallEngine
+import RestartScan
 
 /// The grouped board's fleet view: each host's pending snapshot on its row, the hosts filtered
 /// (`F`) and sorted (`o`) by it, and the answers of a host's engine to `h` (`P`'s refresh is
@@ -26,7 +29,7 @@ extension MonitorState {
             case .given:
                 break
             case .name:
-                if a.name != b.name { return a.name.localizedStandardCompare(b.name) == .orderedAscending }
+                if a.name != b.name { return NaturalOrder.areInIncreasingOrder(a.name, b.name) }
             case .pendingCount:
                 let (x, y) = (pendingCount(a.name), pendingCount(b.name))
                 if x != y { return x > y }

@@ -1,3 +1,5 @@
+import InstallEngine
+import TerminalUI
 /// The board's refresh of hosts' apt lists (`P`, `RefreshBatch`): the selected host's, or the
 /// marked hosts' a few at a time.
 extension MonitorState {

@@ -1,5 +1,6 @@
 import InstallEngine
 import TerminalUI
+import FoundationEssentials
 
 /// The question asked before a job that awaits confirmation (an apt plan) starts, laid out for
 /// the monitor's body: the question with the plan's counts, wrapped and never cut; a line naming

@@ -1,5 +1,6 @@
 import InstallEngine
 import TerminalUI
+import RestartScan
 
 /// The question `R` asks (rule 32), laid out for the monitor's body: the question, wrapped;
 /// then one row per service to restart, per service left out and per process no service owns,

@@ -1,5 +1,6 @@
 import InstallEngine
 import TerminalUI
+import EngineWire
 
 /// The rollout's one question (`U`), laid out for the monitor's body: what happens (the
 /// parallelism and the failure rule), then each host's plan: a line with its counts and

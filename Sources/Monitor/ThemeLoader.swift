@@ -1,6 +1,11 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import TerminalUI
 import YAMLNodes
+import TextBasics
 
 /// Reads theme files (the format of Documentation/MONITOR.md, "Themes"). Every problem becomes a
 /// `ThemeError` naming the file, line, column and key; nothing here traps on bad input.
@@ -52,7 +57,7 @@ public enum ThemeLoader {
         do {
             text = try String(contentsOf: url, encoding: .utf8)
         } catch {
-            throw ThemeError(file: path, message: "cannot read the theme file: \(error.localizedDescription)")
+            throw ThemeError(file: path, message: "cannot read the theme file: \(ErrorText.reason(error))")
         }
         return try parse(text, file: path, id: url.deletingPathExtension().lastPathComponent, source: .file(path))
     }

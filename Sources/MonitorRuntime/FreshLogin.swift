@@ -1,6 +1,7 @@
 import EngineDaemon
 import Glibc
 import InstallEngine
+import TextBasics
 
 /// The board's proof that a host still takes logins after an armed upgrade
 /// (Documentation/COMMIT-CONFIRMED.md): a new ssh connection to it, never one shared with the
@@ -37,7 +38,7 @@ public enum FreshLogin {
         var buffer = [UInt8](repeating: 0, count: 16 << 10)
         let count = read(child.stderrRead, &buffer, buffer.count)
         let text = count > 0 ? String(decoding: buffer[..<count], as: UTF8.self) : ""
-        let last = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.last { !$0.isEmpty }
+        let last = text.split(whereSeparator: \.isNewline).map { $0.trimmingSpaces }.last { !$0.isEmpty }
         return last ?? "ssh exited with status \(status)"
     }
 }

@@ -7,6 +7,7 @@ import EngineDaemon
 import EngineWire
 import InstallEngine
 import Monitor
+import TextBasics
 
 /// One host of the grouped board: its ssh child (`ssh HOST installtop bridge`) while there is
 /// one, what has been read of it, the requests in flight, and when to try again after a
@@ -125,7 +126,7 @@ struct HostConnection {
     func failureReason(status: Int32) -> String {
         let text = String(decoding: stderrTail, as: UTF8.self)
         let last = text.split(whereSeparator: \.isNewline)
-            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .map { $0.trimmingSpaces }
             .last { !$0.isEmpty }
         if let last { return last }
         if status == 0 { return "the engine closed the connection" }

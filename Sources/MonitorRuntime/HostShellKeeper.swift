@@ -1,7 +1,12 @@
 import EngineDaemon
 import EngineWire
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import InstallEngine
+import TextBasics
 
 /// Keeps the recording of a shell the board opened on a host in that host's own history too:
 /// `ssh HOST REMOTE-COMMAND --keep-shell HOST --started … --ended … --exit-status N` (the
@@ -28,7 +33,7 @@ struct HostShellKeeper {
         guard FileManager.default.isReadableFile(atPath: path) else { return "not kept on \(ssh.host): \(path) cannot be read" }
         var said: [String] = []
         let ran = SSHCommandRun(command: command, deadline: Self.deadline).run(input: path) { said.append($0) }
-        if ran.status == 0, let run = said.last.flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }) {
+        if ran.status == 0, let run = said.last.flatMap({ Int($0.trimmingSpaces) }) {
             return "kept on \(ssh.host) as its run \(run)"
         }
         return "not kept on \(ssh.host): " + SSHCommandRun.silence(ran, deadline: Self.deadline)

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import EngineDaemon
 import EngineWire
 import Glibc
@@ -85,9 +89,7 @@ public final class HostsEngineLink: EngineLink {
             return state.hosts.map(\.host)
         }
         mailbox.post(contentsOf: [.monitor(.host(.hosts(names))), .ready])
-        let thread = Thread { [self] in run(mailbox) }
-        thread.name = "installtop-board"
-        thread.start()
+        EngineThread.detach(named: "installtop-board") { [self] in run(mailbox) }
     }
 
     /// Sends `command` to the host of its job, with the host's job number. The board's `A`
@@ -179,8 +181,7 @@ public final class HostsEngineLink: EngineLink {
     /// posted as `HostEvent.freshLogin`.
     public func checkFreshLogin(run: Int, onHost host: String) {
         guard let ssh = sshCommand(ofHost: host) else { return }
-        Thread.detachNewThread { [self] in
-            Thread.current.name = "installtop-fresh-login"
+        EngineThread.detach(named: "installtop-fresh-login") { [self] in
             post([.monitor(.host(.freshLogin(host, run: run, failure: FreshLogin.check(ssh))))])
         }
     }

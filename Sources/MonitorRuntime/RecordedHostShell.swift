@@ -1,10 +1,15 @@
 import EngineDaemon
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Glibc
 import InstallEngine
 import InstallHistory
 import Monitor
 import TerminalUI
+import TextBasics
 
 /// A shell on a host, recorded in the operator's history: a run of kind `shell` in the history
 /// database at `historyPath` (`shell on HOST`, with its start, end, duration and ssh's exit
@@ -142,7 +147,7 @@ public final class RecordedHostShell: HostShellOpener {
 
     public func loadShellRuns(onHost host: String, limit: Int, posting mailbox: Mailbox) {
         let path = historyPath
-        Thread.detachNewThread {
+        EngineThread.detach(named: "installtop-shell") {
             let runs = (try? HistoryStore(path: path, createIfMissing: false).shellRuns(onHost: host, limit: limit)) ?? []
             let rows = runs.map(JobRunRow.init(run:))
             mailbox.post(.monitor(.shellRunsLoaded(host: host, rows)))
@@ -155,7 +160,7 @@ public final class RecordedHostShell: HostShellOpener {
         var text = String(decoding: bytes, as: UTF8.self)
         text = text.replacing(/\x1B\[[0-?]*[ -\/]*[@-~]|\x1B\][^\x07\x1B]*(\x07|\x1B\\)?|\x1B[@-_]/, with: "")
         let lines = text.split(whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" })
-            .map { String($0.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }.map(Character.init)).trimmingCharacters(in: .whitespaces) }
+            .map { String($0.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }.map(Character.init)).trimmingSpaces }
         guard let last = lines.last(where: { !$0.isEmpty }) else { return nil }
         return last.count > 200 ? String(last.prefix(199)) + "…" : last
     }
@@ -164,8 +169,8 @@ public final class RecordedHostShell: HostShellOpener {
     private static func clock(_ seconds: TimeInterval) -> String {
         let total = Int(max(0, seconds))
         let (hours, minutes, rest) = (total / 3600, total / 60 % 60, total % 60)
-        let tail = String(format: "%02d", rest)
-        return hours > 0 ? "\(hours):" + String(format: "%02d", minutes) + ":" + tail : "\(minutes):" + tail
+        let tail = CFormat.twoDigits(rest)
+        return hours > 0 ? "\(hours):" + CFormat.twoDigits(minutes) + ":" + tail : "\(minutes):" + tail
     }
 
     private static func say(_ text: String) { write(Array(text.utf8)) }

@@ -1,6 +1,10 @@
 import EngineDaemon
 import EngineWire
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import InstallEngine
 import Monitor
 import Synchronization
@@ -55,9 +59,7 @@ public final class RemoteEngineLink: EngineLink {
     public var jobsOutliveMonitor: Bool { true }
 
     public func start(posting mailbox: Mailbox) {
-        let thread = Thread { [self] in read(into: mailbox) }
-        thread.name = "installtop-attach"
-        thread.start()
+        EngineThread.detach(named: "installtop-attach") { [self] in read(into: mailbox) }
     }
 
     public func perform(_ command: JobCommand) {

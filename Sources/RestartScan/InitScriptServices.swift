@@ -1,3 +1,4 @@
+import TextBasics
 /// The services init scripts started outside systemd (`/etc/init.d/NAME start` in a chroot,
 /// on a host without systemd), as the system records them: a pid file under `run/` whose name
 /// is the script's. It reads directory listings and pid files only, never the scripts.

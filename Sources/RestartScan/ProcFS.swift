@@ -1,3 +1,4 @@
+import TextBasics
 /// The one reader of `/proc` (a live host's, or a recorded copy in tests): each process's
 /// `stat`, `status`, `cmdline`, `comm`, `cgroup`, `exe` and `maps`, the process list, and the
 /// boot's `btime` and id. Every other part of installtop that asks the kernel about a process

@@ -1,3 +1,4 @@
+import TextBasics
 /// What `/proc/PID/stat` says about a process: the fields installtop reads (the kernel's
 /// `proc_pid_stat(5)` numbering in the comments).
 ///

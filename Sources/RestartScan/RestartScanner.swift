@@ -1,4 +1,5 @@
 import Glibc
+import TextBasics
 
 /// Finds the processes that still run deleted or replaced code and whether the machine needs
 /// a reboot (rule 32).

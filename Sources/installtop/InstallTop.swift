@@ -1,5 +1,9 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Glibc
 import InstallEngine
 
@@ -31,8 +35,8 @@ struct InstallTop: ParsableCommand {
         signal(SIGPIPE, SIG_IGN)
         FatalSignalCleanup.install()
         if let unknown = unknownCommand(in: CommandLine.arguments.dropFirst()) {
-            FileHandle.standardError.write(Data((unknown + "\n").utf8))
-            Foundation.exit(ExitStatus.invalidUsage.rawValue)
+            StandardOutput.stderr.line(unknown)
+            Glibc.exit(ExitStatus.invalidUsage.rawValue)
         }
         var command: any ParsableCommand
         do {
@@ -55,8 +59,8 @@ struct InstallTop: ParsableCommand {
     /// Prints `message` and exits 2 when `error` is a usage error; returns otherwise.
     private static func exitOnUsageError(_ error: any Error, message: @autoclosure () -> String) {
         guard exitCode(for: error) == .validationFailure else { return }
-        FileHandle.standardError.write(Data((message() + "\n").utf8))
-        Foundation.exit(ExitStatus.invalidUsage.rawValue)
+        StandardOutput.stderr.line(message())
+        Glibc.exit(ExitStatus.invalidUsage.rawValue)
     }
 
     /// `error` as swift-argument-parser words a usage error of `command` found while parsing:

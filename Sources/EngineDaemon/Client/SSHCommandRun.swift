@@ -1,7 +1,12 @@
 import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Glibc
 import InstallEngine
+import TextBasics
 
 /// One run of a command on a host through the operator's ssh (`SSHCommand`: the board's
 /// invocation, `BatchMode=yes`), a file fed to its stdin when asked, its stdout's lines handed
@@ -46,7 +51,7 @@ public struct SSHCommandRun: Sendable {
         if let input {
             // A thread of its own: the write blocks while the host reads slowly, and the reads
             // below must go on meanwhile (the host may print while the copy ends).
-            Thread.detachNewThread {
+            EngineThread.detach(named: "installtop-ssh") {
                 Self.feed(input, to: child)
                 child.closeInput()
                 fed.signal()
@@ -60,7 +65,7 @@ public struct SSHCommandRun: Sendable {
         if timedOut { child.end() }
         fed.wait()
         let lastWords = String(decoding: stderr, as: UTF8.self).split(separator: "\n").last
-            .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } ?? ""
+            .map { $0.trimmingWhitespace } ?? ""
         return Outcome(status: status, lastWords: lastWords)
     }
 
@@ -74,10 +79,14 @@ public struct SSHCommandRun: Sendable {
     /// Copies the file at `path` into the child's stdin, 64 KiB at a time, until it ends or the
     /// child stops reading.
     private static func feed(_ path: String, to child: PipedChild) {
-        guard let file = FileHandle(forReadingAtPath: path) else { return }
-        defer { try? file.close() }
-        while let chunk = try? file.read(upToCount: 65536), !chunk.isEmpty {
-            guard child.write([UInt8](chunk)) else { return }
+        let file = open(path, O_RDONLY | O_CLOEXEC)
+        guard file >= 0 else { return }
+        defer { close(file) }
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(file, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0, child.write(Array(chunk[..<count])) else { return }
         }
     }
 

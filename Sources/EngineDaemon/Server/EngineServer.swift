@@ -1,9 +1,14 @@
 import EngineWire
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Glibc
 import InstallEngine
 import InstallHistory
 import Synchronization
+import Dispatch
 
 /// The engine's side of daemon mode: listens on a Unix socket, sends subscribed clients a
 /// snapshot of the queue and then every event, and carries out their commands on the queue.
@@ -77,13 +82,11 @@ public final class EngineServer: Sendable {
         // Told the state at once: the line new subscribers get.
         options.pending?.observe { [weak self] state in self?.publish(state) }
         options.armed?.observe { [weak self] runs in self?.publish(runs) }
-        let thread = Thread { [self] in
+        EngineThread.detach(named: "installtop-server") { [self] in
             var loop = ServerLoop(server: self, listener: listener.descriptor)
             loop.run()
             finished.signal()
         }
-        thread.name = "installtop-server"
-        thread.start()
     }
 
     deinit {

@@ -1,7 +1,13 @@
 import EngineWire
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import InstallEngine
 import InstallHistory
+import Dispatch
+import Synchronization
 
 extension ServerLoop {
     /// Answers one line from client `id`. Never throws and never blocks on the engine:

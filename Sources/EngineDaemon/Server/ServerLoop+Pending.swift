@@ -1,5 +1,7 @@
 import Dispatch
 import EngineWire
+import InstallEngine
+import Synchronization
 
 extension ServerLoop {
     /// `pending`: the latest snapshot of the engine's root at once, or, with `wait`, once no

@@ -1,5 +1,6 @@
 import EngineWire
 import InstallEngine
+import Synchronization
 
 extension ServerLoop {
     /// Starts sending `snapshot.begin`, the replay of the queue as the engine's events built

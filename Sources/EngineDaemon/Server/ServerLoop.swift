@@ -1,6 +1,7 @@
 import CUnixSocket
 import EngineWire
 import Glibc
+import Synchronization
 
 /// The server's I/O thread: accepts, reads commands, writes what waits in the outboxes. Owns
 /// every socket; touches shared state only through `EngineServer.shared`.

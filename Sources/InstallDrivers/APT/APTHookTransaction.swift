@@ -1,6 +1,11 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import InstallEngine
 import Synchronization
+import Dispatch
 
 /// The apt transaction of an apt job run without a separate plan (`installtop apt … --yes`):
 /// apt resolves once. It starts before its job exists, with `APTHookPlan`'s hook, and holds
@@ -173,8 +178,7 @@ public final class APTHookTransaction: Sendable, PreStartedToolKind {
         }
         // Never on the poller's thread: a rebuild takes seconds, and apt's lines (and every
         // other child's) are read there. dpkg waits for the answer meanwhile.
-        Thread.detachNewThread { [self] in
-            Thread.current.name = "installtop-keep"
+        EngineThread.detach(named: "installtop-keep") { [self] in
             let kept = keeper.keep(changes, environment: environment)
             for note in kept.compactMap({ kept in kept.failureNote.map { (kept.package, $0) } }) {
                 take(ToolLine(stream: nil, text: APTKeptVersion.noteLinePrefix + note.0 + ":" + note.1))

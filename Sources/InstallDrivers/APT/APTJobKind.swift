@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import InstallEngine
 
 /// Jobs that are one apt transaction (Documentation/APT-JOBS.md): `apt: {install: [curl]}` in a

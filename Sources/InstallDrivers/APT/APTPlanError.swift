@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import TextBasics
 
 /// Why an apt job cannot run: said before anything has changed, in apt's own words where apt
 /// gave some (`E: Unable to locate package nosuch`). The command line exits 2 with it.
@@ -32,7 +37,7 @@ public struct APTPlanError: Error, Sendable, Hashable, CustomStringConvertible {
     static func aptMessage(_ stderr: String, stdout: String = "", otherwise: String) -> String {
         let lines = unmetDependencies(in: stdout) + stderr.split(separator: "\n").filter { $0.hasPrefix("E: ") || $0.hasPrefix("W: ") }
         if !lines.isEmpty { return lines.joined(separator: "\n") }
-        let text = stderr.trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = stderr.trimmingWhitespace
         return text.isEmpty ? otherwise : text
     }
 

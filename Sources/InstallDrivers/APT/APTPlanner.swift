@@ -1,7 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import InstallEngine
 import RestartScan
 import Synchronization
+import Glibc
+import Dispatch
 
 /// Asks apt what an apt job will do, before anything runs (Documentation/APT-JOBS.md): the
 /// configuration and root, dpkg's lock, the simulation (the updates, in apt's order), which of
@@ -20,7 +26,7 @@ public enum APTPlanner {
         // second process on another core, and a removal's empty list is thrown away.
         let list = Mutex<SystemCommand?>(nil)
         let listed = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {
+        EngineThread.detach(named: "installtop-list") {
             let result = SystemCommand.run(environment.command(commandLine.downloadList), environment: environment.commandEnvironment)
             list.withLock { $0 = result }
             listed.signal()
@@ -50,8 +56,8 @@ public enum APTPlanner {
         guard case .undo(_, let debs, _) = request else { return 0 }
         let root = environment.chroot.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 } ?? ""
         return debs.reduce(0) { total, deb in
-            let size = (try? FileManager.default.attributesOfItem(atPath: root + deb)[.size] as? NSNumber)?.int64Value ?? 0
-            return total + size
+            var file = stat()
+            return total + (stat(root + deb, &file) == 0 ? Int64(file.st_size) : 0)
         }
     }
 

@@ -1,5 +1,10 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import InstallEngine
+import TextBasics
 
 /// Repairs dpkg's database in an apt job's root, each step a visible one: its status text
 /// (`repairing: dpkg --configure -a`; `finishing what the stop left pending: …` after a graceful
@@ -137,7 +142,7 @@ struct APTRepair {
     /// left half-way.
     private func check() -> (problem: String?, halfWay: [String], auditClean: Bool, unmet: [String: String]) {
         let audit = run(dpkg(["--audit"]))
-        let auditText = (audit.stdout + audit.stderr).trimmingCharacters(in: .whitespacesAndNewlines)
+        let auditText = (audit.stdout + audit.stderr).trimmingWhitespace
         for line in auditText.split(separator: "\n") { say(.output(.stdout, "dpkg --audit: " + line)) }
         let aptCheck = run(APTCommandLine.check(aptGet: aptGet))
         let states = APTPackageState.query(administrativeDirectory: environment.administrativeDirectory)
@@ -165,11 +170,11 @@ struct APTRepair {
     static func unmetPackages(in output: String) -> [String: String] {
         var unmet: [String: String] = [:]
         for line in output.split(separator: "\n") where line.hasPrefix(" ") {
-            guard let colon = line.range(of: " : ") else { continue }
-            let name = line[..<colon.lowerBound].trimmingCharacters(in: .whitespaces)
+            guard let colon = line.firstRange(of: " : ") else { continue }
+            let name = line[..<colon.lowerBound].trimmingSpaces
             let package = String(name.split(separator: ":").first ?? Substring(name))
             guard !package.isEmpty, !package.contains(" "), unmet[package] == nil else { continue }
-            unmet[package] = line[colon.upperBound...].trimmingCharacters(in: .whitespaces)
+            unmet[package] = line[colon.upperBound...].trimmingSpaces
         }
         return unmet
     }

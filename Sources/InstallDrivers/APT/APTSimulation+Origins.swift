@@ -1,4 +1,5 @@
 import EngineWire
+import InstallEngine
 
 extension APTSimulation {
     /// The packages an `apt-get -s upgrade` would install or upgrade, in apt's order, each once,

@@ -1,7 +1,12 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Glibc
 import InstallEngine
 import RestartScan
+import TextBasics
 
 /// apt-get's side of a running apt job, on `LineDriverRunner`: its Status-Fd and output lines
 /// through the pure `APTRunState`, the gate's stop and SIGINT to apt-get alone for a safe stop,
@@ -281,7 +286,7 @@ struct APTTranslator: LineTranslator {
         var status = stat()
         guard stat(path, &status) == 0,
               let text = try? String(contentsOfFile: path, encoding: .utf8) else { return [] }
-        return Set(text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
+        return Set(text.split(whereSeparator: \.isNewline).map { $0.trimmingSpaces }.filter { !$0.isEmpty })
     }
 
     /// Blocks until every one of `members` has exited (no such process, or a zombie whose

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import InstallEngine
 
 /// Fleet runs (Documentation/ANSIBLE.md): `ansible: {playbook: site.yml, …}` in a manifest, the

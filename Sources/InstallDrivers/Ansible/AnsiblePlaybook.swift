@@ -1,5 +1,10 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import InstallEngine
+import TextBasics
 
 /// `ansible-playbook` as installtop runs it: found, asked first what it would do (so a syntax
 /// error or a pattern that matches no host is refused before anything is shown as running),
@@ -36,13 +41,13 @@ struct AnsiblePlaybook {
     func check() throws(Refusal) -> Int {
         let result = SystemCommand.run([path, "--list-hosts"] + arguments, environment: ["ANSIBLE_NOCOLOR": "1"])
         guard !result.failedToStart else { throw Refusal(message: result.stderr) }
-        let said = (result.stderr + result.stdout).trimmingCharacters(in: .whitespacesAndNewlines)
+        let said = (result.stderr + result.stdout).trimmingWhitespace
         guard result.status == 0 else {
             throw Refusal(message: said.isEmpty ? "ansible-playbook exited with status \(result.status)" : said)
         }
         // `    hosts (2):` per play.
         let counts = result.stdout.split(separator: "\n").compactMap { line -> Int? in
-            let text = line.trimmingCharacters(in: .whitespaces)
+            let text = line.trimmingSpaces
             guard text.hasPrefix("hosts ("), let close = text.firstIndex(of: ")") else { return nil }
             return Int(text[text.index(text.startIndex, offsetBy: 7)..<close])
         }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import InstallEngine
 import Synchronization
 
@@ -22,7 +26,7 @@ public final class CheckedPlaybookDriver: SessionDriver {
 
     public func start(reporter: any SessionReporter) -> any RunningSession {
         let session = CheckingSession()
-        Thread.detachNewThread { [self] in
+        EngineThread.detach(named: "installtop-check") { [self] in
             do {
                 let driver = try kind.driver(for: job)
                 session.checked { driver.start(reporter: reporter) }

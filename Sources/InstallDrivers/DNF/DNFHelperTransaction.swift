@@ -1,6 +1,11 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import InstallEngine
 import Synchronization
+import Dispatch
 
 /// The dnf transaction of a dnf job run without a separate plan (`installtop dnf … --yes`): dnf
 /// resolves once. The helper starts in `run` mode before its job exists; its items and

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import TextBasics
 
 /// Asks dnf what a dnf job will do, before anything runs (Documentation/DNF-JOBS.md): the
 /// helper resolves the request with dnf's own API in the job's root and lists the transaction;
@@ -31,8 +36,7 @@ public enum DNFPlanner {
     /// starts asks this first.
     public static func checkRoot(of job: DNFJob) throws(DNFPlanError) {
         if let root = job.installRoot {
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: root, isDirectory: &isFolder), isFolder.boolValue else {
+            guard FileKind.of(root) == .folder else {
                 throw DNFPlanError(kind: "root", message: "the installroot \(root) is not a folder")
             }
         } else if let refusal = DNFSystem.refusalWithoutRoot() {

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import TextBasics
 
 /// Which packages ask for a reboot when a dnf job changes them: dnf's own rule, as
 /// `dnf needs-restarting -r` applies it (dnf-plugins-core's `needs_restarting.py`, from Red
@@ -28,7 +29,7 @@ public struct DNFRebootRule: Sendable, Hashable {
         for file in files where file.hasSuffix(".conf") {
             guard let text = try? String(contentsOfFile: folder + "/" + file, encoding: .utf8) else { continue }
             for line in text.split(whereSeparator: \.isNewline) {
-                let name = line.trimmingCharacters(in: .whitespaces)
+                let name = line.trimmingSpaces
                 if !name.isEmpty, !name.hasPrefix("#") { names.insert(name) }
             }
         }

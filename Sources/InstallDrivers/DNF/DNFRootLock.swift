@@ -1,5 +1,6 @@
 import Glibc
 import RestartScan
+import CDispatch
 
 /// Whether a dnf or rpm transaction may be running in a root: dnf's rpmdb lock names a live
 /// process (`var/lib/dnf/rpmdb_lock.pid`), or a process holds rpm's transaction lock

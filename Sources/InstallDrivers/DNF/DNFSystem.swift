@@ -1,4 +1,10 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
+import CDispatch
 
 /// Whether dnf may act on this system itself (no `--installroot`).
 public enum DNFSystem {
@@ -6,8 +12,8 @@ public enum DNFSystem {
     /// dpkg's (`status` lists them), and rpm would install files over them, unknown to dpkg (and
     /// Debian's rpm keeps its database in the home folder). `nil` where rpm manages the system.
     public static func refusalWithoutRoot(dpkgStatus: String = "/var/lib/dpkg/status") -> String? {
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: dpkgStatus),
-              (attributes[.size] as? NSNumber)?.intValue ?? 0 > 0 else { return nil }
+        var status = stat()
+        guard stat(dpkgStatus, &status) == 0, status.st_size > 0 else { return nil }
         return "this system's packages are dpkg's (\(dpkgStatus)): a dnf job here acts on a root of its own, "
             + "named with --installroot DIR (and --releasever)"
     }

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import TextBasics
 
 /// Which dpkg a `DpkgLogWatcher` follows: its database (whose lock says who runs it) and the log
 /// it writes, as apt's configuration names them.
@@ -56,11 +61,11 @@ public struct DpkgLogSource: Sendable, Hashable {
         var found: String?
         for file in [folder + "/dpkg.cfg"] + parts.map({ folder + "/dpkg.cfg.d/" + $0 }) {
             for line in ((try? String(contentsOfFile: file, encoding: .utf8)) ?? "").split(separator: "\n") {
-                let text = line.trimmingCharacters(in: .whitespaces)
+                let text = line.trimmingSpaces
                 guard text.hasPrefix("log"), !text.hasPrefix("#") else { continue }
                 let value = text.dropFirst("log".count)
                 guard let separator = value.first, separator == " " || separator == "=" || separator == "\t" else { continue }
-                let path = value.dropFirst().trimmingCharacters(in: .whitespaces)
+                let path = value.dropFirst().trimmingSpaces
                 if !path.isEmpty { found = path }
             }
         }

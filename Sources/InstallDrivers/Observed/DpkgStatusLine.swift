@@ -1,3 +1,4 @@
+import TextBasics
 /// One line of dpkg's status logger (the `--status-fd` format, Documentation/PACKAGE-FACTS.md):
 /// `processing: install: P`, `status: P: half-installed`, `status: P : error : TEXT`.
 public enum DpkgStatusLine: Sendable, Hashable {
@@ -19,7 +20,7 @@ public enum DpkgStatusLine: Sendable, Hashable {
         }
         guard line.hasPrefix("status: ") else { return nil }
         let rest = line.dropFirst("status: ".count)
-        if let error = rest.range(of: " : error : ") {
+        if let error = rest.firstRange(of: " : error : ") {
             self = .error(package: Self.name(rest[..<error.lowerBound]), message: String(rest[error.upperBound...]))
             return
         }

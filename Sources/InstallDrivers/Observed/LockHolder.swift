@@ -1,6 +1,7 @@
 import Glibc
 import InstallEngine
 import RestartScan
+import TextBasics
 
 /// The process that holds dpkg's lock, read from `/proc`: who it is (the initiator of an
 /// observed job), since when, and the dpkg it runs now.
@@ -31,14 +32,14 @@ public struct LockHolder: Sendable, Hashable {
     public var description: String {
         let command = initiator.commandLine.map { $0.split(separator: "/").last.map(String.init) ?? $0 }.joined(separator: " ")
         var parts = [command.isEmpty ? initiator.program : command, initiator.user]
-        if let since { parts.append("since \(Self.localTime(since, format: "%H:%M:%S"))") }
+        if let since { parts.append("since \(LocalTimeText.string(since, format: "%H:%M:%S"))") }
         return "pid \(initiator.pid) (\(parts.joined(separator: ", ")))"
     }
 
     /// Its start as dpkg's log writes times (`2026-11-23 14:02:11`): the log's lines of its
     /// transaction are those at or after it. A second early: the boot time it is counted from
     /// is cut to the second.
-    var logTime: String? { since.map { Self.localTime($0 - 1, format: "%Y-%m-%d %H:%M:%S") } }
+    var logTime: String? { since.map { LocalTimeText.string($0 - 1, format: "%Y-%m-%d %H:%M:%S") } }
 
     /// The dpkg processes it runs now (itself first when it is dpkg), with their arguments.
     func dpkgProcesses() -> [(pid: Int32, arguments: [String])] {
@@ -46,14 +47,5 @@ public struct LockHolder: Sendable, Hashable {
         if initiator.program == "dpkg" { pids.insert(initiator.pid, at: 0) }
         let proc = ProcFS()
         return pids.map { ($0, proc.commandLine(of: $0)) }.filter { !$0.arguments.isEmpty }
-    }
-
-    private static func localTime(_ seconds: Int, format: String) -> String {
-        var time = time_t(seconds)
-        var parts = tm()
-        localtime_r(&time, &parts)
-        var buffer = [Int8](repeating: 0, count: 64)
-        let count = strftime(&buffer, buffer.count, format, &parts)
-        return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

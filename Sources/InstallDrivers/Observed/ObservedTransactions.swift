@@ -1,9 +1,14 @@
 import Dispatch
 import EngineWire
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import InstallEngine
 import RestartScan
 import Synchronization
+import Glibc
 
 /// Every transaction the hooks report (rules 28–31), by the process that runs it: each becomes
 /// an observed job on `queue` once its plan (or, without one, its first dpkg lines) is known,

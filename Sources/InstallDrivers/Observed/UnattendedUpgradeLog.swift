@@ -31,7 +31,7 @@ public struct UnattendedUpgradeLog: Sendable, Hashable {
     }
 
     private static func value(_ line: Substring, after marker: String) -> String? {
-        guard let range = line.range(of: marker) else { return nil }
+        guard let range = line.firstRange(of: marker) else { return nil }
         return String(line[range.upperBound...]).strippingSpaces()
     }
 

@@ -1,9 +1,14 @@
 import Dispatch
 import EngineWire
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Glibc
 import RestartScan
 import Synchronization
+import InstallEngine
 
 /// Reads a `PendingSnapshot` of an apt root the way an apt job sees it (`APTEnvironment`: its
 /// `APT_CONFIG`, its chroot), without dpkg's lock: apt's simulations take none (Documentation/PACKAGE-FACTS.md),

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import InstallEngine
 import Synchronization
 
@@ -88,8 +92,7 @@ final class LineDriverRunner<Translator: LineTranslator>: RunningDriver {
         process.whenEnded { [self] outcome in
             // The translator's end may block (dpkg's commands): never on the poller's thread.
             // Named, or it would show in htop and ps -L as the poller it was started from.
-            Thread.detachNewThread { [self] in
-                Thread.current.name = "installtop-end"
+            EngineThread.detach(named: "installtop-end") { [self] in
                 end(after: outcome)
             }
         }

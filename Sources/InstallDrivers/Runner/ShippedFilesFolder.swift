@@ -1,6 +1,11 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Glibc
 import Synchronization
+import TextBasics
 
 /// Files the executable embeds for a kind (Ansible's callback plugin, dnf's helper), written to a
 /// private temporary folder (`$TMPDIR/PREFIX-PID-XXXXXXXX`, mode 0700) the first time a job
@@ -50,7 +55,7 @@ public final class ShippedFilesFolder: Sendable {
                 }
             } catch {
                 try? FileManager.default.removeItem(atPath: folder)
-                throw ShippedFilesFolderError("cannot write \(what) into \(folder) (TMPDIR): \(error.localizedDescription)")
+                throw ShippedFilesFolderError("cannot write \(what) into \(folder) (TMPDIR): \(ErrorText.reason(error))")
             }
             path = folder
             return folder

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The rules of one installation job (Documentation/ENGINE-SEMANTICS.md, rules 4–18 and 21–25) as a value:
 /// every input is a mutating method that returns the actions its runner must perform

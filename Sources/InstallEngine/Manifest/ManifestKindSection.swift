@@ -1,5 +1,10 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import YAMLNodes
+import TextBasics
 
 /// A job's kind section (`apt: {…}`) as its `JobKind` reads it: typed values of its keys, each
 /// mistake reported at its line and column like every other manifest error. Unknown keys were
@@ -103,8 +108,7 @@ public struct ManifestKindSection {
     public mutating func folder(_ key: String) -> String? {
         guard let path = string(key) else { return nil }
         let folder = resolved(path)
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+        guard FileKind.of(folder) == .folder else {
             report("\(key) `\(folder)` is not a folder", at: key)
             return nil
         }
@@ -113,7 +117,7 @@ public struct ManifestKindSection {
 
     /// `path` absolute: `~` is the home folder and relative paths start at the manifest's folder.
     public func resolved(_ path: String) -> String {
-        let expanded = NSString(string: path).expandingTildeInPath
+        let expanded = PathText.expandingTilde(path)
         return URL(fileURLWithPath: expanded, relativeTo: URL(fileURLWithPath: folder, isDirectory: true)).standardizedFileURL.path
     }
 

@@ -1,5 +1,10 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import YAMLNodes
+import TextBasics
 
 /// Typed reading of single nodes. Each reader reports what it expected and what it found, at
 /// the node's position, and returns `nil` when the node is not usable.
@@ -226,15 +231,14 @@ extension ManifestReader {
     /// manifest's folder. Returned absolute and standardized (no `.` or `..`).
     mutating func directory(_ node: Node) -> String? {
         guard let text = nonEmptyString(node) else { return nil }
-        let expanded = NSString(string: text).expandingTildeInPath
+        let expanded = PathText.expandingTilde(text)
         let base = URL(fileURLWithPath: folder, isDirectory: true)
         let path = URL(fileURLWithPath: expanded, relativeTo: base).standardizedFileURL.path
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+        guard let kind = FileKind.of(path) else {
             report("workdir `\(path)` does not exist", at: node)
             return nil
         }
-        guard isDirectory.boolValue else {
+        guard kind == .folder else {
             report("workdir `\(path)` is not a directory", at: node)
             return nil
         }

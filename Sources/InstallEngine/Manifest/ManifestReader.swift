@@ -1,5 +1,9 @@
 import Glibc
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import YAMLNodes
 
 /// Walks a composed YAML tree and turns it into jobs, collecting every problem on the way

@@ -1,4 +1,5 @@
 import Glibc
+import CPosixSpawn
 
 /// What every child installtop spawns starts with (Documentation/CHILD-PROCESSES.md): default handling of
 /// every signal, an empty signal mask, and a process group of its own, so a Ctrl-C meant for

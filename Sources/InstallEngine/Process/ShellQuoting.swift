@@ -3,7 +3,7 @@
 public enum ShellQuoting {
     /// `text` in single quotes, each single quote in it written `'\''`.
     public static func singleQuoted(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        "'" + text.replacing("'", with: "'\\''") + "'"
     }
 
     /// `text` as it is when sh reads it as one word unchanged (letters, digits, `/._-+=:,@`),

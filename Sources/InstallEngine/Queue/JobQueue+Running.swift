@@ -3,6 +3,8 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import RestartScan
+import Synchronization
 
 /// Performing the queue machine's actions: beginning jobs on installers, aborting them,
 /// starting and stopping driver sessions, publishing events.

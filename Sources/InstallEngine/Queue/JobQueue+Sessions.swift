@@ -1,3 +1,4 @@
+import Synchronization
 /// Driver sessions (rule 27): what a `DriverSession` asks of its queue.
 extension JobQueue {
     /// Queues a driver session: one process that declares jobs as it goes (Ansible: one per

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import DequeModule
 
 /// The state of a job queue as seen by its consumers, built only from `EngineEvent`s.
 ///

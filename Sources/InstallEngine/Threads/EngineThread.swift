@@ -39,3 +39,14 @@ public enum EngineThread {
         return nil
     }
 }
+
+extension EngineThread {
+    /// `start`, for a thread the program cannot go on without (a server's loop, a link's
+    /// reader, a helper the caller waits for): when no thread can be started, the program ends
+    /// saying so, as it would have on the next allocation.
+    public static func detach(named name: String, _ body: @escaping @Sendable () -> Void) {
+        if let error = start(named: name, body) {
+            fatalError("installtop: cannot start a thread (\(name)): \(error)")
+        }
+    }
+}

@@ -1,4 +1,5 @@
 import ArgumentParser
+import InstallDrivers
 
 /// `installtop apt full-upgrade`; with `--host`/`--hosts`, a rollout over those hosts' engines
 /// (`APTHostsUpgrade`), as `apt upgrade --hosts` and the board's `D`.

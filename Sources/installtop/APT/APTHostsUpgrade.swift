@@ -1,5 +1,9 @@
 import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import InstallDrivers
 import EngineDaemon
 import EngineWire
@@ -7,6 +11,7 @@ import Glibc
 import InstallEngine
 import Monitor
 import Synchronization
+import TerminalUI
 
 /// `installtop apt upgrade --host … / --hosts INV`: a rollout from the command line, as the
 /// board's `U` does it. Every host's engine is sent an `apt upgrade` without a yes (at most
@@ -121,7 +126,7 @@ struct APTHostsUpgrade {
                     sights[job] = .running
                     running += 1
                     StandardOutput.stdout.line("\(host.host): starting")
-                    Thread.detachNewThread { [confirm, confirmByLogin] in
+                    EngineThread.detach(named: "installtop-roll") { [confirm, confirmByLogin] in
                         var (outcome, endedAt) = Self.follow(client: host.client, job: host.job, host: host.host)
                         // An armed job that ran to its end: its host's window decides.
                         if confirm != nil, let endedAt {

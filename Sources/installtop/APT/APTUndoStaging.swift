@@ -1,5 +1,10 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Glibc
+import TextBasics
 
 /// The kept .debs of an undo (or a repair) where apt can read them. On this system they are
 /// used where they are kept; apt in a chroot sees only the chroot, so there they are linked
@@ -23,7 +28,7 @@ struct APTUndoStaging {
                                                     attributes: [.posixPermissions: 0o700])
             var named: [String] = []
             for deb in debs {
-                let name = (deb as NSString).lastPathComponent
+                let name = PathText.lastComponent(of: deb)
                 if link(deb, folder + "/" + name) != 0 {
                     try FileManager.default.copyItem(atPath: deb, toPath: folder + "/" + name)
                 }
@@ -32,7 +37,7 @@ struct APTUndoStaging {
             return (staging, named)
         } catch {
             staging.remove()
-            throw UndoRefusal(message: "the kept versions cannot be put in the chroot (\(folder)): \(error.localizedDescription)")
+            throw UndoRefusal(message: "the kept versions cannot be put in the chroot (\(folder)): \(ErrorText.reason(error))")
         }
     }
 
@@ -40,6 +45,6 @@ struct APTUndoStaging {
     func remove() {
         guard let folder else { return }
         try? FileManager.default.removeItem(atPath: folder)
-        rmdir((folder as NSString).deletingLastPathComponent)
+        rmdir(PathText.parent(of: folder))
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import InstallDrivers
 
 /// `installtop apt upgrade`; with `--host`/`--hosts`, a rollout over those hosts' engines
 /// (`APTHostsUpgrade`).

@@ -7,6 +7,7 @@ import EngineDaemon
 import EngineWire
 import InstallHistory
 import MonitorRuntime
+import InstallEngine
 
 /// One host of `installtop apt upgrade --hosts … --confirm D` after its job ended
 /// (Documentation/COMMIT-CONFIRMED.md): waits for its engine to say the run's window (the

@@ -1,7 +1,12 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import InstallDrivers
 import InstallEngine
 import InstallHistory
+import TextBasics
 
 /// What became of an observed job's packages whose engine stopped before the transaction ended
 /// (rule 30 for `HistoryStore.recoverInterruptedEntries`): the transaction went on without it,
@@ -101,18 +106,12 @@ enum ObservedRowRecovery {
 
     /// `2026-11-25 13:11:19`, local time, as dpkg writes its log.
     static func logTime(_ date: Date) -> String {
-        logTimeFormatter().string(from: date)
+        LocalTimeText.string(Int(date.timeIntervalSince1970.rounded(.down)), format: logTimeFormat)
     }
 
     static func date(fromLogTime text: String) -> Date? {
-        logTimeFormatter().date(from: text)
+        LocalTimeText.seconds(ofDateTime: text).map { Date(timeIntervalSince1970: TimeInterval($0)) }
     }
 
-    private static func logTimeFormatter() -> DateFormatter {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone.current
-        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
-        return formatter
-    }
+    private static let logTimeFormat = "%Y-%m-%d %H:%M:%S"
 }

@@ -1,6 +1,11 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import InstallDrivers
 import InstallEngine
+import TextBasics
 
 /// One `installtop ansible`: ansible-playbook found and checked, its plugin written out, then
 /// the run as one driver session on the usual run (monitor, plain lines or JSON). With the
@@ -14,7 +19,7 @@ struct FleetSession {
     func run() -> ExitStatus {
         let kind = AnsibleKindRegistration.jobKind(executable: executable)
         defer { kind.removeFiles() }
-        let playbookName = (job.playbook as NSString).lastPathComponent
+        let playbookName = PathText.lastComponent(of: job.playbook)
         if OutputMode(options: options) == .monitor {
             // `--list-hosts` takes seconds: the monitor opens at once and says what the wait is
             // for; a refused playbook shows as the session's failed job, and exits 2 after.

@@ -1,6 +1,7 @@
 import Glibc
 import InstallDrivers
 import InstallHistory
+import ArgumentParser
 
 extension ArmedRunRevert {
     /// A dnf run's revert: its undo (`DNFUndoRequest`, planned as `installtop dnf undo RUN`

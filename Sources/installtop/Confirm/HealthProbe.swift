@@ -7,6 +7,7 @@ import Dispatch
 import Glibc
 import InstallDrivers
 import InstallHistory
+import TextBasics
 
 /// The host's health as a commit-confirmed job checks it before and after (Documentation/COMMIT-CONFIRMED.md):
 /// systemd's failed units (when systemd runs), the listening TCP ports, `sshd -t` when sshd is
@@ -76,7 +77,7 @@ struct HealthProbe {
     /// `exit status 1: its first line`.
     static func firstLine(_ output: String, status: Int32) -> String {
         // sshd ends its messages with "\r\n".
-        let line = output.split(whereSeparator: \.isNewline).first.map { String($0.trimmingCharacters(in: .whitespaces).prefix(200)) } ?? ""
+        let line = output.split(whereSeparator: \.isNewline).first.map { String($0.trimmingSpaces.prefix(200)) } ?? ""
         let what = status == -1 ? "could not start" : "exit status \(status)"
         return line.isEmpty ? what : "\(what): \(line)"
     }

@@ -164,13 +164,13 @@ struct RevertTimer: Sendable {
 
     /// One argument of `ExecStart=`, quoted as systemd reads it: `"`, `\\`, `%` and `$` escaped.
     static func quoted(_ argument: String) -> String {
-        "\"" + argument.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-            .replacingOccurrences(of: "%", with: "%%").replacingOccurrences(of: "$", with: "$$") + "\""
+        "\"" + argument.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"")
+            .replacing("%", with: "%%").replacing("$", with: "$$") + "\""
     }
 
     /// Text in a unit's `Description=`: its specifiers (`%`) escaped.
     static func escaped(_ text: String) -> String {
-        text.replacingOccurrences(of: "%", with: "%%").replacingOccurrences(of: "\n", with: " ")
+        text.replacing("%", with: "%%").replacing("\n", with: " ")
     }
 
     /// `2026-11-28 04:12:31 UTC`: `deadline` rounded up to the second, as systemd's

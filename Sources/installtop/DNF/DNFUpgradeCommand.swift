@@ -1,4 +1,5 @@
 import ArgumentParser
+import InstallDrivers
 
 /// `installtop dnf upgrade [PKG…]`.
 struct DNFUpgradeCommand: ParsableCommand {

@@ -8,6 +8,7 @@ import InstallDrivers
 import InstallEngine
 import InstallHistory
 import Synchronization
+import TextBasics
 
 /// Keeps the versions one dnf job takes away in the history's undo folder and records them
 /// under the job's run (Documentation/DNF-JOBS.md, "Undo"). The helper keeps each rpm before
@@ -57,7 +58,7 @@ final class HistoryDNFKeeper: DNFVersionKeeping {
                 try Self.makePrivateFolder(folder)
                 made = .some(folder)
             } catch {
-                StandardOutput.stderr.line("installtop: \(jobName): nothing is kept for undo: cannot make \(folder): \(error.localizedDescription)")
+                StandardOutput.stderr.line("installtop: \(jobName): nothing is kept for undo: cannot make \(folder): \(ErrorText.reason(error))")
                 made = .some(nil)
             }
             return made ?? nil
@@ -100,7 +101,7 @@ final class HistoryDNFKeeper: DNFVersionKeeping {
                     try FileManager.default.moveItem(atPath: file, toPath: target)
                 } catch {
                     return KeptVersionRecord(jobRun: run, package: version.name, version: version.version, architecture: version.arch,
-                                             failure: "cannot move it into \(runFolder): \(error.localizedDescription)")
+                                             failure: "cannot move it into \(runFolder): \(ErrorText.reason(error))")
                 }
                 return KeptVersionRecord(jobRun: run, package: version.name, version: version.version, architecture: version.arch,
                                          file: target, sizeBytes: size, source: source,

@@ -1,4 +1,6 @@
 import ArgumentParser
+import EngineWire
+import InstallEngine
 
 /// `installtop abort JOB [--force]`: what `a` does in the monitor.
 struct AbortCommand: ParsableCommand {

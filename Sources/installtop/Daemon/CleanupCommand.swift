@@ -1,4 +1,6 @@
 import ArgumentParser
+import EngineWire
+import InstallEngine
 
 /// `installtop cleanup JOB`: what `c` does in the monitor.
 struct CleanupCommand: ParsableCommand {

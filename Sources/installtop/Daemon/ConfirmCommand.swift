@@ -1,5 +1,7 @@
 import ArgumentParser
 import InstallHistory
+import EngineWire
+import InstallEngine
 
 /// `installtop confirm JOB [--decline]`: what `y` and `n` answer in the monitor's plan dialog,
 /// for a job that awaits a yes (an apt plan, an undo asked for with `u`). `installtop confirm

@@ -1,5 +1,6 @@
 import ArgumentParser
 import EngineWire
+import EngineDaemon
 
 /// The shared part of `submit`, `abort` and `cleanup`: one command, one reply.
 enum DaemonRequest {

@@ -1,7 +1,11 @@
 import Dispatch
 import EngineDaemon
 import EngineWire
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Glibc
 import InstallDrivers
 import InstallEngine

@@ -7,6 +7,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import InstallEngine
+import TerminalUI
 
 /// `installtop submit FILE`: queues a manifest's jobs on the running engine.
 struct SubmitCommand: ParsableCommand {

@@ -1,6 +1,11 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import InstallDrivers
 import InstallEngine
+import TextBasics
 
 /// The demo's real apt job: a few small packages built offline into a private apt root in a
 /// temporary folder (never the host's packages), planned by apt and run by `APTDriver`, so the
@@ -73,7 +78,7 @@ struct DemoAPTJob {
     static func recipes(speed: Double) -> [DebianPackageRecipe] {
         // Baked into the script rather than read from the environment there: apt and dpkg
         // stand between installtop and the script.
-        let pause = String(format: "%.3f", 0.8 / speed)
+        let pause = CFormat.decimals(0.8 / speed, places: 3)
         return [
             DebianPackageRecipe(name: "demo-libfoo", summary: "installtop demo: a library",
                                 files: ["/usr/share/demo-libfoo/README": "A library demo-foo depends on.\n"]),

@@ -1,7 +1,12 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import InstallEngine
 import InstallHistory
+import TextBasics
 
 /// `installtop demo`: runs the bundled demo manifest (`Examples/demo/`), real child processes
 /// included, with a history of its own.
@@ -68,7 +73,7 @@ struct DemoCommand: ParsableCommand {
         do {
             folder = try DemoFolder.createTemporary()
         } catch {
-            StandardOutput.stderr.line("installtop: cannot write the demo's files: \(error.localizedDescription)")
+            StandardOutput.stderr.line("installtop: cannot write the demo's files: \(ErrorText.reason(error))")
             return .failed
         }
         defer { folder.remove() }
@@ -100,7 +105,6 @@ struct DemoCommand: ParsableCommand {
 
     /// The demo's own history: `demo-history.sqlite3` in the folder of the default history.
     static func historyPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        let real = HistoryStore.defaultPath(environment: environment) as NSString
-        return real.deletingLastPathComponent + "/demo-history.sqlite3"
+        PathText.parent(of: HistoryStore.defaultPath(environment: environment)) + "/demo-history.sqlite3"
     }
 }

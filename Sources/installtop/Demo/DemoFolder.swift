@@ -1,4 +1,10 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import TextBasics
+import Glibc
 
 /// The demo's manifest and scripts (`Examples/demo/`, embedded as `DemoFiles`) written out to a
 /// folder: a private temporary one for `installtop demo`, or one the user names for
@@ -32,9 +38,8 @@ struct DemoFolder {
     /// a path that is not a folder or a folder that already holds one of the demo's files, so
     /// an export never overwrites the user's work.
     static func export(to path: String) throws(DemoExportError) -> DemoFolder {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else { throw .notAFolder(path) }
+        if let kind = FileKind.of(path) {
+            guard kind == .folder else { throw .notAFolder(path) }
             let clashes = DemoFiles.files.map(\.name).filter { FileManager.default.fileExists(atPath: path + "/" + $0) }
             guard clashes.isEmpty else { throw .wouldOverwrite(path: path, files: clashes) }
         }
@@ -43,7 +48,7 @@ struct DemoFolder {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
             try folder.writeFiles()
         } catch {
-            throw .cannotWrite(path: path, reason: error.localizedDescription)
+            throw .cannotWrite(path: path, reason: ErrorText.reason(error))
         }
         return folder
     }

@@ -1,7 +1,12 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import InstallDrivers
 import InstallEngine
+import TextBasics
 
 /// `installtop drive -- PROGRAM [ARGS…]`: any program that speaks the driver protocol, its
 /// declared jobs and updates on the usual run (Documentation/MANIFESTS-AND-DRIVERS.md "Drivers from manifests").
@@ -34,7 +39,7 @@ struct DriveCommand: ParsableCommand {
     func run() throws {
         let job = DriverJob(command: command, workingDirectory: FileManager.default.currentDirectoryPath)
         let driver = DriverJobKind().driver(for: job)
-        let program = (command[0] as NSString).lastPathComponent
+        let program = PathText.lastComponent(of: command[0])
         let status = RunSession(jobs: [], sessions: [driver], options: options, startingNote: "starting \(program)…").run()
         throw ExitCode(status.rawValue)
     }

@@ -1,6 +1,10 @@
 import ArgumentParser
 import EngineDaemon
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Glibc
 import TerminalUI
 

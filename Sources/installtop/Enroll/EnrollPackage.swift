@@ -6,6 +6,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import TextBasics
 
 /// The installtop package `enroll` copies to each host: `--package FILE.deb`, else this
 /// version's package where `Scripts/build-deb` leaves it. Its version must be this installtop's,
@@ -58,7 +59,7 @@ struct EnrollPackage: Sendable {
             }
         } else {
             let architecture = SystemCommand.run(["/usr/bin/dpkg", "--print-architecture"]).stdout
-                .trimmingCharacters(in: .whitespacesAndNewlines)
+                .trimmingWhitespace
             let name = "installtop_\(debianVersion)_\(architecture.isEmpty ? "amd64" : architecture).deb"
             let folders = searchedFolders(executable: ProcFS().ownExecutable())
             guard let found = folders.map({ $0 + "/" + name }).first(where: FileManager.default.isReadableFile(atPath:)) else {
@@ -72,7 +73,7 @@ struct EnrollPackage: Sendable {
         let fields = SystemCommand.run(["/usr/bin/dpkg-deb", "--showformat=${Package}\\n${Version}\\n", "--show", path])
         let lines = fields.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         guard fields.status == 0, lines.count >= 2 else {
-            throw ValidationError("\(path) is no Debian package dpkg-deb can read: \(fields.stderr.trimmingCharacters(in: .whitespacesAndNewlines))")
+            throw ValidationError("\(path) is no Debian package dpkg-deb can read: \(fields.stderr.trimmingWhitespace)")
         }
         guard lines[0] == "installtop" else { throw ValidationError("\(path) is the package \(lines[0]), not installtop") }
         guard lines[1] == debianVersion else {

@@ -1,8 +1,14 @@
 import ArgumentParser
 import EngineWire
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import InstallDrivers
 import InstallHistory
+import EngineDaemon
+import Glibc
 
 /// `installtop history`: the install history, newest first (rule 19).
 ///
@@ -128,6 +134,6 @@ struct HistoryCommand: ParsableCommand {
     }
 
     private static func printError(_ message: String) {
-        FileHandle.standardError.write(Data("installtop: \(message)\n".utf8))
+        StandardOutput.stderr.line("installtop: \(message)")
     }
 }

@@ -1,5 +1,9 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Glibc
 import InstallHistory
 import TerminalUI
@@ -107,7 +111,7 @@ struct ReplayCommand: ParsableCommand {
             throw ExitCode.failure
         }
         var heading = "run \(id), \(run.name)"
-        if let started = run.startedAt { heading += ", " + ISO8601DateFormatter().string(from: started) }
+        if let started = run.startedAt { heading += ", " + started.ISO8601Format() }
         if let ended = run.endedAt, let started = run.startedAt {
             heading += ", \(Int(ended.timeIntervalSince(started).rounded())) s"
         } else {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The files `installtop hooks install` writes and `remove` deletes, and their text: an
 /// `apt.conf.d` file (dpkg's status logger through `DPkg::Options` when there is no dpkg
@@ -74,7 +78,18 @@ struct HookFiles {
     /// takes the command's first word, quotes and all, as the key of its protocol version.
     static func isPlainPath(_ path: String) -> Bool {
         path.hasPrefix("/") && path.unicodeScalars.allSatisfy {
-            CharacterSet.alphanumerics.contains($0) || "/._+-@,=".unicodeScalars.contains($0)
+            isAlphanumeric($0) || "/._+-@,=".unicodeScalars.contains($0)
+        }
+    }
+
+    /// A letter, a mark or a number of any script (what Foundation's `alphanumerics` holds).
+    private static func isAlphanumeric(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+             .nonspacingMark, .spacingMark, .enclosingMark, .decimalNumber, .letterNumber, .otherNumber:
+            return true
+        default:
+            return false
         }
     }
 
@@ -102,8 +117,8 @@ struct HookFiles {
     /// `hooks keep begin` line); `nil` when it has none (no `--keep-for-undo`).
     static func keepingHistory(inAptText text: String) -> String? {
         guard let line = text.split(separator: "\n").first(where: { $0.contains(" hooks keep begin --history-db ") }),
-              let start = line.range(of: " --history-db ")?.upperBound,
-              let end = line.range(of: " || cat", range: start..<line.endIndex)?.lowerBound else { return nil }
+              let start = line.firstRange(of: " --history-db ")?.upperBound,
+              let end = line[start...].firstRange(of: " || cat")?.lowerBound else { return nil }
         var database = line[start..<end]
         if database.hasPrefix("'"), database.hasSuffix("'"), database.count >= 2 { database = database.dropFirst().dropLast() }
         return String(database)

@@ -1,8 +1,13 @@
 import ArgumentParser
 import EngineDaemon
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Glibc
 import InstallDrivers
+import TextBasics
 
 /// What every `installtop hooks …` command takes: which root, which socket.
 struct HookOptions: ParsableArguments {
@@ -25,7 +30,7 @@ struct HookOptions: ParsableArguments {
         }
         let asked = SystemCommand.run(["/usr/bin/apt-config", "shell", "PARTS", "Dir::Etc::parts/d"], environment: environment)
         guard asked.status == 0, let parts = HookFiles.shellValue(asked.stdout, name: "PARTS"), !parts.isEmpty else {
-            throw ValidationError("apt-config cannot say where apt.conf.d is: \(asked.stderr.trimmingCharacters(in: .whitespacesAndNewlines))")
+            throw ValidationError("apt-config cannot say where apt.conf.d is: \(asked.stderr.trimmingWhitespace)")
         }
         return HookFiles(aptParts: parts, dpkgParts: aptConfig == nil ? HookFiles.systemDpkgParts : nil)
     }

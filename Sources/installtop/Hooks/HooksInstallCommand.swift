@@ -1,8 +1,13 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Glibc
 import InstallHistory
 import RestartScan
+import TextBasics
 
 /// `installtop hooks install`: writes the hook files (replacing installtop's own earlier ones).
 struct HooksInstallCommand: ParsableCommand {
@@ -63,7 +68,7 @@ struct HooksInstallCommand: ParsableCommand {
                 try text.write(toFile: path, atomically: true, encoding: .utf8)
                 try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path)
             } catch {
-                StandardOutput.stderr.line("installtop: cannot write \(path): \(error.localizedDescription)")
+                StandardOutput.stderr.line("installtop: cannot write \(path): \(ErrorText.reason(error))")
                 throw ExitCode(1)
             }
             StandardOutput.stdout.line("wrote \(path)")
@@ -96,6 +101,6 @@ struct HooksInstallCommand: ParsableCommand {
     /// `installtop-relay` in the folder of the running executable.
     static func defaultRelay() -> String {
         let executable = ProcFS().ownExecutable() ?? CommandLine.arguments[0]
-        return (executable as NSString).deletingLastPathComponent + "/installtop-relay"
+        return PathText.parent(of: executable) + "/installtop-relay"
     }
 }

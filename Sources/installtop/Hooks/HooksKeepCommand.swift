@@ -1,5 +1,9 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import InstallHistory
 
 /// `installtop hooks keep begin|end --history-db PATH`: what the hooks of `hooks install
@@ -25,7 +29,7 @@ struct HooksKeepCommand: ParsableCommand {
 
     func run() {
         // apt waits for the hook to read all it writes: read first, whatever happens next.
-        let input = moment == .begin ? String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self) : ""
+        let input = moment == .begin ? String(decoding: StandardInput.readToEnd(), as: UTF8.self) : ""
         let store: HistoryStore
         do {
             store = try HistoryStore(path: historyDb)

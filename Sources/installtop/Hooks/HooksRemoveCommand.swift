@@ -1,5 +1,10 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import TextBasics
 
 /// `installtop hooks remove`: deletes the files `install` wrote, and nothing else.
 struct HooksRemoveCommand: ParsableCommand {
@@ -23,7 +28,7 @@ struct HooksRemoveCommand: ParsableCommand {
                 try FileManager.default.removeItem(atPath: path)
                 StandardOutput.stdout.line("removed \(path)")
             } catch {
-                StandardOutput.stderr.line("installtop: cannot remove \(path): \(error.localizedDescription)")
+                StandardOutput.stderr.line("installtop: cannot remove \(path): \(ErrorText.reason(error))")
                 failed = true
             }
         }

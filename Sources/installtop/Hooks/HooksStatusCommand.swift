@@ -1,6 +1,10 @@
 import ArgumentParser
 import EngineDaemon
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `installtop hooks status`: which hook files are there, the relay and socket they name, and
 /// whether an engine listens on it.

@@ -7,6 +7,7 @@ import Glibc
 import InstallDrivers
 import InstallEngine
 import InstallHistory
+import TextBasics
 
 /// Keeping for undo in an apt run installtop only observes (`installtop hooks install
 /// --keep-for-undo`, rule 37): unattended-upgrades at night, apt by hand. `begin`, from apt's
@@ -75,7 +76,7 @@ struct ObservedUndoKeeping {
             try APTVersionKeeper.makePrivateFolder(folder)
             try pending.write(toFile: folder + "/" + Self.pendingName, atomically: true, encoding: .utf8)
         } catch {
-            said.append("installtop: run \(run): its end cannot be recorded (\(error.localizedDescription)): it will not be undoable")
+            said.append("installtop: run \(run): its end cannot be recorded (\(ErrorText.reason(error))): it will not be undoable")
         }
         let keptCount = kept.filter { if case .kept = $0.outcome { true } else { false } }.count
         said.append("installtop: run \(run): \(keptCount) of \(kept.count) replaced versions kept for undo (installtop apt undo \(run))")

@@ -1,10 +1,16 @@
 import ArgumentParser
 import CursesTerminal
 import EngineDaemon
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import InstallDrivers
 import Monitor
 import MonitorRuntime
+import EngineWire
+import InstallHistory
 
 /// `installtop watch`: the monitor on this machine's engine, where the hooks report every
 /// install (Documentation/OBSERVED-JOBS.md). With no engine listening it runs one in this process,

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import InstallDrivers
 
 /// What `installtop watch` shows until the first job appears: that it waits for installs, who

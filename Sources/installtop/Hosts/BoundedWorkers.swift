@@ -1,6 +1,11 @@
 import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Synchronization
+import InstallEngine
 
 /// Runs a blocking piece of work per item on at most `width` threads of its own (each host's
 /// ssh link blocks while it waits for the host), not one thread per item, nor Swift's
@@ -14,7 +19,7 @@ enum BoundedWorkers {
         let done = DispatchGroup()
         for _ in 0..<min(max(width, 1), items.count) {
             done.enter()
-            Thread.detachNewThread {
+            EngineThread.detach(named: "installtop-work") {
                 while true {
                     let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
                     guard index < items.count else { break }

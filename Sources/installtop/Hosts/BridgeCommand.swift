@@ -1,7 +1,11 @@
 import ArgumentParser
 import EngineDaemon
 import EngineWire
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Glibc
 
 /// `installtop bridge`: on a host, joins stdin and stdout to this host's engine socket; what
@@ -83,7 +87,7 @@ struct BridgeCommand: ParsableCommand {
     private func keep(_ host: String) throws {
         let keeping = HostShellKeeping(host: host, startedAt: started.flatMap(RFC3339.date(from:)) ?? Date(),
                                        endedAt: ended.flatMap(RFC3339.date(from:)) ?? Date(), exitStatus: exitStatus, reason: reason)
-        let recording = FileHandle.standardInput.readDataToEndOfFile()
+        let recording = Data(StandardInput.readToEnd())
         do {
             let client = try socket.connect { path throws(DaemonError) in try EngineClient(path: path) }
             let run = try keeping.keep(recording, engine: client)

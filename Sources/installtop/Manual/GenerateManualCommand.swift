@@ -1,5 +1,9 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `installtop generate-manual DIR`: writes a man page for every command (`installtop.run.1` …)
 /// into DIR, made from the help (`ManualPage`); hidden, it is for installing (README's Build from source

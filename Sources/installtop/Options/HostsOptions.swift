@@ -6,6 +6,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import TextBasics
 
 /// `--host NAME` (repeatable) or `--hosts INVENTORY` with `--limit PATTERN`, and how ssh gets
 /// there: the commands that reach other hosts' engines (`status`, `abort`, `cleanup`, `attach`).
@@ -69,7 +70,7 @@ struct HostsOptions: ParsableArguments {
             do {
                 text = try String(contentsOfFile: inventory, encoding: .utf8)
             } catch {
-                throw ValidationError("cannot read the inventory \(inventory): \(error.localizedDescription)")
+                throw ValidationError("cannot read the inventory \(inventory): \(ErrorText.reason(error))")
             }
             do {
                 let read = try Inventory.parse(text, path: inventory)

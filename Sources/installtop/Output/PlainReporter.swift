@@ -1,8 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Glibc
 import InstallEngine
 import Synchronization
 import TerminalUI
+import TextBasics
 
 /// Line output for logs and pipes (`--plain`, or stdout not a terminal): one line when a job or
 /// update starts and ends, progress at most every 10 % or 5 s per update (the summary table
@@ -179,6 +184,6 @@ final class PlainReporter: Sendable {
         var seconds = time_t(date.timeIntervalSince1970)
         var parts = tm()
         localtime_r(&seconds, &parts)
-        return String(format: "%02d:%02d:%02d", parts.tm_hour, parts.tm_min, parts.tm_sec)
+        return CFormat.string("%02d:%02d:%02d", parts.tm_hour, parts.tm_min, parts.tm_sec)
     }
 }

@@ -6,6 +6,7 @@ import Foundation
 import EngineWire
 import InstallDrivers
 import TerminalUI
+import RestartScan
 
 /// What `installtop pending` prints: the summary line, then a line per package, as
 /// `apt list --upgradable` and apt-dater list them; for hosts, a section per host.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Glibc
 import InstallEngine
 import RestartScan
+import TerminalUI
 
 /// `installtop restart-services [UNIT…]`: a restart job for the services the restart scan
 /// lists (rule 32), after a confirmation that lists them.

@@ -5,6 +5,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import InstallEngine
+import EngineWire
 
 /// `installtop run FILE`: runs a manifest's jobs and monitors them.
 struct RunCommand: ParsableCommand {

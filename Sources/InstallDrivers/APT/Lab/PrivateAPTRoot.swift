@@ -1,6 +1,12 @@
 import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Synchronization
+import TextBasics
+import Glibc
 
 /// A private root for apt and dpkg in a folder of its own (Documentation/PACKAGE-FACTS.md): its own status file,
 /// lists, cache, logs and `apt.conf.d`, a local repository of packages built offline from
@@ -63,7 +69,7 @@ public final class PrivateAPTRoot: Sendable {
             try makeFolders(ownRepository: repository == nil)
         } catch {
             remove()
-            throw PrivateAPTRootError("cannot make a private apt root in \(folder): \(error.localizedDescription)")
+            throw PrivateAPTRootError("cannot make a private apt root in \(folder): \(ErrorText.reason(error))")
         }
     }
 
@@ -101,7 +107,7 @@ public final class PrivateAPTRoot: Sendable {
         do {
             debs = try FileManager.default.contentsOfDirectory(atPath: repository).filter { $0.hasSuffix(".deb") }.sorted()
         } catch {
-            throw PrivateAPTRootError("cannot read the repository \(repository): \(error.localizedDescription)")
+            throw PrivateAPTRootError("cannot read the repository \(repository): \(ErrorText.reason(error))")
         }
         var sums: [String: String] = [:]
         if !debs.isEmpty {
@@ -127,12 +133,12 @@ public final class PrivateAPTRoot: Sendable {
             }
             guard let sum = sums[deb] else { throw PrivateAPTRootError("sha256sum printed no sum for \(deb)") }
             let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-            text += (control ?? "").trimmingCharacters(in: .newlines) + "\nFilename: ./\(deb)\nSize: \(size)\nSHA256: \(sum)\n\n"
+            text += (control ?? "").trimmingNewlines + "\nFilename: ./\(deb)\nSize: \(size)\nSHA256: \(sum)\n\n"
         }
         do {
             try text.write(toFile: repository + "/Packages", atomically: true, encoding: .utf8)
         } catch {
-            throw PrivateAPTRootError("cannot write the repository's index: \(error.localizedDescription)")
+            throw PrivateAPTRootError("cannot write the repository's index: \(ErrorText.reason(error))")
         }
     }
 
@@ -195,12 +201,12 @@ public final class PrivateAPTRoot: Sendable {
             }
             for (path, contents) in recipe.files {
                 let target = tree + (path.hasPrefix("/") ? path : "/" + path)
-                try Self.makeFolder((target as NSString).deletingLastPathComponent)
+                try Self.makeFolder(PathText.parent(of: target))
                 try Self.write(contents, to: target, mode: 0o644)
             }
             try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: tree)
         } catch {
-            throw PrivateAPTRootError("cannot write the files of \(recipe.name): \(error.localizedDescription)")
+            throw PrivateAPTRootError("cannot write the files of \(recipe.name): \(ErrorText.reason(error))")
         }
         if recipe.withMD5Sums {
             // dh_md5sums' form: `SUM  PATH` relative to the root, every file but DEBIAN's.

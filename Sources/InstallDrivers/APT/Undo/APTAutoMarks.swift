@@ -1,5 +1,10 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import InstallEngine
+import TextBasics
 
 /// apt's marks of automatically installed packages, where a job acts (`apt-mark`): an undo
 /// installs the kept versions from local .debs, which apt marks as installed by hand, so the
@@ -34,8 +39,8 @@ public enum APTAutoMarks {
             var package: String?
             var auto = false
             for line in stanza.split(separator: "\n") {
-                if line.hasPrefix("Package:") { package = line.dropFirst("Package:".count).trimmingCharacters(in: .whitespaces) }
-                if line.hasPrefix("Auto-Installed:") { auto = line.dropFirst("Auto-Installed:".count).trimmingCharacters(in: .whitespaces) == "1" }
+                if line.hasPrefix("Package:") { package = line.dropFirst("Package:".count).trimmingSpaces }
+                if line.hasPrefix("Auto-Installed:") { auto = line.dropFirst("Auto-Installed:".count).trimmingSpaces == "1" }
             }
             if let package, auto { automatic.insert(package) }
         }

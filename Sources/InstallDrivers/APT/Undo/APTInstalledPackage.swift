@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One installed package as dpkg's database has it, read before dpkg touches it: its status
 /// stanza (what a rebuilt package's control is made of) and the files of `info/`.
@@ -81,6 +85,6 @@ struct APTInstalledPackage: Sendable {
     /// The .deb's file name apt and dpkg-repack give it: `NAME_VERSION_ARCH.deb`, an epoch's
     /// colon written `%3a` as apt's archive cache does.
     var debFileName: String {
-        "\(name)_\(version.replacingOccurrences(of: ":", with: "%3a"))_\(architecture).deb"
+        "\(name)_\(version.replacing(":", with: "%3a"))_\(architecture).deb"
     }
 }

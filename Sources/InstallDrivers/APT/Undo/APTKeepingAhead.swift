@@ -1,6 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import InstallEngine
 import Synchronization
+import TextBasics
+import Dispatch
+import Glibc
 
 /// Keeping that starts as apt does, from the job's simulated plan, instead of at apt's hook
 /// (rule 33): apt spends its first second or so reading its cache, resolving and fetching, and
@@ -25,8 +32,7 @@ public final class APTKeepingAhead: Sendable {
         self.keeper = keeper
         self.folder = folder
         earlier = Set((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
-        Thread.detachNewThread { [self] in
-            Thread.current.name = "installtop-keep-ahead"
+        EngineThread.detach(named: "installtop-keep-ahead") { [self] in
             let kept = keeper.keep(planned, into: folder)
             results.withLock { $0 = kept }
             done.signal()
@@ -54,7 +60,7 @@ public final class APTKeepingAhead: Sendable {
     /// apt ended or stopped before its hook, so nothing was replaced: deletes what was kept
     /// ahead once its keeping ends, on a thread of its own (the caller may be the poller's).
     public func discard() {
-        Thread.detachNewThread { [self] in
+        EngineThread.detach(named: "installtop-keep") { [self] in
             delete(waitForAhead())
             rmdir(folder)
         }
@@ -68,7 +74,7 @@ public final class APTKeepingAhead: Sendable {
 
     private func delete(_ kept: [APTKeptVersion]) {
         for each in kept {
-            guard case .kept(let file, _, _) = each.outcome, !earlier.contains((file as NSString).lastPathComponent) else { continue }
+            guard case .kept(let file, _, _) = each.outcome, !earlier.contains(PathText.lastComponent(of: file)) else { continue }
             try? FileManager.default.removeItem(atPath: file)
         }
     }

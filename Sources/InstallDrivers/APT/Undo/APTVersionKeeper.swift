@@ -1,7 +1,13 @@
 import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import InstallEngine
 import Synchronization
+import TextBasics
+import Glibc
 
 /// Keeps the installed version of every package an apt job upgrades, downgrades or removes,
 /// before dpkg touches it (Documentation/UNDO.md; rule 33): the .deb in apt's archive cache when it
@@ -41,7 +47,7 @@ public struct APTVersionKeeper: Sendable {
         } catch {
             return replacing.map {
                 APTKeptVersion(package: $0.package, version: $0.oldVersion ?? "", architecture: $0.architecture,
-                               outcome: .notKept(reason: "cannot make \(folder): \(error.localizedDescription)"))
+                               outcome: .notKept(reason: "cannot make \(folder): \(ErrorText.reason(error))"))
             }
         }
         // Read before dpkg runs: a package the run removes loses its mark with it (rule 36).
@@ -75,7 +81,7 @@ public struct APTVersionKeeper: Sendable {
         var path = folder
         while !path.isEmpty, path != "/", !FileManager.default.fileExists(atPath: path) {
             missing.append(path)
-            path = (path as NSString).deletingLastPathComponent
+            path = PathText.parent(of: path)
         }
         for each in missing.reversed() {
             guard mkdir(each, 0o700) == 0 || errno == EEXIST else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }

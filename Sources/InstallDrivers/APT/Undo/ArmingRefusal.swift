@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import InstallEngine
 
 /// Why a job cannot be armed (`--confirm`): its revert could not be planned, so a deadline

@@ -1,4 +1,10 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import TextBasics
+import Glibc
 
 /// Rebuilds an installed package's .deb from what dpkg installed, the way dpkg-repack does
 /// (Documentation/PACKAGE-FACTS.md "Rebuilding"): the status stanza less Status and Conffiles as `DEBIAN/control`
@@ -33,7 +39,7 @@ struct DebianPackageRebuilder: Sendable {
     /// - Throws: `APTKeepError` when a step fails or the result does not read back as the
     ///   package (name, version, architecture) with at least the files found installed.
     func rebuild(_ package: APTInstalledPackage, into file: String) throws(APTKeepError) {
-        let work = (file as NSString).deletingLastPathComponent + "/.rebuild-\(package.name)-\(getpid())"
+        let work = PathText.parent(of: file) + "/.rebuild-\(package.name)-\(getpid())"
         defer { try? FileManager.default.removeItem(atPath: work) }
         try? FileManager.default.removeItem(atPath: work)
         let control = work + "/DEBIAN"
@@ -49,7 +55,7 @@ struct DebianPackageRebuilder: Sendable {
                 try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: control + "/" + suffix)
             }
         } catch {
-            throw APTKeepError("cannot write its control files: \(error.localizedDescription)")
+            throw APTKeepError("cannot write its control files: \(ErrorText.reason(error))")
         }
         let existing = try copyFiles(of: package, into: work)
         // A conffile the administrator deleted is not in the package: dpkg-deb would refuse a
@@ -59,7 +65,7 @@ struct DebianPackageRebuilder: Sendable {
             do {
                 try write(conffiles.map { $0 + "\n" }.joined(), to: control + "/conffiles", mode: 0o644)
             } catch {
-                throw APTKeepError("cannot write its conffiles list: \(error.localizedDescription)")
+                throw APTKeepError("cannot write its conffiles list: \(ErrorText.reason(error))")
             }
         }
         let build = SystemCommand.run([dpkgDeb, "-Zgzip", "-z1", "--build", work, file], environment: Self.dpkgDebEnvironment(for: file))
@@ -79,7 +85,7 @@ struct DebianPackageRebuilder: Sendable {
         let base = root.hasSuffix("/") ? String(root.dropLast()) : root
         let listed = list.split(separator: "\n").filter { $0 != "/." && $0.hasPrefix("/") }.map(String.init)
         // The folders the list has paths in.
-        let parents = Set(listed.map { ($0 as NSString).deletingLastPathComponent })
+        let parents = Set(listed.map { PathText.parent(of: $0) })
         var paths: [String] = []
         for path in listed {
             var info = stat()
@@ -94,7 +100,7 @@ struct DebianPackageRebuilder: Sendable {
                     try FileManager.default.createDirectory(atPath: work + path, withIntermediateDirectories: true,
                                                             attributes: [.posixPermissions: 0o755])
                 } catch {
-                    throw APTKeepError("cannot make its folder \(path): \(error.localizedDescription)")
+                    throw APTKeepError("cannot make its folder \(path): \(ErrorText.reason(error))")
                 }
                 continue
             }
@@ -105,7 +111,7 @@ struct DebianPackageRebuilder: Sendable {
         do {
             try write(paths.map { $0 + "\n" }.joined(), to: names, mode: 0o600)
         } catch {
-            throw APTKeepError("cannot write its file list: \(error.localizedDescription)")
+            throw APTKeepError("cannot write its file list: \(ErrorText.reason(error))")
         }
         let copy = SystemCommand.run([
             "/bin/sh", "-c",
@@ -123,7 +129,7 @@ struct DebianPackageRebuilder: Sendable {
     private func verify(_ file: String, is package: APTInstalledPackage, holdingAtLeast files: Int) throws(APTKeepError) {
         let fields = SystemCommand.run([dpkgDeb, "-f", file, "Package", "Version", "Architecture"], environment: Self.dpkgDebEnvironment(for: file))
         let expected = "Package: \(package.name)\nVersion: \(package.version)\nArchitecture: \(package.architecture)"
-        guard fields.status == 0, fields.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == expected else {
+        guard fields.status == 0, fields.stdout.trimmingWhitespace == expected else {
             throw APTKeepError("the rebuilt .deb does not read back as \(package.name) \(package.version) (\(package.architecture))")
         }
         let contents = SystemCommand.run([dpkgDeb, "--contents", file], environment: Self.dpkgDebEnvironment(for: file))
@@ -140,7 +146,7 @@ struct DebianPackageRebuilder: Sendable {
     /// given may name no folder (an ssh session's `SetEnv TMPDIR=…` for a folder Ansible makes
     /// on demand), and the run would be left without its kept versions after its job ran.
     private static func dpkgDebEnvironment(for file: String) -> [String: String] {
-        ["TMPDIR": (file as NSString).deletingLastPathComponent]
+        ["TMPDIR": PathText.parent(of: file)]
     }
 
     /// Whether `path` is a folder, following symbolic links.
@@ -155,6 +161,6 @@ struct DebianPackageRebuilder: Sendable {
     }
 
     static func firstLine(_ text: String, otherwise: String) -> String {
-        text.split(separator: "\n").first.map { String($0).trimmingCharacters(in: .whitespaces) } ?? otherwise
+        text.split(separator: "\n").first.map { String($0).trimmingSpaces } ?? otherwise
     }
 }

@@ -1,5 +1,10 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Glibc
+import CDispatch
 
 /// Gives dpkg back its record of what a package's conffiles were originally, after an undo
 /// installed the package from a rebuilt .deb (rule 36; issue 35, item 4).

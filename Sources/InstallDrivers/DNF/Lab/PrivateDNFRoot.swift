@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 
 /// A private root for dnf and rpm in a folder of its own: the root (`--installroot`) with its
 /// `etc/yum.repos.d/lab.repo` and `etc/dnf/dnf.conf`, a local repository (`file://`) of rpms

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A small noarch rpm described in code, for `PrivateDNFRoot` to build offline with `rpmbuild`
 /// (the tests' and the benchmarks' packages). Its scriptlets are Lua (`%post -p <lua>`), which
@@ -103,6 +107,6 @@ public struct RPMPackageRecipe: Sendable, Hashable {
     }
 
     private static func luaEscaped(_ text: String) -> String {
-        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+        text.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"")
     }
 }
