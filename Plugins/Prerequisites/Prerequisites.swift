@@ -2,7 +2,7 @@ import Foundation
 import PackagePlugin
 
 /// Installs the Debian packages the build needs (`Scripts/install-prerequisites build`:
-/// libncurses-dev, libsqlite3-dev) before anything is compiled, so that `swift run installtop
+/// libncurses-dev, libsqlite3-dev, libyaml-dev) before anything is compiled, so that `swift run installtop
 /// demo` and `swift test` build on a machine that has only Swift.
 ///
 /// SwiftPM runs build-tool plugins when it plans a build (a fresh checkout, a changed manifest,

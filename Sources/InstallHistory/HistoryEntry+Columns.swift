@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import SQLiteStore
+import InstallEngine
 
 // MARK: - Writing a row: its columns and their values, in one place
 

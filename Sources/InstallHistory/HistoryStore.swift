@@ -6,6 +6,7 @@ import Foundation
 import Glibc
 import InstallEngine
 import SQLiteStore
+import TextBasics
 
 /// The install history: one SQLite file in WAL mode, shared safely by every installtop
 /// process that opens it (rules 19 and 20).
@@ -43,7 +44,7 @@ public final class HistoryStore: Sendable {
             try Self.createParentFolder(of: path)
         }
         do {
-            pool = try FolderLock.withLock(on: HistoryPath.folder(of: path), timeout: .seconds(10)) {
+            pool = try FolderLock.withLock(on: PathText.parent(of: path), timeout: .seconds(10)) {
                 if creating { try Self.createPrivateFile(at: path) }
                 let pool = try SQLitePool(path: path, busyTimeout: Self.busyTimeout, prepareConnection: Self.prepare)
                 try HistorySchema.migrator.migrate(pool)
@@ -64,8 +65,8 @@ public final class HistoryStore: Sendable {
 
     /// `undoFolder` of the database at `path`, known without opening it.
     public static func undoFolder(forDatabase path: String) -> String {
-        let name = HistoryPath.name(of: path)
-        return HistoryPath.joined(HistoryPath.folder(of: path), name == defaultFileName ? "undo" : name + ".undo")
+        let name = PathText.lastComponent(of: path)
+        return PathText.appending(name == defaultFileName ? "undo" : name + ".undo", to: PathText.parent(of: path))
     }
 
     /// The database's name where installtop puts it itself (`defaultPath`, the service's
@@ -83,9 +84,9 @@ public final class HistoryStore: Sendable {
         } else {
             let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 }
                 ?? FileManager.default.homeDirectoryForCurrentUser.path
-            stateHome = HistoryPath.joined(home, ".local/state")
+            stateHome = PathText.appending(".local/state", to: home)
         }
-        return HistoryPath.joined(HistoryPath.joined(stateHome, "installtop"), defaultFileName)
+        return PathText.appending(defaultFileName, to: PathText.appending("installtop", to: stateHome))
     }
 
     /// Run on each connection as it opens.
@@ -96,7 +97,7 @@ public final class HistoryStore: Sendable {
     }
 
     private static func createParentFolder(of path: String) throws(HistoryError) {
-        let folder = HistoryPath.folder(of: path)
+        let folder = PathText.parent(of: path)
         guard !folder.isEmpty else { return }
         do {
             try FileManager.default.createDirectory(

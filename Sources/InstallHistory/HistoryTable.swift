@@ -5,6 +5,7 @@ import Foundation
 #endif
 import Glibc
 import InstallEngine
+import TextBasics
 
 /// The history as an aligned text table for a terminal `width` columns wide, in the order
 /// given: date (UTC), result, duration, update id, a package's versions when there are any,
@@ -184,18 +185,10 @@ public enum HistoryTable {
         let ms = duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
         switch ms {
         case ..<1000: return "\(ms)ms"
-        case ..<60_000: return printed("%.1fs", Double(ms) / 1000)
-        case ..<3_600_000: return printed("%lldm%02llds", ms / 60_000, ms / 1000 % 60)
-        default: return printed("%lldh%02lldm", ms / 3_600_000, ms / 60_000 % 60)
+        case ..<60_000: return CFormat.string("%.1fs", Double(ms) / 1000)
+        case ..<3_600_000: return CFormat.string("%lldm%02llds", ms / 60_000, ms / 1000 % 60)
+        default: return CFormat.string("%lldh%02lldm", ms / 3_600_000, ms / 60_000 % 60)
         }
-    }
-
-    /// `format` filled with `arguments` by the C library's printf (its rounding of `%.1f`
-    /// included), without Foundation's `String(format:)`.
-    private static func printed(_ format: String, _ arguments: any CVarArg...) -> String {
-        var buffer = [CChar](repeating: 0, count: 64)
-        _ = withVaList(arguments) { list in vsnprintf(&buffer, buffer.count, format, list) }
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// `text` made safe for one terminal line and cut to `limit` characters.

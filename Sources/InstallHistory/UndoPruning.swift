@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import Glibc
+import TextBasics
 
 /// Deletes versions kept for undo by age and total size (Documentation/UNDO.md, rule 33), a run's
 /// whole folder at a time (a run missing one kept version cannot be undone anyway): first every
@@ -50,7 +51,7 @@ public struct UndoPruning: Sendable, Hashable {
             guard let file = record.file else { continue }
             try? FileManager.default.removeItem(atPath: file)
             // rmdir removes only an empty folder: a run's last kept file takes its folder along.
-            rmdir(HistoryPath.folder(of: file))
+            rmdir(PathText.parent(of: file))
         }
         try store.markPruned(chosen.compactMap(\.id), at: now)
         return chosen

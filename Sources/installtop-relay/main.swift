@@ -8,7 +8,7 @@ import Glibc
 // slow or stopped engine means dropped lines), and always exits 0.
 //
 // A program of its own, importing only Glibc and RestartScan (the one /proc reader, itself on
-// Glibc alone): it starts for every dpkg call, and installtop itself (Foundation, GRDB,
+// Glibc alone): it starts for every dpkg call, and installtop itself (FoundationEssentials, SQLite,
 // ArgumentParser) takes several times longer to start.
 
 signal(SIGPIPE, SIG_IGN)

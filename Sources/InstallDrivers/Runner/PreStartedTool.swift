@@ -5,6 +5,7 @@ import Foundation
 #endif
 import InstallEngine
 import Synchronization
+import Dispatch
 
 /// A tool started before the job that will own it exists (`installtop apt … --yes`, `installtop
 /// dnf … --yes`: the tool says the plan, the job is made from it), until the one driver that

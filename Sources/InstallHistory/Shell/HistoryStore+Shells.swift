@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import InstallEngine
+import TextBasics
 
 // MARK: - Shells opened on hosts from the board, and their recordings
 
@@ -15,13 +16,13 @@ extension HistoryStore {
 
     /// `shellFolder` of the database at `path`, known without opening it.
     public static func shellFolder(forDatabase path: String) -> String {
-        let name = HistoryPath.name(of: path)
-        return HistoryPath.joined(HistoryPath.folder(of: path), name == defaultFileName ? "shells" : name + ".shells")
+        let name = PathText.lastComponent(of: path)
+        return PathText.appending(name == defaultFileName ? "shells" : name + ".shells", to: PathText.parent(of: path))
     }
 
     /// The recording of shell run `run`.
     public func shellRecording(run: Int64) -> String {
-        HistoryPath.joined(shellFolder, "\(run).cast")
+        PathText.appending("\(run).cast", to: shellFolder)
     }
 
     /// Records that a shell on `host` began at `startedAt` (a run of kind `shell`, named
