@@ -13,7 +13,7 @@ public enum CFormat {
         withVaList(arguments) { list in
             var buffer = [CChar](repeating: 0, count: 256)
             _ = vsnprintf(&buffer, buffer.count, format, list)
-            return String(cString: buffer)
+            return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         }
     }
 

@@ -7,6 +7,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import TextBasics
+import Glibc
 
 /// The installtop package `enroll` copies to each host: `--package FILE.deb`, else this
 /// version's package where `Scripts/build-deb` leaves it. Its version must be this installtop's,
@@ -82,7 +83,9 @@ struct EnrollPackage: Sendable {
                 version on every host; give the package of \(debianVersion) (Scripts/build-deb)
                 """)
         }
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        // stat's size: FoundationEssentials gives `.size` as a UInt, which `as? Int` misses.
+        var file = stat()
+        let size = stat(path, &file) == 0 ? Int(file.st_size) : 0
         return EnrollPackage(path: path, version: version, size: size)
     }
 }

@@ -132,7 +132,9 @@ public final class PrivateAPTRoot: Sendable {
                 control = fields.stdout
             }
             guard let sum = sums[deb] else { throw PrivateAPTRootError("sha256sum printed no sum for \(deb)") }
-            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+            // stat's size: FoundationEssentials gives `.size` as a UInt, which `as? Int` misses.
+            var file = stat()
+            let size = stat(path, &file) == 0 ? Int(file.st_size) : 0
             text += (control ?? "").trimmingNewlines + "\nFilename: ./\(deb)\nSize: \(size)\nSHA256: \(sum)\n\n"
         }
         do {
