@@ -189,7 +189,7 @@ let package = Package(
         .testTarget(name: "HostInventoryTests", dependencies: ["HostInventory", "FleetTestSupport"]),
         // The executable's own pure parts (what status prints for many hosts), through @testable import.
         .testTarget(name: "installtopTests", dependencies: ["installtop", "InstallEngine", "InstallEngineTesting"]),
-        .testTarget(name: "EngineWireTests", dependencies: ["EngineWire", "InstallEngine", "RestartScan"]),
+        .testTarget(name: "EngineWireTests", dependencies: ["EngineWire", "InstallEngine", "InstallEngineTesting", "RestartScan"]),
         // Private apt roots with test packages built offline (Documentation/PACKAGE-FACTS.md), for the apt tests.
         .target(name: "APTTestSupport", dependencies: ["InstallDrivers"], path: "Tests/APTTestSupport"),
         .testTarget(name: "InstallDriversTests", dependencies: ["InstallDrivers", "InstallEngine", "InstallEngineTesting", "EngineWire", "APTTestSupport"]),

@@ -1,5 +1,6 @@
 import EngineWire
 import Testing
+import InstallEngineTesting
 
 @Suite("JSONParser: values, strings, numbers and refusals")
 struct JSONParserTests {

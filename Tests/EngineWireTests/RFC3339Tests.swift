@@ -1,6 +1,7 @@
 import EngineWire
 import Foundation
 import Testing
+import InstallEngineTesting
 
 @Suite("RFC3339: writing, the fast reader and the fallback")
 struct RFC3339Tests {

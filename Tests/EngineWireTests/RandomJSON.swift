@@ -1,4 +1,5 @@
 import EngineWire
+import InstallEngineTesting
 
 /// Random JSON trees for round-trip tests: every kind of value, strings with characters that
 /// need escaping (quotes, controls, U+2028, DEL) and astral ones, numbers at the edges.

@@ -1,13 +1,13 @@
 /// SplitMix64: the same numbers for the same seed on every run, so a failing random case can be
-/// reproduced from its seed.
-struct SeededGenerator: RandomNumberGenerator {
+/// reproduced from its seed. Shared by the engine's and the wire's random tests.
+public struct SeededGenerator: RandomNumberGenerator {
     private var state: UInt64
 
-    init(seed: UInt64) {
+    public init(seed: UInt64) {
         state = seed
     }
 
-    mutating func next() -> UInt64 {
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
