@@ -126,11 +126,7 @@ public final class HistoryStore: Sendable {
     static func describe(_ error: any Error) -> String {
         if let error = error as? SQLiteError { return error.message }
         if let error = error as? FolderLock.TimedOut { return error.description }
-        if let error = error as? POSIXError { return String(cString: strerror(error.code.rawValue)) }
-        if let error = error as? CocoaError, let underlying = error.underlying as? POSIXError {
-            return String(cString: strerror(underlying.code.rawValue))
-        }
-        return String(describing: error)
+        return ErrorText.systemReason(error) ?? String(describing: error)
     }
 
     /// Runs `body` as one write transaction, turning its errors into `accessFailed`.

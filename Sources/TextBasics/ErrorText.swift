@@ -15,11 +15,15 @@ public enum ErrorText {
     public static func reason(_ error: any Error) -> String {
         if let posix = error as? POSIXError { return text(of: posix.code.rawValue) }
         guard let cocoa = error as? CocoaError else { return String(describing: error) }
-        let path = cocoa.filePath
-        if let underlying = cocoa.underlying as? POSIXError {
-            return (path.map { $0 + ": " } ?? "") + text(of: underlying.code.rawValue)
-        }
-        return (path.map { $0 + ": " } ?? "") + fallback(for: cocoa.code)
+        return (cocoa.filePath.map { $0 + ": " } ?? "") + (systemReason(error) ?? fallback(for: cocoa.code))
+    }
+
+    /// The system's `strerror` text of the errno under `error` (`Permission denied`), without a
+    /// path: for an errno, and for a file operation's error that carries one; `nil` otherwise.
+    public static func systemReason(_ error: any Error) -> String? {
+        if let posix = error as? POSIXError { return text(of: posix.code.rawValue) }
+        guard let underlying = (error as? CocoaError)?.underlying as? POSIXError else { return nil }
+        return text(of: underlying.code.rawValue)
     }
 
     private static func text(of errno: Int32) -> String {
