@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import InstallEngine
+import TextBasics
 
 /// Short time spans for narrow columns.
 enum TimeText {
@@ -28,8 +29,7 @@ enum TimeText {
 
     /// `07`, `12`: a calendar field of a date written with at least two digits (0 when missing).
     static func twoDigits(_ value: Int?) -> String {
-        let value = value ?? 0
-        return value < 10 ? "0\(value)" : "\(value)"
+        CFormat.twoDigits(value ?? 0)
     }
 
     /// An ETA: `4s`, `1m20s`, `2h5m`; whole seconds, rounded up so it never shows 0 too early.

@@ -24,6 +24,6 @@ public enum CFormat {
 
     /// `value` as at least two digits, zero-padded: `7` → `07`, `123` → `123`, `-3` → `-3`.
     public static func twoDigits(_ value: Int) -> String {
-        string("%02ld", value)
+        (0..<10).contains(value) ? "0\(value)" : "\(value)"
     }
 }

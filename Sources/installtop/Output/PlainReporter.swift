@@ -181,9 +181,6 @@ final class PlainReporter: Sendable {
 
     /// Local wall-clock time, `HH:MM:SS`, like a log line.
     private static func clock(_ date: Date) -> String {
-        var seconds = time_t(date.timeIntervalSince1970)
-        var parts = tm()
-        localtime_r(&seconds, &parts)
-        return CFormat.string("%02d:%02d:%02d", parts.tm_hour, parts.tm_min, parts.tm_sec)
+        LocalTimeText.string(Int(date.timeIntervalSince1970), format: "%H:%M:%S")
     }
 }
