@@ -388,6 +388,9 @@ public final class PendingSnapshotKeeper: PendingSnapshotSource, Sendable {
             return true
         }
         guard due else { return }
+        // Told before the computation can end: a quick one would otherwise be over before the
+        // caller's `tell()`, and its observers would never hear that a snapshot was coming.
+        tell()
         work.enqueue { [self] in
             state.withLock { $0.lastStartedAt = .now }
             let snapshot = compute()
