@@ -37,6 +37,18 @@ public struct TestCommand: Sendable {
             stderr: try String(contentsOf: errURL, encoding: .utf8))
     }
 
+    /// `run` from an async test, waiting on a thread of its own: Swift's concurrency pool has
+    /// one thread per core, and a test that blocks one of them for a command's minutes under
+    /// load (pytest, a .deb build) stalls every test that awaits meanwhile (a signal test's
+    /// wait for its child's pid once outlasted the child's 300 s).
+    public static func runOnOwnThread(_ arguments: [String], environment: [String: String] = [:]) async throws -> TestCommand {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<TestCommand, any Error>) in
+            Thread.detachNewThread {
+                continuation.resume(with: Result { try run(arguments, environment: environment) as TestCommand })
+            }
+        }
+    }
+
     /// Like `run`, but throws `TestCommandError` unless the command exits 0.
     @discardableResult
     public static func check(_ arguments: [String], environment: [String: String] = [:]) throws -> TestCommand {

@@ -40,9 +40,8 @@ struct SignalTests {
         try writeWaitingUpdate(in: folder, extraUpdates: "      - {id: later, title: Never starts, install: \"touch later-ran\"}")
 
         let run = try InstalltopProcess(["run", "--plain", "--no-history", "slow.yaml"], in: folder)
-        let scriptPID = try await pidWritten(to: folder.file("script.pid"))
-        let sleepPID = try await pidWritten(to: folder.file("sleep.pid"))
-        run.send(signal)
+        let pids = try await run.send(signal, whenPidsAreIn: [folder.file("script.pid"), folder.file("sleep.pid")])
+        let (scriptPID, sleepPID) = (pids[0], pids[1])
         let result = try await run.finish()
 
         #expect(result.status == 3, "stdout: \(result.stdout)\nstderr: \(result.stderr)")
@@ -79,9 +78,8 @@ struct SignalTests {
         // A grace far longer than `finish`'s deadline: exiting in time proves the escalation.
         let run = try InstalltopProcess(["run", "--plain", "--no-history", "--abort-grace", "600", "stubborn.yaml"],
                                         in: folder)
-        let scriptPID = try await pidWritten(to: folder.file("script.pid"))
-        let sleepPID = try await pidWritten(to: folder.file("sleep.pid"))
-        run.send(SIGINT)
+        let pids = try await run.send(SIGINT, whenPidsAreIn: [folder.file("script.pid"), folder.file("sleep.pid")])
+        let (scriptPID, sleepPID) = (pids[0], pids[1])
         try await run.waitForOutput("abort requested")
         #expect(!processIsGone(scriptPID), "the script should survive SIGTERM")
         run.send(SIGINT)
@@ -106,12 +104,15 @@ struct SignalTests {
         defer { folder.remove() }
         try writeWaitingUpdate(in: folder)
         let run = try InstalltopProcess(["run", mode, "--no-history", "slow.yaml"], in: folder)
-        _ = try await pidWritten(to: folder.file("script.pid"))
-        // From a thread of its own, every 200 µs, until installtop is a zombie (it is this test's
-        // child, reaped only by `finish`: the id cannot change hands meanwhile).
+        // From a thread of its own, once the update runs, every 200 µs, until installtop is a
+        // zombie (it is this test's child, reaped only by `finish`: the id cannot change hands
+        // meanwhile). Its own thread also waits for the update: an async wait can be held up
+        // for minutes by other tests' blocking work, and the update then ends by itself.
         let installtop = ProcessIdentity(pid: run.pid)
+        let scriptPIDFile = folder.file("script.pid")
         let sent = Atomic(0)
         let flood = Thread {
+            while !FileManager.default.fileExists(atPath: scriptPIDFile), installtop.isRunning { usleep(2_000) }
             while installtop.send(SIGINT) {
                 sent.add(1, ordering: .relaxed)
                 usleep(200)

@@ -1,6 +1,7 @@
 import FleetTestSupport
 import Foundation
 import Glibc
+import TestProcessSupport
 
 /// One running `installtop`, started the way a shell would (see `SpawnedProcess`): stdin
 /// /dev/null, stdout and stderr captured to files in the test's folder (readable while it
@@ -75,25 +76,47 @@ final class InstalltopProcess {
     /// of its own: the reaction is timing-critical (the run moves on), and a loaded test pool
     /// can hold an async poll up for seconds.
     func send(_ signal: Int32, whenOutputContains text: String, timeout: Duration = .seconds(180)) async throws {
-        let pid = process.pid
         let path = stdoutPath
-        let sent = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+        try await send(signal, when: { (try? String(contentsOfFile: path, encoding: .utf8))?.contains(text) == true ? () : nil },
+                       waitingFor: "installtop's stdout to contain \(text.debugDescription)", timeout: timeout)
+    }
+
+    /// Sends `signal` to installtop the moment each of `files` holds a process id (as a script
+    /// writes its own and its children's), from a thread of its own like
+    /// `send(_:whenOutputContains:)`: a pool held up for minutes by other tests' blocking
+    /// commands once sent it after the child it was to abort had ended by itself.
+    /// - Returns: the processes the files name, identified before the signal was sent.
+    @discardableResult
+    func send(_ signal: Int32, whenPidsAreIn files: [String], timeout: Duration = .seconds(180)) async throws -> [ProcessIdentity] {
+        try await send(signal, when: {
+            let pids = files.compactMap { pid_t((try? String(contentsOfFile: $0, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") }
+            return pids.count == files.count ? pids.map { ProcessIdentity(pid: $0) } : nil
+        }, waitingFor: "process ids in \(files.joined(separator: ", "))", timeout: timeout)
+    }
+
+    /// Sends `signal` once `ready` gives a value (polled every 2 ms from a thread of its own)
+    /// and returns that value.
+    private func send<Value: Sendable>(_ signal: Int32, when ready: @escaping @Sendable () -> Value?, waitingFor what: String,
+                                       timeout: Duration) async throws -> Value {
+        let pid = process.pid
+        let sent = await withCheckedContinuation { (continuation: CheckedContinuation<Value?, Never>) in
             Thread.detachNewThread {
                 let deadline = ContinuousClock.now + timeout
                 while ContinuousClock.now < deadline {
-                    if let output = try? String(contentsOfFile: path, encoding: .utf8), output.contains(text) {
+                    if let value = ready() {
                         kill(pid, signal)
-                        continuation.resume(returning: true)
+                        continuation.resume(returning: value)
                         return
                     }
                     usleep(2_000)
                 }
-                continuation.resume(returning: false)
+                continuation.resume(returning: nil)
             }
         }
-        guard sent else {
-            throw EndToEndError.conditionNotMet("installtop's stdout to contain \(text.debugDescription); it holds:\n\(stdout)\nstderr:\n\(stderr)")
+        guard let sent else {
+            throw EndToEndError.conditionNotMet("\(what); stdout:\n\(stdout)\nstderr:\n\(stderr)")
         }
+        return sent
     }
 
     /// Waits until stdout contains `text`.

@@ -12,11 +12,12 @@ struct DNFHelperModuleTests {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     @Test("every pytest test of Tests/DNFHelperTests passes")
-    func pytest() throws {
+    func pytest() async throws {
         let folder = Self.root.appending(path: "Tests/DNFHelperTests").path
         // No __pycache__ beside the modules or the tests, and no .pytest_cache: the worktree stays
         // as it is (the embedding skips __pycache__ all the same).
-        let result = try TestCommand.run(
+        // Off the concurrency pool: pytest takes up to minutes on a loaded machine.
+        let result = try await TestCommand.runOnOwnThread(
             ["/usr/bin/python3", "-m", "pytest", "-q", "-p", "no:cacheprovider", "--color=no", folder],
             environment: ["PYTHONDONTWRITEBYTECODE": "1"])
         #expect(result.status == 0, "pytest failed (status \(result.status)):\n\(result.stdout)\(result.stderr)")

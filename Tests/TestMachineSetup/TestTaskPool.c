@@ -1,0 +1,102 @@
+// The test process runs Swift's tasks on a pool of its own, wider than Swift's.
+//
+// Swift's global executor on Linux has one thread per core: two on these machines and in CI.
+// Many tests block the thread they run on for seconds to minutes (a synchronous test that runs
+// pytest, builds .debs or waits for apt; a fixture that starts an sshd), and two such tests at
+// once stalled every other test that awaits: under load a signal test's poll for its child's
+// pid came back after the child's 300 s had run out, and tests of kills and timeouts timed out
+// waiting for outcomes that had long arrived. Every such wait would otherwise need a thread of
+// its own; here the tasks get threads enough instead.
+//
+// The runtime's hook for the global executor (`swift_task_enqueueGlobal_hook`, in the runtime
+// since Swift 5.5) hands each job to this pool. A worker is added whenever a job arrives and
+// every worker is busy, up to four per core (at least 8); workers never end. Jobs run in the order they came,
+// on the generic executor, as the global executor runs them; priorities are not honoured
+// (nothing in the tests depends on them). The installtop binaries are not affected: only the
+// test process links this file.
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+/// At most four threads per core, and at least 8: enough for the tests that block at one time,
+/// without letting hundreds of synchronous tests run at once. Set as the process starts.
+static int max_workers = 8;
+
+typedef struct { void *identity; uintptr_t implementation; } tms_executor_ref;
+typedef void (__attribute__((swiftcall)) *tms_original_enqueue)(void *job);
+extern void (__attribute__((swiftcall)) *swift_task_enqueueGlobal_hook)(void *job, tms_original_enqueue original);
+extern void __attribute__((swiftcall)) swift_job_run(void *job, tms_executor_ref executor);
+
+struct tms_queued_job {
+    void *job;
+    struct tms_queued_job *next;
+};
+
+static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t pool_wake = PTHREAD_COND_INITIALIZER;
+static struct tms_queued_job *first_job, *last_job;
+static int workers, idle_workers, queued_jobs;
+
+static void *tms_pool_worker(void *unused) {
+    (void)unused;
+    for (;;) {
+        pthread_mutex_lock(&pool_lock);
+        idle_workers += 1;
+        while (first_job == NULL) pthread_cond_wait(&pool_wake, &pool_lock);
+        idle_workers -= 1;
+        queued_jobs -= 1;
+        struct tms_queued_job *next = first_job;
+        first_job = next->next;
+        if (first_job == NULL) last_job = NULL;
+        pthread_mutex_unlock(&pool_lock);
+        void *job = next->job;
+        free(next);
+        tms_executor_ref generic = {0, 0};
+        swift_job_run(job, generic);
+    }
+    return NULL;
+}
+
+/// Starts a worker with every signal blocked, as Swift's own pool threads have them: a test's
+/// signals are for the processes it starts, never for the test process.
+static void tms_pool_add_worker(void) {
+    sigset_t all, previous;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, &previous);
+    pthread_t thread;
+    if (pthread_create(&thread, NULL, tms_pool_worker, NULL) == 0) {
+        pthread_detach(thread);
+        workers += 1;
+    }
+    pthread_sigmask(SIG_SETMASK, &previous, NULL);
+}
+
+static void __attribute__((swiftcall)) tms_pool_enqueue(void *job, tms_original_enqueue original) {
+    struct tms_queued_job *queued = malloc(sizeof *queued);
+    pthread_mutex_lock(&pool_lock);
+    // One more job than idle workers to take it: another worker, while there is room.
+    if (queued_jobs >= idle_workers && workers < max_workers) tms_pool_add_worker();
+    if (queued == NULL || workers == 0) {
+        // No memory, or no worker could ever be started: the runtime's own executor runs it.
+        pthread_mutex_unlock(&pool_lock);
+        free(queued);
+        original(job);
+        return;
+    }
+    queued->job = job;
+    queued->next = NULL;
+    if (last_job != NULL) last_job->next = queued; else first_job = queued;
+    last_job = queued;
+    queued_jobs += 1;
+    pthread_cond_signal(&pool_wake);
+    pthread_mutex_unlock(&pool_lock);
+}
+
+__attribute__((constructor)) static void tms_install_task_pool(void) {
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    if (cores * 4 > max_workers) max_workers = (int)(cores * 4);
+    swift_task_enqueueGlobal_hook = tms_pool_enqueue;
+}
