@@ -5,6 +5,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import Glibc
+import HookRelay
 import InstallEngine
 
 /// The `installtop` command: runs installs as child processes and monitors them.
@@ -28,6 +29,11 @@ struct InstallTop: ParsableCommand {
     /// Parses and runs, mapping usage errors to exit status 2 as Documentation/EXIT-STATUS.md says
     /// (swift-argument-parser would use 64).
     static func main() {
+        // The package's `installtop-relay` is a link to this program: a hook's relay does
+        // nothing else, before anything else (it starts for every dpkg call).
+        if let program = CommandLine.arguments.first, HookRelay.isInvoked(as: program) {
+            HookRelay.run(CommandLine.arguments.dropFirst())
+        }
         OpenFileLimit.raise()
         // A closed stdout, or a daemon client gone mid-write, must show up as EPIPE that the code
         // handles, never kill the process with its children running. Children get SIGPIPE back

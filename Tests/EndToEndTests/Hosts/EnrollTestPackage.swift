@@ -14,12 +14,8 @@ struct EnrollTestPackage {
     let version: String
 
     /// Builds `installtop_VERSION_ARCH.deb` in `folder`.
-    /// - Throws: when the relay beside `installtop` is missing or a command fails.
+    /// - Throws: when a command fails.
     init(installtop: String, depends: String, in folder: TestFolder) throws {
-        let relay = URL(fileURLWithPath: installtop).deletingLastPathComponent().appending(path: "installtop-relay").path
-        guard FileManager.default.isExecutableFile(atPath: relay) else {
-            throw EndToEndError.conditionNotMet("an installtop-relay beside \(installtop) (swift build --product installtop-relay)")
-        }
         guard let checkout = InstalltopBinary.packageRoot() else { throw EndToEndError.conditionNotMet("a Package.swift above \(#filePath)") }
         version = try TestCommand.check([installtop, "--version"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         let debianVersion = version.replacingOccurrences(of: "-", with: "~")
@@ -30,7 +26,8 @@ struct EnrollTestPackage {
             try manager.createDirectory(atPath: tree + sub, withIntermediateDirectories: true)
         }
         try manager.copyItem(atPath: installtop, toPath: tree + "/usr/bin/installtop")
-        try manager.copyItem(atPath: relay, toPath: tree + "/usr/bin/installtop-relay")
+        // As Scripts/build-deb ships it: the hooks' relay is installtop under another name.
+        try manager.createSymbolicLink(atPath: tree + "/usr/bin/installtop-relay", withDestinationPath: "installtop")
         for script in ["postinst", "prerm", "postrm"] {
             try manager.copyItem(atPath: checkout + "/Packaging/deb/" + script, toPath: tree + "/DEBIAN/" + script)
         }
