@@ -1,6 +1,16 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
+// The shipped programs' release link (issue 58: the package in at most 20 MB): lld, so that
+// the relative relocations are packed (DT_RELR: 1.3 MB of `.rela.dyn` become 11 kB; glibc 2.36
+// and later apply them, also in the static start-up), and no dynamic symbol table of the Swift
+// runtime's symbols (`-rdynamic`, 0.9 MB) that nothing looks up. Measured in
+// Documentation/BENCHMARKS.md ("installed size").
+let smallReleaseLinking: [LinkerSetting] = [
+    .unsafeFlags(["-use-ld=lld", "-Xlinker", "--no-export-dynamic", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"],
+                 .when(platforms: [.linux], configuration: .release)),
+]
+
 let package = Package(
     name: "installtop",
     platforms: [.macOS(.v15)],
@@ -146,6 +156,7 @@ let package = Package(
                 "EngineDaemon",
                 "HostInventory",
                 "RestartScan",
+                "HookRelay",
                 "TerminalUI",
                 "CursesTerminal",
                 "Monitor",
@@ -156,13 +167,16 @@ let package = Package(
             // The demo's manifest and scripts (Examples/demo/), the Ansible callback plugin
             // (Sources/InstallDrivers/Ansible/Plugin/) and the dnf helper
             // (Sources/InstallDrivers/DNF/Helper/) embedded at build time.
+            linkerSettings: smallReleaseLinking,
             plugins: ["EmbedShippedFiles"]
         ),
-        // What the apt and dpkg hooks run (`installtop hooks install`): Glibc, RestartScan (for its
-        // /proc reader; it imports Glibc only) and the Swift runtime linked in, so it starts in a few
-        // milliseconds for every dpkg call. RestartScan makes it about 3% bigger (release, stripped:
-        // 6.15 → 6.36 MB) and costs about 0.2 ms of CPU per run (4.3 → 4.5 ms, measured 2026-11-25).
-        .executableTarget(name: "installtop-relay", dependencies: ["RestartScan"], linkerSettings: [.unsafeFlags(["-static-stdlib"])]),
+        // What the apt and dpkg hooks run (`installtop hooks install`): Glibc and RestartScan (for
+        // its /proc reader; it imports Glibc only), so that it starts in a few milliseconds for
+        // every dpkg call. `installtop` runs it when started as `installtop-relay` (the package's
+        // link); this program of its own is the same code for a checkout's build and its tests.
+        .target(name: "HookRelay", dependencies: ["RestartScan"]),
+        .executableTarget(name: "installtop-relay", dependencies: ["HookRelay"],
+                          linkerSettings: [.unsafeFlags(["-static-stdlib"])] + smallReleaseLinking),
         // Prints timings; run with `swift run -c release installtop-bench [NAME]`.
         .executableTarget(
             name: "installtop-bench",
@@ -208,8 +222,10 @@ let package = Package(
         // that map a library copy and a cgroup of the test's own, for the restart scan's tests.
         .target(name: "TestProcessSupport", dependencies: ["TestMachineSetup"], path: "Tests/TestProcessSupport"),
         // Runs Scripts/install-prerequisites test as each test process starts (tmux, sshd, python3,
-        // ansible-core in .build/ansible-venv, …): `swift test` alone sets up a fresh machine.
-        // Every test binary links it through TestProcessSupport.
+        // ansible-core in .build/ansible-venv, …): `swift test` alone sets up a fresh machine. And
+        // runs the test process's tasks on a pool wider than Swift's one thread per core, which
+        // tests that block stalled (TestTaskPool.c). Every test binary links it through
+        // TestProcessSupport.
         .target(name: "TestMachineSetup", path: "Tests/TestMachineSetup"),
         // Drive the built `installtop` executable (`swift test` builds it); they import none of
         // installtop's modules.
@@ -233,4 +249,12 @@ let package = Package(
 for target in package.targets where [.regular, .executable].contains(target.type) && !(target.path ?? "").hasPrefix("Tests")
     && !["installtop-bench", "embed-files", "InstallEngineTesting"].contains(target.name) {
     target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("MemberImportVisibility")]
+}
+
+// Release builds optimize the shipped code for size (issue 58: the package in at most 20 MB),
+// except the engine's and the history's, whose cost is paid per update and per line
+// (`queue-spawn-overhead` and `concurrent-sleep` in Documentation/BENCHMARKS.md measure it).
+for target in package.targets where [.regular, .executable].contains(target.type) && !(target.path ?? "").hasPrefix("Tests")
+    && !["installtop-bench", "embed-files", "InstallEngineTesting", "InstallEngine", "InstallHistory", "SQLiteStore"].contains(target.name) {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-Osize"], .when(configuration: .release))]
 }

@@ -52,7 +52,7 @@ enum INIInventoryParser {
                 var name = first
                 // `host:port`, unless the name is an IPv6 address (more than one colon); the
                 // colons of a range (`web[1:3]`) are not counted.
-                let outsideRanges = name.replacing(/\[[^\]]*\]/, with: "")
+                let outsideRanges = Self.removingRanges(from: name)
                 if outsideRanges.filter({ $0 == ":" }).count == 1, let colon = name.lastIndex(of: ":"),
                    !name[colon...].contains("]") {
                     let port = String(name[name.index(after: colon)...])
@@ -87,5 +87,18 @@ enum INIInventoryParser {
             }
         }
         return inventory
+    }
+
+    /// `name` without its ranges (`web[1:3]` → `web`): each `[` up to the next `]`. A `[` with
+    /// no `]` after it stays, with the rest.
+    private static func removingRanges(from name: String) -> String {
+        var kept = ""
+        var rest = name[...]
+        while let open = rest.firstIndex(of: "[") {
+            guard let close = rest[open...].firstIndex(of: "]") else { break }
+            kept += rest[..<open]
+            rest = rest[rest.index(after: close)...]
+        }
+        return kept + rest
     }
 }

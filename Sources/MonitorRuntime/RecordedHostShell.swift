@@ -158,7 +158,7 @@ public final class RecordedHostShell: HostShellOpener {
     /// characters, at most 200 characters; `nil` when none.
     static func lastLine(of bytes: [UInt8]) -> String? {
         var text = String(decoding: bytes, as: UTF8.self)
-        text = text.replacing(/\x1B\[[0-?]*[ -\/]*[@-~]|\x1B\][^\x07\x1B]*(\x07|\x1B\\)?|\x1B[@-_]/, with: "")
+        text = EscapeSequenceStripper.stripping(text)
         let lines = text.split(whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" })
             .map { String($0.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }.map(Character.init)).trimmingSpaces }
         guard let last = lines.last(where: { !$0.isEmpty }) else { return nil }
