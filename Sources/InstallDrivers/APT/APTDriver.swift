@@ -34,7 +34,7 @@ public struct APTDriver: JobDriver {
     }
 
     /// apt runs already when its hook gave the plan and no job has taken it over yet.
-    public var runsAlready: Bool { running?.tool.canBeTakenOver ?? false }
+    public var runsAlready: Bool { running?.canBeTakenOver ?? false }
 
     /// Whether apt's running transaction was asked to stop before any job took it over.
     public var stopRequestedAlready: Bool { runsAlready && running?.stopRequested == true }
@@ -84,7 +84,7 @@ public struct APTDriver: JobDriver {
                                reporter: any DriverReporter) -> (any RunningDriver)? {
         var translator = translator
         translator.transaction = transaction
-        return LineDriverRunner.takingOver(transaction.tool, translator: translator,
-                                           state: translator.initialState(rebootListBefore: transaction.rebootListBefore), reporter: reporter)
+        return LineDriverRunner.takingOver(transaction, translator: translator,
+                                           state: translator.initialState(rebootListBefore: transaction.kind.rebootListBefore), reporter: reporter)
     }
 }

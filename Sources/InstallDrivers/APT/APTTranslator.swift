@@ -182,7 +182,7 @@ struct APTTranslator: LineTranslator {
     /// apt's last phase of the package dpkg was on.
     private func stopTheRest(after end: APTUnexpectedEnd, runner: LineDriverRunner<APTTranslator>)
         -> ([ProcessTree.Member], APTUnexpectedEnd) {
-        let remains = (transaction?.marker ?? marker).map(APTTransactionRemains.find(marker:)) ?? APTTransactionRemains()
+        let remains = (transaction?.kind.marker ?? marker).map(APTTransactionRemains.find(marker:)) ?? APTTransactionRemains()
         remains.kill()
         var end = end
         if let script = remains.script {
@@ -209,7 +209,7 @@ struct APTTranslator: LineTranslator {
     /// own, as a graceful stop lets running work finish, for up to `remainsGrace`; what still
     /// runs then is killed, and said. (Its process group ended with it, killed at its reap.)
     private func letTheRestEnd(runner: LineDriverRunner<APTTranslator>) {
-        let find = { (transaction?.marker ?? marker).map(APTTransactionRemains.find(marker:)) ?? APTTransactionRemains() }
+        let find = { (transaction?.kind.marker ?? marker).map(APTTransactionRemains.find(marker:)) ?? APTTransactionRemains() }
         let remains = find()
         guard !remains.members.isEmpty else { return }
         runner.deliver { run in

@@ -27,7 +27,7 @@ public struct DNFDriver: JobDriver {
     }
 
     /// The helper runs already when it said the plan and no job has taken it over yet.
-    public var runsAlready: Bool { running?.tool.canBeTakenOver ?? false }
+    public var runsAlready: Bool { running?.canBeTakenOver ?? false }
 
     /// Whether the running helper was asked to stop before any job took it over.
     public var stopRequestedAlready: Bool { runsAlready && running?.stopRequested == true }
@@ -58,7 +58,7 @@ public struct DNFDriver: JobDriver {
         let translator = DNFTranslator(plan: plan, database: DNFRPMDatabase(root: plan.job.installRoot),
                                        rebootRule: DNFRebootRule.of(root: plan.job.installRoot), keeper: versionKeeper)
         if plan.items.count == self.plan.items.count, let running,
-           let runner = LineDriverRunner.takingOver(running.tool, translator: translator, state: DNFRunState(plan: plan), reporter: reporter) {
+           let runner = LineDriverRunner.takingOver(running, translator: translator, state: DNFRunState(plan: plan), reporter: reporter) {
             return runner
         }
         let arguments = helper.arguments(.run, job: plan.job, expecting: plan.items, keepingInto: versionKeeper?.folder)

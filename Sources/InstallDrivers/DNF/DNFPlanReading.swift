@@ -1,6 +1,6 @@
 /// A dnf job's plan as the helper says it, line by line, before anything is fetched: its
 /// `item`s, then `planned` (the plan), or an `error` (the refusal). The planner reads a `plan`
-/// helper's output with it, `DNFHelperTransaction` a running helper's lines.
+/// helper's output with it, `DNFHelperToolKind` a running helper's lines.
 struct DNFPlanReading {
     let job: DNFJob
     private var items: [DNFPlanItem] = []

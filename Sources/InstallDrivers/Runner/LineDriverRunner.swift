@@ -66,7 +66,7 @@ final class LineDriverRunner<Translator: LineTranslator>: RunningDriver {
     /// The running driver of `tool`, a tool started before its job: every line it wrote so far
     /// goes through the translator in order, then each later one, and the driver ends after the
     /// tool. `nil` when a driver took the tool over already (a retry runs a tool of its own).
-    static func takingOver<Kind: PreStartedToolKind>(_ tool: PreStartedTool<Kind>, translator: Translator, state: Translator.State,
+    static func takingOver<Kind: PreStartedToolLines>(_ tool: PreStartedTool<Kind>, translator: Translator, state: Translator.State,
                                                      reporter: any DriverReporter) -> LineDriverRunner? where Kind.Translator == Translator {
         guard let process = tool.takeOver() else { return nil }
         let runner = LineDriverRunner(translator: translator, state: state, reporter: reporter)

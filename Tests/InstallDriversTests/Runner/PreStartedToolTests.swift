@@ -8,7 +8,7 @@ import Testing
 /// driver takes it over once and hears every line in order, and a stop reaches the tool.
 struct PreStartedToolTests {
     /// A line on fd 3 is the plan; stdout before it is what an end before the plan says.
-    final class EchoKind: PreStartedToolKind {
+    struct EchoKind: PreStartedToolLines {
         typealias Translator = LineDriverRunnerTests.EchoTranslator
         typealias Reading = [String]
 
@@ -17,9 +17,7 @@ struct PreStartedToolTests {
             case ended(UpdateRunOutcome, said: [String])
         }
 
-        let tool = PreStartedTool<EchoKind>(reading: [])
-
-        func take(_ line: ToolLine) {
+        func take(_ line: ToolLine, of tool: PreStartedTool<EchoKind>) {
             tool.withState { state in
                 if state.handOff.handOn(line) { return }
                 state.handOff.keep(line)
@@ -32,21 +30,21 @@ struct PreStartedToolTests {
             }
         }
 
-        func ended(_ outcome: UpdateRunOutcome) {
+        func ended(_ outcome: UpdateRunOutcome, of tool: PreStartedTool<EchoKind>) {
             tool.begin { state in .ended(outcome, said: state.reading) }
         }
 
-        static func start(_ script: String) -> EchoKind {
-            let kind = EchoKind()
-            kind.tool.start(ChildSpec(command: .shell(script)), for: kind, backend: ProcessBackend())
-            return kind
+        static func start(_ script: String) -> PreStartedTool<EchoKind> {
+            let tool = PreStartedTool(kind: EchoKind(), reading: [])
+            tool.start(ChildSpec(command: .shell(script)), backend: ProcessBackend())
+            return tool
         }
+    }
 
-        /// Waits, off the concurrency pool, for the tool's beginning.
-        func beginning() async -> Beginning {
-            await withCheckedContinuation { continuation in
-                Thread.detachNewThread { [tool] in continuation.resume(returning: tool.waitForBeginning()) }
-            }
+    /// Waits, off the concurrency pool, for `tool`'s beginning.
+    private static func beginning(of tool: PreStartedTool<EchoKind>) async -> EchoKind.Beginning {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(returning: tool.waitForBeginning()) }
         }
     }
 
@@ -61,13 +59,13 @@ struct PreStartedToolTests {
     @Test func theDriverThatTakesTheToolOverHearsTheLinesKeptThenTheLaterOnes() async {
         let go = "/tmp/installtop-prestarted-\(getpid())-\(UInt32.random(in: 0 ... .max))"
         defer { unlink(go) }
-        let kind = EchoKind.start("echo before; echo the-plan >&3; while [ ! -e \(go) ]; do sleep 0.01; done; echo after")
-        #expect(await kind.beginning() == .plan("the-plan"))
-        #expect(kind.tool.canBeTakenOver)
+        let tool = EchoKind.start("echo before; echo the-plan >&3; while [ ! -e \(go) ]; do sleep 0.01; done; echo after")
+        #expect(await Self.beginning(of: tool) == .plan("the-plan"))
+        #expect(tool.canBeTakenOver)
         let reporter = RecordingDriverReporter()
-        let runner = LineDriverRunner.takingOver(kind.tool, translator: LineDriverRunnerTests.EchoTranslator(), state: 0, reporter: reporter)
-        #expect(runner != nil && !kind.tool.canBeTakenOver)
-        #expect(LineDriverRunner.takingOver(kind.tool, translator: LineDriverRunnerTests.EchoTranslator(), state: 0, reporter: reporter) == nil)
+        let runner = LineDriverRunner.takingOver(tool, translator: LineDriverRunnerTests.EchoTranslator(), state: 0, reporter: reporter)
+        #expect(runner != nil && !tool.canBeTakenOver)
+        #expect(LineDriverRunner.takingOver(tool, translator: LineDriverRunnerTests.EchoTranslator(), state: 0, reporter: reporter) == nil)
         #expect(await eventually { Self.texts(reporter).count == 2 })
         #expect(FileManager.default.createFile(atPath: go, contents: nil))
         #expect(await runner?.outcome == .exited(0))
@@ -79,18 +77,18 @@ struct PreStartedToolTests {
     }
 
     @Test func aToolThatEndsBeforeItsPlanSaysSoAndIsStillTakenOverOnce() async {
-        let kind = EchoKind.start("echo nothing to do; exit 3")
-        #expect(await kind.beginning() == .ended(.exited(3), said: ["nothing to do"]))
-        #expect(!kind.tool.stopRequested)
-        #expect(kind.tool.takeOver() != nil)
-        #expect(kind.tool.takeOver() == nil && !kind.tool.canBeTakenOver)
+        let tool = EchoKind.start("echo nothing to do; exit 3")
+        #expect(await Self.beginning(of: tool) == .ended(.exited(3), said: ["nothing to do"]))
+        #expect(!tool.stopRequested)
+        #expect(tool.takeOver() != nil)
+        #expect(tool.takeOver() == nil && !tool.canBeTakenOver)
     }
 
     @Test func aStopInterruptsTheToolBeforeAnyDriverTookItOver() async {
-        let kind = EchoKind.start("echo ready; exec sleep 600")
-        #expect(await eventually { kind.tool.withState { $0.reading } == ["ready"] })
-        kind.tool.stop()
-        #expect(kind.tool.stopRequested)
-        #expect(await kind.beginning() == .ended(.signaled(SIGINT), said: ["ready"]))
+        let tool = EchoKind.start("echo ready; exec sleep 600")
+        #expect(await eventually { tool.withState { $0.reading } == ["ready"] })
+        tool.stop()
+        #expect(tool.stopRequested)
+        #expect(await Self.beginning(of: tool) == .ended(.signaled(SIGINT), said: ["ready"]))
     }
 }
