@@ -5,7 +5,6 @@ import Foundation
 #endif
 import Glibc
 import InstallEngine
-import RestartScan
 import TextBasics
 
 /// apt-get's side of a running apt job, on `LineDriverRunner`: its Status-Fd and output lines
@@ -82,199 +81,78 @@ struct APTTranslator: LineTranslator {
         transaction.stop()
     }
 
-    /// Repairs after a forced stop (or runs the triggers a graceful one left pending), reads
-    /// dpkg's final state, then settles every package from it. An end by a signal installtop
-    /// did not send (`APTUnexpectedEnd`) is a forced stop too (rule 25a): what is left of the
-    /// transaction is killed first, and the job hears that it was stopped by force.
-    func finish(after outcome: UpdateRunOutcome, killed: [ProcessTree.Member]?, runner: LineDriverRunner<APTTranslator>) {
+    /// The gate between dpkg's archives goes as soon as apt has ended: nothing is left to stop.
+    func toolEnded() {
         gate?.remove()
-        var killed = killed
-        var unexpected: APTUnexpectedEnd?
-        if killed == nil, let end = runner.deliver({ run in
-            ([], APTUnexpectedEnd(outcome: outcome, dpkgDeath: run.dpkgDeath, stopSent: run.stopRequested))
-        }) {
-            (killed, unexpected) = stopTheRest(after: end, runner: runner)
-        }
-        // What the kill cut is known only now that everything apt said before it died has been
-        // read: under load its Status-Fd lines may still have been in the pipe at the kill. The
-        // package it was on, or, when apt was past every package (in trigger processing), the
-        // last one it finished, whose success is still held back: the repair is shown on it.
-        // (The poller took every line before the outcome settled; `deliver` takes any left.)
-        // The cut packages get their verdicts at the end, from dpkg's state after the repair.
-        let (cut, cutAfter) = runner.deliver { run -> ([DriverReport], ([Int], (index: Int, verdict: DriverVerdict)?)) in
-            guard killed != nil else { return ([], ([], nil)) }
-            let cut = run.inFlight
-            for index in cut { _ = run.markFinished(index) }
-            return ([], (cut, cut.isEmpty ? run.takeHeld() : nil))
-        }
-        var forcedStop: APTForcedStop?
-        if let killed {
-            forcedStop = repair(cut: cut, after: cutAfter, killed: killed, unexpected: unexpected, runner: runner)
-            if let unexpected, let forcedStop {
-                // The job's last word says what ended the transaction before what the repair made of it.
-                runner.deliver { run in run.repairSaid(unexpected.sentence + "; " + forcedStop.repair.verdict) }
+    }
+
+    /// What apt's end does, decided on what apt said and how it ended: after a forced stop (or
+    /// an end by a signal installtop did not send, `APTUnexpectedEnd`, a forced stop too: rule
+    /// 25a, whose rest is killed first) the repair; after a graceful stop what it left to dpkg;
+    /// after apt's own failure what it left unfinished; then, always, dpkg's final state, which
+    /// settles every package.
+    func end(after outcome: UpdateRunOutcome, killed: [ProcessTree.Member]?, in run: inout APTRunState) -> ToolEndPlan<APTEndWork> {
+        if let killed { return Self.repair(after: killed, unexpected: nil, in: &run) }
+        if let end = APTUnexpectedEnd(outcome: outcome, dpkgDeath: run.dpkgDeath, stopSent: run.stopRequested) {
+            let placeFromApt = run.inFlight.first.flatMap { index in
+                run.tracker.phase(at: index).map { APTUnexpectedEnd.whileDpkg($0, plan.changes[index].package) }
             }
-        } else if runner.deliver({ run in ([], run.stopRequested) }) {
-            var aptEnd: String?
-            if case .signaled(SIGINT) = outcome {
-                aptEnd = Self.endedOnTheStop
-                runner.deliver { run in run.repairSaid(Self.endedOnTheStop) }
-                letTheRestEnd(runner: runner)
-            }
-            finishAfterGracefulStop(last: runner.deliver { run in ([], run.takeHeld()) }, aptEnd: aptEnd, runner: runner)
-        } else if case .exited(let status) = outcome, status != 0,
-                  let unfinished = APTRepair(environment: plan.environment, aptGet: aptGet, say: { _ in }).leftUnfinished() {
+            return ToolEndPlan(work: .stopTheRest(end, placeFromApt: placeFromApt))
+        }
+        if run.stopRequested {
+            // After a graceful stop, on the last package apt finished (when one did; else on the
+            // one dpkg was on, which apt left unpacked).
+            let last = run.takeHeld()
+            var graceful = APTGracefulEnd(last: last, target: last?.index ?? run.inFlight.first)
+            guard case .signaled(SIGINT) = outcome else { return ToolEndPlan(work: .repairAfterGracefulStop(graceful)) }
+            graceful.aptEnd = Self.endedOnTheStop
+            return ToolEndPlan(reports: run.repairSaid(Self.endedOnTheStop), work: .letTheRestEnd(then: graceful))
+        }
+        if case .exited(let status) = outcome, status != 0 { return ToolEndPlan(work: .checkLeftUnfinished) }
+        return ToolEndPlan(work: .readFinalStates(forcedStop: nil))
+    }
+
+    /// What follows what a piece of the end's work found.
+    func end(after finding: APTEndFinding, of outcome: UpdateRunOutcome, in run: inout APTRunState) -> ToolEndPlan<APTEndWork> {
+        switch finding {
+        case .restStopped(let killed, let end):
+            var plan = Self.repair(after: killed, unexpected: end, in: &run)
+            plan.reports.insert(.stoppedByForce(reason: end.sentence), at: 0)
+            return plan
+        case .repaired(let kill, let forcedStop):
+            // The job's last word says what ended the transaction before what the repair made of it.
+            let said = kill.unexpected.map { run.repairSaid($0.sentence + "; " + forcedStop.repair.verdict) } ?? []
+            return ToolEndPlan(reports: said, work: .readFinalStates(forcedStop: forcedStop))
+        case .restEnded(let graceful):
+            return ToolEndPlan(work: .repairAfterGracefulStop(graceful))
+        case .gracefulRepaired(let graceful, let repair):
+            return ToolEndPlan(reports: run.gracefulStopEnded(last: graceful.last, repair: repair, plan: plan, aptEnd: graceful.aptEnd),
+                               work: .readFinalStates(forcedStop: nil))
+        case .leftUnfinished(let unfinished):
             // apt failed on its own (rule 25a): nothing is retried, the job's last word says how
             // to finish once the cause is fixed.
-            runner.deliver { run in run.repairSaid(unfinished) }
+            return ToolEndPlan(reports: unfinished.map { run.repairSaid($0) } ?? [], work: .readFinalStates(forcedStop: nil))
+        case .finalStates(let finalStates, let rebootList, let forcedStop):
+            return ToolEndPlan(reports: run.aptEnded(outcome, plan: plan, finalStates: finalStates, rebootList: rebootList, forcedStop: forcedStop))
         }
-        let finalStates = APTPackageState.query(administrativeDirectory: plan.environment.administrativeDirectory)
-        let rebootList = Self.rebootList(at: plan.environment.rebootPackagesPath)
-        runner.deliver { $0.aptEnded(outcome, plan: plan, finalStates: finalStates, rebootList: rebootList, forcedStop: forcedStop) }
     }
 
-    // MARK: - After apt
-
-    /// After a forced stop (rule 25), as visible steps of the cut package (or, when apt was
-    /// past every package, in trigger processing, of the last one it finished): dpkg's state
-    /// right after the kill, then `APTRepair`'s `dpkg --configure -a`, `apt-get -f install`
-    /// and checks. Every package is settled afterwards from dpkg's state then
-    /// (`APTRunState.aptEnded`), told apart from the state the kill left.
-    private func repair(cut: [Int], after finished: (index: Int, verdict: DriverVerdict)?, killed: [ProcessTree.Member],
-                        unexpected: APTUnexpectedEnd?, runner: LineDriverRunner<APTTranslator>) -> APTForcedStop {
-        let names = Self.names(of: killed)
+    /// The repair after a kill (`killed`). What the kill cut is known only now that everything
+    /// apt said before it died has been read (under load its Status-Fd lines may still have been
+    /// in the pipe at the kill): the package it was on, or, when apt was past every package (in
+    /// trigger processing), the last one it finished, whose success is still held back. The
+    /// repair is shown on it; the cut packages get their verdicts at the end, from dpkg's state
+    /// after the repair.
+    private static func repair(after killed: [ProcessTree.Member], unexpected: APTUnexpectedEnd?,
+                               in run: inout APTRunState) -> ToolEndPlan<APTEndWork> {
+        let cut = run.inFlight
+        for index in cut { _ = run.markFinished(index) }
+        let finished = cut.isEmpty ? run.takeHeld() : nil
         // With nothing cut or held, the last package apt finished keeps the lines (output after
         // its verdict).
-        let target = cut.first ?? finished?.index ?? runner.deliver { run in ([], run.lastFinished) }
-        let repair = APTRepair(environment: plan.environment, aptGet: aptGet) { report in
-            Self.sayRepair(report, on: target, runner: runner)
-        }
-        let said = unexpected.map { end in
-            "installtop: \(end.sentence), not by installtop: a forced stop; "
-                + (names.isEmpty ? "nothing of the transaction was left running" : "killed what was left of the transaction: " + names)
-        } ?? "installtop: killed \(names.isEmpty ? "apt-get" : "apt-get, " + names)"
-        if let target {
-            runner.deliver { _ in [.update(index: target, .output(.stdout, said))] }
-        } else if let unexpected {
-            runner.deliver { run in run.repairSaid(unexpected.sentence) }
-        }
-        // SIGKILL is not death: a dpkg still dying holds its database lock, and the repair
-        // would find it locked.
-        Self.waitUntilGone(killed, timeout: .seconds(30))
-        // What the kill left, before the repair changes it: results keep the two apart.
-        let statesAfterKill = APTPackageState.query(administrativeDirectory: plan.environment.administrativeDirectory)
-        if let target {
-            let left = plan.changes.filter { !(statesAfterKill[$0.package] ?? .notInstalled).isUntouched(by: $0) }
-                .map { "\($0.package) \((statesAfterKill[$0.package] ?? .notInstalled).description)" }
-            if !left.isEmpty {
-                runner.deliver { _ in [.update(index: target, .output(.stdout, "installtop: right after the kill dpkg had " + left.joined(separator: ", ")))] }
-            }
-        }
-        let repaired = repair.afterForcedStop()
-        return APTForcedStop(cut: cut, finishedBeforeKill: finished, statesAfterKill: statesAfterKill, repair: repaired,
-                             cutBy: unexpected.map { "a kill from outside (\($0.sentence))" } ?? APTForcedStop.abort)
-    }
-
-    /// apt-get ended by a signal, or dpkg did (`end`), with no forced stop of installtop's: kills
-    /// what is left of the transaction (a dpkg whose apt-get died, the maintainer script of a
-    /// dpkg that died, their children) and tells the job it was stopped by force. Returns what
-    /// was killed, and `end` with where dpkg was: the script still running when one was, else
-    /// apt's last phase of the package dpkg was on.
-    private func stopTheRest(after end: APTUnexpectedEnd, runner: LineDriverRunner<APTTranslator>)
-        -> ([ProcessTree.Member], APTUnexpectedEnd) {
-        let remains = (transaction?.kind.marker ?? marker).map(APTTransactionRemains.find(marker:)) ?? APTTransactionRemains()
-        remains.kill()
-        var end = end
-        if let script = remains.script {
-            end.place = APTUnexpectedEnd.during(script: script.name, of: script.package)
-        } else if let package = Self.halfInstalledOne(of: plan) {
-            // No script ran: dpkg marks a package half-installed while it unpacks (or removes)
-            // its files. apt's last phase may lag behind dpkg's (its status line unread when
-            // it died), dpkg's own record of it does not.
-            end.place = APTUnexpectedEnd.whileDpkg(package.isRemoval ? .removing : .unpacking, package.package)
-        } else {
-            end.place = runner.deliver { run in
-                ([], run.inFlight.first.flatMap { index in
-                    run.tracker.phase(at: index).map { APTUnexpectedEnd.whileDpkg($0, plan.changes[index].package) }
-                })
-            }
-        }
-        runner.deliver { _ in [.stoppedByForce(reason: end.sentence)] }
-        return (remains.members, end)
-    }
-
-    /// apt-get ended on the stop's SIGINT outside a dpkg run (between two, or in its
-    /// `DPkg::Post-Invoke` hooks, where apt does not catch it): what it had started outside its
-    /// process group (a dpkg in a session of its own, should one have begun) is let end on its
-    /// own, as a graceful stop lets running work finish, for up to `remainsGrace`; what still
-    /// runs then is killed, and said. (Its process group ended with it, killed at its reap.)
-    private func letTheRestEnd(runner: LineDriverRunner<APTTranslator>) {
-        let find = { (transaction?.kind.marker ?? marker).map(APTTransactionRemains.find(marker:)) ?? APTTransactionRemains() }
-        let remains = find()
-        guard !remains.members.isEmpty else { return }
-        runner.deliver { run in
-            run.repairSaid("waiting for what apt-get started to end: " + Self.names(of: remains.members))
-        }
-        Self.waitUntilGone(remains.members, timeout: Self.remainsGrace)
-        let left = find()
-        guard !left.members.isEmpty else { return }
-        left.kill()
-        runner.deliver { run in
-            run.repairSaid("killed what apt-get had started, still running after \(Self.remainsGrace): " + Self.names(of: left.members))
-        }
-        Self.waitUntilGone(left.members, timeout: .seconds(30))
-    }
-
-    /// What the job says when apt-get ended on the stop's SIGINT (`letTheRestEnd`): apt catches
-    /// it only while dpkg runs, and the engine ends what is left of apt-get's process group
-    /// with it, as Ctrl-C in a terminal would.
-    static let endedOnTheStop = "apt-get ended on the stop's SIGINT outside a dpkg run, as Ctrl-C ends it "
-        + "(a DPkg::Post-Invoke hook running then, such as needrestart's, ended with it)"
-
-    /// How long what apt-get started is let run on after apt-get ended on the stop: a
-    /// `DPkg::Post-Invoke` hook such as needrestart's scan takes seconds.
-    static let remainsGrace: Duration = .seconds(60)
-
-    /// `needrestart (4242), sh (4243)`.
-    private static func names(of members: [ProcessTree.Member]) -> String {
-        members.map { "\($0.name) (\($0.pid))" }.joined(separator: ", ")
-    }
-
-    /// The one package of `plan` dpkg has half-installed (`H`) right now, when exactly one is:
-    /// the package whose files dpkg was writing or removing when it was cut.
-    private static func halfInstalledOne(of plan: APTPlan) -> PackageChange? {
-        let states = APTPackageState.query(administrativeDirectory: plan.environment.administrativeDirectory)
-        let half = plan.changes.filter { states[$0.package]?.status.dropFirst().first == "H" }
-        return half.count == 1 ? half.first : nil
-    }
-
-    /// After a graceful stop, on the last package apt finished (`last`, when one did; else on
-    /// the one dpkg was on, which apt left unpacked): what the stop left to dpkg, by
-    /// `APTRepair.afterGracefulStop`. `aptEnd` (apt-get ended on the stop's SIGINT) is said among
-    /// that package's lines and in its verdict.
-    private func finishAfterGracefulStop(last: (index: Int, verdict: DriverVerdict)?, aptEnd: String?, runner: LineDriverRunner<APTTranslator>) {
-        let target = last?.index ?? runner.deliver { run in ([], run.inFlight.first) }
-        if let aptEnd, let target {
-            // Among the package's lines, before the steps that follow it, as a repair's are.
-            runner.deliver { _ in [.update(index: target, .output(.stdout, "installtop: " + aptEnd))] }
-        }
-        let repair = APTRepair(environment: plan.environment, aptGet: aptGet) { report in
-            Self.sayRepair(report, on: target, runner: runner)
-        }
-        let outcome = repair.afterGracefulStop(plan: plan.changes)
-        runner.deliver { run in run.gracefulStopEnded(last: last, repair: outcome, plan: plan, aptEnd: aptEnd) }
-    }
-
-    /// One thing a repair said, on update `index`. Its status texts, each step and the
-    /// outcome, are the job's too: a repair acts on the whole root, also when the kill landed
-    /// where no package was in flight (in trigger processing, between dpkg runs), and its
-    /// outcome stays the job's last word.
-    private static func sayRepair(_ report: UpdateReport, on index: Int?, runner: LineDriverRunner<APTTranslator>) {
-        runner.deliver { run in
-            var reports: [DriverReport] = index.map { [.update(index: $0, report)] } ?? []
-            if case .message(let text) = report { reports += run.repairSaid(text) }
-            return reports
-        }
+        let target = cut.first ?? finished?.index ?? run.lastFinished
+        return ToolEndPlan(work: .repairAfterKill(APTKill(cut: cut, finishedBeforeKill: finished, target: target, killed: killed,
+                                                          unexpected: unexpected)))
     }
 
     // MARK: - Helpers
@@ -287,19 +165,5 @@ struct APTTranslator: LineTranslator {
         guard stat(path, &status) == 0,
               let text = try? String(contentsOfFile: path, encoding: .utf8) else { return [] }
         return Set(text.split(whereSeparator: \.isNewline).map { $0.trimmingSpaces }.filter { !$0.isEmpty })
-    }
-
-    /// Blocks until every one of `members` has exited (no such process, or a zombie whose
-    /// locks and files are closed), or `timeout` passes.
-    private static func waitUntilGone(_ members: [ProcessTree.Member], timeout: Duration) {
-        let deadline = ContinuousClock.now + timeout
-        func alive(_ pid: pid_t) -> Bool {
-            guard Glibc.kill(pid, 0) == 0 || errno == EPERM else { return false }
-            guard let stat = ProcFS().stat(of: pid) else { return false }
-            return stat.state != "Z"
-        }
-        while members.contains(where: { alive($0.pid) }), ContinuousClock.now < deadline {
-            usleep(10_000)
-        }
     }
 }

@@ -40,20 +40,27 @@ struct DNFTranslator: LineTranslator {
         run.killRefusal()
     }
 
-    /// Reads what the rpm database holds of every package of the plan, then settles each. A
-    /// helper ended by a signal installtop did not send (`kill -9`, the OOM killer) is a forced
-    /// stop (rule 25a): the job hears so first, and rpm's database says what was done. Its end
-    /// by the stop's own SIGINT is the stop's (`DNFRunState.ended(by:)`).
-    func finish(after outcome: UpdateRunOutcome, killed: [ProcessTree.Member]?, runner: LineDriverRunner<DNFTranslator>) {
-        if killed == nil, case .signaled(let signal) = outcome {
-            runner.deliver { run in run.ended(by: signal) }
-        }
-        if let keeper {
-            let kept = runner.deliver { run in ([], run.kept) }
+    /// The helper's end, on values: a helper ended by a signal installtop did not send
+    /// (`kill -9`, the OOM killer) is a forced stop (rule 25a), which the job hears first; its
+    /// end by the stop's own SIGINT is the stop's (`DNFRunState.ended(by:)`). Then the rpm
+    /// database is read, whatever the end.
+    func end(after outcome: UpdateRunOutcome, killed: [ProcessTree.Member]?, in run: inout DNFRunState) -> ToolEndPlan<DNFEndWork> {
+        var reports: [DriverReport] = []
+        if killed == nil, case .signaled(let signal) = outcome { reports = run.ended(by: signal) }
+        return ToolEndPlan(reports: reports, work: DNFEndWork(kept: keeper == nil ? nil : run.kept))
+    }
+
+    /// Records what the helper kept (read back by rpm) with the keeper, and reads what the rpm
+    /// database holds of every package of the plan.
+    func perform(_ work: DNFEndWork, say: @escaping (_ make: (inout DNFRunState) -> [DriverReport]) -> Void) -> DNFEndFinding {
+        if let keeper, let kept = work.kept {
             keeper.record(database.readBack(kept))
         }
-        let names = Set(plan.items.map(\.name))
-        let installed = database.installed(names)
-        runner.deliver { run in run.settle(outcome: outcome, installed: installed, rebootRule: rebootRule, now: Date()) }
+        return DNFEndFinding(installed: database.installed(Set(plan.items.map(\.name))), readAt: Date())
+    }
+
+    /// Settles every package from what the rpm database held; the end is over.
+    func end(after finding: DNFEndFinding, of outcome: UpdateRunOutcome, in run: inout DNFRunState) -> ToolEndPlan<DNFEndWork> {
+        ToolEndPlan(reports: run.settle(outcome: outcome, installed: finding.installed, rebootRule: rebootRule, now: finding.readAt))
     }
 }

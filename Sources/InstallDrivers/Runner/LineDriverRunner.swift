@@ -14,9 +14,10 @@ import Synchronization
 /// `handOnInterval`) they go through the translator together and their reports go to the job,
 /// which the poller does itself when nothing else is queued. Reports of a stop request and of
 /// the end are made under the same lock, after the lines read before them, so they leave in the
-/// order things happened. The end (`LineTranslator.finish`, which may block) runs on a thread of
-/// its own once the process has ended and every line was read; the outcome settles after its
-/// reports, and `whenEnded` hears of it then, with no task waiting for it.
+/// order things happened. The end runs on a thread of its own once the process has ended and
+/// every line was read: the translator decides it on values (`LineTranslator.end`) and the
+/// runner carries out the work it asks for (`perform`, which may block); the outcome settles
+/// after its reports, and `whenEnded` hears of it then, with no task waiting for it.
 final class LineDriverRunner<Translator: LineTranslator>: RunningDriver {
     private struct Shared {
         var translation: Translator.State
@@ -165,10 +166,18 @@ final class LineDriverRunner<Translator: LineTranslator>: RunningDriver {
 
     // MARK: - The end
 
-    /// On a thread of its own, once the process ended and the poller handed on its last lines.
+    /// On a thread of its own, once the process ended and the poller handed on its last lines:
+    /// carries out the end the translator plans, one piece of work at a time, each decided on
+    /// what the one before found.
     private func end(after outcome: UpdateRunOutcome) {
-        let killed = shared.withLock { $0.killed }
-        translator.finish(after: outcome, killed: killed, runner: self)
+        translator.toolEnded()
+        var work = deliver(shared: { shared in
+            Self.said(translator.end(after: outcome, killed: shared.killed, in: &shared.translation))
+        })
+        while let next = work {
+            let finding = translator.perform(next, say: { [self] make in deliver(make) })
+            work = deliver { state in Self.said(translator.end(after: finding, of: outcome, in: &state)) }
+        }
         // The job hears of the end after everything the tool and the end said.
         reports.enqueue { [slot] in slot.settle(outcome) }
     }
@@ -196,6 +205,11 @@ final class LineDriverRunner<Translator: LineTranslator>: RunningDriver {
             if !read.isEmpty || !made.isEmpty { reports.enqueue(read + made, joining: &shared.queuedReports, handOn) }
             return result
         }
+    }
+
+    /// A plan's reports, to deliver, and its work, for the caller.
+    private static func said(_ plan: ToolEndPlan<Translator.EndWork>) -> ([DriverReport], Translator.EndWork?) {
+        (plan.reports, plan.work)
     }
 
     /// Hands reports to the job.

@@ -7,9 +7,11 @@ import Testing
 /// `LineDriverRunner` with a translator of a few lines: what a new line-driven kind gets
 /// without writing any plumbing of its own.
 struct LineDriverRunnerTests {
-    /// Each line becomes an output report of update 0 naming its stream; `finish` says the end.
+    /// Each line becomes an output report of update 0 naming its stream; its end says how many there were.
     struct EchoTranslator: LineTranslator {
         typealias State = Int
+        typealias EndWork = String
+        typealias EndFinding = String
 
         func translate(_ lines: ArraySlice<ToolLine>, in count: inout Int, into reports: inout [DriverReport]) {
             for line in lines {
@@ -26,8 +28,17 @@ struct LineDriverRunnerTests {
             process.terminate()
         }
 
-        func finish(after outcome: UpdateRunOutcome, killed: [ProcessTree.Member]?, runner: LineDriverRunner<EchoTranslator>) {
-            runner.deliver { count in [.jobMessage("ended after \(count) lines: \(outcome.summary)\(killed == nil ? "" : ", killed")")] }
+        /// The end's words are its work, carried out by the runner and said once found.
+        func end(after outcome: UpdateRunOutcome, killed: [ProcessTree.Member]?, in count: inout Int) -> ToolEndPlan<String> {
+            ToolEndPlan(work: "ended after \(count) lines: \(outcome.summary)\(killed == nil ? "" : ", killed")")
+        }
+
+        func perform(_ work: String, say: @escaping (_ make: (inout Int) -> [DriverReport]) -> Void) -> String {
+            work
+        }
+
+        func end(after finding: String, of outcome: UpdateRunOutcome, in count: inout Int) -> ToolEndPlan<String> {
+            ToolEndPlan(reports: [.jobMessage(finding)])
         }
     }
 
