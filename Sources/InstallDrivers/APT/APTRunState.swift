@@ -21,31 +21,21 @@ import InstallEngine
 ///   (under load, a later package's postinst has run by the time an earlier one's `Installed`
 ///   is read).
 struct APTRunState {
-    private(set) var tracker: APTTransactionTracker
-    private let indexOf: [String: Int]
-    /// Verdicts Status-Fd gave whose package dpkg's output has not moved past yet, in order.
-    private var held: [(index: Int, verdict: DriverVerdict)] = []
-    /// Failures of packages dpkg had unpacked (their configuration failed, or waited for a
-    /// dependency that failed): apt's last `dpkg --configure --pending` tries them again, so
-    /// their verdict is dpkg's final state, read when apt ends.
-    private var awaitingRetry: [(index: Int, reason: String)] = []
+    /// Which package each line is about.
+    private var router: APTLineRouter
+    /// Verdicts Status-Fd gave whose package dpkg's output has not moved past yet, and failures
+    /// of packages dpkg had unpacked (their configuration failed, or waited for a dependency
+    /// that failed), which apt's last `dpkg --configure --pending` tries again: their verdict is
+    /// dpkg's final state, read when apt ends.
+    var verdicts = APTHeldVerdicts()
     /// What the job was told: which updates started, which got their verdict.
-    private(set) var updates = ReportedUpdates()
+    var updates = ReportedUpdates()
     /// The packages whose end apt has said (a verdict told, held back, awaiting apt's retry) or
     /// a kill cut: nothing more of apt's words changes them, though the job may not have heard
     /// their verdict yet (`updates` says what it heard).
-    private var decided: Set<Int> = []
-    /// The most recent package Status-Fd put dpkg on that has not finished.
-    private var active: Int?
-    /// The package dpkg's output last named as the one it works on.
-    private var outputPackage: Int?
-    /// Every package dpkg's output has named as the one it works on.
-    private var namedByOutput: Set<Int> = []
-    /// The order in which Status-Fd first spoke of each package dpkg worked on: apt's order,
-    /// which dpkg's output follows too.
-    private var statusOrder: [Int: Int] = [:]
+    var decided: Set<Int> = []
     /// The packages in `reboot-required.pkgs` before apt started: listed before, not asked now.
-    private let rebootListBefore: Set<String>
+    let rebootListBefore: Set<String>
     private(set) var stopRequested = false
     /// dpkg's death as apt-get reported it (`Sub-process /usr/bin/dpkg exited unexpectedly`):
     /// with no forced stop of installtop's, a kill from outside (rule 25a).
@@ -59,7 +49,7 @@ struct APTRunState {
     private var downloadStatus: APTDownloadStatus
     /// A download status is the job's text now, to clear when dpkg starts on a package or apt
     /// ends.
-    private var showsDownloadStatus = false
+    var showsDownloadStatus = false
     /// The package Status-Fd finished last: a repair after apt ended speaks on it when no
     /// package is in flight and none is held.
     private(set) var lastFinished: Int?
@@ -69,8 +59,7 @@ struct APTRunState {
 
     /// - Parameter rebootListBefore: the packages in `reboot-required.pkgs` before apt starts.
     init(plan: APTPlan, rebootListBefore: Set<String>) {
-        tracker = APTTransactionTracker(plan: plan.changes, downloads: plan.downloads)
-        indexOf = Dictionary(plan.changes.enumerated().map { ($1.package, $0) }, uniquingKeysWith: { first, _ in first })
+        router = APTLineRouter(plan: plan)
         self.rebootListBefore = rebootListBefore
         downloadStatus = APTDownloadStatus(downloads: plan.downloads)
     }
@@ -78,11 +67,10 @@ struct APTRunState {
     /// The indices of packages apt works on now (what a stop waits for), the one dpkg is on
     /// first: in a batch, dpkg may have begun others (unpacked, or deconfigured for an upgrade
     /// that breaks them) before it.
-    var inFlight: [Int] {
-        let indices = tracker.inFlight.compactMap { indexOf[$0] }.filter { !decided.contains($0) }
-        guard let current = outputPackage ?? active, indices.contains(current) else { return indices }
-        return [current] + indices.filter { $0 != current }
-    }
+    var inFlight: [Int] { router.inFlight(excluding: decided) }
+
+    /// apt's Status-Fd lines as read so far.
+    var tracker: APTTransactionTracker { router.tracker }
 
     /// Whether dpkg has begun on update `index` (a download alone does not start it).
     func hasStarted(_ index: Int) -> Bool { updates.hasStarted(index) }
@@ -120,50 +108,50 @@ struct APTRunState {
             reports.append(.jobMessage(said))
         }
         // The tracker's positions are the plan's, as the updates' indices are.
-        for event in tracker.consume(line) {
+        for event in router.consume(line) {
             let index = event.position
             switch event {
             case .reached(_, let phase, let word, let jobPercent):
                 // Downloads change nothing on the system: the package waits until dpkg is on it.
                 guard phase.touchesThePackage else { continue }
-                noteStatusOrder(of: index)
+                router.statusSpoke(of: index)
                 start(index, into: &reports)
                 // dpkg works on this package now. A package that was only downloaded when the
                 // stop came is the one apt finishes first.
                 if jobPercent != nil, !decided.contains(index) {
-                    active = index
+                    router.dpkgWorks(on: index)
                     if stopRequested { tellStopping(index, into: &reports) }
                 }
                 reports.append(.update(index: index, .progress(percent: phase.percent, message: word)))
                 if let jobPercent { reports.append(.jobProgress(percent: jobPercent)) }
             case .note(_, let text):
                 guard tracker.phase(at: index)?.touchesThePackage == true else { continue }
-                noteStatusOrder(of: index)
+                router.statusSpoke(of: index)
                 start(index, into: &reports)
                 reports.append(.update(index: index, .message(text)))
             case .ended(_, let failure):
                 guard !decided.contains(index) else { continue }
-                noteStatusOrder(of: index)
+                router.statusSpoke(of: index)
                 start(index, into: &reports)
                 decided.insert(index)
                 lastFinished = index
-                if active == index { active = nil }
+                router.finished(index)
                 let verdict: DriverVerdict
                 if let failure {
                     let reason = failure.isEmpty ? "dpkg reported an error" : failure
                     if tracker.phase(at: index).map(Self.unpacked.contains) == true {
                         reports.append(.update(index: index, .error(reason)))
                         reports.append(.update(index: index, .message(Self.retryMessage)))
-                        awaitingRetry.append((index, reason))
+                        verdicts.awaitRetry(of: index, reason: reason)
                         continue
                     }
                     verdict = .failed(reason)
                 } else {
                     verdict = DriverVerdict(resultCode: .succeeded, rebootRequired: askedForReboot(tracker.package(at: index), listed: rebootList()))
                 }
-                held.append((index, verdict))
+                verdicts.hold(verdict, of: index)
                 // When Status-Fd lags, dpkg's output may have moved past this package already.
-                if let outputPackage { releaseHeld(except: outputPackage, into: &reports) }
+                if let outputPackage = router.outputPackage { releaseHeld(except: outputPackage, into: &reports) }
             }
         }
     }
@@ -186,13 +174,12 @@ struct APTRunState {
         if let named = DpkgOutputLine.packageWorkedOn(in: line).flatMap(index(of:)) {
             // dpkg's output is on this package now: every earlier package's lines have come.
             start(named, into: &reports)
-            outputPackage = named
-            namedByOutput.insert(named)
+            router.outputWorks(on: named)
             releaseHeld(except: named, into: &reports)
             reports.append(.update(index: named, .output(stream, line)))
         } else if let named = DpkgOutputLine.packageSpeaking(in: line).flatMap(index(of:)), updates.hasStarted(named) {
             reports.append(.update(index: named, .output(stream, line)))
-        } else if let index = outputPackage ?? firstFinishedUnsettled ?? active {
+        } else if let index = router.outputPackage ?? router.firstSpokenOf(verdicts.firstUnsettled) ?? router.active {
             // Before dpkg's output named any package, the first one Status-Fd finished is the
             // earliest the output can still be about.
             reports.append(.update(index: index, .output(stream, line)))
@@ -226,164 +213,10 @@ struct APTRunState {
         reports.append(.update(index: index, .message(Self.stoppingMessage)))
     }
 
-    /// apt-get ended with `outcome` (and after a forced stop the repair ran): every package of
-    /// the plan without a verdict yet is settled from dpkg's final state (`finalStates`: package
-    /// → `ii 1.0`-like state and version, read after any repair), whatever apt said or did not
-    /// say (rule 23):
-    /// - a held verdict is apt's word, checked: a success dpkg does not show is failed, a
-    ///   failure dpkg shows done succeeds with errors; the last success gets an error when apt
-    ///   failed although no package did;
-    /// - a configuration apt tries again at its end is dpkg's final state;
-    /// - after a forced stop (`forcedStop`), the packages the kill cut, and the finished one the
-    ///   repair was shown on, carry the repair's steps and outcome; a cut package says what the
-    ///   kill left it as and what the repair left it as, and succeeds when the repair completed it;
-    /// - a package apt never reported that dpkg shows done succeeds ("completed by the repair
-    ///   after the forced stop" when dpkg did not show it done right after the kill); one dpkg
-    ///   worked on but did not finish is aborted (after a stop) or failed, with its state.
-    ///
-    /// Packages dpkg never touched get nothing here: the engine ends them aborted, not started
-    /// (after a stop), or failed, not reached. An empty `finalStates` is a database that could
-    /// not be read: it then contradicts nothing apt said. `rebootList` is `reboot-required.pkgs`
-    /// as apt left it: the reboots of the verdicts made here.
-    mutating func aptEnded(_ outcome: UpdateRunOutcome, plan: APTPlan, finalStates: [String: APTPackageState],
-                           rebootList: Set<String>, forcedStop: APTForcedStop? = nil) -> [DriverReport] {
-        var reports: [DriverReport] = []
-        if showsDownloadStatus {
-            showsDownloadStatus = false
-            reports.append(.jobMessage(nil))
-        }
-        // After the gate's refusal apt exits 100 for dpkg's errors about the archives it left.
-        if case .exited(let status) = outcome, status != 0, let last = held.last, !tracker.hasFailures, !gateRefused {
-            reports.append(.update(index: last.index, .error("apt-get exited with status \(status)")))
-        }
-        let ending = APTEnding(plan: plan, finalStates: finalStates, forcedStop: forcedStop)
-        let before = rebootListBefore
-        let reboot = { (index: Int) in Self.listedReboot(plan.changes[index].package, in: rebootList, before: before) }
-        for entry in held {
-            updates.finish(entry.index, ending.checked(entry.verdict, of: entry.index, rebootRequired: reboot(entry.index)), into: &reports)
-        }
-        held.removeAll()
-        if let forcedStop, let last = forcedStop.finishedBeforeKill {
-            let verdict = ending.checked(last.verdict, of: last.index, rebootRequired: reboot(last.index))
-            updates.finish(last.index, Self.verdict(
-                verdict, repair: forcedStop.repair, after: "\(forcedStop.cutBy) cut apt after it (in trigger processing)"), into: &reports)
-        }
-        for (index, reason) in awaitingRetry {
-            let change = plan.changes[index]
-            guard ending.isDone(index) else {
-                updates.finish(index, .failed(reason), into: &reports)
-                continue
-            }
-            // dpkg configured it again (apt's retry at its end, or the repair after a forced
-            // stop): its result is dpkg's, the first attempt's error stays reported (succeeded
-            // with errors).
-            let said = ending.completedByRepair(index) ? ending.doneText(of: index) : "configured again: " + ending.doneText(of: index) + " at the end"
-            reports.append(.update(index: index, .progress(percent: 100, message: APTPackagePhase.doneWord(for: change.action))))
-            updates.finish(index, DriverVerdict(
-                resultCode: .succeeded, reason: "\(said); the first attempt failed: \(reason)",
-                rebootRequired: reboot(index)), into: &reports)
-        }
-        awaitingRetry.removeAll()
-        for index in forcedStop?.cut ?? [] {
-            if ending.isDone(index), forcedStop?.repair.leftBroken == false {
-                reports.append(.update(index: index, .progress(percent: 100, message: APTPackagePhase.doneWord(for: plan.changes[index].action))))
-            }
-            updates.finish(index, ending.cutVerdict(of: index, rebootRequired: reboot(index)), into: &reports)
-        }
-        let aborted = stopRequested || forcedStop != nil
-        var exitStatus: Int32 = 0
-        if case .exited(let status) = outcome { exitStatus = status }
-        for (index, change) in plan.changes.enumerated() where !decided.contains(index) {
-            let verdict: DriverVerdict
-            if ending.isDone(index) {
-                // A reinstall leaves no trace in dpkg's state: one apt never began after a stop
-                // did not run.
-                if change.action == .reinstall, aborted, !updates.hasStarted(index) { continue }
-                // dpkg's final state says the package was done although apt did not say so (apt
-                // prints no `Removed` line for a plain removal; the repair after a forced stop
-                // completes packages apt never began).
-                verdict = DriverVerdict(resultCode: .succeeded, reason: ending.doneText(of: index), rebootRequired: reboot(index))
-            } else if ending.wasWorkedOn(index) {
-                let reason = "apt did not finish it: " + ending.statesText(of: index)
-                verdict = aborted
-                    ? DriverVerdict(resultCode: .aborted, reason: reason, hResult: .operationCancelled)
-                    : .failed(reason, code: exitStatus)
-            } else {
-                continue
-            }
-            decided.insert(index)
-            start(index, into: &reports)
-            if verdict.resultCode == .succeeded {
-                reports.append(.update(index: index, .progress(percent: 100, message: APTPackagePhase.doneWord(for: change.action))))
-            }
-            updates.finish(index, verdict, into: &reports)
-        }
-        return reports
-    }
-
-    /// `verdict` with the repair that ran after it (`context` says why) in its reason; failed
-    /// and `systemLeftBroken` when that left dpkg broken.
-    static func verdict(_ verdict: DriverVerdict, repair: APTRepairOutcome, after context: String) -> DriverVerdict {
-        var result = verdict
-        result.reason = repair.reason(after: [verdict.reason, context].compactMap { $0 }.joined(separator: "; "))
-        if repair.leftBroken {
-            result.resultCode = .failed
-            result.hResult = .systemLeftBroken
-        }
-        return result
-    }
-
-    /// A graceful stop's end: what the stop left to dpkg was finished (`repair`,
-    /// `APTRepair.afterGracefulStop`) after the last package apt finished (`last`, its verdict
-    /// held until now, when one did), whose result carries it. When it leaves apt's
-    /// dependencies unmet with dpkg consistent (the stop came between two packages one of
-    /// which needs the other at its own version), the verdict goes on the plan's packages
-    /// `apt-get check` names that apt had not begun, ended aborted and `systemLeftBroken`: they
-    /// are what is left unmet, and `last` is as the job asked. Otherwise (no such package in the
-    /// plan, or dpkg itself not consistent) it goes on `last`, as after a forced stop. Without
-    /// `last` the steps were the job's alone, and the packages are settled from dpkg's state
-    /// when apt's end is (`aptEnded`).
-    /// `aptEnd` says how apt-get ended when that is worth saying on `last` (it ended on the
-    /// stop's SIGINT itself).
-    mutating func gracefulStopEnded(last: (index: Int, verdict: DriverVerdict)?, repair: APTRepairOutcome, plan: APTPlan,
-                                    aptEnd: String? = nil) -> [DriverReport] {
-        let context = ["the job stopped after it, as asked", aptEnd].compactMap { $0 }.joined(separator: "; ")
-        let unmet = repair.leftBroken && repair.dpkgConsistent
-            ? repair.unmet.keys.compactMap { index(of: $0) }.filter { $0 != last?.index && !decided.contains($0) && !updates.hasStarted($0) }.sorted()
-            : []
-        var reports: [DriverReport] = []
-        if let last {
-            var lastVerdict = Self.verdict(last.verdict, repair: repair, after: context)
-            if !unmet.isEmpty {
-                lastVerdict = last.verdict
-                lastVerdict.reason = repair.reason(after: [last.verdict.reason, context].compactMap { $0 }.joined(separator: "; "),
-                                                   verdictOn: unmet.map { plan.changes[$0].package })
-            }
-            updates.finish(last.index, lastVerdict, into: &reports)
-        }
-        for index in unmet {
-            decided.insert(index)
-            start(index, into: &reports)
-            updates.finish(index, DriverVerdict(
-                resultCode: .aborted,
-                reason: repair.verdict + "; not started: the stop came before it, and it is left with "
-                    + (repair.unmet[plan.changes[index].package] ?? "unmet dependencies"),
-                hResult: .systemLeftBroken), into: &reports)
-        }
-        return reports
-    }
-
     /// Whether `package` asked for a reboot: `listed` (the list read after its end) has its
     /// name and the list before apt started did not.
     private func askedForReboot(_ package: String, listed: Set<String>) -> Bool {
         listed.contains(package) && !rebootListBefore.contains(package)
-    }
-
-    /// For a verdict made from dpkg's final state, not from the package's end: true when it
-    /// asked for a reboot (in `list`, not in the list `before` apt started), else no word on it
-    /// (rule 17 decides, as it does for any driver that cannot tell).
-    private static func listedReboot(_ package: String, in list: Set<String>, before: Set<String>) -> Bool? {
-        list.contains(package) && !before.contains(package) ? true : nil
     }
 
     /// The job's status text is a step of the repair after apt (or its outcome): a download
@@ -395,14 +228,14 @@ struct APTRunState {
 
     /// Update `index` got its verdict elsewhere (the repair after a forced stop).
     mutating func markFinished(_ index: Int) -> Bool {
-        if active == index { active = nil }
+        router.finished(index)
         return decided.insert(index).inserted
     }
 
     /// Starts update `index` if dpkg had not begun on it yet (output that came before any
     /// package started is its): the download status goes, the notes on its kept version are
     /// said, and after a stop it is told it is the one apt finishes.
-    private mutating func start(_ index: Int, into reports: inout [DriverReport]) {
+    mutating func start(_ index: Int, into reports: inout [DriverReport]) {
         guard updates.start(index, into: &reports) else { return }
         if showsDownloadStatus {
             // dpkg works on a package now: it speaks, the download is over.
@@ -431,36 +264,26 @@ struct APTRunState {
         }
     }
 
-    private mutating func noteStatusOrder(of index: Int) {
-        if statusOrder[index] == nil { statusOrder[index] = statusOrder.count }
-    }
-
     /// Passes on the held verdicts of packages dpkg's output has moved past now that it is on
     /// `current`: those it named before, and those apt worked on before `current` (their
     /// lines, marked or not, came before this one).
     private mutating func releaseHeld(except current: Int, into reports: inout [DriverReport]) {
-        let (named, order) = (namedByOutput, statusOrder)
-        let currentOrder = order[current] ?? Int.max
-        let passed = { (index: Int) in index != current && (named.contains(index) || (order[index] ?? Int.max) < currentOrder) }
-        for entry in held where passed(entry.index) { updates.finish(entry.index, entry.verdict, into: &reports) }
-        held.removeAll { passed($0.index) }
+        let router = router
+        for entry in verdicts.release(where: { router.hasPassed($0, current: current) }) {
+            updates.finish(entry.index, entry.verdict, into: &reports)
+        }
     }
 
-    /// The package Status-Fd finished first among those whose verdict is still held or waits
-    /// for apt's retry.
-    private var firstFinishedUnsettled: Int? {
-        [held.first?.index, awaitingRetry.first?.index].compactMap { $0 }.min { (statusOrder[$0] ?? Int.max) < (statusOrder[$1] ?? Int.max) }
-    }
-
-    private func index(of package: String) -> Int? {
-        indexOf[package] ?? indexOf[DpkgOutputLine.withoutArchiveNumber(package)]
+    /// The plan position of `package`; `nil` for a package outside the plan.
+    func index(of package: String) -> Int? {
+        router.index(of: package)
     }
 
     /// Takes the verdict held back for the last package that finished, which apt has not
     /// confirmed by ending: a repair after apt (cut by a forced stop in trigger processing, or
     /// stopped before them) gives that package its verdict instead.
     mutating func takeHeld() -> (index: Int, verdict: DriverVerdict)? {
-        held.popLast()
+        verdicts.takeLast()
     }
 
     /// The phases of a package dpkg has unpacked: a failure from there on leaves it unpacked
