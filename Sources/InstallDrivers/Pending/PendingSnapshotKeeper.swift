@@ -80,6 +80,14 @@ public final class PendingSnapshotKeeper: PendingSnapshotSource, Sendable {
         /// newer snapshot is coming.
         var isSettled: Bool { !computing && refreshes.isEmpty && !(wanted && running.isEmpty && observedJobs.isEmpty) }
 
+        /// The waiters to answer now, taken from the state, with the answer: every one once the
+        /// state is settled (`isSettled`), none before.
+        mutating func takeWaitersIfSettled() -> ([@Sendable (PendingState) -> Void], PendingState) {
+            guard isSettled else { return ([], answer) }
+            defer { waiters = [] }
+            return (waiters, answer)
+        }
+
         /// Nothing changes the root now: no package job of this engine runs, no transaction it
         /// watches is under way, and nobody else is changing it (dpkg's or apt's locks held,
         /// dpkg's status being rewritten). A snapshot read otherwise would be of a root
@@ -264,9 +272,7 @@ public final class PendingSnapshotKeeper: PendingSnapshotSource, Sendable {
                 guard state.packageJobs.contains(start.job) else { return ([], state.answer) }
                 state.running.insert(start.job)
                 if state.computing { state.overlapped = true }
-                guard state.isSettled else { return ([], state.answer) }
-                defer { state.waiters = [] }
-                return (state.waiters, state.answer)
+                return state.takeWaitersIfSettled()
             }
             for waiter in waiters { waiter(answer) }
         case .jobCompleted(let completion):
@@ -298,9 +304,7 @@ public final class PendingSnapshotKeeper: PendingSnapshotSource, Sendable {
                 state.refreshes.remove(cleanUp.job)
                 state.observedJobs.remove(cleanUp.job)
                 state.jobPackages.removeValue(forKey: cleanUp.job)
-                guard state.isSettled else { return ([], state.answer) }
-                defer { state.waiters = [] }
-                return (state.waiters, state.answer)
+                return state.takeWaitersIfSettled()
             }
             for waiter in waiters { waiter(answer) }
             startIfDue()
@@ -405,9 +409,7 @@ public final class PendingSnapshotKeeper: PendingSnapshotSource, Sendable {
                     state.wanted = true
                     state.onlyAsked = false
                 }
-                guard state.isSettled else { return ([], state.answer) }
-                defer { state.waiters = [] }
-                return (state.waiters, state.answer)
+                return state.takeWaitersIfSettled()
             }
             for waiter in waiters { waiter(settled) }
             startIfDue()
