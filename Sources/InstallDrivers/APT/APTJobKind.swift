@@ -115,9 +115,7 @@ public struct APTJobKind: JobKind {
             }
         }
         let chroot = section.folder("chroot")
-        guard !section.hasErrors else { return nil }
-        guard requests.count == 1, let request = requests.first else {
-            section.report("expected one of install, upgrade, full_upgrade, remove or reinstall in apt; got \(requests.isEmpty ? "none" : "\(requests.count)")")
+        guard let request = section.oneRequest(of: requests, expecting: "install, upgrade, full_upgrade, remove or reinstall", in: "apt") else {
             return nil
         }
         return PackageJob(request: request, aptConfig: aptConfig, chroot: chroot)

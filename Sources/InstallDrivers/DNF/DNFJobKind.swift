@@ -71,11 +71,7 @@ public struct DNFJobKind: JobKind {
         }
         let root = section.folder("installroot")
         let release = section.string("releasever")
-        guard !section.hasErrors else { return nil }
-        guard requests.count == 1, let request = requests.first else {
-            section.report("expected one of install, upgrade or remove in dnf; got \(requests.isEmpty ? "none" : "\(requests.count)")")
-            return nil
-        }
+        guard let request = section.oneRequest(of: requests, expecting: "install, upgrade or remove", in: "dnf") else { return nil }
         return DNFJob(request: request, installRoot: root, releaseVersion: release)
     }
 
