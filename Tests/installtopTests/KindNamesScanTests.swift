@@ -4,9 +4,9 @@ import Testing
 /// Nothing in the executable names the apt or dnf kind's types outside their folders but their
 /// registration lines: a scan of `Sources/installtop`'s code (comments left out) for the types
 /// declared at the top level of the kinds' folders (`installtop/APT`, `installtop/DNF`,
-/// `InstallDrivers/APT`, `InstallDrivers/DNF`). The files that still name them, and the names,
-/// are listed here exactly: a new file that names them fails, and so does a listed one that no
-/// longer does, so the list only shrinks as each moves into its kind.
+/// `InstallDrivers/APT`, `InstallDrivers/DNF`). The registration lines are listed here exactly:
+/// any other file that names them fails (what it needs of a kind is a member of
+/// `KindRegistration` or `PackageCommandKind`), and so does a listed one that no longer does.
 @Suite("Sources/installtop names apt's and dnf's types only in their folders")
 struct KindNamesScanTests {
     /// The registration lines, which are where a kind is named: its line in
@@ -14,20 +14,6 @@ struct KindNamesScanTests {
     static let registrations: [String: Set<String>] = [
         "Run/EngineHost.swift": ["APTKindRegistration", "DNFKindRegistration"],
         "InstallTop.swift": ["APTCommand", "DNFCommand"],
-    ]
-
-    /// Not moved into their kind yet (issue 58's later parts): commit-confirmed's revert and
-    /// arming, the daemon's armed jobs and the board's rollout job, the demo's apt job, the
-    /// hooks' observed undo.
-    static let notMovedYet: [String: Set<String>] = [
-        "Confirm/ArmedRunRevert+DNF.swift": ["DNFJob", "DNFOptions", "DNFRootLock", "DNFSession", "DNFUndoRequest"],
-        "Confirm/ArmedRunRevert.swift": ["APTEnvironment", "APTOptions", "APTSession", "APTUndoPreparation", "DpkgLock"],
-        "Confirm/CommitConfirmedSession.swift": ["ArmingRefusal"],
-        "Daemon/AttachCommand.swift": ["RolloutJob"],
-        "Daemon/EngineArmings.swift": ["APTDriver", "HistoryVersionKeeper"],
-        "Demo/DemoAPTJob.swift": ["APTJobKind", "DebianPackageRecipe", "PackageJob", "PrivateAPTRoot"],
-        "Hooks/ObservedUndoKeeping.swift": ["APTEnvironment", "APTPackageState", "APTVersionKeeper", "HistoryVersionKeeper"],
-        "Hooks/WatchNote.swift": ["DpkgLock"],
     ]
 
     static let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -73,7 +59,7 @@ struct KindNamesScanTests {
         Set(text.matches(of: /[A-Za-z_][A-Za-z0-9_]*/).map { String($0.output) })
     }
 
-    @Test("outside APT/ and DNF/, only the registration lines and the files not moved yet name their types")
+    @Test("outside APT/ and DNF/, only the registration lines name their types")
     func kindTypesStayInTheirFolders() throws {
         var kindTypes: Set<String> = []
         for folder in ["installtop/APT", "installtop/DNF", "InstallDrivers/APT", "InstallDrivers/DNF"] {
@@ -91,9 +77,8 @@ struct KindNamesScanTests {
             let names = identifiers(in: code(of: text)).intersection(kindTypes)
             if !names.isEmpty { named[file] = names }
         }
-        let allowed = Self.registrations.merging(Self.notMovedYet) { $0.union($1) }
-        for file in Set(named.keys).union(allowed.keys).sorted() {
-            #expect(named[file, default: []] == allowed[file, default: []], "\(file)")
+        for file in Set(named.keys).union(Self.registrations.keys).sorted() {
+            #expect(named[file, default: []] == Self.registrations[file, default: []], "\(file)")
         }
     }
 }

@@ -38,3 +38,7 @@ struct APTCommand: ParsableCommand {
                       APTRepairCommand.self, APTFinishCommand.self, APTRevertCommand.self]
     )
 }
+
+extension APTCommand: DocumentedExitStatuses {
+    static var exitStatuses: [(status: Int32, meaning: String)] { APTExitStatuses.transaction }
+}

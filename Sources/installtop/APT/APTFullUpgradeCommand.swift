@@ -31,3 +31,7 @@ struct APTFullUpgradeCommand: ParsableCommand {
         throw ExitCode(try APTPackageCommands.run(.fullUpgrade, options: options, confirmation: confirmation).rawValue)
     }
 }
+
+extension APTFullUpgradeCommand: DocumentedExitStatuses {
+    static var exitStatuses: [(status: Int32, meaning: String)] { APTExitStatuses.armable }
+}

@@ -11,7 +11,10 @@ import InstallHistory
 /// apt's package jobs in installtop (`EngineHost.registry`): they keep the versions they
 /// replace into the history's undo folder (`HistoryVersionKeeper`), their runs are undone in
 /// the engine's apt root (`APTUndoPlanning`), and a run whose engine died is settled from dpkg
-/// (`APTRunRecovery`; observed runs are apt's too).
+/// (`APTRunRecovery`; observed runs are apt's too, and its hooks keep for their undo). Its armed
+/// runs are reverted by their undo (`APTArmedRunRevert`), an engine's armed jobs are its own
+/// (`HistoryVersionKeeper.arming`), the board rolls out its upgrades (`RolloutJob`), and the
+/// demo runs its job in a private root (`DemoAPTJob`).
 struct APTKindRegistration: KindRegistration {
     var name: String { "apt" }
 
@@ -56,5 +59,33 @@ struct APTKindRegistration: KindRegistration {
     /// From dpkg: an administrative directory is dpkg's database.
     func halfWayPackages(administrativeDirectory: String) -> [String: HalfWayPackage] {
         HalfWayLookup.packages(administrativeDirectory: administrativeDirectory)
+    }
+
+    /// dpkg's front-end lock: an administrative directory is dpkg's database.
+    func lockHolder(administrativeDirectory: String) -> Int32? {
+        guard case .held(let pid) = DpkgLock.state(administrativeDirectory: administrativeDirectory) else { return nil }
+        return pid
+    }
+
+    func revertArmedRun(_ revert: ArmedRunRevert, store: HistoryStore) -> ExitStatus {
+        APTArmedRunRevert(revert: revert).perform(store: store)
+    }
+
+    func engineArming(of driver: any JobDriver) -> (arming: EngineArming, slot: JobRunSlot)? {
+        guard let keeper = (driver as? APTDriver)?.versionKeeper as? HistoryVersionKeeper, let arming = keeper.arming else { return nil }
+        return (arming, keeper.runSlot)
+    }
+
+    var rolloutJob: (@Sendable (_ full: Bool, _ confirmSeconds: Double?) -> JobSubmission)? {
+        RolloutJob.boardSubmission(full:confirmSeconds:)
+    }
+
+    /// apt's hooks, under `APT_CONFIG` as apt hands it to them.
+    func observedRunKeeping(store: HistoryStore) -> (any ObservedRunKeeping)? {
+        ObservedUndoKeeping(store: store, aptConfig: ProcessInfo.processInfo.environment["APT_CONFIG"])
+    }
+
+    func demoJob() -> (any DemoKindJob)? {
+        DemoAPTJob.prepare()
     }
 }

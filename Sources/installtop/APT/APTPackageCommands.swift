@@ -19,6 +19,5 @@ enum APTPackageCommands: PackageCommandKind {
         APTArmedJob(request: request, options: options)
     }
 
-    /// The table every apt command that runs a request shares (`ManualExitStatuses`).
-    static var armableExitStatuses: [(status: Int32, meaning: String)] { ManualExitStatuses.of("apt install") ?? [] }
+    static var armableExitStatuses: [(status: Int32, meaning: String)] { APTExitStatuses.armable }
 }

@@ -173,3 +173,7 @@ struct APTRepairCommand: ParsableCommand {
         return EngineJobFollower(path: client.path, job: number, options: options.run, engine: engine).run()
     }
 }
+
+extension APTRepairCommand: DocumentedExitStatuses {
+    static var exitStatuses: [(status: Int32, meaning: String)] { APTExitStatuses.repair }
+}

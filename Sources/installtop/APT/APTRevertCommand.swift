@@ -31,3 +31,7 @@ struct APTRevertCommand: ParsableCommand {
         throw ExitCode(RevertCommandRun(tool: "apt", jobRun: jobRun, due: due, history: options.run.history, json: options.run.json).run().rawValue)
     }
 }
+
+extension APTRevertCommand: DocumentedExitStatuses {
+    static var exitStatuses: [(status: Int32, meaning: String)] { APTExitStatuses.revert }
+}

@@ -49,3 +49,7 @@ struct APTUndoCommand: ParsableCommand {
         throw ExitCode(status.rawValue)
     }
 }
+
+extension APTUndoCommand: DocumentedExitStatuses {
+    static var exitStatuses: [(status: Int32, meaning: String)] { APTExitStatuses.undo }
+}

@@ -31,3 +31,7 @@ struct APTUpgradeCommand: ParsableCommand {
         throw ExitCode(try APTPackageCommands.run(.upgrade, options: options, confirmation: confirmation).rawValue)
     }
 }
+
+extension APTUpgradeCommand: DocumentedExitStatuses {
+    static var exitStatuses: [(status: Int32, meaning: String)] { APTExitStatuses.armable }
+}

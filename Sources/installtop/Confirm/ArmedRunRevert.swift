@@ -1,23 +1,15 @@
 import ArgumentParser
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-import Glibc
-import InstallDrivers
 import InstallHistory
 
 /// The revert of a commit-confirmed run whose revert this process claimed
-/// (`HistoryStore.decide` returned `.revert`): the run's undo from its kept versions, by the
-/// window's tool: apt's (`APTUndoPreparation`, as `installtop apt undo` plans it) in the apt
-/// root the job acted on, never while another transaction holds dpkg's lock; dnf's
-/// (`performDNF`, as `installtop dnf undo`) in the root the run recorded, never while rpm's or
-/// dnf's lock there is held. It waits for a held lock, and says so. Then the window is recorded
-/// `reverted` (with the undo's run) or `expired` (with why the undo could not put the run back).
-/// Either way the run's systemd timer (`RevertTimer`) is stopped; after a revert that put the
-/// run back, the services its job restarted are restarted again (`ServiceInvocations`), so
-/// that they run the old versions.
+/// (`HistoryStore.decide` returned `.revert`): the run's undo from its kept versions, by the kind
+/// of the window's tool (`KindRegistration.revertArmedRun`: as its undo command plans it, in the
+/// root the run acted on, never while another transaction holds the tool's lock, for which it
+/// waits and says so). Then the window is recorded `reverted` (with the undo's run) or `expired`
+/// (with why the undo could not put the run back); a tool no registered kind has is recorded
+/// expired. Either way the run's systemd timer (`RevertTimer`) is stopped; after a revert that
+/// put the run back, the services its job restarted are restarted again
+/// (`ServiceInvocations`), so that they run the old versions.
 struct ArmedRunRevert {
     let window: ConfirmWindow
     /// Why it is reverted, recorded with it.
@@ -30,40 +22,17 @@ struct ArmedRunRevert {
     /// The systemd tools for the run's timer and the services' restart (`SystemdTools`).
     var systemd = SystemdTools.current()
 
-    /// How long the revert waits between looks at a held lock.
+    /// How long a kind's revert waits between looks at a held lock.
     static let lockPoll = 0.5
 
     /// Reverts; returns `.reverted` when the run was put back, `.failed` when it could not be
     /// (the window is then `expired`, and why is said and recorded).
     func perform(store: HistoryStore) -> ExitStatus {
-        let run = window.run
-        StandardOutput.stderr.line("installtop: run \(run): reverting (\(reason))")
-        if window.tool == "dnf" { return performDNF(store: store) }
-        let environment: APTEnvironment
-        do {
-            environment = try APTEnvironment.resolve(aptConfig: window.aptConfig, chroot: window.chroot)
-        } catch {
-            return expire("the apt root cannot be read: \(error.message)", store: store)
+        StandardOutput.stderr.line("installtop: run \(window.run): reverting (\(reason))")
+        guard let kind = EngineHost.registration(named: window.tool) else {
+            return expire("installtop has no \(window.tool) kind to undo it", store: store)
         }
-        var attempt = 0
-        while true {
-            attempt += 1
-            waitForDpkg(environment.administrativeDirectory)
-            let preparation: APTUndoPreparation
-            do {
-                let found = try HistoryRunLookup.find(Int(run), history: historyOptions, tool: "apt", verb: "undo")
-                preparation = try APTUndoPreparation.prepare(undoing: found, aptConfig: window.aptConfig, chroot: window.chroot)
-            } catch {
-                return expire("its undo was refused: \(error.message)", store: store)
-            }
-            let status = APTSession(request: preparation.request, options: undoOptions, expected: preparation.expectedChanges,
-                                    route: .here, leaves: preparation.leaves).run()
-            for warning in preparation.finish() { StandardOutput.stderr.line("installtop: run \(run): revert: \(warning)") }
-            if let reverted = recordReverted(status, store: store) { return reverted }
-            // Another transaction took dpkg's lock between the look and apt: wait for it again.
-            if attempt < 3, case .held = DpkgLock.state(administrativeDirectory: environment.administrativeDirectory) { continue }
-            return expire("its undo did not succeed (exit status \(status.rawValue))", store: store)
-        }
+        return kind.revertArmedRun(self, store: store)
     }
 
     /// Records the window `reverted` when the undo ended with `status` and the history has the
@@ -80,20 +49,6 @@ struct ArmedRunRevert {
         timer.stop()
         StandardOutput.stderr.line("installtop: run \(run): " + ServiceInvocations(tools: systemd).restartAgain(window.restartedServices))
         return .reverted
-    }
-
-    /// Waits while another transaction holds dpkg's front-end lock, saying so once.
-    private func waitForDpkg(_ administrativeDirectory: String) {
-        var said = false
-        while case .held(let pid) = DpkgLock.state(administrativeDirectory: administrativeDirectory) {
-            if !said {
-                StandardOutput.stderr.line("installtop: run \(window.run): dpkg is in use by another transaction (pid \(pid)): "
-                    + "the revert waits for it to end")
-                said = true
-            }
-            usleep(UInt32(Self.lockPoll * 1_000_000))
-        }
-        if said { StandardOutput.stderr.line("installtop: run \(window.run): dpkg is free: reverting") }
     }
 
     /// Records the window `expired` with why the undo could not put the run back.
@@ -119,11 +74,9 @@ struct ArmedRunRevert {
         (try? HistoryOptions.parse(["--history-db", historyDatabase])) ?? HistoryOptions()
     }
 
-    /// The undo's options: without a question, the job's apt root, the run's history.
-    private var undoOptions: APTOptions {
-        var arguments = ["--yes", outputFlag, "--history-db", historyDatabase]
-        if let aptConfig = window.aptConfig { arguments += ["--apt-config", aptConfig] }
-        if let chroot = window.chroot { arguments += ["--chroot", chroot] }
-        return (try? APTOptions.parse(arguments)) ?? APTOptions()
+    /// The arguments every kind's undo command takes here: without a question, shown as the
+    /// revert's output asks, recorded in the run's history.
+    var undoArguments: [String] {
+        ["--yes", outputFlag, "--history-db", historyDatabase]
     }
 }

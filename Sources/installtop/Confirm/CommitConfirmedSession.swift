@@ -4,14 +4,13 @@ import FoundationEssentials
 import Foundation
 #endif
 import Glibc
-import InstallDrivers
 import InstallEngine
 import InstallHistory
 
 /// One `installtop apt upgrade|full-upgrade|install|remove --confirm DURATION` or
 /// `installtop dnf upgrade|install|remove --confirm DURATION`
 /// (Documentation/COMMIT-CONFIRMED.md): arming refused, nothing run, when the revert could not
-/// be planned (`Job.prepare`: `ArmingRefusal`, `DNFArmingRefusal`); the health baseline; the
+/// be planned (`Job.prepare`, by the tool's own rules); the health baseline; the
 /// job, here in this process (never handed to the machine's engine, whose history it may
 /// share); the checks again and the window recorded armed with its deadline, its regressions
 /// and the tool and root of its revert; then the wait (`ConfirmCountdown`) until a
@@ -49,7 +48,7 @@ struct CommitConfirmedSession<Job: ArmedJob> {
             for refusal in refusals { StandardOutput.stderr.line("  \(refusal)") }
             return .invalidUsage
         case .armable(let rebootOnly):
-            for note in ArmingRefusal.rebootNotes(rebootOnly) { StandardOutput.stderr.line("installtop: \(name): \(note)") }
+            for package in rebootOnly { StandardOutput.stderr.line("installtop: \(name): \(PackageChange.rebootOnlyNote(package))") }
         }
         let systemd = SystemdTools.current()
         let probe = HealthProbe(commands: confirm.checks, checksDirectory: confirm.checksDir, systemd: systemd)

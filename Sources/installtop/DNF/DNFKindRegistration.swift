@@ -6,7 +6,8 @@ import InstallHistory
 /// dnf's package jobs in installtop (`EngineHost.registry`): they run through the helper
 /// this binary embeds, keep the versions they take away into the history's undo folder
 /// (`HistoryDNFKeeper`), their runs are undone in the root they recorded (`DNFUndoPlanning`),
-/// and a run whose engine died is settled from that root's rpm database (`DNFRunRecovery`).
+/// and a run whose engine died is settled from that root's rpm database (`DNFRunRecovery`). Its
+/// armed runs are reverted by their undo (`DNFArmedRunRevert`).
 struct DNFKindRegistration: KindRegistration {
     var name: String { "dnf" }
 
@@ -36,6 +37,10 @@ struct DNFKindRegistration: KindRegistration {
             settlements[run.id] = DNFRunRecovery.settle(run, root: run.origin.installRoot ?? "/")
         }
         return settlements
+    }
+
+    func revertArmedRun(_ revert: ArmedRunRevert, store: HistoryStore) -> ExitStatus {
+        DNFArmedRunRevert(revert: revert).perform(store: store)
     }
 
     /// A folder for the dnf helper this binary embeds, written when a dnf job first needs it.

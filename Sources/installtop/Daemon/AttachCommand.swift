@@ -71,7 +71,7 @@ struct AttachCommand: ParsableCommand {
         if hosts.isRemote {
             shellHistory = historyDb ?? HistoryStore.defaultPath()
             try hosts.checkNoSocket(socket)
-            link = HostsEngineLink(hosts: try hosts.sshCommands(), upgradeJob: RolloutJob.boardSubmission(full:confirmSeconds:))
+            link = HostsEngineLink(hosts: try hosts.sshCommands(), upgradeJob: EngineHost.rolloutJob)
         } else {
             link = RemoteEngineLink(client: try socket.connect())
         }

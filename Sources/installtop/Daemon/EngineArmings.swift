@@ -4,13 +4,16 @@ import InstallEngine
 import InstallHistory
 import Synchronization
 
-/// The armed jobs an engine runs (`PackageJob.confirm`), from their queueing to their end:
-/// registered by name just before they are queued (as their run slots are), known by number
-/// from their `job.queued`, and armed once their `job.completed` has been recorded
-/// (`ConfirmWindowArming`, on a queue of its own: the checks take seconds). A job declined or
-/// that never reached dpkg is never armed; it changed nothing.
+/// The armed jobs an engine runs (a package job's confirm request), from their queueing to their
+/// end: found through their kind (`EngineHost.arming(of:)`) and registered by name just before
+/// they are queued (as their run slots are), known by number from their `job.queued`, and armed
+/// once their `job.completed` has been recorded (`ConfirmWindowArming`, on a queue of its own:
+/// the checks take seconds), their window naming the kind's tool for the revert. A job declined
+/// or that never reached its tool's changes is never armed; it changed nothing.
 final class EngineArmings: Sendable {
     private struct Armed {
+        /// The kind whose tool reverts the run (`ConfirmWindow.tool`).
+        let tool: String
         let arming: EngineArming
         /// The run the job's keeper reserved, which the recorder finished.
         let slot: JobRunSlot
@@ -37,16 +40,10 @@ final class EngineArmings: Sendable {
         self.told = armed
     }
 
-    /// The arming of `driver`'s job, when it is an armed apt job kept in the history.
-    static func arming(of driver: (any JobDriver)?) -> (EngineArming, JobRunSlot)? {
-        guard let keeper = (driver as? APTDriver)?.versionKeeper as? HistoryVersionKeeper, let arming = keeper.arming else { return nil }
-        return (arming, keeper.runSlot)
-    }
-
     /// `driver`'s job, about to be queued as `name`, is watched when it is armed.
     func register(_ driver: (any JobDriver)?, forJobNamed name: String) {
-        guard let (arming, slot) = Self.arming(of: driver) else { return }
-        state.withLock { $0.byName[name] = Armed(arming: arming, slot: slot) }
+        guard let (tool, arming, slot) = EngineHost.arming(of: driver) else { return }
+        state.withLock { $0.byName[name] = Armed(tool: tool, arming: arming, slot: slot) }
     }
 
     /// Follows one engine event; call it after the history's recorder has taken it.
@@ -77,7 +74,7 @@ final class EngineArmings: Sendable {
         let restartedServices = root.restartedServices()
         let arming = ConfirmWindowArming(store: store, baseline: baseline, probe: root.probe, seconds: request.seconds,
                                          revertOnRegression: request.revertOnRegression, locate: { window in
-                                             window.tool = "apt"
+                                             window.tool = armed.tool
                                              window.aptConfig = root.aptConfig
                                              window.chroot = root.chroot
                                              window.restartedServices = restartedServices

@@ -89,17 +89,17 @@ struct DemoCommand: ParsableCommand {
         if !options.history.noHistory && options.history.historyDb == nil {
             options.history.historyDb = Self.historyPath()
         }
-        // The apt job is built and planned before the run starts, so its plan is fixed like a
-        // manifest's package job, and queued last, so the made-up jobs show first. Building
-        // takes a moment: a Ctrl-C meanwhile must still remove the root (and the demo's
-        // folder), so it is latched rather than left to kill the process.
-        let apt = DemoAPTJob.prepare()
-        defer { apt?.remove() }
+        // The kinds' jobs (apt's) are built and planned before the run starts, so their plans
+        // are fixed like a manifest's package job, and queued last, so the made-up jobs show
+        // first. Building takes a moment: a Ctrl-C meanwhile must still remove their roots (and
+        // the demo's folder), so it is latched rather than left to kill the process.
+        let kindJobs = EngineHost.registry.compactMap { $0.demoJob() }
+        defer { for kindJob in kindJobs { kindJob.remove() } }
         if SignalLatch.caught != nil {
             StandardOutput.stderr.line("installtop: interrupted before the demo started")
             return .aborted
         }
-        let jobs = manifest.jobs.map(RunnableJob.init) + (apt.map { [$0.job] } ?? [])
+        let jobs = manifest.jobs.map(RunnableJob.init) + kindJobs.map(\.job)
         return RunSession(jobs: jobs, options: options, scheduling: scheduling).run()
     }
 

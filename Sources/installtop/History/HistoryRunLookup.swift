@@ -10,7 +10,7 @@ enum HistoryRunLookup {
     /// - Parameters:
     ///   - tool: the command's package tool (`apt`, `dnf`), for the commands the refusals name;
     ///     `nil` when no command asked (`u` in the history view): the refusals name `history
-    ///     --jobs`, and an apt run's undoability is read from dpkg as for `apt`.
+    ///     --jobs`.
     ///   - verb: the command's word (`undo`, `repair`), for the refusals.
     ///   - recovering: whether runs whose engine died are first settled from dpkg (written into
     ///     the history); an engine that records there settles its own, so a caller handing the
@@ -29,10 +29,11 @@ enum HistoryRunLookup {
             let store = try HistoryStore(path: history.historyDb ?? HistoryStore.defaultPath(), createIfMissing: false)
             // A run whose engine died is ended from dpkg first: then it can be undone or repaired.
             if recovering { try store.recoverFromDeadEngines() }
-            // An apt run's undoability follows what dpkg has now: one naming a package dpkg left
+            // A run's undoability follows what its tool has half-way now, as the kind whose
+            // database the run recorded says (apt's: dpkg's): one naming a package dpkg left
             // half-way is refused with the repair that finishes it, not with apt's "dpkg was
             // interrupted" once its plan is asked for.
-            found = try store.jobRun(Int64(id), halfWay: tool == "apt" || tool == nil ? EngineHost.halfWayPackages(administrativeDirectory:) : { _ in [:] })
+            found = try store.jobRun(Int64(id), halfWay: EngineHost.halfWayPackages(administrativeDirectory:))
         } catch .missingDatabase(let path) {
             throw UndoRefusal(message: "there is no history at \(path), so no run \(id) to \(verb)" + rootsHistory)
         } catch {

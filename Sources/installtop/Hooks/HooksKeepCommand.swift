@@ -37,9 +37,11 @@ struct HooksKeepCommand: ParsableCommand {
             StandardOutput.stderr.line("installtop: nothing kept for undo: the history at \(historyDb) cannot be opened: \(error)")
             return
         }
-        let keeping = ObservedUndoKeeping(store: store, aptConfig: ProcessInfo.processInfo.environment["APT_CONFIG"])
-        let transaction = ObservedAPTRun.current()
-        let said = moment == .begin ? keeping.begin(hookInput: input, transaction: transaction) : keeping.end(transaction: transaction)
+        guard let keeping = EngineHost.observedRunKeeping(store: store) else {
+            StandardOutput.stderr.line("installtop: nothing kept for undo: no kind of this installtop keeps its observed runs")
+            return
+        }
+        let said = moment == .begin ? keeping.begin(hookInput: input) : keeping.end()
         for line in said { StandardOutput.stderr.line(line) }
     }
 }

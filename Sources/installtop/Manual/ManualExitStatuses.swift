@@ -1,8 +1,8 @@
 /// What each exit status means for each command, for its man page's EXIT STATUS section, but
-/// those that say their own (`DocumentedExitStatuses`). The numbers are `ExitStatus`'s;
+/// those that say their own (`DocumentedExitStatuses`: a kind's commands, in its folder). The numbers are `ExitStatus`'s;
 /// `ManualAndCompletionTests` checks every command has its entry.
 enum ManualExitStatuses {
-    /// The statuses of the command named `name` (its path below installtop, `apt install`), in
+    /// The statuses of the command named `name` (its path below installtop, `hooks install`), in
     /// order; `nil` for a command this table does not know.
     static func of(_ name: String) -> [(status: Int32, meaning: String)]? {
         let usage = (ExitStatus.invalidUsage.rawValue, "invalid usage (an unknown option, a missing argument)")
@@ -10,14 +10,6 @@ enum ManualExitStatuses {
             (ExitStatus.succeeded.rawValue, "done"),
             (ExitStatus.failed.rawValue, "the engine refused (no such job, a job already completed) or does not admit you, or no engine answered"),
             usage,
-        ]
-        let aptRun = [
-            (ExitStatus.succeeded.rawValue, "every package done, or nothing to do"),
-            (ExitStatus.failed.rawValue, "some package failed, or the plan was not confirmed (answered n, or off a terminal without --yes); nothing is recorded then"),
-            (ExitStatus.invalidUsage.rawValue, "apt refused the request: an unknown package, broken dependencies, a locked database, no permission"),
-            (ExitStatus.aborted.rawValue, "aborted by the operator or a signal"),
-            (ExitStatus.rebootRequired.rawValue, "done, and a reboot is required"),
-            (ExitStatus.leftBroken.rawValue, "dpkg was left broken (the repair after a forced abort did not succeed), or a graceful stop left apt's dependencies unmet; the summary names the command that repairs it"),
         ]
         switch name {
         case "run", "demo":
@@ -30,38 +22,6 @@ enum ManualExitStatuses {
                 (ExitStatus.rebootRequired.rawValue, "every update succeeded and a reboot is required"),
                 (ExitStatus.leftBroken.rawValue, "dpkg was left broken (an apt job's repair after a forced abort did not succeed)"),
             ]
-        case "apt":
-            return aptRun
-        case "apt install", "apt upgrade", "apt full-upgrade", "apt remove":
-            return aptRun + [(ExitStatus.reverted.rawValue,
-                              "with --confirm: the run was not confirmed by its deadline, or a check regressed with --revert-on-regression, and its undo put it back")]
-        case "apt revert":
-            return [
-                (ExitStatus.succeeded.rawValue, "with --due: nothing is due yet"),
-                (ExitStatus.failed.rawValue, "refused (not armed, confirmed or reverted already, being reverted elsewhere), or the undo failed: the run is recorded expired"),
-                usage,
-                (ExitStatus.reverted.rawValue, "reverted: the run's undo put it back"),
-            ]
-        case "apt undo":
-            // Its refusals are invalid usage too: nothing was run.
-            return aptRun.map { status, text in
-                status == ExitStatus.invalidUsage.rawValue
-                    ? (status, "refused, nothing run: a run the history does not hold, one that cannot be undone (its reason), a package changed outside installtop since, or apt refused the request")
-                    : (status, text)
-            }
-        case "apt repair":
-            return aptRun.map { status, text in
-                switch status {
-                case ExitStatus.succeeded.rawValue: (status, "nothing was damaged, or every damaged package is repaired")
-                case ExitStatus.failed.rawValue:
-                    (status, "a package is still damaged after the job, nothing could reinstall one (each is named), or the plan was not confirmed")
-                case ExitStatus.invalidUsage.rawValue:
-                    (status, "refused, nothing run: a run the history does not hold, no damaged package apt can have again, or apt refused the request")
-                case ExitStatus.leftBroken.rawValue:
-                    (status, "what dpkg was left half-way could not be finished (the cause of a failing script is still there); the command that repairs it is named")
-                default: (status, text)
-                }
-            }
         case "ansible":
             return [
                 (ExitStatus.succeeded.rawValue, "every task succeeded, was skipped, or failed and was rescued, ignored or cleared (meta: clear_host_errors)"),

@@ -80,6 +80,36 @@ struct EngineHost {
         return packages
     }
 
+    /// The process holding the lock of the database `administrativeDirectory` (a run's
+    /// recorded one) now, as the kind whose database it is says (`0`: one that cannot be
+    /// named); `nil` when it is free or no kind knows it.
+    static func lockHolder(administrativeDirectory: String) -> Int32? {
+        registry.lazy.compactMap { $0.lockHolder(administrativeDirectory: administrativeDirectory) }.first
+    }
+
+    /// The arming of `driver`'s job (`EngineArmings`), with the kind whose tool reverts it
+    /// (the window's `tool`), whichever kind it is of; `nil` for a job not armed.
+    static func arming(of driver: (any JobDriver)?) -> (tool: String, arming: EngineArming, slot: JobRunSlot)? {
+        guard let driver else { return nil }
+        for kind in registry {
+            if let (arming, slot) = kind.engineArming(of: driver) { return (kind.name, arming, slot) }
+        }
+        return nil
+    }
+
+    /// What the board's rollout submits to each host: the first registered kind's that rolls
+    /// out upgrades (`KindRegistration.rolloutJob`); `nil` when none does (the board then
+    /// refuses `U` and `D`).
+    static var rolloutJob: (@Sendable (_ full: Bool, _ confirmSeconds: Double?) -> JobSubmission)? {
+        registry.lazy.compactMap(\.rolloutJob).first
+    }
+
+    /// The keeping for undo of the observed runs the hooks report (`installtop hooks keep`):
+    /// the first registered kind's whose tool's runs are observed; `nil` when none's are.
+    static func observedRunKeeping(store: HistoryStore) -> (any ObservedRunKeeping)? {
+        registry.lazy.compactMap { $0.observedRunKeeping(store: store) }.first
+    }
+
     /// Where the observed jobs of an engine that serves (`serve`, `hooks watch`) come from,
     /// registered here once, next to the kinds: dpkg's hooks, and its lock and log in the root
     /// `aptConfig` names (this system's when `nil`). A new source is one more line here.

@@ -15,7 +15,8 @@ import TextBasics
 /// `keptForUndo`, keeps the versions the plan replaces in `undo/RUN/` as installtop's own jobs
 /// do (`APTVersionKeeper`) and leaves the plan beside them; `end`, from `Post-Invoke` after
 /// dpkg's last run, records each package's result as dpkg's database shows it and ends the run.
-/// The run is then undone with `installtop apt undo RUN` like one installtop ran.
+/// The run is then undone with `installtop apt undo RUN` like one installtop ran. apt's kind
+/// hands it to `installtop hooks keep` (`APTKindRegistration.observedRunKeeping`).
 ///
 /// The apt run is named by its process (pid and start time, read from `/proc`): the nearest
 /// process above the hook that is no shell, the same for both hooks. An apt run started by
@@ -24,13 +25,23 @@ import TextBasics
 ///
 /// Nothing here may fail apt's run: every failure is a line on stderr (apt shows it, and
 /// unattended-upgrades logs it), and the hook lines end in `|| cat >/dev/null` / `|| true`.
-struct ObservedUndoKeeping {
+struct ObservedUndoKeeping: ObservedRunKeeping {
     let store: HistoryStore
     /// apt's configuration (`APT_CONFIG`, which apt's hooks inherit); `nil` for the system's.
     let aptConfig: String?
 
     /// The file `begin` leaves in the run's folder for `end`.
     static let pendingName = ".observed-transaction"
+
+    /// Before dpkg, for the apt run above this process (`ObservedAPTRun.current()`).
+    func begin(hookInput: String) -> [String] {
+        begin(hookInput: hookInput, transaction: ObservedAPTRun.current())
+    }
+
+    /// After dpkg, for the apt run above this process (`ObservedAPTRun.current()`).
+    func end() -> [String] {
+        end(transaction: ObservedAPTRun.current())
+    }
 
     /// Before dpkg: keeps what `hookInput` (apt's version 3 hook input) replaces and records
     /// the run. Returns the lines to say on stderr.

@@ -10,8 +10,9 @@ import TextBasics
 /// The demo's real apt job: a few small packages built offline into a private apt root in a
 /// temporary folder (never the host's packages), planned by apt and run by `APTDriver`, so the
 /// demo shows what `installtop apt install` looks like: one bar per package, dependencies
-/// first, a slow postinst, a failing one and one that asks for a reboot.
-struct DemoAPTJob {
+/// first, a slow postinst, a failing one and one that asks for a reboot. apt's kind hands it to
+/// the demo (`APTKindRegistration.demoJob`).
+struct DemoAPTJob: DemoKindJob {
     /// The root the packages are built and installed into; `remove()` deletes it.
     let root: PrivateAPTRoot
     /// The job for the queue, planned and ready to run without asking (it is a demo).
