@@ -97,10 +97,12 @@ extension HistoryStore {
     /// The newest `limit` job runs, newest first, each with its packages, its kept versions and
     /// whether it can be undone now (`JobRunUndoability`).
     /// - Parameters:
-    ///   - halfWay: the packages dpkg has half-way now in a database (`/var/lib/dpkg`), by name
-    ///     with dpkg's words (`half-configured at 2.0 (iF)`): the history cannot read dpkg, so
-    ///     whoever lists the runs says. An apt run naming such a package is not undoable, and
-    ///     says what finishes it (the repair of the newest run naming it). None by default.
+    ///   - halfWay: the packages a tool has half-way now in the database a run recorded (dpkg's
+    ///     `/var/lib/dpkg`), by name with the tool's words (`half-configured at 2.0 (iF)`): the
+    ///     history cannot read a tool's database, so whoever lists the runs says, and says
+    ///     nothing for a database not a tool's it knows. A run naming such a package is not
+    ///     undoable, and says what finishes it (the repair of the newest run naming it). Asked
+    ///     only of runs that recorded a database (apt's). None by default.
     ///   - fileExists: whether a kept file is still there (tests give their own).
     public func jobRuns(limit: Int = 20, halfWay: (_ administrativeDirectory: String) -> [String: HalfWayPackage] = { _ in [:] },
                         fileExists: (String) -> Bool = { FileManager.default.fileExists(atPath: $0) })
@@ -157,7 +159,7 @@ extension HistoryStore {
                 return run
             }
             var dpkgHalfWay: [String: HalfWayPackage] = [:]
-            if run.kind == "apt", let directory = run.administrativeDirectory {
+            if let directory = run.administrativeDirectory {
                 dpkgHalfWay = halfWayIn[directory] ?? halfWay(directory)
                 halfWayIn[directory] = dpkgHalfWay
             }

@@ -74,4 +74,25 @@ struct FakeZypperKindTests {
         }
         #expect(zypper.settle([]).isEmpty)
     }
+
+    @Test("a kind that says only its name and job kind holds no lock, arms no engine job, rolls nothing out, keeps no observed run and has no demo job")
+    func registrationDefaultsAreNone() throws {
+        let zypper = try #require(EngineHost.registration(named: "zypper", in: Self.registry))
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("installtop-zypper-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = try HistoryStore(path: folder + "/history.sqlite3")
+        #expect(zypper.lockHolder(administrativeDirectory: "/var/lib/dpkg") == nil)
+        #expect(zypper.rolloutJob == nil)
+        #expect(zypper.observedRunKeeping(store: store) == nil)
+        #expect(zypper.demoJob() == nil)
+        let planned = try JobPlanner.plan(name: "zypper install lab-a", operation: .install, updates: [], stopOnFailure: false,
+                                          kind: JobKindSpec(kind: FakeZypperJobKind(), spec: FakeZypperJob(packages: ["lab-a"])))
+        guard case .job(_, _, _, _, let driver?) = planned else {
+            Issue.record("the fake kind plans a job")
+            return
+        }
+        #expect(zypper.engineArming(of: driver) == nil)
+        #expect(zypper.halfWayPackages(administrativeDirectory: "/var/lib/dpkg").isEmpty)
+    }
 }
