@@ -33,7 +33,7 @@ struct APTCommand: ParsableCommand {
             7 with --confirm: the run was reverted, not confirmed by its deadline or a check regressed \
             with --revert-on-regression (Documentation/COMMIT-CONFIRMED.md).
             """,
-        subcommands: [PackageInstallCommand<APTPackageCommands>.self, APTUpgradeCommand.self, APTFullUpgradeCommand.self,
+        subcommands: [PackageInstallCommand<APTPackageCommands>.self, PackageUpgradeCommand<APTPackageCommands>.self, APTFullUpgradeCommand.self,
                       PackageRemoveCommand<APTPackageCommands>.self, APTUndoCommand.self,
                       APTRepairCommand.self, APTFinishCommand.self, APTRevertCommand.self]
     )

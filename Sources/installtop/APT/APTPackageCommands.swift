@@ -1,9 +1,26 @@
 import ArgumentParser
 import InstallDrivers
 
-/// apt's part in the package commands every kind has (`PackageCommandKind`): `apt install`
-/// and `apt remove`, and the run of apt's own `upgrade` and `full-upgrade`.
+/// apt's part in the package commands every kind has (`PackageCommandKind`): `apt install`,
+/// `apt remove` and `apt upgrade` (with `--host`/`--hosts`, a rollout over those hosts' engines,
+/// `APTHostsUpgrade`), and the run of apt's own `full-upgrade`.
 enum APTPackageCommands: PackageCommandKind {
+    typealias UpgradeExtras = HostsRolloutOptions
+
+    static var upgradeAbstract: String { "Upgrade every package that can be, installing or removing none (apt-get upgrade)." }
+
+    static var upgradeDiscussion: String {
+        """
+        With --host NAME (repeatable) or --hosts INVENTORY (and --limit), each host's engine plans \
+        the upgrade of its own system and holds it; every plan is printed (`host: N to upgrade …`, \
+        then its packages). --yes (or y at a terminal) starts the hosts in order, --parallel at a \
+        time, following each to its end; after a host's job fails no new host starts: the hosts not \
+        started are declined and named, exit 1. Without a yes every plan is declined (exit 1). With \
+        --confirm each host's engine arms its job (checks before and after, the run undone on the host \
+        unless confirmed in time); --confirm-by-login keeps each once a fresh ssh login works.
+        """
+    }
+
     static var installHelp: String { "The packages." }
     static var installCompletion: CompletionKind? { CompletionSources.package }
     static var removeCompletion: CompletionKind? { CompletionSources.installedPackage }
@@ -17,6 +34,18 @@ enum APTPackageCommands: PackageCommandKind {
 
     static func armedJob(_ request: PackageRequest, options: APTOptions) -> APTArmedJob {
         APTArmedJob(request: request, options: options)
+    }
+
+    /// A rollout names no root of this host.
+    static func validateUpgrade(_ rollout: HostsRolloutOptions, options: APTOptions) throws {
+        try rollout.refuseLocalRoot(options)
+    }
+
+    static func upgrade(_ arguments: NoArguments, options: APTOptions, confirmation: ConfirmOptions, extras rollout: HostsRolloutOptions) throws -> ExitStatus {
+        if rollout.hosts.isRemote {
+            return try rollout.upgrade(options: options, confirmation: confirmation, full: false).run()
+        }
+        return try run(.upgrade, options: options, confirmation: confirmation)
     }
 
     static var armableExitStatuses: [(status: Int32, meaning: String)] { APTExitStatuses.armable }

@@ -1,9 +1,13 @@
 import ArgumentParser
 import InstallDrivers
 
-/// dnf's part in the package commands every kind has (`PackageCommandKind`): `dnf install`
-/// and `dnf remove`, and the run of dnf's own `upgrade`.
+/// dnf's part in the package commands every kind has (`PackageCommandKind`): `dnf install`,
+/// `dnf remove` and `dnf upgrade [PKG…]`.
 enum DNFPackageCommands: PackageCommandKind {
+    typealias UpgradeArguments = DNFUpgradeArguments
+
+    static var upgradeAbstract: String { "Upgrade the packages named, or every package that has a newer version." }
+
     static var installHelp: String { "The packages (a name, or name-version to pick one)." }
     static var installCompletion: CompletionKind? { nil }
     static var removeCompletion: CompletionKind? { nil }
@@ -17,6 +21,10 @@ enum DNFPackageCommands: PackageCommandKind {
 
     static func armedJob(_ request: DNFRequest, options: DNFOptions) -> DNFArmedJob {
         DNFArmedJob(request: request, options: options)
+    }
+
+    static func upgrade(_ arguments: DNFUpgradeArguments, options: DNFOptions, confirmation: ConfirmOptions, extras: NoArguments) throws -> ExitStatus {
+        try run(.upgrade(arguments.packages), options: options, confirmation: confirmation)
     }
 
     static var armableExitStatuses: [(status: Int32, meaning: String)] { DNFExitStatuses.armable }

@@ -1,10 +1,11 @@
 import ArgumentParser
 
 /// What a package kind fills in for the commands every package kind has the same way
-/// (`PackageInstallCommand`, `PackageRemoveCommand`: `installtop KIND install|remove PKG…`,
-/// registered as the kind's subcommands in its command): its options, its request for each
-/// verb, the help and completion of the packages' argument, how a request runs (plain, or armed
-/// with `--confirm`), and what its exit statuses mean for the man page. A kind's command folder
+/// (`PackageInstallCommand`, `PackageRemoveCommand`, `PackageUpgradeCommand`: `installtop KIND
+/// install|remove|upgrade …`, registered as the kind's subcommands in its command): its
+/// options, its request for each verb, the help and completion of the packages' argument, the
+/// words and arguments of its upgrade, how a request runs (plain, or armed with `--confirm`),
+/// and what its exit statuses mean for the man page. A kind's command folder
 /// holds one (`APTPackageCommands`, `DNFPackageCommands`) and only what is its own beside it.
 protocol PackageCommandKind {
     /// The options every command of the kind takes beside `run`'s (`--yes`, the root).
@@ -13,6 +14,16 @@ protocol PackageCommandKind {
     associatedtype Request
     /// A request run with `--confirm` (`CommitConfirmedSession`).
     associatedtype Armed: ArmedJob
+    /// What `upgrade` takes before the options (dnf's: the packages); none by default.
+    associatedtype UpgradeArguments: ParsableArguments = NoArguments
+    /// What `upgrade` takes after `--confirm`'s options (apt's: the `--hosts` rollout); none by
+    /// default.
+    associatedtype UpgradeExtras: ParsableArguments = NoArguments
+
+    /// `upgrade`'s one-line help.
+    static var upgradeAbstract: String { get }
+    /// `upgrade`'s longer help; empty for none.
+    static var upgradeDiscussion: String { get }
 
     /// The help of `install`'s packages argument.
     static var installHelp: String { get }
@@ -29,12 +40,26 @@ protocol PackageCommandKind {
     /// The request as a job armed with `--confirm`.
     static func armedJob(_ request: Request, options: Options) -> Armed
 
+    /// Refuses `upgrade`'s options that do not go together, before anything runs; by default
+    /// none do not.
+    /// - Throws: a `ValidationError` (invalid usage).
+    static func validateUpgrade(_ extras: UpgradeExtras, options: Options) throws
+
+    /// Runs `upgrade`: the kind's upgrade request, through `run` (armed when `confirmation`
+    /// names a window) or as the kind's extras say.
+    /// - Throws: `confirmation`'s refusal of its own options.
+    static func upgrade(_ arguments: UpgradeArguments, options: Options, confirmation: ConfirmOptions, extras: UpgradeExtras) throws -> ExitStatus
+
     /// What each exit status means for a command that runs one request and may be armed
-    /// (`install`, `remove`), for its man page.
+    /// (`install`, `remove`, `upgrade`), for its man page.
     static var armableExitStatuses: [(status: Int32, meaning: String)] { get }
 }
 
 extension PackageCommandKind {
+    static var upgradeDiscussion: String { "" }
+
+    static func validateUpgrade(_ extras: UpgradeExtras, options: Options) throws {}
+
     /// Runs `request`: armed when `confirmation` names a window, else the kind's session.
     /// - Throws: `confirmation`'s refusal of its own options.
     static func run(_ request: Request, options: Options, confirmation: ConfirmOptions) throws -> ExitStatus {
