@@ -210,7 +210,8 @@ let package = Package(
         // CUnixSocket: the stale-socket test binds a socket and leaves it behind.
         .testTarget(
             name: "EngineDaemonTests",
-            dependencies: ["EngineDaemon", "EngineWire", "InstallEngine", "InstallEngineTesting", "InstallHistory", "CUnixSocket", "MonitorRuntime", "Monitor"]
+            dependencies: ["EngineDaemon", "EngineWire", "InstallEngine", "InstallEngineTesting", "InstallHistory", "CUnixSocket", "MonitorRuntime", "Monitor",
+                           "RestartScan", "FleetTestSupport"]
         ),
         .testTarget(name: "MonitorRuntimeTests", dependencies: ["MonitorRuntime", "Monitor", "InstallEngine", "InstallHistory", "EngineWire", "EngineDaemon", "TerminalUI"]),
         .testTarget(

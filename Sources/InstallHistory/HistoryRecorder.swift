@@ -333,7 +333,7 @@ public final class HistoryRecorder: Sendable {
     /// The job's kind as `history --jobs` names it: its package tool when its driver names one
     /// (`dnf`), `apt` when its updates are packages otherwise (an observed transaction too),
     /// `driver` for another driver's, `commands` otherwise.
-    static func kind(of descriptor: JobDescriptor) -> String {
+    public static func kind(of descriptor: JobDescriptor) -> String {
         if let tool = descriptor.packageTool { return tool }
         if descriptor.updates.contains(where: { $0.package != nil }) || descriptor.observedBy != nil { return "apt" }
         return descriptor.runByDriver || descriptor.declaredByDriver ? JobRun.driverKind : JobRun.commandsKind

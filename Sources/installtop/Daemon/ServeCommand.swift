@@ -2,6 +2,7 @@ import ArgumentParser
 import EngineDaemon
 import InstallDrivers
 import RestartScan
+import TextBasics
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -49,7 +50,18 @@ struct ServeCommand: ParsableCommand {
         valueName: "group"))
     var watchGroup: String?
 
+    @Option(help: ArgumentHelp(
+        "Write the engine's metrics for node_exporter's textfile collector to installtop.prom in this directory, atomically, at most once a second (default: /var/lib/prometheus/node-exporter when it exists, else none).",
+        valueName: "directory"))
+    var metricsTextfileDirectory: String?
+
+    @Flag(help: "Write no metrics textfile, even where node_exporter's textfile directory exists.")
+    var noMetricsTextfile = false
+
     func validate() throws {
+        if noMetricsTextfile, metricsTextfileDirectory != nil {
+            throw ValidationError("--no-metrics-textfile and --metrics-textfile-directory say opposite things; give one")
+        }
         guard idleReaderTimeout >= 1 else {
             throw ValidationError("--idle-reader-timeout must be a whole number of seconds, 1 or more; got \(idleReaderTimeout)")
         }
@@ -71,6 +83,9 @@ struct ServeCommand: ParsableCommand {
             throw ExitCode(ExitStatus.invalidUsage.rawValue)
         }
         throw ExitCode(ServeSession(socketPath: path, scheduling: scheduling, history: history,
-                                    idleReaderTimeout: .seconds(idleReaderTimeout), watchGroup: watchers, aptConfig: aptConfig).run())
+                                    idleReaderTimeout: .seconds(idleReaderTimeout), watchGroup: watchers, aptConfig: aptConfig,
+                                    metricsDirectory: MetricsTextfileLocation.directory(
+                                        given: metricsTextfileDirectory, disabled: noMetricsTextfile,
+                                        isDirectory: { FileKind.of($0) == .folder })).run())
     }
 }

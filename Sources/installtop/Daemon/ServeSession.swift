@@ -26,6 +26,8 @@ struct ServeSession {
     /// The apt root the `undo` command's jobs act on and whose pending snapshot the engine
     /// keeps (`--apt-config`; this system's when `nil`).
     var aptConfig: String?
+    /// Where the metrics textfile is written (Documentation/METRICS.md); `nil`: none.
+    var metricsDirectory: String?
 
     /// Serves until stopped; returns the exit status (0 after an orderly stop, 1 when the
     /// engine could not start).
@@ -105,6 +107,10 @@ struct ServeSession {
             return 1
         }
         queue.subscribe { Self.logLifecycle($0, log: log) }
+        // Before the keeper starts: its first snapshot is in the first file.
+        let metrics = metricsDirectory.map { MetricsTextfile(directory: $0, log: log) }
+        if let metrics { log("metrics textfile: \(metrics.path)") }
+        metrics?.start(queue: queue, pending: pending, armed: deadlines)
         pending.start()
         deadlines?.start()
         log("serving on \(socketPath) (pid \(getpid()), \(scheduling.concurrency) job\(scheduling.concurrency == 1 ? "" : "s") at once)")
@@ -139,6 +145,7 @@ struct ServeSession {
         }
         deadlines?.stop()
         RunSession.waitUntilIdle(queue)
+        metrics?.stop()
         pending.stop()
         server.stop()
         hangups.cancel()
