@@ -103,7 +103,7 @@ struct DaemonMetricsTests {
         #expect(HostPackageFingerprint().changes(since: host).isEmpty, "the host's package state changed")
     }
 
-    @Test("a directory that does not exist is said once in the log; the engine serves all the same")
+    @Test("a directory that does not exist is said in the log; the engine serves all the same")
     func missingDirectory() async throws {
         let daemon = try DaemonFixture()
         defer { daemon.remove() }
