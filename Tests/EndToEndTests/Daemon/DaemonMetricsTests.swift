@@ -114,4 +114,16 @@ struct DaemonMetricsTests {
         }
         #expect(try await daemon.run(["status"]).status == 0)
     }
+
+    @Test("--no-metrics-textfile with --metrics-textfile-directory is a usage error, exit 2, and nothing is served")
+    func contradictoryOptions() async throws {
+        let folder = try TestFolder()
+        defer { folder.remove() }
+        let socket = folder.file("engine.sock")
+        let result = try await installtop(["serve", "--socket", socket, "--no-history", "--no-metrics-textfile",
+                                           "--metrics-textfile-directory", folder.path], in: folder)
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stderr.contains("--no-metrics-textfile and --metrics-textfile-directory say opposite things"), "\(result.stderr)")
+        #expect(access(socket, F_OK) != 0)
+    }
 }
