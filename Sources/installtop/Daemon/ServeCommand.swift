@@ -51,7 +51,7 @@ struct ServeCommand: ParsableCommand {
     var watchGroup: String?
 
     @Option(help: ArgumentHelp(
-        "Write the engine's metrics for node_exporter's textfile collector to installtop.prom in this directory, atomically, at most once a second (default: /var/lib/prometheus/node-exporter when it exists, else none).",
+        "Write the engine's metrics for node_exporter's textfile collector to installtop.prom in this directory, atomically, at most once a second (default: for the machine's engine on /run/installtop.sock, /var/lib/prometheus/node-exporter when it exists; else none).",
         valueName: "directory"))
     var metricsTextfileDirectory: String?
 
@@ -85,7 +85,7 @@ struct ServeCommand: ParsableCommand {
         throw ExitCode(ServeSession(socketPath: path, scheduling: scheduling, history: history,
                                     idleReaderTimeout: .seconds(idleReaderTimeout), watchGroup: watchers, aptConfig: aptConfig,
                                     metricsDirectory: MetricsTextfileLocation.directory(
-                                        given: metricsTextfileDirectory, disabled: noMetricsTextfile,
+                                        given: metricsTextfileDirectory, disabled: noMetricsTextfile, socket: path,
                                         isDirectory: { FileKind.of($0) == .folder })).run())
     }
 }
