@@ -31,13 +31,9 @@ public struct InstallationProgress: Sendable, Hashable {
         jobMessage: String? = nil,
         updateResults: [UpdateInstallationResult]
     ) {
-        self.currentUpdateIndex = currentUpdateIndex
-        self.currentUpdatePercentComplete = currentUpdatePercentComplete
-        self.percentComplete = percentComplete
-        self.currentUpdateIsIndeterminate = currentUpdateIsIndeterminate
-        self.currentUpdateMessage = currentUpdateMessage
-        self.jobMessage = jobMessage
-        self.updateResults = UpdateResultList(updateResults)
+        self.init(currentUpdateIndex: currentUpdateIndex, currentUpdatePercentComplete: currentUpdatePercentComplete,
+                  percentComplete: percentComplete, currentUpdateIsIndeterminate: currentUpdateIsIndeterminate,
+                  currentUpdateMessage: currentUpdateMessage, jobMessage: jobMessage, sharing: UpdateResultList(updateResults))
     }
 
     /// The machine's snapshot: shares `updateResults` instead of copying them.

@@ -216,11 +216,16 @@ struct PendingSnapshotKeeperTests {
         defer { keeper.stop() }
         #expect(await eventually(timeout: .seconds(60)) { computed.load(ordering: .sequentiallyConsistent) == 1 && !keeper.current().computing })
 
-        // dpkg's way: the new status written beside, then renamed over the old, several times.
+        // dpkg's way: under its lock, the new status written beside, then renamed over the old,
+        // several times. The lock makes them one change however the test is scheduled: without
+        // it, a test thread held up between two rounds for longer than the watcher's quiet
+        // spell (under load) saw two snapshots, and then waited for a count already passed.
+        let holder = try DpkgLockHolder(path: admin + "/lock-frontend")
         for round in 0..<3 {
             try "Package: p\(round)\n".write(toFile: admin + "/status-new", atomically: false, encoding: .utf8)
             #expect(rename(admin + "/status-new", admin + "/status") == 0)
         }
+        holder.release()
         #expect(await eventually(timeout: .seconds(60)) { computed.load(ordering: .sequentiallyConsistent) == 2 && !keeper.current().computing })
         try "list".write(toFile: lists + "/deb.example_dists_stable_InRelease", atomically: true, encoding: .utf8)
         #expect(await eventually(timeout: .seconds(60)) { computed.load(ordering: .sequentiallyConsistent) == 3 && !keeper.current().computing })
