@@ -64,7 +64,10 @@ extension MonitorState {
             return shellRunsLoaded(runs, host: host)
         case .queueReplaced(let reason):
             queue = QueueModel(outputCapacity: queue.outputCapacity)
-            say(reason)
+            // Until the next key: the engine closes a monitor that was stopped (Ctrl-Z, a
+            // terminal left suspended), so the operator reads why the queue was shown afresh
+            // when they come back, not five seconds after it happened.
+            status = StatusMessage(text: reason, expiresAt: now, staysUntilKey: true)
             return [.redraw]
         case .armed(let runs):
             return armedRunsChanged(runs, host: nil)

@@ -91,7 +91,7 @@ struct MonitorAttachTests {
 
     // MARK: - Connected again
 
-    @Test("connected again: the queue shown is dropped for the snapshot that follows, the reason said, the selection kept on its job")
+    @Test("connected again: the queue shown is dropped for the snapshot that follows, the reason said until the next key, the selection kept on its job")
     func aReplacedQueueIsTheSnapshotsAlone() {
         var scenario = busy(attached: true)
         let selected = scenario.state.selectedJobID
@@ -108,5 +108,10 @@ struct MonitorAttachTests {
         scenario.startUpdate(1, 0)
         #expect(scenario.state.queue.jobs.map(\.descriptor.name) == ["Security updates", "Kernel"])
         #expect(scenario.state.selectedJobID == selected, "the selection stays on its job")
+        // The operator comes back to a monitor that was stopped: the reason is still there.
+        scenario.advance(600)
+        #expect(scenario.state.status?.text.hasPrefix("connected again") == true, "the reason stays until a key")
+        scenario.press(.down)
+        #expect(scenario.state.status?.text.hasPrefix("connected again") != true, "a key takes it away")
     }
 }
