@@ -39,9 +39,16 @@ enum ObserveBenchmarks {
 
     /// Median wall time of 50 starts each, input /dev/null (the relay then sends nothing).
     private static func startup(relay: String, installtop: String) {
+        // The package's relay: installtop under the relay's name (Scripts/build-deb's link).
+        let linkFolder = FileManager.default.temporaryDirectory.appending(path: "installtop-bench-relay-\(getpid())").path
+        let link = linkFolder + "/installtop-relay"
+        try? FileManager.default.createDirectory(atPath: linkFolder, withIntermediateDirectories: true)
+        try? FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: installtop)
+        defer { try? FileManager.default.removeItem(atPath: linkFolder) }
         let contenders: [(String, [String])] = [
             ("/bin/true", ["/bin/true"]),
             ("installtop-relay begin (no engine)", [relay, "begin", "--socket", "/nonexistent/installtop.sock"]),
+            ("installtop as installtop-relay (the package's link)", [link, "begin", "--socket", "/nonexistent/installtop.sock"]),
             ("installtop --version", [installtop, "--version"]),
         ]
         print("  start-up, median of 50 (load \(loadAverage())):")
