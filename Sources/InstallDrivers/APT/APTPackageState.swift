@@ -94,6 +94,24 @@ public struct APTPackageState: Sendable, Hashable, CustomStringConvertible {
         parse(SystemCommand.run(queryCommand(administrativeDirectory: administrativeDirectory), cancellation: cancellation).stdout)
     }
 
+    /// Every package of the database in `administrativeDirectory`, by name; `nil` with
+    /// dpkg-query's words when it could not be run or did not exit 0 (an empty answer then
+    /// says nothing of the packages, which `query` would take for not installed).
+    public static func checkedQuery(administrativeDirectory: String) -> Result<[String: APTPackageState], QueryFailure> {
+        let run = SystemCommand.run(queryCommand(administrativeDirectory: administrativeDirectory))
+        guard run.status == 0 else {
+            let said = run.stderr.split(separator: "\n").last.map(String.init) ?? ""
+            return .failure(QueryFailure(description: run.failedToStart ? "dpkg-query could not be started: \(said)"
+                : "dpkg-query exited \(run.status)\(said.isEmpty ? "" : ": \(said)")"))
+        }
+        return .success(parse(run.stdout))
+    }
+
+    /// Why `checkedQuery` has no answer.
+    public struct QueryFailure: Error, Sendable, CustomStringConvertible {
+        public let description: String
+    }
+
     /// The `dpkg-query` command whose output `parse` reads.
     public static func queryCommand(administrativeDirectory: String) -> [String] {
         ["/usr/bin/dpkg-query", "--admindir=\(administrativeDirectory)", "-W", "-f=${Package} ${db:Status-Abbrev} ${Version}\n"]

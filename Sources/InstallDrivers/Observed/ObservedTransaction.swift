@@ -1,4 +1,5 @@
 import Dispatch
+import Glibc
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -115,11 +116,31 @@ public final class ObservedTransaction: Sendable {
             return state.changes.enumerated().map { ($0.offset, $0.element) }
         }
         guard let pending else { return }
-        let final = pending.isEmpty ? [:] : APTPackageState.query(administrativeDirectory: administrativeDirectory)
+        // Read until dpkg-query answers (three tries, a second apart): an answer it could not
+        // give (no process to be had on a loaded machine) once made every package "not
+        // installed" after an apt-get that installed them all.
+        var final: Result<[String: APTPackageState], APTPackageState.QueryFailure> = .success([:])
+        if !pending.isEmpty {
+            for attempt in 0..<3 {
+                if attempt > 0 { usleep(1_000_000) }
+                final = APTPackageState.checkedQuery(administrativeDirectory: administrativeDirectory)
+                if case .success = final { break }
+            }
+        }
         state.withLock { state in
             for (index, change) in pending {
-                let now = final[change.package] ?? .notInstalled
                 var verdict: DriverVerdict
+                guard case .success(let states) = final else {
+                    if case .failure(let failure) = final, state.started.contains(index) {
+                        verdict = .failed(state.errors[index] ?? "dpkg's final state could not be read: \(failure)")
+                    } else {
+                        verdict = DriverVerdict(resultCode: .aborted, reason: "not reached by \(initiator.programName)", hResult: .callCancelled)
+                    }
+                    verdict.startUnknown = !state.started.contains(index)
+                    emit(.updateFinished(index: index, verdict), state: &state)
+                    continue
+                }
+                let now = states[change.package] ?? .notInstalled
                 if now.satisfies(change) {
                     verdict = .succeeded
                 } else if state.started.contains(index) {
