@@ -116,9 +116,9 @@ public final class ObservedTransaction: Sendable {
             return state.changes.enumerated().map { ($0.offset, $0.element) }
         }
         guard let pending else { return }
-        // Read until dpkg-query answers (three tries, a second apart): an answer it could not
-        // give (no process to be had on a loaded machine) once made every package "not
-        // installed" after an apt-get that installed them all.
+        // Read until dpkg-query answers (three tries, a second apart; this runs on the
+        // transactions' background queue): the empty output of a dpkg-query that failed read
+        // as every package not installed, after an apt-get that may have installed them all.
         var final: Result<[String: APTPackageState], APTPackageState.QueryFailure> = .success([:])
         if !pending.isEmpty {
             for attempt in 0..<3 {
