@@ -10,7 +10,7 @@
 //
 // The runtime's hook for the global executor (`swift_task_enqueueGlobal_hook`, in the runtime
 // since Swift 5.5) hands each job to this pool. A worker is added whenever a job arrives and
-// every worker is busy, up to four per core (at least 8); workers never end. Jobs run in the order they came,
+// every worker is busy, up to two per core (at least 4); workers never end. Jobs run in the order they came,
 // on the generic executor, as the global executor runs them; priorities are not honoured
 // (nothing in the tests depends on them). The installtop binaries are not affected: only the
 // test process links this file.
@@ -21,9 +21,10 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-/// At most four threads per core, and at least 8: enough for the tests that block at one time,
-/// without letting hundreds of synchronous tests run at once. Set as the process starts.
-static int max_workers = 8;
+/// At most two threads per core, and at least 4: room beside the tests that block at one time,
+/// without letting so many tests run at once that the load itself (65 on 2 cores with four a
+/// core) outlasts the tests' deadlines. Set as the process starts.
+static int max_workers = 4;
 
 typedef struct { void *identity; uintptr_t implementation; } tms_executor_ref;
 typedef void (__attribute__((swiftcall)) *tms_original_enqueue)(void *job);
@@ -97,6 +98,6 @@ static void __attribute__((swiftcall)) tms_pool_enqueue(void *job, tms_original_
 
 __attribute__((constructor)) static void tms_install_task_pool(void) {
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    if (cores * 4 > max_workers) max_workers = (int)(cores * 4);
+    if (cores * 2 > max_workers) max_workers = (int)(cores * 2);
     swift_task_enqueueGlobal_hook = tms_pool_enqueue;
 }
