@@ -127,24 +127,19 @@ public final class ObservedTransaction: Sendable {
                 if case .success = final { break }
             }
         }
+        // Unread, no package is known to be where the transaction took it.
+        let (states, unreadable): ([String: APTPackageState], String?) = switch final {
+        case .success(let states): (states, nil)
+        case .failure(let failure): ([:], "dpkg's final state could not be read: \(failure)")
+        }
         state.withLock { state in
             for (index, change) in pending {
-                var verdict: DriverVerdict
-                guard case .success(let states) = final else {
-                    if case .failure(let failure) = final, state.started.contains(index) {
-                        verdict = .failed(state.errors[index] ?? "dpkg's final state could not be read: \(failure)")
-                    } else {
-                        verdict = DriverVerdict(resultCode: .aborted, reason: "not reached by \(initiator.programName)", hResult: .callCancelled)
-                    }
-                    verdict.startUnknown = !state.started.contains(index)
-                    emit(.updateFinished(index: index, verdict), state: &state)
-                    continue
-                }
                 let now = states[change.package] ?? .notInstalled
-                if now.satisfies(change) {
+                var verdict: DriverVerdict
+                if unreadable == nil, now.satisfies(change) {
                     verdict = .succeeded
                 } else if state.started.contains(index) {
-                    verdict = .failed(state.errors[index] ?? "dpkg left it \(now)")
+                    verdict = .failed(state.errors[index] ?? unreadable ?? "dpkg left it \(now)")
                 } else {
                     verdict = DriverVerdict(resultCode: .aborted, reason: "not reached by \(initiator.programName)", hResult: .callCancelled)
                 }
