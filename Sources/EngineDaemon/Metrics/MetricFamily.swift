@@ -47,25 +47,22 @@ public struct MetricFamily: Sendable, Hashable {
     /// A label value as the text format writes it between quotes: `\` as `\\`, `"` as `\"`, a
     /// line feed as `\n`; everything else as it is (UTF-8).
     public static func escapedLabelValue(_ value: String) -> String {
-        var escaped = ""
-        for character in value.unicodeScalars {
-            switch character {
-            case "\\": escaped += "\\\\"
-            case "\"": escaped += "\\\""
-            case "\n": escaped += "\\n"
-            default: escaped.unicodeScalars.append(character)
-            }
-        }
-        return escaped
+        escaped(value, quotes: true)
     }
 
     /// A HELP text as the text format writes it: `\` as `\\` and a line feed as `\n` (quotes
     /// stay as they are there).
     public static func escapedHelp(_ help: String) -> String {
+        escaped(help, quotes: false)
+    }
+
+    /// `text` with `\` and line feeds escaped, and `"` too when `quotes`.
+    private static func escaped(_ text: String, quotes: Bool) -> String {
         var escaped = ""
-        for character in help.unicodeScalars {
+        for character in text.unicodeScalars {
             switch character {
             case "\\": escaped += "\\\\"
+            case "\"" where quotes: escaped += "\\\""
             case "\n": escaped += "\\n"
             default: escaped.unicodeScalars.append(character)
             }
