@@ -42,11 +42,7 @@ public struct TestCommand: Sendable {
     /// load (pytest, a .deb build) stalls every test that awaits meanwhile (a signal test's
     /// wait for its child's pid once outlasted the child's 300 s).
     public static func runOnOwnThread(_ arguments: [String], environment: [String: String] = [:]) async throws -> TestCommand {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<TestCommand, any Error>) in
-            Thread.detachNewThread {
-                continuation.resume(with: Result { try run(arguments, environment: environment) as TestCommand })
-            }
-        }
+        try await onOwnThread { try run(arguments, environment: environment) as TestCommand }
     }
 
     /// Like `run`, but throws `TestCommandError` unless the command exits 0.

@@ -1,3 +1,4 @@
+import APTTestSupport
 import Foundation
 import Glibc
 
@@ -50,13 +51,7 @@ public struct FleetCommand: Sendable {
     /// an ansible-playbook takes stalls every other test that awaits something meanwhile.
     public static func run(_ arguments: [String], environment: [String: String] = [:],
                            timeout: Duration = .seconds(120), silentFor: Duration? = nil) async throws -> FleetCommand {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<FleetCommand, any Error>) in
-            Thread.detachNewThread {
-                continuation.resume(with: Result {
-                    try run(arguments, environment: environment, timeout: timeout, silentFor: silentFor) as FleetCommand
-                })
-            }
-        }
+        try await onOwnThread { try run(arguments, environment: environment, timeout: timeout, silentFor: silentFor) as FleetCommand }
     }
 
     /// Like `run`, but throws unless the command exits 0.

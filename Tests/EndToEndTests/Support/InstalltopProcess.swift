@@ -1,3 +1,4 @@
+import APTTestSupport
 import FleetTestSupport
 import Foundation
 import Glibc
@@ -99,19 +100,16 @@ final class InstalltopProcess {
     private func send<Value: Sendable>(_ signal: Int32, when ready: @escaping @Sendable () -> Value?, waitingFor what: String,
                                        timeout: Duration) async throws -> Value {
         let pid = process.pid
-        let sent = await withCheckedContinuation { (continuation: CheckedContinuation<Value?, Never>) in
-            Thread.detachNewThread {
-                let deadline = ContinuousClock.now + timeout
-                while ContinuousClock.now < deadline {
-                    if let value = ready() {
-                        kill(pid, signal)
-                        continuation.resume(returning: value)
-                        return
-                    }
-                    usleep(2_000)
+        let sent = try await onOwnThread { () -> Value? in
+            let deadline = ContinuousClock.now + timeout
+            while ContinuousClock.now < deadline {
+                if let value = ready() {
+                    kill(pid, signal)
+                    return value
                 }
-                continuation.resume(returning: nil)
+                usleep(2_000)
             }
+            return nil
         }
         guard let sent else {
             throw EndToEndError.conditionNotMet("\(what); stdout:\n\(stdout)\nstderr:\n\(stderr)")
