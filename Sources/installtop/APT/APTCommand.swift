@@ -34,8 +34,8 @@ struct APTCommand: ParsableCommand {
             with --revert-on-regression (Documentation/COMMIT-CONFIRMED.md).
             """,
         subcommands: [PackageInstallCommand<APTPackageCommands>.self, PackageUpgradeCommand<APTPackageCommands>.self, APTFullUpgradeCommand.self,
-                      PackageRemoveCommand<APTPackageCommands>.self, APTUndoCommand.self,
-                      APTRepairCommand.self, APTFinishCommand.self, APTRevertCommand.self]
+                      PackageRemoveCommand<APTPackageCommands>.self, PackageUndoCommand<APTPackageCommands>.self,
+                      APTRepairCommand.self, APTFinishCommand.self, PackageRevertCommand<APTPackageCommands>.self]
     )
 }
 

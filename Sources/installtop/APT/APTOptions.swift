@@ -1,7 +1,7 @@
 import ArgumentParser
 
 /// What every `installtop apt …` command takes beside `run`'s options.
-struct APTOptions: ParsableArguments {
+struct APTOptions: PackageKindOptions {
     @Flag(name: [.short, .long], help: "Run without asking: apt resolves once, its own hook gives the plan (off a terminal nothing runs without it).")
     var yes = false
 

@@ -7,6 +7,8 @@ import InstallDrivers
 enum APTPackageCommands: PackageCommandKind {
     typealias UpgradeExtras = HostsRolloutOptions
 
+    static var tool: String { "apt" }
+
     static var upgradeAbstract: String { "Upgrade every package that can be, installing or removing none (apt-get upgrade)." }
 
     static var upgradeDiscussion: String {

@@ -23,7 +23,7 @@ struct DNFCommand: ParsableCommand {
             --confirm: the run was reverted, not confirmed by its deadline or a check regressed with \
             --revert-on-regression (Documentation/COMMIT-CONFIRMED.md).
             """,
-        subcommands: [PackageInstallCommand<DNFPackageCommands>.self, PackageUpgradeCommand<DNFPackageCommands>.self, PackageRemoveCommand<DNFPackageCommands>.self, DNFUndoCommand.self, DNFRevertCommand.self]
+        subcommands: [PackageInstallCommand<DNFPackageCommands>.self, PackageUpgradeCommand<DNFPackageCommands>.self, PackageRemoveCommand<DNFPackageCommands>.self, PackageUndoCommand<DNFPackageCommands>.self, PackageRevertCommand<DNFPackageCommands>.self]
     )
 }
 

@@ -1,7 +1,7 @@
 import ArgumentParser
 
 /// What every `installtop dnf …` command takes beside `run`'s options.
-struct DNFOptions: ParsableArguments {
+struct DNFOptions: PackageKindOptions {
     @Flag(name: [.short, .long], help: "Run without asking (off a terminal nothing runs without it).")
     var yes = false
 

@@ -6,6 +6,8 @@ import InstallDrivers
 enum DNFPackageCommands: PackageCommandKind {
     typealias UpgradeArguments = DNFUpgradeArguments
 
+    static var tool: String { "dnf" }
+
     static var upgradeAbstract: String { "Upgrade the packages named, or every package that has a newer version." }
 
     static var installHelp: String { "The packages (a name, or name-version to pick one)." }

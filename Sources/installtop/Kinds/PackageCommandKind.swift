@@ -1,15 +1,16 @@
 import ArgumentParser
 
 /// What a package kind fills in for the commands every package kind has the same way
-/// (`PackageInstallCommand`, `PackageRemoveCommand`, `PackageUpgradeCommand`: `installtop KIND
-/// install|remove|upgrade …`, registered as the kind's subcommands in its command): its
-/// options, its request for each verb, the help and completion of the packages' argument, the
-/// words and arguments of its upgrade, how a request runs (plain, or armed with `--confirm`),
-/// and what its exit statuses mean for the man page. A kind's command folder
+/// (`PackageInstallCommand`, `PackageRemoveCommand`, `PackageUpgradeCommand`,
+/// `PackageUndoCommand`, `PackageRevertCommand`: `installtop KIND install|remove|upgrade|undo|revert
+/// …`, registered as the kind's subcommands in its command): its name, its options, its request
+/// for each verb, the help and completion of the packages' argument, the words and arguments of
+/// its upgrade, how a request runs (plain, or armed with `--confirm`), how its undo runs, and
+/// what its exit statuses mean for the man pages. A kind's command folder
 /// holds one (`APTPackageCommands`, `DNFPackageCommands`) and only what is its own beside it.
 protocol PackageCommandKind {
     /// The options every command of the kind takes beside `run`'s (`--yes`, the root).
-    associatedtype Options: ParsableArguments
+    associatedtype Options: PackageKindOptions
     /// What the operator asked the tool for.
     associatedtype Request
     /// A request run with `--confirm` (`CommitConfirmedSession`).
@@ -19,6 +20,9 @@ protocol PackageCommandKind {
     /// What `upgrade` takes after `--confirm`'s options (apt's: the `--hosts` rollout); none by
     /// default.
     associatedtype UpgradeExtras: ParsableArguments = NoArguments
+
+    /// The kind's name, as the history records its runs (`apt`, `dnf`).
+    static var tool: String { get }
 
     /// `upgrade`'s one-line help.
     static var upgradeAbstract: String { get }
@@ -53,6 +57,23 @@ protocol PackageCommandKind {
     /// What each exit status means for a command that runs one request and may be armed
     /// (`install`, `remove`, `upgrade`), for its man page.
     static var armableExitStatuses: [(status: Int32, meaning: String)] { get }
+
+    /// `undo`'s one-line help and its longer help.
+    static var undoAbstract: String { get }
+    static var undoDiscussion: String { get }
+    /// Runs `undo JOBRUN`: the run's undo planned, asked for and run as one of the kind's jobs;
+    /// a run that cannot be undone refused with its reason on stderr and nothing run
+    /// (`invalidUsage`).
+    static func undo(_ jobRun: Int, options: Options) -> ExitStatus
+    /// What each of `undo`'s exit statuses means, for its man page.
+    static var undoExitStatuses: [(status: Int32, meaning: String)] { get }
+
+    /// `revert`'s one-line help and its longer help (what the kind's revert acts on and waits
+    /// for).
+    static var revertAbstract: String { get }
+    static var revertDiscussion: String { get }
+    /// What each of `revert`'s exit statuses means, for its man page.
+    static var revertExitStatuses: [(status: Int32, meaning: String)] { get }
 }
 
 extension PackageCommandKind {
