@@ -5,9 +5,12 @@ import PackageDescription
 // the relative relocations are packed (DT_RELR: 1.3 MB of `.rela.dyn` become 11 kB; glibc 2.36
 // and later apply them, also in the static start-up), and no dynamic symbol table of the Swift
 // runtime's symbols (`-rdynamic`, 0.9 MB) that nothing looks up. Measured in
-// Documentation/BENCHMARKS.md ("installed size").
+// Documentation/BENCHMARKS.md ("installed size"). Linking/read-only-data.ld keeps `.rodata`
+// read-only, which Swift's writable constants otherwise make writable, so that the idle
+// monitor can give back the pages of it that it read (BENCHMARKS.md, "monitor-idle-memory").
 let smallReleaseLinking: [LinkerSetting] = [
-    .unsafeFlags(["-use-ld=lld", "-Xlinker", "--no-export-dynamic", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"],
+    .unsafeFlags(["-use-ld=lld", "-Xlinker", "--no-export-dynamic", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
+                  "-Xlinker", "-T", "-Xlinker", Context.packageDirectory + "/Linking/read-only-data.ld"],
                  .when(platforms: [.linux], configuration: .release)),
 ]
 

@@ -2,6 +2,7 @@
 #include "CResidentCode.h"
 
 #include <link.h>
+#include <malloc.h>
 #include <stdint.h>
 #include <sys/auxv.h>
 #include <sys/mman.h>
@@ -57,4 +58,8 @@ long crc_release_unwritten_segments(void) {
     long advised = 0;
     dl_iterate_phdr(release_object, &advised);
     return advised;
+}
+
+int crc_trim_free_heap(void) {
+    return malloc_trim(0);
 }

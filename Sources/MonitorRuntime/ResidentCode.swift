@@ -2,7 +2,8 @@ import CResidentCode
 import Glibc
 import RestartScan
 
-/// The code and read-only data of the program and its libraries that are mapped in memory.
+/// The code and read-only data of the program and its libraries that are mapped in memory, and
+/// the free memory malloc keeps.
 ///
 /// Most of what an idle monitor holds resident is code that ran once: argument parsing, the
 /// manifest reader, the history's set-up, the engine's start. The kernel keeps every page a
@@ -21,8 +22,14 @@ public enum ResidentCode {
     /// (`MADV_DONTNEED`, which for pages never written is the same as never having touched
     /// them). Returns the bytes advised, mapped or not; 0 when it did nothing (a debugger
     /// attached).
+    ///
+    /// It also gives malloc's free memory back (`malloc_trim`): what the start-up and the jobs
+    /// allocated and freed stays in malloc's heaps otherwise, resident (0.36 MiB of the idle
+    /// monitor's 4 MiB of anonymous memory, measured); that part is done with a debugger
+    /// attached too.
     @discardableResult
     public static func release() -> Int {
+        crc_trim_free_heap()
         guard !isTraced() else { return 0 }
         return crc_release_unwritten_segments()
     }

@@ -34,6 +34,46 @@ struct ResidentCodeTests {
         #expect(Self.written.count == 2)
     }
 
+    @Test("release gives malloc's free memory back: the pages of freed heap chunks leave the resident set")
+    func freeHeap() throws {
+        // 160 chunks of 96 KiB (below malloc's mmap threshold, so they are heap chunks), each
+        // written whole, then all freed but one beyond them that keeps them off the heap's top.
+        let chunkSize = 96 << 10
+        let chunks = (0..<160).map { _ in malloc(chunkSize)! }
+        let guardChunk = try #require(malloc(64))
+        defer { free(guardChunk) }
+        for chunk in chunks { memset(chunk, 0x5A, chunkSize) }
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        // The pages wholly inside each chunk but its first (malloc's own bookkeeping is there).
+        let inner = chunks.flatMap { chunk -> [Int] in
+            let start = (Int(bitPattern: chunk) + 2 * page - 1) & ~(page - 1)
+            let end = (Int(bitPattern: chunk) + chunkSize) & ~(page - 1)
+            return Array(stride(from: start, to: end, by: page))
+        }
+        let residentBefore = try #require(Self.residentCount(inner, page: page))
+        #expect(residentBefore > inner.count * 9 / 10, "\(residentBefore) of \(inner.count) pages resident after writing them")
+        for chunk in chunks { free(chunk) }
+        ResidentCode.release()
+        // Other tests of this process may take some of the freed memory meanwhile; most stays free.
+        let residentAfter = try #require(Self.residentCount(inner, page: page))
+        #expect(residentAfter < inner.count / 2, "\(residentAfter) of \(inner.count) freed pages still resident")
+    }
+
+    /// How many of the pages at `addresses` are present in memory (bit 63 of each one's
+    /// /proc/self/pagemap entry).
+    private static func residentCount(_ addresses: [Int], page: Int) -> Int? {
+        let descriptor = open("/proc/self/pagemap", O_RDONLY)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var present = 0
+        for address in addresses {
+            var entry: UInt64 = 0
+            guard pread(descriptor, &entry, 8, off_t(address / page * 8)) == 8 else { return nil }
+            if entry & (1 << 63) != 0 { present += 1 }
+        }
+        return present
+    }
+
     /// Resident KiB backed by files (`Rss` less `Anonymous` in /proc/self/smaps_rollup).
     private static func fileBackedResidentKiB() -> Int? {
         guard let text = try? String(contentsOfFile: "/proc/self/smaps_rollup", encoding: .utf8) else { return nil }

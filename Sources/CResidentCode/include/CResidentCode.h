@@ -5,5 +5,8 @@
 /// segments that are loaded without write permission, less RELRO; skips the vDSO and objects
 /// with text relocations. Returns the bytes advised.
 long crc_release_unwritten_segments(void);
+/// Gives the free memory of malloc's heaps back to the kernel (malloc_trim(0): the free pages
+/// inside the heaps as well as its top). Returns 1 when some was released.
+int crc_trim_free_heap(void);
 
 #endif
