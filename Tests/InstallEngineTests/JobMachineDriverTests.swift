@@ -150,6 +150,17 @@ struct JobMachineDriverTests {
         ])
     }
 
+    @Test("A verdict the package database made against the tool's report says so in the update's result; others do not")
+    func contradictedReportCarried() {
+        var job = harness(["a", "b"])
+        var contradicted = DriverVerdict.failed("apt reported it done, but dpkg shows it half-configured at 2.0 (iF) at the end")
+        contradicted.contradictedReport = true
+        job.driver(.updateFinished(index: 0, contradicted))
+        job.driver(.updateFinished(index: 1, .succeeded))
+        job.driverEnded(.exited(0))
+        #expect(job.machine.results.map(\.contradictedReport) == [true, false])
+    }
+
     @Test("Rule 21: a verdict for an update the driver never started starts it first")
     func verdictWithoutStart() {
         var job = harness(["a"])

@@ -25,6 +25,8 @@ public final class EngineMetrics: Sendable {
         var updateStarts: [UpdateKey: Date] = [:]
         var jobsCompleted: [[MetricLabel]: Double] = [:]
         var updatesCompleted: [[MetricLabel]: Double] = [:]
+        /// Updates whose tool's report dpkg's final state contradicted, by their job's kind.
+        var contradictions: [[MetricLabel]: Double] = [:]
         var jobPhases: [[MetricLabel]: SummaryAccumulator] = [:]
         var updateDurations: [[MetricLabel]: SummaryAccumulator] = [:]
         var lastCompleted: [[MetricLabel]: Double] = [:]
@@ -62,6 +64,7 @@ public final class EngineMetrics: Sendable {
                 let kind = state.openJobs[completion.job]?.kind ?? "unknown"
                 let labels = [MetricLabel("kind", kind), MetricLabel("result", completion.result.resultCode.name)]
                 state.updatesCompleted[labels, default: 0] += 1
+                if completion.result.contradictedReport { state.contradictions[[MetricLabel("kind", kind)], default: 0] += 1 }
                 if let started = state.updateStarts.removeValue(forKey: completion.updateKey) {
                     state.updateDurations[[MetricLabel("kind", kind)], default: SummaryAccumulator()]
                         .observe(max(0, event.time.timeIntervalSince(started)))
@@ -126,6 +129,9 @@ public final class EngineMetrics: Sendable {
             MetricFamily(name: "installtop_updates_completed_total",
                          help: "Updates (packages, commands) this engine completed since it started, by their job's kind and their result.",
                          type: .counter, samples: Self.samples(state.updatesCompleted)),
+            MetricFamily(name: "installtop_report_contradictions_total",
+                         help: "Updates whose tool's own report the package database's final state contradicted at the job's end (apt said done, dpkg does not show it done, or the reverse); the database's account is the result. By their job's kind.",
+                         type: .counter, samples: Self.samples(state.contradictions)),
             MetricFamily(name: "installtop_job_last_completed_timestamp_seconds",
                          help: "When a job of this kind last completed with this result, in seconds since the epoch.",
                          type: .gauge, samples: Self.samples(state.lastCompleted)),

@@ -61,10 +61,14 @@ struct APTEnding {
         switch verdict.resultCode {
         case .succeeded, .succeededWithErrors:
             guard !isDone(index) else { return verdict }
-            return .failed("apt reported it done, but " + statesText(of: index))
+            var contradicted = DriverVerdict.failed("apt reported it done, but " + statesText(of: index))
+            contradicted.contradictedReport = true
+            return contradicted
         case .failed where isDone(index) && !final(index).isUntouched(by: change(index)):
-            return DriverVerdict(resultCode: .succeededWithErrors, reason: doneText(of: index) + "; apt reported: " + (verdict.reason ?? "an error"),
-                                 rebootRequired: rebootRequired)
+            var contradicted = DriverVerdict(resultCode: .succeededWithErrors, reason: doneText(of: index) + "; apt reported: " + (verdict.reason ?? "an error"),
+                                             rebootRequired: rebootRequired)
+            contradicted.contradictedReport = true
+            return contradicted
         default:
             return verdict
         }

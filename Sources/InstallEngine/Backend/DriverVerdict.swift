@@ -31,6 +31,10 @@ public struct DriverVerdict: Sendable, Hashable {
     /// its result read from dpkg's final state): its result has no start and so no duration.
     /// An update already started keeps its start.
     public var startUnknown = false
+    /// The package database's final state contradicted what the tool reported for the update
+    /// (apt said it done and dpkg does not show it done, or apt said it failed and dpkg shows it
+    /// done), and the result is the database's: the engine's metrics count these.
+    public var contradictedReport = false
 
     public init(
         resultCode: OperationResultCode,

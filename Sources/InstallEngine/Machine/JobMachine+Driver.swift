@@ -88,6 +88,7 @@ extension JobMachine {
             reason: verdict.reason, reportedErrors: run.errors, startedAt: startedAt, endedAt: endedAt)
         result.mark = code.isSuccess || (neverStarted && verdict.mark == .notReached) || (code == .failed && verdict.mark == .cleared)
             ? verdict.mark : nil
+        result.contradictedReport = verdict.contradictedReport
         if code.isSuccess {
             result.rebootRequired = verdict.rebootRequired ?? (update.rebootBehavior == .always || run.rebootReported)
             if result.reason == nil, let first = run.errors.first { result.reason = "reported an error: \(first)" }

@@ -23,6 +23,11 @@ public struct UpdateInstallationResult: Sendable, Hashable {
     public var mark: UpdateResultMark?
     public var startedAt: Date?
     public var endedAt: Date?
+    /// The package database's final state contradicted the tool's report, and the result is
+    /// the database's (`DriverVerdict.contradictedReport`). Only in the events of the engine
+    /// that ran the job, for its metrics: it is not carried over the wire nor recorded in the
+    /// history, where the reason says it in words.
+    public var contradictedReport = false
 
     public init(
         resultCode: OperationResultCode,

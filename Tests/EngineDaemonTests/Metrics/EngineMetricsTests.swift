@@ -64,9 +64,25 @@ struct EngineMetricsTests {
         ])
         #expect(samples(families, "installtop_jobs").map(\.value) == [0, 0])
         #expect(samples(families, "installtop_engine_start_timestamp_seconds").map(\.value) == [epoch.timeIntervalSince1970])
+        #expect(samples(families, "installtop_report_contradictions_total").isEmpty, "no update was contradicted")
         // Nothing known of the root yet: no value rather than a zero.
         #expect(samples(families, "installtop_pending_packages").isEmpty)
         #expect(families.allSatisfy { $0.name.hasPrefix("installtop_") })
+    }
+
+    @Test("an update whose tool's report dpkg contradicted is counted by its job's kind")
+    func contradictions() {
+        let metrics = EngineMetrics(startedAt: epoch)
+        let apt = JobDescriptor(id: 1, name: "apt", operation: .install, updates: [Update(id: "a"), Update(id: "b")], stopOnFailure: false,
+                                runByDriver: true, packageTool: "apt")
+        metrics.record(event(0, .jobQueued(apt)))
+        var contradicted = UpdateInstallationResult(resultCode: .failed, reason: "apt reported it done, but dpkg shows it half-configured")
+        contradicted.contradictedReport = true
+        metrics.record(event(1, .updateCompleted(UpdateCompletion(job: 1, index: 0, updateID: "a", result: contradicted))))
+        metrics.record(event(2, .updateCompleted(UpdateCompletion(job: 1, index: 1, updateID: "b", result: UpdateInstallationResult(resultCode: .succeeded)))))
+        #expect(samples(metrics.families(), "installtop_report_contradictions_total") == [
+            MetricSample(labels: [MetricLabel("kind", "apt")], value: 1),
+        ])
     }
 
     private func pendingState(_ snapshot: PendingSnapshot, computing: Bool = false) throws -> PendingState {
