@@ -179,6 +179,23 @@ def test_a_failure_is_said_in_installtops_words():
     assert job.failure_message(5, [], []) == 'installtop exited 5'
 
 
+def test_an_armed_run_is_kept_only_when_nothing_regressed_and_the_health_check_passed():
+    assert job.keep_decision([], None) == ('confirm', None)
+    assert job.keep_decision([], {'command': 'true', 'rc': 0, 'output': ''}) == ('confirm', None)
+    assert job.keep_decision([], {'command': 'curl -f x', 'rc': 22, 'output': 'curl: (22) 503\n'}) == (
+        'failed', 'the health check `curl -f x` failed (exit 22): curl: (22) 503')
+    assert job.keep_decision([], {'command': 'sleep 9', 'rc': None, 'output': ''}) == ('failed', 'the health check `sleep 9` timed out')
+    regressed = [{'check': 'sshd -t', 'before': 'passed', 'after': 'failed: exit status 255'}]
+    assert job.keep_decision(regressed, None) == ('failed', "installtop's checks regressed: sshd -t: passed -> failed: exit status 255")
+
+
+def test_a_run_not_kept_says_why_and_how_installtop_ended_it():
+    lines = ['installtop: run 2 armed: …', 'installtop: run 2: reverted at 2026-11-28 16:05:09 UTC by run 3: asked by the operator']
+    assert job.not_kept_message(2, 'the health check `x` failed (exit 1)', lines) == (
+        'run 2 not kept: the health check `x` failed (exit 1); installtop: run 2: reverted at 2026-11-28 16:05:09 UTC by run 3: asked by the operator')
+    assert job.not_kept_message(2, 'why', []) == 'run 2 not kept: why'
+
+
 # MARK: - The documentation
 
 def test_documentation_and_argument_spec_agree():

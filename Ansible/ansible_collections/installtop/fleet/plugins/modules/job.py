@@ -439,6 +439,27 @@ def failure_message(status, stderr_lines, packages):
     return '; '.join(parts)
 
 
+def keep_decision(regressions, health):
+    """Whether an armed run is kept: `('confirm', None)`, or `('failed', why)` when one of
+    installtop's checks regressed (`run.armed`'s `regressions`) or the module's health check
+    (`{'command', 'rc', 'output'}`, rc None when it timed out) failed."""
+    if regressions:
+        return ('failed', "installtop's checks regressed: %s" % '; '.join(
+            '%s: %s -> %s' % (r.get('check'), r.get('before'), r.get('after')) for r in regressions))
+    if health is not None and health.get('rc') != 0:
+        said = (health.get('output') or '').strip()[-2000:]
+        return ('failed', 'the health check `%s` %s%s' % (
+            health.get('command'), 'timed out' if health.get('rc') is None else 'failed (exit %d)' % health['rc'],
+            ': ' + said if said else ''))
+    return ('confirm', None)
+
+
+def not_kept_message(run, why, stderr_lines):
+    """A run not kept: why, then how installtop said it ended (its last line)."""
+    said = [line for line in stderr_lines if line.startswith('installtop:')]
+    return 'run %s not kept: %s' % (run, why) + ('; ' + said[-1] if said else '')
+
+
 # MARK: - On the host
 
 def _rfc3339_now():
@@ -501,17 +522,10 @@ def run_job(module):
             continue
         run = event['run']
         regressions = event['armed'].get('regressions') or []
-        if params.get('health_check'):
+        if params.get('health_check') and not regressions:
             code, output = _shell(params['health_check'], params['health_check_timeout'])
             health = {'command': params['health_check'], 'rc': code, 'output': output}
-        if regressions:
-            decided = ('failed', 'installtop\'s checks regressed: %s' % '; '.join(
-                '%s: %s -> %s' % (r.get('check'), r.get('before'), r.get('after')) for r in regressions))
-        elif health is not None and health['rc'] != 0:
-            decided = ('failed', 'the health check failed (%s): %s' % (
-                'timed out' if health['rc'] is None else 'exit %d' % health['rc'], health['output'].strip()[-2000:]))
-        else:
-            decided = ('confirm', None)
+        decided = keep_decision(regressions, health)
         if decided[0] == 'confirm':
             rc, out, err = module.run_command(confirm_command(binary, tool, run, params.get('history_db')), environ_update=environment)
             if rc != 0:
@@ -542,7 +556,7 @@ def run_job(module):
         result['msg'] = ' '.join(line.strip() for line in lines if not line.startswith('{')) or 'nothing to do'
         module.exit_json(**result)
     if decided is not None and decided[0] == 'failed':
-        module.fail_json(msg='run %s not kept: %s; %s' % (run, decided[1], failure_message(status, stderr_lines, packages)), **result)
+        module.fail_json(msg=not_kept_message(run, decided[1], stderr_lines), **result)
     if status not in (0, 4):
         module.fail_json(msg=failure_message(status, stderr_lines, packages), **result)
     module.exit_json(**result)
