@@ -241,6 +241,9 @@ let package = Package(
         // for a host's private apt root whose package restarts the host's sshd (SSHDTweakLab).
         .target(name: "FleetTestSupport", dependencies: ["TestProcessSupport", "APTTestSupport"], path: "Tests/FleetTestSupport"),
         .testTarget(name: "FleetHarnessTests", dependencies: ["FleetTestSupport"]),
+        // The Ansible collection in Ansible/ (issue 59): its module's pure parts under pytest
+        // (Tests/AnsibleModulePytest, not a target), ansible-doc and the example playbook's syntax.
+        .testTarget(name: "AnsibleCollectionTests", dependencies: ["FleetTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )
