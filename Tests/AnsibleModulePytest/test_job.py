@@ -113,6 +113,20 @@ def test_the_plan_printed_off_a_terminal():
     assert job.parse_plan('Nothing to upgrade: every package is at its newest version.\n')[0] == []
 
 
+def test_the_plan_of_a_dnf_job():
+    text = ('Installing:\n  lab-dep 1.0-1 [noarch, lab] (no longer needed)\n'
+            'Upgrading:\n  lab-a 1.0-1 \u2192 2.0-1 [noarch, lab]\n'
+            'Downgrading:\n  lab-b 2.0-1 \u2192 1.0-1 [x86_64, lab]\n'
+            'Removing:\n  lab-c 1.0-1 (remove) [noarch]\n'
+            'Obsoleting (removed):\n  lab-old 1.0-1 (obsoleted by lab-a) [noarch]\n'
+            '1 to install, 1 to upgrade, 1 to downgrade, 2 to remove, 3.1 kB to download.\n')
+    packages, summary = job.parse_plan(text)
+    assert [(p['name'], p['action'], p['from'], p['to']) for p in packages] == [
+        ('lab-dep', 'install', None, '1.0-1'), ('lab-a', 'upgrade', '1.0-1', '2.0-1'), ('lab-b', 'downgrade', '2.0-1', '1.0-1'),
+        ('lab-c', 'remove', '1.0-1', None), ('lab-old', 'obsolete', '1.0-1', None)]
+    assert summary.startswith('1 to install')
+
+
 def armed_job_lines(window_event):
     events = [
         {'event': 'job.queued', 'job': 1, 'name': 'apt upgrade', 'operation': 'install', 'packageTool': 'apt',
@@ -177,6 +191,11 @@ def test_a_failure_is_said_in_installtops_words():
     packages = [{'name': 'lab-b', 'outcome': 'failed', 'reason': 'exited with status 1'}, {'name': 'lab-a', 'outcome': 'succeeded'}]
     assert job.failure_message(1, [], packages) == 'lab-b: exited with status 1'
     assert job.failure_message(5, [], []) == 'installtop exited 5'
+    # How the job ran is no reason: the package's reason is.
+    engine = ["installtop: apt upgrade runs in the machine's engine (pid 9, /run/installtop.sock), recorded in /h.db: it goes on",
+              'installtop: downloading 1 of 1 \u00b7 100 %', 'installtop: apt upgrade: health before the job: sshd -t: passed']
+    assert job.failure_message(1, engine, packages) == 'lab-b: exited with status 1'
+    assert job.failure_message(1, engine, []) == 'installtop exited 1'
 
 
 def test_an_armed_run_is_kept_only_when_nothing_regressed_and_the_health_check_passed():

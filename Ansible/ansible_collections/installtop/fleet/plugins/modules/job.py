@@ -310,23 +310,42 @@ def parse_title(title):
     return {'name': name, 'action': 'install', 'from': None, 'to': version}
 
 
+# The headings of installtop's plans (apt's shape, then dnf's) and the action each names.
 _PLAN_GROUPS = {
-    'will be INSTALLED': 'install', 'will be upgraded': 'upgrade', 'will be DOWNGRADED': 'upgrade',
-    'will be reinstalled': 'reinstall', 'will be REMOVED': 'remove',
+    'The following packages will be INSTALLED:': 'install', 'The following packages will be upgraded:': 'upgrade',
+    'The following packages will be DOWNGRADED:': 'downgrade', 'The following packages will be reinstalled:': 'reinstall',
+    'The following packages will be REMOVED:': 'remove',
+    'Installing:': 'install', 'Upgrading:': 'upgrade', 'Downgrading:': 'downgrade', 'Reinstalling:': 'reinstall',
+    'Removing:': 'remove', 'Obsoleting (removed):': 'obsolete',
 }
+
+# What follows a package's title in a plan: apt's Essential mark, dnf's architecture and
+# repository, and dnf's note on a dependency no longer needed.
+_PLAN_SUFFIX = re.compile(r'( \[essential\]| \[[^\]]*\]( \(no longer needed\))?)$')
 
 
 def parse_plan(text):
     """installtop's plan as it prints it off a terminal without --yes (apt's shape: `The following
-    packages will be upgraded:` then `  NAME OLD → NEW` lines, then the summary) as packages and
-    the summary line; nothing to do is no package."""
+    packages will be upgraded:` then `  NAME OLD → NEW` lines; dnf's: `Upgrading:` then
+    `  NAME OLD → NEW [ARCH, REPO]`; then the summary) as packages and the summary line; nothing
+    to do is no package."""
     packages = []
     summary = None
+    action = None
     for line in text.splitlines():
-        if line.startswith('The following packages '):
+        if line in _PLAN_GROUPS:
+            action = _PLAN_GROUPS[line]
             continue
         if line.startswith('  '):
-            entry = parse_title(line.strip().replace(' [essential]', ''))
+            title = _PLAN_SUFFIX.sub('', line.strip())
+            if action == 'obsolete':
+                # `lab-old 1.0-1 (obsoleted by lab-new)`: removed at that version.
+                entry = parse_title(re.sub(r' \(obsoleted[^)]*\)$', '', title))
+                entry.update({'from': entry['to'], 'to': None})
+            else:
+                entry = parse_title(title)
+            if action is not None and action != 'upgrade':
+                entry['action'] = action
             entry.update({'outcome': None, 'result_code': None, 'hresult': None, 'reason': None})
             packages.append(entry)
         elif line.strip() and not line.startswith('WARNING: '):
@@ -429,14 +448,18 @@ def changed_anything(packages):
     return any(p.get('outcome') in ('succeeded', 'succeededWithErrors') for p in packages)
 
 
+# installtop's lines on stderr that say how a job runs, not why it failed.
+_PROGRESS_LINES = re.compile(r"^installtop: (.* runs in the machine's engine .*|downloading .*|.*: health before the job: .*)$")
+
+
 def failure_message(status, stderr_lines, packages):
-    """installtop's own words for a job that did not succeed: its stderr lines, else the failed
-    packages' reasons."""
-    said = [line for line in stderr_lines if line.startswith('installtop:')]
+    """installtop's own words for a job that did not succeed: each failed package's reason (apt's
+    or dpkg's line), then what installtop said on stderr (less its progress lines)."""
     failed = ['%s: %s' % (p['name'], p.get('reason') or p.get('outcome'))
               for p in packages if p.get('outcome') not in (None, 'succeeded', 'succeededWithErrors')]
-    parts = said[-6:] or failed or ['installtop exited %d' % status]
-    return '; '.join(parts)
+    said = [line for line in stderr_lines if line.startswith('installtop:') and not _PROGRESS_LINES.match(line)]
+    parts = failed + said[-4:]
+    return '; '.join(parts) if parts else 'installtop exited %d' % status
 
 
 def keep_decision(regressions, health):
