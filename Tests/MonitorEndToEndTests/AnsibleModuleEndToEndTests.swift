@@ -17,8 +17,8 @@ struct AnsibleModuleEndToEndTests {
     static let collections = AnsibleToolchain.packageRoot + "/Ansible"
 
     /// The playbook: every host, one at a time, upgraded through the module (with a
-    /// `healthCheck`, armed with `confirm: 10m` and kept after that check), its result written
-    /// to `result-HOST.json` in the folder.
+    /// `healthCheck`, armed with `confirm: 10m` and kept after that check; without one, in the
+    /// engine named by `socket`), its result written to `result-HOST.json` in the folder.
     private static func playbook(binary: String, folder: EndToEndFolder, healthCheck: String?) -> String {
         let armed = healthCheck.map { check in
             """
@@ -27,6 +27,8 @@ struct AnsibleModuleEndToEndTests {
                     health_check: \(check)
             """
         }
+        // Without a window the job runs in the engine, named by its socket (root's default, in the host's own /run).
+        let engine = "        socket: \(FleetTestHosts.engineSocket)"
         return """
         - name: Patch in waves
           hosts: fleet
@@ -42,7 +44,7 @@ struct AnsibleModuleEndToEndTests {
                 state: upgraded
                 apt_config: "{{ apt_config }}"
                 history_db: "{{ history_db }}"
-        \(armed ?? "")
+        \(armed ?? engine)
               register: patch
             - name: Keep the result
               check_mode: false
@@ -246,5 +248,35 @@ struct AnsibleModuleEndToEndTests {
             #expect(labA?["name"] as? String == "lab-a" && labA?["from"] as? String == "1.0" && labA?["to"] as? String == "2.0"
                     && labA?["outcome"] as? String == "succeeded" && (labA?["result_code"] as? NSNumber)?.intValue == 2, "\(returned)")
         }
+    }
+
+    @Test("""
+        A job that fails fails the task with installtop's words: h1's lab-a 2.0 postinst exits 1, the task fails naming \
+        lab-a and dpkg's reason (recap failed=1), and what the module returned says the package failed with WUA's code
+        """)
+    func aFailedJobFailsTheTask() async throws {
+        let toolchain = try? AnsibleToolchain.locate()
+        try #require(toolchain != nil, "ansible-core is not installed (Scripts/install-prerequisites test makes .build/ansible-venv)")
+        let rollout = try RolloutHosts(count: 1, failing: 1, gated: [], history: true)
+        defer { rollout.tearDown() }
+        #expect(await rollout.hosts.waitUntilServing())
+        let playbook = try Self.prepare(rollout, healthCheck: nil)
+
+        let result = try await Self.ansiblePlaybook(rollout, playbook)
+        let transcript = AnsibleTranscript(parsing: result.stdout)
+        #expect(result.status == 2, "\(result.stdout)\(result.stderr)")
+        #expect(transcript.recap["h1"]?.failed == 1 && transcript.recap["h1"]?.ok == 0, "\(transcript.recap)\n\(result.stdout)")
+        // The task's result as Ansible printed it: `fatal: [h1]: FAILED! => {…}`.
+        let marker = "fatal: [h1]: FAILED! => "
+        let line = try #require(result.stdout.split(separator: "\n").first { $0.hasPrefix(marker) }, "\(result.stdout)")
+        let failed = try #require(try JSONSerialization.jsonObject(with: Data(line.dropFirst(marker.count).utf8)) as? [String: Any], "\(line)")
+        #expect(failed["msg"] as? String == "lab-a: installed lab-a package post-installation script subprocess returned error exit status 1",
+                "\(failed)")
+        #expect(failed["result"] as? String == "failed" && (failed["exit_status"] as? NSNumber)?.intValue == 1, "\(failed)")
+        let labA = (failed["packages"] as? [[String: Any]])?.first
+        #expect(labA?["name"] as? String == "lab-a" && labA?["outcome"] as? String == "failed" && (labA?["result_code"] as? NSNumber)?.intValue == 4
+                && labA?["hresult"] as? String == "0x8024200B" && labA?["from"] as? String == "1.0" && labA?["to"] as? String == "2.0", "\(failed)")
+        let run = try #require(try await Self.runs(rollout, host: 1).first { $0["observed"] as? Bool == false }, "no run")
+        #expect(run["result"] as? String == "failed" && (failed["run"] as? NSNumber)?.intValue == (run["run"] as? NSNumber)?.intValue, "\(failed) vs \(run)")
     }
 }
