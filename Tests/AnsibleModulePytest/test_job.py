@@ -215,6 +215,14 @@ def test_a_run_not_kept_says_why_and_how_installtop_ended_it():
     assert job.not_kept_message(2, 'why', []) == 'run 2 not kept: why'
 
 
+def test_the_engines_history_as_installtop_history_names_it():
+    said = ("installtop: showing the machine's engine's history, /var/lib/installtop/history.sqlite3 "
+            "(installtop apt records its jobs there; --history-db for another)\n")
+    assert job.engine_history(said) == '/var/lib/installtop/history.sqlite3'
+    assert job.engine_history('') is None
+    assert job.engine_history("installtop: showing the service's history, /var/lib/x.db (/root/h.db does not exist)\n") is None
+
+
 # MARK: - The documentation
 
 def test_documentation_and_argument_spec_agree():

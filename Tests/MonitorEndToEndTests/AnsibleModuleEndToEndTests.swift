@@ -43,7 +43,7 @@ struct AnsibleModuleEndToEndTests {
                 installtop: \(binary)
                 state: upgraded
                 apt_config: "{{ apt_config }}"
-                history_db: "{{ history_db }}"
+                history_db: "{{ history_db | default(omit) }}"
         \(armed ?? engine)
               register: patch
             - name: Keep the result
@@ -54,15 +54,16 @@ struct AnsibleModuleEndToEndTests {
         """
     }
 
-    /// Writes the playbook and each host's variables (its root and its engine's history) beside it.
-    private static func prepare(_ rollout: RolloutHosts, healthCheck: String?) throws -> String {
+    /// Writes the playbook and each host's variables (its root, and with `namingHistory` its
+    /// engine's history; else the module finds it) beside it.
+    private static func prepare(_ rollout: RolloutHosts, healthCheck: String?, namingHistory: Bool = true) throws -> String {
         let folder = rollout.hosts.folder
         try FileManager.default.createDirectory(atPath: folder.path("no-checks"), withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: folder.path("host_vars"), withIntermediateDirectories: true)
         for host in 1...rollout.hosts.roots.count {
             try folder.write("host_vars/h\(host).yml", """
                 apt_config: \(rollout.hosts.root(host).configuration)
-                history_db: \(folder.path("h\(host)-history.db"))
+                \(namingHistory ? "history_db: " + folder.path("h\(host)-history.db") : "")
 
                 """)
         }
@@ -179,8 +180,8 @@ struct AnsibleModuleEndToEndTests {
     }
 
     @Test("""
-        The canary's health check fails: h1's run is armed, not kept, reverted at once by the module (lab-a back at 1.0, \
-        the window reverted in h1's engine's history), the task fails with why (recap failed=1), and the play stops \
+        The canary's health check fails: h1's run is armed (into its engine's history, which the module found), not kept, \
+        reverted at once by the module (lab-a back at 1.0, the window reverted in h1's engine's history), the task fails with why (recap failed=1), and the play stops \
         before h2's batch (h2 untouched at 1.0, no run in its history)
         """)
     func canaryFailsAndTheWavesStop() async throws {
@@ -189,7 +190,8 @@ struct AnsibleModuleEndToEndTests {
         let rollout = try RolloutHosts(count: 2, failing: nil, gated: [], history: true)
         defer { rollout.tearDown() }
         #expect(await rollout.hosts.waitUntilServing())
-        let playbook = try Self.prepare(rollout, healthCheck: #"test "$(hostname)" != h1"#)
+        // No history_db: the module records the armed run into the engine's history, which it asks installtop for.
+        let playbook = try Self.prepare(rollout, healthCheck: #"test "$(hostname)" != h1"#, namingHistory: false)
 
         let result = try await Self.ansiblePlaybook(rollout, playbook)
         let transcript = AnsibleTranscript(parsing: result.stdout)
@@ -214,7 +216,7 @@ struct AnsibleModuleEndToEndTests {
     }
 
     @Test("""
-        Without confirm the module's job runs in each host's engine: serial: 1 upgrades h1 then h2 (recap changed), \
+        Without confirm (and without history_db) the module's job runs in each host's engine: serial: 1 upgrades h1 then h2 (recap changed), \
         each engine lists the module's job succeeded, its history holds the module's run, and dpkg has lab-a 2.0
         """)
     func withoutConfirmTheEngineRunsIt() async throws {
@@ -223,7 +225,8 @@ struct AnsibleModuleEndToEndTests {
         let rollout = try RolloutHosts(count: 2, failing: nil, gated: [], history: true)
         defer { rollout.tearDown() }
         #expect(await rollout.hosts.waitUntilServing())
-        let playbook = try Self.prepare(rollout, healthCheck: nil)
+        // No history_db: the engine takes the job whatever it records into, and the module reads the run from it.
+        let playbook = try Self.prepare(rollout, healthCheck: nil, namingHistory: false)
 
         let result = try await Self.ansiblePlaybook(rollout, playbook)
         let transcript = AnsibleTranscript(parsing: result.stdout)

@@ -22,8 +22,9 @@ description:
     runs (health checks before and after, then a deadline). The module runs its own O(health_check)
     on the host, then keeps the run with C(installtop confirm --run RUN); when that check fails it
     reverts the run at once (C(installtop apt revert RUN)) and fails. The command line runs an armed
-    job in its own process, not in the engine; name the engine's history in O(history_db) so that
-    the engine reverts the run at its deadline should the module's connection die.
+    job in its own process, not in the engine; the run is recorded in the
+    engine's history (O(history_db), by default the one C(installtop history) shows) so that the
+    engine reverts it at its deadline should the module's connection die.
   - In check mode nothing runs; installtop prints the plan (off a terminal without C(--yes) it runs
     nothing) and the module returns it.
   - installtop has no security-only selection today; O(state=upgraded) upgrades every package apt
@@ -85,7 +86,8 @@ options:
     description:
       - The history to record into (C(--history-db)). Without O(confirm) the machine's engine runs
         the job only when this is its history (or this is not set).
-      - With O(confirm), the engine's history, so that the engine reverts the run at its deadline.
+      - With O(confirm), the engine's history, so that the engine reverts the run at its deadline;
+        by default the machine's engine's, as C(installtop history) finds it (else the user's own).
     type: path
   socket:
     description:
@@ -290,6 +292,19 @@ def history_command(binary, history_db=None, limit=20):
 
 
 # MARK: - Reading installtop's output
+
+_ENGINE_HISTORY = re.compile(r"^installtop: showing the machine's engine's history, (?P<path>/.*?) \(installtop apt records its jobs there")
+
+
+def engine_history(stderr_text):
+    """The history of the machine's engine, as `installtop history` names it on stderr when it
+    shows that one instead of the user's own; None when it shows the user's own."""
+    for line in stderr_text.splitlines():
+        match = _ENGINE_HISTORY.match(line)
+        if match:
+            return match.group('path')
+    return None
+
 
 _TITLE = re.compile(r'^(?P<name>\S+)(?: (?P<old>\S+) \u2192 (?P<new>\S+)| (?P<version>\S+))?(?: \((?P<action>reinstall|remove|purge)\))?$')
 
@@ -510,6 +525,11 @@ def run_job(module):
     binary = params.get('installtop') or module.get_bin_path('installtop', required=True)
     environment = command_environment(params, os.environ)
     tool = params['tool']
+    if params.get('confirm') and not params.get('history_db') and not module.check_mode:
+        # The armed job runs in this command's process: recorded where the engine reads its
+        # windows, the engine reverts it at its deadline should this module's link die.
+        rc, _, err = module.run_command(history_command(binary, None, limit=1), environ_update=environment)
+        params['history_db'] = engine_history(err) if rc == 0 else None
     try:
         argv = job_command(params, binary, check_mode=module.check_mode)
     except ValueError as refused:
