@@ -81,7 +81,7 @@ def test_a_socket_is_the_machine_engine_of_this_command():
 
 
 def test_confirm_revert_and_history_commands():
-    assert job.confirm_command(BIN, 'apt', 12, '/h.db') == [BIN, 'confirm', '--run', '12', '--history-db', '/h.db']
+    assert job.confirm_command(BIN, 12, '/h.db') == [BIN, 'confirm', '--run', '12', '--history-db', '/h.db']
     assert job.revert_command(BIN, 'dnf', 12) == [BIN, 'dnf', 'revert', '12', '--yes', '--plain']
     assert job.history_command(BIN, None, limit=5) == [BIN, 'history', '--jobs', '--json', '--limit', '5']
 
@@ -183,6 +183,18 @@ def test_the_jobs_run_in_the_history():
     assert job.find_run(lines, run=7)['run'] == 7
     assert job.find_run(lines, since='2026-11-28T16:00:00Z') is None
     assert job.find_run(lines, tool='dnf') is None
+
+
+def test_the_run_with_the_jobs_packages():
+    lines = [json.dumps(r) + '\n' for r in [
+        {'run': 9, 'kind': 'apt', 'observed': False, 'startedAt': '2026-11-28T15:00:03.000Z', 'packages': [{'name': 'other'}]},
+        {'run': 8, 'kind': 'apt', 'observed': False, 'startedAt': '2026-11-28T15:00:02.000Z',
+         'packages': [{'name': 'lab-b'}, {'name': 'lab-a'}]},
+    ]]
+    assert job.find_run(lines, since='2026-11-28T15:00:00.000Z', names=['lab-a', 'lab-b'])['run'] == 8
+    assert job.find_run(lines, since='2026-11-28T15:00:00.000Z')['run'] == 9
+    # The history's times have milliseconds: a run in the same second as `since` is found.
+    assert job.find_run(lines, since='2026-11-28T15:00:03.000Z')['run'] == 9
 
 
 def test_a_failure_is_said_in_installtops_words():

@@ -276,7 +276,7 @@ def command_environment(params, environment):
     return environment
 
 
-def confirm_command(binary, tool, run, history_db=None):
+def confirm_command(binary, run, history_db=None):
     """`installtop confirm --run RUN`: keeps an armed run."""
     return [binary, 'confirm', '--run', str(run)] + (['--history-db', history_db] if history_db else [])
 
@@ -434,10 +434,11 @@ def package_results(events, run=None):
     return [ended[name] for name in order]
 
 
-def find_run(history_lines, run=None, tool='apt', since=None):
+def find_run(history_lines, run=None, tool='apt', since=None, names=None):
     """The job's run among `installtop history --jobs --json`'s lines (newest first): run `run`
-    when it is known, else the newest of `tool` that installtop ran (not observed) and that
-    started at or after `since` (RFC 3339, this host's clock)."""
+    when it is known, else the newest of `tool` that installtop ran (not observed), that
+    started at or after `since` (RFC 3339, this host's clock) and, when `names` are given,
+    whose packages are those."""
     for line in history_lines:
         line = line.strip()
         if not line.startswith('{'):
@@ -453,6 +454,8 @@ def find_run(history_lines, run=None, tool='apt', since=None):
         if entry.get('kind') != tool or entry.get('observed'):
             continue
         if since is not None and (entry.get('startedAt') or '') < since:
+            continue
+        if names is not None and sorted(p.get('name') for p in entry.get('packages') or []) != sorted(names):
             continue
         return entry
     return None
@@ -501,14 +504,18 @@ def not_kept_message(run, why, stderr_lines):
 # MARK: - On the host
 
 def _rfc3339_now():
-    return time.strftime('%Y-%m-%dT%H:%M:%S', time.gmtime(time.time() - 2)) + 'Z'
+    """Two seconds ago, as the history writes its times (RFC 3339, UTC, milliseconds)."""
+    return time.strftime('%Y-%m-%dT%H:%M:%S', time.gmtime(time.time() - 2)) + '.000Z'
 
 
-def _history_run(module, binary, history_db, run, tool, since, environment):
+def _history_run(module, binary, history_db, events, tool, since, environment):
+    """The job's run in the history: by its number when the events said it (an armed run's),
+    else the newest of the tool since the module started, with the job's packages."""
     rc, out, _ = module.run_command(history_command(binary, history_db), environ_update=environment)
     if rc != 0:
         return None
-    return find_run(out.splitlines(), run=run, tool=tool, since=None if run is not None else since)
+    names = [parse_title(u.get('title') or u.get('id') or '')['name'] for u in events['updates'].values()]
+    return find_run(out.splitlines(), run=events['run'], tool=tool, since=since, names=names or None)
 
 
 def _shell(command, timeout):
@@ -570,7 +577,7 @@ def run_job(module):
             health = {'command': params['health_check'], 'rc': code, 'output': output}
         decided = keep_decision(regressions, health)
         if decided[0] == 'confirm':
-            rc, out, err = module.run_command(confirm_command(binary, tool, run, params.get('history_db')), environ_update=environment)
+            rc, out, err = module.run_command(confirm_command(binary, run, params.get('history_db')), environ_update=environment)
             if rc != 0:
                 decided = ('failed', 'installtop confirm refused: %s' % (err or out).strip())
         # Not kept: reverted now rather than at the deadline (installtop reverts a regression by
@@ -582,7 +589,7 @@ def run_job(module):
     stderr_lines = b''.join(stderr_chunks).decode('utf-8', 'replace').splitlines()
 
     events = read_events(lines)
-    history_run = _history_run(module, binary, params.get('history_db'), events['run'], tool, since, environment) \
+    history_run = _history_run(module, binary, params.get('history_db'), events, tool, since, environment) \
         if events['job'] is not None else None
     packages = package_results(events, history_run)
     run = events['run'] if events['run'] is not None else (history_run or {}).get('run')
