@@ -527,6 +527,63 @@ def _shell(command, timeout):
         return None, (expired.output or b'').decode('utf-8', 'replace') + '\n(timed out after %ds)' % timeout
 
 
+def _plan_only(module, argv, environment):
+    """Check mode: installtop's plan, nothing run."""
+    done = subprocess.run(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=environment)
+    err = done.stderr.decode('utf-8', 'replace').splitlines()
+    packages, summary = parse_plan(done.stdout.decode('utf-8', 'replace'))
+    # Exit 1 with "not run: confirm with --yes" is the plan shown; 0 is nothing to do.
+    if done.returncode not in (0, 1) or (done.returncode == 1 and not packages):
+        module.fail_json(msg=failure_message(done.returncode, err, []), exit_status=done.returncode, stderr_lines=err)
+    module.exit_json(changed=bool(packages), packages=packages, plan=summary, run=None, result=None,
+                     reboot_required=False, confirmed=False, exit_status=done.returncode, stderr_lines=err)
+
+
+def _keep_or_revert(module, binary, params, armed, environment):
+    """Once installtop said the run is armed (`run.armed`): the health check, then the run kept
+    (`installtop confirm --run`) or reverted now. Returns the decision and the check's outcome."""
+    history_db = params.get('history_db')
+    run = armed['run']
+    regressions = armed.get('regressions') or []
+    health = None
+    if params.get('health_check') and not regressions:
+        code, output = _shell(params['health_check'], params['health_check_timeout'])
+        health = {'command': params['health_check'], 'rc': code, 'output': output}
+    decided = keep_decision(regressions, health)
+    if decided[0] == 'confirm':
+        rc, out, err = module.run_command(confirm_command(binary, run, history_db), environ_update=environment)
+        if rc != 0:
+            decided = ('failed', 'installtop confirm refused: %s' % (err or out).strip())
+    # Not kept: reverted now rather than at the deadline (installtop reverts a regression by
+    # itself with revert_on_regression); the waiting command sees the revert and ends.
+    if decided[0] == 'failed' and not (regressions and params.get('revert_on_regression')):
+        module.run_command(revert_command(binary, params['tool'], run, history_db), environ_update=environment)
+    return decided, health
+
+
+def _run_and_follow(module, binary, params, argv, environment):
+    """Runs the job, reading its JSON lines as they come (an armed run is kept or reverted as
+    soon as it is armed); returns the lines, installtop's stderr lines, its exit status, the
+    keep decision and the health check's outcome."""
+    process = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=environment)
+    stderr_chunks = []
+    reader = threading.Thread(target=lambda: stderr_chunks.append(process.stderr.read()))
+    reader.daemon = True
+    reader.start()
+    lines = []
+    decided = health = None
+    for raw in iter(process.stdout.readline, b''):
+        line = raw.decode('utf-8', 'replace')
+        lines.append(line)
+        if decided is None and params.get('confirm'):
+            armed = read_events([line])['armed']
+            if armed is not None:
+                decided, health = _keep_or_revert(module, binary, params, armed, environment)
+    status = process.wait()
+    reader.join()
+    return lines, b''.join(stderr_chunks).decode('utf-8', 'replace').splitlines(), status, decided, health
+
+
 def run_job(module):
     params = module.params
     binary = params.get('installtop') or module.get_bin_path('installtop', required=True)
@@ -541,68 +598,26 @@ def run_job(module):
         argv = job_command(params, binary, check_mode=module.check_mode)
     except ValueError as refused:
         module.fail_json(msg=str(refused))
-
     if module.check_mode:
-        done = subprocess.run(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=environment)
-        out = done.stdout.decode('utf-8', 'replace')
-        err = done.stderr.decode('utf-8', 'replace').splitlines()
-        packages, summary = parse_plan(out)
-        # Exit 1 with "not run: confirm with --yes" is the plan shown; 0 is nothing to do.
-        if done.returncode not in (0, 1) or (done.returncode == 1 and not packages):
-            module.fail_json(msg=failure_message(done.returncode, err, []), exit_status=done.returncode, stderr_lines=err)
-        module.exit_json(changed=bool(packages), packages=packages, plan=summary, run=None, result=None,
-                         reboot_required=False, confirmed=False, exit_status=done.returncode, stderr_lines=err)
+        _plan_only(module, argv, environment)
 
     since = _rfc3339_now()
-    process = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=environment)
-    stderr_chunks = []
-    reader = threading.Thread(target=lambda: stderr_chunks.append(process.stderr.read()))
-    reader.daemon = True
-    reader.start()
-    lines = []
-    health = None
-    decided = None
-    for raw in iter(process.stdout.readline, b''):
-        line = raw.decode('utf-8', 'replace')
-        lines.append(line)
-        if decided is not None or not params.get('confirm'):
-            continue
-        event = read_events([line])
-        if event['armed'] is None:
-            continue
-        run = event['run']
-        regressions = event['armed'].get('regressions') or []
-        if params.get('health_check') and not regressions:
-            code, output = _shell(params['health_check'], params['health_check_timeout'])
-            health = {'command': params['health_check'], 'rc': code, 'output': output}
-        decided = keep_decision(regressions, health)
-        if decided[0] == 'confirm':
-            rc, out, err = module.run_command(confirm_command(binary, run, params.get('history_db')), environ_update=environment)
-            if rc != 0:
-                decided = ('failed', 'installtop confirm refused: %s' % (err or out).strip())
-        # Not kept: reverted now rather than at the deadline (installtop reverts a regression by
-        # itself with revert_on_regression); the waiting command sees the revert and ends.
-        if decided[0] == 'failed' and not (regressions and params.get('revert_on_regression')):
-            module.run_command(revert_command(binary, tool, run, params.get('history_db')), environ_update=environment)
-    status = process.wait()
-    reader.join()
-    stderr_lines = b''.join(stderr_chunks).decode('utf-8', 'replace').splitlines()
-
+    lines, stderr_lines, status, decided, health = _run_and_follow(module, binary, params, argv, environment)
     events = read_events(lines)
     history_run = _history_run(module, binary, params.get('history_db'), events, tool, since, environment) \
         if events['job'] is not None else None
     packages = package_results(events, history_run)
     run = events['run'] if events['run'] is not None else (history_run or {}).get('run')
     window = events['window']
-    confirmed = bool(window and window.get('event') == 'run.confirmed')
     result = dict(changed=changed_anything(packages), run=run, job=events['job'], result=events['result'],
                   packages=packages, reboot_required=events['reboot_required'] or status == 4,
-                  confirmed=confirmed, exit_status=status, stderr_lines=stderr_lines)
+                  confirmed=bool(window and window.get('event') == 'run.confirmed'), exit_status=status,
+                  stderr_lines=stderr_lines)
     if params.get('confirm'):
         result['window'] = window or events['armed']
         result['health_check'] = health
-    nothing = events['job'] is None and status == 0
-    if nothing:
+    if events['job'] is None and status == 0:
+        # Nothing to do: installtop's line says so ("Nothing to upgrade: …").
         result['msg'] = ' '.join(line.strip() for line in lines if not line.startswith('{')) or 'nothing to do'
         module.exit_json(**result)
     if decided is not None and decided[0] == 'failed':
