@@ -126,7 +126,11 @@ struct AnsibleModuleEndToEndTests {
                     && packages.first?["to"] as? String == "2.0" && packages.first?["outcome"] is NSNull, "\(planned)")
             #expect(planned["run"] is NSNull, "\(planned)")
         }
-        for host in 1...2 { #expect(try rollout.labA(onHost: host) == "ii 1.0") }
+        for host in 1...2 {
+            #expect(try rollout.labA(onHost: host) == "ii 1.0")
+            let ran = try await Self.runs(rollout, host: host).filter { $0["observed"] as? Bool == false }
+            #expect(ran.isEmpty, "check mode ran something on h\(host): \(ran)")
+        }
 
         let result = try await Self.ansiblePlaybook(rollout, playbook)
         let transcript = AnsibleTranscript(parsing: result.stdout)
