@@ -101,4 +101,22 @@ struct AnsibleCollectionTests {
             #expect(text.contains("installtop.fleet.job:") && text.contains("confirm:") && text.contains("\"30%\""), "\(text)")
         }
     }
+
+    @Test("ansible-galaxy builds the collection from galaxy.yml: installtop-fleet-1.0.0.tar.gz with the module, the playbook, the README and meta/runtime.yml",
+          .enabled(if: toolchain != nil, "ansible-core is not installed (Scripts/install-prerequisites test makes .build/ansible-venv)"))
+    func galaxyBuild() async throws {
+        let toolchain = try #require(Self.toolchain)
+        let galaxy = (toolchain.ansible as NSString).deletingLastPathComponent + "/ansible-galaxy"
+        try await Self.withAnsibleFolder { folder, environment in
+            let built = try await FleetCommand.run([galaxy, "collection", "build", Self.collection, "--output-path", folder + "/out"],
+                                                   environment: environment, timeout: .seconds(300))
+            #expect(built.status == 0, "\(built.stdout)\(built.stderr)")
+            let tarball = folder + "/out/installtop-fleet-1.0.0.tar.gz"
+            let listed = try await FleetCommand.run(["/usr/bin/tar", "tzf", tarball], timeout: .seconds(60))
+            #expect(listed.status == 0, "\(listed.stderr)")
+            let files = Set(listed.stdout.split(separator: "\n").map(String.init))
+            #expect(Set(["MANIFEST.json", "FILES.json", "README.md", "meta/runtime.yml", "plugins/modules/job.py",
+                         "playbooks/patch-in-waves.yml"]).isSubset(of: files), "\(files.sorted())")
+        }
+    }
 }
