@@ -59,6 +59,20 @@ int cps_epoll_wait(int epfd, uint64_t *tokens, int capacity, int timeout_ms) {
     return count;
 }
 
+int cps_epoll_wait_events(int epfd, uint64_t *tokens, uint32_t *ready, int capacity, int timeout_ms) {
+    struct epoll_event events[CPS_EPOLL_MAX_EVENTS];
+    if (capacity > CPS_EPOLL_MAX_EVENTS) capacity = CPS_EPOLL_MAX_EVENTS;
+    int count = epoll_wait(epfd, events, capacity, timeout_ms);
+    for (int i = 0; i < count; i++) {
+        tokens[i] = events[i].data.u64;
+        uint32_t bits = events[i].events;
+        ready[i] = ((bits & EPOLLIN) ? CPS_READY_READABLE : 0)
+            | ((bits & (EPOLLHUP | EPOLLRDHUP)) ? CPS_READY_HANG_UP : 0)
+            | ((bits & EPOLLERR) ? CPS_READY_ERROR : 0);
+    }
+    return count;
+}
+
 int cps_spawn_addchdir(posix_spawn_file_actions_t *actions, const char *path) {
     return posix_spawn_file_actions_addchdir_np(actions, path);
 }

@@ -42,6 +42,15 @@ int cps_epoll_remove(int epfd, int fd);
 /// descriptors to `tokens`; returns how many, or -1 with errno set. `timeout_ms` -1 waits forever.
 int cps_epoll_wait(int epfd, uint64_t *tokens, int capacity, int timeout_ms);
 
+/// What cps_epoll_wait_events reports for a descriptor, as bits.
+#define CPS_READY_READABLE 1
+#define CPS_READY_HANG_UP 2
+#define CPS_READY_ERROR 4
+
+/// cps_epoll_wait, also writing to `ready` what was reported for each token: CPS_READY_READABLE
+/// (EPOLLIN), CPS_READY_HANG_UP (EPOLLHUP or EPOLLRDHUP), CPS_READY_ERROR (EPOLLERR).
+int cps_epoll_wait_events(int epfd, uint64_t *tokens, uint32_t *ready, int capacity, int timeout_ms);
+
 /// posix_spawn_file_actions_addchdir_np (glibc >= 2.29); returns 0 or an errno.
 int cps_spawn_addchdir(posix_spawn_file_actions_t *actions, const char *path);
 
