@@ -1,4 +1,3 @@
-import Dispatch
 import InstallEngine
 import Monitor
 import Synchronization
@@ -11,8 +10,9 @@ public final class LocalEngineLink: EngineLink {
     private let undoRun: @Sendable (_ run: Int) -> String?
     /// Where the history is read: SQLite may wait for the disk or another writer's lock, and
     /// the monitor's thread must go on drawing and answering keys meanwhile. Serial, so two
-    /// quick `h` presses read one after the other, in order.
-    private let historyReader = DispatchQueue(label: "installtop.monitor.history")
+    /// quick `h` presses read one after the other, in order; on the blocking pool, not a
+    /// thread of its own that would wait for the next key.
+    private let historyReader = SerialWorkQueue(runningOn: .blockingPool)
     private let mailbox = Mutex<Mailbox?>(nil)
     private let subscription = Mutex<EventSubscription?>(nil)
 
@@ -60,7 +60,7 @@ public final class LocalEngineLink: EngineLink {
     /// Reads the rows on `historyReader` and posts them; returns at once.
     public func loadHistory(limit: Int) {
         guard let mailbox = mailbox.withLock({ $0 }) else { return }
-        historyReader.async { [history] in
+        historyReader.enqueue { [history] in
             mailbox.post(.monitor(history.load(limit)))
         }
     }
@@ -68,7 +68,7 @@ public final class LocalEngineLink: EngineLink {
     /// Reads the runs on `historyReader` and posts them; returns at once.
     public func loadJobRuns(limit: Int) {
         guard let mailbox = mailbox.withLock({ $0 }) else { return }
-        historyReader.async { [history] in
+        historyReader.enqueue { [history] in
             mailbox.post(.monitor(history.loadRuns(limit)))
         }
     }
@@ -83,7 +83,7 @@ public final class LocalEngineLink: EngineLink {
 
     public func undo(run: Int) {
         guard let mailbox = mailbox.withLock({ $0 }) else { return }
-        historyReader.async { [undoRun] in
+        historyReader.enqueue { [undoRun] in
             if let refusal = undoRun(run) { mailbox.post(.commandResult(refusal)) }
         }
     }

@@ -34,6 +34,10 @@ public final class SerialWorkQueue: Sendable {
         /// when items come and ended after a few idle seconds: for items that may block, such as
         /// the host program's subscribers and callbacks.
         case ownThread(name: String)
+        /// The process's pool for blocking work (`BlockingPool.shared`): for items that block
+        /// for a while and then end (a SQLite read, an apt plan). A queue runs what it holds,
+        /// then goes to the back of the pool's list, as on the engine's pool.
+        case blockingPool
     }
 
     private struct State {
@@ -77,6 +81,9 @@ public final class SerialWorkQueue: Sendable {
         case .ownThread(let name):
             workers = WorkerThreads(name: name, limit: 1, idleLifetime: Self.ownThreadIdleLifetime)
             yieldsAfterBatch = false
+        case .blockingPool:
+            workers = BlockingPool.shared.workers
+            yieldsAfterBatch = true
         }
     }
 

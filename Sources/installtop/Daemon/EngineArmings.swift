@@ -1,4 +1,3 @@
-import Dispatch
 import InstallDrivers
 import InstallEngine
 import InstallHistory
@@ -31,7 +30,8 @@ final class EngineArmings: Sendable {
     private let log: @Sendable (String) -> Void
     /// Told each run armed (or found not undoable), so that clients hear of it at once.
     private let told: @Sendable () -> Void
-    private let work = DispatchQueue(label: "installtop.arming")
+    /// The checks read the history and the package database: on the blocking pool, in order.
+    private let work = SerialWorkQueue(runningOn: .blockingPool)
 
     init(store: HistoryStore, historyDatabase: String, log: @escaping @Sendable (String) -> Void, armed: @escaping @Sendable () -> Void) {
         self.store = store
@@ -55,7 +55,7 @@ final class EngineArmings: Sendable {
             }
         case .jobCompleted(let completion):
             guard let armed = state.withLock({ $0.byJob.removeValue(forKey: completion.job) }) else { return }
-            work.async { [self] in arm(armed, job: completion.job) }
+            work.enqueue { [self] in arm(armed, job: completion.job) }
         case .jobCleanedUp:
             // Declined before it ran: nothing to arm.
             state.withLock { _ = $0.byJob.removeValue(forKey: event.job) }

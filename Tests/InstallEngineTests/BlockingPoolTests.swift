@@ -1,0 +1,90 @@
+import Foundation
+@testable import InstallEngine
+import Synchronization
+import Testing
+
+@Suite("BlockingPool: blocking work on a bounded number of threads")
+struct BlockingPoolTests {
+    /// Work that blocks until the test opens the gate, counting how many run at once.
+    private final class GatedWork: Sendable {
+        private let open = Atomic<Bool>(false)
+        private let running = Atomic<Int>(0)
+        let started = Atomic<Int>(0)
+        let mostAtOnce = Atomic<Int>(0)
+
+        func run() {
+            let now = running.wrappingAdd(1, ordering: .sequentiallyConsistent).newValue
+            _ = mostAtOnce.max(now, ordering: .sequentiallyConsistent)
+            started.add(1, ordering: .sequentiallyConsistent)
+            // Blocks as a database or host would; bounded, so a broken test ends.
+            let deadline = ContinuousClock.now + .seconds(120)
+            while !open.load(ordering: .sequentiallyConsistent), ContinuousClock.now < deadline { usleep(1_000) }
+            running.subtract(1, ordering: .sequentiallyConsistent)
+        }
+
+        func openGate() { open.store(true, ordering: .sequentiallyConsistent) }
+    }
+
+    @Test func workBeyondTheLimitWaitsForAThreadAndRunsInTheEnd() async {
+        let pool = BlockingPool(name: "test-pool-lim", limit: 3, idleLifetime: .milliseconds(50))
+        let work = GatedWork()
+        let finished = Atomic<Int>(0)
+        for _ in 0..<10 {
+            pool.submit {
+                work.run()
+                finished.add(1, ordering: .sequentiallyConsistent)
+            }
+        }
+        // A pool starts its threads within `submit`: an unbounded one would have ten by now.
+        #expect(threadNames().filter { $0.hasPrefix("test-pool-lim") }.count <= 3)
+        #expect(await eventually { work.started.load(ordering: .sequentiallyConsistent) == 3 })
+        work.openGate()
+        #expect(await eventually { finished.load(ordering: .sequentiallyConsistent) == 10 })
+        #expect(work.mostAtOnce.load(ordering: .sequentiallyConsistent) == 3)
+        // Idle threads end: the pool costs nothing while nothing blocks.
+        #expect(await eventually { !threadNames().contains { $0.hasPrefix("test-pool-lim") } })
+    }
+
+    @Test func mapReturnsTheOutputsInTheItemsOrderAtMostWidthAtOnce() {
+        let pool = BlockingPool(name: "test-pool-map", limit: 8, idleLifetime: .milliseconds(50))
+        let running = Atomic<Int>(0)
+        let mostAtOnce = Atomic<Int>(0)
+        let outputs = pool.map(Array(0..<40), width: 3) { item -> String in
+            let now = running.wrappingAdd(1, ordering: .sequentiallyConsistent).newValue
+            _ = mostAtOnce.max(now, ordering: .sequentiallyConsistent)
+            // Later items finish first: the order of the outputs is the items', not the ends'.
+            usleep(UInt32((40 - item) * 50))
+            running.subtract(1, ordering: .sequentiallyConsistent)
+            return "item \(item)"
+        }
+        #expect(outputs == (0..<40).map { "item \($0)" })
+        #expect(mostAtOnce.load(ordering: .sequentiallyConsistent) <= 3)
+        #expect(pool.map([Int](), width: 3) { $0 } == [])
+    }
+
+    @Test func mapIsBoundedByThePoolsLimitTooAndBlockingQueuesRunInOrder() async {
+        let pool = BlockingPool(name: "test-pool-cap", limit: 2, idleLifetime: .milliseconds(50))
+        let mostAtOnce = Atomic<Int>(0)
+        let running = Atomic<Int>(0)
+        _ = pool.map(Array(0..<12), width: 10) { _ in
+            let now = running.wrappingAdd(1, ordering: .sequentiallyConsistent).newValue
+            _ = mostAtOnce.max(now, ordering: .sequentiallyConsistent)
+            usleep(200)
+            running.subtract(1, ordering: .sequentiallyConsistent)
+        }
+        #expect(mostAtOnce.load(ordering: .sequentiallyConsistent) <= 2)
+
+        let queue = SerialWorkQueue(runningOn: .blockingPool)
+        let order = LockedValue<[Int]>([])
+        var last: UInt64 = 0
+        for number in 0..<100 { last = queue.enqueue { order.update { $0.append(number) } } }
+        await queue.waitUntilDelivered(last)
+        #expect(order.value == Array(0..<100))
+    }
+
+    private func threadNames() -> [String] {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        return tasks.compactMap { try? String(contentsOfFile: "/proc/self/task/\($0)/comm", encoding: .utf8) }
+            .map { $0.trimmingCharacters(in: .newlines) }
+    }
+}
