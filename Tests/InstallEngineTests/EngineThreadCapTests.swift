@@ -1,0 +1,61 @@
+import Foundation
+@testable import InstallEngine
+import Testing
+
+@Suite("Threads: a thousand concurrent updates run on the engine's few threads")
+struct EngineThreadCapTests {
+    /// The engine's threads shared by the whole process: its pool, its reactor (children and
+    /// timers) and the pool for blocking work. Each has a fixed maximum, whatever the work.
+    private static let sharedEngineThreadPrefixes = ["installtop-eng", "installtop-poll", "installtop-block"]
+
+    @Test func aThousandConcurrentSleepsAddAtMostEightEngineThreads() async throws {
+        let updates = 1_000
+        let queue = JobQueue(backend: ProcessBackend(), concurrency: updates,
+                             configuration: EngineConfiguration(rebootMarkerPath: "/nonexistent/installtop-test-marker"))
+        // Its children are killed also when an expectation below ends the test early.
+        defer { queue.abortAll(force: true) }
+        let before = threadNames()
+        let engineBefore = engineThreads(in: before)
+        for index in 0..<updates {
+            try queue.submit(name: "sleep \(index)", updates: [Update(id: "sleep", installCommand: .argv(["sleep", "1"]))])
+        }
+        let idle = LockedValue(false)
+        let waiting = Task {
+            await queue.waitUntilIdle()
+            idle.set(true)
+        }
+        var peakEngine = engineBefore
+        var peakTotal = before.count
+        var peakNames: [String] = []
+        let deadline = ContinuousClock.now + .seconds(300)
+        while !idle.value, ContinuousClock.now < deadline {
+            let names = threadNames()
+            if names.count > peakTotal {
+                peakTotal = names.count
+                peakNames = names
+            }
+            peakEngine = max(peakEngine, engineThreads(in: names))
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        await waiting.value
+        let results = queue.snapshot().jobs.map { $0.result?.resultCode }
+        #expect(results.count == updates)
+        #expect(results.allSatisfy { $0 == .succeeded })
+        // The engine's shared threads have their fixed maxima: pool (≤ 4), reactor (1).
+        #expect(peakEngine - engineBefore <= 8, "\(engineBefore) engine threads before, \(peakEngine) at the peak")
+        // Tests running beside this one start threads of their own; a thread per update (or
+        // Dispatch's overcommitting queues: 260 for this load) would add hundreds.
+        #expect(peakTotal - before.count < 100, "\(before.count) threads before, \(peakTotal) at the peak: \(peakNames)")
+    }
+
+    private func engineThreads(in names: [String]) -> Int {
+        names.filter { name in Self.sharedEngineThreadPrefixes.contains { name.hasPrefix($0) } }.count
+    }
+
+    /// The names of this process's threads now (`/proc/self/task/*/comm`).
+    private func threadNames() -> [String] {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        return tasks.compactMap { try? String(contentsOfFile: "/proc/self/task/\($0)/comm", encoding: .utf8) }
+            .map { $0.trimmingCharacters(in: .newlines) }
+    }
+}
