@@ -8,7 +8,7 @@ struct EngineThreadCapTests {
     /// timers) and the pool for blocking work. Each has a fixed maximum, whatever the work.
     private static let sharedEngineThreadPrefixes = ["installtop-eng", "installtop-poll", "installtop-block"]
 
-    @Test func aThousandConcurrentSleepsAddAtMostEightEngineThreads() async throws {
+    @Test func aThousandConcurrentSleepsAddFewerThanAHundredThreads() async throws {
         let updates = 1_000
         let queue = JobQueue(backend: ProcessBackend(), concurrency: updates,
                              configuration: EngineConfiguration(rebootMarkerPath: "/nonexistent/installtop-test-marker"))
@@ -41,11 +41,13 @@ struct EngineThreadCapTests {
         let results = queue.snapshot().jobs.map { $0.result?.resultCode }
         #expect(results.count == updates)
         #expect(results.allSatisfy { $0 == .succeeded })
-        // The engine's shared threads have their fixed maxima: pool (≤ 4), reactor (1).
-        #expect(peakEngine - engineBefore <= 8, "\(engineBefore) engine threads before, \(peakEngine) at the peak")
-        // Tests running beside this one start threads of their own; a thread per update (or
-        // Dispatch's overcommitting queues: 260 for this load) would add hundreds.
-        #expect(peakTotal - before.count < 100, "\(before.count) threads before, \(peakTotal) at the peak: \(peakNames)")
+        // Tests running beside this one start threads of their own, and a thread started from
+        // an engine thread carries its maker's name until it names itself, so the engine's
+        // threads cannot be told apart by name reliably here (installtop-bench counts them
+        // alone); a thread per update (or Dispatch's overcommitting queues: 260 for this load)
+        // would add hundreds.
+        #expect(peakTotal - before.count < 100,
+                "\(before.count) threads before, \(peakTotal) at the peak (\(engineBefore) → \(peakEngine) engine-named): \(peakNames)")
     }
 
     private func engineThreads(in names: [String]) -> Int {

@@ -2,6 +2,7 @@ import CPosixSpawn
 import Foundation
 import Glibc
 @testable import InstallEngine
+import Synchronization
 import Testing
 
 @Suite("Reactor: one thread for descriptors, timers and posted work")
@@ -13,10 +14,12 @@ struct ReactorTests {
         try await body(reactor)
     }
 
-    /// A non-blocking pipe, closed by `close()`.
+    /// A non-blocking pipe, closed by `close()`. Each end is closed once: a second close
+    /// could close a descriptor another test running beside this one opened meanwhile.
     private final class Pipe: Sendable {
         let read: Int32
         let write: Int32
+        private let writeClosed = Atomic<Bool>(false)
 
         init() throws {
             var fds: [Int32] = [-1, -1]
@@ -40,9 +43,15 @@ struct ReactorTests {
             }
         }
 
+        /// Closes the write end: the reader sees a hang-up.
+        func closeWrite() {
+            guard !writeClosed.exchange(true, ordering: .sequentiallyConsistent) else { return }
+            Glibc.close(write)
+        }
+
         func close() {
             Glibc.close(read)
-            Glibc.close(write)
+            closeWrite()
         }
     }
 
@@ -71,7 +80,7 @@ struct ReactorTests {
             }
             pipe.send("hello")
             #expect(await eventually { seen.value == ["hello"] })
-            Glibc.close(pipe.write)
+            pipe.closeWrite()
             #expect(await eventually { seen.value.last == "hang-up" })
             reactor.cancel(registration)
             #expect(onLoop.value.allSatisfy { $0 } && !onLoop.value.isEmpty)
