@@ -88,7 +88,7 @@ final class RunningProtocolSession: RunningSession {
     }
 
     /// SIGINT to the driver's process group (what Ctrl-C does), then, if it is still there
-    /// after the grace (timed by the engine's timer thread), every process of it.
+    /// after the grace (timed by the engine's timers, on the reactor), every process of it.
     func kill() {
         let process = state.withLock { state -> ChildProcess? in
             guard !state.interrupted else { return nil }

@@ -1,6 +1,6 @@
 /// Something that changes a job's state, enqueued on the job's executor (`JobRunner`) and
 /// performed there in the order it came: whoever makes it (the process poller, a driver's
-/// report queue, the monitor's key, the timer thread, the callback queue) only enqueues.
+/// report queue, the monitor's key, the reactor's timers, the callback queue) only enqueues.
 enum JobInput: Sendable {
     /// Start the job (once, from `UpdateInstaller.begin`).
     case start

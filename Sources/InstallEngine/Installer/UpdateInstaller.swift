@@ -15,8 +15,8 @@ public final class UpdateInstaller: Sendable {
     ///   - callbackQueue: where the callbacks of its jobs run; by default a queue with a thread
     ///     of its own, since callbacks are the host program's code and may block.
     ///
-    /// Abort graces and timeouts are timed by the engine's timer thread (`EngineTimers`) on the
-    /// monotonic clock.
+    /// Abort graces and timeouts are timed by the engine's timers (`EngineTimers`, on the
+    /// reactor's thread) on the monotonic clock.
     public init(
         backend: any InstallBackend,
         configuration: EngineConfiguration = EngineConfiguration(),

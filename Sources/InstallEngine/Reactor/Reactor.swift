@@ -5,9 +5,9 @@ import Glibc
 import Synchronization
 
 /// One event loop on one named thread: an epoll set for file descriptors, a heap of deadlines
-/// on the monotonic clock for timers, and a list of closures posted to run on the loop: what
-/// waits for descriptors and deadlines registers here, and costs one thread however many
-/// there are.
+/// on the monotonic clock for timers, and a list of closures posted to run on the loop. The
+/// engine's children (`ChildPoller`) and timers (`EngineTimers`) share `shared`, so they cost
+/// one thread however many there are.
 ///
 /// Everything the loop calls — a descriptor's handler, a timer, a posted closure — runs on the
 /// loop's thread, one at a time, and **must never block**: no waiting for a lock held across
@@ -20,9 +20,13 @@ import Synchronization
 /// so far, in the order they were posted. A closure posted from a handler therefore runs after
 /// every handler of the same wake-up (`ChildPoller` finishes a wake-up's reads that way).
 ///
-/// The thread starts with the first registration, timer or post, and runs until `stop()`.
-/// Its signals are blocked (`EngineThread`).
+/// The thread starts with the first registration, timer or post, and runs until `stop()`
+/// (the shared reactor is never stopped). Its signals are blocked (`EngineThread`).
 public final class Reactor: Sendable {
+    /// The reactor of the engine: every child's pipes and pidfd, every engine timer. Its
+    /// thread is `installtop-poll`.
+    public static let shared = Reactor(name: "installtop-poll")
+
     /// Names one registered descriptor, for `watch`, `hold` and `cancel`.
     public struct Registration: Sendable, Hashable {
         fileprivate let id: UInt64
@@ -221,7 +225,8 @@ public final class Reactor: Sendable {
     /// Ends the loop's thread after its current wake-up; registrations, timers and posts not
     /// run yet are forgotten (no descriptor is closed: they are their registrants'). From
     /// another thread it waits for the thread to end; from the loop's thread it returns at
-    /// once. A reactor that never started just refuses further use.
+    /// once. A reactor that never started just refuses further use. For reactors of their own
+    /// (tests, a link's); the shared one is never stopped.
     public func stop() {
         let onLoop = isOnLoopThread
         let waiter = state.withLock { state -> DispatchSemaphore? in
