@@ -3,7 +3,7 @@ import Glibc
 
 /// One child as `ChildPoller` watches it: its three pipes and the sink of each, its exit, the
 /// drain after the exit and the outcome — in that order, so every line is handed on before the
-/// outcome. Used only on the poller's thread once handed over.
+/// outcome. Used only on the reactor's thread once handed over.
 ///
 /// Completion is the child's exit, not end of file: a grandchild (`sleep 300 &`) may hold the
 /// pipes open, and is killed with the rest of the group once the child is reaped
@@ -19,16 +19,18 @@ final class WatchedChild {
     /// How often a child held for its consumer is looked at again.
     static let backlogRecheck = Duration.milliseconds(10)
 
-    /// Tells this child's descriptors apart in the poller's epoll set: `id << 2 | slot`, slot
-    /// 0–2 for the pipes (stdout, stderr, fd 3) and 3 for the pidfd.
+    /// Tells this child apart in the poller; its descriptors are slots 0–2 for the pipes
+    /// (stdout, stderr, fd 3) and 3 for the pidfd.
     let id: UInt64
     let handle: ChildProcess
     private let child: SpawnedChild
     /// The child's pid, which is also its process group's id (it leads its own group).
     var pid: pid_t { child.pid }
     private let drainTimeout: Duration
-    private let epoll: Int32
+    private let reactor: Reactor
     private var pipes: [WatchedPipe]
+    /// The reactor's registration of each pipe (by index) and of the pidfd, while watched.
+    private var registrations: [Reactor.Registration?] = [nil, nil, nil, nil]
     /// Progress lines of the current read of a progress channel, not handed on yet. Only one
     /// pipe is read at a time and each read ends with a flush, so one is enough.
     private var pendingProgress = ProgressCoalescer()
@@ -64,12 +66,12 @@ final class WatchedChild {
     static let pidfdSlot: UInt64 = 3
 
     init(id: UInt64, child: SpawnedChild, handle: ChildProcess, sinks: ChildSinks,
-         maxLineBytes: Int, drainTimeout: Duration, epoll: Int32) {
+         maxLineBytes: Int, drainTimeout: Duration, reactor: Reactor) {
         self.id = id
         self.child = child
         self.handle = handle
         self.drainTimeout = drainTimeout
-        self.epoll = epoll
+        self.reactor = reactor
         pidfd = child.pidfd
         afterReads = sinks.afterReads
         consumerBacklog = sinks.consumerBacklog
@@ -98,26 +100,36 @@ final class WatchedChild {
 
     // MARK: - Registration
 
-    /// Adds the pipes and the pidfd to the poller's epoll set, or returns why not (having
-    /// removed what it added).
-    func register() -> SystemError? {
-        var added: [Int32] = []
+    /// Registers the pipes and the pidfd with the reactor, each calling `ready` with its slot,
+    /// or returns why not (then `abandon` cancels what it registered).
+    func register(_ ready: @escaping @Sendable (_ slot: UInt64) -> Void) -> SystemError? {
         let watched = pipes.indices.map { (fd: pipes[$0].fd, slot: UInt64($0)) } + [(fd: pidfd, slot: Self.pidfdSlot)]
         for (fd, slot) in watched where fd >= 0 {
-            // A paced child's pipes are watched once per read (`pauseReads`); its pidfd always.
-            guard cps_epoll_add(epoll, fd, id << 2 | slot, isPaced && slot != Self.pidfdSlot ? 1 : 0) == 0 else {
-                let error = SystemError.current
-                for fd in added { _ = cps_epoll_remove(epoll, fd) }
+            do {
+                // A paced child's pipes are watched once per read (`pauseReads`); its pidfd always.
+                registrations[Int(slot)] = try reactor.register(fd, oneShot: isPaced && slot != Self.pidfdSlot) { _ in
+                    ready(slot)
+                }
+            } catch {
                 return error
             }
-            added.append(fd)
         }
         return nil
+    }
+
+    /// Cancels the registration in `slot`, if any. On the reactor's thread this waits for
+    /// nothing; from `abandon`, on the thread that failed to hand the child over, it may wait
+    /// for a handler of this child that runs now (which finds no child and returns).
+    private func unregister(_ slot: Int) {
+        guard let registration = registrations[slot] else { return }
+        reactor.cancel(registration)
+        registrations[slot] = nil
     }
 
     /// Gives up on a child the poller could not take: kills its group, reaps it and closes the
     /// descriptors. Nothing is reported.
     func abandon() {
+        for index in registrations.indices { unregister(index) }
         handle.kill()
         _ = handle.reap(blocking: true)
         for pipe in pipes where pipe.fd >= 0 { close(pipe.fd) }
@@ -190,17 +202,16 @@ final class WatchedChild {
         readsResume = now + Self.backlogRecheck
         for index in pipes.indices where !paused[index] {
             paused[index] = true
-            guard pipes[index].fd >= 0 else { continue }
-            _ = cps_epoll_hold(epoll, pipes[index].fd, id << 2 | UInt64(index))
+            guard let registration = registrations[index] else { continue }
+            reactor.hold(registration)
         }
     }
 
     private func rearm(_ index: Int) {
         paused[index] = false
-        guard pipes[index].fd >= 0 else { return }
-        // Fails only for a descriptor no longer in the set, which is closed already. A paced
-        // child's pipes are watched for one report; the others' as they were added.
-        _ = cps_epoll_watch(epoll, pipes[index].fd, id << 2 | UInt64(index), isPaced ? 1 : 0)
+        guard let registration = registrations[index] else { return }
+        // A paced child's pipes are watched for one report; the others' as they were added.
+        reactor.watch(registration, oneShot: isPaced)
     }
 
     /// For a child without a pidfd: reaps it if it has exited.
@@ -263,7 +274,7 @@ final class WatchedChild {
         guard reaped == nil else { return }
         reaped = result
         if pidfd >= 0 {
-            _ = cps_epoll_remove(epoll, pidfd)
+            unregister(Int(Self.pidfdSlot))
             close(pidfd)
             pidfd = -1
         }
@@ -303,9 +314,9 @@ final class WatchedChild {
     /// Hands the unfinished last line of the pipe on and closes it. Safe to call twice.
     private func closePipe(_ index: Int) {
         guard pipes[index].fd >= 0 else { return }
-        // Removed explicitly: a spawn in progress elsewhere may hold a copy of the descriptor
+        // Cancelled explicitly: a spawn in progress elsewhere may hold a copy of the descriptor
         // for a moment, and epoll forgets a descriptor only when every copy is closed.
-        _ = cps_epoll_remove(epoll, pipes[index].fd)
+        unregister(index)
         close(pipes[index].fd)
         pipes[index].fd = -1
         let sink = pipes[index].sink
