@@ -6,6 +6,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import Glibc
+import InstallEngine
 import TerminalUI
 
 /// `installtop enroll`: puts installtop on each host over the operator's ssh, ready for the board.
@@ -42,7 +43,7 @@ struct EnrollCommand: ParsableCommand {
         valueName: "file.deb"))
     var package: String?
 
-    @Option(help: ArgumentHelp("How many hosts are enrolled at once.", valueName: "N"))
+    @Option(help: ArgumentHelp("How many hosts are enrolled at once (1 to 16: each waits on the process's pool for blocking work).", valueName: "N"))
     var parallel = 2
 
     @Option(help: ArgumentHelp(
@@ -53,6 +54,11 @@ struct EnrollCommand: ParsableCommand {
     func validate() throws {
         guard hosts.isRemote else { throw ValidationError("give the hosts to enroll: --host NAME or --hosts INVENTORY") }
         guard parallel >= 1 else { throw ValidationError("--parallel must be at least 1") }
+        // Each host's enrollment holds a thread of the blocking pool while it waits for ssh:
+        // a wider --parallel would run no more at once than the pool has threads.
+        guard parallel <= BlockingPool.shared.limit else {
+            throw ValidationError("--parallel is at most \(BlockingPool.shared.limit): that many hosts are enrolled at once; got \(parallel)")
+        }
         if let engineCommand, engineCommand.allSatisfy(\.isWhitespace) { throw ValidationError("--engine-command is empty") }
     }
 
