@@ -62,6 +62,21 @@ struct ReactorTests {
         return await eventually { done.value }
     }
 
+    /// Returns once the loop's thread sleeps (state `S`: in its `epoll_wait`, nothing else
+    /// there blocks) after a post ran: anything done now must wake it.
+    private func loopIsAsleep(_ reactor: Reactor) async -> Bool {
+        let thread = LockedValue("")
+        // "/proc/thread-self" links to "PID/task/TID".
+        reactor.post { thread.set((try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/thread-self")) ?? "?") }
+        guard await eventually({ !thread.value.isEmpty }), let tid = thread.value.split(separator: "/").last else { return false }
+        return await eventually {
+            guard let stat = try? String(contentsOfFile: "/proc/self/task/\(tid)/stat", encoding: .utf8),
+                  let end = stat.lastIndex(of: ")") else { return false }
+            // "pid (comm) S …": the state follows the name's closing parenthesis.
+            return stat[stat.index(end, offsetBy: 2)...].hasPrefix("S")
+        }
+    }
+
     // MARK: - Descriptors
 
     @Test func aReadablePipeCallsItsHandlerOnTheNamedLoopThreadAndAHangUpToo() async throws {
@@ -302,6 +317,91 @@ struct ReactorTests {
             #expect(await eventually { order.value.count == 3 })
             #expect(order.value == ["handler", "handler", "posted"])
             for registration in registrations.value { reactor.cancel(registration) }
+        }
+    }
+
+    // MARK: - Lost wake-ups
+
+    @Test("a descriptor number taken again after cancel and close reaches the new registration only")
+    func aReusedDescriptorNumberReachesOnlyTheNewRegistration() async throws {
+        try await withReactor { reactor in
+            let old = try Pipe()
+            let oldCalls = LockedValue(0)
+            // Never read (after `cancel` its number may be another's), so reported on every
+            // wake-up until cancelled.
+            let oldRegistration = try reactor.register(old.read) { _ in oldCalls.update { $0 += 1 } }
+            old.send("old")
+            #expect(await eventually { oldCalls.value >= 1 })
+            let number = old.read
+            // Cancelled before it is closed, as the registrants do; from this thread, cancel
+            // waits for a call that runs, so the count is final.
+            reactor.cancel(oldRegistration)
+            let callsAtCancel = oldCalls.value
+            old.close()
+            // The lowest free number is taken next: most often the old one, unless a test
+            // beside this one took it first (then the check below still holds, less sharply).
+            var spares: [Pipe] = []
+            defer { for spare in spares { spare.close() } }
+            var new = try Pipe()
+            while new.read != number, spares.count < 8 {
+                spares.append(new)
+                new = try Pipe()
+            }
+            let newPipe = new
+            defer { newPipe.close() }
+            let seen = LockedValue<[String]>([])
+            let newRegistration = try reactor.register(newPipe.read) { _ in
+                let text = newPipe.drain()
+                if !text.isEmpty { seen.update { $0.append(text) } }
+            }
+            newPipe.send("new")
+            #expect(await eventually { seen.value == ["new"] })
+            for _ in 0..<3 { #expect(await roundTrip(reactor)) }
+            #expect(oldCalls.value == callsAtCancel, "the cancelled registration was called for the descriptor that took its number")
+            reactor.cancel(newRegistration)
+        }
+    }
+
+    @Test("registering and watching again from another thread wake a loop asleep with no deadline")
+    func registeringAndWatchingFromAnotherThreadWakeTheLoop() async throws {
+        try await withReactor { reactor in
+            let pipe = try Pipe()
+            defer { pipe.close() }
+            #expect(await loopIsAsleep(reactor))
+            // Readable before it is registered: epoll reports it on its insertion.
+            pipe.send("x")
+            let calls = LockedValue(0)
+            let registration = try reactor.register(pipe.read, oneShot: true) { _ in calls.update { $0 += 1 } }
+            #expect(await eventually { calls.value == 1 })
+            #expect(await loopIsAsleep(reactor))
+            reactor.watch(registration, oneShot: true)
+            #expect(await eventually { calls.value == 2 })
+            reactor.cancel(registration)
+        }
+    }
+
+    @Test("timers and posts from eight threads at once, while the loop sleeps for an hour, all run; each thread's posts in order")
+    func timersAndPostsFromManyThreadsAllRun() async {
+        await withReactor { reactor in
+            let threads = 8, each = 200
+            let fired = LockedValue(0)
+            let posts = LockedValue<[Int: [Int]]>([:])
+            let far = reactor.schedule(after: .seconds(3600)) {}
+            #expect(await loopIsAsleep(reactor))
+            for thread in 0..<threads {
+                EngineThread.detach(named: "test-poster") {
+                    for index in 0..<each {
+                        reactor.schedule(after: .microseconds(index % 50)) { fired.update { $0 += 1 } }
+                        reactor.post { posts.update { $0[thread, default: []].append(index) } }
+                    }
+                }
+            }
+            let all = await eventually {
+                fired.value == threads * each && posts.value.values.reduce(0) { $0 + $1.count } == threads * each
+            }
+            #expect(all, "\(fired.value) timers fired, \(posts.value.values.reduce(0) { $0 + $1.count }) posts ran of \(threads * each)")
+            #expect(posts.value.values.allSatisfy { $0 == Array(0..<each) })
+            reactor.cancel(far)
         }
     }
 
