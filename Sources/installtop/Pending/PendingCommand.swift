@@ -156,9 +156,14 @@ struct PendingCommand: ParsableCommand {
             return unreachable(command, error)
         }
         defer { client.close() }
-        // Without a refresh, the link is closed at the deadline, which ends a wait on it.
+        // Without a refresh, the link is closed at the deadline, which ends a wait on it. The
+        // close waits for ssh to end (up to its grace): on a thread of its own, never on the
+        // reactor's thread, where the timer fires and every child and timer would wait too;
+        // not on the blocking pool either, whose threads may all be waiting in `ask` for closes.
         let deadline = ContinuousClock.now + hostDeadline
-        let timer = refresh ? nil : EngineTimers.shared.schedule(after: hostDeadline) { client.close() }
+        let timer = refresh ? nil : EngineTimers.shared.schedule(after: hostDeadline) {
+            EngineThread.detach(named: "installtop-close") { client.close() }
+        }
         defer { timer.map(EngineTimers.shared.cancel) }
         do {
             let (snapshot, computing) = try PendingQuestion.ask(client, refresh: refresh)
