@@ -38,6 +38,8 @@ struct EngineThreadCapTests {
             try await Task.sleep(for: .milliseconds(5))
         }
         await waiting.value
+        // The figure, for the record (installtop-bench concurrent-sleep measures it alone).
+        print("threads: \(before.count) before, \(peakTotal) at the peak (+\(peakTotal - before.count)); engine-named \(engineBefore) → \(peakEngine)")
         let results = queue.snapshot().jobs.map { $0.result?.resultCode }
         #expect(results.count == updates)
         #expect(results.allSatisfy { $0 == .succeeded })
