@@ -8,7 +8,7 @@ struct EngineThreadCapTests {
     /// timers) and the pool for blocking work. Each has a fixed maximum, whatever the work.
     private static let sharedEngineThreadPrefixes = ["installtop-eng", "installtop-poll", "installtop-block"]
 
-    @Test func aThousandConcurrentSleepsAddFewerThanAHundredThreads() async throws {
+    @Test func aThousandConcurrentSleepsAddFewerThanTwoHundredThreads() async throws {
         let updates = 1_000
         let queue = JobQueue(backend: ProcessBackend(), concurrency: updates,
                              configuration: EngineConfiguration(rebootMarkerPath: "/nonexistent/installtop-test-marker"))
@@ -47,8 +47,10 @@ struct EngineThreadCapTests {
         // an engine thread carries its maker's name until it names itself, so the engine's
         // threads cannot be told apart by name reliably here (installtop-bench counts them
         // alone); a thread per update (or Dispatch's overcommitting queues: 260 for this load)
-        // would add hundreds.
-        #expect(peakTotal - before.count < 100,
+        // would add hundreds. The tests beside it added up to 117 under two CPU hogs (Dispatch
+        // threads of other suites, other queues' callback threads, threads of the reactor and
+        // churn tests) while the engine-named ones stayed at 3 or 4, so the bound is 200.
+        #expect(peakTotal - before.count < 200,
                 "\(before.count) threads before, \(peakTotal) at the peak (\(engineBefore) → \(peakEngine) engine-named): \(peakNames)")
     }
 
