@@ -5,7 +5,7 @@ extension ManifestError {
 
     /// The problem libyaml (or the composer) found, at the position it reports, as
     /// `invalid YAML: [CONTEXT at line L, column C, ]PROBLEM`.
-    init(_ error: YamlError, file: String) {
+    public init(_ error: YamlError, file: String) {
         switch error {
         case .scanner(_, _, let mark, let yaml) where Self.character(atLine: mark.line, column: mark.column, in: yaml) == "\t":
             // libyaml says "found character that cannot start any token"; the character is a tab.

@@ -5,30 +5,31 @@ import Foundation
 #endif
 import Glibc
 
-/// Reads a manifest file as UTF-8 text, turning every failure into a positioned error.
-enum ManifestSourceFile {
+/// Reads a manifest file (or another YAML file installtop checks the same way: a patch policy)
+/// as UTF-8 text, turning every failure into a positioned error.
+public enum ManifestSourceFile {
     // MARK: - Reading
 
     /// The file's text. Throws one error about the whole file when it cannot be read (`no such
     /// file`, or the OS error: `Permission denied`, `Is a directory`), or one at the first byte
-    /// that is not UTF-8.
-    static func text(ofFile path: String) throws(ManifestErrors) -> String {
+    /// that is not UTF-8. `noun` names the file in the messages (`the policy is not valid UTF-8 text`).
+    public static func text(ofFile path: String, noun: String = "manifest") throws(ManifestErrors) -> String {
         var code: Int32 = 0
         guard let bytes = readBytes(path, errorCode: &code) else {
-            let message = code == ENOENT ? "no such file" : "cannot read the manifest: \(String(cString: strerror(code)))"
+            let message = code == ENOENT ? "no such file" : "cannot read the \(noun): \(String(cString: strerror(code)))"
             throw ManifestErrors([ManifestError(file: path, message: message)])
         }
         guard bytes.count <= ManifestLimits.maximumFileSize else {
             throw ManifestErrors([ManifestError(
                 file: path, line: 1, column: 1,
-                message: "the manifest is larger than \(ManifestLimits.maximumFileSize / 1024 / 1024) MiB, the most installtop reads")])
+                message: "the \(noun) is larger than \(ManifestLimits.maximumFileSize / 1024 / 1024) MiB, the most installtop reads")])
         }
         if let text = String(validating: bytes, as: UTF8.self) { return text }
         let position = firstInvalidUTF8(in: bytes)
         throw ManifestErrors([
             ManifestError(
                 file: path, line: position.line, column: position.column,
-                message: "the manifest is not valid UTF-8 text")
+                message: "the \(noun) is not valid UTF-8 text")
         ])
     }
 
