@@ -100,6 +100,11 @@ let package = Package(
         // Pure: Ansible inventories (INI and YAML: groups, children, host variables, ranges) and
         // `--limit` patterns, for the commands that reach many hosts over ssh.
         .target(name: "HostInventory", dependencies: ["TextBasics", "YAMLNodes"]),
+        // Pure: a patch-night policy (Documentation/POLICY.md) read from YAML (with the manifests'
+        // errors, from InstallEngine), its windows in an
+        // IANA time zone read from the system's zoneinfo (no Foundation, so no ICU), its waves,
+        // the age gate, and the night's state machine with the stamp it resumes from.
+        .target(name: "PatchPolicy", dependencies: ["HostInventory", "InstallEngine", "TextBasics", "YAMLNodes"]),
 
         // Unix sockets: bind/connect/accept with the right flags, SO_PEERCRED, send without SIGPIPE.
         .target(name: "CUnixSocket"),
@@ -158,6 +163,7 @@ let package = Package(
                 "EngineWire",
                 "EngineDaemon",
                 "HostInventory",
+                "PatchPolicy",
                 "RestartScan",
                 "HookRelay",
                 "TerminalUI",
@@ -204,6 +210,7 @@ let package = Package(
         .testTarget(name: "RestartScanTests", dependencies: ["RestartScan", "TestProcessSupport"], exclude: ["Samples"]),
         // The differential test asks the ansible-inventory of FleetTestSupport's toolchain.
         .testTarget(name: "HostInventoryTests", dependencies: ["HostInventory", "FleetTestSupport"]),
+        .testTarget(name: "PatchPolicyTests", dependencies: ["PatchPolicy", "HostInventory", "YAMLNodes"]),
         // The executable's own pure parts (what status prints for many hosts), through @testable import.
         .testTarget(name: "installtopTests", dependencies: ["installtop", "InstallEngine", "InstallEngineTesting"]),
         .testTarget(name: "EngineWireTests", dependencies: ["EngineWire", "InstallEngine", "InstallEngineTesting", "RestartScan"]),
