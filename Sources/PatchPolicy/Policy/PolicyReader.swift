@@ -1,0 +1,298 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import HostInventory
+import InstallEngine
+import TextBasics
+import YAMLNodes
+
+/// Walks a composed policy and turns it into a `PatchPolicy`, collecting every problem with its
+/// line and column instead of stopping at the first; a node of the wrong shape is reported once
+/// and not looked into. The checks that need the inventory (groups and canaries it must have)
+/// are made here too, at the place the policy names them.
+struct PolicyReader {
+    /// The policy's path as given, for messages.
+    let file: String
+    /// The policy's folder (empty for the current one): the base of a relative inventory path.
+    let folder: String
+    /// The zone of a name, `nil` for a name that is no zone.
+    let zones: (String) -> ZoneRules?
+    private(set) var errors: [ManifestError] = []
+
+    init(file: String, zones: @escaping (String) -> ZoneRules?) {
+        self.file = file
+        self.zones = zones
+        folder = PathText.parent(of: file)
+    }
+
+    mutating func report(_ message: String, at mark: Mark?) {
+        let mark = mark ?? Mark(line: 1, column: 1)
+        errors.append(ManifestError(file: file, line: mark.line, column: mark.column, message: message))
+    }
+
+    // MARK: - The policy
+
+    /// The policy of the document `root` (`nil` for an empty file); `nil` when anything was reported.
+    mutating func read(_ root: Node?) -> PatchPolicy? {
+        guard let root, !isNull(root) else {
+            report("the policy is empty; it needs `hosts`, `time_zone`, `windows` and `gate`", at: nil)
+            return nil
+        }
+        guard let top = fields(of: root, in: .topLevel) else { return nil }
+        let hosts = required("hosts", in: top, section: .topLevel).flatMap { self.hosts($0) }
+        let zone = required("time_zone", in: top, section: .topLevel).flatMap { self.zone($0) }
+        let windows = required("windows", in: top, section: .topLevel).flatMap { self.windows($0) }
+        let blackouts = top["blackouts"].map { self.blackouts($0) } ?? []
+        let waves = top["waves"].map { self.waves($0, hosts: hosts) } ?? WavePlan(canaries: [], percent: nil)
+        let gate = required("gate", in: top, section: .topLevel).flatMap { self.gate($0) }
+        let budget = top["failure_budget"].map { self.failureBudget($0) } ?? .hosts(0)
+        let age = top["age"].map { self.age($0) } ?? AgeGate()
+        let packages = top["packages"].map { self.packages($0) } ?? .security
+        let hostCommands = top["commands"].map { self.hostCommands($0) } ?? HostCommands()
+        let reboot = top["reboot"].map { self.reboot($0) } ?? RebootSettings()
+        let notify = top["notify"].flatMap { isNull($0) ? nil : command($0) }
+        guard errors.isEmpty, let hosts, let zone, let windows, let waves, let gate, let budget, let age, let packages,
+              let hostCommands, let reboot else { return nil }
+        return PatchPolicy(path: file, hosts: hosts, zone: zone, windows: windows, blackouts: blackouts ?? [], waves: waves, gate: gate,
+                           failureBudget: budget, age: age, packages: packages, hostCommands: hostCommands, reboot: reboot, notify: notify)
+    }
+
+    // MARK: - Hosts
+
+    private mutating func hosts(_ node: Node) -> PolicyHosts? {
+        guard let fields = fields(of: node, in: .hosts) else { return nil }
+        let groups = fields["groups"].flatMap { stringList($0, nonEmpty: true) } ?? []
+        guard let inventoryNode = required("inventory", in: fields, section: .hosts), let inventory = nonEmptyString(inventoryNode) else { return nil }
+        let expanded = PathText.expandingTilde(inventory)
+        let path = expanded.hasPrefix("/") ? expanded : PathText.appending(expanded, to: folder)
+        guard let data = FileManager.default.contents(atPath: path) else {
+            report("cannot read the inventory `\(path)`: \(FileKind.of(path) == nil ? "no such file" : "not a readable file")", at: inventoryNode.mark)
+            return nil
+        }
+        guard let text = String(validating: data, as: UTF8.self) else {
+            report("the inventory `\(path)` is not UTF-8 text", at: inventoryNode.mark)
+            return nil
+        }
+        let parsed: Inventory
+        do {
+            parsed = try Inventory.parse(text, path: path)
+        } catch {
+            report("the inventory cannot be read: \(error)", at: inventoryNode.mark)
+            return nil
+        }
+        var names: [String]
+        if groups.isEmpty {
+            names = parsed.hostNames
+        } else {
+            var selected = Set<String>()
+            for (index, group) in groups.enumerated() {
+                guard parsed.groups[group] != nil else {
+                    let groupNode = fields["groups"]?.sequence.map { Array($0)[index] }
+                    var message = "the inventory `\(inventory)` has no group `\(group)`"
+                    if let suggestion = EditDistance.closest(to: group, among: parsed.groups.keys.sorted()) {
+                        message += "; did you mean `\(suggestion)`?"
+                    }
+                    report(message, at: groupNode?.mark)
+                    continue
+                }
+                selected.formUnion(parsed.hosts(of: group))
+            }
+            names = parsed.hostNames.filter { selected.contains($0) }
+        }
+        guard !names.isEmpty || !errors.isEmpty else {
+            report(groups.isEmpty ? "the inventory `\(inventory)` names no host" : "the groups select no host of `\(inventory)`",
+                   at: (fields["groups"] ?? inventoryNode).mark)
+            return nil
+        }
+        return PolicyHosts(inventory: inventory, inventoryPath: path, groups: groups, names: names)
+    }
+
+    // MARK: - Time
+
+    private mutating func zone(_ node: Node) -> ZoneRules? {
+        guard let name = nonEmptyString(node) else { return nil }
+        guard let rules = zones(name) else {
+            report("unknown time zone `\(name)`; expected an IANA name such as Europe/Berlin or UTC (the system's zoneinfo)", at: node.mark)
+            return nil
+        }
+        return rules
+    }
+
+    private mutating func windows(_ node: Node) -> [PatchWindow]? {
+        guard case .sequence(let sequence) = node, !sequence.isEmpty else {
+            report("expected a list of windows; got \(describe(node))", at: node.mark)
+            return nil
+        }
+        var windows: [PatchWindow] = []
+        for item in sequence {
+            guard let fields = fields(of: item, in: .window) else { continue }
+            let days = required("days", in: fields, section: .window).flatMap { self.days($0) }
+            let start = required("start", in: fields, section: .window).flatMap { self.clockTime($0) }
+            var duration: Int?
+            if let durationNode = required("duration", in: fields, section: .window), let seconds = self.duration(durationNode) {
+                if seconds <= 0 || seconds > 7 * 86_400 {
+                    report("expected a window of more than 0 and at most 7d; got \(describe(durationNode))", at: durationNode.mark)
+                } else {
+                    duration = seconds
+                }
+            }
+            if let days, let start, let duration { windows.append(PatchWindow(days: days, startMinute: start, duration: duration)) }
+        }
+        return windows.count == sequence.count ? windows : nil
+    }
+
+    /// A list of day names, or `daily`.
+    private mutating func days(_ node: Node) -> Set<Weekday>? {
+        if let text = node.scalar?.string, text == "daily" { return Set(Weekday.allCases) }
+        let expectation = "expected a list of days (mon, tue … or monday, tuesday …) or daily"
+        guard case .sequence(let sequence) = node, !sequence.isEmpty else {
+            report("\(expectation); got \(describe(node))", at: node.mark)
+            return nil
+        }
+        var days = Set<Weekday>()
+        var complete = true
+        for item in sequence {
+            guard let text = item.scalar?.string, let day = Weekday(name: text) else {
+                report("\(expectation); got \(describe(item))", at: item.mark)
+                complete = false
+                continue
+            }
+            days.insert(day)
+        }
+        return complete ? days : nil
+    }
+
+    /// `HH:MM` on a 24-hour clock, in minutes after midnight.
+    private mutating func clockTime(_ node: Node) -> Int? {
+        if let text = node.scalar?.string {
+            let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+            if parts.count == 2, (1...2).contains(parts[0].count), parts[1].count == 2,
+               parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+               let hours = Int(parts[0]), let minutes = Int(parts[1]), hours < 24, minutes < 60 {
+                return hours * 60 + minutes
+            }
+        }
+        report("expected a time of day as HH:MM (24-hour clock, such as \"02:30\"); got \(describe(node))", at: node.mark)
+        return nil
+    }
+
+    private mutating func blackouts(_ node: Node) -> [BlackoutPeriod]? {
+        guard case .sequence(let sequence) = node else {
+            report("expected a list of dates (YYYY-MM-DD) or ranges (YYYY-MM-DD..YYYY-MM-DD); got \(describe(node))", at: node.mark)
+            return nil
+        }
+        var periods: [BlackoutPeriod] = []
+        for item in sequence {
+            let text = item.scalar?.string ?? ""
+            let ends = text.split(separator: ".", maxSplits: 2, omittingEmptySubsequences: false)
+            let bounds: (CivilDate, CivilDate)?
+            if ends.count == 3, ends[1].isEmpty, let first = CivilDate(text: String(ends[0])), let last = CivilDate(text: String(ends[2])) {
+                bounds = (first, last)
+            } else if let date = CivilDate(text: text) {
+                bounds = (date, date)
+            } else {
+                bounds = nil
+            }
+            guard let (first, last) = bounds, first <= last else {
+                report("expected a date (YYYY-MM-DD) or a range of dates (YYYY-MM-DD..YYYY-MM-DD, the first not after the last); got \(describe(item))",
+                       at: item.mark)
+                continue
+            }
+            periods.append(BlackoutPeriod(first: first, last: last))
+        }
+        return periods
+    }
+
+    // MARK: - Waves, gate, budget
+
+    private mutating func waves(_ node: Node, hosts: PolicyHosts?) -> WavePlan? {
+        guard let fields = fields(of: node, in: .waves) else { return nil }
+        var canaries: [String] = []
+        if let canaryNode = fields["canary"], let names = stringList(canaryNode, nonEmpty: true) {
+            canaries = names
+            let items = canaryNode.sequence.map(Array.init) ?? []
+            var seen = Set<String>()
+            for (index, name) in names.enumerated() {
+                if !seen.insert(name).inserted {
+                    report("canary `\(name)` is named twice", at: items[index].mark)
+                } else if let hosts, !hosts.names.contains(name) {
+                    var message = "canary `\(name)` is not one of the policy's hosts"
+                    if let suggestion = EditDistance.closest(to: name, among: hosts.names) { message += "; did you mean `\(suggestion)`?" }
+                    report(message, at: items[index].mark)
+                }
+            }
+        }
+        let percent = fields["percent"].flatMap { integer($0, in: 1...100, what: "a percentage") }
+        let atOnce = fields["at_once"].flatMap { integer($0, in: 1...1000, what: "a number of hosts") } ?? 1
+        if fields["percent"] != nil, percent == nil { return nil }
+        return WavePlan(canaries: canaries, percent: percent, atOnce: atOnce)
+    }
+
+    private mutating func gate(_ node: Node) -> WaveGate? {
+        guard let fields = fields(of: node, in: .gate) else { return nil }
+        var confirm: Int?
+        if let confirmNode = required("confirm", in: fields, section: .gate), let seconds = duration(confirmNode) {
+            if seconds > 0 { confirm = seconds } else { report("expected a confirmation deadline longer than 0; got \(describe(confirmNode))", at: confirmNode.mark) }
+        }
+        let command = fields["command"].flatMap { isNull($0) ? nil : self.command($0) }
+        if let commandNode = fields["command"], !isNull(commandNode), command == nil { return nil }
+        return confirm.map { WaveGate(confirm: $0, command: command) }
+    }
+
+    /// A number of hosts, or `N%` of them.
+    private mutating func failureBudget(_ node: Node) -> FailureBudget? {
+        if node.tag.name == .int, let count = node.scalar.flatMap({ Int($0.string) }), count >= 0 { return .hosts(count) }
+        if let text = node.scalar?.string, text.hasSuffix("%"), let percent = Int(text.dropLast()), (0...100).contains(percent) {
+            return .percent(percent)
+        }
+        report("expected a number of hosts (0 or more) or a percentage of them (such as 10%); got \(describe(node))", at: node.mark)
+        return nil
+    }
+
+    // MARK: - Updates
+
+    private mutating func age(_ node: Node) -> AgeGate? {
+        guard let fields = fields(of: node, in: .age) else { return nil }
+        let updates = fields["updates"].map { duration($0) } ?? 0
+        let security = fields["security"].map { duration($0) } ?? updates
+        guard let updates, let security else { return nil }
+        return AgeGate(updates: updates, security: security)
+    }
+
+    /// `security`, `all`, or a list of package names.
+    private mutating func packages(_ node: Node) -> PackageSelection? {
+        if case .sequence = node {
+            return stringList(node, nonEmpty: true).map { .list($0) }
+        }
+        switch node.scalar?.string {
+        case "security": return .security
+        case "all": return .all
+        default:
+            report("expected security, all or a list of package names; got \(describe(node))", at: node.mark)
+            return nil
+        }
+    }
+
+    private mutating func hostCommands(_ node: Node) -> HostCommands? {
+        guard let fields = fields(of: node, in: .commands) else { return nil }
+        let before = fields["before"].flatMap { isNull($0) ? nil : command($0) }
+        let after = fields["after"].flatMap { isNull($0) ? nil : command($0) }
+        if let node = fields["before"], !isNull(node), before == nil { return nil }
+        if let node = fields["after"], !isNull(node), after == nil { return nil }
+        return HostCommands(before: before, after: after)
+    }
+
+    private mutating func reboot(_ node: Node) -> RebootSettings? {
+        guard let fields = fields(of: node, in: .reboot) else { return nil }
+        var enabled: Bool? = true
+        if let node = fields["enabled"] {
+            enabled = node.tag.name == .bool ? node.bool : nil
+            if enabled == nil { report("expected true or false; got \(describe(node))", at: node.mark) }
+        }
+        let atOnce = fields["at_once"].map { integer($0, in: 1...1000, what: "a number of hosts") } ?? 1
+        guard let enabled, let atOnce else { return nil }
+        return RebootSettings(enabled: enabled, atOnce: atOnce)
+    }
+}
