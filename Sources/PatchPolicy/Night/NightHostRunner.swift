@@ -1,0 +1,15 @@
+/// The seam between a night's machine and the hosts: what performs `NightAction.startHost`,
+/// `recoverHost` and `evaluateGate`. The rollout code that reaches hosts over ssh (armed package
+/// jobs, confirmations, reboots) fills it in; tests give a scripted one.
+public protocol NightHostRunner: Sendable {
+    /// Patches `host` of wave `wave` (0-based) as the policy says and reports how it ended.
+    func patch(host: String, wave: Int) async -> HostOutcome
+
+    /// How `host`'s step, which a stamp says was running when the admin process stopped, ended,
+    /// from what its engine recorded; starts nothing.
+    func recover(host: String) async -> HostOutcome
+
+    /// Runs the gate's command for wave `wave` after `confirmed` were confirmed: passed, or
+    /// failed with why.
+    func evaluateGate(wave: Int, confirmed: [String]) async -> (passed: Bool, reason: String)
+}

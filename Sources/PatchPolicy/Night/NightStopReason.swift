@@ -1,0 +1,19 @@
+/// Why a night stopped before its last wave passed its gate.
+public enum NightStopReason: Sendable, Hashable, Codable {
+    /// Wave `wave` (0-based) did not pass its gate: a host reverted, none was confirmed, or
+    /// the gate's command failed.
+    case gateFailed(wave: Int, reason: String)
+    /// More hosts failed than the budget tolerates.
+    case budgetExhausted(failures: Int, tolerated: Int)
+    /// The window closed with hosts left.
+    case windowClosed
+
+    /// One line for the operator.
+    public var sentence: String {
+        switch self {
+        case .gateFailed(let wave, let reason): "wave \(wave + 1) did not pass its gate: \(reason)"
+        case .budgetExhausted(let failures, let tolerated): "\(failures) hosts failed; the failure budget tolerates \(tolerated)"
+        case .windowClosed: "the window closed"
+        }
+    }
+}
