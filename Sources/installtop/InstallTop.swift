@@ -22,7 +22,7 @@ struct InstallTop: ParsableCommand {
             RunCommand.self, DemoCommand.self, ValidateCommand.self, HistoryCommand.self, ReplayCommand.self, ThemesCommand.self,
             ServeCommand.self, SubmitCommand.self, AttachCommand.self, StatusCommand.self, AbortCommand.self,
             CleanupCommand.self, ConfirmCommand.self, BridgeCommand.self, EnrollCommand.self, HostsCommand.self, APTCommand.self, DNFCommand.self, AnsibleCommand.self, DriveCommand.self, HooksCommand.self,
-            WatchCommand.self, PendingCommand.self, RestartsCommand.self, RestartServicesCommand.self, GenerateManualCommand.self,
+            WatchCommand.self, PendingCommand.self, PatchCommand.self, RestartsCommand.self, RestartServicesCommand.self, GenerateManualCommand.self,
         ]
     )
 
