@@ -12,7 +12,8 @@ public enum PolicyPlanText {
         if let occurrence = policy.schedule.occurrence(at: now) {
             let label = occurrence.isOpen(at: now) ? "window (open now)" : "next window"
             lines.append("\(label): \(zoned(occurrence.start, policy.zone, weekday: true)) to \(zoned(occurrence.end, policy.zone, weekday: false)) "
-                + "\(policy.zone.name); \(localTime(occurrence.start)) to \(localTime(occurrence.end)) local time")
+                + policy.zone.name)
+            lines.append("  in local time: \(localTime(occurrence.start)) to \(localTime(occurrence.end))")
         } else {
             lines.append("next window: none in the next \(WindowSchedule.horizonDays / 366) years (no window opens on a day that is not blacked out)")
         }
@@ -26,8 +27,9 @@ public enum PolicyPlanText {
         let command = policy.gate.command.map { ", then `\($0.displayString)` exits 0" } ?? ""
         lines.append("gate: every host of a wave armed with --confirm \(durationText(policy.gate.confirm)) and confirmed, none reverted\(command)")
         let tolerated = policy.failureBudget.tolerated(of: policy.hosts.names.count)
-        lines.append("failure budget: \(policy.failureBudget.description) (\(tolerated) tolerated; the night stops at failed, reverted or unreachable host \(tolerated + 1))")
-        lines.append("age: updates \(durationText(policy.age.updates)) old, security updates \(durationText(policy.age.security))")
+        lines.append("failure budget: \(policy.failureBudget.description) (\(tolerated) of \(count(policy.hosts.names.count, "host")) may fail, "
+            + "revert or be unreachable; one more stops the night)")
+        lines.append("age: an update is taken \(ageText(policy.age.updates)), a security update \(ageText(policy.age.security))")
         lines.append("packages: \(policy.packages.description)")
         if let before = policy.hostCommands.before { lines.append("before each host: \(before.displayString)") }
         if let after = policy.hostCommands.after { lines.append("after each host: \(after.displayString)") }
@@ -60,6 +62,9 @@ public enum PolicyPlanText {
         }
         return text
     }
+
+    /// `once 7d old`, or `at once` for 0.
+    private static func ageText(_ seconds: Int) -> String { seconds == 0 ? "at once" : "once \(durationText(seconds)) old" }
 
     private static func count(_ value: Int, _ noun: String) -> String { value == 1 ? "1 \(noun)" : "\(value) \(noun)s" }
 }
