@@ -35,12 +35,7 @@ extension ManifestReader {
             }
             let name = scalar.string
             guard section.allowedKeys.contains(name) else {
-                var message = "unknown key `\(name)` \(section.phrase); expected one of: "
-                    + section.allowedKeys.joined(separator: ", ")
-                if let suggestion = EditDistance.closest(to: name, among: section.allowedKeys) {
-                    message += "; did you mean `\(suggestion)`?"
-                }
-                report(message, at: key)
+                report(UnknownKeyMessage.text(for: name, phrase: section.phrase, allowed: section.allowedKeys), at: key)
                 continue
             }
             fields.add(name, key: key, value: value)
@@ -247,32 +242,8 @@ extension ManifestReader {
 
     // MARK: - Describing what was found
 
-    /// What the node is, for the `got …` half of a message: `a list`, `a mapping`,
-    /// `the boolean `no``, `an empty value`, `the quoted string `3``, or the text in backticks
-    /// (first line, at most 40 characters).
-    func describe(_ node: Node) -> String {
-        guard let scalar = node.scalar else { return node.sequence != nil ? "a list" : "a mapping" }
-        let text = Self.excerpt(scalar.string)
-        switch node.tagName {
-        case .null:
-            return scalar.string.isEmpty ? "an empty value" : "the null value `\(text)`"
-        case .bool:
-            return "the boolean `\(text)`"
-        default:
-            if scalar.string.isEmpty { return "an empty string" }
-            // `"3"` or `'no'` looks like the number or boolean that was expected; saying it
-            // is quoted tells the operator what to change.
-            let quoted = scalar.style == .singleQuoted || scalar.style == .doubleQuoted
-            if quoted, Resolver.default.resolveTag(from: scalar.string) != .str { return "the quoted string `\(text)`" }
-            return "`\(text)`"
-        }
-    }
-
-    private static func excerpt(_ text: String) -> String {
-        let firstLine = text.prefix { $0 != "\n" && $0 != "\r" }
-        if firstLine.count <= 40, firstLine.count == text.count { return text }
-        return String(firstLine.prefix(40)) + "…"
-    }
+    /// What the node is, for the `got …` half of a message (`Node.messageDescription`).
+    func describe(_ node: Node) -> String { node.messageDescription }
 
     /// `a or b`, `a, b or c`.
     static func alternatives(_ names: [String]) -> String {

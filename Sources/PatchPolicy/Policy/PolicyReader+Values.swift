@@ -18,11 +18,7 @@ extension PolicyReader {
                 continue
             }
             guard section.allowedKeys.contains(name) else {
-                var message = "unknown key `\(name)` \(section.phrase); expected one of: " + section.allowedKeys.joined(separator: ", ")
-                if let suggestion = EditDistance.closest(to: name, among: section.allowedKeys) {
-                    message += "; did you mean `\(suggestion)`?"
-                }
-                report(message, at: key.mark)
+                report(UnknownKeyMessage.text(for: name, phrase: section.phrase, allowed: section.allowedKeys), at: key.mark)
                 continue
             }
             fields.add(name, key: key, value: value)
@@ -98,19 +94,10 @@ extension PolicyReader {
 
     // MARK: - Describing what was found
 
-    /// What the node is, for the `got …` half of a message, worded as the manifest's messages
-    /// word it: `a list`, `a mapping`, `an empty value`, `the boolean `no``, or the text.
+    /// What the node is, for the `got …` half of a message, in the manifests' words; an empty
+    /// list is said to be empty, since `expected a list of windows; got a list` would puzzle.
     func describe(_ node: Node) -> String {
-        guard let scalar = node.scalar else {
-            if let sequence = node.sequence { return sequence.isEmpty ? "an empty list" : "a list" }
-            return "a mapping"
-        }
-        let firstLine = scalar.string.prefix { $0 != "\n" }
-        let text = firstLine.count <= 40 && firstLine.count == scalar.string.count ? scalar.string : String(firstLine.prefix(40)) + "…"
-        switch node.tag.name {
-        case .null: return scalar.string.isEmpty ? "an empty value" : "the null value `\(text)`"
-        case .bool: return "the boolean `\(text)`"
-        default: return scalar.string.isEmpty ? "an empty string" : "`\(text)`"
-        }
+        if let sequence = node.sequence, sequence.isEmpty { return "an empty list" }
+        return node.messageDescription
     }
 }

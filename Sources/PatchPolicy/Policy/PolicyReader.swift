@@ -174,7 +174,9 @@ struct PolicyReader {
                 return hours * 60 + minutes
             }
         }
-        report("expected a time of day as HH:MM (24-hour clock, such as \"02:30\"); got \(describe(node))", at: node.mark)
+        // Quoting is what the guide asks for here, so a quoted text is not called out as one.
+        let got = node.scalar.map { "`\($0.string)`" } ?? describe(node)
+        report("expected a time of day as HH:MM (24-hour clock, such as \"02:30\"); got \(got)", at: node.mark)
         return nil
     }
 
