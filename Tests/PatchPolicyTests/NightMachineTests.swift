@@ -72,6 +72,22 @@ struct NightMachineTests {
         #expect(machine.steps["h3"] == .pending && machine.steps["h4"] == .pending)
     }
 
+    @Test("The window closes while a wave's last hosts run: they finish, the wave is gated, and its passing gate finishes the last wave but starts no other")
+    func windowClosesAtWaveEnd() {
+        var machine = NightMachine(waves: [Wave(kind: .canary, hosts: ["c1"]), Wave(kind: .rest, hosts: ["h1", "h2"])], atOnce: 1, tolerated: 0)
+        _ = machine.begin()
+        #expect(machine.windowClosed() == [.writeStamp])
+        #expect(machine.hostEnded("c1", outcome: .confirmed) == [.writeStamp, .evaluateGate(wave: 0, confirmed: ["c1"])])
+        #expect(machine.gateEvaluated(wave: 0, passed: true) == [.notify(.wavePassed(wave: 0)), .writeStamp, .notify(.stopped(.windowClosed))])
+        #expect(machine.steps["h1"] == .pending)
+
+        var last = NightMachine(waves: [Wave(kind: .rest, hosts: ["h1"])], atOnce: 1, tolerated: 0)
+        _ = last.begin()
+        _ = last.windowClosed()
+        _ = last.hostEnded("h1", outcome: .confirmed)
+        #expect(last.gateEvaluated(wave: 0, passed: true) == [.writeStamp, .notify(.wavePassed(wave: 0)), .notify(.finished)])
+    }
+
     @Test("The budget is exhausted: the failure one past it stops the night once the running host finishes")
     func budgetExhausted() {
         var machine = NightMachine(waves: [Wave(kind: .rest, hosts: ["h1", "h2", "h3", "h4", "h5"])], atOnce: 2, tolerated: 1)

@@ -68,11 +68,14 @@ public struct NightMachine: Sendable, Hashable, Codable {
     }
 
     /// The window closed: no new host starts; the running ones finish, and then the night stops.
-    /// A gate being evaluated finishes too, but starts no further wave.
+    /// A wave whose last hosts are running when it closes is gated once they end, and a gate
+    /// being evaluated finishes too, so the last wave can still finish the night; neither
+    /// starts a further wave.
     public mutating func windowClosed() -> [NightAction] {
         guard windowOpen else { return [] }
         windowOpen = false
-        return advance()
+        let actions = advance()
+        return actions.first == .writeStamp ? actions : [.writeStamp] + actions
     }
 
     // MARK: - Rules
@@ -84,7 +87,7 @@ public struct NightMachine: Sendable, Hashable, Codable {
         switch phase {
         case .patching(let wave):
             if failures > tolerated { return stop(.budgetExhausted(failures: failures, tolerated: tolerated)) }
-            guard windowOpen else { return stop(.windowClosed) }
+            if !windowOpen, waves[wave].hosts.contains(where: { steps[$0] == .pending }) { return stop(.windowClosed) }
             var actions: [NightAction] = []
             var busy = running.count
             for host in waves[wave].hosts where busy < atOnce && steps[host] == .pending {
