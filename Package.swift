@@ -100,10 +100,10 @@ let package = Package(
         // Pure: Ansible inventories (INI and YAML: groups, children, host variables, ranges) and
         // `--limit` patterns, for the commands that reach many hosts over ssh.
         .target(name: "HostInventory", dependencies: ["TextBasics", "YAMLNodes"]),
-        // Pure: a patch-night policy (Documentation/POLICY.md) read from YAML (with the manifests'
-        // errors, from InstallEngine), its windows in an
-        // IANA time zone read from the system's zoneinfo (no Foundation, so no ICU), its waves,
-        // the age gate, and the night's state machine with the stamp it resumes from.
+        // Patch-night policies (Documentation/POLICY.md), FoundationEssentials only: the file read
+        // with the manifests' errors (InstallEngine's), windows in an IANA zone read from the
+        // system's zoneinfo (Foundation's TimeZone would bring ICU), waves, the age gate, and the
+        // night as a value machine with the stamp file it resumes from.
         .target(name: "PatchPolicy", dependencies: ["HostInventory", "InstallEngine", "TextBasics", "YAMLNodes"]),
 
         // Unix sockets: bind/connect/accept with the right flags, SO_PEERCRED, send without SIGPIPE.

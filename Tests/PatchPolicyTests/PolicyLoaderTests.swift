@@ -144,7 +144,6 @@ struct PolicyLoaderTests {
             "8:15: expected a window of more than 0 and at most 7d; got `8d`",
             "9:13: expected a date (YYYY-MM-DD) or a range of dates (YYYY-MM-DD..YYYY-MM-DD, the first not after the last); got `2026-02-30`",
             "9:25: expected a date (YYYY-MM-DD) or a range of dates (YYYY-MM-DD..YYYY-MM-DD, the first not after the last); got `2027-01-02..2027-01-01`",
-            "11:12: canary `web9` is not one of the policy's hosts; did you mean `web1`?",
             "12:12: expected a percentage from 1 to 100; got `120`",
             "14:12: expected a duration such as 30s, 15m, 2h or 7d; got `15`",
             "15:17: expected a number of hosts (0 or more) or a percentage of them (such as 10%); got `many`",
@@ -154,6 +153,14 @@ struct PolicyLoaderTests {
             "18:35: expected a number of hosts from 1 to 1000; got `0`",
         ]
         #expect(errors == expected)
+    }
+
+    @Test("A canary must be one of the policy's hosts, once; an unknown group is the one error, the canaries not checked against hosts the policy does not have")
+    func unknownGroupAlone() throws {
+        let errors = try Self.errors(Self.good.replacing("groups: [web, db]", with: "groups: [webs]"))
+        #expect(errors == ["3:12: the inventory `hosts.ini` has no group `webs`; did you mean `web`?"])
+        let canary = try Self.errors(Self.good.replacing("canary: [web1]", with: "canary: [web1, web9, web1]"))
+        #expect(canary == ["14:18: canary `web9` is not one of the policy's hosts; did you mean `web1`?", "14:24: canary `web1` is named twice"])
     }
 
     @Test("A missing inventory, a YAML syntax error, and an empty file each say where")

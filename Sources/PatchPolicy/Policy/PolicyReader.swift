@@ -82,13 +82,15 @@ struct PolicyReader {
             report("the inventory cannot be read: \(error)", at: inventoryNode.mark)
             return nil
         }
-        var names: [String]
+        let names: [String]
         if groups.isEmpty {
             names = parsed.hostNames
         } else {
             var selected = Set<String>()
+            var unknownGroup = false
             for (index, group) in groups.enumerated() {
                 guard parsed.groups[group] != nil else {
+                    unknownGroup = true
                     let groupNode = fields["groups"]?.sequence.map { Array($0)[index] }
                     var message = "the inventory `\(inventory)` has no group `\(group)`"
                     if let suggestion = EditDistance.closest(to: group, among: parsed.groups.keys.sorted()) {
@@ -99,9 +101,11 @@ struct PolicyReader {
                 }
                 selected.formUnion(parsed.hosts(of: group))
             }
+            // Without all its groups the policy has no hosts to check canaries against.
+            guard !unknownGroup else { return nil }
             names = parsed.hostNames.filter { selected.contains($0) }
         }
-        guard !names.isEmpty || !errors.isEmpty else {
+        guard !names.isEmpty else {
             report(groups.isEmpty ? "the inventory `\(inventory)` names no host" : "the groups select no host of `\(inventory)`",
                    at: (fields["groups"] ?? inventoryNode).mark)
             return nil
