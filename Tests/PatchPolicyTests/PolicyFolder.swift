@@ -17,8 +17,10 @@ struct PolicyFolder {
 
     func file(_ name: String) -> String { path + "/" + name }
 
-    func write(_ name: String, _ text: String) throws {
+    /// Writes `text` to `name`, mode 0755 when `executable`.
+    func write(_ name: String, _ text: String, executable: Bool = false) throws {
         try Data(text.utf8).write(to: URL(fileURLWithPath: file(name)))
+        if executable { chmod(file(name), 0o755) }
     }
 
     func remove() {

@@ -34,7 +34,7 @@ struct PolicyLoaderTests {
           at_once: 2
         gate:
           confirm: 15m
-          command: [/usr/local/bin/check-site, --all]
+          command: [./check-site, --all]
         failure_budget: 2
         age:
           updates: 7d
@@ -42,10 +42,10 @@ struct PolicyLoaderTests {
         packages: all
         commands:
           before: "lb-drain $INSTALLTOP_HOST"
-          after: [lb-enable]
+          after: [installtop-test-lb-enable]
         reboot:
           at_once: 1
-        notify: [/usr/local/bin/patch-notify]
+        notify: [./patch-notify]
         """
 
     /// Loads `policy` beside the inventory; the errors' texts when it is invalid.
@@ -54,6 +54,8 @@ struct PolicyLoaderTests {
         defer { folder.remove() }
         try folder.write("hosts.ini", inventory)
         try folder.write("night.yaml", policy)
+        try folder.write("check-site", "#!/bin/sh\n", executable: true)
+        try folder.write("patch-notify", "#!/bin/sh\n", executable: true)
         do {
             return .success(try PolicyLoader.load(contentsOfFile: folder.file("night.yaml"), zones: TestZones.lookup))
         } catch {
@@ -77,13 +79,23 @@ struct PolicyLoaderTests {
         #expect(policy.blackouts.map(\.description) == ["2026-12-24", "2026-12-28..2027-01-01"])
         #expect(policy.hostWaves.map(\.hosts.count) == [1, 4, 5])
         #expect(policy.waves.atOnce == 2)
-        #expect(policy.gate == WaveGate(confirm: 900, command: .argv(["/usr/local/bin/check-site", "--all"])))
+        #expect(policy.gate == WaveGate(confirm: 900, command: .argv(["./check-site", "--all"])))
         #expect(policy.failureBudget == .hosts(2))
         #expect(policy.age == AgeGate(updates: 7 * 86_400, security: 86_400))
         #expect(policy.packages == .all)
-        #expect(policy.hostCommands == HostCommands(before: .shell("lb-drain $INSTALLTOP_HOST"), after: .argv(["lb-enable"])))
+        #expect(policy.hostCommands == HostCommands(before: .shell("lb-drain $INSTALLTOP_HOST"), after: .argv(["installtop-test-lb-enable"])))
         #expect(policy.reboot == RebootSettings(enabled: true, atOnce: 1))
-        #expect(policy.notify == .argv(["/usr/local/bin/patch-notify"]))
+        #expect(policy.notify == .argv(["./patch-notify"]))
+        // A name not on PATH now may be there when the night runs: a warning, not an error.
+        #expect(policy.warnings.map { "\($0.line):\($0.column): \($0.message)" } == [
+            "27:11: warning: `installtop-test-lb-enable` is not an executable on PATH now; the command fails unless it is there when the night runs",
+        ])
+    }
+
+    @Test("A command's program given as a path must be an executable file, relative to the policy's folder, as in manifests")
+    func commandPrograms() throws {
+        let errors = try Self.errors(Self.good.replacing("[./check-site, --all]", with: "[./no-such-check]"))
+        #expect(errors.count == 1 && errors[0].hasPrefix("19:13: `./no-such-check` does not exist ("), "\(errors)")
     }
 
     @Test("What a short policy leaves out: every host, one wave, budget 0, no age, security updates only, one reboot at a time")

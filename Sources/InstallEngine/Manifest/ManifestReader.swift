@@ -255,28 +255,15 @@ struct ManifestReader {
     /// `PATH` (the update's `env` may set it) and only warned about, since a package installed
     /// by an earlier update may provide it. Shell strings are the shell's business.
     mutating func checkProgram(_ program: String, at position: SourcePosition, workingDirectory: String, environment: [String: String]) {
-        if program.contains("/") {
-            let path = URL(fileURLWithPath: program, relativeTo: URL(fileURLWithPath: workingDirectory, isDirectory: true))
-                .standardizedFileURL.path
-            var info = stat()
-            guard stat(path, &info) == 0 else {
-                report("`\(program)` does not exist (\(path))", at: position)
-                return
-            }
-            guard info.st_mode & S_IFMT == S_IFREG else {
-                report("`\(program)` is not a file (\(path))", at: position)
-                return
-            }
-            if access(path, X_OK) != 0 {
-                report("`\(program)` is not executable (\(path)); make it so with chmod +x", at: position)
-            }
-            return
-        }
-        let searchPath = environment["PATH"] ?? ProcessInfo.processInfo.environment["PATH"]
-        if case .failure = ExecutableLookup.find(program, searchPath: searchPath, workingDirectory: workingDirectory) {
+        switch ProgramCheck.finding(for: program, workingDirectory: workingDirectory, environment: environment) {
+        case .unusable(let message)?:
+            report(message, at: position)
+        case .notOnPath?:
             warnings.append(ManifestError(
                 file: file, line: position.line, column: position.column,
                 message: "warning: `\(program)` is not an executable on PATH now; the update fails unless it is there when it runs"))
+        case nil:
+            break
         }
     }
 }

@@ -20,6 +20,8 @@ public struct PatchPolicy: Sendable {
     public let reboot: RebootSettings
     /// Run with a JSON summary before the window, after each wave and on a stop; `nil` for none.
     public let notify: UpdateCommand?
+    /// What may still work when the night runs: a command's program not on `PATH` now.
+    public internal(set) var warnings: [ManifestError] = []
 
     public init(path: String, hosts: PolicyHosts, zone: ZoneRules, windows: [PatchWindow], blackouts: [BlackoutPeriod], waves: WavePlan,
                 gate: WaveGate, failureBudget: FailureBudget, age: AgeGate, packages: PackageSelection, hostCommands: HostCommands,

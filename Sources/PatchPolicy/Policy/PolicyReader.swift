@@ -20,6 +20,8 @@ struct PolicyReader {
     /// The zone of a name, `nil` for a name that is no zone.
     let zones: (String) -> ZoneRules?
     private(set) var errors: [ManifestError] = []
+    /// What may still work when the night runs (a program not on `PATH` now).
+    private(set) var warnings: [ManifestError] = []
 
     init(file: String, zones: @escaping (String) -> ZoneRules?) {
         self.file = file
@@ -52,11 +54,35 @@ struct PolicyReader {
         let packages = top["packages"].map { self.packages($0) } ?? .security
         let hostCommands = top["commands"].map { self.hostCommands($0) } ?? HostCommands()
         let reboot = top["reboot"].map { self.reboot($0) } ?? RebootSettings()
-        let notify = top["notify"].flatMap { isNull($0) ? nil : command($0) }
+        let notify = top["notify"].flatMap { isNull($0) ? nil : checkedCommand($0) }
         guard errors.isEmpty, let hosts, let zone, let windows, let waves, let gate, let budget, let age, let packages,
               let hostCommands, let reboot else { return nil }
-        return PatchPolicy(path: file, hosts: hosts, zone: zone, windows: windows, blackouts: blackouts ?? [], waves: waves, gate: gate,
-                           failureBudget: budget, age: age, packages: packages, hostCommands: hostCommands, reboot: reboot, notify: notify)
+        var policy = PatchPolicy(path: file, hosts: hosts, zone: zone, windows: windows, blackouts: blackouts ?? [], waves: waves, gate: gate,
+                                 failureBudget: budget, age: age, packages: packages, hostCommands: hostCommands, reboot: reboot, notify: notify)
+        policy.warnings = warnings
+        return policy
+    }
+
+    // MARK: - Commands
+
+    /// A command run on this machine, its program checked as manifests' are (`ProgramCheck`):
+    /// a path relative to the policy's folder must be an executable file; a name not on `PATH`
+    /// now is a warning. Shell strings are the shell's business.
+    private mutating func checkedCommand(_ node: Node) -> UpdateCommand? {
+        guard let command = command(node) else { return nil }
+        if case .argv(let arguments) = command {
+            let mark = node.sequence?.first?.mark ?? node.mark ?? Mark(line: 1, column: 1)
+            switch ProgramCheck.finding(for: arguments[0], workingDirectory: folder.isEmpty ? "." : folder) {
+            case .unusable(let message)?:
+                report(message, at: mark)
+            case .notOnPath?:
+                warnings.append(ManifestError(file: file, line: mark.line, column: mark.column,
+                                              message: "warning: `\(arguments[0])` is not an executable on PATH now; the command fails unless it is there when the night runs"))
+            case nil:
+                break
+            }
+        }
+        return command
     }
 
     // MARK: - Hosts
@@ -242,7 +268,7 @@ struct PolicyReader {
         if let confirmNode = required("confirm", in: fields, section: .gate), let seconds = duration(confirmNode) {
             if seconds > 0 { confirm = seconds } else { report("expected a confirmation deadline longer than 0; got \(describe(confirmNode))", at: confirmNode.mark) }
         }
-        let command = fields["command"].flatMap { isNull($0) ? nil : self.command($0) }
+        let command = fields["command"].flatMap { isNull($0) ? nil : self.checkedCommand($0) }
         if let commandNode = fields["command"], !isNull(commandNode), command == nil { return nil }
         return confirm.map { WaveGate(confirm: $0, command: command) }
     }
@@ -283,8 +309,8 @@ struct PolicyReader {
 
     private mutating func hostCommands(_ node: Node) -> HostCommands? {
         guard let fields = fields(of: node, in: .commands) else { return nil }
-        let before = fields["before"].flatMap { isNull($0) ? nil : command($0) }
-        let after = fields["after"].flatMap { isNull($0) ? nil : command($0) }
+        let before = fields["before"].flatMap { isNull($0) ? nil : checkedCommand($0) }
+        let after = fields["after"].flatMap { isNull($0) ? nil : checkedCommand($0) }
         if let node = fields["before"], !isNull(node), before == nil { return nil }
         if let node = fields["after"], !isNull(node), after == nil { return nil }
         return HostCommands(before: before, after: after)

@@ -54,6 +54,7 @@ struct PatchCommand: ParsableCommand {
             }
             throw ExitCode(ExitStatus.invalidUsage.rawValue)
         }
+        for warning in loaded.warnings { StandardOutput.stderr.line(warning.description) }
         let instant = now ?? Int(time(nil))
         for line in PolicyPlanText.lines(of: loaded, now: instant, localTime: { LocalTimeText.string($0, format: "%a %Y-%m-%d %H:%M %Z") }) {
             print(line)
