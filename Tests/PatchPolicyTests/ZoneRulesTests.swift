@@ -34,6 +34,20 @@ struct ZoneRulesTests {
         #expect(zone.instant(ofLocal: plain) == TestZones.utcInstant(2026, 7, 1, 0))
     }
 
+    @Test("A southern zone: Sydney's summer time spans the new year, from the first Sunday of October to the first Sunday of April")
+    func southernRule() throws {
+        let sydney = ZoneRules(name: "Australia/Sydney", rule: try #require(PosixZoneRule("AEST-10AEDT,M10.1.0,M4.1.0/3")))
+        #expect(sydney.offset(at: TestZones.utcInstant(2026, 1, 15, 0)).seconds == 39_600)
+        #expect(sydney.offset(at: TestZones.utcInstant(2026, 4, 4, 15, 59)).seconds == 39_600)
+        #expect(sydney.offset(at: TestZones.utcInstant(2026, 4, 4, 16)).seconds == 36_000)
+        #expect(sydney.offset(at: TestZones.utcInstant(2026, 10, 3, 15, 59)).seconds == 36_000)
+        #expect(sydney.offset(at: TestZones.utcInstant(2026, 10, 3, 16)).seconds == 39_600)
+        // Nuuk's changes are at negative local times (tz's version 3 extension).
+        let nuuk = try #require(PosixZoneRule("<-02>2<-01>,M3.5.0/-1,M10.5.0/0"))
+        #expect(nuuk.offset(at: TestZones.utcInstant(2026, 3, 29, 0, 59)).offset == -7200)
+        #expect(nuuk.offset(at: TestZones.utcInstant(2026, 3, 29, 1)).offset == -3600)
+    }
+
     @Test("Rules this reader does not understand are nil, not a wrong zone")
     func unreadableRules() {
         #expect(PosixZoneRule("") == nil)
