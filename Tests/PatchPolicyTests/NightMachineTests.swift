@@ -151,6 +151,9 @@ struct NightMachineTests {
         #expect(NightResumption.decide(stamp: finished, policy: "night.yaml", window: window) == .over(.finished))
         // The next window's night is a new one.
         #expect(NightResumption.decide(stamp: finished, policy: "night.yaml", window: WindowOccurrence(start: 90_000, end: 99_000, window: 0)) == .fresh)
+        // Another policy's night in this window: nothing starts, it might patch the same hosts.
+        #expect(NightResumption.decide(stamp: finished, policy: "other.yaml", window: window) == .foreign(policy: "night.yaml"))
+        #expect(NightResumption.decide(stamp: nil, policy: "night.yaml", window: window) == .fresh)
     }
 
     @Test("The stamp file is replaced whole; a missing one is no stamp, a torn one an error")

@@ -8,12 +8,17 @@ public enum NightResumption: Sendable, Hashable {
     case resume(NightMachine)
     /// The night of this opening is over (finished or stopped): nothing runs until the next one.
     case over(NightPhase)
+    /// The stamp is of this opening but of another policy file (`policy`) or stamp version:
+    /// starting would risk patching its hosts a second time, so nothing runs.
+    case foreign(policy: String)
 
-    /// The decision for the window opening `window`, given the stamp found (`nil`: none). A
-    /// stamp of another policy file, of another opening or of another format version is an
+    /// The decision for the window opening `window`, given the stamp found (`nil`: none) and
+    /// the policy's path as the stamp records it (the runner makes it absolute, so that
+    /// `night.yaml` and `./night.yaml` are one policy). A stamp of another opening is an
     /// earlier night's and does not count.
     public static func decide(stamp: NightStamp?, policy: String, window: WindowOccurrence) -> NightResumption {
-        guard let stamp, stamp.version == NightStamp.currentVersion, stamp.policy == policy, stamp.window == window else { return .fresh }
+        guard let stamp, stamp.window == window else { return .fresh }
+        guard stamp.version == NightStamp.currentVersion, stamp.policy == policy else { return .foreign(policy: stamp.policy) }
         return stamp.machine.phase.isOver ? .over(stamp.machine.phase) : .resume(stamp.machine)
     }
 }
