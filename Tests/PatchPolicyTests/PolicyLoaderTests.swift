@@ -115,6 +115,30 @@ struct PolicyLoaderTests {
         #expect(policy.notify == nil)
     }
 
+    @Test("A YAML inventory: a group's children's hosts are its hosts, in inventory order")
+    func yamlInventory() throws {
+        let folder = try PolicyFolder()
+        defer { folder.remove() }
+        try folder.write("hosts.yml", """
+            all:
+              children:
+                prod:
+                  children:
+                    web: {hosts: {web1: {}, web2: {}}}
+                    db: {hosts: {db1: {ansible_port: 2222}}}
+                lab:
+                  hosts: {lab1: {}}
+            """)
+        try folder.write("night.yaml", """
+            hosts: {inventory: hosts.yml, groups: [prod]}
+            time_zone: UTC
+            windows: [{days: daily, start: "03:00", duration: 1h}]
+            gate: {confirm: 5m}
+            """)
+        let policy = try PolicyLoader.load(contentsOfFile: folder.file("night.yaml"), zones: TestZones.lookup)
+        #expect(policy.hosts.names == ["web1", "web2", "db1"])
+    }
+
     @Test("An unknown key names the keys of its section and the nearest one")
     func unknownKey() throws {
         let errors = try Self.errors(Self.good.replacing("failure_budget: 2", with: "failure_budjet: 2"))
