@@ -57,7 +57,7 @@ struct PatchCommandTests {
         #expect(lines.contains("wave 1 (canary, 1 host): web3"), "\(lines)")
         #expect(lines.contains("wave 2 (34%, 4 hosts): web1, web2, web4, web5"), "\(lines)")
         #expect(lines.contains("wave 3 (the rest, 5 hosts): web6, web7, web8, web9, web10"), "\(lines)")
-        #expect(lines.contains("gate: every host of a wave armed with --confirm 15m and confirmed, none reverted"), "\(lines)")
+        #expect(lines.contains("gate: each host of a wave armed with --confirm 15m; none reverted and at least one confirmed"), "\(lines)")
         #expect(lines.contains("failure budget: 1 host (1 of 10 hosts may fail, revert or be unreachable; one more stops the night)"), "\(lines)")
         #expect(lines.contains("age: an update is taken at once, a security update at once"), "\(lines)")
         #expect(result.stderr.isEmpty)

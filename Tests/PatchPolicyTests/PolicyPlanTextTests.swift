@@ -20,7 +20,7 @@ struct PolicyPlanTextTests {
         #expect(lines.contains("wave 2 (34%, 4 hosts): web2, web3, web4, web5"))
         #expect(lines.contains("wave 3 (the rest, 5 hosts): web6, db1, db2, db3, db4"))
         #expect(lines.contains("at once: 2 hosts of a wave"))
-        #expect(lines.contains("gate: every host of a wave armed with --confirm 15m and confirmed, none reverted, then `./check-site --all` exits 0"))
+        #expect(lines.contains("gate: each host of a wave armed with --confirm 15m; none reverted and at least one confirmed, then `./check-site --all` exits 0"))
         #expect(lines.contains("failure budget: 2 hosts (2 of 10 hosts may fail, revert or be unreachable; one more stops the night)"))
         #expect(lines.contains("age: an update is taken once 7d old, a security update once 1d old"))
         #expect(lines.contains("blackouts: 2026-12-24, 2026-12-28..2027-01-01"))

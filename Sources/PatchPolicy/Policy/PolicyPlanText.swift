@@ -25,7 +25,7 @@ public enum PolicyPlanText {
         }
         lines.append("at once: \(count(policy.waves.atOnce, "host")) of a wave")
         let command = policy.gate.command.map { ", then `\($0.displayString)` exits 0" } ?? ""
-        lines.append("gate: every host of a wave armed with --confirm \(durationText(policy.gate.confirm)) and confirmed, none reverted\(command)")
+        lines.append("gate: each host of a wave armed with --confirm \(durationText(policy.gate.confirm)); none reverted and at least one confirmed\(command)")
         let tolerated = policy.failureBudget.tolerated(of: policy.hosts.names.count)
         lines.append("failure budget: \(policy.failureBudget.description) (\(tolerated) of \(count(policy.hosts.names.count, "host")) may fail, "
             + "revert or be unreachable; one more stops the night)")
