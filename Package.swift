@@ -64,7 +64,8 @@ let package = Package(
         // code and whether a reboot is needed (rule 32). Glibc only: the relay links it.
         .target(name: "RestartScan"),
         // Pure text and path helpers in place of Foundation's (trimming, path parts, printf's
-        // figures, an error's reason, natural order, local times), which would link ICU's data.
+        // figures, an error's reason, natural order, local times, civil dates and weekdays),
+        // which would link ICU's data.
         .target(name: "TextBasics"),
 
         .target(
@@ -95,7 +96,7 @@ let package = Package(
         ),
 
         // Pure: JSON reading and writing, and the daemon's wire protocol (events, commands, replies).
-        .target(name: "EngineWire", dependencies: ["InstallEngine", "RestartScan"]),
+        .target(name: "EngineWire", dependencies: ["InstallEngine", "RestartScan", "TextBasics"]),
 
         // Pure: Ansible inventories (INI and YAML: groups, children, host variables, ranges) and
         // `--limit` patterns, for the commands that reach many hosts over ssh.
@@ -210,7 +211,7 @@ let package = Package(
         .testTarget(name: "RestartScanTests", dependencies: ["RestartScan", "TestProcessSupport"], exclude: ["Samples"]),
         // The differential test asks the ansible-inventory of FleetTestSupport's toolchain.
         .testTarget(name: "HostInventoryTests", dependencies: ["HostInventory", "FleetTestSupport"]),
-        .testTarget(name: "PatchPolicyTests", dependencies: ["PatchPolicy", "HostInventory", "YAMLNodes"]),
+        .testTarget(name: "PatchPolicyTests", dependencies: ["PatchPolicy", "HostInventory", "InstallEngine", "TextBasics", "YAMLNodes"]),
         // The executable's own pure parts (what status prints for many hosts), through @testable import.
         .testTarget(name: "installtopTests", dependencies: ["installtop", "InstallEngine", "InstallEngineTesting"]),
         .testTarget(name: "EngineWireTests", dependencies: ["EngineWire", "InstallEngine", "InstallEngineTesting", "RestartScan"]),

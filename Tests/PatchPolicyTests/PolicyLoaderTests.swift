@@ -1,6 +1,7 @@
 import InstallEngine
 import PatchPolicy
 import Testing
+import TextBasics
 
 /// Reading a policy: every setting of a good one, and each kind of mistake reported at its
 /// line and column.

@@ -1,4 +1,5 @@
 import PatchPolicy
+import TextBasics
 
 /// Zones from POSIX rules, so the tests do not depend on the tz database the machine has:
 /// Berlin's rule since 1996, and UTC.

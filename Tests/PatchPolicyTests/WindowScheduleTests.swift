@@ -1,5 +1,6 @@
 import PatchPolicy
 import Testing
+import TextBasics
 
 /// When windows open: in the policy's zone, across daylight saving changes, around blackouts,
 /// and while one is open, all on a clock the test sets.

@@ -5,6 +5,7 @@ import Foundation
 #endif
 import PatchPolicy
 import Testing
+import TextBasics
 
 /// Offsets of IANA zones without Foundation's ICU: POSIX rules, TZif files, and wall-clock
 /// times that occur twice or never.
@@ -68,19 +69,5 @@ struct ZoneRulesTests {
         }
         #expect(ZoneInfoFile.rules(named: "../etc/passwd", in: "/usr/share/zoneinfo") == nil)
         #expect(ZoneInfoFile.rules(named: "Not/AZone", in: "/usr/share/zoneinfo") == nil)
-    }
-
-    @Test("Civil dates: weekdays and day counts")
-    func civilDates() {
-        #expect(CivilDate(year: 1970, month: 1, day: 1)!.weekday == .thursday)
-        #expect(CivilDate(year: 2026, month: 3, day: 29)!.weekday == .sunday)
-        #expect(CivilDate(text: "2028-02-29") != nil)
-        #expect(CivilDate(text: "2026-02-29") == nil)
-        #expect(CivilDate(text: "2026-2-01") == nil)
-        let date = CivilDate(year: 1969, month: 12, day: 31)!
-        #expect(CivilDate(daysSince1970: date.daysSince1970) == date)
-        #expect(date.daysSince1970 == -1)
-        #expect(Weekday(name: "Mon") == .monday)
-        #expect(Weekday(name: "mo") == nil)
     }
 }

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import TextBasics
 
 /// Dates as RFC 3339 in UTC with milliseconds (`2026-11-22T04:40:00.123Z`), written and read
 /// without the cost of a formatter per event.
@@ -22,7 +23,7 @@ public enum RFC3339 {
         // would write most of them 1 ms early.
         let totalMilliseconds = Int64((interval * 1000).rounded())
         let (days, dayMilliseconds) = floorDivision(totalMilliseconds, 86_400_000)
-        let (year, month, day) = civilDate(daysSinceEpoch: Int(days))
+        let civil = CivilDate(daysSince1970: Int(days))
         let seconds = Int(dayMilliseconds / 1000)
         let start = bytes.count
         bytes.append(contentsOf: repeatElement(0, count: 24))
@@ -33,9 +34,9 @@ public enum RFC3339 {
                 value /= 10
             }
         }
-        put(year, at: 0, width: 4)
-        put(month, at: 5, width: 2)
-        put(day, at: 8, width: 2)
+        put(civil.year, at: 0, width: 4)
+        put(civil.month, at: 5, width: 2)
+        put(civil.day, at: 8, width: 2)
         put(seconds / 3600, at: 11, width: 2)
         put(seconds / 60 % 60, at: 14, width: 2)
         put(seconds % 60, at: 17, width: 2)
@@ -77,46 +78,15 @@ public enum RFC3339 {
         guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
             let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
             let millisecond = number(20..<23),
-            (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year), hour < 24, minute < 60, second < 61
+            let civil = CivilDate(year: year, month: month, day: day), hour < 24, minute < 60, second < 61
         else { return nil }
-        let days = daysSinceEpoch(year: year, month: month, day: day)
+        let days = civil.daysSince1970
         let seconds = Double(days * 86_400 + hour * 3_600 + minute * 60 + second) + Double(millisecond) / 1000
         return Date(timeIntervalSince1970: seconds)
-    }
-
-    private static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2: return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
     }
 
     private static func floorDivision(_ value: Int64, _ divisor: Int64) -> (Int64, Int64) {
         let remainder = ((value % divisor) + divisor) % divisor
         return ((value - remainder) / divisor, remainder)
-    }
-
-    /// Howard Hinnant's `civil_from_days`: the proleptic Gregorian date `days` after 1970-01-01.
-    private static func civilDate(daysSinceEpoch days: Int) -> (year: Int, month: Int, day: Int) {
-        let shifted = days + 719_468
-        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
-    }
-
-    /// Howard Hinnant's `days_from_civil`: days from 1970-01-01 in the proleptic Gregorian calendar.
-    private static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
-        let year = month <= 2 ? year - 1 : year
-        let era = (year >= 0 ? year : year - 399) / 400
-        let yearOfEra = year - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
     }
 }

@@ -1,4 +1,5 @@
 import InstallEngine
+import TextBasics
 
 /// What `installtop patch --policy FILE --check` prints: the night the policy plans, as lines.
 public enum PolicyPlanText {

@@ -1,3 +1,5 @@
+import TextBasics
+
 /// Days no window opens on: one date or a range of dates (both ends included), in the policy's
 /// zone.
 public struct BlackoutPeriod: Sendable, Hashable {

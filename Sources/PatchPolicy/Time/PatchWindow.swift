@@ -1,3 +1,5 @@
+import TextBasics
+
 /// A recurring window: on each of `days`, from `start` (wall-clock time in the policy's zone) for
 /// `duration`. A window may run past midnight; it belongs to the day it starts on.
 public struct PatchWindow: Sendable, Hashable {

@@ -1,3 +1,5 @@
+import TextBasics
+
 /// The rule a TZif file's footer gives for the times after its last transition, in POSIX's `TZ`
 /// form (`CET-1CEST,M3.5.0,M10.5.0/3`): a standard offset and, for zones with daylight saving
 /// time, its offset and the two yearly changes. Only the `Mm.w.d` form of a change is read,

@@ -1,3 +1,5 @@
+import TextBasics
+
 /// When a policy's windows open, in its zone: the rule that starts a night and the one that
 /// closes it, from "now" alone, so a manual clock tests them.
 public struct WindowSchedule: Sendable {

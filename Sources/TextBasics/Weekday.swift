@@ -1,4 +1,5 @@
-/// A day of the week as a policy's windows name it, numbered as C's `tm_wday` (Sunday 0).
+/// A day of the week, numbered as C's `tm_wday` (Sunday 0), named as a patch policy's windows
+/// name it.
 public enum Weekday: Int, Sendable, Hashable, CaseIterable, Comparable {
     case sunday = 0, monday, tuesday, wednesday, thursday, friday, saturday
 

@@ -1,6 +1,7 @@
-/// A date on the proleptic Gregorian calendar with no time zone: what a policy's blackout dates
-/// and a window's day are. Days are counted from 1970-01-01 with Howard Hinnant's algorithms,
-/// which are exact for every year an `Int` holds, so no calendar library is needed.
+/// A date on the proleptic Gregorian calendar with no time zone (an RFC 3339 timestamp's date, a
+/// patch policy's blackout dates), in place of Foundation's `Calendar`, which needs ICU. Days
+/// are counted from 1970-01-01 with Howard Hinnant's algorithms, exact for every year an `Int`
+/// holds.
 public struct CivilDate: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
     public let year: Int
     /// 1 to 12.
