@@ -63,3 +63,8 @@ long crc_release_unwritten_segments(void) {
 int crc_trim_free_heap(void) {
     return malloc_trim(0);
 }
+
+void crc_fix_malloc_thresholds(void) {
+    mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+    mallopt(M_TRIM_THRESHOLD, 128 * 1024);
+}

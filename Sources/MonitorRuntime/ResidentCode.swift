@@ -34,6 +34,19 @@ public enum ResidentCode {
         return crc_release_unwritten_segments()
     }
 
+    /// Keeps every large allocation of this process (128 KiB and more) mapped on its own, so
+    /// that freeing it gives its memory back, for the rest of the process's life.
+    ///
+    /// glibc raises both thresholds each time such a block is freed, up to 32 MiB: the restart
+    /// scan's buffer, which holds the largest `/proc/PID/maps` of the machine (4 MiB for a
+    /// linker's), then comes from an engine thread's heap the next time, and once freed stays
+    /// resident at that heap's top, which neither that heap's own trimming (its threshold raised
+    /// with the other) nor `malloc_trim` gives back: 3.7 MiB of the idle monitor's, measured. A
+    /// threshold set once stays put.
+    public static func keepLargeAllocationsMapped() {
+        crc_fix_malloc_thresholds()
+    }
+
     /// Whether a debugger (or anything else) traces this process (`TracerPid` in its status);
     /// `true` when that cannot be read.
     private static func isTraced() -> Bool {

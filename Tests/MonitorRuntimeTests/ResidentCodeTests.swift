@@ -59,6 +59,24 @@ struct ResidentCodeTests {
         #expect(residentAfter < inner.count / 2, "\(residentAfter) of \(inner.count) freed pages still resident")
     }
 
+    @Test("with the thresholds kept, a large block freed leaves memory at once, also after one before it was freed")
+    func largeAllocationsMapped() throws {
+        ResidentCode.keepLargeAllocationsMapped()
+        let size = 4 << 20
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        // The first block freed is what makes glibc raise its thresholds when they float; the
+        // second then came from a heap, where its pages stayed once freed.
+        for round in 1...2 {
+            let block = try #require(malloc(size))
+            memset(block, 0x5A, size)
+            let start = (Int(bitPattern: block) + page - 1) & ~(page - 1)
+            let pages = Array(stride(from: start + page, to: Int(bitPattern: block) + size - page, by: page))
+            free(block)
+            let resident = try #require(Self.residentCount(pages, page: page))
+            #expect(resident == 0, "round \(round): \(resident) of \(pages.count) pages of the freed block resident")
+        }
+    }
+
     /// How many of the pages at `addresses` are present in memory (bit 63 of each one's
     /// /proc/self/pagemap entry).
     private static func residentCount(_ addresses: [Int], page: Int) -> Int? {

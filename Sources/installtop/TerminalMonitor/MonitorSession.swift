@@ -54,6 +54,8 @@ enum MonitorSession {
         shellHistory: String? = nil, onStart: () -> Void = {},
         signalsBeforeStart: () -> [Int32] = { [] }
     ) throws -> MonitorOutcome {
+        // A monitor stays open for hours: what the engine beside it frees must leave memory.
+        ResidentCode.keepLargeAllocationsMapped()
         // The engine's snapshot starts arriving (and being decoded, on the link's thread) while
         // the themes load and the terminal is set up.
         let mailbox = try Mailbox(summariseAfter: 256 << 10, tailLines: QueueModel().outputCapacity)
