@@ -5,11 +5,13 @@ import PackageDescription
 // the relative relocations are packed (DT_RELR: 1.3 MB of `.rela.dyn` become 11 kB; glibc 2.36
 // and later apply them, also in the static start-up), and no dynamic symbol table of the Swift
 // runtime's symbols (`-rdynamic`, 0.9 MB) that nothing looks up. Measured in
-// Documentation/BENCHMARKS.md ("installed size"). Linking/read-only-data.ld keeps `.rodata`
+// Documentation/BENCHMARKS.md ("installed size"). `--icf=safe` folds identical functions
+// whose address nothing takes (the LTO link marks them; an object without that mark keeps all
+// of its own). Linking/read-only-data.ld keeps `.rodata`
 // read-only, which Swift's writable constants otherwise make writable, so that the idle
 // monitor can give back the pages of it that it read (BENCHMARKS.md, "monitor-idle-memory").
 let smallReleaseLinking: [LinkerSetting] = [
-    .unsafeFlags(["-use-ld=lld", "-Xlinker", "--no-export-dynamic", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
+    .unsafeFlags(["-use-ld=lld", "-Xlinker", "--no-export-dynamic", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "--icf=safe",
                   "-Xlinker", "-T", "-Xlinker", Context.packageDirectory + "/Linking/read-only-data.ld"],
                  .when(platforms: [.linux], configuration: .release)),
 ]
@@ -267,9 +269,9 @@ for target in package.targets where [.regular, .executable].contains(target.type
 }
 
 // Release builds optimize the shipped code for size (issue 58: the package in at most 20 MB),
-// except the engine's and the history's, whose cost is paid per update and per line
-// (`queue-spawn-overhead` and `concurrent-sleep` in Documentation/BENCHMARKS.md measure it).
+// the engine's and the history's too: their cost per update and per line was the same with
+// -O, paired on a quiet machine (`queue-spawn-overhead` in Documentation/BENCHMARKS.md).
 for target in package.targets where [.regular, .executable].contains(target.type) && !(target.path ?? "").hasPrefix("Tests")
-    && !["installtop-bench", "embed-files", "InstallEngineTesting", "InstallEngine", "InstallHistory", "SQLiteStore"].contains(target.name) {
+    && !["installtop-bench", "embed-files", "InstallEngineTesting"].contains(target.name) {
     target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-Osize"], .when(configuration: .release))]
 }
