@@ -95,15 +95,24 @@ struct APTArchiveGateTests {
         #expect(run.jobMessages().suffix(2) == ["finishing what the stop left pending: dpkg --configure --pending …",
                                                 "what the stop left pending is done: dpkg is consistent (dpkg --audit is clean, apt-get check passes)"],
                 "\(run.jobMessages())")
-        // The step is shown on the last package apt finished (lab-base, configured before
-        // lab-late's unpack), whose result carries it.
+        // The step is shown once: on the last package apt finished (lab-base, configured before
+        // lab-late's unpack) while its verdict is still held back, which then carries it; when
+        // dpkg's output had already moved on to lab-x before apt ended (which of apt's two
+        // pipes is read first decides that), lab-base's verdict was given and the step is
+        // shown on lab-x, the package the stop left unpacked, which it configures.
         let base = try run.index(of: "lab-base")
-        #expect(run.output(of: base).suffix(3) == ["installtop: finishing what the stop left pending: dpkg --configure --pending", "Setting up lab-x (1.0) ...",
-                                                   "installtop: what the stop left pending is done: dpkg is consistent (dpkg --audit is clean, apt-get check passes)"],
-                "\(run.plan.changes.indices.map { run.output(of: $0) })")
-        #expect(job.updates[base].result.reason?.hasSuffix("the job stopped after it, as asked; dpkg --configure --pending ran; "
-                                                            + "what the stop left pending is done: dpkg is consistent (dpkg --audit is clean, apt-get check passes)") == true,
-                "\(results)")
+        let step = ["installtop: finishing what the stop left pending: dpkg --configure --pending", "Setting up lab-x (1.0) ...",
+                    "installtop: what the stop left pending is done: dpkg is consistent (dpkg --audit is clean, apt-get check passes)"]
+        let shownOn = run.plan.changes.indices.filter { run.output(of: $0).contains(step[0]) }
+        #expect(shownOn == [base] || shownOn == [x], "\(run.plan.changes.indices.map { run.output(of: $0) })")
+        if let target = shownOn.first {
+            #expect(Array(run.output(of: target).suffix(3)) == step, "\(run.output(of: target))")
+        }
+        if shownOn == [base] {
+            #expect(job.updates[base].result.reason?.hasSuffix("the job stopped after it, as asked; dpkg --configure --pending ran; "
+                                                                + "what the stop left pending is done: dpkg is consistent (dpkg --audit is clean, apt-get check passes)") == true,
+                    "\(results)")
+        }
         let late = job.updates[try run.index(of: "lab-late")]
         #expect(late.result.resultCode == .aborted && late.result.hResult == .callCancelled, "\(results)")
         #expect(job.result?.resultCode == .aborted && job.result?.ignoredLines == 0, "\(String(describing: job.result))")
