@@ -150,6 +150,25 @@ struct JobMachineDriverTests {
         ])
     }
 
+    @Test("The driver's side stopping its tool before any change, after the job began, aborts the job as a stop before its start does; an operator's abort after it is their first")
+    func driverStoppedBeforeChanges() {
+        var job = JobMachineHarness(JobMachine(updates: [update("a"), update("b")], mode: .driver, driverRunsAlready: true))
+        job.start()
+        #expect(!job.machine.abortRequested)
+        job.driver(.stoppedBeforeChanges)
+        #expect(job.machine.abortRequested && !job.machine.abortForced)
+        job.driverEnded(.exited(100))
+        #expect(job.machine.results.map(\.resultCode) == [.aborted, .aborted])
+        #expect(job.machine.results[0].reason == "not started: the job was aborted")
+        #expect(job.machine.result?.resultCode == .aborted)
+
+        var stopped = JobMachineHarness(JobMachine(updates: [update("a")], mode: .driver, driverRunsAlready: true))
+        stopped.start()
+        stopped.driver(.stoppedBeforeChanges)
+        stopped.abort(force: false)
+        #expect(!stopped.machine.abortForced && !stopped.steps.contains(.killed), "\(stopped.steps)")
+    }
+
     @Test("A verdict the package database made against the tool's report says so in the update's result; others do not")
     func contradictedReportCarried() {
         var job = harness(["a", "b"])

@@ -126,6 +126,8 @@ public struct APTHookToolKind: PreStartedToolLines {
             // An armed job's revert needs every version it replaces: without one, dpkg never
             // starts, and the host stays as it was.
             let unkept = keeper.isArmed ? kept.filter { $0.failureNote != nil }.map(\.package) : []
+            // Said before apt is answered, so the run knows of the stop before apt's exit.
+            if !unkept.isEmpty { take(ToolLine(stream: nil, text: APTKeptVersion.armedStopLine), of: tool) }
             let afterReads = tool.withState { state in
                 if !unkept.isEmpty { state.handOff.stopRequested = true }
                 Self.answer(&state)

@@ -94,6 +94,15 @@ struct APTRunState {
             keptVersionNote(line.dropFirst(APTKeptVersion.noteLinePrefix.count), into: &reports)
             return
         }
+        if line == APTKeptVersion.armedStopLine {
+            // An armed job lacks a version its revert needs: apt stops before dpkg, as on the
+            // engine's stop, so no package is failed for apt's exit (a job that had not begun
+            // when this came is aborted from its start and has nothing left to end).
+            guard !stopRequested else { return }
+            reports += requestStop()
+            reports.append(.stoppedBeforeChanges)
+            return
+        }
         if stopRequested, isLeftByTheStop(line) { return }
         // An archive the gate refused is the stop's, also when it came before this run heard of
         // the stop (asked while the run session was still starting): never a package's failure.

@@ -45,4 +45,10 @@ public enum DriverReport: Sendable, Hashable {
     /// `reason` (what stopped it) after "not started: ". Nothing is signalled: the tool is gone.
     /// Ignored once the job has completed or an abort was forced.
     case stoppedByForce(reason: String)
+    /// The driver's tool was told to stop, before it changed anything, by the driver's own side
+    /// after the job began (apt's hook answered `stop` for an armed job that lacks a version its
+    /// revert needs). The job is aborted from here as when that stop comes before its start
+    /// (`JobDriver.stopRequestedAlready`): no abort announced, and an operator's abort after it
+    /// is their first. Ignored once an abort was requested or the job completed.
+    case stoppedBeforeChanges
 }

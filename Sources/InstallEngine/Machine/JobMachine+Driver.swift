@@ -24,6 +24,7 @@ extension JobMachine {
         case .linesDropped(let count): driverLinesDropped(count)
         case .protocolError: driverProtocolError()
         case .stoppedByForce(let reason): driverStoppedByForce(reason: reason)
+        case .stoppedBeforeChanges: driverStoppedBeforeChanges()
         }
     }
 

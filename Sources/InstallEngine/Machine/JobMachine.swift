@@ -262,6 +262,14 @@ public struct JobMachine: Sendable {
         stoppedByForceReason = reason
     }
 
+    /// The driver's side stopped its tool before it changed anything (`DriverReport.stoppedBeforeChanges`):
+    /// aborted as by a stop before the start.
+    mutating func driverStoppedBeforeChanges() {
+        guard phase == .driverRunning, !abortRequested else { return }
+        abortRequested = true
+        abortFromStopBeforeStart = true
+    }
+
     /// WUA `RequestAbort` (rules 10–13, 24–25). The first request lets no further update
     /// start and stops what runs gracefully (a child gets SIGTERM and a grace timer; a driver
     /// is asked to stop at its next safe point, without a timer). A second request, or `force`,

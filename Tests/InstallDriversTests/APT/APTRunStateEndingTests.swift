@@ -131,6 +131,15 @@ struct APTRunStateEndingTests {
         #expect(verdict(of: 2, in: end) == succeeded)
     }
 
+    @Test("An armed job's missing version (the transaction's stop line) is the run's stop, once, and tells the job it stopped before any change")
+    func armedStopLine() {
+        var state = APTRunState(plan: plan, rebootListBefore: [])
+        let reports = state.statusLine(APTKeptVersion.armedStopLine, rebootList: { [] })
+        #expect(state.stopRequested)
+        #expect(reports.contains { if case .stoppedBeforeChanges = $0 { true } else { false } }, "\(reports)")
+        #expect(state.statusLine(APTKeptVersion.armedStopLine, rebootList: { [] }).isEmpty, "a second one changes nothing")
+    }
+
     @Test("A held verdict dpkg agrees with is not counted as contradicted")
     func agreedVerdictNotContradicted() {
         var state = APTRunState(plan: plan, rebootListBefore: [])

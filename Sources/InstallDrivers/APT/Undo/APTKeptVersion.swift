@@ -45,6 +45,11 @@ public struct APTKeptVersion: Sendable, Hashable {
     /// note on that package's update when it starts.
     public static let noteLinePrefix = "installtop-undo:"
 
+    /// The line the apt transaction adds, after those notes, when an armed job lacks a version
+    /// its revert needs and apt is answered `stop` before dpkg starts: the run takes it as a
+    /// stop, whether or not its job had begun when the keeping failed.
+    public static let armedStopLine = "installtop-undo-stop"
+
     /// The line said on the package's update when nothing was kept; `nil` when it was.
     public var failureNote: String? {
         guard case .notKept(let reason) = outcome else { return nil }
