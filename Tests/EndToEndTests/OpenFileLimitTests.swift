@@ -9,14 +9,19 @@ struct OpenFileLimitTests {
         let folder = try TestFolder()
         defer { folder.remove() }
         let count = 300
+        // Each update marks that it started, then waits until all have (the point: 1,200
+        // descriptors in use at once), looking once a second with the shell's own glob (a
+        // tighter loop here starved the rest of the test run; a fixed sleep was outrun by
+        // 300 starts at load 32). It gives up after 80 s, failing, so a broken run ends.
+        let started = folder.file("started")
+        try FileManager.default.createDirectory(atPath: started, withIntermediateDirectories: false)
+        let wait = "touch \"$0/u$1\"; i=0; while set -- \"$0\"/u*; [ $# -lt \(count) ] && [ $i -lt 80 ]; do sleep 1; i=$((i+1)); done; [ $# -ge \(count) ]"
         var manifest = "jobs:\n"
         for index in 0..<count {
-            // Long enough for all of them to run at once (the point: 1,200 descriptors in use),
-            // idle while they do (a polling loop here starved the rest of the test run).
             manifest += """
                   - name: job \(index)
                     updates:
-                      - {id: wait-\(index), install: [/bin/sleep, "5"]}
+                      - {id: wait-\(index), install: [/bin/sh, -c, '\(wait)', '\(started)', '\(index)']}
 
                 """
         }
