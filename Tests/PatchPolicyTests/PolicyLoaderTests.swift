@@ -210,4 +210,34 @@ struct PolicyLoaderTests {
         #expect(try Self.errors("hosts: {inventory: hosts.ini}\ntime_zone: UTC\nwindows: []\ngate: {confirm: 1m}\n")
             == ["3:10: expected a list of windows; got an empty list"])
     }
+
+    @Test("Anchors, aliases and merge keys work as in manifests, within the same limits: a billion laughs is one error")
+    func mergeKeysAndAliases() throws {
+        let policy = try Self.load("""
+            hosts: {inventory: hosts.ini}
+            time_zone: UTC
+            nightly: &nightly {start: "02:00", duration: 2h}
+            windows:
+              - {<<: *nightly, days: [tue]}
+              - {<<: *nightly, days: [thu], duration: 1h}
+            gate: {confirm: 10m}
+            """)
+        // `nightly` is no key of a policy: an anchor's home must be a known key.
+        guard case .failure(let unknown) = policy else { Issue.record("an unknown top-level key was accepted"); return }
+        #expect(unknown.errors.map(\.message).allSatisfy { $0.hasPrefix("unknown key `nightly`") }, "\(unknown.errors)")
+        let merged = try Self.load("""
+            hosts: {inventory: hosts.ini}
+            time_zone: UTC
+            windows:
+              - &nightly {start: "02:00", duration: 2h, days: [tue]}
+              - {<<: *nightly, days: [thu], duration: 1h}
+            gate: {confirm: 10m}
+            """).get()
+        #expect(merged.windows == [PatchWindow(days: [.tuesday], startMinute: 120, duration: 7200),
+                                   PatchWindow(days: [.thursday], startMinute: 120, duration: 3600)])
+        var laughs = "a: &a [x, x, x, x, x, x, x, x, x, x]\n"
+        for level in 1...7 { laughs += "l\(level): &l\(level) [" + Array(repeating: level == 1 ? "*a" : "*l\(level - 1)", count: 10).joined(separator: ", ") + "]\n" }
+        let bomb = try Self.errors(laughs + "hosts: {inventory: hosts.ini}\n")
+        #expect(bomb.count == 1 && bomb[0].contains("the policy is too large once its aliases (*) and merge keys (<<) are expanded"), "\(bomb)")
+    }
 }

@@ -12,12 +12,12 @@ import TextBasics
 /// key is absent and when its value was reported; `hasErrors` tells them apart.
 public struct ManifestKindSection {
     var reader: ManifestReader
-    let fields: ManifestFields
+    let fields: YAMLFields
     /// The key the section is written under, for `missing key `playbook` in ansible`.
     private let key: String
     private let errorsBefore: Int
 
-    init(reader: ManifestReader, fields: ManifestFields, key: String) {
+    init(reader: ManifestReader, fields: YAMLFields, key: String) {
         self.reader = reader
         self.fields = fields
         self.key = key

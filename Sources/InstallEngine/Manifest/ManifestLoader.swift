@@ -21,22 +21,7 @@ public enum ManifestLoader {
     /// (so `./scripts/apply.sh` works from any current folder). Workdirs that are written in
     /// the manifest must exist; the default one is not checked.
     public static func load(yaml: String, path: String, kinds: [any JobKind] = []) throws(ManifestErrors) -> Manifest {
-        guard yaml.utf8.count <= ManifestLimits.maximumFileSize else {
-            throw ManifestErrors([ManifestError(
-                file: path, line: 1, column: 1,
-                message: "the manifest is larger than \(ManifestLimits.maximumFileSize / 1024 / 1024) MiB, the most installtop reads")])
-        }
-        let root: Node?
-        do {
-            // `.basic`: plain scalars are resolved by `Node.tagName`, and duplicate keys are found
-            // by text alone, so `1` and `"1"` in one mapping are duplicates (as they have been
-            // since manifests were composed with Yams' `.basic`, to keep ICU's regular expressions
-            // from running).
-            root = try YAMLNodes.compose(yaml: yaml, .basic)
-        } catch {
-            throw ManifestErrors([ManifestError(error, file: path)])
-        }
-        if let root { try ManifestLimits.checkExpansion(of: root, file: path) }
+        let root = try ManifestLimits.compose(yaml: yaml, path: path)
         var reader = ManifestReader(file: path, kinds: kinds)
         let jobs = reader.read(root)
         guard reader.errors.isEmpty else { throw ManifestErrors(reader.errors) }

@@ -9,7 +9,9 @@ import YAMLNodes
 /// Walks a composed YAML tree and turns it into jobs, collecting every problem on the way
 /// instead of stopping at the first. A node of the wrong shape is reported once and not looked
 /// into, so one mistake does not cascade into many messages.
-struct ManifestReader {
+struct ManifestReader: YAMLDocumentReader {
+    typealias Section = ManifestSection
+
     /// The manifest's path as given, for messages.
     let file: String
     /// The manifest's folder, absolute: the base of relative workdirs and the default workdir.
@@ -32,10 +34,6 @@ struct ManifestReader {
 
     mutating func report(_ message: String, at position: SourcePosition) {
         errors.append(ManifestError(file: file, line: position.line, column: position.column, message: message))
-    }
-
-    mutating func report(_ message: String, at node: Node) {
-        report(message, at: SourcePosition(node))
     }
 
     // MARK: - Top level
@@ -129,7 +127,7 @@ struct ManifestReader {
     /// A job whose `kind` section (`apt: {…}`) says what it runs, read by the kind. Its updates
     /// come from the kind's plan, so it has no `updates`; its operation is the kind's when the
     /// kind gives one (an apt removal uninstalls), and the manifest must not contradict it.
-    private mutating func kindJob(_ kind: any JobKind, node: Node, in fields: ManifestFields, name: String?, label: String,
+    private mutating func kindJob(_ kind: any JobKind, node: Node, in fields: YAMLFields, name: String?, label: String,
                                   operation: UpdateOperation?, stopOnFailure: Bool, others: [String]) -> ManifestJob? {
         if let other = others.first {
             report("\(label) has both `\(kind.key)` and `\(other)`; a job is of one kind", at: fields.keyPosition(other) ?? fields.position)
@@ -229,7 +227,7 @@ struct ManifestReader {
 
     // MARK: - Settings shared by defaults, jobs and updates
 
-    private mutating func settings(from fields: ManifestFields) -> UpdateSettings {
+    private mutating func settings(from fields: YAMLFields) -> UpdateSettings {
         var settings = UpdateSettings()
         if let node = fields["timeout"] { settings.timeout = timeout(node) }
         if let node = fields["abort_grace"] { settings.abortGrace = duration(node) }

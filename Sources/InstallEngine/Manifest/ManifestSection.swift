@@ -1,5 +1,5 @@
 /// The kinds of mapping a manifest is made of, with the keys each accepts.
-enum ManifestSection {
+enum ManifestSection: YAMLSection {
     case topLevel
     case defaults
     /// A job, which also accepts the keys of the registered job kinds.

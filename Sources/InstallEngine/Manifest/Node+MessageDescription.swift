@@ -2,11 +2,15 @@ import YAMLNodes
 
 extension Node {
     /// What the node is, for the `got …` half of a message about a manifest or a patch policy:
-    /// `a list`, `a mapping`, `the boolean `no``, `an empty value`, `the quoted string `3``, or
+    /// `a list` (`an empty list`, since `expected a list of windows; got a list` would puzzle),
+    /// `a mapping`, `the boolean `no``, `an empty value`, `the quoted string `3``, or
     /// the text in backticks (first line, at most 40 characters). The tag is resolved as
     /// `tagName` resolves it, whichever resolver composed the node.
     public var messageDescription: String {
-        guard let scalar else { return sequence != nil ? "a list" : "a mapping" }
+        guard let scalar else {
+            guard let sequence else { return "a mapping" }
+            return sequence.isEmpty ? "an empty list" : "a list"
+        }
         let firstLine = scalar.string.prefix { $0 != "\n" && $0 != "\r" }
         let text = firstLine.count <= 40 && firstLine.count == scalar.string.count ? scalar.string : String(firstLine.prefix(40)) + "…"
         switch tagName {

@@ -6,7 +6,7 @@ extension Node {
     ///
     /// Manifests are composed with `Resolver.basic`, which resolves nothing, so a plain scalar
     /// written without a tag is resolved here by `Resolver.default`'s rules.
-    var tagName: Tag.Name {
+    public var tagName: Tag.Name {
         guard case .scalar(let scalar) = self else { return Tag.Name(rawValue: tag.rawValue) }
         // The tag as parsed, empty when none was written: `Node.tag` would resolve it with
         // the parser's resolver first.
@@ -20,7 +20,7 @@ extension Node {
     /// `tagName` for a mapping's key. The composer has resolved every key's tag already, while checking
     /// for duplicate keys, so a plain key reads as `str` here whether or not `!!str` was
     /// written: it is resolved by its text again (`<<` is a merge key even as `!!str <<`).
-    var keyTagName: Tag.Name {
+    public var keyTagName: Tag.Name {
         guard case .scalar(let scalar) = self, scalar.style == .plain, scalar.tag.rawValue == Tag.Name.str.rawValue else { return tagName }
         return Resolver.default.resolveTag(from: scalar.string)
     }

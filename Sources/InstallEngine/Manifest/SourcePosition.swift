@@ -1,21 +1,21 @@
 import YAMLNodes
 
-/// A 1-based line and column in the manifest.
-struct SourcePosition: Hashable {
-    var line: Int
-    var column: Int
+/// A 1-based line and column in a manifest or a policy.
+public struct SourcePosition: Hashable, Sendable {
+    public var line: Int
+    public var column: Int
 
     /// Line 1, column 1: for problems with the whole file.
-    static let start = SourcePosition(line: 1, column: 1)
+    public static let start = SourcePosition(line: 1, column: 1)
 
-    init(line: Int, column: Int) {
+    public init(line: Int, column: Int) {
         self.line = line
         self.column = column
     }
 
     /// Where `node` starts. Composed nodes always carry a mark; a node without one
     /// (built in code) counts as the start of the file.
-    init(_ node: Node) {
+    public init(_ node: Node) {
         self.init(line: node.mark?.line ?? 1, column: node.mark?.column ?? 1)
     }
 

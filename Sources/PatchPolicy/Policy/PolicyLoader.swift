@@ -20,12 +20,8 @@ public enum PolicyLoader {
     /// of a relative inventory path.
     public static func load(yaml: String, path: String,
                             zones: @escaping (String) -> ZoneRules? = { ZoneInfoFile.rules(named: $0) }) throws(ManifestErrors) -> PatchPolicy {
-        let root: Node?
-        do {
-            root = try YAMLNodes.compose(yaml: yaml)
-        } catch {
-            throw ManifestErrors([ManifestError(error, file: path)])
-        }
+        // As manifests are: aliases and merge keys (`<<`) within the same limits.
+        let root = try ManifestLimits.compose(yaml: yaml, path: path, noun: "policy")
         var reader = PolicyReader(file: path, zones: zones)
         let policy = reader.read(root)
         guard reader.errors.isEmpty, let policy else { throw ManifestErrors(reader.errors) }

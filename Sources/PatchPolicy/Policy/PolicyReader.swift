@@ -12,7 +12,9 @@ import YAMLNodes
 /// line and column instead of stopping at the first; a node of the wrong shape is reported once
 /// and not looked into. The checks that need the inventory (groups and canaries it must have)
 /// are made here too, at the place the policy names them.
-struct PolicyReader {
+struct PolicyReader: YAMLDocumentReader {
+    typealias Section = PolicySection
+
     /// The policy's path as given, for messages.
     let file: String
     /// The policy's folder (empty for the current one): the base of a relative inventory path.
@@ -29,9 +31,8 @@ struct PolicyReader {
         folder = PathText.parent(of: file)
     }
 
-    mutating func report(_ message: String, at mark: Mark?) {
-        let mark = mark ?? Mark(line: 1, column: 1)
-        errors.append(ManifestError(file: file, line: mark.line, column: mark.column, message: message))
+    mutating func report(_ message: String, at position: SourcePosition) {
+        errors.append(ManifestError(file: file, line: position.line, column: position.column, message: message))
     }
 
     // MARK: - The policy
@@ -39,16 +40,16 @@ struct PolicyReader {
     /// The policy of the document `root` (`nil` for an empty file); `nil` when anything was reported.
     mutating func read(_ root: Node?) -> PatchPolicy? {
         guard let root, !isNull(root) else {
-            report("the policy is empty; it needs `hosts`, `time_zone`, `windows` and `gate`", at: nil)
+            report("the policy is empty; it needs `hosts`, `time_zone`, `windows` and `gate`", at: .start)
             return nil
         }
         guard let top = fields(of: root, in: .topLevel) else { return nil }
-        let hosts = required("hosts", in: top, section: .topLevel).flatMap { self.hosts($0) }
-        let zone = required("time_zone", in: top, section: .topLevel).flatMap { self.zone($0) }
-        let windows = required("windows", in: top, section: .topLevel).flatMap { self.windows($0) }
+        let hosts = required("hosts", in: top, section: .topLevel, orNull: true).flatMap { self.hosts($0) }
+        let zone = required("time_zone", in: top, section: .topLevel, orNull: true).flatMap { self.zone($0) }
+        let windows = required("windows", in: top, section: .topLevel, orNull: true).flatMap { self.windows($0) }
         let blackouts = top["blackouts"].map { self.blackouts($0) } ?? []
         let waves = top["waves"].map { self.waves($0, hosts: hosts) } ?? WavePlan(canaries: [], percent: nil)
-        let gate = required("gate", in: top, section: .topLevel).flatMap { self.gate($0) }
+        let gate = required("gate", in: top, section: .topLevel, orNull: true).flatMap { self.gate($0) }
         let budget = top["failure_budget"].map { self.failureBudget($0) } ?? .hosts(0)
         let age = top["age"].map { self.age($0) } ?? AgeGate()
         let packages = top["packages"].map { self.packages($0) } ?? .security
@@ -71,12 +72,12 @@ struct PolicyReader {
     private mutating func checkedCommand(_ node: Node) -> UpdateCommand? {
         guard let command = command(node) else { return nil }
         if case .argv(let arguments) = command {
-            let mark = node.sequence?.first?.mark ?? node.mark ?? Mark(line: 1, column: 1)
+            let position = SourcePosition(node.sequence?.first ?? node)
             switch ProgramCheck.finding(for: arguments[0], workingDirectory: folder.isEmpty ? "." : folder) {
             case .unusable(let message)?:
-                report(message, at: mark)
+                report(message, at: position)
             case .notOnPath?:
-                warnings.append(ManifestError(file: file, line: mark.line, column: mark.column,
+                warnings.append(ManifestError(file: file, line: position.line, column: position.column,
                                               message: "warning: `\(arguments[0])` is not an executable on PATH now; the command fails unless it is there when the night runs"))
             case nil:
                 break
@@ -89,23 +90,23 @@ struct PolicyReader {
 
     private mutating func hosts(_ node: Node) -> PolicyHosts? {
         guard let fields = fields(of: node, in: .hosts) else { return nil }
-        let groups = fields["groups"].flatMap { stringList($0, nonEmpty: true) } ?? []
-        guard let inventoryNode = required("inventory", in: fields, section: .hosts), let inventory = nonEmptyString(inventoryNode) else { return nil }
+        let groups = fields["groups"].flatMap { stringList($0, nonEmpty: true, noun: "names") } ?? []
+        guard let inventoryNode = required("inventory", in: fields, section: .hosts, orNull: true), let inventory = nonEmptyString(inventoryNode) else { return nil }
         let expanded = PathText.expandingTilde(inventory)
         let path = expanded.hasPrefix("/") ? expanded : PathText.appending(expanded, to: folder)
         guard let data = FileManager.default.contents(atPath: path) else {
-            report("cannot read the inventory `\(path)`: \(FileKind.of(path) == nil ? "no such file" : "not a readable file")", at: inventoryNode.mark)
+            report("cannot read the inventory `\(path)`: \(FileKind.of(path) == nil ? "no such file" : "not a readable file")", at: inventoryNode)
             return nil
         }
         guard let text = String(validating: data, as: UTF8.self) else {
-            report("the inventory `\(path)` is not UTF-8 text", at: inventoryNode.mark)
+            report("the inventory `\(path)` is not UTF-8 text", at: inventoryNode)
             return nil
         }
         let parsed: Inventory
         do {
             parsed = try Inventory.parse(text, path: path)
         } catch {
-            report("the inventory cannot be read: \(error)", at: inventoryNode.mark)
+            report("the inventory cannot be read: \(error)", at: inventoryNode)
             return nil
         }
         let names: [String]
@@ -122,7 +123,7 @@ struct PolicyReader {
                     if let suggestion = EditDistance.closest(to: group, among: parsed.groups.keys.sorted()) {
                         message += "; did you mean `\(suggestion)`?"
                     }
-                    report(message, at: groupNode?.mark)
+                    report(message, at: groupNode.map(SourcePosition.init) ?? fields.position)
                     continue
                 }
                 selected.formUnion(parsed.hosts(of: group))
@@ -133,7 +134,7 @@ struct PolicyReader {
         }
         guard !names.isEmpty else {
             report(groups.isEmpty ? "the inventory `\(inventory)` names no host" : "the groups select no host of `\(inventory)`",
-                   at: (fields["groups"] ?? inventoryNode).mark)
+                   at: fields["groups"] ?? inventoryNode)
             return nil
         }
         return PolicyHosts(inventory: inventory, inventoryPath: path, groups: groups, names: names)
@@ -144,7 +145,7 @@ struct PolicyReader {
     private mutating func zone(_ node: Node) -> ZoneRules? {
         guard let name = nonEmptyString(node) else { return nil }
         guard let rules = zones(name) else {
-            report("unknown time zone `\(name)`; expected an IANA name such as Europe/Berlin or UTC (the system's zoneinfo)", at: node.mark)
+            report("unknown time zone `\(name)`; expected an IANA name such as Europe/Berlin or UTC (the system's zoneinfo)", at: node)
             return nil
         }
         return rules
@@ -152,18 +153,18 @@ struct PolicyReader {
 
     private mutating func windows(_ node: Node) -> [PatchWindow]? {
         guard case .sequence(let sequence) = node, !sequence.isEmpty else {
-            report("expected a list of windows; got \(describe(node))", at: node.mark)
+            report("expected a list of windows; got \(describe(node))", at: node)
             return nil
         }
         var windows: [PatchWindow] = []
         for item in sequence {
             guard let fields = fields(of: item, in: .window) else { continue }
-            let days = required("days", in: fields, section: .window).flatMap { self.days($0) }
-            let start = required("start", in: fields, section: .window).flatMap { self.clockTime($0) }
+            let days = required("days", in: fields, section: .window, orNull: true).flatMap { self.days($0) }
+            let start = required("start", in: fields, section: .window, orNull: true).flatMap { self.clockTime($0) }
             var duration: Int?
-            if let durationNode = required("duration", in: fields, section: .window), let seconds = self.duration(durationNode) {
+            if let durationNode = required("duration", in: fields, section: .window, orNull: true), let seconds = self.duration(durationNode) {
                 if seconds <= 0 || seconds > 7 * 86_400 {
-                    report("expected a window of more than 0 and at most 7d; got \(describe(durationNode))", at: durationNode.mark)
+                    report("expected a window of more than 0 and at most 7d; got \(describe(durationNode))", at: durationNode)
                 } else {
                     duration = seconds
                 }
@@ -178,14 +179,14 @@ struct PolicyReader {
         if let text = node.scalar?.string, text == "daily" { return Set(Weekday.allCases) }
         let expectation = "expected a list of days (mon, tue … or monday, tuesday …) or daily"
         guard case .sequence(let sequence) = node, !sequence.isEmpty else {
-            report("\(expectation); got \(describe(node))", at: node.mark)
+            report("\(expectation); got \(describe(node))", at: node)
             return nil
         }
         var days = Set<Weekday>()
         var complete = true
         for item in sequence {
             guard let text = item.scalar?.string, let day = Weekday(name: text) else {
-                report("\(expectation); got \(describe(item))", at: item.mark)
+                report("\(expectation); got \(describe(item))", at: item)
                 complete = false
                 continue
             }
@@ -206,13 +207,13 @@ struct PolicyReader {
         }
         // Quoting is what the guide asks for here, so a quoted text is not called out as one.
         let got = node.scalar.map { "`\($0.string)`" } ?? describe(node)
-        report("expected a time of day as HH:MM (24-hour clock, such as \"02:30\"); got \(got)", at: node.mark)
+        report("expected a time of day as HH:MM (24-hour clock, such as \"02:30\"); got \(got)", at: node)
         return nil
     }
 
     private mutating func blackouts(_ node: Node) -> [BlackoutPeriod]? {
         guard case .sequence(let sequence) = node else {
-            report("expected a list of dates (YYYY-MM-DD) or ranges (YYYY-MM-DD..YYYY-MM-DD); got \(describe(node))", at: node.mark)
+            report("expected a list of dates (YYYY-MM-DD) or ranges (YYYY-MM-DD..YYYY-MM-DD); got \(describe(node))", at: node)
             return nil
         }
         var periods: [BlackoutPeriod] = []
@@ -229,7 +230,7 @@ struct PolicyReader {
             }
             guard let (first, last) = bounds, first <= last else {
                 report("expected a date (YYYY-MM-DD) or a range of dates (YYYY-MM-DD..YYYY-MM-DD, the first not after the last); got \(describe(item))",
-                       at: item.mark)
+                       at: item)
                 continue
             }
             periods.append(BlackoutPeriod(first: first, last: last))
@@ -242,17 +243,17 @@ struct PolicyReader {
     private mutating func waves(_ node: Node, hosts: PolicyHosts?) -> WavePlan? {
         guard let fields = fields(of: node, in: .waves) else { return nil }
         var canaries: [String] = []
-        if let canaryNode = fields["canary"], let names = stringList(canaryNode, nonEmpty: true) {
+        if let canaryNode = fields["canary"], let names = stringList(canaryNode, nonEmpty: true, noun: "names") {
             canaries = names
             let items = canaryNode.sequence.map(Array.init) ?? []
             var seen = Set<String>()
             for (index, name) in names.enumerated() {
                 if !seen.insert(name).inserted {
-                    report("canary `\(name)` is named twice", at: items[index].mark)
+                    report("canary `\(name)` is named twice", at: items[index])
                 } else if let hosts, !hosts.names.contains(name) {
                     var message = "canary `\(name)` is not one of the policy's hosts"
                     if let suggestion = EditDistance.closest(to: name, among: hosts.names) { message += "; did you mean `\(suggestion)`?" }
-                    report(message, at: items[index].mark)
+                    report(message, at: items[index])
                 }
             }
         }
@@ -265,8 +266,8 @@ struct PolicyReader {
     private mutating func gate(_ node: Node) -> WaveGate? {
         guard let fields = fields(of: node, in: .gate) else { return nil }
         var confirm: Int?
-        if let confirmNode = required("confirm", in: fields, section: .gate), let seconds = duration(confirmNode) {
-            if seconds > 0 { confirm = seconds } else { report("expected a confirmation deadline longer than 0; got \(describe(confirmNode))", at: confirmNode.mark) }
+        if let confirmNode = required("confirm", in: fields, section: .gate, orNull: true), let seconds = duration(confirmNode) {
+            if seconds > 0 { confirm = seconds } else { report("expected a confirmation deadline longer than 0; got \(describe(confirmNode))", at: confirmNode) }
         }
         let command = fields["command"].flatMap { isNull($0) ? nil : self.checkedCommand($0) }
         if let commandNode = fields["command"], !isNull(commandNode), command == nil { return nil }
@@ -275,11 +276,11 @@ struct PolicyReader {
 
     /// A number of hosts, or `N%` of them.
     private mutating func failureBudget(_ node: Node) -> FailureBudget? {
-        if node.tag.name == .int, let count = node.scalar.flatMap({ Int($0.string) }), count >= 0 { return .hosts(count) }
+        if node.tagName == .int, let count = node.scalar.flatMap({ Int($0.string) }), count >= 0 { return .hosts(count) }
         if let text = node.scalar?.string, text.hasSuffix("%"), let percent = Int(text.dropLast()), (0...100).contains(percent) {
             return .percent(percent)
         }
-        report("expected a number of hosts (0 or more) or a percentage of them (such as 10%); got \(describe(node))", at: node.mark)
+        report("expected a number of hosts (0 or more) or a percentage of them (such as 10%); got \(describe(node))", at: node)
         return nil
     }
 
@@ -296,13 +297,13 @@ struct PolicyReader {
     /// `security`, `all`, or a list of package names.
     private mutating func packages(_ node: Node) -> PackageSelection? {
         if case .sequence = node {
-            return stringList(node, nonEmpty: true).map { .list($0) }
+            return stringList(node, nonEmpty: true, noun: "names").map { .list($0) }
         }
         switch node.scalar?.string {
         case "security": return .security
         case "all": return .all
         default:
-            report("expected security, all or a list of package names; got \(describe(node))", at: node.mark)
+            report("expected security, all or a list of package names; got \(describe(node))", at: node)
             return nil
         }
     }
@@ -320,8 +321,8 @@ struct PolicyReader {
         guard let fields = fields(of: node, in: .reboot) else { return nil }
         var enabled: Bool? = true
         if let node = fields["enabled"] {
-            enabled = node.tag.name == .bool ? node.bool : nil
-            if enabled == nil { report("expected true or false; got \(describe(node))", at: node.mark) }
+            enabled = node.tagName == .bool ? node.bool : nil
+            if enabled == nil { report("expected true or false; got \(describe(node))", at: node) }
         }
         let atOnce = fields["at_once"].map { integer($0, in: 1...1000, what: "a number of hosts") } ?? 1
         guard let enabled, let atOnce else { return nil }

@@ -1,5 +1,7 @@
+import InstallEngine
+
 /// The mappings a policy is made of, with the keys each accepts, for `unknown key` messages.
-enum PolicySection {
+enum PolicySection: YAMLSection {
     case topLevel, hosts, window, waves, gate, age, commands, reboot
 
     /// In the order Documentation/POLICY.md shows them, which is the order messages list them.

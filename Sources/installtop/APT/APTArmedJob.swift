@@ -13,10 +13,11 @@ import InstallHistory
 /// handed to the machine's engine, whose history it may share), its window recording the apt
 /// root the job acted on.
 struct APTArmedJob: ArmedJob {
+    typealias Kind = APTPackageCommands
+
     let request: PackageRequest
     let options: APTOptions
 
-    var tool: String { "apt" }
     var name: String { APTJobKind.summary(of: request) }
     var runOptions: RunOptions { options.run }
     var yes: Bool { options.yes }

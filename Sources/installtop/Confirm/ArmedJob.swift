@@ -6,9 +6,8 @@ import InstallHistory
 /// the window, the countdown) is the same for every tool. apt's is `APTArmedJob`, dnf's
 /// `DNFArmedJob`.
 protocol ArmedJob {
-    /// The tool whose undo reverts the run: `apt` or `dnf`, as in `installtop TOOL revert RUN`
-    /// and the window's `tool`.
-    var tool: String { get }
+    /// The package kind whose job this is; its undo reverts the run.
+    associatedtype Kind: PackageCommandKind
     /// How messages name the job: `apt upgrade`, `dnf install lab-app`.
     var name: String { get }
     /// The job's run options (its history, `--json`, the output mode).
@@ -33,4 +32,9 @@ protocol ArmedJob {
     /// The packages the tool has half-way in `administrativeDirectory` (a run's recorded
     /// database), which the run's undoability follows; empty for a tool without that notion.
     func halfWay(in administrativeDirectory: String) -> [String: HalfWayPackage]
+}
+
+extension ArmedJob {
+    /// The kind's name (`apt`, `dnf`), as in `installtop TOOL revert RUN` and the window's `tool`.
+    var tool: String { Kind.tool }
 }

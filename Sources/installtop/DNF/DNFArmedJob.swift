@@ -13,10 +13,11 @@ import InstallHistory
 /// the root's rpm database, run here (`DNFSession`), its window recording the root the job
 /// acted on, where the revert (`installtop dnf revert`, the run's undo) acts.
 struct DNFArmedJob: ArmedJob {
+    typealias Kind = DNFPackageCommands
+
     let request: DNFRequest
     let options: DNFOptions
 
-    var tool: String { "dnf" }
     var name: String { request.summary }
     var runOptions: RunOptions { options.run }
     var yes: Bool { options.yes }
