@@ -46,6 +46,9 @@ enum HistorySchema {
         /// its revert restarts again; NULL where systemd did not run and for windows recorded
         /// before.
         case addRestartedServices = "v12-addRestartedServices"
+        /// When this history's engine first listed each pending version (`pendingFirstSeen`):
+        /// the age a patch night's age gate reads (Documentation/POLICY.md).
+        case addPendingFirstSeen = "v13-addPendingFirstSeen"
     }
 
     /// The expression rows are ordered by (newest first, then by id): when the update
@@ -173,6 +176,15 @@ enum HistorySchema {
         }
         migrator.registerMigration(Migration.addRestartedServices.rawValue) { db in
             try db.execute(sql: #"ALTER TABLE "confirmWindow" ADD COLUMN "restartedServices" TEXT"#)
+        }
+        migrator.registerMigration(Migration.addPendingFirstSeen.rawValue) { db in
+            try db.execute(sql: """
+                CREATE TABLE pendingFirstSeen (
+                    package TEXT NOT NULL,
+                    version TEXT NOT NULL,
+                    firstSeen DATETIME NOT NULL,
+                    PRIMARY KEY (package, version));
+                """)
         }
         return migrator
     }

@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// One package an upgrade would change, as `apt-get -s upgrade` says it: `Inst P [old] (new
 /// origin [arch])`.
 public struct PendingPackage: Sendable, Hashable {
@@ -12,13 +18,18 @@ public struct PendingPackage: Sendable, Hashable {
     public var origin: String
     /// The architecture apt names (`amd64`, `all`), when it names one.
     public var architecture: String?
+    /// When the engine first listed this new version as pending (its history's record, kept
+    /// across restarts): the age a patch night's age gate reads. `nil` when the engine keeps
+    /// no history, or for an engine older than the field.
+    public var firstSeen: Date?
 
-    public init(name: String, oldVersion: String?, newVersion: String, origin: String, architecture: String? = nil) {
+    public init(name: String, oldVersion: String?, newVersion: String, origin: String, architecture: String? = nil, firstSeen: Date? = nil) {
         self.name = name
         self.oldVersion = oldVersion
         self.newVersion = newVersion
         self.origin = origin
         self.architecture = architecture
+        self.firstSeen = firstSeen
     }
 
     /// Whether the new version is a security update: one of its origins names a suite or label

@@ -7,9 +7,10 @@ import Foundation
 /// The JSON of a pending snapshot, as `installtop pending --json` prints it and the engine's
 /// `pending` reply carries it under `snapshot`:
 ///
-/// `{"computedAt":"2026-12-01T10:00:00Z","problem":null,"pending":2,"security":1,"packages":[{"name":"openssl","oldVersion":"3.0.14","newVersion":"3.0.15","origin":"Debian-Security:12/stable-security","architecture":"amd64","security":true}],"heldBack":[{"name":"nginx","installedVersion":"1.22","availableVersion":"1.24","reason":"would-remove","packages":["nginx-light"],"phasedPercentage":null}],"notFullyInstalled":["lab-a: half-configured at 2.0 (iF)"],"finishCommand":"dpkg --configure -a","listsUpdatedAt":"2026-11-25T08:00:00Z","waitingKernel":"6.1.0-28-amd64","restarts":{…}}`
+/// `{"computedAt":"2026-12-01T10:00:00Z","problem":null,"pending":2,"security":1,"packages":[{"name":"openssl","oldVersion":"3.0.14","newVersion":"3.0.15","origin":"Debian-Security:12/stable-security","architecture":"amd64","security":true,"firstSeen":"2026-11-30T02:00:00.000Z"}],"heldBack":[{"name":"nginx","installedVersion":"1.22","availableVersion":"1.24","reason":"would-remove","packages":["nginx-light"],"phasedPercentage":null}],"notFullyInstalled":["lab-a: half-configured at 2.0 (iF)"],"finishCommand":"dpkg --configure -a","listsUpdatedAt":"2026-11-25T08:00:00Z","waitingKernel":"6.1.0-28-amd64","restarts":{…}}`
 ///
-/// `pending`, `security` and `waitingKernel` are derived (not read back); `restarts` is the
+/// `pending`, `security` and `waitingKernel` are derived (not read back); a package's
+/// `firstSeen` is `null` from an engine without a history (and absent from an older one); `restarts` is the
 /// restart advice as `installtop restarts --json` prints it, `null` with a problem.
 public enum PendingSnapshotCoding {
     public static func encode(_ snapshot: PendingSnapshot) -> String {
@@ -39,7 +40,8 @@ public enum PendingSnapshotCoding {
         for package in try object.objects("packages") {
             snapshot.packages.append(PendingPackage(
                 name: try package.string("name"), oldVersion: try package.optionalString("oldVersion"), newVersion: try package.string("newVersion"),
-                origin: try package.string("origin"), architecture: try package.optionalString("architecture")))
+                origin: try package.string("origin"), architecture: try package.optionalString("architecture"),
+                firstSeen: try package.optionalString("firstSeen").flatMap(RFC3339.date(from:))))
         }
         for held in try object.objects("heldBack") {
             snapshot.heldBack.append(HeldBackPackage(
@@ -64,6 +66,7 @@ public enum PendingSnapshotCoding {
         object.add("origin", package.origin)
         object.add("architecture", orNull: package.architecture)
         object.add("security", package.isSecurity)
+        object.add("firstSeen", orNullDate: package.firstSeen)
         return object.json
     }
 

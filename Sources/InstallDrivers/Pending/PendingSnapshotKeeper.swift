@@ -126,8 +126,11 @@ public final class PendingSnapshotKeeper: PendingSnapshotSource, Sendable {
     ///     only the jobs this engine sees, or follow it within a poll).
     ///   - repairRun: the run whose `installtop apt repair RUN` finishes packages dpkg left
     ///     half-installed (`PendingSnapshotReader.read`); `nil` names apt-get's reinstall.
+    ///   - dating: gives each computed snapshot's packages their `firstSeen` (the history's
+    ///     record), on the keeper's thread; `nil` leaves them undated.
     public init(queue: JobQueue, aptConfig: String?, watching: PackageStateWatcher.Places? = nil, polling: Bool = false,
                 log: @escaping @Sendable (String) -> Void = { _ in }, repairRun: (@Sendable ([String]) -> Int64?)? = nil,
+                dating: (@Sendable (PendingSnapshot) -> [PendingPackage])? = nil,
                 compute: (@Sendable () -> PendingSnapshot)? = nil) {
         self.queue = queue
         self.polling = polling
@@ -137,7 +140,14 @@ public final class PendingSnapshotKeeper: PendingSnapshotSource, Sendable {
         watchesTheRoot = compute == nil
         let cancellation = CommandCancellation()
         self.cancellation = cancellation
-        self.compute = compute ?? { PendingSnapshotReader.read(aptConfig: aptConfig, cancellation: cancellation, repairRun: repairRun) }
+        let read: @Sendable () -> PendingSnapshot = compute ?? {
+            PendingSnapshotReader.read(aptConfig: aptConfig, cancellation: cancellation, repairRun: repairRun)
+        }
+        self.compute = {
+            var snapshot = read()
+            if let dating { snapshot.packages = dating(snapshot) }
+            return snapshot
+        }
     }
 
     /// Follows the queue's jobs, starts watching the root, and computes the first snapshot.

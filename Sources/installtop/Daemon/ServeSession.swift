@@ -67,9 +67,14 @@ struct ServeSession {
                                   warn: { log("warning: \($0)") })
         // What an upgrade of the root would do, for `installtop pending` and the board: computed
         // again after every change of the root, whoever made it, and pushed to the clients.
+        // Each pending version is dated by when this engine first listed it (the history keeps
+        // it across restarts): the age a patch night's age gate reads.
         let pending = PendingSnapshotKeeper(queue: queue, aptConfig: aptConfig, log: { log("warning: \($0)") }, repairRun: { packages in
             guard case .store(let store) = host.history else { return nil }
             return try? store.newestAptRun(naming: packages)
+        }, dating: { snapshot in
+            guard case .store(let store) = host.history else { return snapshot.packages }
+            return PendingAge.dated(snapshot, in: store, now: Date(), log: { log("warning: \($0)") })
         })
         // Commit-confirmed runs in this history are reverted at their deadline, also those armed
         // before this engine started (`--confirm`), and told to the clients.

@@ -38,6 +38,13 @@ struct DaemonPendingTests {
         let aptsOwn = upgrade.split(separator: "\n").filter { $0.hasPrefix("Inst ") }.map { String($0.split(separator: " ")[1]) }
         #expect(names(after["packages"]) == aptsOwn && aptsOwn == ["lab-app", "lab-sec"], "\(after)\n\(upgrade)")
         #expect(after["security"] as? Int == 1)
+        // Each version is dated by when this engine first listed it (its history keeps it):
+        // lab-app 2.0 keeps the date of the first snapshot that had it; lab-sec 2.0 is new.
+        let appSeen = try #require(firstSeen("lab-app", in: held), "\(held)")
+        #expect(firstSeen("lab-app", in: after) == appSeen, "\(after)")
+        #expect(appSeen < refreshStarted)
+        let secSeen = try #require(firstSeen("lab-sec", in: after), "\(after)")
+        #expect(secSeen >= refreshStarted.addingTimeInterval(-1), "\(secSeen) against \(refreshStarted)")
 
         // The refresh was a job like any other: in the queue and the history.
         let jobs = try await daemon.statusJobs()
@@ -53,6 +60,15 @@ struct DaemonPendingTests {
         let ages = ["lists just updated"] + (minutes > 0 ? (1...minutes).map { "lists \($0) minute\($0 == 1 ? "" : "s") old" } : [])
         #expect(ages.contains { text.stdout.hasPrefix("2 pending · 1 security · 1 held back · \($0)") }, "\(text.stdout)")
         #expect(HostPackageFingerprint().changes(since: host).isEmpty, "the host's package state changed")
+    }
+
+    /// When the snapshot says `package`'s new version was first seen (`firstSeen`).
+    private func firstSeen(_ package: String, in snapshot: [String: Any]) -> Date? {
+        let entry = (snapshot["packages"] as? [[String: Any]])?.first { $0["name"] as? String == package }
+        guard let text = entry?["firstSeen"] as? String else { return nil }
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.date(from: text)
     }
 
     private func pendingJSON(_ daemon: DaemonFixture) async throws -> [String: Any] {

@@ -148,7 +148,8 @@ struct PendingParsingTests {
         let snapshot = PendingSnapshot(
             computedAt: now,
             packages: [PendingPackage(name: "libssl3", oldVersion: "3.0.14", newVersion: "3.0.15", origin: "Debian-Security:12/stable-security",
-                                      architecture: "amd64")],
+                                      architecture: "amd64", firstSeen: now.addingTimeInterval(-86_400)),
+                       PendingPackage(name: "lab-undated", oldVersion: "1", newVersion: "2", origin: "localhost")],
             heldBack: [
                 HeldBackPackage(name: "nginx", installedVersion: "1.22", availableVersion: "1.24", reason: .wouldRemove(["nginx-light"])),
                 HeldBackPackage(name: "lab-phased", installedVersion: "1", availableVersion: "2", reason: .phased(percentage: 30)),
@@ -157,7 +158,8 @@ struct PendingParsingTests {
             listsUpdatedAt: now.addingTimeInterval(-60),
             restarts: RestartAdvice(rebootReasons: [.newerKernel(running: "6.1.0-9", installed: "6.1.0-28")]))
         let line = PendingSnapshotCoding.encode(snapshot)
-        #expect(line.contains(#""pending":1,"security":1,"#), "\(line)")
+        #expect(line.contains(#""pending":2,"security":1,"#), "\(line)")
+        #expect(line.contains(#""firstSeen":"2027-01-14T08:00:00.000Z""#) && line.contains(#""firstSeen":null"#), "\(line)")
         #expect(line.contains(#""waitingKernel":"6.1.0-28""#), "\(line)")
         guard case .object(let members) = try JSONParser.parse(Array(line.utf8)) else {
             Issue.record("not an object: \(line)")
