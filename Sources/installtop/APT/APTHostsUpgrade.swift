@@ -57,7 +57,7 @@ struct APTHostsUpgrade {
 
     func run() -> ExitStatus {
         let submission = RolloutJob.submission(full: full, confirm: confirm)
-        let plans = BoundedWorkers.map(commands, width: StatusCommand.hostsAtOnce) { command in Self.plan(submission, on: command) }
+        let plans = BoundedWorkers.map(commands, width: StatusCommand.hostsAtOnce) { command in HostUpgradeStep.plan(submission, on: command) }
         var planningFailed = false
         for (command, plan) in zip(commands, plans) {
             switch plan {
@@ -72,7 +72,7 @@ struct APTHostsUpgrade {
             guard case .held(let client, let job, let descriptor) = plan else { return nil }
             // An empty plan runs nothing: declined rather than started.
             guard !descriptor.updates.isEmpty else {
-                Self.decline(client: client, job: job)
+                HostUpgradeStep.decline(client: client, job: job)
                 client.close()
                 return nil
             }
@@ -81,7 +81,7 @@ struct APTHostsUpgrade {
         guard !held.isEmpty else { return planningFailed ? .failed : .succeeded }
         guard yes || askYes(hosts: held.count) else {
             _ = BoundedWorkers.map(held.map { HeldJob(client: $0.client, job: $0.job) }, width: StatusCommand.hostsAtOnce) { held in
-                Self.decline(client: held.client, job: held.job)
+                HostUpgradeStep.decline(client: held.client, job: held.job)
                 held.client.close()
             }
             StandardOutput.stdout.line("Abort.")
@@ -127,7 +127,7 @@ struct APTHostsUpgrade {
                     running += 1
                     StandardOutput.stdout.line("\(host.host): starting")
                     EngineThread.detach(named: "installtop-roll") { [confirm, confirmByLogin] in
-                        var (outcome, endedAt) = Self.follow(client: host.client, job: host.job, host: host.host)
+                        var (outcome, endedAt) = HostUpgradeStep.follow(client: host.client, job: host.job, host: host.host)
                         // An armed job that ran to its end: its host's window decides.
                         if confirm != nil, let endedAt {
                             outcome = ArmedHostFollower(command: host.command, client: host.client, jobName: host.name, endedAt: endedAt,
@@ -161,7 +161,7 @@ struct APTHostsUpgrade {
         }
         let notStarted = declined.map { held[$0 - 1] }
         _ = BoundedWorkers.map(notStarted.map { HeldJob(client: $0.client, job: $0.job) }, width: StatusCommand.hostsAtOnce) { held in
-            Self.decline(client: held.client, job: held.job)
+            HostUpgradeStep.decline(client: held.client, job: held.job)
             held.client.close()
         }
         if !failures.isEmpty {
@@ -193,86 +193,6 @@ struct APTHostsUpgrade {
                 StandardOutput.stdout.line("  note: " + sanitizer.sanitize(PackageChange.rebootOnlyNote(change.package)))
             }
         }
-    }
-
-    // MARK: - One host
-
-    /// Submits the upgrade to `command`'s host without a yes and reads its held plan from the
-    /// engine's snapshot; the connection stays open (subscribed) to follow the job.
-    private static func plan(_ submission: JobSubmission, on command: SSHCommand) -> APTHostPlan {
-        let client: EngineClient
-        do throws(DaemonError) {
-            client = try EngineClient(ssh: command)
-        } catch {
-            return .failed(EngineTarget.host(command).describe(error))
-        }
-        do throws(DaemonError) {
-            let reply = try client.request(.submit([submission]), timeout: DaemonRequest.replyTimeout)
-            guard let job = reply.fields["jobs"]?.arrayValue?.first?.intValue else {
-                client.close()
-                return .failed("submit's reply names no job")
-            }
-            try client.send(.subscribe)
-            while let message = try client.nextMessage(timeout: DaemonRequest.replyTimeout) {
-                if case .event(let event) = message, case .jobQueued(let descriptor) = event.kind, descriptor.id == job {
-                    return .held(client: client, job: job, descriptor: descriptor)
-                }
-                if case .snapshotEnd = message { break }
-            }
-            client.close()
-            return .failed("its engine's queue does not show job \(job)")
-        } catch .refused(let refusal) where refusal.code == .nothingToDo {
-            client.close()
-            return .upToDate
-        } catch {
-            client.close()
-            return .failed(error.description)
-        }
-    }
-
-    /// Confirms `job` and follows its events to its end. A failure is said with the words of
-    /// the first package that failed (apt's or dpkg's own line), else the job's one word.
-    /// `endedAt` is when the job completed, on the host's clock (an armed job's window is armed
-    /// after it); `nil` when it never completed.
-    private static func follow(client: EngineClient, job: Int, host: String) -> (outcome: Outcome, endedAt: Date?) {
-        var firstFailure: String?
-        do throws(DaemonError) {
-            try client.send(.job(.confirm(job: job)))
-            while let message = try client.nextMessage() {
-                switch message {
-                case .reply(let reply):
-                    if let error = reply.error { return (.failed(error.message), nil) }
-                case .event(let event) where event.job == job:
-                    switch event.kind {
-                    case .updateCompleted(let completion) where completion.result.resultCode == .failed:
-                        let said = completion.updateID + (completion.result.reason.map { ": \($0)" } ?? "")
-                        if firstFailure == nil { firstFailure = said }
-                        StandardOutput.stdout.line("\(host): \(completion.updateID) failed" + (completion.result.reason.map { ": \($0)" } ?? ""))
-                    case .jobCompleted(let completion):
-                        // The word the board and `status` give the same job.
-                        let shown = firstFailure == nil ? completion.result.shownResultCode : .failed
-                        let outcome: Outcome = shown == .succeeded ? .succeeded : .failed(firstFailure.map { "\(shown.word) (\($0))" } ?? shown.word)
-                        return (outcome, event.time)
-                    case .jobCleanedUp:
-                        return (.failed("its job left the queue before it ended"), nil)
-                    default:
-                        break
-                    }
-                default:
-                    break
-                }
-            }
-            return (.failed("its link closed before its job ended"), nil)
-        } catch {
-            return (.failed(error.description), nil)
-        }
-    }
-
-    /// Declines held job `job`, which then runs nothing, waiting for the engine's reply (ssh
-    /// ended at once could drop the line); a failure to say so leaves it held, where it also
-    /// runs nothing.
-    private static func decline(client: EngineClient, job: Int) {
-        _ = try? client.request(.job(.decline(job: job)), timeout: DaemonRequest.replyTimeout)
     }
 
     /// A held job and its connection, handed to the threads that decline it.

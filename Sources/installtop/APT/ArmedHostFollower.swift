@@ -9,13 +9,13 @@ import InstallHistory
 import MonitorRuntime
 import InstallEngine
 
-/// One host of `installtop apt upgrade --hosts … --confirm D` after its job ended
-/// (Documentation/COMMIT-CONFIRMED.md): waits for its engine to say the run's window (the
-/// `armed` event whose run has the job's name and was armed since the job ended), says it, and
-/// with `--confirm-by-login` keeps it once a fresh ssh login to the host works and none of its
-/// checks regressed. The host is upgraded when its run is armed (and kept, by login); failed
-/// when the run was not armed, was reverted at once (a regressed check with
-/// `--revert-on-regression`), or a login did not keep it (it reverts at its deadline).
+/// One host's armed run after its job ended (Documentation/COMMIT-CONFIRMED.md), for
+/// `installtop apt upgrade --hosts … --confirm D` and a patch night's host step: waits for its
+/// engine to say the run's window (the `armed` event whose run has the job's name and was armed
+/// since the job ended), says it, and with `confirmByLogin` keeps it once a fresh ssh login to
+/// the host works and none of its checks regressed. The host is upgraded when its run is armed
+/// (and kept, by login); failed when the run was not armed, was reverted at once (a regressed
+/// check with `--revert-on-regression`), or a login did not keep it (it reverts at its deadline).
 struct ArmedHostFollower {
     let command: SSHCommand
     let client: EngineClient
@@ -24,19 +24,32 @@ struct ArmedHostFollower {
     /// When the job ended, on the host's clock: the window is armed after it.
     let endedAt: Date
     let confirmByLogin: Bool
+    /// A run whose name starts with `jobName` counts too: a restarted patch night knows its
+    /// jobs' names only up to the plan's summary.
+    var matchingPrefix = false
+    /// How long the engine may take to say the window: `defaultArmingTimeout`, or less where
+    /// the run is known to have been armed before (the engine says its windows right after its
+    /// snapshot).
+    var armingTimeout = Self.defaultArmingTimeout
 
     /// How long the engine may take to arm the run (its checks run after the job, each up to
     /// a minute).
-    static let armingTimeout = Duration.seconds(600)
+    static let defaultArmingTimeout = Duration.seconds(600)
 
     var host: String { command.host }
 
     /// The host's outcome, from the job's own.
     func follow(after job: APTHostsUpgrade.Outcome) -> APTHostsUpgrade.Outcome {
+        verdict(after: job).outcome
+    }
+
+    /// What became of the run, from the job's own outcome: the window's state, then the
+    /// confirmation by login.
+    func verdict(after job: APTHostsUpgrade.Outcome) -> ArmedHostVerdict {
         let run: ArmedRun
         switch window() {
         case .success(let found): run = found
-        case .failure(let why): return .failed("its run was not armed: \(why)")
+        case .failure(let why): return .notArmed("its run was not armed: \(why)")
         }
         let deadline = ConfirmWindowText.time(run.deadline) + " UTC"
         let regressed = run.regressions.joined(separator: "; ")
@@ -46,40 +59,43 @@ struct ArmedHostFollower {
                 + "(installtop confirm --host \(host) --run \(run.run)), else its host undoes it")
             if !regressed.isEmpty { StandardOutput.stdout.line("\(host): run \(run.run): regressed: \(regressed)") }
         case .reverting, .reverted:
-            return .failed("run \(run.run) reverted at once: \(run.reason ?? regressed)")
-        case .expired, .confirmed:
-            return .failed("run \(run.run) is not armed: \(run.reason ?? run.state.rawValue)")
+            return .reverts("run \(run.run) reverted at once: \(run.reason ?? regressed)")
+        case .confirmed:
+            return .confirmedAlready("run \(run.run) is not armed: \(run.reason ?? run.state.rawValue)")
+        case .expired:
+            return .notArmed("run \(run.run) is not armed: \(run.reason ?? run.state.rawValue)")
         }
-        guard case .succeeded = job else { return job }
-        guard confirmByLogin else { return job }
+        guard case .succeeded = job else { return .jobFailed(job) }
+        guard confirmByLogin else { return .leftArmed(job) }
         guard regressed.isEmpty else {
-            return .failed("run \(run.run) not kept by login: \(regressed) regressed; it is undone at \(deadline) unless confirmed")
+            return .reverts("run \(run.run) not kept by login: \(regressed) regressed; it is undone at \(deadline) unless confirmed")
         }
         if let failure = FreshLogin.check(command) {
-            return .failed("a fresh ssh login failed (\(failure)): run \(run.run) not kept; its host undoes it at \(deadline)")
+            return .reverts("a fresh ssh login failed (\(failure)): run \(run.run) not kept; its host undoes it at \(deadline)")
         }
         do throws(DaemonError) {
             let reply = try client.request(.confirmRun(run: run.run, extend: nil), timeout: DaemonRequest.replyTimeout)
             StandardOutput.stdout.line("\(host): a fresh ssh login works: " + (reply.fields["said"]?.stringValue ?? "run \(run.run) kept"))
-            return .succeeded
+            return .kept
         } catch {
-            return .failed("a fresh ssh login works, but run \(run.run) could not be kept: \(error); its host undoes it at \(deadline)")
+            return .reverts("a fresh ssh login works, but run \(run.run) could not be kept: \(error); its host undoes it at \(deadline)")
         }
     }
 
     /// The run's window as the engine pushes it.
     private func window() -> Result<ArmedRun, WindowMissing> {
-        let giveUp = ContinuousClock.now + Self.armingTimeout
+        let giveUp = ContinuousClock.now + armingTimeout
         do throws(DaemonError) {
             while ContinuousClock.now < giveUp {
                 guard let message = try client.nextMessage(timeout: giveUp - ContinuousClock.now) else { break }
                 guard case .armed(let runs) = message else { continue }
                 // A second of slack: the host's clock wrote both times, rounded.
-                if let run = runs.runs.first(where: { $0.name == jobName && $0.armedAt >= endedAt.addingTimeInterval(-1) }) {
+                if let run = runs.runs.first(where: { (matchingPrefix ? $0.name.hasPrefix(jobName) : $0.name == jobName)
+                    && $0.armedAt >= endedAt.addingTimeInterval(-1) }) {
                     return .success(run)
                 }
             }
-            return .failure(WindowMissing(description: "its engine said nothing of it within \(Self.armingTimeout.shortText) "
+            return .failure(WindowMissing(description: "its engine said nothing of it within \(armingTimeout.shortText) "
                 + "(its log says why: installtop serve's journal)"))
         } catch {
             return .failure(WindowMissing(description: "\(error)"))
