@@ -21,6 +21,14 @@ public enum HostStep: Sendable, Hashable, Codable {
         }
     }
 
+    /// Why it failed, reverted or was unreachable; `nil` for the other steps.
+    public var reason: String? {
+        switch self {
+        case .failed(let reason), .reverted(let reason), .unreachable(let reason): reason
+        case .pending, .running, .confirmed: nil
+        }
+    }
+
     /// `pending`, `running`, `confirmed`, `failed`, `reverted`, `unreachable`.
     public var word: String {
         switch self {
