@@ -63,7 +63,7 @@ struct PatchCommandTests {
         #expect(result.stderr.isEmpty)
     }
 
-    @Test("An invalid policy lists every error as file:line:column and exits 2; without --check nothing runs and the status is 2")
+    @Test("An invalid policy lists every error as file:line:column and exits 2; without --check too, and nothing runs")
     func errors() async throws {
         let folder = try folderWithPolicy(Self.policy.replacing("start: \"02:00\"", with: "start: noon").replacing("canary: [web3]", with: "canary: [web33]"))
         defer { folder.remove() }
@@ -77,12 +77,40 @@ struct PatchCommandTests {
         ], "\(result.stderr)")
         #expect(result.stdout.isEmpty)
 
-        let unchecked = try await installtop(["patch", "--policy", "night.yaml"], in: folder)
+        let unchecked = try await installtop(["patch", "--policy", "night.yaml", "--state-dir", folder.file("nights")], in: folder,
+                                             environment: ["TZDIR": folder.file("zoneinfo")])
         #expect(unchecked.status == 2)
-        #expect(unchecked.stderr.contains("`--check` checks the policy"), "\(unchecked.stderr)")
+        #expect(unchecked.stderr.hasSuffix("2 errors\n"), "\(unchecked.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("nights")))
 
         let missing = try await installtop(["patch", "--policy", "nope.yaml", "--check"], in: folder)
         #expect(missing.status == 2)
         #expect(missing.stderr == "installtop: nope.yaml: no such file\n", "\(missing.stderr)")
+    }
+
+    @Test("Running the night: `packages: security` (the default) is refused with why (exit 2); with `packages: all` outside every window the next one is named and nothing is done (exit 8, no stamp); --status without a stamp exits 8")
+    func nightOutsideItsWindow() async throws {
+        let folder = try folderWithPolicy(Self.policy)
+        defer { folder.remove() }
+        let environment = ["TZDIR": folder.file("zoneinfo"), "TZ": "UTC0"]
+        let state = folder.file("nights")
+        let security = try await installtop(["patch", "--policy", "night.yaml", "--state-dir", state, "--now", "1780358400"], in: folder,
+                                            environment: environment)
+        #expect(security.status == 2)
+        #expect(security.stderr.contains("`packages: security` (the default) cannot be honoured yet"), "\(security.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: state))
+
+        _ = try folder.write("night.yaml", Self.policy + "\npackages: all\n")
+        // Tuesday 2026-06-02 00:00 UTC: the window opens in two hours.
+        let early = try await installtop(["patch", "--policy", "night.yaml", "--state-dir", state, "--now", "1780358400"], in: folder,
+                                         environment: environment)
+        #expect(early.status == 8, "\(early.stdout)\(early.stderr)")
+        #expect(early.stdout == "no window is open: the next opens 2026-06-02 02:00–05:00 UTC; nothing done\n", "\(early.stdout)")
+        let stamps = (try? FileManager.default.contentsOfDirectory(atPath: state)) ?? []
+        #expect(!stamps.contains { $0.hasSuffix(".json") }, "\(stamps)")
+
+        let status = try await installtop(["patch", "--policy", "night.yaml", "--state-dir", state, "--status"], in: folder, environment: environment)
+        #expect(status.status == 8)
+        #expect(status.stderr.contains("no night of this policy has run here"), "\(status.stderr)")
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import EngineDaemon
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -9,20 +10,32 @@ import InstallEngine
 import PatchPolicy
 import TextBasics
 
-/// `installtop patch --policy FILE --check`: checks a patch-night policy (Documentation/POLICY.md)
-/// and prints the night it plans. Running the night itself is not in this version: without
-/// `--check` the command refuses, as a usage error, rather than pretend.
+/// `installtop patch --policy FILE`: runs a patch night as the policy says
+/// (Documentation/POLICY.md, `PatchNight`); with `--check` checks the policy and prints the night
+/// it plans; with `--status` prints the night its stamp records.
 struct PatchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "patch",
-        abstract: "Check a patch-night policy and print the night it plans.",
+        abstract: "Run a patch night as a policy says, check the policy, or show the night's state.",
         discussion: """
+            Without --check or --status, runs the night of the window open now: each wave's \
+            hosts get an armed package job from their own engine over ssh (the gate's confirm \
+            duration), each kept only once its run is armed, no check regressed and a fresh ssh \
+            login works; a host not kept is undone by its own engine. The gate runs between \
+            waves; a failed gate, a spent failure budget or the window's end stops the night. \
+            One line per step on standard output. A stamp in the state folder, written before \
+            each step, makes a restarted process resume the night without patching any host \
+            twice. Outside a window it says when the next one opens and does nothing.
+
             With --check, reads the policy and the inventory it names and prints the night's \
             plan: the hosts, the next window (or the one open now) in the policy's time zone and \
             in local time, each wave's hosts, the gate, the failure budget, the age gate, the \
             packages, the commands around each host, reboots and notify. An invalid policy prints \
             each error as `FILE:LINE:COLUMN: message` on standard error, then the number of \
             errors. Nothing is patched.
+
+            With --status, prints the night its stamp records: the window, the phase, the wave \
+            and each host's step (--json: one JSON object, as notify's).
             """
     )
 
@@ -32,17 +45,53 @@ struct PatchCommand: ParsableCommand {
     @Flag(name: .long, help: "Check the policy and print the night's plan; patch nothing.")
     var check = false
 
-    /// The instant the plan is computed for, for tests on a fixed clock.
+    @Flag(name: .long, help: "Print the night the policy's stamp records; patch nothing.")
+    var status = false
+
+    @Flag(name: .long, help: "With --status: one JSON object.")
+    var json = false
+
+    @Option(name: .customLong("state-dir"), help: ArgumentHelp(
+        "The folder of the nights' stamps (default: /var/lib/installtop/nights for root, $XDG_STATE_HOME/installtop/nights otherwise).",
+        valueName: "folder"))
+    var stateFolder: String?
+
+    @Option(name: .customLong("ssh-config"), help: ArgumentHelp("The ssh configuration file to use (ssh -F FILE).", valueName: "file"))
+    var sshConfig: String?
+
+    @Option(name: .customLong("ssh-option"), help: ArgumentHelp(
+        "An option for ssh, passed as -o OPTION (ConnectTimeout=5); repeatable.", valueName: "option"))
+    var sshOptions: [String] = []
+
+    @Option(help: ArgumentHelp(
+        "The command ssh runs on each host; it must join stdin and stdout to the engine (commonly 'sudo -n installtop bridge').",
+        valueName: "command"))
+    var remoteCommand: String = SSHCommand.defaultRemoteCommand
+
+    @Option(name: .customLong("checks-dir"), help: ArgumentHelp(
+        "The folder of checks each host's engine runs before and after its job (default: the host's /etc/installtop/confirm.d).",
+        valueName: "folder"))
+    var checksDirectory: String?
+
+    /// The instant the plan or the night is computed for, for tests on a fixed clock.
     @Option(name: .customLong("now"), help: .hidden)
     var now: Int?
 
     func validate() throws {
-        guard check else {
-            throw ValidationError("running a patch night is not in this version of installtop; `--check` checks the policy and prints the night it plans")
-        }
+        if check && status { throw ValidationError("--check and --status are two different things: give one") }
+        if json && !status { throw ValidationError("--json goes with --status") }
+        if remoteCommand.allSatisfy(\.isWhitespace) { throw ValidationError("--remote-command is empty") }
     }
 
     func run() throws {
+        let instant = now ?? Int(time(nil))
+        if status {
+            let path = Self.absolute(policy)
+            let stampFile = StampFile(path: NightStampLocation.stamp(policy: path, folder: folder))
+            let code = PatchNightStatus(stampFile: stampFile, json: json, now: instant).run()
+            if code != 0 { throw ExitCode(code) }
+            return
+        }
         let loaded: PatchPolicy
         do {
             loaded = try PolicyLoader.load(contentsOfFile: policy)
@@ -55,18 +104,48 @@ struct PatchCommand: ParsableCommand {
             throw ExitCode(ExitStatus.invalidUsage.rawValue)
         }
         for warning in loaded.warnings { StandardOutput.stderr.line(warning.description) }
-        let instant = now ?? Int(time(nil))
-        for line in PolicyPlanText.lines(of: loaded, now: instant, localTime: { LocalTimeText.string($0, format: "%a %Y-%m-%d %H:%M %Z") }) {
-            print(line)
+        guard !check else {
+            for line in PolicyPlanText.lines(of: loaded, now: instant, localTime: { LocalTimeText.string($0, format: "%a %Y-%m-%d %H:%M %Z") }) {
+                print(line)
+            }
+            return
         }
+        let night = PatchNight(policy: loaded, policyPath: Self.absolute(policy), stateFolder: folder,
+                               ssh: PatchSSHSettings(sshConfig: sshConfig, sshOptions: sshOptions, remoteCommand: remoteCommand),
+                               checksDirectory: checksDirectory, now: instant)
+        let code = night.run()
+        if code != 0 { throw ExitCode(code) }
+    }
+
+    /// The stamps' folder: `--state-dir`, else the default for this user.
+    private var folder: String {
+        stateFolder ?? NightStampLocation.defaultFolder(euid: geteuid(), environment: ProcessInfo.processInfo.environment)
+    }
+
+    /// `path` made absolute against the current folder, so that `night.yaml` and
+    /// `./night.yaml` are one policy with one stamp.
+    static func absolute(_ path: String) -> String {
+        var components: [Substring] = []
+        let full = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        for component in full.split(separator: "/") {
+            switch component {
+            case ".": continue
+            case "..": _ = components.popLast()
+            default: components.append(component)
+            }
+        }
+        return "/" + components.joined(separator: "/")
     }
 }
 
 extension PatchCommand: DocumentedExitStatuses {
     static var exitStatuses: [(status: Int32, meaning: String)] {
         [
-            (ExitStatus.succeeded.rawValue, "the policy is valid; the night's plan was printed"),
-            (ExitStatus.invalidUsage.rawValue, "invalid usage (also: no --check), or an invalid policy (every error printed as FILE:LINE:COLUMN: message)"),
+            (PatchNight.finished, "the night finished (every wave passed its gate); with --check, the policy is valid and its plan was printed; with --status, the night was printed"),
+            (PatchNight.stopped, "the night stopped: a wave's gate failed (a host reverted, none was confirmed, or the gate's command failed), the failure budget was spent, or the window closed with hosts left"),
+            (PatchNight.refused, "invalid usage, an invalid policy (every error printed as FILE:LINE:COLUMN: message), or a policy this version cannot honour (packages: security, an age gate); nothing was patched"),
+            (PatchNight.nothingToDo, "nothing was done: no window is open now (the next one is named), this window's night is over already, or (--status) no night of the policy has run here"),
+            (PatchNight.stampProblem, "the night's stamp could not be read, written or locked (another installtop patch runs the same policy), or it belongs to another policy; no host was started without it"),
         ]
     }
 }

@@ -1,0 +1,191 @@
+import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import EngineDaemon
+import Glibc
+import HostInventory
+import InstallEngine
+import PatchPolicy
+import Synchronization
+import TextBasics
+
+/// `installtop patch --policy FILE`: the night itself (Documentation/POLICY.md). Inside a
+/// window only; with the policy's stamp locked, so that a second process for the same policy
+/// refuses; fresh, resumed from the stamp (the hosts that were running asked how they ended,
+/// none started twice) or over already; then `NightLoop` over `SSHNightHostRunner` until the
+/// night is over, the window's end closing it. Returns the command's exit status
+/// (`PatchCommand.exitStatuses`).
+struct PatchNight {
+    let policy: PatchPolicy
+    /// The policy's absolute path, as the stamp records it.
+    let policyPath: String
+    let stateFolder: String
+    let ssh: PatchSSHSettings
+    let checksDirectory: String?
+    /// The instant the night starts at (seconds since 1970).
+    let now: Int
+
+    /// The night finished: every wave passed its gate.
+    static let finished: Int32 = 0
+    /// The night stopped: a gate failed, the failure budget was spent, or the window closed with hosts left.
+    static let stopped: Int32 = 1
+    /// The policy is invalid, or asks for what this version cannot honour.
+    static let refused: Int32 = 2
+    /// Nothing was done: no window is open, or this window's night is over already.
+    static let nothingToDo: Int32 = 8
+    /// The stamp could not be read, written or locked, or belongs to another policy.
+    static let stampProblem: Int32 = 9
+
+    func run() -> Int32 {
+        if let refusal = Self.refusal(policy) {
+            StandardOutput.stderr.line("installtop: \(policy.path): \(refusal)")
+            return Self.refused
+        }
+        let schedule = policy.schedule
+        let occurrence = schedule.occurrence(at: now)
+        let stampFile = StampFile(path: NightStampLocation.stamp(policy: policyPath, folder: stateFolder))
+        do {
+            try FileManager.default.createDirectory(atPath: stateFolder, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+        } catch {
+            StandardOutput.stderr.line("installtop: cannot create the state folder \(stateFolder): \(ErrorText.reason(error))")
+            return Self.stampProblem
+        }
+        // Held until the process ends: the kernel lets go of it even after a SIGKILL.
+        let lock = open(stampFile.path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard lock >= 0, flock(lock, LOCK_EX | LOCK_NB) == 0 else {
+            let busy = errno == EWOULDBLOCK
+            StandardOutput.stderr.line("installtop: " + (busy ? "another installtop patch runs this policy's night now (\(stampFile.path).lock)"
+                : "cannot lock \(stampFile.path).lock: \(String(cString: strerror(errno)))"))
+            return Self.stampProblem
+        }
+        let stamp: NightStamp?
+        do {
+            stamp = try stampFile.read()
+        } catch {
+            StandardOutput.stderr.line("installtop: \(error); nothing is patched until it is removed or repaired")
+            return Self.stampProblem
+        }
+        if let stamp, !stamp.machine.phase.isOver, stamp.window.end <= now, stamp.window != occurrence {
+            StandardOutput.stdout.line("the night of \(Self.span(stamp.window)) was missed: its window closed with "
+                + "\(stamp.machine.steps.values.count { $0 == .pending }) hosts not patched (its stamp: \(stampFile.path))")
+        }
+        guard let occurrence else {
+            StandardOutput.stdout.line("no window: none of the policy's windows opens within \(WindowSchedule.horizonDays) days; nothing done")
+            return Self.nothingToDo
+        }
+        guard occurrence.isOpen(at: now) else {
+            StandardOutput.stdout.line("no window is open: the next opens \(Self.span(occurrence)); nothing done")
+            return Self.nothingToDo
+        }
+        var resuming = false
+        let machine: NightMachine
+        switch NightResumption.decide(stamp: stamp, policy: policyPath, window: occurrence) {
+        case .fresh:
+            machine = NightMachine(waves: policy.hostWaves, atOnce: policy.waves.atOnce,
+                                   tolerated: policy.failureBudget.tolerated(of: policy.hosts.names.count))
+            StandardOutput.stdout.line("night of \(Self.span(occurrence)): \(policy.hosts.names.count) hosts in \(machine.waves.count) waves")
+            if policy.reboot.enabled {
+                StandardOutput.stdout.line("note: this version reboots no host; a host that needs one after its night is left for you (installtop restarts --host HOST)")
+            }
+        case .resume(let stamped):
+            machine = stamped
+            resuming = true
+            StandardOutput.stdout.line("resuming the night of \(Self.span(occurrence)) from its stamp \(stampFile.path)")
+        case .over(let phase):
+            StandardOutput.stdout.line("the night of \(Self.span(occurrence)) is over already (\(Self.words(phase))); nothing done until the next window")
+            return Self.nothingToDo
+        case .foreign(let other):
+            StandardOutput.stderr.line("installtop: \(stampFile.path) is the stamp of \(other) (or of another installtop) for this window; nothing is patched")
+            return Self.stampProblem
+        }
+        let result = runLoop(machine, resuming: resuming, window: occurrence, stampFile: stampFile)
+        close(lock)
+        return result
+    }
+
+    /// Runs the night on the cooperative pool and waits here for it.
+    private func runLoop(_ machine: NightMachine, resuming: Bool, window: WindowOccurrence, stampFile: StampFile) -> Int32 {
+        let notifier = PatchNotifier(command: policy.notify, policyPath: policyPath, window: window)
+        let runner = SSHNightHostRunner(policy: policy, policyPath: policyPath, commands: ssh.commands(for: policy),
+                                        windowStart: window.start, checksDirectory: checksDirectory)
+        let policyPath = policyPath
+        let loop = NightLoop(runner: runner, writeStamp: { machine in
+            try stampFile.write(NightStamp(policy: policyPath, window: window, machine: machine))
+        }, notify: { notice, machine in
+            await notifier.tell(notice, machine: machine)
+        }, say: { StandardOutput.stdout.line($0) })
+        // The window's end on the wall clock, from the night's own `now`.
+        let left = Duration.seconds(max(0, window.end - now))
+        let ended = Mutex<Result<NightMachine, any Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            if !resuming {
+                // Written before anything else: a process stopped now resumes this night.
+                do {
+                    try stampFile.write(NightStamp(policy: policyPath, window: window, machine: machine))
+                } catch {
+                    ended.withLock { $0 = .failure(error) }
+                    done.signal()
+                    return
+                }
+                await notifier.tell(nil, machine: machine)
+            }
+            do {
+                let last = try await loop.run(machine, resuming: resuming) { try? await Task.sleep(for: left) }
+                ended.withLock { $0 = .success(last) }
+            } catch {
+                ended.withLock { $0 = .failure(error) }
+            }
+            done.signal()
+        }
+        done.wait()
+        switch ended.withLock({ $0 }) {
+        case .success(let last)?:
+            if case .finished = last.phase { return Self.finished }
+            return Self.stopped
+        case .failure(let error)?:
+            StandardOutput.stderr.line("installtop: \(error); no host is started without its stamp (an armed run not kept is undone by its host)")
+            return Self.stampProblem
+        case nil:
+            return Self.stampProblem
+        }
+    }
+
+    /// Why the policy cannot be run as written by this version, or `nil`: the engines offer no
+    /// selection by origin and no candidate's age yet, so a night never patches more than the
+    /// policy allows by guessing.
+    static func refusal(_ policy: PatchPolicy) -> String? {
+        if case .security = policy.packages {
+            return "`packages: security` (the default) cannot be honoured yet: the hosts' engines cannot plan security updates alone; "
+                + "write `packages: all` or a list of names"
+        }
+        if policy.age.updates > 0 || policy.age.security > 0 {
+            return "the age gate (`age:`) cannot be honoured yet: the hosts' engines do not say how long a candidate version has been known; "
+                + "remove `age:` to take updates at once"
+        }
+        return nil
+    }
+
+    /// `2026-11-24 01:00–04:00 UTC`, in UTC.
+    static func span(_ window: WindowOccurrence) -> String {
+        let start = NightSummary.text(window.start), end = NightSummary.text(window.end)
+        let day = start.prefix(10)
+        let endText = end.hasPrefix(day) ? String(end.dropFirst(11).prefix(5)) : String(end.prefix(16).map { $0 == "T" ? " " : $0 })
+        return "\(day) \(start.dropFirst(11).prefix(5))–\(endText) UTC"
+    }
+
+    /// `finished`, `stopped: wave 1 did not pass its gate: …`.
+    static func words(_ phase: NightPhase) -> String {
+        switch phase {
+        case .finished: "finished"
+        case .stopped(let reason): "stopped: \(reason.sentence)"
+        case .draining(let reason): "stopping: \(reason.sentence)"
+        case .patching(let wave): "patching wave \(wave + 1)"
+        case .gating(let wave): "gating wave \(wave + 1)"
+        }
+    }
+}

@@ -1,0 +1,210 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import EngineDaemon
+import EngineWire
+import InstallDrivers
+import InstallEngine
+import PatchPolicy
+import TerminalUI
+
+/// A patch night's hosts reached over ssh (`NightHostRunner`), each step on a thread of its own
+/// since engine links block: a host's step is the policy's `before` command on this machine,
+/// its engine's armed package job (the gate's `confirm`, its own checks, a regressed check
+/// reverting at once), kept only once the run is armed, no check regressed and a fresh ssh
+/// login works, then the `after` command; the gate runs the gate's command.
+struct SSHNightHostRunner: NightHostRunner {
+    let policy: PatchPolicy
+    /// The policy's path as the stamp records it (absolute), for the commands' environment.
+    let policyPath: String
+    /// How to reach each of the policy's hosts.
+    let commands: [String: SSHCommand]
+    /// The opening the night runs in (seconds since 1970): a restarted night looks for its
+    /// hosts' runs armed since then.
+    let windowStart: Int
+    /// The folder of checks each host's engine runs; `nil`: the host's `/etc/installtop/confirm.d`.
+    let checksDirectory: String?
+
+    /// The name each night job is submitted under; its engine adds the plan's summary.
+    static let jobName = "patch night"
+
+    /// Where the policy's commands run.
+    private var folder: String { PatchNotifier.folder(of: policyPath) }
+
+    func patch(host: String, wave: Int) async -> HostOutcome {
+        await Self.offThread { patchNow(host: host, wave: wave) }
+    }
+
+    func recover(host: String) async -> HostOutcome {
+        await Self.offThread { recoverNow(host: host) }
+    }
+
+    func evaluateGate(wave: Int, confirmed: [String]) async -> (passed: Bool, reason: String) {
+        guard let command = policy.gate.command else { return (true, "") }
+        let environment = ["INSTALLTOP_POLICY": policyPath, "INSTALLTOP_WAVE": String(wave + 1),
+                           "INSTALLTOP_CONFIRMED_HOSTS": confirmed.joined(separator: " ")]
+        let result = await Self.offThread { AdminCommand(command: command, folder: folder).run(environment: environment) }
+        return (result.status == 0, "its command " + result.failure)
+    }
+
+    // MARK: - One host
+
+    private func patchNow(host: String, wave: Int) -> HostOutcome {
+        let environment = ["INSTALLTOP_POLICY": policyPath, "INSTALLTOP_HOST": host, "INSTALLTOP_WAVE": String(wave + 1)]
+        if let before = policy.hostCommands.before {
+            let result = AdminCommand(command: before, folder: folder).run(environment: environment)
+            guard result.status == 0 else { return .failed(reason: "its before command " + result.failure + "; not patched") }
+        }
+        var outcome = upgrade(host)
+        if let after = policy.hostCommands.after {
+            let result = AdminCommand(command: after, folder: folder).run(environment: environment)
+            if result.status != 0, outcome == .confirmed {
+                outcome = .failed(reason: "patched and confirmed, but its after command " + result.failure)
+            }
+        }
+        return outcome
+    }
+
+    /// The host's armed job from plan to confirmation.
+    private func upgrade(_ host: String) -> HostOutcome {
+        guard let command = commands[host] else { return .unreachable(reason: "no way to reach it") }
+        let confirm = ConfirmRequest(seconds: Double(policy.gate.confirm), checksDirectory: checksDirectory, revertOnRegression: true)
+        let plan = HostUpgradeStep.plan(Self.submission(policy.packages, confirm: confirm), on: command)
+        switch plan {
+        case .failed(let reason):
+            // The reason says whether ssh failed or the engine refused; both leave the host as it was.
+            return .failed(reason: "nothing queued: \(reason)")
+        case .upToDate:
+            StandardOutput.stdout.line("\(host): up to date, nothing to upgrade")
+            return .confirmed
+        case .held(let client, let job, let descriptor):
+            defer { client.close() }
+            guard !descriptor.updates.isEmpty else {
+                HostUpgradeStep.decline(client: client, job: job)
+                StandardOutput.stdout.line("\(host): up to date, nothing to upgrade")
+                return .confirmed
+            }
+            let changes = descriptor.updates.compactMap(\.package)
+            if let beyond = Self.beyond(policy.packages, changes) {
+                HostUpgradeStep.decline(client: client, job: job)
+                return .failed(reason: "its plan would \(beyond), which the policy's packages do not allow; declined, nothing ran")
+            }
+            StandardOutput.stdout.line("\(host): " + TextEnvironment.sanitizer.sanitize(descriptor.name))
+            let (jobOutcome, endedAt) = HostUpgradeStep.follow(client: client, job: job, host: host)
+            guard let endedAt else {
+                if case .failed(let reason) = jobOutcome { return .failed(reason: reason) }
+                return .failed(reason: "its job never ended")
+            }
+            let follower = ArmedHostFollower(command: command, client: client, jobName: descriptor.name, endedAt: endedAt, confirmByLogin: true)
+            return Self.outcome(follower.verdict(after: jobOutcome))
+        }
+    }
+
+    /// How the step a stamp says was running ended, from the host's engine: a job of this night
+    /// still running is followed to its end and its window kept as usual; a plan still held
+    /// (the admin process stopped before confirming it) is declined; otherwise the run armed
+    /// since the window opened decides. Nothing is submitted.
+    private func recoverNow(host: String) -> HostOutcome {
+        guard let command = commands[host] else { return .unreachable(reason: "no way to reach it") }
+        let client: EngineClient
+        do throws(DaemonError) {
+            client = try EngineClient(ssh: command)
+        } catch {
+            return .unreachable(reason: EngineTarget.host(command).describe(error))
+        }
+        defer { client.close() }
+        var names: [Int: String] = [:]
+        var confirmed = Set<Int>()
+        var completed: [Int: Bool] = [:]
+        do throws(DaemonError) {
+            try client.send(.subscribe)
+            while let message = try client.nextMessage(timeout: DaemonRequest.replyTimeout) {
+                if case .snapshotEnd = message { break }
+                guard case .event(let event) = message else { continue }
+                switch event.kind {
+                case .jobQueued(let descriptor) where descriptor.name.hasPrefix(Self.jobName): names[descriptor.id] = descriptor.name
+                case .jobConfirmed(let confirmation): confirmed.insert(confirmation.job)
+                case .jobStarted(let start): confirmed.insert(start.job)
+                case .jobCompleted(let completion): completed[completion.job] = completion.result.shownResultCode == .succeeded
+                default: break
+                }
+            }
+        } catch {
+            return .unreachable(reason: error.description)
+        }
+        if let job = names.keys.filter({ completed[$0] == nil }).max(), let name = names[job] {
+            guard confirmed.contains(job) else {
+                HostUpgradeStep.decline(client: client, job: job)
+                return .failed(reason: "its plan was still held when the night was interrupted; declined, nothing ran")
+            }
+            let (jobOutcome, endedAt) = HostUpgradeStep.follow(client: client, job: job, host: host, confirming: false)
+            guard let endedAt else {
+                if case .failed(let reason) = jobOutcome { return .failed(reason: reason) }
+                return .failed(reason: "its job never ended")
+            }
+            let follower = ArmedHostFollower(command: command, client: client, jobName: name, endedAt: endedAt, confirmByLogin: true)
+            return Self.outcome(follower.verdict(after: jobOutcome))
+        }
+        // The newest finished job of this night in the queue says whether it succeeded; one
+        // cleaned up since is taken as succeeded, and its window decides.
+        let newest = names.keys.max()
+        let jobOutcome: APTHostsUpgrade.Outcome = newest.flatMap { completed[$0] } == false ? .failed("its job failed") : .succeeded
+        var follower = ArmedHostFollower(command: command, client: client, jobName: Self.jobName,
+                                         endedAt: Date(timeIntervalSince1970: TimeInterval(windowStart)), confirmByLogin: true)
+        follower.matchingPrefix = true
+        // The engine says its windows right after the snapshot.
+        follower.armingTimeout = DaemonRequest.replyTimeout
+        let verdict = follower.verdict(after: jobOutcome)
+        if case .notArmed = verdict, newest == nil {
+            return .failed(reason: "its engine shows no job of this night: it was interrupted before the host's job was submitted, or the job left no armed run; not patched again")
+        }
+        return Self.outcome(verdict)
+    }
+
+    // MARK: - Rules
+
+    /// A host's outcome for the night from its armed run's.
+    static func outcome(_ verdict: ArmedHostVerdict) -> HostOutcome {
+        switch verdict {
+        case .kept, .confirmedAlready: .confirmed
+        case .leftArmed: .reverted(reason: "its run was not kept; its host undoes it at the deadline")
+        case .jobFailed(let outcome):
+            if case .failed(let reason) = outcome { .failed(reason: reason + "; its armed run is undone at its deadline") } else { .failed(reason: "its job failed") }
+        case .notArmed(let reason): .failed(reason: reason)
+        case .reverts(let reason): .reverted(reason: reason)
+        }
+    }
+
+    /// The job for `selection`, armed with `confirm`: `apt upgrade` for every update, `apt
+    /// install NAMES` for a list (its plan is checked to upgrade only those before it runs).
+    /// - Precondition: not `.security`, which `PatchNight` refuses before the night starts.
+    static func submission(_ selection: PackageSelection, confirm: ConfirmRequest) -> JobSubmission {
+        let request: PackageRequest
+        switch selection {
+        case .list(let names): request = .install(names)
+        case .all, .security: request = .upgrade
+        }
+        return JobSubmission(name: jobName, operation: .install, updates: [], stopOnFailure: false,
+                             kind: JobKindSpec(kind: APTJobKind(keepers: nil), spec: PackageJob(request: request, confirm: confirm)))
+    }
+
+    /// What a plan does beyond `selection` (`install lab-c`, `remove lab-d`), or `nil` when it
+    /// only upgrades what the selection allows: a list allows upgrades of its packages only,
+    /// never a package installed or removed along with them.
+    static func beyond(_ selection: PackageSelection, _ changes: [PackageChange]) -> String? {
+        guard case .list(let names) = selection else { return nil }
+        let outside = changes.filter { $0.action != .upgrade || !names.contains($0.package) }
+        guard !outside.isEmpty else { return nil }
+        return outside.map { "\($0.action.rawValue) \($0.package)" }.joined(separator: ", ")
+    }
+
+    /// Runs `body` on a thread of its own: engine links and commands block, and the
+    /// cooperative pool has a thread per core.
+    private static func offThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            EngineThread.detach(named: "installtop-night") { continuation.resume(returning: body()) }
+        }
+    }
+}

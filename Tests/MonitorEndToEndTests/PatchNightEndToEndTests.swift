@@ -1,0 +1,183 @@
+import APTTestSupport
+import FleetTestSupport
+import Foundation
+import Glibc
+import Testing
+
+/// `installtop patch --policy FILE` over namespace hosts, each with its own sshd, `serve`
+/// recording a history and private apt root (`RolloutHosts`: lab-a 1.0 installed, 2.0
+/// published): a policy of three waves (canary h1, then h2, then h3) in a window open now, each
+/// host's job armed by its own engine, a check from `--checks-dir` that each host's lab-a 2.0
+/// may break; compared with dpkg's database in each root and each engine's own history.
+@Suite("Patch nights end to end", .serialized, .enabled(if: geteuid() == 0, "network namespaces and their sshd need root"))
+struct PatchNightEndToEndTests {
+    /// Writes the policy, its inventory, the check and the notify script into the hosts'
+    /// folder; returns the policy's path. The window opened an hour ago (UTC) and lasts 3 hours.
+    private static func writePolicy(_ rollout: RolloutHosts, gate: String) throws -> String {
+        let folder = rollout.hosts.folder
+        var opened = time(nil) - 3600
+        var parts = tm()
+        gmtime_r(&opened, &parts)
+        let start = String(format: "%02d:%02d", parts.tm_hour, parts.tm_min)
+        try "h1\nh2\nh3\n".write(toFile: folder.path("hosts.ini"), atomically: true, encoding: .utf8)
+        try """
+            hosts:
+              inventory: hosts.ini
+            time_zone: UTC
+            windows:
+              - days: daily
+                start: "\(start)"
+                duration: 3h
+            waves:
+              canary: [h1]
+              percent: 33
+            gate:
+              confirm: 10m
+              command: \(gate)
+            failure_budget: 1           # the canary's revert stops the night at its gate
+            packages: all
+            notify: "cat >> notified.jsonl"
+            """.write(toFile: folder.path("night.yaml"), atomically: true, encoding: .utf8)
+        // The host's health: its lab-a 2.0 may leave `broken-HOST` behind.
+        try FileManager.default.createDirectory(atPath: folder.path("checks"), withIntermediateDirectories: true)
+        try "#!/bin/sh\ntest ! -e '\(folder.path("broken-"))'$(hostname)\n".write(toFile: folder.path("checks/site"), atomically: true, encoding: .utf8)
+        chmod(folder.path("checks/site"), 0o755)
+        return folder.path("night.yaml")
+    }
+
+    /// `installtop patch --policy … --state-dir … --checks-dir …` from the controller namespace.
+    private static func patch(_ rollout: RolloutHosts, _ extra: [String] = []) throws -> [String] {
+        let binary = try EndToEndFolder.binary()
+        let folder = rollout.hosts.folder
+        return rollout.hosts.fleet.controllerCommand([binary, "patch", "--policy", folder.path("night.yaml"), "--state-dir", folder.path("state"),
+                                                      "--checks-dir", folder.path("checks"), "--ssh-config", rollout.hosts.fleet.sshConfigPath,
+                                                      "--remote-command", "\(binary) bridge"] + extra)
+    }
+
+    /// Host `host`'s runs of patch nights, from its engine's history, newest first.
+    private static func nightRuns(_ rollout: RolloutHosts, host: Int) async throws -> [[String: Any]] {
+        let listed = try await InstalltopChild.run(["history", "--jobs", "--json", "--history-db", rollout.hosts.folder.path("h\(host)-history.db")],
+                                                   in: rollout.hosts.folder)
+        return listed.stdout.split(separator: "\n").compactMap { line in
+            try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+        }.filter { ($0["name"] as? String)?.hasPrefix("patch night") == true }
+    }
+
+    /// Polls host `host`'s newest night run until its window's state is `state` (3 minutes at most).
+    private static func waitForWindow(_ rollout: RolloutHosts, host: Int, state: String) async -> Bool {
+        let deadline = ContinuousClock.now + .seconds(180)
+        while ContinuousClock.now < deadline {
+            let runs = (try? await nightRuns(rollout, host: host)) ?? []
+            if (runs.first?["confirm"] as? [String: Any])?["state"] as? String == state { return true }
+            try? await Task.sleep(for: .milliseconds(300))
+        }
+        return false
+    }
+
+    /// The events `notify` was run for, in order.
+    private static func notified(_ rollout: RolloutHosts) -> [String] {
+        let text = (try? String(contentsOfFile: rollout.hosts.folder.path("notified.jsonl"), encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").compactMap { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["event"] as? String
+        }
+    }
+
+    @Test("Three waves, the canary's upgrade breaks its check: h1 reverted by its own engine (lab-a back at 1.0), the night stops at the canary's gate, exit 1; h2 and h3 untouched; notify told of the start and the stop")
+    func canaryBreaks() async throws {
+        let rollout = try RolloutHosts(count: 3, failing: nil, gated: [], history: true)
+        defer { rollout.tearDown() }
+        let folder = rollout.hosts.folder
+        try rollout.hosts.root(1).publish(BoardAPTHosts.packages(gateInPreinst: false)
+            + [TestPackage(name: "lab-a", version: "2.0", postinst: "touch '\(folder.path("broken-h1"))'")])
+        _ = try Self.writePolicy(rollout, gate: "\"echo $INSTALLTOP_WAVE $INSTALLTOP_CONFIRMED_HOSTS >> gate.log\"")
+        #expect(await rollout.hosts.waitUntilServing())
+
+        let result = try await FleetCommand.run(try Self.patch(rollout), timeout: .seconds(400))
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("h1: patching (wave 1)"), "\(result.stdout)")
+        #expect(result.stdout.contains("h1: reverted: "), "\(result.stdout)")
+        #expect(result.stdout.contains("night stopped: wave 1 did not pass its gate: h1 reverted"), "\(result.stdout)")
+        #expect(!result.stdout.contains("h2: patching") && !result.stdout.contains("h3: patching"), "\(result.stdout)")
+        #expect(await Self.waitForWindow(rollout, host: 1, state: "reverted"), "\(rollout.hosts.engines[0].stderr)")
+        #expect(try rollout.labA(onHost: 1) == "ii 1.0")
+        #expect(try rollout.hosts.root(1).audit().isEmpty)
+        for host in 2...3 {
+            #expect(try rollout.labA(onHost: host) == "ii 1.0")
+            #expect(try await Self.nightRuns(rollout, host: host).isEmpty)
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder.path("gate.log")), "no gate command after a reverted wave")
+        #expect(Self.notified(rollout) == ["starting", "stopped"])
+
+        // The stamp says so off a terminal; a second start in the same window does nothing.
+        let status = try await FleetCommand.run(try Self.patch(rollout, ["--status"]), timeout: .seconds(60))
+        #expect(status.status == 0 && status.stdout.contains("night: stopped: wave 1 did not pass its gate")
+                && status.stdout.contains("h1 (wave 1): reverted: ") && status.stdout.contains("h2 (wave 2): pending"), "\(status.stdout)\(status.stderr)")
+        let again = try await FleetCommand.run(try Self.patch(rollout), timeout: .seconds(60))
+        #expect(again.status == 8 && again.stdout.contains("is over already"), "\(again.stdout)\(again.stderr)")
+    }
+
+    @Test("Three healthy waves: each host patched, armed and kept after a fresh ssh login (lab-a 2.0, window confirmed), the gate's command told each wave's hosts, exit 0; --status --json says finished")
+    func allHealthy() async throws {
+        let rollout = try RolloutHosts(count: 3, failing: nil, gated: [], history: true)
+        defer { rollout.tearDown() }
+        let folder = rollout.hosts.folder
+        _ = try Self.writePolicy(rollout, gate: "\"echo $INSTALLTOP_WAVE $INSTALLTOP_CONFIRMED_HOSTS >> gate.log\"")
+        #expect(await rollout.hosts.waitUntilServing())
+
+        let started = ContinuousClock.now
+        let result = try await FleetCommand.run(try Self.patch(rollout), timeout: .seconds(600))
+        let took = ContinuousClock.now - started
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        for (host, wave) in [(1, 1), (2, 2), (3, 3)] {
+            #expect(result.stdout.contains("h\(host): patching (wave \(wave))"), "\(result.stdout)")
+            #expect(result.stdout.contains("h\(host): confirmed"), "\(result.stdout)")
+            #expect(result.stdout.contains("wave \(wave) gate passed"), "\(result.stdout)")
+            #expect(await Self.waitForWindow(rollout, host: host, state: "confirmed"))
+            #expect(try rollout.labA(onHost: host) == "ii 2.0")
+            #expect(try await Self.nightRuns(rollout, host: host).count == 1)
+        }
+        #expect(result.stdout.contains("night finished"), "\(result.stdout)")
+        let gates = (try? String(contentsOfFile: folder.path("gate.log"), encoding: .utf8)) ?? ""
+        #expect(gates == "1 h1\n2 h2\n3 h3\n", "\(gates)")
+        #expect(Self.notified(rollout) == ["starting", "wave-passed", "wave-passed", "wave-passed", "finished"])
+        let status = try await FleetCommand.run(try Self.patch(rollout, ["--status", "--json"]), timeout: .seconds(60))
+        let object = try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any]
+        #expect(object?["phase"] as? String == "finished", "\(status.stdout)\(status.stderr)")
+        #expect((object?["hosts"] as? [[String: Any]])?.map { $0["step"] as? String } == ["confirmed", "confirmed", "confirmed"])
+        print("patch night of 3 healthy hosts in 3 waves took \(took)")
+    }
+
+    @Test("The admin process SIGKILLed while h2's job runs, then started again: it resumes from its stamp, recovers h2 from its engine, patches h3, exit 0; each host has exactly one night run in its history")
+    func killedAndResumed() async throws {
+        let rollout = try RolloutHosts(count: 3, failing: nil, gated: [2], history: true)
+        defer { rollout.tearDown() }
+        let folder = rollout.hosts.folder
+        _ = try Self.writePolicy(rollout, gate: "\"true\"")
+        #expect(await rollout.hosts.waitUntilServing())
+
+        let command = try Self.patch(rollout)
+        let first = try InstalltopChild(Array(command.dropFirst()), in: folder, executable: command[0])
+        // h2's job runs once its engine reports it running: its lab-a postinst waits at the gate.
+        let running = await EndToEndFolder.eventually(timeout: .seconds(300)) {
+            first.stdout.contains("h2: patching (wave 2)")
+                && ((try? rollout.hosts.fleet.ownJobs(onHost: 2)) ?? []).contains {
+                    ($0["name"] as? String)?.hasPrefix("patch night") == true && $0["state"] as? String == "running"
+                }
+        }
+        #expect(running, "\(first.stdout)\(first.stderr)")
+        kill(first.pid, SIGKILL)
+        #expect(await first.finish(timeout: .seconds(30)) == 128 + SIGKILL)
+        rollout.openUpgradeGate(onHost: 2)
+
+        let second = try await FleetCommand.run(command, timeout: .seconds(600))
+        #expect(second.status == 0, "first:\n\(first.stdout)\(first.stderr)\nsecond:\n\(second.stdout)\(second.stderr)")
+        #expect(second.stdout.contains("resuming the night of"), "\(second.stdout)")
+        #expect(second.stdout.contains("h2: was running when the night was interrupted"), "\(second.stdout)")
+        #expect(!second.stdout.contains("h1: patching") && !second.stdout.contains("h2: patching"), "\(second.stdout)")
+        #expect(second.stdout.contains("h2: confirmed") && second.stdout.contains("h3: confirmed"), "\(second.stdout)")
+        for host in 1...3 {
+            #expect(try await Self.nightRuns(rollout, host: host).count == 1, "h\(host) patched once")
+            #expect(try rollout.labA(onHost: host) == "ii 2.0")
+        }
+    }
+}
