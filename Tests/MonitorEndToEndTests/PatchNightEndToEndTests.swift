@@ -12,10 +12,13 @@ import Testing
 @Suite("Patch nights end to end", .serialized, .enabled(if: geteuid() == 0, "network namespaces and their sshd need root"))
 struct PatchNightEndToEndTests {
     /// Writes the policy, its inventory, the check and the notify script into the hosts'
-    /// folder; returns the policy's path. The window opened an hour ago (UTC) and lasts 3 hours.
-    private static func writePolicy(_ rollout: RolloutHosts, gate: String) throws -> String {
+    /// folder; returns when its window closes (seconds since 1970). The window opened an hour
+    /// ago (UTC, at the start of that minute) and lasts 3 hours.
+    @discardableResult
+    private static func writePolicy(_ rollout: RolloutHosts, gate: String) throws -> Int {
         let folder = rollout.hosts.folder
         var opened = time(nil) - 3600
+        opened -= opened % 60
         var parts = tm()
         gmtime_r(&opened, &parts)
         let start = String(format: "%02d:%02d", parts.tm_hour, parts.tm_min)
@@ -42,7 +45,7 @@ struct PatchNightEndToEndTests {
         try FileManager.default.createDirectory(atPath: folder.path("checks"), withIntermediateDirectories: true)
         try "#!/bin/sh\ntest ! -e '\(folder.path("broken-"))'$(hostname)\n".write(toFile: folder.path("checks/site"), atomically: true, encoding: .utf8)
         chmod(folder.path("checks/site"), 0o755)
-        return folder.path("night.yaml")
+        return Int(opened) + 3 * 3600
     }
 
     /// `installtop patch --policy … --state-dir … --checks-dir …` from the controller namespace.
@@ -89,7 +92,7 @@ struct PatchNightEndToEndTests {
         let folder = rollout.hosts.folder
         try rollout.hosts.root(1).publish(BoardAPTHosts.packages(gateInPreinst: false)
             + [TestPackage(name: "lab-a", version: "2.0", postinst: "touch '\(folder.path("broken-h1"))'")])
-        _ = try Self.writePolicy(rollout, gate: "\"echo $INSTALLTOP_WAVE $INSTALLTOP_CONFIRMED_HOSTS >> gate.log\"")
+        try Self.writePolicy(rollout, gate: "\"echo $INSTALLTOP_WAVE $INSTALLTOP_CONFIRMED_HOSTS >> gate.log\"")
         #expect(await rollout.hosts.waitUntilServing())
 
         let result = try await FleetCommand.run(try Self.patch(rollout), timeout: .seconds(400))
@@ -121,7 +124,7 @@ struct PatchNightEndToEndTests {
         let rollout = try RolloutHosts(count: 3, failing: nil, gated: [], history: true)
         defer { rollout.tearDown() }
         let folder = rollout.hosts.folder
-        _ = try Self.writePolicy(rollout, gate: "\"echo $INSTALLTOP_WAVE $INSTALLTOP_CONFIRMED_HOSTS >> gate.log\"")
+        try Self.writePolicy(rollout, gate: "\"echo $INSTALLTOP_WAVE $INSTALLTOP_CONFIRMED_HOSTS >> gate.log\"")
         #expect(await rollout.hosts.waitUntilServing())
 
         let started = ContinuousClock.now
@@ -152,7 +155,7 @@ struct PatchNightEndToEndTests {
         let rollout = try RolloutHosts(count: 3, failing: nil, gated: [2], history: true)
         defer { rollout.tearDown() }
         let folder = rollout.hosts.folder
-        _ = try Self.writePolicy(rollout, gate: "\"true\"")
+        try Self.writePolicy(rollout, gate: "\"true\"")
         #expect(await rollout.hosts.waitUntilServing())
 
         let command = try Self.patch(rollout)
@@ -178,6 +181,33 @@ struct PatchNightEndToEndTests {
         for host in 1...3 {
             #expect(try await Self.nightRuns(rollout, host: host).count == 1, "h\(host) patched once")
             #expect(try rollout.labA(onHost: host) == "ii 2.0")
+        }
+    }
+
+    @Test("The window closes while the canary's job runs (--now 40 s before its end): h1 finishes and is confirmed, its wave is gated, no further wave starts; the night stops, exit 1; h2 and h3 untouched")
+    func windowClosesMidWave() async throws {
+        let rollout = try RolloutHosts(count: 3, failing: nil, gated: [1], history: true)
+        defer { rollout.tearDown() }
+        let folder = rollout.hosts.folder
+        let windowEnd = try Self.writePolicy(rollout, gate: "\"true\"")
+        #expect(await rollout.hosts.waitUntilServing())
+        // The night's clock 40 s before the window's end: its timer fires 40 s after it starts, while h1's job waits at its gate.
+        let closingSoon = windowEnd - 40
+        let command = try Self.patch(rollout, ["--now", String(closingSoon)])
+        let night = try InstalltopChild(Array(command.dropFirst()), in: folder, executable: command[0])
+        let closed = await EndToEndFolder.eventually(timeout: .seconds(120)) { night.stdout.contains("the window closed") }
+        #expect(closed, "\(night.stdout)\(night.stderr)")
+        #expect(night.poll() == nil, "h1's job still runs: \(night.stdout)")
+        rollout.openUpgradeGate(onHost: 1)
+        let status = await night.finish(timeout: .seconds(300))
+        #expect(status == 1, "\(night.stdout)\(night.stderr)")
+        #expect(night.stdout.contains("h1: confirmed"), "\(night.stdout)")
+        #expect(night.stdout.contains("wave 1 gate passed"), "\(night.stdout)")
+        #expect(night.stdout.contains("night stopped: the window closed"), "\(night.stdout)")
+        #expect(try rollout.labA(onHost: 1) == "ii 2.0")
+        for host in 2...3 {
+            #expect(try rollout.labA(onHost: host) == "ii 1.0")
+            #expect(try await Self.nightRuns(rollout, host: host).isEmpty)
         }
     }
 }
