@@ -24,6 +24,12 @@ public struct NightStamp: Sendable, Hashable, Codable {
         self.machine = machine
     }
 
+    /// Whether the night this stamp records was missed, seen at `now`: its window closed with
+    /// the night not over, and `current` (the opening open at `now`, or the next) is another one.
+    public func isMissed(at now: Int, current: WindowOccurrence?) -> Bool {
+        !machine.phase.isOver && window.end <= now && window != current
+    }
+
     /// The stamp as JSON, keys sorted so that equal stamps are equal bytes.
     public func encoded() throws -> Data {
         let encoder = JSONEncoder()

@@ -69,7 +69,7 @@ struct PatchNight {
             StandardOutput.stderr.line("installtop: \(error); nothing is patched until it is removed or repaired")
             return Self.stampProblem
         }
-        if let stamp, !stamp.machine.phase.isOver, stamp.window.end <= now, stamp.window != occurrence {
+        if let stamp, stamp.isMissed(at: now, current: occurrence) {
             StandardOutput.stdout.line("the night of \(Self.span(stamp.window)) was missed: its window closed with "
                 + "\(stamp.machine.steps.values.count { $0 == .pending }) hosts not patched (its stamp: \(stampFile.path))")
         }
