@@ -11,11 +11,12 @@ import Testing
 /// may break; compared with dpkg's database in each root and each engine's own history.
 @Suite("Patch nights end to end", .serialized, .enabled(if: geteuid() == 0, "network namespaces and their sshd need root"))
 struct PatchNightEndToEndTests {
-    /// Writes the policy, its inventory, the check and the notify script into the hosts'
-    /// folder; returns when its window closes (seconds since 1970). The window opened an hour
-    /// ago (UTC, at the start of that minute) and lasts 3 hours.
+    /// Writes the policy, its inventory and the check into the hosts' folder; returns when its
+    /// window closes (seconds since 1970). The window opened an hour ago (UTC, at the start of
+    /// that minute) and lasts 3 hours. `notify` appends each summary to `notified.jsonl`
+    /// unless the test gives another; `before` and `after` log each host they run for.
     @discardableResult
-    private static func writePolicy(_ rollout: RolloutHosts, gate: String) throws -> Int {
+    private static func writePolicy(_ rollout: RolloutHosts, gate: String, notify: String = "\"cat >> notified.jsonl\"") throws -> Int {
         let folder = rollout.hosts.folder
         var opened = time(nil) - 3600
         opened -= opened % 60
@@ -39,7 +40,10 @@ struct PatchNightEndToEndTests {
               command: \(gate)
             failure_budget: 1           # the canary's revert stops the night at its gate
             packages: all
-            notify: "cat >> notified.jsonl"
+            commands:
+              before: "echo $INSTALLTOP_HOST $INSTALLTOP_WAVE >> before.log"
+              after: "echo $INSTALLTOP_HOST >> after.log"
+            notify: \(notify)
             """.write(toFile: folder.path("night.yaml"), atomically: true, encoding: .utf8)
         // The host's health: its lab-a 2.0 may leave `broken-HOST` behind.
         try FileManager.default.createDirectory(atPath: folder.path("checks"), withIntermediateDirectories: true)
@@ -142,6 +146,8 @@ struct PatchNightEndToEndTests {
         #expect(result.stdout.contains("night finished"), "\(result.stdout)")
         let gates = (try? String(contentsOfFile: folder.path("gate.log"), encoding: .utf8)) ?? ""
         #expect(gates == "1 h1\n2 h2\n3 h3\n", "\(gates)")
+        #expect((try? String(contentsOfFile: folder.path("before.log"), encoding: .utf8)) == "h1 1\nh2 2\nh3 3\n")
+        #expect((try? String(contentsOfFile: folder.path("after.log"), encoding: .utf8)) == "h1\nh2\nh3\n")
         #expect(Self.notified(rollout) == ["starting", "wave-passed", "wave-passed", "wave-passed", "finished"])
         let status = try await FleetCommand.run(try Self.patch(rollout, ["--status", "--json"]), timeout: .seconds(60))
         let object = try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any]
@@ -150,7 +156,7 @@ struct PatchNightEndToEndTests {
         print("patch night of 3 healthy hosts in 3 waves took \(took)")
     }
 
-    @Test("The admin process SIGKILLed while h2's job runs, then started again: it resumes from its stamp, recovers h2 from its engine, patches h3, exit 0; each host has exactly one night run in its history")
+    @Test("The admin process SIGKILLed while h2's job runs, h2's gate opened, then started again: it resumes from its stamp, recovers h2 from its engine (its job ended meanwhile or ends now: its armed run is kept by a fresh ssh login), patches h3, exit 0; each host has exactly one night run in its history")
     func killedAndResumed() async throws {
         let rollout = try RolloutHosts(count: 3, failing: nil, gated: [2], history: true)
         defer { rollout.tearDown() }
@@ -189,7 +195,8 @@ struct PatchNightEndToEndTests {
         let rollout = try RolloutHosts(count: 3, failing: nil, gated: [1], history: true)
         defer { rollout.tearDown() }
         let folder = rollout.hosts.folder
-        let windowEnd = try Self.writePolicy(rollout, gate: "\"true\"")
+        // A notify command that fails is said and never stops the night.
+        let windowEnd = try Self.writePolicy(rollout, gate: "\"true\"", notify: "\"cat > /dev/null; exit 3\"")
         #expect(await rollout.hosts.waitUntilServing())
         // The night's clock 40 s before the window's end: its timer fires 40 s after it starts, while h1's job waits at its gate.
         let closingSoon = windowEnd - 40
@@ -204,10 +211,49 @@ struct PatchNightEndToEndTests {
         #expect(night.stdout.contains("h1: confirmed"), "\(night.stdout)")
         #expect(night.stdout.contains("wave 1 gate passed"), "\(night.stdout)")
         #expect(night.stdout.contains("night stopped: the window closed"), "\(night.stdout)")
+        #expect(night.stderr.contains("notify (starting): its command exited 3; the night goes on"), "\(night.stderr)")
+        #expect(night.stderr.contains("notify (stopped): its command exited 3"), "\(night.stderr)")
         #expect(try rollout.labA(onHost: 1) == "ii 2.0")
         for host in 2...3 {
             #expect(try rollout.labA(onHost: host) == "ii 1.0")
             #expect(try await Self.nightRuns(rollout, host: host).isEmpty)
+        }
+    }
+
+    @Test("The admin process SIGKILLed while h2's job runs, started again while it still runs: the new process follows h2's job to its end (starting nothing), keeps its run by a fresh ssh login, patches h3, exit 0; one night run per host")
+    func killedAndResumedWhileTheJobRuns() async throws {
+        let rollout = try RolloutHosts(count: 3, failing: nil, gated: [2], history: true)
+        defer { rollout.tearDown() }
+        let folder = rollout.hosts.folder
+        try Self.writePolicy(rollout, gate: "\"true\"")
+        #expect(await rollout.hosts.waitUntilServing())
+
+        let command = try Self.patch(rollout)
+        let jobRuns = {
+            ((try? rollout.hosts.fleet.ownJobs(onHost: 2)) ?? []).contains {
+                ($0["name"] as? String)?.hasPrefix("patch night") == true && $0["state"] as? String == "running"
+            }
+        }
+        let first = try InstalltopChild(Array(command.dropFirst()), in: folder, executable: command[0])
+        #expect(await EndToEndFolder.eventually(timeout: .seconds(300)) { first.stdout.contains("h2: patching (wave 2)") && jobRuns() },
+                "\(first.stdout)\(first.stderr)")
+        kill(first.pid, SIGKILL)
+        #expect(await first.finish(timeout: .seconds(30)) == 128 + SIGKILL)
+
+        let second = try InstalltopChild(Array(command.dropFirst()), in: folder, executable: command[0])
+        #expect(await EndToEndFolder.eventually(timeout: .seconds(120)) { second.stdout.contains("h2: was running when the night was interrupted") },
+                "\(second.stdout)\(second.stderr)")
+        // Still at its gate: the new process can only have found it running.
+        #expect(jobRuns())
+        rollout.openUpgradeGate(onHost: 2)
+        let status = await second.finish(timeout: .seconds(300))
+        #expect(status == 0, "\(second.stdout)\(second.stderr)")
+        #expect(second.stdout.contains("h2: run ") && second.stdout.contains("h2: confirmed") && second.stdout.contains("h3: confirmed"),
+                "\(second.stdout)")
+        #expect(!second.stdout.contains("h2: patching"), "\(second.stdout)")
+        for host in 1...3 {
+            #expect(try await Self.nightRuns(rollout, host: host).count == 1, "h\(host) patched once")
+            #expect(try rollout.labA(onHost: host) == "ii 2.0")
         }
     }
 }
