@@ -16,7 +16,8 @@ struct PatchNightEndToEndTests {
     /// that minute) and lasts 3 hours. `notify` appends each summary to `notified.jsonl`
     /// unless the test gives another; `before` and `after` log each host they run for.
     @discardableResult
-    private static func writePolicy(_ rollout: RolloutHosts, gate: String, notify: String = "\"cat >> notified.jsonl\"") throws -> Int {
+    private static func writePolicy(_ rollout: RolloutHosts, gate: String, notify: String = "\"cat >> notified.jsonl\"",
+                                    packages: String = "all") throws -> Int {
         let folder = rollout.hosts.folder
         var opened = time(nil) - 3600
         opened -= opened % 60
@@ -39,7 +40,7 @@ struct PatchNightEndToEndTests {
               confirm: 10m
               command: \(gate)
             failure_budget: 1           # the canary's revert stops the night at its gate
-            packages: all
+            packages: \(packages)
             commands:
               before: "echo $INSTALLTOP_HOST $INSTALLTOP_WAVE >> before.log"
               after: "echo $INSTALLTOP_HOST >> after.log"
@@ -254,6 +255,30 @@ struct PatchNightEndToEndTests {
         for host in 1...3 {
             #expect(try await Self.nightRuns(rollout, host: host).count == 1, "h\(host) patched once")
             #expect(try rollout.labA(onHost: host) == "ii 2.0")
+        }
+    }
+
+    @Test("packages: security (the default): each host takes only its pending upgrade from the security archive (lab-s 2.0, Debian-Security); lab-a's 2.0 from the main archive stays pending (1.0 kept); exit 0")
+    func securityOnly() async throws {
+        let rollout = try RolloutHosts(count: 3, failing: nil, gated: [], history: true)
+        defer { rollout.tearDown() }
+        for host in 1...3 {
+            let root = rollout.hosts.root(host)
+            try root.publish(BoardAPTHosts.packages(gateInPreinst: false) + [TestPackage(name: "lab-a", version: "2.0"), TestPackage(name: "lab-s")])
+            try root.aptGet(["install", "-y", "lab-s"], check: true)
+            try root.publishSecurity([TestPackage(name: "lab-s", version: "2.0")])
+        }
+        try Self.writePolicy(rollout, gate: "\"true\"", packages: "security")
+        #expect(await rollout.hosts.waitUntilServing())
+
+        let result = try await FleetCommand.run(try Self.patch(rollout), timeout: .seconds(600))
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        for host in 1...3 {
+            #expect(result.stdout.contains("h\(host): confirmed"), "\(result.stdout)")
+            let states = try rollout.hosts.root(host).states()
+            #expect(states["lab-s"].map { "\($0.status) \($0.version)" } == "ii 2.0", "h\(host)")
+            #expect(try rollout.labA(onHost: host) == "ii 1.0", "h\(host): lab-a's upgrade is no security update")
+            #expect(try await Self.nightRuns(rollout, host: host).count == 1)
         }
     }
 }

@@ -32,7 +32,7 @@ struct PatchNight {
     static let finished: Int32 = 0
     /// The night stopped: a gate failed, the failure budget was spent, or the window closed with hosts left.
     static let stopped: Int32 = 1
-    /// The policy is invalid, or asks for what this version cannot honour.
+    /// The policy is invalid, or asks for what this version cannot honour (an age gate).
     static let refused: Int32 = 2
     /// Nothing was done: no window is open, or this window's night is over already.
     static let nothingToDo: Int32 = 8
@@ -155,14 +155,10 @@ struct PatchNight {
         }
     }
 
-    /// Why the policy cannot be run as written by this version, or `nil`: the engines offer no
-    /// selection by origin and no candidate's age yet, so a night never patches more than the
-    /// policy allows by guessing.
+    /// Why the policy cannot be run as written by this version, or `nil`: the engines do not
+    /// record when a candidate version was first seen, so a night never patches more than the
+    /// policy allows by guessing its age.
     static func refusal(_ policy: PatchPolicy) -> String? {
-        if case .security = policy.packages {
-            return "`packages: security` (the default) cannot be honoured yet: the hosts' engines cannot plan security updates alone; "
-                + "write `packages: all` or a list of names"
-        }
         if policy.age.updates > 0 || policy.age.security > 0 {
             return "the age gate (`age:`) cannot be honoured yet: the hosts' engines do not say how long a candidate version has been known; "
                 + "remove `age:` to take updates at once"

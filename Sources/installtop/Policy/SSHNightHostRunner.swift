@@ -70,8 +70,20 @@ struct SSHNightHostRunner: NightHostRunner {
     /// The host's armed job from plan to confirmation.
     private func upgrade(_ host: String) -> HostOutcome {
         guard let command = commands[host] else { return .unreachable(reason: "no way to reach it") }
+        var selection = policy.packages
+        if case .security = selection {
+            switch Self.securityUpgrades(on: command) {
+            case .failure(let why):
+                return .failed(reason: "its pending updates could not be read, so its security updates are not known: \(why)")
+            case .success(let names) where names.isEmpty:
+                StandardOutput.stdout.line("\(host): no security update pending")
+                return .confirmed
+            case .success(let names):
+                selection = .list(names)
+            }
+        }
         let confirm = ConfirmRequest(seconds: Double(policy.gate.confirm), checksDirectory: checksDirectory, revertOnRegression: true)
-        let plan = HostUpgradeStep.plan(Self.submission(policy.packages, confirm: confirm), on: command)
+        let plan = HostUpgradeStep.plan(Self.submission(selection, confirm: confirm), on: command)
         switch plan {
         case .failed(let reason):
             // The reason says whether ssh failed or the engine refused; both leave the host as it was.
@@ -87,7 +99,7 @@ struct SSHNightHostRunner: NightHostRunner {
                 return .confirmed
             }
             let changes = descriptor.updates.compactMap(\.package)
-            if let beyond = Self.beyond(policy.packages, changes) {
+            if let beyond = Self.beyond(selection, changes) {
                 HostUpgradeStep.decline(client: client, job: job)
                 return .failed(reason: "its plan would \(beyond), which the policy's packages do not allow; declined, nothing ran")
             }
@@ -177,9 +189,29 @@ struct SSHNightHostRunner: NightHostRunner {
         }
     }
 
+    /// The installed packages whose pending upgrade comes from a security origin
+    /// (`PendingPackage.isSecurity`), from a pending snapshot `command`'s engine computes now;
+    /// or why it could not say.
+    static func securityUpgrades(on command: SSHCommand) -> Result<[String], DaemonError> {
+        let client: EngineClient
+        do throws(DaemonError) {
+            client = try EngineClient(ssh: command)
+        } catch {
+            return .failure(error)
+        }
+        defer { client.close() }
+        do throws(DaemonError) {
+            let (snapshot, _) = try PendingQuestion.ask(client, refresh: false)
+            return .success(snapshot.packages.filter { $0.isSecurity && $0.oldVersion != nil }.map(\.name))
+        } catch {
+            return .failure(error)
+        }
+    }
+
     /// The job for `selection`, armed with `confirm`: `apt upgrade` for every update, `apt
     /// install NAMES` for a list (its plan is checked to upgrade only those before it runs).
-    /// - Precondition: not `.security`, which `PatchNight` refuses before the night starts.
+    /// - Precondition: not `.security`, which the host's step turns into the list of its
+    ///   pending security upgrades first.
     static func submission(_ selection: PackageSelection, confirm: ConfirmRequest) -> JobSubmission {
         let request: PackageRequest
         switch selection {
