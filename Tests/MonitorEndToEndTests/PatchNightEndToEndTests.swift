@@ -281,4 +281,28 @@ struct PatchNightEndToEndTests {
             #expect(try await Self.nightRuns(rollout, host: host).count == 1)
         }
     }
+
+    @Test("packages: a list: each host takes the upgrades of the listed packages it has pending (lab-s 2.0), a listed package it lacks is no failure, and lab-a's pending 2.0 is left (1.0 kept); exit 0")
+    func listedPackagesOnly() async throws {
+        let rollout = try RolloutHosts(count: 3, failing: nil, gated: [], history: true)
+        defer { rollout.tearDown() }
+        for host in 1...3 {
+            let root = rollout.hosts.root(host)
+            try root.publish(BoardAPTHosts.packages(gateInPreinst: false) + [TestPackage(name: "lab-a", version: "2.0"), TestPackage(name: "lab-s")])
+            try root.aptGet(["install", "-y", "lab-s"], check: true)
+            try root.publish(BoardAPTHosts.packages(gateInPreinst: false)
+                + [TestPackage(name: "lab-a", version: "2.0"), TestPackage(name: "lab-s"), TestPackage(name: "lab-s", version: "2.0")])
+        }
+        try Self.writePolicy(rollout, gate: "\"true\"", packages: "[lab-s, lab-not-installed]")
+        #expect(await rollout.hosts.waitUntilServing())
+
+        let result = try await FleetCommand.run(try Self.patch(rollout), timeout: .seconds(600))
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        for host in 1...3 {
+            let states = try rollout.hosts.root(host).states()
+            #expect(states["lab-s"].map { "\($0.status) \($0.version)" } == "ii 2.0", "h\(host)")
+            #expect(states["lab-not-installed"] == nil)
+            #expect(try rollout.labA(onHost: host) == "ii 1.0", "h\(host): lab-a is not on the list")
+        }
+    }
 }

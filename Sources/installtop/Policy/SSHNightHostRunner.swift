@@ -71,12 +71,13 @@ struct SSHNightHostRunner: NightHostRunner {
     private func upgrade(_ host: String) -> HostOutcome {
         guard let command = commands[host] else { return .unreachable(reason: "no way to reach it") }
         var selection = policy.packages
-        if case .security = selection {
-            switch Self.securityUpgrades(on: command) {
+        if selection != .all {
+            // Security updates, or the list's packages that have one: what the host has pending.
+            switch Self.pendingUpgrades(on: command, selected: selection) {
             case .failure(let why):
-                return .failed(reason: "its pending updates could not be read, so its security updates are not known: \(why)")
+                return .failed(reason: "its pending updates could not be read, so which of them the policy takes is not known: \(why)")
             case .success(let names) where names.isEmpty:
-                StandardOutput.stdout.line("\(host): no security update pending")
+                StandardOutput.stdout.line("\(host): none of the policy's packages (\(selection.description)) has an upgrade pending")
                 return .confirmed
             case .success(let names):
                 selection = .list(names)
@@ -189,10 +190,10 @@ struct SSHNightHostRunner: NightHostRunner {
         }
     }
 
-    /// The installed packages whose pending upgrade comes from a security origin
-    /// (`PendingPackage.isSecurity`), from a pending snapshot `command`'s engine computes now;
-    /// or why it could not say.
-    static func securityUpgrades(on command: SSHCommand) -> Result<[String], DaemonError> {
+    /// The installed packages with a pending upgrade that `selection` takes (from a security
+    /// origin, `PendingPackage.isSecurity`; or named by the list), from a pending snapshot
+    /// `command`'s engine computes now; or why it could not say.
+    static func pendingUpgrades(on command: SSHCommand, selected selection: PackageSelection) -> Result<[String], DaemonError> {
         let client: EngineClient
         do throws(DaemonError) {
             client = try EngineClient(ssh: command)
@@ -202,7 +203,7 @@ struct SSHNightHostRunner: NightHostRunner {
         defer { client.close() }
         do throws(DaemonError) {
             let (snapshot, _) = try PendingQuestion.ask(client, refresh: false)
-            return .success(snapshot.packages.filter { $0.isSecurity && $0.oldVersion != nil }.map(\.name))
+            return .success(snapshot.packages.filter { $0.oldVersion != nil && selection.includes($0.name, isSecurity: $0.isSecurity) }.map(\.name))
         } catch {
             return .failure(error)
         }
@@ -211,7 +212,7 @@ struct SSHNightHostRunner: NightHostRunner {
     /// The job for `selection`, armed with `confirm`: `apt upgrade` for every update, `apt
     /// install NAMES` for a list (its plan is checked to upgrade only those before it runs).
     /// - Precondition: not `.security`, which the host's step turns into the list of its
-    ///   pending security upgrades first.
+    ///   pending security upgrades first, as it narrows a list to the names with an upgrade.
     static func submission(_ selection: PackageSelection, confirm: ConfirmRequest) -> JobSubmission {
         let request: PackageRequest
         switch selection {
