@@ -221,7 +221,7 @@ struct PatchNightEndToEndTests {
         }
     }
 
-    @Test("The admin process SIGKILLed while h2's job runs, started again while it still runs: the new process follows h2's job to its end (starting nothing), keeps its run by a fresh ssh login, patches h3, exit 0; one night run per host")
+    @Test("While h2's job runs a second process of the policy refuses (exit 9) and --status says h2 running; the admin process SIGKILLed, started again while the job still runs: the new process follows h2's job to its end (starting nothing), keeps its run by a fresh ssh login, patches h3, exit 0; one night run per host")
     func killedAndResumedWhileTheJobRuns() async throws {
         let rollout = try RolloutHosts(count: 3, failing: nil, gated: [2], history: true)
         defer { rollout.tearDown() }
@@ -238,6 +238,13 @@ struct PatchNightEndToEndTests {
         let first = try InstalltopChild(Array(command.dropFirst()), in: folder, executable: command[0])
         #expect(await EndToEndFolder.eventually(timeout: .seconds(300)) { first.stdout.contains("h2: patching (wave 2)") && jobRuns() },
                 "\(first.stdout)\(first.stderr)")
+        // Meanwhile a second process of the same policy refuses, and the stamp says where the night is.
+        let beside = try await FleetCommand.run(command, timeout: .seconds(60))
+        #expect(beside.status == 9 && beside.stderr.contains("another installtop patch runs this policy's night now"),
+                "\(beside.stdout)\(beside.stderr)")
+        let status = try await FleetCommand.run(try Self.patch(rollout, ["--status"]), timeout: .seconds(60))
+        #expect(status.stdout.contains("night: patching wave 2 (of 3 waves)") && status.stdout.contains("h1 (wave 1): confirmed")
+                && status.stdout.contains("h2 (wave 2): running") && status.stdout.contains("h3 (wave 3): pending"), "\(status.stdout)\(status.stderr)")
         kill(first.pid, SIGKILL)
         #expect(await first.finish(timeout: .seconds(30)) == 128 + SIGKILL)
 
@@ -247,8 +254,7 @@ struct PatchNightEndToEndTests {
         // Still at its gate: the new process can only have found it running.
         #expect(jobRuns())
         rollout.openUpgradeGate(onHost: 2)
-        let status = await second.finish(timeout: .seconds(300))
-        #expect(status == 0, "\(second.stdout)\(second.stderr)")
+        #expect(await second.finish(timeout: .seconds(300)) == 0, "\(second.stdout)\(second.stderr)")
         #expect(second.stdout.contains("h2: run ") && second.stdout.contains("h2: confirmed") && second.stdout.contains("h3: confirmed"),
                 "\(second.stdout)")
         #expect(!second.stdout.contains("h2: patching"), "\(second.stdout)")

@@ -57,11 +57,13 @@ struct PatchNight {
         // Held until the process ends: the kernel lets go of it even after a SIGKILL.
         let lock = open(stampFile.path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard lock >= 0, flock(lock, LOCK_EX | LOCK_NB) == 0 else {
-            let busy = errno == EWOULDBLOCK
-            StandardOutput.stderr.line("installtop: " + (busy ? "another installtop patch runs this policy's night now (\(stampFile.path).lock)"
-                : "cannot lock \(stampFile.path).lock: \(String(cString: strerror(errno)))"))
+            let reason = errno
+            if lock >= 0 { close(lock) }
+            StandardOutput.stderr.line("installtop: " + (reason == EWOULDBLOCK ? "another installtop patch runs this policy's night now (\(stampFile.path).lock)"
+                : "cannot lock \(stampFile.path).lock: \(String(cString: strerror(reason)))"))
             return Self.stampProblem
         }
+        defer { close(lock) }
         let stamp: NightStamp?
         do {
             stamp = try stampFile.read()
@@ -102,9 +104,7 @@ struct PatchNight {
             StandardOutput.stderr.line("installtop: \(stampFile.path) is the stamp of \(other) (or of another installtop) for this window; nothing is patched")
             return Self.stampProblem
         }
-        let result = runLoop(machine, resuming: resuming, window: occurrence, stampFile: stampFile)
-        close(lock)
-        return result
+        return runLoop(machine, resuming: resuming, window: occurrence, stampFile: stampFile)
     }
 
     /// Runs the night on the cooperative pool and waits here for it.
