@@ -31,6 +31,9 @@ struct ArmedHostFollower {
     /// the run is known to have been armed before (the engine says its windows right after its
     /// snapshot).
     var armingTimeout = Self.defaultArmingTimeout
+    /// The job was armed with `revertOnRegression`: a run whose check regressed is reverted by
+    /// its engine at once, which the verdict says instead of the deadline.
+    var revertsOnRegression = false
 
     /// How long the engine may take to arm the run (its checks run after the job, each up to
     /// a minute).
@@ -68,6 +71,7 @@ struct ArmedHostFollower {
         guard case .succeeded = job else { return .jobFailed(job) }
         guard confirmByLogin else { return .leftArmed(job) }
         guard regressed.isEmpty else {
+            if revertsOnRegression { return .reverts("run \(run.run) not kept: \(regressed) regressed; its host reverts it at once") }
             return .reverts("run \(run.run) not kept by login: \(regressed) regressed; it is undone at \(deadline) unless confirmed")
         }
         if let failure = FreshLogin.check(command) {

@@ -110,7 +110,8 @@ struct SSHNightHostRunner: NightHostRunner {
                 if case .failed(let reason) = jobOutcome { return .failed(reason: reason) }
                 return .failed(reason: "its job never ended")
             }
-            let follower = ArmedHostFollower(command: command, client: client, jobName: descriptor.name, endedAt: endedAt, confirmByLogin: true)
+            var follower = ArmedHostFollower(command: command, client: client, jobName: descriptor.name, endedAt: endedAt, confirmByLogin: true)
+            follower.revertsOnRegression = true
             return Self.outcome(follower.verdict(after: jobOutcome))
         }
     }
@@ -157,7 +158,8 @@ struct SSHNightHostRunner: NightHostRunner {
                 if case .failed(let reason) = jobOutcome { return .failed(reason: reason) }
                 return .failed(reason: "its job never ended")
             }
-            let follower = ArmedHostFollower(command: command, client: client, jobName: name, endedAt: endedAt, confirmByLogin: true)
+            var follower = ArmedHostFollower(command: command, client: client, jobName: name, endedAt: endedAt, confirmByLogin: true)
+            follower.revertsOnRegression = true
             return Self.outcome(follower.verdict(after: jobOutcome))
         }
         // The newest finished job of this night in the queue says whether it succeeded; one
@@ -167,6 +169,7 @@ struct SSHNightHostRunner: NightHostRunner {
         var follower = ArmedHostFollower(command: command, client: client, jobName: Self.jobName,
                                          endedAt: Date(timeIntervalSince1970: TimeInterval(windowStart)), confirmByLogin: true)
         follower.matchingPrefix = true
+        follower.revertsOnRegression = true
         // The engine says its windows right after the snapshot.
         follower.armingTimeout = DaemonRequest.replyTimeout
         let verdict = follower.verdict(after: jobOutcome)
