@@ -17,7 +17,7 @@ struct PatchNightEndToEndTests {
     /// unless the test gives another; `before` and `after` log each host they run for.
     @discardableResult
     private static func writePolicy(_ rollout: RolloutHosts, gate: String, notify: String = "\"cat >> notified.jsonl\"",
-                                    packages: String = "all") throws -> Int {
+                                    packages: String = "all", windowHours: Int = 3, extra: String = "") throws -> Int {
         let folder = rollout.hosts.folder
         var opened = time(nil) - 3600
         opened -= opened % 60
@@ -32,7 +32,7 @@ struct PatchNightEndToEndTests {
             windows:
               - days: daily
                 start: "\(start)"
-                duration: 3h
+                duration: \(windowHours)h
             waves:
               canary: [h1]
               percent: 33
@@ -45,12 +45,13 @@ struct PatchNightEndToEndTests {
               before: "echo $INSTALLTOP_HOST $INSTALLTOP_WAVE >> before.log"
               after: "echo $INSTALLTOP_HOST >> after.log"
             notify: \(notify)
+            \(extra)
             """.write(toFile: folder.path("night.yaml"), atomically: true, encoding: .utf8)
         // The host's health: its lab-a 2.0 may leave `broken-HOST` behind.
         try FileManager.default.createDirectory(atPath: folder.path("checks"), withIntermediateDirectories: true)
         try "#!/bin/sh\ntest ! -e '\(folder.path("broken-"))'$(hostname)\n".write(toFile: folder.path("checks/site"), atomically: true, encoding: .utf8)
         chmod(folder.path("checks/site"), 0o755)
-        return Int(opened) + 3 * 3600
+        return Int(opened) + windowHours * 3600
     }
 
     /// `installtop patch --policy … --state-dir … --checks-dir …` from the controller namespace.
@@ -309,6 +310,34 @@ struct PatchNightEndToEndTests {
             #expect(states["lab-s"].map { "\($0.status) \($0.version)" } == "ii 2.0", "h\(host)")
             #expect(states["lab-not-installed"] == nil)
             #expect(try rollout.labA(onHost: host) == "ii 1.0", "h\(host): lab-a is not on the list")
+        }
+    }
+
+    @Test("age: 1h: a version the hosts' engines first listed minutes ago waits (each host says until when; nothing runs, exit 0); the same night two hours later (--now) takes it: lab-a 2.0 on every host, one night run each")
+    func ageGate() async throws {
+        let rollout = try RolloutHosts(count: 3, failing: nil, gated: [], history: true)
+        defer { rollout.tearDown() }
+        let folder = rollout.hosts.folder
+        try Self.writePolicy(rollout, gate: "\"true\"", windowHours: 6, extra: "age:\n  updates: 1h")
+        #expect(await rollout.hosts.waitUntilServing())
+
+        let young = try await FleetCommand.run(try Self.patch(rollout), timeout: .seconds(400))
+        #expect(young.status == 0, "\(young.stdout)\(young.stderr)")
+        for host in 1...3 {
+            #expect(young.stdout.contains("h\(host): lab-a waits for the age gate until "), "\(young.stdout)")
+            #expect(try rollout.labA(onHost: host) == "ii 1.0")
+            #expect(try await Self.nightRuns(rollout, host: host).isEmpty)
+        }
+
+        // The next night, two hours on: the stamp of this one gone, as a new window's would be.
+        try FileManager.default.removeItem(atPath: folder.path("state"))
+        let later = try await FleetCommand.run(try Self.patch(rollout, ["--now", String(Int(time(nil)) + 7200)]), timeout: .seconds(600))
+        #expect(later.status == 0, "\(later.stdout)\(later.stderr)")
+        #expect(!later.stdout.contains("waits for the age gate"), "\(later.stdout)")
+        for host in 1...3 {
+            #expect(await Self.waitForWindow(rollout, host: host, state: "confirmed"))
+            #expect(try rollout.labA(onHost: host) == "ii 2.0")
+            #expect(try await Self.nightRuns(rollout, host: host).count == 1)
         }
     }
 }

@@ -12,6 +12,9 @@ public struct AgeGate: Sendable, Hashable {
         self.security = security
     }
 
+    /// Whether any update has to wait (an age of more than 0).
+    public var isActive: Bool { updates > 0 || security > 0 }
+
     /// Whether `package`'s candidate version, first seen at `firstSeen` (seconds since 1970, as
     /// the host's pending snapshots first listed it), is old enough at `now`. A version seen at
     /// `now` exactly is taken only with an age of 0; one first seen after `now` (a clock set

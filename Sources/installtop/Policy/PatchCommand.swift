@@ -143,7 +143,7 @@ extension PatchCommand: DocumentedExitStatuses {
         [
             (PatchNight.finished, "the night finished (every wave passed its gate); with --check, the policy is valid and its plan was printed; with --status, the night was printed"),
             (PatchNight.stopped, "the night stopped: a wave's gate failed (a host reverted, none was confirmed, or the gate's command failed), the failure budget was spent, or the window closed with hosts left"),
-            (PatchNight.refused, "invalid usage, an invalid policy (every error printed as FILE:LINE:COLUMN: message), or a policy this version cannot honour (an age gate); nothing was patched"),
+            (PatchNight.refused, "invalid usage, or an invalid policy (every error printed as FILE:LINE:COLUMN: message); nothing was patched"),
             (PatchNight.nothingToDo, "nothing was done: no window is open now (the next one is named), this window's night is over already, or (--status) no night of the policy has run here"),
             (PatchNight.stampProblem, "the night's stamp could not be read, written or locked (another installtop patch runs the same policy), or it belongs to another policy; no host was started without it"),
         ]

@@ -32,7 +32,7 @@ struct PatchNight {
     static let finished: Int32 = 0
     /// The night stopped: a gate failed, the failure budget was spent, or the window closed with hosts left.
     static let stopped: Int32 = 1
-    /// The policy is invalid, or asks for what this version cannot honour (an age gate).
+    /// Invalid usage, or an invalid policy.
     static let refused: Int32 = 2
     /// Nothing was done: no window is open, or this window's night is over already.
     static let nothingToDo: Int32 = 8
@@ -40,10 +40,6 @@ struct PatchNight {
     static let stampProblem: Int32 = 9
 
     func run() -> Int32 {
-        if let refusal = Self.refusal(policy) {
-            StandardOutput.stderr.line("installtop: \(policy.path): \(refusal)")
-            return Self.refused
-        }
         let schedule = policy.schedule
         let occurrence = schedule.occurrence(at: now)
         let stampFile = StampFile(path: NightStampLocation.stamp(policy: policyPath, folder: stateFolder))
@@ -110,8 +106,10 @@ struct PatchNight {
     /// Runs the night on the cooperative pool and waits here for it.
     private func runLoop(_ machine: NightMachine, resuming: Bool, window: WindowOccurrence, stampFile: StampFile) -> Int32 {
         let notifier = PatchNotifier(command: policy.notify, policyPath: policyPath, window: window)
+        // The age gate's clock runs from the night's own `now` (a test's `--now` shifts it).
+        let offset = now - Int(time(nil))
         let runner = SSHNightHostRunner(policy: policy, policyPath: policyPath, commands: ssh.commands(for: policy),
-                                        windowStart: window.start, checksDirectory: checksDirectory)
+                                        windowStart: window.start, checksDirectory: checksDirectory, clock: { Int(time(nil)) + offset })
         let policyPath = policyPath
         let loop = NightLoop(runner: runner, writeStamp: { machine in
             try stampFile.write(NightStamp(policy: policyPath, window: window, machine: machine))
@@ -153,17 +151,6 @@ struct PatchNight {
         case nil:
             return Self.stampProblem
         }
-    }
-
-    /// Why the policy cannot be run as written by this version, or `nil`: the engines do not
-    /// record when a candidate version was first seen, so a night never patches more than the
-    /// policy allows by guessing its age.
-    static func refusal(_ policy: PatchPolicy) -> String? {
-        if policy.age.updates > 0 || policy.age.security > 0 {
-            return "the age gate (`age:`) cannot be honoured yet: the hosts' engines do not say how long a candidate version has been known; "
-                + "remove `age:` to take updates at once"
-        }
-        return nil
     }
 
     /// `2026-11-24 01:00–04:00 UTC`, in UTC.

@@ -26,6 +26,9 @@ struct SSHNightHostRunner: NightHostRunner {
     let windowStart: Int
     /// The folder of checks each host's engine runs; `nil`: the host's `/etc/installtop/confirm.d`.
     let checksDirectory: String?
+    /// The time now (seconds since 1970), for the age gate: the wall clock, shifted as the
+    /// night's own `now` is.
+    let clock: @Sendable () -> Int
 
     /// The name each night job is submitted under; its engine adds the plan's summary.
     static let jobName = "patch night"
@@ -71,17 +74,31 @@ struct SSHNightHostRunner: NightHostRunner {
     private func upgrade(_ host: String) -> HostOutcome {
         guard let command = commands[host] else { return .unreachable(reason: "no way to reach it") }
         var selection = policy.packages
-        if selection != .all {
-            // Security updates, or the list's packages that have one: what the host has pending.
-            switch Self.pendingUpgrades(on: command, selected: selection) {
+        if selection != .all || policy.age.isActive {
+            // Security updates, the list's packages that have one, or those old enough: what
+            // the host has pending, dated by its engine.
+            let choice: NightPackageChoice
+            switch Self.pendingUpgrades(on: command) {
             case .failure(let why):
                 return .failed(reason: "its pending updates could not be read, so which of them the policy takes is not known: \(why)")
-            case .success(let names) where names.isEmpty:
-                StandardOutput.stdout.line("\(host): none of the policy's packages (\(selection.description)) has an upgrade pending")
-                return .confirmed
-            case .success(let names):
-                selection = .list(names)
+            case .success(let packages):
+                choice = NightPackageChoice(packages, selection: selection, age: policy.age, now: clock())
             }
+            for waiting in choice.waiting {
+                if case .wait(let package, let until) = waiting {
+                    StandardOutput.stdout.line("\(host): \(package) waits for the age gate until \(NightSummary.text(until))")
+                }
+            }
+            guard choice.undated.isEmpty else {
+                return .failed(reason: "its engine does not say how long \(choice.undated.joined(separator: ", ")) "
+                    + "\(choice.undated.count == 1 ? "has" : "have") been known (it keeps no history), so the age gate cannot be honoured; not patched")
+            }
+            guard !choice.taken.isEmpty else {
+                StandardOutput.stdout.line("\(host): none of the policy's packages (\(selection.description)) has an upgrade pending"
+                    + (choice.waiting.isEmpty ? "" : " that is old enough"))
+                return .confirmed
+            }
+            selection = .list(choice.taken)
         }
         let confirm = ConfirmRequest(seconds: Double(policy.gate.confirm), checksDirectory: checksDirectory, revertOnRegression: true)
         let plan = HostUpgradeStep.plan(Self.submission(selection, confirm: confirm), on: command)
@@ -193,10 +210,9 @@ struct SSHNightHostRunner: NightHostRunner {
         }
     }
 
-    /// The installed packages with a pending upgrade that `selection` takes (from a security
-    /// origin, `PendingPackage.isSecurity`; or named by the list), from a pending snapshot
-    /// `command`'s engine computes now; or why it could not say.
-    static func pendingUpgrades(on command: SSHCommand, selected selection: PackageSelection) -> Result<[String], DaemonError> {
+    /// The pending upgrades of a snapshot `command`'s engine computes now, each dated by when
+    /// that engine first listed it; or why it could not say.
+    static func pendingUpgrades(on command: SSHCommand) -> Result<[PendingPackage], DaemonError> {
         let client: EngineClient
         do throws(DaemonError) {
             client = try EngineClient(ssh: command)
@@ -206,7 +222,7 @@ struct SSHNightHostRunner: NightHostRunner {
         defer { client.close() }
         do throws(DaemonError) {
             let (snapshot, _) = try PendingQuestion.ask(client, refresh: false)
-            return .success(snapshot.packages.filter { $0.oldVersion != nil && selection.includes($0.name, isSecurity: $0.isSecurity) }.map(\.name))
+            return .success(snapshot.packages)
         } catch {
             return .failure(error)
         }
