@@ -33,6 +33,8 @@ public struct HostBoard: Sendable, Hashable {
     public internal(set) var pendingComputing: Set<String> = []
     /// Each host's commit-confirmed runs as its engine told them, by name.
     public internal(set) var armed: [String: ArmedRuns] = [:]
+    /// The patch night the board follows (`--night`), as its stamp last said; `nil` for none.
+    public internal(set) var night: BoardNight?
     /// Which hosts are listed (`F`) and in what order (`o`).
     public internal(set) var hostFilter = HostFilter.all
     public internal(set) var hostSort = HostSort.given

@@ -49,4 +49,7 @@ public enum HostEvent: Sendable, Hashable {
     /// The board's fresh ssh login to `host` for its run `run` ended: `failure` says why it did
     /// not work, `nil` when it did (the run is then kept).
     case freshLogin(String, run: Int, failure: String?)
+    /// The patch night the board follows changed (its stamp was written); `nil` while no night
+    /// of its policy has run here.
+    case night(BoardNight?)
 }

@@ -139,6 +139,10 @@ extension MonitorRenderer {
             lines = [("\(sanitizer.sanitize(name)): connecting" + String(state.glyphs.box.ellipsis), .dim)]
         case .connected:
             lines = [("\(sanitizer.sanitize(name)): idle, no jobs", .dim)]
+            // The night's step whole, with why it failed (ssh's words can be long).
+            if let step = state.board?.night?.steps[name] {
+                lines += PlanDialog.wrap("night: " + sanitizer.sanitize(step), width: max(1, area.width)).map { ($0, .text) }
+            }
             if let pending = state.pendingSummary(ofHost: name) { lines.append((sanitizer.sanitize(pending), .text)) }
             // What U would do, without pressing it: the packages, as `installtop pending` lists them.
             lines += state.pendingLines(ofHost: name).map { (sanitizer.sanitize($0.text), $0.security ? .failed : .text) }
@@ -185,6 +189,7 @@ extension MonitorRenderer {
                               (counts.failed, "failed"), (counts.unreachable, "unreachable")] where count > 0 {
             parts.append("\(count) \(word)")
         }
+        if let night = state.board?.night { parts.append("night: " + state.glyphs.sanitizer.sanitize(night.headline)) }
         parts += state.rolloutHeaderParts + state.confirmWindowHeaderParts + state.refreshHeaderParts
         parts += state.boardOrderParts
         var right: [String] = []

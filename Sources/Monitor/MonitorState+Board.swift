@@ -207,6 +207,8 @@ extension MonitorState {
             return armedRunsChanged(runs, host: host)
         case .freshLogin(let host, let run, let failure):
             return freshLoginEnded(host: host, run: run, failure: failure)
+        case .night(let night):
+            board?.night = night
         }
         syncBoardSelection()
         fixScrolling()

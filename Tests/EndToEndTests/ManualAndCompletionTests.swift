@@ -123,7 +123,7 @@ struct ManualAndCompletionTests {
             (["dnf"], [0, 1, 2, 3, 4]), (["dnf", "install"], [0, 1, 2, 3, 4, 7]), (["dnf", "upgrade"], [0, 1, 2, 3, 4, 7]),
             (["dnf", "remove"], [0, 1, 2, 3, 4, 7]), (["dnf", "undo"], [0, 1, 2, 3, 4]), (["dnf", "revert"], [0, 1, 2, 7]),
             (["ansible"], [0, 1, 2, 3, 4]), (["drive"], [0, 1, 2, 3, 4]), (["hooks"], [2]), (["hooks", "install"], [0, 1, 2]),
-            (["hooks", "status"], [0, 1, 2]), (["hooks", "remove"], [0, 1, 2]), (["watch"], [0, 1, 2]), (["pending"], [0, 1, 2]), (["patch"], [0, 2]), (["restarts"], [0, 1, 2, 6]),
+            (["hooks", "status"], [0, 1, 2]), (["hooks", "remove"], [0, 1, 2]), (["watch"], [0, 1, 2]), (["pending"], [0, 1, 2]), (["patch"], [0, 1, 2, 8, 9]), (["restarts"], [0, 1, 2, 6]),
             (["restart-services"], [0, 1, 2, 3]),
         ]
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.file("man1")).sorted()

@@ -1,9 +1,16 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Glibc
 import CursesTerminal
 import EngineDaemon
 import InstallHistory
 import Monitor
 import MonitorRuntime
+import PatchPolicy
 
 /// `installtop attach`: the monitor on a running engine's queue.
 struct AttachCommand: ParsableCommand {
@@ -27,7 +34,10 @@ struct AttachCommand: ParsableCommand {
             kind shell in your history (--history-db), played back by `installtop replay RUN`. \
             With --confirm DURATION (or W on the board) U and D arm each host's upgrade: its engine \
             checks the host before and after and undoes the run unless kept in time (K on its row; \
-            with --confirm-by-login, or L, once a fresh ssh login to the host works and no check regressed).
+            with --confirm-by-login, or L, once a fresh ssh login to the host works and no check regressed). \
+            With --night POLICY the board follows that policy's patch night on this machine \
+            (`installtop patch --policy POLICY`): the header says where the night is, and a host's \
+            pane its step.
             """
     )
 
@@ -49,6 +59,16 @@ struct AttachCommand: ParsableCommand {
         valueName: "path"))
     var historyDb: String?
 
+    @Option(help: ArgumentHelp(
+        "With --host or --hosts: follow this policy's patch night on this machine (its stamp): where the night is in the header, each host's step in its pane.",
+        valueName: "policy"))
+    var night: String?
+
+    @Option(name: .customLong("state-dir"), help: ArgumentHelp(
+        "With --night: the folder of the nights' stamps, as `installtop patch --state-dir` (default: /var/lib/installtop/nights for root, $XDG_STATE_HOME/installtop/nights otherwise).",
+        valueName: "folder"))
+    var stateFolder: String?
+
     @Option(help: ArgumentHelp("The monitor's theme: a name from `installtop themes` or a path.", valueName: "name|path"), completion: CompletionSources.theme)
     var theme: String?
 
@@ -59,6 +79,12 @@ struct AttachCommand: ParsableCommand {
         }
         if let confirm, (ConfirmDuration.seconds(confirm) ?? 0) <= 0 {
             throw ValidationError("--confirm takes a duration such as 90s, 5m or 1h30m; got '\(confirm)'")
+        }
+        if night != nil, !hosts.isRemote {
+            throw ValidationError("--night is for the board of hosts (--host, --hosts): the night's hosts")
+        }
+        if stateFolder != nil, night == nil {
+            throw ValidationError("--state-dir is where --night's stamp is: give --night POLICY too")
         }
         if historyDb != nil, !hosts.isRemote {
             throw ValidationError("--history-db is for the board of hosts (--host, --hosts): where its s records shells")
@@ -75,10 +101,16 @@ struct AttachCommand: ParsableCommand {
         } else {
             link = RemoteEngineLink(client: try socket.connect())
         }
+        // The night's stamp, where `installtop patch` with the same policy and state folder writes it.
+        let follower = night.map { policy in
+            NightStampFollower(stampFile: StampFile(path: NightStampLocation.stamp(
+                policy: PatchCommand.absolute(policy),
+                folder: stateFolder ?? NightStampLocation.defaultFolder(euid: geteuid(), environment: ProcessInfo.processInfo.environment))))
+        }
         let ending = try MonitorStartErrors.presenting(for: "attach") {
             try MonitorSession.run(link: link, themeOption: theme, exitWhenDone: false, rolloutParallel: parallel,
                                    confirmWindow: confirm.flatMap(ConfirmDuration.seconds), confirmByLogin: confirmByLogin,
-                                   shellHistory: shellHistory)
+                                   shellHistory: shellHistory, night: follower)
         }
         switch ending {
         case .quit, .quitWhileRunning, .followedJobEnded:

@@ -39,6 +39,7 @@ enum MonitorSession {
     ///   - message: said in the status line when the monitor opens.
     ///   - shellHistory: on the board, the history database the shells its `s` opens on hosts
     ///     are recorded in (`RecordedHostShell`); `nil`: `s` opens none.
+    ///   - night: on the board, the patch night it follows (`attach --night`); `nil`: none.
     ///   - onStart: called once the screen is set up and the monitor subscribed, before the
     ///     first frame: the place to submit jobs, so that nothing runs when the monitor could
     ///     not start (the errors below are thrown before it is called).
@@ -51,7 +52,7 @@ enum MonitorSession {
     static func run(
         link: any EngineLink, themeOption: String?, exitWhenDone: Bool, startingNote: String? = nil, followedJob: Int? = nil,
         message: String? = nil, rolloutParallel: Int = 2, confirmWindow: Double? = nil, confirmByLogin: Bool = false,
-        shellHistory: String? = nil, onStart: () -> Void = {},
+        shellHistory: String? = nil, night: NightStampFollower? = nil, onStart: () -> Void = {},
         signalsBeforeStart: () -> [Int32] = { [] }
     ) throws -> MonitorOutcome {
         // A monitor stays open for hours: what the engine beside it frees must leave memory.
@@ -61,6 +62,8 @@ enum MonitorSession {
         let mailbox = try Mailbox(summariseAfter: 256 << 10, tailLines: QueueModel().outputCapacity)
         link.start(posting: mailbox)
         defer { link.stop() }
+        night?.start(posting: mailbox)
+        defer { night?.stop() }
         var catalog = ThemeCatalog(userDirectory: ThemeCatalog.userDirectory())
         let themeIndex = try themeOption.map { name throws(ThemeError) in try catalog.resolve(name) } ?? 0
         let noColor = ProcessInfo.processInfo.environment["NO_COLOR"] != nil
