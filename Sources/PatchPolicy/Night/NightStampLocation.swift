@@ -12,24 +12,12 @@ public enum NightStampLocation {
     }
 
     /// The stamp of the policy at `policy` (an absolute path) in `folder`: the policy's file name
-    /// without `.yaml`/`.yml`, then a hash of its whole path, so that two policies of one name in
+    /// without `.yaml`/`.yml`, then a hash of its whole path (`StableHash`), so that two policies of one name in
     /// different folders never share a stamp: `night-5f0c2a9e1b3d4c77.json`.
     public static func stamp(policy: String, folder: String) -> String {
         var name = PathText.lastComponent(of: policy)
         for suffix in [".yaml", ".yml"] where name.hasSuffix(suffix) { name = String(name.dropLast(suffix.count)) }
         let safe = String(name.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." ? $0 : "_" })
-        return folder + "/" + safe + "-" + hash(policy) + ".json"
-    }
-
-    /// FNV-1a over the path's bytes, 16 hex digits: the same in every process (Swift's `Hasher`
-    /// is seeded per process).
-    static func hash(_ text: String) -> String {
-        var value: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 {
-            value ^= UInt64(byte)
-            value = value &* 0x0000_0100_0000_01b3
-        }
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
+        return folder + "/" + safe + "-" + StableHash.hex(policy) + ".json"
     }
 }

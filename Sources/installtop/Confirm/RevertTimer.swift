@@ -7,6 +7,7 @@ import Glibc
 import InstallDrivers
 import InstallHistory
 import RestartScan
+import TextBasics
 
 /// A commit-confirmed run's deadline handed to systemd (Documentation/COMMIT-CONFIRMED.md): a
 /// timer, `installtop-revert-RUN-ID.timer`, and its service, which runs `installtop TOOL revert
@@ -184,13 +185,7 @@ struct RevertTimer: Sendable {
     /// across processes (unlike Swift's `Hasher`), and the same for the arming, confirming and
     /// reverting processes, which all canonicalize the path first.
     static func historyID(_ path: String) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in path.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01b3
-        }
-        let hex = String(hash, radix: 16)
-        return String((String(repeating: "0", count: max(0, 16 - hex.count)) + hex).prefix(12))
+        String(StableHash.hex(path).prefix(12))
     }
 
     /// `path` absolute, and with its links resolved when it exists.
