@@ -37,7 +37,11 @@ struct BlockingPoolTests {
         }
         // A pool starts its threads within `submit`: an unbounded one would have ten by now.
         #expect(threadNames().filter { $0.hasPrefix("test-pool-lim") }.count <= 3)
-        #expect(await eventually { work.started.load(ordering: .sequentiallyConsistent) == 3 })
+        // Said when it fails: whether a thread could not be started, or started and never ran.
+        let allStarted = await eventually { work.started.load(ordering: .sequentiallyConsistent) == 3 }
+        let said = "\(work.started.load(ordering: .sequentiallyConsistent)) started; the pool's threads and start failures: "
+            + "\(pool.workers.counts); its threads in /proc: \(threadNames().filter { $0.hasPrefix("test-pool-lim") })"
+        #expect(allStarted, "\(said)")
         work.openGate()
         #expect(await eventually { finished.load(ordering: .sequentiallyConsistent) == 10 })
         #expect(work.mostAtOnce.load(ordering: .sequentiallyConsistent) == 3)

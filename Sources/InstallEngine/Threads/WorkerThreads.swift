@@ -33,6 +33,17 @@ final class WorkerThreads: Sendable {
         var idle = 0
         /// Threads started so far, for their names.
         var started = 0
+        /// Threads that could not be started (no threads left in the system for a moment).
+        var startFailures = 0
+
+        /// A thread to start for the work that waits, if none is free and the limit allows:
+        /// its number, counted as running from now.
+        mutating func threadWanted(limit: Int) -> Int? {
+            guard !pending.isEmpty, idle == 0, threads < limit else { return nil }
+            threads += 1
+            started += 1
+            return started
+        }
     }
 
     private enum Wake {
@@ -70,10 +81,7 @@ final class WorkerThreads: Sendable {
                 state.idle -= 1
                 return .waiting
             }
-            guard state.threads < limit else { return .none }
-            state.threads += 1
-            state.started += 1
-            return .newThread(number: state.started)
+            return state.threadWanted(limit: limit).map { .newThread(number: $0) } ?? .none
         }
         switch wakeUp {
         case .none: break
@@ -82,10 +90,16 @@ final class WorkerThreads: Sendable {
         }
     }
 
+    /// The threads running now, and how many could not be started so far (for tests).
+    var counts: (threads: Int, startFailures: Int) {
+        state.withLock { ($0.threads, $0.startFailures) }
+    }
+
     private func startThread(_ number: Int) {
         guard let error = EngineThread.start(named: numbered ? "\(name)\(number)" : name, { [self] in run() }) else { return }
         let none = state.withLock { state -> Bool in
             state.threads -= 1
+            state.startFailures += 1
             return state.threads == 0
         }
         // The others take the work; with none at all it would wait forever.
@@ -101,6 +115,9 @@ final class WorkerThreads: Sendable {
             }
             if let work {
                 work()
+                // A thread that could not be started when its work came (the system had none
+                // left for a moment) is started now, if work still waits for one.
+                if let number = state.withLock({ $0.threadWanted(limit: limit) }) { startThread(number) }
                 continue
             }
             guard let idleLifetime else {
