@@ -49,6 +49,37 @@ struct BlockingPoolTests {
         #expect(await eventually { !threadNames().contains { $0.hasPrefix("test-pool-lim") } })
     }
 
+    @Test("a thread that could not be started is started once another ends an item while work waits")
+    func aThreadThatCouldNotStartIsStartedLater() async {
+        // Every start after the first fails while `failing`, as pthread_create does when the
+        // system has no thread left for a while.
+        let starts = Atomic<Int>(0)
+        let failing = Atomic<Bool>(true)
+        let workers = WorkerThreads(name: "test-pool-retry", numbered: true, limit: 2, idleLifetime: .milliseconds(50)) { name, body in
+            let number = starts.add(1, ordering: .sequentiallyConsistent).newValue
+            return number > 1 && failing.load(ordering: .sequentiallyConsistent) ? SystemError(code: EAGAIN) : EngineThread.start(named: name, body)
+        }
+        let work = GatedWork()
+        let finished = Atomic<Int>(0)
+        for _ in 0..<4 {
+            workers.submit {
+                work.run()
+                finished.add(1, ordering: .sequentiallyConsistent)
+            }
+        }
+        #expect(await eventually { work.started.load(ordering: .sequentiallyConsistent) == 1 })
+        #expect(workers.counts.startFailures >= 1)
+        #expect(workers.counts.threads == 1)
+        // Threads can be had again; no new work comes: the one thread's end of its item starts the other.
+        failing.store(false, ordering: .sequentiallyConsistent)
+        work.openGate()
+        #expect(await eventually { finished.load(ordering: .sequentiallyConsistent) == 4 })
+        // Submits 2 to 4 each tried a second thread and failed; the first thread, its item
+        // ended with three waiting, started it: the fifth start.
+        #expect(workers.counts.startFailures == 3)
+        #expect(await eventually { starts.load(ordering: .sequentiallyConsistent) == 5 })
+    }
+
     @Test func mapReturnsTheOutputsInTheItemsOrderAtMostWidthAtOnce() {
         let pool = BlockingPool(name: "test-pool-map", limit: 8, idleLifetime: .milliseconds(50))
         let running = Atomic<Int>(0)

@@ -57,6 +57,9 @@ final class WorkerThreads: Sendable {
     private let limit: Int
     private let idleLifetime: Duration?
     private let state = Mutex(State())
+    /// Set while a thread could not be started: only then does a thread that ends an item look
+    /// for work waiting for one (an atomic load, so the engine's pool pays no lock for it).
+    private let missingThreads = Atomic<Bool>(false)
     /// Posted once for each waiting thread a `submit` claims (`State.idle`).
     private let wake = DispatchSemaphore(value: 0)
 
@@ -65,11 +68,16 @@ final class WorkerThreads: Sendable {
     ///     thread's number is appended (`installtop-eng1`).
     ///   - limit: the most threads at once (at least 1).
     ///   - idleLifetime: how long a thread waits for work before it ends; `nil`: forever.
-    init(name: String, numbered: Bool = false, limit: Int, idleLifetime: Duration?) {
+    /// How a thread is started (`EngineThread.start`; tests make it fail).
+    private let startsThread: @Sendable (String, @escaping @Sendable () -> Void) -> SystemError?
+
+    init(name: String, numbered: Bool = false, limit: Int, idleLifetime: Duration?,
+         startsThread: @escaping @Sendable (String, @escaping @Sendable () -> Void) -> SystemError? = { EngineThread.start(named: $0, $1) }) {
         self.name = name
         self.numbered = numbered
         self.limit = max(1, limit)
         self.idleLifetime = idleLifetime
+        self.startsThread = startsThread
     }
 
     /// Runs `work` on one of the threads, after everything submitted before it has been taken;
@@ -96,12 +104,13 @@ final class WorkerThreads: Sendable {
     }
 
     private func startThread(_ number: Int) {
-        guard let error = EngineThread.start(named: numbered ? "\(name)\(number)" : name, { [self] in run() }) else { return }
+        guard let error = startsThread(numbered ? "\(name)\(number)" : name, { [self] in run() }) else { return }
         let none = state.withLock { state -> Bool in
             state.threads -= 1
             state.startFailures += 1
             return state.threads == 0
         }
+        missingThreads.store(true, ordering: .relaxed)
         // The others take the work; with none at all it would wait forever.
         precondition(!none, "installtop cannot start its \(name) thread: \(error.description)")
     }
@@ -117,7 +126,14 @@ final class WorkerThreads: Sendable {
                 work()
                 // A thread that could not be started when its work came (the system had none
                 // left for a moment) is started now, if work still waits for one.
-                if let number = state.withLock({ $0.threadWanted(limit: limit) }) { startThread(number) }
+                if missingThreads.load(ordering: .relaxed), let number = state.withLock({ state -> Int? in
+                    let number = state.threadWanted(limit: limit)
+                    // Back to the limit, or nothing waits: no more looking until a start fails again.
+                    if number == nil || state.threads == limit { missingThreads.store(false, ordering: .relaxed) }
+                    return number
+                }) {
+                    startThread(number)
+                }
                 continue
             }
             guard let idleLifetime else {
