@@ -17,7 +17,8 @@ struct PatchNightEndToEndTests {
     /// unless the test gives another; `before` and `after` log each host they run for.
     @discardableResult
     private static func writePolicy(_ rollout: RolloutHosts, gate: String, notify: String = "\"cat >> notified.jsonl\"",
-                                    packages: String = "all", windowHours: Int = 3, extra: String = "") throws -> Int {
+                                    packages: String = "all", windowHours: Int = 3, percent: Int = 33, waveAtOnce: Int = 1,
+                                    extra: String = "") throws -> Int {
         let folder = rollout.hosts.folder
         var opened = time(nil) - 3600
         opened -= opened % 60
@@ -35,7 +36,8 @@ struct PatchNightEndToEndTests {
                 duration: \(windowHours)h
             waves:
               canary: [h1]
-              percent: 33
+              percent: \(percent)
+              at_once: \(waveAtOnce)
             gate:
               confirm: 10m
               command: \(gate)
@@ -89,6 +91,142 @@ struct PatchNightEndToEndTests {
         return text.split(separator: "\n").compactMap { line in
             (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["event"] as? String
         }
+    }
+
+    /// Makes each host of `hosts` a machine of its own as a reboot sees it: a boot id of its own
+    /// (a file bind-mounted over /proc/sys/kernel/random/boot_id in the host's mount namespace,
+    /// which `ip netns exec` made a slave of the machine's, so nothing reaches the machine), and
+    /// `reboot-hN.env` naming its engine's pid and its apt root for `reboot.sh`. Writes
+    /// `reboot.sh`: a namespace host's reboot. It logs its start, stops the host's engine
+    /// (SIGSTOP), and in a process of its own that outlives the ssh session clears the root's
+    /// /run/reboot-required as a boot would, gives the host a new boot id after `downtime`
+    /// seconds (the simulated boot), logs its end and lets the engine go on (SIGCONT);
+    /// `comesBack: false` leaves the engine stopped and the boot id as it was.
+    private static func prepareReboots(_ rollout: RolloutHosts, hosts: [Int], comesBack: Bool = true) throws {
+        let folder = rollout.hosts.folder
+        let machineBoot = try String(contentsOfFile: "/proc/sys/kernel/random/boot_id", encoding: .utf8)
+        for host in hosts {
+            try "\(UUID().uuidString.lowercased())\n".write(toFile: folder.path("boot_id-h\(host)"), atomically: false, encoding: .utf8)
+            let mounted = try rollout.hosts.fleet.run(onHost: host, "mount --bind '\(folder.path("boot_id-h\(host)"))' /proc/sys/kernel/random/boot_id")
+            #expect(mounted.status == 0, "\(mounted.stderr)")
+            try "PID=\(rollout.hosts.engines[host - 1].pid)\nROOT='\(rollout.hosts.root(host).root)'\n"
+                .write(toFile: folder.path("reboot-h\(host).env"), atomically: true, encoding: .utf8)
+        }
+        #expect(try String(contentsOfFile: "/proc/sys/kernel/random/boot_id", encoding: .utf8) == machineBoot, "this machine's boot id untouched")
+        try """
+            sleep 1
+            rm -f "$ROOT/run/reboot-required" "$ROOT/run/reboot-required.pkgs"
+            cat /proc/sys/kernel/random/uuid > '\(folder.path("boot_id-"))'$HOST
+            echo "$HOST end $(date +%s.%N)" >> '\(folder.path("reboots.log"))'
+            kill -CONT $PID
+            """.write(toFile: folder.path("come-back.sh"), atomically: true, encoding: .utf8)
+        let comeBack = comesBack ? "setsid sh '\(folder.path("come-back.sh"))' </dev/null >/dev/null 2>&1 &" : ""
+        try """
+            set -e
+            HOST=$(hostname)
+            . '\(folder.path("reboot-"))'$HOST.env
+            export HOST ROOT PID
+            echo "$HOST start $(date +%s.%N)" >> '\(folder.path("reboots.log"))'
+            kill -STOP $PID
+            \(comeBack)
+            """.write(toFile: folder.path("reboot.sh"), atomically: true, encoding: .utf8)
+    }
+
+    /// The reboots `reboot.sh` logged, by host: when each started and ended (seconds), in the order they started.
+    private static func reboots(_ rollout: RolloutHosts) -> [(host: String, start: Double, end: Double?)] {
+        let text = (try? String(contentsOfFile: rollout.hosts.folder.path("reboots.log"), encoding: .utf8)) ?? ""
+        var found: [(host: String, start: Double, end: Double?)] = []
+        for line in text.split(separator: "\n") {
+            let parts = line.split(separator: " ")
+            guard parts.count == 3, let time = Double(parts[2]) else { continue }
+            if parts[1] == "start" {
+                found.append((String(parts[0]), time, nil))
+            } else if let index = found.lastIndex(where: { $0.host == parts[0] && $0.end == nil }) {
+                found[index].end = time
+            }
+        }
+        return found.sorted { $0.start < $1.start }
+    }
+
+    @Test("Reboots one at a time: each host's lab-a 2.0 asks for a reboot (/run/reboot-required); h1 alone, then h2 and h3 patched at once in one wave; each rebooted by reboot.command (its engine stopped, a new boot id, its engine going on) with at_once 1, never two down together; each back, its run kept by a fresh ssh login; exit 0; --status and notify's JSON say each reboot")
+    func rebootsOneAtATime() async throws {
+        let rollout = try RolloutHosts(count: 3, failing: nil, gated: [], history: true)
+        defer { rollout.tearDown() }
+        let folder = rollout.hosts.folder
+        for host in 1...3 {
+            try rollout.hosts.root(host).publish(BoardAPTHosts.packages(gateInPreinst: false)
+                + [TestPackage(name: "lab-a", version: "2.0", postinst: TestPackage.rebootRequestingPostinst)])
+        }
+        try Self.prepareReboots(rollout, hosts: [1, 2, 3])
+        try Self.writePolicy(rollout, gate: "\"true\"", percent: 100, waveAtOnce: 2,
+                             extra: "reboot:\n  at_once: 1\n  command: sh '\(folder.path("reboot.sh"))'\n  timeout: 2m")
+        #expect(await rollout.hosts.waitUntilServing())
+
+        let result = try await FleetCommand.run(try Self.patch(rollout), timeout: .seconds(600))
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(!result.stdout.contains("note:"), "\(result.stdout)")
+        for host in 1...3 {
+            #expect(result.stdout.contains("h\(host): needs a reboot (/run/reboot-required: lab-a); rebooting"), "\(result.stdout)")
+            #expect(result.stdout.contains("h\(host): back after "), "\(result.stdout)")
+            #expect(result.stdout.contains("h\(host): confirmed"), "\(result.stdout)")
+            #expect(await Self.waitForWindow(rollout, host: host, state: "confirmed"))
+            #expect(try rollout.labA(onHost: host) == "ii 2.0")
+            #expect(try await Self.nightRuns(rollout, host: host).count == 1)
+        }
+        #expect(result.stdout.contains("night finished"), "\(result.stdout)")
+        let reboots = Self.reboots(rollout)
+        #expect(reboots.map(\.host).sorted() == ["h1", "h2", "h3"], "\(reboots)")
+        #expect(reboots.first?.host == "h1")
+        for (earlier, later) in zip(reboots, reboots.dropFirst()) {
+            #expect(earlier.end.map { $0 <= later.start } == true, "\(later.host)'s reboot began before \(earlier.host) was back: \(reboots)")
+        }
+        let status = try await FleetCommand.run(try Self.patch(rollout, ["--status", "--json"]), timeout: .seconds(60))
+        let object = try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any]
+        let hosts = object?["hosts"] as? [[String: Any]] ?? []
+        #expect(hosts.map { $0["step"] as? String } == ["confirmed", "confirmed", "confirmed"], "\(status.stdout)")
+        #expect(hosts.allSatisfy { ($0["reboot"] as? String)?.hasPrefix("rebooted (/run/reboot-required: lab-a), back after ") == true }, "\(status.stdout)")
+        let lines = try await FleetCommand.run(try Self.patch(rollout, ["--status"]), timeout: .seconds(60))
+        #expect(lines.stdout.contains("h2 (wave 2): confirmed; reboot: rebooted (/run/reboot-required: lab-a), back after "), "\(lines.stdout)")
+        let notified = ((try? String(contentsOfFile: folder.path("notified.jsonl"), encoding: .utf8)) ?? "").split(separator: "\n")
+        #expect(notified.last?.contains(#""reboot":"rebooted"#) == true, "\(notified)")
+        print("patch night of 3 hosts, each rebooted one at a time: \(reboots)")
+    }
+
+    @Test("A host not back: h1 shares this machine's boot id and is never rebooted (said, left for the operator, its run kept); h2's reboot stops its engine for good: after reboot.timeout the night stops whatever its budget, exit 1, h2 unreachable and its run not kept, h3 untouched")
+    func hostNotBackStopsTheNight() async throws {
+        let rollout = try RolloutHosts(count: 3, failing: nil, gated: [], history: true)
+        defer { rollout.tearDown() }
+        let folder = rollout.hosts.folder
+        for host in 1...3 {
+            try rollout.hosts.root(host).publish(BoardAPTHosts.packages(gateInPreinst: false)
+                + [TestPackage(name: "lab-a", version: "2.0", postinst: TestPackage.rebootRequestingPostinst)])
+        }
+        // h1 keeps the machine's boot id: to the night it is this machine.
+        try Self.prepareReboots(rollout, hosts: [2, 3], comesBack: false)
+        try Self.writePolicy(rollout, gate: "\"true\"", extra: "reboot:\n  command: sh '\(folder.path("reboot.sh"))'\n  timeout: 15s")
+        #expect(await rollout.hosts.waitUntilServing())
+
+        let result = try await FleetCommand.run(try Self.patch(rollout), timeout: .seconds(600))
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("h1: needs a reboot (/run/reboot-required: lab-a); not rebooted: it is this machine, where the night runs (its boot id is this machine's"),
+                "\(result.stdout)")
+        #expect(result.stdout.contains("h1: confirmed"), "\(result.stdout)")
+        #expect(result.stdout.contains("h2: needs a reboot (/run/reboot-required: lab-a); rebooting"), "\(result.stdout)")
+        #expect(result.stdout.contains("h2: unreachable: did not come back within 15s of its reboot"), "\(result.stdout)")
+        #expect(result.stdout.contains("night stopped: h2 did not come back after its reboot"), "\(result.stdout)")
+        #expect(!result.stdout.contains("h3: patching"), "\(result.stdout)")
+        #expect(Self.reboots(rollout).map(\.host) == ["h2"], "h1 never rebooted")
+        #expect(await Self.waitForWindow(rollout, host: 1, state: "confirmed"))
+        #expect((try await Self.nightRuns(rollout, host: 2).first?["confirm"] as? [String: Any])?["state"] as? String == "armed",
+                "h2's run is left to its deadline")
+        #expect(try rollout.labA(onHost: 3) == "ii 1.0")
+        #expect(try await Self.nightRuns(rollout, host: 3).isEmpty)
+        let status = try await FleetCommand.run(try Self.patch(rollout, ["--status"]), timeout: .seconds(60))
+        #expect(status.stdout.contains("night: stopped: h2 did not come back after its reboot")
+                && status.stdout.contains("h1 (wave 1): confirmed; reboot: needs a reboot (/run/reboot-required: lab-a), left for the operator: it is this machine")
+                && status.stdout.contains("h2 (wave 2): unreachable: did not come back within 15s"), "\(status.stdout)\(status.stderr)")
+        // The engine the test stopped goes on before the teardown ends it.
+        kill(rollout.hosts.engines[1].pid, SIGCONT)
     }
 
     @Test("Three waves, the canary's upgrade breaks its check: h1 reverted by its own engine (lab-a back at 1.0), the night stops at the canary's gate, exit 1; h2 and h3 untouched; notify told of the start and the stop")

@@ -101,6 +101,62 @@ struct NightMachineTests {
         #expect(machine.steps["h4"] == .pending && machine.steps["h5"] == .pending)
     }
 
+    @Test("A host not back from its reboot stops the night though the budget tolerates more failures: no host starts after it, the running one finishes, the stop names it")
+    func hostNotBackStopsTheNight() {
+        var machine = NightMachine(waves: [Wave(kind: .rest, hosts: ["h1", "h2", "h3", "h4"])], atOnce: 2, tolerated: 3)
+        _ = machine.begin()
+        let actions = machine.hostEnded("h1", outcome: .notBack(reason: "did not come back within 10m"), reboot: "rebooted (new kernel 6.1.0-28), not back within 10m")
+        #expect(actions == [.writeStamp], "no host starts in h1's place")
+        #expect(machine.phase == .draining(.hostNotBack(host: "h1")))
+        #expect(machine.steps["h1"] == .unreachable(reason: "did not come back within 10m"))
+        #expect(machine.reboots == ["h1": "rebooted (new kernel 6.1.0-28), not back within 10m"])
+        let last = machine.hostEnded("h2", outcome: .confirmed, reboot: "rebooted (new kernel 6.1.0-28), back after 42 s")
+        #expect(last == [.writeStamp, .notify(.stopped(.hostNotBack(host: "h1")))])
+        #expect(machine.phase == .stopped(.hostNotBack(host: "h1")))
+        #expect(machine.steps["h3"] == .pending && machine.steps["h4"] == .pending)
+        #expect(machine.reboots?["h2"] == "rebooted (new kernel 6.1.0-28), back after 42 s")
+        #expect(NightStopReason.hostNotBack(host: "h1").sentence == "h1 did not come back after its reboot")
+    }
+
+    @Test("The only running host not back: the night stops at once and says so, whatever the budget; a canary's gate is never evaluated")
+    func hostNotBackAlone() {
+        var machine = NightMachine(waves: Self.waves, atOnce: 1, tolerated: 10)
+        _ = machine.begin()
+        let actions = machine.hostEnded("c1", outcome: .notBack(reason: "did not come back"))
+        #expect(actions == [.writeStamp, .notify(.stopped(.hostNotBack(host: "c1")))])
+        #expect(machine.phase == .stopped(.hostNotBack(host: "c1")))
+        #expect(machine.reboots == nil, "no reboot note given, none kept")
+        #expect(machine.gateEvaluated(wave: 0, passed: true).isEmpty)
+    }
+
+    @Test("A host not back while the night already drains for its budget: the stop names the host, which is what the operator must see to first")
+    func hostNotBackWhileDraining() {
+        var machine = NightMachine(waves: [Wave(kind: .rest, hosts: ["h1", "h2", "h3"])], atOnce: 3, tolerated: 0)
+        _ = machine.begin()
+        #expect(machine.hostEnded("h1", outcome: .failed(reason: "dpkg error")) == [.writeStamp])
+        #expect(machine.phase == .draining(.budgetExhausted(failures: 1, tolerated: 0)))
+        #expect(machine.hostEnded("h2", outcome: .notBack(reason: "did not come back")) == [.writeStamp])
+        #expect(machine.phase == .draining(.hostNotBack(host: "h2")))
+        #expect(machine.hostEnded("h3", outcome: .confirmed) == [.writeStamp, .notify(.stopped(.hostNotBack(host: "h2")))])
+    }
+
+    @Test("Reboot notes travel in the stamp; a stamp written before reboots existed (no `reboots` key) still reads")
+    func rebootNotesInTheStamp() throws {
+        var machine = NightMachine(waves: [Wave(kind: .rest, hosts: ["h1", "h2"])], atOnce: 1, tolerated: 0)
+        let window = WindowOccurrence(start: 1, end: 2, window: 0)
+        let before = try NightStamp(policy: "p.yaml", window: window, machine: machine).encoded()
+        #expect(!String(decoding: before, as: UTF8.self).contains("reboots"))
+        #expect(try NightStamp.decoded(from: before).machine == machine)
+        _ = machine.begin()
+        _ = machine.hostEnded("h1", outcome: .confirmed, reboot: "rebooted (/run/reboot-required), back after 3 s")
+        let stamp = NightStamp(policy: "p.yaml", window: window, machine: machine)
+        #expect(try NightStamp.decoded(from: stamp.encoded()) == stamp)
+        let summary = NightSummary(stamp: stamp)
+        #expect(summary.hosts.map(\.reboot) == ["rebooted (/run/reboot-required), back after 3 s", nil])
+        #expect(summary.json().contains(#""reboot":"rebooted (\/run\/reboot-required), back after 3 s""#)
+                || summary.json().contains(#""reboot":"rebooted (/run/reboot-required), back after 3 s""#), "\(summary.json())")
+    }
+
     @Test("A wave whose hosts all failed within the budget proves nothing: its gate fails")
     func nothingConfirmed() {
         var machine = NightMachine(waves: Self.waves, atOnce: 1, tolerated: 3)

@@ -5,6 +5,10 @@ public protocol NightHostRunner: Sendable {
     /// Patches `host` of wave `wave` (0-based) as the policy says and reports how it ended.
     func patch(host: String, wave: Int) async -> HostOutcome
 
+    /// `patch(host:wave:)` with what became of the host's reboot; by default the outcome alone,
+    /// for runners that reboot nothing.
+    func patchReporting(host: String, wave: Int) async -> HostReport
+
     /// How `host`'s step, which a stamp says was running when the admin process stopped, ended,
     /// from what its engine recorded; starts nothing.
     func recover(host: String) async -> HostOutcome
@@ -12,4 +16,10 @@ public protocol NightHostRunner: Sendable {
     /// Runs the gate's command for wave `wave` after `confirmed` were confirmed: passed, or
     /// failed with why.
     func evaluateGate(wave: Int, confirmed: [String]) async -> (passed: Bool, reason: String)
+}
+
+extension NightHostRunner {
+    public func patchReporting(host: String, wave: Int) async -> HostReport {
+        HostReport(outcome: await patch(host: host, wave: wave))
+    }
 }

@@ -24,7 +24,7 @@ public struct NightLoop: Sendable {
 
     /// What a step under way reported.
     private enum Report: Sendable {
-        case hostEnded(String, HostOutcome)
+        case hostEnded(String, HostReport)
         case gateEvaluated(wave: Int, passed: Bool, reason: String)
         case windowClosed
     }
@@ -54,11 +54,11 @@ public struct NightLoop: Sendable {
                     case .startHost(let host, let wave):
                         say("\(host): patching (wave \(wave + 1))")
                         underWay += 1
-                        group.addTask { .hostEnded(host, await runner.patch(host: host, wave: wave)) }
+                        group.addTask { .hostEnded(host, await runner.patchReporting(host: host, wave: wave)) }
                     case .recoverHost(let host):
                         say("\(host): was running when the night was interrupted; asking its engine how it ended")
                         underWay += 1
-                        group.addTask { .hostEnded(host, await runner.recover(host: host)) }
+                        group.addTask { .hostEnded(host, HostReport(outcome: await runner.recover(host: host))) }
                     case .evaluateGate(let wave, let confirmed):
                         underWay += 1
                         group.addTask {
@@ -77,10 +77,10 @@ public struct NightLoop: Sendable {
                 if machine.phase.isOver && underWay == 0 { break }
                 guard let report = try await group.next() else { break }
                 switch report {
-                case .hostEnded(let host, let outcome):
+                case .hostEnded(let host, let report):
                     underWay -= 1
-                    say("\(host): " + Self.words(outcome))
-                    actions = machine.hostEnded(host, outcome: outcome)
+                    say("\(host): " + Self.words(report.outcome))
+                    actions = machine.hostEnded(host, outcome: report.outcome, reboot: report.reboot)
                 case .gateEvaluated(let wave, let passed, let reason):
                     underWay -= 1
                     say("wave \(wave + 1) gate " + (passed ? "passed" : "failed: \(reason)"))
@@ -97,13 +97,14 @@ public struct NightLoop: Sendable {
         }
     }
 
-    /// `confirmed`, `failed: why`, `reverted: why`, `unreachable: why`.
+    /// `confirmed`, `failed: why`, `reverted: why`, `unreachable: why` (also for a host not back
+    /// from its reboot).
     static func words(_ outcome: HostOutcome) -> String {
         switch outcome {
         case .confirmed: "confirmed"
         case .failed(let reason): "failed: \(reason)"
         case .reverted(let reason): "reverted: \(reason)"
-        case .unreachable(let reason): "unreachable: \(reason)"
+        case .unreachable(let reason), .notBack(let reason): "unreachable: \(reason)"
         }
     }
 }

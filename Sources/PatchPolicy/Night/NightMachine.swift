@@ -13,6 +13,9 @@ public struct NightMachine: Sendable, Hashable, Codable {
     public private(set) var phase: NightPhase
     /// `false` once the window closed: no host is started after that.
     public private(set) var windowOpen = true
+    /// What became of each host's reboot, for the hosts that needed one (`HostReport.reboot`);
+    /// `nil` until one did, so that stamps written before reboots existed still read.
+    public private(set) var reboots: [String: String]?
 
     /// A night of `waves` that has not begun; with no waves it is finished at once.
     public init(waves: [Wave], atOnce: Int, tolerated: Int) {
@@ -43,13 +46,22 @@ public struct NightMachine: Sendable, Hashable, Codable {
         return actions + advance()
     }
 
-    /// `host`'s step ended with `outcome`; the stamp records it first, so a restart does not ask
-    /// again. A report for a host that is not running (a repeat, or a host of no wave) changes
-    /// nothing.
-    public mutating func hostEnded(_ host: String, outcome: HostOutcome) -> [NightAction] {
+    /// `host`'s step ended with `outcome` (and `reboot` says what became of its reboot); the
+    /// stamp records it first, so a restart does not ask again. A report for a host that is not
+    /// running (a repeat, or a host of no wave) changes nothing. A host that did not come back
+    /// from its reboot (`notBack`) stops the night whatever the budget: no further host starts,
+    /// the running ones finish, and the stop says that host even when the night was already
+    /// stopping for another reason.
+    public mutating func hostEnded(_ host: String, outcome: HostOutcome, reboot: String? = nil) -> [NightAction] {
         guard steps[host] == .running else { return [] }
         steps[host] = outcome.step
-        let actions = advance()
+        if let reboot { reboots = (reboots ?? [:]).merging([host: reboot]) { _, new in new } }
+        let actions: [NightAction]
+        if case .notBack = outcome {
+            actions = stop(.hostNotBack(host: host), overriding: true)
+        } else {
+            actions = advance()
+        }
         return actions.first == .writeStamp ? actions : [.writeStamp] + actions
     }
 
@@ -123,9 +135,10 @@ public struct NightMachine: Sendable, Hashable, Codable {
     private func confirmed(in wave: Int) -> [String] { waves[wave].hosts.filter { steps[$0] == .confirmed } }
 
     /// Stops starting hosts; the night is over once the running ones have finished.
-    private mutating func stop(_ reason: NightStopReason) -> [NightAction] {
+    /// With `overriding`, `reason` replaces the one a draining night already had.
+    private mutating func stop(_ reason: NightStopReason, overriding: Bool = false) -> [NightAction] {
         guard running.isEmpty else {
-            if case .draining = phase { return [] }
+            if case .draining = phase, !overriding { return [] }
             phase = .draining(reason)
             return [.writeStamp]
         }

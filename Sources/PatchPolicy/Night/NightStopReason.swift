@@ -7,6 +7,10 @@ public enum NightStopReason: Sendable, Hashable, Codable {
     case budgetExhausted(failures: Int, tolerated: Int)
     /// The window closed with hosts left.
     case windowClosed
+    /// `host` was rebooted and its engine did not answer again within the policy's
+    /// `reboot.timeout`: whatever the budget, a night does not go on rebooting hosts that do
+    /// not come back.
+    case hostNotBack(host: String)
 
     /// One line for the operator.
     public var sentence: String {
@@ -14,6 +18,7 @@ public enum NightStopReason: Sendable, Hashable, Codable {
         case .gateFailed(let wave, let reason): "wave \(wave + 1) did not pass its gate: \(reason)"
         case .budgetExhausted(let failures, let tolerated): "\(failures) hosts failed; the failure budget tolerates \(tolerated)"
         case .windowClosed: "the window closed"
+        case .hostNotBack(let host): "\(host) did not come back after its reboot"
         }
     }
 }

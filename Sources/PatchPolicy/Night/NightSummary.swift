@@ -18,6 +18,9 @@ public struct NightSummary: Sendable, Hashable, Codable {
         public let step: String
         /// Why it failed, reverted or was unreachable; absent otherwise.
         public let reason: String?
+        /// What became of its reboot when it needed one (`rebooted, back after 42 s`, `needs a
+        /// reboot (new kernel 6.1.0-28), left for the operator: …`); absent otherwise.
+        public let reboot: String?
     }
 
     /// What the notify command is run for: `starting`, `wave-passed`, `stopped` or `finished`;
@@ -63,7 +66,7 @@ public struct NightSummary: Sendable, Hashable, Codable {
         hosts = machine.waves.enumerated().flatMap { index, wave in
             wave.hosts.map { host in
                 let step = machine.steps[host] ?? .pending
-                return Host(host: host, wave: index + 1, step: step.word, reason: step.reason)
+                return Host(host: host, wave: index + 1, step: step.word, reason: step.reason, reboot: machine.reboots?[host])
             }
         }
     }

@@ -35,7 +35,8 @@ public enum PolicyPlanText {
         if let before = policy.hostCommands.before { lines.append("before each host: \(before.displayString)") }
         if let after = policy.hostCommands.after { lines.append("after each host: \(after.displayString)") }
         lines.append(policy.reboot.enabled
-            ? "reboots: hosts that need one, inside the window, at most \(policy.reboot.atOnce) at once, never this machine"
+            ? "reboots: hosts that need one, inside the window, at most \(policy.reboot.atOnce) at once, never this machine, "
+                + "with `\(policy.reboot.command)`, each back within \(Duration.seconds(policy.reboot.timeout).shortText) or the night stops"
             : "reboots: none")
         if let notify = policy.notify { lines.append("notify: \(notify.displayString)") }
         return lines

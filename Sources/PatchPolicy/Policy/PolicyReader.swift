@@ -325,7 +325,20 @@ struct PolicyReader: YAMLDocumentReader {
             if enabled == nil { report("expected true or false; got \(describe(node))", at: node) }
         }
         let atOnce = fields["at_once"].map { integer($0, in: 1...1000, what: "a number of hosts") } ?? 1
-        guard let enabled, let atOnce else { return nil }
-        return RebootSettings(enabled: enabled, atOnce: atOnce)
+        var command: String? = RebootSettings.defaultCommand
+        if let node = fields["command"] {
+            // A command line for the host's shell over ssh, not a program on this machine: not looked up here.
+            command = (node.scalar?.string).flatMap { text in text.allSatisfy(\.isWhitespace) ? nil : text }
+            if command == nil { report("expected the command line that reboots a host (such as systemctl reboot); got \(describe(node))", at: node) }
+        }
+        var timeout: Int? = RebootSettings.defaultTimeout
+        if let node = fields["timeout"], let seconds = duration(node) {
+            timeout = seconds > 0 ? seconds : nil
+            if timeout == nil { report("expected a time longer than 0 for a rebooted host to answer again; got \(describe(node))", at: node) }
+        } else if fields["timeout"] != nil {
+            timeout = nil
+        }
+        guard let enabled, let atOnce, let command, let timeout else { return nil }
+        return RebootSettings(enabled: enabled, atOnce: atOnce, command: command, timeout: timeout)
     }
 }

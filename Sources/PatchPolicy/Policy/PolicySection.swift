@@ -15,7 +15,7 @@ enum PolicySection: YAMLSection {
         case .gate: ["confirm", "command"]
         case .age: ["updates", "security"]
         case .commands: ["before", "after"]
-        case .reboot: ["enabled", "at_once"]
+        case .reboot: ["enabled", "at_once", "command", "timeout"]
         }
     }
 
@@ -43,7 +43,7 @@ enum PolicySection: YAMLSection {
         case .gate: "a gate (a mapping with `confirm` and optional `command`)"
         case .age: "ages (a mapping with optional `updates` and `security`)"
         case .commands: "commands (a mapping with optional `before` and `after`)"
-        case .reboot: "reboot settings (a mapping with optional `enabled` and `at_once`)"
+        case .reboot: "reboot settings (a mapping with optional `enabled`, `at_once`, `command` and `timeout`)"
         }
     }
 }

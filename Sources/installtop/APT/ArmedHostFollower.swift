@@ -34,6 +34,10 @@ struct ArmedHostFollower {
     /// The job was armed with `revertOnRegression`: a run whose check regressed is reverted by
     /// its engine at once, which the verdict says instead of the deadline.
     var revertsOnRegression = false
+    /// Runs once the run is armed, before the job's outcome is looked at and the run is kept:
+    /// a patch night reboots the host here (also after a failed job, whose run stays armed).
+    /// Given the armed run and whether the job succeeded.
+    var beforeKeeping: ((ArmedRun, Bool) -> ArmedKeepingStep)?
 
     /// How long the engine may take to arm the run (its checks run after the job, each up to
     /// a minute).
@@ -49,8 +53,8 @@ struct ArmedHostFollower {
     /// What became of the run, from the job's own outcome: the window's state, then the
     /// confirmation by login.
     func verdict(after job: APTHostsUpgrade.Outcome) -> ArmedHostVerdict {
-        let run: ArmedRun
-        switch window() {
+        var run: ArmedRun
+        switch window(on: client, timeout: armingTimeout, run: nil) {
         case .success(let found): run = found
         case .failure(let why): return .notArmed("its run was not armed: \(why)")
         }
@@ -68,17 +72,39 @@ struct ArmedHostFollower {
         case .expired:
             return .notArmed("run \(run.run) is not armed: \(run.reason ?? run.state.rawValue)")
         }
+        var link = client
+        var reconnected: EngineClient?
+        defer { reconnected?.close() }
+        let succeeded = if case .succeeded = job { true } else { false }
+        switch beforeKeeping?(run, succeeded) ?? .goOn {
+        case .goOn:
+            break
+        case .stop(let verdict):
+            return verdict
+        case .reconnected(let fresh):
+            reconnected = fresh
+            link = fresh
+            // The engine says its windows right after the snapshot of a new link.
+            switch window(on: fresh, timeout: DaemonRequest.replyTimeout, run: run.run) {
+            case .success(let found): run = found
+            case .failure(let why): return .reverts("run \(run.run) could not be read again after its host came back (\(why)); its host undoes it at \(deadline) unless confirmed")
+            }
+            guard run.state == .armed else {
+                return .reverts("after its host came back, run \(run.run) is \(run.state.rawValue): \(run.reason ?? "its engine ended its window")")
+            }
+        }
+        let regressedNow = run.regressions.joined(separator: "; ")
         guard case .succeeded = job else { return .jobFailed(job) }
         guard confirmByLogin else { return .leftArmed(job) }
-        guard regressed.isEmpty else {
-            if revertsOnRegression { return .reverts("run \(run.run) not kept: \(regressed) regressed; its host reverts it at once") }
-            return .reverts("run \(run.run) not kept by login: \(regressed) regressed; it is undone at \(deadline) unless confirmed")
+        guard regressedNow.isEmpty else {
+            if revertsOnRegression { return .reverts("run \(run.run) not kept: \(regressedNow) regressed; its host reverts it at once") }
+            return .reverts("run \(run.run) not kept by login: \(regressedNow) regressed; it is undone at \(deadline) unless confirmed")
         }
         if let failure = FreshLogin.check(command) {
             return .reverts("a fresh ssh login failed (\(failure)): run \(run.run) not kept; its host undoes it at \(deadline)")
         }
         do throws(DaemonError) {
-            let reply = try client.request(.confirmRun(run: run.run, extend: nil), timeout: DaemonRequest.replyTimeout)
+            let reply = try link.request(.confirmRun(run: run.run, extend: nil), timeout: DaemonRequest.replyTimeout)
             StandardOutput.stdout.line("\(host): a fresh ssh login works: " + (reply.fields["said"]?.stringValue ?? "run \(run.run) kept"))
             return .kept
         } catch {
@@ -86,20 +112,24 @@ struct ArmedHostFollower {
         }
     }
 
-    /// The run's window as the engine pushes it.
-    private func window() -> Result<ArmedRun, WindowMissing> {
-        let giveUp = ContinuousClock.now + armingTimeout
+    /// The run's window as the engine pushes it over `client` within `timeout`: run number
+    /// `number`, or (`nil`) the one of the job's name armed since it ended.
+    private func window(on client: EngineClient, timeout: Duration, run number: Int?) -> Result<ArmedRun, WindowMissing> {
+        let giveUp = ContinuousClock.now + timeout
         do throws(DaemonError) {
             while ContinuousClock.now < giveUp {
                 guard let message = try client.nextMessage(timeout: giveUp - ContinuousClock.now) else { break }
                 guard case .armed(let runs) = message else { continue }
                 // A second of slack: the host's clock wrote both times, rounded.
-                if let run = runs.runs.first(where: { (matchingPrefix ? $0.name.hasPrefix(jobName) : $0.name == jobName)
-                    && $0.armedAt >= endedAt.addingTimeInterval(-1) }) {
+                if let run = runs.runs.first(where: { candidate in
+                    if let number { return candidate.run == number }
+                    return (matchingPrefix ? candidate.name.hasPrefix(jobName) : candidate.name == jobName)
+                        && candidate.armedAt >= endedAt.addingTimeInterval(-1)
+                }) {
                     return .success(run)
                 }
             }
-            return .failure(WindowMissing(description: "its engine said nothing of it within \(armingTimeout.shortText) "
+            return .failure(WindowMissing(description: "its engine said nothing of it within \(timeout.shortText) "
                 + "(its log says why: installtop serve's journal)"))
         } catch {
             return .failure(WindowMissing(description: "\(error)"))

@@ -16,13 +16,16 @@ enum ArmedHostVerdict: Sendable {
     /// Reverted at once (a regressed check with `revertOnRegression`), or not kept, so that its
     /// host undoes it at the deadline.
     case reverts(String)
+    /// Rebooted by a patch night (`ArmedHostFollower.beforeKeeping`) and not back in time: its
+    /// engine undoes the run at the deadline if the host comes back.
+    case notBack(String)
 
     /// The host's outcome for a rollout from the command line.
     var outcome: APTHostsUpgrade.Outcome {
         switch self {
         case .kept: .succeeded
         case .leftArmed(let outcome), .jobFailed(let outcome): outcome
-        case .confirmedAlready(let reason), .notArmed(let reason), .reverts(let reason): .failed(reason)
+        case .confirmedAlready(let reason), .notArmed(let reason), .reverts(let reason), .notBack(let reason): .failed(reason)
         }
     }
 }

@@ -30,7 +30,8 @@ struct PatchNight {
 
     /// The night finished: every wave passed its gate.
     static let finished: Int32 = 0
-    /// The night stopped: a gate failed, the failure budget was spent, or the window closed with hosts left.
+    /// The night stopped: a gate failed, the failure budget was spent, the window closed with
+    /// hosts left, or a rebooted host did not come back.
     static let stopped: Int32 = 1
     /// Invalid usage, or an invalid policy.
     static let refused: Int32 = 2
@@ -86,9 +87,6 @@ struct PatchNight {
             machine = NightMachine(waves: policy.hostWaves, atOnce: policy.waves.atOnce,
                                    tolerated: policy.failureBudget.tolerated(of: policy.hosts.names.count))
             StandardOutput.stdout.line("night of \(Self.span(occurrence)): \(policy.hosts.names.count) hosts in \(machine.waves.count) waves")
-            if policy.reboot.enabled {
-                StandardOutput.stdout.line("note: this version reboots no host; a host that needs one after its night is left for you (installtop restarts --host HOST)")
-            }
         case .resume(let stamped):
             machine = stamped
             resuming = true
@@ -109,7 +107,8 @@ struct PatchNight {
         // The age gate's clock runs from the night's own `now` (a test's `--now` shifts it).
         let offset = now - Int(time(nil))
         let runner = SSHNightHostRunner(policy: policy, policyPath: policyPath, commands: ssh.commands(for: policy),
-                                        windowStart: window.start, checksDirectory: checksDirectory, clock: { Int(time(nil)) + offset })
+                                        windowStart: window.start, checksDirectory: checksDirectory, clock: { Int(time(nil)) + offset },
+                                        windowEnd: window.end, rebootPlaces: RebootPlaces(count: policy.reboot.atOnce))
         let policyPath = policyPath
         let loop = NightLoop(runner: runner, writeStamp: { machine in
             try stampFile.write(NightStamp(policy: policyPath, window: window, machine: machine))

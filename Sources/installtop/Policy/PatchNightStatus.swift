@@ -30,12 +30,14 @@ struct PatchNightStatus {
         return 0
     }
 
-    /// `policy: …`, `window: … (open)`, `phase: …`, then `h1 (wave 1): confirmed` per host.
+    /// `policy: …`, `window: … (open)`, `phase: …`, then `h1 (wave 1): confirmed` per host,
+    /// with what became of its reboot when it needed one (`; reboot: rebooted, back after 42 s`).
     static func lines(_ summary: NightSummary, stamp: NightStamp, now: Int) -> [String] {
         let open = stamp.window.isOpen(at: now) ? "open" : (now < stamp.window.start ? "not open yet" : "closed")
         var phase = PatchNight.words(stamp.machine.phase)
         if !stamp.machine.phase.isOver { phase += " (of \(summary.waves) waves)" }
         return ["policy: \(summary.policy)", "window: \(PatchNight.span(stamp.window)) (\(open))", "night: \(phase)"]
-            + summary.hosts.map { "\($0.host) (wave \($0.wave)): \($0.step)" + ($0.reason.map { ": \($0)" } ?? "") }
+            + summary.hosts.map { "\($0.host) (wave \($0.wave)): \($0.step)" + ($0.reason.map { ": \($0)" } ?? "")
+                + ($0.reboot.map { "; reboot: \($0)" } ?? "") }
     }
 }

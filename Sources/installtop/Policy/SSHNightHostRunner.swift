@@ -13,8 +13,9 @@ import TerminalUI
 /// A patch night's hosts reached over ssh (`NightHostRunner`), each step on a thread of its own
 /// since engine links block: a host's step is the policy's `before` command on this machine,
 /// its engine's armed package job (the gate's `confirm`, its own checks, a regressed check
-/// reverting at once), kept only once the run is armed, no check regressed and a fresh ssh
-/// login works, then the `after` command; the gate runs the gate's command.
+/// reverting at once), once the run is armed a reboot when the host needs one
+/// (`NightHostReboot`, one of the night's places), kept only once no check regressed and a
+/// fresh ssh login works, then the `after` command; the gate runs the gate's command.
 struct SSHNightHostRunner: NightHostRunner {
     let policy: PatchPolicy
     /// The policy's path as the stamp records it (absolute), for the commands' environment.
@@ -29,6 +30,10 @@ struct SSHNightHostRunner: NightHostRunner {
     /// The time now (seconds since 1970), for the age gate: the wall clock, shifted as the
     /// night's own `now` is.
     let clock: @Sendable () -> Int
+    /// When the night's window closes (seconds since 1970, on `clock`'s time): no reboot starts after.
+    let windowEnd: Int
+    /// The night's reboot places (`reboot.at_once`), shared by every host.
+    let rebootPlaces: RebootPlaces
 
     /// The name each night job is submitted under; its engine adds the plan's summary.
     static let jobName = "patch night"
@@ -37,6 +42,10 @@ struct SSHNightHostRunner: NightHostRunner {
     private var folder: String { PatchNotifier.folder(of: policyPath) }
 
     func patch(host: String, wave: Int) async -> HostOutcome {
+        await patchReporting(host: host, wave: wave).outcome
+    }
+
+    func patchReporting(host: String, wave: Int) async -> HostReport {
         await Self.offThread { patchNow(host: host, wave: wave) }
     }
 
@@ -54,24 +63,26 @@ struct SSHNightHostRunner: NightHostRunner {
 
     // MARK: - One host
 
-    private func patchNow(host: String, wave: Int) -> HostOutcome {
+    private func patchNow(host: String, wave: Int) -> HostReport {
         let environment = ["INSTALLTOP_POLICY": policyPath, "INSTALLTOP_HOST": host, "INSTALLTOP_WAVE": String(wave + 1)]
         if let before = policy.hostCommands.before {
             let result = AdminCommand(command: before, folder: folder).run(environment: environment)
-            guard result.status == 0 else { return .failed(reason: "its before command " + result.failure + "; not patched") }
+            guard result.status == 0 else { return HostReport(outcome: .failed(reason: "its before command " + result.failure + "; not patched")) }
         }
-        var outcome = upgrade(host)
+        var rebootNote: String?
+        var outcome = upgrade(host, rebootNote: &rebootNote)
         if let after = policy.hostCommands.after {
             let result = AdminCommand(command: after, folder: folder).run(environment: environment)
             if result.status != 0, outcome == .confirmed {
                 outcome = .failed(reason: "patched and confirmed, but its after command " + result.failure)
             }
         }
-        return outcome
+        return HostReport(outcome: outcome, reboot: rebootNote)
     }
 
-    /// The host's armed job from plan to confirmation.
-    private func upgrade(_ host: String) -> HostOutcome {
+    /// The host's armed job from plan to confirmation, with its reboot in between when it
+    /// needs one (`rebootNote` says what became of it).
+    private func upgrade(_ host: String, rebootNote: inout String?) -> HostOutcome {
         guard let command = commands[host] else { return .unreachable(reason: "no way to reach it") }
         var selection = policy.packages
         if selection != .all || policy.age.isActive {
@@ -129,7 +140,23 @@ struct SSHNightHostRunner: NightHostRunner {
             }
             var follower = ArmedHostFollower(command: command, client: client, jobName: descriptor.name, endedAt: endedAt, confirmByLogin: true)
             follower.revertsOnRegression = true
-            return Self.outcome(follower.verdict(after: jobOutcome))
+            // Only an armed run's host is rebooted, also when its job failed part-way: whatever
+            // the boot brings, its engine still undoes the run at the deadline unless it is kept.
+            let reboot = NightHostReboot(host: host, command: command, settings: policy.reboot, places: rebootPlaces,
+                                         windowEnd: windowEnd, clock: clock)
+            var note: String?
+            follower.beforeKeeping = { _, succeeded in
+                let ending = reboot.run(jobSucceeded: succeeded)
+                note = ending.note
+                switch ending {
+                case .notNeeded, .left: return .goOn
+                case .back(let fresh, _): return .reconnected(fresh)
+                case .notBack(let reason, _): return .stop(.notBack(reason))
+                }
+            }
+            let verdict = follower.verdict(after: jobOutcome)
+            rebootNote = note
+            return Self.outcome(verdict)
         }
     }
 
@@ -207,6 +234,7 @@ struct SSHNightHostRunner: NightHostRunner {
             if case .failed(let reason) = outcome { .failed(reason: reason + "; its armed run is undone at its deadline") } else { .failed(reason: "its job failed") }
         case .notArmed(let reason): .failed(reason: reason)
         case .reverts(let reason): .reverted(reason: reason)
+        case .notBack(let reason): .notBack(reason: reason)
         }
     }
 
