@@ -112,8 +112,25 @@ struct PolicyLoaderTests {
         #expect(policy.failureBudget == .hosts(0))
         #expect(policy.age == AgeGate())
         #expect(policy.packages == .security)
-        #expect(policy.reboot.atOnce == 1)
+        #expect(policy.reboot == RebootSettings(enabled: true, atOnce: 1, command: "systemctl reboot", timeout: 600))
         #expect(policy.notify == nil)
+    }
+
+    @Test("reboot: its command is a command line for the host's shell (never looked up here) and its timeout a duration; an empty command, a timeout of 0 or no duration are errors at their place")
+    func rebootCommandAndTimeout() throws {
+        let base = """
+            hosts: {inventory: hosts.ini}
+            time_zone: UTC
+            windows: [{days: [sun], start: "04:00", duration: 2h}]
+            gate: {confirm: 10m}
+
+            """
+        let policy = try Self.load(base + "reboot: {at_once: 2, command: \"/sbin/shutdown -r now\", timeout: 20m}").get()
+        #expect(policy.reboot == RebootSettings(enabled: true, atOnce: 2, command: "/sbin/shutdown -r now", timeout: 1200))
+        let errors = try Self.errors(base + "reboot:\n  command: \" \"\n  timeout: 0s\nnotify: [./patch-notify]\n")
+        #expect(errors == ["6:12: expected the command line that reboots a host (such as systemctl reboot); got ` `",
+                           "7:12: expected a time longer than 0 for a rebooted host to answer again; got `0s`"], "\(errors)")
+        #expect(try Self.errors(base + "reboot: {timeout: soon}") == ["5:19: expected a duration such as 30s, 15m, 2h or 7d; got `soon`"])
     }
 
     @Test("A YAML inventory: a group's children's hosts are its hosts, in inventory order")

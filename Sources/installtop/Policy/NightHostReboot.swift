@@ -81,7 +81,12 @@ struct NightHostReboot {
         if let same = AdminMachine.sameness(host: host, hostBootID: before, ownBootID: AdminMachine.bootID()) {
             return left(need, because: "it is this machine, where the night runs (\(same)); never rebooted by it")
         }
-        guard places.take(waitingAtMost: windowEnd - clock()) else {
+        var taken = places.take(waitingAtMost: 0)
+        if !taken {
+            StandardOutput.stdout.line("\(host): \(need); waits for one of the night's \(settings.atOnce) reboot places")
+            taken = places.take(waitingAtMost: windowEnd - clock())
+        }
+        guard taken else {
             return left(need, because: "the window closed before one of the night's \(settings.atOnce) reboot places was free")
         }
         var givenBack = false
