@@ -189,7 +189,8 @@ struct PatchNightEndToEndTests {
         #expect(lines.stdout.contains("h2 (wave 2): confirmed; reboot: rebooted (/run/reboot-required: lab-a), back after "), "\(lines.stdout)")
         let notified = ((try? String(contentsOfFile: folder.path("notified.jsonl"), encoding: .utf8)) ?? "").split(separator: "\n")
         #expect(notified.last?.contains(#""reboot":"rebooted"#) == true, "\(notified)")
-        print("patch night of 3 hosts, each rebooted one at a time: \(reboots)")
+        let said = result.stdout.split(separator: "\n").filter { $0.contains("reboot") || $0.contains("back after") }
+        print("patch night of 3 hosts, each rebooted one at a time: \(reboots)\n" + said.joined(separator: "\n"))
     }
 
     @Test("A host not back: h1 shares this machine's boot id and is never rebooted (said, left for the operator, its run kept); h2's reboot stops its engine for good: after reboot.timeout the night stops whatever its budget, exit 1, h2 unreachable and its run not kept, h3 untouched")
@@ -227,6 +228,55 @@ struct PatchNightEndToEndTests {
                 && status.stdout.contains("h2 (wave 2): unreachable: did not come back within 15s"), "\(status.stdout)\(status.stderr)")
         // The engine the test stopped goes on before the teardown ends it.
         kill(rollout.hosts.engines[1].pid, SIGCONT)
+    }
+
+    @Test("The window closes while the canary's job runs (--now 40 s before its end) and its lab-a 2.0 asks for a reboot: h1 is not rebooted (said: the window closed, left for the operator), its run still kept; exit 1, no reboot command run")
+    func noRebootAfterTheWindow() async throws {
+        let rollout = try RolloutHosts(count: 3, failing: nil, gated: [1], history: true)
+        defer { rollout.tearDown() }
+        let folder = rollout.hosts.folder
+        try rollout.hosts.root(1).publish(BoardAPTHosts.packages(gateInPreinst: false)
+            + [TestPackage(name: "lab-a", version: "2.0", postinst: #"while [ ! -e "$DPKG_ROOT/upgrade-gate" ]; do sleep 0.05; done"# + "\n"
+                + TestPackage.rebootRequestingPostinst)])
+        try Self.prepareReboots(rollout, hosts: [1, 2, 3])
+        let windowEnd = try Self.writePolicy(rollout, gate: "\"true\"", extra: "reboot:\n  command: sh '\(folder.path("reboot.sh"))'")
+        #expect(await rollout.hosts.waitUntilServing())
+        let command = try Self.patch(rollout, ["--now", String(windowEnd - 40)])
+        let night = try InstalltopChild(Array(command.dropFirst()), in: folder, executable: command[0])
+        #expect(await EndToEndFolder.eventually(timeout: .seconds(120)) { night.stdout.contains("the window closed") }, "\(night.stdout)\(night.stderr)")
+        rollout.openUpgradeGate(onHost: 1)
+        #expect(await night.finish(timeout: .seconds(300)) == 1, "\(night.stdout)\(night.stderr)")
+        #expect(night.stdout.contains("h1: needs a reboot (/run/reboot-required: lab-a); not rebooted: the window closed before its reboot could start; left for you (installtop restarts --host h1)"),
+                "\(night.stdout)")
+        #expect(night.stdout.contains("h1: confirmed") && night.stdout.contains("night stopped: the window closed"), "\(night.stdout)")
+        #expect(Self.reboots(rollout).isEmpty, "no reboot command ran")
+        #expect(await Self.waitForWindow(rollout, host: 1, state: "confirmed"))
+        let status = try await FleetCommand.run(try Self.patch(rollout, ["--status", "--json"]), timeout: .seconds(60))
+        #expect(status.stdout.contains(#""reboot":"needs a reboot (/run/reboot-required: lab-a), left for the operator: the window closed before its reboot could start""#),
+                "\(status.stdout)")
+    }
+
+    @Test("A partial failure that leaves a reboot reason: h1's lab-a 2.0 postinst asks for a reboot and then fails; its run is armed, so h1 is rebooted all the same and comes back; it stays failed (its run left to its deadline), the canary's wave confirmed no host: exit 1")
+    func rebootAfterPartialFailure() async throws {
+        let rollout = try RolloutHosts(count: 3, failing: nil, gated: [], history: true)
+        defer { rollout.tearDown() }
+        let folder = rollout.hosts.folder
+        try rollout.hosts.root(1).publish(BoardAPTHosts.packages(gateInPreinst: false)
+            + [TestPackage(name: "lab-a", version: "2.0", postinst: TestPackage.rebootRequestingPostinst + "\necho 'lab-a 2.0: configuration refused' >&2; exit 1")])
+        try Self.prepareReboots(rollout, hosts: [1, 2, 3])
+        try Self.writePolicy(rollout, gate: "\"true\"", extra: "reboot:\n  command: sh '\(folder.path("reboot.sh"))'\n  timeout: 2m")
+        #expect(await rollout.hosts.waitUntilServing())
+
+        let result = try await FleetCommand.run(try Self.patch(rollout), timeout: .seconds(600))
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("h1: needs a reboot (/run/reboot-required: lab-a) after its job failed part-way; rebooting"), "\(result.stdout)")
+        #expect(result.stdout.contains("h1: back after "), "\(result.stdout)")
+        #expect(result.stdout.contains("h1: failed: "), "\(result.stdout)")
+        #expect(result.stdout.contains("night stopped: wave 1 did not pass its gate: no host of the wave was confirmed"), "\(result.stdout)")
+        #expect(Self.reboots(rollout).map(\.host) == ["h1"])
+        #expect((try await Self.nightRuns(rollout, host: 1).first?["confirm"] as? [String: Any])?["state"] as? String == "armed",
+                "h1's run is left to its deadline")
+        #expect(!result.stdout.contains("h2: patching"), "\(result.stdout)")
     }
 
     @Test("Three waves, the canary's upgrade breaks its check: h1 reverted by its own engine (lab-a back at 1.0), the night stops at the canary's gate, exit 1; h2 and h3 untouched; notify told of the start and the stop")
