@@ -16,6 +16,7 @@ import InstallEngine
 /// the host works and none of its checks regressed. The host is upgraded when its run is armed
 /// (and kept, by login); failed when the run was not armed, was reverted at once (a regressed
 /// check with `--revert-on-regression`), or a login did not keep it (it reverts at its deadline).
+/// A patch night reboots the host between arming and keeping (`beforeKeeping`).
 struct ArmedHostFollower {
     let command: SSHCommand
     let client: EngineClient

@@ -161,19 +161,7 @@ struct NightHostReboot {
 
     /// Why `command`'s host needs a reboot, from a pending snapshot its engine computes now.
     static func rebootReasons(on command: SSHCommand) -> Result<[RebootReason], DaemonError> {
-        let client: EngineClient
-        do throws(DaemonError) {
-            client = try EngineClient(ssh: command)
-        } catch {
-            return .failure(error)
-        }
-        defer { client.close() }
-        do throws(DaemonError) {
-            let (snapshot, _) = try PendingQuestion.ask(client, refresh: false)
-            return .success(snapshot.restarts?.rebootReasons ?? [])
-        } catch {
-            return .failure(error)
-        }
+        SSHNightHostRunner.pendingSnapshot(on: command).map { $0.restarts?.rebootReasons ?? [] }
     }
 
     /// `new kernel 6.1.0-28-amd64, /run/reboot-required: libc6`.

@@ -241,6 +241,12 @@ struct SSHNightHostRunner: NightHostRunner {
     /// The pending upgrades of a snapshot `command`'s engine computes now, each dated by when
     /// that engine first listed it; or why it could not say.
     static func pendingUpgrades(on command: SSHCommand) -> Result<[PendingPackage], DaemonError> {
+        pendingSnapshot(on: command).map(\.packages)
+    }
+
+    /// A pending snapshot `command`'s engine computes now over a link of its own (its pending
+    /// upgrades, its restart advice and reboot reasons); or why it could not give one.
+    static func pendingSnapshot(on command: SSHCommand) -> Result<PendingSnapshot, DaemonError> {
         let client: EngineClient
         do throws(DaemonError) {
             client = try EngineClient(ssh: command)
@@ -249,8 +255,7 @@ struct SSHNightHostRunner: NightHostRunner {
         }
         defer { client.close() }
         do throws(DaemonError) {
-            let (snapshot, _) = try PendingQuestion.ask(client, refresh: false)
-            return .success(snapshot.packages)
+            return .success(try PendingQuestion.ask(client, refresh: false).snapshot)
         } catch {
             return .failure(error)
         }
