@@ -20,9 +20,13 @@ struct PatchCommand: ParsableCommand {
         discussion: """
             Without --check or --status, runs the night of the window open now: each wave's \
             hosts get an armed package job from their own engine over ssh (the gate's confirm \
-            duration), each kept only once its run is armed, no check regressed and a fresh ssh \
-            login works; a host not kept is undone by its own engine. The gate runs between \
-            waves; a failed gate, a spent failure budget or the window's end stops the night. \
+            duration); once its run is armed, a host that needs a reboot (a newer kernel, \
+            /run/reboot-required) is rebooted inside the window, one at a time unless the policy \
+            says more, never this machine, and waited for until its engine answers with a new \
+            boot; each is kept only once no check regressed and a fresh ssh login works; a host \
+            not kept is undone by its own engine. The gate runs between waves; a failed gate, a \
+            spent failure budget, the window's end or a rebooted host that does not come back \
+            stops the night. \
             One line per step on standard output. A stamp in the state folder, written before \
             each step, makes a restarted process resume the night without patching any host \
             twice. Outside a window it says when the next one opens and does nothing.
@@ -142,7 +146,7 @@ extension PatchCommand: DocumentedExitStatuses {
     static var exitStatuses: [(status: Int32, meaning: String)] {
         [
             (PatchNight.finished, "the night finished (every wave passed its gate); with --check, the policy is valid and its plan was printed; with --status, the night was printed"),
-            (PatchNight.stopped, "the night stopped: a wave's gate failed (a host reverted, none was confirmed, or the gate's command failed), the failure budget was spent, or the window closed with hosts left"),
+            (PatchNight.stopped, "the night stopped: a wave's gate failed (a host reverted, none was confirmed, or the gate's command failed), the failure budget was spent, the window closed with hosts left, or a rebooted host did not come back in time"),
             (PatchNight.refused, "invalid usage, or an invalid policy (every error printed as FILE:LINE:COLUMN: message); nothing was patched"),
             (PatchNight.nothingToDo, "nothing was done: no window is open now (the next one is named), this window's night is over already, or (--status) no night of the policy has run here"),
             (PatchNight.stampProblem, "the night's stamp could not be read, written or locked (another installtop patch runs the same policy), or it belongs to another policy; no host was started without it"),
