@@ -7,6 +7,7 @@ import EngineWire
 import InstallDrivers
 import InstallEngine
 import InstallHistory
+import PatchPolicy
 
 /// apt's package jobs in installtop (`EngineHost.registry`): they keep the versions they
 /// replace into the history's undo folder (`HistoryVersionKeeper`), their runs are undone in
@@ -78,6 +79,11 @@ struct APTKindRegistration: KindRegistration {
 
     var rolloutJob: (@Sendable (_ full: Bool, _ confirmSeconds: Double?) -> JobSubmission)? {
         RolloutJob.boardSubmission(full:confirmSeconds:)
+    }
+
+    /// A night's hosts are patched with apt (`APTNightHostRunner`).
+    func nightHostRunner(_ night: NightHosts) -> (any NightHostRunner)? {
+        APTNightHostRunner(night)
     }
 
     /// apt's hooks, under `APT_CONFIG` as apt hands it to them.

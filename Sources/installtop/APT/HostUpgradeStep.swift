@@ -9,7 +9,7 @@ import InstallEngine
 
 /// The steps of one host's package job on its own engine over ssh that a rollout from the
 /// command line (`installtop apt upgrade --hosts`, `APTHostsUpgrade`) and a patch night
-/// (`SSHNightHostRunner`) share: planning it held, following it to its end once confirmed, and
+/// (`APTNightHostRunner`) share: planning it held, following it to its end once confirmed, and
 /// declining it. What follows an armed run's window is `ArmedHostFollower`.
 enum HostUpgradeStep {
     /// Submits `submission` to `command`'s host without a yes and reads its held plan from the

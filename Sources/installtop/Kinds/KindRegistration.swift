@@ -1,6 +1,7 @@
 import EngineWire
 import InstallEngine
 import InstallHistory
+import PatchPolicy
 
 /// A kind of job as installtop registers it, once, in the one list `EngineHost.registry`: the
 /// engine's `JobKind` it makes for a process, and what installtop does for its runs besides
@@ -71,6 +72,10 @@ protocol KindRegistration: Sendable {
     /// when given; `nil` for a kind the board does not roll out, and by default.
     var rolloutJob: (@Sendable (_ full: Bool, _ confirmSeconds: Double?) -> JobSubmission)? { get }
 
+    /// The runner that patches a night's hosts with this kind (`installtop patch --policy`);
+    /// `nil` when the kind patches no host in a night.
+    func nightHostRunner(_ night: NightHosts) -> (any NightHostRunner)?
+
     /// Keeping for undo in a run of the kind's tool that installtop only observes (rule 37,
     /// `installtop hooks keep begin|end`, run by the hooks `hooks install --keep-for-undo`
     /// writes), into `store`; `nil` for a kind whose tool's runs are not observed, and by default.
@@ -104,6 +109,8 @@ extension KindRegistration {
     func engineArming(of driver: any JobDriver) -> (arming: EngineArming, slot: JobRunSlot)? { nil }
 
     var rolloutJob: (@Sendable (_ full: Bool, _ confirmSeconds: Double?) -> JobSubmission)? { nil }
+
+    func nightHostRunner(_ night: NightHosts) -> (any NightHostRunner)? { nil }
 
     func observedRunKeeping(store: HistoryStore) -> (any ObservedRunKeeping)? { nil }
 

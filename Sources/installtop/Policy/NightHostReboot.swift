@@ -161,7 +161,7 @@ struct NightHostReboot {
 
     /// Why `command`'s host needs a reboot, from a pending snapshot its engine computes now.
     static func rebootReasons(on command: SSHCommand) -> Result<[RebootReason], DaemonError> {
-        SSHNightHostRunner.pendingSnapshot(on: command).map { $0.restarts?.rebootReasons ?? [] }
+        HostPendingSnapshot.computed(on: command).map { $0.restarts?.rebootReasons ?? [] }
     }
 
     /// `new kernel 6.1.0-28-amd64, /run/reboot-required: libc6`.

@@ -15,7 +15,7 @@ import TextBasics
 /// `installtop patch --policy FILE`: the night itself (Documentation/POLICY.md). Inside a
 /// window only; with the policy's stamp locked, so that a second process for the same policy
 /// refuses; fresh, resumed from the stamp (the hosts that were running asked how they ended,
-/// none started twice) or over already; then `NightLoop` over `SSHNightHostRunner` until the
+/// none started twice) or over already; then `NightLoop` over the package kind's runner (apt's `APTNightHostRunner`) until the
 /// night is over, the window's end closing it. Returns the command's exit status
 /// (`PatchCommand.exitStatuses`).
 struct PatchNight {
@@ -106,9 +106,14 @@ struct PatchNight {
         let notifier = PatchNotifier(command: policy.notify, policyPath: policyPath, window: window)
         // The age gate's clock runs from the night's own `now` (a test's `--now` shifts it).
         let offset = now - Int(time(nil))
-        let runner = SSHNightHostRunner(policy: policy, policyPath: policyPath, commands: ssh.commands(for: policy),
-                                        windowStart: window.start, checksDirectory: checksDirectory, clock: { Int(time(nil)) + offset },
-                                        windowEnd: window.end, rebootPlaces: RebootPlaces(count: policy.reboot.atOnce))
+        let hosts = NightHosts(policy: policy, policyPath: policyPath, commands: ssh.commands(for: policy), windowStart: window.start,
+                               windowEnd: window.end, checksDirectory: checksDirectory, clock: { Int(time(nil)) + offset },
+                               rebootPlaces: RebootPlaces(count: policy.reboot.atOnce))
+        // The package kind that patches hosts in a night (apt's), as registered.
+        guard let runner = EngineHost.nightHostRunner(hosts) else {
+            StandardOutput.stderr.line("installtop: no package kind of this installtop patches hosts in a night")
+            return Self.refused
+        }
         let policyPath = policyPath
         let loop = NightLoop(runner: runner, writeStamp: { machine in
             try stampFile.write(NightStamp(policy: policyPath, window: window, machine: machine))

@@ -2,6 +2,7 @@ import EngineWire
 import InstallDrivers
 import InstallEngine
 import InstallHistory
+import PatchPolicy
 import RestartScan
 
 /// The engine of a process that owns one (`run`, `demo` and `serve`): the job queue on real
@@ -102,6 +103,12 @@ struct EngineHost {
     /// refuses `U` and `D`).
     static var rolloutJob: (@Sendable (_ full: Bool, _ confirmSeconds: Double?) -> JobSubmission)? {
         registry.lazy.compactMap(\.rolloutJob).first
+    }
+
+    /// The runner that patches a night's hosts: the first registered kind's that has one
+    /// (`KindRegistration.nightHostRunner`); `nil` when none does.
+    static func nightHostRunner(_ night: NightHosts) -> (any NightHostRunner)? {
+        registry.lazy.compactMap { $0.nightHostRunner(night) }.first
     }
 
     /// The keeping for undo of the observed runs the hooks report (`installtop hooks keep`):

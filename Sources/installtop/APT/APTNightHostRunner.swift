@@ -10,30 +10,24 @@ import InstallEngine
 import PatchPolicy
 import TerminalUI
 
-/// A patch night's hosts reached over ssh (`NightHostRunner`), each step on a thread of its own
+/// A patch night's hosts patched with apt, reached over ssh (`NightHostRunner`, made by
+/// `APTKindRegistration.nightHostRunner`), each step on a thread of its own
 /// since engine links block: a host's step is the policy's `before` command on this machine,
 /// its engine's armed package job (the gate's `confirm`, its own checks, a regressed check
 /// reverting at once), once the run is armed a reboot when the host needs one
 /// (`NightHostReboot`, one of the night's places), kept only once no check regressed and a
 /// fresh ssh login works, then the `after` command; the gate runs the gate's command.
-struct SSHNightHostRunner: NightHostRunner {
-    let policy: PatchPolicy
-    /// The policy's path as the stamp records it (absolute), for the commands' environment.
-    let policyPath: String
-    /// How to reach each of the policy's hosts.
-    let commands: [String: SSHCommand]
-    /// The opening the night runs in (seconds since 1970): a restarted night looks for its
-    /// hosts' runs armed since then.
-    let windowStart: Int
-    /// The folder of checks each host's engine runs; `nil`: the host's `/etc/installtop/confirm.d`.
-    let checksDirectory: String?
-    /// The time now (seconds since 1970), for the age gate: the wall clock, shifted as the
-    /// night's own `now` is.
-    let clock: @Sendable () -> Int
-    /// When the night's window closes (seconds since 1970, on `clock`'s time): no reboot starts after.
-    let windowEnd: Int
-    /// The night's reboot places (`reboot.at_once`), shared by every host.
-    let rebootPlaces: RebootPlaces
+struct APTNightHostRunner: NightHostRunner {
+    /// The night: its policy, hosts, window, clock and reboot places.
+    let night: NightHosts
+
+    init(_ night: NightHosts) {
+        self.night = night
+    }
+
+    private var policy: PatchPolicy { night.policy }
+    private var policyPath: String { night.policyPath }
+    private var commands: [String: SSHCommand] { night.commands }
 
     /// The name each night job is submitted under; its engine adds the plan's summary.
     static let jobName = "patch night"
@@ -93,7 +87,7 @@ struct SSHNightHostRunner: NightHostRunner {
             case .failure(let why):
                 return .failed(reason: "its pending updates could not be read, so which of them the policy takes is not known: \(why)")
             case .success(let packages):
-                choice = NightPackageChoice(packages, selection: selection, age: policy.age, now: clock())
+                choice = NightPackageChoice(packages, selection: selection, age: policy.age, now: night.clock())
             }
             for waiting in choice.waiting {
                 if case .wait(let package, let until) = waiting {
@@ -111,7 +105,7 @@ struct SSHNightHostRunner: NightHostRunner {
             }
             selection = .list(choice.taken)
         }
-        let confirm = ConfirmRequest(seconds: Double(policy.gate.confirm), checksDirectory: checksDirectory, revertOnRegression: true)
+        let confirm = ConfirmRequest(seconds: Double(policy.gate.confirm), checksDirectory: night.checksDirectory, revertOnRegression: true)
         let plan = HostUpgradeStep.plan(Self.submission(selection, confirm: confirm), on: command)
         switch plan {
         case .failed(let reason):
@@ -142,8 +136,8 @@ struct SSHNightHostRunner: NightHostRunner {
             follower.revertsOnRegression = true
             // Only an armed run's host is rebooted, also when its job failed part-way: whatever
             // the boot brings, its engine still undoes the run at the deadline unless it is kept.
-            let reboot = NightHostReboot(host: host, command: command, settings: policy.reboot, places: rebootPlaces,
-                                         windowEnd: windowEnd, clock: clock)
+            let reboot = NightHostReboot(host: host, command: command, settings: policy.reboot, places: night.rebootPlaces,
+                                         windowEnd: night.windowEnd, clock: night.clock)
             var note: String?
             follower.beforeKeeping = { _, succeeded in
                 let ending = reboot.run(jobSucceeded: succeeded)
@@ -211,7 +205,7 @@ struct SSHNightHostRunner: NightHostRunner {
         let newest = names.keys.max()
         let jobOutcome: APTHostsUpgrade.Outcome = newest.flatMap { completed[$0] } == false ? .failed("its job failed") : .succeeded
         var follower = ArmedHostFollower(command: command, client: client, jobName: Self.jobName,
-                                         endedAt: Date(timeIntervalSince1970: TimeInterval(windowStart)), confirmByLogin: true)
+                                         endedAt: Date(timeIntervalSince1970: TimeInterval(night.windowStart)), confirmByLogin: true)
         follower.matchingPrefix = true
         follower.revertsOnRegression = true
         // The engine says its windows right after the snapshot.
@@ -241,24 +235,7 @@ struct SSHNightHostRunner: NightHostRunner {
     /// The pending upgrades of a snapshot `command`'s engine computes now, each dated by when
     /// that engine first listed it; or why it could not say.
     static func pendingUpgrades(on command: SSHCommand) -> Result<[PendingPackage], DaemonError> {
-        pendingSnapshot(on: command).map(\.packages)
-    }
-
-    /// A pending snapshot `command`'s engine computes now over a link of its own (its pending
-    /// upgrades, its restart advice and reboot reasons); or why it could not give one.
-    static func pendingSnapshot(on command: SSHCommand) -> Result<PendingSnapshot, DaemonError> {
-        let client: EngineClient
-        do throws(DaemonError) {
-            client = try EngineClient(ssh: command)
-        } catch {
-            return .failure(error)
-        }
-        defer { client.close() }
-        do throws(DaemonError) {
-            return .success(try PendingQuestion.ask(client, refresh: false).snapshot)
-        } catch {
-            return .failure(error)
-        }
+        HostPendingSnapshot.computed(on: command).map(\.packages)
     }
 
     /// The job for `selection`, armed with `confirm`: `apt upgrade` for every update, `apt
