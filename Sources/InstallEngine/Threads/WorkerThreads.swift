@@ -62,15 +62,15 @@ final class WorkerThreads: Sendable {
     private let missingThreads = Atomic<Bool>(false)
     /// Posted once for each waiting thread a `submit` claims (`State.idle`).
     private let wake = DispatchSemaphore(value: 0)
+    /// How a thread is started (`EngineThread.start`; tests make it fail).
+    private let startsThread: @Sendable (String, @escaping @Sendable () -> Void) -> SystemError?
 
     /// - Parameters:
     ///   - name: the threads' name (at most 15 characters are shown); with `numbered`, each
     ///     thread's number is appended (`installtop-eng1`).
     ///   - limit: the most threads at once (at least 1).
     ///   - idleLifetime: how long a thread waits for work before it ends; `nil`: forever.
-    /// How a thread is started (`EngineThread.start`; tests make it fail).
-    private let startsThread: @Sendable (String, @escaping @Sendable () -> Void) -> SystemError?
-
+    ///   - startsThread: starts a thread (`EngineThread.start`; tests make it fail).
     init(name: String, numbered: Bool = false, limit: Int, idleLifetime: Duration?,
          startsThread: @escaping @Sendable (String, @escaping @Sendable () -> Void) -> SystemError? = { EngineThread.start(named: $0, $1) }) {
         self.name = name
