@@ -10,8 +10,7 @@
 //
 // The runtime's hook for the global executor (`swift_task_enqueueGlobal_hook`, in the runtime
 // since Swift 5.5) hands each job to this pool. A worker is added whenever a job arrives and
-// every worker is busy, up to two per core (at least 4), and beyond that when every worker has
-// been blocked for half a second while jobs wait (up to 32); workers never end. Jobs run in the order they came,
+// every worker is busy, up to two per core (at least 4); workers never end. Jobs run in the order they came,
 // on the generic executor, as the global executor runs them; priorities are not honoured
 // (nothing in the tests depends on them). The installtop binaries are not affected: only the
 // test process links this file.
@@ -26,11 +25,6 @@
 /// without letting so many tests run at once that the load itself (65 on 2 cores with four a
 /// core) outlasts the tests' deadlines. Set as the process starts.
 static int max_workers = 4;
-/// Beyond that, a worker is added only when every worker is blocked: jobs wait and none has
-/// been taken for a while (`tms_pool_watch`). Blocked workers load no core, and without this
-/// four tests that block for minutes (a playbook, a package build) stalled every test that
-/// awaits for as long (the pool's own test gave up after 120 s at load 64).
-static const int most_workers = 32;
 
 typedef struct { void *identity; uintptr_t implementation; } tms_executor_ref;
 typedef void (__attribute__((swiftcall)) *tms_original_enqueue)(void *job);
@@ -46,8 +40,6 @@ static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t pool_wake = PTHREAD_COND_INITIALIZER;
 static struct tms_queued_job *first_job, *last_job;
 static int workers, idle_workers, queued_jobs;
-/// Jobs taken so far: the watch sees whether any was taken since its last look.
-static unsigned long taken_jobs;
 
 static void *tms_pool_worker(void *unused) {
     (void)unused;
@@ -57,7 +49,6 @@ static void *tms_pool_worker(void *unused) {
         while (first_job == NULL) pthread_cond_wait(&pool_wake, &pool_lock);
         idle_workers -= 1;
         queued_jobs -= 1;
-        taken_jobs += 1;
         struct tms_queued_job *next = first_job;
         first_job = next->next;
         if (first_job == NULL) last_job = NULL;
@@ -105,29 +96,8 @@ static void __attribute__((swiftcall)) tms_pool_enqueue(void *job, tms_original_
     pthread_mutex_unlock(&pool_lock);
 }
 
-/// Every half second: when jobs wait, no worker is idle and none was taken since the last look,
-/// every worker is blocked, so one more is added (up to `most_workers`).
-static void *tms_pool_watch(void *unused) {
-    (void)unused;
-    unsigned long seen = 0;
-    for (;;) {
-        usleep(500 * 1000);
-        pthread_mutex_lock(&pool_lock);
-        if (queued_jobs > 0 && idle_workers == 0 && taken_jobs == seen && workers < most_workers) tms_pool_add_worker();
-        seen = taken_jobs;
-        pthread_mutex_unlock(&pool_lock);
-    }
-    return NULL;
-}
-
 __attribute__((constructor)) static void tms_install_task_pool(void) {
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     if (cores * 2 > max_workers) max_workers = (int)(cores * 2);
     swift_task_enqueueGlobal_hook = tms_pool_enqueue;
-    sigset_t all, previous;
-    sigfillset(&all);
-    pthread_sigmask(SIG_BLOCK, &all, &previous);
-    pthread_t watch;
-    if (pthread_create(&watch, NULL, tms_pool_watch, NULL) == 0) pthread_detach(watch);
-    pthread_sigmask(SIG_SETMASK, &previous, NULL);
 }
