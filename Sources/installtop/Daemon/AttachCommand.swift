@@ -1,16 +1,9 @@
 import ArgumentParser
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-import Glibc
 import CursesTerminal
 import EngineDaemon
 import InstallHistory
 import Monitor
 import MonitorRuntime
-import PatchPolicy
 
 /// `installtop attach`: the monitor on a running engine's queue.
 struct AttachCommand: ParsableCommand {
@@ -64,10 +57,7 @@ struct AttachCommand: ParsableCommand {
         valueName: "policy"))
     var night: String?
 
-    @Option(name: .customLong("state-dir"), help: ArgumentHelp(
-        "With --night: the folder of the nights' stamps, as `installtop patch --state-dir` (default: /var/lib/installtop/nights for root, $XDG_STATE_HOME/installtop/nights otherwise).",
-        valueName: "folder"))
-    var stateFolder: String?
+    @OptionGroup var state: NightStateOption
 
     @Option(help: ArgumentHelp("The monitor's theme: a name from `installtop themes` or a path.", valueName: "name|path"), completion: CompletionSources.theme)
     var theme: String?
@@ -83,7 +73,7 @@ struct AttachCommand: ParsableCommand {
         if night != nil, !hosts.isRemote {
             throw ValidationError("--night is for the board of hosts (--host, --hosts): the night's hosts")
         }
-        if stateFolder != nil, night == nil {
+        if state.stateFolder != nil, night == nil {
             throw ValidationError("--state-dir is where --night's stamp is: give --night POLICY too")
         }
         if historyDb != nil, !hosts.isRemote {
@@ -102,11 +92,7 @@ struct AttachCommand: ParsableCommand {
             link = RemoteEngineLink(client: try socket.connect())
         }
         // The night's stamp, where `installtop patch` with the same policy and state folder writes it.
-        let follower = night.map { policy in
-            NightStampFollower(stampFile: StampFile(path: NightStampLocation.stamp(
-                policy: PatchCommand.absolute(policy),
-                folder: stateFolder ?? NightStampLocation.defaultFolder(euid: geteuid(), environment: ProcessInfo.processInfo.environment))))
-        }
+        let follower = night.map { NightStampFollower(stampFile: state.stampFile(policy: $0)) }
         let ending = try MonitorStartErrors.presenting(for: "attach") {
             try MonitorSession.run(link: link, themeOption: theme, exitWhenDone: false, rolloutParallel: parallel,
                                    confirmWindow: confirm.flatMap(ConfirmDuration.seconds), confirmByLogin: confirmByLogin,

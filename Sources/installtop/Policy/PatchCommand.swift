@@ -55,10 +55,7 @@ struct PatchCommand: ParsableCommand {
     @Flag(name: .long, help: "With --status: one JSON object.")
     var json = false
 
-    @Option(name: .customLong("state-dir"), help: ArgumentHelp(
-        "The folder of the nights' stamps (default: /var/lib/installtop/nights for root, $XDG_STATE_HOME/installtop/nights otherwise).",
-        valueName: "folder"))
-    var stateFolder: String?
+    @OptionGroup var state: NightStateOption
 
     @Option(name: .customLong("ssh-config"), help: ArgumentHelp("The ssh configuration file to use (ssh -F FILE).", valueName: "file"))
     var sshConfig: String?
@@ -90,9 +87,7 @@ struct PatchCommand: ParsableCommand {
     func run() throws {
         let instant = now ?? Int(time(nil))
         if status {
-            let path = Self.absolute(policy)
-            let stampFile = StampFile(path: NightStampLocation.stamp(policy: path, folder: folder))
-            let code = PatchNightStatus(stampFile: stampFile, json: json, now: instant).run()
+            let code = PatchNightStatus(stampFile: state.stampFile(policy: policy), json: json, now: instant).run()
             if code != 0 { throw ExitCode(code) }
             return
         }
@@ -114,16 +109,11 @@ struct PatchCommand: ParsableCommand {
             }
             return
         }
-        let night = PatchNight(policy: loaded, policyPath: Self.absolute(policy), stateFolder: folder,
+        let night = PatchNight(policy: loaded, policyPath: Self.absolute(policy), stateFolder: state.folder,
                                ssh: PatchSSHSettings(sshConfig: sshConfig, sshOptions: sshOptions, remoteCommand: remoteCommand),
                                checksDirectory: checksDirectory, now: instant)
         let code = night.run()
         if code != 0 { throw ExitCode(code) }
-    }
-
-    /// The stamps' folder: `--state-dir`, else the default for this user.
-    private var folder: String {
-        stateFolder ?? NightStampLocation.defaultFolder(euid: geteuid(), environment: ProcessInfo.processInfo.environment)
     }
 
     /// `path` made absolute against the current folder, so that `night.yaml` and
