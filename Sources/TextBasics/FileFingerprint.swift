@@ -1,16 +1,21 @@
+#if canImport(Glibc)
 import Glibc
+#endif
 
-/// What the reboot marker file looked like at one moment: absent, or its identity and times.
-/// Two different fingerprints taken before and after an update mean the update touched it.
-struct RebootMarker: Equatable {
-    private let exists: Bool
+/// What a file looked like at one moment: absent, or its inode, size and modification time.
+/// Two different fingerprints of one path mean the file appeared, went, or was changed or
+/// replaced (a new file renamed over it): what the engine compares around an update for its
+/// reboot marker, and the board's night follower between two looks at a stamp.
+public struct FileFingerprint: Sendable, Equatable {
+    /// Whether the file existed.
+    public let exists: Bool
     private let inode: UInt64
     private let size: Int64
     private let modifiedSeconds: Int
     private let modifiedNanoseconds: Int
 
-    /// Reads the marker at `path` now. An unreadable path counts as absent.
-    init(path: String) {
+    /// Reads the file at `path` now. An unreadable path counts as absent.
+    public init(path: String) {
         var info = stat()
         if stat(path, &info) == 0 {
             exists = true
@@ -27,8 +32,8 @@ struct RebootMarker: Equatable {
         }
     }
 
-    /// True when the marker exists now and differs from `earlier` (it appeared or changed).
-    func appearedOrChanged(since earlier: RebootMarker) -> Bool {
+    /// True when the file exists now and differs from `earlier` (it appeared or changed).
+    public func appearedOrChanged(since earlier: FileFingerprint) -> Bool {
         exists && self != earlier
     }
 }

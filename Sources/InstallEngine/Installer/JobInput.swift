@@ -1,3 +1,5 @@
+import TextBasics
+
 /// Something that changes a job's state, enqueued on the job's executor (`JobRunner`) and
 /// performed there in the order it came: whoever makes it (the process poller, a driver's
 /// report queue, the monitor's key, the reactor's timers, the callback queue) only enqueues.
@@ -15,7 +17,7 @@ enum JobInput: Sendable {
     case launch(index: Int)
     /// The child of update `index` has ended; `markerBefore` is the reboot marker as it was
     /// before the child started.
-    case updateEnded(index: Int, outcome: UpdateRunOutcome, markerBefore: RebootMarker)
+    case updateEnded(index: Int, outcome: UpdateRunOutcome, markerBefore: FileFingerprint)
     /// The job's driver has ended (its reporter said so, or its outcome came).
     case driverEnded(UpdateRunOutcome)
     /// A timer the machine scheduled has fired.

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import Synchronization
+import TextBasics
 
 /// The one executor of a job and the one performer of its machine's actions.
 ///
@@ -166,7 +167,7 @@ final class JobRunner: Sendable {
         case .launch(let index):
             launch(index)
         case .updateEnded(let index, let outcome, let markerBefore):
-            let markerChanged = RebootMarker(path: configuration.rebootMarkerPath).appearedOrChanged(since: markerBefore)
+            let markerChanged = FileFingerprint(path: configuration.rebootMarkerPath).appearedOrChanged(since: markerBefore)
             let now = Date()
             feed { state in
                 state.running = nil
@@ -187,7 +188,7 @@ final class JobRunner: Sendable {
     /// announced, and recorded in history, before its child exists) and asks for its end.
     private func launch(_ index: Int) {
         let update = updates[index]
-        let markerBefore = RebootMarker(path: configuration.rebootMarkerPath)
+        let markerBefore = FileFingerprint(path: configuration.rebootMarkerPath)
         // begin validated that every update has a command for this operation.
         let command = update.command(for: operation) ?? .argv([])
         let request = UpdateRunRequest(update: update, operation: operation, command: command, jobName: name)

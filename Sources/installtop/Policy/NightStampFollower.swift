@@ -1,4 +1,3 @@
-import Glibc
 import InstallEngine
 import Monitor
 import MonitorRuntime
@@ -15,7 +14,7 @@ final class NightStampFollower: Sendable {
     private struct State {
         var timer: Reactor.Timer?
         /// What the file looked like when last read; `nil` before the first look.
-        var seen: [Int]?
+        var seen: FileFingerprint?
         var stopped = false
     }
 
@@ -43,33 +42,25 @@ final class NightStampFollower: Sendable {
     }
 
     private func look(posting mailbox: Mailbox) {
-        let identity = Self.identity(of: stampFile.path)
+        let fingerprint = FileFingerprint(path: stampFile.path)
         let changed = state.withLock { state -> Bool in
-            guard !state.stopped, state.seen != identity else { return false }
-            state.seen = identity
+            guard !state.stopped, state.seen != fingerprint else { return false }
+            state.seen = fingerprint
             return true
         }
-        if changed {
+        if changed && !fingerprint.exists {
+            mailbox.post(.monitor(.host(.night(nil))))
+        } else if changed {
             let stampFile = stampFile
             BlockingPool.shared.submit {
                 // A stamp caught half-written cannot be: the night renames a whole file over it.
-                guard let read = try? stampFile.read() else {
-                    if FileKind.of(stampFile.path) == nil { mailbox.post(.monitor(.host(.night(nil)))) }
-                    return
-                }
-                mailbox.post(.monitor(.host(.night(BoardNight(stamp: read)))))
+                // One that cannot be read leaves the last one shown.
+                if let read = try? stampFile.read() { mailbox.post(.monitor(.host(.night(BoardNight(stamp: read))))) }
             }
         }
         state.withLock { state in
             guard !state.stopped else { return }
             state.timer = Reactor.shared.schedule(after: Self.interval) { [self] in look(posting: mailbox) }
         }
-    }
-
-    /// The file's inode, size and modification time in nanoseconds; empty when it is missing.
-    private static func identity(of path: String) -> [Int] {
-        var status = stat()
-        guard stat(path, &status) == 0 else { return [] }
-        return [Int(status.st_ino), Int(status.st_size), status.st_mtim.tv_sec * 1_000_000_000 + status.st_mtim.tv_nsec]
     }
 }
