@@ -65,6 +65,18 @@ struct PatchNightEndToEndTests {
                                                       "--remote-command", "\(binary) bridge"] + extra)
     }
 
+    /// `installtop patch …` (`patch(_:_:)`'s command) started in `folder`, not waited for.
+    private static func start(_ command: [String], in folder: EndToEndFolder) throws -> InstalltopChild {
+        try InstalltopChild(Array(command.dropFirst()), in: folder, executable: command[0])
+    }
+
+    /// Whether host `host`'s engine runs a night's job now.
+    private static func nightJobRuns(_ rollout: RolloutHosts, host: Int) -> Bool {
+        ((try? rollout.hosts.fleet.ownJobs(onHost: host)) ?? []).contains {
+            ($0["name"] as? String)?.hasPrefix("patch night") == true && $0["state"] as? String == "running"
+        }
+    }
+
     /// Host `host`'s runs of patch nights, from its engine's history, newest first.
     private static func nightRuns(_ rollout: RolloutHosts, host: Int) async throws -> [[String: Any]] {
         let listed = try await InstalltopChild.run(["history", "--jobs", "--json", "--history-db", rollout.hosts.folder.path("h\(host)-history.db")],
@@ -242,7 +254,7 @@ struct PatchNightEndToEndTests {
         let windowEnd = try Self.writePolicy(rollout, gate: "\"true\"", extra: "reboot:\n  command: sh '\(folder.path("reboot.sh"))'")
         #expect(await rollout.hosts.waitUntilServing())
         let command = try Self.patch(rollout, ["--now", String(windowEnd - 40)])
-        let night = try InstalltopChild(Array(command.dropFirst()), in: folder, executable: command[0])
+        let night = try Self.start(command, in: folder)
         #expect(await EndToEndFolder.eventually(timeout: .seconds(120)) { night.stdout.contains("the window closed") }, "\(night.stdout)\(night.stderr)")
         rollout.openUpgradeGate(onHost: 1)
         #expect(await night.finish(timeout: .seconds(300)) == 1, "\(night.stdout)\(night.stderr)")
@@ -355,13 +367,10 @@ struct PatchNightEndToEndTests {
         #expect(await rollout.hosts.waitUntilServing())
 
         let command = try Self.patch(rollout)
-        let first = try InstalltopChild(Array(command.dropFirst()), in: folder, executable: command[0])
+        let first = try Self.start(command, in: folder)
         // h2's job runs once its engine reports it running: its lab-a postinst waits at the gate.
         let running = await EndToEndFolder.eventually(timeout: .seconds(300)) {
-            first.stdout.contains("h2: patching (wave 2)")
-                && ((try? rollout.hosts.fleet.ownJobs(onHost: 2)) ?? []).contains {
-                    ($0["name"] as? String)?.hasPrefix("patch night") == true && $0["state"] as? String == "running"
-                }
+            first.stdout.contains("h2: patching (wave 2)") && Self.nightJobRuns(rollout, host: 2)
         }
         #expect(running, "\(first.stdout)\(first.stderr)")
         kill(first.pid, SIGKILL)
@@ -391,7 +400,7 @@ struct PatchNightEndToEndTests {
         // The night's clock 40 s before the window's end: its timer fires 40 s after it starts, while h1's job waits at its gate.
         let closingSoon = windowEnd - 40
         let command = try Self.patch(rollout, ["--now", String(closingSoon)])
-        let night = try InstalltopChild(Array(command.dropFirst()), in: folder, executable: command[0])
+        let night = try Self.start(command, in: folder)
         let closed = await EndToEndFolder.eventually(timeout: .seconds(120)) { night.stdout.contains("the window closed") }
         #expect(closed, "\(night.stdout)\(night.stderr)")
         #expect(night.poll() == nil, "h1's job still runs: \(night.stdout)")
@@ -419,12 +428,8 @@ struct PatchNightEndToEndTests {
         #expect(await rollout.hosts.waitUntilServing())
 
         let command = try Self.patch(rollout)
-        let jobRuns = {
-            ((try? rollout.hosts.fleet.ownJobs(onHost: 2)) ?? []).contains {
-                ($0["name"] as? String)?.hasPrefix("patch night") == true && $0["state"] as? String == "running"
-            }
-        }
-        let first = try InstalltopChild(Array(command.dropFirst()), in: folder, executable: command[0])
+        let jobRuns = { Self.nightJobRuns(rollout, host: 2) }
+        let first = try Self.start(command, in: folder)
         #expect(await EndToEndFolder.eventually(timeout: .seconds(300)) { first.stdout.contains("h2: patching (wave 2)") && jobRuns() },
                 "\(first.stdout)\(first.stderr)")
         // Meanwhile a second process of the same policy refuses, and the stamp says where the night is.
@@ -437,7 +442,7 @@ struct PatchNightEndToEndTests {
         kill(first.pid, SIGKILL)
         #expect(await first.finish(timeout: .seconds(30)) == 128 + SIGKILL)
 
-        let second = try InstalltopChild(Array(command.dropFirst()), in: folder, executable: command[0])
+        let second = try Self.start(command, in: folder)
         #expect(await EndToEndFolder.eventually(timeout: .seconds(120)) { second.stdout.contains("h2: was running when the night was interrupted") },
                 "\(second.stdout)\(second.stderr)")
         // Still at its gate: the new process can only have found it running.
