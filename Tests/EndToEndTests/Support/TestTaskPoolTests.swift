@@ -6,10 +6,35 @@ import Testing
 /// The test process's tasks run on a pool wider than Swift's one thread per core
 /// (Tests/TestMachineSetup/TestTaskPool.c): tests that block their thread no longer stall
 /// every test that awaits.
+///
+/// The pool is bounded (two workers a core), so inside a full run the other suites' blocking
+/// tests may hold every worker beyond this test's own for minutes: in CI they did for over
+/// 120 s, and the probe gave up though the pool had worked as designed. So the probe runs in a
+/// test process of its own (this same binary, filtered to it), where nothing else blocks.
 @Suite("the tests' task pool")
 struct TestTaskPoolTests {
-    @Test("an awaiting task goes on while as many tasks as this machine has cores block their threads")
-    func awaitingTaskRunsWhileOthersBlock() async {
+    /// Set in the probe's own process: there the probe runs, and the test that starts it does not.
+    private static let probeVariable = "INSTALLTOP_TASK_POOL_PROBE"
+    private static var isProbeProcess: Bool { ProcessInfo.processInfo.environment[probeVariable] == "1" }
+
+    @Test("an awaiting task goes on while as many tasks as this machine has cores block their threads (in a test process with nothing else running)",
+          .enabled(if: !TestTaskPoolTests.isProbeProcess))
+    func awaitingTaskRunsWhileOthersBlock() async throws {
+        let folder = try TestFolder()
+        defer { folder.remove() }
+        let testBinary = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        let probe = try await InstalltopProcess(
+            ["--testing-library", "swift-testing", "--filter", "TestTaskPoolTests"], in: folder,
+            executable: testBinary, environment: [Self.probeVariable: "1"]
+        ).finish(timeout: .seconds(600))
+        // Swift Testing reports on standard error.
+        let report = probe.stdout + probe.stderr
+        #expect(probe.status == 0, "the probe's process: \(report)")
+        #expect(report.contains("Test \"probe: no blocked task gave up\" passed"), "the probe did not run, or failed: \(report)")
+    }
+
+    @Test("probe: no blocked task gave up", .enabled(if: TestTaskPoolTests.isProbeProcess))
+    func probe() async {
         // As many as Swift's own pool has threads: under it the awaiting task could not run.
         let blockers = ProcessInfo.processInfo.activeProcessorCount
         final class Flags: Sendable {
