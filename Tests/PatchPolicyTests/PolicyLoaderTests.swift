@@ -157,6 +157,14 @@ struct PolicyLoaderTests {
         #expect(policy.hosts.names == ["web1", "web2", "db1"])
     }
 
+    @Test("`daily` in a list of days (`[daily]`, as a user writes it after `[tue, thu]`) is every day")
+    func dailyInAList() throws {
+        for days in ["[daily]", "[daily, mon]"] {
+            let policy = try Self.load(Self.good.replacing("  - days: daily", with: "  - days: \(days)")).get()
+            #expect(policy.windows.last?.days == Set(Weekday.allCases), "\(days)")
+        }
+    }
+
     @Test("An unknown key names the keys of its section and the nearest one")
     func unknownKey() throws {
         let errors = try Self.errors(Self.good.replacing("failure_budget: 2", with: "failure_budjet: 2"))

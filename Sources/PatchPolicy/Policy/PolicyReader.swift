@@ -174,7 +174,8 @@ struct PolicyReader: YAMLDocumentReader {
         return windows.count == sequence.count ? windows : nil
     }
 
-    /// A list of day names, or `daily`.
+    /// A list of day names, or `daily` (alone, or in the list as `[daily]`, which users write
+    /// after the guide's `[tue, thu]`).
     private mutating func days(_ node: Node) -> Set<Weekday>? {
         if let text = node.scalar?.string, text == "daily" { return Set(Weekday.allCases) }
         let expectation = "expected a list of days (mon, tue … or monday, tuesday …) or daily"
@@ -185,6 +186,10 @@ struct PolicyReader: YAMLDocumentReader {
         var days = Set<Weekday>()
         var complete = true
         for item in sequence {
+            if item.scalar?.string == "daily" {
+                days.formUnion(Weekday.allCases)
+                continue
+            }
             guard let text = item.scalar?.string, let day = Weekday(name: text) else {
                 report("\(expectation); got \(describe(item))", at: item)
                 complete = false
