@@ -99,6 +99,10 @@ struct NightMachineTests {
         let last = machine.hostEnded("h3", outcome: .confirmed)
         #expect(last == [.writeStamp, .notify(.stopped(.budgetExhausted(failures: 2, tolerated: 1)))])
         #expect(machine.steps["h4"] == .pending && machine.steps["h5"] == .pending)
+        #expect(NightStopReason.budgetExhausted(failures: 2, tolerated: 1).sentence
+                == "2 hosts failed, reverted or became unreachable; the failure budget tolerates 1")
+        #expect(NightStopReason.budgetExhausted(failures: 1, tolerated: 0).sentence
+                == "1 host failed, reverted or became unreachable; the failure budget tolerates 0")
     }
 
     @Test("A host not back from its reboot stops the night though the budget tolerates more failures: no host starts after it, the running one finishes, the stop names it")

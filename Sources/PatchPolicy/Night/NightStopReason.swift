@@ -16,7 +16,8 @@ public enum NightStopReason: Sendable, Hashable, Codable {
     public var sentence: String {
         switch self {
         case .gateFailed(let wave, let reason): "wave \(wave + 1) did not pass its gate: \(reason)"
-        case .budgetExhausted(let failures, let tolerated): "\(failures) hosts failed; the failure budget tolerates \(tolerated)"
+        case .budgetExhausted(let failures, let tolerated):
+            "\(failures) \(failures == 1 ? "host" : "hosts") failed, reverted or became unreachable; the failure budget tolerates \(tolerated)"
         case .windowClosed: "the window closed"
         case .hostNotBack(let host): "\(host) did not come back after its reboot"
         }
