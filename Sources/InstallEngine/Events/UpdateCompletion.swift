@@ -4,13 +4,6 @@ public struct UpdateCompletion: Sendable, Hashable {
     public var index: Int
     public var updateID: String
     public var result: UpdateInstallationResult
-
-    public init(job: Int, index: Int, updateID: String, result: UpdateInstallationResult) {
-        self.job = job
-        self.index = index
-        self.updateID = updateID
-        self.result = result
-    }
 }
 
 extension UpdateCompletion {

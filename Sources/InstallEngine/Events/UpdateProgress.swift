@@ -10,15 +10,6 @@ public struct UpdateProgress: Sendable, Hashable {
     /// The job's status text as it stands when the report was made (`JobMachine.jobMessage`):
     /// every report carries it, so `nil` means the job has none now.
     public var jobMessage: String?
-
-    public init(job: Int, index: Int, updatePercent: Double?, jobPercent: Double, message: String?, jobMessage: String? = nil) {
-        self.job = job
-        self.index = index
-        self.updatePercent = updatePercent
-        self.jobPercent = jobPercent
-        self.message = message
-        self.jobMessage = jobMessage
-    }
 }
 
 extension UpdateProgress {

@@ -8,13 +8,6 @@ public struct UpdateStart: Sendable, Hashable {
     /// plan, as dpkg names a package the job does not have); its `index` is then the job's
     /// update count before it. `nil` for an update the job had.
     public var added: Update?
-
-    public init(job: Int, index: Int, updateID: String, added: Update? = nil) {
-        self.job = job
-        self.index = index
-        self.updateID = updateID
-        self.added = added
-    }
 }
 
 extension UpdateStart {

@@ -28,10 +28,10 @@ struct EngineMetricsTests {
         metrics.record(event(1, .jobQueued(dnf)))
         metrics.record(event(2, .jobStarted(JobStart(job: 1))))
         #expect(samples(metrics.families(), "installtop_jobs").map(\.value) == [1, 1])
-        metrics.record(event(2, .updateStarted(UpdateStart(job: 1, index: 0, updateID: "a"))))
-        metrics.record(event(5, .updateCompleted(UpdateCompletion(job: 1, index: 0, updateID: "a", result: UpdateInstallationResult(resultCode: .succeeded)))))
-        metrics.record(event(5, .updateStarted(UpdateStart(job: 1, index: 1, updateID: "b"))))
-        metrics.record(event(6, .updateCompleted(UpdateCompletion(job: 1, index: 1, updateID: "b", result: UpdateInstallationResult(resultCode: .failed)))))
+        metrics.record(event(2, .updateStarted(job: 1, index: 0, updateID: "a")))
+        metrics.record(event(5, .updateCompleted(job: 1, index: 0, updateID: "a", result: UpdateInstallationResult(resultCode: .succeeded))))
+        metrics.record(event(5, .updateStarted(job: 1, index: 1, updateID: "b")))
+        metrics.record(event(6, .updateCompleted(job: 1, index: 1, updateID: "b", result: UpdateInstallationResult(resultCode: .failed))))
         let mixed = InstallationResult.combining([UpdateInstallationResult(resultCode: .succeeded), UpdateInstallationResult(resultCode: .failed)],
                                                  abortRequested: false)
         metrics.record(event(6.5, .jobCompleted(JobCompletion(job: 1, result: mixed))))
@@ -78,8 +78,8 @@ struct EngineMetricsTests {
         metrics.record(event(0, .jobQueued(apt)))
         var contradicted = UpdateInstallationResult(resultCode: .failed, reason: "apt reported it done, but dpkg shows it half-configured")
         contradicted.contradictedReport = true
-        metrics.record(event(1, .updateCompleted(UpdateCompletion(job: 1, index: 0, updateID: "a", result: contradicted))))
-        metrics.record(event(2, .updateCompleted(UpdateCompletion(job: 1, index: 1, updateID: "b", result: UpdateInstallationResult(resultCode: .succeeded)))))
+        metrics.record(event(1, .updateCompleted(job: 1, index: 0, updateID: "a", result: contradicted)))
+        metrics.record(event(2, .updateCompleted(job: 1, index: 1, updateID: "b", result: UpdateInstallationResult(resultCode: .succeeded))))
         #expect(samples(metrics.families(), "installtop_report_contradictions_total") == [
             MetricSample(labels: [MetricLabel("kind", "apt")], value: 1),
         ])
