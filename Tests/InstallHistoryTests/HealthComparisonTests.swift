@@ -1,4 +1,4 @@
-import InstallHistory
+@testable import InstallHistory
 import Testing
 
 /// Which checks regressed between a commit-confirmed job's baseline and the checks after it.

@@ -5,12 +5,6 @@ public struct HealthRegression: Sendable, Hashable, Codable {
     public var before: String
     public var after: String
 
-    public init(check: String, before: String, after: String) {
-        self.check = check
-        self.before = before
-        self.after = after
-    }
-
     /// `sshd -t: passed → failed: exit status 255: …`.
     public var text: String { "\(check): \(before) → \(after)" }
 }

@@ -33,12 +33,6 @@ public struct AsciicastEvent: Sendable, Hashable {
     public var code: Code
     public var data: String
 
-    public init(time: Double, code: Code, data: String) {
-        self.time = time
-        self.code = code
-        self.data = data
-    }
-
     /// The event as one JSON line (without its newline): the time with microseconds.
     public var jsonLine: String {
         "[\(AsciicastText.seconds(time)), \(AsciicastText.json(code.text)), \(AsciicastText.json(data))]"
