@@ -3,7 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import PatchPolicy
+@testable import PatchPolicy
 import Testing
 
 /// The night as a value machine: waves, gates, the failure budget, the window closing, and a

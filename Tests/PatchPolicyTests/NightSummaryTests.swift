@@ -1,6 +1,6 @@
 // JSONSerialization, to read the keys as a notify script would.
 import Foundation
-import PatchPolicy
+@testable import PatchPolicy
 import Testing
 
 /// What a night tells outside itself: the summary `notify` reads and `--status --json` prints,

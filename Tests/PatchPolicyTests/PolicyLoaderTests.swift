@@ -1,5 +1,5 @@
 import InstallEngine
-import PatchPolicy
+@testable import PatchPolicy
 import Testing
 import TextBasics
 

@@ -9,9 +9,4 @@ public struct WaveGate: Sendable, Hashable {
     public let confirm: Int
     /// Run on the admin machine after the wave's hosts are confirmed; `nil` for none.
     public let command: UpdateCommand?
-
-    public init(confirm: Int, command: UpdateCommand?) {
-        self.confirm = confirm
-        self.command = command
-    }
 }

@@ -6,12 +6,6 @@ public struct WindowOccurrence: Sendable, Hashable, Codable {
     /// The window's index among the policy's `windows`.
     public let window: Int
 
-    public init(start: Int, end: Int, window: Int) {
-        self.start = start
-        self.end = end
-        self.window = window
-    }
-
     /// Whether the window is open at `now`: from `start` on, until before `end`.
     public func isOpen(at now: Int) -> Bool { start <= now && now < end }
 }
