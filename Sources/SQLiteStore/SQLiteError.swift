@@ -9,12 +9,6 @@ public struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The statement that failed, when one did.
     public let sql: String?
 
-    public init(extendedCode: Int32, message: String, sql: String? = nil) {
-        self.extendedCode = extendedCode
-        self.message = message
-        self.sql = sql
-    }
-
     /// The primary result code (`SQLITE_BUSY`, `SQLITE_CONSTRAINT`, …): the extended code's low byte.
     public var code: Int32 { extendedCode & 0xFF }
 

@@ -5,11 +5,6 @@ public struct Mark: Sendable, Hashable, CustomStringConvertible {
     /// 1-based, counted in Unicode scalars (libyaml counts characters, not bytes).
     public let column: Int
 
-    public init(line: Int, column: Int) {
-        self.line = line
-        self.column = column
-    }
-
     /// `LINE:COLUMN`.
     public var description: String { "\(line):\(column)" }
 

@@ -1,5 +1,5 @@
 import Testing
-import YAMLNodes
+@testable import YAMLNodes
 
 @Suite("Compose errors: libyaml's problem, context and marks, described as Yams describes them")
 struct ComposeErrorTests {

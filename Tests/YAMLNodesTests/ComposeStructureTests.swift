@@ -1,5 +1,5 @@
 import Testing
-import YAMLNodes
+@testable import YAMLNodes
 
 @Suite("Composed structure: styles, marks, order, anchors and documents")
 struct ComposeStructureTests {

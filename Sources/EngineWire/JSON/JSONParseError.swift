@@ -4,10 +4,5 @@ public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible
     public var offset: Int
     public var message: String
 
-    public init(offset: Int, message: String) {
-        self.offset = offset
-        self.message = message
-    }
-
     public var description: String { "invalid JSON at byte \(offset + 1): \(message)" }
 }
