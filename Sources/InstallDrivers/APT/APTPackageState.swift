@@ -8,11 +8,6 @@ public struct APTPackageState: Sendable, Hashable, CustomStringConvertible {
     public var status: String
     public var version: String
 
-    public init(status: String, version: String) {
-        self.status = status
-        self.version = version
-    }
-
     /// A package dpkg does not know.
     public static let notInstalled = APTPackageState(status: "un", version: "")
 

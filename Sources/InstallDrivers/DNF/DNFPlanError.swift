@@ -8,10 +8,5 @@ public struct DNFPlanError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What to tell the operator, one or more lines.
     public var message: String
 
-    public init(kind: String, message: String) {
-        self.kind = kind
-        self.message = message
-    }
-
     public var description: String { message }
 }

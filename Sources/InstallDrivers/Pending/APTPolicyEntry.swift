@@ -21,13 +21,6 @@ public struct APTPolicyEntry: Sendable, Hashable {
     /// apt sorts the table by version, newest first.
     public var versions: [Version]
 
-    public init(name: String, installed: String?, candidate: String?, versions: [Version]) {
-        self.name = name
-        self.installed = installed
-        self.candidate = candidate
-        self.versions = versions
-    }
-
     /// The newest version known (the table's first), `nil` for an empty table.
     public var newest: String? { versions.first?.version }
 

@@ -28,16 +28,6 @@ public final class PackageStateWatcher: Sendable {
         /// `nil` when apt names none.
         public var lists: String?
 
-        public init(administrativeDirectory: String, lists: String?) {
-            self.administrativeDirectory = administrativeDirectory
-            self.lists = lists
-        }
-
-        /// The folders of `environment`'s root.
-        public init(_ environment: APTEnvironment) {
-            self.init(administrativeDirectory: environment.administrativeDirectory, lists: environment.lists)
-        }
-
         /// The lock files whose holder is still changing the root.
         var lockFiles: [String] {
             [administrativeDirectory + "/lock-frontend", administrativeDirectory + "/lock"] + (lists.map { [$0 + "/lock"] } ?? [])
@@ -238,5 +228,12 @@ public final class PackageStateWatcher: Sendable {
     private static func isHeld(_ path: String) -> Bool {
         if case .held = DpkgLock.state(ofLockFile: path) { return true }
         return false
+    }
+}
+
+extension PackageStateWatcher.Places {
+    /// The folders of `environment`'s root.
+    public init(_ environment: APTEnvironment) {
+        self.init(administrativeDirectory: environment.administrativeDirectory, lists: environment.lists)
     }
 }

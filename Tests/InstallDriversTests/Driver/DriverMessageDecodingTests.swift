@@ -1,4 +1,4 @@
-import InstallDrivers
+@testable import InstallDrivers
 import InstallEngine
 import Testing
 

@@ -1,6 +1,6 @@
 import APTTestSupport
 import Foundation
-import InstallDrivers
+@testable import InstallDrivers
 import Testing
 
 /// The command the pending snapshot names for what dpkg left half-way (issue 56, item 1), for

@@ -7,11 +7,4 @@ public struct DriverProgress: Sendable, Hashable {
     public var message: String?
     /// The driver's own figure for the whole job (apt's overall percent), 0–100; `nil` when it has none.
     public var jobPercent: Double?
-
-    public init(reference: DriverUpdateReference, percent: Double? = nil, message: String? = nil, jobPercent: Double? = nil) {
-        self.reference = reference
-        self.percent = percent
-        self.message = message
-        self.jobPercent = jobPercent
-    }
 }
