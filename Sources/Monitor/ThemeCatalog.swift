@@ -13,6 +13,12 @@ public struct ThemeCatalog: Sendable {
     /// Files that could not be used.
     public private(set) var problems: [ThemeError]
 
+    /// Why `themes` is empty: the first file that could not be used, or, when none was met,
+    /// that no theme could be loaded.
+    public var whyNoTheme: ThemeError {
+        problems.first ?? ThemeError(file: "Themes", message: "no theme could be loaded")
+    }
+
     /// The built-in themes and the user's from `userDirectory` (none when `nil` or missing).
     public init(userDirectory: String?) {
         themes = []

@@ -5,20 +5,12 @@ public struct ThemeError: Error, Sendable, Hashable, CustomStringConvertible {
     /// unknown theme name), and then no position is shown.
     public var file: String
     /// 1-based; 1 for problems with the whole file.
-    public var line: Int
-    public var column: Int
+    public var line: Int = 1
+    public var column: Int = 1
     /// The dotted key the problem is about (`styles.failed.fg`); empty when it is the file.
-    public var key: String
+    public var key: String = ""
     /// What was expected and what was found.
     public var message: String
-
-    public init(file: String, line: Int = 1, column: Int = 1, key: String = "", message: String) {
-        self.file = file
-        self.line = line
-        self.column = column
-        self.key = key
-        self.message = message
-    }
 
     /// `themes/x.yaml:4:11: styles.failed.fg: expected a colour …`
     public var description: String {

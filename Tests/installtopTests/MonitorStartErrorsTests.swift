@@ -1,6 +1,6 @@
 import ArgumentParser
 import CursesTerminal
-import Monitor
+@testable import Monitor
 import Testing
 @testable import installtop
 

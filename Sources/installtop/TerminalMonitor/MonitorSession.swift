@@ -68,9 +68,7 @@ enum MonitorSession {
         let themeIndex = try themeOption.map { name throws(ThemeError) in try catalog.resolve(name) } ?? 0
         let noColor = ProcessInfo.processInfo.environment["NO_COLOR"] != nil
         let themes = catalog.themes.map { noColor ? $0.withoutColors() : $0 }
-        guard !themes.isEmpty else {
-            throw catalog.problems.first ?? ThemeError(file: "Themes", message: "no theme could be loaded")
-        }
+        guard !themes.isEmpty else { throw catalog.whyNoTheme }
         let terminal = CursesTerminal()
         try terminal.start()
         defer { terminal.stop() }
