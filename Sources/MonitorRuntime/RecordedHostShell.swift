@@ -48,10 +48,8 @@ public final class RecordedHostShell: HostShellOpener {
         do {
             let store = try HistoryStore(path: historyPath)
             let run = try store.reserveShellRun(host: host, startedAt: startedAt)
-            let header = AsciicastHeader(
-                width: size.0, height: size.1, timestamp: Int(startedAt.timeIntervalSince1970),
-                environment: ProcessInfo.processInfo.environment.filter { ["TERM", "SHELL"].contains($0.key) },
-                title: "shell on \(host)")
+            let header = AsciicastHeader.beginning(
+                at: startedAt, width: size.0, height: size.1, environment: ProcessInfo.processInfo.environment, title: "shell on \(host)")
             do {
                 recording = (store, run, try AsciicastWriter(path: store.shellRecording(run: run), header: header))
             } catch {

@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// The first line of an asciicast v2 recording: the terminal's size when it began, when it
 /// began, the environment that matters to a player (`TERM`, `SHELL`), and a title.
 public struct AsciicastHeader: Sendable, Hashable {
@@ -6,16 +12,21 @@ public struct AsciicastHeader: Sendable, Hashable {
     public var height: Int
     /// Seconds since 1970 (UTC) when it began; `nil` when the file does not say.
     public var timestamp: Int?
-    public var environment: [String: String]
+    public var environment: [String: String] = [:]
     public var title: String?
 
-    public init(width: Int, height: Int, timestamp: Int?, environment: [String: String] = [:], title: String? = nil) {
-        self.width = width
-        self.height = height
-        self.timestamp = timestamp
-        self.environment = environment
-        self.title = title
+    /// The header of a recording that begins at `date` on a `width`×`height` terminal, with the
+    /// variables of `environment` a player uses (`TERM`, `SHELL`) and no others.
+    public static func beginning(
+        at date: Date, width: Int, height: Int, environment: [String: String], title: String?
+    ) -> AsciicastHeader {
+        AsciicastHeader(
+            width: width, height: height, timestamp: Int(date.timeIntervalSince1970),
+            environment: environment.filter { playerVariables.contains($0.key) }, title: title)
     }
+
+    /// The environment variables a player uses, the only ones a header keeps.
+    static let playerVariables: Set<String> = ["TERM", "SHELL"]
 
     /// The header as one JSON line (without its newline), keys in a fixed order.
     public var jsonLine: String {
