@@ -29,7 +29,9 @@ struct PatchCommand: ParsableCommand {
             stops the night. \
             One line per step on standard output. A stamp in the state folder, written before \
             each step, makes a restarted process resume the night without patching any host \
-            twice. Outside a window it says when the next one opens and does nothing.
+            twice. Outside a window it says when the next one opens and does nothing. A night \
+            that stopped (or finished) is over for its window; --again starts a new one in it, \
+            once what stopped it is mended.
 
             With --check, reads the policy and the inventory it names and prints the night's \
             plan: the hosts, the next window (or the one open now) in the policy's time zone and \
@@ -54,6 +56,9 @@ struct PatchCommand: ParsableCommand {
 
     @Flag(name: .long, help: "With --status: one JSON object.")
     var json = false
+
+    @Flag(name: .long, help: "Start a new night in the window open now though this window's night is over (it stopped, or finished).")
+    var again = false
 
     @OptionGroup var state: NightStateOption
 
@@ -81,6 +86,7 @@ struct PatchCommand: ParsableCommand {
     func validate() throws {
         if check && status { throw ValidationError("--check and --status are two different things: give one") }
         if json && !status { throw ValidationError("--json goes with --status") }
+        if again && (check || status) { throw ValidationError("--again starts a night: it goes with neither --check nor --status") }
         if remoteCommand.allSatisfy(\.isWhitespace) { throw ValidationError("--remote-command is empty") }
     }
 
@@ -111,7 +117,7 @@ struct PatchCommand: ParsableCommand {
         }
         let night = PatchNight(policy: loaded, policyPath: Self.absolute(policy), stateFolder: state.folder,
                                ssh: PatchSSHSettings(sshConfig: sshConfig, sshOptions: sshOptions, remoteCommand: remoteCommand),
-                               checksDirectory: checksDirectory, now: instant)
+                               checksDirectory: checksDirectory, again: again, now: instant)
         let code = night.run()
         if code != 0 { throw ExitCode(code) }
     }

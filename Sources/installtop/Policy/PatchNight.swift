@@ -25,6 +25,10 @@ struct PatchNight {
     let stateFolder: String
     let ssh: PatchSSHSettings
     let checksDirectory: String?
+    /// `--again`: a night over for this window (stopped or finished) gives way to a new one.
+    /// A night that can be resumed is resumed all the same: its running hosts are never
+    /// started twice.
+    let again: Bool
     /// The instant the night starts at (seconds since 1970).
     let now: Int
 
@@ -81,18 +85,21 @@ struct PatchNight {
             return Self.nothingToDo
         }
         var resuming = false
-        let machine: NightMachine
+        var machine = NightMachine(waves: policy.hostWaves, atOnce: policy.waves.atOnce,
+                                   tolerated: policy.failureBudget.tolerated(of: policy.hosts.names.count))
+        let fresh = "night of \(Self.span(occurrence)): \(policy.hosts.names.count) hosts in \(machine.waves.count) waves"
         switch NightResumption.decide(stamp: stamp, policy: policyPath, window: occurrence) {
         case .fresh:
-            machine = NightMachine(waves: policy.hostWaves, atOnce: policy.waves.atOnce,
-                                   tolerated: policy.failureBudget.tolerated(of: policy.hosts.names.count))
-            StandardOutput.stdout.line("night of \(Self.span(occurrence)): \(policy.hosts.names.count) hosts in \(machine.waves.count) waves")
+            StandardOutput.stdout.line(fresh)
         case .resume(let stamped):
             machine = stamped
             resuming = true
             StandardOutput.stdout.line("resuming the night of \(Self.span(occurrence)) from its stamp \(stampFile.path)")
+        case .over(let phase) where again:
+            StandardOutput.stdout.line("the night of this window was over (\(Self.words(phase))); again: " + fresh)
         case .over(let phase):
-            StandardOutput.stdout.line("the night of \(Self.span(occurrence)) is over already (\(Self.words(phase))); nothing done until the next window")
+            StandardOutput.stdout.line("the night of \(Self.span(occurrence)) is over already (\(Self.words(phase))); nothing done until the next window, "
+                + "or --again to start a new night now")
             return Self.nothingToDo
         case .foreign(let other):
             StandardOutput.stderr.line("installtop: \(stampFile.path) is the stamp of \(other) (or of another installtop) for this window; nothing is patched")
