@@ -7,7 +7,7 @@ import Testing
 struct AdminMachineTests {
     @Test("A host whose boot id is this machine's is this machine, whatever its name")
     func sameBootID() {
-        #expect(AdminMachine.sameness(host: "192.0.2.7", hostBootID: "0c1d", ownBootID: "0c1d") == "its boot id is this machine's (0c1d)")
+        #expect(AdminMachine.sameness(host: "192.0.2.7", hostBootID: "0c1d", ownBootID: "0c1d") == "its boot id, 0c1d, is this machine's")
     }
 
     @Test("A name that resolves to loopback is this machine, even with another boot id")

@@ -11,7 +11,7 @@ enum AdminMachine {
     /// `nil` when it is another: its boot id is this machine's (one kernel, whatever the
     /// name), or its name resolves to an address of this machine's interfaces or loopback.
     static func sameness(host: String, hostBootID: String, ownBootID: String?) -> String? {
-        if let ownBootID, ownBootID == hostBootID { return "its boot id is this machine's (\(hostBootID))" }
+        if let ownBootID, ownBootID == hostBootID { return "its boot id, \(hostBootID), is this machine's" }
         let own = localAddresses()
         if let address = addresses(of: host).first(where: { own.contains($0) || $0 == "127.0.0.1" || $0 == "::1" || $0.hasPrefix("127.") }) {
             return "its name resolves to \(address), an address of this machine"
