@@ -368,7 +368,7 @@ struct PatchNightEndToEndTests {
         print("patch night of 3 healthy hosts in 3 waves took \(took)")
     }
 
-    @Test("The admin process SIGKILLed while h2's job runs, h2's gate opened, then started again: it resumes from its stamp, recovers h2 from its engine (its job ended meanwhile or ends now: its armed run is kept by a fresh ssh login), patches h3, exit 0; each host has exactly one night run in its history")
+    @Test("The admin process SIGKILLed while h2's job runs, h2's gate opened, then started again: it resumes from its stamp, recovers h2 from its engine (its job ended meanwhile or ends now: its armed run is kept by a fresh ssh login) and runs its after command, patches h3, exit 0; each host has exactly one night run in its history")
     func killedAndResumed() async throws {
         let rollout = try RolloutHosts(count: 3, failing: nil, gated: [2], history: true)
         defer { rollout.tearDown() }
@@ -397,6 +397,10 @@ struct PatchNightEndToEndTests {
             #expect(try await Self.nightRuns(rollout, host: host).count == 1, "h\(host) patched once")
             #expect(try rollout.labA(onHost: host) == "ii 2.0")
         }
+        // h2's before ran in the killed process, its after in the one that recovered it: a host
+        // drained for its job is put back.
+        #expect((try? String(contentsOfFile: folder.path("before.log"), encoding: .utf8)) == "h1 1\nh2 2\nh3 3\n")
+        #expect((try? String(contentsOfFile: folder.path("after.log"), encoding: .utf8)) == "h1\nh2\nh3\n")
     }
 
     @Test("The window closes while the canary's job runs (--now 40 s before its end): h1 finishes and is confirmed, its wave is gated, no further wave starts; the night stops, exit 1; h2 and h3 untouched")

@@ -197,7 +197,7 @@ struct NightMachineTests {
         }
         var startedAfter: [String] = []
         let actions = resumed.resume()
-        #expect(actions.first == .recoverHost("a2"))
+        #expect(actions.first == .recoverHost("a2", wave: 1))
         try perform(actions, on: resumed, started: &startedAfter)
         try perform(resumed.hostEnded("a2", outcome: .confirmed), on: resumed, started: &startedAfter)
         try perform(resumed.gateEvaluated(wave: 1, passed: true), on: resumed, started: &startedAfter)

@@ -57,7 +57,7 @@ final class ScriptedNightHostRunner: NightHostRunner {
         return outcomes[host] ?? .confirmed
     }
 
-    func recover(host: String) async -> HostOutcome {
+    func recover(host: String, wave: Int) async -> HostOutcome {
         state.withLock { $0.recovered.append(host) }
         return outcomes[host] ?? .confirmed
     }

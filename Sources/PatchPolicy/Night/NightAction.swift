@@ -7,9 +7,10 @@ public enum NightAction: Sendable, Hashable {
     /// Patch `host` of wave `wave`: the `before` command, its package job armed with the gate's
     /// `confirm`, its confirmation, the `after` command; report with `hostEnded`.
     case startHost(String, wave: Int)
-    /// After a restart: find out from `host`'s engine how the step the stamp says was running
-    /// ended (its job run, confirmed or reverted), without starting anything; report with `hostEnded`.
-    case recoverHost(String)
+    /// After a restart: find out from `host`'s engine (of wave `wave`) how the step the stamp
+    /// says was running ended (its job run, confirmed or reverted), without starting anything,
+    /// then run the `after` command its `before` was run for; report with `hostEnded`.
+    case recoverHost(String, wave: Int)
     /// Run the gate's command for wave `wave`, whose `confirmed` hosts were confirmed; report
     /// with `gateEvaluated` (at once, passed, when there is no command).
     case evaluateGate(wave: Int, confirmed: [String])

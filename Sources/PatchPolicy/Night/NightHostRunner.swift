@@ -9,9 +9,11 @@ public protocol NightHostRunner: Sendable {
     /// for runners that reboot nothing.
     func patchReporting(host: String, wave: Int) async -> HostReport
 
-    /// How `host`'s step, which a stamp says was running when the admin process stopped, ended,
-    /// from what its engine recorded; starts nothing.
-    func recover(host: String) async -> HostOutcome
+    /// How `host`'s step (wave `wave`, 0-based), which a stamp says was running when the admin
+    /// process stopped, ended, from what its engine recorded; starts nothing on the host. The
+    /// `after` command runs, as for a host patched in one go: the stopped process ran `before`
+    /// (a host drained from its load balancer is put back).
+    func recover(host: String, wave: Int) async -> HostOutcome
 
     /// Runs the gate's command for wave `wave` after `confirmed` were confirmed: passed, or
     /// failed with why.

@@ -55,10 +55,10 @@ public struct NightLoop: Sendable {
                         say("\(host): patching (wave \(wave + 1))")
                         underWay += 1
                         group.addTask { .hostEnded(host, await runner.patchReporting(host: host, wave: wave)) }
-                    case .recoverHost(let host):
+                    case .recoverHost(let host, let wave):
                         say("\(host): was running when the night was interrupted; asking its engine how it ended")
                         underWay += 1
-                        group.addTask { .hostEnded(host, HostReport(outcome: await runner.recover(host: host))) }
+                        group.addTask { .hostEnded(host, HostReport(outcome: await runner.recover(host: host, wave: wave))) }
                     case .evaluateGate(let wave, let confirmed):
                         underWay += 1
                         group.addTask {

@@ -41,7 +41,7 @@ public struct NightMachine: Sendable, Hashable, Codable {
     /// are recovered (asked how they ended), never started again; a gate that was being
     /// evaluated is evaluated again; free places in the wave are filled as usual.
     public mutating func resume() -> [NightAction] {
-        var actions = running.map { NightAction.recoverHost($0) }
+        var actions = running.map { host in NightAction.recoverHost(host, wave: waves.firstIndex { $0.hosts.contains(host) } ?? 0) }
         if case .gating(let wave) = phase { actions.append(.evaluateGate(wave: wave, confirmed: confirmed(in: wave))) }
         return actions + advance()
     }

@@ -43,8 +43,8 @@ struct APTNightHostRunner: NightHostRunner {
         await Self.offThread { patchNow(host: host, wave: wave) }
     }
 
-    func recover(host: String) async -> HostOutcome {
-        await Self.offThread { recoverNow(host: host) }
+    func recover(host: String, wave: Int) async -> HostOutcome {
+        await Self.offThread { afterCommand(host: host, wave: wave, outcome: recoverNow(host: host)) }
     }
 
     func evaluateGate(wave: Int, confirmed: [String]) async -> (passed: Bool, reason: String) {
@@ -58,20 +58,28 @@ struct APTNightHostRunner: NightHostRunner {
     // MARK: - One host
 
     private func patchNow(host: String, wave: Int) -> HostReport {
-        let environment = ["INSTALLTOP_POLICY": policyPath, "INSTALLTOP_HOST": host, "INSTALLTOP_WAVE": String(wave + 1)]
         if let before = policy.hostCommands.before {
-            let result = AdminCommand(command: before, folder: folder).run(environment: environment)
+            let result = AdminCommand(command: before, folder: folder).run(environment: commandEnvironment(host: host, wave: wave))
             guard result.status == 0 else { return HostReport(outcome: .failed(reason: "its before command " + result.failure + "; not patched")) }
         }
         var rebootNote: String?
-        var outcome = upgrade(host, rebootNote: &rebootNote)
-        if let after = policy.hostCommands.after {
-            let result = AdminCommand(command: after, folder: folder).run(environment: environment)
-            if result.status != 0, outcome == .confirmed {
-                outcome = .failed(reason: "patched and confirmed, but its after command " + result.failure)
-            }
-        }
-        return HostReport(outcome: outcome, reboot: rebootNote)
+        let outcome = upgrade(host, rebootNote: &rebootNote)
+        return HostReport(outcome: afterCommand(host: host, wave: wave, outcome: outcome), reboot: rebootNote)
+    }
+
+    /// What `before` and `after` find in their environment.
+    private func commandEnvironment(host: String, wave: Int) -> [String: String] {
+        ["INSTALLTOP_POLICY": policyPath, "INSTALLTOP_HOST": host, "INSTALLTOP_WAVE": String(wave + 1)]
+    }
+
+    /// Runs the policy's `after` command for `host` once its step ended with `outcome`
+    /// (patched now, or recovered after a restart): a failure turns a confirmed host into a
+    /// failed one.
+    private func afterCommand(host: String, wave: Int, outcome: HostOutcome) -> HostOutcome {
+        guard let after = policy.hostCommands.after else { return outcome }
+        let result = AdminCommand(command: after, folder: folder).run(environment: commandEnvironment(host: host, wave: wave))
+        guard result.status != 0, outcome == .confirmed else { return outcome }
+        return .failed(reason: "patched and confirmed, but its after command " + result.failure)
     }
 
     /// The host's armed job from plan to confirmation, with its reboot in between when it
