@@ -49,6 +49,11 @@ enum HistorySchema {
         /// When this history's engine first listed each pending version (`pendingFirstSeen`):
         /// the age a patch night's age gate reads (Documentation/POLICY.md).
         case addPendingFirstSeen = "v13-addPendingFirstSeen"
+        /// Which checks a commit-confirmed window ran (its `--check` commands as JSON, its checks
+        /// folder), so that its engine can run them again (a patch night's host after its
+        /// reboot), and when that was last done; NULL in windows recorded before, whose checks
+        /// are not run again.
+        case addConfirmWindowChecks = "v14-addConfirmWindowChecks"
     }
 
     /// The expression rows are ordered by (newest first, then by id): when the update
@@ -184,6 +189,13 @@ enum HistorySchema {
                     version TEXT NOT NULL,
                     firstSeen DATETIME NOT NULL,
                     PRIMARY KEY (package, version));
+                """)
+        }
+        migrator.registerMigration(Migration.addConfirmWindowChecks.rawValue) { db in
+            try db.execute(sql: """
+                ALTER TABLE confirmWindow ADD COLUMN checks TEXT;
+                ALTER TABLE confirmWindow ADD COLUMN checksDirectory TEXT;
+                ALTER TABLE confirmWindow ADD COLUMN checkedAgainAt DATETIME;
                 """)
         }
         return migrator

@@ -15,19 +15,52 @@ extension HistoryStore {
         try write("record a confirmation window in") { db in
             try db.execute(sql: """
                 INSERT INTO confirmWindow (jobRun, state, armedAt, deadline, revertOnRegression, baseline, checkedAfter, regressions,
-                                           decidedAt, reason, aptConfig, chroot, tool, installRoot, restartedServices)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                           decidedAt, reason, aptConfig, chroot, tool, installRoot, restartedServices, checks,
+                                           checksDirectory, checkedAgainAt)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [window.run, window.state.rawValue, SQLiteDateText.text(window.armedAt),
                                   SQLiteDateText.text(window.deadline), window.revertOnRegression, Self.json(baseline),
                                   Self.json(checkedAfter), Self.json(window.regressions), window.decidedAt.map { SQLiteDateText.text($0) },
                                   window.reason, window.aptConfig, window.chroot, window.tool, window.installRoot,
-                                  window.restartedServices.map { Self.json($0) }])
+                                  window.restartedServices.map { Self.json($0) }, window.checks.map { Self.json($0) },
+                                  window.checksDirectory, window.checkedAgainAt.map { SQLiteDateText.text($0) }])
         }
     }
 
     /// Run `run`'s window; `nil` when it was never armed.
     public func confirmWindow(of run: Int64) throws(HistoryError) -> ConfirmWindow? {
         try read { db in try db.fetchOne(sql: "SELECT * FROM confirmWindow WHERE jobRun = ?", arguments: [run]).map(Self.window) }
+    }
+
+    /// Run `run`'s window and the checks before its job (its baseline, empty when not
+    /// recorded); `nil` when it was never armed.
+    public func confirmWindowAndBaseline(of run: Int64) throws(HistoryError) -> (window: ConfirmWindow, baseline: [HealthObservation])? {
+        try read { db in
+            try db.fetchOne(sql: "SELECT * FROM confirmWindow WHERE jobRun = ?", arguments: [run]).map { row in
+                (Self.window(row), (row["baseline"] as String?).flatMap { try? JSONDecoder().decode([HealthObservation].self, from: Data($0.utf8)) } ?? [])
+            }
+        }
+    }
+
+    /// Records what run `run`'s checks said when they were run again at `date` (a patch
+    /// night's host after its reboot): `checkedAfter` becomes the window's after, and each of
+    /// `regressions` (against the baseline) it does not list yet is added to its regressions,
+    /// which keep what regressed after the job. Recorded only while the window is armed, in one
+    /// write transaction, so a confirmation or a revert decided meanwhile stands.
+    /// - Returns: the window as recorded, or `nil` with the window as it is when it is no
+    ///   longer armed (or was never: `nil, nil`).
+    public func recordChecksAgain(of run: Int64, checkedAfter: [HealthObservation], regressions: [HealthRegression], at date: Date = Date())
+        throws(HistoryError) -> (recorded: ConfirmWindow?, current: ConfirmWindow?) {
+        try write("record checks run again in") { db in
+            guard var window = try db.fetchOne(sql: "SELECT * FROM confirmWindow WHERE jobRun = ?", arguments: [run]).map(Self.window)
+            else { return (nil, nil) }
+            guard window.state == .armed else { return (nil, window) }
+            window.regressions += regressions.filter { !window.regressions.contains($0) }
+            window.checkedAgainAt = date
+            try db.execute(sql: "UPDATE confirmWindow SET checkedAfter = ?, regressions = ?, checkedAgainAt = ? WHERE jobRun = ?",
+                           arguments: [Self.json(checkedAfter), Self.json(window.regressions), SQLiteDateText.text(date), run])
+            return (window, window)
+        }
     }
 
     /// The windows still open (armed, or being reverted), soonest deadline first: what the
@@ -122,7 +155,9 @@ extension HistoryStore {
                              deadline: row["deadline"], revertOnRegression: row["revertOnRegression"], regressions: regressions ?? [],
                              decidedAt: row["decidedAt"], reason: row["reason"], revertRun: row["revertRun"],
                              tool: (row["tool"] as String?) ?? "apt", aptConfig: row["aptConfig"], chroot: row["chroot"], installRoot: row["installRoot"],
-                             reverter: reverter, restartedServices: restartedServices)
+                             reverter: reverter, restartedServices: restartedServices,
+                             checks: (row["checks"] as String?).flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) },
+                             checksDirectory: row["checksDirectory"], checkedAgainAt: row["checkedAgainAt"])
     }
 
     private static func json<T: Encodable>(_ value: T) -> String {

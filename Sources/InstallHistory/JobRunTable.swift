@@ -38,6 +38,9 @@ public enum JobRunTable {
             }
             if let window = run.confirmWindow {
                 for line in wrapped(ConfirmWindowText.line(window), width: width - indent.count) { text += fitted(indent + line) + "\n" }
+                if let again = window.checkedAgainAt {
+                    text += fitted(indent + "checks run again at \(ConfirmWindowText.time(again)) UTC") + "\n"
+                }
                 for regression in window.regressions {
                     for line in wrapped("regressed: " + HistoryTable.cell(regression.text, limit: .max), width: width - indent.count) {
                         text += fitted(indent + line) + "\n"

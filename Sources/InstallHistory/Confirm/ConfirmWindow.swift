@@ -40,11 +40,19 @@ public struct ConfirmWindow: Sendable, Hashable {
     /// service differed after the job), sorted, which a revert restarts again; `nil` when they
     /// were not recorded (systemd did not run there, or the window is older than v11).
     public var restartedServices: [String]?
+    /// The `--check` commands its checks ran (`/bin/sh -c` each) and its checks folder, which
+    /// its checks run again with (`HistoryStore.recordChecksAgain`); `nil` in windows recorded
+    /// before v14, whose checks cannot be run again.
+    public var checks: [String]?
+    public var checksDirectory: String?
+    /// When its checks were last run again after the job (`checkRun`); `nil` when never.
+    public var checkedAgainAt: Date?
 
     public init(run: Int64, state: ConfirmWindowState = .armed, armedAt: Date, deadline: Date, revertOnRegression: Bool = false,
                 regressions: [HealthRegression] = [], decidedAt: Date? = nil, reason: String? = nil, revertRun: Int64? = nil,
                 tool: String = "apt", aptConfig: String? = nil, chroot: String? = nil, installRoot: String? = nil,
-                reverter: ProcessIdentity? = nil, restartedServices: [String]? = nil) {
+                reverter: ProcessIdentity? = nil, restartedServices: [String]? = nil, checks: [String]? = nil,
+                checksDirectory: String? = nil, checkedAgainAt: Date? = nil) {
         self.run = run
         self.state = state
         self.armedAt = armedAt
@@ -60,5 +68,8 @@ public struct ConfirmWindow: Sendable, Hashable {
         self.installRoot = installRoot
         self.reverter = reverter
         self.restartedServices = restartedServices
+        self.checks = checks
+        self.checksDirectory = checksDirectory
+        self.checkedAgainAt = checkedAgainAt
     }
 }

@@ -8,8 +8,9 @@ import InstallHistory
 /// The step that arms a run once its job has ended and been recorded, for the command that
 /// ran the job (`CommitConfirmedSession`) and for an engine (`EngineArmings`): the checks
 /// again, the regressions against the baseline, and the window recorded with its deadline
-/// counted from now. A run that cannot be undone (a version not kept, the history lost it) is
-/// recorded `expired` with why, never armed: a deadline would promise a revert that cannot be.
+/// counted from now and which checks ran (`ArmedRunCheck` runs them again). A run that cannot
+/// be undone (a version not kept, the history lost it) is recorded `expired` with why, never
+/// armed: a deadline would promise a revert that cannot be.
 struct ConfirmWindowArming {
     let store: HistoryStore
     let baseline: [HealthObservation]
@@ -38,6 +39,9 @@ struct ConfirmWindowArming {
         let now = Date()
         var window = ConfirmWindow(run: run, armedAt: now, deadline: now.addingTimeInterval(seconds),
                                    revertOnRegression: revertOnRegression, regressions: regressions)
+        // Which checks ran, so that they can be run again (`ArmedRunCheck`).
+        window.checks = probe.commands
+        window.checksDirectory = probe.checksDirectory
         locate(&window)
         let undoable = (try? store.jobRun(run, halfWay: halfWay)).flatMap { $0 }
         if let reason = undoable?.notUndoableBecause ?? (undoable == nil ? "the history does not hold it" : nil) {
