@@ -41,4 +41,20 @@ struct ArmedRunsCodingTests {
         guard case .object(let zero) = try JSONParser.parse(Array(#"{"command":"confirmRun","run":1,"extend":0}"#.utf8)) else { return }
         #expect(throws: WireError.self) { _ = try WireCommand(zero) }
     }
+
+    @Test("checkRun reads back and acts; its reply's said, regressions and reverts read back, a reply without said is refused")
+    func checkRunCommand() throws {
+        let command = WireCommand.checkRun(run: 12)
+        #expect(command.line() == #"{"command":"checkRun","run":12}"#)
+        guard case .object(let members) = try JSONParser.parse(Array(command.line(requestID: 4).utf8)) else {
+            Issue.record("not an object")
+            return
+        }
+        #expect(try WireCommand(members) == command)
+        #expect(command.acts)
+        let checked = ChecksRunAgain(said: "run 12: checks run again: site: passed → failed: exit status 1 regressed; it is reverted at once",
+                                     regressions: ["site: passed → failed: exit status 1"], reverts: true)
+        #expect(try ChecksRunAgain(fields: checked.fields) == checked)
+        #expect(throws: WireError.self) { _ = try ChecksRunAgain(fields: ["regressions": .array([])]) }
+    }
 }

@@ -126,6 +126,23 @@ extension ServerLoop {
                 server.send(reply.line, to: id, owed: true)
             }
             return nil
+        case .checkRun(let run):
+            guard let armed = server.options.armed else {
+                throw WireError(.notArmed, "this engine keeps no commit-confirmed runs, so it runs no run's checks again")
+            }
+            // The checks run for seconds, each up to a minute: off the I/O thread, the reply owed.
+            let server = self.server
+            server.oweReply(to: id)
+            server.options.log("checks of run \(run) run again, asked by \(who)")
+            DispatchQueue.global().async {
+                let reply: WireReply
+                switch armed.checkAgain(run: run) {
+                case .success(let checked): reply = WireReply(command: command.name, requestID: requestID, fields: checked.fields)
+                case .failure(let error): reply = WireReply(command: command.name, requestID: requestID, error: error)
+                }
+                server.send(reply.line, to: id, owed: true)
+            }
+            return nil
         case .undo(let run):
             guard let undo = server.options.undo else {
                 throw WireError(.notUndoable, "this engine runs no undo: installtop apt undo \(run) on its host can")

@@ -36,13 +36,18 @@ public enum WireCommand: Sendable, Hashable {
     /// Keep commit-confirmed run `run` (`installtop confirm --run`), or with `extend` move its
     /// deadline that many seconds from now; the reply's `"said"` says what was done.
     case confirmRun(run: Int, extend: Double?)
+    /// Run armed run `run`'s checks again now (those its window recorded), compare them with
+    /// the checks before its job and record them in its window, as after the job: a regression
+    /// is added to the window's, which reverts the run at once when it asked for that. The
+    /// reply is a `ChecksRunAgain`; a run not armed is refused (`notArmed`), nothing run.
+    case checkRun(run: Int)
 
     /// Whether it changes the queue (or, `observe`, makes jobs): what a watcher may not ask.
     /// Subscribing and reading the history or durations only read.
     public var acts: Bool {
         switch self {
         case .subscribe, .history, .durations, .runs, .about, .pending: return false
-        case .submit, .job, .observe, .undo, .refresh, .confirmRun: return true
+        case .submit, .job, .observe, .undo, .refresh, .confirmRun, .checkRun: return true
         }
     }
 
@@ -66,6 +71,7 @@ public enum WireCommand: Sendable, Hashable {
         case .pending: return "pending"
         case .refresh: return "refresh"
         case .confirmRun: return "confirmRun"
+        case .checkRun: return "checkRun"
         }
     }
 
@@ -88,7 +94,7 @@ public enum WireCommand: Sendable, Hashable {
             object.add("job", job)
         case .history(let limit), .runs(let limit):
             object.add("limit", limit)
-        case .undo(let run):
+        case .undo(let run), .checkRun(let run):
             object.add("run", run)
         case .durations(let updateIDs):
             object.add("updates", strings: updateIDs)
@@ -155,10 +161,12 @@ public enum WireCommand: Sendable, Hashable {
             let extend = try object.optionalDouble("extend")
             if let extend, !(extend > 0) { throw WireError(.badArgument, "confirmRun: `extend` must be seconds more than 0") }
             self = .confirmRun(run: try object.int("run"), extend: extend)
+        case "checkRun":
+            self = .checkRun(run: try object.int("run"))
         default:
             throw WireError(
                 .unknownCommand,
-                "unknown command \"\(name)\"; known: subscribe, submit, abort, abortAll, cleanup, retry, confirm, decline, history, durations, runs, undo, observe, about, pending, refresh, confirmRun")
+                "unknown command \"\(name)\"; known: subscribe, submit, abort, abortAll, cleanup, retry, confirm, decline, history, durations, runs, undo, observe, about, pending, refresh, confirmRun, checkRun")
         }
     }
 }

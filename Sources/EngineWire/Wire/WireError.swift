@@ -36,6 +36,9 @@ public struct WireError: Error, Sendable, Hashable, CustomStringConvertible {
         /// A commit-confirmed run's confirmation or extension was refused: not armed, too late,
         /// or decided already (the message says which).
         case confirmRefused
+        /// `checkRun` of a run whose window is not armed (confirmed, being reverted, reverted,
+        /// expired, never armed), or does not say which checks it ran: nothing ran.
+        case notArmed
         /// The line could not be understood as a message from the engine (client side only).
         case unexpectedMessage
     }

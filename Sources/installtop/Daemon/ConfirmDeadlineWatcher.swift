@@ -23,8 +23,9 @@ import Synchronization
 ///
 /// It is also what the engine tells its clients of those runs (`ArmedRunsSource`): the open
 /// windows and those decided in the last day, pushed when they change (whoever changed them:
-/// a confirmation through the engine, `installtop confirm --run` on the host, a revert), and
-/// the `confirmRun` command's decision.
+/// a confirmation through the engine, `installtop confirm --run` on the host, a revert), the
+/// `confirmRun` command's decision, and the `checkRun` command's checks run again
+/// (`ArmedRunCheck`).
 final class ConfirmDeadlineWatcher: ArmedRunsSource {
     private let historyDatabase: String
     private let executable: String
@@ -140,6 +141,21 @@ final class ConfirmDeadlineWatcher: ArmedRunsSource {
             return .success(said)
         case .refused(let why):
             return .failure(WireError(.confirmRefused, why))
+        case .failed(let error):
+            return .failure(WireError(.historyUnavailable, "run \(run): the history cannot be read: \(error)"))
+        }
+    }
+
+    func checkAgain(run: Int) -> Result<ChecksRunAgain, WireError> {
+        switch ArmedRunCheck(jobRun: Int64(run), historyDatabase: historyDatabase).take() {
+        case .checked(let checked):
+            log(checked.said)
+            // A regression of a window that reverts on one is due now: reverted at once, as
+            // after the job, and clients hear of the new regressions.
+            lookNow()
+            return .success(checked)
+        case .refused(let why):
+            return .failure(WireError(.notArmed, why))
         case .failed(let error):
             return .failure(WireError(.historyUnavailable, "run \(run): the history cannot be read: \(error)"))
         }
