@@ -113,15 +113,17 @@ struct PatchNightEndToEndTests {
     /// (SIGSTOP), and in a process of its own that outlives the ssh session clears the root's
     /// /run/reboot-required as a boot would, gives the host a new boot id after `downtime`
     /// seconds (the simulated boot), logs its end and lets the engine go on (SIGCONT);
-    /// `comesBack: false` leaves the engine stopped and the boot id as it was.
-    private static func prepareReboots(_ rollout: RolloutHosts, hosts: [Int], comesBack: Bool = true) throws {
+    /// `comesBack: false` leaves the engine stopped and the boot id as it was. The boot of a
+    /// host of `breaking` leaves `broken-hN` behind, which fails the checks folder's `site`
+    /// from then on: what only a boot brings (a kernel, a library a service loads as it starts).
+    private static func prepareReboots(_ rollout: RolloutHosts, hosts: [Int], comesBack: Bool = true, breaking: Set<Int> = []) throws {
         let folder = rollout.hosts.folder
         let machineBoot = try String(contentsOfFile: "/proc/sys/kernel/random/boot_id", encoding: .utf8)
         for host in hosts {
             try "\(UUID().uuidString.lowercased())\n".write(toFile: folder.path("boot_id-h\(host)"), atomically: false, encoding: .utf8)
             let mounted = try rollout.hosts.fleet.run(onHost: host, "mount --bind '\(folder.path("boot_id-h\(host)"))' /proc/sys/kernel/random/boot_id")
             #expect(mounted.status == 0, "\(mounted.stderr)")
-            try "PID=\(rollout.hosts.engines[host - 1].pid)\nROOT='\(rollout.hosts.root(host).root)'\n"
+            try "PID=\(rollout.hosts.engines[host - 1].pid)\nROOT='\(rollout.hosts.root(host).root)'\nBREAKS=\(breaking.contains(host) ? 1 : 0)\n"
                 .write(toFile: folder.path("reboot-h\(host).env"), atomically: true, encoding: .utf8)
         }
         #expect(try String(contentsOfFile: "/proc/sys/kernel/random/boot_id", encoding: .utf8) == machineBoot, "this machine's boot id untouched")
@@ -129,6 +131,7 @@ struct PatchNightEndToEndTests {
             sleep 1
             rm -f "$ROOT/run/reboot-required" "$ROOT/run/reboot-required.pkgs"
             cat /proc/sys/kernel/random/uuid > '\(folder.path("boot_id-"))'$HOST
+            if [ "$BREAKS" = 1 ]; then touch '\(folder.path("broken-"))'$HOST; fi
             echo "$HOST end $(date +%s.%N)" >> '\(folder.path("reboots.log"))'
             kill -CONT $PID
             """.write(toFile: folder.path("come-back.sh"), atomically: true, encoding: .utf8)
@@ -137,7 +140,7 @@ struct PatchNightEndToEndTests {
             set -e
             HOST=$(hostname)
             . '\(folder.path("reboot-"))'$HOST.env
-            export HOST ROOT PID
+            export HOST ROOT PID BREAKS
             echo "$HOST start $(date +%s.%N)" >> '\(folder.path("reboots.log"))'
             kill -STOP $PID
             \(comeBack)
@@ -180,6 +183,7 @@ struct PatchNightEndToEndTests {
         for host in 1...3 {
             #expect(result.stdout.contains("h\(host): needs a reboot (/run/reboot-required: lab-a); rebooting"), "\(result.stdout)")
             #expect(result.stdout.contains("h\(host): back after "), "\(result.stdout)")
+            #expect(result.stdout.contains("h\(host): checks after the boot: passed"), "\(result.stdout)")
             #expect(result.stdout.contains("h\(host): confirmed"), "\(result.stdout)")
             #expect(await Self.waitForWindow(rollout, host: host, state: "confirmed"))
             #expect(try rollout.labA(onHost: host) == "ii 2.0")
@@ -203,6 +207,47 @@ struct PatchNightEndToEndTests {
         #expect(notified.last?.contains(#""reboot":"rebooted"#) == true, "\(notified)")
         let said = result.stdout.split(separator: "\n").filter { $0.contains("reboot") || $0.contains("back after") }
         print("patch night of 3 hosts, each rebooted one at a time: \(reboots)\n" + said.joined(separator: "\n"))
+    }
+
+    @Test("A reboot that breaks the site: h1's lab-a 2.0 asks for a reboot and its checks pass after the job; its boot leaves broken-h1, so its engine's checks run again after the boot regress: h1 reverted by its own engine at once (lab-a back at 1.0), the regression in its history; the night stops at the canary's gate, exit 1; h2 and h3 untouched")
+    func rebootBreaksTheChecks() async throws {
+        let rollout = try RolloutHosts(count: 3, failing: nil, gated: [], history: true)
+        defer { rollout.tearDown() }
+        let folder = rollout.hosts.folder
+        try rollout.hosts.root(1).publish(BoardAPTHosts.packages(gateInPreinst: false)
+            + [TestPackage(name: "lab-a", version: "2.0", postinst: TestPackage.rebootRequestingPostinst)])
+        try Self.prepareReboots(rollout, hosts: [1], breaking: [1])
+        try Self.writePolicy(rollout, gate: "\"echo $INSTALLTOP_WAVE >> gate.log\"",
+                             extra: "reboot:\n  command: sh '\(folder.path("reboot.sh"))'\n  timeout: 2m")
+        #expect(await rollout.hosts.waitUntilServing())
+
+        let result = try await FleetCommand.run(try Self.patch(rollout), timeout: .seconds(600))
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        let regression = "\(folder.path("checks/site")): passed → failed: exit status 1"
+        #expect(result.stdout.contains("h1: run ") && !result.stdout.split(separator: "\n").contains { $0.hasPrefix("h1: run ") && $0.contains(": regressed: ") },
+                "no regression after the job: \(result.stdout)")
+        #expect(result.stdout.contains("h1: needs a reboot (/run/reboot-required: lab-a); rebooting"), "\(result.stdout)")
+        #expect(result.stdout.contains("h1: back after "), "\(result.stdout)")
+        #expect(result.stdout.contains("h1: checks after the boot: \(regression) regressed; its host reverts it at once"), "\(result.stdout)")
+        #expect(result.stdout.contains("h1: reverted: run ") && result.stdout.contains("regressed after its reboot; its host reverts it at once"),
+                "\(result.stdout)")
+        #expect(!result.stdout.contains("fresh ssh login works"), "\(result.stdout)")
+        #expect(result.stdout.contains("night stopped: wave 1 did not pass its gate: h1 reverted"), "\(result.stdout)")
+        #expect(Self.reboots(rollout).map(\.host) == ["h1"])
+        #expect(await Self.waitForWindow(rollout, host: 1, state: "reverted"), "\(rollout.hosts.engines[0].stderr)")
+        #expect(try rollout.labA(onHost: 1) == "ii 1.0")
+        let window = try await Self.nightRuns(rollout, host: 1).first?["confirm"] as? [String: Any]
+        let regressions = (window?["regressions"] as? [[String: Any]] ?? []).map { "\($0["check"] ?? ""): \($0["before"] ?? "") → \($0["after"] ?? "")" }
+        #expect(regressions == [regression], "\(String(describing: window))")
+        #expect((window?["reason"] as? String)?.contains(regression) == true, "\(String(describing: window))")
+        let table = try await InstalltopChild.run(["history", "--jobs", "--history-db", folder.path("h1-history.db")], in: folder)
+        #expect(table.stdout.contains("checks run again at "), "\(table.stdout)")
+        for host in 2...3 {
+            #expect(try rollout.labA(onHost: host) == "ii 1.0")
+            #expect(try await Self.nightRuns(rollout, host: host).isEmpty)
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder.path("gate.log")), "no gate command after a reverted wave")
+        print(result.stdout.split(separator: "\n").filter { $0.hasPrefix("h1:") || $0.hasPrefix("night") }.joined(separator: "\n"))
     }
 
     @Test("A host not back: h1 shares this machine's boot id and is never rebooted (said, left for the operator, its run kept); h2's reboot stops its engine for good: after reboot.timeout the night stops whatever its budget, exit 1, h2 unreachable and its run not kept, h3 untouched")

@@ -8,6 +8,7 @@ import EngineWire
 import InstallHistory
 import MonitorRuntime
 import InstallEngine
+import TerminalUI
 
 /// One host's armed run after its job ended (Documentation/COMMIT-CONFIRMED.md), for
 /// `installtop apt upgrade --hosts … --confirm D` and a patch night's host step: waits for its
@@ -16,7 +17,8 @@ import InstallEngine
 /// the host works and none of its checks regressed. The host is upgraded when its run is armed
 /// (and kept, by login); failed when the run was not armed, was reverted at once (a regressed
 /// check with `--revert-on-regression`), or a login did not keep it (it reverts at its deadline).
-/// A patch night reboots the host between arming and keeping (`beforeKeeping`).
+/// A patch night reboots the host between arming and keeping (`beforeKeeping`); once it is
+/// back, the run's checks are run again by its engine before it may be kept.
 struct ArmedHostFollower {
     let command: SSHCommand
     let client: EngineClient
@@ -93,6 +95,7 @@ struct ArmedHostFollower {
             guard run.state == .armed else {
                 return .reverts("after its host came back, run \(run.run) is \(run.state.rawValue): \(run.reason ?? "its engine ended its window")")
             }
+            if let verdict = checksAfterTheBoot(of: run, on: fresh, deadline: deadline) { return verdict }
         }
         let regressedNow = run.regressions.joined(separator: "; ")
         guard case .succeeded = job else { return .jobFailed(job) }
@@ -111,6 +114,30 @@ struct ArmedHostFollower {
         } catch {
             return .reverts("a fresh ssh login works, but run \(run.run) could not be kept: \(error); its host undoes it at \(deadline)")
         }
+    }
+
+    /// The run's checks run again by its engine over `link` once its host is back from its
+    /// reboot (`checkRun`): what only the boot brings into use (a kernel, a library a service
+    /// loads at its start) is judged too. Says the checks' word; `nil` when they passed, else
+    /// the verdict: a regression is recorded in the window, whose engine reverts it at once
+    /// when it asked for that; checks that could not be run keep the run from being kept.
+    private func checksAfterTheBoot(of run: ArmedRun, on link: EngineClient, deadline: String) -> ArmedHostVerdict? {
+        let checked: ChecksRunAgain
+        do {
+            checked = try ChecksRunAgain(fields: link.request(.checkRun(run: run.run), timeout: DaemonRequest.replyTimeout).fields)
+        } catch {
+            let why = TextEnvironment.sanitizer.sanitize("\(error)")
+            StandardOutput.stdout.line("\(host): checks after the boot: not run: \(why)")
+            return .reverts("run \(run.run)'s checks could not be run again after its reboot (\(why)): not kept; its host undoes it at \(deadline)")
+        }
+        guard !checked.regressions.isEmpty else {
+            StandardOutput.stdout.line("\(host): checks after the boot: passed")
+            return nil
+        }
+        let regressed = TextEnvironment.sanitizer.sanitize(checked.regressions.joined(separator: "; "))
+        let then = checked.reverts ? "its host reverts it at once" : "its host undoes it at \(deadline) unless confirmed"
+        StandardOutput.stdout.line("\(host): checks after the boot: \(regressed) regressed; \(then)")
+        return .reverts("run \(run.run) not kept: \(regressed) regressed after its reboot; \(then)")
     }
 
     /// The run's window as the engine pushes it over `client` within `timeout`: run number
