@@ -6,6 +6,8 @@ struct Relay {
     let arguments: RelayArguments
     private var connection: EngineConnection?
     private var initiator: ObservedProcess?
+    /// dpkg's status logger found no dpkg above it: see `dpkgGone(_:_:)`.
+    private var dpkgGone = false
     /// Lines read but not delivered (no engine, or its socket full), reported with the next
     /// message that gets through.
     private var dropped = 0
@@ -21,6 +23,7 @@ struct Relay {
         }
         connection = EngineConnection(path: socket)
         initiator = connection == nil ? nil : ObservedProcess.initiator(ofParentOf: getpid())
+        dpkgGone = Self.dpkgGone(event, initiator)
         switch event {
         case "status":
             forwardLive(event)
@@ -52,12 +55,23 @@ struct Relay {
 
     private mutating func send(_ event: String, lines: [String]) {
         guard let connection else { return }
-        let message = RelayMessage(event: event, initiator: initiator, lines: lines, dropped: dropped)
+        let message = RelayMessage(event: event, initiator: initiator, dpkgGone: dpkgGone, lines: lines, dropped: dropped)
         if connection.send(message.line) {
             dropped = 0
         } else {
             dropped += max(lines.count, 1)
         }
+    }
+
+    /// Whether the walk up from dpkg's status logger found no dpkg: dpkg never waits for its
+    /// logger, and a short dpkg run (apt configures an Essential package in a run of its own) can
+    /// exit before a relay slow to start looks at `/proc`. The logger's shell is then adopted,
+    /// by init (no initiator at all) or by a subreaper above apt (an `installtop apt` process,
+    /// `systemd --user`), which the walk takes for the initiator; the engine must not make a
+    /// transaction of it (`"dpkgGone":true`). dpkg run by hand is its own initiator.
+    static func dpkgGone(_ event: String, _ initiator: ObservedProcess?) -> Bool {
+        guard event == "status", let initiator else { return false }
+        return initiator.dpkg == 0 && initiator.program != "dpkg"
     }
 
     /// Of apt's version 3 hook input (its configuration, a blank line, then one line per

@@ -6,6 +6,8 @@ import Glibc
 struct RelayMessage {
     let event: String
     let initiator: ObservedProcess?
+    /// The status logger's dpkg had exited: `initiator` is whoever adopted the logger's shell.
+    let dpkgGone: Bool
     let lines: [String]
     let dropped: Int
 
@@ -23,6 +25,7 @@ struct RelayMessage {
             if let marker = initiator.installtopRun { text += ",\"installtopRun\":\(Self.quoted(marker))" }
             text += "}"
         }
+        if dpkgGone { text += ",\"dpkgGone\":true" }
         if dropped > 0 { text += ",\"dropped\":\(dropped)" }
         text += ",\"lines\":[" + lines.map(Self.quoted).joined(separator: ",") + "]}"
         return text

@@ -36,6 +36,29 @@ struct ObservedCodingTests {
         #expect(try WireCommand(members) == .observe(report))
     }
 
+    @Test("The relay's dpkgGone (its dpkg exited before it looked, the initiator is who adopted the logger) reads back; absent, it is false")
+    func observeCommandDpkgGone() throws {
+        let report = ObservedReport(event: .status, initiator: Self.initiator, dpkgGone: true, lines: ["processing: configure: nginx"])
+        let line = WireCommand.observe(report).line()
+        #expect(line.contains(#""dpkgGone":true"#))
+        // As RelayMessage writes it.
+        let relayLine = #"{"command":"observe","event":"status","sent":1,"relay":7,"initiator":{"pid":812,"start":93412,"program":"installtop","#
+            + #""commandLine":["installtop","apt","revert","1"],"uid":0,"user":"root","terminal":""},"dpkgGone":true,"lines":["processing: configure: nginx"]}"#
+        for text in [line, relayLine] {
+            guard case .object(let members) = try JSONParser.parse(Array(text.utf8)), case .observe(let back) = try WireCommand(members) else {
+                Issue.record("not an observe command: \(text)")
+                continue
+            }
+            #expect(back.dpkgGone)
+        }
+        let plain = WireCommand.observe(ObservedReport(event: .status, initiator: Self.initiator, lines: [])).line()
+        guard case .object(let members) = try JSONParser.parse(Array(plain.utf8)), case .observe(let back) = try WireCommand(members) else {
+            Issue.record("not an observe command: \(plain)")
+            return
+        }
+        #expect(!back.dpkgGone && !plain.contains("dpkgGone"))
+    }
+
     @Test("The job's name: the command line and who, without paths or an interpreter; unattended-upgrade by its whole name")
     func jobName() {
         #expect(Self.initiator.jobName == "apt-get install -y nginx \"light\" — root on pts/1")
