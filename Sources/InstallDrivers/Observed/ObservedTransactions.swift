@@ -65,7 +65,15 @@ public final class ObservedTransactions: Sendable {
     /// Handles one message of the relay. Messages without an initiator are dropped: there is no
     /// process to name the job after or to watch.
     public func receive(_ report: ObservedReport) {
-        guard let initiator = report.initiator else { return }
+        guard var initiator = report.initiator else { return }
+        if report.dpkgGone {
+            // The logger's dpkg exited before its relay looked: `initiator` is whoever adopted the
+            // logger's shell, never a transaction of its own. The lines are those of the running
+            // transaction whose process it is or runs below; with none (apt ended already, or its
+            // begin not heard yet) they are dropped: dpkg's final state gives the results.
+            guard let adopter = transactionInitiator(adoptedBy: initiator) else { return }
+            initiator = adopter
+        }
         let key = Self.key(initiator)
         switch report.event {
         case .status:
@@ -115,6 +123,33 @@ public final class ObservedTransactions: Sendable {
             forgetWhenGone(key, initiator)
             end(key)
         }
+    }
+
+    /// The initiator of the one running transaction the hooks report whose process is `adopter`
+    /// or runs below it (`/proc`, a few reads of the entries' parents): whoever adopted the shell
+    /// of a dpkg's status logger is above the apt that ran that dpkg. `nil` when none is, or more
+    /// than one (the lines cannot be told apart).
+    private func transactionInitiator(adoptedBy adopter: ObservedInitiator) -> ObservedInitiator? {
+        let running = entries.withLock { $0.values.filter(\.hooked).map(\.initiator) }
+        let below = running.filter { Self.runs($0, below: adopter) }
+        return below.count == 1 ? below.first : nil
+    }
+
+    /// Whether `initiator`'s process is `ancestor` or one of its descendants, both as they were
+    /// when their pids were read (same start time).
+    private static func runs(_ initiator: ObservedInitiator, below ancestor: ObservedInitiator) -> Bool {
+        let proc = ProcFS()
+        var pid = initiator.pid
+        var startTicks = initiator.startTicks
+        // The depth of a process tree; a loop in a /proc read while processes exit ends too.
+        for _ in 0..<64 {
+            guard pid > 0, let stat = proc.stat(of: pid), startTicks == 0 || stat.startTicks == startTicks else { return false }
+            if pid == ancestor.pid { return ancestor.startTicks == 0 || stat.startTicks == ancestor.startTicks }
+            guard stat.parent > 1 else { return false }
+            pid = stat.parent
+            startTicks = 0
+        }
+        return false
     }
 
     /// The transaction dpkg's log shows `holder` running, when no hooks report it (rule 28
