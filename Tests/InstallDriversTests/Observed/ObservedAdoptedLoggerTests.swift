@@ -84,11 +84,16 @@ struct ObservedAdoptedLoggerTests {
         var shown: UpdateState?
         while ContinuousClock.now < deadline {
             queue.waitUntilDelivered()
-            shown = queue.snapshot().jobs.first?.updates.first { $0.update.id == "lab-b" }
+            let aptsJob = queue.snapshot().jobs.first { $0.descriptor.observedBy?.pid == apt.pid }
+            shown = aptsJob?.updates.first { $0.update.id == "lab-b" }
             if shown?.percent == 100 { break }
             try await Task.sleep(for: .milliseconds(10))
         }
         #expect(shown?.percent == 100, "lab-b: \(String(describing: shown?.message))")
+        let jobs = queue.snapshot().jobs
+        #expect(jobs.count == 1, "\(jobs.map(\.descriptor.name))")
+        // Not waitUntilIdle: a job of the adopter would not end while it runs.
+        guard jobs.count == 1 else { return }
         observed.receive(ObservedReport(event: .end, initiator: apt, lines: []))
         await queue.waitUntilIdle()
         #expect(queue.snapshot().jobs.count == 1)
