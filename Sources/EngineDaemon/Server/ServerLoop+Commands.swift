@@ -66,20 +66,13 @@ extension ServerLoop {
             }
             // Planning a job of a kind runs its tool (apt-get's simulation, ansible-playbook
             // --list-hosts), seconds at times: on a thread of its own, so every other client is answered meanwhile.
-            let server = self.server
-            // Owed before it can be sent: a client that shut down its sending side after this
-            // line is closed only once the reply is written.
-            server.oweReply(to: id)
-            DispatchQueue.global().async {
-                let reply: WireReply
+            return replyOffThread(to: id) { server in
                 do throws(WireError) {
-                    reply = try Self.submit(jobs, requestID: requestID, who: who, to: server)
+                    return try Self.submit(jobs, requestID: requestID, who: who, to: server)
                 } catch {
-                    reply = WireReply(command: command.name, requestID: requestID, error: error)
+                    return WireReply(command: command.name, requestID: requestID, error: error)
                 }
-                server.send(reply.line, to: id, owed: true)
             }
-            return nil
         case .job(let jobCommand):
             return try perform(jobCommand, ok: ok, requestID: requestID, from: id, who: who)
         case .history(let limit):
@@ -97,75 +90,67 @@ extension ServerLoop {
         case .runs(let limit):
             // Each run's undoability reads dpkg (`ServerOptions.halfWay`): off the I/O thread,
             // as planning is, so that no other client waits for dpkg-query.
-            let server = self.server
-            server.oweReply(to: id)
-            DispatchQueue.global().async {
-                let reply: WireReply
+            return replyOffThread(to: id) { server in
                 do throws(WireError) {
-                    reply = WireReply(command: ok.command, requestID: requestID, fields: ["runs": .array(try Self.jobRuns(limit: limit, of: server))])
+                    return WireReply(command: ok.command, requestID: requestID, fields: ["runs": .array(try Self.jobRuns(limit: limit, of: server))])
                 } catch {
-                    reply = WireReply(command: command.name, requestID: requestID, error: error)
+                    return WireReply(command: command.name, requestID: requestID, error: error)
                 }
-                server.send(reply.line, to: id, owed: true)
             }
-            return nil
         case .confirmRun(let run, let extend):
             guard let armed = server.options.armed else {
                 throw WireError(.confirmRefused, "this engine keeps no commit-confirmed runs: installtop confirm --run \(run) on its host can")
             }
             // The decision is a write transaction of the history: off the I/O thread.
-            let server = self.server
-            server.oweReply(to: id)
             server.options.log("\(extend == nil ? "confirmation" : "extension") of run \(run) asked by \(who)")
-            DispatchQueue.global().async {
-                let reply: WireReply
+            return replyOffThread(to: id) { _ in
                 switch armed.decide(run: run, extend: extend) {
-                case .success(let said): reply = WireReply(command: command.name, requestID: requestID, fields: ["said": .string(said)])
-                case .failure(let error): reply = WireReply(command: command.name, requestID: requestID, error: error)
+                case .success(let said): WireReply(command: command.name, requestID: requestID, fields: ["said": .string(said)])
+                case .failure(let error): WireReply(command: command.name, requestID: requestID, error: error)
                 }
-                server.send(reply.line, to: id, owed: true)
             }
-            return nil
         case .checkRun(let run):
             guard let armed = server.options.armed else {
                 throw WireError(.notArmed, "this engine keeps no commit-confirmed runs, so it runs no run's checks again")
             }
-            // The checks run for seconds, each up to a minute: off the I/O thread, the reply owed.
-            let server = self.server
-            server.oweReply(to: id)
+            // The checks run for seconds, each up to a minute: off the I/O thread.
             server.options.log("checks of run \(run) run again, asked by \(who)")
-            DispatchQueue.global().async {
-                let reply: WireReply
+            return replyOffThread(to: id) { _ in
                 switch armed.checkAgain(run: run) {
-                case .success(let checked): reply = WireReply(command: command.name, requestID: requestID, fields: checked.fields)
-                case .failure(let error): reply = WireReply(command: command.name, requestID: requestID, error: error)
+                case .success(let checked): WireReply(command: command.name, requestID: requestID, fields: checked.fields)
+                case .failure(let error): WireReply(command: command.name, requestID: requestID, error: error)
                 }
-                server.send(reply.line, to: id, owed: true)
             }
-            return nil
         case .undo(let run):
             guard let undo = server.options.undo else {
                 throw WireError(.notUndoable, "this engine runs no undo: installtop apt undo \(run) on its host can")
             }
             // Planning asks the history, dpkg and apt (a second or more): off the I/O thread, as
-            // a submission's planning is, the reply owed meanwhile.
-            let server = self.server
-            server.oweReply(to: id)
+            // a submission's planning is.
             server.options.log("undo of run \(run) asked by \(who)")
-            DispatchQueue.global().async {
-                let reply: WireReply
+            return replyOffThread(to: id) { server in
                 switch undo(run) {
                 case .success(let job):
                     // The job's `job.queued` goes out before the reply, as for a submission.
                     server.queue.waitUntilDelivered()
-                    reply = WireReply(command: command.name, requestID: requestID, fields: ["job": .integer(job)])
+                    return WireReply(command: command.name, requestID: requestID, fields: ["job": .integer(job)])
                 case .failure(let error):
-                    reply = WireReply(command: command.name, requestID: requestID, error: error)
+                    return WireReply(command: command.name, requestID: requestID, error: error)
                 }
-                server.send(reply.line, to: id, owed: true)
             }
-            return nil
         }
+    }
+
+    /// Answers client `id` off the I/O thread: `answer` (planning a job, reading dpkg, running
+    /// checks, writing the history: seconds at times) runs on Dispatch's global queue so that
+    /// every other client is answered meanwhile. The reply is owed from now on: a client that
+    /// shut down its sending side after its command is closed only once the reply is written.
+    /// Returns `nil`, the command's immediate reply (none).
+    func replyOffThread(to id: Int, _ answer: @escaping @Sendable (EngineServer) -> WireReply) -> WireReply? {
+        let server = self.server
+        server.oweReply(to: id)
+        DispatchQueue.global().async { server.send(answer(server).line, to: id, owed: true) }
+        return nil
     }
 
     /// Carries out a job command (`JobQueue.perform`); `nil` for `cleanup`, which replies once

@@ -19,28 +19,23 @@ extension ServerLoop {
     }
 
     /// `refresh`: queues the refresh job; its planning asks apt for the root (a process), so
-    /// off the I/O thread, the reply owed meanwhile.
+    /// off the I/O thread.
     func refresh(requestID: Int?, from id: Int, who: String) throws(WireError) -> WireReply? {
         let source = try pendingSource()
         guard server.shared.withLock({ $0.acceptsSubmissions }) else {
             throw WireError(.shuttingDown, "the engine is shutting down and takes no new jobs")
         }
-        let server = self.server
-        server.oweReply(to: id)
-        DispatchQueue.global().async {
-            let reply: WireReply
+        return replyOffThread(to: id) { server in
             switch source.refresh() {
             case .success(let job):
                 server.options.log("\(who) asked for a refresh of apt's lists: job \(job)")
                 // Its `job.queued` goes out before the reply, as for a submission.
                 server.queue.waitUntilDelivered()
-                reply = WireReply(command: "refresh", requestID: requestID, fields: ["job": .integer(job)])
+                return WireReply(command: "refresh", requestID: requestID, fields: ["job": .integer(job)])
             case .failure(let error):
-                reply = WireReply(command: "refresh", requestID: requestID, error: error)
+                return WireReply(command: "refresh", requestID: requestID, error: error)
             }
-            server.send(reply.line, to: id, owed: true)
         }
-        return nil
     }
 
     private func pendingSource() throws(WireError) -> any PendingSnapshotSource {
