@@ -19,9 +19,9 @@ struct MetricsTextfileWriterTests {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let writer = MetricsTextfileWriter(directory: directory)
-        // A umask that would leave it unreadable to node_exporter's user is not what decides.
-        let umaskBefore = umask(0o077)
-        defer { umask(umaskBefore) }
+        // mkstemp makes the file 0600 whatever the umask, so 0644 is the writer's own chmod,
+        // which node_exporter's user needs. The umask is left alone: it is the whole test
+        // process's, and a test that set 0o077 here made another's dpkg-deb tree 0700 (refused).
         try writer.write("first\n")
         try writer.write("second\n")
         #expect(writer.path == directory + "/installtop.prom")
