@@ -18,7 +18,10 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 /// At most two threads per core, and at least 4: room beside the tests that block at one time,
@@ -33,21 +36,40 @@ extern void __attribute__((swiftcall)) swift_job_run(void *job, tms_executor_ref
 
 struct tms_queued_job {
     void *job;
+    double queued_at;
     struct tms_queued_job *next;
 };
+
+/// Seconds on the monotonic clock.
+static double tms_now(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)now.tv_sec + (double)now.tv_nsec / 1e9;
+}
+
+/// What each worker runs, for the starvation watch: its thread id and since when it runs its
+/// current job (0 while idle).
+#define TMS_MAX_WORKERS 256
+static pid_t worker_tids[TMS_MAX_WORKERS];
+static double worker_busy_since[TMS_MAX_WORKERS];
 
 static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t pool_wake = PTHREAD_COND_INITIALIZER;
 static struct tms_queued_job *first_job, *last_job;
 static int workers, idle_workers, queued_jobs;
 
-static void *tms_pool_worker(void *unused) {
-    (void)unused;
+static void *tms_pool_worker(void *slot_pointer) {
+    int slot = (int)(intptr_t)slot_pointer;
+    pthread_mutex_lock(&pool_lock);
+    worker_tids[slot] = (pid_t)syscall(SYS_gettid);
+    pthread_mutex_unlock(&pool_lock);
     for (;;) {
         pthread_mutex_lock(&pool_lock);
+        worker_busy_since[slot] = 0;
         idle_workers += 1;
         while (first_job == NULL) pthread_cond_wait(&pool_wake, &pool_lock);
         idle_workers -= 1;
+        worker_busy_since[slot] = tms_now();
         queued_jobs -= 1;
         struct tms_queued_job *next = first_job;
         first_job = next->next;
@@ -68,7 +90,7 @@ static void tms_pool_add_worker(void) {
     sigfillset(&all);
     pthread_sigmask(SIG_BLOCK, &all, &previous);
     pthread_t thread;
-    if (pthread_create(&thread, NULL, tms_pool_worker, NULL) == 0) {
+    if (workers < TMS_MAX_WORKERS && pthread_create(&thread, NULL, tms_pool_worker, (void *)(intptr_t)workers) == 0) {
         pthread_detach(thread);
         workers += 1;
     }
@@ -88,6 +110,7 @@ static void __attribute__((swiftcall)) tms_pool_enqueue(void *job, tms_original_
         return;
     }
     queued->job = job;
+    queued->queued_at = tms_now();
     queued->next = NULL;
     if (last_job != NULL) last_job->next = queued; else first_job = queued;
     last_job = queued;
@@ -96,8 +119,57 @@ static void __attribute__((swiftcall)) tms_pool_enqueue(void *job, tms_original_
     pthread_mutex_unlock(&pool_lock);
 }
 
+/// The starvation watch, on when INSTALLTOP_TEST_POOL_WATCH names a folder: once a second it
+/// looks whether the oldest queued job has waited 15 s; then (at most once a minute) it writes
+/// every worker's thread id and how long it has run its job, and gdb's backtrace of every
+/// thread, into a file in that folder. This is how a full run's stalls are traced to the tests
+/// that block their workers.
+static void *tms_pool_watch(void *folder_pointer) {
+    const char *folder = folder_pointer;
+    double last_dump = 0;
+    int dumps = 0;
+    for (;;) {
+        sleep(1);
+        char report[8192];
+        size_t used = 0;
+        pthread_mutex_lock(&pool_lock);
+        double now = tms_now();
+        double waited = first_job == NULL ? 0 : now - first_job->queued_at;
+        if (waited >= 15 && now - last_dump >= 60) {
+            used += (size_t)snprintf(report + used, sizeof report - used,
+                                     "oldest job waited %.1f s; %d queued; %d workers, %d idle\n",
+                                     waited, queued_jobs, workers, idle_workers);
+            for (int slot = 0; slot < workers && used < sizeof report - 100; slot++) {
+                double busy = worker_busy_since[slot] == 0 ? 0 : now - worker_busy_since[slot];
+                used += (size_t)snprintf(report + used, sizeof report - used,
+                                         "worker LWP %d busy for %.1f s\n", (int)worker_tids[slot], busy);
+            }
+        }
+        pthread_mutex_unlock(&pool_lock);
+        if (used == 0) continue;
+        last_dump = now;
+        dumps += 1;
+        char path[4096];
+        snprintf(path, sizeof path, "%s/starved-%d-%d.txt", folder, (int)getpid(), dumps);
+        FILE *file = fopen(path, "w");
+        if (file == NULL) continue;
+        fputs(report, file);
+        fclose(file);
+        char command[8192];
+        snprintf(command, sizeof command,
+                 "gdb -p %d -batch -ex 'thread apply all bt 40' >> '%s' 2>&1", (int)getpid(), path);
+        if (system(command) != 0) { /* the report above is still there */ }
+    }
+    return NULL;
+}
+
 __attribute__((constructor)) static void tms_install_task_pool(void) {
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     if (cores * 2 > max_workers) max_workers = (int)(cores * 2);
     swift_task_enqueueGlobal_hook = tms_pool_enqueue;
+    const char *watch = getenv("INSTALLTOP_TEST_POOL_WATCH");
+    if (watch != NULL && watch[0] != '\0') {
+        pthread_t thread;
+        if (pthread_create(&thread, NULL, tms_pool_watch, (void *)watch) == 0) pthread_detach(thread);
+    }
 }
