@@ -119,33 +119,52 @@ static void __attribute__((swiftcall)) tms_pool_enqueue(void *job, tms_original_
     pthread_mutex_unlock(&pool_lock);
 }
 
-/// The starvation watch, on when INSTALLTOP_TEST_POOL_WATCH names a folder: once a second it
-/// looks whether the oldest queued job has waited 15 s; then (at most once a minute) it writes
-/// every worker's thread id and how long it has run its job, and gdb's backtrace of every
-/// thread, into a file in that folder. This is how a full run's stalls are traced to the tests
-/// that block their workers.
+/// The starvation watch, on when INSTALLTOP_TEST_POOL_WATCH names a folder. Once a second it
+/// looks how long the oldest queued job has waited, and every 10 s it appends the longest wait
+/// seen, the queue's length and the busy workers to `pool-<pid>.log` there: how long a test's
+/// wake-up waited for a thread through a whole run. With INSTALLTOP_TEST_POOL_WATCH_BACKTRACES=1
+/// too, a wait of 15 s also writes each worker's busy time and gdb's backtrace of every thread
+/// into `starved-<pid>-<n>.txt` (at most once a minute): that is how the full run's stalls were
+/// traced to synchronous tests. gdb stops the whole process for seconds while it writes, so a
+/// run with backtraces can fail tests that need a reply within seconds.
 static void *tms_pool_watch(void *folder_pointer) {
     const char *folder = folder_pointer;
-    double last_dump = 0;
-    int dumps = 0;
+    const char *backtraces = getenv("INSTALLTOP_TEST_POOL_WATCH_BACKTRACES");
+    int with_backtraces = backtraces != NULL && backtraces[0] == '1';
+    char log_path[4096];
+    snprintf(log_path, sizeof log_path, "%s/pool-%d.log", folder, (int)getpid());
+    double started = tms_now(), last_dump = 0, longest_wait = 0;
+    int dumps = 0, seconds = 0;
     for (;;) {
         sleep(1);
+        seconds += 1;
         char report[8192];
         size_t used = 0;
         pthread_mutex_lock(&pool_lock);
         double now = tms_now();
         double waited = first_job == NULL ? 0 : now - first_job->queued_at;
-        if (waited >= 15 && now - last_dump >= 60) {
+        if (waited > longest_wait) longest_wait = waited;
+        int queued = queued_jobs, busy = workers - idle_workers;
+        if (with_backtraces && waited >= 15 && now - last_dump >= 60) {
             used += (size_t)snprintf(report + used, sizeof report - used,
                                      "oldest job waited %.1f s; %d queued; %d workers, %d idle\n",
                                      waited, queued_jobs, workers, idle_workers);
             for (int slot = 0; slot < workers && used < sizeof report - 100; slot++) {
-                double busy = worker_busy_since[slot] == 0 ? 0 : now - worker_busy_since[slot];
+                double busy_for = worker_busy_since[slot] == 0 ? 0 : now - worker_busy_since[slot];
                 used += (size_t)snprintf(report + used, sizeof report - used,
-                                         "worker LWP %d busy for %.1f s\n", (int)worker_tids[slot], busy);
+                                         "worker LWP %d busy for %.1f s\n", (int)worker_tids[slot], busy_for);
             }
         }
         pthread_mutex_unlock(&pool_lock);
+        if (seconds % 10 == 0) {
+            FILE *log = fopen(log_path, "a");
+            if (log != NULL) {
+                fprintf(log, "%6.0f s: longest wait %6.1f s, %5d queued, %d busy\n",
+                        now - started, longest_wait, queued, busy);
+                fclose(log);
+            }
+            longest_wait = 0;
+        }
         if (used == 0) continue;
         last_dump = now;
         dumps += 1;
@@ -163,10 +182,27 @@ static void *tms_pool_watch(void *folder_pointer) {
     return NULL;
 }
 
+/// How many test cases Swift Testing runs at once: eight a core (16 on these machines and CI's),
+/// unless the environment already says. Unbounded (Swift Testing's default here), every test
+/// of the run starts at once, and the first job of each waits in this pool's queue: the watch
+/// above found 2,304 jobs queued as the run began and still 1,657 after two minutes, behind
+/// synchronous tests that each hold a worker for seconds (apt-get in a private root, reading a
+/// pending snapshot), and an awaiting test's every wake-up waited behind all of them, 163 s at
+/// worst; its deadlines of a minute ran out though nothing was wrong (CI's failures of
+/// `eventually(timeout: .seconds(60))` and of a child's 60 s to settle). With the width bounded,
+/// a wake-up waits behind at most that many test cases' jobs.
+static void tms_bound_parallel_tests(long cores) {
+    const char *name = "SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH";
+    char width[32];
+    snprintf(width, sizeof width, "%ld", cores * 8 > 16 ? cores * 8 : 16);
+    setenv(name, width, 0);
+}
+
 __attribute__((constructor)) static void tms_install_task_pool(void) {
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     if (cores * 2 > max_workers) max_workers = (int)(cores * 2);
     swift_task_enqueueGlobal_hook = tms_pool_enqueue;
+    tms_bound_parallel_tests(cores);
     const char *watch = getenv("INSTALLTOP_TEST_POOL_WATCH");
     if (watch != NULL && watch[0] != '\0') {
         pthread_t thread;
