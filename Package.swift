@@ -7,12 +7,14 @@ import PackageDescription
 // runtime's symbols (`-rdynamic`, 0.9 MB) that nothing looks up. Measured in
 // Documentation/BENCHMARKS.md ("installed size"). `--icf=safe` folds identical functions
 // whose address nothing takes (the LTO link marks them; an object without that mark keeps all
-// of its own). Linking/read-only-data.ld keeps `.rodata`
+// of its own). Linking/no-unwind-tables.ld leaves out the 2.6 MB of unwind tables that nothing
+// reads (why that is safe: the file). Linking/read-only-data.ld keeps `.rodata`
 // read-only, which Swift's writable constants otherwise make writable, so that the idle
 // monitor can give back the pages of it that it read (BENCHMARKS.md, "monitor-idle-memory").
 let smallReleaseLinking: [LinkerSetting] = [
     .unsafeFlags(["-use-ld=lld", "-Xlinker", "--no-export-dynamic", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "--icf=safe",
-                  "-Xlinker", "-T", "-Xlinker", Context.packageDirectory + "/Linking/read-only-data.ld"],
+                  "-Xlinker", "-T", "-Xlinker", Context.packageDirectory + "/Linking/read-only-data.ld",
+                  "-Xlinker", "-T", "-Xlinker", Context.packageDirectory + "/Linking/no-unwind-tables.ld", "-Xlinker", "--no-eh-frame-hdr"],
                  .when(platforms: [.linux], configuration: .release)),
 ]
 
