@@ -172,9 +172,7 @@ struct HooksTests {
         // has not yet started the relay.
         var relays: [pid_t] = []
         try await waitUntil("a relay under apt-get \(aptGet.pid)") {
-            relays = Self.descendants(of: aptGet.pid).filter {
-                ((try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\($0)/exe")) ?? "").hasSuffix("/installtop-relay")
-            }
+            relays = Self.descendants(of: aptGet.pid).filter(Self.isRelay)
             return !relays.isEmpty
         }
         for relay in relays { kill(relay, SIGKILL) }
@@ -189,6 +187,16 @@ struct HooksTests {
     /// What the background apt-get printed, for a failure's message.
     private static func output(of folder: TestFolder) -> String {
         ["apt.out", "apt.err"].map { (try? String(contentsOfFile: folder.file($0), encoding: .utf8)) ?? "" }.joined(separator: "\n")
+    }
+
+    /// Whether process `pid` is a relay: started as `installtop-relay`, whether that is a program
+    /// of its own (a checkout's build) or the package's link to `installtop`, whose executable
+    /// then reads as `installtop` (with `INSTALLTOP_BINARY` set to an installed package's).
+    private static func isRelay(_ pid: pid_t) -> Bool {
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe")) ?? ""
+        let commandLine = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline"))) ?? Data()
+        let startedAs = String(decoding: commandLine.prefix { $0 != 0 }, as: UTF8.self)
+        return executable.hasSuffix("/installtop-relay") || startedAs.hasSuffix("installtop-relay")
     }
 
     /// Every process whose chain of parents reaches `root`, read from `/proc`.
