@@ -32,7 +32,9 @@ public struct JobRunJSON: Encodable, Sendable, Hashable {
     /// A commit-confirmed run's window: `{"state":"armed"|"confirmed"|"reverting"|"reverted"|"expired",
     /// "armedAt":…,"deadline":…,"decidedAt":…|null,"reason":…|null,"revertRun":9|null,
     /// "revertOnRegression":false,"regressions":[{"check":…,"before":…,"after":…}],
-    /// "restartedServices":["nginx.service"]|null}` (`null`: not recorded, systemd did not run).
+    /// "restartedServices":["nginx.service"]|null,"checkedAgainAt":…|null}` (`restartedServices`
+    /// `null`: not recorded, systemd did not run; `checkedAgainAt`: when the checks were run again
+    /// while the window was armed, as a patch night does after a host's reboot, `null` if never).
     public struct Confirm: Encodable, Sendable, Hashable {
         public var state: String
         public var armedAt: String
@@ -43,6 +45,7 @@ public struct JobRunJSON: Encodable, Sendable, Hashable {
         public var revertOnRegression: Bool
         public var regressions: [HealthRegression]
         @NullWhenNil public var restartedServices: [String]?
+        @NullWhenNil public var checkedAgainAt: String?
     }
 
     public var run: Int64
@@ -85,7 +88,7 @@ public struct JobRunJSON: Encodable, Sendable, Hashable {
             Confirm(state: window.state.rawValue, armedAt: window.armedAt.formatted(format), deadline: window.deadline.formatted(format),
                     decidedAt: window.decidedAt.map { $0.formatted(format) }, reason: window.reason, revertRun: window.revertRun,
                     revertOnRegression: window.revertOnRegression, regressions: window.regressions,
-                    restartedServices: window.restartedServices)
+                    restartedServices: window.restartedServices, checkedAgainAt: window.checkedAgainAt.map { $0.formatted(format) })
         }
     }
 

@@ -85,7 +85,7 @@ final class ConfirmWindowStoreTests {
         }
         #expect(why.contains("was not armed"), "\(why)")
         let line = try JobRunJSON.line(for: try #require(try store.jobRuns().first { $0.id == run }))
-        #expect(line.contains(#""confirm":{"armedAt":"2027-01-15T08:00:00.000Z","deadline":"2027-01-15T08:00:30.000Z","decidedAt":null"#),
+        #expect(line.contains(#""confirm":{"armedAt":"2027-01-15T08:00:00.000Z","checkedAgainAt":null,"deadline":"2027-01-15T08:00:30.000Z","decidedAt":null"#),
                 "\(line)")
         #expect(line.contains(#""state":"armed""#), "\(line)")
         let plainLine = try JobRunJSON.line(for: try #require(try store.jobRuns().first { $0.id == plain }))
@@ -95,6 +95,11 @@ final class ConfirmWindowStoreTests {
         #expect(table.contains("regressed: sshd -t: passed → failed: exit status 255"), "\(table)")
         // Where systemd did not run, the job's restarts were not recorded: null, not [].
         #expect(line.contains(#""restartedServices":null"#), "\(line)")
+        // Checks never run again: null (above); run again while armed: when, in the JSON as in the table.
+        _ = try store.recordChecksAgain(of: run, checkedAfter: [], regressions: [], at: now.addingTimeInterval(20))
+        let again = try JobRunJSON.line(for: try #require(try store.jobRuns().first { $0.id == run }))
+        #expect(again.contains(#""checkedAgainAt":"2027-01-15T08:00:20.000Z""#), "\(again)")
+        #expect(JobRunTable.render(try store.jobRuns()).contains("checks run again at 2027-01-15 08:00:20 UTC"))
     }
 
     @Test("The services a job restarted are stored with the window (v11) and read back, in the JSON too; none is [] and not recorded nil")
