@@ -212,6 +212,52 @@ struct CommitConfirmedTests {
         #expect(try lab.states()["lab-tool"] == "ii 2.0")
     }
 
+    @Test("confirm --run --check: the engine runs an armed run's checks again; broken since the arming, one regresses (exit 1, recorded, the run kept armed); mended, they pass (exit 0); a run never armed is refused")
+    func checksRunAgainByHand() async throws {
+        let lab = try UndoLab()
+        defer { lab.remove() }
+        try Self.readyToUpgrade(lab)
+        let socket = lab.folder.file("engine.sock")
+        let engine = try InstalltopProcess(["serve", "--socket", socket, "--history-db", lab.database, "--apt-config", lab.apt.configuration],
+                                           in: lab.folder)
+        try await waitUntil("serve to listen") { engine.stderr.contains("serving on") }
+        // A site check that passes at the arming, and that the test breaks afterwards (as a
+        // reboot could: only the checks run again see it).
+        try FileManager.default.createDirectory(atPath: lab.folder.file("checks"), withIntermediateDirectories: true)
+        let broken = lab.folder.file("site-broken")
+        let check = try lab.folder.write("checks/10-site", "#!/bin/sh\ntest ! -e \(broken)\n", executable: true)
+        let waiting = try InstalltopProcess(Self.upgradeArguments(lab, confirm: "300s"), in: lab.folder)
+        let armed = try await Self.window(of: lab) { Self.state($0) == "armed" }
+        #expect(armed["checkedAgainAt"] is NSNull, "\(armed)")
+        let run = try #require((try await Self.armedRun(lab)["run"] as? NSNumber)?.intValue)
+
+        try lab.folder.write("site-broken", "")
+        let regressed = try await installtop(["confirm", "--run", String(run), "--check", "--socket", socket], in: lab.folder)
+        #expect(regressed.status == 1, "\(regressed)")
+        #expect(regressed.stdout.hasPrefix("run \(run): checks run again: \(check): passed → failed: exit status 1 regressed; it is undone at "),
+                "\(regressed.stdout)\(regressed.stderr)")
+        let recorded = try await Self.window(of: lab) { !($0["checkedAgainAt"] is NSNull) }
+        #expect(Self.state(recorded) == "armed", "without --revert-on-regression the run waits for its deadline: \(recorded)")
+        let regressions = try #require(recorded["regressions"] as? [[String: Any]])
+        #expect(regressions.contains { $0["check"] as? String == check && $0["after"] as? String == "failed: exit status 1" }, "\(regressions)")
+
+        try FileManager.default.removeItem(atPath: broken)
+        let passed = try await installtop(["confirm", "--run", String(run), "--check", "--socket", socket], in: lab.folder)
+        #expect(passed.status == 0 && passed.stdout == "run \(run): checks run again: passed\n", "\(passed)")
+
+        let never = try await installtop(["confirm", "--run", "999", "--check", "--socket", socket], in: lab.folder)
+        #expect(never.status == 1 && never.stderr.contains("run 999 was not armed"), "\(never)")
+        let misused = try await installtop(["confirm", "--run", String(run), "--check", "--extend", "5m", "--socket", socket], in: lab.folder)
+        #expect(misused.status == 2, "\(misused)")
+
+        let confirmed = try await installtop(["confirm", "--run", String(run), "--history-db", lab.database], in: lab.folder)
+        #expect(confirmed.status == 0, "\(confirmed.stderr)")
+        _ = try await waiting.finish(timeout: .seconds(60))
+        #expect(try lab.states()["lab-app"] == "ii 2.0")
+        engine.send(SIGTERM)
+        _ = try await engine.finish(timeout: .seconds(60))
+    }
+
     @Test("The waiting command killed: the engine reverts at the deadline; an engine SIGKILLed in the window and started after it reverts at once")
     func engineRevertsAtTheDeadline() async throws {
         let host = HostPackageFingerprint()

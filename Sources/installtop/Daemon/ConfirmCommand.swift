@@ -6,7 +6,8 @@ import InstallEngine
 /// `installtop confirm JOB [--decline]`: what `y` and `n` answer in the monitor's plan dialog,
 /// for a job that awaits a yes (an apt plan, an undo asked for with `u`). `installtop confirm
 /// --run RUN [--extend DURATION]`: keeps a commit-confirmed run (`--confirm`), or moves its
-/// deadline, in the history (Documentation/COMMIT-CONFIRMED.md).
+/// deadline, in the history (Documentation/COMMIT-CONFIRMED.md). `installtop confirm --run RUN
+/// --check`: its engine runs the run's checks again now, as a patch night does after a reboot.
 struct ConfirmCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "confirm",
@@ -22,6 +23,11 @@ struct ConfirmCommand: ParsableCommand {
             stopped or moved with it. At or after the deadline both are refused: the revert has won. With --host \
             NAME the run is that host's, decided by its engine. Exit status: 0 done, 1 refused (not armed, too late, \
             settled already), 2 invalid usage.
+            With --run RUN --check the run is neither kept nor moved: its engine (this machine's, or --host's) runs \
+            its checks again now, those its arming ran, compares them with the checks before its job and records \
+            them; a regression is reverted at once when the run was armed with --revert-on-regression, else at \
+            its deadline unless confirmed. Exit status: 0 the checks passed, 1 a check regressed, or refused (not \
+            armed, no engine), 2 invalid usage.
             """
     )
 
@@ -34,6 +40,9 @@ struct ConfirmCommand: ParsableCommand {
     @Option(help: ArgumentHelp("With --run: wait this much longer from now (90s, 5m, 1h) instead of keeping the run.", valueName: "duration"))
     var extend: String?
 
+    @Flag(help: "With --run: run the run's checks again now on its engine, instead of keeping it; exit 1 if one regressed.")
+    var check = false
+
     @OptionGroup var history: HistoryOptions
 
     @Flag(help: "Decline the job instead: it leaves without running, as n in the plan dialog.")
@@ -45,7 +54,11 @@ struct ConfirmCommand: ParsableCommand {
 
     func validate() throws {
         if (job == nil) == (armedRun == nil) { throw ValidationError("name a job, or a commit-confirmed run with --run") }
-        if armedRun == nil && (extend != nil || history.historyDb != nil) { throw ValidationError("--extend and --history-db go with --run") }
+        if armedRun == nil && (extend != nil || history.historyDb != nil || check) { throw ValidationError("--extend, --check and --history-db go with --run") }
+        if check && extend != nil { throw ValidationError("--check runs the checks and keeps nothing; --extend moves the deadline: one at a time") }
+        if check && history.historyDb != nil {
+            throw ValidationError("--check asks the engine, which runs the checks in its own history: --history-db is not needed")
+        }
         if armedRun != nil && hosts.isRemote && history.historyDb != nil {
             throw ValidationError("--history-db is this machine's: with --host the host's engine decides in its own history")
         }
@@ -56,6 +69,20 @@ struct ConfirmCommand: ParsableCommand {
     }
 
     func run() throws {
+        if let armedRun, check {
+            let target = try EngineTarget.single(socket: socket, hosts: hosts)
+            let reply = try DaemonRequest.perform(.checkRun(run: armedRun), on: target, timeout: DaemonRequest.replyTimeout)
+            let checked: ChecksRunAgain
+            do {
+                checked = try ChecksRunAgain(fields: reply.fields)
+            } catch {
+                StandardOutput.stderr.line("installtop: \(target.prefix)\(error)")
+                throw ExitCode(ExitStatus.failed.rawValue)
+            }
+            StandardOutput.stdout.line(target.prefix + checked.said)
+            if !checked.regressions.isEmpty { throw ExitCode(ExitStatus.failed.rawValue) }
+            return
+        }
         if let armedRun {
             let seconds = extend.flatMap(ConfirmDuration.seconds)
             // A host's run is decided by its engine, in its history (the board's `K` does the same).
