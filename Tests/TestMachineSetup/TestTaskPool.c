@@ -182,8 +182,8 @@ static void *tms_pool_watch(void *folder_pointer) {
     return NULL;
 }
 
-/// How many test cases Swift Testing runs at once: eight a core (16 on these machines and CI's),
-/// unless the environment already says. Unbounded (Swift Testing's default here), every test
+/// How many test cases Swift Testing runs at once: eight a core, and at least 16 (16 on these
+/// machines' two cores), unless the environment already says. Unbounded (Swift Testing's default here), every test
 /// of the run starts at once, and the first job of each waits in this pool's queue: the watch
 /// above found 2,304 jobs queued as the run began and still 1,657 after two minutes, behind
 /// synchronous tests that each hold a worker for seconds (apt-get in a private root, reading a
@@ -205,7 +205,12 @@ __attribute__((constructor)) static void tms_install_task_pool(void) {
     tms_bound_parallel_tests(cores);
     const char *watch = getenv("INSTALLTOP_TEST_POOL_WATCH");
     if (watch != NULL && watch[0] != '\0') {
+        // Signals blocked, as the workers have them: they are for the processes tests start.
+        sigset_t all, previous;
+        sigfillset(&all);
+        pthread_sigmask(SIG_BLOCK, &all, &previous);
         pthread_t thread;
         if (pthread_create(&thread, NULL, tms_pool_watch, (void *)watch) == 0) pthread_detach(thread);
+        pthread_sigmask(SIG_SETMASK, &previous, NULL);
     }
 }

@@ -33,6 +33,14 @@ struct TestTaskPoolTests {
         #expect(report.contains("Test \"probe: no blocked task gave up\" passed"), "the probe did not run, or failed: \(report)")
     }
 
+    @Test("Swift Testing runs a bounded number of test cases at once: the pool set its width (unless given) before the run began",
+          .enabled(if: !TestTaskPoolTests.isProbeProcess))
+    func parallelTestsAreBounded() throws {
+        let width = try #require(ProcessInfo.processInfo.environment["SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH"].flatMap { Int($0) },
+                                 "unbounded, every test starts at once and a wake-up waits behind thousands of jobs")
+        #expect(width > 0, "width \(width)")
+    }
+
     @Test("probe: no blocked task gave up", .enabled(if: TestTaskPoolTests.isProbeProcess))
     func probe() async {
         // As many as Swift's own pool has threads: under it the awaiting task could not run.
