@@ -54,7 +54,7 @@ struct ProcessBackendSignalTests {
         let reporter = RecordingReporter()
         let script = "sleep 300 & echo $! > '\(pidFile)'; echo child done; echo progress 100 >&3; exit 0"
         let running = backend.start(.running(.shell(script)), reporter: reporter)
-        #expect(await settledOutcome(of: running, within: .seconds(60)) == .exited(0))
+        #expect(await settledOutcome(of: running, within: .seconds(180)) == .exited(0))
         #expect(reporter.lines(.stdout) == ["child done"])
         #expect(reporter.channelReports == [.progress(percent: 100, message: nil)])
         let grandchild = try #require(await pidWritten(to: pidFile))
@@ -77,7 +77,7 @@ struct ProcessBackendSignalTests {
         let reporter = RecordingReporter()
         let script = "setsid sleep 300 & echo $! > '\(pidFile)'; echo started; exit 0"
         let running = backend.start(.running(.shell(script)), reporter: reporter)
-        let outcome = await settledOutcome(of: running, within: .seconds(60))
+        let outcome = await settledOutcome(of: running, within: .seconds(180))
         let escapee = await pidWritten(to: pidFile)
         // A limit of process groups (only a cgroup would catch it): clean up by hand.
         if let escapee { kill(escapee, SIGKILL) }

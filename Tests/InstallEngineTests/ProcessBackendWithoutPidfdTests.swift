@@ -26,7 +26,7 @@ struct ProcessBackendWithoutPidfdTests {
         defer { directory.remove() }
         let pidFile = directory.file("grandchild.pid")
         let running = backend.start(.running(.shell("sleep 300 & echo $! > '\(pidFile)'; exit 0")), reporter: RecordingReporter())
-        #expect(await settledOutcome(of: running, within: .seconds(60)) == .exited(0))
+        #expect(await settledOutcome(of: running, within: .seconds(180)) == .exited(0))
         let grandchild = try #require(await pidWritten(to: pidFile))
         #expect(await eventually { processIsGone(grandchild) })
     }

@@ -27,7 +27,7 @@ struct PendingSnapshotKeeperTests {
         })
         keeper.start()
         defer { keeper.stop() }
-        #expect(try await eventually(timeout: .seconds(60)) { try pendingCount(keeper.current()) == 1 && !keeper.current().computing })
+        #expect(try await eventually { try pendingCount(keeper.current()) == 1 && !keeper.current().computing })
 
         let driver = ScriptedDriver()
         _ = try queue.submit(name: "apt upgrade", updates: [Update(id: "lab-app")], driver: driver)
@@ -44,7 +44,7 @@ struct PendingSnapshotKeeperTests {
         driver.say(.updateStarted(index: 0))
         driver.say(.updateFinished(index: 0, .succeeded))
         driver.end(.exited(0))
-        #expect(try await eventually(timeout: .seconds(60)) { try pendingCount(keeper.current()) == 2 && !keeper.current().computing },
+        #expect(try await eventually { try pendingCount(keeper.current()) == 2 && !keeper.current().computing },
                 "one snapshot after the job, for the request made during it and the job's end together")
         #expect(computed.load(ordering: .sequentiallyConsistent) == 2)
     }
@@ -64,7 +64,7 @@ struct PendingSnapshotKeeperTests {
         })
         keeper.start()
         defer { keeper.stop() }
-        #expect(try await eventually(timeout: .seconds(60)) { try pendingNames(keeper.current()) == ["lab-app", "lab-tool", "lab-fail"] })
+        #expect(try await eventually { try pendingNames(keeper.current()) == ["lab-app", "lab-tool", "lab-fail"] })
         let driver = ScriptedDriver()
         _ = try queue.submit(name: "apt upgrade", updates: ["lab-app", "lab-tool", "lab-fail"].map { Update(id: $0) }, driver: driver)
         await driver.waitUntilStarted()
@@ -74,11 +74,11 @@ struct PendingSnapshotKeeperTests {
         }
         reading.withLock { $0 = ["lab-fail"] }
         driver.end(.exited(0))
-        #expect(try await eventually(timeout: .seconds(60)) { try pendingNames(keeper.current()) == ["lab-fail"] },
+        #expect(try await eventually { try pendingNames(keeper.current()) == ["lab-fail"] },
                 "the job's outcome, before apt is read again")
         #expect(keeper.current().computing, "said to be recomputed meanwhile")
         release.signal()
-        #expect(await eventually(timeout: .seconds(60)) { !keeper.current().computing && computed.load(ordering: .sequentiallyConsistent) == 2 })
+        #expect(await eventually { !keeper.current().computing && computed.load(ordering: .sequentiallyConsistent) == 2 })
         #expect(try pendingNames(keeper.current()) == ["lab-fail"])
     }
 
@@ -91,13 +91,13 @@ struct PendingSnapshotKeeperTests {
         keeper.observe { state in pushed.withLock { $0.append(state.computing) } }
         keeper.start()
         defer { keeper.stop() }
-        #expect(await eventually(timeout: .seconds(60)) { computed.count == 1 && !keeper.current().computing })
+        #expect(await eventually { computed.count == 1 && !keeper.current().computing })
         let before = pushed.withLock { $0.count }
         for _ in 0..<5 {
             keeper.recompute()
             let answered = Mutex<PendingState?>(nil)
             keeper.whenSettled { state in answered.withLock { $0 = state } }
-            #expect(await eventually(timeout: .seconds(60)) { answered.withLock { $0 } != nil }, "a wait is answered once it is computed")
+            #expect(await eventually { answered.withLock { $0 } != nil }, "a wait is answered once it is computed")
         }
         #expect(computed.count >= 2)
         #expect(!pushed.withLock { Array($0.dropFirst(before)) }.contains(true), "\(pushed.withLock { $0 })")
@@ -114,16 +114,16 @@ struct PendingSnapshotKeeperTests {
         })
         keeper.start()
         defer { keeper.stop() }
-        #expect(await eventually(timeout: .seconds(60)) { computed.load(ordering: .sequentiallyConsistent) == 1 && !keeper.current().computing })
+        #expect(await eventually { computed.load(ordering: .sequentiallyConsistent) == 1 && !keeper.current().computing })
         let answered = Atomic<Int>(0)
         keeper.recompute()
-        #expect(await eventually(timeout: .seconds(60)) { computed.load(ordering: .sequentiallyConsistent) == 2 }, "the second reading began")
+        #expect(await eventually { computed.load(ordering: .sequentiallyConsistent) == 2 }, "the second reading began")
         for _ in 0..<5 {
             keeper.recompute()
             keeper.whenSettled { _ in answered.add(1, ordering: .sequentiallyConsistent) }
         }
         release.signal()
-        #expect(await eventually(timeout: .seconds(60)) { answered.load(ordering: .sequentiallyConsistent) == 5 }, "every waiter answered by the reading under way")
+        #expect(await eventually { answered.load(ordering: .sequentiallyConsistent) == 5 }, "every waiter answered by the reading under way")
         #expect(computed.load(ordering: .sequentiallyConsistent) == 2, "no further reading for requests it answered")
     }
 
@@ -141,7 +141,7 @@ struct PendingSnapshotKeeperTests {
             release.signal()
             keeper.stop()
         }
-        #expect(try await eventually(timeout: .seconds(60)) { try pendingNames(keeper.current()) == ["tzdata"] })
+        #expect(try await eventually { try pendingNames(keeper.current()) == ["tzdata"] })
         let driver = ScriptedDriver()
         let downgrade = PackageChange(package: "tzdata", action: .upgrade, oldVersion: "2026f", newVersion: "2026b")
         _ = try queue.submit(name: "apt-get install tzdata=2026b", updates: [Update(id: "tzdata", package: downgrade)], driver: driver)
@@ -149,7 +149,7 @@ struct PendingSnapshotKeeperTests {
         driver.say(.updateStarted(index: 0))
         driver.say(.updateFinished(index: 0, .succeeded))
         driver.end(.exited(0))
-        #expect(await eventually(timeout: .seconds(60)) { keeper.current().computing })
+        #expect(await eventually { keeper.current().computing })
         #expect(try pendingNames(keeper.current()) == ["tzdata"], "still pending until apt is read again")
     }
 
@@ -160,7 +160,7 @@ struct PendingSnapshotKeeperTests {
         let keeper = computed.keeper(of: queue)
         keeper.start()
         defer { keeper.stop() }
-        #expect(await eventually(timeout: .seconds(60)) { computed.count == 1 && !keeper.current().computing })
+        #expect(await eventually { computed.count == 1 && !keeper.current().computing })
         let driver = ScriptedDriver()
         let initiator = ObservedInitiator(pid: 812, startTicks: 4242, program: "apt-get", commandLine: ["apt-get", "upgrade"],
                                           uid: 0, user: "root", terminal: "pts/1")
@@ -173,7 +173,7 @@ struct PendingSnapshotKeeperTests {
         driver.say(.updateStarted(index: 0))
         driver.say(.updateFinished(index: 0, .succeeded))
         driver.end(.exited(0))
-        #expect(await eventually(timeout: .seconds(60)) { computed.count == 2 && !keeper.current().computing })
+        #expect(await eventually { computed.count == 2 && !keeper.current().computing })
     }
 
     @Test("A job of commands neither holds a computation back nor asks for one; a request after it computes one")
@@ -187,13 +187,13 @@ struct PendingSnapshotKeeperTests {
         })
         keeper.start()
         defer { keeper.stop() }
-        #expect(await eventually(timeout: .seconds(60)) { computed.load(ordering: .sequentiallyConsistent) == 1 && !keeper.current().computing })
+        #expect(await eventually { computed.load(ordering: .sequentiallyConsistent) == 1 && !keeper.current().computing })
         _ = try queue.submit(name: "script", updates: [Update(id: "u", installCommand: .argv(["/bin/true"]))])
         await queue.waitUntilIdle()
         queue.waitUntilDelivered()
         #expect(!keeper.current().computing && computed.load(ordering: .sequentiallyConsistent) == 1, "nothing after a job of commands")
         keeper.recompute()
-        #expect(await eventually(timeout: .seconds(60)) { computed.load(ordering: .sequentiallyConsistent) == 2 && !keeper.current().computing })
+        #expect(await eventually { computed.load(ordering: .sequentiallyConsistent) == 2 && !keeper.current().computing })
     }
 
     @Test("A change of the root made outside the engine (dpkg's status rewritten several times, a list written) is one snapshot, pushed to observers in order; the same when polled (no inotify)",
@@ -214,7 +214,7 @@ struct PendingSnapshotKeeperTests {
         keeper.observe { state in heard.withLock { $0.append(state) } }
         keeper.start()
         defer { keeper.stop() }
-        #expect(await eventually(timeout: .seconds(60)) { computed.load(ordering: .sequentiallyConsistent) == 1 && !keeper.current().computing })
+        #expect(await eventually { computed.load(ordering: .sequentiallyConsistent) == 1 && !keeper.current().computing })
 
         // dpkg's way: under its lock, the new status written beside, then renamed over the old,
         // several times. The lock makes them one change however the test is scheduled: without
@@ -226,9 +226,9 @@ struct PendingSnapshotKeeperTests {
             #expect(rename(admin + "/status-new", admin + "/status") == 0)
         }
         holder.release()
-        #expect(await eventually(timeout: .seconds(60)) { computed.load(ordering: .sequentiallyConsistent) == 2 && !keeper.current().computing })
+        #expect(await eventually { computed.load(ordering: .sequentiallyConsistent) == 2 && !keeper.current().computing })
         try "list".write(toFile: lists + "/deb.example_dists_stable_InRelease", atomically: true, encoding: .utf8)
-        #expect(await eventually(timeout: .seconds(60)) { computed.load(ordering: .sequentiallyConsistent) == 3 && !keeper.current().computing })
+        #expect(await eventually { computed.load(ordering: .sequentiallyConsistent) == 3 && !keeper.current().computing })
 
         let states = heard.withLock { $0 }
         #expect(states.first == PendingState(snapshot: nil, computing: false), "an observer hears the state at once")
@@ -252,14 +252,14 @@ struct PendingSnapshotKeeperTests {
         })
         keeper.start()
         defer { keeper.stop() }
-        #expect(await eventually(timeout: .seconds(60)) { computed.load(ordering: .sequentiallyConsistent) == 1 && !keeper.current().computing })
+        #expect(await eventually { computed.load(ordering: .sequentiallyConsistent) == 1 && !keeper.current().computing })
         let holder = try DpkgLockHolder(path: admin + "/lock-frontend")
         try "Package: p\n".write(toFile: admin + "/status", atomically: true, encoding: .utf8)
-        #expect(await eventually(timeout: .seconds(60)) { keeper.current().computing }, "a change under way says a newer snapshot is coming")
+        #expect(await eventually { keeper.current().computing }, "a change under way says a newer snapshot is coming")
         try await Task.sleep(for: .milliseconds(900))
         #expect(computed.load(ordering: .sequentiallyConsistent) == 1 && keeper.current().computing, "nothing computed while the lock is held")
         holder.release()
-        #expect(await eventually(timeout: .seconds(60)) { computed.load(ordering: .sequentiallyConsistent) == 2 && !keeper.current().computing })
+        #expect(await eventually { computed.load(ordering: .sequentiallyConsistent) == 2 && !keeper.current().computing })
     }
 
     @Test("A package job declined before it ran holds nothing back: a change after it is computed")
@@ -269,7 +269,7 @@ struct PendingSnapshotKeeperTests {
         let keeper = computed.keeper(of: queue)
         keeper.start()
         defer { keeper.stop() }
-        #expect(await eventually(timeout: .seconds(60)) { computed.count == 1 && !keeper.current().computing })
+        #expect(await eventually { computed.count == 1 && !keeper.current().computing })
         let held = try queue.submit(name: "apt upgrade", updates: [Update(id: "lab-app")], driver: ScriptedDriver(), awaitsConfirmation: true)
         queue.waitUntilDelivered()
         try queue.decline(job: held.id)
@@ -278,7 +278,7 @@ struct PendingSnapshotKeeperTests {
         keeper.recompute()
         let answered = Mutex<PendingState?>(nil)
         keeper.whenSettled { state in answered.withLock { $0 = state } }
-        #expect(await eventually(timeout: .seconds(60)) { answered.withLock { $0 } != nil && computed.count == 2 })
+        #expect(await eventually { answered.withLock { $0 } != nil && computed.count == 2 })
     }
 
     @Test("What counts as a change: dpkg's status, apt's lists; not a lock (looking at one opens it for writing), not a partial download")
