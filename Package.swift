@@ -203,7 +203,7 @@ let package = Package(
         // MARK: - Tests
 
         .testTarget(name: "YAMLNodesTests", dependencies: ["YAMLNodes"]),
-        .testTarget(name: "InstallEngineTests", dependencies: ["InstallEngine", "InstallEngineTesting", "RestartScan"]),
+        .testTarget(name: "InstallEngineTests", dependencies: ["InstallEngine", "InstallEngineTesting", "RestartScan", "TestProcessSupport"]),
         .testTarget(
             name: "InstallHistoryTests",
             dependencies: ["InstallHistory", "InstallEngine", "SQLiteStore"],
@@ -215,20 +215,20 @@ let package = Package(
         .testTarget(name: "RestartScanTests", dependencies: ["RestartScan", "TestProcessSupport"], exclude: ["Samples"]),
         // The differential test asks the ansible-inventory of FleetTestSupport's toolchain.
         .testTarget(name: "HostInventoryTests", dependencies: ["HostInventory", "FleetTestSupport"]),
-        .testTarget(name: "PatchPolicyTests", dependencies: ["PatchPolicy", "HostInventory", "InstallEngine", "TextBasics", "YAMLNodes"]),
+        .testTarget(name: "PatchPolicyTests", dependencies: ["PatchPolicy", "HostInventory", "InstallEngine", "TextBasics", "YAMLNodes", "TestProcessSupport"]),
         // The executable's own pure parts (what status prints for many hosts), through @testable import.
-        .testTarget(name: "installtopTests", dependencies: ["installtop", "InstallEngine", "InstallEngineTesting"]),
+        .testTarget(name: "installtopTests", dependencies: ["installtop", "InstallEngine", "InstallEngineTesting", "TestProcessSupport"]),
         .testTarget(name: "EngineWireTests", dependencies: ["EngineWire", "InstallEngine", "InstallEngineTesting", "RestartScan"]),
         // Private apt roots with test packages built offline (Documentation/PACKAGE-FACTS.md), for the apt tests.
         .target(name: "APTTestSupport", dependencies: ["InstallDrivers"], path: "Tests/APTTestSupport"),
-        .testTarget(name: "InstallDriversTests", dependencies: ["InstallDrivers", "InstallEngine", "InstallEngineTesting", "EngineWire", "APTTestSupport"]),
+        .testTarget(name: "InstallDriversTests", dependencies: ["InstallDrivers", "InstallEngine", "InstallEngineTesting", "EngineWire", "APTTestSupport", "TestProcessSupport"]),
         // CUnixSocket: the stale-socket test binds a socket and leaves it behind.
         .testTarget(
             name: "EngineDaemonTests",
             dependencies: ["EngineDaemon", "EngineWire", "InstallEngine", "InstallEngineTesting", "InstallHistory", "CUnixSocket", "MonitorRuntime", "Monitor",
-                           "RestartScan", "FleetTestSupport"]
+                           "RestartScan", "FleetTestSupport", "TestProcessSupport"]
         ),
-        .testTarget(name: "MonitorRuntimeTests", dependencies: ["MonitorRuntime", "Monitor", "InstallEngine", "InstallHistory", "EngineWire", "EngineDaemon", "TerminalUI"]),
+        .testTarget(name: "MonitorRuntimeTests", dependencies: ["MonitorRuntime", "Monitor", "InstallEngine", "InstallHistory", "EngineWire", "EngineDaemon", "TerminalUI", "TestProcessSupport"]),
         .testTarget(
             name: "MonitorTests",
             dependencies: ["Monitor", "InstallEngine", "RestartScan", "TerminalUI", "EngineWire"],

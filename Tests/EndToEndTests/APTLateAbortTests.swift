@@ -2,6 +2,7 @@ import APTTestSupport
 import Foundation
 import Glibc
 import Testing
+import TestProcessSupport
 
 /// An abort that comes when nothing is left to stop (rule 16): the last package's postinst runs
 /// when SIGINT comes, apt finishes it as it would any package, and every package succeeds.

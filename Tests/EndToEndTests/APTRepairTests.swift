@@ -2,6 +2,7 @@ import APTTestSupport
 import Foundation
 import Glibc
 import Testing
+import TestProcessSupport
 
 /// A forced abort through the real binary in a private apt root: a repair that cannot succeed
 /// (exit status 5, the summary names the command that repairs dpkg), and one that completes

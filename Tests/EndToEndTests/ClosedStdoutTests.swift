@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import TestProcessSupport
 
 /// `installtop run … | head`: a closed stdout is treated like SIGHUP (graceful abort, exit when
 /// every child is gone), never as a reason to die of SIGPIPE with the installs running on.

@@ -2,6 +2,7 @@ import APTTestSupport
 import Foundation
 import Glibc
 import Testing
+import TestProcessSupport
 
 /// What a commit-confirmed run hands systemd (issue 57), through the real binary in a private
 /// apt root (`UndoLab`) with a fake `systemctl` script that records its arguments and a units

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import TestProcessSupport
 
 /// A fatal signal kills every running update's process group, then installtop dies of that
 /// signal: with Swift's backtracer on (which, for a signal sent with kill, would print a report

@@ -1,6 +1,7 @@
 import FleetTestSupport
 import Foundation
 import Testing
+import TestProcessSupport
 
 /// `installtop ansible` through the real binary against test hosts in network namespaces, each
 /// with its own sshd (Documentation/FLEET-FACTS.md): hosts as jobs, tasks as updates, failures, skips, unreachable

@@ -5,6 +5,7 @@ import InstallEngine
 import InstallEngineTesting
 import InstallHistory
 import Testing
+import TestProcessSupport
 
 @Suite("EngineServer: commands over the socket")
 struct EngineServerCommandTests {

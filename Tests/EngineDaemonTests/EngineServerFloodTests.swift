@@ -4,6 +4,7 @@ import Foundation
 import InstallEngine
 import InstallEngineTesting
 import Testing
+import TestProcessSupport
 
 @Suite("EngineServer: a client behind a flood has output skipped, not the connection")
 struct EngineServerFloodTests {

@@ -4,6 +4,7 @@ import Foundation
 import InstallEngine
 import InstallEngineTesting
 import Testing
+import TestProcessSupport
 
 @Suite("EngineServer: a client on a slow link is never dropped while it reads")
 struct EngineServerSlowReaderTests {

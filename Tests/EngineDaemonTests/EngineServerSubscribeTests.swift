@@ -4,6 +4,7 @@ import EngineWire
 import InstallEngine
 import InstallEngineTesting
 import Testing
+import TestProcessSupport
 
 @Suite("EngineServer: subscribe, snapshot, live events, slow subscribers")
 struct EngineServerSubscribeTests {

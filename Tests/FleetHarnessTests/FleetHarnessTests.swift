@@ -2,6 +2,7 @@ import FleetTestSupport
 import Foundation
 import Glibc
 import Testing
+import TestProcessSupport
 
 /// The fleet harness the Ansible driver's tests stand on (Documentation/FLEET-FACTS.md): hosts in network
 /// namespaces with their own sshd, reachable by ansible from the controller namespace, one made
@@ -172,16 +173,6 @@ struct FleetHarnessTests {
 private func milliseconds(_ duration: Duration) -> String {
     let (seconds, attoseconds) = duration.components
     return "\(seconds * 1000 + attoseconds / 1_000_000_000_000_000) ms"
-}
-
-/// Whether `condition` holds within `timeout`, polled every 10 ms.
-private func eventually(timeout: Duration = .seconds(180), _ condition: () -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while !condition() {
-        guard ContinuousClock.now < deadline else { return false }
-        try? await Task.sleep(for: .milliseconds(10))
-    }
-    return true
 }
 
 /// The command line of `pid`, its arguments joined by blanks; empty once it is gone.

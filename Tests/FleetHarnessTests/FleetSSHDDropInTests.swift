@@ -2,6 +2,7 @@ import FleetTestSupport
 import Foundation
 import Glibc
 import Testing
+import TestProcessSupport
 
 /// `FleetTestHosts(count:sshdDropIns: true)`: each host's sshd reads a drop-in folder of its own
 /// before its own lines and writes a pid file, so that a test's package can break and restart it
@@ -26,12 +27,12 @@ struct FleetSSHDDropInTests {
         #expect(Self.commandLine(of: first).contains(sshd.configuration), "the pid file names the harness's listener")
         // Restarted as a service manager would: stopped by its pid, then started on the host.
         kill(first, SIGTERM)
-        let stopped = await Self.eventually(.seconds(30)) { !Self.isRunning(first) }
+        let stopped = await eventually(timeout: .seconds(30), every: .milliseconds(10)) { !Self.isRunning(first) }
         #expect(stopped, "sshd \(first) did not stop")
         let start = try fleet.run(onHost: 1, sshd.startCommand.map { "'\($0)'" }.joined(separator: " "))
         #expect(start.status == 0, "\(start.stdout)\(start.stderr)")
         var login: FleetCommand?
-        let loggedIn = await Self.eventually(.seconds(60)) {
+        let loggedIn = await eventually(timeout: .seconds(60), every: .milliseconds(10)) {
             login = try? await FleetCommand.run(try fleet.sshCommand(toHost: 1, "hostname"), timeout: .seconds(30))
             return login?.status == 0
         }
@@ -68,13 +69,4 @@ struct FleetSSHDDropInTests {
             .replacingOccurrences(of: "\0", with: " ")
     }
 
-    /// Polls `condition` every 10 ms until it holds or `timeout` passes.
-    private static func eventually(_ timeout: Duration, _ condition: () async -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if await condition() { return true }
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        return await condition()
-    }
 }

@@ -3,6 +3,7 @@ import InstallEngine
 import InstallEngineTesting
 import Synchronization
 import Testing
+import TestProcessSupport
 
 /// Reports a driver makes together, and the batches of the engine's serial queues.
 @Suite("Driver reports made together")

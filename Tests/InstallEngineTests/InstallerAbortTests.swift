@@ -1,6 +1,7 @@
 import InstallEngine
 import InstallEngineTesting
 import Testing
+import TestProcessSupport
 
 @Suite("Rules 10–13: abort")
 struct InstallerAbortTests {

@@ -1,6 +1,7 @@
 import InstallEngine
 import InstallEngineTesting
 import Testing
+import TestProcessSupport
 
 @Suite("Rules 5–9: progress and callbacks")
 struct InstallerProgressTests {

@@ -3,6 +3,7 @@ import Foundation
 import InstallEngine
 import InstallEngineTesting
 import Testing
+import TestProcessSupport
 
 /// Subscribers run on the queue's own executor, never on the thread of a command or a driver:
 /// a subscriber that blocks (a history write waiting for a lock) cannot hold up the monitor's

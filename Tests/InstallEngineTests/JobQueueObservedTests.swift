@@ -1,6 +1,7 @@
 import InstallEngine
 import InstallEngineTesting
 import Testing
+import TestProcessSupport
 
 /// Observed jobs on the engine (rule 28): a foreign transaction running beside installtop's own
 /// jobs takes none of their slots.

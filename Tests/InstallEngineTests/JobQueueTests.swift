@@ -2,6 +2,7 @@ import InstallEngine
 import InstallEngineTesting
 import Synchronization
 import Testing
+import TestProcessSupport
 
 @Suite("JobQueue: ordering, concurrency, commands and replay")
 struct JobQueueTests {

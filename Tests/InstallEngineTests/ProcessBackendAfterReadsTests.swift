@@ -2,6 +2,7 @@ import Foundation
 import InstallEngine
 import Synchronization
 import Testing
+import TestProcessSupport
 
 /// `ChildSinks.afterReads`: called on the poller's thread after the lines of each wake-up that
 /// read something, and before the outcome settles, so a sink that holds what its lines led to

@@ -2,6 +2,7 @@ import Foundation
 import InstallEngine
 import Synchronization
 import Testing
+import TestProcessSupport
 
 /// `ChildSinks.consumerBacklog`: a child that writes faster than its lines are taken waits in
 /// its `write` (the engine's memory stays bounded), and goes on with nothing lost once its

@@ -2,6 +2,7 @@ import Glibc
 @testable import InstallEngine
 import Synchronization
 import Testing
+import TestProcessSupport
 
 /// The poller keeps every child apart while children start and end around it all the time:
 /// their descriptors are closed and their numbers taken by the next children at once.

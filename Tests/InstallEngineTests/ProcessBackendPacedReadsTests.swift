@@ -2,6 +2,7 @@ import Foundation
 import InstallEngine
 import Synchronization
 import Testing
+import TestProcessSupport
 
 /// `ChildSinks.afterReadsInterval` above zero paces the reading: a trickle is read once per
 /// interval, a flood at once, and the exit is seen at once.

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 @testable import InstallEngine
 import Testing
+import TestProcessSupport
 
 @Suite("ProcessBackend: one poller thread watches every child")
 struct ProcessBackendPollerTests {

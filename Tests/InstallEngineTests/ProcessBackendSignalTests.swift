@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import InstallEngine
 import Testing
+import TestProcessSupport
 
 @Suite("ProcessBackend: terminate, kill and what is left of the process group")
 struct ProcessBackendSignalTests {

@@ -1,6 +1,7 @@
 import Glibc
 @testable import InstallEngine
 import Testing
+import TestProcessSupport
 
 @Suite("ProcessBackend without a pidfd: the exit is found with waitpid(WNOHANG)")
 struct ProcessBackendWithoutPidfdTests {

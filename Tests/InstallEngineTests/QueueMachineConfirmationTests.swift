@@ -2,6 +2,7 @@ import InstallEngine
 import InstallEngineTesting
 import Synchronization
 import Testing
+import TestProcessSupport
 
 /// Jobs that await confirmation (an apt plan shown before it runs): the queue holds them until
 /// `confirm`, an abort completes them at once, as it does a queued job (rule 13), and a decline

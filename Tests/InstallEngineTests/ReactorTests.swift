@@ -4,6 +4,7 @@ import Glibc
 @testable import InstallEngine
 import Synchronization
 import Testing
+import TestProcessSupport
 
 @Suite("Reactor: one thread for descriptors, timers and posted work")
 struct ReactorTests {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestProcessSupport
 
 /// A temporary folder for one end-to-end test: manifests, scripts, marker files and `HOME`.
 struct EndToEndFolder {
@@ -39,12 +40,8 @@ struct EndToEndFolder {
     /// Polls every 20 ms until `condition` holds or the timeout passes (generous: a loaded CI
     /// machine can hold a test up for many seconds, and a passing test never waits it out).
     static func eventually(timeout: Duration = .seconds(180), _ condition: () -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if condition() { return true }
-            try? await Task.sleep(for: .milliseconds(20))
-        }
-        return condition()
+        // Every 20 ms: a look here is often a `tmux capture-pane`, a process of its own.
+        await TestProcessSupport.eventually(timeout: timeout, every: .milliseconds(20), condition)
     }
 }
 

@@ -6,19 +6,11 @@ import Monitor
 import MonitorRuntime
 import Synchronization
 import Testing
+import TestProcessSupport
 
 /// The `h` view with the engine in this process: the history is read off the monitor's thread.
 @Suite("History view loading")
 struct HistoryLoadTests {
-    private func eventually(timeout: Duration = .seconds(180), _ condition: () -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if condition() { return true }
-            try? await Task.sleep(for: .milliseconds(5))
-        }
-        return condition()
-    }
-
     @Test("while a slow history load runs, the monitor shows loading…, keeps drawing and answers keys; the rows come after")
     func slowLoadDoesNotBlockTheLoop() async throws {
         // The loader holds until the test opens the gate, as a store behind a slow disk or

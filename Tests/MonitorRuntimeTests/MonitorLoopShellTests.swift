@@ -2,20 +2,12 @@ import Foundation
 import Glibc
 import Monitor
 import Testing
+import TestProcessSupport
 
 /// The board's `s` in the monitor's runtime: the terminal handed over to the shell and taken
 /// back, the shell run with the link's ssh command, the board redrawn with how it ended.
 @Suite("Monitor loop: a shell on a host")
 struct MonitorLoopShellTests {
-    private func eventually(timeout: Duration = .seconds(180), _ condition: () -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if condition() { return true }
-            try? await Task.sleep(for: .milliseconds(5))
-        }
-        return condition()
-    }
-
     @Test("s: the terminal is suspended, the shell runs with the host's ssh command, the terminal resumed, and a new frame says how it ended")
     func shellSuspendsAndRedraws() async throws {
         let loop = try RunningLoop(attached: true)

@@ -4,20 +4,12 @@ import Synchronization
 import InstallEngine
 import Monitor
 import Testing
+import TestProcessSupport
 
 /// The monitor's runtime on a fake terminal: the ready gate, the frame rate, keys under a
 /// flood, a hang-up and detaching.
 @Suite("Monitor loop")
 struct MonitorLoopTests {
-    private func eventually(timeout: Duration = .seconds(180), _ condition: () -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if condition() { return true }
-            try? await Task.sleep(for: .milliseconds(5))
-        }
-        return condition()
-    }
-
     @Test("no frame until the link says the snapshot is in; the first frame shows all of it")
     func readyGate() async throws {
         let loop = try RunningLoop()

@@ -1,6 +1,7 @@
 import PatchPolicy
 import Synchronization
 import Testing
+import TestProcessSupport
 
 /// The loop that runs a night around `NightMachine`: actions in order, a stamp before each
 /// host starts, one line per step, notify calls, and the window's end from a manual clock.
@@ -28,19 +29,6 @@ struct NightLoopTests {
     static let neverCloses: @Sendable () async -> Void = {
         let (stream, _) = AsyncStream<Void>.makeStream()
         for await _ in stream { break }
-    }
-
-    /// Polls `condition` every millisecond until it holds or 10 s passed.
-    /// Polls until `condition` holds, within 3 minutes: generous, since a loaded machine's
-    /// cooperative pool may not run the loop for seconds (10 s failed once at load 64), and a
-    /// passing test never waits it out.
-    static func eventually(_ condition: () -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + .seconds(180)
-        while ContinuousClock.now < deadline {
-            if condition() { return true }
-            try? await Task.sleep(for: .milliseconds(1))
-        }
-        return condition()
     }
 
     @Test("Three waves that all pass: each host patched once, in wave order, each after a stamp that says it runs; one line per step; notified after each wave and at the end")
@@ -98,9 +86,9 @@ struct NightLoopTests {
                 for await _ in closing { break }
             }
         }
-        #expect(await Self.eventually { runner.patched == ["h1"] })
+        #expect(await eventually(every: .milliseconds(1)) { runner.patched == ["h1"] })
         close.yield()
-        #expect(await Self.eventually { record.lines.withLock { $0 }.contains { $0.hasPrefix("the window closed") } })
+        #expect(await eventually(every: .milliseconds(1)) { record.lines.withLock { $0 }.contains { $0.hasPrefix("the window closed") } })
         runner.release("h1")
         let machine = try await night.value
         #expect(machine.phase == .stopped(.windowClosed))

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import RestartScan
 import Testing
+import TestProcessSupport
 
 /// The one `/proc` reader: `stat` read right whatever a program calls itself, `status`, and a
 /// recorded and the live `/proc`, down to a process that has vanished.

@@ -4,21 +4,13 @@ import InstallEngineTesting
 import Synchronization
 import Testing
 @testable import installtop
+import TestProcessSupport
 
 /// What follows an undo queued from the monitor (its staged files removed, marks and conffile
 /// records given back) runs once, whichever way the job ends: completed, or declined (which
 /// leaves the queue without completing), and also when it ended before it was watched.
 @Suite("JobEndWatch: once, at the job's end")
 struct JobEndWatchTests {
-    private func eventually(_ condition: () -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + .seconds(180)
-        while ContinuousClock.now < deadline {
-            if condition() { return true }
-            try? await Task.sleep(for: .milliseconds(5))
-        }
-        return condition()
-    }
-
     private func update(_ id: String) -> Update {
         Update(id: id, title: id, installCommand: .argv(["install", id]), uninstallCommand: .argv(["uninstall", id]))
     }

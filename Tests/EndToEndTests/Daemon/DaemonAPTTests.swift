@@ -1,6 +1,7 @@
 import APTTestSupport
 import Foundation
 import Testing
+import TestProcessSupport
 
 /// An apt job submitted to `serve`: the engine asks apt for the plan and runs it, in a private
 /// root; a refusal comes back before anything is queued.

@@ -1,6 +1,7 @@
 import APTTestSupport
 import Foundation
 import Testing
+import TestProcessSupport
 
 /// `installtop confirm JOB [--decline]` on a job that awaits a yes in `serve`: an undo asked for
 /// over the socket (what `u` in an attached monitor sends), started or declined from the

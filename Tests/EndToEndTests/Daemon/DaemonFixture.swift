@@ -1,6 +1,7 @@
 import APTTestSupport
 import Foundation
 import Glibc
+import TestProcessSupport
 
 /// One `installtop serve` for one test: its own folder (mode 0700), socket, history database
 /// (or `--no-history`) and dpkg to follow (an empty private root: an apt run on the host during

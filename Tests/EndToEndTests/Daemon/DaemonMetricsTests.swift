@@ -3,6 +3,7 @@ import FleetTestSupport
 import Foundation
 import Glibc
 import Testing
+import TestProcessSupport
 
 /// `serve --metrics-textfile-directory DIR`: the engine's node_exporter textfile, read by
 /// Prometheus' own parser (prometheus_client) after jobs ran and the pending snapshot of a

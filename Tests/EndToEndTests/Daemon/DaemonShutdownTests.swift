@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import TestProcessSupport
 
 /// Stopping serve: SIGTERM aborts the running jobs, records them and removes the socket.
 @Suite("daemon shutdown")

@@ -2,6 +2,7 @@ import APTTestSupport
 import Foundation
 import Glibc
 import Testing
+import TestProcessSupport
 
 /// `installtop apt …` with the machine's engine running on the same root (Documentation/OBSERVED-JOBS.md "One
 /// transaction, one record"): the job runs in that engine, which plans it, keeps the versions it

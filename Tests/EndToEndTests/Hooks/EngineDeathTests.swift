@@ -2,6 +2,7 @@ import APTTestSupport
 import Foundation
 import Glibc
 import Testing
+import TestProcessSupport
 
 /// An engine SIGKILLed mid-transaction (issue 43, item 2): apt-get and dpkg go on without it,
 /// and whoever opens the history next ends the run from dpkg's final state and log, with a row

@@ -1,6 +1,7 @@
 import APTTestSupport
 import Foundation
 import Testing
+import TestProcessSupport
 
 /// `installtop hooks install --keep-for-undo` (issue 35, item 6; rule 37) in a private apt root:
 /// the hooks go only into the root's `apt.conf.d` (APT_CONFIG), a raw `apt-get upgrade` is

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import TestProcessSupport
 
 /// The relay counts the lines it could not deliver (no engine listening, its socket full) and
 /// says so (`"dropped":N`) in its next message that gets through; `installtop status` shows

@@ -3,6 +3,7 @@ import FleetTestSupport
 import Foundation
 import Glibc
 import Testing
+import TestProcessSupport
 
 /// Issue 57's test of "a host whose upgrade breaks its sshd configuration": a namespace host
 /// (Documentation/FLEET-FACTS.md) whose sshd includes a drop-in folder of its own, and a private

@@ -2,6 +2,7 @@ import APTTestSupport
 import Foundation
 import Glibc
 import Testing
+import TestProcessSupport
 
 /// `installtop apt upgrade` run in the machine's engine (a serve on a private root), the engine,
 /// apt-get and dpkg SIGKILLed together while lab-k2's preinst waits (issue 56, item 1): the

@@ -2,6 +2,7 @@ import APTTestSupport
 import Foundation
 import Glibc
 import Testing
+import TestProcessSupport
 
 /// The kill matrix's engine column (issue 47, item 2): installtop itself SIGKILLed while lab-k2
 /// waits in a maintainer script (`APTKillPoint.engineDeaths`), alone or with apt-get and dpkg.

@@ -2,6 +2,7 @@ import APTTestSupport
 import Foundation
 import Glibc
 import Testing
+import TestProcessSupport
 
 /// The kill matrix (issue 47, item 2): an `installtop apt install`, `upgrade` or `undo` (of
 /// that upgrade) `--yes` of the lab (`APTKillPoint`) waits in a maintainer script of lab-k2 (preinst, postinst, its

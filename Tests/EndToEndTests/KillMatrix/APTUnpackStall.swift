@@ -1,6 +1,7 @@
 import APTTestSupport
 import Foundation
 import Glibc
+import TestProcessSupport
 
 /// The kill matrix's unpack point (issue 47): dpkg held in the middle of writing one of lab-k2's
 /// files. dpkg runs no maintainer script while it unpacks, so there is no script to wait in;

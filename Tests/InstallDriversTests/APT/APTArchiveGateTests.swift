@@ -3,6 +3,7 @@ import Foundation
 import InstallDrivers
 import InstallEngine
 import Testing
+import TestProcessSupport
 
 /// The safe point between dpkg's archives (`DpkgArchiveGate`, rule 24) on real apt and dpkg in
 /// a private root: apt hands dpkg its archives in batches, and a stop keeps dpkg from the next

@@ -4,6 +4,7 @@ import Glibc
 import InstallDrivers
 import InstallEngine
 import Testing
+import TestProcessSupport
 
 /// Aborting a real apt transaction in a private root (rules 24–25, Documentation/PACKAGE-FACTS.md "Stopping safely"): the
 /// first request lets the package dpkg works on finish and starts no other; a second one kills

@@ -3,6 +3,7 @@ import Foundation
 import InstallDrivers
 import InstallEngine
 import Testing
+import TestProcessSupport
 
 /// While apt fetches its files (from the private root's `file:` repository, which apt copies
 /// into its archive cache and reports on Status-Fd as `dlstatus` lines) no package runs: the

@@ -4,6 +4,7 @@ import InstallDrivers
 import InstallEngine
 import Synchronization
 import Testing
+import TestProcessSupport
 
 /// The apt driver with a keeper of replaced versions (rule 33), its plan from a simulation (the
 /// monitor's confirmed plan): the keeper runs once, from apt's hook, before dpkg touches any

@@ -3,6 +3,7 @@ import Foundation
 import InstallDrivers
 import InstallEngine
 import Testing
+import TestProcessSupport
 
 /// The repair after a forced apt abort on the shape that broke dpkg for real (issue 18: an
 /// openjdk upgrade): a runtime and a kit that depends on it `(= V)`, both installed at 1.0, then

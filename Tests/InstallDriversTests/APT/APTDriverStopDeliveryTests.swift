@@ -5,6 +5,7 @@ import InstallDrivers
 import InstallEngine
 import Synchronization
 import Testing
+import TestProcessSupport
 
 /// A stop of a real apt transaction while a subscriber blocks (a history write waiting for a
 /// lock): the poller, which reads every child of the process, must keep reading. When the stop

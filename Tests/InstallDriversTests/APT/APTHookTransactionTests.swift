@@ -3,6 +3,7 @@ import Foundation
 import InstallDrivers
 import InstallEngine
 import Testing
+import TestProcessSupport
 
 /// `APTHookTransaction` in a private root: apt resolves once, its `Pre-Install-Pkgs` hook gives
 /// the plan, the job's driver takes the running transaction over, and apt's end before the

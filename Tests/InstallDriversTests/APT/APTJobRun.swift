@@ -2,6 +2,7 @@ import Foundation
 import InstallDrivers
 import InstallEngine
 import Testing
+import TestProcessSupport
 
 /// One apt job planned by `APTPlanner` and run by `APTDriver` on a queue of its own, with every
 /// event the queue published: what the driver tests start, steer (abort) and read.

@@ -3,6 +3,7 @@ import Foundation
 import InstallDrivers
 import InstallEngine
 import Testing
+import TestProcessSupport
 
 /// Keeping that starts as apt does, from the simulated plan (rule 33): apt's hook then waits
 /// only for what is left, and apt's own plan decides what stands. Cached originals are checked

@@ -3,6 +3,7 @@ import InstallDrivers
 import InstallEngine
 import Synchronization
 import Testing
+import TestProcessSupport
 
 /// A program speaking the driver protocol, run as a session driver through the queue (rule 27):
 /// its plans become jobs as they are declared, each job starts with its first update, a stop

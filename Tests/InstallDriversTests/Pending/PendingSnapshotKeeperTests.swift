@@ -8,6 +8,7 @@ import Synchronization
 import Testing
 
 @testable import InstallDrivers
+import TestProcessSupport
 
 /// When the engine's keeper computes the pending snapshot: at start, after every job that may
 /// have changed the root (a driver's, an observed one), on

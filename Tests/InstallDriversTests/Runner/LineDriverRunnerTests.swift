@@ -3,6 +3,7 @@ import Foundation
 import InstallEngine
 import Synchronization
 import Testing
+import TestProcessSupport
 
 /// `LineDriverRunner` with a translator of a few lines: what a new line-driven kind gets
 /// without writing any plumbing of its own.

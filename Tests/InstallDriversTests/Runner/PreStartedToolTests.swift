@@ -3,6 +3,7 @@ import Foundation
 import InstallEngine
 import Synchronization
 import Testing
+import TestProcessSupport
 
 /// `PreStartedTool` with a kind of a few lines: the tool begins with its plan or its end, a
 /// driver takes it over once and hears every line in order, and a stop reaches the tool.

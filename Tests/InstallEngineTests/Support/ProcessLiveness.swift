@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestProcessSupport
 
 /// Whether process `pid` is gone: `kill(pid, 0)` fails with ESRCH, or it is a zombie waiting
 /// for a parent that does not reap (our init may not), which no signal can reach any more.

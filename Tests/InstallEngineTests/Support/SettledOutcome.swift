@@ -1,5 +1,6 @@
 import InstallEngine
 import Synchronization
+import TestProcessSupport
 
 /// The outcome of `running`, or `nil` when it has not settled within `timeout`; then the
 /// update is killed so that a broken backend cannot leave processes behind.

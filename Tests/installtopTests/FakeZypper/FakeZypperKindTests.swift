@@ -5,6 +5,7 @@ import InstallEngineTesting
 import InstallHistory
 import Testing
 @testable import installtop
+import TestProcessSupport
 
 /// The seam of a kind, proved with a third package kind that is a test double: its folder
 /// (`FakeZypperJob`, `FakeZypperJobKind`, `FakeZypperRegistration`) and one registration line
@@ -14,15 +15,6 @@ import Testing
 struct FakeZypperKindTests {
     /// The one line: this process's registry with the kind added, as `EngineHost.registry` lists it.
     static let registry: [any KindRegistration] = EngineHost.registry + [FakeZypperRegistration()]
-
-    private func eventually(_ condition: () -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + .seconds(60)
-        while ContinuousClock.now < deadline {
-            if condition() { return true }
-            try? await Task.sleep(for: .milliseconds(5))
-        }
-        return condition()
-    }
 
     @Test("a manifest's zypper job is read, planned by its kind and run through the engine's queue to success")
     func manifestJobRunsThroughTheEngine() async throws {
