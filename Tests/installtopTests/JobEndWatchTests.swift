@@ -3,8 +3,8 @@ import InstallEngine
 import InstallEngineTesting
 import Synchronization
 import Testing
-@testable import installtop
 import TestProcessSupport
+@testable import installtop
 
 /// What follows an undo queued from the monitor (its staged files removed, marks and conffile
 /// records given back) runs once, whichever way the job ends: completed, or declined (which

@@ -6,9 +6,9 @@ import InstallEngineTesting
 import Monitor
 import Synchronization
 import Testing
+import TestProcessSupport
 
 @testable import MonitorRuntime
-import TestProcessSupport
 
 /// Issue 34, item 4 and its test: a 20 MB output flood on one host while the board is attached
 /// to it over a link that reads slowly (2 MiB/s), beside a second host. Every state change of

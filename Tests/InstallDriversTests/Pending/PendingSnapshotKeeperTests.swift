@@ -6,9 +6,9 @@ import InstallEngine
 import InstallEngineTesting
 import Synchronization
 import Testing
+import TestProcessSupport
 
 @testable import InstallDrivers
-import TestProcessSupport
 
 /// When the engine's keeper computes the pending snapshot: at start, after every job that may
 /// have changed the root (a driver's, an observed one), on

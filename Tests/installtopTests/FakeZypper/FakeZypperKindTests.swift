@@ -4,8 +4,8 @@ import InstallEngine
 import InstallEngineTesting
 import InstallHistory
 import Testing
-@testable import installtop
 import TestProcessSupport
+@testable import installtop
 
 /// The seam of a kind, proved with a third package kind that is a test double: its folder
 /// (`FakeZypperJob`, `FakeZypperJobKind`, `FakeZypperRegistration`) and one registration line
