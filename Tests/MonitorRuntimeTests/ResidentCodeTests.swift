@@ -63,15 +63,48 @@ struct ResidentCodeTests {
         #expect(residentAfter < inner.count / 2, "\(residentAfter) of \(inner.count) freed pages still resident")
     }
 
-    @Test("with the thresholds kept, a large block is mapped on its own, also after one before it was freed")
+    /// Set in the process of its own where the thresholds' probe runs.
+    private static let probeVariable = "INSTALLTOP_MALLOC_THRESHOLDS_PROBE"
+    private static var isProbeProcess: Bool { ProcessInfo.processInfo.environment[probeVariable] == "1" }
+
+    /// The thresholds are for a process that fixes them as it starts, as the monitor does. In
+    /// the test process, other tests have freed large blocks by then (raising the floating
+    /// thresholds and leaving free chunks of megabytes in the heaps), and malloc serves a large
+    /// request from such a chunk whatever its threshold says: in a full run the block came
+    /// from a heap once. So the probe runs in a process of its own (this test binary, filtered
+    /// to it), where the thresholds are fixed before anything large was allocated.
+    @Test("with the thresholds kept, a large block is mapped on its own, also after one before it was freed (in a process of its own)",
+          .enabled(if: !ResidentCodeTests.isProbeProcess))
     func largeAllocationsMapped() throws {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "installtop-malloc-probe-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = folder.appending(path: "output")
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: output)
+        defer { try? handle.close() }
+        let probe = Process()
+        probe.executableURL = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        probe.arguments = ["--testing-library", "swift-testing", "--filter", "ResidentCodeTests/largeAllocationsMappedProbe"]
+        probe.environment = ProcessInfo.processInfo.environment.merging([Self.probeVariable: "1"]) { _, new in new }
+        probe.standardInput = FileHandle.nullDevice
+        probe.standardOutput = handle
+        probe.standardError = handle
+        try probe.run()
+        probe.waitUntilExit()
+        let report = try String(contentsOf: output, encoding: .utf8)
+        #expect(probe.terminationStatus == 0, "the probe's process: \(report)")
+        #expect(report.contains("Test \"probe: a large block is mapped on its own\" passed"), "the probe did not run, or failed: \(report)")
+    }
+
+    @Test("probe: a large block is mapped on its own", .enabled(if: ResidentCodeTests.isProbeProcess))
+    func largeAllocationsMappedProbe() throws {
         ResidentCode.keepLargeAllocationsMapped()
         let size = 4 << 20
         // The first block freed is what makes glibc raise its thresholds when they float; the
         // second then came from a heap, where its pages stayed once freed. A block malloc
         // mapped on its own carries IS_MMAPPED (2) in its chunk's size word, just before it:
-        // freeing it unmaps it. (Its pages cannot be looked at after the free: another test's
-        // mapping may take the addresses at once.)
+        // freeing it unmaps it.
         for round in 1...2 {
             let block = try #require(malloc(size))
             let sizeWord = block.load(fromByteOffset: -MemoryLayout<Int>.size, as: Int.self)
