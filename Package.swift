@@ -228,7 +228,7 @@ let package = Package(
             dependencies: ["EngineDaemon", "EngineWire", "InstallEngine", "InstallEngineTesting", "InstallHistory", "CUnixSocket", "MonitorRuntime", "Monitor",
                            "RestartScan", "FleetTestSupport", "TestProcessSupport"]
         ),
-        .testTarget(name: "MonitorRuntimeTests", dependencies: ["MonitorRuntime", "Monitor", "InstallEngine", "InstallHistory", "EngineWire", "EngineDaemon", "TerminalUI", "TestProcessSupport"]),
+        .testTarget(name: "MonitorRuntimeTests", dependencies: ["MonitorRuntime", "Monitor", "InstallEngine", "InstallHistory", "EngineWire", "EngineDaemon", "TerminalUI", "TestProcessSupport", "APTTestSupport"]),
         .testTarget(
             name: "MonitorTests",
             dependencies: ["Monitor", "InstallEngine", "RestartScan", "TerminalUI", "EngineWire"],

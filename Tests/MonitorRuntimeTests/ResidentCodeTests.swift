@@ -1,3 +1,4 @@
+import APTTestSupport
 import Foundation
 import Glibc
 import MonitorRuntime
@@ -76,24 +77,12 @@ struct ResidentCodeTests {
     @Test("with the thresholds kept, a large block is mapped on its own, also after one before it was freed (in a process of its own)",
           .enabled(if: !ResidentCodeTests.isProbeProcess))
     func largeAllocationsMapped() throws {
-        let folder = FileManager.default.temporaryDirectory.appending(path: "installtop-malloc-probe-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let output = folder.appending(path: "output")
-        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: output)
-        defer { try? handle.close() }
-        let probe = Process()
-        probe.executableURL = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-        probe.arguments = ["--testing-library", "swift-testing", "--filter", "ResidentCodeTests/largeAllocationsMappedProbe"]
-        probe.environment = ProcessInfo.processInfo.environment.merging([Self.probeVariable: "1"]) { _, new in new }
-        probe.standardInput = FileHandle.nullDevice
-        probe.standardOutput = handle
-        probe.standardError = handle
-        try probe.run()
-        probe.waitUntilExit()
-        let report = try String(contentsOf: output, encoding: .utf8)
-        #expect(probe.terminationStatus == 0, "the probe's process: \(report)")
+        let testBinary = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        let probe = try TestCommand.run([testBinary, "--testing-library", "swift-testing", "--filter", "ResidentCodeTests/largeAllocationsMappedProbe"],
+                                        environment: [Self.probeVariable: "1"])
+        // Swift Testing reports on standard error.
+        let report = probe.stdout + probe.stderr
+        #expect(probe.status == 0, "the probe's process: \(report)")
         #expect(report.contains("Test \"probe: a large block is mapped on its own\" passed"), "the probe did not run, or failed: \(report)")
     }
 
