@@ -47,6 +47,10 @@ static double tms_now(void) {
     return (double)now.tv_sec + (double)now.tv_nsec / 1e9;
 }
 
+/// Whether the starvation watch runs (below): only then are jobs and workers timed, so that a
+/// run without it pays no clock reading per job. Set before the pool takes its first job.
+static int watching;
+
 /// What each worker runs, for the starvation watch: its thread id and since when it runs its
 /// current job (0 while idle).
 #define TMS_MAX_WORKERS 256
@@ -69,7 +73,7 @@ static void *tms_pool_worker(void *slot_pointer) {
         idle_workers += 1;
         while (first_job == NULL) pthread_cond_wait(&pool_wake, &pool_lock);
         idle_workers -= 1;
-        worker_busy_since[slot] = tms_now();
+        if (watching) worker_busy_since[slot] = tms_now();
         queued_jobs -= 1;
         struct tms_queued_job *next = first_job;
         first_job = next->next;
@@ -110,7 +114,7 @@ static void __attribute__((swiftcall)) tms_pool_enqueue(void *job, tms_original_
         return;
     }
     queued->job = job;
-    queued->queued_at = tms_now();
+    queued->queued_at = watching ? tms_now() : 0;
     queued->next = NULL;
     if (last_job != NULL) last_job->next = queued; else first_job = queued;
     last_job = queued;
@@ -201,10 +205,11 @@ static void tms_bound_parallel_tests(long cores) {
 __attribute__((constructor)) static void tms_install_task_pool(void) {
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     if (cores * 2 > max_workers) max_workers = (int)(cores * 2);
+    const char *watch = getenv("INSTALLTOP_TEST_POOL_WATCH");
+    watching = watch != NULL && watch[0] != '\0';
     swift_task_enqueueGlobal_hook = tms_pool_enqueue;
     tms_bound_parallel_tests(cores);
-    const char *watch = getenv("INSTALLTOP_TEST_POOL_WATCH");
-    if (watch != NULL && watch[0] != '\0') {
+    if (watching) {
         // Signals blocked, as the workers have them: they are for the processes tests start.
         sigset_t all, previous;
         sigfillset(&all);
