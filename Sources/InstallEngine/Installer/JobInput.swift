@@ -2,7 +2,9 @@ import TextBasics
 
 /// Something that changes a job's state, enqueued on the job's executor (`JobRunner`) and
 /// performed there in the order it came: whoever makes it (the process poller, a driver's
-/// report queue, the monitor's key, the reactor's timers, the callback queue) only enqueues.
+/// report queue, the monitor's key, the reactor's timers, the callback queue) only enqueues,
+/// except that a child's end and a launch may be performed by the thread that makes them when
+/// the executor is idle (`JobRunner.submitRunningHere`).
 enum JobInput: Sendable {
     /// Start the job (once, from `UpdateInstaller.begin`).
     case start

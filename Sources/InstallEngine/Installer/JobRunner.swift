@@ -21,7 +21,8 @@ import TextBasics
 ///
 /// Nothing waits here: a child's start waits for the delivery of its `updateStarted` through
 /// `whenDelivered`, outcomes come back through `whenEnded`, timers through `EngineTimers`,
-/// each as an input.
+/// each as an input. Those two (a launch, a child's end) are performed by the thread that
+/// delivers them when the executor is idle (`submitRunningHere`), not handed to the pool.
 final class JobRunner: Sendable {
     /// What runs now: the child of one update, or the job's driver.
     fileprivate enum Running: Sendable {
@@ -123,13 +124,31 @@ final class JobRunner: Sendable {
     func submit(_ input: JobInput) {
         openInputs.withLock { open in
             if !joinsInputs { open = nil }
-            _ = executor.enqueue(CollectionOfOne(input), joining: &open) { [self] inputs in
-                for input in inputs { perform(input) }
-                // One hand-over of the progress callbacks for everything the batch changed.
-                state.withLock { state in
-                    if let job = state.job { state.callbacks.queue(for: job, on: callbackQueue) }
-                }
-            }
+            _ = executor.enqueue(CollectionOfOne(input), joining: &open) { [self] inputs in performBatch(inputs) }
+        }
+    }
+
+    /// Enqueues `input` as `submit` does, and when the executor was idle performs it here, on
+    /// the calling thread, now, for one turn (what it leads to goes to the engine's pool): for
+    /// the two inputs on the path from one update to the next, a child's end (on the reactor's
+    /// thread, which settles it) and a launch (on the callback queue's thread, once the
+    /// `updateStarted` is delivered). Each would otherwise wake a pool thread only to have the
+    /// thread that woke it go back to sleep; the job's order is the executor's either way.
+    /// The caller holds none of its locks, and its thread may run a short input, never a flood.
+    private func submitRunningHere(_ input: JobInput) {
+        let runsHere = openInputs.withLock { open in
+            if !joinsInputs { open = nil }
+            return executor.enqueueToRunHere(CollectionOfOne(input), joining: &open) { [self] inputs in performBatch(inputs) }
+        }
+        if runsHere { executor.runHere(untilEmpty: false) }
+    }
+
+    /// Performs a batch of inputs on the executor, then queues the progress callbacks for
+    /// everything the batch changed, in one hand-over.
+    private func performBatch(_ inputs: [JobInput]) {
+        for input in inputs { perform(input) }
+        state.withLock { state in
+            if let job = state.job { state.callbacks.queue(for: job, on: callbackQueue) }
         }
     }
 
@@ -198,7 +217,7 @@ final class JobRunner: Sendable {
             return state.machine.updateLaunched(at: index)
         }
         running.whenEnded { [self] outcome in
-            submit(.updateEnded(index: index, outcome: outcome, markerBefore: markerBefore))
+            submitRunningHere(.updateEnded(index: index, outcome: outcome, markerBefore: markerBefore))
         }
     }
 
@@ -277,7 +296,16 @@ final class JobRunner: Sendable {
     private func perform(_ effect: Effect) {
         switch effect {
         case .launch(let index, let ticket):
-            callbackQueue.whenDelivered(ticket) { [self] in submit(.launch(index: index)) }
+            callbackQueue.whenDelivered(ticket) { [self] in
+                // The callback queue's thread starts the child itself only when it has no other
+                // callbacks to deliver: a thousand jobs starting at once spawn on the pool's
+                // threads, side by side, while it goes on delivering.
+                if callbackQueue.hasItemsWaiting {
+                    submit(.launch(index: index))
+                } else {
+                    submitRunningHere(.launch(index: index))
+                }
+            }
         case .startDriver:
             startDriver()
         case .terminate:

@@ -11,7 +11,9 @@ import Synchronization
 /// drains the pipes for at most the drain timeout and settles the outcome. Sinks run on that
 /// thread and must never block: what their reports lead to (subscribers, history writes, a
 /// driver's follow-up) runs on a `SerialWorkQueue`, so a subscriber that blocks cannot hold up
-/// the reading of the children.
+/// the reading of the children. An outcome's handler may do a little more: the job runner
+/// performs the child's end here when the job's executor is idle (one turn of its machine,
+/// which queues callbacks and never blocks), to spare a pool thread's wake-up per update.
 ///
 /// One wake-up of the reactor reads every ready descriptor first (`descriptorReady`); a pass
 /// posted from the first read then finishes what the reads started (`pass`: the children's

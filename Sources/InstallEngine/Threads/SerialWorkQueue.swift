@@ -126,10 +126,13 @@ public final class SerialWorkQueue: Sendable {
         append(elements, joining: &open, run).mustStart
     }
 
-    /// Runs every item queued until the queue is empty, on the calling thread; once for each
-    /// time `enqueueToRunHere` returned `true`, with none of the caller's locks held.
-    public func runHere() {
-        deliverPending(untilEmpty: true)
+    /// Runs the items queued on the calling thread; once for each time `enqueueToRunHere`
+    /// returned `true`, with none of the caller's locks held. With `untilEmpty` (the default)
+    /// it runs until the queue is empty; otherwise it runs the items queued when it starts and
+    /// hands what came meanwhile to the queue's runner, so a thread with work of its own (the
+    /// reactor, a callback queue) spends one turn here, not a flood's.
+    public func runHere(untilEmpty: Bool = true) {
+        deliverPending(untilEmpty: untilEmpty)
     }
 
     /// Hands the queue, which has items and is marked delivering, to its runner.
@@ -168,6 +171,9 @@ public final class SerialWorkQueue: Sendable {
     /// of a child's output holds the child back while it is high; see `UpdateReporter.backlog`).
     /// Items enqueued one by one are not counted.
     public var backlog: Int { waitingElements.load(ordering: .relaxed) }
+
+    /// Whether items wait to run (the one running now, if any, aside).
+    public var hasItemsWaiting: Bool { state.withLock { !$0.pending.isEmpty } }
 
     /// True when the calling thread is running one of this queue's items.
     public var isDeliveringOnCurrentThread: Bool {
