@@ -128,14 +128,19 @@ final class JobRunner: Sendable {
         }
     }
 
-    /// Enqueues `input` as `submit` does, and when the executor was idle performs it here, on
-    /// the calling thread, now, for one turn (what it leads to goes to the engine's pool): for
-    /// the two inputs on the path from one update to the next, a child's end (on the reactor's
+    /// Enqueues `input` as `submit` does, and when handing it on would only wake a pool thread
+    /// while the calling thread goes to sleep, performs it here, now, for one turn (what it
+    /// leads to goes to the engine's pool): when the calling thread has nothing else waiting
+    /// (`CallingThread.hasNothingWaiting`), the pool is asleep and the executor idle. For the
+    /// two inputs on the path from one update to the next: a child's end (on the poller's
     /// thread, which settles it) and a launch (on the callback queue's thread, once the
-    /// `updateStarted` is delivered). Each would otherwise wake a pool thread only to have the
-    /// thread that woke it go back to sleep; the job's order is the executor's either way.
-    /// The caller holds none of its locks, and its thread may run a short input, never a flood.
+    /// `updateStarted` is delivered). The job's order is the executor's either way. When the
+    /// calling thread has other work (a thousand children ending, a thousand jobs' callbacks)
+    /// or the pool is awake, the input is handed on and runs beside that work: a thousand jobs
+    /// starting at once spawn their children on the pool's threads, side by side. The caller
+    /// holds none of its locks.
     private func submitRunningHere(_ input: JobInput) {
+        guard CallingThread.hasNothingWaiting, executor.runnerIsAsleep else { return submit(input) }
         let runsHere = openInputs.withLock { open in
             if !joinsInputs { open = nil }
             return executor.enqueueToRunHere(CollectionOfOne(input), joining: &open) { [self] inputs in performBatch(inputs) }
@@ -296,16 +301,7 @@ final class JobRunner: Sendable {
     private func perform(_ effect: Effect) {
         switch effect {
         case .launch(let index, let ticket):
-            callbackQueue.whenDelivered(ticket) { [self] in
-                // The callback queue's thread starts the child itself only when it has no other
-                // callbacks to deliver: a thousand jobs starting at once spawn on the pool's
-                // threads, side by side, while it goes on delivering.
-                if callbackQueue.hasItemsWaiting {
-                    submit(.launch(index: index))
-                } else {
-                    submitRunningHere(.launch(index: index))
-                }
-            }
+            callbackQueue.whenDelivered(ticket) { [self] in submitRunningHere(.launch(index: index)) }
         case .startDriver:
             startDriver()
         case .terminate:

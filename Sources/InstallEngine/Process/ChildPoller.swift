@@ -11,9 +11,10 @@ import Synchronization
 /// drains the pipes for at most the drain timeout and settles the outcome. Sinks run on that
 /// thread and must never block: what their reports lead to (subscribers, history writes, a
 /// driver's follow-up) runs on a `SerialWorkQueue`, so a subscriber that blocks cannot hold up
-/// the reading of the children. An outcome's handler may do a little more: the job runner
-/// performs the child's end here when the job's executor is idle (one turn of its machine,
-/// which queues callbacks and never blocks), to spare a pool thread's wake-up per update.
+/// the reading of the children. An outcome's handler may do a little more when this child is
+/// the only one watched (`CallingThread.hasNothingWaiting`): the job runner then performs the
+/// child's end here if the job's executor is idle (one turn of its machine, which queues
+/// callbacks and never blocks), sparing a pool thread's wake-up per update.
 ///
 /// One wake-up of the reactor reads every ready descriptor first (`descriptorReady`); a pass
 /// posted from the first read then finishes what the reads started (`pass`: the children's
@@ -140,7 +141,10 @@ final class ChildPoller: @unchecked Sendable {
         touched.removeAll(keepingCapacity: true)
         for child in attention.values {
             child.checkExit(buffer: buffer)
-            if child.settleIfDrained(now: now) {
+            // Settling the only child watched, this thread has nothing else waiting: the job
+            // may perform the child's end here.
+            let settled = CallingThread.$hasNothingWaiting.withValue(children.count == 1) { child.settleIfDrained(now: now) }
+            if settled {
                 children[child.id] = nil
                 attention[child.id] = nil
                 orphans.groupEnded(child.pid, now: now)

@@ -172,8 +172,9 @@ public final class SerialWorkQueue: Sendable {
     /// Items enqueued one by one are not counted.
     public var backlog: Int { waitingElements.load(ordering: .relaxed) }
 
-    /// Whether items wait to run (the one running now, if any, aside).
-    public var hasItemsWaiting: Bool { state.withLock { !$0.pending.isEmpty } }
+    /// Whether the queue's runner is asleep: every thread of it waits for work, so handing it
+    /// an item would wake one.
+    public var runnerIsAsleep: Bool { workers.isAsleep }
 
     /// True when the calling thread is running one of this queue's items.
     public var isDeliveringOnCurrentThread: Bool {
@@ -184,7 +185,8 @@ public final class SerialWorkQueue: Sendable {
     }
 
     /// Calls `resume` once the item with `ticket` (and so everything before it) has run;
-    /// at once, on the calling thread, if it already has. `resume` runs outside the queue's lock.
+    /// at once, on the calling thread, if it already has. `resume` runs outside the queue's lock,
+    /// on the queue's runner with `CallingThread.hasNothingWaiting` true when no item waits.
     public func whenDelivered(_ ticket: UInt64, _ resume: @escaping @Sendable () -> Void) {
         let done = state.withLock { state -> Bool in
             if state.delivered >= ticket { return true }
@@ -225,15 +227,19 @@ public final class SerialWorkQueue: Sendable {
             }
             first = false
             for work in batch { work() }
-            let ready = state.withLock { state -> [@Sendable () -> Void] in
+            let (ready, drained) = state.withLock { state -> ([@Sendable () -> Void], Bool) in
                 state.delivered += UInt64(batch.count)
-                guard !state.waiters.isEmpty else { return [] }
+                guard !state.waiters.isEmpty else { return ([], false) }
                 let delivered = state.delivered
                 let ready = state.waiters.filter { $0.ticket <= delivered }.map(\.resume)
                 state.waiters.removeAll { $0.ticket <= delivered }
-                return ready
+                return (ready, state.pending.isEmpty)
             }
-            for resume in ready { resume() }
+            guard !ready.isEmpty else { continue }
+            // With nothing left to deliver, a waiter may run its next step here (a job's launch).
+            CallingThread.$hasNothingWaiting.withValue(drained) {
+                for resume in ready { resume() }
+            }
         }
     }
 }

@@ -98,6 +98,12 @@ final class WorkerThreads: Sendable {
         }
     }
 
+    /// Whether every thread started waits for work and none is queued: a `submit` now would
+    /// have to wake one (or start one).
+    var isAsleep: Bool {
+        state.withLock { $0.pending.isEmpty && $0.idle == $0.threads }
+    }
+
     /// The threads running now, and how many could not be started so far (for tests).
     var counts: (threads: Int, startFailures: Int) {
         state.withLock { ($0.threads, $0.startFailures) }
