@@ -1,6 +1,7 @@
 import APTTestSupport
 import Foundation
 import Glibc
+import TestProcessSupport
 import Testing
 
 /// `hosts check` and `enroll` through a stand-in `ssh` on PATH that runs the remote command on
@@ -51,7 +52,7 @@ struct HostsCheckStandInTests {
         // is the working directory's .build/deb (a checkout's may hold a package).
         let copy = folder.file("build/debug/installtop")
         try FileManager.default.createDirectory(atPath: folder.file("build/debug"), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: try InstalltopBinary.path(), toPath: copy)
+        try ExecutableCopy.copy(try InstalltopBinary.path(), to: copy)
         let missing = try await InstalltopProcess(["enroll", "--host", "h1"], in: folder, executable: copy, workingDirectory: folder.path).finish()
         #expect(missing.status == 2, "\(missing.stdout)\(missing.stderr)")
         #expect(missing.stderr.contains("no installtop_\(version)_"), "\(missing.stderr)")
