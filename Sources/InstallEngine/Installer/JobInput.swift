@@ -4,7 +4,7 @@ import TextBasics
 /// performed there in the order it came: whoever makes it (the process poller, a driver's
 /// report queue, the monitor's key, the reactor's timers, the callback queue) only enqueues,
 /// except that a child's end and a launch may be performed by the thread that makes them when
-/// the executor is idle (`JobRunner.submitRunningHere`).
+/// nothing else waits for it or for the engine's pool (`JobRunner.submitRunningHere`).
 enum JobInput: Sendable {
     /// Start the job (once, from `UpdateInstaller.begin`).
     case start

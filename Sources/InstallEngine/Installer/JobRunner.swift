@@ -22,7 +22,8 @@ import TextBasics
 /// Nothing waits here: a child's start waits for the delivery of its `updateStarted` through
 /// `whenDelivered`, outcomes come back through `whenEnded`, timers through `EngineTimers`,
 /// each as an input. Those two (a launch, a child's end) are performed by the thread that
-/// delivers them when the executor is idle (`submitRunningHere`), not handed to the pool.
+/// delivers them when neither it nor the engine's pool has anything else to do and the
+/// executor is idle (`submitRunningHere`), rather than handed to the pool.
 final class JobRunner: Sendable {
     /// What runs now: the child of one update, or the job's driver.
     fileprivate enum Running: Sendable {

@@ -142,8 +142,11 @@ final class ChildPoller: @unchecked Sendable {
         for child in attention.values {
             child.checkExit(buffer: buffer)
             // Settling the only child watched, this thread has nothing else waiting: the job
-            // may perform the child's end here.
-            let settled = CallingThread.$hasNothingWaiting.withValue(children.count == 1) { child.settleIfDrained(now: now) }
+            // may perform the child's end here. (Bound only then: each binding is an allocation,
+            // and a pass looks at every child that needs attention.)
+            let settled = child.hasExited && children.count == 1
+                ? CallingThread.$hasNothingWaiting.withValue(true) { child.settleIfDrained(now: now) }
+                : child.settleIfDrained(now: now)
             if settled {
                 children[child.id] = nil
                 attention[child.id] = nil
