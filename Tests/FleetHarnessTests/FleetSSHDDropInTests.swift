@@ -68,5 +68,4 @@ struct FleetSSHDDropInTests {
         String(decoding: FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") ?? Data(), as: UTF8.self)
             .replacingOccurrences(of: "\0", with: " ")
     }
-
 }

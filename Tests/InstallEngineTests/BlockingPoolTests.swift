@@ -36,17 +36,17 @@ struct BlockingPoolTests {
             }
         }
         // A pool starts its threads within `submit`: an unbounded one would have ten by now.
-        #expect(threadNames().filter { $0.hasPrefix("test-pool-lim") }.count <= 3)
+        #expect(ThreadNames.all.filter { $0.hasPrefix("test-pool-lim") }.count <= 3)
         // Said when it fails: whether a thread could not be started, or started and never ran.
         let allStarted = waitUntil { work.started.load(ordering: .sequentiallyConsistent) == 3 }
         let said = "\(work.started.load(ordering: .sequentiallyConsistent)) started; the pool's threads and start failures: "
-            + "\(pool.workers.counts); its threads in /proc: \(threadNames().filter { $0.hasPrefix("test-pool-lim") })"
+            + "\(pool.workers.counts); its threads in /proc: \(ThreadNames.all.filter { $0.hasPrefix("test-pool-lim") })"
         #expect(allStarted, "\(said)")
         work.openGate()
         #expect(waitUntil { finished.load(ordering: .sequentiallyConsistent) == 10 })
         #expect(work.mostAtOnce.load(ordering: .sequentiallyConsistent) == 3)
         // Idle threads end: the pool costs nothing while nothing blocks.
-        #expect(waitUntil { !threadNames().contains { $0.hasPrefix("test-pool-lim") } })
+        #expect(waitUntil { !ThreadNames.all.contains { $0.hasPrefix("test-pool-lim") } })
     }
 
     @Test("a thread that could not be started is started once another ends an item while work waits")
@@ -129,11 +129,5 @@ struct BlockingPoolTests {
             usleep(1_000)
         }
         return condition()
-    }
-
-    private func threadNames() -> [String] {
-        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
-        return tasks.compactMap { try? String(contentsOfFile: "/proc/self/task/\($0)/comm", encoding: .utf8) }
-            .map { $0.trimmingCharacters(in: .newlines) }
     }
 }

@@ -14,7 +14,7 @@ struct EngineThreadCapTests {
                              configuration: EngineConfiguration(rebootMarkerPath: "/nonexistent/installtop-test-marker"))
         // Its children are killed also when an expectation below ends the test early.
         defer { queue.abortAll(force: true) }
-        let before = threadNames()
+        let before = ThreadNames.all
         let engineBefore = engineThreads(in: before)
         for index in 0..<updates {
             try queue.submit(name: "sleep \(index)", updates: [Update(id: "sleep", installCommand: .argv(["sleep", "1"]))])
@@ -29,7 +29,7 @@ struct EngineThreadCapTests {
         var peakNames: [String] = []
         let deadline = ContinuousClock.now + .seconds(300)
         while !idle.value, ContinuousClock.now < deadline {
-            let names = threadNames()
+            let names = ThreadNames.all
             if names.count > peakTotal {
                 peakTotal = names.count
                 peakNames = names
@@ -56,12 +56,5 @@ struct EngineThreadCapTests {
 
     private func engineThreads(in names: [String]) -> Int {
         names.filter { name in Self.sharedEngineThreadPrefixes.contains { name.hasPrefix($0) } }.count
-    }
-
-    /// The names of this process's threads now (`/proc/self/task/*/comm`).
-    private func threadNames() -> [String] {
-        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
-        return tasks.compactMap { try? String(contentsOfFile: "/proc/self/task/\($0)/comm", encoding: .utf8) }
-            .map { $0.trimmingCharacters(in: .newlines) }
     }
 }

@@ -89,7 +89,7 @@ struct ReactorTests {
             let threadName = LockedValue("")
             let registration = try reactor.register(pipe.read) { readiness in
                 onLoop.update { $0.append(reactor.isOnLoopThread) }
-                threadName.set((try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)) ?? "")
+                threadName.set(ThreadNames.current)
                 let text = pipe.drain()
                 if !text.isEmpty { seen.update { $0.append(text) } }
                 if readiness.contains(.hangUp) { seen.update { $0.append("hang-up") } }
@@ -101,7 +101,7 @@ struct ReactorTests {
             reactor.cancel(registration)
             #expect(onLoop.value.allSatisfy { $0 } && !onLoop.value.isEmpty)
             #expect(!reactor.isOnLoopThread)
-            #expect(threadName.value == "test-reactor\n")
+            #expect(threadName.value == "test-reactor")
         }
     }
 

@@ -11,10 +11,10 @@ struct SerialWorkQueueRunHereTests {
         let queue = SerialWorkQueue()
         let ran = LockedValue<[(item: Int, thread: String)]>([])
         let record: @Sendable (Int) -> Void = { item in
-            let thread = (try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)) ?? ""
-            ran.update { $0.append((item, thread.trimmingCharacters(in: .newlines))) }
+            let thread = ThreadNames.current
+            ran.update { $0.append((item, thread)) }
         }
-        let here = (try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8))?.trimmingCharacters(in: .newlines) ?? ""
+        let here = ThreadNames.current
         var open: SerialWorkBatch<Int>?
         let runsHere = queue.enqueueToRunHere([1, 2], joining: &open) { batch in
             for item in batch { record(item) }
