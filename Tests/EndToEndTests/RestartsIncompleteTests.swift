@@ -79,7 +79,7 @@ struct RestartsIncompleteTests {
     private func binaryForNobody(in folder: TestFolder) throws -> String {
         let copy = folder.file("bin/installtop")
         try FileManager.default.createDirectory(atPath: folder.file("bin"), withIntermediateDirectories: true)
-        try ExecutableCopy.copy(try InstalltopBinary.path(), to: copy)
+        try ExecutableFile.copy(try InstalltopBinary.path(), to: copy)
         for path in [copy, folder.file("bin"), folder.path] {
             try #require(chmod(path, 0o755) == 0, "chmod 0755 \(path): \(String(cString: strerror(errno)))")
         }

@@ -1,6 +1,7 @@
 import Foundation
 import InstallEngine
 import Testing
+import TestProcessSupport
 
 @Suite("Manifest loading: fields, defaults, environment, workdirs")
 struct ManifestLoaderTests {
@@ -71,7 +72,7 @@ struct ManifestLoaderTests {
         // openssl's program is relative to its workdir (`scripts`), and must be there to run.
         try FileManager.default.createDirectory(atPath: folder + "/scripts/scripts", withIntermediateDirectories: true)
         try write("#!/bin/sh\n", to: folder + "/scripts/scripts/apply.sh")
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder + "/scripts/scripts/apply.sh")
+        try ExecutableFile.makeExecutable(folder + "/scripts/scripts/apply.sh")
 
         let manifest = try ManifestLoader.load(contentsOfFile: path)
 
@@ -284,7 +285,7 @@ struct ManifestLoaderTests {
         let folder = try makeFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try write("#!/bin/sh\n", to: folder + "/scripts/ok.sh")
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder + "/scripts/ok.sh")
+        try ExecutableFile.makeExecutable(folder + "/scripts/ok.sh")
         try write("#!/bin/sh\n", to: folder + "/scripts/no-x.sh")
         let path = folder + "/m.yaml"
         try write("""

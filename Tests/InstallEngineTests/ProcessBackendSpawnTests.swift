@@ -1,6 +1,7 @@
 import Foundation
 import InstallEngine
 import Testing
+import TestProcessSupport
 
 @Suite("ProcessBackend: finding and starting the command")
 struct ProcessBackendSpawnTests {
@@ -82,7 +83,7 @@ struct ProcessBackendSpawnTests {
         defer { directory.remove() }
         let file = directory.file("garbage")
         try Data([0x7F, 0x45, 0x4C, 0x46, 0x00, 0x01, 0x02]).write(to: URL(fileURLWithPath: file))
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: file)
+        try ExecutableFile.makeExecutable(file)
         let outcome = await outcomeOfFreshExecutable(.running(.argv([file])), on: backend, reporter: RecordingReporter())
         #expect(outcome == .failedToStart("cannot run \(file): Exec format error"))
     }

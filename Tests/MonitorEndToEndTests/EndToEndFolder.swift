@@ -15,9 +15,10 @@ struct EndToEndFolder {
 
     /// Writes `text` to `name`, executable when `executable`.
     func write(_ name: String, _ text: String, executable: Bool = false) throws {
-        try text.write(toFile: path(name), atomically: true, encoding: .utf8)
         if executable {
-            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path(name))
+            try ExecutableFile.write(text, to: path(name))
+        } else {
+            try text.write(toFile: path(name), atomically: true, encoding: .utf8)
         }
     }
 

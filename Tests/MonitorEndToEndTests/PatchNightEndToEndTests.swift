@@ -3,6 +3,7 @@ import FleetTestSupport
 import Foundation
 import Glibc
 import Testing
+import TestProcessSupport
 
 /// `installtop patch --policy FILE` over namespace hosts, each with its own sshd, `serve`
 /// recording a history and private apt root (`RolloutHosts`: lab-a 1.0 installed, 2.0
@@ -51,8 +52,7 @@ struct PatchNightEndToEndTests {
             """.write(toFile: folder.path("night.yaml"), atomically: true, encoding: .utf8)
         // The host's health: its lab-a 2.0 may leave `broken-HOST` behind.
         try FileManager.default.createDirectory(atPath: folder.path("checks"), withIntermediateDirectories: true)
-        try "#!/bin/sh\ntest ! -e '\(folder.path("broken-"))'$(hostname)\n".write(toFile: folder.path("checks/site"), atomically: true, encoding: .utf8)
-        chmod(folder.path("checks/site"), 0o755)
+        try ExecutableFile.write("#!/bin/sh\ntest ! -e '\(folder.path("broken-"))'$(hostname)\n", to: folder.path("checks/site"))
         return Int(opened) + windowHours * 3600
     }
 

@@ -51,15 +51,53 @@ final class TmuxSession {
         ((try? tmux(["display-message", "-p", "#{pane_pid}"])) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    /// Types keys, in tmux's names (`a`, `Enter`, `Escape`, `Down`).
-    func send(_ keys: String...) {
-        _ = try? tmux(["send-keys"] + keys)
+    /// Every process of the pane's session (the pane's shell leads it) with its threads, a line
+    /// each: id, name, state and where in the kernel it sleeps. Whether the program under test
+    /// waited for input, ran, or was stuck when a screen never came.
+    func paneProcesses() -> String {
+        guard let session = Int32(panePid), let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return "" }
+        return entries.compactMap(Int32.init).sorted().compactMap { pid -> String? in
+            guard let fields = Self.statFields("/proc/\(pid)"), fields.count > 3, Int32(fields[3]) == session else { return nil }
+            let threads = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? [])
+                .compactMap(Int32.init).sorted().map { "  " + Self.threadLine("/proc/\(pid)/task/\($0)", id: $0) }
+            return ([Self.threadLine("/proc/\(pid)", id: pid)] + (threads.count > 1 ? threads : [])).joined(separator: "\n")
+        }.joined(separator: "\n")
+    }
+
+    /// `1234 installtop S do_sys_poll` for the process or thread at `path` (`/proc/PID`,
+    /// `/proc/PID/task/TID`).
+    private static func threadLine(_ path: String, id: Int32) -> String {
+        let name = ((try? String(contentsOfFile: path + "/comm", encoding: .utf8)) ?? "?").trimmingCharacters(in: .newlines)
+        let wchan = (try? String(contentsOfFile: path + "/wchan", encoding: .utf8)) ?? ""
+        return "\(id) \(name) \(statFields(path)?.first ?? "?") \(wchan.isEmpty ? "-" : wchan)"
+    }
+
+    /// The fields of `PATH/stat` after the name: state, ppid, pgrp, session, …
+    private static func statFields(_ path: String) -> [Substring]? {
+        guard let stat = try? String(contentsOfFile: path + "/stat", encoding: .utf8),
+              let close = stat.range(of: ") ", options: .backwards) else { return nil }
+        return stat[close.upperBound...].split(separator: " ")
+    }
+
+    /// Types keys, in tmux's names (`a`, `Enter`, `Escape`, `Down`). Keys tmux did not type
+    /// are an issue of the test, with tmux's words: a test waiting for what a key does must
+    /// not time out on a key that was never sent.
+    func send(_ keys: String..., sourceLocation: SourceLocation = #_sourceLocation) {
+        typeKeys(["send-keys"] + keys, sourceLocation: sourceLocation)
     }
 
     /// Writes `text` to the pane byte for byte, as a terminal would send it (`send-keys -H`):
     /// escape sequences arrive as they are, not as tmux's idea of the key.
-    func sendRaw(_ text: String) {
-        _ = try? tmux(["send-keys", "-H"] + text.utf8.map { String($0, radix: 16) })
+    func sendRaw(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        typeKeys(["send-keys", "-H"] + text.utf8.map { String($0, radix: 16) }, sourceLocation: sourceLocation)
+    }
+
+    private func typeKeys(_ arguments: [String], sourceLocation: SourceLocation) {
+        do {
+            try tmux(arguments)
+        } catch {
+            Issue.record("tmux typed nothing (\(arguments.dropFirst().joined(separator: " "))): \(error)", sourceLocation: sourceLocation)
+        }
     }
 
     func resize(width: Int, height: Int) {
@@ -75,7 +113,8 @@ final class TmuxSession {
     ) async -> String? {
         let (screen, held) = await lastScreen(within: timeout, condition)
         guard held else {
-            Issue.record("timed out waiting for \(what); the screen was:\n\(screen)", sourceLocation: sourceLocation)
+            Issue.record("timed out waiting for \(what); the screen was:\n\(screen)\nthe pane's processes:\n\(paneProcesses())",
+                         sourceLocation: sourceLocation)
             return nil
         }
         Self.keep(screen, as: what)
@@ -128,47 +167,71 @@ final class TmuxSession {
 
     // MARK: - Private
 
-    /// How long one tmux client may take.
-    private static let clientTimeout: Duration = .seconds(10)
+    /// How long one tmux client may take: milliseconds as a rule, seconds on a starved machine;
+    /// past this, the server is taken to be wedged.
+    private static let clientTimeout: Duration = .seconds(30)
 
     /// Runs tmux on this session's socket and returns what it printed. Spawned and reaped by
     /// hand (posix_spawn, waitpid) rather than with Foundation's Process, whose reaping hung in
     /// the test process. The output goes through a file: the server forked by `new-session`
     /// would keep a pipe open forever.
+    /// - Throws: `EndToEndError` when tmux cannot be started (after trying again while the
+    ///   machine is out of processes or memory for a moment), does not answer in time, or exits
+    ///   with a failure (with what it said on stderr).
     @discardableResult
     private func tmux(_ arguments: [String]) throws -> String {
         let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("tmux-\(UUID().uuidString)").path
-        defer { unlink(outputPath) }
+        let errorPath = outputPath + ".err"
+        defer {
+            unlink(outputPath)
+            unlink(errorPath)
+        }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, errorPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         // The server forked from this client lives on: it must not hold the test process's files.
         try addCloseFrom(3, to: &actions)
         let argv = ["tmux", "-L", socket, "-f", "/dev/null"] + arguments
         let environment = ProcessInfo.processInfo.environment.filter { $0.key != "TMUX" }.map { "\($0.key)=\($0.value)" }
         var pid: pid_t = 0
-        let status = withCStrings(argv) { argv in
-            withCStrings(environment) { environment in
-                withShellLikeSignals { attributes in
-                    posix_spawnp(&pid, "tmux", &actions, &attributes, argv, environment)
+        let deadline = ContinuousClock.now + Self.clientTimeout
+        var status: Int32
+        repeat {
+            status = withCStrings(argv) { argv in
+                withCStrings(environment) { environment in
+                    withShellLikeSignals { attributes in
+                        posix_spawnp(&pid, "tmux", &actions, &attributes, argv, environment)
+                    }
                 }
             }
-        }
+            // A machine out of processes or memory for a moment: nothing was sent yet.
+            guard status == EAGAIN || status == ENOMEM, ContinuousClock.now < deadline else { break }
+            usleep(10_000)
+        } while true
         guard status == 0 else { throw EndToEndError("cannot run tmux: \(String(cString: strerror(status)))") }
         // A client answers in milliseconds; one that hangs (a wedged server) must fail the
         // test, not hold the whole run until CI's time runs out.
-        let deadline = ContinuousClock.now + Self.clientTimeout
+        let answerBy = ContinuousClock.now + Self.clientTimeout
         var exitStatus: Int32 = 0
-        while waitpid(pid, &exitStatus, WNOHANG) == 0 {
-            guard ContinuousClock.now < deadline else {
-                kill(pid, SIGKILL)
-                while waitpid(pid, &exitStatus, 0) == -1, errno == EINTR {}
-                throw EndToEndError("tmux \(arguments.first ?? "") did not answer in \(Self.clientTimeout)")
+        var reaped: pid_t
+        repeat {
+            reaped = waitpid(pid, &exitStatus, WNOHANG)
+            if reaped == 0 {
+                guard ContinuousClock.now < answerBy else {
+                    kill(pid, SIGKILL)
+                    while waitpid(pid, &exitStatus, 0) == -1, errno == EINTR {}
+                    throw EndToEndError("tmux \(arguments.first ?? "") did not answer in \(Self.clientTimeout)")
+                }
+                usleep(1_000)
             }
-            usleep(1_000)
+        } while reaped == 0 || (reaped == -1 && errno == EINTR)
+        // Exited with a failure (the code tmux exits with is in the status's second byte).
+        if reaped == pid, exitStatus & 0x7F != 0 || (exitStatus >> 8) & 0xFF != 0 {
+            let said = ((try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+            throw EndToEndError("tmux \(arguments.first ?? "") failed (wait status \(exitStatus))\(said.isEmpty ? "" : ": " + said)")
         }
         return (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
     }

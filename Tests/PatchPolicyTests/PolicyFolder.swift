@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import Glibc
+import TestProcessSupport
 
 /// A temporary folder for a test's policy, inventory and stamp, removed by `remove()`.
 struct PolicyFolder {
@@ -19,8 +20,11 @@ struct PolicyFolder {
 
     /// Writes `text` to `name`, mode 0755 when `executable`.
     func write(_ name: String, _ text: String, executable: Bool = false) throws {
-        try Data(text.utf8).write(to: URL(fileURLWithPath: file(name)))
-        if executable { chmod(file(name), 0o755) }
+        if executable {
+            try ExecutableFile.write(text, to: file(name))
+        } else {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: file(name)))
+        }
     }
 
     func remove() {

@@ -45,7 +45,7 @@ struct LiveProcessTests {
         let folder = try ScanFolder()
         defer { folder.remove() }
         let executable = folder.file("sleep")
-        try ExecutableCopy.copy("/bin/sleep", to: executable)
+        try ExecutableFile.copy("/bin/sleep", to: executable)
         let sleeper = try PreloadingSleeper(preloading: "", executable: executable)
         defer { sleeper.stop() }
         #expect(await eventually { sleeper.maps("libc") })

@@ -128,7 +128,7 @@ struct ProcFSTests {
         defer { folder.remove() }
         // comm is the executable's file name: a copy of sleep under a hostile one.
         let executable = folder.file("a) b (c")
-        try ExecutableCopy.copy("/bin/sleep", to: executable)
+        try ExecutableFile.copy("/bin/sleep", to: executable)
         let child = Process()
         child.executableURL = URL(fileURLWithPath: executable)
         child.arguments = ["60"]

@@ -40,7 +40,7 @@ public struct OtherUserExecutables: Sendable {
             var libraries: Set<String> = []
             for executable in executables {
                 let copy = path((executable as NSString).lastPathComponent)
-                try ExecutableCopy.copy(URL(fileURLWithPath: executable).resolvingSymlinksInPath().path, to: copy)
+                try ExecutableFile.copy(URL(fileURLWithPath: executable).resolvingSymlinksInPath().path, to: copy)
                 guard chmod(copy, 0o755) == 0 else {
                     throw OtherUserExecutablesError("chmod 0755 \(copy): \(String(cString: strerror(errno)))")
                 }

@@ -31,7 +31,7 @@ public struct PrivateRoot {
     public func copy(_ source: String, to inside: String) throws {
         let target = path + inside
         try FileManager.default.createDirectory(atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        try ExecutableCopy.copy(URL(fileURLWithPath: source).resolvingSymlinksInPath().path, to: target)
+        try ExecutableFile.copy(URL(fileURLWithPath: source).resolvingSymlinksInPath().path, to: target)
     }
 
     /// A `sleep 600` chrooted into this root, preloading `library` (a path inside it).

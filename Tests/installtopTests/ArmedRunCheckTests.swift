@@ -1,6 +1,7 @@
 import Foundation
 import InstallEngine
 import InstallHistory
+import TestProcessSupport
 import Testing
 @testable import installtop
 
@@ -25,10 +26,8 @@ struct ArmedRunCheckTests {
         init(checks: Bool = true, revertOnRegression: Bool = true) throws {
             folder = NSTemporaryDirectory() + "armed-run-check-" + UUID().uuidString
             try FileManager.default.createDirectory(atPath: folder + "/checks", withIntermediateDirectories: true)
-            try "#!/bin/sh\ntest ! -e '\(folder)/site-broken'\n".write(toFile: folder + "/checks/site", atomically: true, encoding: .utf8)
-            try "#!/bin/sh\necho never passes; exit 3\n".write(toFile: folder + "/checks/old", atomically: true, encoding: .utf8)
-            chmod(folder + "/checks/site", 0o755)
-            chmod(folder + "/checks/old", 0o755)
+            try ExecutableFile.write("#!/bin/sh\ntest ! -e '\(folder)/site-broken'\n", to: folder + "/checks/site")
+            try ExecutableFile.write("#!/bin/sh\necho never passes; exit 3\n", to: folder + "/checks/old")
             store = try HistoryStore(path: folder + "/history.sqlite3")
             let now = Date()
             run = try store.reserveJobRun(kind: "apt", name: "patch night · 1 to upgrade", operation: .install, startedAt: now)

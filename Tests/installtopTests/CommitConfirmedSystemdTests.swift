@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import InstallHistory
 import Testing
+import TestProcessSupport
 @testable import installtop
 
 /// What a commit-confirmed run hands systemd (issue 57): the revert timer's unit name and
@@ -21,8 +22,7 @@ struct CommitConfirmedSystemdTests {
 
     /// An executable shell script at `path`.
     private static func script(_ path: String, _ body: String) throws {
-        try ("#!/bin/sh\n" + body + "\n").write(toFile: path, atomically: true, encoding: .utf8)
-        chmod(path, 0o755)
+        try ExecutableFile.write("#!/bin/sh\n" + body + "\n", to: path)
     }
 
     @Test("The test hooks: absolute tool paths and RUNNING=1/0 are taken; a relative path or another value is not")

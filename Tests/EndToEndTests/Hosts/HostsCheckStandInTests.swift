@@ -52,7 +52,7 @@ struct HostsCheckStandInTests {
         // is the working directory's .build/deb (a checkout's may hold a package).
         let copy = folder.file("build/debug/installtop")
         try FileManager.default.createDirectory(atPath: folder.file("build/debug"), withIntermediateDirectories: true)
-        try ExecutableCopy.copy(try InstalltopBinary.path(), to: copy)
+        try ExecutableFile.copy(try InstalltopBinary.path(), to: copy)
         let missing = try await InstalltopProcess(["enroll", "--host", "h1"], in: folder, executable: copy, workingDirectory: folder.path).finish()
         #expect(missing.status == 2, "\(missing.stdout)\(missing.stderr)")
         #expect(missing.stderr.contains("no installtop_\(version)_"), "\(missing.stderr)")

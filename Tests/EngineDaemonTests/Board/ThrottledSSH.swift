@@ -1,4 +1,5 @@
 import Foundation
+import TestProcessSupport
 
 /// A stand-in for `ssh` whose link reads slowly (issue 34: "over ssh every link is slow"): run
 /// as `SSHCommand(host: SOCKET, remoteCommand: RATE, program: path)`, it connects to the engine
@@ -36,6 +37,6 @@ struct ThrottledSSH {
                 if rate:
                     time.sleep(len(data) / rate)
             """#.write(toFile: path, atomically: true, encoding: .utf8)
-        chmod(path, 0o755)
+        try ExecutableFile.makeExecutable(path)
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import InstallDrivers
 import InstallEngine
 import Testing
+import TestProcessSupport
 
 /// A flood of Status-Fd lines (apt printing faster than the job takes them) is read in wake-ups
 /// of up to a megabyte and handed on in pieces: nothing is lost or reordered on the way.
@@ -29,7 +30,7 @@ struct APTDriverFloodTests {
         try (lines.joined(separator: "\n") + "\n").write(toFile: folder + "/stream", atomically: false, encoding: .utf8)
         let aptGet = folder + "/apt-get"
         try "#!/bin/sh\nexec cat '\(folder)/stream' >&3\n".write(toFile: aptGet, atomically: false, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: aptGet)
+        try ExecutableFile.makeExecutable(aptGet)
         let environment = APTEnvironment(aptConfig: nil, administrativeDirectory: folder + "/root/var/lib/dpkg", root: folder + "/root",
                                          dpkgOptions: [])
         let changes = names.map { PackageChange(package: $0, action: .install, newVersion: "1.0", architecture: "all") }

@@ -2,6 +2,7 @@ import Foundation
 import InstallDrivers
 import InstallEngine
 import Testing
+import TestProcessSupport
 
 /// apt's Status-Fd lines the driver cannot read are ignored and counted on the job, with the
 /// channel lines a child's progress channel could not read: `job.completed`, `status` and the
@@ -30,7 +31,7 @@ struct APTDriverIgnoredLinesTests {
         let aptGet = folder + "/apt-get"
         try "#!/bin/sh\nprintf '%s\\n' \(stream.map { "'\($0)'" }.joined(separator: " ")) >&3\n"
             .write(toFile: aptGet, atomically: false, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: aptGet)
+        try ExecutableFile.makeExecutable(aptGet)
         let environment = APTEnvironment(aptConfig: nil, administrativeDirectory: folder + "/root/var/lib/dpkg", root: folder + "/root",
                                          dpkgOptions: [])
         let plan = APTPlan(job: PackageJob(request: .install(["lab-a"])), environment: environment,

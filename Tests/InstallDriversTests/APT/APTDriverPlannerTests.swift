@@ -3,6 +3,7 @@ import Foundation
 import InstallDrivers
 import InstallEngine
 import Testing
+import TestProcessSupport
 
 /// `APTPlanner` against real apt in a private root: the plan (order, versions, titles, sizes,
 /// summary) before anything runs, and its refusals in apt's words. Planning changes nothing,
@@ -182,7 +183,7 @@ struct APTDriverPlannerTests {
             done
             exec \(PrivateAPTRoot.aptGet) "$@"
             """.write(toFile: script, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script)
+        try ExecutableFile.makeExecutable(script)
 
         let plan = try APTPlanner.plan(PackageJob(request: .install(["lab-app"]), aptConfig: apt.configuration), aptGet: script)
         #expect(plan.changes.map(\.package) == ["lab-base", "lab-app"])

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+import TestProcessSupport
 @testable import InstallDrivers
 
 /// The gate's folder and script (`DpkgArchiveGate`), with stand-ins for dpkg and dpkg-deb: the
@@ -78,7 +79,7 @@ struct DpkgArchiveGateTests {
         let bin = root + "/bin"
         try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
         for (name, body) in [("dpkg", "echo \"$*\" >> '\(root)/dpkg-calls'; read status < '\(root)/dry-run'; exit $status"), ("dpkg-deb", "echo \"dpkg-deb $*\"")] {
-            _ = FileManager.default.createFile(atPath: bin + "/" + name, contents: Data("#!/bin/sh\n\(body)\n".utf8), attributes: [.posixPermissions: 0o755])
+            try ExecutableFile.write("#!/bin/sh\n\(body)\n", to: bin + "/" + name)
         }
         try "0".write(toFile: root + "/dry-run", atomically: true, encoding: .utf8)
         let gate = try #require(DpkgArchiveGate.make(for: Self.environment(root: root, dpkgPath: bin)))

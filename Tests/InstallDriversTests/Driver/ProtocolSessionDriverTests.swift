@@ -21,8 +21,7 @@ struct ProtocolSessionDriverTests {
         let folder = FileManager.default.temporaryDirectory.appending(path: "installtop-session-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let script = folder.appending(path: "driver.sh")
-        try ("#!/bin/sh\nsay() { printf '%s\\n' \"$1\" >&3; }\n" + body + "\n").write(to: script, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+        try ExecutableFile.write("#!/bin/sh\nsay() { printf '%s\\n' \"$1\" >&3; }\n" + body + "\n", to: script.path)
         return (ProtocolSessionDriver(command: [script.path], workingDirectory: folder.path), folder)
     }
 

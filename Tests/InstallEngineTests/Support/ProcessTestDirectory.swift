@@ -19,8 +19,8 @@ struct ProcessTestDirectory {
         let file = "\(path)/\(name)"
         try ("#!/bin/sh\n" + body + "\n").write(toFile: file, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: permissions], ofItemAtPath: file)
-        // Run as soon as it is written: see ExecutableCopy.
-        ExecutableCopy.waitUntilNoneWrites(file)
+        // Run as soon as it is written: see ExecutableFile.
+        ExecutableFile.waitUntilNoneWrites(file)
         return file
     }
 

@@ -8,7 +8,21 @@ import Glibc
 /// race of multi-threaded programs that spawn): an exec of the file meanwhile fails with
 /// ETXTBSY. Seen in RestartVerificationTests (a script run by a shell exited 126) and in
 /// HostsCheckStandInTests (a copy of installtop could not start), each once under CPU hogs.
-public enum ExecutableCopy {
+public enum ExecutableFile {
+    /// Writes `text` to `path` (replacing what is there) with mode 0755, and returns once no
+    /// process has it open for writing: a script a test runs, or gives a program to run.
+    public static func write(_ text: String, to path: String) throws {
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        try makeExecutable(path)
+    }
+
+    /// Gives the file a test wrote at `path` mode 0755, and returns once no process has it
+    /// open for writing.
+    public static func makeExecutable(_ path: String) throws {
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
+        waitUntilNoneWrites(path)
+    }
+
     /// Copies `source` to `destination` (the file's mode with it, as `FileManager.copyItem`)
     /// and returns once no process has the copy open for writing.
     public static func copy(_ source: String, to destination: String) throws {
