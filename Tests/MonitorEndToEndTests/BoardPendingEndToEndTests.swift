@@ -65,10 +65,12 @@ struct BoardPendingEndToEndTests {
         tmux.send("h")
         await tmux.waitForScreen("h2's history") { $0.contains("History of h2") && $0.contains("lab-b") }
         tmux.send("Tab")
-        let runs = await tmux.waitForScreen("h2's runs") { $0.contains("History of h2 · job runs") && $0.contains("Lab of h2") }
+        let runs = await tmux.waitForScreen("h2's runs") { screen in
+            screen.contains("History of h2 · job runs") && HistoryScreen.runRows(in: screen).contains { $0.contains("Lab of h2") }
+        }
         #expect(runs != nil, "\(tmux.capture())")
-        // The newest run is the refresh (not undoable): the apt run is the one under it.
-        if runs?.contains("Refresh apt's lists") == true { tmux.send("Down") }
+        // The newest run may be the refresh (not undoable): then the apt run is the one under it.
+        if let runs, HistoryScreen.runRows(in: runs).first?.contains("Refresh apt's lists") == true { tmux.send("Down") }
         tmux.send("u")
         let question = try #require(await tmux.waitForScreen("the question naming h2") { $0.contains("Undo run ") && $0.contains(" on h2?") },
                                     "\(tmux.capture())")

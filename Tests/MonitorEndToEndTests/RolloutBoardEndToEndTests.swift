@@ -96,9 +96,11 @@ struct RolloutBoardEndToEndTests {
         tmux.send("h")
         await tmux.waitForScreen("h1's history") { $0.contains("History of h1") && $0.contains("lab-a") }
         tmux.send("Tab")
-        let runs = await tmux.waitForScreen("h1's runs") { $0.contains("History of h1 · job runs") && $0.contains("apt upgrade") }
+        // The newest run, selected, is the upgrade; the refresh (not undoable) is under it.
+        let runs = await tmux.waitForScreen("h1's runs, the upgrade first") { screen in
+            screen.contains("History of h1 · job runs") && HistoryScreen.runRows(in: screen).first?.contains("apt upgrade") == true
+        }
         #expect(runs != nil, "\(tmux.capture())")
-        // The newest run is the upgrade; the refresh (not undoable) is under it.
         tmux.send("u")
         guard let question = await tmux.waitForScreen("the question naming h1", { $0.contains("Undo run ") && $0.contains(" on h1?") }) else {
             // Why h1's engine holds the run not undoable, in its own history's words.

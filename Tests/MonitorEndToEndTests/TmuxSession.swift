@@ -106,6 +106,12 @@ final class TmuxSession {
 
     /// Polls the screen every 20 ms until `condition` holds (returns that screen) or the timeout passes
     /// (records an issue with the last screen and returns nil).
+    ///
+    /// A screen may be half-drawn: the kernel hands a terminal's output on in pieces of 2 KiB,
+    /// and tmux answers between them (a program writing 6 KiB frames in one write, captured
+    /// 400 times: 9 captures held parts of two frames; 2.2 KiB frames: 1; 1.5 KiB: none). A
+    /// condition that is to say what the program's state is must look at what only the new
+    /// frame draws, not at text the frame before may still show below a new title.
     @discardableResult
     func waitForScreen(
         _ what: String, timeout: Duration = .seconds(180), sourceLocation: SourceLocation = #_sourceLocation,
