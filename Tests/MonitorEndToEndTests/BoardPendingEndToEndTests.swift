@@ -63,7 +63,7 @@ struct BoardPendingEndToEndTests {
         #expect(sorted != nil, "\(tmux.capture())")
 
         tmux.send("h")
-        await tmux.waitForScreen("h2's history") { $0.contains("History of h2") && $0.contains("lab-b") }
+        await tmux.waitForScreen("h2's history, its entries loaded") { $0.contains(/History of h2 · \d+ entr(y|ies)/) && $0.contains("lab-b") }
         tmux.send("Tab")
         let runs = await tmux.waitForScreen("h2's runs") { screen in
             screen.contains("History of h2 · job runs") && HistoryScreen.runRows(in: screen).contains { $0.contains("Lab of h2") }

@@ -94,7 +94,7 @@ struct RolloutBoardEndToEndTests {
         // h1's upgrade undone from the board: its history, its runs, the question naming h1.
         tmux.send("Home")
         tmux.send("h")
-        await tmux.waitForScreen("h1's history") { $0.contains("History of h1") && $0.contains("lab-a") }
+        await tmux.waitForScreen("h1's history, its entries loaded") { $0.contains(/History of h1 · \d+ entr(y|ies)/) && $0.contains("lab-a") }
         tmux.send("Tab")
         // The newest run, selected, is the upgrade; the refresh (not undoable) is under it.
         let runs = await tmux.waitForScreen("h1's runs, the upgrade first") { screen in

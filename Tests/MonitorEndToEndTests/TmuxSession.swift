@@ -109,9 +109,11 @@ final class TmuxSession {
     ///
     /// A screen may be half-drawn: the kernel hands a terminal's output on in pieces of 2 KiB,
     /// and tmux answers between them (a program writing 6 KiB frames in one write, captured
-    /// 400 times: 9 captures held parts of two frames; 2.2 KiB frames: 1; 1.5 KiB: none). A
-    /// condition that is to say what the program's state is must look at what only the new
-    /// frame draws, not at text the frame before may still show below a new title.
+    /// 400 times: 9 captures held parts of two frames; 2.2 KiB frames: 1; 1.5 KiB: none); and
+    /// curses leaves a frame half-sent when a key is waiting, sending the rest with the next
+    /// one. A new overlay's first frame is many KiB. A condition that is to say what the
+    /// program's state is must look at what only that state draws, not at a new title with
+    /// text the frame before may still show below it.
     @discardableResult
     func waitForScreen(
         _ what: String, timeout: Duration = .seconds(180), sourceLocation: SourceLocation = #_sourceLocation,
