@@ -15,14 +15,15 @@ import Synchronization
 ///
 /// One thread serves every host, whatever their number: it polls each ssh child's stdout and
 /// stderr (and a wake-up pipe), reads what is ready (at most 64 KiB per host and turn, so a
-/// chatty host cannot starve the others), rests until 10 ms have passed since the turn's poll
-/// unless a read filled its 64 KiB (`turnInterval`: one poll of 200 hosts' 400 pipes costs
-/// about 100 µs, and 200 engines' events woke it 2,600 times a second, 26–32 % of a core,
-/// for a board drawn 30 times a second; with the rests 6 %), renumbers the hosts' jobs for the board
-/// (`BoardJobNumbers`) and posts them, tagged with their host, into the one mailbox. Nothing on
-/// it ever waits for one host: reads happen only when poll says so, writes only when ssh's
-/// stdin has room (else the command is refused with a message), so a hung or slow host holds
-/// up neither the board nor the others.
+/// chatty host cannot starve the others), renumbers the hosts' jobs for the board
+/// (`BoardJobNumbers`) and posts them, tagged with their host, into the one mailbox; then it
+/// rests until 10 ms have passed since the turn's poll, unless a read filled its 64 KiB
+/// (`turnInterval`: one poll of 200 hosts' 400 pipes costs about 100 µs, and 200 engines'
+/// events woke it 2,600 times a second, 26–32 % of a core, for a board drawn 30 times a
+/// second; with the rests, the board's loop and link take 6 %). Nothing on it ever waits for
+/// one host: reads happen only when poll says so, writes only when ssh's stdin has room (else
+/// the command is refused with a message), so a hung or slow host holds up neither the board
+/// nor the others.
 ///
 /// A host whose link fails (ssh exits: unreachable, refused, no engine there) is shown
 /// unreachable with ssh's last stderr line, its jobs kept as stale, and is tried again after
