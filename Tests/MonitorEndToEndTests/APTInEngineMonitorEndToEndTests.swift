@@ -27,7 +27,7 @@ struct APTInEngineMonitorEndToEndTests {
         #expect(await EndToEndFolder.eventually { serve.stderr.contains("serving on \(socket)") }, "serve started: \(serve.stderr)")
         let binary = try EndToEndFolder.binary()
         let command = { (name: String) in
-            "INSTALLTOP_MACHINE_SOCKET='\(socket)' '\(binary)' apt upgrade --apt-config '\(apt.configuration)'; echo $? > '\(folder.path(name))'; sleep 3600"
+            "INSTALLTOP_MACHINE_SOCKET='\(socket)' '\(binary)' apt upgrade --apt-config '\(apt.configuration)'; \(folder.exitStatus(to: name)); sleep 3600"
         }
 
         let declining = try TmuxSession(width: 120, height: 30, home: folder.url, command: command("declined.rc"))

@@ -31,7 +31,7 @@ struct APTKillMonitorEndToEndTests {
         let database = folder.path("history.sqlite3")
         let binary = try EndToEndFolder.binary()
         let tmux = try TmuxSession(width: 200, height: 30, home: folder.url, command:
-            "'\(binary)' apt upgrade --history-db '\(database)' --apt-config '\(apt.configuration)'; echo $? > '\(folder.path("rc"))'; sleep 3600")
+            "'\(binary)' apt upgrade --history-db '\(database)' --apt-config '\(apt.configuration)'; \(folder.exitStatus(to: "rc")); sleep 3600")
         defer { tmux.close() }
 
         await tmux.waitForScreen("the plan's question") { $0.contains("Start apt upgrade") }

@@ -12,7 +12,7 @@ struct APTMonitorEndToEndTests {
     private func start(_ packages: String, apt: APTTestRoot, in folder: EndToEndFolder, history: String = "--no-history") throws -> TmuxSession {
         let binary = try EndToEndFolder.binary()
         return try TmuxSession(width: 110, height: 30, home: folder.url, command:
-            "'\(binary)' apt install \(packages) \(history) --apt-config '\(apt.configuration)'; echo $? > '\(folder.path("rc"))'; sleep 3600")
+            "'\(binary)' apt install \(packages) \(history) --apt-config '\(apt.configuration)'; \(folder.exitStatus(to: "rc")); sleep 3600")
     }
 
     @Test("The plan waits for y, then every package has its own bar and ends installed")

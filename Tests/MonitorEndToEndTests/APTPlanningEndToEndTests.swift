@@ -16,7 +16,7 @@ struct APTPlanningEndToEndTests {
         defer { folder.remove() }
         let binary = try EndToEndFolder.binary()
         let tmux = try TmuxSession(width: 110, height: 30, home: folder.url, command:
-            "'\(binary)' apt install lab-base --no-history --apt-config '\(apt.configuration)'; echo $? > '\(folder.path("rc"))'; sleep 3600")
+            "'\(binary)' apt install lab-base --no-history --apt-config '\(apt.configuration)'; \(folder.exitStatus(to: "rc")); sleep 3600")
         defer { tmux.close() }
         await tmux.waitForScreen("the plan's question") { $0.contains("Start apt install lab-base") }
         tmux.send("y")

@@ -16,7 +16,7 @@ struct APTRepairMonitorEndToEndTests {
         defer { folder.remove() }
         let binary = try EndToEndFolder.binary()
         let tmux = try TmuxSession(width: 160, height: 30, home: folder.url, command:
-            "'\(binary)' apt install lab-rt lab-kit --no-history --apt-config '\(apt.configuration)'; echo $? > '\(folder.path("rc"))'; sleep 3600")
+            "'\(binary)' apt install lab-rt lab-kit --no-history --apt-config '\(apt.configuration)'; \(folder.exitStatus(to: "rc")); sleep 3600")
         defer { tmux.close() }
 
         await tmux.waitForScreen("the plan's question") { $0.contains("Start apt install lab-rt lab-kit") }

@@ -75,7 +75,7 @@ struct APTUndoMonitorEndToEndTests {
 
         let binary = try EndToEndFolder.binary()
         let tmux = try TmuxSession(width: 110, height: 30, home: folder.url, command:
-            "'\(binary)' apt install lab-extra --history-db '\(database)' --apt-config '\(apt.configuration)'; echo $? > '\(folder.path("rc"))'; sleep 3600")
+            "'\(binary)' apt install lab-extra --history-db '\(database)' --apt-config '\(apt.configuration)'; \(folder.exitStatus(to: "rc")); sleep 3600")
         defer { tmux.close() }
         await tmux.waitForScreen("the plan's question") { $0.contains("Start apt install lab-extra") }
         tmux.send("y")
@@ -114,7 +114,7 @@ struct APTUndoMonitorEndToEndTests {
         #expect(await EndToEndFolder.eventually { FileManager.default.fileExists(atPath: socket) }, "\(engine.stderr)")
         let binary = try EndToEndFolder.binary()
         let tmux = try TmuxSession(width: 110, height: 30, home: folder.url, command:
-            "'\(binary)' attach --socket '\(socket)'; echo $? > '\(folder.path("rc"))'; sleep 3600")
+            "'\(binary)' attach --socket '\(socket)'; \(folder.exitStatus(to: "rc")); sleep 3600")
         defer { tmux.close() }
         await tmux.waitForScreen("the attached monitor") { $0.contains("installtop") && $0.contains("help") }
         // The runs come from the engine (its `runs` command), the plan from its `undo`.

@@ -25,7 +25,7 @@ struct AttachEndToEndTests {
     private func attachCommand(_ name: String, socket: String, in folder: EndToEndFolder) throws -> String {
         let binary = try EndToEndFolder.binary()
         return "'\(binary)' attach --socket '\(socket)' 2> '\(folder.path(name + ".err"))'; "
-            + "echo $? > '\(folder.path(name + ".rc.tmp"))'; mv '\(folder.path(name + ".rc.tmp"))' '\(folder.path(name + ".rc"))'; sleep 3600"
+            + "\(folder.exitStatus(to: name + ".rc")); sleep 3600"
     }
 
     /// Starts `serve` on `engine.sock` in `folder` (made 0700) and submits one job of one

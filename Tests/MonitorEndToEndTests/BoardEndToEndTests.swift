@@ -131,7 +131,7 @@ struct BoardEndToEndTests {
             esac
             """, executable: true)
         let command = "PATH='\(folder.path("bin"))':\"$PATH\" '\(binary)' attach --host own --host watched --host hung --host down"
-            + " 2> '\(folder.path("attach.err"))'; echo $? > '\(folder.path("rc.tmp"))'; mv '\(folder.path("rc.tmp"))' '\(folder.path("rc"))'; sleep 3600"
+            + " 2> '\(folder.path("attach.err"))'; \(folder.exitStatus(to: "rc")); sleep 3600"
         let tmux = try TmuxSession(width: 120, height: 30, home: folder.url, command: command)
         defer { tmux.close() }
         await tmux.waitForScreen("both engines' jobs, the hung host connecting, the other unreachable") { screen in
@@ -198,7 +198,7 @@ struct BoardEndToEndTests {
             """, executable: true)
         let hosts = (1...40).flatMap { ["--host", "web\($0)"] }.joined(separator: " ")
         let command = "PATH='\(folder.path("bin"))':\"$PATH\" sh -c 'echo $$ > \(folder.path("attach.pid")); exec \(binary) attach \(hosts)'"
-            + " 2> '\(folder.path("attach.err"))'; echo $? > '\(folder.path("rc.tmp"))'; mv '\(folder.path("rc.tmp"))' '\(folder.path("rc"))'; sleep 3600"
+            + " 2> '\(folder.path("attach.err"))'; \(folder.exitStatus(to: "rc")); sleep 3600"
         let tmux = try TmuxSession(width: 120, height: 60, home: folder.url, command: command)
         defer { tmux.close() }
         await tmux.waitForScreen("40 hosts installing") { $0.contains("40 hosts · 40 installing") }

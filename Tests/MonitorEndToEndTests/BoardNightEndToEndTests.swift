@@ -48,7 +48,7 @@ struct BoardNightEndToEndTests {
 
         let command = "PATH='\(folder.path("board-bin"))':\"$PATH\" '\(binary)' attach --hosts '\(folder.path("hosts.ini"))'"
             + " --night '\(folder.path("night.yaml"))' --state-dir '\(folder.path("nights"))'"
-            + " 2> '\(folder.path("attach.err"))'; echo $? > '\(folder.path("rc.tmp"))'; mv '\(folder.path("rc.tmp"))' '\(folder.path("rc"))'; sleep 3600"
+            + " 2> '\(folder.path("attach.err"))'; \(folder.exitStatus(to: "rc")); sleep 3600"
         let tmux = try TmuxSession(width: 160, height: 30, home: folder.url, command: command)
         defer { tmux.close() }
         let shown = await tmux.waitForScreen("the night on the board") { screen in

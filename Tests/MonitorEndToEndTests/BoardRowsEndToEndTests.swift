@@ -35,7 +35,7 @@ struct BoardRowsEndToEndTests {
             esac
             """, executable: true)
         let command = "PATH='\(folder.path("bin"))':\"$PATH\" '\(binary)' attach --host one --host two"
-            + " 2> '\(folder.path("attach.err"))'; echo $? > '\(folder.path("rc.tmp"))'; mv '\(folder.path("rc.tmp"))' '\(folder.path("rc"))'; sleep 3600"
+            + " 2> '\(folder.path("attach.err"))'; \(folder.exitStatus(to: "rc")); sleep 3600"
         let tmux = try TmuxSession(width: 120, height: 30, home: folder.url, command: command)
         defer { tmux.close() }
         await tmux.waitForScreen("both jobs on the board") { screen in

@@ -14,7 +14,7 @@ enum BoardScreen {
         let attach = fleet.controllerCommand([binary, "attach"] + hosts.flatMap { ["--host", $0] }
                                              + ["--ssh-config", fleet.sshConfigPath, "--remote-command", "\(remoteBinary ?? binary) bridge"])
         let command = attach.map { "'\($0)'" }.joined(separator: " ")
-            + " 2> '\(folder.path("attach.err"))'; echo $? > '\(folder.path("rc.tmp"))'; mv '\(folder.path("rc.tmp"))' '\(folder.path("rc"))'; sleep 3600"
+            + " 2> '\(folder.path("attach.err"))'; \(folder.exitStatus(to: "rc")); sleep 3600"
         return try TmuxSession(width: width, height: height, home: folder.url, command: command)
     }
 

@@ -37,7 +37,7 @@ struct BoardShellEndToEndTests {
             """, executable: true)
         let history = folder.path("operator/history.sqlite3")
         let command = "PATH='\(folder.path("bin"))':\"$PATH\" '\(binary)' attach --host web1 --host down --history-db '\(history)'"
-            + " 2> '\(folder.path("attach.err"))'; echo $? > '\(folder.path("rc.tmp"))'; mv '\(folder.path("rc.tmp"))' '\(folder.path("rc"))'; sleep 3600"
+            + " 2> '\(folder.path("attach.err"))'; \(folder.exitStatus(to: "rc")); sleep 3600"
         let tmux = try TmuxSession(width: 100, height: 30, home: folder.url, command: command)
         defer { tmux.close() }
         await tmux.waitForScreen("web1 idle, down unreachable") { screen in

@@ -50,7 +50,7 @@ struct BoardThreadCapEndToEndTests {
             """, executable: true)
         try folder.write("hosts.ini", "[all]\nh[0:\(Self.hosts - 1)]\n")
         let command = "sh -c 'echo $$ > \"\(folder.path("attach.pid"))\"; PATH=\"\(folder.path("bin")):$PATH\" exec \"\(binary)\" attach --hosts \"\(folder.path("hosts.ini"))\"'"
-            + " 2> '\(folder.path("attach.err"))'; echo $? > '\(folder.path("rc.tmp"))'; mv '\(folder.path("rc.tmp"))' '\(folder.path("rc"))'; sleep 3600"
+            + " 2> '\(folder.path("attach.err"))'; \(folder.exitStatus(to: "rc")); sleep 3600"
         let tmux = try TmuxSession(width: 160, height: 50, home: folder.url, command: command)
         defer { tmux.close() }
         let board = await tmux.waitForScreen("every host on the board, h0 installing", timeout: .seconds(300)) { screen in

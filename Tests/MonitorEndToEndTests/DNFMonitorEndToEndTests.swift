@@ -19,7 +19,7 @@ struct DNFMonitorEndToEndTests {
         defer { folder.remove() }
         let binary = try EndToEndFolder.binary()
         let tmux = try TmuxSession(width: 120, height: 32, home: folder.url, command:
-            "'\(binary)' dnf install lab-print lab-slow --no-history --installroot '\(root.root)' --releasever 1; echo $? > '\(folder.path("rc"))'; sleep 3600")
+            "'\(binary)' dnf install lab-print lab-slow --no-history --installroot '\(root.root)' --releasever 1; \(folder.exitStatus(to: "rc")); sleep 3600")
         defer { tmux.close() }
         // Whatever happens, lab-slow's %post ends (before the root goes).
         defer { _ = FileManager.default.createFile(atPath: root.root + DNFTestLab.slowKnob, contents: Data()) }
@@ -66,7 +66,7 @@ struct DNFMonitorEndToEndTests {
         try root.withdraw(DNFTestLab.application("1.0"))
 
         let tmux = try TmuxSession(width: 140, height: 36, home: folder.url, command:
-            "'\(binary)' dnf install lab-print \(rootArguments.map { "'\($0)'" }.joined(separator: " ")); echo $? > '\(folder.path("rc"))'; sleep 3600")
+            "'\(binary)' dnf install lab-print \(rootArguments.map { "'\($0)'" }.joined(separator: " ")); \(folder.exitStatus(to: "rc")); sleep 3600")
         defer { tmux.close() }
         await tmux.waitForScreen("the plan's question") { $0.contains("Start dnf install lab-print") }
         tmux.send("y")

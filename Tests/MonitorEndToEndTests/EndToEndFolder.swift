@@ -24,6 +24,14 @@ struct EndToEndFolder {
 
     func read(_ name: String) -> String? { try? String(contentsOfFile: path(name), encoding: .utf8) }
 
+    /// Shell words that write the exit status of the command before them to `name`, whole: to
+    /// `name.tmp` first, then renamed. A test waits for `name` to exist and then reads it, and
+    /// `echo $? > name` creates the file before the number is in it (the watch test read ""
+    /// there once, in a full run beside three CPU hogs).
+    func exitStatus(to name: String) -> String {
+        "echo $? > '\(path(name + ".tmp"))'; mv '\(path(name + ".tmp"))' '\(path(name))'"
+    }
+
     func remove() { try? FileManager.default.removeItem(at: url) }
 
     /// The built `installtop` (`.build/debug/installtop` beside this package, or the

@@ -51,7 +51,7 @@ struct FleetMonitorEndToEndTests {
         defer { folder.remove() }
         try folder.write("broken.yml", "- name: Broken\n  hosts: all\n  tasks: [unclosed\n")
         let command = "ANSIBLE_HOME='\(folder.path("ansible-home"))' '\(try EndToEndFolder.binary())' ansible '\(folder.path("broken.yml"))'"
-            + " -i localhost, --ansible-playbook '\(toolchain.playbook)' --no-history; echo $? > '\(folder.path("rc"))'; sleep 3600"
+            + " -i localhost, --ansible-playbook '\(toolchain.playbook)' --no-history; \(folder.exitStatus(to: "rc")); sleep 3600"
         let tmux = try TmuxSession(width: 120, height: 30, home: folder.url, command: command)
         defer { tmux.close() }
 
@@ -88,7 +88,7 @@ struct FleetMonitorEndToEndTests {
         let variables = environment.sorted { $0.key < $1.key }.map { "'\($0.key)=\($0.value)'" }.joined(separator: " ")
         let command = hosts.controllerCommand(["env"]).map { "'\($0)'" }.joined(separator: " ")
             + " \(variables) '\(try EndToEndFolder.binary())' ansible '\(folder.path("site.yml"))' -i '\(hosts.inventoryPath)' --no-history; "
-            + "echo $? > '\(folder.path("rc"))'; sleep 3600"
+            + "\(folder.exitStatus(to: "rc")); sleep 3600"
         let tmux = try TmuxSession(width: 120, height: 30, home: folder.url, command: command)
         defer { tmux.close() }
 
@@ -147,6 +147,6 @@ struct FleetMonitorEndToEndTests {
         let variables = environment.sorted { $0.key < $1.key }.map { "'\($0.key)=\($0.value)'" }.joined(separator: " ")
         return hosts.controllerCommand(["env"]).map { "'\($0)'" }.joined(separator: " ")
             + " \(variables) '\(try EndToEndFolder.binary())' ansible '\(folder.path("site.yml"))' -i '\(hosts.inventoryPath)'"
-            + " --ansible-playbook '\(folder.path("ansible-playbook"))' --no-history; echo $? > '\(folder.path("rc"))'; sleep 3600"
+            + " --ansible-playbook '\(folder.path("ansible-playbook"))' --no-history; \(folder.exitStatus(to: "rc")); sleep 3600"
     }
 }

@@ -21,7 +21,7 @@ struct KeySequenceEndToEndTests {
             """)
         let binary = try EndToEndFolder.binary()
         let tmux = try TmuxSession(home: folder.url, command:
-            "'\(binary)' run '\(folder.path("manifest.yaml"))' --no-history; echo $? > '\(folder.path("rc"))'; sleep 3600")
+            "'\(binary)' run '\(folder.path("manifest.yaml"))' --no-history; \(folder.exitStatus(to: "rc")); sleep 3600")
         defer { tmux.close() }
         await tmux.waitForScreen("the job succeeded") { $0.contains("succeeded") }
         tmux.send("Tab")

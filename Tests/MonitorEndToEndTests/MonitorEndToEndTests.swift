@@ -51,7 +51,7 @@ struct MonitorEndToEndTests {
     /// `installtop run MANIFEST`, then its exit status and `stty -a` into files of `folder`.
     private func runCommand(_ manifest: String, in folder: EndToEndFolder, prefix: String = "", options: String = "") throws -> String {
         let binary = try EndToEndFolder.binary()
-        return "\(prefix)'\(binary)' run '\(manifest)' --no-history \(options); echo $? > '\(folder.path("rc"))'; "
+        return "\(prefix)'\(binary)' run '\(manifest)' --no-history \(options); \(folder.exitStatus(to: "rc")); "
             + "stty -a > '\(folder.path("stty.tmp"))'; mv '\(folder.path("stty.tmp"))' '\(folder.path("stty"))'; sleep 3600"
     }
 

@@ -34,7 +34,7 @@ struct QuitWindowEndToEndTests {
         let binary = try EndToEndFolder.binary()
         let database = folder.path("history.sqlite3")
         let tmux = try TmuxSession(home: folder.url, command: "'\(binary)' run '\(folder.path("manifest.yaml"))' --history-db '\(database)'; "
-            + "echo $? > '\(folder.path("rc"))'; sleep 3600")
+            + "\(folder.exitStatus(to: "rc")); sleep 3600")
         defer { tmux.close() }
         await tmux.waitForScreen("round \(round): the update running") { $0.contains("▶ Waits for go") }
 

@@ -119,6 +119,6 @@ struct WatchEndToEndTests {
     /// `installtop watch ARGUMENTS --no-history` in tmux; its exit status goes to `rc` in `folder`.
     private static func watch(_ arguments: [String], folder: EndToEndFolder, width: Int) throws -> TmuxSession {
         try TmuxSession(width: width, height: 30, home: folder.url, command:
-            "'\(try EndToEndFolder.binary())' watch \(arguments.map { "'\($0)'" }.joined(separator: " ")) --no-history; echo $? > '\(folder.path("rc"))'; sleep 3600")
+            "'\(try EndToEndFolder.binary())' watch \(arguments.map { "'\($0)'" }.joined(separator: " ")) --no-history; \(folder.exitStatus(to: "rc")); sleep 3600")
     }
 }

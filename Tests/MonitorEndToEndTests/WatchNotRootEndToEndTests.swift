@@ -46,7 +46,7 @@ struct WatchNotRootEndToEndTests {
                      "--reuid=65534", "--regid=65534", "--groups=\(group)", copies.path("installtop"), "watch",
                      "--apt-config", quietAPT.configuration, "--no-history"]
         let command = watch.map { "'\($0)'" }.joined(separator: " ")
-            + " 2> '\(folder.path("watch.err"))'; echo $? > '\(folder.path("rc.tmp"))'; mv '\(folder.path("rc.tmp"))' '\(folder.path("rc"))'; sleep 3600"
+            + " 2> '\(folder.path("watch.err"))'; \(folder.exitStatus(to: "rc")); sleep 3600"
         let tmux = try TmuxSession(width: 140, height: 30, home: folder.url, command: command)
         defer { tmux.close() }
         await tmux.waitForScreen("root's job on the machine's engine") { $0.contains("Job of root") }
