@@ -182,7 +182,7 @@ public enum HistoryTable {
 
     /// `850ms`, `12.3s`, `3m04s`, `1h02m`
     static func duration(_ duration: Duration) -> String {
-        let ms = duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
+        let ms = duration.wholeMilliseconds
         switch ms {
         case ..<1000: return "\(ms)ms"
         case ..<60_000: return CFormat.string("%.1fs", Double(ms) / 1000)

@@ -290,7 +290,7 @@ public final class HostsEngineLink: EngineLink {
         let left = instant - .now
         guard left > .zero else { return }
         var wakeUp = pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)
-        _ = poll(&wakeUp, 1, Int32(clamping: left.components.attoseconds / 1_000_000_000_000_000 + left.components.seconds * 1000 + 1))
+        _ = poll(&wakeUp, 1, Int32(clamping: left.wholeMilliseconds + 1))
     }
 
     /// Starts ssh for every host whose try is due (outside the lock: spawning takes a while,
@@ -360,7 +360,7 @@ public final class HostsEngineLink: EngineLink {
             var timeout: Int32 = -1
             if let next {
                 let left = max(.zero, next - now)
-                timeout = Int32(clamping: left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1)
+                timeout = Int32(clamping: left.wholeMilliseconds + 1)
             }
             return (sources, timeout)
         }

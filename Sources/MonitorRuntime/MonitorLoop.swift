@@ -139,7 +139,7 @@ public struct MonitorLoop {
                 waitsOnlyToIdle = true
             }
         }
-        let timeout = deadlines.min().map { Int32(clamping: $0.components.seconds * 1000 + $0.components.attoseconds / 1_000_000_000_000_000) } ?? -1
+        let timeout = deadlines.min().map { Int32(clamping: $0.wholeMilliseconds) } ?? -1
         var descriptors = [
             pollfd(fd: mailbox.readDescriptor, events: Int16(POLLIN), revents: 0),
             pollfd(fd: terminal.signalDescriptor, events: Int16(POLLIN), revents: 0),

@@ -1,4 +1,5 @@
 import Glibc
+import InstallEngine
 import InstallHistory
 import TerminalUI
 
@@ -26,7 +27,7 @@ struct RecordingPlayer {
             let due = start + .microseconds(Int64(step.at * 1_000_000))
             while ContinuousClock.now < due {
                 let left = due - ContinuousClock.now
-                let milliseconds = Int32(clamping: left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1)
+                let milliseconds = Int32(clamping: left.wholeMilliseconds + 1)
                 if let ending = wait(milliseconds: milliseconds) { return ending }
             }
             if let ending = wait(milliseconds: 0) { return ending }

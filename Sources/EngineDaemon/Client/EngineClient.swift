@@ -210,7 +210,7 @@ public final class EngineClient: Sendable {
             var milliseconds: Int32 = -1
             if let deadline {
                 let left = deadline - ContinuousClock.now
-                milliseconds = Int32(clamping: max(0, left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000))
+                milliseconds = Int32(clamping: max(0, left.wholeMilliseconds))
             }
             var descriptors = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)]
             if let child, !stderrTail.withLock({ $0.ended }) {

@@ -108,7 +108,7 @@ public struct SSHCommandRun: Sendable {
             // A look at the child at least every quarter second; once it exited, only what
             // is in the pipes already.
             let wait = exited ? .zero : min(left, .milliseconds(250))
-            let milliseconds = Int32(clamping: wait.components.seconds * 1000 + wait.components.attoseconds / 1_000_000_000_000_000)
+            let milliseconds = Int32(clamping: wait.wholeMilliseconds)
             for index in descriptors.indices { descriptors[index].revents = 0 }
             let ready = poll(&descriptors, 2, milliseconds)
             guard ready >= 0 || errno == EINTR else { break }

@@ -54,7 +54,7 @@ final class ChildExit: Sendable {
             if let status = reap(blocking: false) { return status }
             let left = deadline - ContinuousClock.now
             guard left > .zero else { return nil }
-            let milliseconds = Int32(clamping: left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1)
+            let milliseconds = Int32(clamping: left.wholeMilliseconds + 1)
             if descriptor >= 0 {
                 var descriptors = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)]
                 _ = poll(&descriptors, 1, milliseconds)
