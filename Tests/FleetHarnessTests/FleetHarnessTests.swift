@@ -183,9 +183,8 @@ private func commandLine(of pid: pid_t) -> String {
 
 /// Whether `pid` is gone or a zombie (which a container's init may never reap).
 private func processIsGone(_ pid: pid_t) -> Bool {
-    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-          let afterName = stat.range(of: ") ", options: .backwards) else { return true }
-    return stat[afterName.upperBound...].hasPrefix("Z")
+    guard let state = ProcessStat.state(of: pid) else { return true }
+    return state == "Z"
 }
 
 /// Live sshd processes whose command line names `folder` (the fleet's sshd configurations).

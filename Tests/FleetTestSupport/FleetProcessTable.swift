@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestProcessSupport
 
 /// What /proc says about a process: whether it is gone and when it started (a pid alone may
 /// have been reused by the time a stale run is swept).
@@ -8,23 +9,15 @@ enum FleetProcessTable {
     /// reap (a container's init may not), which no signal reaches.
     static func isGone(_ pid: pid_t) -> Bool {
         if kill(pid, 0) == -1 && errno == ESRCH { return true }
-        guard let fields = statFields(pid) else { return true }
+        guard let fields = ProcessStat.fields(in: "/proc/\(pid)") else { return true }
         return fields.first == "Z"
     }
 
     /// The start time of `pid` in clock ticks since boot (field 22 of /proc/PID/stat), `nil`
     /// when there is no such process.
     static func startTime(_ pid: pid_t) -> String? {
-        guard let fields = statFields(pid), fields.count > 19 else { return nil }
+        guard let fields = ProcessStat.fields(in: "/proc/\(pid)"), fields.count > 19 else { return nil }
         return String(fields[19])
-    }
-
-    /// The fields of /proc/PID/stat after the command name (which may hold spaces and
-    /// parentheses, hence the last ") "): the state first.
-    private static func statFields(_ pid: pid_t) -> [Substring]? {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let afterName = stat.range(of: ") ", options: .backwards) else { return nil }
-        return stat[afterName.upperBound...].split(separator: " ")
     }
 
     /// The processes in network namespace `name`, from `ip netns pids` (zombies are not listed:

@@ -71,10 +71,7 @@ struct ReactorTests {
         reactor.post { thread.set((try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/thread-self")) ?? "?") }
         guard await eventually({ !thread.value.isEmpty }), let tid = thread.value.split(separator: "/").last else { return false }
         return await eventually {
-            guard let stat = try? String(contentsOfFile: "/proc/self/task/\(tid)/stat", encoding: .utf8),
-                  let end = stat.lastIndex(of: ")") else { return false }
-            // "pid (comm) S …": the state follows the name's closing parenthesis.
-            return stat[stat.index(end, offsetBy: 2)...].hasPrefix("S")
+            ProcessStat.fields(in: "/proc/self/task/\(tid)")?.first?.hasPrefix("S") == true
         }
     }
 

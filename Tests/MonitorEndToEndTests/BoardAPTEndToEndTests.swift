@@ -268,9 +268,7 @@ struct BoardAPTEndToEndTests {
 
     /// Whether process `pid` is stopped (state `T` in /proc/PID/stat).
     private static func isStopped(_ pid: pid_t) -> Bool {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")") else { return false }
-        return stat[close...].dropFirst(2).first == "T"
+        ProcessStat.state(of: pid) == "T"
     }
 
     /// `q` (nothing runs: no question), then the board's exit status 0.

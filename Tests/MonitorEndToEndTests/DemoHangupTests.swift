@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestProcessSupport
 
 /// `installtop demo` in a terminal that closes while it quits: its temporary folder and private
 /// apt root (3.5 MB each) are removed on every way out.
@@ -45,10 +46,7 @@ struct DemoHangupTests {
     /// The start time of `pid` (field 22 of /proc/PID/stat), `nil` once it has exited (a
     /// zombie counts as gone: it can no longer remove anything).
     private static func startTime(of pid: pid_t) -> Substring? {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")") else { return nil }
-        let fields = stat[stat.index(after: close)...].split(separator: " ")
-        guard fields.count > 19, fields[0] != "Z" else { return nil }
+        guard let fields = ProcessStat.fields(in: "/proc/\(pid)"), fields.count > 19, fields[0] != "Z" else { return nil }
         return fields[19]
     }
 }

@@ -57,7 +57,7 @@ final class TmuxSession {
     func paneProcesses() -> String {
         guard let session = Int32(panePid), let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return "" }
         return entries.compactMap(Int32.init).sorted().compactMap { pid -> String? in
-            guard let fields = Self.statFields("/proc/\(pid)"), fields.count > 3, Int32(fields[3]) == session else { return nil }
+            guard let fields = ProcessStat.fields(in: "/proc/\(pid)"), fields.count > 3, Int32(fields[3]) == session else { return nil }
             let threads = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? [])
                 .compactMap(Int32.init).sorted().map { "  " + Self.threadLine("/proc/\(pid)/task/\($0)", id: $0) }
             return ([Self.threadLine("/proc/\(pid)", id: pid)] + (threads.count > 1 ? threads : [])).joined(separator: "\n")
@@ -69,14 +69,7 @@ final class TmuxSession {
     private static func threadLine(_ path: String, id: Int32) -> String {
         let name = ((try? String(contentsOfFile: path + "/comm", encoding: .utf8)) ?? "?").trimmingCharacters(in: .newlines)
         let wchan = (try? String(contentsOfFile: path + "/wchan", encoding: .utf8)) ?? ""
-        return "\(id) \(name) \(statFields(path)?.first ?? "?") \(wchan.isEmpty ? "-" : wchan)"
-    }
-
-    /// The fields of `PATH/stat` after the name: state, ppid, pgrp, session, …
-    private static func statFields(_ path: String) -> [Substring]? {
-        guard let stat = try? String(contentsOfFile: path + "/stat", encoding: .utf8),
-              let close = stat.range(of: ") ", options: .backwards) else { return nil }
-        return stat[close.upperBound...].split(separator: " ")
+        return "\(id) \(name) \(ProcessStat.fields(in: path)?.first ?? "?") \(wchan.isEmpty ? "-" : wchan)"
     }
 
     /// Types keys, in tmux's names (`a`, `Enter`, `Escape`, `Down`). Keys tmux did not type

@@ -37,11 +37,9 @@ public struct ProcessIdentity: Sendable, Hashable, CustomStringConvertible {
 
     /// The state letter and start time of `/proc/PID/stat`; `nil` when there is no such process.
     private static func stat(of pid: pid_t) -> (state: Character, startTime: UInt64)? {
-        guard pid > 0, let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = text.range(of: ") ", options: .backwards) else { return nil }
         // After the name: state (field 3) … starttime (field 22).
-        let fields = text[close.upperBound...].split(separator: " ")
-        guard fields.count > 19, let state = fields[0].first, let start = UInt64(fields[19]) else { return nil }
+        guard pid > 0, let fields = ProcessStat.fields(in: "/proc/\(pid)"), fields.count > 19,
+              let state = fields[0].first, let start = UInt64(fields[19]) else { return nil }
         return (state, start)
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 import InstallDrivers
 import Testing
+import TestProcessSupport
 
 /// What the dnf end-to-end suites share: a private installroot publishing lab rpms, the
 /// arguments that name it, results by update, and the processes a test looks for.
@@ -31,18 +32,15 @@ enum DNFEndToEnd {
 
     /// Whether `pid` runs (a zombie no longer does).
     static func isRunning(_ pid: pid_t) -> Bool {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else { return false }
-        return stat[stat.index(after: close)...].split(separator: " ").first != "Z"
+        guard let state = ProcessStat.state(of: pid) else { return false }
+        return state != "Z"
     }
 
     /// The first child of `parent` whose command line contains `text`.
     static func child(of parent: pid_t, running text: String) -> pid_t? {
         let pids = (try? FileManager.default.contentsOfDirectory(atPath: "/proc"))?.compactMap { Int32($0) } ?? []
         return pids.first { pid in
-            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-                  let close = stat.lastIndex(of: ")") else { return false }
-            let fields = stat[stat.index(after: close)...].split(separator: " ")
-            guard fields.count > 2, Int32(fields[1]) == parent,
+            guard let fields = ProcessStat.fields(in: "/proc/\(pid)"), fields.count > 2, Int32(fields[1]) == parent,
                   let command = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return false }
             return String(decoding: command, as: UTF8.self).contains(text)
         }

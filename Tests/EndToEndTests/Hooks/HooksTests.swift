@@ -2,6 +2,7 @@ import APTTestSupport
 import Foundation
 import Glibc
 import Testing
+import TestProcessSupport
 
 /// `installtop hooks install|status|remove --apt-config` in a private apt root, and plain
 /// `apt-get` runs through the hooks it writes: a missing relay or a stopped engine never
@@ -203,11 +204,8 @@ struct HooksTests {
     private static func descendants(of root: pid_t) -> [pid_t] {
         var parents: [pid_t: pid_t] = [:]
         for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
-            guard let pid = pid_t(entry), let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-                let close = stat.lastIndex(of: ")")
-            else { continue }
-            // The fields after the command's closing parenthesis: state, then the parent's pid.
-            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            // The state, then the parent's pid.
+            guard let pid = pid_t(entry), let fields = ProcessStat.fields(in: "/proc/\(pid)") else { continue }
             if fields.count > 1, let parent = pid_t(fields[1]) { parents[pid] = parent }
         }
         return parents.keys.filter { pid in

@@ -121,9 +121,7 @@ struct APTUnpackStall {
                   line.split(separator: 0).contains(where: {
                       URL(fileURLWithPath: String(decoding: $0, as: UTF8.self)).standardizedFileURL.path == wanted
                   }),
-                  let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-                  let close = stat.lastIndex(of: ")") else { return false }
-            let fields = stat[stat.index(after: close)...].split(separator: " ")
+                  let fields = ProcessStat.fields(in: "/proc/\(pid)") else { return false }
             return fields.count > 1 && pid_t(fields[1]).map { command(of: $0) == "dpkg" } == true
         }
     }

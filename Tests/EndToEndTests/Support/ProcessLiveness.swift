@@ -8,9 +8,8 @@ import TestProcessSupport
 /// any other process is asked through its `ProcessIdentity`.
 func processIsGone(_ pid: pid_t) -> Bool {
     if kill(pid, 0) == -1, errno == ESRCH { return true }
-    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-          let afterName = stat.range(of: ") ", options: .backwards) else { return true }
-    return stat[afterName.upperBound...].hasPrefix("Z")
+    guard let state = ProcessStat.state(of: pid) else { return true }
+    return state == "Z"
 }
 
 /// The live (non-zombie) processes whose environment holds `marker`: everything a test's

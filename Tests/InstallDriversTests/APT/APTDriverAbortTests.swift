@@ -151,8 +151,7 @@ struct APTDriverAbortTests {
     /// Whether `pid` is alive: a zombie (killed, waiting for its new parent to reap it) is not.
     private static func isRunning(_ pid: Int32) -> Bool {
         guard kill(pid, 0) == 0 || errno == EPERM else { return false }
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")") else { return false }
-        return stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).first != "Z"
+        guard let state = ProcessStat.state(of: pid) else { return false }
+        return state != "Z"
     }
 }

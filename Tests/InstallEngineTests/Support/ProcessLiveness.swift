@@ -6,9 +6,8 @@ import TestProcessSupport
 /// for a parent that does not reap (our init may not), which no signal can reach any more.
 func processIsGone(_ pid: pid_t) -> Bool {
     if kill(pid, 0) == -1, errno == ESRCH { return true }
-    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-          let afterName = stat.range(of: ") ", options: .backwards) else { return true }
-    return stat[afterName.upperBound...].hasPrefix("Z")
+    guard let state = ProcessStat.state(of: pid) else { return true }
+    return state == "Z"
 }
 
 /// The pid a test script wrote into `file`, once it is there (polls as `eventually` does).
