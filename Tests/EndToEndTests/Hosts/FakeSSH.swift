@@ -1,4 +1,5 @@
 import Foundation
+import TestProcessSupport
 
 /// A stand-in for `ssh` on `PATH`, for the commands that reach hosts, without a network: it
 /// records its arguments in `<host>.args`, then runs the remote command (with `--socket` of
@@ -14,7 +15,7 @@ struct FakeSSH {
         try FileManager.default.createDirectory(atPath: self.folder, withIntermediateDirectories: true)
         let cases = sockets.map { "    \($0.key)) socket='\($0.value)' ;;" }.joined(separator: "\n")
         let down = unreachable.map { "    \($0)) echo \"ssh: connect to host $host port 22: Connection refused\" >&2; exit 255 ;;" }.joined(separator: "\n")
-        try """
+        try ExecutableFile.write("""
             #!/bin/sh
             # Arguments: options, `--`, the host, the remote command (one word, as ssh gets it).
             args="$*"
@@ -28,8 +29,7 @@ struct FakeSSH {
                 *) echo "ssh: Could not resolve hostname $host: Name or service not known" >&2; exit 255 ;;
             esac
             exec /bin/sh -c "$2 --socket $socket"
-            """.write(toFile: self.folder + "/ssh", atomically: true, encoding: .utf8)
-        chmod(self.folder + "/ssh", 0o755)
+            """, to: self.folder + "/ssh")
     }
 
     /// The environment that makes installtop find this `ssh` first.

@@ -1,4 +1,5 @@
 import Foundation
+import TestProcessSupport
 
 /// A fresh folder under the system temporary directory for one test: its manifests, scripts,
 /// pid files, history database and installtop's captured output. `remove()` deletes it.
@@ -24,8 +25,12 @@ struct TestFolder {
     @discardableResult
     func write(_ name: String, _ contents: String, executable: Bool = false) throws -> String {
         let target = file(name)
-        try Data(contents.utf8).write(to: URL(fileURLWithPath: target))
-        try FileManager.default.setAttributes([.posixPermissions: executable ? 0o755 : 0o644], ofItemAtPath: target)
+        if executable {
+            try ExecutableFile.write(contents, to: target)
+        } else {
+            try Data(contents.utf8).write(to: URL(fileURLWithPath: target))
+            try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: target)
+        }
         return target
     }
 
